@@ -1,0 +1,44 @@
+/**
+ * The error model of every decoder in wirescope: data, never exceptions. A walker stops
+ * at the first fatal error, records it here with the byte offset where the input stopped
+ * making sense, and keeps every node it recorded before that.
+ */
+export type DecodeErrorCode =
+  | 'truncated'
+  | 'length-exceeds-input'
+  | 'reserved-additional-info'
+  | 'unexpected-break'
+  | 'invalid-indefinite-chunk'
+  | 'invalid-simple'
+  | 'invalid-utf8'
+  | 'trailing-bytes'
+  | 'invalid-major-31'
+  | 'nesting-too-deep'
+  | 'invalid-byte'
+  | 'invalid-token'
+  | 'invalid-escape'
+  | 'invalid-number'
+  | 'empty-input'
+  | 'unsupported-format'
+  | 'internal';
+
+export interface DecodeError {
+  readonly code: DecodeErrorCode;
+  /** Absolute byte offset in the frame where decoding failed. */
+  readonly offset: number;
+  readonly message: string;
+}
+
+export type DecodeWarningCode = 'duplicate-key' | 'non-canonical';
+
+export interface DecodeWarning {
+  readonly code: DecodeWarningCode;
+  readonly offset: number;
+  readonly message: string;
+  /** The node the warning is about. */
+  readonly node: number;
+}
+
+export function decodeError(code: DecodeErrorCode, offset: number, message: string): DecodeError {
+  return { code, offset, message: `${message} at byte ${offset}` };
+}

@@ -1,0 +1,243 @@
+import { Flag, Kind, isContainerKind, kindName, type KindName } from './kinds.js';
+import { SpanStore } from './span-store.js';
+import type { DecodeError, DecodeWarning } from './errors.js';
+import { EntriesMap, setOwn } from './values.js';
+
+export type FormatName = 'cbor' | 'msgpack' | 'json';
+
+/**
+ * What each format contributes: a validating walker that records nodes into the store,
+ * and the value of a leaf node. Everything else (expansion, views, values of containers,
+ * attribution) is shared.
+ */
+export interface FormatWalker {
+  readonly format: FormatName;
+  /**
+   * Walks the root item at offset 0 (`node` = -1) or the children of an existing node,
+   * recording nodes `depth` levels below it; deeper subtrees are still fully validated,
+   * only not recorded. Never throws: sets `index.error` and marks open nodes incomplete.
+   */
+  walk(index: SpanIndex, node: number, depth: number): void;
+  /** The value of a complete leaf (non-container) node. */
+  leafValue(index: SpanIndex, node: number): unknown;
+  /** The value of a tag from its content's value (bignum -> bigint, ...). */
+  tagValue?(index: SpanIndex, node: number, content: unknown): unknown;
+}
+
+export interface IndexOptions {
+  /** Levels recorded below the root: 1 = the root's children. Default: everything. */
+  depth?: number;
+}
+
+/**
+ * A validated, lazily expanded index of one frame: every recorded node has kind, start,
+ * end (exclusive) and header length. After construction the whole frame has been walked
+ * with bounds checks, so `error` and the root's extent are known even at depth 0.
+ */
+export class SpanIndex {
+  readonly store: SpanStore;
+  error: DecodeError | null = null;
+  readonly warnings: DecodeWarning[] = [];
+
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly walker: FormatWalker,
+    options: IndexOptions = {},
+  ) {
+    const depth = options.depth ?? Infinity;
+    // Full indexes of big frames record many nodes; start near a typical size to avoid regrowth.
+    this.store = new SpanStore(depth === Infinity ? Math.min(bytes.length >> 2, 1 << 20) : 64);
+    try {
+      walker.walk(this, -1, depth);
+    } catch (e) {
+      this.fail('internal', 0, `internal decoder error: ${(e as Error)?.message ?? e}`);
+    }
+  }
+
+  get format(): FormatName {
+    return this.walker.format;
+  }
+
+  /** The root node's id, or -1 when not even the root's header decoded. */
+  get root(): number {
+    return this.store.size > 0 ? 0 : -1;
+  }
+
+  get ok(): boolean {
+    return this.error === null;
+  }
+
+  /** Records the first fatal error; later ones (from re-walking the same bytes) are the same error. */
+  fail(code: DecodeError['code'], offset: number, message: string): void {
+    if (!this.error) this.error = { code, offset, message: `${message} at byte ${offset}` };
+  }
+
+  warn(warning: DecodeWarning): void {
+    this.warnings.push(warning);
+  }
+
+  kind(id: number): KindName {
+    return kindName(this.store.kind[id]);
+  }
+
+  isContainer(id: number): boolean {
+    const k = this.store.kind[id];
+    return isContainerKind(k) || ((k === Kind.bytes || k === Kind.text) && (this.store.flags[id] & Flag.indefinite) !== 0);
+  }
+
+  isExpanded(id: number): boolean {
+    return (this.store.flags[id] & Flag.expanded) !== 0;
+  }
+
+  isIncomplete(id: number): boolean {
+    return (this.store.flags[id] & Flag.incomplete) !== 0;
+  }
+
+  /** Records the children of `id` (and `depth - 1` levels below them). Walks only that subtree. */
+  expand(id: number, depth = 1): void {
+    if (id < 0 || id >= this.store.size || depth < 1) return;
+    if (!this.isExpanded(id)) {
+      if (!this.isContainer(id)) return;
+      try {
+        this.walker.walk(this, id, depth);
+      } catch (e) {
+        this.fail('internal', this.store.start[id], `internal decoder error: ${(e as Error)?.message ?? e}`);
+      }
+      if (depth === 1) return;
+    }
+    if (depth > 1) {
+      for (let c = this.store.firstChild[id]; c >= 0; c = this.store.nextSibling[c]) this.expand(c, depth - 1);
+    }
+  }
+
+  /** Records the whole subtree of `id`. Iterative: nesting depth is bounded only by the frame size. */
+  expandAll(id: number): void {
+    const pending = [id];
+    while (pending.length) {
+      const n = pending.pop()!;
+      if (!this.isExpanded(n)) this.expand(n, Infinity);
+      // Nodes recorded by an earlier shallow walk may have unexpanded descendants.
+      for (let c = this.store.firstChild[n]; c >= 0; c = this.store.nextSibling[c]) {
+        if (this.isContainer(c)) pending.push(c);
+      }
+    }
+  }
+
+  /** Child entries of a node: for a map, the values (use `keyOf` for their keys). Expands on demand. */
+  children(id: number): number[] {
+    this.expand(id);
+    const out: number[] = [];
+    const { flags, firstChild, nextSibling } = this.store;
+    for (let c = firstChild[id]; c >= 0; c = nextSibling[c]) if ((flags[c] & Flag.key) === 0) out.push(c);
+    return out;
+  }
+
+  /** The key node of a map value, or -1. */
+  keyOf(id: number): number {
+    const parent = this.store.parent[id];
+    if (parent < 0 || this.store.kind[parent] !== Kind.map || this.store.flags[id] & Flag.key) return -1;
+    let prev = -1;
+    for (let c = this.store.firstChild[parent]; c >= 0 && c !== id; c = this.store.nextSibling[c]) prev = c;
+    return prev;
+  }
+
+  /** The deepest node whose span contains `offset`, expanding lazily on the way down. */
+  nodeAt(offset: number): number {
+    let id = this.root;
+    if (id < 0 || offset < this.store.start[id] || offset >= this.store.end[id]) return -1;
+    for (;;) {
+      this.expand(id);
+      let next = -1;
+      for (let c = this.store.firstChild[id]; c >= 0; c = this.store.nextSibling[c]) {
+        if (offset >= this.store.start[c] && offset < this.store.end[c]) {
+          next = c;
+          break;
+        }
+      }
+      if (next < 0) return id;
+      id = next;
+    }
+  }
+
+  /**
+   * The value of a node. Containers are built from the recorded children (so values share
+   * the walker's validation); an incomplete node yields the part that decoded. Iterative.
+   */
+  value(id: number): unknown {
+    if (id < 0 || id >= this.store.size) return undefined;
+    this.expandAll(id);
+    const { kind, flags, firstChild, nextSibling } = this.store;
+    const results = new Map<number, unknown>();
+    // Post-order without recursion: visit children before building their parent.
+    const stack: number[] = [id];
+    const order: number[] = [];
+    while (stack.length) {
+      const n = stack.pop()!;
+      order.push(n);
+      for (let c = firstChild[n]; c >= 0; c = nextSibling[c]) stack.push(c);
+    }
+    for (let i = order.length - 1; i >= 0; i--) {
+      const n = order[i];
+      if (!this.isContainer(n)) {
+        if (!(flags[n] & Flag.incomplete)) results.set(n, this.walker.leafValue(this, n));
+        continue;
+      }
+      const items: unknown[] = [];
+      for (let c = firstChild[n]; c >= 0; c = nextSibling[c]) {
+        items.push(results.has(c) ? results.get(c) : undefined);
+        results.delete(c);
+      }
+      results.set(n, this.buildContainer(n, kind[n], items));
+    }
+    return results.get(id);
+  }
+
+  private buildContainer(id: number, k: number, items: unknown[]): unknown {
+    if (k === Kind.map) return buildMap(items);
+    if (k === Kind.bytes || k === Kind.text) {
+      // Indefinite-length string: the concatenation of its chunks.
+      if (k === Kind.text) return items.join('');
+      const total = items.reduce<number>((s, c) => s + (c as Uint8Array).length, 0);
+      const out = new Uint8Array(total);
+      let o = 0;
+      for (const c of items as Uint8Array[]) {
+        out.set(c, o);
+        o += c.length;
+      }
+      return out;
+    }
+    if (k === Kind.tag) return this.walker.tagValue ? this.walker.tagValue(this, id, items[0]) : items[0];
+    return items;
+  }
+}
+
+function buildMap(items: unknown[]): unknown {
+  let stringKeys = true;
+  for (let i = 0; i < items.length; i += 2) {
+    if (typeof items[i] !== 'string') {
+      stringKeys = false;
+      break;
+    }
+  }
+  if (stringKeys) {
+    const obj: Record<string, unknown> = {};
+    for (let i = 0; i < items.length; i += 2) {
+      const key = items[i] as string;
+      if (Object.prototype.hasOwnProperty.call(obj, key)) return entries(items);
+      setOwn(obj, key, items[i + 1]);
+    }
+    return obj;
+  }
+  const map = new Map<unknown, unknown>();
+  for (let i = 0; i < items.length; i += 2) {
+    if (map.has(items[i])) return entries(items);
+    map.set(items[i], items[i + 1]);
+  }
+  return map;
+}
+
+function entries(items: unknown[]): EntriesMap {
+  const out: [unknown, unknown][] = [];
+  for (let i = 0; i < items.length; i += 2) out.push([items[i], items[i + 1]]);
+  return new EntriesMap(out);
+}

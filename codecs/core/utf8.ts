@@ -1,0 +1,53 @@
+/**
+ * Strict UTF-8 validation (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF).
+ * Returns -1 when bytes[start, end) is valid, else the offset of the first byte of the
+ * offending sequence. No allocation: it runs over every text string of a frame.
+ */
+export function findInvalidUtf8(bytes: Uint8Array, start: number, end: number): number {
+  let i = start;
+  while (i < end) {
+    const b0 = bytes[i];
+    if (b0 < 0x80) {
+      i++;
+      continue;
+    }
+    if (b0 >= 0xc2 && b0 <= 0xdf) {
+      if (i + 1 >= end || (bytes[i + 1] & 0xc0) !== 0x80) return i;
+      i += 2;
+    } else if (b0 >= 0xe0 && b0 <= 0xef) {
+      if (i + 2 >= end) return i;
+      const b1 = bytes[i + 1];
+      if ((b1 & 0xc0) !== 0x80 || (bytes[i + 2] & 0xc0) !== 0x80) return i;
+      if (b0 === 0xe0 && b1 < 0xa0) return i; // overlong
+      if (b0 === 0xed && b1 >= 0xa0) return i; // UTF-16 surrogate
+      i += 3;
+    } else if (b0 >= 0xf0 && b0 <= 0xf4) {
+      if (i + 3 >= end) return i;
+      const b1 = bytes[i + 1];
+      if ((b1 & 0xc0) !== 0x80 || (bytes[i + 2] & 0xc0) !== 0x80 || (bytes[i + 3] & 0xc0) !== 0x80) return i;
+      if (b0 === 0xf0 && b1 < 0x90) return i; // overlong
+      if (b0 === 0xf4 && b1 >= 0x90) return i; // above U+10FFFF
+      i += 4;
+    } else {
+      return i;
+    }
+  }
+  return -1;
+}
+
+const decoder = new TextDecoder('utf-8');
+
+/** Decodes bytes that `findInvalidUtf8` accepted. */
+export function decodeUtf8(bytes: Uint8Array, start: number, end: number): string {
+  // Short ASCII strings are faster by hand than through TextDecoder.
+  if (end - start < 16) {
+    let s = '';
+    for (let i = start; i < end; i++) {
+      const b = bytes[i];
+      if (b >= 0x80) return decoder.decode(bytes.subarray(start, end));
+      s += String.fromCharCode(b);
+    }
+    return s;
+  }
+  return decoder.decode(bytes.subarray(start, end));
+}

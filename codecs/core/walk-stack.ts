@@ -1,0 +1,49 @@
+/**
+ * The explicit stack of open containers used by the walkers (struct-of-arrays, grows on
+ * demand): nesting depth is limited by memory, not by the JS call stack.
+ */
+export class WalkStack {
+  top = -1;
+  /** Node id of the open container, or -1 when it is not recorded (a skipped subtree). */
+  node = new Int32Array(64);
+  /** Items expected (a map counts keys and values), -1 until a break / closing token. */
+  remaining = new Float64Array(64);
+  /** Items seen so far. */
+  items = new Float64Array(64);
+  /** Format-specific frame kind. */
+  kind = new Uint8Array(64);
+  /** Levels still recorded below this container: children are recorded when > 0. */
+  depthLeft = new Float64Array(64);
+  /** Last recorded child, to link the next one. */
+  last = new Int32Array(64);
+
+  push(node: number, remaining: number, kind: number, depthLeft: number): void {
+    const t = ++this.top;
+    if (t === this.node.length) this.grow();
+    this.node[t] = node;
+    this.remaining[t] = remaining;
+    this.items[t] = 0;
+    this.kind[t] = kind;
+    this.depthLeft[t] = depthLeft;
+    this.last[t] = -1;
+  }
+
+  pop(): void {
+    this.top--;
+  }
+
+  private grow(): void {
+    const n = this.node.length * 2;
+    const g = <T extends Int32Array | Float64Array | Uint8Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(n);
+      b.set(a);
+      return b;
+    };
+    this.node = g(this.node);
+    this.remaining = g(this.remaining);
+    this.items = g(this.items);
+    this.kind = g(this.kind);
+    this.depthLeft = g(this.depthLeft);
+    this.last = g(this.last);
+  }
+}
