@@ -68,6 +68,8 @@ function walkCbor(index: SpanIndex, node: number, depth: number): void {
     const id = stack.node[t];
     if (id >= 0) {
       store.end[id] = pos;
+      // An indefinite item's count is known only now; record it (maps count pairs).
+      if (stack.remaining[t] < 0) store.arg[id] = stack.kind[t] === Kind.map ? stack.items[t] / 2 : stack.items[t];
       if (stack.kind[t] === Kind.map && stack.depthLeft[t] > 0) reportDuplicateKeys(index, id);
     }
     stack.pop();

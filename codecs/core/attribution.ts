@@ -1,0 +1,144 @@
+import { Flag, Kind } from './kinds.js';
+import type { SpanIndex } from './span-index.js';
+import { pathOf } from './path.js';
+
+/**
+ * Byte attribution: what every field costs. A node's `total` is its own span; a map value
+ * is also charged its key (`key`), since the key only exists for that value.
+ */
+export interface NodeCost {
+  readonly id: number;
+  /** end - start: header plus payload (plus break byte for indefinite items). */
+  readonly total: number;
+  /** Header bytes (initial byte and argument, or the opening token). */
+  readonly head: number;
+  /** Bytes of the map key that names this value, 0 for non-map children. */
+  readonly key: number;
+  /** (total + key) / frame size. */
+  readonly share: number;
+}
+
+export function nodeCost(index: SpanIndex, id: number): NodeCost {
+  const { store } = index;
+  const total = store.end[id] - store.start[id];
+  const keyId = index.keyOf(id);
+  const key = keyId >= 0 ? store.end[keyId] - store.start[keyId] : 0;
+  const frame = index.bytes.length || 1;
+  return { id, total, head: store.head[id], key, share: (total + key) / frame };
+}
+
+export interface MapCost {
+  readonly keyBytes: number;
+  readonly valueBytes: number;
+  /** The map's own header (and break byte / braces and separators). */
+  readonly overheadBytes: number;
+  readonly entries: number;
+}
+
+/** Bytes a map spends on its keys vs its values (expands the map's entries). */
+export function mapCost(index: SpanIndex, mapId: number): MapCost {
+  index.expand(mapId);
+  const { store } = index;
+  let keyBytes = 0;
+  let valueBytes = 0;
+  let entries = 0;
+  for (let c = store.firstChild[mapId]; c >= 0; c = store.nextSibling[c]) {
+    const size = store.end[c] - store.start[c];
+    if (store.flags[c] & Flag.key) {
+      keyBytes += size;
+      entries++;
+    } else valueBytes += size;
+  }
+  return { keyBytes, valueBytes, overheadBytes: store.end[mapId] - store.start[mapId] - keyBytes - valueBytes, entries };
+}
+
+export interface FrameAttribution {
+  readonly bytes: number;
+  /** Nodes recorded (all of them after a full index). */
+  readonly nodes: number;
+  /** Structural bytes: container and tag headers, string length prefixes (not numbers, which are all value). */
+  readonly headerBytes: number;
+  /** Bytes of all map keys, headers included. */
+  readonly keyBytes: number;
+  /** Payload bytes of strings, byte strings and extension data (keys excluded). */
+  readonly stringPayloadBytes: number;
+  /** Whole encodings of numbers, floats, booleans, null and simple values (keys excluded). */
+  readonly scalarPayloadBytes: number;
+  /** Bytes no recorded leaf covers: break bytes, JSON whitespace and punctuation, unexpanded subtrees. */
+  readonly otherBytes: number;
+}
+
+/** Frame-wide totals over the recorded nodes; call after a full index for exact figures. */
+export function frameAttribution(index: SpanIndex): FrameAttribution {
+  const { store } = index;
+  let headerBytes = 0;
+  let keyBytes = 0;
+  let stringPayloadBytes = 0;
+  let scalarPayloadBytes = 0;
+  let covered = 0;
+  // Inside a key subtree everything counts as key bytes: walk keys separately.
+  const inKey = new Uint8Array(store.size);
+  for (let id = 0; id < store.size; id++) {
+    const p = store.parent[id];
+    if (store.flags[id] & Flag.key || (p >= 0 && inKey[p])) inKey[id] = 1;
+    if (store.flags[id] & Flag.key) keyBytes += store.end[id] - store.start[id];
+    const leaf = !index.isContainer(id);
+    if (inKey[id]) {
+      if (leaf) covered += store.end[id] - store.start[id];
+      continue;
+    }
+    const k = store.kind[id];
+    const stringLike = k === Kind.text || k === Kind.bytes || k === Kind.ext;
+    if (!leaf || stringLike) headerBytes += store.head[id];
+    if (!leaf) continue;
+    // A number's or literal's whole encoding is its value; a string's head is its length prefix.
+    if (stringLike) stringPayloadBytes += store.end[id] - store.start[id] - store.head[id];
+    else scalarPayloadBytes += store.end[id] - store.start[id];
+    covered += store.end[id] - store.start[id];
+  }
+  // Container headers are covered by the containers themselves.
+  for (let id = 0; id < store.size; id++) if (index.isContainer(id) && !inKey[id]) covered += store.head[id];
+  return {
+    bytes: index.bytes.length,
+    nodes: store.size,
+    headerBytes,
+    keyBytes,
+    stringPayloadBytes,
+    scalarPayloadBytes,
+    otherBytes: Math.max(0, index.bytes.length - covered),
+  };
+}
+
+export interface HeavyPath {
+  readonly id: number;
+  readonly path: string;
+  /** Value bytes plus its key's bytes. */
+  readonly bytes: number;
+  readonly share: number;
+}
+
+/**
+ * The `n` heaviest fields among recorded nodes (the root excluded), by bytes including the
+ * key that names them. `leavesOnly` ranks scalars and strings only, so nested containers
+ * don't crowd out the fields that actually carry the weight.
+ */
+export function heaviestPaths(index: SpanIndex, n = 10, options: { leavesOnly?: boolean } = {}): HeavyPath[] {
+  const { store } = index;
+  const ids: number[] = [];
+  const weight = new Float64Array(store.size);
+  for (let id = 1; id < store.size; id++) {
+    if (store.flags[id] & Flag.key) continue;
+    if (options.leavesOnly && index.isContainer(id)) continue;
+    weight[id] = store.end[id] - store.start[id];
+    ids.push(id);
+  }
+  // Keys precede their values as siblings: charge each value its key.
+  for (let id = 0; id < store.size; id++) {
+    if (!(store.flags[id] & Flag.key)) continue;
+    const value = store.nextSibling[id];
+    if (value >= 0) weight[value] += store.end[id] - store.start[id];
+  }
+  ids.sort((a, b) => weight[b] - weight[a] || store.start[a] - store.start[b]);
+  const frame = index.bytes.length || 1;
+  return ids.slice(0, n).map((id) => ({ id, path: pathOf(index, id), bytes: weight[id], share: weight[id] / frame }));
+}

@@ -1,0 +1,115 @@
+import { Flag, Kind } from './kinds.js';
+import type { SpanIndex } from './span-index.js';
+import { floatText, hex, quote } from './diagnostic.js';
+import { decodeUtf8 } from './utf8.js';
+
+/**
+ * Short human-readable text for one node, shared by the CLI tree, the annotated hex dump
+ * and the UI's value column. Reads only the node's own bytes (never its subtree), so it
+ * stays cheap on unexpanded containers of a huge frame.
+ */
+
+/** The node's header in cbor.me style: `map(2)`, `text(5)`, `array(*)` for indefinite, `tag(1)`. */
+export function describeHead(index: SpanIndex, id: number): string {
+  const { store } = index;
+  const kind = store.kind[id];
+  const indefinite = (store.flags[id] & Flag.indefinite) !== 0;
+  const count = (): string => (indefinite ? '*' : String(store.arg[id]));
+  switch (kind) {
+    case Kind.uint:
+      return 'unsigned';
+    case Kind.nint:
+      return 'negative';
+    case Kind.bytes:
+      return `bytes(${count()})`;
+    case Kind.text:
+      return `text(${count()})`;
+    case Kind.array:
+      return `array(${count()})`;
+    case Kind.map:
+      return `map(${count()})`;
+    case Kind.tag:
+      return `tag(${tagNumber(index, id)})`;
+    case Kind.ext:
+      return `ext(${store.arg[id]})`;
+    case Kind.simple:
+      return `simple(${store.arg[id]})`;
+    default:
+      return index.kind(id);
+  }
+}
+
+export function tagNumber(index: SpanIndex, id: number): string {
+  const { store, bytes } = index;
+  const head = store.head[id];
+  const start = store.start[id];
+  if (index.format !== 'cbor' || head === 1) return String(index.format === 'cbor' ? bytes[start] & 31 : store.arg[id]);
+  let v = 0n;
+  for (let i = 1; i < head; i++) v = (v << 8n) | BigInt(bytes[start + i]);
+  return v.toString();
+}
+
+/**
+ * A one-line preview of the node's value, at most `max` characters: scalars in diagnostic
+ * notation, containers as a count (`[3 items]`, `{2 entries}`).
+ */
+export function previewValue(index: SpanIndex, id: number, max = 80): string {
+  const { store, bytes } = index;
+  const kind = store.kind[id];
+  const incomplete = (store.flags[id] & Flag.incomplete) !== 0;
+  const indefinite = (store.flags[id] & Flag.indefinite) !== 0;
+  let text: string;
+  switch (kind) {
+    case Kind.array:
+      text = countText(index, id, 'item', '[', ']');
+      break;
+    case Kind.map:
+      text = countText(index, id, 'entry', '{', '}');
+      break;
+    case Kind.tag:
+      text = `${tagNumber(index, id)}(…)`;
+      break;
+    case Kind.text:
+      if (indefinite) text = '(_ text chunks)';
+      else if (incomplete) text = '"…" (truncated)';
+      else {
+        const s = index.format === 'json' ? String(index.walker.leafValue(index, id)) : decodeUtf8(bytes, store.start[id] + store.head[id], Math.min(store.end[id], store.start[id] + store.head[id] + max * 4));
+        text = quote(s);
+      }
+      break;
+    case Kind.bytes:
+      if (indefinite) text = '(_ byte chunks)';
+      else {
+        const from = store.start[id] + store.head[id];
+        text = `h'${hex(bytes, from, Math.min(store.end[id], from + Math.ceil(max / 2)))}'`;
+      }
+      break;
+    case Kind.ext:
+      text = `ext(${store.arg[id]}, ${store.end[id] - store.start[id] - store.head[id]} bytes)`;
+      break;
+    case Kind.float16:
+    case Kind.float32:
+    case Kind.float64:
+      text = incomplete ? '…' : floatText(index.walker.leafValue(index, id) as number);
+      break;
+    case Kind.number:
+      text = decodeUtf8(bytes, store.start[id], Math.min(store.end[id], store.start[id] + max));
+      break;
+    default: {
+      if (incomplete) text = '…';
+      else {
+        const v = index.walker.leafValue(index, id);
+        text = typeof v === 'bigint' ? v.toString() : v === undefined ? 'undefined' : typeof v === 'object' && v !== null ? `simple(${store.arg[id]})` : String(v);
+      }
+    }
+  }
+  return text.length > max ? text.slice(0, max - 1) + '…' : text;
+}
+
+function countText(index: SpanIndex, id: number, noun: string, open: string, close: string): string {
+  const n = index.store.arg[id];
+  const indefinite = (index.store.flags[id] & Flag.indefinite) !== 0;
+  if (n < 0) return `${open}_ …${close}`;
+  const plural = noun === 'entry' ? 'entries' : noun + 's';
+  return `${open}${indefinite ? '_ ' : ''}${n} ${n === 1 ? noun : plural}${close}`;
+}

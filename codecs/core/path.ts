@@ -1,0 +1,80 @@
+import { Flag, Kind } from './kinds.js';
+import type { SpanIndex } from './span-index.js';
+import { describeHead, previewValue, tagNumber } from './describe.js';
+
+/**
+ * Where a node sits in its frame: a list of segments (map key, array index, tag), shown as
+ * a JS-like path (`users[3].name`) or a JSON Pointer (`/users/3/name`).
+ */
+export type PathSegment =
+  | { readonly type: 'key'; readonly key: string; readonly text: boolean }
+  | { readonly type: 'index'; readonly index: number }
+  | { readonly type: 'tag'; readonly tag: string }
+  | { readonly type: 'chunk'; readonly index: number }
+  | { readonly type: 'key-of'; readonly key: string };
+
+export function pathSegments(index: SpanIndex, id: number): PathSegment[] {
+  const { store } = index;
+  const segments: PathSegment[] = [];
+  for (let n = id; n >= 0 && store.parent[n] >= 0; n = store.parent[n]) {
+    const parent = store.parent[n];
+    const pk = store.kind[parent];
+    if (pk === Kind.map) {
+      const isKey = (store.flags[n] & Flag.key) !== 0;
+      const keyId = isKey ? n : index.keyOf(n);
+      const keyIsText = keyId >= 0 && store.kind[keyId] === Kind.text;
+      const key = keyId < 0 ? '?' : keyIsText && !index.isIncomplete(keyId) ? String(index.value(keyId)) : previewValue(index, keyId, 40);
+      segments.push(isKey ? { type: 'key-of', key } : { type: 'key', key, text: keyIsText });
+    } else if (pk === Kind.tag) {
+      segments.push({ type: 'tag', tag: tagNumber(index, parent) });
+    } else {
+      let i = 0;
+      for (let c = store.firstChild[parent]; c >= 0 && c !== n; c = store.nextSibling[c]) i++;
+      segments.push(pk === Kind.array ? { type: 'index', index: i } : { type: 'chunk', index: i });
+    }
+  }
+  return segments.reverse();
+}
+
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** `users[3].name`, `["a b"]`, `[1]` for a non-text key 1, `<tag 1>` through a tag; the root is `$`. */
+export function formatPath(segments: readonly PathSegment[]): string {
+  let s = '$';
+  for (const seg of segments) {
+    switch (seg.type) {
+      case 'key':
+        s += seg.text ? (IDENT.test(seg.key) ? `.${seg.key}` : `[${JSON.stringify(seg.key)}]`) : `{${seg.key}}`;
+        break;
+      case 'key-of':
+        s += `<key ${JSON.stringify(seg.key)}>`;
+        break;
+      case 'index':
+        s += `[${seg.index}]`;
+        break;
+      case 'chunk':
+        s += `<chunk ${seg.index}>`;
+        break;
+      case 'tag':
+        s += `<tag ${seg.tag}>`;
+        break;
+    }
+  }
+  return s;
+}
+
+/** RFC 6901 JSON Pointer; tags are transparent (a pointer cannot name them). */
+export function formatPointer(segments: readonly PathSegment[]): string {
+  let s = '';
+  for (const seg of segments) {
+    if (seg.type === 'key' || seg.type === 'key-of') s += '/' + seg.key.replace(/~/g, '~0').replace(/\//g, '~1');
+    else if (seg.type === 'index' || seg.type === 'chunk') s += '/' + seg.index;
+  }
+  return s;
+}
+
+export function pathOf(index: SpanIndex, id: number): string {
+  return formatPath(pathSegments(index, id));
+}
+
+export { describeHead };
