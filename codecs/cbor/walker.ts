@@ -1,7 +1,9 @@
 import { Flag, Kind } from '../core/kinds.js';
+import type { DecodeErrorCode } from '../core/errors.js';
 import type { FormatWalker, SpanIndex } from '../core/span-index.js';
+import type { SpanStore } from '../core/span-store.js';
 import { findInvalidUtf8 } from '../core/utf8.js';
-import { WalkStack } from '../core/walk-stack.js';
+import { acquireWalkStack, type WalkStack } from '../core/walk-stack.js';
 import { reportDuplicateKeys } from '../core/duplicates.js';
 import { cborLeafValue, cborTagValue } from './value.js';
 
@@ -10,9 +12,13 @@ import { cborLeafValue, cborTagValue } from './value.js';
  * depth and validates everything below it without recording it. Every read is bounds
  * checked; a declared string length is compared with the bytes that remain before anything
  * else happens; nesting uses an explicit stack, never the JS call stack.
+ *
+ * The loop is written for speed (it runs over every byte of every frame): no closures over
+ * the position, no allocation per item; helpers take and return plain numbers.
  */
 
-/** Container kinds on the walk stack besides Kind.array / Kind.map / Kind.tag. */
+/** Stack frame kinds besides Kind.array / Kind.map / Kind.tag. */
+const ROOT_FRAME = 0;
 const INDEF_BYTES = 100;
 const INDEF_TEXT = 101;
 
@@ -27,7 +33,7 @@ function walkCbor(index: SpanIndex, node: number, depth: number): void {
   const bytes = index.bytes;
   const len = bytes.length;
   const store = index.store;
-  const stack = new WalkStack();
+  const stack = acquireWalkStack();
   let pos: number;
 
   if (node < 0) {
@@ -36,10 +42,10 @@ function walkCbor(index: SpanIndex, node: number, depth: number): void {
       return;
     }
     // A virtual frame that expects exactly one item: the root.
-    stack.push(-1, 1, 0, depth + 1);
+    stack.push(-1, 1, ROOT_FRAME, depth + 1);
     pos = 0;
   } else {
-    // Re-read the container's header; the walk above already validated it.
+    // Re-read the container's children; the walk that recorded it validated its header.
     pos = store.start[node] + store.head[node];
     const k = store.kind[node];
     const indefinite = (store.flags[node] & Flag.indefinite) !== 0;
@@ -50,48 +56,11 @@ function walkCbor(index: SpanIndex, node: number, depth: number): void {
     stack.push(node, count, frameKind, depth);
   }
 
-  /** Closes finished containers on top of the stack after an item ended at `pos`. */
-  const itemDone = (): void => {
-    while (stack.top >= 0) {
-      const t = stack.top;
-      stack.items[t]++;
-      const remaining = stack.remaining[t];
-      if (remaining < 0 || stack.items[t] < remaining) return;
-      closeTop();
-      if (stack.top < 0) return;
-    }
-  };
-
-  /** Ends the container on top of the stack at `pos`. */
-  const closeTop = (): void => {
-    const t = stack.top;
-    const id = stack.node[t];
-    if (id >= 0) {
-      store.end[id] = pos;
-      // An indefinite item's count is known only now; record it (maps count pairs).
-      if (stack.remaining[t] < 0) store.arg[id] = stack.kind[t] === Kind.map ? stack.items[t] / 2 : stack.items[t];
-      if (stack.kind[t] === Kind.map && stack.depthLeft[t] > 0) reportDuplicateKeys(index, id);
-    }
-    stack.pop();
-  };
-
-  const fail = (code: Parameters<SpanIndex['fail']>[0], at: number, message: string): void => {
-    index.fail(code, at, message);
-    // Every node still open is incomplete; it ends where the walk stopped.
-    for (let t = stack.top; t >= 0; t--) {
-      const id = stack.node[t];
-      if (id >= 0) {
-        store.flags[id] |= Flag.incomplete;
-        store.end[id] = Math.max(store.start[id] + store.head[id], Math.min(at, len));
-      }
-    }
-  };
-
   while (stack.top >= 0) {
     const t = stack.top;
     const frameKind = stack.kind[t];
     if (pos >= len) {
-      fail('truncated', len, `unexpected end of input: ${describeFrame(frameKind)} is missing ${missing(stack, t)}`);
+      failAt(index, stack, 'truncated', len, `unexpected end of input: ${describeFrame(frameKind, stack, t)} is missing ${missing(stack, t)}`);
       return;
     }
     const start = pos;
@@ -101,25 +70,23 @@ function walkCbor(index: SpanIndex, node: number, depth: number): void {
 
     if (ib === 0xff) {
       if (stack.remaining[t] >= 0) {
-        fail('unexpected-break', pos, stack.node[t] === -1 && t === 0 ? 'break (0xff) outside an indefinite-length item' : `break (0xff) inside a definite-length ${describeFrame(frameKind)}`);
+        failAt(index, stack, 'unexpected-break', pos, frameKind === ROOT_FRAME ? 'break (0xff) outside an indefinite-length item' : `break (0xff) inside a definite-length ${describeFrame(frameKind, stack, t)}`);
         return;
       }
       if (frameKind === Kind.map && (stack.items[t] & 1) === 1) {
-        fail('unexpected-break', pos, 'break (0xff) where an indefinite-length map expects a value');
+        failAt(index, stack, 'unexpected-break', pos, 'break (0xff) where an indefinite-length map expects a value');
         return;
       }
       pos++;
-      closeTop();
-      itemDone();
+      closeTop(index, stack, pos);
+      itemDone(index, stack, pos);
       continue;
     }
 
-    if (frameKind === INDEF_BYTES || frameKind === INDEF_TEXT) {
-      const want = frameKind === INDEF_BYTES ? 2 : 3;
-      if (major !== want || ai === 31) {
-        fail('invalid-indefinite-chunk', pos, `an indefinite-length ${want === 2 ? 'byte' : 'text'} string may hold only definite-length ${want === 2 ? 'byte' : 'text'} string chunks, found initial byte 0x${hex2(ib)}`);
-        return;
-      }
+    if ((frameKind === INDEF_BYTES || frameKind === INDEF_TEXT) && (major !== (frameKind === INDEF_BYTES ? 2 : 3) || ai === 31)) {
+      const what = frameKind === INDEF_BYTES ? 'byte' : 'text';
+      failAt(index, stack, 'invalid-indefinite-chunk', pos, `an indefinite-length ${what} string may hold only definite-length ${what} string chunks, found initial byte 0x${hex2(ib)}`);
+      return;
     }
 
     // The head: initial byte plus 0, 1, 2, 4 or 8 argument bytes.
@@ -129,16 +96,17 @@ function walkCbor(index: SpanIndex, node: number, depth: number): void {
       if (ai <= 27) {
         const n = 1 << (ai - 24);
         if (pos + 1 + n > len) {
-          fail('truncated', len, `unexpected end of input inside the head of the item at byte ${start} (needs ${n} argument bytes, ${len - pos - 1} remain)`);
+          failAt(index, stack, 'truncated', len, `unexpected end of input inside the head of the item at byte ${start} (needs ${n} argument bytes, ${len - pos - 1} remain)`);
           return;
         }
         arg = readArg(bytes, pos + 1, n);
         head = 1 + n;
       } else if (ai <= 30) {
-        fail('reserved-additional-info', pos, `reserved additional information ${ai} in initial byte 0x${hex2(ib)}`);
+        failAt(index, stack, 'reserved-additional-info', pos, `reserved additional information ${ai} in initial byte 0x${hex2(ib)}`);
         return;
-      } else if (major === 0 || major === 1 || major === 6) {
-        fail('invalid-major-31', pos, `additional information 31 is not allowed for major type ${major} (initial byte 0x${hex2(ib)})`);
+      } else if (major === 0 || major === 1 || major === 6 || major === 7) {
+        // Major 7 with AI 31 is the break, handled above.
+        failAt(index, stack, 'invalid-major-31', pos, `additional information 31 is not allowed for major type ${major} (initial byte 0x${hex2(ib)})`);
         return;
       } else {
         arg = -1; // indefinite length
@@ -146,92 +114,81 @@ function walkCbor(index: SpanIndex, node: number, depth: number): void {
     }
     pos += head;
 
-    const record = stack.depthLeft[t] > 0;
-    const isKey = frameKind === Kind.map && (stack.items[t] & 1) === 0;
-    let id = -1;
     let kind: number;
-    switch (major) {
-      case 0:
-        kind = Kind.uint;
-        break;
-      case 1:
-        kind = Kind.nint;
-        break;
-      case 2:
-      case 3:
-        kind = major === 2 ? Kind.bytes : Kind.text;
-        if (arg >= 0 && arg > len - pos) {
-          if (record) {
-            id = addNode(store, stack, t, kind, start, head, arg, isKey);
+    if (major === 7) {
+      if (ai < 20) kind = Kind.simple;
+      else if (ai === 20) kind = Kind.false;
+      else if (ai === 21) kind = Kind.true;
+      else if (ai === 22) kind = Kind.null;
+      else if (ai === 23) kind = Kind.undefined;
+      else if (ai === 24) {
+        if (arg < 32) {
+          failAt(index, stack, 'invalid-simple', start, `two-byte simple value ${arg} (below 32) is not well-formed`);
+          return;
+        }
+        kind = Kind.simple;
+      } else kind = ai === 25 ? Kind.float16 : ai === 26 ? Kind.float32 : Kind.float64;
+    } else {
+      kind = MAJOR_KIND[major];
+    }
+
+    const depthLeft = stack.depthLeft[t];
+    let id = -1;
+    if (depthLeft > 0) {
+      id = store.add(kind, start, head, arg, stack.node[t], stack.last[t]);
+      stack.last[t] = id;
+      if (frameKind === Kind.map && (stack.items[t] & 1) === 0) store.flags[id] |= Flag.key;
+    }
+
+    if (major === 2 || major === 3) {
+      if (arg >= 0) {
+        if (arg > len - pos) {
+          if (id >= 0) {
             store.flags[id] |= Flag.incomplete;
             store.end[id] = len;
           }
-          fail('length-exceeds-input', start, `${major === 2 ? 'byte' : 'text'} string declares ${arg} bytes but only ${len - pos} remain`);
+          failAt(index, stack, 'length-exceeds-input', start, `${major === 2 ? 'byte' : 'text'} string declares ${arg} bytes but only ${len - pos} remain`, len);
           return;
         }
-        break;
-      case 4:
-        kind = Kind.array;
-        break;
-      case 5:
-        kind = Kind.map;
-        break;
-      case 6:
-        kind = Kind.tag;
-        break;
-      default:
-        if (ai < 20) kind = Kind.simple;
-        else if (ai === 20) kind = Kind.false;
-        else if (ai === 21) kind = Kind.true;
-        else if (ai === 22) kind = Kind.null;
-        else if (ai === 23) kind = Kind.undefined;
-        else if (ai === 24) {
-          if (arg < 32) {
-            fail('invalid-simple', start, `two-byte simple value ${arg} (below 32) is not well-formed`);
-            return;
-          }
-          kind = Kind.simple;
-        } else if (ai === 25) kind = Kind.float16;
-        else if (ai === 26) kind = Kind.float32;
-        else kind = Kind.float64;
-    }
-
-    if (record) id = addNode(store, stack, t, kind, start, head, arg, isKey);
-
-    if (kind === Kind.bytes || kind === Kind.text) {
-      if (arg >= 0) {
-        if (kind === Kind.text) {
+        if (major === 3) {
           const bad = findInvalidUtf8(bytes, pos, pos + arg);
           if (bad >= 0) {
             if (id >= 0) {
               store.flags[id] |= Flag.incomplete;
               store.end[id] = pos + arg;
             }
-            fail('invalid-utf8', bad, 'invalid UTF-8 in text string');
+            failAt(index, stack, 'invalid-utf8', bad, 'invalid UTF-8 in text string', pos + arg);
             return;
           }
         }
         pos += arg;
         if (id >= 0) store.end[id] = pos;
-        itemDone();
+        itemDone(index, stack, pos);
       } else {
-        if (id >= 0) store.flags[id] |= Flag.indefinite | (stack.depthLeft[t] > 1 ? Flag.expanded : 0);
-        stack.push(id, -1, kind === Kind.bytes ? INDEF_BYTES : INDEF_TEXT, stack.depthLeft[t] - 1);
+        if (id >= 0) store.flags[id] |= Flag.indefinite | (depthLeft > 1 ? Flag.expanded : 0);
+        stack.push(id, -1, major === 2 ? INDEF_BYTES : INDEF_TEXT, depthLeft - 1);
       }
-    } else if (kind === Kind.array || kind === Kind.map || kind === Kind.tag) {
-      const count = arg < 0 ? -1 : kind === Kind.map ? arg * 2 : kind === Kind.tag ? 1 : arg;
+    } else if (major >= 4 && major <= 6) {
+      const count = arg < 0 ? -1 : major === 5 ? arg * 2 : major === 6 ? 1 : arg;
       if (id >= 0) {
         if (arg < 0) store.flags[id] |= Flag.indefinite;
-        if (stack.depthLeft[t] > 1) store.flags[id] |= Flag.expanded;
+        if (depthLeft > 1) store.flags[id] |= Flag.expanded;
       }
       if (count === 0) {
-        if (id >= 0) store.end[id] = pos;
-        itemDone();
+        itemDone(index, stack, pos);
+      } else if (depthLeft <= 1 && count > 0 && major !== 6) {
+        // Children not recorded: validate the subtree with the lean skipper.
+        stack.push(id, count, major === 5 ? Kind.map : Kind.array, 0);
+        const end = skipItems(index, stack, pos);
+        if (end < 0) return;
+        pos = end;
+        closeTop(index, stack, pos);
+        itemDone(index, stack, pos);
       } else {
-        stack.push(id, count, kind, stack.depthLeft[t] - 1);
+        stack.push(id, count, MAJOR_KIND[major], depthLeft - 1);
       }
     } else {
-      itemDone();
+      itemDone(index, stack, pos);
     }
   }
 
@@ -243,11 +200,167 @@ function walkCbor(index: SpanIndex, node: number, depth: number): void {
   }
 }
 
-function addNode(store: SpanIndex['store'], stack: WalkStack, t: number, kind: number, start: number, head: number, arg: number, isKey: boolean): number {
-  const id = store.add(kind, start, head, arg, stack.node[t], stack.last[t]);
-  stack.last[t] = id;
-  if (isKey) store.flags[id] |= Flag.key;
-  return id;
+/**
+ * Validates the items of the container on top of the stack without recording anything
+ * (a definite array or map of `count` items whose children are beyond the recorded depth)
+ * and returns the offset after its last item, or -1 after reporting an error. Nested
+ * containers use the same stack above it. This is what makes a depth-1 index cheap: per
+ * item only the head is read and checked, text is still UTF-8 validated.
+ */
+function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
+  const bytes = index.bytes;
+  const len = bytes.length;
+  const base = stack.top;
+  // stack.push() grows the stack by replacing its typed arrays, so these are re-read after
+  // every push (cached across a growth they went stale: past 64 open containers the skipper
+  // counted items in the old arrays, e.g. 65 nested `81` around `00` at depth 0 reported
+  // "truncated").
+  let remaining = stack.remaining;
+  let items = stack.items;
+  let kinds = stack.kind;
+  for (;;) {
+    let t = stack.top;
+    if (pos >= len) {
+      failAt(index, stack, 'truncated', len, `unexpected end of input: ${describeFrame(kinds[t], stack, t)} is missing ${missing(stack, t)}`);
+      return -1;
+    }
+    const ib = bytes[pos];
+    const major = ib >> 5;
+    const ai = ib & 31;
+    const frameKind = kinds[t];
+    if (ib === 0xff) {
+      if (remaining[t] >= 0 || (frameKind === Kind.map && (items[t] & 1) === 1)) {
+        failAt(index, stack, 'unexpected-break', pos, remaining[t] >= 0 ? `break (0xff) inside a definite-length ${describeFrame(frameKind, stack, t)}` : 'break (0xff) where an indefinite-length map expects a value');
+        return -1;
+      }
+      pos++;
+      stack.pop();
+      t--;
+    } else {
+      if ((frameKind === INDEF_BYTES || frameKind === INDEF_TEXT) && (major !== (frameKind === INDEF_BYTES ? 2 : 3) || ai === 31)) {
+        const what = frameKind === INDEF_BYTES ? 'byte' : 'text';
+        failAt(index, stack, 'invalid-indefinite-chunk', pos, `an indefinite-length ${what} string may hold only definite-length ${what} string chunks, found initial byte 0x${hex2(ib)}`);
+        return -1;
+      }
+      let arg = ai;
+      let next = pos + 1;
+      if (ai >= 24) {
+        if (ai <= 27) {
+          const n = 1 << (ai - 24);
+          if (next + n > len) {
+            failAt(index, stack, 'truncated', len, `unexpected end of input inside the head of the item at byte ${pos} (needs ${n} argument bytes, ${len - next} remain)`);
+            return -1;
+          }
+          arg = readArg(bytes, next, n);
+          next += n;
+        } else if (ai <= 30) {
+          failAt(index, stack, 'reserved-additional-info', pos, `reserved additional information ${ai} in initial byte 0x${hex2(ib)}`);
+          return -1;
+        } else if (major < 2 || major > 5) {
+          failAt(index, stack, 'invalid-major-31', pos, `additional information 31 is not allowed for major type ${major} (initial byte 0x${hex2(ib)})`);
+          return -1;
+        } else {
+          arg = -1;
+        }
+      }
+      if (major === 2 || major === 3) {
+        if (arg >= 0) {
+          if (arg > len - next) {
+            failAt(index, stack, 'length-exceeds-input', pos, `${major === 2 ? 'byte' : 'text'} string declares ${arg} bytes but only ${len - next} remain`, len);
+            return -1;
+          }
+          if (major === 3) {
+            const bad = findInvalidUtf8(bytes, next, next + arg);
+            if (bad >= 0) {
+              failAt(index, stack, 'invalid-utf8', bad, 'invalid UTF-8 in text string', next + arg);
+              return -1;
+            }
+          }
+          pos = next + arg;
+        } else {
+          pos = next;
+          stack.push(-1, -1, major === 2 ? INDEF_BYTES : INDEF_TEXT, 0);
+          ({ remaining, items, kind: kinds } = stack);
+          continue;
+        }
+      } else if (major >= 4 && major <= 6) {
+        pos = next;
+        const count = arg < 0 ? -1 : major === 5 ? arg * 2 : major === 6 ? 1 : arg;
+        if (count !== 0) {
+          stack.push(-1, count, MAJOR_KIND[major], 0);
+          ({ remaining, items, kind: kinds } = stack);
+          continue;
+        }
+      } else {
+        if (major === 7 && ai === 24 && arg < 32) {
+          failAt(index, stack, 'invalid-simple', pos, `two-byte simple value ${arg} (below 32) is not well-formed`);
+          return -1;
+        }
+        pos = next;
+      }
+    }
+    // An item ended at `pos`: count it and close finished containers down to the base.
+    for (;;) {
+      const r = remaining[t];
+      if (r >= 0 && ++items[t] >= r) {
+        if (t === base) return pos;
+        stack.pop();
+        t--;
+      } else {
+        if (r < 0) items[t]++;
+        break;
+      }
+    }
+  }
+}
+
+const MAJOR_KIND = [Kind.uint, Kind.nint, Kind.bytes, Kind.text, Kind.array, Kind.map, Kind.tag, 0];
+
+/** Counts a finished item in its container and closes every container that is now full. */
+function itemDone(index: SpanIndex, stack: WalkStack, pos: number): void {
+  while (stack.top >= 0) {
+    const t = stack.top;
+    const remaining = stack.remaining[t];
+    const items = ++stack.items[t];
+    if (remaining < 0 || items < remaining) return;
+    closeTop(index, stack, pos);
+  }
+}
+
+/** Ends the container on top of the stack at `pos`. */
+function closeTop(index: SpanIndex, stack: WalkStack, pos: number): void {
+  const t = stack.top;
+  const id = stack.node[t];
+  if (id >= 0) {
+    const store: SpanStore = index.store;
+    store.end[id] = pos;
+    // An indefinite item's count is known only now; record it (maps count pairs).
+    if (stack.remaining[t] < 0) store.arg[id] = stack.kind[t] === Kind.map ? stack.items[t] / 2 : stack.items[t];
+    if (stack.kind[t] === Kind.map && stack.depthLeft[t] > 0) reportDuplicateKeys(index, id);
+  }
+  stack.pop();
+}
+
+/**
+ * Records the error; every node still open is incomplete and ends where the walk stopped:
+ * at `reach`, the furthest byte the failing item is recorded to. That is the error offset,
+ * except for a string whose declared length overruns the input (recorded to the end of the
+ * input, error at its head) and a string with invalid UTF-8 (recorded whole, error inside).
+ * Ending the open containers at the error offset instead left them shorter than their own
+ * child (`82 01 5a ff ff ff ff 00`: root [0, 2) around a string [2, 8), so nodeAt(3) found
+ * nothing) and made their ends depend on the recorded depth (the skipper records no string).
+ */
+function failAt(index: SpanIndex, stack: WalkStack, code: DecodeErrorCode, at: number, message: string, reach = at): void {
+  index.fail(code, at, message);
+  const store = index.store;
+  const len = index.bytes.length;
+  for (let t = stack.top; t >= 0; t--) {
+    const id = stack.node[t];
+    if (id >= 0) {
+      store.flags[id] |= Flag.incomplete;
+      store.end[id] = Math.max(store.start[id] + store.head[id], Math.min(reach, len));
+    }
+  }
 }
 
 /** Reads a big-endian unsigned argument of n = 1, 2, 4 or 8 bytes (8-byte values as a float, exact up to 2^53). */
@@ -267,12 +380,13 @@ function readArg(bytes: Uint8Array, at: number, n: number): number {
   }
 }
 
-function describeFrame(frameKind: number): string {
+function describeFrame(frameKind: number, stack: WalkStack, t: number): string {
+  const indefinite = stack.remaining[t] < 0 ? 'indefinite-length ' : '';
   switch (frameKind) {
     case Kind.array:
-      return 'array';
+      return indefinite + 'array';
     case Kind.map:
-      return 'map';
+      return indefinite + 'map';
     case Kind.tag:
       return 'tag';
     case INDEF_BYTES:
@@ -286,14 +400,14 @@ function describeFrame(frameKind: number): string {
 
 function missing(stack: WalkStack, t: number): string {
   const remaining = stack.remaining[t];
-  if (remaining < 0) return 'its break (0xff)';
+  if (remaining < 0) return stack.kind[t] === Kind.map && stack.items[t] % 2 === 1 ? 'a value and its break (0xff)' : 'its break (0xff)';
   if (stack.kind[t] === Kind.map) {
-    const pairs = (remaining - stack.items[t]) / 2;
-    return stack.items[t] & 1 ? 'a value' : `${pairs} ${pairs === 1 ? 'entry' : 'entries'}`;
+    const pairs = Math.ceil((remaining - stack.items[t]) / 2);
+    return stack.items[t] % 2 === 1 ? 'a value' : `${pairs} ${pairs === 1 ? 'entry' : 'entries'}`;
   }
   if (stack.kind[t] === Kind.tag) return 'its content';
   const n = remaining - stack.items[t];
-  return stack.node[t] === -1 && t === 0 ? 'a data item' : `${n} ${n === 1 ? 'item' : 'items'}`;
+  return stack.kind[t] === ROOT_FRAME ? 'a data item' : `${n} ${n === 1 ? 'item' : 'items'}`;
 }
 
 function hex2(b: number): string {

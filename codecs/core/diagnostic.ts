@@ -19,7 +19,10 @@ export interface DiagnosticOptions {
 type Piece = string | { node: number };
 
 export function diagnostic(index: SpanIndex, id: number = index.root, options: DiagnosticOptions = {}): string {
-  if (id < 0) return '';
+  // An id outside the store (e.g. 0 when not even the root's head decoded, as for `ff`)
+  // names no node: the store's typed arrays hold zeros there, so node 0 would be its own
+  // first child and next sibling and the children loop in nodePieces would never end.
+  if (id < 0 || id >= index.store.size) return '';
   index.expandAll(id);
   const indicators = options.indicators ?? 'auto';
   const maxLength = options.maxLength ?? Infinity;

@@ -4,29 +4,21 @@ import type { SpanIndex } from './span-index.js';
 /**
  * Reports keys of one recorded map that repeat an earlier key byte for byte. Runs when a
  * map's entries are recorded (so a full index reports every duplicate; a shallow one, those
- * of the maps expanded so far). Keys are compared by their encoded bytes.
+ * of the maps expanded so far). Keys are compared by their encoded bytes. Runs for every
+ * map of a full index, so the common small map allocates nothing.
  */
 export function reportDuplicateKeys(index: SpanIndex, mapId: number): void {
   const { store, bytes } = index;
-  const keys: number[] = [];
-  for (let c = store.firstChild[mapId]; c >= 0; c = store.nextSibling[c]) {
-    if (store.flags[c] & Flag.key && !(store.flags[c] & Flag.incomplete)) keys.push(c);
-  }
-  if (keys.length < 2) return;
-  const report = (dup: number, first: number): void => {
-    store.flags[dup] |= Flag.duplicateKey;
-    index.warn({
-      code: 'duplicate-key',
-      offset: store.start[dup],
-      node: dup,
-      message: `duplicate map key at byte ${store.start[dup]} (first at byte ${store.start[first]})`,
-    });
-  };
-  if (keys.length <= 8) {
-    for (let i = 1; i < keys.length; i++) {
-      for (let j = 0; j < i; j++) {
-        if (sameBytes(bytes, store.start[keys[i]], store.end[keys[i]], store.start[keys[j]], store.end[keys[j]])) {
-          report(keys[i], keys[j]);
+  const { flags, start, end, nextSibling } = store;
+  let keys = 0;
+  for (let c = store.firstChild[mapId]; c >= 0; c = nextSibling[c]) if (flags[c] & Flag.key) keys++;
+  if (keys < 2) return;
+  if (keys <= 16) {
+    for (let a = store.firstChild[mapId]; a >= 0; a = nextSibling[a]) {
+      if (!(flags[a] & Flag.key) || flags[a] & Flag.incomplete) continue;
+      for (let b = store.firstChild[mapId]; b !== a; b = nextSibling[b]) {
+        if (flags[b] & Flag.key && !(flags[b] & Flag.incomplete) && sameBytes(bytes, start[a], end[a], start[b], end[b])) {
+          report(index, a, b);
           break;
         }
       }
@@ -34,12 +26,24 @@ export function reportDuplicateKeys(index: SpanIndex, mapId: number): void {
     return;
   }
   const seen = new Map<string, number>();
-  for (const k of keys) {
-    const sig = signature(bytes, store.start[k], store.end[k]);
+  for (let k = store.firstChild[mapId]; k >= 0; k = nextSibling[k]) {
+    if (!(flags[k] & Flag.key) || flags[k] & Flag.incomplete) continue;
+    const sig = signature(bytes, start[k], end[k]);
     const first = seen.get(sig);
     if (first === undefined) seen.set(sig, k);
-    else report(k, first);
+    else report(index, k, first);
   }
+}
+
+function report(index: SpanIndex, dup: number, first: number): void {
+  const { store } = index;
+  store.flags[dup] |= Flag.duplicateKey;
+  index.warn({
+    code: 'duplicate-key',
+    offset: store.start[dup],
+    node: dup,
+    message: `duplicate map key at byte ${store.start[dup]} (first at byte ${store.start[first]})`,
+  });
 }
 
 function sameBytes(bytes: Uint8Array, a0: number, a1: number, b0: number, b1: number): boolean {

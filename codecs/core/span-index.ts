@@ -45,8 +45,7 @@ export class SpanIndex {
     options: IndexOptions = {},
   ) {
     const depth = options.depth ?? Infinity;
-    // Full indexes of big frames record many nodes; start near a typical size to avoid regrowth.
-    this.store = new SpanStore(depth === Infinity ? Math.min(bytes.length >> 2, 1 << 20) : 64);
+    this.store = new SpanStore(initialCapacity(bytes.length, depth));
     try {
       walker.walk(this, -1, depth);
     } catch (e) {
@@ -93,38 +92,53 @@ export class SpanIndex {
     return (this.store.flags[id] & Flag.incomplete) !== 0;
   }
 
-  /** Records the children of `id` (and `depth - 1` levels below them). Walks only that subtree. */
+  /** True when `id` names a recorded node. */
+  has(id: number): boolean {
+    return Number.isInteger(id) && id >= 0 && id < this.store.size;
+  }
+
+  /**
+   * Records the children of `id` (and `depth - 1` levels below them). Walks only the
+   * subtrees not yet recorded. Iterative: no recursion however deep the frame nests.
+   */
   expand(id: number, depth = 1): void {
-    if (id < 0 || id >= this.store.size || depth < 1) return;
-    if (!this.isExpanded(id)) {
-      if (!this.isContainer(id)) return;
-      try {
-        this.walker.walk(this, id, depth);
-      } catch (e) {
-        this.fail('internal', this.store.start[id], `internal decoder error: ${(e as Error)?.message ?? e}`);
+    if (!this.has(id) || !(depth >= 1)) return;
+    const pending = [id];
+    const depths = [depth];
+    while (pending.length) {
+      const n = pending.pop()!;
+      const d = depths.pop()!;
+      if (!this.isExpanded(n)) {
+        // One walk records the whole subtree down to `d` levels.
+        if (this.isContainer(n)) this.walkSafely(n, d);
+        continue;
       }
-      if (depth === 1) return;
-    }
-    if (depth > 1) {
-      for (let c = this.store.firstChild[id]; c >= 0; c = this.store.nextSibling[c]) this.expand(c, depth - 1);
+      if (d <= 1) continue;
+      for (let c = this.store.firstChild[n]; c >= 0; c = this.store.nextSibling[c]) {
+        if (this.isContainer(c)) {
+          pending.push(c);
+          depths.push(d - 1);
+        }
+      }
     }
   }
 
-  /** Records the whole subtree of `id`. Iterative: nesting depth is bounded only by the frame size. */
+  /** Records the whole subtree of `id`. */
   expandAll(id: number): void {
-    const pending = [id];
-    while (pending.length) {
-      const n = pending.pop()!;
-      if (!this.isExpanded(n)) this.expand(n, Infinity);
-      // Nodes recorded by an earlier shallow walk may have unexpanded descendants.
-      for (let c = this.store.firstChild[n]; c >= 0; c = this.store.nextSibling[c]) {
-        if (this.isContainer(c)) pending.push(c);
-      }
+    this.expand(id, Infinity);
+  }
+
+  private walkSafely(id: number, depth: number): void {
+    try {
+      this.walker.walk(this, id, depth);
+    } catch (e) {
+      this.fail('internal', this.store.start[id], `internal decoder error: ${(e as Error)?.message ?? e}`);
     }
   }
 
   /** Child entries of a node: for a map, the values (use `keyOf` for their keys). Expands on demand. */
   children(id: number): number[] {
+    if (!this.has(id)) return [];
     this.expand(id);
     const out: number[] = [];
     const { flags, firstChild, nextSibling } = this.store;
@@ -134,8 +148,11 @@ export class SpanIndex {
 
   /** The key node of a map value, or -1. */
   keyOf(id: number): number {
+    if (!this.has(id)) return -1;
     const parent = this.store.parent[id];
     if (parent < 0 || this.store.kind[parent] !== Kind.map || this.store.flags[id] & Flag.key) return -1;
+    // Usually the key was recorded just before its value.
+    if (this.store.nextSibling[id - 1] === id && this.store.flags[id - 1] & Flag.key) return id - 1;
     let prev = -1;
     for (let c = this.store.firstChild[parent]; c >= 0 && c !== id; c = this.store.nextSibling[c]) prev = c;
     return prev;
@@ -164,7 +181,7 @@ export class SpanIndex {
    * the walker's validation); an incomplete node yields the part that decoded. Iterative.
    */
   value(id: number): unknown {
-    if (id < 0 || id >= this.store.size) return undefined;
+    if (!this.has(id)) return undefined;
     this.expandAll(id);
     const { kind, flags, firstChild, nextSibling } = this.store;
     const results = new Map<number, unknown>();
@@ -196,11 +213,13 @@ export class SpanIndex {
     if (k === Kind.map) return buildMap(items);
     if (k === Kind.bytes || k === Kind.text) {
       // Indefinite-length string: the concatenation of its chunks.
-      if (k === Kind.text) return items.join('');
-      const total = items.reduce<number>((s, c) => s + (c as Uint8Array).length, 0);
+      // A chunk cut off by an error is missing (undefined): keep the chunks that decoded.
+      const chunks = items.filter((c) => c !== undefined);
+      if (k === Kind.text) return chunks.join('');
+      const total = chunks.reduce<number>((s, c) => s + (c as Uint8Array).length, 0);
       const out = new Uint8Array(total);
       let o = 0;
-      for (const c of items as Uint8Array[]) {
+      for (const c of chunks as Uint8Array[]) {
         out.set(c, o);
         o += c.length;
       }
@@ -209,6 +228,18 @@ export class SpanIndex {
     if (k === Kind.tag) return this.walker.tagValue ? this.walker.tagValue(this, id, items[0]) : items[0];
     return items;
   }
+}
+
+/**
+ * Every item takes at least one byte, so a small frame never needs more than length + 1
+ * nodes: allocate that once instead of growing (allocation dominates small frames). Big
+ * frames start at one node per 16 bytes (typical of real payloads, which carry
+ * strings) and double as needed, so a frame of long strings does not reserve nodes it
+ * never uses.
+ */
+function initialCapacity(length: number, depth: number): number {
+  if (depth !== Infinity) return Math.min(length + 1, 64);
+  return length <= 512 ? length + 1 : Math.min(length >> 4, 1 << 18);
 }
 
 function buildMap(items: unknown[]): unknown {

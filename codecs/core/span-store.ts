@@ -25,16 +25,11 @@ export class SpanStore {
   arg: Float64Array;
 
   constructor(capacity = 256) {
-    capacity = Math.max(16, capacity | 0);
-    this.kind = new Uint8Array(capacity);
-    this.flags = new Uint8Array(capacity);
-    this.head = new Uint8Array(capacity);
-    this.start = new Uint32Array(capacity);
-    this.end = new Uint32Array(capacity);
-    this.parent = new Int32Array(capacity);
-    this.firstChild = new Int32Array(capacity);
-    this.nextSibling = new Int32Array(capacity);
-    this.arg = new Float64Array(capacity);
+    this.kind = this.flags = this.head = EMPTY_U8;
+    this.start = this.end = EMPTY_U32;
+    this.parent = this.firstChild = this.nextSibling = EMPTY_I32;
+    this.arg = EMPTY_F64;
+    this.allocate(Math.max(4, capacity | 0));
   }
 
   get capacity(): number {
@@ -43,7 +38,7 @@ export class SpanStore {
 
   /** Appends a node and returns its id; links it as the last child of `parent`. */
   add(kind: number, start: number, head: number, arg: number, parent: number, prevSibling: number): number {
-    if (this.size === this.kind.length) this.grow();
+    if (this.size === this.kind.length) this.allocate(this.kind.length * 2);
     const id = this.size++;
     this.kind[id] = kind;
     this.flags[id] = 0;
@@ -59,26 +54,63 @@ export class SpanStore {
     return id;
   }
 
-  private grow(): void {
-    const capacity = this.kind.length * 2;
-    const grown = <T extends Uint8Array | Uint32Array | Int32Array | Float64Array>(a: T): T => {
-      const b = new (a.constructor as new (n: number) => T)(capacity);
-      b.set(a);
-      return b;
+  /**
+   * (Re)allocates every field in one ArrayBuffer: one allocation instead of nine matters
+   * for the many small frames of a busy socket. Existing nodes are copied.
+   */
+  private allocate(capacity: number): void {
+    const { buffer, offset } = reserve(capacity * BYTES_PER_NODE);
+    let o = offset;
+    const take = <T extends Float64Array | Uint32Array | Int32Array | Uint8Array>(Type: new (b: ArrayBuffer, o: number, n: number) => T, old: T): T => {
+      const view = new Type(buffer, o, capacity);
+      o += capacity * view.BYTES_PER_ELEMENT;
+      if (this.size) view.set(old.subarray(0, this.size) as never);
+      return view;
     };
-    this.kind = grown(this.kind);
-    this.flags = grown(this.flags);
-    this.head = grown(this.head);
-    this.start = grown(this.start);
-    this.end = grown(this.end);
-    this.parent = grown(this.parent);
-    this.firstChild = grown(this.firstChild);
-    this.nextSibling = grown(this.nextSibling);
-    this.arg = grown(this.arg);
+    // Widest elements first keeps every view aligned.
+    this.arg = take(Float64Array, this.arg);
+    this.start = take(Uint32Array, this.start);
+    this.end = take(Uint32Array, this.end);
+    this.parent = take(Int32Array, this.parent);
+    this.firstChild = take(Int32Array, this.firstChild);
+    this.nextSibling = take(Int32Array, this.nextSibling);
+    this.kind = take(Uint8Array, this.kind);
+    this.flags = take(Uint8Array, this.flags);
+    this.head = take(Uint8Array, this.head);
   }
 
   /** Bytes held by the typed arrays (for memory accounting in the UI). */
   get byteLength(): number {
-    return this.capacity * 31;
+    return this.capacity * BYTES_PER_NODE;
   }
+}
+
+const BYTES_PER_NODE = 8 + 4 * 5 + 3;
+
+const EMPTY_U8 = new Uint8Array(0);
+const EMPTY_U32 = new Uint32Array(0);
+const EMPTY_I32 = new Int32Array(0);
+const EMPTY_F64 = new Float64Array(0);
+
+/**
+ * Small stores are carved out of shared 256 KiB slabs: an ArrayBuffer allocation costs
+ * more than indexing a small frame, and a busy socket sends thousands of them. A slab
+ * lives while any store in it does (at most 256 KiB pinned by one long-lived small index);
+ * stores over 16 KiB get a buffer of their own.
+ */
+const SLAB_BYTES = 256 * 1024;
+const SLAB_MAX_REQUEST = 16 * 1024;
+let slab = new ArrayBuffer(0);
+let slabUsed = 0;
+
+function reserve(bytes: number): { buffer: ArrayBuffer; offset: number } {
+  if (bytes > SLAB_MAX_REQUEST) return { buffer: new ArrayBuffer(bytes), offset: 0 };
+  if (slabUsed + bytes > slab.byteLength) {
+    slab = new ArrayBuffer(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const offset = slabUsed;
+  // Keep the next store's Float64Array 8-byte aligned.
+  slabUsed += (bytes + 7) & ~7;
+  return { buffer: slab, offset };
 }

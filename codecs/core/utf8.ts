@@ -35,7 +35,8 @@ export function findInvalidUtf8(bytes: Uint8Array, start: number, end: number): 
   return -1;
 }
 
-const decoder = new TextDecoder('utf-8');
+// ignoreBOM: a text string that starts with U+FEFF keeps it; it is content, not a marker.
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** Decodes bytes that `findInvalidUtf8` accepted. */
 export function decodeUtf8(bytes: Uint8Array, start: number, end: number): string {

@@ -47,3 +47,15 @@ export class WalkStack {
     this.last = g(this.last);
   }
 }
+
+let shared: WalkStack | null = null;
+
+/**
+ * The stack for one walk. Walks are synchronous and never nest, so one stack is reused:
+ * allocating six typed arrays per frame would cost more than walking a small frame.
+ */
+export function acquireWalkStack(): WalkStack {
+  if (!shared || shared.node.length > 1 << 16) shared = new WalkStack();
+  shared.top = -1;
+  return shared;
+}

@@ -1,0 +1,123 @@
+/**
+ * `npm run bench`: our validating span index vs plain decoders, side by side in one run.
+ *
+ * For the ten seed payloads (../shared/payloads/seed-payloads.json) plus generated 1 MB and
+ * 10 MB documents, encoded as CBOR by json-pack: json-pack decode, cbor-x decode, our full
+ * span index, our depth-1 index, and cbor2 `comment()` (small payloads only). Reports the
+ * median time per operation and the ratio to json-pack decode (targets: full index <= 2.0x,
+ * depth-1 <= 0.3x). Rounds interleave the contenders so machine noise hits all of them.
+ *
+ * `npm run bench -- --write` also replaces the table in docs/BENCHMARKS.md.
+ */
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
+import { CborDecoder } from '@jsonjoy.com/json-pack/lib/cbor/CborDecoder.js';
+import { decode as cborxDecode } from 'cbor-x';
+import { comment as cbor2Comment } from 'cbor2/comment';
+import { SpanIndex } from '../core/span-index.js';
+import { cborWalker } from '../cbor/walker.js';
+import { generateDocument } from './generate.js';
+
+const repo = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+const write = process.argv.includes('--write');
+const quick = process.argv.includes('--quick');
+
+interface Payload {
+  name: string;
+  bytes: Uint8Array;
+}
+
+function payloads(): Payload[] {
+  const seedsPath = path.resolve(repo, '../shared/payloads/seed-payloads.json');
+  if (!existsSync(seedsPath)) throw new Error(`missing ${seedsPath}`);
+  const seeds: { name: string; data: unknown }[] = JSON.parse(readFileSync(seedsPath, 'utf8'));
+  const encoder = new CborEncoder();
+  const list = seeds.map((s) => ({ name: s.name, bytes: encoder.encode(s.data).slice() }));
+  for (const mb of [1, 10]) {
+    const bytes = new CborEncoder().encode(generateDocument(mb * 1024 * 1024)).slice();
+    list.push({ name: `Generated document, ${(bytes.length / 1048576).toFixed(1)} MB`, bytes });
+  }
+  return list;
+}
+
+type Contender = { name: string; run: (bytes: Uint8Array) => unknown; smallOnly?: boolean };
+
+const jsonPack = new CborDecoder();
+const contenders: Contender[] = [
+  { name: 'json-pack decode', run: (b) => jsonPack.decode(b) },
+  { name: 'cbor-x decode', run: (b) => cborxDecode(b) },
+  { name: 'span index (full)', run: (b) => new SpanIndex(b, cborWalker) },
+  { name: 'span index (depth 1)', run: (b) => new SpanIndex(b, cborWalker, { depth: 1 }) },
+  { name: 'cbor2 comment()', run: (b) => cbor2Comment(b), smallOnly: true },
+];
+
+/** Median nanoseconds per call of each contender, measured in interleaved rounds. */
+function measure(bytes: Uint8Array, active: Contender[]): number[] {
+  // Calls per sample so one sample takes ~5 ms (at least one call).
+  const perCall = active.map((c) => {
+    const t0 = performance.now();
+    let n = 0;
+    while (performance.now() - t0 < 20) {
+      c.run(bytes);
+      n++;
+    }
+    return (performance.now() - t0) / n;
+  });
+  const reps = perCall.map((ms) => Math.max(1, Math.round(5 / ms)));
+  const rounds = quick ? 5 : bytes.length > 4 << 20 ? 9 : 21;
+  const samples: number[][] = active.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    active.forEach((c, i) => {
+      const t0 = performance.now();
+      for (let k = 0; k < reps[i]; k++) c.run(bytes);
+      samples[i].push(((performance.now() - t0) * 1e6) / reps[i]);
+    });
+  }
+  return samples.map((s) => s.sort((a, b) => a - b)[s.length >> 1]);
+}
+
+function fmtTime(ns: number): string {
+  if (ns < 1e3) return `${ns.toFixed(0)} ns`;
+  if (ns < 1e6) return `${(ns / 1e3).toFixed(1)} µs`;
+  return `${(ns / 1e6).toFixed(2)} ms`;
+}
+
+const rows: string[] = [];
+const header = ['Payload', 'CBOR bytes', ...contenders.map((c) => c.name), 'full / json-pack', 'depth-1 / json-pack', 'comment() / json-pack'];
+rows.push(`| ${header.join(' | ')} |`, `| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`);
+let worstFull = 0;
+let worstDepth1 = 0;
+for (const p of payloads()) {
+  const active = contenders.filter((c) => !c.smallOnly || p.bytes.length <= 64 * 1024);
+  const times = measure(p.bytes, active);
+  const byName = new Map(active.map((c, i) => [c.name, times[i]]));
+  const base = byName.get('json-pack decode')!;
+  const full = byName.get('span index (full)')! / base;
+  const depth1 = byName.get('span index (depth 1)')! / base;
+  const comment = byName.has('cbor2 comment()') ? byName.get('cbor2 comment()')! / base : undefined;
+  worstFull = Math.max(worstFull, full);
+  worstDepth1 = Math.max(worstDepth1, depth1);
+  const cells = contenders.map((c) => (byName.has(c.name) ? fmtTime(byName.get(c.name)!) : '—'));
+  rows.push(`| ${p.name} | ${p.bytes.length} | ${cells.join(' | ')} | ${full.toFixed(2)}x | ${depth1.toFixed(2)}x | ${comment ? comment.toFixed(0) + 'x' : '—'} |`);
+  console.error(`${p.name}: full ${full.toFixed(2)}x, depth-1 ${depth1.toFixed(2)}x of json-pack decode`);
+}
+
+const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}`;
+const verdict = `Worst ratios: full index ${worstFull.toFixed(2)}x (target <= 2.0x), depth-1 index ${worstDepth1.toFixed(2)}x (target <= 0.3x): ${worstFull <= 2 && worstDepth1 <= 0.3 ? 'both targets met' : 'TARGET MISSED'}.`;
+const table = [`Measured ${new Date().toISOString().slice(0, 10)} on ${machine}. Median time per call; ratios are to json-pack decode in the same run.`, '', ...rows, '', verdict].join('\n');
+console.log(table);
+
+if (write) {
+  const file = path.join(repo, 'docs/BENCHMARKS.md');
+  const begin = '<!-- bench:decode:begin -->';
+  const end = '<!-- bench:decode:end -->';
+  const doc = readFileSync(file, 'utf8');
+  const i = doc.indexOf(begin);
+  const j = doc.indexOf(end);
+  if (i < 0 || j < 0) throw new Error(`docs/BENCHMARKS.md lacks the ${begin} / ${end} markers`);
+  writeFileSync(file, doc.slice(0, i + begin.length) + '\n' + table + '\n' + doc.slice(j));
+  console.error('docs/BENCHMARKS.md updated');
+}

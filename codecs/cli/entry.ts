@@ -1,0 +1,2 @@
+// Bundle entry for bin/wirescope.js.
+export { main, nodeIo } from './main.js';

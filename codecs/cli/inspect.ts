@@ -1,0 +1,85 @@
+import { decodeFrame, FRAME_FORMATS, type FrameFormat } from '../index.js';
+import { parseInput } from '../input.js';
+import { diagnostic } from '../core/diagnostic.js';
+import { annotatedHex } from '../core/annotate.js';
+import { frameAttribution, heaviestPaths } from '../core/attribution.js';
+import { nodeTreeJson, JSON_SCHEMA_VERSION } from './render-json.js';
+import { nodeTreeText } from './render-tree.js';
+import type { InspectArgs } from './args.js';
+
+export interface InspectResult {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly malformed: boolean;
+  readonly usageError?: string;
+}
+
+/** `wirescope inspect` without the process around it: bytes in, text out. */
+export function inspect(raw: Uint8Array, args: InspectArgs): InspectResult {
+  if (args.format !== 'auto' && !FRAME_FORMATS.includes(args.format as FrameFormat)) {
+    return { stdout: '', stderr: '', malformed: false, usageError: `--format must be auto or one of ${FRAME_FORMATS.join(', ')}, not ${args.format}` };
+  }
+  const input = parseInput(raw, args.input);
+  if (!input.ok) return { stdout: '', stderr: '', malformed: false, usageError: `input is not ${args.input}: ${input.error} at character ${input.offset}` };
+  const bytes = input.bytes;
+  const frame = decodeFrame(bytes, { format: args.format as 'auto' | FrameFormat, depth: args.depth, isText: args.text });
+  const { index, error } = frame;
+  const root = index?.root ?? -1;
+  const attribution = index && root >= 0 ? frameAttribution(index) : null;
+  const heaviest = index && root >= 0 ? heaviestPaths(index, args.top, { leavesOnly: true }) : [];
+
+  if (args.json) {
+    const parts: string[] = [
+      `"schema":${JSON_SCHEMA_VERSION}`,
+      `"input":${JSON.stringify({ bytes: bytes.length, encoding: input.encoding })}`,
+      `"format":${JSON.stringify(frame.format)}`,
+    ];
+    if (frame.detection) {
+      parts.push(
+        `"detection":${JSON.stringify({
+          candidates: frame.detection.candidates.map((c) => ({ format: c.format, confidence: round(c.confidence), reason: c.reason })),
+          rejected: frame.detection.rejected.map((r) => ({ format: r.format, error: r.error })),
+        })}`,
+      );
+    }
+    parts.push(`"error":${error ? JSON.stringify({ offset: error.offset, message: error.message, code: error.code }) : 'null'}`);
+    parts.push(`"warnings":${JSON.stringify((index?.warnings ?? []).map((w) => ({ offset: w.offset, message: w.message, code: w.code })))}`);
+    if (attribution) parts.push(`"attribution":${JSON.stringify({ ...attribution, heaviest: heaviest.map((h) => ({ path: h.path, bytes: h.bytes, share: round(h.share) })) })}`);
+    parts.push(`"root":${index ? nodeTreeJson(index, root) : 'null'}`);
+    return { stdout: `{${parts.join(',')}}\n`, stderr: '', malformed: error !== null };
+  }
+
+  const out: string[] = [];
+  const detected = frame.detection?.candidates[0];
+  out.push(
+    `${frame.format ?? 'unknown format'}, ${bytes.length} bytes` +
+      (input.encoding !== 'raw' ? ` (from ${input.encoding} input)` : '') +
+      (detected
+        ? ` — detected: ${detected.reason}, confidence ${round(detected.confidence)}`
+        : frame.detection && frame.format
+          ? ` — malformed: no format decodes it whole; shown as ${frame.format}, the reading that got furthest`
+          : ''),
+  );
+  if (index && root >= 0) {
+    if (args.diag) out.push(diagnostic(index, root));
+    if (args.hex) out.push(annotatedHex(index, root));
+    if (!args.diag && !args.hex) {
+      out.push(nodeTreeText(index, root));
+      if (attribution && !error) {
+        const pct = (n: number) => `${n} B (${((100 * n) / (attribution.bytes || 1)).toFixed(1)}%)`;
+        out.push(
+          `bytes: headers ${pct(attribution.headerBytes)}, keys ${pct(attribution.keyBytes)}, strings ${pct(attribution.stringPayloadBytes)}, scalars ${pct(attribution.scalarPayloadBytes)}` +
+            (attribution.otherBytes ? `, other ${pct(attribution.otherBytes)}` : ''),
+        );
+        if (heaviest.length) out.push('heaviest fields:\n' + heaviest.map((h) => `  ${h.path}  ${h.bytes} B (${(100 * h.share).toFixed(1)}%)`).join('\n'));
+      }
+    }
+  }
+  for (const w of index?.warnings ?? []) out.push(`warning: ${w.message}`);
+  const stderr = error ? `error: ${error.message} (${error.code}, offset ${error.offset})\n` : '';
+  return { stdout: out.join('\n') + '\n', stderr, malformed: error !== null };
+}
+
+function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}

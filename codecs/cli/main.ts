@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs, USAGE, type InspectArgs } from './args.js';
+import { inspect } from './inspect.js';
+
+/**
+ * `wirescope` entry point. Exit status: 0 the frame decodes, 1 it is malformed, 2 usage
+ * error (bad flags, unreadable file, input text that is not the forced encoding).
+ */
+export function main(argv: readonly string[], io: CliIo): number {
+  const args = parseArgs(argv);
+  switch (args.command) {
+    case 'help':
+      io.out(USAGE + '\n');
+      return 0;
+    case 'version':
+      io.out(`wirescope ${io.version}\n`);
+      return 0;
+    case 'usage-error':
+      io.err(`wirescope: ${args.message}\n\n${USAGE}\n`);
+      return 2;
+    case 'inspect':
+      return runInspect(args, io);
+  }
+}
+
+export interface CliIo {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly readFile: (path: string) => Uint8Array;
+  readonly version: string;
+}
+
+function runInspect(args: InspectArgs, io: CliIo): number {
+  let raw: Uint8Array;
+  try {
+    raw = io.readFile(args.file);
+  } catch (e) {
+    io.err(`wirescope: cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+    return 2;
+  }
+  const result = inspect(raw, args);
+  if (result.usageError) {
+    io.err(`wirescope: ${result.usageError}\n`);
+    return 2;
+  }
+  io.out(result.stdout);
+  if (result.stderr) io.err(result.stderr);
+  return result.malformed ? 1 : 0;
+}
+
+export const nodeIo = (version: string): CliIo => ({
+  out: (t) => process.stdout.write(t),
+  err: (t) => process.stderr.write(t),
+  readFile: (path) => (path === '-' ? new Uint8Array(readFileSync(0)) : new Uint8Array(readFileSync(path))),
+  version,
+});

@@ -1,0 +1,152 @@
+import { Flag, Kind } from './core/kinds.js';
+import { SpanIndex, type FormatWalker } from './core/span-index.js';
+import type { DecodeError } from './core/errors.js';
+import { cborWalker } from './cbor/walker.js';
+import { msgpackWalker } from './msgpack/walker.js';
+import { jsonWalker } from './json/walker.js';
+
+/**
+ * Format detection from the bytes alone (plus whether the frame was text or binary). A
+ * candidate is accepted only if it decodes the whole buffer without error; accepted ones
+ * are ranked by a confidence from cheap plausibility signals on the top levels. Detectors
+ * are a list so the json-joy CRDT formats can join it.
+ */
+export interface DetectContext {
+  /** The frame arrived as a WebSocket text frame. */
+  readonly isText?: boolean;
+}
+
+export interface Candidate {
+  readonly format: string;
+  /** 0..1 */
+  readonly confidence: number;
+  readonly reason: string;
+  /** The validated index (depth 1), reused by `indexFrame` so the frame is walked once. */
+  readonly index?: SpanIndex;
+}
+
+export interface Rejection {
+  readonly format: string;
+  readonly error: DecodeError;
+  /** The index up to the error: the partial tree of this reading of the bytes. */
+  readonly index?: SpanIndex;
+}
+
+export interface Detection {
+  /** Accepted candidates, most likely first. */
+  readonly candidates: readonly Candidate[];
+  /** Formats that failed, with the error; the one that got furthest first. */
+  readonly rejected: readonly Rejection[];
+}
+
+export interface Detector {
+  readonly format: string;
+  /** A candidate, a rejection, or null when the bytes cannot even start this format. */
+  detect(bytes: Uint8Array, context: DetectContext): Candidate | Rejection | null;
+}
+
+/** Tags registered with IANA that commonly appear in real traffic. */
+const COMMON_TAGS = new Set([0, 1, 2, 3, 4, 5, 21, 22, 23, 24, 32, 33, 34, 35, 36, 37, 64, 256, 258, 259, 1001, 55799]);
+
+/** Plausibility of a binary reading: real payloads are containers with text keys and few exotic items. */
+function plausibility(index: SpanIndex): { score: number; notes: string[] } {
+  const { store } = index;
+  const notes: string[] = [];
+  let score = 0;
+  const root = index.root;
+  const rk = store.kind[root];
+  if (rk === Kind.map || rk === Kind.array) {
+    score += 0.1;
+    notes.push(`root is ${index.kind(root)}`);
+  } else if (rk === Kind.tag) {
+    score += 0.05;
+  } else {
+    score -= 0.2;
+    notes.push('root is a scalar');
+  }
+  let keys = 0;
+  let textKeys = 0;
+  let exotic = 0;
+  for (let id = 0; id < store.size; id++) {
+    const k = store.kind[id];
+    if (store.flags[id] & Flag.key) {
+      keys++;
+      if (k === Kind.text) textKeys++;
+    }
+    if (k === Kind.simple || k === Kind.undefined) exotic++;
+    if (k === Kind.tag && !COMMON_TAGS.has(store.arg[id])) exotic++;
+    if (k === Kind.ext && store.arg[id] !== -1) exotic++;
+  }
+  if (keys) {
+    score += (0.15 * textKeys) / keys;
+    if (textKeys === keys) notes.push('map keys are text');
+  }
+  if (exotic) {
+    score -= Math.min(0.4, 0.1 * exotic);
+    notes.push(`${exotic} unusual item${exotic === 1 ? '' : 's'}`);
+  }
+  return { score, notes };
+}
+
+function binaryDetector(format: string, walker: FormatWalker, base: number, extra?: (bytes: Uint8Array) => { bonus: number; note: string } | null): Detector {
+  return {
+    format,
+    detect(bytes, context) {
+      if (bytes.length === 0) return null;
+      const index = new SpanIndex(bytes, walker, { depth: 1 });
+      if (index.error) return { format, error: index.error, index };
+      const p = plausibility(index);
+      const e = extra?.(bytes);
+      let confidence = base + p.score + (e?.bonus ?? 0);
+      // A text frame is UTF-8 text; binary formats only rarely read such bytes whole.
+      if (context.isText) confidence -= 0.4;
+      confidence = Math.max(0.01, Math.min(0.99, confidence));
+      return { format, confidence, reason: [e?.note, ...p.notes].filter(Boolean).join(', ') || 'decodes whole', index };
+    },
+  };
+}
+
+const JSON_START = new Set([0x7b, 0x5b, 0x22, 0x2d, 0x74, 0x66, 0x6e, 0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39]);
+
+const jsonDetector: Detector = {
+  format: 'json',
+  detect(bytes, context) {
+    let i = 0;
+    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3;
+    while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i++;
+    // Only text that could start a JSON value is worth a full pass.
+    if (i >= bytes.length || !JSON_START.has(bytes[i])) return null;
+    const index = new SpanIndex(bytes, jsonWalker, { depth: 1 });
+    if (index.error) return { format: 'json', error: index.error, index };
+    const container = bytes[i] === 0x7b || bytes[i] === 0x5b;
+    const confidence = context.isText ? 0.99 : container ? 0.9 : 0.55;
+    return { format: 'json', confidence, reason: context.isText ? 'text frame, valid JSON' : 'valid JSON text', index };
+  },
+};
+
+export const detectors: Detector[] = [
+  jsonDetector,
+  binaryDetector('cbor', cborWalker, 0.75, (bytes) =>
+    bytes[0] === 0xd9 && bytes[1] === 0xd9 && bytes[2] === 0xf7 ? { bonus: 0.3, note: 'self-describe tag 55799' } : null,
+  ),
+  binaryDetector('msgpack', msgpackWalker, 0.72),
+];
+
+export function detectFormat(bytes: Uint8Array, context: DetectContext = {}): Detection {
+  const candidates: Candidate[] = [];
+  const rejected: Rejection[] = [];
+  for (const detector of detectors) {
+    let result: Candidate | Rejection | null;
+    try {
+      result = detector.detect(bytes, context);
+    } catch (e) {
+      result = { format: detector.format, error: { code: 'internal', offset: 0, message: `detector failed: ${(e as Error)?.message ?? e}` } };
+    }
+    if (!result) continue;
+    if ('error' in result) rejected.push(result);
+    else candidates.push(result);
+  }
+  candidates.sort((a, b) => b.confidence - a.confidence);
+  rejected.sort((a, b) => b.error.offset - a.error.offset);
+  return { candidates, rejected };
+}

@@ -1,0 +1,92 @@
+/**
+ * Turns what a user hands us (a file, stdin, a paste) into frame bytes: raw bytes, or text
+ * in hex (spaces, `0x`, commas and cbor.me-style `#` comments allowed), base64 or
+ * base64url. Detection is conservative: text that is neither is taken as raw bytes.
+ */
+export type InputEncoding = 'raw' | 'hex' | 'base64' | 'base64url';
+export type InputMode = 'auto' | 'raw' | 'hex' | 'base64';
+
+export type ParsedInput =
+  | { readonly ok: true; readonly bytes: Uint8Array; readonly encoding: InputEncoding }
+  | { readonly ok: false; readonly error: string; readonly offset: number };
+
+export function parseInput(input: Uint8Array | string, mode: InputMode = 'auto'): ParsedInput {
+  const raw = typeof input === 'string' ? new TextEncoder().encode(input) : input;
+  if (mode === 'raw') return { ok: true, bytes: raw, encoding: 'raw' };
+  const text = typeof input === 'string' ? input : asciiText(raw);
+  if (text === null) {
+    return mode === 'auto' ? { ok: true, bytes: raw, encoding: 'raw' } : { ok: false, error: `input is not ${mode} text`, offset: firstNonText(raw) };
+  }
+  if (mode === 'hex' || mode === 'auto') {
+    const hex = parseHex(text);
+    if (hex.ok || mode === 'hex') return hex;
+  }
+  const b64 = parseBase64(text);
+  if (b64.ok || mode === 'base64') return b64;
+  return { ok: true, bytes: raw, encoding: 'raw' };
+}
+
+/** Hex with optional `0x` prefixes, whitespace, commas, and `#` comments to the end of a line. */
+export function parseHex(text: string): ParsedInput {
+  const digits: number[] = [];
+  const positions: number[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '#') {
+      while (i < text.length && text[i] !== '\n') i++;
+      continue;
+    }
+    if (c === '0' && (text[i + 1] === 'x' || text[i + 1] === 'X') && isHexDigit(text[i + 2])) {
+      i += 2;
+      continue;
+    }
+    if (/\s|,/.test(c)) {
+      i++;
+      continue;
+    }
+    if (!isHexDigit(c)) return { ok: false, error: `not a hex digit: ${JSON.stringify(c)}`, offset: i };
+    digits.push(parseInt(c, 16));
+    positions.push(i);
+    i++;
+  }
+  if (digits.length === 0) return { ok: false, error: 'no hex digits', offset: 0 };
+  if (digits.length % 2) return { ok: false, error: 'odd number of hex digits', offset: positions[positions.length - 1] };
+  const bytes = new Uint8Array(digits.length / 2);
+  for (let j = 0; j < bytes.length; j++) bytes[j] = (digits[2 * j] << 4) | digits[2 * j + 1];
+  return { ok: true, bytes, encoding: 'hex' };
+}
+
+export function parseBase64(text: string): ParsedInput {
+  const compact = text.replace(/\s+/g, '');
+  if (!compact) return { ok: false, error: 'no base64 characters', offset: 0 };
+  const url = /[-_]/.test(compact);
+  const alphabet = url ? /^[A-Za-z0-9\-_]*={0,2}$/ : /^[A-Za-z0-9+/]*={0,2}$/;
+  if (!alphabet.test(compact)) {
+    const bad = [...compact].findIndex((c) => !/[A-Za-z0-9+/=\-_]/.test(c));
+    return { ok: false, error: 'not base64 text', offset: Math.max(0, bad) };
+  }
+  const body = compact.replace(/=+$/, '');
+  if (body.length % 4 === 1) return { ok: false, error: 'base64 text has an impossible length', offset: compact.length };
+  const std = body.replace(/-/g, '+').replace(/_/g, '/');
+  const bytes = Uint8Array.from(atob(std + '='.repeat((4 - (std.length % 4)) % 4)), (c) => c.charCodeAt(0));
+  return { ok: true, bytes, encoding: url ? 'base64url' : 'base64' };
+}
+
+function isHexDigit(c: string | undefined): boolean {
+  return c !== undefined && /^[0-9a-fA-F]$/.test(c);
+}
+
+/** The bytes as a string when they are printable ASCII text (with tabs and newlines), else null. */
+function asciiText(bytes: Uint8Array): string | null {
+  if (bytes.length === 0 || firstNonText(bytes) >= 0) return null;
+  return new TextDecoder('latin1').decode(bytes);
+}
+
+function firstNonText(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (!(b === 9 || b === 10 || b === 13 || (b >= 32 && b < 127))) return i;
+  }
+  return -1;
+}

@@ -1,0 +1,514 @@
+import { Flag, Kind } from '../core/kinds.js';
+import type { DecodeErrorCode } from '../core/errors.js';
+import type { FormatWalker, SpanIndex } from '../core/span-index.js';
+import { findInvalidUtf8 } from '../core/utf8.js';
+import { acquireWalkStack } from '../core/walk-stack.js';
+import { reportDuplicateKeys } from '../core/duplicates.js';
+import { jsonLeafValue } from './value.js';
+
+/**
+ * The validating JSON walker (RFC 8259) over UTF-8 bytes: one iterative pass that records
+ * nodes down to a depth and validates everything below it without recording it. Nesting
+ * uses an explicit stack, never the JS call stack.
+ *
+ * Spans: a node covers its token exactly (strings with both quotes, containers from the
+ * opening through the closing bracket); whitespace, commas and colons belong to the parent.
+ * `head` is 1 for strings and containers (the opening quote / bracket), 0 for numbers and
+ * literals. `arg` is the byte length between the quotes for strings, the item count for
+ * arrays and the pair count for objects (set at the closing bracket).
+ *
+ * Errors: the offset is the first byte that cannot continue a valid document. When the
+ * input ends where more bytes could still make it valid (it is a proper prefix of some
+ * valid document: `[1,`, `"ab`, `tru`, `1.`, `-`), the error is 'truncated' at the input
+ * length.
+ */
+
+/** Frame kind of the virtual frame that holds the root value. */
+const ROOT = 0;
+const ARRAY: number = Kind.array;
+const MAP: number = Kind.map;
+
+/** Parser states: what the next non-whitespace byte may be. */
+const S_VALUE = 0; // a value (root, after ',' in an array, after ':')
+const S_ARRAY_FIRST = 1; // a value or ']'
+const S_OBJECT_FIRST = 2; // a key or '}'
+const S_KEY = 3; // a key (after ',' in an object)
+const S_COLON = 4; // ':'
+const S_AFTER = 5; // ',' or the closing bracket (or the end, at the root)
+
+/** Byte classes inside a string: 0 = plain ASCII, copied through. */
+const C_CONTROL = 1;
+const C_QUOTE = 2;
+const C_BACKSLASH = 3;
+const C_HIGH = 4;
+const STRING_CLASS = new Uint8Array(256);
+for (let b = 0; b < 0x20; b++) STRING_CLASS[b] = C_CONTROL;
+STRING_CLASS[0x22] = C_QUOTE;
+STRING_CLASS[0x5c] = C_BACKSLASH;
+for (let b = 0x80; b < 0x100; b++) STRING_CLASS[b] = C_HIGH;
+
+/** Bytes that may follow a backslash (besides 'u'): " \ / b f n r t */
+const SIMPLE_ESCAPE = new Uint8Array(256);
+for (const ch of '"\\/bfnrt') SIMPLE_ESCAPE[ch.charCodeAt(0)] = 1;
+
+const HEX = new Uint8Array(256);
+for (const ch of '0123456789abcdefABCDEF') HEX[ch.charCodeAt(0)] = 1;
+
+const EMPTY_WORDS = new Int32Array(0);
+
+const LIT_TRUE = Uint8Array.from([0x74, 0x72, 0x75, 0x65]);
+const LIT_FALSE = Uint8Array.from([0x66, 0x61, 0x6c, 0x73, 0x65]);
+const LIT_NULL = Uint8Array.from([0x6e, 0x75, 0x6c, 0x6c]);
+
+export const jsonWalker: FormatWalker = {
+  format: 'json',
+  walk: walkJson,
+  leafValue: jsonLeafValue,
+};
+
+function walkJson(index: SpanIndex, node: number, depth: number): void {
+  const bytes = index.bytes;
+  const len = bytes.length;
+  const store = index.store;
+  const stack = acquireWalkStack();
+  let pos: number;
+  let state: number;
+
+  if (node < 0) {
+    pos = len >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    if (len < 3 && len > 0 && bytes[0] === 0xef && (len === 1 || bytes[1] === 0xbb)) {
+      index.fail('truncated', len, 'unexpected end of input inside a byte order mark');
+      return;
+    }
+    while (pos < len && isWhitespace(bytes[pos])) pos++;
+    if (pos >= len) {
+      index.fail('empty-input', 0, len === 0 ? 'empty input: no JSON value' : 'no JSON value: the input is only whitespace');
+      return;
+    }
+    // A virtual frame that holds exactly one item: the root.
+    stack.push(-1, -1, ROOT, depth + 1);
+    state = S_VALUE;
+  } else {
+    // The container's opening bracket was validated by the walk that recorded it.
+    const k = store.kind[node];
+    if (k !== ARRAY && k !== MAP) return;
+    pos = store.start[node] + store.head[node];
+    store.flags[node] |= Flag.expanded;
+    stack.push(node, -1, k, depth);
+    state = k === MAP ? S_OBJECT_FIRST : S_ARRAY_FIRST;
+  }
+
+  // Long strings are scanned four bytes at a time through an aligned Int32 view of the same
+  // memory (not worth its allocation for small frames; word offsets stay int32 below 2 GiB).
+  const wordShift = (4 - (bytes.byteOffset & 3)) & 3;
+  const words = len >= 256 && len < 0x7fffffff ? new Int32Array(bytes.buffer, bytes.byteOffset + wordShift, (len - wordShift) >> 2) : EMPTY_WORDS;
+  const wordCount = words.length;
+
+  // The frame on top of the stack, kept in locals: saved to the stack on push, reloaded on pop.
+  let t = stack.top;
+  let frameKind = stack.kind[t];
+  let parent = stack.node[t];
+  let depthLeft = stack.depthLeft[t];
+  let record = depthLeft > 0;
+  let items = 0;
+  let last = -1;
+
+  // The first error: code, offset, message, and the leaf it stopped in (recorded as incomplete).
+  let errCode: DecodeErrorCode | null = null;
+  let errAt = 0;
+  let errMessage = '';
+  let leafKind = -1;
+  let leafStart = 0;
+  let leafKey = false;
+
+  for (;;) {
+    while (pos < len) {
+      const c = bytes[pos];
+      if (c > 0x20 || (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09)) break;
+      pos++;
+    }
+    if (state === S_AFTER && frameKind === ROOT) break;
+    if (pos >= len) {
+      errCode = 'truncated';
+      errAt = len;
+      errMessage = `unexpected end of input: ${expectation(state, frameKind)}`;
+      break;
+    }
+    let c = bytes[pos];
+
+    if (state === S_AFTER) {
+      if (c === 0x2c) {
+        pos++;
+        state = frameKind === MAP ? S_KEY : S_VALUE;
+        continue;
+      }
+      if (c !== (frameKind === MAP ? 0x7d : 0x5d)) {
+        errCode = 'invalid-token';
+        errAt = pos;
+        errMessage = `unexpected ${describeByte(bytes, pos)}: ${expectation(state, frameKind)}`;
+        break;
+      }
+    } else if (state === S_COLON) {
+      if (c !== 0x3a) {
+        errCode = 'invalid-token';
+        errAt = pos;
+        errMessage = `unexpected ${describeByte(bytes, pos)}: expected ':' after an object key`;
+        break;
+      }
+      pos++;
+      state = S_VALUE;
+      continue;
+    } else if (!((state === S_ARRAY_FIRST && c === 0x5d) || (state === S_OBJECT_FIRST && c === 0x7d))) {
+      // A value or a key.
+      const start = pos;
+      const isKey = state === S_KEY || state === S_OBJECT_FIRST;
+      if (c === 0x22) {
+        // String: scan to the closing quote, validating escapes, control bytes and UTF-8.
+        let p = pos + 1;
+        for (;;) {
+          if (wordCount > 0) {
+            while (((p - wordShift) & 3) !== 0 && p < len && STRING_CLASS[bytes[p]] === 0) p++;
+            if (((p - wordShift) & 3) === 0) {
+              // Stops at the first word holding a byte < 0x20, '"', '\\' or >= 0x80 (SWAR tests).
+              let k = (p - wordShift) >> 2;
+              while (k < wordCount) {
+                const w = words[k];
+                const q = w ^ 0x22222222;
+                const b = w ^ 0x5c5c5c5c;
+                if ((((w - 0x20202020) & ~w) | ((q - 0x01010101) & ~q) | ((b - 0x01010101) & ~b) | w) & 0x80808080) break;
+                k++;
+              }
+              p = (k << 2) + wordShift;
+            }
+          } else {
+            while (p + 3 < len && (STRING_CLASS[bytes[p]] | STRING_CLASS[bytes[p + 1]] | STRING_CLASS[bytes[p + 2]] | STRING_CLASS[bytes[p + 3]]) === 0) p += 4;
+          }
+          while (p < len && STRING_CLASS[bytes[p]] === 0) p++;
+          if (p >= len) {
+            errCode = 'truncated';
+            errAt = len;
+            errMessage = 'unexpected end of input inside a string';
+            break;
+          }
+          const cls = STRING_CLASS[bytes[p]];
+          if (cls === C_QUOTE) break;
+          if (cls === C_HIGH) {
+            // A run of non-ASCII bytes: validated in one call.
+            let q = p + 1;
+            while (q < len && bytes[q] >= 0x80) q++;
+            const bad = findInvalidUtf8(bytes, p, q);
+            if (bad >= 0) {
+              if (q === len && isUtf8Prefix(bytes, bad, len)) {
+                errCode = 'truncated';
+                errAt = len;
+                errMessage = 'unexpected end of input inside a string (in a UTF-8 sequence)';
+              } else {
+                errCode = 'invalid-utf8';
+                errAt = bad;
+                errMessage = `invalid UTF-8 (byte 0x${hex2(bytes[bad])}) in a string`;
+              }
+              break;
+            }
+            p = q;
+          } else if (cls === C_BACKSLASH) {
+            const e = p + 1;
+            if (e >= len) {
+              errCode = 'truncated';
+              errAt = len;
+              errMessage = 'unexpected end of input inside a string escape';
+              break;
+            }
+            const x = bytes[e];
+            if (SIMPLE_ESCAPE[x] === 1) {
+              p = e + 1;
+            } else if (x === 0x75) {
+              let h = e + 1;
+              while (h < e + 5 && h < len && HEX[bytes[h]] === 1) h++;
+              if (h < e + 5) {
+                if (h >= len) {
+                  errCode = 'truncated';
+                  errAt = len;
+                  errMessage = 'unexpected end of input inside a \\u escape';
+                } else {
+                  errCode = 'invalid-escape';
+                  errAt = h;
+                  errMessage = `invalid \\u escape: ${describeByte(bytes, h)} is not a hex digit`;
+                }
+                break;
+              }
+              p = h;
+            } else {
+              errCode = 'invalid-escape';
+              errAt = e;
+              errMessage = `invalid escape: ${describeByte(bytes, e)} after a backslash`;
+              break;
+            }
+          } else {
+            errCode = 'invalid-byte';
+            errAt = p;
+            errMessage = `unescaped control character U+00${hex2(bytes[p]).toUpperCase()} in a string`;
+            break;
+          }
+        }
+        if (errCode !== null) {
+          leafKind = Kind.text;
+          leafStart = start;
+          leafKey = isKey;
+          break;
+        }
+        pos = p + 1;
+        if (record) {
+          last = store.add(Kind.text, start, 1, p - start - 1, parent, last);
+          store.end[last] = pos;
+          if (isKey) store.flags[last] |= Flag.key;
+        }
+        items++;
+        state = isKey ? S_COLON : S_AFTER;
+        continue;
+      }
+
+      if (isKey) {
+        errCode = 'invalid-token';
+        errAt = pos;
+        errMessage = c === 0x7d ? "unexpected '}' after a trailing comma" : `unexpected ${describeByte(bytes, pos)}: ${expectation(state, frameKind)}`;
+        break;
+      }
+
+      if (c === 0x5b || c === 0x7b) {
+        const kind = c === 0x5b ? ARRAY : MAP;
+        let id = -1;
+        if (record) {
+          id = last = store.add(kind, start, 1, 0, parent, last);
+          if (depthLeft > 1) store.flags[id] |= Flag.expanded;
+        }
+        // Save the parent frame (the new container counted as its item) and enter the child.
+        stack.items[t] = items + 1;
+        stack.last[t] = last;
+        stack.push(id, -1, kind, depthLeft - 1);
+        t++;
+        frameKind = kind;
+        parent = id;
+        depthLeft--;
+        record = depthLeft > 0;
+        items = 0;
+        last = -1;
+        pos++;
+        state = kind === MAP ? S_OBJECT_FIRST : S_ARRAY_FIRST;
+        continue;
+      }
+
+      if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+        // Number: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+        let p = pos;
+        number: {
+          if (c === 0x2d) {
+            p++;
+            if (p >= len) {
+              errCode = 'truncated';
+              errMessage = "unexpected end of input in a number (after '-')";
+              break number;
+            }
+            c = bytes[p];
+          }
+          if (c === 0x30) {
+            p++;
+            if (p < len && isDigit(bytes[p])) {
+              errCode = 'invalid-number';
+              errMessage = 'invalid number: leading zero';
+              break number;
+            }
+          } else if (c >= 0x31 && c <= 0x39) {
+            p++;
+            while (p < len && isDigit(bytes[p])) p++;
+          } else {
+            errCode = 'invalid-number';
+            errMessage = `invalid number: expected a digit after '-', found ${describeByte(bytes, p)}`;
+            break number;
+          }
+          if (p < len && bytes[p] === 0x2e) {
+            p++;
+            if (p >= len) {
+              errCode = 'truncated';
+              errMessage = "unexpected end of input in a number (after '.')";
+              break number;
+            }
+            if (!isDigit(bytes[p])) {
+              errCode = 'invalid-number';
+              errMessage = `invalid number: expected a digit after '.', found ${describeByte(bytes, p)}`;
+              break number;
+            }
+            p++;
+            while (p < len && isDigit(bytes[p])) p++;
+          }
+          if (p < len && (bytes[p] | 0x20) === 0x65) {
+            p++;
+            if (p < len && (bytes[p] === 0x2b || bytes[p] === 0x2d)) p++;
+            if (p >= len) {
+              errCode = 'truncated';
+              errMessage = 'unexpected end of input in a number (in the exponent)';
+              break number;
+            }
+            if (!isDigit(bytes[p])) {
+              errCode = 'invalid-number';
+              errMessage = `invalid number: expected a digit in the exponent, found ${describeByte(bytes, p)}`;
+              break number;
+            }
+            p++;
+            while (p < len && isDigit(bytes[p])) p++;
+          }
+        }
+        if (errCode !== null) {
+          errAt = p >= len ? len : p;
+          leafKind = Kind.number;
+          leafStart = start;
+          break;
+        }
+        pos = p;
+        if (record) {
+          last = store.add(Kind.number, start, 0, 0, parent, last);
+          store.end[last] = pos;
+        }
+        items++;
+        state = S_AFTER;
+        continue;
+      }
+
+      if (c === 0x74 || c === 0x66 || c === 0x6e) {
+        const lit = c === 0x74 ? LIT_TRUE : c === 0x66 ? LIT_FALSE : LIT_NULL;
+        const kind = c === 0x74 ? Kind.true : c === 0x66 ? Kind.false : Kind.null;
+        const n = lit.length;
+        let i = 1;
+        while (i < n && pos + i < len && bytes[pos + i] === lit[i]) i++;
+        if (i < n) {
+          errAt = pos + i;
+          if (errAt >= len) {
+            errCode = 'truncated';
+            errMessage = `unexpected end of input in the literal '${literalName(kind)}'`;
+          } else {
+            errCode = 'invalid-token';
+            errMessage = `invalid literal: expected '${literalName(kind)}', found ${describeByte(bytes, errAt)}`;
+          }
+          leafKind = kind;
+          leafStart = start;
+          break;
+        }
+        pos += n;
+        if (record) {
+          last = store.add(kind, start, 0, 0, parent, last);
+          store.end[last] = pos;
+        }
+        items++;
+        state = S_AFTER;
+        continue;
+      }
+
+      errAt = pos;
+      if (c === 0x2e || c === 0x2b) {
+        errCode = 'invalid-number';
+        errMessage = `invalid number: a number cannot start with '${c === 0x2e ? '.' : '+'}'`;
+      } else {
+        errCode = 'invalid-token';
+        errMessage =
+          c === 0x5d && state === S_VALUE && frameKind === ARRAY ? "unexpected ']' after a trailing comma" : `unexpected ${describeByte(bytes, pos)}: ${expectation(state, frameKind)}`;
+      }
+      break;
+    }
+
+    // The closing bracket of the container on top of the stack.
+    pos++;
+    if (parent >= 0) {
+      store.end[parent] = pos;
+      store.arg[parent] = frameKind === MAP ? items / 2 : items;
+      if (frameKind === MAP && record) reportDuplicateKeys(index, parent);
+    }
+    stack.pop();
+    t--;
+    if (t < 0) return; // the expanded container ended
+    frameKind = stack.kind[t];
+    parent = stack.node[t];
+    depthLeft = stack.depthLeft[t];
+    record = depthLeft > 0;
+    items = stack.items[t];
+    last = stack.last[t];
+    state = S_AFTER;
+  }
+
+  if (errCode !== null) {
+    if (leafKind >= 0 && record) {
+      // The leaf the error stopped in: recorded as incomplete, up to where the walk stopped.
+      const head = leafKind === Kind.text ? 1 : 0;
+      const id = store.add(leafKind, leafStart, head, 0, parent, last);
+      store.flags[id] |= Flag.incomplete | (leafKey ? Flag.key : 0);
+      store.end[id] = Math.max(leafStart + head, errAt);
+    }
+    index.fail(errCode, errAt, errMessage);
+    // Every recorded container still open is incomplete; it ends where the walk stopped.
+    for (let f = t; f >= 0; f--) {
+      const id = stack.node[f];
+      if (id >= 0) {
+        store.flags[id] |= Flag.incomplete;
+        store.end[id] = Math.max(store.start[id] + store.head[id], errAt);
+      }
+    }
+    return;
+  }
+
+  // The root ended; `pos` is past the whitespace after it.
+  if (pos < len) {
+    index.fail('trailing-bytes', pos, `${len - pos} trailing ${len - pos === 1 ? 'byte' : 'bytes'} after the top-level value (starting with ${describeByte(bytes, pos)})`);
+  }
+}
+
+function isWhitespace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** True when bytes[at, end) is a proper prefix of a well-formed UTF-8 sequence (cut off by the end of input). */
+function isUtf8Prefix(bytes: Uint8Array, at: number, end: number): boolean {
+  const b0 = bytes[at];
+  const need = b0 >= 0xc2 && b0 <= 0xdf ? 2 : b0 >= 0xe0 && b0 <= 0xef ? 3 : b0 >= 0xf0 && b0 <= 0xf4 ? 4 : 0;
+  if (need === 0 || end - at >= need) return false;
+  for (let i = at + 1; i < end; i++) if ((bytes[i] & 0xc0) !== 0x80) return false;
+  if (end - at >= 2) {
+    const b1 = bytes[at + 1];
+    if ((b0 === 0xe0 && b1 < 0xa0) || (b0 === 0xed && b1 >= 0xa0) || (b0 === 0xf0 && b1 < 0x90) || (b0 === 0xf4 && b1 >= 0x90)) return false;
+  }
+  return true;
+}
+
+function expectation(state: number, frameKind: number): string {
+  const where = frameKind === ARRAY ? 'an array' : frameKind === MAP ? 'an object' : 'the top level';
+  switch (state) {
+    case S_VALUE:
+      return frameKind === MAP ? 'expected a value after \':\'' : `expected a value in ${where}`;
+    case S_ARRAY_FIRST:
+      return 'expected a value or \']\' in an array';
+    case S_OBJECT_FIRST:
+      return 'expected a string key or \'}\' in an object';
+    case S_KEY:
+      return 'expected a string key after \',\' in an object';
+    case S_COLON:
+      return 'expected \':\' after an object key';
+    default:
+      return frameKind === MAP ? 'expected \',\' or \'}\' after an object value' : 'expected \',\' or \']\' after an array item';
+  }
+}
+
+function describeByte(bytes: Uint8Array, at: number): string {
+  if (at >= bytes.length) return 'end of input';
+  const b = bytes[at];
+  if (b >= 0x21 && b < 0x7f) return `'${String.fromCharCode(b)}'`;
+  return `byte 0x${hex2(b)}`;
+}
+
+function literalName(kind: number): string {
+  return kind === Kind.true ? 'true' : kind === Kind.false ? 'false' : 'null';
+}
+
+function hex2(b: number): string {
+  return b.toString(16).padStart(2, '0');
+}
