@@ -39,11 +39,16 @@ export class SpanIndex {
   error: DecodeError | null = null;
   readonly warnings: DecodeWarning[] = [];
 
+  readonly bytes: Uint8Array;
+
   constructor(
-    readonly bytes: Uint8Array,
+    bytes: Uint8Array,
     readonly walker: FormatWalker,
     options: IndexOptions = {},
   ) {
+    // A Node Buffer (or other subclass) becomes a plain view: byte reads stay monomorphic
+    // and `slice` copies (Buffer's `slice` would alias the frame).
+    this.bytes = bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const depth = options.depth ?? Infinity;
     this.store = new SpanStore(initialCapacity(bytes.length, depth));
     try {
@@ -158,12 +163,18 @@ export class SpanIndex {
     return prev;
   }
 
-  /** The deepest node whose span contains `offset`, expanding lazily on the way down. */
+  /**
+   * The deepest node whose span contains `offset`, expanding lazily on the way down. Each
+   * step records one level; where the path runs through a chain (the child holds nearly all
+   * of its parent's bytes) it records more levels at once, so a deeply nested frame costs
+   * O(n log n), not O(n^2), to click into.
+   */
   nodeAt(offset: number): number {
     let id = this.root;
-    if (id < 0 || offset < this.store.start[id] || offset >= this.store.end[id]) return -1;
+    if (id < 0 || !(offset >= this.store.start[id] && offset < this.store.end[id])) return -1;
+    let depth = 1;
     for (;;) {
-      this.expand(id);
+      this.expand(id, depth);
       let next = -1;
       for (let c = this.store.firstChild[id]; c >= 0; c = this.store.nextSibling[c]) {
         if (offset >= this.store.start[c] && offset < this.store.end[c]) {
@@ -172,6 +183,9 @@ export class SpanIndex {
         }
       }
       if (next < 0) return id;
+      const parentSize = this.store.end[id] - this.store.start[id];
+      const childSize = this.store.end[next] - this.store.start[next];
+      depth = childSize * 8 >= parentSize * 7 ? Math.min(depth * 2, 4096) : 1;
       id = next;
     }
   }
@@ -238,8 +252,8 @@ export class SpanIndex {
  * never uses.
  */
 function initialCapacity(length: number, depth: number): number {
-  if (depth !== Infinity) return Math.min(length + 1, 64);
-  return length <= 512 ? length + 1 : Math.min(length >> 4, 1 << 18);
+  if (length <= 512) return length + 1;
+  return depth !== Infinity ? 64 : Math.min(length >> 4, 1 << 18);
 }
 
 function buildMap(items: unknown[]): unknown {

@@ -39,15 +39,13 @@ export class SpanStore {
   /** Appends a node and returns its id; links it as the last child of `parent`. */
   add(kind: number, start: number, head: number, arg: number, parent: number, prevSibling: number): number {
     if (this.size === this.kind.length) this.allocate(this.kind.length * 2);
+    // Fresh slots are already zero (flags) and -1 (links): see allocate().
     const id = this.size++;
     this.kind[id] = kind;
-    this.flags[id] = 0;
     this.head[id] = head;
     this.start[id] = start;
     this.end[id] = start + head;
     this.parent[id] = parent;
-    this.firstChild[id] = -1;
-    this.nextSibling[id] = -1;
     this.arg[id] = arg;
     if (prevSibling >= 0) this.nextSibling[prevSibling] = id;
     else if (parent >= 0) this.firstChild[parent] = id;
@@ -74,6 +72,8 @@ export class SpanStore {
     this.parent = take(Int32Array, this.parent);
     this.firstChild = take(Int32Array, this.firstChild);
     this.nextSibling = take(Int32Array, this.nextSibling);
+    this.firstChild.fill(-1, this.size);
+    this.nextSibling.fill(-1, this.size);
     this.kind = take(Uint8Array, this.kind);
     this.flags = take(Uint8Array, this.flags);
     this.head = take(Uint8Array, this.head);

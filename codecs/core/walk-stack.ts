@@ -6,14 +6,18 @@ export class WalkStack {
   top = -1;
   /** Node id of the open container, or -1 when it is not recorded (a skipped subtree). */
   node = new Int32Array(64);
-  /** Items expected (a map counts keys and values), -1 until a break / closing token. */
-  remaining = new Float64Array(64);
+  /**
+   * Items expected (a map counts keys and values), -1 until a break / closing token.
+   * Int32 keeps the hot loop in integer arithmetic; counts are clamped to 2^31 - 1, more
+   * than any frame can hold (every item takes at least one byte).
+   */
+  remaining = new Int32Array(64);
   /** Items seen so far. */
-  items = new Float64Array(64);
+  items = new Int32Array(64);
   /** Format-specific frame kind. */
   kind = new Uint8Array(64);
-  /** Levels still recorded below this container: children are recorded when > 0. */
-  depthLeft = new Float64Array(64);
+  /** Levels still recorded below this container: children are recorded when > 0 (Infinity is clamped to 2^30). */
+  depthLeft = new Int32Array(64);
   /** Last recorded child, to link the next one. */
   last = new Int32Array(64);
 
@@ -21,10 +25,10 @@ export class WalkStack {
     const t = ++this.top;
     if (t === this.node.length) this.grow();
     this.node[t] = node;
-    this.remaining[t] = remaining;
+    this.remaining[t] = remaining > MAX_COUNT ? MAX_COUNT : remaining;
     this.items[t] = 0;
     this.kind[t] = kind;
-    this.depthLeft[t] = depthLeft;
+    this.depthLeft[t] = depthLeft > MAX_DEPTH ? MAX_DEPTH : depthLeft < 0 ? 0 : depthLeft;
     this.last[t] = -1;
   }
 
@@ -47,6 +51,9 @@ export class WalkStack {
     this.last = g(this.last);
   }
 }
+
+const MAX_COUNT = 0x7fffffff;
+const MAX_DEPTH = 0x40000000;
 
 let shared: WalkStack | null = null;
 
