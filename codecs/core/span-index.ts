@@ -174,7 +174,8 @@ export class SpanIndex {
     if (id < 0 || !(offset >= this.store.start[id] && offset < this.store.end[id])) return -1;
     let depth = 1;
     for (;;) {
-      this.expand(id, depth);
+      // Walk only at the frontier of what is recorded, with the depth the path earned.
+      if (!this.isExpanded(id)) this.expand(id, depth);
       let next = -1;
       for (let c = this.store.firstChild[id]; c >= 0; c = this.store.nextSibling[c]) {
         if (offset >= this.store.start[c] && offset < this.store.end[c]) {
