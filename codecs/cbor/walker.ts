@@ -99,7 +99,8 @@ function walkCbor(index: SpanIndex, node: number, depth: number): void {
           failAt(index, stack, 'truncated', len, `unexpected end of input inside the head of the item at byte ${start} (needs ${n} argument bytes, ${len - pos - 1} remain)`);
           return;
         }
-        arg = readArg(bytes, pos + 1, n);
+        // A float's bits are not an argument: leave them for the value reader.
+        if (major !== 7 || ai === 24) arg = readArg(bytes, pos + 1, n);
         head = 1 + n;
       } else if (ai <= 30) {
         failAt(index, stack, 'reserved-additional-info', pos, `reserved additional information ${ai} in initial byte 0x${hex2(ib)}`);
@@ -163,6 +164,8 @@ function walkCbor(index: SpanIndex, node: number, depth: number): void {
         }
         pos += arg;
         if (id >= 0) store.end[id] = pos;
+        if (leafDone(stack, t)) continue;
+        closeTop(index, stack, pos);
         itemDone(index, stack, pos);
       } else {
         if (id >= 0) store.flags[id] |= Flag.indefinite | (depthLeft > 1 ? Flag.expanded : 0);
@@ -188,6 +191,8 @@ function walkCbor(index: SpanIndex, node: number, depth: number): void {
         stack.push(id, count, MAJOR_KIND[major], depthLeft - 1);
       }
     } else {
+      if (leafDone(stack, t)) continue;
+      closeTop(index, stack, pos);
       itemDone(index, stack, pos);
     }
   }
@@ -251,7 +256,8 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
             failAt(index, stack, 'truncated', len, `unexpected end of input inside the head of the item at byte ${pos} (needs ${n} argument bytes, ${len - next} remain)`);
             return -1;
           }
-          arg = readArg(bytes, next, n);
+          // Float bits are no argument; only a two-byte simple value needs its byte.
+          if (major !== 7 || ai === 24) arg = readArg(bytes, next, n);
           next += n;
         } else if (ai <= 30) {
           failAt(index, stack, 'reserved-additional-info', pos, `reserved additional information ${ai} in initial byte 0x${hex2(ib)}`);
@@ -279,7 +285,7 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
           pos = next + arg;
         } else {
           pos = next;
-          stack.push(-1, -1, major === 2 ? INDEF_BYTES : INDEF_TEXT, 0);
+          stack.pushSkip(-1, major === 2 ? INDEF_BYTES : INDEF_TEXT);
           ({ remaining, items, kind: kinds } = stack);
           continue;
         }
@@ -287,7 +293,7 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
         pos = next;
         const count = arg < 0 ? -1 : major === 5 ? arg * 2 : major === 6 ? 1 : arg;
         if (count !== 0) {
-          stack.push(-1, count, MAJOR_KIND[major], 0);
+          stack.pushSkip(count, MAJOR_KIND[major]);
           ({ remaining, items, kind: kinds } = stack);
           continue;
         }
@@ -315,6 +321,16 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
 }
 
 const MAJOR_KIND = [Kind.uint, Kind.nint, Kind.bytes, Kind.text, Kind.array, Kind.map, Kind.tag, 0];
+
+/**
+ * Counts a finished leaf in the container on top of the stack; true while that container
+ * still expects items (the common case, kept out of a loop for speed).
+ */
+function leafDone(stack: WalkStack, t: number): boolean {
+  const items = ++stack.items[t];
+  const remaining = stack.remaining[t];
+  return remaining < 0 || items < remaining;
+}
 
 /** Counts a finished item in its container and closes every container that is now full. */
 function itemDone(index: SpanIndex, stack: WalkStack, pos: number): void {

@@ -246,14 +246,13 @@ export class SpanIndex {
 }
 
 /**
- * Every item takes at least one byte, so a small frame never needs more than length + 1
- * nodes: allocate that once instead of growing (allocation dominates small frames). Big
- * frames start at one node per 16 bytes (typical of real payloads, which carry
- * strings) and double as needed, so a frame of long strings does not reserve nodes it
- * never uses.
+ * Fresh memory costs page faults (~50 µs per MB), so the store starts near the nodes a
+ * frame will likely need rather than the worst case (one node per byte): small frames at
+ * one node per two bytes, big ones at one per sixteen (real payloads carry strings), and
+ * a depth-limited index at 64. The store doubles when a frame needs more.
  */
 function initialCapacity(length: number, depth: number): number {
-  if (length <= 512) return length + 1;
+  if (length <= 512) return (length >> 1) + 8;
   return depth !== Infinity ? 64 : Math.min(length >> 4, 1 << 18);
 }
 

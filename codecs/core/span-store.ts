@@ -58,25 +58,46 @@ export class SpanStore {
    */
   private allocate(capacity: number): void {
     const { buffer, offset } = reserve(capacity * BYTES_PER_NODE);
-    let o = offset;
-    const take = <T extends Float64Array | Uint32Array | Int32Array | Uint8Array>(Type: new (b: ArrayBuffer, o: number, n: number) => T, old: T): T => {
-      const view = new Type(buffer, o, capacity);
-      o += capacity * view.BYTES_PER_ELEMENT;
-      if (this.size) view.set(old.subarray(0, this.size) as never);
-      return view;
-    };
-    // Widest elements first keeps every view aligned.
-    this.arg = take(Float64Array, this.arg);
-    this.start = take(Uint32Array, this.start);
-    this.end = take(Uint32Array, this.end);
-    this.parent = take(Int32Array, this.parent);
-    this.firstChild = take(Int32Array, this.firstChild);
-    this.nextSibling = take(Int32Array, this.nextSibling);
-    this.firstChild.fill(-1, this.size);
-    this.nextSibling.fill(-1, this.size);
-    this.kind = take(Uint8Array, this.kind);
-    this.flags = take(Uint8Array, this.flags);
-    this.head = take(Uint8Array, this.head);
+    // Widest elements first keeps every view aligned. Written out (no helper taking the
+    // constructor) so each `new` site stays monomorphic: this runs for every frame.
+    const arg = new Float64Array(buffer, offset, capacity);
+    let o = offset + capacity * 8;
+    const start = new Uint32Array(buffer, o, capacity);
+    o += capacity * 4;
+    const end = new Uint32Array(buffer, o, capacity);
+    o += capacity * 4;
+    const parent = new Int32Array(buffer, o, capacity);
+    o += capacity * 4;
+    const firstChild = new Int32Array(buffer, o, capacity);
+    o += capacity * 4;
+    const nextSibling = new Int32Array(buffer, o, capacity);
+    o += capacity * 4;
+    const kind = new Uint8Array(buffer, o, capacity);
+    const flags = new Uint8Array(buffer, o + capacity, capacity);
+    const head = new Uint8Array(buffer, o + 2 * capacity, capacity);
+    const n = this.size;
+    if (n) {
+      arg.set(this.arg.subarray(0, n));
+      start.set(this.start.subarray(0, n));
+      end.set(this.end.subarray(0, n));
+      parent.set(this.parent.subarray(0, n));
+      firstChild.set(this.firstChild.subarray(0, n));
+      nextSibling.set(this.nextSibling.subarray(0, n));
+      kind.set(this.kind.subarray(0, n));
+      flags.set(this.flags.subarray(0, n));
+      head.set(this.head.subarray(0, n));
+    }
+    firstChild.fill(-1, n);
+    nextSibling.fill(-1, n);
+    this.arg = arg;
+    this.start = start;
+    this.end = end;
+    this.parent = parent;
+    this.firstChild = firstChild;
+    this.nextSibling = nextSibling;
+    this.kind = kind;
+    this.flags = flags;
+    this.head = head;
   }
 
   /** Bytes held by the typed arrays (for memory accounting in the UI). */

@@ -6,6 +6,9 @@
 export function findInvalidUtf8(bytes: Uint8Array, start: number, end: number): number {
   let i = start;
   while (i < end) {
+    // ASCII runs, four bytes per test: most text on the wire is ASCII.
+    while (i + 4 <= end && (bytes[i] | bytes[i + 1] | bytes[i + 2] | bytes[i + 3]) < 0x80) i += 4;
+    if (i >= end) break;
     const b0 = bytes[i];
     if (b0 < 0x80) {
       i++;

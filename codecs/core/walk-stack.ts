@@ -32,6 +32,16 @@ export class WalkStack {
     this.last[t] = -1;
   }
 
+  /** A frame of a skipped (unrecorded) subtree: only the counts matter. */
+  pushSkip(remaining: number, kind: number): void {
+    const t = ++this.top;
+    if (t === this.node.length) this.grow();
+    this.node[t] = -1;
+    this.remaining[t] = remaining > MAX_COUNT ? MAX_COUNT : remaining;
+    this.items[t] = 0;
+    this.kind[t] = kind;
+  }
+
   pop(): void {
     this.top--;
   }
