@@ -69,6 +69,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs): InspectResult {
         const pct = (n: number) => `${n} B (${((100 * n) / (attribution.bytes || 1)).toFixed(1)}%)`;
         out.push(
           `bytes: headers ${pct(attribution.headerBytes)}, keys ${pct(attribution.keyBytes)}, strings ${pct(attribution.stringPayloadBytes)}, scalars ${pct(attribution.scalarPayloadBytes)}` +
+            (attribution.unindexedBytes ? `, not indexed (--depth) ${pct(attribution.unindexedBytes)}` : '') +
             (attribution.otherBytes ? `, other ${pct(attribution.otherBytes)}` : ''),
         );
         if (heaviest.length) out.push('heaviest fields:\n' + heaviest.map((h) => `  ${h.path}  ${h.bytes} B (${(100 * h.share).toFixed(1)}%)`).join('\n'));

@@ -64,7 +64,9 @@ export interface FrameAttribution {
   readonly stringPayloadBytes: number;
   /** Whole encodings of numbers, floats, booleans, null and simple values (keys excluded). */
   readonly scalarPayloadBytes: number;
-  /** Bytes no recorded leaf covers: break bytes, JSON whitespace and punctuation, unexpanded subtrees. */
+  /** Payload bytes of containers whose children are not recorded (beyond an index's depth). */
+  readonly unindexedBytes: number;
+  /** Bytes nothing above covers: break bytes, JSON whitespace and punctuation. */
   readonly otherBytes: number;
 }
 
@@ -96,8 +98,18 @@ export function frameAttribution(index: SpanIndex): FrameAttribution {
     else scalarPayloadBytes += store.end[id] - store.start[id];
     covered += store.end[id] - store.start[id];
   }
-  // Container headers are covered by the containers themselves.
-  for (let id = 0; id < store.size; id++) if (index.isContainer(id) && !inKey[id]) covered += store.head[id];
+  // Container headers are covered by the containers themselves; an unexpanded container
+  // covers its whole span, which is not attributed further.
+  let unindexedBytes = 0;
+  for (let id = 0; id < store.size; id++) {
+    if (!index.isContainer(id) || inKey[id]) continue;
+    covered += store.head[id];
+    if (!(store.flags[id] & Flag.expanded)) {
+      const rest = store.end[id] - store.start[id] - store.head[id];
+      unindexedBytes += rest;
+      covered += rest;
+    }
+  }
   return {
     bytes: index.bytes.length,
     nodes: store.size,
@@ -105,6 +117,7 @@ export function frameAttribution(index: SpanIndex): FrameAttribution {
     keyBytes,
     stringPayloadBytes,
     scalarPayloadBytes,
+    unindexedBytes,
     otherBytes: Math.max(0, index.bytes.length - covered),
   };
 }
@@ -128,7 +141,8 @@ export function heaviestPaths(index: SpanIndex, n = 10, options: { leavesOnly?: 
   const weight = new Float64Array(store.size);
   for (let id = 1; id < store.size; id++) {
     if (store.flags[id] & Flag.key) continue;
-    if (options.leavesOnly && index.isContainer(id)) continue;
+    // An unexpanded container is a leaf of what is recorded: it still competes.
+    if (options.leavesOnly && index.isContainer(id) && store.flags[id] & Flag.expanded) continue;
     weight[id] = store.end[id] - store.start[id];
     ids.push(id);
   }

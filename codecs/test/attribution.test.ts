@@ -32,7 +32,17 @@ describe('byte attribution', () => {
     expect(a.headerBytes).toBe(5);
     expect(a.stringPayloadBytes).toBe(5 + 1 + 2);
     expect(a.scalarPayloadBytes).toBe(3);
+    expect(a.unindexedBytes).toBe(0);
     expect(a.headerBytes + a.keyBytes + a.stringPayloadBytes + a.scalarPayloadBytes + a.otherBytes).toBe(frame.length);
+  });
+
+  it('a shallow index attributes unexpanded containers as a whole', () => {
+    const shallow = indexCbor(frame, { depth: 1 });
+    const a = frameAttribution(shallow);
+    expect(a.unindexedBytes).toBe(5); // the payload of ["x", "yy"]
+    expect(a.headerBytes + a.keyBytes + a.stringPayloadBytes + a.scalarPayloadBytes + a.unindexedBytes + a.otherBytes).toBe(frame.length);
+    expect(heaviestPaths(shallow, 1, { leavesOnly: true })[0]).toMatchObject({ path: '$.name', bytes: 11 });
+    expect(heaviestPaths(shallow, 3, { leavesOnly: true }).map((h) => h.path)).toContain('$.tags');
   });
 
   it('lists the heaviest fields with their paths', () => {
