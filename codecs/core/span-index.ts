@@ -248,10 +248,12 @@ export class SpanIndex {
 /**
  * Fresh memory costs page faults (~50 µs per MB), so the store starts near the nodes a
  * frame will likely need rather than the worst case (one node per byte): small frames at
- * one node per two bytes, big ones at one per sixteen (real payloads carry strings), and
+ * one node per byte up to 128 bytes (growing costs more than the
+ * slack) and per two bytes up to 512, big ones at one per sixteen (real payloads carry strings), and
  * a depth-limited index at 64. The store doubles when a frame needs more.
  */
 function initialCapacity(length: number, depth: number): number {
+  if (length <= 128) return length + 1;
   if (length <= 512) return (length >> 1) + 8;
   return depth !== Infinity ? 64 : Math.min(length >> 4, 1 << 18);
 }
