@@ -10,21 +10,33 @@ import type { SpanIndex } from './span-index.js';
 export function reportDuplicateKeys(index: SpanIndex, mapId: number): void {
   const { store, bytes } = index;
   const { flags, start, end, nextSibling } = store;
+  // Small maps (most of them): collect the keys into a reused scratch array, compare pairs.
   let keys = 0;
-  for (let c = store.firstChild[mapId]; c >= 0; c = nextSibling[c]) if (flags[c] & Flag.key) keys++;
-  if (keys < 2) return;
-  if (keys <= 16) {
-    for (let a = store.firstChild[mapId]; a >= 0; a = nextSibling[a]) {
-      if (!(flags[a] & Flag.key) || flags[a] & Flag.incomplete) continue;
-      for (let b = store.firstChild[mapId]; b !== a; b = nextSibling[b]) {
-        if (flags[b] & Flag.key && !(flags[b] & Flag.incomplete) && sameBytes(bytes, start[a], end[a], start[b], end[b])) {
-          report(index, a, b);
-          break;
-        }
+  for (let c = store.firstChild[mapId]; c >= 0; c = nextSibling[c]) {
+    if (!(flags[c] & Flag.key) || flags[c] & Flag.incomplete) continue;
+    if (keys === SMALL_MAP) return reportInLargeMap(index, mapId);
+    scratch[keys++] = c;
+  }
+  for (let i = 1; i < keys; i++) {
+    const a = scratch[i];
+    const a0 = start[a];
+    const size = end[a] - a0;
+    for (let j = 0; j < i; j++) {
+      const b = scratch[j];
+      if (end[b] - start[b] === size && sameBytes(bytes, a0, start[b], size)) {
+        report(index, a, b);
+        break;
       }
     }
-    return;
   }
+}
+
+const SMALL_MAP = 16;
+const scratch = new Int32Array(SMALL_MAP);
+
+function reportInLargeMap(index: SpanIndex, mapId: number): void {
+  const { store, bytes } = index;
+  const { flags, start, end, nextSibling } = store;
   const seen = new Map<string, number>();
   for (let k = store.firstChild[mapId]; k >= 0; k = nextSibling[k]) {
     if (!(flags[k] & Flag.key) || flags[k] & Flag.incomplete) continue;
@@ -46,9 +58,8 @@ function report(index: SpanIndex, dup: number, first: number): void {
   });
 }
 
-function sameBytes(bytes: Uint8Array, a0: number, a1: number, b0: number, b1: number): boolean {
-  if (a1 - a0 !== b1 - b0) return false;
-  for (let i = 0; i < a1 - a0; i++) if (bytes[a0 + i] !== bytes[b0 + i]) return false;
+function sameBytes(bytes: Uint8Array, a: number, b: number, size: number): boolean {
+  for (let i = 0; i < size; i++) if (bytes[a + i] !== bytes[b + i]) return false;
   return true;
 }
 

@@ -88,3 +88,21 @@ describe('regressions', () => {
     expect(walks).toBeLessThan(200);
   });
 });
+
+describe('duplicate keys', () => {
+  it('are reported in small and in large maps, once per repeat, with the offset of the repeat', () => {
+    for (const size of [3, 16, 17, 40]) {
+      // {"k0": 0, "k1": 1, ..., "k0": size - 1}: the last key repeats the first.
+      const parts: number[] = [0xb8, size];
+      for (let i = 0; i < size; i++) {
+        const key = i === size - 1 ? 'k0' : `k${i}`;
+        parts.push(0x60 + key.length, ...Buffer.from(key), ...(i < 24 ? [i] : [0x18, i]));
+      }
+      const index = indexCbor(Uint8Array.from(parts));
+      expect(index.error, `size ${size}`).toBeNull();
+      expect(index.warnings.map((w) => w.code), `size ${size}`).toEqual(['duplicate-key']);
+      const lastKey = index.keyOf(index.children(0).pop()!);
+      expect(index.warnings[0].offset).toBe(index.store.start[lastKey]);
+    }
+  });
+});
