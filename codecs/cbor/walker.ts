@@ -298,6 +298,30 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
   let kinds = stack.kind;
   for (;;) {
     let t = stack.top;
+    const frameKind = kinds[t];
+    // Leaves of a definite array or map, all but the last (whose end may close containers),
+    // in a tight loop; anything else, or anything wrong, is left to the general code below.
+    if (frameKind === Kind.array || frameKind === Kind.map) {
+      const last = remaining[t] - 1;
+      let n = items[t];
+      while (n < last && pos < len) {
+        const ib = bytes[pos];
+        const major = ib >> 5;
+        const ai = ib & 31;
+        if (ai >= 28 || (major >= 4 && major <= 6) || ib === 0xf8) break;
+        const w = ai < 24 ? 0 : 1 << (ai - 24);
+        let next = pos + 1 + w;
+        if (next > len) break;
+        if (major === 2 || major === 3) {
+          const size = w ? readArg(bytes, pos + 1, w) : ai;
+          if (size > len - next || (major === 3 && findInvalidUtf8(bytes, next, next + size) >= 0)) break;
+          next += size;
+        }
+        pos = next;
+        n++;
+      }
+      items[t] = n;
+    }
     if (pos >= len) {
       failAt(index, stack, 'truncated', len, `unexpected end of input: ${describeFrame(kinds[t], stack, t)} is missing ${missing(stack, t)}`);
       return -1;
@@ -305,7 +329,6 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
     const ib = bytes[pos];
     const major = ib >> 5;
     const ai = ib & 31;
-    const frameKind = kinds[t];
     if (ib === 0xff) {
       if (remaining[t] >= 0 || (frameKind === Kind.map && (items[t] & 1) === 1)) {
         failAt(index, stack, 'unexpected-break', pos, remaining[t] >= 0 ? `break (0xff) inside a definite-length ${describeFrame(frameKind, stack, t)}` : 'break (0xff) where an indefinite-length map expects a value');

@@ -5,7 +5,17 @@
  */
 export function findInvalidUtf8(bytes: Uint8Array, start: number, end: number): number {
   let i = start;
+  // Long strings: test aligned 32-bit words for ASCII, four bytes per load.
+  const words = end - start >= 32 ? wordsOf(bytes) : null;
   while (i < end) {
+    if (words) {
+      const base = bytes.byteOffset;
+      while (i < end && ((base + i) & 3) !== 0 && bytes[i] < 0x80) i++;
+      let w = (base + i) >> 2;
+      const wEnd = (base + end) >> 2;
+      while (w < wEnd && (words[w] & 0x80808080) === 0) w++;
+      i = Math.max(i, (w << 2) - base);
+    }
     // ASCII runs, four bytes per test: most text on the wire is ASCII.
     while (i + 4 <= end && (bytes[i] | bytes[i + 1] | bytes[i + 2] | bytes[i + 3]) < 0x80) i += 4;
     if (i >= end) break;
@@ -39,6 +49,17 @@ export function findInvalidUtf8(bytes: Uint8Array, start: number, end: number): 
 }
 
 // ignoreBOM: a text string that starts with U+FEFF keeps it; it is content, not a marker.
+/** A Uint32 view of the buffer under `bytes` (cached for the last buffer seen). */
+let wordsBuffer: ArrayBufferLike | null = null;
+let wordsView: Uint32Array | null = null;
+function wordsOf(bytes: Uint8Array): Uint32Array {
+  if (wordsBuffer !== bytes.buffer) {
+    wordsBuffer = bytes.buffer;
+    wordsView = new Uint32Array(bytes.buffer, 0, bytes.buffer.byteLength >> 2);
+  }
+  return wordsView!;
+}
+
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** Decodes bytes that `findInvalidUtf8` accepted. */
