@@ -245,7 +245,7 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
     } else {
       if (n) arg = readArg(bytes, pos + 1, n);
       if (major >= 2) {
-        if (arg > len - end || (major === 3 && findInvalidUtf8(bytes, end, end + arg) >= 0)) break;
+        if (arg > len - end || (major === 3 && !isValidText(bytes, end, end + arg))) break;
         end += arg;
       }
       kind = MAJOR_KIND[major];
@@ -274,6 +274,17 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
   stack.items[t] = items;
   stack.last[t] = last;
   return pos;
+}
+
+/** UTF-8 validity with the common case inline: short ASCII text needs no call. */
+function isValidText(bytes: Uint8Array, start: number, end: number): boolean {
+  if (end - start < 32) {
+    let i = start;
+    while (i < end && bytes[i] < 0x80) i++;
+    if (i === end) return true;
+    return findInvalidUtf8(bytes, i, end) < 0;
+  }
+  return findInvalidUtf8(bytes, start, end) < 0;
 }
 
 const SIMPLE_KIND = [Kind.false, Kind.true, Kind.null, Kind.undefined, 0, Kind.float16, Kind.float32, Kind.float64];
@@ -314,7 +325,7 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
         if (next > len) break;
         if (major === 2 || major === 3) {
           const size = w ? readArg(bytes, pos + 1, w) : ai;
-          if (size > len - next || (major === 3 && findInvalidUtf8(bytes, next, next + size) >= 0)) break;
+          if (size > len - next || (major === 3 && !isValidText(bytes, next, next + size))) break;
           next += size;
         }
         pos = next;
