@@ -146,15 +146,15 @@ function walkCbor(index: SpanIndex, node: number, depth: number): void {
     if (depthLeft > 0) {
       id = store.add(kind, start, head, arg, stack.node[t], stack.last[t]);
       stack.last[t] = id;
-      if (frameKind === Kind.map && (stack.items[t] & 1) === 0) store.flags[id] |= Flag.key;
+      if (frameKind === Kind.map && (stack.items[t] & 1) === 0) store.u8[store.cap + id] |= Flag.key;
     }
 
     if (major === 2 || major === 3) {
       if (arg >= 0) {
         if (arg > len - pos) {
           if (id >= 0) {
-            store.flags[id] |= Flag.incomplete;
-            store.end[id] = len;
+            store.u8[store.cap + id] |= Flag.incomplete;
+            store.i32[store.cap + id] = len;
           }
           failAt(index, stack, 'length-exceeds-input', start, `${major === 2 ? 'byte' : 'text'} string declares ${arg} bytes but only ${len - pos} remain`, len);
           return;
@@ -163,27 +163,27 @@ function walkCbor(index: SpanIndex, node: number, depth: number): void {
           const bad = findInvalidUtf8(bytes, pos, pos + arg);
           if (bad >= 0) {
             if (id >= 0) {
-              store.flags[id] |= Flag.incomplete;
-              store.end[id] = pos + arg;
+              store.u8[store.cap + id] |= Flag.incomplete;
+              store.i32[store.cap + id] = pos + arg;
             }
             failAt(index, stack, 'invalid-utf8', bad, 'invalid UTF-8 in text string', pos + arg);
             return;
           }
         }
         pos += arg;
-        if (id >= 0) store.end[id] = pos;
+        if (id >= 0) store.i32[store.cap + id] = pos;
         if (leafDone(stack, t)) continue;
         closeTop(index, stack, pos);
         itemDone(index, stack, pos);
       } else {
-        if (id >= 0) store.flags[id] |= Flag.indefinite | (depthLeft > 1 ? Flag.expanded : 0);
+        if (id >= 0) store.u8[store.cap + id] |= Flag.indefinite | (depthLeft > 1 ? Flag.expanded : 0);
         stack.push(id, -1, major === 2 ? INDEF_BYTES : INDEF_TEXT, depthLeft - 1);
       }
     } else if (major >= 4 && major <= 6) {
       const count = arg < 0 ? -1 : major === 5 ? arg * 2 : major === 6 ? 1 : arg;
       if (id >= 0) {
-        if (arg < 0) store.flags[id] |= Flag.indefinite;
-        if (depthLeft > 1) store.flags[id] |= Flag.expanded;
+        if (arg < 0) store.u8[store.cap + id] |= Flag.indefinite;
+        if (depthLeft > 1) store.u8[store.cap + id] |= Flag.expanded;
       }
       if (count === 0) {
         itemDone(index, stack, pos);
@@ -207,8 +207,9 @@ function walkCbor(index: SpanIndex, node: number, depth: number): void {
 
   if (node < 0) {
     const root = index.root;
-    if (root >= 0 && store.end[root] < len && !index.error) {
-      index.fail('trailing-bytes', store.end[root], `${len - store.end[root]} trailing bytes after the top-level item`);
+    const rootEnd = root >= 0 ? store.i32[store.cap + root] : len;
+    if (rootEnd < len && !index.error) {
+      index.fail('trailing-bytes', rootEnd, `${len - rootEnd} trailing bytes after the top-level item`);
     }
   }
 }
@@ -250,24 +251,21 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
       }
       kind = MAJOR_KIND[major];
     }
-    if (store.size === store.capacity) {
-      const id = store.add(kind, pos, 1 + n, arg, parent, last);
-      store.end[id] = end;
-      if (isMap && (items & 1) === 0) store.flags[id] |= Flag.key;
-      last = id;
-    } else {
-      const id = store.size++;
-      store.kind[id] = kind;
-      store.head[id] = 1 + n;
-      store.start[id] = pos;
-      store.end[id] = end;
-      store.parent[id] = parent;
-      store.arg[id] = arg;
-      if (last >= 0) store.nextSibling[last] = id;
-      else if (parent >= 0) store.firstChild[parent] = id;
-      if (isMap && (items & 1) === 0) store.flags[id] = Flag.key;
-      last = id;
-    }
+    // Packed writes (see SpanStore): start, end, parent, link; kind, flags, head; arg.
+    const id = store.size === store.cap ? store.add(kind, pos, 1 + n, arg, parent, last) : store.size++;
+    const c = store.cap;
+    const i32 = store.i32;
+    const u8 = store.u8;
+    i32[id] = pos;
+    i32[c + id] = end;
+    i32[2 * c + id] = parent;
+    if (last >= 0) i32[4 * c + last] = id;
+    else if (parent >= 0) i32[3 * c + parent] = id;
+    u8[id] = kind;
+    u8[2 * c + id] = 1 + n;
+    if (isMap && (items & 1) === 0) u8[c + id] = Flag.key;
+    store.f64[id] = arg;
+    last = id;
     items++;
     pos = end;
   }
@@ -456,9 +454,9 @@ function closeTop(index: SpanIndex, stack: WalkStack, pos: number): void {
   const id = stack.node[t];
   if (id >= 0) {
     const store: SpanStore = index.store;
-    store.end[id] = pos;
+    store.i32[store.cap + id] = pos; // end
     // An indefinite item's count is known only now; record it (maps count pairs).
-    if (stack.remaining[t] < 0) store.arg[id] = stack.kind[t] === Kind.map ? stack.items[t] / 2 : stack.items[t];
+    if (stack.remaining[t] < 0) store.f64[id] = stack.kind[t] === Kind.map ? stack.items[t] / 2 : stack.items[t];
     if (stack.kind[t] === Kind.map && stack.depthLeft[t] > 0) reportDuplicateKeys(index, id);
   }
   stack.pop();

@@ -9,21 +9,25 @@ import type { SpanIndex } from './span-index.js';
  */
 export function reportDuplicateKeys(index: SpanIndex, mapId: number): void {
   const { store, bytes } = index;
-  const { flags, start, end, nextSibling } = store;
+  // Packed reads (see SpanStore): this runs for every map while walkers record.
+  const c = store.cap;
+  const i32 = store.i32;
+  const u8 = store.u8;
   // Small maps (most of them): collect the keys into a reused scratch array, compare pairs.
   let keys = 0;
-  for (let c = store.firstChild[mapId]; c >= 0; c = nextSibling[c]) {
-    if (!(flags[c] & Flag.key) || flags[c] & Flag.incomplete) continue;
+  for (let n = i32[3 * c + mapId]; n >= 0; n = i32[4 * c + n]) {
+    const flags = u8[c + n];
+    if (!(flags & Flag.key) || flags & Flag.incomplete) continue;
     if (keys === SMALL_MAP) return reportInLargeMap(index, mapId);
-    scratch[keys++] = c;
+    scratch[keys++] = n;
   }
   for (let i = 1; i < keys; i++) {
     const a = scratch[i];
-    const a0 = start[a];
-    const size = end[a] - a0;
+    const a0 = i32[a];
+    const size = i32[c + a] - a0;
     for (let j = 0; j < i; j++) {
       const b = scratch[j];
-      if (end[b] - start[b] === size && sameBytes(bytes, a0, start[b], size)) {
+      if (i32[c + b] - i32[b] === size && sameBytes(bytes, a0, i32[b], size)) {
         report(index, a, b);
         break;
       }

@@ -7,114 +7,138 @@
  */
 export class SpanStore {
   size = 0;
-  kind: Uint8Array;
-  flags: Uint8Array;
+  /**
+   * Packed storage, one region per field: `i32` holds start | end | parent | firstChild |
+   * nextSibling, `cap` entries each; `u8` holds kind | flags | head; `f64` holds arg.
+   * Walkers write these directly; everyone else reads the named views below, which are
+   * made on first use. Three typed arrays per store instead of nine: views cost more than
+   * indexing a small frame, and a busy socket sends thousands of those.
+   */
+  i32: Int32Array;
+  u8: Uint8Array;
+  f64: Float64Array;
+  /** Capacity in nodes; also the stride between the fields of `i32` and `u8`. */
+  cap = 0;
+
+  private kindView: Uint8Array | null = null;
+  private flagsView: Uint8Array | null = null;
+  private headView: Uint8Array | null = null;
+  private startView: Uint32Array | null = null;
+  private endView: Uint32Array | null = null;
+  private parentView: Int32Array | null = null;
+  private firstChildView: Int32Array | null = null;
+  private nextSiblingView: Int32Array | null = null;
+
+  constructor(capacity = 256) {
+    this.i32 = EMPTY_I32;
+    this.u8 = EMPTY_U8;
+    this.f64 = EMPTY_F64;
+    this.allocate(Math.max(4, capacity | 0));
+  }
+
+  get capacity(): number {
+    return this.cap;
+  }
+
+  /** Node kind (see kinds.ts). */
+  get kind(): Uint8Array {
+    return this.kindView ?? (this.kindView = this.u8.subarray(0, this.cap));
+  }
+  /** Flag bits (see kinds.ts). */
+  get flags(): Uint8Array {
+    return this.flagsView ?? (this.flagsView = this.u8.subarray(this.cap, 2 * this.cap));
+  }
   /** Header bytes: initial byte plus argument bytes (CBOR / MessagePack), opening token (JSON). */
-  head: Uint8Array;
-  start: Uint32Array;
+  get head(): Uint8Array {
+    return this.headView ?? (this.headView = this.u8.subarray(2 * this.cap, 3 * this.cap));
+  }
+  get start(): Uint32Array {
+    return this.startView ?? (this.startView = new Uint32Array(this.i32.buffer, this.i32.byteOffset, this.cap));
+  }
   /** Exclusive end offset. For an incomplete node: where the walk stopped. */
-  end: Uint32Array;
-  parent: Int32Array;
-  firstChild: Int32Array;
-  nextSibling: Int32Array;
+  get end(): Uint32Array {
+    return this.endView ?? (this.endView = new Uint32Array(this.i32.buffer, this.i32.byteOffset + 4 * this.cap, this.cap));
+  }
+  get parent(): Int32Array {
+    return this.parentView ?? (this.parentView = this.i32.subarray(2 * this.cap, 3 * this.cap));
+  }
+  get firstChild(): Int32Array {
+    return this.firstChildView ?? (this.firstChildView = this.i32.subarray(3 * this.cap, 4 * this.cap));
+  }
+  get nextSibling(): Int32Array {
+    return this.nextSiblingView ?? (this.nextSiblingView = this.i32.subarray(4 * this.cap, 5 * this.cap));
+  }
   /**
    * The header's argument: item count for containers (-1 when indefinite), byte length for
    * strings, tag number, simple value, ext type. Float64 holds integers exactly up to 2^53;
    * larger arguments are re-read from the bytes when a value is materialized.
    */
-  arg: Float64Array;
-
-  constructor(capacity = 256) {
-    this.kind = this.flags = this.head = EMPTY_U8;
-    this.start = this.end = EMPTY_U32;
-    this.parent = this.firstChild = this.nextSibling = EMPTY_I32;
-    this.arg = EMPTY_F64;
-    this.allocate(Math.max(4, capacity | 0));
-  }
-
-  get capacity(): number {
-    return this.kind.length;
+  get arg(): Float64Array {
+    return this.f64;
   }
 
   /** Appends a node and returns its id; links it as the last child of `parent`. */
   add(kind: number, start: number, head: number, arg: number, parent: number, prevSibling: number): number {
-    if (this.size === this.kind.length) this.allocate(this.kind.length * 2);
+    if (this.size === this.cap) this.allocate(this.cap * 2);
     // Fresh slots are already zero (flags) and -1 (links): see allocate().
     const id = this.size++;
-    this.kind[id] = kind;
-    this.head[id] = head;
-    this.start[id] = start;
-    this.end[id] = start + head;
-    this.parent[id] = parent;
-    this.arg[id] = arg;
-    if (prevSibling >= 0) this.nextSibling[prevSibling] = id;
-    else if (parent >= 0) this.firstChild[parent] = id;
+    const c = this.cap;
+    const i32 = this.i32;
+    const u8 = this.u8;
+    u8[id] = kind;
+    u8[2 * c + id] = head;
+    i32[id] = start;
+    i32[c + id] = start + head;
+    i32[2 * c + id] = parent;
+    this.f64[id] = arg;
+    if (prevSibling >= 0) i32[4 * c + prevSibling] = id;
+    else if (parent >= 0) i32[3 * c + parent] = id;
     return id;
   }
 
   /**
-   * (Re)allocates every field in one ArrayBuffer: one allocation instead of nine matters
-   * for the many small frames of a busy socket. Existing nodes are copied.
+   * (Re)allocates the three packed arrays in one ArrayBuffer region and copies existing
+   * nodes; views made before are dropped (read the fields again after adding nodes).
    */
   private allocate(capacity: number): void {
     const { buffer, offset } = reserve(capacity * BYTES_PER_NODE);
-    // Widest elements first keeps every view aligned. Written out (no helper taking the
-    // constructor) so each `new` site stays monomorphic: this runs for every frame.
-    const arg = new Float64Array(buffer, offset, capacity);
-    let o = offset + capacity * 8;
-    const start = new Uint32Array(buffer, o, capacity);
-    o += capacity * 4;
-    const end = new Uint32Array(buffer, o, capacity);
-    o += capacity * 4;
-    const parent = new Int32Array(buffer, o, capacity);
-    o += capacity * 4;
-    const firstChild = new Int32Array(buffer, o, capacity);
-    o += capacity * 4;
-    const nextSibling = new Int32Array(buffer, o, capacity);
-    o += capacity * 4;
-    const kind = new Uint8Array(buffer, o, capacity);
-    const flags = new Uint8Array(buffer, o + capacity, capacity);
-    const head = new Uint8Array(buffer, o + 2 * capacity, capacity);
+    const f64 = new Float64Array(buffer, offset, capacity);
+    const i32 = new Int32Array(buffer, offset + 8 * capacity, 5 * capacity);
+    const u8 = new Uint8Array(buffer, offset + 28 * capacity, 3 * capacity);
     const n = this.size;
+    const old = this.cap;
     if (n) {
-      arg.set(this.arg.subarray(0, n));
-      start.set(this.start.subarray(0, n));
-      end.set(this.end.subarray(0, n));
-      parent.set(this.parent.subarray(0, n));
-      firstChild.set(this.firstChild.subarray(0, n));
-      nextSibling.set(this.nextSibling.subarray(0, n));
-      kind.set(this.kind.subarray(0, n));
-      flags.set(this.flags.subarray(0, n));
-      head.set(this.head.subarray(0, n));
+      f64.set(this.f64.subarray(0, n));
+      for (let field = 0; field < 5; field++) i32.set(this.i32.subarray(field * old, field * old + n), field * capacity);
+      for (let field = 0; field < 3; field++) u8.set(this.u8.subarray(field * old, field * old + n), field * capacity);
     }
     // No links yet. A plain loop beats fill() on the small stores most frames get.
+    const first = 3 * capacity;
+    const next = 4 * capacity;
     if (capacity - n <= 256) {
-      for (let i = n; i < capacity; i++) firstChild[i] = nextSibling[i] = -1;
+      for (let i = n; i < capacity; i++) i32[first + i] = i32[next + i] = -1;
     } else {
-      firstChild.fill(-1, n);
-      nextSibling.fill(-1, n);
+      i32.fill(-1, first + n, first + capacity);
+      i32.fill(-1, next + n, next + capacity);
     }
-    this.arg = arg;
-    this.start = start;
-    this.end = end;
-    this.parent = parent;
-    this.firstChild = firstChild;
-    this.nextSibling = nextSibling;
-    this.kind = kind;
-    this.flags = flags;
-    this.head = head;
+    this.f64 = f64;
+    this.i32 = i32;
+    this.u8 = u8;
+    this.cap = capacity;
+    this.kindView = this.flagsView = this.headView = null;
+    this.startView = this.endView = null;
+    this.parentView = this.firstChildView = this.nextSiblingView = null;
   }
 
   /** Bytes held by the typed arrays (for memory accounting in the UI). */
   get byteLength(): number {
-    return this.capacity * BYTES_PER_NODE;
+    return this.cap * BYTES_PER_NODE;
   }
 }
 
 const BYTES_PER_NODE = 8 + 4 * 5 + 3;
 
 const EMPTY_U8 = new Uint8Array(0);
-const EMPTY_U32 = new Uint32Array(0);
 const EMPTY_I32 = new Int32Array(0);
 const EMPTY_F64 = new Float64Array(0);
 
