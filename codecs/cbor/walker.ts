@@ -259,6 +259,8 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
     i32[id] = pos;
     i32[c + id] = end;
     i32[2 * c + id] = parent;
+    i32[3 * c + id] = -1;
+    i32[4 * c + id] = -1;
     if (last >= 0) i32[4 * c + last] = id;
     else if (parent >= 0) i32[3 * c + parent] = id;
     u8[id] = kind;

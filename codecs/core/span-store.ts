@@ -80,7 +80,8 @@ export class SpanStore {
   /** Appends a node and returns its id; links it as the last child of `parent`. */
   add(kind: number, start: number, head: number, arg: number, parent: number, prevSibling: number): number {
     if (this.size === this.cap) this.allocate(this.cap * 2);
-    // Fresh slots are already zero (flags) and -1 (links): see allocate().
+    // Fresh slots are zero, so flags start clear; links start at -1 (none) here, per node,
+    // rather than over the whole capacity (most small frames use a fraction of it).
     const id = this.size++;
     const c = this.cap;
     const i32 = this.i32;
@@ -90,6 +91,8 @@ export class SpanStore {
     i32[id] = start;
     i32[c + id] = start + head;
     i32[2 * c + id] = parent;
+    i32[3 * c + id] = -1;
+    i32[4 * c + id] = -1;
     this.f64[id] = arg;
     if (prevSibling >= 0) i32[4 * c + prevSibling] = id;
     else if (parent >= 0) i32[3 * c + parent] = id;
@@ -111,15 +114,6 @@ export class SpanStore {
       f64.set(this.f64.subarray(0, n));
       for (let field = 0; field < 5; field++) i32.set(this.i32.subarray(field * old, field * old + n), field * capacity);
       for (let field = 0; field < 3; field++) u8.set(this.u8.subarray(field * old, field * old + n), field * capacity);
-    }
-    // No links yet. A plain loop beats fill() on the small stores most frames get.
-    const first = 3 * capacity;
-    const next = 4 * capacity;
-    if (capacity - n <= 256) {
-      for (let i = n; i < capacity; i++) i32[first + i] = i32[next + i] = -1;
-    } else {
-      i32.fill(-1, first + n, first + capacity);
-      i32.fill(-1, next + n, next + capacity);
     }
     this.f64 = f64;
     this.i32 = i32;
