@@ -280,6 +280,7 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
 function isValidText(bytes: Uint8Array, start: number, end: number): boolean {
   if (end - start < 32) {
     let i = start;
+    while (i + 4 <= end && (bytes[i] | bytes[i + 1] | bytes[i + 2] | bytes[i + 3]) < 0x80) i += 4;
     while (i < end && bytes[i] < 0x80) i++;
     if (i === end) return true;
     return findInvalidUtf8(bytes, i, end) < 0;
@@ -309,20 +310,53 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
   let kinds = stack.kind;
   for (;;) {
     let t = stack.top;
-    const frameKind = kinds[t];
-    // Leaves of a definite array or map, all but the last (whose end may close containers),
-    // in a tight loop; anything else, or anything wrong, is left to the general code below.
-    if (frameKind === Kind.array || frameKind === Kind.map) {
-      const last = remaining[t] - 1;
+    let frameKind = kinds[t];
+    // Definite arrays and maps in a tight loop: leaves are read in place, nested definite
+    // arrays and maps are entered and left without the general code. Anything else
+    // (indefinite lengths, tags, breaks) or anything wrong is left to the general code
+    // below, which also reports errors.
+    let closed = false;
+    if ((frameKind === Kind.array || frameKind === Kind.map) && remaining[t] >= 0) {
+      let r = remaining[t];
       let n = items[t];
-      while (n < last && pos < len) {
+      for (;;) {
+        if (n === r) {
+          // This container has ended: close it and count it in the one around it.
+          if (t === base) return pos;
+          stack.pop();
+          t--;
+          const k = kinds[t];
+          if ((k === Kind.array || k === Kind.map) && remaining[t] >= 0) {
+            r = remaining[t];
+            n = items[t] + 1;
+            continue;
+          }
+          closed = true;
+          break;
+        }
+        if (pos >= len) break;
         const ib = bytes[pos];
         const major = ib >> 5;
         const ai = ib & 31;
-        if (ai >= 28 || (major >= 4 && major <= 6) || ib === 0xf8) break;
+        if (ai >= 28 || major === 6 || ib === 0xf8) break;
         const w = ai < 24 ? 0 : 1 << (ai - 24);
         let next = pos + 1 + w;
         if (next > len) break;
+        if (major === 4 || major === 5) {
+          const count = (w ? readArg(bytes, pos + 1, w) : ai) * (major === 5 ? 2 : 1);
+          pos = next;
+          if (count === 0) {
+            n++;
+            continue;
+          }
+          items[t] = n;
+          stack.pushSkip(count, major === 5 ? Kind.map : Kind.array);
+          ({ remaining, items, kind: kinds } = stack);
+          t = stack.top;
+          r = remaining[t];
+          n = 0;
+          continue;
+        }
         if (major === 2 || major === 3) {
           const size = w ? readArg(bytes, pos + 1, w) : ai;
           if (size > len - next || (major === 3 && !isValidText(bytes, next, next + size))) break;
@@ -331,85 +365,88 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
         pos = next;
         n++;
       }
-      items[t] = n;
+      if (!closed) items[t] = n;
+      frameKind = kinds[t];
     }
-    if (pos >= len) {
-      failAt(index, stack, 'truncated', len, `unexpected end of input: ${describeFrame(kinds[t], stack, t)} is missing ${missing(stack, t)}`);
-      return -1;
-    }
-    const ib = bytes[pos];
-    const major = ib >> 5;
-    const ai = ib & 31;
-    if (ib === 0xff) {
-      if (remaining[t] >= 0 || (frameKind === Kind.map && (items[t] & 1) === 1)) {
-        failAt(index, stack, 'unexpected-break', pos, remaining[t] >= 0 ? `break (0xff) inside a definite-length ${describeFrame(frameKind, stack, t)}` : 'break (0xff) where an indefinite-length map expects a value');
+    if (!closed) {
+      if (pos >= len) {
+        failAt(index, stack, 'truncated', len, `unexpected end of input: ${describeFrame(kinds[t], stack, t)} is missing ${missing(stack, t)}`);
         return -1;
       }
-      pos++;
-      stack.pop();
-      t--;
-    } else {
-      if ((frameKind === INDEF_BYTES || frameKind === INDEF_TEXT) && (major !== (frameKind === INDEF_BYTES ? 2 : 3) || ai === 31)) {
-        const what = frameKind === INDEF_BYTES ? 'byte' : 'text';
-        failAt(index, stack, 'invalid-indefinite-chunk', pos, `an indefinite-length ${what} string may hold only definite-length ${what} string chunks, found initial byte 0x${hex2(ib)}`);
-        return -1;
-      }
-      let arg = ai;
-      let next = pos + 1;
-      if (ai >= 24) {
-        if (ai <= 27) {
-          const n = 1 << (ai - 24);
-          if (next + n > len) {
-            failAt(index, stack, 'truncated', len, `unexpected end of input inside the head of the item at byte ${pos} (needs ${n} argument bytes, ${len - next} remain)`);
-            return -1;
-          }
-          // Float bits are no argument; only a two-byte simple value needs its byte.
-          if (major !== 7 || ai === 24) arg = readArg(bytes, next, n);
-          next += n;
-        } else if (ai <= 30) {
-          failAt(index, stack, 'reserved-additional-info', pos, `reserved additional information ${ai} in initial byte 0x${hex2(ib)}`);
+      const ib = bytes[pos];
+      const major = ib >> 5;
+      const ai = ib & 31;
+      if (ib === 0xff) {
+        if (remaining[t] >= 0 || (frameKind === Kind.map && (items[t] & 1) === 1)) {
+          failAt(index, stack, 'unexpected-break', pos, remaining[t] >= 0 ? `break (0xff) inside a definite-length ${describeFrame(frameKind, stack, t)}` : 'break (0xff) where an indefinite-length map expects a value');
           return -1;
-        } else if (major < 2 || major > 5) {
-          failAt(index, stack, 'invalid-major-31', pos, `additional information 31 is not allowed for major type ${major} (initial byte 0x${hex2(ib)})`);
-          return -1;
-        } else {
-          arg = -1;
         }
-      }
-      if (major === 2 || major === 3) {
-        if (arg >= 0) {
-          if (arg > len - next) {
-            failAt(index, stack, 'length-exceeds-input', pos, `${major === 2 ? 'byte' : 'text'} string declares ${arg} bytes but only ${len - next} remain`, len);
-            return -1;
-          }
-          if (major === 3) {
-            const bad = findInvalidUtf8(bytes, next, next + arg);
-            if (bad >= 0) {
-              failAt(index, stack, 'invalid-utf8', bad, 'invalid UTF-8 in text string', next + arg);
+        pos++;
+        stack.pop();
+        t--;
+      } else {
+        if ((frameKind === INDEF_BYTES || frameKind === INDEF_TEXT) && (major !== (frameKind === INDEF_BYTES ? 2 : 3) || ai === 31)) {
+          const what = frameKind === INDEF_BYTES ? 'byte' : 'text';
+          failAt(index, stack, 'invalid-indefinite-chunk', pos, `an indefinite-length ${what} string may hold only definite-length ${what} string chunks, found initial byte 0x${hex2(ib)}`);
+          return -1;
+        }
+        let arg = ai;
+        let next = pos + 1;
+        if (ai >= 24) {
+          if (ai <= 27) {
+            const n = 1 << (ai - 24);
+            if (next + n > len) {
+              failAt(index, stack, 'truncated', len, `unexpected end of input inside the head of the item at byte ${pos} (needs ${n} argument bytes, ${len - next} remain)`);
               return -1;
             }
+            // Float bits are no argument; only a two-byte simple value needs its byte.
+            if (major !== 7 || ai === 24) arg = readArg(bytes, next, n);
+            next += n;
+          } else if (ai <= 30) {
+            failAt(index, stack, 'reserved-additional-info', pos, `reserved additional information ${ai} in initial byte 0x${hex2(ib)}`);
+            return -1;
+          } else if (major < 2 || major > 5) {
+            failAt(index, stack, 'invalid-major-31', pos, `additional information 31 is not allowed for major type ${major} (initial byte 0x${hex2(ib)})`);
+            return -1;
+          } else {
+            arg = -1;
           }
-          pos = next + arg;
-        } else {
+        }
+        if (major === 2 || major === 3) {
+          if (arg >= 0) {
+            if (arg > len - next) {
+              failAt(index, stack, 'length-exceeds-input', pos, `${major === 2 ? 'byte' : 'text'} string declares ${arg} bytes but only ${len - next} remain`, len);
+              return -1;
+            }
+            if (major === 3) {
+              const bad = findInvalidUtf8(bytes, next, next + arg);
+              if (bad >= 0) {
+                failAt(index, stack, 'invalid-utf8', bad, 'invalid UTF-8 in text string', next + arg);
+                return -1;
+              }
+            }
+            pos = next + arg;
+          } else {
+            pos = next;
+            stack.pushSkip(-1, major === 2 ? INDEF_BYTES : INDEF_TEXT);
+            ({ remaining, items, kind: kinds } = stack);
+            continue;
+          }
+        } else if (major >= 4 && major <= 6) {
           pos = next;
-          stack.pushSkip(-1, major === 2 ? INDEF_BYTES : INDEF_TEXT);
-          ({ remaining, items, kind: kinds } = stack);
-          continue;
+          const count = arg < 0 ? -1 : major === 5 ? arg * 2 : major === 6 ? 1 : arg;
+          if (count !== 0) {
+            stack.pushSkip(count, MAJOR_KIND[major]);
+            ({ remaining, items, kind: kinds } = stack);
+            continue;
+          }
+        } else {
+          if (major === 7 && ai === 24 && arg < 32) {
+            failAt(index, stack, 'invalid-simple', pos, `two-byte simple value ${arg} (below 32) is not well-formed`);
+            return -1;
+          }
+          pos = next;
         }
-      } else if (major >= 4 && major <= 6) {
-        pos = next;
-        const count = arg < 0 ? -1 : major === 5 ? arg * 2 : major === 6 ? 1 : arg;
-        if (count !== 0) {
-          stack.pushSkip(count, MAJOR_KIND[major]);
-          ({ remaining, items, kind: kinds } = stack);
-          continue;
-        }
-      } else {
-        if (major === 7 && ai === 24 && arg < 32) {
-          failAt(index, stack, 'invalid-simple', pos, `two-byte simple value ${arg} (below 32) is not well-formed`);
-          return -1;
-        }
-        pos = next;
       }
     }
     // An item ended at `pos`: count it and close finished containers down to the base.
