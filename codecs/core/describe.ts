@@ -2,6 +2,7 @@ import { Flag, Kind } from './kinds.js';
 import type { SpanIndex } from './span-index.js';
 import { floatText, hex, quote } from './diagnostic.js';
 import { decodeUtf8 } from './utf8.js';
+import { ExtValue, timestampText } from './values.js';
 
 /**
  * Short human-readable text for one node, shared by the CLI tree, the annotated hex dump
@@ -84,9 +85,13 @@ export function previewValue(index: SpanIndex, id: number, max = 80): string {
         text = `h'${hex(bytes, from, Math.min(store.end[id], from + Math.ceil(max / 2)))}'`;
       }
       break;
-    case Kind.ext:
-      text = `ext(${store.arg[id]}, ${store.end[id] - store.start[id] - store.head[id]} bytes)`;
+    case Kind.ext: {
+      // The MessagePack timestamp extension (type -1) reads as the instant it encodes.
+      const v = incomplete ? null : index.walker.leafValue(index, id);
+      const ts = v instanceof ExtValue ? v.timestamp : null;
+      text = ts ? timestampText(ts) : `ext(${store.arg[id]}, ${store.end[id] - store.start[id] - store.head[id]} bytes)`;
       break;
+    }
     case Kind.float16:
     case Kind.float32:
     case Kind.float64:
@@ -113,3 +118,4 @@ function countText(index: SpanIndex, id: number, noun: string, open: string, clo
   const plural = noun === 'entry' ? 'entries' : noun + 's';
   return `${open}${indefinite ? '_ ' : ''}${n} ${n === 1 ? noun : plural}${close}`;
 }
+

@@ -1,6 +1,7 @@
 import { Flag, Kind } from './kinds.js';
 import type { SpanIndex } from './span-index.js';
 import { decodeUtf8 } from './utf8.js';
+import { ExtValue, timestampText } from './values.js';
 
 /**
  * Diagnostic notation (EDN, RFC 8949 section 8) of any node, built from the span index so
@@ -102,8 +103,12 @@ function nodePieces(index: SpanIndex, id: number, indicators: 'auto' | 'always' 
       const tag = index.walker.format === 'cbor' ? argumentText(bytes, start, head) : String(store.arg[id]);
       return [`${tag}${ind}(`, ...children.map((c) => ({ node: c })), incomplete && !children.length ? '…)' : ')'];
     }
-    case Kind.ext:
-      return [`ext(${store.arg[id]}, h'${hex(bytes, start + head, end)}')`];
+    case Kind.ext: {
+      // A timestamp (type -1) also shows the instant, as an EDN comment.
+      const v = incomplete ? null : index.walker.leafValue(index, id);
+      const ts = v instanceof ExtValue ? v.timestamp : null;
+      return [`ext(${store.arg[id]}, h'${hex(bytes, start + head, end)}')${ts ? ` / ${timestampText(ts)} /` : ''}`];
+    }
     default:
       return ['?'];
   }

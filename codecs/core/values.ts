@@ -50,3 +50,10 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
     target[key] = value;
   }
 }
+
+/** `timestamp 2026-11-21T22:24:02.123456789Z` (nanoseconds kept), or seconds when out of Date's range. */
+export function timestampText(ts: MsgPackTimestamp): string {
+  if (!ts.date) return `timestamp ${ts.seconds}s + ${ts.nanoseconds}ns`;
+  const iso = ts.date.toISOString();
+  return `timestamp ${iso.slice(0, 19)}.${String(ts.nanoseconds).padStart(9, '0')}Z`;
+}

@@ -121,3 +121,20 @@ describe('wirescope inspect', () => {
     expect(piped.stderr).toContain('offset 3');
   });
 });
+
+describe('MessagePack timestamps', () => {
+  it('show as the instant they encode, nanoseconds kept', () => {
+    // timestamp 64: nanoseconds 123456789 in the top 30 bits, seconds 1763763842 in the low 34.
+    const seconds = 1763763842n;
+    const word = (123456789n << 34n) | seconds;
+    const payload = Buffer.alloc(8);
+    payload.writeBigUInt64BE(word);
+    const frame = Uint8Array.from([0xd7, 0xff, ...payload]);
+    const r = run(['inspect', 'f', '--format', 'msgpack'], { f: frame });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('timestamp 2025-11-21T22:24:02.123456789Z');
+    const d = run(['inspect', 'f', '--format', 'msgpack', '--diag'], { f: frame });
+    expect(d.stdout).toContain("ext(-1, h'");
+    expect(d.stdout).toContain('/ timestamp 2025-11-21T22:24:02.123456789Z /');
+  });
+});
