@@ -22,6 +22,36 @@ export const Kind = {
   ext: 16,
   /** JSON number text (integer or not: JSON does not say). */
   number: 17,
+
+  // json-joy CRDT frames (codecs/crdt). A model or patch frame is a tree of these; bytes
+  // that carry document content are `crdt_content` leaves, everything else is metadata.
+  /** The whole model frame: the node tree and, for a logical clock, the clock table. */
+  crdt_model: 32,
+  /** The whole patch frame: its id, meta and operations. */
+  crdt_patch: 33,
+  /** The clock table (logical-clock models) or the server time (server-clock models). */
+  crdt_clock: 34,
+  /** One clock table entry: session id and time. */
+  crdt_clock_entry: 35,
+  /** An encoded logical timestamp (id) on its own. */
+  crdt_id: 36,
+  crdt_con: 40,
+  crdt_val: 41,
+  crdt_obj: 42,
+  crdt_vec: 43,
+  crdt_str: 44,
+  crdt_bin: 45,
+  crdt_arr: 46,
+  /** One RGA chunk of a str / bin / arr node (live). */
+  crdt_chunk: 47,
+  /** A deleted RGA chunk: only its id and span remain. */
+  crdt_tombstone: 48,
+  /** One patch operation. */
+  crdt_op: 49,
+  /** Content bytes: object keys, string text, binary data, constant values. */
+  crdt_content: 50,
+  /** Patch meta data (a CBOR value). */
+  crdt_meta: 51,
 } as const;
 
 export type KindName = keyof typeof Kind;
@@ -35,7 +65,7 @@ export function kindName(id: number): KindName {
 }
 
 export function isContainerKind(id: number): boolean {
-  return id === Kind.array || id === Kind.map || id === Kind.tag;
+  return id === Kind.array || id === Kind.map || id === Kind.tag || (id >= Kind.crdt_model && id !== Kind.crdt_content && id !== Kind.crdt_id);
 }
 
 /** Node flags, a bit set per node. */

@@ -22,6 +22,12 @@ export interface FormatWalker {
   leafValue(index: SpanIndex, node: number): unknown;
   /** The value of a tag from its content's value (bignum -> bigint, ...). */
   tagValue?(index: SpanIndex, node: number, content: unknown): unknown;
+  /**
+   * The value of any node, when the format defines its own (a CRDT node's value is its
+   * document view, not a list of its children). Used by `SpanIndex.value` instead of the
+   * generic containers-from-children rule.
+   */
+  value?(index: SpanIndex, node: number): unknown;
 }
 
 export interface IndexOptions {
@@ -151,16 +157,18 @@ export class SpanIndex {
     return out;
   }
 
-  /** The key node of a map value, or -1. */
+  /** The key node of a map value (or of a CRDT object entry), or -1. */
   keyOf(id: number): number {
     if (!this.has(id)) return -1;
     const parent = this.store.parent[id];
-    if (parent < 0 || this.store.kind[parent] !== Kind.map || this.store.flags[id] & Flag.key) return -1;
+    if (parent < 0 || this.store.flags[id] & Flag.key) return -1;
+    const pk = this.store.kind[parent];
+    if (pk !== Kind.map && pk !== Kind.crdt_obj) return -1;
     // Usually the key was recorded just before its value.
     if (this.store.nextSibling[id - 1] === id && this.store.flags[id - 1] & Flag.key) return id - 1;
     let prev = -1;
     for (let c = this.store.firstChild[parent]; c >= 0 && c !== id; c = this.store.nextSibling[c]) prev = c;
-    return prev;
+    return prev >= 0 && this.store.flags[prev] & Flag.key ? prev : -1;
   }
 
   /**
@@ -197,6 +205,7 @@ export class SpanIndex {
    */
   value(id: number): unknown {
     if (!this.has(id)) return undefined;
+    if (this.walker.value) return this.walker.value(this, id);
     this.expandAll(id);
     const { kind, flags, firstChild, nextSibling } = this.store;
     const results = new Map<number, unknown>();
