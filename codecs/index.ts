@@ -22,7 +22,8 @@ export { detectFormat, detectors, type Detection, type Candidate, type Rejection
 export { parseInput, parseHex, parseBase64, type InputMode, type InputEncoding, type ParsedInput } from './input.js';
 export { cborWalker, msgpackWalker, jsonWalker };
 
-export type FrameFormat = FormatName;
+/** Formats decodeFrame can force today; the json-joy CRDT formats join when their walkers land (issue #3). */
+export type FrameFormat = 'cbor' | 'msgpack' | 'json';
 export const FRAME_FORMATS: readonly FrameFormat[] = ['cbor', 'msgpack', 'json'];
 
 export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = { cbor: cborWalker, msgpack: msgpackWalker, json: jsonWalker };
