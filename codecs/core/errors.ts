@@ -20,6 +20,18 @@ export type DecodeErrorCode =
   | 'invalid-number'
   | 'empty-input'
   | 'unsupported-format'
+  /** json-joy: an id whose session is not in the clock table, or beyond the clock. */
+  | 'invalid-id'
+  /** json-joy: two nodes with the same id. */
+  | 'duplicate-id'
+  /** json-joy: an empty clock table, a repeated session, a time beyond 2^53. */
+  | 'invalid-clock'
+  /** json-joy: the same key twice in one CRDT object. */
+  | 'duplicate-key'
+  /** json-joy patches: an opcode json-joy does not define. */
+  | 'unknown-opcode'
+  /** json-joy frames: well-formed bytes no json-joy encoder writes (used to tell formats apart). */
+  | 'implausible'
   | 'internal';
 
 export interface DecodeError {
@@ -29,7 +41,7 @@ export interface DecodeError {
   readonly message: string;
 }
 
-export type DecodeWarningCode = 'duplicate-key' | 'non-canonical';
+export type DecodeWarningCode = 'duplicate-key' | 'non-canonical' | 'lone-surrogate';
 
 export interface DecodeWarning {
   readonly code: DecodeWarningCode;

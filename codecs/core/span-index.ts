@@ -157,13 +157,13 @@ export class SpanIndex {
     return out;
   }
 
-  /** The key node of a map value (or of a CRDT object entry), or -1. */
+  /** The key node of a map value (or of a CRDT object entry, or an ins_obj key), or -1. */
   keyOf(id: number): number {
     if (!this.has(id)) return -1;
     const parent = this.store.parent[id];
     if (parent < 0 || this.store.flags[id] & Flag.key) return -1;
     const pk = this.store.kind[parent];
-    if (pk !== Kind.map && pk !== Kind.crdt_obj) return -1;
+    if (pk !== Kind.map && pk !== Kind.crdt_obj && pk !== Kind.crdt_op) return -1;
     // Usually the key was recorded just before its value.
     if (this.store.nextSibling[id - 1] === id && this.store.flags[id - 1] & Flag.key) return id - 1;
     let prev = -1;
