@@ -4,6 +4,8 @@ import type { DecodeError } from './core/errors.js';
 import { cborWalker } from './cbor/walker.js';
 import { msgpackWalker } from './msgpack/walker.js';
 import { jsonWalker } from './json/walker.js';
+import { crdtModelWalker } from './crdt/model-walker.js';
+import { crdtPatchWalker } from './crdt/patch-walker.js';
 
 /**
  * Format detection from the bytes alone (plus whether the frame was text or binary). A
@@ -124,12 +126,33 @@ const jsonDetector: Detector = {
   },
 };
 
+/**
+ * json-joy's binary formats have no magic number; their walkers are strict (a logical-clock
+ * model's clock table must end exactly at the buffer's end, every id must be plausible, a
+ * patch's ops must be ones json-joy writes), so a whole, error-free parse is strong
+ * evidence. A server-clock model and a logical-clock patch can both start with 0x80; when
+ * both parse, both are reported, the model first.
+ */
+function crdtDetector(format: 'crdt-model' | 'crdt-patch', walker: FormatWalker, confidence: number, reason: string): Detector {
+  return {
+    format,
+    detect(bytes) {
+      if (bytes.length < 3) return null;
+      const index = new SpanIndex(bytes, walker);
+      if (index.error) return { format, error: index.error, index };
+      return { format, confidence, reason, index };
+    },
+  };
+}
+
 export const detectors: Detector[] = [
   jsonDetector,
   binaryDetector('cbor', cborWalker, 0.75, (bytes) =>
     bytes[0] === 0xd9 && bytes[1] === 0xd9 && bytes[2] === 0xf7 ? { bonus: 0.3, note: 'self-describe tag 55799' } : null,
   ),
   binaryDetector('msgpack', msgpackWalker, 0.72),
+  crdtDetector('crdt-model', crdtModelWalker, 0.97, 'json-joy structural binary model: node tree and clock consume the frame exactly'),
+  crdtDetector('crdt-patch', crdtPatchWalker, 0.95, 'json-joy binary patch: id, meta and valid operations consume the frame exactly'),
 ];
 
 export function detectFormat(bytes: Uint8Array, context: DetectContext = {}): Detection {

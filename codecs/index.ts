@@ -7,6 +7,8 @@ import type { DecodeError } from './core/errors.js';
 import { cborWalker } from './cbor/walker.js';
 import { msgpackWalker } from './msgpack/walker.js';
 import { jsonWalker } from './json/walker.js';
+import { crdtModelWalker } from './crdt/model-walker.js';
+import { crdtPatchWalker } from './crdt/patch-walker.js';
 import { detectFormat, type Detection } from './detect.js';
 
 export { SpanIndex, type FormatWalker, type FormatName, type IndexOptions } from './core/span-index.js';
@@ -20,13 +22,27 @@ export { nodeCost, mapCost, frameAttribution, heaviestPaths, type NodeCost, type
 export { annotatedHex, type AnnotateOptions } from './core/annotate.js';
 export { detectFormat, detectors, type Detection, type Candidate, type Rejection, type Detector, type DetectContext } from './detect.js';
 export { parseInput, parseHex, parseBase64, type InputMode, type InputEncoding, type ParsedInput } from './input.js';
-export { cborWalker, msgpackWalker, jsonWalker };
+export { cborWalker, msgpackWalker, jsonWalker, crdtModelWalker, crdtPatchWalker };
+export { crdtByteSplit, nodeByteSplit, crdtClockTable, crdtExtensionOf } from './crdt/model-walker.js';
+export { patchOps, patchJson, patchByteSplit } from './crdt/patch-walker.js';
+export { crdtIdOf, crdtSpanOf, formatId, type CrdtId } from './crdt/annotations.js';
+export { decodeCrdt, detectCrdtCodec, decodeModel, decodePatch, encodeModel, encodePatch, type CrdtCandidate } from './crdt/codecs.js';
 
-/** Formats decodeFrame can force today; the json-joy CRDT formats join when their walkers land (issue #3). */
-export type FrameFormat = 'cbor' | 'msgpack' | 'json';
-export const FRAME_FORMATS: readonly FrameFormat[] = ['cbor', 'msgpack', 'json'];
+/**
+ * Formats with a span walker: the three data formats and json-joy's two binary CRDT
+ * formats (structural binary models, binary patches). json-joy's other codecs are JSON,
+ * CBOR or MessagePack frames, read as such and interpreted by `decodeCrdt`.
+ */
+export type FrameFormat = FormatName;
+export const FRAME_FORMATS: readonly FrameFormat[] = ['cbor', 'msgpack', 'json', 'crdt-model', 'crdt-patch'];
 
-export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = { cbor: cborWalker, msgpack: msgpackWalker, json: jsonWalker };
+export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
+  cbor: cborWalker,
+  msgpack: msgpackWalker,
+  json: jsonWalker,
+  'crdt-model': crdtModelWalker,
+  'crdt-patch': crdtPatchWalker,
+};
 
 export interface DecodeOptions {
   /** Force a decoder, or 'auto' (default) to detect from the bytes. */
@@ -67,7 +83,7 @@ export function decodeFrame(bytes: Uint8Array, options: DecodeOptions = {}): Dec
   const error: DecodeError =
     bytes.length === 0
       ? { code: 'empty-input', offset: 0, message: 'empty frame at byte 0' }
-      : { code: 'unsupported-format', offset: 0, message: 'not CBOR, MessagePack or JSON at byte 0' };
+      : { code: 'unsupported-format', offset: 0, message: 'not CBOR, MessagePack, JSON or a json-joy binary model / patch at byte 0' };
   return { format: null, index: null, error, detection };
 }
 

@@ -16,11 +16,14 @@ export type ParsedArgs = InspectArgs | { readonly command: 'help' } | { readonly
 
 export const USAGE = `Usage: wirescope inspect <file|-> [options]
 
-Decodes one frame (CBOR, MessagePack or JSON), validates every byte and prints
+Decodes one frame (CBOR, MessagePack, JSON, json-joy CRDT models and patches),
+validates every byte and prints
 where each field sits in the frame and what it costs.
 
 Options:
-  --format auto|cbor|msgpack|json   decoder to use (default: auto-detect)
+  --format auto|cbor|msgpack|json|crdt-model|crdt-patch
+                                    decoder to use (default: auto-detect); crdt-model
+                                    and crdt-patch are json-joy's binary formats
   --input auto|raw|hex|base64       how the file is written (default: auto; hex may
                                     contain spaces, 0x, commas and # comments;
                                     base64url is accepted as base64)

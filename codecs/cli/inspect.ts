@@ -1,4 +1,6 @@
 import { decodeFrame, FRAME_FORMATS, type FrameFormat } from '../index.js';
+import { crdtByteSplit, crdtClockTable } from '../crdt/model-walker.js';
+import { decodeCrdt, type CrdtCandidate } from '../crdt/codecs.js';
 import { parseInput } from '../input.js';
 import { diagnostic } from '../core/diagnostic.js';
 import { annotatedHex } from '../core/annotate.js';
@@ -25,6 +27,10 @@ export function inspect(raw: Uint8Array, args: InspectArgs): InspectResult {
   const frame = decodeFrame(bytes, { format: args.format as 'auto' | FrameFormat, depth: args.depth, isText: args.text });
   const { index, error } = frame;
   const root = index?.root ?? -1;
+  const crdtFrame = frame.format === 'crdt-model' || frame.format === 'crdt-patch';
+  // A JSON / CBOR / MessagePack frame may carry one of json-joy's other codecs.
+  const crdt: CrdtCandidate | null = !crdtFrame && !error && index ? decodeCrdt(bytes, { isText: args.text }) : null;
+  const split = crdtFrame && index ? crdtByteSplit(index) : null;
   const attribution = index && root >= 0 ? frameAttribution(index) : null;
   const heaviest = index && root >= 0 ? heaviestPaths(index, args.top, { leavesOnly: true }) : [];
 
@@ -45,6 +51,8 @@ export function inspect(raw: Uint8Array, args: InspectArgs): InspectResult {
     parts.push(`"error":${error ? JSON.stringify({ offset: error.offset, message: error.message, code: error.code }) : 'null'}`);
     parts.push(`"warnings":${JSON.stringify((index?.warnings ?? []).map((w) => ({ offset: w.offset, message: w.message, code: w.code })))}`);
     if (attribution) parts.push(`"attribution":${JSON.stringify({ ...attribution, heaviest: heaviest.map((h) => ({ path: h.path, bytes: h.bytes, share: round(h.share) })) })}`);
+    if (split && index) parts.push(`"crdt":${JSON.stringify({ ...split, clock: crdtClockTable(index) })}`);
+    if (crdt) parts.push(`"crdt":${JSON.stringify(crdtReading(crdt), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? Array.from(v) : v))}`);
     parts.push(`"root":${index ? nodeTreeJson(index, root) : 'null'}`);
     return { stdout: `{${parts.join(',')}}\n`, stderr: '', malformed: error !== null };
   }
@@ -65,7 +73,12 @@ export function inspect(raw: Uint8Array, args: InspectArgs): InspectResult {
     if (args.hex) out.push(annotatedHex(index, root));
     if (!args.diag && !args.hex) {
       out.push(nodeTreeText(index, root));
-      if (attribution && !error) {
+      if (split) {
+        const pct = (n: number) => `${n} B (${((100 * n) / (split.totalBytes || 1)).toFixed(1)}%)`;
+        out.push(`bytes: CRDT metadata ${pct(split.metadataBytes)}, content ${pct(split.contentBytes)}`);
+        const clock = index ? crdtClockTable(index) : null;
+        if (clock) out.push(Array.isArray(clock) ? `clock: ${clock.map((c) => `${c.sid}.${c.time}`).join(', ')}` : `clock: server time ${clock.serverTime}`);
+      } else if (attribution && !error) {
         const pct = (n: number) => `${n} B (${((100 * n) / (attribution.bytes || 1)).toFixed(1)}%)`;
         out.push(
           `bytes: headers ${pct(attribution.headerBytes)}, keys ${pct(attribution.keyBytes)}, strings ${pct(attribution.stringPayloadBytes)}, scalars ${pct(attribution.scalarPayloadBytes)}` +
@@ -76,6 +89,10 @@ export function inspect(raw: Uint8Array, args: InspectArgs): InspectResult {
       }
     }
   }
+  if (crdt) {
+    const r = crdtReading(crdt);
+    out.push(`json-joy ${r.kind} in the ${r.codec} codec${r.clock ? ` (${r.clock} clock)` : ''}, confidence ${r.confidence}: ${r.describe}`);
+  }
   for (const w of index?.warnings ?? []) out.push(`warning: ${w.message}`);
   const stderr = error ? `error: ${error.message} (${error.code}, offset ${error.offset})\n` : '';
   return { stdout: out.join('\n') + '\n', stderr, malformed: error !== null };
@@ -83,4 +100,18 @@ export function inspect(raw: Uint8Array, args: InspectArgs): InspectResult {
 
 function round(n: number): number {
   return Math.round(n * 1000) / 1000;
+}
+
+/** What the CLI says about a frame read as one of json-joy's JSON- / CBOR-shaped codecs. */
+function crdtReading(c: CrdtCandidate) {
+  const summary = c.summary as { view?: unknown; ops?: unknown[]; id?: unknown };
+  const describe =
+    c.kind === 'model'
+      ? `view ${truncate(JSON.stringify(summary.view, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? 'undefined', 80)}`
+      : `${summary.ops?.length ?? 0} operations`;
+  return { kind: c.kind, codec: c.codec, carrier: c.carrier, clock: c.clock ?? null, confidence: c.confidence, describe, summary: c.summary };
+}
+
+function truncate(s: string, max: number): string {
+  return s.length > max ? s.slice(0, max - 1) + '…' : s;
 }

@@ -44,6 +44,9 @@ function nodePieces(index: SpanIndex, id: number): Piece[] {
   const kind = store.kind[id];
   if (kind === Kind.tag) fields.push(`"tag":${jsonNumberOrString(tagNumber(index, id))}`);
   if (kind === Kind.ext) fields.push(`"type":${store.arg[id]}`);
+  if (index.walker.details) {
+    for (const [k, v] of Object.entries(index.walker.details(index, id))) fields.push(`${JSON.stringify(k)}:${JSON.stringify(v)}`);
+  }
   const pieces: Piece[] = [];
   const container = index.isContainer(id);
   if (!container) {

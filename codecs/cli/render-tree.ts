@@ -24,7 +24,7 @@ export function nodeTreeText(index: SpanIndex, id: number, maxValue = 60): strin
     const label = keyId >= 0 ? `${previewValue(index, keyId, 40)}: ` : '';
     const head = describeHead(index, node);
     const preview = previewValue(index, node, maxValue);
-    let line = `${'  '.repeat(level)}${label}${head === preview ? head : `${head} ${preview}`}`;
+    let line = `${'  '.repeat(level)}${label}${head === preview || !preview ? head : `${head} ${preview}`}`;
     if (flags & Flag.key) line = `${'  '.repeat(level)}key ${head} ${preview}  [value missing]`;
     if (flags & Flag.incomplete) line += '  [incomplete]';
     if (flags & Flag.duplicateKey || (keyId >= 0 && store.flags[keyId] & Flag.duplicateKey)) line += '  [duplicate key]';

@@ -28,6 +28,12 @@ export interface FormatWalker {
    * generic containers-from-children rule.
    */
   value?(index: SpanIndex, node: number): unknown;
+  /** The node's header in words (`obj 1.5`, `ins_str 2.8`), when the generic one does not fit. */
+  describe?(index: SpanIndex, node: number): string;
+  /** A one-line preview of the node's value, at most `max` characters. */
+  preview?(index: SpanIndex, node: number, max: number): string;
+  /** Extra fields for the node in machine-readable output (ids, spans, byte splits). */
+  details?(index: SpanIndex, node: number): Record<string, unknown>;
 }
 
 export interface IndexOptions {

@@ -1,4 +1,5 @@
 import { Flag, Kind, isContainerKind } from '../core/kinds.js';
+import { describeCrdt, previewCrdt, crdtDetails } from './describe.js';
 import type { DecodeErrorCode, DecodeWarning } from '../core/errors.js';
 import { SpanIndex, type FormatWalker } from '../core/span-index.js';
 import { indexCbor } from '../cbor/index.js';
@@ -73,6 +74,9 @@ export const crdtModelWalker: FormatWalker = {
   },
   leafValue: crdtModelLeafValue,
   value: crdtModelValue,
+  describe: describeCrdt,
+  preview: previewCrdt,
+  details: crdtDetails,
 };
 
 /** Validates a json-joy structural binary model and records all of it. Never throws. */

@@ -1,4 +1,5 @@
 import { Flag, Kind } from '../core/kinds.js';
+import { describeCrdt, previewCrdt, crdtDetails } from './describe.js';
 import type { DecodeErrorCode } from '../core/errors.js';
 import { SpanIndex, type FormatWalker } from '../core/span-index.js';
 import type { SpanStore } from '../core/span-store.js';
@@ -125,6 +126,9 @@ export const crdtPatchWalker: FormatWalker = {
   walk: walkPatch,
   leafValue: patchNodeValue,
   value: patchNodeValue,
+  describe: describeCrdt,
+  preview: previewCrdt,
+  details: crdtDetails,
 };
 
 /** Indexes a whole binary patch frame (never throws; see `index.error`). */
