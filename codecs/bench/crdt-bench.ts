@@ -7,8 +7,9 @@
  *   model) and a ~1 MB collaboratively edited document, each in the logical-clock and the
  *   server-clock encoding.
  * - Patches: `indexCrdtPatch(bytes)` vs `Patch.fromBinary(bytes)`, for a typical small patch
- *   (one flush of a few edits: the median-sized patch of the big document's history, per
- *   clock) and two big ones (a document import, an offline session flushed at once).
+ *   (one flush of 1..8 edits: the median-sized patch of the big document's history, per
+ *   clock) and two big ones (importing a ~110 KB JSON document; an offline session of 2,500
+ *   edits flushed at once).
  *
  * Reports the median time per call over interleaved rounds (each sample ~5 ms of calls,
  * after warm-up) and the ratio of our walker to json-joy's decoder in the same run
@@ -27,6 +28,7 @@ import { Patch } from 'json-joy/lib/json-crdt-patch/Patch.js';
 import { indexCrdtModel } from '../crdt/model-walker.js';
 import { indexCrdtPatch } from '../crdt/patch-walker.js';
 import { makeRng, seedPayloads, type Rng } from '../crdt/corpus.js';
+import { generateDocument } from './generate.js';
 
 // Runs from codecs/bench (tsx) or dist/bench (bundled): the repository root is two levels up either way.
 const repo = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -202,11 +204,14 @@ function buildPayloads(): { list: Payload[]; notes: string[] } {
   }
   list.push(...smallPatches);
 
-  // Big patch 1: importing a document — all ten seed payloads set as one object.
+  // Big patch 1: importing a document — the ten seed payloads and a generated event feed
+  // (codecs/bench/generate.ts) set as one object.
+  const imported = { ...Object.fromEntries(seeds.map((s) => [s.file, s.data])), feed: generateDocument(48 << 10) };
   const importing = Model.create(undefined, 0x10000 + 77);
-  importing.api.set(Object.fromEntries(seeds.map((s) => [s.file, s.data])));
+  importing.api.set(imported);
   const importPatch = importing.api.flush();
-  list.push({ group: 'Patches', kind: 'patch', name: `Big patch: import of the ten seed payloads, ${importPatch.ops.length} ops`, bytes: importPatch.toBinary() });
+  const importJson = JSON.stringify(imported).length;
+  list.push({ group: 'Patches', kind: 'patch', name: `Big patch: import of a ${Math.round(importJson / 1024)} KB JSON document, ${importPatch.ops.length} ops`, bytes: importPatch.toBinary() });
 
   // Big patch 2: an offline session — one peer edits a fresh copy of a document and
   // flushes everything at once.
@@ -248,7 +253,8 @@ function measure(bytes: Uint8Array, active: Contender[]): number[] {
     return (performance.now() - t0) / n;
   });
   const reps = perCall.map((ms) => Math.max(1, Math.round(5 / ms)));
-  const rounds = quick ? 5 : 21;
+  // Small payloads are cheap to sample: more rounds steady their medians on a busy machine.
+  const rounds = quick ? 5 : bytes.length > 256 << 10 ? 21 : 41;
   const samples: number[][] = active.map(() => []);
   for (let r = 0; r < rounds; r++) {
     active.forEach((c, i) => {
@@ -291,7 +297,11 @@ const rows: string[] = [];
 const header = ['Payload', 'bytes', 'json-joy decode', 'our walker', 'ours / json-joy'];
 rows.push(`| ${header.join(' | ')} |`, `| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`);
 const groups = new Map<Group, { worst: number; misses: string[]; count: number }>();
+// With --expose-gc (the npm script passes it), each payload starts from a collected heap, so
+// garbage from payload generation or the previous payload is not collected inside a sample.
+const collect = (globalThis as { gc?: () => void }).gc;
 for (const p of list) {
+  collect?.();
   const [theirs, ours] = measure(p.bytes, p.kind === 'model' ? modelContenders : patchContenders);
   const ratio = ours / theirs;
   const g = groups.get(p.group) ?? { worst: 0, misses: [], count: 0 };

@@ -147,6 +147,15 @@ const SLAB_MAX_REQUEST = 16 * 1024;
 let slab = new ArrayBuffer(0);
 let slabUsed = 0;
 
+/**
+ * A zeroed Float64Array for per-node data that lives beside a store (format annotations),
+ * carved from the same slabs for the same reason.
+ */
+export function allocateFloat64(count: number): Float64Array {
+  const { buffer, offset } = reserve(count * 8);
+  return new Float64Array(buffer, offset, count);
+}
+
 function reserve(bytes: number): { buffer: ArrayBuffer; offset: number } {
   if (bytes > SLAB_MAX_REQUEST) return { buffer: new ArrayBuffer(bytes), offset: 0 };
   if (slabUsed + bytes > slab.byteLength) {

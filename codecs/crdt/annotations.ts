@@ -1,4 +1,5 @@
 import type { SpanIndex } from '../core/span-index.js';
+import { allocateFloat64 } from '../core/span-store.js';
 
 /**
  * Per-node CRDT facts the span store cannot hold, kept beside a SpanIndex (shared by the
@@ -23,9 +24,12 @@ export class CrdtAnnotations {
 
   constructor(capacity = 16) {
     const cap = Math.max(4, capacity | 0);
-    this.sid = new Float64Array(cap).fill(NaN);
-    this.time = new Float64Array(cap).fill(NaN);
-    this.span = new Float64Array(cap).fill(NaN);
+    // One slab-carved region for the three fields: small frames are indexed by the
+    // thousand, and three ArrayBuffers each cost more than walking such a frame.
+    const region = allocateFloat64(3 * cap).fill(NaN);
+    this.sid = region.subarray(0, cap);
+    this.time = region.subarray(cap, 2 * cap);
+    this.span = region.subarray(2 * cap, 3 * cap);
   }
 
   get capacity(): number {
@@ -38,9 +42,13 @@ export class CrdtAnnotations {
     if (id < cap) return;
     let next = cap * 2;
     while (next <= id) next *= 2;
-    this.sid = grow(this.sid, next);
-    this.time = grow(this.time, next);
-    this.span = grow(this.span, next);
+    const region = allocateFloat64(3 * next).fill(NaN);
+    region.set(this.sid, 0);
+    region.set(this.time, next);
+    region.set(this.span, 2 * next);
+    this.sid = region.subarray(0, next);
+    this.time = region.subarray(next, 2 * next);
+    this.span = region.subarray(2 * next, 3 * next);
   }
 
   /** Records node `id`'s timestamp. */
@@ -57,11 +65,6 @@ export class CrdtAnnotations {
   }
 }
 
-function grow(a: Float64Array, cap: number): Float64Array {
-  const out = new Float64Array(cap).fill(NaN);
-  out.set(a);
-  return out;
-}
 
 /** A logical timestamp: session id and time. */
 export interface CrdtId {
@@ -69,21 +72,23 @@ export interface CrdtId {
   readonly time: number;
 }
 
-const table = new WeakMap<SpanIndex, CrdtAnnotations>();
-
-/** The annotations of an index, created (empty) on first use. */
+/** The annotations of an index, kept in its `formatData` slot, created (empty) on first use. */
 export function crdtAnnotations(index: SpanIndex): CrdtAnnotations {
-  let a = table.get(index);
+  let a = table(index);
   if (!a) {
     a = new CrdtAnnotations(Math.max(16, index.store.capacity));
-    table.set(index, a);
+    index.formatData = a;
   }
   return a;
 }
 
+function table(index: SpanIndex): CrdtAnnotations | null {
+  return index.formatData instanceof CrdtAnnotations ? index.formatData : null;
+}
+
 /** The timestamp recorded for node `id`, or null (not a node, or none recorded). */
 export function crdtIdOf(index: SpanIndex, id: number): CrdtId | null {
-  const a = table.get(index);
+  const a = table(index);
   if (!a || !index.has(id) || id >= a.capacity) return null;
   const sid = a.sid[id];
   const time = a.time[id];
@@ -93,7 +98,7 @@ export function crdtIdOf(index: SpanIndex, id: number): CrdtId | null {
 
 /** The span recorded for node `id`, or null. */
 export function crdtSpanOf(index: SpanIndex, id: number): number | null {
-  const a = table.get(index);
+  const a = table(index);
   if (!a || !index.has(id) || id >= a.capacity) return null;
   const span = a.span[id];
   return span === span ? span : null;

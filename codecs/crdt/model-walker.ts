@@ -3,7 +3,7 @@ import { describeCrdt, previewCrdt, crdtDetails } from './describe.js';
 import type { DecodeErrorCode, DecodeWarning } from '../core/errors.js';
 import { SpanIndex, type FormatWalker } from '../core/span-index.js';
 import { indexCbor } from '../cbor/index.js';
-import { findInvalidUtf8 } from '../core/utf8.js';
+import { findInvalidUtf8, utf16LengthOfUtf8 } from '../core/utf8.js';
 import { crdtAnnotations, SESSION, type CrdtAnnotations } from './annotations.js';
 import { crdtModelValue, crdtModelLeafValue, decodeWtf8, findInvalidWtf8, WTF8_SURROGATES } from './model-value.js';
 
@@ -77,6 +77,8 @@ export const crdtModelWalker: FormatWalker = {
   describe: describeCrdt,
   preview: previewCrdt,
   details: crdtDetails,
+  // Ids, lengths and type octets take several bytes per node: about one node per 4 bytes.
+  capacityHint: (length: number) => (length >> 2) + 16,
 };
 
 /** Validates a json-joy structural binary model and records all of it. Never throws. */
@@ -370,22 +372,15 @@ class ModelWalk {
       // Node ids must be unique (json-joy indexes nodes by id): collected per session
       // here, checked once the tree is read (`checkUniqueIds`).
       const key = this.logical ? this.idX : 1;
-      let times = this.nodeTimes[key];
-      let n = this.nodeCounts[key] ?? 0;
-      if (!times || n === times.length) {
-        const grown = new Float64Array(Math.max(64, n * 2));
-        if (times) grown.set(times);
-        this.nodeTimes[key] = times = grown;
-      }
-      times[n++] = this.time;
-      this.nodeCounts[key] = n;
+      // A plain array: allocating a typed array per session cost more than small frames.
+      const times = (this.nodeTimes[key] ??= []);
+      times.push(this.time);
     }
     return true;
   }
 
   /** Node times per session key (session index; 1 for a server clock). */
-  readonly nodeTimes: Float64Array[] = [];
-  readonly nodeCounts: number[] = [];
+  readonly nodeTimes: number[][] = [];
 
   /**
    * Reports the first node (in byte order) whose id an earlier node already has. A pass
@@ -397,7 +392,7 @@ class ModelWalk {
     let dup = false;
     for (let k = 0; k < this.nodeTimes.length && !dup; k++) {
       const times = this.nodeTimes[k];
-      if (times) dup = hasDuplicate(times.subarray(0, this.nodeCounts[k]));
+      if (times) dup = hasDuplicate(times);
     }
     if (!dup) return;
     const store = this.store;
@@ -837,7 +832,7 @@ class ModelWalk {
       return -1;
     }
     if (bad === WTF8_SURROGATES) this.surrogateWarning(p, n, 'string chunk');
-    const span = utf16Length(bytes, p, p + n);
+    const span = utf16LengthOfUtf8(bytes, p, p + n);
     if (!this.resolveId(start, span, false, 'string chunk')) return -1;
     const id = store.add(Kind.crdt_chunk, start, p - start, span, str, prev);
     this.ann.set(id, this.sid, this.time);
@@ -910,7 +905,7 @@ class ModelWalk {
  * its clock, so a bitmap over [min, max] usually does it in one pass; a sparse list is
  * sorted instead.
  */
-function hasDuplicate(times: Float64Array): boolean {
+function hasDuplicate(times: readonly number[]): boolean {
   const n = times.length;
   if (n < 2) return false;
   let min = times[0];
@@ -935,7 +930,7 @@ function hasDuplicate(times: Float64Array): boolean {
     }
     return false;
   }
-  const sorted = times.slice().sort();
+  const sorted = times.slice().sort((a, b) => a - b);
   for (let i = 1; i < n; i++) if (sorted[i] === sorted[i - 1]) return true;
   return false;
 }
@@ -972,15 +967,6 @@ function cborScalarEnd(bytes: Uint8Array, start: number, limit: number): number 
   return p + n;
 }
 
-/** UTF-16 code units of valid UTF-8 bytes: one per sequence, two for 4-byte sequences. */
-function utf16Length(bytes: Uint8Array, start: number, end: number): number {
-  let n = 0;
-  for (let i = start; i < end; i++) {
-    const b = bytes[i];
-    if ((b & 0xc0) !== 0x80) n += b >= 0xf0 ? 2 : 1;
-  }
-  return n;
-}
 
 function stripAt(message: string): string {
   return message.replace(/ at byte \d+$/, '');

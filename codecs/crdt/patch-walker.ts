@@ -3,7 +3,7 @@ import { describeCrdt, previewCrdt, crdtDetails } from './describe.js';
 import type { DecodeErrorCode } from '../core/errors.js';
 import { SpanIndex, type FormatWalker } from '../core/span-index.js';
 import type { SpanStore } from '../core/span-store.js';
-import { decodeUtf8, findInvalidUtf8 } from '../core/utf8.js';
+import { decodeUtf8, findInvalidUtf8, utf16LengthOfUtf8 } from '../core/utf8.js';
 import { cborArgument, decodeFloat16, indexCbor } from '../cbor/index.js';
 import { crdtAnnotations, crdtIdOf, crdtSpanOf, SESSION, type CrdtAnnotations } from './annotations.js';
 
@@ -129,6 +129,8 @@ export const crdtPatchWalker: FormatWalker = {
   describe: describeCrdt,
   preview: previewCrdt,
   details: crdtDetails,
+  // Ids, lengths and type octets take several bytes per node: about one node per 4 bytes.
+  capacityHint: (length: number) => (length >> 2) + 16,
 };
 
 /** Indexes a whole binary patch frame (never throws; see `index.error`). */
@@ -353,7 +355,7 @@ class PatchParser {
             this.fail('invalid-utf8', bad, 'invalid UTF-8 in ins_str text', at + length);
             return -1;
           }
-          span = utf16Length(this.bytes, at, at + length);
+          span = utf16LengthOfUtf8(this.bytes, at, at + length);
         } else span = length;
         this.pos = at + length;
         break;
@@ -659,15 +661,6 @@ function simpleCborEnd(bytes: Uint8Array, start: number, len: number): number {
   return p + arg;
 }
 
-/** UTF-16 code units of valid UTF-8 bytes: one per sequence, two per 4-byte sequence. */
-function utf16Length(bytes: Uint8Array, start: number, end: number): number {
-  let n = 0;
-  for (let i = start; i < end; i++) {
-    const b = bytes[i];
-    if ((b & 0xc0) !== 0x80) n += b >= 0xf0 ? 2 : 1;
-  }
-  return n;
-}
 
 function hex2(b: number): string {
   return b.toString(16).padStart(2, '0');
