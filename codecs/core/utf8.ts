@@ -94,13 +94,14 @@ export function decodeUtf8(bytes: Uint8Array, start: number, end: number): strin
 export function utf16LengthOfUtf8(bytes: Uint8Array, start: number, end: number): number {
   let n = 0;
   let i = start;
-  // ASCII runs four bytes at a time: one code unit per byte.
-  while (i + 4 <= end && (bytes[i] | bytes[i + 1] | bytes[i + 2] | bytes[i + 3]) < 0x80) {
-    n += 4;
-    i += 4;
-  }
-  for (; i < end; i++) {
-    const b = bytes[i];
+  while (i < end) {
+    // ASCII runs four bytes at a time: one code unit per byte.
+    while (i + 4 <= end && (bytes[i] | bytes[i + 1] | bytes[i + 2] | bytes[i + 3]) < 0x80) {
+      n += 4;
+      i += 4;
+    }
+    if (i >= end) break;
+    const b = bytes[i++];
     if ((b & 0xc0) !== 0x80) n += b >= 0xf0 ? 2 : 1;
   }
   return n;

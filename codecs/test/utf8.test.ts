@@ -59,3 +59,18 @@ describe('findInvalidUtf8', () => {
     );
   });
 });
+
+describe('utf16LengthOfUtf8', () => {
+  it('equals the decoded string length, at every alignment', async () => {
+    const { utf16LengthOfUtf8 } = await import('../core/utf8.js');
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), fc.nat(7), (s, offset) => {
+        const encoded = new TextEncoder().encode(s);
+        const buffer = new Uint8Array(encoded.length + offset);
+        buffer.set(encoded, offset);
+        return utf16LengthOfUtf8(buffer, offset, buffer.length) === s.length;
+      }),
+      { numRuns: 1000, seed: 3 },
+    );
+  });
+});
