@@ -106,3 +106,19 @@ export function utf16LengthOfUtf8(bytes: Uint8Array, start: number, end: number)
   }
   return n;
 }
+
+/**
+ * For valid UTF-8: its length in UTF-16 code units; otherwise -1. One pass: long text is
+ * decoded by the platform's strict decoder (whose string has the length we want), short
+ * text is validated and counted by the JS loops.
+ */
+export function utf16LengthIfValidUtf8(bytes: Uint8Array, start: number, end: number): number {
+  if (end - start >= NATIVE_MIN) {
+    try {
+      return strict.decode(bytes.subarray(start, end)).length;
+    } catch {
+      return -1;
+    }
+  }
+  return findInvalidUtf8(bytes, start, end) < 0 ? utf16LengthOfUtf8(bytes, start, end) : -1;
+}

@@ -3,7 +3,7 @@ import { describeCrdt, previewCrdt, crdtDetails } from './describe.js';
 import type { DecodeErrorCode, DecodeWarning } from '../core/errors.js';
 import { SpanIndex, type FormatWalker } from '../core/span-index.js';
 import { indexCbor } from '../cbor/index.js';
-import { findInvalidUtf8, utf16LengthOfUtf8 } from '../core/utf8.js';
+import { findInvalidUtf8, utf16LengthIfValidUtf8, utf16LengthOfUtf8 } from '../core/utf8.js';
 import { crdtAnnotations, SESSION, type CrdtAnnotations } from './annotations.js';
 import { crdtModelValue, crdtModelLeafValue, decodeWtf8, findInvalidWtf8, WTF8_SURROGATES } from './model-value.js';
 
@@ -77,8 +77,8 @@ export const crdtModelWalker: FormatWalker = {
   describe: describeCrdt,
   preview: previewCrdt,
   details: crdtDetails,
-  // Ids, lengths and type octets take several bytes per node: about one node per 4 bytes.
-  capacityHint: (length: number) => (length >> 2) + 16,
+  // Strings carry most of a model's bytes: start small and let the store grow.
+  capacityHint: (length: number) => (length >> 4) + 32,
 };
 
 /** Validates a json-joy structural binary model and records all of it. Never throws. */
@@ -826,13 +826,18 @@ class ModelWalk {
       this.fail('length-exceeds-input', headAt, `string chunk of ${n} bytes exceeds the ${this.limit - p} bytes left`, headAt);
       return -1;
     }
-    const bad = findInvalidWtf8(bytes, p, p + n);
-    if (bad >= 0) {
-      this.fail('invalid-utf8', bad, 'invalid UTF-8 in a string chunk', bad);
-      return -1;
+    // Valid UTF-8 (the common case) is validated and measured in one pass; anything else
+    // may still be json-joy's WTF-8 (lone surrogates of a split pair).
+    let span = utf16LengthIfValidUtf8(bytes, p, p + n);
+    if (span < 0) {
+      const bad = findInvalidWtf8(bytes, p, p + n);
+      if (bad >= 0) {
+        this.fail('invalid-utf8', bad, 'invalid UTF-8 in a string chunk', bad);
+        return -1;
+      }
+      if (bad === WTF8_SURROGATES) this.surrogateWarning(p, n, 'string chunk');
+      span = utf16LengthOfUtf8(bytes, p, p + n);
     }
-    if (bad === WTF8_SURROGATES) this.surrogateWarning(p, n, 'string chunk');
-    const span = utf16LengthOfUtf8(bytes, p, p + n);
     if (!this.resolveId(start, span, false, 'string chunk')) return -1;
     const id = store.add(Kind.crdt_chunk, start, p - start, span, str, prev);
     this.ann.set(id, this.sid, this.time);

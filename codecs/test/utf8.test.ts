@@ -74,3 +74,20 @@ describe('utf16LengthOfUtf8', () => {
     );
   });
 });
+
+describe('utf16LengthIfValidUtf8', () => {
+  it('is the decoded length for valid UTF-8 (short and long) and -1 for invalid bytes', async () => {
+    const { utf16LengthIfValidUtf8 } = await import('../core/utf8.js');
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 400 }), (s) => {
+        const bytes = new TextEncoder().encode(s);
+        return utf16LengthIfValidUtf8(bytes, 0, bytes.length) === s.length;
+      }),
+      { numRuns: 500, seed: 4 },
+    );
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 600 }), (bytes) => (utf16LengthIfValidUtf8(bytes, 0, bytes.length) >= 0) === referenceValid(bytes)),
+      { numRuns: 1000, seed: 5 },
+    );
+  });
+});
