@@ -3,7 +3,7 @@ import { describeCrdt, previewCrdt, crdtDetails } from './describe.js';
 import type { DecodeErrorCode } from '../core/errors.js';
 import { SpanIndex, type FormatWalker } from '../core/span-index.js';
 import type { SpanStore } from '../core/span-store.js';
-import { decodeUtf8, findInvalidUtf8, utf16LengthOfUtf8 } from '../core/utf8.js';
+import { decodeUtf8, findInvalidUtf8, utf16LengthIfValidUtf8 } from '../core/utf8.js';
 import { cborArgument, decodeFloat16, indexCbor } from '../cbor/index.js';
 import { crdtAnnotations, crdtIdOf, crdtSpanOf, SESSION, type CrdtAnnotations } from './annotations.js';
 
@@ -129,8 +129,9 @@ export const crdtPatchWalker: FormatWalker = {
   describe: describeCrdt,
   preview: previewCrdt,
   details: crdtDetails,
-  // Ids, lengths and type octets take several bytes per node: about one node per 4 bytes.
-  capacityHint: (length: number) => (length >> 2) + 16,
+  // Ids, lengths and opcodes take several bytes per node, text more: start at one node per
+  // 8 bytes and let the store grow.
+  capacityHint: (length: number) => (length >> 3) + 16,
 };
 
 /** Indexes a whole binary patch frame (never throws; see `index.error`). */
@@ -349,13 +350,13 @@ class PatchParser {
         }
         const leaf = this.leaf(Kind.crdt_content, op, at, at + length, 0, length);
         if (opcode === PatchOpcode.ins_str) {
-          const bad = findInvalidUtf8(this.bytes, at, at + length);
-          if (bad >= 0) {
+          // Validated and measured in one pass; on failure, locate the bad byte.
+          span = utf16LengthIfValidUtf8(this.bytes, at, at + length);
+          if (span < 0) {
             this.open.push(leaf);
-            this.fail('invalid-utf8', bad, 'invalid UTF-8 in ins_str text', at + length);
+            this.fail('invalid-utf8', findInvalidUtf8(this.bytes, at, at + length), 'invalid UTF-8 in ins_str text', at + length);
             return -1;
           }
-          span = utf16LengthOfUtf8(this.bytes, at, at + length);
         } else span = length;
         this.pos = at + length;
         break;
