@@ -18,50 +18,59 @@ import { allocateFloat64 } from '../core/span-store.js';
  * use `crdtIdOf` / `crdtSpanOf`.
  */
 export class CrdtAnnotations {
-  sid: Float64Array;
-  time: Float64Array;
-  span: Float64Array;
+  /** sid | time | span, `cap` entries each, in one slab-carved region (NaN = not set). */
+  private region: Float64Array;
+  private cap: number;
+  private sidView: Float64Array | null = null;
+  private timeView: Float64Array | null = null;
+  private spanView: Float64Array | null = null;
 
   constructor(capacity = 16) {
-    const cap = Math.max(4, capacity | 0);
-    // One slab-carved region for the three fields: small frames are indexed by the
-    // thousand, and three ArrayBuffers each cost more than walking such a frame.
-    const region = allocateFloat64(3 * cap).fill(NaN);
-    this.sid = region.subarray(0, cap);
-    this.time = region.subarray(cap, 2 * cap);
-    this.span = region.subarray(2 * cap, 3 * cap);
+    this.cap = Math.max(4, capacity | 0);
+    // One region for the three fields: small frames are indexed by the thousand, and
+    // three ArrayBuffers (or even three views) cost more than walking such a frame.
+    this.region = allocateFloat64(3 * this.cap).fill(NaN);
   }
 
   get capacity(): number {
-    return this.sid.length;
+    return this.cap;
+  }
+
+  /** Session ids by node (views made on first read; re-read after nodes are added). */
+  get sid(): Float64Array {
+    return this.sidView ?? (this.sidView = this.region.subarray(0, this.cap));
+  }
+  get time(): Float64Array {
+    return this.timeView ?? (this.timeView = this.region.subarray(this.cap, 2 * this.cap));
+  }
+  get span(): Float64Array {
+    return this.spanView ?? (this.spanView = this.region.subarray(2 * this.cap, 3 * this.cap));
   }
 
   /** Makes room for node id `id` (call before writing the arrays directly). */
   ensure(id: number): void {
-    const cap = this.sid.length;
+    const cap = this.cap;
     if (id < cap) return;
     let next = cap * 2;
     while (next <= id) next *= 2;
     const region = allocateFloat64(3 * next).fill(NaN);
-    region.set(this.sid, 0);
-    region.set(this.time, next);
-    region.set(this.span, 2 * next);
-    this.sid = region.subarray(0, next);
-    this.time = region.subarray(next, 2 * next);
-    this.span = region.subarray(2 * next, 3 * next);
+    for (let field = 0; field < 3; field++) region.set(this.region.subarray(field * cap, (field + 1) * cap), field * next);
+    this.region = region;
+    this.cap = next;
+    this.sidView = this.timeView = this.spanView = null;
   }
 
   /** Records node `id`'s timestamp. */
   set(id: number, sid: number, time: number): void {
     this.ensure(id);
-    this.sid[id] = sid;
-    this.time[id] = time;
+    this.region[id] = sid;
+    this.region[this.cap + id] = time;
   }
 
   /** Records node `id`'s span. */
   setSpan(id: number, span: number): void {
     this.ensure(id);
-    this.span[id] = span;
+    this.region[2 * this.cap + id] = span;
   }
 }
 

@@ -78,7 +78,7 @@ export const crdtModelWalker: FormatWalker = {
   preview: previewCrdt,
   details: crdtDetails,
   // Strings carry most of a model's bytes: start small and let the store grow.
-  capacityHint: (length: number) => (length >> 4) + 32,
+  capacityHint: (bytes: Uint8Array) => (bytes.length >> 4) + 32,
 };
 
 /** Validates a json-joy structural binary model and records all of it. Never throws. */

@@ -129,10 +129,31 @@ export const crdtPatchWalker: FormatWalker = {
   describe: describeCrdt,
   preview: previewCrdt,
   details: crdtDetails,
-  // Ids, lengths and opcodes take several bytes per node, text more: start at one node per
-  // 8 bytes and let the store grow.
-  capacityHint: (length: number) => (length >> 3) + 16,
+  capacityHint: patchCapacityHint,
 };
+
+/**
+ * Nodes to allocate for a patch: its operation count is in its first bytes (after the
+ * patch id and, usually, an empty meta `f7`), and an operation is typically itself plus two
+ * referenced ids. Growing the store and annotations later costs more than a close guess.
+ */
+function patchCapacityHint(bytes: Uint8Array): number {
+  let p = 0;
+  const skipVarint = (): boolean => {
+    for (let k = 0; k < 8; k++) if (p >= bytes.length || !(bytes[p++] & 0x80)) return p <= bytes.length;
+    return true;
+  };
+  if (skipVarint() && skipVarint() && bytes[p] === 0xf7) {
+    p++;
+    let count = 0;
+    for (let shift = 1, k = 0; k < 4 && p < bytes.length; k++, shift *= 128) {
+      const b = bytes[p++];
+      count += (b & 0x7f) * shift;
+      if (!(b & 0x80)) return Math.min(count * 3 + 8, (bytes.length >> 1) + 16);
+    }
+  }
+  return (bytes.length >> 2) + 16;
+}
 
 /** Indexes a whole binary patch frame (never throws; see `index.error`). */
 export function indexCrdtPatch(bytes: Uint8Array): SpanIndex {
