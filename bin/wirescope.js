@@ -12,4 +12,4 @@ try {
   process.stderr.write(`wirescope: the CLI is not built (${e.code ?? e.message}); run: npm run build:cli\n`);
   process.exit(2);
 }
-process.exitCode = cli.main(process.argv.slice(2), cli.nodeIo(pkg.version));
+process.exitCode = await cli.main(process.argv.slice(2), cli.nodeIo(pkg.version));

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { parseArgs, USAGE, type InspectArgs } from './args.js';
+import { parseArgs, USAGE, type CompareArgs, type InspectArgs } from './args.js';
+import { compare } from './compare.js';
 import { inspect } from './inspect.js';
 
 /**
  * `wirescope` entry point. Exit status: 0 the frame decodes, 1 it is malformed, 2 usage
  * error (bad flags, unreadable file, input text that is not the forced encoding).
  */
-export function main(argv: readonly string[], io: CliIo): number {
+export function main(argv: readonly string[], io: CliIo): number | Promise<number> {
   const args = parseArgs(argv);
   switch (args.command) {
     case 'help':
@@ -20,7 +21,23 @@ export function main(argv: readonly string[], io: CliIo): number {
       return 2;
     case 'inspect':
       return runInspect(args, io);
+    case 'compare':
+      return runCompare(args, io);
   }
+}
+
+async function runCompare(args: CompareArgs, io: CliIo): Promise<number> {
+  let raw: Uint8Array;
+  try {
+    raw = io.readFile(args.file);
+  } catch (e) {
+    io.err(`wirescope: cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+    return 2;
+  }
+  const result = await compare(raw, args, io.err);
+  io.out(result.stdout);
+  if (result.stderr) io.err(result.stderr);
+  return result.code;
 }
 
 export interface CliIo {

@@ -1,0 +1,44 @@
+import { FRAME_FORMATS, type FrameFormat } from '../index.js';
+import { parseInput } from '../input.js';
+import { CODEC_NAMES, formatJson, formatKeyOverhead, formatMarkdown, formatText, frameValue, keyOverhead, runComparison } from '../compare/index.js';
+import type { CompareArgs } from './args.js';
+
+export interface CompareResult {
+  readonly stdout: string;
+  readonly stderr: string;
+  /** 0 compared, 1 the frame is malformed, 2 usage error. */
+  readonly code: number;
+}
+
+/**
+ * `wirescope compare`: the frame's value re-encoded in every codec — sizes, compressed
+ * sizes, speed, losslessness — plus the frame's own key overhead. Progress goes to stderr.
+ */
+export async function compare(raw: Uint8Array, args: CompareArgs, progress: (text: string) => void = () => {}): Promise<CompareResult> {
+  if (args.format !== 'auto' && !FRAME_FORMATS.includes(args.format as FrameFormat)) {
+    return { stdout: '', stderr: `wirescope: --format must be auto or one of ${FRAME_FORMATS.join(', ')}, not ${args.format}\n`, code: 2 };
+  }
+  const unknown = (args.codecs ?? []).filter((c) => !CODEC_NAMES.includes(c));
+  if (unknown.length) return { stdout: '', stderr: `wirescope: unknown codec ${unknown.join(', ')}; codecs: ${CODEC_NAMES.join(', ')}\n`, code: 2 };
+  const input = parseInput(raw, args.input);
+  if (!input.ok) return { stdout: '', stderr: `wirescope: input is not ${args.input}: ${input.error} at character ${input.offset}\n`, code: 2 };
+  let frame;
+  try {
+    frame = frameValue(input.bytes, { format: args.format as 'auto' | FrameFormat, isText: args.text });
+  } catch (e) {
+    return { stdout: '', stderr: `wirescope: ${(e as Error).message}\n`, code: 1 };
+  }
+  const rows = await runComparison(frame.value, {
+    runs: args.runs,
+    codecs: args.codecs ?? undefined,
+    budgetMs: 200,
+    onProgress: (p) => progress(`compare: ${p.done}/${p.total} ${p.codec}\n`),
+  });
+  const keys = frame.format === 'cbor' || frame.format === 'msgpack' || frame.format === 'json' ? keyOverhead(frame.index) : null;
+  const title = `${frame.format} frame, ${input.bytes.length} bytes`;
+  if (args.output === 'json') return { stdout: formatJson(rows, { frame: { format: frame.format, bytes: input.bytes.length }, keys }) + '\n', stderr: '', code: 0 };
+  if (args.output === 'markdown') return { stdout: formatMarkdown(rows, title) + '\n', stderr: '', code: 0 };
+  const out = [title, '', formatText(rows)];
+  if (keys) out.push('', formatKeyOverhead(keys));
+  return { stdout: out.join('\n') + '\n', stderr: '', code: 0 };
+}

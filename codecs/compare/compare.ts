@@ -1,0 +1,237 @@
+/**
+ * What a value would cost in every codec: one row per codec with the encoder's real output
+ * size, its gzip and deflate sizes (fflate, default level), encode and decode timings, and
+ * whether a round trip gives the value back (diff.ts) — or why the codec cannot carry it.
+ *
+ * `compareValue` is an async generator meant for a Web Worker: it yields a row as soon as
+ * it is measured, reports progress, checks the AbortSignal between codecs and between
+ * timing batches, and yields to the event loop between codecs (`setTimeout(0)`) so the
+ * worker can receive a cancel message. Pure TypeScript: no DOM, no Node APIs.
+ */
+import { deflateSync } from 'fflate';
+import { decodeFrame, type FrameFormat } from '../index.js';
+import type { SpanIndex } from '../core/span-index.js';
+import { CODECS, codecByName, encodedBytes, encodedSize, type Codec, type CodecFamily, type Encoded, type PrepareCache } from './codecs.js';
+import { lostInRoundTrip } from './diff.js';
+import { scanValue, type ValueFeatures } from './features.js';
+import { time, type Timing } from './timing.js';
+
+interface RowBase {
+  readonly codec: string;
+  readonly label: string;
+  readonly family: CodecFamily;
+  /** Remarks on how the codec wrote this value (e.g. bytes as base64 in JSON). */
+  readonly notes: readonly string[];
+}
+
+export interface MeasuredRow extends RowBase {
+  readonly unsupported: null;
+  /** The encoder's output length in bytes (multi-part codecs: the sum of the parts). */
+  readonly size: number;
+  /**
+   * Multi-part codecs (json-joy indexed, sidecar): each part's size; null otherwise. Beyond
+   * MAX_LISTED_PARTS parts, the first ones are listed and the rest summed in one entry
+   * named `… N more`.
+   */
+  readonly parts: readonly { readonly name: string; readonly size: number }[] | null;
+  /** fflate gzipSync / deflateSync output lengths of the encoding (parts concatenated); null when compression is off. */
+  readonly gzip: number | null;
+  readonly deflate: number | null;
+  readonly encode: Timing;
+  /** Null when the decoder threw (see decodeError). */
+  readonly decode: Timing | null;
+  /** The decoded value equals the input structurally (diff.ts). */
+  readonly lossless: boolean;
+  /** What the round trip lost ('decode' when the decoder threw). */
+  readonly lost: readonly string[];
+  readonly decodeError: string | null;
+}
+
+export interface UnsupportedRow extends RowBase {
+  /** Why this codec cannot carry the value. */
+  readonly unsupported: string;
+}
+
+export type Row = MeasuredRow | UnsupportedRow;
+
+export const isMeasured = (row: Row): row is MeasuredRow => row.unsupported === null;
+
+export interface CompareProgress {
+  /** Codecs finished (a row yielded for each). */
+  readonly done: number;
+  readonly total: number;
+  /** The codec just finished. */
+  readonly codec: string;
+}
+
+export interface CompareOptions {
+  /** Timed runs per operation (default 5). */
+  readonly runs?: number;
+  /** Untimed runs before them (default 1). */
+  readonly warmup?: number;
+  /** Codecs by name or as registry entries (default: all of CODECS, in order). */
+  readonly codecs?: readonly (string | Codec)[];
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: CompareProgress) => void;
+  /**
+   * Time budget per operation (encode, decode) in ms: stop adding timed runs once this much
+   * went into them, and when the warm-up alone took this long, use it as the only sample
+   * (a 400 ms decode gains nothing from warming up). Default: no budget, every run made.
+   */
+  readonly budgetMs?: number;
+  /** Measure gzip / deflate sizes (default true). */
+  readonly compress?: boolean;
+}
+
+function resolveCodecs(list: CompareOptions['codecs']): Codec[] {
+  if (!list) return [...CODECS];
+  return list.map((c) => {
+    if (typeof c !== 'string') return c;
+    const codec = codecByName(c);
+    if (!codec) throw new RangeError(`unknown codec ${c}`);
+    return codec;
+  });
+}
+
+const errorText = (e: unknown): string => {
+  if (e instanceof RangeError && /call stack/i.test(e.message)) return 'nested too deep for a recursive encoder (stack overflow)';
+  return e instanceof Error ? e.message : String(e);
+};
+
+/**
+ * fflate's gzipSync runs the very same DEFLATE as deflateSync (same level, same code path:
+ * `dopt(data, opts, 10, 8)`) and adds a 10-byte header (no file name unless asked) and an
+ * 8-byte trailer (CRC-32, length), so its output is always exactly 18 bytes longer. The
+ * second compression of every encoding is the slowest step of a large comparison; the
+ * tests check this identity against gzipSync's real output.
+ */
+export const GZIP_FRAMING = 18;
+
+const nextTick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+export const MAX_LISTED_PARTS = 8;
+
+function partSizes(parts: ReadonlyArray<readonly [string, Uint8Array]>): { name: string; size: number }[] {
+  const out = parts.slice(0, MAX_LISTED_PARTS).map(([name, bytes]) => ({ name, size: bytes.length }));
+  if (parts.length > MAX_LISTED_PARTS) {
+    let size = 0;
+    for (let i = MAX_LISTED_PARTS; i < parts.length; i++) size += parts[i][1].length;
+    out.push({ name: `… ${parts.length - MAX_LISTED_PARTS} more`, size });
+  }
+  return out;
+}
+
+/** Measures one codec on one value (synchronous). Null when aborted part-way. */
+export function measureCodec(
+  codec: Codec,
+  value: unknown,
+  options: CompareOptions & { readonly features?: ValueFeatures; readonly cache?: PrepareCache } = {},
+): Row | null {
+  const features = options.features ?? scanValue(value);
+  const base = { codec: codec.name, label: codec.label, family: codec.family };
+  const refusal = codec.represent(value, features);
+  if (refusal) return { ...base, notes: [], unsupported: refusal };
+  const timingOptions = { runs: options.runs ?? 5, warmup: options.warmup ?? 1, budgetMs: options.budgetMs, signal: options.signal };
+  let encoded: Encoded;
+  let encodeTiming: Timing;
+  try {
+    const prepared = codec.prepare(value, features, options.cache ?? new Map());
+    const r = time(() => codec.write(prepared), timingOptions);
+    encoded = r.result;
+    encodeTiming = r.timing;
+  } catch (e) {
+    return { ...base, notes: [], unsupported: `the encoder failed: ${errorText(e)}` };
+  }
+  if (options.signal?.aborted) return null;
+  const size = encodedSize(encoded);
+  const parts = encoded instanceof Uint8Array ? null : partSizes(encoded.parts);
+  let gzip: number | null = null;
+  let deflate: number | null = null;
+  if (options.compress ?? true) {
+    deflate = deflateSync(encodedBytes(encoded)).length;
+    gzip = deflate + GZIP_FRAMING;
+  }
+  if (options.signal?.aborted) return null;
+  let decodeTiming: Timing | null = null;
+  let lost: string[];
+  let decodeError: string | null = null;
+  try {
+    const r = time(() => codec.read(encoded), timingOptions);
+    decodeTiming = r.timing;
+    lost = lostInRoundTrip(value, codec.view(r.result));
+  } catch (e) {
+    decodeError = errorText(e);
+    lost = ['decode'];
+  }
+  if (options.signal?.aborted) return null;
+  return {
+    ...base,
+    notes: codec.notes(features),
+    unsupported: null,
+    size,
+    parts,
+    gzip,
+    deflate,
+    encode: encodeTiming,
+    decode: decodeTiming,
+    lossless: lost.length === 0,
+    lost,
+    decodeError,
+  };
+}
+
+/**
+ * Yields one row per codec, in the order asked. Stops (returns) when the signal aborts;
+ * a codec interrupted part-way yields nothing.
+ */
+export async function* compareValue(value: unknown, options: CompareOptions = {}): AsyncGenerator<Row, void, undefined> {
+  const codecs = resolveCodecs(options.codecs);
+  const features = scanValue(value);
+  const cache: PrepareCache = new Map();
+  const total = codecs.length;
+  let done = 0;
+  for (const codec of codecs) {
+    if (options.signal?.aborted) return;
+    const row = measureCodec(codec, value, { ...options, features, cache });
+    if (!row) return;
+    done++;
+    yield row;
+    options.onProgress?.({ done, total, codec: codec.name });
+    // Let a worker's message loop run (a cancel arrives as a message).
+    await nextTick();
+  }
+}
+
+/** The callback flavour: calls `onRow` per row, resolves with all rows (those before an abort). */
+export async function runComparison(value: unknown, options: CompareOptions & { readonly onRow?: (row: Row) => void } = {}): Promise<Row[]> {
+  const rows: Row[] = [];
+  for await (const row of compareValue(value, options)) {
+    rows.push(row);
+    options.onRow?.(row);
+  }
+  return rows;
+}
+
+export interface FrameValue {
+  readonly format: FrameFormat;
+  readonly index: SpanIndex;
+  readonly value: unknown;
+}
+
+/**
+ * The value a frame carries (decodeFrame, then `index.value(index.root)`): for json-joy
+ * model frames the document's view. Throws a RangeError when the frame does not decode whole.
+ */
+export function frameValue(bytes: Uint8Array, options: { readonly format?: 'auto' | FrameFormat; readonly isText?: boolean } = {}): FrameValue {
+  const frame = decodeFrame(bytes, { format: options.format, isText: options.isText });
+  if (!frame.index || !frame.format || frame.error) {
+    const e = frame.error;
+    throw new RangeError(e ? `the frame does not decode: ${e.message}` : 'the frame does not decode');
+  }
+  return { format: frame.format, index: frame.index, value: frame.index.value(frame.index.root) };
+}
+
+/** compareValue on a frame's value. */
+export function compareFrame(bytes: Uint8Array, options: CompareOptions & { readonly format?: 'auto' | FrameFormat; readonly isText?: boolean } = {}): AsyncGenerator<Row, void, undefined> {
+  return compareValue(frameValue(bytes, options).value, options);
+}

@@ -1,0 +1,114 @@
+/**
+ * Comparison output: a plain text table (terminals), a Markdown table in the shape of
+ * json-joy's benchmark reports (codec, size, gzip, deflate, encode ops/s, decode ops/s,
+ * lossless), and JSON. Pure string building.
+ */
+import type { Row } from './compare.js';
+import type { Timing } from './timing.js';
+import type { KeyOverhead } from './keys.js';
+
+const int = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** Operations per second with 3 significant digits ('–' without a measurement). */
+export function opsText(t: Timing | null): string {
+  if (!t || !Number.isFinite(t.medianMs)) return '–';
+  if (!Number.isFinite(t.opsPerSec)) return '> 1e6';
+  const ops = t.opsPerSec;
+  return ops >= 100 ? int(ops) : ops.toPrecision(3);
+}
+
+/** Median with the spread: `12.3 ms (11.9–14.0)`. */
+export function msText(t: Timing | null): string {
+  if (!t || !Number.isFinite(t.medianMs)) return '–';
+  const f = (x: number): string => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+  return t.runs > 1 ? `${f(t.medianMs)} ms (${f(t.minMs)}–${f(t.maxMs)})` : `${f(t.medianMs)} ms`;
+}
+
+export function losslessText(row: Row): string {
+  if (row.unsupported !== null) return `unsupported: ${row.unsupported}`;
+  if (row.decodeError) return `no: decoder failed: ${row.decodeError}`;
+  return row.lossless ? 'yes' : `no: ${row.lost.join(', ')}`;
+}
+
+interface Column {
+  readonly title: string;
+  readonly right: boolean;
+  readonly cell: (row: Row) => string;
+}
+
+const sizeCell = (pick: (r: Extract<Row, { unsupported: null }>) => number | null) => (row: Row): string => {
+  if (row.unsupported !== null) return '–';
+  const n = pick(row);
+  return n === null ? '–' : int(n);
+};
+
+function columns(withTimes: boolean): Column[] {
+  const cols: Column[] = [
+    { title: 'codec', right: false, cell: (r) => r.label },
+    { title: 'size', right: true, cell: sizeCell((r) => r.size) },
+    { title: 'gzip', right: true, cell: sizeCell((r) => r.gzip) },
+    { title: 'deflate', right: true, cell: sizeCell((r) => r.deflate) },
+    { title: 'encode ops/s', right: true, cell: (r) => (r.unsupported === null ? opsText(r.encode) : '–') },
+    { title: 'decode ops/s', right: true, cell: (r) => (r.unsupported === null ? opsText(r.decode) : '–') },
+  ];
+  if (withTimes) {
+    cols.push(
+      { title: 'encode', right: true, cell: (r) => (r.unsupported === null ? msText(r.encode) : '–') },
+      { title: 'decode', right: true, cell: (r) => (r.unsupported === null ? msText(r.decode) : '–') },
+    );
+  }
+  cols.push({ title: 'lossless', right: false, cell: losslessText });
+  return cols;
+}
+
+/** An aligned plain-text table with median (min–max) times, then each row's notes. */
+export function formatText(rows: readonly Row[]): string {
+  const cols = columns(true);
+  const cells = rows.map((r) => cols.map((c) => c.cell(r)));
+  const widths = cols.map((c, i) => Math.max(c.title.length, ...cells.map((row) => row[i].length)));
+  const line = (values: readonly string[]): string =>
+    values
+      .map((v, i) => (i === values.length - 1 ? v : cols[i].right ? v.padStart(widths[i]) : v.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
+  const out = [line(cols.map((c) => c.title)), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)];
+  const notes = rows.flatMap((r) => r.notes.map((n) => `${r.label}: ${n}`));
+  if (notes.length) out.push('', ...notes);
+  return out.join('\n');
+}
+
+const mdEscape = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** A Markdown table like json-joy's benchmark reports. */
+export function formatMarkdown(rows: readonly Row[], title?: string): string {
+  const cols = columns(false);
+  const out: string[] = [];
+  if (title) out.push(`### ${mdEscape(title)}`, '');
+  out.push(`| ${cols.map((c) => c.title).join(' | ')} |`);
+  out.push(`| ${cols.map((c) => (c.right ? '---:' : '---')).join(' | ')} |`);
+  for (const r of rows) out.push(`| ${cols.map((c) => mdEscape(c.cell(r))).join(' | ')} |`);
+  return out.join('\n');
+}
+
+/** The rows as JSON (`{ schema: 1, rows }`); non-finite numbers become null. */
+export function formatJson(rows: readonly Row[], extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ schema: 1, ...extra, rows }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2);
+}
+
+/** The key-overhead analysis as text. */
+export function formatKeyOverhead(k: KeyOverhead): string {
+  const pct = (n: number): string => `${((100 * n) / (k.frameBytes || 1)).toFixed(1)}%`;
+  const out = [
+    `frame ${int(k.frameBytes)} bytes; ${int(k.maps)} maps, ${int(k.entries)} entries, ${int(k.distinctKeys)} distinct keys`,
+    `keys          ${int(k.keyBytes).padStart(12)}  ${pct(k.keyBytes)}`,
+    `map framing   ${int(k.mapOverheadBytes).padStart(12)}  ${pct(k.mapOverheadBytes)}`,
+    `map values    ${int(k.valueBytes).padStart(12)}  ${pct(k.valueBytes)}`,
+    `schema estimate (no keys, no map framing, ${k.schema.recordTagBytes} byte per record): ${int(k.schema.bytes)} bytes, ${int(k.schema.saved)} saved (${pct(k.schema.saved)})`,
+  ];
+  if (k.topKeys.length) {
+    out.push('', 'heaviest keys:');
+    const w = Math.max(...k.topKeys.map((u) => JSON.stringify(u.key).length));
+    for (const u of k.topKeys) out.push(`  ${JSON.stringify(u.key).padEnd(w)}  ×${int(u.count).padStart(8)}  ${int(u.bytes).padStart(10)} bytes`);
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,37 @@
+/**
+ * The re-encode comparison (issue #4): what a decoded value would cost in every codec.
+ * Pure TypeScript for Node, Web Workers and pages; no `new Function` / `eval` anywhere
+ * (codecs.ts lists the json-pack / json-joy classes checked).
+ *
+ * - codecs.ts   the codec registry (encode, decode, represent)
+ * - features.ts one scan of a value: what it holds beyond JSON
+ * - convert.ts  our value model → what each encoder family takes
+ * - diff.ts     what a round trip lost
+ * - timing.ts   median / min / max / ops/s of N runs after warm-up
+ * - compare.ts  rows, the async-generator API, frames
+ * - keys.ts     key overhead and a schema-encoding estimate on a frame's own encoding
+ * - format.ts   text, Markdown and JSON output
+ */
+export { CODECS, CODEC_NAMES, CRDT_SID, MAX_DEPTH, codecByName, encodedBytes, encodedSize, type Codec, type CodecFamily, type Encoded, type EncodedParts, type PrepareCache } from './codecs.js';
+export { scanValue, isPlainJson, type ValueFeatures } from './features.js';
+export { toTarget, toBase64, type Target } from './convert.js';
+export { lostInRoundTrip, type Loss } from './diff.js';
+export { summarize, time, type Timing, type TimingOptions } from './timing.js';
+export {
+  GZIP_FRAMING,
+  MAX_LISTED_PARTS,
+  compareFrame,
+  compareValue,
+  frameValue,
+  isMeasured,
+  measureCodec,
+  runComparison,
+  type CompareOptions,
+  type CompareProgress,
+  type FrameValue,
+  type MeasuredRow,
+  type Row,
+  type UnsupportedRow,
+} from './compare.js';
+export { keyOverhead, type KeyOverhead, type KeyOverheadOptions, type KeyUse, type SchemaEstimate } from './keys.js';
+export { formatText, formatMarkdown, formatJson, formatKeyOverhead, losslessText, msText, opsText } from './format.js';
