@@ -19,6 +19,7 @@
  * `<!-- bench:crdt:begin -->` / `<!-- bench:crdt:end -->` markers in docs/BENCHMARKS.md.
  * `--quick` measures fewer rounds.
  */
+import { measure, fmtTime, type Contender } from './measure.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -228,7 +229,6 @@ function buildPayloads(): { list: Payload[]; notes: string[] } {
 
 // ---------------------------------------------------------------------------------------
 
-type Contender = { name: string; run: (bytes: Uint8Array) => unknown };
 
 const modelContenders: Contender[] = [
   { name: 'json-joy', run: (b) => Model.fromBinary(b) },
@@ -239,37 +239,9 @@ const patchContenders: Contender[] = [
   { name: 'ours', run: (b) => indexCrdtPatch(b) },
 ];
 
-/** Median nanoseconds per call of each contender, measured in interleaved rounds. */
-function measure(bytes: Uint8Array, active: Contender[]): number[] {
-  // Calls per sample so one sample takes ~5 ms (at least one call); the 20 ms of
-  // calibration per contender is also the warm-up.
-  const perCall = active.map((c) => {
-    const t0 = performance.now();
-    let n = 0;
-    while (performance.now() - t0 < 20) {
-      c.run(bytes);
-      n++;
-    }
-    return (performance.now() - t0) / n;
-  });
-  const reps = perCall.map((ms) => Math.max(1, Math.round(5 / ms)));
-  // Small payloads are cheap to sample: more rounds steady their medians on a busy machine.
-  const rounds = quick ? 5 : bytes.length > 256 << 10 ? 21 : 41;
-  const samples: number[][] = active.map(() => []);
-  for (let r = 0; r < rounds; r++) {
-    active.forEach((c, i) => {
-      const t0 = performance.now();
-      for (let k = 0; k < reps[i]; k++) c.run(bytes);
-      samples[i].push(((performance.now() - t0) * 1e6) / reps[i]);
-    });
-  }
-  return samples.map((s) => s.sort((a, b) => a - b)[s.length >> 1]);
-}
-
-function fmtTime(ns: number): string {
-  if (ns < 1e3) return `${ns.toFixed(0)} ns`;
-  if (ns < 1e6) return `${(ns / 1e3).toFixed(1)} µs`;
-  return `${(ns / 1e6).toFixed(2)} ms`;
+/** Rounds per payload: small payloads are cheap to sample, and more rounds steady their medians. */
+function roundsFor(bytes: Uint8Array): number {
+  return quick ? 5 : bytes.length > 256 << 10 ? 21 : 41;
 }
 
 const { list, notes } = buildPayloads();
@@ -302,7 +274,7 @@ const groups = new Map<Group, { worst: number; misses: string[]; count: number }
 const collect = (globalThis as { gc?: () => void }).gc;
 for (const p of list) {
   collect?.();
-  const [theirs, ours] = measure(p.bytes, p.kind === 'model' ? modelContenders : patchContenders);
+  const [theirs, ours] = measure(p.bytes, p.kind === 'model' ? modelContenders : patchContenders, roundsFor(p.bytes));
   const ratio = ours / theirs;
   const g = groups.get(p.group) ?? { worst: 0, misses: [], count: 0 };
   g.worst = Math.max(g.worst, ratio);

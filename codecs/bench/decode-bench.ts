@@ -9,6 +9,7 @@
  *
  * `npm run bench -- --write` also replaces the table in docs/BENCHMARKS.md.
  */
+import { measure, fmtTime, type Contender } from './measure.js';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,10 +45,10 @@ function payloads(): Payload[] {
   return list;
 }
 
-type Contender = { name: string; run: (bytes: Uint8Array) => unknown; smallOnly?: boolean };
 
 const jsonPack = new CborDecoder();
-const contenders: Contender[] = [
+/** cbor2 comment() is slow enough to run on small payloads only. */
+const contenders: (Contender & { readonly smallOnly?: boolean })[] = [
   { name: 'json-pack decode', run: (b) => jsonPack.decode(b) },
   { name: 'cbor-x decode', run: (b) => cborxDecode(b) },
   { name: 'span index (full)', run: (b) => new SpanIndex(b, cborWalker) },
@@ -55,35 +56,9 @@ const contenders: Contender[] = [
   { name: 'cbor2 comment()', run: (b) => cbor2Comment(b), smallOnly: true },
 ];
 
-/** Median nanoseconds per call of each contender, measured in interleaved rounds. */
-function measure(bytes: Uint8Array, active: Contender[]): number[] {
-  // Calls per sample so one sample takes ~5 ms (at least one call).
-  const perCall = active.map((c) => {
-    const t0 = performance.now();
-    let n = 0;
-    while (performance.now() - t0 < 20) {
-      c.run(bytes);
-      n++;
-    }
-    return (performance.now() - t0) / n;
-  });
-  const reps = perCall.map((ms) => Math.max(1, Math.round(5 / ms)));
-  const rounds = quick ? 5 : bytes.length > 4 << 20 ? 9 : 21;
-  const samples: number[][] = active.map(() => []);
-  for (let r = 0; r < rounds; r++) {
-    active.forEach((c, i) => {
-      const t0 = performance.now();
-      for (let k = 0; k < reps[i]; k++) c.run(bytes);
-      samples[i].push(((performance.now() - t0) * 1e6) / reps[i]);
-    });
-  }
-  return samples.map((s) => s.sort((a, b) => a - b)[s.length >> 1]);
-}
-
-function fmtTime(ns: number): string {
-  if (ns < 1e3) return `${ns.toFixed(0)} ns`;
-  if (ns < 1e6) return `${(ns / 1e3).toFixed(1)} µs`;
-  return `${(ns / 1e6).toFixed(2)} ms`;
+/** Rounds per payload: small payloads are cheap to sample, and more rounds steady their medians. */
+function roundsFor(bytes: Uint8Array): number {
+  return quick ? 5 : bytes.length > 4 << 20 ? 9 : 21;
 }
 
 const rows: string[] = [];
@@ -96,7 +71,7 @@ let worstFull = 0;
 let worstDepth1 = 0; // reported for completeness; flat payloads included
 for (const p of payloads()) {
   const active = contenders.filter((c) => !c.smallOnly || p.bytes.length <= 64 * 1024);
-  const times = measure(p.bytes, active);
+  const times = measure(p.bytes, active, roundsFor(p.bytes));
   const byName = new Map(active.map((c, i) => [c.name, times[i]]));
   const base = byName.get('json-pack decode')!;
   const full = byName.get('span index (full)')! / base;
