@@ -67,118 +67,97 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (argv.length === 0) return { command: 'usage-error', message: 'missing command' };
   if (argv.includes('-h') || argv.includes('--help')) return { command: 'help' };
   if (argv[0] === '--version') return { command: 'version' };
-  if (argv[0] === 'compare') return parseCompare(argv);
-  if (argv[0] !== 'inspect') return { command: 'usage-error', message: `unknown command: ${argv[0]}` };
-  let file: string | undefined;
-  let format = 'auto';
-  let input: InspectArgs['input'] = 'auto';
-  let json = false;
-  let diag = false;
-  let hex = false;
-  let text = false;
-  let depth = Infinity;
-  let top = 5;
-  for (let i = 1; i < argv.length; i++) {
-    const a = argv[i];
-    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-    const value = (): string | undefined => inline ?? argv[++i];
-    switch (flag) {
-      case '--format': {
-        const v = value();
-        if (!v) return { command: 'usage-error', message: '--format needs a value' };
-        format = v;
-        break;
-      }
-      case '--input': {
-        const v = value();
-        if (v !== 'auto' && v !== 'raw' && v !== 'hex' && v !== 'base64') return { command: 'usage-error', message: `--input must be auto, raw, hex or base64, not ${v ?? 'nothing'}` };
-        input = v;
-        break;
-      }
-      case '--depth':
-      case '--top': {
-        const v = value();
-        const n = Number(v);
-        if (!v || !Number.isInteger(n) || n < 0) return { command: 'usage-error', message: `${flag} needs a non-negative integer, not ${v ?? 'nothing'}` };
-        if (flag === '--depth') depth = n;
-        else top = n;
-        break;
-      }
-      case '--json':
-        json = true;
-        break;
-      case '--diag':
-        diag = true;
-        break;
-      case '--hex':
-        hex = true;
-        break;
-      case '--text':
-        text = true;
-        break;
-      default:
-        if (a !== '-' && a.startsWith('-')) return { command: 'usage-error', message: `unknown option: ${a}` };
-        if (file !== undefined) return { command: 'usage-error', message: `only one input file, got ${file} and ${a}` };
-        file = a;
-    }
+  if (argv[0] !== 'inspect' && argv[0] !== 'compare') return { command: 'usage-error', message: `unknown command: ${argv[0]}` };
+  const inspect = argv[0] === 'inspect';
+  const parsed = readOptions(argv.slice(1), inspect ? INSPECT_OPTIONS : COMPARE_OPTIONS);
+  if ('error' in parsed) return { command: 'usage-error', message: parsed.error };
+  const { file, values: v } = parsed;
+  const input = (v.get('--input') ?? 'auto') as InspectArgs['input'];
+  const format = (v.get('--format') as string | undefined) ?? 'auto';
+  const text = v.has('--text');
+  if (inspect) {
+    return {
+      command: 'inspect',
+      file,
+      format,
+      input,
+      text,
+      json: v.has('--json'),
+      diag: v.has('--diag'),
+      hex: v.has('--hex'),
+      depth: (v.get('--depth') as number | undefined) ?? Infinity,
+      top: (v.get('--top') as number | undefined) ?? 5,
+    };
   }
-  if (file === undefined) return { command: 'usage-error', message: 'missing input file (use - for standard input)' };
-  return { command: 'inspect', file, format, input, json, diag, hex, depth, top, text };
+  const codecs = v.get('--codecs') as string | undefined;
+  return {
+    command: 'compare',
+    file,
+    format,
+    input,
+    text,
+    output: v.has('--json') ? 'json' : v.has('--markdown') ? 'markdown' : 'table',
+    runs: (v.get('--runs') as number | undefined) ?? 5,
+    codecs: codecs ? codecs.split(',').map((c) => c.trim()).filter(Boolean) : null,
+  };
 }
 
-function parseCompare(argv: readonly string[]): ParsedArgs {
+/** What an option takes: nothing, any text, an integer in a range, or one of some words. */
+type OptionSpec = 'flag' | 'text' | { readonly min: number; readonly max: number } | readonly string[];
+
+const COMMON_OPTIONS: Record<string, OptionSpec> = {
+  '--format': 'text',
+  '--input': ['auto', 'raw', 'hex', 'base64'],
+  '--text': 'flag',
+  '--json': 'flag',
+};
+const INSPECT_OPTIONS: Record<string, OptionSpec> = {
+  ...COMMON_OPTIONS,
+  '--diag': 'flag',
+  '--hex': 'flag',
+  '--depth': { min: 0, max: Number.MAX_SAFE_INTEGER },
+  '--top': { min: 0, max: Number.MAX_SAFE_INTEGER },
+};
+const COMPARE_OPTIONS: Record<string, OptionSpec> = {
+  ...COMMON_OPTIONS,
+  '--markdown': 'flag',
+  '--runs': { min: 1, max: 10_000 },
+  '--codecs': 'text',
+};
+
+/** Reads `--flag`, `--opt value`, `--opt=value` and one input file (`-` = stdin). */
+function readOptions(args: readonly string[], spec: Record<string, OptionSpec>): { file: string; values: Map<string, string | number | true> } | { error: string } {
+  const values = new Map<string, string | number | true>();
   let file: string | undefined;
-  let format = 'auto';
-  let input: CompareArgs['input'] = 'auto';
-  let output: CompareArgs['output'] = 'table';
-  let runs = 5;
-  let codecs: string[] | null = null;
-  let text = false;
-  for (let i = 1; i < argv.length; i++) {
-    const a = argv[i];
-    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-    const value = (): string | undefined => inline ?? argv[++i];
-    switch (flag) {
-      case '--json':
-        output = 'json';
-        break;
-      case '--markdown':
-        output = 'markdown';
-        break;
-      case '--text':
-        text = true;
-        break;
-      case '--runs': {
-        const v = value();
-        const n = Number(v);
-        if (!v || !Number.isInteger(n) || n < 1 || n > 10_000) return { command: 'usage-error', message: `--runs needs an integer from 1 to 10000, not ${v ?? 'nothing'}` };
-        runs = n;
-        break;
-      }
-      case '--codecs': {
-        const v = value();
-        if (!v) return { command: 'usage-error', message: '--codecs needs a comma-separated list' };
-        codecs = v.split(',').map((c) => c.trim()).filter(Boolean);
-        break;
-      }
-      case '--format': {
-        const v = value();
-        if (!v) return { command: 'usage-error', message: '--format needs a value' };
-        format = v;
-        break;
-      }
-      case '--input': {
-        const v = value();
-        if (v !== 'auto' && v !== 'raw' && v !== 'hex' && v !== 'base64') return { command: 'usage-error', message: `--input must be auto, raw, hex or base64, not ${v ?? 'nothing'}` };
-        input = v;
-        break;
-      }
-      default:
-        if (a !== '-' && a.startsWith('-')) return { command: 'usage-error', message: `unknown option: ${a}` };
-        if (file !== undefined) return { command: 'usage-error', message: `only one input file, got ${file} and ${a}` };
-        file = a;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+    const flag = eq > 0 ? a.slice(0, eq) : a;
+    const kind = spec[flag];
+    if (kind === undefined) {
+      if (a !== '-' && a.startsWith('-')) return { error: `unknown option: ${a}` };
+      if (file !== undefined) return { error: `only one input file, got ${file} and ${a}` };
+      file = a;
+      continue;
+    }
+    if (kind === 'flag') {
+      values.set(flag, true);
+      continue;
+    }
+    const v = eq > 0 ? a.slice(eq + 1) : args[++i];
+    if (kind === 'text') {
+      if (!v) return { error: `${flag} needs a value` };
+      values.set(flag, v);
+    } else if (Array.isArray(kind)) {
+      if (!v || !kind.includes(v)) return { error: `${flag} must be ${kind.slice(0, -1).join(', ')} or ${kind[kind.length - 1]}, not ${v ?? 'nothing'}` };
+      values.set(flag, v);
+    } else {
+      const { min, max } = kind as { min: number; max: number };
+      const n = Number(v);
+      if (!v || !Number.isInteger(n) || n < min || n > max) return { error: `${flag} needs an integer from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ' up'}, not ${v ?? 'nothing'}` };
+      values.set(flag, n);
     }
   }
-  if (file === undefined) return { command: 'usage-error', message: 'missing input file (use - for standard input)' };
-  return { command: 'compare', file, format, input, output, runs, codecs, text };
+  if (file === undefined) return { error: 'missing input file (use - for standard input)' };
+  return { file, values };
 }
