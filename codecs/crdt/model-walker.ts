@@ -77,8 +77,9 @@ export const crdtModelWalker: FormatWalker = {
   describe: describeCrdt,
   preview: previewCrdt,
   details: crdtDetails,
-  // Strings carry most of a model's bytes: start small and let the store grow.
-  capacityHint: (bytes: Uint8Array) => (bytes.length >> 4) + 32,
+  // Strings carry most of a model's bytes: start small and let the store grow. Capped: this
+  // walker also runs in format detection on frames it rejects at byte 0.
+  capacityHint: (bytes: Uint8Array) => Math.min((bytes.length >> 4) + 32, 4096),
 };
 
 /** Validates a json-joy structural binary model and records all of it. Never throws. */

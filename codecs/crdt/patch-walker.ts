@@ -149,11 +149,14 @@ function patchCapacityHint(bytes: Uint8Array): number {
     for (let shift = 1, k = 0; k < 4 && p < bytes.length; k++, shift *= 128) {
       const b = bytes[p++];
       count += (b & 0x7f) * shift;
-      if (!(b & 0x80)) return Math.min(count * 3 + 8, (bytes.length >> 1) + 16);
+      if (!(b & 0x80)) return Math.min(count * 3 + 8, (bytes.length >> 1) + 16, MAX_HINT);
     }
   }
-  return (bytes.length >> 2) + 16;
+  return Math.min((bytes.length >> 2) + 16, MAX_HINT);
 }
+
+/** Format detection runs this walker on every frame, most of which it rejects at once: never reserve much up front. */
+const MAX_HINT = 4096;
 
 /** Indexes a whole binary patch frame (never throws; see `index.error`). */
 export function indexCrdtPatch(bytes: Uint8Array): SpanIndex {
