@@ -20,7 +20,7 @@
  * `--quick` measures fewer rounds.
  */
 import { measure, fmtTime, type Contender } from './measure.js';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeBenchmarkSection } from './report.js';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -298,14 +298,4 @@ const table = [
 ].join('\n');
 console.log(table);
 
-if (write) {
-  const file = path.join(repo, 'docs/BENCHMARKS.md');
-  const begin = '<!-- bench:crdt:begin -->';
-  const end = '<!-- bench:crdt:end -->';
-  const doc = readFileSync(file, 'utf8');
-  const i = doc.indexOf(begin);
-  const j = doc.indexOf(end);
-  if (i < 0 || j < 0) throw new Error(`docs/BENCHMARKS.md lacks the ${begin} / ${end} markers`);
-  writeFileSync(file, doc.slice(0, i + begin.length) + '\n' + table + '\n' + doc.slice(j));
-  console.error('docs/BENCHMARKS.md updated');
-}
+if (write) writeBenchmarkSection(repo, 'crdt', table);

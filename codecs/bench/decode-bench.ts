@@ -10,7 +10,8 @@
  * `npm run bench -- --write` also replaces the table in docs/BENCHMARKS.md.
  */
 import { measure, fmtTime, type Contender } from './measure.js';
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { writeBenchmarkSection } from './report.js';
+import { readFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -100,14 +101,4 @@ const verdict = [
 const table = [`Measured ${new Date().toISOString().slice(0, 10)} on ${machine}. Median time per call; ratios are to json-pack decode in the same run.`, '', ...rows, '', verdict].join('\n');
 console.log(table);
 
-if (write) {
-  const file = path.join(repo, 'docs/BENCHMARKS.md');
-  const begin = '<!-- bench:decode:begin -->';
-  const end = '<!-- bench:decode:end -->';
-  const doc = readFileSync(file, 'utf8');
-  const i = doc.indexOf(begin);
-  const j = doc.indexOf(end);
-  if (i < 0 || j < 0) throw new Error(`docs/BENCHMARKS.md lacks the ${begin} / ${end} markers`);
-  writeFileSync(file, doc.slice(0, i + begin.length) + '\n' + table + '\n' + doc.slice(j));
-  console.error('docs/BENCHMARKS.md updated');
-}
+if (write) writeBenchmarkSection(repo, 'decode', table);

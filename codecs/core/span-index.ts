@@ -1,5 +1,5 @@
 import { Flag, Kind, isContainerKind, kindName, type KindName } from './kinds.js';
-import { SpanStore } from './span-store.js';
+import { SpanStore, postOrder } from './span-store.js';
 import type { DecodeError, DecodeWarning } from './errors.js';
 import { EntriesMap, setOwn } from './values.js';
 
@@ -219,16 +219,8 @@ export class SpanIndex {
     this.expandAll(id);
     const { kind, flags, firstChild, nextSibling } = this.store;
     const results = new Map<number, unknown>();
-    // Post-order without recursion: visit children before building their parent.
-    const stack: number[] = [id];
-    const order: number[] = [];
-    while (stack.length) {
-      const n = stack.pop()!;
-      order.push(n);
-      for (let c = firstChild[n]; c >= 0; c = nextSibling[c]) stack.push(c);
-    }
-    for (let i = order.length - 1; i >= 0; i--) {
-      const n = order[i];
+    // Children are built before their parent.
+    for (const n of postOrder(this.store, id)) {
       if (!this.isContainer(n)) {
         if (!(flags[n] & Flag.incomplete)) results.set(n, this.walker.leafValue(this, n));
         continue;

@@ -167,3 +167,19 @@ function reserve(bytes: number): { buffer: ArrayBuffer; offset: number } {
   slabUsed += (bytes + 7) & ~7;
   return { buffer: slab, offset };
 }
+
+/**
+ * The recorded subtree of `id` with every node after all of its descendants (post-order),
+ * without recursion: value builders walk it to build children before their parents.
+ */
+export function postOrder(store: SpanStore, id: number): number[] {
+  const { firstChild, nextSibling } = store;
+  const stack = [id];
+  const order: number[] = [];
+  while (stack.length) {
+    const n = stack.pop()!;
+    order.push(n);
+    for (let c = firstChild[n]; c >= 0; c = nextSibling[c]) stack.push(c);
+  }
+  return order.reverse();
+}

@@ -1,5 +1,6 @@
 import { Flag, Kind } from '../core/kinds.js';
 import type { SpanIndex } from '../core/span-index.js';
+import { postOrder } from '../core/span-store.js';
 import { decodeUtf8, findInvalidUtf8 } from '../core/utf8.js';
 import { SimpleValue, setOwn } from '../core/values.js';
 import { indexCbor } from '../cbor/index.js';
@@ -70,15 +71,7 @@ export function crdtModelValue(index: SpanIndex, id: number): unknown {
   if (!index.has(id)) return undefined;
   const { kind, firstChild, nextSibling } = index.store;
   const results = new Map<number, unknown>();
-  const stack: number[] = [id];
-  const order: number[] = [];
-  while (stack.length) {
-    const n = stack.pop()!;
-    order.push(n);
-    for (let c = firstChild[n]; c >= 0; c = nextSibling[c]) stack.push(c);
-  }
-  for (let i = order.length - 1; i >= 0; i--) {
-    const n = order[i];
+  for (const n of postOrder(index.store, id)) {
     results.set(n, build(index, n, kind[n], results));
     // Children are no longer needed once their parent is built.
     for (let c = firstChild[n]; c >= 0; c = nextSibling[c]) results.delete(c);
