@@ -1,0 +1,146 @@
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore, type ReactElement } from 'react';
+import type { HostCapabilities, Transport } from './protocol/transport.js';
+import { InspectorSession } from './state/session.js';
+import { importCaptureFile } from './state/import-file.js';
+import type { WorkerClient } from './worker/client.js';
+import { DEFAULT_CAP_BYTES } from './worker/frame-store.js';
+import { FrameList } from './components/list/FrameList.js';
+import { FilterBar } from './components/list/FilterBar.js';
+import { FrameDetail } from './components/detail/FrameDetail.js';
+import { Toolbar } from './components/shell/Toolbar.js';
+import { StatusBar } from './components/shell/StatusBar.js';
+import { useTheme } from './components/shell/use-theme.js';
+import { ConnectBar } from './components/connect/ConnectBar.js';
+import { Composer } from './components/connect/Composer.js';
+import { saveBytes } from './components/detail/clipboard.js';
+import './components/shell/app.css';
+
+export interface AppProps {
+  readonly transport: Transport;
+  readonly capabilities: HostCapabilities;
+  /** The decode worker (tests pass one running in-process). */
+  readonly worker: WorkerClient;
+  /** Standalone inspector: URL to connect to at start (`?connect=`). */
+  readonly connectUrl?: string;
+  /** Select this frame once it arrives (the paste page shows its one frame). */
+  readonly autoSelectFirst?: boolean;
+  /** Hide the list (paste page: one frame, detail only). */
+  readonly singleFrame?: boolean;
+}
+
+/**
+ * The inspector: frame list on the left, the selected frame on the right. Fed only by its
+ * Transport and capabilities; decoding happens in the worker.
+ */
+export function App(props: AppProps): ReactElement {
+  const { transport, capabilities, worker } = props;
+  const session = useMemo(() => new InspectorSession(transport, worker, { keepOnNavigate: capabilities.keepOnNavigate }), [transport, worker, capabilities.keepOnNavigate]);
+  useEffect(() => () => session.dispose(), [session]);
+  const snapshot = useSyncExternalStore(session.model.subscribe, session.model.getSnapshot);
+  const theme = useTheme(capabilities.theme);
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [capMb, setCapMb] = useState(DEFAULT_CAP_BYTES / 1024 / 1024);
+  const [keepOnNavigate, setKeepOnNavigate] = useState(capabilities.keepOnNavigate ?? true);
+  const [notice, setNotice] = useState('');
+
+  useEffect(() => {
+    if (props.connectUrl && capabilities.connect) transport.send({ type: 'connect', url: props.connectUrl, protocols: [] });
+  }, [props.connectUrl, capabilities.connect, transport]);
+
+  useEffect(() => {
+    if (props.autoSelectFirst && selectedId === null && snapshot.rows.length) setSelectedId(snapshot.rows[0].frameId);
+  }, [props.autoSelectFirst, selectedId, snapshot.rows]);
+
+  const connectionLabels = useMemo(() => {
+    const m = new Map<string, string>();
+    let n = 1;
+    for (const id of snapshot.connections.keys()) m.set(id, `#${n++}`);
+    for (const r of snapshot.rows) if (!m.has(r.connectionId)) m.set(r.connectionId, `#${n++}`);
+    return m;
+    // Labels only change when a connection appears; rows.length keeps imported ids covered.
+  }, [snapshot.connections, snapshot.rows.length]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const selected = selectedId === null ? undefined : snapshot.rows.find((r) => r.frameId === selectedId);
+
+  const onImport = useCallback(
+    async (file: File) => {
+      const result = importCaptureFile(new Uint8Array(await file.arrayBuffer()));
+      if ('error' in result) return setNotice(`${file.name}: ${result.error}`);
+      for (const c of result.connections) session.model.applyHostMessage({ type: 'connection-opened', ...c });
+      session.ingest(result.frames);
+      setNotice(`${file.name}: ${result.frames.length} frames from ${result.connections.length} connections${result.errors.length ? `; ${result.errors.length} problems: ${result.errors.slice(0, 3).join('; ')}` : ''}`);
+    },
+    [session],
+  );
+
+  const onExport = useCallback(
+    async (kind: 'har' | 'wirescope') => {
+      const bytes = await worker.call('exportCapture', { kind, connections: session.model.connectionUrls() });
+      saveBytes(bytes, kind === 'har' ? 'wirescope-capture.har' : 'capture.wscap.json');
+    },
+    [worker, session],
+  );
+
+  return (
+    <div className="ws-app" data-theme={theme} data-testid="app">
+      {capabilities.connect && (
+        <ConnectBar
+          initialUrl={props.connectUrl ?? 'ws://localhost:8080/demo'}
+          connections={snapshot.connections}
+          onConnect={(url, protocols) => transport.send({ type: 'connect', url, protocols })}
+          onClose={(connectionId) => transport.send({ type: 'disconnect', connectionId, code: 1000, reason: 'closed in wirescope' })}
+        />
+      )}
+      {capabilities.sendFrames && (
+        <Composer client={worker} connections={snapshot.connections} theme={theme} onSend={(connectionId, opcode, data) => transport.send({ type: 'send-frame', connectionId, opcode, data })} />
+      )}
+      {!props.singleFrame && (
+        <Toolbar
+          paused={snapshot.paused}
+          pausedBacklog={snapshot.pausedBacklog}
+          capMb={capMb}
+          files={capabilities.files}
+          onPause={(p) => session.model.setPaused(p)}
+          onClear={() => {
+            setSelectedId(null);
+            void session.clear();
+          }}
+          onCap={(mb) => {
+            setCapMb(mb);
+            void session.setCap(mb * 1024 * 1024);
+          }}
+          onImport={(f) => void onImport(f)}
+          onExport={(k) => void onExport(k)}
+          keepOnNavigate={capabilities.hostName === 'panel' ? keepOnNavigate : undefined}
+          onKeepOnNavigate={
+            capabilities.hostName === 'panel'
+              ? (keep) => {
+                  setKeepOnNavigate(keep);
+                  session.keepOnNavigate = keep;
+                }
+              : undefined
+          }
+        />
+      )}
+      {notice && (
+        <div className="ws-toolbar" role="status" data-testid="notice">
+          {notice}
+          <button type="button" aria-label="Dismiss" onClick={() => setNotice('')}>
+            ✕
+          </button>
+        </div>
+      )}
+      <div className="ws-main">
+        {!props.singleFrame && (
+          <div className="ws-list-pane" style={{ width: selected ? '42%' : '100%' }}>
+            <FilterBar filters={snapshot.filters} connections={snapshot.connections} connectionLabels={connectionLabels} onChange={(f) => void session.setFilters(f)} />
+            <FrameList rows={snapshot.visible} selectedId={selectedId} onSelect={setSelectedId} connectionLabels={connectionLabels} />
+          </div>
+        )}
+        {selected && <FrameDetail key={selected.frameId} client={worker} frame={selected} otherFrames={snapshot.rows.slice(-200)} theme={theme} />}
+        {!selected && props.singleFrame && <div className="ws-empty">Paste or drop a frame above.</div>}
+      </div>
+      {!props.singleFrame && <StatusBar snapshot={snapshot} hostName={capabilities.hostName} capBytes={capMb * 1024 * 1024} />}
+    </div>
+  );
+}

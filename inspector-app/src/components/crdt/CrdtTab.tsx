@@ -1,0 +1,160 @@
+import { useEffect, useState, type ReactElement } from 'react';
+import type { CrdtSummary, FormatChoice } from '../../worker/api.js';
+import type { WorkerClient } from '../../worker/client.js';
+import { formatBytes, percent } from '../compare/format.js';
+import '../compare/detail.css';
+
+/** The document / patch text shown is cut here (the full text stays in the worker). */
+export const MAX_VIEW_CHARS = 200 * 1024;
+
+export interface CrdtTabProps {
+  readonly client: Pick<WorkerClient, 'call'>;
+  readonly frameId: number;
+  readonly format: FormatChoice;
+  /** Selects a node in the Tree tab (the CRDT node tree lives there). */
+  readonly onSelectNode?: (nodeId: number) => void;
+  /** The tree's root node id, selected by "Show in Tree" (default 0). */
+  readonly rootNodeId?: number;
+}
+
+type Load =
+  | { readonly key: string; readonly status: 'loading' }
+  | { readonly key: string; readonly status: 'error'; readonly error: string }
+  | { readonly key: string; readonly status: 'ready'; readonly summary: CrdtSummary | null };
+
+function viewText(json: string): { text: string; cut: boolean } {
+  return json.length > MAX_VIEW_CHARS ? { text: json.slice(0, MAX_VIEW_CHARS), cut: true } : { text: json, cut: false };
+}
+
+function ByteSplit({ metadata, content }: { metadata: number; content: number }): ReactElement {
+  const total = metadata + content;
+  const metaPct = percent(metadata, total);
+  const contentPct = percent(content, total);
+  return (
+    <div data-testid="crdt-bytes">
+      <p className="ws-section-title">Bytes</p>
+      <p style={{ margin: '0 0 3px' }}>
+        <span className="ws-swatch ws-stack-meta" aria-hidden="true" />
+        metadata <span className="ws-num" data-testid="crdt-bytes-metadata">{formatBytes(metadata)} B</span> ({metaPct}) ·{' '}
+        <span className="ws-swatch ws-stack-content" aria-hidden="true" />
+        content <span className="ws-num" data-testid="crdt-bytes-content">{formatBytes(content)} B</span> ({contentPct}) · total {formatBytes(total)} B
+      </p>
+      <div className="ws-stack" role="img" aria-label={`metadata ${metaPct}, content ${contentPct} of ${formatBytes(total)} bytes`}>
+        <div className="ws-stack-meta" style={{ width: total > 0 ? `${(metadata / total) * 100}%` : '0%' }} />
+        <div className="ws-stack-content" style={{ width: total > 0 ? `${(content / total) * 100}%` : '0%' }} />
+      </div>
+    </div>
+  );
+}
+
+function ClockTable({ clock }: { clock: CrdtSummary['clock'] }): ReactElement {
+  if (clock.length === 0) return <p className="ws-note">No clock table in this frame.</p>;
+  const server = clock.length === 1 && clock[0]!.sid === 'server';
+  return (
+    <>
+      <p className="ws-section-title">{server ? 'Clock (server clock)' : 'Clock table'}</p>
+      <table className="ws-table" aria-label="Clock table" style={{ width: 'auto' }}>
+        <thead>
+          <tr>
+            <th scope="col">sid</th>
+            <th scope="col" className="ws-num">
+              time
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {clock.map((c, i) => (
+            <tr key={`${c.sid}:${i}`} data-testid="crdt-clock-row">
+              <td className="ws-mono">{c.sid}</td>
+              <td className="ws-num ws-mono">{c.time}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {!server && clock.length > 1 ? <p className="ws-note">The first row is the document's local clock; the others are peers it has seen.</p> : null}
+    </>
+  );
+}
+
+/** json-joy CRDT frames: model or patch, byte split, clock table, and the view / operations. */
+export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 }: CrdtTabProps): ReactElement {
+  const key = `${frameId}:${format}`;
+  const [stored, setLoad] = useState<Load>({ key, status: 'loading' });
+  const load: Load = stored.key === key ? stored : { key, status: 'loading' };
+
+  useEffect(() => {
+    let live = true;
+    client.call('crdt', { frameId, format }).then(
+      (summary) => live && setLoad({ key, status: 'ready', summary }),
+      (e: unknown) => live && setLoad({ key, status: 'error', error: e instanceof Error ? e.message : String(e) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, frameId, format, key]);
+
+  const treeNote = (
+    <p className="ws-note">
+      The CRDT node tree (ids, chunks, tombstones) is in the Tree tab: each node there shows its <span className="ws-mono">sid.time</span> id and span.{' '}
+      {onSelectNode ? (
+        <button type="button" className="ws-button" onClick={() => onSelectNode(rootNodeId)} aria-label="Show the CRDT node tree in the Tree tab">
+          Show in Tree
+        </button>
+      ) : null}
+    </p>
+  );
+
+  let body: ReactElement;
+  if (load.status === 'loading') {
+    body = (
+      <p className="ws-note" role="status">
+        Reading the CRDT frame…
+      </p>
+    );
+  } else if (load.status === 'error') {
+    body = (
+      <p className="ws-error" role="alert">
+        {load.error}
+      </p>
+    );
+  } else if (load.summary === null) {
+    body = <p className="ws-note">This frame is not a json-joy CRDT model or patch (pick "crdt-model" or "crdt-patch" as the format to force it).</p>;
+  } else {
+    const s = load.summary;
+    const view = viewText(s.viewJson);
+    body = (
+      <>
+        <div className="ws-toolbar">
+          <span className="ws-kind" data-testid="crdt-kind" aria-label={`CRDT ${s.kind}`}>
+            {s.kind === 'model' ? 'model (structural snapshot)' : 'patch (operations)'}
+          </span>
+        </div>
+        <ByteSplit metadata={s.metadataBytes} content={s.contentBytes} />
+        {s.kind === 'model' ? <ClockTable clock={s.clock} /> : null}
+        {s.notes.length > 0 ? (
+          <ul className="ws-warn" aria-label="Notes" style={{ margin: 0, paddingLeft: 16 }}>
+            {s.notes.map((n, i) => (
+              <li key={i}>{n}</li>
+            ))}
+          </ul>
+        ) : null}
+        <p className="ws-section-title">{s.kind === 'model' ? 'Document view' : 'Patch operations'}</p>
+        <pre className="ws-pre" data-testid="crdt-view" aria-label={s.kind === 'model' ? 'Document view as JSON' : 'Patch operations as JSON'}>
+          {view.text}
+        </pre>
+        {view.cut ? (
+          <p className="ws-note" data-testid="crdt-view-cut">
+            Showing the first {formatBytes(MAX_VIEW_CHARS / 1024)} KB of {formatBytes(Math.ceil(s.viewJson.length / 1024))} KB (the rest is not shown here).
+          </p>
+        ) : null}
+      </>
+    );
+  }
+
+  return (
+    <section className="ws-detail" data-testid="crdt-tab" aria-label="CRDT summary">
+      {body}
+      {treeNote}
+    </section>
+  );
+}

@@ -1,0 +1,72 @@
+import { useState, type ReactElement } from 'react';
+import type { FormatChoice } from '../../worker/api.js';
+import type { WorkerClient } from '../../worker/client.js';
+import { copyText, saveBytes, toBase64, toHex } from './clipboard.js';
+
+const FORMATS: readonly FormatChoice[] = ['auto', 'cbor', 'msgpack', 'json', 'crdt-model', 'crdt-patch'];
+
+/** Copy as hex / base64 / JSON / EDN, save as .bin, and the decoder switcher. */
+export function FrameActions(props: {
+  client: Pick<WorkerClient, 'call'>;
+  frameId: number;
+  format: FormatChoice;
+  detected: string | null;
+  onFormat: (f: FormatChoice) => void;
+}): ReactElement {
+  const { client, frameId, format, detected, onFormat } = props;
+  const [notice, setNotice] = useState('');
+
+  const flash = (text: string) => {
+    setNotice(text);
+    setTimeout(() => setNotice(''), 1500);
+  };
+
+  const copyBytes = async (as: 'hex' | 'base64') => {
+    const bytes = await client.call('bytes', { frameId });
+    if (!bytes) return flash('frame evicted');
+    flash((await copyText(as === 'hex' ? toHex(bytes) : toBase64(bytes))) ? `copied ${as}` : 'copy refused');
+  };
+  const copyValue = async (mode: 'json' | 'edn') => {
+    const decoded = await client.call('decode', { frameId, format });
+    if (!decoded?.root) return flash('nothing decoded');
+    const text = await client.call('text', { frameId, format, nodeId: decoded.root.id, mode });
+    flash((await copyText(text.text)) ? `copied ${mode.toUpperCase()}${text.truncated ? ' (cut)' : ''}` : 'copy refused');
+  };
+  const save = async () => {
+    const bytes = await client.call('bytes', { frameId });
+    if (bytes) saveBytes(bytes, `frame-${frameId}.bin`);
+  };
+
+  return (
+    <div className="ws-toolbar" aria-label="Frame actions">
+      <span>Frame #{frameId}</span>
+      <label>
+        decode as{' '}
+        <select aria-label="Decode as" data-testid="format-switcher" value={format} onChange={(e) => onFormat(e.target.value as FormatChoice)}>
+          {FORMATS.map((f) => (
+            <option key={f} value={f}>
+              {f === 'auto' ? `auto (${detected ?? 'none'})` : f}
+            </option>
+          ))}
+        </select>
+      </label>
+      <span className="ws-spacer" />
+      <button type="button" onClick={() => void copyBytes('hex')}>
+        Copy hex
+      </button>
+      <button type="button" onClick={() => void copyBytes('base64')}>
+        Copy base64
+      </button>
+      <button type="button" onClick={() => void copyValue('json')}>
+        Copy JSON
+      </button>
+      <button type="button" onClick={() => void copyValue('edn')}>
+        Copy EDN
+      </button>
+      <button type="button" onClick={() => void save()}>
+        Save .bin
+      </button>
+      {notice && <span role="status">{notice}</span>}
+    </div>
+  );
+}

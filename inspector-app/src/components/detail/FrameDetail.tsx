@@ -1,0 +1,150 @@
+import { useCallback, useEffect, useMemo, useState, type ReactElement } from 'react';
+import type { FormatChoice, FrameDecode, FrameSummary, TreeNode } from '../../worker/api.js';
+import type { WorkerClient } from '../../worker/client.js';
+import { useTree } from '../tree/use-tree.js';
+import { HexView } from '../hex/HexView.js';
+import { CompareTab } from '../compare/CompareTab.js';
+import { CrdtTab } from '../crdt/CrdtTab.js';
+import { DiffTab } from '../diff/DiffTab.js';
+import { ErrorBanner } from './ErrorBanner.js';
+import { FrameActions } from './FrameActions.js';
+import { StructureTab } from './StructureTab.js';
+import { TextTab } from './TextTab.js';
+
+type Tab = 'tree' | 'hex' | 'text' | 'compare' | 'crdt' | 'diff';
+const TAB_LABELS: Record<Tab, string> = { tree: 'Tree', hex: 'Hex', text: 'Text', compare: 'Compare', crdt: 'CRDT', diff: 'Diff' };
+
+export interface FrameDetailProps {
+  readonly client: WorkerClient;
+  readonly frame: FrameSummary;
+  /** Recent frames, for the diff picker. */
+  readonly otherFrames: readonly FrameSummary[];
+  readonly theme: 'light' | 'dark';
+}
+
+/** One frame: actions, error banner, and the Tree / Hex / Text / Compare / CRDT / Diff tabs. */
+export function FrameDetail(props: FrameDetailProps): ReactElement {
+  const { client, frame, otherFrames, theme } = props;
+  const frameId = frame.frameId;
+  const [format, setFormat] = useState<FormatChoice>('auto');
+  const [decoded, setDecoded] = useState<FrameDecode | null>(null);
+  const [bytes, setBytes] = useState<Uint8Array | null>(null);
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [tab, setTab] = useState<Tab>('tree');
+  const [sortBySize, setSortBySize] = useState(false);
+  const [scrollTo, setScrollTo] = useState<number | null>(null);
+  const [diffWith, setDiffWith] = useState<number | null>(null);
+
+  useEffect(() => setFormat('auto'), [frameId]);
+  useEffect(() => {
+    let live = true;
+    setDecoded(null);
+    setSelectedId(null);
+    setScrollTo(null);
+    void client.call('decode', { frameId, format }).then((d) => {
+      if (!live) return;
+      setDecoded(d);
+      setSelectedId(d?.root?.id ?? null);
+    });
+    return () => {
+      live = false;
+    };
+  }, [client, frameId, format]);
+  useEffect(() => {
+    let live = true;
+    setBytes(null);
+    void client.call('bytes', { frameId }).then((b) => live && setBytes(b));
+    return () => {
+      live = false;
+    };
+  }, [client, frameId]);
+
+  const root = decoded?.root ?? null;
+  const tree = useTree(client, frameId, format, root, sortBySize);
+  const selected: TreeNode | null = selectedId === null ? null : (tree.nodes.get(selectedId) ?? null);
+
+  const selectPath = useCallback(
+    async (path: readonly number[]) => {
+      if (!path.length) return;
+      await tree.reveal(path);
+      setSelectedId(path[path.length - 1]);
+    },
+    [tree],
+  );
+
+  // A click on a byte selects the deepest node that contains it, opening the tree down to it.
+  const onByteClick = useCallback(
+    async (offset: number) => {
+      const path = await client.call('nodeAt', { frameId, format, offset });
+      await selectPath(path);
+    },
+    [client, frameId, format, selectPath],
+  );
+
+  const showByte = (offset: number) => {
+    setScrollTo(offset);
+    if (tab !== 'tree' && tab !== 'hex') setTab('hex');
+  };
+
+  const tabs = useMemo<Tab[]>(() => ['tree', 'hex', 'text', 'compare', ...(decoded?.isCrdt ? (['crdt'] as Tab[]) : []), 'diff'], [decoded?.isCrdt]);
+  const errorOffset = decoded?.error?.offset ?? null;
+  const nodeId = selected?.id ?? root?.id ?? 0;
+
+  return (
+    <section className="ws-detail-pane" aria-label={`Frame ${frameId}`} data-testid="frame-detail" data-frame-id={frameId}>
+      <FrameActions client={client} frameId={frameId} format={format} detected={decoded?.format ?? null} onFormat={setFormat} />
+      {decoded?.error && <ErrorBanner error={decoded.error} format={decoded.format} onShowByte={showByte} />}
+      {decoded?.warnings.map((w) => (
+        <div key={w} className="ws-banner-error" style={{ background: 'var(--ws-warn-bg)' }} role="status">
+          {w}
+        </div>
+      ))}
+      <div className="ws-tabs" role="tablist" aria-label="Frame views">
+        {tabs.map((t) => (
+          <button key={t} type="button" role="tab" aria-selected={tab === t} data-testid={`tab-${t}`} onClick={() => setTab(t)}>
+            {TAB_LABELS[t]}
+          </button>
+        ))}
+        <span className="ws-spacer" />
+        <span style={{ color: 'var(--ws-muted)', padding: '4px 8px' }}>
+          {decoded ? `${decoded.format ?? 'unknown format'} · ${frame.size} B${decoded.candidates.length > 1 ? ` · also reads as ${decoded.candidates.slice(1).join(', ')}` : ''}` : 'decoding…'}
+        </span>
+      </div>
+      <div className="ws-tabpanel" role="tabpanel">
+        {tab === 'tree' && (
+          <StructureTab
+            client={client}
+            frameId={frameId}
+            format={format}
+            tree={tree}
+            bytes={bytes}
+            frameSize={frame.size}
+            selected={selected}
+            errorOffset={errorOffset}
+            sortBySize={sortBySize}
+            onSortBySize={setSortBySize}
+            onSelectNode={(n) => setSelectedId(n.id)}
+            onSelectPath={(p) => void selectPath(p)}
+            onByteClick={(o) => void onByteClick(o)}
+            showHex
+            scrollToOffset={scrollTo}
+          />
+        )}
+        {tab === 'hex' &&
+          (bytes ? <HexView bytes={bytes} selection={selected} errorOffset={errorOffset} onByteClick={(o) => void onByteClick(o)} scrollToOffset={scrollTo} /> : <div className="ws-empty">loading bytes…</div>)}
+        {tab === 'text' && root && <TextTab client={client} frameId={frameId} format={format} nodeId={nodeId} theme={theme} />}
+        {tab === 'compare' && <CompareTab client={client} frameId={frameId} format={format} nodeId={nodeId} nodeLabel={selected && selected.id !== root?.id ? selected.path : ''} originalSize={selected ? selected.end - selected.start : frame.size} />}
+        {tab === 'crdt' && <CrdtTab client={client} frameId={frameId} format={format} />}
+        {tab === 'diff' && (
+          <DiffTab
+            client={client}
+            frameA={frameId}
+            frameB={diffWith}
+            frameOptions={otherFrames.filter((f) => f.frameId !== frameId).map((f) => ({ frameId: f.frameId, label: `#${f.frameId} ${f.format ?? '?'} ${f.size} B ${f.preview.slice(0, 40)}` }))}
+            onPickB={setDiffWith}
+          />
+        )}
+      </div>
+    </section>
+  );
+}

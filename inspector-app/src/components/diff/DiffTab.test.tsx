@@ -1,0 +1,89 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import type { DiffRow, WorkerMethods } from '../../worker/api';
+import { DiffTab, type DiffTabProps } from './DiffTab';
+
+afterEach(cleanup);
+
+function fakeClient(answer: (a: number, b: number) => DiffRow[] | Error) {
+  const calls: unknown[] = [];
+  return {
+    calls,
+    call<M extends keyof WorkerMethods>(method: M, params: WorkerMethods[M]['params']): Promise<WorkerMethods[M]['result']> {
+      calls.push({ method, params });
+      if (method !== 'diff') return Promise.reject(new Error(`unexpected ${method}`));
+      const p = params as WorkerMethods['diff']['params'];
+      const a = answer(p.frameA, p.frameB);
+      return a instanceof Error ? Promise.reject(a) : Promise.resolve(a as WorkerMethods[M]['result']);
+    },
+  };
+}
+
+const ROWS: DiffRow[] = [
+  { path: '$.users[0].name', change: 'changed', before: '"Ada"', after: '"Ada Lovelace"', sizeBefore: 4, sizeAfter: 13 },
+  { path: '$.users[1]', change: 'removed', before: '{id: 2, …}', after: '', sizeBefore: 20, sizeAfter: 0 },
+  { path: '$.total', change: 'added', before: '', after: '3', sizeBefore: 0, sizeAfter: 1 },
+];
+
+const OPTIONS = [
+  { frameId: 1, label: '#1 ↑ 120 B' },
+  { frameId: 2, label: '#2 ↓ 98 B' },
+  { frameId: 3, label: '#3 ↓ 101 B' },
+];
+
+function setup(over: Partial<DiffTabProps> = {}, rows: DiffRow[] | Error = ROWS) {
+  const client = fakeClient(() => rows);
+  const onPickB = vi.fn();
+  const props: DiffTabProps = { client, frameA: 1, frameB: null, frameOptions: OPTIONS, onPickB, ...over };
+  return { ...render(<DiffTab {...props} />), client, onPickB, props };
+}
+
+describe('DiffTab', () => {
+  it('asks for the other frame and offers the recent ones except frame A', () => {
+    const { client, onPickB } = setup();
+    expect(client.calls).toHaveLength(0);
+    const select = screen.getByRole('combobox', { name: 'Frame to compare with' }) as HTMLSelectElement;
+    expect(Array.from(select.options).map((o) => o.value)).toEqual(['', '2', '3']);
+    fireEvent.change(select, { target: { value: '3' } });
+    expect(onPickB).toHaveBeenCalledWith(3);
+  });
+
+  it('renders rows with changes, sizes and deltas, and totals', async () => {
+    const { client } = setup({ frameB: 2 });
+    expect(client.calls).toEqual([{ method: 'diff', params: { frameA: 1, frameB: 2 } }]);
+    const rows = await screen.findAllByTestId('diff-row');
+    expect(screen.getByTestId('diff-table')).toBeTruthy();
+    expect(rows.map((r) => r.getAttribute('data-change'))).toEqual(['changed', 'removed', 'added']);
+    expect(rows.map((r) => r.querySelector('[data-testid="diff-delta"]')!.textContent)).toEqual(['+9 B', '−20 B', '+1 B']);
+    expect(rows.map((r) => r.querySelector('[data-testid="diff-size"]')!.textContent)).toEqual(['4 → 13', '20 → 0', '0 → 1']);
+    expect(rows[0]!.textContent).toContain('"Ada Lovelace"');
+    expect(rows[1]!.querySelector('.ws-change-removed')!.textContent).toBe('removed');
+    expect(rows[0]!.querySelector('[data-testid="diff-delta"]')!.className).toContain('ws-delta-up');
+    expect(rows[1]!.querySelector('[data-testid="diff-delta"]')!.className).toContain('ws-delta-down');
+    const totals = screen.getByTestId('diff-totals').textContent;
+    expect(totals).toContain('3 differences: 1 added, 1 removed, 1 changed');
+    expect(totals).toContain('24 → 14 B (−10 B)');
+    expect((screen.getByRole('combobox') as HTMLSelectElement).value).toBe('2');
+  });
+
+  it('says when the frames hold the same value, and shows errors', async () => {
+    setup({ frameB: 3 }, []);
+    expect((await screen.findByTestId('diff-totals')).textContent).toBe('The frames hold the same value.');
+    expect(screen.queryByTestId('diff-table')).toBeNull();
+    cleanup();
+    setup({ frameB: 3 }, new Error('frame 3 is no longer held'));
+    expect((await screen.findByRole('alert')).textContent).toBe('frame 3 is no longer held');
+  });
+
+  it('reruns when frame B changes and does not diff a frame with itself', async () => {
+    const { client, rerender, props } = setup({ frameB: 2 });
+    await screen.findAllByTestId('diff-row');
+    rerender(<DiffTab {...props} frameB={3} />);
+    expect(client.calls).toHaveLength(2);
+    await screen.findAllByTestId('diff-row');
+    rerender(<DiffTab {...props} frameB={1} />);
+    expect(client.calls).toHaveLength(2);
+    expect(screen.getByText('Pick a different frame to compare with.')).toBeTruthy();
+  });
+});

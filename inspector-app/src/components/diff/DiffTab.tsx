@@ -1,0 +1,171 @@
+import { useEffect, useId, useMemo, useState, type ReactElement } from 'react';
+import type { DiffRow } from '../../worker/api.js';
+import type { WorkerClient } from '../../worker/client.js';
+import { formatBytes, formatDelta } from '../compare/format.js';
+import '../compare/detail.css';
+
+export interface DiffTabProps {
+  readonly client: Pick<WorkerClient, 'call'>;
+  /** The selected frame (the "before" side). */
+  readonly frameA: number;
+  /** The frame to compare it with (the "after" side), or null until one is picked. */
+  readonly frameB: number | null;
+  /** Recent frames to pick from (frameA itself is left out of the list). */
+  readonly frameOptions: readonly { readonly frameId: number; readonly label: string }[];
+  readonly onPickB: (frameId: number) => void;
+}
+
+type Load =
+  | { readonly key: string; readonly status: 'loading' }
+  | { readonly key: string; readonly status: 'error'; readonly error: string }
+  | { readonly key: string; readonly status: 'ready'; readonly rows: readonly DiffRow[] };
+
+interface Totals {
+  readonly added: number;
+  readonly removed: number;
+  readonly changed: number;
+  readonly before: number;
+  readonly after: number;
+}
+
+function totalsOf(rows: readonly DiffRow[]): Totals {
+  const t = { added: 0, removed: 0, changed: 0, before: 0, after: 0 };
+  for (const r of rows) {
+    t[r.change]++;
+    t.before += r.sizeBefore;
+    t.after += r.sizeAfter;
+  }
+  return t;
+}
+
+const deltaClass = (d: number) => (d > 0 ? 'ws-num ws-delta-up' : d < 0 ? 'ws-num ws-delta-down' : 'ws-num ws-muted');
+
+function DiffTable({ rows }: { rows: readonly DiffRow[] }): ReactElement {
+  return (
+    <table className="ws-table" data-testid="diff-table" aria-label="Frame differences">
+      <thead>
+        <tr>
+          <th scope="col">path</th>
+          <th scope="col">change</th>
+          <th scope="col">before</th>
+          <th scope="col">after</th>
+          <th scope="col" className="ws-num">
+            size (B)
+          </th>
+          <th scope="col" className="ws-num">
+            delta
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r, i) => {
+          const delta = r.sizeAfter - r.sizeBefore;
+          return (
+            <tr key={`${r.path}:${i}`} data-testid="diff-row" data-change={r.change}>
+              <td className="ws-mono ws-cell-value" title={r.path}>
+                {r.path}
+              </td>
+              <td className={`ws-change-${r.change}`}>{r.change}</td>
+              <td className="ws-mono ws-cell-value" title={r.before}>
+                {r.before}
+              </td>
+              <td className="ws-mono ws-cell-value" title={r.after}>
+                {r.after}
+              </td>
+              <td className="ws-num" data-testid="diff-size">
+                {formatBytes(r.sizeBefore)} → {formatBytes(r.sizeAfter)}
+              </td>
+              <td className={deltaClass(delta)} data-testid="diff-delta">
+                {formatDelta(delta)}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/** Structural diff of the selected frame against another one, with the byte delta of each change. */
+export function DiffTab({ client, frameA, frameB, frameOptions, onPickB }: DiffTabProps): ReactElement {
+  const selectId = useId();
+  const valid = frameB !== null && frameB !== frameA;
+  const key = `${frameA}:${frameB}`;
+  const [stored, setLoad] = useState<Load>({ key, status: 'loading' });
+  const load: Load = stored.key === key ? stored : { key, status: 'loading' };
+
+  useEffect(() => {
+    if (frameB === null || frameB === frameA) return;
+    let live = true;
+    client.call('diff', { frameA, frameB }).then(
+      (rows) => live && setLoad({ key, status: 'ready', rows }),
+      (e: unknown) => live && setLoad({ key, status: 'error', error: e instanceof Error ? e.message : String(e) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, frameA, frameB, key]);
+
+  const options = frameOptions.filter((o) => o.frameId !== frameA);
+  const rows = load.status === 'ready' ? load.rows : null;
+  const totals = useMemo(() => (rows ? totalsOf(rows) : null), [rows]);
+
+  let body: ReactElement | null = null;
+  if (!valid) {
+    body = <p className="ws-note">{frameB === frameA ? 'Pick a different frame to compare with.' : 'Pick a frame to compare this one with.'}</p>;
+  } else if (load.status === 'loading') {
+    body = (
+      <p className="ws-note" role="status">
+        Comparing frames…
+      </p>
+    );
+  } else if (load.status === 'error') {
+    body = (
+      <p className="ws-error" role="alert">
+        {load.error}
+      </p>
+    );
+  } else if (rows && totals) {
+    const delta = totals.after - totals.before;
+    body = (
+      <>
+        <p data-testid="diff-totals" style={{ margin: 0 }}>
+          {rows.length === 0 ? (
+            'The frames hold the same value.'
+          ) : (
+            <>
+              {rows.length} {rows.length === 1 ? 'difference' : 'differences'}: <span className="ws-change-added">{totals.added} added</span>,{' '}
+              <span className="ws-change-removed">{totals.removed} removed</span>, <span className="ws-change-changed">{totals.changed} changed</span> · changed
+              bytes {formatBytes(totals.before)} → {formatBytes(totals.after)} B (<span className={deltaClass(delta)}>{formatDelta(delta)}</span>)
+            </>
+          )}
+        </p>
+        {rows.length > 0 ? <DiffTable rows={rows} /> : null}
+      </>
+    );
+  }
+
+  return (
+    <section className="ws-detail" data-testid="diff-tab" aria-label="Frame diff">
+      <div className="ws-toolbar">
+        <label htmlFor={selectId}>Compare frame #{frameA} with</label>
+        <select
+          id={selectId}
+          className="ws-select"
+          value={valid ? String(frameB) : ''}
+          onChange={(e) => e.target.value !== '' && onPickB(Number(e.target.value))}
+          aria-label="Frame to compare with"
+        >
+          <option value="">choose a frame…</option>
+          {options.map((o) => (
+            <option key={o.frameId} value={String(o.frameId)}>
+              {o.label}
+            </option>
+          ))}
+          {valid && !options.some((o) => o.frameId === frameB) ? <option value={String(frameB)}>frame #{frameB}</option> : null}
+        </select>
+      </div>
+      {body}
+    </section>
+  );
+}

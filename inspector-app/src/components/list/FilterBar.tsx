@@ -1,0 +1,90 @@
+import { useEffect, useRef, useState, type ReactElement } from 'react';
+import type { ConnectionState, ListFilters } from '../../state/capture-model.js';
+import { parsePath } from '../../worker/path-filter.js';
+
+export const FORMAT_OPTIONS = ['all', 'cbor', 'msgpack', 'json', 'crdt-model', 'crdt-patch', 'error'] as const;
+
+export interface FilterBarProps {
+  readonly filters: ListFilters;
+  readonly connections: ReadonlyMap<string, ConnectionState>;
+  readonly connectionLabels: ReadonlyMap<string, string>;
+  readonly onChange: (filters: ListFilters) => void;
+}
+
+/** Filters above the frame list. Text and path filters wait for a pause in typing. */
+export function FilterBar(props: FilterBarProps): ReactElement {
+  const { filters, connections, connectionLabels, onChange } = props;
+  const [text, setText] = useState(filters.text);
+  const [path, setPath] = useState(filters.path);
+  const textRef = useRef<HTMLInputElement>(null);
+  const parsed = path.trim() ? parsePath(path) : null;
+
+  // `/` focuses the filter, as in DevTools' search boxes.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      const typing = target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable);
+      if (e.key === '/' && !typing) {
+        e.preventDefault();
+        textRef.current?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  useEffect(() => {
+    if (text === filters.text && path === filters.path) return;
+    if (parsed && !parsed.ok) return;
+    const timer = setTimeout(() => onChange({ ...filters, text, path }), 200);
+    return () => clearTimeout(timer);
+  }, [text, path]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  return (
+    <div className="ws-filter-bar" role="search">
+      <input
+        ref={textRef}
+        type="search"
+        placeholder="Filter decoded content  ( / )"
+        aria-label="Filter frames by decoded content"
+        data-testid="filter-input"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+      />
+      <input
+        type="search"
+        placeholder="path: users[*].name or /users/0"
+        aria-label="Filter frames by path"
+        data-testid="path-filter-input"
+        value={path}
+        onChange={(e) => setPath(e.target.value)}
+        style={{ maxWidth: 180 }}
+      />
+      <select aria-label="Direction" value={filters.direction} onChange={(e) => onChange({ ...filters, direction: e.target.value as ListFilters['direction'] })}>
+        <option value="all">↑↓ all</option>
+        <option value="sent">↑ sent</option>
+        <option value="received">↓ received</option>
+      </select>
+      <select aria-label="Format" data-testid="format-filter" value={filters.format} onChange={(e) => onChange({ ...filters, format: e.target.value })}>
+        {FORMAT_OPTIONS.map((f) => (
+          <option key={f} value={f}>
+            {f === 'all' ? 'all formats' : f === 'error' ? 'malformed' : f}
+          </option>
+        ))}
+      </select>
+      <select aria-label="Connection" value={filters.connection} onChange={(e) => onChange({ ...filters, connection: e.target.value })}>
+        <option value="all">all connections</option>
+        {[...connections.values()].map((c) => (
+          <option key={c.connectionId} value={c.connectionId}>
+            {connectionLabels.get(c.connectionId)} {c.url}
+          </option>
+        ))}
+      </select>
+      {parsed && !parsed.ok && (
+        <div className="ws-filter-error" role="alert">
+          path: {parsed.error} at character {parsed.offset}
+        </div>
+      )}
+    </div>
+  );
+}

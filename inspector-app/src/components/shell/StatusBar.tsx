@@ -1,0 +1,33 @@
+import type { ReactElement } from 'react';
+import type { CaptureSnapshot } from '../../state/capture-model.js';
+import { formatBytes } from './format.js';
+
+/** Counts that must never be silent: evicted by the cap, dropped by the host. */
+export function StatusBar(props: { snapshot: CaptureSnapshot; hostName: string; capBytes: number }): ReactElement {
+  const { snapshot, hostName, capBytes } = props;
+  return (
+    <div className="ws-status" role="status" aria-live="polite">
+      <span data-testid="frame-count">
+        {snapshot.visible.length === snapshot.rows.length ? `${snapshot.rows.length} frames` : `${snapshot.visible.length} of ${snapshot.rows.length} frames`}
+      </span>
+      <span title={`raw frame bytes held in the decode worker (cap ${formatBytes(capBytes)})`}>
+        {formatBytes(snapshot.bytesHeld)} / {formatBytes(capBytes)}
+      </span>
+      <span data-testid="evicted-count" className={snapshot.evictedTotal ? 'ws-warn' : undefined} title="frames evicted by the memory cap">
+        {snapshot.evictedTotal} evicted
+      </span>
+      {snapshot.droppedByHost > 0 && (
+        <span data-testid="dropped-count" className="ws-warn" title={snapshot.dropReasons.join('; ')}>
+          {snapshot.droppedByHost} lost before reaching the inspector ({snapshot.dropReasons.join('; ')})
+        </span>
+      )}
+      {[...snapshot.connections.values()].map((c) => (
+        <span key={c.connectionId} title={c.detail} data-testid="connection-status" data-status={c.status}>
+          {c.url.replace(/^wss?:\/\//, '')}: {c.status}
+          {c.detail && c.status !== 'open' ? ` (${c.detail})` : ''}
+        </span>
+      ))}
+      <span style={{ marginLeft: 'auto' }}>{hostName}</span>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import { useRef, type ReactElement } from 'react';
+
+export const CAP_CHOICES_MB = [16, 64, 256, 1024] as const;
+
+export interface ToolbarProps {
+  readonly paused: boolean;
+  readonly pausedBacklog: number;
+  readonly capMb: number;
+  readonly files: boolean;
+  readonly onPause: (paused: boolean) => void;
+  readonly onClear: () => void;
+  readonly onCap: (mb: number) => void;
+  readonly onImport: (file: File) => void;
+  readonly onExport: (kind: 'har' | 'wirescope') => void;
+  readonly keepOnNavigate?: boolean;
+  readonly onKeepOnNavigate?: (keep: boolean) => void;
+}
+
+/** Capture controls: pause/resume, clear, the memory cap, file import/export. */
+export function Toolbar(props: ToolbarProps): ReactElement {
+  const fileRef = useRef<HTMLInputElement>(null);
+  const { paused, pausedBacklog, capMb, files } = props;
+  return (
+    <div className="ws-toolbar" role="toolbar" aria-label="Capture">
+      <button type="button" aria-pressed={paused} data-testid="pause-button" onClick={() => props.onPause(!paused)} title="Pause the list (frames are still captured and appear on resume)">
+        {paused ? `▶ Resume${pausedBacklog ? ` (${pausedBacklog} new)` : ''}` : '⏸ Pause'}
+      </button>
+      <button type="button" data-testid="clear-button" onClick={props.onClear} title="Clear all frames">
+        ⌫ Clear
+      </button>
+      <label title="Oldest frames are evicted (and counted) above this much raw frame data">
+        memory cap{' '}
+        <select aria-label="Memory cap" value={capMb} onChange={(e) => props.onCap(Number(e.target.value))}>
+          {CAP_CHOICES_MB.map((mb) => (
+            <option key={mb} value={mb}>
+              {mb >= 1024 ? `${mb / 1024} GB` : `${mb} MB`}
+            </option>
+          ))}
+        </select>
+      </label>
+      {props.onKeepOnNavigate && (
+        <label>
+          <input type="checkbox" checked={props.keepOnNavigate ?? true} onChange={(e) => props.onKeepOnNavigate?.(e.target.checked)} /> keep on navigation
+        </label>
+      )}
+      {files && (
+        <>
+          <span className="ws-spacer" />
+          <input
+            ref={fileRef}
+            type="file"
+            accept=".har,.json,.wscap,application/json"
+            hidden
+            data-testid="import-input"
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              if (file) props.onImport(file);
+              e.target.value = '';
+            }}
+          />
+          <button type="button" onClick={() => fileRef.current?.click()} title="Import a HAR (Chrome's _webSocketMessages) or a wirescope capture">
+            Import…
+          </button>
+          <button type="button" data-testid="export-har" onClick={() => props.onExport('har')} title="Export as a HAR that Chrome DevTools can import">
+            Export HAR
+          </button>
+          <button type="button" data-testid="export-capture" onClick={() => props.onExport('wirescope')} title="Export as a wirescope capture (raw bytes exact)">
+            Export capture
+          </button>
+        </>
+      )}
+    </div>
+  );
+}

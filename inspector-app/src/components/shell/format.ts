@@ -1,0 +1,20 @@
+/** Display helpers shared by the list, tree and status bar. */
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} KB`;
+  return `${(n / 1024 / 1024).toFixed(n < 10 * 1024 * 1024 ? 2 : 1)} MB`;
+}
+
+/** hh:mm:ss.mmm in local time. */
+export function formatTime(ms: number): string {
+  const d = new Date(ms);
+  const p = (v: number, w = 2) => String(v).padStart(w, '0');
+  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
+}
+
+export function percent(part: number, whole: number): string {
+  if (!whole) return '0%';
+  const v = (100 * part) / whole;
+  return `${v >= 10 ? v.toFixed(0) : v.toFixed(1)}%`;
+}

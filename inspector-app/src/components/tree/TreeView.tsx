@@ -1,0 +1,134 @@
+import { memo, useEffect, useRef, type KeyboardEvent, type ReactElement } from 'react';
+import { observeElementRect, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
+import type { TreeNode } from '../../worker/api.js';
+import type { TreeState } from './use-tree.js';
+import { formatBytes, percent } from '../shell/format.js';
+import './tree.css';
+
+const ROW_HEIGHT = 18;
+const FALLBACK_RECT: Rect = { width: 600, height: 400 };
+function observeRect(instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: Rect) => void) {
+  return observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : FALLBACK_RECT));
+}
+
+export interface TreeViewProps {
+  readonly tree: TreeState;
+  readonly frameSize: number;
+  readonly selectedId: number | null;
+  readonly onSelect: (node: TreeNode) => void;
+}
+
+/** A node's bytes including the key that names it (what the field costs). */
+export const fieldBytes = (n: TreeNode) => n.end - n.start + (n.keyEnd > n.keyStart ? n.keyEnd - n.keyStart : 0);
+
+const TreeRow = memo(function TreeRow(props: { node: TreeNode; top: number; selected: boolean; open: boolean; loading: boolean; frameSize: number; onSelect: (n: TreeNode) => void; onToggle: (id: number) => void }): ReactElement {
+  const { node, top, selected, open, loading, frameSize, onSelect, onToggle } = props;
+  const bytes = fieldBytes(node);
+  const hasKey = node.keyStart >= 0;
+  return (
+    <div
+      role="treeitem"
+      aria-level={node.depth + 1}
+      aria-expanded={node.isContainer ? open : undefined}
+      aria-selected={selected}
+      data-testid="tree-row"
+      data-node-id={node.id}
+      data-start={node.start}
+      data-end={node.end}
+      className="ws-tree-row"
+      style={{ transform: `translateY(${top}px)` }}
+      onMouseDown={() => onSelect(node)}
+      onDoubleClick={() => node.isContainer && onToggle(node.id)}
+      title={`${node.path}\nbytes ${node.start}–${node.end} (${node.end - node.start} B, header ${node.headerLength} B${hasKey ? `, key ${node.keyEnd - node.keyStart} B` : ''})`}
+    >
+      <span className="ws-tree-main" style={{ paddingLeft: node.depth * 14 }}>
+        <span
+          className="ws-tree-toggle"
+          onMouseDown={(e) => {
+            e.stopPropagation();
+            if (node.isContainer) onToggle(node.id);
+          }}
+          aria-hidden
+        >
+          {node.isContainer ? (loading ? '…' : open ? '▾' : '▸') : ''}
+        </span>
+        <span className="ws-tree-key">{node.label}</span>
+        <span className="ws-tree-head">{node.head}</span>
+        <span className="ws-tree-preview">{node.isContainer && node.preview === node.head ? '' : node.preview}</span>
+        {node.crdtId && <span className="ws-tree-id">id {node.crdtId}{node.crdtSpan !== null ? ` ×${node.crdtSpan}` : ''}</span>}
+        {node.incomplete && <span className="ws-tree-flag">incomplete</span>}
+        {node.duplicateKey && <span className="ws-tree-flag">duplicate key</span>}
+      </span>
+      <span className="ws-tree-size" title={`${bytes} bytes, ${percent(bytes, frameSize)} of the frame`}>
+        {formatBytes(bytes)}
+      </span>
+      <span className="ws-share" aria-label={`${percent(bytes, frameSize)} of the frame`}>
+        <div style={{ width: `${Math.min(100, (100 * bytes) / (frameSize || 1))}%` }} />
+      </span>
+      <span className="ws-tree-hdr" title="header bytes">
+        {node.headerLength}
+      </span>
+    </div>
+  );
+});
+
+/** The value tree: virtualized, lazily expanded, keyboard-driven (arrows, Enter, ←/→). */
+export function TreeView(props: TreeViewProps): ReactElement {
+  const { tree, frameSize, selectedId, onSelect } = props;
+  const { rows } = tree;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    initialRect: FALLBACK_RECT,
+    observeElementRect: observeRect,
+  });
+  const selectedIndex = selectedId === null ? -1 : rows.findIndex((r) => r.id === selectedId);
+
+  useEffect(() => {
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+  }, [selectedIndex, virtualizer]);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (!rows.length) return;
+    const at = Math.max(0, selectedIndex);
+    const node = rows[at];
+    switch (e.key) {
+      case 'ArrowDown':
+        onSelect(rows[Math.min(rows.length - 1, selectedIndex + 1)]);
+        break;
+      case 'ArrowUp':
+        onSelect(rows[Math.max(0, at - 1)]);
+        break;
+      case 'ArrowRight':
+      case 'Enter':
+        if (node.isContainer && !tree.expanded.has(node.id)) void tree.expand(node.id);
+        else if (e.key === 'ArrowRight' && rows[at + 1]?.parent === node.id) onSelect(rows[at + 1]);
+        else if (e.key === 'Enter' && node.isContainer) tree.collapse(node.id);
+        break;
+      case 'ArrowLeft':
+        if (node.isContainer && tree.expanded.has(node.id)) tree.collapse(node.id);
+        else {
+          const parent = tree.nodes.get(node.parent);
+          if (parent) onSelect(parent);
+        }
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+  };
+
+  return (
+    <div ref={scrollRef} className="ws-tree" role="tree" aria-label="Decoded value tree" tabIndex={0} onKeyDown={onKeyDown} data-testid="tree-view">
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const node = rows[item.index];
+          return <TreeRow key={node.id} node={node} top={item.start} selected={node.id === selectedId} open={tree.expanded.has(node.id)} loading={tree.loading.has(node.id)} frameSize={frameSize} onSelect={onSelect} onToggle={tree.toggle} />;
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,16 @@
+/**
+ * index.html, the standalone web inspector: a WebSocket-client host (connect to any ws:// or
+ * wss:// URL, send frames) plus HAR / capture files. `?connect=ws://…` connects at start
+ * (npm start opens it connected to the demo server).
+ */
+import { createWebSocketTransport } from '../sources/websocket-transport.js';
+import { startDecodeWorker } from '../worker/client.js';
+import { mount } from './mount.js';
+
+const params = new URLSearchParams(location.search);
+mount({
+  transport: createWebSocketTransport(),
+  worker: startDecodeWorker(),
+  capabilities: { connect: true, sendFrames: true, files: true, theme: params.get('theme') === 'dark' ? 'dark' : params.get('theme') === 'light' ? 'light' : 'auto', hostName: 'web inspector' },
+  connectUrl: params.get('connect') ?? undefined,
+});

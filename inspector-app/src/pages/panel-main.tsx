@@ -1,0 +1,25 @@
+/**
+ * panel.html, the extension's DevTools panel. Inside the extension, issue #6's shell hands
+ * it an extension-port transport through `window.wirescopePanelHost` before this script
+ * runs. Opened in a plain tab (tests, a detached window without the extension), it uses an
+ * in-page test transport: `window.wirescopeTestHost.emit(message)` delivers host messages.
+ */
+import { MemoryTransport, type HostCapabilities, type Transport } from '../protocol/transport.js';
+import { startDecodeWorker } from '../worker/client.js';
+import { mount } from './mount.js';
+
+interface PanelHost {
+  readonly transport: Transport;
+  readonly theme: 'light' | 'dark';
+}
+
+const win = window as unknown as { wirescopePanelHost?: PanelHost; wirescopeTestHost?: MemoryTransport };
+const params = new URLSearchParams(location.search);
+let host = win.wirescopePanelHost;
+if (!host) {
+  const test = new MemoryTransport();
+  win.wirescopeTestHost = test;
+  host = { transport: test, theme: params.get('theme') === 'dark' ? 'dark' : 'light' };
+}
+const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: host.theme, keepOnNavigate: true, hostName: 'panel' };
+mount({ transport: host.transport, worker: startDecodeWorker(), capabilities });

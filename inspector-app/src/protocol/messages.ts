@@ -1,0 +1,93 @@
+/**
+ * The versioned message protocol between a host (extension panel port, WebSocket client,
+ * HAR file, paste buffer) and the inspector app. Every message is a `readonly`
+ * discriminated union on `type`; hosts that cross a process boundary validate by shape
+ * (see `isHostMessage`) because the other side may post anything.
+ */
+export const PROTOCOL_VERSION = 1;
+
+export type Direction = 'sent' | 'received';
+export type Opcode = 'text' | 'binary';
+
+/** One WebSocket frame as a host captured it. Text frames carry their UTF-8 bytes. */
+export interface WireFrame {
+  readonly connectionId: string;
+  readonly direction: Direction;
+  /** Wall-clock time in ms since the epoch (fractional allowed). */
+  readonly time: number;
+  readonly opcode: Opcode;
+  readonly data: Uint8Array;
+}
+
+export interface ConnectionInfo {
+  readonly connectionId: string;
+  readonly url: string;
+  /** The negotiated subprotocol ('' when none). */
+  readonly protocol: string;
+  readonly extensions: string;
+  readonly time: number;
+}
+
+/** Host → app. */
+export type HostMessage =
+  | { readonly type: 'hello'; readonly protocolVersion: number; readonly host: string }
+  | { readonly type: 'frames'; readonly frames: readonly WireFrame[] }
+  | { readonly type: 'connection-opening'; readonly connectionId: string; readonly url: string; readonly time: number }
+  | ({ readonly type: 'connection-opened' } & ConnectionInfo)
+  | { readonly type: 'connection-closed'; readonly connectionId: string; readonly code: number; readonly reason: string; readonly wasClean: boolean; readonly time: number }
+  | { readonly type: 'connection-error'; readonly connectionId: string; readonly message: string; readonly time: number }
+  /** Frames the host lost before they reached the app (buffer cap, worker restart); never silent. */
+  | { readonly type: 'dropped'; readonly count: number; readonly reason: string }
+  /** The inspected page navigated; the app keeps or clears frames per its setting. */
+  | { readonly type: 'navigated'; readonly url: string; readonly time: number };
+
+/** App → host. Hosts ignore what their capabilities do not cover. */
+export type AppMessage =
+  | { readonly type: 'hello'; readonly protocolVersion: number }
+  | { readonly type: 'connect'; readonly url: string; readonly protocols: readonly string[] }
+  | { readonly type: 'disconnect'; readonly connectionId: string; readonly code?: number; readonly reason?: string }
+  | { readonly type: 'send-frame'; readonly connectionId: string; readonly opcode: Opcode; readonly data: Uint8Array };
+
+export type HostMessageType = HostMessage['type'];
+export type AppMessageType = AppMessage['type'];
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+export function isWireFrame(v: unknown): v is WireFrame {
+  if (typeof v !== 'object' || v === null) return false;
+  const f = v as Record<string, unknown>;
+  return (
+    isString(f.connectionId) &&
+    (f.direction === 'sent' || f.direction === 'received') &&
+    isNumber(f.time) &&
+    (f.opcode === 'text' || f.opcode === 'binary') &&
+    f.data instanceof Uint8Array
+  );
+}
+
+/** Shape check for a message from an untrusted host side (a page, a port). */
+export function isHostMessage(v: unknown): v is HostMessage {
+  if (typeof v !== 'object' || v === null) return false;
+  const m = v as Record<string, unknown>;
+  switch (m.type) {
+    case 'hello':
+      return isNumber(m.protocolVersion) && isString(m.host);
+    case 'frames':
+      return Array.isArray(m.frames) && m.frames.every(isWireFrame);
+    case 'connection-opening':
+      return isString(m.connectionId) && isString(m.url) && isNumber(m.time);
+    case 'connection-opened':
+      return isString(m.connectionId) && isString(m.url) && isString(m.protocol) && isString(m.extensions) && isNumber(m.time);
+    case 'connection-closed':
+      return isString(m.connectionId) && isNumber(m.code) && isString(m.reason) && typeof m.wasClean === 'boolean' && isNumber(m.time);
+    case 'connection-error':
+      return isString(m.connectionId) && isString(m.message) && isNumber(m.time);
+    case 'dropped':
+      return isNumber(m.count) && m.count >= 0 && isString(m.reason);
+    case 'navigated':
+      return isString(m.url) && isNumber(m.time);
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,209 @@
+import type { HostMessage } from '../protocol/messages.js';
+import type { FrameSummary } from '../worker/api.js';
+import type { SummaryBatch } from '../worker/client.js';
+
+export type ConnectionStatus = 'opening' | 'open' | 'closed' | 'error';
+
+export interface ConnectionState {
+  readonly connectionId: string;
+  readonly url: string;
+  readonly protocol: string;
+  readonly status: ConnectionStatus;
+  readonly detail: string;
+}
+
+export interface ListFilters {
+  readonly direction: 'all' | 'sent' | 'received';
+  /** 'all', a format name, or 'error' for malformed frames. */
+  readonly format: string;
+  readonly connection: string;
+  /** Free text and path go to the worker (they need decoded values). */
+  readonly text: string;
+  readonly path: string;
+}
+
+export const NO_FILTERS: ListFilters = { direction: 'all', format: 'all', connection: 'all', text: '', path: '' };
+
+export interface CaptureSnapshot {
+  readonly rows: readonly FrameSummary[];
+  readonly visible: readonly FrameSummary[];
+  readonly connections: ReadonlyMap<string, ConnectionState>;
+  readonly filters: ListFilters;
+  readonly paused: boolean;
+  /** Frames captured while paused, shown on resume. */
+  readonly pausedBacklog: number;
+  readonly evictedTotal: number;
+  readonly droppedByHost: number;
+  readonly dropReasons: readonly string[];
+  readonly bytesHeld: number;
+  readonly version: number;
+}
+
+/**
+ * The main thread's view of the capture: list rows (summaries from the worker), connection
+ * states, filters and counters. Listeners are told at most once per animation frame, so a
+ * 10,000 frames/s stream re-renders the list ~60 times a second, not 10,000.
+ */
+export class CaptureModel {
+  private rows: FrameSummary[] = [];
+  private visible: FrameSummary[] = [];
+  private backlog: FrameSummary[] = [];
+  private connections = new Map<string, ConnectionState>();
+  private filters: ListFilters = NO_FILTERS;
+  /** Frame ids matching the worker-side text/path filter, or null when none is set. */
+  private contentMatches: Set<number> | null = null;
+  private paused = false;
+  private evictedTotal = 0;
+  private droppedByHost = 0;
+  private dropReasons: string[] = [];
+  private bytesHeld = 0;
+  private version = 0;
+  private snapshot: CaptureSnapshot;
+  private readonly listeners = new Set<() => void>();
+  private scheduled = false;
+
+  constructor(private readonly schedule: (run: () => void) => void = defaultSchedule) {
+    this.snapshot = this.makeSnapshot();
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): CaptureSnapshot => this.snapshot;
+
+  private makeSnapshot(): CaptureSnapshot {
+    return {
+      rows: this.rows,
+      visible: this.visible,
+      connections: this.connections,
+      filters: this.filters,
+      paused: this.paused,
+      pausedBacklog: this.backlog.length,
+      evictedTotal: this.evictedTotal,
+      droppedByHost: this.droppedByHost,
+      dropReasons: this.dropReasons,
+      bytesHeld: this.bytesHeld,
+      version: this.version,
+    };
+  }
+
+  private changed(): void {
+    this.version++;
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.schedule(() => {
+      this.scheduled = false;
+      this.snapshot = this.makeSnapshot();
+      for (const l of this.listeners) l();
+    });
+  }
+
+  private passes(row: FrameSummary): boolean {
+    const f = this.filters;
+    if (f.direction !== 'all' && row.direction !== f.direction) return false;
+    if (f.format !== 'all' && (f.format === 'error' ? row.error === null : row.format !== f.format)) return false;
+    if (f.connection !== 'all' && row.connectionId !== f.connection) return false;
+    if (this.contentMatches && !this.contentMatches.has(row.frameId)) return false;
+    return true;
+  }
+
+  private refilter(): void {
+    this.visible = this.rows.filter((r) => this.passes(r));
+  }
+
+  /** A batch of list rows from the worker. */
+  applySummaries(batch: SummaryBatch): void {
+    if (batch.matching && this.contentMatches) for (const id of batch.matching) this.contentMatches.add(id);
+    this.evictedTotal = batch.evictedTotal;
+    this.bytesHeld = batch.bytesHeld;
+    if (batch.evictedIds.length) {
+      const gone = new Set(batch.evictedIds);
+      // Evictions are the oldest frames: they sit at the front of both lists.
+      this.rows = this.rows.filter((r) => !gone.has(r.frameId));
+      this.visible = this.visible.filter((r) => !gone.has(r.frameId));
+      this.backlog = this.backlog.filter((r) => !gone.has(r.frameId));
+    }
+    if (this.paused) this.backlog.push(...batch.summaries);
+    else this.append(batch.summaries);
+    this.changed();
+  }
+
+  private append(summaries: readonly FrameSummary[]): void {
+    // New arrays so React sees a change; push onto a copy is O(n) per batch, ~20 batches/s.
+    this.rows = this.rows.concat(summaries);
+    const passing = summaries.filter((r) => this.passes(r));
+    if (passing.length) this.visible = this.visible.concat(passing);
+  }
+
+  /** Connection and drop messages from the host (frames go to the worker instead). */
+  applyHostMessage(message: HostMessage): void {
+    switch (message.type) {
+      case 'connection-opening':
+        this.setConnection({ connectionId: message.connectionId, url: message.url, protocol: '', status: 'opening', detail: '' });
+        break;
+      case 'connection-opened':
+        this.setConnection({ connectionId: message.connectionId, url: message.url, protocol: message.protocol, status: 'open', detail: message.extensions });
+        break;
+      case 'connection-closed': {
+        const c = this.connections.get(message.connectionId);
+        this.setConnection({ connectionId: message.connectionId, url: c?.url ?? '', protocol: c?.protocol ?? '', status: 'closed', detail: `code ${message.code}${message.reason ? ` ${message.reason}` : ''}${message.wasClean ? '' : ' (not clean)'}` });
+        break;
+      }
+      case 'connection-error': {
+        const c = this.connections.get(message.connectionId);
+        this.setConnection({ connectionId: message.connectionId, url: c?.url ?? '', protocol: c?.protocol ?? '', status: 'error', detail: message.message });
+        break;
+      }
+      case 'dropped':
+        this.droppedByHost += message.count;
+        if (!this.dropReasons.includes(message.reason)) this.dropReasons = [...this.dropReasons, message.reason];
+        this.changed();
+        break;
+      default:
+        break;
+    }
+  }
+
+  private setConnection(state: ConnectionState): void {
+    this.connections = new Map(this.connections).set(state.connectionId, state);
+    this.changed();
+  }
+
+  /** Known connections (for export): id → URL. */
+  connectionUrls(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [id, c] of this.connections) out[id] = c.url;
+    return out;
+  }
+
+  setFilters(filters: ListFilters, contentMatches: readonly number[] | null): void {
+    this.filters = filters;
+    this.contentMatches = contentMatches ? new Set(contentMatches) : null;
+    this.refilter();
+    this.changed();
+  }
+
+  setPaused(paused: boolean): void {
+    if (this.paused === paused) return;
+    this.paused = paused;
+    if (!paused && this.backlog.length) {
+      this.append(this.backlog);
+      this.backlog = [];
+    }
+    this.changed();
+  }
+
+  clear(): void {
+    this.rows = [];
+    this.visible = [];
+    this.backlog = [];
+    this.changed();
+  }
+}
+
+function defaultSchedule(run: () => void): void {
+  if (typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' && document.visibilityState === 'visible') requestAnimationFrame(run);
+  else setTimeout(run, 16);
+}

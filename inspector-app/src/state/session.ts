@@ -1,0 +1,78 @@
+import { PROTOCOL_VERSION, type HostMessage, type WireFrame } from '../protocol/messages.js';
+import type { Transport } from '../protocol/transport.js';
+import type { IngestFrame } from '../worker/api.js';
+import type { WorkerClient } from '../worker/client.js';
+import { CaptureModel, type ListFilters } from './capture-model.js';
+
+/**
+ * Where a frame enters the app: host messages from the Transport. Frames get an id and go
+ * to the decode worker (bytes transferred); connection states, drops and navigations go to
+ * the capture model. The worker's list rows come back into the same model.
+ */
+export class InspectorSession {
+  readonly model: CaptureModel;
+  private nextFrameId = 1;
+  private readonly unsubscribes: (() => void)[] = [];
+  keepOnNavigate: boolean;
+  hostVersion: number | null = null;
+
+  constructor(
+    readonly transport: Transport,
+    readonly worker: WorkerClient,
+    options: { keepOnNavigate?: boolean; model?: CaptureModel } = {},
+  ) {
+    this.model = options.model ?? new CaptureModel();
+    this.keepOnNavigate = options.keepOnNavigate ?? true;
+    this.unsubscribes.push(worker.onSummaries((batch) => this.model.applySummaries(batch)));
+    this.unsubscribes.push(transport.listen((message) => this.receive(message)));
+    transport.send({ type: 'hello', protocolVersion: PROTOCOL_VERSION });
+  }
+
+  private receive(message: HostMessage): void {
+    switch (message.type) {
+      case 'hello':
+        this.hostVersion = message.protocolVersion;
+        return;
+      case 'frames':
+        this.ingest(message.frames);
+        return;
+      case 'navigated':
+        if (!this.keepOnNavigate) void this.clear();
+        return;
+      default:
+        this.model.applyHostMessage(message);
+    }
+  }
+
+  /** Frames from any source (transport, file import) enter here. */
+  ingest(frames: readonly WireFrame[]): void {
+    if (!frames.length) return;
+    const batch: IngestFrame[] = frames.map((f) => ({
+      frameId: this.nextFrameId++,
+      connectionId: f.connectionId,
+      direction: f.direction,
+      time: f.time,
+      opcode: f.opcode,
+      data: f.data,
+    }));
+    this.worker.ingest(batch);
+  }
+
+  async setFilters(filters: ListFilters): Promise<void> {
+    const matches = await this.worker.call('setFilter', { text: filters.text, path: filters.path });
+    this.model.setFilters(filters, matches);
+  }
+
+  async clear(): Promise<void> {
+    await this.worker.call('clear', {});
+    this.model.clear();
+  }
+
+  async setCap(bytes: number): Promise<void> {
+    await this.worker.call('setCap', { bytes });
+  }
+
+  dispose(): void {
+    for (const u of this.unsubscribes) u();
+  }
+}

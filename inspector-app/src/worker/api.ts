@@ -1,0 +1,183 @@
+/**
+ * What the decode worker answers. The main thread holds only `FrameSummary` rows; bytes,
+ * span indexes and values stay in the worker (worker/decode-worker.ts), which answers the
+ * typed requests below (`WorkerMethods`). Every tree node carries start/end/head: that
+ * alone drives the hex highlight.
+ */
+import type { Direction, Opcode } from '../protocol/messages.js';
+
+export type FormatChoice = 'auto' | 'cbor' | 'msgpack' | 'json' | 'crdt-model' | 'crdt-patch';
+
+export interface FrameError {
+  readonly code: string;
+  readonly offset: number;
+  readonly message: string;
+}
+
+/** One row of the frame list. */
+export interface FrameSummary {
+  readonly frameId: number;
+  readonly connectionId: string;
+  readonly direction: Direction;
+  readonly time: number;
+  readonly opcode: Opcode;
+  readonly size: number;
+  /** The format it was read as, or null when nothing could read it. */
+  readonly format: string | null;
+  /** One line of the decoded value (or the text / hex start when undecodable). */
+  readonly preview: string;
+  readonly error: FrameError | null;
+}
+
+/** A frame handed to the worker (bytes transferred, not copied). */
+export interface IngestFrame {
+  readonly frameId: number;
+  readonly connectionId: string;
+  readonly direction: Direction;
+  readonly time: number;
+  readonly opcode: Opcode;
+  readonly data: Uint8Array;
+}
+
+export interface TreeNode {
+  readonly id: number;
+  readonly parent: number;
+  readonly depth: number;
+  /** Key preview for a map value, or `[i]` position label for an array item. */
+  readonly label: string;
+  /** Byte range of the key item (map values), or -1. */
+  readonly keyStart: number;
+  readonly keyEnd: number;
+  readonly kind: string;
+  /** `map(3)`, `text(5)`, `tag(1)`, ... */
+  readonly head: string;
+  readonly preview: string;
+  readonly start: number;
+  readonly end: number;
+  /** Header bytes (initial byte + argument) at `start`. */
+  readonly headerLength: number;
+  readonly isContainer: boolean;
+  /** Entries (map) / items (array); -1 when not a container or unknown. */
+  readonly childCount: number;
+  readonly incomplete: boolean;
+  readonly duplicateKey: boolean;
+  /** JSON path (`users[3].name`) and JSON Pointer. */
+  readonly path: string;
+  readonly pointer: string;
+  /** json-joy CRDT frames: `sid.time` id and span (chunks / tombstones). */
+  readonly crdtId: string | null;
+  readonly crdtSpan: number | null;
+}
+
+export interface FrameDecode {
+  readonly frameId: number;
+  readonly size: number;
+  readonly format: string | null;
+  /** Detection candidates considered, best first ('cbor', 'msgpack', ...). */
+  readonly candidates: readonly string[];
+  readonly error: FrameError | null;
+  readonly root: TreeNode | null;
+  readonly warnings: readonly string[];
+  /** Key bytes vs value bytes vs container headers of the recorded tree. */
+  readonly isCrdt: boolean;
+}
+
+export interface LargestField {
+  readonly nodeId: number;
+  /** First byte of the field's value (to reveal it in the tree). */
+  readonly start: number;
+  readonly path: string;
+  readonly size: number;
+  readonly share: number;
+}
+
+export interface TextResult {
+  readonly text: string;
+  /** True when the text was cut at the size limit. */
+  readonly truncated: boolean;
+}
+
+export interface CrdtSummary {
+  readonly kind: 'model' | 'patch';
+  /** The document view (model) or the patch operations (patch) as JSON text. */
+  readonly viewJson: string;
+  readonly clock: readonly { readonly sid: string; readonly time: number }[];
+  readonly metadataBytes: number;
+  readonly contentBytes: number;
+  readonly notes: readonly string[];
+}
+
+export interface CompareRowView {
+  readonly codec: string;
+  readonly family: string;
+  readonly size: number | null;
+  readonly gzipSize: number | null;
+  readonly deflateSize: number | null;
+  readonly encodeOpsPerSec: number | null;
+  readonly decodeOpsPerSec: number | null;
+  readonly lossless: string;
+  readonly unsupported: string | null;
+}
+
+export interface DiffRow {
+  readonly path: string;
+  readonly change: 'added' | 'removed' | 'changed';
+  readonly before: string;
+  readonly after: string;
+  readonly sizeBefore: number;
+  readonly sizeAfter: number;
+}
+
+export type EncodeAs = 'cbor' | 'msgpack' | 'json' | 'hex';
+
+export type EncodeResult = { readonly ok: true; readonly data: Uint8Array; readonly opcode: Opcode } | { readonly ok: false; readonly error: string; readonly offset: number };
+
+export interface FilterQuery {
+  /** Free text matched against the decoded content (case-insensitive). */
+  readonly text: string;
+  /** `users[*].name` or a JSON Pointer; frames where the path resolves (and matches `text` when both are set). */
+  readonly path: string;
+}
+
+/** Request name → (params, result). */
+export interface WorkerMethods {
+  decode: { params: { frameId: number; format: FormatChoice }; result: FrameDecode | null };
+  children: { params: { frameId: number; format: FormatChoice; nodeId: number }; result: TreeNode[] };
+  nodeAt: { params: { frameId: number; format: FormatChoice; offset: number }; result: number[] };
+  bytes: { params: { frameId: number }; result: Uint8Array | null };
+  text: { params: { frameId: number; format: FormatChoice; nodeId: number; mode: 'json' | 'edn' }; result: TextResult };
+  largest: { params: { frameId: number; format: FormatChoice; count: number }; result: LargestField[] };
+  crdt: { params: { frameId: number; format: FormatChoice }; result: CrdtSummary | null };
+  diff: { params: { frameA: number; frameB: number }; result: DiffRow[] };
+  encode: { params: { json: string; as: EncodeAs }; result: EncodeResult };
+  setFilter: { params: FilterQuery; result: number[] | null };
+  exportCapture: { params: { kind: 'har' | 'wirescope'; connections: Record<string, string> }; result: Uint8Array };
+  setCap: { params: { bytes: number }; result: void };
+  clear: { params: Record<string, never>; result: void };
+}
+
+export type WorkerMethod = keyof WorkerMethods;
+
+/** main → worker */
+export type ToWorker =
+  | { readonly type: 'ingest'; readonly frames: readonly IngestFrame[] }
+  | { readonly type: 'call'; readonly callId: number; readonly method: WorkerMethod; readonly params: unknown }
+  | { readonly type: 'compare'; readonly jobId: number; readonly frameId: number; readonly format: FormatChoice; readonly nodeId: number }
+  | { readonly type: 'cancel-compare'; readonly jobId: number };
+
+/** worker → main */
+export type FromWorker =
+  | {
+      readonly type: 'summaries';
+      readonly summaries: readonly FrameSummary[];
+      /** Frames evicted by the memory cap so far, and their ids (oldest first). */
+      readonly evictedTotal: number;
+      readonly evictedIds: readonly number[];
+      readonly bytesHeld: number;
+      /** Ids of the new summaries that match the active content filter (null: no filter). */
+      readonly matching: readonly number[] | null;
+    }
+  | { readonly type: 'result'; readonly callId: number; readonly result: unknown }
+  | { readonly type: 'failure'; readonly callId: number; readonly message: string }
+  | { readonly type: 'compare-row'; readonly jobId: number; readonly row: CompareRowView; readonly done: number; readonly total: number }
+  | { readonly type: 'compare-end'; readonly jobId: number; readonly cancelled: boolean; readonly error: string | null; readonly markdown: string };

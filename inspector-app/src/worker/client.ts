@@ -1,0 +1,98 @@
+import type { CompareRowView, FormatChoice, FromWorker, IngestFrame, ToWorker, WorkerMethods } from './api.js';
+
+export interface SummaryBatch extends Extract<FromWorker, { type: 'summaries' }> {}
+
+export interface CompareHandlers {
+  onRow(row: CompareRowView, done: number, total: number): void;
+  onEnd(cancelled: boolean, error: string | null, markdown: string): void;
+}
+
+/** The main thread's side of the decode worker: typed calls as promises, summaries as events. */
+export class WorkerClient {
+  private nextCallId = 1;
+  private nextJobId = 1;
+  private readonly calls = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private readonly jobs = new Map<number, CompareHandlers>();
+  private readonly summaryListeners = new Set<(batch: SummaryBatch) => void>();
+
+  constructor(private readonly worker: Worker) {
+    worker.onmessage = (event: MessageEvent<FromWorker>) => this.receive(event.data);
+    worker.onerror = (event) => {
+      const error = new Error(`decode worker failed: ${event.message}`);
+      for (const call of this.calls.values()) call.reject(error);
+      this.calls.clear();
+    };
+  }
+
+  private post(message: ToWorker, transfer: Transferable[] = []): void {
+    this.worker.postMessage(message, transfer);
+  }
+
+  private receive(message: FromWorker): void {
+    switch (message.type) {
+      case 'summaries':
+        for (const l of this.summaryListeners) l(message);
+        return;
+      case 'result':
+      case 'failure': {
+        const call = this.calls.get(message.callId);
+        this.calls.delete(message.callId);
+        if (message.type === 'result') call?.resolve(message.result);
+        else call?.reject(new Error(message.message));
+        return;
+      }
+      case 'compare-row':
+        this.jobs.get(message.jobId)?.onRow(message.row, message.done, message.total);
+        return;
+      case 'compare-end':
+        this.jobs.get(message.jobId)?.onEnd(message.cancelled, message.error, message.markdown);
+        this.jobs.delete(message.jobId);
+        return;
+    }
+  }
+
+  onSummaries(listener: (batch: SummaryBatch) => void): () => void {
+    this.summaryListeners.add(listener);
+    return () => this.summaryListeners.delete(listener);
+  }
+
+  /** Hands frames to the worker; their buffers are transferred (the caller must not keep them). */
+  ingest(frames: IngestFrame[]): void {
+    const transfer: Transferable[] = [];
+    const seen = new Set<ArrayBufferLike>();
+    for (const f of frames) {
+      const buffer = f.data.buffer;
+      // Only whole, unshared ArrayBuffers can move; a view into a larger buffer is copied.
+      if (buffer instanceof ArrayBuffer && f.data.byteOffset === 0 && f.data.byteLength === buffer.byteLength && !seen.has(buffer)) {
+        seen.add(buffer);
+        transfer.push(buffer);
+      }
+    }
+    this.post({ type: 'ingest', frames }, transfer);
+  }
+
+  call<M extends keyof WorkerMethods>(method: M, params: WorkerMethods[M]['params']): Promise<WorkerMethods[M]['result']> {
+    const callId = this.nextCallId++;
+    return new Promise((resolve, reject) => {
+      this.calls.set(callId, { resolve: resolve as (v: unknown) => void, reject });
+      this.post({ type: 'call', callId, method, params });
+    });
+  }
+
+  /** Starts a comparison; returns the cancel function. */
+  compare(frameId: number, format: FormatChoice, nodeId: number, handlers: CompareHandlers): () => void {
+    const jobId = this.nextJobId++;
+    this.jobs.set(jobId, handlers);
+    this.post({ type: 'compare', jobId, frameId, format, nodeId });
+    return () => this.post({ type: 'cancel-compare', jobId });
+  }
+
+  terminate(): void {
+    this.worker.terminate();
+  }
+}
+
+/** The app's worker, bundled by Vite from decode-worker.ts. */
+export function startDecodeWorker(): WorkerClient {
+  return new WorkerClient(new Worker(new URL('./decode-worker.ts', import.meta.url), { type: 'module', name: 'wirescope-decode' }));
+}

@@ -1,0 +1,50 @@
+import { CODECS, compareValue, formatMarkdown, isMeasured, type Row } from '../../../codecs/compare/index.js';
+import type { SpanIndex } from '../../../codecs/index.js';
+import type { CompareRowView } from './api.js';
+
+/** Per-operation time budget: a 10 MB value still finishes each codec in about a second. */
+const BUDGET_MS = 300;
+
+export function rowView(row: Row): CompareRowView {
+  if (!isMeasured(row)) {
+    return { codec: row.label, family: row.family, size: null, gzipSize: null, deflateSize: null, encodeOpsPerSec: null, decodeOpsPerSec: null, lossless: '', unsupported: row.unsupported };
+  }
+  return {
+    codec: row.label,
+    family: row.family,
+    size: row.size,
+    gzipSize: row.gzip,
+    deflateSize: row.deflate,
+    encodeOpsPerSec: Number.isFinite(row.encode.opsPerSec) ? row.encode.opsPerSec : null,
+    decodeOpsPerSec: row.decode && Number.isFinite(row.decode.opsPerSec) ? row.decode.opsPerSec : null,
+    lossless: row.lossless ? 'yes' : `no: ${row.lost.join(', ')}`,
+    unsupported: null,
+  };
+}
+
+export interface CompareSink {
+  row(view: CompareRowView, done: number, total: number): void;
+  end(cancelled: boolean, error: string | null, markdown: string): void;
+}
+
+/**
+ * Runs the re-encode comparison of one node's value (the whole frame by default), a row per
+ * codec, yielding to the worker's message loop between codecs so a cancel gets through.
+ */
+export async function runCompare(index: SpanIndex, nodeId: number, signal: AbortSignal, sink: CompareSink, title: string): Promise<void> {
+  const rows: Row[] = [];
+  try {
+    if (index.error) throw new Error(`the frame does not decode: ${index.error.message}`);
+    const value = index.value(nodeId);
+    let done = 0;
+    const generator = compareValue(value, { runs: 5, warmup: 1, budgetMs: BUDGET_MS, signal });
+    for await (const row of generator) {
+      rows.push(row);
+      done++;
+      sink.row(rowView(row), done, CODECS.length);
+    }
+    sink.end(signal.aborted, null, formatMarkdown(rows, title));
+  } catch (e) {
+    sink.end(signal.aborted, (e as Error).message, formatMarkdown(rows, title));
+  }
+}

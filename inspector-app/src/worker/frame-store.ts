@@ -1,0 +1,117 @@
+import { decodeFrame, SpanIndex, walkers, type FrameFormat } from '../../../codecs/index.js';
+import type { FormatChoice, IngestFrame } from './api.js';
+
+/** 256 MB of raw frame bytes, the default memory cap (issue #5). */
+export const DEFAULT_CAP_BYTES = 256 * 1024 * 1024;
+
+/** How many decoded frames keep their span index (the selected one and a few before it). */
+const INDEX_CACHE_SIZE = 6;
+
+export interface DecodedEntry {
+  readonly format: FrameFormat | null;
+  readonly index: SpanIndex | null;
+  readonly candidates: readonly string[];
+}
+
+/**
+ * The worker's frames: bytes and metadata in arrival order, evicted oldest-first when the
+ * bytes held pass the cap (evictions are counted, never silent), plus a small LRU of span
+ * indexes for the frames the user is looking at.
+ */
+export class FrameStore {
+  private readonly frames = new Map<number, IngestFrame>();
+  /** Ids in arrival order; `head` skips evicted ones without shifting the array. */
+  private order: number[] = [];
+  private head = 0;
+  private indexCache = new Map<string, DecodedEntry>();
+  bytesHeld = 0;
+  evictedTotal = 0;
+
+  constructor(public capBytes = DEFAULT_CAP_BYTES) {}
+
+  get size(): number {
+    return this.frames.size;
+  }
+
+  /** Adds a frame; returns the ids evicted to stay under the cap. */
+  add(frame: IngestFrame): number[] {
+    this.frames.set(frame.frameId, frame);
+    this.order.push(frame.frameId);
+    this.bytesHeld += frame.data.byteLength;
+    return this.evict();
+  }
+
+  setCap(capBytes: number): number[] {
+    this.capBytes = Math.max(0, capBytes);
+    return this.evict();
+  }
+
+  private evict(): number[] {
+    const evicted: number[] = [];
+    // The newest frame always stays, even when it alone is over the cap.
+    while (this.bytesHeld > this.capBytes && this.frames.size > 1) {
+      const id = this.order[this.head++];
+      const frame = this.frames.get(id);
+      if (!frame) continue;
+      this.frames.delete(id);
+      this.bytesHeld -= frame.data.byteLength;
+      this.evictedTotal++;
+      evicted.push(id);
+      for (const key of this.indexCache.keys()) if (key.startsWith(`${id}:`)) this.indexCache.delete(key);
+    }
+    if (this.head > 4096 && this.head * 2 > this.order.length) {
+      this.order = this.order.slice(this.head);
+      this.head = 0;
+    }
+    return evicted;
+  }
+
+  get(frameId: number): IngestFrame | undefined {
+    return this.frames.get(frameId);
+  }
+
+  /** Frames in arrival order. */
+  *all(): IterableIterator<IngestFrame> {
+    for (let i = this.head; i < this.order.length; i++) {
+      const f = this.frames.get(this.order[i]);
+      if (f) yield f;
+    }
+  }
+
+  clear(): void {
+    this.frames.clear();
+    this.order = [];
+    this.head = 0;
+    this.indexCache.clear();
+    this.bytesHeld = 0;
+  }
+
+  /**
+   * The frame's span index, read one level deep (children are indexed as the tree opens
+   * them). `format` forces a decoder: the malformed-frame switcher.
+   */
+  decoded(frameId: number, format: FormatChoice): DecodedEntry | null {
+    const frame = this.frames.get(frameId);
+    if (!frame) return null;
+    const key = `${frameId}:${format}`;
+    const cached = this.indexCache.get(key);
+    if (cached) {
+      // Most recently used goes last.
+      this.indexCache.delete(key);
+      this.indexCache.set(key, cached);
+      return cached;
+    }
+    let entry: DecodedEntry;
+    if (format === 'auto') {
+      const d = decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text' });
+      const candidates = d.detection ? d.detection.candidates.map((c) => c.format) : [];
+      entry = { format: d.format, index: d.index, candidates };
+    } else {
+      const index = walkers[format] ? new SpanIndex(frame.data, walkers[format], { depth: 1 }) : null;
+      entry = { format: index ? format : null, index, candidates: [] };
+    }
+    this.indexCache.set(key, entry);
+    while (this.indexCache.size > INDEX_CACHE_SIZE) this.indexCache.delete(this.indexCache.keys().next().value!);
+    return entry;
+  }
+}

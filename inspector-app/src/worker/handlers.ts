@@ -1,0 +1,215 @@
+import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
+import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncoder.js';
+import {
+  crdtByteSplit,
+  crdtClockTable,
+  decodeFrame,
+  diagnostic,
+  heaviestPaths,
+  parseHex,
+  patchByteSplit,
+  patchJson,
+  type SpanIndex,
+} from '../../../codecs/index.js';
+import type { CrdtSummary, EncodeAs, EncodeResult, FilterQuery, FrameDecode, FrameSummary, IngestFrame, LargestField, TextResult, WorkerMethods } from './api.js';
+import { diffFrames } from './frame-diff.js';
+import { FrameStore } from './frame-store.js';
+import { jsonText } from './json-text.js';
+import { parsePath, resolvePath, type PathPart } from './path-filter.js';
+import { childNodes, framePreview, pathToOffset, treeNode } from './tree-nodes.js';
+import { buildHar } from '../sources/har.js';
+import { serializeCapture } from '../sources/capture-file.js';
+
+/** Monaco stays responsive up to a few MB of text; beyond, the Text tab says it was cut. */
+export const MAX_TEXT_CHARS = 4_000_000;
+/** Frames larger than this expand only a few levels for "largest fields". */
+const FULL_EXPAND_LIMIT = 2 * 1024 * 1024;
+
+const textDecoder = new TextDecoder('utf-8', { fatal: false });
+
+function hexStart(bytes: Uint8Array, max = 24): string {
+  let s = '';
+  for (let i = 0; i < Math.min(bytes.length, max); i++) s += bytes[i].toString(16).padStart(2, '0') + ' ';
+  return s.trimEnd() + (bytes.length > max ? ' …' : '');
+}
+
+/** The list row for one frame: read one level deep, never more. */
+export function summarize(frame: IngestFrame): FrameSummary {
+  const d = decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text' });
+  let preview = d.index && d.index.root >= 0 ? framePreview(d.index) : '';
+  if (!preview) preview = frame.opcode === 'text' ? textDecoder.decode(frame.data.subarray(0, 120)) : hexStart(frame.data);
+  return {
+    frameId: frame.frameId,
+    connectionId: frame.connectionId,
+    direction: frame.direction,
+    time: frame.time,
+    opcode: frame.opcode,
+    size: frame.data.byteLength,
+    format: d.format,
+    preview,
+    error: d.error ? { code: d.error.code, offset: d.error.offset, message: d.error.message } : null,
+  };
+}
+
+interface ActiveFilter {
+  readonly textLower: string;
+  readonly parts: readonly PathPart[] | null;
+}
+
+/** The worker's request handlers, free of `postMessage` so tests call them directly. */
+export class WorkerHandlers {
+  readonly store = new FrameStore();
+  private filter: ActiveFilter | null = null;
+
+  private index(frameId: number, format: Parameters<FrameStore['decoded']>[1]): SpanIndex | null {
+    return this.store.decoded(frameId, format)?.index ?? null;
+  }
+
+  get filtering(): boolean {
+    return this.filter !== null;
+  }
+
+  /** Does a frame match the active content filter? (true when no filter). */
+  matches(frameId: number): boolean {
+    const filter = this.filter;
+    if (!filter) return true;
+    const frame = this.store.get(frameId);
+    if (!frame) return false;
+    const d = decodeFrame(frame.data, { isText: frame.opcode === 'text' });
+    if (!d.index || d.index.root < 0) return filter.parts === null && textDecoder.decode(frame.data).toLowerCase().includes(filter.textLower);
+    const value = d.index.value(d.index.root);
+    const targets = filter.parts ? resolvePath(value, filter.parts) : [value];
+    if (targets.length === 0) return false;
+    if (!filter.textLower) return true;
+    return targets.some((t) => jsonText(t, Infinity, undefined).text.toLowerCase().includes(filter.textLower));
+  }
+
+  readonly methods: { [M in keyof WorkerMethods]: (params: WorkerMethods[M]['params']) => WorkerMethods[M]['result'] } = {
+    decode: ({ frameId, format }): FrameDecode | null => {
+      const frame = this.store.get(frameId);
+      const entry = this.store.decoded(frameId, format);
+      if (!frame || !entry) return null;
+      const index = entry.index;
+      const error = index?.error ?? (entry.format ? null : { code: 'unsupported-format', offset: 0, message: 'no decoder could read this frame at byte 0' });
+      return {
+        frameId,
+        size: frame.data.byteLength,
+        format: entry.format,
+        candidates: entry.candidates,
+        error: error ? { code: error.code, offset: error.offset, message: error.message } : null,
+        root: index && index.root >= 0 ? treeNode(index, index.root, 0, 0) : null,
+        warnings: index ? index.warnings.map((w) => w.message) : [],
+        isCrdt: entry.format === 'crdt-model' || entry.format === 'crdt-patch',
+      };
+    },
+    children: ({ frameId, format, nodeId }) => {
+      const index = this.index(frameId, format);
+      return index ? childNodes(index, nodeId) : [];
+    },
+    nodeAt: ({ frameId, format, offset }) => {
+      const index = this.index(frameId, format);
+      return index ? pathToOffset(index, offset) : [];
+    },
+    bytes: ({ frameId }) => this.store.get(frameId)?.data.slice() ?? null,
+    text: ({ frameId, format, nodeId, mode }): TextResult => {
+      const index = this.index(frameId, format);
+      if (!index || !index.has(nodeId)) return { text: '', truncated: false };
+      if (mode === 'edn') {
+        const text = diagnostic(index, nodeId, { maxLength: MAX_TEXT_CHARS });
+        return { text, truncated: text.length >= MAX_TEXT_CHARS };
+      }
+      return jsonText(index.value(nodeId), MAX_TEXT_CHARS);
+    },
+    largest: ({ frameId, format, count }): LargestField[] => {
+      const index = this.index(frameId, format);
+      if (!index || index.root < 0) return [];
+      if (index.bytes.length <= FULL_EXPAND_LIMIT) index.expandAll(index.root);
+      else index.expand(index.root, 3);
+      return heaviestPaths(index, count, { leavesOnly: false }).map((h) => ({ nodeId: h.id, start: index.store.start[h.id], path: h.path, size: h.bytes, share: h.share }));
+    },
+    crdt: ({ frameId, format }): CrdtSummary | null => {
+      const index = this.index(frameId, format);
+      if (!index || index.root < 0) return null;
+      if (index.format === 'crdt-model') {
+        index.expandAll(index.root);
+        const clock = crdtClockTable(index);
+        const split = crdtByteSplit(index);
+        return {
+          kind: 'model',
+          viewJson: jsonText(index.value(index.root), MAX_TEXT_CHARS).text,
+          clock: clock === null ? [] : Array.isArray(clock) ? clock.map((c) => ({ sid: String(c.sid), time: c.time })) : [{ sid: 'server', time: clock.serverTime }],
+          metadataBytes: split.metadataBytes,
+          contentBytes: split.contentBytes,
+          notes: index.error ? [index.error.message] : [],
+        };
+      }
+      if (index.format === 'crdt-patch') {
+        index.expandAll(index.root);
+        const split = patchByteSplit(index);
+        return {
+          kind: 'patch',
+          viewJson: jsonText(patchJson(index) ?? null, MAX_TEXT_CHARS).text,
+          clock: [],
+          metadataBytes: split.metadataBytes,
+          contentBytes: split.contentBytes,
+          notes: index.error ? [index.error.message] : [],
+        };
+      }
+      return null;
+    },
+    diff: ({ frameA, frameB }) => {
+      const fa = this.store.get(frameA);
+      const fb = this.store.get(frameB);
+      if (!fa || !fb) return [];
+      const a = decodeFrame(fa.data, { isText: fa.opcode === 'text' }).index;
+      const b = decodeFrame(fb.data, { isText: fb.opcode === 'text' }).index;
+      return a && b ? diffFrames(a, b) : [];
+    },
+    encode: ({ json, as }) => encodeComposed(json, as),
+    setFilter: ({ text, path }: FilterQuery) => {
+      const textLower = text.trim().toLowerCase();
+      const parsed = path.trim() ? parsePath(path) : null;
+      if (!textLower && !parsed) {
+        this.filter = null;
+        return null;
+      }
+      this.filter = { textLower, parts: parsed && parsed.ok ? parsed.parts : parsed ? [{ type: 'key', key: '\u0000never' }] : null };
+      const out: number[] = [];
+      for (const f of this.store.all()) if (this.matches(f.frameId)) out.push(f.frameId);
+      return out;
+    },
+    exportCapture: ({ kind, connections }) => {
+      const frames = [...this.store.all()].map((f) => ({ connectionId: f.connectionId, direction: f.direction, time: f.time, opcode: f.opcode, data: f.data }));
+      const ids = [...new Set(frames.map((f) => f.connectionId))];
+      const infos = ids.map((id) => ({ connectionId: id, url: connections[id] ?? `ws://unknown/${id}`, protocol: '', extensions: '', time: frames.find((f) => f.connectionId === id)?.time ?? 0 }));
+      if (kind === 'har') return new TextEncoder().encode(buildHar(infos, frames, { creator: 'wirescope' }));
+      return serializeCapture(infos, frames);
+    },
+    setCap: ({ bytes }) => {
+      this.store.setCap(bytes);
+    },
+    clear: () => {
+      this.store.clear();
+    },
+  };
+}
+
+/** The standalone inspector's composer: JSON text (or hex) into the bytes to send. */
+export function encodeComposed(text: string, as: EncodeAs): EncodeResult {
+  if (as === 'hex') {
+    const parsed = parseHex(text);
+    return parsed.ok ? { ok: true, data: parsed.bytes, opcode: 'binary' } : { ok: false, error: parsed.error, offset: parsed.offset };
+  }
+  const bytes = new TextEncoder().encode(text);
+  // Our validating JSON reader gives the error offset JSON.parse does not promise.
+  const d = decodeFrame(bytes, { format: 'json' });
+  if (d.error || !d.index) return { ok: false, error: d.error?.message ?? 'not JSON', offset: d.error?.offset ?? 0 };
+  if (as === 'json') return { ok: true, data: bytes, opcode: 'text' };
+  const value = d.index.value(d.index.root);
+  try {
+    const data = as === 'cbor' ? new CborEncoder().encode(value) : new MsgPackEncoder().encode(value);
+    return { ok: true, data, opcode: 'binary' };
+  } catch (e) {
+    return { ok: false, error: (e as Error).message, offset: 0 };
+  }
+}

@@ -1,0 +1,102 @@
+import { crdtIdOf, crdtSpanOf, describeHead, Flag, formatId, formatPath, formatPointer, pathSegments, previewValue, type SpanIndex } from '../../../codecs/index.js';
+import type { TreeNode } from './api.js';
+
+/** Nodes whose depth is known from their parent (the tree asks level by level). */
+function depthOf(index: SpanIndex, id: number): number {
+  let depth = 0;
+  for (let n = index.store.parent[id]; n >= 0; n = index.store.parent[n]) depth++;
+  return depth;
+}
+
+function childCount(index: SpanIndex, id: number): number {
+  if (!index.isContainer(id)) return -1;
+  const kind = index.kind(id);
+  const arg = index.store.arg[id];
+  // Definite containers carry their count in the header; others count what was recorded.
+  if ((kind === 'array' || kind === 'map') && !(index.store.flags[id] & Flag.indefinite) && arg >= 0) return arg;
+  if (!index.isExpanded(id)) return -1;
+  return index.children(id).length;
+}
+
+/** Position label of a node inside its parent: the key's preview or `[i]`. */
+function labelOf(index: SpanIndex, id: number, keyId: number, position: number): string {
+  if (keyId >= 0) {
+    const kind = index.kind(keyId);
+    if (kind === 'text' && !index.isIncomplete(keyId)) return String(index.value(keyId));
+    return previewValue(index, keyId, 40);
+  }
+  if (index.store.parent[id] < 0) return '$';
+  return `[${position}]`;
+}
+
+export function treeNode(index: SpanIndex, id: number, position: number, depth = depthOf(index, id)): TreeNode {
+  const { store } = index;
+  const keyId = index.keyOf(id);
+  const segments = pathSegments(index, id);
+  const crdtId = crdtIdOf(index, id);
+  return {
+    id,
+    parent: store.parent[id],
+    depth,
+    label: labelOf(index, id, keyId, position),
+    keyStart: keyId >= 0 ? store.start[keyId] : -1,
+    keyEnd: keyId >= 0 ? store.end[keyId] : -1,
+    kind: index.kind(id),
+    head: describeHead(index, id),
+    preview: previewValue(index, id, 80),
+    start: store.start[id],
+    end: store.end[id],
+    headerLength: store.head[id],
+    isContainer: index.isContainer(id),
+    childCount: childCount(index, id),
+    incomplete: index.isIncomplete(id),
+    duplicateKey: (store.flags[id] & Flag.duplicateKey) !== 0 || (keyId >= 0 && (store.flags[keyId] & Flag.duplicateKey) !== 0),
+    path: formatPath(segments),
+    pointer: formatPointer(segments),
+    crdtId: crdtId ? formatId(crdtId) : null,
+    crdtSpan: crdtSpanOf(index, id),
+  };
+}
+
+/** The children of `id` as tree rows (indexes one more level on demand). */
+export function childNodes(index: SpanIndex, id: number): TreeNode[] {
+  if (!index.has(id)) return [];
+  const depth = depthOf(index, id) + 1;
+  return index.children(id).map((c, i) => treeNode(index, c, i, depth));
+}
+
+/** The ids from the root down to the deepest node containing `offset` (empty when none). */
+export function pathToOffset(index: SpanIndex, offset: number): number[] {
+  let id = index.nodeAt(offset);
+  if (id < 0) return [];
+  // A click on a key's bytes selects the value it names: the tree shows keys inside value rows.
+  if (index.store.flags[id] & Flag.key && index.store.nextSibling[id] >= 0) id = index.store.nextSibling[id];
+  const path: number[] = [];
+  for (let n = id; n >= 0; n = index.store.parent[n]) path.push(n);
+  return path.reverse();
+}
+
+/** A one-line preview of a frame's top level: `{type: "chat", user: "ann", …}`. */
+export function framePreview(index: SpanIndex, max = 120): string {
+  const root = index.root;
+  if (root < 0) return '';
+  if (!index.isContainer(root) || index.kind(root) === 'text' || index.kind(root) === 'bytes') return previewValue(index, root, max);
+  const kind = index.kind(root);
+  const isMap = kind === 'map' || kind === 'crdt_obj';
+  const isArray = kind === 'array' || kind === 'crdt_arr' || kind === 'crdt_vec';
+  if (!isMap && !isArray) return `${describeHead(index, root)} ${previewValue(index, root, max)}`;
+  const parts: string[] = [];
+  let length = 2;
+  for (const c of index.children(root)) {
+    const keyId = index.keyOf(c);
+    const value = index.isContainer(c) ? previewValue(index, c, 24) : previewValue(index, c, 40);
+    const part = isMap && keyId >= 0 ? `${labelOf(index, c, keyId, 0)}: ${value}` : value;
+    length += part.length + 2;
+    if (length > max) {
+      parts.push('…');
+      break;
+    }
+    parts.push(part);
+  }
+  return isMap ? `{${parts.join(', ')}}` : `[${parts.join(', ')}]`;
+}
