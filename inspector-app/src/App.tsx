@@ -42,6 +42,7 @@ export function App(props: AppProps): ReactElement {
   const [capMb, setCapMb] = useState(DEFAULT_CAP_BYTES / 1024 / 1024);
   const [keepOnNavigate, setKeepOnNavigate] = useState(capabilities.keepOnNavigate ?? true);
   const [notice, setNotice] = useState('');
+  const [composerOpen, setComposerOpen] = useState(false);
 
   useEffect(() => {
     if (props.connectUrl && capabilities.connect) transport.send({ type: 'connect', url: props.connectUrl, protocols: [] });
@@ -89,9 +90,11 @@ export function App(props: AppProps): ReactElement {
           connections={snapshot.connections}
           onConnect={(url, protocols) => transport.send({ type: 'connect', url, protocols })}
           onClose={(connectionId) => transport.send({ type: 'disconnect', connectionId, code: 1000, reason: 'closed in wirescope' })}
+          composerOpen={composerOpen}
+          onToggleComposer={() => setComposerOpen((o) => !o)}
         />
       )}
-      {capabilities.sendFrames && (
+      {capabilities.sendFrames && composerOpen && (
         <Composer client={worker} connections={snapshot.connections} theme={theme} onSend={(connectionId, opcode, data) => transport.send({ type: 'send-frame', connectionId, opcode, data })} />
       )}
       {!props.singleFrame && (

@@ -105,7 +105,7 @@ export class FrameStore {
     if (format === 'auto') {
       const d = decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text' });
       const candidates = d.detection ? d.detection.candidates.map((c) => c.format) : [];
-      entry = { format: d.format, index: d.index, candidates };
+      entry = isPlainText(frame, d) ? { format: null, index: null, candidates } : { format: d.format, index: d.index, candidates };
     } else {
       const index = walkers[format] ? new SpanIndex(frame.data, walkers[format], { depth: 1 }) : null;
       entry = { format: index ? format : null, index, candidates: [] };
@@ -114,4 +114,12 @@ export class FrameStore {
     while (this.indexCache.size > INDEX_CACHE_SIZE) this.indexCache.delete(this.indexCache.keys().next().value!);
     return entry;
   }
+}
+
+/**
+ * A text frame that is not JSON (nor anything else, whole) is plain text, not a malformed
+ * binary frame: "hello" must not show up as broken CBOR.
+ */
+export function isPlainText(frame: IngestFrame, d: { readonly format: FrameFormat | null; readonly error: unknown }): boolean {
+  return frame.opcode === 'text' && d.error !== null && d.format !== 'json';
 }

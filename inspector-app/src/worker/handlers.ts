@@ -13,7 +13,7 @@ import {
 } from '../../../codecs/index.js';
 import type { CrdtSummary, EncodeAs, EncodeResult, FilterQuery, FrameDecode, FrameSummary, IngestFrame, LargestField, TextResult, WorkerMethods } from './api.js';
 import { diffFrames } from './frame-diff.js';
-import { FrameStore } from './frame-store.js';
+import { FrameStore, isPlainText } from './frame-store.js';
 import { jsonText } from './json-text.js';
 import { parsePath, resolvePath, type PathPart } from './path-filter.js';
 import { childNodes, framePreview, pathToOffset, treeNode } from './tree-nodes.js';
@@ -35,7 +35,8 @@ function hexStart(bytes: Uint8Array, max = 24): string {
 
 /** The list row for one frame: read one level deep, never more. */
 export function summarize(frame: IngestFrame): FrameSummary {
-  const d = decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text' });
+  const decoded = decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text' });
+  const d = isPlainText(frame, decoded) ? { format: null, index: null, error: null } : decoded;
   let preview = d.index && d.index.root >= 0 ? framePreview(d.index) : '';
   if (!preview) preview = frame.opcode === 'text' ? textDecoder.decode(frame.data.subarray(0, 120)) : hexStart(frame.data);
   return {
@@ -90,7 +91,8 @@ export class WorkerHandlers {
       const entry = this.store.decoded(frameId, format);
       if (!frame || !entry) return null;
       const index = entry.index;
-      const error = index?.error ?? (entry.format ? null : { code: 'unsupported-format', offset: 0, message: 'no decoder could read this frame at byte 0' });
+      const plainText = !entry.format && frame.opcode === 'text';
+      const error = index?.error ?? (entry.format || plainText ? null : { code: 'unsupported-format', offset: 0, message: 'no decoder could read this frame at byte 0' });
       return {
         frameId,
         size: frame.data.byteLength,
@@ -98,7 +100,7 @@ export class WorkerHandlers {
         candidates: entry.candidates,
         error: error ? { code: error.code, offset: error.offset, message: error.message } : null,
         root: index && index.root >= 0 ? treeNode(index, index.root, 0, 0) : null,
-        warnings: index ? index.warnings.map((w) => w.message) : [],
+        warnings: plainText ? ['A plain text frame (not JSON): pick a decoder under "decode as" to force one.'] : index ? index.warnings.map((w) => w.message) : [],
         isCrdt: entry.format === 'crdt-model' || entry.format === 'crdt-patch',
       };
     },

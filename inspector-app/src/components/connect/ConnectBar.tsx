@@ -7,6 +7,8 @@ export function ConnectBar(props: {
   connections: ReadonlyMap<string, ConnectionState>;
   onConnect: (url: string, protocols: string[]) => void;
   onClose: (connectionId: string) => void;
+  composerOpen: boolean;
+  onToggleComposer: () => void;
 }): ReactElement {
   const [url, setUrl] = useState(props.initialUrl);
   const [protocols, setProtocols] = useState('');
@@ -32,6 +34,9 @@ export function ConnectBar(props: {
       <input aria-label="Subprotocols (comma separated)" value={protocols} onChange={(e) => setProtocols(e.target.value)} placeholder="subprotocols" style={{ width: 120 }} />
       <button type="submit" data-testid="connect-button">
         {live.some((c) => c.url === url.trim()) ? 'Connect another' : 'Connect'}
+      </button>
+      <button type="button" aria-pressed={props.composerOpen} aria-expanded={props.composerOpen} data-testid="compose-toggle" onClick={props.onToggleComposer}>
+        Compose…
       </button>
       {live.map((c) => (
         <button key={c.connectionId} type="button" onClick={() => props.onClose(c.connectionId)} title={`close ${c.url}`}>

@@ -23,10 +23,10 @@ export function Toolbar(props: ToolbarProps): ReactElement {
   return (
     <div className="ws-toolbar" role="toolbar" aria-label="Capture">
       <button type="button" aria-pressed={paused} data-testid="pause-button" onClick={() => props.onPause(!paused)} title="Pause the list (frames are still captured and appear on resume)">
-        {paused ? `▶ Resume${pausedBacklog ? ` (${pausedBacklog} new)` : ''}` : '⏸ Pause'}
+        {paused ? `Resume${pausedBacklog ? ` (${pausedBacklog} new)` : ''}` : 'Pause'}
       </button>
       <button type="button" data-testid="clear-button" onClick={props.onClear} title="Clear all frames">
-        ⌫ Clear
+        Clear
       </button>
       <label title="Oldest frames are evicted (and counted) above this much raw frame data">
         memory cap{' '}

@@ -35,6 +35,10 @@ const TreeRow = memo(function TreeRow(props: { node: TreeNode; top: number; sele
       data-node-id={node.id}
       data-start={node.start}
       data-end={node.end}
+      data-key-start={node.keyStart}
+      data-key-end={node.keyEnd}
+      data-header-length={node.headerLength}
+      data-path={node.path}
       className="ws-tree-row"
       style={{ transform: `translateY(${top}px)` }}
       onMouseDown={() => onSelect(node)}

@@ -1,0 +1,87 @@
+/**
+ * The decode worker's message loop, free of the worker global: decode-worker.ts wires it
+ * to `self`, tests to an in-process channel (inspector-app/src/worker/in-process.ts).
+ */
+import type { FrameSummary, FromWorker, ToWorker } from './api.js';
+import { WorkerHandlers, summarize } from './handlers.js';
+import { runCompare } from './compare-job.js';
+
+/** Summaries go out in batches: at 10,000 frames/s that is ~20 messages/s, not 10,000. */
+const FLUSH_MS = 50;
+
+export function createDispatcher(post: (message: FromWorker, transfer?: Transferable[]) => void): (message: ToWorker) => void {
+  const handlers = new WorkerHandlers();
+  const compareJobs = new Map<number, AbortController>();
+  let pending: FrameSummary[] = [];
+  let pendingEvicted: number[] = [];
+  let pendingMatching: number[] = [];
+  let flushTimer: ReturnType<typeof setTimeout> | null = null;
+
+  function flush(): void {
+    if (flushTimer !== null) clearTimeout(flushTimer);
+    flushTimer = null;
+    if (!pending.length && !pendingEvicted.length) return;
+    post({
+      type: 'summaries',
+      summaries: pending,
+      evictedTotal: handlers.store.evictedTotal,
+      evictedIds: pendingEvicted,
+      bytesHeld: handlers.store.bytesHeld,
+      // Without a filter every frame matches: null rather than a list of them all.
+      matching: handlers.filtering ? pendingMatching : null,
+    });
+    pending = [];
+    pendingEvicted = [];
+    pendingMatching = [];
+  }
+
+  return (message: ToWorker) => {
+    switch (message.type) {
+      case 'ingest': {
+        for (const frame of message.frames) {
+          const summary = summarize(frame);
+          for (const id of handlers.store.add(frame)) pendingEvicted.push(id);
+          pending.push(summary);
+          if (handlers.filtering && handlers.matches(frame.frameId)) pendingMatching.push(frame.frameId);
+        }
+        flushTimer ??= setTimeout(flush, FLUSH_MS);
+        return;
+      }
+      case 'call': {
+        // Rows and evictions still pending reach the list before the call's answer.
+        flush();
+        try {
+          const method = handlers.methods[message.method] as (p: unknown) => unknown;
+          const result = method(message.params);
+          const transfer = result instanceof Uint8Array ? [result.buffer as ArrayBuffer] : [];
+          post({ type: 'result', callId: message.callId, result }, transfer);
+        } catch (e) {
+          post({ type: 'failure', callId: message.callId, message: (e as Error).message });
+        }
+        return;
+      }
+      case 'compare': {
+        const jobId = message.jobId;
+        const index = handlers.store.decoded(message.frameId, message.format)?.index;
+        if (!index || index.root < 0) {
+          post({ type: 'compare-end', jobId, cancelled: false, error: 'the frame is no longer held (evicted) or does not decode', markdown: '' });
+          return;
+        }
+        const controller = new AbortController();
+        compareJobs.set(jobId, controller);
+        const sink = {
+          row: (row: Parameters<Parameters<typeof runCompare>[3]['row']>[0], done: number, total: number) => post({ type: 'compare-row', jobId, row, done, total }),
+          end: (cancelled: boolean, error: string | null, markdown: string) => {
+            compareJobs.delete(jobId);
+            post({ type: 'compare-end', jobId, cancelled, error, markdown });
+          },
+        };
+        void runCompare(index, message.nodeId < 0 ? index.root : message.nodeId, controller.signal, sink, `frame #${message.frameId}`);
+        return;
+      }
+      case 'cancel-compare':
+        compareJobs.get(message.jobId)?.abort();
+        return;
+    }
+  };
+}

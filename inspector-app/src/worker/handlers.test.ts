@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
+import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncoder.js';
+import { WorkerHandlers, encodeComposed, summarize } from './handlers.js';
+import type { IngestFrame } from './api.js';
+import { parseHar } from '../sources/har.js';
+import { parseCapture } from '../sources/capture-file.js';
+
+const cbor = (v: unknown) => new CborEncoder().encode(v);
+const msgpack = (v: unknown) => new MsgPackEncoder().encode(v);
+const hex = (s: string) => Uint8Array.from(s.replace(/\s+/g, '').match(/../g)!.map((b) => parseInt(b, 16)));
+
+let nextId = 1;
+function frame(data: Uint8Array, extra: Partial<IngestFrame> = {}): IngestFrame {
+  return { frameId: nextId++, connectionId: 'c1', direction: 'received', time: 1_700_000_000_000, opcode: 'binary', data, ...extra };
+}
+
+function withFrames(...frames: IngestFrame[]): WorkerHandlers {
+  const h = new WorkerHandlers();
+  for (const f of frames) h.store.add(f);
+  return h;
+}
+
+describe('summaries (the list rows)', () => {
+  it('detects the format and previews the top level', () => {
+    const s = summarize(frame(cbor({ type: 'chat', user: 'ann', n: 3 })));
+    expect(s.format).toBe('cbor');
+    expect(s.preview).toBe('{type: "chat", user: "ann", n: 3}');
+    expect(s.error).toBeNull();
+  });
+
+  it('reports a malformed frame with its offset and keeps a preview', () => {
+    const s = summarize(frame(hex('82 01')));
+    expect(s.error).toMatchObject({ offset: 2 });
+    expect(s.preview).not.toBe('');
+  });
+
+  it('previews text frames that decode as nothing as their text', () => {
+    const s = summarize(frame(new TextEncoder().encode('hello, not json'), { opcode: 'text' }));
+    expect(s.format).toBeNull();
+    expect(s.preview).toBe('hello, not json');
+  });
+});
+
+describe('tree requests', () => {
+  const data = cbor({ users: [{ name: 'ann', id: 1 }, { name: 'bob', id: 2 }], ok: true });
+  const f = frame(data);
+  const h = withFrames(f);
+
+  it('decode gives the root with its byte range, children come level by level', () => {
+    const d = h.methods.decode({ frameId: f.frameId, format: 'auto' })!;
+    expect(d.format).toBe('cbor');
+    expect(d.root).toMatchObject({ start: 0, end: data.length, kind: 'map', childCount: 2 });
+    const top = h.methods.children({ frameId: f.frameId, format: 'auto', nodeId: d.root!.id });
+    expect(top.map((n) => n.label)).toEqual(['users', 'ok']);
+    const users = top[0];
+    expect(users.keyStart).toBe(1);
+    expect(users.keyEnd).toBe(users.start);
+    expect(users.path).toBe('$.users');
+    const items = h.methods.children({ frameId: f.frameId, format: 'auto', nodeId: users.id });
+    expect(items.map((n) => n.label)).toEqual(['[0]', '[1]']);
+    const fields = h.methods.children({ frameId: f.frameId, format: 'auto', nodeId: items[1].id });
+    expect(fields[0]).toMatchObject({ label: 'name', preview: '"bob"', path: '$.users[1].name', pointer: '/users/1/name' });
+  });
+
+  it('nodeAt gives the path from the root to the deepest node at a byte (a key byte selects its value)', () => {
+    const at = data.indexOf(0x62, 20); // "b" of "bob"
+    const path = h.methods.nodeAt({ frameId: f.frameId, format: 'auto', offset: at });
+    expect(path[0]).toBe(0);
+    const leaf = path[path.length - 1];
+    const rows = h.methods.children({ frameId: f.frameId, format: 'auto', nodeId: path[path.length - 2] });
+    const node = rows.find((r) => r.id === leaf)!;
+    expect(node.start <= at && at < node.end).toBe(true);
+    expect(node.preview).toBe('"bob"');
+    // A byte of the key "ok" selects the value true.
+    const keyAt = data.lastIndexOf(0x6f);
+    const okPath = h.methods.nodeAt({ frameId: f.frameId, format: 'auto', offset: keyAt });
+    const topRows = h.methods.children({ frameId: f.frameId, format: 'auto', nodeId: 0 });
+    expect(topRows.find((r) => r.id === okPath[okPath.length - 1])?.label).toBe('ok');
+  });
+
+  it('text gives JSON and EDN; largest lists the heaviest fields', () => {
+    expect(JSON.parse(h.methods.text({ frameId: f.frameId, format: 'auto', nodeId: 0, mode: 'json' }).text)).toEqual({ users: [{ name: 'ann', id: 1 }, { name: 'bob', id: 2 }], ok: true });
+    expect(h.methods.text({ frameId: f.frameId, format: 'auto', nodeId: 0, mode: 'edn' }).text).toBe('{"users": [{"name": "ann", "id": 1}, {"name": "bob", "id": 2}], "ok": true}');
+    expect(h.methods.largest({ frameId: f.frameId, format: 'auto', count: 1 })[0].path).toBe('$.users');
+  });
+
+  it('JSON text keeps bigints exact and shows bytes, tags and undefined', () => {
+    const g = frame(hex('a4 61 62 1b ff ff ff ff ff ff ff ff 61 79 42 01 02 61 74 c1 1a 00 00 00 01 61 75 f7'));
+    const h2 = withFrames(g);
+    expect(h2.methods.text({ frameId: g.frameId, format: 'auto', nodeId: 0, mode: 'json' }).text.replace(/\s+/g, '')).toBe('{"b":18446744073709551615,"y":"h\'0102\'","t":{"tag(1)":1},"u":"undefined"}');
+  });
+
+  it('a forced decoder reads the frame another way (the malformed-frame switcher)', () => {
+    const j = frame(new TextEncoder().encode('[1,2]'), { opcode: 'text' });
+    const h2 = withFrames(j);
+    expect(h2.methods.decode({ frameId: j.frameId, format: 'auto' })!.format).toBe('json');
+    const asCbor = h2.methods.decode({ frameId: j.frameId, format: 'cbor' })!;
+    expect(asCbor.format).toBe('cbor');
+    expect(asCbor.error).not.toBeNull();
+  });
+});
+
+describe('memory cap', () => {
+  it('evicts the oldest frames over the cap and counts them', () => {
+    const h = new WorkerHandlers();
+    h.methods.setCap({ bytes: 2500 });
+    const frames = Array.from({ length: 5 }, () => frame(new Uint8Array(1000)));
+    const evicted = frames.flatMap((f) => h.store.add(f));
+    expect(evicted).toEqual([frames[0].frameId, frames[1].frameId, frames[2].frameId]);
+    expect(h.store.evictedTotal).toBe(3);
+    expect(h.store.bytesHeld).toBe(2000);
+    expect(h.methods.bytes({ frameId: frames[0].frameId })).toBeNull();
+    expect(h.methods.bytes({ frameId: frames[4].frameId })?.length).toBe(1000);
+  });
+});
+
+describe('content filters', () => {
+  const a = frame(cbor({ users: [{ name: 'ann' }] }));
+  const b = frame(msgpack({ users: [{ name: 'bob' }], note: 'Zebra' }));
+  const c = frame(new TextEncoder().encode('{"other": 1}'), { opcode: 'text' });
+  const h = withFrames(a, b, c);
+
+  it('matches free text in decoded content, case-insensitively', () => {
+    expect(h.methods.setFilter({ text: 'zebra', path: '' })).toEqual([b.frameId]);
+  });
+  it('matches a path with wildcards, and a JSON Pointer', () => {
+    expect(h.methods.setFilter({ text: '', path: 'users[*].name' })).toEqual([a.frameId, b.frameId]);
+    expect(h.methods.setFilter({ text: 'bob', path: 'users[*].name' })).toEqual([b.frameId]);
+    expect(h.methods.setFilter({ text: '', path: '/other' })).toEqual([c.frameId]);
+  });
+  it('no filter: null, and every frame matches', () => {
+    expect(h.methods.setFilter({ text: '', path: '' })).toBeNull();
+    expect(h.matches(a.frameId)).toBe(true);
+  });
+});
+
+describe('diff', () => {
+  it('reports added, removed and changed paths with byte sizes, across formats', () => {
+    const a = frame(cbor({ a: 1, b: 'x', list: [1, 2] }));
+    const b = frame(msgpack({ a: 1, b: 'xyz', list: [1, 2, 3], c: null }));
+    const h = withFrames(a, b);
+    const rows = h.methods.diff({ frameA: a.frameId, frameB: b.frameId });
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: '$.b', change: 'changed', sizeBefore: 2, sizeAfter: 4 }),
+        expect.objectContaining({ path: '$.list[2]', change: 'added' }),
+        expect.objectContaining({ path: '$.c', change: 'added' }),
+      ]),
+    );
+    expect(rows.some((r) => r.path === '$.a')).toBe(false);
+  });
+});
+
+describe('composer encoding', () => {
+  it('encodes JSON as CBOR / MessagePack / text, hex as raw bytes, and reports JSON errors with offsets', () => {
+    const r = encodeComposed('{"a": [1, 2]}', 'cbor');
+    expect(r.ok && Array.from(r.data)).toEqual(Array.from(cbor({ a: [1, 2] })));
+    const m = encodeComposed('{"a": 1}', 'msgpack');
+    expect(m.ok && m.opcode).toBe('binary');
+    const t = encodeComposed('{"a": 1}', 'json');
+    expect(t.ok && t.opcode).toBe('text');
+    expect(encodeComposed('a1 61 61 01', 'hex')).toMatchObject({ ok: true, data: hex('a1616101') });
+    expect(encodeComposed('{"a": }', 'cbor')).toMatchObject({ ok: false, offset: 6 });
+  });
+});
+
+describe('export', () => {
+  it('HAR and wirescope captures carry every frame byte-exact', () => {
+    const frames = [frame(cbor({ x: 1 })), frame(new TextEncoder().encode('{"é": "ü"}'), { opcode: 'text', direction: 'sent' }), frame(Uint8Array.from({ length: 300 }, (_, i) => (i * 7) & 255))];
+    const h = withFrames(...frames);
+    const har = parseHar(new TextDecoder().decode(h.methods.exportCapture({ kind: 'har', connections: { c1: 'ws://localhost/x' } })));
+    expect(har.errors).toEqual([]);
+    expect(har.frames.map((f) => Array.from(f.data))).toEqual(frames.map((f) => Array.from(f.data)));
+    expect(har.frames.map((f) => f.direction)).toEqual(['received', 'sent', 'received']);
+    const cap = parseCapture(h.methods.exportCapture({ kind: 'wirescope', connections: {} }));
+    expect(cap.frames.map((f) => [f.opcode, Array.from(f.data)])).toEqual(frames.map((f) => [f.opcode, Array.from(f.data)]));
+  });
+});
