@@ -58,9 +58,13 @@ export class InspectorSession {
     this.worker.ingest(batch);
   }
 
+  private filterGeneration = 0;
+
   async setFilters(filters: ListFilters): Promise<void> {
+    // Only the newest filter's answer applies, whatever order the answers come back in.
+    const generation = ++this.filterGeneration;
     const matches = await this.worker.call('setFilter', { text: filters.text, path: filters.path });
-    this.model.setFilters(filters, matches);
+    if (generation === this.filterGeneration) this.model.setFilters(filters, matches);
   }
 
   async clear(): Promise<void> {

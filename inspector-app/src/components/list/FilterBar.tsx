@@ -18,6 +18,9 @@ export function FilterBar(props: FilterBarProps): ReactElement {
   const [path, setPath] = useState(filters.path);
   const textRef = useRef<HTMLInputElement>(null);
   const parsed = path.trim() ? parsePath(path) : null;
+  // The debounced update must merge into the filters current when it fires, not when typed.
+  const latest = useRef(props);
+  latest.current = props;
 
   // `/` focuses the filter, as in DevTools' search boxes.
   useEffect(() => {
@@ -36,7 +39,7 @@ export function FilterBar(props: FilterBarProps): ReactElement {
   useEffect(() => {
     if (text === filters.text && path === filters.path) return;
     if (parsed && !parsed.ok) return;
-    const timer = setTimeout(() => onChange({ ...filters, text, path }), 200);
+    const timer = setTimeout(() => latest.current.onChange({ ...latest.current.filters, text, path }), 200);
     return () => clearTimeout(timer);
   }, [text, path]); // eslint-disable-line react-hooks/exhaustive-deps
 

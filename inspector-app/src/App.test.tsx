@@ -1,0 +1,148 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
+import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncoder.js';
+import { App } from './App.js';
+import { MemoryTransport, type HostCapabilities } from './protocol/transport.js';
+import type { WireFrame } from './protocol/messages.js';
+import { inProcessWorker } from './worker/in-process.js';
+
+const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: 'light', hostName: 'test' };
+const cbor = (v: unknown) => new CborEncoder().encode(v);
+const msgpack = (v: unknown) => new MsgPackEncoder().encode(v);
+const wire = (data: Uint8Array, extra: Partial<WireFrame> = {}): WireFrame => ({ connectionId: 'c1', direction: 'received', time: 1_700_000_000_000, opcode: 'binary', data, ...extra });
+
+afterEach(cleanup);
+
+function setup() {
+  const transport = new MemoryTransport();
+  const worker = inProcessWorker();
+  render(<App transport={transport} worker={worker} capabilities={capabilities} />);
+  return { transport, worker };
+}
+
+const rows = () => screen.queryAllByTestId('frame-row');
+const selectedOffsets = () => screen.queryAllByTestId('hex-byte-selected').map((el) => Number(el.getAttribute('data-offset')));
+const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
+
+describe('frame list', () => {
+  it('shows frames from the transport in order with direction, size and format', async () => {
+    const { transport } = setup();
+    act(() => {
+      transport.emit({ type: 'connection-opened', connectionId: 'c1', url: 'ws://x/y', protocol: '', extensions: '', time: 1 });
+      transport.emit({ type: 'frames', frames: [wire(cbor({ a: 1 })), wire(msgpack({ b: 2 }), { direction: 'sent' }), wire(new TextEncoder().encode('{"c":3}'), { opcode: 'text' })] });
+    });
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(rows().map((r) => r.getAttribute('data-format'))).toEqual(['cbor', 'msgpack', 'json']);
+    expect(within(rows()[1]).getByLabelText('sent')).toBeTruthy();
+    expect(rows()[0].textContent).toContain('{a: 1}');
+    expect(screen.getByTestId('frame-count').textContent).toBe('3 frames');
+  });
+
+  it('filters by format, by decoded text and by path; shows host drops', async () => {
+    const { transport } = setup();
+    act(() => {
+      transport.emit({ type: 'frames', frames: [wire(cbor({ user: { name: 'ann' } })), wire(msgpack({ user: { name: 'bob' } })), wire(cbor({ other: 'zebra' }))] });
+      transport.emit({ type: 'dropped', count: 7, reason: 'page buffer full' });
+    });
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(screen.getByTestId('dropped-count').textContent).toContain('7 lost');
+    fireEvent.change(screen.getByTestId('format-filter'), { target: { value: 'cbor' } });
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    fireEvent.change(screen.getByTestId('format-filter'), { target: { value: 'all' } });
+    fireEvent.change(screen.getByTestId('filter-input'), { target: { value: 'ZEBRA' } });
+    await waitFor(() => expect(rows().map((r) => r.getAttribute('data-frame-id'))).toEqual(['3']));
+    fireEvent.change(screen.getByTestId('filter-input'), { target: { value: '' } });
+    fireEvent.change(screen.getByTestId('path-filter-input'), { target: { value: 'user.name' } });
+    await waitFor(() => expect(rows().map((r) => r.getAttribute('data-frame-id'))).toEqual(['1', '2']));
+    // New frames are matched against the active filter as they arrive.
+    act(() => transport.emit({ type: 'frames', frames: [wire(cbor({ user: { name: 'cy' } })), wire(cbor({ nope: 1 }))] }));
+    await waitFor(() => expect(rows().map((r) => r.getAttribute('data-frame-id'))).toEqual(['1', '2', '4']));
+  });
+
+  it('pause keeps capturing; resume shows what arrived', async () => {
+    const { transport } = setup();
+    act(() => transport.emit({ type: 'frames', frames: [wire(cbor(1))] }));
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    fireEvent.click(screen.getByTestId('pause-button'));
+    act(() => transport.emit({ type: 'frames', frames: [wire(cbor(2)), wire(cbor(3))] }));
+    await waitFor(() => expect(screen.getByTestId('pause-button').textContent).toContain('2 new'));
+    expect(rows()).toHaveLength(1);
+    fireEvent.click(screen.getByTestId('pause-button'));
+    await waitFor(() => expect(rows()).toHaveLength(3));
+  });
+
+  it('arrow keys move the selection', async () => {
+    const { transport } = setup();
+    act(() => transport.emit({ type: 'frames', frames: [wire(cbor(1)), wire(cbor(2))] }));
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    const list = screen.getByTestId('frame-list');
+    fireEvent.keyDown(list, { key: 'ArrowDown' });
+    await waitFor(() => expect(screen.getByTestId('frame-detail').getAttribute('data-frame-id')).toBe('1'));
+    fireEvent.keyDown(list, { key: 'ArrowDown' });
+    await waitFor(() => expect(screen.getByTestId('frame-detail').getAttribute('data-frame-id')).toBe('2'));
+  });
+});
+
+describe('tree and hex, linked both ways', () => {
+  const value = { users: [{ name: 'ann', id: 1 }, { name: 'bob', id: 2 }], ok: true };
+  const bytes = cbor(value);
+
+  async function openFrame() {
+    const ctx = setup();
+    act(() => ctx.transport.emit({ type: 'frames', frames: [wire(bytes)] }));
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    fireEvent.mouseDown(rows()[0]);
+    await waitFor(() => expect(screen.getAllByTestId('tree-row').length).toBeGreaterThan(2));
+    return ctx;
+  }
+  const treeRow = (path: string) => screen.getAllByTestId('tree-row').find((r) => r.getAttribute('data-path') === path)!;
+
+  it('opens one level at once; selecting a node highlights exactly its key and bytes', async () => {
+    await openFrame();
+    expect(screen.getAllByTestId('tree-row').map((r) => r.getAttribute('data-path'))).toEqual(['$', '$.users', '$.ok']);
+    // The root is selected first: the whole frame is highlighted.
+    await waitFor(() => expect(selectedOffsets()).toEqual(range(0, bytes.length)));
+    const users = treeRow('$.users');
+    fireEvent.mouseDown(users);
+    const keyStart = Number(users.getAttribute('data-key-start'));
+    const start = Number(users.getAttribute('data-start'));
+    const end = Number(users.getAttribute('data-end'));
+    expect(keyStart).toBe(1);
+    await waitFor(() => expect(selectedOffsets()).toEqual(range(keyStart, end)));
+    expect(start).toBe(7);
+    // Header, key and payload tones differ.
+    const cell = (o: number) => screen.getAllByTestId('hex-byte-selected').find((el) => Number(el.getAttribute('data-offset')) === o)!;
+    expect(cell(1).className).toContain('hex-key');
+    expect(cell(start).className).toContain('hex-header');
+    expect(cell(start + 1).className).toContain('hex-payload');
+  });
+
+  it('Enter expands; clicking a byte selects the deepest node holding it, opening the tree down to it', async () => {
+    await openFrame();
+    const tree = screen.getByTestId('tree-view');
+    fireEvent.mouseDown(treeRow('$.users'));
+    fireEvent.keyDown(tree, { key: 'Enter' });
+    await waitFor(() => expect(treeRow('$.users[1]')).toBeTruthy());
+    const bob = bytes.findIndex((b, i) => b === 0x62 && bytes[i + 1] === 0x6f && bytes[i + 2] === 0x62); // "bob"
+    const byteCell = screen.getAllByText('62').find((el) => Number(el.getAttribute('data-offset')) === bob)!;
+    fireEvent.mouseDown(byteCell);
+    fireEvent.click(byteCell);
+    await waitFor(() => {
+      const selected = screen.getAllByTestId('tree-row').find((r) => r.getAttribute('aria-selected') === 'true');
+      expect(selected?.getAttribute('data-path')).toBe('$.users[1].name');
+    });
+  });
+
+  it('a malformed frame shows the error with its offset, the partial tree and the marked byte', async () => {
+    const { transport } = setup();
+    act(() => transport.emit({ type: 'frames', frames: [wire(Uint8Array.from([0x83, 0x01, 0x02]))] }));
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    fireEvent.mouseDown(rows()[0]);
+    const banner = await screen.findByTestId('error-banner');
+    expect(banner.getAttribute('data-offset')).toBe('3');
+    await waitFor(() => expect(screen.getAllByTestId('tree-row').length).toBe(3));
+    expect(screen.getByTestId('hex-byte-error').getAttribute('data-offset')).toBe('3');
+  });
+});
