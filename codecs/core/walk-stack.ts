@@ -63,6 +63,18 @@ export class WalkStack {
 }
 
 const MAX_COUNT = 0x7fffffff;
+
+/**
+ * Items the open container at `t` declared (a map counts keys and values). The stack clamps
+ * counts to 2^31 - 1; error messages read the recorded node's own count so a 4,294,967,295-item
+ * header is not reported as missing 2,147,483,647 items.
+ */
+export function declaredItems(stack: WalkStack, t: number, arg: Float64Array, isMap: boolean): number {
+  const remaining = stack.remaining[t];
+  const node = stack.node[t];
+  if (remaining !== MAX_COUNT || node < 0) return remaining;
+  return arg[node] * (isMap ? 2 : 1);
+}
 const MAX_DEPTH = 0x40000000;
 
 let shared: WalkStack | null = null;
