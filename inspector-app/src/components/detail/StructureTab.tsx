@@ -78,7 +78,7 @@ export function StructureTab(props: StructureTabProps): ReactElement {
         )}
       </div>
       {showHex && (
-        <div style={{ display: 'flex', flexDirection: 'column', borderLeft: '1px solid var(--ws-border)', minWidth: 0, maxWidth: 640 }}>
+        <div style={{ display: 'flex', flexDirection: 'column', borderLeft: '1px solid var(--ws-border)', flex: '0 0 auto', width: 'max-content' }}>
           {bytes ? (
             <HexView bytes={bytes} selection={selected} errorOffset={errorOffset} onByteClick={onByteClick} scrollToOffset={scrollToOffset} />
           ) : (

@@ -75,7 +75,7 @@ export function FilterBar(props: FilterBarProps): ReactElement {
           </option>
         ))}
       </select>
-      <select aria-label="Connection" value={filters.connection} onChange={(e) => onChange({ ...filters, connection: e.target.value })}>
+      <select aria-label="Connection" style={{ maxWidth: 140 }} value={filters.connection} onChange={(e) => onChange({ ...filters, connection: e.target.value })}>
         <option value="all">all connections</option>
         {[...connections.values()].map((c) => (
           <option key={c.connectionId} value={c.connectionId}>

@@ -1,0 +1,53 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { PastePage } from './PastePage.js';
+import { inProcessWorker } from '../worker/in-process.js';
+
+afterEach(cleanup);
+beforeEach(() => window.history.replaceState(null, '', '/paste.html'));
+
+function paste(text: string) {
+  render(<PastePage worker={inProcessWorker()} />);
+  fireEvent.change(screen.getByTestId('paste-input'), { target: { value: text } });
+  fireEvent.click(screen.getByTestId('decode-button'));
+}
+
+describe('paste page', () => {
+  it('decodes cbor.me-style hex with comments at once and puts it in the URL hash', async () => {
+    paste('a2        # map(2)\n  61 61   # "a"\n  01\n  0x61, 0x62  # "b"\n  f5');
+    await waitFor(() => expect(screen.getAllByTestId('tree-row').map((r) => r.getAttribute('data-path'))).toEqual(['$', '$.a', '$.b']));
+    expect(window.location.hash).toBe('#b64=omFhAWFi9Q');
+    expect(screen.queryByTestId('error-banner')).toBeNull();
+  });
+
+  it('decodes base64 and base64url', async () => {
+    paste('gwECAw==');
+    await waitFor(() => expect(screen.getAllByTestId('tree-row')).toHaveLength(4));
+  });
+
+  it('says where hex input is broken', () => {
+    paste('83 01 0g');
+    expect(screen.getByTestId('paste-error').textContent).toContain('character 7');
+  });
+
+  it('a malformed frame shows the error banner with its offset', async () => {
+    paste('9b 00 00 00 00 ff ff ff ff');
+    const banner = await screen.findByTestId('error-banner');
+    // The declared 4 GB string would start at byte 9, where the frame ends.
+    expect(banner.getAttribute('data-offset')).toBe('9');
+    expect(banner.textContent).toMatch(/length|remain|truncat/i);
+  });
+
+  it('opens the frame from a link', async () => {
+    window.history.replaceState(null, '', '/paste.html#hex=8301%2002%2003');
+    render(<PastePage worker={inProcessWorker()} />);
+    await waitFor(() => expect(screen.getAllByTestId('tree-row')).toHaveLength(4));
+  });
+
+  it('says when a frame is too large for a link', async () => {
+    paste('00'.repeat(50 * 1024 + 1).replace(/^00/, '5a 00 00 c8 00 '));
+    await screen.findByTestId('hash-note');
+    expect(window.location.hash).toBe('');
+  });
+});
