@@ -3,7 +3,7 @@ import type { DecodeErrorCode } from '../core/errors.js';
 import type { FormatWalker, SpanIndex } from '../core/span-index.js';
 import type { SpanStore } from '../core/span-store.js';
 import { findInvalidUtf8 } from '../core/utf8.js';
-import { acquireWalkStack, declaredItems, type WalkStack } from '../core/walk-stack.js';
+import { acquireWalkStack, countIsClamped, type WalkStack } from '../core/walk-stack.js';
 import { reportDuplicateKeys } from '../core/duplicates.js';
 import { cborLeafValue, cborTagValue } from './value.js';
 
@@ -68,7 +68,7 @@ function walkCbor(index: SpanIndex, node: number, depth: number): void {
       }
     }
     if (pos >= len) {
-      failAt(index, stack, 'truncated', len, `unexpected end of input: ${describeFrame(frameKind, stack, t)} is missing ${missing(stack, t, index.store.arg)}`);
+      failAt(index, stack, 'truncated', len, `unexpected end of input: ${describeFrame(frameKind, stack, t)} is missing ${missing(stack, t)}`);
       return;
     }
     const start = pos;
@@ -370,7 +370,7 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
     }
     if (!closed) {
       if (pos >= len) {
-        failAt(index, stack, 'truncated', len, `unexpected end of input: ${describeFrame(kinds[t], stack, t)} is missing ${missing(stack, t, index.store.arg)}`);
+        failAt(index, stack, 'truncated', len, `unexpected end of input: ${describeFrame(kinds[t], stack, t)} is missing ${missing(stack, t)}`);
         return -1;
       }
       const ib = bytes[pos];
@@ -558,16 +558,17 @@ function describeFrame(frameKind: number, stack: WalkStack, t: number): string {
   }
 }
 
-function missing(stack: WalkStack, t: number, arg: Float64Array): string {
-  const remaining = declaredItems(stack, t, arg, stack.kind[t] === Kind.map);
+function missing(stack: WalkStack, t: number): string {
+  const remaining = stack.remaining[t];
+  const atLeast = countIsClamped(stack, t) ? 'at least ' : '';
   if (remaining < 0) return stack.kind[t] === Kind.map && stack.items[t] % 2 === 1 ? 'a value and its break (0xff)' : 'its break (0xff)';
   if (stack.kind[t] === Kind.map) {
     const pairs = Math.ceil((remaining - stack.items[t]) / 2);
-    return stack.items[t] % 2 === 1 ? 'a value' : `${pairs} ${pairs === 1 ? 'entry' : 'entries'}`;
+    return stack.items[t] % 2 === 1 ? 'a value' : `${atLeast}${pairs} ${pairs === 1 ? 'entry' : 'entries'}`;
   }
   if (stack.kind[t] === Kind.tag) return 'its content';
   const n = remaining - stack.items[t];
-  return stack.kind[t] === ROOT_FRAME ? 'a data item' : `${n} ${n === 1 ? 'item' : 'items'}`;
+  return stack.kind[t] === ROOT_FRAME ? 'a data item' : `${atLeast}${n} ${n === 1 ? 'item' : 'items'}`;
 }
 
 function hex2(b: number): string {

@@ -65,15 +65,13 @@ export class WalkStack {
 const MAX_COUNT = 0x7fffffff;
 
 /**
- * Items the open container at `t` declared (a map counts keys and values). The stack clamps
- * counts to 2^31 - 1; error messages read the recorded node's own count so a 4,294,967,295-item
- * header is not reported as missing 2,147,483,647 items.
+ * The stack clamps counts to 2^31 - 1. Error messages must not print the clamped number as
+ * the count ("array is missing 2147483647 items" for a 4,294,967,295-item header): for a
+ * clamped count they say "at least". The recorded node is not used, so a skipped subtree
+ * (depth-limited walk) reports exactly what a recorded one does.
  */
-export function declaredItems(stack: WalkStack, t: number, arg: Float64Array, isMap: boolean): number {
-  const remaining = stack.remaining[t];
-  const node = stack.node[t];
-  if (remaining !== MAX_COUNT || node < 0) return remaining;
-  return arg[node] * (isMap ? 2 : 1);
+export function countIsClamped(stack: WalkStack, t: number): boolean {
+  return stack.remaining[t] === MAX_COUNT;
 }
 const MAX_DEPTH = 0x40000000;
 

@@ -2,7 +2,7 @@ import { Flag, Kind } from '../core/kinds.js';
 import type { DecodeErrorCode } from '../core/errors.js';
 import type { FormatWalker, SpanIndex } from '../core/span-index.js';
 import { findInvalidUtf8 } from '../core/utf8.js';
-import { acquireWalkStack, declaredItems, type WalkStack } from '../core/walk-stack.js';
+import { acquireWalkStack, countIsClamped, type WalkStack } from '../core/walk-stack.js';
 import { reportDuplicateKeys } from '../core/duplicates.js';
 import { msgpackLeafValue } from './value.js';
 
@@ -100,7 +100,7 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
   for (;;) {
     if (pos >= len) {
       spill(stack, t, fItems, fLast);
-      failAt(index, stack, 'truncated', len, len, `unexpected end of input: ${describeFrame(stack.kind[t])} is missing ${missing(stack, t, index.store.arg)}`);
+      failAt(index, stack, 'truncated', len, len, `unexpected end of input: ${describeFrame(stack.kind[t])} is missing ${missing(stack, t)}`);
       return;
     }
     const start = pos;
@@ -530,12 +530,13 @@ function describeFrame(frameKind: number): string {
   return frameKind === Kind.array ? 'array' : frameKind === Kind.map ? 'map' : 'top level';
 }
 
-function missing(stack: WalkStack, t: number, arg: Float64Array): string {
+function missing(stack: WalkStack, t: number): string {
   if (stack.kind[t] === ROOT_FRAME) return 'a value';
-  const left = declaredItems(stack, t, arg, stack.kind[t] === Kind.map) - stack.items[t];
+  const left = stack.remaining[t] - stack.items[t];
+  const atLeast = countIsClamped(stack, t) ? 'at least ' : '';
   if (stack.kind[t] === Kind.map) {
     const pairs = Math.ceil(left / 2);
-    return stack.items[t] % 2 === 1 ? 'a value' : `${pairs} ${pairs === 1 ? 'entry' : 'entries'}`;
+    return stack.items[t] % 2 === 1 ? 'a value' : `${atLeast}${pairs} ${pairs === 1 ? 'entry' : 'entries'}`;
   }
-  return `${left} ${left === 1 ? 'item' : 'items'}`;
+  return `${atLeast}${left} ${left === 1 ? 'item' : 'items'}`;
 }
