@@ -54,9 +54,14 @@ describe('compareValue', () => {
         return cbor.write(p);
       },
     };
-    const rows = await runComparison(doc, { runs: 100, warmup: 0, signal: ac.signal, codecs: ['json', aborting, 'msgpack'] });
+    let msgpackWrites = 0;
+    const msgpack: Codec = { ...codecByName('msgpack')!, write: (p) => (msgpackWrites++, codecByName('msgpack')!.write(p)) };
+    const rows = await runComparison(doc, { runs: 100, warmup: 0, signal: ac.signal, codecs: ['json', aborting, msgpack] });
     expect(rows.map((r) => r.codec)).toEqual(['json']);
-    expect(writes).toBe(2);
+    // Samples repeat a fast operation until they span MIN_SAMPLE_MS, and the signal is read
+    // between samples: the batch running at the abort finishes (a few ms), nothing after it.
+    expect(writes).toBeGreaterThanOrEqual(2);
+    expect(msgpackWrites).toBe(0);
   });
 
   it('a cancel sent from another task is seen (the generator yields to the event loop)', async () => {
