@@ -9,6 +9,7 @@ export default defineConfig({
     include: ['codecs/**/*.test.ts', 'inspector-app/**/*.test.{ts,tsx}', 'demo-server/**/*.test.ts', 'e2e/**/*.test.ts'],
     // Property tests walk many random frames; keep them deterministic per run but bounded.
     testTimeout: 60_000,
+    setupFiles: ['inspector-app/test-setup.ts'],
     pool: 'forks',
   },
 });

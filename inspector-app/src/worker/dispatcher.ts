@@ -39,8 +39,8 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
     switch (message.type) {
       case 'ingest': {
         for (const frame of message.frames) {
-          const summary = summarize(frame);
           for (const id of handlers.store.add(frame)) pendingEvicted.push(id);
+          const summary = summarize(frame, handlers.store);
           pending.push(summary);
           if (handlers.filtering && handlers.matches(frame.frameId)) pendingMatching.push(frame.frameId);
         }

@@ -110,9 +110,15 @@ export class FrameStore {
       const index = walkers[format] ? new SpanIndex(frame.data, walkers[format], { depth: 1 }) : null;
       entry = { format: index ? format : null, index, candidates: [] };
     }
-    this.indexCache.set(key, entry);
-    while (this.indexCache.size > INDEX_CACHE_SIZE) this.indexCache.delete(this.indexCache.keys().next().value!);
+    this.remember(frameId, format, entry);
     return entry;
+  }
+
+  /** Caches a frame's index (most recently used last; the oldest beyond the cache size go). */
+  remember(frameId: number, format: FormatChoice, entry: DecodedEntry): void {
+    if (!this.frames.has(frameId)) return;
+    this.indexCache.set(`${frameId}:${format}`, entry);
+    while (this.indexCache.size > INDEX_CACHE_SIZE) this.indexCache.delete(this.indexCache.keys().next().value!);
   }
 }
 

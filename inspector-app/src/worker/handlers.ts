@@ -25,6 +25,9 @@ export const MAX_TEXT_CHARS = 4_000_000;
 /** Frames larger than this expand only a few levels for "largest fields". */
 const FULL_EXPAND_LIMIT = 2 * 1024 * 1024;
 
+/** Frames from this size on keep the index their list row was read with (see FrameStore.remember). */
+const REMEMBER_INDEX_BYTES = 256 * 1024;
+
 const textDecoder = new TextDecoder('utf-8', { fatal: false });
 
 function hexStart(bytes: Uint8Array, max = 24): string {
@@ -34,9 +37,11 @@ function hexStart(bytes: Uint8Array, max = 24): string {
 }
 
 /** The list row for one frame: read one level deep, never more. */
-export function summarize(frame: IngestFrame): FrameSummary {
+export function summarize(frame: IngestFrame, store?: FrameStore): FrameSummary {
   const decoded = decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text' });
   const d = isPlainText(frame, decoded) ? { format: null, index: null, error: null } : decoded;
+  // A large frame's one-level index is what opening it needs first: keep it, don't redo it.
+  if (store && frame.data.byteLength >= REMEMBER_INDEX_BYTES) store.remember(frame.frameId, 'auto', { format: d.format, index: d.index, candidates: decoded.detection ? decoded.detection.candidates.map((c) => c.format) : [] });
   let preview = d.index && d.index.root >= 0 ? framePreview(d.index) : '';
   if (!preview) preview = frame.opcode === 'text' ? textDecoder.decode(frame.data.subarray(0, 120)) : hexStart(frame.data);
   return {
