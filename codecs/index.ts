@@ -17,7 +17,7 @@ export type { DecodeError, DecodeErrorCode, DecodeWarning } from './core/errors.
 export { TaggedValue, SimpleValue, ExtValue, EntriesMap } from './core/values.js';
 export { diagnostic, type DiagnosticOptions } from './core/diagnostic.js';
 export { describeHead, previewValue } from './core/describe.js';
-export { pathOf, pathSegments, formatPath, formatPointer, type PathSegment } from './core/path.js';
+export { pathOf, pathSegments, childSegment, formatPath, formatPointer, type PathSegment } from './core/path.js';
 export { nodeCost, mapCost, frameAttribution, heaviestPaths, type NodeCost, type MapCost, type FrameAttribution, type HeavyPath } from './core/attribution.js';
 export { annotatedHex, type AnnotateOptions } from './core/annotate.js';
 export { detectFormat, detectors, type Detection, type Candidate, type Rejection, type Detector, type DetectContext } from './detect.js';

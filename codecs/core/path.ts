@@ -16,24 +16,34 @@ export type PathSegment =
 export function pathSegments(index: SpanIndex, id: number): PathSegment[] {
   const { store } = index;
   const segments: PathSegment[] = [];
-  for (let n = id; n >= 0 && store.parent[n] >= 0; n = store.parent[n]) {
-    const parent = store.parent[n];
-    const pk = store.kind[parent];
-    if (pk === Kind.map) {
-      const isKey = (store.flags[n] & Flag.key) !== 0;
-      const keyId = isKey ? n : index.keyOf(n);
-      const keyIsText = keyId >= 0 && store.kind[keyId] === Kind.text;
-      const key = keyId < 0 ? '?' : keyIsText && !index.isIncomplete(keyId) ? String(index.value(keyId)) : previewValue(index, keyId, 40);
-      segments.push(isKey ? { type: 'key-of', key } : { type: 'key', key, text: keyIsText });
-    } else if (pk === Kind.tag) {
-      segments.push({ type: 'tag', tag: tagNumber(index, parent) });
-    } else {
-      let i = 0;
-      for (let c = store.firstChild[parent]; c >= 0 && c !== n; c = store.nextSibling[c]) i++;
-      segments.push(pk === Kind.array ? { type: 'index', index: i } : { type: 'chunk', index: i });
-    }
-  }
+  for (let n = id; n >= 0 && store.parent[n] >= 0; n = store.parent[n]) segments.push(childSegment(index, n, -1));
   return segments.reverse();
+}
+
+/**
+ * The segment that leads from a node's parent to it. `position` is the node's index among
+ * its parent's recorded children when the caller knows it (listing children in order);
+ * -1 counts siblings, which costs O(siblings): a caller that labels every child of a
+ * 100,000-item array must pass it, or the listing is quadratic.
+ */
+export function childSegment(index: SpanIndex, n: number, position: number): PathSegment {
+  const { store } = index;
+  const parent = store.parent[n];
+  const pk = store.kind[parent];
+  if (pk === Kind.map) {
+    const isKey = (store.flags[n] & Flag.key) !== 0;
+    const keyId = isKey ? n : index.keyOf(n);
+    const keyIsText = keyId >= 0 && store.kind[keyId] === Kind.text;
+    const key = keyId < 0 ? '?' : keyIsText && !index.isIncomplete(keyId) ? String(index.value(keyId)) : previewValue(index, keyId, 40);
+    return isKey ? { type: 'key-of', key } : { type: 'key', key, text: keyIsText };
+  }
+  if (pk === Kind.tag) return { type: 'tag', tag: tagNumber(index, parent) };
+  let i = position;
+  if (i < 0) {
+    i = 0;
+    for (let c = store.firstChild[parent]; c >= 0 && c !== n; c = store.nextSibling[c]) i++;
+  }
+  return pk === Kind.array ? { type: 'index', index: i } : { type: 'chunk', index: i };
 }
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

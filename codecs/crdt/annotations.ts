@@ -85,7 +85,9 @@ export interface CrdtId {
 export function crdtAnnotations(index: SpanIndex): CrdtAnnotations {
   let a = table(index);
   if (!a) {
-    a = new CrdtAnnotations(Math.max(16, index.store.capacity));
+    // Small at first, grown on demand: format detection tries this walker on every frame,
+    // and a capacity-sized NaN fill per attempt was most of the cost of rejecting one.
+    a = new CrdtAnnotations(16);
     index.formatData = a;
   }
   return a;
