@@ -52,22 +52,21 @@ export function App(props: AppProps): ReactElement {
     if (props.autoSelectFirst && selectedId === null && snapshot.rows.length) setSelectedId(snapshot.rows[0].frameId);
   }, [props.autoSelectFirst, selectedId, snapshot.rows]);
 
+  // Short labels (#1, #2, …) in the order connections appeared; files register theirs too.
   const connectionLabels = useMemo(() => {
     const m = new Map<string, string>();
     let n = 1;
     for (const id of snapshot.connections.keys()) m.set(id, `#${n++}`);
-    for (const r of snapshot.rows) if (!m.has(r.connectionId)) m.set(r.connectionId, `#${n++}`);
     return m;
-    // Labels only change when a connection appears; rows.length keeps imported ids covered.
-  }, [snapshot.connections, snapshot.rows.length]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [snapshot.connections]);
 
-  const selected = selectedId === null ? undefined : snapshot.rows.find((r) => r.frameId === selectedId);
+  const selected = selectedId === null ? undefined : session.model.frame(selectedId);
 
   const onImport = useCallback(
     async (file: File) => {
       const result = importCaptureFile(new Uint8Array(await file.arrayBuffer()));
       if ('error' in result) return setNotice(`${file.name}: ${result.error}`);
-      for (const c of result.connections) session.model.applyHostMessage({ type: 'connection-opened', ...c });
+      for (const c of result.connections) session.model.addImportedConnection(c);
       session.ingest(result.frames);
       setNotice(`${file.name}: ${result.frames.length} frames from ${result.connections.length} connections${result.errors.length ? `; ${result.errors.length} problems: ${result.errors.slice(0, 3).join('; ')}` : ''}`);
     },
@@ -76,7 +75,7 @@ export function App(props: AppProps): ReactElement {
 
   const onExport = useCallback(
     async (kind: 'har' | 'wirescope') => {
-      const bytes = await worker.call('exportCapture', { kind, connections: session.model.connectionUrls() });
+      const bytes = await worker.call('exportCapture', { kind, connections: session.model.connectionInfo() });
       saveBytes(bytes, kind === 'har' ? 'wirescope-capture.har' : 'capture.wscap.json');
     },
     [worker, session],

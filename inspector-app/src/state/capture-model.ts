@@ -2,7 +2,7 @@ import type { HostMessage } from '../protocol/messages.js';
 import type { FrameSummary } from '../worker/api.js';
 import type { SummaryBatch } from '../worker/client.js';
 
-export type ConnectionStatus = 'opening' | 'open' | 'closed' | 'error';
+export type ConnectionStatus = 'opening' | 'open' | 'closed' | 'error' | 'imported';
 
 export interface ConnectionState {
   readonly connectionId: string;
@@ -59,6 +59,8 @@ export class CaptureModel {
   private bytesHeld = 0;
   private version = 0;
   private snapshot: CaptureSnapshot;
+  /** Frames by id, for the selected frame's row (the list can hold hundreds of thousands). */
+  private byId = new Map<number, FrameSummary>();
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
 
@@ -122,9 +124,11 @@ export class CaptureModel {
       const gone = new Set(batch.evictedIds);
       // Evictions are the oldest frames: they sit at the front of both lists.
       this.rows = this.rows.filter((r) => !gone.has(r.frameId));
+      for (const id of gone) this.byId.delete(id);
       this.visible = this.visible.filter((r) => !gone.has(r.frameId));
       this.backlog = this.backlog.filter((r) => !gone.has(r.frameId));
     }
+    for (const r of batch.summaries) this.byId.set(r.frameId, r);
     if (this.paused) this.backlog.push(...batch.summaries);
     else this.append(batch.summaries);
     this.changed();
@@ -171,11 +175,20 @@ export class CaptureModel {
     this.changed();
   }
 
-  /** Known connections (for export): id → URL. */
-  connectionUrls(): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const [id, c] of this.connections) out[id] = c.url;
+  /** A connection read from a file: shown, never offered a Close button. */
+  addImportedConnection(info: { connectionId: string; url: string; protocol: string }): void {
+    this.setConnection({ connectionId: info.connectionId, url: info.url, protocol: info.protocol, status: 'imported', detail: 'from a file' });
+  }
+
+  /** Known connections (for export): id → URL and subprotocol. */
+  connectionInfo(): Record<string, { url: string; protocol: string }> {
+    const out: Record<string, { url: string; protocol: string }> = {};
+    for (const [id, c] of this.connections) out[id] = { url: c.url, protocol: c.protocol };
     return out;
+  }
+
+  frame(frameId: number): FrameSummary | undefined {
+    return this.byId.get(frameId);
   }
 
   setFilters(filters: ListFilters, contentMatches: readonly number[] | null): void {
@@ -196,6 +209,7 @@ export class CaptureModel {
   }
 
   clear(): void {
+    this.byId.clear();
     this.rows = [];
     this.visible = [];
     this.backlog = [];

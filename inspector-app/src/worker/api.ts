@@ -69,6 +69,13 @@ export interface TreeNode {
   readonly crdtSpan: number | null;
 }
 
+export interface ChildWindow {
+  readonly nodes: readonly TreeNode[];
+  readonly total: number;
+  /** Position of `nodes[0]` among all the children. */
+  readonly offset: number;
+}
+
 export interface FrameDecode {
   readonly frameId: number;
   readonly size: number;
@@ -142,7 +149,8 @@ export interface FilterQuery {
 /** Request name → (params, result). */
 export interface WorkerMethods {
   decode: { params: { frameId: number; format: FormatChoice }; result: FrameDecode | null };
-  children: { params: { frameId: number; format: FormatChoice; nodeId: number }; result: TreeNode[] };
+  /** A window of a node's children (`total` in all), from `offset` or around the child `around`. */
+  children: { params: { frameId: number; format: FormatChoice; nodeId: number; offset?: number; limit?: number; around?: number }; result: ChildWindow };
   nodeAt: { params: { frameId: number; format: FormatChoice; offset: number }; result: number[] };
   bytes: { params: { frameId: number }; result: Uint8Array | null };
   text: { params: { frameId: number; format: FormatChoice; nodeId: number; mode: 'json' | 'edn' }; result: TextResult };
@@ -151,7 +159,7 @@ export interface WorkerMethods {
   diff: { params: { frameA: number; frameB: number }; result: DiffRow[] };
   encode: { params: { json: string; as: EncodeAs }; result: EncodeResult };
   setFilter: { params: FilterQuery; result: number[] | null };
-  exportCapture: { params: { kind: 'har' | 'wirescope'; connections: Record<string, string> }; result: Uint8Array };
+  exportCapture: { params: { kind: 'har' | 'wirescope'; connections: Record<string, { url: string; protocol: string }> }; result: Uint8Array };
   setCap: { params: { bytes: number }; result: void };
   clear: { params: Record<string, never>; result: void };
 }

@@ -109,9 +109,9 @@ export class WorkerHandlers {
         isCrdt: entry.format === 'crdt-model' || entry.format === 'crdt-patch',
       };
     },
-    children: ({ frameId, format, nodeId }) => {
+    children: ({ frameId, format, nodeId, offset, limit, around }) => {
       const index = this.index(frameId, format);
-      return index ? childNodes(index, nodeId) : [];
+      return index ? childNodes(index, nodeId, offset, limit, around) : { nodes: [], total: 0, offset: 0 };
     },
     nodeAt: ({ frameId, format, offset }) => {
       const index = this.index(frameId, format);
@@ -188,7 +188,7 @@ export class WorkerHandlers {
     exportCapture: ({ kind, connections }) => {
       const frames = [...this.store.all()].map((f) => ({ connectionId: f.connectionId, direction: f.direction, time: f.time, opcode: f.opcode, data: f.data }));
       const ids = [...new Set(frames.map((f) => f.connectionId))];
-      const infos = ids.map((id) => ({ connectionId: id, url: connections[id] ?? `ws://unknown/${id}`, protocol: '', extensions: '', time: frames.find((f) => f.connectionId === id)?.time ?? 0 }));
+      const infos = ids.map((id) => ({ connectionId: id, url: connections[id]?.url ?? `ws://unknown/${id}`, protocol: connections[id]?.protocol ?? '', extensions: '', time: frames.find((f) => f.connectionId === id)?.time ?? 0 }));
       if (kind === 'har') return new TextEncoder().encode(buildHar(infos, frames, { creator: 'wirescope' }));
       return serializeCapture(infos, frames);
     },

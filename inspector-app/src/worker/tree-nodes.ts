@@ -1,4 +1,4 @@
-import { crdtIdOf, crdtSpanOf, describeHead, Flag, formatId, formatPath, formatPointer, pathSegments, previewValue, type SpanIndex } from '../../../codecs/index.js';
+import { childSegment, crdtIdOf, crdtSpanOf, describeHead, Flag, formatId, formatPath, formatPointer, pathSegments, previewValue, type PathSegment, type SpanIndex } from '../../../codecs/index.js';
 import type { TreeNode } from './api.js';
 
 /** Nodes whose depth is known from their parent (the tree asks level by level). */
@@ -29,10 +29,16 @@ function labelOf(index: SpanIndex, id: number, keyId: number, position: number):
   return `[${position}]`;
 }
 
-export function treeNode(index: SpanIndex, id: number, position: number, depth = depthOf(index, id)): TreeNode {
+/**
+ * One tree row. `parentSegments` (the parent's path) makes a listing of n children O(n):
+ * without it the path is rebuilt from the root, counting siblings on the way.
+ */
+export function treeNode(index: SpanIndex, id: number, position: number, depth = depthOf(index, id), parentSegments?: readonly PathSegment[]): TreeNode {
   const { store } = index;
   const keyId = index.keyOf(id);
-  const segments = pathSegments(index, id);
+  const parent = store.parent[id];
+  // Array items' positions are known to the caller; other parents count siblings with keys.
+  const segments = parentSegments && parent >= 0 ? [...parentSegments, childSegment(index, id, index.kind(parent) === 'array' ? position : -1)] : pathSegments(index, id);
   const crdtId = crdtIdOf(index, id);
   return {
     id,
@@ -58,11 +64,27 @@ export function treeNode(index: SpanIndex, id: number, position: number, depth =
   };
 }
 
-/** The children of `id` as tree rows (indexes one more level on demand). */
-export function childNodes(index: SpanIndex, id: number): TreeNode[] {
-  if (!index.has(id)) return [];
+/** Children listed per request: a 100,000-item array opens a page at a time. */
+export const CHILD_PAGE = 1000;
+
+/**
+ * A window of the children of `id` as tree rows (indexes one more level on demand): from
+ * `offset`, or centred on the child `around` (revealing a node deep in a long array).
+ */
+export function childNodes(index: SpanIndex, id: number, offset = 0, limit = CHILD_PAGE, around = -1): { nodes: TreeNode[]; total: number; offset: number } {
+  if (!index.has(id)) return { nodes: [], total: 0, offset: 0 };
   const depth = depthOf(index, id) + 1;
-  return index.children(id).map((c, i) => treeNode(index, c, i, depth));
+  const parentSegments = pathSegments(index, id);
+  const all = index.children(id);
+  if (around >= 0) {
+    const at = all.indexOf(around);
+    if (at >= 0) offset = Math.max(0, Math.min(at - (limit >> 1), all.length - limit));
+  }
+  const start = Math.max(0, Math.min(offset, all.length));
+  const end = Math.min(all.length, start + limit);
+  const nodes: TreeNode[] = [];
+  for (let i = start; i < end; i++) nodes.push(treeNode(index, all[i], i, depth, parentSegments));
+  return { nodes, total: all.length, offset: start };
 }
 
 /** The ids from the root down to the deepest node containing `offset` (empty when none). */

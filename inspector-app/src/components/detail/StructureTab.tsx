@@ -41,7 +41,7 @@ export function StructureTab(props: StructureTabProps): ReactElement {
 
   return (
     <div className="ws-split">
-      <div style={{ display: 'flex', flexDirection: 'column', minWidth: 0 }}>
+      <div style={{ display: 'flex', flexDirection: 'column', minWidth: 360, flex: '1 1 0' }}>
         <div className="ws-toolbar">
           <label>
             <input type="checkbox" checked={sortBySize} onChange={(e) => onSortBySize(e.target.checked)} /> sort by size
@@ -78,7 +78,7 @@ export function StructureTab(props: StructureTabProps): ReactElement {
         )}
       </div>
       {showHex && (
-        <div style={{ display: 'flex', flexDirection: 'column', borderLeft: '1px solid var(--ws-border)', flex: '0 0 auto', width: 'max-content' }}>
+        <div style={{ display: 'flex', flexDirection: 'column', borderLeft: '1px solid var(--ws-border)', flex: '0 1 auto', width: 'max-content', minWidth: 0, overflowX: 'auto' }}>
           {bytes ? (
             <HexView bytes={bytes} selection={selected} errorOffset={errorOffset} onByteClick={onByteClick} scrollToOffset={scrollToOffset} />
           ) : (

@@ -1,7 +1,7 @@
 import { memo, useEffect, useRef, type KeyboardEvent, type ReactElement } from 'react';
 import { observeElementRect, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
 import type { TreeNode } from '../../worker/api.js';
-import type { TreeState } from './use-tree.js';
+import { isMoreRow, type MoreRow, type TreeState } from './use-tree.js';
 import { formatBytes, percent } from '../shell/format.js';
 import './tree.css';
 
@@ -76,6 +76,19 @@ const TreeRow = memo(function TreeRow(props: { node: TreeNode; top: number; sele
   );
 });
 
+function MoreRowView(props: { row: MoreRow; top: number; onLoad: (row: MoreRow) => void }): ReactElement {
+  const { row, top, onLoad } = props;
+  return (
+    <div role="treeitem" aria-level={row.depth + 1} className="ws-tree-row" style={{ transform: `translateY(${top}px)` }} data-testid="tree-more">
+      <span className="ws-tree-main" style={{ paddingLeft: row.depth * 14 + 12 }}>
+        <button type="button" onMouseDown={(e) => e.stopPropagation()} onClick={() => onLoad(row)}>
+          {row.side === 'after' ? `show ${Math.min(row.count, 1000)} more of ${row.count} following` : `show ${Math.min(row.count, 1000)} earlier (${row.count} above)`}
+        </button>
+      </span>
+    </div>
+  );
+}
+
 /** The value tree: virtualized, lazily expanded, keyboard-driven (arrows, Enter, ←/→). */
 export function TreeView(props: TreeViewProps): ReactElement {
   const { tree, frameSize, selectedId, onSelect } = props;
@@ -89,35 +102,46 @@ export function TreeView(props: TreeViewProps): ReactElement {
     initialRect: FALLBACK_RECT,
     observeElementRect: observeRect,
   });
-  const selectedIndex = selectedId === null ? -1 : rows.findIndex((r) => r.id === selectedId);
+  const selectedIndex = selectedId === null ? -1 : rows.findIndex((r) => !isMoreRow(r) && r.id === selectedId);
 
   useEffect(() => {
     if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
   }, [selectedIndex, virtualizer]);
 
+  // Arrow keys step over "show more" rows: they are buttons, reached with Tab.
+  const step = (from: number, by: number): TreeNode | null => {
+    for (let i = from + by; i >= 0 && i < rows.length; i += by) {
+      const r = rows[i];
+      if (!isMoreRow(r)) return r;
+    }
+    return null;
+  };
+
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (!rows.length) return;
     const at = Math.max(0, selectedIndex);
-    const node = rows[at];
+    const current = rows[at];
+    if (isMoreRow(current)) return;
+    const node = current;
+    const go = (n: TreeNode | null) => n && onSelect(n);
     switch (e.key) {
       case 'ArrowDown':
-        onSelect(rows[Math.min(rows.length - 1, selectedIndex + 1)]);
+        go(selectedIndex < 0 ? node : step(at, 1));
         break;
       case 'ArrowUp':
-        onSelect(rows[Math.max(0, at - 1)]);
+        go(step(at, -1));
         break;
       case 'ArrowRight':
-      case 'Enter':
+      case 'Enter': {
+        const below = step(at, 1);
         if (node.isContainer && !tree.expanded.has(node.id)) void tree.expand(node.id);
-        else if (e.key === 'ArrowRight' && rows[at + 1]?.parent === node.id) onSelect(rows[at + 1]);
+        else if (e.key === 'ArrowRight' && below?.parent === node.id) go(below);
         else if (e.key === 'Enter' && node.isContainer) tree.collapse(node.id);
         break;
+      }
       case 'ArrowLeft':
         if (node.isContainer && tree.expanded.has(node.id)) tree.collapse(node.id);
-        else {
-          const parent = tree.nodes.get(node.parent);
-          if (parent) onSelect(parent);
-        }
+        else go(tree.nodes.get(node.parent) ?? null);
         break;
       default:
         return;
@@ -130,6 +154,7 @@ export function TreeView(props: TreeViewProps): ReactElement {
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((item) => {
           const node = rows[item.index];
+          if (isMoreRow(node)) return <MoreRowView key={`more-${node.moreOf}-${node.side}`} row={node} top={item.start} onLoad={tree.loadMore} />;
           return <TreeRow key={node.id} node={node} top={item.start} selected={node.id === selectedId} open={tree.expanded.has(node.id)} loading={tree.loading.has(node.id)} frameSize={frameSize} onSelect={onSelect} onToggle={tree.toggle} />;
         })}
       </div>

@@ -1,60 +1,92 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { FormatChoice, TreeNode } from '../../worker/api.js';
+import type { ChildWindow, FormatChoice, TreeNode } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
+
+/** Children asked per request: a 100,000-item array opens a window at a time. */
+export const TREE_PAGE = 1000;
+
+/** A row standing for children not loaded yet, before or after a loaded window. */
+export interface MoreRow {
+  readonly moreOf: number;
+  readonly depth: number;
+  /** 'before': children above the window; 'after': below it. */
+  readonly side: 'before' | 'after';
+  readonly count: number;
+}
+
+export type TreeRowItem = TreeNode | MoreRow;
+export const isMoreRow = (r: TreeRowItem): r is MoreRow => 'moreOf' in r;
 
 export interface TreeState {
   /** Visible rows in order (expanded subtrees flattened). */
-  readonly rows: readonly TreeNode[];
+  readonly rows: readonly TreeRowItem[];
   readonly expanded: ReadonlySet<number>;
   readonly loading: ReadonlySet<number>;
   readonly nodes: ReadonlyMap<number, TreeNode>;
   toggle(nodeId: number): void;
   expand(nodeId: number): Promise<void>;
   collapse(nodeId: number): void;
+  /** Loads the next (or previous) window of a node's children. */
+  loadMore(row: MoreRow): void;
   /** Expands every ancestor on a root-to-node id path (from the worker's nodeAt). */
   reveal(path: readonly number[]): Promise<void>;
 }
 
 /**
  * The lazily opened tree of one frame: children are asked from the worker (which indexes
- * that one level) the first time a node opens. Flattening is iterative.
+ * that one level) the first time a node opens, a window of TREE_PAGE at a time. Flattening
+ * is iterative.
  */
 export function useTree(client: Pick<WorkerClient, 'call'>, frameId: number, format: FormatChoice, root: TreeNode | null, sortBySize: boolean): TreeState {
-  const [children, setChildren] = useState<ReadonlyMap<number, readonly TreeNode[]>>(new Map());
+  const [children, setChildren] = useState<ReadonlyMap<number, ChildWindow>>(new Map());
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
   const [loading, setLoading] = useState<ReadonlySet<number>>(new Set());
-  const pending = useRef(new Map<number, Promise<readonly TreeNode[]>>());
+  const pending = useRef(new Map<number, Promise<ChildWindow>>());
+  const windows = useRef(new Map<number, ChildWindow>());
   const generation = useRef(0);
 
   useEffect(() => {
     generation.current++;
     pending.current.clear();
+    windows.current = new Map();
     setChildren(new Map());
     setExpanded(root && root.isContainer ? new Set([root.id]) : new Set());
     setLoading(new Set());
   }, [frameId, format, root]);
 
-  const load = useCallback(
-    (nodeId: number): Promise<readonly TreeNode[]> => {
-      const known = pending.current.get(nodeId);
-      if (known) return known;
+  const fetchWindow = useCallback(
+    (nodeId: number, params: { offset?: number; around?: number }, merge: boolean): Promise<ChildWindow> => {
       const gen = generation.current;
       setLoading((s) => new Set(s).add(nodeId));
-      const p = client.call('children', { frameId, format, nodeId }).then((list) => {
-        if (gen === generation.current) {
-          setChildren((m) => new Map(m).set(nodeId, list));
-          setLoading((s) => {
-            const n = new Set(s);
-            n.delete(nodeId);
-            return n;
-          });
-        }
-        return list;
+      return client.call('children', { frameId, format, nodeId, limit: TREE_PAGE, ...params }).then((win) => {
+        if (gen !== generation.current) return win;
+        const old = windows.current.get(nodeId);
+        let next = win;
+        // Adjacent windows join, so "more" rows extend what is shown.
+        if (merge && old && win.offset === old.offset + old.nodes.length) next = { ...old, nodes: [...old.nodes, ...win.nodes] };
+        else if (merge && old && win.offset + win.nodes.length === old.offset) next = { ...old, offset: win.offset, nodes: [...win.nodes, ...old.nodes] };
+        windows.current.set(nodeId, next);
+        setChildren(new Map(windows.current));
+        setLoading((s) => {
+          const n = new Set(s);
+          n.delete(nodeId);
+          return n;
+        });
+        return next;
       });
+    },
+    [client, frameId, format],
+  );
+
+  const load = useCallback(
+    (nodeId: number): Promise<ChildWindow> => {
+      const known = pending.current.get(nodeId);
+      if (known) return known;
+      const p = fetchWindow(nodeId, { offset: 0 }, false);
       pending.current.set(nodeId, p);
       return p;
     },
-    [client, frameId, format],
+    [fetchWindow],
   );
 
   // The root opens at once: a 10 MB frame shows its top level without more work.
@@ -81,36 +113,57 @@ export function useTree(client: Pick<WorkerClient, 'call'>, frameId: number, for
 
   const toggle = useCallback((nodeId: number) => (expanded.has(nodeId) ? collapse(nodeId) : void expand(nodeId)), [expanded, expand, collapse]);
 
+  const loadMore = useCallback(
+    (row: MoreRow) => {
+      const win = windows.current.get(row.moreOf);
+      if (!win) return;
+      const offset = row.side === 'after' ? win.offset + win.nodes.length : Math.max(0, win.offset - TREE_PAGE);
+      void fetchWindow(row.moreOf, { offset }, true);
+    },
+    [fetchWindow],
+  );
+
   const reveal = useCallback(
     async (path: readonly number[]) => {
-      // Every node on the path but the last one opens, top-down (each needs its parent's rows).
-      for (const id of path.slice(0, -1)) await expand(id);
+      // Every node on the path but the last opens, top-down; a child outside the loaded
+      // window (deep in a long array) gets a window around it.
+      for (let i = 0; i < path.length - 1; i++) {
+        const id = path[i];
+        const next = path[i + 1];
+        const win = await expand(id).then(() => windows.current.get(id));
+        if (win && !win.nodes.some((n) => n.id === next)) await fetchWindow(id, { around: next }, false);
+      }
     },
-    [expand],
+    [expand, fetchWindow],
   );
 
   const nodes = useMemo(() => {
     const m = new Map<number, TreeNode>();
     if (root) m.set(root.id, root);
-    for (const list of children.values()) for (const n of list) m.set(n.id, n);
+    for (const win of children.values()) for (const n of win.nodes) m.set(n.id, n);
     return m;
   }, [root, children]);
 
   const rows = useMemo(() => {
-    const out: TreeNode[] = [];
+    const out: TreeRowItem[] = [];
     if (!root) return out;
-    const stack: TreeNode[] = [root];
+    const stack: TreeRowItem[] = [root];
     while (stack.length) {
-      const node = stack.pop()!;
-      out.push(node);
-      if (!expanded.has(node.id)) continue;
-      let list = children.get(node.id);
-      if (!list) continue;
+      const item = stack.pop()!;
+      out.push(item);
+      if (isMoreRow(item) || !expanded.has(item.id)) continue;
+      const win = children.get(item.id);
+      if (!win) continue;
+      let list = win.nodes;
       if (sortBySize) list = [...list].sort((a, b) => b.end - b.start + (b.keyEnd - b.keyStart) - (a.end - a.start + (a.keyEnd - a.keyStart)));
+      const depth = item.depth + 1;
+      const after = win.total - win.offset - win.nodes.length;
+      if (after > 0) stack.push({ moreOf: item.id, depth, side: 'after', count: after });
       for (let i = list.length - 1; i >= 0; i--) stack.push(list[i]);
+      if (win.offset > 0) stack.push({ moreOf: item.id, depth, side: 'before', count: win.offset });
     }
     return out;
   }, [root, children, expanded, sortBySize]);
 
-  return { rows, expanded, loading, nodes, toggle, expand, collapse, reveal };
+  return { rows, expanded, loading, nodes, toggle, expand, collapse, loadMore, reveal };
 }

@@ -1,0 +1,210 @@
+/**
+ * `npm run bench:ui`: the web inspector in Chromium under load. A benchmark, not a test:
+ * it prints figures next to their targets and never fails on time.
+ *
+ * 1. Ingest: a local `ws` server sends `--rate` (10,000) ~1 KB CBOR / MessagePack frames
+ *    per second for `--seconds` (10) in bursts every 10 ms; the inspector is connected with
+ *    `?connect=`. Frames shown, long tasks, and whether the frame list still scrolls.
+ * 2. A ~10 MB CBOR frame (100k small maps): arrival → row shown, and mousedown on the row →
+ *    first tree row painted.
+ *
+ * Flags: --write (docs/BENCHMARKS.md section `bench:ui`), --profile (CPU profile of the
+ * main thread per phase, top functions), --seconds N, --rate N, --app-dir DIR.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startDemoServer } from '../../demo-server/server.js';
+import { APP_DIR, REPO, launchChromium } from '../support/env.js';
+import { startBenchServer, type StreamStats } from './bench-server.js';
+import { bigCborFrame, framePool } from './payloads.js';
+import { armWatch, awaitWatch, installProbes, pageNow, readProbes, scrollList, shownFrames, type LongTask, type Probes, type ScrollProbe } from './page-probes.js';
+import { startProfile, stopProfile, type ThreadProfile } from './profile.js';
+import { writeUiSection } from './write-section.js';
+
+const argv = process.argv.slice(2);
+const flag = (name: string) => argv.includes(name);
+const option = (name: string, fallback: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
+const SECONDS = Number(option('--seconds', '10'));
+const RATE = Number(option('--rate', '10000'));
+const APP = path.resolve(option('--app-dir', APP_DIR));
+const PROFILE = flag('--profile');
+const TICK_MS = 10;
+const TARGET_TASK_MS = 100;
+const TARGET_TREE_MS = 500;
+
+const log = (...a: unknown[]) => console.error('[bench:ui]', ...a);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const ms = (v: number) => (Number.isFinite(v) ? `${Math.round(v).toLocaleString('en-US')} ms` : 'timed out');
+const int = (v: number) => Math.round(v).toLocaleString('en-US');
+
+async function newPage(browser: Browser, url: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  // tsx (esbuild keepNames) wraps functions in __name(); functions sent to the page need it too.
+  await page.addInitScript('globalThis.__name = (f) => f;');
+  await page.addInitScript(installProbes);
+  page.on('pageerror', (e) => log('page error:', e.message));
+  await page.goto(url);
+  return page;
+}
+
+const summarize = (tasks: readonly LongTask[]) => ({ max: tasks.reduce((m, t) => Math.max(m, t.duration), 0), over100: tasks.filter((t) => t.duration > 100).length, over50: tasks.length, blocked: tasks.reduce((s, t) => s + Math.max(0, t.duration - 50), 0) });
+
+/** Main-thread scripts in long animation frames, by function, heaviest first. */
+function loafScripts(p: Probes, from: number, top = 6): string[] {
+  const by = new Map<string, number>();
+  for (const f of p.loafs) if (f.start >= from) for (const s of f.scripts) {
+    const key = `${s.invoker} → ${s.fn || '(anonymous)'} ${s.url.replace(/^.*\//, '')}`;
+    by.set(key, (by.get(key) ?? 0) + s.duration);
+  }
+  return [...by].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]) => `${ms(v)} ${k}`);
+}
+
+interface IngestResult {
+  stats: StreamStats;
+  shownAtEnd: number;
+  shownFinal: number;
+  drainMs: number;
+  tasks: ReturnType<typeof summarize>;
+  scrolls: ScrollProbe[];
+  slowestEvaluate: number;
+  loaf: string[];
+  profile?: ThreadProfile[];
+}
+
+async function ingest(browser: Browser, httpUrl: string, wsUrl: string, streamDone: Promise<StreamStats>): Promise<IngestResult> {
+  const page = await newPage(browser, `${httpUrl}index.html?connect=${encodeURIComponent(`${wsUrl}/stream`)}`);
+  await page.locator('[data-testid=connection-status][data-status=open]').waitFor({ timeout: 10_000 });
+  const from = await pageNow(page);
+  if (PROFILE) await startProfile(browser, page);
+  let stats: StreamStats | undefined;
+  void streamDone.then((s) => (stats = s));
+  const scrolls: ScrollProbe[] = [];
+  let shownAtEnd = -1;
+  let last = 0;
+  let lastChange = Date.now();
+  let slowestEvaluate = 0;
+  let endedAt = 0;
+  let lastScroll = Date.now();
+  const deadline = Date.now() + (SECONDS + 40) * 1000;
+  while (Date.now() < deadline) {
+    const t = Date.now();
+    const shown = await shownFrames(page);
+    slowestEvaluate = Math.max(slowestEvaluate, Date.now() - t);
+    if (shown !== last) [last, lastChange] = [shown, Date.now()];
+    if (stats && shownAtEnd < 0) [shownAtEnd, endedAt] = [shown, Date.now()];
+    if (stats && (shown >= stats.sent || Date.now() - lastChange > 5000)) break;
+    if (!stats && last > 0 && Date.now() - lastScroll >= 1000) {
+      lastScroll = Date.now();
+      scrolls.push(await scrollList(page, scrolls.length % 2 === 0));
+    }
+    await sleep(250);
+  }
+  const drainMs = Date.now() - endedAt;
+  const profile = PROFILE ? await stopProfile(browser) : undefined;
+  const probes = await readProbes(page);
+  await page.close();
+  return { stats: stats!, shownAtEnd, shownFinal: last, drainMs, tasks: summarize(probes.longtasks.filter((t) => t.start >= from)), scrolls, slowestEvaluate, loaf: loafScripts(probes, from), profile };
+}
+
+interface BigResult {
+  bytes: number;
+  arrivalToRow: number;
+  downToFirstRow: number;
+  downToChildren: number;
+  tasks: ReturnType<typeof summarize>;
+  loaf: string[];
+  profile?: ThreadProfile[];
+}
+
+async function bigFrame(browser: Browser, httpUrl: string, wsUrl: string): Promise<BigResult> {
+  const page = await newPage(browser, `${httpUrl}index.html?connect=${encodeURIComponent(`${wsUrl}/big`)}`);
+  const from = await pageNow(page);
+  await armWatch(page, 'row', '[data-testid=frame-row]');
+  const row = await awaitWatch(page, 'row', 60_000);
+  const { big } = await readProbes(page);
+  if (!big.length) throw new Error('the 10 MB frame never reached the page');
+  await sleep(500); // let the list settle (the worker has summarized the frame)
+  if (PROFILE) await startProfile(browser, page);
+  await armWatch(page, 'tree', '[data-testid=tree-row]');
+  await armWatch(page, 'children', '[data-testid=tree-row]', 2);
+  const box = (await page.locator('[data-testid=frame-row]').first().boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.up();
+  const tree = await awaitWatch(page, 'tree', 60_000);
+  const children = await awaitWatch(page, 'children', 120_000);
+  await sleep(300);
+  const profile = PROFILE ? await stopProfile(browser) : undefined;
+  const probes = await readProbes(page);
+  await page.close();
+  return {
+    bytes: big[0].size,
+    arrivalToRow: row.painted - big[0].t,
+    downToFirstRow: tree.painted - tree.down,
+    downToChildren: children.painted - children.down,
+    tasks: summarize(probes.longtasks.filter((t) => t.start >= from)),
+    loaf: loafScripts(probes, from),
+    profile,
+  };
+}
+
+function table(i: IngestResult, b: BigResult, machine: string, meanBytes: number): string {
+  const sendS = (i.stats.endedAt - i.stats.startedAt) / 1000;
+  const moved = i.scrolls.filter((s) => s.moved && s.rowsInView > 0).length;
+  const rows: [string, string, string][] = [
+    ['frames sent', `${int(i.stats.sent)} in ${sendS.toFixed(1)} s (${int(i.stats.sent / sendS)}/s, mean ${int(meanBytes)} B, CBOR : MessagePack 1 : 1)`, `${int(RATE)}/s for ${SECONDS} s`],
+    ['frames in the list when sending ended', int(i.shownAtEnd), ''],
+    ['frames in the list at the end', `${int(i.shownFinal)} (${i.shownFinal >= i.stats.sent ? 'all' : `${int(i.stats.sent - i.shownFinal)} missing`}, ${(i.drainMs / 1000).toFixed(1)} s after sending ended)`, 'all'],
+    ['frames/s shown (while sending)', int(i.shownAtEnd / sendS), int(RATE)],
+    ['longest main-thread task (ingest)', ms(i.tasks.max), `≤ ${TARGET_TASK_MS} ms`],
+    ['long tasks > 100 ms / > 50 ms (ingest)', `${i.tasks.over100} / ${i.tasks.over50} (blocking ${ms(i.tasks.blocked)})`, '0 / –'],
+    ['frame list scrolls during ingest', `${moved} of ${i.scrolls.length} scrolls moved and drew rows; slowest ${ms(Math.max(0, ...i.scrolls.map((s) => s.ms)))}; slowest status read ${ms(i.slowestEvaluate)}`, 'every one'],
+    ['server send buffer peak', `${int(i.stats.maxBuffered / 1024)} KB`, ''],
+    [`${(b.bytes / 1024 / 1024).toFixed(1)} MB CBOR frame: arrival → row painted`, ms(b.arrivalToRow), ''],
+    ['10 MB frame: mousedown → first tree row painted', ms(b.downToFirstRow), `≤ ${TARGET_TREE_MS} ms`],
+    ['10 MB frame: mousedown → root children painted', ms(b.downToChildren), ''],
+    ['longest main-thread task (10 MB frame)', ms(b.tasks.max), `≤ ${TARGET_TASK_MS} ms`],
+  ];
+  const met = i.tasks.over100 === 0 && b.downToFirstRow <= TARGET_TREE_MS && b.tasks.over100 === 0;
+  return [
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}. Targets: at 10,000 frames/s no main-thread task over 100 ms; a 10 MB frame's tree within 500 ms. ${met ? 'All targets met.' : 'Not all targets met.'}`,
+    '',
+    '| measure | result | target |',
+    '| --- | --- | --- |',
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+}
+
+function printProfile(phase: string, threads: ThreadProfile[] | undefined): void {
+  for (const t of threads ?? []) {
+    console.log(`\nCPU profile, ${phase}, thread ${t.thread}: ${ms(t.busyMs)} busy (idle excluded)\n\n| function (inclusive order) | self | total |\n| --- | ---: | ---: |`);
+    for (const r of t.total) console.log(`| ${r.fn} | ${ms(r.selfMs)} | ${ms(r.totalMs)} |`);
+    console.log(`\nby self time: ${t.self.slice(0, 8).map((r) => `${r.fn} ${ms(r.selfMs)}`).join('; ')}`);
+  }
+}
+
+const pool = framePool();
+const big = bigCborFrame();
+const bench = await startBenchServer({ pool: pool.frames, rate: RATE, seconds: SECONDS, tickMs: TICK_MS, big, delayMs: 1500, startDelayMs: 1500 });
+const demo = await startDemoServer({ port: 0, staticDir: APP, messagesPerSecond: 1 }); // serves the app (its own endpoints stay unused)
+const browser = await launchChromium(APP);
+try {
+  const machine = `${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, Chromium ${browser.version()} (headless), ${os.platform()} ${os.arch()}`;
+  log(`ingest: ${int(RATE)} frames/s for ${SECONDS} s …`);
+  const i = await ingest(browser, demo.httpUrl, bench.url, bench.streamDone);
+  log('10 MB frame …');
+  const b = await bigFrame(browser, demo.httpUrl, bench.url);
+  const md = table(i, b, machine, pool.meanBytes);
+  console.log(md);
+  console.log(`\nScroll probes (before → target → after, rows in view, ms): ${i.scrolls.map((s) => `${int(s.before)}→${int(s.target)}→${int(s.after)} ${s.rowsInView} ${int(s.ms)}`).join('; ')}`);
+  console.log(`\nLong animation frames, script time by function (ingest):\n  ${i.loaf.join('\n  ') || '(none)'}`);
+  console.log(`Long animation frames, script time by function (10 MB frame):\n  ${b.loaf.join('\n  ') || '(none)'}`);
+  printProfile('ingest', i.profile);
+  printProfile('10 MB frame, from mousedown', b.profile);
+  if (flag('--write')) writeUiSection(REPO, md);
+} finally {
+  await browser.close();
+  await bench.close();
+  await demo.close();
+}

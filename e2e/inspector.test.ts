@@ -1,0 +1,237 @@
+/**
+ * The inspector app in Chromium (playwright-core, system browser): the web inspector fed by
+ * the demo server, the paste page, HAR / capture import and export, and screenshots in
+ * e2e/artifacts/. Needs dist/app (npm run build:app) and /usr/bin/chromium; fails, never
+ * skips, without them.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startDemoServer, type DemoServer } from '../demo-server/server.js';
+import { APP_DIR, APPENDIX_A, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
+import { fieldOffsets, frameSizes, pageProblems, renderedHexOffsets, selectedHexOffsets, treeRow, treeRows, type TreeRowInfo } from './support/page.js';
+import { pasteEach, spaced } from './support/paste.js';
+import { comparable, harFixture, readCapture, readHar } from './support/capture-files.js';
+
+let browser: Browser;
+let server: DemoServer;
+/** Uncaught page errors per page: every test ends by checking its page had none. */
+const pageErrors = new Map<Page, string[]>();
+
+beforeAll(async () => {
+  checkPrerequisites();
+  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 30, largeEvery: 0, seed: 11 })]);
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function openPage(path: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 860 }, colorScheme: 'light' });
+  const errors: string[] = [];
+  pageErrors.set(page, errors);
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(new URL(path, server.httpUrl).href);
+  return page;
+}
+
+async function closePage(page: Page): Promise<void> {
+  const errors = pageErrors.get(page) ?? [];
+  await page.close();
+  expect(errors, 'uncaught errors in the page').toEqual([]);
+}
+
+const connectUrl = (extra = '') => `index.html?connect=${encodeURIComponent(server.wsUrl)}${extra}`;
+const field = (r: TreeRowInfo) => ({ lo: r.keyStart >= 0 ? Math.min(r.keyStart, r.start) : r.start, hi: r.end });
+
+/** Selects a frame by mousedown and waits for its tree's root row. */
+async function selectFrame(page: Page, frameId: number): Promise<void> {
+  await page.locator(`[data-testid=frame-row][data-frame-id="${frameId}"]`).dispatchEvent('mousedown');
+  await page.locator(`[data-testid=frame-detail][data-frame-id="${frameId}"]`).waitFor();
+  await page.locator('[data-testid=tree-row][aria-level="1"]').waitFor();
+  await page.locator('[data-testid=hex-view] [data-offset]').first().waitFor();
+}
+
+/** Opens a container row with its toggle (mousedown) and waits for its children. */
+async function expand(page: Page, row: TreeRowInfo): Promise<TreeRowInfo[]> {
+  await treeRow(page, row.nodeId).locator('.ws-tree-toggle').dispatchEvent('mousedown');
+  await expect.poll(async () => (await treeRows(page)).some((r) => r.level === row.level + 1 && r.start >= row.start && r.end <= row.end), { timeout: 5000 }).toBe(true);
+  return (await treeRows(page)).filter((r) => r.level === row.level + 1 && r.start >= row.start && r.end <= row.end);
+}
+
+describe('web inspector connected to the demo server', () => {
+  it('shows frames; a tree node highlights exactly its bytes; a byte selects its deepest node', async () => {
+    const page = await openPage(connectUrl());
+    const arrived = await page
+      .waitForFunction(() => document.querySelectorAll('[data-testid=frame-row]').length >= 10, undefined, { timeout: 10_000, polling: 200 })
+      .then(() => true, () => false);
+    if (!arrived) throw new Error(`fewer than 10 frame rows after 10 s; status bar: ${await page.locator('.ws-status').textContent()}; notices: ${await pageProblems(page)}`);
+    await page.getByTestId('pause-button').click(); // the list stops following the tail: rows stay put
+
+    // A CBOR frame of a few hundred bytes with a container at the top level (a map if any).
+    const candidates = (await frameSizes(page, 'cbor')).filter((f) => f.bytes >= 60 && f.bytes <= 1500).sort((a, b) => a.bytes - b.bytes);
+    expect(candidates.length, 'CBOR frames of 60..1500 B in the list').toBeGreaterThan(0);
+    let pick: { frameId: number; row: TreeRowInfo } | undefined;
+    let shownFrame = -1;
+    for (const c of candidates) {
+      await selectFrame(page, (shownFrame = c.frameId));
+      const closed = (await treeRows(page)).filter((r) => r.level === 2 && r.expanded === false);
+      const map = closed.find((r) => r.head.startsWith('map'));
+      if (map) pick = { frameId: c.frameId, row: map };
+      else if (!pick && closed[0]) pick = { frameId: c.frameId, row: closed[0] };
+      if (map) break;
+    }
+    expect(pick, 'a CBOR frame with a nested container').toBeDefined();
+    if (shownFrame !== pick!.frameId) await selectFrame(page, pick!.frameId);
+    const container = pick!.row;
+
+    // Expand it and pick a child; prefer one with a key (map entry), one level further if needed.
+    let children = await expand(page, container);
+    let child = children.find((r) => r.keyStart >= 0) ?? children[0];
+    if (child.keyStart < 0 && child.expanded === false) {
+      children = await expand(page, child);
+      child = children.find((r) => r.keyStart >= 0) ?? children[0];
+    }
+    await treeRow(page, child.nodeId).dispatchEvent('mousedown');
+    await expect.poll(async () => (await treeRows(page)).find((r) => r.selected)?.nodeId).toBe(child.nodeId);
+    const expected = fieldOffsets(child);
+    await expect.poll(() => selectedHexOffsets(page), { timeout: 5000 }).toEqual(expected);
+    await page.screenshot({ path: artifactPath('inspector-cbor-selected.png') });
+
+    // A byte inside a still-collapsed container (else any shown byte outside the selection).
+    const rows = await treeRows(page);
+    const shown = await renderedHexOffsets(page);
+    const inside = (r: TreeRowInfo) => shown.filter((o) => o >= r.start + r.headerLength && o < r.end);
+    const collapsed = rows.filter((r) => r.expanded === false && inside(r).length > 0).sort((a, b) => b.level - a.level)[0];
+    const pool = collapsed ? inside(collapsed) : shown.filter((o) => !expected.includes(o));
+    const offset = pool[Math.floor(pool.length / 2)];
+    await page.locator(`[data-testid=hex-view] .hex-bytes [data-offset="${offset}"]`).click();
+    await expect
+      .poll(async () => {
+        const s = (await treeRows(page)).find((r) => r.selected);
+        return !!s && s.nodeId !== child.nodeId && field(s).lo <= offset && offset < s.end;
+      }, { timeout: 5000 })
+      .toBe(true);
+    const after = await treeRows(page);
+    const sel = after.find((r) => r.selected)!;
+    // Deepest: no other shown row nested inside the selection holds the byte ...
+    const deeper = after.filter((r) => r !== sel && r.start >= field(sel).lo && r.end <= sel.end && (r.end - r.start < sel.end - sel.start) && field(r).lo <= offset && offset < r.end);
+    expect(deeper, `rows inside ${sel.path} that also hold byte ${offset}`).toEqual([]);
+    // ... and a container owns only its header bytes unless it is open (its children shown).
+    if (sel.expanded === false) expect(offset, `${sel.path} is collapsed but byte ${offset} is past its header`).toBeLessThan(sel.start + sel.headerLength);
+    // The hex highlight follows: the selected field's bytes, as far as the hex view renders them.
+    const shownNow = new Set(await renderedHexOffsets(page));
+    expect(await selectedHexOffsets(page)).toEqual(fieldOffsets(sel).filter((o) => shownNow.has(o)));
+    await closePage(page);
+  }, 40_000);
+});
+
+describe('paste page', () => {
+  it('decodes all 82 RFC 8949 Appendix A vectors; f818 (simple 24 in two bytes) is not well-formed', async () => {
+    if (!existsSync(APPENDIX_A)) {
+      throw new Error(`${APPENDIX_A} is missing: it is the shared checkout's copy of the cbor/test-vectors data (RFC 8949 Appendix A), see ../shared/README.md`);
+    }
+    const vectors = JSON.parse(readFileSync(APPENDIX_A, 'utf8')) as { hex: string }[];
+    expect(vectors.length).toBe(82);
+    const page = await openPage(`paste.html#hex=${encodeURIComponent(spaced(vectors[0].hex))}`); // the link path once
+    await page.locator('[data-testid=tree-row]').first().waitFor();
+    const outcomes = await pasteEach(page, vectors.map((v) => spaced(v.hex)));
+    const bad = outcomes.filter((o) => {
+      const len = o.hex.split(' ').length;
+      if (!o.settled || o.shown !== o.hex) return true;
+      if (o.hex === 'f8 18') return o.errorOffset === null;
+      return o.errorOffset !== null || o.root === null || o.root[0] !== 0 || o.root[1] !== len;
+    });
+    expect(bad, 'vectors shown wrongly').toEqual([]);
+    // The error points into the item: at 0xf8 or (today) at the argument byte 0x18 that is < 0x20.
+    expect([0, 1]).toContain(outcomes.find((o) => o.hex === 'f8 18')!.errorOffset);
+
+    // The Appendix A screenshot: a nested indefinite-length map.
+    await pasteEach(page, ['bf 61 61 01 61 62 9f 02 03 ff ff']);
+    await page.screenshot({ path: artifactPath('paste-appendix-a.png') });
+    await closePage(page);
+  }, 40_000);
+
+  it('shows malformed input: error banner at the right offset, partial tree, error byte in hex', async () => {
+    const page = await openPage('paste.html');
+    const cases = [
+      // [hex, error offset, [start, end) of the tree rows that must be shown]
+      { hex: '82 01', offset: 2, rows: [[0, 2], [1, 2]] },
+      { hex: '9b 00 00 00 00 ff ff ff ff', offset: 9, rows: [[0, 9]] },
+      { hex: 'a2 61 61 01 61', offset: 4, rows: [[0, 5], [3, 4]] },
+    ];
+    for (const c of cases) {
+      const [outcome] = await pasteEach(page, [c.hex]);
+      expect(outcome.settled, c.hex).toBe(true);
+      expect(outcome.errorOffset, c.hex).toBe(c.offset);
+      const shownRows = (await treeRows(page)).map((r) => [r.start, r.end]);
+      for (const r of c.rows) expect(shownRows, `${c.hex}: partial tree`).toContainEqual(r);
+      await expect.poll(() => page.getByTestId('hex-byte-error').getAttribute('data-offset')).toBe(String(c.offset));
+      await expect(page.getByTestId('error-banner').isVisible()).resolves.toBe(true);
+      if (c.hex === '82 01') await page.screenshot({ path: artifactPath('paste-malformed.png') });
+    }
+    expect(await pageProblems(page)).toMatch(/Malformed cbor/);
+    await closePage(page);
+  }, 30_000);
+});
+
+describe('HAR and capture files', () => {
+  async function download(page: Page, testId: string): Promise<string> {
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
+    return readFileSync(await file.path(), 'utf8');
+  }
+
+  async function importFile(page: Page, name: string, text: string, total: number): Promise<void> {
+    await page.getByTestId('import-input').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
+    await expect.poll(() => page.getByTestId('frame-count').textContent(), { timeout: 5000 }).toBe(`${total} frames`);
+  }
+
+  it('imports a Chrome HAR and exports HAR and capture files with the same bytes', async () => {
+    const fixture = harFixture();
+    const page = await openPage('index.html');
+    await importFile(page, 'chrome.har', fixture.text, fixture.frameCount);
+    expect(await page.getByTestId('notice').textContent()).toMatch(new RegExp(`${fixture.frameCount} frames from 2 connections`));
+    const formats = await page.locator('[data-testid=frame-row]').evaluateAll((els) => els.map((e) => e.getAttribute('data-format')));
+    expect(formats).toEqual(expect.arrayContaining(['cbor', 'msgpack', 'json']));
+
+    const har = await download(page, 'export-har');
+    expect(comparable(readHar(har))).toEqual(comparable(fixture.expected));
+    const entries = (JSON.parse(har) as { log: { entries: { _resourceType: string }[] } }).log.entries;
+    expect(entries.every((e) => e._resourceType === 'websocket')).toBe(true);
+
+    const capture = await download(page, 'export-capture');
+    expect(comparable(readCapture(capture))).toEqual(comparable(fixture.expected));
+    await page.getByTestId('clear-button').click();
+    await expect.poll(() => page.getByTestId('frame-count').textContent()).toBe('0 frames');
+    await importFile(page, 'capture.wscap.json', capture, fixture.frameCount);
+    expect(comparable(readCapture(await download(page, 'export-capture')))).toEqual(comparable(fixture.expected));
+    await closePage(page);
+  }, 30_000);
+
+  it('runs the Compare tab on a small frame; the dark theme renders the tree and hex', async () => {
+    const fixture = harFixture();
+    for (const theme of ['light', 'dark'] as const) {
+      const page = await openPage(`index.html?theme=${theme}`);
+      await importFile(page, 'chrome.har', fixture.text, fixture.frameCount);
+      const cbor = await frameSizes(page, 'cbor');
+      await selectFrame(page, cbor.sort((a, b) => b.bytes - a.bytes)[0].frameId);
+      const items = (await treeRows(page)).find((r) => r.path === '$.items')!;
+      const [first] = await expand(page, items);
+      await treeRow(page, (await expand(page, first)).find((r) => r.keyStart >= 0)!.nodeId).dispatchEvent('mousedown');
+      await expect.poll(() => selectedHexOffsets(page).then((s) => s.length)).toBeGreaterThan(0);
+      if (theme === 'dark') {
+        await page.screenshot({ path: artifactPath('inspector-dark.png') });
+      } else {
+        await treeRow(page, 0).dispatchEvent('mousedown'); // compare the whole frame
+        await page.getByTestId('tab-compare').click();
+        await page.getByRole('button', { name: /Run comparison/ }).click();
+        await expect.poll(() => page.getByTestId('compare-status').textContent(), { timeout: 20_000 }).toMatch(/\d+ codecs compared/);
+        expect(await page.locator('[data-testid=compare-table] [data-testid=compare-row]').count()).toBeGreaterThanOrEqual(10);
+        await page.screenshot({ path: artifactPath('compare-tab.png'), fullPage: true });
+      }
+      await closePage(page);
+    }
+  }, 40_000);
+});
