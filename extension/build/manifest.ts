@@ -1,0 +1,71 @@
+/**
+ * The single source manifest (root manifest.json) → one manifest per browser. Pure, so the
+ * unit test checks both variants without building anything.
+ */
+export type Target = 'chrome' | 'firefox';
+
+/** A manifest as JSON: the keys this module touches are typed, the rest passes through. */
+export interface Manifest {
+  manifest_version: number;
+  name: string;
+  version: string;
+  background?: unknown;
+  content_scripts?: ContentScript[];
+  browser_specific_settings?: unknown;
+  minimum_chrome_version?: string;
+  [key: string]: unknown;
+}
+
+export interface ContentScript {
+  matches: string[];
+  js: string[];
+  run_at?: string;
+  all_frames?: boolean;
+  world?: 'MAIN' | 'ISOLATED';
+  [key: string]: unknown;
+}
+
+export const GECKO_ID = 'wirescope@wirescope.dev';
+/** Firefox 128 is the first with `world: 'MAIN'` content scripts declared in the manifest. */
+export const GECKO_MIN_VERSION = '128.0';
+
+/** Keys Chrome accepts that Firefox rejects or warns about; dropped from its manifest. */
+const CHROME_ONLY_KEYS = ['minimum_chrome_version', 'key', 'update_url', 'offline_enabled', 'side_panel'] as const;
+/** Content-script keys Firefox does not know. */
+const CHROME_ONLY_SCRIPT_KEYS = ['match_origin_as_fallback'] as const;
+
+export interface ManifestOptions {
+  /** Test builds add the content script that lets tests open the panel in a tab (background/test-hooks.ts). */
+  readonly testHooks?: boolean;
+}
+
+/**
+ * The manifest for one browser: `version` from package.json; Chrome gets a module service
+ * worker, Firefox an event page script plus its add-on id and minimum version.
+ */
+export function manifestFor(target: Target, base: Manifest, version: string, options: ManifestOptions = {}): Manifest {
+  if (!/^\d+(\.\d+){0,3}$/.test(version)) throw new Error(`manifest version must be 1-4 dot-separated integers, got ${JSON.stringify(version)}`);
+  const m = structuredClone(base);
+  m.version = version;
+  const scripts = (m.content_scripts ?? []).map((s) => ({ ...s }));
+  if (options.testHooks) scripts.push({ matches: ['<all_urls>'], js: ['test-content.js'], run_at: 'document_start' });
+  m.content_scripts = scripts;
+
+  if (target === 'chrome') {
+    m.background = { service_worker: 'background.js', type: 'module' };
+    delete m.browser_specific_settings;
+    return m;
+  }
+  m.background = { scripts: ['background.js'] };
+  for (const key of CHROME_ONLY_KEYS) delete m[key];
+  for (const s of scripts) for (const key of CHROME_ONLY_SCRIPT_KEYS) delete s[key];
+  m.browser_specific_settings = {
+    gecko: {
+      id: GECKO_ID,
+      strict_min_version: GECKO_MIN_VERSION,
+      // Required of new add-ons on addons.mozilla.org: wirescope sends nothing anywhere.
+      data_collection_permissions: { required: ['none'] },
+    },
+  };
+  return m;
+}

@@ -1,0 +1,222 @@
+/**
+ * The page hook: observes every WebSocket the page creates without the page noticing.
+ *
+ * - `window.WebSocket` becomes a Proxy of the native constructor with only a `construct`
+ *   trap, so name, length, statics (CONNECTING…CLOSED), `prototype` (the same object),
+ *   `Object.getPrototypeOf(WebSocket)`, own keys, subclassing (`class X extends WebSocket`)
+ *   and calling without `new` (the native's own TypeError) are the native's. The trap builds
+ *   the socket with `Reflect.construct` (URL/protocol errors propagate untouched) and adds
+ *   the hook's listeners first, through the captured native `addEventListener`.
+ * - `WebSocket.prototype.send` is replaced in place by a method named `send` with length 1,
+ *   no `prototype`, not constructible, like the native's. It calls the native first and
+ *   records only when that returned and the socket was OPEN.
+ * - `Function.prototype.toString` answers for those two (and for itself) with the natives'
+ *   text; everything else goes to the original.
+ */
+import { CAPTURE_TAG, type Direction, type HookEvent } from '../shared/messages.js';
+import { Batcher } from './batcher.js';
+import { apply, captureNatives, construct, defineProperty, getOwnPropertyDescriptor, SafeWeakMap, type Win } from './natives.js';
+import { Recorder, type SocketState } from './recorder.js';
+import type { HookHandle, HookOptions } from './types.js';
+
+/** Event type a hook answers (by cancelling it) so a second install in the window backs off. */
+export const HOOK_PROBE = `${CAPTURE_TAG}:hook-probe`;
+
+const INERT: HookHandle = {
+  installed: false,
+  flush() {},
+  uninstall() {},
+  stats: () => ({ sockets: 0, batchesPosted: 0, droppedFrames: 0, pendingBytes: 0 }),
+};
+
+const VIEW = 1;
+const BUFFER = 2;
+const BLOB = 3;
+const PASS = 4;
+
+export function installHook(win: Win = globalThis.window, options: HookOptions = {}): HookHandle {
+  if (!win || typeof win.WebSocket !== 'function') return INERT;
+  let n: ReturnType<typeof captureNatives>;
+  try {
+    n = captureNatives(win);
+    // Installed already (all_frames, re-injection: a fresh copy of this module)?
+    if (!n.probe(HOOK_PROBE)) return INERT;
+  } catch {
+    return INERT;
+  }
+  const natives = n;
+  let origin = '*';
+  try {
+    const o = win.location.origin;
+    if (o && o !== 'null') origin = o;
+  } catch {
+    /* opaque or inaccessible: '*' (the message only ever goes to this window) */
+  }
+  const batcher = new Batcher(natives, {
+    intervalMs: options.flushIntervalMs ?? 25,
+    maxBatchBytes: options.maxBatchBytes ?? 1 << 20,
+    transfer: options.transfer ?? true,
+    targetOrigin: origin,
+  });
+  const rec = new Recorder(natives, batcher, options.maxPendingBytes ?? 64 << 20);
+  const trustedOnly = options.trustedEventsOnly ?? true;
+  const sockets = new SafeWeakMap<object, SocketState>();
+  let nextId = 1;
+  let active = true;
+  const accept = (e: Event): boolean => active && (!trustedOnly || e.isTrusted);
+
+  function received(s: SocketState, data: unknown, time: number): void {
+    if (typeof data === 'string') rec.frame(s, 'received', 'text', time, natives.encode(data));
+    else if (natives.isArrayBuffer(data)) rec.frame(s, 'received', 'binary', time, natives.copyBuffer(data as ArrayBuffer));
+    else if (natives.isBlob(data)) rec.blob(s, 'received', time, data as Blob);
+  }
+
+  function observe(ws: WebSocket): void {
+    const s: SocketState = { id: nextId++, queue: [], head: 0 };
+    const socketId = s.id;
+    sockets.set(ws, s);
+    rec.event(s, { type: 'opening', socketId, url: natives.url(ws), time: natives.now() });
+    const on = (type: string, fn: (e: Event, time: number) => HookEvent | void): void =>
+      natives.listen(ws, type, (e) => {
+        if (!accept(e)) return;
+        try {
+          const ev = fn(e, natives.now());
+          if (ev) rec.event(s, ev);
+        } catch {
+          /* never throw into the page's event dispatch */
+        }
+      });
+    on('open', (_e, time) => ({
+      type: 'open',
+      socketId,
+      url: natives.url(ws),
+      protocol: natives.protocol(ws),
+      extensions: natives.extensions(ws),
+      time,
+    }));
+    on('message', (e, time) => received(s, natives.messageData(e), time));
+    on('error', (_e, time) => ({ type: 'error', socketId, time }));
+    on('close', (e, time) => ({
+      type: 'close',
+      socketId,
+      code: natives.closeCode(e),
+      reason: natives.closeReason(e),
+      wasClean: natives.closeWasClean(e),
+      time,
+    }));
+  }
+
+  function sent(s: SocketState, kind: number, data: unknown, text: string): void {
+    const time = natives.now();
+    const dir: Direction = 'sent';
+    if (kind === VIEW) rec.frame(s, dir, 'binary', time, natives.copyView(data as ArrayBufferView));
+    else if (kind === BUFFER) rec.frame(s, dir, 'binary', time, natives.copyBuffer(data as ArrayBuffer));
+    else if (kind === BLOB) rec.blob(s, dir, time, data as Blob);
+    else rec.frame(s, dir, 'text', time, natives.encode(text));
+  }
+
+  const nativeSend = natives.send;
+  const OPEN = natives.OPEN;
+  const send = {
+    send(this: unknown, data: unknown): void {
+      const s = sockets.get(this);
+      if (s === undefined || !active || arguments.length === 0) return apply(nativeSend, this, arguments) as void;
+      let kind = 0;
+      let text = '';
+      let args: ArrayLike<unknown> = arguments;
+      const t = typeof data;
+      if (t === 'string') text = data as string;
+      else if ((t === 'object' && data !== null) || t === 'function') {
+        if (natives.isView(data)) kind = VIEW;
+        else if (natives.isArrayBuffer(data)) kind = BUFFER;
+        else if (natives.isShared(data)) kind = PASS;
+        else if (natives.isBlob(data)) kind = BLOB;
+        else {
+          // The native would call the object's toString once (USVString); do it here, once,
+          // and hand the native the string, so the page's conversion code runs only once.
+          text = `${data as string}`;
+          args = [text];
+        }
+      } else if (t === 'symbol') kind = PASS;
+      else text = `${data as string}`;
+      const state = natives.readyState(this as WebSocket); // after the conversion, like the native
+      apply(nativeSend, this, args); // CONNECTING: InvalidStateError, nothing recorded
+      if (state !== OPEN || kind === PASS) return; // CLOSING/CLOSED: the native discards it
+      try {
+        sent(s, kind, data, text);
+      } catch {
+        /* the frame went out; recording must not throw into the page */
+      }
+    },
+  }.send;
+
+  const handler: ProxyHandler<typeof WebSocket> = Object.create(null) as ProxyHandler<typeof WebSocket>;
+  handler.construct = (target, args, newTarget): object => {
+    const ws = construct(target, args, newTarget) as WebSocket;
+    if (active) {
+      try {
+        observe(ws);
+      } catch {
+        /* the page gets its socket regardless */
+      }
+    }
+    return ws;
+  };
+  const Hooked = new Proxy(natives.WS, handler);
+
+  const nativeToString = natives.fnToString;
+  const masks = new SafeWeakMap<object, string>();
+  const toString = {
+    toString(this: unknown): string {
+      const masked = masks.get(this);
+      return masked !== undefined ? masked : (apply(nativeToString, this, arguments) as string);
+    },
+  }.toString;
+  masks.set(Hooked, apply(nativeToString, natives.WS, []) as string);
+  masks.set(send, apply(nativeToString, nativeSend, []) as string);
+  masks.set(toString, apply(nativeToString, nativeToString, []) as string);
+
+  const patches: [object, PropertyKey, unknown][] = [
+    [natives.fnProto, 'toString', toString],
+    [natives.wsProto, 'send', send],
+    [natives.wsProto, 'constructor', Hooked],
+    [win, 'WebSocket', Hooked],
+  ];
+  const saved: [object, PropertyKey, PropertyDescriptor][] = [];
+  const restore = (): void => {
+    for (let i = saved.length - 1; i >= 0; i--) {
+      const [obj, key, desc] = saved[i];
+      const now = getOwnPropertyDescriptor(obj, key);
+      if (now && now.value === patches[i][2]) defineProperty(obj, key, desc); // unless re-patched since
+    }
+  };
+  for (const [obj, key, value] of patches) {
+    const desc = getOwnPropertyDescriptor(obj, key);
+    if (!desc || !('value' in desc) || !defineProperty(obj, key, { ...desc, value })) {
+      restore();
+      return INERT;
+    }
+    saved[saved.length] = [obj, key, desc];
+  }
+  const onProbe = (e: Event): void => natives.cancel(e);
+  natives.listenWindow(HOOK_PROBE, onProbe);
+
+  return {
+    installed: true,
+    flush: () => batcher.flush(),
+    uninstall(): void {
+      if (!active) return;
+      batcher.flush();
+      active = false;
+      batcher.stop();
+      restore();
+      natives.unlistenWindow(HOOK_PROBE, onProbe);
+    },
+    stats: () => ({
+      sockets: nextId - 1,
+      batchesPosted: batcher.posted,
+      droppedFrames: batcher.dropped,
+      pendingBytes: rec.pendingBytes(),
+    }),
+  };
+}

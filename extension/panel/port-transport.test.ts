@@ -1,0 +1,211 @@
+import { describe, expect, it } from 'vitest';
+import type { HostMessage } from '../../inspector-app/src/protocol/messages.js';
+import { isHostMessage } from '../../inspector-app/src/protocol/messages.js';
+import type { PanelBatch, PanelItem } from '../shared/messages.js';
+import { RESTART_REASON, TabBuffers } from '../background/tab-buffers.js';
+import { FRAME_DROP_REASON, HOOK_LOSS_REASON } from './convert.js';
+import { PortTransport, type PortLike, type Timers } from './port-transport.js';
+
+class FakePort implements PortLike {
+  readonly posted: unknown[] = [];
+  private readonly messageListeners: ((m: unknown) => void)[] = [];
+  private readonly disconnectListeners: (() => void)[] = [];
+  disconnected = false;
+  readonly onMessage = { addListener: (l: (m: unknown) => void) => void this.messageListeners.push(l) };
+  readonly onDisconnect = { addListener: (l: () => void) => void this.disconnectListeners.push(l) };
+  postMessage(m: unknown): void {
+    if (this.disconnected) throw new Error('disconnected');
+    this.posted.push(m);
+  }
+  disconnect(): void {
+    this.disconnected = true;
+  }
+  /** Background side. */
+  receive(m: unknown): void {
+    for (const l of this.messageListeners) l(m);
+  }
+  drop(): void {
+    this.disconnected = true;
+    for (const l of this.disconnectListeners) l();
+  }
+}
+
+class FakeTimers implements Timers {
+  readonly due: (() => void)[] = [];
+  setTimeout(fn: () => void): unknown {
+    this.due.push(fn);
+    return this.due.length;
+  }
+  clearTimeout(): void {}
+  setInterval(): unknown {
+    return 0;
+  }
+  clearInterval(): void {}
+  runAll(): void {
+    for (const fn of this.due.splice(0)) fn();
+  }
+}
+
+function setup() {
+  const ports: FakePort[] = [];
+  const timers = new FakeTimers();
+  const transport = new PortTransport({ connect: () => (ports.push(new FakePort()), ports.at(-1)!), timers, pingMs: 0 });
+  const got: HostMessage[] = [];
+  return { ports, timers, transport, got, listen: () => transport.listen((m) => got.push(m)) };
+}
+
+const batch = (items: PanelItem[], cursor = 1, bufferId = 'life-1', framesThrough = 0): PanelBatch => ({ type: 'panel-batch', bufferId, cursor, framesThrough, items });
+
+describe('PortTransport', () => {
+  it('subscribes on connect and buffers messages until the app listens', () => {
+    const { ports, got, listen } = setup();
+    expect(ports[0]!.posted).toEqual([{ type: 'panel-subscribe' }]);
+    ports[0]!.receive(batch([{ type: 'navigated', url: 'https://a.test/', time: 5 }]));
+    listen();
+    expect(got).toEqual([
+      { type: 'hello', protocolVersion: 1, host: 'extension' },
+      { type: 'navigated', url: 'https://a.test/', time: 5 },
+    ]);
+  });
+
+  it('turns relay events into host messages: connection ids, base64 and bytes, frames grouped', () => {
+    const { ports, got, listen } = setup();
+    listen();
+    ports[0]!.receive(
+      batch([
+        {
+          type: 'events',
+          documentId: 'd1',
+          seq: 1,
+          lostBatches: 0,
+          events: [
+            { type: 'opening', socketId: 3, url: 'wss://x/', time: 1 },
+            { type: 'open', socketId: 3, url: 'wss://x/', protocol: 'p', extensions: '', time: 2 },
+            { type: 'frame', socketId: 3, direction: 'sent', opcode: 'binary', time: 3, data: { b64: 'AAEC/w==' } },
+            { type: 'frame', socketId: 3, direction: 'received', opcode: 'text', time: 4, data: { bytes: new Uint8Array([104, 105]) } },
+            { type: 'error', socketId: 3, time: 5 },
+            { type: 'close', socketId: 3, code: 1006, reason: '', wasClean: false, time: 6 },
+          ],
+        },
+      ]),
+    );
+    const msgs = got.slice(1);
+    expect(msgs.every(isHostMessage)).toBe(true);
+    expect(msgs.map((m) => m.type)).toEqual(['connection-opening', 'connection-opened', 'frames', 'connection-error', 'connection-closed']);
+    const frames = msgs[2]!.type === 'frames' ? msgs[2]!.frames : [];
+    expect(frames.map((f) => [f.connectionId, f.direction, f.opcode, [...f.data]])).toEqual([
+      ['d1:3', 'sent', 'binary', [0, 1, 2, 255]],
+      ['d1:3', 'received', 'text', [104, 105]],
+    ]);
+    expect(frames[0]!.data).toBeInstanceOf(Uint8Array);
+  });
+
+  it('reconnects after the port drops, resumes from its cursor and adds nothing twice', () => {
+    const { ports, timers, got, listen, transport } = setup();
+    listen();
+    const events: PanelItem = { type: 'events', documentId: 'd1', seq: 1, lostBatches: 0, events: [{ type: 'opening', socketId: 1, url: 'wss://x/', time: 1 }] };
+    ports[0]!.receive(batch([events], 4, 'life-1', 9));
+    ports[0]!.drop();
+    expect(transport.connections).toBe(1);
+    timers.runAll();
+    expect(transport.connections).toBe(2);
+    expect(ports[1]!.posted).toEqual([{ type: 'panel-subscribe', since: { bufferId: 'life-1', cursor: 4, framesThrough: 9 } }]);
+    ports[1]!.receive(batch([events], 4, 'life-2')); // a replay of what it has
+    expect(got.filter((m) => m.type === 'connection-opening')).toHaveLength(1);
+    ports[0]!.receive(batch([{ type: 'dropped', count: 1, reason: 'stale port' }])); // the old port is ignored
+    expect(got.some((m) => m.type === 'dropped')).toBe(false);
+  });
+
+  it('after a restart, counts only the batches this panel really missed', () => {
+    const { ports, timers, got, listen } = setup();
+    listen();
+    const ev = (seq: number): PanelItem => ({ type: 'events', documentId: 'd1', seq, lostBatches: 0, events: [] });
+    ports[0]!.receive(batch([ev(1), ev(2), ev(3)], 3));
+    ports[0]!.drop();
+    timers.runAll();
+    // The new background saw d1 first at seq 6: batches 1-5 unknown to it; this panel has 1-3.
+    ports[1]!.receive(batch([{ type: 'gap', documentId: 'd1', seq: 6, missing: 5, reason: RESTART_REASON }, ev(6)], 2, 'life-2'));
+    // A document this panel never saw: everything before is lost for it.
+    ports[1]!.receive(batch([{ type: 'gap', documentId: 'd2', seq: 3, missing: 2, reason: RESTART_REASON }], 3, 'life-2'));
+    const inBatches = `${RESTART_REASON} (counted in message batches)`;
+    expect(got.filter((m) => m.type === 'dropped')).toEqual([
+      { type: 'dropped', count: 2, reason: inBatches },
+      { type: 'dropped', count: 2, reason: inBatches },
+    ]);
+    // Continuity across the restart: nothing to report.
+    ports[1]!.receive(batch([{ type: 'gap', documentId: 'd1', seq: 7, missing: 0, reason: RESTART_REASON }], 4, 'life-2'));
+    expect(got.filter((m) => m.type === 'dropped')).toHaveLength(2);
+  });
+
+  it('counts lost frames exactly when the relay sends framesBefore', () => {
+    const { ports, timers, got, listen } = setup();
+    listen();
+    const frame = { type: 'frame', socketId: 1, direction: 'sent', opcode: 'binary', time: 1, data: { b64: 'AA==' } } as const;
+    ports[0]!.receive(batch([{ type: 'events', documentId: 'd1', seq: 1, lostBatches: 0, framesBefore: 0, events: [frame, frame] }], 1));
+    ports[0]!.drop();
+    timers.runAll();
+    // The relay had sent 9 frames before batch 4: this panel has 2, so 7 were lost.
+    ports[1]!.receive(batch([{ type: 'gap', documentId: 'd1', seq: 4, missing: 3, framesBefore: 9, reason: RESTART_REASON }], 1, 'life-2'));
+    ports[1]!.receive(batch([{ type: 'gap', documentId: 'd2', seq: 2, missing: 1, framesBefore: 5, reason: RESTART_REASON }], 2, 'life-2'));
+    expect(got.filter((m) => m.type === 'dropped')).toEqual([
+      { type: 'dropped', count: 7, reason: RESTART_REASON },
+      { type: 'dropped', count: 5, reason: RESTART_REASON },
+    ]);
+  });
+
+  it('passes on dropped counts, hook losses (as deltas) and unreadable bytes', () => {
+    const { ports, got, listen } = setup();
+    listen();
+    ports[0]!.receive(
+      batch([
+        { type: 'dropped', count: 6, reason: 'cap' },
+        { type: 'events', documentId: 'd1', seq: 1, lostBatches: 2, events: [] },
+        { type: 'events', documentId: 'd1', seq: 2, lostBatches: 3, droppedFrames: 4, events: [{ type: 'frame', socketId: 1, direction: 'sent', opcode: 'binary', time: 1, data: { b64: '***' } }] },
+        { type: 'events', documentId: 'd1', seq: 3, lostBatches: 3, droppedFrames: 5, events: [] },
+      ]),
+    );
+    expect(got.filter((m) => m.type === 'dropped').map((m) => m.type === 'dropped' && [m.count, m.reason])).toEqual([
+      [6, 'cap'],
+      [2, HOOK_LOSS_REASON],
+      [1, HOOK_LOSS_REASON],
+      [4, FRAME_DROP_REASON],
+      [1, 'frames arrived with bytes the panel could not read'],
+      [1, FRAME_DROP_REASON],
+    ]);
+  });
+
+  it('ignores what is not a panel batch and stops when the extension is gone', () => {
+    let calls = 0;
+    const logs: string[] = [];
+    const t = new PortTransport({
+      connect: () => {
+        calls++;
+        throw new Error('Extension context invalidated.');
+      },
+      timers: new FakeTimers(),
+      log: (m) => logs.push(m),
+    });
+    expect(calls).toBe(1);
+    expect(logs[0]).toMatch(/cannot reach the extension/);
+    t.close();
+    const { ports, got, listen } = setup();
+    listen();
+    ports[0]!.receive({ type: 'frames', frames: [] });
+    ports[0]!.receive(null);
+    expect(got).toHaveLength(1);
+  });
+
+  it('works end to end with TabBuffers: a late panel sees the backlog, then live batches', () => {
+    const buffers = new TabBuffers({ bufferId: 'life-1' });
+    const relay = (seq: number, size: number) =>
+      buffers.ingest(1, { type: 'relay-batch', documentId: 'd', documentUrl: 'u', isTopFrame: true, seq, lostBatches: 0, events: [{ type: 'frame', socketId: 1, direction: 'received', opcode: 'binary', time: seq, data: { bytes: new Uint8Array(size) } }] });
+    relay(1, 3);
+    relay(2, 4);
+    const { ports, got, listen } = setup();
+    listen();
+    for (const b of buffers.backlog(1)) ports[0]!.receive(b);
+    ports[0]!.receive(relay(3, 5));
+    const sizes = got.flatMap((m) => (m.type === 'frames' ? m.frames.map((f) => f.data.length) : []));
+    expect(sizes).toEqual([3, 4, 5]);
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * The app's `Transport` over a runtime port to the background. It subscribes on connect,
+ * converts background batches into HostMessages (PanelConverter), buffers them until the app
+ * listens, and reconnects when the port drops (Chrome stops idle service workers): it then
+ * resumes from its cursor, so nothing arrives twice, and whatever the restart lost reaches
+ * the app as `dropped` (the background's `gap` items, counted against what this panel has).
+ * Pure: the port comes from a `connect` function, so tests pass a fake.
+ */
+import { PROTOCOL_VERSION, type AppMessage, type HostMessage } from '../../inspector-app/src/protocol/messages.js';
+import type { Transport } from '../../inspector-app/src/protocol/transport.js';
+import type { PanelCursor, PanelRequest } from '../shared/messages.js';
+import { isPanelBatch, PanelConverter } from './convert.js';
+
+/** The part of a runtime port this transport uses (browser.runtime.Port fits). */
+export interface PortLike {
+  postMessage(message: unknown): void;
+  disconnect(): void;
+  readonly onMessage: { addListener(listener: (message: unknown) => void): void };
+  readonly onDisconnect: { addListener(listener: () => void): void };
+}
+
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+  setInterval(fn: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+}
+
+export interface PortTransportOptions {
+  /** Opens a new port to the background; may throw when the extension is gone. */
+  readonly connect: () => PortLike;
+  readonly timers?: Timers;
+  /** Delays before reconnect attempts; the last one repeats. */
+  readonly reconnectDelays?: readonly number[];
+  /** Keeps a Chrome service worker awake while the panel is open (each message resets its idle timer). */
+  readonly pingMs?: number;
+  readonly hostName?: string;
+  readonly log?: (message: string) => void;
+}
+
+const defaultTimers: Timers = {
+  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+  clearTimeout: (h) => globalThis.clearTimeout(h as ReturnType<typeof setTimeout>),
+  setInterval: (fn, ms) => globalThis.setInterval(fn, ms),
+  clearInterval: (h) => globalThis.clearInterval(h as ReturnType<typeof setInterval>),
+};
+
+export class PortTransport implements Transport {
+  private readonly handlers = new Set<(message: HostMessage) => void>();
+  private readonly pending: HostMessage[] = [];
+  private readonly converter = new PanelConverter();
+  private readonly timers: Timers;
+  private readonly delays: readonly number[];
+  private port: PortLike | null = null;
+  private cursor: PanelCursor | undefined;
+  private attempts = 0;
+  private reconnectTimer: unknown = null;
+  private pingTimer: unknown = null;
+  private closed = false;
+  /** Ports opened so far (1 + reconnects); for tests and diagnostics. */
+  connections = 0;
+
+  constructor(private readonly options: PortTransportOptions) {
+    this.timers = options.timers ?? defaultTimers;
+    this.delays = options.reconnectDelays ?? [100, 250, 500, 1000, 2000];
+    this.deliver({ type: 'hello', protocolVersion: PROTOCOL_VERSION, host: options.hostName ?? 'extension' });
+    this.open();
+  }
+
+  listen(handler: (message: HostMessage) => void): () => void {
+    this.handlers.add(handler);
+    // What arrived before the app listened is delivered, in order.
+    for (const m of this.pending.splice(0)) handler(m);
+    return () => this.handlers.delete(handler);
+  }
+
+  /** The panel offers no host capabilities (connect, send): the app's messages are ignored. */
+  send(_message: AppMessage): void {}
+
+  /** Stops for good (tests; the page going away needs nothing). */
+  close(): void {
+    this.closed = true;
+    this.stopPing();
+    if (this.reconnectTimer !== null) this.timers.clearTimeout(this.reconnectTimer);
+    const port = this.port;
+    this.port = null;
+    port?.disconnect();
+  }
+
+  private deliver(message: HostMessage): void {
+    if (this.handlers.size === 0) {
+      this.pending.push(message);
+      return;
+    }
+    for (const h of this.handlers) h(message);
+  }
+
+  private open(): void {
+    this.reconnectTimer = null;
+    if (this.closed) return;
+    let port: PortLike;
+    try {
+      port = this.options.connect();
+    } catch (e) {
+      // The extension was reloaded or removed: this page can no longer reach it.
+      this.options.log?.(`wirescope: cannot reach the extension (${String(e)}); reopen DevTools`);
+      this.closed = true;
+      return;
+    }
+    this.port = port;
+    this.connections++;
+    port.onMessage.addListener((message) => {
+      if (port !== this.port || !isPanelBatch(message)) return;
+      this.attempts = 0;
+      this.cursor = { bufferId: message.bufferId, cursor: message.cursor, framesThrough: message.framesThrough };
+      for (const m of this.converter.convert(message.items)) this.deliver(m);
+    });
+    port.onDisconnect.addListener(() => {
+      if (port !== this.port) return;
+      this.port = null;
+      this.stopPing();
+      if (this.closed) return;
+      const delay = this.delays[Math.min(this.attempts, this.delays.length - 1)] ?? 1000;
+      this.attempts++;
+      this.reconnectTimer = this.timers.setTimeout(() => this.open(), delay);
+    });
+    this.request({ type: 'panel-subscribe', ...(this.cursor ? { since: this.cursor } : {}) });
+    this.stopPing();
+    const pingMs = this.options.pingMs ?? 20_000;
+    if (pingMs > 0) this.pingTimer = this.timers.setInterval(() => this.request({ type: 'panel-ping' }), pingMs);
+  }
+
+  private request(message: PanelRequest): void {
+    try {
+      this.port?.postMessage(message);
+    } catch {
+      // Disconnected; onDisconnect schedules the reconnect.
+    }
+  }
+
+  private stopPing(): void {
+    if (this.pingTimer !== null) this.timers.clearInterval(this.pingTimer);
+    this.pingTimer = null;
+  }
+}
