@@ -91,15 +91,24 @@ export class CaptureModel {
     };
   }
 
+  private lastNotify = 0;
+
   private changed(): void {
     this.version++;
     if (this.scheduled) return;
     this.scheduled = true;
-    this.schedule(() => {
-      this.scheduled = false;
-      this.snapshot = this.makeSnapshot();
-      for (const l of this.listeners) l();
-    });
+    // The virtualized list re-measures all rows when their count changes: beyond
+    // LARGE_LIST rows, redraw at most every LARGE_LIST_INTERVAL_MS (still live to the eye).
+    const wait = this.rows.length > LARGE_LIST ? LARGE_LIST_INTERVAL_MS - (now() - this.lastNotify) : 0;
+    const run = () =>
+      this.schedule(() => {
+        this.scheduled = false;
+        this.lastNotify = now();
+        this.snapshot = this.makeSnapshot();
+        for (const l of this.listeners) l();
+      });
+    if (wait > 0) setTimeout(run, wait);
+    else run();
   }
 
   private passes(row: FrameSummary): boolean {
@@ -216,6 +225,10 @@ export class CaptureModel {
     this.changed();
   }
 }
+
+const LARGE_LIST = 20_000;
+const LARGE_LIST_INTERVAL_MS = 100;
+const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
 function defaultSchedule(run: () => void): void {
   if (typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' && document.visibilityState === 'visible') requestAnimationFrame(run);
