@@ -134,7 +134,7 @@ export function App(props: AppProps): ReactElement {
       )}
       <div className="ws-main">
         {!props.singleFrame && (
-          <div className="ws-list-pane" style={{ width: selected ? '42%' : '100%' }}>
+          <div className="ws-list-pane" style={{ width: selected ? '36%' : '100%', minWidth: selected ? 420 : undefined }}>
             <FilterBar filters={snapshot.filters} connections={snapshot.connections} connectionLabels={connectionLabels} onChange={(f) => void session.setFilters(f)} />
             <FrameList rows={snapshot.visible} selectedId={selectedId} onSelect={setSelectedId} connectionLabels={connectionLabels} />
           </div>
