@@ -1,0 +1,383 @@
+/**
+ * `npm run bench:ext`: what the extension costs a page, and whether its panel keeps up.
+ * A benchmark, not a test: it prints figures next to their targets and never fails on them.
+ *
+ * One headless Chromium (system binary, started here with a remote-debugging port and the
+ * unpacked production build dist/chrome, then driven by playwright-core over CDP) with two
+ * contexts: its default one, where the extension runs, and a fresh one, where it does not
+ * (extensions are off in new browser contexts).
+ *
+ * 1. Page cost: a page receives `--messages` (100,000) binary messages of `--size` (100)
+ *    bytes from a local `ws` server (bursts of 2,000, each sent when the previous one has
+ *    reached the kernel); messages/s between the first and the last message, in the page.
+ *    Runs alternate with / without (`--runs` each, default 3, after one warm-up each);
+ *    the ratio of the medians is the page's throughput with the extension (target ≥ 0.95).
+ * 2. Panel: the panel tab (panel.html?tabId=N) is opened first, then a page receives
+ *    `--rate` (10,000) frames/s for `--seconds` (10), ~1 KB CBOR / MessagePack (bench:ui's
+ *    frames and server). Frames in the panel (the `frame-count` status) against frames sent,
+ *    losses the panel reports (`dropped-count`), and the longest main-thread task in the page
+ *    (a buffered `longtask` PerformanceObserver added before any page script; target: none
+ *    over 100 ms), and in the panel.
+ *
+ * Flags: --write (the `bench:ext` section of docs/BENCHMARKS.md; --docs-root DIR writes
+ * DIR/docs/BENCHMARKS.md instead), --messages N, --size N, --runs N, --rate N, --seconds N,
+ * --ext-dir DIR (default: dist/chrome, built if stale).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page, type Worker } from 'playwright-core';
+import { writeBenchmarkSection } from '../../codecs/bench/report.js';
+import { CHROMIUM, CHROMIUM_ARGS, ensureExtensionBuild, newPageWithTabId, REPO, requireBrowser } from '../support/ext-env.js';
+import { startBenchServer } from './bench-server.js';
+import { startFloodServer } from './ext-bench-server.js';
+import { framePool } from './payloads.js';
+
+const argv = process.argv.slice(2);
+const flag = (name: string) => argv.includes(name);
+const option = (name: string, fallback: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1]! : fallback);
+const MESSAGES = Number(option('--messages', '100000'));
+const SIZE = Number(option('--size', '100'));
+const RUNS = Math.max(2, Number(option('--runs', '3')));
+const RATE = Number(option('--rate', '10000'));
+const SECONDS = Number(option('--seconds', '10'));
+const TARGET_RATIO = 0.95;
+const TARGET_TASK_MS = 100;
+
+const log = (...a: unknown[]) => console.error('[bench:ext]', ...a);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const int = (v: number) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : '–');
+const ms = (v: number) => (Number.isFinite(v) ? `${int(v)} ms` : 'none');
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** Long tasks of the page, from before its first script (an init script). */
+const LONGTASK_PROBE = `(() => {
+  const tasks = (window.__longtasks = []);
+  try {
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) tasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true });
+  } catch (e) { window.__longtasks = null; }
+})();`;
+
+interface TaskSummary {
+  readonly max: number;
+  readonly over50: number;
+  readonly over100: number;
+  readonly supported: boolean;
+}
+
+async function longTasks(page: Page, from: number): Promise<TaskSummary> {
+  const tasks = (await page.evaluate('window.__longtasks')) as [number, number][] | null;
+  if (!tasks) return { max: NaN, over50: 0, over100: 0, supported: false };
+  const mine = tasks.filter(([start]) => start >= from);
+  return { max: mine.reduce((m, [, d]) => Math.max(m, d), 0), over50: mine.length, over100: mine.filter(([, d]) => d > 100).length, supported: true };
+}
+
+/** Chromium with the extension, started here so that one browser holds both contexts. */
+async function startChromium(extDir: string): Promise<{ browser: Browser; child: ChildProcess; profile: string }> {
+  requireBrowser('chromium');
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'wirescope-bench-ext-'));
+  const args = [
+    '--headless',
+    '--remote-debugging-port=0',
+    `--user-data-dir=${profile}`,
+    ...CHROMIUM_ARGS,
+    // What Playwright passes to the browsers it launches: no throttling of background tabs
+    // (the streaming page is behind the panel tab).
+    '--disable-background-timer-throttling',
+    '--disable-backgrounding-occluded-windows',
+    '--disable-renderer-backgrounding',
+    `--disable-extensions-except=${extDir}`,
+    `--load-extension=${extDir}`,
+    'about:blank',
+  ];
+  const child = spawn(CHROMIUM, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const endpoint = await new Promise<string>((resolve, reject) => {
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`Chromium printed no DevTools endpoint within 20 s:\n${err.slice(-2000)}`)), 20_000);
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString('utf8');
+      const m = /DevTools listening on (ws:\/\/\S+)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`Chromium exited (${code}) before it listened:\n${err.slice(-2000)}`)));
+  });
+  child.stderr!.resume();
+  return { browser: await chromium.connectOverCDP(endpoint), child, profile };
+}
+
+async function serviceWorker(context: BrowserContext): Promise<Worker> {
+  return context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ?? (await context.waitForEvent('serviceworker', { timeout: 15_000 }));
+}
+
+/** Whether the extension's hook runs in pages of `context` (its batches are posted on the page's window). */
+async function hookRuns(context: BrowserContext, url: string): Promise<boolean> {
+  const page = await context.newPage();
+  await page.addInitScript(`window.__hookSeen = 0; addEventListener('message', (e) => { if (e.data && e.data.tag === 'wirescope/capture/v1') window.__hookSeen++; });`);
+  await page.goto(url);
+  await page.evaluate('__flood(100, 10)');
+  await sleep(200);
+  const seen = (await page.evaluate('window.__hookSeen')) as number;
+  await page.close();
+  return seen > 0;
+}
+
+interface FloodRun {
+  readonly withExtension: boolean;
+  readonly n: number;
+  readonly msFirstToLast: number;
+  readonly msGoToLast: number;
+  readonly rate: number;
+  /** Main-thread task time of the page's renderer during the run (CDP Performance.getMetrics TaskDuration), per message. */
+  readonly taskUsPerMessage: number;
+}
+
+async function mainThreadSeconds(cdp: CDPSession): Promise<number> {
+  const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
+  return metrics.find((m) => m.name === 'TaskDuration')?.value ?? NaN;
+}
+
+async function flood(context: BrowserContext, url: string, withExtension: boolean, count: number): Promise<FloodRun> {
+  const page = await context.newPage();
+  await page.goto(url);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const before = await mainThreadSeconds(cdp);
+  const r = (await page.evaluate(`__flood(${count}, ${SIZE})`)) as { n: number; bytes: number; msFirstToLast: number; msGoToLast: number };
+  await sleep(100); // the hook's last batch (25 ms) and the relay's work on it
+  const task = (await mainThreadSeconds(cdp)) - before;
+  await cdp.detach();
+  await page.close();
+  if (r.n !== count || r.bytes !== count * SIZE) throw new Error(`flood: the page got ${r.n} messages / ${r.bytes} bytes, expected ${count} / ${count * SIZE}`);
+  return { withExtension, n: r.n, msFirstToLast: r.msFirstToLast, msGoToLast: r.msGoToLast, rate: ((r.n - 1) / r.msFirstToLast) * 1000, taskUsPerMessage: (task * 1e6) / r.n };
+}
+
+interface ScriptCost {
+  readonly messages: number;
+  /** Sampled main-thread time per message, by script (inclusive: a script and what it calls). */
+  readonly usPerMessage: { readonly script: string; readonly us: number }[];
+}
+
+/**
+ * One more run with the extension under V8's sampling profiler (not timed): where the page's
+ * main-thread time goes, by script (hook.js, relay.js, the page), per message.
+ */
+async function profileFlood(context: BrowserContext, url: string, count: number): Promise<ScriptCost> {
+  const page = await context.newPage();
+  await page.goto(url);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 250 });
+  await cdp.send('Profiler.start');
+  const r = (await page.evaluate(`__flood(${count}, ${SIZE})`)) as { n: number };
+  await sleep(100);
+  const { profile } = (await cdp.send('Profiler.stop')) as { profile: { nodes: { id: number; callFrame: { url: string; functionName: string }; children?: number[] }[]; samples: number[]; timeDeltas: number[] } };
+  await cdp.detach();
+  await page.close();
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const by = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i + 1] ?? 0; // a sample's time is the gap to the next one
+    const seen = new Set<string>();
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      const n = nodes.get(cur)!;
+      const file = n.callFrame.url.replace(/^.*\//, '');
+      const key = file ? (file.startsWith('flood.html') ? 'the page (flood.html)' : file) : n.callFrame.functionName === '(program)' ? 'browser work outside JS ((program))' : n.callFrame.functionName === '(garbage collector)' ? 'garbage collector' : '';
+      if (key && !seen.has(key)) {
+        seen.add(key);
+        by.set(key, (by.get(key) ?? 0) + dt);
+      }
+    }
+  });
+  return { messages: r.n, usPerMessage: [...by].sort((a, b) => b[1] - a[1]).map(([script, t]) => ({ script, us: t / r.n })) };
+}
+
+interface StreamResult {
+  readonly sent: number;
+  readonly sendSeconds: number;
+  readonly lateTicks: number;
+  readonly maxBuffered: number;
+  /** Messages the page had received when the server had sent its last frame, and at the end. */
+  readonly pageAtEnd: number;
+  readonly pageFinal: number;
+  readonly page: TaskSummary;
+  readonly meanBytes: number;
+  /** With the panel open (the extension's context) only. */
+  readonly panel?: {
+    readonly shownAtEnd: number;
+    readonly shownFinal: number;
+    readonly drainMs: number;
+    readonly dropped: string | null;
+    readonly droppedCount: number;
+    readonly tasks: TaskSummary;
+  };
+}
+
+/**
+ * A page receiving `RATE` frames/s for `SECONDS` (bench:ui's server and frames); with `panel`,
+ * the panel tab for that page is opened first and followed until it holds every frame.
+ */
+async function stream(context: BrowserContext, httpUrl: string, ext: { worker: Worker; extensionId: string } | null): Promise<StreamResult> {
+  const pool = framePool();
+  const bench = await startBenchServer({ pool: pool.frames, rate: RATE, seconds: SECONDS, tickMs: 10, big: new Uint8Array(1), delayMs: 0, startDelayMs: 500 });
+  try {
+    const { page, tabId } = ext ? await newPageWithTabId(ext.worker, () => context.newPage()) : { page: await context.newPage(), tabId: -1 };
+    await page.addInitScript(LONGTASK_PROBE);
+    await page.goto(`${httpUrl}stream.html?ws=${encodeURIComponent(`${bench.url}/stream`)}`);
+    let panel: Page | null = null;
+    if (ext) {
+      panel = await context.newPage();
+      await panel.setViewportSize({ width: 1400, height: 900 });
+      await panel.addInitScript(LONGTASK_PROBE);
+      await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
+      await panel.getByTestId('frame-count').waitFor({ timeout: 10_000 });
+    }
+    const fromPage = (await page.evaluate('performance.now()')) as number;
+    const fromPanel = panel ? ((await panel.evaluate('performance.now()')) as number) : 0;
+    const shown = async () => {
+      if (!panel) return 0;
+      const m = /(\d+) frames/.exec(((await panel.getByTestId('frame-count').textContent()) ?? '').replace(/,/g, ''));
+      return m ? Number(m[1]) : 0;
+    };
+    const received = async () => (await page.evaluate('window.__received')) as number;
+    await page.evaluate('__connect()');
+    let stats: Awaited<typeof bench.streamDone> | undefined;
+    void bench.streamDone.then((s) => (stats = s));
+    let shownAtEnd = -1;
+    let pageAtEnd = -1;
+    let endedAt = 0;
+    let last = 0;
+    let lastChange = Date.now();
+    const deadline = Date.now() + (SECONDS + 90) * 1000;
+    while (Date.now() < deadline) {
+      const [now, got] = [await shown(), await received()];
+      const progress = panel ? now : got;
+      if (progress !== last) [last, lastChange] = [progress, Date.now()];
+      if (stats && shownAtEnd < 0) [shownAtEnd, pageAtEnd, endedAt] = [now, got, Date.now()];
+      if (stats && (progress >= stats.sent || Date.now() - lastChange > 5000)) break;
+      await sleep(250);
+    }
+    if (!stats) throw new Error('the stream never ended');
+    const drainMs = Date.now() - endedAt;
+    let panelResult: StreamResult['panel'];
+    if (panel) {
+      const dropped = (await panel.getByTestId('dropped-count').count()) ? await panel.getByTestId('dropped-count').textContent() : null;
+      panelResult = { shownAtEnd, shownFinal: last, drainMs, dropped, droppedCount: dropped ? Number(/(\d+)/.exec(dropped.replace(/,/g, ''))?.[1] ?? NaN) : 0, tasks: await longTasks(panel, fromPanel) };
+    }
+    const result: StreamResult = {
+      sent: stats.sent,
+      sendSeconds: (stats.endedAt - stats.startedAt) / 1000,
+      lateTicks: stats.lateTicks,
+      maxBuffered: stats.maxBuffered,
+      pageAtEnd,
+      pageFinal: await received(),
+      page: await longTasks(page, fromPage),
+      meanBytes: pool.meanBytes,
+      panel: panelResult,
+    };
+    await panel?.close();
+    await page.close();
+    return result;
+  } finally {
+    await bench.close();
+  }
+}
+
+function table(runs: readonly FloodRun[], cost: ScriptCost, on: StreamResult, off: StreamResult, machine: string): string {
+  const withExt = runs.filter((r) => r.withExtension);
+  const without = runs.filter((r) => !r.withExtension);
+  const rate = (rs: readonly FloodRun[]) => median(rs.map((r) => r.rate));
+  const task = (rs: readonly FloodRun[]) => median(rs.map((r) => r.taskUsPerMessage));
+  const ratio = rate(withExt) / rate(without);
+  const p = on.panel!;
+  const lossText = p.shownFinal >= on.sent ? 'none' : `${int(on.sent - p.shownFinal)} missing, ${int(p.droppedCount)} reported lost`;
+  const accounted = p.shownFinal + p.droppedCount >= on.sent;
+  const taskText = (t: TaskSummary) => (t.supported ? `${ms(t.max)} (${t.over100} over 100 ms, ${t.over50} over 50 ms)` : 'longtask entries not supported');
+  const pair = (a: string, b: string) => `${a} / ${b}`;
+  const rows: [string, string, string][] = [
+    [`page receiving ${int(MESSAGES)} × ${SIZE} B binary messages: messages/s with / without the extension (medians)`, `${pair(int(rate(withExt)), int(rate(without)))} (runs with: ${withExt.map((r) => int(r.rate)).join(', ')}; without: ${without.map((r) => int(r.rate)).join(', ')})`, ''],
+    ['throughput with / without', ratio.toFixed(3), `≥ ${TARGET_RATIO}`],
+    ['page main-thread task time per message, with / without (medians)', `${pair(`${task(withExt).toFixed(1)} µs`, `${task(without).toFixed(1)} µs`)}`, ''],
+    [`where it goes, with the extension (V8 samples, ${int(cost.messages)} messages, per message)`, cost.usPerMessage.map((c) => `${c.script} ${c.us.toFixed(1)} µs`).join(', '), ''],
+    [`stream: frames sent (with the panel open / without the extension)`, `${pair(int(on.sent), int(off.sent))} in ${pair(on.sendSeconds.toFixed(1), off.sendSeconds.toFixed(1))} s (mean ${int(on.meanBytes)} B, CBOR : MessagePack 1 : 1)`, `${int(RATE)}/s for ${SECONDS} s`],
+    ['stream: frames the page had received when sending ended, with / without', pair(int(on.pageAtEnd), int(off.pageAtEnd)), ''],
+    ['stream: server send-buffer peak, with / without', pair(`${int(on.maxBuffered / 1024)} KB`, `${int(off.maxBuffered / 1024)} KB`), ''],
+    ['frames in the panel when sending ended', int(p.shownAtEnd), ''],
+    ['frames in the panel at the end', `${int(p.shownFinal)} (${(p.drainMs / 1000).toFixed(1)} s after sending ended)`, 'all'],
+    ['frames lost', `${lossText}${p.dropped ? ` — panel: “${p.dropped}”` : ''}`, 'none, or all counted'],
+    ['longest main-thread task in the page, with the extension and the panel', taskText(on.page), `≤ ${TARGET_TASK_MS} ms`],
+    ['longest main-thread task in the page, without the extension', taskText(off.page), ''],
+    ['longest main-thread task in the panel', taskText(p.tasks), ''],
+  ];
+  const met = ratio >= TARGET_RATIO && accounted && on.page.supported && on.page.over100 === 0;
+  return [
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}. Extension: the production build (dist/chrome); the panel is panel.html?tabId=N in a tab. Targets: page throughput with the extension ≥ ${TARGET_RATIO} of without; at ${int(RATE)} frames/s every frame reaches the panel (or is counted as lost) and no page task exceeds ${TARGET_TASK_MS} ms. ${met ? 'All targets met.' : 'Not all targets met.'}`,
+    '',
+    '| measure | result | target |',
+    '| --- | --- | --- |',
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+}
+
+/** The `bench:ext` section of `<root>/docs/BENCHMARKS.md`, appended with its heading and markers the first time. */
+function writeSection(root: string, md: string): void {
+  const file = path.join(root, 'docs/BENCHMARKS.md');
+  const doc = readFileSync(file, 'utf8');
+  if (!doc.includes('<!-- bench:ext:begin -->')) {
+    const intro =
+      'The browser extension in headless Chromium (`e2e/bench/ext-bench.ts`): one browser, the extension on in its default context and off in a second one; pages fed by local `ws` servers. Long tasks come from a buffered `longtask` PerformanceObserver installed before the page\'s scripts.';
+    writeFileSync(file, `${doc.replace(/\n*$/, '')}\n\n## Extension in Chromium (\`npm run bench:ext\`)\n\n${intro}\n\n<!-- bench:ext:begin -->\n<!-- bench:ext:end -->\n`);
+  }
+  writeBenchmarkSection(root, 'ext', md);
+}
+
+const extDir = flag('--ext-dir') ? path.resolve(option('--ext-dir', '')) : await ensureExtensionBuild('chrome');
+const server = await startFloodServer();
+const { browser, child, profile } = await startChromium(extDir);
+try {
+  const extContext = browser.contexts()[0]!;
+  const plainContext = await browser.newContext();
+  const worker = await serviceWorker(extContext);
+  const extensionId = new URL(worker.url()).host;
+  const floodUrl = `${server.httpUrl}flood.html`;
+  const [hookOn, hookOff] = [await hookRuns(extContext, floodUrl), await hookRuns(plainContext, floodUrl)];
+  if (!hookOn || hookOff) throw new Error(`the extension's hook should run in the first context only; it runs: with ${hookOn}, without ${hookOff}`);
+  const machine = `${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, Chromium ${browser.version()} (headless), ${os.platform()} ${os.arch()}`;
+  log(machine);
+
+  log('page cost: warm-up …');
+  await flood(extContext, floodUrl, true, Math.min(MESSAGES, 10_000));
+  await flood(plainContext, floodUrl, false, Math.min(MESSAGES, 10_000));
+  const runs: FloodRun[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    for (const withExtension of [true, false]) {
+      const r = await flood(withExtension ? extContext : plainContext, floodUrl, withExtension, MESSAGES);
+      runs.push(r);
+      log(`run ${runs.length}: ${withExtension ? 'with   ' : 'without'} ${int(r.rate)} messages/s (${ms(r.msFirstToLast)} first → last, ${ms(r.msGoToLast)} from the request); page main thread ${r.taskUsPerMessage.toFixed(1)} µs/message`);
+    }
+  }
+
+  log('page cost: one more run with the extension, profiled …');
+  const cost = await profileFlood(extContext, floodUrl, Math.min(MESSAGES, 30_000));
+  log(`stream without the extension: ${int(RATE)} frames/s for ${SECONDS} s …`);
+  const off = await stream(plainContext, server.httpUrl, null);
+  log(`stream with the extension, panel open: ${int(RATE)} frames/s for ${SECONDS} s …`);
+  const on = await stream(extContext, server.httpUrl, { worker, extensionId });
+  const md = table(runs, cost, on, off, machine);
+  console.log(md);
+  if (flag('--write')) writeSection(path.resolve(option('--docs-root', REPO)), md);
+} finally {
+  await browser.close().catch(() => {});
+  child.kill();
+  await server.close();
+  await sleep(200);
+  rmSync(profile, { recursive: true, force: true });
+}
