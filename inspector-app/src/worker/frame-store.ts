@@ -123,9 +123,15 @@ export class FrameStore {
 }
 
 /**
- * A text frame that is not JSON (nor anything else, whole) is plain text, not a malformed
- * binary frame: "hello" must not show up as broken CBOR.
+ * A text frame that does not decode whole is plain text, not a malformed frame — unless it
+ * starts like a JSON object or array, where the error (and its offset) is what the user
+ * needs. "hello" must not show as broken CBOR, nor socket.io's `451-0["ev",…]` as broken
+ * JSON (it reads the number 451, then stops).
  */
 export function isPlainText(frame: IngestFrame, d: { readonly format: FrameFormat | null; readonly error: unknown }): boolean {
-  return frame.opcode === 'text' && d.error !== null && d.format !== 'json';
+  if (frame.opcode !== 'text' || d.error === null) return false;
+  const bytes = frame.data;
+  let i = 0;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i++;
+  return !(d.format === 'json' && (bytes[i] === 0x7b || bytes[i] === 0x5b));
 }

@@ -35,6 +35,14 @@ describe('summaries (the list rows)', () => {
     expect(s.preview).not.toBe('');
   });
 
+  it('socket.io-style text is plain text; a broken JSON object is malformed JSON', () => {
+    const io = summarize(frame(new TextEncoder().encode('451-0["upload",{"_placeholder":true,"num":0}]'), { opcode: 'text' }));
+    expect(io).toMatchObject({ format: null, error: null, preview: '451-0["upload",{"_placeholder":true,"num":0}]' });
+    const broken = summarize(frame(new TextEncoder().encode(' {"a": 1,'), { opcode: 'text' }));
+    expect(broken.format).toBe('json');
+    expect(broken.error).toMatchObject({ offset: 9 });
+  });
+
   it('previews text frames that decode as nothing as their text', () => {
     const s = summarize(frame(new TextEncoder().encode('hello, not json'), { opcode: 'text' }));
     expect(s.format).toBeNull();
