@@ -128,6 +128,29 @@ describe('web inspector connected to the demo server', () => {
   }, 40_000);
 });
 
+describe('composing a frame', () => {
+  it('sends JSON typed in the composer as CBOR and MessagePack; the demo server echoes it; bad JSON says where', async () => {
+    // ?plain-editor: the composer is a textarea (Monaco is the same value, typed differently).
+    const page = await openPage(`index.html?plain-editor&connect=${encodeURIComponent(server.wsUrl + '/json')}`);
+    await page.locator('[data-testid=connection-status][data-status=open]').waitFor();
+    await page.getByTestId('compose-toggle').click();
+    await page.getByTestId('composer-input').fill('{"hello": [1, 2, {"x": true}]}');
+    for (const as of ['cbor', 'msgpack']) {
+      await page.getByTestId('send-as').selectOption(as);
+      await page.getByTestId('send-button').click();
+    }
+    const binaryRows = async () =>
+      page.locator('[data-testid=frame-row]').evaluateAll((els) =>
+        els.filter((e) => e.getAttribute('data-format') !== 'json').map((e) => `${e.querySelector('[aria-label]')?.getAttribute('aria-label')} ${e.getAttribute('data-format')}`),
+      );
+    await expect.poll(binaryRows, { timeout: 5000 }).toEqual(['sent cbor', 'received cbor', 'sent msgpack', 'received msgpack']);
+    await page.getByTestId('composer-input').fill('{"hello": ');
+    await page.getByTestId('send-button').click();
+    await expect(page.getByRole('alert').filter({ hasText: 'byte 10' }).count()).resolves.toBe(1);
+    await closePage(page);
+  }, 30_000);
+});
+
 describe('paste page', () => {
   it('decodes all 82 RFC 8949 Appendix A vectors; f818 (simple 24 in two bytes) is not well-formed', async () => {
     if (!existsSync(APPENDIX_A)) {
