@@ -9,7 +9,7 @@ import browser, { type Runtime } from 'webextension-polyfill';
 import { RELAY_PORT, type PanelBatch } from '../shared/messages.js';
 import { TabBuffers } from './tab-buffers.js';
 import { installTestHooks } from './test-hooks.js';
-import { isPanelRequest, isRelayBatch, panelPortTab } from './validate.js';
+import { isPanelRequest, isRelayBatch, panelPortTab, relayConfigFor } from './validate.js';
 
 const buffers = new TabBuffers();
 /** Live panel ports per inspected tab (subscribed ones only). */
@@ -32,6 +32,15 @@ function onRelay(port: Runtime.Port): void {
     return;
   }
   port.onMessage.addListener((message: unknown) => {
+    const config = relayConfigFor(message);
+    if (config) {
+      try {
+        port.postMessage(config);
+      } catch {
+        /* gone: the relay keeps base64 */
+      }
+      return;
+    }
     if (!isRelayBatch(message)) {
       console.warn('wirescope: refused a malformed relay message from tab', tabId);
       return;

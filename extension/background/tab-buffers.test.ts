@@ -1,23 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { PanelBatch, PanelItem, RelayBatch, RelayEvent } from '../shared/messages.js';
+import { wireFrameCount } from '../shared/frame-table.js';
+import type { PanelBatch, PanelItem, RelayBatch } from '../shared/messages.js';
+import { plainFrame, wireCapture, type PlainEvent } from '../shared/test/plain-capture.js';
 import { RESTART_REASON, TabBuffers, TRANSIT_REASON, wireByteLength } from './tab-buffers.js';
 
-const frame = (socketId: number, size: number, time = 1): RelayEvent => ({
-  type: 'frame',
-  socketId,
-  direction: 'received',
-  opcode: 'binary',
-  time,
-  data: { bytes: new Uint8Array(size) },
-});
+const frame = (socketId: number, size: number, time = 1): PlainEvent => plainFrame(socketId, new Uint8Array(size), { direction: 'received', time });
 
-function batch(seq: number, events: RelayEvent[], over: Partial<RelayBatch> = {}): RelayBatch {
-  return { type: 'relay-batch', documentId: 'doc-a', documentUrl: 'https://a.test/', isTopFrame: true, seq, events, lostBatches: 0, ...over };
+function batch(seq: number, events: PlainEvent[], over: Partial<RelayBatch> = {}, as: 'base64' | 'bytes' = 'bytes'): RelayBatch {
+  return { type: 'relay-batch', documentId: 'doc-a', documentUrl: 'https://a.test/', isTopFrame: true, seq, ...wireCapture(events, as), lostBatches: 0, ...over };
 }
+const empty = wireCapture([]);
 
 const items = (batches: PanelBatch[]): PanelItem[] => batches.flatMap((b) => b.items);
-const frameCount = (list: PanelItem[]): number =>
-  list.reduce((n, i) => n + (i.type === 'events' ? i.events.filter((e) => e.type === 'frame').length : 0), 0);
+const frameCount = (list: PanelItem[]): number => list.reduce((n, i) => n + (i.type === 'events' ? wireFrameCount(i.frameTable) : 0), 0);
 
 describe('TabBuffers', () => {
   it('keeps what relays sent per tab and hands a late panel the backlog in order', () => {
@@ -107,14 +102,14 @@ describe('TabBuffers', () => {
   it('passes on hook losses the relay counted, even in a batch without events', () => {
     const b = new TabBuffers({ bufferId: 'l' });
     b.ingest(1, batch(1, [frame(1, 1)]));
-    expect(b.ingest(1, batch(2, [], { lostBatches: 2 }))?.items).toEqual([{ type: 'events', documentId: 'doc-a', seq: 2, lostBatches: 2, events: [] }]);
+    expect(b.ingest(1, batch(2, [], { lostBatches: 2 }))?.items).toEqual([{ type: 'events', documentId: 'doc-a', seq: 2, lostBatches: 2, ...empty }]);
     expect(b.ingest(1, batch(3, [], { lostBatches: 2 }))).toBeNull();
   });
 
   it('passes on frames the hook or relay dropped (optional droppedFrames), only when it grows', () => {
     const b = new TabBuffers({ bufferId: 'l' });
     const withDrops = (seq: number, n: number) => batch(seq, [], { droppedFrames: n });
-    expect(b.ingest(1, withDrops(1, 3))?.items).toEqual([{ type: 'events', documentId: 'doc-a', seq: 1, lostBatches: 0, droppedFrames: 3, events: [] }]);
+    expect(b.ingest(1, withDrops(1, 3))?.items).toEqual([{ type: 'events', documentId: 'doc-a', seq: 1, lostBatches: 0, droppedFrames: 3, ...empty }]);
     expect(b.ingest(1, withDrops(2, 3))).toBeNull();
   });
 
@@ -143,5 +138,22 @@ describe('TabBuffers', () => {
     expect(wireByteLength({ b64: 'AAE=' })).toBe(2);
     expect(wireByteLength({ b64: 'AA==' })).toBe(1);
     expect(wireByteLength({ bytes: new Uint8Array(9) })).toBe(9);
+  });
+
+  it('counts frames by table rows and bytes by decoded size, base64 or bytes alike', () => {
+    for (const as of ['base64', 'bytes'] as const) {
+      const b = new TabBuffers({ bufferId: 'l' });
+      const opening: PlainEvent = { type: 'opening', socketId: 1, url: 'wss://x', time: 0 };
+      const out = b.ingest(1, batch(1, [opening, frame(1, 0), frame(1, 7), frame(2, 100)], {}, as));
+      expect(out).toMatchObject({ framesThrough: 3 });
+      expect(b.stats(1)).toMatchObject({ items: 1, bytes: 107, events: 4 });
+    }
+  });
+
+  it('splits a backlog by frame bytes plus tables', () => {
+    const b = new TabBuffers({ bufferId: 'l', limits: { maxBatchBytes: 200 } });
+    // 40 frames of 0 bytes: no frame bytes, but 40 rows of 32 bytes each.
+    for (let s = 1; s <= 3; s++) b.ingest(1, batch(s, Array.from({ length: 40 }, () => frame(1, 0))));
+    expect(b.backlog(1).map((m) => m.items.length)).toEqual([1, 1, 1]);
   });
 });

@@ -10,7 +10,10 @@
  *   with them). The panel, which knows which batches it already has, turns gaps into counts.
  * - a top-frame batch from a document that was never this tab's top document is a navigation.
  */
-import type { PanelBatch, PanelCursor, PanelItem, RelayBatch, WireBytes } from '../shared/messages.js';
+import { wireByteLength, wireFrameCount } from '../shared/frame-table.js';
+import type { PanelBatch, PanelCursor, PanelItem, RelayBatch } from '../shared/messages.js';
+
+export { wireByteLength };
 
 export const RESTART_REASON = 'extension restarted; frames before this point were lost';
 export const TRANSIT_REASON = 'relay batches were lost on the way to the extension';
@@ -22,7 +25,7 @@ export interface BufferLimits {
   readonly maxEvents: number;
   /** Documents per tab whose `seq` is remembered (least recently seen forgotten first). */
   readonly maxDocuments: number;
-  /** Frame bytes per backlog message (Chrome refuses runtime messages over 64 MiB). */
+  /** Frame bytes (and tables) per backlog message (Chrome refuses runtime messages over 64 MiB). */
   readonly maxBatchBytes: number;
 }
 
@@ -38,21 +41,14 @@ export function bufferFullReason(limits: BufferLimits): string {
   return `the extension's buffer for this tab was full (${mb} MB or ${limits.maxEvents} events); the oldest frames were dropped`;
 }
 
-/** Decoded size of a frame's bytes as they cross runtime messaging. */
-export function wireByteLength(data: WireBytes): number {
-  if ('b64' in data) {
-    const s = data.b64;
-    const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
-    return Math.max(0, Math.floor((s.length * 3) / 4) - pad);
-  }
-  return data.bytes.byteLength;
-}
-
 interface Stored {
   readonly cursor: number;
   readonly item: PanelItem;
   readonly frames: number;
+  /** Frame bytes (what `maxBytes` caps). */
   readonly bytes: number;
+  /** Frame bytes plus the frame table (what a backlog message carries). */
+  readonly size: number;
   readonly events: number;
   /** Frames the tab's buffer took in before this item. */
   readonly framesBefore: number;
@@ -89,17 +85,12 @@ class TabBuffer {
   }
 }
 
-function measure(item: PanelItem): { frames: number; bytes: number; events: number } {
-  if (item.type !== 'events') return { frames: 0, bytes: 0, events: 1 };
-  let frames = 0;
-  let bytes = 0;
-  for (const e of item.events) {
-    if (e.type === 'frame') {
-      frames++;
-      bytes += wireByteLength(e.data);
-    }
-  }
-  return { frames, bytes, events: Math.max(1, item.events.length) };
+/** Frames (table rows), their bytes (decoded size, measured without decoding) and events an item holds. */
+function measure(item: PanelItem): { frames: number; bytes: number; size: number; events: number } {
+  if (item.type !== 'events') return { frames: 0, bytes: 0, size: 0, events: 1 };
+  const frames = wireFrameCount(item.frameTable);
+  const bytes = wireByteLength(item.frameBytes);
+  return { frames, bytes, size: bytes + wireByteLength(item.frameTable), events: Math.max(1, item.events.length + frames) };
 }
 
 export class TabBuffers {
@@ -138,9 +129,9 @@ export class TabBuffers {
       items.push({ type: 'gap', documentId: batch.documentId, seq: batch.seq, missing, ...counted, reason: known ? TRANSIT_REASON : RESTART_REASON });
     }
     // Without events the item still tells the panel about new losses upstream.
-    if (batch.events.length || batch.lostBatches > doc.lostBatches || droppedFrames > doc.droppedFrames) {
-      const { documentId, seq, lostBatches, events } = batch;
-      items.push({ type: 'events', documentId, seq, lostBatches, ...(droppedFrames ? { droppedFrames } : {}), ...counted, events });
+    if (batch.events.length || wireFrameCount(batch.frameTable) || batch.lostBatches > doc.lostBatches || droppedFrames > doc.droppedFrames) {
+      const { documentId, seq, lostBatches, events, frameTable, frameBytes } = batch;
+      items.push({ type: 'events', documentId, seq, lostBatches, ...(droppedFrames ? { droppedFrames } : {}), ...counted, events, frameTable, frameBytes });
     }
     doc.seq = batch.seq;
     doc.lostBatches = Math.max(doc.lostBatches, batch.lostBatches);
@@ -187,9 +178,9 @@ export class TabBuffers {
     for (let i = tab.head; i < tab.items.length; i++) {
       const s = tab.items[i]!;
       if (s.cursor < fromCursor) continue;
-      if (items.length && bytes + s.bytes > this.limits.maxBatchBytes) flush();
+      if (items.length && bytes + s.size > this.limits.maxBatchBytes) flush();
       items.push(s.item);
-      bytes += s.bytes;
+      bytes += s.size;
       cursor = s.cursor;
       framesThrough = s.framesBefore + s.frames;
     }

@@ -2,7 +2,8 @@
  * Shape checks for what reaches the background. A relay runs in a page's process, so a
  * compromised renderer could post anything on its port; nothing is trusted by type alone.
  */
-import { PANEL_PORT_PREFIX, type PanelCursor, type PanelRequest, type RelayBatch, type RelayEvent, type WireBytes } from '../shared/messages.js';
+import { FRAME_ROW_BYTES, PANEL_PORT_PREFIX, type BatchEvent, type PanelCursor, type PanelRequest, type RelayBatch, type RelayConfig, type WireBytes, type WireCapture } from '../shared/messages.js';
+import { wireByteLength } from '../shared/frame-table.js';
 
 type Rec = Record<string, unknown>;
 const isObject = (v: unknown): v is Rec => typeof v === 'object' && v !== null;
@@ -16,15 +17,13 @@ export function isWireBytes(v: unknown): v is WireBytes {
   return v.bytes instanceof Uint8Array;
 }
 
-export function isRelayEvent(v: unknown): v is RelayEvent {
-  if (!isObject(v) || !isCount(v.socketId) || !isNumber(v.time)) return false;
+export function isBatchEvent(v: unknown): v is BatchEvent {
+  if (!isObject(v) || !isCount(v.socketId) || !isNumber(v.time) || !isCount(v.at)) return false;
   switch (v.type) {
     case 'opening':
       return isString(v.url);
     case 'open':
       return isString(v.url) && isString(v.protocol) && isString(v.extensions);
-    case 'frame':
-      return (v.direction === 'sent' || v.direction === 'received') && (v.opcode === 'text' || v.opcode === 'binary') && isWireBytes(v.data);
     case 'close':
       return isNumber(v.code) && isString(v.reason) && typeof v.wasClean === 'boolean';
     case 'error':
@@ -32,6 +31,24 @@ export function isRelayEvent(v: unknown): v is RelayEvent {
     default:
       return false;
   }
+}
+
+/**
+ * Events, frame table and bytes of a batch: whole table rows, events placed within them in
+ * order. The rows themselves are checked by the panel, which reads them (a bad table costs
+ * its frames, counted, not the panel).
+ */
+export function isWireCapture(v: Rec): v is Rec & WireCapture {
+  if (!isWireBytes(v.frameTable) || !isWireBytes(v.frameBytes) || !Array.isArray(v.events)) return false;
+  const tableBytes = wireByteLength(v.frameTable);
+  if (tableBytes % FRAME_ROW_BYTES !== 0) return false;
+  const frames = tableBytes / FRAME_ROW_BYTES;
+  let last = 0;
+  for (const e of v.events as unknown[]) {
+    if (!isBatchEvent(e) || e.at < last || e.at > frames) return false;
+    last = e.at;
+  }
+  return true;
 }
 
 export function isRelayBatch(v: unknown): v is RelayBatch {
@@ -47,9 +64,17 @@ export function isRelayBatch(v: unknown): v is RelayBatch {
     isCount(v.lostBatches) &&
     (v.droppedFrames === undefined || isCount(v.droppedFrames)) &&
     (v.framesBefore === undefined || isCount(v.framesBefore)) &&
-    Array.isArray(v.events) &&
-    v.events.every(isRelayEvent)
+    isWireCapture(v)
   );
+}
+
+/**
+ * The answer to a relay's `relay-hello` (null for anything else): whether bytes may travel
+ * as bytes, i.e. the probe arrived as a Uint8Array (runtime messaging is a structured clone).
+ */
+export function relayConfigFor(v: unknown): RelayConfig | null {
+  if (!isObject(v) || v.type !== 'relay-hello') return null;
+  return { type: 'relay-config', bytes: v.probe instanceof Uint8Array };
 }
 
 export function isPanelCursor(v: unknown): v is PanelCursor {

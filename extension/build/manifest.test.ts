@@ -15,6 +15,7 @@ describe('manifestFor', () => {
     expect(m.browser_specific_settings).toBeUndefined();
     expect(m.minimum_chrome_version).toBe('111');
     expect(m.devtools_page).toBe('devtools.html');
+    expect(m.message_serialization).toBe('structured_clone');
   });
 
   it('gives Firefox an event page script, its add-on id and version 128+, and no Chrome-only keys', () => {
@@ -24,6 +25,7 @@ describe('manifestFor', () => {
       gecko: { id: GECKO_ID, strict_min_version: '128.0', data_collection_permissions: { required: ['none'] } },
     });
     expect(m.minimum_chrome_version).toBeUndefined();
+    expect(m.message_serialization).toBeUndefined(); // structured clone is Firefox's only way
     expect(JSON.stringify(m)).not.toContain('service_worker');
   });
 

@@ -53,6 +53,9 @@ export function manifestFor(target: Target, base: Manifest, version: string, opt
 
   if (target === 'chrome') {
     m.background = { service_worker: 'background.js', type: 'module' };
+    // Chrome 148+: runtime messages are structured clones, so frame bytes travel as bytes,
+    // not base64 in JSON (the relay probes; older Chrome ignores the key, with a warning).
+    m.message_serialization = 'structured_clone';
     delete m.browser_specific_settings;
     return m;
   }

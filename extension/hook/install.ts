@@ -13,9 +13,9 @@
  * - `Function.prototype.toString` answers for those two (and for itself) with the natives'
  *   text; everything else goes to the original.
  */
-import { CAPTURE_TAG, type Direction, type HookEvent } from '../shared/messages.js';
+import { CAPTURE_TAG, FRAME_BINARY, FRAME_RECEIVED, type SocketEvent } from '../shared/messages.js';
 import { Batcher } from './batcher.js';
-import { apply, captureNatives, construct, defineProperty, getOwnPropertyDescriptor, SafeWeakMap, type Win } from './natives.js';
+import { apply, captureNatives, construct, defineProperty, getOwnPropertyDescriptor, SafeWeakMap, uncurry, type Win } from './natives.js';
 import { Recorder, type SocketState } from './recorder.js';
 import type { HookHandle, HookOptions } from './types.js';
 
@@ -54,7 +54,8 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
   }
   const batcher = new Batcher(natives, {
     intervalMs: options.flushIntervalMs ?? 25,
-    maxBatchBytes: options.maxBatchBytes ?? 1 << 20,
+    maxBatchBytes: options.maxBatchBytes ?? 256 << 10,
+    maxBatchEvents: options.maxBatchEvents ?? 8192,
     transfer: options.transfer ?? true,
     targetOrigin: origin,
   });
@@ -66,9 +67,10 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
   const accept = (e: Event): boolean => active && (!trustedOnly || e.isTrusted);
 
   function received(s: SocketState, data: unknown, time: number): void {
-    if (typeof data === 'string') rec.frame(s, 'received', 'text', time, natives.encode(data));
-    else if (natives.isArrayBuffer(data)) rec.frame(s, 'received', 'binary', time, natives.copyBuffer(data as ArrayBuffer));
-    else if (natives.isBlob(data)) rec.blob(s, 'received', time, data as Blob);
+    if (typeof data === 'string') return rec.text(s, FRAME_RECEIVED, time, data);
+    const length = natives.bufferLength(data);
+    if (length >= 0) rec.binary(s, FRAME_RECEIVED | FRAME_BINARY, time, natives.bytesOf(data as ArrayBuffer, 0, length), length);
+    else if (natives.isBlob(data)) rec.blob(s, FRAME_RECEIVED | FRAME_BINARY, time, data as Blob);
   }
 
   function observe(ws: WebSocket): void {
@@ -76,7 +78,7 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
     const socketId = s.id;
     sockets.set(ws, s);
     rec.event(s, { type: 'opening', socketId, url: natives.url(ws), time: natives.now() });
-    const on = (type: string, fn: (e: Event, time: number) => HookEvent | void): void =>
+    const on = (type: string, fn: (e: Event, time: number) => SocketEvent | void): void =>
       natives.listen(ws, type, (e) => {
         if (!accept(e)) return;
         try {
@@ -106,16 +108,18 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
     }));
   }
 
-  function sent(s: SocketState, kind: number, data: unknown, text: string): void {
+  function sent(s: SocketState, kind: number, data: unknown, text: string, length: number): void {
     const time = natives.now();
-    const dir: Direction = 'sent';
-    if (kind === VIEW) rec.frame(s, dir, 'binary', time, natives.copyView(data as ArrayBufferView));
-    else if (kind === BUFFER) rec.frame(s, dir, 'binary', time, natives.copyBuffer(data as ArrayBuffer));
-    else if (kind === BLOB) rec.blob(s, dir, time, data as Blob);
-    else rec.frame(s, dir, 'text', time, natives.encode(text));
+    if (kind === VIEW) {
+      const bytes = natives.bytesOfView(data as ArrayBufferView);
+      rec.binary(s, FRAME_BINARY, time, bytes, natives.byteLength(bytes));
+    } else if (kind === BUFFER) rec.binary(s, FRAME_BINARY, time, natives.bytesOf(data as ArrayBuffer, 0, length), length);
+    else if (kind === BLOB) rec.blob(s, FRAME_BINARY, time, data as Blob);
+    else rec.text(s, 0, time, text);
   }
 
   const nativeSend = natives.send;
+  const callSend = uncurry<void>(nativeSend);
   const OPEN = natives.OPEN;
   const send = {
     send(this: unknown, data: unknown): void {
@@ -123,27 +127,28 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
       if (s === undefined || !active || arguments.length === 0) return apply(nativeSend, this, arguments) as void;
       let kind = 0;
       let text = '';
-      let args: ArrayLike<unknown> = arguments;
+      let arg = data; // the native ignores further arguments, as WebIDL does
+      let length = 0;
       const t = typeof data;
       if (t === 'string') text = data as string;
       else if ((t === 'object' && data !== null) || t === 'function') {
         if (natives.isView(data)) kind = VIEW;
-        else if (natives.isArrayBuffer(data)) kind = BUFFER;
+        else if ((length = natives.bufferLength(data)) >= 0) kind = BUFFER;
         else if (natives.isShared(data)) kind = PASS;
         else if (natives.isBlob(data)) kind = BLOB;
         else {
           // The native would call the object's toString once (USVString); do it here, once,
           // and hand the native the string, so the page's conversion code runs only once.
           text = `${data as string}`;
-          args = [text];
+          arg = text;
         }
       } else if (t === 'symbol') kind = PASS;
       else text = `${data as string}`;
       const state = natives.readyState(this as WebSocket); // after the conversion, like the native
-      apply(nativeSend, this, args); // CONNECTING: InvalidStateError, nothing recorded
+      callSend(this, arg); // CONNECTING: InvalidStateError, nothing recorded
       if (state !== OPEN || kind === PASS) return; // CLOSING/CLOSED: the native discards it
       try {
-        sent(s, kind, data, text);
+        sent(s, kind, data, text, length);
       } catch {
         /* the frame went out; recording must not throw into the page */
       }

@@ -1,9 +1,13 @@
 /**
  * The built-ins the hook relies on, captured once at install: a page that later patches
  * `Array.prototype.push`, `Blob.prototype.arrayBuffer`, `ArrayBuffer[Symbol.species]`,
- * `WeakMap.prototype.get`, `Reflect.apply`… can neither break the hook nor see its data.
- * Type checks go through the built-in getters' brand checks, which (unlike `instanceof`)
- * accept objects from other realms, e.g. a Blob from an iframe.
+ * `WeakMap.prototype.get`, `Function.prototype.call`… can neither break the hook nor see its
+ * data. Type checks go through the built-in getters' brand checks, which (unlike
+ * `instanceof`) accept objects from other realms, e.g. a Blob from an iframe.
+ *
+ * Methods are "uncurried" (`uncurry(fn)(self, ...args)` is `fn.call(self, ...args)`, bound
+ * to the original `call`): unlike `Reflect.apply(fn, self, [args])`, a call allocates no
+ * argument array, which matters on the per-frame path.
  */
 
 export const apply = Reflect.apply;
@@ -11,19 +15,24 @@ export const construct = Reflect.construct;
 export const defineProperty = Reflect.defineProperty;
 export const getOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
 const getPrototypeOf = Reflect.getPrototypeOf;
-const wmGet = WeakMap.prototype.get;
-const wmSet = WeakMap.prototype.set;
-const promiseThen = Promise.prototype.then;
-const objectToString = Object.prototype.toString;
+// eslint-disable-next-line @typescript-eslint/unbound-method
+const bindCall = Function.prototype.bind.bind(Function.prototype.call) as (fn: Function) => (self: unknown, ...args: unknown[]) => unknown;
+/** `fn` as a plain function taking its `this` first. */
+export const uncurry = <R = unknown>(fn: Function): ((self: unknown, ...args: unknown[]) => R) =>
+  bindCall(fn) as (self: unknown, ...args: unknown[]) => R;
+const wmGet = uncurry(WeakMap.prototype.get);
+const wmSet = uncurry(WeakMap.prototype.set);
+const promiseThen = uncurry(Promise.prototype.then);
+const objectToString = uncurry<string>(Object.prototype.toString);
 
 /** A WeakMap whose methods cannot be intercepted through `WeakMap.prototype`. */
 export class SafeWeakMap<K extends object, V> {
   private readonly map = new WeakMap<K, V>();
   get(key: unknown): V | undefined {
-    return apply(wmGet, this.map, [key]) as V | undefined;
+    return wmGet(this.map, key) as V | undefined;
   }
   set(key: K, value: V): void {
-    apply(wmSet, this.map, [key, value]);
+    wmSet(this.map, key, value);
   }
 }
 
@@ -38,16 +47,17 @@ function findGetter(proto: object | null | undefined, name: PropertyKey): Functi
 /** Reads `name` through the built-in getter on `proto`'s chain (a plain read when none). */
 function reader<T>(proto: object | null | undefined, name: PropertyKey): (o: object) => T {
   const g = findGetter(proto, name);
-  return g ? (o) => apply(g, o, []) as T : (o) => (o as Record<PropertyKey, unknown>)[name] as T;
+  return g ? uncurry<T>(g) : (o) => (o as Record<PropertyKey, unknown>)[name] as T;
 }
 
 /** True when the built-in getter accepts `o`, i.e. `o` carries that brand. */
 function brand(proto: object | null | undefined, name: PropertyKey): ((o: unknown) => boolean) | undefined {
   const g = findGetter(proto, name);
   if (!g) return undefined;
+  const get = uncurry(g);
   return (o) => {
     try {
-      apply(g, o, []);
+      get(o);
       return true;
     } catch {
       return false;
@@ -66,57 +76,54 @@ export function captureNatives(win: Win) {
 
   const AB = win.ArrayBuffer;
   const U8 = win.Uint8Array;
+  const F64 = win.Float64Array;
   const taProto = getPrototypeOf(U8.prototype);
-  const taTag = findGetter(taProto, Symbol.toStringTag);
+  const taTagGetter = findGetter(taProto, Symbol.toStringTag);
+  const taTag = taTagGetter && uncurry<string | undefined>(taTagGetter);
   const taBuffer = reader<ArrayBuffer>(taProto, 'buffer');
   const taOffset = reader<number>(taProto, 'byteOffset');
   const taLength = reader<number>(taProto, 'byteLength');
-  const taSet = U8.prototype.set as Function;
+  const taSet = uncurry<void>(U8.prototype.set as Function);
   const dvProto = win.DataView?.prototype;
   const dvBuffer = reader<ArrayBuffer>(dvProto, 'buffer');
   const dvOffset = reader<number>(dvProto, 'byteOffset');
   const dvLength = reader<number>(dvProto, 'byteLength');
   const abLength = reader<number>(AB.prototype, 'byteLength');
-  const isView = AB.isView;
-  const isArrayBuffer = brand(AB.prototype, 'byteLength') ?? ((o: unknown) => o instanceof AB);
+  const abLengthGetter = findGetter(AB.prototype, 'byteLength');
+  const abLengthOf = abLengthGetter && uncurry<number>(abLengthGetter);
+  const isView = uncurry<boolean>(AB.isView);
   const SAB = (win as { SharedArrayBuffer?: typeof SharedArrayBuffer }).SharedArrayBuffer;
-  const isShared =
-    (SAB && brand(SAB.prototype, 'byteLength')) ||
-    ((o: unknown) => apply(objectToString, o, []) === '[object SharedArrayBuffer]');
+  const isShared = (SAB && brand(SAB.prototype, 'byteLength')) || ((o: unknown) => objectToString(o) === '[object SharedArrayBuffer]');
 
   const blobProto = win.Blob?.prototype;
   const isBlob = brand(blobProto, 'size') ?? (() => false);
   const blobSize = reader<number>(blobProto, 'size');
-  const blobArrayBuffer = blobProto && (getOwnPropertyDescriptor(blobProto, 'arrayBuffer')?.value as Function | undefined);
+  const blobArrayBufferFn = blobProto && (getOwnPropertyDescriptor(blobProto, 'arrayBuffer')?.value as Function | undefined);
+  const blobArrayBuffer = typeof blobArrayBufferFn === 'function' ? uncurry<Promise<ArrayBuffer>>(blobArrayBufferFn) : null;
   const FR = win.FileReader;
-  const frRead = FR?.prototype.readAsArrayBuffer as Function | undefined;
+  const frRead = FR && uncurry<void>(FR.prototype.readAsArrayBuffer as Function);
   const frResult = reader<unknown>(FR?.prototype, 'result');
 
   const etProto = win.EventTarget.prototype;
-  const addListener = etProto.addEventListener as Function;
+  const addListener = uncurry<void>(etProto.addEventListener as Function);
   // The window's own methods (the vitest jsdom global is not an EventTarget brand-wise).
-  const winAdd = win.addEventListener as Function;
-  const winRemove = win.removeEventListener as Function;
-  const winDispatch = win.dispatchEvent as Function;
+  const winAdd = uncurry<void>(win.addEventListener as Function);
+  const winRemove = uncurry<void>(win.removeEventListener as Function);
+  const winDispatch = uncurry<boolean>(win.dispatchEvent as Function);
   const EventCtor = win.Event;
-  const preventDefault = EventCtor.prototype.preventDefault as Function;
+  const preventDefault = uncurry<void>(EventCtor.prototype.preventDefault as Function);
 
   const encoder = new win.TextEncoder();
-  const encodeFn = win.TextEncoder.prototype.encode as Function;
-  const postMessage = win.postMessage as Function;
-  const setTimer = win.setTimeout as Function;
-  const clearTimer = win.clearTimeout as Function;
+  const encodeFn = uncurry<Uint8Array>(win.TextEncoder.prototype.encode as Function);
+  const encodeIntoFn = win.TextEncoder.prototype.encodeInto as Function | undefined;
+  const encodeInto = encodeIntoFn && uncurry<{ read: number; written: number }>(encodeIntoFn);
+  const postMessage = uncurry<void>(win.postMessage as Function);
+  const setTimer = uncurry<unknown>(win.setTimeout as Function);
+  const clearTimer = uncurry<void>(win.clearTimeout as Function);
   const perf = win.performance;
-  const perfNow = perf?.now as Function | undefined;
+  const perfNow = perf?.now ? uncurry<number>(perf.now as Function) : null;
   const timeOrigin = perf?.timeOrigin;
   const dateNow = Date.now;
-
-  /** A fresh, exactly sized copy of `len` bytes of `buf` from `off` — no species lookup. */
-  function copyRange(buf: ArrayBuffer, off: number, len: number): ArrayBuffer {
-    const dst = new U8(len);
-    if (len > 0) apply(taSet, dst, [new U8(buf, off, len)]);
-    return taBuffer(dst);
-  }
 
   return {
     WS,
@@ -133,36 +140,61 @@ export function captureNatives(win: Win) {
     closeCode: reader<number>(win.CloseEvent?.prototype, 'code'),
     closeReason: reader<string>(win.CloseEvent?.prototype, 'reason'),
     closeWasClean: reader<boolean>(win.CloseEvent?.prototype, 'wasClean'),
-    isView: (o: unknown): boolean => apply(isView, AB, [o]) as boolean,
-    isArrayBuffer,
+    isView: (o: unknown): boolean => isView(AB, o),
+    /** The byte length of an ArrayBuffer, or -1 when `o` is not one (brand check, any realm). */
+    bufferLength(o: unknown): number {
+      if (!abLengthOf) return o instanceof AB ? o.byteLength : -1;
+      try {
+        return abLengthOf(o);
+      } catch {
+        return -1;
+      }
+    },
     isShared,
     isBlob,
     blobSize,
     abLength,
-    /** Copy of the bytes an ArrayBuffer view covers (only the view's range). */
-    copyView(v: ArrayBufferView): ArrayBuffer {
-      if (taTag && apply(taTag, v, []) !== undefined) return copyRange(taBuffer(v), taOffset(v), taLength(v));
-      return copyRange(dvBuffer(v), dvOffset(v), dvLength(v));
+    /** A fresh zeroed byte array (the captured constructor: no species, no page code). */
+    newBytes: (length: number): Uint8Array => new U8(length),
+    newTable: (length: number): Float64Array => new F64(length),
+    /** A Uint8Array over `buf` (no copy). */
+    bytesOf: (buf: ArrayBuffer, offset: number, length: number): Uint8Array => new U8(buf, offset, length),
+    /** A Uint8Array over exactly the bytes an ArrayBuffer view covers (no copy). */
+    bytesOfView(v: ArrayBufferView): Uint8Array {
+      if (taTag && taTag(v) !== undefined) return new U8(taBuffer(v), taOffset(v), taLength(v));
+      return new U8(dvBuffer(v), dvOffset(v), dvLength(v));
     },
-    copyBuffer: (b: ArrayBuffer): ArrayBuffer => copyRange(b, 0, abLength(b)),
-    /** UTF-8 bytes of a string (lone surrogates become U+FFFD, as on the wire). */
-    encode(s: string): ArrayBuffer {
-      const u8 = apply(encodeFn, encoder, [s]) as Uint8Array;
-      const buf = taBuffer(u8);
-      const off = taOffset(u8);
-      const len = taLength(u8);
-      return off === 0 && abLength(buf) === len ? buf : copyRange(buf, off, len);
+    /** `dst.set(src, offset)` through the captured method. */
+    setBytes: (dst: Uint8Array | Float64Array, src: Uint8Array | Float64Array, offset: number): void => taSet(dst, src, offset),
+    byteLength: taLength,
+    bufferOf: taBuffer,
+    /** A fresh, exactly sized copy of `src`. */
+    copyBytes(src: Uint8Array): ArrayBuffer {
+      const dst = new U8(taLength(src));
+      taSet(dst, src, 0);
+      return taBuffer(dst);
+    },
+    /** UTF-8 bytes of a string (lone surrogates become U+FFFD, as on the wire), as a view. */
+    encode: (s: string): Uint8Array => encodeFn(encoder, s),
+    /**
+     * Encodes `s` into `dst` (at least 3 × `s.length` bytes long, so it always fits);
+     * returns the bytes written. Falls back to encode + copy where `encodeInto` is missing.
+     */
+    encodeInto(s: string, dst: Uint8Array): number {
+      if (encodeInto) return encodeInto(encoder, s, dst).written;
+      const bytes = encodeFn(encoder, s);
+      taSet(dst, bytes, 0);
+      return taLength(bytes);
     },
     /** Reads a Blob; `done(null)` when it cannot be read. */
     readBlob(blob: Blob, done: (data: ArrayBuffer | null) => void): void {
       try {
-        if (typeof blobArrayBuffer === 'function') {
-          const p = apply(blobArrayBuffer, blob, []) as Promise<ArrayBuffer>;
-          apply(promiseThen, p, [(ab: ArrayBuffer) => done(ab), () => done(null)]);
+        if (blobArrayBuffer) {
+          promiseThen(blobArrayBuffer(blob), (ab: ArrayBuffer) => done(ab), () => done(null));
         } else if (FR && frRead) {
           const fr = new FR();
-          apply(addListener, fr, ['loadend', () => done((frResult(fr) as ArrayBuffer | null) ?? null)]);
-          apply(frRead, fr, [blob]);
+          addListener(fr, 'loadend', () => done((frResult(fr) as ArrayBuffer | null) ?? null));
+          frRead(fr, blob);
         } else {
           done(null);
         }
@@ -171,22 +203,19 @@ export function captureNatives(win: Win) {
       }
     },
     listen(target: object, type: string, fn: (e: Event) => void): void {
-      apply(addListener, target, [type, fn]);
+      addListener(target, type, fn);
     },
-    listenWindow: (type: string, fn: (e: Event) => void): void => void apply(winAdd, win, [type, fn]),
-    unlistenWindow: (type: string, fn: (e: Event) => void): void => void apply(winRemove, win, [type, fn]),
+    listenWindow: (type: string, fn: (e: Event) => void): void => winAdd(win, type, fn),
+    unlistenWindow: (type: string, fn: (e: Event) => void): void => winRemove(win, type, fn),
     /** Dispatches a cancelable event on the window; false when a listener cancelled it. */
-    probe(type: string): boolean {
-      return apply(winDispatch, win, [new EventCtor(type, { cancelable: true })]) as boolean;
-    },
-    cancel: (e: Event): void => void apply(preventDefault, e, []),
+    probe: (type: string): boolean => winDispatch(win, new EventCtor(type, { cancelable: true })),
+    cancel: (e: Event): void => preventDefault(e),
     post(message: unknown, targetOrigin: string, transfer: ArrayBuffer[]): void {
-      apply(postMessage, win, [message, targetOrigin, transfer]);
+      postMessage(win, message, targetOrigin, transfer);
     },
-    setTimer: (fn: () => void, ms: number): unknown => apply(setTimer, win, [fn, ms]),
-    clearTimer: (id: unknown): void => void apply(clearTimer, win, [id]),
-    now: (): number =>
-      perfNow && typeof timeOrigin === 'number' ? timeOrigin + (apply(perfNow, perf, []) as number) : apply(dateNow, Date, []) as number,
+    setTimer: (fn: () => void, ms: number): unknown => setTimer(win, fn, ms),
+    clearTimer: (id: unknown): void => clearTimer(win, id),
+    now: perfNow && typeof timeOrigin === 'number' ? (): number => timeOrigin + perfNow(perf) : (): number => apply(dateNow, Date, []) as number,
   };
 }
 

@@ -1,15 +1,20 @@
 /**
  * Per-socket ordering and the memory bound. Each socket keeps a queue that is empty except
  * while a Blob (sent, or received with `binaryType = 'blob'`) is being read: everything the
- * socket reports after that Blob waits behind it, so frames reach the batch in the order
- * they were sent or received. Frames beyond `maxPendingBytes` are dropped and counted.
+ * socket reports after that Blob waits behind it (frames as their own copies), so frames
+ * reach the batch in the order they were sent or received. The usual case, an empty queue,
+ * copies the frame straight into the batch's slab. Frames beyond `maxPendingBytes` are
+ * dropped and counted.
  */
-import type { Direction, HookEvent, Opcode } from '../shared/messages.js';
+import type { SocketEvent } from '../shared/messages.js';
 import type { Batcher } from './batcher.js';
 import type { Natives } from './natives.js';
 
 interface Slot {
-  ev: HookEvent | null;
+  ev: SocketEvent | null;
+  flags: number;
+  time: number;
+  /** The frame's own copy (null for events, unread Blobs and unreadable ones). */
   data: ArrayBuffer | null;
   bytes: number;
   ready: boolean;
@@ -35,32 +40,38 @@ export class Recorder {
     return this.batcher.bytes + this.queuedBytes;
   }
 
-  /** A non-frame event (opening, open, close, error). */
-  event(s: SocketState, ev: HookEvent): void {
-    this.enqueue(s, { ev, data: null, bytes: 0, ready: true });
+  /** A socket event (opening, open, close, error). */
+  event(s: SocketState, ev: SocketEvent): void {
+    if (s.head === s.queue.length) this.batcher.event(ev);
+    else this.append(s, { ev, flags: 0, time: 0, data: null, bytes: 0, ready: true });
   }
 
-  /** A frame whose bytes are already the hook's own copy. */
-  frame(s: SocketState, direction: Direction, opcode: Opcode, time: number, data: ArrayBuffer): void {
-    const bytes = this.n.abLength(data);
-    if (!this.admit(bytes)) return;
-    const ev: HookEvent = { type: 'frame', socketId: s.id, direction, opcode, time, data };
-    this.enqueue(s, { ev, data, bytes, ready: true });
+  /** A binary frame: the `length` bytes `src` covers (a view of the page's data; copied here, once). */
+  binary(s: SocketState, flags: number, time: number, src: Uint8Array, length: number): void {
+    if (!this.admit(length)) return;
+    if (s.head === s.queue.length) this.batcher.copyFrame(s.id, flags, time, src, length);
+    else this.append(s, { ev: null, flags, time, data: this.n.copyBytes(src), bytes: length, ready: true });
+  }
+
+  /** A text frame (UTF-8 encoded once, straight into the batch when nothing waits before it). */
+  text(s: SocketState, flags: number, time: number, text: string): void {
+    if (s.head === s.queue.length && this.pendingBytes() + text.length * 3 <= this.maxPendingBytes) {
+      this.batcher.textFrame(s.id, flags, time, text);
+      return;
+    }
+    const bytes = this.n.encode(text);
+    this.binary(s, flags, time, bytes, this.n.byteLength(bytes));
   }
 
   /** A binary frame carried by a Blob: read asynchronously, reported in its place. */
-  blob(s: SocketState, direction: Direction, time: number, blob: Blob): void {
+  blob(s: SocketState, flags: number, time: number, blob: Blob): void {
     const size = this.n.blobSize(blob);
     if (!this.admit(size)) return;
-    const slot: Slot = { ev: null, data: null, bytes: size, ready: false };
+    const slot: Slot = { ev: null, flags, time, data: null, bytes: size, ready: false };
     this.append(s, slot);
     this.n.readBlob(blob, (data) => {
-      if (data !== null) {
-        slot.ev = { type: 'frame', socketId: s.id, direction, opcode: 'binary', time, data };
-        slot.data = data;
-      } else {
-        this.batcher.drop(1);
-      }
+      if (data !== null) slot.data = data;
+      else this.batcher.drop(1);
       slot.ready = true;
       this.drain(s);
     });
@@ -72,13 +83,8 @@ export class Recorder {
     return false;
   }
 
-  private enqueue(s: SocketState, slot: Slot): void {
-    if (s.head === s.queue.length) this.batcher.add(slot.ev as HookEvent, slot.data, slot.bytes);
-    else this.append(s, slot);
-  }
-
   private append(s: SocketState, slot: Slot): void {
-    s.queue[s.queue.length] = slot;
+    s.queue[s.queue.length] = slot; // not push(): Array.prototype is the page's to patch
     this.queuedBytes += slot.bytes;
   }
 
@@ -89,7 +95,11 @@ export class Recorder {
       if (!slot.ready) return;
       q[s.head++] = undefined;
       this.queuedBytes -= slot.bytes;
-      if (slot.ev !== null) this.batcher.add(slot.ev, slot.data, slot.bytes);
+      if (slot.ev !== null) this.batcher.event(slot.ev);
+      else if (slot.data !== null) {
+        const length = this.n.abLength(slot.data);
+        this.batcher.copyFrame(s.id, slot.flags, slot.time, this.n.bytesOf(slot.data, 0, length), length);
+      }
     }
     s.queue = [];
     s.head = 0;

@@ -1,10 +1,13 @@
 /**
  * Background items → the app's HostMessages. Keeps, per document, the last relay batch
  * (`seq`) and the hook losses (`lostBatches`) this panel has seen, so that a replayed backlog
- * adds nothing twice and a `gap` counts only the batches this panel really missed.
+ * adds nothing twice and a `gap` counts only the batches this panel really missed. Frames
+ * arrive as a table and one byte string per batch (messages.ts); each frame's bytes are
+ * sliced out here, in the panel, never on the page.
  */
 import type { HostMessage, WireFrame } from '../../inspector-app/src/protocol/messages.js';
-import type { PanelBatch, PanelItem, RelayEvent, WireBytes } from '../shared/messages.js';
+import { checkFrameTable, frameTableOf, wireFrameCount } from '../shared/frame-table.js';
+import { FRAME_BINARY, FRAME_COLUMNS, FRAME_RECEIVED, type BatchEvent, type PanelBatch, type PanelItem, type WireBytes, type WireCapture } from '../shared/messages.js';
 
 export const HOOK_LOSS_REASON = "the page's capture hook lost batches before the relay got them";
 export const FRAME_DROP_REASON = 'the page hook or relay dropped frames (too large to send, or over its limits)';
@@ -33,6 +36,16 @@ export function wireBytes(data: WireBytes): Uint8Array | null {
   // Structured clone may hand over a view from another realm: copy by shape.
   if (ArrayBuffer.isView(b)) return new Uint8Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
   return null;
+}
+
+/** A batch's frame table and bytes, every row checked against the bytes; null when they do not fit. */
+export function readFrames(capture: WireCapture): { table: Float64Array; bytes: Uint8Array; count: number } | null {
+  const tableBytes = wireBytes(capture.frameTable);
+  const bytes = wireBytes(capture.frameBytes);
+  const table = tableBytes && frameTableOf(tableBytes);
+  if (!table || !bytes) return null;
+  const count = table.length / FRAME_COLUMNS;
+  return checkFrameTable(table, count, bytes.byteLength) ? { table, bytes, count } : null;
 }
 
 export function isPanelBatch(v: unknown): v is PanelBatch {
@@ -101,42 +114,57 @@ export class PanelConverter {
     if (item.lostBatches > lostBefore) out.push({ type: 'dropped', count: item.lostBatches - lostBefore, reason: HOOK_LOSS_REASON });
     if (dropped > droppedBefore) out.push({ type: 'dropped', count: dropped - droppedBefore, reason: FRAME_DROP_REASON });
     this.docs.delete(item.documentId);
-    const framesThrough = typeof item.framesBefore === 'number' ? item.framesBefore + item.events.filter((e) => e.type === 'frame').length : undefined;
+    const frameCount = wireFrameCount(item.frameTable);
+    const framesThrough = typeof item.framesBefore === 'number' ? item.framesBefore + frameCount : undefined;
     this.docs.set(item.documentId, { seq: item.seq, lostBatches: Math.max(lostBefore, item.lostBatches), droppedFrames: Math.max(droppedBefore, dropped), framesThrough });
     if (this.docs.size > MAX_DOCUMENTS) this.docs.delete(this.docs.keys().next().value!);
 
+    const read = readFrames(item);
+    const undecodable = read ? 0 : frameCount;
+    const count = read ? read.count : 0;
+    const table = read?.table;
+    const bytes = read?.bytes;
+    const events: readonly BatchEvent[] = item.events;
     let frames: WireFrame[] | null = null;
-    let undecodable = 0;
-    for (const e of item.events as readonly RelayEvent[]) {
-      const connectionId = `${item.documentId}:${e.socketId}`;
-      if (e.type === 'frame') {
-        const data = wireBytes(e.data);
-        if (!data) {
-          undecodable++;
-          continue;
-        }
-        if (!frames) out.push({ type: 'frames', frames: (frames = []) });
-        frames.push({ connectionId, direction: e.direction, time: e.time, opcode: e.opcode, data });
-        continue;
+    let e = 0;
+    let offset = 0;
+    for (let i = 0; ; i++) {
+      // Events placed before frame i (`at` never decreases; anything odd still comes out once).
+      for (; e < events.length && (events[e]!.at <= i || i === count); e++) {
+        const message = socketMessage(events[e]!, `${item.documentId}:${events[e]!.socketId}`);
+        if (message) out.push(message);
+        frames = null;
       }
-      frames = null;
-      switch (e.type) {
-        case 'opening':
-          out.push({ type: 'connection-opening', connectionId, url: e.url, time: e.time });
-          break;
-        case 'open':
-          out.push({ type: 'connection-opened', connectionId, url: e.url, protocol: e.protocol, extensions: e.extensions, time: e.time });
-          break;
-        case 'close':
-          out.push({ type: 'connection-closed', connectionId, code: e.code, reason: e.reason, wasClean: e.wasClean, time: e.time });
-          break;
-        case 'error':
-          out.push({ type: 'connection-error', connectionId, message: 'WebSocket error', time: e.time });
-          break;
-        default:
-          break;
-      }
+      if (i === count || !table || !bytes) break;
+      const r = i * FRAME_COLUMNS;
+      const flags = table[r + 1]!;
+      const length = table[r + 3]!;
+      const frame: WireFrame = {
+        connectionId: `${item.documentId}:${table[r]!}`,
+        direction: flags & FRAME_RECEIVED ? 'received' : 'sent',
+        time: table[r + 2]!,
+        opcode: flags & FRAME_BINARY ? 'binary' : 'text',
+        data: bytes.slice(offset, offset + length), // exactly this frame's bytes, its own buffer
+      };
+      offset += length;
+      if (!frames) out.push({ type: 'frames', frames: (frames = []) });
+      frames.push(frame);
     }
     if (undecodable) out.push({ type: 'dropped', count: undecodable, reason: 'frames arrived with bytes the panel could not read' });
+  }
+}
+
+function socketMessage(e: BatchEvent, connectionId: string): HostMessage | null {
+  switch (e.type) {
+    case 'opening':
+      return { type: 'connection-opening', connectionId, url: e.url, time: e.time };
+    case 'open':
+      return { type: 'connection-opened', connectionId, url: e.url, protocol: e.protocol, extensions: e.extensions, time: e.time };
+    case 'close':
+      return { type: 'connection-closed', connectionId, code: e.code, reason: e.reason, wasClean: e.wasClean, time: e.time };
+    case 'error':
+      return { type: 'connection-error', connectionId, message: 'WebSocket error', time: e.time };
+    default:
+      return null;
   }
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { HostMessage } from '../../inspector-app/src/protocol/messages.js';
 import { isHostMessage } from '../../inspector-app/src/protocol/messages.js';
 import type { PanelBatch, PanelItem } from '../shared/messages.js';
+import { plainFrame, wireCapture } from '../shared/test/plain-capture.js';
 import { RESTART_REASON, TabBuffers } from '../background/tab-buffers.js';
 import { FRAME_DROP_REASON, HOOK_LOSS_REASON } from './convert.js';
 import { PortTransport, type PortLike, type Timers } from './port-transport.js';
@@ -68,42 +69,39 @@ describe('PortTransport', () => {
     ]);
   });
 
-  it('turns relay events into host messages: connection ids, base64 and bytes, frames grouped', () => {
-    const { ports, got, listen } = setup();
-    listen();
-    ports[0]!.receive(
-      batch([
-        {
-          type: 'events',
-          documentId: 'd1',
-          seq: 1,
-          lostBatches: 0,
-          events: [
-            { type: 'opening', socketId: 3, url: 'wss://x/', time: 1 },
-            { type: 'open', socketId: 3, url: 'wss://x/', protocol: 'p', extensions: '', time: 2 },
-            { type: 'frame', socketId: 3, direction: 'sent', opcode: 'binary', time: 3, data: { b64: 'AAEC/w==' } },
-            { type: 'frame', socketId: 3, direction: 'received', opcode: 'text', time: 4, data: { bytes: new Uint8Array([104, 105]) } },
-            { type: 'error', socketId: 3, time: 5 },
-            { type: 'close', socketId: 3, code: 1006, reason: '', wasClean: false, time: 6 },
-          ],
-        },
-      ]),
-    );
-    const msgs = got.slice(1);
-    expect(msgs.every(isHostMessage)).toBe(true);
-    expect(msgs.map((m) => m.type)).toEqual(['connection-opening', 'connection-opened', 'frames', 'connection-error', 'connection-closed']);
-    const frames = msgs[2]!.type === 'frames' ? msgs[2]!.frames : [];
-    expect(frames.map((f) => [f.connectionId, f.direction, f.opcode, [...f.data]])).toEqual([
-      ['d1:3', 'sent', 'binary', [0, 1, 2, 255]],
-      ['d1:3', 'received', 'text', [104, 105]],
-    ]);
-    expect(frames[0]!.data).toBeInstanceOf(Uint8Array);
-  });
+  for (const as of ['base64', 'bytes'] as const) {
+    it(`turns relay events into host messages: connection ids, frames sliced out of one ${as} buffer and grouped`, () => {
+      const { ports, got, listen } = setup();
+      listen();
+      const capture = wireCapture(
+        [
+          { type: 'opening', socketId: 3, url: 'wss://x/', time: 1 },
+          { type: 'open', socketId: 3, url: 'wss://x/', protocol: 'p', extensions: '', time: 2 },
+          plainFrame(3, [0, 1, 2, 255], { time: 3 }),
+          plainFrame(3, [104, 105], { direction: 'received', opcode: 'text', time: 4 }),
+          { type: 'error', socketId: 3, time: 5 },
+          { type: 'close', socketId: 3, code: 1006, reason: '', wasClean: false, time: 6 },
+        ],
+        as,
+      );
+      ports[0]!.receive(batch([{ type: 'events', documentId: 'd1', seq: 1, lostBatches: 0, ...capture }]));
+      const msgs = got.slice(1);
+      expect(msgs.every(isHostMessage)).toBe(true);
+      expect(msgs.map((m) => m.type)).toEqual(['connection-opening', 'connection-opened', 'frames', 'connection-error', 'connection-closed']);
+      const frames = msgs[2]!.type === 'frames' ? msgs[2]!.frames : [];
+      expect(frames.map((f) => [f.connectionId, f.direction, f.opcode, f.time, [...f.data]])).toEqual([
+        ['d1:3', 'sent', 'binary', 3, [0, 1, 2, 255]],
+        ['d1:3', 'received', 'text', 4, [104, 105]],
+      ]);
+      expect(frames[0]!.data).toBeInstanceOf(Uint8Array);
+      expect(frames.map((f) => f.data.buffer.byteLength)).toEqual([4, 2]); // each frame its own buffer
+    });
+  }
 
   it('reconnects after the port drops, resumes from its cursor and adds nothing twice', () => {
     const { ports, timers, got, listen, transport } = setup();
     listen();
-    const events: PanelItem = { type: 'events', documentId: 'd1', seq: 1, lostBatches: 0, events: [{ type: 'opening', socketId: 1, url: 'wss://x/', time: 1 }] };
+    const events: PanelItem = { type: 'events', documentId: 'd1', seq: 1, lostBatches: 0, ...wireCapture([{ type: 'opening', socketId: 1, url: 'wss://x/', time: 1 }]) };
     ports[0]!.receive(batch([events], 4, 'life-1', 9));
     ports[0]!.drop();
     expect(transport.connections).toBe(1);
@@ -119,7 +117,7 @@ describe('PortTransport', () => {
   it('after a restart, counts only the batches this panel really missed', () => {
     const { ports, timers, got, listen } = setup();
     listen();
-    const ev = (seq: number): PanelItem => ({ type: 'events', documentId: 'd1', seq, lostBatches: 0, events: [] });
+    const ev = (seq: number): PanelItem => ({ type: 'events', documentId: 'd1', seq, lostBatches: 0, ...wireCapture([]) });
     ports[0]!.receive(batch([ev(1), ev(2), ev(3)], 3));
     ports[0]!.drop();
     timers.runAll();
@@ -140,8 +138,8 @@ describe('PortTransport', () => {
   it('counts lost frames exactly when the relay sends framesBefore', () => {
     const { ports, timers, got, listen } = setup();
     listen();
-    const frame = { type: 'frame', socketId: 1, direction: 'sent', opcode: 'binary', time: 1, data: { b64: 'AA==' } } as const;
-    ports[0]!.receive(batch([{ type: 'events', documentId: 'd1', seq: 1, lostBatches: 0, framesBefore: 0, events: [frame, frame] }], 1));
+    const frame = plainFrame(1, [0]);
+    ports[0]!.receive(batch([{ type: 'events', documentId: 'd1', seq: 1, lostBatches: 0, framesBefore: 0, ...wireCapture([frame, frame], 'base64') }], 1));
     ports[0]!.drop();
     timers.runAll();
     // The relay had sent 9 frames before batch 4: this panel has 2, so 7 were lost.
@@ -159,9 +157,9 @@ describe('PortTransport', () => {
     ports[0]!.receive(
       batch([
         { type: 'dropped', count: 6, reason: 'cap' },
-        { type: 'events', documentId: 'd1', seq: 1, lostBatches: 2, events: [] },
-        { type: 'events', documentId: 'd1', seq: 2, lostBatches: 3, droppedFrames: 4, events: [{ type: 'frame', socketId: 1, direction: 'sent', opcode: 'binary', time: 1, data: { b64: '***' } }] },
-        { type: 'events', documentId: 'd1', seq: 3, lostBatches: 3, droppedFrames: 5, events: [] },
+        { type: 'events', documentId: 'd1', seq: 1, lostBatches: 2, ...wireCapture([]) },
+        { type: 'events', documentId: 'd1', seq: 2, lostBatches: 3, droppedFrames: 4, ...wireCapture([plainFrame(1, [1])], 'base64'), frameBytes: { b64: '***' } },
+        { type: 'events', documentId: 'd1', seq: 3, lostBatches: 3, droppedFrames: 5, ...wireCapture([]) },
       ]),
     );
     expect(got.filter((m) => m.type === 'dropped').map((m) => m.type === 'dropped' && [m.count, m.reason])).toEqual([
@@ -198,7 +196,7 @@ describe('PortTransport', () => {
   it('works end to end with TabBuffers: a late panel sees the backlog, then live batches', () => {
     const buffers = new TabBuffers({ bufferId: 'life-1' });
     const relay = (seq: number, size: number) =>
-      buffers.ingest(1, { type: 'relay-batch', documentId: 'd', documentUrl: 'u', isTopFrame: true, seq, lostBatches: 0, events: [{ type: 'frame', socketId: 1, direction: 'received', opcode: 'binary', time: seq, data: { bytes: new Uint8Array(size) } }] });
+      buffers.ingest(1, { type: 'relay-batch', documentId: 'd', documentUrl: 'u', isTopFrame: true, seq, lostBatches: 0, ...wireCapture([plainFrame(1, new Uint8Array(size), { direction: 'received', time: seq })]) });
     relay(1, 3);
     relay(2, 4);
     const { ports, got, listen } = setup();

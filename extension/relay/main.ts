@@ -1,8 +1,10 @@
 /**
  * Content script, isolated world, `document_start`, all frames: forwards the hook's batches
  * to the background. Firefox structured-clones runtime messages, so bytes go as Uint8Array;
- * Chrome's runtime messaging is JSON-only, so they go as base64. The build's `__TARGET__`
- * decides (extension/build/globals.d.ts); without it, the extension URL's scheme does.
+ * Chrome's messaging is JSON, or a structured clone from Chrome 148 (the manifest asks for
+ * it): the relay probes (relay.ts) and sends base64 until it knows. The build's
+ * `__TARGET__` decides (extension/build/globals.d.ts); without it, the extension URL's
+ * scheme does.
  */
 import { startRelay, type RelayPort } from './relay.js';
 
@@ -27,5 +29,5 @@ startRelay({
   },
   bytesAs: (typeof __TARGET__ !== 'undefined' ? __TARGET__ === 'firefox' : runtime.getURL('').startsWith('moz-extension:'))
     ? 'bytes'
-    : 'base64',
+    : 'probe',
 });

@@ -1,15 +1,17 @@
 /**
  * The relay (isolated-world content script): takes the hook's batches off the window,
- * validates them, and forwards them to the background on a runtime port as `RelayBatch`es,
- * with frame bytes as base64 (Chrome: JSON-only messaging) or as Uint8Array (Firefox:
- * structured clone). Nothing is lost silently: refused or missing hook batches are counted
+ * validates them, and forwards them to the background on a runtime port as `RelayBatch`es:
+ * the frame table and the frames' bytes each as one Uint8Array where runtime messaging is a
+ * structured clone (Firefox; Chrome 148+ with `message_serialization`) or one base64 string
+ * where it is JSON (older Chrome), whatever the frame count. Nothing is lost silently: refused or missing hook batches are counted
  * in `lostBatches`; frames too large to send (and those the hook dropped) in
  * `droppedFrames`; a relay batch that could not be sent leaves a gap in the relay's `seq`,
  * and `framesBefore` (which counts its frames) lets the background count them exactly.
  */
-import { RELAY_PORT, type HookEvent, type RelayBatch, type RelayEvent, type WireBytes } from '../shared/messages.js';
+import { FRAME_ROW_BYTES, RELAY_PORT, type RelayBatch, type RelayHello, type WireBytes, type WireCapture } from '../shared/messages.js';
 import { toBase64 } from './base64.js';
-import { parseHookBatch } from './validate.js';
+import { splitBatch } from './split.js';
+import { parseHookBatch, type ParsedHookBatch } from './validate.js';
 
 export interface PortEvent<F> {
   addListener(listener: F): void;
@@ -30,10 +32,23 @@ export interface RelayRuntime {
 export interface RelayOptions {
   readonly win: Window;
   readonly runtime: RelayRuntime;
-  readonly bytesAs: 'base64' | 'bytes';
+  /**
+   * How frame bytes travel: `bytes` where runtime messaging is a structured clone (Firefox),
+   * `base64` where it is JSON, `probe` where it depends (Chrome: JSON, or structured clone
+   * from Chrome 148 with the manifest's `message_serialization`): base64 until the
+   * background answers the `relay-hello` each new port starts with that a Uint8Array
+   * arrived as one, bytes from then on.
+   */
+  readonly bytesAs: 'base64' | 'bytes' | 'probe';
   /** Random per document when not given. */
   readonly documentId?: string;
-  /** A hook batch is split into port messages of about this much frame payload. Default 8 MiB. */
+  /**
+   * A hook batch is split into port messages of about this much encoded payload (frame bytes
+   * and table rows). Default: 64 KiB for base64, so that each message's base64 and JSON
+   * strings stay below V8's large-object size (128 KiB) and die young instead of filling
+   * the page's old generation at the capture rate (full GCs: long page tasks); 1 MiB for
+   * bytes (not strings on the heap), so a hook batch is one post.
+   */
   readonly maxMessageBytes?: number;
   /**
    * Frames whose encoded payload is larger are dropped and counted (Chrome refuses runtime
@@ -43,6 +58,8 @@ export interface RelayOptions {
 }
 
 export interface RelayStats {
+  /** How frame bytes travel now. */
+  readonly bytesAs: 'base64' | 'bytes';
   readonly hookBatches: number;
   readonly lostBatches: number;
   readonly droppedFrames: number;
@@ -71,8 +88,9 @@ function randomId(win: Window): string {
 export function startRelay(options: RelayOptions): RelayHandle {
   const { win, runtime, bytesAs } = options;
   const documentId = options.documentId ?? randomId(win);
-  const maxMessageBytes = options.maxMessageBytes ?? 8 << 20;
-  const maxFrameBytes = options.maxFrameBytes ?? (bytesAs === 'base64' ? 48 << 20 : Infinity);
+  // Chrome refuses messages over 64 MiB, JSON or structured clone.
+  const maxFrameBytes = options.maxFrameBytes ?? (bytesAs === 'bytes' ? Infinity : 48 << 20);
+  let wireAs: 'base64' | 'bytes' = bytesAs === 'bytes' ? 'bytes' : 'base64';
   let isTopFrame = false;
   try {
     isTopFrame = win.top === win;
@@ -98,10 +116,17 @@ export function startRelay(options: RelayOptions): RelayHandle {
     p.onDisconnect.addListener(() => {
       if (port === p) port = null; // the next batch reconnects (and wakes the service worker)
     });
+    if (bytesAs === 'probe' && wireAs === 'base64') {
+      p.onMessage.addListener((m) => {
+        if (typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'relay-config' && (m as { bytes?: unknown }).bytes === true) wireAs = 'bytes';
+      });
+      const hello: RelayHello = { type: 'relay-hello', probe: new Uint8Array([1, 2, 3]) };
+      p.postMessage(hello); // first on the port; a throw here is the caller's stale-port retry
+    }
     return p;
   }
 
-  function send(events: RelayEvent[], frames: number): boolean {
+  function send(capture: WireCapture, frames: number): boolean {
     const dropped = hookDropped + relayDropped;
     let documentUrl = '';
     try {
@@ -109,7 +134,7 @@ export function startRelay(options: RelayOptions): RelayHandle {
     } catch {
       /* keep '' */
     }
-    const base = { type: 'relay-batch', documentId, documentUrl, isTopFrame, seq: ++seq, events, lostBatches: lost, framesBefore } as const;
+    const base = { type: 'relay-batch', documentId, documentUrl, isTopFrame, seq: ++seq, ...capture, lostBatches: lost, framesBefore } as const;
     const message: RelayBatch = dropped > 0 ? { ...base, droppedFrames: dropped } : base;
     framesBefore += frames; // sent or not: a failed batch's frames show in the next one's framesBefore
     // A stale port (its disconnect not yet delivered) throws: reconnect once and retry.
@@ -132,38 +157,25 @@ export function startRelay(options: RelayOptions): RelayHandle {
     return false;
   }
 
-  function wire(data: ArrayBuffer): WireBytes {
-    const bytes = new Uint8Array(data);
-    return bytesAs === 'base64' ? { b64: toBase64(bytes) } : { bytes };
+  /** Bytes as they go on the port: one base64 string, or the relay's own exact copy. */
+  function wire(bytes: Uint8Array): WireBytes {
+    return wireAs === 'base64' ? { b64: toBase64(bytes) } : { bytes: bytes.slice() };
   }
 
-  function forward(events: readonly HookEvent[]): void {
-    let chunk: RelayEvent[] = [];
-    let size = 0;
-    let frames = 0;
-    for (const ev of events) {
-      let out: RelayEvent = ev as RelayEvent;
-      let cost = 64;
-      if (ev.type === 'frame') {
-        const n = ev.data.byteLength;
-        cost = bytesAs === 'base64' ? Math.ceil(n / 3) * 4 : n;
-        if (cost > maxFrameBytes) {
-          relayDropped++;
-          continue;
-        }
-        out = { type: 'frame', socketId: ev.socketId, direction: ev.direction, opcode: ev.opcode, time: ev.time, data: wire(ev.data) };
-      }
-      if (chunk.length > 0 && size + cost > maxMessageBytes) {
-        send(chunk, frames);
-        chunk = [];
-        size = 0;
-        frames = 0;
-      }
-      chunk.push(out);
-      size += cost;
-      if (out.type === 'frame') frames++;
-    }
-    send(chunk, frames);
+  /** Posts a checked hook batch as one or more relay batches (split.ts). */
+  function forward(batch: ParsedHookBatch): void {
+    const table = new Uint8Array(batch.table.buffer, batch.table.byteOffset, batch.table.byteLength);
+    const cost = wireAs === 'base64' ? (n: number) => Math.ceil(n / 3) * 4 : (n: number) => n;
+    const maxMessageBytes = options.maxMessageBytes ?? (wireAs === 'base64' ? 64 << 10 : 1 << 20);
+    splitBatch(
+      batch,
+      { cost, maxMessageBytes, maxFrameBytes },
+      (run) => {
+        const frameTable = wire(table.subarray(run.first * FRAME_ROW_BYTES, run.end * FRAME_ROW_BYTES));
+        send({ events: run.events, frameTable, frameBytes: wire(batch.bytes.subarray(run.firstByte, run.endByte)) }, run.end - run.first);
+      },
+      () => relayDropped++,
+    );
   }
 
   const onMessage = (event: MessageEvent): void => {
@@ -183,7 +195,7 @@ export function startRelay(options: RelayOptions): RelayHandle {
     lost += batch.seq - lastHookSeq - 1;
     lastHookSeq = batch.seq;
     if (batch.droppedFrames > hookDropped) hookDropped = batch.droppedFrames;
-    forward(batch.events);
+    forward(batch);
   };
   // Capture phase, registered at document_start: no page listener can stop it first.
   win.addEventListener('message', onMessage, true);
@@ -201,6 +213,7 @@ export function startRelay(options: RelayOptions): RelayHandle {
       }
     },
     stats: () => ({
+      bytesAs: wireAs,
       hookBatches,
       lostBatches: lost,
       droppedFrames: hookDropped + relayDropped,

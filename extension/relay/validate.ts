@@ -1,14 +1,22 @@
 /**
  * Shape checks for what arrives on the window: anything in the page can post a message
  * with the capture tag, so every field is checked and copied into a fresh event (each field
- * read once). ArrayBuffers are recognised by the built-in getter's brand check, which also
- * accepts a buffer from another compartment (Firefox hands the relay Xray-wrapped objects).
+ * read once), and every row of the frame table is checked against the byte slab.
+ * ArrayBuffers are recognised by the built-in getter's brand check, which also accepts a
+ * buffer from another compartment (Firefox hands the relay Xray-wrapped objects).
  */
-import { CAPTURE_TAG, type HookEvent } from '../shared/messages.js';
+import { CAPTURE_TAG, FRAME_COLUMNS, FRAME_ROW_BYTES, type BatchEvent, type SocketEvent } from '../shared/messages.js';
+import { checkFrameTable } from '../shared/frame-table.js';
 
 export interface ParsedHookBatch {
   readonly seq: number;
-  readonly events: HookEvent[];
+  /** Socket events, `at` checked (0 … frameCount, never decreasing). */
+  readonly events: BatchEvent[];
+  readonly frameCount: number;
+  /** The relay's own copy of the frame table, every row checked; exactly frameCount rows. */
+  readonly table: Float64Array;
+  /** The relay's own copy of the frames' bytes, back to back: exactly the sum of the rows' lengths. */
+  readonly bytes: Uint8Array;
   /** The hook's cumulative count of dropped frames (0 when absent). */
   readonly droppedFrames: number;
 }
@@ -17,14 +25,14 @@ const abProto = ArrayBuffer.prototype;
 const abByteLength = Object.getOwnPropertyDescriptor(abProto, 'byteLength')?.get;
 const abDetached = Object.getOwnPropertyDescriptor(abProto, 'detached')?.get;
 
-/** A live (not detached) ArrayBuffer, from any realm; SharedArrayBuffers are refused. */
-export function isLiveArrayBuffer(v: unknown): v is ArrayBuffer {
-  if (typeof v !== 'object' || v === null || !abByteLength) return false;
+/** The byte length of a live (not detached) ArrayBuffer from any realm, else -1; SharedArrayBuffers are refused. */
+export function liveByteLength(v: unknown): number {
+  if (typeof v !== 'object' || v === null || !abByteLength) return -1;
   try {
-    Reflect.apply(abByteLength, v, []);
-    return !(abDetached && Reflect.apply(abDetached, v, []));
+    const length = Reflect.apply(abByteLength, v, []) as number;
+    return abDetached && Reflect.apply(abDetached, v, []) ? -1 : length;
   } catch {
-    return false;
+    return -1;
   }
 }
 
@@ -32,7 +40,7 @@ const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isS
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isStr = (v: unknown): v is string => typeof v === 'string';
 
-function parseEvent(v: unknown): HookEvent | null {
+function parseEvent(v: unknown): SocketEvent | null {
   if (typeof v !== 'object' || v === null) return null;
   const e = v as Record<string, unknown>;
   const type = e.type;
@@ -49,14 +57,6 @@ function parseEvent(v: unknown): HookEvent | null {
       const protocol = e.protocol;
       const extensions = e.extensions;
       return isStr(url) && isStr(protocol) && isStr(extensions) ? { type, socketId, url, protocol, extensions, time } : null;
-    }
-    case 'frame': {
-      const direction = e.direction;
-      const opcode = e.opcode;
-      const data = e.data;
-      if (direction !== 'sent' && direction !== 'received') return null;
-      if (opcode !== 'text' && opcode !== 'binary') return null;
-      return isLiveArrayBuffer(data) ? { type, socketId, direction, opcode, time, data } : null;
     }
     case 'close': {
       const code = e.code;
@@ -84,14 +84,40 @@ export function parseHookBatch(data: unknown): ParsedHookBatch | null | undefine
   const seq = m.seq;
   const list = m.events;
   const droppedFrames = m.droppedFrames;
+  const frameCount = m.frameCount;
+  const frameTable = m.frameTable;
+  const frameBytes = m.frameBytes;
+  const used = m.frameBytesUsed;
   if (m.type !== 'hook-batch' || !isCount(seq) || seq < 1 || !Array.isArray(list)) return null;
   if (droppedFrames !== undefined && !isCount(droppedFrames)) return null;
+  if (!isCount(frameCount) || !isCount(used)) return null;
+  const tableBytes = frameCount * FRAME_ROW_BYTES;
+  if (liveByteLength(frameTable) < tableBytes || liveByteLength(frameBytes) < used) return null;
+  const table = new Float64Array(copyOut(frameTable as ArrayBuffer, tableBytes).buffer, 0, frameCount * FRAME_COLUMNS);
+  if (!checkFrameTable(table, frameCount, used)) return null;
   const length = list.length;
-  const events: HookEvent[] = new Array<HookEvent>(length);
+  const events: BatchEvent[] = new Array<BatchEvent>(length);
+  let last = 0;
   for (let i = 0; i < length; i++) {
-    const ev = parseEvent(list[i]);
+    const item = list[i] as Record<string, unknown> | null;
+    const at = typeof item === 'object' && item !== null ? item.at : undefined;
+    if (!isCount(at) || at < last || at > frameCount) return null;
+    const ev = parseEvent(item);
     if (ev === null) return null;
-    events[i] = ev;
+    events[i] = { ...ev, at };
+    last = at;
   }
-  return { seq, events, droppedFrames: droppedFrames ?? 0 };
+  return { seq, events, frameCount, table, bytes: copyOut(frameBytes as ArrayBuffer, used), droppedFrames: droppedFrames ?? 0 };
+}
+
+/**
+ * The first `length` bytes of the page's buffer, copied in one call into the relay's own
+ * memory: the page cannot change them once checked, and in Firefox everything after reads
+ * relay-owned arrays, not wrappers of the page's (whose `subarray`/`slice` would have to
+ * reach through the wrapper for `constructor`, which the Xray refuses).
+ */
+function copyOut(buffer: ArrayBuffer, length: number): Uint8Array {
+  const own = new Uint8Array(length);
+  if (length > 0) own.set(new Uint8Array(buffer, 0, length));
+  return own;
 }

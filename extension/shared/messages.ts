@@ -3,44 +3,82 @@
  * is a `readonly` discriminated union on `type`; every receiver validates by shape (the
  * page, and anything running in it, can post whatever it likes). Versioned by the tag.
  */
+/**
+ * The tag stays `v1` although the batch layout changed (frame table + slab, below): the hook
+ * and the relay always ship in one build, each refuses the other layout by shape (counted as
+ * lost, never misread), and e2e/support/ext-pages.ts and bench:ext match the tag literally.
+ */
 export const CAPTURE_TAG = 'wirescope/capture/v1' as const;
 
 export type Direction = 'sent' | 'received';
 export type Opcode = 'text' | 'binary';
 
-/** What the page hook observed on one socket. `socketId` is unique within the document. */
-export type HookEvent =
+/**
+ * Frames travel as columns, not objects: a frame table of `FRAME_COLUMNS` float64s per frame
+ * (socketId, flags, time, byte length) and the frames' bytes back to back in one buffer, in
+ * the same order (frame i starts where frame i - 1 ended). One post or one string per batch,
+ * whatever the frame count: no per-frame object, ArrayBuffer or base64 string. Every receiver
+ * checks every row (shared/frame-table.ts).
+ */
+export const FRAME_COLUMNS = 4;
+export const FRAME_ROW_BYTES = FRAME_COLUMNS * 8;
+/** Flag bits of a frame row: received (else sent), binary (else text). */
+export const FRAME_RECEIVED = 1;
+export const FRAME_BINARY = 2;
+
+/** What the page hook observed on one socket, besides frames. `socketId` is unique within the document. */
+export type SocketEvent =
   | { readonly type: 'opening'; readonly socketId: number; readonly url: string; readonly time: number }
   | { readonly type: 'open'; readonly socketId: number; readonly url: string; readonly protocol: string; readonly extensions: string; readonly time: number }
-  | { readonly type: 'frame'; readonly socketId: number; readonly direction: Direction; readonly opcode: Opcode; readonly time: number; readonly data: ArrayBuffer }
   | { readonly type: 'close'; readonly socketId: number; readonly code: number; readonly reason: string; readonly wasClean: boolean; readonly time: number }
   | { readonly type: 'error'; readonly socketId: number; readonly time: number };
 
-/** Page hook → relay, by `window.postMessage` with the frames' buffers transferred. */
+/**
+ * A socket event in a batch, placed before the batch's frame number `at` (0-based; `at` equal
+ * to the frame count: after every frame). `at` never decreases along `events`.
+ */
+export type BatchEvent = SocketEvent & { readonly at: number };
+
+/** Page hook → relay, by `window.postMessage` with `frameTable` and `frameBytes` transferred. */
 export interface HookBatch {
   readonly tag: typeof CAPTURE_TAG;
   readonly type: 'hook-batch';
   /** Per-document batch counter from 1: a gap means lost batches. */
   readonly seq: number;
-  readonly events: readonly HookEvent[];
+  readonly events: readonly BatchEvent[];
+  readonly frameCount: number;
+  /** At least `frameCount` rows of FRAME_COLUMNS float64s (the hook's table; the rest is unused). */
+  readonly frameTable: ArrayBuffer;
+  /** The frames' bytes back to back in its first `frameBytesUsed` bytes (the hook's slab). */
+  readonly frameBytes: ArrayBuffer;
+  readonly frameBytesUsed: number;
+  /**
+   * Frames the hook dropped so far in this document — cumulative, so a lost batch loses no
+   * count (over the pending-bytes cap, unreadable Blobs, a failed post). Absent while 0.
+   */
+  readonly droppedFrames?: number;
 }
 
-/** Bytes as they cross runtime messaging: base64 in Chrome (JSON only), bytes in Firefox. */
+/** Bytes as they cross runtime messaging: bytes under structured clone (Firefox, Chrome 148+), base64 under JSON. */
 export type WireBytes = { readonly b64: string } | { readonly bytes: Uint8Array };
 
-export type RelayEvent =
-  | Exclude<HookEvent, { type: 'frame' }>
-  | { readonly type: 'frame'; readonly socketId: number; readonly direction: Direction; readonly opcode: Opcode; readonly time: number; readonly data: WireBytes };
+/** A batch's frames and socket events as they cross runtime messaging (relay → background → panel). */
+export interface WireCapture {
+  readonly events: readonly BatchEvent[];
+  /** Exactly one row (FRAME_ROW_BYTES) per frame. */
+  readonly frameTable: WireBytes;
+  /** Exactly the frames' bytes, back to back. */
+  readonly frameBytes: WireBytes;
+}
 
 /** Relay → background, on the relay's runtime port (name `RELAY_PORT`). */
-export interface RelayBatch {
+export interface RelayBatch extends WireCapture {
   readonly type: 'relay-batch';
   /** Random id of the document the hook runs in (connection ids are `${documentId}:${socketId}`). */
   readonly documentId: string;
   readonly documentUrl: string;
   readonly isTopFrame: boolean;
   readonly seq: number;
-  readonly events: readonly RelayEvent[];
   /** Hook batches the relay saw missing or refused (bad shape), so far, for this document. */
   readonly lostBatches: number;
   /** Optional: frames the hook or relay dropped so far in this document (too large, over limits). */
@@ -53,14 +91,30 @@ export interface RelayBatch {
   readonly framesBefore?: number;
 }
 
+/**
+ * Relay → background, first on a new port when the relay does not know how bytes travel
+ * (Chrome: JSON, or structured clone from Chrome 148 with `message_serialization`).
+ */
+export interface RelayHello {
+  readonly type: 'relay-hello';
+  /** Arrives as a Uint8Array under structured clone, as a plain object under JSON. */
+  readonly probe: Uint8Array;
+}
+
+/** Background → relay, the answer to `relay-hello`: `bytes` when the probe arrived as a Uint8Array. */
+export interface RelayConfig {
+  readonly type: 'relay-config';
+  readonly bytes: boolean;
+}
+
 export const RELAY_PORT = 'wirescope-relay';
 /** Panel ports are named `wirescope-panel:<tabId>`. */
 export const PANEL_PORT_PREFIX = 'wirescope-panel:';
 
 /**
  * Background → panel: what the background's per-tab buffer holds, in order. Frames keep the
- * relay's `WireBytes` (base64 in Chrome, bytes in Firefox); the panel turns them into the
- * app's `HostMessage`s (connection ids `${documentId}:${socketId}`).
+ * relay's `WireCapture` (base64 in Chrome, bytes in Firefox); the panel turns them into the
+ * app's `HostMessage`s (connection ids `${documentId}:${socketId}`), slicing each frame's bytes.
  */
 export type PanelItem =
   /**
@@ -68,7 +122,7 @@ export type PanelItem =
    * relay sent them, so the panel can tell what it already has and what was lost (cumulative
    * per document; the panel reports the increase).
    */
-  | { readonly type: 'events'; readonly documentId: string; readonly seq: number; readonly lostBatches: number; readonly droppedFrames?: number; readonly framesBefore?: number; readonly events: readonly RelayEvent[] }
+  | ({ readonly type: 'events'; readonly documentId: string; readonly seq: number; readonly lostBatches: number; readonly droppedFrames?: number; readonly framesBefore?: number } & WireCapture)
   /**
    * Relay batches `seq - missing` … `seq - 1` of a document never reached this background
    * (restart, lost in transit); `framesBefore` is the relay's count before batch `seq`, if sent.

@@ -5,7 +5,7 @@
  * TypeError without `new`), driven by `open()`, `deliver()`, `fail()` and `serverClose()`.
  * What the page handed to `send` while OPEN is kept in `sent`.
  */
-import type { HookBatchWithDrops } from '../types.js';
+import type { HookBatch } from '../../shared/messages.js';
 
 type Handler = ((this: unknown, e: Event) => unknown) | null;
 
@@ -166,7 +166,7 @@ export function simulateNativeToString(Fake: FakeWebSocketClass): () => void {
 }
 
 export interface Posted {
-  readonly batch: HookBatchWithDrops;
+  readonly batch: HookBatch;
   readonly targetOrigin: string;
   readonly transfer: ArrayBuffer[];
 }
@@ -179,7 +179,7 @@ export function recordPosts(win: Window & typeof globalThis): { posts: Posted[];
   Object.defineProperty(win, 'postMessage', {
     configurable: true,
     writable: true,
-    value: (batch: HookBatchWithDrops, targetOrigin: string, transfer: ArrayBuffer[]) => {
+    value: (batch: HookBatch, targetOrigin: string, transfer: ArrayBuffer[]) => {
       if (failures > 0) {
         failures--;
         throw new win.DOMException('could not clone', 'DataCloneError');

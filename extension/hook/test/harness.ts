@@ -1,5 +1,5 @@
 /** Installs the fake WebSocket and the hook on the test's jsdom window; `cleanup()` undoes both. */
-import type { HookEvent } from '../../shared/messages.js';
+import { unpackHookBatch, type PlainEvent, type PlainFrame } from '../../shared/test/plain-capture.js';
 import { installHook } from '../install.js';
 import type { HookHandle, HookOptions } from '../types.js';
 import { makeFakeWebSocket, recordPosts, simulateNativeToString, type FakeWebSocketClass, type Posted } from './fake-websocket.js';
@@ -16,9 +16,9 @@ export interface Harness {
   readonly posts: Posted[];
   /** Makes the next `n` posts throw (as a postMessage that cannot clone would). */
   failPosts(n: number): void;
-  /** Flushes, then every event posted so far, in order. */
-  events(): HookEvent[];
-  frames(): Extract<HookEvent, { type: 'frame' }>[];
+  /** Flushes, then every event posted so far, in order (frames unpacked from the batches' tables and slabs). */
+  events(): PlainEvent[];
+  frames(): PlainFrame[];
   cleanup(): void;
 }
 
@@ -30,9 +30,9 @@ export function setup(options: HookOptions & { nativeToString?: boolean } = {}):
   Object.defineProperty(win, 'WebSocket', { value: Native, writable: true, configurable: true, enumerable: false });
   const recorder = recordPosts(win);
   const hook = installHook(win, { trustedEventsOnly: false, ...options });
-  const events = (): HookEvent[] => {
+  const events = (): PlainEvent[] => {
     hook.flush();
-    return recorder.posts.flatMap((p) => p.batch.events);
+    return recorder.posts.flatMap((p) => unpackHookBatch(p.batch));
   };
   return {
     win,
@@ -42,7 +42,7 @@ export function setup(options: HookOptions & { nativeToString?: boolean } = {}):
     posts: recorder.posts,
     failPosts: recorder.failNext,
     events,
-    frames: () => events().filter((e): e is Extract<HookEvent, { type: 'frame' }> => e.type === 'frame'),
+    frames: () => events().filter((e): e is PlainFrame => e.type === 'frame'),
     cleanup() {
       hook.uninstall();
       recorder.restore();

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, test } from 'vitest';
-import { CAPTURE_TAG, RELAY_PORT, type HookEvent, type RelayBatch, type RelayEvent } from '../../shared/messages.js';
+import { CAPTURE_TAG, RELAY_PORT, type RelayBatch } from '../../shared/messages.js';
+import { hookBatch, plainFrame, unpackWire, type PlainEvent } from '../../shared/test/plain-capture.js';
 import { setup as setupHook, type Harness } from '../../hook/test/harness.js';
-import { toBase64 } from '../base64.js';
 import { startRelay, type RelayHandle, type RelayPort } from '../relay.js';
 
 const win = window as Window & typeof globalThis;
@@ -58,16 +58,17 @@ afterEach(() => {
 });
 
 const post = (data: unknown, source: unknown = win) => win.dispatchEvent(new win.MessageEvent('message', { data, source: source as Window }));
-const frame = (socketId: number, bytes: number[], opcode: 'text' | 'binary' = 'binary'): HookEvent => ({
-  type: 'frame', socketId, direction: 'sent', opcode, time: 1.5, data: new Uint8Array(bytes).buffer,
-});
-const batch = (seq: number, events: unknown[], extra: object = {}) => ({ tag: CAPTURE_TAG, type: 'hook-batch', seq, events, ...extra });
+const frame = (socketId: number, bytes: number[], opcode: 'text' | 'binary' = 'binary') => plainFrame(socketId, bytes, { opcode });
+const batch = (seq: number, events: PlainEvent[], extra: object = {}) => hookBatch(seq, events, extra);
+/** Every event the relay posted, frames unpacked, in order. */
+const sentEvents = (msgs: RelayBatch[]): PlainEvent[] => msgs.flatMap(unpackWire);
+const frameBytes = (msgs: RelayBatch[]) => sentEvents(msgs).flatMap((e) => (e.type === 'frame' ? [Array.from(new Uint8Array(e.data))] : []));
 
 describe('forwarding', () => {
-  test('a valid hook batch becomes a RelayBatch with base64 bytes', () => {
+  test('a valid hook batch becomes a RelayBatch: one base64 frame table, one base64 string of all bytes', () => {
     const rt = fakeRuntime();
     relay = startRelay({ win, runtime: rt, bytesAs: 'base64', documentId: 'doc-1' });
-    const events: HookEvent[] = [
+    const events: PlainEvent[] = [
       { type: 'opening', socketId: 1, url: 'ws://x.test/', time: 1 },
       { type: 'open', socketId: 1, url: 'ws://x.test/', protocol: 'p', extensions: '', time: 2 },
       frame(1, [0xde, 0xad, 0xbe, 0xef, 0]),
@@ -80,9 +81,10 @@ describe('forwarding', () => {
     const [m] = rt.messages();
     expect(m).toMatchObject({ type: 'relay-batch', documentId: 'doc-1', documentUrl: win.location.href, isTopFrame: true, seq: 1, lostBatches: 0, framesBefore: 0 });
     expect(m.droppedFrames).toBeUndefined();
-    expect(m.events[2]).toEqual({ type: 'frame', socketId: 1, direction: 'sent', opcode: 'binary', time: 1.5, data: { b64: '3q2+7wA=' } });
-    expect(m.events[3]).toMatchObject({ data: { b64: 'aGk=' } });
-    expect(m.events.map((e) => e.type)).toEqual(['opening', 'open', 'frame', 'frame', 'error', 'close']);
+    expect(m.frameBytes).toEqual({ b64: Buffer.from([0xde, 0xad, 0xbe, 0xef, 0, 0x68, 0x69]).toString('base64') });
+    expect(Array.from(new Float64Array(new Uint8Array(Buffer.from((m.frameTable as { b64: string }).b64, 'base64')).buffer))).toEqual([1, 2, 1.5, 5, 1, 0, 1.5, 2]);
+    expect(m.events.map((e) => [e.type, e.at])).toEqual([['opening', 0], ['open', 0], ['error', 2], ['close', 2]]);
+    expect(unpackWire(m)).toEqual(events);
   });
 
   test('bytes mode forwards Uint8Arrays', () => {
@@ -90,20 +92,25 @@ describe('forwarding', () => {
     const port: RelayPort = { postMessage: (m) => void sent.push(m as RelayBatch), onMessage: { addListener() {} }, onDisconnect: { addListener() {} } };
     relay = startRelay({ win, runtime: { connect: () => port }, bytesAs: 'bytes' });
     post(batch(1, [frame(2, [1, 2, 3])]));
-    const data = (sent[0].events[0] as Extract<RelayEvent, { type: 'frame' }>).data;
-    expect('bytes' in data && Array.from(data.bytes)).toEqual([1, 2, 3]);
+    const data = sent[0].frameBytes;
+    expect('bytes' in data && data.bytes).toEqual(new Uint8Array([1, 2, 3]));
+    expect('bytes' in data && data.bytes.buffer.byteLength).toBe(3); // an exact copy, not a view of the page's slab
+    expect(frameBytes(sent)).toEqual([[1, 2, 3]]);
     expect(sent[0].documentId).toMatch(/^[0-9a-f-]{32,36}$/);
   });
 
   test('large batches are split into several port messages; oversized frames are dropped and counted', () => {
     const rt = fakeRuntime();
-    relay = startRelay({ win, runtime: rt, bytesAs: 'base64', maxMessageBytes: 100, maxFrameBytes: 200 });
-    post(batch(1, [frame(1, Array(60).fill(1)), frame(1, Array(60).fill(2)), frame(1, Array(300).fill(3)), frame(1, [4])], { droppedFrames: 2 }));
+    relay = startRelay({ win, runtime: rt, bytesAs: 'base64', maxMessageBytes: 160, maxFrameBytes: 200 });
+    const close = { type: 'close', socketId: 1, code: 1000, reason: '', wasClean: true, time: 9 } as const;
+    post(batch(1, [frame(1, Array(90).fill(1)), frame(1, Array(30).fill(2)), frame(1, Array(30).fill(5)), frame(1, Array(300).fill(3)), frame(1, [4]), close], { droppedFrames: 2 }));
     const msgs = rt.messages();
-    expect(msgs.map((m) => m.events.length)).toEqual([1, 2]);
-    expect(msgs.map((m) => m.seq)).toEqual([1, 2]);
-    expect(msgs.map((m) => m.framesBefore)).toEqual([0, 1]);
-    expect(msgs[1].droppedFrames).toBe(3); // 2 from the hook + 1 here
+    // Cost: base64 size + a 32-byte row. 152, + 72 > 160: split; 72 + 72 fit; the 300-byte frame is dropped and ends a batch.
+    expect(msgs.map((m) => sentEvents([m]).map((e) => (e.type === 'frame' ? e.data.byteLength : e.type)))).toEqual([[90], [30, 30], [1, 'close']]);
+    expect(msgs.map((m) => m.seq)).toEqual([1, 2, 3]);
+    expect(msgs.map((m) => m.framesBefore)).toEqual([0, 1, 3]);
+    expect(msgs[2].droppedFrames).toBe(3); // 2 from the hook + 1 here
+    expect(frameBytes(msgs).map((b) => b[0])).toEqual([1, 2, 5, 4]);
     expect(relay.stats()).toMatchObject({ droppedFrames: 3, lostBatches: 0 });
   });
 });
@@ -116,19 +123,41 @@ describe('validation', () => {
     post('a string');
     post(batch(1, [frame(1, [1])]), null); // not from this window
     expect(relay.stats().lostBatches).toBe(0);
+    /** A one-frame batch whose row (socketId, flags, time, length) is patched after packing. */
+    const row = (patch: [number, number][], used?: number) => {
+      const b = batch(1, [frame(1, [1])]);
+      const table = new Float64Array(b.frameTable);
+      for (const [col, v] of patch) table[col] = v;
+      return used === undefined ? b : { ...b, frameBytesUsed: used };
+    };
+    const detached = batch(1, [frame(1, [1])]);
+    structuredClone(detached.frameBytes, { transfer: [detached.frameBytes] });
     const bad: unknown[] = [
       { ...batch(1, []), type: 'other' },
       { ...batch(1, []), seq: 0 },
       { ...batch(1, []), seq: '1' },
       { ...batch(1, []), events: 'nope' },
-      batch(1, [{ ...frame(1, [1]), data: new Uint8Array([1]) }]),
-      batch(1, [{ ...frame(1, [1]), data: 'AQ==' }]),
-      batch(1, [{ ...frame(1, [1]), direction: 'sideways' }]),
-      batch(1, [{ ...frame(1, [1]), socketId: -1 }]),
-      batch(1, [{ ...frame(1, [1]), time: Number.NaN }]),
-      batch(1, [{ type: 'close', socketId: 1, code: 1000, reason: 5, wasClean: true, time: 1 }]),
-      batch(1, [{ type: 'launch', socketId: 1, time: 1 }]),
-      batch(1, [null]),
+      { tag: CAPTURE_TAG, type: 'hook-batch', seq: 1, events: [{ type: 'frame', socketId: 1, direction: 'sent', opcode: 'binary', time: 1, data: new ArrayBuffer(1) }] }, // the old layout
+      { ...batch(1, [frame(1, [1])]), frameTable: new Float64Array(4) },
+      { ...batch(1, [frame(1, [1])]), frameBytes: 'AQ==' },
+      { ...batch(1, [frame(1, [1])]), frameCount: 2 }, // more rows than the table holds
+      { ...batch(1, [frame(1, [1])]), frameBytesUsed: 2 }, // more bytes than the slab holds
+      { ...batch(1, [frame(1, [1])]), frameCount: 1.5 },
+      detached,
+      row([[0, -1]]), // socketId
+      row([[0, 0.5]]),
+      row([[1, 4]]), // flags
+      row([[2, Number.NaN]]), // time
+      row([[2, Infinity]]),
+      row([[3, 2]], 1), // lengths add up to more than the bytes
+      row([[3, 0]]), // … or less
+      row([[3, 0.5]], 0.5),
+      batch(1, [{ type: 'close', socketId: 1, code: 1000, reason: 5 as unknown as string, wasClean: true, time: 1 }]),
+      batch(1, [{ type: 'launch', socketId: 1, time: 1 } as unknown as PlainEvent]),
+      { ...batch(1, []), events: [null] },
+      { ...batch(1, [frame(1, [1])]), events: [{ type: 'error', socketId: 1, time: 1, at: 2 }] }, // placed past the frames
+      { ...batch(1, [frame(1, [1])]), events: [{ type: 'error', socketId: 1, time: 1, at: 1 }, { type: 'error', socketId: 1, time: 1, at: 0 }] }, // out of order
+      { ...batch(1, []), events: [{ type: 'error', socketId: 1, time: 1 }] }, // no `at`
       batch(1, [], { droppedFrames: -3 }),
       { ...batch(1, []), get events() { throw new Error('getter'); } },
     ];
@@ -209,25 +238,9 @@ describe('hook → relay', () => {
     ws.send('ok ✓');
     hook.hook.flush();
     for (const p of hook.posts) post(p.batch); // jsdom's postMessage sets no source; deliver as the browser would
-    const events = rt.messages().flatMap((m) => m.events);
+    const events = sentEvents(rt.messages());
     expect(events.map((e) => e.type)).toEqual(['opening', 'open', 'frame', 'frame']);
-    const frames = events.filter((e): e is Extract<RelayEvent, { type: 'frame' }> => e.type === 'frame');
-    expect(frames.map((f) => 'b64' in f.data && f.data.b64)).toEqual([
-      Buffer.from([255, 128]).toString('base64'),
-      Buffer.from('ok ✓').toString('base64'),
-    ]);
-  });
-});
-
-describe('base64', () => {
-  test('matches Buffer for every length 0..300 and a 1 MB buffer, with and without the native encoder', () => {
-    for (let n = 0; n <= 300; n++) {
-      const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 37 + n) & 0xff);
-      const expected = Buffer.from(bytes).toString('base64');
-      expect(toBase64(bytes, false)).toBe(expected);
-      expect(toBase64(bytes)).toBe(expected);
-    }
-    const big = Uint8Array.from({ length: 1 << 20 }, (_, i) => (i * 7919) & 0xff);
-    expect(toBase64(big.subarray(5), false)).toBe(Buffer.from(big.subarray(5)).toString('base64'));
+    expect(frameBytes(rt.messages())).toEqual([[255, 128], [...Buffer.from('ok ✓')]]);
+    expect(rt.messages()[0].frameBytes).toEqual({ b64: Buffer.from([255, 128, ...Buffer.from('ok ✓')]).toString('base64') });
   });
 });

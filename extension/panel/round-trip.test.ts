@@ -1,0 +1,161 @@
+// @vitest-environment jsdom
+/**
+ * The whole capture path in one process: the hook (on a fake WebSocket) → window message →
+ * relay → runtime port (JSON for base64, structured clone for bytes) → TabBuffers → panel
+ * backlog → PanelConverter. Every frame must come out byte-exact, in order, with its
+ * direction, opcode and connection, across many small batches and a frame over the limit.
+ */
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import type { HostMessage, WireFrame } from '../../inspector-app/src/protocol/messages.js';
+import { TabBuffers } from '../background/tab-buffers.js';
+import { isRelayBatch } from '../background/validate.js';
+import { setup, type Harness } from '../hook/test/harness.js';
+import { startRelay, type RelayHandle, type RelayPort } from '../relay/relay.js';
+import type { RelayBatch } from '../shared/messages.js';
+import { PanelConverter } from './convert.js';
+
+const win = window as Window & typeof globalThis;
+let hook: Harness | null = null;
+let relay: RelayHandle | null = null;
+afterEach(() => {
+  relay?.stop();
+  hook?.cleanup();
+  relay = hook = null;
+});
+
+/**
+ * A relay port that hands each message to `deliver`: through JSON for base64, as Chrome
+ * carries it; as is for bytes (structuredClone would make Node's typed arrays, which are
+ * not jsdom's: the background's `instanceof` would refuse them, as no browser would).
+ */
+function port(as: 'base64' | 'bytes', deliver: (m: RelayBatch) => void): RelayPort {
+  return {
+    postMessage: (m) => deliver((as === 'base64' ? JSON.parse(JSON.stringify(m)) : m) as RelayBatch),
+    onMessage: { addListener() {} },
+    onDisconnect: { addListener() {} },
+  };
+}
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Expected {
+  readonly socket: number;
+  readonly direction: 'sent' | 'received';
+  readonly opcode: 'text' | 'binary';
+  readonly bytes: Uint8Array;
+}
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+
+for (const as of ['base64', 'bytes'] as const) {
+  describe(`hook → relay → background → panel (${as})`, () => {
+    test('thousands of mixed frames arrive byte-exact and in order per socket, incl. 0-byte frames, Blobs and a frame over the batch limit', async () => {
+      hook = setup({ maxBatchBytes: 4096, flushIntervalMs: 5 });
+      const buffers = new TabBuffers({ bufferId: 'life' });
+      const relayed: RelayBatch[] = [];
+      relay = startRelay({ win, runtime: { connect: () => port(as, (m) => relayed.push(m)) }, bytesAs: as, documentId: 'doc' });
+      const a = new hook.WS('ws://example.test/a');
+      const b = new hook.WS('ws://example.test/b');
+      a.open();
+      b.open();
+      b.binaryType = 'arraybuffer';
+      const expected: Expected[] = [];
+      const next = random(7);
+      const backing = new Uint8Array(20_000).map((_, i) => (i * 131) & 0xff);
+      const texts = ['', 'plain', 'héllo → 🌍', 'lone \uD800 surrogate', '日本語'.repeat(50)];
+      for (let i = 0; i < 3000; i++) {
+        const pick = Math.floor(next() * 8);
+        const size = Math.floor(next() * (next() < 0.1 ? 3000 : 120));
+        const start = Math.floor(next() * 1000);
+        const view = backing.subarray(start, start + size);
+        if (pick === 0) {
+          a.send(view);
+          expected.push({ socket: 1, direction: 'sent', opcode: 'binary', bytes: view.slice() });
+        } else if (pick === 1) {
+          const s = texts[i % texts.length]! + i;
+          a.send(s);
+          expected.push({ socket: 1, direction: 'sent', opcode: 'text', bytes: utf8(s) });
+        } else if (pick === 2) {
+          b.send(new DataView(backing.buffer, start, size));
+          expected.push({ socket: 2, direction: 'sent', opcode: 'binary', bytes: view.slice() });
+        } else if (pick === 3) {
+          b.send(view.slice().buffer);
+          expected.push({ socket: 2, direction: 'sent', opcode: 'binary', bytes: view.slice() });
+        } else if (pick === 4) {
+          b.deliver(view);
+          expected.push({ socket: 2, direction: 'received', opcode: 'binary', bytes: view.slice() });
+        } else if (pick === 5) {
+          const s = texts[(i * 3) % texts.length]!;
+          b.deliver(s);
+          expected.push({ socket: 2, direction: 'received', opcode: 'text', bytes: utf8(s) });
+        } else if (pick === 6) {
+          a.send(new Uint8Array(0));
+          expected.push({ socket: 1, direction: 'sent', opcode: 'binary', bytes: new Uint8Array(0) });
+        } else {
+          a.send(new Int16Array(backing.buffer, start * 2, size >> 1));
+          expected.push({ socket: 1, direction: 'sent', opcode: 'binary', bytes: new Uint8Array(backing.buffer, start * 2, (size >> 1) * 2).slice() });
+        }
+        if (i === 1500) {
+          const big = backing.subarray(0, 10_000); // over maxBatchBytes: a batch of its own
+          a.send(big);
+          expected.push({ socket: 1, direction: 'sent', opcode: 'binary', bytes: big.slice() });
+          const long = 'é'.repeat(2000); // 3 × 2000 > maxBatchBytes: encoded apart, then copied
+          b.send(long);
+          expected.push({ socket: 2, direction: 'sent', opcode: 'text', bytes: utf8(long) });
+          a.send(new hook.win.Blob([backing.subarray(5, 25)])); // read asynchronously; what follows waits
+          expected.push({ socket: 1, direction: 'sent', opcode: 'binary', bytes: backing.slice(5, 25) });
+        }
+      }
+      a.close(1000, 'done');
+      await vi.waitFor(() => {
+        hook!.hook.flush();
+        expect(hook!.hook.stats().pendingBytes).toBe(0);
+        expect(hook!.events().filter((e) => e.type === 'close')).toHaveLength(1);
+      });
+      for (const p of hook.posts) win.dispatchEvent(new win.MessageEvent('message', { data: p.batch, source: win }));
+      expect(hook.posts.length).toBeGreaterThan(50);
+      expect(relay.stats()).toMatchObject({ lostBatches: 0, droppedFrames: 0 });
+      for (const m of relayed) {
+        expect(isRelayBatch(m)).toBe(true);
+        buffers.ingest(7, m);
+      }
+      const converter = new PanelConverter();
+      const out: HostMessage[] = buffers.backlog(7).flatMap((batch) => converter.convert(batch.items));
+      expect(out.filter((m) => m.type === 'dropped')).toEqual([]);
+      const frames = out.flatMap((m): readonly WireFrame[] => (m.type === 'frames' ? m.frames : []));
+      expect(frames).toHaveLength(expected.length);
+      const plain = (e: Expected) => ({ ...e, bytes: Array.from(e.bytes) });
+      const got = frames.map((f) => plain({ socket: Number(f.connectionId.split(':')[1]), direction: f.direction, opcode: f.opcode, bytes: f.data }));
+      // Order is per socket (frames of socket 1 wait behind its Blob; socket 2's do not).
+      for (const socket of [1, 2]) {
+        const want = expected.filter((e) => e.socket === socket).map(plain);
+        const have = got.filter((e) => e.socket === socket);
+        expect(have).toHaveLength(want.length);
+        for (let i = 0; i < want.length; i++) expect(have[i], `socket ${socket}, frame ${i}`).toEqual(want[i]);
+      }
+      expect(frames.every((f) => f.data.buffer.byteLength === f.data.byteLength)).toBe(true); // sliced, not views of the batch
+      expect(out.filter((m) => m.type !== 'frames').map((m) => m.type)).toEqual(['connection-opening', 'connection-opening', 'connection-opened', 'connection-opened', 'connection-closed']);
+    });
+  });
+}
+
+describe('forged frames', () => {
+  test('a relay batch whose table does not fit its bytes loses its frames (counted), keeps its socket events', () => {
+    const converter = new PanelConverter();
+    const table = new Float64Array([1, 2, 5, 10, 1, 2, 6, 10]); // two 10-byte frames …
+    const events = [{ type: 'opening', socketId: 1, url: 'ws://x/', time: 1, at: 0 }] as const;
+    const item = { type: 'events', documentId: 'd', seq: 1, lostBatches: 0, events, frameTable: { bytes: new Uint8Array(table.buffer) }, frameBytes: { bytes: new Uint8Array(15) } } as const; // … in 15 bytes
+    expect(converter.convert([item])).toEqual([
+      { type: 'connection-opening', connectionId: 'd:1', url: 'ws://x/', time: 1 },
+      { type: 'dropped', count: 2, reason: 'frames arrived with bytes the panel could not read' },
+    ]);
+  });
+});
