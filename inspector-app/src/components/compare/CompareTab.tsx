@@ -3,7 +3,7 @@ import type { CompareRowView, FormatChoice } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { CompareCharts } from './CompareCharts.js';
 import { CompareTable } from './CompareTable.js';
-import { copyText, type ClipboardLike } from './copyText.js';
+import { copyText, type ClipboardLike } from '../shell/copyText.js';
 import { formatBytes, sortRows, type SortKey, type SortState } from './format.js';
 import './detail.css';
 

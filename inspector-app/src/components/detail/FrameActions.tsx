@@ -1,7 +1,9 @@
 import { useState, type ReactElement } from 'react';
 import type { FormatChoice } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
-import { copyText, saveBytes, toBase64, toHex } from './clipboard.js';
+import { copyText } from '../shell/copyText.js';
+import { encodeBase64 } from '../../sources/base64.js';
+import { saveBytes, toHex } from './clipboard.js';
 
 const FORMATS: readonly FormatChoice[] = ['auto', 'cbor', 'msgpack', 'json', 'crdt-model', 'crdt-patch'];
 
@@ -24,13 +26,13 @@ export function FrameActions(props: {
   const copyBytes = async (as: 'hex' | 'base64') => {
     const bytes = await client.call('bytes', { frameId });
     if (!bytes) return flash('frame evicted');
-    flash((await copyText(as === 'hex' ? toHex(bytes) : toBase64(bytes))) ? `copied ${as}` : 'copy refused');
+    flash((await copyText(as === 'hex' ? toHex(bytes) : encodeBase64(bytes), navigator.clipboard)) ? `copied ${as}` : 'copy refused');
   };
   const copyValue = async (mode: 'json' | 'edn') => {
     const decoded = await client.call('decode', { frameId, format });
     if (!decoded?.root) return flash('nothing decoded');
     const text = await client.call('text', { frameId, format, nodeId: decoded.root.id, mode });
-    flash((await copyText(text.text)) ? `copied ${mode.toUpperCase()}${text.truncated ? ' (cut)' : ''}` : 'copy refused');
+    flash((await copyText(text.text, navigator.clipboard)) ? `copied ${mode.toUpperCase()}${text.truncated ? ' (cut)' : ''}` : 'copy refused');
   };
   const save = async () => {
     const bytes = await client.call('bytes', { frameId });
