@@ -1,30 +1,61 @@
 /**
- * `bench:ext`'s own server (127.0.0.1, port 0): HTTP for its two pages and the WebSocket
- * `/flood` endpoint. The stream that feeds the panel comes from bench-server.ts (bench:ui's).
+ * `bench:ext`'s own server (127.0.0.1, port 0): HTTP for its two pages, the flood's
+ * WebSocket endpoint `/flood` (raw-flood.ts: framed once, written in large chunks, so the
+ * server takes next to no CPU from the browser it measures) and `/result`, where a flood
+ * page posts its timing. The stream that feeds the panel comes from bench-server.ts.
  *
- * - flood.html + `/flood`: the page sends `go <count> <size>` (a text frame); the server
- *   answers with `count` binary messages of `size` bytes, in bursts of `burst`: the next
- *   burst only once the last one's bytes were handed to the kernel (ws's send callback),
- *   so at most about one burst waits in user space however slowly the page reads.
- *   `window.__flood(count, size)` resolves with the page's own timing.
+ * - flood.html: the page sends `go <count> <size>` (a text frame); the server answers with
+ *   `count` binary messages of `size` bytes. Opened as `flood.html?count=N&size=S&run=ID`
+ *   it floods on load and posts its result to `/result?run=ID` (`waitForResult(ID)`), so a
+ *   timed run needs no automation attached to the page; `window.__flood(count, size)`
+ *   resolves with the same result for pages a test drives.
+ *   With `floor=1` the page adds, itself, the least a page-world capture must do: a second
+ *   listener that reads every message and copies its bytes once.
+ *   The result also counts the capture batches the extension's hook posted on the page's
+ *   window (`hookBatches`): proof of whether the extension ran in that page.
  * - stream.html: connects to `?ws=` only when `window.__connect()` is called (after the
  *   panel is open), counts messages in `window.__received`.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { Duplex } from 'node:stream';
+import { serveFlood } from './raw-flood.js';
+
+export interface FloodResult {
+  readonly n: number;
+  readonly bytes: number;
+  readonly msFirstToLast: number;
+  readonly msGoToLast: number;
+  readonly hookBatches: number;
+}
 
 export interface FloodServer {
   readonly httpUrl: string;
   readonly wsUrl: string;
+  /** The result a page opened with `run=id` posts; rejects after `timeoutMs`. */
+  waitForResult(id: string, timeoutMs: number): Promise<FloodResult>;
   close(): Promise<void>;
 }
 
 const FLOOD_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>bench:ext flood</title></head><body><script>
 'use strict';
+let hookBatches = 0;
+addEventListener('message', (e) => { if (e.source === window && e.data && e.data.tag === 'wirescope/capture/v1') hookBatches++; });
+// floor=1: the page itself adds what any page-world capture must at least do, without an
+// extension: a second 'message' listener, registered before the page's own (as a hook's is),
+// that reads each message and copies its bytes into a buffer.
+const floor = new URLSearchParams(location.search).get('floor') === '1';
+const floorSlab = new Uint8Array(1 << 20);
+let floorAt = 0;
 window.__flood = (count, size) => new Promise((resolve, reject) => {
   const ws = new WebSocket('ws://' + location.host + '/flood');
   ws.binaryType = 'arraybuffer';
+  if (floor) ws.addEventListener('message', (e) => {
+    const bytes = new Uint8Array(e.data);
+    if (floorAt + bytes.length > floorSlab.length) floorAt = 0;
+    floorSlab.set(bytes, floorAt);
+    floorAt += bytes.length;
+  });
   let n = 0, bytes = 0, first = 0, go = 0;
   ws.onopen = () => { go = performance.now(); ws.send('go ' + count + ' ' + size); };
   ws.onerror = () => reject(new Error('flood socket failed'));
@@ -35,10 +66,16 @@ window.__flood = (count, size) => new Promise((resolve, reject) => {
     if (n === count) {
       const last = performance.now();
       ws.close();
-      resolve({ n, bytes, msFirstToLast: last - first, msGoToLast: last - go });
+      // The hook posts its last batch within 25 ms: count it before answering.
+      setTimeout(() => resolve({ n, bytes, msFirstToLast: last - first, msGoToLast: last - go, hookBatches }), 100);
     }
   };
 });
+const q = new URLSearchParams(location.search);
+if (q.has('run')) {
+  const report = (result) => fetch('/result?run=' + encodeURIComponent(q.get('run')), { method: 'POST', body: JSON.stringify(result) });
+  window.__flood(Number(q.get('count')), Number(q.get('size'))).then(report, (e) => report({ error: String(e) }));
+}
 </script></body></html>`;
 
 const STREAM_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>bench:ext stream</title></head><body><script>
@@ -54,46 +91,62 @@ window.__connect = () => new Promise((resolve, reject) => {
 </script></body></html>`;
 
 export async function startFloodServer(options: { burst?: number } = {}): Promise<FloodServer> {
-  const burst = options.burst ?? 2000;
+  const burst = options.burst ?? 2048;
+  const results = new Map<string, (r: FloodResult) => void>();
+  const early = new Map<string, FloodResult>();
   const server = http.createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const page = path === '/flood.html' ? FLOOD_PAGE : path === '/stream.html' ? STREAM_PAGE : null;
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/result' && req.method === 'POST') {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString('utf8')));
+      req.on('end', () => {
+        const id = url.searchParams.get('run') ?? '';
+        const result = JSON.parse(body) as FloodResult;
+        const waiter = results.get(id);
+        if (waiter) waiter(result);
+        else early.set(id, result);
+        res.writeHead(204).end();
+      });
+      return;
+    }
+    const page = url.pathname === '/flood.html' ? FLOOD_PAGE : url.pathname === '/stream.html' ? STREAM_PAGE : null;
     if (!page) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(page);
   });
-  const wss = new WebSocketServer({ server, path: '/flood', perMessageDeflate: false });
-  wss.on('connection', (ws: WebSocket) => {
-    ws.on('error', () => ws.terminate());
-    ws.once('message', (data: Buffer) => {
-      const [, count, size] = data.toString('utf8').split(' ').map(Number);
-      if (!count || !size) return ws.close(1008, 'expected "go <count> <size>"');
-      // 64 distinct payloads (the hook copies bytes, it decodes nothing: their content does not matter).
-      const pool = Array.from({ length: 64 }, (_, k) => {
-        const b = Buffer.alloc(size);
-        for (let i = 0; i < size; i++) b[i] = (i * 31 + k * 7) & 0xff;
-        return b;
-      });
-      let sent = 0;
-      const pump = () => {
-        const end = Math.min(count, sent + burst);
-        while (sent < end && ws.readyState === ws.OPEN) {
-          const last = sent === end - 1;
-          ws.send(pool[sent % 64]!, { binary: true }, last && end < count ? () => setImmediate(pump) : undefined);
-          sent++;
-        }
-      };
-      pump();
-    });
+  // Upgraded sockets leave the HTTP server's books: close() ends them from this set.
+  const upgraded = new Set<Duplex>();
+  server.on('upgrade', (req, socket: Duplex) => {
+    if (new URL(req.url ?? '/', 'http://x').pathname !== '/flood') return void socket.destroy();
+    upgraded.add(socket);
+    socket.on('close', () => upgraded.delete(socket));
+    serveFlood(req, socket, burst);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     httpUrl: `http://127.0.0.1:${port}/`,
     wsUrl: `ws://127.0.0.1:${port}`,
+    waitForResult: (id, timeoutMs) =>
+      new Promise<FloodResult>((resolve, reject) => {
+        const done = (r: FloodResult & { error?: string }) => {
+          clearTimeout(timer);
+          results.delete(id);
+          if (r.error) reject(new Error(`flood run ${id}: ${r.error}`));
+          else resolve(r);
+        };
+        const timer = setTimeout(() => {
+          results.delete(id);
+          reject(new Error(`flood run ${id}: no result within ${timeoutMs} ms`));
+        }, timeoutMs);
+        const got = early.get(id);
+        if (got) {
+          early.delete(id);
+          done(got);
+        } else results.set(id, done);
+      }),
     close: () =>
       new Promise<void>((resolve) => {
-        for (const c of wss.clients) c.terminate();
-        wss.close();
+        for (const socket of upgraded) socket.destroy();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -2,17 +2,26 @@
  * `npm run bench:ext`: what the extension costs a page, and whether its panel keeps up.
  * A benchmark, not a test: it prints figures next to their targets and never fails on them.
  *
- * One headless Chromium (system binary, started here with a remote-debugging port and the
- * unpacked production build dist/chrome, then driven by playwright-core over CDP) with two
- * contexts: its default one, where the extension runs, and a fresh one, where it does not
- * (extensions are off in new browser contexts).
+ * Headless Chromium (the system binary, started here with a remote-debugging port), with the
+ * unpacked production build dist/chrome; for the page cost also a second one without it.
  *
  * 1. Page cost: a page receives `--messages` (100,000) binary messages of `--size` (100)
- *    bytes from a local `ws` server (bursts of 2,000, each sent when the previous one has
- *    reached the kernel); messages/s between the first and the last message, in the page.
- *    Runs alternate with / without (`--runs` each, default 3, after one warm-up each);
- *    the ratio of the medians is the page's throughput with the extension (target ≥ 0.95).
- * 2. Panel: the panel tab (panel.html?tabId=N) is opened first, then a page receives
+ *    bytes from a local server that frames them once and writes them in large chunks
+ *    (raw-flood.ts), so the page, not the server, sets the pace; messages/s between the
+ *    first and the last message, in the page. The pages are opened over a bare CDP
+ *    connection that never attaches to them and report their own timing (cdp-targets.ts):
+ *    a driver attached to the page would get a CDP event per frame and spend more CPU on it
+ *    than the page does. Runs alternate between the browser with the extension and the one
+ *    without (`--runs` each, default 5, after one warm-up each); the ratio of the medians is
+ *    the page's throughput with the extension (target ≥ 0.95), the pair-by-pair ratios show
+ *    the spread. A third series, "floor", runs in the browser without the extension with the
+ *    page adding, itself, one listener that reads and copies every message: the least any
+ *    capture from the page's world costs, before batching and extension messaging. Also, from /proc: CPU time per message of the page renderer's main thread
+ *    and of the whole browser, with and without.
+ * 2. Playwright then connects to the browser with the extension: one profiled run (where the
+ *    page's time goes, by script), and the stream below (without: a second browser context,
+ *    where extensions do not run).
+ * 3. Panel: the panel tab (panel.html?tabId=N) is opened first, then a page receives
  *    `--rate` (10,000) frames/s for `--seconds` (10), ~1 KB CBOR / MessagePack (bench:ui's
  *    frames and server). Frames in the panel (the `frame-count` status) against frames sent,
  *    losses the panel reports (`dropped-count`), and the longest main-thread task in the page
@@ -23,15 +32,17 @@
  * DIR/docs/BENCHMARKS.md instead), --messages N, --size N, --runs N, --rate N, --seconds N,
  * --ext-dir DIR (default: dist/chrome, built if stale).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page, type Worker } from 'playwright-core';
+import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { writeBenchmarkSection } from '../../codecs/bench/report.js';
-import { CHROMIUM, CHROMIUM_ARGS, ensureExtensionBuild, newPageWithTabId, REPO, requireBrowser } from '../support/ext-env.js';
+import { ensureExtensionBuild, newPageWithTabId, REPO } from '../support/ext-env.js';
+import { startChromium } from './chromium-process.js';
 import { startBenchServer } from './bench-server.js';
-import { startFloodServer } from './ext-bench-server.js';
+import { connectTargets, type CdpTargets } from './cdp-targets.js';
+import { startFloodServer, type FloodServer } from './ext-bench-server.js';
+import { cpuBetween, cpuSnapshot, procAvailable } from './proc-cpu.js';
 import { framePool } from './payloads.js';
 
 const argv = process.argv.slice(2);
@@ -39,7 +50,7 @@ const flag = (name: string) => argv.includes(name);
 const option = (name: string, fallback: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1]! : fallback);
 const MESSAGES = Number(option('--messages', '100000'));
 const SIZE = Number(option('--size', '100'));
-const RUNS = Math.max(2, Number(option('--runs', '3')));
+const RUNS = Math.max(2, Number(option('--runs', '5')));
 const RATE = Number(option('--rate', '10000'));
 const SECONDS = Number(option('--seconds', '10'));
 const TARGET_RATIO = 0.95;
@@ -76,86 +87,62 @@ async function longTasks(page: Page, from: number): Promise<TaskSummary> {
   return { max: mine.reduce((m, [, d]) => Math.max(m, d), 0), over50: mine.length, over100: mine.filter(([, d]) => d > 100).length, supported: true };
 }
 
-/** Chromium with the extension, started here so that one browser holds both contexts. */
-async function startChromium(extDir: string): Promise<{ browser: Browser; child: ChildProcess; profile: string }> {
-  requireBrowser('chromium');
-  const profile = mkdtempSync(path.join(os.tmpdir(), 'wirescope-bench-ext-'));
-  const args = [
-    '--headless',
-    '--remote-debugging-port=0',
-    `--user-data-dir=${profile}`,
-    ...CHROMIUM_ARGS,
-    // What Playwright passes to the browsers it launches: no throttling of background tabs
-    // (the streaming page is behind the panel tab).
-    '--disable-background-timer-throttling',
-    '--disable-backgrounding-occluded-windows',
-    '--disable-renderer-backgrounding',
-    `--disable-extensions-except=${extDir}`,
-    `--load-extension=${extDir}`,
-    'about:blank',
-  ];
-  const child = spawn(CHROMIUM, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  const endpoint = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`Chromium printed no DevTools endpoint within 20 s:\n${err.slice(-2000)}`)), 20_000);
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString('utf8');
-      const m = /DevTools listening on (ws:\/\/\S+)/.exec(err);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`Chromium exited (${code}) before it listened:\n${err.slice(-2000)}`)));
-  });
-  child.stderr!.resume();
-  return { browser: await chromium.connectOverCDP(endpoint), child, profile };
-}
-
 async function serviceWorker(context: BrowserContext): Promise<Worker> {
   return context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ?? (await context.waitForEvent('serviceworker', { timeout: 15_000 }));
 }
 
-/** Whether the extension's hook runs in pages of `context` (its batches are posted on the page's window). */
-async function hookRuns(context: BrowserContext, url: string): Promise<boolean> {
-  const page = await context.newPage();
-  await page.addInitScript(`window.__hookSeen = 0; addEventListener('message', (e) => { if (e.data && e.data.tag === 'wirescope/capture/v1') window.__hookSeen++; });`);
-  await page.goto(url);
-  await page.evaluate('__flood(100, 10)');
-  await sleep(200);
-  const seen = (await page.evaluate('window.__hookSeen')) as number;
-  await page.close();
-  return seen > 0;
-}
+/** with: the extension on; without: no extension; floor: no extension, the page's own minimal capture listener (flood.html `floor=1`). */
+type FloodMode = 'with' | 'without' | 'floor';
 
 interface FloodRun {
+  readonly mode: FloodMode;
   readonly withExtension: boolean;
   readonly n: number;
   readonly msFirstToLast: number;
   readonly msGoToLast: number;
   readonly rate: number;
-  /** Main-thread task time of the page's renderer during the run (CDP Performance.getMetrics TaskDuration), per message. */
-  readonly taskUsPerMessage: number;
+  /** CPU of the page renderer's main thread during the run, per message (/proc; NaN without). */
+  readonly pageMainUsPerMessage: number;
+  /** CPU of every process of the browser during the run, per message. */
+  readonly browserUsPerMessage: number;
+  /** Capture batches the extension's hook posted in the page (0 without the extension). */
+  readonly hookBatches: number;
 }
 
-async function mainThreadSeconds(cdp: CDPSession): Promise<number> {
-  const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
-  return metrics.find((m) => m.name === 'TaskDuration')?.value ?? NaN;
+/** One of the page-cost browsers: CDP target control and the pid whose process tree is the browser. */
+interface FloodBrowser {
+  readonly targets: CdpTargets;
+  readonly pid: number;
 }
 
-async function flood(context: BrowserContext, url: string, withExtension: boolean, count: number): Promise<FloodRun> {
-  const page = await context.newPage();
-  await page.goto(url);
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Performance.enable');
-  const before = await mainThreadSeconds(cdp);
-  const r = (await page.evaluate(`__flood(${count}, ${SIZE})`)) as { n: number; bytes: number; msFirstToLast: number; msGoToLast: number };
-  await sleep(100); // the hook's last batch (25 ms) and the relay's work on it
-  const task = (await mainThreadSeconds(cdp)) - before;
-  await cdp.detach();
-  await page.close();
-  if (r.n !== count || r.bytes !== count * SIZE) throw new Error(`flood: the page got ${r.n} messages / ${r.bytes} bytes, expected ${count} / ${count * SIZE}`);
-  return { withExtension, n: r.n, msFirstToLast: r.msFirstToLast, msGoToLast: r.msGoToLast, rate: ((r.n - 1) / r.msFirstToLast) * 1000, taskUsPerMessage: (task * 1e6) / r.n };
+let floodRuns = 0;
+
+/** One timed flood in a page nobody is attached to; the page posts its result to the server. */
+async function flood(server: FloodServer, browser: FloodBrowser, mode: FloodMode, count: number): Promise<FloodRun> {
+  const id = String(++floodRuns);
+  const withExtension = mode === 'with';
+  const before = cpuSnapshot(browser.pid);
+  const targetId = await browser.targets.open(`${server.httpUrl}flood.html?count=${count}&size=${SIZE}&run=${id}${mode === 'floor' ? '&floor=1' : ''}`);
+  try {
+    const r = await server.waitForResult(id, 180_000);
+    const cpu = cpuBetween(before, cpuSnapshot(browser.pid));
+    if (r.n !== count || r.bytes !== count * SIZE) throw new Error(`flood: the page got ${r.n} messages / ${r.bytes} bytes, expected ${count} / ${count * SIZE}`);
+    // Every run proves where the extension ran: its hook posts batches on the page's window.
+    if (withExtension !== r.hookBatches > 0) throw new Error(`flood: ${r.hookBatches} hook batches in a page ${withExtension ? 'with' : 'without'} the extension`);
+    return {
+      mode,
+      withExtension,
+      n: r.n,
+      msFirstToLast: r.msFirstToLast,
+      msGoToLast: r.msGoToLast,
+      rate: ((r.n - 1) / r.msFirstToLast) * 1000,
+      pageMainUsPerMessage: (cpu.pageMainSeconds * 1e6) / r.n,
+      browserUsPerMessage: (cpu.treeSeconds * 1e6) / r.n,
+      hookBatches: r.hookBatches,
+    };
+  } finally {
+    await browser.targets.close(targetId);
+  }
 }
 
 interface ScriptCost {
@@ -292,11 +279,15 @@ async function stream(context: BrowserContext, httpUrl: string, ext: { worker: W
 }
 
 function table(runs: readonly FloodRun[], cost: ScriptCost, on: StreamResult, off: StreamResult, machine: string): string {
-  const withExt = runs.filter((r) => r.withExtension);
-  const without = runs.filter((r) => !r.withExtension);
+  const withExt = runs.filter((r) => r.mode === 'with');
+  const without = runs.filter((r) => r.mode === 'without');
+  const floor = runs.filter((r) => r.mode === 'floor');
   const rate = (rs: readonly FloodRun[]) => median(rs.map((r) => r.rate));
-  const task = (rs: readonly FloodRun[]) => median(rs.map((r) => r.taskUsPerMessage));
+  const pageCpu = (rs: readonly FloodRun[]) => median(rs.map((r) => r.pageMainUsPerMessage));
+  const browserCpu = (rs: readonly FloodRun[]) => median(rs.map((r) => r.browserUsPerMessage));
   const ratio = rate(withExt) / rate(without);
+  // Runs alternate with / without: each pair ran back to back, under the same machine state.
+  const pairRatios = withExt.map((r, i) => r.rate / without[i]!.rate);
   const p = on.panel!;
   const lossText = p.shownFinal >= on.sent ? 'none' : `${int(on.sent - p.shownFinal)} missing, ${int(p.droppedCount)} reported lost`;
   const accounted = p.shownFinal + p.droppedCount >= on.sent;
@@ -304,8 +295,19 @@ function table(runs: readonly FloodRun[], cost: ScriptCost, on: StreamResult, of
   const pair = (a: string, b: string) => `${a} / ${b}`;
   const rows: [string, string, string][] = [
     [`page receiving ${int(MESSAGES)} × ${SIZE} B binary messages: messages/s with / without the extension (medians)`, `${pair(int(rate(withExt)), int(rate(without)))} (runs with: ${withExt.map((r) => int(r.rate)).join(', ')}; without: ${without.map((r) => int(r.rate)).join(', ')})`, ''],
-    ['throughput with / without', ratio.toFixed(3), `≥ ${TARGET_RATIO}`],
-    ['page main-thread task time per message, with / without (medians)', `${pair(`${task(withExt).toFixed(1)} µs`, `${task(without).toFixed(1)} µs`)}`, ''],
+    ['throughput with / without (ratio of the medians)', ratio.toFixed(3), `≥ ${TARGET_RATIO}`],
+    ['the same, pair by pair (each with-run / the without-run after it); their median', `${pairRatios.map((x) => x.toFixed(2)).join(', ')}; median ${median(pairRatios).toFixed(3)}`, ''],
+    [
+      'floor of any page-world capture: no extension, the page adds one listener that reads and copies every message — messages/s (median) and ratio to without',
+      `${int(rate(floor))} (runs: ${floor.map((r) => int(r.rate)).join(', ')}); ${(rate(floor) / rate(without)).toFixed(3)}`,
+      '',
+    ],
+    ...(procAvailable()
+      ? ([
+          ['CPU time of the page renderer\'s main thread per message, with / without / floor (medians)', `${pageCpu(withExt).toFixed(1)} µs / ${pageCpu(without).toFixed(1)} µs / ${pageCpu(floor).toFixed(1)} µs`, ''],
+          ['CPU time of the whole browser (every Chromium process) per message, with / without / floor (medians)', `${browserCpu(withExt).toFixed(1)} µs / ${browserCpu(without).toFixed(1)} µs / ${browserCpu(floor).toFixed(1)} µs`, ''],
+        ] as [string, string, string][])
+      : []),
     [`where it goes, with the extension (V8 samples, ${int(cost.messages)} messages, per message)`, cost.usPerMessage.map((c) => `${c.script} ${c.us.toFixed(1)} µs`).join(', '), ''],
     [`stream: frames sent (with the panel open / without the extension)`, `${pair(int(on.sent), int(off.sent))} in ${pair(on.sendSeconds.toFixed(1), off.sendSeconds.toFixed(1))} s (mean ${int(on.meanBytes)} B, CBOR : MessagePack 1 : 1)`, `${int(RATE)}/s for ${SECONDS} s`],
     ['stream: frames the page had received when sending ended, with / without', pair(int(on.pageAtEnd), int(off.pageAtEnd)), ''],
@@ -341,32 +343,41 @@ function writeSection(root: string, md: string): void {
 
 const extDir = flag('--ext-dir') ? path.resolve(option('--ext-dir', '')) : await ensureExtensionBuild('chrome');
 const server = await startFloodServer();
-const { browser, child, profile } = await startChromium(extDir);
+// Two Chromiums from the same binary with the same flags, one with the extension: pages in
+// the same kind of browser context on both sides (a second context in one browser is not
+// the same: it ran the plain page ~8% faster or slower from run to run, without any extension).
+const withBrowser = await startChromium(extDir);
+const plainBrowser = await startChromium(null);
+let browser: Awaited<ReturnType<typeof chromium.connectOverCDP>> | null = null;
 try {
+  // Page cost first, before Playwright connects: nothing is attached to the timed pages.
+  const floodWith: FloodBrowser = { targets: await connectTargets(withBrowser.endpoint), pid: withBrowser.child.pid! };
+  const floodWithout: FloodBrowser = { targets: await connectTargets(plainBrowser.endpoint), pid: plainBrowser.child.pid! };
+  await sleep(1000); // the extension's service worker starts with the browser
+  log('page cost: warm-up …');
+  await flood(server, floodWith, 'with', Math.min(MESSAGES, 10_000));
+  await flood(server, floodWithout, 'without', Math.min(MESSAGES, 10_000));
+  const runs: FloodRun[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    for (const mode of ['with', 'without', 'floor'] as const) {
+      const r = await flood(server, mode === 'with' ? floodWith : floodWithout, mode, MESSAGES);
+      runs.push(r);
+      log(`run ${runs.length}: ${mode.padEnd(7)} ${int(r.rate)} messages/s (${ms(r.msFirstToLast)} first → last); CPU per message: page main thread ${r.pageMainUsPerMessage.toFixed(1)} µs, browser ${r.browserUsPerMessage.toFixed(1)} µs; ${r.hookBatches} hook batches`);
+    }
+  }
+  floodWith.targets.disconnect();
+  floodWithout.targets.disconnect();
+  plainBrowser.child.kill();
+
+  browser = await chromium.connectOverCDP(withBrowser.endpoint);
   const extContext = browser.contexts()[0]!;
   const plainContext = await browser.newContext();
   const worker = await serviceWorker(extContext);
   const extensionId = new URL(worker.url()).host;
-  const floodUrl = `${server.httpUrl}flood.html`;
-  const [hookOn, hookOff] = [await hookRuns(extContext, floodUrl), await hookRuns(plainContext, floodUrl)];
-  if (!hookOn || hookOff) throw new Error(`the extension's hook should run in the first context only; it runs: with ${hookOn}, without ${hookOff}`);
   const machine = `${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, Chromium ${browser.version()} (headless), ${os.platform()} ${os.arch()}`;
   log(machine);
-
-  log('page cost: warm-up …');
-  await flood(extContext, floodUrl, true, Math.min(MESSAGES, 10_000));
-  await flood(plainContext, floodUrl, false, Math.min(MESSAGES, 10_000));
-  const runs: FloodRun[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    for (const withExtension of [true, false]) {
-      const r = await flood(withExtension ? extContext : plainContext, floodUrl, withExtension, MESSAGES);
-      runs.push(r);
-      log(`run ${runs.length}: ${withExtension ? 'with   ' : 'without'} ${int(r.rate)} messages/s (${ms(r.msFirstToLast)} first → last, ${ms(r.msGoToLast)} from the request); page main thread ${r.taskUsPerMessage.toFixed(1)} µs/message`);
-    }
-  }
-
   log('page cost: one more run with the extension, profiled …');
-  const cost = await profileFlood(extContext, floodUrl, Math.min(MESSAGES, 30_000));
+  const cost = await profileFlood(extContext, `${server.httpUrl}flood.html`, Math.min(MESSAGES, 30_000));
   log(`stream without the extension: ${int(RATE)} frames/s for ${SECONDS} s …`);
   const off = await stream(plainContext, server.httpUrl, null);
   log(`stream with the extension, panel open: ${int(RATE)} frames/s for ${SECONDS} s …`);
@@ -375,9 +386,11 @@ try {
   console.log(md);
   if (flag('--write')) writeSection(path.resolve(option('--docs-root', REPO)), md);
 } finally {
-  await browser.close().catch(() => {});
-  child.kill();
+  await browser?.close().catch(() => {});
+  for (const b of [withBrowser, plainBrowser]) {
+    b.child.kill();
+  }
   await server.close();
   await sleep(200);
-  rmSync(profile, { recursive: true, force: true });
+  for (const b of [withBrowser, plainBrowser]) rmSync(b.profile, { recursive: true, force: true });
 }
