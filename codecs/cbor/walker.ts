@@ -2,7 +2,7 @@ import { Flag, Kind } from '../core/kinds.js';
 import type { DecodeErrorCode } from '../core/errors.js';
 import type { FormatWalker, SpanIndex } from '../core/span-index.js';
 import type { SpanStore } from '../core/span-store.js';
-import { findInvalidUtf8 } from '../core/utf8.js';
+import { asciiEnd, byteView, findInvalidUtf8In } from '../core/utf8.js';
 import { acquireWalkStack, countIsClamped, type WalkStack } from '../core/walk-stack.js';
 import { reportDuplicateKeys } from '../core/duplicates.js';
 import { cborLeafValue, cborTagValue } from './value.js';
@@ -27,9 +27,34 @@ export const cborWalker: FormatWalker = {
   walk: walkCbor,
   leafValue: cborLeafValue,
   tagValue: cborTagValue,
+  capacityHint: cborCapacityHint,
 };
 
+/**
+ * A depth-limited index records the root and, at depth 1, the root's items: for a definite
+ * array or map that is exactly 1 + its item count (at most one item per remaining byte),
+ * so the store is sized for it instead of for the frame. Otherwise no hint. A count beyond
+ * HINT_MAX is not taken at its word (the header may lie): the store grows as items come.
+ */
+function cborCapacityHint(bytes: Uint8Array, depth: number): number | undefined {
+  if (depth < 1) return 1;
+  if (depth > 1 || bytes.length === 0) return undefined;
+  const ib = bytes[0];
+  const head = HEAD_LENGTH[ib];
+  if (ib < 0x80 || ib >= 0xc0 || head === 0 || head > bytes.length) return undefined;
+  const count = head === 1 ? ib & 31 : readArg(bytes, 1, head - 1);
+  return 1 + Math.min(ib >= 0xa0 ? count * 2 : count, bytes.length - head, HINT_MAX);
+}
+const HINT_MAX = 1 << 16;
+
 function walkCbor(index: SpanIndex, node: number, depth: number): void {
+  textView = null;
+  walkItems(index, node, depth);
+  // Not kept past the walk: it would hold the frame's buffer.
+  textView = null;
+}
+
+function walkItems(index: SpanIndex, node: number, depth: number): void {
   const bytes = index.bytes;
   const len = bytes.length;
   const store = index.store;
@@ -61,6 +86,14 @@ function walkCbor(index: SpanIndex, node: number, depth: number): void {
     const frameKind = stack.kind[t];
     if ((frameKind === Kind.array || frameKind === Kind.map) && stack.remaining[t] > 0 && stack.depthLeft[t] > 0) {
       pos = recordLeaves(index, stack, t, pos);
+      // At the last recorded level a definite array or map is recorded and its content
+      // validated right here (every child of a depth-1 index's root), then leaves again.
+      while (stack.depthLeft[t] === 1 && stack.items[t] < stack.remaining[t]) {
+        const end = recordSkippedContainers(index, stack, t, pos);
+        if (end < 0) return;
+        if (end === pos) break; // not one: the general code below reads it
+        pos = recordLeaves(index, stack, t, end);
+      }
       if (stack.items[t] === stack.remaining[t]) {
         closeTop(index, stack, pos);
         itemDone(index, stack, pos);
@@ -146,44 +179,44 @@ function walkCbor(index: SpanIndex, node: number, depth: number): void {
     if (depthLeft > 0) {
       id = store.add(kind, start, head, arg, stack.node[t], stack.last[t]);
       stack.last[t] = id;
-      if (frameKind === Kind.map && (stack.items[t] & 1) === 0) store.u8[store.cap + id] |= Flag.key;
+      if (frameKind === Kind.map && (stack.items[t] & 1) === 0) store.addFlags(id, Flag.key);
     }
 
     if (major === 2 || major === 3) {
       if (arg >= 0) {
         if (arg > len - pos) {
           if (id >= 0) {
-            store.u8[store.cap + id] |= Flag.incomplete;
-            store.i32[store.cap + id] = len;
+            store.addFlags(id, Flag.incomplete);
+            store.setEnd(id, len);
           }
           failAt(index, stack, 'length-exceeds-input', start, `${major === 2 ? 'byte' : 'text'} string declares ${arg} bytes but only ${len - pos} remain`, len);
           return;
         }
         if (major === 3) {
-          const bad = findInvalidUtf8(bytes, pos, pos + arg);
+          const bad = findInvalidText(bytes, pos, pos + arg);
           if (bad >= 0) {
             if (id >= 0) {
-              store.u8[store.cap + id] |= Flag.incomplete;
-              store.i32[store.cap + id] = pos + arg;
+              store.addFlags(id, Flag.incomplete);
+              store.setEnd(id, pos + arg);
             }
             failAt(index, stack, 'invalid-utf8', bad, 'invalid UTF-8 in text string', pos + arg);
             return;
           }
         }
         pos += arg;
-        if (id >= 0) store.i32[store.cap + id] = pos;
+        if (id >= 0) store.setEnd(id, pos);
         if (leafDone(stack, t)) continue;
         closeTop(index, stack, pos);
         itemDone(index, stack, pos);
       } else {
-        if (id >= 0) store.u8[store.cap + id] |= Flag.indefinite | (depthLeft > 1 ? Flag.expanded : 0);
+        if (id >= 0) store.addFlags(id, Flag.indefinite | (depthLeft > 1 ? Flag.expanded : 0));
         stack.push(id, -1, major === 2 ? INDEF_BYTES : INDEF_TEXT, depthLeft - 1);
       }
     } else if (major >= 4 && major <= 6) {
       const count = arg < 0 ? -1 : major === 5 ? arg * 2 : major === 6 ? 1 : arg;
       if (id >= 0) {
-        if (arg < 0) store.u8[store.cap + id] |= Flag.indefinite;
-        if (depthLeft > 1) store.u8[store.cap + id] |= Flag.expanded;
+        if (arg < 0) store.addFlags(id, Flag.indefinite);
+        if (depthLeft > 1) store.addFlags(id, Flag.expanded);
       }
       if (count === 0) {
         itemDone(index, stack, pos);
@@ -207,7 +240,7 @@ function walkCbor(index: SpanIndex, node: number, depth: number): void {
 
   if (node < 0) {
     const root = index.root;
-    const rootEnd = root >= 0 ? store.i32[store.cap + root] : len;
+    const rootEnd = root >= 0 ? store.endOf(root) : len;
     if (rootEnd < len && !index.error) {
       index.fail('trailing-bytes', rootEnd, `${len - rootEnd} trailing bytes after the top-level item`);
     }
@@ -229,63 +262,159 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
   const remaining = stack.remaining[t];
   const isMap = stack.kind[t] === Kind.map;
   const parent = stack.node[t];
+  // A container first (at the last recorded level, every child of a depth-1 root may be
+  // one): nothing to record here.
+  if (pos < len && bytes[pos] >= 0x80 && bytes[pos] < 0xc0) return pos;
   let items = stack.items[t];
   let last = stack.last[t];
-  while (items < remaining && pos < len) {
-    const ib = bytes[pos];
-    const major = ib >> 5;
-    const ai = ib & 31;
-    if (ai >= 28 || (major >= 4 && major <= 6) || ib === 0xf8) break;
-    const n = ai < 24 ? 0 : 1 << (ai - 24);
-    if (pos + 1 + n > len) break;
-    let kind: number;
-    let arg = ai;
-    let end = pos + 1 + n;
-    if (major === 7) {
-      kind = ai < 20 ? Kind.simple : SIMPLE_KIND[ai - 20];
-    } else {
-      if (n) arg = readArg(bytes, pos + 1, n);
-      if (major >= 2) {
-        if (arg > len - end || (major === 3 && !isValidText(bytes, end, end + arg))) break;
-        end += arg;
+  // Once per growth of the store: its packed arrays (see SpanStore) and where each field
+  // starts in them. One add per write: with an index computed per field, writing a fresh
+  // store (memory not yet in cache) was measurably slower.
+  for (let full = false; ; full = false) {
+    const { slabI32: i32, slabU8: u8, slabF64: f64, cap: c } = store;
+    const startAt = store.i32At, endAt = startAt + c, parentAt = endAt + c, firstChildAt = parentAt + c, nextSiblingAt = firstChildAt + c;
+    const kindAt = store.u8At, flagsAt = kindAt + c, headAt = flagsAt + c, argAt = store.f64At;
+    while (items < remaining && pos < len) {
+      const ib = bytes[pos];
+      const head = HEAD_LENGTH[ib];
+      if (head === 0 || (ib >= 0x80 && ib < 0xc0)) break;
+      let end = pos + head;
+      if (end > len) break;
+      const major = ib >> 5;
+      let arg = ib & 31;
+      let kind: number;
+      if (major === 7) {
+        kind = arg < 20 ? Kind.simple : SIMPLE_KIND[arg - 20];
+      } else {
+        if (head > 1) arg = readArg(bytes, pos + 1, head - 1);
+        if (major >= 2) {
+          if (arg > len - end || (major === 3 && !isValidText(bytes, end, end + arg))) break;
+          end += arg;
+        }
+        kind = MAJOR_KIND[major];
       }
-      kind = MAJOR_KIND[major];
+      if (store.size === c) {
+        // Grow, then read this item again with the new arrays.
+        full = true;
+        break;
+      }
+      const id = store.size++;
+      i32[startAt + id] = pos;
+      i32[endAt + id] = end;
+      i32[parentAt + id] = parent;
+      i32[firstChildAt + id] = -1;
+      i32[nextSiblingAt + id] = -1;
+      if (last >= 0) i32[nextSiblingAt + last] = id;
+      else if (parent >= 0) i32[firstChildAt + parent] = id;
+      u8[kindAt + id] = kind;
+      u8[headAt + id] = head;
+      if (isMap && (items & 1) === 0) u8[flagsAt + id] = Flag.key;
+      f64[argAt + id] = arg;
+      last = id;
+      items++;
+      pos = end;
     }
-    // Packed writes (see SpanStore): start, end, parent, link; kind, flags, head; arg.
-    const id = store.size === store.cap ? store.add(kind, pos, 1 + n, arg, parent, last) : store.size++;
-    const c = store.cap;
-    const i32 = store.i32;
-    const u8 = store.u8;
-    i32[id] = pos;
-    i32[c + id] = end;
-    i32[2 * c + id] = parent;
-    i32[3 * c + id] = -1;
-    i32[4 * c + id] = -1;
-    if (last >= 0) i32[4 * c + last] = id;
-    else if (parent >= 0) i32[3 * c + parent] = id;
-    u8[id] = kind;
-    u8[2 * c + id] = 1 + n;
-    if (isMap && (items & 1) === 0) u8[c + id] = Flag.key;
-    store.f64[id] = arg;
-    last = id;
-    items++;
-    pos = end;
+    if (!full) break;
+    store.grow();
   }
   stack.items[t] = items;
   stack.last[t] = last;
   return pos;
 }
 
-/** UTF-8 validity with the common case inline: short ASCII text needs no call. */
+/**
+ * At the last recorded level (the container on top of the stack records its children but
+ * not theirs): while the items at `pos` are definite arrays or maps, records each, validates
+ * its content with `skipItems` and goes on after it. Returns where it stopped: at anything
+ * else (a leaf, a tag, an indefinite length, a cut head; `pos` itself when the first item is
+ * one), or -1 after an error, which `skipItems` reported. The same as the general loop does,
+ * without its trips.
+ */
+function recordSkippedContainers(index: SpanIndex, stack: WalkStack, t: number, pos: number): number {
+  const bytes = index.bytes;
+  const len = bytes.length;
+  const store = index.store;
+  const isMap = stack.kind[t] === Kind.map;
+  const remaining = stack.remaining[t];
+  while (stack.items[t] < remaining && pos < len) {
+    const ib = bytes[pos];
+    const head = HEAD_LENGTH[ib];
+    if (ib < 0x80 || ib >= 0xc0 || head === 0 || pos + head > len) break;
+    const count = head === 1 ? ib & 31 : readArg(bytes, pos + 1, head - 1);
+    const kind = ib >= 0xa0 ? Kind.map : Kind.array;
+    const id = store.add(kind, pos, head, count, stack.node[t], stack.last[t]);
+    if (isMap && (stack.items[t] & 1) === 0) store.addFlags(id, Flag.key);
+    stack.last[t] = id;
+    pos += head;
+    if (count !== 0) {
+      // Open on the stack while its content is read, so an error marks it incomplete.
+      stack.push(id, kind === Kind.map ? count * 2 : count, kind, 0);
+      pos = skipItems(index, stack, pos);
+      if (pos < 0) return -1;
+      stack.pop();
+      store.setEnd(id, pos);
+    }
+    stack.items[t]++;
+  }
+  return pos;
+}
+
+/**
+ * Head length by initial byte for the items the fast loops read in place: 1 + 0, 1, 2, 4
+ * or 8 argument bytes; 0 for what they leave to the general code (tags, indefinite
+ * lengths, reserved additional information, the break, two-byte simple values, which must
+ * be checked to be at least 32).
+ */
+const HEAD_LENGTH = new Uint8Array(256);
+for (let ib = 0; ib < 256; ib++) {
+  const major = ib >> 5;
+  const ai = ib & 31;
+  if (major === 6 || ai >= 28 || ib === 0xf8) continue;
+  HEAD_LENGTH[ib] = ai < 24 ? 1 : 1 + (1 << (ai - 24));
+}
+
+/**
+ * A DataView over the frame being walked (`byteView`) to check text four bytes per load:
+ * made at the first text of four bytes or more in a frame of VIEW_FRAME_MIN bytes or more
+ * (in a smaller one it costs more than it saves), dropped when the walk ends.
+ */
+let textView: DataView | null = null;
+const VIEW_FRAME_MIN = 256;
+
+/** The offset of the first invalid UTF-8 sequence in bytes[start, end), or -1. */
+function findInvalidText(bytes: Uint8Array, start: number, end: number): number {
+  const view = end - start >= 4 && bytes.length >= VIEW_FRAME_MIN ? (textView ?? (textView = byteView(bytes))) : null;
+  return findInvalidUtf8In(bytes, view, start, end);
+}
+
+/**
+ * Strict UTF-8 validity of bytes[start, end), with the common case inline: ASCII text
+ * (most keys and values on the wire) is recognized by OR-ing overlapping 32-bit loads that
+ * cover it, a fixed number for a string up to 16 bytes, so the check has no loop whose
+ * exit depends on the string's length. Anything else goes to the full validator.
+ */
 function isValidText(bytes: Uint8Array, start: number, end: number): boolean {
-  if (end - start < 32) {
+  const size = end - start;
+  let high: number;
+  if (size < 4) {
+    // 0 to 3 bytes: three loads cover them (some twice); none for an empty string.
+    high = size === 0 ? 0 : bytes[start] | bytes[start + (size >> 1)] | bytes[end - 1];
+  } else if (bytes.length < VIEW_FRAME_MIN) {
     let i = start;
     while (i + 4 <= end && (bytes[i] | bytes[i + 1] | bytes[i + 2] | bytes[i + 3]) < 0x80) i += 4;
     while (i < end && bytes[i] < 0x80) i++;
-    if (i === end) return true;
-    return findInvalidUtf8(bytes, i, end) < 0;
+    high = i === end ? 0 : 0x80;
+  } else {
+    const view = textView ?? (textView = byteView(bytes));
+    if (size <= 8) {
+      high = view.getInt32(start, true) | view.getInt32(end - 4, true);
+    } else if (size <= 16) {
+      high = view.getInt32(start, true) | view.getInt32(start + 4, true) | view.getInt32(end - 8, true) | view.getInt32(end - 4, true);
+    } else {
+      high = asciiEnd(bytes, view, start, end) === end ? 0 : 0x80;
+    }
   }
-  return findInvalidUtf8(bytes, start, end) < 0;
+  return (high & 0x80808080) === 0 || findInvalidText(bytes, start, end) < 0;
 }
 
 const SIMPLE_KIND = [Kind.false, Kind.true, Kind.null, Kind.undefined, 0, Kind.float16, Kind.float32, Kind.float64];
@@ -301,10 +430,10 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
   const bytes = index.bytes;
   const len = bytes.length;
   const base = stack.top;
-  // stack.push() grows the stack by replacing its typed arrays, so these are re-read after
-  // every push (cached across a growth they went stale: past 64 open containers the skipper
-  // counted items in the old arrays, e.g. 65 nested `81` around `00` at depth 0 reported
-  // "truncated").
+  // A push grows the stack by replacing all of its typed arrays, so these are re-read when
+  // one of them changed (cached across a growth they went stale: past 64 open containers
+  // the skipper counted items in the old arrays, e.g. 65 nested `81` around `00` at depth 0
+  // reported "truncated").
   let remaining = stack.remaining;
   let items = stack.items;
   let kinds = stack.kind;
@@ -336,33 +465,34 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
         }
         if (pos >= len) break;
         const ib = bytes[pos];
-        const major = ib >> 5;
-        const ai = ib & 31;
-        if (ai >= 28 || major === 6 || ib === 0xf8) break;
-        const w = ai < 24 ? 0 : 1 << (ai - 24);
-        let next = pos + 1 + w;
+        const head = HEAD_LENGTH[ib];
+        if (head === 0) break;
+        const next = pos + head;
         if (next > len) break;
-        if (major === 4 || major === 5) {
-          const count = (w ? readArg(bytes, pos + 1, w) : ai) * (major === 5 ? 2 : 1);
-          pos = next;
-          if (count === 0) {
-            n++;
+        // Integers, floats and simple values (0x00-0x3f, 0xe0-0xff) are only their head.
+        if (ib >= 0x40 && ib < 0xe0) {
+          const arg = head === 1 ? ib & 31 : readArg(bytes, pos + 1, head - 1);
+          if (ib >= 0x80) {
+            // A definite array or map (tags have no head length here).
+            pos = next;
+            if (arg === 0) {
+              n++;
+              continue;
+            }
+            items[t] = n;
+            stack.pushSkip(ib >= 0xa0 ? arg * 2 : arg, ib >= 0xa0 ? Kind.map : Kind.array);
+            if (stack.remaining !== remaining) ({ remaining, items, kind: kinds } = stack);
+            t++;
+            r = remaining[t];
+            n = 0;
             continue;
           }
-          items[t] = n;
-          stack.pushSkip(count, major === 5 ? Kind.map : Kind.array);
-          ({ remaining, items, kind: kinds } = stack);
-          t = stack.top;
-          r = remaining[t];
-          n = 0;
-          continue;
+          // A definite byte or text string.
+          if (arg > len - next || (ib >= 0x60 && !isValidText(bytes, next, next + arg))) break;
+          pos = next + arg;
+        } else {
+          pos = next;
         }
-        if (major === 2 || major === 3) {
-          const size = w ? readArg(bytes, pos + 1, w) : ai;
-          if (size > len - next || (major === 3 && !isValidText(bytes, next, next + size))) break;
-          next += size;
-        }
-        pos = next;
         n++;
       }
       if (!closed) items[t] = n;
@@ -419,7 +549,7 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
               return -1;
             }
             if (major === 3) {
-              const bad = findInvalidUtf8(bytes, next, next + arg);
+              const bad = findInvalidText(bytes, next, next + arg);
               if (bad >= 0) {
                 failAt(index, stack, 'invalid-utf8', bad, 'invalid UTF-8 in text string', next + arg);
                 return -1;
@@ -493,10 +623,11 @@ function closeTop(index: SpanIndex, stack: WalkStack, pos: number): void {
   const id = stack.node[t];
   if (id >= 0) {
     const store: SpanStore = index.store;
-    store.i32[store.cap + id] = pos; // end
+    store.setEnd(id, pos);
     // An indefinite item's count is known only now; record it (maps count pairs).
-    if (stack.remaining[t] < 0) store.f64[id] = stack.kind[t] === Kind.map ? stack.items[t] / 2 : stack.items[t];
-    if (stack.kind[t] === Kind.map && stack.depthLeft[t] > 0) reportDuplicateKeys(index, id);
+    if (stack.remaining[t] < 0) store.setArg(id, stack.kind[t] === Kind.map ? stack.items[t] / 2 : stack.items[t]);
+    // Equal keys have equal encoded lengths: most maps have no two alike, and need no report.
+    if (stack.kind[t] === Kind.map && stack.depthLeft[t] > 0 && store.keyLengthsRepeat(id)) reportDuplicateKeys(index, id);
   }
   stack.pop();
 }

@@ -34,8 +34,11 @@ export interface FormatWalker {
   preview?(index: SpanIndex, node: number, max: number): string;
   /** Extra fields for the node in machine-readable output (ids, spans, byte splits). */
   details?(index: SpanIndex, node: number): Record<string, unknown>;
-  /** Nodes to allocate up front for a frame, when the format knows better than the generic guess. */
-  capacityHint?(bytes: Uint8Array): number;
+  /**
+   * Nodes to allocate up front for a frame walked to `depth`, when the format knows better
+   * than the generic guess (undefined: use the generic guess).
+   */
+  capacityHint?(bytes: Uint8Array, depth: number): number | undefined;
 }
 
 export interface IndexOptions {
@@ -66,7 +69,7 @@ export class SpanIndex {
     // and `slice` copies (Buffer's `slice` would alias the frame).
     this.bytes = bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const depth = options.depth ?? Infinity;
-    this.store = new SpanStore(walker.capacityHint ? walker.capacityHint(this.bytes) : initialCapacity(bytes.length, depth));
+    this.store = new SpanStore(walker.capacityHint?.(this.bytes, depth) ?? initialCapacity(bytes.length, depth));
     try {
       walker.walk(this, -1, depth);
     } catch (e) {

@@ -1,3 +1,5 @@
+import { Flag } from './kinds.js';
+
 /**
  * Struct-of-arrays storage for span-index nodes: a node is an integer id, its fields live
  * in parallel typed arrays. A million items cost ~31 MB and no per-item JS object.
@@ -7,32 +9,34 @@
  */
 export class SpanStore {
   size = 0;
-  /**
-   * Packed storage, one region per field: `i32` holds start | end | parent | firstChild |
-   * nextSibling, `cap` entries each; `u8` holds kind | flags | head; `f64` holds arg.
-   * Walkers write these directly; everyone else reads the named views below, which are
-   * made on first use. Three typed arrays per store instead of nine: views cost more than
-   * indexing a small frame, and a busy socket sends thousands of those.
-   */
-  i32: Int32Array;
-  u8: Uint8Array;
-  f64: Float64Array;
-  /** Capacity in nodes; also the stride between the fields of `i32` and `u8`. */
+  /** Capacity in nodes; also the stride between the fields of one array. */
   cap = 0;
+  /**
+   * Packed storage, one region per field, in arrays that span a whole slab (shared with
+   * the other stores carved from it; see `reserve`): node `id`'s start, end, parent,
+   * firstChild and nextSibling are `slabI32[i32At + f * cap + id]` for f = 0..4; its kind,
+   * flags and head are `slabU8[u8At + f * cap + id]` for f = 0..2; its arg is
+   * `slabF64[f64At + id]`. Walkers write these directly. A store thus creates no typed
+   * array of its own: three per store cost more than indexing a small frame, and a busy
+   * socket sends thousands of those. Everyone else reads the named views below (and the
+   * per-store `i32` / `u8` / `f64`), which are made on first use.
+   */
+  slab: ArrayBuffer = EMPTY_BUFFER;
+  slabI32: Int32Array = EMPTY_I32;
+  slabU8: Uint8Array = EMPTY_U8;
+  slabF64: Float64Array = EMPTY_F64;
+  i32At = 0;
+  u8At = 0;
+  f64At = 0;
 
-  private kindView: Uint8Array | null = null;
-  private flagsView: Uint8Array | null = null;
-  private headView: Uint8Array | null = null;
-  private startView: Uint32Array | null = null;
-  private endView: Uint32Array | null = null;
-  private parentView: Int32Array | null = null;
-  private firstChildView: Int32Array | null = null;
-  private nextSiblingView: Int32Array | null = null;
+  /** The typed arrays below, made on first use: a store that is only walked makes none. */
+  private views: StoreViews | null = null;
+  // The packed per-store arrays are read while walkers record (duplicates.ts), so they are
+  // kept here rather than behind `views`.
+  private i32View: Int32Array | null = null;
+  private u8View: Uint8Array | null = null;
 
   constructor(capacity = 256) {
-    this.i32 = EMPTY_I32;
-    this.u8 = EMPTY_U8;
-    this.f64 = EMPTY_F64;
     this.allocate(Math.max(4, capacity | 0));
   }
 
@@ -40,33 +44,55 @@ export class SpanStore {
     return this.cap;
   }
 
+  // Views are made from the buffer (`subarray` and a typed array's `buffer` cost about twice as much).
+  /** This store's int32 fields: start | end | parent | firstChild | nextSibling, `cap` entries each. */
+  get i32(): Int32Array {
+    return this.i32View ?? (this.i32View = new Int32Array(this.slab, 4 * this.i32At, 5 * this.cap));
+  }
+  /** This store's byte fields: kind | flags | head, `cap` entries each. */
+  get u8(): Uint8Array {
+    return this.u8View ?? (this.u8View = new Uint8Array(this.slab, this.u8At, 3 * this.cap));
+  }
+  /** This store's arg field (the same array as `arg`). */
+  get f64(): Float64Array {
+    const v = this.viewCache();
+    return v.f64 ?? (v.f64 = new Float64Array(this.slab, 8 * this.f64At, this.cap));
+  }
   /** Node kind (see kinds.ts). */
   get kind(): Uint8Array {
-    return this.kindView ?? (this.kindView = this.u8.subarray(0, this.cap));
+    const v = this.viewCache();
+    return v.kind ?? (v.kind = new Uint8Array(this.slab, this.u8At, this.cap));
   }
   /** Flag bits (see kinds.ts). */
   get flags(): Uint8Array {
-    return this.flagsView ?? (this.flagsView = this.u8.subarray(this.cap, 2 * this.cap));
+    const v = this.viewCache();
+    return v.flags ?? (v.flags = new Uint8Array(this.slab, this.u8At + this.cap, this.cap));
   }
   /** Header bytes: initial byte plus argument bytes (CBOR / MessagePack), opening token (JSON). */
   get head(): Uint8Array {
-    return this.headView ?? (this.headView = this.u8.subarray(2 * this.cap, 3 * this.cap));
+    const v = this.viewCache();
+    return v.head ?? (v.head = new Uint8Array(this.slab, this.u8At + 2 * this.cap, this.cap));
   }
   get start(): Uint32Array {
-    return this.startView ?? (this.startView = new Uint32Array(this.i32.buffer, this.i32.byteOffset, this.cap));
+    const v = this.viewCache();
+    return v.start ?? (v.start = new Uint32Array(this.slab, 4 * this.i32At, this.cap));
   }
   /** Exclusive end offset. For an incomplete node: where the walk stopped. */
   get end(): Uint32Array {
-    return this.endView ?? (this.endView = new Uint32Array(this.i32.buffer, this.i32.byteOffset + 4 * this.cap, this.cap));
+    const v = this.viewCache();
+    return v.end ?? (v.end = new Uint32Array(this.slab, 4 * (this.i32At + this.cap), this.cap));
   }
   get parent(): Int32Array {
-    return this.parentView ?? (this.parentView = this.i32.subarray(2 * this.cap, 3 * this.cap));
+    const v = this.viewCache();
+    return v.parent ?? (v.parent = new Int32Array(this.slab, 4 * (this.i32At + 2 * this.cap), this.cap));
   }
   get firstChild(): Int32Array {
-    return this.firstChildView ?? (this.firstChildView = this.i32.subarray(3 * this.cap, 4 * this.cap));
+    const v = this.viewCache();
+    return v.firstChild ?? (v.firstChild = new Int32Array(this.slab, 4 * (this.i32At + 3 * this.cap), this.cap));
   }
   get nextSibling(): Int32Array {
-    return this.nextSiblingView ?? (this.nextSiblingView = this.i32.subarray(4 * this.cap, 5 * this.cap));
+    const v = this.viewCache();
+    return v.nextSibling ?? (v.nextSibling = new Int32Array(this.slab, 4 * (this.i32At + 4 * this.cap), this.cap));
   }
   /**
    * The header's argument: item count for containers (-1 when indefinite), byte length for
@@ -77,51 +103,108 @@ export class SpanStore {
     return this.f64;
   }
 
+  private viewCache(): StoreViews {
+    return this.views ?? (this.views = new StoreViews());
+  }
+
   /** Appends a node and returns its id; links it as the last child of `parent`. */
   add(kind: number, start: number, head: number, arg: number, parent: number, prevSibling: number): number {
-    if (this.size === this.cap) this.allocate(this.cap * 2);
-    // Fresh slots are zero, so flags start clear; links start at -1 (none) here, per node,
-    // rather than over the whole capacity (most small frames use a fraction of it).
+    if (this.size === this.cap) this.grow();
+    // Slab memory is handed out once, so fresh slots are zero and flags start clear; links
+    // start at -1 (none) here, per node, rather than over the whole capacity (most small
+    // frames use a fraction of it).
     const id = this.size++;
     const c = this.cap;
-    const i32 = this.i32;
-    const u8 = this.u8;
-    u8[id] = kind;
-    u8[2 * c + id] = head;
-    i32[id] = start;
-    i32[c + id] = start + head;
-    i32[2 * c + id] = parent;
-    i32[3 * c + id] = -1;
-    i32[4 * c + id] = -1;
-    this.f64[id] = arg;
-    if (prevSibling >= 0) i32[4 * c + prevSibling] = id;
-    else if (parent >= 0) i32[3 * c + parent] = id;
+    const i32 = this.slabI32;
+    const u8 = this.slabU8;
+    const i = this.i32At + id;
+    const b = this.u8At + id;
+    u8[b] = kind;
+    u8[b + 2 * c] = head;
+    i32[i] = start;
+    i32[i + c] = start + head;
+    i32[i + 2 * c] = parent;
+    i32[i + 3 * c] = -1;
+    i32[i + 4 * c] = -1;
+    this.slabF64[this.f64At + id] = arg;
+    if (prevSibling >= 0) i32[this.i32At + 4 * c + prevSibling] = id;
+    else if (parent >= 0) i32[this.i32At + 3 * c + parent] = id;
     return id;
   }
 
+  /** Doubles the capacity (walkers that write the arrays directly call this when the store is full). */
+  grow(): void {
+    this.allocate(this.cap * 2);
+  }
+
+  /** Sets the exclusive end offset of node `id`. */
+  setEnd(id: number, end: number): void {
+    this.slabI32[this.i32At + this.cap + id] = end;
+  }
+  endOf(id: number): number {
+    return this.slabI32[this.i32At + this.cap + id];
+  }
+  /** Sets flag bits of node `id`. */
+  addFlags(id: number, bits: number): void {
+    this.slabU8[this.u8At + this.cap + id] |= bits;
+  }
+  setArg(id: number, arg: number): void {
+    this.slabF64[this.f64At + id] = arg;
+  }
+
   /**
-   * (Re)allocates the three packed arrays in one ArrayBuffer region and copies existing
-   * nodes; views made before are dropped (read the fields again after adding nodes).
+   * (Re)allocates the packed region and copies existing nodes; views made before are
+   * dropped (read the fields again after adding nodes).
    */
   private allocate(capacity: number): void {
-    const { buffer, offset } = reserve(capacity * BYTES_PER_NODE);
-    const f64 = new Float64Array(buffer, offset, capacity);
-    const i32 = new Int32Array(buffer, offset + 8 * capacity, 5 * capacity);
-    const u8 = new Uint8Array(buffer, offset + 28 * capacity, 3 * capacity);
+    const offset = reserve(capacity * BYTES_PER_NODE);
+    const f64At = offset >> 3;
+    const i32At = (offset >> 2) + 2 * capacity;
+    const u8At = offset + 28 * capacity;
     const n = this.size;
-    const old = this.cap;
     if (n) {
-      f64.set(this.f64.subarray(0, n));
-      for (let field = 0; field < 5; field++) i32.set(this.i32.subarray(field * old, field * old + n), field * capacity);
-      for (let field = 0; field < 3; field++) u8.set(this.u8.subarray(field * old, field * old + n), field * capacity);
+      const old = this.cap;
+      copyFields(this.slabF64, this.f64At, old, reservedF64, f64At, capacity, 1, n);
+      copyFields(this.slabI32, this.i32At, old, reservedI32, i32At, capacity, 5, n);
+      copyFields(this.slabU8, this.u8At, old, reservedU8, u8At, capacity, 3, n);
     }
-    this.f64 = f64;
-    this.i32 = i32;
-    this.u8 = u8;
+    this.slab = reservedBuffer;
+    this.slabF64 = reservedF64;
+    this.slabI32 = reservedI32;
+    this.slabU8 = reservedU8;
+    this.f64At = f64At;
+    this.i32At = i32At;
+    this.u8At = u8At;
     this.cap = capacity;
-    this.kindView = this.flagsView = this.headView = null;
-    this.startView = this.endView = null;
-    this.parentView = this.firstChildView = this.nextSiblingView = null;
+    this.views = null;
+    this.i32View = this.u8View = null;
+  }
+
+  /**
+   * Whether two complete keys of the map `id` may have the same encoded length: false
+   * means no two keys can be equal byte for byte, so a duplicate-key check (which makes
+   * typed arrays of its own to read the store, costing more than walking a small frame) has
+   * nothing to find. Lengths share bits modulo 32: two different ones may look alike (true,
+   * let the check compare), two equal ones never look different.
+   */
+  keyLengthsRepeat(id: number): boolean {
+    const i32 = this.slabI32;
+    const u8 = this.slabU8;
+    const c = this.cap;
+    const startAt = this.i32At;
+    const endAt = startAt + c;
+    const firstChildAt = startAt + 3 * c;
+    const nextSiblingAt = startAt + 4 * c;
+    const flagsAt = this.u8At + c;
+    let lengthsSeen = 0; // bit n: a key of n (modulo 32) bytes
+    for (let n = i32[firstChildAt + id]; n >= 0; n = i32[nextSiblingAt + n]) {
+      const flags = u8[flagsAt + n];
+      if ((flags & Flag.key) === 0 || (flags & Flag.incomplete) !== 0) continue;
+      const bit = 1 << ((i32[endAt + n] - i32[startAt + n]) & 31);
+      if ((lengthsSeen & bit) !== 0) return true;
+      lengthsSeen |= bit;
+    }
+    return false;
   }
 
   /** Bytes held by the typed arrays (for memory accounting in the UI). */
@@ -130,8 +213,33 @@ export class SpanStore {
   }
 }
 
+/** A store's typed arrays over its region (see SpanStore), made one by one on first use. */
+class StoreViews {
+  f64: Float64Array | null = null;
+  kind: Uint8Array | null = null;
+  flags: Uint8Array | null = null;
+  head: Uint8Array | null = null;
+  start: Uint32Array | null = null;
+  end: Uint32Array | null = null;
+  parent: Int32Array | null = null;
+  firstChild: Int32Array | null = null;
+  nextSibling: Int32Array | null = null;
+}
+
+/** Copies the first `n` entries of each of `fields` regions from one packed layout to another. */
+function copyFields<T extends Int32Array | Uint8Array | Float64Array>(from: T, fromAt: number, fromStride: number, to: T, toAt: number, toStride: number, fields: number, n: number): void {
+  for (let f = 0; f < fields; f++) {
+    const src = fromAt + f * fromStride;
+    const dst = toAt + f * toStride;
+    // Within one slab (most growths) no subarray is needed to copy from.
+    if (from === to) to.copyWithin(dst, src, src + n);
+    else to.set(from.subarray(src, src + n), dst);
+  }
+}
+
 const BYTES_PER_NODE = 8 + 4 * 5 + 3;
 
+const EMPTY_BUFFER = new ArrayBuffer(0);
 const EMPTY_U8 = new Uint8Array(0);
 const EMPTY_I32 = new Int32Array(0);
 const EMPTY_F64 = new Float64Array(0);
@@ -140,32 +248,60 @@ const EMPTY_F64 = new Float64Array(0);
  * Small stores are carved out of shared 256 KiB slabs: an ArrayBuffer allocation costs
  * more than indexing a small frame, and a busy socket sends thousands of them. A slab
  * lives while any store in it does (at most 256 KiB pinned by one long-lived small index);
- * stores over 16 KiB get a buffer of their own.
+ * stores over 16 KiB get a buffer of their own. Each slab has one array per element type
+ * over all of it, which its stores index at their offsets.
  */
 const SLAB_BYTES = 256 * 1024;
 const SLAB_MAX_REQUEST = 16 * 1024;
-let slab = new ArrayBuffer(0);
-let slabUsed = 0;
+let slabUsed = SLAB_BYTES;
+let slab = EMPTY_BUFFER;
+let slabI32 = EMPTY_I32;
+let slabU8 = EMPTY_U8;
+let slabF64 = EMPTY_F64;
+/** The buffer of the last `reserve` (a slab, or a large store's own buffer) and arrays over all of it. */
+let reservedBuffer = EMPTY_BUFFER;
+let reservedI32 = EMPTY_I32;
+let reservedU8 = EMPTY_U8;
+let reservedF64 = EMPTY_F64;
 
 /**
  * A zeroed Float64Array for per-node data that lives beside a store (format annotations),
  * carved from the same slabs for the same reason.
  */
 export function allocateFloat64(count: number): Float64Array {
-  const { buffer, offset } = reserve(count * 8);
-  return new Float64Array(buffer, offset, count);
+  const offset = reserve(count * 8);
+  return new Float64Array(reservedBuffer, offset, count);
 }
 
-function reserve(bytes: number): { buffer: ArrayBuffer; offset: number } {
-  if (bytes > SLAB_MAX_REQUEST) return { buffer: new ArrayBuffer(bytes), offset: 0 };
-  if (slabUsed + bytes > slab.byteLength) {
+/**
+ * Reserves `bytes` of zeroed memory and returns their byte offset in the buffer under
+ * `reservedI32` / `reservedU8` / `reservedF64` (no object per call: this runs per index).
+ */
+function reserve(bytes: number): number {
+  if (bytes > SLAB_MAX_REQUEST) {
+    // Rounded up to whole float64s, so all three arrays cover the buffer.
+    const buffer = new ArrayBuffer((bytes + 7) & ~7);
+    reservedBuffer = buffer;
+    reservedI32 = new Int32Array(buffer);
+    reservedU8 = new Uint8Array(buffer);
+    reservedF64 = new Float64Array(buffer);
+    return 0;
+  }
+  if (slabUsed + bytes > SLAB_BYTES) {
     slab = new ArrayBuffer(SLAB_BYTES);
+    slabI32 = new Int32Array(slab);
+    slabU8 = new Uint8Array(slab);
+    slabF64 = new Float64Array(slab);
     slabUsed = 0;
   }
+  reservedBuffer = slab;
+  reservedI32 = slabI32;
+  reservedU8 = slabU8;
+  reservedF64 = slabF64;
   const offset = slabUsed;
   // Keep the next store's Float64Array 8-byte aligned.
   slabUsed += (bytes + 7) & ~7;
-  return { buffer: slab, offset };
+  return offset;
 }
 
 /**

@@ -161,6 +161,8 @@ function checkArbitrary(bytes: Uint8Array): SpanIndex {
   // The skip-validating shallow walk finds the same error, and expands to the same tree.
   const shallow = indexCbor(bytes, { depth: 1 });
   expect(shallow.error, toHex(bytes)).toEqual(error);
+  // So do walks that record nothing below the root, or two levels (other loops skip then).
+  for (const depth of [0, 2]) expect(indexCbor(bytes, { depth }).error, `${toHex(bytes)} at depth ${depth}`).toEqual(error);
   shallow.expandAll(shallow.root);
   expect(shallow.error).toEqual(error);
   expect(shallow.store.size).toBe(index.store.size);
@@ -242,6 +244,26 @@ function mutate(input: Uint8Array, mutations: Mutation[]): Uint8Array {
   }
   return Uint8Array.from(b);
 }
+
+/**
+ * Text of every length the walker's text checks tell apart (0-3, 4-8, 9-16, 17-32 and more
+ * bytes), ASCII or not, in frames of at least 256 bytes (where the checks load four bytes at
+ * a time) with containers below the root (which a depth-1 walk skips).
+ */
+const anyText = fc.oneof(fc.string({ maxLength: 70 }), fc.string({ unit: 'grapheme', maxLength: 24 }), fc.string({ unit: 'binary', maxLength: 40 }));
+const textHeavy = fc
+  .tuple(
+    fc.array(fc.oneof(anyText, fc.array(anyText, { maxLength: 4 }), fc.dictionary(anyText, fc.oneof(anyText, fc.array(anyText, { maxLength: 3 })), { maxKeys: 3 })), { minLength: 2, maxLength: 10 }),
+    fc.string({ minLength: 260, maxLength: 280 }),
+    fc.nat(),
+  )
+  .map(([items, long, at]) => {
+    items.splice(at % (items.length + 1), 0, long);
+    return items;
+  });
+/** Mutations that also hit what UTF-8 validation looks at. */
+const utf8Byte = fc.constantFrom(0x80, 0xbf, 0xc0, 0xc1, 0xc3, 0xdf, 0xe0, 0xe2, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff);
+const textMutation: fc.Arbitrary<Mutation> = fc.oneof(mutation, fc.record({ op: fc.constant('set' as const), at: fc.nat(), byte: utf8Byte }));
 
 const encoded = fc.oneof(
   cborValue.map(viaJsonPack),
@@ -338,6 +360,18 @@ describe('CBOR span index properties', () => {
     );
     // Many mutants stay well-formed (a changed digit, a changed key) and were compared.
     expect(stats.compared).toBeGreaterThan(80);
+  });
+
+  it('text-heavy frames of 256 bytes and more: well-formed; their mutations find the same error at every depth', () => {
+    fc.assert(
+      fc.property(textHeavy, fc.boolean(), fc.array(textMutation, { minLength: 1, maxLength: 3 }), (value, useCborX, mutations) => {
+        const frame = useCborX ? viaCborX(value) : viaJsonPack(value);
+        expect(frame.bytes.length).toBeGreaterThanOrEqual(256);
+        checkWellFormed(frame);
+        checkArbitrary(mutate(frame.bytes, mutations));
+      }),
+      runs(300),
+    );
   });
 
   it('random bytes never throw, hang or break the tree', () => {
