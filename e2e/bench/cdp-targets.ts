@@ -1,46 +1,63 @@
 /**
- * Opening and closing pages over a bare CDP connection to the browser, without attaching to
- * them: an attached driver (Playwright enables the Network domain on every page it knows)
- * receives an event, with the payload, for every WebSocket frame the page gets, which costs
- * the browser and the driver more CPU than the page's own work and would be measured with it.
- * The pages report their results themselves (ext-bench-server.ts `/result`).
+ * A bare CDP connection to a browser (no driver): requests, replies and events, nothing
+ * enabled unless asked. The page-cost benchmark opens and closes pages with it without
+ * attaching to them: an attached driver (Playwright enables the Network domain on every
+ * page it knows) receives an event, with the payload, for every WebSocket frame the page
+ * gets, which costs the browser and the driver more CPU than the page's own work and would
+ * be measured with it. The pages report their results themselves (ext-bench-server.ts).
  */
 import WebSocket from 'ws';
 
-export interface CdpTargets {
-  /** A fresh browser context (extensions do not run in it), or undefined for the default one. */
-  newContext(): Promise<string>;
-  open(url: string, browserContextId?: string): Promise<string>;
-  close(targetId: string): Promise<void>;
-  disconnect(): void;
+export interface CdpConnection {
+  /** Sends a command (to a flattened session when `sessionId` is given) and resolves with its result. */
+  send<T = any>(method: string, params?: object, sessionId?: string): Promise<T>;
+  /** Calls `listener` with the params of every `method` event. */
+  on(method: string, listener: (params: any) => void): void;
+  close(): void;
 }
 
-export async function connectTargets(browserEndpoint: string): Promise<CdpTargets> {
-  const socket = new WebSocket(browserEndpoint, { perMessageDeflate: false });
+export async function connectCdp(browserEndpoint: string): Promise<CdpConnection> {
+  const socket = new WebSocket(browserEndpoint, { perMessageDeflate: false, maxPayload: 1 << 30 });
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
     socket.once('error', reject);
   });
   let nextId = 1;
-  const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; method: string }>();
+  const listeners = new Map<string, ((params: unknown) => void)[]>();
   socket.on('message', (data: Buffer) => {
-    const m = JSON.parse(data.toString('utf8')) as { id?: number; result?: unknown; error?: { message: string } };
+    const m = JSON.parse(data.toString('utf8')) as { id?: number; method?: string; params?: unknown; result?: unknown; error?: { message: string } };
+    if (m.method !== undefined) for (const l of listeners.get(m.method) ?? []) l(m.params);
     const w = m.id !== undefined ? waiting.get(m.id) : undefined;
-    if (!w) return; // events: none subscribed
+    if (!w) return;
     waiting.delete(m.id!);
-    if (m.error) w.reject(new Error(m.error.message));
+    if (m.error) w.reject(new Error(`${w.method}: ${m.error.message}`));
     else w.resolve(m.result);
   });
-  const send = <T>(method: string, params: Record<string, unknown> = {}): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      const id = nextId++;
-      waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      socket.send(JSON.stringify({ id, method, params }));
-    });
   return {
-    newContext: async () => (await send<{ browserContextId: string }>('Target.createBrowserContext')).browserContextId,
-    open: async (url, browserContextId) => (await send<{ targetId: string }>('Target.createTarget', browserContextId ? { url, browserContextId } : { url })).targetId,
-    close: async (targetId) => void (await send('Target.closeTarget', { targetId })),
-    disconnect: () => socket.close(),
+    send: (method, params = {}, sessionId) =>
+      new Promise((resolve, reject) => {
+        const id = nextId++;
+        waiting.set(id, { resolve: resolve as (v: unknown) => void, reject, method });
+        socket.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
+      }),
+    on: (method, listener) => listeners.set(method, [...(listeners.get(method) ?? []), listener]),
+    close: () => socket.close(),
+  };
+}
+
+/** Opening and closing pages in the browser's default context, unattached. */
+export interface CdpTargets {
+  open(url: string): Promise<string>;
+  close(targetId: string): Promise<void>;
+  disconnect(): void;
+}
+
+export async function connectTargets(browserEndpoint: string): Promise<CdpTargets> {
+  const cdp = await connectCdp(browserEndpoint);
+  return {
+    open: async (url) => (await cdp.send<{ targetId: string }>('Target.createTarget', { url })).targetId,
+    close: async (targetId) => void (await cdp.send('Target.closeTarget', { targetId })),
+    disconnect: () => cdp.close(),
   };
 }

@@ -12,8 +12,8 @@
  * least-squares fit (fixed µs per post + ns per byte) over the Uint8Array rows.
  */
 import { rmSync } from 'node:fs';
-import WebSocket from 'ws';
 import { ensureExtensionBuild } from '../support/ext-env.js';
+import { connectCdp } from './cdp-targets.js';
 import { startChromium } from './chromium-process.js';
 import { startFloodServer } from './ext-bench-server.js';
 
@@ -22,23 +22,11 @@ const SIZES = [16 << 10, 64 << 10, 256 << 10, 1 << 20];
 const extDir = await ensureExtensionBuild('chrome');
 const server = await startFloodServer();
 const chromium = await startChromium(extDir);
-const cdp = new WebSocket(chromium.endpoint, { perMessageDeflate: false, maxPayload: 1 << 30 });
+const cdp = await connectCdp(chromium.endpoint);
 try {
-  await new Promise((resolve, reject) => cdp.once('open', resolve).once('error', reject));
-  let nextId = 1;
-  const replies = new Map<number, (m: { result?: any; error?: { message: string } }) => void>();
   const worlds: { id: number; name: string; auxData?: { type?: string } }[] = [];
-  cdp.on('message', (data: Buffer) => {
-    const m = JSON.parse(data.toString('utf8'));
-    if (m.method === 'Runtime.executionContextCreated') worlds.push(m.params.context);
-    if (m.id !== undefined) replies.get(m.id)?.(m);
-  });
-  const send = (method: string, params: object = {}, sessionId?: string): Promise<any> =>
-    new Promise((resolve, reject) => {
-      const id = nextId++;
-      replies.set(id, (m) => (m.error ? reject(new Error(`${method}: ${m.error.message}`)) : resolve(m.result)));
-      cdp.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
-    });
+  cdp.on('Runtime.executionContextCreated', (p: { context: (typeof worlds)[number] }) => worlds.push(p.context));
+  const send = cdp.send;
   await new Promise((r) => setTimeout(r, 1000)); // the extension's service worker starts
   const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
   const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
