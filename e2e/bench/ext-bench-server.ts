@@ -31,7 +31,6 @@ export interface FloodResult {
 
 export interface FloodServer {
   readonly httpUrl: string;
-  readonly wsUrl: string;
   /** The result a page opened with `run=id` posts; rejects after `timeoutMs`. */
   waitForResult(id: string, timeoutMs: number): Promise<FloodResult>;
   close(): Promise<void>;
@@ -125,7 +124,6 @@ export async function startFloodServer(options: { burst?: number } = {}): Promis
   const { port } = server.address() as AddressInfo;
   return {
     httpUrl: `http://127.0.0.1:${port}/`,
-    wsUrl: `ws://127.0.0.1:${port}`,
     waitForResult: (id, timeoutMs) =>
       new Promise<FloodResult>((resolve, reject) => {
         const done = (r: FloodResult & { error?: string }) => {

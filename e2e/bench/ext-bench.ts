@@ -96,10 +96,8 @@ type FloodMode = 'with' | 'without' | 'floor';
 
 interface FloodRun {
   readonly mode: FloodMode;
-  readonly withExtension: boolean;
   readonly n: number;
   readonly msFirstToLast: number;
-  readonly msGoToLast: number;
   readonly rate: number;
   /** CPU of the page renderer's main thread during the run, per message (/proc; NaN without). */
   readonly pageMainUsPerMessage: number;
@@ -131,10 +129,8 @@ async function flood(server: FloodServer, browser: FloodBrowser, mode: FloodMode
     if (withExtension !== r.hookBatches > 0) throw new Error(`flood: ${r.hookBatches} hook batches in a page ${withExtension ? 'with' : 'without'} the extension`);
     return {
       mode,
-      withExtension,
       n: r.n,
       msFirstToLast: r.msFirstToLast,
-      msGoToLast: r.msGoToLast,
       rate: ((r.n - 1) / r.msFirstToLast) * 1000,
       pageMainUsPerMessage: (cpu.pageMainSeconds * 1e6) / r.n,
       browserUsPerMessage: (cpu.treeSeconds * 1e6) / r.n,
