@@ -365,7 +365,7 @@ function recordSkippedContainers(index: SpanIndex, stack: WalkStack, t: number, 
  * lengths, reserved additional information, the break, two-byte simple values, which must
  * be checked to be at least 32).
  */
-const HEAD_LENGTH = new Uint8Array(256);
+export const HEAD_LENGTH = new Uint8Array(256);
 for (let ib = 0; ib < 256; ib++) {
   const major = ib >> 5;
   const ai = ib & 31;
