@@ -51,7 +51,7 @@ function argument(bytes: Uint8Array, at: number, n: number): number {
   if (n === 1) return bytes[at];
   if (n === 2) return (bytes[at] << 8) | bytes[at + 1];
   if (n === 4) return ((bytes[at] << 24) >>> 0) + ((bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]);
-  return Infinity; // 8-byte lengths: more than any frame here holds, rejected below
+  return Infinity; // an 8-byte length or count: more than any frame holds, rejected below
 }
 
 /**
@@ -89,6 +89,8 @@ function floorSkip(bytes: Uint8Array, checkText: boolean): FloorResult {
     const arg = head === 1 ? ib & 31 : argument(bytes, pos - head + 1, head - 1);
     if (ib >= 0x80) {
       if (arg === 0) continue;
+      // Every item takes a byte at least: a larger count is a lie (and would not fit the stack).
+      if (arg > len - pos) return { end: pos, error: 'count exceeds input' };
       if (top + 1 === MAX_NESTING) return { end: pos, error: 'nesting' };
       itemsLeft[++top] = ib >= 0xa0 ? arg * 2 : arg;
     } else {
