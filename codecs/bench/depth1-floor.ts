@@ -28,9 +28,10 @@ import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { CborDecoder } from '@jsonjoy.com/json-pack/lib/cbor/CborDecoder.js';
 import { SpanIndex } from '../core/span-index.js';
 import { findInvalidUtf8 } from '../core/utf8.js';
-// The walker's own table: head length by initial byte, 0 for what the fast loops leave alone
-// (tags, indefinite lengths, reserved values, the break, two-byte simple values).
-import { cborWalker, HEAD_LENGTH } from '../cbor/walker.js';
+// The walker's own head reading: HEAD_LENGTH is the head length by initial byte, 0 for what
+// its fast loops leave alone (tags, indefinite lengths, reserved values, the break, two-byte
+// simple values); readArg reads a head's argument.
+import { cborWalker, HEAD_LENGTH, readArg } from '../cbor/walker.js';
 import { measure, fmtTime, type Contender } from './measure.js';
 
 const repo = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -46,13 +47,6 @@ interface FloorResult {
 
 const MAX_NESTING = 1024;
 const itemsLeft = new Int32Array(MAX_NESTING);
-
-function argument(bytes: Uint8Array, at: number, n: number): number {
-  if (n === 1) return bytes[at];
-  if (n === 2) return (bytes[at] << 8) | bytes[at + 1];
-  if (n === 4) return ((bytes[at] << 24) >>> 0) + ((bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]);
-  return Infinity; // an 8-byte length or count: more than any frame holds, rejected below
-}
 
 /**
  * Strict UTF-8 validity, as cheap as we know how: short ASCII runs inline, four bytes per
@@ -86,7 +80,7 @@ function floorSkip(bytes: Uint8Array, checkText: boolean): FloorResult {
     pos += head;
     itemsLeft[top]--;
     if (ib < 0x40 || ib >= 0xc0) continue; // integers, floats, simple values: the head is all
-    const arg = head === 1 ? ib & 31 : argument(bytes, pos - head + 1, head - 1);
+    const arg = head === 1 ? ib & 31 : readArg(bytes, pos - head + 1, head - 1);
     if (ib >= 0x80) {
       if (arg === 0) continue;
       // Every item takes a byte at least: a larger count is a lie (and would not fit the stack).

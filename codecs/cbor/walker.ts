@@ -655,7 +655,7 @@ function failAt(index: SpanIndex, stack: WalkStack, code: DecodeErrorCode, at: n
 }
 
 /** Reads a big-endian unsigned argument of n = 1, 2, 4 or 8 bytes (8-byte values as a float, exact up to 2^53). */
-function readArg(bytes: Uint8Array, at: number, n: number): number {
+export function readArg(bytes: Uint8Array, at: number, n: number): number {
   switch (n) {
     case 1:
       return bytes[at];
