@@ -6,7 +6,7 @@
  */
 import type { Direction, Opcode } from '../protocol/messages.js';
 
-export type FormatChoice = 'auto' | 'cbor' | 'msgpack' | 'json' | 'ndjson' | 'text' | 'crdt-model' | 'crdt-patch';
+export type FormatChoice = 'auto' | 'cbor' | 'msgpack' | 'json' | 'ndjson' | 'text' | 'protobuf' | 'crdt-model' | 'crdt-patch';
 
 /** What a frame is in one word (codecs' FrameVerdict): unknown frames are not "malformed". */
 export type Verdict = 'decoded' | 'malformed' | 'unknown' | 'empty';
