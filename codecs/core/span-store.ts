@@ -180,33 +180,6 @@ export class SpanStore {
     this.i32View = this.u8View = null;
   }
 
-  /**
-   * Whether two complete keys of the map `id` may have the same encoded length: false
-   * means no two keys can be equal byte for byte, so a duplicate-key check (which makes
-   * typed arrays of its own to read the store, costing more than walking a small frame) has
-   * nothing to find. Lengths share bits modulo 32: two different ones may look alike (true,
-   * let the check compare), two equal ones never look different.
-   */
-  keyLengthsRepeat(id: number): boolean {
-    const i32 = this.slabI32;
-    const u8 = this.slabU8;
-    const c = this.cap;
-    const startAt = this.i32At;
-    const endAt = startAt + c;
-    const firstChildAt = startAt + 3 * c;
-    const nextSiblingAt = startAt + 4 * c;
-    const flagsAt = this.u8At + c;
-    let lengthsSeen = 0; // bit n: a key of n (modulo 32) bytes
-    for (let n = i32[firstChildAt + id]; n >= 0; n = i32[nextSiblingAt + n]) {
-      const flags = u8[flagsAt + n];
-      if ((flags & Flag.key) === 0 || (flags & Flag.incomplete) !== 0) continue;
-      const bit = 1 << ((i32[endAt + n] - i32[startAt + n]) & 31);
-      if ((lengthsSeen & bit) !== 0) return true;
-      lengthsSeen |= bit;
-    }
-    return false;
-  }
-
   /** Bytes held by the typed arrays (for memory accounting in the UI). */
   get byteLength(): number {
     return this.cap * BYTES_PER_NODE;
