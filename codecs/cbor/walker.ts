@@ -315,7 +315,7 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
       pos = end;
     }
     if (!full) break;
-    store.grow();
+    store.growFor(pos);
   }
   stack.items[t] = items;
   stack.last[t] = last;

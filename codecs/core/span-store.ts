@@ -107,9 +107,15 @@ export class SpanStore {
     return this.views ?? (this.views = new StoreViews());
   }
 
+  /**
+   * Bytes in the frame (SpanIndex sets it): with the offset a walk has reached, it lets
+   * `growFor` extrapolate how many nodes the frame will need.
+   */
+  frameLength = 0;
+
   /** Appends a node and returns its id; links it as the last child of `parent`. */
   add(kind: number, start: number, head: number, arg: number, parent: number, prevSibling: number): number {
-    if (this.size === this.cap) this.grow();
+    if (this.size === this.cap) this.growFor(start);
     // Slab memory is handed out once, so fresh slots are zero and flags start clear; links
     // start at -1 (none) here, per node, rather than over the whole capacity (most small
     // frames use a fraction of it).
@@ -132,9 +138,42 @@ export class SpanStore {
     return id;
   }
 
-  /** Doubles the capacity (walkers that write the arrays directly call this when the store is full). */
-  grow(): void {
-    this.allocate(this.cap * 2);
+  /**
+   * Makes room for more nodes: to `capacity` when given (a walker that can estimate how many
+   * nodes the frame holds passes its estimate), else double. Walkers that write the arrays
+   * directly call this when the store is full.
+   */
+  grow(capacity = 0): void {
+    this.allocate(Math.max(capacity > this.cap ? capacity | 0 : this.cap * 2, this.cap + 1));
+  }
+
+  /**
+   * Grows a full store whose walk has reached byte `pos` to the nodes the whole frame will
+   * likely need at the density seen so far, with a margin for the part not yet seen (a quarter
+   * of it denser still early in the frame, a twentieth near its end): one growth instead of
+   * a series of doublings, each of which copies every node into fresh memory (fresh memory
+   * is most of what indexing a number-dense frame costs), and little to trim at the end.
+   * At least a quarter more, at most eight times as many, never more than one node per byte.
+   */
+  growFor(pos: number): void {
+    const c = this.cap;
+    const len = this.frameLength;
+    if (len === 0) return this.grow();
+    const seen = pos > 0 && pos < len ? Math.ceil(((this.size * len) / pos) * (1.05 + (0.25 * (len - pos)) / len)) : 0;
+    this.grow(Math.max(c + (c >> 2) + 16, Math.min(seen, c * 8, len + 1)));
+  }
+
+  /**
+   * Gives back the capacity the walk did not use: a store with a buffer of its own and more
+   * than a fifth of it empty is copied into one of exactly its size (a node then costs at
+   * most BYTES_PER_NODE * 5 / 4, under 40 bytes, not up to twice BYTES_PER_NODE). Called
+   * when the first walk of a frame ends; stores carved from a shared slab are left where
+   * they are (the slab is freed whole).
+   */
+  trim(): void {
+    const n = Math.max(this.size, 4);
+    if (this.cap * BYTES_PER_NODE <= SLAB_MAX_REQUEST || (this.cap - n) * 5 <= this.cap) return;
+    this.allocate(n);
   }
 
   /** Sets the exclusive end offset of node `id`. */
@@ -172,6 +211,9 @@ export class SpanStore {
     this.slabF64 = reservedF64;
     this.slabI32 = reservedI32;
     this.slabU8 = reservedU8;
+    // The module does not keep the buffer past this call: after the store is dropped, a
+    // large one must go with it (not stay until the next frame is indexed).
+    releaseReserved();
     this.f64At = f64At;
     this.i32At = i32At;
     this.u8At = u8At;
@@ -231,7 +273,10 @@ let slab = EMPTY_BUFFER;
 let slabI32 = EMPTY_I32;
 let slabU8 = EMPTY_U8;
 let slabF64 = EMPTY_F64;
-/** The buffer of the last `reserve` (a slab, or a large store's own buffer) and arrays over all of it. */
+/**
+ * The buffer of the last `reserve` (a slab, or a large store's own buffer) and arrays over
+ * all of it: `reserve`'s second result, read and released (`releaseReserved`) right after.
+ */
 let reservedBuffer = EMPTY_BUFFER;
 let reservedI32 = EMPTY_I32;
 let reservedU8 = EMPTY_U8;
@@ -243,7 +288,16 @@ let reservedF64 = EMPTY_F64;
  */
 export function allocateFloat64(count: number): Float64Array {
   const offset = reserve(count * 8);
-  return new Float64Array(reservedBuffer, offset, count);
+  const out = new Float64Array(reservedBuffer, offset, count);
+  releaseReserved();
+  return out;
+}
+
+function releaseReserved(): void {
+  reservedBuffer = EMPTY_BUFFER;
+  reservedI32 = EMPTY_I32;
+  reservedU8 = EMPTY_U8;
+  reservedF64 = EMPTY_F64;
 }
 
 /**
