@@ -164,16 +164,45 @@ export class SpanStore {
   }
 
   /**
-   * Gives back the capacity the walk did not use: a store with a buffer of its own and more
-   * than a fifth of it empty is copied into one of exactly its size (a node then costs at
-   * most BYTES_PER_NODE * 5 / 4, under 40 bytes, not up to twice BYTES_PER_NODE). Called
-   * when the first walk of a frame ends; stores carved from a shared slab are left where
-   * they are (the slab is freed whole).
+   * Gives back the capacity the walk did not use, when more than a fifth of it is empty (a
+   * node then costs at most BYTES_PER_NODE * 5 / 4, under 40 bytes, instead of up to twice
+   * BYTES_PER_NODE or more). A store with a buffer of its own is copied into one of its
+   * size; a store at the end of the current slab is compacted in place and the slab takes
+   * the rest back (zeroed: slab memory is handed out zeroed), so the next frame's store
+   * reuses memory already in cache instead of fresh slab memory, which cost small frames
+   * more than their walk. Called when the first walk of a frame ends.
    */
   trim(): void {
-    const n = Math.max(this.size, 4);
-    if (this.cap * BYTES_PER_NODE <= SLAB_MAX_REQUEST || (this.cap - n) * 5 <= this.cap) return;
-    this.allocate(n);
+    const cap = this.cap;
+    const n = Math.max(this.size, 4); // as the constructor
+    if ((cap - n) * 5 <= cap) return;
+    const bytes = cap * BYTES_PER_NODE;
+    if (bytes > SLAB_MAX_REQUEST) {
+      this.allocate(n);
+      return;
+    }
+    const offset = this.f64At << 3;
+    if (this.slab !== slab || offset + ((bytes + 7) & ~7) !== slabUsed) return;
+    // New layout at the same offset with stride n: every field region moves down, so
+    // moving them in order (int32 fields, then byte fields, which start after them all)
+    // never overwrites data not yet moved.
+    const size = this.size;
+    const i32At = (offset >> 2) + 2 * n;
+    const u8At = offset + 28 * n;
+    const i32 = this.slabI32;
+    const u8 = this.slabU8;
+    for (let f = 0; f < 5; f++) i32.copyWithin(i32At + f * n, this.i32At + f * cap, this.i32At + f * cap + size);
+    for (let f = 0; f < 3; f++) u8.copyWithin(u8At + f * n, this.u8At + f * cap, this.u8At + f * cap + size);
+    // Unused slots of the new layout (a store of under four nodes) and the tail go back zeroed.
+    for (let f = 0; f < 3; f++) u8.fill(0, u8At + f * n + size, u8At + (f + 1) * n);
+    const used = (BYTES_PER_NODE * n + 7) & ~7;
+    u8.fill(0, offset + BYTES_PER_NODE * n, offset + bytes);
+    slabUsed = offset + used;
+    this.i32At = i32At;
+    this.u8At = u8At;
+    this.cap = n;
+    this.views = null;
+    this.i32View = this.u8View = null;
   }
 
   /** Sets the exclusive end offset of node `id`. */
