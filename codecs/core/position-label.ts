@@ -1,0 +1,14 @@
+import { Kind } from './kinds.js';
+import type { SpanIndex } from './span-index.js';
+import { tagContentLabel } from '../cbor/known-tags.js';
+
+/**
+ * The label of a node that has no key, in the tree: what it is where that is known (a tag's
+ * content: `epoch seconds`, `UUID bytes`), else its position (`[3]`).
+ */
+export function positionLabel(index: SpanIndex, id: number, position: number): string {
+  const parent = index.store.parent[id];
+  if (parent < 0) return '$';
+  if (index.format === 'cbor' && index.store.kind[parent] === Kind.tag) return tagContentLabel(index, parent);
+  return `[${position}]`;
+}
