@@ -22,7 +22,7 @@ function childCount(index: SpanIndex, id: number): number {
 function labelOf(index: SpanIndex, id: number, keyId: number, position: number): string {
   if (keyId >= 0) {
     const kind = index.kind(keyId);
-    if (kind === 'text' && !index.isIncomplete(keyId)) return String(index.value(keyId));
+    if ((kind === 'text' || (kind === 'crdt_content' && typeof index.value(keyId) === 'string')) && !index.isIncomplete(keyId)) return String(index.value(keyId));
     return previewValue(index, keyId, 40);
   }
   return positionLabel(index, id, position);
