@@ -104,6 +104,22 @@ export interface TextResult {
   readonly truncated: boolean;
 }
 
+/** One patch operation as one line in the CRDT tab (worker/crdt-ops.ts). */
+export interface CrdtOpLine {
+  /** The operation's node in the tree. */
+  readonly nodeId: number;
+  /** `sid.time`. */
+  readonly id: string;
+  readonly op: string;
+  /** The id of the node it changes (`obj`), or '' for ops that create one. */
+  readonly target: string;
+  /** What it carries: text and where, keys → ids, deleted ranges, a constant. */
+  readonly detail: string;
+  /** Ids the operation takes. */
+  readonly span: number;
+  readonly bytes: number;
+}
+
 export interface CrdtSummary {
   readonly kind: 'model' | 'patch';
   /** The document view (model) or the patch operations (patch) as JSON text. */
@@ -112,6 +128,8 @@ export interface CrdtSummary {
   readonly metadataBytes: number;
   readonly contentBytes: number;
   readonly notes: readonly string[];
+  /** Patches: one line per operation (absent for models). */
+  readonly ops?: readonly CrdtOpLine[];
 }
 
 /** The Bytes view (worker/bytes-report.ts): where a frame's bytes go. */

@@ -13,6 +13,7 @@ import {
 } from '../../../codecs/index.js';
 import type { CrdtSummary, EncodeAs, EncodeResult, FilterQuery, FrameDecode, FrameSummary, IngestFrame, LargestField, TextResult, WorkerMethods } from './api.js';
 import { bytesReport } from './bytes-report.js';
+import { crdtOpLines } from './crdt-ops.js';
 import { diffFrames } from './frame-diff.js';
 import { FrameStore, isPlainText } from './frame-store.js';
 import { jsonText } from './json-text.js';
@@ -166,6 +167,7 @@ export class WorkerHandlers {
         return {
           kind: 'patch',
           viewJson: jsonText(patchJson(index) ?? null, MAX_TEXT_CHARS).text,
+          ops: crdtOpLines(index),
           clock: [],
           metadataBytes: split.metadataBytes,
           contentBytes: split.contentBytes,
