@@ -13,14 +13,13 @@
  * - `Function.prototype.toString` answers for those two (and for itself) with the natives'
  *   text; everything else goes to the original.
  */
-import { CAPTURE_TAG, FRAME_BINARY, FRAME_RECEIVED, type SocketEvent } from '../shared/messages.js';
+import { channelNames } from '../shared/channel.js';
+import { FRAME_BINARY, FRAME_RECEIVED, type SocketEvent } from '../shared/messages.js';
 import { Batcher } from './batcher.js';
+import { openChannel } from './channel.js';
 import { apply, captureNatives, construct, defineProperty, getOwnPropertyDescriptor, SafeWeakMap, uncurry, type Win } from './natives.js';
 import { Recorder, type SocketState } from './recorder.js';
 import type { HookHandle, HookOptions } from './types.js';
-
-/** Event type a hook answers (by cancelling it) so a second install in the window backs off. */
-export const HOOK_PROBE = `${CAPTURE_TAG}:hook-probe`;
 
 const INERT: HookHandle = {
   installed: false,
@@ -36,28 +35,32 @@ const PASS = 4;
 
 export function installHook(win: Win = globalThis.window, options: HookOptions = {}): HookHandle {
   if (!win || typeof win.WebSocket !== 'function') return INERT;
+  const names = channelNames(options.channelSecret ?? '');
   let n: ReturnType<typeof captureNatives>;
   try {
     n = captureNatives(win);
     // Installed already (all_frames, re-injection: a fresh copy of this module)?
-    if (!n.probe(HOOK_PROBE)) return INERT;
+    if (!n.probe(names.probe)) return INERT;
   } catch {
     return INERT;
   }
   const natives = n;
-  let origin = '*';
+  // Batches go to the relay on a private MessageChannel, never on the window (channel.ts):
+  // the page's own 'message' listeners see nothing, and nothing the page posts reaches the relay.
+  let channel: ReturnType<typeof openChannel>;
   try {
-    const o = win.location.origin;
-    if (o && o !== 'null') origin = o;
+    channel = openChannel(natives, names);
   } catch {
-    /* opaque or inaccessible: '*' (the message only ever goes to this window) */
+    channel = null;
   }
+  if (channel === null) return INERT;
+  const line = channel;
   const batcher = new Batcher(natives, {
     intervalMs: options.flushIntervalMs ?? 25,
     maxBatchBytes: options.maxBatchBytes ?? 256 << 10,
     maxBatchEvents: options.maxBatchEvents ?? 8192,
     transfer: options.transfer ?? true,
-    targetOrigin: origin,
+    post: (batch, transfer) => line.post(batch, transfer),
   });
   const rec = new Recorder(natives, batcher, options.maxPendingBytes ?? 64 << 20);
   const trustedOnly = options.trustedEventsOnly ?? true;
@@ -199,12 +202,13 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
     const desc = getOwnPropertyDescriptor(obj, key);
     if (!desc || !('value' in desc) || !defineProperty(obj, key, { ...desc, value })) {
       restore();
+      line.close();
       return INERT;
     }
     saved[saved.length] = [obj, key, desc];
   }
   const onProbe = (e: Event): void => natives.cancel(e);
-  natives.listenWindow(HOOK_PROBE, onProbe);
+  natives.listenWindow(names.probe, onProbe);
 
   return {
     installed: true,
@@ -215,7 +219,8 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
       active = false;
       batcher.stop();
       restore();
-      natives.unlistenWindow(HOOK_PROBE, onProbe);
+      natives.unlistenWindow(names.probe, onProbe);
+      line.close();
     },
     stats: () => ({
       sockets: nextId - 1,

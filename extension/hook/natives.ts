@@ -117,7 +117,14 @@ export function captureNatives(win: Win) {
   const encodeFn = uncurry<Uint8Array>(win.TextEncoder.prototype.encode as Function);
   const encodeIntoFn = win.TextEncoder.prototype.encodeInto as Function | undefined;
   const encodeInto = encodeIntoFn && uncurry<{ read: number; written: number }>(encodeIntoFn);
-  const postMessage = uncurry<void>(win.postMessage as Function);
+  // The private channel to the relay (hook/channel.ts): its constructor, the port's
+  // postMessage and the MessageEvent that hands the far port over, captured before the page runs.
+  const MC = typeof win.MessageChannel === 'function' && typeof win.MessagePort === 'function' ? win.MessageChannel : null;
+  const portProto = MC ? win.MessagePort.prototype : null;
+  const portPost = uncurry<void>((portProto?.postMessage ?? Function.prototype) as Function);
+  const portClose = uncurry<void>((portProto?.close ?? Function.prototype) as Function);
+  const MessageEventCtor = win.MessageEvent;
+  const stopImmediate = uncurry<void>(EventCtor.prototype.stopImmediatePropagation as Function);
   const setTimer = uncurry<unknown>(win.setTimeout as Function);
   const clearTimer = uncurry<void>(win.clearTimeout as Function);
   const perf = win.performance;
@@ -209,10 +216,16 @@ export function captureNatives(win: Win) {
     unlistenWindow: (type: string, fn: (e: Event) => void): void => winRemove(win, type, fn),
     /** Dispatches a cancelable event on the window; false when a listener cancelled it. */
     probe: (type: string): boolean => winDispatch(win, new EventCtor(type, { cancelable: true })),
-    cancel: (e: Event): void => preventDefault(e),
-    post(message: unknown, targetOrigin: string, transfer: ArrayBuffer[]): void {
-      postMessage(win, message, targetOrigin, transfer);
+    /** Dispatches a cancelable MessageEvent carrying `port` on the window; false when a listener took it (cancelled it). */
+    offerPort: (type: string, port: MessagePort): boolean => winDispatch(win, new MessageEventCtor(type, { cancelable: true, ports: [port] })),
+    cancel: (e: Event): void => {
+      preventDefault(e);
+      stopImmediate(e);
     },
+    /** A new MessageChannel, or null where there is none. */
+    newChannel: (): MessageChannel | null => (MC ? new MC() : null),
+    portPost: (port: MessagePort, message: unknown, transfer: ArrayBuffer[]): void => portPost(port, message, transfer),
+    portClose: (port: MessagePort): void => portClose(port),
     setTimer: (fn: () => void, ms: number): unknown => setTimer(win, fn, ms),
     clearTimer: (id: unknown): void => clearTimer(win, id),
     now: perfNow && typeof timeOrigin === 'number' ? (): number => timeOrigin + perfNow(perf) : (): number => apply(dateNow, Date, []) as number,
