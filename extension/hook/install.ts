@@ -17,6 +17,7 @@ import { channelNames } from '../shared/channel.js';
 import { FRAME_BINARY, FRAME_RECEIVED, type SocketEvent } from '../shared/messages.js';
 import { Batcher } from './batcher.js';
 import { openChannel } from './channel.js';
+import { joinPeers } from './peers.js';
 import { apply, captureNatives, construct, defineProperty, getOwnPropertyDescriptor, SafeWeakMap, uncurry, type Win } from './natives.js';
 import { Recorder, type SocketState } from './recorder.js';
 import type { HookHandle, HookOptions } from './types.js';
@@ -121,13 +122,25 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
     else rec.text(s, 0, time, text);
   }
 
+  // Related same-origin windows' hooks (peers.ts): a frame sent on one's socket through
+  // another's `send` is recorded by the socket's own hook.
+  const peers = joinPeers(natives, names.peers, {
+    owns: (ws) => active && sockets.get(ws) !== undefined,
+    recordSent(ws, kind, data, text, length) {
+      const s = active ? sockets.get(ws) : undefined;
+      if (s === undefined) return false;
+      sent(s, kind, data, text, length);
+      return true;
+    },
+  });
+
   const nativeSend = natives.send;
   const callSend = uncurry<void>(nativeSend);
   const OPEN = natives.OPEN;
   const send = {
     send(this: unknown, data: unknown): void {
       const s = sockets.get(this);
-      if (s === undefined || !active || arguments.length === 0) return apply(nativeSend, this, arguments) as void;
+      if (!active || arguments.length === 0 || (s === undefined && !peers.owns(this))) return apply(nativeSend, this, arguments) as void;
       let kind = 0;
       let text = '';
       let arg = data; // the native ignores further arguments, as WebIDL does
@@ -151,7 +164,8 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
       callSend(this, arg); // CONNECTING: InvalidStateError, nothing recorded
       if (state !== OPEN || kind === PASS) return; // CLOSING/CLOSED: the native discards it
       try {
-        sent(s, kind, data, text, length);
+        if (s !== undefined) sent(s, kind, data, text, length);
+        else peers.recordSent(this, kind, data, text, length);
       } catch {
         /* the frame went out; recording must not throw into the page */
       }
@@ -202,6 +216,7 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
     const desc = getOwnPropertyDescriptor(obj, key);
     if (!desc || !('value' in desc) || !defineProperty(obj, key, { ...desc, value })) {
       restore();
+      peers.leave();
       line.close();
       return INERT;
     }
@@ -220,6 +235,7 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
       batcher.stop();
       restore();
       natives.unlistenWindow(names.probe, onProbe);
+      peers.leave();
       line.close();
     },
     stats: () => ({

@@ -125,6 +125,12 @@ export function captureNatives(win: Win) {
   const portClose = uncurry<void>((portProto?.close ?? Function.prototype) as Function);
   const MessageEventCtor = win.MessageEvent;
   const stopImmediate = uncurry<void>(EventCtor.prototype.stopImmediatePropagation as Function);
+  // Peers (hook/peers.ts): a CustomEvent on an ancestor window, its detail read through the built-in getter.
+  const CustomEventCtor = win.CustomEvent;
+  const detailOf = reader<unknown>(CustomEventCtor?.prototype, 'detail');
+  const etDispatch = uncurry<boolean>(win.EventTarget.prototype.dispatchEvent as Function);
+  const topGetter = getOwnPropertyDescriptor(win, 'top')?.get;
+  const parentGetter = getOwnPropertyDescriptor(win, 'parent')?.get;
   const setTimer = uncurry<unknown>(win.setTimeout as Function);
   const clearTimer = uncurry<void>(win.clearTimeout as Function);
   const perf = win.performance;
@@ -222,6 +228,22 @@ export function captureNatives(win: Win) {
       preventDefault(e);
       stopImmediate(e);
     },
+    /** The windows above this one, highest first (`top`, then `parent`), never this window. */
+    ancestors(): object[] {
+      const out: object[] = [];
+      try {
+        const top = topGetter ? (apply(topGetter, win, []) as object) : win.top;
+        if (top && top !== win) out[out.length] = top;
+        const parent = parentGetter ? (apply(parentGetter, win, []) as object) : win.parent;
+        if (parent && parent !== win && parent !== top) out[out.length] = parent;
+      } catch {
+        /* none reachable */
+      }
+      return out;
+    },
+    /** Dispatches a CustomEvent carrying `detail` on `target` (throws across origins). */
+    dispatchDetail: (target: object, type: string, detail: unknown): boolean => etDispatch(target, new CustomEventCtor(type, { detail })),
+    detailOf: (e: Event): unknown => detailOf(e),
     /** A new MessageChannel, or null where there is none. */
     newChannel: (): MessageChannel | null => (MC ? new MC() : null),
     portPost: (port: MessagePort, message: unknown, transfer: ArrayBuffer[]): void => portPost(port, message, transfer),

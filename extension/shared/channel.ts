@@ -21,6 +21,8 @@ export interface ChannelNames {
   readonly ready: string;
   /** A hook answers it (by cancelling it) so a second install in the window backs off. */
   readonly probe: string;
+  /** Hooks of related same-origin windows find each other (hook/peers.ts). */
+  readonly peers: string;
 }
 
 export function channelNames(secret: string): ChannelNames {
@@ -28,5 +30,6 @@ export function channelNames(secret: string): ChannelNames {
     offer: `${CAPTURE_TAG}:offer:${secret}`,
     ready: `${CAPTURE_TAG}:ready:${secret}`,
     probe: `${CAPTURE_TAG}:probe:${secret}`,
+    peers: `${CAPTURE_TAG}:peers:${secret}`,
   };
 }
