@@ -29,6 +29,9 @@ const INERT: HookHandle = {
   stats: () => ({ sockets: 0, batchesPosted: 0, droppedFrames: 0, pendingBytes: 0 }),
 };
 
+/** Longest worker script URL reported (a data: URL can be megabytes); longer ones are cut, marked with '…'. */
+const MAX_WORKER_URL = 4096;
+
 const VIEW = 1;
 const BUFFER = 2;
 const BLOB = 3;
@@ -186,6 +189,31 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
   };
   const Hooked = new Proxy(natives.WS, handler);
 
+  // Workers: their own sockets are out of reach, but the panel must not be silent about them.
+  // `Worker` / `SharedWorker` become Proxies of the natives (construct trap only, as for
+  // WebSocket) that report a `worker` event once the native constructed it.
+  const workerState: SocketState = { id: 0, queue: [], head: 0 };
+  const workerProxies: [Function, object, Function, string][] = [];
+  for (const [name, kind] of [['Worker', 'dedicated'], ['SharedWorker', 'shared']] as const) {
+    const Native = (win as unknown as Record<string, unknown>)[name] as Function;
+    if (typeof Native !== 'function') continue;
+    const h: ProxyHandler<Function> = Object.create(null) as ProxyHandler<Function>;
+    h.construct = (target, args, newTarget): object => {
+      const worker = construct(target, args, newTarget) as object;
+      if (active) {
+        try {
+          let url = natives.scriptUrl(args[0]);
+          if (url.length > MAX_WORKER_URL) url = `${url.slice(0, MAX_WORKER_URL)}…`;
+          rec.event(workerState, { type: 'worker', socketId: 0, kind, url, time: natives.now() });
+        } catch {
+          /* the page gets its worker regardless */
+        }
+      }
+      return worker;
+    };
+    workerProxies[workerProxies.length] = [Native, (Native as { prototype: object }).prototype, new Proxy(Native, h) as unknown as Function, name];
+  }
+
   const nativeToString = natives.fnToString;
   const masks = new SafeWeakMap<object, string>();
   const toString = {
@@ -195,6 +223,7 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
     },
   }.toString;
   masks.set(Hooked, apply(nativeToString, natives.WS, []) as string);
+  for (const [Native, , proxy] of workerProxies) masks.set(proxy, apply(nativeToString, Native, []) as string);
   masks.set(send, apply(nativeToString, nativeSend, []) as string);
   masks.set(toString, apply(nativeToString, nativeToString, []) as string);
 
@@ -204,6 +233,10 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
     [natives.wsProto, 'constructor', Hooked],
     [win, 'WebSocket', Hooked],
   ];
+  for (const [, proto, proxy, name] of workerProxies) {
+    patches[patches.length] = [proto, 'constructor', proxy];
+    patches[patches.length] = [win, name, proxy];
+  }
   const saved: [object, PropertyKey, PropertyDescriptor][] = [];
   const restore = (): void => {
     for (let i = saved.length - 1; i >= 0; i--) {

@@ -129,6 +129,11 @@ export function captureNatives(win: Win) {
   const CustomEventCtor = win.CustomEvent;
   const detailOf = reader<unknown>(CustomEventCtor?.prototype, 'detail');
   const etDispatch = uncurry<boolean>(win.EventTarget.prototype.dispatchEvent as Function);
+  // Worker script URLs (install.ts): resolved with the captured URL against the document's base.
+  const URLCtor = win.URL;
+  const urlHref = brand(URLCtor?.prototype, 'href') && reader<string>(URLCtor.prototype, 'href');
+  const baseURI = reader<string>(win.Node?.prototype, 'baseURI');
+  const doc = win.document;
   const topGetter = getOwnPropertyDescriptor(win, 'top')?.get;
   const parentGetter = getOwnPropertyDescriptor(win, 'parent')?.get;
   const setTimer = uncurry<unknown>(win.setTimeout as Function);
@@ -227,6 +232,23 @@ export function captureNatives(win: Win) {
     cancel: (e: Event): void => {
       preventDefault(e);
       stopImmediate(e);
+    },
+    /** `v` as an absolute URL string when it is a string or a URL object (no page code runs), else ''. */
+    scriptUrl(v: unknown): string {
+      let s = '';
+      if (typeof v === 'string') s = v;
+      else if (urlHref && typeof v === 'object' && v !== null) {
+        try {
+          s = urlHref(v);
+        } catch {
+          return '';
+        }
+      } else return '';
+      try {
+        return urlHref ? urlHref(new URLCtor(s, baseURI(doc))) : s;
+      } catch {
+        return s;
+      }
     },
     /** The windows above this one, highest first (`top`, then `parent`), never this window. */
     ancestors(): object[] {

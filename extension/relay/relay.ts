@@ -10,7 +10,7 @@
  * and `framesBefore` (which counts its frames) lets the background count them exactly.
  */
 import { channelNames } from '../shared/channel.js';
-import { FRAME_ROW_BYTES, RELAY_PORT, type RelayBatch, type RelayHello, type WireBytes, type WireCapture } from '../shared/messages.js';
+import { FRAME_ROW_BYTES, RELAY_PORT, type BatchEvent, type RelayBatch, type RelayHello, type WireBytes, type WireCapture } from '../shared/messages.js';
 import { toBase64 } from './base64.js';
 import { splitBatch } from './split.js';
 import { parseHookBatch, type ParsedHookBatch } from './validate.js';
@@ -166,8 +166,32 @@ export function startRelay(options: RelayOptions): RelayHandle {
     return wireAs === 'base64' ? { b64: toBase64(bytes) } : { bytes: bytes.slice() };
   }
 
+  /**
+   * `opening` and `worker` events with the document they happened in, read here (the page
+   * cannot set it): its URL and origin ('null' in a sandboxed frame).
+   */
+  function withDocument(events: BatchEvent[]): BatchEvent[] {
+    let doc: { documentUrl: string; documentOrigin: string } | null = null;
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!;
+      if (e.type !== 'opening' && e.type !== 'worker') continue;
+      if (doc === null) {
+        doc = { documentUrl: '', documentOrigin: '' };
+        try {
+          doc.documentUrl = win.location.href;
+          doc.documentOrigin = String(win.origin);
+        } catch {
+          /* keep what was read */
+        }
+      }
+      events[i] = { ...e, ...doc };
+    }
+    return events;
+  }
+
   /** Posts a checked hook batch as one or more relay batches (split.ts). */
   function forward(batch: ParsedHookBatch): void {
+    withDocument(batch.events);
     const table = new Uint8Array(batch.table.buffer, batch.table.byteOffset, batch.table.byteLength);
     const cost = wireAs === 'base64' ? (n: number) => Math.ceil(n / 3) * 4 : (n: number) => n;
     const maxMessageBytes = options.maxMessageBytes ?? (wireAs === 'base64' ? 64 << 10 : 1 << 20);
