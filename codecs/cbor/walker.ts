@@ -530,6 +530,25 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
               n++;
               continue;
             }
+            // A short one of numbers and simple values (a coordinate pair, a vector) is
+            // skipped right here, without a stack frame; anything else gets one below.
+            const count = ib >= 0xa0 ? arg * 2 : arg;
+            if (count <= SHORT_SKIP) {
+              let p = next;
+              let k = 0;
+              for (; k < count && p < len; k++) {
+                const b = bytes[p];
+                if (b >= 0x40 && b < 0xe0) break;
+                const h = HEAD_LENGTH[b];
+                if (h === 0) break;
+                p += h;
+              }
+              if (k === count && p <= len) {
+                pos = p;
+                n++;
+                continue;
+              }
+            }
             items[t] = n;
             stack.pushSkip(ib >= 0xa0 ? arg * 2 : arg, ib >= 0xa0 ? Kind.map : Kind.array);
             if (stack.remaining !== remaining) ({ remaining, items, kind: kinds } = stack);
@@ -644,6 +663,9 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
     }
   }
 }
+
+/** Containers of up to this many items (a map counts keys and values) may be skipped in place. */
+const SHORT_SKIP = 16;
 
 const MAJOR_KIND = [Kind.uint, Kind.nint, Kind.bytes, Kind.text, Kind.array, Kind.map, Kind.tag, 0];
 
