@@ -164,13 +164,9 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
       }
       if (kind === Kind.text) {
         const bad = findInvalidUtf8(bytes, pos, pos + size);
-        if (bad >= 0) {
-          store.flags[id] |= Flag.incomplete;
-          store.end[id] = pos + size;
-          spill(stack, t, fItems, fLast);
-          failAt(index, stack, 'invalid-utf8', bad, pos + size, 'invalid UTF-8 in str');
-          return;
-        }
+        if (bad >= 0) warnInvalidText(index, id, bad);
+      } else if (kind === Kind.ext && arg === -1) {
+        checkTimestamp(index, id, start, pos, size);
       }
       pos += size;
       store.end[id] = pos;
@@ -227,6 +223,35 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
   }
 }
 
+/**
+ * A str that is not valid UTF-8 does not fail the frame (the spec asks decoders to expose
+ * the original bytes): the node is marked, its value is the bytes, and a warning says
+ * where the first bad sequence starts.
+ */
+function warnInvalidText(index: SpanIndex, id: number, bad: number): void {
+  const store = index.store;
+  store.flags[id] |= Flag.invalidUtf8;
+  index.warn({ code: 'invalid-utf8', offset: bad, node: id, message: `invalid UTF-8 (byte 0x${index.bytes[bad].toString(16).padStart(2, '0')}) in the str at byte ${store.start[id]}: kept as its bytes, at byte ${bad}` });
+}
+
+/**
+ * The timestamp extension (type -1) is 4, 8 or 12 bytes with nanoseconds up to
+ * 999,999,999; anything else stays a plain ext, with a warning at the ext's offset.
+ */
+function checkTimestamp(index: SpanIndex, id: number, start: number, data: number, size: number): void {
+  const bytes = index.bytes;
+  let problem: string;
+  if (size === 4) return;
+  if (size === 8 || size === 12) {
+    const nanoseconds = size === 8 ? u32(bytes, data) >>> 2 : u32(bytes, data);
+    if (nanoseconds <= 999_999_999) return;
+    problem = `nanoseconds ${nanoseconds} above 999999999`;
+  } else {
+    problem = `${size} data bytes (a timestamp has 4, 8 or 12)`;
+  }
+  index.warn({ code: 'invalid-timestamp', offset: start, node: id, message: `timestamp extension (type -1) with ${problem}: kept as a plain ext, at byte ${start}` });
+}
+
 /** Writes the locals of the top frame back to the stack. */
 function spill(stack: WalkStack, t: number, items: number, last: number): void {
   stack.items[t] = items;
@@ -275,13 +300,8 @@ function skip(index: SpanIndex, stack: WalkStack, bytes: Uint8Array, pos: number
       failAt(index, stack, 'length-exceeds-input', start, len, `${describeKind(hKind)} declares ${size} bytes but only ${len - pos} remain`);
       return -1;
     }
-    if (hKind === Kind.text) {
-      const bad = findInvalidUtf8(bytes, pos, pos + size);
-      if (bad >= 0) {
-        failAt(index, stack, 'invalid-utf8', bad, pos + size, 'invalid UTF-8 in str');
-        return -1;
-      }
-    }
+    // Text is not checked here: invalid UTF-8 is a warning about a recorded node, given
+    // when the node is recorded (as duplicate keys are).
     pos += size;
   }
   return pos;
