@@ -181,13 +181,15 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
   // Every item the loop reads is recorded (unrecorded subtrees are validated by `skip`),
   // written straight into the store's packed arrays (see SpanStore), as the CBOR walker's
   // fast loop does: no call, no view per item. The outer loop re-reads the arrays after the
-  // store grows.
+  // store grows. The node count is a local too, written back before anything else runs.
+  let nodes = store.size;
   for (;;) {
     const { slabI32: i32, slabU8: u8, slabF64: f64, cap: c } = store;
     const startAt = store.i32At, endAt = startAt + c, parentAt = endAt + c, firstChildAt = parentAt + c, nextSiblingAt = firstChildAt + c;
     const kindAt = store.u8At, flagsAt = kindAt + c, headAt = flagsAt + c, argAt = store.f64At;
-    while (store.size < c) {
+    while (nodes < c) {
       if (pos >= len) {
+        store.size = nodes;
         spill(stack, t, fItems, fLast);
         failAt(index, stack, 'truncated', len, len, `unexpected end of input: ${describeFrame(stack.kind[t])} is missing ${missing(stack, t)}`);
         return;
@@ -223,6 +225,7 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
         // (a scalar is atomic: cut off, it is `truncated` and not recorded). 0: 0xc1.
         const need = NEED[b];
         if (need === 0 || need > len - pos) {
+          store.size = nodes;
           spill(stack, t, fItems, fLast);
           reportHeadError(index, stack, bytes, start, len);
           return;
@@ -332,9 +335,8 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
       }
       pos += head;
 
-      const id = store.size++;
+      const id = nodes++;
       i32[startAt + id] = start;
-      i32[endAt + id] = pos;
       i32[parentAt + id] = fNode;
       i32[firstChildAt + id] = -1;
       i32[nextSiblingAt + id] = -1;
@@ -348,22 +350,27 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
       fLast = id;
 
       if (!container) {
-        if (size > len - pos) {
-          u8[flagsAt + id] |= Flag.incomplete;
-          i32[endAt + id] = len;
-          spill(stack, t, fItems, fLast);
-          failAt(index, stack, 'length-exceeds-input', start, len, `${describeKind(kind)} declares ${size} bytes but only ${len - pos} remain`);
-          return;
+        // Fixints, nil and booleans (most items of number-dense frames) are done.
+        if (size !== 0 || kind === Kind.ext) {
+          if (size > len - pos) {
+            u8[flagsAt + id] |= Flag.incomplete;
+            i32[endAt + id] = len;
+            store.size = nodes;
+            spill(stack, t, fItems, fLast);
+            failAt(index, stack, 'length-exceeds-input', start, len, `${describeKind(kind)} declares ${size} bytes but only ${len - pos} remain`);
+            return;
+          }
+          if (kind === Kind.text) {
+            const bad = findInvalidText(bytes, view, pos, pos + size);
+            if (bad >= 0) warnInvalidText(index, id, bad);
+          } else if (kind === Kind.ext && arg === -1) {
+            checkTimestamp(index, id, start, pos, size);
+          }
+          pos += size;
         }
-        if (kind === Kind.text) {
-          const bad = findInvalidText(bytes, view, pos, pos + size);
-          if (bad >= 0) warnInvalidText(index, id, bad);
-        } else if (kind === Kind.ext && arg === -1) {
-          checkTimestamp(index, id, start, pos, size);
-        }
-        pos += size;
         i32[endAt + id] = pos;
       } else {
+        i32[endAt + id] = pos;
         const depthLeft = fDepthLeft - 1;
         if (depthLeft > 0) u8[flagsAt + id] |= Flag.expanded;
         if (size > 0) {
@@ -382,6 +389,7 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
           // Children below the recorded depth: validate without recording. The frame stays on
           // the stack meanwhile so that an error marks this node incomplete.
           stack.push(id, size, kind, 0);
+          store.size = nodes;
           pos = skip(index, stack, bytes, pos, len, size);
           if (pos < 0) return;
           stack.pop();
@@ -390,23 +398,28 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
       }
 
       // The item ended at `pos`: close every container it completes.
-      while (++fItems >= fRemaining) {
-        if (fNode >= 0) {
-          i32[endAt + fNode] = pos;
-          if (fIsMap) reportDuplicateKeys(index, fNode);
+      if (++fItems >= fRemaining) {
+        for (;;) {
+          if (fNode >= 0) {
+            i32[endAt + fNode] = pos;
+            store.size = nodes;
+            if (fIsMap) reportDuplicateKeys(index, fNode);
+          }
+          stack.pop();
+          t = stack.top;
+          if (t < 0) break;
+          fNode = stack.node[t];
+          fRemaining = stack.remaining[t];
+          fItems = stack.items[t];
+          fIsMap = stack.kind[t] === Kind.map;
+          fDepthLeft = stack.depthLeft[t];
+          fLast = stack.last[t];
+          if (++fItems < fRemaining) break;
         }
-        stack.pop();
-        t = stack.top;
         if (t < 0) break;
-        fNode = stack.node[t];
-        fRemaining = stack.remaining[t];
-        fItems = stack.items[t];
-        fIsMap = stack.kind[t] === Kind.map;
-        fDepthLeft = stack.depthLeft[t];
-        fLast = stack.last[t];
       }
-      if (t < 0) break;
     }
+    store.size = nodes;
     if (t < 0) break;
     store.grow();
   }
