@@ -149,8 +149,23 @@ function walkJson(index: SpanIndex, node: number, depth: number): void {
   for (;;) {
     while (pos < len) {
       const c = bytes[pos];
-      if (c > 0x20 || (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09)) break;
-      pos++;
+      if (c > 0x20) break;
+      if (c === 0x20) {
+        // Indentation: runs of spaces, four per test where the frame has a word view.
+        pos++;
+        if (wordCount > 0 && pos + 8 <= len && bytes[pos] === 0x20) {
+          while (((pos - wordShift) & 3) !== 0 && bytes[pos] === 0x20) pos++;
+          if (((pos - wordShift) & 3) === 0) {
+            let k = (pos - wordShift) >> 2;
+            while (k < wordCount && words[k] === 0x20202020) k++;
+            pos = (k << 2) + wordShift;
+          }
+        }
+      } else if (c === 0x0a || c === 0x0d || c === 0x09) {
+        pos++;
+      } else {
+        break;
+      }
     }
     if (state === S_AFTER && frameKind === ROOT) break;
     if (pos >= len) {
@@ -236,6 +251,15 @@ function walkJson(index: SpanIndex, node: number, depth: number): void {
             }
             p = q;
           } else if (cls === C_BACKSLASH) {
+            // Escape-heavy text is runs of escapes: validated in one loop (a \u escape by one
+            // test of its four digits); the checks below only see one that is cut off or bad.
+            while (p + 5 < len && bytes[p] === 0x5c) {
+              const x = bytes[p + 1];
+              if (SIMPLE_ESCAPE[x] === 1) p += 2;
+              else if (x === 0x75 && (HEX[bytes[p + 2]] & HEX[bytes[p + 3]] & HEX[bytes[p + 4]] & HEX[bytes[p + 5]]) === 1) p += 6;
+              else break;
+            }
+            if (bytes[p] !== 0x5c) continue;
             const e = p + 1;
             if (e >= len) {
               errCode = 'truncated';
