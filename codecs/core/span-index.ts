@@ -3,7 +3,7 @@ import { SpanStore, postOrder } from './span-store.js';
 import type { DecodeError, DecodeWarning } from './errors.js';
 import { EntriesMap, setOwn } from './values.js';
 
-export type FormatName = 'cbor' | 'msgpack' | 'json' | 'crdt-model' | 'crdt-patch';
+export type FormatName = 'cbor' | 'msgpack' | 'json' | 'ndjson' | 'text' | 'protobuf' | 'crdt-model' | 'crdt-patch';
 
 /**
  * What each format contributes: a validating walker that records nodes into the store,
@@ -176,7 +176,7 @@ export class SpanIndex {
     const parent = this.store.parent[id];
     if (parent < 0 || this.store.flags[id] & Flag.key) return -1;
     const pk = this.store.kind[parent];
-    if (pk !== Kind.map && pk !== Kind.crdt_obj && pk !== Kind.crdt_op) return -1;
+    if (pk !== Kind.map && pk !== Kind.crdt_obj && pk !== Kind.crdt_op && pk !== Kind.pb_group) return -1;
     // Usually the key was recorded just before its value.
     if (this.store.nextSibling[id - 1] === id && this.store.flags[id - 1] & Flag.key) return id - 1;
     let prev = -1;
@@ -239,7 +239,7 @@ export class SpanIndex {
   }
 
   private buildContainer(id: number, k: number, items: unknown[]): unknown {
-    if (k === Kind.map) return buildMap(items);
+    if (k === Kind.map || k === Kind.pb_group) return buildMap(items);
     if (k === Kind.bytes || k === Kind.text) {
       // Indefinite-length string: the concatenation of its chunks.
       // A chunk cut off by an error is missing (undefined): keep the chunks that decoded.
