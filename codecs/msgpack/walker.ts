@@ -425,9 +425,10 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
   }
 
   if (node < 0) {
-    const root = index.root;
-    if (root >= 0 && store.end[root] < len && !index.error) {
-      index.fail('trailing-bytes', store.end[root], `${len - store.end[root]} trailing bytes after the top-level value`);
+    // `endOf`, not the `end` view: making that view costs more than indexing a small frame.
+    const rootEnd = index.root >= 0 ? store.endOf(index.root) : len;
+    if (rootEnd < len && !index.error) {
+      index.fail('trailing-bytes', rootEnd, `${len - rootEnd} trailing bytes after the top-level value`);
     }
   }
 }
