@@ -75,13 +75,15 @@ export const jsonWalker: FormatWalker = {
  * is a quarter of what a number array needs (`1,` is two bytes): on a 16 KB array of small
  * integers the buffers alone were a fifth of the time. A non-empty container of n items
  * has n - 1 commas (an object also n / 2 colons), so commas + colons + 2 per opening
- * bracket count it with its items; the count over the first SAMPLE_BYTES, scaled to the
- * frame plus a tenth, is the guess (commas in strings only make it larger).
+ * bracket count it with its items; the count over the first eighth of the frame (256 B
+ * to SAMPLE_BYTES), scaled to the frame plus a tenth, is the guess (commas in strings only
+ * make it larger).
  */
 function jsonCapacityHint(bytes: Uint8Array, depth: number): number | undefined {
   const len = bytes.length;
   if (len <= 512 || depth !== Infinity) return undefined;
-  const sampled = Math.min(len, SAMPLE_BYTES);
+  // An eighth of the frame, 256 B to 4 KB: the scan stays a few percent of the walk.
+  const sampled = Math.min(len, Math.max(256, Math.min(SAMPLE_BYTES, len >> 3)));
   let count = 0;
   for (let i = 0; i < sampled; i++) count += STRUCTURE_WEIGHT[bytes[i]];
   return Math.min(len + 1, Math.ceil((count * len * 1.1) / sampled) + 16);

@@ -53,8 +53,9 @@ export const msgpackWalker: FormatWalker = {
  * fresh memory (twice or more for number-dense frames, whose items are 1-9 bytes, against
  * the generic guess of one node per 16 bytes); measured, a store of the right size made a
  * full index of such frames ~20 % faster, and one twice too large gave back half of that.
- * So a full index counts the items that start in the first SAMPLE_BYTES (with the head
- * reads of `skip`) and scales that count to the frame, plus a tenth; a depth-1 index takes
+ * So a full index counts the items that start in the first eighth of the frame (256 B to
+ * SAMPLE_BYTES, with the head reads of `skip`: a few percent of the walk) and scales that
+ * count to the frame, plus a tenth; a depth-1 index takes
  * the root's count (at most one item per byte that remains); depth 0 records the root only.
  * A guess: the store still grows when the walk needs more.
  */
@@ -71,7 +72,7 @@ function msgpackCapacityHint(bytes: Uint8Array, depth: number): number | undefin
     return 1 + Math.min(count * perCount, len - NEED[b]);
   }
   if (len <= 128) return len + 1;
-  const items = countItems(bytes, Math.min(len, SAMPLE_BYTES));
+  const items = countItems(bytes, Math.min(len, Math.max(256, Math.min(SAMPLE_BYTES, len >> 3))));
   // The items start before `sampled`: the whole frame when it ended there.
   if (sampled >= len || items === 0) return items + 1;
   return Math.min(len + 1, Math.ceil((items * len * 1.1) / sampled) + 16);
