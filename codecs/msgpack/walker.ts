@@ -345,9 +345,11 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
       else if (fNode >= 0) i32[firstChildAt + fNode] = id;
       u8[kindAt + id] = kind;
       u8[headAt + id] = head;
-      // Fresh slots are zero (see SpanStore): flags need a write only for a key.
+      // Fresh slots are zero (see SpanStore): flags need a write only for a key, the arg
+      // only when it is not 0 (floats, nil, booleans: a float array then never touches
+      // the arg field's memory).
       if (fIsMap && (fItems & 1) === 0) u8[flagsAt + id] = Flag.key;
-      f64[argAt + id] = arg;
+      if (arg !== 0) f64[argAt + id] = arg;
       fLast = id;
 
       if (!container) {
