@@ -189,6 +189,87 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
     const startAt = store.i32At, endAt = startAt + c, parentAt = endAt + c, firstChildAt = parentAt + c, nextSiblingAt = firstChildAt + c;
     const kindAt = store.u8At, flagsAt = kindAt + c, headAt = flagsAt + c, argAt = store.f64At;
     while (nodes < c) {
+      // Runs of leaves that are not the last item of their container (numbers, nil,
+      // booleans, short strings: number arrays, the keys and values of records) in a
+      // tighter loop; anything else, and anything cut off, is read by the general code below.
+      while (fItems + 1 < fRemaining && nodes < c && pos < len) {
+        const b = bytes[pos];
+        let kind: number;
+        let arg = 0;
+        let end: number;
+        if (b < 0x80) {
+          kind = Kind.uint;
+          arg = b;
+          end = pos + 1;
+        } else if (b >= 0xe0) {
+          kind = Kind.nint;
+          arg = b - 256;
+          end = pos + 1;
+        } else if (b >= 0xa0 && b < 0xc0) {
+          kind = Kind.text;
+          arg = b & 31;
+          end = pos + 1 + arg;
+          if (end > len) break;
+          if (arg !== 0) {
+            const bad = findInvalidText(bytes, view, pos + 1, end);
+            if (bad >= 0) break;
+          }
+        } else {
+          const size = RUN_SIZE[b];
+          if (size === 0 || size > len - pos) break;
+          end = pos + size;
+          kind = KIND[b];
+          const at = pos + 1;
+          switch (b) {
+            case 0xcc:
+              arg = bytes[at];
+              break;
+            case 0xcd:
+              arg = u16(bytes, at);
+              break;
+            case 0xce:
+              arg = u32(bytes, at);
+              break;
+            case 0xd0:
+              arg = (bytes[at] << 24) >> 24;
+              if (arg >= 0) kind = Kind.uint;
+              break;
+            case 0xd1:
+              arg = (u16(bytes, at) << 16) >> 16;
+              if (arg >= 0) kind = Kind.uint;
+              break;
+            case 0xd2:
+              arg = u32(bytes, at) | 0;
+              if (arg >= 0) kind = Kind.uint;
+              break;
+            case 0xd9: {
+              arg = bytes[at];
+              end = pos + 2 + arg;
+              if (end > len) break;
+              if (arg !== 0 && findInvalidText(bytes, view, pos + 2, end) >= 0) end = -1;
+              break;
+            }
+            // 0xc0, 0xc2, 0xc3, 0xca, 0xcb: the arg is 0
+          }
+          if (end < 0 || end > len) break;
+        }
+        const id = nodes++;
+        i32[startAt + id] = pos;
+        i32[endAt + id] = end;
+        i32[parentAt + id] = fNode;
+        i32[firstChildAt + id] = -1;
+        i32[nextSiblingAt + id] = -1;
+        if (fLast >= 0) i32[nextSiblingAt + fLast] = id;
+        else if (fNode >= 0) i32[firstChildAt + fNode] = id;
+        u8[kindAt + id] = kind;
+        u8[headAt + id] = b === 0xd9 ? 2 : 1;
+        if (fIsMap && (fItems & 1) === 0) u8[flagsAt + id] = Flag.key;
+        if (arg !== 0) f64[argAt + id] = arg;
+        fLast = id;
+        fItems++;
+        pos = end;
+      }
+      if (nodes === c) break;
       if (pos >= len) {
         store.size = nodes;
         spill(stack, t, fItems, fLast);
@@ -489,6 +570,15 @@ const ITEMS_PER_COUNT = new Uint8Array(256);
     ITEMS_PER_COUNT[0xde + n] = 2;
   }
 }
+
+/**
+ * For the run loop: the size of a whole item whose format byte fixes it (nil, false, true,
+ * float 32/64, uint and int 8/16/32), 2 for str 8 (its head), 0 for what the run leaves
+ * to the general code.
+ */
+const RUN_SIZE = new Uint8Array(256);
+for (const b of [0xc0, 0xc2, 0xc3, 0xca, 0xcb, 0xcc, 0xcd, 0xce, 0xd0, 0xd1, 0xd2]) RUN_SIZE[b] = FIXED_SIZE[b];
+RUN_SIZE[0xd9] = 2;
 
 /** Reports why the item at `start` cannot be read: a cut head or scalar, 0xc1, or a payload longer than the input. */
 function reportHeadError(index: SpanIndex, stack: WalkStack, bytes: Uint8Array, start: number, len: number): void {
