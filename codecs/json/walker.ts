@@ -527,9 +527,10 @@ function recordNode(store: SpanStore, kind: number, start: number, head: number,
   if (last >= 0) i32[store.i32At + 4 * c + last] = id;
   else if (parent >= 0) i32[store.i32At + 3 * c + parent] = id;
   u8[b] = kind;
-  u8[b + c] = flags;
   u8[b + 2 * c] = head;
-  store.slabF64[store.f64At + id] = arg;
+  // Fresh slots are zero (see SpanStore): numbers and literals write neither.
+  if (flags !== 0) u8[b + c] = flags;
+  if (arg !== 0) store.slabF64[store.f64At + id] = arg;
   return id;
 }
 
