@@ -166,8 +166,10 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
     stack.push(node, count, k, depth);
   }
 
-  // One DataView over a large frame, for the text checks (see text-check.ts).
-  const view = len >= VIEW_FRAME_MIN ? byteView(bytes) : null;
+  // One DataView over a large frame for the text checks (see text-check.ts), made at its
+  // first string of four bytes or more: a number array never pays for it.
+  let view: DataView | null = null;
+  const viewable = len >= VIEW_FRAME_MIN;
 
   // The frame on top of the stack lives in locals, written back (`spill`) only when a
   // container is pushed above it or an error marks the stack: most items touch no stack array.
@@ -211,7 +213,7 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
           end = pos + 1 + arg;
           if (end > len) break;
           if (arg !== 0) {
-            const bad = findInvalidText(bytes, view, pos + 1, end);
+            const bad = findInvalidText(bytes, arg >= 4 && viewable ? (view ??= byteView(bytes)) : null, pos + 1, end);
             if (bad >= 0) break;
           }
         } else {
@@ -246,7 +248,7 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
               arg = bytes[at];
               end = pos + 2 + arg;
               if (end > len) break;
-              if (arg !== 0 && findInvalidText(bytes, view, pos + 2, end) >= 0) end = -1;
+              if (arg !== 0 && findInvalidText(bytes, arg >= 4 && viewable ? (view ??= byteView(bytes)) : null, pos + 2, end) >= 0) end = -1;
               break;
             }
             // 0xc0, 0xc2, 0xc3, 0xca, 0xcb: the arg is 0
@@ -445,7 +447,7 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
             return;
           }
           if (kind === Kind.text) {
-            const bad = findInvalidText(bytes, view, pos, pos + size);
+            const bad = findInvalidText(bytes, size >= 4 && viewable ? (view ??= byteView(bytes)) : null, pos, pos + size);
             if (bad >= 0) warnInvalidText(index, id, bad);
           } else if (kind === Kind.ext && arg === -1) {
             checkTimestamp(index, id, start, pos, size);
