@@ -55,9 +55,9 @@ export const msgpackWalker: FormatWalker = {
  * full index of such frames ~20 % faster, and one twice too large gave back half of that.
  * So a full index counts the items that start in the first eighth of the frame (256 B to
  * SAMPLE_BYTES, with the head reads of `skip`: a few percent of the walk) and scales that
- * count to the frame, plus a tenth; a depth-1 index takes
- * the root's count (at most one item per byte that remains); depth 0 records the root only.
- * A guess: the store still grows when the walk needs more.
+ * count to the frame, plus a tenth; a depth-1 index takes the root's count (at most one
+ * item per byte that remains); depth 0 records the root only; other depths keep the
+ * generic guess. A guess: the store still grows when the walk needs more.
  */
 function msgpackCapacityHint(bytes: Uint8Array, depth: number): number | undefined {
   if (!(depth >= 1)) return 1;
@@ -71,6 +71,7 @@ function msgpackCapacityHint(bytes: Uint8Array, depth: number): number | undefin
     const count = b === 0xdc || b === 0xde ? u16(bytes, 1) : u32(bytes, 1);
     return 1 + Math.min(count * perCount, len - NEED[b]);
   }
+  if (depth !== Infinity) return undefined;
   if (len <= 128) return len + 1;
   const items = countItems(bytes, Math.min(len, Math.max(256, Math.min(SAMPLE_BYTES, len >> 3))));
   // The items start before `sampled`: the whole frame when it ended there.
