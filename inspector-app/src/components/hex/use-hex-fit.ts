@@ -4,7 +4,7 @@ import { useElementWidth } from '../shell/use-element-width.js';
 import { fitRows, hexWidthPx, offsetDigits, ROW_CHOICES, rowsForWidth, type BytesPerRow } from './hexFormat.js';
 
 /** The tree keeps at least this much beside the hex pane before the hex drops to 8 per row. */
-export const TREE_MIN_PX = 360;
+export const TREE_MIN_PX = 470;
 /** Width of one character of the hex font where nothing can be measured (jsdom). */
 const FALLBACK_CHAR_PX = 6.6;
 
