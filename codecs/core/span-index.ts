@@ -3,7 +3,7 @@ import { SpanStore, postOrder } from './span-store.js';
 import type { DecodeError, DecodeWarning } from './errors.js';
 import { EntriesMap, setOwn } from './values.js';
 
-export type FormatName = 'cbor' | 'msgpack' | 'json' | 'crdt-model' | 'crdt-patch';
+export type FormatName = 'cbor' | 'msgpack' | 'json' | 'ndjson' | 'text' | 'crdt-model' | 'crdt-patch';
 
 /**
  * What each format contributes: a validating walker that records nodes into the store,
