@@ -3,7 +3,10 @@ import { useLayoutStorage, usePersistentNumber } from '../shell/persisted.js';
 import { useElementWidth } from '../shell/use-element-width.js';
 import { fitRows, hexWidthPx, offsetDigits, ROW_CHOICES, rowsForWidth, type BytesPerRow } from './hexFormat.js';
 
-/** The tree keeps at least this much beside the hex pane before the hex drops to 8 per row. */
+/**
+ * The tree keeps at least this much beside the hex pane before the hex drops to 8 per row:
+ * its columns' minimum widths (tree.css: 90 + 84 + 70 + 64 + 60 + 44, gaps 30) and a scrollbar.
+ */
 export const TREE_MIN_PX = 470;
 /** Width of one character of the hex font where nothing can be measured (jsdom). */
 const FALLBACK_CHAR_PX = 6.6;
