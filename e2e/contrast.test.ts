@@ -82,6 +82,20 @@ describe('text contrast ≥ 4.5:1 and names that match their text', () => {
       await page.getByTestId('hex-mode-annotated').click();
       await page.getByTestId('annotated-hex').waitFor();
       await expectReadable(page, `inspector-annotated-${theme}`);
+      // The other tabs: a comparison run, a json-joy frame's CRDT tab, a diff with another frame.
+      await page.getByTestId('tab-compare').click();
+      await page.locator('[data-testid=compare-tab] .ws-primary').click();
+      await page.waitForFunction(() => !document.querySelector('[data-testid=compare-progress]') && !!document.querySelector('[data-testid=compare-tab] table'), undefined, { timeout: 60_000, polling: 200 });
+      await expectReadable(page, `inspector-compare-${theme}`);
+      await page.getByTestId('tab-diff').click();
+      const picker = page.locator('[data-testid=diff-tab] select');
+      await picker.selectOption((await picker.locator('option').nth(1).getAttribute('value'))!);
+      await page.locator('[data-testid=diff-totals], [data-testid=diff-table]').first().waitFor();
+      await expectReadable(page, `inspector-diff-${theme}`);
+      await selectFrameOf(page, 'crdt-model');
+      await page.getByTestId('tab-crdt').click();
+      await page.getByTestId('crdt-kind').waitFor();
+      await expectReadable(page, `inspector-crdt-${theme}`);
       await page.close();
       expect(problems).toEqual([]);
     });
