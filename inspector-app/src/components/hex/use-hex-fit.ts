@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { useLayoutStorage, usePersistentNumber } from '../shell/persisted.js';
-import { useElementWidth } from '../shell/use-element-width.js';
+import { useElementWidth } from '../shell/use-element-size.js';
 import { fitRows, hexWidthPx, offsetDigits, ROW_CHOICES, rowsForWidth, type BytesPerRow } from './hexFormat.js';
 
 /**

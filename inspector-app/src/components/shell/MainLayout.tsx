@@ -1,7 +1,7 @@
 import { useRef, type ReactElement, type ReactNode } from 'react';
 import { Splitter } from './Splitter.js';
 import { useLayoutStorage, usePersistentNumber } from './persisted.js';
-import { useElementWidth } from './use-element-width.js';
+import { useElementSize } from './use-element-size.js';
 
 /** Below this width the list sits above the detail instead of beside it (900×700 windows). */
 export const STACK_BELOW_PX = 1000;
@@ -27,8 +27,8 @@ export function MainLayout(props: MainLayoutProps): ReactElement {
   const { list, detail } = props;
   const storage = useLayoutStorage();
   const ref = useRef<HTMLDivElement>(null);
-  const width = useElementWidth(ref, props.initialWidth ?? 1440);
-  const height = ref.current?.getBoundingClientRect().height || 600;
+  const { width, height: measured } = useElementSize(ref, { width: props.initialWidth ?? 1440, height: 600 });
+  const height = measured || 600;
   const stacked = width < STACK_BELOW_PX;
   const [listWidth, setListWidth] = usePersistentNumber(storage, 'listWidth', 420, LIST_MIN, 4000);
   const [listHeight, setListHeight] = usePersistentNumber(storage, 'listHeight', 200, LIST_MIN_HEIGHT, 4000);
