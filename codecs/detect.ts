@@ -8,6 +8,8 @@ import { crdtModelWalker } from './crdt/model-walker.js';
 import { crdtPatchWalker } from './crdt/patch-walker.js';
 import { ndjsonWalker } from './json/sequence-walker.js';
 import { textWalker } from './text/walker.js';
+import { protobufWalker } from './protobuf/walker.js';
+import { Kind as K } from './core/kinds.js';
 import { findInvalidUtf8 } from './core/utf8.js';
 
 /**
@@ -206,6 +208,39 @@ const textDetector: Detector = {
   },
 };
 
+/**
+ * Protobuf has no magic number and many byte strings parse as a message, so it ranks below
+ * every self-describing format: offered when nothing else reads the frame whole (or the
+ * connection's other frames were Protobuf). Small field numbers, nested messages and text
+ * fields that read as such make it more plausible.
+ */
+const protobufDetector: Detector = {
+  format: 'protobuf',
+  textFrames: false,
+  detect(bytes, context) {
+    if (bytes.length < 2) return null;
+    const index = new SpanIndex(bytes, protobufWalker, { depth: 1 });
+    if (index.error) return { format: 'protobuf', error: index.error, index };
+    const { store } = index;
+    let fields = 0;
+    let smallFields = 0;
+    let readable = 0;
+    for (let id = 1; id < store.size; id++) {
+      const k = store.kind[id];
+      if (k === K.pb_tag) {
+        fields++;
+        if (store.arg[id] / 8 <= 64) smallFields++;
+      } else if (k === K.map || k === K.text) readable++;
+    }
+    if (fields === 0) return null;
+    let confidence = 0.3 + 0.15 * (smallFields / fields) + Math.min(0.1, 0.05 * readable);
+    if (context.preferFormat === 'protobuf') confidence += 0.4;
+    const notes = [`${fields} field${fields === 1 ? '' : 's'}`];
+    if (readable) notes.push(`${readable} nested message or text field${readable === 1 ? '' : 's'}`);
+    return { format: 'protobuf', confidence: Math.min(0.95, confidence), reason: `Protobuf wire format without a schema: ${notes.join(', ')}`, index };
+  },
+};
+
 export const detectors: Detector[] = [
   jsonDetector,
   ndjsonDetector,
@@ -216,6 +251,7 @@ export const detectors: Detector[] = [
   binaryDetector('msgpack', msgpackWalker, 0.72),
   crdtDetector('crdt-model', crdtModelWalker, 0.97, 'json-joy structural binary model: node tree and clock consume the frame exactly'),
   crdtDetector('crdt-patch', crdtPatchWalker, 0.95, 'json-joy binary patch: id, meta and valid operations consume the frame exactly'),
+  protobufDetector,
 ];
 
 export function detectFormat(bytes: Uint8Array, context: DetectContext = {}): Detection {

@@ -11,6 +11,7 @@ import { crdtModelWalker } from './crdt/model-walker.js';
 import { crdtPatchWalker } from './crdt/patch-walker.js';
 import { ndjsonWalker } from './json/sequence-walker.js';
 import { textWalker } from './text/walker.js';
+import { protobufWalker } from './protobuf/walker.js';
 import { detectFormat, type Detection } from './detect.js';
 import { nearMissConfidence, NEAR_MISS_THRESHOLD } from './near-miss.js';
 
@@ -22,10 +23,13 @@ export { diagnostic, type DiagnosticOptions } from './core/diagnostic.js';
 export { describeHead, previewValue } from './core/describe.js';
 export { pathOf, pathSegments, childSegment, formatPath, formatPointer, type PathSegment } from './core/path.js';
 export { nodeCost, mapCost, frameAttribution, heaviestPaths, type NodeCost, type MapCost, type FrameAttribution, type HeavyPath } from './core/attribution.js';
+export { positionLabel } from './core/position-label.js';
+export { cborTagPreview, tagContentLabel, throughSelfDescribe } from './cbor/known-tags.js';
+export { fieldCosts, type FieldCost, type FieldCostReport, type FieldCostOptions } from './core/field-cost.js';
 export { annotatedHex, type AnnotateOptions } from './core/annotate.js';
 export { detectFormat, detectors, type Detection, type Candidate, type Rejection, type Detector, type DetectContext } from './detect.js';
 export { parseInput, parseHex, parseBase64, type InputMode, type InputEncoding, type ParsedInput } from './input.js';
-export { cborWalker, msgpackWalker, jsonWalker, ndjsonWalker, textWalker, crdtModelWalker, crdtPatchWalker };
+export { cborWalker, msgpackWalker, jsonWalker, ndjsonWalker, textWalker, protobufWalker, crdtModelWalker, crdtPatchWalker };
 export { nearMissConfidence } from './near-miss.js';
 export { crdtByteSplit, nodeByteSplit, crdtClockTable, crdtExtensionOf } from './crdt/model-walker.js';
 export { patchOps, patchJson, patchByteSplit } from './crdt/patch-walker.js';
@@ -38,7 +42,7 @@ export { decodeCrdt, detectCrdtCodec, decodeModel, decodePatch, encodeModel, enc
  * CBOR or MessagePack frames, read as such and interpreted by `decodeCrdt`.
  */
 export type FrameFormat = FormatName;
-export const FRAME_FORMATS: readonly FrameFormat[] = ['cbor', 'msgpack', 'json', 'ndjson', 'text', 'crdt-model', 'crdt-patch'];
+export const FRAME_FORMATS: readonly FrameFormat[] = ['cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'crdt-model', 'crdt-patch'];
 
 export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
   cbor: cborWalker,
@@ -46,6 +50,7 @@ export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
   json: jsonWalker,
   ndjson: ndjsonWalker,
   text: textWalker,
+  protobuf: protobufWalker,
   'crdt-model': crdtModelWalker,
   'crdt-patch': crdtPatchWalker,
 };
@@ -100,7 +105,10 @@ export function decodeFrame(bytes: Uint8Array, options: DecodeOptions = {}): Dec
   if (best?.format === 'text' && furthest?.index && (furthest.format === 'json' || furthest.format === 'ndjson') && opensJsonContainer(bytes)) {
     return { format: furthest.format, index: deepen(furthest.index, depth), error: furthest.error, detection, verdict: 'malformed' };
   }
-  if (best?.index) return { format: best.format as FrameFormat, index: deepen(best.index, depth), error: null, detection, verdict: 'decoded' };
+  // Protobuf has no magic and reads many byte strings whole: a frame of a known format that
+  // was clearly cut short (read validly to its end, then more wanted) stays "malformed X".
+  const strongNearMiss = best?.format === 'protobuf' && furthest?.index && nearMissConfidence(furthest, bytes.length) >= STRONG_NEAR_MISS;
+  if (best?.index && !strongNearMiss) return { format: best.format as FrameFormat, index: deepen(best.index, depth), error: null, detection, verdict: 'decoded' };
   // Nothing decoded whole: a reading that got far and looks like real data is a malformed
   // frame of that format (with its partial tree); anything else is unknown.
   if (furthest?.index && nearMissConfidence(furthest, bytes.length) >= NEAR_MISS_THRESHOLD) {
@@ -114,6 +122,8 @@ export function decodeFrame(bytes: Uint8Array, options: DecodeOptions = {}): Dec
   };
   return { format: null, index: null, error, detection, verdict: 'unknown' };
 }
+
+const STRONG_NEAR_MISS = 0.8;
 
 function opensJsonContainer(bytes: Uint8Array): boolean {
   let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;

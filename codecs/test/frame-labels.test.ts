@@ -74,7 +74,7 @@ describe('newline-delimited JSON', () => {
 });
 
 describe('foreign binary is unknown, not a broken known format', () => {
-  it('a valid Protobuf message', () => {
+  it('a valid Protobuf message is Protobuf (nothing self-describing reads it), not "malformed crdt-patch"', () => {
     const root = protobuf.Root.fromJSON({
       nested: {
         Push: { fields: { channel: { type: 'string', id: 1 }, offset: { type: 'uint64', id: 2 }, data: { type: 'bytes', id: 4 }, tags: { rule: 'repeated', type: 'int32', id: 5 } } },
@@ -83,10 +83,14 @@ describe('foreign binary is unknown, not a broken known format', () => {
     const Push = root.lookupType('Push');
     const bytes = Push.encode(Push.create({ channel: 'news:sport', offset: 1234567, data: utf8('{"score":"2-1"}'), tags: [1, 2, 300] })).finish();
     const frame = decodeFrame(bytes);
+    expect(frame).toMatchObject({ format: 'protobuf', verdict: 'decoded', error: null });
+  });
+
+  it('unknown frames name the readings that came nearest', () => {
+    const frame = decodeFrame(hex('00 00 c1 ff 00 12'));
     expect(frame).toMatchObject({ format: null, verdict: 'unknown', index: null });
     expect(frame.error!.code).toBe('unsupported-format');
     expect(frame.error!.message).toMatch(/no format reads the whole frame/);
-    // The near-miss readings stay available for "decode as".
     expect(frame.detection!.rejected.length).toBeGreaterThan(0);
   });
 

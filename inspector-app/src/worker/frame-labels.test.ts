@@ -29,9 +29,14 @@ describe('list rows and detail views say what a frame is', () => {
     expect(summarize(frame(utf8('{"a":1}\n{"b":2}'), { opcode: 'text' }))).toMatchObject({ format: 'ndjson', error: null });
   });
 
+  it('a Protobuf frame reads as Protobuf without a schema', () => {
+    expect(summarize(frame(protobufPush()))).toMatchObject({ format: 'protobuf', error: null, verdict: 'decoded' });
+  });
+
   it('foreign binary is "unknown", with the nearest readings and the strings found', () => {
     const h = new WorkerHandlers();
-    const f = frame(protobufPush());
+    // A Phoenix binary push: kind 0, sizes of join_ref, topic and event, then the strings.
+    const f = frame(Uint8Array.of(0, 2, 10, 7, ...utf8('12'), ...utf8('news:sport'), ...utf8('new_msg'), 0xff, 0x00, 0xc1));
     h.store.add(f);
     const row = summarize(f, h.store);
     expect(row).toMatchObject({ format: null, verdict: 'unknown' });
@@ -41,7 +46,7 @@ describe('list rows and detail views say what a frame is', () => {
     const decoded = h.methods.decode({ frameId: f.frameId, format: 'auto' })!;
     expect(decoded.verdict).toBe('unknown');
     expect(decoded.nearMisses!.length).toBeGreaterThan(0);
-    expect(decoded.strings).toContain('news:sport');
+    expect(decoded.strings).toEqual(['12news:sportnew_msg']);
   });
 
   it('a 1-byte frame follows its connection; an empty frame is "empty", not an error', () => {

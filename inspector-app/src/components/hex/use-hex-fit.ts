@@ -5,9 +5,10 @@ import { fitRows, hexWidthPx, offsetDigits, ROW_CHOICES, rowsForWidth, type Byte
 
 /**
  * The tree keeps at least this much beside the hex pane before the hex drops to 8 per row:
- * its columns' minimum widths (tree.css: 90 + 84 + 70 + 64 + 60 + 44, gaps 30) and a scrollbar.
+ * its columns' minimum widths (tree.css: 80 + 72 + 60 + 56 + 40 + 48 + 46 + 36, gaps 7 × 4,
+ * padding 6) and a scrollbar.
  */
-export const TREE_MIN_PX = 470;
+export const TREE_MIN_PX = 490;
 /** Width of one character of the hex font where nothing can be measured (jsdom). */
 const FALLBACK_CHAR_PX = 6.6;
 

@@ -30,7 +30,7 @@ export function MainLayout(props: MainLayoutProps): ReactElement {
   const { width, height: measured } = useElementSize(ref, { width: props.initialWidth ?? 1440, height: 600 });
   const height = measured || 600;
   const stacked = width < STACK_BELOW_PX;
-  const [listWidth, setListWidth] = usePersistentNumber(storage, 'listWidth', 420, LIST_MIN, 4000);
+  const [listWidth, setListWidth] = usePersistentNumber(storage, 'listWidth', 400, LIST_MIN, 4000);
   const [listHeight, setListHeight] = usePersistentNumber(storage, 'listHeight', 200, LIST_MIN_HEIGHT, 4000);
 
   const both = list !== null && detail !== null;

@@ -1,4 +1,4 @@
-import { useState, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { FormatChoice, TreeNode } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { copyText, type ClipboardLike } from '../shell/copyText.js';
@@ -20,10 +20,14 @@ export function NodeActions(props: NodeActionsProps): ReactElement {
   const { client, frameId, format, node, bytes } = props;
   const clipboard = props.clipboard === undefined ? globalThis.navigator?.clipboard : props.clipboard;
   const [notice, setNotice] = useState('');
+  // One timer: a newer notice is shown its full time, not cut short by an older one's.
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
 
   const put = async (what: string, text: string) => {
     setNotice((await copyText(text, clipboard)) ? `copied ${what}` : 'copy refused');
-    setTimeout(() => setNotice(''), 1500);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setNotice(''), 1500);
   };
   const copyValue = async (mode: 'json' | 'edn') => {
     const r = await client.call('text', { frameId, format, nodeId: node.id, mode });
