@@ -82,7 +82,11 @@ describe('text contrast ≥ 4.5:1 and names that match their text', () => {
       await page.getByTestId('hex-mode-annotated').click();
       await page.getByTestId('annotated-hex').waitFor();
       await expectReadable(page, `inspector-annotated-${theme}`);
-      // The other tabs: a comparison run, a json-joy frame's CRDT tab, a diff with another frame.
+      // The other tabs: where the bytes go, a comparison run, a diff with another frame, a json-joy frame's CRDT tab.
+      await page.getByTestId('tab-bytes').click();
+      await page.getByTestId('bytes-tab').waitFor();
+      await page.waitForFunction(() => !/Measuring where the bytes go/.test(document.querySelector('[role=tabpanel]')?.textContent ?? ''), undefined, { timeout: 15_000 });
+      await expectReadable(page, `inspector-bytes-${theme}`);
       await page.getByTestId('tab-compare').click();
       await page.locator('[data-testid=compare-tab] .ws-primary').click();
       await page.waitForFunction(() => !document.querySelector('[data-testid=compare-progress]') && !!document.querySelector('[data-testid=compare-tab] table'), undefined, { timeout: 60_000, polling: 200 });
