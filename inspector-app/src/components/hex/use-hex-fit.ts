@@ -5,7 +5,7 @@ import { fitRows, hexWidthPx, offsetDigits, ROW_CHOICES, rowsForWidth, type Byte
 
 /**
  * The tree keeps at least this much beside the hex pane before the hex drops to 8 per row:
- * its columns' minimum widths (tree.css: 80 + 72 + 60 + 56 + 40 + 48 + 46 + 36, gaps 7 × 4,
+ * its columns' minimum widths (tree.css: 80 + 72 + 60 + 52 + 40 + 48 + 42 + 44, gaps 7 × 4,
  * padding 6) and a scrollbar.
  */
 export const TREE_MIN_PX = 490;
