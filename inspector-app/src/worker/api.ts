@@ -6,7 +6,10 @@
  */
 import type { Direction, Opcode } from '../protocol/messages.js';
 
-export type FormatChoice = 'auto' | 'cbor' | 'msgpack' | 'json' | 'crdt-model' | 'crdt-patch';
+export type FormatChoice = 'auto' | 'cbor' | 'msgpack' | 'json' | 'ndjson' | 'text' | 'protobuf' | 'crdt-model' | 'crdt-patch';
+
+/** What a frame is in one word (codecs' FrameVerdict): unknown frames are not "malformed". */
+export type Verdict = 'decoded' | 'malformed' | 'unknown' | 'empty';
 
 export interface FrameError {
   readonly code: string;
@@ -27,6 +30,7 @@ export interface FrameSummary {
   /** One line of the decoded value (or the text / hex start when undecodable). */
   readonly preview: string;
   readonly error: FrameError | null;
+  readonly verdict?: Verdict;
 }
 
 /** A frame handed to the worker (bytes transferred, not copied). */
@@ -87,6 +91,11 @@ export interface FrameDecode {
   readonly warnings: readonly string[];
   /** Key bytes vs value bytes vs container headers of the recorded tree. */
   readonly isCrdt: boolean;
+  readonly verdict?: Verdict;
+  /** Unknown frames: the readings that came nearest, furthest first ("decode as" offers them). */
+  readonly nearMisses?: readonly { readonly format: string; readonly offset: number; readonly message: string }[];
+  /** Unknown frames: printable runs found in the bytes. */
+  readonly strings?: readonly string[];
 }
 
 export interface LargestField {

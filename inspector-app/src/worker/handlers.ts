@@ -16,7 +16,8 @@ import { bytesReport } from './bytes-report.js';
 import { crdtOpLines } from './crdt-ops.js';
 import { embeddedChildren, markEmbedded } from './embedded-nodes.js';
 import { diffFrames } from './frame-diff.js';
-import { FrameStore, isPlainText } from './frame-store.js';
+import { decodedEntry, FrameStore, isPlainText } from './frame-store.js';
+import { stringsIn } from './connection-formats.js';
 import { jsonText } from './json-text.js';
 import { parsePath, resolvePath, type PathPart } from './path-filter.js';
 import { childNodes, framePreview, pathToOffset, treeNode } from './tree-nodes.js';
@@ -48,11 +49,13 @@ function hexStart(bytes: Uint8Array, max = 24): string {
 
 /** The list row for one frame: read one level deep, never more. */
 export function summarize(frame: IngestFrame, store?: FrameStore): FrameSummary {
-  const decoded = decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text' });
+  const decoded = decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text', preferFormat: store?.formats.preferred(frame.connectionId) });
+  if (decoded.verdict === 'decoded') store?.formats.record(frame.connectionId, decoded.format, frame.data.byteLength);
   const d = isPlainText(frame, decoded) ? { format: null, index: null, error: null } : decoded;
   // A large frame's one-level index is what opening it needs first: keep it, don't redo it.
-  if (store && frame.data.byteLength >= REMEMBER_INDEX_BYTES) store.remember(frame.frameId, 'auto', { format: d.format, index: d.index, candidates: decoded.detection ? decoded.detection.candidates.map((c) => c.format) : [] });
-  let preview = d.index && d.index.root >= 0 ? framePreview(d.index) : '';
+  if (store && frame.data.byteLength >= REMEMBER_INDEX_BYTES) store.remember(frame.frameId, 'auto', decodedEntry(frame, decoded));
+  // Plain text previews as itself, not as a quoted string.
+  let preview = d.index && d.index.root >= 0 && d.format !== 'text' ? framePreview(d.index) : '';
   if (!preview) preview = frame.opcode === 'text' ? textDecoder.decode(frame.data.subarray(0, 120)) : hexStart(frame.data);
   return {
     frameId: frame.frameId,
@@ -64,6 +67,7 @@ export function summarize(frame: IngestFrame, store?: FrameStore): FrameSummary 
     format: d.format,
     preview,
     error: d.error ? { code: d.error.code, offset: d.error.offset, message: d.error.message } : null,
+    verdict: decoded.verdict,
   };
 }
 
@@ -106,8 +110,9 @@ export class WorkerHandlers {
       const entry = this.store.decoded(frameId, format);
       if (!frame || !entry) return null;
       const index = entry.index;
-      const plainText = !entry.format && frame.opcode === 'text';
-      const error = index?.error ?? (entry.format || plainText ? null : { code: 'unsupported-format', offset: 0, message: 'no decoder could read this frame at byte 0' });
+      const plainText = !entry.format && frame.opcode === 'text' && entry.verdict !== 'unknown';
+      const empty = frame.data.byteLength === 0;
+      const error = index?.error ?? entry.unknown?.error ?? (entry.format || plainText || empty ? null : { code: 'unsupported-format', offset: 0, message: 'no decoder could read this frame at byte 0' });
       return {
         frameId,
         size: frame.data.byteLength,
@@ -117,6 +122,9 @@ export class WorkerHandlers {
         root: index && index.root >= 0 ? treeNode(index, index.root, 0, 0) : null,
         warnings: plainText ? ['A plain text frame (not JSON): pick a decoder under "decode as" to force one.'] : index ? index.warnings.map((w) => w.message) : [],
         isCrdt: entry.format === 'crdt-model' || entry.format === 'crdt-patch',
+        verdict: empty ? 'empty' : (entry.verdict ?? (error ? 'malformed' : 'decoded')),
+        nearMisses: entry.unknown?.nearMisses,
+        strings: entry.verdict === 'unknown' ? stringsIn(frame.data) : undefined,
       };
     },
     children: ({ frameId, format, nodeId, offset, limit, around }) => {

@@ -8,6 +8,7 @@ import { CompareTab } from '../compare/CompareTab.js';
 import { CrdtTab } from '../crdt/CrdtTab.js';
 import { DiffTab } from '../diff/DiffTab.js';
 import { ErrorBanner } from './ErrorBanner.js';
+import { UnknownBanner } from './UnknownBanner.js';
 import { FrameActions } from './FrameActions.js';
 import { StructureTab } from './StructureTab.js';
 import { TextTab } from './TextTab.js';
@@ -94,7 +95,11 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
   return (
     <section className="ws-detail-pane" aria-label={`Frame ${frameId}`} data-testid="frame-detail" data-frame-id={frameId}>
       <FrameActions client={client} frameId={frameId} format={format} detected={decoded?.format ?? null} onFormat={setFormat} />
-      {decoded?.error && <ErrorBanner error={decoded.error} format={decoded.format} onShowByte={showByte} />}
+      {decoded?.verdict === 'unknown' ? (
+        <UnknownBanner decoded={decoded} onDecodeAs={(f) => setFormat(f as FormatChoice)} />
+      ) : (
+        decoded?.error && <ErrorBanner error={decoded.error} format={decoded.format} onShowByte={showByte} />
+      )}
       {decoded?.warnings.map((w) => (
         <div key={w} className="ws-banner-error" style={{ background: 'var(--ws-warn-bg)' }} role="status">
           {w}
@@ -108,7 +113,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
         ))}
         <span className="ws-spacer" />
         <span style={{ color: 'var(--ws-muted)', padding: '4px 8px' }}>
-          {decoded ? `${decoded.format ?? 'unknown format'} · ${frame.size} B${decoded.candidates.length > 1 ? ` · also reads as ${decoded.candidates.slice(1).join(', ')}` : ''}` : 'decoding…'}
+          {decoded ? `${decoded.verdict === 'empty' ? 'empty frame' : (decoded.format ?? 'unknown format')} · ${frame.size} B${decoded.candidates.length > 1 ? ` · also reads as ${decoded.candidates.slice(1).join(', ')}` : ''}` : 'decoding…'}
         </span>
       </div>
       <div className="ws-tabpanel" role="tabpanel">
