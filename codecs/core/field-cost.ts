@@ -48,20 +48,28 @@ export interface FieldCostOptions {
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** The segment from a node's parent to it, positions as `*`. */
-function patternSegment(index: SpanIndex, id: number, keyId: number): string {
+/**
+ * What tells a node's pattern apart among its parent's: the key's text ('\u0001' before a
+ * non-text key's preview), or one fixed marker for array positions, chunks and tag content.
+ * Cheap on purpose: it is computed for every node; the printable segment only for new ones.
+ */
+function segmentKey(index: SpanIndex, id: number, keyId: number): string {
   const { store } = index;
-  const pk = store.kind[store.parent[id]];
   if (keyId >= 0) {
-    if (store.kind[keyId] === Kind.text && !index.isIncomplete(keyId)) {
-      const key = String(index.value(keyId));
-      return IDENT.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
-    }
-    return `{${previewValue(index, keyId, 40)}}`;
+    if (store.kind[keyId] === Kind.text && !index.isIncomplete(keyId)) return String(index.value(keyId));
+    return '\u0001' + previewValue(index, keyId, 40);
   }
-  if (pk === Kind.tag) return `<tag ${tagNumber(index, store.parent[id])}>`;
-  if (pk === Kind.array || pk === Kind.crdt_arr || pk === Kind.crdt_vec) return '[*]';
-  return '<chunk *>';
+  const pk = store.kind[store.parent[id]];
+  return pk === Kind.tag ? '\u0002tag' : pk === Kind.array || pk === Kind.crdt_arr || pk === Kind.crdt_vec ? '\u0002[*]' : '\u0002chunk';
+}
+
+/** The printable segment for a segment key: `.name`, `["a b"]`, `{7}`, `[*]`, `<tag 1>`. */
+function segmentText(index: SpanIndex, id: number, key: string): string {
+  if (key === '\u0002[*]') return '[*]';
+  if (key === '\u0002chunk') return '<chunk *>';
+  if (key === '\u0002tag') return `<tag ${tagNumber(index, index.store.parent[id])}>`;
+  if (key.startsWith('\u0001')) return `{${key.slice(1)}}`;
+  return IDENT.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 }
 
 /**
@@ -77,7 +85,8 @@ export function fieldCosts(index: SpanIndex, options: FieldCostOptions = {}): Fi
   if (root < 0) return { frameBytes, patterns: 0, nodes: 0, fields: [] };
   // Pattern id per node; -1 for keys and anything inside a key (keys are charged to values).
   const patternOf = new Int32Array(store.size).fill(-1);
-  const interned = new Map<string, number>();
+  // Per pattern, its child patterns by segment key: no string built per node.
+  const childPatterns: Map<string, number>[] = [new Map()];
   const names: string[] = ['$'];
   const depths: number[] = [0];
   const containers: boolean[] = [true];
@@ -92,13 +101,13 @@ export function fieldCosts(index: SpanIndex, options: FieldCostOptions = {}): Fi
     const parentPattern = patternOf[parent];
     if (parentPattern < 0) continue;
     const keyId = index.keyOf(id);
-    const segment = patternSegment(index, id, keyId);
-    const lookup = `${parentPattern}\u0000${segment}`;
-    let p = interned.get(lookup);
+    const key = segmentKey(index, id, keyId);
+    let p = childPatterns[parentPattern].get(key);
     if (p === undefined) {
       p = names.length;
-      interned.set(lookup, p);
-      names.push(names[parentPattern] + segment);
+      childPatterns[parentPattern].set(key, p);
+      childPatterns.push(new Map());
+      names.push(names[parentPattern] + segmentText(index, id, key));
       depths.push(depths[parentPattern] + 1);
       containers.push(index.isContainer(id));
       counts.push(0);
