@@ -1,6 +1,7 @@
 import { Flag, Kind } from './kinds.js';
 import type { SpanIndex } from './span-index.js';
 import { previewValue, tagNumber } from './describe.js';
+import { crdtChildName } from '../crdt/op-roles.js';
 
 /**
  * Cost by field across array elements: every recorded node (the root and keys excepted) is
@@ -56,10 +57,20 @@ const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 function segmentKey(index: SpanIndex, id: number, keyId: number): string {
   const { store } = index;
   if (keyId >= 0) {
-    if (store.kind[keyId] === Kind.text && !index.isIncomplete(keyId)) return String(index.value(keyId));
+    const k = store.kind[keyId];
+    // json-joy keys are content leaves holding the key's text.
+    if ((k === Kind.text || k === Kind.crdt_content) && !index.isIncomplete(keyId)) {
+      const text = index.value(keyId);
+      if (typeof text === 'string') return text;
+    }
     return '\u0001' + previewValue(index, keyId, 40);
   }
   const pk = store.kind[store.parent[id]];
+  if (pk >= Kind.crdt_model) {
+    // Named like json-joy paths (`.ops[3].after`), positions as `*`.
+    const name = crdtChildName(index, id);
+    if (name) return '\u0003' + name.path.replace(/\[\d+\]$/, '[*]');
+  }
   return pk === Kind.tag ? '\u0002tag' : pk === Kind.array || pk === Kind.crdt_arr || pk === Kind.crdt_vec ? '\u0002[*]' : '\u0002chunk';
 }
 
@@ -69,6 +80,7 @@ function segmentText(index: SpanIndex, id: number, key: string): string {
   if (key === '\u0002chunk') return '<chunk *>';
   if (key === '\u0002tag') return `<tag ${tagNumber(index, index.store.parent[id])}>`;
   if (key.startsWith('\u0001')) return `{${key.slice(1)}}`;
+  if (key.startsWith('\u0003')) return key.slice(1);
   return IDENT.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 }
 

@@ -4,6 +4,7 @@ import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncode
 import fc from 'fast-check';
 import { decodeFrame } from '../index.js';
 import { fieldCosts } from '../core/field-cost.js';
+import { Model } from 'json-joy/lib/json-crdt/index.js';
 
 const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));
 
@@ -84,5 +85,23 @@ describe('cost by field across array elements', () => {
     expect(report.patterns).toBe(50);
     expect(report.fields).toHaveLength(5);
     expect(report.fields[0].totalBytes).toBeGreaterThanOrEqual(report.fields[4].totalBytes);
+  });
+
+  it('names json-joy parts the way their paths do: ops[*] by role, object keys, root', () => {
+    const model = Model.create(undefined, 65537);
+    model.api.set({ title: 'plan', todos: [] });
+    model.api.flush();
+    model.api.str(['title']).ins(4, ' B');
+    model.api.arr(['todos']).ins(0, [{ text: 'x' }]);
+    const patch = fieldCosts(fullIndex(model.api.flush().toBinary()));
+    const patterns = patch.fields.map((f) => f.pattern);
+    expect(patterns).toContain('$.ops[*]');
+    expect(patterns).toContain('$.ops[*].obj');
+    expect(patterns).toContain('$.ops[*].after');
+    expect(patterns).toContain('$.ops[*].text');
+    expect(patterns.filter((p) => p.includes('<chunk'))).toEqual([]);
+    const snapshot = fieldCosts(fullIndex(model.toBinary())).fields.map((f) => f.pattern);
+    expect(snapshot).toContain('$.root.title');
+    expect(snapshot).toContain('$.root.todos');
   });
 });
