@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { startDemoServer, type DemoServer } from '../demo-server/server.js';
+import { JsonPackExtension } from '@jsonjoy.com/json-pack/lib/JsonPackExtension.js';
 import { APP_DIR, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
+import { range, selectedHexOffsets, treeRows } from './support/page.js';
 
 let browser: Browser;
 let server: DemoServer;
@@ -80,4 +82,47 @@ describe('Bytes view', () => {
       expect(errors, 'errors in the page').toEqual([]);
     });
   }
+
+  it('reads known CBOR tags in the tree, and opens tag 24 into a nested tree linked to the hex', async () => {
+    const enc = new CborEncoder();
+    const data = enc.encode(
+      new JsonPackExtension(55799, {
+        memo: undefined,
+        postedAt: new JsonPackExtension(1, 1_767_225_600),
+        account: new JsonPackExtension(37, new Uint8Array(16).fill(0xab)),
+        wrapped: new JsonPackExtension(24, enc.encode({ a: [1, 'xy'] })),
+      }),
+    );
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(new URL(`paste.html#b64=${Buffer.from(data).toString('base64url')}`, server.httpUrl).href);
+    await page.locator('[data-testid=tree-row][aria-level="1"]').waitFor();
+    const text = (path: string) => page.locator(`[data-testid=tree-row][data-path="${path}"] .ws-tree-main`).textContent();
+    const open = async (path: string) => {
+      const row = page.locator(`[data-testid=tree-row][data-path="${path}"]`);
+      await row.waitFor();
+      await row.locator('.ws-tree-toggle').dispatchEvent('mousedown');
+    };
+    await open('$<tag 55799>');
+    await page.locator('[data-testid=tree-row][data-path="$<tag 55799>.memo"]').waitFor();
+    expect(await text('$<tag 55799>.memo')).not.toMatch(/undefined\s*undefined/);
+    expect(await text('$<tag 55799>.postedAt')).toContain('date 2026-01-01T00:00:00Z');
+    expect(await text('$<tag 55799>.account')).toContain('UUID abababab-abab-abab-abab-abababababab');
+    await open('$<tag 55799>.wrapped');
+    await open('$<tag 55799>.wrapped<tag 24>');
+    await open('$<tag 55799>.wrapped<tag 24><embedded>');
+    await open('$<tag 55799>.wrapped<tag 24><embedded>.a');
+    const xy = page.locator('[data-testid=tree-row][data-path="$<tag 55799>.wrapped<tag 24><embedded>.a[1]"]');
+    await xy.waitFor();
+    expect(await xy.locator('.ws-tree-main').textContent()).toContain('"xy"');
+    // Selecting the embedded string highlights exactly its bytes in the frame.
+    await xy.dispatchEvent('mousedown');
+    const row = (await treeRows(page)).find((r) => r.path === '$<tag 55799>.wrapped<tag 24><embedded>.a[1]')!;
+    expect(Buffer.from(data.subarray(row.start, row.end)).toString('hex')).toBe('627879');
+    await expect.poll(() => selectedHexOffsets(page)).toEqual(range(row.start, row.end));
+    await page.screenshot({ path: artifactPath('bytes-known-tags.png') });
+    await page.close();
+    expect(errors, 'errors in the page').toEqual([]);
+  });
 });
