@@ -66,7 +66,7 @@ function segmentKey(index: SpanIndex, id: number, keyId: number): string {
     return '\u0001' + previewValue(index, keyId, 40);
   }
   const pk = store.kind[store.parent[id]];
-  if (pk >= Kind.crdt_model) {
+  if (pk >= Kind.crdt_model && pk <= Kind.crdt_meta) {
     // Named like json-joy paths (`.ops[3].after`), positions as `*`.
     const name = crdtChildName(index, id);
     if (name) return '\u0003' + name.path.replace(/\[\d+\]$/, '[*]');
