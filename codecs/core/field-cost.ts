@@ -50,6 +50,14 @@ export interface FieldCostOptions {
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**
+ * Patterns deeper than this are summed into one `…` row under the last level: a hostile
+ * frame of 100,000 nested arrays would otherwise make 100,000 patterns of up to 300,000
+ * characters each.
+ */
+export const MAX_PATTERN_DEPTH = 64;
+const DEEP = '\u0004deep';
+
+/**
  * What tells a node's pattern apart among its parent's: the key's text ('\u0001' before a
  * non-text key's preview), or one fixed marker for array positions, chunks and tag content.
  * Cheap on purpose: it is computed for every node; the printable segment only for new ones.
@@ -76,6 +84,7 @@ function segmentKey(index: SpanIndex, id: number, keyId: number): string {
 
 /** The printable segment for a segment key: `.name`, `["a b"]`, `{7}`, `[*]`, `<tag 1>`. */
 function segmentText(index: SpanIndex, id: number, key: string): string {
+  if (key === DEEP) return '…';
   if (key === '\u0002[*]') return '[*]';
   if (key === '\u0002chunk') return '<chunk *>';
   if (key === '\u0002tag') return `<tag ${tagNumber(index, index.store.parent[id])}>`;
@@ -113,8 +122,10 @@ export function fieldCosts(index: SpanIndex, options: FieldCostOptions = {}): Fi
     const parentPattern = patternOf[parent];
     if (parentPattern < 0) continue;
     const keyId = index.keyOf(id);
-    const key = segmentKey(index, id, keyId);
-    let p = childPatterns[parentPattern].get(key);
+    const deepParent = depths[parentPattern] > MAX_PATTERN_DEPTH;
+    const key = deepParent || depths[parentPattern] === MAX_PATTERN_DEPTH ? DEEP : segmentKey(index, id, keyId);
+    // Below the deep row, everything stays in it.
+    let p = deepParent ? parentPattern : childPatterns[parentPattern].get(key);
     if (p === undefined) {
       p = names.length;
       childPatterns[parentPattern].set(key, p);

@@ -104,4 +104,16 @@ describe('cost by field across array elements', () => {
     expect(snapshot).toContain('$.root.title');
     expect(snapshot).toContain('$.root.todos');
   });
+
+  it('sums everything below 64 levels into one row (100,000 nested arrays stay 65 patterns)', () => {
+    const bytes = new Uint8Array(100_001).fill(0x81);
+    bytes[100_000] = 0x01;
+    const report = fieldCosts(fullIndex(bytes, 'cbor'), { limit: Infinity });
+    expect(report.patterns).toBe(65);
+    const deep = report.fields.find((f) => f.pattern.endsWith('…'))!;
+    expect(deep.pattern).toBe('$' + '[*]'.repeat(64) + '…');
+    // Every node below level 64 is counted there, once.
+    expect(deep.count).toBe(100_001 - 1 - 64);
+    expect(report.fields.reduce((s, f) => s + f.count, 0)).toBe(report.nodes);
+  });
 });
