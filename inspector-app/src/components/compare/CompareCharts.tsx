@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import type { CompareRowView } from '../../worker/api.js';
 import { formatBytes, formatOps } from './format.js';
+import { whyEmpty, type WhyColumn } from './why.js';
 
 interface Series {
   readonly name: string;
@@ -10,27 +11,29 @@ interface Series {
   readonly format: (n: number) => string;
   /** The bar's accessible name (may add the raw figure). */
   readonly describe: (row: CompareRowView, n: number) => string;
+  /** The table column whose reason a missing value shows. */
+  readonly column: WhyColumn;
 }
 
 /** Microseconds per operation: `0.85 µs`, `19.9 µs`, `412 µs`, `3.2 ms`. */
 export function formatMicros(us: number): string {
   if (us >= 10_000) return `${(us / 1000).toFixed(us >= 100_000 ? 0 : 1)} ms`;
   if (us >= 100) return `${Math.round(us)} µs`;
-  return `${us.toFixed(us >= 10 ? 1 : 2)} µs`;
+  return `${us.toFixed(us >= 9.995 ? 1 : 2)} µs`;
 }
 
 const perOp = (ops: number | null): number | null => (ops !== null && ops > 0 ? 1e6 / ops : null);
 const bytes = (n: number) => `${formatBytes(n)} B`;
 
 const SIZE_SERIES: readonly Series[] = [
-  { name: 'raw', className: 'ws-bar-raw', value: (r) => r.size, format: bytes, describe: (r, n) => `${r.codec} raw: ${bytes(n)}` },
-  { name: 'gzip', className: 'ws-bar-gzip', value: (r) => r.gzipSize, format: bytes, describe: (r, n) => `${r.codec} gzip: ${bytes(n)}` },
+  { name: 'raw', className: 'ws-bar-raw', value: (r) => r.size, format: bytes, describe: (r, n) => `${r.codec} raw: ${bytes(n)}`, column: 'size' },
+  { name: 'gzip', className: 'ws-bar-gzip', value: (r) => r.gzipSize, format: bytes, describe: (r, n) => `${r.codec} gzip: ${bytes(n)}`, column: 'gzip' },
 ];
 
 // Time per operation rather than ops/s, so both charts read the same way: shorter is better.
 const TIME_SERIES: readonly Series[] = [
-  { name: 'encode', className: 'ws-bar-encode', value: (r) => perOp(r.encodeOpsPerSec), format: formatMicros, describe: (r, n) => `${r.codec} encode: ${formatMicros(n)} per op (${formatOps(r.encodeOpsPerSec)} ops/s)` },
-  { name: 'decode', className: 'ws-bar-decode', value: (r) => perOp(r.decodeOpsPerSec), format: formatMicros, describe: (r, n) => `${r.codec} decode: ${formatMicros(n)} per op (${formatOps(r.decodeOpsPerSec)} ops/s)` },
+  { name: 'encode', className: 'ws-bar-encode', value: (r) => perOp(r.encodeOpsPerSec), format: formatMicros, describe: (r, n) => `${r.codec} encode: ${formatMicros(n)} per op (${formatOps(r.encodeOpsPerSec)} ops/s)`, column: 'encode' },
+  { name: 'decode', className: 'ws-bar-decode', value: (r) => perOp(r.decodeOpsPerSec), format: formatMicros, describe: (r, n) => `${r.codec} decode: ${formatMicros(n)} per op (${formatOps(r.decodeOpsPerSec)} ops/s)`, column: 'decode' },
 ];
 
 function BarChart({ title, unit, rows, series }: { title: string; unit: string; rows: readonly CompareRowView[]; series: readonly Series[] }): ReactElement {
@@ -64,9 +67,9 @@ function BarChart({ title, unit, rows, series }: { title: string; unit: string; 
                 <span className="ws-chart-line" key={s.name}>
                   <span className="ws-chart-track">
                     {v !== null ? <span role="img" aria-label={s.describe(r, v)} className={`ws-bar ${s.className}`} style={{ width: `${max > 0 ? Math.max(0.5, (v / max) * 100) : 0}%` }} /> : null}
-                  </span>
-                  <span className="ws-chart-value" data-testid="chart-value">
-                    {v !== null ? s.format(v) : '—'}
+                    <span className="ws-chart-value" data-testid="chart-value" title={v === null ? (whyEmpty(r, s.column, 1) ?? undefined) : undefined}>
+                      {v !== null ? s.format(v) : '—'}
+                    </span>
                   </span>
                 </span>
               );
@@ -83,7 +86,6 @@ function BarChart({ title, unit, rows, series }: { title: string; unit: string; 
               <span>{format(max / 2)}</span>
               <span>{format(max)}</span>
             </span>
-            <span className="ws-chart-value" />
           </span>
         </div>
       ) : null}
