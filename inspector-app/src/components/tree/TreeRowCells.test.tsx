@@ -67,4 +67,12 @@ describe('tree rows: labels', () => {
     expect(rowOf(2).querySelector('.ws-tree-main')!.textContent!.match(/65537\.21/g)).toHaveLength(1);
     expect(rowOf(1).querySelector('.ws-tree-main')!.textContent!.match(/65537\.56/g)).toHaveLength(1);
   });
+
+  it('says a word once when the label already names the kind (json-joy "id id 11019.60", "meta meta")', () => {
+    const id = node({ id: 1, parent: 0, depth: 1, label: 'id', kind: 'crdt_id', head: 'id 11019.60', preview: '', isContainer: false, childCount: -1, crdtId: '11019.60', start: 0, end: 3 });
+    const meta = node({ id: 2, parent: 0, depth: 1, label: 'meta', kind: 'crdt_meta', head: 'meta', preview: 'undefined', childCount: 0, start: 3, end: 4 });
+    render(<TreeView tree={stateOf([node({ childCount: 2 }), id, meta])} frameSize={100} selectedId={null} onSelect={() => {}} />);
+    expect(rowOf(1).querySelector('.ws-tree-main')!.textContent).toBe('id11019.60');
+    expect(rowOf(2).querySelector('.ws-tree-main')!.textContent).toBe('metaundefined');
+  });
 });

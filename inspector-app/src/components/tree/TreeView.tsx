@@ -47,6 +47,8 @@ const TreeRow = memo(function TreeRow(props: {
   const showId = node.crdtId !== null && !node.head.includes(node.crdtId);
   // Kinds whose preview is their name (undefined, null, true) would read twice.
   const showPreview = node.preview !== node.head;
+  // A label that already names the kind (json-joy's `id`, `meta`) is not repeated by the head.
+  const head = node.head === node.label ? '' : node.head.startsWith(`${node.label} `) ? node.head.slice(node.label.length + 1) : node.head;
   return (
     <div
       role="treeitem"
@@ -79,7 +81,7 @@ const TreeRow = memo(function TreeRow(props: {
           {openable ? (loading ? '…' : open ? '▾' : '▸') : ''}
         </span>
         <span className="ws-tree-key">{node.label}</span>
-        <span className="ws-tree-head">{node.head}</span>
+        <span className="ws-tree-head">{head}</span>
         <span className="ws-tree-preview">{showPreview ? node.preview : ''}</span>
         {showId && <span className="ws-tree-id">id {node.crdtId}{node.crdtSpan !== null ? ` ×${node.crdtSpan}` : ''}</span>}
         {node.incomplete && <span className="ws-tree-flag">incomplete</span>}
