@@ -33,6 +33,7 @@ export { detectFormat, detectors, type Detection, type Candidate, type Rejection
 export { parseInput, parseHex, parseBase64, type InputMode, type InputEncoding, type ParsedInput } from './input.js';
 export { cborWalker, msgpackWalker, jsonWalker, ndjsonWalker, textWalker, protobufWalker, socketIoWalker, crdtModelWalker, crdtPatchWalker };
 export { socketIoPacket, type SocketIoPacket } from './protocols/socketio-walker.js';
+export { recognizeProtocol, type ProtocolInfo, type RecognizeContext } from './protocols/recognize.js';
 export { nearMissConfidence } from './near-miss.js';
 export { crdtByteSplit, nodeByteSplit, crdtClockTable, crdtExtensionOf } from './crdt/model-walker.js';
 export { patchOps, patchJson, patchByteSplit } from './crdt/patch-walker.js';
