@@ -4,6 +4,7 @@ import {
   crdtByteSplit,
   crdtClockTable,
   decodeFrame,
+  recognizeProtocol,
   diagnostic,
   heaviestPaths,
   parseHex,
@@ -12,6 +13,8 @@ import {
   type SpanIndex,
 } from '../../../codecs/index.js';
 import type { CrdtSummary, EncodeAs, EncodeResult, FilterQuery, FrameDecode, FrameSummary, IngestFrame, LargestField, TextResult, WorkerMethods } from './api.js';
+import { bytesReport } from './bytes-report.js';
+import { crdtOpLines } from './crdt-ops.js';
 import { diffFrames } from './frame-diff.js';
 import { decodedEntry, FrameStore, isPlainText } from './frame-store.js';
 import { stringsIn } from './connection-formats.js';
@@ -25,6 +28,13 @@ import { serializeCapture } from '../sources/capture-file.js';
 export const MAX_TEXT_CHARS = 4_000_000;
 /** Frames larger than this expand only a few levels for "largest fields". */
 const FULL_EXPAND_LIMIT = 2 * 1024 * 1024;
+
+/**
+ * "Largest fields" lists nothing below this share of the frame: it would read "0.0 %", and
+ * thousands of equal array items crowded out the fields that matter (cost by field in the
+ * Bytes view sums those up instead).
+ */
+export const MIN_LARGEST_SHARE = 0.0005;
 
 /** Frames from this size on keep the index their list row was read with (see FrameStore.remember). */
 const REMEMBER_INDEX_BYTES = 256 * 1024;
@@ -58,7 +68,13 @@ export function summarize(frame: IngestFrame, store?: FrameStore): FrameSummary 
     preview,
     error: d.error ? { code: d.error.code, offset: d.error.offset, message: d.error.message } : null,
     verdict: decoded.verdict,
+    protocol: protocolOf(d.index, d.format),
   };
+}
+
+function protocolOf(index: SpanIndex | null, format: string | null): FrameSummary['protocol'] {
+  const p = recognizeProtocol(index, format);
+  return p ? { name: p.protocol, message: p.message, event: p.event, id: p.id, quiet: p.quiet } : undefined;
 }
 
 interface ActiveFilter {
@@ -140,7 +156,9 @@ export class WorkerHandlers {
       if (!index || index.root < 0) return [];
       if (index.bytes.length <= FULL_EXPAND_LIMIT) index.expandAll(index.root);
       else index.expand(index.root, 3);
-      return heaviestPaths(index, count, { leavesOnly: false }).map((h) => ({ nodeId: h.id, start: index.store.start[h.id], path: h.path, size: h.bytes, share: h.share }));
+      return heaviestPaths(index, count, { leavesOnly: false })
+        .filter((h) => h.share >= MIN_LARGEST_SHARE)
+        .map((h) => ({ nodeId: h.id, start: index.store.start[h.id], path: h.path, size: h.bytes, share: h.share }));
     },
     crdt: ({ frameId, format }): CrdtSummary | null => {
       const index = this.index(frameId, format);
@@ -164,6 +182,7 @@ export class WorkerHandlers {
         return {
           kind: 'patch',
           viewJson: jsonText(patchJson(index) ?? null, MAX_TEXT_CHARS).text,
+          ops: crdtOpLines(index),
           clock: [],
           metadataBytes: split.metadataBytes,
           contentBytes: split.contentBytes,
@@ -171,6 +190,10 @@ export class WorkerHandlers {
         };
       }
       return null;
+    },
+    bytesReport: ({ frameId, format }) => {
+      const index = this.index(frameId, format);
+      return index && index.root >= 0 ? bytesReport(index) : null;
     },
     diff: ({ frameA, frameB }) => {
       const fa = this.store.get(frameA);

@@ -3,6 +3,7 @@ import type { FormatChoice, FrameDecode, FrameSummary, TreeNode } from '../../wo
 import type { WorkerClient } from '../../worker/client.js';
 import { useTree } from '../tree/use-tree.js';
 import { HexView } from '../hex/HexView.js';
+import { BytesTab } from '../bytes/BytesTab.js';
 import { CompareTab } from '../compare/CompareTab.js';
 import { CrdtTab } from '../crdt/CrdtTab.js';
 import { DiffTab } from '../diff/DiffTab.js';
@@ -12,8 +13,8 @@ import { FrameActions } from './FrameActions.js';
 import { StructureTab } from './StructureTab.js';
 import { TextTab } from './TextTab.js';
 
-type Tab = 'tree' | 'hex' | 'text' | 'compare' | 'crdt' | 'diff';
-const TAB_LABELS: Record<Tab, string> = { tree: 'Tree', hex: 'Hex', text: 'Text', compare: 'Compare', crdt: 'CRDT', diff: 'Diff' };
+type Tab = 'tree' | 'hex' | 'text' | 'bytes' | 'compare' | 'crdt' | 'diff';
+const TAB_LABELS: Record<Tab, string> = { tree: 'Tree', hex: 'Hex', text: 'Text', bytes: 'Bytes', compare: 'Compare', crdt: 'CRDT', diff: 'Diff' };
 
 export interface FrameDetailProps {
   readonly client: WorkerClient;
@@ -87,7 +88,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
     if (tab !== 'tree' && tab !== 'hex') setTab('hex');
   };
 
-  const tabs = useMemo<Tab[]>(() => ['tree', 'hex', 'text', 'compare', ...(decoded?.isCrdt ? (['crdt'] as Tab[]) : []), 'diff'], [decoded?.isCrdt]);
+  const tabs = useMemo<Tab[]>(() => ['tree', 'hex', 'text', 'bytes', 'compare', ...(decoded?.isCrdt ? (['crdt'] as Tab[]) : []), 'diff'], [decoded?.isCrdt]);
   const errorOffset = decoded?.error?.offset ?? null;
   const nodeId = selected?.id ?? root?.id ?? 0;
 
@@ -138,6 +139,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
         {tab === 'hex' &&
           (bytes ? <HexView bytes={bytes} selection={selected} errorOffset={errorOffset} onByteClick={(o) => void onByteClick(o)} scrollToOffset={scrollTo} /> : <div className="ws-empty">loading bytes…</div>)}
         {tab === 'text' && root && <TextTab client={client} frameId={frameId} format={format} nodeId={nodeId} theme={theme} />}
+        {tab === 'bytes' && <BytesTab client={client} frameId={frameId} format={format} />}
         {tab === 'compare' && <CompareTab client={client} frameId={frameId} format={format} nodeId={nodeId} nodeLabel={selected && selected.id !== root?.id ? selected.path : ''} originalSize={selected ? selected.end - selected.start : frame.size} />}
         {tab === 'crdt' && <CrdtTab client={client} frameId={frameId} format={format} />}
         {tab === 'diff' && (
