@@ -512,7 +512,7 @@ function walkJson(index: SpanIndex, node: number, depth: number): void {
  * views that writing `store.end` / `store.flags` makes and reads per node.
  */
 function recordNode(store: SpanStore, kind: number, start: number, head: number, end: number, arg: number, flags: number, parent: number, last: number): number {
-  if (store.size === store.cap) store.grow();
+  if (store.size === store.cap) store.growFor(start);
   const id = store.size++;
   const c = store.cap;
   const i32 = store.slabI32;

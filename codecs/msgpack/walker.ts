@@ -508,7 +508,7 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
     }
     store.size = nodes;
     if (t < 0) break;
-    store.grow();
+    store.growFor(pos);
   }
 
   if (node < 0) {
