@@ -191,11 +191,33 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
     const { slabI32: i32, slabU8: u8, slabF64: f64, cap: c } = store;
     const startAt = store.i32At, endAt = startAt + c, parentAt = endAt + c, firstChildAt = parentAt + c, nextSiblingAt = firstChildAt + c;
     const kindAt = store.u8At, flagsAt = kindAt + c, headAt = flagsAt + c, argAt = store.f64At;
-    while (nodes < c) {
-      // Runs of leaves that are not the last item of their container (numbers, nil,
-      // booleans, short strings: number arrays, the keys and values of records) in a
-      // tighter loop; anything else, and anything cut off, is read by the general code below.
-      while (fItems + 1 < fRemaining && nodes < c && pos < len) {
+    // (Containers to close need no room: a full store closes them before it grows.)
+    while (nodes < c || fItems >= fRemaining) {
+      // Every container the last item completed ends at `pos`.
+      if (fItems >= fRemaining) {
+        for (;;) {
+          if (fNode >= 0) {
+            i32[endAt + fNode] = pos;
+            store.size = nodes;
+            if (fIsMap) reportDuplicateKeys(index, fNode);
+          }
+          stack.pop();
+          t = stack.top;
+          if (t < 0) break;
+          fNode = stack.node[t];
+          fRemaining = stack.remaining[t];
+          fItems = stack.items[t];
+          fIsMap = stack.kind[t] === Kind.map;
+          fDepthLeft = stack.depthLeft[t];
+          fLast = stack.last[t];
+          if (++fItems < fRemaining) break;
+        }
+        if (t < 0) break;
+      }
+      // Runs of leaves (numbers, nil, booleans, short strings: number arrays, coordinate
+      // pairs, the keys and values of records) in a tighter loop; anything else, and
+      // anything cut off, is read by the general code below.
+      while (fItems < fRemaining && nodes < c && pos < len) {
         const b = bytes[pos];
         let kind: number;
         let arg = 0;
@@ -272,6 +294,7 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
         fItems++;
         pos = end;
       }
+      if (fItems >= fRemaining) continue;
       if (nodes === c) break;
       if (pos >= len) {
         store.size = nodes;
@@ -484,27 +507,8 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
         }
       }
 
-      // The item ended at `pos`: close every container it completes.
-      if (++fItems >= fRemaining) {
-        for (;;) {
-          if (fNode >= 0) {
-            i32[endAt + fNode] = pos;
-            store.size = nodes;
-            if (fIsMap) reportDuplicateKeys(index, fNode);
-          }
-          stack.pop();
-          t = stack.top;
-          if (t < 0) break;
-          fNode = stack.node[t];
-          fRemaining = stack.remaining[t];
-          fItems = stack.items[t];
-          fIsMap = stack.kind[t] === Kind.map;
-          fDepthLeft = stack.depthLeft[t];
-          fLast = stack.last[t];
-          if (++fItems < fRemaining) break;
-        }
-        if (t < 0) break;
-      }
+      // The item ended at `pos` (containers it completes are closed at the top of the loop).
+      fItems++;
     }
     store.size = nodes;
     if (t < 0) break;
