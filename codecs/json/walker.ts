@@ -312,7 +312,20 @@ function walkJson(index: SpanIndex, node: number, depth: number): void {
           last = recordNode(store, Kind.text, start, 1, pos, p - start - 1, isKey ? Flag.key : 0, parent, last);
         }
         items++;
-        state = isKey ? S_COLON : S_AFTER;
+        // Compact text: the ':' or ',' right after the token is taken here, not once around the loop.
+        if (isKey) {
+          if (bytes[pos] === 0x3a) {
+            pos++;
+            state = S_VALUE;
+          } else {
+            state = S_COLON;
+          }
+        } else if (frameKind !== ROOT && bytes[pos] === 0x2c) {
+          pos++;
+          state = frameKind === MAP ? S_KEY : S_VALUE;
+        } else {
+          state = S_AFTER;
+        }
         continue;
       }
 
@@ -427,7 +440,12 @@ function walkJson(index: SpanIndex, node: number, depth: number): void {
           numberStart = p = pos + 1;
         }
         if (errCode !== null) break;
-        state = S_AFTER;
+        if (frameKind !== ROOT && bytes[pos] === 0x2c) {
+          pos++;
+          state = frameKind === MAP ? S_KEY : S_VALUE;
+        } else {
+          state = S_AFTER;
+        }
         continue;
       }
 
@@ -455,7 +473,12 @@ function walkJson(index: SpanIndex, node: number, depth: number): void {
           last = recordNode(store, kind, start, 0, pos, 0, 0, parent, last);
         }
         items++;
-        state = S_AFTER;
+        if (frameKind !== ROOT && bytes[pos] === 0x2c) {
+          pos++;
+          state = frameKind === MAP ? S_KEY : S_VALUE;
+        } else {
+          state = S_AFTER;
+        }
         continue;
       }
 
