@@ -21,6 +21,8 @@ import { stringsIn } from './connection-formats.js';
 import { jsonText } from './json-text.js';
 import { parsePath, resolvePath, type PathPart } from './path-filter.js';
 import { childNodes, framePreview, pathToOffset, treeNode } from './tree-nodes.js';
+import { searchTree } from './tree-search.js';
+import { annotateFrame } from './annotate-frame.js';
 import { buildHar } from '../sources/har.js';
 import { serializeCapture } from '../sources/capture-file.js';
 
@@ -150,6 +152,14 @@ export class WorkerHandlers {
         return { text, truncated: text.length >= MAX_TEXT_CHARS };
       }
       return jsonText(index.value(nodeId), MAX_TEXT_CHARS);
+    },
+    search: ({ frameId, format, text, limit }) => {
+      const index = this.index(frameId, format);
+      return index ? searchTree(index, text, limit) : { paths: [], total: 0, complete: true };
+    },
+    annotate: ({ frameId, format }) => {
+      const index = this.index(frameId, format);
+      return index ? annotateFrame(index) : { lines: [], complete: false, truncated: false };
     },
     largest: ({ frameId, format, count }): LargestField[] => {
       const index = this.index(frameId, format);
