@@ -11,6 +11,8 @@ import { mount } from './mount.js';
 interface PanelHost {
   readonly transport: Transport;
   readonly theme: 'light' | 'dark';
+  /** The extension can capture workers' sockets through the debugger (Chrome). */
+  readonly debuggerCapture?: boolean;
 }
 
 const win = window as unknown as { wirescopePanelHost?: PanelHost; wirescopeTestHost?: MemoryTransport };
@@ -21,5 +23,5 @@ if (!host) {
   win.wirescopeTestHost = test;
   host = { transport: test, theme: params.get('theme') === 'dark' ? 'dark' : 'light' };
 }
-const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: host.theme, keepOnNavigate: true, hostName: 'panel' };
+const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: host.theme, keepOnNavigate: true, hostName: 'panel', debuggerCapture: host.debuggerCapture === true };
 mount({ transport: host.transport, worker: startDecodeWorker(), capabilities });
