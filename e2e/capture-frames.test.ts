@@ -131,4 +131,15 @@ describe('capture paths in Chromium (dist/chrome)', () => {
     await panel.close();
     await page.close();
   }, 40_000);
+
+  it("what a page can read names no extension: stacks through the wrappers, a clean realm's toString of them", async () => {
+    const { page } = await openTab('detect.html');
+    const r = (await page.evaluate('window.__done')) as { sendStack: string; ctorStack: string; texts: string[] };
+    expect(r.sendStack).toMatch(/InvalidStateError/);
+    expect(r.ctorStack).toMatch(/SyntaxError/);
+    for (const stack of [r.sendStack, r.ctorStack]) expect(stack).not.toMatch(/chrome-extension:|hook\.js/);
+    // A native-code body, never the hook's source (still not the native's own name: see extension/README.md).
+    for (const text of r.texts) expect(text).toMatch(/^function [\w$]*\(\) \{ \[native code\] \}$/);
+    await page.close();
+  }, 40_000);
 });

@@ -141,7 +141,29 @@ window.__again = () => {
 </script>`,
 );
 
+/** What a page can read that might name the extension: error stacks through the wrappers, a clean iframe's toString of them. */
+export const DETECT_PAGE = html(
+  'detectability',
+  `<script>
+'use strict';
+window.__done = (() => {
+  const stackOf = (fn) => { try { fn(); } catch (e) { return String(e && e.stack); } return 'nothing thrown'; };
+  const ws = new WebSocket('ws://' + location.host + '/detect');
+  const sendStack = stackOf(() => ws.send('too early'));
+  const ctorStack = stackOf(() => new WebSocket('ftp://nope.invalid/'));
+  ws.close();
+  const frame = document.createElement('iframe');
+  frame.sandbox = 'allow-same-origin'; // no scripts run in it: its realm stays clean of any hook
+  document.body.append(frame);
+  const clean = frame.contentWindow.Function.prototype.toString;
+  const texts = [WebSocket.prototype.send, WebSocket, Function.prototype.toString].map((f) => clean.call(f));
+  return { sendStack, ctorStack, texts };
+})();
+</script>`,
+);
+
 export const CAPTURE_PAGES: Record<string, string | readonly [string, string]> = {
+  '/detect.html': DETECT_PAGE,
   '/workers.html': WORKERS_PAGE,
   '/dedicated.js': ['text/javascript', `${workerScript('dedicated', 'postMessage(result);')}\nonmessage = () => self.__again();`],
   '/shared.js': ['text/javascript', `let port = null; const early = []; onconnect = (e) => { port = e.ports[0]; port.onmessage = () => self.__again(); port.start(); early.forEach((m) => port.postMessage(m)); };\n${workerScript('shared', 'port ? port.postMessage(result) : early.push(result);')}`],
