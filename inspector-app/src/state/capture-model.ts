@@ -24,7 +24,7 @@ export interface UncapturedNotice {
 
 export interface ListFilters {
   readonly direction: 'all' | 'sent' | 'received';
-  /** 'all', a format name, or 'error' for malformed frames. */
+  /** 'all', a format name, 'error' for malformed frames, 'unknown' or 'empty'. */
   readonly format: string;
   readonly connection: string;
   /** Free text and path go to the worker (they need decoded values). */
@@ -148,7 +148,7 @@ export class CaptureModel {
   private passes(row: FrameSummary): boolean {
     const f = this.filters;
     if (f.direction !== 'all' && row.direction !== f.direction) return false;
-    if (f.format !== 'all' && (f.format === 'error' ? row.error === null : row.format !== f.format)) return false;
+    if (f.format !== 'all' && !matchesFormat(row, f.format)) return false;
     if (f.connection !== 'all' && row.connectionId !== f.connection) return false;
     if (this.contentMatches && !this.contentMatches.has(row.frameId)) return false;
     return true;
@@ -171,7 +171,12 @@ export class CaptureModel {
       this.visible = this.visible.filter((r) => !gone.has(r.frameId));
       this.backlog = this.backlog.filter((r) => !gone.has(r.frameId));
     }
-    for (const r of batch.summaries) this.byId.set(r.frameId, r);
+    for (const r of batch.summaries) {
+      this.byId.set(r.frameId, r);
+      // A frame from a connection whose opening was never seen (captured mid-stream, or the
+      // event was lost): the connection still gets a name and a row in the filter.
+      if (!this.connections.has(r.connectionId)) this.connections = new Map(this.connections).set(r.connectionId, { connectionId: r.connectionId, url: '', protocol: '', status: 'open', detail: 'its opening was not captured' });
+    }
     if (this.paused) this.backlog.push(...batch.summaries);
     else this.append(batch.summaries);
     this.changed();
@@ -276,6 +281,14 @@ export class CaptureModel {
     this.backlog = [];
     this.changed();
   }
+}
+
+/** The list's format filter: a format name, or one of the verdicts (malformed = 'error'). */
+export function matchesFormat(row: FrameSummary, filter: string): boolean {
+  const verdict = row.verdict ?? (row.error ? 'malformed' : 'decoded');
+  if (filter === 'error') return verdict === 'malformed';
+  if (filter === 'unknown' || filter === 'empty') return verdict === filter;
+  return row.format === filter;
 }
 
 const LARGE_LIST = 20_000;
