@@ -76,7 +76,14 @@ describe('worker sockets in Chromium', () => {
       expect(await page.evaluate('window.__start()')).toEqual([1, 2, 2]);
       // The dedicated worker is the tab's child: attached paused, so captured from its first frame.
       // The shared worker is found when the hook reports it: captured from then on.
-      await new Promise((r) => setTimeout(r, 500));
+      const sharedAttached = async () =>
+        ext.worker.evaluate(async (url) => {
+          const targets = (await (globalThis as unknown as { chrome: { debugger: { getTargets(): Promise<{ url: string; attached: boolean }[]> } } }).chrome.debugger.getTargets());
+          return targets.some((t) => t.url === url && t.attached);
+        }, `${server.httpUrl}shared.js`);
+      const deadline = Date.now() + 10_000;
+      while (!(await sharedAttached()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(await sharedAttached(), 'the debugger attached to the shared worker').toBe(true);
       expect(await page.evaluate('window.__again()')).toEqual([2, 2]);
       const state = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, 14);
       const byConnection = new Map<string, string[]>();

@@ -9,6 +9,9 @@ import type { AppMessage, HostMessage } from '../../inspector-app/src/protocol/m
 import type { Transport } from '../../inspector-app/src/protocol/transport.js';
 import { DebuggerCapture, type DebuggerApi } from './debugger-capture.js';
 
+/** When to look for a reported shared worker's target again (ms after the report). */
+const LOOK_AGAIN_MS = [250, 1000, 3000];
+
 export interface DebuggerHostEnv {
   readonly tabId: number;
   /** Called from the toggle's click (a user gesture, which a permission request needs). */
@@ -46,7 +49,12 @@ export function withDebuggerCapture(inner: Transport, env: DebuggerHostEnv): Tra
       for (const m of pending.splice(0)) handler(m);
       const off = inner.listen((m) => {
         // The hook saw a new shared worker: the debugger attaches to it if capture is on.
-        if (m.type === 'uncaptured' && m.kind === 'shared-worker') void capture?.lookForWorkers();
+        // Its target may be listed a little after the constructor returned: look again shortly after.
+        if (m.type === 'uncaptured' && m.kind === 'shared-worker' && capture) {
+          const c = capture;
+          void c.lookForWorkers();
+          for (const ms of LOOK_AGAIN_MS) setTimeout(() => void c.lookForWorkers(), ms);
+        }
         handler(m);
       });
       return () => {
