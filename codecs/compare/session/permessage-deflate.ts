@@ -48,6 +48,13 @@ function concat(chunks: readonly Uint8Array[]): Uint8Array {
 }
 
 /**
+ * A 2^15-entry hash table, as zlib's memLevel 8 (hash bits = memLevel + 7) that ws and
+ * Chromium use. fflate's streaming default is 2^20 entries (4 MB allocated per stream),
+ * which made a fresh stream per message (no context takeover) cost milliseconds.
+ */
+const FFLATE_MEM = 3;
+
+/**
  * fflate's streaming Deflate (level 6, zlib's default), `push(chunk, false)` then a sync
  * flush (syncFlushBlock: fflate's own `flush(true)` is broken in 0.8.3). fflate has no window-size option: it always keeps 32 KB (15 bits), so
  * smaller `*_max_window_bits` are reported as unsupported rather than simulated wrongly.
@@ -60,7 +67,7 @@ export const fflateEngine: DeflateEngine = {
     if (why) throw new RangeError(why);
     let chunks: Uint8Array[] = [];
     const make = (): Deflate => {
-      const d = new Deflate({ level: 6 });
+      const d = new Deflate({ level: 6, mem: FFLATE_MEM });
       // fflate reuses no output buffers across calls, so the chunks can be kept as they are.
       d.ondata = (chunk) => chunks.push(chunk);
       return d;
