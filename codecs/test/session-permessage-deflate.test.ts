@@ -25,13 +25,13 @@ afterEach(async () => {
 });
 
 /** A real ws session through the wire tap: the client sends its messages, the server answers each with the next of its own. */
-async function wsSession(serverDeflate: PerMessageDeflateOptions): Promise<Session> {
+async function wsSession(serverDeflate: PerMessageDeflateOptions, texts = sent): Promise<Session> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: { threshold: 0, ...serverDeflate } });
   await new Promise<void>((resolve) => wss.once('listening', resolve));
   cleanup.push(() => new Promise<void>((resolve) => wss.close(() => resolve())));
   wss.on('connection', (socket) => {
     let next = 0;
-    socket.on('message', () => socket.send(sent.server[next++]));
+    socket.on('message', () => socket.send(texts.server[next++]));
   });
   const tap: WireTap = await startWireTap((wss.address() as AddressInfo).port);
   cleanup.push(() => tap.close());
@@ -44,10 +44,10 @@ async function wsSession(serverDeflate: PerMessageDeflateOptions): Promise<Sessi
     let received = 0;
     client.on('error', reject);
     client.on('message', () => {
-      if (++received === COUNT) resolve();
+      if (++received === texts.server.length) resolve();
     });
     client.on('open', () => {
-      for (const m of sent.client) client.send(m);
+      for (const m of texts.client) client.send(m);
     });
   });
   return { extensions, clientToServer: tap.clientToServer.messages(), serverToClient: tap.serverToClient.messages() };
@@ -59,18 +59,18 @@ async function simulated(params: DeflateParams, direction: Direction, texts: str
   return sizes as number[];
 }
 
-async function expectSimulationEqualsWire(serverDeflate: PerMessageDeflateOptions, expected: Partial<DeflateParams>) {
-  const session = await wsSession(serverDeflate);
+async function expectSimulationEqualsWire(serverDeflate: PerMessageDeflateOptions, expected: Partial<DeflateParams>, texts = sent) {
+  const session = await wsSession(serverDeflate, texts);
   const parsed = parseDeflateExtension(session.extensions);
   if (!parsed.ok) throw new Error(parsed.error);
   expect(parsed.params).toMatchObject(expected);
-  for (const [direction, wire, texts] of [
-    ['client-to-server', session.clientToServer, sent.client],
-    ['server-to-client', session.serverToClient, sent.server],
+  for (const [direction, wire, sentOneWay] of [
+    ['client-to-server', session.clientToServer, texts.client],
+    ['server-to-client', session.serverToClient, texts.server],
   ] as const) {
-    expect(wire).toHaveLength(COUNT);
+    expect(wire).toHaveLength(sentOneWay.length);
     expect(wire.every((m) => m.compressed && m.opcode === 1)).toBe(true);
-    const sizes = await simulated(parsed.params, direction, texts);
+    const sizes = await simulated(parsed.params, direction, sentOneWay);
     // Per message, then in total, payload and frame headers.
     expect(sizes, direction).toEqual(wire.map((m) => m.payloadLength));
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(wire.reduce((a, m) => a + m.payloadLength, 0));
@@ -97,6 +97,12 @@ describe('permessage-deflate simulation equals the ws package on a real socket',
 
   it('client_max_window_bits=11, server_max_window_bits=10 (zlib engine)', async () => {
     await expectSimulationEqualsWire({ clientMaxWindowBits: 11, serverMaxWindowBits: 10 }, { clientMaxWindowBits: 11, serverMaxWindowBits: 10 });
+  });
+
+  it('empty and repeated messages (an empty message after a flush is one byte, 00)', async () => {
+    const texts = { client: ['{"a":1}', '', '', '{"a":1}', '{"a":1}', ''], server: ['', '{"b":2}', '{"b":2}', '', '', '{"b":2}'] };
+    await expectSimulationEqualsWire({}, {}, texts);
+    await expectSimulationEqualsWire({ clientNoContextTakeover: true, serverNoContextTakeover: true }, {}, texts);
   });
 
   it('context takeover makes repeated records cheaper than no context takeover', async () => {
