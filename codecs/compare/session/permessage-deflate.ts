@@ -9,7 +9,7 @@
  * worker, the extension); `zlibEngine` (zlib-engine.ts, Node only) is Node's zlib, the
  * library the `ws` package and Chromium use, and gives their exact bytes. fflate and zlib
  * both write valid deflate but choose matches differently, so their sizes differ by a few
- * percent (docs/BENCHMARKS.md and the session tests measure it).
+ * percent (docs/BENCHMARKS.md, "Session comparison").
  */
 import { Deflate } from 'fflate';
 import type { DeflateParams } from './extension-header.js';
