@@ -104,7 +104,9 @@ interface FflateDeflateState {
  * finished byte and keeps the unfinished one here, which this block completes.
  */
 function syncFlushBlock(deflate: Deflate): Uint8Array {
-  const state = (deflate as unknown as { s: FflateDeflateState }).s;
+  const state = (deflate as unknown as { s?: FflateDeflateState }).s;
+  // A newer fflate that renamed its state must fail loudly, not produce wrong sizes.
+  if (typeof state !== 'object' || state === null || (state.r !== undefined && typeof state.r !== 'number')) throw new Error('fflate Deflate internals changed (no numeric state.r): the permessage-deflate sync flush needs updating');
   const packed = state.r ?? 0;
   const bit = packed & 7;
   // BFINAL=0 and BTYPE=00 are zero bits at `bit`..`bit+2`; LEN starts at the next byte boundary.
