@@ -17,6 +17,7 @@ export interface CompareResult {
  */
 export async function compare(raw: Uint8Array, args: CompareArgs, progress: (text: string) => void = () => {}): Promise<CompareResult> {
   if (args.session) return compareSessionCommand(raw, args, progress);
+  if (args.connection !== null) return { stdout: '', stderr: 'wirescope: --connection needs --session (it picks a connection of a capture)\n', code: 2 };
   if (args.format !== 'auto' && !FRAME_FORMATS.includes(args.format as FrameFormat)) {
     return { stdout: '', stderr: `wirescope: --format must be auto or one of ${FRAME_FORMATS.join(', ')}, not ${args.format}\n`, code: 2 };
   }

@@ -69,6 +69,9 @@ describe('wirescope compare --session', () => {
     const s2c = byIndex.rows.find((row: { codec: string; direction: string }) => row.codec === 'captured' && row.direction === 'server-to-client');
     expect(captured.wire.negotiated.total).toBeGreaterThan(0);
     expect(s2c.wire.negotiated).toEqual(s2c.wire.noContextTakeover);
+    const withoutSession = await run(['compare', 'x', '--connection', '1'], har());
+    expect(withoutSession.code).toBe(2);
+    expect(withoutSession.stderr).toMatch(/--connection needs --session/);
     const bad = await run(['compare', '--session', 'x', '--connection', '3'], har());
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/no connection 3; the capture has 1 = har-0 \(wss:\/\/a\.test\/feed\), 2 = har-1/);
