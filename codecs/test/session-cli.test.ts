@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { main, type CliIo } from '../cli/main.js';
-import { serializeCapture } from '../../inspector-app/src/sources/capture-file.js';
+import { serializeCapture } from '../capture/capture-file.js';
 import { clientMessages, serverMessages } from './helpers/session-messages.js';
 
 async function run(argv: string[], bytes: Uint8Array) {

@@ -99,7 +99,7 @@ export function readHar(text: string): FramesByUrl {
   return group(list);
 }
 
-/** Frames of a wirescope capture file (format documented in inspector-app/src/sources/capture-file.ts). */
+/** Frames of a wirescope capture file (format documented in codecs/capture/capture-file.ts). */
 export function readCapture(text: string): FramesByUrl {
   const root = JSON.parse(text) as Json;
   if (root.format !== 'wirescope-capture') throw new Error(`not a wirescope capture: format ${JSON.stringify(root.format)}`);

@@ -3,8 +3,8 @@
  * messages. Uses the inspector app's own parsers (pure, DOM-free: JSON and base64 only),
  * so the CLI and the app read the same files the same way; their errors are kept as text.
  */
-import { parseHar } from '../../../inspector-app/src/sources/har.js';
-import { detectCaptureKind, parseCapture } from '../../../inspector-app/src/sources/capture-file.js';
+import { parseHar } from '../../capture/har.js';
+import { detectCaptureKind, parseCapture } from '../../capture/capture-file.js';
 import type { SessionMessage } from './session.js';
 
 export interface CaptureConnection {

@@ -1,0 +1,133 @@
+/**
+ * wirescope's own capture file: every connection and frame, bytes exact, times exact.
+ *
+ * Format (UTF-8 JSON, one connection / frame per line so large captures diff and grep well):
+ *
+ *   { "format": "wirescope-capture", "version": 1,
+ *     "connections": [ { "connectionId", "url", "protocol", "extensions", "time" } ],
+ *     "frames": [ { "c": connectionId, "d": "s" | "r", "t": time, "o": "t" | "b", "b64": base64 } ] }
+ *
+ * `time` / `t` are ms since the epoch as JSON numbers (JavaScript prints the shortest text
+ * that reads back to the same double, so times survive exactly). `b64` is standard base64
+ * with padding, text frames included, so invalid UTF-8 in a text frame survives too.
+ * `format` is written first so `detectCaptureKind` finds it in the file's first bytes.
+ */
+import type { ConnectionInfo, WireFrame } from './types.js';
+import { decodeBase64, encodeBase64 } from './base64.js';
+
+export const CAPTURE_FORMAT = 'wirescope-capture';
+export const CAPTURE_VERSION = 1;
+
+export interface CaptureError {
+  /** Where in the file: '' for the file as a whole, else e.g. 'frames[3]'. */
+  readonly path: string;
+  readonly message: string;
+}
+
+export interface ParsedCapture {
+  readonly connections: ConnectionInfo[];
+  /** In file order (the order they were captured). */
+  readonly frames: WireFrame[];
+  readonly errors: CaptureError[];
+}
+
+export function serializeCapture(connections: readonly ConnectionInfo[], frames: readonly WireFrame[]): Uint8Array {
+  const lines: string[] = [];
+  lines.push(`{"format":${JSON.stringify(CAPTURE_FORMAT)},"version":${CAPTURE_VERSION},"connections":[`);
+  connections.forEach((c, i) => {
+    const { connectionId, url, protocol, extensions, time } = c;
+    lines.push(JSON.stringify({ connectionId, url, protocol, extensions, time }) + (i < connections.length - 1 ? ',' : ''));
+  });
+  lines.push('],"frames":[');
+  frames.forEach((f, i) => {
+    const frame = { c: f.connectionId, d: f.direction === 'sent' ? 's' : 'r', t: f.time, o: f.opcode === 'text' ? 't' : 'b', b64: encodeBase64(f.data) };
+    lines.push(JSON.stringify(frame) + (i < frames.length - 1 ? ',' : ''));
+  });
+  lines.push(']}', '');
+  return new TextEncoder().encode(lines.join('\n'));
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+export function parseCapture(input: Uint8Array | string): ParsedCapture {
+  const connections: ConnectionInfo[] = [];
+  const frames: WireFrame[] = [];
+  const errors: CaptureError[] = [];
+  let root: unknown;
+  try {
+    root = JSON.parse(typeof input === 'string' ? input : new TextDecoder().decode(input));
+  } catch (e) {
+    errors.push({ path: '', message: `not a wirescope capture: the file is not JSON (${(e as Error).message})` });
+    return { connections, frames, errors };
+  }
+  if (!isObject(root) || root.format !== CAPTURE_FORMAT) {
+    errors.push({ path: '', message: `not a wirescope capture: "format" is not "${CAPTURE_FORMAT}"` });
+    return { connections, frames, errors };
+  }
+  if (root.version !== CAPTURE_VERSION) {
+    errors.push({ path: 'version', message: `unsupported capture version ${JSON.stringify(root.version)}: this build reads version ${CAPTURE_VERSION}` });
+    return { connections, frames, errors };
+  }
+  if (Array.isArray(root.connections)) {
+    root.connections.forEach((c, i) => {
+      const connection = readConnection(c);
+      if (typeof connection === 'string') errors.push({ path: `connections[${i}]`, message: connection });
+      else connections.push(connection);
+    });
+  } else errors.push({ path: 'connections', message: 'connections is missing or not an array' });
+  const known = new Set(connections.map((c) => c.connectionId));
+  if (Array.isArray(root.frames)) {
+    root.frames.forEach((f, i) => {
+      const frame = readFrame(f);
+      if (typeof frame === 'string') return void errors.push({ path: `frames[${i}]`, message: frame });
+      // Kept: the bytes are intact; only the connection's details are missing.
+      if (!known.has(frame.connectionId)) errors.push({ path: `frames[${i}]`, message: `frame of unknown connection ${JSON.stringify(frame.connectionId)}` });
+      frames.push(frame);
+    });
+  } else errors.push({ path: 'frames', message: 'frames is missing or not an array' });
+  return { connections, frames, errors };
+}
+
+/** The connection, or what is wrong with it. */
+function readConnection(c: unknown): ConnectionInfo | string {
+  if (!isObject(c)) return 'connection is not an object';
+  const { connectionId, url, protocol, extensions, time } = c;
+  if (typeof connectionId !== 'string') return 'connectionId is not a string';
+  if (typeof url !== 'string') return 'url is not a string';
+  if (typeof protocol !== 'string' || typeof extensions !== 'string') return 'protocol / extensions is not a string';
+  if (!isFiniteNumber(time)) return 'time is not a number';
+  return { connectionId, url, protocol, extensions, time };
+}
+
+/** The frame, or what is wrong with it. */
+function readFrame(f: unknown): WireFrame | string {
+  if (!isObject(f)) return 'frame is not an object';
+  if (typeof f.c !== 'string') return 'c (connection id) is not a string';
+  if (f.d !== 's' && f.d !== 'r') return 'd (direction) is not "s" or "r"';
+  if (!isFiniteNumber(f.t)) return 't (time) is not a number';
+  if (f.o !== 't' && f.o !== 'b') return 'o (opcode) is not "t" or "b"';
+  if (typeof f.b64 !== 'string') return 'b64 (data) is not a string';
+  const decoded = decodeBase64(f.b64);
+  if (!decoded.ok) return `b64 is not valid base64: ${decoded.error} at character ${decoded.offset}`;
+  return { connectionId: f.c, direction: f.d === 's' ? 'sent' : 'received', time: f.t, opcode: f.o === 't' ? 'text' : 'binary', data: decoded.bytes };
+}
+
+/** How far into a dropped file to look: both formats say what they are near the start. */
+const SNIFF_CHARS = 64 * 1024;
+
+/**
+ * Which parser a dropped file needs: 'wirescope' (its `"format"` comes first), 'har' (a JSON
+ * object whose `log` holds entries), or null. Looks only at the start of the file.
+ */
+export function detectCaptureKind(input: Uint8Array | string): 'har' | 'wirescope' | null {
+  const head = typeof input === 'string' ? input.slice(0, SNIFF_CHARS) : new TextDecoder().decode(input.subarray(0, SNIFF_CHARS));
+  const text = head.replace(/^\uFEFF/, '').trimStart();
+  if (!text.startsWith('{')) return null;
+  if (/"format"\s*:\s*"wirescope-capture"/.test(text)) return 'wirescope';
+  // Chrome writes `{ "log": { "version", "creator", "pages", "entries" } }`; long `pages`
+  // can push "entries" past the sniffed head, so `"log": {` at the top is enough.
+  if (/^\{\s*"log"\s*:\s*\{/.test(text) || (/"log"\s*:/.test(text) && /"entries"\s*:\s*\[/.test(text))) return 'har';
+  return null;
+}

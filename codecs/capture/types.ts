@@ -1,0 +1,27 @@
+/**
+ * What a capture file holds: connections and the frames on them. The app's host protocol
+ * (inspector-app/src/protocol/messages.ts) carries the same shapes; they are declared here
+ * too so codecs/ (the CLI's `compare --session`) reads capture files without importing the
+ * app — TypeScript matches them structurally.
+ */
+export type Direction = 'sent' | 'received';
+export type Opcode = 'text' | 'binary';
+
+/** One WebSocket frame as a host captured it. Text frames carry their UTF-8 bytes. */
+export interface WireFrame {
+  readonly connectionId: string;
+  readonly direction: Direction;
+  /** Wall-clock time in ms since the epoch (fractional allowed). */
+  readonly time: number;
+  readonly opcode: Opcode;
+  readonly data: Uint8Array;
+}
+
+export interface ConnectionInfo {
+  readonly connectionId: string;
+  readonly url: string;
+  /** The negotiated subprotocol ('' when none). */
+  readonly protocol: string;
+  readonly extensions: string;
+  readonly time: number;
+}
