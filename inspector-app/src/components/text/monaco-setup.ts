@@ -3,9 +3,16 @@
  * so the editor core, its CSS, the JSON language and both worker constructors land in a
  * separate chunk. Only the editor API plus the few contributions the viewer and the composer
  * use are imported, not `monaco-editor` (which pulls in every language).
+ *
+ * codelens, suggest and dropOrPasteInto are imported for their services (ICodeLensCache,
+ * ISuggestMemories, treeViewsDndService): without them the second editor created on a page
+ * (the Text tab mounted again, JSON → EDN) threw "depends on UNKNOWN service" three times.
  */
 import * as monaco from 'monaco-editor/editor/editor.api';
 import 'monaco-editor/features/codicon/register';
+import 'monaco-editor/features/codelens/register';
+import 'monaco-editor/features/suggest/register';
+import 'monaco-editor/features/dropOrPasteInto/register';
 import 'monaco-editor/features/bracketMatching/register';
 import 'monaco-editor/features/clipboard/register';
 import 'monaco-editor/features/contextmenu/register';
