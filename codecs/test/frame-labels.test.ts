@@ -21,8 +21,8 @@ describe('text frames are read as text', () => {
     expect(via.index!.value(0)).toBe('via prototype.send.call');
     // 0x61 is MessagePack's positive fixint 97.
     expect(decodeFrame(utf8('a'), { isText: true })).toMatchObject({ format: 'text', verdict: 'decoded' });
-    // socket.io's framing: the number 451 and then trailing bytes as JSON; as a frame, text.
-    expect(decodeFrame(utf8('451-["ev",{"_placeholder":true,"num":0}]'), { isText: true }).format).toBe('text');
+    // socket.io's framing: the number 451 and then trailing bytes as JSON; as a frame, a Socket.IO packet.
+    expect(decodeFrame(utf8('451-["ev",{"_placeholder":true,"num":0}]'), { isText: true }).format).toBe('socketio');
   });
 
   it('JSON text stays JSON; a broken JSON object is malformed JSON with its offset', () => {

@@ -31,6 +31,8 @@ export interface FrameSummary {
   readonly preview: string;
   readonly error: FrameError | null;
   readonly verdict?: Verdict;
+  /** The framing protocol (socket.io, phoenix, graphql-ws, …) and its message type, event/topic and id. */
+  readonly protocol?: { readonly name: string; readonly message: string; readonly event?: string; readonly id?: string; readonly quiet?: boolean };
 }
 
 /** A frame handed to the worker (bytes transferred, not copied). */

@@ -4,6 +4,7 @@ import {
   crdtByteSplit,
   crdtClockTable,
   decodeFrame,
+  recognizeProtocol,
   diagnostic,
   heaviestPaths,
   parseHex,
@@ -69,7 +70,13 @@ export function summarize(frame: IngestFrame, store?: FrameStore): FrameSummary 
     preview,
     error: d.error ? { code: d.error.code, offset: d.error.offset, message: d.error.message } : null,
     verdict: decoded.verdict,
+    protocol: protocolOf(d.index, d.format),
   };
+}
+
+function protocolOf(index: SpanIndex | null, format: string | null): FrameSummary['protocol'] {
+  const p = recognizeProtocol(index, format);
+  return p ? { name: p.protocol, message: p.message, event: p.event, id: p.id, quiet: p.quiet } : undefined;
 }
 
 interface ActiveFilter {
