@@ -182,11 +182,17 @@ const paneWidth = (page: Page, testId: string) => page.getByTestId(testId).evalu
 const perRow = (page: Page) => page.getByTestId('hex-view').getAttribute('data-bytes-per-row');
 
 describe('splitters in a real browser', () => {
-  it('the list splitter drags and is remembered across a reload; the hex splitter snaps to 8 and 16 per row', async () => {
+  it('a hovered tab does not look selected; the list splitter drags and is remembered across a reload; the hex splitter snaps to 8 and 16 per row', async () => {
     const { page, problems } = await open(`index.html?connect=${encodeURIComponent(server.wsUrl)}`, 'light', SIZES[0]);
     await waitForRows(page, 20);
     await page.getByTestId('pause-button').click();
     await selectFrameOf(page, 'cbor');
+    // A hovered tab does not look selected (issue 12: it did: same blue underline as the selected one).
+    await page.getByTestId('tab-hex').hover();
+    const tabLook = (id: string) => page.getByTestId(id).evaluate((e) => { const c = getComputedStyle(e); return c.borderBottomColor; });
+    expect(await tabLook('tab-hex')).not.toBe(await tabLook('tab-tree'));
+    await page.mouse.move(0, 0);
+
     const before = await paneWidth(page, 'list-pane');
     await drag(page, 'list-splitter', -80);
     const after = await paneWidth(page, 'list-pane');
