@@ -24,6 +24,7 @@ export { diagnostic, type DiagnosticOptions } from './core/diagnostic.js';
 export { describeHead, previewValue } from './core/describe.js';
 export { pathOf, pathSegments, childSegment, formatPath, formatPointer, type PathSegment } from './core/path.js';
 export { nodeCost, mapCost, frameAttribution, heaviestPaths, type NodeCost, type MapCost, type FrameAttribution, type HeavyPath } from './core/attribution.js';
+export { embeddedCbor, embeddedOffset } from './cbor/embedded.js';
 export { positionLabel } from './core/position-label.js';
 export { cborTagPreview, tagContentLabel, throughSelfDescribe } from './cbor/known-tags.js';
 export { fieldCosts, type FieldCost, type FieldCostReport, type FieldCostOptions } from './core/field-cost.js';

@@ -198,6 +198,8 @@ export interface CompareRowView {
   readonly decodeOpsPerSec: number | null;
   readonly lossless: string;
   readonly unsupported: string | null;
+  /** Why a measured row has no figure in a column (shown for its "—"). */
+  readonly why?: Partial<Record<'size' | 'gzip' | 'deflate' | 'encode' | 'decode', string>>;
 }
 
 export interface DiffRow {

@@ -57,6 +57,8 @@ const TreeRow = memo(function TreeRow(props: {
   // Kinds whose preview is their name (undefined, null, true) would read twice.
   const showPreview = node.preview !== node.head;
   const preview = showPreview ? node.preview : '';
+  // A label that already names the kind (json-joy's `id`, `meta`) is not repeated by the head.
+  const head = node.head === node.label ? '' : node.head.startsWith(`${node.label} `) ? node.head.slice(node.label.length + 1) : node.head;
   return (
     <div
       role="treeitem"
@@ -92,7 +94,7 @@ const TreeRow = memo(function TreeRow(props: {
           <Highlighted text={node.label} needle={highlight} />
         </span>
       </span>
-      <span className="ws-tree-head">{node.head}</span>
+      <span className="ws-tree-head">{head}</span>
       <span className="ws-tree-value">
         <span className="ws-tree-preview">
           <Highlighted text={preview} needle={highlight} />
