@@ -3,16 +3,9 @@
  * so the editor core, its CSS, the JSON language and both worker constructors land in a
  * separate chunk. Only the editor API plus the few contributions the viewer and the composer
  * use are imported, not `monaco-editor` (which pulls in every language).
- *
- * codelens, suggest and dropOrPasteInto are imported for their services (ICodeLensCache,
- * ISuggestMemories, treeViewsDndService): without them the second editor created on a page
- * (the Text tab mounted again, JSON → EDN) threw "depends on UNKNOWN service" three times.
  */
 import * as monaco from 'monaco-editor/editor/editor.api';
 import 'monaco-editor/features/codicon/register';
-import 'monaco-editor/features/codelens/register';
-import 'monaco-editor/features/suggest/register';
-import 'monaco-editor/features/dropOrPasteInto/register';
 import 'monaco-editor/features/bracketMatching/register';
 import 'monaco-editor/features/clipboard/register';
 import 'monaco-editor/features/contextmenu/register';
@@ -27,6 +20,13 @@ import 'monaco-editor/features/readOnlyMessage/register';
 import 'monaco-editor/features/wordHighlighter/register';
 import 'monaco-editor/features/wordOperations/register';
 import 'monaco-editor/languages/features/json/register';
+// The JSON language's lazy chunk (jsonMode) registers editor contributions that need these
+// services; registered only then, after the first editor has started the service
+// collection, the next editor fails with "depends on UNKNOWN service ICodeLensCache /
+// treeViewsDndService / ISuggestMemories". Registering the services up front avoids it.
+import 'monaco-editor/editor/contrib/codelens/browser/codeLensCache';
+import 'monaco-editor/editor/common/services/treeViewsDndService';
+import 'monaco-editor/editor/contrib/suggest/browser/suggestMemory';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import JsonWorker from 'monaco-editor/language/json/json.worker?worker';
 import { EDN_LANGUAGE_ID, ednConfiguration, ednMonarch } from './edn-language';
