@@ -1,4 +1,5 @@
 import { useRef, type KeyboardEvent, type ReactElement, type ReactNode } from 'react';
+import './tabbar.css';
 
 export interface TabBarProps<T extends string> {
   readonly tabs: readonly T[];
