@@ -27,6 +27,8 @@ export interface FrameSummary {
   /** One line of the decoded value (or the text / hex start when undecodable). */
   readonly preview: string;
   readonly error: FrameError | null;
+  /** A placeholder for a frame the host lost (no bytes held): why. */
+  readonly lost?: string;
 }
 
 /** A frame handed to the worker (bytes transferred, not copied). */
@@ -37,6 +39,8 @@ export interface IngestFrame {
   readonly time: number;
   readonly opcode: Opcode;
   readonly data: Uint8Array;
+  /** A placeholder for a lost frame: its size and why (`data` is then empty, nothing is stored). */
+  readonly lost?: { readonly size: number; readonly reason: string };
 }
 
 export interface TreeNode {

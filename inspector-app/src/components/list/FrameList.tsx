@@ -29,8 +29,8 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
       aria-selected={selected}
       data-testid="frame-row"
       data-frame-id={row.frameId}
-      data-format={row.format ?? 'unknown'}
-      className="ws-frame-row"
+      data-format={row.lost ? 'lost' : (row.format ?? 'unknown')}
+      className={row.lost ? 'ws-frame-row ws-frame-lost' : 'ws-frame-row'}
       style={{ transform: `translateY(${top}px)` }}
       onMouseDown={() => onSelect(row.frameId)}
     >
@@ -42,8 +42,8 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
       <span title={row.connectionId}>{connection}</span>
       <span>{row.opcode}</span>
       <span className="ws-num">{formatBytes(row.size)}</span>
-      <span className={row.error ? 'ws-badge-error' : undefined} title={row.error?.message}>
-        {row.error ? `${row.format ?? '?'} ✕` : (row.format ?? '?')}
+      <span className={row.error ? 'ws-badge-error' : undefined} title={row.error?.message ?? row.lost}>
+        {row.lost ? 'lost' : row.error ? `${row.format ?? '?'} ✕` : (row.format ?? '?')}
       </span>
       <span className="ws-mono" title={row.preview.length > 60 ? row.preview : undefined}>
         {row.preview}
