@@ -130,3 +130,33 @@ describe('isRelayBatch against a compromised relay', () => {
     expect(isRelayBatch(batch(1, [], { lostFrames: Array(5000).fill(row) }))).toBe(false);
   });
 });
+
+describe('TabBuffers and the capture options', () => {
+  it('a refused batch stores nothing; its frames are reported as not captured, never as a restart gap', () => {
+    const b = new TabBuffers({ bufferId: 'l' });
+    b.refuse(1, batch(1, [{ type: 'opening', socketId: 1, url: 'wss://a.test/', time: 1 }, frame(1, 10), frame(1, 10)]), 'not captured: options');
+    b.refuse(1, batch(2, [frame(1, 10)]), 'not captured: options');
+    expect(b.stats(1)).toMatchObject({ items: 0, bytes: 0 });
+    const live = b.ingest(1, batch(3, [frame(1, 7)], { framesBefore: 3 }))!;
+    expect(live.items.map((i) => i.type)).toEqual(['dropped', 'events']);
+    expect(live.items[0]).toEqual({ type: 'dropped', count: 3, reason: 'not captured: options' });
+    expect(items(b.backlog(1)).map((i) => i.type)).toEqual(['dropped', 'events']);
+  });
+
+  it('a panel connecting while capture is off learns the count at once (flushRefused)', () => {
+    const b = new TabBuffers({ bufferId: 'l' });
+    b.refuse(1, batch(1, [frame(1, 10)]), 'off');
+    expect(b.flushRefused(1)?.items).toEqual([{ type: 'dropped', count: 1, reason: 'off' }]);
+    expect(b.flushRefused(1)).toBeNull();
+    expect(items(b.backlog(1))).toEqual([{ type: 'dropped', count: 1, reason: 'off' }]);
+  });
+
+  it('clearTab lets go of a tab’s capture without reporting it as lost, and remembers its documents', () => {
+    const b = new TabBuffers({ bufferId: 'l' });
+    b.ingest(1, batch(1, [frame(1, 1000)]));
+    b.clearTab(1);
+    expect(b.totalBytes()).toBe(0);
+    expect(items(b.backlog(1))).toEqual([]);
+    expect(b.ingest(1, batch(2, [frame(1, 1)]))!.items.map((i) => i.type)).toEqual(['events']);
+  });
+});

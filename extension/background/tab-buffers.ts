@@ -98,6 +98,9 @@ class TabBuffer {
   huskBytes = 0;
   readonly docs = new Map<string, DocState>();
   hadTop = false;
+  /** Frames refused by the capture options and not yet reported, and why. */
+  refusedFrames = 0;
+  refusedReason = '';
 
   get size(): number {
     return this.items.length - this.head;
@@ -167,8 +170,8 @@ export class TabBuffers {
    * (null when the batch adds nothing, e.g. a replayed `seq`).
    */
   ingest(tabId: number, batch: RelayBatch): PanelBatch | null {
-    let tab = this.tabs.get(tabId);
-    if (!tab) this.tabs.set(tabId, (tab = new TabBuffer()));
+    const tab = this.tab(tabId);
+    const refused = this.reportRefused(tab);
     const known = tab.docs.get(batch.documentId);
     if (known && batch.seq <= known.seq) return null;
     const doc = known ?? { seq: 0, lostBatches: 0, droppedFrames: 0, wasTop: false };
@@ -200,11 +203,71 @@ export class TabBuffers {
     tab.docs.set(batch.documentId, doc);
     while (tab.docs.size > this.limits.maxDocuments) tab.docs.delete(tab.docs.keys().next().value!);
 
+    if (refused) items.unshift(refused);
     if (!items.length) return null;
     for (const item of items) this.store(tab, item);
     this.evict(tab);
     this.shedGlobal();
     return { type: 'panel-batch', bufferId: this.bufferId, cursor: tab.nextCursor - 1, framesThrough: tab.framesTotal, items };
+  }
+
+  /**
+   * A batch the capture options say not to keep: nothing of it is stored, but its document's
+   * `seq` moves on (so capturing later is no gap) and its frames are counted, reported as a
+   * `dropped` item with `reason` when capture resumes or a panel connects.
+   */
+  refuse(tabId: number, batch: RelayBatch, reason: string): void {
+    const tab = this.tab(tabId);
+    const known = tab.docs.get(batch.documentId);
+    if (known && batch.seq <= known.seq) return;
+    const doc = known ?? { seq: 0, lostBatches: 0, droppedFrames: 0, wasTop: false };
+    doc.seq = batch.seq;
+    doc.lostBatches = Math.max(doc.lostBatches, batch.lostBatches);
+    doc.droppedFrames = Math.max(doc.droppedFrames, batch.droppedFrames ?? 0);
+    if (batch.isTopFrame && !doc.wasTop) {
+      tab.hadTop = true;
+      doc.wasTop = true;
+    }
+    tab.docs.delete(batch.documentId);
+    tab.docs.set(batch.documentId, doc);
+    while (tab.docs.size > this.limits.maxDocuments) tab.docs.delete(tab.docs.keys().next().value!);
+    tab.refusedFrames += wireFrameCount(batch.frameTable);
+    tab.refusedReason = reason;
+  }
+
+  /** Frames refused since the last report, as an item stored for the tab's panels (so a panel connecting now sees it). */
+  flushRefused(tabId: number): PanelBatch | null {
+    const tab = this.tabs.get(tabId);
+    const item = tab && this.reportRefused(tab);
+    if (!tab || !item) return null;
+    this.store(tab, item);
+    this.evict(tab);
+    return { type: 'panel-batch', bufferId: this.bufferId, cursor: tab.nextCursor - 1, framesThrough: tab.framesTotal, items: [item] };
+  }
+
+  /** Forgets what a tab holds (DevTools closed on it with capture set to "only while DevTools is open"); its documents' seq stay. */
+  clearTab(tabId: number): void {
+    const tab = this.tabs.get(tabId);
+    if (!tab) return;
+    // A fresh buffer (nothing to report as lost: it was let go on purpose) that remembers its documents.
+    const fresh = new TabBuffer();
+    for (const [id, doc] of tab.docs) fresh.docs.set(id, doc);
+    fresh.hadTop = tab.hadTop;
+    this.total -= tab.held;
+    this.tabs.set(tabId, fresh);
+  }
+
+  private tab(tabId: number): TabBuffer {
+    let tab = this.tabs.get(tabId);
+    if (!tab) this.tabs.set(tabId, (tab = new TabBuffer()));
+    return tab;
+  }
+
+  private reportRefused(tab: TabBuffer): PanelItem | null {
+    if (!tab.refusedFrames) return null;
+    const item: PanelItem = { type: 'dropped', count: tab.refusedFrames, reason: tab.refusedReason };
+    tab.refusedFrames = 0;
+    return item;
   }
 
   /**

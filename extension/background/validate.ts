@@ -104,9 +104,9 @@ export function isPanelRequest(v: unknown): v is PanelRequest {
 }
 
 /** The tab id in a panel port's name, or null when the name is not one. */
-export function panelPortTab(name: string): number | null {
-  if (!name.startsWith(PANEL_PORT_PREFIX)) return null;
-  const rest = name.slice(PANEL_PORT_PREFIX.length);
+export function panelPortTab(name: string, prefix = PANEL_PORT_PREFIX): number | null {
+  if (!name.startsWith(prefix)) return null;
+  const rest = name.slice(prefix.length);
   if (!/^\d{1,15}$/.test(rest)) return null;
   return Number(rest);
 }

@@ -130,6 +130,11 @@ export interface RelayConfig {
 }
 
 export const RELAY_PORT = 'wirescope-relay';
+/**
+ * The DevTools page connects `wirescope-devtools:<tabId>` while DevTools is open on a tab
+ * (the capture option "only while DevTools is open" needs to know; it carries no messages).
+ */
+export const DEVTOOLS_PORT_PREFIX = 'wirescope-devtools:';
 /** Panel ports are named `wirescope-panel:<tabId>`. */
 export const PANEL_PORT_PREFIX = 'wirescope-panel:';
 
