@@ -1,7 +1,7 @@
 import { memo, useCallback, useEffect, useRef, type KeyboardEvent, type ReactElement } from 'react';
 import { observeElementRect, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
 import type { FrameSummary } from '../../worker/api.js';
-import { formatBytes, formatTime } from '../shell/format.js';
+import { exactBytes, formatBytes, formatTime } from '../shell/format.js';
 import './list.css';
 
 const ROW_HEIGHT = 20;
@@ -19,6 +19,9 @@ export interface FrameListProps {
   readonly onSelect: (frameId: number) => void;
   /** Short names for connection ids (`#1`, `#2`), by id. */
   readonly connectionLabels: ReadonlyMap<string, string>;
+  /** Rows come sorted by size (largest first): the list stops following the tail. */
+  readonly sortBySize?: boolean;
+  readonly onSortBySize?: (bySize: boolean) => void;
 }
 
 const Row = memo(function Row(props: { row: FrameSummary; top: number; selected: boolean; connection: string; onSelect: (id: number) => void }): ReactElement {
@@ -29,7 +32,7 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
       aria-selected={selected}
       data-testid="frame-row"
       data-frame-id={row.frameId}
-      data-format={row.lost ? 'lost' : (row.format ?? 'unknown')}
+      data-format={row.lost ? 'lost' : (row.format ?? row.verdict ?? 'unknown')}
       className={row.lost ? 'ws-frame-row ws-frame-lost' : 'ws-frame-row'}
       style={{ transform: `translateY(${top}px)` }}
       onMouseDown={() => onSelect(row.frameId)}
@@ -41,9 +44,9 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
       </span>
       <span title={row.connectionId}>{connection}</span>
       <span>{row.opcode}</span>
-      <span className="ws-num">{formatBytes(row.size)}</span>
-      <span className={row.error ? 'ws-badge-error' : undefined} title={row.error?.message ?? row.lost}>
-        {row.lost ? 'lost' : row.error ? `${row.format ?? '?'} ✕` : (row.format ?? '?')}
+      <span className="ws-num" title={exactBytes(row.size)}>{formatBytes(row.size)}</span>
+      <span className={row.verdict !== 'unknown' && row.error ? 'ws-badge-error' : row.verdict === 'unknown' || row.verdict === 'empty' ? 'ws-muted' : undefined} title={row.error?.message ?? row.lost}>
+        {formatLabel(row)}
       </span>
       <span className="ws-mono" title={row.preview.length > 60 ? row.preview : undefined}>
         {row.preview}
@@ -52,12 +55,20 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
   );
 });
 
+/** The format column: `cbor`, `cbor ✕` when malformed, `unknown` for foreign bytes, `empty` for 0 B. */
+export function formatLabel(row: FrameSummary): string {
+  if (row.lost) return 'lost';
+  if (row.verdict === 'unknown') return 'unknown';
+  if (row.verdict === 'empty') return 'empty';
+  return row.error ? `${row.format ?? '?'} ✕` : (row.format ?? '?');
+}
+
 /**
  * The frame list: virtualized (only visible rows in the DOM), follows the newest frame while
  * scrolled to the bottom, arrows move the selection.
  */
 export function FrameList(props: FrameListProps): ReactElement {
-  const { rows, selectedId, onSelect, connectionLabels } = props;
+  const { rows, selectedId, onSelect, connectionLabels, sortBySize = false, onSortBySize } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const followRef = useRef(true);
   const virtualizer = useVirtualizer({
@@ -72,8 +83,13 @@ export function FrameList(props: FrameListProps): ReactElement {
 
   // Follow the tail like DevTools' network log, until the user scrolls up.
   useEffect(() => {
-    if (followRef.current && rows.length) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
-  }, [rows.length, virtualizer]);
+    if (followRef.current && rows.length && !sortBySize) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+  }, [rows.length, virtualizer, sortBySize]);
+  // Toggling the sort starts at the top (largest) or back at the tail (newest).
+  useEffect(() => {
+    followRef.current = !sortBySize;
+    if (sortBySize) scrollRef.current?.scrollTo?.({ top: 0 });
+  }, [sortBySize]);
 
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
@@ -106,7 +122,13 @@ export function FrameList(props: FrameListProps): ReactElement {
           <span title="direction">⇅</span>
           <span>conn</span>
           <span>type</span>
-          <span className="ws-num">size</span>
+          {onSortBySize ? (
+            <button type="button" className="ws-num ws-col-sort" aria-pressed={sortBySize} onClick={() => onSortBySize(!sortBySize)} title={sortBySize ? 'Sorted by size, largest first: click for arrival order' : 'Sort by size, largest first'} data-testid="sort-by-size">
+              size{sortBySize ? ' ▼' : ''}
+            </button>
+          ) : (
+            <span className="ws-num">size</span>
+          )}
           <span>format</span>
           <span>preview</span>
         </div>
