@@ -46,10 +46,11 @@ describe('TabBuffers', () => {
   });
 
   it('drops the oldest items over the byte cap and counts the frames a panel missed', () => {
-    const b = new TabBuffers({ bufferId: 'l', limits: { maxBytes: 100 } });
+    // No room for husks (what eviction leaves: hostile.test.ts): evicted frames are only counted.
+    const b = new TabBuffers({ bufferId: 'l', limits: { maxBytes: 250, maxHuskBytes: 0 } });
     for (let s = 1; s <= 5; s++) b.ingest(1, batch(s, [frame(1, 30), frame(1, 10)]));
-    // 5 × 40 bytes; the cap keeps 2 batches (80 bytes): 6 frames were dropped.
-    expect(b.stats(1)).toMatchObject({ items: 2, bytes: 80, evictedFrames: 6 });
+    // 5 × (40 frame bytes + 2 table rows of 32); the cap keeps 2 batches (208 bytes): 6 frames were dropped.
+    expect(b.stats(1)).toMatchObject({ items: 2, bytes: 208, evictedFrames: 6 });
     const fresh = items(b.backlog(1));
     expect(fresh[0]).toMatchObject({ type: 'dropped', count: 6 });
     expect(fresh[0]!.type === 'dropped' && fresh[0]!.reason).toMatch(/buffer for this tab was full/);
@@ -63,7 +64,7 @@ describe('TabBuffers', () => {
   });
 
   it('caps the number of events too', () => {
-    const b = new TabBuffers({ bufferId: 'l', limits: { maxEvents: 3 } });
+    const b = new TabBuffers({ bufferId: 'l', limits: { maxEvents: 3, maxHuskBytes: 0 } });
     for (let s = 1; s <= 4; s++) b.ingest(1, batch(s, [frame(1, 1), frame(1, 1)]));
     expect(b.stats(1)).toMatchObject({ items: 1, events: 2, evictedFrames: 6 });
   });
@@ -146,7 +147,8 @@ describe('TabBuffers', () => {
       const opening: PlainEvent = { type: 'opening', socketId: 1, url: 'wss://x', time: 0 };
       const out = b.ingest(1, batch(1, [opening, frame(1, 0), frame(1, 7), frame(2, 100)], {}, as));
       expect(out).toMatchObject({ framesThrough: 3 });
-      expect(b.stats(1)).toMatchObject({ items: 1, bytes: 107, events: 4 });
+      // 107 frame bytes, 3 table rows (96), the opening event (64 + 2 × 7 characters).
+      expect(b.stats(1)).toMatchObject({ items: 1, bytes: 107 + 96 + 78, events: 4 });
     }
   });
 

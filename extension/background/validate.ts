@@ -2,7 +2,7 @@
  * Shape checks for what reaches the background. A relay runs in a page's process, so a
  * compromised renderer could post anything on its port; nothing is trusted by type alone.
  */
-import { FRAME_ROW_BYTES, PANEL_PORT_PREFIX, type BatchEvent, type PanelCursor, type PanelRequest, type RelayBatch, type RelayConfig, type WireBytes, type WireCapture } from '../shared/messages.js';
+import { FRAME_ROW_BYTES, MAX_LOST_FRAME_ROWS, PANEL_PORT_PREFIX, type BatchEvent, type LostFrameRow, type PanelCursor, type PanelRequest, type RelayBatch, type RelayConfig, type WireBytes, type WireCapture } from '../shared/messages.js';
 import { wireByteLength } from '../shared/frame-table.js';
 
 type Rec = Record<string, unknown>;
@@ -53,12 +53,28 @@ export function isWireCapture(v: Rec): v is Rec & WireCapture {
   return true;
 }
 
+/** Relays make document ids of 32-36 characters; anything much longer is not a relay's. */
+export const MAX_DOCUMENT_ID = 128;
+
+export function isLostFrameRow(v: unknown): v is LostFrameRow {
+  return (
+    isObject(v) &&
+    isCount(v.socketId) &&
+    (v.flags === 0 || v.flags === 1 || v.flags === 2 || v.flags === 3) &&
+    isNumber(v.time) &&
+    isCount(v.length) &&
+    (v.why === 'too-large' || v.why === 'hook-limit')
+  );
+}
+
 export function isRelayBatch(v: unknown): v is RelayBatch {
   return (
     isObject(v) &&
     v.type === 'relay-batch' &&
     isString(v.documentId) &&
     v.documentId.length > 0 &&
+    v.documentId.length <= MAX_DOCUMENT_ID &&
+    (v.lostFrames === undefined || (Array.isArray(v.lostFrames) && v.lostFrames.length <= MAX_LOST_FRAME_ROWS && v.lostFrames.every(isLostFrameRow))) &&
     isString(v.documentUrl) &&
     typeof v.isTopFrame === 'boolean' &&
     isCount(v.seq) &&
@@ -90,9 +106,9 @@ export function isPanelRequest(v: unknown): v is PanelRequest {
 }
 
 /** The tab id in a panel port's name, or null when the name is not one. */
-export function panelPortTab(name: string): number | null {
-  if (!name.startsWith(PANEL_PORT_PREFIX)) return null;
-  const rest = name.slice(PANEL_PORT_PREFIX.length);
+export function panelPortTab(name: string, prefix = PANEL_PORT_PREFIX): number | null {
+  if (!name.startsWith(prefix)) return null;
+  const rest = name.slice(prefix.length);
   if (!/^\d{1,15}$/.test(rest)) return null;
   return Number(rest);
 }

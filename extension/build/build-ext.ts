@@ -21,7 +21,7 @@ import { manifestFor, type Manifest, type Target } from './manifest.js';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const TARGETS: readonly Target[] = ['chrome', 'firefox'];
 
-export type BundleName = 'hook' | 'relay' | 'background' | 'devtools' | 'panel-host' | 'test-content';
+export type BundleName = 'hook' | 'relay' | 'background' | 'devtools' | 'panel-host' | 'options' | 'test-content';
 
 export const ENTRIES: Readonly<Record<BundleName, string>> = {
   hook: 'extension/hook/main.ts',
@@ -29,6 +29,7 @@ export const ENTRIES: Readonly<Record<BundleName, string>> = {
   background: 'extension/background/main.ts',
   devtools: 'extension/devtools/devtools.ts',
   'panel-host': 'extension/panel/panel-host.ts',
+  options: 'extension/options/options.ts',
   'test-content': 'extension/background/test-content.ts',
 };
 
@@ -45,7 +46,7 @@ export function bundleOptions(name: BundleName, target: Target, testHooks: boole
     bundle: true,
     // Content scripts and pages load classic scripts; Chrome's service worker is a module.
     format: name === 'background' && target === 'chrome' ? 'esm' : 'iife',
-    target: target === 'chrome' ? 'chrome111' : 'firefox128',
+    target: target === 'chrome' ? 'chrome111' : 'firefox140',
     platform: 'browser',
     define: { __TARGET__: JSON.stringify(target), __TEST_HOOKS__: String(testHooks), __CHANNEL_SECRET__: JSON.stringify(channelSecret) },
     // Folds `if (__TEST_HOOKS__)` away, so production bundles carry no test code.
@@ -83,7 +84,7 @@ export async function buildTarget(target: Target, options: { testHooks: boolean;
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
 
-  const names: BundleName[] = ['hook', 'relay', 'background', 'devtools', 'panel-host'];
+  const names: BundleName[] = ['hook', 'relay', 'background', 'devtools', 'panel-host', 'options'];
   if (testHooks) names.push('test-content');
   const channelSecret = newChannelSecret();
   await Promise.all(
@@ -97,6 +98,7 @@ export async function buildTarget(target: Target, options: { testHooks: boolean;
   writeFileSync(join(outDir, 'panel.html'), injectPanelHost(readFileSync(join(app, 'panel.html'), 'utf8')));
   cpSync(join(app, 'assets'), join(outDir, 'assets'), { recursive: true });
   cpSync(join(ROOT, 'extension/devtools/devtools.html'), join(outDir, 'devtools.html'));
+  cpSync(join(ROOT, 'extension/options/options.html'), join(outDir, 'options.html'));
   mkdirSync(join(outDir, 'icons'));
   for (const size of ICON_SIZES) writeFileSync(join(outDir, `icons/icon${size}.png`), drawIcon(size));
 

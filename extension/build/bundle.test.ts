@@ -11,7 +11,7 @@ import { bundleOptions, ENTRIES, injectPanelHost, ROOT, type BundleName } from '
 
 const TEST_MARKERS = ['wirescope-test', 'open-panel-tab', 'panel-tab-opened'];
 /** The bundles this part of the extension owns (hook and relay are built the same way). */
-const OWN: BundleName[] = ['background', 'devtools', 'panel-host'];
+const OWN: BundleName[] = ['background', 'devtools', 'panel-host', 'options'];
 
 async function bundle(name: BundleName, target: 'chrome' | 'firefox', testHooks: boolean): Promise<string> {
   const result = await build({ ...bundleOptions(name, target, testHooks), write: false, logLevel: 'silent' });

@@ -18,11 +18,14 @@ describe('manifestFor', () => {
     expect(m.message_serialization).toBe('structured_clone');
   });
 
-  it('gives Firefox an event page script, its add-on id and version 128+, and no Chrome-only keys', () => {
+  it('gives Firefox an event page script, its add-on id and version 140+, and no Chrome-only keys', () => {
     const m = manifestFor('firefox', base, '1.2.3');
     expect(m.background).toEqual({ scripts: ['background.js'] });
+    // data_collection_permissions is Firefox 140+ (142+ on Android): the minimum versions
+    // say so, or web-ext lint warns KEY_FIREFOX(_ANDROID)_UNSUPPORTED_BY_MIN_VERSION.
     expect(m.browser_specific_settings).toEqual({
-      gecko: { id: GECKO_ID, strict_min_version: '128.0', data_collection_permissions: { required: ['none'] } },
+      gecko: { id: GECKO_ID, strict_min_version: '140.0', data_collection_permissions: { required: ['none'] } },
+      gecko_android: { strict_min_version: '142.0' },
     });
     expect(m.minimum_chrome_version).toBeUndefined();
     expect(m.message_serialization).toBeUndefined(); // structured clone is Firefox's only way
@@ -45,15 +48,16 @@ describe('manifestFor', () => {
 
   it('Chrome: the debugger permission is optional (asked for when debugger capture is turned on), granted up front only in test builds; Firefox: none', () => {
     expect(manifestFor('chrome', base, '0.1.0').optional_permissions).toEqual(['debugger']);
-    expect(manifestFor('chrome', base, '0.1.0', { testHooks: true }).permissions).toEqual(['debugger']);
+    expect(manifestFor('chrome', base, '0.1.0', { testHooks: true }).permissions).toEqual(['storage', 'debugger']);
     expect(manifestFor('firefox', base, '0.1.0').optional_permissions).toBeUndefined();
-    expect(manifestFor('firefox', base, '0.1.0', { testHooks: true }).permissions).toBeUndefined();
+    expect(manifestFor('firefox', base, '0.1.0', { testHooks: true }).permissions).toEqual(['storage']);
   });
 
-  it('asks for no permissions, keeps the default CSP and names every icon', () => {
+  it('asks only for storage (the capture options; no install warning), keeps the default CSP and names every icon', () => {
     for (const target of ['chrome', 'firefox'] as const) {
       const m = manifestFor(target, base, '0.1.0');
-      expect(m.permissions).toBeUndefined();
+      expect(m.permissions).toEqual(['storage']);
+      expect(m.options_ui).toEqual({ page: 'options.html', open_in_tab: true });
       expect(m.host_permissions).toBeUndefined();
       expect(m.content_security_policy).toBeUndefined();
       expect(Object.keys(m.icons as object)).toEqual(['16', '32', '48', '128']);

@@ -26,8 +26,14 @@ export interface ContentScript {
 }
 
 export const GECKO_ID = 'wirescope@wirescope.dev';
-/** Firefox 128 is the first with `world: 'MAIN'` content scripts declared in the manifest. */
-export const GECKO_MIN_VERSION = '128.0';
+/**
+ * Firefox 128 is the first with `world: 'MAIN'` content scripts declared in the manifest;
+ * 140 (the ESR after 128) the first that knows `data_collection_permissions`, which
+ * addons.mozilla.org requires of new add-ons: 140 it is, so web-ext lint has nothing to warn.
+ */
+export const GECKO_MIN_VERSION = '140.0';
+/** Firefox for Android knows `data_collection_permissions` from 142. */
+export const GECKO_ANDROID_MIN_VERSION = '142.0';
 
 /** Keys Chrome accepts that Firefox rejects or warns about; dropped from its manifest. */
 const CHROME_ONLY_KEYS = ['minimum_chrome_version', 'key', 'update_url', 'offline_enabled', 'side_panel'] as const;
@@ -83,6 +89,7 @@ export function manifestFor(target: Target, base: Manifest, version: string, opt
       // Required of new add-ons on addons.mozilla.org: wirescope sends nothing anywhere.
       data_collection_permissions: { required: ['none'] },
     },
+    gecko_android: { strict_min_version: GECKO_ANDROID_MIN_VERSION },
   };
   return m;
 }

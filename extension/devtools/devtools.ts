@@ -9,3 +9,16 @@ const theme = browser.devtools.panels.themeName === 'dark' ? 'dark' : 'light';
 browser.devtools.panels.create('wirescope', '/icons/icon32.png', `/panel.html?theme=${theme}`).catch((e: unknown) => {
   console.error('wirescope: could not create the DevTools panel', e);
 });
+
+// Tells the background that DevTools is open on this tab while this page lives (for the
+// capture option "only while DevTools is open"; options/capture-policy.ts). The port carries
+// nothing; a stopped service worker drops it, so it is reopened.
+const inspectedTab = browser.devtools.inspectedWindow.tabId;
+function announce(): void {
+  try {
+    browser.runtime.connect({ name: `wirescope-devtools:${inspectedTab}` }).onDisconnect.addListener(() => setTimeout(announce, 100));
+  } catch {
+    /* the extension was reloaded: this DevTools page is stale */
+  }
+}
+announce();

@@ -5,12 +5,16 @@
  * arrive as a table and one byte string per batch (messages.ts); each frame's bytes are
  * sliced out here, in the panel, never on the page.
  */
-import type { HostMessage, WireFrame } from '../../inspector-app/src/protocol/messages.js';
+import type { HostMessage, LostFrame, WireFrame } from '../../inspector-app/src/protocol/messages.js';
 import { checkFrameTable, frameTableOf, wireFrameCount } from '../shared/frame-table.js';
-import { FRAME_BINARY, FRAME_COLUMNS, FRAME_RECEIVED, type BatchEvent, type DocumentInfo, type PanelBatch, type PanelItem, type WireBytes, type WireCapture } from '../shared/messages.js';
+import { FRAME_BINARY, FRAME_COLUMNS, FRAME_RECEIVED, type BatchEvent, type DocumentInfo, type LostFrameRow, type LostFrameWhy, type PanelBatch, type PanelItem, type WireBytes, type WireCapture } from '../shared/messages.js';
 
 export const HOOK_LOSS_REASON = "the page's capture hook lost batches before the relay got them";
 export const FRAME_DROP_REASON = 'the page hook or relay dropped frames (too large to send, or over its limits)';
+export const LOST_WHY: Readonly<Record<LostFrameWhy, string>> = {
+  'too-large': 'dropped: too large to send to the extension (runtime messages are limited to 64 MiB)',
+  'hook-limit': "dropped by the page's capture hook (over its limit of bytes waiting to be sent)",
+};
 /** Why a worker's sockets are missing (the `uncaptured` notice's reason). */
 export const WORKER_NOT_CAPTURED =
   "WebSockets opened inside a worker are not captured by the page hook (in Chrome, turn on debugger capture in the panel's toolbar to capture them)";
@@ -74,6 +78,7 @@ export class PanelConverter {
       if (typeof item !== 'object' || item === null) continue;
       switch (item.type) {
         case 'events':
+        case 'evicted':
           this.events(item, out);
           break;
         case 'gap':
@@ -108,7 +113,11 @@ export class PanelConverter {
     if (lost > 0) out.push({ type: 'dropped', count: lost, reason: `${item.reason} (counted in message batches)` });
   }
 
-  private events(item: Extract<PanelItem, { type: 'events' }>, out: HostMessage[]): void {
+  /**
+   * An `events` item: socket events and frames in order. An `evicted` item (its bytes gone):
+   * the same socket events, and a placeholder row per frame, counted as dropped.
+   */
+  private events(item: Extract<PanelItem, { type: 'events' | 'evicted' }>, out: HostMessage[]): void {
     const seen = this.docs.get(item.documentId);
     if (seen && item.seq <= seen.seq) return; // already delivered (a replayed backlog)
     const lostBefore = seen?.lostBatches ?? 0;
@@ -122,13 +131,18 @@ export class PanelConverter {
     this.docs.set(item.documentId, { seq: item.seq, lostBatches: Math.max(lostBefore, item.lostBatches), droppedFrames: Math.max(droppedBefore, dropped), framesThrough });
     if (this.docs.size > MAX_DOCUMENTS) this.docs.delete(this.docs.keys().next().value!);
 
-    const read = readFrames(item);
+    if (Array.isArray(item.lostFrames) && item.lostFrames.length) out.push({ type: 'lost-frames', frames: item.lostFrames.map((r) => lostFrame(r, item.documentId)) });
+
+    const husk = item.type === 'evicted';
+    const read = husk ? readRows(item.frameTable, item.frameBytesLength) : readFrames(item);
     const undecodable = read ? 0 : frameCount;
     const count = read ? read.count : 0;
     const table = read?.table;
     const bytes = read?.bytes;
     const events: readonly BatchEvent[] = item.events;
+    if (husk && count) out.push({ type: 'dropped', count, reason: item.reason });
     let frames: WireFrame[] | null = null;
+    let lost: LostFrame[] | null = null;
     let e = 0;
     let offset = 0;
     for (let i = 0; ; i++) {
@@ -137,11 +151,18 @@ export class PanelConverter {
         const message = socketMessage(events[e]!, `${item.documentId}:${events[e]!.socketId}`);
         if (message) out.push(message);
         frames = null;
+        lost = null;
       }
-      if (i === count || !table || !bytes) break;
+      if (i === count || !table) break;
       const r = i * FRAME_COLUMNS;
       const flags = table[r + 1]!;
       const length = table[r + 3]!;
+      if (husk || !bytes) {
+        const reason = husk ? item.reason : '';
+        if (!lost) out.push({ type: 'lost-frames', frames: (lost = []) });
+        lost.push({ connectionId: `${item.documentId}:${table[r]!}`, direction: flags & FRAME_RECEIVED ? 'received' : 'sent', time: table[r + 2]!, opcode: flags & FRAME_BINARY ? 'binary' : 'text', size: length, reason });
+        continue;
+      }
       const frame: WireFrame = {
         connectionId: `${item.documentId}:${table[r]!}`,
         direction: flags & FRAME_RECEIVED ? 'received' : 'sent',
@@ -155,6 +176,26 @@ export class PanelConverter {
     }
     if (undecodable) out.push({ type: 'dropped', count: undecodable, reason: 'frames arrived with bytes the panel could not read' });
   }
+}
+
+/** A husk's frame table, every row checked against the size its bytes had. */
+function readRows(tableWire: WireBytes, byteLength: number): { table: Float64Array; bytes: null; count: number } | null {
+  const tableBytes = wireBytes(tableWire);
+  const table = tableBytes && frameTableOf(tableBytes);
+  if (!table || typeof byteLength !== 'number') return null;
+  const count = table.length / FRAME_COLUMNS;
+  return checkFrameTable(table, count, byteLength) ? { table, bytes: null, count } : null;
+}
+
+function lostFrame(r: LostFrameRow, documentId: string): LostFrame {
+  return {
+    connectionId: `${documentId}:${r.socketId}`,
+    direction: r.flags & FRAME_RECEIVED ? 'received' : 'sent',
+    time: r.time,
+    opcode: r.flags & FRAME_BINARY ? 'binary' : 'text',
+    size: r.length,
+    reason: LOST_WHY[r.why] ?? 'dropped on the way',
+  };
 }
 
 /** The document fields the relay added, when they are strings. */

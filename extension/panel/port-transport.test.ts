@@ -207,3 +207,31 @@ describe('PortTransport', () => {
     expect(sizes).toEqual([3, 4, 5]);
   });
 });
+
+describe('PortTransport under a large backlog', () => {
+  it('converts and delivers a slice per task and the rest in later tasks, in order, so the panel is never held', () => {
+    let clock = 0;
+    const ports: FakePort[] = [];
+    const timers = new FakeTimers();
+    // Each clock reading advances 1 ms: a slice of 8 ms ends after a few checks.
+    const transport = new PortTransport({ connect: () => (ports.push(new FakePort()), ports.at(-1)!), timers, pingMs: 0, sliceMs: 8, now: () => clock++ });
+    const items: PanelItem[] = [];
+    for (let k = 0; k < 20; k++) {
+      const events = Array.from({ length: 500 }, (_, i) => ({ type: 'opening' as const, socketId: k * 500 + i, url: `wss://x/${k * 500 + i}`, time: 1 }));
+      items.push({ type: 'events', documentId: 'doc', seq: k + 1, lostBatches: 0, ...wireCapture(events) });
+    }
+    ports[0]!.receive(batch(items, 20));
+    const got: HostMessage[] = [];
+    transport.listen((m) => got.push(m));
+    expect(got.length).toBeGreaterThan(0);
+    expect(got.length).toBeLessThan(1000); // one slice, not all 10,001
+    let tasks = 1;
+    while (transport.queued > 0 && tasks < 10_000) {
+      timers.runAll();
+      tasks++;
+    }
+    expect(tasks).toBeGreaterThan(10);
+    expect(got).toHaveLength(10_001);
+    expect(got.slice(1).map((m) => (m.type === 'connection-opening' ? m.url : m.type))).toEqual(Array.from({ length: 10_000 }, (_, i) => `wss://x/${i}`));
+  });
+});

@@ -4,11 +4,15 @@
  * listens, and reconnects when the port drops (Chrome stops idle service workers): it then
  * resumes from its cursor, so nothing arrives twice, and whatever the restart lost reaches
  * the app as `dropped` (the background's `gap` items, counted against what this panel has).
+ * Work is sliced: items are converted and delivered a few milliseconds at a time
+ * (`sliceMs`), the rest after the browser had a turn, so a large backlog (a hostile page's
+ * 70,000 connection events) or a flood never holds the panel's main thread: the panel comes
+ * up and stays responsive while the backlog streams in.
  * Pure: the port comes from a `connect` function, so tests pass a fake.
  */
 import { PROTOCOL_VERSION, type AppMessage, type HostMessage } from '../../inspector-app/src/protocol/messages.js';
 import type { Transport } from '../../inspector-app/src/protocol/transport.js';
-import type { PanelCursor, PanelRequest } from '../shared/messages.js';
+import type { PanelCursor, PanelItem, PanelRequest } from '../shared/messages.js';
 import { isPanelBatch, PanelConverter } from './convert.js';
 
 /** The part of a runtime port this transport uses (browser.runtime.Port fits). */
@@ -36,6 +40,9 @@ export interface PortTransportOptions {
   readonly pingMs?: number;
   readonly hostName?: string;
   readonly log?: (message: string) => void;
+  /** Milliseconds of converting and delivering per task before yielding (default 8). */
+  readonly sliceMs?: number;
+  readonly now?: () => number;
 }
 
 const defaultTimers: Timers = {
@@ -47,7 +54,15 @@ const defaultTimers: Timers = {
 
 export class PortTransport implements Transport {
   private readonly handlers = new Set<(message: HostMessage) => void>();
-  private readonly pending: HostMessage[] = [];
+  /** Converted, not yet delivered (in order), from `outHead` on. */
+  private outbox: HostMessage[] = [];
+  private outHead = 0;
+  /** Received from the background, not yet converted, from `inHead` on. */
+  private inbox: PanelItem[] = [];
+  private inHead = 0;
+  private drainTimer: unknown = null;
+  private readonly sliceMs: number;
+  private readonly now: () => number;
   private readonly converter = new PanelConverter();
   private readonly timers: Timers;
   private readonly delays: readonly number[];
@@ -63,14 +78,16 @@ export class PortTransport implements Transport {
   constructor(private readonly options: PortTransportOptions) {
     this.timers = options.timers ?? defaultTimers;
     this.delays = options.reconnectDelays ?? [100, 250, 500, 1000, 2000];
+    this.sliceMs = options.sliceMs ?? 8;
+    this.now = options.now ?? (() => globalThis.performance.now());
     this.deliver({ type: 'hello', protocolVersion: PROTOCOL_VERSION, host: options.hostName ?? 'extension' });
     this.open();
   }
 
   listen(handler: (message: HostMessage) => void): () => void {
     this.handlers.add(handler);
-    // What arrived before the app listened is delivered, in order.
-    for (const m of this.pending.splice(0)) handler(m);
+    // What arrived before the app listened is delivered, in order (a slice now, the rest soon).
+    this.drain();
     return () => this.handlers.delete(handler);
   }
 
@@ -82,17 +99,55 @@ export class PortTransport implements Transport {
     this.closed = true;
     this.stopPing();
     if (this.reconnectTimer !== null) this.timers.clearTimeout(this.reconnectTimer);
+    if (this.drainTimer !== null) this.timers.clearTimeout(this.drainTimer);
     const port = this.port;
     this.port = null;
     port?.disconnect();
   }
 
   private deliver(message: HostMessage): void {
-    if (this.handlers.size === 0) {
-      this.pending.push(message);
-      return;
+    this.outbox.push(message);
+  }
+
+  /** Messages and items still queued (for tests and diagnostics). */
+  get queued(): number {
+    return this.outbox.length - this.outHead + this.inbox.length - this.inHead;
+  }
+
+  /**
+   * Converts and delivers in order until the queues are empty or this task's slice is used
+   * up; then yields and goes on in a later task. Nothing is delivered before the app listens.
+   */
+  private drain(): void {
+    if (this.handlers.size === 0 || this.drainTimer !== null) return;
+    const start = this.now();
+    let n = 0;
+    for (;;) {
+      if (this.outHead < this.outbox.length) {
+        const message = this.outbox[this.outHead++]!;
+        for (const h of this.handlers) h(message);
+      } else if (this.inHead < this.inbox.length) {
+        const item = this.inbox[this.inHead++]!;
+        this.outbox = this.converter.convert([item]);
+        this.outHead = 0;
+      } else {
+        this.outbox = [];
+        this.outHead = 0;
+        this.inbox = [];
+        this.inHead = 0;
+        return;
+      }
+      if (++n % 32 === 0 && this.now() - start >= this.sliceMs) break;
     }
-    for (const h of this.handlers) h(message);
+    // Let go of what is done, then go on after the browser had its turn.
+    if (this.inHead > 4096) {
+      this.inbox = this.inbox.slice(this.inHead);
+      this.inHead = 0;
+    }
+    this.drainTimer = this.timers.setTimeout(() => {
+      this.drainTimer = null;
+      this.drain();
+    }, 0);
   }
 
   private open(): void {
@@ -113,7 +168,8 @@ export class PortTransport implements Transport {
       if (port !== this.port || !isPanelBatch(message)) return;
       this.attempts = 0;
       this.cursor = { bufferId: message.bufferId, cursor: message.cursor, framesThrough: message.framesThrough };
-      for (const m of this.converter.convert(message.items)) this.deliver(m);
+      for (const item of message.items) this.inbox.push(item);
+      this.drain();
     });
     port.onDisconnect.addListener(() => {
       if (port !== this.port) return;

@@ -10,7 +10,7 @@
  * and `framesBefore` (which counts its frames) lets the background count them exactly.
  */
 import { channelNames } from '../shared/channel.js';
-import { FRAME_ROW_BYTES, RELAY_PORT, type BatchEvent, type RelayBatch, type RelayHello, type WireBytes, type WireCapture } from '../shared/messages.js';
+import { FRAME_COLUMNS, FRAME_ROW_BYTES, MAX_LOST_FRAME_ROWS, RELAY_PORT, type BatchEvent, type LostFrameRow, type RelayBatch, type RelayHello, type WireBytes, type WireCapture } from '../shared/messages.js';
 import { toBase64 } from './base64.js';
 import { splitBatch } from './split.js';
 import { parseHookBatch, type ParsedHookBatch } from './validate.js';
@@ -112,6 +112,8 @@ export function startRelay(options: RelayOptions): RelayHandle {
   let failedSends = 0;
   let connects = 0;
   let framesBefore = 0;
+  /** Frames dropped for size, not yet sent as rows: each goes with the first batch after it (placeholder rows in the panel). */
+  let lostRows: { index: number; row: LostFrameRow }[] = [];
 
   function connect(): RelayPort {
     const p = runtime.connect(RELAY_PORT);
@@ -130,7 +132,7 @@ export function startRelay(options: RelayOptions): RelayHandle {
     return p;
   }
 
-  function send(capture: WireCapture, frames: number): boolean {
+  function send(capture: WireCapture, frames: number, lostFrames: readonly LostFrameRow[] = []): boolean {
     const dropped = hookDropped + relayDropped;
     let documentUrl = '';
     try {
@@ -139,7 +141,8 @@ export function startRelay(options: RelayOptions): RelayHandle {
       /* keep '' */
     }
     const base = { type: 'relay-batch', documentId, documentUrl, isTopFrame, seq: ++seq, ...capture, lostBatches: lost, framesBefore } as const;
-    const message: RelayBatch = dropped > 0 ? { ...base, droppedFrames: dropped } : base;
+    const counted: RelayBatch = dropped > 0 ? { ...base, droppedFrames: dropped } : base;
+    const message: RelayBatch = lostFrames.length ? { ...counted, lostFrames: lostFrames.slice(0, MAX_LOST_FRAME_ROWS) } : counted;
     framesBefore += frames; // sent or not: a failed batch's frames show in the next one's framesBefore
     // A stale port (its disconnect not yet delivered) throws: reconnect once and retry.
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -200,10 +203,19 @@ export function startRelay(options: RelayOptions): RelayHandle {
       { cost, maxMessageBytes, maxFrameBytes },
       (run) => {
         const frameTable = wire(table.subarray(run.first * FRAME_ROW_BYTES, run.end * FRAME_ROW_BYTES));
-        send({ events: run.events, frameTable, frameBytes: wire(batch.bytes.subarray(run.firstByte, run.endByte)) }, run.end - run.first);
+        // Rows of frames dropped before this run (not those the run ends at: they follow it).
+        const due = lostRows.filter((l) => l.index < run.first).map((l) => l.row);
+        lostRows = lostRows.filter((l) => l.index >= run.first);
+        send({ events: run.events, frameTable, frameBytes: wire(batch.bytes.subarray(run.firstByte, run.endByte)) }, run.end - run.first, due);
       },
-      () => relayDropped++,
+      (index) => {
+        relayDropped++;
+        const r = index * FRAME_COLUMNS;
+        const t = batch.table;
+        lostRows.push({ index, row: { socketId: t[r]!, flags: t[r + 1]!, time: t[r + 2]!, length: t[r + 3]!, why: 'too-large' } });
+      },
     );
+    lostRows = []; // every run of this batch is sent; indexes are per batch
   }
 
   const onMessage = (event: MessageEvent): void => {

@@ -28,10 +28,10 @@ export interface SplitLimits {
 
 /**
  * Calls `emit` for each run in order (always at least once, maybe empty: a relay batch
- * carries loss counts too) and `drop` for each frame dropped as too large, as it goes (so
- * the runs after a drop already count it).
+ * carries loss counts too) and `drop` with its index for each frame dropped as too large, as
+ * it goes (so the runs after a drop already count it).
  */
-export function splitBatch(batch: ParsedHookBatch, limits: SplitLimits, emit: (run: FrameRun) => void, drop: () => void): void {
+export function splitBatch(batch: ParsedHookBatch, limits: SplitLimits, emit: (run: FrameRun) => void, drop: (index: number) => void): void {
   const { table, events, frameCount } = batch;
   let runEvents: BatchEvent[] = [];
   let first = 0;
@@ -50,7 +50,7 @@ export function splitBatch(batch: ParsedHookBatch, limits: SplitLimits, emit: (r
     const length = table[i * FRAME_COLUMNS + 3]!;
     const cost = limits.cost(length);
     if (cost > limits.maxFrameBytes) {
-      drop();
+      drop(i);
       if (i > first || runEvents.length > 0) close(i);
       offset += length;
       first = i + 1;

@@ -106,7 +106,29 @@ export interface RelayBatch extends WireCapture {
    * background) are reported to the panel as an exact frame count instead of a batch count.
    */
   readonly framesBefore?: number;
+  /**
+   * Optional: the frames dropped since the last batch (counted in `droppedFrames`), one row
+   * each, so the panel shows a placeholder row where each would have been (at most
+   * `MAX_LOST_FRAME_ROWS` per batch; the count covers the rest).
+   */
+  readonly lostFrames?: readonly LostFrameRow[];
 }
+
+/** Why a frame never reached the background: too large to send, or over the hook's limits. */
+export type LostFrameWhy = 'too-large' | 'hook-limit';
+
+/** A frame that was dropped on the way: what a placeholder row shows (its bytes are gone). */
+export interface LostFrameRow {
+  readonly socketId: number;
+  /** FRAME_RECEIVED / FRAME_BINARY bits, as in a frame table row. */
+  readonly flags: number;
+  readonly time: number;
+  /** The frame's size in bytes. */
+  readonly length: number;
+  readonly why: LostFrameWhy;
+}
+
+export const MAX_LOST_FRAME_ROWS = 1024;
 
 /**
  * Relay → background, first on a new port when the relay does not know how bytes travel
@@ -125,6 +147,11 @@ export interface RelayConfig {
 }
 
 export const RELAY_PORT = 'wirescope-relay';
+/**
+ * The DevTools page connects `wirescope-devtools:<tabId>` while DevTools is open on a tab
+ * (the capture option "only while DevTools is open" needs to know; it carries no messages).
+ */
+export const DEVTOOLS_PORT_PREFIX = 'wirescope-devtools:';
 /** Panel ports are named `wirescope-panel:<tabId>`. */
 export const PANEL_PORT_PREFIX = 'wirescope-panel:';
 
@@ -139,7 +166,26 @@ export type PanelItem =
    * relay sent them, so the panel can tell what it already has and what was lost (cumulative
    * per document; the panel reports the increase).
    */
-  | ({ readonly type: 'events'; readonly documentId: string; readonly seq: number; readonly lostBatches: number; readonly droppedFrames?: number; readonly framesBefore?: number } & WireCapture)
+  | ({ readonly type: 'events'; readonly documentId: string; readonly seq: number; readonly lostBatches: number; readonly droppedFrames?: number; readonly framesBefore?: number; readonly lostFrames?: readonly LostFrameRow[] } & WireCapture)
+  /**
+   * What is left of an `events` item whose frame bytes the tab's cap evicted: its socket
+   * events (so connections keep their URL, protocol, open and close) and its frame table
+   * (`frameBytesLength` is what the bytes added up to), so the panel shows one placeholder
+   * row per frame (time, direction, size, `reason`).
+   */
+  | {
+      readonly type: 'evicted';
+      readonly documentId: string;
+      readonly seq: number;
+      readonly lostBatches: number;
+      readonly droppedFrames?: number;
+      readonly framesBefore?: number;
+      readonly lostFrames?: readonly LostFrameRow[];
+      readonly events: readonly BatchEvent[];
+      readonly frameTable: WireBytes;
+      readonly frameBytesLength: number;
+      readonly reason: string;
+    }
   /**
    * Relay batches `seq - missing` … `seq - 1` of a document never reached this background
    * (restart, lost in transit); `framesBefore` is the relay's count before batch `seq`, if sent.

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, test } from 'vitest';
-import { CAPTURE_TAG, RELAY_PORT, type RelayBatch } from '../../shared/messages.js';
+import { CAPTURE_TAG, FRAME_BINARY, FRAME_RECEIVED, RELAY_PORT, type RelayBatch } from '../../shared/messages.js';
 import { hookBatch, plainFrame, unpackWire, type PlainEvent } from '../../shared/test/plain-capture.js';
 import { setup as setupHook, type Harness } from '../../hook/test/harness.js';
 import { startRelay, type RelayHandle, type RelayPort } from '../relay.js';
@@ -118,6 +118,14 @@ describe('forwarding', () => {
     expect(msgs[2].droppedFrames).toBe(3); // 2 from the hook + 1 here
     expect(frameBytes(msgs).map((b) => b[0])).toEqual([1, 2, 5, 4]);
     expect(relay.stats()).toMatchObject({ droppedFrames: 3, lostBatches: 0 });
+  });
+
+  test('a frame dropped for size leaves a row (time, direction, size) in the batch that follows it, for a placeholder', () => {
+    const rt = fakeRuntime();
+    relay = startRelay({ win, runtime: rt, bytesAs: 'base64', maxMessageBytes: 160, maxFrameBytes: 200 });
+    post(batch(1, [frame(1, Array(30).fill(2)), plainFrame(1, Array(300).fill(3), { direction: 'received', time: 7 }), frame(1, [4])]));
+    const msgs = rt.messages();
+    expect(msgs.map((m) => m.lostFrames)).toEqual([undefined, [{ socketId: 1, flags: FRAME_RECEIVED | FRAME_BINARY, time: 7, length: 300, why: 'too-large' }]]);
   });
 });
 

@@ -28,6 +28,20 @@ export interface ConnectionInfo {
   readonly time: number;
 }
 
+/**
+ * A frame the host lost (too large to carry, evicted by its buffer): no bytes, but a
+ * placeholder row in the list where it would have been, with why.
+ */
+export interface LostFrame {
+  readonly connectionId: string;
+  readonly direction: Direction;
+  readonly time: number;
+  readonly opcode: Opcode;
+  /** The frame's size in bytes. */
+  readonly size: number;
+  readonly reason: string;
+}
+
 /** Host → app. */
 export type HostMessage =
   | { readonly type: 'hello'; readonly protocolVersion: number; readonly host: string }
@@ -39,6 +53,8 @@ export type HostMessage =
   | { readonly type: 'connection-error'; readonly connectionId: string; readonly message: string; readonly time: number }
   /** Frames the host lost before they reached the app (buffer cap, worker restart); never silent. */
   | { readonly type: 'dropped'; readonly count: number; readonly reason: string }
+  /** Placeholder rows for lost frames (their count also comes as `dropped`). */
+  | { readonly type: 'lost-frames'; readonly frames: readonly LostFrame[] }
   /** The inspected page navigated; the app keeps or clears frames per its setting. */
   | { readonly type: 'navigated'; readonly url: string; readonly time: number }
   /**
@@ -78,6 +94,20 @@ export function isWireFrame(v: unknown): v is WireFrame {
   );
 }
 
+export function isLostFrame(v: unknown): v is LostFrame {
+  if (typeof v !== 'object' || v === null) return false;
+  const f = v as Record<string, unknown>;
+  return (
+    isString(f.connectionId) &&
+    (f.direction === 'sent' || f.direction === 'received') &&
+    isNumber(f.time) &&
+    (f.opcode === 'text' || f.opcode === 'binary') &&
+    isNumber(f.size) &&
+    f.size >= 0 &&
+    isString(f.reason)
+  );
+}
+
 /** Shape check for a message from an untrusted host side (a page, a port). */
 export function isHostMessage(v: unknown): v is HostMessage {
   if (typeof v !== 'object' || v === null) return false;
@@ -103,6 +133,8 @@ export function isHostMessage(v: unknown): v is HostMessage {
       return isNumber(m.count) && m.count >= 0 && isString(m.reason);
     case 'navigated':
       return isString(m.url) && isNumber(m.time);
+    case 'lost-frames':
+      return Array.isArray(m.frames) && m.frames.every(isLostFrame);
     default:
       return false;
   }

@@ -78,7 +78,10 @@ export class CaptureModel {
   private rows: FrameSummary[] = [];
   private visible: FrameSummary[] = [];
   private backlog: FrameSummary[] = [];
+  /** Changed in place; the snapshot gets a copy, made at most once per notification (connectionsCopy). */
   private connections = new Map<string, ConnectionState>();
+  private connectionsCopy: ReadonlyMap<string, ConnectionState> = new Map();
+  private connectionsDirty = false;
   private filters: ListFilters = NO_FILTERS;
   /** Frame ids matching the worker-side text/path filter, or null when none is set. */
   private contentMatches: Set<number> | null = null;
@@ -108,10 +111,14 @@ export class CaptureModel {
   getSnapshot = (): CaptureSnapshot => this.snapshot;
 
   private makeSnapshot(): CaptureSnapshot {
+    if (this.connectionsDirty) {
+      this.connectionsCopy = new Map(this.connections);
+      this.connectionsDirty = false;
+    }
     return {
       rows: this.rows,
       visible: this.visible,
-      connections: this.connections,
+      connections: this.connectionsCopy,
       filters: this.filters,
       paused: this.paused,
       pausedBacklog: this.backlog.length,
@@ -133,7 +140,9 @@ export class CaptureModel {
     this.scheduled = true;
     // The virtualized list re-measures all rows when their count changes: beyond
     // LARGE_LIST rows, redraw at most every LARGE_LIST_INTERVAL_MS (still live to the eye).
-    const wait = this.rows.length > LARGE_LIST ? LARGE_LIST_INTERVAL_MS - (now() - this.lastNotify) : 0;
+    // The same for many connections: each notification copies their map once.
+    const large = this.rows.length > LARGE_LIST || this.connections.size > LARGE_CONNECTIONS;
+    const wait = large ? LARGE_LIST_INTERVAL_MS - (now() - this.lastNotify) : 0;
     const run = () =>
       this.schedule(() => {
         this.scheduled = false;
@@ -237,7 +246,9 @@ export class CaptureModel {
   }
 
   private setConnection(state: ConnectionState): void {
-    this.connections = new Map(this.connections).set(state.connectionId, state);
+    // In place: copying the map per event made a flood of connection events quadratic (a hang at 300,000).
+    this.connections.set(state.connectionId, state);
+    this.connectionsDirty = true;
     this.changed();
   }
 
@@ -292,6 +303,7 @@ export function matchesFormat(row: FrameSummary, filter: string): boolean {
 }
 
 const LARGE_LIST = 20_000;
+const LARGE_CONNECTIONS = 2_000;
 const LARGE_LIST_INTERVAL_MS = 100;
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 

@@ -1,4 +1,4 @@
-import { PROTOCOL_VERSION, type HostMessage, type WireFrame } from '../protocol/messages.js';
+import { PROTOCOL_VERSION, type HostMessage, type LostFrame, type WireFrame } from '../protocol/messages.js';
 import type { Transport } from '../protocol/transport.js';
 import type { IngestFrame } from '../worker/api.js';
 import type { WorkerClient } from '../worker/client.js';
@@ -39,6 +39,9 @@ export class InspectorSession {
       case 'navigated':
         if (!this.keepOnNavigate) void this.clear();
         return;
+      case 'lost-frames':
+        this.ingestLost(message.frames);
+        return;
       default:
         this.model.applyHostMessage(message);
     }
@@ -56,6 +59,15 @@ export class InspectorSession {
       data: f.data,
     }));
     this.worker.ingest(batch);
+  }
+
+  /** Placeholder rows for frames the host lost: ids in arrival order, through the worker like frames, so rows stay in order. */
+  private ingestLost(frames: readonly LostFrame[]): void {
+    if (!frames.length) return;
+    const empty = new Uint8Array(0);
+    this.worker.ingest(
+      frames.map((f) => ({ frameId: this.nextFrameId++, connectionId: f.connectionId, direction: f.direction, time: f.time, opcode: f.opcode, data: empty, lost: { size: f.size, reason: f.reason } })),
+    );
   }
 
   private filterGeneration = 0;

@@ -30,6 +30,8 @@ export interface FrameSummary {
   /** One line of the decoded value (or the text / hex start when undecodable). */
   readonly preview: string;
   readonly error: FrameError | null;
+  /** A placeholder for a frame the host lost (no bytes held): why. */
+  readonly lost?: string;
   readonly verdict?: Verdict;
   /** The framing protocol (socket.io, phoenix, graphql-ws, …) and its message type, event/topic and id. */
   readonly protocol?: { readonly name: string; readonly message: string; readonly event?: string; readonly id?: string; readonly quiet?: boolean };
@@ -43,6 +45,8 @@ export interface IngestFrame {
   readonly time: number;
   readonly opcode: Opcode;
   readonly data: Uint8Array;
+  /** A placeholder for a lost frame: its size and why (`data` is then empty, nothing is stored). */
+  readonly lost?: { readonly size: number; readonly reason: string };
 }
 
 export interface TreeNode {

@@ -2,12 +2,17 @@
  * The decode worker's message loop, free of the worker global: decode-worker.ts wires it
  * to `self`, tests to an in-process channel (inspector-app/src/worker/in-process.ts).
  */
-import type { FrameSummary, FromWorker, ToWorker } from './api.js';
+import type { FrameSummary, FromWorker, IngestFrame, ToWorker } from './api.js';
 import { WorkerHandlers, summarize } from './handlers.js';
 import { runCompare } from './compare-job.js';
 
 /** Summaries go out in batches: at 10,000 frames/s that is ~20 messages/s, not 10,000. */
 const FLUSH_MS = 50;
+
+function lostSummary(frame: IngestFrame, lost: { size: number; reason: string }): FrameSummary {
+  const { frameId, connectionId, direction, time, opcode } = frame;
+  return { frameId, connectionId, direction, time, opcode, size: lost.size, format: null, preview: lost.reason, error: null, lost: lost.reason };
+}
 
 export function createDispatcher(post: (message: FromWorker, transfer?: Transferable[]) => void): (message: ToWorker) => void {
   const handlers = new WorkerHandlers();
@@ -39,6 +44,11 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
     switch (message.type) {
       case 'ingest': {
         for (const frame of message.frames) {
+          if (frame.lost) {
+            // A placeholder: a row in its place, nothing to store or decode.
+            pending.push(lostSummary(frame, frame.lost));
+            continue;
+          }
           for (const id of handlers.store.add(frame)) pendingEvicted.push(id);
           const summary = summarize(frame, handlers.store);
           pending.push(summary);

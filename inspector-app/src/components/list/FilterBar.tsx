@@ -11,6 +11,16 @@ export interface FilterBarProps {
   readonly onChange: (filters: ListFilters) => void;
 }
 
+/** Connections offered by the filter: the newest ones (a page may open thousands), and the one selected. */
+export const FILTER_CONNECTIONS = 500;
+
+function filterChoices(connections: ReadonlyMap<string, ConnectionState>, selected: string): ConnectionState[] {
+  const out: ConnectionState[] = [];
+  let skip = connections.size - FILTER_CONNECTIONS;
+  for (const c of connections.values()) if (skip-- <= 0 || c.connectionId === selected) out.push(c);
+  return out;
+}
+
 /** Filters above the frame list. Text and path filters wait for a pause in typing. */
 export function FilterBar(props: FilterBarProps): ReactElement {
   const { filters, connections, connectionLabels, onChange } = props;
@@ -77,7 +87,7 @@ export function FilterBar(props: FilterBarProps): ReactElement {
       </select>
       <select aria-label="Connection" style={{ maxWidth: 140 }} value={filters.connection} onChange={(e) => onChange({ ...filters, connection: e.target.value })}>
         <option value="all">all connections</option>
-        {[...connections.values()].map((c) => (
+        {filterChoices(connections, filters.connection).map((c) => (
           <option key={c.connectionId} value={c.connectionId}>
             {connectionLabels.get(c.connectionId)} {c.url}
           </option>

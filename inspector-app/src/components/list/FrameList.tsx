@@ -32,8 +32,8 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
       aria-selected={selected}
       data-testid="frame-row"
       data-frame-id={row.frameId}
-      data-format={row.format ?? row.verdict ?? 'unknown'}
-      className="ws-frame-row"
+      data-format={row.lost ? 'lost' : (row.format ?? row.verdict ?? 'unknown')}
+      className={row.lost ? 'ws-frame-row ws-frame-lost' : 'ws-frame-row'}
       style={{ transform: `translateY(${top}px)` }}
       onMouseDown={() => onSelect(row.frameId)}
     >
@@ -45,7 +45,7 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
       <span title={row.connectionId}>{connection}</span>
       <span>{row.opcode}</span>
       <span className="ws-num" title={exactBytes(row.size)}>{formatBytes(row.size)}</span>
-      <span className={row.verdict !== 'unknown' && row.error ? 'ws-badge-error' : row.verdict === 'unknown' || row.verdict === 'empty' ? 'ws-muted' : undefined} title={row.error?.message}>
+      <span className={row.verdict !== 'unknown' && row.error ? 'ws-badge-error' : row.verdict === 'unknown' || row.verdict === 'empty' ? 'ws-muted' : undefined} title={row.error?.message ?? row.lost}>
         {formatLabel(row)}
       </span>
       <span className="ws-mono" title={row.preview.length > 60 ? row.preview : undefined}>
@@ -57,6 +57,7 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
 
 /** The format column: `cbor`, `cbor ✕` when malformed, `unknown` for foreign bytes, `empty` for 0 B. */
 export function formatLabel(row: FrameSummary): string {
+  if (row.lost) return 'lost';
   if (row.verdict === 'unknown') return 'unknown';
   if (row.verdict === 'empty') return 'empty';
   return row.error ? `${row.format ?? '?'} ✕` : (row.format ?? '?');

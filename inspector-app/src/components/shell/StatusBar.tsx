@@ -2,6 +2,17 @@ import type { ReactElement } from 'react';
 import type { CaptureSnapshot } from '../../state/capture-model.js';
 import { formatBytes } from './format.js';
 
+/** Connections shown (the newest); a page that opens thousands must not make the bar render them all. */
+export const STATUS_CONNECTIONS = 8;
+
+/** The last `n` values of a map, in order, without copying it. */
+function lastValues<V>(map: ReadonlyMap<string, V>, n: number): V[] {
+  const out: V[] = [];
+  let skip = map.size - n;
+  for (const v of map.values()) if (skip-- <= 0) out.push(v);
+  return out;
+}
+
 /** Counts that must never be silent: evicted by the cap, dropped by the host. */
 export function StatusBar(props: { snapshot: CaptureSnapshot; hostName: string; capBytes: number }): ReactElement {
   const { snapshot, hostName, capBytes } = props;
@@ -38,7 +49,12 @@ export function StatusBar(props: { snapshot: CaptureSnapshot; hostName: string; 
           {snapshot.uncaptured.length} {snapshot.uncaptured.length === 1 ? 'worker' : 'workers'}: sockets not captured
         </span>
       )}
-      {[...snapshot.connections.values()].map((c) => (
+      {snapshot.connections.size > STATUS_CONNECTIONS && (
+        <span data-testid="connections-more" title="the newest connections are shown">
+          {(snapshot.connections.size - STATUS_CONNECTIONS).toLocaleString('en-US')} more connections
+        </span>
+      )}
+      {lastValues(snapshot.connections, STATUS_CONNECTIONS).map((c) => (
         <span
           key={c.connectionId}
           title={[c.detail, c.document ? `opened by ${c.document}` : ''].filter(Boolean).join('\n')}
