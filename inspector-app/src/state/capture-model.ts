@@ -184,7 +184,10 @@ export class CaptureModel {
       this.byId.set(r.frameId, r);
       // A frame from a connection whose opening was never seen (captured mid-stream, or the
       // event was lost): the connection still gets a name and a row in the filter.
-      if (!this.connections.has(r.connectionId)) this.connections = new Map(this.connections).set(r.connectionId, { connectionId: r.connectionId, url: '', protocol: '', status: 'open', detail: 'its opening was not captured' });
+      if (!this.connections.has(r.connectionId)) {
+        this.connections.set(r.connectionId, { connectionId: r.connectionId, url: '', protocol: '', status: 'open', detail: 'its opening was not captured' });
+        this.connectionsDirty = true;
+      }
     }
     if (this.paused) this.backlog.push(...batch.summaries);
     else this.append(batch.summaries);
