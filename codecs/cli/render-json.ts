@@ -14,7 +14,8 @@ export const JSON_SCHEMA_VERSION = 1;
 type Piece = string | { readonly node: number };
 
 export function nodeTreeJson(index: SpanIndex, id: number): string {
-  if (id < 0) return 'null';
+  if (id === -1) return 'null';
+  index.requireNode(id, 'nodeTreeJson');
   const out: string[] = [];
   const work: Piece[] = [{ node: id }];
   while (work.length) {

@@ -11,7 +11,8 @@ import { describeHead, previewValue } from '../core/describe.js';
  *        1     6    "name": text(5) "Alice"
  */
 export function nodeTreeText(index: SpanIndex, id: number, maxValue = 60): string {
-  if (id < 0) return '';
+  if (id === -1) return '';
+  index.requireNode(id, 'nodeTreeText');
   const { store } = index;
   const rows: [string, string, string][] = [];
   const work: { node: number; level: number }[] = [{ node: id, level: 0 }];

@@ -27,7 +27,9 @@ export interface AnnotateOptions {
 type Work = { readonly node: number; readonly level: number } | { readonly breakAt: number; readonly level: number };
 
 export function annotatedHex(index: SpanIndex, id: number = index.root, options: AnnotateOptions = {}): string {
-  if (id < 0) return '';
+  // -1 is "no root" (nothing decoded): an empty dump. Any other absent id is a caller's error.
+  if (id === -1 && index.root === -1) return '';
+  index.requireNode(id, 'annotatedHex');
   const perLine = options.bytesPerLine ?? 16;
   const maxPayload = options.maxPayloadBytes ?? 64;
   const indent = options.indent ?? 2;

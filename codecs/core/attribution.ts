@@ -19,6 +19,7 @@ export interface NodeCost {
 }
 
 export function nodeCost(index: SpanIndex, id: number): NodeCost {
+  index.requireNode(id, 'nodeCost');
   const { store } = index;
   const total = store.end[id] - store.start[id];
   const keyId = index.keyOf(id);
@@ -37,6 +38,7 @@ export interface MapCost {
 
 /** Bytes a map spends on its keys vs its values (expands the map's entries). */
 export function mapCost(index: SpanIndex, mapId: number): MapCost {
+  index.requireNode(mapId, 'mapCost');
   index.expand(mapId);
   const { store } = index;
   let keyBytes = 0;

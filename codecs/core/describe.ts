@@ -12,6 +12,7 @@ import { ExtValue, timestampText } from './values.js';
 
 /** The node's header in cbor.me style: `map(2)`, `text(5)`, `array(*)` for indefinite, `tag(1)`. */
 export function describeHead(index: SpanIndex, id: number): string {
+  index.requireNode(id, 'describeHead');
   if (index.walker.describe) return index.walker.describe(index, id);
   const { store } = index;
   const kind = store.kind[id];
@@ -42,6 +43,7 @@ export function describeHead(index: SpanIndex, id: number): string {
 }
 
 export function tagNumber(index: SpanIndex, id: number): string {
+  index.requireNode(id, 'tagNumber');
   const { store, bytes } = index;
   const head = store.head[id];
   const start = store.start[id];
@@ -56,6 +58,7 @@ export function tagNumber(index: SpanIndex, id: number): string {
  * notation, containers as a count (`[3 items]`, `{2 entries}`).
  */
 export function previewValue(index: SpanIndex, id: number, max = 80): string {
+  index.requireNode(id, 'previewValue');
   if (index.walker.preview) return index.walker.preview(index, id, max);
   const { store, bytes } = index;
   const kind = store.kind[id];

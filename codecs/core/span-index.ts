@@ -122,6 +122,16 @@ export class SpanIndex {
   }
 
   /**
+   * Throws a RangeError unless `id` names a recorded node. For helpers that describe one
+   * node (paths, costs, descriptions, renderers): past the store's size its typed arrays
+   * hold zeros, so an absent id reads as its own parent, first child and next sibling and
+   * any walk along those links never ends.
+   */
+  requireNode(id: number, where: string): void {
+    if (!this.has(id)) throw new RangeError(`${where}: node ${id} is not in this index (${this.store.size} nodes)`);
+  }
+
+  /**
    * Records the children of `id` (and `depth - 1` levels below them). Walks only the
    * subtrees not yet recorded. Iterative: no recursion however deep the frame nests.
    */
