@@ -3,7 +3,7 @@ import type { SpanIndex } from '../core/span-index.js';
 import { hex } from '../core/diagnostic.js';
 import { crdtIdOf, crdtSpanOf, formatId } from './annotations.js';
 import { nodeByteSplit, crdtExtensionOf } from './model-value.js';
-import { patchOpName } from './patch-walker.js';
+import { patchOpName } from './patch-opcodes.js';
 
 /**
  * How CRDT nodes read in the tree, the CLI and `--json`: the json-joy type with the node's

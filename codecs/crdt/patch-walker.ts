@@ -6,6 +6,7 @@ import type { SpanStore } from '../core/span-store.js';
 import { decodeUtf8, findInvalidUtf8, utf16LengthIfValidUtf8 } from '../core/utf8.js';
 import { cborArgument, decodeFloat16, indexCbor } from '../cbor/index.js';
 import { crdtAnnotations, crdtIdOf, crdtSpanOf, SESSION, type CrdtAnnotations } from './annotations.js';
+import { OP_NAMES, PatchOpcode, type PatchOpName } from './patch-opcodes.js';
 
 /**
  * The validating span walker for json-joy's binary JSON CRDT Patch encoding
@@ -76,35 +77,7 @@ import { crdtAnnotations, crdtIdOf, crdtSpanOf, SESSION, type CrdtAnnotations } 
 /** Error codes this walker adds to the shared model (see the report to codecs/core/errors.ts). */
 export type PatchErrorCode = DecodeErrorCode;
 
-/** json-joy's `JsonCrdtPatchOpcode`. */
-export const PatchOpcode = {
-  new_con: 0,
-  new_val: 1,
-  new_obj: 2,
-  new_vec: 3,
-  new_str: 4,
-  new_bin: 5,
-  new_arr: 6,
-  ins_val: 9,
-  ins_obj: 10,
-  ins_vec: 11,
-  ins_str: 12,
-  ins_bin: 13,
-  ins_arr: 14,
-  upd_arr: 15,
-  del: 16,
-  nop: 17,
-} as const;
-
-export type PatchOpName = keyof typeof PatchOpcode;
-
-const OP_NAMES: (PatchOpName | undefined)[] = [];
-for (const [name, code] of Object.entries(PatchOpcode)) OP_NAMES[code] = name as PatchOpName;
-
-/** The mnemonic of an opcode (the `arg` of a `crdt_op` node), or undefined. */
-export function patchOpName(opcode: number): PatchOpName | undefined {
-  return OP_NAMES[opcode];
-}
+export { PatchOpcode, patchOpName, type PatchOpName } from './patch-opcodes.js';
 
 /** Opcode byte kinds: what the low three bits mean. */
 const BYTE_INVALID = 0;
