@@ -301,7 +301,8 @@ function buildMap(items: unknown[]): unknown {
   }
   const map = new Map<unknown, unknown>();
   for (let i = 0; i < items.length; i += 2) {
-    if (map.has(items[i])) return entries(items);
+    // A Map compares keys with SameValueZero and stores a -0 key as 0: keep the sign.
+    if (map.has(items[i]) || Object.is(items[i], -0)) return entries(items);
     map.set(items[i], items[i + 1]);
   }
   return map;
