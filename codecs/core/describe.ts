@@ -1,6 +1,6 @@
 import { Flag, Kind } from './kinds.js';
 import type { SpanIndex } from './span-index.js';
-import { floatText, hex, quote } from './diagnostic.js';
+import { floatLiteral, hex, quote } from './diagnostic.js';
 import { decodeUtf8 } from './utf8.js';
 import { ExtValue, timestampText } from './values.js';
 
@@ -100,7 +100,7 @@ export function previewValue(index: SpanIndex, id: number, max = 80): string {
     case Kind.float16:
     case Kind.float32:
     case Kind.float64:
-      text = incomplete ? '…' : floatText(index.walker.leafValue(index, id) as number);
+      text = incomplete ? '…' : floatLiteral(index, id).text;
       break;
     case Kind.number:
       text = decodeUtf8(bytes, store.start[id], Math.min(store.end[id], store.start[id] + max));
