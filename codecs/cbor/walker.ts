@@ -137,7 +137,7 @@ function walkItems(index: SpanIndex, node: number, depth: number): void {
       if (ai <= 27) {
         const n = 1 << (ai - 24);
         if (pos + 1 + n > len) {
-          failAt(index, stack, 'truncated', len, `unexpected end of input inside the head of the item at byte ${start} (needs ${n} argument bytes, ${len - pos - 1} remain)`);
+          failAt(index, stack, 'truncated', len, truncatedHead(ib, n, len - pos - 1));
           return;
         }
         // A float's bits are not an argument: leave them for the value reader.
@@ -526,7 +526,7 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
           if (ai <= 27) {
             const n = 1 << (ai - 24);
             if (next + n > len) {
-              failAt(index, stack, 'truncated', len, `unexpected end of input inside the head of the item at byte ${pos} (needs ${n} argument bytes, ${len - next} remain)`);
+              failAt(index, stack, 'truncated', len, truncatedHead(ib, n, len - next));
               return -1;
             }
             // Float bits are no argument; only a two-byte simple value needs its byte.
@@ -700,6 +700,11 @@ function missing(stack: WalkStack, t: number): string {
   if (stack.kind[t] === Kind.tag) return 'its content';
   const n = remaining - stack.items[t];
   return stack.kind[t] === ROOT_FRAME ? 'a data item' : `${atLeast}${n} ${n === 1 ? 'item' : 'items'}`;
+}
+
+/** A head cut inside its argument; the error's offset (the end of the input) is the only one named. */
+function truncatedHead(ib: number, needs: number, remain: number): string {
+  return `unexpected end of input inside the head of an item (initial byte 0x${hex2(ib)} needs ${needs} argument bytes, ${remain} ${remain === 1 ? 'remains' : 'remain'})`;
 }
 
 function hex2(b: number): string {

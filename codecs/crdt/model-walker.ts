@@ -225,7 +225,7 @@ class ModelWalk {
 
   truncated(what: string): -1 {
     const at = this.limit;
-    const where = this.limit < this.len ? ` (the node section ends at byte ${this.limit})` : '';
+    const where = this.limit < this.len ? ' (where the node section ends)' : '';
     this.fail('truncated', at, `unexpected end of input in ${what}${where}`, at);
     return -1;
   }

@@ -452,7 +452,7 @@ class PatchParser {
     if (ai >= 24) {
       const n = 1 << (ai - 24);
       if (start + 1 + n > this.len) {
-        this.fail('truncated', this.len, `unexpected end of input inside the head of the ins_obj key at byte ${start}`);
+        this.fail('truncated', this.len, 'unexpected end of input inside the head of the ins_obj key');
         return false;
       }
       size = 0;
@@ -493,7 +493,7 @@ class PatchParser {
       let mul = 64;
       for (let i = 1; ; i++) {
         if (this.pos >= this.len) {
-          this.fail('truncated', this.len, `unexpected end of input inside the id at byte ${start}`);
+          this.fail('truncated', this.len, 'unexpected end of input inside the id');
           return false;
         }
         const b = bytes[this.pos++];
@@ -530,7 +530,7 @@ class PatchParser {
     let mul = 1;
     for (let i = 0; ; i++) {
       if (this.pos >= this.len) {
-        this.fail('truncated', this.len, `unexpected end of input inside ${what} (a varint at byte ${start})`);
+        this.fail('truncated', this.len, `unexpected end of input inside ${what} (a varint)`);
         return -1;
       }
       const b = bytes[this.pos++];
