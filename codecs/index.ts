@@ -21,7 +21,7 @@ export { pathOf, pathSegments, childSegment, formatPath, formatPointer, type Pat
 export { nodeCost, mapCost, frameAttribution, heaviestPaths, type NodeCost, type MapCost, type FrameAttribution, type HeavyPath } from './core/attribution.js';
 export { annotatedHex, type AnnotateOptions } from './core/annotate.js';
 export { detectFormat, detectors, type Detection, type Candidate, type Rejection, type Detector, type DetectContext } from './detect.js';
-export { parseInput, parseHex, parseBase64, type InputMode, type InputEncoding, type ParsedInput } from './input.js';
+export { parseInput, parseHex, parseBase64, type InputMode, type InputEncoding, type ParsedInput, type ParseInputOptions } from './input.js';
 export { cborWalker, msgpackWalker, jsonWalker, crdtModelWalker, crdtPatchWalker };
 export { crdtByteSplit, nodeByteSplit, crdtClockTable, crdtExtensionOf } from './crdt/model-walker.js';
 export { patchOps, patchJson, patchByteSplit } from './crdt/patch-walker.js';

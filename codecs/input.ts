@@ -1,7 +1,9 @@
 /**
  * Turns what a user hands us (a file, stdin, a paste) into frame bytes: raw bytes, or text
  * in hex (spaces, `0x`, commas and cbor.me-style `#` comments allowed), base64 or
- * base64url. Detection is conservative: text that is neither is taken as raw bytes.
+ * base64url. Detection is conservative: text that is neither is taken as raw bytes, and
+ * raw text that is itself a whole frame wins over a hex / base64 reading of it (`42` is
+ * the JSON number, not the byte 0x42).
  */
 export type InputEncoding = 'raw' | 'hex' | 'base64' | 'base64url';
 export type InputMode = 'auto' | 'raw' | 'hex' | 'base64';
@@ -10,13 +12,24 @@ export type ParsedInput =
   | { readonly ok: true; readonly bytes: Uint8Array; readonly encoding: InputEncoding }
   | { readonly ok: false; readonly error: string; readonly offset: number };
 
-export function parseInput(input: Uint8Array | string, mode: InputMode = 'auto'): ParsedInput {
+export interface ParseInputOptions {
+  /**
+   * The format the bytes will be read as ('auto' by default). Raw text wins over hex /
+   * base64 only when it is a whole frame of that format: with a binary format forced,
+   * `17` is hex for unsigned 23, not JSON.
+   */
+  readonly format?: string;
+}
+
+export function parseInput(input: Uint8Array | string, mode: InputMode = 'auto', options: ParseInputOptions = {}): ParsedInput {
   const raw = typeof input === 'string' ? new TextEncoder().encode(input) : input;
   if (mode === 'raw') return { ok: true, bytes: raw, encoding: 'raw' };
   const text = typeof input === 'string' ? input : asciiText(raw);
   if (text === null) {
     return mode === 'auto' ? { ok: true, bytes: raw, encoding: 'raw' } : { ok: false, error: `input is not ${mode} text`, offset: firstNonText(raw) };
   }
+  const jsonPossible = options.format === undefined || options.format === 'auto' || options.format === 'json';
+  if (mode === 'auto' && jsonPossible && isJsonScalarText(text)) return { ok: true, bytes: raw, encoding: 'raw' };
   if (mode === 'hex' || mode === 'auto') {
     const hex = parseHex(text);
     if (hex.ok || mode === 'hex') return hex;
@@ -71,6 +84,18 @@ export function parseBase64(text: string): ParsedInput {
   const std = body.replace(/-/g, '+').replace(/_/g, '/');
   const bytes = Uint8Array.from(atob(std + '='.repeat((4 - (std.length % 4)) % 4)), (c) => c.charCodeAt(0));
   return { ok: true, bytes, encoding: url ? 'base64url' : 'base64' };
+}
+
+/**
+ * Whether the text is a whole JSON number or literal (surrounding whitespace allowed). Of
+ * the formats only JSON is text, and the only JSON texts that also read as hex or base64
+ * are these (objects, arrays and strings start with `{`, `[` or `"`, which neither uses),
+ * so this is exactly "the raw bytes decode whole" for text a hex / base64 reading could
+ * claim. Binary formats read such text whole only by coincidence (`a0` is CBOR for the
+ * text "0", but meant as an empty map): there the hex reading stays.
+ */
+function isJsonScalarText(text: string): boolean {
+  return /^[ \t\n\r]*(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null)[ \t\n\r]*$/.test(text);
 }
 
 function isHexDigit(c: string | undefined): boolean {

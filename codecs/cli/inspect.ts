@@ -22,7 +22,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs): InspectResult {
   if (args.format !== 'auto' && !FRAME_FORMATS.includes(args.format as FrameFormat)) {
     return { stdout: '', stderr: '', malformed: false, usageError: `--format must be auto or one of ${FRAME_FORMATS.join(', ')}, not ${args.format}` };
   }
-  const input = parseInput(raw, args.input);
+  const input = parseInput(raw, args.input, { format: args.format });
   if (!input.ok) return { stdout: '', stderr: '', malformed: false, usageError: `input is not ${args.input}: ${input.error} at character ${input.offset}` };
   const bytes = input.bytes;
   const frame = decodeFrame(bytes, { format: args.format as 'auto' | FrameFormat, depth: args.depth, isText: args.text });
