@@ -6,6 +6,7 @@ import { asciiEnd, byteView, findInvalidUtf8In } from '../core/utf8.js';
 import { acquireWalkStack, countIsClamped, type WalkStack } from '../core/walk-stack.js';
 import { reportDuplicateKeys } from '../core/duplicates.js';
 import { cborLeafValue, cborTagValue } from './value.js';
+import { checkTagContent } from './tag-validity.js';
 
 /**
  * The validating CBOR walker (RFC 8949): one iterative pass that records nodes down to a
@@ -213,6 +214,7 @@ function walkItems(index: SpanIndex, node: number, depth: number): void {
         stack.push(id, -1, major === 2 ? INDEF_BYTES : INDEF_TEXT, depthLeft - 1);
       }
     } else if (major >= 4 && major <= 6) {
+      if (major === 6) checkTagContent(index, start, arg, pos, id);
       const count = arg < 0 ? -1 : major === 5 ? arg * 2 : major === 6 ? 1 : arg;
       if (id >= 0) {
         if (arg < 0) store.addFlags(id, Flag.indefinite);
@@ -563,6 +565,7 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
             continue;
           }
         } else if (major >= 4 && major <= 6) {
+          if (major === 6) checkTagContent(index, pos, arg, next, -1);
           pos = next;
           const count = arg < 0 ? -1 : major === 5 ? arg * 2 : major === 6 ? 1 : arg;
           if (count !== 0) {

@@ -41,13 +41,18 @@ export interface DecodeError {
   readonly message: string;
 }
 
-export type DecodeWarningCode = 'duplicate-key' | 'non-canonical' | 'lone-surrogate';
+export type DecodeWarningCode =
+  | 'duplicate-key'
+  | 'non-canonical'
+  | 'lone-surrogate'
+  /** CBOR: a registered tag whose content is not what the tag requires (codecs/cbor/tag-validity.ts). */
+  | 'invalid-tag-content';
 
 export interface DecodeWarning {
   readonly code: DecodeWarningCode;
   readonly offset: number;
   readonly message: string;
-  /** The node the warning is about. */
+  /** The node the warning is about, or -1 when the walk validated it without recording it (beyond an index's depth). */
   readonly node: number;
 }
 
