@@ -37,7 +37,7 @@ function nodePieces(index: SpanIndex, id: number): Piece[] {
     `"kind":${JSON.stringify(index.kind(id))}`,
     `"start":${store.start[id]}`,
     `"end":${store.end[id]}`,
-    `"head":${store.head[id]}`,
+    `"head":${index.headerLength(id)}`,
   ];
   if (flags & Flag.incomplete) fields.push('"incomplete":true');
   if (flags & Flag.indefinite) fields.push('"indefinite":true');

@@ -52,7 +52,7 @@ export function treeNode(index: SpanIndex, id: number, position: number, depth =
     preview: previewValue(index, id, 80),
     start: store.start[id],
     end: store.end[id],
-    headerLength: store.head[id],
+    headerLength: index.headerLength(id),
     isContainer: index.isContainer(id),
     childCount: childCount(index, id),
     incomplete: index.isIncomplete(id),
