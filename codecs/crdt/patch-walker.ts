@@ -6,6 +6,7 @@ import type { SpanStore } from '../core/span-store.js';
 import { decodeUtf8, findInvalidUtf8, utf16LengthIfValidUtf8 } from '../core/utf8.js';
 import { cborArgument, decodeFloat16, indexCbor } from '../cbor/index.js';
 import { crdtAnnotations, crdtIdOf, crdtSpanOf, SESSION, type CrdtAnnotations } from './annotations.js';
+import { extendIncompleteParents } from './partial-tree.js';
 import { OP_NAMES, PatchOpcode, type PatchOpName } from './patch-opcodes.js';
 
 /**
@@ -144,6 +145,7 @@ function walkPatch(index: SpanIndex, node: number): void {
     return;
   }
   new PatchParser(index).parse();
+  extendIncompleteParents(index);
 }
 
 /**
