@@ -317,7 +317,7 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
       pos = end;
     }
     if (!full) break;
-    store.grow();
+    store.growFor(pos);
   }
   stack.items[t] = items;
   stack.last[t] = last;
@@ -629,8 +629,7 @@ function closeTop(index: SpanIndex, stack: WalkStack, pos: number): void {
     store.setEnd(id, pos);
     // An indefinite item's count is known only now; record it (maps count pairs).
     if (stack.remaining[t] < 0) store.setArg(id, stack.kind[t] === Kind.map ? stack.items[t] / 2 : stack.items[t]);
-    // Equal keys have equal encoded lengths: most maps have no two alike, and need no report.
-    if (stack.kind[t] === Kind.map && stack.depthLeft[t] > 0 && store.keyLengthsRepeat(id)) reportDuplicateKeys(index, id);
+    if (stack.kind[t] === Kind.map && stack.depthLeft[t] > 0) reportDuplicateKeys(index, id);
   }
   stack.pop();
 }

@@ -8,6 +8,10 @@ const NOT_STARTED: Readonly<Record<string, string>> = {
   msgpack: 'nothing to read',
   'crdt-model': 'too short for a json-joy model (under 3 bytes)',
   'crdt-patch': 'too short for a json-joy patch (under 3 bytes)',
+  ndjson: 'no newline-delimited JSON lines start in this input',
+  text: 'not printable UTF-8 text',
+  protobuf: 'nothing to read',
+  socketio: 'no socket.io / engine.io packet starts in this input',
 };
 
 /**

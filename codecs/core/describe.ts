@@ -3,6 +3,10 @@ import type { SpanIndex } from './span-index.js';
 import { floatLiteral, hex, quote } from './diagnostic.js';
 import { decodeUtf8 } from './utf8.js';
 import { ExtValue, timestampText } from './values.js';
+import { cborTagPreview } from '../cbor/known-tags.js';
+import { tagNumber } from './tag-number.js';
+
+export { tagNumber };
 
 /**
  * Short human-readable text for one node, shared by the CLI tree, the annotated hex dump
@@ -42,17 +46,6 @@ export function describeHead(index: SpanIndex, id: number): string {
   }
 }
 
-export function tagNumber(index: SpanIndex, id: number): string {
-  index.requireNode(id, 'tagNumber');
-  const { store, bytes } = index;
-  const head = store.head[id];
-  const start = store.start[id];
-  if (index.format !== 'cbor' || head === 1) return String(index.format === 'cbor' ? bytes[start] & 31 : store.arg[id]);
-  let v = 0n;
-  for (let i = 1; i < head; i++) v = (v << 8n) | BigInt(bytes[start + i]);
-  return v.toString();
-}
-
 /**
  * A one-line preview of the node's value, at most `max` characters: scalars in diagnostic
  * notation, containers as a count (`[3 items]`, `{2 entries}`).
@@ -73,7 +66,8 @@ export function previewValue(index: SpanIndex, id: number, max = 80): string {
       text = countText(index, id, 'entry', '{', '}');
       break;
     case Kind.tag:
-      text = `${tagNumber(index, id)}(…)`;
+      // Known tags read as what they mean (dates, bignums, URI, UUID, embedded CBOR).
+      text = index.format === 'cbor' ? cborTagPreview(index, id, max, previewValue) : `${tagNumber(index, id)}(…)`;
       break;
     case Kind.text:
       if (indefinite) text = '(_ text chunks)';

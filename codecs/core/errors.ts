@@ -32,6 +32,13 @@ export type DecodeErrorCode =
   | 'unknown-opcode'
   /** json-joy frames: well-formed bytes no json-joy encoder writes (used to tell formats apart). */
   | 'implausible'
+  /** Protobuf: a tag with field number 0 or beyond 2^29 - 1, or a varint longer than 10 bytes. */
+  | 'invalid-tag'
+  | 'invalid-varint'
+  /** Protobuf: wire type 6 or 7. */
+  | 'invalid-wire-type'
+  /** Protobuf: an end-group tag without its start, or for another field. */
+  | 'unmatched-end-group'
   | 'internal';
 
 export interface DecodeError {
@@ -45,6 +52,7 @@ export type DecodeWarningCode =
   | 'duplicate-key'
   | 'non-canonical'
   | 'lone-surrogate'
+  | 'deprecated-group'
   /** CBOR: a registered tag whose content is not what the tag requires (codecs/cbor/tag-validity.ts). */
   | 'invalid-tag-content';
 

@@ -6,7 +6,10 @@
  */
 import type { Direction, Opcode } from '../protocol/messages.js';
 
-export type FormatChoice = 'auto' | 'cbor' | 'msgpack' | 'json' | 'crdt-model' | 'crdt-patch';
+export type FormatChoice = 'auto' | 'cbor' | 'msgpack' | 'json' | 'ndjson' | 'text' | 'protobuf' | 'crdt-model' | 'crdt-patch';
+
+/** What a frame is in one word (codecs' FrameVerdict): unknown frames are not "malformed". */
+export type Verdict = 'decoded' | 'malformed' | 'unknown' | 'empty';
 
 export interface FrameError {
   readonly code: string;
@@ -27,6 +30,7 @@ export interface FrameSummary {
   /** One line of the decoded value (or the text / hex start when undecodable). */
   readonly preview: string;
   readonly error: FrameError | null;
+  readonly verdict?: Verdict;
 }
 
 /** A frame handed to the worker (bytes transferred, not copied). */
@@ -87,6 +91,11 @@ export interface FrameDecode {
   readonly warnings: readonly string[];
   /** Key bytes vs value bytes vs container headers of the recorded tree. */
   readonly isCrdt: boolean;
+  readonly verdict?: Verdict;
+  /** Unknown frames: the readings that came nearest, furthest first ("decode as" offers them). */
+  readonly nearMisses?: readonly { readonly format: string; readonly offset: number; readonly message: string }[];
+  /** Unknown frames: printable runs found in the bytes. */
+  readonly strings?: readonly string[];
 }
 
 export interface LargestField {
@@ -104,6 +113,22 @@ export interface TextResult {
   readonly truncated: boolean;
 }
 
+/** One patch operation as one line in the CRDT tab (worker/crdt-ops.ts). */
+export interface CrdtOpLine {
+  /** The operation's node in the tree. */
+  readonly nodeId: number;
+  /** `sid.time`. */
+  readonly id: string;
+  readonly op: string;
+  /** The id of the node it changes (`obj`), or '' for ops that create one. */
+  readonly target: string;
+  /** What it carries: text and where, keys → ids, deleted ranges, a constant. */
+  readonly detail: string;
+  /** Ids the operation takes. */
+  readonly span: number;
+  readonly bytes: number;
+}
+
 export interface CrdtSummary {
   readonly kind: 'model' | 'patch';
   /** The document view (model) or the patch operations (patch) as JSON text. */
@@ -112,6 +137,53 @@ export interface CrdtSummary {
   readonly metadataBytes: number;
   readonly contentBytes: number;
   readonly notes: readonly string[];
+  /** Patches: one line per operation (absent for models). */
+  readonly ops?: readonly CrdtOpLine[];
+}
+
+/** The Bytes view (worker/bytes-report.ts): where a frame's bytes go. */
+export interface BytesReport {
+  readonly frameBytes: number;
+  readonly format: string;
+  /** False when the frame was too large to index whole (figures cover three levels). */
+  readonly whole: boolean;
+  readonly nodes: number;
+  /** Frame-wide split; the six parts add up to frameBytes. */
+  readonly breakdown: {
+    readonly headerBytes: number;
+    readonly keyBytes: number;
+    readonly stringPayloadBytes: number;
+    readonly scalarPayloadBytes: number;
+    readonly unindexedBytes: number;
+    readonly otherBytes: number;
+  };
+  /** Maps' keys vs values vs framing, heaviest keys and the schema estimate; null without maps. */
+  readonly keys: {
+    readonly maps: number;
+    readonly entries: number;
+    readonly keyBytes: number;
+    readonly valueBytes: number;
+    readonly mapOverheadBytes: number;
+    readonly distinctKeys: number;
+    readonly topKeys: readonly { readonly key: string; readonly count: number; readonly bytes: number }[];
+    readonly schema: { readonly bytes: number; readonly saved: number; readonly records: number; readonly recordTagBytes: number };
+  } | null;
+  /** Cost by field across array elements, heaviest first (codecs/core/field-cost.ts). */
+  readonly fields: readonly {
+    readonly pattern: string;
+    readonly depth: number;
+    readonly isContainer: boolean;
+    readonly count: number;
+    readonly keyBytes: number;
+    readonly valueBytes: number;
+    readonly totalBytes: number;
+    readonly share: number;
+    readonly averageBytes: number;
+  }[];
+  /** Distinct patterns in the frame (fields holds the heaviest of them). */
+  readonly patterns: number;
+  /** The decode error, when the figures cover only the part before it. */
+  readonly error: FrameError | null;
 }
 
 export interface CompareRowView {
@@ -156,6 +228,8 @@ export interface WorkerMethods {
   text: { params: { frameId: number; format: FormatChoice; nodeId: number; mode: 'json' | 'edn' }; result: TextResult };
   largest: { params: { frameId: number; format: FormatChoice; count: number }; result: LargestField[] };
   crdt: { params: { frameId: number; format: FormatChoice }; result: CrdtSummary | null };
+  /** The Bytes view's figures; null when the frame is gone or does not decode. */
+  bytesReport: { params: { frameId: number; format: FormatChoice }; result: BytesReport | null };
   diff: { params: { frameA: number; frameB: number }; result: DiffRow[] };
   encode: { params: { json: string; as: EncodeAs }; result: EncodeResult };
   setFilter: { params: FilterQuery; result: number[] | null };

@@ -12,8 +12,11 @@ import {
   type SpanIndex,
 } from '../../../codecs/index.js';
 import type { CrdtSummary, EncodeAs, EncodeResult, FilterQuery, FrameDecode, FrameSummary, IngestFrame, LargestField, TextResult, WorkerMethods } from './api.js';
+import { bytesReport } from './bytes-report.js';
+import { crdtOpLines } from './crdt-ops.js';
 import { diffFrames } from './frame-diff.js';
-import { FrameStore, isPlainText } from './frame-store.js';
+import { decodedEntry, FrameStore, isPlainText } from './frame-store.js';
+import { stringsIn } from './connection-formats.js';
 import { jsonText } from './json-text.js';
 import { parsePath, resolvePath, type PathPart } from './path-filter.js';
 import { childNodes, framePreview, pathToOffset, treeNode } from './tree-nodes.js';
@@ -24,6 +27,13 @@ import { serializeCapture } from '../sources/capture-file.js';
 export const MAX_TEXT_CHARS = 4_000_000;
 /** Frames larger than this expand only a few levels for "largest fields". */
 const FULL_EXPAND_LIMIT = 2 * 1024 * 1024;
+
+/**
+ * "Largest fields" lists nothing below this share of the frame: it would read "0.0 %", and
+ * thousands of equal array items crowded out the fields that matter (cost by field in the
+ * Bytes view sums those up instead).
+ */
+export const MIN_LARGEST_SHARE = 0.0005;
 
 /** Frames from this size on keep the index their list row was read with (see FrameStore.remember). */
 const REMEMBER_INDEX_BYTES = 256 * 1024;
@@ -38,11 +48,13 @@ function hexStart(bytes: Uint8Array, max = 24): string {
 
 /** The list row for one frame: read one level deep, never more. */
 export function summarize(frame: IngestFrame, store?: FrameStore): FrameSummary {
-  const decoded = decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text' });
+  const decoded = decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text', preferFormat: store?.formats.preferred(frame.connectionId) });
+  if (decoded.verdict === 'decoded') store?.formats.record(frame.connectionId, decoded.format, frame.data.byteLength);
   const d = isPlainText(frame, decoded) ? { format: null, index: null, error: null } : decoded;
   // A large frame's one-level index is what opening it needs first: keep it, don't redo it.
-  if (store && frame.data.byteLength >= REMEMBER_INDEX_BYTES) store.remember(frame.frameId, 'auto', { format: d.format, index: d.index, candidates: decoded.detection ? decoded.detection.candidates.map((c) => c.format) : [] });
-  let preview = d.index && d.index.root >= 0 ? framePreview(d.index) : '';
+  if (store && frame.data.byteLength >= REMEMBER_INDEX_BYTES) store.remember(frame.frameId, 'auto', decodedEntry(frame, decoded));
+  // Plain text previews as itself, not as a quoted string.
+  let preview = d.index && d.index.root >= 0 && d.format !== 'text' ? framePreview(d.index) : '';
   if (!preview) preview = frame.opcode === 'text' ? textDecoder.decode(frame.data.subarray(0, 120)) : hexStart(frame.data);
   return {
     frameId: frame.frameId,
@@ -54,6 +66,7 @@ export function summarize(frame: IngestFrame, store?: FrameStore): FrameSummary 
     format: d.format,
     preview,
     error: d.error ? { code: d.error.code, offset: d.error.offset, message: d.error.message } : null,
+    verdict: decoded.verdict,
   };
 }
 
@@ -96,8 +109,9 @@ export class WorkerHandlers {
       const entry = this.store.decoded(frameId, format);
       if (!frame || !entry) return null;
       const index = entry.index;
-      const plainText = !entry.format && frame.opcode === 'text';
-      const error = index?.error ?? (entry.format || plainText ? null : { code: 'unsupported-format', offset: 0, message: 'no decoder could read this frame at byte 0' });
+      const plainText = !entry.format && frame.opcode === 'text' && entry.verdict !== 'unknown';
+      const empty = frame.data.byteLength === 0;
+      const error = index?.error ?? entry.unknown?.error ?? (entry.format || plainText || empty ? null : { code: 'unsupported-format', offset: 0, message: 'no decoder could read this frame at byte 0' });
       return {
         frameId,
         size: frame.data.byteLength,
@@ -107,6 +121,9 @@ export class WorkerHandlers {
         root: index && index.root >= 0 ? treeNode(index, index.root, 0, 0) : null,
         warnings: plainText ? ['A plain text frame (not JSON): pick a decoder under "decode as" to force one.'] : index ? index.warnings.map((w) => w.message) : [],
         isCrdt: entry.format === 'crdt-model' || entry.format === 'crdt-patch',
+        verdict: empty ? 'empty' : (entry.verdict ?? (error ? 'malformed' : 'decoded')),
+        nearMisses: entry.unknown?.nearMisses,
+        strings: entry.verdict === 'unknown' ? stringsIn(frame.data) : undefined,
       };
     },
     children: ({ frameId, format, nodeId, offset, limit, around }) => {
@@ -132,7 +149,9 @@ export class WorkerHandlers {
       if (!index || index.root < 0) return [];
       if (index.bytes.length <= FULL_EXPAND_LIMIT) index.expandAll(index.root);
       else index.expand(index.root, 3);
-      return heaviestPaths(index, count, { leavesOnly: false }).map((h) => ({ nodeId: h.id, start: index.store.start[h.id], path: h.path, size: h.bytes, share: h.share }));
+      return heaviestPaths(index, count, { leavesOnly: false })
+        .filter((h) => h.share >= MIN_LARGEST_SHARE)
+        .map((h) => ({ nodeId: h.id, start: index.store.start[h.id], path: h.path, size: h.bytes, share: h.share }));
     },
     crdt: ({ frameId, format }): CrdtSummary | null => {
       const index = this.index(frameId, format);
@@ -156,6 +175,7 @@ export class WorkerHandlers {
         return {
           kind: 'patch',
           viewJson: jsonText(patchJson(index) ?? null, MAX_TEXT_CHARS).text,
+          ops: crdtOpLines(index),
           clock: [],
           metadataBytes: split.metadataBytes,
           contentBytes: split.contentBytes,
@@ -163,6 +183,10 @@ export class WorkerHandlers {
         };
       }
       return null;
+    },
+    bytesReport: ({ frameId, format }) => {
+      const index = this.index(frameId, format);
+      return index && index.root >= 0 ? bytesReport(index) : null;
     },
     diff: ({ frameA, frameB }) => {
       const fa = this.store.get(frameA);

@@ -5,7 +5,7 @@ import { copyText } from '../shell/copyText.js';
 import { encodeBase64 } from '../../sources/base64.js';
 import { saveBytes, toHex } from './clipboard.js';
 
-const FORMATS: readonly FormatChoice[] = ['auto', 'cbor', 'msgpack', 'json', 'crdt-model', 'crdt-patch'];
+const FORMATS: readonly FormatChoice[] = ['auto', 'cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'crdt-model', 'crdt-patch'];
 
 /** Copy as hex / base64 / JSON / EDN, save as .bin, and the decoder switcher. */
 export function FrameActions(props: {

@@ -3,16 +3,18 @@ import type { FormatChoice, FrameDecode, FrameSummary, TreeNode } from '../../wo
 import type { WorkerClient } from '../../worker/client.js';
 import { useTree } from '../tree/use-tree.js';
 import { HexView } from '../hex/HexView.js';
+import { BytesTab } from '../bytes/BytesTab.js';
 import { CompareTab } from '../compare/CompareTab.js';
 import { CrdtTab } from '../crdt/CrdtTab.js';
 import { DiffTab } from '../diff/DiffTab.js';
 import { ErrorBanner } from './ErrorBanner.js';
+import { UnknownBanner } from './UnknownBanner.js';
 import { FrameActions } from './FrameActions.js';
 import { StructureTab } from './StructureTab.js';
 import { TextTab } from './TextTab.js';
 
-type Tab = 'tree' | 'hex' | 'text' | 'compare' | 'crdt' | 'diff';
-const TAB_LABELS: Record<Tab, string> = { tree: 'Tree', hex: 'Hex', text: 'Text', compare: 'Compare', crdt: 'CRDT', diff: 'Diff' };
+type Tab = 'tree' | 'hex' | 'text' | 'bytes' | 'compare' | 'crdt' | 'diff';
+const TAB_LABELS: Record<Tab, string> = { tree: 'Tree', hex: 'Hex', text: 'Text', bytes: 'Bytes', compare: 'Compare', crdt: 'CRDT', diff: 'Diff' };
 
 export interface FrameDetailProps {
   readonly client: WorkerClient;
@@ -86,14 +88,18 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
     if (tab !== 'tree' && tab !== 'hex') setTab('hex');
   };
 
-  const tabs = useMemo<Tab[]>(() => ['tree', 'hex', 'text', 'compare', ...(decoded?.isCrdt ? (['crdt'] as Tab[]) : []), 'diff'], [decoded?.isCrdt]);
+  const tabs = useMemo<Tab[]>(() => ['tree', 'hex', 'text', 'bytes', 'compare', ...(decoded?.isCrdt ? (['crdt'] as Tab[]) : []), 'diff'], [decoded?.isCrdt]);
   const errorOffset = decoded?.error?.offset ?? null;
   const nodeId = selected?.id ?? root?.id ?? 0;
 
   return (
     <section className="ws-detail-pane" aria-label={`Frame ${frameId}`} data-testid="frame-detail" data-frame-id={frameId}>
       <FrameActions client={client} frameId={frameId} format={format} detected={decoded?.format ?? null} onFormat={setFormat} />
-      {decoded?.error && <ErrorBanner error={decoded.error} format={decoded.format} onShowByte={showByte} />}
+      {decoded?.verdict === 'unknown' ? (
+        <UnknownBanner decoded={decoded} onDecodeAs={(f) => setFormat(f as FormatChoice)} />
+      ) : (
+        decoded?.error && <ErrorBanner error={decoded.error} format={decoded.format} onShowByte={showByte} />
+      )}
       {decoded?.warnings.map((w) => (
         <div key={w} className="ws-banner-error" style={{ background: 'var(--ws-warn-bg)' }} role="status">
           {w}
@@ -107,7 +113,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
         ))}
         <span className="ws-spacer" />
         <span style={{ color: 'var(--ws-muted)', padding: '4px 8px' }}>
-          {decoded ? `${decoded.format ?? 'unknown format'} · ${frame.size} B${decoded.candidates.length > 1 ? ` · also reads as ${decoded.candidates.slice(1).join(', ')}` : ''}` : 'decoding…'}
+          {decoded ? `${decoded.verdict === 'empty' ? 'empty frame' : (decoded.format ?? 'unknown format')} · ${frame.size} B${decoded.candidates.length > 1 ? ` · also reads as ${decoded.candidates.slice(1).join(', ')}` : ''}` : 'decoding…'}
         </span>
       </div>
       <div className="ws-tabpanel" role="tabpanel">
@@ -133,6 +139,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
         {tab === 'hex' &&
           (bytes ? <HexView bytes={bytes} selection={selected} errorOffset={errorOffset} onByteClick={(o) => void onByteClick(o)} scrollToOffset={scrollTo} /> : <div className="ws-empty">loading bytes…</div>)}
         {tab === 'text' && root && <TextTab client={client} frameId={frameId} format={format} nodeId={nodeId} theme={theme} />}
+        {tab === 'bytes' && <BytesTab client={client} frameId={frameId} format={format} />}
         {tab === 'compare' && <CompareTab client={client} frameId={frameId} format={format} nodeId={nodeId} nodeLabel={selected && selected.id !== root?.id ? selected.path : ''} originalSize={selected ? selected.end - selected.start : frame.size} />}
         {tab === 'crdt' && <CrdtTab client={client} frameId={frameId} format={format} />}
         {tab === 'diff' && (

@@ -4,7 +4,8 @@ import type { WorkerClient } from '../../worker/client.js';
 import { HexView } from '../hex/HexView.js';
 import { TreeView } from '../tree/TreeView.js';
 import type { TreeState } from '../tree/use-tree.js';
-import { formatBytes, percent } from '../shell/format.js';
+import { formatBytes } from '../shell/format.js';
+import { formatShare } from '../bytes/share.js';
 
 export interface StructureTabProps {
   readonly client: Pick<WorkerClient, 'call'>;
@@ -69,9 +70,12 @@ export function StructureTab(props: StructureTabProps): ReactElement {
                       {f.path}
                     </span>
                     <span>{formatBytes(f.size)}</span>
-                    <span style={{ width: 40, textAlign: 'right' }}>{percent(f.size, frameSize)}</span>
+                    <span style={{ width: 40, textAlign: 'right' }}>{formatShare(f.size, frameSize)}</span>
                   </li>
                 ))}
+                <li className="ws-muted" style={{ cursor: 'default' }}>
+                  Fields under 0.05 % of the frame are not listed; the Bytes tab sums repeated ones by field.
+                </li>
               </ul>
             )}
           </div>

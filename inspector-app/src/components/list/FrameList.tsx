@@ -29,7 +29,7 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
       aria-selected={selected}
       data-testid="frame-row"
       data-frame-id={row.frameId}
-      data-format={row.format ?? 'unknown'}
+      data-format={row.format ?? row.verdict ?? 'unknown'}
       className="ws-frame-row"
       style={{ transform: `translateY(${top}px)` }}
       onMouseDown={() => onSelect(row.frameId)}
@@ -42,8 +42,8 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
       <span title={row.connectionId}>{connection}</span>
       <span>{row.opcode}</span>
       <span className="ws-num">{formatBytes(row.size)}</span>
-      <span className={row.error ? 'ws-badge-error' : undefined} title={row.error?.message}>
-        {row.error ? `${row.format ?? '?'} ✕` : (row.format ?? '?')}
+      <span className={row.verdict !== 'unknown' && row.error ? 'ws-badge-error' : row.verdict === 'unknown' || row.verdict === 'empty' ? 'ws-muted' : undefined} title={row.error?.message}>
+        {formatLabel(row)}
       </span>
       <span className="ws-mono" title={row.preview.length > 60 ? row.preview : undefined}>
         {row.preview}
@@ -51,6 +51,13 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
     </div>
   );
 });
+
+/** The format column: `cbor`, `cbor ✕` when malformed, `unknown` for foreign bytes, `empty` for 0 B. */
+export function formatLabel(row: FrameSummary): string {
+  if (row.verdict === 'unknown') return 'unknown';
+  if (row.verdict === 'empty') return 'empty';
+  return row.error ? `${row.format ?? '?'} ✕` : (row.format ?? '?');
+}
 
 /**
  * The frame list: virtualized (only visible rows in the DOM), follows the newest frame while

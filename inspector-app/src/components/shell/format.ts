@@ -9,6 +9,8 @@ export function formatBytes(n: number): string {
 /** hh:mm:ss.mmm in local time. */
 export function formatTime(ms: number): string {
   const d = new Date(ms);
+  // A host can send any number (a forged or broken timestamp): say so rather than NaN:NaN.
+  if (!Number.isFinite(d.getTime())) return 'invalid time';
   const p = (v: number, w = 2) => String(v).padStart(w, '0');
   return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
 }

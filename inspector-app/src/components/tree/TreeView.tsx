@@ -2,7 +2,8 @@ import { memo, useEffect, useRef, type KeyboardEvent, type ReactElement } from '
 import { observeElementRect, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
 import type { TreeNode } from '../../worker/api.js';
 import { isMoreRow, type MoreRow, type TreeState } from './use-tree.js';
-import { formatBytes, percent } from '../shell/format.js';
+import { formatBytes } from '../shell/format.js';
+import { barWidth, formatShare } from '../bytes/share.js';
 import './tree.css';
 
 const ROW_HEIGHT = 18;
@@ -21,15 +22,36 @@ export interface TreeViewProps {
 /** A node's bytes including the key that names it (what the field costs). */
 export const fieldBytes = (n: TreeNode) => n.end - n.start + (n.keyEnd > n.keyStart ? n.keyEnd - n.keyStart : 0);
 
-const TreeRow = memo(function TreeRow(props: { node: TreeNode; top: number; selected: boolean; open: boolean; loading: boolean; frameSize: number; onSelect: (n: TreeNode) => void; onToggle: (id: number) => void }): ReactElement {
-  const { node, top, selected, open, loading, frameSize, onSelect, onToggle } = props;
+/** A container that is known to hold nothing gets no expand arrow (-1: not counted yet). */
+const canOpen = (n: TreeNode) => n.isContainer && n.childCount !== 0;
+
+const TreeRow = memo(function TreeRow(props: {
+  node: TreeNode;
+  top: number;
+  selected: boolean;
+  open: boolean;
+  loading: boolean;
+  frameSize: number;
+  /** The parent's span (null for the root): the share bar is relative to it, so nested bars are not empty. */
+  parentBytes: number | null;
+  onSelect: (n: TreeNode) => void;
+  onToggle: (id: number) => void;
+}): ReactElement {
+  const { node, top, selected, open, loading, frameSize, parentBytes, onSelect, onToggle } = props;
   const bytes = fieldBytes(node);
   const hasKey = node.keyStart >= 0;
+  const ofFrame = formatShare(bytes, frameSize);
+  const ofParent = parentBytes === null ? '' : formatShare(bytes, parentBytes);
+  const openable = canOpen(node);
+  // CRDT heads already carry the node's id (`obj 65537.1 (5 keys)`): say it once.
+  const showId = node.crdtId !== null && !node.head.includes(node.crdtId);
+  // Kinds whose preview is their name (undefined, null, true) would read twice.
+  const showPreview = node.preview !== node.head;
   return (
     <div
       role="treeitem"
       aria-level={node.depth + 1}
-      aria-expanded={node.isContainer ? open : undefined}
+      aria-expanded={openable ? open : undefined}
       aria-selected={selected}
       data-testid="tree-row"
       data-node-id={node.id}
@@ -42,7 +64,7 @@ const TreeRow = memo(function TreeRow(props: { node: TreeNode; top: number; sele
       className="ws-tree-row"
       style={{ transform: `translateY(${top}px)` }}
       onMouseDown={() => onSelect(node)}
-      onDoubleClick={() => node.isContainer && onToggle(node.id)}
+      onDoubleClick={() => openable && onToggle(node.id)}
       title={`${node.path}\nbytes ${node.start}–${node.end} (${node.end - node.start} B, header ${node.headerLength} B${hasKey ? `, key ${node.keyEnd - node.keyStart} B` : ''})`}
     >
       <span className="ws-tree-main" style={{ paddingLeft: node.depth * 14 }}>
@@ -50,24 +72,30 @@ const TreeRow = memo(function TreeRow(props: { node: TreeNode; top: number; sele
           className="ws-tree-toggle"
           onMouseDown={(e) => {
             e.stopPropagation();
-            if (node.isContainer) onToggle(node.id);
+            if (openable) onToggle(node.id);
           }}
           aria-hidden
         >
-          {node.isContainer ? (loading ? '…' : open ? '▾' : '▸') : ''}
+          {openable ? (loading ? '…' : open ? '▾' : '▸') : ''}
         </span>
         <span className="ws-tree-key">{node.label}</span>
         <span className="ws-tree-head">{node.head}</span>
-        <span className="ws-tree-preview">{node.isContainer && node.preview === node.head ? '' : node.preview}</span>
-        {node.crdtId && <span className="ws-tree-id">id {node.crdtId}{node.crdtSpan !== null ? ` ×${node.crdtSpan}` : ''}</span>}
+        <span className="ws-tree-preview">{showPreview ? node.preview : ''}</span>
+        {showId && <span className="ws-tree-id">id {node.crdtId}{node.crdtSpan !== null ? ` ×${node.crdtSpan}` : ''}</span>}
         {node.incomplete && <span className="ws-tree-flag">incomplete</span>}
         {node.duplicateKey && <span className="ws-tree-flag">duplicate key</span>}
       </span>
-      <span className="ws-tree-size" title={`${bytes} bytes, ${percent(bytes, frameSize)} of the frame`}>
+      <span className="ws-tree-size" title={`${bytes} bytes${hasKey ? ' with its key' : ''}`}>
         {formatBytes(bytes)}
       </span>
-      <span className="ws-share" aria-label={`${percent(bytes, frameSize)} of the frame`}>
-        <div style={{ width: `${Math.min(100, (100 * bytes) / (frameSize || 1))}%` }} />
+      <span className="ws-tree-pct" data-testid="share-parent" title="share of the parent">
+        {ofParent}
+      </span>
+      <span className="ws-share" aria-label={parentBytes === null ? `${ofFrame} of the frame` : `${ofParent} of the parent, ${ofFrame} of the frame`}>
+        <div style={{ width: barWidth(bytes, parentBytes ?? frameSize) }} />
+      </span>
+      <span className="ws-tree-pct" data-testid="share-frame" title="share of the frame">
+        {ofFrame}
       </span>
       <span className="ws-tree-hdr" title="header bytes">
         {node.headerLength}
@@ -134,7 +162,7 @@ export function TreeView(props: TreeViewProps): ReactElement {
       case 'ArrowRight':
       case 'Enter': {
         const below = step(at, 1);
-        if (node.isContainer && !tree.expanded.has(node.id)) void tree.expand(node.id);
+        if (canOpen(node) && !tree.expanded.has(node.id)) void tree.expand(node.id);
         else if (e.key === 'ArrowRight' && below?.parent === node.id) go(below);
         else if (e.key === 'Enter' && node.isContainer) tree.collapse(node.id);
         break;
@@ -155,7 +183,9 @@ export function TreeView(props: TreeViewProps): ReactElement {
         {virtualizer.getVirtualItems().map((item) => {
           const node = rows[item.index];
           if (isMoreRow(node)) return <MoreRowView key={`more-${node.moreOf}-${node.side}`} row={node} top={item.start} onLoad={tree.loadMore} />;
-          return <TreeRow key={node.id} node={node} top={item.start} selected={node.id === selectedId} open={tree.expanded.has(node.id)} loading={tree.loading.has(node.id)} frameSize={frameSize} onSelect={onSelect} onToggle={tree.toggle} />;
+          const parent = tree.nodes.get(node.parent);
+          const parentBytes = parent ? parent.end - parent.start : null;
+          return <TreeRow key={node.id} node={node} top={item.start} selected={node.id === selectedId} open={tree.expanded.has(node.id)} loading={tree.loading.has(node.id)} frameSize={frameSize} parentBytes={parentBytes} onSelect={onSelect} onToggle={tree.toggle} />;
         })}
       </div>
     </div>
