@@ -41,6 +41,7 @@ export function tagContentLabel(index: SpanIndex, tagId: number): string {
 
 /** The content of a chain of self-describe tags (55799), or `id` itself. Expands on demand. */
 export function throughSelfDescribe(index: SpanIndex, id: number): number {
+  index.requireNode(id, 'throughSelfDescribe');
   let n = id;
   while (n >= 0 && index.store.kind[n] === Kind.tag && tagNumber(index, n) === String(SELF_DESCRIBE_TAG)) {
     const child = index.children(n)[0];

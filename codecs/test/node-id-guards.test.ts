@@ -8,6 +8,8 @@ import { annotatedHex } from '../core/annotate.js';
 import { nodeTreeJson } from '../cli/render-json.js';
 import { nodeTreeText } from '../cli/render-tree.js';
 import { crdtIdOf, crdtSpanOf } from '../crdt/annotations.js';
+import { positionLabel } from '../core/position-label.js';
+import { cborTagPreview, tagContentLabel, throughSelfDescribe } from '../cbor/known-tags.js';
 
 /**
  * Public functions that take a node id reject ids the index does not hold. On `ff` no node
@@ -28,6 +30,10 @@ describe('node ids the index does not hold', () => {
     ['annotatedHex', (i, id) => annotatedHex(i, id)],
     ['nodeTreeJson', nodeTreeJson],
     ['nodeTreeText', (i, id) => nodeTreeText(i, id)],
+    ['positionLabel', (i, id) => positionLabel(i, id, 0)],
+    ['tagContentLabel', tagContentLabel],
+    ['throughSelfDescribe', throughSelfDescribe],
+    ['cborTagPreview', (i, id) => cborTagPreview(i, id, 40, previewValue)],
   ];
 
   it.each(describers)('%s throws a RangeError naming the id, never loops', (_name, fn) => {
