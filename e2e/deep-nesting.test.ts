@@ -1,7 +1,10 @@
 /**
  * 100,000 nested arrays on the paste page, in Chromium: the frame opens, and a click on its
  * last byte reaches the deepest item (the tree opens down 100,000 levels to it) without a
- * main-thread task over 200 ms (a buffered `longtask` observer installed before the app).
+ * main-thread task over 200 ms. Tasks are read from a Chrome trace (`RunTask` on the
+ * renderer's main thread) by their thread time: on a machine shared with other test runs a
+ * task's wall time says more about the other runs (a 25 ms task took 229 ms of wall time
+ * at a load average of 18 on 2 cores); its wall time is reported beside it.
  * Needs dist/app (npm run build:app) and /usr/bin/chromium; fails, never skips, without them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,13 +29,24 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** Runs in the page before the app: every main-thread task over 50 ms, kept on window. */
-function observeLongTasks(): void {
-  const w = window as unknown as { __longTasks: { start: number; duration: number }[] };
-  w.__longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) w.__longTasks.push({ start: e.startTime, duration: e.duration });
-  }).observe({ type: 'longtask', buffered: true });
+interface TraceEvent {
+  readonly name: string;
+  readonly ph: string;
+  readonly pid: number;
+  readonly tid: number;
+  /** Wall and thread duration, µs. */
+  readonly dur?: number;
+  readonly tdur?: number;
+  readonly args?: { readonly name?: string };
+}
+
+/** The page's main-thread tasks in a trace, as [thread ms, wall ms]. */
+function mainThreadTasks(trace: { traceEvents: TraceEvent[] }): [number, number][] {
+  const names = new Map<string, string>();
+  for (const e of trace.traceEvents) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args?.name ?? '');
+  return trace.traceEvents
+    .filter((e) => e.ph === 'X' && e.name === 'RunTask' && names.get(`${e.pid}:${e.tid}`) === 'CrRendererMain')
+    .map((e) => [(e.tdur ?? e.dur ?? 0) / 1000, (e.dur ?? 0) / 1000]);
 }
 
 describe('paste page: 100,000 nested arrays', () => {
@@ -40,20 +54,18 @@ describe('paste page: 100,000 nested arrays', () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.addInitScript(observeLongTasks);
     await page.goto(new URL('paste.html', server.httpUrl).href);
     await page.locator('[data-testid=paste-input]').waitFor();
+    await browser.startTracing(page, { categories: ['toplevel', 'disabled-by-default-devtools.timeline', '__metadata'] });
 
     // CBOR 81 81 … 81 80: 99,999 one-item arrays around an empty one, pasted as spaced hex
     // (digits alone, `8181…80`, are a JSON number: raw text that decodes whole wins).
-    const from = await page.evaluate((levels) => {
+    await page.evaluate((levels) => {
       const area = document.querySelector('[data-testid=paste-input]') as HTMLTextAreaElement;
       const setValue = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!;
       setValue.call(area, '81 '.repeat(levels - 1) + '80');
       area.dispatchEvent(new Event('input', { bubbles: true }));
-      const t = performance.now();
       (document.querySelector('[data-testid=decode-button]') as HTMLButtonElement).click();
-      return t;
     }, LEVELS);
     await page.locator('[data-testid=tree-row][aria-level="1"]').waitFor({ timeout: 60_000 });
     const root = (await treeRows(page))[0];
@@ -74,7 +86,6 @@ describe('paste page: 100,000 nested arrays', () => {
         { timeout: 20_000 },
       )
       .toBe(1);
-    const clickedAt = await page.evaluate(() => performance.now());
     await cell.click();
 
     // The deepest node (the empty array at the last byte) is selected, 100,000 levels down.
@@ -85,9 +96,11 @@ describe('paste page: 100,000 nested arrays', () => {
     expect(selected.head).toBe('array(0)');
     expect(selected.path.length).toBeLessThan(1000); // the middle of a 100,000-level path is elided
 
-    const tasks = await page.evaluate((t) => (window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks.filter((x) => x.start >= t), from);
-    const longest = Math.max(0, ...tasks.map((t) => t.duration));
-    expect(longest, `main-thread tasks over 50 ms (start ms after the paste: duration; the byte was clicked at ${Math.round(clickedAt - from)}): ${tasks.map((t) => `${Math.round(t.start - from)}: ${Math.round(t.duration)}`).join(', ')}`).toBeLessThanOrEqual(TASK_LIMIT_MS);
+    const tasks = mainThreadTasks(JSON.parse((await browser.stopTracing()).toString('utf8')));
+    expect(tasks.length).toBeGreaterThan(0);
+    const longest = tasks.reduce((a, b) => (b[0] > a[0] ? b : a));
+    const slow = tasks.filter(([thread, wall]) => thread > 50 || wall > 200).map(([t, w]) => `${Math.round(t)} (wall ${Math.round(w)})`);
+    expect(longest[0], `main-thread tasks over 50 ms of thread time or 200 ms of wall time, in ms: ${slow.join(', ')}`).toBeLessThanOrEqual(TASK_LIMIT_MS);
     expect(errors).toEqual([]);
     await page.close();
   }, 300_000);
