@@ -221,7 +221,10 @@ const protobufDetector: Detector = {
   detect(bytes, context) {
     if (bytes.length < 2) return null;
     const index = new SpanIndex(bytes, protobufWalker, { depth: 1 });
-    if (index.error) return { format: 'protobuf', error: index.error, index };
+    // No magic number: how far a failed Protobuf reading got says nothing about the frame
+    // (f8 18 "reads" two bytes of a tag), so it is never the nearest reading; "decode as"
+    // still offers it.
+    if (index.error) return null;
     const { store } = index;
     let fields = 0;
     let smallFields = 0;

@@ -54,7 +54,11 @@ export type DecodeWarningCode =
   | 'lone-surrogate'
   | 'deprecated-group'
   /** CBOR: a registered tag whose content is not what the tag requires (codecs/cbor/tag-validity.ts). */
-  | 'invalid-tag-content';
+  | 'invalid-tag-content'
+  /** MessagePack: a str whose bytes are not valid UTF-8 (kept, marked Flag.invalidUtf8). */
+  | 'invalid-utf8'
+  /** MessagePack: a timestamp extension (type -1) of a length or nanoseconds the spec does not allow. */
+  | 'invalid-timestamp';
 
 export interface DecodeWarning {
   readonly code: DecodeWarningCode;

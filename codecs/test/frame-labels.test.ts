@@ -153,3 +153,11 @@ describe('tiny and empty frames', () => {
     expect(decodeFrame(new Uint8Array(0), { isText: true })).toMatchObject({ verdict: 'empty', error: null });
   });
 });
+
+describe('a failed Protobuf reading is never the nearest', () => {
+  it('f8 18 (simple 24 in two bytes) stays a CBOR error at byte 1', () => {
+    const frame = decodeFrame(hex('f8 18'));
+    expect(frame.error!.offset).toBe(1);
+    expect(frame.detection!.rejected.map((r) => r.format)).not.toContain('protobuf');
+  });
+});
