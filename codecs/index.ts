@@ -30,7 +30,7 @@ export { cborTagPreview, tagContentLabel, throughSelfDescribe } from './cbor/kno
 export { fieldCosts, type FieldCost, type FieldCostReport, type FieldCostOptions } from './core/field-cost.js';
 export { annotatedHex, type AnnotateOptions } from './core/annotate.js';
 export { detectFormat, detectors, type Detection, type Candidate, type Rejection, type Detector, type DetectContext } from './detect.js';
-export { parseInput, parseHex, parseBase64, type InputMode, type InputEncoding, type ParsedInput } from './input.js';
+export { parseInput, parseHex, parseBase64, type InputMode, type InputEncoding, type ParsedInput, type ParseInputOptions } from './input.js';
 export { cborWalker, msgpackWalker, jsonWalker, ndjsonWalker, textWalker, protobufWalker, socketIoWalker, crdtModelWalker, crdtPatchWalker };
 export { socketIoPacket, type SocketIoPacket } from './protocols/socketio-walker.js';
 export { recognizeProtocol, type ProtocolInfo, type RecognizeContext } from './protocols/recognize.js';

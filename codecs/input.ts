@@ -1,7 +1,9 @@
 /**
  * Turns what a user hands us (a file, stdin, a paste) into frame bytes: raw bytes, or text
  * in hex (spaces, `0x`, commas and cbor.me-style `#` comments allowed), base64 or
- * base64url. Detection is conservative: text that is neither is taken as raw bytes.
+ * base64url. Detection is conservative: text that is neither is taken as raw bytes, and
+ * raw text that is itself a whole frame wins over a hex / base64 reading of it (`42` is
+ * the JSON number, not the byte 0x42).
  */
 export type InputEncoding = 'raw' | 'hex' | 'base64' | 'base64url';
 export type InputMode = 'auto' | 'raw' | 'hex' | 'base64';
@@ -10,13 +12,24 @@ export type ParsedInput =
   | { readonly ok: true; readonly bytes: Uint8Array; readonly encoding: InputEncoding }
   | { readonly ok: false; readonly error: string; readonly offset: number };
 
-export function parseInput(input: Uint8Array | string, mode: InputMode = 'auto'): ParsedInput {
+export interface ParseInputOptions {
+  /**
+   * The format the bytes will be read as ('auto' by default). Raw text wins over hex /
+   * base64 only when it is a whole frame of that format: with a binary format forced,
+   * `17` is hex for unsigned 23, not JSON.
+   */
+  readonly format?: string;
+}
+
+export function parseInput(input: Uint8Array | string, mode: InputMode = 'auto', options: ParseInputOptions = {}): ParsedInput {
   const raw = typeof input === 'string' ? new TextEncoder().encode(input) : input;
   if (mode === 'raw') return { ok: true, bytes: raw, encoding: 'raw' };
   const text = typeof input === 'string' ? input : asciiText(raw);
   if (text === null) {
     return mode === 'auto' ? { ok: true, bytes: raw, encoding: 'raw' } : { ok: false, error: `input is not ${mode} text`, offset: firstNonText(raw) };
   }
+  const jsonPossible = options.format === undefined || options.format === 'auto' || options.format === 'json';
+  if (mode === 'auto' && jsonPossible && isJsonScalarText(text)) return { ok: true, bytes: raw, encoding: 'raw' };
   if (mode === 'hex' || mode === 'auto') {
     const hex = parseHex(text);
     if (hex.ok || mode === 'hex') return hex;
@@ -26,35 +39,55 @@ export function parseInput(input: Uint8Array | string, mode: InputMode = 'auto')
   return { ok: true, bytes: raw, encoding: 'raw' };
 }
 
-/** Hex with optional `0x` prefixes, whitespace, commas, and `#` comments to the end of a line. */
+/**
+ * Hex with optional `0x` prefixes, whitespace, commas, and `#` comments to the end of a line.
+ * One pass over character codes into the output bytes (the paste page parses 300 KB of
+ * hex on its main thread: a regular expression per character cost a long task there).
+ */
 export function parseHex(text: string): ParsedInput {
-  const digits: number[] = [];
-  const positions: number[] = [];
+  const out = new Uint8Array(text.length >> 1);
+  let count = 0; // hex digits read
+  let high = 0;
+  let lastDigitAt = 0;
   let i = 0;
-  while (i < text.length) {
-    const c = text[i];
-    if (c === '#') {
-      while (i < text.length && text[i] !== '\n') i++;
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x23 /* # */) {
+      while (i < n && text.charCodeAt(i) !== 0x0a) i++;
       continue;
     }
-    if (c === '0' && (text[i + 1] === 'x' || text[i + 1] === 'X') && isHexDigit(text[i + 2])) {
+    if (c === 0x30 && (text.charCodeAt(i + 1) | 0x20) === 0x78 /* x, X */ && hexValue(text.charCodeAt(i + 2)) >= 0) {
       i += 2;
       continue;
     }
-    if (/\s|,/.test(c)) {
+    if (c === 0x2c /* , */ || isSpace(c)) {
       i++;
       continue;
     }
-    if (!isHexDigit(c)) return { ok: false, error: `not a hex digit: ${JSON.stringify(c)}`, offset: i };
-    digits.push(parseInt(c, 16));
-    positions.push(i);
+    const v = hexValue(c);
+    if (v < 0) return { ok: false, error: `not a hex digit: ${JSON.stringify(text[i])}`, offset: i };
+    if (count & 1) out[count >> 1] = (high << 4) | v;
+    else high = v;
+    lastDigitAt = i;
+    count++;
     i++;
   }
-  if (digits.length === 0) return { ok: false, error: 'no hex digits', offset: 0 };
-  if (digits.length % 2) return { ok: false, error: 'odd number of hex digits', offset: positions[positions.length - 1] };
-  const bytes = new Uint8Array(digits.length / 2);
-  for (let j = 0; j < bytes.length; j++) bytes[j] = (digits[2 * j] << 4) | digits[2 * j + 1];
-  return { ok: true, bytes, encoding: 'hex' };
+  if (count === 0) return { ok: false, error: 'no hex digits', offset: 0 };
+  if (count & 1) return { ok: false, error: 'odd number of hex digits', offset: lastDigitAt };
+  return { ok: true, bytes: out.slice(0, count >> 1), encoding: 'hex' };
+}
+
+/** The value of a hex digit's character code, or -1. */
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  const l = c | 0x20;
+  return l >= 0x61 && l <= 0x66 ? l - 0x61 + 10 : -1;
+}
+
+/** What `\s` matches among the characters a paste or file holds (ASCII and the common Unicode spaces). */
+function isSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0xfeff || c === 0x2028 || c === 0x2029 || (c >= 0x2000 && c <= 0x200a) || c === 0x1680 || c === 0x202f || c === 0x205f || c === 0x3000;
 }
 
 export function parseBase64(text: string): ParsedInput {
@@ -73,9 +106,18 @@ export function parseBase64(text: string): ParsedInput {
   return { ok: true, bytes, encoding: url ? 'base64url' : 'base64' };
 }
 
-function isHexDigit(c: string | undefined): boolean {
-  return c !== undefined && /^[0-9a-fA-F]$/.test(c);
+/**
+ * Whether the text is a whole JSON number or literal (surrounding whitespace allowed). Of
+ * the formats only JSON is text, and the only JSON texts that also read as hex or base64
+ * are these (objects, arrays and strings start with `{`, `[` or `"`, which neither uses),
+ * so this is exactly "the raw bytes decode whole" for text a hex / base64 reading could
+ * claim. Binary formats read such text whole only by coincidence (`a0` is CBOR for the
+ * text "0", but meant as an empty map): there the hex reading stays.
+ */
+function isJsonScalarText(text: string): boolean {
+  return /^[ \t\n\r]*(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null)[ \t\n\r]*$/.test(text);
 }
+
 
 /** The bytes as a string when they are printable ASCII text (with tabs and newlines), else null. */
 function asciiText(bytes: Uint8Array): string | null {

@@ -161,10 +161,13 @@ describe('paste page', () => {
     expect(vectors.length).toBe(82);
     const page = await openPage(`paste.html#hex=${encodeURIComponent(spaced(vectors[0].hex))}`); // the link path once
     await page.locator('[data-testid=tree-row]').first().waitFor();
-    const outcomes = await pasteEach(page, vectors.map((v) => spaced(v.hex)));
+    // A vector that is also JSON text (17, 20, 29: a number) reads as JSON, as raw text that
+    // decodes whole wins over hex (issue 13); written 0x17 it is hex.
+    const asPasted = (hex: string) => (/^[1-9][0-9]$/.test(hex) ? `0x${hex}` : hex);
+    const outcomes = await pasteEach(page, vectors.map((v) => asPasted(spaced(v.hex))));
     const bad = outcomes.filter((o) => {
       const len = o.hex.split(' ').length;
-      if (!o.settled || o.shown !== o.hex) return true;
+      if (!o.settled || o.shown !== o.hex.replace(/^0x/, '')) return true;
       if (o.hex === 'f8 18') return o.errorOffset === null;
       return o.errorOffset !== null || o.root === null || o.root[0] !== 0 || o.root[1] !== len;
     });

@@ -1,6 +1,9 @@
 import { Flag, Kind } from '../core/kinds.js';
 import type { SpanIndex } from '../core/span-index.js';
-import { previewValue, tagNumber } from '../core/describe.js';
+import { tagNumber } from '../core/tag-number.js';
+
+/** How a node previews (describe.ts's previewValue, passed in: describe.ts calls this file, so importing it back would be a cycle). */
+export type Preview = (index: SpanIndex, id: number, max: number) => string;
 import { decodeUtf8 } from '../core/utf8.js';
 import { cborArgument, decodeFloat16 } from './value.js';
 import { indexCbor } from './index.js';
@@ -38,6 +41,7 @@ export function tagContentLabel(index: SpanIndex, tagId: number): string {
 
 /** The content of a chain of self-describe tags (55799), or `id` itself. Expands on demand. */
 export function throughSelfDescribe(index: SpanIndex, id: number): number {
+  index.requireNode(id, 'throughSelfDescribe');
   let n = id;
   while (n >= 0 && index.store.kind[n] === Kind.tag && tagNumber(index, n) === String(SELF_DESCRIBE_TAG)) {
     const child = index.children(n)[0];
@@ -98,7 +102,7 @@ function hexOf(bytes: Uint8Array, from: number, to: number): string {
 }
 
 /** The meaning of a known tag, or null (then the caller shows `N(content)`). */
-function knownTagText(index: SpanIndex, tagId: number, tag: string, max: number): string | null {
+function knownTagText(index: SpanIndex, tagId: number, tag: string, max: number, previewValue: Preview): string | null {
   const { bytes, store } = index;
   const at = store.start[tagId] + store.head[tagId];
   const end = store.end[tagId];
@@ -157,10 +161,10 @@ function knownTagText(index: SpanIndex, tagId: number, tag: string, max: number)
 }
 
 /** A tag's one-line preview: its meaning for known tags, `N(content preview)` otherwise. */
-export function cborTagPreview(index: SpanIndex, tagId: number, max: number): string {
+export function cborTagPreview(index: SpanIndex, tagId: number, max: number, previewValue: Preview): string {
   const tag = tagNumber(index, tagId);
   if (!index.isIncomplete(tagId)) {
-    const known = knownTagText(index, tagId, tag, max);
+    const known = knownTagText(index, tagId, tag, max, previewValue);
     if (known !== null) return known;
   }
   const { store } = index;

@@ -6,6 +6,7 @@ import { asciiEnd, byteView, findInvalidUtf8In } from '../core/utf8.js';
 import { acquireWalkStack, countIsClamped, type WalkStack } from '../core/walk-stack.js';
 import { reportDuplicateKeys } from '../core/duplicates.js';
 import { cborLeafValue, cborTagValue } from './value.js';
+import { checkTagContent } from './tag-validity.js';
 
 /**
  * The validating CBOR walker (RFC 8949): one iterative pass that records nodes down to a
@@ -174,7 +175,7 @@ function walkItems(index: SpanIndex, node: number, depth: number): void {
       if (ai <= 27) {
         const n = 1 << (ai - 24);
         if (pos + 1 + n > len) {
-          failAt(index, stack, 'truncated', len, `unexpected end of input inside the head of the item at byte ${start} (needs ${n} argument bytes, ${len - pos - 1} remain)`);
+          failAt(index, stack, 'truncated', len, truncatedHead(ib, n, len - pos - 1));
           return;
         }
         // A float's bits are not an argument: leave them for the value reader.
@@ -250,6 +251,7 @@ function walkItems(index: SpanIndex, node: number, depth: number): void {
         stack.push(id, -1, major === 2 ? INDEF_BYTES : INDEF_TEXT, depthLeft - 1);
       }
     } else if (major >= 4 && major <= 6) {
+      if (major === 6) checkTagContent(index, start, arg, pos, id);
       const count = arg < 0 ? -1 : major === 5 ? arg * 2 : major === 6 ? 1 : arg;
       if (id >= 0) {
         if (arg < 0) store.addFlags(id, Flag.indefinite);
@@ -631,7 +633,7 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
           if (ai <= 27) {
             const n = 1 << (ai - 24);
             if (next + n > len) {
-              failAt(index, stack, 'truncated', len, `unexpected end of input inside the head of the item at byte ${pos} (needs ${n} argument bytes, ${len - next} remain)`);
+              failAt(index, stack, 'truncated', len, truncatedHead(ib, n, len - next));
               return -1;
             }
             // Float bits are no argument; only a two-byte simple value needs its byte.
@@ -668,6 +670,7 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
             continue;
           }
         } else if (major >= 4 && major <= 6) {
+          if (major === 6) checkTagContent(index, pos, arg, next, -1);
           pos = next;
           const count = arg < 0 ? -1 : major === 5 ? arg * 2 : major === 6 ? 1 : arg;
           if (count !== 0) {
@@ -807,6 +810,11 @@ function missing(stack: WalkStack, t: number): string {
   if (stack.kind[t] === Kind.tag) return 'its content';
   const n = remaining - stack.items[t];
   return stack.kind[t] === ROOT_FRAME ? 'a data item' : `${atLeast}${n} ${n === 1 ? 'item' : 'items'}`;
+}
+
+/** A head cut inside its argument; the error's offset (the end of the input) is the only one named. */
+function truncatedHead(ib: number, needs: number, remain: number): string {
+  return `unexpected end of input inside the head of an item (initial byte 0x${hex2(ib)} needs ${needs} argument bytes, ${remain} ${remain === 1 ? 'remains' : 'remain'})`;
 }
 
 function hex2(b: number): string {

@@ -7,6 +7,7 @@ import { annotatedHex } from '../core/annotate.js';
 import { frameAttribution, heaviestPaths } from '../core/attribution.js';
 import { nodeTreeJson, JSON_SCHEMA_VERSION } from './render-json.js';
 import { nodeTreeText } from './render-tree.js';
+import { noFormatReport } from './unknown-input.js';
 import type { InspectArgs } from './args.js';
 
 export interface InspectResult {
@@ -21,7 +22,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs): InspectResult {
   if (args.format !== 'auto' && !FRAME_FORMATS.includes(args.format as FrameFormat)) {
     return { stdout: '', stderr: '', malformed: false, usageError: `--format must be auto or one of ${FRAME_FORMATS.join(', ')}, not ${args.format}` };
   }
-  const input = parseInput(raw, args.input);
+  const input = parseInput(raw, args.input, { format: args.format });
   if (!input.ok) return { stdout: '', stderr: '', malformed: false, usageError: `input is not ${args.input}: ${input.error} at character ${input.offset}` };
   const bytes = input.bytes;
   const frame = decodeFrame(bytes, { format: args.format as 'auto' | FrameFormat, depth: args.depth, isText: args.text });
@@ -94,7 +95,8 @@ export function inspect(raw: Uint8Array, args: InspectArgs): InspectResult {
     out.push(`json-joy ${r.kind} in the ${r.codec} codec${r.clock ? ` (${r.clock} clock)` : ''}, confidence ${r.confidence}: ${r.describe}`);
   }
   for (const w of index?.warnings ?? []) out.push(`warning: ${w.message}`);
-  const stderr = error ? `error: ${error.message} (${error.code}, offset ${error.offset})\n` : '';
+  const noFormat = frame.detection !== null && frame.detection.candidates.length === 0;
+  const stderr = noFormat ? noFormatReport(frame.detection!, bytes.length) : error ? `error: ${error.message} (${error.code}, offset ${error.offset})\n` : '';
   return { stdout: out.join('\n') + '\n', stderr, malformed: error !== null };
 }
 

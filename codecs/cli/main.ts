@@ -65,9 +65,26 @@ function runInspect(args: InspectArgs, io: CliIo): number {
   return result.malformed ? 1 : 0;
 }
 
-export const nodeIo = (version: string): CliIo => ({
-  out: (t) => process.stdout.write(t),
+export const nodeIo = (version: string): CliIo => {
+  endQuietlyOnClosedPipe(process.stdout);
+  endQuietlyOnClosedPipe(process.stderr);
+  return {
+    out: (t) => process.stdout.write(t),
   err: (t) => process.stderr.write(t),
-  readFile: (path) => (path === '-' ? new Uint8Array(readFileSync(0)) : new Uint8Array(readFileSync(path))),
-  version,
-});
+    readFile: (path) => (path === '-' ? new Uint8Array(readFileSync(0)) : new Uint8Array(readFileSync(path))),
+    version,
+  };
+};
+
+/**
+ * `wirescope inspect big.cbor | head -c 100`: once the reader has closed the pipe, the rest
+ * of the output has nowhere to go. Node reports that as an `EPIPE` error event, which
+ * unhandled printed a stack trace and exited 1; a Unix tool just stops, so exit 0 at once,
+ * saying nothing. Other stream errors are real and keep Node's default report.
+ */
+function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
+}

@@ -14,7 +14,8 @@ export const JSON_SCHEMA_VERSION = 1;
 type Piece = string | { readonly node: number };
 
 export function nodeTreeJson(index: SpanIndex, id: number): string {
-  if (id < 0) return 'null';
+  if (id === -1) return 'null';
+  index.requireNode(id, 'nodeTreeJson');
   const out: string[] = [];
   const work: Piece[] = [{ node: id }];
   while (work.length) {
@@ -36,7 +37,7 @@ function nodePieces(index: SpanIndex, id: number): Piece[] {
     `"kind":${JSON.stringify(index.kind(id))}`,
     `"start":${store.start[id]}`,
     `"end":${store.end[id]}`,
-    `"head":${store.head[id]}`,
+    `"head":${index.headerLength(id)}`,
   ];
   if (flags & Flag.incomplete) fields.push('"incomplete":true');
   if (flags & Flag.indefinite) fields.push('"indefinite":true');

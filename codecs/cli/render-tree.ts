@@ -1,17 +1,20 @@
 import { Flag } from '../core/kinds.js';
 import type { SpanIndex } from '../core/span-index.js';
 import { describeHead, previewValue } from '../core/describe.js';
+import { indentFor } from '../core/indent.js';
 
 /**
  * The default CLI output: one line per recorded node with its offset, size and value,
- * indented by depth. Map values are labelled with their key. Iterative.
+ * indented by depth (capped: deeper lines show their depth as a number, see indent.ts). Map
+ * values are labelled with their key. Iterative, linear in the number of nodes.
  *
  *   offset  size
  *        0    33  map(2) {2 entries}
  *        1     6    "name": text(5) "Alice"
  */
 export function nodeTreeText(index: SpanIndex, id: number, maxValue = 60): string {
-  if (id < 0) return '';
+  if (id === -1) return '';
+  index.requireNode(id, 'nodeTreeText');
   const { store } = index;
   const rows: [string, string, string][] = [];
   const work: { node: number; level: number }[] = [{ node: id, level: 0 }];
@@ -24,8 +27,9 @@ export function nodeTreeText(index: SpanIndex, id: number, maxValue = 60): strin
     const label = keyId >= 0 ? `${previewValue(index, keyId, 40)}: ` : '';
     const head = describeHead(index, node);
     const preview = previewValue(index, node, maxValue);
-    let line = `${'  '.repeat(level)}${label}${head === preview || !preview ? head : `${head} ${preview}`}`;
-    if (flags & Flag.key) line = `${'  '.repeat(level)}key ${head} ${preview}  [value missing]`;
+    const pad = indentFor(level);
+    let line = `${pad}${label}${head === preview || !preview ? head : `${head} ${preview}`}`;
+    if (flags & Flag.key) line = `${pad}key ${head} ${preview}  [value missing]`;
     if (flags & Flag.incomplete) line += '  [incomplete]';
     if (flags & Flag.duplicateKey || (keyId >= 0 && store.flags[keyId] & Flag.duplicateKey)) line += '  [duplicate key]';
     if (index.isContainer(node) && !(flags & Flag.expanded)) line += '  [not expanded]';

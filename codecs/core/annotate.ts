@@ -2,6 +2,7 @@ import { Flag, Kind } from './kinds.js';
 import type { SpanIndex } from './span-index.js';
 import { describeHead, previewValue } from './describe.js';
 import { hex } from './diagnostic.js';
+import { indentFor } from './indent.js';
 
 /**
  * An annotated hex dump in the spirit of cbor.me's "pretty" view, plus what cbor.me does
@@ -13,7 +14,8 @@ import { hex } from './diagnostic.js';
  *          2           61                             "a"
  *
  * Only recorded nodes are printed; an unexpanded container says how many bytes it holds.
- * Iterative, so deeply nested frames print without exhausting the stack.
+ * Iterative, so deeply nested frames print without exhausting the stack, and linear:
+ * indentation is capped (deeper lines show their depth as a number, see indent.ts).
  */
 export interface AnnotateOptions {
   /** Payload bytes printed per line. */
@@ -27,7 +29,9 @@ export interface AnnotateOptions {
 type Work = { readonly node: number; readonly level: number } | { readonly breakAt: number; readonly level: number };
 
 export function annotatedHex(index: SpanIndex, id: number = index.root, options: AnnotateOptions = {}): string {
-  if (id < 0) return '';
+  // -1 is "no root" (nothing decoded): an empty dump. Any other absent id is a caller's error.
+  if (id === -1 && index.root === -1) return '';
+  index.requireNode(id, 'annotatedHex');
   const perLine = options.bytesPerLine ?? 16;
   const maxPayload = options.maxPayloadBytes ?? 64;
   const indent = options.indent ?? 2;
@@ -36,7 +40,7 @@ export function annotatedHex(index: SpanIndex, id: number = index.root, options:
   const work: Work[] = [{ node: id, level: 0 }];
   while (work.length) {
     const w = work.pop()!;
-    const pad = ' '.repeat(w.level * indent);
+    const pad = indentFor(w.level, indent);
     if ('breakAt' in w) {
       rows.push([String(w.breakAt), '1', pad + hex(bytes, w.breakAt, w.breakAt + 1), index.format === 'json' ? 'close' : 'break']);
       continue;
@@ -55,7 +59,7 @@ export function annotatedHex(index: SpanIndex, id: number = index.root, options:
     rows.push([String(start), String(end - start), pad + hex(bytes, start, start + head), comment]);
     if (container) {
       if (!(store.flags[n] & Flag.expanded)) {
-        if (end - start - head > 0) rows.push(['', '', pad + ' '.repeat(indent) + '…', `${end - start - head} bytes not expanded`]);
+        if (end - start - head > 0) rows.push(['', '', indentFor(w.level + 1, indent) + '…', `${end - start - head} bytes not expanded`]);
         continue;
       }
       const closes = (store.flags[n] & Flag.indefinite) !== 0 || (index.format === 'json' && !incomplete);
@@ -68,7 +72,7 @@ export function annotatedHex(index: SpanIndex, id: number = index.root, options:
     const payloadStart = start + head;
     if (end > payloadStart && (kind === Kind.text || kind === Kind.bytes || kind === Kind.ext)) {
       const shown = Math.min(end, payloadStart + maxPayload);
-      const inner = pad + ' '.repeat(indent);
+      const inner = indentFor(w.level + 1, indent);
       for (let o = payloadStart; o < shown; o += perLine) {
         rows.push([String(o), '', inner + hex(bytes, o, Math.min(shown, o + perLine)), o === payloadStart ? previewValue(index, n, 60) : '']);
       }

@@ -10,7 +10,7 @@ export interface NodeCost {
   readonly id: number;
   /** end - start: header plus payload (plus break byte for indefinite items). */
   readonly total: number;
-  /** Header bytes (initial byte and argument, or the opening token). */
+  /** Header bytes: the initial byte and its length / count argument, or the opening token (`SpanIndex.headerLength`). */
   readonly head: number;
   /** Bytes of the map key that names this value, 0 for non-map children. */
   readonly key: number;
@@ -19,12 +19,13 @@ export interface NodeCost {
 }
 
 export function nodeCost(index: SpanIndex, id: number): NodeCost {
+  index.requireNode(id, 'nodeCost');
   const { store } = index;
   const total = store.end[id] - store.start[id];
   const keyId = index.keyOf(id);
   const key = keyId >= 0 ? store.end[keyId] - store.start[keyId] : 0;
   const frame = index.bytes.length || 1;
-  return { id, total, head: store.head[id], key, share: (total + key) / frame };
+  return { id, total, head: index.headerLength(id), key, share: (total + key) / frame };
 }
 
 export interface MapCost {
@@ -37,6 +38,7 @@ export interface MapCost {
 
 /** Bytes a map spends on its keys vs its values (expands the map's entries). */
 export function mapCost(index: SpanIndex, mapId: number): MapCost {
+  index.requireNode(mapId, 'mapCost');
   index.expand(mapId);
   const { store } = index;
   let keyBytes = 0;
@@ -56,13 +58,16 @@ export interface FrameAttribution {
   readonly bytes: number;
   /** Nodes recorded (all of them after a full index). */
   readonly nodes: number;
-  /** Structural bytes: container and tag headers, string length prefixes (not numbers, which are all value). */
+  /**
+   * Head bytes of every node outside keys (`SpanIndex.headerLength`): container and tag
+   * heads, string length prefixes, and a scalar's initial byte (its value bytes are value).
+   */
   readonly headerBytes: number;
   /** Bytes of all map keys, headers included. */
   readonly keyBytes: number;
   /** Payload bytes of strings, byte strings and extension data (keys excluded). */
   readonly stringPayloadBytes: number;
-  /** Whole encodings of numbers, floats, booleans, null and simple values (keys excluded). */
+  /** Value bytes of numbers, floats and simple values, after their initial byte (keys excluded; JSON: the whole text). */
   readonly scalarPayloadBytes: number;
   /** Payload bytes of containers whose children are not recorded (beyond an index's depth). */
   readonly unindexedBytes: number;
@@ -91,11 +96,12 @@ export function frameAttribution(index: SpanIndex): FrameAttribution {
     }
     const k = store.kind[id];
     const stringLike = k === Kind.text || k === Kind.bytes || k === Kind.ext;
-    if (!leaf || stringLike) headerBytes += store.head[id];
+    const head = index.headerLength(id);
+    headerBytes += head;
     if (!leaf) continue;
-    // A number's or literal's whole encoding is its value; a string's head is its length prefix.
-    if (stringLike) stringPayloadBytes += store.end[id] - store.start[id] - store.head[id];
-    else scalarPayloadBytes += store.end[id] - store.start[id];
+    // A string's head is its length prefix; a scalar's is its initial byte, the rest is value.
+    if (stringLike) stringPayloadBytes += store.end[id] - store.start[id] - head;
+    else scalarPayloadBytes += store.end[id] - store.start[id] - head;
     covered += store.end[id] - store.start[id];
   }
   // Container headers are covered by the containers themselves; an unexpanded container

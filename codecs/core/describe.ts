@@ -1,9 +1,12 @@
 import { Flag, Kind } from './kinds.js';
 import type { SpanIndex } from './span-index.js';
-import { floatText, hex, quote } from './diagnostic.js';
+import { floatLiteral, hex, quote } from './diagnostic.js';
 import { decodeUtf8 } from './utf8.js';
 import { ExtValue, timestampText } from './values.js';
 import { cborTagPreview } from '../cbor/known-tags.js';
+import { tagNumber } from './tag-number.js';
+
+export { tagNumber };
 
 /**
  * Short human-readable text for one node, shared by the CLI tree, the annotated hex dump
@@ -13,6 +16,7 @@ import { cborTagPreview } from '../cbor/known-tags.js';
 
 /** The node's header in cbor.me style: `map(2)`, `text(5)`, `array(*)` for indefinite, `tag(1)`. */
 export function describeHead(index: SpanIndex, id: number): string {
+  index.requireNode(id, 'describeHead');
   if (index.walker.describe) return index.walker.describe(index, id);
   const { store } = index;
   const kind = store.kind[id];
@@ -42,21 +46,12 @@ export function describeHead(index: SpanIndex, id: number): string {
   }
 }
 
-export function tagNumber(index: SpanIndex, id: number): string {
-  const { store, bytes } = index;
-  const head = store.head[id];
-  const start = store.start[id];
-  if (index.format !== 'cbor' || head === 1) return String(index.format === 'cbor' ? bytes[start] & 31 : store.arg[id]);
-  let v = 0n;
-  for (let i = 1; i < head; i++) v = (v << 8n) | BigInt(bytes[start + i]);
-  return v.toString();
-}
-
 /**
  * A one-line preview of the node's value, at most `max` characters: scalars in diagnostic
  * notation, containers as a count (`[3 items]`, `{2 entries}`).
  */
 export function previewValue(index: SpanIndex, id: number, max = 80): string {
+  index.requireNode(id, 'previewValue');
   if (index.walker.preview) return index.walker.preview(index, id, max);
   const { store, bytes } = index;
   const kind = store.kind[id];
@@ -72,7 +67,7 @@ export function previewValue(index: SpanIndex, id: number, max = 80): string {
       break;
     case Kind.tag:
       // Known tags read as what they mean (dates, bignums, URI, UUID, embedded CBOR).
-      text = index.format === 'cbor' ? cborTagPreview(index, id, max) : `${tagNumber(index, id)}(…)`;
+      text = index.format === 'cbor' ? cborTagPreview(index, id, max, previewValue) : `${tagNumber(index, id)}(…)`;
       break;
     case Kind.text:
       if (indefinite) text = '(_ text chunks)';
@@ -99,7 +94,7 @@ export function previewValue(index: SpanIndex, id: number, max = 80): string {
     case Kind.float16:
     case Kind.float32:
     case Kind.float64:
-      text = incomplete ? '…' : floatText(index.walker.leafValue(index, id) as number);
+      text = incomplete ? '…' : floatLiteral(index, id).text;
       break;
     case Kind.number:
       text = decodeUtf8(bytes, store.start[id], Math.min(store.end[id], store.start[id] + max));

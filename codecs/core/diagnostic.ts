@@ -133,13 +133,10 @@ function scalarText(index: SpanIndex, id: number, indicators: 'auto' | 'always' 
     case Kind.float16:
     case Kind.float32:
     case Kind.float64: {
-      const v = index.walker.leafValue(index, id) as number;
+      const { text, width, preferred } = floatLiteral(index, id);
       let ind = '';
-      if (index.format === 'cbor' && indicators !== 'never') {
-        const width = kind === Kind.float16 ? 1 : kind === Kind.float32 ? 2 : 3;
-        if (indicators === 'always' || width > preferredFloatWidth(v)) ind = `_${width}`;
-      }
-      return floatText(v) + ind;
+      if (index.format === 'cbor' && indicators !== 'never' && (indicators === 'always' || width > preferred)) ind = `_${width}`;
+      return text + ind;
     }
     case Kind.simple:
       return `simple(${store.arg[id]})`;
@@ -166,6 +163,37 @@ export function floatText(v: number): string {
     return `${m.includes('.') ? m : m + '.0'}e${e.startsWith('-') ? e : '+' + e.replace('+', '')}`;
   }
   return s.includes('.') ? s : s + '.0';
+}
+
+/**
+ * A float node's value in EDN and the widths that matter for its encoding indicator
+ * (1 = f16, 2 = f32, 3 = f64): the width on the wire and the narrowest that holds the value
+ * exactly. A NaN is read from its bits, since its payload (and sign) are what a narrower
+ * float may not hold: the canonical quiet NaN prints `NaN`, any other `float'7d1f'`, the
+ * hex of its shortest encoding (RFC 8949 section 8.1 lets a NaN payload be spelled so).
+ * The bits are the node's last 2, 4 or 8 bytes, in CBOR and MessagePack alike.
+ */
+export function floatLiteral(index: SpanIndex, id: number): { text: string; width: number; preferred: number } {
+  const { store, bytes } = index;
+  const kind = store.kind[id];
+  const width = kind === Kind.float16 ? 1 : kind === Kind.float32 ? 2 : 3;
+  const v = index.walker.leafValue(index, id) as number;
+  if (!Number.isNaN(v)) return { text: floatText(v), width, preferred: preferredFloatWidth(v) };
+  const size = 1 << width;
+  let bits = 0n;
+  for (let i = store.end[id] - size; i < store.end[id]; i++) bits = (bits << 8n) | BigInt(bytes[i]);
+  // Sign and mantissa (payload, quiet bit included) as an f64 would hold them.
+  const mantissaBits = width === 1 ? 10n : width === 2 ? 23n : 52n;
+  const sign = bits >> (mantissaBits + (width === 1 ? 5n : width === 2 ? 8n : 11n));
+  const mantissa = (bits & ((1n << mantissaBits) - 1n)) << (52n - mantissaBits);
+  // Each narrower float keeps the top 10 (f16) or 23 (f32) mantissa bits.
+  const preferred = (mantissa & ((1n << 42n) - 1n)) === 0n ? 1 : (mantissa & ((1n << 29n) - 1n)) === 0n ? 2 : 3;
+  let shortest: bigint;
+  if (preferred === 1) shortest = (sign << 15n) | (0x1fn << 10n) | (mantissa >> 42n);
+  else if (preferred === 2) shortest = (sign << 31n) | (0xffn << 23n) | (mantissa >> 29n);
+  else shortest = (sign << 63n) | (0x7ffn << 52n) | mantissa;
+  const text = shortest === 0x7e00n ? 'NaN' : `float'${shortest.toString(16).padStart(4 << (preferred - 1), '0')}'`;
+  return { text, width, preferred };
 }
 
 /** The narrowest float width (1 = f16, 2 = f32, 3 = f64) that holds `v` exactly. */

@@ -53,6 +53,8 @@ export type DecodeWarningCode =
   | 'non-canonical'
   | 'lone-surrogate'
   | 'deprecated-group'
+  /** CBOR: a registered tag whose content is not what the tag requires (codecs/cbor/tag-validity.ts). */
+  | 'invalid-tag-content'
   /** MessagePack: a str whose bytes are not valid UTF-8 (kept, marked Flag.invalidUtf8). */
   | 'invalid-utf8'
   /** MessagePack: a timestamp extension (type -1) of a length or nanoseconds the spec does not allow. */
@@ -62,7 +64,7 @@ export interface DecodeWarning {
   readonly code: DecodeWarningCode;
   readonly offset: number;
   readonly message: string;
-  /** The node the warning is about. */
+  /** The node the warning is about, or -1 when the walk validated it without recording it (beyond an index's depth). */
   readonly node: number;
 }
 

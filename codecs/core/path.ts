@@ -15,6 +15,7 @@ export type PathSegment =
   | { readonly type: 'key-of'; readonly key: string };
 
 export function pathSegments(index: SpanIndex, id: number): PathSegment[] {
+  index.requireNode(id, 'pathSegments');
   const { store } = index;
   const segments: PathSegment[] = [];
   for (let n = id; n >= 0 && store.parent[n] >= 0; n = store.parent[n]) segments.push(childSegment(index, n, -1));
@@ -28,6 +29,7 @@ export function pathSegments(index: SpanIndex, id: number): PathSegment[] {
  * 100,000-item array must pass it, or the listing is quadratic.
  */
 export function childSegment(index: SpanIndex, n: number, position: number): PathSegment {
+  index.requireNode(n, 'childSegment');
   const { store } = index;
   const parent = store.parent[n];
   const pk = store.kind[parent];

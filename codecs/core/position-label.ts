@@ -9,6 +9,7 @@ import { crdtChildName } from '../crdt/op-roles.js';
  * its position (`[3]`).
  */
 export function positionLabel(index: SpanIndex, id: number, position: number): string {
+  index.requireNode(id, 'positionLabel');
   const parent = index.store.parent[id];
   if (parent < 0) return '$';
   if (index.format === 'cbor' && index.store.kind[parent] === Kind.tag) return tagContentLabel(index, parent);

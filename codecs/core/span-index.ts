@@ -121,9 +121,37 @@ export class SpanIndex {
     return (this.store.flags[id] & Flag.incomplete) !== 0;
   }
 
+  /**
+   * The node's head in bytes, one meaning in every format: the initial byte plus its length
+   * or count argument (CBOR, MessagePack; a tag's number, an ext's length and type), or the
+   * opening token (JSON's `[`, `{`, `"`). A scalar's value bytes are value, not head: a
+   * CBOR float64 `fb …` or uint32 `1a …` has a 1-byte head as in MessagePack (the initial
+   * byte, which for `05` or `f5` holds the value too), a JSON number or literal none.
+   * Attribution, `--json`'s `head`, the UI tree and the hex tones use this. (`store.head`
+   * is the walker's own bookkeeping, where a node's payload starts for re-reading: for CBOR
+   * integers and floats it covers the value bytes as well.)
+   */
+  headerLength(id: number): number {
+    if (!this.has(id)) return 0;
+    const k = this.store.kind[id];
+    if (k === Kind.number) return 0;
+    if ((k >= Kind.float16 && k <= Kind.undefined) || k === Kind.uint || k === Kind.nint) return this.format === 'json' ? 0 : 1;
+    return this.store.head[id];
+  }
+
   /** True when `id` names a recorded node. */
   has(id: number): boolean {
     return Number.isInteger(id) && id >= 0 && id < this.store.size;
+  }
+
+  /**
+   * Throws a RangeError unless `id` names a recorded node. For helpers that describe one
+   * node (paths, costs, descriptions, renderers): past the store's size its typed arrays
+   * hold zeros, so an absent id reads as its own parent, first child and next sibling and
+   * any walk along those links never ends.
+   */
+  requireNode(id: number, where: string): void {
+    if (!this.has(id)) throw new RangeError(`${where}: node ${id} is not in this index (${this.store.size} nodes)`);
   }
 
   /**
@@ -297,7 +325,8 @@ function buildMap(items: unknown[]): unknown {
   }
   const map = new Map<unknown, unknown>();
   for (let i = 0; i < items.length; i += 2) {
-    if (map.has(items[i])) return entries(items);
+    // A Map compares keys with SameValueZero and stores a -0 key as 0: keep the sign.
+    if (map.has(items[i]) || Object.is(items[i], -0)) return entries(items);
     map.set(items[i], items[i + 1]);
   }
   return map;

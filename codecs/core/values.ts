@@ -9,8 +9,8 @@
  * - CBOR tags other than 2/3: TaggedValue
  * - MessagePack extensions: ExtValue (type -1 also carries the decoded timestamp)
  * - maps with only string keys: a plain object whose keys never touch a prototype
- *   (`__proto__` becomes an own property); with non-string keys: Map; with duplicate keys:
- *   EntriesMap, all entries in order.
+ *   (`__proto__` becomes an own property); with non-string keys: Map; with duplicate keys or
+ *   a -0.0 key (a Map stores it as 0): EntriesMap, all entries in order.
  */
 export class TaggedValue {
   constructor(

@@ -3,7 +3,8 @@ import type { SpanIndex } from '../core/span-index.js';
 import { hex } from '../core/diagnostic.js';
 import { crdtIdOf, crdtSpanOf, formatId } from './annotations.js';
 import { nodeByteSplit, crdtExtensionOf } from './model-value.js';
-import { patchOpName } from './patch-walker.js';
+import { patchOpName } from './patch-opcodes.js';
+import { modelPreview } from './preview.js';
 
 /**
  * How CRDT nodes read in the tree, the CLI and `--json`: the json-joy type with the node's
@@ -53,6 +54,9 @@ export function previewCrdt(index: SpanIndex, id: number, max: number): string {
   const kind = store.kind[id];
   if (store.flags[id] & Flag.incomplete) return '…';
   if (kind === Kind.crdt_clock || kind === Kind.crdt_clock_entry || kind === Kind.crdt_id || kind === Kind.crdt_tombstone) return '';
+  // Model trees nest without bound: their previews are built once, bottom up (preview.ts).
+  // A patch is a flat list of operations; its values are small.
+  if (index.format === 'crdt-model') return modelPreview(index, id, max);
   let text: string;
   try {
     text = jsonText(index.value(id), max);

@@ -292,15 +292,31 @@ export function crdtByteSplit(index: SpanIndex): { totalBytes: number; contentBy
 /** The same split for one node's span. */
 export function nodeByteSplit(index: SpanIndex, id: number): { total: number; content: number; metadata: number } {
   if (!index.has(id)) return { total: 0, content: 0, metadata: 0 };
-  const { store } = index;
-  const { kind, start, end, firstChild, nextSibling } = store;
-  let content = 0;
-  const stack = [id];
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (kind[n] === Kind.crdt_content) content += end[n] - start[n];
-    for (let c = firstChild[n]; c >= 0; c = nextSibling[c]) stack.push(c);
-  }
+  const { start, end } = index.store;
+  const content = contentBytesBelow(index)[id];
   const total = end[id] - start[id];
   return { total, content, metadata: total - content };
+}
+
+/**
+ * Content bytes in every node's subtree, summed once per index (bottom up) and kept: asked
+ * node by node (`--json` asks for every node) a walk of each subtree was quadratic on a
+ * deep model. Made again when the store has grown since.
+ */
+const contentMemo = new WeakMap<SpanIndex, Float64Array>();
+function contentBytesBelow(index: SpanIndex): Float64Array {
+  const { store } = index;
+  let sums = contentMemo.get(index);
+  if (sums && sums.length === store.size) return sums;
+  sums = new Float64Array(store.size);
+  const { kind, start, end, parent } = store;
+  const root = index.root;
+  if (root >= 0) {
+    for (const n of postOrder(store, root)) {
+      if (kind[n] === Kind.crdt_content) sums[n] += end[n] - start[n];
+      if (n !== root && parent[n] >= 0) sums[parent[n]] += sums[n];
+    }
+  }
+  contentMemo.set(index, sums);
+  return sums;
 }

@@ -4,6 +4,7 @@ import type { DecodeErrorCode, DecodeWarning } from '../core/errors.js';
 import { SpanIndex, type FormatWalker } from '../core/span-index.js';
 import { indexCbor } from '../cbor/index.js';
 import { findInvalidUtf8, utf16LengthIfValidUtf8, utf16LengthOfUtf8 } from '../core/utf8.js';
+import { extendIncompleteParents } from './partial-tree.js';
 import { crdtAnnotations, SESSION, type CrdtAnnotations } from './annotations.js';
 import { crdtModelValue, crdtModelLeafValue, decodeWtf8, findInvalidWtf8, WTF8_SURROGATES } from './model-value.js';
 
@@ -71,6 +72,7 @@ export const crdtModelWalker: FormatWalker = {
     // Everything is recorded by the first walk; re-walking a node has nothing to add.
     if (node >= 0) return;
     new ModelWalk(index).run();
+    extendIncompleteParents(index);
   },
   leafValue: crdtModelLeafValue,
   value: crdtModelValue,
@@ -225,7 +227,7 @@ class ModelWalk {
 
   truncated(what: string): -1 {
     const at = this.limit;
-    const where = this.limit < this.len ? ` (the node section ends at byte ${this.limit})` : '';
+    const where = this.limit < this.len ? ' (where the node section ends)' : '';
     this.fail('truncated', at, `unexpected end of input in ${what}${where}`, at);
     return -1;
   }

@@ -6,6 +6,8 @@ import type { SpanStore } from '../core/span-store.js';
 import { decodeUtf8, findInvalidUtf8, utf16LengthIfValidUtf8 } from '../core/utf8.js';
 import { cborArgument, decodeFloat16, indexCbor } from '../cbor/index.js';
 import { crdtAnnotations, crdtIdOf, crdtSpanOf, SESSION, type CrdtAnnotations } from './annotations.js';
+import { extendIncompleteParents } from './partial-tree.js';
+import { OP_NAMES, PatchOpcode, type PatchOpName } from './patch-opcodes.js';
 
 /**
  * The validating span walker for json-joy's binary JSON CRDT Patch encoding
@@ -76,35 +78,7 @@ import { crdtAnnotations, crdtIdOf, crdtSpanOf, SESSION, type CrdtAnnotations } 
 /** Error codes this walker adds to the shared model (see the report to codecs/core/errors.ts). */
 export type PatchErrorCode = DecodeErrorCode;
 
-/** json-joy's `JsonCrdtPatchOpcode`. */
-export const PatchOpcode = {
-  new_con: 0,
-  new_val: 1,
-  new_obj: 2,
-  new_vec: 3,
-  new_str: 4,
-  new_bin: 5,
-  new_arr: 6,
-  ins_val: 9,
-  ins_obj: 10,
-  ins_vec: 11,
-  ins_str: 12,
-  ins_bin: 13,
-  ins_arr: 14,
-  upd_arr: 15,
-  del: 16,
-  nop: 17,
-} as const;
-
-export type PatchOpName = keyof typeof PatchOpcode;
-
-const OP_NAMES: (PatchOpName | undefined)[] = [];
-for (const [name, code] of Object.entries(PatchOpcode)) OP_NAMES[code] = name as PatchOpName;
-
-/** The mnemonic of an opcode (the `arg` of a `crdt_op` node), or undefined. */
-export function patchOpName(opcode: number): PatchOpName | undefined {
-  return OP_NAMES[opcode];
-}
+export { PatchOpcode, patchOpName, type PatchOpName } from './patch-opcodes.js';
 
 /** Opcode byte kinds: what the low three bits mean. */
 const BYTE_INVALID = 0;
@@ -171,6 +145,7 @@ function walkPatch(index: SpanIndex, node: number): void {
     return;
   }
   new PatchParser(index).parse();
+  extendIncompleteParents(index);
 }
 
 /**
@@ -479,7 +454,7 @@ class PatchParser {
     if (ai >= 24) {
       const n = 1 << (ai - 24);
       if (start + 1 + n > this.len) {
-        this.fail('truncated', this.len, `unexpected end of input inside the head of the ins_obj key at byte ${start}`);
+        this.fail('truncated', this.len, 'unexpected end of input inside the head of the ins_obj key');
         return false;
       }
       size = 0;
@@ -520,7 +495,7 @@ class PatchParser {
       let mul = 64;
       for (let i = 1; ; i++) {
         if (this.pos >= this.len) {
-          this.fail('truncated', this.len, `unexpected end of input inside the id at byte ${start}`);
+          this.fail('truncated', this.len, 'unexpected end of input inside the id');
           return false;
         }
         const b = bytes[this.pos++];
@@ -557,7 +532,7 @@ class PatchParser {
     let mul = 1;
     for (let i = 0; ; i++) {
       if (this.pos >= this.len) {
-        this.fail('truncated', this.len, `unexpected end of input inside ${what} (a varint at byte ${start})`);
+        this.fail('truncated', this.len, `unexpected end of input inside ${what} (a varint)`);
         return -1;
       }
       const b = bytes[this.pos++];

@@ -973,7 +973,8 @@ const formatNames: Record<number, string> = {
 
 function truncatedHeader(bytes: Uint8Array, start: number, len: number): string {
   const b = bytes[start];
-  return `unexpected end of input inside the ${formatNames[b] ?? 'item'} (format byte 0x${b.toString(16).padStart(2, '0')}) at byte ${start} (${len - start - 1} bytes follow it)`;
+  const follow = len - start - 1;
+  return `unexpected end of input inside the ${formatNames[b] ?? 'item'} (format byte 0x${b.toString(16).padStart(2, '0')}, ${follow} ${follow === 1 ? 'byte follows' : 'bytes follow'} it)`;
 }
 
 function describeKind(kind: number): string {

@@ -58,15 +58,17 @@ export function pasteEach(page: Page, inputs: readonly string[], timeoutMs = 500
           };
         };
         const fresh = () => !!q('[data-testid=app]:not([data-e2e-stale])');
+        // `0x17` is the byte 17 (written so because `17` alone is JSON text).
+        const want = hex.replace(/0x/g, '');
         let now = read();
-        while ((!fresh() || now.shown !== hex || (now.root === null && now.errorOffset === null)) && performance.now() - t0 < timeoutMs) {
+        while ((!fresh() || now.shown !== want || (now.root === null && now.errorOffset === null)) && performance.now() - t0 < timeoutMs) {
           await frame();
           now = read();
         }
         // One more frame: a banner rendered with the tree would be in this commit already,
         // but a late one must not slip through.
         await frame();
-        const settled = fresh() && now.shown === hex && (now.root !== null || now.errorOffset !== null);
+        const settled = fresh() && now.shown === want && (now.root !== null || now.errorOffset !== null);
         out.push({ ...read(), ms: now.ms, settled });
       }
       return out;

@@ -8,8 +8,9 @@ import { decodeBase64, encodeBase64 } from './base64.js';
 
 /**
  * Pasted text as frame bytes: hex (spaces, `0x`, commas, `#` comments), base64, base64url,
- * or else the text itself as UTF-8 (a pasted JSON frame). Offsets in errors count from the
- * start of `text` as pasted, before trimming.
+ * or else the text itself as UTF-8 (a pasted JSON frame; `42`, `null`, `true` stay JSON
+ * even though they also read as hex / base64, as in the CLI). Offsets in errors count from
+ * the start of `text` as pasted, before trimming.
  */
 export function parsePasted(text: string): ParsedInput {
   const lead = text.length - text.trimStart().length;

@@ -1,11 +1,52 @@
-import { childSegment, positionLabel, throughSelfDescribe, crdtIdOf, crdtSpanOf, describeHead, Flag, formatId, formatPath, formatPointer, pathSegments, previewValue, type PathSegment, type SpanIndex } from '../../../codecs/index.js';
+import { Kind, childSegment, positionLabel, throughSelfDescribe, crdtIdOf, crdtSpanOf, describeHead, Flag, formatId, formatPath, formatPointer, pathSegments, previewValue, type PathSegment, type SpanIndex } from '../../../codecs/index.js';
 import type { TreeNode } from './api.js';
 
-/** Nodes whose depth is known from their parent (the tree asks level by level). */
+/**
+ * A node's depth, cached per index: the tree asks level by level, so a node's parent is
+ * usually known and its depth costs one step. Counting to the root every time made
+ * revealing the deepest of 100,000 nested arrays quadratic.
+ */
+const depths = new WeakMap<SpanIndex, Int32Array>();
 function depthOf(index: SpanIndex, id: number): number {
-  let depth = 0;
-  for (let n = index.store.parent[id]; n >= 0; n = index.store.parent[n]) depth++;
-  return depth;
+  const { parent } = index.store;
+  let known = depths.get(index);
+  if (!known || known.length < index.store.size) {
+    const grown = new Int32Array(Math.max(index.store.size, 16)).fill(-1);
+    if (known) grown.set(known);
+    depths.set(index, (known = grown));
+  }
+  const chain: number[] = [];
+  let n = id;
+  while (n >= 0 && known[n] < 0) {
+    chain.push(n);
+    n = parent[n];
+  }
+  let depth = n >= 0 ? known[n] : -1;
+  for (let i = chain.length - 1; i >= 0; i--) known[chain[i]] = ++depth;
+  return known[id];
+}
+
+/**
+ * Path segments shown for a node: all of them up to PATH_LEVELS deep; past that the last
+ * PATH_LEVELS only, after `elided` levels (a path through 100,000 nested arrays would be
+ * a 300 KB string on every row, and building it per row quadratic).
+ */
+export const PATH_LEVELS = 64;
+function shownSegments(index: SpanIndex, id: number, depth: number, position: number): { segments: PathSegment[]; elided: number } {
+  if (depth <= PATH_LEVELS) return { segments: pathSegments(index, id), elided: 0 };
+  const segments: PathSegment[] = [];
+  // The node's own position is known to the caller listing its parent's children (counting
+  // siblings instead would make a long array's listing quadratic); its ancestors' are counted.
+  const { parent, kind } = index.store;
+  for (let n = id, i = 0; i < PATH_LEVELS; n = parent[n], i++) segments.push(childSegment(index, n, i === 0 && position >= 0 && kind[parent[n]] === Kind.array ? position : -1));
+  return { segments: segments.reverse(), elided: depth - PATH_LEVELS };
+}
+
+/** `$…(99,936 levels)…[0][0]`: a deep path with its middle elided; a pointer likewise. */
+function pathText(segments: readonly PathSegment[], elided: number): { path: string; pointer: string } {
+  if (!elided) return { path: formatPath(segments), pointer: formatPointer(segments) };
+  const gap = `…(${elided.toLocaleString('en-US')} levels)…`;
+  return { path: `$${gap}${formatPath(segments).slice(1)}`, pointer: `/${gap}${formatPointer(segments)}` };
 }
 
 function childCount(index: SpanIndex, id: number): number {
@@ -37,7 +78,11 @@ export function treeNode(index: SpanIndex, id: number, position: number, depth =
   const keyId = index.keyOf(id);
   const parent = store.parent[id];
   // Array items' positions are known to the caller; other parents count siblings with keys.
-  const segments = parentSegments && parent >= 0 ? [...parentSegments, childSegment(index, id, index.kind(parent) === 'array' ? position : -1)] : pathSegments(index, id);
+  const { segments, elided } =
+    parentSegments && parent >= 0 && depth <= PATH_LEVELS
+      ? { segments: [...parentSegments, childSegment(index, id, index.kind(parent) === 'array' ? position : -1)], elided: 0 }
+      : shownSegments(index, id, depth, position);
+  const { path, pointer } = pathText(segments, elided);
   const crdtId = crdtIdOf(index, id);
   return {
     id,
@@ -51,13 +96,13 @@ export function treeNode(index: SpanIndex, id: number, position: number, depth =
     preview: previewValue(index, id, 80),
     start: store.start[id],
     end: store.end[id],
-    headerLength: store.head[id],
+    headerLength: index.headerLength(id),
     isContainer: index.isContainer(id),
     childCount: childCount(index, id),
     incomplete: index.isIncomplete(id),
     duplicateKey: (store.flags[id] & Flag.duplicateKey) !== 0 || (keyId >= 0 && (store.flags[keyId] & Flag.duplicateKey) !== 0),
-    path: formatPath(segments),
-    pointer: formatPointer(segments),
+    path,
+    pointer,
     crdtId: crdtId ? formatId(crdtId) : null,
     crdtSpan: crdtSpanOf(index, id),
   };
@@ -73,7 +118,8 @@ export const CHILD_PAGE = 1000;
 export function childNodes(index: SpanIndex, id: number, offset = 0, limit = CHILD_PAGE, around = -1): { nodes: TreeNode[]; total: number; offset: number } {
   if (!index.has(id)) return { nodes: [], total: 0, offset: 0 };
   const depth = depthOf(index, id) + 1;
-  const parentSegments = pathSegments(index, id);
+  // Below PATH_LEVELS each row builds its own (cut) path from a few parents instead.
+  const parentSegments = depth <= PATH_LEVELS ? pathSegments(index, id) : undefined;
   const all = index.children(id);
   if (around >= 0) {
     const at = all.indexOf(around);

@@ -12,6 +12,8 @@ const ROW_HEIGHT = 18;
 const HEADER_HEIGHT = 18;
 /** `*` opens at most this many nodes below the selection (a 100,000-item array stays usable). */
 export const EXPAND_ALL_BUDGET = 5000;
+/** Rows indent up to this depth; deeper ones keep that indentation and show their depth (as the CLI does). */
+const TREE_INDENT_LEVELS = 32;
 const FALLBACK_RECT: Rect = { width: 600, height: 400 };
 function observeRect(instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: Rect) => void) {
   return observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : FALLBACK_RECT));
@@ -79,7 +81,8 @@ const TreeRow = memo(function TreeRow(props: {
       onDoubleClick={() => openable && onToggle(node.id)}
       title={`${node.path}\nbytes ${formatRange(node.start, node.end)} (${exactBytes(node.end - node.start)}, header ${node.headerLength} B${hasKey ? `, key ${formatRange(node.keyStart, node.keyEnd)}` : ''})`}
     >
-      <span className="ws-tree-main" style={{ paddingLeft: node.depth * 14 }}>
+      <span className="ws-tree-main" style={{ paddingLeft: Math.min(node.depth, TREE_INDENT_LEVELS) * 14 }}>
+        {node.depth > TREE_INDENT_LEVELS && <span className="ws-tree-depth" title="nesting depth">·{node.depth}</span>}
         <span
           className="ws-tree-toggle"
           onMouseDown={(e) => {
@@ -126,7 +129,7 @@ function MoreRowView(props: { row: MoreRow; top: number; onLoad: (row: MoreRow) 
   const { row, top, onLoad } = props;
   return (
     <div role="treeitem" aria-level={row.depth + 1} className="ws-tree-row ws-tree-more" style={{ transform: `translateY(${top}px)` }} data-testid="tree-more">
-      <span className="ws-tree-main" style={{ paddingLeft: row.depth * 14 + 12 }}>
+      <span className="ws-tree-main" style={{ paddingLeft: Math.min(row.depth, TREE_INDENT_LEVELS) * 14 + 12 }}>
         <button type="button" onMouseDown={(e) => e.stopPropagation()} onClick={() => onLoad(row)}>
           {row.side === 'after' ? `show ${Math.min(row.count, 1000)} more of ${row.count} following` : `show ${Math.min(row.count, 1000)} earlier (${row.count} above)`}
         </button>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, startTransition } from 'react';
 import type { ChildWindow, FormatChoice, TreeNode } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 
@@ -156,15 +156,34 @@ export function useTree(client: Pick<WorkerClient, 'call'>, frameId: number, for
   const reveal = useCallback(
     async (path: readonly number[]) => {
       // Every node on the path but the last opens, top-down; a child outside the loaded
-      // window (deep in a long array) gets a window around it.
+      // window (deep in a long array) gets a window around it. The windows are fetched
+      // first and shown in one state update: an update per level copied the maps and
+      // re-listed the rows at every level, quadratic on a path through 100,000 nested arrays.
+      const gen = generation.current;
+      const opened: number[] = [];
       for (let i = 0; i < path.length - 1; i++) {
         const id = path[i];
         const next = path[i + 1];
-        const win = await expand(id).then(() => windows.current.get(id));
-        if (win && !win.nodes.some((n) => n.id === next)) await fetchWindow(id, { around: next }, false);
+        let win = windows.current.get(id) ?? (await (pending.current.get(id) ?? client.call('children', { frameId, format, nodeId: id, limit: TREE_PAGE, offset: 0 })));
+        if (gen !== generation.current) return;
+        if (!win.nodes.some((n) => n.id === next)) win = await client.call('children', { frameId, format, nodeId: id, limit: TREE_PAGE, around: next });
+        if (gen !== generation.current) return;
+        windows.current.set(id, win);
+        opened.push(id);
       }
+      if (!opened.length) return;
+      // A transition: React renders the (possibly 100,000 more) rows in slices between
+      // other work instead of in one task.
+      startTransition(() => {
+        setChildren(new Map(windows.current));
+        setExpanded((s) => {
+          const n = new Set(s);
+          for (const id of opened) n.add(id);
+          return n;
+        });
+      });
     },
-    [expand, fetchWindow],
+    [client, frameId, format],
   );
 
   const nodes = useMemo(() => {

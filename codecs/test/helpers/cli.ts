@@ -1,0 +1,19 @@
+import { main, type CliIo } from '../../cli/main.js';
+
+/** Runs `wirescope` in-process on named in-memory files; stdout and stderr as strings. */
+export function runCli(argv: string[], files: Record<string, Uint8Array | string> = {}) {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    out: (t) => (stdout += t),
+    err: (t) => (stderr += t),
+    readFile: (p) => {
+      const f = files[p];
+      if (f === undefined) throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+      return typeof f === 'string' ? new TextEncoder().encode(f) : f;
+    },
+    version: 'test',
+  };
+  const code = main(argv, io);
+  return { code, stdout, stderr };
+}
