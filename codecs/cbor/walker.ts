@@ -388,6 +388,44 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
         items++;
         continue;
       }
+      // A short array of numbers and simple values (a coordinate pair, a vector): its items
+      // are recorded right here when they all fit the store, without a stack frame.
+      if (major === 4 && count <= SHORT_SKIP && store.size + count <= c) {
+        let p = pos;
+        let k = 0;
+        for (; k < count && p < len; k++) {
+          const b = bytes[p];
+          if (b >= 0x40 && b < 0xe0) break;
+          const h = HEAD_LENGTH[b];
+          if (h === 0) break;
+          p += h;
+        }
+        if (k === count && p <= len) {
+          let prev = -1;
+          for (k = 0; k < count; k++) {
+            const b = bytes[pos];
+            const h = HEAD_LENGTH[b];
+            const child = store.size++;
+            i32[startAt + child] = pos;
+            i32[endAt + child] = pos + h;
+            i32[parentAt + child] = id;
+            i32[firstChildAt + child] = -1;
+            i32[nextSiblingAt + child] = -1;
+            if (prev >= 0) i32[nextSiblingAt + prev] = child;
+            else i32[firstChildAt + id] = child;
+            const ai = b & 31;
+            u8[kindAt + child] = b >= 0xe0 ? (ai < 20 ? Kind.simple : SIMPLE_KIND[ai - 20]) : b >= 0x20 ? Kind.nint : Kind.uint;
+            u8[headAt + child] = h;
+            f64[argAt + child] = b >= 0xe0 || h === 1 ? ai : readArg(bytes, pos + 1, h - 1);
+            prev = child;
+            pos += h;
+          }
+          i32[endAt + id] = pos;
+          last = id;
+          items++;
+          continue;
+        }
+      }
       // Open it: its items are read next, into it.
       stack.items[t] = items;
       stack.last[t] = id;
