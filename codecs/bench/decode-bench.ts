@@ -122,7 +122,7 @@ function runShapes(): void {
   const formats = (listFlag('format') ?? ['cbor', 'msgpack', 'json']) as ShapeFormat[];
   const tables = runShapesBench({ quick, formats, shapes: listFlag('shape'), log: (line) => console.error(line) });
   const text = [
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}. Median CPU time (\`process.cpuUsage\`, user + system) and median wall time per call over interleaved rounds; ratios are to the fastest plain decoder of the format on that frame in the same run (CPU ratios to the lowest CPU time, wall ratios to the lowest wall time).`,
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min) when the set ended. CPU time (\`process.cpuUsage\`, user + system) and wall time per call, each the lowest sample over 9-15 interleaved rounds (5 with --quick) after a warm-up pass over every frame (other work on the machine only adds time to a sample); ratios are to the fastest plain decoder of the format on that frame in the same run. "medians": the same CPU ratio from median samples.`,
     '',
     tables,
   ].join('\n');
