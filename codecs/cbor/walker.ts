@@ -635,6 +635,14 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
           pos = next + arg;
         } else {
           pos = next;
+          // A run of the same head (the floats of a vertex array): hop from one to the next.
+          if (bytes[pos] === ib) {
+            const stop = len - head;
+            while (n + 1 < r && pos <= stop && bytes[pos] === ib) {
+              pos += head;
+              n++;
+            }
+          }
         }
         n++;
       }

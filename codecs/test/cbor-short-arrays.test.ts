@@ -64,3 +64,28 @@ describe('short arrays of scalars in a full CBOR index', () => {
     }
   });
 });
+
+describe('runs of one head in the skipper (the floats of a vertex array)', () => {
+  it('end where the declared count ends, and report cut or missing items as the full index does', () => {
+    const heads = ['fb 3f f1 99 99 99 99 99 9a', 'fa 47 c3 50 00', '18 20', '01', 'f6'];
+    for (const item of heads) {
+      for (let n = 1; n <= 20; n++) {
+        for (const declared of [n - 1, n, n + 1]) {
+          for (const cut of [0, 1, 4]) {
+            // {"a": [item x n] (declaring `declared` items), "b": 0}, the last `cut` bytes removed.
+            const text = `a2 61 61 98 ${declared.toString(16).padStart(2, '0')} ` + `${item} `.repeat(n) + '61 62 00';
+            const all = hex(text);
+            const frame = all.subarray(0, all.length - cut);
+            const full = indexCbor(frame);
+            const shallow = indexCbor(frame, { depth: 1 });
+            const what = `${item} x${n} declared ${declared} cut ${cut}`;
+            expect(shallow.error?.code ?? null, what).toBe(full.error?.code ?? null);
+            expect(shallow.error?.offset ?? null, what).toBe(full.error?.offset ?? null);
+            if (!full.error) expect(shallow.store.end[2], what).toBe(full.store.end[2]);
+
+          }
+        }
+      }
+    }
+  });
+});
