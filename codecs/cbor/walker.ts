@@ -379,6 +379,26 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
         if (isMap && (items & 1) === 0) u8[flagsAt + id] = Flag.key;
         last = id;
         items++;
+        if (isMap || major === 2 || major === 3 || bytes[pos] !== ib) continue;
+        // A run of numbers with this same initial byte in an array (the floats of a vertex
+        // buffer, byte-sized integers): recorded without decoding each head again.
+        const constantArg = major === 7 || head === 1;
+        const stop = len - head;
+        while (items < remaining && pos <= stop && bytes[pos] === ib && store.size < c) {
+          const next = store.size++;
+          i32[startAt + next] = pos;
+          i32[endAt + next] = pos + head;
+          i32[parentAt + next] = parent;
+          i32[firstChildAt + next] = -1;
+          i32[nextSiblingAt + next] = -1;
+          i32[nextSiblingAt + last] = next;
+          u8[kindAt + next] = kind;
+          u8[headAt + next] = head;
+          f64[argAt + next] = constantArg ? arg : readArg(bytes, pos + 1, head - 1);
+          last = next;
+          items++;
+          pos += head;
+        }
         continue;
       }
       u8[flagsAt + id] = isMap && (items & 1) === 0 ? Flag.key | Flag.expanded : Flag.expanded;

@@ -47,6 +47,33 @@ describe('short arrays of scalars in a full CBOR index', () => {
     );
   });
 
+  it('runs of one head in long arrays (the leaf loop hops them) record as stepwise expansion does', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(SCALARS.length - 1), fc.integer({ min: 1, max: 40 })), { minLength: 1, maxLength: 8 }), (runs) => {
+        const items = runs.flatMap(([i, k]) => Array.from({ length: k }, () => i));
+        const count = items.length;
+        const head = count < 24 ? (0x80 + count).toString(16) : count < 256 ? `98 ${count.toString(16).padStart(2, '0')}` : `99 ${count.toString(16).padStart(4, '0')}`;
+        const frame = hex(`82 ${head} ${items.map((i) => SCALARS[i][0]).join(' ')} 61 78`);
+        const full = indexCbor(frame);
+        const stepwise = indexCbor(frame, { depth: 0 });
+        stepwise.expandAll(0);
+        expect(full.error).toBeNull();
+        expect(full.store.size).toBe(stepwise.store.size);
+        for (let id = 0; id < full.store.size; id++) {
+          const f = full.store;
+          const s = stepwise.store;
+          // Node ids differ by recording order; compare by start offset through nodeAt-free lookup.
+          const other = [...Array(s.size).keys()].find((j) => s.start[j] === f.start[id] && s.kind[j] === f.kind[id] && s.end[j] === f.end[id]);
+          expect(other, `node ${id}`).toBeDefined();
+          expect([s.head[other!], s.arg[other!], s.flags[other!] & ~8], `node ${id}`).toEqual([f.head[id], f.arg[id], f.flags[id] & ~8]);
+        }
+        expect(full.children(1).map((c) => full.kind(c))).toEqual(items.map((i) => SCALARS[i][1]));
+        expect(full.value(0)).toEqual(stepwise.value(0));
+      }),
+      { numRuns: 200, seed: 13 },
+    );
+  });
+
   it('stop at what they do not handle: a string, a nested array, a tag, a cut item', () => {
     for (const [frame, error] of [
       ['81 82 01 61 61', null],
