@@ -9,6 +9,7 @@ import { crdtPatchWalker } from './crdt/patch-walker.js';
 import { ndjsonWalker } from './json/sequence-walker.js';
 import { textWalker } from './text/walker.js';
 import { protobufWalker } from './protobuf/walker.js';
+import { socketIoPacket, socketIoWalker } from './protocols/socketio-walker.js';
 import { Kind as K } from './core/kinds.js';
 import { findInvalidUtf8 } from './core/utf8.js';
 
@@ -220,7 +221,10 @@ const protobufDetector: Detector = {
   detect(bytes, context) {
     if (bytes.length < 2) return null;
     const index = new SpanIndex(bytes, protobufWalker, { depth: 1 });
-    if (index.error) return { format: 'protobuf', error: index.error, index };
+    // No magic number: how far a failed Protobuf reading got says nothing about the frame
+    // (f8 18 "reads" two bytes of a tag), so it is never the nearest reading; "decode as"
+    // still offers it.
+    if (index.error) return null;
     const { store } = index;
     let fields = 0;
     let smallFields = 0;
@@ -241,9 +245,37 @@ const protobufDetector: Detector = {
   },
 };
 
+/**
+ * Socket.IO / Engine.IO text packets (`42["ev",…]`, `0{"sid":…}`, `2`, `3probe`). `2`, `3`
+ * and `40` are also JSON numbers: without evidence from the connection JSON wins; on a
+ * connection whose other frames were Socket.IO the packet reading does.
+ */
+const socketIoDetector: Detector = {
+  format: 'socketio',
+  detect(bytes, context) {
+    if (!context.isText || bytes.length === 0 || bytes[0] < 0x30 || bytes[0] > 0x36) return null;
+    const index = new SpanIndex(bytes, socketIoWalker, { depth: 1 });
+    if (index.error) return bytes.length > 1 && bytes[0] === 0x34 && bytes[1] >= 0x30 && bytes[1] <= 0x36 ? { format: 'socketio', error: index.error, index } : null;
+    const p = socketIoPacket(index);
+    if (!p) return null;
+    const rest = bytes.length > 1 ? String.fromCharCode(...bytes.subarray(1, Math.min(bytes.length, 7))) : '';
+    let confidence: number;
+    if (p.socketType) confidence = 0.9;
+    else if (p.engineType === 'open') confidence = bytes[1] === 0x7b ? 0.9 : 0;
+    else if (p.engineType === 'ping' || p.engineType === 'pong') confidence = rest === '' || rest === 'probe' ? 0.6 : 0;
+    else if (p.engineType === 'message') confidence = 0.3;
+    else confidence = bytes.length === 1 ? 0.55 : 0;
+    if (confidence === 0) return null;
+    if (context.preferFormat === 'socketio') confidence = Math.min(0.995, confidence + 0.45);
+    const what = p.socketType ? `socket.io ${p.socketType}${p.event ? ` "${p.event}"` : ''}` : `engine.io ${p.engineType}`;
+    return { format: 'socketio', confidence, reason: `${what} packet`, index };
+  },
+};
+
 export const detectors: Detector[] = [
   jsonDetector,
   ndjsonDetector,
+  socketIoDetector,
   textDetector,
   binaryDetector('cbor', cborWalker, 0.75, (bytes) =>
     bytes[0] === 0xd9 && bytes[1] === 0xd9 && bytes[2] === 0xf7 ? { bonus: 0.3, note: 'self-describe tag 55799' } : null,

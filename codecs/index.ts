@@ -12,6 +12,7 @@ import { crdtPatchWalker } from './crdt/patch-walker.js';
 import { ndjsonWalker } from './json/sequence-walker.js';
 import { textWalker } from './text/walker.js';
 import { protobufWalker } from './protobuf/walker.js';
+import { socketIoWalker } from './protocols/socketio-walker.js';
 import { detectFormat, type Detection } from './detect.js';
 import { nearMissConfidence, NEAR_MISS_THRESHOLD } from './near-miss.js';
 
@@ -23,13 +24,16 @@ export { diagnostic, type DiagnosticOptions } from './core/diagnostic.js';
 export { describeHead, previewValue } from './core/describe.js';
 export { pathOf, pathSegments, childSegment, formatPath, formatPointer, type PathSegment } from './core/path.js';
 export { nodeCost, mapCost, frameAttribution, heaviestPaths, type NodeCost, type MapCost, type FrameAttribution, type HeavyPath } from './core/attribution.js';
+export { embeddedCbor, embeddedOffset } from './cbor/embedded.js';
 export { positionLabel } from './core/position-label.js';
 export { cborTagPreview, tagContentLabel, throughSelfDescribe } from './cbor/known-tags.js';
 export { fieldCosts, type FieldCost, type FieldCostReport, type FieldCostOptions } from './core/field-cost.js';
 export { annotatedHex, type AnnotateOptions } from './core/annotate.js';
 export { detectFormat, detectors, type Detection, type Candidate, type Rejection, type Detector, type DetectContext } from './detect.js';
 export { parseInput, parseHex, parseBase64, type InputMode, type InputEncoding, type ParsedInput } from './input.js';
-export { cborWalker, msgpackWalker, jsonWalker, ndjsonWalker, textWalker, protobufWalker, crdtModelWalker, crdtPatchWalker };
+export { cborWalker, msgpackWalker, jsonWalker, ndjsonWalker, textWalker, protobufWalker, socketIoWalker, crdtModelWalker, crdtPatchWalker };
+export { socketIoPacket, type SocketIoPacket } from './protocols/socketio-walker.js';
+export { recognizeProtocol, type ProtocolInfo, type RecognizeContext } from './protocols/recognize.js';
 export { nearMissConfidence } from './near-miss.js';
 export { crdtByteSplit, nodeByteSplit, crdtClockTable, crdtExtensionOf } from './crdt/model-walker.js';
 export { patchOps, patchJson, patchByteSplit } from './crdt/patch-walker.js';
@@ -42,7 +46,7 @@ export { decodeCrdt, detectCrdtCodec, decodeModel, decodePatch, encodeModel, enc
  * CBOR or MessagePack frames, read as such and interpreted by `decodeCrdt`.
  */
 export type FrameFormat = FormatName;
-export const FRAME_FORMATS: readonly FrameFormat[] = ['cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'crdt-model', 'crdt-patch'];
+export const FRAME_FORMATS: readonly FrameFormat[] = ['cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'socketio', 'crdt-model', 'crdt-patch'];
 
 export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
   cbor: cborWalker,
@@ -51,6 +55,7 @@ export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
   ndjson: ndjsonWalker,
   text: textWalker,
   protobuf: protobufWalker,
+  socketio: socketIoWalker,
   'crdt-model': crdtModelWalker,
   'crdt-patch': crdtPatchWalker,
 };
@@ -100,9 +105,9 @@ export function decodeFrame(bytes: Uint8Array, options: DecodeOptions = {}): Dec
   const detection = detectFormat(bytes, { isText: options.isText, preferFormat: options.preferFormat });
   const best = detection.candidates[0];
   const furthest = detection.rejected[0];
-  // A text frame that opens like a JSON object or array but is not JSON: the error (and its
-  // offset) is what the user needs, not "plain text".
-  if (best?.format === 'text' && furthest?.index && (furthest.format === 'json' || furthest.format === 'ndjson') && opensJsonContainer(bytes)) {
+  // A text frame that opens like a JSON object or array but is not JSON, or a Socket.IO packet
+  // whose payload is broken: the error (and its offset) is what the user needs, not "plain text".
+  if (best?.format === 'text' && furthest?.index && (((furthest.format === 'json' || furthest.format === 'ndjson') && opensJsonContainer(bytes)) || furthest.format === 'socketio')) {
     return { format: furthest.format, index: deepen(furthest.index, depth), error: furthest.error, detection, verdict: 'malformed' };
   }
   // Protobuf has no magic and reads many byte strings whole: a frame of a known format that

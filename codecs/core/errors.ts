@@ -48,7 +48,15 @@ export interface DecodeError {
   readonly message: string;
 }
 
-export type DecodeWarningCode = 'duplicate-key' | 'non-canonical' | 'lone-surrogate' | 'deprecated-group';
+export type DecodeWarningCode =
+  | 'duplicate-key'
+  | 'non-canonical'
+  | 'lone-surrogate'
+  | 'deprecated-group'
+  /** MessagePack: a str whose bytes are not valid UTF-8 (kept, marked Flag.invalidUtf8). */
+  | 'invalid-utf8'
+  /** MessagePack: a timestamp extension (type -1) of a length or nanoseconds the spec does not allow. */
+  | 'invalid-timestamp';
 
 export interface DecodeWarning {
   readonly code: DecodeWarningCode;

@@ -1,6 +1,7 @@
 import { Flag, Kind } from './kinds.js';
 import type { SpanIndex } from './span-index.js';
 import { previewValue, tagNumber } from './describe.js';
+import { crdtChildName } from '../crdt/op-roles.js';
 
 /**
  * Cost by field across array elements: every recorded node (the root and keys excepted) is
@@ -48,20 +49,48 @@ export interface FieldCostOptions {
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** The segment from a node's parent to it, positions as `*`. */
-function patternSegment(index: SpanIndex, id: number, keyId: number): string {
+/**
+ * Patterns deeper than this are summed into one `…` row under the last level: a hostile
+ * frame of 100,000 nested arrays would otherwise make 100,000 patterns of up to 300,000
+ * characters each.
+ */
+export const MAX_PATTERN_DEPTH = 64;
+const DEEP = '\u0004deep';
+
+/**
+ * What tells a node's pattern apart among its parent's: the key's text ('\u0001' before a
+ * non-text key's preview), or one fixed marker for array positions, chunks and tag content.
+ * Cheap on purpose: it is computed for every node; the printable segment only for new ones.
+ */
+function segmentKey(index: SpanIndex, id: number, keyId: number): string {
   const { store } = index;
-  const pk = store.kind[store.parent[id]];
   if (keyId >= 0) {
-    if (store.kind[keyId] === Kind.text && !index.isIncomplete(keyId)) {
-      const key = String(index.value(keyId));
-      return IDENT.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+    const k = store.kind[keyId];
+    // json-joy keys are content leaves holding the key's text.
+    if ((k === Kind.text || k === Kind.crdt_content) && !index.isIncomplete(keyId)) {
+      const text = index.value(keyId);
+      if (typeof text === 'string') return text;
     }
-    return `{${previewValue(index, keyId, 40)}}`;
+    return '\u0001' + previewValue(index, keyId, 40);
   }
-  if (pk === Kind.tag) return `<tag ${tagNumber(index, store.parent[id])}>`;
-  if (pk === Kind.array || pk === Kind.crdt_arr || pk === Kind.crdt_vec) return '[*]';
-  return '<chunk *>';
+  const pk = store.kind[store.parent[id]];
+  if (pk >= Kind.crdt_model && pk <= Kind.crdt_meta) {
+    // Named like json-joy paths (`.ops[3].after`), positions as `*`.
+    const name = crdtChildName(index, id);
+    if (name) return '\u0003' + name.path.replace(/\[\d+\]$/, '[*]');
+  }
+  return pk === Kind.tag ? '\u0002tag' : pk === Kind.array || pk === Kind.crdt_arr || pk === Kind.crdt_vec ? '\u0002[*]' : '\u0002chunk';
+}
+
+/** The printable segment for a segment key: `.name`, `["a b"]`, `{7}`, `[*]`, `<tag 1>`. */
+function segmentText(index: SpanIndex, id: number, key: string): string {
+  if (key === DEEP) return '…';
+  if (key === '\u0002[*]') return '[*]';
+  if (key === '\u0002chunk') return '<chunk *>';
+  if (key === '\u0002tag') return `<tag ${tagNumber(index, index.store.parent[id])}>`;
+  if (key.startsWith('\u0001')) return `{${key.slice(1)}}`;
+  if (key.startsWith('\u0003')) return key.slice(1);
+  return IDENT.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 }
 
 /**
@@ -77,7 +106,8 @@ export function fieldCosts(index: SpanIndex, options: FieldCostOptions = {}): Fi
   if (root < 0) return { frameBytes, patterns: 0, nodes: 0, fields: [] };
   // Pattern id per node; -1 for keys and anything inside a key (keys are charged to values).
   const patternOf = new Int32Array(store.size).fill(-1);
-  const interned = new Map<string, number>();
+  // Per pattern, its child patterns by segment key: no string built per node.
+  const childPatterns: Map<string, number>[] = [new Map()];
   const names: string[] = ['$'];
   const depths: number[] = [0];
   const containers: boolean[] = [true];
@@ -92,13 +122,15 @@ export function fieldCosts(index: SpanIndex, options: FieldCostOptions = {}): Fi
     const parentPattern = patternOf[parent];
     if (parentPattern < 0) continue;
     const keyId = index.keyOf(id);
-    const segment = patternSegment(index, id, keyId);
-    const lookup = `${parentPattern}\u0000${segment}`;
-    let p = interned.get(lookup);
+    const deepParent = depths[parentPattern] > MAX_PATTERN_DEPTH;
+    const key = deepParent || depths[parentPattern] === MAX_PATTERN_DEPTH ? DEEP : segmentKey(index, id, keyId);
+    // Below the deep row, everything stays in it.
+    let p = deepParent ? parentPattern : childPatterns[parentPattern].get(key);
     if (p === undefined) {
       p = names.length;
-      interned.set(lookup, p);
-      names.push(names[parentPattern] + segment);
+      childPatterns[parentPattern].set(key, p);
+      childPatterns.push(new Map());
+      names.push(names[parentPattern] + segmentText(index, id, key));
       depths.push(depths[parentPattern] + 1);
       containers.push(index.isContainer(id));
       counts.push(0);

@@ -92,4 +92,9 @@ export const Flag = {
   expanded: 8,
   /** A map key equal to an earlier key of the same map. */
   duplicateKey: 16,
+  /**
+   * A MessagePack str whose bytes are not valid UTF-8: kept (the frame decodes, with a
+   * warning), its value is the original bytes.
+   */
+  invalidUtf8: 32,
 } as const;

@@ -41,7 +41,7 @@ export function childSegment(index: SpanIndex, n: number, position: number): Pat
     return isKey ? { type: 'key-of', key } : { type: 'key', key, text: keyIsText };
   }
   if (pk === Kind.tag) return { type: 'tag', tag: tagNumber(index, parent) };
-  if (pk >= Kind.crdt_model) {
+  if (pk >= Kind.crdt_model && pk <= Kind.crdt_meta) {
     const name = crdtChildName(index, n);
     if (name) return { type: 'chunk', index: Math.max(0, position), name };
   }

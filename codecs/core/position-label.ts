@@ -12,7 +12,7 @@ export function positionLabel(index: SpanIndex, id: number, position: number): s
   const parent = index.store.parent[id];
   if (parent < 0) return '$';
   if (index.format === 'cbor' && index.store.kind[parent] === Kind.tag) return tagContentLabel(index, parent);
-  if (index.store.kind[parent] >= Kind.crdt_model) {
+  if (index.format === 'crdt-model' || index.format === 'crdt-patch') {
     const name = crdtChildName(index, id);
     if (name) return name.label;
   }

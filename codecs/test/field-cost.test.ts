@@ -4,6 +4,7 @@ import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncode
 import fc from 'fast-check';
 import { decodeFrame } from '../index.js';
 import { fieldCosts } from '../core/field-cost.js';
+import { Model } from 'json-joy/lib/json-crdt/index.js';
 
 const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));
 
@@ -84,5 +85,35 @@ describe('cost by field across array elements', () => {
     expect(report.patterns).toBe(50);
     expect(report.fields).toHaveLength(5);
     expect(report.fields[0].totalBytes).toBeGreaterThanOrEqual(report.fields[4].totalBytes);
+  });
+
+  it('names json-joy parts the way their paths do: ops[*] by role, object keys, root', () => {
+    const model = Model.create(undefined, 65537);
+    model.api.set({ title: 'plan', todos: [] });
+    model.api.flush();
+    model.api.str(['title']).ins(4, ' B');
+    model.api.arr(['todos']).ins(0, [{ text: 'x' }]);
+    const patch = fieldCosts(fullIndex(model.api.flush().toBinary()));
+    const patterns = patch.fields.map((f) => f.pattern);
+    expect(patterns).toContain('$.ops[*]');
+    expect(patterns).toContain('$.ops[*].obj');
+    expect(patterns).toContain('$.ops[*].after');
+    expect(patterns).toContain('$.ops[*].text');
+    expect(patterns.filter((p) => p.includes('<chunk'))).toEqual([]);
+    const snapshot = fieldCosts(fullIndex(model.toBinary())).fields.map((f) => f.pattern);
+    expect(snapshot).toContain('$.root.title');
+    expect(snapshot).toContain('$.root.todos');
+  });
+
+  it('sums everything below 64 levels into one row (100,000 nested arrays stay 65 patterns)', () => {
+    const bytes = new Uint8Array(100_001).fill(0x81);
+    bytes[100_000] = 0x01;
+    const report = fieldCosts(fullIndex(bytes, 'cbor'), { limit: Infinity });
+    expect(report.patterns).toBe(65);
+    const deep = report.fields.find((f) => f.pattern.endsWith('…'))!;
+    expect(deep.pattern).toBe('$' + '[*]'.repeat(64) + '…');
+    // Every node below level 64 is counted there, once.
+    expect(deep.count).toBe(100_001 - 1 - 64);
+    expect(report.fields.reduce((s, f) => s + f.count, 0)).toBe(report.nodes);
   });
 });

@@ -21,8 +21,8 @@ describe('text frames are read as text', () => {
     expect(via.index!.value(0)).toBe('via prototype.send.call');
     // 0x61 is MessagePack's positive fixint 97.
     expect(decodeFrame(utf8('a'), { isText: true })).toMatchObject({ format: 'text', verdict: 'decoded' });
-    // socket.io's framing: the number 451 and then trailing bytes as JSON; as a frame, text.
-    expect(decodeFrame(utf8('451-["ev",{"_placeholder":true,"num":0}]'), { isText: true }).format).toBe('text');
+    // socket.io's framing: the number 451 and then trailing bytes as JSON; as a frame, a Socket.IO packet.
+    expect(decodeFrame(utf8('451-["ev",{"_placeholder":true,"num":0}]'), { isText: true }).format).toBe('socketio');
   });
 
   it('JSON text stays JSON; a broken JSON object is malformed JSON with its offset', () => {
@@ -151,5 +151,13 @@ describe('tiny and empty frames', () => {
   it('an empty frame is empty, not an error', () => {
     expect(decodeFrame(new Uint8Array(0))).toMatchObject({ verdict: 'empty', error: null, format: null });
     expect(decodeFrame(new Uint8Array(0), { isText: true })).toMatchObject({ verdict: 'empty', error: null });
+  });
+});
+
+describe('a failed Protobuf reading is never the nearest', () => {
+  it('f8 18 (simple 24 in two bytes) stays a CBOR error at byte 1', () => {
+    const frame = decodeFrame(hex('f8 18'));
+    expect(frame.error!.offset).toBe(1);
+    expect(frame.detection!.rejected.map((r) => r.format)).not.toContain('protobuf');
   });
 });

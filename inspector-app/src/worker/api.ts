@@ -31,6 +31,8 @@ export interface FrameSummary {
   readonly preview: string;
   readonly error: FrameError | null;
   readonly verdict?: Verdict;
+  /** The framing protocol (socket.io, phoenix, graphql-ws, …) and its message type, event/topic and id. */
+  readonly protocol?: { readonly name: string; readonly message: string; readonly event?: string; readonly id?: string; readonly quiet?: boolean };
 }
 
 /** A frame handed to the worker (bytes transferred, not copied). */
@@ -196,6 +198,8 @@ export interface CompareRowView {
   readonly decodeOpsPerSec: number | null;
   readonly lossless: string;
   readonly unsupported: string | null;
+  /** Why a measured row has no figure in a column (shown for its "—"). */
+  readonly why?: Partial<Record<'size' | 'gzip' | 'deflate' | 'encode' | 'decode', string>>;
 }
 
 export interface DiffRow {
@@ -218,6 +222,25 @@ export interface FilterQuery {
   readonly path: string;
 }
 
+/** Nodes matching a search inside one frame (worker/tree-search.ts). */
+export interface TreeSearchResult {
+  /** Root-to-node id paths of the first matches, in byte order. */
+  readonly paths: readonly (readonly number[])[];
+  /** Every match (may exceed `paths.length`). */
+  readonly total: number;
+  /** False when a large frame was searched only a few levels deep. */
+  readonly complete: boolean;
+}
+
+/** cbor.me-style annotated hex (worker/annotate-frame.ts). */
+export interface AnnotatedHexResult {
+  /** A header line, then one line per item head / payload chunk: offset, size, bytes, comment. */
+  readonly lines: readonly string[];
+  /** False when a large frame was annotated only a few levels deep. */
+  readonly complete: boolean;
+  readonly truncated: boolean;
+}
+
 /** Request name → (params, result). */
 export interface WorkerMethods {
   decode: { params: { frameId: number; format: FormatChoice }; result: FrameDecode | null };
@@ -226,6 +249,8 @@ export interface WorkerMethods {
   nodeAt: { params: { frameId: number; format: FormatChoice; offset: number }; result: number[] };
   bytes: { params: { frameId: number }; result: Uint8Array | null };
   text: { params: { frameId: number; format: FormatChoice; nodeId: number; mode: 'json' | 'edn' }; result: TextResult };
+  search: { params: { frameId: number; format: FormatChoice; text: string; limit: number }; result: TreeSearchResult };
+  annotate: { params: { frameId: number; format: FormatChoice }; result: AnnotatedHexResult };
   largest: { params: { frameId: number; format: FormatChoice; count: number }; result: LargestField[] };
   crdt: { params: { frameId: number; format: FormatChoice }; result: CrdtSummary | null };
   /** The Bytes view's figures; null when the frame is gone or does not decode. */

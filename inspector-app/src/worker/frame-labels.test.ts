@@ -82,3 +82,12 @@ describe('list rows and detail views say what a frame is', () => {
     expect(snap.connections.get(row.connectionId)).toMatchObject({ url: '', detail: 'its opening was not captured' });
   });
 });
+
+describe('list rows name the framing protocol', () => {
+  it('socket.io, phoenix and graphql-ws rows carry protocol, message and event', () => {
+    expect(summarize(frame(utf8('42["chat",{"a":1}]'), { opcode: 'text' })).protocol).toMatchObject({ name: 'socket.io', message: 'EVENT', event: 'chat' });
+    expect(summarize(frame(utf8(JSON.stringify(['1', '2', 'room:lobby', 'phx_join', {}])), { opcode: 'text' })).protocol).toMatchObject({ name: 'phoenix', message: 'phx_join', event: 'room:lobby' });
+    expect(summarize(frame(utf8('{"type":"ping"}'), { opcode: 'text' })).protocol).toMatchObject({ name: 'graphql-ws', quiet: true });
+    expect(summarize(frame(utf8('{"users":[1,2,3]}'), { opcode: 'text' })).protocol).toBeUndefined();
+  });
+});

@@ -35,9 +35,9 @@ describe('summaries (the list rows)', () => {
     expect(s.preview).not.toBe('');
   });
 
-  it('socket.io-style text is plain text; a broken JSON object is malformed JSON', () => {
-    const io = summarize(frame(new TextEncoder().encode('451-0["upload",{"_placeholder":true,"num":0}]'), { opcode: 'text' }));
-    expect(io).toMatchObject({ format: 'text', error: null, preview: '451-0["upload",{"_placeholder":true,"num":0}]' });
+  it('socket.io text is a Socket.IO packet; a broken JSON object is malformed JSON', () => {
+    const io = summarize(frame(new TextEncoder().encode('451-["upload",{"_placeholder":true,"num":0}]'), { opcode: 'text' }));
+    expect(io).toMatchObject({ format: 'socketio', error: null });
     const broken = summarize(frame(new TextEncoder().encode(' {"a": 1,'), { opcode: 'text' }));
     expect(broken.format).toBe('json');
     expect(broken.error).toMatchObject({ offset: 9 });

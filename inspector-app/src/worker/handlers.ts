@@ -4,6 +4,7 @@ import {
   crdtByteSplit,
   crdtClockTable,
   decodeFrame,
+  recognizeProtocol,
   diagnostic,
   heaviestPaths,
   parseHex,
@@ -14,12 +15,15 @@ import {
 import type { CrdtSummary, EncodeAs, EncodeResult, FilterQuery, FrameDecode, FrameSummary, IngestFrame, LargestField, TextResult, WorkerMethods } from './api.js';
 import { bytesReport } from './bytes-report.js';
 import { crdtOpLines } from './crdt-ops.js';
+import { embeddedChildren, markEmbedded } from './embedded-nodes.js';
 import { diffFrames } from './frame-diff.js';
 import { decodedEntry, FrameStore, isPlainText } from './frame-store.js';
 import { stringsIn } from './connection-formats.js';
 import { jsonText } from './json-text.js';
 import { parsePath, resolvePath, type PathPart } from './path-filter.js';
 import { childNodes, framePreview, pathToOffset, treeNode } from './tree-nodes.js';
+import { searchTree } from './tree-search.js';
+import { annotateFrame } from './annotate-frame.js';
 import { buildHar } from '../sources/har.js';
 import { serializeCapture } from '../sources/capture-file.js';
 
@@ -67,7 +71,13 @@ export function summarize(frame: IngestFrame, store?: FrameStore): FrameSummary 
     preview,
     error: d.error ? { code: d.error.code, offset: d.error.offset, message: d.error.message } : null,
     verdict: decoded.verdict,
+    protocol: protocolOf(d.index, d.format),
   };
+}
+
+function protocolOf(index: SpanIndex | null, format: string | null): FrameSummary['protocol'] {
+  const p = recognizeProtocol(index, format);
+  return p ? { name: p.protocol, message: p.message, event: p.event, id: p.id, quiet: p.quiet } : undefined;
 }
 
 interface ActiveFilter {
@@ -128,7 +138,9 @@ export class WorkerHandlers {
     },
     children: ({ frameId, format, nodeId, offset, limit, around }) => {
       const index = this.index(frameId, format);
-      return index ? childNodes(index, nodeId, offset, limit, around) : { nodes: [], total: 0, offset: 0 };
+      if (!index) return { nodes: [], total: 0, offset: 0 };
+      // Tag 24's embedded item opens as a nested tree (worker/embedded-nodes.ts).
+      return embeddedChildren(index, nodeId, offset, limit) ?? markEmbedded(index, childNodes(index, nodeId, offset, limit, around));
     },
     nodeAt: ({ frameId, format, offset }) => {
       const index = this.index(frameId, format);
@@ -143,6 +155,14 @@ export class WorkerHandlers {
         return { text, truncated: text.length >= MAX_TEXT_CHARS };
       }
       return jsonText(index.value(nodeId), MAX_TEXT_CHARS);
+    },
+    search: ({ frameId, format, text, limit }) => {
+      const index = this.index(frameId, format);
+      return index ? searchTree(index, text, limit) : { paths: [], total: 0, complete: true };
+    },
+    annotate: ({ frameId, format }) => {
+      const index = this.index(frameId, format);
+      return index ? annotateFrame(index) : { lines: [], complete: false, truncated: false };
     },
     largest: ({ frameId, format, count }): LargestField[] => {
       const index = this.index(frameId, format);

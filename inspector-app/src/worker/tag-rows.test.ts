@@ -36,3 +36,41 @@ describe('known tags in list rows and tree rows', () => {
     expect(childNodes(index, account.id).nodes[0].label).toBe('UUID bytes');
   });
 });
+
+describe('tag 24: the embedded item as a nested tree', () => {
+  // {"wrapped": 24(<<{"a": [1, "xy"]}>>)}
+  const inner = cbor({ a: [1, 'xy'] });
+  const frame = cbor({ wrapped: new JsonPackExtension(24, inner) });
+
+  it('opens the byte string into the embedded item, with the frame offsets of its bytes', async () => {
+    const { WorkerHandlers } = await import('./handlers.js');
+    const h = new WorkerHandlers();
+    h.store.add({ frameId: 1, connectionId: 'c', direction: 'received', time: 0, opcode: 'binary', data: frame });
+    const root = h.methods.decode({ frameId: 1, format: 'auto' })!.root!;
+    const [tag] = h.methods.children({ frameId: 1, format: 'auto', nodeId: root.id }).nodes;
+    expect(tag.preview).toMatch(/^embedded CBOR \(\d+ B\): \{1 entry\}$/);
+    const [bytes] = h.methods.children({ frameId: 1, format: 'auto', nodeId: tag.id }).nodes;
+    expect(bytes).toMatchObject({ label: 'embedded CBOR', kind: 'bytes', isContainer: true, childCount: 1 });
+    const [item] = h.methods.children({ frameId: 1, format: 'auto', nodeId: bytes.id }).nodes;
+    const payload = bytes.start + bytes.headerLength;
+    expect(item).toMatchObject({ label: 'embedded item', kind: 'map', parent: bytes.id, depth: bytes.depth + 1, start: payload, end: bytes.end, path: '$.wrapped<tag 24><embedded>' });
+    const [a] = h.methods.children({ frameId: 1, format: 'auto', nodeId: item.id }).nodes;
+    expect(a).toMatchObject({ label: 'a', kind: 'array', path: '$.wrapped<tag 24><embedded>.a', parent: item.id });
+    expect(Array.from(frame.subarray(a.keyStart, a.keyEnd))).toEqual(Array.from(inner.subarray(1, 3)));
+    const items = h.methods.children({ frameId: 1, format: 'auto', nodeId: a.id }).nodes;
+    expect(items.map((n) => n.preview)).toEqual(['1', '"xy"']);
+    expect(frame[items[0].start]).toBe(0x01);
+    // Asked again, the same rows get the same ids.
+    expect(h.methods.children({ frameId: 1, format: 'auto', nodeId: item.id }).nodes[0].id).toBe(a.id);
+  });
+
+  it('leaves a tag 24 over bytes that are not CBOR a plain byte string', async () => {
+    const { WorkerHandlers } = await import('./handlers.js');
+    const h = new WorkerHandlers();
+    h.store.add({ frameId: 1, connectionId: 'c', direction: 'received', time: 0, opcode: 'binary', data: cbor(new JsonPackExtension(24, new Uint8Array([0x82, 0x01]))) });
+    const root = h.methods.decode({ frameId: 1, format: 'auto' })!.root!;
+    const [bytes] = h.methods.children({ frameId: 1, format: 'auto', nodeId: root.id }).nodes;
+    expect(bytes.isContainer).toBe(false);
+    expect(root.preview).toMatch(/^embedded CBOR \(2 B, not well-formed/);
+  });
+});

@@ -99,7 +99,7 @@ export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 
       The CRDT node tree (ids, chunks, tombstones) is in the Tree tab: each node there shows its <span className="ws-mono">sid.time</span> id and span.{' '}
       {onSelectNode ? (
         <button type="button" className="ws-button" onClick={() => onSelectNode(rootNodeId)} aria-label="Show the CRDT node tree in the Tree tab">
-          Show in Tree
+          Show the CRDT node tree in the Tree tab
         </button>
       ) : null}
     </p>

@@ -1,8 +1,10 @@
-import { useCallback, useEffect, useMemo, useState, type ReactElement } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactElement } from 'react';
 import type { FormatChoice, FrameDecode, FrameSummary, TreeNode } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { useTree } from '../tree/use-tree.js';
-import { HexView } from '../hex/HexView.js';
+import { HexTab } from '../hex/HexTab.js';
+import { exactBytes, formatBytes } from '../shell/format.js';
+import { panelId, TabBar, tabId } from './TabBar.js';
 import { BytesTab } from '../bytes/BytesTab.js';
 import { CompareTab } from '../compare/CompareTab.js';
 import { CrdtTab } from '../crdt/CrdtTab.js';
@@ -22,6 +24,10 @@ export interface FrameDetailProps {
   /** Recent frames, for the diff picker. */
   readonly otherFrames: readonly FrameSummary[];
   readonly theme: 'light' | 'dark';
+  /** The list's text filter (the tree search starts with it). */
+  readonly searchText?: string;
+  /** The paste page's URL, for "link to this frame" (absent: no link). */
+  readonly pastePageUrl?: string;
 }
 
 /** One frame: actions, error banner, and the Tree / Hex / Text / Compare / CRDT / Diff tabs. */
@@ -36,6 +42,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
   const [sortBySize, setSortBySize] = useState(false);
   const [scrollTo, setScrollTo] = useState<number | null>(null);
   const [diffWith, setDiffWith] = useState<number | null>(null);
+  const idPrefix = useId();
 
   useEffect(() => setFormat('auto'), [frameId]);
   useEffect(() => {
@@ -65,11 +72,15 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
   const tree = useTree(client, frameId, format, root, sortBySize);
   const selected: TreeNode | null = selectedId === null ? null : (tree.nodes.get(selectedId) ?? null);
 
+  // Reveals finish in any order (each may wait for windows of children): only the newest
+  // one selects, so stepping through search matches never lands on an older match.
+  const revealSeq = useRef(0);
   const selectPath = useCallback(
     async (path: readonly number[]) => {
       if (!path.length) return;
+      const seq = ++revealSeq.current;
       await tree.reveal(path);
-      setSelectedId(path[path.length - 1]);
+      if (seq === revealSeq.current) setSelectedId(path[path.length - 1]);
     },
     [tree],
   );
@@ -94,7 +105,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
 
   return (
     <section className="ws-detail-pane" aria-label={`Frame ${frameId}`} data-testid="frame-detail" data-frame-id={frameId}>
-      <FrameActions client={client} frameId={frameId} format={format} detected={decoded?.format ?? null} onFormat={setFormat} />
+      <FrameActions client={client} frameId={frameId} format={format} detected={decoded?.format ?? null} onFormat={setFormat} pastePageUrl={props.pastePageUrl} />
       {decoded?.verdict === 'unknown' ? (
         <UnknownBanner decoded={decoded} onDecodeAs={(f) => setFormat(f as FormatChoice)} />
       ) : (
@@ -105,18 +116,27 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
           {w}
         </div>
       ))}
-      <div className="ws-tabs" role="tablist" aria-label="Frame views">
-        {tabs.map((t) => (
-          <button key={t} type="button" role="tab" aria-selected={tab === t} data-testid={`tab-${t}`} onClick={() => setTab(t)}>
-            {TAB_LABELS[t]}
-          </button>
-        ))}
-        <span className="ws-spacer" />
-        <span style={{ color: 'var(--ws-muted)', padding: '4px 8px' }}>
-          {decoded ? `${decoded.verdict === 'empty' ? 'empty frame' : (decoded.format ?? 'unknown format')} · ${frame.size} B${decoded.candidates.length > 1 ? ` · also reads as ${decoded.candidates.slice(1).join(', ')}` : ''}` : 'decoding…'}
-        </span>
-      </div>
-      <div className="ws-tabpanel" role="tabpanel">
+      <TabBar
+        tabs={tabs}
+        labels={TAB_LABELS}
+        selected={tab}
+        onSelect={setTab}
+        idPrefix={idPrefix}
+        label="Frame views"
+        trailing={
+          <span className="ws-tab-info" data-testid="tab-info">
+            {decoded ? (
+              <>
+                {decoded.verdict === 'empty' ? 'empty frame' : (decoded.format ?? 'unknown format')} · <span title={exactBytes(frame.size)} data-testid="tab-size">{formatBytes(frame.size)}</span>
+                {decoded.candidates.length > 1 ? ` · also reads as ${decoded.candidates.slice(1).join(', ')}` : ''}
+              </>
+            ) : (
+              'decoding…'
+            )}
+          </span>
+        }
+      />
+      <div className="ws-tabpanel" role="tabpanel" id={panelId(idPrefix, tab)} aria-labelledby={tabId(idPrefix, tab)}>
         {tab === 'tree' && (
           <StructureTab
             client={client}
@@ -134,10 +154,10 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
             onByteClick={(o) => void onByteClick(o)}
             showHex
             scrollToOffset={scrollTo}
+            searchText={props.searchText}
           />
         )}
-        {tab === 'hex' &&
-          (bytes ? <HexView bytes={bytes} selection={selected} errorOffset={errorOffset} onByteClick={(o) => void onByteClick(o)} scrollToOffset={scrollTo} /> : <div className="ws-empty">loading bytes…</div>)}
+        {tab === 'hex' && <HexTab client={client} frameId={frameId} format={format} bytes={bytes} hex={{ selection: selected, errorOffset, onByteClick: (o) => void onByteClick(o), scrollToOffset: scrollTo }} />}
         {tab === 'text' && root && <TextTab client={client} frameId={frameId} format={format} nodeId={nodeId} theme={theme} />}
         {tab === 'bytes' && <BytesTab client={client} frameId={frameId} format={format} />}
         {tab === 'compare' && <CompareTab client={client} frameId={frameId} format={format} nodeId={nodeId} nodeLabel={selected && selected.id !== root?.id ? selected.path : ''} originalSize={selected ? selected.end - selected.start : frame.size} />}

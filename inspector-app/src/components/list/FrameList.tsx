@@ -1,7 +1,7 @@
 import { memo, useCallback, useEffect, useRef, type KeyboardEvent, type ReactElement } from 'react';
 import { observeElementRect, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
 import type { FrameSummary } from '../../worker/api.js';
-import { formatBytes, formatTime } from '../shell/format.js';
+import { exactBytes, formatBytes, formatTime } from '../shell/format.js';
 import './list.css';
 
 const ROW_HEIGHT = 20;
@@ -19,6 +19,9 @@ export interface FrameListProps {
   readonly onSelect: (frameId: number) => void;
   /** Short names for connection ids (`#1`, `#2`), by id. */
   readonly connectionLabels: ReadonlyMap<string, string>;
+  /** Rows come sorted by size (largest first): the list stops following the tail. */
+  readonly sortBySize?: boolean;
+  readonly onSortBySize?: (bySize: boolean) => void;
 }
 
 const Row = memo(function Row(props: { row: FrameSummary; top: number; selected: boolean; connection: string; onSelect: (id: number) => void }): ReactElement {
@@ -41,7 +44,7 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
       </span>
       <span title={row.connectionId}>{connection}</span>
       <span>{row.opcode}</span>
-      <span className="ws-num">{formatBytes(row.size)}</span>
+      <span className="ws-num" title={exactBytes(row.size)}>{formatBytes(row.size)}</span>
       <span className={row.verdict !== 'unknown' && row.error ? 'ws-badge-error' : row.verdict === 'unknown' || row.verdict === 'empty' ? 'ws-muted' : undefined} title={row.error?.message}>
         {formatLabel(row)}
       </span>
@@ -64,7 +67,7 @@ export function formatLabel(row: FrameSummary): string {
  * scrolled to the bottom, arrows move the selection.
  */
 export function FrameList(props: FrameListProps): ReactElement {
-  const { rows, selectedId, onSelect, connectionLabels } = props;
+  const { rows, selectedId, onSelect, connectionLabels, sortBySize = false, onSortBySize } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const followRef = useRef(true);
   const virtualizer = useVirtualizer({
@@ -79,8 +82,13 @@ export function FrameList(props: FrameListProps): ReactElement {
 
   // Follow the tail like DevTools' network log, until the user scrolls up.
   useEffect(() => {
-    if (followRef.current && rows.length) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
-  }, [rows.length, virtualizer]);
+    if (followRef.current && rows.length && !sortBySize) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+  }, [rows.length, virtualizer, sortBySize]);
+  // Toggling the sort starts at the top (largest) or back at the tail (newest).
+  useEffect(() => {
+    followRef.current = !sortBySize;
+    if (sortBySize) scrollRef.current?.scrollTo?.({ top: 0 });
+  }, [sortBySize]);
 
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
@@ -113,7 +121,13 @@ export function FrameList(props: FrameListProps): ReactElement {
           <span title="direction">⇅</span>
           <span>conn</span>
           <span>type</span>
-          <span className="ws-num">size</span>
+          {onSortBySize ? (
+            <button type="button" className="ws-num ws-col-sort" aria-pressed={sortBySize} onClick={() => onSortBySize(!sortBySize)} title={sortBySize ? 'Sorted by size, largest first: click for arrival order' : 'Sort by size, largest first'} data-testid="sort-by-size">
+              size{sortBySize ? ' ▼' : ''}
+            </button>
+          ) : (
+            <span className="ws-num">size</span>
+          )}
           <span>format</span>
           <span>preview</span>
         </div>

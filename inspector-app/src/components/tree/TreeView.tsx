@@ -2,11 +2,16 @@ import { memo, useEffect, useRef, type KeyboardEvent, type ReactElement } from '
 import { observeElementRect, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
 import type { TreeNode } from '../../worker/api.js';
 import { isMoreRow, type MoreRow, type TreeState } from './use-tree.js';
-import { formatBytes } from '../shell/format.js';
+import { exactBytes, formatBytes, formatRange } from '../shell/format.js';
 import { barWidth, formatShare } from '../bytes/share.js';
+import { Highlighted } from './Highlighted.js';
+import { TreeHeader } from './TreeHeader.js';
 import './tree.css';
 
 const ROW_HEIGHT = 18;
+const HEADER_HEIGHT = 18;
+/** `*` opens at most this many nodes below the selection (a 100,000-item array stays usable). */
+export const EXPAND_ALL_BUDGET = 5000;
 const FALLBACK_RECT: Rect = { width: 600, height: 400 };
 function observeRect(instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: Rect) => void) {
   return observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : FALLBACK_RECT));
@@ -17,6 +22,8 @@ export interface TreeViewProps {
   readonly frameSize: number;
   readonly selectedId: number | null;
   readonly onSelect: (node: TreeNode) => void;
+  /** Lower-cased search text whose matches are marked in keys and values ('' for none). */
+  readonly highlight?: string;
 }
 
 /** A node's bytes including the key that names it (what the field costs). */
@@ -34,10 +41,12 @@ const TreeRow = memo(function TreeRow(props: {
   frameSize: number;
   /** The parent's span (null for the root): the share bar is relative to it, so nested bars are not empty. */
   parentBytes: number | null;
+  /** Lower-cased search text to mark in key and value ('' for none). */
+  highlight: string;
   onSelect: (n: TreeNode) => void;
   onToggle: (id: number) => void;
 }): ReactElement {
-  const { node, top, selected, open, loading, frameSize, parentBytes, onSelect, onToggle } = props;
+  const { node, top, selected, open, loading, frameSize, parentBytes, highlight, onSelect, onToggle } = props;
   const bytes = fieldBytes(node);
   const hasKey = node.keyStart >= 0;
   const ofFrame = formatShare(bytes, frameSize);
@@ -47,6 +56,9 @@ const TreeRow = memo(function TreeRow(props: {
   const showId = node.crdtId !== null && !node.head.includes(node.crdtId);
   // Kinds whose preview is their name (undefined, null, true) would read twice.
   const showPreview = node.preview !== node.head;
+  const preview = showPreview ? node.preview : '';
+  // A label that already names the kind (json-joy's `id`, `meta`) is not repeated by the head.
+  const head = node.head === node.label ? '' : node.head.startsWith(`${node.label} `) ? node.head.slice(node.label.length + 1) : node.head;
   return (
     <div
       role="treeitem"
@@ -65,7 +77,7 @@ const TreeRow = memo(function TreeRow(props: {
       style={{ transform: `translateY(${top}px)` }}
       onMouseDown={() => onSelect(node)}
       onDoubleClick={() => openable && onToggle(node.id)}
-      title={`${node.path}\nbytes ${node.start}–${node.end} (${node.end - node.start} B, header ${node.headerLength} B${hasKey ? `, key ${node.keyEnd - node.keyStart} B` : ''})`}
+      title={`${node.path}\nbytes ${formatRange(node.start, node.end)} (${exactBytes(node.end - node.start)}, header ${node.headerLength} B${hasKey ? `, key ${formatRange(node.keyStart, node.keyEnd)}` : ''})`}
     >
       <span className="ws-tree-main" style={{ paddingLeft: node.depth * 14 }}>
         <span
@@ -78,14 +90,20 @@ const TreeRow = memo(function TreeRow(props: {
         >
           {openable ? (loading ? '…' : open ? '▾' : '▸') : ''}
         </span>
-        <span className="ws-tree-key">{node.label}</span>
-        <span className="ws-tree-head">{node.head}</span>
-        <span className="ws-tree-preview">{showPreview ? node.preview : ''}</span>
+        <span className="ws-tree-key">
+          <Highlighted text={node.label} needle={highlight} />
+        </span>
+      </span>
+      <span className="ws-tree-head">{head}</span>
+      <span className="ws-tree-value">
+        <span className="ws-tree-preview">
+          <Highlighted text={preview} needle={highlight} />
+        </span>
         {showId && <span className="ws-tree-id">id {node.crdtId}{node.crdtSpan !== null ? ` ×${node.crdtSpan}` : ''}</span>}
         {node.incomplete && <span className="ws-tree-flag">incomplete</span>}
         {node.duplicateKey && <span className="ws-tree-flag">duplicate key</span>}
       </span>
-      <span className="ws-tree-size" title={`${bytes} bytes${hasKey ? ' with its key' : ''}`}>
+      <span className="ws-tree-size" title={`${exactBytes(bytes)}${hasKey ? ' with its key' : ''}`}>
         {formatBytes(bytes)}
       </span>
       <span className="ws-tree-pct" data-testid="share-parent" title="share of the parent">
@@ -107,7 +125,7 @@ const TreeRow = memo(function TreeRow(props: {
 function MoreRowView(props: { row: MoreRow; top: number; onLoad: (row: MoreRow) => void }): ReactElement {
   const { row, top, onLoad } = props;
   return (
-    <div role="treeitem" aria-level={row.depth + 1} className="ws-tree-row" style={{ transform: `translateY(${top}px)` }} data-testid="tree-more">
+    <div role="treeitem" aria-level={row.depth + 1} className="ws-tree-row ws-tree-more" style={{ transform: `translateY(${top}px)` }} data-testid="tree-more">
       <span className="ws-tree-main" style={{ paddingLeft: row.depth * 14 + 12 }}>
         <button type="button" onMouseDown={(e) => e.stopPropagation()} onClick={() => onLoad(row)}>
           {row.side === 'after' ? `show ${Math.min(row.count, 1000)} more of ${row.count} following` : `show ${Math.min(row.count, 1000)} earlier (${row.count} above)`}
@@ -117,9 +135,10 @@ function MoreRowView(props: { row: MoreRow; top: number; onLoad: (row: MoreRow) 
   );
 }
 
-/** The value tree: virtualized, lazily expanded, keyboard-driven (arrows, Enter, ←/→). */
+/** The value tree: virtualized, lazily expanded, keyboard-driven (arrows, Enter, ←/→, Home/End, `*` expands all below). */
 export function TreeView(props: TreeViewProps): ReactElement {
   const { tree, frameSize, selectedId, onSelect } = props;
+  const highlight = props.highlight ?? '';
   const { rows } = tree;
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -127,6 +146,7 @@ export function TreeView(props: TreeViewProps): ReactElement {
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
+    paddingStart: HEADER_HEIGHT,
     initialRect: FALLBACK_RECT,
     observeElementRect: observeRect,
   });
@@ -145,8 +165,19 @@ export function TreeView(props: TreeViewProps): ReactElement {
     return null;
   };
 
+  const edge = (from: number, by: 1 | -1): TreeNode | null => {
+    const r = rows[from];
+    return r && !isMoreRow(r) ? r : step(from, by);
+  };
+
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (!rows.length) return;
+    if (e.key === 'Home' || e.key === 'End') {
+      const n = e.key === 'Home' ? edge(0, 1) : edge(rows.length - 1, -1);
+      if (n) onSelect(n);
+      e.preventDefault();
+      return;
+    }
     const at = Math.max(0, selectedIndex);
     const current = rows[at];
     if (isMoreRow(current)) return;
@@ -171,6 +202,10 @@ export function TreeView(props: TreeViewProps): ReactElement {
         if (node.isContainer && tree.expanded.has(node.id)) tree.collapse(node.id);
         else go(tree.nodes.get(node.parent) ?? null);
         break;
+      case '*':
+        // WAI-ARIA's "expand all" key, here for the selected subtree (bounded).
+        if (node.isContainer) void tree.expandAll(node.id, EXPAND_ALL_BUDGET);
+        break;
       default:
         return;
     }
@@ -180,12 +215,13 @@ export function TreeView(props: TreeViewProps): ReactElement {
   return (
     <div ref={scrollRef} className="ws-tree" role="tree" aria-label="Decoded value tree" tabIndex={0} onKeyDown={onKeyDown} data-testid="tree-view">
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        <TreeHeader />
         {virtualizer.getVirtualItems().map((item) => {
           const node = rows[item.index];
           if (isMoreRow(node)) return <MoreRowView key={`more-${node.moreOf}-${node.side}`} row={node} top={item.start} onLoad={tree.loadMore} />;
           const parent = tree.nodes.get(node.parent);
           const parentBytes = parent ? parent.end - parent.start : null;
-          return <TreeRow key={node.id} node={node} top={item.start} selected={node.id === selectedId} open={tree.expanded.has(node.id)} loading={tree.loading.has(node.id)} frameSize={frameSize} parentBytes={parentBytes} onSelect={onSelect} onToggle={tree.toggle} />;
+          return <TreeRow key={node.id} node={node} top={item.start} selected={node.id === selectedId} open={tree.expanded.has(node.id)} loading={tree.loading.has(node.id)} frameSize={frameSize} parentBytes={parentBytes} highlight={highlight} onSelect={onSelect} onToggle={tree.toggle} />;
         })}
       </div>
     </div>
