@@ -86,7 +86,17 @@ function runSeedBench(): void {
   const flatPayloads: string[] = [];
   let worstFull = 0;
   let worstDepth1 = 0; // reported for completeness; flat payloads included
-  for (const p of payloads()) {
+  const list = payloads();
+  // Every contender on every payload first (about 25 ms each; 5 with --quick), so none is
+  // measured before the optimizing compiler has caught up with it (it lags on a loaded machine).
+  for (const p of list) {
+    for (const c of contenders.filter((c) => !c.smallOnly || p.bytes.length <= 64 * 1024)) {
+      const t0 = performance.now();
+      do c.run(p.bytes);
+      while (performance.now() - t0 < (quick ? 5 : 25));
+    }
+  }
+  for (const p of list) {
     const active = contenders.filter((c) => !c.smallOnly || p.bytes.length <= 64 * 1024);
     const times = measure(p.bytes, active, roundsFor(p.bytes));
     const byName = new Map(active.map((c, i) => [c.name, times[i]]));
@@ -113,7 +123,7 @@ function runSeedBench(): void {
     `Full index (target <= 2.0x json-pack decode): worst ${worstFull.toFixed(2)}x; ${fullMisses.length ? `missed on ${fullMisses.join(', ')}` : 'met on every payload'}.`,
     `Depth-1 index (target <= 0.3x), on payloads where depth 1 records less than the full index: ${depth1Misses.length ? `missed on ${depth1Misses.join(', ')}` : 'met on every one'}. Flat payloads (depth 1 = full index): ${flatPayloads.join(', ') || 'none'}.`,
   ].join('\n');
-  const table = [`Measured ${new Date().toISOString().slice(0, 10)} on ${machine}. Median time per call; ratios are to json-pack decode in the same run.`, '', ...rows, '', verdict].join('\n');
+  const table = [`Measured ${new Date().toISOString().slice(0, 10)} on ${machine}. Median time per call after a warm-up pass over every payload; ratios are to json-pack decode in the same run.`, '', ...rows, '', verdict].join('\n');
   console.log(table);
   if (write) writeBenchmarkSection(repo, 'decode', table);
 }
@@ -122,7 +132,7 @@ function runShapes(): void {
   const formats = (listFlag('format') ?? ['cbor', 'msgpack', 'json']) as ShapeFormat[];
   const tables = runShapesBench({ quick, formats, shapes: listFlag('shape'), log: (line) => console.error(line) });
   const text = [
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}. Median CPU time (\`process.cpuUsage\`, user + system) and median wall time per call over interleaved rounds; ratios are to the fastest plain decoder of the format on that frame in the same run (CPU ratios to the lowest CPU time, wall ratios to the lowest wall time).`,
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min) when the set ended. CPU time (\`process.cpuUsage\`, user + system) and wall time per call, each the lowest sample over 9-15 interleaved rounds (5 with --quick) after a warm-up pass over every frame (other work on the machine only adds time to a sample); ratios are to the fastest plain decoder of the format on that frame in the same run. "medians": the same CPU ratio from median samples.`,
     '',
     tables,
   ].join('\n');

@@ -38,10 +38,16 @@ export function fmtTime(ns: number): string {
   return `${(ns / 1e6).toFixed(2)} ms`;
 }
 
-/** Median wall time and median CPU time (process user + system, `process.cpuUsage`) per call, in ns. */
+/**
+ * Wall time and CPU time (process user + system, `process.cpuUsage`) per call, in ns: the
+ * median and the lowest over the rounds. On a shared machine other work only ever adds time
+ * to a sample, so the lowest is the steadier estimate of what a call costs.
+ */
 export interface Timing {
   readonly wall: number;
   readonly cpu: number;
+  readonly wallMin: number;
+  readonly cpuMin: number;
 }
 
 /**
@@ -76,5 +82,5 @@ export function measureTimings(bytes: Uint8Array, active: readonly Contender[], 
     }
   }
   const median = (s: number[]) => s.sort((a, b) => a - b)[s.length >> 1];
-  return active.map((_, i) => ({ wall: median(wall[i]), cpu: median(cpu[i]) }));
+  return active.map((_, i) => ({ wall: median(wall[i]), cpu: median(cpu[i]), wallMin: Math.min(...wall[i]), cpuMin: Math.min(...cpu[i]) }));
 }

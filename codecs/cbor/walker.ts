@@ -381,6 +381,26 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
         if (isMap && (items & 1) === 0) u8[flagsAt + id] = Flag.key;
         last = id;
         items++;
+        if (isMap || major === 2 || major === 3 || bytes[pos] !== ib) continue;
+        // A run of numbers with this same initial byte in an array (the floats of a vertex
+        // buffer, byte-sized integers): recorded without decoding each head again.
+        const constantArg = major === 7 || head === 1;
+        const stop = len - head;
+        while (items < remaining && pos <= stop && bytes[pos] === ib && store.size < c) {
+          const next = store.size++;
+          i32[startAt + next] = pos;
+          i32[endAt + next] = pos + head;
+          i32[parentAt + next] = parent;
+          i32[firstChildAt + next] = -1;
+          i32[nextSiblingAt + next] = -1;
+          i32[nextSiblingAt + last] = next;
+          u8[kindAt + next] = kind;
+          u8[headAt + next] = head;
+          f64[argAt + next] = constantArg ? arg : readArg(bytes, pos + 1, head - 1);
+          last = next;
+          items++;
+          pos += head;
+        }
         continue;
       }
       u8[flagsAt + id] = isMap && (items & 1) === 0 ? Flag.key | Flag.expanded : Flag.expanded;
@@ -389,6 +409,44 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
         last = id;
         items++;
         continue;
+      }
+      // A short array of numbers and simple values (a coordinate pair, a vector): its items
+      // are recorded right here when they all fit the store, without a stack frame.
+      if (major === 4 && count <= SHORT_SKIP && store.size + count <= c) {
+        let p = pos;
+        let k = 0;
+        for (; k < count && p < len; k++) {
+          const b = bytes[p];
+          if (b >= 0x40 && b < 0xe0) break;
+          const h = HEAD_LENGTH[b];
+          if (h === 0) break;
+          p += h;
+        }
+        if (k === count && p <= len) {
+          let prev = -1;
+          for (k = 0; k < count; k++) {
+            const b = bytes[pos];
+            const h = HEAD_LENGTH[b];
+            const child = store.size++;
+            i32[startAt + child] = pos;
+            i32[endAt + child] = pos + h;
+            i32[parentAt + child] = id;
+            i32[firstChildAt + child] = -1;
+            i32[nextSiblingAt + child] = -1;
+            if (prev >= 0) i32[nextSiblingAt + prev] = child;
+            else i32[firstChildAt + id] = child;
+            const ai = b & 31;
+            u8[kindAt + child] = b >= 0xe0 ? (ai < 20 ? Kind.simple : SIMPLE_KIND[ai - 20]) : b >= 0x20 ? Kind.nint : Kind.uint;
+            u8[headAt + child] = h;
+            f64[argAt + child] = b >= 0xe0 || h === 1 ? ai : readArg(bytes, pos + 1, h - 1);
+            prev = child;
+            pos += h;
+          }
+          i32[endAt + id] = pos;
+          last = id;
+          items++;
+          continue;
+        }
       }
       // Open it: its items are read next, into it.
       stack.items[t] = items;
@@ -599,6 +657,14 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
           pos = next + arg;
         } else {
           pos = next;
+          // A run of the same head (the floats of a vertex array): hop from one to the next.
+          if (bytes[pos] === ib) {
+            const stop = len - head;
+            while (n + 1 < r && pos <= stop && bytes[pos] === ib) {
+              pos += head;
+              n++;
+            }
+          }
         }
         n++;
       }
