@@ -139,6 +139,11 @@ export function App(props: AppProps): ReactElement {
             <FrameList rows={snapshot.visible} selectedId={selectedId} onSelect={setSelectedId} connectionLabels={connectionLabels} />
           </div>
         )}
+        {!selected && selectedId !== null && session.model.wasEvicted(selectedId) && (
+          <div className="ws-empty" role="status" data-testid="frame-evicted">
+            Frame #{selectedId} was evicted by the memory cap: its bytes are no longer held.
+          </div>
+        )}
         {selected && <FrameDetail key={selected.frameId} client={worker} frame={selected} otherFrames={snapshot.rows.slice(-200)} theme={theme} />}
         {!selected && props.singleFrame && <div className="ws-empty">Paste or drop a frame above.</div>}
       </div>

@@ -57,6 +57,8 @@ export class CaptureModel {
   private droppedByHost = 0;
   private dropReasons: string[] = [];
   private bytesHeld = 0;
+  /** The highest frame id evicted so far (ids grow, evictions go oldest first). */
+  private newestEvicted = 0;
   private version = 0;
   private snapshot: CaptureSnapshot;
   /** Frames by id, for the selected frame's row (the list can hold hundreds of thousands). */
@@ -127,20 +129,39 @@ export class CaptureModel {
   /** A batch of list rows from the worker. */
   applySummaries(batch: SummaryBatch): void {
     if (batch.matching && this.contentMatches) for (const id of batch.matching) this.contentMatches.add(id);
-    this.evictedTotal = batch.evictedTotal;
-    this.bytesHeld = batch.bytesHeld;
-    if (batch.evictedIds.length) {
-      const gone = new Set(batch.evictedIds);
-      // Evictions are the oldest frames: they sit at the front of both lists.
-      this.rows = this.rows.filter((r) => !gone.has(r.frameId));
-      for (const id of gone) this.byId.delete(id);
-      this.visible = this.visible.filter((r) => !gone.has(r.frameId));
-      this.backlog = this.backlog.filter((r) => !gone.has(r.frameId));
-    }
+    this.removeEvicted(batch.evictedIds, batch.evictedTotal, batch.bytesHeld);
     for (const r of batch.summaries) this.byId.set(r.frameId, r);
     if (this.paused) this.backlog.push(...batch.summaries);
     else this.append(batch.summaries);
     this.changed();
+  }
+
+  /** Frames the worker no longer holds (evicted by the cap) leave every list; counters follow. */
+  private removeEvicted(ids: readonly number[], evictedTotal: number, bytesHeld: number): void {
+    this.evictedTotal = evictedTotal;
+    this.bytesHeld = bytesHeld;
+    if (!ids.length) return;
+    const gone = new Set(ids);
+    // Evictions are the oldest frames: they sit at the front of both lists.
+    this.rows = this.rows.filter((r) => !gone.has(r.frameId));
+    for (const id of gone) {
+      this.byId.delete(id);
+      if (id > this.newestEvicted) this.newestEvicted = id;
+    }
+    this.visible = this.visible.filter((r) => !gone.has(r.frameId));
+    this.backlog = this.backlog.filter((r) => !gone.has(r.frameId));
+    if (this.contentMatches) for (const id of ids) this.contentMatches.delete(id);
+  }
+
+  /** The answer to lowering the cap: evicted rows go now, not with the next frame batch. */
+  applyEvictions(ids: readonly number[], evictedTotal: number, bytesHeld: number): void {
+    this.removeEvicted(ids, evictedTotal, bytesHeld);
+    this.changed();
+  }
+
+  /** True for a frame the cap evicted (ids only grow and evictions go oldest first). */
+  wasEvicted(frameId: number): boolean {
+    return frameId <= this.newestEvicted && !this.byId.has(frameId);
   }
 
   private append(summaries: readonly FrameSummary[]): void {

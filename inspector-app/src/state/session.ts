@@ -73,7 +73,8 @@ export class InspectorSession {
   }
 
   async setCap(bytes: number): Promise<void> {
-    await this.worker.call('setCap', { bytes });
+    const result = await this.worker.call('setCap', { bytes });
+    this.model.applyEvictions(result.evictedIds, result.evictedTotal, result.bytesHeld);
   }
 
   dispose(): void {

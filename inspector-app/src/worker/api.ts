@@ -146,6 +146,13 @@ export interface FilterQuery {
   readonly path: string;
 }
 
+/** What lowering the memory cap did: the ids it evicted (oldest first) and the counters after it. */
+export interface CapResult {
+  readonly evictedIds: readonly number[];
+  readonly evictedTotal: number;
+  readonly bytesHeld: number;
+}
+
 /** Request name → (params, result). */
 export interface WorkerMethods {
   decode: { params: { frameId: number; format: FormatChoice }; result: FrameDecode | null };
@@ -160,7 +167,8 @@ export interface WorkerMethods {
   encode: { params: { json: string; as: EncodeAs }; result: EncodeResult };
   setFilter: { params: FilterQuery; result: number[] | null };
   exportCapture: { params: { kind: 'har' | 'wirescope'; connections: Record<string, { url: string; protocol: string }> }; result: Uint8Array };
-  setCap: { params: { bytes: number }; result: void };
+  /** Lowers (or raises) the cap; the answer names the frames it evicted, so the list can drop them at once. */
+  setCap: { params: { bytes: number }; result: CapResult };
   clear: { params: Record<string, never>; result: void };
 }
 

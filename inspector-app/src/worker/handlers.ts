@@ -193,7 +193,8 @@ export class WorkerHandlers {
       return serializeCapture(infos, frames);
     },
     setCap: ({ bytes }) => {
-      this.store.setCap(bytes);
+      const evictedIds = this.store.setCap(bytes);
+      return { evictedIds, evictedTotal: this.store.evictedTotal, bytesHeld: this.store.bytesHeld };
     },
     clear: () => {
       this.store.clear();
