@@ -6,6 +6,8 @@ import type { WorkerClient } from './worker/client.js';
 import { DEFAULT_CAP_BYTES } from './worker/frame-store.js';
 import { FrameList } from './components/list/FrameList.js';
 import { FilterBar } from './components/list/FilterBar.js';
+import { NoMatches } from './components/list/NoMatches.js';
+import { NO_FILTERS } from './state/capture-model.js';
 import { FrameDetail } from './components/detail/FrameDetail.js';
 import { Toolbar } from './components/shell/Toolbar.js';
 import { StatusBar } from './components/shell/StatusBar.js';
@@ -43,6 +45,8 @@ export function App(props: AppProps): ReactElement {
   const [keepOnNavigate, setKeepOnNavigate] = useState(capabilities.keepOnNavigate ?? true);
   const [notice, setNotice] = useState('');
   const [composerOpen, setComposerOpen] = useState(false);
+  /** Bumped by "Clear filters" so the filter bar's own text boxes start empty. */
+  const [filterBarKey, setFilterBarKey] = useState(0);
 
   useEffect(() => {
     if (props.connectUrl && capabilities.connect) transport.send({ type: 'connect', url: props.connectUrl, protocols: [] });
@@ -135,8 +139,24 @@ export function App(props: AppProps): ReactElement {
       <div className="ws-main">
         {!props.singleFrame && (
           <div className="ws-list-pane" style={{ width: selected ? '36%' : '100%', minWidth: selected ? 420 : undefined }}>
-            <FilterBar filters={snapshot.filters} connections={snapshot.connections} connectionLabels={connectionLabels} onChange={(f) => void session.setFilters(f)} />
-            <FrameList rows={snapshot.visible} selectedId={selectedId} onSelect={setSelectedId} connectionLabels={connectionLabels} />
+            <FilterBar key={filterBarKey} filters={session.model.currentFilters()} search={snapshot.search} connections={snapshot.connections} connectionLabels={connectionLabels} onChange={(f) => session.setFilters(f)} />
+            <FrameList
+              rows={snapshot.visible}
+              selectedId={selectedId}
+              onSelect={setSelectedId}
+              connectionLabels={connectionLabels}
+              empty={
+                snapshot.rows.length === 0 ? undefined : (
+                  <NoMatches
+                    searching={snapshot.search !== null && !snapshot.search.done}
+                    onClear={() => {
+                      session.setFilters(NO_FILTERS);
+                      setFilterBarKey((k) => k + 1);
+                    }}
+                  />
+                )
+              }
+            />
           </div>
         )}
         {!selected && selectedId !== null && session.model.wasEvicted(selectedId) && (

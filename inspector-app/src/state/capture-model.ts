@@ -1,6 +1,6 @@
 import type { HostMessage } from '../protocol/messages.js';
 import type { FrameSummary } from '../worker/api.js';
-import type { SummaryBatch } from '../worker/client.js';
+import type { FilterProgress, SummaryBatch } from '../worker/client.js';
 
 export type ConnectionStatus = 'opening' | 'open' | 'closed' | 'error' | 'imported';
 
@@ -24,6 +24,14 @@ export interface ListFilters {
 
 export const NO_FILTERS: ListFilters = { direction: 'all', format: 'all', connection: 'all', text: '', path: '' };
 
+/** A text / path search in the worker: how far it is (the list fills in as it goes). */
+export interface SearchState {
+  readonly generation: number;
+  readonly searched: number;
+  readonly total: number;
+  readonly done: boolean;
+}
+
 export interface CaptureSnapshot {
   readonly rows: readonly FrameSummary[];
   readonly visible: readonly FrameSummary[];
@@ -36,6 +44,8 @@ export interface CaptureSnapshot {
   readonly droppedByHost: number;
   readonly dropReasons: readonly string[];
   readonly bytesHeld: number;
+  /** The running or finished content search, null without a text / path filter. */
+  readonly search: SearchState | null;
   readonly version: number;
 }
 
@@ -52,6 +62,9 @@ export class CaptureModel {
   private filters: ListFilters = NO_FILTERS;
   /** Frame ids matching the worker-side text/path filter, or null when none is set. */
   private contentMatches: Set<number> | null = null;
+  private search: SearchState | null = null;
+  /** `visible` is recomputed when the next snapshot is made (search slices arrive ~80 times a second). */
+  private visibleStale = false;
   private paused = false;
   private evictedTotal = 0;
   private droppedByHost = 0;
@@ -78,6 +91,7 @@ export class CaptureModel {
   getSnapshot = (): CaptureSnapshot => this.snapshot;
 
   private makeSnapshot(): CaptureSnapshot {
+    if (this.visibleStale) this.refilter();
     return {
       rows: this.rows,
       visible: this.visible,
@@ -89,6 +103,7 @@ export class CaptureModel {
       droppedByHost: this.droppedByHost,
       dropReasons: this.dropReasons,
       bytesHeld: this.bytesHeld,
+      search: this.search,
       version: this.version,
     };
   }
@@ -123,12 +138,14 @@ export class CaptureModel {
   }
 
   private refilter(): void {
+    this.visibleStale = false;
     this.visible = this.rows.filter((r) => this.passes(r));
   }
 
   /** A batch of list rows from the worker. */
   applySummaries(batch: SummaryBatch): void {
-    if (batch.matching && this.contentMatches) for (const id of batch.matching) this.contentMatches.add(id);
+    // Matches computed under an older filter are not this filter's: its search covers those frames.
+    if (batch.matching && this.contentMatches && this.search && batch.filterGeneration === this.search.generation) for (const id of batch.matching) this.contentMatches.add(id);
     this.removeEvicted(batch.evictedIds, batch.evictedTotal, batch.bytesHeld);
     for (const r of batch.summaries) this.byId.set(r.frameId, r);
     if (this.paused) this.backlog.push(...batch.summaries);
@@ -167,6 +184,7 @@ export class CaptureModel {
   private append(summaries: readonly FrameSummary[]): void {
     // New arrays so React sees a change; push onto a copy is O(n) per batch, ~20 batches/s.
     this.rows = this.rows.concat(summaries);
+    if (this.visibleStale) return;
     const passing = summaries.filter((r) => this.passes(r));
     if (passing.length) this.visible = this.visible.concat(passing);
   }
@@ -221,10 +239,34 @@ export class CaptureModel {
     return this.byId.get(frameId);
   }
 
-  setFilters(filters: ListFilters, contentMatches: readonly number[] | null): void {
+  /** The newest filters, including changes not yet drawn. */
+  currentFilters(): ListFilters {
+    return this.filters;
+  }
+
+  /**
+   * New filters, applied at once. `search`: a generation starts a content search (matches
+   * stream in through applySearchProgress), null drops the content filter, undefined keeps it.
+   */
+  setListFilters(filters: ListFilters, search?: number | null): void {
     this.filters = filters;
-    this.contentMatches = contentMatches ? new Set(contentMatches) : null;
+    if (search === null) {
+      this.contentMatches = null;
+      this.search = null;
+    } else if (search !== undefined) {
+      this.contentMatches = new Set();
+      this.search = { generation: search, searched: 0, total: this.rows.length + this.backlog.length, done: false };
+    }
     this.refilter();
+    this.changed();
+  }
+
+  /** A slice of the content search; slices of a superseded search are ignored. */
+  applySearchProgress(progress: FilterProgress): void {
+    if (!this.search || !this.contentMatches || progress.generation !== this.search.generation) return;
+    for (const id of progress.matches) this.contentMatches.add(id);
+    this.search = { generation: progress.generation, searched: progress.searched, total: progress.total, done: progress.done };
+    if (progress.matches.length) this.visibleStale = true;
     this.changed();
   }
 

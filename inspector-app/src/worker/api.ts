@@ -179,7 +179,9 @@ export type ToWorker =
   | { readonly type: 'ingest'; readonly frames: readonly IngestFrame[] }
   | { readonly type: 'call'; readonly callId: number; readonly method: WorkerMethod; readonly params: unknown }
   | { readonly type: 'compare'; readonly jobId: number; readonly frameId: number; readonly format: FormatChoice; readonly nodeId: number }
-  | { readonly type: 'cancel-compare'; readonly jobId: number };
+  | { readonly type: 'cancel-compare'; readonly jobId: number }
+  /** Sets the text / path filter and searches the held frames in slices; a newer generation supersedes it. */
+  | { readonly type: 'filter'; readonly generation: number; readonly text: string; readonly path: string };
 
 /** worker → main */
 export type FromWorker =
@@ -192,7 +194,11 @@ export type FromWorker =
       readonly bytesHeld: number;
       /** Ids of the new summaries that match the active content filter (null: no filter). */
       readonly matching: readonly number[] | null;
+      /** The filter generation `matching` was computed under. */
+      readonly filterGeneration: number;
     }
+  /** A slice of a running search: the matches found in it, and how far the search is. */
+  | { readonly type: 'filter-progress'; readonly generation: number; readonly matches: readonly number[]; readonly searched: number; readonly total: number; readonly done: boolean }
   | { readonly type: 'result'; readonly callId: number; readonly result: unknown }
   | { readonly type: 'failure'; readonly callId: number; readonly message: string }
   | { readonly type: 'compare-row'; readonly jobId: number; readonly row: CompareRowView; readonly done: number; readonly total: number }

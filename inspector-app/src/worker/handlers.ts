@@ -15,7 +15,7 @@ import type { CrdtSummary, EncodeAs, EncodeResult, FilterQuery, FrameDecode, Fra
 import { diffFrames } from './frame-diff.js';
 import { FrameStore, isPlainText } from './frame-store.js';
 import { jsonText } from './json-text.js';
-import { parsePath, resolvePath, type PathPart } from './path-filter.js';
+import { compileQuery, frameMatches, searchFormat, type ContentQuery } from './content-search.js';
 import { childNodes, framePreview, pathToOffset, treeNode } from './tree-nodes.js';
 import { buildHar } from '../sources/har.js';
 import { serializeCapture } from '../sources/capture-file.js';
@@ -57,15 +57,10 @@ export function summarize(frame: IngestFrame, store?: FrameStore): FrameSummary 
   };
 }
 
-interface ActiveFilter {
-  readonly textLower: string;
-  readonly parts: readonly PathPart[] | null;
-}
-
 /** The worker's request handlers, free of `postMessage` so tests call them directly. */
 export class WorkerHandlers {
   readonly store = new FrameStore();
-  private filter: ActiveFilter | null = null;
+  private filter: ContentQuery | null = null;
 
   private index(frameId: number, format: Parameters<FrameStore['decoded']>[1]): SpanIndex | null {
     return this.store.decoded(frameId, format)?.index ?? null;
@@ -80,14 +75,21 @@ export class WorkerHandlers {
     const filter = this.filter;
     if (!filter) return true;
     const frame = this.store.get(frameId);
-    if (!frame) return false;
-    const d = decodeFrame(frame.data, { isText: frame.opcode === 'text' });
-    if (!d.index || d.index.root < 0) return filter.parts === null && textDecoder.decode(frame.data).toLowerCase().includes(filter.textLower);
-    const value = d.index.value(d.index.root);
-    const targets = filter.parts ? resolvePath(value, filter.parts) : [value];
-    if (targets.length === 0) return false;
-    if (!filter.textLower) return true;
-    return targets.some((t) => jsonText(t, Infinity, undefined).text.toLowerCase().includes(filter.textLower));
+    return frame ? frameMatches(frame, this.store.searchFormat(frameId), filter) : false;
+  }
+
+  /** Sets the content filter; an unparsable path matches nothing (the filter bar shows why). */
+  setContentFilter({ text, path }: FilterQuery): ContentQuery | null {
+    const query = compileQuery(text, path);
+    this.filter = query && 'error' in query ? { textLower: '', parts: [{ type: 'key', key: '\u0000never' }], stringOnly: false } : query;
+    return this.filter;
+  }
+
+  /** The list row of a new frame (and what the text filter's fast route needs to know of it). */
+  summarize(frame: IngestFrame): FrameSummary {
+    const summary = summarize(frame, this.store);
+    this.store.setSearchFormat(frame.frameId, searchFormat(summary));
+    return summary;
   }
 
   readonly methods: { [M in keyof WorkerMethods]: (params: WorkerMethods[M]['params']) => WorkerMethods[M]['result'] } = {
@@ -173,14 +175,8 @@ export class WorkerHandlers {
       return a && b ? diffFrames(a, b) : [];
     },
     encode: ({ json, as }) => encodeComposed(json, as),
-    setFilter: ({ text, path }: FilterQuery) => {
-      const textLower = text.trim().toLowerCase();
-      const parsed = path.trim() ? parsePath(path) : null;
-      if (!textLower && !parsed) {
-        this.filter = null;
-        return null;
-      }
-      this.filter = { textLower, parts: parsed && parsed.ok ? parsed.parts : parsed ? [{ type: 'key', key: '\u0000never' }] : null };
+    setFilter: (query: FilterQuery) => {
+      if (!this.setContentFilter(query)) return null;
       const out: number[] = [];
       for (const f of this.store.all()) if (this.matches(f.frameId)) out.push(f.frameId);
       return out;

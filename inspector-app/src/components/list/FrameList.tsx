@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useRef, type KeyboardEvent, type ReactElement } from 'react';
+import { memo, useCallback, useEffect, useRef, type KeyboardEvent, type ReactElement, type ReactNode } from 'react';
 import { observeElementRect, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
 import type { FrameSummary } from '../../worker/api.js';
 import { formatBytes, formatTime } from '../shell/format.js';
@@ -19,6 +19,8 @@ export interface FrameListProps {
   readonly onSelect: (frameId: number) => void;
   /** Short names for connection ids (`#1`, `#2`), by id. */
   readonly connectionLabels: ReadonlyMap<string, string>;
+  /** What an empty list says (no frames yet, or none matching the filters). */
+  readonly empty?: ReactNode;
 }
 
 const Row = memo(function Row(props: { row: FrameSummary; top: number; selected: boolean; connection: string; onSelect: (id: number) => void }): ReactElement {
@@ -115,7 +117,7 @@ export function FrameList(props: FrameListProps): ReactElement {
           return <Row key={row.frameId} row={row} top={item.start} selected={row.frameId === selectedId} connection={connectionLabels.get(row.connectionId) ?? row.connectionId} onSelect={onSelect} />;
         })}
       </div>
-      {rows.length === 0 && <div className="ws-empty">No frames yet.</div>}
+      {rows.length === 0 && <div className="ws-empty">{props.empty ?? 'No frames yet.'}</div>}
     </div>
   );
 }
