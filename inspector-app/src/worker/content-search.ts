@@ -24,6 +24,8 @@ export interface ContentQuery {
   readonly parts: readonly PathPart[] | null;
   /** The needle can only occur inside a key or string (see the file comment). */
   readonly stringOnly: boolean;
+  /** What a frame's raw text must hold for a string of it to match ('' : no fast route). */
+  readonly probe: string;
 }
 
 const textDecoder = new TextDecoder('utf-8', { fatal: false });
@@ -31,15 +33,32 @@ const textDecoder = new TextDecoder('utf-8', { fatal: false });
 /** Literal tokens of the JSON rendering (json-text.ts) a needle could be a piece of. */
 const LITERALS = ['true', 'false', 'null', 'undefined', '-infinity', 'nan', 'tag(', 'simple(', 'ext('];
 
-/** Can `needle` (lowercase) occur in the rendering outside of one key's or string's own characters? */
+/**
+ * Can `needle` (lowercase) occur in the rendering outside of keys' and strings' own
+ * characters (punctuation, numbers, literals, dates, hex byte strings, tags)?
+ */
 export function mayCrossTokens(needle: string): boolean {
   if (/["\\{}[\],:()]/.test(needle)) return true;
-  // Escapes (`\n`, `\u001f`) put these letters right before string content.
-  if (/^[0-9a-fnrtu]/.test(needle)) return true;
-  if (/^[-+.0-9e]+$/.test(needle) || /^[-0-9:.tz]+$/.test(needle) || /^h?'?[0-9a-f]*'?$/.test(needle)) return true;
+  if (/^[-+.0-9e]+$/.test(needle) || /^h?'?[0-9a-f]*'?$/.test(needle)) return true;
+  // Pieces of an ISO date (msgpack timestamps): digits and -:. with at most a T or a Z.
+  if (/^[-0-9:.tz]+$/.test(needle) && (/[-0-9:.]/.test(needle) || needle.length === 1)) return true;
   if (LITERALS.some((l) => l.includes(needle))) return true;
   // Lowercasing Σ depends on what follows it, which differs between raw bytes and rendering.
   return /[σς]/.test(needle);
+}
+
+/** The escapes JSON.stringify writes inside strings, without their backslash (`t`, `u001f`, …). */
+const ESCAPES: readonly string[] = Array.from({ length: 0x20 }, (_, c) => JSON.stringify(String.fromCharCode(c)).slice(2, -1));
+
+/**
+ * What the raw text must hold for a string to render with the needle in it. A needle may
+ * begin inside an escape the rendering adds (`\t`, `\u001f`): then only what follows the
+ * escape is raw string content. '' when nothing can be required (short needles).
+ */
+export function rawProbe(needle: string): string {
+  let inEscape = 0;
+  for (const e of ESCAPES) for (let k = 1; k <= e.length; k++) if (k > inEscape && needle.startsWith(e.slice(e.length - k))) inEscape = k;
+  return needle.slice(inEscape);
 }
 
 /** null: no content filter. */
@@ -48,7 +67,8 @@ export function compileQuery(text: string, path: string): ContentQuery | null | 
   const parsed = path.trim() ? parsePath(path) : null;
   if (!textLower && !parsed) return null;
   if (parsed && !parsed.ok) return { error: `${parsed.error} at character ${parsed.offset}` };
-  return { textLower, parts: parsed && parsed.ok ? parsed.parts : null, stringOnly: textLower !== '' && !mayCrossTokens(textLower) };
+  const stringOnly = textLower !== '' && !mayCrossTokens(textLower);
+  return { textLower, parts: parsed && parsed.ok ? parsed.parts : null, stringOnly, probe: stringOnly ? rawProbe(textLower) : '' };
 }
 
 /** Formats whose strings are their raw UTF-8 (JSON only without escapes: checked per frame). */
@@ -66,11 +86,73 @@ export function searchFormat(summary: { readonly format: string | null; readonly
  */
 export function frameMatches(frame: IngestFrame, format: string | null | undefined, query: ContentQuery): boolean {
   if (query.parts === null && format === null) return textDecoder.decode(frame.data).toLowerCase().includes(query.textLower);
-  if (query.parts === null && query.stringOnly && format && RAW_STRING_FORMATS.has(format) && rawStringsOnly(frame.data, format)) {
-    if (!textDecoder.decode(frame.data).toLowerCase().includes(query.textLower)) return false;
+  if (query.parts === null && query.probe && format && RAW_STRING_FORMATS.has(format) && rawStringsOnly(frame.data, format)) {
+    const at = rawIndexOf(frame.data, query.probe, 0);
+    if (at === -1) return false;
+    // In CBOR / MessagePack a hit of the whole needle counts when it lies inside one string's
+    // bytes; a needle that may begin inside an escape needs the full check only without one.
+    if (at !== ASCII_LOWERING && format !== 'json') {
+      const hit = query.probe === query.textLower ? at : rawIndexOf(frame.data, query.textLower, 0);
+      if (hit >= 0 && someHitInString(frame.data, format as FrameFormat, query.textLower, hit)) return true;
+      if (query.probe === query.textLower) return false;
+    }
     return someStringHolds(new SpanIndex(frame.data, walkers[format as FrameFormat], { depth: Infinity }), query.textLower);
   }
   return matchesRendered(frame, query);
+}
+
+/**
+ * Does the raw text hold `probe` (lowercase), case-insensitively? ASCII probes are matched on
+ * the bytes (no string made): the same answer as lowercasing the decoded text, because the
+ * only non-ASCII characters that lowercase to ASCII are U+0130 and U+212A, whose frames take
+ * the decoding way.
+ */
+export function rawHolds(bytes: Uint8Array, probe: string): boolean {
+  return rawIndexOf(bytes, probe, 0) !== -1;
+}
+
+/** rawIndexOf's answer when it decoded the text to decide: a hit, at no byte offset. */
+const ASCII_LOWERING = -2;
+
+/** The byte offset of the next case-insensitive occurrence of an ASCII probe from `from`; -1: none; ASCII_LOWERING: a hit found on the decoded text. */
+function rawIndexOf(bytes: Uint8Array, probe: string, from: number): number {
+  if (!/^[\x00-\x7f]*$/.test(probe) || hasAsciiLowering(bytes)) return textDecoder.decode(bytes).toLowerCase().includes(probe) ? ASCII_LOWERING : -1;
+  const n = probe.length;
+  const first = probe.charCodeAt(0);
+  const upper = first >= 0x61 && first <= 0x7a ? first - 0x20 : first;
+  const last = bytes.length - n;
+  for (let i = from; i <= last; i++) {
+    const b = bytes[i];
+    if (b !== first && b !== upper) continue;
+    let k = 1;
+    for (; k < n; k++) {
+      let c = bytes[i + k];
+      if (c >= 0x41 && c <= 0x5a) c += 0x20;
+      if (c !== probe.charCodeAt(k)) break;
+    }
+    if (k === n) return i;
+  }
+  return -1;
+}
+
+/** Does some occurrence of the probe (the first at `at`) lie inside one text string's payload? */
+function someHitInString(bytes: Uint8Array, format: FrameFormat, probe: string, at: number): boolean {
+  const index = new SpanIndex(bytes, walkers[format], { depth: 1 });
+  if (index.error) return false;
+  for (; at >= 0; at = rawIndexOf(bytes, probe, at + 1)) {
+    const id = index.nodeAt(at);
+    // The store's arrays grow as nodeAt records: read them after it.
+    const { kind, start, end, head } = index.store;
+    if (id >= 0 && kind[id] === Kind.text && at >= start[id] + head[id] && at + probe.length <= end[id]) return true;
+  }
+  return false;
+}
+
+/** U+0130 (c4 b0) and U+212A (e2 84 aa) lowercase to ASCII letters. */
+function hasAsciiLowering(bytes: Uint8Array): boolean {
+  for (let i = bytes.indexOf(0xc4); i >= 0; i = bytes.indexOf(0xc4, i + 1)) if (bytes[i + 1] === 0xb0) return true;
+  for (let i = bytes.indexOf(0xe2); i >= 0; i = bytes.indexOf(0xe2, i + 1)) if (bytes[i + 1] === 0x84 && bytes[i + 2] === 0xaa) return true;
+  return false;
 }
 
 /** CBOR indefinite strings split their text in chunks; JSON escapes differ from their text. */
@@ -83,7 +165,8 @@ function rawStringsOnly(bytes: Uint8Array, format: string): boolean {
 function someStringHolds(index: SpanIndex, needle: string): boolean {
   if (index.error) return false;
   const { kind } = index.store;
-  for (let id = 0; id < index.store.size; id++) if (kind[id] === Kind.text && String(index.value(id)).toLowerCase().includes(needle)) return true;
+  // As rendered: JSON.stringify adds the escapes the rendering has (the needle holds no quote).
+  for (let id = 0; id < index.store.size; id++) if (kind[id] === Kind.text && JSON.stringify(String(index.value(id))).toLowerCase().includes(needle)) return true;
   return false;
 }
 
