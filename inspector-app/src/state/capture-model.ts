@@ -110,13 +110,14 @@ export class CaptureModel {
 
   private lastNotify = 0;
 
-  private changed(): void {
+  /** `urgent`: draw at the next animation frame even in a large list (a search's first matches). */
+  private changed(urgent = false): void {
     this.version++;
     if (this.scheduled) return;
     this.scheduled = true;
     // The virtualized list re-measures all rows when their count changes: beyond
     // LARGE_LIST rows, redraw at most every LARGE_LIST_INTERVAL_MS (still live to the eye).
-    const wait = this.rows.length > LARGE_LIST ? LARGE_LIST_INTERVAL_MS - (now() - this.lastNotify) : 0;
+    const wait = this.rows.length > LARGE_LIST && !urgent ? LARGE_LIST_INTERVAL_MS - (now() - this.lastNotify) : 0;
     const run = () =>
       this.schedule(() => {
         this.scheduled = false;
@@ -264,10 +265,11 @@ export class CaptureModel {
   /** A slice of the content search; slices of a superseded search are ignored. */
   applySearchProgress(progress: FilterProgress): void {
     if (!this.search || !this.contentMatches || progress.generation !== this.search.generation) return;
+    const firstMatches = this.contentMatches.size === 0 && progress.matches.length > 0;
     for (const id of progress.matches) this.contentMatches.add(id);
     this.search = { generation: progress.generation, searched: progress.searched, total: progress.total, done: progress.done };
     if (progress.matches.length) this.visibleStale = true;
-    this.changed();
+    this.changed(firstMatches || progress.done);
   }
 
   setPaused(paused: boolean): void {
