@@ -8,6 +8,8 @@ import { FrameList } from './components/list/FrameList.js';
 import { FilterBar } from './components/list/FilterBar.js';
 import { NoMatches } from './components/list/NoMatches.js';
 import { NO_FILTERS } from './state/capture-model.js';
+import { DEFAULT_DETAIL_VIEW, type DetailView } from './state/detail-view.js';
+import { CompareCache } from './state/compare-cache.js';
 import { FrameDetail } from './components/detail/FrameDetail.js';
 import { Toolbar } from './components/shell/Toolbar.js';
 import { StatusBar } from './components/shell/StatusBar.js';
@@ -45,6 +47,10 @@ export function App(props: AppProps): ReactElement {
   const [keepOnNavigate, setKeepOnNavigate] = useState(capabilities.keepOnNavigate ?? true);
   const [notice, setNotice] = useState('');
   const [composerOpen, setComposerOpen] = useState(false);
+  const [detailView, setDetailView] = useState<DetailView>(DEFAULT_DETAIL_VIEW);
+  const compareCache = useMemo(() => new CompareCache(), [session]);
+  // Comparison results live until their frame is evicted (or cleared).
+  useEffect(() => compareCache.retainFrames((frameId) => session.model.frame(frameId) !== undefined), [compareCache, session, snapshot.rows]);
   /** Bumped by "Clear filters" so the filter bar's own text boxes start empty. */
   const [filterBarKey, setFilterBarKey] = useState(0);
 
@@ -164,7 +170,7 @@ export function App(props: AppProps): ReactElement {
             Frame #{selectedId} was evicted by the memory cap: its bytes are no longer held.
           </div>
         )}
-        {selected && <FrameDetail key={selected.frameId} client={worker} frame={selected} otherFrames={snapshot.rows.slice(-200)} theme={theme} />}
+        {selected && <FrameDetail key={selected.frameId} client={worker} frame={selected} otherFrames={snapshot.rows.slice(-200)} theme={theme} view={detailView} onView={setDetailView} compareCache={compareCache} />}
         {!selected && props.singleFrame && <div className="ws-empty">Paste or drop a frame above.</div>}
       </div>
       {!props.singleFrame && <StatusBar snapshot={snapshot} hostName={capabilities.hostName} capBytes={capMb * 1024 * 1024} />}

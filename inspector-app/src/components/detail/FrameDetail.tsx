@@ -10,8 +10,10 @@ import { ErrorBanner } from './ErrorBanner.js';
 import { FrameActions } from './FrameActions.js';
 import { StructureTab } from './StructureTab.js';
 import { TextTab } from './TextTab.js';
+import { DEFAULT_DETAIL_VIEW, type DetailTab, type DetailView } from '../../state/detail-view.js';
+import type { CompareCache } from '../../state/compare-cache.js';
 
-type Tab = 'tree' | 'hex' | 'text' | 'compare' | 'crdt' | 'diff';
+type Tab = DetailTab;
 const TAB_LABELS: Record<Tab, string> = { tree: 'Tree', hex: 'Hex', text: 'Text', compare: 'Compare', crdt: 'CRDT', diff: 'Diff' };
 
 export interface FrameDetailProps {
@@ -20,6 +22,11 @@ export interface FrameDetailProps {
   /** Recent frames, for the diff picker. */
   readonly otherFrames: readonly FrameSummary[];
   readonly theme: 'light' | 'dark';
+  /** Tab and view options, kept by the app across frames (default: this frame's own). */
+  readonly view?: DetailView;
+  readonly onView?: (view: DetailView) => void;
+  /** Comparison runs kept across tabs and frames. */
+  readonly compareCache?: CompareCache;
 }
 
 /** One frame: actions, error banner, and the Tree / Hex / Text / Compare / CRDT / Diff tabs. */
@@ -30,8 +37,13 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
   const [decoded, setDecoded] = useState<FrameDecode | null>(null);
   const [bytes, setBytes] = useState<Uint8Array | null>(null);
   const [selectedId, setSelectedId] = useState<number | null>(null);
-  const [tab, setTab] = useState<Tab>('tree');
-  const [sortBySize, setSortBySize] = useState(false);
+  const [ownView, setOwnView] = useState<DetailView>(DEFAULT_DETAIL_VIEW);
+  const view = props.view ?? ownView;
+  const setView = props.onView ?? setOwnView;
+  const chosenTab = view.tab;
+  const setTab = (tab: Tab) => setView({ ...view, tab });
+  const sortBySize = view.sortBySize;
+  const setSortBySize = (on: boolean) => setView({ ...view, sortBySize: on });
   const [scrollTo, setScrollTo] = useState<number | null>(null);
   const [diffWith, setDiffWith] = useState<number | null>(null);
 
@@ -87,6 +99,8 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
   };
 
   const tabs = useMemo<Tab[]>(() => ['tree', 'hex', 'text', 'compare', ...(decoded?.isCrdt ? (['crdt'] as Tab[]) : []), 'diff'], [decoded?.isCrdt]);
+  // A tab this frame lacks (CRDT on a plain frame) shows the tree; the choice is kept for the next.
+  const tab: Tab = tabs.includes(chosenTab) ? chosenTab : 'tree';
   const errorOffset = decoded?.error?.offset ?? null;
   const nodeId = selected?.id ?? root?.id ?? 0;
 
@@ -133,7 +147,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
         {tab === 'hex' &&
           (bytes ? <HexView bytes={bytes} selection={selected} errorOffset={errorOffset} onByteClick={(o) => void onByteClick(o)} scrollToOffset={scrollTo} /> : <div className="ws-empty">loading bytes…</div>)}
         {tab === 'text' && root && <TextTab client={client} frameId={frameId} format={format} nodeId={nodeId} theme={theme} />}
-        {tab === 'compare' && <CompareTab client={client} frameId={frameId} format={format} nodeId={nodeId} nodeLabel={selected && selected.id !== root?.id ? selected.path : ''} originalSize={selected ? selected.end - selected.start : frame.size} />}
+        {tab === 'compare' && <CompareTab client={client} frameId={frameId} format={format} nodeId={nodeId} nodeLabel={selected && selected.id !== root?.id ? selected.path : ''} originalSize={selected ? selected.end - selected.start : frame.size} cache={props.compareCache} />}
         {tab === 'crdt' && <CrdtTab client={client} frameId={frameId} format={format} />}
         {tab === 'diff' && (
           <DiffTab
