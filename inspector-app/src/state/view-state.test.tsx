@@ -48,6 +48,24 @@ describe('view state survives stepping through frames', () => {
   });
 });
 
+describe('sort by size in the tree', () => {
+  it('shows the largest item of the whole array first, beyond the first page', async () => {
+    const transport = new MemoryTransport();
+    render(<App transport={transport} worker={inProcessWorker()} capabilities={capabilities} />);
+    const users = Array.from({ length: 1500 }, (_, i) => (i === 1400 ? 'x'.repeat(100) : `u${i}`));
+    act(() => transport.emit({ type: 'frames', frames: [wire(cbor({ users }))] }));
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    fireEvent.mouseDown(rows()[0]);
+    const treeRow = (path: string) => screen.queryAllByTestId('tree-row').find((r) => r.getAttribute('data-path') === path);
+    await waitFor(() => expect(treeRow('$.users')).toBeTruthy());
+    fireEvent.mouseDown(treeRow('$.users')!);
+    fireEvent.keyDown(screen.getByTestId('tree-view'), { key: 'Enter' });
+    await waitFor(() => expect(treeRow('$.users[0]')).toBeTruthy());
+    fireEvent.click(screen.getByLabelText(/sort by size/));
+    await waitFor(() => expect(screen.getAllByTestId('tree-row').map((r) => r.getAttribute('data-path')).slice(0, 3)).toEqual(['$', '$.users', '$.users[1400]']));
+  });
+});
+
 function fakeClient() {
   const jobs: { handlers: CompareHandlers; cancel: ReturnType<typeof vi.fn> }[] = [];
   return {

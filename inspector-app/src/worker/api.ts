@@ -156,8 +156,8 @@ export interface CapResult {
 /** Request name → (params, result). */
 export interface WorkerMethods {
   decode: { params: { frameId: number; format: FormatChoice }; result: FrameDecode | null };
-  /** A window of a node's children (`total` in all), from `offset` or around the child `around`. */
-  children: { params: { frameId: number; format: FormatChoice; nodeId: number; offset?: number; limit?: number; around?: number }; result: ChildWindow };
+  /** A window of a node's children (`total` in all), from `offset` or around the child `around`; `sortBySize`: all of them largest first, then the window. */
+  children: { params: { frameId: number; format: FormatChoice; nodeId: number; offset?: number; limit?: number; around?: number; sortBySize?: boolean }; result: ChildWindow };
   nodeAt: { params: { frameId: number; format: FormatChoice; offset: number }; result: number[] };
   bytes: { params: { frameId: number }; result: Uint8Array | null };
   text: { params: { frameId: number; format: FormatChoice; nodeId: number; mode: 'json' | 'edn' }; result: TextResult };

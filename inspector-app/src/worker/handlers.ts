@@ -111,9 +111,9 @@ export class WorkerHandlers {
         isCrdt: entry.format === 'crdt-model' || entry.format === 'crdt-patch',
       };
     },
-    children: ({ frameId, format, nodeId, offset, limit, around }) => {
+    children: ({ frameId, format, nodeId, offset, limit, around, sortBySize }) => {
       const index = this.index(frameId, format);
-      return index ? childNodes(index, nodeId, offset, limit, around) : { nodes: [], total: 0, offset: 0 };
+      return index ? childNodes(index, nodeId, offset, limit, around, sortBySize) : { nodes: [], total: 0, offset: 0 };
     },
     nodeAt: ({ frameId, format, offset }) => {
       const index = this.index(frameId, format);

@@ -70,21 +70,36 @@ export const CHILD_PAGE = 1000;
 /**
  * A window of the children of `id` as tree rows (indexes one more level on demand): from
  * `offset`, or centred on the child `around` (revealing a node deep in a long array).
+ * `bySize` orders all the children by their bytes (key included), largest first, before the
+ * window is cut: a sorted page is the top of the whole container, not of one page.
  */
-export function childNodes(index: SpanIndex, id: number, offset = 0, limit = CHILD_PAGE, around = -1): { nodes: TreeNode[]; total: number; offset: number } {
+export function childNodes(index: SpanIndex, id: number, offset = 0, limit = CHILD_PAGE, around = -1, bySize = false): { nodes: TreeNode[]; total: number; offset: number } {
   if (!index.has(id)) return { nodes: [], total: 0, offset: 0 };
   const depth = depthOf(index, id) + 1;
   const parentSegments = pathSegments(index, id);
   const all = index.children(id);
+  // Positions in arrival order (labels and paths need them), in display order.
+  let order: number[] | null = null;
+  if (bySize) {
+    const { start, end } = index.store;
+    const size = all.map((c) => {
+      const key = index.keyOf(c);
+      return end[c] - start[c] + (key >= 0 ? end[key] - start[key] : 0);
+    });
+    order = all.map((_, i) => i).sort((a, b) => size[b] - size[a] || a - b);
+  }
   if (around >= 0) {
-    const at = all.indexOf(around);
+    const at = order ? order.findIndex((i) => all[i] === around) : all.indexOf(around);
     if (at >= 0) offset = Math.max(0, Math.min(at - (limit >> 1), all.length - limit));
   }
-  const start = Math.max(0, Math.min(offset, all.length));
-  const end = Math.min(all.length, start + limit);
+  const from = Math.max(0, Math.min(offset, all.length));
+  const to = Math.min(all.length, from + limit);
   const nodes: TreeNode[] = [];
-  for (let i = start; i < end; i++) nodes.push(treeNode(index, all[i], i, depth, parentSegments));
-  return { nodes, total: all.length, offset: start };
+  for (let i = from; i < to; i++) {
+    const position = order ? order[i] : i;
+    nodes.push(treeNode(index, all[position], position, depth, parentSegments));
+  }
+  return { nodes, total: all.length, offset: from };
 }
 
 /** The ids from the root down to the deepest node containing `offset` (empty when none). */

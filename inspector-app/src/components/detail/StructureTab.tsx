@@ -56,7 +56,8 @@ export function StructureTab(props: StructureTabProps): ReactElement {
             </span>
           )}
         </div>
-        <TreeView tree={tree} frameSize={frameSize} selectedId={selected?.id ?? null} onSelect={onSelectNode} />
+        {/* Remounted on a sort toggle, so the sorted list shows from its top. */}
+        <TreeView key={sortBySize ? 'by-size' : 'in-order'} tree={tree} frameSize={frameSize} selectedId={selected?.id ?? null} onSelect={onSelectNode} />
         {showLargest && (
           <div className="ws-largest" aria-label="Largest fields" data-testid="largest-fields">
             {largest === null ? (
