@@ -160,7 +160,8 @@ export interface WorkerMethods {
   children: { params: { frameId: number; format: FormatChoice; nodeId: number; offset?: number; limit?: number; around?: number; sortBySize?: boolean }; result: ChildWindow };
   nodeAt: { params: { frameId: number; format: FormatChoice; offset: number }; result: number[] };
   bytes: { params: { frameId: number }; result: Uint8Array | null };
-  text: { params: { frameId: number; format: FormatChoice; nodeId: number; mode: 'json' | 'edn' }; result: TextResult };
+  /** JSON / EDN of a node; `raw-text` / `raw-hex`: the frame's bytes as UTF-8 text or hex (frames that do not decode). */
+  text: { params: { frameId: number; format: FormatChoice; nodeId: number; mode: 'json' | 'edn' | 'raw-text' | 'raw-hex' }; result: TextResult };
   largest: { params: { frameId: number; format: FormatChoice; count: number }; result: LargestField[] };
   crdt: { params: { frameId: number; format: FormatChoice }; result: CrdtSummary | null };
   diff: { params: { frameA: number; frameB: number }; result: DiffRow[] };

@@ -15,6 +15,7 @@ import type { CrdtSummary, EncodeAs, EncodeResult, FilterQuery, FrameDecode, Fra
 import { diffFrames } from './frame-diff.js';
 import { FrameStore, isPlainText } from './frame-store.js';
 import { jsonText } from './json-text.js';
+import { prettyEdn } from './edn-pretty.js';
 import { compileQuery, frameMatches, searchFormat, type ContentQuery } from './content-search.js';
 import { childNodes, framePreview, pathToOffset, treeNode } from './tree-nodes.js';
 import { buildHar } from '../sources/har.js';
@@ -34,6 +35,13 @@ function hexStart(bytes: Uint8Array, max = 24): string {
   let s = '';
   for (let i = 0; i < Math.min(bytes.length, max); i++) s += bytes[i].toString(16).padStart(2, '0') + ' ';
   return s.trimEnd() + (bytes.length > max ? ' …' : '');
+}
+
+/** Bytes as hex, 16 per line. */
+function hexLines(bytes: Uint8Array): string {
+  const lines: string[] = [];
+  for (let i = 0; i < bytes.length; i += 16) lines.push(Array.from(bytes.subarray(i, i + 16), (b) => b.toString(16).padStart(2, '0')).join(' '));
+  return lines.join('\n');
 }
 
 /** The list row for one frame: read one level deep, never more. */
@@ -121,11 +129,17 @@ export class WorkerHandlers {
     },
     bytes: ({ frameId }) => this.store.get(frameId)?.data.slice() ?? null,
     text: ({ frameId, format, nodeId, mode }): TextResult => {
+      if (mode === 'raw-text' || mode === 'raw-hex') {
+        const frame = this.store.get(frameId);
+        if (!frame) return { text: '', truncated: false };
+        const cut = frame.data.subarray(0, mode === 'raw-hex' ? MAX_TEXT_CHARS / 3 : MAX_TEXT_CHARS);
+        return { text: mode === 'raw-hex' ? hexLines(cut) : textDecoder.decode(cut), truncated: cut.length < frame.data.length };
+      }
       const index = this.index(frameId, format);
       if (!index || !index.has(nodeId)) return { text: '', truncated: false };
       if (mode === 'edn') {
         const text = diagnostic(index, nodeId, { maxLength: MAX_TEXT_CHARS });
-        return { text, truncated: text.length >= MAX_TEXT_CHARS };
+        return { text: prettyEdn(text), truncated: text.length >= MAX_TEXT_CHARS };
       }
       return jsonText(index.value(nodeId), MAX_TEXT_CHARS);
     },

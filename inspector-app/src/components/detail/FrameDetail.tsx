@@ -146,7 +146,21 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
         )}
         {tab === 'hex' &&
           (bytes ? <HexView bytes={bytes} selection={selected} errorOffset={errorOffset} onByteClick={(o) => void onByteClick(o)} scrollToOffset={scrollTo} /> : <div className="ws-empty">loading bytes…</div>)}
-        {tab === 'text' && root && <TextTab client={client} frameId={frameId} format={format} nodeId={nodeId} theme={theme} />}
+        {tab === 'text' && decoded && (
+          <TextTab
+            client={client}
+            frameId={frameId}
+            format={format}
+            rootId={root?.id ?? null}
+            selection={selected ? { id: selected.id, path: selected.path } : null}
+            reason={decoded.error?.message ?? decoded.warnings[0] ?? ''}
+            mode={view.textMode}
+            onMode={(textMode) => setView({ ...view, textMode })}
+            scope={view.textScope}
+            onScope={(textScope) => setView({ ...view, textScope })}
+            theme={theme}
+          />
+        )}
         {tab === 'compare' && <CompareTab client={client} frameId={frameId} format={format} nodeId={nodeId} nodeLabel={selected && selected.id !== root?.id ? selected.path : ''} originalSize={selected ? selected.end - selected.start : frame.size} cache={props.compareCache} />}
         {tab === 'crdt' && <CrdtTab client={client} frameId={frameId} format={format} />}
         {tab === 'diff' && (

@@ -5,12 +5,14 @@ import './code-text.css';
 
 export interface CodeViewProps {
   readonly text: string;
-  readonly language: 'json' | 'edn';
+  readonly language: 'json' | 'edn' | 'plaintext';
   readonly theme: MonacoThemeName;
   /** The caller cut `text`; says so above the view. */
   readonly truncated?: boolean;
   readonly testId?: string;
 }
+
+const ariaLabelOf = (language: CodeViewProps['language']) => (language === 'json' ? 'JSON text' : language === 'edn' ? 'EDN text' : 'Frame bytes');
 
 /** The plain fallback shows at most this much while Monaco loads (or if it never does). */
 export const FALLBACK_CHARS = 200_000;
@@ -78,7 +80,7 @@ export function CodeView(props: CodeViewProps): ReactElement {
     if (!monaco || !view) return;
     const model = monaco.editor.createModel(text, language);
     view.setModel(model);
-    view.updateOptions({ ariaLabel: language === 'json' ? 'JSON text' : 'EDN text' });
+    view.updateOptions({ ariaLabel: ariaLabelOf(language) });
     return () => {
       view.setModel(null);
       model.dispose();
@@ -100,7 +102,7 @@ export function CodeView(props: CodeViewProps): ReactElement {
         </div>
       )}
       {!ready && (
-        <pre className="code-view-pre" aria-label={language === 'json' ? 'JSON text' : 'EDN text'}>
+        <pre className="code-view-pre" aria-label={ariaLabelOf(language)}>
           {clipped ? text.slice(0, FALLBACK_CHARS) : text}
           {clipped && `\n… (showing the first ${FALLBACK_CHARS} characters${loading ? ' while the editor loads' : ''})`}
         </pre>
