@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore, type ReactElement } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactElement } from 'react';
 import type { HostCapabilities, Transport } from './protocol/transport.js';
 import { InspectorSession } from './state/session.js';
 import { importCaptureFile } from './state/import-file.js';
@@ -7,6 +7,7 @@ import { DEFAULT_CAP_BYTES } from './worker/frame-store.js';
 import { FrameList } from './components/list/FrameList.js';
 import { FilterBar } from './components/list/FilterBar.js';
 import { NoMatches } from './components/list/NoMatches.js';
+import { EmptyState } from './components/list/EmptyState.js';
 import { NO_FILTERS } from './state/capture-model.js';
 import { DEFAULT_DETAIL_VIEW, type DetailView } from './state/detail-view.js';
 import { CompareCache } from './state/compare-cache.js';
@@ -30,6 +31,8 @@ export interface AppProps {
   readonly autoSelectFirst?: boolean;
   /** Hide the list (paste page: one frame, detail only). */
   readonly singleFrame?: boolean;
+  /** The demo server's URL on the page's own host (the URL field's default). */
+  readonly demoUrl?: string;
 }
 
 /**
@@ -51,6 +54,8 @@ export function App(props: AppProps): ReactElement {
   const compareCache = useMemo(() => new CompareCache(), [session]);
   // Comparison results live until their frame is evicted (or cleared).
   useEffect(() => compareCache.retainFrames((frameId) => session.model.frame(frameId) !== undefined), [compareCache, session, snapshot.rows]);
+  const demoUrl = props.demoUrl ?? 'ws://localhost:8080/demo';
+  const urlRef = useRef<HTMLInputElement>(null);
   /** Bumped by "Clear filters" so the filter bar's own text boxes start empty. */
   const [filterBarKey, setFilterBarKey] = useState(0);
 
@@ -95,8 +100,10 @@ export function App(props: AppProps): ReactElement {
     <div className="ws-app" data-theme={theme} data-testid="app">
       {capabilities.connect && (
         <ConnectBar
-          initialUrl={props.connectUrl ?? 'ws://localhost:8080/demo'}
+          initialUrl={props.connectUrl ?? demoUrl}
           connections={snapshot.connections}
+          problem={snapshot.connectProblem}
+          urlRef={urlRef}
           onConnect={(url, protocols) => transport.send({ type: 'connect', url, protocols })}
           onClose={(connectionId) => transport.send({ type: 'disconnect', connectionId, code: 1000, reason: 'closed in wirescope' })}
           composerOpen={composerOpen}
@@ -152,7 +159,15 @@ export function App(props: AppProps): ReactElement {
               onSelect={setSelectedId}
               connectionLabels={connectionLabels}
               empty={
-                snapshot.rows.length === 0 ? undefined : (
+                snapshot.rows.length === 0 ? (
+                  <EmptyState
+                    panel={capabilities.hostName === 'panel'}
+                    onFocusUrl={capabilities.connect ? () => urlRef.current?.focus() : undefined}
+                    onConnectDemo={capabilities.connect ? () => transport.send({ type: 'connect', url: demoUrl, protocols: [] }) : undefined}
+                    demoUrl={demoUrl}
+                    onImport={capabilities.files ? () => document.querySelector<HTMLInputElement>('[data-testid=import-input]')?.click() : undefined}
+                  />
+                ) : (
                   <NoMatches
                     searching={snapshot.search !== null && !snapshot.search.done}
                     onClear={() => {

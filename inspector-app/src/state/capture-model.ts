@@ -46,6 +46,8 @@ export interface CaptureSnapshot {
   readonly bytesHeld: number;
   /** The running or finished content search, null without a text / path filter. */
   readonly search: SearchState | null;
+  /** Why the newest connect attempt failed (shown next to the URL), or null. */
+  readonly connectProblem: string | null;
   readonly version: number;
 }
 
@@ -63,6 +65,9 @@ export class CaptureModel {
   /** Frame ids matching the worker-side text/path filter, or null when none is set. */
   private contentMatches: Set<number> | null = null;
   private search: SearchState | null = null;
+  private connectProblem: string | null = null;
+  /** Connections that reached "open" (a close before that is a failed connect). */
+  private opened = new Set<string>();
   /** `visible` is recomputed when the next snapshot is made (search slices arrive ~80 times a second). */
   private visibleStale = false;
   private paused = false;
@@ -104,6 +109,7 @@ export class CaptureModel {
       dropReasons: this.dropReasons,
       bytesHeld: this.bytesHeld,
       search: this.search,
+      connectProblem: this.connectProblem,
       version: this.version,
     };
   }
@@ -194,19 +200,32 @@ export class CaptureModel {
   applyHostMessage(message: HostMessage): void {
     switch (message.type) {
       case 'connection-opening':
+        this.connectProblem = null;
         this.setConnection({ connectionId: message.connectionId, url: message.url, protocol: '', status: 'opening', detail: '' });
         break;
       case 'connection-opened':
+        this.opened.add(message.connectionId);
+        this.connectProblem = null;
         this.setConnection({ connectionId: message.connectionId, url: message.url, protocol: message.protocol, status: 'open', detail: message.extensions });
         break;
       case 'connection-closed': {
         const c = this.connections.get(message.connectionId);
-        this.setConnection({ connectionId: message.connectionId, url: c?.url ?? '', protocol: c?.protocol ?? '', status: 'closed', detail: `code ${message.code}${message.reason ? ` ${message.reason}` : ''}${message.wasClean ? '' : ' (not clean)'}` });
+        if (!c) break;
+        const detail = `code ${message.code}${message.reason ? ` ${message.reason}` : ''}${message.wasClean ? '' : ' (not clean)'}`;
+        if (!this.opened.has(message.connectionId)) this.connectProblem = `Could not connect to ${c.url}: it closed before opening (${detail}). Is the server running, and is the URL right?`;
+        this.setConnection({ connectionId: message.connectionId, url: c.url, protocol: c.protocol, status: 'closed', detail });
         break;
       }
       case 'connection-error': {
         const c = this.connections.get(message.connectionId);
-        this.setConnection({ connectionId: message.connectionId, url: c?.url ?? '', protocol: c?.protocol ?? '', status: 'error', detail: message.message });
+        if (!c) {
+          // Refused before it began (a bad URL): no connection to list, only the reason to show.
+          this.connectProblem = message.message;
+          this.changed();
+          break;
+        }
+        if (!this.opened.has(message.connectionId)) this.connectProblem = `Could not connect to ${c.url}: ${message.message}`;
+        this.setConnection({ connectionId: message.connectionId, url: c.url, protocol: c.protocol, status: 'error', detail: message.message });
         break;
       }
       case 'dropped':
