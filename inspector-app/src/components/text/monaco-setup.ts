@@ -20,6 +20,13 @@ import 'monaco-editor/features/readOnlyMessage/register';
 import 'monaco-editor/features/wordHighlighter/register';
 import 'monaco-editor/features/wordOperations/register';
 import 'monaco-editor/languages/features/json/register';
+// The JSON language's lazy chunk (jsonMode) registers editor contributions that need these
+// services; registered only then, after the first editor has started the service
+// collection, the next editor fails with "depends on UNKNOWN service ICodeLensCache /
+// treeViewsDndService / ISuggestMemories". Registering the services up front avoids it.
+import 'monaco-editor/editor/contrib/codelens/browser/codeLensCache';
+import 'monaco-editor/editor/common/services/treeViewsDndService';
+import 'monaco-editor/editor/contrib/suggest/browser/suggestMemory';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import JsonWorker from 'monaco-editor/language/json/json.worker?worker';
 import { EDN_LANGUAGE_ID, ednConfiguration, ednMonarch } from './edn-language';
