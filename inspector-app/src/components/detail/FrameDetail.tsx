@@ -72,6 +72,11 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
   }, [client, frameId]);
 
   const root = decoded?.root ?? null;
+  // What "auto" found, kept while another decoder is forced (the switcher's "auto (…)" names it).
+  const [autoDetected, setAutoDetected] = useState<string | null>(null);
+  useEffect(() => {
+    if (decoded && format === 'auto') setAutoDetected(decoded.format);
+  }, [decoded, format]);
   const tree = useTree(client, frameId, format, root, sortBySize);
   const selected: TreeNode | null = selectedId === null ? null : (tree.nodes.get(selectedId) ?? null);
 
@@ -106,7 +111,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
 
   return (
     <section className="ws-detail-pane" aria-label={`Frame ${frameId}`} data-testid="frame-detail" data-frame-id={frameId}>
-      <FrameActions client={client} frameId={frameId} format={format} detected={decoded?.format ?? null} onFormat={setFormat} />
+      <FrameActions client={client} frameId={frameId} format={format} detected={autoDetected} onFormat={setFormat} />
       {decoded?.error && <ErrorBanner error={decoded.error} format={decoded.format} onShowByte={showByte} />}
       {decoded?.warnings.map((w) => (
         <div key={w} className="ws-banner-error" style={{ background: 'var(--ws-warn-bg)' }} role="status">

@@ -29,7 +29,7 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
       data-testid="frame-row"
       data-frame-id={row.frameId}
       data-format={row.format ?? 'unknown'}
-      className="ws-frame-row"
+      className={row.frameId % 2 ? 'ws-frame-row ws-row-odd' : 'ws-frame-row'}
       style={{ transform: `translateY(${top}px)` }}
       onMouseDown={() => onSelect(row.frameId)}
     >
