@@ -185,7 +185,7 @@ export function App(props: AppProps): ReactElement {
             Frame #{selectedId} was evicted by the memory cap: its bytes are no longer held.
           </div>
         )}
-        {selected && <FrameDetail key={selected.frameId} client={worker} frame={selected} otherFrames={snapshot.rows.slice(-200)} theme={theme} view={detailView} onView={setDetailView} compareCache={compareCache} />}
+        {selected && <FrameDetail key={selected.frameId} client={worker} frame={selected} otherFrames={snapshot.rows.slice(-200)} theme={theme} view={detailView} onView={setDetailView} compareCache={compareCache} frameById={(id) => session.model.frame(id)} />}
         {!selected && props.singleFrame && <div className="ws-empty">Paste or drop a frame above.</div>}
       </div>
       {!props.singleFrame && <StatusBar snapshot={snapshot} hostName={capabilities.hostName} capBytes={capMb * 1024 * 1024} />}

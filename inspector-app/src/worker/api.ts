@@ -164,7 +164,8 @@ export interface WorkerMethods {
   text: { params: { frameId: number; format: FormatChoice; nodeId: number; mode: 'json' | 'edn' | 'raw-text' | 'raw-hex' }; result: TextResult };
   largest: { params: { frameId: number; format: FormatChoice; count: number }; result: LargestField[] };
   crdt: { params: { frameId: number; format: FormatChoice }; result: CrdtSummary | null };
-  diff: { params: { frameA: number; frameB: number }; result: DiffRow[] };
+  /** null when either frame is not held (evicted, or no such frame). */
+  diff: { params: { frameA: number; frameB: number }; result: DiffRow[] | null };
   encode: { params: { json: string; as: EncodeAs }; result: EncodeResult };
   setFilter: { params: FilterQuery; result: number[] | null };
   exportCapture: { params: { kind: 'har' | 'wirescope'; connections: Record<string, { url: string; protocol: string }> }; result: Uint8Array };

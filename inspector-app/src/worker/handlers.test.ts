@@ -89,7 +89,7 @@ describe('tree requests', () => {
 
   it('text gives JSON and EDN; largest lists the heaviest fields', () => {
     expect(JSON.parse(h.methods.text({ frameId: f.frameId, format: 'auto', nodeId: 0, mode: 'json' }).text)).toEqual({ users: [{ name: 'ann', id: 1 }, { name: 'bob', id: 2 }], ok: true });
-    expect(h.methods.text({ frameId: f.frameId, format: 'auto', nodeId: 0, mode: 'edn' }).text).toBe('{"users": [{"name": "ann", "id": 1}, {"name": "bob", "id": 2}], "ok": true}');
+    expect(h.methods.text({ frameId: f.frameId, format: 'auto', nodeId: 0, mode: 'edn' }).text).toBe('{\n  "users": [\n    {\n      "name": "ann",\n      "id": 1\n    },\n    {\n      "name": "bob",\n      "id": 2\n    }\n  ],\n  "ok": true\n}');
     expect(h.methods.largest({ frameId: f.frameId, format: 'auto', count: 1 })[0].path).toBe('$.users');
   });
 
@@ -173,7 +173,7 @@ describe('diff', () => {
         expect.objectContaining({ path: '$.c', change: 'added' }),
       ]),
     );
-    expect(rows.some((r) => r.path === '$.a')).toBe(false);
+    expect(rows!.some((r) => r.path === '$.a')).toBe(false);
   });
 });
 

@@ -183,7 +183,7 @@ export class WorkerHandlers {
     diff: ({ frameA, frameB }) => {
       const fa = this.store.get(frameA);
       const fb = this.store.get(frameB);
-      if (!fa || !fb) return [];
+      if (!fa || !fb) return null;
       const a = decodeFrame(fa.data, { isText: fa.opcode === 'text' }).index;
       const b = decodeFrame(fb.data, { isText: fb.opcode === 'text' }).index;
       return a && b ? diffFrames(a, b) : [];

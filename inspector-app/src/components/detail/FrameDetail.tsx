@@ -7,6 +7,7 @@ import { CompareTab } from '../compare/CompareTab.js';
 import { CrdtTab } from '../crdt/CrdtTab.js';
 import { DiffTab } from '../diff/DiffTab.js';
 import { ErrorBanner } from './ErrorBanner.js';
+import { formatBytes } from '../shell/format.js';
 import { FrameActions } from './FrameActions.js';
 import { StructureTab } from './StructureTab.js';
 import { TextTab } from './TextTab.js';
@@ -25,9 +26,14 @@ export interface FrameDetailProps {
   /** Tab and view options, kept by the app across frames (default: this frame's own). */
   readonly view?: DetailView;
   readonly onView?: (view: DetailView) => void;
+  /** Any held frame's row by id (the Diff picker labels frames older than otherFrames). */
+  readonly frameById?: (frameId: number) => FrameSummary | undefined;
   /** Comparison runs kept across tabs and frames. */
   readonly compareCache?: CompareCache;
 }
+
+/** A frame in the Diff picker: the same words wherever it is listed. */
+const diffLabel = (f: FrameSummary) => `#${f.frameId} ${f.format ?? '?'} ${formatBytes(f.size)} ${f.preview.slice(0, 40)}`;
 
 /** One frame: actions, error banner, and the Tree / Hex / Text / Compare / CRDT / Diff tabs. */
 export function FrameDetail(props: FrameDetailProps): ReactElement {
@@ -173,8 +179,12 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
             client={client}
             frameA={frameId}
             frameB={diffWith}
-            frameOptions={otherFrames.filter((f) => f.frameId !== frameId).map((f) => ({ frameId: f.frameId, label: `#${f.frameId} ${f.format ?? '?'} ${f.size} B ${f.preview.slice(0, 40)}` }))}
+            frameOptions={otherFrames.filter((f) => f.frameId !== frameId).map((f) => ({ frameId: f.frameId, label: diffLabel(f) }))}
             onPickB={setDiffWith}
+            frameLabel={(id) => {
+              const f = props.frameById?.(id);
+              return f ? diffLabel(f) : null;
+            }}
           />
         )}
       </div>
