@@ -49,7 +49,7 @@ export function treeNode(index: SpanIndex, id: number, position: number, depth =
     keyEnd: keyId >= 0 ? store.end[keyId] : -1,
     kind: index.kind(id),
     head: describeHead(index, id),
-    preview: previewValue(index, id, 80),
+    preview: arrivedPreview(index, id) ?? previewValue(index, id, 80),
     start: store.start[id],
     end: store.end[id],
     headerLength: store.head[id],
@@ -61,6 +61,60 @@ export function treeNode(index: SpanIndex, id: number, position: number, depth =
     pointer: formatPointer(segments),
     crdtId: crdtId ? formatId(crdtId) : null,
     crdtSpan: crdtSpanOf(index, id),
+  };
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: false });
+
+/** A string cut short by the end of the frame: the bytes that did arrive, and how many were declared. */
+function arrivedPreview(index: SpanIndex, id: number): string | null {
+  if (!index.isIncomplete(id)) return null;
+  const kind = index.kind(id);
+  if (kind !== 'text' && kind !== 'bytes') return null;
+  const { start, end, head, arg } = index.store;
+  const from = start[id] + head[id];
+  const to = Math.min(end[id], index.bytes.length);
+  const declared = arg[id];
+  if (!(declared >= 0) || to < from) return null;
+  const got = index.bytes.subarray(from, Math.min(to, from + 60));
+  const shown = kind === 'text' ? JSON.stringify(utf8.decode(got)).slice(0, -1) + '…"' : `h'${Array.from(got, (b) => b.toString(16).padStart(2, '0')).join('')}…'`;
+  return `${shown} (${to - from} of ${declared} bytes arrived)`;
+}
+
+/**
+ * A map's last key whose value failed to decode: the walker stopped after the key, so the
+ * entry has no value node. It is still an entry the user must see (its key bytes are
+ * there), shown as a row for the key that says why the value is missing.
+ */
+function danglingKeyNode(index: SpanIndex, mapId: number, depth: number, parentPath: string, parentPointer: string): TreeNode | null {
+  const { firstChild, nextSibling, flags, start, end } = index.store;
+  let last = -1;
+  for (let c = firstChild[mapId]; c >= 0; c = nextSibling[c]) last = c;
+  if (last < 0 || !(flags[last] & Flag.key)) return null;
+  const label = index.kind(last) === 'text' && !index.isIncomplete(last) ? String(index.value(last)) : previewValue(index, last, 40);
+  const error = index.error;
+  const why = error ? `value failed at byte ${error.offset}: ${error.message}` : 'value missing';
+  return {
+    id: last,
+    parent: mapId,
+    depth,
+    label,
+    keyStart: start[last],
+    keyEnd: end[last],
+    kind: 'missing',
+    head: 'no value',
+    preview: `(${why})`,
+    start: end[last],
+    end: end[last],
+    headerLength: 0,
+    isContainer: false,
+    childCount: -1,
+    incomplete: true,
+    duplicateKey: false,
+    path: parentPath + (/^[A-Za-z_$][\w$]*$/.test(label) ? `.${label}` : `[${JSON.stringify(label)}]`),
+    pointer: `${parentPointer}/${label.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+    crdtId: null,
+    crdtSpan: null,
   };
 }
 
@@ -98,6 +152,11 @@ export function childNodes(index: SpanIndex, id: number, offset = 0, limit = CHI
   for (let i = from; i < to; i++) {
     const position = order ? order[i] : i;
     nodes.push(treeNode(index, all[position], position, depth, parentSegments));
+  }
+  // An entry whose value failed comes last (the walker stopped there): shown after the rest.
+  if (index.isIncomplete(id) && index.kind(id) === 'map' && to === all.length) {
+    const dangling = danglingKeyNode(index, id, depth, formatPath(parentSegments), formatPointer(parentSegments));
+    if (dangling) return { nodes: [...nodes, dangling], total: all.length + 1, offset: from };
   }
   return { nodes, total: all.length, offset: from };
 }
