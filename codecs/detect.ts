@@ -6,6 +6,12 @@ import { msgpackWalker } from './msgpack/walker.js';
 import { jsonWalker } from './json/walker.js';
 import { crdtModelWalker } from './crdt/model-walker.js';
 import { crdtPatchWalker } from './crdt/patch-walker.js';
+import { ndjsonWalker } from './json/sequence-walker.js';
+import { textWalker } from './text/walker.js';
+import { protobufWalker } from './protobuf/walker.js';
+import { socketIoPacket, socketIoWalker } from './protocols/socketio-walker.js';
+import { Kind as K } from './core/kinds.js';
+import { findInvalidUtf8 } from './core/utf8.js';
 
 /**
  * Format detection from the bytes alone (plus whether the frame was text or binary). A
@@ -16,6 +22,11 @@ import { crdtPatchWalker } from './crdt/patch-walker.js';
 export interface DetectContext {
   /** The frame arrived as a WebSocket text frame. */
   readonly isText?: boolean;
+  /**
+   * The format the connection's other frames decoded as: evidence that breaks ties on tiny
+   * frames (`2a` is CBOR -11 and MessagePack 42; on a MessagePack connection it is 42).
+   */
+  readonly preferFormat?: string | null;
 }
 
 export interface Candidate {
@@ -43,6 +54,8 @@ export interface Detection {
 
 export interface Detector {
   readonly format: string;
+  /** False for binary formats: never tried on a WebSocket text frame (default true). */
+  readonly textFrames?: boolean;
   /** A candidate, a rejection, or null when the bytes cannot even start this format. */
   detect(bytes: Uint8Array, context: DetectContext): Candidate | Rejection | null;
 }
@@ -93,6 +106,9 @@ function plausibility(index: SpanIndex): { score: number; notes: string[] } {
 function binaryDetector(format: string, walker: FormatWalker, base: number, extra?: (bytes: Uint8Array) => { bonus: number; note: string } | null): Detector {
   return {
     format,
+    // A text frame is read as text (JSON, a JSON sequence or plain text); binary readings of
+    // it only when the user forces one ("decode as"): `"a"` is not MessagePack 97.
+    textFrames: false,
     detect(bytes, context) {
       if (bytes.length === 0) return null;
       const index = new SpanIndex(bytes, walker, { depth: 1 });
@@ -100,8 +116,7 @@ function binaryDetector(format: string, walker: FormatWalker, base: number, extr
       const p = plausibility(index);
       const e = extra?.(bytes);
       let confidence = base + p.score + (e?.bonus ?? 0);
-      // A text frame is UTF-8 text; binary formats only rarely read such bytes whole.
-      if (context.isText) confidence -= 0.4;
+      if (context.preferFormat === format) confidence += 0.25;
       confidence = Math.max(0.01, Math.min(0.99, confidence));
       return { format, confidence, reason: [e?.note, ...p.notes].filter(Boolean).join(', ') || 'decodes whole', index };
     },
@@ -136,6 +151,7 @@ const jsonDetector: Detector = {
 function crdtDetector(format: 'crdt-model' | 'crdt-patch', walker: FormatWalker, confidence: number, reason: string): Detector {
   return {
     format,
+    textFrames: false,
     detect(bytes) {
       if (bytes.length < 3) return null;
       const index = new SpanIndex(bytes, walker);
@@ -145,20 +161,136 @@ function crdtDetector(format: 'crdt-model' | 'crdt-patch', walker: FormatWalker,
   };
 }
 
+/** Bytes that separate the values of a JSON sequence: LF (NDJSON) and RS (RFC 7464). */
+function isSeparator(c: number): boolean {
+  return c === 0x0a || c === 0x1e;
+}
+
+/**
+ * Several JSON values, one per line (`{…}\n{…}`). Offered only when the first line is a whole
+ * JSON value and more follows, so pretty-printed JSON (whose first line is `{`) and one value
+ * with a trailing newline are not sequences.
+ */
+const ndjsonDetector: Detector = {
+  format: 'ndjson',
+  detect(bytes, context) {
+    let first = 0;
+    while (first < bytes.length && (isSeparator(bytes[first]) || bytes[first] === 0x20 || bytes[first] === 0x09 || bytes[first] === 0x0d)) first++;
+    if (first >= bytes.length || !JSON_START.has(bytes[first])) return null;
+    let lf = first;
+    while (lf < bytes.length && !isSeparator(bytes[lf])) lf++;
+    let next = lf;
+    while (next < bytes.length && (isSeparator(bytes[next]) || bytes[next] === 0x20 || bytes[next] === 0x09 || bytes[next] === 0x0d)) next++;
+    if (next >= bytes.length) return null;
+    if (new SpanIndex(bytes.subarray(first, lf), jsonWalker, { depth: 0 }).error) return null;
+    const index = new SpanIndex(bytes, ndjsonWalker, { depth: 1 });
+    if (index.error) return { format: 'ndjson', error: index.error, index };
+    return { format: 'ndjson', confidence: context.isText ? 0.97 : 0.85, reason: `${index.store.arg[0]} JSON values, one per line`, index };
+  },
+};
+
+/**
+ * Plain text: any valid UTF-8 in a text frame (the fallback that keeps `hello` from showing
+ * as broken CBOR); in a binary frame only text without control characters, and ranked low.
+ */
+const textDetector: Detector = {
+  format: 'text',
+  detect(bytes, context) {
+    if (bytes.length === 0) return null;
+    if (findInvalidUtf8(bytes, 0, bytes.length) >= 0) return null;
+    if (!context.isText) {
+      for (let i = 0; i < bytes.length; i++) {
+        const c = bytes[i];
+        if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f) return null;
+      }
+    }
+    const index = new SpanIndex(bytes, textWalker, { depth: 1 });
+    return { format: 'text', confidence: context.isText ? 0.5 : 0.3, reason: context.isText ? 'text frame' : 'printable UTF-8 text', index };
+  },
+};
+
+/**
+ * Protobuf has no magic number and many byte strings parse as a message, so it ranks below
+ * every self-describing format: offered when nothing else reads the frame whole (or the
+ * connection's other frames were Protobuf). Small field numbers, nested messages and text
+ * fields that read as such make it more plausible.
+ */
+const protobufDetector: Detector = {
+  format: 'protobuf',
+  textFrames: false,
+  detect(bytes, context) {
+    if (bytes.length < 2) return null;
+    const index = new SpanIndex(bytes, protobufWalker, { depth: 1 });
+    // No magic number: how far a failed Protobuf reading got says nothing about the frame
+    // (f8 18 "reads" two bytes of a tag), so it is never the nearest reading; "decode as"
+    // still offers it.
+    if (index.error) return null;
+    const { store } = index;
+    let fields = 0;
+    let smallFields = 0;
+    let readable = 0;
+    for (let id = 1; id < store.size; id++) {
+      const k = store.kind[id];
+      if (k === K.pb_tag) {
+        fields++;
+        if (store.arg[id] / 8 <= 64) smallFields++;
+      } else if (k === K.map || k === K.text) readable++;
+    }
+    if (fields === 0) return null;
+    let confidence = 0.3 + 0.15 * (smallFields / fields) + Math.min(0.1, 0.05 * readable);
+    if (context.preferFormat === 'protobuf') confidence += 0.4;
+    const notes = [`${fields} field${fields === 1 ? '' : 's'}`];
+    if (readable) notes.push(`${readable} nested message or text field${readable === 1 ? '' : 's'}`);
+    return { format: 'protobuf', confidence: Math.min(0.95, confidence), reason: `Protobuf wire format without a schema: ${notes.join(', ')}`, index };
+  },
+};
+
+/**
+ * Socket.IO / Engine.IO text packets (`42["ev",…]`, `0{"sid":…}`, `2`, `3probe`). `2`, `3`
+ * and `40` are also JSON numbers: without evidence from the connection JSON wins; on a
+ * connection whose other frames were Socket.IO the packet reading does.
+ */
+const socketIoDetector: Detector = {
+  format: 'socketio',
+  detect(bytes, context) {
+    if (!context.isText || bytes.length === 0 || bytes[0] < 0x30 || bytes[0] > 0x36) return null;
+    const index = new SpanIndex(bytes, socketIoWalker, { depth: 1 });
+    if (index.error) return bytes.length > 1 && bytes[0] === 0x34 && bytes[1] >= 0x30 && bytes[1] <= 0x36 ? { format: 'socketio', error: index.error, index } : null;
+    const p = socketIoPacket(index);
+    if (!p) return null;
+    const rest = bytes.length > 1 ? String.fromCharCode(...bytes.subarray(1, Math.min(bytes.length, 7))) : '';
+    let confidence: number;
+    if (p.socketType) confidence = 0.9;
+    else if (p.engineType === 'open') confidence = bytes[1] === 0x7b ? 0.9 : 0;
+    else if (p.engineType === 'ping' || p.engineType === 'pong') confidence = rest === '' || rest === 'probe' ? 0.6 : 0;
+    else if (p.engineType === 'message') confidence = 0.3;
+    else confidence = bytes.length === 1 ? 0.55 : 0;
+    if (confidence === 0) return null;
+    if (context.preferFormat === 'socketio') confidence = Math.min(0.995, confidence + 0.45);
+    const what = p.socketType ? `socket.io ${p.socketType}${p.event ? ` "${p.event}"` : ''}` : `engine.io ${p.engineType}`;
+    return { format: 'socketio', confidence, reason: `${what} packet`, index };
+  },
+};
+
 export const detectors: Detector[] = [
   jsonDetector,
+  ndjsonDetector,
+  socketIoDetector,
+  textDetector,
   binaryDetector('cbor', cborWalker, 0.75, (bytes) =>
     bytes[0] === 0xd9 && bytes[1] === 0xd9 && bytes[2] === 0xf7 ? { bonus: 0.3, note: 'self-describe tag 55799' } : null,
   ),
   binaryDetector('msgpack', msgpackWalker, 0.72),
   crdtDetector('crdt-model', crdtModelWalker, 0.97, 'json-joy structural binary model: node tree and clock consume the frame exactly'),
   crdtDetector('crdt-patch', crdtPatchWalker, 0.95, 'json-joy binary patch: id, meta and valid operations consume the frame exactly'),
+  protobufDetector,
 ];
 
 export function detectFormat(bytes: Uint8Array, context: DetectContext = {}): Detection {
   const candidates: Candidate[] = [];
   const rejected: Rejection[] = [];
   for (const detector of detectors) {
+    if (context.isText && detector.textFrames === false) continue;
     let result: Candidate | Rejection | null;
     try {
       result = detector.detect(bytes, context);

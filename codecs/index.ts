@@ -9,7 +9,12 @@ import { msgpackWalker } from './msgpack/walker.js';
 import { jsonWalker } from './json/walker.js';
 import { crdtModelWalker } from './crdt/model-walker.js';
 import { crdtPatchWalker } from './crdt/patch-walker.js';
+import { ndjsonWalker } from './json/sequence-walker.js';
+import { textWalker } from './text/walker.js';
+import { protobufWalker } from './protobuf/walker.js';
+import { socketIoWalker } from './protocols/socketio-walker.js';
 import { detectFormat, type Detection } from './detect.js';
+import { nearMissConfidence, NEAR_MISS_THRESHOLD } from './near-miss.js';
 
 export { SpanIndex, type FormatWalker, type FormatName, type IndexOptions } from './core/span-index.js';
 export { Kind, Flag, kindName, type KindName } from './core/kinds.js';
@@ -19,10 +24,17 @@ export { diagnostic, type DiagnosticOptions } from './core/diagnostic.js';
 export { describeHead, previewValue } from './core/describe.js';
 export { pathOf, pathSegments, childSegment, formatPath, formatPointer, type PathSegment } from './core/path.js';
 export { nodeCost, mapCost, frameAttribution, heaviestPaths, type NodeCost, type MapCost, type FrameAttribution, type HeavyPath } from './core/attribution.js';
+export { embeddedCbor, embeddedOffset } from './cbor/embedded.js';
+export { positionLabel } from './core/position-label.js';
+export { cborTagPreview, tagContentLabel, throughSelfDescribe } from './cbor/known-tags.js';
+export { fieldCosts, type FieldCost, type FieldCostReport, type FieldCostOptions } from './core/field-cost.js';
 export { annotatedHex, type AnnotateOptions } from './core/annotate.js';
 export { detectFormat, detectors, type Detection, type Candidate, type Rejection, type Detector, type DetectContext } from './detect.js';
 export { parseInput, parseHex, parseBase64, type InputMode, type InputEncoding, type ParsedInput } from './input.js';
-export { cborWalker, msgpackWalker, jsonWalker, crdtModelWalker, crdtPatchWalker };
+export { cborWalker, msgpackWalker, jsonWalker, ndjsonWalker, textWalker, protobufWalker, socketIoWalker, crdtModelWalker, crdtPatchWalker };
+export { socketIoPacket, type SocketIoPacket } from './protocols/socketio-walker.js';
+export { recognizeProtocol, type ProtocolInfo, type RecognizeContext } from './protocols/recognize.js';
+export { nearMissConfidence } from './near-miss.js';
 export { crdtByteSplit, nodeByteSplit, crdtClockTable, crdtExtensionOf } from './crdt/model-walker.js';
 export { patchOps, patchJson, patchByteSplit } from './crdt/patch-walker.js';
 export { crdtIdOf, crdtSpanOf, formatId, type CrdtId } from './crdt/annotations.js';
@@ -34,12 +46,16 @@ export { decodeCrdt, detectCrdtCodec, decodeModel, decodePatch, encodeModel, enc
  * CBOR or MessagePack frames, read as such and interpreted by `decodeCrdt`.
  */
 export type FrameFormat = FormatName;
-export const FRAME_FORMATS: readonly FrameFormat[] = ['cbor', 'msgpack', 'json', 'crdt-model', 'crdt-patch'];
+export const FRAME_FORMATS: readonly FrameFormat[] = ['cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'socketio', 'crdt-model', 'crdt-patch'];
 
 export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
   cbor: cborWalker,
   msgpack: msgpackWalker,
   json: jsonWalker,
+  ndjson: ndjsonWalker,
+  text: textWalker,
+  protobuf: protobufWalker,
+  socketio: socketIoWalker,
   'crdt-model': crdtModelWalker,
   'crdt-patch': crdtPatchWalker,
 };
@@ -49,9 +65,19 @@ export interface DecodeOptions {
   readonly format?: 'auto' | FrameFormat;
   /** Levels recorded below the root (default: all). 1 = the root's children only. */
   readonly depth?: number;
-  /** The frame arrived as a WebSocket text frame (a hint for detection). */
+  /** The frame arrived as a WebSocket text frame: read as JSON, a JSON sequence or text. */
   readonly isText?: boolean;
+  /** The format the connection's other frames decoded as (breaks ties on tiny frames). */
+  readonly preferFormat?: string | null;
 }
+
+/**
+ * What the frame is, in one word: `decoded` (a format reads it whole), `malformed` (a format
+ * reads most of it plausibly and then fails: the error is the news), `unknown` (no format
+ * reads it with good confidence: foreign binary such as Protobuf, not "broken CBOR"), or
+ * `empty` (a 0-byte frame, which is legal and not an error).
+ */
+export type FrameVerdict = 'decoded' | 'malformed' | 'unknown' | 'empty';
 
 export interface DecodedFrame {
   /** The format the frame was read as, or null when nothing could even start to read it. */
@@ -62,6 +88,7 @@ export interface DecodedFrame {
   readonly error: DecodeError | null;
   /** What detection found (null when the format was forced). */
   readonly detection: Detection | null;
+  readonly verdict: FrameVerdict;
 }
 
 /** Decodes one frame into a validated span index. Never throws. */
@@ -70,21 +97,43 @@ export function decodeFrame(bytes: Uint8Array, options: DecodeOptions = {}): Dec
   const format = options.format ?? 'auto';
   if (format !== 'auto') {
     const walker = walkers[format];
-    if (!walker) return { format: null, index: null, detection: null, error: { code: 'unsupported-format', offset: 0, message: `unknown format ${format}` } };
+    if (!walker) return { format: null, index: null, detection: null, verdict: 'unknown', error: { code: 'unsupported-format', offset: 0, message: `unknown format ${format}` } };
     const index = new SpanIndex(bytes, walker, { depth });
-    return { format, index, error: index.error, detection: null };
+    return { format, index, error: index.error, detection: null, verdict: index.error ? 'malformed' : 'decoded' };
   }
-  const detection = detectFormat(bytes, { isText: options.isText });
+  if (bytes.length === 0) return { format: null, index: null, error: null, detection: { candidates: [], rejected: [] }, verdict: 'empty' };
+  const detection = detectFormat(bytes, { isText: options.isText, preferFormat: options.preferFormat });
   const best = detection.candidates[0];
-  if (best?.index) return { format: best.format as FrameFormat, index: deepen(best.index, depth), error: null, detection };
-  // Nothing decoded whole: show the reading that got furthest, with its error and partial tree.
   const furthest = detection.rejected[0];
-  if (furthest?.index) return { format: furthest.format as FrameFormat, index: deepen(furthest.index, depth), error: furthest.error, detection };
-  const error: DecodeError =
-    bytes.length === 0
-      ? { code: 'empty-input', offset: 0, message: 'empty frame at byte 0' }
-      : { code: 'unsupported-format', offset: 0, message: 'not CBOR, MessagePack, JSON or a json-joy binary model / patch at byte 0' };
-  return { format: null, index: null, error, detection };
+  // A text frame that opens like a JSON object or array but is not JSON, or a Socket.IO packet
+  // whose payload is broken: the error (and its offset) is what the user needs, not "plain text".
+  if (best?.format === 'text' && furthest?.index && (((furthest.format === 'json' || furthest.format === 'ndjson') && opensJsonContainer(bytes)) || furthest.format === 'socketio')) {
+    return { format: furthest.format, index: deepen(furthest.index, depth), error: furthest.error, detection, verdict: 'malformed' };
+  }
+  // Protobuf has no magic and reads many byte strings whole: a frame of a known format that
+  // was clearly cut short (read validly to its end, then more wanted) stays "malformed X".
+  const strongNearMiss = best?.format === 'protobuf' && furthest?.index && nearMissConfidence(furthest, bytes.length) >= STRONG_NEAR_MISS;
+  if (best?.index && !strongNearMiss) return { format: best.format as FrameFormat, index: deepen(best.index, depth), error: null, detection, verdict: 'decoded' };
+  // Nothing decoded whole: a reading that got far and looks like real data is a malformed
+  // frame of that format (with its partial tree); anything else is unknown.
+  if (furthest?.index && nearMissConfidence(furthest, bytes.length) >= NEAR_MISS_THRESHOLD) {
+    return { format: furthest.format as FrameFormat, index: deepen(furthest.index, depth), error: furthest.error, detection, verdict: 'malformed' };
+  }
+  const readings = detection.rejected.map((r) => `${r.format} stops at byte ${r.error.offset}`).join('; ');
+  const error: DecodeError = {
+    code: 'unsupported-format',
+    offset: furthest?.error.offset ?? 0,
+    message: `no format reads the whole frame${readings ? ` (${readings})` : ''}`,
+  };
+  return { format: null, index: null, error, detection, verdict: 'unknown' };
+}
+
+const STRONG_NEAR_MISS = 0.8;
+
+function opensJsonContainer(bytes: Uint8Array): boolean {
+  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i++;
+  return bytes[i] === 0x7b || bytes[i] === 0x5b;
 }
 
 /** Detection indexes one level deep; record the rest of the requested depth. */

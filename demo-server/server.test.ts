@@ -112,13 +112,17 @@ describe('demo server: /demo stream', () => {
           expect(decoded.error, label).not.toBeNull();
           expect(decoded.error!.offset, label).toBeGreaterThan(0);
           continue;
+        case 'attachment':
+          // Raw bytes announced by the Socket.IO event before it.
+          expect(frames[i - 1].bytes.toString()).toMatch(/^451-/);
+          continue;
       }
       expect(decoded.error, label).toBeNull();
       expect(decoded.format, label).toBe(message.kind);
     }
     expect(frames[0].isBinary).toBe(true);
     expect(() => Model.fromBinary(frames[0].bytes)).not.toThrow();
-    for (const kind of ['crdt-model', 'crdt-patch', 'cbor', 'msgpack', 'json', 'malformed']) expect(seen.get(kind), kind).toBeGreaterThan(0);
+    for (const kind of ['crdt-model', 'crdt-patch', 'cbor', 'msgpack', 'json', 'socketio', 'protobuf', 'attachment', 'malformed']) expect(seen.get(kind), kind).toBeGreaterThan(0);
     expect(largest).toBeGreaterThan(1_000_000);
   });
 

@@ -11,12 +11,16 @@ import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncode
 import { makeRng, type Rng } from './rng.js';
 import { CrdtSession } from './crdt-session.js';
 import { malformedFrame } from './malformed.js';
+import { protobufTrade, socketIoEvent, socketIoUpload } from './real-traffic.js';
 import { CBOR_SHAPES, JSON_SHAPES, MSGPACK_SHAPES, largeValue, type Shape, type ShapeCodec } from './shapes.js';
 
 export type DemoOpcode = 'text' | 'binary';
 
-/** What a frame is meant to decode as; `malformed` frames must fail to decode. */
-export type DemoKind = 'cbor' | 'msgpack' | 'json' | 'crdt-model' | 'crdt-patch' | 'malformed';
+/**
+ * What a frame is meant to decode as; `malformed` frames must fail to decode; a Socket.IO
+ * `attachment` is raw bytes announced by the binary event before it.
+ */
+export type DemoKind = 'cbor' | 'msgpack' | 'json' | 'socketio' | 'protobuf' | 'attachment' | 'crdt-model' | 'crdt-patch' | 'malformed';
 
 export interface DemoMessage {
   readonly opcode: DemoOpcode;
@@ -69,10 +73,14 @@ export function createTraffic(options: TrafficOptions = {}): DemoTraffic {
   const crdt = new CrdtSession(rng);
   let count = 0;
   let patchesSinceSnapshot = 0;
+  /** Frames that must follow the last one (a Socket.IO binary event's attachments). */
+  const pending: DemoMessage[] = [];
 
   const snapshot = (label: string): DemoMessage => ({ opcode: 'binary', kind: 'crdt-model', data: crdt.snapshot(), label });
 
   const produce = (): DemoMessage => {
+    const next = pending.shift();
+    if (next) return next;
     if (count === 0) return snapshot('crdt-model snapshot');
     if (largeEvery > 0 && count % largeEvery === 0) return large(rng, now());
     if (rng() < malformedChance) {
@@ -82,7 +90,15 @@ export function createTraffic(options: TrafficOptions = {}): DemoTraffic {
     const roll = rng();
     if (roll < 0.3) return encoded(rng.pick(CBOR_SHAPES), 'cbor', rng, now());
     if (roll < 0.5) return encoded(rng.pick(MSGPACK_SHAPES), 'msgpack', rng, now());
-    if (roll < 0.7) return encoded(rng.pick(JSON_SHAPES), 'json', rng, now());
+    if (roll < 0.62) return encoded(rng.pick(JSON_SHAPES), 'json', rng, now());
+    if (roll < 0.66) return { opcode: 'text', kind: 'socketio', data: socketIoEvent(rng, now()), label: 'socket.io chat message' };
+    // An upload's attachment must follow it directly: not when the next slot is a large message.
+    if (roll < 0.68 && !(largeEvery > 0 && (count + 1) % largeEvery === 0)) {
+      const [event, attachment] = socketIoUpload(rng);
+      pending.push({ opcode: 'binary', kind: 'attachment', data: attachment, label: 'socket.io attachment 0 of upload' });
+      return { opcode: 'text', kind: 'socketio', data: event, label: 'socket.io upload (1 attachment)' };
+    }
+    if (roll < 0.74) return { opcode: 'binary', kind: 'protobuf', data: protobufTrade(rng, count), label: 'protobuf demo.Trade' };
     if (patchesSinceSnapshot >= PATCHES_PER_SNAPSHOT) {
       patchesSinceSnapshot = 0;
       return snapshot('crdt-model snapshot (merged)');

@@ -7,7 +7,13 @@
  * median time per operation and the ratio to json-pack decode (targets: full index <= 2.0x,
  * depth-1 <= 0.3x). Rounds interleave the contenders so machine noise hits all of them.
  *
- * `npm run bench -- --write` also replaces the table in docs/BENCHMARKS.md.
+ * Then the real-world-shapes set (shapes-bench.ts): tweets, pretty-printed records, meshes,
+ * GeoJSON and text-heavy records from 100 B frames to 3 MB documents, as CBOR, MessagePack
+ * and JSON text, each against the fastest plain decoder of its format (CPU and wall ratios).
+ *
+ * Flags (after `npm run bench --`): `--write` replaces both tables in docs/BENCHMARKS.md;
+ * `--quick` fewer rounds and no 3 MB documents; `--seeds-only` / `--shapes-only` one of the
+ * two sets; `--format=cbor,msgpack,json` and `--shape=tweets,mesh,...` narrow the shapes set.
  */
 import { measure, fmtTime, type Contender } from './measure.js';
 import { writeBenchmarkSection } from './report.js';
@@ -22,11 +28,20 @@ import { comment as cbor2Comment } from 'cbor2/comment';
 import { SpanIndex } from '../core/span-index.js';
 import { cborWalker } from '../cbor/walker.js';
 import { generateDocument } from './generate.js';
+import { runShapesBench, type ShapeFormat } from './shapes-bench.js';
 
 // Runs from codecs/bench (tsx) or dist/bench (bundled): the repository root is two levels up either way.
 const repo = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const write = process.argv.includes('--write');
 const quick = process.argv.includes('--quick');
+const seedsOnly = process.argv.includes('--seeds-only');
+const shapesOnly = process.argv.includes('--shapes-only');
+/** The value of `--name=a,b` as a list, or null when absent. */
+function listFlag(name: string): string[] | null {
+  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return arg ? arg.slice(name.length + 3).split(',').filter(Boolean) : null;
+}
+const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}`;
 
 interface Payload {
   name: string;
@@ -62,43 +77,59 @@ function roundsFor(bytes: Uint8Array): number {
   return quick ? 5 : bytes.length > 4 << 20 ? 9 : 21;
 }
 
-const rows: string[] = [];
-const header = ['Payload', 'CBOR bytes', 'nodes full / depth 1', ...contenders.map((c) => c.name), 'full / json-pack', 'depth-1 / json-pack', 'comment() / json-pack'];
-rows.push(`| ${header.join(' | ')} |`, `| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`);
-const fullMisses: string[] = [];
-const depth1Misses: string[] = [];
-const flatPayloads: string[] = [];
-let worstFull = 0;
-let worstDepth1 = 0; // reported for completeness; flat payloads included
-for (const p of payloads()) {
-  const active = contenders.filter((c) => !c.smallOnly || p.bytes.length <= 64 * 1024);
-  const times = measure(p.bytes, active, roundsFor(p.bytes));
-  const byName = new Map(active.map((c, i) => [c.name, times[i]]));
-  const base = byName.get('json-pack decode')!;
-  const full = byName.get('span index (full)')! / base;
-  const depth1 = byName.get('span index (depth 1)')! / base;
-  const comment = byName.has('cbor2 comment()') ? byName.get('cbor2 comment()')! / base : undefined;
-  worstFull = Math.max(worstFull, full);
-  worstDepth1 = Math.max(worstDepth1, depth1);
-  // On a flat payload (no grandchildren) depth 1 records every item: it is the full index,
-  // and a target below the full index's cost cannot apply.
-  const fullNodes = new SpanIndex(p.bytes, cborWalker).store.size;
-  const depth1Nodes = new SpanIndex(p.bytes, cborWalker, { depth: 1 }).store.size;
-  const flat = depth1Nodes === fullNodes;
-  if (full > 2) fullMisses.push(`${p.name} (${full.toFixed(2)}x)`);
-  if (flat) flatPayloads.push(p.name);
-  else if (depth1 > 0.3) depth1Misses.push(`${p.name} (${depth1.toFixed(2)}x)`);
-  const cells = contenders.map((c) => (byName.has(c.name) ? fmtTime(byName.get(c.name)!) : '—'));
-  rows.push(`| ${p.name} | ${p.bytes.length} | ${fullNodes} / ${depth1Nodes} | ${cells.join(' | ')} | ${full.toFixed(2)}x | ${depth1.toFixed(2)}x${flat ? ' (flat)' : ''} | ${comment ? comment.toFixed(0) + 'x' : '—'} |`);
-  console.error(`${p.name}: full ${full.toFixed(2)}x, depth-1 ${depth1.toFixed(2)}x of json-pack decode`);
+function runSeedBench(): void {
+  const rows: string[] = [];
+  const header = ['Payload', 'CBOR bytes', 'nodes full / depth 1', ...contenders.map((c) => c.name), 'full / json-pack', 'depth-1 / json-pack', 'comment() / json-pack'];
+  rows.push(`| ${header.join(' | ')} |`, `| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`);
+  const fullMisses: string[] = [];
+  const depth1Misses: string[] = [];
+  const flatPayloads: string[] = [];
+  let worstFull = 0;
+  let worstDepth1 = 0; // reported for completeness; flat payloads included
+  for (const p of payloads()) {
+    const active = contenders.filter((c) => !c.smallOnly || p.bytes.length <= 64 * 1024);
+    const times = measure(p.bytes, active, roundsFor(p.bytes));
+    const byName = new Map(active.map((c, i) => [c.name, times[i]]));
+    const base = byName.get('json-pack decode')!;
+    const full = byName.get('span index (full)')! / base;
+    const depth1 = byName.get('span index (depth 1)')! / base;
+    const comment = byName.has('cbor2 comment()') ? byName.get('cbor2 comment()')! / base : undefined;
+    worstFull = Math.max(worstFull, full);
+    worstDepth1 = Math.max(worstDepth1, depth1);
+    // On a flat payload (no grandchildren) depth 1 records every item: it is the full index,
+    // and a target below the full index's cost cannot apply.
+    const fullNodes = new SpanIndex(p.bytes, cborWalker).store.size;
+    const depth1Nodes = new SpanIndex(p.bytes, cborWalker, { depth: 1 }).store.size;
+    const flat = depth1Nodes === fullNodes;
+    if (full > 2) fullMisses.push(`${p.name} (${full.toFixed(2)}x)`);
+    if (flat) flatPayloads.push(p.name);
+    else if (depth1 > 0.3) depth1Misses.push(`${p.name} (${depth1.toFixed(2)}x)`);
+    const cells = contenders.map((c) => (byName.has(c.name) ? fmtTime(byName.get(c.name)!) : '—'));
+    rows.push(`| ${p.name} | ${p.bytes.length} | ${fullNodes} / ${depth1Nodes} | ${cells.join(' | ')} | ${full.toFixed(2)}x | ${depth1.toFixed(2)}x${flat ? ' (flat)' : ''} | ${comment ? comment.toFixed(0) + 'x' : '—'} |`);
+    console.error(`${p.name}: full ${full.toFixed(2)}x, depth-1 ${depth1.toFixed(2)}x of json-pack decode`);
+  }
+
+  const verdict = [
+    `Full index (target <= 2.0x json-pack decode): worst ${worstFull.toFixed(2)}x; ${fullMisses.length ? `missed on ${fullMisses.join(', ')}` : 'met on every payload'}.`,
+    `Depth-1 index (target <= 0.3x), on payloads where depth 1 records less than the full index: ${depth1Misses.length ? `missed on ${depth1Misses.join(', ')}` : 'met on every one'}. Flat payloads (depth 1 = full index): ${flatPayloads.join(', ') || 'none'}.`,
+  ].join('\n');
+  const table = [`Measured ${new Date().toISOString().slice(0, 10)} on ${machine}. Median time per call; ratios are to json-pack decode in the same run.`, '', ...rows, '', verdict].join('\n');
+  console.log(table);
+  if (write) writeBenchmarkSection(repo, 'decode', table);
 }
 
-const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}`;
-const verdict = [
-  `Full index (target <= 2.0x json-pack decode): worst ${worstFull.toFixed(2)}x; ${fullMisses.length ? `missed on ${fullMisses.join(', ')}` : 'met on every payload'}.`,
-  `Depth-1 index (target <= 0.3x), on payloads where depth 1 records less than the full index: ${depth1Misses.length ? `missed on ${depth1Misses.join(', ')}` : 'met on every one'}. Flat payloads (depth 1 = full index): ${flatPayloads.join(', ') || 'none'}.`,
-].join('\n');
-const table = [`Measured ${new Date().toISOString().slice(0, 10)} on ${machine}. Median time per call; ratios are to json-pack decode in the same run.`, '', ...rows, '', verdict].join('\n');
-console.log(table);
+function runShapes(): void {
+  const formats = (listFlag('format') ?? ['cbor', 'msgpack', 'json']) as ShapeFormat[];
+  const tables = runShapesBench({ quick, formats, shapes: listFlag('shape'), log: (line) => console.error(line) });
+  const text = [
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}. Median CPU time (\`process.cpuUsage\`, user + system) and median wall time per call over interleaved rounds; ratios are to the fastest plain decoder of the format on that frame in the same run (CPU ratios to the lowest CPU time, wall ratios to the lowest wall time).`,
+    '',
+    tables,
+  ].join('\n');
+  console.log(text);
+  if (write && !quick && !listFlag('format') && !listFlag('shape')) writeBenchmarkSection(repo, 'shapes', text);
+  else if (write) console.error('docs/BENCHMARKS.md: shapes table not written (a --quick, --format or --shape run is partial)');
+}
 
-if (write) writeBenchmarkSection(repo, 'decode', table);
+if (!shapesOnly) runSeedBench();
+if (!seedsOnly) runShapes();

@@ -38,6 +38,7 @@ export const cborWalker: FormatWalker = {
  */
 function cborCapacityHint(bytes: Uint8Array, depth: number): number | undefined {
   if (depth < 1) return 1;
+  if (depth === Infinity) return countHeads(bytes);
   if (depth > 1 || bytes.length === 0) return undefined;
   const ib = bytes[0];
   const head = HEAD_LENGTH[ib];
@@ -46,6 +47,40 @@ function cborCapacityHint(bytes: Uint8Array, depth: number): number | undefined 
   return 1 + Math.min(ib >= 0xa0 ? count * 2 : count, bytes.length - head, HINT_MAX);
 }
 const HINT_MAX = 1 << 16;
+
+/**
+ * The nodes a full index of the frame will record: one per head (breaks excepted), found by
+ * hopping from head to head, over string contents, validating nothing (the walk does). A
+ * full index sized by it never grows and has nothing to trim: growing a store copies every
+ * node into fresh memory, and fresh memory is most of what indexing a number-dense frame
+ * costs (a 369 KB mesh grew three times from the generic guess and took about twice as long
+ * as at its exact size), while this loop costs a few nanoseconds per item. It stops at the
+ * first byte that is no well-formed head (the walk reports it), or that overruns the frame.
+ */
+function countHeads(bytes: Uint8Array): number {
+  const len = bytes.length;
+  let pos = 0;
+  let n = 1; // room for one incomplete item at the end
+  while (pos < len) {
+    const ib = bytes[pos];
+    let head = HEAD_LENGTH[ib];
+    if (head === 0) {
+      if (ib >= 0xc0 && ib <= 0xdb) head = ib < 0xd8 ? 1 : 1 + (1 << (ib - 0xd8)); // a tag
+      else if (ib === 0x5f || ib === 0x7f || ib === 0x9f || ib === 0xbf) head = 1; // an indefinite length
+      else if (ib === 0xf8) head = 2; // a two-byte simple value
+      else if (ib === 0xff) {
+        pos++; // a break ends a node, it is none
+        continue;
+      } else break;
+    }
+    let next = pos + head;
+    if (ib >= 0x40 && ib < 0x80 && (ib & 31) !== 31) next += head === 1 ? ib & 31 : readArg(bytes, pos + 1, head - 1);
+    if (next > len) break;
+    n++;
+    pos = next;
+  }
+  return n;
+}
 
 function walkCbor(index: SpanIndex, node: number, depth: number): void {
   textView = null;
@@ -86,6 +121,8 @@ function walkItems(index: SpanIndex, node: number, depth: number): void {
     const frameKind = stack.kind[t];
     if ((frameKind === Kind.array || frameKind === Kind.map) && stack.remaining[t] > 0 && stack.depthLeft[t] > 0) {
       pos = recordLeaves(index, stack, t, pos);
+      // Stopped inside a container it opened: read on from the top of the stack.
+      if (stack.top !== t) continue;
       // At the last recorded level a definite array or map is recorded and its content
       // validated right here (every child of a depth-1 index's root), then leaves again.
       while (stack.depthLeft[t] === 1 && stack.items[t] < stack.remaining[t]) {
@@ -248,23 +285,30 @@ function walkItems(index: SpanIndex, node: number, depth: number): void {
 }
 
 /**
- * The fast path of a full index: records a run of leaf items (integers, floats, simple
- * values, definite strings) of the definite array or map on top of the stack, writing the
- * store directly. Returns at the first item it does not handle (a container, a tag, an
- * indefinite string, anything malformed), which the general loop then reads, reporting
- * any error. Most items of real frames are leaves, and this loop is several times leaner
- * than the general one.
+ * The fast path of a full index: records the items of the definite array or map on top of
+ * the stack, writing the store directly: leaves (integers, floats, simple values, definite
+ * strings) and, where their children are recorded too, definite arrays and maps, which it
+ * enters and leaves itself (a GeoJSON ring is thousands of two-number arrays, a tweet
+ * dozens of small maps). Returns at the first item it does not handle (a tag, an
+ * indefinite length, anything malformed, a container at the last recorded level), with
+ * that item's container on top of the stack (it may be one this loop opened), which the
+ * general loop then reads, reporting any error; or when the container it was called for
+ * has all its items. Most items of real frames go through here, and this loop is several
+ * times leaner than the general one.
  */
 function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number): number {
   const bytes = index.bytes;
   const len = bytes.length;
   const store = index.store;
-  const remaining = stack.remaining[t];
-  const isMap = stack.kind[t] === Kind.map;
-  const parent = stack.node[t];
-  // A container first (at the last recorded level, every child of a depth-1 root may be
+  const base = t;
+  let remaining = stack.remaining[t];
+  let isMap = stack.kind[t] === Kind.map;
+  let parent = stack.node[t];
+  // Containers are recorded here only where their children are recorded too.
+  let nest = stack.depthLeft[t] > 1;
+  // A container first at the last recorded level (every child of a depth-1 root may be
   // one): nothing to record here.
-  if (pos < len && bytes[pos] >= 0x80 && bytes[pos] < 0xc0) return pos;
+  if (!nest && pos < len && bytes[pos] >= 0x80 && bytes[pos] < 0xc0) return pos;
   let items = stack.items[t];
   let last = stack.last[t];
   // Once per growth of the store: its packed arrays (see SpanStore) and where each field
@@ -274,10 +318,25 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
     const { slabI32: i32, slabU8: u8, slabF64: f64, cap: c } = store;
     const startAt = store.i32At, endAt = startAt + c, parentAt = endAt + c, firstChildAt = parentAt + c, nextSiblingAt = firstChildAt + c;
     const kindAt = store.u8At, flagsAt = kindAt + c, headAt = flagsAt + c, argAt = store.f64At;
-    while (items < remaining && pos < len) {
+    while (pos < len) {
+      if (items === remaining) {
+        if (t === base) break;
+        // A container this loop opened has all its items: end it, count it in its parent.
+        i32[endAt + parent] = pos;
+        if (isMap) reportDuplicateKeys(index, parent);
+        stack.pop();
+        t--;
+        last = parent;
+        parent = stack.node[t];
+        remaining = stack.remaining[t];
+        isMap = stack.kind[t] === Kind.map;
+        nest = stack.depthLeft[t] > 1;
+        items = stack.items[t] + 1;
+        continue;
+      }
       const ib = bytes[pos];
       const head = HEAD_LENGTH[ib];
-      if (head === 0 || (ib >= 0x80 && ib < 0xc0)) break;
+      if (head === 0) break;
       let end = pos + head;
       if (end > len) break;
       const major = ib >> 5;
@@ -287,11 +346,17 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
         kind = arg < 20 ? Kind.simple : SIMPLE_KIND[arg - 20];
       } else {
         if (head > 1) arg = readArg(bytes, pos + 1, head - 1);
-        if (major >= 2) {
+        if (major >= 4) {
+          // A definite array or map (tags have no head length here).
+          if (!nest) break;
+          kind = major === 5 ? Kind.map : Kind.array;
+        } else if (major >= 2) {
           if (arg > len - end || (major === 3 && !isValidText(bytes, end, end + arg))) break;
           end += arg;
+          kind = MAJOR_KIND[major];
+        } else {
+          kind = MAJOR_KIND[major];
         }
-        kind = MAJOR_KIND[major];
       }
       if (store.size === c) {
         // Grow, then read this item again with the new arrays.
@@ -308,14 +373,35 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
       else if (parent >= 0) i32[firstChildAt + parent] = id;
       u8[kindAt + id] = kind;
       u8[headAt + id] = head;
-      if (isMap && (items & 1) === 0) u8[flagsAt + id] = Flag.key;
       f64[argAt + id] = arg;
-      last = id;
-      items++;
       pos = end;
+      if (major < 4 || major === 7) {
+        if (isMap && (items & 1) === 0) u8[flagsAt + id] = Flag.key;
+        last = id;
+        items++;
+        continue;
+      }
+      u8[flagsAt + id] = isMap && (items & 1) === 0 ? Flag.key | Flag.expanded : Flag.expanded;
+      const count = major === 5 ? arg * 2 : arg;
+      if (count === 0) {
+        last = id;
+        items++;
+        continue;
+      }
+      // Open it: its items are read next, into it.
+      stack.items[t] = items;
+      stack.last[t] = id;
+      stack.push(id, count, kind, stack.depthLeft[t] - 1);
+      t = stack.top;
+      parent = id;
+      remaining = stack.remaining[t];
+      isMap = major === 5;
+      nest = stack.depthLeft[t] > 1;
+      items = 0;
+      last = -1;
     }
     if (!full) break;
-    store.grow();
+    store.growFor(pos);
   }
   stack.items[t] = items;
   stack.last[t] = last;
@@ -479,6 +565,25 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
               n++;
               continue;
             }
+            // A short one of numbers and simple values (a coordinate pair, a vector) is
+            // skipped right here, without a stack frame; anything else gets one below.
+            const count = ib >= 0xa0 ? arg * 2 : arg;
+            if (count <= SHORT_SKIP) {
+              let p = next;
+              let k = 0;
+              for (; k < count && p < len; k++) {
+                const b = bytes[p];
+                if (b >= 0x40 && b < 0xe0) break;
+                const h = HEAD_LENGTH[b];
+                if (h === 0) break;
+                p += h;
+              }
+              if (k === count && p <= len) {
+                pos = p;
+                n++;
+                continue;
+              }
+            }
             items[t] = n;
             stack.pushSkip(ib >= 0xa0 ? arg * 2 : arg, ib >= 0xa0 ? Kind.map : Kind.array);
             if (stack.remaining !== remaining) ({ remaining, items, kind: kinds } = stack);
@@ -594,6 +699,9 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
   }
 }
 
+/** Containers of up to this many items (a map counts keys and values) may be skipped in place. */
+const SHORT_SKIP = 16;
+
 const MAJOR_KIND = [Kind.uint, Kind.nint, Kind.bytes, Kind.text, Kind.array, Kind.map, Kind.tag, 0];
 
 /**
@@ -626,8 +734,7 @@ function closeTop(index: SpanIndex, stack: WalkStack, pos: number): void {
     store.setEnd(id, pos);
     // An indefinite item's count is known only now; record it (maps count pairs).
     if (stack.remaining[t] < 0) store.setArg(id, stack.kind[t] === Kind.map ? stack.items[t] / 2 : stack.items[t]);
-    // Equal keys have equal encoded lengths: most maps have no two alike, and need no report.
-    if (stack.kind[t] === Kind.map && stack.depthLeft[t] > 0 && store.keyLengthsRepeat(id)) reportDuplicateKeys(index, id);
+    if (stack.kind[t] === Kind.map && stack.depthLeft[t] > 0) reportDuplicateKeys(index, id);
   }
   stack.pop();
 }

@@ -3,6 +3,7 @@ import type { SpanIndex } from './span-index.js';
 import { floatText, hex, quote } from './diagnostic.js';
 import { decodeUtf8 } from './utf8.js';
 import { ExtValue, timestampText } from './values.js';
+import { cborTagPreview } from '../cbor/known-tags.js';
 
 /**
  * Short human-readable text for one node, shared by the CLI tree, the annotated hex dump
@@ -70,7 +71,8 @@ export function previewValue(index: SpanIndex, id: number, max = 80): string {
       text = countText(index, id, 'entry', '{', '}');
       break;
     case Kind.tag:
-      text = `${tagNumber(index, id)}(…)`;
+      // Known tags read as what they mean (dates, bignums, URI, UUID, embedded CBOR).
+      text = index.format === 'cbor' ? cborTagPreview(index, id, max) : `${tagNumber(index, id)}(…)`;
       break;
     case Kind.text:
       if (indefinite) text = '(_ text chunks)';

@@ -32,6 +32,13 @@ export type DecodeErrorCode =
   | 'unknown-opcode'
   /** json-joy frames: well-formed bytes no json-joy encoder writes (used to tell formats apart). */
   | 'implausible'
+  /** Protobuf: a tag with field number 0 or beyond 2^29 - 1, or a varint longer than 10 bytes. */
+  | 'invalid-tag'
+  | 'invalid-varint'
+  /** Protobuf: wire type 6 or 7. */
+  | 'invalid-wire-type'
+  /** Protobuf: an end-group tag without its start, or for another field. */
+  | 'unmatched-end-group'
   | 'internal';
 
 export interface DecodeError {
@@ -41,7 +48,15 @@ export interface DecodeError {
   readonly message: string;
 }
 
-export type DecodeWarningCode = 'duplicate-key' | 'non-canonical' | 'lone-surrogate';
+export type DecodeWarningCode =
+  | 'duplicate-key'
+  | 'non-canonical'
+  | 'lone-surrogate'
+  | 'deprecated-group'
+  /** MessagePack: a str whose bytes are not valid UTF-8 (kept, marked Flag.invalidUtf8). */
+  | 'invalid-utf8'
+  /** MessagePack: a timestamp extension (type -1) of a length or nanoseconds the spec does not allow. */
+  | 'invalid-timestamp';
 
 export interface DecodeWarning {
   readonly code: DecodeWarningCode;

@@ -52,6 +52,18 @@ export const Kind = {
   crdt_content: 50,
   /** Patch meta data (a CBOR value). */
   crdt_meta: 51,
+
+  // Protobuf wire format (codecs/protobuf). A message is a `map` whose keys are field tags;
+  // varints are `uint`, length-delimited fields `text`, `bytes`, a nested `map` or a packed
+  // `array`, whichever reading fits best.
+  /** A field's tag varint (field number and wire type): the key of a message entry. */
+  pb_tag: 60,
+  /** A 32-bit fixed field (fixed32, sfixed32 or float: the schema says which). */
+  pb_i32: 61,
+  /** A 64-bit fixed field (fixed64, sfixed64 or double). */
+  pb_i64: 62,
+  /** A group (wire types 3 and 4, deprecated): a message delimited by start and end tags. */
+  pb_group: 63,
 } as const;
 
 export type KindName = keyof typeof Kind;
@@ -65,7 +77,7 @@ export function kindName(id: number): KindName {
 }
 
 export function isContainerKind(id: number): boolean {
-  return id === Kind.array || id === Kind.map || id === Kind.tag || (id >= Kind.crdt_model && id !== Kind.crdt_content && id !== Kind.crdt_id);
+  return id === Kind.array || id === Kind.map || id === Kind.tag || id === Kind.pb_group || (id >= Kind.crdt_model && id <= Kind.crdt_meta && id !== Kind.crdt_content && id !== Kind.crdt_id);
 }
 
 /** Node flags, a bit set per node. */
@@ -80,4 +92,9 @@ export const Flag = {
   expanded: 8,
   /** A map key equal to an earlier key of the same map. */
   duplicateKey: 16,
+  /**
+   * A MessagePack str whose bytes are not valid UTF-8: kept (the frame decodes, with a
+   * warning), its value is the original bytes.
+   */
+  invalidUtf8: 32,
 } as const;

@@ -1,6 +1,7 @@
 import { Flag, Kind } from './kinds.js';
 import type { SpanIndex } from './span-index.js';
 import { describeHead, previewValue, tagNumber } from './describe.js';
+import { crdtChildName, type CrdtChildName } from '../crdt/op-roles.js';
 
 /**
  * Where a node sits in its frame: a list of segments (map key, array index, tag), shown as
@@ -10,7 +11,7 @@ export type PathSegment =
   | { readonly type: 'key'; readonly key: string; readonly text: boolean }
   | { readonly type: 'index'; readonly index: number }
   | { readonly type: 'tag'; readonly tag: string }
-  | { readonly type: 'chunk'; readonly index: number }
+  | { readonly type: 'chunk'; readonly index: number; readonly name?: CrdtChildName }
   | { readonly type: 'key-of'; readonly key: string };
 
 export function pathSegments(index: SpanIndex, id: number): PathSegment[] {
@@ -30,14 +31,20 @@ export function childSegment(index: SpanIndex, n: number, position: number): Pat
   const { store } = index;
   const parent = store.parent[n];
   const pk = store.kind[parent];
-  if (pk === Kind.map) {
+  // json-joy object entries and ins_obj operands are keyed like map values.
+  if (pk === Kind.map || ((pk === Kind.crdt_obj || pk === Kind.crdt_op) && ((store.flags[n] & Flag.key) !== 0 || index.keyOf(n) >= 0))) {
     const isKey = (store.flags[n] & Flag.key) !== 0;
     const keyId = isKey ? n : index.keyOf(n);
-    const keyIsText = keyId >= 0 && store.kind[keyId] === Kind.text;
+    // json-joy keys are content leaves holding the key's text.
+    const keyIsText = keyId >= 0 && (store.kind[keyId] === Kind.text || (store.kind[keyId] === Kind.crdt_content && typeof index.value(keyId) === 'string'));
     const key = keyId < 0 ? '?' : keyIsText && !index.isIncomplete(keyId) ? String(index.value(keyId)) : previewValue(index, keyId, 40);
     return isKey ? { type: 'key-of', key } : { type: 'key', key, text: keyIsText };
   }
   if (pk === Kind.tag) return { type: 'tag', tag: tagNumber(index, parent) };
+  if (pk >= Kind.crdt_model && pk <= Kind.crdt_meta) {
+    const name = crdtChildName(index, n);
+    if (name) return { type: 'chunk', index: Math.max(0, position), name };
+  }
   let i = position;
   if (i < 0) {
     i = 0;
@@ -63,7 +70,7 @@ export function formatPath(segments: readonly PathSegment[]): string {
         s += `[${seg.index}]`;
         break;
       case 'chunk':
-        s += `<chunk ${seg.index}>`;
+        s += seg.name ? seg.name.path : `<chunk ${seg.index}>`;
         break;
       case 'tag':
         s += `<tag ${seg.tag}>`;
@@ -78,6 +85,7 @@ export function formatPointer(segments: readonly PathSegment[]): string {
   let s = '';
   for (const seg of segments) {
     if (seg.type === 'key' || seg.type === 'key-of') s += '/' + seg.key.replace(/~/g, '~0').replace(/\//g, '~1');
+    else if (seg.type === 'chunk' && seg.name) s += seg.name.pointer;
     else if (seg.type === 'index' || seg.type === 'chunk') s += '/' + seg.index;
   }
   return s;

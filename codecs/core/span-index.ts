@@ -2,8 +2,9 @@ import { Flag, Kind, isContainerKind, kindName, type KindName } from './kinds.js
 import { SpanStore, postOrder } from './span-store.js';
 import type { DecodeError, DecodeWarning } from './errors.js';
 import { EntriesMap, setOwn } from './values.js';
+import { releaseByteView } from './utf8.js';
 
-export type FormatName = 'cbor' | 'msgpack' | 'json' | 'crdt-model' | 'crdt-patch';
+export type FormatName = 'cbor' | 'msgpack' | 'json' | 'ndjson' | 'text' | 'protobuf' | 'socketio' | 'crdt-model' | 'crdt-patch';
 
 /**
  * What each format contributes: a validating walker that records nodes into the store,
@@ -70,11 +71,15 @@ export class SpanIndex {
     this.bytes = bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const depth = options.depth ?? Infinity;
     this.store = new SpanStore(walker.capacityHint?.(this.bytes, depth) ?? initialCapacity(bytes.length, depth));
+    this.store.frameLength = bytes.length;
     try {
       walker.walk(this, -1, depth);
     } catch (e) {
       this.fail('internal', 0, `internal decoder error: ${(e as Error)?.message ?? e}`);
     }
+    // Memory: the store gives back what the walk did not use, and no module keeps the frame.
+    this.store.trim();
+    releaseByteView();
   }
 
   get format(): FormatName {
@@ -158,6 +163,7 @@ export class SpanIndex {
     } catch (e) {
       this.fail('internal', this.store.start[id], `internal decoder error: ${(e as Error)?.message ?? e}`);
     }
+    releaseByteView();
   }
 
   /** Child entries of a node: for a map, the values (use `keyOf` for their keys). Expands on demand. */
@@ -176,7 +182,7 @@ export class SpanIndex {
     const parent = this.store.parent[id];
     if (parent < 0 || this.store.flags[id] & Flag.key) return -1;
     const pk = this.store.kind[parent];
-    if (pk !== Kind.map && pk !== Kind.crdt_obj && pk !== Kind.crdt_op) return -1;
+    if (pk !== Kind.map && pk !== Kind.crdt_obj && pk !== Kind.crdt_op && pk !== Kind.pb_group) return -1;
     // Usually the key was recorded just before its value.
     if (this.store.nextSibling[id - 1] === id && this.store.flags[id - 1] & Flag.key) return id - 1;
     let prev = -1;
@@ -239,7 +245,7 @@ export class SpanIndex {
   }
 
   private buildContainer(id: number, k: number, items: unknown[]): unknown {
-    if (k === Kind.map) return buildMap(items);
+    if (k === Kind.map || k === Kind.pb_group) return buildMap(items);
     if (k === Kind.bytes || k === Kind.text) {
       // Indefinite-length string: the concatenation of its chunks.
       // A chunk cut off by an error is missing (undefined): keep the chunks that decoded.

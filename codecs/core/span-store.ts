@@ -107,9 +107,15 @@ export class SpanStore {
     return this.views ?? (this.views = new StoreViews());
   }
 
+  /**
+   * Bytes in the frame (SpanIndex sets it): with the offset a walk has reached, it lets
+   * `growFor` extrapolate how many nodes the frame will need.
+   */
+  frameLength = 0;
+
   /** Appends a node and returns its id; links it as the last child of `parent`. */
   add(kind: number, start: number, head: number, arg: number, parent: number, prevSibling: number): number {
-    if (this.size === this.cap) this.grow();
+    if (this.size === this.cap) this.growFor(start);
     // Slab memory is handed out once, so fresh slots are zero and flags start clear; links
     // start at -1 (none) here, per node, rather than over the whole capacity (most small
     // frames use a fraction of it).
@@ -132,9 +138,71 @@ export class SpanStore {
     return id;
   }
 
-  /** Doubles the capacity (walkers that write the arrays directly call this when the store is full). */
-  grow(): void {
-    this.allocate(this.cap * 2);
+  /**
+   * Makes room for more nodes: to `capacity` when given (a walker that can estimate how many
+   * nodes the frame holds passes its estimate), else double. Walkers that write the arrays
+   * directly call this when the store is full.
+   */
+  grow(capacity = 0): void {
+    this.allocate(Math.max(capacity > this.cap ? capacity | 0 : this.cap * 2, this.cap + 1));
+  }
+
+  /**
+   * Grows a full store whose walk has reached byte `pos` to the nodes the whole frame will
+   * likely need at the density seen so far, with a margin for the part not yet seen (a quarter
+   * of it denser still early in the frame, a twentieth near its end): one growth instead of
+   * a series of doublings, each of which copies every node into fresh memory (fresh memory
+   * is most of what indexing a number-dense frame costs), and little to trim at the end.
+   * At least a quarter more, at most eight times as many, never more than one node per byte.
+   */
+  growFor(pos: number): void {
+    const c = this.cap;
+    const len = this.frameLength;
+    if (len === 0) return this.grow();
+    const seen = pos > 0 && pos < len ? Math.ceil(((this.size * len) / pos) * (1.05 + (0.25 * (len - pos)) / len)) : 0;
+    this.grow(Math.max(c + (c >> 2) + 16, Math.min(seen, c * 8, len + 1)));
+  }
+
+  /**
+   * Gives back the capacity the walk did not use, when more than a fifth of it is empty (a
+   * node then costs at most BYTES_PER_NODE * 5 / 4, under 40 bytes, instead of up to twice
+   * BYTES_PER_NODE or more). A store with a buffer of its own is copied into one of its
+   * size; a store at the end of the current slab is compacted in place and the slab takes
+   * the rest back (zeroed: slab memory is handed out zeroed), so the next frame's store
+   * reuses memory already in cache instead of fresh slab memory, which cost small frames
+   * more than their walk. Called when the first walk of a frame ends.
+   */
+  trim(): void {
+    const cap = this.cap;
+    const n = Math.max(this.size, 4); // as the constructor
+    if ((cap - n) * 5 <= cap) return;
+    const bytes = cap * BYTES_PER_NODE;
+    if (bytes > SLAB_MAX_REQUEST) {
+      this.allocate(n);
+      return;
+    }
+    const offset = this.f64At << 3;
+    if (this.slab !== slab || offset + ((bytes + 7) & ~7) !== slabUsed) return;
+    // New layout at the same offset with stride n: every field region moves down, so
+    // moving them in order (int32 fields, then byte fields, which start after them all)
+    // never overwrites data not yet moved.
+    const size = this.size;
+    const i32At = (offset >> 2) + 2 * n;
+    const u8At = offset + 28 * n;
+    const i32 = this.slabI32;
+    const u8 = this.slabU8;
+    for (let f = 0; f < 5; f++) i32.copyWithin(i32At + f * n, this.i32At + f * cap, this.i32At + f * cap + size);
+    for (let f = 0; f < 3; f++) u8.copyWithin(u8At + f * n, this.u8At + f * cap, this.u8At + f * cap + size);
+    // Unused slots of the new layout (a store of under four nodes) and the tail go back zeroed.
+    for (let f = 0; f < 3; f++) u8.fill(0, u8At + f * n + size, u8At + (f + 1) * n);
+    const used = (BYTES_PER_NODE * n + 7) & ~7;
+    u8.fill(0, offset + BYTES_PER_NODE * n, offset + bytes);
+    slabUsed = offset + used;
+    this.i32At = i32At;
+    this.u8At = u8At;
+    this.cap = n;
+    this.views = null;
+    this.i32View = this.u8View = null;
   }
 
   /** Sets the exclusive end offset of node `id`. */
@@ -172,39 +240,15 @@ export class SpanStore {
     this.slabF64 = reservedF64;
     this.slabI32 = reservedI32;
     this.slabU8 = reservedU8;
+    // The module does not keep the buffer past this call: after the store is dropped, a
+    // large one must go with it (not stay until the next frame is indexed).
+    releaseReserved();
     this.f64At = f64At;
     this.i32At = i32At;
     this.u8At = u8At;
     this.cap = capacity;
     this.views = null;
     this.i32View = this.u8View = null;
-  }
-
-  /**
-   * Whether two complete keys of the map `id` may have the same encoded length: false
-   * means no two keys can be equal byte for byte, so a duplicate-key check (which makes
-   * typed arrays of its own to read the store, costing more than walking a small frame) has
-   * nothing to find. Lengths share bits modulo 32: two different ones may look alike (true,
-   * let the check compare), two equal ones never look different.
-   */
-  keyLengthsRepeat(id: number): boolean {
-    const i32 = this.slabI32;
-    const u8 = this.slabU8;
-    const c = this.cap;
-    const startAt = this.i32At;
-    const endAt = startAt + c;
-    const firstChildAt = startAt + 3 * c;
-    const nextSiblingAt = startAt + 4 * c;
-    const flagsAt = this.u8At + c;
-    let lengthsSeen = 0; // bit n: a key of n (modulo 32) bytes
-    for (let n = i32[firstChildAt + id]; n >= 0; n = i32[nextSiblingAt + n]) {
-      const flags = u8[flagsAt + n];
-      if ((flags & Flag.key) === 0 || (flags & Flag.incomplete) !== 0) continue;
-      const bit = 1 << ((i32[endAt + n] - i32[startAt + n]) & 31);
-      if ((lengthsSeen & bit) !== 0) return true;
-      lengthsSeen |= bit;
-    }
-    return false;
   }
 
   /** Bytes held by the typed arrays (for memory accounting in the UI). */
@@ -258,7 +302,10 @@ let slab = EMPTY_BUFFER;
 let slabI32 = EMPTY_I32;
 let slabU8 = EMPTY_U8;
 let slabF64 = EMPTY_F64;
-/** The buffer of the last `reserve` (a slab, or a large store's own buffer) and arrays over all of it. */
+/**
+ * The buffer of the last `reserve` (a slab, or a large store's own buffer) and arrays over
+ * all of it: `reserve`'s second result, read and released (`releaseReserved`) right after.
+ */
 let reservedBuffer = EMPTY_BUFFER;
 let reservedI32 = EMPTY_I32;
 let reservedU8 = EMPTY_U8;
@@ -270,7 +317,16 @@ let reservedF64 = EMPTY_F64;
  */
 export function allocateFloat64(count: number): Float64Array {
   const offset = reserve(count * 8);
-  return new Float64Array(reservedBuffer, offset, count);
+  const out = new Float64Array(reservedBuffer, offset, count);
+  releaseReserved();
+  return out;
+}
+
+function releaseReserved(): void {
+  reservedBuffer = EMPTY_BUFFER;
+  reservedI32 = EMPTY_I32;
+  reservedU8 = EMPTY_U8;
+  reservedF64 = EMPTY_F64;
 }
 
 /**

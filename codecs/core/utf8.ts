@@ -109,6 +109,13 @@ function viewOf(bytes: Uint8Array): DataView {
   return viewOfBytes!;
 }
 
+/** Forgets the cached view (SpanIndex calls this when a walk ends: the cache must not keep the last frame alive). */
+export function releaseByteView(): void {
+  viewBytes = null;
+  viewLength = -1;
+  viewOfBytes = null;
+}
+
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** Decodes bytes that `findInvalidUtf8` accepted. */

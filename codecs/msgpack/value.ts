@@ -1,4 +1,4 @@
-import { Kind } from '../core/kinds.js';
+import { Flag, Kind } from '../core/kinds.js';
 import type { SpanIndex } from '../core/span-index.js';
 import { decodeUtf8 } from '../core/utf8.js';
 import { ExtValue, type MsgPackTimestamp } from '../core/values.js';
@@ -112,6 +112,8 @@ export function msgpackLeafValue(index: SpanIndex, id: number): unknown {
     case Kind.float64:
       return new DataView(bytes.buffer, bytes.byteOffset + start + 1, 8).getFloat64(0);
     case Kind.text:
+      // A str that is not UTF-8 (marked by the walker): the original bytes.
+      if (store.flags[id] & Flag.invalidUtf8) return copy(bytes, start + store.head[id], store.end[id]);
       return decodeUtf8(bytes, start + store.head[id], store.end[id]);
     case Kind.bytes:
       return copy(bytes, start + store.head[id], store.end[id]);

@@ -1,7 +1,8 @@
 import { Flag, Kind } from '../core/kinds.js';
 import type { DecodeErrorCode } from '../core/errors.js';
 import type { FormatWalker, SpanIndex } from '../core/span-index.js';
-import { findInvalidUtf8 } from '../core/utf8.js';
+import { byteView } from '../core/utf8.js';
+import { findInvalidText, VIEW_FRAME_MIN } from './text-check.js';
 import { acquireWalkStack, countIsClamped, type WalkStack } from '../core/walk-stack.js';
 import { reportDuplicateKeys } from '../core/duplicates.js';
 import { msgpackLeafValue } from './value.js';
@@ -44,7 +45,86 @@ export const msgpackWalker: FormatWalker = {
   format: 'msgpack',
   walk: walkMsgpack,
   leafValue: msgpackLeafValue,
+  capacityHint: msgpackCapacityHint,
 };
+
+/**
+ * Nodes to allocate up front. Growing the store copies every node recorded so far into
+ * fresh memory (twice or more for number-dense frames, whose items are 1-9 bytes, against
+ * the generic guess of one node per 16 bytes); measured, a store of the right size made a
+ * full index of such frames ~20 % faster, and one twice too large gave back half of that.
+ * So a full index counts the items that start in the first eighth of the frame (256 B to
+ * SAMPLE_BYTES, with the head reads of `skip`: a few percent of the walk) and scales that
+ * count to the frame, plus a tenth; a depth-1 index takes the root's count (at most one
+ * item per byte that remains); depth 0 records the root only; other depths keep the
+ * generic guess. A guess: the store still grows when the walk needs more.
+ */
+function msgpackCapacityHint(bytes: Uint8Array, depth: number): number | undefined {
+  if (!(depth >= 1)) return 1;
+  const len = bytes.length;
+  if (len === 0) return 1;
+  if (depth === 1) {
+    const b = bytes[0];
+    if (b >= 0x80 && b < 0xa0) return 1 + (b < 0x90 ? (b & 15) * 2 : b & 15);
+    const perCount = ITEMS_PER_COUNT[b];
+    if (perCount === 0 || NEED[b] > len) return 1;
+    const count = b === 0xdc || b === 0xde ? u16(bytes, 1) : u32(bytes, 1);
+    return 1 + Math.min(count * perCount, len - NEED[b]);
+  }
+  if (depth !== Infinity) return undefined;
+  if (len <= 128) return len + 1;
+  const items = countItems(bytes, Math.min(len, Math.max(256, Math.min(SAMPLE_BYTES, len >> 3))));
+  // The items start before `sampled`: the whole frame when it ended there.
+  if (sampled >= len || items === 0) return items + 1;
+  return Math.min(len + 1, Math.ceil((items * len * 1.1) / sampled) + 16);
+}
+const SAMPLE_BYTES = 4096;
+
+/** Where `countItems` stopped. */
+let sampled = 0;
+
+/**
+ * The number of items (containers included) of the value at offset 0 that start before
+ * `end`, up to the first item that cannot be read; `sampled` is where it stopped.
+ */
+function countItems(bytes: Uint8Array, end: number): number {
+  const len = bytes.length;
+  let pending = 1;
+  let items = 0;
+  let pos = 0;
+  while (pending > 0 && pos < end) {
+    const b = bytes[pos];
+    pending--;
+    items++;
+    if (b < 0x80 || b >= 0xe0) {
+      pos++;
+    } else if (b < 0xa0) {
+      pending += b < 0x90 ? (b & 15) * 2 : b & 15;
+      pos++;
+    } else if (b < 0xc0) {
+      pos += 1 + (b & 31);
+    } else {
+      const need = NEED[b];
+      if (need === 0 || need > len - pos) break;
+      const fixed = FIXED_SIZE[b];
+      if (fixed !== 0) {
+        pos += fixed;
+        continue;
+      }
+      const width = LENGTH_WIDTH[b];
+      const n = width === 1 ? bytes[pos + 1] : width === 2 ? u16(bytes, pos + 1) : u32(bytes, pos + 1);
+      const perCount = ITEMS_PER_COUNT[b];
+      if (perCount !== 0) {
+        pending += n * perCount;
+        pos += need;
+      } else {
+        pos += need + n;
+      }
+    }
+  }
+  sampled = pending === 0 ? len : pos;
+  return items;
+}
 
 /** Stack frame kind of the virtual frame that holds the root. */
 const ROOT_FRAME = 0;
@@ -87,6 +167,11 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
     stack.push(node, count, k, depth);
   }
 
+  // One DataView over a large frame for the text checks (see text-check.ts), made at its
+  // first string of four bytes or more: a number array never pays for it.
+  let view: DataView | null = null;
+  const viewable = len >= VIEW_FRAME_MIN;
+
   // The frame on top of the stack lives in locals, written back (`spill`) only when a
   // container is pushed above it or an error marks the stack: most items touch no stack array.
   let t = stack.top;
@@ -97,134 +182,442 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
   let fDepthLeft = stack.depthLeft[t];
   let fLast = -1;
 
+  // Every item the loop reads is recorded (unrecorded subtrees are validated by `skip`),
+  // written straight into the store's packed arrays (see SpanStore), as the CBOR walker's
+  // fast loop does: no call, no view per item. The outer loop re-reads the arrays after the
+  // store grows. The node count is a local too, written back before anything else runs.
+  let nodes = store.size;
   for (;;) {
-    if (pos >= len) {
-      spill(stack, t, fItems, fLast);
-      failAt(index, stack, 'truncated', len, len, `unexpected end of input: ${describeFrame(stack.kind[t])} is missing ${missing(stack, t)}`);
-      return;
-    }
-    const start = pos;
-    const b = bytes[pos];
-    let r: number;
-    let kind: number;
-    let head = 1;
-    let size: number;
-    let arg: number;
-    // Inline fast paths for the one-byte heads; readHeader for the rest.
-    if (b < 0x80) {
-      r = H_LEAF;
-      kind = Kind.uint;
-      size = 0;
-      arg = b;
-    } else if (b >= 0xe0) {
-      r = H_LEAF;
-      kind = Kind.nint;
-      size = 0;
-      arg = b - 256;
-    } else if (b < 0x90) {
-      r = H_CONTAINER;
-      kind = Kind.map;
-      arg = b & 15;
-      size = arg * 2;
-    } else if (b < 0xa0) {
-      r = H_CONTAINER;
-      kind = Kind.array;
-      size = arg = b & 15;
-    } else if (b < 0xc0) {
-      r = H_LEAF;
-      kind = Kind.text;
-      size = arg = b & 31;
-    } else {
-      r = readHeader(bytes, pos, len);
-      if (r >= H_TRUNCATED) {
+    const { slabI32: i32, slabU8: u8, slabF64: f64, cap: c } = store;
+    const startAt = store.i32At, endAt = startAt + c, parentAt = endAt + c, firstChildAt = parentAt + c, nextSiblingAt = firstChildAt + c;
+    const kindAt = store.u8At, flagsAt = kindAt + c, headAt = flagsAt + c, argAt = store.f64At;
+    while (nodes < c) {
+      // Runs of leaves that are not the last item of their container (numbers, nil,
+      // booleans, short strings: number arrays, the keys and values of records) in a
+      // tighter loop; anything else, and anything cut off, is read by the general code below.
+      while (fItems + 1 < fRemaining && nodes < c && pos < len) {
+        const b = bytes[pos];
+        let kind: number;
+        let arg = 0;
+        let end: number;
+        if (b < 0x80) {
+          kind = Kind.uint;
+          arg = b;
+          end = pos + 1;
+        } else if (b >= 0xe0) {
+          kind = Kind.nint;
+          arg = b - 256;
+          end = pos + 1;
+        } else if (b >= 0xa0 && b < 0xc0) {
+          kind = Kind.text;
+          arg = b & 31;
+          end = pos + 1 + arg;
+          if (end > len) break;
+          if (arg !== 0) {
+            const bad = findInvalidText(bytes, arg >= 4 && viewable ? (view ??= byteView(bytes)) : null, pos + 1, end);
+            if (bad >= 0) break;
+          }
+        } else {
+          const size = RUN_SIZE[b];
+          if (size === 0 || size > len - pos) break;
+          end = pos + size;
+          kind = KIND[b];
+          const at = pos + 1;
+          switch (b) {
+            case 0xcc:
+              arg = bytes[at];
+              break;
+            case 0xcd:
+              arg = u16(bytes, at);
+              break;
+            case 0xce:
+              arg = u32(bytes, at);
+              break;
+            case 0xd0:
+              arg = (bytes[at] << 24) >> 24;
+              if (arg >= 0) kind = Kind.uint;
+              break;
+            case 0xd1:
+              arg = (u16(bytes, at) << 16) >> 16;
+              if (arg >= 0) kind = Kind.uint;
+              break;
+            case 0xd2:
+              arg = u32(bytes, at) | 0;
+              if (arg >= 0) kind = Kind.uint;
+              break;
+            case 0xd9: {
+              arg = bytes[at];
+              end = pos + 2 + arg;
+              if (end > len) break;
+              if (arg !== 0 && findInvalidText(bytes, arg >= 4 && viewable ? (view ??= byteView(bytes)) : null, pos + 2, end) >= 0) end = -1;
+              break;
+            }
+            // 0xc0, 0xc2, 0xc3, 0xca, 0xcb: the arg is 0
+          }
+          if (end < 0 || end > len) break;
+        }
+        const id = nodes++;
+        i32[startAt + id] = pos;
+        i32[endAt + id] = end;
+        i32[parentAt + id] = fNode;
+        i32[firstChildAt + id] = -1;
+        i32[nextSiblingAt + id] = -1;
+        if (fLast >= 0) i32[nextSiblingAt + fLast] = id;
+        else if (fNode >= 0) i32[firstChildAt + fNode] = id;
+        u8[kindAt + id] = kind;
+        u8[headAt + id] = b === 0xd9 ? 2 : 1;
+        if (fIsMap && (fItems & 1) === 0) u8[flagsAt + id] = Flag.key;
+        if (arg !== 0) f64[argAt + id] = arg;
+        fLast = id;
+        fItems++;
+        pos = end;
+      }
+      if (nodes === c) break;
+      if (pos >= len) {
+        store.size = nodes;
         spill(stack, t, fItems, fLast);
-        if (r === H_TRUNCATED) failAt(index, stack, 'truncated', len, len, truncatedHeader(bytes, start, len));
-        else failAt(index, stack, 'invalid-byte', start, start, 'the never-used format byte 0xc1');
+        failAt(index, stack, 'truncated', len, len, `unexpected end of input: ${describeFrame(stack.kind[t])} is missing ${missing(stack, t)}`);
         return;
       }
-      kind = hKind;
-      head = hHead;
-      size = hSize;
-      arg = hArg;
-    }
-    pos += head;
-
-    // Every item the main loop reads is recorded: unrecorded subtrees are validated by `skip`.
-    const id = store.add(kind, start, head, arg, fNode, fLast);
-    fLast = id;
-    if (fIsMap && (fItems & 1) === 0) store.flags[id] |= Flag.key;
-
-    if (r === H_LEAF) {
-      if (size > len - pos) {
-        store.flags[id] |= Flag.incomplete;
-        store.end[id] = len;
-        spill(stack, t, fItems, fLast);
-        failAt(index, stack, 'length-exceeds-input', start, len, `${describeKind(kind)} declares ${size} bytes but only ${len - pos} remain`);
-        return;
-      }
-      if (kind === Kind.text) {
-        const bad = findInvalidUtf8(bytes, pos, pos + size);
-        if (bad >= 0) {
-          store.flags[id] |= Flag.incomplete;
-          store.end[id] = pos + size;
+      const start = pos;
+      const b = bytes[pos];
+      let kind: number;
+      let head = 1;
+      /** Leaf: payload bytes after the head. Container: items to read (a map counts keys and values). */
+      let size = 0;
+      let arg: number;
+      let container = false;
+      if (b < 0x80) {
+        kind = Kind.uint;
+        arg = b;
+      } else if (b >= 0xe0) {
+        kind = Kind.nint;
+        arg = b - 256;
+      } else if (b < 0x90) {
+        container = true;
+        kind = Kind.map;
+        arg = b & 15;
+        size = arg * 2;
+      } else if (b < 0xa0) {
+        container = true;
+        kind = Kind.array;
+        size = arg = b & 15;
+      } else if (b < 0xc0) {
+        kind = Kind.text;
+        size = arg = b & 31;
+      } else {
+        // Bytes needed to read the item: its head, and a fixed-size scalar's value bytes
+        // (a scalar is atomic: cut off, it is `truncated` and not recorded). 0: 0xc1.
+        const need = NEED[b];
+        if (need === 0 || need > len - pos) {
+          store.size = nodes;
           spill(stack, t, fItems, fLast);
-          failAt(index, stack, 'invalid-utf8', bad, pos + size, 'invalid UTF-8 in str');
+          reportHeadError(index, stack, bytes, start, len);
           return;
         }
-      }
-      pos += size;
-      store.end[id] = pos;
-    } else {
-      const depthLeft = fDepthLeft - 1;
-      if (depthLeft > 0) store.flags[id] |= Flag.expanded;
-      if (size > 0) {
-        spill(stack, t, fItems, fLast);
-        if (depthLeft > 0) {
-          stack.push(id, size, kind, depthLeft);
-          t = stack.top;
-          fNode = id;
-          fRemaining = size;
-          fItems = 0;
-          fIsMap = kind === Kind.map;
-          fDepthLeft = depthLeft;
-          fLast = -1;
-          continue;
+        kind = KIND[b];
+        head = HEAD[b];
+        const at = pos + 1;
+        switch (b) {
+          case 0xca: // float 32 / 64: the bits are the value, not an argument
+            size = 4;
+            arg = 0;
+            break;
+          case 0xcb:
+            size = 8;
+            arg = 0;
+            break;
+          case 0xcc: // uint 8/16/32/64
+            size = 1;
+            arg = bytes[at];
+            break;
+          case 0xcd:
+            size = 2;
+            arg = u16(bytes, at);
+            break;
+          case 0xce:
+            size = 4;
+            arg = u32(bytes, at);
+            break;
+          case 0xcf:
+            size = 8;
+            arg = u32(bytes, at) * 4294967296 + u32(bytes, at + 4);
+            break;
+          case 0xd0: // int 8/16/32/64: `uint` when >= 0
+            size = 1;
+            arg = (bytes[at] << 24) >> 24;
+            if (arg >= 0) kind = Kind.uint;
+            break;
+          case 0xd1:
+            size = 2;
+            arg = (u16(bytes, at) << 16) >> 16;
+            if (arg >= 0) kind = Kind.uint;
+            break;
+          case 0xd2:
+            size = 4;
+            arg = u32(bytes, at) | 0;
+            if (arg >= 0) kind = Kind.uint;
+            break;
+          case 0xd3:
+            size = 8;
+            // hi * 2^32 + lo with a signed hi: one rounding, so the float nearest the int64.
+            arg = (u32(bytes, at) | 0) * 4294967296 + u32(bytes, at + 4);
+            if (arg >= 0) kind = Kind.uint;
+            break;
+          case 0xc4: // bin / str 8/16/32: the length is the argument
+          case 0xd9:
+            size = arg = bytes[at];
+            break;
+          case 0xc5:
+          case 0xda:
+            size = arg = u16(bytes, at);
+            break;
+          case 0xc6:
+          case 0xdb:
+            size = arg = u32(bytes, at);
+            break;
+          case 0xc7: // ext 8/16/32: length, then the type (a signed int8; -1 = timestamp)
+            size = bytes[at];
+            arg = (bytes[at + 1] << 24) >> 24;
+            break;
+          case 0xc8:
+            size = u16(bytes, at);
+            arg = (bytes[at + 2] << 24) >> 24;
+            break;
+          case 0xc9:
+            size = u32(bytes, at);
+            arg = (bytes[at + 4] << 24) >> 24;
+            break;
+          case 0xd4: // fixext 1/2/4/8/16: the type, then the data
+          case 0xd5:
+          case 0xd6:
+          case 0xd7:
+          case 0xd8:
+            size = 1 << (b - 0xd4);
+            arg = (bytes[at] << 24) >> 24;
+            break;
+          case 0xdc: // array 16/32, map 16/32: the count is the argument
+            container = true;
+            size = arg = u16(bytes, at);
+            break;
+          case 0xdd:
+            container = true;
+            size = arg = u32(bytes, at);
+            break;
+          case 0xde:
+            container = true;
+            arg = u16(bytes, at);
+            size = arg * 2;
+            break;
+          case 0xdf:
+            container = true;
+            arg = u32(bytes, at);
+            size = arg * 2;
+            break;
+          default: // nil, false, true
+            arg = 0;
         }
-        // Children below the recorded depth: validate without recording. The frame stays on
-        // the stack meanwhile so that an error marks this node incomplete.
-        stack.push(id, size, kind, 0);
-        pos = skip(index, stack, bytes, pos, len, size);
-        if (pos < 0) return;
-        stack.pop();
       }
-      store.end[id] = pos;
-    }
+      pos += head;
 
-    // The item ended at `pos`: close every container it completes.
-    while (++fItems >= fRemaining) {
-      if (fNode >= 0) {
-        store.end[fNode] = pos;
-        if (fIsMap) reportDuplicateKeys(index, fNode);
+      const id = nodes++;
+      i32[startAt + id] = start;
+      i32[parentAt + id] = fNode;
+      i32[firstChildAt + id] = -1;
+      i32[nextSiblingAt + id] = -1;
+      if (fLast >= 0) i32[nextSiblingAt + fLast] = id;
+      else if (fNode >= 0) i32[firstChildAt + fNode] = id;
+      u8[kindAt + id] = kind;
+      u8[headAt + id] = head;
+      // Fresh slots are zero (see SpanStore): flags need a write only for a key, the arg
+      // only when it is not 0 (floats, nil, booleans: a float array then never touches
+      // the arg field's memory).
+      if (fIsMap && (fItems & 1) === 0) u8[flagsAt + id] = Flag.key;
+      if (arg !== 0) f64[argAt + id] = arg;
+      fLast = id;
+
+      if (!container) {
+        // Fixints, nil and booleans (most items of number-dense frames) are done.
+        if (size !== 0 || kind === Kind.ext) {
+          if (size > len - pos) {
+            u8[flagsAt + id] |= Flag.incomplete;
+            i32[endAt + id] = len;
+            store.size = nodes;
+            spill(stack, t, fItems, fLast);
+            failAt(index, stack, 'length-exceeds-input', start, len, `${describeKind(kind)} declares ${size} bytes but only ${len - pos} remain`);
+            return;
+          }
+          if (kind === Kind.text) {
+            const bad = findInvalidText(bytes, size >= 4 && viewable ? (view ??= byteView(bytes)) : null, pos, pos + size);
+            if (bad >= 0) warnInvalidText(index, id, bad);
+          } else if (kind === Kind.ext && arg === -1) {
+            checkTimestamp(index, id, start, pos, size);
+          }
+          pos += size;
+        }
+        i32[endAt + id] = pos;
+      } else {
+        i32[endAt + id] = pos;
+        const depthLeft = fDepthLeft - 1;
+        if (depthLeft > 0) u8[flagsAt + id] |= Flag.expanded;
+        if (size > 0) {
+          spill(stack, t, fItems, fLast);
+          if (depthLeft > 0) {
+            stack.push(id, size, kind, depthLeft);
+            t = stack.top;
+            fNode = id;
+            fRemaining = stack.remaining[t];
+            fItems = 0;
+            fIsMap = kind === Kind.map;
+            fDepthLeft = depthLeft;
+            fLast = -1;
+            continue;
+          }
+          // Children below the recorded depth: validate without recording. The frame stays on
+          // the stack meanwhile so that an error marks this node incomplete.
+          stack.push(id, size, kind, 0);
+          store.size = nodes;
+          pos = skip(index, stack, bytes, pos, len, size);
+          if (pos < 0) return;
+          stack.pop();
+          i32[endAt + id] = pos;
+        }
       }
-      stack.pop();
-      t = stack.top;
-      if (t < 0) break;
-      fNode = stack.node[t];
-      fRemaining = stack.remaining[t];
-      fItems = stack.items[t];
-      fIsMap = stack.kind[t] === Kind.map;
-      fDepthLeft = stack.depthLeft[t];
-      fLast = stack.last[t];
+
+      // The item ended at `pos`: close every container it completes.
+      if (++fItems >= fRemaining) {
+        for (;;) {
+          if (fNode >= 0) {
+            i32[endAt + fNode] = pos;
+            store.size = nodes;
+            if (fIsMap) reportDuplicateKeys(index, fNode);
+          }
+          stack.pop();
+          t = stack.top;
+          if (t < 0) break;
+          fNode = stack.node[t];
+          fRemaining = stack.remaining[t];
+          fItems = stack.items[t];
+          fIsMap = stack.kind[t] === Kind.map;
+          fDepthLeft = stack.depthLeft[t];
+          fLast = stack.last[t];
+          if (++fItems < fRemaining) break;
+        }
+        if (t < 0) break;
+      }
     }
+    store.size = nodes;
     if (t < 0) break;
+    store.grow();
   }
 
   if (node < 0) {
-    const root = index.root;
-    if (root >= 0 && store.end[root] < len && !index.error) {
-      index.fail('trailing-bytes', store.end[root], `${len - store.end[root]} trailing bytes after the top-level value`);
+    // `endOf`, not the `end` view: making that view costs more than indexing a small frame.
+    const rootEnd = index.root >= 0 ? store.endOf(index.root) : len;
+    if (rootEnd < len && !index.error) {
+      index.fail('trailing-bytes', rootEnd, `${len - rootEnd} trailing bytes after the top-level value`);
     }
   }
+}
+
+/**
+ * What each format byte from 0xc0 on is (the ones below are decoded inline): its node kind
+ * (a signed int that is >= 0 becomes `uint` when read), its head (format byte plus length /
+ * count / type bytes; 1 for scalars, whose value bytes are payload), the bytes needed
+ * before it can be read (the head, plus the value bytes of a fixed-size scalar; 0 for the
+ * never-used 0xc1), and for `skip`: the whole item's size when the format byte fixes it
+ * (scalars, fixext), else the width of its length or count (0 for the fixed ones).
+ */
+const KIND = new Uint8Array(256);
+const HEAD = new Uint8Array(256);
+const NEED = new Uint8Array(256);
+const FIXED_SIZE = new Uint8Array(256);
+const LENGTH_WIDTH = new Uint8Array(256);
+/** 1 for array 16/32, 2 for map 16/32 (items per count), 0 otherwise. */
+const ITEMS_PER_COUNT = new Uint8Array(256);
+{
+  const scalar = (b: number, kind: number, valueBytes: number) => {
+    KIND[b] = kind;
+    HEAD[b] = 1;
+    NEED[b] = FIXED_SIZE[b] = 1 + valueBytes;
+  };
+  const sized = (b: number, kind: number, width: number, extra = 0) => {
+    KIND[b] = kind;
+    HEAD[b] = NEED[b] = 1 + width + extra;
+    LENGTH_WIDTH[b] = width;
+  };
+  scalar(0xc0, Kind.null, 0);
+  scalar(0xc2, Kind.false, 0);
+  scalar(0xc3, Kind.true, 0);
+  scalar(0xca, Kind.float32, 4);
+  scalar(0xcb, Kind.float64, 8);
+  for (let n = 0; n < 4; n++) {
+    scalar(0xcc + n, Kind.uint, 1 << n);
+    scalar(0xd0 + n, Kind.nint, 1 << n);
+  }
+  for (let n = 0; n < 3; n++) {
+    sized(0xc4 + n, Kind.bytes, 1 << n);
+    sized(0xd9 + n, Kind.text, 1 << n);
+    sized(0xc7 + n, Kind.ext, 1 << n, 1);
+  }
+  for (let n = 0; n < 5; n++) {
+    // fixext: the type byte is read with the head; the data is checked as a payload.
+    KIND[0xd4 + n] = Kind.ext;
+    HEAD[0xd4 + n] = NEED[0xd4 + n] = 2;
+    FIXED_SIZE[0xd4 + n] = 2 + (1 << n);
+  }
+  for (let n = 0; n < 2; n++) {
+    sized(0xdc + n, Kind.array, 2 << n);
+    sized(0xde + n, Kind.map, 2 << n);
+    ITEMS_PER_COUNT[0xdc + n] = 1;
+    ITEMS_PER_COUNT[0xde + n] = 2;
+  }
+}
+
+/**
+ * For the run loop: the size of a whole item whose format byte fixes it (nil, false, true,
+ * float 32/64, uint and int 8/16/32), 2 for str 8 (its head), 0 for what the run leaves
+ * to the general code.
+ */
+const RUN_SIZE = new Uint8Array(256);
+for (const b of [0xc0, 0xc2, 0xc3, 0xca, 0xcb, 0xcc, 0xcd, 0xce, 0xd0, 0xd1, 0xd2]) RUN_SIZE[b] = FIXED_SIZE[b];
+RUN_SIZE[0xd9] = 2;
+
+/** Reports why the item at `start` cannot be read: a cut head or scalar, 0xc1, or a payload longer than the input. */
+function reportHeadError(index: SpanIndex, stack: WalkStack, bytes: Uint8Array, start: number, len: number): void {
+  const r = readHeader(bytes, start, len);
+  if (r === H_TRUNCATED) failAt(index, stack, 'truncated', len, len, truncatedHeader(bytes, start, len));
+  else if (r === H_INVALID) failAt(index, stack, 'invalid-byte', start, start, 'the never-used format byte 0xc1');
+  else failAt(index, stack, 'length-exceeds-input', start, len, `${describeKind(hKind)} declares ${hSize} bytes but only ${len - start - hHead} remain`);
+}
+
+/**
+ * A str that is not valid UTF-8 does not fail the frame (the spec asks decoders to expose
+ * the original bytes): the node is marked, its value is the bytes, and a warning says
+ * where the first bad sequence starts.
+ */
+function warnInvalidText(index: SpanIndex, id: number, bad: number): void {
+  const store = index.store;
+  store.flags[id] |= Flag.invalidUtf8;
+  index.warn({ code: 'invalid-utf8', offset: bad, node: id, message: `invalid UTF-8 (byte 0x${index.bytes[bad].toString(16).padStart(2, '0')}) in the str at byte ${store.start[id]}: kept as its bytes, at byte ${bad}` });
+}
+
+/**
+ * The timestamp extension (type -1) is 4, 8 or 12 bytes with nanoseconds up to
+ * 999,999,999; anything else stays a plain ext, with a warning at the ext's offset.
+ */
+function checkTimestamp(index: SpanIndex, id: number, start: number, data: number, size: number): void {
+  const bytes = index.bytes;
+  let problem: string;
+  if (size === 4) return;
+  if (size === 8 || size === 12) {
+    const nanoseconds = size === 8 ? u32(bytes, data) >>> 2 : u32(bytes, data);
+    if (nanoseconds <= 999_999_999) return;
+    problem = `nanoseconds ${nanoseconds} above 999999999`;
+  } else {
+    problem = `${size} data bytes (a timestamp has 4, 8 or 12)`;
+  }
+  index.warn({ code: 'invalid-timestamp', offset: start, node: id, message: `timestamp extension (type -1) with ${problem}: kept as a plain ext, at byte ${start}` });
 }
 
 /** Writes the locals of the top frame back to the stack. */
@@ -236,9 +629,10 @@ function spill(stack: WalkStack, t: number, items: number, last: number): void {
 /**
  * Validates `pending` items starting at `pos` without recording them; returns where they
  * end, or -1 after `failAt`. Only the number of items still owed matters here (MessagePack
- * puts no constraint on map keys), so nesting costs no memory at all. `pending` can exceed
- * 2^53 only when it far exceeds the bytes that remain: it then never reaches 0 and the
- * walk ends in `truncated` (or an earlier error), as it must.
+ * puts no constraint on map keys, and text that is not UTF-8 is a warning about a recorded
+ * node, not an error), so nesting costs no memory and text is not read. `pending` can
+ * exceed 2^53 only when it far exceeds the bytes that remain: it then never reaches 0 and
+ * the walk ends in `truncated` (or an earlier error), as it must.
  */
 function skip(index: SpanIndex, stack: WalkStack, bytes: Uint8Array, pos: number, len: number, pending: number): number {
   while (pending > 0) {
@@ -248,7 +642,7 @@ function skip(index: SpanIndex, stack: WalkStack, bytes: Uint8Array, pos: number
     }
     const b = bytes[pos];
     pending--;
-    // Fast paths: fixints, fixmap, fixarray.
+    // Fast paths: fixints, fixmap, fixarray, fixstr.
     if (b < 0x80 || b >= 0xe0) {
       pos++;
       continue;
@@ -258,33 +652,39 @@ function skip(index: SpanIndex, stack: WalkStack, bytes: Uint8Array, pos: number
       pos++;
       continue;
     }
-    const start = pos;
-    const r = readHeader(bytes, pos, len);
-    if (r >= H_TRUNCATED) {
-      if (r === H_TRUNCATED) failAt(index, stack, 'truncated', len, len, truncatedHeader(bytes, start, len));
-      else failAt(index, stack, 'invalid-byte', start, start, 'the never-used format byte 0xc1');
-      return -1;
-    }
-    pos += hHead;
-    if (r === H_CONTAINER) {
-      pending += hSize;
+    if (b < 0xc0) {
+      const end = pos + 1 + (b & 31);
+      if (end > len) return skipError(index, stack, bytes, pos, len);
+      pos = end;
       continue;
     }
-    const size = hSize;
-    if (size > len - pos) {
-      failAt(index, stack, 'length-exceeds-input', start, len, `${describeKind(hKind)} declares ${size} bytes but only ${len - pos} remain`);
-      return -1;
+    const need = NEED[b];
+    if (need === 0 || need > len - pos) return skipError(index, stack, bytes, pos, len);
+    const fixed = FIXED_SIZE[b];
+    if (fixed !== 0) {
+      // Scalars (already bounds checked by `need`) and fixext (its data may be cut off).
+      if (fixed > len - pos) return skipError(index, stack, bytes, pos, len);
+      pos += fixed;
+      continue;
     }
-    if (hKind === Kind.text) {
-      const bad = findInvalidUtf8(bytes, pos, pos + size);
-      if (bad >= 0) {
-        failAt(index, stack, 'invalid-utf8', bad, pos + size, 'invalid UTF-8 in str');
-        return -1;
-      }
+    const width = LENGTH_WIDTH[b];
+    const n = width === 1 ? bytes[pos + 1] : width === 2 ? u16(bytes, pos + 1) : u32(bytes, pos + 1);
+    const perCount = ITEMS_PER_COUNT[b];
+    if (perCount !== 0) {
+      pending += n * perCount;
+      pos += need;
+      continue;
     }
-    pos += size;
+    if (n > len - pos - need) return skipError(index, stack, bytes, pos, len);
+    pos += need + n;
   }
   return pos;
+}
+
+/** `skip` met an item it cannot read at `pos`: reports why, returns -1. */
+function skipError(index: SpanIndex, stack: WalkStack, bytes: Uint8Array, pos: number, len: number): number {
+  reportHeadError(index, stack, bytes, pos, len);
+  return -1;
 }
 
 /**

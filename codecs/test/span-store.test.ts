@@ -106,3 +106,48 @@ describe('SpanStore', () => {
     arrays.forEach((a, i) => expect(a.every((x) => x === i + 0.5)).toBe(true));
   });
 });
+
+describe('SpanStore.trim', () => {
+  it('a store at the end of its slab is compacted in place; the next store gets the tail back zeroed', () => {
+    for (const count of [0, 1, 3, 5, 40, 100]) {
+      const a = new SpanStore(400); // 12 KB: carved from a slab
+      fill(a, 7, count);
+      a.trim();
+      expect(a.capacity, `count ${count}`).toBe(Math.max(count, 4));
+      expect(problems(a, 7, count), `count ${count}`).toEqual([]);
+      // The next store lands in the space given back: its fresh slots must be clear.
+      const b = new SpanStore(300);
+      expect(b.slab).toBe(a.slab);
+      expect([...b.flags].every((f) => f === 0)).toBe(true);
+      fill(b, 9, 300);
+      expect(problems(b, 9, 300)).toEqual([]);
+      expect(problems(a, 7, count), `count ${count}, after the next store`).toEqual([]);
+      // Growing after a trim carries every node over.
+      for (let i = 0; i < 3; i++) a.grow();
+      expect(problems(a, 7, count)).toEqual([]);
+    }
+  });
+
+  it('a store with a buffer of its own is copied into one of its size; little slack is kept', () => {
+    const big = new SpanStore(10_000);
+    fill(big, 3, 6000);
+    big.trim();
+    expect(big.capacity).toBe(6000);
+    expect(big.byteLength).toBe(6000 * 31);
+    expect(problems(big, 3, 6000)).toEqual([]);
+    const snug = new SpanStore(10_000);
+    fill(snug, 4, 8500);
+    snug.trim();
+    expect(snug.capacity).toBe(10_000); // 15% empty: kept (at most 31 * 10000 / 8500 = 36.5 B per node)
+  });
+
+  it('a store not at the end of its slab stays as it is', () => {
+    const a = new SpanStore(100);
+    fill(a, 5, 10);
+    const b = new SpanStore(100);
+    a.trim();
+    expect(a.capacity).toBe(100);
+    expect(problems(a, 5, 10)).toEqual([]);
+    expect(b.slab).toBe(a.slab);
+  });
+});

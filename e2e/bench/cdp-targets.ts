@@ -13,6 +13,9 @@ export interface CdpConnection {
   send<T = any>(method: string, params?: object, sessionId?: string): Promise<T>;
   /** Calls `listener` with the params of every `method` event. */
   on(method: string, listener: (params: any) => void): void;
+  /** Like `on`, with the session the event came from; `offSession` removes it. */
+  onSession(method: string, listener: (params: any, sessionId?: string) => void): void;
+  offSession(method: string, listener: (params: any, sessionId?: string) => void): void;
   close(): void;
 }
 
@@ -24,10 +27,10 @@ export async function connectCdp(browserEndpoint: string): Promise<CdpConnection
   });
   let nextId = 1;
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; method: string }>();
-  const listeners = new Map<string, ((params: unknown) => void)[]>();
+  const listeners = new Map<string, ((params: unknown, sessionId?: string) => void)[]>();
   socket.on('message', (data: Buffer) => {
-    const m = JSON.parse(data.toString('utf8')) as { id?: number; method?: string; params?: unknown; result?: unknown; error?: { message: string } };
-    if (m.method !== undefined) for (const l of listeners.get(m.method) ?? []) l(m.params);
+    const m = JSON.parse(data.toString('utf8')) as { id?: number; method?: string; params?: unknown; result?: unknown; error?: { message: string }; sessionId?: string };
+    if (m.method !== undefined) for (const l of listeners.get(m.method) ?? []) l(m.params, m.sessionId);
     const w = m.id !== undefined ? waiting.get(m.id) : undefined;
     if (!w) return;
     waiting.delete(m.id!);
@@ -42,6 +45,8 @@ export async function connectCdp(browserEndpoint: string): Promise<CdpConnection
         socket.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
       }),
     on: (method, listener) => listeners.set(method, [...(listeners.get(method) ?? []), listener]),
+    onSession: (method, listener) => listeners.set(method, [...(listeners.get(method) ?? []), listener]),
+    offSession: (method, listener) => listeners.set(method, (listeners.get(method) ?? []).filter((l) => l !== listener)),
     close: () => socket.close(),
   };
 }
@@ -50,6 +55,11 @@ export async function connectCdp(browserEndpoint: string): Promise<CdpConnection
 export interface CdpTargets {
   open(url: string): Promise<string>;
   close(targetId: string): Promise<void>;
+  /**
+   * Names of the extension content-script worlds (isolated execution contexts) in the page:
+   * attaches briefly (after the timed part), enables Runtime, reads the contexts, detaches.
+   */
+  contentScriptWorlds(targetId: string): Promise<string[]>;
   disconnect(): void;
 }
 
@@ -58,6 +68,21 @@ export async function connectTargets(browserEndpoint: string): Promise<CdpTarget
   return {
     open: async (url) => (await cdp.send<{ targetId: string }>('Target.createTarget', { url })).targetId,
     close: async (targetId) => void (await cdp.send('Target.closeTarget', { targetId })),
+    async contentScriptWorlds(targetId) {
+      const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+      const names: string[] = [];
+      const onContext = (p: { context: { name: string; auxData?: { type?: string } } }, from?: string) => {
+        if (from === sessionId && p.context.auxData?.type === 'isolated') names.push(p.context.name);
+      };
+      cdp.onSession('Runtime.executionContextCreated', onContext);
+      try {
+        await cdp.send('Runtime.enable', {}, sessionId); // reports every existing context before it answers
+      } finally {
+        cdp.offSession('Runtime.executionContextCreated', onContext);
+        await cdp.send('Target.detachFromTarget', { sessionId }).catch(() => {});
+      }
+      return names;
+    },
     disconnect: () => cdp.close(),
   };
 }

@@ -11,8 +11,8 @@
  *   resolves with the same result for pages a test drives.
  *   With `floor=1` the page adds, itself, the least a page-world capture must do: a second
  *   listener that reads every message and copies its bytes once.
- *   The result also counts the capture batches the extension's hook posted on the page's
- *   window (`hookBatches`): proof of whether the extension ran in that page.
+ *   (Whether the extension ran in the page is read by the bench over CDP once the result is
+ *   in: its content-script world; the page itself sees none of the capture traffic.)
  * - stream.html: connects to `?ws=` only when `window.__connect()` is called (after the
  *   panel is open), counts messages in `window.__received`.
  */
@@ -26,7 +26,6 @@ export interface FloodResult {
   readonly bytes: number;
   readonly msFirstToLast: number;
   readonly msGoToLast: number;
-  readonly hookBatches: number;
 }
 
 export interface FloodServer {
@@ -38,8 +37,6 @@ export interface FloodServer {
 
 const FLOOD_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>bench:ext flood</title></head><body><script>
 'use strict';
-let hookBatches = 0;
-addEventListener('message', (e) => { if (e.source === window && e.data && e.data.tag === 'wirescope/capture/v1') hookBatches++; });
 // floor=1: the page itself adds what any page-world capture must at least do, without an
 // extension: a second 'message' listener, registered before the page's own (as a hook's is),
 // that reads each message and copies its bytes into a buffer.
@@ -65,8 +62,7 @@ window.__flood = (count, size) => new Promise((resolve, reject) => {
     if (n === count) {
       const last = performance.now();
       ws.close();
-      // The hook posts its last batch within 25 ms: count it before answering.
-      setTimeout(() => resolve({ n, bytes, msFirstToLast: last - first, msGoToLast: last - go, hookBatches }), 100);
+      setTimeout(() => resolve({ n, bytes, msFirstToLast: last - first, msGoToLast: last - go }), 100);
     }
   };
 });

@@ -110,7 +110,7 @@ export function apiPage(): string {
     `<script>
 'use strict';
 window.__hookBatchesSeen = 0;
-// The one thing the hook does not hide: its batches, posted on the page's window.
+// Capture traffic the page can see on its window: none (the hook's batches travel on a private channel).
 window.addEventListener('message', (e) => {
   if (e.data && e.data.tag === 'wirescope/capture/v1' && e.data.type === 'hook-batch') window.__hookBatchesSeen++;
 });

@@ -28,6 +28,8 @@ export function isBatchEvent(v: unknown): v is BatchEvent {
       return isNumber(v.code) && isString(v.reason) && typeof v.wasClean === 'boolean';
     case 'error':
       return true;
+    case 'worker': // a document started a worker (its sockets are out of the hook's reach)
+      return (v.kind === 'dedicated' || v.kind === 'shared') && isString(v.url);
     default:
       return false;
   }

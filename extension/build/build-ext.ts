@@ -10,6 +10,7 @@
  * injected before the app's module script, the app's assets/, icons/ and manifest.json.
  */
 import { build, type BuildOptions } from 'esbuild';
+import { randomBytes } from 'node:crypto';
 import { zipSync } from 'fflate';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -31,8 +32,14 @@ export const ENTRIES: Readonly<Record<BundleName, string>> = {
   'test-content': 'extension/background/test-content.ts',
 };
 
+/**
+ * A fresh secret for one build (hook.js and relay.js must share it): it names the events of
+ * the hook's private-channel handshake (shared/channel.ts), so a page cannot guess them.
+ */
+export const newChannelSecret = (): string => randomBytes(12).toString('hex');
+
 /** esbuild options of one bundle; `write: false` bundles in memory (the unit test does). */
-export function bundleOptions(name: BundleName, target: Target, testHooks: boolean, entry = join(ROOT, ENTRIES[name])): BuildOptions {
+export function bundleOptions(name: BundleName, target: Target, testHooks: boolean, entry = join(ROOT, ENTRIES[name]), channelSecret = newChannelSecret()): BuildOptions {
   return {
     entryPoints: [entry],
     bundle: true,
@@ -40,7 +47,7 @@ export function bundleOptions(name: BundleName, target: Target, testHooks: boole
     format: name === 'background' && target === 'chrome' ? 'esm' : 'iife',
     target: target === 'chrome' ? 'chrome111' : 'firefox128',
     platform: 'browser',
-    define: { __TARGET__: JSON.stringify(target), __TEST_HOOKS__: String(testHooks) },
+    define: { __TARGET__: JSON.stringify(target), __TEST_HOOKS__: String(testHooks), __CHANNEL_SECRET__: JSON.stringify(channelSecret) },
     // Folds `if (__TEST_HOOKS__)` away, so production bundles carry no test code.
     minifySyntax: true,
     legalComments: 'none',
@@ -78,11 +85,12 @@ export async function buildTarget(target: Target, options: { testHooks: boolean;
 
   const names: BundleName[] = ['hook', 'relay', 'background', 'devtools', 'panel-host'];
   if (testHooks) names.push('test-content');
+  const channelSecret = newChannelSecret();
   await Promise.all(
     names.map((name) => {
       const entry = options.entries?.[name] ?? join(ROOT, ENTRIES[name]);
       if (!existsSync(entry)) throw new Error(`${relative(ROOT, entry)} is missing (bundle ${name}.js)`);
-      return build({ ...bundleOptions(name, target, testHooks, entry), outfile: join(outDir, `${name}.js`) });
+      return build({ ...bundleOptions(name, target, testHooks, entry, channelSecret), outfile: join(outDir, `${name}.js`) });
     }),
   );
 

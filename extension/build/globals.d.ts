@@ -6,3 +6,5 @@
 declare const __TARGET__: 'chrome' | 'firefox';
 /** True only in `--test-build` bundles (dist/*-test): lets tests open the panel in a tab. */
 declare const __TEST_HOOKS__: boolean;
+/** Random per build: the secret in the names of the hook's private-channel handshake events (shared/channel.ts). */
+declare const __CHANNEL_SECRET__: string;

@@ -29,12 +29,16 @@ describe('manifestFor', () => {
     expect(JSON.stringify(m)).not.toContain('service_worker');
   });
 
-  it('keeps the two content scripts: the MAIN-world hook and the isolated relay, in every frame at document_start', () => {
-    for (const target of ['chrome', 'firefox'] as const) {
+  it('keeps the two content scripts: the MAIN-world hook and the isolated relay, in every frame at document_start, about:blank / srcdoc / data: frames included', () => {
+    // Chrome: match_origin_as_fallback covers about:blank, about:srcdoc, data: and blob: frames
+    // by their origin (sandboxed ones too); Firefox knows match_about_blank only.
+    const chrome = { match_about_blank: true, match_origin_as_fallback: true };
+    const firefox = { match_about_blank: true };
+    for (const [target, extra] of [['chrome', chrome], ['firefox', firefox]] as const) {
       const m = manifestFor(target, base, '0.1.0');
       expect(m.content_scripts).toEqual([
-        { matches: ['<all_urls>'], js: ['hook.js'], run_at: 'document_start', all_frames: true, world: 'MAIN' },
-        { matches: ['<all_urls>'], js: ['relay.js'], run_at: 'document_start', all_frames: true },
+        { matches: ['<all_urls>'], js: ['hook.js'], run_at: 'document_start', all_frames: true, ...extra, world: 'MAIN' },
+        { matches: ['<all_urls>'], js: ['relay.js'], run_at: 'document_start', all_frames: true, ...extra },
       ]);
     }
   });

@@ -16,7 +16,8 @@ export interface BatcherConfig {
   /** Frames plus socket events per batch (0-byte frames add rows, not bytes). */
   readonly maxBatchEvents: number;
   readonly transfer: boolean;
-  readonly targetOrigin: string;
+  /** Where batches go: the private channel to the relay (channel.ts). */
+  readonly post: (batch: HookBatch, transfer: ArrayBuffer[]) => void;
 }
 
 const FIRST_SLAB_BYTES = 64 << 10;
@@ -114,7 +115,7 @@ export class Batcher {
     const base = { tag: CAPTURE_TAG, type: 'hook-batch', seq, events, frameCount, frameTable, frameBytes, frameBytesUsed } as const;
     const batch: HookBatch = dropped > 0 ? { ...base, droppedFrames: dropped } : base;
     try {
-      this.n.post(batch, this.cfg.targetOrigin, this.cfg.transfer ? [frameTable, frameBytes] : []);
+      this.cfg.post(batch, this.cfg.transfer ? [frameTable, frameBytes] : []);
       this.seq = seq;
       this.posted++;
       this.reportedDropped = dropped;

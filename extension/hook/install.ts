@@ -13,14 +13,14 @@
  * - `Function.prototype.toString` answers for those two (and for itself) with the natives'
  *   text; everything else goes to the original.
  */
-import { CAPTURE_TAG, FRAME_BINARY, FRAME_RECEIVED, type SocketEvent } from '../shared/messages.js';
+import { channelNames } from '../shared/channel.js';
+import { FRAME_BINARY, FRAME_RECEIVED, type SocketEvent } from '../shared/messages.js';
 import { Batcher } from './batcher.js';
+import { openChannel } from './channel.js';
+import { joinPeers } from './peers.js';
 import { apply, captureNatives, construct, defineProperty, getOwnPropertyDescriptor, SafeWeakMap, uncurry, type Win } from './natives.js';
 import { Recorder, type SocketState } from './recorder.js';
 import type { HookHandle, HookOptions } from './types.js';
-
-/** Event type a hook answers (by cancelling it) so a second install in the window backs off. */
-export const HOOK_PROBE = `${CAPTURE_TAG}:hook-probe`;
 
 const INERT: HookHandle = {
   installed: false,
@@ -29,6 +29,9 @@ const INERT: HookHandle = {
   stats: () => ({ sockets: 0, batchesPosted: 0, droppedFrames: 0, pendingBytes: 0 }),
 };
 
+/** Longest worker script URL reported (a data: URL can be megabytes); longer ones are cut, marked with '…'. */
+const MAX_WORKER_URL = 4096;
+
 const VIEW = 1;
 const BUFFER = 2;
 const BLOB = 3;
@@ -36,28 +39,32 @@ const PASS = 4;
 
 export function installHook(win: Win = globalThis.window, options: HookOptions = {}): HookHandle {
   if (!win || typeof win.WebSocket !== 'function') return INERT;
+  const names = channelNames(options.channelSecret ?? '');
   let n: ReturnType<typeof captureNatives>;
   try {
     n = captureNatives(win);
     // Installed already (all_frames, re-injection: a fresh copy of this module)?
-    if (!n.probe(HOOK_PROBE)) return INERT;
+    if (!n.probe(names.probe)) return INERT;
   } catch {
     return INERT;
   }
   const natives = n;
-  let origin = '*';
+  // Batches go to the relay on a private MessageChannel, never on the window (channel.ts):
+  // the page's own 'message' listeners see nothing, and nothing the page posts reaches the relay.
+  let channel: ReturnType<typeof openChannel>;
   try {
-    const o = win.location.origin;
-    if (o && o !== 'null') origin = o;
+    channel = openChannel(natives, names);
   } catch {
-    /* opaque or inaccessible: '*' (the message only ever goes to this window) */
+    channel = null;
   }
+  if (channel === null) return INERT;
+  const line = channel;
   const batcher = new Batcher(natives, {
     intervalMs: options.flushIntervalMs ?? 25,
     maxBatchBytes: options.maxBatchBytes ?? 256 << 10,
     maxBatchEvents: options.maxBatchEvents ?? 8192,
     transfer: options.transfer ?? true,
-    targetOrigin: origin,
+    post: (batch, transfer) => line.post(batch, transfer),
   });
   const rec = new Recorder(natives, batcher, options.maxPendingBytes ?? 64 << 20);
   const trustedOnly = options.trustedEventsOnly ?? true;
@@ -118,13 +125,25 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
     else rec.text(s, 0, time, text);
   }
 
+  // Related same-origin windows' hooks (peers.ts): a frame sent on one's socket through
+  // another's `send` is recorded by the socket's own hook.
+  const peers = joinPeers(natives, names.peers, {
+    owns: (ws) => active && sockets.get(ws) !== undefined,
+    recordSent(ws, kind, data, text, length) {
+      const s = active ? sockets.get(ws) : undefined;
+      if (s === undefined) return false;
+      sent(s, kind, data, text, length);
+      return true;
+    },
+  });
+
   const nativeSend = natives.send;
   const callSend = uncurry<void>(nativeSend);
   const OPEN = natives.OPEN;
   const send = {
     send(this: unknown, data: unknown): void {
       const s = sockets.get(this);
-      if (s === undefined || !active || arguments.length === 0) return apply(nativeSend, this, arguments) as void;
+      if (!active || arguments.length === 0 || (s === undefined && !peers.owns(this))) return apply(nativeSend, this, arguments) as void;
       let kind = 0;
       let text = '';
       let arg = data; // the native ignores further arguments, as WebIDL does
@@ -148,7 +167,8 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
       callSend(this, arg); // CONNECTING: InvalidStateError, nothing recorded
       if (state !== OPEN || kind === PASS) return; // CLOSING/CLOSED: the native discards it
       try {
-        sent(s, kind, data, text, length);
+        if (s !== undefined) sent(s, kind, data, text, length);
+        else peers.recordSent(this, kind, data, text, length);
       } catch {
         /* the frame went out; recording must not throw into the page */
       }
@@ -169,6 +189,31 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
   };
   const Hooked = new Proxy(natives.WS, handler);
 
+  // Workers: their own sockets are out of reach, but the panel must not be silent about them.
+  // `Worker` / `SharedWorker` become Proxies of the natives (construct trap only, as for
+  // WebSocket) that report a `worker` event once the native constructed it.
+  const workerState: SocketState = { id: 0, queue: [], head: 0 };
+  const workerProxies: [Function, object, Function, string][] = [];
+  for (const [name, kind] of [['Worker', 'dedicated'], ['SharedWorker', 'shared']] as const) {
+    const Native = (win as unknown as Record<string, unknown>)[name] as Function;
+    if (typeof Native !== 'function') continue;
+    const h: ProxyHandler<Function> = Object.create(null) as ProxyHandler<Function>;
+    h.construct = (target, args, newTarget): object => {
+      const worker = construct(target, args, newTarget) as object;
+      if (active) {
+        try {
+          let url = natives.scriptUrl(args[0]);
+          if (url.length > MAX_WORKER_URL) url = `${url.slice(0, MAX_WORKER_URL)}…`;
+          rec.event(workerState, { type: 'worker', socketId: 0, kind, url, time: natives.now() });
+        } catch {
+          /* the page gets its worker regardless */
+        }
+      }
+      return worker;
+    };
+    workerProxies[workerProxies.length] = [Native, (Native as { prototype: object }).prototype, new Proxy(Native, h) as unknown as Function, name];
+  }
+
   const nativeToString = natives.fnToString;
   const masks = new SafeWeakMap<object, string>();
   const toString = {
@@ -178,6 +223,7 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
     },
   }.toString;
   masks.set(Hooked, apply(nativeToString, natives.WS, []) as string);
+  for (const [Native, , proxy] of workerProxies) masks.set(proxy, apply(nativeToString, Native, []) as string);
   masks.set(send, apply(nativeToString, nativeSend, []) as string);
   masks.set(toString, apply(nativeToString, nativeToString, []) as string);
 
@@ -187,6 +233,10 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
     [natives.wsProto, 'constructor', Hooked],
     [win, 'WebSocket', Hooked],
   ];
+  for (const [, proto, proxy, name] of workerProxies) {
+    patches[patches.length] = [proto, 'constructor', proxy];
+    patches[patches.length] = [win, name, proxy];
+  }
   const saved: [object, PropertyKey, PropertyDescriptor][] = [];
   const restore = (): void => {
     for (let i = saved.length - 1; i >= 0; i--) {
@@ -199,12 +249,14 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
     const desc = getOwnPropertyDescriptor(obj, key);
     if (!desc || !('value' in desc) || !defineProperty(obj, key, { ...desc, value })) {
       restore();
+      peers.leave();
+      line.close();
       return INERT;
     }
     saved[saved.length] = [obj, key, desc];
   }
   const onProbe = (e: Event): void => natives.cancel(e);
-  natives.listenWindow(HOOK_PROBE, onProbe);
+  natives.listenWindow(names.probe, onProbe);
 
   return {
     installed: true,
@@ -215,7 +267,9 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
       active = false;
       batcher.stop();
       restore();
-      natives.unlistenWindow(HOOK_PROBE, onProbe);
+      natives.unlistenWindow(names.probe, onProbe);
+      peers.leave();
+      line.close();
     },
     stats: () => ({
       sockets: nextId - 1,

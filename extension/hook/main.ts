@@ -4,4 +4,4 @@
  */
 import { installHook } from './install.js';
 
-installHook();
+installHook(window, { channelSecret: __CHANNEL_SECRET__ });

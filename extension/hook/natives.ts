@@ -117,7 +117,25 @@ export function captureNatives(win: Win) {
   const encodeFn = uncurry<Uint8Array>(win.TextEncoder.prototype.encode as Function);
   const encodeIntoFn = win.TextEncoder.prototype.encodeInto as Function | undefined;
   const encodeInto = encodeIntoFn && uncurry<{ read: number; written: number }>(encodeIntoFn);
-  const postMessage = uncurry<void>(win.postMessage as Function);
+  // The private channel to the relay (hook/channel.ts): its constructor, the port's
+  // postMessage and the MessageEvent that hands the far port over, captured before the page runs.
+  const MC = typeof win.MessageChannel === 'function' && typeof win.MessagePort === 'function' ? win.MessageChannel : null;
+  const portProto = MC ? win.MessagePort.prototype : null;
+  const portPost = uncurry<void>((portProto?.postMessage ?? Function.prototype) as Function);
+  const portClose = uncurry<void>((portProto?.close ?? Function.prototype) as Function);
+  const MessageEventCtor = win.MessageEvent;
+  const stopImmediate = uncurry<void>(EventCtor.prototype.stopImmediatePropagation as Function);
+  // Peers (hook/peers.ts): a CustomEvent on an ancestor window, its detail read through the built-in getter.
+  const CustomEventCtor = win.CustomEvent;
+  const detailOf = reader<unknown>(CustomEventCtor?.prototype, 'detail');
+  const etDispatch = uncurry<boolean>(win.EventTarget.prototype.dispatchEvent as Function);
+  // Worker script URLs (install.ts): resolved with the captured URL against the document's base.
+  const URLCtor = win.URL;
+  const urlHref = brand(URLCtor?.prototype, 'href') && reader<string>(URLCtor.prototype, 'href');
+  const baseURI = reader<string>(win.Node?.prototype, 'baseURI');
+  const doc = win.document;
+  const topGetter = getOwnPropertyDescriptor(win, 'top')?.get;
+  const parentGetter = getOwnPropertyDescriptor(win, 'parent')?.get;
   const setTimer = uncurry<unknown>(win.setTimeout as Function);
   const clearTimer = uncurry<void>(win.clearTimeout as Function);
   const perf = win.performance;
@@ -209,10 +227,49 @@ export function captureNatives(win: Win) {
     unlistenWindow: (type: string, fn: (e: Event) => void): void => winRemove(win, type, fn),
     /** Dispatches a cancelable event on the window; false when a listener cancelled it. */
     probe: (type: string): boolean => winDispatch(win, new EventCtor(type, { cancelable: true })),
-    cancel: (e: Event): void => preventDefault(e),
-    post(message: unknown, targetOrigin: string, transfer: ArrayBuffer[]): void {
-      postMessage(win, message, targetOrigin, transfer);
+    /** Dispatches a cancelable MessageEvent carrying `port` on the window; false when a listener took it (cancelled it). */
+    offerPort: (type: string, port: MessagePort): boolean => winDispatch(win, new MessageEventCtor(type, { cancelable: true, ports: [port] })),
+    cancel: (e: Event): void => {
+      preventDefault(e);
+      stopImmediate(e);
     },
+    /** `v` as an absolute URL string when it is a string or a URL object (no page code runs), else ''. */
+    scriptUrl(v: unknown): string {
+      let s = '';
+      if (typeof v === 'string') s = v;
+      else if (urlHref && typeof v === 'object' && v !== null) {
+        try {
+          s = urlHref(v);
+        } catch {
+          return '';
+        }
+      } else return '';
+      try {
+        return urlHref ? urlHref(new URLCtor(s, baseURI(doc))) : s;
+      } catch {
+        return s;
+      }
+    },
+    /** The windows above this one, highest first (`top`, then `parent`), never this window. */
+    ancestors(): object[] {
+      const out: object[] = [];
+      try {
+        const top = topGetter ? (apply(topGetter, win, []) as object) : win.top;
+        if (top && top !== win) out[out.length] = top;
+        const parent = parentGetter ? (apply(parentGetter, win, []) as object) : win.parent;
+        if (parent && parent !== win && parent !== top) out[out.length] = parent;
+      } catch {
+        /* none reachable */
+      }
+      return out;
+    },
+    /** Dispatches a CustomEvent carrying `detail` on `target` (throws across origins). */
+    dispatchDetail: (target: object, type: string, detail: unknown): boolean => etDispatch(target, new CustomEventCtor(type, { detail })),
+    detailOf: (e: Event): unknown => detailOf(e),
+    /** A new MessageChannel, or null where there is none. */
+    newChannel: (): MessageChannel | null => (MC ? new MC() : null),
+    portPost: (port: MessagePort, message: unknown, transfer: ArrayBuffer[]): void => portPost(port, message, transfer),
+    portClose: (port: MessagePort): void => portClose(port),
     setTimer: (fn: () => void, ms: number): unknown => setTimer(win, fn, ms),
     clearTimer: (id: unknown): void => clearTimer(win, id),
     now: perfNow && typeof timeOrigin === 'number' ? (): number => timeOrigin + perfNow(perf) : (): number => apply(dateNow, Date, []) as number,

@@ -25,6 +25,11 @@ export interface HookOptions {
    * that drive a fake socket from script set it to false.
    */
   readonly trustedEventsOnly?: boolean;
+  /**
+   * The secret in the names of the private channel's handshake events (shared/channel.ts);
+   * the content script passes the build's `__CHANNEL_SECRET__`. Default '' (tests).
+   */
+  readonly channelSecret?: string;
 }
 
 export interface HookStats {

@@ -7,10 +7,13 @@
  */
 import type { HostMessage, WireFrame } from '../../inspector-app/src/protocol/messages.js';
 import { checkFrameTable, frameTableOf, wireFrameCount } from '../shared/frame-table.js';
-import { FRAME_BINARY, FRAME_COLUMNS, FRAME_RECEIVED, type BatchEvent, type PanelBatch, type PanelItem, type WireBytes, type WireCapture } from '../shared/messages.js';
+import { FRAME_BINARY, FRAME_COLUMNS, FRAME_RECEIVED, type BatchEvent, type DocumentInfo, type PanelBatch, type PanelItem, type WireBytes, type WireCapture } from '../shared/messages.js';
 
 export const HOOK_LOSS_REASON = "the page's capture hook lost batches before the relay got them";
 export const FRAME_DROP_REASON = 'the page hook or relay dropped frames (too large to send, or over its limits)';
+/** Why a worker's sockets are missing (the `uncaptured` notice's reason). */
+export const WORKER_NOT_CAPTURED =
+  "WebSockets opened inside a worker are not captured by the page hook (in Chrome, turn on debugger capture in the panel's toolbar to capture them)";
 /** Documents remembered (least recently seen forgotten first). */
 const MAX_DOCUMENTS = 4096;
 
@@ -154,10 +157,20 @@ export class PanelConverter {
   }
 }
 
+/** The document fields the relay added, when they are strings. */
+function documentOf(e: DocumentInfo): DocumentInfo {
+  const out: { documentUrl?: string; documentOrigin?: string } = {};
+  if (typeof e.documentUrl === 'string') out.documentUrl = e.documentUrl;
+  if (typeof e.documentOrigin === 'string') out.documentOrigin = e.documentOrigin;
+  return out;
+}
+
 function socketMessage(e: BatchEvent, connectionId: string): HostMessage | null {
   switch (e.type) {
     case 'opening':
-      return { type: 'connection-opening', connectionId, url: e.url, time: e.time };
+      return { type: 'connection-opening', connectionId, url: e.url, time: e.time, ...documentOf(e) };
+    case 'worker':
+      return { type: 'uncaptured', kind: `${e.kind}-worker`, url: e.url, time: e.time, ...documentOf(e), reason: WORKER_NOT_CAPTURED };
     case 'open':
       return { type: 'connection-opened', connectionId, url: e.url, protocol: e.protocol, extensions: e.extensions, time: e.time };
     case 'close':

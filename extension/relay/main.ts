@@ -30,4 +30,5 @@ startRelay({
   bytesAs: (typeof __TARGET__ !== 'undefined' ? __TARGET__ === 'firefox' : runtime.getURL('').startsWith('moz-extension:'))
     ? 'bytes'
     : 'probe',
+  channelSecret: __CHANNEL_SECRET__,
 });

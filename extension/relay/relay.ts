@@ -1,6 +1,7 @@
 /**
- * The relay (isolated-world content script): takes the hook's batches off the window,
- * validates them, and forwards them to the background on a runtime port as `RelayBatch`es:
+ * The relay (isolated-world content script): takes the hook's batches off the hook's
+ * private MessageChannel (handed over once at document_start, shared/channel.ts; nothing
+ * travels on the page's window), validates them, and forwards them to the background on a runtime port as `RelayBatch`es:
  * the frame table and the frames' bytes each as one Uint8Array where runtime messaging is a
  * structured clone (Firefox; Chrome 148+ with `message_serialization`) or one base64 string
  * where it is JSON (older Chrome), whatever the frame count. Nothing is lost silently: refused or missing hook batches are counted
@@ -8,7 +9,8 @@
  * `droppedFrames`; a relay batch that could not be sent leaves a gap in the relay's `seq`,
  * and `framesBefore` (which counts its frames) lets the background count them exactly.
  */
-import { FRAME_ROW_BYTES, RELAY_PORT, type RelayBatch, type RelayHello, type WireBytes, type WireCapture } from '../shared/messages.js';
+import { channelNames } from '../shared/channel.js';
+import { FRAME_ROW_BYTES, RELAY_PORT, type BatchEvent, type RelayBatch, type RelayHello, type WireBytes, type WireCapture } from '../shared/messages.js';
 import { toBase64 } from './base64.js';
 import { splitBatch } from './split.js';
 import { parseHookBatch, type ParsedHookBatch } from './validate.js';
@@ -55,6 +57,8 @@ export interface RelayOptions {
    * messages over 64 MiB). Default 48 MiB for base64, unlimited for bytes.
    */
   readonly maxFrameBytes?: number;
+  /** The secret in the handshake's event names (shared/channel.ts); the content script passes the build's. Default '' (tests). */
+  readonly channelSecret?: string;
 }
 
 export interface RelayStats {
@@ -162,8 +166,32 @@ export function startRelay(options: RelayOptions): RelayHandle {
     return wireAs === 'base64' ? { b64: toBase64(bytes) } : { bytes: bytes.slice() };
   }
 
+  /**
+   * `opening` and `worker` events with the document they happened in, read here (the page
+   * cannot set it): its URL and origin ('null' in a sandboxed frame).
+   */
+  function withDocument(events: BatchEvent[]): BatchEvent[] {
+    let doc: { documentUrl: string; documentOrigin: string } | null = null;
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!;
+      if (e.type !== 'opening' && e.type !== 'worker') continue;
+      if (doc === null) {
+        doc = { documentUrl: '', documentOrigin: '' };
+        try {
+          doc.documentUrl = win.location.href;
+          doc.documentOrigin = String(win.origin);
+        } catch {
+          /* keep what was read */
+        }
+      }
+      events[i] = { ...e, ...doc };
+    }
+    return events;
+  }
+
   /** Posts a checked hook batch as one or more relay batches (split.ts). */
   function forward(batch: ParsedHookBatch): void {
+    withDocument(batch.events);
     const table = new Uint8Array(batch.table.buffer, batch.table.byteOffset, batch.table.byteLength);
     const cost = wireAs === 'base64' ? (n: number) => Math.ceil(n / 3) * 4 : (n: number) => n;
     const maxMessageBytes = options.maxMessageBytes ?? (wireAs === 'base64' ? 64 << 10 : 1 << 20);
@@ -179,7 +207,6 @@ export function startRelay(options: RelayOptions): RelayHandle {
   }
 
   const onMessage = (event: MessageEvent): void => {
-    if (event.source !== win) return;
     let batch: ReturnType<typeof parseHookBatch>;
     try {
       batch = parseHookBatch(event.data);
@@ -197,13 +224,33 @@ export function startRelay(options: RelayOptions): RelayHandle {
     if (batch.droppedFrames > hookDropped) hookDropped = batch.droppedFrames;
     forward(batch);
   };
-  // Capture phase, registered at document_start: no page listener can stop it first.
-  win.addEventListener('message', onMessage, true);
+  // The handshake (shared/channel.ts): take the first port the hook offers, then stop
+  // listening, so nothing offered later (by a page that learnt the names) is taken.
+  const names = channelNames(options.channelSecret ?? '');
+  let hookPort: MessagePort | null = null;
+  const onOffer = (event: Event): void => {
+    if (hookPort !== null) return;
+    const ports = (event as MessageEvent).ports;
+    const p = ports && ports.length === 1 ? ports[0] : undefined;
+    if (!p) return;
+    event.preventDefault(); // tells the hook its port was taken
+    event.stopImmediatePropagation();
+    hookPort = p;
+    win.removeEventListener(names.offer, onOffer, true);
+    p.onmessage = onMessage;
+  };
+  win.addEventListener(names.offer, onOffer, true);
+  // The hook may have installed first: ask it to offer again (synchronously, before the page runs).
+  if (hookPort === null) win.dispatchEvent(new Event(names.ready, { cancelable: true }));
 
   return {
     documentId,
     stop(): void {
-      win.removeEventListener('message', onMessage, true);
+      win.removeEventListener(names.offer, onOffer, true);
+      if (hookPort !== null) {
+        hookPort.onmessage = null;
+        hookPort.close();
+      }
       const p = port;
       port = null;
       try {

@@ -68,6 +68,11 @@ function parseEvent(v: unknown): SocketEvent | null {
     }
     case 'error':
       return { type, socketId, time };
+    case 'worker': {
+      const kind = e.kind;
+      const url = e.url;
+      return (kind === 'dedicated' || kind === 'shared') && isStr(url) ? { type, socketId, kind, url, time } : null;
+    }
     default:
       return null;
   }

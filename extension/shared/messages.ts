@@ -26,9 +26,26 @@ export const FRAME_ROW_BYTES = FRAME_COLUMNS * 8;
 export const FRAME_RECEIVED = 1;
 export const FRAME_BINARY = 2;
 
-/** What the page hook observed on one socket, besides frames. `socketId` is unique within the document. */
+/** Which kind of worker a page started (its sockets are out of the page hook's reach). */
+export type WorkerKind = 'dedicated' | 'shared';
+
+/**
+ * The document a socket or worker belongs to, added by the relay (the page cannot set it):
+ * its URL and origin (`null` for a sandboxed frame; an about:blank frame's is its creator's).
+ */
+export interface DocumentInfo {
+  readonly documentUrl?: string;
+  readonly documentOrigin?: string;
+}
+
+/**
+ * What the page hook observed on one socket, besides frames. `socketId` is unique within the
+ * document. `worker` is not a socket: the document started a worker whose own WebSockets the
+ * hook cannot see (socketId 0); the panel says so.
+ */
 export type SocketEvent =
-  | { readonly type: 'opening'; readonly socketId: number; readonly url: string; readonly time: number }
+  | ({ readonly type: 'opening'; readonly socketId: number; readonly url: string; readonly time: number } & DocumentInfo)
+  | ({ readonly type: 'worker'; readonly socketId: number; readonly kind: WorkerKind; readonly url: string; readonly time: number } & DocumentInfo)
   | { readonly type: 'open'; readonly socketId: number; readonly url: string; readonly protocol: string; readonly extensions: string; readonly time: number }
   | { readonly type: 'close'; readonly socketId: number; readonly code: number; readonly reason: string; readonly wasClean: boolean; readonly time: number }
   | { readonly type: 'error'; readonly socketId: number; readonly time: number };

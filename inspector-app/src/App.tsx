@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactElement } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent, type ReactElement } from 'react';
 import type { HostCapabilities, Transport } from './protocol/transport.js';
 import { InspectorSession } from './state/session.js';
 import { importCaptureFile } from './state/import-file.js';
@@ -15,6 +15,8 @@ import { FrameDetail } from './components/detail/FrameDetail.js';
 import { Toolbar } from './components/shell/Toolbar.js';
 import { StatusBar } from './components/shell/StatusBar.js';
 import { useTheme } from './components/shell/use-theme.js';
+import { MainLayout } from './components/shell/MainLayout.js';
+import { closesDetail } from './components/shell/escape.js';
 import { ConnectBar } from './components/connect/ConnectBar.js';
 import { Composer } from './components/connect/Composer.js';
 import { saveBytes } from './components/detail/clipboard.js';
@@ -58,6 +60,8 @@ export function App(props: AppProps): ReactElement {
   const urlRef = useRef<HTMLInputElement>(null);
   /** Bumped by "Clear filters" so the filter bar's own text boxes start empty. */
   const [filterBarKey, setFilterBarKey] = useState(0);
+  const [listBySize, setListBySize] = useState(false);
+  const appRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (props.connectUrl && capabilities.connect) transport.send({ type: 'connect', url: props.connectUrl, protocols: [] });
@@ -76,6 +80,16 @@ export function App(props: AppProps): ReactElement {
   }, [snapshot.connections]);
 
   const selected = selectedId === null ? undefined : session.model.frame(selectedId);
+  const listRows = useMemo(() => (listBySize ? [...snapshot.visible].sort((a, b) => b.size - a.size || a.frameId - b.frameId) : snapshot.visible), [snapshot.visible, listBySize]);
+
+  // Escape closes the detail pane (not while typing, nor inside the Monaco editor) and
+  // gives the keyboard back to the list.
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (props.singleFrame || selectedId === null || !closesDetail(e)) return;
+    e.preventDefault();
+    setSelectedId(null);
+    appRef.current?.querySelector<HTMLElement>('[data-testid=frame-list]')?.focus();
+  };
 
   const onImport = useCallback(
     async (file: File) => {
@@ -97,7 +111,7 @@ export function App(props: AppProps): ReactElement {
   );
 
   return (
-    <div className="ws-app" data-theme={theme} data-testid="app">
+    <div className="ws-app" data-theme={theme} data-testid="app" ref={appRef} onKeyDown={onKeyDown}>
       {capabilities.connect && (
         <ConnectBar
           initialUrl={props.connectUrl ?? demoUrl}
@@ -144,50 +158,70 @@ export function App(props: AppProps): ReactElement {
       {notice && (
         <div className="ws-toolbar" role="status" data-testid="notice">
           {notice}
-          <button type="button" aria-label="Dismiss" onClick={() => setNotice('')}>
-            ✕
+          <button type="button" title="Dismiss" onClick={() => setNotice('')}>
+            Dismiss
           </button>
         </div>
       )}
-      <div className="ws-main">
-        {!props.singleFrame && (
-          <div className="ws-list-pane" style={{ width: selected ? '36%' : '100%', minWidth: selected ? 420 : undefined }}>
-            <FilterBar key={filterBarKey} filters={session.model.currentFilters()} search={snapshot.search} connections={snapshot.connections} connectionLabels={connectionLabels} onChange={(f) => session.setFilters(f)} />
-            <FrameList
-              rows={snapshot.visible}
-              selectedId={selectedId}
-              onSelect={setSelectedId}
-              connectionLabels={connectionLabels}
-              empty={
-                snapshot.rows.length === 0 ? (
-                  <EmptyState
-                    panel={capabilities.hostName === 'panel'}
-                    onFocusUrl={capabilities.connect ? () => urlRef.current?.focus() : undefined}
-                    onConnectDemo={capabilities.connect ? () => transport.send({ type: 'connect', url: demoUrl, protocols: [] }) : undefined}
-                    demoUrl={demoUrl}
-                    onImport={capabilities.files ? () => document.querySelector<HTMLInputElement>('[data-testid=import-input]')?.click() : undefined}
-                  />
-                ) : (
-                  <NoMatches
-                    searching={snapshot.search !== null && !snapshot.search.done}
-                    onClear={() => {
-                      session.setFilters(NO_FILTERS);
-                      setFilterBarKey((k) => k + 1);
-                    }}
-                  />
-                )
-              }
+      <MainLayout
+        list={
+          props.singleFrame ? null : (
+            <>
+              <FilterBar key={filterBarKey} filters={session.model.currentFilters()} search={snapshot.search} connections={snapshot.connections} connectionLabels={connectionLabels} onChange={(f) => session.setFilters(f)} />
+              <FrameList
+                rows={listRows}
+                selectedId={selectedId}
+                onSelect={setSelectedId}
+                connectionLabels={connectionLabels}
+                sortBySize={listBySize}
+                onSortBySize={setListBySize}
+                empty={
+                  snapshot.rows.length === 0 ? (
+                    <EmptyState
+                      panel={capabilities.hostName === 'panel'}
+                      onFocusUrl={capabilities.connect ? () => urlRef.current?.focus() : undefined}
+                      onConnectDemo={capabilities.connect ? () => transport.send({ type: 'connect', url: demoUrl, protocols: [] }) : undefined}
+                      demoUrl={demoUrl}
+                      onImport={capabilities.files ? () => document.querySelector<HTMLInputElement>('[data-testid=import-input]')?.click() : undefined}
+                    />
+                  ) : (
+                    <NoMatches
+                      searching={snapshot.search !== null && !snapshot.search.done}
+                      onClear={() => {
+                        session.setFilters(NO_FILTERS);
+                        setFilterBarKey((k) => k + 1);
+                      }}
+                    />
+                  )
+                }
+              />
+            </>
+          )
+        }
+        detail={
+          selected ? (
+            <FrameDetail
+              key={selected.frameId}
+              client={worker}
+              frame={selected}
+              otherFrames={snapshot.rows.slice(-200)}
+              theme={theme}
+              searchText={snapshot.filters.text}
+              pastePageUrl={capabilities.pastePageUrl}
+              view={detailView}
+              onView={setDetailView}
+              compareCache={compareCache}
+              frameById={(id) => session.model.frame(id)}
             />
-          </div>
-        )}
-        {!selected && selectedId !== null && session.model.wasEvicted(selectedId) && (
-          <div className="ws-empty" role="status" data-testid="frame-evicted">
-            Frame #{selectedId} was evicted by the memory cap: its bytes are no longer held.
-          </div>
-        )}
-        {selected && <FrameDetail key={selected.frameId} client={worker} frame={selected} otherFrames={snapshot.rows.slice(-200)} theme={theme} view={detailView} onView={setDetailView} compareCache={compareCache} frameById={(id) => session.model.frame(id)} />}
-        {!selected && props.singleFrame && <div className="ws-empty">Paste or drop a frame above.</div>}
-      </div>
+          ) : selectedId !== null && session.model.wasEvicted(selectedId) ? (
+            <div className="ws-empty" role="status" data-testid="frame-evicted">
+              Frame #{selectedId} was evicted by the memory cap: its bytes are no longer held.
+            </div>
+          ) : props.singleFrame ? (
+            <div className="ws-empty">Paste or drop a frame above.</div>
+          ) : null
+        }
+      />
       {!props.singleFrame && <StatusBar snapshot={snapshot} hostName={capabilities.hostName} capBytes={capMb * 1024 * 1024} />}
     </div>
   );

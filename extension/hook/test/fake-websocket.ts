@@ -167,31 +167,48 @@ export function simulateNativeToString(Fake: FakeWebSocketClass): () => void {
 
 export interface Posted {
   readonly batch: HookBatch;
-  readonly targetOrigin: string;
   readonly transfer: ArrayBuffer[];
 }
 
-/** Replaces `win.postMessage` (before the hook captures it) with a recorder of the hook's posts. */
+/**
+ * Replaces `win.MessageChannel` and `win.MessagePort` (before the hook captures them) with a
+ * channel whose near port records the hook's posts and hands each at once to the far port's
+ * `onmessage` once someone (a relay) set it; returns the posts, a way to make the next posts
+ * throw (as a post that cannot clone would) and the undo.
+ */
 export function recordPosts(win: Window & typeof globalThis): { posts: Posted[]; failNext(n: number): void; restore(): void } {
   const posts: Posted[] = [];
   let failures = 0;
-  const original = Object.getOwnPropertyDescriptor(win, 'postMessage');
-  Object.defineProperty(win, 'postMessage', {
-    configurable: true,
-    writable: true,
-    value: (batch: HookBatch, targetOrigin: string, transfer: ArrayBuffer[]) => {
+  const saved = (['MessageChannel', 'MessagePort'] as const).map((k) => [k, Object.getOwnPropertyDescriptor(win, k)] as const);
+  class RecordingPort {
+    onmessage: ((e: { data: unknown }) => void) | null = null;
+    other: RecordingPort | null = null;
+    postMessage(batch: HookBatch, transfer: ArrayBuffer[]): void {
       if (failures > 0) {
         failures--;
         throw new win.DOMException('could not clone', 'DataCloneError');
       }
-      posts.push({ batch, targetOrigin, transfer });
-    },
-  });
+      posts.push({ batch, transfer });
+      this.other?.onmessage?.({ data: batch });
+    }
+    close(): void {
+      this.other = null;
+    }
+  }
+  class RecordingChannel {
+    readonly port1 = new RecordingPort();
+    readonly port2 = new RecordingPort();
+    constructor() {
+      this.port1.other = this.port2;
+    }
+  }
+  Object.defineProperty(win, 'MessageChannel', { configurable: true, writable: true, value: RecordingChannel });
+  Object.defineProperty(win, 'MessagePort', { configurable: true, writable: true, value: RecordingPort });
   return {
     posts,
     failNext: (n) => void (failures = n),
     restore: () => {
-      if (original) Object.defineProperty(win, 'postMessage', original);
+      for (const [k, d] of saved) if (d) Object.defineProperty(win, k, d);
     },
   };
 }

@@ -8,12 +8,15 @@ import { relayConfigFor } from '../../background/validate.js';
 import type { RelayBatch } from '../../shared/messages.js';
 import { hookBatch, plainFrame, unpackWire } from '../../shared/test/plain-capture.js';
 import { startRelay, type RelayHandle, type RelayPort } from '../relay.js';
+import { hookLine } from './hook-line.js';
 
 const win = window as Window & typeof globalThis;
 let relay: RelayHandle | null = null;
+let line: ((data: unknown) => void) | null = null;
 afterEach(() => {
   relay?.stop();
   relay = null;
+  line = null;
 });
 
 /**
@@ -41,7 +44,8 @@ function runtime(serialize: (m: unknown) => unknown) {
   };
 }
 
-const post = (seq: number, bytes: number[]) => win.dispatchEvent(new win.MessageEvent('message', { data: hookBatch(seq, [plainFrame(1, bytes)]), source: win }));
+/** A hook batch of one frame, on the hook's private channel. */
+const post = (seq: number, bytes: number[]) => (line ??= hookLine(win))(hookBatch(seq, [plainFrame(1, bytes)]));
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 describe("bytesAs: 'probe'", () => {

@@ -4,6 +4,7 @@ import { CAPTURE_TAG, RELAY_PORT, type RelayBatch } from '../../shared/messages.
 import { hookBatch, plainFrame, unpackWire, type PlainEvent } from '../../shared/test/plain-capture.js';
 import { setup as setupHook, type Harness } from '../../hook/test/harness.js';
 import { startRelay, type RelayHandle, type RelayPort } from '../relay.js';
+import { hookLine } from './hook-line.js';
 
 const win = window as Window & typeof globalThis;
 
@@ -50,14 +51,18 @@ function fakeRuntime() {
 
 let relay: RelayHandle | null = null;
 let hook: Harness | null = null;
+/** The hook's end of the relay's private channel in this test (opened by the first post). */
+let line: ((data: unknown) => void) | null = null;
 afterEach(() => {
   relay?.stop();
   relay = null;
+  line = null;
   hook?.cleanup();
   hook = null;
 });
 
-const post = (data: unknown, source: unknown = win) => win.dispatchEvent(new win.MessageEvent('message', { data, source: source as Window }));
+/** Delivers `data` to the relay as a message on the hook's private channel. */
+const post = (data: unknown) => (line ??= hookLine(win))(data);
 const frame = (socketId: number, bytes: number[], opcode: 'text' | 'binary' = 'binary') => plainFrame(socketId, bytes, { opcode });
 const batch = (seq: number, events: PlainEvent[], extra: object = {}) => hookBatch(seq, events, extra);
 /** Every event the relay posted, frames unpacked, in order. */
@@ -84,7 +89,8 @@ describe('forwarding', () => {
     expect(m.frameBytes).toEqual({ b64: Buffer.from([0xde, 0xad, 0xbe, 0xef, 0, 0x68, 0x69]).toString('base64') });
     expect(Array.from(new Float64Array(new Uint8Array(Buffer.from((m.frameTable as { b64: string }).b64, 'base64')).buffer))).toEqual([1, 2, 1.5, 5, 1, 0, 1.5, 2]);
     expect(m.events.map((e) => [e.type, e.at])).toEqual([['opening', 0], ['open', 0], ['error', 2], ['close', 2]]);
-    expect(unpackWire(m)).toEqual(events);
+    // The relay adds the document to `opening` (document-info.test.ts).
+    expect(unpackWire(m)).toEqual(events.map((e) => (e.type === 'opening' ? { ...e, documentUrl: win.location.href, documentOrigin: win.origin } : e)));
   });
 
   test('bytes mode forwards Uint8Arrays', () => {
@@ -116,12 +122,13 @@ describe('forwarding', () => {
 });
 
 describe('validation', () => {
-  test('forged or malformed messages are refused and counted; untagged or foreign-source ones ignored', () => {
+  test('malformed messages on the channel are refused and counted; untagged ones ignored; window messages never read', () => {
     const rt = fakeRuntime();
     relay = startRelay({ win, runtime: rt, bytesAs: 'base64' });
     post({ hello: 'page traffic' });
     post('a string');
-    post(batch(1, [frame(1, [1])]), null); // not from this window
+    win.dispatchEvent(new win.MessageEvent('message', { data: batch(1, [frame(1, [1])]), source: win })); // posted by the page
+    expect(rt.messages()).toEqual([]);
     expect(relay.stats().lostBatches).toBe(0);
     /** A one-frame batch whose row (socketId, flags, time, length) is patched after packing. */
     const row = (patch: [number, number][], used?: number) => {
@@ -216,7 +223,7 @@ describe('the port', () => {
     expect(msgs.map((m) => [m.seq, m.framesBefore, m.lostBatches])).toEqual([[1, 0, 0], [3, 3, 0]]);
   });
 
-  test('stop() removes the listener and disconnects', () => {
+  test('stop() closes the channel and disconnects', () => {
     const rt = fakeRuntime();
     relay = startRelay({ win, runtime: rt, bytesAs: 'base64' });
     post(batch(1, []));
@@ -228,16 +235,15 @@ describe('the port', () => {
 });
 
 describe('hook → relay', () => {
-  test("the hook's posts, delivered as window messages, reach the port byte-exact", () => {
+  test("the hook's posts, on its private channel, reach the port byte-exact", () => {
     hook = setupHook();
     const rt = fakeRuntime();
-    relay = startRelay({ win, runtime: rt, bytesAs: 'base64' });
+    relay = startRelay({ win, runtime: rt, bytesAs: 'base64' }); // takes the hook's port (the hook installed first)
     const ws = new hook.WS('ws://example.test/e2e');
     ws.open();
     ws.send(new Uint8Array([0, 255, 128]).subarray(1));
     ws.send('ok ✓');
     hook.hook.flush();
-    for (const p of hook.posts) post(p.batch); // jsdom's postMessage sets no source; deliver as the browser would
     const events = sentEvents(rt.messages());
     expect(events.map((e) => e.type)).toEqual(['opening', 'open', 'frame', 'frame']);
     expect(frameBytes(rt.messages())).toEqual([[255, 128], [...Buffer.from('ok ✓')]]);

@@ -21,5 +21,7 @@ if (!host) {
   win.wirescopeTestHost = test;
   host = { transport: test, theme: params.get('theme') === 'dark' ? 'dark' : 'light' };
 }
-const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: host.theme, keepOnNavigate: true, hostName: 'panel' };
+// Inside the extension there is no paste page to link to; in a plain tab it sits beside panel.html.
+const pastePageUrl = win.wirescopePanelHost ? undefined : new URL('paste.html', location.href).href;
+const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: host.theme, keepOnNavigate: true, hostName: 'panel', pastePageUrl };
 mount({ transport: host.transport, worker: startDecodeWorker(), capabilities });

@@ -32,14 +32,21 @@ export interface ConnectionInfo {
 export type HostMessage =
   | { readonly type: 'hello'; readonly protocolVersion: number; readonly host: string }
   | { readonly type: 'frames'; readonly frames: readonly WireFrame[] }
-  | { readonly type: 'connection-opening'; readonly connectionId: string; readonly url: string; readonly time: number }
+  /** `documentUrl` / `documentOrigin` (optional): the document (frame) that opened the connection. */
+  | { readonly type: 'connection-opening'; readonly connectionId: string; readonly url: string; readonly time: number; readonly documentUrl?: string; readonly documentOrigin?: string }
   | ({ readonly type: 'connection-opened' } & ConnectionInfo)
   | { readonly type: 'connection-closed'; readonly connectionId: string; readonly code: number; readonly reason: string; readonly wasClean: boolean; readonly time: number }
   | { readonly type: 'connection-error'; readonly connectionId: string; readonly message: string; readonly time: number }
   /** Frames the host lost before they reached the app (buffer cap, worker restart); never silent. */
   | { readonly type: 'dropped'; readonly count: number; readonly reason: string }
   /** The inspected page navigated; the app keeps or clears frames per its setting. */
-  | { readonly type: 'navigated'; readonly url: string; readonly time: number };
+  | { readonly type: 'navigated'; readonly url: string; readonly time: number }
+  /**
+   * Something opened sockets (or may have) where the host cannot capture them, e.g. a page
+   * started a worker (`kind`: 'dedicated-worker', 'shared-worker', …; `url` its script);
+   * `reason` says what is not captured and what to do. Shown as a notice, never silent.
+   */
+  | { readonly type: 'uncaptured'; readonly kind: string; readonly url: string; readonly time: number; readonly reason: string; readonly documentUrl?: string; readonly documentOrigin?: string };
 
 /** App → host. Hosts ignore what their capabilities do not cover. */
 export type AppMessage =
@@ -53,6 +60,7 @@ export type AppMessageType = AppMessage['type'];
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isOptionalString = (v: unknown): v is string | undefined => v === undefined || typeof v === 'string';
 
 export function isWireFrame(v: unknown): v is WireFrame {
   if (typeof v !== 'object' || v === null) return false;
@@ -76,7 +84,9 @@ export function isHostMessage(v: unknown): v is HostMessage {
     case 'frames':
       return Array.isArray(m.frames) && m.frames.every(isWireFrame);
     case 'connection-opening':
-      return isString(m.connectionId) && isString(m.url) && isNumber(m.time);
+      return isString(m.connectionId) && isString(m.url) && isNumber(m.time) && isOptionalString(m.documentUrl) && isOptionalString(m.documentOrigin);
+    case 'uncaptured':
+      return isString(m.kind) && isString(m.url) && isNumber(m.time) && isString(m.reason) && isOptionalString(m.documentUrl) && isOptionalString(m.documentOrigin);
     case 'connection-opened':
       return isString(m.connectionId) && isString(m.url) && isString(m.protocol) && isString(m.extensions) && isNumber(m.time);
     case 'connection-closed':

@@ -26,6 +26,8 @@ export interface HostCapabilities {
   readonly keepOnNavigate?: boolean;
   /** The host's name, shown in the status bar ('web', 'panel', 'paste'). */
   readonly hostName: string;
+  /** Absolute URL of the paste page, for "link to this frame" (absent where there is none, e.g. inside the extension). */
+  readonly pastePageUrl?: string;
 }
 
 /** A transport whose host side is driven in-process: tests, the paste page, file imports. */

@@ -10,11 +10,21 @@ export interface ConnectionState {
   readonly protocol: string;
   readonly status: ConnectionStatus;
   readonly detail: string;
+  /** The document (frame URL, and origin when it says more) that opened it, when the host knows. */
+  readonly document?: string;
+}
+
+/** Something the host saw open sockets where it cannot capture them (e.g. a worker). */
+export interface UncapturedNotice {
+  readonly kind: string;
+  readonly url: string;
+  readonly documentUrl: string;
+  readonly reason: string;
 }
 
 export interface ListFilters {
   readonly direction: 'all' | 'sent' | 'received';
-  /** 'all', a format name, or 'error' for malformed frames. */
+  /** 'all', a format name, 'error' for malformed frames, 'unknown' or 'empty'. */
   readonly format: string;
   readonly connection: string;
   /** Free text and path go to the worker (they need decoded values). */
@@ -43,6 +53,8 @@ export interface CaptureSnapshot {
   readonly evictedTotal: number;
   readonly droppedByHost: number;
   readonly dropReasons: readonly string[];
+  /** Host notices of sockets out of its reach (bounded to the first MAX_UNCAPTURED). */
+  readonly uncaptured: readonly UncapturedNotice[];
   readonly bytesHeld: number;
   /** The running or finished content search, null without a text / path filter. */
   readonly search: SearchState | null;
@@ -56,6 +68,22 @@ export interface CaptureSnapshot {
  * states, filters and counters. Listeners are told at most once per animation frame, so a
  * 10,000 frames/s stream re-renders the list ~60 times a second, not 10,000.
  */
+/** Uncaptured notices kept (a page starting workers in a loop must not grow the list without end). */
+const MAX_UNCAPTURED = 100;
+
+/** "frame URL (origin O)", the origin only when the URL does not show it (about:blank, srcdoc, sandboxed). */
+export function documentLabel(url: string | undefined, origin: string | undefined): string {
+  if (!url) return origin ? `origin ${origin}` : '';
+  if (!origin) return url;
+  let shown = '';
+  try {
+    shown = new URL(url).origin;
+  } catch {
+    /* not a URL: show the origin */
+  }
+  return shown === origin ? url : `${url} (origin ${origin})`;
+}
+
 export class CaptureModel {
   private rows: FrameSummary[] = [];
   private visible: FrameSummary[] = [];
@@ -74,6 +102,7 @@ export class CaptureModel {
   private evictedTotal = 0;
   private droppedByHost = 0;
   private dropReasons: string[] = [];
+  private uncaptured: UncapturedNotice[] = [];
   private bytesHeld = 0;
   /** The highest frame id evicted so far (ids grow, evictions go oldest first). */
   private newestEvicted = 0;
@@ -107,6 +136,7 @@ export class CaptureModel {
       evictedTotal: this.evictedTotal,
       droppedByHost: this.droppedByHost,
       dropReasons: this.dropReasons,
+      uncaptured: this.uncaptured,
       bytesHeld: this.bytesHeld,
       search: this.search,
       connectProblem: this.connectProblem,
@@ -138,7 +168,7 @@ export class CaptureModel {
   private passes(row: FrameSummary): boolean {
     const f = this.filters;
     if (f.direction !== 'all' && row.direction !== f.direction) return false;
-    if (f.format !== 'all' && (f.format === 'error' ? row.error === null : row.format !== f.format)) return false;
+    if (f.format !== 'all' && !matchesFormat(row, f.format)) return false;
     if (f.connection !== 'all' && row.connectionId !== f.connection) return false;
     if (this.contentMatches && !this.contentMatches.has(row.frameId)) return false;
     return true;
@@ -154,7 +184,12 @@ export class CaptureModel {
     // Matches computed under an older filter are not this filter's: its search covers those frames.
     if (batch.matching && this.contentMatches && this.search && batch.filterGeneration === this.search.generation) for (const id of batch.matching) this.contentMatches.add(id);
     this.removeEvicted(batch.evictedIds, batch.evictedTotal, batch.bytesHeld);
-    for (const r of batch.summaries) this.byId.set(r.frameId, r);
+    for (const r of batch.summaries) {
+      this.byId.set(r.frameId, r);
+      // A frame from a connection whose opening was never seen (captured mid-stream, or the
+      // event was lost): the connection still gets a name and a row in the filter.
+      if (!this.connections.has(r.connectionId)) this.connections = new Map(this.connections).set(r.connectionId, { connectionId: r.connectionId, url: '', protocol: '', status: 'open', detail: 'its opening was not captured' });
+    }
     if (this.paused) this.backlog.push(...batch.summaries);
     else this.append(batch.summaries);
     this.changed();
@@ -199,21 +234,29 @@ export class CaptureModel {
   /** Connection and drop messages from the host (frames go to the worker instead). */
   applyHostMessage(message: HostMessage): void {
     switch (message.type) {
-      case 'connection-opening':
+      case 'connection-opening': {
         this.connectProblem = null;
-        this.setConnection({ connectionId: message.connectionId, url: message.url, protocol: '', status: 'opening', detail: '' });
+        const document = documentLabel(message.documentUrl, message.documentOrigin);
+        this.setConnection({ connectionId: message.connectionId, url: message.url, protocol: '', status: 'opening', detail: '', ...(document ? { document } : {}) });
+        break;
+      }
+      case 'uncaptured':
+        if (this.uncaptured.length < MAX_UNCAPTURED) {
+          this.uncaptured = [...this.uncaptured, { kind: message.kind, url: message.url, documentUrl: message.documentUrl ?? '', reason: message.reason }];
+          this.changed();
+        }
         break;
       case 'connection-opened':
         this.opened.add(message.connectionId);
         this.connectProblem = null;
-        this.setConnection({ connectionId: message.connectionId, url: message.url, protocol: message.protocol, status: 'open', detail: message.extensions });
+        this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: message.url, protocol: message.protocol, status: 'open', detail: message.extensions });
         break;
       case 'connection-closed': {
         const c = this.connections.get(message.connectionId);
         if (!c) break;
         const detail = `code ${message.code}${message.reason ? ` ${message.reason}` : ''}${message.wasClean ? '' : ' (not clean)'}`;
         if (!this.opened.has(message.connectionId)) this.connectProblem = `Could not connect to ${c.url}: it closed before opening (${detail}). Is the server running, and is the URL right?`;
-        this.setConnection({ connectionId: message.connectionId, url: c.url, protocol: c.protocol, status: 'closed', detail });
+        this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: c.url, protocol: c.protocol, status: 'closed', detail });
         break;
       }
       case 'connection-error': {
@@ -225,7 +268,7 @@ export class CaptureModel {
           break;
         }
         if (!this.opened.has(message.connectionId)) this.connectProblem = `Could not connect to ${c.url}: ${message.message}`;
-        this.setConnection({ connectionId: message.connectionId, url: c.url, protocol: c.protocol, status: 'error', detail: message.message });
+        this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: c.url, protocol: c.protocol, status: 'error', detail: message.message });
         break;
       }
       case 'dropped':
@@ -236,6 +279,12 @@ export class CaptureModel {
       default:
         break;
     }
+  }
+
+  /** The `document` a connection already has, to carry into its next state. */
+  private documentOf(connectionId: string): { document?: string } {
+    const document = this.connections.get(connectionId)?.document;
+    return document ? { document } : {};
   }
 
   private setConnection(state: ConnectionState): void {
@@ -308,6 +357,14 @@ export class CaptureModel {
     this.backlog = [];
     this.changed();
   }
+}
+
+/** The list's format filter: a format name, or one of the verdicts (malformed = 'error'). */
+export function matchesFormat(row: FrameSummary, filter: string): boolean {
+  const verdict = row.verdict ?? (row.error ? 'malformed' : 'decoded');
+  if (filter === 'error') return verdict === 'malformed';
+  if (filter === 'unknown' || filter === 'empty') return verdict === filter;
+  return row.format === filter;
 }
 
 const LARGE_LIST = 20_000;

@@ -1,5 +1,5 @@
 /** The selected frame's view choices: kept by the app, so they persist while stepping through frames (as in DevTools). */
-export type DetailTab = 'tree' | 'hex' | 'text' | 'compare' | 'crdt' | 'diff';
+export type DetailTab = 'tree' | 'hex' | 'text' | 'bytes' | 'compare' | 'crdt' | 'diff';
 
 export interface DetailView {
   readonly tab: DetailTab;

@@ -6,7 +6,10 @@
  */
 import type { Direction, Opcode } from '../protocol/messages.js';
 
-export type FormatChoice = 'auto' | 'cbor' | 'msgpack' | 'json' | 'crdt-model' | 'crdt-patch';
+export type FormatChoice = 'auto' | 'cbor' | 'msgpack' | 'json' | 'ndjson' | 'text' | 'protobuf' | 'crdt-model' | 'crdt-patch';
+
+/** What a frame is in one word (codecs' FrameVerdict): unknown frames are not "malformed". */
+export type Verdict = 'decoded' | 'malformed' | 'unknown' | 'empty';
 
 export interface FrameError {
   readonly code: string;
@@ -27,6 +30,9 @@ export interface FrameSummary {
   /** One line of the decoded value (or the text / hex start when undecodable). */
   readonly preview: string;
   readonly error: FrameError | null;
+  readonly verdict?: Verdict;
+  /** The framing protocol (socket.io, phoenix, graphql-ws, …) and its message type, event/topic and id. */
+  readonly protocol?: { readonly name: string; readonly message: string; readonly event?: string; readonly id?: string; readonly quiet?: boolean };
 }
 
 /** A frame handed to the worker (bytes transferred, not copied). */
@@ -87,6 +93,11 @@ export interface FrameDecode {
   readonly warnings: readonly string[];
   /** Key bytes vs value bytes vs container headers of the recorded tree. */
   readonly isCrdt: boolean;
+  readonly verdict?: Verdict;
+  /** Unknown frames: the readings that came nearest, furthest first ("decode as" offers them). */
+  readonly nearMisses?: readonly { readonly format: string; readonly offset: number; readonly message: string }[];
+  /** Unknown frames: printable runs found in the bytes. */
+  readonly strings?: readonly string[];
 }
 
 export interface LargestField {
@@ -104,6 +115,22 @@ export interface TextResult {
   readonly truncated: boolean;
 }
 
+/** One patch operation as one line in the CRDT tab (worker/crdt-ops.ts). */
+export interface CrdtOpLine {
+  /** The operation's node in the tree. */
+  readonly nodeId: number;
+  /** `sid.time`. */
+  readonly id: string;
+  readonly op: string;
+  /** The id of the node it changes (`obj`), or '' for ops that create one. */
+  readonly target: string;
+  /** What it carries: text and where, keys → ids, deleted ranges, a constant. */
+  readonly detail: string;
+  /** Ids the operation takes. */
+  readonly span: number;
+  readonly bytes: number;
+}
+
 export interface CrdtSummary {
   readonly kind: 'model' | 'patch';
   /** The document view (model) or the patch operations (patch) as JSON text. */
@@ -112,6 +139,53 @@ export interface CrdtSummary {
   readonly metadataBytes: number;
   readonly contentBytes: number;
   readonly notes: readonly string[];
+  /** Patches: one line per operation (absent for models). */
+  readonly ops?: readonly CrdtOpLine[];
+}
+
+/** The Bytes view (worker/bytes-report.ts): where a frame's bytes go. */
+export interface BytesReport {
+  readonly frameBytes: number;
+  readonly format: string;
+  /** False when the frame was too large to index whole (figures cover three levels). */
+  readonly whole: boolean;
+  readonly nodes: number;
+  /** Frame-wide split; the six parts add up to frameBytes. */
+  readonly breakdown: {
+    readonly headerBytes: number;
+    readonly keyBytes: number;
+    readonly stringPayloadBytes: number;
+    readonly scalarPayloadBytes: number;
+    readonly unindexedBytes: number;
+    readonly otherBytes: number;
+  };
+  /** Maps' keys vs values vs framing, heaviest keys and the schema estimate; null without maps. */
+  readonly keys: {
+    readonly maps: number;
+    readonly entries: number;
+    readonly keyBytes: number;
+    readonly valueBytes: number;
+    readonly mapOverheadBytes: number;
+    readonly distinctKeys: number;
+    readonly topKeys: readonly { readonly key: string; readonly count: number; readonly bytes: number }[];
+    readonly schema: { readonly bytes: number; readonly saved: number; readonly records: number; readonly recordTagBytes: number };
+  } | null;
+  /** Cost by field across array elements, heaviest first (codecs/core/field-cost.ts). */
+  readonly fields: readonly {
+    readonly pattern: string;
+    readonly depth: number;
+    readonly isContainer: boolean;
+    readonly count: number;
+    readonly keyBytes: number;
+    readonly valueBytes: number;
+    readonly totalBytes: number;
+    readonly share: number;
+    readonly averageBytes: number;
+  }[];
+  /** Distinct patterns in the frame (fields holds the heaviest of them). */
+  readonly patterns: number;
+  /** The decode error, when the figures cover only the part before it. */
+  readonly error: FrameError | null;
 }
 
 export interface CompareRowView {
@@ -124,6 +198,8 @@ export interface CompareRowView {
   readonly decodeOpsPerSec: number | null;
   readonly lossless: string;
   readonly unsupported: string | null;
+  /** Why a measured row has no figure in a column (shown for its "—"). */
+  readonly why?: Partial<Record<'size' | 'gzip' | 'deflate' | 'encode' | 'decode', string>>;
 }
 
 export interface DiffRow {
@@ -153,6 +229,25 @@ export interface CapResult {
   readonly bytesHeld: number;
 }
 
+/** Nodes matching a search inside one frame (worker/tree-search.ts). */
+export interface TreeSearchResult {
+  /** Root-to-node id paths of the first matches, in byte order. */
+  readonly paths: readonly (readonly number[])[];
+  /** Every match (may exceed `paths.length`). */
+  readonly total: number;
+  /** False when a large frame was searched only a few levels deep. */
+  readonly complete: boolean;
+}
+
+/** cbor.me-style annotated hex (worker/annotate-frame.ts). */
+export interface AnnotatedHexResult {
+  /** A header line, then one line per item head / payload chunk: offset, size, bytes, comment. */
+  readonly lines: readonly string[];
+  /** False when a large frame was annotated only a few levels deep. */
+  readonly complete: boolean;
+  readonly truncated: boolean;
+}
+
 /** Request name → (params, result). */
 export interface WorkerMethods {
   decode: { params: { frameId: number; format: FormatChoice }; result: FrameDecode | null };
@@ -160,10 +255,14 @@ export interface WorkerMethods {
   children: { params: { frameId: number; format: FormatChoice; nodeId: number; offset?: number; limit?: number; around?: number; sortBySize?: boolean }; result: ChildWindow };
   nodeAt: { params: { frameId: number; format: FormatChoice; offset: number }; result: number[] };
   bytes: { params: { frameId: number }; result: Uint8Array | null };
-  /** JSON / EDN of a node; `raw-text` / `raw-hex`: the frame's bytes as UTF-8 text or hex (frames that do not decode). */
-  text: { params: { frameId: number; format: FormatChoice; nodeId: number; mode: 'json' | 'edn' | 'raw-text' | 'raw-hex' }; result: TextResult };
+  /** JSON / EDN (one line; `edn-pretty` indented) of a node; `raw-text` / `raw-hex`: the frame's bytes as UTF-8 text or hex (frames that do not decode). */
+  text: { params: { frameId: number; format: FormatChoice; nodeId: number; mode: 'json' | 'edn' | 'edn-pretty' | 'raw-text' | 'raw-hex' }; result: TextResult };
+  search: { params: { frameId: number; format: FormatChoice; text: string; limit: number }; result: TreeSearchResult };
+  annotate: { params: { frameId: number; format: FormatChoice }; result: AnnotatedHexResult };
   largest: { params: { frameId: number; format: FormatChoice; count: number }; result: LargestField[] };
   crdt: { params: { frameId: number; format: FormatChoice }; result: CrdtSummary | null };
+  /** The Bytes view's figures; null when the frame is gone or does not decode. */
+  bytesReport: { params: { frameId: number; format: FormatChoice }; result: BytesReport | null };
   /** null when either frame is not held (evicted, or no such frame). */
   diff: { params: { frameA: number; frameB: number }; result: DiffRow[] | null };
   encode: { params: { json: string; as: EncodeAs }; result: EncodeResult };

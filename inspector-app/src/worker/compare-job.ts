@@ -5,6 +5,13 @@ import type { CompareRowView } from './api.js';
 /** Per-operation time budget: a 10 MB value still finishes each codec in about a second. */
 const BUDGET_MS = 300;
 
+/** Why a timing has no ops/s figure (codecs/compare/timing.ts: Infinity under the clock's resolution, NaN with no run). */
+function timingWhy(opsPerSec: number): string | undefined {
+  if (Number.isFinite(opsPerSec)) return undefined;
+  if (opsPerSec === Infinity) return "faster than the clock can time here: every run took less than its resolution";
+  return `not timed: the warm-up run alone used the ${BUDGET_MS} ms budget`;
+}
+
 export function rowView(row: Row): CompareRowView {
   if (!isMeasured(row)) {
     return { codec: row.label, family: row.family, size: null, gzipSize: null, deflateSize: null, encodeOpsPerSec: null, decodeOpsPerSec: null, lossless: '', unsupported: row.unsupported };
@@ -19,6 +26,12 @@ export function rowView(row: Row): CompareRowView {
     decodeOpsPerSec: row.decode && Number.isFinite(row.decode.opsPerSec) ? row.decode.opsPerSec : null,
     lossless: row.lossless ? 'yes' : `no: ${row.lost.join(', ')}`,
     unsupported: null,
+    why: {
+      gzip: row.gzip === null ? 'not compressed' : undefined,
+      deflate: row.deflate === null ? 'not compressed' : undefined,
+      encode: timingWhy(row.encode.opsPerSec),
+      decode: row.decode ? timingWhy(row.decode.opsPerSec) : row.decodeError ? `the decoder failed: ${row.decodeError}` : 'not decoded',
+    },
   };
 }
 
@@ -35,6 +48,8 @@ export async function runCompare(index: SpanIndex, nodeId: number, signal: Abort
   const rows: Row[] = [];
   try {
     if (index.error) throw new Error(`the frame does not decode: ${index.error.message}`);
+    // Rows inside a tag-24 embedded item (worker/embedded-nodes.ts) are not nodes of this index.
+    if (!index.has(nodeId)) throw new Error('this node lies inside an embedded CBOR item (tag 24): select the tag to compare it');
     const value = index.value(nodeId);
     let done = 0;
     const generator = compareValue(value, { runs: 5, warmup: 1, budgetMs: BUDGET_MS, signal });

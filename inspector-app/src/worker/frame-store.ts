@@ -1,5 +1,6 @@
-import { decodeFrame, SpanIndex, walkers, type FrameFormat } from '../../../codecs/index.js';
+import { decodeFrame, SpanIndex, walkers, type FrameFormat, type FrameVerdict, type DecodeError } from '../../../codecs/index.js';
 import type { FormatChoice, IngestFrame } from './api.js';
+import { ConnectionFormats } from './connection-formats.js';
 
 /** 256 MB of raw frame bytes, the default memory cap (issue #5). */
 export const DEFAULT_CAP_BYTES = 256 * 1024 * 1024;
@@ -11,6 +12,10 @@ export interface DecodedEntry {
   readonly format: FrameFormat | null;
   readonly index: SpanIndex | null;
   readonly candidates: readonly string[];
+  /** decoded / malformed / unknown / empty (absent: decoded, or malformed when the index has an error). */
+  readonly verdict?: FrameVerdict;
+  /** Why an unknown frame is unknown, and the readings that came nearest (furthest first). */
+  readonly unknown?: { readonly error: DecodeError; readonly nearMisses: readonly { readonly format: string; readonly offset: number; readonly message: string }[] };
 }
 
 /**
@@ -28,6 +33,8 @@ export class FrameStore {
   private searchFormats = new Map<number, string | null | undefined>();
   bytesHeld = 0;
   evictedTotal = 0;
+  /** What each connection's frames decoded as: breaks ties on tiny frames. */
+  readonly formats = new ConnectionFormats();
 
   constructor(public capBytes = DEFAULT_CAP_BYTES) {}
 
@@ -96,6 +103,7 @@ export class FrameStore {
     this.head = 0;
     this.indexCache.clear();
     this.searchFormats.clear();
+    this.formats.clear();
     this.bytesHeld = 0;
   }
 
@@ -116,9 +124,8 @@ export class FrameStore {
     }
     let entry: DecodedEntry;
     if (format === 'auto') {
-      const d = decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text' });
-      const candidates = d.detection ? d.detection.candidates.map((c) => c.format) : [];
-      entry = isPlainText(frame, d) ? { format: null, index: null, candidates } : { format: d.format, index: d.index, candidates };
+      const d = decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text', preferFormat: this.formats.preferred(frame.connectionId) });
+      entry = decodedEntry(frame, d);
     } else {
       const index = walkers[format] ? new SpanIndex(frame.data, walkers[format], { depth: 1 }) : null;
       entry = { format: index ? format : null, index, candidates: [] };
@@ -135,14 +142,25 @@ export class FrameStore {
   }
 }
 
+/** The cached reading of a frame decoded with detection. */
+export function decodedEntry(frame: IngestFrame, d: ReturnType<typeof decodeFrame>): DecodedEntry {
+  const candidates = d.detection ? d.detection.candidates.map((c) => c.format) : [];
+  if (isPlainText(frame, d)) return { format: null, index: null, candidates };
+  if (d.verdict === 'unknown' && d.error) {
+    const nearMisses = (d.detection?.rejected ?? []).map((r) => ({ format: r.format, offset: r.error.offset, message: r.error.message }));
+    return { format: null, index: null, candidates, verdict: 'unknown', unknown: { error: d.error, nearMisses } };
+  }
+  return { format: d.format, index: d.index, candidates, verdict: d.verdict };
+}
+
 /**
  * A text frame that does not decode whole is plain text, not a malformed frame — unless it
  * starts like a JSON object or array, where the error (and its offset) is what the user
  * needs. "hello" must not show as broken CBOR, nor socket.io's `451-0["ev",…]` as broken
  * JSON (it reads the number 451, then stops).
  */
-export function isPlainText(frame: IngestFrame, d: { readonly format: FrameFormat | null; readonly error: unknown }): boolean {
-  if (frame.opcode !== 'text' || d.error === null) return false;
+export function isPlainText(frame: IngestFrame, d: { readonly format: FrameFormat | null; readonly error: unknown; readonly verdict?: FrameVerdict }): boolean {
+  if (frame.opcode !== 'text' || d.error === null || d.verdict === 'unknown') return false;
   const bytes = frame.data;
   let i = 0;
   while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i++;

@@ -35,9 +35,9 @@ describe('summaries (the list rows)', () => {
     expect(s.preview).not.toBe('');
   });
 
-  it('socket.io-style text is plain text; a broken JSON object is malformed JSON', () => {
-    const io = summarize(frame(new TextEncoder().encode('451-0["upload",{"_placeholder":true,"num":0}]'), { opcode: 'text' }));
-    expect(io).toMatchObject({ format: null, error: null, preview: '451-0["upload",{"_placeholder":true,"num":0}]' });
+  it('socket.io text is a Socket.IO packet; a broken JSON object is malformed JSON', () => {
+    const io = summarize(frame(new TextEncoder().encode('451-["upload",{"_placeholder":true,"num":0}]'), { opcode: 'text' }));
+    expect(io).toMatchObject({ format: 'socketio', error: null });
     const broken = summarize(frame(new TextEncoder().encode(' {"a": 1,'), { opcode: 'text' }));
     expect(broken.format).toBe('json');
     expect(broken.error).toMatchObject({ offset: 9 });
@@ -45,7 +45,7 @@ describe('summaries (the list rows)', () => {
 
   it('previews text frames that decode as nothing as their text', () => {
     const s = summarize(frame(new TextEncoder().encode('hello, not json'), { opcode: 'text' }));
-    expect(s.format).toBeNull();
+    expect(s.format).toBe('text');
     expect(s.preview).toBe('hello, not json');
   });
 });
@@ -89,7 +89,7 @@ describe('tree requests', () => {
 
   it('text gives JSON and EDN; largest lists the heaviest fields', () => {
     expect(JSON.parse(h.methods.text({ frameId: f.frameId, format: 'auto', nodeId: 0, mode: 'json' }).text)).toEqual({ users: [{ name: 'ann', id: 1 }, { name: 'bob', id: 2 }], ok: true });
-    expect(h.methods.text({ frameId: f.frameId, format: 'auto', nodeId: 0, mode: 'edn' }).text).toBe('{\n  "users": [\n    {\n      "name": "ann",\n      "id": 1\n    },\n    {\n      "name": "bob",\n      "id": 2\n    }\n  ],\n  "ok": true\n}');
+    expect(h.methods.text({ frameId: f.frameId, format: 'auto', nodeId: 0, mode: 'edn' }).text).toBe('{"users": [{"name": "ann", "id": 1}, {"name": "bob", "id": 2}], "ok": true}');
     expect(h.methods.largest({ frameId: f.frameId, format: 'auto', count: 1 })[0].path).toBe('$.users');
   });
 

@@ -4,6 +4,7 @@ import {
   crdtByteSplit,
   crdtClockTable,
   decodeFrame,
+  recognizeProtocol,
   diagnostic,
   heaviestPaths,
   parseHex,
@@ -12,12 +13,18 @@ import {
   type SpanIndex,
 } from '../../../codecs/index.js';
 import type { CrdtSummary, EncodeAs, EncodeResult, FilterQuery, FrameDecode, FrameSummary, IngestFrame, LargestField, TextResult, WorkerMethods } from './api.js';
+import { bytesReport } from './bytes-report.js';
+import { crdtOpLines } from './crdt-ops.js';
+import { embeddedChildren, markEmbedded } from './embedded-nodes.js';
 import { diffFrames } from './frame-diff.js';
-import { FrameStore, isPlainText } from './frame-store.js';
+import { decodedEntry, FrameStore, isPlainText } from './frame-store.js';
+import { stringsIn } from './connection-formats.js';
 import { jsonText } from './json-text.js';
 import { prettyEdn } from './edn-pretty.js';
 import { compileQuery, frameMatches, searchFormat, type ContentQuery } from './content-search.js';
 import { childNodes, framePreview, pathToOffset, treeNode } from './tree-nodes.js';
+import { searchTree } from './tree-search.js';
+import { annotateFrame } from './annotate-frame.js';
 import { buildHar } from '../sources/har.js';
 import { serializeCapture } from '../sources/capture-file.js';
 
@@ -25,6 +32,13 @@ import { serializeCapture } from '../sources/capture-file.js';
 export const MAX_TEXT_CHARS = 4_000_000;
 /** Frames larger than this expand only a few levels for "largest fields". */
 const FULL_EXPAND_LIMIT = 2 * 1024 * 1024;
+
+/**
+ * "Largest fields" lists nothing below this share of the frame: it would read "0.0 %", and
+ * thousands of equal array items crowded out the fields that matter (cost by field in the
+ * Bytes view sums those up instead).
+ */
+export const MIN_LARGEST_SHARE = 0.0005;
 
 /** Frames from this size on keep the index their list row was read with (see FrameStore.remember). */
 const REMEMBER_INDEX_BYTES = 256 * 1024;
@@ -46,11 +60,13 @@ function hexLines(bytes: Uint8Array): string {
 
 /** The list row for one frame: read one level deep, never more. */
 export function summarize(frame: IngestFrame, store?: FrameStore): FrameSummary {
-  const decoded = decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text' });
+  const decoded = decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text', preferFormat: store?.formats.preferred(frame.connectionId) });
+  if (decoded.verdict === 'decoded') store?.formats.record(frame.connectionId, decoded.format, frame.data.byteLength);
   const d = isPlainText(frame, decoded) ? { format: null, index: null, error: null } : decoded;
   // A large frame's one-level index is what opening it needs first: keep it, don't redo it.
-  if (store && frame.data.byteLength >= REMEMBER_INDEX_BYTES) store.remember(frame.frameId, 'auto', { format: d.format, index: d.index, candidates: decoded.detection ? decoded.detection.candidates.map((c) => c.format) : [] });
-  let preview = d.index && d.index.root >= 0 ? framePreview(d.index) : '';
+  if (store && frame.data.byteLength >= REMEMBER_INDEX_BYTES) store.remember(frame.frameId, 'auto', decodedEntry(frame, decoded));
+  // Plain text previews as itself, not as a quoted string.
+  let preview = d.index && d.index.root >= 0 && d.format !== 'text' ? framePreview(d.index) : '';
   if (!preview) preview = frame.opcode === 'text' ? textDecoder.decode(frame.data.subarray(0, 120)) : hexStart(frame.data);
   return {
     frameId: frame.frameId,
@@ -62,7 +78,14 @@ export function summarize(frame: IngestFrame, store?: FrameStore): FrameSummary 
     format: d.format,
     preview,
     error: d.error ? { code: d.error.code, offset: d.error.offset, message: d.error.message } : null,
+    verdict: decoded.verdict,
+    protocol: protocolOf(d.index, d.format),
   };
+}
+
+function protocolOf(index: SpanIndex | null, format: string | null): FrameSummary['protocol'] {
+  const p = recognizeProtocol(index, format);
+  return p ? { name: p.protocol, message: p.message, event: p.event, id: p.id, quiet: p.quiet } : undefined;
 }
 
 /** The worker's request handlers, free of `postMessage` so tests call them directly. */
@@ -106,8 +129,9 @@ export class WorkerHandlers {
       const entry = this.store.decoded(frameId, format);
       if (!frame || !entry) return null;
       const index = entry.index;
-      const plainText = !entry.format && frame.opcode === 'text';
-      const error = index?.error ?? (entry.format || plainText ? null : { code: 'unsupported-format', offset: 0, message: 'no decoder could read this frame at byte 0' });
+      const plainText = !entry.format && frame.opcode === 'text' && entry.verdict !== 'unknown';
+      const empty = frame.data.byteLength === 0;
+      const error = index?.error ?? entry.unknown?.error ?? (entry.format || plainText || empty ? null : { code: 'unsupported-format', offset: 0, message: 'no decoder could read this frame at byte 0' });
       return {
         frameId,
         size: frame.data.byteLength,
@@ -117,11 +141,16 @@ export class WorkerHandlers {
         root: index && index.root >= 0 ? treeNode(index, index.root, 0, 0) : null,
         warnings: plainText ? ['A plain text frame (not JSON): pick a decoder under "decode as" to force one.'] : index ? index.warnings.map((w) => w.message) : [],
         isCrdt: entry.format === 'crdt-model' || entry.format === 'crdt-patch',
+        verdict: empty ? 'empty' : (entry.verdict ?? (error ? 'malformed' : 'decoded')),
+        nearMisses: entry.unknown?.nearMisses,
+        strings: entry.verdict === 'unknown' ? stringsIn(frame.data) : undefined,
       };
     },
     children: ({ frameId, format, nodeId, offset, limit, around, sortBySize }) => {
       const index = this.index(frameId, format);
-      return index ? childNodes(index, nodeId, offset, limit, around, sortBySize) : { nodes: [], total: 0, offset: 0 };
+      if (!index) return { nodes: [], total: 0, offset: 0 };
+      // Tag 24's embedded item opens as a nested tree (worker/embedded-nodes.ts).
+      return embeddedChildren(index, nodeId, offset, limit) ?? markEmbedded(index, childNodes(index, nodeId, offset, limit, around, sortBySize));
     },
     nodeAt: ({ frameId, format, offset }) => {
       const index = this.index(frameId, format);
@@ -137,18 +166,28 @@ export class WorkerHandlers {
       }
       const index = this.index(frameId, format);
       if (!index || !index.has(nodeId)) return { text: '', truncated: false };
-      if (mode === 'edn') {
+      if (mode === 'edn' || mode === 'edn-pretty') {
         const text = diagnostic(index, nodeId, { maxLength: MAX_TEXT_CHARS });
-        return { text: prettyEdn(text), truncated: text.length >= MAX_TEXT_CHARS };
+        return { text: mode === 'edn-pretty' ? prettyEdn(text) : text, truncated: text.length >= MAX_TEXT_CHARS };
       }
       return jsonText(index.value(nodeId), MAX_TEXT_CHARS);
+    },
+    search: ({ frameId, format, text, limit }) => {
+      const index = this.index(frameId, format);
+      return index ? searchTree(index, text, limit) : { paths: [], total: 0, complete: true };
+    },
+    annotate: ({ frameId, format }) => {
+      const index = this.index(frameId, format);
+      return index ? annotateFrame(index) : { lines: [], complete: false, truncated: false };
     },
     largest: ({ frameId, format, count }): LargestField[] => {
       const index = this.index(frameId, format);
       if (!index || index.root < 0) return [];
       if (index.bytes.length <= FULL_EXPAND_LIMIT) index.expandAll(index.root);
       else index.expand(index.root, 3);
-      return heaviestPaths(index, count, { leavesOnly: false }).map((h) => ({ nodeId: h.id, start: index.store.start[h.id], path: h.path, size: h.bytes, share: h.share }));
+      return heaviestPaths(index, count, { leavesOnly: false })
+        .filter((h) => h.share >= MIN_LARGEST_SHARE)
+        .map((h) => ({ nodeId: h.id, start: index.store.start[h.id], path: h.path, size: h.bytes, share: h.share }));
     },
     crdt: ({ frameId, format }): CrdtSummary | null => {
       const index = this.index(frameId, format);
@@ -172,6 +211,7 @@ export class WorkerHandlers {
         return {
           kind: 'patch',
           viewJson: jsonText(patchJson(index) ?? null, MAX_TEXT_CHARS).text,
+          ops: crdtOpLines(index),
           clock: [],
           metadataBytes: split.metadataBytes,
           contentBytes: split.contentBytes,
@@ -179,6 +219,10 @@ export class WorkerHandlers {
         };
       }
       return null;
+    },
+    bytesReport: ({ frameId, format }) => {
+      const index = this.index(frameId, format);
+      return index && index.root >= 0 ? bytesReport(index) : null;
     },
     diff: ({ frameA, frameB }) => {
       const fa = this.store.get(frameA);

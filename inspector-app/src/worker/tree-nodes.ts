@@ -1,4 +1,4 @@
-import { childSegment, crdtIdOf, crdtSpanOf, describeHead, Flag, formatId, formatPath, formatPointer, pathSegments, previewValue, type PathSegment, type SpanIndex } from '../../../codecs/index.js';
+import { childSegment, positionLabel, throughSelfDescribe, crdtIdOf, crdtSpanOf, describeHead, Flag, formatId, formatPath, formatPointer, pathSegments, previewValue, type PathSegment, type SpanIndex } from '../../../codecs/index.js';
 import type { TreeNode } from './api.js';
 
 /** Nodes whose depth is known from their parent (the tree asks level by level). */
@@ -22,11 +22,10 @@ function childCount(index: SpanIndex, id: number): number {
 function labelOf(index: SpanIndex, id: number, keyId: number, position: number): string {
   if (keyId >= 0) {
     const kind = index.kind(keyId);
-    if (kind === 'text' && !index.isIncomplete(keyId)) return String(index.value(keyId));
+    if ((kind === 'text' || (kind === 'crdt_content' && typeof index.value(keyId) === 'string')) && !index.isIncomplete(keyId)) return String(index.value(keyId));
     return previewValue(index, keyId, 40);
   }
-  if (index.store.parent[id] < 0) return '$';
-  return `[${position}]`;
+  return positionLabel(index, id, position);
 }
 
 /**
@@ -174,7 +173,8 @@ export function pathToOffset(index: SpanIndex, offset: number): number[] {
 
 /** A one-line preview of a frame's top level: `{type: "chat", user: "ann", …}`. */
 export function framePreview(index: SpanIndex, max = 120): string {
-  const root = index.root;
+  // A self-described frame (d9 d9 f7) previews its content: the tag says nothing about it.
+  const root = index.root >= 0 ? throughSelfDescribe(index, index.root) : -1;
   if (root < 0) return '';
   if (!index.isContainer(root) || index.kind(root) === 'text' || index.kind(root) === 'bytes') return previewValue(index, root, max);
   const kind = index.kind(root);
@@ -185,7 +185,8 @@ export function framePreview(index: SpanIndex, max = 120): string {
   let length = 2;
   for (const c of index.children(root)) {
     const keyId = index.keyOf(c);
-    const value = index.isContainer(c) ? previewValue(index, c, 24) : previewValue(index, c, 40);
+    // A tag reads like the scalar it usually wraps (a date, a UUID): leaf width.
+    const value = index.isContainer(c) && index.kind(c) !== 'tag' ? previewValue(index, c, 24) : previewValue(index, c, 40);
     const part = isMap && keyId >= 0 ? `${labelOf(index, c, keyId, 0)}: ${value}` : value;
     length += part.length + 2;
     if (length > max) {

@@ -1,32 +1,50 @@
 import type { ReactElement } from 'react';
 import type { CompareRowView } from '../../worker/api.js';
 import { formatBytes, formatOps } from './format.js';
+import { whyEmpty, type WhyColumn } from './why.js';
 
 interface Series {
   readonly name: string;
   readonly className: string;
   readonly value: (row: CompareRowView) => number | null;
-  readonly format: (n: number | null) => string;
+  /** The value as the chart prints it. */
+  readonly format: (n: number) => string;
+  /** The bar's accessible name (may add the raw figure). */
+  readonly describe: (row: CompareRowView, n: number) => string;
+  /** The table column whose reason a missing value shows. */
+  readonly column: WhyColumn;
 }
 
+/** Microseconds per operation: `0.85 µs`, `19.9 µs`, `412 µs`, `3.2 ms`. */
+export function formatMicros(us: number): string {
+  if (us >= 10_000) return `${(us / 1000).toFixed(us >= 100_000 ? 0 : 1)} ms`;
+  if (us >= 100) return `${Math.round(us)} µs`;
+  return `${us.toFixed(us >= 9.995 ? 1 : 2)} µs`;
+}
+
+const perOp = (ops: number | null): number | null => (ops !== null && ops > 0 ? 1e6 / ops : null);
+const bytes = (n: number) => `${formatBytes(n)} B`;
+
 const SIZE_SERIES: readonly Series[] = [
-  { name: 'raw', className: 'ws-bar-raw', value: (r) => r.size, format: (n) => `${formatBytes(n)} B` },
-  { name: 'gzip', className: 'ws-bar-gzip', value: (r) => r.gzipSize, format: (n) => `${formatBytes(n)} B` },
+  { name: 'raw', className: 'ws-bar-raw', value: (r) => r.size, format: bytes, describe: (r, n) => `${r.codec} raw: ${bytes(n)}`, column: 'size' },
+  { name: 'gzip', className: 'ws-bar-gzip', value: (r) => r.gzipSize, format: bytes, describe: (r, n) => `${r.codec} gzip: ${bytes(n)}`, column: 'gzip' },
 ];
 
-const SPEED_SERIES: readonly Series[] = [
-  { name: 'encode', className: 'ws-bar-encode', value: (r) => r.encodeOpsPerSec, format: (n) => `${formatOps(n)} ops/s` },
-  { name: 'decode', className: 'ws-bar-decode', value: (r) => r.decodeOpsPerSec, format: (n) => `${formatOps(n)} ops/s` },
+// Time per operation rather than ops/s, so both charts read the same way: shorter is better.
+const TIME_SERIES: readonly Series[] = [
+  { name: 'encode', className: 'ws-bar-encode', value: (r) => perOp(r.encodeOpsPerSec), format: formatMicros, describe: (r, n) => `${r.codec} encode: ${formatMicros(n)} per op (${formatOps(r.encodeOpsPerSec)} ops/s)`, column: 'encode' },
+  { name: 'decode', className: 'ws-bar-decode', value: (r) => perOp(r.decodeOpsPerSec), format: formatMicros, describe: (r, n) => `${r.codec} decode: ${formatMicros(n)} per op (${formatOps(r.decodeOpsPerSec)} ops/s)`, column: 'decode' },
 ];
 
-function BarChart({ title, rows, series }: { title: string; rows: readonly CompareRowView[]; series: readonly Series[] }): ReactElement {
+function BarChart({ title, unit, rows, series }: { title: string; unit: string; rows: readonly CompareRowView[]; series: readonly Series[] }): ReactElement {
   const measured = rows.filter((r) => r.unsupported === null && series.some((s) => s.value(r) !== null));
   let max = 0;
   for (const r of measured) for (const s of series) max = Math.max(max, s.value(r) ?? 0);
+  const format = series[0]!.format;
   return (
-    <figure className="ws-chart" aria-label={title}>
+    <figure className="ws-chart" aria-label={`${title} (${unit}, lower is better)`}>
       <figcaption>
-        {title}{' '}
+        {title} <span className="ws-muted">— {unit}, lower is better</span>{' '}
         <span className="ws-legend">
           {series.map((s) => (
             <span key={s.name}>
@@ -45,31 +63,42 @@ function BarChart({ title, rows, series }: { title: string; rows: readonly Compa
           <span className="ws-chart-bars">
             {series.map((s) => {
               const v = s.value(r);
-              const label = `${r.codec} ${s.name}: ${s.format(v)}`;
               return (
-                <span
-                  key={s.name}
-                  role="img"
-                  aria-label={label}
-                  title={label}
-                  className={`ws-bar ${s.className}`}
-                  style={{ width: `${max > 0 && v !== null ? Math.max(0.5, (v / max) * 100) : 0}%` }}
-                />
+                <span className="ws-chart-line" key={s.name}>
+                  <span className="ws-chart-track">
+                    {v !== null ? <span role="img" aria-label={s.describe(r, v)} className={`ws-bar ${s.className}`} style={{ width: `${max > 0 ? Math.max(0.5, (v / max) * 100) : 0}%` }} /> : null}
+                    <span className="ws-chart-value" data-testid="chart-value" title={v === null ? (whyEmpty(r, s.column, 1) ?? undefined) : undefined}>
+                      {v !== null ? s.format(v) : '—'}
+                    </span>
+                  </span>
+                </span>
               );
             })}
           </span>
         </div>
       ))}
+      {measured.length > 0 ? (
+        <div className="ws-chart-row" aria-hidden="true">
+          <span />
+          <span className="ws-chart-line">
+            <span className="ws-chart-track ws-chart-axis" data-testid="chart-axis">
+              <span>{format(0)}</span>
+              <span>{format(max / 2)}</span>
+              <span>{format(max)}</span>
+            </span>
+          </span>
+        </div>
+      ) : null}
     </figure>
   );
 }
 
-/** Two small horizontal-bar charts: raw vs gzip size, encode vs decode speed, per codec. */
+/** Two horizontal-bar charts, both "lower is better": raw vs gzip size, encode vs decode time per operation. */
 export function CompareCharts({ rows }: { rows: readonly CompareRowView[] }): ReactElement {
   return (
     <div className="ws-charts" data-testid="compare-charts">
-      <BarChart title="Size per codec" rows={rows} series={SIZE_SERIES} />
-      <BarChart title="Speed per codec" rows={rows} series={SPEED_SERIES} />
+      <BarChart title="Size per codec" unit="bytes" rows={rows} series={SIZE_SERIES} />
+      <BarChart title="Time per operation" unit="µs" rows={rows} series={TIME_SERIES} />
     </div>
   );
 }

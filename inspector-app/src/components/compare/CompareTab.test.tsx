@@ -85,18 +85,20 @@ describe('CompareTab', () => {
     act(() => handlers.onRow(row('cbor', 100), 2, 16));
     act(() => handlers.onRow(unsupported('json-crdt'), 3, 16));
     expect(screen.getByTestId('compare-progress').textContent).toBe('3 / 16 codecs');
-    expect(codecsInOrder()).toEqual(['cbor', 'json', 'json-crdt']);
+    // Unsupported codecs are grouped by reason below the measured ones.
+    expect(codecsInOrder()).toEqual(['cbor', 'json']);
+    expect(screen.getByTestId('compare-row-group').textContent).toContain('json-crdt');
     act(() => handlers.onEnd(false, null, '| codec |'));
     expect(screen.queryByRole('progressbar')).toBeNull();
     expect(screen.getByTestId('compare-status').textContent).toBe('3 codecs compared');
     const cells = Array.from(bodyRows()[0]!.querySelectorAll('td')).map((td) => td.textContent);
     expect(cells).toEqual(['cbor', 'cbor', '100', '0.50×', '60', '58', '99.9k', '50.1k', 'yes']);
-    const grey = bodyRows()[2]!;
+    const grey = screen.getByTestId('compare-row-group');
     expect(grey.className).toContain('ws-row-unsupported');
     expect(grey.textContent).toContain('unsupported: value holds bytes');
     // Both charts show the measured codecs only.
     expect(screen.getByRole('img', { name: 'cbor gzip: 60 B' })).toBeTruthy();
-    expect(screen.getByRole('img', { name: 'json decode: 50.3k ops/s' })).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'json decode: 19.9 µs per op (50.3k ops/s)' })).toBeTruthy();
     expect(screen.queryByRole('img', { name: /json-crdt/ })).toBeNull();
   });
 
@@ -200,5 +202,56 @@ describe('CompareTab', () => {
     } finally {
       document.execCommand = original;
     }
+  });
+
+  it('says why for every "—": a tooltip on the cell and a numbered footnote', () => {
+    const { client } = setup();
+    fireEvent.click(screen.getByRole('button', { name: /Run comparison/ }));
+    const { handlers } = client.jobs[0]!;
+    const tooFast = 'faster than the clock can time here: every run took less than its resolution';
+    act(() => {
+      handlers.onRow(row('cbor', 100, { encodeOpsPerSec: null, why: { encode: tooFast } }), 1, 2);
+      handlers.onRow(row('ion', 120, { decodeOpsPerSec: null, lossless: 'no: decode', why: { decode: 'the decoder failed: bad byte' } }), 2, 2);
+      handlers.onEnd(false, null, '');
+    });
+    const dashes = screen.getAllByTestId('compare-why');
+    expect(dashes.map((d) => d.getAttribute('title'))).toEqual([tooFast, 'the decoder failed: bad byte']);
+    expect(dashes.map((d) => d.textContent)).toEqual(['—1', '—2']);
+    const notes = within(screen.getByTestId('compare-footnotes')).getAllByRole('listitem').map((li) => li.textContent);
+    expect(notes).toEqual([tooFast, 'the decoder failed: bad byte']);
+  });
+
+  it('groups unsupported codecs that share a reason into one row', () => {
+    const { client } = setup();
+    fireEvent.click(screen.getByRole('button', { name: /Run comparison/ }));
+    const { handlers } = client.jobs[0]!;
+    act(() => {
+      handlers.onRow(row('cbor', 100), 1, 4);
+      handlers.onRow(unsupported('json-crdt'), 2, 4);
+      handlers.onRow(unsupported('json-crdt-compact'), 3, 4);
+      handlers.onRow({ ...unsupported('bson'), family: 'bson', unsupported: 'the root is not an object' }, 4, 4);
+      handlers.onEnd(false, null, '');
+    });
+    const groups = screen.getAllByTestId('compare-row-group');
+    expect(groups).toHaveLength(2);
+    expect(groups[0]!.textContent).toContain('json-crdt, json-crdt-compact');
+    expect(groups[0]!.textContent).toContain('unsupported (2 codecs): value holds bytes');
+    expect(groups[1]!.textContent).toContain('bson');
+  });
+
+  it('charts carry their values, an axis and which way is better', () => {
+    const { client } = setup();
+    fireEvent.click(screen.getByRole('button', { name: /Run comparison/ }));
+    const { handlers } = client.jobs[0]!;
+    act(() => {
+      handlers.onRow(row('cbor', 100), 1, 2);
+      handlers.onRow(row('json', 300, { family: 'json' }), 2, 2);
+      handlers.onEnd(false, null, '');
+    });
+    const charts = screen.getByTestId('compare-charts');
+    expect(within(charts).getAllByText(/lower is better/)).toHaveLength(2);
+    const size = within(charts).getByRole('figure', { name: /Size per codec/ });
+    expect(within(size).getAllByTestId('chart-value').map((v) => v.textContent)).toEqual(['100 B', '60 B', '300 B', '180 B']);
+    expect(within(size).getByTestId('chart-axis').textContent).toBe('0 B150 B300 B');
   });
 });

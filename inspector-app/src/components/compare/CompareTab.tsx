@@ -70,7 +70,8 @@ export function CompareTab({ client, frameId, format, nodeId, nodeLabel, origina
     <section className="ws-detail" data-testid="compare-tab" aria-label="Codec comparison">
       <div className="ws-toolbar">
         <button type="button" className="ws-button ws-primary" onClick={run} disabled={running} aria-label={`Run comparison ${scope}`}>
-          {state.phase === 'idle' ? 'Run comparison' : 'Run again'} {scope}
+          {/* One wording before and after a run: the visible text is the accessible name. */}
+          Run comparison {scope}
         </button>
         {running ? (
           <button type="button" className="ws-button" onClick={cancel} aria-label="Cancel comparison">
@@ -78,7 +79,7 @@ export function CompareTab({ client, frameId, format, nodeId, nodeLabel, origina
           </button>
         ) : null}
         <button type="button" className="ws-button" onClick={copy} disabled={running || state.markdown === ''} aria-label="Copy comparison as Markdown">
-          Copy as Markdown
+          Copy comparison as Markdown
         </button>
         <span className="ws-muted">original: {formatBytes(originalSize)} B</span>
       </div>

@@ -88,4 +88,27 @@ describe('CrdtTab', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Show the CRDT node tree in the Tree tab' }));
     expect(onSelectNode).toHaveBeenCalledWith(0);
   });
+
+  it('lists a patch as one compact line per operation, the JSON only on request', async () => {
+    const patch: CrdtSummary = {
+      kind: 'patch',
+      viewJson: '{\n  "id": [\n    11019,\n    60\n  ],\n  "ops": []\n}',
+      clock: [],
+      metadataBytes: 20,
+      contentBytes: 5,
+      notes: [],
+      ops: [
+        { nodeId: 3, id: '11019.60', op: 'ins_str', target: '65537.21', detail: '"demo " after 65537.29', span: 5, bytes: 12 },
+        { nodeId: 7, id: '11019.65', op: 'new_obj', target: '', detail: '', span: 1, bytes: 1 },
+      ],
+    };
+    render(<CrdtTab client={fakeClient(() => patch)} frameId={1} format="auto" />);
+    const rows = await screen.findAllByTestId('crdt-op-row');
+    expect(rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent))).toEqual([
+      ['11019.60', 'ins_str', '65537.21', '"demo " after 65537.29', '12 B'],
+      ['11019.65', 'new_obj', '', '', '1 B'],
+    ]);
+    // The verbose JSON is one click away, not the first thing shown.
+    expect(screen.getByTestId('crdt-view').closest('details')!.open).toBe(false);
+  });
 });

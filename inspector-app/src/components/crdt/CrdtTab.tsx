@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactElement } from 'react';
 import type { CrdtSummary, FormatChoice } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { formatBytes, percent } from '../compare/format.js';
+import { OpTable } from './OpTable.js';
 import '../compare/detail.css';
 
 /** The document / patch text shown is cut here (the full text stays in the worker). */
@@ -98,7 +99,7 @@ export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 
       The CRDT node tree (ids, chunks, tombstones) is in the Tree tab: each node there shows its <span className="ws-mono">sid.time</span> id and span.{' '}
       {onSelectNode ? (
         <button type="button" className="ws-button" onClick={() => onSelectNode(rootNodeId)} aria-label="Show the CRDT node tree in the Tree tab">
-          Show in Tree
+          Show the CRDT node tree in the Tree tab
         </button>
       ) : null}
     </p>
@@ -122,6 +123,18 @@ export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 
   } else {
     const s = load.summary;
     const view = viewText(s.viewJson);
+    const viewBlock = (
+      <>
+        <pre className="ws-pre" data-testid="crdt-view" aria-label={s.kind === 'model' ? 'Document view as JSON' : 'Patch operations as JSON'}>
+          {view.text}
+        </pre>
+        {view.cut ? (
+          <p className="ws-note" data-testid="crdt-view-cut">
+            Showing the first {formatBytes(MAX_VIEW_CHARS / 1024)} KB of {formatBytes(Math.ceil(s.viewJson.length / 1024))} KB (the rest is not shown here).
+          </p>
+        ) : null}
+      </>
+    );
     body = (
       <>
         <div className="ws-toolbar">
@@ -138,15 +151,21 @@ export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 
             ))}
           </ul>
         ) : null}
-        <p className="ws-section-title">{s.kind === 'model' ? 'Document view' : 'Patch operations'}</p>
-        <pre className="ws-pre" data-testid="crdt-view" aria-label={s.kind === 'model' ? 'Document view as JSON' : 'Patch operations as JSON'}>
-          {view.text}
-        </pre>
-        {view.cut ? (
-          <p className="ws-note" data-testid="crdt-view-cut">
-            Showing the first {formatBytes(MAX_VIEW_CHARS / 1024)} KB of {formatBytes(Math.ceil(s.viewJson.length / 1024))} KB (the rest is not shown here).
-          </p>
-        ) : null}
+        {s.ops ? (
+          <>
+            <p className="ws-section-title">Patch operations ({s.ops.length})</p>
+            <OpTable ops={s.ops} onSelectNode={onSelectNode} />
+            <details>
+              <summary className="ws-note">json-joy verbose JSON</summary>
+              {viewBlock}
+            </details>
+          </>
+        ) : (
+          <>
+            <p className="ws-section-title">{s.kind === 'model' ? 'Document view' : 'Patch operations'}</p>
+            {viewBlock}
+          </>
+        )}
       </>
     );
   }

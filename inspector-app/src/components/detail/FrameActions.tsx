@@ -4,8 +4,9 @@ import type { WorkerClient } from '../../worker/client.js';
 import { copyText } from '../shell/copyText.js';
 import { encodeBase64 } from '../../sources/base64.js';
 import { saveBytes, toHex } from './clipboard.js';
+import { frameLink } from './frame-link.js';
 
-const FORMATS: readonly FormatChoice[] = ['auto', 'cbor', 'msgpack', 'json', 'crdt-model', 'crdt-patch'];
+const FORMATS: readonly FormatChoice[] = ['auto', 'cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'crdt-model', 'crdt-patch'];
 
 /** Copy as hex / base64 / JSON / EDN, save as .bin, and the decoder switcher. */
 export function FrameActions(props: {
@@ -14,8 +15,10 @@ export function FrameActions(props: {
   format: FormatChoice;
   detected: string | null;
   onFormat: (f: FormatChoice) => void;
+  /** The paste page's URL: "Copy link" puts the frame in its hash. Absent: no link. */
+  pastePageUrl?: string;
 }): ReactElement {
-  const { client, frameId, format, detected, onFormat } = props;
+  const { client, frameId, format, detected, onFormat, pastePageUrl } = props;
   const [notice, setNotice] = useState('');
 
   const flash = (text: string) => {
@@ -33,6 +36,13 @@ export function FrameActions(props: {
     if (!decoded?.root) return flash('nothing decoded');
     const text = await client.call('text', { frameId, format, nodeId: decoded.root.id, mode });
     flash((await copyText(text.text, navigator.clipboard)) ? `copied ${mode.toUpperCase()}${text.truncated ? ' (cut)' : ''}` : 'copy refused');
+  };
+  const copyLink = async () => {
+    const bytes = await client.call('bytes', { frameId });
+    if (!bytes || !pastePageUrl) return flash('frame evicted');
+    const link = frameLink(pastePageUrl, bytes);
+    if (!link.ok) return flash(link.reason);
+    flash((await copyText(link.url, navigator.clipboard)) ? 'copied link' : 'copy refused');
   };
   const save = async () => {
     const bytes = await client.call('bytes', { frameId });
@@ -65,6 +75,11 @@ export function FrameActions(props: {
       <button type="button" onClick={() => void copyValue('edn')}>
         Copy EDN
       </button>
+      {pastePageUrl && (
+        <button type="button" onClick={() => void copyLink()} data-testid="copy-link" title="A paste-page URL with this frame's bytes in its hash: opening it shows this frame decoded">
+          Copy link
+        </button>
+      )}
       <button type="button" onClick={() => void save()}>
         Save .bin
       </button>

@@ -1,13 +1,16 @@
-import { useCallback, useEffect, useMemo, useState, type ReactElement } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactElement } from 'react';
 import type { FormatChoice, FrameDecode, FrameSummary, TreeNode } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { useTree } from '../tree/use-tree.js';
-import { HexView } from '../hex/HexView.js';
+import { HexTab } from '../hex/HexTab.js';
+import { exactBytes, formatBytes } from '../shell/format.js';
+import { panelId, TabBar, tabId } from './TabBar.js';
+import { BytesTab } from '../bytes/BytesTab.js';
 import { CompareTab } from '../compare/CompareTab.js';
 import { CrdtTab } from '../crdt/CrdtTab.js';
 import { DiffTab } from '../diff/DiffTab.js';
 import { ErrorBanner } from './ErrorBanner.js';
-import { formatBytes } from '../shell/format.js';
+import { UnknownBanner } from './UnknownBanner.js';
 import { FrameActions } from './FrameActions.js';
 import { StructureTab } from './StructureTab.js';
 import { TextTab } from './TextTab.js';
@@ -15,7 +18,7 @@ import { DEFAULT_DETAIL_VIEW, type DetailTab, type DetailView } from '../../stat
 import type { CompareCache } from '../../state/compare-cache.js';
 
 type Tab = DetailTab;
-const TAB_LABELS: Record<Tab, string> = { tree: 'Tree', hex: 'Hex', text: 'Text', compare: 'Compare', crdt: 'CRDT', diff: 'Diff' };
+const TAB_LABELS: Record<Tab, string> = { tree: 'Tree', hex: 'Hex', text: 'Text', bytes: 'Bytes', compare: 'Compare', crdt: 'CRDT', diff: 'Diff' };
 
 export interface FrameDetailProps {
   readonly client: WorkerClient;
@@ -30,6 +33,10 @@ export interface FrameDetailProps {
   readonly frameById?: (frameId: number) => FrameSummary | undefined;
   /** Comparison runs kept across tabs and frames. */
   readonly compareCache?: CompareCache;
+  /** The list's text filter (the tree search starts with it). */
+  readonly searchText?: string;
+  /** The paste page's URL, for "link to this frame" (absent: no link). */
+  readonly pastePageUrl?: string;
 }
 
 /** A frame in the Diff picker: the same words wherever it is listed. */
@@ -52,6 +59,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
   const setSortBySize = (on: boolean) => setView({ ...view, sortBySize: on });
   const [scrollTo, setScrollTo] = useState<number | null>(null);
   const [diffWith, setDiffWith] = useState<number | null>(null);
+  const idPrefix = useId();
 
   useEffect(() => setFormat('auto'), [frameId]);
   useEffect(() => {
@@ -86,11 +94,15 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
   const tree = useTree(client, frameId, format, root, sortBySize);
   const selected: TreeNode | null = selectedId === null ? null : (tree.nodes.get(selectedId) ?? null);
 
+  // Reveals finish in any order (each may wait for windows of children): only the newest
+  // one selects, so stepping through search matches never lands on an older match.
+  const revealSeq = useRef(0);
   const selectPath = useCallback(
     async (path: readonly number[]) => {
       if (!path.length) return;
+      const seq = ++revealSeq.current;
       await tree.reveal(path);
-      setSelectedId(path[path.length - 1]);
+      if (seq === revealSeq.current) setSelectedId(path[path.length - 1]);
     },
     [tree],
   );
@@ -109,7 +121,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
     if (tab !== 'tree' && tab !== 'hex') setTab('hex');
   };
 
-  const tabs = useMemo<Tab[]>(() => ['tree', 'hex', 'text', 'compare', ...(decoded?.isCrdt ? (['crdt'] as Tab[]) : []), 'diff'], [decoded?.isCrdt]);
+  const tabs = useMemo<Tab[]>(() => ['tree', 'hex', 'text', 'bytes', 'compare', ...(decoded?.isCrdt ? (['crdt'] as Tab[]) : []), 'diff'], [decoded?.isCrdt]);
   // A tab this frame lacks (CRDT on a plain frame) shows the tree; the choice is kept for the next.
   const tab: Tab = tabs.includes(chosenTab) ? chosenTab : 'tree';
   const errorOffset = decoded?.error?.offset ?? null;
@@ -117,25 +129,38 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
 
   return (
     <section className="ws-detail-pane" aria-label={`Frame ${frameId}`} data-testid="frame-detail" data-frame-id={frameId}>
-      <FrameActions client={client} frameId={frameId} format={format} detected={autoDetected} onFormat={setFormat} />
-      {decoded?.error && <ErrorBanner error={decoded.error} format={decoded.format} onShowByte={showByte} />}
+      <FrameActions client={client} frameId={frameId} format={format} detected={autoDetected} onFormat={setFormat} pastePageUrl={props.pastePageUrl} />
+      {decoded?.verdict === 'unknown' ? (
+        <UnknownBanner decoded={decoded} onDecodeAs={(f) => setFormat(f as FormatChoice)} />
+      ) : (
+        decoded?.error && <ErrorBanner error={decoded.error} format={decoded.format} onShowByte={showByte} />
+      )}
       {decoded?.warnings.map((w) => (
         <div key={w} className="ws-banner-error" style={{ background: 'var(--ws-warn-bg)' }} role="status">
           {w}
         </div>
       ))}
-      <div className="ws-tabs" role="tablist" aria-label="Frame views">
-        {tabs.map((t) => (
-          <button key={t} type="button" role="tab" aria-selected={tab === t} data-testid={`tab-${t}`} onClick={() => setTab(t)}>
-            {TAB_LABELS[t]}
-          </button>
-        ))}
-        <span className="ws-spacer" />
-        <span style={{ color: 'var(--ws-muted)', padding: '4px 8px' }}>
-          {decoded ? `${decoded.format ?? 'unknown format'} · ${frame.size} B${decoded.candidates.length > 1 ? ` · also reads as ${decoded.candidates.slice(1).join(', ')}` : ''}` : 'decoding…'}
-        </span>
-      </div>
-      <div className="ws-tabpanel" role="tabpanel">
+      <TabBar
+        tabs={tabs}
+        labels={TAB_LABELS}
+        selected={tab}
+        onSelect={setTab}
+        idPrefix={idPrefix}
+        label="Frame views"
+        trailing={
+          <span className="ws-tab-info" data-testid="tab-info">
+            {decoded ? (
+              <>
+                {decoded.verdict === 'empty' ? 'empty frame' : (decoded.format ?? 'unknown format')} · <span title={exactBytes(frame.size)} data-testid="tab-size">{formatBytes(frame.size)}</span>
+                {decoded.candidates.length > 1 ? ` · also reads as ${decoded.candidates.slice(1).join(', ')}` : ''}
+              </>
+            ) : (
+              'decoding…'
+            )}
+          </span>
+        }
+      />
+      <div className="ws-tabpanel" role="tabpanel" id={panelId(idPrefix, tab)} aria-labelledby={tabId(idPrefix, tab)}>
         {tab === 'tree' && (
           <StructureTab
             client={client}
@@ -153,10 +178,10 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
             onByteClick={(o) => void onByteClick(o)}
             showHex
             scrollToOffset={scrollTo}
+            searchText={props.searchText}
           />
         )}
-        {tab === 'hex' &&
-          (bytes ? <HexView bytes={bytes} selection={selected} errorOffset={errorOffset} onByteClick={(o) => void onByteClick(o)} scrollToOffset={scrollTo} /> : <div className="ws-empty">loading bytes…</div>)}
+        {tab === 'hex' && <HexTab client={client} frameId={frameId} format={format} bytes={bytes} hex={{ selection: selected, errorOffset, onByteClick: (o) => void onByteClick(o), scrollToOffset: scrollTo }} />}
         {tab === 'text' && decoded && (
           <TextTab
             client={client}
@@ -164,7 +189,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
             format={format}
             rootId={root?.id ?? null}
             selection={selected ? { id: selected.id, path: selected.path } : null}
-            reason={decoded.error?.message ?? decoded.warnings[0] ?? ''}
+            reason={decoded.error?.message ?? (root ? '' : (decoded.warnings[0] ?? ''))}
             mode={view.textMode}
             onMode={(textMode) => setView({ ...view, textMode })}
             scope={view.textScope}
@@ -172,6 +197,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
             theme={theme}
           />
         )}
+        {tab === 'bytes' && <BytesTab client={client} frameId={frameId} format={format} />}
         {tab === 'compare' && <CompareTab client={client} frameId={frameId} format={format} nodeId={nodeId} nodeLabel={selected && selected.id !== root?.id ? selected.path : ''} originalSize={selected ? selected.end - selected.start : frame.size} cache={props.compareCache} />}
         {tab === 'crdt' && <CrdtTab client={client} frameId={frameId} format={format} />}
         {tab === 'diff' && (

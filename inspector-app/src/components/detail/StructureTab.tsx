@@ -1,10 +1,16 @@
-import { useEffect, useState, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { FormatChoice, LargestField, TreeNode } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { HexView } from '../hex/HexView.js';
-import { TreeView } from '../tree/TreeView.js';
-import type { TreeState } from '../tree/use-tree.js';
-import { formatBytes, percent } from '../shell/format.js';
+import { useHexFit } from '../hex/use-hex-fit.js';
+import { TreeView, EXPAND_ALL_BUDGET } from '../tree/TreeView.js';
+import { TreeSearch } from '../tree/TreeSearch.js';
+import { NodeActions } from '../tree/NodeActions.js';
+import { isMoreRow, type TreeState } from '../tree/use-tree.js';
+import { Splitter } from '../shell/Splitter.js';
+import { exactBytes, formatBytes, formatRange } from '../shell/format.js';
+import { LargestFields } from './LargestFields.js';
+import './structure.css';
 
 export interface StructureTabProps {
   readonly client: Pick<WorkerClient, 'call'>;
@@ -22,13 +28,22 @@ export interface StructureTabProps {
   readonly onByteClick: (offset: number) => void;
   readonly showHex: boolean;
   readonly scrollToOffset: number | null;
+  /** The list's text filter: the frame's search starts with it. */
+  readonly searchText?: string;
 }
 
-/** Tree and hex side by side: a node's row drives the highlight, a byte selects its node. */
+/**
+ * Tree and hex side by side: a node's row drives the highlight, a byte selects its node.
+ * The hex pane is exactly as wide as its rows (16 bytes + ASCII, 8 when narrow; the
+ * splitter snaps between 8, 16 and 32); the tree takes the rest.
+ */
 export function StructureTab(props: StructureTabProps): ReactElement {
   const { client, frameId, format, tree, bytes, frameSize, selected, errorOffset, sortBySize, onSortBySize, onSelectNode, onByteClick, showHex, scrollToOffset } = props;
   const [largest, setLargest] = useState<readonly LargestField[] | null>(null);
   const [showLargest, setShowLargest] = useState(false);
+  const [highlight, setHighlight] = useState('');
+  const splitRef = useRef<HTMLDivElement>(null);
+  const hexFit = useHexFit(splitRef, frameSize);
 
   useEffect(() => setLargest(null), [frameId, format]);
   useEffect(() => {
@@ -40,52 +55,51 @@ export function StructureTab(props: StructureTabProps): ReactElement {
   };
 
   return (
-    <div className="ws-split">
-      <div style={{ display: 'flex', flexDirection: 'column', minWidth: 360, flex: '1 1 0' }}>
-        <div className="ws-toolbar">
+    <div className="ws-split ws-structure" ref={splitRef}>
+      <div className="ws-tree-pane">
+        <div className="ws-toolbar" role="toolbar" aria-label="Tree">
           <label>
             <input type="checkbox" checked={sortBySize} onChange={(e) => onSortBySize(e.target.checked)} /> sort by size
           </label>
           <label>
             <input type="checkbox" checked={showLargest} onChange={(e) => setShowLargest(e.target.checked)} data-testid="largest-toggle" /> largest fields
           </label>
-          <span className="ws-spacer" />
-          {selected && (
-            <span className="ws-mono" data-testid="selected-range">
-              {selected.path} · bytes {selected.start}–{selected.end} ({selected.end - selected.start} B)
-            </span>
-          )}
+          <button type="button" data-testid="expand-all" title={`Open every container below the selected node (up to ${EXPAND_ALL_BUDGET.toLocaleString('en-US')} rows); key: *`} onClick={() => {
+              const first = tree.rows[0];
+              const target = selected ?? (first && !isMoreRow(first) ? first : null);
+              if (target) void tree.expandAll(target.id, EXPAND_ALL_BUDGET);
+            }}>
+            Expand all
+          </button>
+          <TreeSearch client={client} frameId={frameId} format={format} initialText={props.searchText ?? ''} onReveal={props.onSelectPath} onHighlight={setHighlight} />
         </div>
-        {/* Remounted on a sort toggle, so the sorted list shows from its top. */}
-        <TreeView key={sortBySize ? 'by-size' : 'in-order'} tree={tree} frameSize={frameSize} selectedId={selected?.id ?? null} onSelect={onSelectNode} />
-        {showLargest && (
-          <div className="ws-largest" aria-label="Largest fields" data-testid="largest-fields">
-            {largest === null ? (
-              'measuring…'
-            ) : (
-              <ul>
-                {largest.map((f) => (
-                  <li key={f.nodeId} onClick={() => void selectLargest(f)}>
-                    <span className="ws-mono" style={{ flex: 1 }}>
-                      {f.path}
-                    </span>
-                    <span>{formatBytes(f.size)}</span>
-                    <span style={{ width: 40, textAlign: 'right' }}>{percent(f.size, frameSize)}</span>
-                  </li>
-                ))}
-              </ul>
-            )}
+        {selected && (
+          <div className="ws-toolbar ws-node-bar">
+            <span className="ws-mono ws-node-range" data-testid="selected-range" title={`end exclusive; ${exactBytes(selected.end - selected.start)}`}>
+              {selected.path} · bytes {formatRange(selected.start, selected.end)} ({formatBytes(selected.end - selected.start)})
+            </span>
+            <span className="ws-spacer" />
+            <NodeActions client={client} frameId={frameId} format={format} node={selected} bytes={bytes} />
           </div>
         )}
+        {/* Remounted on a sort toggle, so the sorted list shows from its top. */}
+        <TreeView key={sortBySize ? 'by-size' : 'in-order'} tree={tree} frameSize={frameSize} selectedId={selected?.id ?? null} onSelect={onSelectNode} highlight={highlight} />
+        {showLargest && <LargestFields fields={largest} frameSize={frameSize} onPick={(f) => void selectLargest(f)} />}
       </div>
       {showHex && (
-        <div style={{ display: 'flex', flexDirection: 'column', borderLeft: '1px solid var(--ws-border)', flex: '0 1 auto', width: 'max-content', minWidth: 0, overflowX: 'auto' }}>
-          {bytes ? (
-            <HexView bytes={bytes} selection={selected} errorOffset={errorOffset} onByteClick={onByteClick} scrollToOffset={scrollToOffset} />
-          ) : (
-            <div className="ws-empty">loading bytes…</div>
-          )}
-        </div>
+        <>
+          <Splitter orientation="vertical" label="Resize hex pane" value={hexFit.widthPx} min={hexFit.minPx} max={hexFit.maxPx} direction={-1} keyStep={240} onResize={hexFit.resize} testId="hex-splitter" />
+          <div className="ws-hex-pane">
+            <span className="hex-measure" ref={hexFit.measureRef} aria-hidden="true">
+              0000000000
+            </span>
+            {bytes ? (
+              <HexView bytes={bytes} selection={selected} errorOffset={errorOffset} onByteClick={onByteClick} scrollToOffset={scrollToOffset} bytesPerRow={hexFit.bytesPerRow} fitWidth />
+            ) : (
+              <div className="ws-empty">loading bytes…</div>
+            )}
+          </div>
+        </>
       )}
     </div>
   );

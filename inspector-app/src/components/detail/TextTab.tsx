@@ -31,12 +31,14 @@ type Raw = 'raw-text' | 'raw-hex';
  */
 export function TextTab(props: TextTabProps): ReactElement {
   const { client, frameId, format, rootId, selection, reason, mode, scope, theme } = props;
-  const [raw, setRaw] = useState<Raw>('raw-hex');
+  // The bytes as text or hex: the only view when nothing decoded, a choice when the frame is malformed.
+  const [raw, setRaw] = useState<Raw | null>(rootId === null ? 'raw-hex' : null);
   const [result, setResult] = useState<TextResult | null>(null);
   const [notice, setNotice] = useState('');
   const narrow = selection !== null && selection.id !== rootId;
   const nodeId = scope === 'selection' && narrow ? selection.id : (rootId ?? -1);
-  const request = rootId === null ? raw : mode;
+  const shownRaw = rootId === null ? (raw ?? 'raw-hex') : raw;
+  const request = shownRaw ?? (mode === 'edn' ? 'edn-pretty' : mode);
 
   useEffect(() => {
     let live = true;
@@ -54,24 +56,28 @@ export function TextTab(props: TextTabProps): ReactElement {
     setNotice(ok ? `copied${result.truncated ? ' (cut)' : ''}` : 'copy refused');
     setTimeout(() => setNotice(''), 1500);
   };
-  const copyLabel = `Copy shown ${rootId === null ? (raw === 'raw-hex' ? 'hex' : 'text') : mode === 'json' ? 'JSON' : 'EDN'}`;
+  const copyLabel = `Copy shown ${shownRaw ? (shownRaw === 'raw-hex' ? 'hex' : 'text') : mode === 'json' ? 'JSON' : 'EDN'}`;
 
   return (
     <div style={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 }}>
-      {rootId === null ? (
+      {(rootId === null || reason) && (
         <div className="ws-toolbar" data-testid="text-undecodable">
-          <span>
-            Nothing decoded this frame as a value{reason ? ` (${reason})` : ''}. Its bytes as
-          </span>
-          <span role="radiogroup" aria-label="Show the bytes as">
+          <span>{rootId === null ? `Nothing decoded this frame as a value${reason ? ` (${reason})` : ''}.` : `Malformed: ${reason}. The value shown is the part that decoded.`} Show</span>
+          <span role="radiogroup" aria-label="Show the frame as">
+            {rootId !== null && (
+              <button type="button" role="radio" aria-checked={shownRaw === null} onClick={() => setRaw(null)}>
+                what decoded
+              </button>
+            )}
             {(['raw-text', 'raw-hex'] as const).map((r) => (
-              <button key={r} type="button" role="radio" aria-checked={raw === r} onClick={() => setRaw(r)}>
+              <button key={r} type="button" role="radio" aria-checked={shownRaw === r} onClick={() => setRaw(r)}>
                 {r === 'raw-text' ? 'text' : 'hex'}
               </button>
             ))}
           </span>
         </div>
-      ) : (
+      )}
+      {rootId !== null && shownRaw === null && (
         <div className="ws-toolbar">
           <span role="radiogroup" aria-label="Text notation">
             {(['json', 'edn'] as const).map((m) => (
@@ -93,7 +99,7 @@ export function TextTab(props: TextTabProps): ReactElement {
         </div>
       )}
       <div className="ws-toolbar">
-        {rootId !== null && mode === 'json' ? (
+        {shownRaw === null && mode === 'json' ? (
           <span className="ws-muted" data-testid="json-mapping-note">
             JSON cannot hold everything: byte strings show as "h'…'", tags as {'{"tag(N)": …}'}, non-string keys as their JSON text, big integers as exact digits,
             undefined as "undefined". EDN shows the value exactly.
@@ -106,7 +112,7 @@ export function TextTab(props: TextTabProps): ReactElement {
         </button>
         {notice && <span role="status">{notice}</span>}
       </div>
-      {result ? <CodeView text={result.text} language={rootId === null ? 'plaintext' : mode} theme={theme} truncated={result.truncated} testId="text-view" /> : <div className="ws-empty">rendering…</div>}
+      {result ? <CodeView text={result.text} language={shownRaw ? 'plaintext' : mode} theme={theme} truncated={result.truncated} testId="text-view" /> : <div className="ws-empty">rendering…</div>}
     </div>
   );
 }

@@ -45,7 +45,8 @@ describe('HexView', () => {
     expect(offsetsOf(Array.from(container.querySelectorAll('.hex-b.hex-payload')))).toEqual(range(12, 30));
     // ASCII cells carry the tones too, without the test id.
     expect(offsetsOf(Array.from(container.querySelectorAll('.hex-a.hex-selected')))).toEqual(range(5, 30));
-    expect(screen.getByTestId('hex-selection-range').textContent).toContain('0x0000000a–0x0000001d (20 bytes)');
+    // The tree's convention: decimal, end exclusive; sizes as everywhere else.
+    expect(screen.getByTestId('hex-selection-range').textContent).toContain('selection [10, 30) (20 B) · key [5, 10)');
   });
 
   it('selection without a key only covers [start, end)', () => {
@@ -71,7 +72,7 @@ describe('HexView', () => {
     fireEvent.keyDown(grid, { key: 'ArrowLeft' });
     fireEvent.keyDown(grid, { key: 'Enter' });
     expect(onByteClick).toHaveBeenLastCalledWith(32);
-    expect(screen.getByTestId('hex-status').textContent).toContain('cursor 0x00000020');
+    expect(screen.getByTestId('hex-status').textContent).toContain('cursor 32');
     expect(grid.querySelector('.hex-cursor')!.getAttribute('data-offset')).toBe('32');
   });
 
@@ -119,7 +120,7 @@ describe('HexView', () => {
       rerender(<HexView bytes={bytes} selection={sel} errorOffset={null} onByteClick={() => {}} />);
       // One row of context above the selection's first row.
       expect(scrollTo).toHaveBeenCalledWith(expect.objectContaining({ top: (start / 16 - 1) * 16 }));
-      expect(screen.getByTestId('hex-status').textContent).toContain('cursor 0x000927c0');
+      expect(screen.getByTestId('hex-status').textContent).toContain('cursor 600000');
       // Once the browser has scrolled, the rows around the selection are the ones in the DOM.
       Object.defineProperty(grid, 'scrollTop', { configurable: true, get: () => (start / 16 - 1) * 16 });
       act(() => void fireEvent.scroll(grid));
@@ -147,5 +148,25 @@ describe('HexView', () => {
     } finally {
       HTMLElement.prototype.scrollTo = original;
     }
+  });
+
+  it('reads its size the way the list and tab bar do: human, exact on hover', () => {
+    renderHex({ bytes: new Uint8Array(2458) });
+    const size = screen.getByTestId('hex-size');
+    expect(size.textContent).toBe('2.4 KB');
+    expect(size.getAttribute('title')).toBe('2,458 bytes');
+  });
+
+  it('sized to its rows: 8 bytes per row with ASCII, width from the row layout, not the status line', () => {
+    const { container } = renderHex({ bytes: seq(20), bytesPerRow: 8, fitWidth: true });
+    const rows = screen.getAllByRole('row');
+    expect(rows).toHaveLength(3);
+    expect(rows[1]!.querySelector('.hex-off')!.textContent).toBe('00000008');
+    expect(rows[2]!.querySelector('.hex-ascii')!.textContent).toHaveLength(4);
+    expect(offsetsOf(hexCells(container))).toEqual(range(0, 20));
+    const view = screen.getByTestId('hex-view');
+    expect(view.getAttribute('data-bytes-per-row')).toBe('8');
+    // 8 offset digits + 2, 8 × 3 + 1 + 1, 8 ASCII: 44ch, plus padding, rule and scrollbar.
+    expect(view.style.width).toBe('calc(44ch + 29px)');
   });
 });

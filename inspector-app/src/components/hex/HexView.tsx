@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactElement } from 'react';
 import { observeElementRect, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
 import { HexRow, cellId } from './HexRow';
-import { ROW_HEIGHT, clip, formatOffset, offsetDigits, pointIn } from './hexFormat';
+import { ROW_HEIGHT, clip, formatOffset, hexWidthCh, HEX_WIDTH_EXTRA_PX, offsetDigits, pointIn, type BytesPerRow } from './hexFormat';
+import { formatBytes, formatRange, exactBytes } from '../shell/format.js';
 import './hex.css';
 
 export interface HexSelection {
@@ -19,8 +20,10 @@ export interface HexViewProps {
   readonly selection: HexSelection | null;
   readonly errorOffset: number | null;
   readonly onByteClick: (offset: number) => void;
-  readonly bytesPerRow?: 16;
+  readonly bytesPerRow?: BytesPerRow;
   readonly scrollToOffset?: number | null;
+  /** Size the view to its rows (offsets, bytes, ASCII, nothing clipped) instead of its container. */
+  readonly fitWidth?: boolean;
 }
 
 /** Used until the scroll element reports a real size (and always in jsdom, where it has none). */
@@ -155,17 +158,19 @@ export function HexView(props: HexViewProps): ReactElement {
   }
 
   return (
-    <div className="hex-view" data-testid="hex-view" role="region" aria-label="Hex view">
+    <div className="hex-view" data-testid="hex-view" data-bytes-per-row={bpr} role="region" aria-label="Hex view"
+      style={props.fitWidth ? { width: `calc(${hexWidthCh(bpr, digits)}ch + ${HEX_WIDTH_EXTRA_PX}px)` } : undefined}>
       <div className="hex-status" data-testid="hex-status">
-        <span>{length.toLocaleString('en-US')} bytes</span>
-        {cursor >= 0 && <span>cursor {formatOffset(cursor, digits)}</span>}
+        <span title={exactBytes(length)} data-testid="hex-size">{formatBytes(length)}</span>
+        {cursor >= 0 && <span title={`byte ${cursor} = ${formatOffset(cursor, digits)}`}>cursor {cursor}</span>}
         {sel && (
-          <span data-testid="hex-selection-range">
-            selection {formatOffset(sel.start, digits)}–{formatOffset(Math.max(sel.start, sel.end - 1), digits)} ({(sel.end - sel.start).toLocaleString('en-US')} bytes)
-            {hasKey && ` · key ${formatOffset(sel.keyStart, digits)}–${formatOffset(sel.keyEnd - 1, digits)}`}
+          // The tree's convention: decimal offsets, end exclusive.
+          <span data-testid="hex-selection-range" title={`end exclusive: bytes ${sel.start} to ${Math.max(sel.start, sel.end - 1)} (${formatOffset(sel.start, digits)}–${formatOffset(Math.max(sel.start, sel.end - 1), digits)} inclusive)`}>
+            selection {formatRange(sel.start, sel.end)} ({formatBytes(sel.end - sel.start)})
+            {hasKey && ` · key ${formatRange(sel.keyStart, sel.keyEnd)}`}
           </span>
         )}
-        {errorOffset !== null && <span className="hex-status-error">error at {formatOffset(errorOffset, digits)}</span>}
+        {errorOffset !== null && <span className="hex-status-error">error at byte {errorOffset}</span>}
       </div>
       <div ref={scrollRef} className="hex-scroll" role="grid" aria-label="Bytes" aria-rowcount={rowCount}
         aria-colcount={bpr} tabIndex={0} aria-activedescendant={cursor >= 0 ? cellId(idPrefix, cursor) : undefined}

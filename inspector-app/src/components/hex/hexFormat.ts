@@ -41,3 +41,39 @@ export function toneOf(o: number, keyLo: number, keyHi: number, hdrLo: number, h
   if (o >= hdrHi && o < payHi) return 'hex-payload';
   return '';
 }
+
+/** Bytes per hex row the structure view may pick (8 when narrow). */
+export const ROW_CHOICES = [8, 16, 32] as const;
+export type BytesPerRow = (typeof ROW_CHOICES)[number];
+
+/**
+ * Width of a hex view showing `bytesPerRow` bytes and their ASCII with nothing clipped, as
+ * CSS: rows are (offset digits + 2ch gap) + (3ch per byte + 1ch middle gap) + (1ch + one
+ * char per byte) of ASCII, plus 6 px padding each side, the ASCII rule and a scrollbar.
+ */
+export function hexWidthCh(bytesPerRow: number, digits: number): number {
+  return digits + 2 + bytesPerRow * 3 + 1 + 1 + bytesPerRow;
+}
+export const HEX_WIDTH_EXTRA_PX = 6 + 1 + 6 + 16;
+
+export function hexWidthPx(bytesPerRow: number, digits: number, charPx: number): number {
+  return Math.ceil(hexWidthCh(bytesPerRow, digits) * charPx + HEX_WIDTH_EXTRA_PX);
+}
+
+/** The row choice whose width is nearest `px` (a splitter drag snaps to whole rows). */
+export function rowsForWidth(px: number, digits: number, charPx: number): BytesPerRow {
+  let best: BytesPerRow = ROW_CHOICES[0];
+  for (const c of ROW_CHOICES) if (Math.abs(hexWidthPx(c, digits, charPx) - px) < Math.abs(hexWidthPx(best, digits, charPx) - px)) best = c;
+  return best;
+}
+
+/**
+ * The widest row choice up to `preferred` that leaves the tree at least `treeMin` px of
+ * `available`; 8 when even that does not fit.
+ */
+export function fitRows(preferred: BytesPerRow, available: number, treeMin: number, digits: number, charPx: number): BytesPerRow {
+  for (let i = ROW_CHOICES.indexOf(preferred); i > 0; i--) {
+    if (available - hexWidthPx(ROW_CHOICES[i], digits, charPx) >= treeMin) return ROW_CHOICES[i];
+  }
+  return ROW_CHOICES[0];
+}

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { ConnectionState, ListFilters, SearchState } from '../../state/capture-model.js';
 import { parsePath } from '../../worker/path-filter.js';
 
-export const FORMAT_OPTIONS = ['all', 'cbor', 'msgpack', 'json', 'crdt-model', 'crdt-patch', 'error'] as const;
+export const FORMAT_OPTIONS = ['all', 'cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'crdt-model', 'crdt-patch', 'error', 'unknown', 'empty'] as const;
 
 export interface FilterBarProps {
   readonly filters: ListFilters;

@@ -1,6 +1,6 @@
-import { memo, useCallback, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactElement, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactElement, type ReactNode } from 'react';
 import type { FrameSummary } from '../../worker/api.js';
-import { formatBytes, formatTime } from '../shell/format.js';
+import { exactBytes, formatBytes, formatTime } from '../shell/format.js';
 import './list.css';
 
 const ROW_HEIGHT = 20;
@@ -18,6 +18,9 @@ export interface FrameListProps {
   readonly connectionLabels: ReadonlyMap<string, string>;
   /** What an empty list says (no frames yet, or none matching the filters). */
   readonly empty?: ReactNode;
+  /** Rows come sorted by size (largest first): the list stops following the tail. */
+  readonly sortBySize?: boolean;
+  readonly onSortBySize?: (bySize: boolean) => void;
 }
 
 const Row = memo(function Row(props: { row: FrameSummary; top: number; selected: boolean; connection: string; onSelect: (id: number) => void }): ReactElement {
@@ -28,7 +31,7 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
       aria-selected={selected}
       data-testid="frame-row"
       data-frame-id={row.frameId}
-      data-format={row.format ?? 'unknown'}
+      data-format={row.format ?? row.verdict ?? 'unknown'}
       className={row.frameId % 2 ? 'ws-frame-row ws-row-odd' : 'ws-frame-row'}
       style={{ transform: `translateY(${top}px)` }}
       onMouseDown={() => onSelect(row.frameId)}
@@ -40,9 +43,9 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
       </span>
       <span title={row.connectionId}>{connection}</span>
       <span>{row.opcode}</span>
-      <span className="ws-num">{formatBytes(row.size)}</span>
-      <span className={row.error ? 'ws-badge-error' : undefined} title={row.error?.message}>
-        {row.error ? `${row.format ?? '?'} ✕` : (row.format ?? '?')}
+      <span className="ws-num" title={exactBytes(row.size)}>{formatBytes(row.size)}</span>
+      <span className={row.verdict !== 'unknown' && row.error ? 'ws-badge-error' : row.verdict === 'unknown' || row.verdict === 'empty' ? 'ws-muted' : undefined} title={row.error?.message}>
+        {formatLabel(row)}
       </span>
       <span className="ws-mono" title={row.preview.length > 60 ? row.preview : undefined}>
         {row.preview}
@@ -51,6 +54,13 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
   );
 });
 
+/** The format column: `cbor`, `cbor ✕` when malformed, `unknown` for foreign bytes, `empty` for 0 B. */
+export function formatLabel(row: FrameSummary): string {
+  if (row.verdict === 'unknown') return 'unknown';
+  if (row.verdict === 'empty') return 'empty';
+  return row.error ? `${row.format ?? '?'} ✕` : (row.format ?? '?');
+}
+
 /**
  * The frame list: virtualized (only visible rows in the DOM), follows the newest frame while
  * scrolled to the bottom, arrows move the selection. Rows have one fixed height, so the
@@ -58,7 +68,7 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
  * than the rows themselves each time a search or a stream changed their count.
  */
 export function FrameList(props: FrameListProps): ReactElement {
-  const { rows, selectedId, onSelect, connectionLabels } = props;
+  const { rows, selectedId, onSelect, connectionLabels, sortBySize = false, onSortBySize } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const followRef = useRef(true);
   const [view, setView] = useState({ top: 0, height: FALLBACK_HEIGHT });
@@ -80,12 +90,20 @@ export function FrameList(props: FrameListProps): ReactElement {
   // Follow the tail like DevTools' network log, until the user scrolls up.
   useLayoutEffect(() => {
     const el = scrollRef.current;
-    if (followRef.current && el && rows.length) {
+    if (followRef.current && el && rows.length && !sortBySize) {
       el.scrollTop = total;
       // Not read back: reading scrollTop right after setting it forces a layout per update.
       setView((v) => ({ top: Math.max(0, total - v.height), height: v.height }));
     }
-  }, [rows.length, total]);
+  }, [rows.length, total, sortBySize]);
+  // Toggling the sort starts at the top (largest) or back at the tail (newest).
+  useEffect(() => {
+    followRef.current = !sortBySize;
+    if (sortBySize && scrollRef.current) {
+      scrollRef.current.scrollTop = 0;
+      setView((v) => ({ top: 0, height: v.height }));
+    }
+  }, [sortBySize]);
 
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
@@ -140,7 +158,13 @@ export function FrameList(props: FrameListProps): ReactElement {
           <span title="direction">⇅</span>
           <span>conn</span>
           <span>type</span>
-          <span className="ws-num">size</span>
+          {onSortBySize ? (
+            <button type="button" className="ws-num ws-col-sort" aria-pressed={sortBySize} onClick={() => onSortBySize(!sortBySize)} title={sortBySize ? 'Sorted by size, largest first: click for arrival order' : 'Sort by size, largest first'} data-testid="sort-by-size">
+              size{sortBySize ? ' ▼' : ''}
+            </button>
+          ) : (
+            <span className="ws-num">size</span>
+          )}
           <span>format</span>
           <span>preview</span>
         </div>

@@ -21,8 +21,26 @@ export function StatusBar(props: { snapshot: CaptureSnapshot; hostName: string; 
           {snapshot.droppedByHost} lost before reaching the inspector ({snapshot.dropReasons.join('; ')})
         </span>
       )}
+      {snapshot.uncaptured.length > 0 && (
+        <span
+          data-testid="uncaptured-notice"
+          className="ws-warn"
+          title={[
+            ...snapshot.uncaptured.map((u) => `${u.kind} ${u.url || '(script URL not known)'}${u.documentUrl ? ` (started by ${u.documentUrl})` : ''}`),
+            ...new Set(snapshot.uncaptured.map((u) => u.reason)),
+          ].join('\n')}
+        >
+          {snapshot.uncaptured.length} {snapshot.uncaptured.length === 1 ? 'worker' : 'workers'}: sockets not captured
+        </span>
+      )}
       {[...snapshot.connections.values()].map((c) => (
-        <span key={c.connectionId} title={c.detail} data-testid="connection-status" data-status={c.status}>
+        <span
+          key={c.connectionId}
+          title={[c.detail, c.document ? `opened by ${c.document}` : ''].filter(Boolean).join('\n')}
+          data-testid="connection-status"
+          data-status={c.status}
+          data-document={c.document}
+        >
           {c.url.replace(/^wss?:\/\//, '')}: {c.status}
           {c.detail && c.status !== 'open' ? ` (${c.detail})` : ''}
         </span>

@@ -1,5 +1,6 @@
 /** Display helpers shared by the list, tree and status bar. */
 
+/** Human size (`621 B`, `2.4 KB`, `3.10 MB`): the one way sizes read in the list, tab bar, tree and hex. */
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} KB`;
@@ -9,6 +10,8 @@ export function formatBytes(n: number): string {
 /** hh:mm:ss.mmm in local time. */
 export function formatTime(ms: number): string {
   const d = new Date(ms);
+  // A host can send any number (a forged or broken timestamp): say so rather than NaN:NaN.
+  if (!Number.isFinite(d.getTime())) return 'invalid time';
   const p = (v: number, w = 2) => String(v).padStart(w, '0');
   return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
 }
@@ -17,4 +20,16 @@ export function percent(part: number, whole: number): string {
   if (!whole) return '0%';
   const v = (100 * part) / whole;
   return `${v >= 10 ? v.toFixed(0) : v.toFixed(1)}%`;
+}
+
+/** The exact size, for a hover title beside `formatBytes`: `2,458 bytes`. */
+export function exactBytes(n: number): string {
+  return `${n.toLocaleString('en-US')} byte${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * A byte range as the tree and hex both show it: decimal offsets, end exclusive, `[10, 30)`.
+ */
+export function formatRange(start: number, end: number): string {
+  return `[${start}, ${end})`;
 }

@@ -6,6 +6,7 @@ import { MemoryTransport, type HostCapabilities } from '../../protocol/transport
 import type { WireFrame } from '../../protocol/messages.js';
 import { inProcessWorker } from '../../worker/in-process.js';
 import { WorkerHandlers } from '../../worker/handlers.js';
+import { TextTab } from '../detail/TextTab.js';
 
 const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: 'light', hostName: 'test' };
 const hex = (s: string) => Uint8Array.from(s.replace(/\s+/g, '').match(/../g)!.map((b) => parseInt(b, 16)));
@@ -48,21 +49,37 @@ describe('the Text tab', () => {
     expect(screen.getByTestId('json-mapping-note').textContent).toMatch(/byte strings/);
   });
 
-  it('a frame nothing decodes says why and offers its text or hex', async () => {
-    await open(new TextEncoder().encode('hello AB'), 'text');
+  it('a malformed frame says why and offers its bytes as text or hex', async () => {
+    await open(hex('a2 61 61 01 61 62 ff'));
     fireEvent.click(screen.getByTestId('tab-text'));
     const why = await screen.findByTestId('text-undecodable');
-    expect(why.textContent).toMatch(/Nothing decoded this frame/);
-    expect(why.textContent).toMatch(/plain text/);
-    await waitFor(() => expect(shown()).toContain('68 65 6c 6c 6f 20 41 42'));
+    expect(why.textContent).toMatch(/Malformed: .*byte 6/);
+    fireEvent.click(screen.getByRole('radio', { name: 'hex' }));
+    await waitFor(() => expect(shown()).toContain('a2 61 61 01 61 62 ff'));
+    fireEvent.click(screen.getByRole('radio', { name: 'what decoded' }));
+    await waitFor(() => expect(shown()).toContain('"a": 1'));
+  });
+
+  it('a frame nothing decodes says why and shows its bytes as hex or text', async () => {
+    const calls: string[] = [];
+    const client = {
+      call: async (_m: string, p: { mode: string }) => {
+        calls.push(p.mode);
+        return { text: p.mode === 'raw-hex' ? '68 69' : 'hi', truncated: false };
+      },
+    } as unknown as Parameters<typeof TextTab>[0]['client'];
+    render(<TextTab client={client} frameId={1} format="auto" rootId={null} selection={null} reason="no decoder could read this frame at byte 0" mode="json" onMode={() => {}} scope="frame" onScope={() => {}} theme="light" />);
+    expect(screen.getByTestId('text-undecodable').textContent).toMatch(/Nothing decoded this frame as a value \(no decoder could read this frame at byte 0\)/);
+    await waitFor(() => expect(shown()).toBe('68 69'));
     fireEvent.click(screen.getByRole('radio', { name: 'text' }));
-    await waitFor(() => expect(shown()).toContain('hello AB'));
+    await waitFor(() => expect(shown()).toBe('hi'));
+    expect(calls).toEqual(['raw-hex', 'raw-text']);
   });
 
   it('EDN is pretty-printed: one item per line, indented', () => {
     const h = new WorkerHandlers();
     h.store.add({ frameId: 1, connectionId: 'c', direction: 'received', time: 0, opcode: 'binary', data: hex('a2 61 61 01 61 62 82 02 03') });
     const root = h.methods.decode({ frameId: 1, format: 'auto' })!.root!;
-    expect(h.methods.text({ frameId: 1, format: 'auto', nodeId: root.id, mode: 'edn' }).text).toBe('{\n  "a": 1,\n  "b": [\n    2,\n    3\n  ]\n}');
+    expect(h.methods.text({ frameId: 1, format: 'auto', nodeId: root.id, mode: 'edn-pretty' }).text).toBe('{\n  "a": 1,\n  "b": [\n    2,\n    3\n  ]\n}');
   });
 });

@@ -28,6 +28,8 @@ export interface TreeState {
   collapse(nodeId: number): void;
   /** Loads the next (or previous) window of a node's children. */
   loadMore(row: MoreRow): void;
+  /** Opens `nodeId` and the containers below it, level by level, until `budget` rows are loaded. */
+  expandAll(nodeId: number, budget: number): Promise<void>;
   /** Expands every ancestor on a root-to-node id path (from the worker's nodeAt). */
   reveal(path: readonly number[]): Promise<void>;
 }
@@ -138,6 +140,34 @@ export function useTree(client: Pick<WorkerClient, 'call'>, frameId: number, for
     [fetchWindow],
   );
 
+  const expandAll = useCallback(
+    async (nodeId: number, budget: number) => {
+      const gen = generation.current;
+      const opened: number[] = [];
+      let level = [nodeId];
+      let shown = 0;
+      // Breadth first, one level's windows asked together: the budget stops the top levels
+      // of a huge frame from being starved by one deep branch.
+      while (level.length && shown < budget) {
+        const wins = await Promise.all(level.map((id) => load(id)));
+        if (gen !== generation.current) return;
+        const next: number[] = [];
+        for (let i = 0; i < level.length && shown < budget; i++) {
+          opened.push(level[i]);
+          shown += wins[i].nodes.length;
+          for (const n of wins[i].nodes) if (n.isContainer) next.push(n.id);
+        }
+        level = next;
+      }
+      setExpanded((s) => {
+        const n = new Set(s);
+        for (const id of opened) n.add(id);
+        return n;
+      });
+    },
+    [load],
+  );
+
   const reveal = useCallback(
     async (path: readonly number[]) => {
       // Every node on the path but the last opens, top-down; a child outside the loaded
@@ -179,5 +209,5 @@ export function useTree(client: Pick<WorkerClient, 'call'>, frameId: number, for
     return out;
   }, [root, children, expanded]);
 
-  return { rows, expanded, loading, nodes, toggle, expand, collapse, loadMore, reveal };
+  return { rows, expanded, loading, nodes, toggle, expand, collapse, loadMore, expandAll, reveal };
 }

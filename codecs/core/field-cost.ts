@@ -1,0 +1,165 @@
+import { Flag, Kind } from './kinds.js';
+import type { SpanIndex } from './span-index.js';
+import { previewValue, tagNumber } from './describe.js';
+import { crdtChildName } from '../crdt/op-roles.js';
+
+/**
+ * Cost by field across array elements: every recorded node (the root and keys excepted) is
+ * grouped by its path pattern, the path with array positions replaced by `*`
+ * (`users[*].avatarHash`), so 10,000 users' avatar hashes add up to one row. This is what
+ * tells a user which field to shorten or drop: one `avatarHash` costs 40 B, all of them 40%
+ * of the frame.
+ *
+ * A map value is charged its key (the key exists only for it): `keyBytes` are the keys'
+ * whole encodings (JSON: with quotes), `valueBytes` the values' spans (a container's span
+ * holds everything below it, so a container row and its fields' rows overlap by design).
+ */
+export interface FieldCost {
+  /** `$.users[*].avatarHash`; the same syntax as paths (formatPath), positions as `*`. */
+  readonly pattern: string;
+  /** Levels below the root (a container row and its fields can be told apart). */
+  readonly depth: number;
+  readonly isContainer: boolean;
+  /** Nodes that share the pattern. */
+  readonly count: number;
+  readonly keyBytes: number;
+  readonly valueBytes: number;
+  /** keyBytes + valueBytes. */
+  readonly totalBytes: number;
+  /** totalBytes / frame size. */
+  readonly share: number;
+  /** totalBytes / count. */
+  readonly averageBytes: number;
+}
+
+export interface FieldCostReport {
+  readonly frameBytes: number;
+  /** Distinct patterns found (rows beyond `limit` are left out, the heaviest kept). */
+  readonly patterns: number;
+  /** Nodes the report covers (the recorded ones). */
+  readonly nodes: number;
+  /** Heaviest first (by total bytes, then pattern). */
+  readonly fields: readonly FieldCost[];
+}
+
+export interface FieldCostOptions {
+  /** Rows returned, heaviest first (default 500). */
+  readonly limit?: number;
+}
+
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * Patterns deeper than this are summed into one `…` row under the last level: a hostile
+ * frame of 100,000 nested arrays would otherwise make 100,000 patterns of up to 300,000
+ * characters each.
+ */
+export const MAX_PATTERN_DEPTH = 64;
+const DEEP = '\u0004deep';
+
+/**
+ * What tells a node's pattern apart among its parent's: the key's text ('\u0001' before a
+ * non-text key's preview), or one fixed marker for array positions, chunks and tag content.
+ * Cheap on purpose: it is computed for every node; the printable segment only for new ones.
+ */
+function segmentKey(index: SpanIndex, id: number, keyId: number): string {
+  const { store } = index;
+  if (keyId >= 0) {
+    const k = store.kind[keyId];
+    // json-joy keys are content leaves holding the key's text.
+    if ((k === Kind.text || k === Kind.crdt_content) && !index.isIncomplete(keyId)) {
+      const text = index.value(keyId);
+      if (typeof text === 'string') return text;
+    }
+    return '\u0001' + previewValue(index, keyId, 40);
+  }
+  const pk = store.kind[store.parent[id]];
+  if (pk >= Kind.crdt_model && pk <= Kind.crdt_meta) {
+    // Named like json-joy paths (`.ops[3].after`), positions as `*`.
+    const name = crdtChildName(index, id);
+    if (name) return '\u0003' + name.path.replace(/\[\d+\]$/, '[*]');
+  }
+  return pk === Kind.tag ? '\u0002tag' : pk === Kind.array || pk === Kind.crdt_arr || pk === Kind.crdt_vec ? '\u0002[*]' : '\u0002chunk';
+}
+
+/** The printable segment for a segment key: `.name`, `["a b"]`, `{7}`, `[*]`, `<tag 1>`. */
+function segmentText(index: SpanIndex, id: number, key: string): string {
+  if (key === DEEP) return '…';
+  if (key === '\u0002[*]') return '[*]';
+  if (key === '\u0002chunk') return '<chunk *>';
+  if (key === '\u0002tag') return `<tag ${tagNumber(index, index.store.parent[id])}>`;
+  if (key.startsWith('\u0001')) return `{${key.slice(1)}}`;
+  if (key.startsWith('\u0003')) return key.slice(1);
+  return IDENT.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+}
+
+/**
+ * Aggregates the recorded nodes by path pattern; call after `index.expandAll(index.root)`
+ * for the whole frame (unrecorded subtrees count in their container's row only). One
+ * forward pass: parents are recorded before their children.
+ */
+export function fieldCosts(index: SpanIndex, options: FieldCostOptions = {}): FieldCostReport {
+  const limit = options.limit ?? 500;
+  const { store } = index;
+  const frameBytes = index.bytes.length;
+  const root = index.root;
+  if (root < 0) return { frameBytes, patterns: 0, nodes: 0, fields: [] };
+  // Pattern id per node; -1 for keys and anything inside a key (keys are charged to values).
+  const patternOf = new Int32Array(store.size).fill(-1);
+  // Per pattern, its child patterns by segment key: no string built per node.
+  const childPatterns: Map<string, number>[] = [new Map()];
+  const names: string[] = ['$'];
+  const depths: number[] = [0];
+  const containers: boolean[] = [true];
+  const counts: number[] = [0];
+  const keyBytes: number[] = [0];
+  const valueBytes: number[] = [0];
+  patternOf[root] = 0;
+  let nodes = 0;
+  for (let id = 0; id < store.size; id++) {
+    const parent = store.parent[id];
+    if (id === root || parent < 0 || store.flags[id] & Flag.key) continue;
+    const parentPattern = patternOf[parent];
+    if (parentPattern < 0) continue;
+    const keyId = index.keyOf(id);
+    const deepParent = depths[parentPattern] > MAX_PATTERN_DEPTH;
+    const key = deepParent || depths[parentPattern] === MAX_PATTERN_DEPTH ? DEEP : segmentKey(index, id, keyId);
+    // Below the deep row, everything stays in it.
+    let p = deepParent ? parentPattern : childPatterns[parentPattern].get(key);
+    if (p === undefined) {
+      p = names.length;
+      childPatterns[parentPattern].set(key, p);
+      childPatterns.push(new Map());
+      names.push(names[parentPattern] + segmentText(index, id, key));
+      depths.push(depths[parentPattern] + 1);
+      containers.push(index.isContainer(id));
+      counts.push(0);
+      keyBytes.push(0);
+      valueBytes.push(0);
+    }
+    patternOf[id] = p;
+    counts[p]++;
+    nodes++;
+    valueBytes[p] += store.end[id] - store.start[id];
+    if (keyId >= 0) keyBytes[p] += store.end[keyId] - store.start[keyId];
+  }
+  const ids: number[] = [];
+  for (let p = 1; p < names.length; p++) ids.push(p);
+  ids.sort((a, b) => keyBytes[b] + valueBytes[b] - (keyBytes[a] + valueBytes[a]) || (names[a] < names[b] ? -1 : 1));
+  const frame = frameBytes || 1;
+  const fields = ids.slice(0, limit).map((p): FieldCost => {
+    const total = keyBytes[p] + valueBytes[p];
+    return {
+      pattern: names[p],
+      depth: depths[p],
+      isContainer: containers[p],
+      count: counts[p],
+      keyBytes: keyBytes[p],
+      valueBytes: valueBytes[p],
+      totalBytes: total,
+      share: total / frame,
+      averageBytes: total / counts[p],
+    };
+  });
+  return { frameBytes, patterns: names.length - 1, nodes, fields };
+}

@@ -1,0 +1,43 @@
+import { Flag, Kind } from './core/kinds.js';
+import type { Rejection } from './detect.js';
+
+/** At or above this, a failed reading is "malformed X"; below it the frame is "unknown". */
+export const NEAR_MISS_THRESHOLD = 0.5;
+
+/**
+ * How much a failed reading looks like a real frame of its format that broke, 0..1: how far
+ * its complete items reach into the frame, whether the root is a container, whether map keys
+ * are text, whether it failed near the end or ran out of bytes (a frame cut short). A frame of another format
+ * (Protobuf, a Phoenix binary push, random filler) read as CBOR stops after an item or two,
+ * or reads a scalar followed by trailing bytes; json-joy's formats have no magic number, so
+ * their partial readings count for less.
+ */
+export function nearMissConfidence(rejection: Rejection, length: number): number {
+  const index = rejection.index;
+  if (!index || index.root < 0 || length === 0) return 0;
+  if (rejection.error.code === 'trailing-bytes' || rejection.error.code === 'implausible') return 0;
+  const { store } = index;
+  const root = index.root;
+  let reach = 0;
+  let keys = 0;
+  let textKeys = 0;
+  for (let id = 0; id < store.size; id++) {
+    const flags = store.flags[id];
+    if (!(flags & Flag.incomplete)) reach = Math.max(reach, store.end[id]);
+    if (flags & Flag.key) {
+      keys++;
+      if (store.kind[id] === Kind.text) textKeys++;
+    }
+  }
+  const rootKind = store.kind[root];
+  const container = rootKind === Kind.array || rootKind === Kind.map || (rootKind >= Kind.crdt_model && rootKind <= Kind.crdt_patch);
+  let confidence = 0.5 * (reach / length);
+  if (container) confidence += 0.2;
+  if (keys > 0 && textKeys === keys) confidence += 0.15;
+  if (rejection.error.offset >= 0.9 * length) confidence += 0.15;
+  // Every byte read validly and more were wanted: a frame cut short. (A declared length past
+  // the end is another code, 'length-exceeds-input', and earns nothing here.)
+  if (rejection.error.code === 'truncated' && rejection.error.offset >= length) confidence += 0.35;
+  if (rejection.format === 'crdt-model' || rejection.format === 'crdt-patch') confidence -= 0.1;
+  return Math.max(0, Math.min(1, confidence));
+}

@@ -1,0 +1,136 @@
+import { Kind } from '../core/kinds.js';
+import type { SpanIndex } from '../core/span-index.js';
+import { socketIoPacket } from './socketio-walker.js';
+
+/**
+ * The framing protocol a decoded frame belongs to, from its shape (and the connection's
+ * subprotocol when known): what the list's protocol and event/topic columns show. Reads the
+ * top two levels only, so it stays cheap on a large frame.
+ */
+export interface ProtocolInfo {
+  /** `socket.io`, `engine.io`, `phoenix`, `graphql-ws`, `subscriptions-transport-ws`, `centrifugo`, `wamp`. */
+  readonly protocol: string;
+  /** The message type in the protocol's own words (`EVENT`, `subscribe`, `phx_reply`, `PUBLISH`). */
+  readonly message: string;
+  /** Event name, topic or channel. */
+  readonly event?: string;
+  /** Operation / ack / ref id linking requests to replies. */
+  readonly id?: string;
+  /** Keep-alives (ping/pong, heartbeats): shown quietly, filterable. */
+  readonly quiet?: boolean;
+}
+
+export interface RecognizeContext {
+  /** The WebSocket subprotocol the connection negotiated (`graphql-transport-ws`, `wamp.2.json`, …). */
+  readonly subprotocol?: string;
+}
+
+const GRAPHQL_WS = new Set(['connection_init', 'connection_ack', 'ping', 'pong', 'subscribe', 'next', 'error', 'complete']);
+const SUBSCRIPTIONS_TRANSPORT_WS = new Set(['connection_init', 'connection_ack', 'ka', 'start', 'data', 'stop', 'complete', 'connection_error', 'connection_terminate', 'error']);
+const WAMP_CODES: Record<number, string> = {
+  1: 'HELLO', 2: 'WELCOME', 3: 'ABORT', 4: 'CHALLENGE', 5: 'AUTHENTICATE', 6: 'GOODBYE', 8: 'ERROR', 16: 'PUBLISH', 17: 'PUBLISHED',
+  32: 'SUBSCRIBE', 33: 'SUBSCRIBED', 34: 'UNSUBSCRIBE', 35: 'UNSUBSCRIBED', 36: 'EVENT', 48: 'CALL', 49: 'CANCEL', 50: 'RESULT',
+  64: 'REGISTER', 65: 'REGISTERED', 66: 'UNREGISTER', 67: 'UNREGISTERED', 68: 'INVOCATION', 69: 'INTERRUPT', 70: 'YIELD',
+};
+const ENVELOPE_MAX_ENTRIES = 16;
+
+/** Where a WAMP message names its realm, topic, procedure or error URI. */
+const WAMP_NAME_AT: Record<number, number> = { 1: 1, 3: 2, 6: 2, 8: 4, 16: 3, 32: 3, 48: 3, 64: 3 };
+const CENTRIFUGO_COMMANDS = ['connect', 'subscribe', 'unsubscribe', 'publish', 'presence', 'presence_stats', 'history', 'ping', 'send', 'rpc', 'refresh', 'sub_refresh'];
+const CENTRIFUGO_REPLY_KEYS = ['push', 'error', ...CENTRIFUGO_COMMANDS];
+
+/** The value of a leaf child, or undefined. */
+function leaf(index: SpanIndex, id: number | undefined): unknown {
+  if (id === undefined || id < 0 || index.isContainer(id)) return undefined;
+  return index.value(id);
+}
+
+/** A map's entries by key (text keys only), one level. */
+function fields(index: SpanIndex, map: number): Map<string, number> {
+  const out = new Map<string, number>();
+  if (index.store.kind[map] !== Kind.map) return out;
+  for (const c of index.children(map)) {
+    const k = index.keyOf(c);
+    const name = k >= 0 ? index.value(k) : undefined;
+    if (typeof name === 'string') out.set(name, c);
+  }
+  return out;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : undefined);
+
+export function recognizeProtocol(index: SpanIndex | null, format: string | null, context: RecognizeContext = {}): ProtocolInfo | null {
+  if (!index || index.root < 0 || index.error) return null;
+  if (format === 'socketio') {
+    const p = socketIoPacket(index);
+    if (!p) return null;
+    if (!p.socketType) return { protocol: 'engine.io', message: p.engineType, quiet: p.engineType === 'ping' || p.engineType === 'pong' || p.engineType === 'noop' };
+    return { protocol: 'socket.io', message: p.socketType, event: p.event ?? (p.namespace !== '/' ? p.namespace : undefined), id: p.ack !== null ? String(p.ack) : undefined };
+  }
+  if (format !== 'json' && format !== 'cbor' && format !== 'msgpack' && format !== 'ndjson') return null;
+  const root = format === 'ndjson' ? index.children(index.root)[0] : index.root;
+  if (root === undefined) return null;
+  const sub = context.subprotocol ?? '';
+  const kind = index.store.kind[root];
+  // Protocol envelopes are small: a frame whose top level holds more is data, not a message.
+  if (index.store.arg[root] > ENVELOPE_MAX_ENTRIES) return null;
+  if (kind === Kind.map) {
+    const f = fields(index, root);
+    const type = str(leaf(index, f.get('type')));
+    if (type && (GRAPHQL_WS.has(type) || SUBSCRIPTIONS_TRANSPORT_WS.has(type)) && [...f.keys()].every((k) => k === 'type' || k === 'id' || k === 'payload')) {
+      const modern = sub === 'graphql-transport-ws' || (sub !== 'graphql-ws' && GRAPHQL_WS.has(type) && !SUBSCRIPTIONS_TRANSPORT_WS.has(type)) || type === 'subscribe' || type === 'next' || type === 'ping' || type === 'pong';
+      const protocol = modern ? 'graphql-ws' : 'subscriptions-transport-ws';
+      let event: string | undefined;
+      const payload = f.get('payload');
+      if (payload !== undefined && (type === 'subscribe' || type === 'start')) {
+        const pf = fields(index, payload);
+        event = str(leaf(index, pf.get('operationName'))) ?? operationName(str(leaf(index, pf.get('query'))));
+      }
+      return { protocol, message: type, event, id: str(leaf(index, f.get('id'))), quiet: type === 'ping' || type === 'pong' || type === 'ka' };
+    }
+    // Phoenix v1 (JSON object serializer): {topic, event, payload, ref}.
+    if (f.has('topic') && f.has('event') && f.has('payload')) {
+      const event = str(leaf(index, f.get('event')));
+      const topic = str(leaf(index, f.get('topic')));
+      if (event !== undefined && topic !== undefined) return { protocol: 'phoenix', message: event, event: topic, id: str(leaf(index, f.get('ref'))), quiet: event === 'heartbeat' || topic === 'phoenix' };
+    }
+    // Centrifugo JSON protocol: {id, <command>: {...}} / {id, <reply>: {...}} / {push: {channel, pub}}.
+    const centrifugo = CENTRIFUGO_REPLY_KEYS.find((k) => f.has(k));
+    if (centrifugo && [...f.keys()].every((k) => k === 'id' || CENTRIFUGO_REPLY_KEYS.includes(k))) {
+      const body = fields(index, f.get(centrifugo)!);
+      return { protocol: 'centrifugo', message: centrifugo, event: str(leaf(index, body.get('channel'))), id: str(leaf(index, f.get('id'))), quiet: centrifugo === 'ping' };
+    }
+    if (f.size === 0 && sub.startsWith('centrifugo')) return { protocol: 'centrifugo', message: 'ping', quiet: true };
+  }
+  if (kind === Kind.array) {
+    const items = index.children(root);
+    // Phoenix v2: [join_ref, ref, topic, event, payload].
+    if (items.length === 5) {
+      const [joinRef, ref, topic, event] = items.map((id) => leaf(index, id));
+      if (typeof topic === 'string' && typeof event === 'string' && (joinRef === null || typeof joinRef === 'string') && (ref === null || typeof ref === 'string')) {
+        return { protocol: 'phoenix', message: event, event: topic, id: ref ?? undefined, quiet: event === 'heartbeat' || topic === 'phoenix' };
+      }
+    }
+    // WAMP: [code, ...] with a registered message code; weak on its own, so HELLO/WELCOME shapes or the subprotocol.
+    const code = leaf(index, items[0]);
+    if (typeof code === 'number' && WAMP_CODES[code] && (sub.startsWith('wamp') || wampShape(index, code, items))) {
+      const at = WAMP_NAME_AT[code];
+      const name = at !== undefined ? leaf(index, items[at]) : undefined;
+      return { protocol: 'wamp', message: WAMP_CODES[code], event: typeof name === 'string' ? name : undefined };
+    }
+  }
+  return null;
+}
+
+/** HELLO [1, realm, {roles…}] and WELCOME [2, session, {…}]: the shapes that open every WAMP session. */
+function wampShape(index: SpanIndex, code: number, items: number[]): boolean {
+  if (code === 1) return items.length === 3 && typeof leaf(index, items[1]) === 'string' && index.store.kind[items[2]] === Kind.map && fields(index, items[2]).has('roles');
+  if (code === 2) return items.length === 3 && typeof leaf(index, items[1]) === 'number' && index.store.kind[items[2]] === Kind.map;
+  return false;
+}
+
+/** `subscription OnMessage { … }` → OnMessage. */
+function operationName(query: string | undefined): string | undefined {
+  const m = query ? /^\s*(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/.exec(query) : null;
+  return m ? m[1] : undefined;
+}

@@ -1,0 +1,2 @@
+// The phoenix client ships no types; the tests use its Socket as the real client.
+declare module 'phoenix';

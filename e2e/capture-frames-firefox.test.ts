@@ -1,0 +1,96 @@
+/**
+ * Issue 14, the page side of capture in Firefox ESR (dist/firefox-test, WebDriver BiDi): the
+ * same pages as capture-frames.test.ts — a page with its own window-message listeners, a
+ * sandboxed iframe, about:blank and srcdoc iframes — and the panel opened through the test
+ * build's hook. Fails (never skips) without /usr/bin/firefox-esr or a buildable extension.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'puppeteer-core';
+import { CAPTURE_PAGES, startPagesServer, type PagesServer } from './support/capture-pages.js';
+import { READ_PANEL, waitForRows, type PanelRow, type PanelState } from './support/ext-panel.js';
+import { ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
+import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
+
+let browser: Browser;
+let server: PagesServer;
+const problems = new Map<Page, string[]>();
+
+beforeAll(async () => {
+  requireBrowser('firefox');
+  const dir = await ensureExtensionBuild('firefox-test');
+  [browser, server] = await Promise.all([launchFirefox({ extension: dir }), startPagesServer(CAPTURE_PAGES)]);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+function watch(page: Page): Page {
+  const list: string[] = [];
+  problems.set(page, list);
+  page.on('pageerror', (e) => list.push(`uncaught: ${e instanceof Error ? e.message : String(e)}`));
+  page.on('console', (m) => {
+    if ((m.type() === 'error' || m.type() === 'warn') && /postMessage|target origin/i.test(m.text())) list.push(`console ${m.type()}: ${m.text()}`);
+  });
+  return page;
+}
+
+async function openPanel(page: Page): Promise<Page> {
+  const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
+  expect(opened.wirescopeTest, JSON.stringify(opened)).toBe('panel-tab-opened');
+  return watch(await findPageByLocation(browser, opened.url));
+}
+
+const row = (r: PanelRow) => `${r.direction} ${r.opcode} ${r.size}`;
+const text = (t: string) => `text ${Buffer.byteLength(t)} B`;
+
+describe('capture paths in Firefox (dist/firefox-test)', () => {
+  it("a page's own window-message listeners see nothing of the capture: no errors, no false loss", async () => {
+    const page = watch(await browser.newPage());
+    await page.goto(`${server.httpUrl}listeners.html`);
+    expect(await page.evaluate('window.__done')).toEqual({ echoed: 20, seen: 0 });
+    // Checked before the panel is opened: the test build's open-panel request and its answer are window messages (the page's listener would parse them).
+    expect(problems.get(page)).toEqual([]);
+    const panel = await openPanel(page);
+    const state = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, 40);
+    expect(state.rows).toHaveLength(40);
+    expect(state.dropped).toBeNull();
+    await panel.close();
+    await page.close();
+  }, 45_000);
+
+  it('a sandboxed iframe (opaque origin): its frames arrive, no "target origin" warnings', async () => {
+    const page = watch(await browser.newPage());
+    await page.goto(`${server.httpUrl}sandboxed.html`);
+    expect(await page.evaluate('window.__done')).toEqual({ sandboxedDone: 3, origin: 'null' });
+    const panel = await openPanel(page);
+    const state = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, 6);
+    expect(state.rows.map(row).sort()).toEqual(
+      [`sent ${text('sandboxed 1')}`, `sent ${text('sandboxed 2')}`, 'sent binary 3 B', `received ${text('sandboxed 1')}`, `received ${text('sandboxed 2')}`, 'received binary 3 B'].sort(),
+    );
+    expect(state.dropped).toBeNull();
+    expect(problems.get(page)).toEqual([]);
+    await panel.close();
+    await page.close();
+  }, 45_000);
+
+  it("about:blank and srcdoc iframes: sockets made with the blank frame's constructor, frames sent through its own send, and a srcdoc frame's socket", async () => {
+    const page = watch(await browser.newPage());
+    await page.goto(`${server.httpUrl}blank.html`);
+    expect(await page.evaluate('window.__done')).toEqual({ viaBlankCtor: 2, viaBlankSend: 2, srcdoc: 2 });
+    const panel = await openPanel(page);
+    const state = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, 12);
+    const shown = state.rows.map(row);
+    const expected = [
+      ...['blank ctor 1', 'blank ctor 2', 'blank send 1', 'srcdoc 1', 'srcdoc 2'].flatMap((t) => [`sent ${text(t)}`, `received ${text(t)}`]),
+      'sent binary 3 B',
+      'received binary 3 B',
+    ];
+    expect([...shown].sort(), shown.join('\n')).toEqual([...expected].sort());
+    expect(state.dropped).toBeNull();
+    expect(problems.get(page)).toEqual([]);
+    await panel.close();
+    await page.close();
+  }, 45_000);
+});

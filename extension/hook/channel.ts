@@ -1,0 +1,48 @@
+/**
+ * The hook's private line to the relay (see shared/channel.ts for the handshake): a
+ * MessageChannel whose near port the hook keeps and whose far port it hands over once, by a
+ * synchronous event on the window. Batches posted on the near port before the relay took the
+ * far one wait in that port's queue, so nothing is lost to the order the content scripts run
+ * in. The page never sees a batch: nothing goes through `window.postMessage` any more.
+ */
+import type { ChannelNames } from '../shared/channel.js';
+import type { Natives } from './natives.js';
+
+export interface HookChannel {
+  /** Posts `message` to the relay, transferring `transfer`; throws as `postMessage` would. */
+  post(message: unknown, transfer: ArrayBuffer[]): void;
+  /** True once the relay took the far port. */
+  readonly handed: boolean;
+  close(): void;
+}
+
+/** Opens the channel and offers its far port (now, and whenever the relay says it is ready); null without MessageChannel. */
+export function openChannel(n: Natives, names: ChannelNames): HookChannel | null {
+  const channel = n.newChannel();
+  if (channel === null) return null;
+  const near = channel.port1;
+  const far = channel.port2;
+  let handed = false;
+  const offer = (): void => {
+    if (handed) return;
+    handed = !n.offerPort(names.offer, far);
+    if (handed) n.unlistenWindow(names.ready, onReady);
+  };
+  const onReady = (e: Event): void => {
+    if (handed) return;
+    n.cancel(e);
+    offer();
+  };
+  n.listenWindow(names.ready, onReady);
+  offer();
+  return {
+    post: (message, transfer) => n.portPost(near, message, transfer),
+    get handed() {
+      return handed;
+    },
+    close(): void {
+      n.unlistenWindow(names.ready, onReady);
+      n.portClose(near);
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
+import type { FormatChoice, TreeSearchResult } from '../../worker/api.js';
+import type { WorkerClient } from '../../worker/client.js';
+
+/** Matches asked of the worker at most (the count still says how many there are). */
+export const SEARCH_LIMIT = 500;
+const DEBOUNCE_MS = 150;
+
+export interface TreeSearchProps {
+  readonly client: Pick<WorkerClient, 'call'>;
+  readonly frameId: number;
+  readonly format: FormatChoice;
+  /** Starts with the list's text filter, so the frame opens on what was searched for. */
+  readonly initialText: string;
+  /** Opens the tree down to a match and selects it. */
+  readonly onReveal: (path: readonly number[]) => void;
+  /** The text whose matches the tree marks (lower-cased; '' when none). */
+  readonly onHighlight: (needle: string) => void;
+}
+
+/**
+ * Search inside one frame: keys and leaf values containing the text (the worker walks the
+ * frame); Enter / ↓ go to the next match, Shift+Enter / ↑ to the previous.
+ */
+export function TreeSearch(props: TreeSearchProps): ReactElement {
+  const { client, frameId, format, initialText, onReveal, onHighlight } = props;
+  const [text, setText] = useState(initialText);
+  const [result, setResult] = useState<TreeSearchResult | null>(null);
+  const [at, setAt] = useState(0);
+  const reveal = useRef(onReveal);
+  reveal.current = onReveal;
+  const highlight = useRef(onHighlight);
+  highlight.current = onHighlight;
+
+  useEffect(() => {
+    let live = true;
+    const needle = text.trim();
+    highlight.current(needle.toLowerCase());
+    if (!needle) {
+      setResult(null);
+      return;
+    }
+    const timer = setTimeout(() => {
+      void client.call('search', { frameId, format, text: needle, limit: SEARCH_LIMIT }).then((r) => {
+        if (!live) return;
+        setResult(r);
+        setAt(0);
+        if (r.paths.length) reveal.current(r.paths[0]);
+      });
+    }, DEBOUNCE_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [client, frameId, format, text]);
+
+  const go = (by: number) => {
+    if (!result || !result.paths.length) return;
+    const next = (at + by + result.paths.length) % result.paths.length;
+    setAt(next);
+    reveal.current(result.paths[next]);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Enter' || e.key === 'ArrowDown') go(e.shiftKey ? -1 : 1);
+    else if (e.key === 'ArrowUp') go(-1);
+    else if (e.key === 'Escape' && text) setText('');
+    else return;
+    e.preventDefault();
+    e.stopPropagation();
+  };
+
+  const count = !text.trim() || !result ? '' : result.total === 0 ? 'no match' : `${at + 1} of ${result.total}${result.total > result.paths.length ? ` (first ${result.paths.length} listed)` : ''}${result.complete ? '' : ', top levels only'}`;
+
+  return (
+    <span className="ws-tree-search" role="search">
+      <input type="search" aria-label="Search in this frame" placeholder="search in frame" value={text} onChange={(e) => setText(e.target.value)} onKeyDown={onKeyDown} data-testid="tree-search" size={16} />
+      <button type="button" onClick={() => go(-1)} disabled={!result?.paths.length} title="Previous match (Shift+Enter)">
+        ↑
+      </button>
+      <button type="button" onClick={() => go(1)} disabled={!result?.paths.length} title="Next match (Enter)">
+        ↓
+      </button>
+      <span className="ws-muted-text" aria-live="polite" data-testid="tree-search-count">
+        {count}
+      </span>
+    </span>
+  );
+}

@@ -1,0 +1,49 @@
+/**
+ * Per-connection evidence for format detection: which format each connection's frames
+ * decoded as. A 1-byte frame reads as CBOR and as MessagePack (`2a` is -11 or 42); on a
+ * connection whose other frames are MessagePack it is MessagePack. Only frames long enough
+ * to be unambiguous count as evidence.
+ */
+const EVIDENCE_MIN_BYTES = 8;
+
+export class ConnectionFormats {
+  private readonly counts = new Map<string, Map<string, number>>();
+
+  /** Notes that a frame of `size` bytes on `connectionId` decoded whole as `format`. */
+  record(connectionId: string, format: string | null, size: number): void {
+    if (!format || size < EVIDENCE_MIN_BYTES) return;
+    let byFormat = this.counts.get(connectionId);
+    if (!byFormat) this.counts.set(connectionId, (byFormat = new Map()));
+    byFormat.set(format, (byFormat.get(format) ?? 0) + 1);
+  }
+
+  /** The format most of the connection's frames decoded as, or null with no evidence. */
+  preferred(connectionId: string): string | null {
+    const byFormat = this.counts.get(connectionId);
+    if (!byFormat) return null;
+    let best: string | null = null;
+    let bestCount = 0;
+    for (const [format, n] of byFormat) if (n > bestCount) [best, bestCount] = [format, n];
+    return best;
+  }
+
+  clear(): void {
+    this.counts.clear();
+  }
+}
+
+/** Printable ASCII runs of 4+ bytes (like `strings`), the first clues in an unknown frame. */
+export function stringsIn(bytes: Uint8Array, max = 20, minLength = 4): string[] {
+  const found: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= bytes.length && found.length < max; i++) {
+    const c = i < bytes.length ? bytes[i] : 0;
+    const printable = c >= 0x20 && c < 0x7f;
+    if (printable && start < 0) start = i;
+    else if (!printable && start >= 0) {
+      if (i - start >= minLength) found.push(String.fromCharCode(...bytes.subarray(start, Math.min(i, start + 80))));
+      start = -1;
+    }
+  }
+  return found;
+}
