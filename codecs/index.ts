@@ -13,7 +13,7 @@ import { ndjsonWalker } from './json/sequence-walker.js';
 import { textWalker } from './text/walker.js';
 import { protobufWalker } from './protobuf/walker.js';
 import { socketIoWalker } from './protocols/socketio-walker.js';
-import { detectFormat, type Detection } from './detect.js';
+import { detectFormat, type Detection, type Rejection } from './detect.js';
 import { nearMissConfidence, NEAR_MISS_THRESHOLD } from './near-miss.js';
 
 export { SpanIndex, type FormatWalker, type FormatName, type IndexOptions } from './core/span-index.js';
@@ -104,7 +104,7 @@ export function decodeFrame(bytes: Uint8Array, options: DecodeOptions = {}): Dec
   if (bytes.length === 0) return { format: null, index: null, error: null, detection: { candidates: [], rejected: [] }, verdict: 'empty' };
   const detection = detectFormat(bytes, { isText: options.isText, preferFormat: options.preferFormat });
   const best = detection.candidates[0];
-  const furthest = detection.rejected[0];
+  const furthest = nearestReading(detection.rejected, bytes.length);
   // A text frame that opens like a JSON object or array but is not JSON, or a Socket.IO packet
   // whose payload is broken: the error (and its offset) is what the user needs, not "plain text".
   if (best?.format === 'text' && furthest?.index && (((furthest.format === 'json' || furthest.format === 'ndjson') && opensJsonContainer(bytes)) || furthest.format === 'socketio')) {
@@ -116,7 +116,8 @@ export function decodeFrame(bytes: Uint8Array, options: DecodeOptions = {}): Dec
   if (best?.index && !strongNearMiss) return { format: best.format as FrameFormat, index: deepen(best.index, depth), error: null, detection, verdict: 'decoded' };
   // Nothing decoded whole: a reading that got far and looks like real data is a malformed
   // frame of that format (with its partial tree); anything else is unknown.
-  if (furthest?.index && nearMissConfidence(furthest, bytes.length) >= NEAR_MISS_THRESHOLD) {
+  // A frame of a few bytes is too short to look foreign: its nearest reading's error says more.
+  if (furthest?.index && (bytes.length <= TINY_FRAME_BYTES || nearMissConfidence(furthest, bytes.length) >= NEAR_MISS_THRESHOLD)) {
     return { format: furthest.format as FrameFormat, index: deepen(furthest.index, depth), error: furthest.error, detection, verdict: 'malformed' };
   }
   const readings = detection.rejected.map((r) => `${r.format} stops at byte ${r.error.offset}`).join('; ');
@@ -129,6 +130,23 @@ export function decodeFrame(bytes: Uint8Array, options: DecodeOptions = {}): Dec
 }
 
 const STRONG_NEAR_MISS = 0.8;
+
+/**
+ * The failed reading that best explains the frame: the most plausible near miss; among
+ * equals, one that broke inside the data before one that read a lone scalar and then found
+ * trailing bytes (f8 18: CBOR's invalid simple value, not MessagePack's -8 and a stray byte),
+ * then the one that got furthest.
+ */
+function nearestReading(rejected: readonly Rejection[], length: number): Rejection | undefined {
+  let best: Rejection | undefined;
+  let bestScore = -1;
+  for (const r of rejected) {
+    const score = nearMissConfidence(r, length) * 4 + (r.error.code === 'trailing-bytes' ? 0 : 2) + r.error.offset / (length + 1);
+    if (score > bestScore) [best, bestScore] = [r, score];
+  }
+  return best;
+}
+const TINY_FRAME_BYTES = 4;
 
 function opensJsonContainer(bytes: Uint8Array): boolean {
   let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;

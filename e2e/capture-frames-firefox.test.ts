@@ -1,7 +1,8 @@
 /**
  * Issue 14, the page side of capture in Firefox ESR (dist/firefox-test, WebDriver BiDi): the
  * same pages as capture-frames.test.ts — a page with its own window-message listeners, a
- * sandboxed iframe, about:blank and srcdoc iframes — and the panel opened through the test
+ * sandboxed iframe, about:blank and srcdoc iframes, workers (announced: Firefox has no
+ * chrome.debugger, so no debugger capture) — and the panel opened through the test
  * build's hook. Fails (never skips) without /usr/bin/firefox-esr or a buildable extension.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,6 +72,25 @@ describe('capture paths in Firefox (dist/firefox-test)', () => {
     );
     expect(state.dropped).toBeNull();
     expect(problems.get(page)).toEqual([]);
+    await panel.close();
+    await page.close();
+  }, 45_000);
+
+  it('workers: a dedicated and a shared worker are announced as not captured (no debugger capture in Firefox); the page socket is captured', async () => {
+    const page = watch(await browser.newPage());
+    await page.goto(`${server.httpUrl}workers.html`);
+    expect(await page.evaluate('window.__start()')).toEqual([1, 2, 2]);
+    const panel = await openPanel(page);
+    const state = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, 2);
+    expect(state.rows.map(row)).toEqual(['sent text 9 B', 'received text 9 B']);
+    await panel.waitForSelector('[data-testid=uncaptured-notice]', { timeout: 10_000 });
+    const [text, title, toggles] = (await panel.evaluate(
+      "[document.querySelector('[data-testid=uncaptured-notice]').textContent, document.querySelector('[data-testid=uncaptured-notice]').title, document.querySelectorAll('[data-testid=debugger-toggle]').length]",
+    )) as [string, string, number];
+    expect(text).toBe('2 workers: sockets not captured');
+    expect(title).toContain(`dedicated-worker ${server.httpUrl}dedicated.js (started by ${server.httpUrl}workers.html)`);
+    expect(title).toContain(`shared-worker ${server.httpUrl}shared.js`);
+    expect(toggles).toBe(0);
     await panel.close();
     await page.close();
   }, 45_000);

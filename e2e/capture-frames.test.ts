@@ -89,6 +89,9 @@ describe('capture paths in Chromium (dist/chrome)', () => {
       `received binary ${bytes(3)}`,
     ]);
     expect(state.dropped).toBeNull();
+    // The connection names the document that opened it: the sandboxed frame, opaque origin.
+    const documents = await panel.getByTestId('connection-status').evaluateAll((els) => els.map((e) => e.getAttribute('data-document')));
+    expect(documents).toEqual([`${server.httpUrl}sandboxed-child.html (origin null)`]);
     await new Promise((r) => setTimeout(r, 200));
     expect(problems.get(page)).toEqual([]);
     await panel.screenshot({ path: artifactPath('capture-sandboxed-chromium.png') });
@@ -120,9 +123,23 @@ describe('capture paths in Chromium (dist/chrome)', () => {
     // Sent frames are recorded when sent, echoes when received: order within each socket is fixed, across sockets it may interleave.
     expect([...shown].sort(), shown.join("\n")).toEqual([...expected].sort());
     expect(new Set(state.rows.map((r) => r.connection)).size, 'three sockets').toBe(3);
+    const documents = await panel.getByTestId('connection-status').evaluateAll((els) => els.map((e) => e.getAttribute('data-document')).sort());
+    const origin = server.httpUrl.replace(/\/$/, '');
+    expect(documents, 'the about:blank frame, the top document, the srcdoc frame').toEqual([`about:blank (origin ${origin})`, `about:srcdoc (origin ${origin})`, `${server.httpUrl}blank.html`].sort());
     expect(state.dropped).toBeNull();
     expect(problems.get(page)).toEqual([]);
     await panel.close();
+    await page.close();
+  }, 40_000);
+
+  it("what a page can read names no extension: stacks through the wrappers, a clean realm's toString of them", async () => {
+    const { page } = await openTab('detect.html');
+    const r = (await page.evaluate('window.__done')) as { sendStack: string; ctorStack: string; texts: string[] };
+    expect(r.sendStack).toMatch(/InvalidStateError/);
+    expect(r.ctorStack).toMatch(/SyntaxError/);
+    for (const stack of [r.sendStack, r.ctorStack]) expect(stack).not.toMatch(/chrome-extension:|hook\.js/);
+    // A native-code body, never the hook's source (still not the native's own name: see extension/README.md).
+    for (const text of r.texts) expect(text).toMatch(/^function [\w$]*\(\) \{ \[native code\] \}$/);
     await page.close();
   }, 40_000);
 });

@@ -21,6 +21,10 @@ export interface CompareArgs {
   readonly runs: number;
   readonly codecs: readonly string[] | null;
   readonly text: boolean;
+  /** `--session`: the file is a capture (HAR or wirescope) and the whole session is compared. */
+  readonly session: boolean;
+  /** `--connection N`: with --session, one connection (1-based index or its id). */
+  readonly connection: string | null;
 }
 
 export type ParsedArgs =
@@ -33,6 +37,8 @@ export type ParsedArgs =
 export const USAGE = `Usage: wirescope inspect <file|-> [options]
        wirescope compare <file|-> [--json|--markdown] [--runs N] [--codecs a,b,...]
                          [--format F] [--input I] [--text]
+       wirescope compare --session <capture.har|capture.wirescope> [--connection N]
+                         [--json|--markdown] [--codecs a,b,...]
 
 Decodes one frame (CBOR, MessagePack, JSON, json-joy CRDT models and patches),
 validates every byte and prints
@@ -60,6 +66,13 @@ speed, and whether it round-trips losslessly. --runs sets the timed runs per cod
 (default 5), --codecs limits the codecs: json, cbor, cbor-fast, cbor-stable, cbor-dag,
 msgpack, ubjson, ion, bson, json-joy-binary, json-joy-binary-server, json-joy-compact,
 json-joy-compact-binary, json-joy-verbose, json-joy-indexed, json-joy-sidecar.
+
+compare --session: a whole capture (HAR with _webSocketMessages, or a wirescope capture)
+per codec (as captured, json, cbor, msgpack; --codecs picks others), connection and
+direction: message sizes, per-message gzip and deflate, and the bytes on the wire —
+frame headers and permessage-deflate (RFC 7692, zlib as ws and Chromium run it) with and
+without context takeover and with the negotiated parameters. --connection N keeps one
+connection (1-based index or id).
 
 Exit status: 0 the frame decodes, 1 the frame is malformed, 2 usage error.`;
 
@@ -99,6 +112,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     output: v.has('--json') ? 'json' : v.has('--markdown') ? 'markdown' : 'table',
     runs: (v.get('--runs') as number | undefined) ?? 5,
     codecs: codecs ? codecs.split(',').map((c) => c.trim()).filter(Boolean) : null,
+    session: v.has('--session'),
+    connection: (v.get('--connection') as string | undefined) ?? null,
   };
 }
 
@@ -123,6 +138,8 @@ const COMPARE_OPTIONS: Record<string, OptionSpec> = {
   '--markdown': 'flag',
   '--runs': { min: 1, max: 10_000 },
   '--codecs': 'text',
+  '--session': 'flag',
+  '--connection': 'text',
 };
 
 /** Reads `--flag`, `--opt value`, `--opt=value` and one input file (`-` = stdin). */

@@ -2,6 +2,7 @@ import { FRAME_FORMATS, type FrameFormat } from '../index.js';
 import { parseInput } from '../input.js';
 import { CODEC_NAMES, formatJson, formatKeyOverhead, formatMarkdown, formatText, frameValue, keyOverhead, runComparison } from '../compare/index.js';
 import type { CompareArgs } from './args.js';
+import { compareSessionCommand } from './compare-session.js';
 
 export interface CompareResult {
   readonly stdout: string;
@@ -15,6 +16,8 @@ export interface CompareResult {
  * sizes, speed, losslessness — plus the frame's own key overhead. Progress goes to stderr.
  */
 export async function compare(raw: Uint8Array, args: CompareArgs, progress: (text: string) => void = () => {}): Promise<CompareResult> {
+  if (args.session) return compareSessionCommand(raw, args, progress);
+  if (args.connection !== null) return { stdout: '', stderr: 'wirescope: --connection needs --session (it picks a connection of a capture)\n', code: 2 };
   if (args.format !== 'auto' && !FRAME_FORMATS.includes(args.format as FrameFormat)) {
     return { stdout: '', stderr: `wirescope: --format must be auto or one of ${FRAME_FORMATS.join(', ')}, not ${args.format}\n`, code: 2 };
   }

@@ -312,7 +312,20 @@ function walkJson(index: SpanIndex, node: number, depth: number): void {
           last = recordNode(store, Kind.text, start, 1, pos, p - start - 1, isKey ? Flag.key : 0, parent, last);
         }
         items++;
-        state = isKey ? S_COLON : S_AFTER;
+        // Compact text: the ':' or ',' right after the token is taken here, not once around the loop.
+        if (isKey) {
+          if (bytes[pos] === 0x3a) {
+            pos++;
+            state = S_VALUE;
+          } else {
+            state = S_COLON;
+          }
+        } else if (frameKind !== ROOT && bytes[pos] === 0x2c) {
+          pos++;
+          state = frameKind === MAP ? S_KEY : S_VALUE;
+        } else {
+          state = S_AFTER;
+        }
         continue;
       }
 
@@ -348,76 +361,91 @@ function walkJson(index: SpanIndex, node: number, depth: number): void {
 
       if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
         // Number: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+        // In an array, numbers separated by bare commas (`1,2,3`: number arrays) are read
+        // one after the other in this loop, not once around the main loop per token.
+        let numberStart = start;
         let p = pos;
-        number: {
-          if (c === 0x2d) {
-            p++;
-            if (p >= len) {
-              errCode = 'truncated';
-              errMessage = "unexpected end of input in a number (after '-')";
-              break number;
+        for (;;) {
+          number: {
+            if (c === 0x2d) {
+              p++;
+              if (p >= len) {
+                errCode = 'truncated';
+                errMessage = "unexpected end of input in a number (after '-')";
+                break number;
+              }
+              c = bytes[p];
             }
-            c = bytes[p];
-          }
-          if (c === 0x30) {
-            p++;
-            if (p < len && isDigit(bytes[p])) {
+            if (c === 0x30) {
+              p++;
+              if (p < len && isDigit(bytes[p])) {
+                errCode = 'invalid-number';
+                errMessage = 'invalid number: leading zero';
+                break number;
+              }
+            } else if (c >= 0x31 && c <= 0x39) {
+              p++;
+              while (p < len && isDigit(bytes[p])) p++;
+            } else {
               errCode = 'invalid-number';
-              errMessage = 'invalid number: leading zero';
+              errMessage = `invalid number: expected a digit after '-', found ${describeByte(bytes, p)}`;
               break number;
             }
-          } else if (c >= 0x31 && c <= 0x39) {
-            p++;
-            while (p < len && isDigit(bytes[p])) p++;
-          } else {
-            errCode = 'invalid-number';
-            errMessage = `invalid number: expected a digit after '-', found ${describeByte(bytes, p)}`;
-            break number;
+            if (p < len && bytes[p] === 0x2e) {
+              p++;
+              if (p >= len) {
+                errCode = 'truncated';
+                errMessage = "unexpected end of input in a number (after '.')";
+                break number;
+              }
+              if (!isDigit(bytes[p])) {
+                errCode = 'invalid-number';
+                errMessage = `invalid number: expected a digit after '.', found ${describeByte(bytes, p)}`;
+                break number;
+              }
+              p++;
+              while (p < len && isDigit(bytes[p])) p++;
+            }
+            if (p < len && (bytes[p] | 0x20) === 0x65) {
+              p++;
+              if (p < len && (bytes[p] === 0x2b || bytes[p] === 0x2d)) p++;
+              if (p >= len) {
+                errCode = 'truncated';
+                errMessage = 'unexpected end of input in a number (in the exponent)';
+                break number;
+              }
+              if (!isDigit(bytes[p])) {
+                errCode = 'invalid-number';
+                errMessage = `invalid number: expected a digit in the exponent, found ${describeByte(bytes, p)}`;
+                break number;
+              }
+              p++;
+              while (p < len && isDigit(bytes[p])) p++;
+            }
           }
-          if (p < len && bytes[p] === 0x2e) {
-            p++;
-            if (p >= len) {
-              errCode = 'truncated';
-              errMessage = "unexpected end of input in a number (after '.')";
-              break number;
-            }
-            if (!isDigit(bytes[p])) {
-              errCode = 'invalid-number';
-              errMessage = `invalid number: expected a digit after '.', found ${describeByte(bytes, p)}`;
-              break number;
-            }
-            p++;
-            while (p < len && isDigit(bytes[p])) p++;
+          if (errCode !== null) {
+            errAt = p >= len ? len : p;
+            leafKind = Kind.number;
+            leafStart = numberStart;
+            break;
           }
-          if (p < len && (bytes[p] | 0x20) === 0x65) {
-            p++;
-            if (p < len && (bytes[p] === 0x2b || bytes[p] === 0x2d)) p++;
-            if (p >= len) {
-              errCode = 'truncated';
-              errMessage = 'unexpected end of input in a number (in the exponent)';
-              break number;
-            }
-            if (!isDigit(bytes[p])) {
-              errCode = 'invalid-number';
-              errMessage = `invalid number: expected a digit in the exponent, found ${describeByte(bytes, p)}`;
-              break number;
-            }
-            p++;
-            while (p < len && isDigit(bytes[p])) p++;
+          pos = p;
+          if (record) {
+            last = recordNode(store, Kind.number, numberStart, 0, pos, 0, 0, parent, last);
           }
+          items++;
+          if (frameKind !== ARRAY || pos + 1 >= len || bytes[pos] !== 0x2c) break;
+          c = bytes[pos + 1];
+          if (c !== 0x2d && (c < 0x30 || c > 0x39)) break;
+          numberStart = p = pos + 1;
         }
-        if (errCode !== null) {
-          errAt = p >= len ? len : p;
-          leafKind = Kind.number;
-          leafStart = start;
-          break;
+        if (errCode !== null) break;
+        if (frameKind !== ROOT && bytes[pos] === 0x2c) {
+          pos++;
+          state = frameKind === MAP ? S_KEY : S_VALUE;
+        } else {
+          state = S_AFTER;
         }
-        pos = p;
-        if (record) {
-          last = recordNode(store, Kind.number, start, 0, pos, 0, 0, parent, last);
-        }
-        items++;
-        state = S_AFTER;
         continue;
       }
 
@@ -445,7 +473,12 @@ function walkJson(index: SpanIndex, node: number, depth: number): void {
           last = recordNode(store, kind, start, 0, pos, 0, 0, parent, last);
         }
         items++;
-        state = S_AFTER;
+        if (frameKind !== ROOT && bytes[pos] === 0x2c) {
+          pos++;
+          state = frameKind === MAP ? S_KEY : S_VALUE;
+        } else {
+          state = S_AFTER;
+        }
         continue;
       }
 
@@ -512,7 +545,7 @@ function walkJson(index: SpanIndex, node: number, depth: number): void {
  * views that writing `store.end` / `store.flags` makes and reads per node.
  */
 function recordNode(store: SpanStore, kind: number, start: number, head: number, end: number, arg: number, flags: number, parent: number, last: number): number {
-  if (store.size === store.cap) store.grow();
+  if (store.size === store.cap) store.growFor(start);
   const id = store.size++;
   const c = store.cap;
   const i32 = store.slabI32;

@@ -191,11 +191,33 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
     const { slabI32: i32, slabU8: u8, slabF64: f64, cap: c } = store;
     const startAt = store.i32At, endAt = startAt + c, parentAt = endAt + c, firstChildAt = parentAt + c, nextSiblingAt = firstChildAt + c;
     const kindAt = store.u8At, flagsAt = kindAt + c, headAt = flagsAt + c, argAt = store.f64At;
-    while (nodes < c) {
-      // Runs of leaves that are not the last item of their container (numbers, nil,
-      // booleans, short strings: number arrays, the keys and values of records) in a
-      // tighter loop; anything else, and anything cut off, is read by the general code below.
-      while (fItems + 1 < fRemaining && nodes < c && pos < len) {
+    // (Containers to close need no room: a full store closes them before it grows.)
+    while (nodes < c || fItems >= fRemaining) {
+      // Every container the last item completed ends at `pos`.
+      if (fItems >= fRemaining) {
+        for (;;) {
+          if (fNode >= 0) {
+            i32[endAt + fNode] = pos;
+            store.size = nodes;
+            if (fIsMap) reportDuplicateKeys(index, fNode);
+          }
+          stack.pop();
+          t = stack.top;
+          if (t < 0) break;
+          fNode = stack.node[t];
+          fRemaining = stack.remaining[t];
+          fItems = stack.items[t];
+          fIsMap = stack.kind[t] === Kind.map;
+          fDepthLeft = stack.depthLeft[t];
+          fLast = stack.last[t];
+          if (++fItems < fRemaining) break;
+        }
+        if (t < 0) break;
+      }
+      // Runs of leaves (numbers, nil, booleans, short strings: number arrays, coordinate
+      // pairs, the keys and values of records) in a tighter loop; anything else, and
+      // anything cut off, is read by the general code below.
+      while (fItems < fRemaining && nodes < c && pos < len) {
         const b = bytes[pos];
         let kind: number;
         let arg = 0;
@@ -208,6 +230,56 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
           kind = Kind.nint;
           arg = b - 256;
           end = pos + 1;
+        } else if (b > 0x90 && b < 0xa0) {
+          // A short array of numbers (coordinates, vectors, colours) whose items are
+          // recorded too: the array and its items here, without a stack frame.
+          const n = b & 15;
+          if (fDepthLeft < 2 || n + 1 > c - nodes) break;
+          let p = pos + 1;
+          let k = 0;
+          for (; k < n && p < len; k++) {
+            const x = bytes[p];
+            if (x < 0x80 || x >= 0xe0) p++;
+            else if (x === 0xcb) p += 9;
+            else if (x === 0xca) p += 5;
+            else break;
+          }
+          if (k < n || p > len) break;
+          const id = nodes++;
+          i32[startAt + id] = pos;
+          i32[endAt + id] = p;
+          i32[parentAt + id] = fNode;
+          i32[firstChildAt + id] = id + 1;
+          i32[nextSiblingAt + id] = -1;
+          if (fLast >= 0) i32[nextSiblingAt + fLast] = id;
+          else if (fNode >= 0) i32[firstChildAt + fNode] = id;
+          u8[kindAt + id] = Kind.array;
+          u8[headAt + id] = 1;
+          u8[flagsAt + id] = fIsMap && (fItems & 1) === 0 ? Flag.key | Flag.expanded : Flag.expanded;
+          f64[argAt + id] = n;
+          p = pos + 1;
+          for (let item = 0; item < n; item++) {
+            const x = bytes[p];
+            const child = nodes++;
+            const size = x < 0x80 || x >= 0xe0 ? 1 : x === 0xcb ? 9 : 5;
+            i32[startAt + child] = p;
+            i32[endAt + child] = p + size;
+            i32[parentAt + child] = id;
+            i32[firstChildAt + child] = -1;
+            i32[nextSiblingAt + child] = item + 1 < n ? child + 1 : -1;
+            u8[kindAt + child] = x < 0x80 ? Kind.uint : x >= 0xe0 ? Kind.nint : x === 0xcb ? Kind.float64 : Kind.float32;
+            u8[headAt + child] = 1;
+            if (x < 0x80) {
+              if (x !== 0) f64[argAt + child] = x;
+            } else if (x >= 0xe0) {
+              f64[argAt + child] = x - 256;
+            }
+            p += size;
+          }
+          fLast = id;
+          fItems++;
+          pos = p;
+          continue;
         } else if (b >= 0xa0 && b < 0xc0) {
           kind = Kind.text;
           arg = b & 31;
@@ -272,6 +344,7 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
         fItems++;
         pos = end;
       }
+      if (fItems >= fRemaining) continue;
       if (nodes === c) break;
       if (pos >= len) {
         store.size = nodes;
@@ -484,31 +557,12 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
         }
       }
 
-      // The item ended at `pos`: close every container it completes.
-      if (++fItems >= fRemaining) {
-        for (;;) {
-          if (fNode >= 0) {
-            i32[endAt + fNode] = pos;
-            store.size = nodes;
-            if (fIsMap) reportDuplicateKeys(index, fNode);
-          }
-          stack.pop();
-          t = stack.top;
-          if (t < 0) break;
-          fNode = stack.node[t];
-          fRemaining = stack.remaining[t];
-          fItems = stack.items[t];
-          fIsMap = stack.kind[t] === Kind.map;
-          fDepthLeft = stack.depthLeft[t];
-          fLast = stack.last[t];
-          if (++fItems < fRemaining) break;
-        }
-        if (t < 0) break;
-      }
+      // The item ended at `pos` (containers it completes are closed at the top of the loop).
+      fItems++;
     }
     store.size = nodes;
     if (t < 0) break;
-    store.grow();
+    store.growFor(pos);
   }
 
   if (node < 0) {

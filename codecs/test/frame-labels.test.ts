@@ -155,9 +155,16 @@ describe('tiny and empty frames', () => {
 });
 
 describe('a failed Protobuf reading is never the nearest', () => {
-  it('f8 18 (simple 24 in two bytes) stays a CBOR error at byte 1', () => {
+  it('f8 18 (simple 24 in two bytes) stays a CBOR error in its two bytes', () => {
     const frame = decodeFrame(hex('f8 18'));
-    expect(frame.error!.offset).toBe(1);
+    expect(frame.format).toBe('cbor');
+    expect([0, 1]).toContain(frame.error!.offset);
     expect(frame.detection!.rejected.map((r) => r.format)).not.toContain('protobuf');
+  });
+});
+
+describe('tiny frames that no format reads', () => {
+  it('show the nearest reading and its error (f8 18 is malformed CBOR, not MessagePack -8 and a stray byte), not "unknown"', () => {
+    expect(decodeFrame(hex('f8 18'))).toMatchObject({ format: 'cbor', verdict: 'malformed', error: { code: 'invalid-simple' } });
   });
 });

@@ -131,3 +131,38 @@ describe('json walker: store sized from a sample', () => {
     expect(ix.store.capacity).toBeLessThanOrEqual(sparse.length + 1);
   });
 });
+
+describe('json walker: runs of numbers in an array', () => {
+  it('reads 1,2,3 as the general code does, errors included', () => {
+    const ok = indexJson(at('[1,-2,3.5,4e2,0,-0.5e-3 , 6,7]', 0));
+    expect(ok.error).toBeNull();
+    expect(ok.value(0)).toEqual([1, -2, 3.5, 400, 0, -0.0005, 6, 7]);
+    expect(ok.store.size).toBe(9);
+    const cases: [string, string, number][] = [
+      ['[1,2,-x]', 'invalid-number', 6],
+      ['[1,2,01]', 'invalid-number', 6],
+      ['[1,2,3.]', 'invalid-number', 7],
+      ['[1,2,3.', 'truncated', 7],
+      ['[1,2,3.x]', 'invalid-number', 7],
+      ['[1,2,3e+]', 'invalid-number', 8],
+      ['[1,2,-', 'truncated', 6],
+      ['[1,2,3', 'truncated', 6],
+      ['[1,2,3,', 'truncated', 7],
+      ['[1,2,]', 'invalid-token', 5],
+      ['[1,2 3]', 'invalid-token', 5],
+      ['{"a":1,2}', 'invalid-token', 7],
+    ];
+    for (const [text, code, offset] of cases) {
+      const ix = indexJson(at(text, 0));
+      expect(ix.error?.code, text).toBe(code);
+      expect(ix.error?.offset, text).toBe(offset);
+    }
+    // The number the error stopped in is recorded, incomplete, from its first byte.
+    const cut = indexJson(at('[1,2,3.x]', 0));
+    const last = cut.store.size - 1;
+    expect(cut.store.start[last]).toBe(5);
+    expect(cut.isIncomplete(last)).toBe(true);
+    expect(cut.store.start[2]).toBe(3);
+    expect(cut.store.end[2]).toBe(4);
+  });
+});

@@ -97,7 +97,76 @@ window.__done = (async () => {
 </script>`,
 );
 
-export const CAPTURE_PAGES: Record<string, string> = {
+/**
+ * A worker script: talks on its own socket (one text frame '<name> text' and one 3-byte
+ * binary frame, both echoed), and again ('<name> again') whenever it gets a message;
+ * `report(result)` tells whoever started it when the echoes of a round are in.
+ */
+const workerScript = (name: string, report: string) => `'use strict';
+const report = (result) => { ${report} };
+const ws = new WebSocket('ws://' + location.host + '/${name}');
+ws.binaryType = 'arraybuffer';
+let got = 0;
+const round = (tag) => { got = 0; ws.send('${name} ' + tag); ws.send(new Uint8Array([0x82, 0x01, 0x02]).buffer); };
+ws.onopen = () => round('text');
+ws.onmessage = () => { if (++got === 2) report(got); };
+ws.onerror = () => report('socket failed');
+self.__again = () => round('again');`;
+
+/**
+ * workers.html: `window.__start()` opens the page's own socket and starts a dedicated worker
+ * and a shared worker, each talking on its own socket (one text and one binary frame, each
+ * echoed); resolves when all three heard both echoes.
+ */
+export const WORKERS_PAGE = html(
+  'workers',
+  `<script>
+'use strict';
+${TALK}
+let dedicated = null, shared = null;
+const answer = (target) => new Promise((resolve) => target.addEventListener('message', (e) => resolve(e.data), { once: true }));
+window.__start = () => {
+  dedicated = new Worker('/dedicated.js');
+  shared = new SharedWorker('/shared.js');
+  shared.port.start();
+  return Promise.all([talk(WebSocket, 'page', ['page text']).then((g) => g.length), answer(dedicated), answer(shared.port)]);
+};
+// Both workers talk once more (a shared worker found after it opened its socket is captured from then on).
+window.__again = () => {
+  const done = Promise.all([answer(dedicated), answer(shared.port)]);
+  dedicated.postMessage('again');
+  shared.port.postMessage('again');
+  return done;
+};
+</script>`,
+);
+
+/** What a page can read that might name the extension: error stacks through the wrappers, a clean iframe's toString of them. */
+export const DETECT_PAGE = html(
+  'detectability',
+  `<script>
+'use strict';
+window.__done = (() => {
+  const stackOf = (fn) => { try { fn(); } catch (e) { return String(e && e.stack); } return 'nothing thrown'; };
+  const ws = new WebSocket('ws://' + location.host + '/detect');
+  const sendStack = stackOf(() => ws.send('too early'));
+  const ctorStack = stackOf(() => new WebSocket('ftp://nope.invalid/'));
+  ws.close();
+  const frame = document.createElement('iframe');
+  frame.sandbox = 'allow-same-origin'; // no scripts run in it: its realm stays clean of any hook
+  document.body.append(frame);
+  const clean = frame.contentWindow.Function.prototype.toString;
+  const texts = [WebSocket.prototype.send, WebSocket, Function.prototype.toString].map((f) => clean.call(f));
+  return { sendStack, ctorStack, texts };
+})();
+</script>`,
+);
+
+export const CAPTURE_PAGES: Record<string, string | readonly [string, string]> = {
+  '/detect.html': DETECT_PAGE,
+  '/workers.html': WORKERS_PAGE,
+  '/dedicated.js': ['text/javascript', `${workerScript('dedicated', 'postMessage(result);')}\nonmessage = () => self.__again();`],
+  '/shared.js': ['text/javascript', `let port = null; const early = []; onconnect = (e) => { port = e.ports[0]; port.onmessage = () => self.__again(); port.start(); early.forEach((m) => port.postMessage(m)); };\n${workerScript('shared', 'port ? port.postMessage(result) : early.push(result);')}`],
   '/listeners.html': LISTENERS_PAGE,
   '/sandboxed.html': SANDBOXED_PAGE,
   '/sandboxed-child.html': SANDBOXED_CHILD,

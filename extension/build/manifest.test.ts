@@ -43,6 +43,13 @@ describe('manifestFor', () => {
     }
   });
 
+  it('Chrome: the debugger permission is optional (asked for when debugger capture is turned on), granted up front only in test builds; Firefox: none', () => {
+    expect(manifestFor('chrome', base, '0.1.0').optional_permissions).toEqual(['debugger']);
+    expect(manifestFor('chrome', base, '0.1.0', { testHooks: true }).permissions).toEqual(['debugger']);
+    expect(manifestFor('firefox', base, '0.1.0').optional_permissions).toBeUndefined();
+    expect(manifestFor('firefox', base, '0.1.0', { testHooks: true }).permissions).toBeUndefined();
+  });
+
   it('asks for no permissions, keeps the default CSP and names every icon', () => {
     for (const target of ['chrome', 'firefox'] as const) {
       const m = manifestFor(target, base, '0.1.0');

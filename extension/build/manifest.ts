@@ -31,6 +31,8 @@ export const GECKO_MIN_VERSION = '128.0';
 
 /** Keys Chrome accepts that Firefox rejects or warns about; dropped from its manifest. */
 const CHROME_ONLY_KEYS = ['minimum_chrome_version', 'key', 'update_url', 'offline_enabled', 'side_panel'] as const;
+/** Permissions only Chrome has. */
+const CHROME_ONLY_PERMISSIONS: readonly string[] = ['debugger'];
 /** Content-script keys Firefox does not know. */
 const CHROME_ONLY_SCRIPT_KEYS = ['match_origin_as_fallback'] as const;
 
@@ -53,6 +55,14 @@ export function manifestFor(target: Target, base: Manifest, version: string, opt
 
   if (target === 'chrome') {
     m.background = { service_worker: 'background.js', type: 'module' };
+    // Debugger capture mode asks for `debugger` when turned on (optional_permissions); test
+    // builds have it granted, since a browser test cannot answer the permission prompt.
+    if (options.testHooks) {
+      m.permissions = [...((m.permissions as string[] | undefined) ?? []), 'debugger'];
+      const optional = ((m.optional_permissions as string[] | undefined) ?? []).filter((p) => p !== 'debugger');
+      if (optional.length) m.optional_permissions = optional;
+      else delete m.optional_permissions;
+    }
     // Chrome 148+: runtime messages are structured clones, so frame bytes travel as bytes,
     // not base64 in JSON (the relay probes; older Chrome ignores the key, with a warning).
     m.message_serialization = 'structured_clone';
@@ -61,6 +71,10 @@ export function manifestFor(target: Target, base: Manifest, version: string, opt
   }
   m.background = { scripts: ['background.js'] };
   for (const key of CHROME_ONLY_KEYS) delete m[key];
+  // No chrome.debugger in Firefox: no debugger capture mode, no permission for it.
+  const optional = ((m.optional_permissions as string[] | undefined) ?? []).filter((p) => !CHROME_ONLY_PERMISSIONS.includes(p));
+  if (optional.length) m.optional_permissions = optional;
+  else delete m.optional_permissions;
   for (const s of scripts) for (const key of CHROME_ONLY_SCRIPT_KEYS) delete s[key];
   m.browser_specific_settings = {
     gecko: {

@@ -8,6 +8,13 @@
 import type { ChannelNames } from '../shared/channel.js';
 import type { Natives } from './natives.js';
 
+/**
+ * Bytes that may wait in the port's queue while no relay took the far port (a frame where the
+ * relay never runs): beyond it a post throws, and the batcher counts its frames as dropped,
+ * instead of the queue growing for the document's lifetime.
+ */
+export const MAX_UNCLAIMED_BYTES = 4 << 20;
+
 export interface HookChannel {
   /** Posts `message` to the relay, transferring `transfer`; throws as `postMessage` would. */
   post(message: unknown, transfer: ArrayBuffer[]): void;
@@ -35,8 +42,15 @@ export function openChannel(n: Natives, names: ChannelNames): HookChannel | null
   };
   n.listenWindow(names.ready, onReady);
   offer();
+  let unclaimed = 0;
   return {
-    post: (message, transfer) => n.portPost(near, message, transfer),
+    post(message, transfer) {
+      if (!handed) {
+        for (let i = 0; i < transfer.length; i++) unclaimed += n.abLength(transfer[i]!);
+        if (unclaimed > MAX_UNCLAIMED_BYTES) throw new RangeError('no relay took the capture channel');
+      }
+      n.portPost(near, message, transfer);
+    },
     get handed() {
       return handed;
     },

@@ -18,6 +18,7 @@ import { FRAME_BINARY, FRAME_RECEIVED, type SocketEvent } from '../shared/messag
 import { Batcher } from './batcher.js';
 import { openChannel } from './channel.js';
 import { joinPeers } from './peers.js';
+import { stackScrubber } from './stacks.js';
 import { apply, captureNatives, construct, defineProperty, getOwnPropertyDescriptor, SafeWeakMap, uncurry, type Win } from './natives.js';
 import { Recorder, type SocketState } from './recorder.js';
 import type { HookHandle, HookOptions } from './types.js';
@@ -140,10 +141,12 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
   const nativeSend = natives.send;
   const callSend = uncurry<void>(nativeSend);
   const OPEN = natives.OPEN;
-  const send = {
-    send(this: unknown, data: unknown): void {
-      const s = sockets.get(this);
-      if (!active || arguments.length === 0 || (s === undefined && !peers.owns(this))) return apply(nativeSend, this, arguments) as void;
+  const scrub = stackScrubber();
+  /** What `ws.send(data)` does with the hook: the native send, then the frame recorded. */
+  function hookedSend(self: unknown, args: unknown[]): void {
+      const s = sockets.get(self);
+      if (!active || args.length === 0 || (s === undefined && !peers.owns(self))) return apply(nativeSend, self, args) as void;
+      const data = args[0];
       let kind = 0;
       let text = '';
       let arg = data; // the native ignores further arguments, as WebIDL does
@@ -163,21 +166,37 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
         }
       } else if (t === 'symbol') kind = PASS;
       else text = `${data as string}`;
-      const state = natives.readyState(this as WebSocket); // after the conversion, like the native
-      callSend(this, arg); // CONNECTING: InvalidStateError, nothing recorded
+      const state = natives.readyState(self as WebSocket); // after the conversion, like the native
+      callSend(self, arg); // CONNECTING: InvalidStateError, nothing recorded
       if (state !== OPEN || kind === PASS) return; // CLOSING/CLOSED: the native discards it
       try {
         if (s !== undefined) sent(s, kind, data, text, length);
-        else peers.recordSent(this, kind, data, text, length);
+        else peers.recordSent(self, kind, data, text, length);
       } catch {
         /* the frame went out; recording must not throw into the page */
       }
-    },
-  }.send;
+  }
+  // `send` is a Proxy of the native (apply trap only): name, length, no prototype, not
+  // constructible are the native's own, and a clean realm's Function.prototype.toString
+  // prints a native-code body for it, never the hook's source.
+  const sendTraps: ProxyHandler<Function> = Object.create(null) as ProxyHandler<Function>;
+  sendTraps.apply = (_target, self, args: unknown[]): void => {
+    try {
+      hookedSend(self, args);
+    } catch (e) {
+      throw scrub(e);
+    }
+  };
+  const send = new Proxy(nativeSend, sendTraps);
 
   const handler: ProxyHandler<typeof WebSocket> = Object.create(null) as ProxyHandler<typeof WebSocket>;
   handler.construct = (target, args, newTarget): object => {
-    const ws = construct(target, args, newTarget) as WebSocket;
+    let ws: WebSocket;
+    try {
+      ws = construct(target, args, newTarget) as WebSocket;
+    } catch (e) {
+      throw scrub(e); // a SyntaxError for a bad URL: the page's frames only
+    }
     if (active) {
       try {
         observe(ws);
@@ -199,7 +218,12 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
     if (typeof Native !== 'function') continue;
     const h: ProxyHandler<Function> = Object.create(null) as ProxyHandler<Function>;
     h.construct = (target, args, newTarget): object => {
-      const worker = construct(target, args, newTarget) as object;
+      let worker: object;
+      try {
+        worker = construct(target, args, newTarget) as object;
+      } catch (e) {
+        throw scrub(e);
+      }
       if (active) {
         try {
           let url = natives.scriptUrl(args[0]);
@@ -216,12 +240,18 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
 
   const nativeToString = natives.fnToString;
   const masks = new SafeWeakMap<object, string>();
-  const toString = {
-    toString(this: unknown): string {
-      const masked = masks.get(this);
-      return masked !== undefined ? masked : (apply(nativeToString, this, arguments) as string);
-    },
-  }.toString;
+  // A Proxy of the native toString too (see `send`), answering for the hook's Proxies.
+  const toStringTraps: ProxyHandler<Function> = Object.create(null) as ProxyHandler<Function>;
+  toStringTraps.apply = (target, self, args: unknown[]): string => {
+    const masked = masks.get(self);
+    if (masked !== undefined) return masked;
+    try {
+      return apply(target, self, args) as string;
+    } catch (e) {
+      throw scrub(e); // toString called on a non-function: the native's TypeError, the page's frames
+    }
+  };
+  const toString = new Proxy(nativeToString, toStringTraps);
   masks.set(Hooked, apply(nativeToString, natives.WS, []) as string);
   for (const [Native, , proxy] of workerProxies) masks.set(proxy, apply(nativeToString, Native, []) as string);
   masks.set(send, apply(nativeToString, nativeSend, []) as string);

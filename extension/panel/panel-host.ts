@@ -12,13 +12,15 @@
  */
 import type { Browser } from 'webextension-polyfill';
 import { PANEL_PORT_PREFIX } from '../shared/messages.js';
+import type { Transport } from '../../inspector-app/src/protocol/transport.js';
+import { openChromeDebugger, withDebuggerCapture } from '../debugger/with-debugger.js';
 import { PortTransport } from './port-transport.js';
 
 type Theme = 'light' | 'dark';
 interface ExtensionGlobals {
   chrome?: { runtime?: { id?: string } };
   browser?: { runtime?: { id?: string } };
-  wirescopePanelHost?: { transport: PortTransport; theme: Theme };
+  wirescopePanelHost?: { transport: Transport; theme: Theme; debuggerCapture: boolean };
 }
 
 function extensionApi(): Browser | null {
@@ -61,7 +63,10 @@ function install(): void {
     },
     log: (m) => console.warn(m),
   });
-  (globalThis as unknown as ExtensionGlobals).wirescopePanelHost = { transport, theme: pickTheme(api, params) };
+  // Chrome: debugger capture mode (extension/debugger/), for the sockets of workers.
+  const debuggerCapture = typeof __TARGET__ !== 'undefined' && __TARGET__ === 'chrome';
+  const hosted = debuggerCapture ? withDebuggerCapture(transport, { tabId, openDebugger: openChromeDebugger, now: () => Date.now() }) : transport;
+  (globalThis as unknown as ExtensionGlobals).wirescopePanelHost = { transport: hosted, theme: pickTheme(api, params), debuggerCapture };
 }
 
 install();

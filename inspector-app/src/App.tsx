@@ -153,6 +153,8 @@ export function App(props: AppProps): ReactElement {
                 }
               : undefined
           }
+          debuggerCaptureOn={snapshot.debuggerCapture?.state === 'on' || snapshot.debuggerCapture?.state === 'starting'}
+          onDebuggerCapture={capabilities.debuggerCapture ? (on) => transport.send({ type: 'set-debugger-capture', on }) : undefined}
         />
       )}
       {notice && (

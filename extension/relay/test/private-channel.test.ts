@@ -160,3 +160,17 @@ describe('the private channel', () => {
     await vi.waitFor(() => expect(texts(rt.messages)).toEqual(['once']));
   });
 });
+
+test('without a relay, what waits in the channel is bounded: beyond 4 MiB batches are dropped and counted, not queued', () => {
+  fakeSockets();
+  hook = installHook(win, { trustedEventsOnly: false, channelSecret: 'nobody-listens' });
+  const ws = new (win.WebSocket as unknown as FakeWebSocketClass)('ws://example.test/s');
+  ws.open();
+  for (let i = 0; i < 40; i++) {
+    ws.send(new Uint8Array(200_000));
+    hook.flush();
+  }
+  // 40 × ~256 KiB slabs: the first ~16 posts fit in 4 MiB, the rest are dropped and counted.
+  expect(hook.stats().droppedFrames).toBeGreaterThan(20);
+  expect(hook.stats().batchesPosted).toBeLessThan(20);
+});

@@ -11,6 +11,8 @@ import { mount } from './mount.js';
 interface PanelHost {
   readonly transport: Transport;
   readonly theme: 'light' | 'dark';
+  /** The extension can capture workers' sockets through the debugger (Chrome). */
+  readonly debuggerCapture?: boolean;
 }
 
 const win = window as unknown as { wirescopePanelHost?: PanelHost; wirescopeTestHost?: MemoryTransport };
@@ -23,5 +25,14 @@ if (!host) {
 }
 // Inside the extension there is no paste page to link to; in a plain tab it sits beside panel.html.
 const pastePageUrl = win.wirescopePanelHost ? undefined : new URL('paste.html', location.href).href;
-const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: host.theme, keepOnNavigate: true, hostName: 'panel', pastePageUrl };
+const capabilities: HostCapabilities = {
+  connect: false,
+  sendFrames: false,
+  files: true,
+  theme: host.theme,
+  keepOnNavigate: true,
+  hostName: 'panel',
+  pastePageUrl,
+  debuggerCapture: host.debuggerCapture === true,
+};
 mount({ transport: host.transport, worker: startDecodeWorker(), capabilities });

@@ -46,14 +46,18 @@ export type HostMessage =
    * started a worker (`kind`: 'dedicated-worker', 'shared-worker', …; `url` its script);
    * `reason` says what is not captured and what to do. Shown as a notice, never silent.
    */
-  | { readonly type: 'uncaptured'; readonly kind: string; readonly url: string; readonly time: number; readonly reason: string; readonly documentUrl?: string; readonly documentOrigin?: string };
+  | { readonly type: 'uncaptured'; readonly kind: string; readonly url: string; readonly time: number; readonly reason: string; readonly documentUrl?: string; readonly documentOrigin?: string }
+  /** The host's debugger capture mode (Chrome extension): its state and what to tell the user. */
+  | { readonly type: 'debugger-capture'; readonly state: 'off' | 'starting' | 'on' | 'error'; readonly message: string };
 
 /** App → host. Hosts ignore what their capabilities do not cover. */
 export type AppMessage =
   | { readonly type: 'hello'; readonly protocolVersion: number }
   | { readonly type: 'connect'; readonly url: string; readonly protocols: readonly string[] }
   | { readonly type: 'disconnect'; readonly connectionId: string; readonly code?: number; readonly reason?: string }
-  | { readonly type: 'send-frame'; readonly connectionId: string; readonly opcode: Opcode; readonly data: Uint8Array };
+  | { readonly type: 'send-frame'; readonly connectionId: string; readonly opcode: Opcode; readonly data: Uint8Array }
+  /** Turn the host's debugger capture mode on or off (hosts with `debuggerCapture`). */
+  | { readonly type: 'set-debugger-capture'; readonly on: boolean };
 
 export type HostMessageType = HostMessage['type'];
 export type AppMessageType = AppMessage['type'];
@@ -85,6 +89,8 @@ export function isHostMessage(v: unknown): v is HostMessage {
       return Array.isArray(m.frames) && m.frames.every(isWireFrame);
     case 'connection-opening':
       return isString(m.connectionId) && isString(m.url) && isNumber(m.time) && isOptionalString(m.documentUrl) && isOptionalString(m.documentOrigin);
+    case 'debugger-capture':
+      return (m.state === 'off' || m.state === 'starting' || m.state === 'on' || m.state === 'error') && isString(m.message);
     case 'uncaptured':
       return isString(m.kind) && isString(m.url) && isNumber(m.time) && isString(m.reason) && isOptionalString(m.documentUrl) && isOptionalString(m.documentOrigin);
     case 'connection-opened':

@@ -24,6 +24,8 @@ export interface HostCapabilities {
   readonly theme: 'light' | 'dark' | 'auto';
   /** Keep frames when the inspected page navigates (panel setting's initial value). */
   readonly keepOnNavigate?: boolean;
+  /** The host can capture workers' sockets through the debugger (Chrome extension): show the toggle. */
+  readonly debuggerCapture?: boolean;
   /** The host's name, shown in the status bar ('web', 'panel', 'paste'). */
   readonly hostName: string;
   /** Absolute URL of the paste page, for "link to this frame" (absent where there is none, e.g. inside the extension). */

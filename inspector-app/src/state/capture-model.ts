@@ -55,6 +55,8 @@ export interface CaptureSnapshot {
   readonly dropReasons: readonly string[];
   /** Host notices of sockets out of its reach (bounded to the first MAX_UNCAPTURED). */
   readonly uncaptured: readonly UncapturedNotice[];
+  /** The host's debugger capture mode, once it reported one. */
+  readonly debuggerCapture: { readonly state: 'off' | 'starting' | 'on' | 'error'; readonly message: string } | null;
   readonly bytesHeld: number;
   /** The running or finished content search, null without a text / path filter. */
   readonly search: SearchState | null;
@@ -103,6 +105,7 @@ export class CaptureModel {
   private droppedByHost = 0;
   private dropReasons: string[] = [];
   private uncaptured: UncapturedNotice[] = [];
+  private debuggerCapture: CaptureSnapshot['debuggerCapture'] = null;
   private bytesHeld = 0;
   /** The highest frame id evicted so far (ids grow, evictions go oldest first). */
   private newestEvicted = 0;
@@ -137,6 +140,7 @@ export class CaptureModel {
       droppedByHost: this.droppedByHost,
       dropReasons: this.dropReasons,
       uncaptured: this.uncaptured,
+      debuggerCapture: this.debuggerCapture,
       bytesHeld: this.bytesHeld,
       search: this.search,
       connectProblem: this.connectProblem,
@@ -240,6 +244,10 @@ export class CaptureModel {
         this.setConnection({ connectionId: message.connectionId, url: message.url, protocol: '', status: 'opening', detail: '', ...(document ? { document } : {}) });
         break;
       }
+      case 'debugger-capture':
+        this.debuggerCapture = { state: message.state, message: message.message };
+        this.changed();
+        break;
       case 'uncaptured':
         if (this.uncaptured.length < MAX_UNCAPTURED) {
           this.uncaptured = [...this.uncaptured, { kind: message.kind, url: message.url, documentUrl: message.documentUrl ?? '', reason: message.reason }];

@@ -47,3 +47,22 @@ it("uncaptured notices: how many, what, where and why", async () => {
   expect(title).toContain('shared-worker http://a.test/s.js');
   expect(title).toContain(reason);
 });
+
+it('debugger capture: a toggle where the host offers it, its state and the infobar note shown', async () => {
+  const transport = new MemoryTransport();
+  render(<App transport={transport} worker={inProcessWorker()} capabilities={{ ...capabilities, debuggerCapture: true }} />);
+  const toggle = await screen.findByTestId('debugger-toggle');
+  expect(toggle.getAttribute('aria-pressed')).toBe('false');
+  act(() => toggle.click());
+  expect(transport.sent).toContainEqual({ type: 'set-debugger-capture', on: true });
+  act(() => transport.emit({ type: 'debugger-capture', state: 'on', message: 'debugger capture on. Chrome shows a bar' }));
+  await waitFor(() => expect(screen.getByTestId('debugger-status').textContent).toBe('debugger capture on. Chrome shows a bar'));
+  expect(screen.getByTestId('debugger-toggle').getAttribute('aria-pressed')).toBe('true');
+  act(() => screen.getByTestId('debugger-toggle').click());
+  expect(transport.sent).toContainEqual({ type: 'set-debugger-capture', on: false });
+});
+
+it('no debugger toggle where the host has none', () => {
+  setup();
+  expect(screen.queryByTestId('debugger-toggle')).toBeNull();
+});

@@ -21,6 +21,11 @@ export function StatusBar(props: { snapshot: CaptureSnapshot; hostName: string; 
           {snapshot.droppedByHost} lost before reaching the inspector ({snapshot.dropReasons.join('; ')})
         </span>
       )}
+      {snapshot.debuggerCapture && (snapshot.debuggerCapture.state !== 'off' || snapshot.debuggerCapture.message !== 'debugger capture off') && (
+        <span data-testid="debugger-status" data-state={snapshot.debuggerCapture.state} className={snapshot.debuggerCapture.state === 'error' ? 'ws-warn' : undefined}>
+          {snapshot.debuggerCapture.message}
+        </span>
+      )}
       {snapshot.uncaptured.length > 0 && (
         <span
           data-testid="uncaptured-notice"

@@ -14,6 +14,9 @@ export interface ToolbarProps {
   readonly onExport: (kind: 'har' | 'wirescope') => void;
   readonly keepOnNavigate?: boolean;
   readonly onKeepOnNavigate?: (keep: boolean) => void;
+  /** Hosts with debugger capture (Chrome extension): whether it is on (or starting), and the toggle. */
+  readonly debuggerCaptureOn?: boolean;
+  readonly onDebuggerCapture?: (on: boolean) => void;
 }
 
 /** Capture controls: pause/resume, clear, the memory cap, file import/export. */
@@ -42,6 +45,17 @@ export function Toolbar(props: ToolbarProps): ReactElement {
         <label>
           <input type="checkbox" checked={props.keepOnNavigate ?? true} onChange={(e) => props.onKeepOnNavigate?.(e.target.checked)} /> keep on navigation
         </label>
+      )}
+      {props.onDebuggerCapture && (
+        <button
+          type="button"
+          aria-pressed={props.debuggerCaptureOn ?? false}
+          data-testid="debugger-toggle"
+          onClick={() => props.onDebuggerCapture?.(!props.debuggerCaptureOn)}
+          title="Also capture the WebSockets of this tab's workers (dedicated, shared, service) through Chrome's debugger. Chrome shows a &quot;started debugging this browser&quot; bar while it is on."
+        >
+          Debugger capture
+        </button>
       )}
       {files && (
         <>

@@ -1,0 +1,48 @@
+import { CODEC_NAMES } from '../compare/index.js';
+import { readCaptureSession } from '../compare/session/capture-input.js';
+import { formatSessionJson, formatSessionMarkdown, formatSessionText } from '../compare/session/format.js';
+import { runSessionComparison, SESSION_CODECS } from '../compare/session/session.js';
+import { zlibEngine } from '../compare/session/zlib-engine.js';
+import type { CompareArgs } from './args.js';
+import type { CompareResult } from './compare.js';
+
+/**
+ * `wirescope compare --session`: a capture's whole session per codec, connection and
+ * direction, on the wire with permessage-deflate simulated by Node's zlib (what ws and
+ * Chromium run, so the sizes are theirs). Exit 0 compared, 1 the capture has problems
+ * (reported on stderr; what parsed is still compared), 2 usage error.
+ */
+export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, progress: (text: string) => void): Promise<CompareResult> {
+  const codecs = args.codecs ?? [...SESSION_CODECS];
+  const unknown = codecs.filter((c) => c !== 'captured' && !CODEC_NAMES.includes(c));
+  if (unknown.length) return { stdout: '', stderr: `wirescope: unknown codec ${unknown.join(', ')}; codecs: captured, ${CODEC_NAMES.join(', ')}\n`, code: 2 };
+  const capture = readCaptureSession(raw);
+  if ('error' in capture) return { stdout: '', stderr: `wirescope: ${capture.error}\n`, code: 1 };
+  let { messages, connections } = capture;
+  if (args.connection !== null) {
+    const n = Number(args.connection);
+    const chosen = connections.find((c) => c.connectionId === args.connection) ?? (Number.isInteger(n) && n >= 1 ? connections[n - 1] : undefined);
+    if (!chosen) {
+      const list = connections.map((c, i) => `${i + 1} = ${c.connectionId}${c.url ? ` (${c.url})` : ''}`).join(', ');
+      return { stdout: '', stderr: `wirescope: no connection ${args.connection}; the capture has ${list || 'none'}\n`, code: 2 };
+    }
+    connections = [chosen];
+    messages = messages.filter((m) => m.connectionId === chosen.connectionId);
+  }
+  const negotiated = new Map(connections.filter((c) => c.extensions).map((c) => [c.connectionId, c.extensions]));
+  const rows = await runSessionComparison(messages, {
+    codecs,
+    engine: zlibEngine(),
+    negotiated,
+    yieldEvery: 1000,
+    onProgress: (p) => progress(`compare --session: ${p.done}/${p.total} ${p.phase}${p.codec ? ` ${p.codec}` : ''}\n`),
+  });
+  const stderr = capture.errors.map((e) => `wirescope: ${e}\n`).join('');
+  const code = capture.errors.length ? 1 : 0;
+  const title = `${capture.kind === 'har' ? 'HAR' : 'wirescope'} capture: ${messages.length} messages on ${connections.length} connection${connections.length === 1 ? '' : 's'}`;
+  if (args.output === 'json') {
+    const meta = { capture: { kind: capture.kind, messages: messages.length, connections }, engine: 'zlib', errors: capture.errors };
+    return { stdout: formatSessionJson(rows, meta) + '\n', stderr, code };
+  }
+  return { stdout: (args.output === 'markdown' ? formatSessionMarkdown(rows, title) : formatSessionText(rows, title)) + '\n', stderr, code };
+}

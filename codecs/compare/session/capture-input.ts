@@ -1,0 +1,44 @@
+/**
+ * A capture file (HAR with `_webSocketMessages`, or a wirescope capture) as session
+ * messages. Uses the inspector app's own parsers (pure, DOM-free: JSON and base64 only),
+ * so the CLI and the app read the same files the same way; their errors are kept as text.
+ */
+import { parseHar } from '../../../inspector-app/src/sources/har.js';
+import { detectCaptureKind, parseCapture } from '../../../inspector-app/src/sources/capture-file.js';
+import type { SessionMessage } from './session.js';
+
+export interface CaptureConnection {
+  readonly connectionId: string;
+  readonly url: string;
+  /** The negotiated `Sec-WebSocket-Extensions` ('' when not recorded). */
+  readonly extensions: string;
+}
+
+export interface CaptureSession {
+  readonly kind: 'har' | 'wirescope';
+  readonly connections: readonly CaptureConnection[];
+  readonly messages: readonly SessionMessage[];
+  /** Problems the parser reported; what parsed is kept. */
+  readonly errors: readonly string[];
+}
+
+/** The session in a capture file, or why it is not one. */
+export function readCaptureSession(bytes: Uint8Array): CaptureSession | { readonly error: string } {
+  const kind = detectCaptureKind(bytes);
+  if (!kind) return { error: 'not a HAR file or wirescope capture (expected a JSON object with log.entries or "format": "wirescope-capture")' };
+  const parsed = kind === 'har' ? parseHar(new TextDecoder().decode(bytes)) : parseCapture(bytes);
+  const errors = parsed.errors.map((e) => ('path' in e ? (e.path ? `${e.path}: ${e.message}` : e.message) : e.entryIndex >= 0 ? `entries[${e.entryIndex}]: ${e.message}` : e.message));
+  if (parsed.connections.length === 0 && parsed.frames.length === 0 && errors.length) return { error: errors[0] };
+  const connections = parsed.connections.map((c) => ({ connectionId: c.connectionId, url: c.url, extensions: c.extensions }));
+  // Frames of a connection the file does not list still count: the bytes are intact.
+  for (const f of parsed.frames) {
+    if (!connections.some((c) => c.connectionId === f.connectionId)) connections.push({ connectionId: f.connectionId, url: '', extensions: '' });
+  }
+  const messages: SessionMessage[] = parsed.frames.map((f) => ({
+    connectionId: f.connectionId,
+    direction: f.direction === 'sent' ? 'client-to-server' : 'server-to-client',
+    opcode: f.opcode === 'text' ? 1 : 2,
+    data: f.data,
+  }));
+  return { kind, connections, messages, errors };
+}

@@ -1,0 +1,279 @@
+/**
+ * Whole-session comparison (issue 16 §2): what a sequence of WebSocket messages costs per
+ * codec — the frames as captured, and each frame's value re-encoded as JSON, CBOR or
+ * MessagePack — summed per connection and direction: message sizes, per-message gzip and
+ * deflate, and the on-the-wire size (frame headers plus permessage-deflate with and
+ * without context takeover, and with the connection's negotiated parameters when the
+ * capture knows them).
+ *
+ * `compareSession` is an async generator like `compareValue`: frames are decoded once,
+ * then each codec's rows are yielded when that codec has gone through the session;
+ * progress is reported, the AbortSignal checked, and the event loop given a turn every
+ * `yieldEvery` messages so a worker can receive a cancel. Pure TypeScript; the deflate
+ * engine is passed in (fflate by default, Node's zlib in the CLI).
+ */
+import { deflateSync } from 'fflate';
+import { codecByName, encodedBytes, type Codec } from '../codecs.js';
+import { frameValue, GZIP_FRAMING } from '../compare.js';
+import { scanValue, type ValueFeatures } from '../features.js';
+import { CONTEXT_TAKEOVER, NO_CONTEXT_TAKEOVER, parseDeflateExtension, type DeflateParams } from './extension-header.js';
+import { frameHeaderSize, type Direction } from './framing.js';
+import { createSender, fflateEngine, type DeflateEngine, type PermessageDeflateSender } from './permessage-deflate.js';
+
+export interface SessionMessage {
+  readonly direction: Direction;
+  /** 1 text, 2 binary; other opcodes (control frames) are counted in `skipped` and left out. */
+  readonly opcode: number;
+  readonly data: Uint8Array;
+  readonly connectionId: string;
+}
+
+/** 'captured' = the frames' own bytes; the others re-encode each frame's value. */
+export const SESSION_CODECS = ['captured', 'json', 'cbor', 'msgpack'] as const;
+
+export type WireVariant = 'contextTakeover' | 'noContextTakeover' | 'negotiated';
+export const WIRE_VARIANTS: readonly WireVariant[] = ['contextTakeover', 'noContextTakeover', 'negotiated'];
+
+export type WireSize = { readonly payload: number; readonly headers: number; readonly total: number } | { readonly unsupported: string };
+
+export interface SessionRow {
+  readonly codec: string;
+  readonly label: string;
+  /** Null on a codec's total row. */
+  readonly connectionId: string | null;
+  readonly direction: Direction | null;
+  /** Messages counted in the sums below. */
+  readonly messages: number;
+  readonly size: number;
+  /** Sum of each message gzipped / deflated alone (fflate, default level). */
+  readonly gzip: number;
+  readonly deflate: number;
+  /** Uncompressed frames: payloads plus frame headers. */
+  readonly plainWire: { readonly payload: number; readonly headers: number; readonly total: number };
+  /** permessage-deflate; `negotiated` is null when the connection's extension header is not known. */
+  readonly wire: Readonly<Record<WireVariant, WireSize | null>>;
+  /** Messages this codec cannot carry (or frames that do not decode), with the first reason. */
+  readonly left: number;
+  readonly leftReason: string | null;
+}
+
+export interface SessionProgress {
+  readonly done: number;
+  readonly total: number;
+  readonly phase: 'decode' | 'encode';
+  readonly codec: string | null;
+}
+
+export interface SessionOptions {
+  readonly codecs?: readonly string[];
+  readonly engine?: DeflateEngine;
+  /** The `Sec-WebSocket-Extensions` header each connection negotiated, when known. */
+  readonly negotiated?: ReadonlyMap<string, string>;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (p: SessionProgress) => void;
+  /** Messages between event-loop turns (default 200). */
+  readonly yieldEvery?: number;
+}
+
+const nextTick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+interface Decoded {
+  readonly value: unknown;
+  readonly features: ValueFeatures;
+}
+
+type Frame = { readonly message: SessionMessage; readonly decoded: Decoded | { readonly error: string } };
+
+const key = (connectionId: string, direction: Direction): string => `${direction}\u0000${connectionId}`;
+
+class Accumulator {
+  messages = 0;
+  size = 0;
+  gzip = 0;
+  deflate = 0;
+  headers = 0;
+  left = 0;
+  leftReason: string | null = null;
+  readonly wire = new Map<WireVariant, { sender: PermessageDeflateSender | null; unsupported: string | null; payload: number; headers: number }>();
+
+  constructor(engine: DeflateEngine, direction: Direction, variants: ReadonlyMap<WireVariant, DeflateParams>) {
+    for (const [variant, params] of variants) {
+      const s = createSender(engine, params, direction);
+      this.wire.set(variant, { sender: s.sender, unsupported: s.unsupported, payload: 0, headers: 0 });
+    }
+  }
+}
+
+/**
+ * Yields, per codec, one row per connection and direction (in the order they first
+ * occur) and then the codec's total row. Stops when the signal aborts.
+ */
+export async function* compareSession(messages: readonly SessionMessage[], options: SessionOptions = {}): AsyncGenerator<SessionRow, void, undefined> {
+  const engine = options.engine ?? fflateEngine;
+  const yieldEvery = options.yieldEvery ?? 200;
+  const names = options.codecs ?? SESSION_CODECS;
+  const data = messages.filter((m) => m.opcode === 1 || m.opcode === 2);
+  const needsValues = names.some((n) => n !== 'captured');
+  const total = data.length * (names.length + (needsValues ? 1 : 0));
+  let done = 0;
+  const tick = async (phase: SessionProgress['phase'], codec: string | null): Promise<boolean> => {
+    done++;
+    if (done % yieldEvery === 0) {
+      options.onProgress?.({ done, total, phase, codec });
+      await nextTick();
+    }
+    return !options.signal?.aborted;
+  };
+
+  const frames: Frame[] = [];
+  for (const message of data) {
+    if (options.signal?.aborted) return;
+    if (!needsValues) frames.push({ message, decoded: { error: 'not decoded' } });
+    else {
+      try {
+        const value = frameValue(message.data, { isText: message.opcode === 1 }).value;
+        frames.push({ message, decoded: { value, features: scanValue(value) } });
+      } catch (e) {
+        frames.push({ message, decoded: { error: (e as Error).message } });
+      }
+      if (!(await tick('decode', null))) return;
+    }
+  }
+
+  for (const name of names) {
+    const codec = name === 'captured' ? null : codecByName(name);
+    if (name !== 'captured' && !codec) throw new RangeError(`unknown codec ${name}`);
+    const groups = new Map<string, { connectionId: string; direction: Direction; acc: Accumulator }>();
+    for (let i = 0; i < frames.length; i++) {
+      const { message, decoded } = frames[i];
+      const k = key(message.connectionId, message.direction);
+      let group = groups.get(k);
+      if (!group) {
+        group = { connectionId: message.connectionId, direction: message.direction, acc: new Accumulator(engine, message.direction, variantsFor(message.connectionId, options.negotiated)) };
+        groups.set(k, group);
+      }
+      const bytes = encodeFor(codec, message, decoded);
+      if (typeof bytes === 'string') {
+        if (!group.acc.leftReason) group.acc.leftReason = `message ${i + 1}: ${bytes}`;
+        group.acc.left++;
+      } else await add(group.acc, bytes, message.direction);
+      if (!(await tick('encode', name))) return;
+    }
+    const rows: SessionRow[] = [];
+    for (const g of groups.values()) rows.push(rowOf(name, codec, g.connectionId, g.direction, g.acc, options.negotiated));
+    for (const r of rows) yield r;
+    yield totalRow(name, codec, rows);
+  }
+  options.onProgress?.({ done, total, phase: 'encode', codec: null });
+}
+
+function variantsFor(connectionId: string, negotiated: ReadonlyMap<string, string> | undefined): Map<WireVariant, DeflateParams> {
+  const variants = new Map<WireVariant, DeflateParams>([
+    ['contextTakeover', CONTEXT_TAKEOVER],
+    ['noContextTakeover', NO_CONTEXT_TAKEOVER],
+  ]);
+  const header = negotiated?.get(connectionId);
+  if (header) {
+    const parsed = parseDeflateExtension(header);
+    if (parsed.ok) variants.set('negotiated', parsed.params);
+  }
+  return variants;
+}
+
+/** The message's bytes in this codec, or why it has none. */
+function encodeFor(codec: Codec | null | undefined, message: SessionMessage, decoded: Frame['decoded']): Uint8Array | string {
+  if (!codec) return message.data;
+  if ('error' in decoded) return decoded.error;
+  const why = codec.represent(decoded.value, decoded.features);
+  if (why) return why;
+  try {
+    return encodedBytes(codec.write(codec.prepare(decoded.value, decoded.features, new Map())));
+  } catch (e) {
+    return `the encoder threw: ${(e as Error).message}`;
+  }
+}
+
+async function add(acc: Accumulator, bytes: Uint8Array, direction: Direction): Promise<void> {
+  acc.messages++;
+  acc.size += bytes.length;
+  const deflated = deflateSync(bytes).length;
+  acc.deflate += deflated;
+  acc.gzip += deflated + GZIP_FRAMING;
+  acc.headers += frameHeaderSize(bytes.length, direction);
+  for (const w of acc.wire.values()) {
+    if (!w.sender) continue;
+    const payload = (await w.sender.payload(bytes)).length;
+    w.payload += payload;
+    w.headers += frameHeaderSize(payload, direction);
+  }
+}
+
+function rowOf(name: string, codec: Codec | null | undefined, connectionId: string, direction: Direction, acc: Accumulator, negotiated: ReadonlyMap<string, string> | undefined): SessionRow {
+  const wire = {} as Record<WireVariant, WireSize | null>;
+  for (const variant of WIRE_VARIANTS) {
+    const w = acc.wire.get(variant);
+    if (!w) {
+      const header = negotiated?.get(connectionId);
+      const parsed = header ? parseDeflateExtension(header) : null;
+      wire[variant] = parsed && !parsed.ok ? { unsupported: `the negotiated header does not read: ${parsed.error}` } : null;
+      continue;
+    }
+    w.sender?.close();
+    wire[variant] = w.unsupported ? { unsupported: w.unsupported } : { payload: w.payload, headers: w.headers, total: w.payload + w.headers };
+  }
+  return {
+    codec: name,
+    label: labelOf(name, codec),
+    connectionId,
+    direction,
+    messages: acc.messages,
+    size: acc.size,
+    gzip: acc.gzip,
+    deflate: acc.deflate,
+    plainWire: { payload: acc.size, headers: acc.headers, total: acc.size + acc.headers },
+    wire,
+    left: acc.left,
+    leftReason: acc.leftReason,
+  };
+}
+
+const labelOf = (name: string, codec: Codec | null | undefined): string => (codec ? codec.label : name === 'captured' ? 'As captured' : name);
+
+/** The sum of a codec's rows; a wire variant is null / unsupported when any row's is. */
+export function totalRow(name: string, codec: Codec | null | undefined, rows: readonly SessionRow[]): SessionRow {
+  const sum = (f: (r: SessionRow) => number): number => rows.reduce((a, r) => a + f(r), 0);
+  const wire = {} as Record<WireVariant, WireSize | null>;
+  for (const variant of WIRE_VARIANTS) {
+    const sizes = rows.map((r) => r.wire[variant]);
+    const unsupported = sizes.find((s): s is { unsupported: string } => s !== null && 'unsupported' in s);
+    if (unsupported) wire[variant] = unsupported;
+    else if (sizes.some((s) => s === null) || sizes.length === 0) wire[variant] = null;
+    else {
+      const known = sizes as { payload: number; headers: number; total: number }[];
+      const payload = known.reduce((a, s) => a + s.payload, 0);
+      const headers = known.reduce((a, s) => a + s.headers, 0);
+      wire[variant] = { payload, headers, total: payload + headers };
+    }
+  }
+  return {
+    codec: name,
+    label: labelOf(name, codec),
+    connectionId: null,
+    direction: null,
+    messages: sum((r) => r.messages),
+    size: sum((r) => r.size),
+    gzip: sum((r) => r.gzip),
+    deflate: sum((r) => r.deflate),
+    plainWire: { payload: sum((r) => r.plainWire.payload), headers: sum((r) => r.plainWire.headers), total: sum((r) => r.plainWire.total) },
+    wire,
+    left: sum((r) => r.left),
+    leftReason: rows.find((r) => r.leftReason)?.leftReason ?? null,
+  };
+}
+
+/** Collects every row (those before an abort). */
+export async function runSessionComparison(messages: readonly SessionMessage[], options: SessionOptions = {}): Promise<SessionRow[]> {
+  const rows: SessionRow[] = [];
+  for await (const row of compareSession(messages, options)) rows.push(row);
+  return rows;
+}
