@@ -65,12 +65,12 @@ export function TextTab(props: TextTabProps): ReactElement {
           <span>{rootId === null ? `Nothing decoded this frame as a value${reason ? ` (${reason})` : ''}.` : `Malformed: ${reason}. The value shown is the part that decoded.`} Show</span>
           <span role="radiogroup" aria-label="Show the frame as">
             {rootId !== null && (
-              <button type="button" role="radio" aria-checked={shownRaw === null} onClick={() => setRaw(null)}>
+              <button type="button" role="radio" aria-checked={shownRaw === null} aria-pressed={shownRaw === null} onClick={() => setRaw(null)}>
                 what decoded
               </button>
             )}
             {(['raw-text', 'raw-hex'] as const).map((r) => (
-              <button key={r} type="button" role="radio" aria-checked={shownRaw === r} onClick={() => setRaw(r)}>
+              <button key={r} type="button" role="radio" aria-checked={shownRaw === r} aria-pressed={shownRaw === r} onClick={() => setRaw(r)}>
                 {r === 'raw-text' ? 'text' : 'hex'}
               </button>
             ))}
@@ -81,17 +81,17 @@ export function TextTab(props: TextTabProps): ReactElement {
         <div className="ws-toolbar">
           <span role="radiogroup" aria-label="Text notation">
             {(['json', 'edn'] as const).map((m) => (
-              <button key={m} type="button" role="radio" aria-checked={mode === m} onClick={() => props.onMode(m)}>
+              <button key={m} type="button" role="radio" aria-checked={mode === m} aria-pressed={mode === m} onClick={() => props.onMode(m)}>
                 {m === 'json' ? 'JSON' : 'EDN (RFC 8949 §8)'}
               </button>
             ))}
           </span>
           <span role="radiogroup" aria-label="What to show">
-            <button type="button" role="radio" aria-checked={!narrow || scope === 'frame'} onClick={() => props.onScope('frame')}>
+            <button type="button" role="radio" aria-checked={!narrow || scope === 'frame'} aria-pressed={!narrow || scope === 'frame'} onClick={() => props.onScope('frame')}>
               whole frame
             </button>
             {narrow && (
-              <button type="button" role="radio" aria-checked={scope === 'selection'} onClick={() => props.onScope('selection')}>
+              <button type="button" role="radio" aria-checked={scope === 'selection'} aria-pressed={scope === 'selection'} onClick={() => props.onScope('selection')}>
                 selection: {selection.path}
               </button>
             )}
