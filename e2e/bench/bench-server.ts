@@ -4,6 +4,7 @@
  * - `/stream`: `startDelayMs` after the connection opens, `rate` frames/s from the pool in
  *              bursts every `tickMs`, `seconds` long, then stops.
  * - `/big`:    one large frame, `delayMs` after the connection opens.
+ * - `/search?count=N`: N frames from the pool as fast as the socket drains (the text-search capture).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -74,6 +75,16 @@ export async function startBenchServer(opts: { pool: readonly Uint8Array[]; rate
         resolveBig(Date.now());
       }, opts.delayMs);
       timers.add(t);
+      return;
+    }
+    if (request.url?.startsWith('/search')) {
+      const count = Number(new URL(request.url, 'ws://x').searchParams.get('count') ?? 0);
+      let sent = 0;
+      const burst = () => {
+        while (sent < count && socket.readyState === socket.OPEN && socket.bufferedAmount < 8 * 1024 * 1024) socket.send(opts.pool[sent++ % opts.pool.length], { binary: true });
+        if (sent < count && socket.readyState === socket.OPEN) timers.add(setTimeout(burst, 5));
+      };
+      burst();
       return;
     }
     const start = setTimeout(() => stream(socket), opts.startDelayMs);

@@ -6,6 +6,11 @@ import type { WorkerClient } from './worker/client.js';
 import { DEFAULT_CAP_BYTES } from './worker/frame-store.js';
 import { FrameList } from './components/list/FrameList.js';
 import { FilterBar } from './components/list/FilterBar.js';
+import { NoMatches } from './components/list/NoMatches.js';
+import { EmptyState } from './components/list/EmptyState.js';
+import { NO_FILTERS } from './state/capture-model.js';
+import { DEFAULT_DETAIL_VIEW, type DetailView } from './state/detail-view.js';
+import { CompareCache } from './state/compare-cache.js';
 import { FrameDetail } from './components/detail/FrameDetail.js';
 import { Toolbar } from './components/shell/Toolbar.js';
 import { StatusBar } from './components/shell/StatusBar.js';
@@ -28,6 +33,8 @@ export interface AppProps {
   readonly autoSelectFirst?: boolean;
   /** Hide the list (paste page: one frame, detail only). */
   readonly singleFrame?: boolean;
+  /** The demo server's URL on the page's own host (the URL field's default). */
+  readonly demoUrl?: string;
 }
 
 /**
@@ -45,6 +52,14 @@ export function App(props: AppProps): ReactElement {
   const [keepOnNavigate, setKeepOnNavigate] = useState(capabilities.keepOnNavigate ?? true);
   const [notice, setNotice] = useState('');
   const [composerOpen, setComposerOpen] = useState(false);
+  const [detailView, setDetailView] = useState<DetailView>(DEFAULT_DETAIL_VIEW);
+  const compareCache = useMemo(() => new CompareCache(), [session]);
+  // Comparison results live until their frame is evicted (or cleared).
+  useEffect(() => compareCache.retainFrames((frameId) => session.model.frame(frameId) !== undefined), [compareCache, session, snapshot.rows]);
+  const demoUrl = props.demoUrl ?? 'ws://localhost:8080/demo';
+  const urlRef = useRef<HTMLInputElement>(null);
+  /** Bumped by "Clear filters" so the filter bar's own text boxes start empty. */
+  const [filterBarKey, setFilterBarKey] = useState(0);
   const [listBySize, setListBySize] = useState(false);
   const appRef = useRef<HTMLDivElement>(null);
 
@@ -99,8 +114,10 @@ export function App(props: AppProps): ReactElement {
     <div className="ws-app" data-theme={theme} data-testid="app" ref={appRef} onKeyDown={onKeyDown}>
       {capabilities.connect && (
         <ConnectBar
-          initialUrl={props.connectUrl ?? 'ws://localhost:8080/demo'}
+          initialUrl={props.connectUrl ?? demoUrl}
           connections={snapshot.connections}
+          problem={snapshot.connectProblem}
+          urlRef={urlRef}
           onConnect={(url, protocols) => transport.send({ type: 'connect', url, protocols })}
           onClose={(connectionId) => transport.send({ type: 'disconnect', connectionId, code: 1000, reason: 'closed in wirescope' })}
           composerOpen={composerOpen}
@@ -152,14 +169,56 @@ export function App(props: AppProps): ReactElement {
         list={
           props.singleFrame ? null : (
             <>
-              <FilterBar filters={snapshot.filters} connections={snapshot.connections} connectionLabels={connectionLabels} onChange={(f) => void session.setFilters(f)} />
-              <FrameList rows={listRows} selectedId={selectedId} onSelect={setSelectedId} connectionLabels={connectionLabels} sortBySize={listBySize} onSortBySize={setListBySize} />
+              <FilterBar key={filterBarKey} filters={session.model.currentFilters()} search={snapshot.search} connections={snapshot.connections} connectionLabels={connectionLabels} onChange={(f) => session.setFilters(f)} />
+              <FrameList
+                rows={listRows}
+                selectedId={selectedId}
+                onSelect={setSelectedId}
+                connectionLabels={connectionLabels}
+                sortBySize={listBySize}
+                onSortBySize={setListBySize}
+                empty={
+                  snapshot.rows.length === 0 ? (
+                    <EmptyState
+                      panel={capabilities.hostName === 'panel'}
+                      onFocusUrl={capabilities.connect ? () => urlRef.current?.focus() : undefined}
+                      onConnectDemo={capabilities.connect ? () => transport.send({ type: 'connect', url: demoUrl, protocols: [] }) : undefined}
+                      demoUrl={demoUrl}
+                      onImport={capabilities.files ? () => document.querySelector<HTMLInputElement>('[data-testid=import-input]')?.click() : undefined}
+                    />
+                  ) : (
+                    <NoMatches
+                      searching={snapshot.search !== null && !snapshot.search.done}
+                      onClear={() => {
+                        session.setFilters(NO_FILTERS);
+                        setFilterBarKey((k) => k + 1);
+                      }}
+                    />
+                  )
+                }
+              />
             </>
           )
         }
         detail={
           selected ? (
-            <FrameDetail key={selected.frameId} client={worker} frame={selected} otherFrames={snapshot.rows.slice(-200)} theme={theme} searchText={snapshot.filters.text} pastePageUrl={capabilities.pastePageUrl} />
+            <FrameDetail
+              key={selected.frameId}
+              client={worker}
+              frame={selected}
+              otherFrames={snapshot.rows.slice(-200)}
+              theme={theme}
+              searchText={snapshot.filters.text}
+              pastePageUrl={capabilities.pastePageUrl}
+              view={detailView}
+              onView={setDetailView}
+              compareCache={compareCache}
+              frameById={(id) => session.model.frame(id)}
+            />
+          ) : selectedId !== null && session.model.wasEvicted(selectedId) ? (
+            <div className="ws-empty" role="status" data-testid="frame-evicted">
+              Frame #{selectedId} was evicted by the memory cap: its bytes are no longer held.
+            </div>
           ) : props.singleFrame ? (
             <div className="ws-empty">Paste or drop a frame above.</div>
           ) : null

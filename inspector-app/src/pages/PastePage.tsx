@@ -1,4 +1,6 @@
-import { useEffect, useMemo, useState, type DragEvent, type ReactElement } from 'react';
+import { useEffect, useMemo, useRef, useState, type DragEvent, type ReactElement } from 'react';
+import { useTheme } from '../components/shell/use-theme.js';
+import './paste.css';
 import { App } from '../App.js';
 import { MemoryTransport } from '../protocol/transport.js';
 import { bytesFromHash, hashFromBytes, parsePasted } from '../sources/paste-input.js';
@@ -12,6 +14,39 @@ interface PasteState {
 
 const EMPTY: PasteState = { bytes: null, problem: '', source: '' };
 
+/** The example behind "Try an example": cbor.me-style hex with comments. */
+const EXAMPLE = `a3                      # map(3)
+   64 74 79 70 65       #   "type"
+   64 63 68 61 74       #   "chat"
+   62 69 64             #   "id"
+   19 04 d2             #   1234
+   64 75 73 65 72       #   "user"
+   a2                   #   map(2)
+      64 6e 61 6d 65    #     "name"
+      63 61 6e 6e       #     "ann"
+      64 72 6f 6c 65    #     "role"
+      65 61 64 6d 69 6e #     "admin"`;
+
+/** Hex of at most the first MB (the textarea stays usable; the frame itself is whole). */
+const hexOf = (bytes: Uint8Array) => Array.from(bytes.subarray(0, 1 << 20), (b) => b.toString(16).padStart(2, '0')).join(' ');
+
+/** A file's bytes (FileReader where Blob.arrayBuffer is missing, as in jsdom). */
+function readFileBytes(file: Blob): Promise<Uint8Array> {
+  if (typeof file.arrayBuffer === 'function') return file.arrayBuffer().then((b) => new Uint8Array(b));
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsArrayBuffer(file);
+  });
+}
+
+/** `?theme=dark|light` forces a theme; otherwise the system's. */
+function requestedTheme(win: Window): 'light' | 'dark' | 'auto' {
+  const t = new URLSearchParams(win.location.search).get('theme');
+  return t === 'dark' || t === 'light' ? t : 'auto';
+}
+
 /**
  * paste.html: hex (spaces, 0x, commas, `#` comments), base64, base64url, a dropped file, or
  * `#b64=` / `#hex=` in the URL; the frame is shown at once with the full detail view. The
@@ -19,6 +54,9 @@ const EMPTY: PasteState = { bytes: null, problem: '', source: '' };
  */
 export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactElement {
   const win = props.win ?? window;
+  const requested = requestedTheme(win);
+  const theme = useTheme(requested, win);
+  const fileRef = useRef<HTMLInputElement>(null);
   const [text, setText] = useState('');
   const [state, setState] = useState<PasteState>(EMPTY);
   const [generation, setGeneration] = useState(0);
@@ -42,21 +80,32 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
     const fromHash = bytesFromHash(win.location.hash);
     if (!fromHash) return;
     if (fromHash.ok) {
-      setText(Array.from(fromHash.bytes.subarray(0, 1 << 20), (b) => b.toString(16).padStart(2, '0')).join(' '));
+      setText(hexOf(fromHash.bytes));
       show(fromHash.bytes, 'link');
     } else setState({ bytes: null, problem: `The link's frame could not be read: ${fromHash.error}`, source: 'link' });
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
   const decodeText = (value: string) => {
     const parsed = parsePasted(value);
-    if (parsed.ok) show(parsed.bytes, parsed.encoding);
-    else setState({ bytes: null, problem: `${parsed.error} at character ${parsed.offset}`, source: '' });
+    if (parsed.ok) return show(parsed.bytes, parsed.encoding);
+    // The old frame, its hash and its banners go: what is shown is what was typed.
+    setState({ bytes: null, problem: `${parsed.error} at character ${parsed.offset}`, source: '' });
+    setHashNote('');
+    setGeneration((g) => g + 1);
+    win.history.replaceState(null, '', win.location.pathname + win.location.search);
+  };
+
+  /** A file (dropped or opened) replaces what the textarea held. */
+  const showFile = async (file: File) => {
+    const bytes = await readFileBytes(file);
+    setText(hexOf(bytes));
+    show(bytes, file.name);
   };
 
   const onDrop = async (e: DragEvent) => {
     e.preventDefault();
     const file = e.dataTransfer.files[0];
-    if (file) show(new Uint8Array(await file.arrayBuffer()), file.name);
+    if (file) await showFile(file);
   };
 
   // Each new input is a fresh single-frame session on the same worker.
@@ -70,8 +119,22 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
   }, [transport]); // eslint-disable-line react-hooks/exhaustive-deps
 
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', height: '100%' }} onDragOver={(e) => e.preventDefault()} onDrop={(e) => void onDrop(e)}>
+    <div className="ws-paste-page" data-theme={theme} data-testid="paste-page" onDragOver={(e) => e.preventDefault()} onDrop={(e) => void onDrop(e)}>
       <div className="ws-app" style={{ flex: 'none', height: 'auto' }}>
+        <div className="ws-toolbar ws-paste-heading">
+          <h1>wirescope · paste and decode</h1>
+          <span className="ws-muted">CBOR, MessagePack, JSON or json-joy bytes as hex, base64 or a file; the link below carries the frame.</span>
+          <span className="ws-spacer" />
+          <button
+            type="button"
+            onClick={() => {
+              setText(EXAMPLE);
+              decodeText(EXAMPLE);
+            }}
+          >
+            Try an example
+          </button>
+        </div>
         <div className="ws-toolbar" style={{ alignItems: 'stretch' }}>
           <textarea
             aria-label="Frame as hex, base64 or base64url"
@@ -88,16 +151,25 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
               }
             }}
             rows={3}
-            style={{ flex: 1, fontFamily: 'ui-monospace, monospace', fontSize: 11 }}
+            className="ws-paste-input"
           />
           <div style={{ display: 'flex', flexDirection: 'column', gap: 4 }}>
             <button type="button" data-testid="decode-button" onClick={() => decodeText(text)}>
               Decode
             </button>
-            <label className="ws-button-like">
-              <input type="file" hidden data-testid="paste-file" onChange={(e) => void e.target.files?.[0]?.arrayBuffer().then((b) => show(new Uint8Array(b), e.target.files![0].name))} />
-              <span role="button">Open file…</span>
-            </label>
+            <input
+              ref={fileRef}
+              type="file"
+              hidden
+              data-testid="paste-file"
+              onChange={(e) => {
+                const file = e.target.files?.[0];
+                if (file) void showFile(file);
+              }}
+            />
+            <button type="button" onClick={() => fileRef.current?.click()}>
+              Open file…
+            </button>
           </div>
         </div>
         {state.problem && (
@@ -117,7 +189,13 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
         )}
       </div>
       <div style={{ flex: 1, minHeight: 0 }}>
-        <App key={generation} transport={transport} worker={props.worker} capabilities={{ connect: false, sendFrames: false, files: false, theme: 'auto', hostName: 'paste' }} singleFrame autoSelectFirst />
+        {state.bytes ? (
+          <App key={generation} transport={transport} worker={props.worker} capabilities={{ connect: false, sendFrames: false, files: false, theme: requested, hostName: 'paste' }} singleFrame autoSelectFirst />
+        ) : (
+          <div className="ws-app">
+            <div className="ws-empty">Paste or drop a frame above, or try the example.</div>
+          </div>
+        )}
       </div>
     </div>
   );

@@ -6,6 +6,7 @@
 import { createWebSocketTransport } from '../sources/websocket-transport.js';
 import { startDecodeWorker } from '../worker/client.js';
 import { mount } from './mount.js';
+import { demoUrlFor } from '../components/connect/demo-url.js';
 
 const params = new URLSearchParams(location.search);
 mount({
@@ -13,4 +14,5 @@ mount({
   worker: startDecodeWorker(),
   capabilities: { connect: true, sendFrames: true, files: true, theme: params.get('theme') === 'dark' ? 'dark' : params.get('theme') === 'light' ? 'light' : 'auto', hostName: 'web inspector', pastePageUrl: new URL('paste.html', location.href).href },
   connectUrl: params.get('connect') ?? undefined,
+  demoUrl: demoUrlFor(location),
 });

@@ -1,6 +1,6 @@
 import type { HostMessage } from '../protocol/messages.js';
 import type { FrameSummary } from '../worker/api.js';
-import type { SummaryBatch } from '../worker/client.js';
+import type { FilterProgress, SummaryBatch } from '../worker/client.js';
 
 export type ConnectionStatus = 'opening' | 'open' | 'closed' | 'error' | 'imported';
 
@@ -34,6 +34,14 @@ export interface ListFilters {
 
 export const NO_FILTERS: ListFilters = { direction: 'all', format: 'all', connection: 'all', text: '', path: '' };
 
+/** A text / path search in the worker: how far it is (the list fills in as it goes). */
+export interface SearchState {
+  readonly generation: number;
+  readonly searched: number;
+  readonly total: number;
+  readonly done: boolean;
+}
+
 export interface CaptureSnapshot {
   readonly rows: readonly FrameSummary[];
   readonly visible: readonly FrameSummary[];
@@ -50,6 +58,10 @@ export interface CaptureSnapshot {
   /** The host's debugger capture mode, once it reported one. */
   readonly debuggerCapture: { readonly state: 'off' | 'starting' | 'on' | 'error'; readonly message: string } | null;
   readonly bytesHeld: number;
+  /** The running or finished content search, null without a text / path filter. */
+  readonly search: SearchState | null;
+  /** Why the newest connect attempt failed (shown next to the URL), or null. */
+  readonly connectProblem: string | null;
   readonly version: number;
 }
 
@@ -85,6 +97,12 @@ export class CaptureModel {
   private filters: ListFilters = NO_FILTERS;
   /** Frame ids matching the worker-side text/path filter, or null when none is set. */
   private contentMatches: Set<number> | null = null;
+  private search: SearchState | null = null;
+  private connectProblem: string | null = null;
+  /** Connections that reached "open" (a close before that is a failed connect). */
+  private opened = new Set<string>();
+  /** `visible` is recomputed when the next snapshot is made (search slices arrive ~80 times a second). */
+  private visibleStale = false;
   private paused = false;
   private evictedTotal = 0;
   private droppedByHost = 0;
@@ -92,6 +110,8 @@ export class CaptureModel {
   private uncaptured: UncapturedNotice[] = [];
   private debuggerCapture: CaptureSnapshot['debuggerCapture'] = null;
   private bytesHeld = 0;
+  /** The highest frame id evicted so far (ids grow, evictions go oldest first). */
+  private newestEvicted = 0;
   private version = 0;
   private snapshot: CaptureSnapshot;
   /** Frames by id, for the selected frame's row (the list can hold hundreds of thousands). */
@@ -115,6 +135,7 @@ export class CaptureModel {
       this.connectionsCopy = new Map(this.connections);
       this.connectionsDirty = false;
     }
+    if (this.visibleStale) this.refilter();
     return {
       rows: this.rows,
       visible: this.visible,
@@ -128,13 +149,16 @@ export class CaptureModel {
       uncaptured: this.uncaptured,
       debuggerCapture: this.debuggerCapture,
       bytesHeld: this.bytesHeld,
+      search: this.search,
+      connectProblem: this.connectProblem,
       version: this.version,
     };
   }
 
   private lastNotify = 0;
 
-  private changed(): void {
+  /** `urgent`: draw at the next animation frame even in a large list (a search's first matches). */
+  private changed(urgent = false): void {
     this.version++;
     if (this.scheduled) return;
     this.scheduled = true;
@@ -142,7 +166,7 @@ export class CaptureModel {
     // LARGE_LIST rows, redraw at most every LARGE_LIST_INTERVAL_MS (still live to the eye).
     // The same for many connections: each notification copies their map once.
     const large = this.rows.length > LARGE_LIST || this.connections.size > LARGE_CONNECTIONS;
-    const wait = large ? LARGE_LIST_INTERVAL_MS - (now() - this.lastNotify) : 0;
+    const wait = large && !urgent ? LARGE_LIST_INTERVAL_MS - (now() - this.lastNotify) : 0;
     const run = () =>
       this.schedule(() => {
         this.scheduled = false;
@@ -164,22 +188,15 @@ export class CaptureModel {
   }
 
   private refilter(): void {
+    this.visibleStale = false;
     this.visible = this.rows.filter((r) => this.passes(r));
   }
 
   /** A batch of list rows from the worker. */
   applySummaries(batch: SummaryBatch): void {
-    if (batch.matching && this.contentMatches) for (const id of batch.matching) this.contentMatches.add(id);
-    this.evictedTotal = batch.evictedTotal;
-    this.bytesHeld = batch.bytesHeld;
-    if (batch.evictedIds.length) {
-      const gone = new Set(batch.evictedIds);
-      // Evictions are the oldest frames: they sit at the front of both lists.
-      this.rows = this.rows.filter((r) => !gone.has(r.frameId));
-      for (const id of gone) this.byId.delete(id);
-      this.visible = this.visible.filter((r) => !gone.has(r.frameId));
-      this.backlog = this.backlog.filter((r) => !gone.has(r.frameId));
-    }
+    // Matches computed under an older filter are not this filter's: its search covers those frames.
+    if (batch.matching && this.contentMatches && this.search && batch.filterGeneration === this.search.generation) for (const id of batch.matching) this.contentMatches.add(id);
+    this.removeEvicted(batch.evictedIds, batch.evictedTotal, batch.bytesHeld);
     for (const r of batch.summaries) {
       this.byId.set(r.frameId, r);
       // A frame from a connection whose opening was never seen (captured mid-stream, or the
@@ -194,9 +211,38 @@ export class CaptureModel {
     this.changed();
   }
 
+  /** Frames the worker no longer holds (evicted by the cap) leave every list; counters follow. */
+  private removeEvicted(ids: readonly number[], evictedTotal: number, bytesHeld: number): void {
+    this.evictedTotal = evictedTotal;
+    this.bytesHeld = bytesHeld;
+    if (!ids.length) return;
+    const gone = new Set(ids);
+    // Evictions are the oldest frames: they sit at the front of both lists.
+    this.rows = this.rows.filter((r) => !gone.has(r.frameId));
+    for (const id of gone) {
+      this.byId.delete(id);
+      if (id > this.newestEvicted) this.newestEvicted = id;
+    }
+    this.visible = this.visible.filter((r) => !gone.has(r.frameId));
+    this.backlog = this.backlog.filter((r) => !gone.has(r.frameId));
+    if (this.contentMatches) for (const id of ids) this.contentMatches.delete(id);
+  }
+
+  /** The answer to lowering the cap: evicted rows go now, not with the next frame batch. */
+  applyEvictions(ids: readonly number[], evictedTotal: number, bytesHeld: number): void {
+    this.removeEvicted(ids, evictedTotal, bytesHeld);
+    this.changed();
+  }
+
+  /** True for a frame the cap evicted (ids only grow and evictions go oldest first). */
+  wasEvicted(frameId: number): boolean {
+    return frameId <= this.newestEvicted && !this.byId.has(frameId);
+  }
+
   private append(summaries: readonly FrameSummary[]): void {
     // New arrays so React sees a change; push onto a copy is O(n) per batch, ~20 batches/s.
     this.rows = this.rows.concat(summaries);
+    if (this.visibleStale) return;
     const passing = summaries.filter((r) => this.passes(r));
     if (passing.length) this.visible = this.visible.concat(passing);
   }
@@ -205,6 +251,7 @@ export class CaptureModel {
   applyHostMessage(message: HostMessage): void {
     switch (message.type) {
       case 'connection-opening': {
+        this.connectProblem = null;
         const document = documentLabel(message.documentUrl, message.documentOrigin);
         this.setConnection({ connectionId: message.connectionId, url: message.url, protocol: '', status: 'opening', detail: '', ...(document ? { document } : {}) });
         break;
@@ -220,16 +267,28 @@ export class CaptureModel {
         }
         break;
       case 'connection-opened':
+        this.opened.add(message.connectionId);
+        this.connectProblem = null;
         this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: message.url, protocol: message.protocol, status: 'open', detail: message.extensions });
         break;
       case 'connection-closed': {
         const c = this.connections.get(message.connectionId);
-        this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: c?.url ?? '', protocol: c?.protocol ?? '', status: 'closed', detail: `code ${message.code}${message.reason ? ` ${message.reason}` : ''}${message.wasClean ? '' : ' (not clean)'}` });
+        if (!c) break;
+        const detail = `code ${message.code}${message.reason ? ` ${message.reason}` : ''}${message.wasClean ? '' : ' (not clean)'}`;
+        if (!this.opened.has(message.connectionId)) this.connectProblem = `Could not connect to ${c.url}: it closed before opening (${detail}). Is the server running, and is the URL right?`;
+        this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: c.url, protocol: c.protocol, status: 'closed', detail });
         break;
       }
       case 'connection-error': {
         const c = this.connections.get(message.connectionId);
-        this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: c?.url ?? '', protocol: c?.protocol ?? '', status: 'error', detail: message.message });
+        if (!c) {
+          // Refused before it began (a bad URL): no connection to list, only the reason to show.
+          this.connectProblem = message.message;
+          this.changed();
+          break;
+        }
+        if (!this.opened.has(message.connectionId)) this.connectProblem = `Could not connect to ${c.url}: ${message.message}`;
+        this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: c.url, protocol: c.protocol, status: 'error', detail: message.message });
         break;
       }
       case 'dropped':
@@ -271,11 +330,36 @@ export class CaptureModel {
     return this.byId.get(frameId);
   }
 
-  setFilters(filters: ListFilters, contentMatches: readonly number[] | null): void {
+  /** The newest filters, including changes not yet drawn. */
+  currentFilters(): ListFilters {
+    return this.filters;
+  }
+
+  /**
+   * New filters, applied at once. `search`: a generation starts a content search (matches
+   * stream in through applySearchProgress), null drops the content filter, undefined keeps it.
+   */
+  setListFilters(filters: ListFilters, search?: number | null): void {
     this.filters = filters;
-    this.contentMatches = contentMatches ? new Set(contentMatches) : null;
+    if (search === null) {
+      this.contentMatches = null;
+      this.search = null;
+    } else if (search !== undefined) {
+      this.contentMatches = new Set();
+      this.search = { generation: search, searched: 0, total: this.rows.length + this.backlog.length, done: false };
+    }
     this.refilter();
     this.changed();
+  }
+
+  /** A slice of the content search; slices of a superseded search are ignored. */
+  applySearchProgress(progress: FilterProgress): void {
+    if (!this.search || !this.contentMatches || progress.generation !== this.search.generation) return;
+    const firstMatches = this.contentMatches.size === 0 && progress.matches.length > 0;
+    for (const id of progress.matches) this.contentMatches.add(id);
+    this.search = { generation: progress.generation, searched: progress.searched, total: progress.total, done: progress.done };
+    if (progress.matches.length) this.visibleStale = true;
+    this.changed(firstMatches || progress.done);
   }
 
   setPaused(paused: boolean): void {

@@ -43,7 +43,7 @@ describe('a flood of connections', () => {
     const view = render(
       <div>
         <StatusBar snapshot={snapshot} hostName="panel" capBytes={1 << 28} />
-        <FilterBar filters={{ ...NO_FILTERS, connection: 'd:3' }} connections={snapshot.connections} connectionLabels={labels} onChange={() => {}} />
+        <FilterBar filters={{ ...NO_FILTERS, connection: 'd:3' }} connections={snapshot.connections} connectionLabels={labels} onChange={() => {}} search={null} />
       </div>,
     );
     const shown = view.getAllByTestId('connection-status');

@@ -24,6 +24,7 @@ export class InspectorSession {
     this.model = options.model ?? new CaptureModel();
     this.keepOnNavigate = options.keepOnNavigate ?? true;
     this.unsubscribes.push(worker.onSummaries((batch) => this.model.applySummaries(batch)));
+    this.unsubscribes.push(worker.onFilterProgress((progress) => this.model.applySearchProgress(progress)));
     this.unsubscribes.push(transport.listen((message) => this.receive(message)));
     transport.send({ type: 'hello', protocolVersion: PROTOCOL_VERSION });
   }
@@ -72,11 +73,18 @@ export class InspectorSession {
 
   private filterGeneration = 0;
 
-  async setFilters(filters: ListFilters): Promise<void> {
-    // Only the newest filter's answer applies, whatever order the answers come back in.
-    const generation = ++this.filterGeneration;
-    const matches = await this.worker.call('setFilter', { text: filters.text, path: filters.path });
-    if (generation === this.filterGeneration) this.model.setFilters(filters, matches);
+  /**
+   * A filter change. Direction, format and connection apply at once (the list has what they
+   * need); a new text or path starts a worker search that streams its matches in, and a
+   * newer one supersedes it. Changes merge into the newest filters, never a stale copy.
+   */
+  setFilters(patch: Partial<ListFilters>): void {
+    const before = this.model.currentFilters();
+    const next = { ...before, ...patch };
+    const contentChanged = next.text !== before.text || next.path !== before.path;
+    const generation = contentChanged ? ++this.filterGeneration : this.filterGeneration;
+    this.model.setListFilters(next, contentChanged ? (next.text || next.path.trim() ? generation : null) : undefined);
+    if (contentChanged) this.worker.filter(generation, next.text, next.path);
   }
 
   async clear(): Promise<void> {
@@ -85,7 +93,8 @@ export class InspectorSession {
   }
 
   async setCap(bytes: number): Promise<void> {
-    await this.worker.call('setCap', { bytes });
+    const result = await this.worker.call('setCap', { bytes });
+    this.model.applyEvictions(result.evictedIds, result.evictedTotal, result.bytesHeld);
   }
 
   dispose(): void {

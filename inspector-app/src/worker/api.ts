@@ -226,6 +226,13 @@ export interface FilterQuery {
   readonly path: string;
 }
 
+/** What lowering the memory cap did: the ids it evicted (oldest first) and the counters after it. */
+export interface CapResult {
+  readonly evictedIds: readonly number[];
+  readonly evictedTotal: number;
+  readonly bytesHeld: number;
+}
+
 /** Nodes matching a search inside one frame (worker/tree-search.ts). */
 export interface TreeSearchResult {
   /** Root-to-node id paths of the first matches, in byte order. */
@@ -248,22 +255,25 @@ export interface AnnotatedHexResult {
 /** Request name → (params, result). */
 export interface WorkerMethods {
   decode: { params: { frameId: number; format: FormatChoice }; result: FrameDecode | null };
-  /** A window of a node's children (`total` in all), from `offset` or around the child `around`. */
-  children: { params: { frameId: number; format: FormatChoice; nodeId: number; offset?: number; limit?: number; around?: number }; result: ChildWindow };
+  /** A window of a node's children (`total` in all), from `offset` or around the child `around`; `sortBySize`: all of them largest first, then the window. */
+  children: { params: { frameId: number; format: FormatChoice; nodeId: number; offset?: number; limit?: number; around?: number; sortBySize?: boolean }; result: ChildWindow };
   nodeAt: { params: { frameId: number; format: FormatChoice; offset: number }; result: number[] };
   bytes: { params: { frameId: number }; result: Uint8Array | null };
-  text: { params: { frameId: number; format: FormatChoice; nodeId: number; mode: 'json' | 'edn' }; result: TextResult };
+  /** JSON / EDN (one line; `edn-pretty` indented) of a node; `raw-text` / `raw-hex`: the frame's bytes as UTF-8 text or hex (frames that do not decode). */
+  text: { params: { frameId: number; format: FormatChoice; nodeId: number; mode: 'json' | 'edn' | 'edn-pretty' | 'raw-text' | 'raw-hex' }; result: TextResult };
   search: { params: { frameId: number; format: FormatChoice; text: string; limit: number }; result: TreeSearchResult };
   annotate: { params: { frameId: number; format: FormatChoice }; result: AnnotatedHexResult };
   largest: { params: { frameId: number; format: FormatChoice; count: number }; result: LargestField[] };
   crdt: { params: { frameId: number; format: FormatChoice }; result: CrdtSummary | null };
   /** The Bytes view's figures; null when the frame is gone or does not decode. */
   bytesReport: { params: { frameId: number; format: FormatChoice }; result: BytesReport | null };
-  diff: { params: { frameA: number; frameB: number }; result: DiffRow[] };
+  /** null when either frame is not held (evicted, or no such frame). */
+  diff: { params: { frameA: number; frameB: number }; result: DiffRow[] | null };
   encode: { params: { json: string; as: EncodeAs }; result: EncodeResult };
   setFilter: { params: FilterQuery; result: number[] | null };
   exportCapture: { params: { kind: 'har' | 'wirescope'; connections: Record<string, { url: string; protocol: string }> }; result: Uint8Array };
-  setCap: { params: { bytes: number }; result: void };
+  /** Lowers (or raises) the cap; the answer names the frames it evicted, so the list can drop them at once. */
+  setCap: { params: { bytes: number }; result: CapResult };
   clear: { params: Record<string, never>; result: void };
 }
 
@@ -274,7 +284,9 @@ export type ToWorker =
   | { readonly type: 'ingest'; readonly frames: readonly IngestFrame[] }
   | { readonly type: 'call'; readonly callId: number; readonly method: WorkerMethod; readonly params: unknown }
   | { readonly type: 'compare'; readonly jobId: number; readonly frameId: number; readonly format: FormatChoice; readonly nodeId: number }
-  | { readonly type: 'cancel-compare'; readonly jobId: number };
+  | { readonly type: 'cancel-compare'; readonly jobId: number }
+  /** Sets the text / path filter and searches the held frames in slices; a newer generation supersedes it. */
+  | { readonly type: 'filter'; readonly generation: number; readonly text: string; readonly path: string };
 
 /** worker → main */
 export type FromWorker =
@@ -287,7 +299,11 @@ export type FromWorker =
       readonly bytesHeld: number;
       /** Ids of the new summaries that match the active content filter (null: no filter). */
       readonly matching: readonly number[] | null;
+      /** The filter generation `matching` was computed under. */
+      readonly filterGeneration: number;
     }
+  /** A slice of a running search: the matches found in it, and how far the search is. */
+  | { readonly type: 'filter-progress'; readonly generation: number; readonly matches: readonly number[]; readonly searched: number; readonly total: number; readonly done: boolean }
   | { readonly type: 'result'; readonly callId: number; readonly result: unknown }
   | { readonly type: 'failure'; readonly callId: number; readonly message: string }
   | { readonly type: 'compare-row'; readonly jobId: number; readonly row: CompareRowView; readonly done: number; readonly total: number }

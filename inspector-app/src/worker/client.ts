@@ -1,6 +1,7 @@
 import type { CompareRowView, FormatChoice, FromWorker, IngestFrame, ToWorker, WorkerMethods } from './api.js';
 
 export interface SummaryBatch extends Extract<FromWorker, { type: 'summaries' }> {}
+export interface FilterProgress extends Extract<FromWorker, { type: 'filter-progress' }> {}
 
 export interface CompareHandlers {
   onRow(row: CompareRowView, done: number, total: number): void;
@@ -14,6 +15,7 @@ export class WorkerClient {
   private readonly calls = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private readonly jobs = new Map<number, CompareHandlers>();
   private readonly summaryListeners = new Set<(batch: SummaryBatch) => void>();
+  private readonly filterListeners = new Set<(progress: FilterProgress) => void>();
 
   constructor(private readonly worker: Worker) {
     worker.onmessage = (event: MessageEvent<FromWorker>) => this.receive(event.data);
@@ -32,6 +34,9 @@ export class WorkerClient {
     switch (message.type) {
       case 'summaries':
         for (const l of this.summaryListeners) l(message);
+        return;
+      case 'filter-progress':
+        for (const l of this.filterListeners) l(message);
         return;
       case 'result':
       case 'failure': {
@@ -54,6 +59,16 @@ export class WorkerClient {
   onSummaries(listener: (batch: SummaryBatch) => void): () => void {
     this.summaryListeners.add(listener);
     return () => this.summaryListeners.delete(listener);
+  }
+
+  onFilterProgress(listener: (progress: FilterProgress) => void): () => void {
+    this.filterListeners.add(listener);
+    return () => this.filterListeners.delete(listener);
+  }
+
+  /** Sets the text / path filter; the search streams back as filter-progress for this generation. */
+  filter(generation: number, text: string, path: string): void {
+    this.post({ type: 'filter', generation, text, path });
   }
 
   /** Hands frames to the worker; their buffers are transferred (the caller must not keep them). */

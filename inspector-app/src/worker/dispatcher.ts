@@ -3,7 +3,7 @@
  * to `self`, tests to an in-process channel (inspector-app/src/worker/in-process.ts).
  */
 import type { FrameSummary, FromWorker, IngestFrame, ToWorker } from './api.js';
-import { WorkerHandlers, summarize } from './handlers.js';
+import { WorkerHandlers } from './handlers.js';
 import { runCompare } from './compare-job.js';
 
 /** Summaries go out in batches: at 10,000 frames/s that is ~20 messages/s, not 10,000. */
@@ -14,8 +14,20 @@ function lostSummary(frame: IngestFrame, lost: { size: number; reason: string })
   return { frameId, connectionId, direction, time, opcode, size: lost.size, format: null, preview: lost.reason, error: null, lost: lost.reason };
 }
 
-export function createDispatcher(post: (message: FromWorker, transfer?: Transferable[]) => void): (message: ToWorker) => void {
+/** A search slice runs this long before it reports and lets other messages in. */
+const SEARCH_SLICE_MS = 12;
+
+export interface DispatcherOptions {
+  readonly sliceMs?: number;
+  /** The clock search slices are timed with. */
+  readonly now?: () => number;
+}
+
+export function createDispatcher(post: (message: FromWorker, transfer?: Transferable[]) => void, options: DispatcherOptions = {}): (message: ToWorker) => void {
+  const sliceMs = options.sliceMs ?? SEARCH_SLICE_MS;
+  const now = options.now ?? (() => performance.now());
   const handlers = new WorkerHandlers();
+  let filterGeneration = 0;
   const compareJobs = new Map<number, AbortController>();
   let pending: FrameSummary[] = [];
   let pendingEvicted: number[] = [];
@@ -34,6 +46,7 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
       bytesHeld: handlers.store.bytesHeld,
       // Without a filter every frame matches: null rather than a list of them all.
       matching: handlers.filtering ? pendingMatching : null,
+      filterGeneration,
     });
     pending = [];
     pendingEvicted = [];
@@ -50,7 +63,7 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
             continue;
           }
           for (const id of handlers.store.add(frame)) pendingEvicted.push(id);
-          const summary = summarize(frame, handlers.store);
+          const summary = handlers.summarize(frame);
           pending.push(summary);
           if (handlers.filtering && handlers.matches(frame.frameId)) pendingMatching.push(frame.frameId);
         }
@@ -87,6 +100,34 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
           },
         };
         void runCompare(index, message.nodeId < 0 ? index.root : message.nodeId, controller.signal, sink, `frame #${message.frameId}`);
+        return;
+      }
+      case 'filter': {
+        // Rows matched under the old filter go out tagged with its generation first.
+        flush();
+        filterGeneration = message.generation;
+        const generation = message.generation;
+        if (!handlers.setContentFilter({ text: message.text, path: message.path })) {
+          post({ type: 'filter-progress', generation, matches: [], searched: 0, total: 0, done: true });
+          return;
+        }
+        // The frames held now; later ones are matched as they arrive (the summaries' `matching`).
+        const ids = Array.from(handlers.store.all(), (f) => f.frameId);
+        let at = 0;
+        const slice = () => {
+          if (generation !== filterGeneration) return;
+          const until = now() + sliceMs;
+          const matches: number[] = [];
+          while (at < ids.length) {
+            if (handlers.matches(ids[at])) matches.push(ids[at]);
+            at++;
+            if (now() >= until) break;
+          }
+          const done = at >= ids.length;
+          post({ type: 'filter-progress', generation, matches, searched: at, total: ids.length, done });
+          if (!done) setTimeout(slice, 0);
+        };
+        slice();
         return;
       }
       case 'cancel-compare':

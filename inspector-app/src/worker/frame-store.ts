@@ -29,6 +29,8 @@ export class FrameStore {
   private order: number[] = [];
   private head = 0;
   private indexCache = new Map<string, DecodedEntry>();
+  /** How each frame's list row was read (content-search.ts `searchFormat`), for the text filter's fast route. */
+  private searchFormats = new Map<number, string | null | undefined>();
   bytesHeld = 0;
   evictedTotal = 0;
   /** What each connection's frames decoded as: breaks ties on tiny frames. */
@@ -63,6 +65,7 @@ export class FrameStore {
       this.frames.delete(id);
       this.bytesHeld -= frame.data.byteLength;
       this.evictedTotal++;
+      this.searchFormats.delete(id);
       evicted.push(id);
       for (const key of this.indexCache.keys()) if (key.startsWith(`${id}:`)) this.indexCache.delete(key);
     }
@@ -71,6 +74,15 @@ export class FrameStore {
       this.head = 0;
     }
     return evicted;
+  }
+
+  setSearchFormat(frameId: number, format: string | null | undefined): void {
+    if (this.frames.has(frameId)) this.searchFormats.set(frameId, format);
+  }
+
+  /** undefined when not known (then the search reads the frame again). */
+  searchFormat(frameId: number): string | null | undefined {
+    return this.searchFormats.get(frameId);
   }
 
   get(frameId: number): IngestFrame | undefined {
@@ -90,6 +102,7 @@ export class FrameStore {
     this.order = [];
     this.head = 0;
     this.indexCache.clear();
+    this.searchFormats.clear();
     this.formats.clear();
     this.bytesHeld = 0;
   }

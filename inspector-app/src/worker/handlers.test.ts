@@ -173,7 +173,7 @@ describe('diff', () => {
         expect.objectContaining({ path: '$.c', change: 'added' }),
       ]),
     );
-    expect(rows.some((r) => r.path === '$.a')).toBe(false);
+    expect(rows!.some((r) => r.path === '$.a')).toBe(false);
   });
 });
 

@@ -20,7 +20,8 @@ import { diffFrames } from './frame-diff.js';
 import { decodedEntry, FrameStore, isPlainText } from './frame-store.js';
 import { stringsIn } from './connection-formats.js';
 import { jsonText } from './json-text.js';
-import { parsePath, resolvePath, type PathPart } from './path-filter.js';
+import { prettyEdn } from './edn-pretty.js';
+import { compileQuery, frameMatches, searchFormat, type ContentQuery } from './content-search.js';
 import { childNodes, framePreview, pathToOffset, treeNode } from './tree-nodes.js';
 import { searchTree } from './tree-search.js';
 import { annotateFrame } from './annotate-frame.js';
@@ -48,6 +49,13 @@ function hexStart(bytes: Uint8Array, max = 24): string {
   let s = '';
   for (let i = 0; i < Math.min(bytes.length, max); i++) s += bytes[i].toString(16).padStart(2, '0') + ' ';
   return s.trimEnd() + (bytes.length > max ? ' …' : '');
+}
+
+/** Bytes as hex, 16 per line. */
+function hexLines(bytes: Uint8Array): string {
+  const lines: string[] = [];
+  for (let i = 0; i < bytes.length; i += 16) lines.push(Array.from(bytes.subarray(i, i + 16), (b) => b.toString(16).padStart(2, '0')).join(' '));
+  return lines.join('\n');
 }
 
 /** The list row for one frame: read one level deep, never more. */
@@ -80,15 +88,10 @@ function protocolOf(index: SpanIndex | null, format: string | null): FrameSummar
   return p ? { name: p.protocol, message: p.message, event: p.event, id: p.id, quiet: p.quiet } : undefined;
 }
 
-interface ActiveFilter {
-  readonly textLower: string;
-  readonly parts: readonly PathPart[] | null;
-}
-
 /** The worker's request handlers, free of `postMessage` so tests call them directly. */
 export class WorkerHandlers {
   readonly store = new FrameStore();
-  private filter: ActiveFilter | null = null;
+  private filter: ContentQuery | null = null;
 
   private index(frameId: number, format: Parameters<FrameStore['decoded']>[1]): SpanIndex | null {
     return this.store.decoded(frameId, format)?.index ?? null;
@@ -103,14 +106,21 @@ export class WorkerHandlers {
     const filter = this.filter;
     if (!filter) return true;
     const frame = this.store.get(frameId);
-    if (!frame) return false;
-    const d = decodeFrame(frame.data, { isText: frame.opcode === 'text' });
-    if (!d.index || d.index.root < 0) return filter.parts === null && textDecoder.decode(frame.data).toLowerCase().includes(filter.textLower);
-    const value = d.index.value(d.index.root);
-    const targets = filter.parts ? resolvePath(value, filter.parts) : [value];
-    if (targets.length === 0) return false;
-    if (!filter.textLower) return true;
-    return targets.some((t) => jsonText(t, Infinity, undefined).text.toLowerCase().includes(filter.textLower));
+    return frame ? frameMatches(frame, this.store.searchFormat(frameId), filter) : false;
+  }
+
+  /** Sets the content filter; an unparsable path matches nothing (the filter bar shows why). */
+  setContentFilter({ text, path }: FilterQuery): ContentQuery | null {
+    const query = compileQuery(text, path);
+    this.filter = query && 'error' in query ? { textLower: '', parts: [{ type: 'key', key: '\u0000never' }], stringOnly: false, probe: '' } : query;
+    return this.filter;
+  }
+
+  /** The list row of a new frame (and what the text filter's fast route needs to know of it). */
+  summarize(frame: IngestFrame): FrameSummary {
+    const summary = summarize(frame, this.store);
+    this.store.setSearchFormat(frame.frameId, searchFormat(summary));
+    return summary;
   }
 
   readonly methods: { [M in keyof WorkerMethods]: (params: WorkerMethods[M]['params']) => WorkerMethods[M]['result'] } = {
@@ -136,11 +146,11 @@ export class WorkerHandlers {
         strings: entry.verdict === 'unknown' ? stringsIn(frame.data) : undefined,
       };
     },
-    children: ({ frameId, format, nodeId, offset, limit, around }) => {
+    children: ({ frameId, format, nodeId, offset, limit, around, sortBySize }) => {
       const index = this.index(frameId, format);
       if (!index) return { nodes: [], total: 0, offset: 0 };
       // Tag 24's embedded item opens as a nested tree (worker/embedded-nodes.ts).
-      return embeddedChildren(index, nodeId, offset, limit) ?? markEmbedded(index, childNodes(index, nodeId, offset, limit, around));
+      return embeddedChildren(index, nodeId, offset, limit) ?? markEmbedded(index, childNodes(index, nodeId, offset, limit, around, sortBySize));
     },
     nodeAt: ({ frameId, format, offset }) => {
       const index = this.index(frameId, format);
@@ -148,11 +158,17 @@ export class WorkerHandlers {
     },
     bytes: ({ frameId }) => this.store.get(frameId)?.data.slice() ?? null,
     text: ({ frameId, format, nodeId, mode }): TextResult => {
+      if (mode === 'raw-text' || mode === 'raw-hex') {
+        const frame = this.store.get(frameId);
+        if (!frame) return { text: '', truncated: false };
+        const cut = frame.data.subarray(0, mode === 'raw-hex' ? MAX_TEXT_CHARS / 3 : MAX_TEXT_CHARS);
+        return { text: mode === 'raw-hex' ? hexLines(cut) : textDecoder.decode(cut), truncated: cut.length < frame.data.length };
+      }
       const index = this.index(frameId, format);
       if (!index || !index.has(nodeId)) return { text: '', truncated: false };
-      if (mode === 'edn') {
+      if (mode === 'edn' || mode === 'edn-pretty') {
         const text = diagnostic(index, nodeId, { maxLength: MAX_TEXT_CHARS });
-        return { text, truncated: text.length >= MAX_TEXT_CHARS };
+        return { text: mode === 'edn-pretty' ? prettyEdn(text) : text, truncated: text.length >= MAX_TEXT_CHARS };
       }
       return jsonText(index.value(nodeId), MAX_TEXT_CHARS);
     },
@@ -211,20 +227,14 @@ export class WorkerHandlers {
     diff: ({ frameA, frameB }) => {
       const fa = this.store.get(frameA);
       const fb = this.store.get(frameB);
-      if (!fa || !fb) return [];
+      if (!fa || !fb) return null;
       const a = decodeFrame(fa.data, { isText: fa.opcode === 'text' }).index;
       const b = decodeFrame(fb.data, { isText: fb.opcode === 'text' }).index;
       return a && b ? diffFrames(a, b) : [];
     },
     encode: ({ json, as }) => encodeComposed(json, as),
-    setFilter: ({ text, path }: FilterQuery) => {
-      const textLower = text.trim().toLowerCase();
-      const parsed = path.trim() ? parsePath(path) : null;
-      if (!textLower && !parsed) {
-        this.filter = null;
-        return null;
-      }
-      this.filter = { textLower, parts: parsed && parsed.ok ? parsed.parts : parsed ? [{ type: 'key', key: '\u0000never' }] : null };
+    setFilter: (query: FilterQuery) => {
+      if (!this.setContentFilter(query)) return null;
       const out: number[] = [];
       for (const f of this.store.all()) if (this.matches(f.frameId)) out.push(f.frameId);
       return out;
@@ -237,7 +247,8 @@ export class WorkerHandlers {
       return serializeCapture(infos, frames);
     },
     setCap: ({ bytes }) => {
-      this.store.setCap(bytes);
+      const evictedIds = this.store.setCap(bytes);
+      return { evictedIds, evictedTotal: this.store.evictedTotal, bytesHeld: this.store.bytesHeld };
     },
     clear: () => {
       this.store.clear();

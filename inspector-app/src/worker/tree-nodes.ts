@@ -93,7 +93,7 @@ export function treeNode(index: SpanIndex, id: number, position: number, depth =
     keyEnd: keyId >= 0 ? store.end[keyId] : -1,
     kind: index.kind(id),
     head: describeHead(index, id),
-    preview: previewValue(index, id, 80),
+    preview: arrivedPreview(index, id) ?? previewValue(index, id, 80),
     start: store.start[id],
     end: store.end[id],
     headerLength: index.headerLength(id),
@@ -108,28 +108,104 @@ export function treeNode(index: SpanIndex, id: number, position: number, depth =
   };
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: false });
+
+/** A string cut short by the end of the frame: the bytes that did arrive, and how many were declared. */
+function arrivedPreview(index: SpanIndex, id: number): string | null {
+  if (!index.isIncomplete(id)) return null;
+  const kind = index.kind(id);
+  if (kind !== 'text' && kind !== 'bytes') return null;
+  const { start, end, head, arg } = index.store;
+  const from = start[id] + head[id];
+  const to = Math.min(end[id], index.bytes.length);
+  const declared = arg[id];
+  if (!(declared >= 0) || to < from) return null;
+  const got = index.bytes.subarray(from, Math.min(to, from + 60));
+  const shown = kind === 'text' ? JSON.stringify(utf8.decode(got)).slice(0, -1) + '…"' : `h'${Array.from(got, (b) => b.toString(16).padStart(2, '0')).join('')}…'`;
+  return `${shown} (${to - from} of ${declared} bytes arrived)`;
+}
+
+/**
+ * A map's last key whose value failed to decode: the walker stopped after the key, so the
+ * entry has no value node. It is still an entry the user must see (its key bytes are
+ * there), shown as a row for the key that says why the value is missing.
+ */
+function danglingKeyNode(index: SpanIndex, mapId: number, depth: number, parentPath: string, parentPointer: string): TreeNode | null {
+  const { firstChild, nextSibling, flags, start, end } = index.store;
+  let last = -1;
+  for (let c = firstChild[mapId]; c >= 0; c = nextSibling[c]) last = c;
+  if (last < 0 || !(flags[last] & Flag.key)) return null;
+  const label = index.kind(last) === 'text' && !index.isIncomplete(last) ? String(index.value(last)) : previewValue(index, last, 40);
+  const error = index.error;
+  const why = error ? `value failed at byte ${error.offset}: ${error.message}` : 'value missing';
+  return {
+    id: last,
+    parent: mapId,
+    depth,
+    label,
+    keyStart: start[last],
+    keyEnd: end[last],
+    kind: 'missing',
+    head: 'no value',
+    preview: `(${why})`,
+    start: end[last],
+    end: end[last],
+    headerLength: 0,
+    isContainer: false,
+    childCount: -1,
+    incomplete: true,
+    duplicateKey: false,
+    path: parentPath + (/^[A-Za-z_$][\w$]*$/.test(label) ? `.${label}` : `[${JSON.stringify(label)}]`),
+    pointer: `${parentPointer}/${label.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+    crdtId: null,
+    crdtSpan: null,
+  };
+}
+
 /** Children listed per request: a 100,000-item array opens a page at a time. */
 export const CHILD_PAGE = 1000;
 
 /**
  * A window of the children of `id` as tree rows (indexes one more level on demand): from
  * `offset`, or centred on the child `around` (revealing a node deep in a long array).
+ * `bySize` orders all the children by their bytes (key included), largest first, before the
+ * window is cut: a sorted page is the top of the whole container, not of one page.
  */
-export function childNodes(index: SpanIndex, id: number, offset = 0, limit = CHILD_PAGE, around = -1): { nodes: TreeNode[]; total: number; offset: number } {
+export function childNodes(index: SpanIndex, id: number, offset = 0, limit = CHILD_PAGE, around = -1, bySize = false): { nodes: TreeNode[]; total: number; offset: number } {
   if (!index.has(id)) return { nodes: [], total: 0, offset: 0 };
   const depth = depthOf(index, id) + 1;
   // Below PATH_LEVELS each row builds its own (cut) path from a few parents instead.
   const parentSegments = depth <= PATH_LEVELS ? pathSegments(index, id) : undefined;
   const all = index.children(id);
+  // Positions in arrival order (labels and paths need them), in display order.
+  let order: number[] | null = null;
+  if (bySize) {
+    const { start, end } = index.store;
+    const size = all.map((c) => {
+      const key = index.keyOf(c);
+      return end[c] - start[c] + (key >= 0 ? end[key] - start[key] : 0);
+    });
+    order = all.map((_, i) => i).sort((a, b) => size[b] - size[a] || a - b);
+  }
   if (around >= 0) {
-    const at = all.indexOf(around);
+    const at = order ? order.findIndex((i) => all[i] === around) : all.indexOf(around);
     if (at >= 0) offset = Math.max(0, Math.min(at - (limit >> 1), all.length - limit));
   }
-  const start = Math.max(0, Math.min(offset, all.length));
-  const end = Math.min(all.length, start + limit);
+  const from = Math.max(0, Math.min(offset, all.length));
+  const to = Math.min(all.length, from + limit);
   const nodes: TreeNode[] = [];
-  for (let i = start; i < end; i++) nodes.push(treeNode(index, all[i], i, depth, parentSegments));
-  return { nodes, total: all.length, offset: start };
+  for (let i = from; i < to; i++) {
+    const position = order ? order[i] : i;
+    nodes.push(treeNode(index, all[position], position, depth, parentSegments));
+  }
+  // An entry whose value failed comes last (the walker stopped there): shown after the rest.
+  if (index.isIncomplete(id) && index.kind(id) === 'map' && to === all.length) {
+    // (Past PATH_LEVELS no parent path was built: this rare row builds its own.)
+    const segments = parentSegments ?? pathSegments(index, id);
+    const dangling = danglingKeyNode(index, id, depth, formatPath(segments), formatPointer(segments));
+    if (dangling) return { nodes: [...nodes, dangling], total: all.length + 1, offset: from };
+  }
+  return { nodes, total: all.length, offset: from };
 }
 
 /** The ids from the root down to the deepest node containing `offset` (empty when none). */

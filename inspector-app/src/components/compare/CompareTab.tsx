@@ -1,14 +1,13 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactElement } from 'react';
 import type { CompareRowView, FormatChoice } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { CompareCharts } from './CompareCharts.js';
 import { CompareTable } from './CompareTable.js';
 import { copyText, type ClipboardLike } from '../shell/copyText.js';
 import { formatBytes, sortRows, type SortKey, type SortState } from './format.js';
+import { CODEC_COUNT, CompareCache, compareKey, type CompareRun } from '../../state/compare-cache.js';
 import './detail.css';
 
-/** codecs/compare's registry size; the worker's `total` replaces it once rows arrive. */
-const CODEC_COUNT = 16;
 const TOAST_MS = 1600;
 
 export interface CompareTabProps {
@@ -22,83 +21,34 @@ export interface CompareTabProps {
   readonly originalSize: number;
   /** Defaults to `navigator.clipboard`; the copy falls back to execCommand without it. */
   readonly clipboard?: ClipboardLike | null;
+  /** Where runs live beyond this tab's mount (the app keeps one per capture); default: this mount's own. */
+  readonly cache?: CompareCache;
 }
 
-type Phase = 'idle' | 'running' | 'done' | 'cancelled' | 'error';
-
-interface RunState {
-  /** The frame / format / node this state belongs to: anything else shows as idle. */
-  readonly key: string;
-  readonly phase: Phase;
-  readonly rows: readonly CompareRowView[];
-  readonly done: number;
-  readonly total: number;
-  readonly error: string | null;
-  readonly markdown: string;
-}
-
-interface Job {
-  cancel: () => void;
-  acceptRows: boolean;
-  running: boolean;
-}
-
-const idle = (key: string): RunState => ({ key, phase: 'idle', rows: [], done: 0, total: CODEC_COUNT, error: null, markdown: '' });
+const idle: CompareRun = { phase: 'idle', rows: [], done: 0, total: CODEC_COUNT, error: null, markdown: '' };
 
 const defaultClipboard = (): ClipboardLike | null => (typeof navigator !== 'undefined' && navigator.clipboard ? navigator.clipboard : null);
 
 /** Re-encode comparison of the selected node in all codecs: run on demand, cancellable. */
-export function CompareTab({ client, frameId, format, nodeId, nodeLabel, originalSize, clipboard = defaultClipboard() }: CompareTabProps): ReactElement {
-  const key = `${frameId}:${format}:${nodeId}`;
-  const [stored, setState] = useState<RunState>(() => idle(key));
-  const state = stored.key === key ? stored : idle(key);
+export function CompareTab({ client, frameId, format, nodeId, nodeLabel, originalSize, clipboard = defaultClipboard(), cache: sharedCache }: CompareTabProps): ReactElement {
+  const key = compareKey(frameId, format, nodeId);
+  const [ownCache] = useState(() => new CompareCache());
+  const cache = sharedCache ?? ownCache;
+  const state = useSyncExternalStore(cache.subscribe, () => cache.get(key)) ?? idle;
   const [sort, setSort] = useState<SortState>({ key: 'size', dir: 'asc' });
   const [toast, setToast] = useState<string | null>(null);
-  const jobRef = useRef<Job | null>(null);
   const toastTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  // A new frame / node (or unmounting) cancels the running job; its late messages are ignored.
-  useEffect(
-    () => () => {
-      const job = jobRef.current;
-      jobRef.current = null;
-      if (job?.running) job.cancel();
-    },
-    [client, key],
-  );
+  // Another node while shown cancels the run of the one before; leaving the tab does not.
+  const shownKey = useRef(key);
+  useEffect(() => {
+    if (shownKey.current !== key) cache.cancel(shownKey.current);
+    shownKey.current = key;
+  }, [cache, key]);
   useEffect(() => () => clearTimeout(toastTimer.current), []);
 
-  const run = useCallback(() => {
-    const previous = jobRef.current;
-    if (previous?.running) previous.cancel();
-    const job: Job = { cancel: () => {}, acceptRows: true, running: true };
-    jobRef.current = job;
-    setState({ ...idle(key), phase: 'running' });
-    job.cancel = client.compare(frameId, format, nodeId, {
-      onRow(row, done, total) {
-        if (jobRef.current !== job || !job.acceptRows) return;
-        setState((s) => (s.key === key ? { ...s, rows: [...s.rows, row], done, total } : s));
-      },
-      onEnd(cancelled, error, markdown) {
-        job.running = false;
-        if (jobRef.current !== job) return;
-        setState((s) => {
-          if (s.key !== key) return s;
-          // An aborted run may end with the abort's own error: the cancel note says it all.
-          if (s.phase === 'cancelled' || cancelled) return { ...s, phase: 'cancelled', error: null, markdown };
-          return { ...s, phase: error !== null ? 'error' : 'done', error, markdown };
-        });
-      },
-    });
-  }, [client, frameId, format, nodeId, key]);
-
-  const cancel = useCallback(() => {
-    const job = jobRef.current;
-    if (!job?.running) return;
-    job.acceptRows = false;
-    job.cancel();
-    setState((s) => (s.key === key ? { ...s, phase: 'cancelled' } : s));
-  }, [key]);
+  const run = useCallback(() => cache.run(client, frameId, format, nodeId), [cache, client, frameId, format, nodeId]);
+  const cancel = useCallback(() => cache.cancel(key), [cache, key]);
 
   const copy = useCallback(async () => {
     const ok = await copyText(state.markdown, clipboard);

@@ -1,5 +1,6 @@
-import { useState, type ReactElement } from 'react';
+import { useState, type ReactElement, type Ref } from 'react';
 import type { ConnectionState } from '../../state/capture-model.js';
+import './connect.css';
 
 /** The standalone inspector's connection controls: URL, subprotocols, connect / close / reconnect. */
 export function ConnectBar(props: {
@@ -9,6 +10,9 @@ export function ConnectBar(props: {
   onClose: (connectionId: string) => void;
   composerOpen: boolean;
   onToggleComposer: () => void;
+  /** Why the newest connect attempt failed, shown next to the URL. */
+  problem?: string | null;
+  urlRef?: Ref<HTMLInputElement>;
 }): ReactElement {
   const [url, setUrl] = useState(props.initialUrl);
   const [protocols, setProtocols] = useState('');
@@ -30,7 +34,7 @@ export function ConnectBar(props: {
         connect();
       }}
     >
-      <input aria-label="WebSocket URL" data-testid="url-input" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="ws://localhost:8080/demo" style={{ flex: 1, minWidth: 200 }} />
+ <input ref={props.urlRef} aria-label="WebSocket URL" data-testid="url-input" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="ws://localhost:8080/demo" style={{ flex: 1, minWidth: 200 }} />
       <input aria-label="Subprotocols (comma separated)" value={protocols} onChange={(e) => setProtocols(e.target.value)} placeholder="subprotocols" style={{ width: 120 }} />
       <button type="submit" data-testid="connect-button">
         {live.some((c) => c.url === url.trim()) ? 'Connect another' : 'Connect'}
@@ -38,6 +42,11 @@ export function ConnectBar(props: {
       <button type="button" aria-pressed={props.composerOpen} aria-expanded={props.composerOpen} data-testid="compose-toggle" onClick={props.onToggleComposer}>
         Compose…
       </button>
+      {props.problem && (
+        <span className="ws-connect-problem" role="alert" data-testid="connect-problem">
+          {props.problem}
+        </span>
+      )}
       {live.map((c) => (
         <button key={c.connectionId} type="button" onClick={() => props.onClose(c.connectionId)} title={`close ${c.url}`}>
           Close {c.url.replace(/^wss?:\/\//, '')}

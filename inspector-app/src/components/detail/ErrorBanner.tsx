@@ -7,7 +7,11 @@ export function ErrorBanner(props: { error: FrameError; format: string | null; o
   return (
     <div className="ws-banner-error" role="alert" data-testid="error-banner" data-offset={error.offset}>
       <strong>{format ? `Malformed ${format}` : 'Undecodable frame'}</strong>: {error.message}{' '}
-      <span className="ws-mono">({error.code}, byte offset {error.offset} = 0x{error.offset.toString(16)})</span>
+      {/* The message already says "at byte N": add only what it lacks. */}
+      <span className="ws-mono">
+        ({error.code}
+        {error.message.includes(`byte ${error.offset}`) ? '' : `, at byte ${error.offset}`}, 0x{error.offset.toString(16)})
+      </span>
       {onShowByte && (
         <button type="button" style={{ marginLeft: 8 }} onClick={() => onShowByte(error.offset)}>
           show byte

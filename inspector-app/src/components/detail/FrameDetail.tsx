@@ -14,8 +14,10 @@ import { UnknownBanner } from './UnknownBanner.js';
 import { FrameActions } from './FrameActions.js';
 import { StructureTab } from './StructureTab.js';
 import { TextTab } from './TextTab.js';
+import { DEFAULT_DETAIL_VIEW, type DetailTab, type DetailView } from '../../state/detail-view.js';
+import type { CompareCache } from '../../state/compare-cache.js';
 
-type Tab = 'tree' | 'hex' | 'text' | 'bytes' | 'compare' | 'crdt' | 'diff';
+type Tab = DetailTab;
 const TAB_LABELS: Record<Tab, string> = { tree: 'Tree', hex: 'Hex', text: 'Text', bytes: 'Bytes', compare: 'Compare', crdt: 'CRDT', diff: 'Diff' };
 
 export interface FrameDetailProps {
@@ -24,11 +26,21 @@ export interface FrameDetailProps {
   /** Recent frames, for the diff picker. */
   readonly otherFrames: readonly FrameSummary[];
   readonly theme: 'light' | 'dark';
+  /** Tab and view options, kept by the app across frames (default: this frame's own). */
+  readonly view?: DetailView;
+  readonly onView?: (view: DetailView) => void;
+  /** Any held frame's row by id (the Diff picker labels frames older than otherFrames). */
+  readonly frameById?: (frameId: number) => FrameSummary | undefined;
+  /** Comparison runs kept across tabs and frames. */
+  readonly compareCache?: CompareCache;
   /** The list's text filter (the tree search starts with it). */
   readonly searchText?: string;
   /** The paste page's URL, for "link to this frame" (absent: no link). */
   readonly pastePageUrl?: string;
 }
+
+/** A frame in the Diff picker: the same words wherever it is listed. */
+const diffLabel = (f: FrameSummary) => `#${f.frameId} ${f.format ?? '?'} ${formatBytes(f.size)} ${f.preview.slice(0, 40)}`;
 
 /** One frame: actions, error banner, and the Tree / Hex / Text / Compare / CRDT / Diff tabs. */
 export function FrameDetail(props: FrameDetailProps): ReactElement {
@@ -38,8 +50,13 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
   const [decoded, setDecoded] = useState<FrameDecode | null>(null);
   const [bytes, setBytes] = useState<Uint8Array | null>(null);
   const [selectedId, setSelectedId] = useState<number | null>(null);
-  const [tab, setTab] = useState<Tab>('tree');
-  const [sortBySize, setSortBySize] = useState(false);
+  const [ownView, setOwnView] = useState<DetailView>(DEFAULT_DETAIL_VIEW);
+  const view = props.view ?? ownView;
+  const setView = props.onView ?? setOwnView;
+  const chosenTab = view.tab;
+  const setTab = (tab: Tab) => setView({ ...view, tab });
+  const sortBySize = view.sortBySize;
+  const setSortBySize = (on: boolean) => setView({ ...view, sortBySize: on });
   const [scrollTo, setScrollTo] = useState<number | null>(null);
   const [diffWith, setDiffWith] = useState<number | null>(null);
   const idPrefix = useId();
@@ -69,6 +86,11 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
   }, [client, frameId]);
 
   const root = decoded?.root ?? null;
+  // What "auto" found, kept while another decoder is forced (the switcher's "auto (…)" names it).
+  const [autoDetected, setAutoDetected] = useState<string | null>(null);
+  useEffect(() => {
+    if (decoded && format === 'auto') setAutoDetected(decoded.format);
+  }, [decoded, format]);
   const tree = useTree(client, frameId, format, root, sortBySize);
   const selected: TreeNode | null = selectedId === null ? null : (tree.nodes.get(selectedId) ?? null);
 
@@ -100,12 +122,14 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
   };
 
   const tabs = useMemo<Tab[]>(() => ['tree', 'hex', 'text', 'bytes', 'compare', ...(decoded?.isCrdt ? (['crdt'] as Tab[]) : []), 'diff'], [decoded?.isCrdt]);
+  // A tab this frame lacks (CRDT on a plain frame) shows the tree; the choice is kept for the next.
+  const tab: Tab = tabs.includes(chosenTab) ? chosenTab : 'tree';
   const errorOffset = decoded?.error?.offset ?? null;
   const nodeId = selected?.id ?? root?.id ?? 0;
 
   return (
     <section className="ws-detail-pane" aria-label={`Frame ${frameId}`} data-testid="frame-detail" data-frame-id={frameId}>
-      <FrameActions client={client} frameId={frameId} format={format} detected={decoded?.format ?? null} onFormat={setFormat} pastePageUrl={props.pastePageUrl} />
+      <FrameActions client={client} frameId={frameId} format={format} detected={autoDetected} onFormat={setFormat} pastePageUrl={props.pastePageUrl} />
       {decoded?.verdict === 'unknown' ? (
         <UnknownBanner decoded={decoded} onDecodeAs={(f) => setFormat(f as FormatChoice)} />
       ) : (
@@ -158,17 +182,35 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
           />
         )}
         {tab === 'hex' && <HexTab client={client} frameId={frameId} format={format} bytes={bytes} hex={{ selection: selected, errorOffset, onByteClick: (o) => void onByteClick(o), scrollToOffset: scrollTo }} />}
-        {tab === 'text' && root && <TextTab client={client} frameId={frameId} format={format} nodeId={nodeId} theme={theme} />}
+        {tab === 'text' && decoded && (
+          <TextTab
+            client={client}
+            frameId={frameId}
+            format={format}
+            rootId={root?.id ?? null}
+            selection={selected ? { id: selected.id, path: selected.path } : null}
+            reason={decoded.error?.message ?? (root ? '' : (decoded.warnings[0] ?? ''))}
+            mode={view.textMode}
+            onMode={(textMode) => setView({ ...view, textMode })}
+            scope={view.textScope}
+            onScope={(textScope) => setView({ ...view, textScope })}
+            theme={theme}
+          />
+        )}
         {tab === 'bytes' && <BytesTab client={client} frameId={frameId} format={format} />}
-        {tab === 'compare' && <CompareTab client={client} frameId={frameId} format={format} nodeId={nodeId} nodeLabel={selected && selected.id !== root?.id ? selected.path : ''} originalSize={selected ? selected.end - selected.start : frame.size} />}
+        {tab === 'compare' && <CompareTab client={client} frameId={frameId} format={format} nodeId={nodeId} nodeLabel={selected && selected.id !== root?.id ? selected.path : ''} originalSize={selected ? selected.end - selected.start : frame.size} cache={props.compareCache} />}
         {tab === 'crdt' && <CrdtTab client={client} frameId={frameId} format={format} />}
         {tab === 'diff' && (
           <DiffTab
             client={client}
             frameA={frameId}
             frameB={diffWith}
-            frameOptions={otherFrames.filter((f) => f.frameId !== frameId).map((f) => ({ frameId: f.frameId, label: `#${f.frameId} ${f.format ?? '?'} ${f.size} B ${f.preview.slice(0, 40)}` }))}
+            frameOptions={otherFrames.filter((f) => f.frameId !== frameId).map((f) => ({ frameId: f.frameId, label: diffLabel(f) }))}
             onPickB={setDiffWith}
+            frameLabel={(id) => {
+              const f = props.frameById?.(id);
+              return f ? diffLabel(f) : null;
+            }}
           />
         )}
       </div>

@@ -82,7 +82,8 @@ export function StructureTab(props: StructureTabProps): ReactElement {
             <NodeActions client={client} frameId={frameId} format={format} node={selected} bytes={bytes} />
           </div>
         )}
-        <TreeView tree={tree} frameSize={frameSize} selectedId={selected?.id ?? null} onSelect={onSelectNode} highlight={highlight} />
+        {/* Remounted on a sort toggle, so the sorted list shows from its top. */}
+        <TreeView key={sortBySize ? 'by-size' : 'in-order'} tree={tree} frameSize={frameSize} selectedId={selected?.id ?? null} onSelect={onSelectNode} highlight={highlight} />
         {showLargest && <LargestFields fields={largest} frameSize={frameSize} onPick={(f) => void selectLargest(f)} />}
       </div>
       {showHex && (

@@ -13,6 +13,8 @@ export interface DiffTabProps {
   /** Recent frames to pick from (frameA itself is left out of the list). */
   readonly frameOptions: readonly { readonly frameId: number; readonly label: string }[];
   readonly onPickB: (frameId: number) => void;
+  /** The label of any frame by id (the picked one may be older than the options), or null when not held. */
+  readonly frameLabel?: (frameId: number) => string | null;
 }
 
 type Load =
@@ -87,8 +89,9 @@ function DiffTable({ rows }: { rows: readonly DiffRow[] }): ReactElement {
 }
 
 /** Structural diff of the selected frame against another one, with the byte delta of each change. */
-export function DiffTab({ client, frameA, frameB, frameOptions, onPickB }: DiffTabProps): ReactElement {
+export function DiffTab({ client, frameA, frameB, frameOptions, onPickB, frameLabel }: DiffTabProps): ReactElement {
   const selectId = useId();
+  const [typed, setTyped] = useState(frameB === null ? '' : String(frameB));
   const valid = frameB !== null && frameB !== frameA;
   const key = `${frameA}:${frameB}`;
   const [stored, setLoad] = useState<Load>({ key, status: 'loading' });
@@ -98,7 +101,7 @@ export function DiffTab({ client, frameA, frameB, frameOptions, onPickB }: DiffT
     if (frameB === null || frameB === frameA) return;
     let live = true;
     client.call('diff', { frameA, frameB }).then(
-      (rows) => live && setLoad({ key, status: 'ready', rows }),
+      (rows) => live && setLoad(rows ? { key, status: 'ready', rows } : { key, status: 'error', error: `frame #${frameB} is not held (evicted by the memory cap, or no such frame)` }),
       (e: unknown) => live && setLoad({ key, status: 'error', error: e instanceof Error ? e.message : String(e) }),
     );
     return () => {
@@ -162,8 +165,23 @@ export function DiffTab({ client, frameA, frameB, frameOptions, onPickB }: DiffT
               {o.label}
             </option>
           ))}
-          {valid && !options.some((o) => o.frameId === frameB) ? <option value={String(frameB)}>frame #{frameB}</option> : null}
+          {valid && !options.some((o) => o.frameId === frameB) ? <option value={String(frameB)}>{frameLabel?.(frameB) ?? `#${frameB}`}</option> : null}
         </select>
+        <label>
+          or frame #{' '}
+          <input
+            type="number"
+            min={1}
+            aria-label="Frame number to compare with"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            onKeyDown={(e) => {
+              const n = Number(typed);
+              if (e.key === 'Enter' && Number.isInteger(n) && n > 0) onPickB(n);
+            }}
+            style={{ width: 80 }}
+          />
+        </label>
       </div>
       {body}
     </section>

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
-import type { ConnectionState, ListFilters } from '../../state/capture-model.js';
+import type { ConnectionState, ListFilters, SearchState } from '../../state/capture-model.js';
 import { parsePath } from '../../worker/path-filter.js';
 
 export const FORMAT_OPTIONS = ['all', 'cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'crdt-model', 'crdt-patch', 'error', 'unknown', 'empty'] as const;
@@ -8,7 +8,10 @@ export interface FilterBarProps {
   readonly filters: ListFilters;
   readonly connections: ReadonlyMap<string, ConnectionState>;
   readonly connectionLabels: ReadonlyMap<string, string>;
-  readonly onChange: (filters: ListFilters) => void;
+  /** Only what changed: the session merges it into the newest filters. */
+  readonly onChange: (patch: Partial<ListFilters>) => void;
+  /** The content search in the worker, while it runs (and after). */
+  readonly search: SearchState | null;
 }
 
 /** Connections offered by the filter: the newest ones (a page may open thousands), and the one selected. */
@@ -21,14 +24,16 @@ function filterChoices(connections: ReadonlyMap<string, ConnectionState>, select
   return out;
 }
 
-/** Filters above the frame list. Text and path filters wait for a pause in typing. */
+/**
+ * Filters above the frame list. Dropdowns apply at once; text and path wait for a pause in
+ * typing, then search in the worker with a progress line (typing again supersedes it).
+ */
 export function FilterBar(props: FilterBarProps): ReactElement {
-  const { filters, connections, connectionLabels, onChange } = props;
+  const { filters, connections, connectionLabels, onChange, search } = props;
   const [text, setText] = useState(filters.text);
   const [path, setPath] = useState(filters.path);
   const textRef = useRef<HTMLInputElement>(null);
   const parsed = path.trim() ? parsePath(path) : null;
-  // The debounced update must merge into the filters current when it fires, not when typed.
   const latest = useRef(props);
   latest.current = props;
 
@@ -49,7 +54,7 @@ export function FilterBar(props: FilterBarProps): ReactElement {
   useEffect(() => {
     if (text === filters.text && path === filters.path) return;
     if (parsed && !parsed.ok) return;
-    const timer = setTimeout(() => latest.current.onChange({ ...latest.current.filters, text, path }), 200);
+    const timer = setTimeout(() => latest.current.onChange({ text, path }), 200);
     return () => clearTimeout(timer);
   }, [text, path]); // eslint-disable-line react-hooks/exhaustive-deps
 
@@ -73,19 +78,19 @@ export function FilterBar(props: FilterBarProps): ReactElement {
         onChange={(e) => setPath(e.target.value)}
         style={{ maxWidth: 180 }}
       />
-      <select aria-label="Direction" value={filters.direction} onChange={(e) => onChange({ ...filters, direction: e.target.value as ListFilters['direction'] })}>
+      <select aria-label="Direction" value={filters.direction} onChange={(e) => onChange({ direction: e.target.value as ListFilters['direction'] })}>
         <option value="all">↑↓ all</option>
         <option value="sent">↑ sent</option>
         <option value="received">↓ received</option>
       </select>
-      <select aria-label="Format" data-testid="format-filter" value={filters.format} onChange={(e) => onChange({ ...filters, format: e.target.value })}>
+      <select aria-label="Format" data-testid="format-filter" value={filters.format} onChange={(e) => onChange({ format: e.target.value })}>
         {FORMAT_OPTIONS.map((f) => (
           <option key={f} value={f}>
             {f === 'all' ? 'all formats' : f === 'error' ? 'malformed' : f}
           </option>
         ))}
       </select>
-      <select aria-label="Connection" style={{ maxWidth: 140 }} value={filters.connection} onChange={(e) => onChange({ ...filters, connection: e.target.value })}>
+      <select aria-label="Connection" style={{ maxWidth: 140 }} value={filters.connection} onChange={(e) => onChange({ connection: e.target.value })}>
         <option value="all">all connections</option>
         {filterChoices(connections, filters.connection).map((c) => (
           <option key={c.connectionId} value={c.connectionId}>
@@ -93,6 +98,11 @@ export function FilterBar(props: FilterBarProps): ReactElement {
           </option>
         ))}
       </select>
+      {search && !search.done && (
+        <span className="ws-filter-progress" data-testid="filter-progress">
+          <progress aria-label="Searching frames" max={Math.max(1, search.total)} value={search.searched} /> searching {search.searched.toLocaleString('en-US')} / {search.total.toLocaleString('en-US')}
+        </span>
+      )}
       {parsed && !parsed.ok && (
         <div className="ws-filter-error" role="alert">
           path: {parsed.error} at character {parsed.offset}

@@ -1,17 +1,14 @@
-import { memo, useCallback, useEffect, useRef, type KeyboardEvent, type ReactElement } from 'react';
-import { observeElementRect, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactElement, type ReactNode } from 'react';
 import type { FrameSummary } from '../../worker/api.js';
 import { exactBytes, formatBytes, formatTime } from '../shell/format.js';
 import './list.css';
 
 const ROW_HEIGHT = 20;
 const HEADER_HEIGHT = 20;
+/** Rows drawn above and below the visible ones. */
+const OVERSCAN = 12;
 /** jsdom (and a collapsed pane) report no size: render a screenful anyway. */
-const FALLBACK_RECT: Rect = { width: 800, height: 600 };
-
-function observeRect(instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: Rect) => void) {
-  return observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : FALLBACK_RECT));
-}
+const FALLBACK_HEIGHT = 600;
 
 export interface FrameListProps {
   readonly rows: readonly FrameSummary[];
@@ -19,6 +16,8 @@ export interface FrameListProps {
   readonly onSelect: (frameId: number) => void;
   /** Short names for connection ids (`#1`, `#2`), by id. */
   readonly connectionLabels: ReadonlyMap<string, string>;
+  /** What an empty list says (no frames yet, or none matching the filters). */
+  readonly empty?: ReactNode;
   /** Rows come sorted by size (largest first): the list stops following the tail. */
   readonly sortBySize?: boolean;
   readonly onSortBySize?: (bySize: boolean) => void;
@@ -33,7 +32,7 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
       data-testid="frame-row"
       data-frame-id={row.frameId}
       data-format={row.lost ? 'lost' : (row.format ?? row.verdict ?? 'unknown')}
-      className={row.lost ? 'ws-frame-row ws-frame-lost' : 'ws-frame-row'}
+      className={`ws-frame-row${row.frameId % 2 ? ' ws-row-odd' : ''}${row.lost ? ' ws-frame-lost' : ''}`}
       style={{ transform: `translateY(${top}px)` }}
       onMouseDown={() => onSelect(row.frameId)}
     >
@@ -65,36 +64,64 @@ export function formatLabel(row: FrameSummary): string {
 
 /**
  * The frame list: virtualized (only visible rows in the DOM), follows the newest frame while
- * scrolled to the bottom, arrows move the selection.
+ * scrolled to the bottom, arrows move the selection. Rows have one fixed height, so the
+ * visible range is arithmetic: no per-row measurement, which with 100,000 rows cost more
+ * than the rows themselves each time a search or a stream changed their count.
  */
 export function FrameList(props: FrameListProps): ReactElement {
   const { rows, selectedId, onSelect, connectionLabels, sortBySize = false, onSortBySize } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const followRef = useRef(true);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-    paddingStart: HEADER_HEIGHT,
-    initialRect: FALLBACK_RECT,
-    observeElementRect: observeRect,
-  });
+  const [view, setView] = useState({ top: 0, height: FALLBACK_HEIGHT });
+  const total = HEADER_HEIGHT + rows.length * ROW_HEIGHT;
+
+  const measure = useCallback(() => {
+    const el = scrollRef.current;
+    if (el) setView((v) => (v.top === el.scrollTop && v.height === (el.clientHeight || FALLBACK_HEIGHT) ? v : { top: el.scrollTop, height: el.clientHeight || FALLBACK_HEIGHT }));
+  }, []);
+
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [measure]);
 
   // Follow the tail like DevTools' network log, until the user scrolls up.
-  useEffect(() => {
-    if (followRef.current && rows.length && !sortBySize) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
-  }, [rows.length, virtualizer, sortBySize]);
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (followRef.current && el && rows.length && !sortBySize) {
+      el.scrollTop = total;
+      // Not read back: reading scrollTop right after setting it forces a layout per update.
+      setView((v) => ({ top: Math.max(0, total - v.height), height: v.height }));
+    }
+  }, [rows.length, total, sortBySize]);
   // Toggling the sort starts at the top (largest) or back at the tail (newest).
   useEffect(() => {
     followRef.current = !sortBySize;
-    if (sortBySize) scrollRef.current?.scrollTo?.({ top: 0 });
+    if (sortBySize && scrollRef.current) {
+      scrollRef.current.scrollTop = 0;
+      setView((v) => ({ top: 0, height: v.height }));
+    }
   }, [sortBySize]);
 
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
-    if (el) followRef.current = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW_HEIGHT * 2;
-  }, []);
+    if (!el) return;
+    followRef.current = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW_HEIGHT * 2;
+    measure();
+  }, [measure]);
+
+  /** Scrolls just enough to show row `index` below the sticky header. */
+  const reveal = (index: number) => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const top = HEADER_HEIGHT + index * ROW_HEIGHT;
+    const height = el.clientHeight || FALLBACK_HEIGHT;
+    if (top - HEADER_HEIGHT < el.scrollTop) el.scrollTop = top - HEADER_HEIGHT;
+    else if (top + ROW_HEIGHT > el.scrollTop + height) el.scrollTop = top + ROW_HEIGHT - height;
+  };
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (!rows.length) return;
@@ -110,12 +137,22 @@ export function FrameList(props: FrameListProps): ReactElement {
     e.preventDefault();
     followRef.current = next === rows.length - 1;
     onSelect(rows[next].frameId);
-    virtualizer.scrollToIndex(next, { align: 'auto' });
+    reveal(next);
   };
+
+  // Browsers clamp scrollTop to the content; jsdom does not.
+  const top = Math.min(view.top, Math.max(0, total - view.height));
+  const first = Math.max(0, Math.floor((top - HEADER_HEIGHT) / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(rows.length, Math.ceil((top + view.height) / ROW_HEIGHT) + OVERSCAN);
+  const visible: ReactElement[] = [];
+  for (let i = first; i < last; i++) {
+    const row = rows[i];
+    visible.push(<Row key={row.frameId} row={row} top={HEADER_HEIGHT + i * ROW_HEIGHT} selected={row.frameId === selectedId} connection={connectionLabels.get(row.connectionId) ?? row.connectionId} onSelect={onSelect} />);
+  }
 
   return (
     <div ref={scrollRef} className="ws-frame-list" role="grid" aria-label="Frames" aria-rowcount={rows.length} tabIndex={0} onKeyDown={onKeyDown} onScroll={onScroll} data-testid="frame-list">
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+      <div style={{ height: total, position: 'relative' }}>
         <div className="ws-frame-header" role="row">
           <span className="ws-num">#</span>
           <span>time</span>
@@ -132,12 +169,9 @@ export function FrameList(props: FrameListProps): ReactElement {
           <span>format</span>
           <span>preview</span>
         </div>
-        {virtualizer.getVirtualItems().map((item) => {
-          const row = rows[item.index];
-          return <Row key={row.frameId} row={row} top={item.start} selected={row.frameId === selectedId} connection={connectionLabels.get(row.connectionId) ?? row.connectionId} onSelect={onSelect} />;
-        })}
+        {visible}
       </div>
-      {rows.length === 0 && <div className="ws-empty">No frames yet.</div>}
+      {rows.length === 0 && <div className="ws-empty">{props.empty ?? 'No frames yet.'}</div>}
     </div>
   );
 }

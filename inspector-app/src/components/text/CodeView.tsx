@@ -1,16 +1,23 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { editor } from 'monaco-editor/editor/editor.api';
 import { applyTheme, loadMonaco, loadedMonaco, monacoThemeName, monacoWanted, type Monaco, type MonacoThemeName } from './monaco-loader';
+import { EDN_LANGUAGE_ID } from './edn-language';
 import './code-text.css';
 
 export interface CodeViewProps {
   readonly text: string;
-  readonly language: 'json' | 'edn';
+  readonly language: 'json' | 'edn' | 'plaintext';
   readonly theme: MonacoThemeName;
   /** The caller cut `text`; says so above the view. */
   readonly truncated?: boolean;
   readonly testId?: string;
 }
+
+const ariaLabelOf = (language: CodeViewProps['language']) => (language === 'json' ? 'JSON text' : language === 'edn' ? 'EDN text' : 'Frame bytes');
+
+/** Texts longer than this load into Monaco a slice at a time, without folding. */
+const BIG_TEXT_CHARS = 400_000;
+const SLICE_CHARS = 200_000;
 
 /** The plain fallback shows at most this much while Monaco loads (or if it never does). */
 export const FALLBACK_CHARS = 200_000;
@@ -74,12 +81,31 @@ export function CodeView(props: CodeViewProps): ReactElement {
     };
   }, [monaco, failed]);
 
+  // A big text goes into the model in slices, one task each, so no single task blocks the
+  // page (a 2 MB frame pretty-prints to megabytes); folding, whose ranges are computed over
+  // the whole model after every change, is off for those.
   useEffect(() => {
     if (!monaco || !view) return;
-    const model = monaco.editor.createModel(text, language);
+    const big = text.length > BIG_TEXT_CHARS;
+    // JSON's language service (validation, symbols, sticky scroll) would parse all of it on
+    // the main thread's side too: a big JSON text is highlighted by the EDN grammar (JSON
+    // reads the same there) and bracket colouring, which builds a tree of every bracket, is off.
+    const model = monaco.editor.createModel(big ? text.slice(0, SLICE_CHARS) : text, big && language === 'json' ? EDN_LANGUAGE_ID : language);
+    view.updateOptions({ ariaLabel: ariaLabelOf(language), folding: !big, 'bracketPairColorization.enabled': !big, stickyScroll: { enabled: !big }, matchBrackets: big ? 'never' : 'always' } as editor.IEditorOptions);
     view.setModel(model);
-    view.updateOptions({ ariaLabel: language === 'json' ? 'JSON text' : 'EDN text' });
+    let at = big ? SLICE_CHARS : text.length;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const appendSlice = () => {
+      if (model.isDisposed()) return;
+      const end = Math.min(text.length, at + SLICE_CHARS);
+      const last = model.getFullModelRange().getEndPosition();
+      model.applyEdits([{ range: new monaco.Range(last.lineNumber, last.column, last.lineNumber, last.column), text: text.slice(at, end) }]);
+      at = end;
+      if (at < text.length) timer = setTimeout(appendSlice, 0);
+    };
+    if (at < text.length) timer = setTimeout(appendSlice, 0);
     return () => {
+      clearTimeout(timer);
       view.setModel(null);
       model.dispose();
     };
@@ -99,8 +125,9 @@ export function CodeView(props: CodeViewProps): ReactElement {
           text cut at {text.length} characters
         </div>
       )}
-      {!ready && (
-        <pre className="code-view-pre" aria-label={language === 'json' ? 'JSON text' : 'EDN text'}>
+      {/* Only while Monaco itself loads: laying out 200,000 characters costs more than the editor's first frame. */}
+      {!ready && (!monaco || failed) && (
+        <pre className="code-view-pre" aria-label={ariaLabelOf(language)}>
           {clipped ? text.slice(0, FALLBACK_CHARS) : text}
           {clipped && `\n… (showing the first ${FALLBACK_CHARS} characters${loading ? ' while the editor loads' : ''})`}
         </pre>

@@ -42,10 +42,14 @@ export interface TreeState {
 export function useTree(client: Pick<WorkerClient, 'call'>, frameId: number, format: FormatChoice, root: TreeNode | null, sortBySize: boolean): TreeState {
   const [children, setChildren] = useState<ReadonlyMap<number, ChildWindow>>(new Map());
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
+  const expandedRef = useRef(expanded);
+  expandedRef.current = expanded;
   const [loading, setLoading] = useState<ReadonlySet<number>>(new Set());
   const pending = useRef(new Map<number, Promise<ChildWindow>>());
   const windows = useRef(new Map<number, ChildWindow>());
   const generation = useRef(0);
+  // The worker sorts a whole container by size before paging (a page is the top of all of it).
+  const sortRef = useRef(sortBySize);
 
   useEffect(() => {
     generation.current++;
@@ -60,7 +64,7 @@ export function useTree(client: Pick<WorkerClient, 'call'>, frameId: number, for
     (nodeId: number, params: { offset?: number; around?: number }, merge: boolean): Promise<ChildWindow> => {
       const gen = generation.current;
       setLoading((s) => new Set(s).add(nodeId));
-      return client.call('children', { frameId, format, nodeId, limit: TREE_PAGE, ...params }).then((win) => {
+      return client.call('children', { frameId, format, nodeId, limit: TREE_PAGE, sortBySize: sortRef.current, ...params }).then((win) => {
         if (gen !== generation.current) return win;
         const old = windows.current.get(nodeId);
         let next = win;
@@ -90,6 +94,17 @@ export function useTree(client: Pick<WorkerClient, 'call'>, frameId: number, for
     },
     [fetchWindow],
   );
+
+  // Sorting changes which children each window holds: open nodes stay open, their windows reload.
+  useEffect(() => {
+    if (sortRef.current === sortBySize) return;
+    sortRef.current = sortBySize;
+    generation.current++;
+    pending.current.clear();
+    windows.current = new Map();
+    setChildren(new Map());
+    for (const id of expandedRef.current) void load(id);
+  }, [sortBySize, load]);
 
   // The root opens at once: a 10 MB frame shows its top level without more work.
   useEffect(() => {
@@ -203,8 +218,7 @@ export function useTree(client: Pick<WorkerClient, 'call'>, frameId: number, for
       if (isMoreRow(item) || !expanded.has(item.id)) continue;
       const win = children.get(item.id);
       if (!win) continue;
-      let list = win.nodes;
-      if (sortBySize) list = [...list].sort((a, b) => b.end - b.start + (b.keyEnd - b.keyStart) - (a.end - a.start + (a.keyEnd - a.keyStart)));
+      const list = win.nodes;
       const depth = item.depth + 1;
       const after = win.total - win.offset - win.nodes.length;
       if (after > 0) stack.push({ moreOf: item.id, depth, side: 'after', count: after });
@@ -212,7 +226,7 @@ export function useTree(client: Pick<WorkerClient, 'call'>, frameId: number, for
       if (win.offset > 0) stack.push({ moreOf: item.id, depth, side: 'before', count: win.offset });
     }
     return out;
-  }, [root, children, expanded, sortBySize]);
+  }, [root, children, expanded]);
 
   return { rows, expanded, loading, nodes, toggle, expand, collapse, loadMore, expandAll, reveal };
 }
