@@ -96,6 +96,8 @@ describe('text contrast ≥ 4.5:1 and names that match their text', () => {
       await picker.selectOption((await picker.locator('option').nth(1).getAttribute('value'))!);
       await page.locator('[data-testid=diff-totals], [data-testid=diff-table]').first().waitFor();
       await expectReadable(page, `inspector-diff-${theme}`);
+      // The chosen tab stays while stepping through frames: back to the tree first.
+      await page.getByTestId('tab-tree').click();
       await selectFrameOf(page, 'crdt-model');
       await page.getByTestId('tab-crdt').click();
       await page.getByTestId('crdt-kind').waitFor();
