@@ -1,8 +1,7 @@
 /**
- * What a capture file holds: connections and the frames on them. The app's host protocol
- * (inspector-app/src/protocol/messages.ts) carries the same shapes; they are declared here
- * too so codecs/ (the CLI's `compare --session`) reads capture files without importing the
- * app — TypeScript matches them structurally.
+ * What a capture file holds: connections and the frames on them. Declared here, in codecs/,
+ * so the CLI (`compare --session`) reads capture files without the app; the app's host
+ * protocol (inspector-app/src/protocol/messages.ts) carries these same types.
  */
 export type Direction = 'sent' | 'received';
 export type Opcode = 'text' | 'binary';

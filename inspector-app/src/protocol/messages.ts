@@ -6,27 +6,9 @@
  */
 export const PROTOCOL_VERSION = 1;
 
-export type Direction = 'sent' | 'received';
-export type Opcode = 'text' | 'binary';
-
-/** One WebSocket frame as a host captured it. Text frames carry their UTF-8 bytes. */
-export interface WireFrame {
-  readonly connectionId: string;
-  readonly direction: Direction;
-  /** Wall-clock time in ms since the epoch (fractional allowed). */
-  readonly time: number;
-  readonly opcode: Opcode;
-  readonly data: Uint8Array;
-}
-
-export interface ConnectionInfo {
-  readonly connectionId: string;
-  readonly url: string;
-  /** The negotiated subprotocol ('' when none). */
-  readonly protocol: string;
-  readonly extensions: string;
-  readonly time: number;
-}
+// Frames and connections are the capture files' shapes (codecs/capture: the CLI reads them too).
+import type { ConnectionInfo, Direction, Opcode, WireFrame } from '../../../codecs/capture/types.js';
+export type { ConnectionInfo, Direction, Opcode, WireFrame };
 
 /**
  * A frame the host lost (too large to carry, evicted by its buffer): no bytes, but a
