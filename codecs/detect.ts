@@ -182,8 +182,10 @@ const ndjsonDetector: Detector = {
     let next = lf;
     while (next < bytes.length && (isSeparator(bytes[next]) || bytes[next] === 0x20 || bytes[next] === 0x09 || bytes[next] === 0x0d)) next++;
     if (next >= bytes.length) return null;
-    if (new SpanIndex(bytes.subarray(first, lf), jsonWalker, { depth: 0 }).error) return null;
     const index = new SpanIndex(bytes, ndjsonWalker, { depth: 1 });
+    // A first line that is not a whole JSON value (pretty-printed JSON opens with `{` alone):
+    // not a sequence at all, rather than a broken one.
+    if (index.error && index.error.offset <= lf) return null;
     if (index.error) return { format: 'ndjson', error: index.error, index };
     return { format: 'ndjson', confidence: context.isText ? 0.97 : 0.85, reason: `${index.store.arg[0]} JSON values, one per line`, index };
   },

@@ -3,26 +3,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { main, type CliIo } from '../cli/main.js';
+import { runCli } from './helpers/cli.js';
 
 const repo = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
-function run(argv: string[], files: Record<string, Uint8Array | string> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    out: (t) => (stdout += t),
-    err: (t) => (stderr += t),
-    readFile: (p) => {
-      const f = files[p];
-      if (f === undefined) throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
-      return typeof f === 'string' ? new TextEncoder().encode(f) : f;
-    },
-    version: 'test',
-  };
-  const code = main(argv, io);
-  return { code, stdout, stderr };
-}
+const run = runCli;
 
 const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));
 

@@ -5,6 +5,7 @@
  * alone drives the hex highlight.
  */
 import type { Direction, Opcode } from '../protocol/messages.js';
+import type { FieldCost } from '../../../codecs/core/field-cost.js';
 
 export type FormatChoice = 'auto' | 'cbor' | 'msgpack' | 'json' | 'ndjson' | 'text' | 'protobuf' | 'crdt-model' | 'crdt-patch';
 
@@ -175,17 +176,7 @@ export interface BytesReport {
     readonly schema: { readonly bytes: number; readonly saved: number; readonly records: number; readonly recordTagBytes: number };
   } | null;
   /** Cost by field across array elements, heaviest first (codecs/core/field-cost.ts). */
-  readonly fields: readonly {
-    readonly pattern: string;
-    readonly depth: number;
-    readonly isContainer: boolean;
-    readonly count: number;
-    readonly keyBytes: number;
-    readonly valueBytes: number;
-    readonly totalBytes: number;
-    readonly share: number;
-    readonly averageBytes: number;
-  }[];
+  readonly fields: readonly FieldCost[];
   /** Distinct patterns in the frame (fields holds the heaviest of them). */
   readonly patterns: number;
   /** The decode error, when the figures cover only the part before it. */
