@@ -58,7 +58,9 @@ export type DecodeWarningCode =
   /** MessagePack: a str whose bytes are not valid UTF-8 (kept, marked Flag.invalidUtf8). */
   | 'invalid-utf8'
   /** MessagePack: a timestamp extension (type -1) of a length or nanoseconds the spec does not allow. */
-  | 'invalid-timestamp';
+  | 'invalid-timestamp'
+  /** Protobuf with a schema: a message nested deeper than the walker's limit, kept as bytes. */
+  | 'nesting-too-deep';
 
 export interface DecodeWarning {
   readonly code: DecodeWarningCode;

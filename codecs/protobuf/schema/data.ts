@@ -1,0 +1,30 @@
+import type { SpanIndex } from '../../core/span-index.js';
+import type { LenReading } from '../readings.js';
+import type { FieldDesc, MessageDesc } from './descriptor.js';
+
+/** What the schema walker keeps beside the store: each node's field, and fit counters. */
+export interface NodeField {
+  /** The field (for key, value and packed item nodes), or null for an unknown field. */
+  readonly field: FieldDesc | null;
+  /** The message a map node is (messages, map entries, an Any's decoded value). */
+  readonly message?: MessageDesc;
+  /** An unknown field's raw readings (length-delimited), or why a known field was read raw. */
+  readonly raw?: readonly LenReading[] | 'wire-type-mismatch';
+  /** The node is an Any's value decoded as the type its URL names. */
+  readonly anyValue?: boolean;
+}
+
+export interface SchemaData {
+  readonly type: MessageDesc;
+  readonly nodes: Map<number, NodeField>;
+  /** Fit counters for ranking types: fields not in the schema, wire types that do not match, required fields absent. */
+  unknownFields: number;
+  wireMismatches: number;
+  missingRequired: number;
+  knownFields: number;
+}
+
+export function schemaData(index: SpanIndex): SchemaData {
+  return index.formatData as SchemaData;
+}
+
