@@ -1,9 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { fromJson, toBinary } from '@bufbuild/protobuf';
-import protobuf from 'protobufjs';
 import { loadSchema, rankTypes, schemaWalker, lookupMessage, describeFit } from '../protobuf/schema/index.js';
 import { SpanIndex } from '../core/span-index.js';
-import { bufbuildRegistry, protobufjsRoot, TEST_PROTO_FILE } from './helpers/protobuf-schema.js';
+import { bufbuildRegistry, normalize, protobufjsRoot, TEST_PROTO_FILE } from './helpers/protobuf-schema.js';
 
 /** Schema loading, the walker on hand-written messages, and ranking types by fit. */
 const root = protobufjsRoot();
@@ -131,21 +130,3 @@ describe('rankTypes', () => {
     expect(ranked.every((f) => !f.whole)).toBe(true);
   });
 });
-
-/**
- * Integers (our numbers and bigints, protobufjs' numbers and Longs) as `int:…` text so 64-bit
- * values compare exactly; bytes as base64 (toObject's `bytes: String`).
- */
-export function normalize(v: unknown): unknown {
-  if (typeof v === 'bigint') return `int:${v}`;
-  if (typeof v === 'number') return Number.isInteger(v) && !Object.is(v, -0) ? `int:${v}` : v;
-  if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
-  if (Array.isArray(v)) return v.map(normalize);
-  if (v && typeof v === 'object') {
-    if (protobuf.util.Long && v instanceof protobuf.util.Long) return `int:${v.toString()}`;
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = normalize(x);
-    return out;
-  }
-  return v;
-}

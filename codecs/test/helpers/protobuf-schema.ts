@@ -105,3 +105,21 @@ export function bufbuildRegistry(root: protobuf.Root): FileRegistry {
   const fileProto = fromBinary(FileDescriptorSetSchema, bytes).file[0];
   return createFileRegistry(fileProto, (name) => WKT_FILES.find((f) => f.proto.name === name));
 }
+
+/**
+ * Integers (our numbers and bigints, protobufjs' numbers and Longs) as `int:…` text so 64-bit
+ * values compare exactly; bytes as base64 (toObject's `bytes: String`).
+ */
+export function normalize(v: unknown): unknown {
+  if (typeof v === 'bigint') return `int:${v}`;
+  if (typeof v === 'number') return Number.isInteger(v) && !Object.is(v, -0) ? `int:${v}` : v;
+  if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
+  if (Array.isArray(v)) return v.map(normalize);
+  if (v && typeof v === 'object') {
+    if (protobuf.util.Long && v instanceof protobuf.util.Long) return `int:${v.toString()}`;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = normalize(x);
+    return out;
+  }
+  return v;
+}
