@@ -10,6 +10,10 @@ export interface InspectArgs {
   readonly depth: number;
   readonly top: number;
   readonly text: boolean;
+  /** `--proto file.proto` (repeatable): a Protobuf schema to read the frame with. */
+  readonly protos: readonly string[];
+  /** `--type pkg.Msg`: the message type (default with --proto: rank the types by fit). */
+  readonly type: string | null;
 }
 
 export interface CompareArgs {
@@ -57,6 +61,10 @@ Options:
   --hex                             annotated hex dump with offsets and sizes
   --top N                           heaviest fields to list (default: 5)
   --text                            the frame was a WebSocket text frame (detection hint)
+  --proto file.proto                a Protobuf schema (repeat for imports, which resolve
+                                    among the files given); the frame is read as Protobuf
+  --type pkg.Msg                    the message type (default: try every type of the
+                                    schema and use the best fit, saying so)
   -h, --help                        this help
   --version                         print the version
 
@@ -89,6 +97,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const format = (v.get('--format') as string | undefined) ?? 'auto';
   const text = v.has('--text');
   if (inspect) {
+    if (v.has('--type') && !v.has('--proto')) return { command: 'usage-error', message: '--type needs --proto (the schema the type is in)' };
     return {
       command: 'inspect',
       file,
@@ -100,6 +109,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       hex: v.has('--hex'),
       depth: (v.get('--depth') as number | undefined) ?? Infinity,
       top: (v.get('--top') as number | undefined) ?? 5,
+      protos: (v.get('--proto') as string[] | undefined) ?? [],
+      type: (v.get('--type') as string | undefined) ?? null,
     };
   }
   const codecs = v.get('--codecs') as string | undefined;
@@ -118,7 +129,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 }
 
 /** What an option takes: nothing, any text, an integer in a range, or one of some words. */
-type OptionSpec = 'flag' | 'text' | { readonly min: number; readonly max: number } | readonly string[];
+type OptionSpec = 'flag' | 'text' | 'list' | { readonly min: number; readonly max: number } | readonly string[];
 
 const COMMON_OPTIONS: Record<string, OptionSpec> = {
   '--format': 'text',
@@ -132,6 +143,8 @@ const INSPECT_OPTIONS: Record<string, OptionSpec> = {
   '--hex': 'flag',
   '--depth': { min: 0, max: Number.MAX_SAFE_INTEGER },
   '--top': { min: 0, max: Number.MAX_SAFE_INTEGER },
+  '--proto': 'list',
+  '--type': 'text',
 };
 const COMPARE_OPTIONS: Record<string, OptionSpec> = {
   ...COMMON_OPTIONS,
@@ -143,8 +156,8 @@ const COMPARE_OPTIONS: Record<string, OptionSpec> = {
 };
 
 /** Reads `--flag`, `--opt value`, `--opt=value` and one input file (`-` = stdin). */
-function readOptions(args: readonly string[], spec: Record<string, OptionSpec>): { file: string; values: Map<string, string | number | true> } | { error: string } {
-  const values = new Map<string, string | number | true>();
+function readOptions(args: readonly string[], spec: Record<string, OptionSpec>): { file: string; values: Map<string, string | number | true | string[]> } | { error: string } {
+  const values = new Map<string, string | number | true | string[]>();
   let file: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -162,9 +175,10 @@ function readOptions(args: readonly string[], spec: Record<string, OptionSpec>):
       continue;
     }
     const v = eq > 0 ? a.slice(eq + 1) : args[++i];
-    if (kind === 'text') {
+    if (kind === 'text' || kind === 'list') {
       if (!v) return { error: `${flag} needs a value` };
-      values.set(flag, v);
+      if (kind === 'list') values.set(flag, [...((values.get(flag) as string[] | undefined) ?? []), v]);
+      else values.set(flag, v);
     } else if (Array.isArray(kind)) {
       if (!v || !kind.includes(v)) return { error: `${flag} must be ${kind.slice(0, -1).join(', ')} or ${kind[kind.length - 1]}, not ${v ?? 'nothing'}` };
       values.set(flag, v);

@@ -9,6 +9,8 @@ import { nodeTreeJson, JSON_SCHEMA_VERSION } from './render-json.js';
 import { nodeTreeText } from './render-tree.js';
 import { noFormatReport } from './unknown-input.js';
 import type { InspectArgs } from './args.js';
+import { schemaFrame } from './proto-schema.js';
+import type { LoadedSchema } from '../protobuf/schema/index.js';
 
 export interface InspectResult {
   readonly stdout: string;
@@ -18,14 +20,17 @@ export interface InspectResult {
 }
 
 /** `wirescope inspect` without the process around it: bytes in, text out. */
-export function inspect(raw: Uint8Array, args: InspectArgs): InspectResult {
+/** `schema`: the `--proto` files, loaded; the frame is then read as Protobuf with it. */
+export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema | null = null): InspectResult {
   if (args.format !== 'auto' && !FRAME_FORMATS.includes(args.format as FrameFormat)) {
     return { stdout: '', stderr: '', malformed: false, usageError: `--format must be auto or one of ${FRAME_FORMATS.join(', ')}, not ${args.format}` };
   }
   const input = parseInput(raw, args.input, { format: args.format });
   if (!input.ok) return { stdout: '', stderr: '', malformed: false, usageError: `input is not ${args.input}: ${input.error} at character ${input.offset}` };
   const bytes = input.bytes;
-  const frame = decodeFrame(bytes, { format: args.format as 'auto' | FrameFormat, depth: args.depth, isText: args.text });
+  const withSchema = schema ? schemaFrame(bytes, schema, args.type) : null;
+  if (withSchema && 'error' in withSchema) return { stdout: '', stderr: '', malformed: false, usageError: withSchema.error };
+  const frame = withSchema ? withSchema.frame : decodeFrame(bytes, { format: args.format as 'auto' | FrameFormat, depth: args.depth, isText: args.text });
   const { index, error } = frame;
   const root = index?.root ?? -1;
   const crdtFrame = frame.format === 'crdt-model' || frame.format === 'crdt-patch';
@@ -49,6 +54,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs): InspectResult {
         })}`,
       );
     }
+    if (withSchema) parts.push(`"protobuf":${JSON.stringify({ type: withSchema.type, chosen: withSchema.chosen, note: withSchema.note || undefined })}`);
     parts.push(`"error":${error ? JSON.stringify({ offset: error.offset, message: error.message, code: error.code }) : 'null'}`);
     parts.push(`"warnings":${JSON.stringify((index?.warnings ?? []).map((w) => ({ offset: w.offset, message: w.message, code: w.code })))}`);
     if (attribution) parts.push(`"attribution":${JSON.stringify({ ...attribution, heaviest: heaviest.map((h) => ({ path: h.path, bytes: h.bytes, share: round(h.share) })) })}`);
@@ -61,7 +67,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs): InspectResult {
   const out: string[] = [];
   const detected = frame.detection?.candidates[0];
   out.push(
-    `${frame.format ?? 'unknown format'}, ${bytes.length} bytes` +
+    `${frame.format ?? 'unknown format'}${withSchema ? ` (${withSchema.type}${withSchema.note ? `, ${withSchema.note}` : ''})` : ''}, ${bytes.length} bytes` +
       (input.encoding !== 'raw' ? ` (from ${input.encoding} input)` : '') +
       (detected
         ? ` — detected: ${detected.reason}, confidence ${round(detected.confidence)}`

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs, USAGE, type CompareArgs, type InspectArgs } from './args.js';
 import { compare } from './compare.js';
 import { inspect } from './inspect.js';
+import { readSchema } from './proto-schema.js';
 
 /**
  * `wirescope` entry point. Exit status: 0 the frame decodes, 1 it is malformed, 2 usage
@@ -55,7 +56,12 @@ function runInspect(args: InspectArgs, io: CliIo): number {
     io.err(`wirescope: cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
     return 2;
   }
-  const result = inspect(raw, args);
+  const loaded = args.protos.length ? readSchema(args.protos, io.readFile) : null;
+  if (loaded && 'error' in loaded) {
+    io.err(`wirescope: ${loaded.error}\n`);
+    return 2;
+  }
+  const result = inspect(raw, args, loaded?.schema ?? null);
   if (result.usageError) {
     io.err(`wirescope: ${result.usageError}\n`);
     return 2;
