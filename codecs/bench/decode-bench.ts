@@ -11,9 +11,12 @@
  * GeoJSON and text-heavy records from 100 B frames to 3 MB documents, as CBOR, MessagePack
  * and JSON text, each against the fastest plain decoder of its format (CPU and wall ratios).
  *
- * Flags (after `npm run bench --`): `--write` replaces both tables in docs/BENCHMARKS.md;
- * `--quick` fewer rounds and no 3 MB documents; `--seeds-only` / `--shapes-only` one of the
- * two sets; `--format=cbor,msgpack,json` and `--shape=tweets,mesh,...` narrow the shapes set.
+ * Then Protobuf (protobuf-bench.ts): the schema-less walker's full index vs protobufjs'
+ * schema decode of the same messages, 100 B to 64 KB (CPU and wall ratios).
+ *
+ * Flags (after `npm run bench --`): `--write` replaces the tables in docs/BENCHMARKS.md;
+ * `--quick` fewer rounds and no 3 MB documents; `--seeds-only` / `--shapes-only` /
+ * `--protobuf-only` one of the sets; `--format=cbor,msgpack,json` and `--shape=tweets,mesh,...` narrow the shapes set.
  */
 import { measure, fmtTime, type Contender } from './measure.js';
 import { writeBenchmarkSection } from './report.js';
@@ -29,6 +32,7 @@ import { SpanIndex } from '../core/span-index.js';
 import { cborWalker } from '../cbor/walker.js';
 import { generateDocument } from './generate.js';
 import { runShapesBench, type ShapeFormat } from './shapes-bench.js';
+import { runProtobufBench } from './protobuf-bench.js';
 
 // Runs from codecs/bench (tsx) or dist/bench (bundled): the repository root is two levels up either way.
 const repo = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -36,6 +40,7 @@ const write = process.argv.includes('--write');
 const quick = process.argv.includes('--quick');
 const seedsOnly = process.argv.includes('--seeds-only');
 const shapesOnly = process.argv.includes('--shapes-only');
+const protobufOnly = process.argv.includes('--protobuf-only');
 /** The value of `--name=a,b` as a list, or null when absent. */
 function listFlag(name: string): string[] | null {
   const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -141,5 +146,17 @@ function runShapes(): void {
   else if (write) console.error('docs/BENCHMARKS.md: shapes table not written (a --quick, --format or --shape run is partial)');
 }
 
-if (!shapesOnly) runSeedBench();
-if (!seedsOnly) runShapes();
+function runProtobuf(): void {
+  const table = runProtobufBench({ quick, log: (line) => console.error(line) });
+  const text = [
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min) when the set ended. CPU time (\`process.cpuUsage\`) and wall time per call, the lowest sample over 15 interleaved rounds (5 with --quick) after a warm-up pass; ratios are to protobufjs' \`Type.decode\` with the schema in the same run ("medians": the same CPU ratio from median samples).`,
+    '',
+    table,
+  ].join('\n');
+  console.log(text);
+  if (write && !quick) writeBenchmarkSection(repo, 'protobuf', text);
+}
+
+if (!shapesOnly && !protobufOnly) runSeedBench();
+if (!seedsOnly && !protobufOnly) runShapes();
+if (!seedsOnly && !shapesOnly) runProtobuf();

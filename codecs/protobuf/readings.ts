@@ -48,3 +48,61 @@ export function lenReadings(bytes: Uint8Array, start: number, end: number): LenR
   const first = readings[0];
   return { readings, count: first === 'message' ? messageFields : first === 'packed' ? packedItems : end - start, messageFields, packedItems };
 }
+
+/**
+ * The reading `lenReadings` puts first, and its count in `firstReadingCount`, without
+ * computing the others: the walker shows the first reading of every length-delimited field
+ * and works out the rest only when asked (`lenReadings`), since checking every reading of
+ * every payload read each byte once per nesting level. Each check stops at its first misfit:
+ * a message's first tag byte is almost always a control character, which ends the text check.
+ */
+export function firstReading(bytes: Uint8Array, start: number, end: number): LenReading {
+  if (end === start) {
+    firstReadingCount = 0;
+    return 'bytes';
+  }
+  if (isPrintableText(bytes, start, end)) {
+    firstReadingCount = end - start;
+    return 'text';
+  }
+  return readingOfNonText(bytes, start, end);
+}
+
+/** `firstReading` of a non-empty payload already known not to be printable text. */
+export function readingOfNonText(bytes: Uint8Array, start: number, end: number): LenReading {
+  const fields = scanMessage(bytes, start, end, scratch);
+  if (fields > 0) {
+    firstReadingCount = fields;
+    return 'message';
+  }
+  const items = countPackedVarints(bytes, start, end);
+  if (items > 0) {
+    firstReadingCount = items;
+    return 'packed';
+  }
+  firstReadingCount = end - start;
+  return findInvalidUtf8(bytes, start, end) < 0 ? 'text' : 'bytes';
+}
+
+/** The count of the last `firstReading`: fields, packed items or bytes. */
+export let firstReadingCount = 0;
+
+/** Printable UTF-8 text (`printableText`), stopping at the first control character before validating UTF-8. */
+export function isPrintableText(bytes: Uint8Array, start: number, end: number): boolean {
+  let i = start;
+  // Four bytes per step while they are all printable ASCII (0x20-0x7e); a word with anything
+  // else (a control character, DEL, a UTF-8 sequence) is looked at byte by byte.
+  while (i + 4 <= end) {
+    const w = (bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24)) >>> 0;
+    const below20 = (w - 0x20202020) & ~w & 0x80808080;
+    const above7e = ((w + 0x01010101) | w) & 0x80808080;
+    if ((below20 | above7e) !== 0) break;
+    i += 4;
+  }
+  for (; i < end; i++) {
+    const c = bytes[i];
+    if (c >= 0x80) return printableText(bytes, i, end);
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f) return false;
+  }
+  return true;
+}

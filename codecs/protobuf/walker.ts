@@ -1,7 +1,8 @@
 import { Flag, Kind } from '../core/kinds.js';
 import type { FormatWalker, SpanIndex } from '../core/span-index.js';
-import { lenReadings, type LenReading } from './readings.js';
+import { firstReadingCount, isPrintableText, lenReadings, readingOfNonText, type LenReading } from './readings.js';
 import { MAX_FIELD_NUMBER, readVarint, VARINT_TRUNCATED, varintValue, WireType } from './wire.js';
+import { findInvalidUtf8 } from '../core/utf8.js';
 import { protobufDescribe, protobufDetails, protobufLeafValue, protobufPreview } from './value.js';
 
 /**
@@ -15,20 +16,53 @@ import { protobufDescribe, protobufDetails, protobufLeafValue, protobufPreview }
  * Iterative (explicit frame stack); bounds-checked; errors carry the offset.
  */
 export interface ProtobufData {
-  /** Length-delimited nodes: the readings that fit, best first (the node shows the first). */
+  /**
+   * Length-delimited nodes: the readings that fit, best first (the node shows the first).
+   * Worked out on first `get` (see LazyReadings); iterating it lists only those asked for.
+   */
   readonly readings: Map<number, readonly LenReading[]>;
   /** Group nodes: where the end-group tag starts (their fields end there). */
   readonly groupEnd: Map<number, number>;
 }
 
 export function protobufData(index: SpanIndex): ProtobufData {
-  if (!index.formatData) index.formatData = { readings: new Map(), groupEnd: new Map() } satisfies ProtobufData;
+  if (!index.formatData) index.formatData = { readings: new LazyReadings(index), groupEnd: new Map() } satisfies ProtobufData;
   return index.formatData as ProtobufData;
+}
+
+/**
+ * The readings of a length-delimited node, computed when first asked for: the walk only
+ * picks the first (firstReading), since ranking them all for every field cost more than the
+ * rest of the walk. A length-delimited value is the one node kind with a head (its length
+ * varint); tags, varints, fixed fields, groups and packed items have none.
+ */
+class LazyReadings extends Map<number, readonly LenReading[]> {
+  constructor(private readonly index: SpanIndex) {
+    super();
+  }
+
+  override get(id: number): readonly LenReading[] | undefined {
+    const known = super.get(id);
+    if (known) return known;
+    const { store, bytes } = this.index;
+    if (!(id > 0 && id < store.size) || store.head[id] === 0 || store.flags[id] & Flag.key) return undefined;
+    const readings = lenReadings(bytes, store.start[id] + store.head[id], store.end[id]).readings;
+    super.set(id, readings);
+    return readings;
+  }
+
+  override has(id: number): boolean {
+    return this.get(id) !== undefined;
+  }
 }
 
 export const protobufWalker: FormatWalker = {
   format: 'protobuf',
   walk: walkProtobuf,
+  // A field is two nodes (tag and value) and takes at least two bytes; real messages run
+  // 0.1 (text) to 0.5 (packed numbers) nodes per byte. Sizing for that saves the store's growth copies (trim gives
+  // back what a text-heavy frame leaves unused).
+  capacityHint: (bytes, depth) => (depth === Infinity && bytes.length > 512 ? Math.ceil(bytes.length * 0.5) + 8 : undefined),
   leafValue: protobufLeafValue,
   describe: protobufDescribe,
   preview: protobufPreview,
@@ -47,6 +81,14 @@ interface Frame {
   readonly groupField: number;
   prev: number;
   entries: number;
+  /**
+   * A length-delimited field read as a message on trust: walking it is how it is checked (a
+   * separate scan read every field twice). If its fields do not parse to its end, the walk
+   * takes back what it recorded below it and reads it as packed, text or bytes instead.
+   */
+  readonly speculative: boolean;
+  /** index.warnings.length when it opened (its warnings go if it is taken back). */
+  readonly warnMark: number;
 }
 
 function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
@@ -58,7 +100,7 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
     const root = store.add(Kind.map, 0, 0, 0, -1, -1);
     store.setEnd(root, bytes.length);
     if (depth >= 1) store.addFlags(root, Flag.expanded);
-    frames.push({ node: root, limit: bytes.length, depth, groupField: -1, prev: -1, entries: 0 });
+    frames.push({ node: root, limit: bytes.length, depth, groupField: -1, prev: -1, entries: 0, speculative: false, warnMark: 0 });
     pos = 0;
   } else {
     const kind = store.kind[node];
@@ -71,10 +113,26 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
     store.addFlags(node, Flag.expanded);
     const isGroup = kind === Kind.pb_group;
     const end = isGroup ? (data.groupEnd.get(node) ?? store.end[node]) : store.end[node];
-    frames.push({ node, limit: end, depth, groupField: -1, prev: -1, entries: 0 });
+    frames.push({ node, limit: end, depth, groupField: -1, prev: -1, entries: 0, speculative: false, warnMark: 0 });
     pos = start;
   }
 
+  /**
+   * A field that does not parse: if the innermost message being read (groups are part of
+   * it) was only a speculative reading, it is taken back and the walk goes on after it
+   * (true); otherwise the frame is malformed (false; the caller records the error with
+   * `fail`). Asked before the error's message is built: speculation fails often.
+   */
+  const recover = (): boolean => {
+    let i = frames.length - 1;
+    while (i > 0 && frames[i].groupField >= 0) i--;
+    if (!frames[i].speculative) return false;
+    const taken = frames[i];
+    while (frames.length > i) frames.pop();
+    takeBack(index, taken);
+    pos = taken.limit;
+    return true;
+  };
   const fail = (code: Parameters<SpanIndex['fail']>[0], at: number, message: string): void => {
     index.fail(code, at, message);
     // Open nodes are incomplete and reach at least to their last child and the failing byte.
@@ -96,24 +154,41 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
       if (!frames.length) return;
       continue;
     }
-    if (pos >= top.limit) return fail('truncated', pos, `unexpected end of input: group (field ${top.groupField}) has no end tag`);
+    if (pos >= top.limit) {
+      if (recover()) continue;
+      fail('truncated', pos, `unexpected end of input: group (field ${top.groupField}) has no end tag`);
+      return;
+    }
     const tagStart = pos;
     const afterTag = readVarint(bytes, pos, top.limit);
     if (afterTag < 0) {
-      return afterTag === VARINT_TRUNCATED
-        ? fail('truncated', top.limit, 'unexpected end of input inside a field tag')
-        : fail('invalid-varint', tagStart, 'field tag varint longer than 10 bytes');
+      if (recover()) continue;
+      if (afterTag === VARINT_TRUNCATED) fail('truncated', top.limit, 'unexpected end of input inside a field tag');
+      else fail('invalid-varint', tagStart, 'field tag varint longer than 10 bytes');
+      return;
     }
     const tag = varintValue;
     const field = Math.floor(tag / 8);
     const wt = tag % 8;
-    if (field === 0) return fail('invalid-tag', tagStart, 'field number 0 is not allowed');
-    if (field > MAX_FIELD_NUMBER) return fail('invalid-tag', tagStart, `field number ${field} is above 2^29 - 1`);
+    if (field === 0) {
+      if (recover()) continue;
+      fail('invalid-tag', tagStart, 'field number 0 is not allowed');
+      return;
+    }
+    if (field > MAX_FIELD_NUMBER) {
+      if (recover()) continue;
+      fail('invalid-tag', tagStart, `field number ${field} is above 2^29 - 1`);
+      return;
+    }
     const record = top.node >= 0 && top.depth >= 1;
     pos = afterTag;
 
     if (wt === WireType.endGroup) {
-      if (top.groupField !== field) return fail('unmatched-end-group', tagStart, top.groupField < 0 ? `end-group tag for field ${field} without a start-group tag` : `end-group tag for field ${field} inside the group of field ${top.groupField}`);
+      if (top.groupField !== field) {
+        if (recover()) continue;
+        fail('unmatched-end-group', tagStart, top.groupField < 0 ? `end-group tag for field ${field} without a start-group tag` : `end-group tag for field ${field} inside the group of field ${top.groupField}`);
+        return;
+      }
       if (top.node >= 0) {
         data.groupEnd.set(top.node, tagStart);
         store.setEnd(top.node, pos);
@@ -133,7 +208,12 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
     switch (wt) {
       case WireType.varint: {
         const next = readVarint(bytes, pos, top.limit);
-        if (next < 0) return next === VARINT_TRUNCATED ? fail('truncated', top.limit, `unexpected end of input inside the varint of field ${field}`) : fail('invalid-varint', pos, `varint of field ${field} longer than 10 bytes`);
+        if (next < 0) {
+          if (recover()) continue;
+          if (next === VARINT_TRUNCATED) fail('truncated', top.limit, `unexpected end of input inside the varint of field ${field}`);
+          else fail('invalid-varint', pos, `varint of field ${field} longer than 10 bytes`);
+          return;
+        }
         if (record) {
           value = store.add(Kind.uint, pos, 0, varintValue, top.node, key);
           store.setEnd(value, next);
@@ -144,7 +224,11 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
       case WireType.i64:
       case WireType.i32: {
         const size = wt === WireType.i64 ? 8 : 4;
-        if (top.limit - pos < size) return fail('truncated', top.limit, `unexpected end of input: field ${field} needs ${size} bytes, ${top.limit - pos} remain`);
+        if (top.limit - pos < size) {
+          if (recover()) continue;
+          fail('truncated', top.limit, `unexpected end of input: field ${field} needs ${size} bytes, ${top.limit - pos} remain`);
+          return;
+        }
         if (record) {
           value = store.add(wt === WireType.i64 ? Kind.pb_i64 : Kind.pb_i32, pos, 0, 0, top.node, key);
           store.setEnd(value, pos + size);
@@ -154,25 +238,39 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
       }
       case WireType.len: {
         const payload = readVarint(bytes, pos, top.limit);
-        if (payload < 0) return payload === VARINT_TRUNCATED ? fail('truncated', top.limit, `unexpected end of input inside the length of field ${field}`) : fail('invalid-varint', pos, `length of field ${field} longer than 10 bytes`);
+        if (payload < 0) {
+          if (recover()) continue;
+          if (payload === VARINT_TRUNCATED) fail('truncated', top.limit, `unexpected end of input inside the length of field ${field}`);
+          else fail('invalid-varint', pos, `length of field ${field} longer than 10 bytes`);
+          return;
+        }
         const length = varintValue;
-        if (length > top.limit - payload) return fail('length-exceeds-input', pos, `field ${field} declares ${length} bytes, ${top.limit - payload} remain`);
+        if (length > top.limit - payload) {
+          if (recover()) continue;
+          fail('length-exceeds-input', pos, `field ${field} declares ${length} bytes, ${top.limit - payload} remain`);
+          return;
+        }
         const end = payload + length;
         if (record) {
-          const r = lenReadings(bytes, payload, end);
-          const kind = READING_KIND[r.readings[0]];
-          value = store.add(kind, pos, payload - pos, r.count, top.node, key);
-          store.setEnd(value, end);
-          data.readings.set(value, r.readings);
-          if (r.readings[0] === 'message' && top.depth >= 2) {
+          // The readings in firstReading's order, each looked at once: text, then a message.
+          if (end === payload) value = store.add(Kind.bytes, pos, payload - pos, 0, top.node, key);
+          else if (isPrintableText(bytes, payload, end)) value = store.add(Kind.text, pos, payload - pos, length, top.node, key);
+          else if (top.depth >= 2) {
+            // Read as a message on trust (see Frame.speculative).
+            value = store.add(Kind.map, pos, payload - pos, 0, top.node, key);
+            store.setEnd(value, end);
             store.addFlags(value, Flag.expanded);
             top.prev = value;
             top.entries++;
-            frames.push({ node: value, limit: end, depth: top.depth - 1, groupField: -1, prev: -1, entries: 0 });
+            frames.push({ node: value, limit: end, depth: top.depth - 1, groupField: -1, prev: -1, entries: 0, speculative: true, warnMark: index.warnings.length });
             pos = payload;
             continue;
+          } else {
+            // Not descended into (depth 1): ranked without recording what is below.
+            const reading = readingOfNonText(bytes, payload, end);
+            value = store.add(READING_KIND[reading], pos, payload - pos, firstReadingCount, top.node, key);
           }
-          if (r.readings[0] === 'packed' && top.depth >= 2) recordPacked(index, value, payload, end);
+          store.setEnd(value, end);
         }
         pos = end;
         break;
@@ -186,15 +284,85 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
           top.prev = value;
         }
         top.entries++;
-        frames.push({ node: value, limit: top.limit, depth: record ? top.depth - 1 : 0, groupField: field, prev: -1, entries: 0 });
+        frames.push({ node: value, limit: top.limit, depth: record ? top.depth - 1 : 0, groupField: field, prev: -1, entries: 0, speculative: false, warnMark: 0 });
         continue;
       }
       default:
-        return fail('invalid-wire-type', tagStart, `field ${field} has wire type ${wt}, which does not exist`);
+        if (recover()) continue;
+        fail('invalid-wire-type', tagStart, `field ${field} has wire type ${wt}, which does not exist`);
+        return;
     }
     if (record) top.prev = value;
     top.entries++;
   }
+}
+
+/**
+ * Takes back a speculative message reading whose fields did not parse to its end: the nodes
+ * recorded below it go (their slots zeroed, as fresh slab memory is), and so do their warnings
+ * and group ends; the field is read as the next reading that fits (as firstReading would).
+ */
+function takeBack(index: SpanIndex, taken: Frame): void {
+  const { bytes, store } = index;
+  const node = taken.node;
+  const mark = node + 1;
+  const flagsAt = store.u8At + store.cap;
+  store.slabU8.fill(0, flagsAt + mark, flagsAt + store.size);
+  store.size = mark;
+  store.slabU8[flagsAt + node] &= ~Flag.expanded;
+  store.slabI32[store.i32At + 3 * store.cap + node] = -1; // firstChild
+  if (index.warnings.length > taken.warnMark) index.warnings.length = taken.warnMark;
+  const data = protobufData(index);
+  if (data.groupEnd.size) for (const id of data.groupEnd.keys()) if (id >= mark) data.groupEnd.delete(id);
+  const start = store.slabI32[store.i32At + node] + store.slabU8[store.u8At + 2 * store.cap + node];
+  const end = taken.limit;
+  const items = recordPackedIfWhole(index, node, start, end);
+  if (items > 0) {
+    store.slabU8[store.u8At + node] = Kind.array;
+    store.slabU8[flagsAt + node] |= Flag.expanded;
+    store.setArg(node, items);
+  } else {
+    store.slabU8[store.u8At + node] = findInvalidUtf8(bytes, start, end) < 0 ? Kind.text : Kind.bytes;
+    store.setArg(node, end - start);
+  }
+}
+
+/**
+ * Records bytes[start, end) as packed varints under `node` and returns how many, when the
+ * run is whole; otherwise records nothing (what it began is taken back) and returns -1.
+ * One pass where counting first and then recording read every varint twice.
+ */
+function recordPackedIfWhole(index: SpanIndex, node: number, start: number, end: number): number {
+  const { bytes, store } = index;
+  const mark = store.size;
+  let prev = -1;
+  let pos = start;
+  let n = 0;
+  while (pos < end) {
+    const b = bytes[pos];
+    let next: number;
+    let value: number;
+    if (b < 0x80) {
+      next = pos + 1;
+      value = b;
+    } else {
+      next = readVarint(bytes, pos, end);
+      if (next < 0) {
+        const flagsAt = store.u8At + store.cap;
+        store.slabU8.fill(0, flagsAt + mark, flagsAt + store.size);
+        store.size = mark;
+        store.slabI32[store.i32At + 3 * store.cap + node] = -1; // firstChild
+        return -1;
+      }
+      value = varintValue;
+    }
+    const id = store.add(Kind.uint, pos, 0, value, node, prev);
+    store.setEnd(id, next);
+    prev = id;
+    pos = next;
+    n++;
+  }
+  return n > 0 ? n : -1;
 }
 
 const READING_KIND: Record<LenReading, number> = { message: Kind.map, text: Kind.text, bytes: Kind.bytes, packed: Kind.array };

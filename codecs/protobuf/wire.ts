@@ -51,7 +51,7 @@ export function varintBigInt(bytes: Uint8Array, pos: number): bigint {
 export function scanMessage(bytes: Uint8Array, start: number, end: number, groups: number[] = []): number {
   let pos = start;
   let fields = 0;
-  groups.length = 0;
+  if (groups.length) groups.length = 0;
   while (pos < end) {
     const p = readVarint(bytes, pos, end);
     if (p < 0) return -1;

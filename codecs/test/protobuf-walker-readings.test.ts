@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { SpanIndex, protobufWalker, Kind } from '../index.js';
+import { lenReadings, type LenReading } from '../protobuf/readings.js';
+import { protobufData } from '../protobuf/walker.js';
+
+/**
+ * The raw walker reads a length-delimited field as a message on trust and takes it back
+ * when its fields do not parse (walker.ts, Frame.speculative): the full index must be the
+ * one a level-by-level walk gives, where each field's reading is ranked before anything
+ * below it is recorded, and every length-delimited node must show its first ranked reading.
+ */
+const READING_KIND: Record<LenReading, number> = { message: Kind.map, text: Kind.text, bytes: Kind.bytes, packed: Kind.array };
+
+function varint(n: number): number[] {
+  const out: number[] = [];
+  while (n >= 0x80) {
+    out.push((n & 0x7f) | 0x80);
+    n = Math.floor(n / 128);
+  }
+  out.push(n);
+  return out;
+}
+
+type Field = { n: number; kind: 'varint'; v: number } | { n: number; kind: 'i32' } | { n: number; kind: 'i64' } | { n: number; kind: 'len'; body: number[] } | { n: number; kind: 'group'; fields: Field[] };
+
+function encode(fields: Field[]): number[] {
+  const out: number[] = [];
+  for (const f of fields) {
+    if (f.kind === 'varint') out.push(...varint(f.n * 8), ...varint(f.v));
+    else if (f.kind === 'i32') out.push(...varint(f.n * 8 + 5), 1, 2, 3, 4);
+    else if (f.kind === 'i64') out.push(...varint(f.n * 8 + 1), 1, 2, 3, 4, 5, 6, 7, 8);
+    else if (f.kind === 'len') out.push(...varint(f.n * 8 + 2), ...varint(f.body.length), ...f.body);
+    else out.push(...varint(f.n * 8 + 3), ...encode(f.fields), ...varint(f.n * 8 + 4));
+  }
+  return out;
+}
+
+const fieldNumber = fc.integer({ min: 1, max: 40 });
+const { message } = fc.letrec<{ message: number[]; field: Field }>((tie) => ({
+  message: fc.array(tie('field') as fc.Arbitrary<Field>, { maxLength: 5 }).map(encode),
+  field: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.record({ n: fieldNumber, kind: fc.constant('varint' as const), v: fc.nat() }),
+    fc.record({ n: fieldNumber, kind: fc.constantFrom('i32' as const, 'i64' as const) }),
+    fc.record({ n: fieldNumber, kind: fc.constant('len' as const), body: fc.oneof(tie('message') as fc.Arbitrary<number[]>, fc.array(fc.nat(255), { maxLength: 12 })) }),
+    fc.record({ n: fieldNumber, kind: fc.constant('group' as const), fields: fc.array(tie('field') as fc.Arbitrary<Field>, { maxLength: 3 }) }),
+  ),
+}));
+
+/** The recorded tree: kind, span, head and argument of every node, children nested. */
+function tree(ix: SpanIndex, id: number, expandEachLevel: boolean): unknown {
+  const { store } = ix;
+  if (expandEachLevel && ix.isContainer(id) && !ix.isExpanded(id)) ix.expand(id, 1);
+  const kids = ix.isContainer(id) ? ix.children(id).map((c) => tree(ix, c, expandEachLevel)) : [];
+  return [store.kind[id], store.start[id], store.end[id], store.head[id], store.arg[id], kids];
+}
+
+function checkReadings(ix: SpanIndex): void {
+  const { store } = ix;
+  const data = protobufData(ix);
+  for (let id = 1; id < store.size; id++) {
+    if (store.head[id] === 0) continue; // only length-delimited values have a head
+    const ranked = lenReadings(ix.bytes, store.start[id] + store.head[id], store.end[id]);
+    expect(store.kind[id]).toBe(READING_KIND[ranked.readings[0]]);
+    expect(store.arg[id]).toBe(ranked.count);
+    expect(data.readings.get(id)).toEqual(ranked.readings);
+  }
+}
+
+describe('Protobuf raw walker: readings taken on trust', () => {
+  it('a full index equals a level-by-level one, and shows each field’s first reading (random, mutated, cut)', () => {
+    fc.assert(
+      fc.property(message, fc.nat(), fc.nat(), fc.nat(255), (encoded, cut, at, xor) => {
+        const whole = Uint8Array.from(encoded);
+        const mutated = whole.slice();
+        if (mutated.length) mutated[at % mutated.length] ^= xor;
+        for (const bytes of [whole, mutated, whole.subarray(0, cut % (whole.length + 1))]) {
+          const full = new SpanIndex(bytes, protobufWalker);
+          const stepwise = new SpanIndex(bytes, protobufWalker, { depth: 1 });
+          expect(full.error).toEqual(stepwise.error);
+          if (full.store.size === 0) continue;
+          expect(tree(full, 0, false)).toEqual(tree(stepwise, 0, true));
+          // Expanding re-reads groups (and may warn of one twice): the set of groups warned of must agree.
+          const offsets = (ix: SpanIndex) => [...new Set(ix.warnings.map((w) => w.offset))].sort((a, b) => a - b);
+          expect(offsets(full)).toEqual(offsets(stepwise));
+          checkReadings(full);
+        }
+      }),
+      { numRuns: 400, seed: 1515 },
+    );
+  });
+
+  it('a message reading taken back leaves no nodes, warnings or group ends behind', () => {
+    // Field 1 holds a group (field 2) that never ends: not a message, but three whole varints.
+    const bytes = Uint8Array.of(0x0a, 0x03, 0x13, 0x08, 0x01, 0x10, 0x05);
+    const ix = new SpanIndex(bytes, protobufWalker);
+    expect(ix.error).toBeNull();
+    expect(ix.warnings).toEqual([]);
+    expect(ix.store.size).toBe(1 + 2 * 2 + 3);
+    const field1 = ix.children(0)[0];
+    expect(ix.kind(field1)).toBe('array');
+    expect(ix.value(field1)).toEqual([0x13, 0x08, 0x01]);
+    expect(protobufData(ix).groupEnd.size).toBe(0);
+    expect(ix.value(ix.children(0)[1])).toBe(5);
+  });
+});
