@@ -5,6 +5,8 @@
  * - `/demo`       the mixed stream (json-joy snapshot first, then CBOR, MessagePack, JSON
  *                 text, json-joy patches, large and malformed frames); echoes client frames
  * - `/demo/json`  a JSON text channel only; echoes too
+ * - `/demo/protobuf` market.v1.Envelope frames; their schema (demo-server/protobuf/*.proto)
+ *   is served at `/demo/protobuf/envelope.proto` and `/demo/protobuf/trade.proto`
  *
  * A client that offers subprotocols gets the first one it offered.
  */
@@ -14,6 +16,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { serveStatic } from './static-files.js';
 import { streamToClient, type ClientStream } from './client-stream.js';
+import { createProtobufTraffic, PROTOBUF_PATH, serveDemoProto } from './streams/protobuf-schema.js';
 import { createJsonTraffic, createTraffic, DEFAULT_LARGE_EVERY, DEFAULT_MALFORMED_CHANCE, type DemoTraffic } from './traffic.js';
 
 export interface DemoServerOptions {
@@ -61,6 +64,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
         }),
     ],
     [JSON_CHANNEL_PATH, () => createJsonTraffic({ seed: options.seed, now: Date.now })],
+    [PROTOBUF_PATH, () => createProtobufTraffic({ seed: options.seed, now: Date.now })],
   ]);
 
   const httpServer = http.createServer((request, response) => {
@@ -69,6 +73,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       response.end('this is a WebSocket endpoint\n');
       return;
     }
+    if (serveDemoProto(request, response)) return;
     serveStatic(options.staticDir ?? null, request, response).catch(() => response.destroy());
   });
 
