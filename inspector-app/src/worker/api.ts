@@ -7,7 +7,23 @@
 import type { Direction, Opcode } from '../protocol/messages.js';
 import type { FieldCost } from '../../../codecs/core/field-cost.js';
 
-export type FormatChoice = 'auto' | 'cbor' | 'msgpack' | 'json' | 'ndjson' | 'text' | 'protobuf' | 'crdt-model' | 'crdt-patch';
+export type FormatChoice = 'auto' | 'cbor' | 'msgpack' | 'json' | 'ndjson' | 'text' | 'protobuf' | 'crdt-model' | 'crdt-patch' | ReadAsFormat;
+
+/** Protobuf without a schema with length-delimited fields read another way: `protobuf:<value offset>=<reading>,…` (codecs/protobuf/read-as.ts). */
+export type ReadAsFormat = `protobuf:${string}`;
+
+/** Per connection: the message type its binary frames are read as, 'auto' (best fit) or 'raw' (no schema). */
+export type SchemaTypeChoice = 'auto' | 'raw' | (string & {});
+
+/** The loaded Protobuf schema as the UI shows it. */
+export interface SchemaState {
+  readonly files: readonly string[];
+  /** Message types of the schema (empty when none is loaded or it did not load). */
+  readonly types: readonly string[];
+  /** Why the files did not load (a syntax error, a missing import), or null. */
+  readonly error: string | null;
+  readonly choices: Readonly<Record<string, SchemaTypeChoice>>;
+}
 
 /** What a frame is in one word (codecs' FrameVerdict): unknown frames are not "malformed". */
 export type Verdict = 'decoded' | 'malformed' | 'unknown' | 'empty';
@@ -78,6 +94,8 @@ export interface TreeNode {
   /** json-joy CRDT frames: `sid.time` id and span (chunks / tombstones). */
   readonly crdtId: string | null;
   readonly crdtSpan: number | null;
+  /** Protobuf without a schema, a length-delimited field: the readings that fit, the shown one first ("read as"). */
+  readonly readings?: readonly string[];
 }
 
 export interface ChildWindow {
@@ -266,6 +284,10 @@ export interface WorkerMethods {
   /** Lowers (or raises) the cap; the answer names the frames it evicted, so the list can drop them at once. */
   setCap: { params: { bytes: number }; result: CapResult };
   clear: { params: Record<string, never>; result: void };
+  /** Loads the `.proto` files (replacing the ones before; none: no schema). */
+  setSchema: { params: { files: readonly { readonly name: string; readonly source: string }[] }; result: SchemaState };
+  /** The message type a connection's binary frames are read as. */
+  setSchemaType: { params: { connectionId: string; choice: SchemaTypeChoice }; result: SchemaState };
 }
 
 export type WorkerMethod = keyof WorkerMethods;

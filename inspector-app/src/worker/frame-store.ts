@@ -1,6 +1,7 @@
 import { decodeFrame, SpanIndex, walkers, type FrameFormat, type FrameVerdict, type DecodeError } from '../../../codecs/index.js';
 import type { FormatChoice, IngestFrame } from './api.js';
 import { ConnectionFormats } from './connection-formats.js';
+import { ProtobufSchemas, readAsIndex } from './protobuf-schemas.js';
 
 /** 256 MB of raw frame bytes, the default memory cap (issue #5). */
 export const DEFAULT_CAP_BYTES = 256 * 1024 * 1024;
@@ -15,6 +16,8 @@ export interface DecodedEntry {
   /** decoded / malformed / unknown / empty (absent: decoded, or malformed when the index has an error). */
   readonly verdict?: FrameVerdict;
   /** Why an unknown frame is unknown, and the readings that came nearest (furthest first). */
+  /** Read with a loaded Protobuf schema: which type and why. */
+  readonly schemaNote?: string;
   readonly unknown?: { readonly error: DecodeError; readonly nearMisses: readonly { readonly format: string; readonly offset: number; readonly message: string }[] };
 }
 
@@ -35,6 +38,8 @@ export class FrameStore {
   evictedTotal = 0;
   /** What each connection's frames decoded as: breaks ties on tiny frames. */
   readonly formats = new ConnectionFormats();
+  /** Loaded .proto files and each connection's message type. */
+  readonly schemas = new ProtobufSchemas();
 
   constructor(public capBytes = DEFAULT_CAP_BYTES) {}
 
@@ -123,15 +128,27 @@ export class FrameStore {
       return cached;
     }
     let entry: DecodedEntry;
-    if (format === 'auto') {
+    const withSchema = format === 'auto' || format === 'protobuf' ? this.schemas.decode(frame) : null;
+    const readAs = withSchema ? null : readAsIndex(frame, format);
+    if (withSchema) {
+      entry = { format: 'protobuf', index: withSchema.index, candidates: ['protobuf'], verdict: withSchema.index.error ? 'malformed' : 'decoded', schemaNote: withSchema.note };
+    } else if (readAs) {
+      entry = { format: 'protobuf', index: readAs, candidates: [], verdict: readAs.error ? 'malformed' : 'decoded' };
+    } else if (format === 'auto') {
       const d = decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text', preferFormat: this.formats.preferred(frame.connectionId) });
       entry = decodedEntry(frame, d);
     } else {
-      const index = walkers[format] ? new SpanIndex(frame.data, walkers[format], { depth: 1 }) : null;
-      entry = { format: index ? format : null, index, candidates: [] };
+      const walker = walkers[format as FrameFormat];
+      const index = walker ? new SpanIndex(frame.data, walker, { depth: 1 }) : null;
+      entry = { format: index ? (format as FrameFormat) : null, index, candidates: [] };
     }
     this.remember(frameId, format, entry);
     return entry;
+  }
+
+  /** Forgets every cached index (the schema or a connection's type changed). */
+  forgetIndexes(): void {
+    this.indexCache.clear();
   }
 
   /** Caches a frame's index (most recently used last; the oldest beyond the cache size go). */

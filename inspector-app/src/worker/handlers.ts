@@ -60,7 +60,11 @@ function hexLines(bytes: Uint8Array): string {
 
 /** The list row for one frame: read one level deep, never more. */
 export function summarize(frame: IngestFrame, store?: FrameStore): FrameSummary {
-  const decoded = decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text', preferFormat: store?.formats.preferred(frame.connectionId) });
+  // With a loaded Protobuf schema, binary frames the schema reads come first.
+  const schemaRead = store?.schemas.active ? store.schemas.decode(frame) : null;
+  const decoded: ReturnType<typeof decodeFrame> = schemaRead
+    ? { format: 'protobuf', index: schemaRead.index, error: schemaRead.index.error, detection: null, verdict: schemaRead.index.error ? 'malformed' : 'decoded' }
+    : decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text', preferFormat: store?.formats.preferred(frame.connectionId) });
   if (decoded.verdict === 'decoded') store?.formats.record(frame.connectionId, decoded.format, frame.data.byteLength);
   const d = isPlainText(frame, decoded) ? { format: null, index: null, error: null } : decoded;
   // A large frame's one-level index is what opening it needs first: keep it, don't redo it.
@@ -139,7 +143,9 @@ export class WorkerHandlers {
         candidates: entry.candidates,
         error: error ? { code: error.code, offset: error.offset, message: error.message } : null,
         root: index && index.root >= 0 ? treeNode(index, index.root, 0, 0) : null,
-        warnings: plainText ? ['A plain text frame (not JSON): pick a decoder under "decode as" to force one.'] : index ? index.warnings.map((w) => w.message) : [],
+        warnings: plainText
+          ? ['A plain text frame (not JSON): pick a decoder under "decode as" to force one.']
+          : [...(entry.schemaNote ? [`Protobuf schema: ${entry.schemaNote}`] : []), ...(index ? index.warnings.map((w) => w.message) : [])],
         isCrdt: entry.format === 'crdt-model' || entry.format === 'crdt-patch',
         verdict: empty ? 'empty' : (entry.verdict ?? (error ? 'malformed' : 'decoded')),
         nearMisses: entry.unknown?.nearMisses,
@@ -252,6 +258,16 @@ export class WorkerHandlers {
     },
     clear: () => {
       this.store.clear();
+    },
+    setSchema: ({ files }) => {
+      const state = this.store.schemas.set(files);
+      this.store.forgetIndexes();
+      return state;
+    },
+    setSchemaType: ({ connectionId, choice }) => {
+      const state = this.store.schemas.choose(connectionId, choice);
+      this.store.forgetIndexes();
+      return state;
     },
   };
 }

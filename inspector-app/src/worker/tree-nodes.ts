@@ -1,3 +1,4 @@
+import { nodeReadings } from './protobuf-schemas.js';
 import { Kind, childSegment, positionLabel, throughSelfDescribe, crdtIdOf, crdtSpanOf, describeHead, Flag, formatId, formatPath, formatPointer, pathSegments, previewValue, type PathSegment, type SpanIndex } from '../../../codecs/index.js';
 import type { TreeNode } from './api.js';
 
@@ -105,6 +106,7 @@ export function treeNode(index: SpanIndex, id: number, position: number, depth =
     pointer,
     crdtId: crdtId ? formatId(crdtId) : null,
     crdtSpan: crdtSpanOf(index, id),
+    readings: nodeReadings(index, id),
   };
 }
 

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import protobuf from 'protobufjs';
+import { WorkerHandlers } from './handlers.js';
+import type { IngestFrame } from './api.js';
+
+/** The worker reads Protobuf frames with loaded schemas, per connection, and re-reads raw fields "as". */
+const PROTO = 'syntax = "proto3"; package demo; enum Side { BUY = 0; SELL = 1; } message Trade { string symbol = 1; Side side = 2; double price = 3; uint32 qty = 4; }';
+const root = protobuf.parse(PROTO, new protobuf.Root(), { keepCase: true }).root;
+const Trade = root.lookupType('demo.Trade');
+const trade = Trade.encode(Trade.fromObject({ symbol: 'ACME', side: 1, price: 12.5, qty: 300 })).finish();
+
+let nextId = 1;
+function frame(data: Uint8Array, extra: Partial<IngestFrame> = {}): IngestFrame {
+  return { frameId: nextId++, connectionId: 'c1', direction: 'received', time: 1_700_000_000_000, opcode: 'binary', data, ...extra };
+}
+
+function handlers(...frames: IngestFrame[]): WorkerHandlers {
+  const h = new WorkerHandlers();
+  for (const f of frames) h.store.add(f);
+  return h;
+}
+
+describe('Protobuf schemas in the worker', () => {
+  it('without a schema the frame is raw Protobuf; with one its fields have names', () => {
+    const f = frame(trade);
+    const h = handlers(f);
+    const raw = h.methods.decode({ frameId: f.frameId, format: 'auto' })!;
+    expect(raw.format).toBe('protobuf');
+    const rawLabels = h.methods.children({ frameId: f.frameId, format: 'auto', nodeId: raw.root!.id }).nodes.map((n) => n.label);
+    expect(rawLabels).toEqual(['1', '2', '3', '4']);
+
+    const state = h.methods.setSchema({ files: [{ name: 'demo.proto', source: PROTO }] });
+    expect(state).toMatchObject({ files: ['demo.proto'], types: ['demo.Trade'], error: null });
+    const named = h.methods.decode({ frameId: f.frameId, format: 'auto' })!;
+    expect(named.warnings[0]).toMatch(/read as demo\.Trade, the best fit/);
+    const nodes = h.methods.children({ frameId: f.frameId, format: 'auto', nodeId: named.root!.id }).nodes;
+    expect(nodes.map((n) => [n.label, n.preview])).toEqual([
+      ['symbol', '"ACME"'],
+      ['side', 'SELL (1)'],
+      ['price', '12.5'],
+      ['qty', '300'],
+    ]);
+    // Spans drive the hex highlight: the `side` value is the byte after its tag.
+    expect(nodes[1].end - nodes[1].start).toBe(1);
+  });
+
+  it('the list row of a new frame uses the schema', () => {
+    const h = handlers();
+    h.methods.setSchema({ files: [{ name: 'demo.proto', source: PROTO }] });
+    const f = frame(trade);
+    h.store.add(f);
+    expect(h.summarize(f).preview).toBe('{symbol: "ACME", side: SELL (1), price: 12.5, qty: 300}');
+  });
+
+  it("a connection set to 'raw' keeps the raw tree; a named type is used even for a poor fit", () => {
+    const f = frame(trade);
+    const h = handlers(f);
+    h.methods.setSchema({ files: [{ name: 'demo.proto', source: PROTO }] });
+    h.methods.setSchemaType({ connectionId: 'c1', choice: 'raw' });
+    const raw = h.methods.decode({ frameId: f.frameId, format: 'auto' })!;
+    expect(h.methods.children({ frameId: f.frameId, format: 'auto', nodeId: raw.root!.id }).nodes[0].label).toBe('1');
+    const state = h.methods.setSchemaType({ connectionId: 'c1', choice: 'demo.Trade' });
+    expect(state.choices).toEqual({ c1: 'demo.Trade' });
+    const typed = h.methods.decode({ frameId: f.frameId, format: 'auto' })!;
+    expect(typed.warnings[0]).toMatch(/chosen for this connection/);
+  });
+
+  it('a schema that does not load says why, and frames stay raw', () => {
+    const f = frame(trade);
+    const h = handlers(f);
+    const state = h.methods.setSchema({ files: [{ name: 'a.proto', source: 'syntax = "proto3"; import "b.proto"; message A { B b = 1; }' }] });
+    expect(state.error).toMatch(/a\.proto: import "b\.proto"/);
+    expect(h.methods.decode({ frameId: f.frameId, format: 'auto' })!.warnings).toEqual([]);
+  });
+
+  it('raw length-delimited nodes offer their readings; a read-as format re-reads the field', () => {
+    // field 1 LEN 08 01: a message {1: 1}, packed [8, 1], text or bytes.
+    const f = frame(new Uint8Array([0x0a, 0x02, 0x08, 0x01, 0x10, 0x05]));
+    const h = handlers(f);
+    const root = h.methods.decode({ frameId: f.frameId, format: 'protobuf' })!.root!;
+    const field = h.methods.children({ frameId: f.frameId, format: 'protobuf', nodeId: root.id }).nodes[0];
+    expect(field.readings).toEqual(['message', 'packed', 'text', 'bytes']);
+    const format = `protobuf:${field.start}=packed` as const;
+    const reread = h.methods.decode({ frameId: f.frameId, format })!;
+    const packed = h.methods.children({ frameId: f.frameId, format, nodeId: reread.root!.id }).nodes[0];
+    expect(packed.kind).toBe('array');
+    expect(packed.readings).toEqual(['packed', 'message', 'text', 'bytes']);
+    expect(h.methods.children({ frameId: f.frameId, format, nodeId: packed.id }).nodes.map((n) => [n.preview, n.start, n.end])).toEqual([
+      ['8 (sint 4)', 2, 3],
+      ['1 (sint -1)', 3, 4],
+    ]);
+  });
+});

@@ -1,0 +1,78 @@
+import { SpanIndex } from '../../../codecs/core/span-index.js';
+import { describeFit, fitOf, loadSchema, rankTypes, type LoadedSchema, type ProtoFile } from '../../../codecs/protobuf/schema/index.js';
+import { parseReadAs, readAsWalker } from '../../../codecs/protobuf/read-as.js';
+import type { IngestFrame, SchemaState, SchemaTypeChoice } from './api.js';
+
+/**
+ * The worker's Protobuf schemas: the `.proto` files the user loaded (one schema, imports
+ * resolved among them) and, per connection, the message type its binary frames are read as:
+ * a type name, 'auto' (rank every type by fit and use the best that reads the frame whole),
+ * or 'raw' (no schema). Connections without a choice are 'auto'.
+ */
+export class ProtobufSchemas {
+  private schema: LoadedSchema | null = null;
+  private files: readonly ProtoFile[] = [];
+  private error: string | null = null;
+  private readonly choices = new Map<string, SchemaTypeChoice>();
+
+  set(files: readonly ProtoFile[]): SchemaState {
+    this.files = files;
+    if (!files.length) {
+      this.schema = null;
+      this.error = null;
+    } else {
+      const loaded = loadSchema(files);
+      this.schema = loaded.ok ? loaded.schema : null;
+      this.error = loaded.ok ? null : loaded.error;
+    }
+    return this.state();
+  }
+
+  choose(connectionId: string, choice: SchemaTypeChoice): SchemaState {
+    this.choices.set(connectionId, choice);
+    return this.state();
+  }
+
+  state(): SchemaState {
+    return { files: this.files.map((f) => f.name), types: this.schema?.messageTypes ?? [], error: this.error, choices: Object.fromEntries(this.choices) };
+  }
+
+  get active(): boolean {
+    return this.schema !== null;
+  }
+
+  /** The frame read with the schema, or null (no schema, 'raw', a text frame, or no type reads it whole under 'auto'). */
+  decode(frame: IngestFrame): { index: SpanIndex; type: string; note: string } | null {
+    const schema = this.schema;
+    if (!schema || frame.opcode === 'text' || frame.data.byteLength === 0) return null;
+    const choice = this.choices.get(frame.connectionId) ?? 'auto';
+    if (choice === 'raw') return null;
+    if (choice !== 'auto') {
+      const fit = fitOf(schema, choice, frame.data);
+      return fit ? { index: fit.index, type: fit.type, note: `read as ${fit.type} (chosen for this connection)` } : null;
+    }
+    const best = rankTypes(schema, frame.data)[0];
+    if (!best || !best.whole || best.knownFields === 0 || best.unknownFields + best.wireMismatches > best.knownFields) return null;
+    return { index: best.index, type: best.type, note: `read as ${best.type}, the best fit of ${schema.messageTypes.length} types (${describeFit(best)})` };
+  }
+}
+
+/** A frame indexed with "read as" choices (format `protobuf:<offset>=<reading>,…`), or null when the format is not one. */
+export function readAsIndex(frame: IngestFrame, format: string): SpanIndex | null {
+  const choices = parseReadAs(format);
+  return choices ? new SpanIndex(frame.data, readAsWalker(choices), { depth: 1 }) : null;
+}
+
+const SHOWN: Record<string, string> = { map: 'message', text: 'text', bytes: 'bytes', array: 'packed' };
+
+/**
+ * A raw Protobuf length-delimited node's readings for "read as", the one shown first; undefined
+ * for other nodes (and for frames read with a schema, where the field's type decides).
+ */
+export function nodeReadings(index: SpanIndex, id: number): readonly string[] | undefined {
+  if (index.format !== 'protobuf' || id <= 0 || index.store.head[id] === 0) return undefined;
+  const readings = index.walker.details?.(index, id).readings as readonly string[] | undefined;
+  if (!readings || readings.length < 2) return undefined;
+  const shown = SHOWN[index.kind(id)];
+  return shown ? [shown, ...readings.filter((r) => r !== shown)] : undefined;
+}
