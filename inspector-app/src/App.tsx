@@ -13,6 +13,8 @@ import { DEFAULT_DETAIL_VIEW, type DetailView } from './state/detail-view.js';
 import { CompareCache } from './state/compare-cache.js';
 import { FrameDetail } from './components/detail/FrameDetail.js';
 import { Toolbar } from './components/shell/Toolbar.js';
+import { SchemasPanel } from './components/schema/SchemasPanel.js';
+import { defaultSchemaStorage, type SchemaStorage } from './components/schema/schema-storage.js';
 import { StatusBar } from './components/shell/StatusBar.js';
 import { useTheme } from './components/shell/use-theme.js';
 import { MainLayout } from './components/shell/MainLayout.js';
@@ -23,6 +25,8 @@ import { saveBytes } from './components/detail/clipboard.js';
 import './components/shell/app.css';
 
 export interface AppProps {
+  /** Where loaded .proto files are kept (default: localStorage). */
+  readonly schemaStorage?: SchemaStorage;
   readonly transport: Transport;
   readonly capabilities: HostCapabilities;
   /** The decode worker (tests pass one running in-process). */
@@ -57,6 +61,9 @@ export function App(props: AppProps): ReactElement {
   // Comparison results live until their frame is evicted (or cleared).
   useEffect(() => compareCache.retainFrames((frameId) => session.model.frame(frameId) !== undefined), [compareCache, session, snapshot.rows]);
   const demoUrl = props.demoUrl ?? 'ws://localhost:8080/demo';
+  const [schemaStorage] = useState(() => props.schemaStorage ?? defaultSchemaStorage());
+  // Bumped when the Protobuf schemas or a connection's type change: the open frame decodes again.
+  const [schemaVersion, setSchemaVersion] = useState(0);
   const urlRef = useRef<HTMLInputElement>(null);
   /** Bumped by "Clear filters" so the filter bar's own text boxes start empty. */
   const [filterBarKey, setFilterBarKey] = useState(0);
@@ -153,6 +160,14 @@ export function App(props: AppProps): ReactElement {
                 }
               : undefined
           }
+          extra={
+            <SchemasPanel
+              client={worker}
+              storage={schemaStorage}
+              connections={[...snapshot.connections.keys()].map((id) => ({ id, label: `${connectionLabels.get(id) ?? id} ${snapshot.connections.get(id)?.url ?? ''}`.trim() }))}
+              onChanged={() => setSchemaVersion((v) => v + 1)}
+            />
+          }
           debuggerCaptureOn={snapshot.debuggerCapture?.state === 'on' || snapshot.debuggerCapture?.state === 'starting'}
           onDebuggerCapture={capabilities.debuggerCapture ? (on) => transport.send({ type: 'set-debugger-capture', on }) : undefined}
         />
@@ -203,7 +218,7 @@ export function App(props: AppProps): ReactElement {
         detail={
           selected ? (
             <FrameDetail
-              key={selected.frameId}
+              key={`${selected.frameId}:${schemaVersion}`}
               client={worker}
               frame={selected}
               otherFrames={snapshot.rows.slice(-200)}

@@ -54,7 +54,7 @@ export function FrameActions(props: {
       <span>Frame #{frameId}</span>
       <label>
         decode as{' '}
-        <select aria-label="Decode as" data-testid="format-switcher" value={format} onChange={(e) => onFormat(e.target.value as FormatChoice)}>
+        <select aria-label="Decode as" data-testid="format-switcher" value={format.startsWith('protobuf:') ? 'protobuf' : format} onChange={(e) => onFormat(e.target.value as FormatChoice)}>
           {FORMATS.map((f) => (
             <option key={f} value={f}>
               {f === 'auto' ? `auto (${detected ?? 'none'})` : f}

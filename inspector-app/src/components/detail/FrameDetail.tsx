@@ -14,6 +14,7 @@ import { UnknownBanner } from './UnknownBanner.js';
 import { FrameActions } from './FrameActions.js';
 import { StructureTab } from './StructureTab.js';
 import { TextTab } from './TextTab.js';
+import { withReading } from '../schema/ReadAs.js';
 import { DEFAULT_DETAIL_VIEW, type DetailTab, type DetailView } from '../../state/detail-view.js';
 import type { CompareCache } from '../../state/compare-cache.js';
 
@@ -179,6 +180,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
             showHex
             scrollToOffset={scrollTo}
             searchText={props.searchText}
+            onReadAs={(node, reading) => setFormat(withReading(format, node.start, reading))}
           />
         )}
         {tab === 'hex' && <HexTab client={client} frameId={frameId} format={format} bytes={bytes} hex={{ selection: selected, errorOffset, onByteClick: (o) => void onByteClick(o), scrollToOffset: scrollTo }} />}

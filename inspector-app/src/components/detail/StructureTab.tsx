@@ -6,6 +6,7 @@ import { useHexFit } from '../hex/use-hex-fit.js';
 import { TreeView, EXPAND_ALL_BUDGET } from '../tree/TreeView.js';
 import { TreeSearch } from '../tree/TreeSearch.js';
 import { NodeActions } from '../tree/NodeActions.js';
+import { ReadAs } from '../schema/ReadAs.js';
 import { isMoreRow, type TreeState } from '../tree/use-tree.js';
 import { Splitter } from '../shell/Splitter.js';
 import { exactBytes, formatBytes, formatRange } from '../shell/format.js';
@@ -30,6 +31,8 @@ export interface StructureTabProps {
   readonly scrollToOffset: number | null;
   /** The list's text filter: the frame's search starts with it. */
   readonly searchText?: string;
+  /** Raw Protobuf: read the selected length-delimited field another way (absent: no control). */
+  readonly onReadAs?: (node: TreeNode, reading: string) => void;
 }
 
 /**
@@ -78,6 +81,7 @@ export function StructureTab(props: StructureTabProps): ReactElement {
             <span className="ws-mono ws-node-range" data-testid="selected-range" title={`end exclusive; ${exactBytes(selected.end - selected.start)}`}>
               {selected.path} · bytes {formatRange(selected.start, selected.end)} ({formatBytes(selected.end - selected.start)})
             </span>
+            {props.onReadAs && <ReadAs node={selected} onReadAs={props.onReadAs} />}
             <span className="ws-spacer" />
             <NodeActions client={client} frameId={frameId} format={format} node={selected} bytes={bytes} />
           </div>

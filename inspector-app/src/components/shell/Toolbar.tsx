@@ -1,4 +1,4 @@
-import { useRef, type ReactElement } from 'react';
+import { useRef, type ReactElement, type ReactNode } from 'react';
 
 export const CAP_CHOICES_MB = [16, 64, 256, 1024] as const;
 
@@ -17,6 +17,8 @@ export interface ToolbarProps {
   /** Hosts with debugger capture (Chrome extension): whether it is on (or starting), and the toggle. */
   readonly debuggerCaptureOn?: boolean;
   readonly onDebuggerCapture?: (on: boolean) => void;
+  /** More controls after the capture ones (the Protobuf schemas button). */
+  readonly extra?: ReactNode;
 }
 
 /** Capture controls: pause/resume, clear, the memory cap, file import/export. */
@@ -57,6 +59,7 @@ export function Toolbar(props: ToolbarProps): ReactElement {
           Debugger capture
         </button>
       )}
+      {props.extra}
       {files && (
         <>
           <span className="ws-spacer" />
