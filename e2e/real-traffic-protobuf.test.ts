@@ -1,0 +1,87 @@
+/**
+ * Protobuf with and without a schema, in Chromium: the demo server's `/demo/protobuf` stream
+ * (market.v1.Envelope frames, demo-server/protobuf/*.proto). Without the schema a frame shows
+ * the raw wire tree (fields by number); after loading both .proto files through the Schemas
+ * dialog it shows field names, and a named field highlights exactly its bytes in the hex view.
+ * Needs dist/app (npm run build:app) and /usr/bin/chromium; fails, never skips, without them.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startDemoServer, type DemoServer } from '../demo-server/server.js';
+import { PROTOBUF_PATH, PROTO_FILE_NAMES } from '../demo-server/streams/protobuf-schema.js';
+import { APP_DIR, REPO, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
+import { fieldOffsets, pageProblems, selectedHexOffsets, treeRow, treeRows } from './support/page.js';
+
+let browser: Browser;
+let server: DemoServer;
+
+beforeAll(async () => {
+  checkPrerequisites();
+  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 20, largeEvery: 0, seed: 5 })]);
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const protoFiles = () => PROTO_FILE_NAMES.map((name) => ({ name, mimeType: 'text/plain', buffer: readFileSync(path.join(REPO, 'demo-server/protobuf', name)) }));
+
+async function selectFirstFrame(page: Page): Promise<void> {
+  const first = page.locator('[data-testid=frame-row]').first();
+  await first.dispatchEvent('mousedown');
+  await page.locator('[data-testid=tree-row][aria-level="1"]').waitFor();
+  await page.locator('[data-testid=hex-view] [data-offset]').first().waitFor();
+}
+
+describe('Protobuf frames from the demo server', () => {
+  it('raw without the schema; field names after loading it in the Schemas dialog; a field highlights its bytes', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 860 }, colorScheme: 'light' });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const wsUrl = server.wsUrl.replace(/\/demo$/, PROTOBUF_PATH);
+    await page.goto(new URL(`index.html?connect=${encodeURIComponent(wsUrl)}`, server.httpUrl).href);
+    const arrived = await page
+      .waitForFunction(() => document.querySelectorAll('[data-testid=frame-row]').length >= 3, undefined, { timeout: 10_000, polling: 200 })
+      .then(() => true, () => false);
+    if (!arrived) throw new Error(`fewer than 3 frame rows after 10 s; notices: ${await pageProblems(page)}`);
+    await page.getByTestId('pause-button').click();
+
+    // Without a schema: the raw walker, fields by number.
+    await selectFirstFrame(page);
+    await expect.poll(async () => (await treeRows(page)).filter((r) => r.level === 2).map((r) => r.path), { timeout: 5000 }).toContain('${2}');
+    expect((await treeRows(page)).some((r) => r.path === '$.sent_at')).toBe(false);
+    await page.screenshot({ path: artifactPath('protobuf-raw.png') });
+
+    // Load envelope.proto and trade.proto (it imports trade.proto) through the file picker.
+    await page.getByTestId('schemas-button').click();
+    await page.getByTestId('schema-file-input').setInputFiles(protoFiles());
+    await expect.poll(() => page.getByRole('list', { name: 'Loaded .proto files' }).textContent(), { timeout: 5000 }).toContain('trade.proto');
+    expect(await page.getByTestId('schema-error').count()).toBe(0);
+    await page.getByTestId('schemas-button').click();
+
+    // The open frame reads again with the schema: field names.
+    await expect.poll(async () => (await treeRows(page)).map((r) => r.path), { timeout: 10_000 }).toContain('$.sent_at');
+    const rows = await treeRows(page);
+    expect(rows.some((r) => r.path === '$.trade' || r.path === '$.quote' || r.path === '$.heartbeat')).toBe(true);
+
+    // Clicking a named field highlights exactly its bytes (key and value) in the hex view.
+    const sentAt = rows.find((r) => r.path === '$.sent_at')!;
+    await treeRow(page, sentAt.nodeId).dispatchEvent('mousedown');
+    await expect.poll(async () => (await treeRows(page)).find((r) => r.selected)?.nodeId).toBe(sentAt.nodeId);
+    await expect.poll(() => selectedHexOffsets(page), { timeout: 5000 }).toEqual(fieldOffsets(sentAt));
+    expect(await page.locator('[data-testid=tree-row][aria-selected=true]').textContent()).toMatch(/\d{4}-\d\d-\d\dT/);
+    await page.screenshot({ path: artifactPath('protobuf-schema.png') });
+
+    // The schema is kept in the browser: a reload reads the frames with it again.
+    await page.reload();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=frame-row]').length >= 1, undefined, { timeout: 10_000, polling: 200 });
+    await page.getByTestId('pause-button').click();
+    await selectFirstFrame(page);
+    await expect.poll(async () => (await treeRows(page)).map((r) => r.path), { timeout: 10_000 }).toContain('$.sent_at');
+    await page.close();
+    expect(errors, 'uncaught errors in the page').toEqual([]);
+  }, 60_000);
+});
