@@ -1,5 +1,6 @@
 import { Flag, Kind } from '../core/kinds.js';
 import type { FormatWalker, SpanIndex } from '../core/span-index.js';
+import type { SpanStore } from '../core/span-store.js';
 import { firstReadingCount, isPrintableText, lenReadings, readingOfNonText, type LenReading } from './readings.js';
 import { MAX_FIELD_NUMBER, readVarint, VARINT_TRUNCATED, varintValue, WireType } from './wire.js';
 import { findInvalidUtf8 } from '../core/utf8.js';
@@ -59,10 +60,11 @@ class LazyReadings extends Map<number, readonly LenReading[]> {
 export const protobufWalker: FormatWalker = {
   format: 'protobuf',
   walk: walkProtobuf,
-  // A field is two nodes (tag and value) and takes at least two bytes; real messages run
-  // 0.1 (text) to 0.5 (packed numbers) nodes per byte. Sizing for that saves the store's growth copies (trim gives
-  // back what a text-heavy frame leaves unused).
-  capacityHint: (bytes, depth) => (depth === Infinity && bytes.length > 512 ? Math.ceil(bytes.length * 0.5) + 8 : undefined),
+  // A field is two nodes (tag and value) and takes at least two bytes; messages of records run
+  // at about 0.35-0.4 nodes per byte (text-heavy ones less, packed numbers up to 0.5). Sized
+  // for 0.4, most frames need neither a growth copy nor a trim copy (trim runs when over a
+  // fifth is unused; a text-heavy frame's trim is small).
+  capacityHint: (bytes, depth) => (depth === Infinity && bytes.length > 512 ? Math.ceil(bytes.length * 0.4) + 8 : undefined),
   leafValue: protobufLeafValue,
   describe: protobufDescribe,
   preview: protobufPreview,
@@ -106,7 +108,8 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
     const kind = store.kind[node];
     const start = store.start[node] + store.head[node];
     if (kind === Kind.array) {
-      recordPacked(index, node, start, store.end[node]);
+      store.addFlags(node, Flag.expanded);
+      recordPackedIfWhole(index, node, start, store.end[node]);
       return;
     }
     if (kind !== Kind.map && kind !== Kind.pb_group) return;
@@ -160,14 +163,19 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
       return;
     }
     const tagStart = pos;
-    const afterTag = readVarint(bytes, pos, top.limit);
-    if (afterTag < 0) {
-      if (recover()) continue;
-      if (afterTag === VARINT_TRUNCATED) fail('truncated', top.limit, 'unexpected end of input inside a field tag');
-      else fail('invalid-varint', tagStart, 'field tag varint longer than 10 bytes');
-      return;
+    // One-byte varints (tags of fields 1-15, small values, short lengths) without the call.
+    let tag = bytes[pos];
+    let afterTag = pos + 1;
+    if (tag >= 0x80) {
+      afterTag = readVarint(bytes, pos, top.limit);
+      if (afterTag < 0) {
+        if (recover()) continue;
+        if (afterTag === VARINT_TRUNCATED) fail('truncated', top.limit, 'unexpected end of input inside a field tag');
+        else fail('invalid-varint', tagStart, 'field tag varint longer than 10 bytes');
+        return;
+      }
+      tag = varintValue;
     }
-    const tag = varintValue;
     const field = Math.floor(tag / 8);
     const wt = tag % 8;
     if (field === 0) {
@@ -198,26 +206,23 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
       continue;
     }
 
-    let key = -1;
-    if (record) key = store.add(Kind.pb_tag, tagStart, 0, tag, top.node, top.prev);
-    if (key >= 0) {
-      store.addFlags(key, Flag.key);
-      store.setEnd(key, afterTag);
-    }
+    const key = record ? addNode(store, Kind.pb_tag, tagStart, afterTag, 0, tag, top.node, top.prev, Flag.key) : -1;
     let value = -1;
     switch (wt) {
       case WireType.varint: {
-        const next = readVarint(bytes, pos, top.limit);
-        if (next < 0) {
-          if (recover()) continue;
-          if (next === VARINT_TRUNCATED) fail('truncated', top.limit, `unexpected end of input inside the varint of field ${field}`);
-          else fail('invalid-varint', pos, `varint of field ${field} longer than 10 bytes`);
-          return;
+        let next = pos + 1;
+        let n = bytes[pos];
+        if (!(pos < top.limit && n < 0x80)) {
+          next = readVarint(bytes, pos, top.limit);
+          if (next < 0) {
+            if (recover()) continue;
+            if (next === VARINT_TRUNCATED) fail('truncated', top.limit, `unexpected end of input inside the varint of field ${field}`);
+            else fail('invalid-varint', pos, `varint of field ${field} longer than 10 bytes`);
+            return;
+          }
+          n = varintValue;
         }
-        if (record) {
-          value = store.add(Kind.uint, pos, 0, varintValue, top.node, key);
-          store.setEnd(value, next);
-        }
+        if (record) value = addNode(store, Kind.uint, pos, next, 0, n, top.node, key, 0);
         pos = next;
         break;
       }
@@ -229,22 +234,23 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
           fail('truncated', top.limit, `unexpected end of input: field ${field} needs ${size} bytes, ${top.limit - pos} remain`);
           return;
         }
-        if (record) {
-          value = store.add(wt === WireType.i64 ? Kind.pb_i64 : Kind.pb_i32, pos, 0, 0, top.node, key);
-          store.setEnd(value, pos + size);
-        }
+        if (record) value = addNode(store, wt === WireType.i64 ? Kind.pb_i64 : Kind.pb_i32, pos, pos + size, 0, 0, top.node, key, 0);
         pos += size;
         break;
       }
       case WireType.len: {
-        const payload = readVarint(bytes, pos, top.limit);
-        if (payload < 0) {
-          if (recover()) continue;
-          if (payload === VARINT_TRUNCATED) fail('truncated', top.limit, `unexpected end of input inside the length of field ${field}`);
-          else fail('invalid-varint', pos, `length of field ${field} longer than 10 bytes`);
-          return;
+        let payload = pos + 1;
+        let length = bytes[pos];
+        if (!(pos < top.limit && length < 0x80)) {
+          payload = readVarint(bytes, pos, top.limit);
+          if (payload < 0) {
+            if (recover()) continue;
+            if (payload === VARINT_TRUNCATED) fail('truncated', top.limit, `unexpected end of input inside the length of field ${field}`);
+            else fail('invalid-varint', pos, `length of field ${field} longer than 10 bytes`);
+            return;
+          }
+          length = varintValue;
         }
-        const length = varintValue;
         if (length > top.limit - payload) {
           if (recover()) continue;
           fail('length-exceeds-input', pos, `field ${field} declares ${length} bytes, ${top.limit - payload} remain`);
@@ -253,13 +259,11 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
         const end = payload + length;
         if (record) {
           // The readings in firstReading's order, each looked at once: text, then a message.
-          if (end === payload) value = store.add(Kind.bytes, pos, payload - pos, 0, top.node, key);
-          else if (isPrintableText(bytes, payload, end)) value = store.add(Kind.text, pos, payload - pos, length, top.node, key);
+          if (end === payload) value = addNode(store, Kind.bytes, pos, end, payload - pos, 0, top.node, key, 0);
+          else if (isPrintableText(bytes, payload, end)) value = addNode(store, Kind.text, pos, end, payload - pos, length, top.node, key, 0);
           else if (top.depth >= 2) {
             // Read as a message on trust (see Frame.speculative).
-            value = store.add(Kind.map, pos, payload - pos, 0, top.node, key);
-            store.setEnd(value, end);
-            store.addFlags(value, Flag.expanded);
+            value = addNode(store, Kind.map, pos, end, payload - pos, 0, top.node, key, Flag.expanded);
             top.prev = value;
             top.entries++;
             frames.push({ node: value, limit: end, depth: top.depth - 1, groupField: -1, prev: -1, entries: 0, speculative: true, warnMark: index.warnings.length });
@@ -268,9 +272,8 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
           } else {
             // Not descended into (depth 1): ranked without recording what is below.
             const reading = readingOfNonText(bytes, payload, end);
-            value = store.add(READING_KIND[reading], pos, payload - pos, firstReadingCount, top.node, key);
+            value = addNode(store, READING_KIND[reading], pos, end, payload - pos, firstReadingCount, top.node, key, 0);
           }
-          store.setEnd(value, end);
         }
         pos = end;
         break;
@@ -316,10 +319,12 @@ function takeBack(index: SpanIndex, taken: Frame): void {
   if (data.groupEnd.size) for (const id of data.groupEnd.keys()) if (id >= mark) data.groupEnd.delete(id);
   const start = store.slabI32[store.i32At + node] + store.slabU8[store.u8At + 2 * store.cap + node];
   const end = taken.limit;
-  const items = recordPackedIfWhole(index, node, start, end);
+  const items = packedCount(bytes, start, end);
   if (items > 0) {
+    // Validated here; its items are recorded when the node is first expanded (walkProtobuf's
+    // `Kind.array` case), as below a depth limit: a packed field is the densest thing a frame
+    // holds (a node per one to three bytes), and most are never opened.
     store.slabU8[store.u8At + node] = Kind.array;
-    store.slabU8[flagsAt + node] |= Flag.expanded;
     store.setArg(node, items);
   } else {
     store.slabU8[store.u8At + node] = findInvalidUtf8(bytes, start, end) < 0 ? Kind.text : Kind.bytes;
@@ -329,56 +334,90 @@ function takeBack(index: SpanIndex, taken: Frame): void {
 
 /**
  * Records bytes[start, end) as packed varints under `node` and returns how many, when the
- * run is whole; otherwise records nothing (what it began is taken back) and returns -1.
- * One pass where counting first and then recording read every varint twice.
+ * run is whole; otherwise records nothing and returns -1. A first pass counts the varints
+ * (a varint ends at each byte below 0x80) and checks that the run is whole; the second
+ * writes the items straight into the store, which is grown once beforehand: a packed field
+ * is the densest thing a frame holds (a node per one to three bytes).
  */
 function recordPackedIfWhole(index: SpanIndex, node: number, start: number, end: number): number {
   const { bytes, store } = index;
-  const mark = store.size;
-  let prev = -1;
+  const count = packedCount(bytes, start, end);
+  if (count <= 0) return -1;
+  if (store.size + count > store.cap) store.grow(Math.max(store.size + count + (store.cap >> 2), store.cap));
+  const c = store.cap;
+  const i32 = store.slabI32;
+  const u8 = store.slabU8;
+  const f64 = store.slabF64;
+  const first = store.size;
+  const i32At = store.i32At;
+  const u8At = store.u8At;
+  const f64At = store.f64At;
   let pos = start;
-  let n = 0;
-  while (pos < end) {
-    const b = bytes[pos];
-    let next: number;
-    let value: number;
-    if (b < 0x80) {
-      next = pos + 1;
-      value = b;
-    } else {
-      next = readVarint(bytes, pos, end);
-      if (next < 0) {
-        const flagsAt = store.u8At + store.cap;
-        store.slabU8.fill(0, flagsAt + mark, flagsAt + store.size);
-        store.size = mark;
-        store.slabI32[store.i32At + 3 * store.cap + node] = -1; // firstChild
-        return -1;
-      }
+  for (let id = first; id < first + count; id++) {
+    let next = pos + 1;
+    let value = bytes[pos];
+    if (value >= 0x80) {
+      next = readVarint(bytes, pos, end); // whole: packedCount checked the run
       value = varintValue;
     }
-    const id = store.add(Kind.uint, pos, 0, value, node, prev);
-    store.setEnd(id, next);
-    prev = id;
+    const i = i32At + id;
+    u8[u8At + id] = Kind.uint;
+    u8[u8At + c + id] = 0; // flags
+    u8[u8At + 2 * c + id] = 0; // head (the slot may have held a taken-back node)
+    i32[i] = pos;
+    i32[i + c] = next;
+    i32[i + 2 * c] = node;
+    i32[i + 3 * c] = -1;
+    i32[i + 4 * c] = id + 1;
+    f64[f64At + id] = value;
     pos = next;
-    n++;
   }
-  return n > 0 ? n : -1;
+  i32[i32At + 4 * c + first + count - 1] = -1;
+  i32[i32At + 3 * c + node] = first; // firstChild
+  store.size = first + count;
+  return count;
+}
+
+/** How many varints bytes[start, end) holds if it is a run of whole ones, else -1 (as countPackedVarints). */
+function packedCount(bytes: Uint8Array, start: number, end: number): number {
+  if (end <= start || bytes[end - 1] >= 0x80) return -1;
+  let n = 0;
+  let run = 0;
+  for (let i = start; i < end; i++) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      if (run === 9 && b > 1) return -1;
+      n++;
+      run = 0;
+    } else if (++run >= 10) return -1;
+  }
+  return n;
+}
+
+/**
+ * `store.add` with the end and flags written in the same call (a field is two nodes, and
+ * add + setEnd + addFlags per node was a fifth of the walk).
+ */
+function addNode(store: SpanStore, kind: number, start: number, end: number, head: number, arg: number, parent: number, prev: number, flags: number): number {
+  if (store.size === store.cap) store.growFor(start);
+  const id = store.size++;
+  const c = store.cap;
+  const i32 = store.slabI32;
+  const u8 = store.slabU8;
+  const i = store.i32At + id;
+  const b = store.u8At + id;
+  u8[b] = kind;
+  u8[b + c] = flags;
+  u8[b + 2 * c] = head;
+  i32[i] = start;
+  i32[i + c] = end;
+  i32[i + 2 * c] = parent;
+  i32[i + 3 * c] = -1;
+  i32[i + 4 * c] = -1;
+  store.slabF64[store.f64At + id] = arg;
+  if (prev >= 0) i32[store.i32At + 4 * c + prev] = id;
+  else if (parent >= 0) i32[store.i32At + 3 * c + parent] = id;
+  return id;
 }
 
 const READING_KIND: Record<LenReading, number> = { message: Kind.map, text: Kind.text, bytes: Kind.bytes, packed: Kind.array };
-
-/** Records a packed field's varints as the array's children. */
-function recordPacked(index: SpanIndex, node: number, start: number, end: number): void {
-  const { bytes, store } = index;
-  store.addFlags(node, Flag.expanded);
-  let prev = -1;
-  let pos = start;
-  while (pos < end) {
-    const next = readVarint(bytes, pos, end);
-    if (next < 0) return; // the reading was chosen because the run is whole
-    const id = store.add(Kind.uint, pos, 0, varintValue, node, prev);
-    store.setEnd(id, next);
-    prev = id;
-    pos = next;
-  }
-}
