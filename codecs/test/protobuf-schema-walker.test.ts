@@ -130,3 +130,36 @@ describe('rankTypes', () => {
     expect(ranked.every((f) => !f.whole)).toBe(true);
   });
 });
+
+describe('fit details', () => {
+  const proto2 = {
+    name: 'p2.proto',
+    source: 'syntax = "proto2"; package p2; message Need { required int32 id = 1; optional string name = 2; } message Loose { optional int32 id = 1; optional string name = 2; } message Other { optional fixed32 id = 1; }',
+  };
+
+  test('a missing required field ranks a type below one without it; a wire-type mismatch below both', () => {
+    const loaded = loadSchema([proto2]);
+    if (!loaded.ok) throw new Error(loaded.error);
+    const ranked = rankTypes(loaded.schema, new Uint8Array([0x12, 0x01, 0x61])); // name = "a", no id
+    expect(ranked.map((f) => f.type)).toEqual(['p2.Loose', 'p2.Need', 'p2.Other']);
+    expect(ranked[1].missingRequired).toBe(1);
+    const withId = rankTypes(loaded.schema, new Uint8Array([0x08, 0x07])); // id = 7 as a varint
+    expect(withId.at(-1)).toMatchObject({ type: 'p2.Other', wireMismatches: 1 });
+  });
+});
+
+describe('hostile nesting', () => {
+  test('messages nested deeper than the limit are kept as bytes with a warning, nothing thrown', () => {
+    // Inner { child = 3 } nested 150 levels, innermost label "x".
+    let bytes = new Uint8Array([0x0a, 0x01, 0x78]);
+    for (let i = 0; i < 150; i++) {
+      const len = bytes.length;
+      const head = len < 128 ? [0x1a, len] : [0x1a, (len & 0x7f) | 0x80, len >> 7];
+      bytes = new Uint8Array([...head, ...bytes]);
+    }
+    const index = walk('wtest.Inner', bytes);
+    expect(index.error).toBeNull();
+    expect(index.warnings.map((w) => w.code)).toContain('nesting-too-deep');
+    expect(() => index.value(0)).not.toThrow();
+  });
+});
