@@ -98,7 +98,8 @@ export function decodeFrame(bytes: Uint8Array, options: DecodeOptions = {}): Dec
   if (format !== 'auto') {
     const walker = walkers[format];
     if (!walker) return { format: null, index: null, detection: null, verdict: 'unknown', error: { code: 'unsupported-format', offset: 0, message: `unknown format ${format}` } };
-    const index = new SpanIndex(bytes, walker, { depth });
+    // deepen: a walker may leave parts to record on first expand (Protobuf's packed items).
+    const index = deepen(new SpanIndex(bytes, walker, { depth }), depth);
     return { format, index, error: index.error, detection: null, verdict: index.error ? 'malformed' : 'decoded' };
   }
   if (bytes.length === 0) return { format: null, index: null, error: null, detection: { candidates: [], rejected: [] }, verdict: 'empty' };
@@ -154,7 +155,7 @@ function opensJsonContainer(bytes: Uint8Array): boolean {
   return bytes[i] === 0x7b || bytes[i] === 0x5b;
 }
 
-/** Detection indexes one level deep; record the rest of the requested depth. */
+/** Detection indexes one level deep (and a walker may leave parts for later): record the rest of the requested depth. */
 function deepen(index: SpanIndex, depth: number): SpanIndex {
   const root = index.root;
   if (root < 0 || depth <= 1) return index;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { SpanIndex, protobufWalker, Kind } from '../index.js';
+import { decodeFrame, SpanIndex, protobufWalker, Kind } from '../index.js';
 import { lenReadings, type LenReading } from '../protobuf/readings.js';
 import { protobufData } from '../protobuf/walker.js';
 
@@ -106,5 +106,17 @@ describe('Protobuf raw walker: readings taken on trust', () => {
     expect(ix.value(field1)).toEqual([0x13, 0x08, 0x01]);
     expect(protobufData(ix).groupEnd.size).toBe(0);
     expect(ix.value(ix.children(0)[1])).toBe(5);
+  });
+
+  it('decodeFrame without a depth records packed items, whether the format is detected or forced', () => {
+    // Field 1: 'abc'; field 2: packed varints 1, 300, 2.
+    const bytes = Uint8Array.of(0x0a, 0x03, 0x61, 0x62, 0x63, 0x12, 0x04, 0x01, 0xac, 0x02, 0x02);
+    for (const format of ['auto', 'protobuf'] as const) {
+      const { index } = decodeFrame(bytes, { format });
+      const packed = index!.children(0)[1];
+      expect(index!.kind(packed), format).toBe('array');
+      expect(index!.isExpanded(packed), format).toBe(true);
+      expect(index!.store.size, format).toBe(1 + 4 + 3);
+    }
   });
 });
