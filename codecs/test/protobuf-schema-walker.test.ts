@@ -89,6 +89,13 @@ describe('the schema walker', () => {
     expect(labels.get('extra')).toBe('Any type.googleapis.com/wtest.Inner');
   });
 
+  test('a oneof member says which oneof it is in', () => {
+    const index = walk('wtest.Everything', bytes);
+    const inner = [...Array(index.store.size).keys()].find((id) => index.store.parent[id] === 0 && index.walker.preview!(index, id, 40) === 'inner')!;
+    expect(index.walker.describe!(index, inner)).toBe('inner = 5 (oneof choice)');
+    expect(index.walker.details!(index, inner)).toMatchObject({ name: 'inner', oneof: 'choice' });
+  });
+
   test("an Any's value is walked as the type its URL names", () => {
     const index = walk('wtest.Everything', bytes);
     const anyValue = [...Array(index.store.size).keys()].find((id) => index.walker.describe!(index, id).startsWith('Any value: Inner'));

@@ -14,6 +14,8 @@ export interface FieldDesc {
   /** The message this field holds (message and map entry fields). */
   readonly message: MessageDesc | null;
   readonly enumValues: Readonly<Record<number, string>> | null;
+  /** The oneof the field belongs to (proto3 `optional`'s synthetic oneofs left out), or null. */
+  readonly oneof?: string | null;
 }
 
 export interface MessageDesc {
@@ -54,7 +56,8 @@ export function describeMessage(type: protobuf.Type): MessageDesc {
       };
       fields.set(field.id, { name: field.name, id: field.id, type: 'entry', repeated: true, required: false, message: entry, enumValues: null });
     } else {
-      fields.set(field.id, valueDesc(field, field.name, field.id, field.repeated, field.required));
+      const oneof = field.partOf && !(field.partOf.fieldsArray.length === 1 && field.partOf.name === `_${field.name}`) ? field.partOf.name : null;
+      fields.set(field.id, { ...valueDesc(field, field.name, field.id, field.repeated, field.required), oneof });
     }
   }
   return desc;

@@ -222,7 +222,7 @@ export function schemaDescribe(index: SpanIndex, id: number): string {
   const { store } = index;
   const info = schemaData(index).nodes.get(id);
   const kind = store.kind[id];
-  if (kind === Kind.pb_tag) return info?.field ? `${info.field.name} = ${info.field.id}` : `unknown field ${Math.floor(store.arg[id] / 8)}`;
+  if (kind === Kind.pb_tag) return info?.field ? `${info.field.name} = ${info.field.id}${info.field.oneof ? ` (oneof ${info.field.oneof})` : ''}` : `unknown field ${Math.floor(store.arg[id] / 8)}`;
   if (kind === Kind.map && info?.message) {
     if (info.message.fullName === 'entry') return 'map entry';
     return `${info.anyValue ? 'Any value: ' : ''}${shortName(info.message.fullName)}(${store.arg[id]})`;
@@ -244,6 +244,7 @@ export function schemaDetails(index: SpanIndex, id: number): Record<string, unkn
   }
   if (info?.field) {
     out.name = info.field.name;
+    if (info.field.oneof) out.oneof = info.field.oneof;
     out.type = info.field.type === 'message' || info.field.type === 'entry' ? (info.message?.fullName ?? info.field.type) : info.field.type;
   } else if (store.kind[id] !== Kind.pb_tag && id !== 0) {
     out.unknown = true;
