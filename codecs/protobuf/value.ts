@@ -2,7 +2,7 @@ import { Kind } from '../core/kinds.js';
 import type { SpanIndex } from '../core/span-index.js';
 import { hex, quote } from '../core/diagnostic.js';
 import { varintBigInt, WIRE_TYPE_NAMES } from './wire.js';
-import type { ProtobufData } from './walker.js';
+import { protobufData } from './walker.js';
 
 /**
  * Values and one-line views of Protobuf nodes without a schema. A varint is shown as
@@ -131,9 +131,9 @@ export function protobufDescribe(index: SpanIndex, id: number): string {
 
 export function protobufDetails(index: SpanIndex, id: number): Record<string, unknown> {
   const { store } = index;
-  const data = index.formatData as ProtobufData | null;
+  const data = protobufData(index);
   const out: Record<string, unknown> = {};
-  const readings = data?.readings.get(id);
+  const readings = data.readings.get(id);
   if (readings) out.readings = readings;
   switch (store.kind[id]) {
     case Kind.pb_tag:

@@ -93,9 +93,37 @@ interface Frame {
   readonly warnMark: number;
 }
 
+/**
+ * A field that does not parse: if the innermost message being read (groups are part of it)
+ * was only a speculative reading, it is taken back and the walk resumes after it (returns
+ * that position); otherwise -1, and the caller records the error with `fail`. Asked before
+ * the error's message is built: speculation fails often.
+ */
+function recover(index: SpanIndex, frames: Frame[]): number {
+  let i = frames.length - 1;
+  while (i > 0 && frames[i].groupField >= 0) i--;
+  if (!frames[i].speculative) return -1;
+  const taken = frames[i];
+  while (frames.length > i) frames.pop();
+  takeBack(index, taken);
+  return taken.limit;
+}
+
+/** Records a fatal error: open nodes are incomplete and reach at least to their last child and the failing byte. */
+function fail(index: SpanIndex, frames: readonly Frame[], code: Parameters<SpanIndex['fail']>[0], at: number, message: string): void {
+  const { bytes, store } = index;
+  index.fail(code, at, message);
+  for (const f of frames) {
+    if (f.node < 0) continue;
+    store.addFlags(f.node, Flag.incomplete);
+    store.setArg(f.node, f.entries);
+    const lastEnd = f.prev >= 0 ? store.end[f.prev] : store.start[f.node];
+    if (store.end[f.node] < Math.max(lastEnd, at)) store.setEnd(f.node, Math.min(bytes.length, Math.max(lastEnd, at)));
+  }
+}
+
 function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
   const { bytes, store } = index;
-  const data = protobufData(index);
   const frames: Frame[] = [];
   let pos: number;
   if (node < 0) {
@@ -115,38 +143,12 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
     if (kind !== Kind.map && kind !== Kind.pb_group) return;
     store.addFlags(node, Flag.expanded);
     const isGroup = kind === Kind.pb_group;
-    const end = isGroup ? (data.groupEnd.get(node) ?? store.end[node]) : store.end[node];
+    const end = isGroup ? (protobufData(index).groupEnd.get(node) ?? store.end[node]) : store.end[node];
     frames.push({ node, limit: end, depth, groupField: -1, prev: -1, entries: 0, speculative: false, warnMark: 0 });
     pos = start;
   }
 
-  /**
-   * A field that does not parse: if the innermost message being read (groups are part of
-   * it) was only a speculative reading, it is taken back and the walk goes on after it
-   * (true); otherwise the frame is malformed (false; the caller records the error with
-   * `fail`). Asked before the error's message is built: speculation fails often.
-   */
-  const recover = (): boolean => {
-    let i = frames.length - 1;
-    while (i > 0 && frames[i].groupField >= 0) i--;
-    if (!frames[i].speculative) return false;
-    const taken = frames[i];
-    while (frames.length > i) frames.pop();
-    takeBack(index, taken);
-    pos = taken.limit;
-    return true;
-  };
-  const fail = (code: Parameters<SpanIndex['fail']>[0], at: number, message: string): void => {
-    index.fail(code, at, message);
-    // Open nodes are incomplete and reach at least to their last child and the failing byte.
-    for (const f of frames) {
-      if (f.node < 0) continue;
-      store.addFlags(f.node, Flag.incomplete);
-      store.setArg(f.node, f.entries);
-      const lastEnd = f.prev >= 0 ? store.end[f.prev] : store.start[f.node];
-      if (store.end[f.node] < Math.max(lastEnd, at)) store.setEnd(f.node, Math.min(bytes.length, Math.max(lastEnd, at)));
-    }
-  };
+  let resume: number;
 
   for (;;) {
     const top = frames[frames.length - 1];
@@ -158,8 +160,11 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
       continue;
     }
     if (pos >= top.limit) {
-      if (recover()) continue;
-      fail('truncated', pos, `unexpected end of input: group (field ${top.groupField}) has no end tag`);
+      if ((resume = recover(index, frames)) >= 0) {
+        pos = resume;
+        continue;
+      }
+      fail(index, frames, 'truncated', pos, `unexpected end of input: group (field ${top.groupField}) has no end tag`);
       return;
     }
     const tagStart = pos;
@@ -169,23 +174,32 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
     if (tag >= 0x80) {
       afterTag = readVarint(bytes, pos, top.limit);
       if (afterTag < 0) {
-        if (recover()) continue;
-        if (afterTag === VARINT_TRUNCATED) fail('truncated', top.limit, 'unexpected end of input inside a field tag');
-        else fail('invalid-varint', tagStart, 'field tag varint longer than 10 bytes');
+        if ((resume = recover(index, frames)) >= 0) {
+        pos = resume;
+        continue;
+      }
+        if (afterTag === VARINT_TRUNCATED) fail(index, frames, 'truncated', top.limit, 'unexpected end of input inside a field tag');
+        else fail(index, frames, 'invalid-varint', tagStart, 'field tag varint longer than 10 bytes');
         return;
       }
       tag = varintValue;
     }
-    const field = Math.floor(tag / 8);
-    const wt = tag % 8;
+    const field = tag < 0x80000000 ? tag >>> 3 : Math.floor(tag / 8);
+    const wt = tag & 7;
     if (field === 0) {
-      if (recover()) continue;
-      fail('invalid-tag', tagStart, 'field number 0 is not allowed');
+      if ((resume = recover(index, frames)) >= 0) {
+        pos = resume;
+        continue;
+      }
+      fail(index, frames, 'invalid-tag', tagStart, 'field number 0 is not allowed');
       return;
     }
     if (field > MAX_FIELD_NUMBER) {
-      if (recover()) continue;
-      fail('invalid-tag', tagStart, `field number ${field} is above 2^29 - 1`);
+      if ((resume = recover(index, frames)) >= 0) {
+        pos = resume;
+        continue;
+      }
+      fail(index, frames, 'invalid-tag', tagStart, `field number ${field} is above 2^29 - 1`);
       return;
     }
     const record = top.node >= 0 && top.depth >= 1;
@@ -193,12 +207,15 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
 
     if (wt === WireType.endGroup) {
       if (top.groupField !== field) {
-        if (recover()) continue;
-        fail('unmatched-end-group', tagStart, top.groupField < 0 ? `end-group tag for field ${field} without a start-group tag` : `end-group tag for field ${field} inside the group of field ${top.groupField}`);
+        if ((resume = recover(index, frames)) >= 0) {
+        pos = resume;
+        continue;
+      }
+        fail(index, frames, 'unmatched-end-group', tagStart, top.groupField < 0 ? `end-group tag for field ${field} without a start-group tag` : `end-group tag for field ${field} inside the group of field ${top.groupField}`);
         return;
       }
       if (top.node >= 0) {
-        data.groupEnd.set(top.node, tagStart);
+        protobufData(index).groupEnd.set(top.node, tagStart);
         store.setEnd(top.node, pos);
         store.setArg(top.node, top.entries);
       }
@@ -215,9 +232,12 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
         if (!(pos < top.limit && n < 0x80)) {
           next = readVarint(bytes, pos, top.limit);
           if (next < 0) {
-            if (recover()) continue;
-            if (next === VARINT_TRUNCATED) fail('truncated', top.limit, `unexpected end of input inside the varint of field ${field}`);
-            else fail('invalid-varint', pos, `varint of field ${field} longer than 10 bytes`);
+            if ((resume = recover(index, frames)) >= 0) {
+        pos = resume;
+        continue;
+      }
+            if (next === VARINT_TRUNCATED) fail(index, frames, 'truncated', top.limit, `unexpected end of input inside the varint of field ${field}`);
+            else fail(index, frames, 'invalid-varint', pos, `varint of field ${field} longer than 10 bytes`);
             return;
           }
           n = varintValue;
@@ -230,8 +250,11 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
       case WireType.i32: {
         const size = wt === WireType.i64 ? 8 : 4;
         if (top.limit - pos < size) {
-          if (recover()) continue;
-          fail('truncated', top.limit, `unexpected end of input: field ${field} needs ${size} bytes, ${top.limit - pos} remain`);
+          if ((resume = recover(index, frames)) >= 0) {
+        pos = resume;
+        continue;
+      }
+          fail(index, frames, 'truncated', top.limit, `unexpected end of input: field ${field} needs ${size} bytes, ${top.limit - pos} remain`);
           return;
         }
         if (record) value = addNode(store, wt === WireType.i64 ? Kind.pb_i64 : Kind.pb_i32, pos, pos + size, 0, 0, top.node, key, 0);
@@ -244,16 +267,22 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
         if (!(pos < top.limit && length < 0x80)) {
           payload = readVarint(bytes, pos, top.limit);
           if (payload < 0) {
-            if (recover()) continue;
-            if (payload === VARINT_TRUNCATED) fail('truncated', top.limit, `unexpected end of input inside the length of field ${field}`);
-            else fail('invalid-varint', pos, `length of field ${field} longer than 10 bytes`);
+            if ((resume = recover(index, frames)) >= 0) {
+        pos = resume;
+        continue;
+      }
+            if (payload === VARINT_TRUNCATED) fail(index, frames, 'truncated', top.limit, `unexpected end of input inside the length of field ${field}`);
+            else fail(index, frames, 'invalid-varint', pos, `length of field ${field} longer than 10 bytes`);
             return;
           }
           length = varintValue;
         }
         if (length > top.limit - payload) {
-          if (recover()) continue;
-          fail('length-exceeds-input', pos, `field ${field} declares ${length} bytes, ${top.limit - payload} remain`);
+          if ((resume = recover(index, frames)) >= 0) {
+        pos = resume;
+        continue;
+      }
+          fail(index, frames, 'length-exceeds-input', pos, `field ${field} declares ${length} bytes, ${top.limit - payload} remain`);
           return;
         }
         const end = payload + length;
@@ -291,8 +320,11 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
         continue;
       }
       default:
-        if (recover()) continue;
-        fail('invalid-wire-type', tagStart, `field ${field} has wire type ${wt}, which does not exist`);
+        if ((resume = recover(index, frames)) >= 0) {
+        pos = resume;
+        continue;
+      }
+        fail(index, frames, 'invalid-wire-type', tagStart, `field ${field} has wire type ${wt}, which does not exist`);
         return;
     }
     if (record) top.prev = value;
@@ -315,8 +347,8 @@ function takeBack(index: SpanIndex, taken: Frame): void {
   store.slabU8[flagsAt + node] &= ~Flag.expanded;
   store.slabI32[store.i32At + 3 * store.cap + node] = -1; // firstChild
   if (index.warnings.length > taken.warnMark) index.warnings.length = taken.warnMark;
-  const data = protobufData(index);
-  if (data.groupEnd.size) for (const id of data.groupEnd.keys()) if (id >= mark) data.groupEnd.delete(id);
+  const data = index.formatData as ProtobufData | null;
+  if (data?.groupEnd.size) for (const id of data.groupEnd.keys()) if (id >= mark) data.groupEnd.delete(id);
   const start = store.slabI32[store.i32At + node] + store.slabU8[store.u8At + 2 * store.cap + node];
   const end = taken.limit;
   const items = packedCount(bytes, start, end);
