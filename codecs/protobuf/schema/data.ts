@@ -14,9 +14,37 @@ export interface NodeField {
   readonly anyValue?: boolean;
 }
 
+/**
+ * Each node's field, by node id: an array (node ids are dense) whose entries for plain field
+ * nodes are one shared object per field, so a walk allocates nothing per node for them.
+ */
+export class NodeFields {
+  private readonly byId: (NodeField | undefined)[] = [];
+  private readonly shared = new Map<FieldDesc | null, NodeField>();
+
+  get(id: number): NodeField | undefined {
+    return this.byId[id];
+  }
+
+  has(id: number): boolean {
+    return this.byId[id] !== undefined;
+  }
+
+  set(id: number, info: NodeField): void {
+    this.byId[id] = info;
+  }
+
+  /** Marks a node as plain `field` (no message, no raw reading). */
+  setField(id: number, field: FieldDesc | null): void {
+    let info = this.shared.get(field);
+    if (!info) this.shared.set(field, (info = { field }));
+    this.byId[id] = info;
+  }
+}
+
 export interface SchemaData {
   readonly type: MessageDesc;
-  readonly nodes: Map<number, NodeField>;
+  readonly nodes: NodeFields;
   /** Fit counters for ranking types: fields not in the schema, wire types that do not match, required fields absent. */
   unknownFields: number;
   wireMismatches: number;

@@ -14,6 +14,10 @@ export interface FieldDesc {
   /** The message this field holds (message and map entry fields). */
   readonly message: MessageDesc | null;
   readonly enumValues: Readonly<Record<number, string>> | null;
+  /** The wire type the field is written with when not packed. */
+  readonly wire: number;
+  /** A repeated scalar numeric field: it may arrive packed. */
+  readonly packable: boolean;
   /** The oneof the field belongs to (proto3 `optional`'s synthetic oneofs left out), or null. */
   readonly oneof?: string | null;
 }
@@ -48,13 +52,13 @@ export function describeMessage(type: protobuf.Type): MessageDesc {
       const entry: MessageDesc = {
         fullName: 'entry',
         fields: new Map([
-          [1, { name: 'key', id: 1, type: field.keyType, repeated: false, required: false, message: null, enumValues: null }],
+          [1, withWire({ name: 'key', id: 1, type: field.keyType, repeated: false, required: false, message: null, enumValues: null })],
           [2, value],
         ]),
         requiredIds: [],
         root: desc.root,
       };
-      fields.set(field.id, { name: field.name, id: field.id, type: 'entry', repeated: true, required: false, message: entry, enumValues: null });
+      fields.set(field.id, withWire({ name: field.name, id: field.id, type: 'entry', repeated: true, required: false, message: entry, enumValues: null }));
     } else {
       const oneof = field.partOf && !(field.partOf.fieldsArray.length === 1 && field.partOf.name === `_${field.name}`) ? field.partOf.name : null;
       fields.set(field.id, { ...valueDesc(field, field.name, field.id, field.repeated, field.required), oneof });
@@ -65,13 +69,19 @@ export function describeMessage(type: protobuf.Type): MessageDesc {
 
 function valueDesc(field: protobuf.Field, name: string, id: number, repeated: boolean, required = false): FieldDesc {
   const resolved = field.resolvedType;
-  if (resolved instanceof protobuf.Type) return { name, id, type: 'message', repeated, required, message: describeMessage(resolved), enumValues: null };
+  if (resolved instanceof protobuf.Type) return withWire({ name, id, type: 'message', repeated, required, message: describeMessage(resolved), enumValues: null });
   if (resolved instanceof protobuf.Enum) {
     const names: Record<number, string> = {};
     for (const [n, v] of Object.entries(resolved.values)) if (!(v in names)) names[v] = n;
-    return { name, id, type: 'enum', repeated, required, message: null, enumValues: names };
+    return withWire({ name, id, type: 'enum', repeated, required, message: null, enumValues: names });
   }
-  return { name, id, type: field.type, repeated, required, message: null, enumValues: null };
+  return withWire({ name, id, type: field.type, repeated, required, message: null, enumValues: null });
+}
+
+/** The field with its wire type and packability worked out once (the walk reads them per field). */
+function withWire(field: Omit<FieldDesc, 'wire' | 'packable'>): FieldDesc {
+  const repeatedScalar = field.repeated && (VARINT_TYPES.has(field.type) || I32_TYPES.has(field.type) || I64_TYPES.has(field.type));
+  return { ...field, wire: wireTypeOf(field.type), packable: repeatedScalar };
 }
 
 /** Scalar types by wire type: which field types a wire type may carry. */
@@ -88,7 +98,3 @@ export function wireTypeOf(type: string): number {
   return 2;
 }
 
-/** True for repeated scalar numeric fields, which may arrive packed (one length-delimited run). */
-export function packable(field: FieldDesc): boolean {
-  return field.repeated && (VARINT_TYPES.has(field.type) || I32_TYPES.has(field.type) || I64_TYPES.has(field.type));
-}

@@ -4,9 +4,9 @@ import type { DecodeError, } from '../../core/errors.js';
 import type { FormatWalker, SpanIndex } from '../../core/span-index.js';
 import { lenReadings, type LenReading } from '../readings.js';
 import { MAX_FIELD_NUMBER, readVarint, scanMessage, VARINT_TRUNCATED, varintValue, WireType } from '../wire.js';
-import { describeMessage, I32_TYPES, I64_TYPES, LEN_TYPES, packable, VARINT_TYPES, wireTypeOf, type FieldDesc, type MessageDesc } from './descriptor.js';
+import { describeMessage, I32_TYPES, I64_TYPES, LEN_TYPES, VARINT_TYPES, type FieldDesc, type MessageDesc } from './descriptor.js';
 import { schemaDescribe, schemaDetails, schemaLeafValue, schemaPreview, schemaValue } from './value.js';
-import { schemaData, type SchemaData } from './data.js';
+import { NodeFields, schemaData, type SchemaData } from './data.js';
 
 export { schemaData, type SchemaData, type NodeField } from './data.js';
 
@@ -32,7 +32,7 @@ export function schemaWalker(type: protobuf.Type): FormatWalker {
       // The whole frame is recorded at once (the schema walk is as fast as the bytes allow):
       // later expand calls find every container already expanded.
       if (node >= 0) return;
-      index.formatData = { type: desc, nodes: new Map(), unknownFields: 0, wireMismatches: 0, missingRequired: 0, knownFields: 0 } satisfies SchemaData;
+      index.formatData = { type: desc, nodes: new NodeFields(), unknownFields: 0, wireMismatches: 0, missingRequired: 0, knownFields: 0 } satisfies SchemaData;
       walkRoot(index, desc);
     },
     leafValue: schemaLeafValue,
@@ -44,6 +44,16 @@ export function schemaWalker(type: protobuf.Type): FormatWalker {
 }
 
 class Stop extends Error {}
+
+/** Ends the walk: the error with its offset, the open nodes marked incomplete. */
+function stop(index: SpanIndex, node: number, entries: number, open: readonly number[], code: DecodeError['code'], at: number, message: string): never {
+  index.fail(code, at, message);
+  index.store.setArg(node, entries);
+  for (const n of open) index.store.addFlags(n, Flag.incomplete);
+  throw new Stop();
+}
+
+const MISMATCH = { field: null, raw: 'wire-type-mismatch' } as const;
 
 function walkRoot(index: SpanIndex, desc: MessageDesc): void {
   const { store, bytes } = index;
@@ -67,29 +77,23 @@ function walkMessage(index: SpanIndex, node: number, desc: MessageDesc, start: n
   let entries = 0;
   let anyType: MessageDesc | null = null;
   const seen = desc.requiredIds.length ? new Set<number>() : null;
-  const fail = (code: DecodeError['code'], at: number, message: string): never => {
-    index.fail(code, at, message);
-    store.setArg(node, entries);
-    for (const n of open) store.addFlags(n, Flag.incomplete);
-    throw new Stop();
-  };
   while (pos < limit) {
     const tagStart = pos;
     const afterTag = readVarint(bytes, pos, limit);
     if (afterTag < 0) {
-      if (afterTag === VARINT_TRUNCATED) fail('truncated', limit, 'unexpected end of input inside a field tag');
-      fail('invalid-varint', tagStart, 'field tag varint longer than 10 bytes');
+      if (afterTag === VARINT_TRUNCATED) stop(index, node, entries, open, 'truncated', limit, 'unexpected end of input inside a field tag');
+      stop(index, node, entries, open, 'invalid-varint', tagStart, 'field tag varint longer than 10 bytes');
     }
     const tag = varintValue;
     const fieldNo = Math.floor(tag / 8);
     const wt = tag % 8;
-    if (fieldNo === 0) fail('invalid-tag', tagStart, 'field number 0 is not allowed');
-    if (fieldNo > MAX_FIELD_NUMBER) fail('invalid-tag', tagStart, `field number ${fieldNo} is above 2^29 - 1`);
-    if (wt === WireType.endGroup) fail('unmatched-end-group', tagStart, `end-group tag for field ${fieldNo} without a start-group tag`);
+    if (fieldNo === 0) stop(index, node, entries, open, 'invalid-tag', tagStart, 'field number 0 is not allowed');
+    if (fieldNo > MAX_FIELD_NUMBER) stop(index, node, entries, open, 'invalid-tag', tagStart, `field number ${fieldNo} is above 2^29 - 1`);
+    if (wt === WireType.endGroup) stop(index, node, entries, open, 'unmatched-end-group', tagStart, `end-group tag for field ${fieldNo} without a start-group tag`);
     pos = afterTag;
     const known = desc.fields.get(fieldNo) ?? null;
-    const packed = known !== null && wt === WireType.len && packable(known);
-    const fits = known !== null && (packed || wireTypeOf(known.type) === wt);
+    const packed = known !== null && wt === WireType.len && known.packable;
+    const fits = known !== null && (packed || known.wire === wt);
     const field = fits ? known : null;
     if (known && !fits) data.wireMismatches++;
     else if (!known) data.unknownFields++;
@@ -99,14 +103,14 @@ function walkMessage(index: SpanIndex, node: number, desc: MessageDesc, start: n
     const key = store.add(Kind.pb_tag, tagStart, 0, tag, node, prev);
     store.addFlags(key, Flag.key);
     store.setEnd(key, afterTag);
-    data.nodes.set(key, { field });
+    data.nodes.setField(key, field);
     let value: number;
     switch (wt) {
       case WireType.varint: {
         const next = readVarint(bytes, pos, limit);
         if (next < 0) {
-          if (next === VARINT_TRUNCATED) fail('truncated', limit, `unexpected end of input inside the varint of field ${fieldNo}`);
-          fail('invalid-varint', pos, `varint of field ${fieldNo} longer than 10 bytes`);
+          if (next === VARINT_TRUNCATED) stop(index, node, entries, open, 'truncated', limit, `unexpected end of input inside the varint of field ${fieldNo}`);
+          stop(index, node, entries, open, 'invalid-varint', pos, `varint of field ${fieldNo} longer than 10 bytes`);
         }
         value = store.add(Kind.uint, pos, 0, varintValue, node, key);
         store.setEnd(value, next);
@@ -116,7 +120,7 @@ function walkMessage(index: SpanIndex, node: number, desc: MessageDesc, start: n
       case WireType.i64:
       case WireType.i32: {
         const size = wt === WireType.i64 ? 8 : 4;
-        if (limit - pos < size) fail('truncated', limit, `unexpected end of input: field ${fieldNo} needs ${size} bytes, ${limit - pos} remain`);
+        if (limit - pos < size) stop(index, node, entries, open, 'truncated', limit, `unexpected end of input: field ${fieldNo} needs ${size} bytes, ${limit - pos} remain`);
         value = store.add(wt === WireType.i64 ? Kind.pb_i64 : Kind.pb_i32, pos, 0, 0, node, key);
         store.setEnd(value, pos + size);
         pos += size;
@@ -125,11 +129,11 @@ function walkMessage(index: SpanIndex, node: number, desc: MessageDesc, start: n
       case WireType.len: {
         const payload = readVarint(bytes, pos, limit);
         if (payload < 0) {
-          if (payload === VARINT_TRUNCATED) fail('truncated', limit, `unexpected end of input inside the length of field ${fieldNo}`);
-          fail('invalid-varint', pos, `length of field ${fieldNo} longer than 10 bytes`);
+          if (payload === VARINT_TRUNCATED) stop(index, node, entries, open, 'truncated', limit, `unexpected end of input inside the length of field ${fieldNo}`);
+          stop(index, node, entries, open, 'invalid-varint', pos, `length of field ${fieldNo} longer than 10 bytes`);
         }
         const length = varintValue;
-        if (length > limit - payload) fail('length-exceeds-input', pos, `field ${fieldNo} declares ${length} bytes, ${limit - payload} remain`);
+        if (length > limit - payload) stop(index, node, entries, open, 'length-exceeds-input', pos, `field ${fieldNo} declares ${length} bytes, ${limit - payload} remain`);
         const end = payload + length;
         value = lenValue(index, node, key, field, packed, desc, anyType, pos, payload, end, nesting, open);
         if (field && desc.fullName === 'google.protobuf.Any' && fieldNo === 1) anyType = anyTarget(index, desc, payload, end);
@@ -139,7 +143,7 @@ function walkMessage(index: SpanIndex, node: number, desc: MessageDesc, start: n
       case WireType.startGroup: {
         index.warn({ code: 'deprecated-group', offset: tagStart, message: `field ${fieldNo} is a group (wire types 3/4, deprecated) at byte ${tagStart}`, node: key });
         const end = groupEnd(bytes, pos, limit, fieldNo);
-        if (end < 0) fail('truncated', limit, `unexpected end of input: group (field ${fieldNo}) has no end tag`);
+        if (end < 0) stop(index, node, entries, open, 'truncated', limit, `unexpected end of input: group (field ${fieldNo}) has no end tag`);
         value = store.add(Kind.bytes, pos, 0, end - pos, node, key);
         store.setEnd(value, end);
         data.nodes.set(value, { field: null, raw: ['bytes'] });
@@ -147,10 +151,13 @@ function walkMessage(index: SpanIndex, node: number, desc: MessageDesc, start: n
         break;
       }
       default:
-        fail('invalid-wire-type', tagStart, `field ${fieldNo} has wire type ${wt}, which does not exist`);
+        stop(index, node, entries, open, 'invalid-wire-type', tagStart, `field ${fieldNo} has wire type ${wt}, which does not exist`);
         return;
     }
-    if (!data.nodes.has(value)) data.nodes.set(value, known && !fits ? { field: null, raw: 'wire-type-mismatch' } : { field });
+    if (!data.nodes.has(value)) {
+      if (known && !fits) data.nodes.set(value, MISMATCH);
+      else data.nodes.setField(value, field);
+    }
     prev = value;
     entries++;
   }
@@ -191,7 +198,7 @@ function lenValue(
     const node = store.add(Kind.array, pos, head, 0, parent, key);
     store.setEnd(node, end);
     store.addFlags(node, Flag.expanded);
-    data.nodes.set(node, { field });
+    data.nodes.setField(node, field);
     let prev = -1;
     let items = 0;
     let at = payload;
@@ -217,7 +224,7 @@ function lenValue(
       }
       const item = store.add(size === 4 ? Kind.pb_i32 : size === 8 ? Kind.pb_i64 : Kind.uint, at, 0, size ? 0 : varintValue, node, prev);
       store.setEnd(item, next);
-      data.nodes.set(item, { field });
+      data.nodes.setField(item, field);
       prev = item;
       items++;
       at = next;
