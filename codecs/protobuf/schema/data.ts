@@ -18,9 +18,10 @@ export interface NodeField {
  * Each node's field, by node id: an array (node ids are dense) whose entries for plain field
  * nodes are one shared object per field, so a walk allocates nothing per node for them.
  */
+const UNKNOWN: NodeField = { field: null };
+
 export class NodeFields {
   private readonly byId: (NodeField | undefined)[] = [];
-  private readonly shared = new Map<FieldDesc | null, NodeField>();
 
   get(id: number): NodeField | undefined {
     return this.byId[id];
@@ -36,9 +37,7 @@ export class NodeFields {
 
   /** Marks a node as plain `field` (no message, no raw reading). */
   setField(id: number, field: FieldDesc | null): void {
-    let info = this.shared.get(field);
-    if (!info) this.shared.set(field, (info = { field }));
-    this.byId[id] = info;
+    this.byId[id] = field ? field.shared : UNKNOWN;
   }
 }
 

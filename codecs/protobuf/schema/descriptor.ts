@@ -18,6 +18,8 @@ export interface FieldDesc {
   readonly wire: number;
   /** A repeated scalar numeric field: it may arrive packed. */
   readonly packable: boolean;
+  /** `{ field: this }`, the record every plain node of this field shares (schema/data.ts). */
+  readonly shared: { readonly field: FieldDesc };
   /** The oneof the field belongs to (proto3 `optional`'s synthetic oneofs left out), or null. */
   readonly oneof?: string | null;
 }
@@ -61,7 +63,9 @@ export function describeMessage(type: protobuf.Type): MessageDesc {
       fields.set(field.id, withWire({ name: field.name, id: field.id, type: 'entry', repeated: true, required: false, message: entry, enumValues: null }));
     } else {
       const oneof = field.partOf && !(field.partOf.fieldsArray.length === 1 && field.partOf.name === `_${field.name}`) ? field.partOf.name : null;
-      fields.set(field.id, { ...valueDesc(field, field.name, field.id, field.repeated, field.required), oneof });
+      const desc = valueDesc(field, field.name, field.id, field.repeated, field.required);
+      (desc as { oneof: string | null }).oneof = oneof;
+      fields.set(field.id, desc);
     }
   }
   return desc;
@@ -79,9 +83,11 @@ function valueDesc(field: protobuf.Field, name: string, id: number, repeated: bo
 }
 
 /** The field with its wire type and packability worked out once (the walk reads them per field). */
-function withWire(field: Omit<FieldDesc, 'wire' | 'packable'>): FieldDesc {
+function withWire(field: Omit<FieldDesc, 'wire' | 'packable' | 'shared'>): FieldDesc {
   const repeatedScalar = field.repeated && (VARINT_TYPES.has(field.type) || I32_TYPES.has(field.type) || I64_TYPES.has(field.type));
-  return { ...field, wire: wireTypeOf(field.type), packable: repeatedScalar };
+  const desc = { ...field, wire: wireTypeOf(field.type), packable: repeatedScalar, shared: null as unknown as { readonly field: FieldDesc } };
+  desc.shared = { field: desc };
+  return desc;
 }
 
 /** Scalar types by wire type: which field types a wire type may carry. */
