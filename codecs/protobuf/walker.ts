@@ -123,6 +123,24 @@ function fail(index: SpanIndex, frames: readonly Frame[], code: Parameters<SpanI
 }
 
 function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
+  const firstWarning = index.warnings.length;
+  walkFields(index, node, depth);
+  groupWarningMessages(index, firstWarning);
+}
+
+/** Writes the messages of the group warnings the walk kept (it leaves them empty while it may take them back). */
+function groupWarningMessages(index: SpanIndex, from: number): void {
+  const { warnings, bytes } = index;
+  for (let i = from; i < warnings.length; i++) {
+    const w = warnings[i];
+    if (w.code !== 'deprecated-group' || w.message) continue;
+    readVarint(bytes, w.offset, bytes.length);
+    const field = Math.floor(varintValue / 8);
+    warnings[i] = { ...w, message: `field ${field} is a group (wire types 3/4, deprecated) at byte ${w.offset}` };
+  }
+}
+
+function walkFields(index: SpanIndex, node: number, depth: number): void {
   const { bytes, store } = index;
   const frames: Frame[] = [];
   let pos: number;
@@ -290,7 +308,19 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
           // The readings in firstReading's order, each looked at once: text, then a message.
           if (end === payload) value = addNode(store, Kind.bytes, pos, end, payload - pos, 0, top.node, key, 0);
           else if (isPrintableText(bytes, payload, end)) value = addNode(store, Kind.text, pos, end, payload - pos, length, top.node, key, 0);
-          else if (top.depth >= 2) {
+          else if (top.depth >= 2 && !plausibleFirstTag(bytes[payload])) {
+            // Bytes that cannot start a message, or start with a (deprecated) group: ranked by
+            // a scan rather than taken on trust, and walked if they are a message after all.
+            const reading = readingOfNonText(bytes, payload, end);
+            value = addNode(store, READING_KIND[reading], pos, end, payload - pos, firstReadingCount, top.node, key, reading === 'message' ? Flag.expanded : 0);
+            if (reading === 'message') {
+              top.prev = value;
+              top.entries++;
+              frames.push({ node: value, limit: end, depth: top.depth - 1, groupField: -1, prev: -1, entries: 0, speculative: false, warnMark: 0 });
+              pos = payload;
+              continue;
+            }
+          } else if (top.depth >= 2) {
             // Read as a message on trust (see Frame.speculative).
             value = addNode(store, Kind.map, pos, end, payload - pos, 0, top.node, key, Flag.expanded);
             top.prev = value;
@@ -308,7 +338,9 @@ function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
         break;
       }
       case WireType.startGroup: {
-        index.warn({ code: 'deprecated-group', offset: tagStart, message: `field ${field} is a group (wire types 3/4, deprecated) at byte ${tagStart}`, node: key });
+        // Its message is written when the walk ends (groupWarningMessages): a group read inside
+        // a message taken on trust is usually noise in bytes that are not a message at all.
+        index.warn({ code: 'deprecated-group', offset: tagStart, message: '', node: key });
         if (record) {
           value = store.add(Kind.pb_group, pos, 0, 0, top.node, key);
           store.setEnd(value, pos);
@@ -450,6 +482,16 @@ function addNode(store: SpanStore, kind: number, start: number, end: number, hea
   if (prev >= 0) i32[store.i32At + 4 * c + prev] = id;
   else if (parent >= 0) i32[store.i32At + 3 * c + parent] = id;
   return id;
+}
+
+/**
+ * Whether a payload's first byte may start a message read on trust: a field number other
+ * than 0 and a wire type that opens a field (varint, i64, len, i32). Random bytes fail this
+ * about half the time, and are then ranked by a scan instead of walked and taken back.
+ */
+function plausibleFirstTag(b: number): boolean {
+  const wt = b & 7;
+  return b >= 8 && (wt <= 2 || wt === 5);
 }
 
 const READING_KIND: Record<LenReading, number> = { message: Kind.map, text: Kind.text, bytes: Kind.bytes, packed: Kind.array };

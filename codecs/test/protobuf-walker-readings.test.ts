@@ -84,6 +84,7 @@ describe('Protobuf raw walker: readings taken on trust', () => {
           // Expanding re-reads groups (and may warn of one twice): the set of groups warned of must agree.
           const offsets = (ix: SpanIndex) => [...new Set(ix.warnings.map((w) => w.offset))].sort((a, b) => a - b);
           expect(offsets(full)).toEqual(offsets(stepwise));
+          for (const w of [...full.warnings, ...stepwise.warnings]) expect(w.message).toMatch(/^field \d+ is a group .* at byte \d+$/);
           checkReadings(full);
         }
       }),
