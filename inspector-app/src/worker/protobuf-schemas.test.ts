@@ -44,6 +44,19 @@ describe('Protobuf schemas in the worker', () => {
     expect(nodes[1].end - nodes[1].start).toBe(1);
   });
 
+  it("under auto, a connection's next frame that fits the last type perfectly is not ranked again; one that does not is", () => {
+    const PROTO2 = PROTO + ' message Ping { uint64 at = 1; } message Pong { string symbol = 1; fixed64 at = 7; }';
+    const h = handlers();
+    h.methods.setSchema({ files: [{ name: 'demo.proto', source: PROTO2 }] });
+    const a = frame(trade);
+    const b = frame(trade);
+    const c = frame(new Uint8Array([0x0a, 0x01, 0x41, 0x39, 1, 0, 0, 0, 0, 0, 0, 0])); // symbol "A", field 7 fixed64: only Pong fits
+    for (const f of [a, b, c]) h.store.add(f);
+    expect(h.methods.decode({ frameId: a.frameId, format: 'auto' })!.warnings[0]).toMatch(/read as demo\.Trade, the best fit of 3 types/);
+    expect(h.methods.decode({ frameId: b.frameId, format: 'auto' })!.warnings[0]).toMatch(/read as demo\.Trade, the type of this connection's previous frame/);
+    expect(h.methods.decode({ frameId: c.frameId, format: 'auto' })!.warnings[0]).toMatch(/read as demo\.Pong, the best fit of 3 types/);
+  });
+
   it('the list row of a new frame uses the schema', () => {
     const h = handlers();
     h.methods.setSchema({ files: [{ name: 'demo.proto', source: PROTO }] });

@@ -14,6 +14,8 @@ export class ProtobufSchemas {
   private files: readonly ProtoFile[] = [];
   private error: string | null = null;
   private readonly choices = new Map<string, SchemaTypeChoice>();
+  /** Under 'auto': the type each connection's last frame was read as (tried first: ranking walks every type). */
+  private readonly lastAuto = new Map<string, string>();
 
   set(files: readonly ProtoFile[]): SchemaState {
     this.files = files;
@@ -25,6 +27,7 @@ export class ProtobufSchemas {
       this.schema = loaded.ok ? loaded.schema : null;
       this.error = loaded.ok ? null : loaded.error;
     }
+    this.lastAuto.clear();
     return this.state();
   }
 
@@ -51,8 +54,17 @@ export class ProtobufSchemas {
       const fit = fitOf(schema, choice, frame.data);
       return fit ? { index: fit.index, type: fit.type, note: `read as ${fit.type} (chosen for this connection)` } : null;
     }
+    // A connection usually carries one type: when the last frame's type fits this one perfectly
+    // (whole, every field known, wire types right, required fields there), ranking every
+    // type again would only cost time.
+    const last = this.lastAuto.get(frame.connectionId);
+    const again = last ? fitOf(schema, last, frame.data) : null;
+    if (again && again.whole && again.knownFields > 0 && again.unknownFields + again.wireMismatches + again.missingRequired === 0) {
+      return { index: again.index, type: again.type, note: `read as ${again.type}, the type of this connection's previous frame, which fits it perfectly (${describeFit(again)})` };
+    }
     const best = rankTypes(schema, frame.data)[0];
     if (!best || !best.whole || best.knownFields === 0 || best.unknownFields + best.wireMismatches > best.knownFields) return null;
+    this.lastAuto.set(frame.connectionId, best.type);
     return { index: best.index, type: best.type, note: `read as ${best.type}, the best fit of ${schema.messageTypes.length} types (${describeFit(best)})` };
   }
 }
