@@ -1,7 +1,8 @@
 /**
  * Protobuf with and without a schema, in Chromium: the demo server's `/demo/protobuf` stream
  * (market.v1.Envelope frames, demo-server/protobuf/*.proto). Without the schema a frame shows
- * the raw wire tree (fields by number); after loading both .proto files through the Schemas
+ * the raw wire tree (fields by number) and a field reads as bytes in one click ("read as");
+ * after loading both .proto files through the Schemas
  * dialog it shows field names, and a named field highlights exactly its bytes in the hex view.
  * Needs dist/app (npm run build:app) and /usr/bin/chromium; fails, never skips, without them.
  */
@@ -54,6 +55,16 @@ describe('Protobuf frames from the demo server', () => {
     await expect.poll(async () => (await treeRows(page)).filter((r) => r.level === 2).map((r) => r.path), { timeout: 5000 }).toContain('${2}');
     expect((await treeRows(page)).some((r) => r.path === '$.sent_at')).toBe(false);
     await page.screenshot({ path: artifactPath('protobuf-raw.png') });
+
+    // "Read as": the raw field 2 (a Timestamp) is read as a message; bytes is one click away.
+    const raw2 = (await treeRows(page)).find((r) => r.path === '${2}')!;
+    expect(raw2.expanded).not.toBeNull(); // a container: the message reading
+    await treeRow(page, raw2.nodeId).dispatchEvent('mousedown');
+    expect(await page.getByTestId('read-as-message').getAttribute('aria-pressed')).toBe('true');
+    await page.getByTestId('read-as-bytes').click();
+    await expect.poll(async () => (await treeRows(page)).find((r) => r.path === '${2}')?.head ?? '', { timeout: 5000 }).toMatch(/^bytes\(/);
+    const asBytes = (await treeRows(page)).find((r) => r.path === '${2}')!;
+    expect([asBytes.start, asBytes.end, asBytes.expanded]).toEqual([raw2.start, raw2.end, null]); // same span, now a leaf
 
     // Load envelope.proto and trade.proto (it imports trade.proto) through the file picker.
     await page.getByTestId('schemas-button').click();
