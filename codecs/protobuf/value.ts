@@ -2,7 +2,7 @@ import { Kind } from '../core/kinds.js';
 import type { SpanIndex } from '../core/span-index.js';
 import { hex, quote } from '../core/diagnostic.js';
 import { varintBigInt, WIRE_TYPE_NAMES } from './wire.js';
-import { protobufData } from './walker.js';
+import { protobufData } from './data.js';
 
 /**
  * Values and one-line views of Protobuf nodes without a schema. A varint is shown as

@@ -1,10 +1,13 @@
 import { Flag, Kind } from '../core/kinds.js';
 import type { FormatWalker, SpanIndex } from '../core/span-index.js';
 import type { SpanStore } from '../core/span-store.js';
-import { firstReadingCount, isPrintableText, lenReadings, readingOfNonText, type LenReading } from './readings.js';
+import { firstReadingCount, isPrintableText, readingOfNonText, type LenReading } from './readings.js';
+import { protobufData, type ProtobufData } from './data.js';
 import { MAX_FIELD_NUMBER, readVarint, VARINT_TRUNCATED, varintValue, WireType } from './wire.js';
 import { findInvalidUtf8 } from '../core/utf8.js';
 import { protobufDescribe, protobufDetails, protobufLeafValue, protobufPreview } from './value.js';
+
+export { protobufData, type ProtobufData } from './data.js';
 
 /**
  * Protobuf without a schema, like `protoc --decode_raw` but with spans: a message is a `map`
@@ -16,47 +19,6 @@ import { protobufDescribe, protobufDetails, protobufLeafValue, protobufPreview }
  * is valid as bytes, so levels below the recorded depth are not read at all.
  * Iterative (explicit frame stack); bounds-checked; errors carry the offset.
  */
-export interface ProtobufData {
-  /**
-   * Length-delimited nodes: the readings that fit, best first (the node shows the first).
-   * Worked out on first `get` (see LazyReadings); iterating it lists only those asked for.
-   */
-  readonly readings: Map<number, readonly LenReading[]>;
-  /** Group nodes: where the end-group tag starts (their fields end there). */
-  readonly groupEnd: Map<number, number>;
-}
-
-export function protobufData(index: SpanIndex): ProtobufData {
-  if (!index.formatData) index.formatData = { readings: new LazyReadings(index), groupEnd: new Map() } satisfies ProtobufData;
-  return index.formatData as ProtobufData;
-}
-
-/**
- * The readings of a length-delimited node, computed when first asked for: the walk only
- * picks the first (firstReading), since ranking them all for every field cost more than the
- * rest of the walk. A length-delimited value is the one node kind with a head (its length
- * varint); tags, varints, fixed fields, groups and packed items have none.
- */
-class LazyReadings extends Map<number, readonly LenReading[]> {
-  constructor(private readonly index: SpanIndex) {
-    super();
-  }
-
-  override get(id: number): readonly LenReading[] | undefined {
-    const known = super.get(id);
-    if (known) return known;
-    const { store, bytes } = this.index;
-    if (!(id > 0 && id < store.size) || store.head[id] === 0 || store.flags[id] & Flag.key) return undefined;
-    const readings = lenReadings(bytes, store.start[id] + store.head[id], store.end[id]).readings;
-    super.set(id, readings);
-    return readings;
-  }
-
-  override has(id: number): boolean {
-    return this.get(id) !== undefined;
-  }
-}
-
 export const protobufWalker: FormatWalker = {
   format: 'protobuf',
   walk: walkProtobuf,
