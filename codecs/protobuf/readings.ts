@@ -1,4 +1,4 @@
-import { findInvalidUtf8 } from '../core/utf8.js';
+import { byteView, findInvalidUtf8 } from '../core/utf8.js';
 import { countPackedVarints, scanMessage } from './wire.js';
 
 /**
@@ -90,8 +90,19 @@ export let firstReadingCount = 0;
 /** Printable UTF-8 text (`printableText`), stopping at the first control character before validating UTF-8. */
 export function isPrintableText(bytes: Uint8Array, start: number, end: number): boolean {
   let i = start;
-  // Four bytes per step while they are all printable ASCII (0x20-0x7e); a word with anything
-  // else (a control character, DEL, a UTF-8 sequence) is looked at byte by byte.
+  // Eight (long strings, through a DataView) or four bytes per step while they are all
+  // printable ASCII (0x20-0x7e); a word with anything else (a control character, DEL, a
+  // UTF-8 sequence) is looked at byte by byte. The DataView halved the time on 600 bytes of
+  // ASCII; below 32 bytes making it costs more than it saves.
+  if (end - start >= 32) {
+    const view = byteView(bytes);
+    while (i + 8 <= end) {
+      const a = view.getInt32(i, true);
+      const b = view.getInt32(i + 4, true);
+      if ((((a - 0x20202020) & ~a) | (a + 0x01010101) | a | ((b - 0x20202020) & ~b) | (b + 0x01010101) | b) & 0x80808080) break;
+      i += 8;
+    }
+  }
   while (i + 4 <= end) {
     const w = (bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24)) >>> 0;
     const below20 = (w - 0x20202020) & ~w & 0x80808080;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { decodeFrame, SpanIndex, protobufWalker, Kind } from '../index.js';
-import { lenReadings, type LenReading } from '../protobuf/readings.js';
+import { isPrintableText, lenReadings, type LenReading } from '../protobuf/readings.js';
 import { protobufData } from '../protobuf/walker.js';
 
 /**
@@ -119,5 +119,36 @@ describe('Protobuf raw walker: readings taken on trust', () => {
       expect(index!.isExpanded(packed), format).toBe(true);
       expect(index!.store.size, format).toBe(1 + 4 + 3);
     }
+  });
+
+  it('the printable-text check agrees with a plain one (ASCII runs, UTF-8, control characters, any offset)', () => {
+    const strict = new TextDecoder('utf-8', { fatal: true });
+    const reference = (b: Uint8Array) => {
+      try {
+        strict.decode(b);
+      } catch {
+        return false;
+      }
+      return b.every((c) => !((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f));
+    };
+    const byte = fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 0x20, max: 0x7e }) }, fc.nat(255), fc.constantFrom(0x09, 0x0a, 0x0d, 0x7f, 0x1f, 0xc3, 0xa9, 0xe2, 0x82, 0xac));
+    // Every odd byte at every position of a long ASCII run (the fast paths take 8 and 4 bytes a step).
+    const ascii = new TextEncoder().encode('The quick brown fox jumps over the lazy dog, 0123456789!');
+    for (const odd of [0x00, 0x09, 0x0a, 0x0d, 0x10, 0x1f, 0x7f, 0x80, 0xc3, 0xff]) {
+      for (let at = 0; at < ascii.length; at++) {
+        const bytes = ascii.slice();
+        bytes[at] = odd;
+        for (const from of [0, 1, 3]) expect(isPrintableText(bytes, from, bytes.length), `${odd} at ${at} from ${from}`).toBe(reference(bytes.subarray(from)));
+      }
+    }
+    fc.assert(
+      fc.property(fc.array(byte, { maxLength: 120, size: 'max' }), fc.nat(8), (list, pad) => {
+        const bytes = new Uint8Array(pad + list.length);
+        bytes.fill(0x01, 0, pad);
+        bytes.set(list, pad);
+        expect(isPrintableText(bytes, pad, bytes.length)).toBe(reference(bytes.subarray(pad)));
+      }),
+      { numRuns: 3000, seed: 1516 },
+    );
   });
 });
