@@ -761,6 +761,14 @@ function skip(index: SpanIndex, stack: WalkStack, bytes: Uint8Array, pos: number
       // Scalars (already bounds checked by `need`) and fixext (its data may be cut off).
       if (fixed > len - pos) return skipError(index, stack, bytes, pos, len);
       pos += fixed;
+      // A run of the same format byte (the floats of a vertex array): hop from one to the next.
+      if (bytes[pos] === b) {
+        const stop = len - fixed;
+        while (pending > 0 && pos <= stop && bytes[pos] === b) {
+          pos += fixed;
+          pending--;
+        }
+      }
       continue;
     }
     const width = LENGTH_WIDTH[b];

@@ -114,6 +114,14 @@ function expectedRows(bytes: Uint8Array): string[] {
   return out.sort();
 }
 
+/** [start, end) of each item of the root, as recorded. */
+function rootItems(ix: SpanIndex): string[] {
+  const s = ix.store;
+  const out: string[] = [];
+  if (s.size > 0) for (let c = s.firstChild[0]; c >= 0; c = s.nextSibling[c]) out.push(`${s.start[c]}-${s.end[c]}`);
+  return out;
+}
+
 /** The walker with a fixed first store size (the store then grows while the walk runs). */
 const withCapacity = (capacity: number) => ({ ...msgpackWalker, capacityHint: () => capacity });
 
@@ -172,6 +180,22 @@ describe('msgpack walker: runs of one format byte', () => {
           }
           expect(s.flags[0] & Flag.incomplete).toBe(Flag.incomplete);
         }
+      }
+    }
+  });
+
+  it('skipped below the recorded depth, a run ends where the full index ends it, with the same error', () => {
+    const cutFrames = Object.values(frames).flatMap((whole) => [whole, whole.slice(0, whole.length - 2), whole.slice(0, Math.floor(whole.length / 2))]);
+    // fixext runs, the last one's data cut off; a run followed by the wrong count
+    cutFrames.push(hex('91 dc 0003 d4 01 05 d4 01 06 d4 01'), hex('91 dc 0004 cb 3ff0000000000000 cb 4000000000000000'), hex('91 93 ca 3fc00000 ca 3fc00000 ca 3fc000'));
+    for (const bytes of cutFrames) {
+      const full = indexMsgpack(bytes);
+      for (const depth of [0, 1]) {
+        const ix = indexMsgpack(bytes, { depth });
+        expect(ix.error?.code, `depth ${depth}`).toBe(full.error?.code);
+        expect(ix.error?.offset, `depth ${depth}`).toBe(full.error?.offset);
+        expect(ix.store.end[0], `depth ${depth}`).toBe(full.store.end[0]);
+        if (depth === 1) expect(rootItems(ix), 'the root\'s items').toEqual(rootItems(full));
       }
     }
   });
