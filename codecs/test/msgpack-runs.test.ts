@@ -126,7 +126,7 @@ function rootItems(ix: SpanIndex): string[] {
 const withCapacity = (capacity: number) => ({ ...msgpackWalker, capacityHint: () => capacity });
 
 const float32 = new Packr({ useFloat32: 1 /* ALWAYS */ });
-const ints = (n: number, f: (i: number) => number) => Array.from({ length: n }, (_, i) => f(i));
+const ints = <T,>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
 
 /** Long arrays of one fixed-size format, runs broken by other formats, runs at the end of arrays. */
 const frames: Record<string, Uint8Array> = {
