@@ -561,7 +561,9 @@ function isValidText(bytes: Uint8Array, start: number, end: number): boolean {
     } else if (size <= 16) {
       high = view.getInt32(start, true) | view.getInt32(start + 4, true) | view.getInt32(end - 8, true) | view.getInt32(end - 4, true);
     } else {
-      high = asciiEnd(bytes, view, start, end) === end ? 0 : 0x80;
+      // Validated once: the full check goes on from the first byte that is not ASCII.
+      const ascii = asciiEnd(bytes, view, start, end);
+      return ascii === end || findInvalidUtf8In(bytes, view, ascii, end) < 0;
     }
   }
   return (high & 0x80808080) === 0 || findInvalidText(bytes, start, end) < 0;
