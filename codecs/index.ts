@@ -162,3 +162,5 @@ function deepen(index: SpanIndex, depth: number): SpanIndex {
   else index.expand(root, depth);
   return index;
 }
+export { nestedValue, MAX_NESTED_DEPTH, MIN_NESTED_BYTES, NESTED_BUDGET_BYTES, type NestedValue, type NestedFormat, type NestedVia } from './nested/nested-value.js';
+export { type OffsetMap } from './nested/offset-map.js';

@@ -15,7 +15,7 @@ import {
 import type { CrdtSummary, EncodeAs, EncodeResult, FilterQuery, FrameDecode, FrameSummary, IngestFrame, LargestField, TextResult, WorkerMethods } from './api.js';
 import { bytesReport } from './bytes-report.js';
 import { crdtOpLines } from './crdt-ops.js';
-import { embeddedChildren, markEmbedded } from './embedded-nodes.js';
+import { nestedChildren, markNested } from './nested-nodes.js';
 import { diffFrames } from './frame-diff.js';
 import { decodedEntry, FrameStore, isPlainText } from './frame-store.js';
 import { stringsIn } from './connection-formats.js';
@@ -149,8 +149,8 @@ export class WorkerHandlers {
     children: ({ frameId, format, nodeId, offset, limit, around, sortBySize }) => {
       const index = this.index(frameId, format);
       if (!index) return { nodes: [], total: 0, offset: 0 };
-      // Tag 24's embedded item opens as a nested tree (worker/embedded-nodes.ts).
-      return embeddedChildren(index, nodeId, offset, limit) ?? markEmbedded(index, childNodes(index, nodeId, offset, limit, around, sortBySize));
+      // A string holding a value (tag 24, base64 of CBOR, …) opens as a nested tree (worker/nested-nodes.ts).
+      return nestedChildren(index, nodeId, offset, limit) ?? markNested(index, childNodes(index, nodeId, offset, limit, around, sortBySize));
     },
     nodeAt: ({ frameId, format, offset }) => {
       const index = this.index(frameId, format);
