@@ -101,6 +101,8 @@ export interface DecodedFrame {
    * (`index.bytes`), so node offsets are offsets in the decompressed stream.
    */
   readonly compression?: CompressionInfo;
+  /** A compressed frame's decompressed bytes (what `index` reads; kept when no format reads them). */
+  readonly decompressed?: Uint8Array;
 }
 
 /** Decodes one frame into a validated span index. Never throws. */
@@ -145,8 +147,8 @@ export function decodeFrame(bytes: Uint8Array, options: DecodeOptions = {}): Dec
 export function decodeInflated(compressedBytes: number, method: CompressionKind, inflated: Inflated, options: DecodeOptions = {}): DecodedFrame {
   const inner = decodeFrame(inflated.output, { ...options, format: 'auto', isText: false, noDecompress: true });
   const compression: CompressionInfo = { method, compressedBytes, decompressedBytes: inflated.output.length, error: inflated.error };
-  if (!inflated.error) return { ...inner, compression };
-  return { ...inner, compression, error: inflated.error, verdict: 'malformed' };
+  if (!inflated.error) return { ...inner, compression, decompressed: inflated.output };
+  return { ...inner, compression, decompressed: inflated.output, error: inflated.error, verdict: 'malformed' };
 }
 
 function detectAndDecode(bytes: Uint8Array, options: DecodeOptions, depth: number): DecodedFrame {

@@ -1,0 +1,75 @@
+import zlib from 'node:zlib';
+import { encode as cborEncode } from 'cbor-x';
+import { describe, expect, it } from 'vitest';
+import { WorkerHandlers } from './handlers.js';
+import type { IngestFrame } from './api.js';
+
+/** Issue 15 §3: compressed frames and per-connection compressed streams in the worker. */
+const u8 = (b: Uint8Array) => new Uint8Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+let nextId = 1;
+function ingest(h: WorkerHandlers, data: Uint8Array, over: Partial<IngestFrame> = {}) {
+  const frame: IngestFrame = { frameId: nextId++, connectionId: 'c1', direction: 'received', time: 0, opcode: 'binary', data, ...over };
+  h.store.add(frame);
+  return { frame, summary: h.summarize(frame) };
+}
+
+async function syncFlushed(messages: Uint8Array[]): Promise<Uint8Array[]> {
+  const handle = zlib.createDeflate();
+  let pending: Buffer[] = [];
+  handle.on('data', (c: Buffer) => pending.push(c));
+  const out: Uint8Array[] = [];
+  for (const m of messages) {
+    handle.write(m);
+    await new Promise<void>((r) => handle.flush(zlib.constants.Z_SYNC_FLUSH, () => r()));
+    out.push(u8(Buffer.concat(pending)));
+    pending = [];
+  }
+  handle.close();
+  return out;
+}
+
+describe('compressed frames in the worker', () => {
+  it('a gzip frame: the row and the root say "gzip → cbor, n → m bytes (r x)", the tree reads the decompressed bytes', () => {
+    const h = new WorkerHandlers();
+    const inner = u8(cborEncode({ items: Array.from({ length: 50 }, (_, i) => ({ id: i, name: `item ${i}` })) }));
+    const gz = u8(zlib.gzipSync(inner));
+    const { frame, summary } = ingest(h, gz);
+    const ratio = (inner.length / gz.length).toFixed(1);
+    const text = `gzip → cbor, ${gz.length.toLocaleString('en-US')} → ${inner.length.toLocaleString('en-US')} bytes (${ratio}x)`;
+    expect(summary).toMatchObject({ format: 'cbor', verdict: 'decoded', compression: text });
+    const d = h.methods.decode({ frameId: frame.frameId, format: 'auto' })!;
+    expect(d.compression).toMatchObject({ method: 'gzip', compressedBytes: gz.length, decompressedBytes: inner.length, summary: text, error: null });
+    expect(d.root).toMatchObject({ label: text, kind: 'map', start: 0, end: inner.length });
+    expect(h.methods.bytes({ frameId: frame.frameId, decompressed: true })).toEqual(inner);
+    expect(h.methods.bytes({ frameId: frame.frameId })).toEqual(gz);
+    const [items] = h.methods.children({ frameId: frame.frameId, format: 'auto', nodeId: d.root!.id }).nodes;
+    expect(items).toMatchObject({ label: 'items', childCount: 50 });
+  });
+
+  it('a zlib-stream connection: each frame inflates with the context of the ones before it, in order', async () => {
+    const h = new WorkerHandlers();
+    const messages = [0, 1, 2].map((i) => new TextEncoder().encode(JSON.stringify({ op: 0, s: i, t: 'MESSAGE_CREATE', d: { content: 'hello there, hello there' } })));
+    const frames = await syncFlushed(messages);
+    const rows = frames.map((f) => ingest(h, f));
+    expect(rows.map((r) => r.summary.format)).toEqual(['json', 'json', 'json']);
+    expect(rows.every((r) => r.summary.compression?.startsWith('zlib stream → json'))).toBe(true);
+    // Read later (the index cache long gone), a frame still reads from what it inflated to.
+    for (let i = 0; i < 8; i++) ingest(h, u8(cborEncode({ filler: i })), { connectionId: 'other' });
+    const d = h.methods.decode({ frameId: rows[2].frame.frameId, format: 'auto' })!;
+    expect(d.verdict).toBe('decoded');
+    expect(h.methods.text({ frameId: rows[2].frame.frameId, format: 'auto', nodeId: d.root!.id, mode: 'json' }).text).toContain('"s": 2');
+  });
+
+  it('a frame after a lost one on the stream says its context is missing, with the offset', async () => {
+    const h = new WorkerHandlers();
+    const messages = [0, 1, 2].map((i) => new TextEncoder().encode(JSON.stringify({ op: 0, s: i, d: { content: 'hello there, hello there' } })));
+    const frames = await syncFlushed(messages);
+    ingest(h, frames[0]);
+    h.store.streams.lost({ connectionId: 'c1', direction: 'received' }, 'evicted before the panel opened');
+    const { frame, summary } = ingest(h, frames[2]);
+    expect(summary.verdict).toBe('malformed');
+    expect(summary.error).toMatchObject({ code: 'invalid-compressed-data', offset: 0 });
+    expect(summary.error!.message).toBe('cannot inflate: an earlier frame of this compressed stream is missing (evicted before the panel opened) at input offset 0');
+    expect(h.methods.decode({ frameId: frame.frameId, format: 'auto' })!.error!.message).toBe(summary.error!.message);
+  });
+});
