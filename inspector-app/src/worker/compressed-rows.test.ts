@@ -72,4 +72,20 @@ describe('compressed frames in the worker', () => {
     expect(summary.error!.message).toBe('cannot inflate: an earlier frame of this compressed stream is missing (evicted before the panel opened) at input offset 0');
     expect(h.methods.decode({ frameId: frame.frameId, format: 'auto' })!.error!.message).toBe(summary.error!.message);
   });
+
+  it('a gzip bomb is a malformed row with the input offset, not an out-of-memory tab; what inflated is kept', () => {
+    const h = new WorkerHandlers();
+    // 40 MiB of zeros: one MiB compressed to a sync flush, repeated, then an empty final block.
+    const block = zlib.deflateRawSync(new Uint8Array(1024 * 1024), { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    const parts = [Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 2, 0xff]), ...Array.from({ length: 40 }, () => block), Buffer.from([0x03, 0x00]), Buffer.alloc(8)];
+    const bomb = u8(Buffer.concat(parts));
+    const { frame, summary } = ingest(h, bomb);
+    expect(summary.verdict).toBe('malformed');
+    expect(summary.error!.code).toBe('decompressed-too-large');
+    expect(summary.error!.offset).toBeLessThan(bomb.length / 4);
+    const d = h.methods.decode({ frameId: frame.frameId, format: 'auto' })!;
+    expect(d.compression!.error!.message).toMatch(/^compression ratio exceeds 500:1 .* at input offset \d+$/);
+    expect(d.compression!.decompressedBytes).toBeLessThan(8 * 1024 * 1024);
+    expect(h.methods.bytes({ frameId: frame.frameId, decompressed: true })!.length).toBe(d.compression!.decompressedBytes);
+  });
 });
