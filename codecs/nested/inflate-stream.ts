@@ -33,23 +33,22 @@ export class ConnectionInflater {
   }
 
   /**
-   * The next frame in order. Null when it is not part of a compressed stream (none started,
-   * or it does not look like a message of one). `undecodable`: the caller found the frame
-   * unreadable otherwise, so a stream of raw deflate may start here if `accepts` its first
-   * message's output, and a message of a broken stream says why it cannot be inflated.
+   * The next frame in order. A zlib header with a sync-flushed end starts (or restarts) a
+   * zlib stream. Any other frame is a message of the stream only when it ends in a sync flush
+   * and the caller found it `undecodable` otherwise (so the CBOR, JSON, … frames sharing the
+   * connection stay what they are): it goes on the running stream, or may start a raw
+   * deflate stream if `accepts` what it inflates to, or — the stream being broken — says why
+   * it cannot be inflated. Null when the frame is not part of a compressed stream.
    */
   push(bytes: Uint8Array, undecodable = false, accepts: (output: Uint8Array) => boolean = () => true): StreamFrame | null {
-    const header = compressionHeader(bytes);
-    // A zlib header with a sync-flushed end starts (or restarts) a zlib stream.
-    if (header === 'zlib' && endsWithSyncFlush(bytes) && (!this.active || this.method !== 'zlib')) return this.start(bytes, 'zlib');
+    if (compressionHeader(bytes) === 'zlib' && endsWithSyncFlush(bytes)) return this.start(bytes, 'zlib');
+    if (!undecodable || !endsWithSyncFlush(bytes)) return null;
     if (this.active) {
       const r = pushBounded(this.stream!, bytes, false, this.limits, `message ${this.frames + 1} of the ${this.method} stream`);
       this.frames++;
       if (r.error) this.broken = r.error.message;
       return { method: `${this.method}-stream`, output: r.output, error: r.error };
     }
-    if (!endsWithSyncFlush(bytes)) return null;
-    if (!undecodable) return null;
     if (this.broken) {
       // A message of a stream whose earlier frames we do not have: say so, with where.
       return { method: `${this.method}-stream`, output: new Uint8Array(0), error: { code: 'invalid-compressed-data', offset: 0, message: `cannot inflate: ${this.broken} at input offset 0` } };

@@ -158,7 +158,7 @@ describe('per-connection compressed streams', () => {
     // Later messages refer back to earlier ones: alone, frame 2 does not read.
     expect(decodeFrame(frames[2]).verdict).not.toBe('decoded');
     const inflater = new ConnectionInflater();
-    const out = frames.map((f) => inflater.push(f));
+    const out = frames.map((f) => inflater.push(f, true));
     expect(out.map((o) => o && new TextDecoder().decode(o.output))).toEqual(messages.map((m) => new TextDecoder().decode(m)));
     expect(out.every((o) => o!.method === 'zlib-stream' && o!.error === null)).toBe(true);
   });
@@ -169,13 +169,13 @@ describe('per-connection compressed streams', () => {
     expect(inflater.push(frames[0])).toBeNull();
     const first = inflater.push(frames[0], true, (o) => decodeFrame(o).verdict === 'decoded');
     expect(first).toMatchObject({ method: 'deflate-stream', error: null });
-    expect(new TextDecoder().decode(inflater.push(frames[1])!.output)).toBe(new TextDecoder().decode(messages[1]));
+    expect(new TextDecoder().decode(inflater.push(frames[1], true)!.output)).toBe(new TextDecoder().decode(messages[1]));
   });
 
   it('a frame after a lost one says the earlier frame is missing, with the offset', async () => {
     const frames = await zlibStream(messages);
     const inflater = new ConnectionInflater();
-    inflater.push(frames[0]);
+    inflater.push(frames[0], true);
     inflater.lost('evicted by the memory cap');
     // Not otherwise undecodable: left to the usual rules.
     expect(inflater.push(frames[2])).toBeNull();

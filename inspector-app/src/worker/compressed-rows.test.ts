@@ -60,6 +60,18 @@ describe('compressed frames in the worker', () => {
     expect(h.methods.text({ frameId: rows[2].frame.frameId, format: 'auto', nodeId: d.root!.id, mode: 'json' }).text).toContain('"s": 2');
   });
 
+  it('stream frames interleaved with other frames on the same connection: each reads as what it is', async () => {
+    const h = new WorkerHandlers();
+    const messages = [0, 1, 2].map((i) => new TextEncoder().encode(JSON.stringify({ op: 0, s: i, d: { content: 'hello there, hello there' } })));
+    const frames = await syncFlushed(messages);
+    const rows = [];
+    for (const [i, f] of frames.entries()) {
+      rows.push(ingest(h, f).summary);
+      rows.push(ingest(h, u8(cborEncode({ between: i, name: 'plain cbor frame' }))).summary);
+    }
+    expect(rows.map((r) => `${r.format}${r.compression ? ' (' + r.compression.split(' → ')[0] + ')' : ''}`)).toEqual(['json (zlib stream)', 'cbor', 'json (zlib stream)', 'cbor', 'json (zlib stream)', 'cbor']);
+  });
+
   it('a frame after a lost one on the stream says its context is missing, with the offset', async () => {
     const h = new WorkerHandlers();
     const messages = [0, 1, 2].map((i) => new TextEncoder().encode(JSON.stringify({ op: 0, s: i, d: { content: 'hello there, hello there' } })));

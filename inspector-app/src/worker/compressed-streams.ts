@@ -1,7 +1,8 @@
 /**
  * The worker's per-connection decompression state: one inflater per connection and
- * direction (codecs' ConnectionInflater), fed every binary frame in arrival order at
- * ingest, so a zlib-stream (or raw deflate stream) message is inflated with the context of
+ * direction (codecs' ConnectionInflater), fed in arrival order at ingest with the binary
+ * frames that end in a sync flush and read as nothing else (the other frames of the
+ * connection stay what they are), so a zlib-stream (or raw deflate stream) message is inflated with the context of
  * the frames before it. What each frame inflated to is kept by the frame store (and goes
  * when the frame is evicted): decoding a frame later does not need its predecessors.
  */
@@ -28,20 +29,18 @@ export class CompressedStreams {
     inflater.lost(reason);
   }
 
-  /** Before detection: a message of a running stream, or the first of a zlib stream (`78 …` ending `00 00 ff ff`). */
-  next(frame: IngestFrame): InflatedMessage | null {
-    if (frame.opcode !== 'binary') return null;
+  /** Before detection: the first frame of a zlib stream (`78 …` ending `00 00 ff ff`), which (re)starts it. */
+  start(frame: IngestFrame): InflatedMessage | null {
+    if (frame.opcode !== 'binary' || compressionHeader(frame.data) !== 'zlib' || !endsWithSyncFlush(frame.data)) return null;
     let inflater = this.inflaters.get(this.key(frame));
-    if (!inflater) {
-      if (compressionHeader(frame.data) !== 'zlib' || !endsWithSyncFlush(frame.data)) return null;
-      this.inflaters.set(this.key(frame), (inflater = new ConnectionInflater()));
-    }
+    if (!inflater) this.inflaters.set(this.key(frame), (inflater = new ConnectionInflater()));
     return inflater.push(frame.data);
   }
 
   /**
-   * After detection read nothing: the first message of a raw deflate stream (if `accepts`
-   * what it inflates to), or a message of a stream whose earlier frame is missing.
+   * After detection found no convincing reading: a message of the connection's running
+   * stream, the first of a raw deflate stream (if `accepts` what it inflates to), or one of
+   * a stream whose earlier frame is missing (it says so).
    */
   undecodable(frame: IngestFrame, accepts: (output: Uint8Array) => boolean): InflatedMessage | null {
     if (frame.opcode !== 'binary' || !endsWithSyncFlush(frame.data)) return null;

@@ -94,14 +94,15 @@ export function summarize(frame: IngestFrame, store?: FrameStore): FrameSummary 
  * was lost (it then says so).
  */
 function readInOrder(frame: IngestFrame, store: FrameStore): DecodedFrame {
-  const message = store.streams.next(frame);
-  if (message) store.setInflated(frame.frameId, message);
+  const first = store.streams.start(frame);
+  if (first) store.setInflated(frame.frameId, first);
   let decoded = store.decodeAuto(frame, 1);
-  if (!message && decoded.verdict === 'unknown') {
+  // Deflate data read by chance as Protobuf (no magic number) is no reading either.
+  if (!first && (decoded.verdict !== 'decoded' || decoded.format === 'protobuf')) {
     const options = { depth: 1, preferFormat: store.formats.preferred(frame.connectionId) };
-    const late = store.streams.undecodable(frame, (output) => decodeFrame(output, { ...options, noDecompress: true }).verdict === 'decoded');
-    if (late) {
-      store.setInflated(frame.frameId, late);
+    const message = store.streams.undecodable(frame, (output) => decodeFrame(output, { ...options, noDecompress: true }).verdict === 'decoded');
+    if (message) {
+      store.setInflated(frame.frameId, message);
       decoded = store.decodeAuto(frame, 1);
     }
   }
