@@ -98,7 +98,8 @@ export function inspect(raw: Uint8Array, args: InspectArgs): InspectResult {
     out.push(`json-joy ${r.kind} in the ${r.codec} codec${r.clock ? ` (${r.clock} clock)` : ''}, confidence ${r.confidence}: ${r.describe}`);
   }
   for (const w of index?.warnings ?? []) out.push(`warning: ${w.message}`);
-  const noFormat = frame.detection !== null && frame.detection.candidates.length === 0;
+  // A compressed frame that did not inflate whole: the inflate error is the news, whatever its partial content reads as.
+  const noFormat = frame.detection !== null && frame.detection.candidates.length === 0 && !frame.compression?.error;
   const stderr = noFormat ? noFormatReport(frame.detection!, bytes.length) : error ? `error: ${error.message} (${error.code}, offset ${error.offset})\n` : '';
   return { stdout: out.join('\n') + '\n', stderr, malformed: error !== null };
 }
