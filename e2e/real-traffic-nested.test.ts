@@ -97,6 +97,10 @@ describe('nested values and compressed frames from /demo/nested', () => {
     expect(highlighted[0]).toBe(user.keyStart);
     expect(highlighted.every((o) => o >= nested.start && o < nested.end)).toBe(true);
     await page.screenshot({ path: artifactPath('nested-base64-cbor.png') });
+    // And back: a click on a base64 character of another field selects that nested field.
+    const at = await rowAt('$.payload<cbor>.at');
+    await page.locator(`[data-testid=hex-view] .hex-bytes [data-offset="${at.start}"]`).click();
+    await expect.poll(async () => (await treeRows(page)).find((r) => r.selected)?.path, { timeout: 5000 }).toBe('$.payload<cbor>.at');
   });
 
   it('MessagePack in a CBOR byte string: the inner field highlights its own bytes inside the byte string', async () => {

@@ -18,7 +18,7 @@ import {
 import type { CrdtSummary, FrameCompression, EncodeAs, EncodeResult, FilterQuery, FrameDecode, FrameSummary, IngestFrame, LargestField, TextResult, WorkerMethods } from './api.js';
 import { bytesReport } from './bytes-report.js';
 import { crdtOpLines } from './crdt-ops.js';
-import { nestedChildren, markNested } from './nested-nodes.js';
+import { nestedChildren, markNested, pathIntoNested } from './nested-nodes.js';
 import { diffFrames } from './frame-diff.js';
 import { decodedEntry, FrameStore, isPlainText } from './frame-store.js';
 import { stringsIn } from './connection-formats.js';
@@ -180,11 +180,12 @@ export class WorkerHandlers {
       const index = this.index(frameId, format);
       if (!index) return { nodes: [], total: 0, offset: 0 };
       // A string holding a value (tag 24, base64 of CBOR, …) opens as a nested tree (worker/nested-nodes.ts).
-      return nestedChildren(index, nodeId, offset, limit) ?? markNested(index, childNodes(index, nodeId, offset, limit, around, sortBySize));
+      return nestedChildren(index, nodeId, offset, limit, around) ?? markNested(index, childNodes(index, nodeId, offset, limit, around, sortBySize));
     },
     nodeAt: ({ frameId, format, offset }) => {
       const index = this.index(frameId, format);
-      return index ? pathToOffset(index, offset) : [];
+      // A byte inside a string holding a value selects the nested node it belongs to.
+      return index ? pathIntoNested(index, pathToOffset(index, offset), offset) : [];
     },
     bytes: ({ frameId, decompressed }) => {
       if (!decompressed) return this.store.get(frameId)?.data.slice() ?? null;

@@ -7,9 +7,9 @@
  * JSON strings through the unescaping), so the hex highlight and the rows' shares work
  * unchanged. Strings inside a nested value nest again, up to codecs' MAX_NESTED_DEPTH.
  */
-import { nestedValue, type NestedValue, type SpanIndex } from '../../../codecs/index.js';
+import { MAX_NESTED_DEPTH, nestedValue, type NestedValue, type SpanIndex } from '../../../codecs/index.js';
 import type { ChildWindow, TreeNode } from './api.js';
-import { childNodes, treeNode, CHILD_PAGE } from './tree-nodes.js';
+import { childNodes, pathToOffset, treeNode, CHILD_PAGE } from './tree-nodes.js';
 
 /** Ids of nested rows start here: a frame's own node ids stay far below (memory). */
 export const VIRTUAL_BASE = 2 ** 30;
@@ -92,7 +92,7 @@ export function markNested(index: SpanIndex, window: ChildWindow): ChildWindow {
 }
 
 /** The children of a nested row, or of a string holding a value; null for every other node. */
-export function nestedChildren(index: SpanIndex, nodeId: number, offset = 0, limit = CHILD_PAGE): ChildWindow | null {
+export function nestedChildren(index: SpanIndex, nodeId: number, offset = 0, limit = CHILD_PAGE, around = -1): ChildWindow | null {
   const entry = nodeId >= VIRTUAL_BASE ? registry(index).entries[nodeId - VIRTUAL_BASE] : undefined;
   if (nodeId >= VIRTUAL_BASE && !entry) return { nodes: [], total: 0, offset: 0 };
   const { nested } = nestedOfRow(index, nodeId);
@@ -104,6 +104,37 @@ export function nestedChildren(index: SpanIndex, nodeId: number, offset = 0, lim
     return markNested(index, { nodes: [root], total: 1, offset: 0 });
   }
   if (!entry) return null;
-  const window = childNodes(entry.embedding.nested.index, entry.innerId, offset, limit);
+  // `around` names a nested row: its node in the nested index is what the window centres on.
+  const aroundEntry = around >= VIRTUAL_BASE ? registry(index).entries[around - VIRTUAL_BASE] : undefined;
+  const window = childNodes(entry.embedding.nested.index, entry.innerId, offset, limit, aroundEntry ? aroundEntry.innerId : -1);
   return markNested(index, { ...window, nodes: window.nodes.map((n) => moved(index, n, nodeId, entry.embedding)) });
+}
+
+/**
+ * A click on a frame byte inside a string that holds a value goes on into that value: the
+ * root-to-node `path` (frame ids) is extended through each nested value whose bytes hold
+ * `offset`, down to its deepest node there (virtual ids, as the tree lists them).
+ */
+export function pathIntoNested(index: SpanIndex, path: readonly number[], offset: number): number[] {
+  const out = [...path];
+  for (let level = 0; level < MAX_NESTED_DEPTH && out.length; level++) {
+    const stringRow = out[out.length - 1];
+    const { nested } = nestedOfRow(index, stringRow);
+    if (!nested || nested.index.root < 0) break;
+    const n = nested.index.bytes.length;
+    if (offset < nested.map.at(0) || offset >= nested.map.at(n)) break;
+    // The inner byte whose frame bytes hold `offset` (the map is monotone).
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (nested.map.at(mid) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    const rootRow = nestedChildren(index, stringRow)?.nodes[0];
+    const entry = rootRow ? registry(index).entries[rootRow.id - VIRTUAL_BASE] : undefined;
+    if (!entry) break;
+    for (const innerId of pathToOffset(nested.index, lo)) out.push(virtualId(index, { embedding: entry.embedding, innerId }));
+  }
+  return out;
 }

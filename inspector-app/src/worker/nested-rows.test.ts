@@ -34,6 +34,30 @@ describe('nested values in the tree', () => {
     expect(children(value).find((n) => n.label === 'user')!.id).toBe(user.id);
   });
 
+  it('a click on a base64 character selects the nested node its byte belongs to', () => {
+    const inner = new Uint8Array(cborEncode({ user: 'ann', n: 7, list: Array.from({ length: 1500 }, (_, i) => i) }));
+    const frame = new TextEncoder().encode(JSON.stringify({ payload: Buffer.from(inner).toString('base64') }));
+    const h = new WorkerHandlers();
+    h.store.add({ frameId: 1, connectionId: 'c', direction: 'received', time: 0, opcode: 'text', data: frame });
+    const root = h.methods.decode({ frameId: 1, format: 'auto' })!.root!;
+    const kids = (id: number, around?: number) => h.methods.children({ frameId: 1, format: 'auto', nodeId: id, around }).nodes;
+    const payload = kids(root.id)[0];
+    // Deep in a long array, beyond the first page of children: item 1234.
+    const path = h.methods.nodeAt({ frameId: 1, format: 'auto', offset: 0 });
+    expect(path).toEqual([root.id]);
+    const [value] = kids(payload.id);
+    const list = kids(value.id).find((n) => n.label === 'list')!;
+    const page = kids(list.id, undefined);
+    expect(page.length).toBe(1000);
+    // Find item 1234's characters by asking around a later window, then click its first character.
+    const item = h.methods.children({ frameId: 1, format: 'auto', nodeId: list.id, offset: 1200 }).nodes.find((n) => n.label === '[1234]')!;
+    const clicked = h.methods.nodeAt({ frameId: 1, format: 'auto', offset: item.start });
+    expect(clicked.slice(0, 2)).toEqual([root.id, payload.id]);
+    expect(clicked.slice(2)).toEqual([value.id, list.id, item.id]);
+    // The tree reveals it: the window around the item holds it.
+    expect(kids(list.id, item.id).some((n) => n.id === item.id)).toBe(true);
+  });
+
   it('a MessagePack bin holding CBOR that holds hex of MessagePack: nested twice, offsets shift then map through the hex', () => {
     const deepest = new Uint8Array(msgpackEncode({ deep: [1, 2, 3] }));
     const middle = new Uint8Array(cborEncode({ hexed: Buffer.from(deepest).toString('hex'), k: 1 }));
