@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeFrame, Flag, type SpanIndex } from '../index.js';
 import { nestedValue, MAX_NESTED_DEPTH, MIN_NESTED_BYTES, type NestedValue } from '../nested/nested-value.js';
 import { postOrder } from '../core/span-store.js';
+import protobuf from 'protobufjs';
 
 /**
  * Payloads inside payloads (issue 15 §3): a value encoded as CBOR / MessagePack / JSON and
@@ -204,6 +205,32 @@ function walkNested(index: SpanIndex, parent: NestedValue | null, frameLength: n
     walkNested(n.index, n, frameLength);
   }
 }
+
+describe('nested values: Protobuf', () => {
+  const Msg = protobuf.Root.fromJSON({ nested: { M: { fields: { name: { type: 'string', id: 1 }, count: { type: 'uint32', id: 2 }, tags: { rule: 'repeated', type: 'string', id: 3 } } } } }).lookupType('M');
+  it('a Protobuf message with a text field, in a byte string and as base64 in JSON, with spans that tile the string', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 20 }), fc.nat(100000), fc.array(fc.string({ maxLength: 6 }), { maxLength: 3 }), fc.boolean(), (name, count, tags, asBase64) => {
+        const inner = Msg.encode(Msg.fromObject({ name, count, tags })).finish();
+        fc.pre(inner.length >= 6);
+        const { bytes, isText } = asBase64 ? buildFrame('json-base64', inner, { k: 1 }, 'p') : buildFrame('cbor-bytes', inner, { k: 1 }, 'p');
+        const d = decodeFrame(bytes, { isText });
+        const id = slotNode(d.index!, 'p');
+        const nested = nestedValue(d.index!, id);
+        // CBOR / MessagePack readings of the same bytes come first when they are plausible; Protobuf otherwise.
+        if (!nested || nested.format !== 'protobuf') return;
+        expect(spanProblems(d.index!, id, nested)).toEqual([]);
+        expect(nested.label).toBe(asBase64 ? 'decoded as protobuf (from base64)' : 'decoded as protobuf');
+      }),
+      runs(200),
+    );
+    // A typical message is found (one text field and a varint: exactly the detector's bar).
+    const inner = Msg.encode(Msg.fromObject({ name: 'ann', count: 7 })).finish();
+    const { bytes } = buildFrame('cbor-bytes', inner, { k: 1 }, 'p');
+    const d = decodeFrame(bytes);
+    expect(nestedValue(d.index!, slotNode(d.index!, 'p'))?.format).toBe('protobuf');
+  });
+});
 
 describe('nested values: what is not nested data', () => {
   const cases: [string, Uint8Array, boolean][] = [
