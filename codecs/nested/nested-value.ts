@@ -110,6 +110,8 @@ function readNested(index: SpanIndex, id: number, parent: NestedValue | null): N
   if (hex && hex.bytes.length >= MIN_NESTED_BYTES) {
     const r = readBinary(hex.bytes);
     if (r) return make(r.index, r.format, 'hex', composeMaps(hexMap(0), payload.map));
+    // Hex digits are base64 too, but a hex string (a hash, an id) is not base64 of data.
+    return null;
   }
   const b64 = decodeBase64Text(bytes);
   if (b64 && b64.bytes.length >= MIN_NESTED_BYTES) {
@@ -139,6 +141,8 @@ function readJson(bytes: Uint8Array): Reading | null {
 }
 
 const CBOR_OPENS = (b: number) => (b >= 0x80 && b <= 0xbf) || (b >= 0xc0 && b <= 0xdb);
+/** A Protobuf field tag's first byte: wire type 0, 1, 2 or 5 and (in one byte) a field number from 1. */
+const PROTOBUF_OPENS = (b: number) => ((b & 7) === 0 || (b & 7) === 1 || (b & 7) === 2 || (b & 7) === 5) && (b >= 0x80 || b >> 3 !== 0);
 const MSGPACK_OPENS = (b: number) => (b >= 0x80 && b <= 0x9f) || (b >= 0xdc && b <= 0xdf);
 
 /** A binary reading: the most plausible of CBOR and MessagePack, else JSON text, else Protobuf. */
@@ -157,7 +161,7 @@ function readBinary(bytes: Uint8Array): Reading | null {
   if (best) return best;
   const json = readJson(bytes);
   if (json) return json;
-  if (bytes.length < MIN_PROTOBUF_BYTES) return null;
+  if (bytes.length < MIN_PROTOBUF_BYTES || !PROTOBUF_OPENS(bytes[0])) return null;
   const pb = detectors.find((d) => d.format === 'protobuf')?.detect(bytes, {});
   // Small field numbers only, and a nested message or text field among them: 0.3 + 0.15 + 0.05 in the
   // detector's scale (which adds up to 0.49999… in floating point).
