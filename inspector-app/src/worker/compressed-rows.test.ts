@@ -100,4 +100,18 @@ describe('compressed frames in the worker', () => {
     expect(d.compression!.decompressedBytes).toBeLessThan(8 * 1024 * 1024);
     expect(h.methods.bytes({ frameId: frame.frameId, decompressed: true })!.length).toBe(d.compression!.decompressedBytes);
   });
+
+  it('the list text filter finds words inside gzip frames and zlib-stream messages', async () => {
+    const h = new WorkerHandlers();
+    const gz = ingest(h, u8(zlib.gzipSync(u8(cborEncode({ note: 'needle-in-gzip', pad: 'x'.repeat(50) })))));
+    const frames = await syncFlushed([0, 1].map((i) => new TextEncoder().encode(JSON.stringify({ s: i, d: i ? 'needle-in-stream' : 'first message' }))));
+    const first = ingest(h, frames[0]);
+    const second = ingest(h, frames[1]);
+    h.setContentFilter({ text: 'needle-in-gzip', path: '' });
+    expect([gz, first, second].map((r) => h.matches(r.frame.frameId))).toEqual([true, false, false]);
+    h.setContentFilter({ text: 'needle-in-stream', path: '' });
+    expect([gz, first, second].map((r) => h.matches(r.frame.frameId))).toEqual([false, false, true]);
+    h.setContentFilter({ text: '', path: 'd' });
+    expect([gz, first, second].map((r) => h.matches(r.frame.frameId))).toEqual([false, true, true]);
+  });
 });

@@ -89,6 +89,16 @@ export class FrameStore {
     if (this.frames.has(frameId)) this.inflated.set(frameId, message);
   }
 
+  isStreamMessage(frameId: number): boolean {
+    return this.inflated.has(frameId);
+  }
+
+  /** What the text filter searches: a stream message's inflated bytes, any other frame as it is. */
+  searchable(frame: IngestFrame): IngestFrame {
+    const message = this.inflated.get(frame.frameId);
+    return message ? { ...frame, opcode: 'binary', data: message.output } : frame;
+  }
+
   /** The frame read as it should be: a stream message through what it inflated to, else by detection. */
   decodeAuto(frame: IngestFrame, depth: number): ReturnType<typeof decodeFrame> {
     const message = this.inflated.get(frame.frameId);

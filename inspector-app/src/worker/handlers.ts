@@ -132,7 +132,8 @@ export class WorkerHandlers {
     const filter = this.filter;
     if (!filter) return true;
     const frame = this.store.get(frameId);
-    return frame ? frameMatches(frame, this.store.searchFormat(frameId), filter) : false;
+    // A zlib-stream message is searched in what it inflated to (its bytes alone mean nothing).
+    return frame ? frameMatches(this.store.searchable(frame), this.store.searchFormat(frameId), filter) : false;
   }
 
   /** Sets the content filter; an unparsable path matches nothing (the filter bar shows why). */
@@ -145,7 +146,8 @@ export class WorkerHandlers {
   /** The list row of a new frame (and what the text filter's fast route needs to know of it). */
   summarize(frame: IngestFrame): FrameSummary {
     const summary = summarize(frame, this.store);
-    this.store.setSearchFormat(frame.frameId, searchFormat(summary));
+    // A gzip / zlib / deflate frame's raw bytes hold no strings: it is read again (decompressed) when searched.
+    this.store.setSearchFormat(frame.frameId, summary.compression && !this.store.isStreamMessage(frame.frameId) ? undefined : searchFormat(summary));
     return summary;
   }
 
