@@ -114,4 +114,11 @@ describe('compressed frames in the worker', () => {
     h.setContentFilter({ text: '', path: 'd' });
     expect([gz, first, second].map((r) => h.matches(r.frame.frameId))).toEqual([false, true, true]);
   });
+
+  it('two zlib-stream messages diff by what they inflated to', async () => {
+    const h = new WorkerHandlers();
+    const frames = await syncFlushed([0, 1].map((i) => new TextEncoder().encode(JSON.stringify({ s: i, d: 'same' }))));
+    const [a, b] = frames.map((f) => ingest(h, f));
+    expect(h.methods.diff({ frameA: a.frame.frameId, frameB: b.frame.frameId })).toMatchObject([{ path: '$.s', change: 'changed', before: '0', after: '1' }]);
+  });
 });

@@ -264,8 +264,9 @@ export class WorkerHandlers {
       const fa = this.store.get(frameA);
       const fb = this.store.get(frameB);
       if (!fa || !fb) return null;
-      const a = decodeFrame(fa.data, { isText: fa.opcode === 'text' }).index;
-      const b = decodeFrame(fb.data, { isText: fb.opcode === 'text' }).index;
+      // (decodeAuto: a zlib-stream message compares by what it inflated to.)
+      const a = this.store.decodeAuto(fa, Infinity).index;
+      const b = this.store.decodeAuto(fb, Infinity).index;
       return a && b ? diffFrames(a, b) : [];
     },
     encode: ({ json, as }) => encodeComposed(json, as),
