@@ -161,7 +161,8 @@ export class WorkerHandlers {
       const empty = frame.data.byteLength === 0;
       const error = entry.compression?.error ?? index?.error ?? entry.unknown?.error ?? (entry.format || plainText || empty ? null : { code: 'unsupported-format', offset: 0, message: 'no decoder could read this frame at byte 0' });
       const compression = entry.compression ? frameCompression(entry.compression, entry.format) : undefined;
-      const root = index && index.root >= 0 ? treeNode(index, index.root, 0, 0) : null;
+      // A frame that is one string holding a value (a CBOR byte string of MessagePack) opens like the rows below it.
+      const root = index && index.root >= 0 ? markNested(index, { nodes: [treeNode(index, index.root, 0, 0)], total: 1, offset: 0 }).nodes[0] : null;
       return {
         frameId,
         size: frame.data.byteLength,

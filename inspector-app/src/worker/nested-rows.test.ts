@@ -81,4 +81,12 @@ describe('nested values in the tree', () => {
     const { root, children } = open(new TextEncoder().encode(JSON.stringify({ name: 'hello world', id: 'deadbeef' })), 'text');
     expect(children(root).every((n) => !n.isContainer)).toBe(true);
   });
+
+  it('a frame that is one byte string of MessagePack opens at its root', () => {
+    const inner = new Uint8Array(msgpackEncode({ event: 'tick', n: [1, 2] }));
+    const frame = new Uint8Array([0x40 + inner.length, ...inner]);
+    const { root, children } = open(frame, 'binary');
+    expect(root).toMatchObject({ kind: 'bytes', isContainer: true, childCount: 1 });
+    expect(children(root)[0]).toMatchObject({ label: 'decoded as msgpack', start: 1, end: frame.length });
+  });
 });
