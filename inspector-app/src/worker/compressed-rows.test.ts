@@ -121,4 +121,28 @@ describe('compressed frames in the worker', () => {
     const [a, b] = frames.map((f) => ingest(h, f));
     expect(h.methods.diff({ frameA: a.frame.frameId, frameB: b.frame.frameId })).toMatchObject([{ path: '$.s', change: 'changed', before: '0', after: '1' }]);
   });
+
+  it('what stream messages inflated to counts against the memory cap, and the frames it evicts are named', async () => {
+    const h = new WorkerHandlers();
+    const messages = [0, 1, 2, 3].map((i) => new TextEncoder().encode(JSON.stringify({ s: i, pad: 'y'.repeat(4000) })));
+    const frames = await syncFlushed(messages);
+    const rows = frames.map((f) => ingest(h, f));
+    const raw = frames.reduce((n, f) => n + f.length, 0);
+    const inflated = messages.reduce((n, m) => n + m.length, 0);
+    expect(h.store.bytesHeld).toBe(raw + inflated);
+    expect(h.store.takeEvictedLate()).toEqual([]);
+    // A cap below what the last two frames hold: the oldest go, counted with their inflated bytes.
+    const last = frames[3].length + messages[3].length + frames[2].length + messages[2].length;
+    h.methods.setCap({ bytes: last });
+    expect(h.store.bytesHeld).toBe(last);
+    expect(h.store.get(rows[0].frame.frameId)).toBeUndefined();
+    // At ingest: a message whose compressed bytes fit but whose inflated bytes do not evicts the
+    // oldest frame, and its id waits for the dispatcher to tell the list.
+    const [more] = await syncFlushed([new TextEncoder().encode(JSON.stringify({ s: 9, pad: 'z'.repeat(4000) }))]);
+    h.methods.setCap({ bytes: h.store.bytesHeld + more.length });
+    const next = ingest(h, more);
+    expect(next.summary.compression).toMatch(/^zlib stream → json/);
+    expect(h.store.takeEvictedLate()).toEqual([rows[2].frame.frameId]);
+    expect(h.store.bytesHeld).toBeLessThanOrEqual(h.store.capBytes);
+  });
 });

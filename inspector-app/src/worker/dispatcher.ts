@@ -65,6 +65,7 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
           }
           for (const id of handlers.store.add(frame)) pendingEvicted.push(id);
           const summary = handlers.summarize(frame);
+          for (const id of handlers.store.takeEvictedLate()) pendingEvicted.push(id);
           pending.push(summary);
           if (handlers.filtering && handlers.matches(frame.frameId)) pendingMatching.push(frame.frameId);
         }

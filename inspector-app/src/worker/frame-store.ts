@@ -70,7 +70,7 @@ export class FrameStore {
       const frame = this.frames.get(id);
       if (!frame) continue;
       this.frames.delete(id);
-      this.bytesHeld -= frame.data.byteLength;
+      this.bytesHeld -= frame.data.byteLength + (this.inflated.get(id)?.output.byteLength ?? 0);
       this.evictedTotal++;
       this.searchFormats.delete(id);
       this.inflated.delete(id);
@@ -85,8 +85,22 @@ export class FrameStore {
   }
 
   /** A frame that is a message of a per-connection compressed stream: what it inflated to (in order, at ingest). */
-  setInflated(frameId: number, message: InflatedMessage): void {
-    if (this.frames.has(frameId)) this.inflated.set(frameId, message);
+  setInflated(frameId: number, message: InflatedMessage): number[] {
+    if (!this.frames.has(frameId)) return [];
+    this.bytesHeld += message.output.byteLength - (this.inflated.get(frameId)?.output.byteLength ?? 0);
+    this.inflated.set(frameId, message);
+    // What a stream message inflated to is held memory too: the cap counts it (the ids evicted
+    // here wait in `evictedLate` for the dispatcher, which tells the list).
+    const evicted = this.evict();
+    this.evictedLate.push(...evicted);
+    return evicted;
+  }
+
+  /** Frames evicted while reading one (a stream message's inflated bytes pushed the total over the cap). */
+  readonly evictedLate: number[] = [];
+
+  takeEvictedLate(): number[] {
+    return this.evictedLate.splice(0);
   }
 
   isStreamMessage(frameId: number): boolean {
