@@ -133,10 +133,26 @@ export function decodeFrame(bytes: Uint8Array, options: DecodeOptions = {}): Dec
     const inflated = inflateFrame(bytes, 'deflate', options.inflateLimits);
     if (inflated.output.length > 0 && (!inflated.error || inflated.error.code === 'decompressed-too-large')) {
       const result = decodeInflated(bytes.length, 'deflate', inflated, options);
-      if (result.verdict === 'decoded' || inflated.error) return result;
+      // No header vouches for it: random bytes inflate now and then to a byte or two that read as a scalar.
+      if (readsAsData(result) || inflated.error?.code === 'decompressed-too-large') return result;
     }
   }
   return plain;
+}
+
+/**
+ * Does a decoded frame look like data rather than chance? A whole reading of at least four
+ * bytes, not plain text, whose root (through a CBOR tag) is a map or array — or a format
+ * that is a structure by itself (a JSON sequence, Protobuf, json-joy). What raw deflate
+ * (which has no header) must inflate to before it is believed.
+ */
+export function readsAsData(d: DecodedFrame): boolean {
+  const index = d.index;
+  if (d.verdict !== 'decoded' || !index || index.root < 0 || index.bytes.length < 4 || d.format === 'text') return false;
+  if (d.format !== 'cbor' && d.format !== 'msgpack' && d.format !== 'json') return true;
+  let root = index.root;
+  if (index.kind(root) === 'tag') root = index.children(root)[0] ?? -1;
+  return root >= 0 && (index.kind(root) === 'map' || index.kind(root) === 'array');
 }
 
 /**

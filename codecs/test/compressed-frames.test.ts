@@ -41,6 +41,22 @@ describe('compressed frames', () => {
     expect(d.compression).toBeUndefined();
   });
 
+  it('random bytes are not raw deflate: a byte or two that inflate by chance and read as a scalar do not count', () => {
+    // Seeded bytes (xorshift), 3000 frames of 3 B to 2 KB.
+    let x = 0x2545f491;
+    const next = () => ((x ^= x << 13), (x ^= x >>> 17), (x ^= x << 5), x & 0xff);
+    const found: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const frame = Uint8Array.from({ length: [3, 5, 8, 16, 40, 200, 2000][i % 7] }, next);
+      const d = decodeFrame(frame, { depth: 1 });
+      if (d.compression && !d.compression.error) found.push(`${frame.length} B → ${d.format} ${d.compression.decompressedBytes} B`);
+    }
+    expect(found).toEqual([]);
+    // A small real one still reads: {"a":1} (7 bytes) deflates to more than 7.
+    const small = decodeFrame(u8(zlib.deflateRawSync(Buffer.from('{"a":1}'))));
+    expect(small).toMatchObject({ format: 'json', verdict: 'decoded', compression: { method: 'deflate' } });
+  });
+
   it('a truncated gzip frame is malformed with the input offset, and what inflated is kept', () => {
     const json = new TextEncoder().encode(JSON.stringify({ list: Array.from({ length: 2000 }, (_, i) => i) }));
     const gz = u8(zlib.gzipSync(json));

@@ -11,6 +11,7 @@ import {
   patchByteSplit,
   patchJson,
   compressionSummary,
+  readsAsData,
   type CompressionInfo,
   type DecodedFrame,
   type SpanIndex,
@@ -100,7 +101,7 @@ function readInOrder(frame: IngestFrame, store: FrameStore): DecodedFrame {
   // Deflate data read by chance as Protobuf (no magic number) is no reading either.
   if (!first && (decoded.verdict !== 'decoded' || decoded.format === 'protobuf')) {
     const options = { depth: 1, preferFormat: store.formats.preferred(frame.connectionId) };
-    const message = store.streams.undecodable(frame, (output) => decodeFrame(output, { ...options, noDecompress: true }).verdict === 'decoded');
+    const message = store.streams.undecodable(frame, (output) => readsAsData(decodeFrame(output, { ...options, noDecompress: true })));
     if (message) {
       store.setInflated(frame.frameId, message);
       decoded = store.decodeAuto(frame, 1);
