@@ -61,6 +61,17 @@ function columns(withTimes: boolean): Column[] {
   return cols;
 }
 
+/** Why a row shows "–" in some cell (issue 16 §1: no dash without a reason); empty when it shows none. */
+export function dashReasons(row: Row): string[] {
+  if (row.unsupported !== null) return [row.unsupported];
+  const out: string[] = [];
+  if (row.gzip === null || row.deflate === null) out.push('gzip and deflate not measured (compression off)');
+  if (!Number.isFinite(row.encode.medianMs)) out.push('encode: no timed run (cancelled)');
+  if (row.decode === null) out.push(`decode: the decoder failed: ${row.decodeError ?? 'unknown error'}`);
+  else if (!Number.isFinite(row.decode.medianMs)) out.push('decode: no timed run (cancelled)');
+  return out;
+}
+
 /** An aligned plain-text table with median (min–max) times, then each row's notes. */
 export function formatText(rows: readonly Row[]): string {
   const cols = columns(true);
@@ -72,7 +83,7 @@ export function formatText(rows: readonly Row[]): string {
       .join('  ')
       .trimEnd();
   const out = [line(cols.map((c) => c.title)), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)];
-  const notes = rows.flatMap((r) => r.notes.map((n) => `${r.label}: ${n}`));
+  const notes = [...rows.flatMap((r) => dashReasons(r).map((n) => `${r.label}: –: ${n}`)), ...rows.flatMap((r) => r.notes.map((n) => `${r.label}: ${n}`))];
   if (notes.length) out.push('', ...notes);
   return out.join('\n');
 }
@@ -87,6 +98,8 @@ export function formatMarkdown(rows: readonly Row[], title?: string): string {
   out.push(`| ${cols.map((c) => c.title).join(' | ')} |`);
   out.push(`| ${cols.map((c) => (c.right ? '---:' : '---')).join(' | ')} |`);
   for (const r of rows) out.push(`| ${cols.map((c) => mdEscape(c.cell(r))).join(' | ')} |`);
+  const reasons = rows.flatMap((r) => dashReasons(r).map((n) => `- ${mdEscape(`${r.label}: –: ${n}`)}`));
+  if (reasons.length) out.push('', ...reasons);
   return out.join('\n');
 }
 
