@@ -5,6 +5,7 @@
  */
 import type { Row } from './compare.js';
 import type { Timing } from './timing.js';
+import type { SchemaActual } from './schema/actuals.js';
 import type { KeyOverhead } from './keys.js';
 
 const int = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -108,8 +109,8 @@ export function formatJson(rows: readonly Row[], extra: Record<string, unknown> 
   return JSON.stringify({ schema: 1, ...extra, rows }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2);
 }
 
-/** The key-overhead analysis as text. */
-export function formatKeyOverhead(k: KeyOverhead): string {
+/** The key-overhead analysis as text; with `actuals`, the real schema codecs' sizes under the estimate. */
+export function formatKeyOverhead(k: KeyOverhead, actuals: readonly SchemaActual[] = []): string {
   const pct = (n: number): string => `${((100 * n) / (k.frameBytes || 1)).toFixed(1)}%`;
   const out = [
     `frame ${int(k.frameBytes)} bytes; ${int(k.maps)} maps, ${int(k.entries)} entries, ${int(k.distinctKeys)} distinct keys`,
@@ -118,6 +119,13 @@ export function formatKeyOverhead(k: KeyOverhead): string {
     `map values    ${int(k.valueBytes).padStart(12)}  ${pct(k.valueBytes)}`,
     `schema estimate (no keys, no map framing, ${k.schema.recordTagBytes} byte per record): ${int(k.schema.bytes)} bytes, ${int(k.schema.saved)} saved (${pct(k.schema.saved)})`,
   ];
+  for (const a of actuals) {
+    out.push(
+      a.bytes === null
+        ? `${a.label}: does not fit — ${a.why}`
+        : `${a.label}, real: ${int(a.bytes)} bytes (${pct(a.bytes)} of the frame), schema ${int(a.schemaBytes)} bytes apart`,
+    );
+  }
   if (k.topKeys.length) {
     out.push('', 'heaviest keys:');
     const w = Math.max(...k.topKeys.map((u) => JSON.stringify(u.key).length));
