@@ -25,6 +25,7 @@ import { bigCborFrame, framePool } from './payloads.js';
 import { armWatch, awaitWatch, installProbes, pageNow, readProbes, scrollList, shownFrames, type LongTask, type Probes, type ScrollProbe } from './page-probes.js';
 import { startProfile, stopProfile, type ThreadProfile } from './profile.js';
 import { writeUiSection } from './write-section.js';
+import { needles, searchCapture, searchInNode, type NodeSearchRun } from './search-in-node.js';
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.includes(name);
@@ -39,11 +40,6 @@ const TARGET_TREE_MS = 500;
 const SEARCH_MB = Number(option('--search-mb', '100'));
 const TARGET_FIRST_MATCH_MS = 100;
 const TARGET_SEARCH_MS = 2000;
-/** A needle in a few frames (the start of the first order id), and one in nearly all of them (a payloads.ts word). */
-function needles(frames: readonly Uint8Array[]): string[] {
-  const text = new TextDecoder().decode(frames.find((f) => new TextDecoder().decode(f).includes('ord-'))!);
-  return [/ord-\d{5}/.exec(text)![0], 'juliet'];
-}
 /** The filter bar waits this long after the last keystroke (FilterBar.tsx). */
 const DEBOUNCE_MS = 200;
 
@@ -175,19 +171,11 @@ interface SearchResult {
   frames: number;
   bytes: number;
   runs: SearchRun[];
-  node: { needle: string; matches: number; wallMs: number; cpuMs: number }[];
-}
-
-/** Frames of the pool, in order, until `mb` MB: the capture searched. */
-function searchCapture(mb: number): { count: number; bytes: number } {
-  let bytes = 0;
-  let count = 0;
-  while (bytes < mb * 1024 * 1024) bytes += pool.frames[count++ % pool.frames.length].length;
-  return { count, bytes };
+  node: NodeSearchRun[];
 }
 
 async function textSearch(browser: Browser, httpUrl: string, wsUrl: string): Promise<SearchResult> {
-  const { count, bytes } = searchCapture(SEARCH_MB);
+  const { count, bytes } = searchCapture(pool.frames, SEARCH_MB);
   const page = await newPage(browser, `${httpUrl}index.html?connect=${encodeURIComponent(`${wsUrl}/search?count=${count}`)}`);
   const deadline = Date.now() + 240_000;
   while ((await shownFrames(page)) < count && Date.now() < deadline) await sleep(500);
@@ -230,33 +218,7 @@ async function textSearch(browser: Browser, httpUrl: string, wsUrl: string): Pro
     await sleep(1500);
   }
   await page.close();
-  return { frames: count, bytes, runs, node: await searchInNode(count) };
-}
-
-/** The worker's search code on the same capture in this process: CPU beside wall, no browser. */
-async function searchInNode(count: number): Promise<SearchResult['node']> {
-  const { createDispatcher } = await import('../../inspector-app/src/worker/dispatcher.js');
-  let onDone: (matches: number) => void = () => {};
-  let matches = 0;
-  const dispatch = createDispatcher((m) => {
-    if (m.type !== 'filter-progress') return;
-    matches += m.matches.length;
-    if (m.done) onDone(matches);
-  });
-  const frames = Array.from({ length: count }, (_, i) => ({ frameId: i + 1, connectionId: 'c', direction: 'received' as const, time: 0, opcode: 'binary' as const, data: pool.frames[i % pool.frames.length] }));
-  for (let i = 0; i < frames.length; i += 10_000) dispatch({ type: 'ingest', frames: frames.slice(i, i + 10_000) });
-  const out: SearchResult['node'] = [];
-  let generation = 0;
-  for (const needle of needles(pool.frames)) {
-    matches = 0;
-    const done = new Promise<number>((r) => (onDone = r));
-    const cpu = process.cpuUsage();
-    const t = performance.now();
-    dispatch({ type: 'filter', generation: ++generation, text: needle, path: '' });
-    const found = await done;
-    out.push({ needle, matches: found, wallMs: performance.now() - t, cpuMs: process.cpuUsage(cpu).user / 1000 });
-  }
-  return out;
+  return { frames: count, bytes, runs, node: await searchInNode(pool.frames, count) };
 }
 
 function searchRows(search: SearchResult): [string, string, string][] {
