@@ -12,6 +12,8 @@ export interface ConnectionState {
   readonly detail: string;
   /** The document (frame URL, and origin when it says more) that opened it, when the host knows. */
   readonly document?: string;
+  /** The host began seeing it only then, after it opened: frames before were not seen. */
+  readonly seenFrom?: number;
 }
 
 /** Something the host saw open sockets where it cannot capture them (e.g. a worker). */
@@ -253,7 +255,9 @@ export class CaptureModel {
       case 'connection-opening': {
         this.connectProblem = null;
         const document = documentLabel(message.documentUrl, message.documentOrigin);
-        this.setConnection({ connectionId: message.connectionId, url: message.url, protocol: '', status: 'opening', detail: '', ...(document ? { document } : {}) });
+        // Seen only after it opened (a late debugger attach): open already, and its frames before then missed.
+        const late = typeof message.seenFrom === 'number' ? { seenFrom: message.seenFrom } : {};
+        this.setConnection({ connectionId: message.connectionId, url: message.url, protocol: '', status: late.seenFrom === undefined ? 'opening' : 'open', detail: '', ...(document ? { document } : {}), ...late });
         break;
       }
       case 'debugger-capture':
@@ -302,9 +306,10 @@ export class CaptureModel {
   }
 
   /** The `document` a connection already has, to carry into its next state. */
-  private documentOf(connectionId: string): { document?: string } {
-    const document = this.connections.get(connectionId)?.document;
-    return document ? { document } : {};
+  /** What a connection keeps through its later events: the document that opened it, and from when it was seen. */
+  private documentOf(connectionId: string): { document?: string; seenFrom?: number } {
+    const c = this.connections.get(connectionId);
+    return { ...(c?.document ? { document: c.document } : {}), ...(c?.seenFrom !== undefined ? { seenFrom: c.seenFrom } : {}) };
   }
 
   private setConnection(state: ConnectionState): void {
