@@ -9,6 +9,12 @@ const HEADER_HEIGHT = 20;
 const OVERSCAN = 12;
 /** jsdom (and a collapsed pane) report no size: render a screenful anyway. */
 const FALLBACK_HEIGHT = 600;
+/**
+ * Rows are keyed by their slot (index modulo this, more than ever drawn at once), not by
+ * frame: when the list moves (following a stream's tail, scrolling) React updates the same
+ * row elements in place instead of removing and creating every row per redraw.
+ */
+const ROW_SLOTS = 512;
 
 export interface FrameListProps {
   readonly rows: readonly FrameSummary[];
@@ -88,15 +94,14 @@ export function FrameList(props: FrameListProps): ReactElement {
     return () => observer.disconnect();
   }, [measure]);
 
-  // Follow the tail like DevTools' network log, until the user scrolls up.
+  // Follow the tail like DevTools' network log, until the user scrolls up. The rows drawn
+  // already are the tail's (below): only the scroll position follows, with no second render.
+  const following = followRef.current && rows.length > 0 && !sortBySize;
   useLayoutEffect(() => {
     const el = scrollRef.current;
-    if (followRef.current && el && rows.length && !sortBySize) {
-      el.scrollTop = total;
-      // Not read back: reading scrollTop right after setting it forces a layout per update.
-      setView((v) => ({ top: Math.max(0, total - v.height), height: v.height }));
-    }
-  }, [rows.length, total, sortBySize]);
+    // Not read back: reading scrollTop right after setting it forces a layout per update.
+    if (following && el) el.scrollTop = total;
+  }, [following, total]);
   // Toggling the sort starts at the top (largest) or back at the tail (newest).
   useEffect(() => {
     followRef.current = !sortBySize;
@@ -141,13 +146,13 @@ export function FrameList(props: FrameListProps): ReactElement {
   };
 
   // Browsers clamp scrollTop to the content; jsdom does not.
-  const top = Math.min(view.top, Math.max(0, total - view.height));
+  const top = following ? Math.max(0, total - view.height) : Math.min(view.top, Math.max(0, total - view.height));
   const first = Math.max(0, Math.floor((top - HEADER_HEIGHT) / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(rows.length, Math.ceil((top + view.height) / ROW_HEIGHT) + OVERSCAN);
   const visible: ReactElement[] = [];
   for (let i = first; i < last; i++) {
     const row = rows[i];
-    visible.push(<Row key={row.frameId} row={row} top={HEADER_HEIGHT + i * ROW_HEIGHT} selected={row.frameId === selectedId} connection={connectionLabels.get(row.connectionId) ?? row.connectionId} onSelect={onSelect} />);
+    visible.push(<Row key={i % ROW_SLOTS} row={row} top={HEADER_HEIGHT + i * ROW_HEIGHT} selected={row.frameId === selectedId} connection={connectionLabels.get(row.connectionId) ?? row.connectionId} onSelect={onSelect} />);
   }
 
   return (
