@@ -363,7 +363,7 @@ async function onlyPanel(): Promise<void> {
     for (let run = 1; run <= RUNS; run++) {
       const r = await stream(extContext, server.httpUrl, { worker, extensionId }, flag('--profile') ? browser : undefined);
       const p = r.panel!;
-      console.log(`run ${run}: page had ${int(r.pageAtEnd)} of ${int(r.sent)} when sending ended; panel ${int(p.shownFinal)} (${int(p.droppedCount)} lost), drained ${ms(p.drainMs)} after; panel tasks > 100 ms: ${p.tasks.over100}, > 50 ms: ${p.tasks.over50}, longest ${ms(p.tasks.max)}; page longest ${ms(r.page.max)}`);
+      console.log(`run ${run} (load average ${os.loadavg()[0]!.toFixed(1)}): page had ${int(r.pageAtEnd)} of ${int(r.sent)} when sending ended; panel ${int(p.shownFinal)} (${int(p.droppedCount)} lost), drained ${ms(p.drainMs)} after; panel tasks > 100 ms: ${p.tasks.over100}, > 50 ms: ${p.tasks.over50}, longest ${ms(p.tasks.max)}; page longest ${ms(r.page.max)}`);
       console.log(`  panel script time in long animation frames:\n    ${p.loaf.join('\n    ') || '(none)'}`);
       for (const t of p.profile ?? []) {
         console.log(`  profile ${t.thread}: ${ms(t.busyMs)} busy; by self time: ${t.self.slice(0, 10).map((row) => `${row.fn} ${ms(row.selfMs)}`).join('; ')}`);
@@ -427,7 +427,7 @@ try {
   const plainContext = await browser.newContext();
   const worker = await serviceWorker(extContext);
   const extensionId = new URL(worker.url()).host;
-  const machine = `${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, Chromium ${browser.version()} (headless), ${os.platform()} ${os.arch()}`;
+  const machine = `${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, Chromium ${browser.version()} (headless), ${os.platform()} ${os.arch()}, load average ${os.loadavg()[0]!.toFixed(1)} at the start (other processes share the cores: task lengths swing with it)`;
   log(machine);
   log('page cost: one more run with the extension, profiled …');
   const cost = await profileFlood(extContext, `${server.httpUrl}flood.html`, Math.min(MESSAGES, 30_000));

@@ -346,7 +346,7 @@ const bench = await startBenchServer({ pool: pool.frames, rate: RATE, seconds: S
 const demo = await startDemoServer({ port: 0, staticDir: APP, messagesPerSecond: 1 }); // serves the app (its own endpoints stay unused)
 const browser = await launchChromium(APP);
 try {
-  const machine = `${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, Chromium ${browser.version()} (headless), ${os.platform()} ${os.arch()}`;
+  const machine = `${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, Chromium ${browser.version()} (headless), ${os.platform()} ${os.arch()}, load average ${os.loadavg()[0]!.toFixed(1)} at the start (other processes share the cores: task lengths swing with it)`;
   if (flag('--only-text')) {
     const runs = Number(option('--runs', '1'));
     for (let r = 0; r < runs; r++) {
@@ -368,7 +368,7 @@ try {
   const text = await textTab(browser, demo.httpUrl, bench.url, recordSet.length);
   log(`text search over ${SEARCH_MB} MB …`);
   const search = await textSearch(browser, demo.httpUrl, bench.url);
-  const md = table(i, b, machine, pool.meanBytes, text, search);
+  const md = `${table(i, b, machine, pool.meanBytes, text, search)}\n\nLoad average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min).`;
   console.log(md);
   console.log(`\nScroll probes (before → target → after, rows in view, ms): ${i.scrolls.map((s) => `${int(s.before)}→${int(s.target)}→${int(s.after)} ${s.rowsInView} ${int(s.ms)}`).join('; ')}`);
   console.log(`\nLong animation frames, script time by function (ingest):\n  ${i.loaf.join('\n  ') || '(none)'}`);
