@@ -9,12 +9,6 @@ const HEADER_HEIGHT = 20;
 const OVERSCAN = 12;
 /** jsdom (and a collapsed pane) report no size: render a screenful anyway. */
 const FALLBACK_HEIGHT = 600;
-/**
- * Rows are keyed by their slot (index modulo this, more than ever drawn at once), not by
- * frame: when the list moves (following a stream's tail, scrolling) React updates the same
- * row elements in place instead of removing and creating every row per redraw.
- */
-const ROW_SLOTS = 512;
 
 export interface FrameListProps {
   readonly rows: readonly FrameSummary[];
@@ -152,7 +146,10 @@ export function FrameList(props: FrameListProps): ReactElement {
   const visible: ReactElement[] = [];
   for (let i = first; i < last; i++) {
     const row = rows[i];
-    visible.push(<Row key={i % ROW_SLOTS} row={row} top={HEADER_HEIGHT + i * ROW_HEIGHT} selected={row.frameId === selectedId} connection={connectionLabels.get(row.connectionId) ?? row.connectionId} onSelect={onSelect} />);
+    // Keyed by place in the drawn window, not by frame: when the list moves (a stream's
+    // tail moves hundreds of rows per redraw) React updates the same row elements in place,
+    // in the same DOM order, instead of removing, creating or moving rows.
+    visible.push(<Row key={i - first} row={row} top={HEADER_HEIGHT + i * ROW_HEIGHT} selected={row.frameId === selectedId} connection={connectionLabels.get(row.connectionId) ?? row.connectionId} onSelect={onSelect} />);
   }
 
   return (
