@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDemoServer, DEMO_PATH, type DemoServer, type DemoServerOptions } from './server.js';
 import { PROTOBUF_PATH } from './streams/protobuf-schema.js';
+import { NESTED_PATH } from './streams/nested.js';
 
 const DEFAULT_PORT = 8080;
 
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
   console.log(`paste-and-decode:        http://${origin}/paste.html`);
   console.log(`demo WebSocket server:   ${wsUrl}`);
   console.log(`protobuf with a schema:  http://${origin}/?connect=${encodeURIComponent(`ws://${origin}${PROTOBUF_PATH}`)} (schema: http://${origin}${PROTOBUF_PATH}/envelope.proto, trade.proto)`);
+  console.log(`nested and compressed:   http://${origin}/?connect=${encodeURIComponent(`ws://${origin}${NESTED_PATH}`)}`);
   console.log('(Ctrl+C to stop)');
 
   let stopping = false;

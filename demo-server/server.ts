@@ -17,6 +17,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { serveStatic } from './static-files.js';
 import { streamToClient, type ClientStream } from './client-stream.js';
 import { createProtobufTraffic, PROTOBUF_PATH, serveDemoProto } from './streams/protobuf-schema.js';
+import { createNestedTraffic, NESTED_PATH } from './streams/nested.js';
 import { createJsonTraffic, createTraffic, DEFAULT_LARGE_EVERY, DEFAULT_MALFORMED_CHANCE, type DemoTraffic } from './traffic.js';
 
 export interface DemoServerOptions {
@@ -65,6 +66,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     ],
     [JSON_CHANNEL_PATH, () => createJsonTraffic({ seed: options.seed, now: Date.now })],
     [PROTOBUF_PATH, () => createProtobufTraffic({ seed: options.seed, now: Date.now })],
+    [NESTED_PATH, () => createNestedTraffic({ seed: options.seed, now: Date.now })],
   ]);
 
   const httpServer = http.createServer((request, response) => {

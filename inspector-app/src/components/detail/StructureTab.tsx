@@ -33,6 +33,8 @@ export interface StructureTabProps {
   readonly searchText?: string;
   /** Raw Protobuf: read the selected length-delimited field another way (absent: no control). */
   readonly onReadAs?: (node: TreeNode, reading: string) => void;
+  /** False when the hex shows bytes the nodes do not point into (a compressed frame as captured): no highlight. */
+  readonly hexLinked?: boolean;
 }
 
 /**
@@ -98,7 +100,7 @@ export function StructureTab(props: StructureTabProps): ReactElement {
               0000000000
             </span>
             {bytes ? (
-              <HexView bytes={bytes} selection={selected} errorOffset={errorOffset} onByteClick={onByteClick} scrollToOffset={scrollToOffset} bytesPerRow={hexFit.bytesPerRow} fitWidth />
+              <HexView bytes={bytes} selection={props.hexLinked === false ? null : selected} errorOffset={errorOffset} onByteClick={onByteClick} scrollToOffset={scrollToOffset} bytesPerRow={hexFit.bytesPerRow} fitWidth />
             ) : (
               <div className="ws-empty">loading bytes…</div>
             )}
