@@ -25,6 +25,10 @@ export interface CompareArgs {
   readonly session: boolean;
   /** `--connection N`: with --session, one connection (1-based index or its id). */
   readonly connection: string | null;
+  /** `--proto FILE`: with --session, a `.proto` to compare against (the 'protobuf-loaded' row). */
+  readonly proto: string | null;
+  /** `--message NAME`: the message of --proto each frame is (default: its first). */
+  readonly message: string | null;
 }
 
 export type ParsedArgs =
@@ -38,7 +42,7 @@ export const USAGE = `Usage: wirescope inspect <file|-> [options]
        wirescope compare <file|-> [--json|--markdown] [--runs N] [--codecs a,b,...]
                          [--format F] [--input I] [--text]
        wirescope compare --session <capture.har|capture.wirescope> [--connection N]
-                         [--json|--markdown] [--codecs a,b,...]
+                         [--json|--markdown] [--codecs a,b,...] [--proto F [--message M]]
 
 Decodes one frame (CBOR, MessagePack, JSON, json-joy CRDT models and patches),
 validates every byte and prints
@@ -114,6 +118,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     codecs: codecs ? codecs.split(',').map((c) => c.trim()).filter(Boolean) : null,
     session: v.has('--session'),
     connection: (v.get('--connection') as string | undefined) ?? null,
+    proto: (v.get('--proto') as string | undefined) ?? null,
+    message: (v.get('--message') as string | undefined) ?? null,
   };
 }
 
@@ -140,6 +146,8 @@ const COMPARE_OPTIONS: Record<string, OptionSpec> = {
   '--codecs': 'text',
   '--session': 'flag',
   '--connection': 'text',
+  '--proto': 'text',
+  '--message': 'text',
 };
 
 /** Reads `--flag`, `--opt value`, `--opt=value` and one input file (`-` = stdin). */

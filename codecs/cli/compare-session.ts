@@ -14,8 +14,9 @@ import type { CompareResult } from './compare.js';
  * Chromium run, so the sizes are theirs). Exit 0 compared, 1 the capture has problems
  * (reported on stderr; what parsed is still compared), 2 usage error.
  */
-export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, progress: (text: string) => void): Promise<CompareResult> {
-  const codecs = args.codecs ?? [...SESSION_CODECS];
+export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, progress: (text: string) => void, protoText?: string): Promise<CompareResult> {
+  if (args.message !== null && protoText === undefined) return { stdout: '', stderr: 'wirescope: --message needs --proto (it names a message of that file)\n', code: 2 };
+  const codecs = args.codecs ?? [...SESSION_CODECS, ...(protoText !== undefined ? ['protobuf-loaded'] : [])];
   const schemaNames: readonly string[] = SCHEMA_CODEC_NAMES;
   const unknown = codecs.filter((c) => c !== 'captured' && !CODEC_NAMES.includes(c) && !schemaNames.includes(c));
   if (unknown.length) return { stdout: '', stderr: `wirescope: unknown codec ${unknown.join(', ')}; codecs: captured, ${CODEC_NAMES.join(', ')}, ${schemaNames.join(', ')}\n`, code: 2 };
@@ -37,6 +38,8 @@ export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, 
     codecs,
     engine: zlibEngine(),
     brotli: nodeBrotli(),
+    protoText,
+    protoMessage: args.message ?? undefined,
     negotiated,
     yieldEvery: 1000,
     onProgress: (p) => progress(`compare --session: ${p.done}/${p.total} ${p.phase}${p.codec ? ` ${p.codec}` : ''}\n`),
@@ -45,7 +48,7 @@ export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, 
   const code = capture.errors.length ? 1 : 0;
   const title = `${capture.kind === 'har' ? 'HAR' : 'wirescope'} capture: ${messages.length} messages on ${connections.length} connection${connections.length === 1 ? '' : 's'}`;
   if (args.output === 'json') {
-    const meta = { capture: { kind: capture.kind, messages: messages.length, connections }, engine: 'zlib', errors: capture.errors };
+    const meta = { capture: { kind: capture.kind, messages: messages.length, connections }, engine: 'zlib', brotli: 'zlib (Node)', errors: capture.errors };
     return { stdout: formatSessionJson(rows, meta) + '\n', stderr, code };
   }
   return { stdout: (args.output === 'markdown' ? formatSessionMarkdown(rows, title) : formatSessionText(rows, title)) + '\n', stderr, code };

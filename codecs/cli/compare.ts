@@ -16,8 +16,9 @@ export interface CompareResult {
  * `wirescope compare`: the frame's value re-encoded in every codec — sizes, compressed
  * sizes, speed, losslessness — plus the frame's own key overhead. Progress goes to stderr.
  */
-export async function compare(raw: Uint8Array, args: CompareArgs, progress: (text: string) => void = () => {}): Promise<CompareResult> {
-  if (args.session) return compareSessionCommand(raw, args, progress);
+export async function compare(raw: Uint8Array, args: CompareArgs, progress: (text: string) => void = () => {}, protoText?: string): Promise<CompareResult> {
+  if (args.session) return compareSessionCommand(raw, args, progress, protoText);
+  if (args.proto !== null || args.message !== null) return { stdout: '', stderr: 'wirescope: --proto and --message need --session (they add a row to the session comparison)\n', code: 2 };
   if (args.connection !== null) return { stdout: '', stderr: 'wirescope: --connection needs --session (it picks a connection of a capture)\n', code: 2 };
   if (args.format !== 'auto' && !FRAME_FORMATS.includes(args.format as FrameFormat)) {
     return { stdout: '', stderr: `wirescope: --format must be auto or one of ${FRAME_FORMATS.join(', ')}, not ${args.format}\n`, code: 2 };

@@ -34,7 +34,16 @@ async function runCompare(args: CompareArgs, io: CliIo): Promise<number> {
     io.err(`wirescope: cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
     return 2;
   }
-  const result = await compare(raw, args, io.err);
+  let protoText: string | undefined;
+  if (args.proto !== null) {
+    try {
+      protoText = new TextDecoder().decode(io.readFile(args.proto));
+    } catch (e) {
+      io.err(`wirescope: cannot read ${args.proto}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+      return 2;
+    }
+  }
+  const result = await compare(raw, args, io.err, protoText);
   io.out(result.stdout);
   if (result.stderr) io.err(result.stderr);
   return result.code;
