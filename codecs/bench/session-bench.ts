@@ -11,6 +11,7 @@ import { runSessionComparison, type SessionMessage, type SessionProgress } from 
 import { fflateEngine, type DeflateEngine } from '../compare/session/permessage-deflate.js';
 import { zlibEngine } from '../compare/session/zlib-engine.js';
 import { cpuClock } from '../compare/timing.js';
+import { avroCodec } from '../compare/schema/avro-codec.js';
 import { sessionOfRecords } from './session-data.js';
 
 const frames = Number(process.argv[2] ?? 10_000);
@@ -35,6 +36,7 @@ async function run(messages: SessionMessage[], engine: DeflateEngine): Promise<v
   let last: string | null = null;
   const rows = await runSessionComparison(messages, {
     engine,
+    avro: avroCodec,
     yieldEvery: 500,
     onProgress: (p: SessionProgress) => {
       const name = p.phase === 'decode' ? 'decode' : (p.codec ?? 'end');

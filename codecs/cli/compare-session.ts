@@ -5,6 +5,7 @@ import { runSessionComparison, SESSION_CODECS } from '../compare/session/session
 import { zlibEngine } from '../compare/session/zlib-engine.js';
 import { nodeBrotli } from '../compare/session/brotli-node.js';
 import { SCHEMA_CODEC_NAMES } from '../compare/schema/schema-codecs.js';
+import { avroCodec } from '../compare/schema/avro-codec.js';
 import type { CompareArgs } from './args.js';
 import type { CompareResult } from './compare.js';
 
@@ -38,6 +39,7 @@ export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, 
     codecs,
     engine: zlibEngine(),
     brotli: nodeBrotli(),
+    avro: avroCodec,
     protoText,
     protoMessage: args.message ?? undefined,
     negotiated,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import protobuf from 'protobufjs';
-import { avroCodec, inferredProtobufCodec, type SchemaCodec } from '../compare/schema/schema-codecs.js';
+import { inferredProtobufCodec, type SchemaCodec } from '../compare/schema/schema-codecs.js';
+import { avroCodec } from '../compare/schema/avro-codec.js';
 import { inferProtobuf } from '../compare/schema/protobuf-infer.js';
 import { printProto } from '../compare/schema/protobuf-shape.js';
 import { decodeProtobuf, encodeProtobuf } from '../compare/schema/protobuf-wire.js';
