@@ -1,0 +1,53 @@
+/**
+ * The whole-session comparison in the worker (issue 16 §2): the held frames of a scope
+ * (one connection, the list's filtered ids, or the whole capture) through
+ * `compareSession`, rows streamed as each codec finishes, progress as it goes, then the
+ * cumulative-bytes chart. Cancelled by its AbortSignal; compareSession and
+ * cumulativeBytes give the worker's message loop a turn every few hundred messages, so a
+ * cancel gets through.
+ */
+import { compareSession, type SessionMessage, type SessionProgress, type SessionRow } from '../../../codecs/compare/session/session.js';
+import { cumulativeBytes, type SessionChartData } from '../../../codecs/compare/session/cumulative.js';
+import type { IngestFrame, SessionScope } from './api.js';
+
+export interface SessionSink {
+  progress(p: SessionProgress): void;
+  row(row: SessionRow): void;
+  end(result: { cancelled: boolean; error: string | null; chart: SessionChartData | null; messages: number; workerMs: number }): void;
+}
+
+/** The frames a scope names, in arrival order (lost placeholders hold no bytes and are not stored). */
+export function framesOf(all: Iterable<IngestFrame>, scope: SessionScope): IngestFrame[] {
+  const out: IngestFrame[] = [];
+  if (scope.kind === 'frames') {
+    const ids = new Set(scope.frameIds);
+    for (const f of all) if (ids.has(f.frameId)) out.push(f);
+  } else for (const f of all) if (scope.kind === 'all' || f.connectionId === scope.connectionId) out.push(f);
+  return out;
+}
+
+export function sessionMessages(frames: readonly IngestFrame[]): SessionMessage[] {
+  return frames.map((f) => ({
+    connectionId: f.connectionId,
+    direction: f.direction === 'sent' ? 'client-to-server' : 'server-to-client',
+    opcode: f.opcode === 'text' ? 1 : 2,
+    data: f.data,
+  }));
+}
+
+export async function runSessionCompare(frames: readonly IngestFrame[], negotiated: Readonly<Record<string, string>>, signal: AbortSignal, sink: SessionSink, now: () => number = () => performance.now()): Promise<void> {
+  const started = now();
+  const messages = sessionMessages(frames);
+  const totals: { codec: string; label: string }[] = [];
+  try {
+    const generator = compareSession(messages, { negotiated: new Map(Object.entries(negotiated).filter(([, h]) => h !== '')), signal, onProgress: (p) => sink.progress(p) });
+    for await (const row of generator) {
+      if (row.connectionId === null) totals.push({ codec: row.codec, label: row.label });
+      sink.row(row);
+    }
+    const chart = signal.aborted ? null : await cumulativeBytes(messages, totals, { signal });
+    sink.end({ cancelled: signal.aborted, error: null, chart, messages: messages.length, workerMs: now() - started });
+  } catch (e) {
+    sink.end({ cancelled: signal.aborted, error: (e as Error).message, chart: null, messages: messages.length, workerMs: now() - started });
+  }
+}
