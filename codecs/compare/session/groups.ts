@@ -41,10 +41,15 @@ export interface ConnectionGroup {
 }
 
 export function perConnection(rows: readonly SessionRow[]): ConnectionGroup[] {
-  const ids: string[] = [];
-  for (const r of rows) if (r.connectionId !== null && !ids.includes(r.connectionId)) ids.push(r.connectionId);
-  return ids.map((connectionId) => {
-    const mine = rows.filter((r) => r.connectionId === connectionId);
+  // One pass into a map: a capture may hold thousands of connections.
+  const byId = new Map<string, SessionRow[]>();
+  for (const r of rows) {
+    if (r.connectionId === null) continue;
+    const list = byId.get(r.connectionId);
+    if (list) list.push(r);
+    else byId.set(r.connectionId, [r]);
+  }
+  return [...byId].map(([connectionId, mine]) => {
     const directions = (['client-to-server', 'server-to-client'] as const)
       .map((direction) => ({ direction, rows: mine.filter((r) => r.direction === direction) }))
       .filter((d) => d.rows.length > 0);

@@ -320,5 +320,6 @@ export type FromWorker =
   | { readonly type: 'compare-row'; readonly jobId: number; readonly row: CompareRowView; readonly done: number; readonly total: number }
   | { readonly type: 'compare-end'; readonly jobId: number; readonly cancelled: boolean; readonly error: string | null; readonly markdown: string }
   | { readonly type: 'session-progress'; readonly jobId: number; readonly progress: SessionProgress }
-  | { readonly type: 'session-row'; readonly jobId: number; readonly row: SessionRow }
+  /** One codec's rows: per connection and direction, then its total. */
+  | { readonly type: 'session-rows'; readonly jobId: number; readonly rows: readonly SessionRow[] }
   | ({ readonly type: 'session-end'; readonly jobId: number } & SessionEnd);

@@ -11,7 +11,7 @@ export interface CompareHandlers {
 
 export interface SessionHandlers {
   onProgress(progress: SessionProgress): void;
-  onRow(row: SessionRow): void;
+  onRows(rows: readonly SessionRow[]): void;
   onEnd(end: SessionEnd): void;
 }
 
@@ -64,8 +64,8 @@ export class WorkerClient {
       case 'session-progress':
         this.sessionJobs.get(message.jobId)?.onProgress(message.progress);
         return;
-      case 'session-row':
-        this.sessionJobs.get(message.jobId)?.onRow(message.row);
+      case 'session-rows':
+        this.sessionJobs.get(message.jobId)?.onRows(message.rows);
         return;
       case 'session-end': {
         const { type: _type, jobId, ...end } = message;

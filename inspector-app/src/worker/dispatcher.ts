@@ -110,7 +110,7 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
         const frames = framesOf(handlers.store.all(), message.scope);
         void runSessionCompare(frames, message.negotiated, controller.signal, {
           progress: (progress) => post({ type: 'session-progress', jobId, progress }),
-          row: (row) => post({ type: 'session-row', jobId, row }),
+          rows: (rows) => post({ type: 'session-rows', jobId, rows }),
           end: (result) => {
             compareJobs.delete(jobId);
             post({ type: 'session-end', jobId, ...result });

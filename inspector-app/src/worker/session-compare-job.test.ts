@@ -21,7 +21,7 @@ function collect() {
   const rows: SessionRow[] = [];
   let end: Parameters<SessionSink['end']>[0] | null = null;
   let progress = 0;
-  const sink: SessionSink = { progress: () => progress++, row: (r) => rows.push(r), end: (e) => (end = e) };
+  const sink: SessionSink = { progress: () => progress++, rows: (batch) => rows.push(...batch), end: (e) => (end = e) };
   return { sink, rows, get end() { return end; }, get progress() { return progress; } };
 }
 
@@ -56,6 +56,23 @@ describe('session comparison job', () => {
     expect(c1.wire.negotiated).toBeNull();
   });
 
+  it('posts one rows message per codec, however many connections (the page renders once per codec)', async () => {
+    const posted: FromWorker[] = [];
+    let ended: () => void = () => {};
+    const done = new Promise<void>((r) => (ended = r));
+    const dispatch = createDispatcher((m) => {
+      posted.push(m);
+      if (m.type === 'session-end') ended();
+    });
+    dispatch({ type: 'ingest', frames: frames(600, 300) });
+    dispatch({ type: 'session-compare', jobId: 1, scope: { kind: 'all' }, negotiated: {} });
+    await done;
+    const batches = posted.filter((m): m is Extract<FromWorker, { type: 'session-rows' }> => m.type === 'session-rows');
+    expect(batches).toHaveLength(4);
+    // Frame i is on connection i % 300 and sent when i % 3 == 0: one direction per connection here, + the total.
+    for (const b of batches) expect(b.rows.length).toBe(300 + 1);
+  });
+
   it('a cancel through the dispatcher ends the job early, marked cancelled', async () => {
     const posted: FromWorker[] = [];
     let ended: () => void = () => {};
@@ -73,6 +90,6 @@ describe('session comparison job', () => {
     const end = posted.find((m) => m.type === 'session-end');
     expect(end && end.type === 'session-end' && end.cancelled).toBe(true);
     // Cancelled during decoding or the first codec: not every codec's total came in.
-    expect(posted.filter((m) => m.type === 'session-row' && m.row.connectionId === null).length).toBeLessThan(4);
+    expect(posted.filter((m) => m.type === 'session-rows' && m.rows.some((r) => r.connectionId === null)).length).toBeLessThan(4);
   });
 });

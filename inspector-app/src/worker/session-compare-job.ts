@@ -12,7 +12,8 @@ import type { IngestFrame, SessionScope } from './api.js';
 
 export interface SessionSink {
   progress(p: SessionProgress): void;
-  row(row: SessionRow): void;
+  /** A codec's rows (per connection and direction, then its total), in one message: a capture with thousands of connections must not cost the page a render per row. */
+  rows(rows: SessionRow[]): void;
   end(result: { cancelled: boolean; error: string | null; chart: SessionChartData | null; messages: number; workerMs: number }): void;
 }
 
@@ -41,10 +42,16 @@ export async function runSessionCompare(frames: readonly IngestFrame[], negotiat
   const totals: { codec: string; label: string }[] = [];
   try {
     const generator = compareSession(messages, { negotiated: new Map(Object.entries(negotiated).filter(([, h]) => h !== '')), signal, onProgress: (p) => sink.progress(p) });
+    let batch: SessionRow[] = [];
     for await (const row of generator) {
-      if (row.connectionId === null) totals.push({ codec: row.codec, label: row.label });
-      sink.row(row);
+      batch.push(row);
+      if (row.connectionId === null) {
+        totals.push({ codec: row.codec, label: row.label });
+        sink.rows(batch);
+        batch = [];
+      }
     }
+    if (batch.length) sink.rows(batch);
     const chart = signal.aborted ? null : await cumulativeBytes(messages, totals, { signal });
     sink.end({ cancelled: signal.aborted, error: null, chart, messages: messages.length, workerMs: now() - started });
   } catch (e) {

@@ -109,10 +109,10 @@ describe('SessionCompare', () => {
     expect(screen.getByTestId('session-progress').textContent).toMatch(/encoding cbor 200 \/ 1,000/);
     expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('200');
     act(() => {
-      job.handlers.onRow(row('captured', 'As captured', 'c1', 'client-to-server', 1000));
-      job.handlers.onRow(row('captured', 'As captured', 'c1', 'server-to-client', 3000));
-      job.handlers.onRow(row('captured', 'As captured', null, null, 4000));
-      job.handlers.onRow(row('json', 'JSON', 'c1', 'client-to-server', 0, { messages: 0, left: 10, leftReason: 'message 1: the frame does not decode' }));
+      job.handlers.onRows([row('captured', 'As captured', 'c1', 'client-to-server', 1000)]);
+      job.handlers.onRows([row('captured', 'As captured', 'c1', 'server-to-client', 3000)]);
+      job.handlers.onRows([row('captured', 'As captured', null, null, 4000)]);
+      job.handlers.onRows([row('json', 'JSON', 'c1', 'client-to-server', 0, { messages: 0, left: 10, leftReason: 'message 1: the frame does not decode' })]);
     });
     const totals = screen.getByTestId('session-totals');
     expect(within(totals).getByText('4,000 B')).toBeTruthy();
@@ -137,8 +137,8 @@ describe('SessionCompare', () => {
     fireEvent.click(screen.getByTestId('session-run'));
     expect(client.jobs[0].negotiated).toEqual({ c2: 'permessage-deflate; client_max_window_bits=15' });
     act(() => {
-      client.jobs[0].handlers.onRow(row('captured', 'As captured', 'c2', 'server-to-client', 800, { wire: { contextTakeover: size(200), noContextTakeover: size(300), negotiated: size(210) } }));
-      client.jobs[0].handlers.onRow(row('captured', 'As captured', null, null, 800, { wire: { contextTakeover: size(200), noContextTakeover: size(300), negotiated: size(210) } }));
+      client.jobs[0].handlers.onRows([row('captured', 'As captured', 'c2', 'server-to-client', 800, { wire: { contextTakeover: size(200), noContextTakeover: size(300), negotiated: size(210) } })]);
+      client.jobs[0].handlers.onRows([row('captured', 'As captured', null, null, 800, { wire: { contextTakeover: size(200), noContextTakeover: size(300), negotiated: size(210) } })]);
       client.jobs[0].handlers.onEnd({ cancelled: false, error: null, chart: { at: [5, 10], series: [{ codec: 'captured', label: 'As captured', bytes: [400, 800] }], notCharted: [] }, messages: 10, workerMs: 1500 });
     });
     expect(screen.getByTestId('session-negotiated').textContent).toMatch(/negotiated "permessage-deflate; client_max_window_bits=15" \(recorded in the capture\)/);
@@ -152,8 +152,8 @@ describe('SessionCompare', () => {
     const { client, saved, clipboard } = setup();
     fireEvent.click(screen.getByTestId('session-run'));
     act(() => {
-      client.jobs[0].handlers.onRow(row('captured', 'As captured', 'c1', 'server-to-client', 1234));
-      client.jobs[0].handlers.onRow(row('captured', 'As captured', null, null, 1234));
+      client.jobs[0].handlers.onRows([row('captured', 'As captured', 'c1', 'server-to-client', 1234)]);
+      client.jobs[0].handlers.onRows([row('captured', 'As captured', null, null, 1234)]);
       client.jobs[0].handlers.onEnd({ cancelled: false, error: null, chart: null, messages: 10, workerMs: 5 });
     });
     await act(async () => fireEvent.click(screen.getByTestId('session-copy')));

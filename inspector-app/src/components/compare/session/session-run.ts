@@ -66,9 +66,9 @@ export class SessionRun {
     const rows: SessionRow[] = [];
     this.cancelJob = client.compareSession(scope, negotiated, {
       onProgress: (progress) => live() && this.set({ ...this.state, progress }),
-      onRow: (row) => {
+      onRows: (batch) => {
         if (!live()) return;
-        rows.push(row);
+        rows.push(...batch);
         this.set({ ...this.state, rows: rows.slice() });
       },
       onEnd: (end) => {
