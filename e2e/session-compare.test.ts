@@ -92,7 +92,12 @@ describe('session comparison in Chromium', () => {
     const chart = page.getByTestId('session-chart');
     expect(await chart.locator('polyline').count()).toBeGreaterThanOrEqual(4);
     expect(await chart.locator('svg[role=img]').getAttribute('aria-label')).toMatch(/^Cumulative message bytes over 120 messages: As captured ends at/);
+    await chart.scrollIntoViewIfNeeded();
     await page.screenshot({ path: artifactPath('session-compare-900x700.png') });
+    // The chart in the dark theme (the app follows the system's): lines and text stay legible.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await chart.screenshot({ path: artifactPath('session-chart-dark.png') });
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // The big connection: progress shows, Cancel stops it.
     await page.getByTestId('session-scope').selectOption('connection:big');
@@ -111,11 +116,15 @@ describe('session comparison in Chromium', () => {
     const longTasks = await takeLongTasks(page);
     const longest = longTasks.length ? Math.max(...longTasks) : 0;
     const over100 = longTasks.filter((d) => d > 100).length;
-    console.log(`session-compare e2e: ${BIG} frames of ~${bytes.length / (BIG + 120) | 0} B (file bytes per frame): worker ${workerSeconds.toFixed(2)} s; long tasks during the run: ${longTasks.length}, longest ${longest.toFixed(0)} ms, over 100 ms: ${over100}`);
+    const frameBytes = Array.from({ length: BIG }, (_, i) => tick(i).length).reduce((a, n) => a + n, 0) / BIG;
+    console.log(`session-compare e2e: ${BIG} frames of ${frameBytes.toFixed(0)} B on average: worker ${workerSeconds.toFixed(2)} s; long tasks during the run: ${longTasks.length}, longest ${longest.toFixed(0)} ms, over 100 ms: ${over100}`);
     expect(await page.getByTestId('session-chart').locator('svg[role=img]').getAttribute('aria-label')).toMatch(/over 10,000 messages/);
-    // The main thread only draws rows and progress: no task of it comes near the comparison's length.
-    expect(longest).toBeLessThan(workerSeconds * 1000 * 0.25);
-    expect(over100).toBeLessThanOrEqual(2);
+    // The main thread only draws a codec's rows at a time and the progress. On the shared
+    // 2-core machine (load average 14-16) two runs had no task over 50 ms and one had two of
+    // 110-152 ms, so "none over 100 ms" is not stable there: the bound is a small count, and
+    // no task anywhere near the comparison's own length.
+    expect(over100).toBeLessThanOrEqual(3);
+    expect(longest).toBeLessThan(workerSeconds * 1000 * 0.02);
     await page.screenshot({ path: artifactPath('session-compare-10k-900x700.png') });
 
     await page.close();
