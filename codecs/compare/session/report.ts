@@ -8,8 +8,7 @@
  */
 import { chartGeometry, type ChartGeometry } from './chart-geometry.js';
 import type { SessionChartData } from './cumulative.js';
-import { DIRECTION_LABEL, perConnection, perDirection, totalsOf, WIRE_TITLES, wireWhy } from './groups.js';
-import { WIRE_VARIANTS, type SessionRow } from './session.js';
+import { compressedCell, DIRECTION_LABEL, extraColumns, perConnection, perDirection, totalsOf, WIRE_ORDER as WIRE_VARIANTS, WIRE_TITLES, wireWhy, type SessionRow } from './groups.js';
 
 export interface MachineInfo {
   /** Browser or runtime, e.g. the user agent or "Node v22.1.0". */
@@ -55,19 +54,31 @@ interface Cell {
   readonly why?: string;
 }
 
-const COLUMN_TITLES = ['codec', 'messages', 'size', 'gzip each', 'deflate each', 'wire, plain', ...WIRE_VARIANTS.map((v) => WIRE_TITLES[v])];
+type Extras = ReturnType<typeof extraColumns>;
 
-function cells(r: SessionRow): Cell[] {
+function columnTitles(x: Extras): string[] {
+  return ['codec', 'messages', 'size', 'gzip each', 'deflate each', ...(x.snappy ? ['snappy each'] : []), ...(x.brotli ? ['brotli each'] : []), ...(x.schema ? ['schema (sent once)'] : []), 'wire, plain', ...WIRE_VARIANTS.map((v) => WIRE_TITLES[v])];
+}
+
+function cells(r: SessionRow, x: Extras): Cell[] {
   const empty = r.messages === 0;
   const none: Cell = { text: '—', why: r.leftReason ? `no message in this codec: ${r.leftReason}` : 'no data messages' };
+  const compressed = (value: SessionRow['brotli'], name: string): Cell => {
+    if (empty) return none;
+    const c = compressedCell(value, name);
+    return 'bytes' in c ? { text: int(c.bytes) } : { text: '—', why: c.why };
+  };
   const out: Cell[] = [
     { text: r.label },
     { text: int(r.messages) + (r.left ? ` (+${int(r.left)} left out)` : ''), why: r.left && r.leftReason ? r.leftReason : undefined },
     empty ? none : { text: int(r.size) },
     empty ? none : { text: int(r.gzip) },
     empty ? none : { text: int(r.deflate) },
-    empty ? none : { text: int(r.plainWire.total) },
   ];
+  if (x.snappy) out.push(compressed(r.snappy, 'snappy'));
+  if (x.brotli) out.push(compressed(r.brotli, 'brotli'));
+  if (x.schema) out.push(r.schema ? { text: `${int(r.schema.bytes)} (${r.schema.perMessage.toFixed(1)}/message)` } : { text: '—', why: 'no schema: the codec describes itself' });
+  out.push(empty ? none : { text: int(r.plainWire.total) });
   for (const v of WIRE_VARIANTS) {
     const w = r.wire[v];
     const why = wireWhy(w, v);
@@ -91,14 +102,14 @@ function sections(rows: readonly SessionRow[], connectionName: (id: string) => s
 }
 
 /** Distinct reasons behind the "—" cells and left-out messages. */
-function reasons(rows: readonly SessionRow[]): string[] {
+function reasons(rows: readonly SessionRow[], x: Extras): string[] {
   const seen = new Set<string>();
-  for (const r of rows) for (const c of cells(r)) if (c.why) seen.add(`${r.label}: ${c.why}`);
+  for (const r of rows) for (const c of cells(r, x)) if (c.why) seen.add(`${r.label}: ${c.why}`);
   return [...seen];
 }
 
 const LEGEND =
-  'size = the messages as each codec encodes them; gzip / deflate each = every message compressed alone; wire = payloads + WebSocket frame headers (2/4/10 bytes, + the 4-byte mask client → server); permessage-deflate (RFC 7692) = one raw-deflate stream per direction with context takeover; "no context takeover" resets it per message; "as negotiated" uses the Sec-WebSocket-Extensions the capture recorded.';
+  'size = the messages as each codec encodes them; gzip / deflate / snappy / brotli each = every message compressed alone; schema = a schema codec\'s schema, sent once, and its share per message; wire = payloads + WebSocket frame headers (2/4/10 bytes, + the 4-byte mask client → server); permessage-deflate (RFC 7692) = one raw-deflate stream per direction with context takeover; "no context takeover" resets it per message; "as negotiated" uses the Sec-WebSocket-Extensions the capture recorded.';
 
 function machineLine(m: MachineInfo): string {
   return `${m.runtime}; ${m.os}; ${m.cores === null ? 'cores unknown' : `${m.cores} logical cores`}`;
@@ -111,13 +122,15 @@ const connectionNamer = (connections: readonly ReportConnection[]) => (id: strin
 
 export function sessionReportMarkdown(input: SessionReportInput): string {
   const name = connectionNamer(input.connections);
+  const x = extraColumns(input.rows);
+  const titles = columnTitles(x);
   const out = [`# ${escapeMd(input.title)}`, '', `- Compared: ${escapeMd(input.scope)}`, `- Machine: ${escapeMd(machineLine(input.machine))}`, `- Deflate engine: ${escapeMd(input.engine)}`, `- Generated: ${escapeMd(input.generatedAt)}`];
   if (input.elapsedMs != null) out.push(`- Comparison time: ${(input.elapsedMs / 1000).toFixed(2)} s`);
   out.push('', '## Connections', '');
   for (const [i, c] of input.connections.entries()) out.push(`${i + 1}. ${escapeMd(c.url || '(no URL recorded)')} (id ${escapeMd(c.connectionId)}); extensions: ${c.extensions === null ? 'not recorded' : c.extensions === '' ? 'none negotiated' : escapeMd(c.extensions)}`);
   for (const s of sections(input.rows, name)) {
-    out.push('', `## ${escapeMd(s.heading)}`, '', `| ${COLUMN_TITLES.join(' | ')} |`, `| :--- | ${COLUMN_TITLES.slice(1).map(() => '---:').join(' | ')} |`);
-    for (const r of s.rows) out.push(`| ${cells(r).map((c) => escapeMd(c.text)).join(' | ')} |`);
+    out.push('', `## ${escapeMd(s.heading)}`, '', `| ${titles.join(' | ')} |`, `| :--- | ${titles.slice(1).map(() => '---:').join(' | ')} |`);
+    for (const r of s.rows) out.push(`| ${cells(r, x).map((c) => escapeMd(c.text)).join(' | ')} |`);
   }
   if (input.chart) {
     out.push('', '## Cumulative bytes (message bytes before compression)', '', `| messages | ${input.chart.series.map((s) => escapeMd(s.label)).join(' | ')} |`, `| ---: | ${input.chart.series.map(() => '---:').join(' | ')} |`);
@@ -127,7 +140,7 @@ export function sessionReportMarkdown(input: SessionReportInput): string {
       out.push(`| ${int(input.chart.at[k])} | ${input.chart.series.map((s) => int(s.bytes[k])).join(' | ')} |`);
     }
   }
-  const why = reasons(input.rows);
+  const why = reasons(input.rows, x);
   out.push('', LEGEND, ...(why.length ? ['', '### Why some cells are empty', '', ...why.map((w) => `- ${escapeMd(w)}`)] : []), '');
   return out.join('\n');
 }
@@ -152,6 +165,8 @@ caption{text-align:left;font-weight:600;padding:.25rem 0}.chart{max-width:820px;
 
 export function sessionReportHtml(input: SessionReportInput): string {
   const name = connectionNamer(input.connections);
+  const x = extraColumns(input.rows);
+  const titles = columnTitles(x);
   const e = escapeHtml;
   const out = [
     '<!doctype html>',
@@ -178,14 +193,14 @@ export function sessionReportHtml(input: SessionReportInput): string {
     out.push('</ul>');
   }
   for (const s of sections(input.rows, name)) {
-    out.push(`<table><caption>${e(s.heading)}</caption><thead><tr>${COLUMN_TITLES.map((t) => `<th scope="col">${e(t)}</th>`).join('')}</tr></thead><tbody>`);
+    out.push(`<table><caption>${e(s.heading)}</caption><thead><tr>${titles.map((t) => `<th scope="col">${e(t)}</th>`).join('')}</tr></thead><tbody>`);
     for (const r of s.rows) {
-      const [first, ...rest] = cells(r);
+      const [first, ...rest] = cells(r, x);
       out.push(`<tr><th scope="row">${e(first.text)}</th>${rest.map((c) => `<td${c.why ? ` title="${e(c.why)}"` : ''}>${e(c.text)}</td>`).join('')}</tr>`);
     }
     out.push('</tbody></table>');
   }
-  const why = reasons(input.rows);
+  const why = reasons(input.rows, x);
   out.push(`<p class="muted">${e(LEGEND)}</p>`);
   if (why.length) out.push('<h3>Why some cells are empty</h3><ul>', ...why.map((w) => `<li>${e(w)}</li>`), '</ul>');
   out.push('</body></html>', '');

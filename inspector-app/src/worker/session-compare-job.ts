@@ -6,8 +6,8 @@
  * cumulativeBytes give the worker's message loop a turn every few hundred messages, so a
  * cancel gets through.
  */
-import { compareSession, type SessionMessage, type SessionProgress, type SessionRow } from '../../../codecs/compare/session/session.js';
-import { cumulativeBytes, type SessionChartData } from '../../../codecs/compare/session/cumulative.js';
+import type { SessionMessage, SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
+import type { SessionChartData } from '../../../codecs/compare/session/cumulative.js';
 import type { IngestFrame, SessionScope } from './api.js';
 
 export interface SessionSink {
@@ -41,6 +41,9 @@ export async function runSessionCompare(frames: readonly IngestFrame[], negotiat
   const messages = sessionMessages(frames);
   const totals: { codec: string; label: string }[] = [];
   try {
+    // Loaded on first use: the session comparison brings every codec (schema codecs included);
+    // if one cannot load in this browser, this job reports why and the decode worker lives on.
+    const [{ compareSession }, { cumulativeBytes }] = await Promise.all([import('../../../codecs/compare/session/session.js'), import('../../../codecs/compare/session/cumulative.js')]);
     const generator = compareSession(messages, { negotiated: new Map(Object.entries(negotiated).filter(([, h]) => h !== '')), signal, onProgress: (p) => sink.progress(p) });
     let batch: SessionRow[] = [];
     for await (const row of generator) {

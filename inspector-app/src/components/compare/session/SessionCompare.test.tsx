@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import type { SessionRow } from '../../../../../codecs/compare/session/session';
+import type { SessionRow } from '../../../../../codecs/compare/session/groups';
 import type { SessionHandlers } from '../../../worker/client';
 import type { SessionScope } from '../../../worker/api';
 import { SessionCompare, type SessionSource } from './SessionCompare';
@@ -146,6 +146,29 @@ describe('SessionCompare', () => {
     expect(screen.getByTestId('session-status').textContent).toMatch(/10 messages .* in 1\.50 s \(worker\)/);
     const chart = screen.getByTestId('session-chart');
     expect(chart.querySelector('svg[role=img]')?.getAttribute('aria-label')).toMatch(/As captured ends at 800 B/);
+  });
+
+  it('shows the columns other modules’ rows bring (snappy, brotli, schema) with reasons for their dashes, and lists the messages left out', () => {
+    const { client } = setup();
+    fireEvent.click(screen.getByTestId('session-run'));
+    const extra = { snappy: 900, brotli: { unsupported: 'not in this browser: no brotli compressor' } };
+    act(() => {
+      client.jobs[0].handlers.onRows([
+        row('captured', 'As captured', 'c1', 'server-to-client', 1000, extra),
+        row('captured', 'As captured', null, null, 1000, extra),
+      ]);
+      client.jobs[0].handlers.onRows([
+        row('avro', 'Avro (inferred)', 'c1', 'server-to-client', 400, { ...extra, left: 2, leftReason: 'message 3: a bigint beyond int64', mismatches: [{ message: 3, reason: 'a bigint beyond int64' }, { message: 9, reason: 'a union of map and array' }], schema: { bytes: 120, text: '{"type":"record"}', messages: 10, perMessage: 12 } }),
+        row('avro', 'Avro (inferred)', null, null, 400, { ...extra, left: 2, leftReason: 'message 3: a bigint beyond int64', mismatches: [{ message: 3, reason: 'a bigint beyond int64' }, { message: 9, reason: 'a union of map and array' }], schema: { bytes: 120, text: '{"type":"record"}', messages: 10, perMessage: 12 } }),
+      ]);
+    });
+    const totals = screen.getByTestId('session-totals');
+    expect(within(totals).getByText('snappy each')).toBeTruthy();
+    expect(within(totals).getByText('brotli each')).toBeTruthy();
+    expect(within(totals).getByText('120 B (12.0 B/message)')).toBeTruthy();
+    expect(within(totals).getAllByTitle(/not in this browser/).length).toBe(2);
+    expect(within(totals).getByTitle('no schema: the codec describes itself')).toBeTruthy();
+    expect(screen.getByTestId('session-left').textContent).toContain('Avro (inferred): message 3: a bigint beyond int64; message 9: a union of map and array');
   });
 
   it('copies the report as Markdown and saves HTML and Markdown', async () => {

@@ -212,6 +212,21 @@ export function SessionCompare({ client, source, currentConnectionId, clipboard 
         </p>
       ) : null}
       {totals.length > 0 ? <SessionTable rows={totals} caption="Session totals per codec" testId="session-totals" hideNegotiated={knownHeaders.length === 0} /> : null}
+      {totals.some((r) => r.left > 0) ? (
+        <details className="ws-session-left" data-testid="session-left">
+          <summary>Messages left out ({totals.filter((r) => r.left > 0).map((r) => `${r.label}: ${formatBytes(r.left)}`).join(', ')})</summary>
+          <ul>
+            {totals
+              .filter((r) => r.left > 0)
+              .map((r) => (
+                <li key={r.codec}>
+                  {r.label}: {(r.mismatches ?? []).length ? (r.mismatches ?? []).map((m) => `message ${formatBytes(m.message)}: ${m.reason}`).join('; ') : (r.leftReason ?? 'no reason recorded')}
+                  {(r.mismatches ?? []).length < r.left ? ` (and ${formatBytes(r.left - (r.mismatches ?? []).length)} more)` : ''}
+                </li>
+              ))}
+          </ul>
+        </details>
+      ) : null}
       {state.chart ? <SessionChart data={state.chart} /> : null}
       {directions.map((d) => (
         <SessionTable key={d.direction} rows={d.rows} caption={`All connections, ${DIRECTION_LABEL[d.direction]}`} testId={`session-direction-${d.direction}`} hideNegotiated={knownHeaders.length === 0} />

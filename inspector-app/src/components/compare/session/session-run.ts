@@ -4,7 +4,8 @@
  * time. Listeners are told of every change (useSyncExternalStore); a new run cancels the
  * one before.
  */
-import type { SessionProgress, SessionRow } from '../../../../../codecs/compare/session/session.js';
+import type { SessionProgress } from '../../../../../codecs/compare/session/session.js';
+import type { SessionRow } from '../../../../../codecs/compare/session/groups.js';
 import type { SessionChartData } from '../../../../../codecs/compare/session/cumulative.js';
 import type { SessionScope } from '../../../worker/api.js';
 import type { WorkerClient } from '../../../worker/client.js';
