@@ -81,7 +81,12 @@ describe('session comparison in Chromium', () => {
     await expect.poll(() => page.getByTestId('session-scope').inputValue()).toMatch(/^connection:(small|big)$/);
     await page.getByTestId('session-scope').selectOption('connection:small');
     await page.getByTestId('session-run').click();
-    await expect.poll(() => page.getByTestId('session-status').textContent(), { timeout: 30_000 }).toMatch(/^Compared 120 messages/);
+    // An error ends the wait at once, with the worker's reason.
+    await expect.poll(async () => {
+      const status = await page.getByTestId('session-status').textContent();
+      if (status?.startsWith('The comparison stopped on an error')) throw new Error(`the session comparison failed in the worker: ${await page.locator('.ws-session .ws-error').textContent()}`);
+      return status;
+    }, { timeout: 30_000 }).toMatch(/^Compared 120 messages/);
     expect(await page.getByTestId('session-negotiated').textContent()).toContain(`negotiated "${EXT}" (recorded in the capture)`);
     const totals = page.getByTestId('session-totals');
     expect(await totals.locator('tbody tr').count()).toBeGreaterThanOrEqual(4);
