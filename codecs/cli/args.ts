@@ -29,6 +29,8 @@ export interface CompareArgs {
   readonly proto: string | null;
   /** `--message NAME`: the message of --proto each frame is (default: its first). */
   readonly message: string | null;
+  /** `--report out.md|out.html`: with --session, also write a shareable report there. */
+  readonly report: string | null;
 }
 
 export type ParsedArgs =
@@ -43,6 +45,7 @@ export const USAGE = `Usage: wirescope inspect <file|-> [options]
                          [--format F] [--input I] [--text]
        wirescope compare --session <capture.har|capture.wirescope> [--connection N]
                          [--json|--markdown] [--codecs a,b,...] [--proto F [--message M]]
+                         [--report out.md|out.html]
 
 Decodes one frame (CBOR, MessagePack, JSON, json-joy CRDT models and patches),
 validates every byte and prints
@@ -76,7 +79,9 @@ per codec (as captured, json, cbor, msgpack; --codecs picks others), connection 
 direction: message sizes, per-message gzip and deflate, and the bytes on the wire —
 frame headers and permessage-deflate (RFC 7692, zlib as ws and Chromium run it) with and
 without context takeover and with the negotiated parameters. --connection N keeps one
-connection (1-based index or id).
+connection (1-based index or id). --report out.md or out.html also writes a report to
+share: the totals per codec, direction and connection, the cumulative-bytes chart (SVG in
+HTML) and the machine it ran on.
 
 Exit status: 0 the frame decodes, 1 the frame is malformed, 2 usage error.`;
 
@@ -120,6 +125,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     connection: (v.get('--connection') as string | undefined) ?? null,
     proto: (v.get('--proto') as string | undefined) ?? null,
     message: (v.get('--message') as string | undefined) ?? null,
+    report: (v.get('--report') as string | undefined) ?? null,
   };
 }
 
@@ -148,6 +154,7 @@ const COMPARE_OPTIONS: Record<string, OptionSpec> = {
   '--connection': 'text',
   '--proto': 'text',
   '--message': 'text',
+  '--report': 'text',
 };
 
 /** Reads `--flag`, `--opt value`, `--opt=value` and one input file (`-` = stdin). */

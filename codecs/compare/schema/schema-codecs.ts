@@ -33,7 +33,8 @@ export const SCHEMA_CODEC_NAMES = ['avro', 'protobuf', 'protobuf-loaded'] as con
 const utf8 = new TextEncoder();
 
 /** The Avro row's reason when no Avro codec is passed in. */
-export const AVRO_NOT_LOADED = "avsc is not loaded here: it needs Node's util module (pass SessionOptions.avro from codecs/compare/schema/avro-codec.ts, with 'util' aliased to schema/avsc-util-shim.ts in a browser bundle)";
+/** Why the browser has no Avro row: avsc needs Node's util and compiles its codecs with `new Function`, which extension pages forbid. */
+export const AVRO_NOT_LOADED = 'Avro runs in the CLI only (wirescope compare --session): avsc compiles its codecs with new Function, which the extension\'s pages forbid';
 
 
 export function unsupportedCodec(name: SchemaCodec['name'], label: string, why: string): SchemaCodec {
