@@ -209,6 +209,7 @@ async function textTab(browser: Browser, httpUrl: string, wsUrl: string, bytes: 
   await sleep(1000);
   const profile = PROFILE ? await stopProfile(browser) : undefined;
   const probes = await readProbes(page);
+  await page.screenshot({ path: path.join(REPO, 'e2e/artifacts/bench-ui-text-tab.png') });
   await page.close();
   return { bytes, chars, clickToFirstLine: line.painted - clickAt, clickToAllText: completeAt - clickAt, tasks: summarize(probes.longtasks.filter((t) => t.start >= from)), loaf: loafScripts(probes, from), profile };
 }
