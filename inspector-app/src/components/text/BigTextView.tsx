@@ -1,4 +1,5 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+import { useLayoutEffect, useMemo, useRef, type ReactElement } from 'react';
+import { useScrollView } from '../shell/scroll-view';
 import { lineIndex, lineTokens } from './text-tokens';
 
 const LINE_HEIGHT = 18;
@@ -25,19 +26,7 @@ export function BigTextView(props: BigTextViewProps): ReactElement {
   const { text, language, ariaLabel } = props;
   const index = useMemo(() => lineIndex(text), [text]);
   const scrollRef = useRef<HTMLDivElement>(null);
-  const [view, setView] = useState({ top: 0, height: FALLBACK_HEIGHT });
-
-  const measure = useCallback(() => {
-    const el = scrollRef.current;
-    if (el) setView((v) => (v.top === el.scrollTop && v.height === (el.clientHeight || FALLBACK_HEIGHT) ? v : { top: el.scrollTop, height: el.clientHeight || FALLBACK_HEIGHT }));
-  }, []);
-  useLayoutEffect(() => {
-    const el = scrollRef.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [measure]);
+  const [view, measure, setView] = useScrollView(scrollRef, FALLBACK_HEIGHT);
   // A new text starts at its top.
   useLayoutEffect(() => {
     if (scrollRef.current) scrollRef.current.scrollTop = 0;
