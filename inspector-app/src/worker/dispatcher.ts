@@ -65,12 +65,14 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
       case 'ingest': {
         for (const frame of message.frames) {
           if (frame.lost) {
-            // A placeholder: a row in its place, nothing to store or decode.
+            // A placeholder: a row in its place, nothing to store or decode (a compressed stream on its connection loses its context).
+            handlers.store.streams.lost(frame, frame.lost.reason);
             pending.push(lostSummary(frame, frame.lost));
             continue;
           }
           for (const id of handlers.store.add(frame)) pendingEvicted.push(id);
           const summary = handlers.summarize(frame);
+          for (const id of handlers.store.takeEvictedLate()) pendingEvicted.push(id);
           pending.push(summary);
           if (handlers.filtering && handlers.matches(frame.frameId)) pendingMatching.push(frame.frameId);
         }

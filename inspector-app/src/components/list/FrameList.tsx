@@ -60,7 +60,9 @@ export function formatLabel(row: FrameSummary): string {
   if (row.lost) return 'lost';
   if (row.verdict === 'unknown') return 'unknown';
   if (row.verdict === 'empty') return 'empty';
-  return row.error ? `${row.format ?? '?'} ✕` : (row.format ?? '?');
+  // A compressed frame names its compression after the format it decompressed to: `cbor (gzip)`.
+  const via = row.compression ? ` (${row.compression.split(' → ')[0]})` : '';
+  return row.error ? `${row.format ?? '?'}${via} ✕` : `${row.format ?? '?'}${via}`;
 }
 
 /**
