@@ -3,6 +3,7 @@ import { parseInput } from '../input.js';
 import { CODEC_NAMES, formatJson, formatKeyOverhead, formatMarkdown, formatText, frameValue, keyOverhead, runComparison } from '../compare/index.js';
 import type { CompareArgs } from './args.js';
 import { compareSessionCommand } from './compare-session.js';
+import type { MachineInfo } from '../compare/session/report.js';
 import { schemaActuals } from '../compare/schema/actuals.js';
 
 export interface CompareResult {
@@ -10,15 +11,19 @@ export interface CompareResult {
   readonly stderr: string;
   /** 0 compared, 1 the frame is malformed, 2 usage error. */
   readonly code: number;
+  /** `--report`: the file to write and its text (main.ts writes it). */
+  readonly report?: { readonly path: string; readonly text: string };
 }
 
 /**
  * `wirescope compare`: the frame's value re-encoded in every codec — sizes, compressed
  * sizes, speed, losslessness — plus the frame's own key overhead. Progress goes to stderr.
  */
-export async function compare(raw: Uint8Array, args: CompareArgs, progress: (text: string) => void = () => {}): Promise<CompareResult> {
-  if (args.session) return compareSessionCommand(raw, args, progress);
+export async function compare(raw: Uint8Array, args: CompareArgs, progress: (text: string) => void = () => {}, protoText?: string, machine?: MachineInfo): Promise<CompareResult> {
+  if (args.session) return compareSessionCommand(raw, args, progress, protoText, machine);
+  if (args.proto !== null || args.message !== null) return { stdout: '', stderr: 'wirescope: --proto and --message need --session (they add a row to the session comparison)\n', code: 2 };
   if (args.connection !== null) return { stdout: '', stderr: 'wirescope: --connection needs --session (it picks a connection of a capture)\n', code: 2 };
+  if (args.report !== null) return { stdout: '', stderr: 'wirescope: --report needs --session (it reports a whole capture)\n', code: 2 };
   if (args.format !== 'auto' && !FRAME_FORMATS.includes(args.format as FrameFormat)) {
     return { stdout: '', stderr: `wirescope: --format must be auto or one of ${FRAME_FORMATS.join(', ')}, not ${args.format}\n`, code: 2 };
   }

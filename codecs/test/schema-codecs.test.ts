@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import protobuf from 'protobufjs';
-import { avroCodec, inferredProtobufCodec, type SchemaCodec } from '../compare/schema/schema-codecs.js';
+import { inferredProtobufCodec, type SchemaCodec } from '../compare/schema/schema-codecs.js';
+import { avroCodec } from '../compare/schema/avro-codec.js';
 import { inferProtobuf } from '../compare/schema/protobuf-infer.js';
 import { printProto } from '../compare/schema/protobuf-shape.js';
 import { decodeProtobuf, encodeProtobuf } from '../compare/schema/protobuf-wire.js';
@@ -87,7 +88,7 @@ describe('inferred schemas round-trip generated sessions', () => {
       }),
       { numRuns: 60 },
     );
-  });
+  }, 60_000);
 
   it('Protobuf: every frame decodes equal, or is listed with a reason', () => {
     fc.assert(
@@ -103,7 +104,7 @@ describe('inferred schemas round-trip generated sessions', () => {
       }),
       { numRuns: 60 },
     );
-  });
+  }, 60_000);
 
   it('lists what Protobuf cannot hold: mixed types, null in lists, bigints beyond int64, non-identifier keys, non-object frames', () => {
     const frames = [{ v: 1, l: [1, 2], b: 5n }, { v: 'one' }, { l: [1, null] }, { b: 1n << 64n }, { 'a-b': 1 }, [1], { v: 2 }];

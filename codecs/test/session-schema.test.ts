@@ -4,6 +4,8 @@ import snappy from 'snappyjs';
 import { runSessionComparison, type SessionMessage, type SessionRow } from '../compare/session/session.js';
 import { nodeBrotli } from '../compare/session/brotli-node.js';
 import { BROTLI_NOT_IN_BROWSER } from '../compare/session/message-compressors.js';
+import { avroCodec } from '../compare/schema/avro-codec.js';
+import { AVRO_NOT_LOADED } from '../compare/schema/schema-codecs.js';
 
 const utf8 = new TextEncoder();
 const msg = (connectionId: string, direction: SessionMessage['direction'], value: unknown): SessionMessage => ({ connectionId, direction, opcode: 1, data: utf8.encode(JSON.stringify(value)) });
@@ -28,7 +30,7 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 describe('schema codecs, snappy and brotli in compareSession', () => {
   it('Avro and Protobuf rows per connection and direction; totals are the sums; the schema size is apart and amortized', async () => {
     const messages = session();
-    const rows = await runSessionComparison(messages, { brotli: nodeBrotli() });
+    const rows = await runSessionComparison(messages, { brotli: nodeBrotli(), avro: avroCodec });
     for (const codec of ['avro', 'protobuf']) {
       const parts = rowsOf(rows, codec);
       const total = totalOf(rows, codec);
@@ -45,7 +47,7 @@ describe('schema codecs, snappy and brotli in compareSession', () => {
   });
 
   it('lists the frames a schema cannot hold, per frame, with the reason (none dropped silently)', async () => {
-    const rows = await runSessionComparison(session(), { codecs: ['protobuf', 'avro'] });
+    const rows = await runSessionComparison(session(), { codecs: ['protobuf', 'avro'], avro: avroCodec });
     const proto = totalOf(rows, 'protobuf');
     expect(proto.left).toBe(2);
     expect(proto.mismatches).toEqual([
@@ -54,6 +56,10 @@ describe('schema codecs, snappy and brotli in compareSession', () => {
     ]);
     // Avro holds both (a union of int and string; a list of string or null).
     expect(totalOf(rows, 'avro').left).toBe(0);
+    // Without avsc passed in (a browser bundle without the util alias) the rows say why.
+    const bare = totalOf(await runSessionComparison(session(), { codecs: ['avro'] }), 'avro');
+    expect(bare.messages).toBe(0);
+    expect(bare.leftReason).toBe(`message 1: ${AVRO_NOT_LOADED}`);
   });
 
   it('snappy and brotli are per-message sums of the real compressors; without a brotli compressor the rows say why', async () => {

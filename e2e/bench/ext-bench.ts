@@ -47,7 +47,7 @@ import { connectTargets, type CdpTargets } from './cdp-targets.js';
 import { startFloodServer, type FloodServer } from './ext-bench-server.js';
 import { cpuBetween, cpuSnapshot, procAvailable } from './proc-cpu.js';
 import { framePool } from './payloads.js';
-import { installProbes, type Probes } from './page-probes.js';
+import { installProbes, loafScripts, type Probes } from './page-probes.js';
 import { startProfile, stopProfile, type ThreadProfile } from './profile.js';
 
 const argv = process.argv.slice(2);
@@ -267,7 +267,7 @@ async function stream(context: BrowserContext, httpUrl: string, ext: { worker: W
       const dropped = (await panel.getByTestId('dropped-count').count()) ? await panel.getByTestId('dropped-count').textContent() : null;
       const profile = profileWith ? await stopProfile(profileWith) : undefined;
       const probes = (await panel.evaluate('window.__bench')) as Probes;
-      panelResult = { shownAtEnd, shownFinal: last, drainMs, dropped, droppedCount: dropped ? Number(/(\d+)/.exec(dropped.replace(/,/g, ''))?.[1] ?? NaN) : 0, tasks: await longTasks(panel, fromPanel), loaf: loafScripts(probes, fromPanel), ...(profile ? { profile } : {}) };
+      panelResult = { shownAtEnd, shownFinal: last, drainMs, dropped, droppedCount: dropped ? Number(/(\d+)/.exec(dropped.replace(/,/g, ''))?.[1] ?? NaN) : 0, tasks: await longTasks(panel, fromPanel), loaf: loafScripts(probes, fromPanel, 8), ...(profile ? { profile } : {}) };
     }
     const result: StreamResult = {
       sent: stats.sent,
@@ -340,15 +340,6 @@ function table(runs: readonly FloodRun[], cost: ScriptCost, on: StreamResult, of
 }
 
 /** The `bench:ext` section of `<root>/docs/BENCHMARKS.md`, appended with its heading and markers the first time. */
-/** Script time in long animation frames from `from` on, by function, heaviest first. */
-function loafScripts(p: Probes, from: number, top = 8): string[] {
-  const by = new Map<string, number>();
-  for (const f of p.loafs) if (f.start >= from) for (const sc of f.scripts) {
-    const key = `${sc.invoker} → ${sc.fn || '(anonymous)'} ${sc.url.replace(/^.*\//, '')}`;
-    by.set(key, (by.get(key) ?? 0) + sc.duration);
-  }
-  return [...by].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]) => `${ms(v)} ${k}`);
-}
 
 /** `--only-panel`: the stream with the panel open, `RUNS` times, and where the panel's time went. */
 async function onlyPanel(): Promise<void> {

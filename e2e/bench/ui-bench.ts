@@ -25,7 +25,7 @@ import { startDemoServer } from '../../demo-server/server.js';
 import { APP_DIR, REPO, launchChromium } from '../support/env.js';
 import { startBenchServer, type StreamStats } from './bench-server.js';
 import { bigCborFrame, framePool } from './payloads.js';
-import { armWatch, awaitWatch, installProbes, pageNow, readProbes, scrollList, shownFrames, type LongTask, type Probes, type ScrollProbe } from './page-probes.js';
+import { armWatch, awaitWatch, installProbes, loafScripts, pageNow, readProbes, scrollList, shownFrames, type LongTask, type ScrollProbe } from './page-probes.js';
 import { startProfile, stopProfile, type ThreadProfile } from './profile.js';
 import { writeUiSection } from './write-section.js';
 import { needles, searchCapture, searchInNode, type NodeSearchRun } from './search-in-node.js';
@@ -66,15 +66,6 @@ async function newPage(browser: Browser, url: string): Promise<Page> {
 
 const summarize = (tasks: readonly LongTask[]) => ({ max: tasks.reduce((m, t) => Math.max(m, t.duration), 0), over100: tasks.filter((t) => t.duration > 100).length, over50: tasks.length, blocked: tasks.reduce((s, t) => s + Math.max(0, t.duration - 50), 0) });
 
-/** Main-thread scripts in long animation frames, by function, heaviest first. */
-function loafScripts(p: Probes, from: number, top = 6): string[] {
-  const by = new Map<string, number>();
-  for (const f of p.loafs) if (f.start >= from) for (const s of f.scripts) {
-    const key = `${s.invoker} → ${s.fn || '(anonymous)'} ${s.url.replace(/^.*\//, '')}`;
-    by.set(key, (by.get(key) ?? 0) + s.duration);
-  }
-  return [...by].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]) => `${ms(v)} ${k}`);
-}
 
 interface IngestResult {
   stats: StreamStats;
@@ -209,6 +200,7 @@ async function textTab(browser: Browser, httpUrl: string, wsUrl: string, bytes: 
   await sleep(1000);
   const profile = PROFILE ? await stopProfile(browser) : undefined;
   const probes = await readProbes(page);
+  await page.screenshot({ path: path.join(REPO, 'e2e/artifacts/bench-ui-text-tab.png') });
   await page.close();
   return { bytes, chars, clickToFirstLine: line.painted - clickAt, clickToAllText: completeAt - clickAt, tasks: summarize(probes.longtasks.filter((t) => t.start >= from)), loaf: loafScripts(probes, from), profile };
 }

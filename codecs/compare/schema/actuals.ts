@@ -4,7 +4,8 @@
  * schema's own size is given apart (a receiver is sent it once, not per frame).
  */
 import { toTarget } from '../convert.js';
-import { avroCodec, inferredProtobufCodec } from './schema-codecs.js';
+import { avroCodec } from './avro-codec.js';
+import { inferredProtobufCodec } from './schema-codecs.js';
 
 export interface SchemaActual {
   readonly codec: 'avro' | 'protobuf';

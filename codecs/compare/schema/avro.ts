@@ -16,7 +16,11 @@
  * avsc compiles record types with `new Function`: where a page's CSP forbids it (MV3
  * extension pages) `inferAvro` returns that reason instead of a schema.
  */
-import avro from 'avsc';
+// avsc's types-only entry: its main browser entry also pulls in streams and services.
+import avroTypes from 'avsc/etc/browser/avsc-types.js';
+import type avsc from 'avsc';
+
+const avro = avroTypes as unknown as Pick<typeof avsc, 'Type'>;
 import { Buffer } from 'buffer';
 import { isRecord } from '../features.js';
 

@@ -17,7 +17,7 @@ import { codecByName, encodedBytes, type Codec } from '../codecs.js';
 import { frameValue, GZIP_FRAMING } from '../compare.js';
 import { toTarget } from '../convert.js';
 import { isPlainJson, scanValue, type ValueFeatures } from '../features.js';
-import { avroCodec, inferredProtobufCodec, loadedProtobufCodec, type SchemaCodec } from '../schema/schema-codecs.js';
+import { AVRO_NOT_LOADED, inferredProtobufCodec, loadedProtobufCodec, unsupportedCodec, type SchemaCodec } from '../schema/schema-codecs.js';
 import { BROTLI_NOT_IN_BROWSER, snappySize, type BrotliCompressor } from './message-compressors.js';
 import { CONTEXT_TAKEOVER, NO_CONTEXT_TAKEOVER, parseDeflateExtension, type DeflateParams } from './extension-header.js';
 import { frameHeaderSize, type Direction } from './framing.js';
@@ -113,6 +113,11 @@ export interface SessionOptions {
   readonly brotli?: BrotliCompressor | null;
   /** Snappy per message (default true). */
   readonly snappy?: boolean;
+  /**
+   * The Avro codec (codecs/compare/schema/avro-codec.ts `avroCodec`): passed in because avsc
+   * needs Node's util module; without it the Avro rows say so.
+   */
+  readonly avro?: (values: readonly unknown[]) => SchemaCodec;
   /** A loaded `.proto` text: adds (or, listed in `codecs`, runs) the 'protobuf-loaded' codec. */
   readonly protoText?: string;
   /** The message of `protoText` each frame is (default: its first message). */
@@ -190,35 +195,65 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
     }
   }
 
+  // Each codec's output per message, kept so a codec that writes exactly the bytes of one
+  // before it (JSON re-encoding a session of compact JSON text frames = as captured) reuses
+  // its rows instead of compressing every message again.
+  const done_: { name: string; outputs: (Uint8Array | string)[]; rows: SessionRow[] }[] = [];
   for (const name of names) {
     const schemaCodec = SCHEMA_CODECS.has(name) ? buildSchemaCodec(name, frames, options) : null;
     const codec = name === 'captured' || schemaCodec ? null : codecByName(name);
     if (name !== 'captured' && !codec && !schemaCodec) throw new RangeError(`unknown codec ${name}`);
     const groups = new Map<string, { connectionId: string; direction: Direction; acc: Accumulator }>();
-    for (let i = 0; i < frames.length; i++) {
-      const { message, decoded } = frames[i];
+    const outputs: (Uint8Array | string)[] = new Array(frames.length);
+    let same = done_.filter(() => true);
+    let added = 0;
+    const account = async (i: number): Promise<void> => {
+      const { message } = frames[i];
       const k = key(message.connectionId, message.direction);
       let group = groups.get(k);
       if (!group) {
         group = { connectionId: message.connectionId, direction: message.direction, acc: new Accumulator(engine, message.direction, variantsFor(message.connectionId, options.negotiated)) };
         groups.set(k, group);
       }
-      const bytes = schemaCodec ? encodeSchema(schemaCodec, decoded) : encodeFor(codec, message, decoded);
+      const bytes = outputs[i];
       if (typeof bytes === 'string') {
         if (!group.acc.leftReason) group.acc.leftReason = `message ${i + 1}: ${bytes}`;
         group.acc.left++;
         if (group.acc.mismatches.length < MAX_LISTED_MISMATCHES) group.acc.mismatches.push({ message: i + 1, reason: bytes });
       } else await add(group.acc, bytes, message.direction, options);
+    };
+    for (let i = 0; i < frames.length; i++) {
+      const { message, decoded } = frames[i];
+      outputs[i] = schemaCodec ? encodeSchema(schemaCodec, decoded) : encodeFor(codec, message, decoded);
+      if (same.length) {
+        same = same.filter((d) => sameOutput(d.outputs[i], outputs[i]));
+        // Diverged: account for the messages held back so far, in order.
+        if (!same.length) while (added < i) await account(added++);
+      }
+      if (!same.length) await account(added++);
       if (!(await tick('encode', name))) return;
     }
-    const rows: SessionRow[] = [];
     const schema = schemaCodec?.schemaText != null ? { bytes: schemaCodec.schemaBytes, text: schemaCodec.schemaText, messages: frames.length, perMessage: frames.length ? schemaCodec.schemaBytes / frames.length : 0 } : null;
     const label = schemaCodec ? schemaCodec.label : labelOf(name, codec);
-    for (const g of groups.values()) rows.push({ ...rowOf(name, codec, g.connectionId, g.direction, g.acc, options.negotiated, options), label, schema });
+    let rows: SessionRow[];
+    if (same.length && frames.length) rows = same[0].rows.map((r) => ({ ...r, codec: name, label, schema }));
+    else {
+      rows = [];
+      for (const g of groups.values()) rows.push({ ...rowOf(name, codec, g.connectionId, g.direction, g.acc, options.negotiated, options), label, schema });
+    }
+    done_.push({ name, outputs, rows });
     for (const r of rows) yield r;
     yield { ...totalRow(name, codec, rows), label, schema };
   }
   options.onProgress?.({ done, total, phase: 'encode', codec: null });
+}
+
+function sameOutput(a: Uint8Array | string, b: Uint8Array | string): boolean {
+  if (typeof a === 'string' || typeof b === 'string') return a === b;
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function variantsFor(connectionId: string, negotiated: ReadonlyMap<string, string> | undefined): Map<WireVariant, DeflateParams> {
@@ -244,7 +279,7 @@ function plainOf(value: unknown): unknown {
 
 function buildSchemaCodec(name: string, frames: readonly Frame[], options: SessionOptions): SchemaCodec {
   const values = frames.map((f) => ('error' in f.decoded ? undefined : f.decoded.plain));
-  if (name === 'avro') return avroCodec(values);
+  if (name === 'avro') return options.avro ? options.avro(values) : unsupportedCodec('avro', 'Avro (inferred)', AVRO_NOT_LOADED);
   if (name === 'protobuf') return inferredProtobufCodec(values);
   if (!options.protoText) return loadedProtobufCodec('', undefined);
   return loadedProtobufCodec(options.protoText, options.protoMessage);

@@ -12,6 +12,8 @@ export interface ConnectionState {
   readonly detail: string;
   /** The document (frame URL, and origin when it says more) that opened it, when the host knows. */
   readonly document?: string;
+  /** The negotiated Sec-WebSocket-Extensions, when the host or file recorded it ('' = none negotiated; absent = not known). */
+  readonly extensions?: string;
   /** The host began seeing it only then, after it opened: frames before were not seen. */
   readonly seenFrom?: number;
 }
@@ -283,14 +285,14 @@ export class CaptureModel {
       case 'connection-opened':
         this.opened.add(message.connectionId);
         this.connectProblem = null;
-        this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: message.url, protocol: message.protocol, status: 'open', detail: message.extensions });
+        this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: message.url, protocol: message.protocol, status: 'open', detail: message.extensions, extensions: message.extensions });
         break;
       case 'connection-closed': {
         const c = this.connections.get(message.connectionId);
         if (!c) break;
         const detail = `code ${message.code}${message.reason ? ` ${message.reason}` : ''}${message.wasClean ? '' : ' (not clean)'}`;
         if (!this.opened.has(message.connectionId)) this.connectProblem = `Could not connect to ${c.url}: it closed before opening (${detail}). Is the server running, and is the URL right?`;
-        this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: c.url, protocol: c.protocol, status: 'closed', detail });
+        this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: c.url, protocol: c.protocol, status: 'closed', detail, ...(c.extensions !== undefined ? { extensions: c.extensions } : {}) });
         break;
       }
       case 'connection-error': {
@@ -302,7 +304,7 @@ export class CaptureModel {
           break;
         }
         if (!this.opened.has(message.connectionId)) this.connectProblem = `Could not connect to ${c.url}: ${message.message}`;
-        this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: c.url, protocol: c.protocol, status: 'error', detail: message.message });
+        this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: c.url, protocol: c.protocol, status: 'error', detail: message.message, ...(c.extensions !== undefined ? { extensions: c.extensions } : {}) });
         break;
       }
       case 'dropped':
@@ -330,8 +332,9 @@ export class CaptureModel {
   }
 
   /** A connection read from a file: shown, never offered a Close button. */
-  addImportedConnection(info: { connectionId: string; url: string; protocol: string }): void {
-    this.setConnection({ connectionId: info.connectionId, url: info.url, protocol: info.protocol, status: 'imported', detail: 'from a file' });
+  addImportedConnection(info: { connectionId: string; url: string; protocol: string; extensions?: string }): void {
+    // A file's '' means "not recorded" as often as "none negotiated": only a header counts as known.
+    this.setConnection({ connectionId: info.connectionId, url: info.url, protocol: info.protocol, status: 'imported', detail: 'from a file', ...(info.extensions ? { extensions: info.extensions } : {}) });
   }
 
   /** Known connections (for export): id → URL and subprotocol. */

@@ -5,6 +5,7 @@
 import type { FrameSummary, FromWorker, IngestFrame, ToWorker } from './api.js';
 import { WorkerHandlers } from './handlers.js';
 import { runCompare } from './compare-job.js';
+import { framesOf, runSessionCompare } from './session-compare-job.js';
 
 /** Summaries go out in batches: at 10,000 frames/s that is ~20 messages/s, not 10,000. */
 const FLUSH_MS = 50;
@@ -109,6 +110,21 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
           },
         };
         void runCompare(index, message.nodeId < 0 ? index.root : message.nodeId, controller.signal, sink, `frame #${message.frameId}`);
+        return;
+      }
+      case 'session-compare': {
+        const jobId = message.jobId;
+        const controller = new AbortController();
+        compareJobs.set(jobId, controller);
+        const frames = framesOf(handlers.store.all(), message.scope);
+        void runSessionCompare(frames, message.negotiated, controller.signal, {
+          progress: (progress) => post({ type: 'session-progress', jobId, progress }),
+          rows: (rows) => post({ type: 'session-rows', jobId, rows }),
+          end: (result) => {
+            compareJobs.delete(jobId);
+            post({ type: 'session-end', jobId, ...result });
+          },
+        });
         return;
       }
       case 'filter': {

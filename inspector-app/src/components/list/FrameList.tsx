@@ -1,6 +1,7 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactElement, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, type KeyboardEvent, type ReactElement, type ReactNode } from 'react';
 import type { FrameSummary } from '../../worker/api.js';
 import { exactBytes, formatBytes, formatTime } from '../shell/format.js';
+import { useScrollView } from '../shell/scroll-view.js';
 import './list.css';
 
 const ROW_HEIGHT = 20;
@@ -74,21 +75,8 @@ export function FrameList(props: FrameListProps): ReactElement {
   const { rows, selectedId, onSelect, connectionLabels, sortBySize = false, onSortBySize } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const followRef = useRef(true);
-  const [view, setView] = useState({ top: 0, height: FALLBACK_HEIGHT });
+  const [view, measure, setView] = useScrollView(scrollRef, FALLBACK_HEIGHT);
   const total = HEADER_HEIGHT + rows.length * ROW_HEIGHT;
-
-  const measure = useCallback(() => {
-    const el = scrollRef.current;
-    if (el) setView((v) => (v.top === el.scrollTop && v.height === (el.clientHeight || FALLBACK_HEIGHT) ? v : { top: el.scrollTop, height: el.clientHeight || FALLBACK_HEIGHT }));
-  }, []);
-
-  useLayoutEffect(() => {
-    const el = scrollRef.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [measure]);
 
   // Follow the tail like DevTools' network log, until the user scrolls up. The rows drawn
   // already are the tail's (below): only the scroll position follows, with no second render.
