@@ -235,6 +235,7 @@ function hasWrittenText(index: SpanIndex): boolean {
   return text && textLooksWritten(index);
 }
 
+/** Every string read so far is written text: valid UTF-8 (a MessagePack `str` that is not is only a warning) without control characters. */
 function textLooksWritten(index: SpanIndex): boolean {
   const { store, bytes } = index;
   const n = Math.min(store.size, 256);
