@@ -6,6 +6,8 @@
  */
 import type { Direction, Opcode } from '../protocol/messages.js';
 import type { FieldCost } from '../../../codecs/core/field-cost.js';
+import type { SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
+import type { SessionChartData } from '../../../codecs/compare/session/cumulative.js';
 
 export type FormatChoice = 'auto' | 'cbor' | 'msgpack' | 'json' | 'ndjson' | 'text' | 'protobuf' | 'crdt-model' | 'crdt-patch';
 
@@ -260,6 +262,22 @@ export interface AnnotatedHexResult {
   readonly truncated: boolean;
 }
 
+/** Which frames a session comparison covers (worker/session-compare-job.ts). */
+export type SessionScope =
+  | { readonly kind: 'all' }
+  | { readonly kind: 'connection'; readonly connectionId: string }
+  /** The list's current filter result. */
+  | { readonly kind: 'frames'; readonly frameIds: readonly number[] };
+
+export interface SessionEnd {
+  readonly cancelled: boolean;
+  readonly error: string | null;
+  readonly chart: SessionChartData | null;
+  /** Data messages compared, and the worker's wall time for the whole job. */
+  readonly messages: number;
+  readonly workerMs: number;
+}
+
 /** Request name → (params, result). */
 export interface WorkerMethods {
   decode: { params: { frameId: number; format: FormatChoice }; result: FrameDecode | null };
@@ -294,6 +312,8 @@ export type ToWorker =
   | { readonly type: 'call'; readonly callId: number; readonly method: WorkerMethod; readonly params: unknown }
   | { readonly type: 'compare'; readonly jobId: number; readonly frameId: number; readonly format: FormatChoice; readonly nodeId: number }
   | { readonly type: 'cancel-compare'; readonly jobId: number }
+  /** A whole-session comparison; cancelled with cancel-compare and the same job id. `negotiated`: connection id → its Sec-WebSocket-Extensions, where known. */
+  | { readonly type: 'session-compare'; readonly jobId: number; readonly scope: SessionScope; readonly negotiated: Readonly<Record<string, string>> }
   /** Sets the text / path filter and searches the held frames in slices; a newer generation supersedes it. */
   | { readonly type: 'filter'; readonly generation: number; readonly text: string; readonly path: string };
 
@@ -316,4 +336,8 @@ export type FromWorker =
   | { readonly type: 'result'; readonly callId: number; readonly result: unknown }
   | { readonly type: 'failure'; readonly callId: number; readonly message: string }
   | { readonly type: 'compare-row'; readonly jobId: number; readonly row: CompareRowView; readonly done: number; readonly total: number }
-  | { readonly type: 'compare-end'; readonly jobId: number; readonly cancelled: boolean; readonly error: string | null; readonly markdown: string };
+  | { readonly type: 'compare-end'; readonly jobId: number; readonly cancelled: boolean; readonly error: string | null; readonly markdown: string }
+  | { readonly type: 'session-progress'; readonly jobId: number; readonly progress: SessionProgress }
+  /** One codec's rows: per connection and direction, then its total. */
+  | { readonly type: 'session-rows'; readonly jobId: number; readonly rows: readonly SessionRow[] }
+  | ({ readonly type: 'session-end'; readonly jobId: number } & SessionEnd);

@@ -140,7 +140,7 @@ export class WorkerHandlers {
   /** Sets the content filter; an unparsable path matches nothing (the filter bar shows why). */
   setContentFilter({ text, path }: FilterQuery): ContentQuery | null {
     const query = compileQuery(text, path);
-    this.filter = query && 'error' in query ? { textLower: '', parts: [{ type: 'key', key: '\u0000never' }], stringOnly: false, probe: '' } : query;
+    this.filter = query && 'error' in query ? { textLower: '', parts: [{ type: 'key', key: '\u0000never' }], stringOnly: false, probe: '', probeBytes: null, needleBytes: null, lowersFromNonAscii: false } : query;
     return this.filter;
   }
 

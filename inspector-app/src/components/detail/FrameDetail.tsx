@@ -7,6 +7,8 @@ import { exactBytes, formatBytes } from '../shell/format.js';
 import { panelId, TabBar, tabId } from './TabBar.js';
 import { BytesTab } from '../bytes/BytesTab.js';
 import { CompareTab } from '../compare/CompareTab.js';
+import { CompareModes } from '../compare/session/CompareModes.js';
+import type { SessionSource } from '../compare/session/SessionCompare.js';
 import { CrdtTab } from '../crdt/CrdtTab.js';
 import { DiffTab } from '../diff/DiffTab.js';
 import { ErrorBanner } from './ErrorBanner.js';
@@ -38,6 +40,8 @@ export interface FrameDetailProps {
   readonly searchText?: string;
   /** The paste page's URL, for "link to this frame" (absent: no link). */
   readonly pastePageUrl?: string;
+  /** The whole-session comparison's inputs (absent: the Compare tab compares this frame only). */
+  readonly session?: SessionSource;
 }
 
 /** A frame in the Diff picker: the same words wherever it is listed. */
@@ -211,7 +215,11 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
           />
         )}
         {tab === 'bytes' && <BytesTab client={client} frameId={frameId} format={format} />}
-        {tab === 'compare' && <CompareTab client={client} frameId={frameId} format={format} nodeId={nodeId} nodeLabel={selected && selected.id !== root?.id ? selected.path : ''} originalSize={selected ? selected.end - selected.start : frame.size} cache={props.compareCache} />}
+        {tab === 'compare' && (
+          <CompareModes client={client} session={props.session} currentConnectionId={frame.connectionId}>
+            <CompareTab client={client} frameId={frameId} format={format} nodeId={nodeId} nodeLabel={selected && selected.id !== root?.id ? selected.path : ''} originalSize={selected ? selected.end - selected.start : frame.size} cache={props.compareCache} />
+          </CompareModes>
+        )}
         {tab === 'crdt' && <CrdtTab client={client} frameId={frameId} format={format} />}
         {tab === 'diff' && (
           <DiffTab
