@@ -14,6 +14,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { serveStatic } from './static-files.js';
 import { streamToClient, type ClientStream } from './client-stream.js';
+import { createNestedTraffic, NESTED_PATH } from './streams/nested.js';
 import { createJsonTraffic, createTraffic, DEFAULT_LARGE_EVERY, DEFAULT_MALFORMED_CHANCE, type DemoTraffic } from './traffic.js';
 
 export interface DemoServerOptions {
@@ -61,6 +62,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
         }),
     ],
     [JSON_CHANNEL_PATH, () => createJsonTraffic({ seed: options.seed, now: Date.now })],
+    [NESTED_PATH, () => createNestedTraffic({ seed: options.seed, now: Date.now })],
   ]);
 
   const httpServer = http.createServer((request, response) => {

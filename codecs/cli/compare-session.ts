@@ -3,6 +3,8 @@ import { readCaptureSession } from '../compare/session/capture-input.js';
 import { formatSessionJson, formatSessionMarkdown, formatSessionText } from '../compare/session/format.js';
 import { runSessionComparison, SESSION_CODECS } from '../compare/session/session.js';
 import { zlibEngine } from '../compare/session/zlib-engine.js';
+import { nodeBrotli } from '../compare/session/brotli-node.js';
+import { SCHEMA_CODEC_NAMES } from '../compare/schema/schema-codecs.js';
 import type { CompareArgs } from './args.js';
 import type { CompareResult } from './compare.js';
 
@@ -14,8 +16,9 @@ import type { CompareResult } from './compare.js';
  */
 export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, progress: (text: string) => void): Promise<CompareResult> {
   const codecs = args.codecs ?? [...SESSION_CODECS];
-  const unknown = codecs.filter((c) => c !== 'captured' && !CODEC_NAMES.includes(c));
-  if (unknown.length) return { stdout: '', stderr: `wirescope: unknown codec ${unknown.join(', ')}; codecs: captured, ${CODEC_NAMES.join(', ')}\n`, code: 2 };
+  const schemaNames: readonly string[] = SCHEMA_CODEC_NAMES;
+  const unknown = codecs.filter((c) => c !== 'captured' && !CODEC_NAMES.includes(c) && !schemaNames.includes(c));
+  if (unknown.length) return { stdout: '', stderr: `wirescope: unknown codec ${unknown.join(', ')}; codecs: captured, ${CODEC_NAMES.join(', ')}, ${schemaNames.join(', ')}\n`, code: 2 };
   const capture = readCaptureSession(raw);
   if ('error' in capture) return { stdout: '', stderr: `wirescope: ${capture.error}\n`, code: 1 };
   let { messages, connections } = capture;
@@ -33,6 +36,7 @@ export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, 
   const rows = await runSessionComparison(messages, {
     codecs,
     engine: zlibEngine(),
+    brotli: nodeBrotli(),
     negotiated,
     yieldEvery: 1000,
     onProgress: (p) => progress(`compare --session: ${p.done}/${p.total} ${p.phase}${p.codec ? ` ${p.codec}` : ''}\n`),

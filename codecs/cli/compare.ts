@@ -3,6 +3,7 @@ import { parseInput } from '../input.js';
 import { CODEC_NAMES, formatJson, formatKeyOverhead, formatMarkdown, formatText, frameValue, keyOverhead, runComparison } from '../compare/index.js';
 import type { CompareArgs } from './args.js';
 import { compareSessionCommand } from './compare-session.js';
+import { schemaActuals } from '../compare/schema/actuals.js';
 
 export interface CompareResult {
   readonly stdout: string;
@@ -38,10 +39,11 @@ export async function compare(raw: Uint8Array, args: CompareArgs, progress: (tex
     onProgress: (p) => progress(`compare: ${p.done}/${p.total} ${p.codec}\n`),
   });
   const keys = frame.format === 'cbor' || frame.format === 'msgpack' || frame.format === 'json' ? keyOverhead(frame.index) : null;
+  const actuals = keys ? schemaActuals(frame.value) : [];
   const title = `${frame.format} frame, ${input.bytes.length} bytes`;
-  if (args.output === 'json') return { stdout: formatJson(rows, { frame: { format: frame.format, bytes: input.bytes.length }, keys }) + '\n', stderr: '', code: 0 };
+  if (args.output === 'json') return { stdout: formatJson(rows, { frame: { format: frame.format, bytes: input.bytes.length }, keys, schemaActuals: actuals }) + '\n', stderr: '', code: 0 };
   if (args.output === 'markdown') return { stdout: formatMarkdown(rows, title) + '\n', stderr: '', code: 0 };
   const out = [title, '', formatText(rows)];
-  if (keys) out.push('', formatKeyOverhead(keys));
+  if (keys) out.push('', formatKeyOverhead(keys, actuals));
   return { stdout: out.join('\n') + '\n', stderr: '', code: 0 };
 }

@@ -34,6 +34,8 @@ export interface FrameSummary {
   /** A placeholder for a frame the host lost (no bytes held): why. */
   readonly lost?: string;
   readonly verdict?: Verdict;
+  /** A compressed frame: `gzip → cbor, 1,234 → 5,678 bytes (4.6x)`. */
+  readonly compression?: string;
   /** The framing protocol (socket.io, phoenix, graphql-ws, …) and its message type, event/topic and id. */
   readonly protocol?: { readonly name: string; readonly message: string; readonly event?: string; readonly id?: string; readonly quiet?: boolean };
 }
@@ -103,6 +105,21 @@ export interface FrameDecode {
   readonly nearMisses?: readonly { readonly format: string; readonly offset: number; readonly message: string }[];
   /** Unknown frames: printable runs found in the bytes. */
   readonly strings?: readonly string[];
+  /**
+   * A compressed frame (gzip, zlib, raw deflate, a per-connection stream's message): node
+   * offsets are in the decompressed bytes (`bytes` with `decompressed: true`).
+   */
+  readonly compression?: FrameCompression;
+}
+
+export interface FrameCompression {
+  readonly method: string;
+  readonly compressedBytes: number;
+  readonly decompressedBytes: number;
+  /** `gzip → cbor, 1,234 → 5,678 bytes (4.6x)`. */
+  readonly summary: string;
+  /** Why inflating stopped (offset in the compressed frame), or null. */
+  readonly error: FrameError | null;
 }
 
 export interface LargestField {
@@ -249,7 +266,8 @@ export interface WorkerMethods {
   /** A window of a node's children (`total` in all), from `offset` or around the child `around`; `sortBySize`: all of them largest first, then the window. */
   children: { params: { frameId: number; format: FormatChoice; nodeId: number; offset?: number; limit?: number; around?: number; sortBySize?: boolean }; result: ChildWindow };
   nodeAt: { params: { frameId: number; format: FormatChoice; offset: number }; result: number[] };
-  bytes: { params: { frameId: number }; result: Uint8Array | null };
+  /** The frame's bytes as captured, or (`decompressed`) what a compressed frame inflated to. */
+  bytes: { params: { frameId: number; decompressed?: boolean }; result: Uint8Array | null };
   /** JSON / EDN (one line; `edn-pretty` indented) of a node; `raw-text` / `raw-hex`: the frame's bytes as UTF-8 text or hex (frames that do not decode). */
   text: { params: { frameId: number; format: FormatChoice; nodeId: number; mode: 'json' | 'edn' | 'edn-pretty' | 'raw-text' | 'raw-hex' }; result: TextResult };
   search: { params: { frameId: number; format: FormatChoice; text: string; limit: number }; result: TreeSearchResult };

@@ -11,6 +11,7 @@ import { CrdtTab } from '../crdt/CrdtTab.js';
 import { DiffTab } from '../diff/DiffTab.js';
 import { ErrorBanner } from './ErrorBanner.js';
 import { UnknownBanner } from './UnknownBanner.js';
+import { CompressionBanner } from './CompressionBanner.js';
 import { FrameActions } from './FrameActions.js';
 import { StructureTab } from './StructureTab.js';
 import { TextTab } from './TextTab.js';
@@ -76,14 +77,17 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
       live = false;
     };
   }, [client, frameId, format]);
+  // A compressed frame's hex shows the bytes as captured, or (toggled) the decompressed ones its nodes point into.
+  const [showDecompressed, setShowDecompressed] = useState(false);
+  useEffect(() => setShowDecompressed(false), [frameId]);
   useEffect(() => {
     let live = true;
     setBytes(null);
-    void client.call('bytes', { frameId }).then((b) => live && setBytes(b));
+    void client.call('bytes', { frameId, decompressed: showDecompressed }).then((b) => live && setBytes(b));
     return () => {
       live = false;
     };
-  }, [client, frameId]);
+  }, [client, frameId, showDecompressed]);
 
   const root = decoded?.root ?? null;
   // What "auto" found, kept while another decoder is forced (the switcher's "auto (…)" names it).
@@ -124,7 +128,14 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
   const tabs = useMemo<Tab[]>(() => ['tree', 'hex', 'text', 'bytes', 'compare', ...(decoded?.isCrdt ? (['crdt'] as Tab[]) : []), 'diff'], [decoded?.isCrdt]);
   // A tab this frame lacks (CRDT on a plain frame) shows the tree; the choice is kept for the next.
   const tab: Tab = tabs.includes(chosenTab) ? chosenTab : 'tree';
-  const errorOffset = decoded?.error?.offset ?? null;
+  const compression = decoded?.compression ?? null;
+  // Over the compressed bytes only an inflate error has an offset; nodes point into the decompressed ones.
+  const hexLinked = !compression || showDecompressed;
+  // A compressed frame's inflate error has its offset in the compressed bytes; any other error in the decompressed ones.
+  const errorOffset = !compression ? (decoded?.error?.offset ?? null) : compression.error ? (showDecompressed ? null : compression.error.offset) : showDecompressed ? (decoded?.error?.offset ?? null) : null;
+  const hexSelection = hexLinked ? selected : null;
+  const hexByteClick = (o: number) => void (hexLinked ? onByteClick(o) : undefined);
+  const contentSize = compression ? compression.decompressedBytes : frame.size;
   const nodeId = selected?.id ?? root?.id ?? 0;
 
   return (
@@ -135,6 +146,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
       ) : (
         decoded?.error && <ErrorBanner error={decoded.error} format={decoded.format} onShowByte={showByte} />
       )}
+      {compression && <CompressionBanner compression={compression} decompressed={showDecompressed} onDecompressed={setShowDecompressed} />}
       {decoded?.warnings.map((w) => (
         <div key={w} className="ws-banner-error" style={{ background: 'var(--ws-warn-bg)' }} role="status">
           {w}
@@ -168,20 +180,21 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
             format={format}
             tree={tree}
             bytes={bytes}
-            frameSize={frame.size}
+            frameSize={contentSize}
             selected={selected}
+            hexLinked={hexLinked}
             errorOffset={errorOffset}
             sortBySize={sortBySize}
             onSortBySize={setSortBySize}
             onSelectNode={(n) => setSelectedId(n.id)}
             onSelectPath={(p) => void selectPath(p)}
-            onByteClick={(o) => void onByteClick(o)}
+            onByteClick={hexByteClick}
             showHex
             scrollToOffset={scrollTo}
             searchText={props.searchText}
           />
         )}
-        {tab === 'hex' && <HexTab client={client} frameId={frameId} format={format} bytes={bytes} hex={{ selection: selected, errorOffset, onByteClick: (o) => void onByteClick(o), scrollToOffset: scrollTo }} />}
+        {tab === 'hex' && <HexTab client={client} frameId={frameId} format={format} bytes={bytes} hex={{ selection: hexSelection, errorOffset, onByteClick: hexByteClick, scrollToOffset: scrollTo }} />}
         {tab === 'text' && decoded && (
           <TextTab
             client={client}
