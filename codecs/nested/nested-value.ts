@@ -1,4 +1,4 @@
-import { Kind } from '../core/kinds.js';
+import { Flag, Kind } from '../core/kinds.js';
 import { SpanIndex, type FormatWalker } from '../core/span-index.js';
 import { cborWalker } from '../cbor/walker.js';
 import { msgpackWalker } from '../msgpack/walker.js';
@@ -152,7 +152,7 @@ function readBinary(bytes: Uint8Array): Reading | null {
   const tryWalker = (format: 'cbor' | 'msgpack', walker: FormatWalker, base: number) => {
     const index = new SpanIndex(bytes, walker, { depth: 1 });
     if (index.error || index.root < 0) return;
-    const score = containerScore(index);
+    const score = containerScore(index, format);
     if (score === null) return;
     if (base + score > bestScore) [best, bestScore] = [{ index, format }, base + score];
   };
@@ -165,16 +165,19 @@ function readBinary(bytes: Uint8Array): Reading | null {
   const pb = detectors.find((d) => d.format === 'protobuf')?.detect(bytes, {});
   // Small field numbers only, and a nested message or text field among them: 0.3 + 0.15 + 0.05 in the
   // detector's scale (which adds up to 0.49999… in floating point).
-  if (pb && !('error' in pb) && pb.index && pb.confidence >= 0.49) return { index: pb.index, format: 'protobuf' };
+  if (pb && !('error' in pb) && pb.index && pb.confidence >= 0.49 && hasWrittenText(pb.index)) return { index: pb.index, format: 'protobuf' };
   return null;
 }
 
 /**
- * The plausibility of a CBOR / MessagePack reading as nested data, or null when it is not:
- * the root must be a non-empty map or array (a tag of one for CBOR) with nothing exotic
- * on its first level (simple values, undefined, unregistered tags or exts).
+ * The plausibility of a CBOR / MessagePack reading as nested data, or null when it is not.
+ * Random bytes (a hash, a UUID) read whole as MessagePack or CBOR more often than one would
+ * think — `91 ae …` is an array of one 14-byte string, `83 54 cb …` a map of numbers — so
+ * a reading must show written structure: a map whose keys are all written text (in CBOR
+ * also small integers, as COSE keys are), or an array holding such a map or mostly text;
+ * every string read must be valid UTF-8 without control characters.
  */
-function containerScore(index: SpanIndex): number | null {
+function containerScore(index: SpanIndex, format: 'cbor' | 'msgpack'): number | null {
   const { store } = index;
   let root = index.root;
   if (store.kind[root] === Kind.tag) root = store.firstChild[root] ?? -1;
@@ -182,9 +185,68 @@ function containerScore(index: SpanIndex): number | null {
   const k = store.kind[root];
   if (k !== Kind.map && k !== Kind.array) return null;
   if (index.children(root).length === 0) return null;
-  // CBOR and MessagePack share 0x80–0x9f: a few levels tell `81 a3 61 65 …` (CBOR [{"e": …}])
-  // from the MessagePack reading of the same bytes, whose keys are not text.
   index.expand(index.root, 3);
+  if (!textLooksWritten(index)) return null;
+  if (k === Kind.map ? !keysLookWritten(index, root, format) : !arrayLooksWritten(index, root, format)) return null;
   const p = plausibility(index);
   return p.score >= 0.1 ? p.score : null;
+}
+
+/** Every key is non-empty text (or, in CBOR, a small integer, with two entries or more). */
+function keysLookWritten(index: SpanIndex, map: number, format: 'cbor' | 'msgpack'): boolean {
+  const { store } = index;
+  let entries = 0;
+  let ints = 0;
+  for (let c = store.firstChild[map]; c >= 0; c = store.nextSibling[c]) {
+    if (!(store.flags[c] & Flag.key)) continue;
+    entries++;
+    const k = store.kind[c];
+    if (k === Kind.text && store.end[c] - store.start[c] > index.headerLength(c)) continue;
+    if (format === 'cbor' && (k === Kind.uint || k === Kind.nint) && store.end[c] - store.start[c] === 1) {
+      ints++;
+      continue;
+    }
+    return false;
+  }
+  return entries > 0 && (ints === 0 || entries >= 2);
+}
+
+/** An array holding a map with written keys, or whose bytes are a third text or more. */
+function arrayLooksWritten(index: SpanIndex, array: number, format: 'cbor' | 'msgpack'): boolean {
+  const { store } = index;
+  let textBytes = 0;
+  for (let c = store.firstChild[array]; c >= 0; c = store.nextSibling[c]) {
+    const k = store.kind[c];
+    if (k === Kind.map && keysLookWritten(index, c, format)) return true;
+    if (k === Kind.text) textBytes += store.end[c] - store.start[c] - index.headerLength(c);
+  }
+  return textBytes * 3 >= store.end[array] - store.start[array];
+}
+
+/**
+ * Random bytes read as Protobuf now and then, a LEN field of them read as a nested message:
+ * a Protobuf value counts when a text field of two characters or more reads as written text.
+ */
+function hasWrittenText(index: SpanIndex): boolean {
+  index.expand(index.root, 3);
+  const { store } = index;
+  let text = false;
+  for (let id = 0; id < Math.min(store.size, 256); id++) if (store.kind[id] === Kind.text && store.end[id] - store.start[id] - index.headerLength(id) >= 2) text = true;
+  return text && textLooksWritten(index);
+}
+
+/** Every string read so far is written text: valid UTF-8 (a MessagePack `str` that is not is only a warning) without control characters. */
+function textLooksWritten(index: SpanIndex): boolean {
+  const { store, bytes } = index;
+  const n = Math.min(store.size, 256);
+  for (let id = 0; id < n; id++) {
+    if (store.kind[id] !== Kind.text) continue;
+    if (store.flags[id] & Flag.invalidUtf8) return false;
+    const end = Math.min(store.end[id], bytes.length);
+    for (let i = store.start[id] + store.head[id]; i < end; i++) {
+      const c = bytes[i];
+      if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f) return false;
+    }
+  }
+  return true;
 }
