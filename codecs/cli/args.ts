@@ -51,14 +51,15 @@ export const USAGE = `Usage: wirescope inspect <file|-> [options]
                          [--json|--markdown] [--codecs a,b,...] [--proto F [--message M]]
                          [--report out.md|out.html]
 
-Decodes one frame (CBOR, MessagePack, JSON, json-joy CRDT models and patches),
-validates every byte and prints
-where each field sits in the frame and what it costs.
+Decodes one frame (CBOR, MessagePack, JSON, NDJSON, text, Protobuf, socket.io,
+json-joy CRDT models and patches), validates every byte and prints where each field
+sits in the frame and what it costs.
 
 Options:
-  --format auto|cbor|msgpack|json|crdt-model|crdt-patch
+  --format auto|cbor|msgpack|json|ndjson|text|protobuf|socketio|crdt-model|crdt-patch
                                     decoder to use (default: auto-detect); crdt-model
-                                    and crdt-patch are json-joy's binary formats
+                                    and crdt-patch are json-joy's binary formats,
+                                    protobuf reads the wire format without a schema
   --input auto|raw|hex|base64       how the file is written (default: auto; hex may
                                     contain spaces, 0x, commas and # comments;
                                     base64url is accepted as base64)
