@@ -45,6 +45,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
       `"schema":${JSON_SCHEMA_VERSION}`,
       `"input":${JSON.stringify({ bytes: bytes.length, encoding: input.encoding })}`,
       `"format":${JSON.stringify(frame.format)}`,
+      `"verdict":${JSON.stringify(frame.verdict)}`,
     ];
     if (frame.detection) {
       parts.push(
@@ -65,6 +66,9 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
     return { stdout: `{${parts.join(',')}}\n`, stderr: '', malformed: error !== null };
   }
 
+  // A 0-byte frame (a WebSocket frame may be empty): one verdict, worded as the paste page
+  // words it; not malformed, so exit 0 (README, CLI).
+  if (frame.verdict === 'empty') return { stdout: `empty, 0 bytes — ${EMPTY_INPUT}\n`, stderr: '', malformed: false };
   const out: string[] = [];
   const detected = frame.detection?.candidates[0];
   out.push(
@@ -109,6 +113,9 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
   const stderr = noFormat ? noFormatReport(frame.detection!, bytes.length) : error ? `error: ${error.message} (${error.code}, offset ${error.offset})\n` : '';
   return { stdout: out.join('\n') + '\n', stderr, malformed: error !== null };
 }
+
+/** The paste page's wording (inspector-app/src/sources/paste-input.ts). */
+const EMPTY_INPUT = 'nothing to inspect: the input is empty';
 
 function round(n: number): number {
   return Math.round(n * 1000) / 1000;
