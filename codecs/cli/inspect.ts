@@ -110,7 +110,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
   for (const w of index?.warnings ?? []) out.push(`warning: ${w.message}`);
   // A compressed frame that did not inflate whole: the inflate error is the news, whatever its partial content reads as.
   const noFormat = frame.detection !== null && frame.detection.candidates.length === 0 && !frame.compression?.error;
-  const stderr = noFormat ? noFormatReport(frame.detection!, bytes.length) : error ? `error: ${error.message} (${error.code}, offset ${error.offset})\n` : '';
+  const stderr = noFormat ? noFormatReport(frame.detection!, bytes.length, frame.decompressed ?? bytes, args.text) : error ? `error: ${error.message} (${error.code}, offset ${error.offset})\n` : '';
   return { stdout: out.join('\n') + '\n', stderr, malformed: error !== null };
 }
 

@@ -1,5 +1,7 @@
 import { FRAME_FORMATS } from '../index.js';
-import type { Detection } from '../detect.js';
+import type { Detection, Rejection } from '../detect.js';
+import { SpanIndex } from '../core/span-index.js';
+import { protobufWalker } from '../protobuf/walker.js';
 
 /** Why a detector did not even start reading (it returns null for these inputs). */
 const NOT_STARTED: Readonly<Record<string, string>> = {
@@ -10,7 +12,7 @@ const NOT_STARTED: Readonly<Record<string, string>> = {
   'crdt-patch': 'too short for a json-joy patch (under 3 bytes)',
   ndjson: 'no newline-delimited JSON lines start in this input',
   text: 'not printable UTF-8 text',
-  protobuf: 'nothing to read',
+  protobuf: 'not tried on a text frame (Protobuf is binary)',
   socketio: 'no socket.io / engine.io packet starts in this input',
 };
 
@@ -19,11 +21,24 @@ const NOT_STARTED: Readonly<Record<string, string>> = {
  * then lists what each reader found, the one that got furthest first (the error of
  * whichever reader got furthest, alone, read like a verdict on the format, e.g. a json-joy
  * patch message for 4 KB of random bytes), and last the readers that could not start.
+ *
+ * Protobuf has no magic number, so detection never offers a failed Protobuf reading as the
+ * nearest one (its detector returns null then); this list still names the Protobuf
+ * reader's own error and offset, read here, in its place by offset.
  */
-export function noFormatReport(detection: Detection, length: number): string {
+/** `bytes`: what the readers read (a compressed frame's decompressed bytes); `length`: the input's size. */
+export function noFormatReport(detection: Detection, length: number, bytes: Uint8Array, isText = false): string {
+  const rejected: Rejection[] = [...detection.rejected];
+  if (!isText && !rejected.some((r) => r.format === 'protobuf')) {
+    const error = new SpanIndex(bytes, protobufWalker, { depth: 1 }).error;
+    if (error) {
+      const at = rejected.findIndex((r) => r.error.offset < error.offset);
+      rejected.splice(at < 0 ? rejected.length : at, 0, { format: 'protobuf', error });
+    }
+  }
   const lines = [`error: no format decodes this input (${length} bytes); what each reader found, furthest first:`];
-  for (const r of detection.rejected) lines.push(`  ${r.format} (${r.error.code}, offset ${r.error.offset}): ${r.error.message}`);
-  const tried = new Set(detection.rejected.map((r) => r.format));
+  for (const r of rejected) lines.push(`  ${r.format} (${r.error.code}, offset ${r.error.offset}): ${r.error.message}`);
+  const tried = new Set(rejected.map((r) => r.format));
   for (const format of FRAME_FORMATS) if (!tried.has(format)) lines.push(`  ${format}: ${NOT_STARTED[format] ?? 'did not start'}`);
   return lines.join('\n') + '\n';
 }

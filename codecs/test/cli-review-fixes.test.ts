@@ -59,7 +59,8 @@ describe('#8 the Protobuf reader names its real error', () => {
   });
 
   it('one byte still gets the reader\'s error, not "nothing to read"', () => {
-    const r = runCli(['inspect', '-', '--input', 'hex'], { '-': 'ff' });
+    const r = runCli(['inspect', '-', '--input', 'hex'], { '-': 'c1' });
+    expect(r.stderr).toContain('error: no format decodes this input (1 bytes)');
     expect(r.stderr).not.toContain('nothing to read');
     expect(r.stderr).toMatch(/^ {2}protobuf \([a-z-]+, offset \d+\): /m);
   });
