@@ -168,7 +168,25 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 // One encoder / decoder instance per codec, reused (json-pack's writers hand out
 // subarrays of a growing buffer that later writes never overwrite).
 const cbor = { enc: new CborEncoder(), fast: new CborEncoderFast(), stable: new CborEncoderStable(), dag: new CborEncoderDag(), dec: new CborDecoder(), decDag: new CborDecoderDag() };
-const msgpack = { enc: new MsgPackEncoder(), dec: new MsgPackDecoder() };
+/**
+ * json-pack's MsgPackEncoder writes nothing at all for a bigint (its writeAny has no bigint
+ * case): a map then lacks a value and its own decoder runs off the end ("Index out of
+ * range"; review #9, `seq` = 2^64-1 in samples/order.cbor). A bigint is written as
+ * MessagePack's 64-bit integer, uint 64 (0xcf) or int 64 (0xd3), as other MessagePack
+ * encoders do; beyond 64 bits MessagePack has no integer, so the nearest thing, a float 64.
+ * MsgPackDecoder reads 64-bit integers back as doubles, so the round trip names 'bigint'.
+ */
+const U64_MAX = (1n << 64n) - 1n;
+const I64_MIN = -(1n << 63n);
+class MsgPackBigIntEncoder extends MsgPackEncoder {
+  override writeAny(value: unknown): void {
+    if (typeof value !== 'bigint') return super.writeAny(value);
+    if (value >= 0n && value <= U64_MAX) this.writer.u8u64(0xcf, value);
+    else if (value < 0n && value >= I64_MIN) this.writer.u8u64(0xd3, BigInt.asUintN(64, value));
+    else this.writer.u8f64(0xcb, Number(value));
+  }
+}
+const msgpack = { enc: new MsgPackBigIntEncoder(), dec: new MsgPackDecoder() };
 const ubjson = { enc: new UbjsonEncoder(new CrdtWriter()), dec: new UbjsonDecoder() };
 const ion = { enc: new IonEncoderFast(), dec: new IonDecoder() };
 const bson = { enc: new BsonEncoder(new CrdtWriter()), dec: new BsonDecoder() };
@@ -307,6 +325,10 @@ const specs: Spec[] = [
     label: 'MessagePack',
     family: 'msgpack',
     prepare: convertFor('msgpack'),
+    notes: (f) =>
+      f.bigints
+        ? [`bigint: ${plural(f.bigints, 'bigint')} written as uint 64 / int 64 (a float 64 beyond 64 bits); json-pack's MsgPackDecoder reads 64-bit integers back as doubles`]
+        : [],
     write: (v) => msgpack.enc.encode(v),
     read: (e) => msgpack.dec.decode(single(e)),
   },
