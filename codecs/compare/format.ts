@@ -18,11 +18,19 @@ export function opsText(t: Timing | null): string {
   return ops >= 100 ? int(ops) : ops.toPrecision(3);
 }
 
-/** Median with the spread: `12.3 ms (11.9–14.0)`. */
+/**
+ * Median with the spread: `12.3 ms (11.9–14.0)`; below 1 ms in µs, as the browser's Compare
+ * tab shows times (`2.10 µs (1.90–4.20)`, `850 µs (500–1200)`), never `0.00 ms`. The
+ * median picks the unit; the spread is in the same unit.
+ */
 export function msText(t: Timing | null): string {
   if (!t || !Number.isFinite(t.medianMs)) return '–';
-  const f = (x: number): string => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
-  return t.runs > 1 ? `${f(t.medianMs)} ms (${f(t.minMs)}–${f(t.maxMs)})` : `${f(t.medianMs)} ms`;
+  const [scale, unit] = t.medianMs < 1 ? [1000, 'µs'] : [1, 'ms'];
+  const f = (ms: number): string => {
+    const x = ms * scale;
+    return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
+  };
+  return t.runs > 1 ? `${f(t.medianMs)} ${unit} (${f(t.minMs)}–${f(t.maxMs)})` : `${f(t.medianMs)} ${unit}`;
 }
 
 export function losslessText(row: Row): string {
