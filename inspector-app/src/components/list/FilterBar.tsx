@@ -4,6 +4,9 @@ import { parsePath } from '../../worker/path-filter.js';
 
 export const FORMAT_OPTIONS = ['all', 'cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'crdt-model', 'crdt-patch', 'error', 'unknown', 'empty'] as const;
 
+/** The framing protocols the recognizers name (codecs/protocols), and 'none'. */
+export const PROTOCOL_OPTIONS = ['all', 'socket.io', 'engine.io', 'phoenix', 'graphql-ws', 'subscriptions-transport-ws', 'centrifugo', 'wamp', 'stomp', 'mqtt', 'none'] as const;
+
 export interface FilterBarProps {
   readonly filters: ListFilters;
   readonly connections: ReadonlyMap<string, ConnectionState>;
@@ -32,6 +35,7 @@ export function FilterBar(props: FilterBarProps): ReactElement {
   const { filters, connections, connectionLabels, onChange, search } = props;
   const [text, setText] = useState(filters.text);
   const [path, setPath] = useState(filters.path);
+  const [event, setEvent] = useState(filters.event);
   const textRef = useRef<HTMLInputElement>(null);
   const parsed = path.trim() ? parsePath(path) : null;
   const latest = useRef(props);
@@ -57,6 +61,13 @@ export function FilterBar(props: FilterBarProps): ReactElement {
     const timer = setTimeout(() => latest.current.onChange({ text, path }), 200);
     return () => clearTimeout(timer);
   }, [text, path]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // The event filter runs on the list rows (no worker): a short pause is enough.
+  useEffect(() => {
+    if (event === filters.event) return;
+    const timer = setTimeout(() => latest.current.onChange({ event }), 120);
+    return () => clearTimeout(timer);
+  }, [event]); // eslint-disable-line react-hooks/exhaustive-deps
 
   return (
     <div className="ws-filter-bar" role="search">
@@ -98,6 +109,25 @@ export function FilterBar(props: FilterBarProps): ReactElement {
           </option>
         ))}
       </select>
+      <select aria-label="Protocol" data-testid="protocol-filter" value={filters.protocol} onChange={(e) => onChange({ protocol: e.target.value })} style={{ maxWidth: 130 }}>
+        {PROTOCOL_OPTIONS.map((p) => (
+          <option key={p} value={p}>
+            {p === 'all' ? 'all protocols' : p === 'none' ? 'no protocol' : p}
+          </option>
+        ))}
+      </select>
+      <input
+        type="search"
+        placeholder="event / topic"
+        aria-label="Filter frames by event name or topic"
+        data-testid="event-filter"
+        value={event}
+        onChange={(e) => setEvent(e.target.value)}
+        style={{ maxWidth: 120 }}
+      />
+      <label className="ws-filter-check" title="Hide ping / pong, heartbeats and other keep-alives">
+        <input type="checkbox" data-testid="hide-keepalives" checked={filters.hideQuiet} onChange={(e) => onChange({ hideQuiet: e.target.checked })} /> hide keep-alives
+      </label>
       {search && !search.done && (
         <span className="ws-filter-progress" data-testid="filter-progress">
           <progress aria-label="Searching frames" max={Math.max(1, search.total)} value={search.searched} /> searching {search.searched.toLocaleString('en-US')} / {search.total.toLocaleString('en-US')}
