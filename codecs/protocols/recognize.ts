@@ -1,6 +1,6 @@
 import { Kind } from '../core/kinds.js';
 import type { SpanIndex } from '../core/span-index.js';
-import { socketIoPacket } from './socketio-walker.js';
+import { SOCKET_IO_TYPES, socketIoPacket } from './socketio-walker.js';
 
 /**
  * The framing protocol a decoded frame belongs to, from its shape (and the connection's
@@ -18,6 +18,8 @@ export interface ProtocolInfo {
   readonly id?: string;
   /** Keep-alives (ping/pong, heartbeats): shown quietly, filterable. */
   readonly quiet?: boolean;
+  /** Socket.IO BINARY_EVENT / BINARY_ACK: how many binary frames follow it as its attachments. */
+  readonly attachments?: number;
 }
 
 export interface RecognizeContext {
@@ -65,7 +67,13 @@ export function recognizeProtocol(index: SpanIndex | null, format: string | null
     const p = socketIoPacket(index);
     if (!p) return null;
     if (!p.socketType) return { protocol: 'engine.io', message: p.engineType, quiet: p.engineType === 'ping' || p.engineType === 'pong' || p.engineType === 'noop' };
-    return { protocol: 'socket.io', message: p.socketType, event: p.event ?? (p.namespace !== '/' ? p.namespace : undefined), id: p.ack !== null ? String(p.ack) : undefined };
+    return {
+      protocol: 'socket.io',
+      message: p.socketType,
+      event: p.event ?? (p.namespace !== '/' ? p.namespace : undefined),
+      id: p.ack !== null ? String(p.ack) : undefined,
+      ...(p.attachments > 0 ? { attachments: p.attachments } : {}),
+    };
   }
   if (format !== 'json' && format !== 'cbor' && format !== 'msgpack' && format !== 'ndjson') return null;
   const root = format === 'ndjson' ? index.children(index.root)[0] : index.root;
@@ -101,6 +109,8 @@ export function recognizeProtocol(index: SpanIndex | null, format: string | null
       return { protocol: 'centrifugo', message: centrifugo, event: str(leaf(index, body.get('channel'))), id: str(leaf(index, f.get('id'))), quiet: centrifugo === 'ping' };
     }
     if (f.size === 0 && sub.startsWith('centrifugo')) return { protocol: 'centrifugo', message: 'ping', quiet: true };
+    const socketIo = socketIoMsgpack(index, f);
+    if (socketIo) return socketIo;
   }
   if (kind === Kind.array) {
     const items = index.children(root);
@@ -120,6 +130,26 @@ export function recognizeProtocol(index: SpanIndex | null, format: string | null
     }
   }
   return null;
+}
+
+/**
+ * socket.io-msgpack-parser: every packet is one binary frame, a MessagePack map
+ * {type, data, nsp, id, options} (Engine.IO adds nothing to binary frames in v4).
+ */
+function socketIoMsgpack(index: SpanIndex, f: Map<string, number>): ProtocolInfo | null {
+  const type = leaf(index, f.get('type'));
+  const nsp = leaf(index, f.get('nsp'));
+  if (typeof type !== 'number' || !Number.isInteger(type) || type < 0 || type > 6 || typeof nsp !== 'string') return null;
+  // The client's packets carry its emit options too ({compress: true}).
+  if (![...f.keys()].every((k) => k === 'type' || k === 'data' || k === 'nsp' || k === 'id' || k === 'options')) return null;
+  const message = SOCKET_IO_TYPES[type];
+  let event: string | undefined;
+  const data = f.get('data');
+  if ((message === 'EVENT' || message === 'BINARY_EVENT') && data !== undefined && index.store.kind[data] === Kind.array) {
+    if (!index.isExpanded(data)) index.expand(data, 1);
+    event = str(leaf(index, index.children(data)[0]));
+  }
+  return { protocol: 'socket.io', message, event: event ?? (nsp !== '/' ? nsp : undefined), id: str(leaf(index, f.get('id'))) };
 }
 
 /** HELLO [1, realm, {roles…}] and WELCOME [2, session, {…}]: the shapes that open every WAMP session. */

@@ -78,6 +78,8 @@ export interface TreeNode {
   /** json-joy CRDT frames: `sid.time` id and span (chunks / tombstones). */
   readonly crdtId: string | null;
   readonly crdtSpan: number | null;
+  /** Another frame this node stands for (a Socket.IO attachment placeholder → its binary frame). */
+  readonly link?: { readonly frameId: number };
 }
 
 export interface ChildWindow {

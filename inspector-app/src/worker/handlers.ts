@@ -25,6 +25,7 @@ import { compileQuery, frameMatches, searchFormat, type ContentQuery } from './c
 import { childNodes, framePreview, pathToOffset, treeNode } from './tree-nodes.js';
 import { searchTree } from './tree-search.js';
 import { annotateFrame } from './annotate-frame.js';
+import { ProtocolLinks } from './protocol-links.js';
 import { buildHar } from '../sources/har.js';
 import { serializeCapture } from '../sources/capture-file.js';
 
@@ -59,7 +60,7 @@ function hexLines(bytes: Uint8Array): string {
 }
 
 /** The list row for one frame: read one level deep, never more. */
-export function summarize(frame: IngestFrame, store?: FrameStore): FrameSummary {
+export function summarize(frame: IngestFrame, store?: FrameStore, links?: ProtocolLinks): FrameSummary {
   const decoded = decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text', preferFormat: store?.formats.preferred(frame.connectionId) });
   if (decoded.verdict === 'decoded') store?.formats.record(frame.connectionId, decoded.format, frame.data.byteLength);
   const d = isPlainText(frame, decoded) ? { format: null, index: null, error: null } : decoded;
@@ -68,6 +69,9 @@ export function summarize(frame: IngestFrame, store?: FrameStore): FrameSummary 
   // Plain text previews as itself, not as a quoted string.
   let preview = d.index && d.index.root >= 0 && d.format !== 'text' ? framePreview(d.index) : '';
   if (!preview) preview = frame.opcode === 'text' ? textDecoder.decode(frame.data.subarray(0, 120)) : hexStart(frame.data);
+  const recognized = recognizeProtocol(d.index, d.format);
+  // An attachment's bytes cannot say whose they are: the connection's earlier frames do.
+  const linked = links?.observe(frame, recognized);
   return {
     frameId: frame.frameId,
     connectionId: frame.connectionId,
@@ -79,18 +83,15 @@ export function summarize(frame: IngestFrame, store?: FrameStore): FrameSummary 
     preview,
     error: d.error ? { code: d.error.code, offset: d.error.offset, message: d.error.message } : null,
     verdict: decoded.verdict,
-    protocol: protocolOf(d.index, d.format),
+    protocol: recognized ? { name: recognized.protocol, message: recognized.message, event: recognized.event, id: recognized.id, quiet: recognized.quiet } : undefined,
+    ...(linked ? { protocol: linked.protocol, preview: `${linked.preview} · ${hexStart(frame.data, 12)}` } : {}),
   };
-}
-
-function protocolOf(index: SpanIndex | null, format: string | null): FrameSummary['protocol'] {
-  const p = recognizeProtocol(index, format);
-  return p ? { name: p.protocol, message: p.message, event: p.event, id: p.id, quiet: p.quiet } : undefined;
 }
 
 /** The worker's request handlers, free of `postMessage` so tests call them directly. */
 export class WorkerHandlers {
   readonly store = new FrameStore();
+  readonly links = new ProtocolLinks();
   private filter: ContentQuery | null = null;
 
   private index(frameId: number, format: Parameters<FrameStore['decoded']>[1]): SpanIndex | null {
@@ -118,7 +119,7 @@ export class WorkerHandlers {
 
   /** The list row of a new frame (and what the text filter's fast route needs to know of it). */
   summarize(frame: IngestFrame): FrameSummary {
-    const summary = summarize(frame, this.store);
+    const summary = summarize(frame, this.store, this.links);
     this.store.setSearchFormat(frame.frameId, searchFormat(summary));
     return summary;
   }
@@ -138,7 +139,7 @@ export class WorkerHandlers {
         format: entry.format,
         candidates: entry.candidates,
         error: error ? { code: error.code, offset: error.offset, message: error.message } : null,
-        root: index && index.root >= 0 ? treeNode(index, index.root, 0, 0) : null,
+        root: index && index.root >= 0 ? this.links.linkPlaceholders(index, frameId, [treeNode(index, index.root, 0, 0)])[0] : null,
         warnings: plainText ? ['A plain text frame (not JSON): pick a decoder under "decode as" to force one.'] : index ? index.warnings.map((w) => w.message) : [],
         isCrdt: entry.format === 'crdt-model' || entry.format === 'crdt-patch',
         verdict: empty ? 'empty' : (entry.verdict ?? (error ? 'malformed' : 'decoded')),
@@ -150,7 +151,8 @@ export class WorkerHandlers {
       const index = this.index(frameId, format);
       if (!index) return { nodes: [], total: 0, offset: 0 };
       // Tag 24's embedded item opens as a nested tree (worker/embedded-nodes.ts).
-      return embeddedChildren(index, nodeId, offset, limit) ?? markEmbedded(index, childNodes(index, nodeId, offset, limit, around, sortBySize));
+      const window = embeddedChildren(index, nodeId, offset, limit) ?? markEmbedded(index, childNodes(index, nodeId, offset, limit, around, sortBySize));
+      return { ...window, nodes: this.links.linkPlaceholders(index, frameId, window.nodes) };
     },
     nodeAt: ({ frameId, format, offset }) => {
       const index = this.index(frameId, format);
@@ -252,6 +254,7 @@ export class WorkerHandlers {
     },
     clear: () => {
       this.store.clear();
+      this.links.clear();
     },
   };
 }
