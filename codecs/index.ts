@@ -13,6 +13,7 @@ import { ndjsonWalker } from './json/sequence-walker.js';
 import { textWalker } from './text/walker.js';
 import { protobufWalker } from './protobuf/walker.js';
 import { socketIoWalker } from './protocols/socketio-walker.js';
+import { mqttWalker } from './protocols/mqtt-walker.js';
 import { detectFormat, type Detection, type Rejection } from './detect.js';
 import { nearMissConfidence, NEAR_MISS_THRESHOLD } from './near-miss.js';
 
@@ -33,6 +34,7 @@ export { detectFormat, detectors, type Detection, type Candidate, type Rejection
 export { parseInput, parseHex, parseBase64, type InputMode, type InputEncoding, type ParsedInput, type ParseInputOptions } from './input.js';
 export { cborWalker, msgpackWalker, jsonWalker, ndjsonWalker, textWalker, protobufWalker, socketIoWalker, crdtModelWalker, crdtPatchWalker };
 export { socketIoPacket, type SocketIoPacket } from './protocols/socketio-walker.js';
+export { mqttWalker, mqttPackets, type MqttPacket } from './protocols/mqtt-walker.js';
 export { recognizeProtocol, type ProtocolInfo, type RecognizeContext } from './protocols/recognize.js';
 export { nearMissConfidence } from './near-miss.js';
 export { crdtByteSplit, nodeByteSplit, crdtClockTable, crdtExtensionOf } from './crdt/model-walker.js';
@@ -46,7 +48,7 @@ export { decodeCrdt, detectCrdtCodec, decodeModel, decodePatch, encodeModel, enc
  * CBOR or MessagePack frames, read as such and interpreted by `decodeCrdt`.
  */
 export type FrameFormat = FormatName;
-export const FRAME_FORMATS: readonly FrameFormat[] = ['cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'socketio', 'crdt-model', 'crdt-patch'];
+export const FRAME_FORMATS: readonly FrameFormat[] = ['cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'socketio', 'mqtt', 'crdt-model', 'crdt-patch'];
 
 export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
   cbor: cborWalker,
@@ -56,6 +58,7 @@ export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
   text: textWalker,
   protobuf: protobufWalker,
   socketio: socketIoWalker,
+  mqtt: mqttWalker,
   'crdt-model': crdtModelWalker,
   'crdt-patch': crdtPatchWalker,
 };

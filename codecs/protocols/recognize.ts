@@ -1,6 +1,7 @@
 import { Kind } from '../core/kinds.js';
 import type { SpanIndex } from '../core/span-index.js';
 import { SOCKET_IO_TYPES, socketIoPacket } from './socketio-walker.js';
+import { mqttPackets } from './mqtt-walker.js';
 
 /**
  * The framing protocol a decoded frame belongs to, from its shape (and the connection's
@@ -8,7 +9,7 @@ import { SOCKET_IO_TYPES, socketIoPacket } from './socketio-walker.js';
  * top two levels only, so it stays cheap on a large frame.
  */
 export interface ProtocolInfo {
-  /** `socket.io`, `engine.io`, `phoenix`, `graphql-ws`, `subscriptions-transport-ws`, `centrifugo`, `wamp`. */
+  /** `socket.io`, `engine.io`, `phoenix`, `graphql-ws`, `subscriptions-transport-ws`, `centrifugo`, `wamp`, `mqtt`, `stomp`. */
   readonly protocol: string;
   /** The message type in the protocol's own words (`EVENT`, `subscribe`, `phx_reply`, `PUBLISH`). */
   readonly message: string;
@@ -75,6 +76,7 @@ export function recognizeProtocol(index: SpanIndex | null, format: string | null
       ...(p.attachments > 0 ? { attachments: p.attachments } : {}),
     };
   }
+  if (format === 'mqtt') return mqttInfo(index);
   if (format !== 'json' && format !== 'cbor' && format !== 'msgpack' && format !== 'ndjson') return null;
   const root = format === 'ndjson' ? index.children(index.root)[0] : index.root;
   if (root === undefined) return null;
@@ -130,6 +132,15 @@ export function recognizeProtocol(index: SpanIndex | null, format: string | null
     }
   }
   return null;
+}
+
+/** MQTT: the first packet's type, its topic (or topic filters) and packet id; pings quiet. */
+function mqttInfo(index: SpanIndex): ProtocolInfo | null {
+  const packets = mqttPackets(index);
+  const p = packets[0];
+  if (!p) return null;
+  const message = packets.length > 1 ? `${p.type} +${packets.length - 1}` : p.type;
+  return { protocol: 'mqtt', message, event: p.topic ?? p.filters?.join(' '), id: p.packetId !== undefined ? String(p.packetId) : undefined, quiet: packets.every((q) => q.type === 'PINGREQ' || q.type === 'PINGRESP') };
 }
 
 /**
