@@ -14,6 +14,7 @@ import { textWalker } from './text/walker.js';
 import { protobufWalker } from './protobuf/walker.js';
 import { socketIoWalker } from './protocols/socketio-walker.js';
 import { mqttWalker } from './protocols/mqtt-walker.js';
+import { stompWalker } from './protocols/stomp-walker.js';
 import { detectFormat, type Detection, type Rejection } from './detect.js';
 import { nearMissConfidence, NEAR_MISS_THRESHOLD } from './near-miss.js';
 
@@ -35,6 +36,7 @@ export { parseInput, parseHex, parseBase64, type InputMode, type InputEncoding, 
 export { cborWalker, msgpackWalker, jsonWalker, ndjsonWalker, textWalker, protobufWalker, socketIoWalker, crdtModelWalker, crdtPatchWalker };
 export { socketIoPacket, type SocketIoPacket } from './protocols/socketio-walker.js';
 export { mqttWalker, mqttPackets, type MqttPacket } from './protocols/mqtt-walker.js';
+export { stompWalker, stompFrames, type StompFrame } from './protocols/stomp-walker.js';
 export { recognizeProtocol, type ProtocolInfo, type RecognizeContext } from './protocols/recognize.js';
 export { nearMissConfidence } from './near-miss.js';
 export { crdtByteSplit, nodeByteSplit, crdtClockTable, crdtExtensionOf } from './crdt/model-walker.js';
@@ -48,7 +50,7 @@ export { decodeCrdt, detectCrdtCodec, decodeModel, decodePatch, encodeModel, enc
  * CBOR or MessagePack frames, read as such and interpreted by `decodeCrdt`.
  */
 export type FrameFormat = FormatName;
-export const FRAME_FORMATS: readonly FrameFormat[] = ['cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'socketio', 'mqtt', 'crdt-model', 'crdt-patch'];
+export const FRAME_FORMATS: readonly FrameFormat[] = ['cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'socketio', 'mqtt', 'stomp', 'crdt-model', 'crdt-patch'];
 
 export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
   cbor: cborWalker,
@@ -59,6 +61,7 @@ export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
   protobuf: protobufWalker,
   socketio: socketIoWalker,
   mqtt: mqttWalker,
+  stomp: stompWalker,
   'crdt-model': crdtModelWalker,
   'crdt-patch': crdtPatchWalker,
 };
@@ -110,7 +113,7 @@ export function decodeFrame(bytes: Uint8Array, options: DecodeOptions = {}): Dec
   const furthest = nearestReading(detection.rejected, bytes.length);
   // A text frame that opens like a JSON object or array but is not JSON, or a Socket.IO packet
   // whose payload is broken: the error (and its offset) is what the user needs, not "plain text".
-  if (best?.format === 'text' && furthest?.index && (((furthest.format === 'json' || furthest.format === 'ndjson') && opensJsonContainer(bytes)) || furthest.format === 'socketio')) {
+  if (best?.format === 'text' && furthest?.index && (((furthest.format === 'json' || furthest.format === 'ndjson') && opensJsonContainer(bytes)) || furthest.format === 'socketio' || furthest.format === 'stomp')) {
     return { format: furthest.format, index: deepen(furthest.index, depth), error: furthest.error, detection, verdict: 'malformed' };
   }
   // Protobuf has no magic and reads many byte strings whole: a frame of a known format that

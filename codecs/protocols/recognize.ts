@@ -2,6 +2,7 @@ import { Kind } from '../core/kinds.js';
 import type { SpanIndex } from '../core/span-index.js';
 import { SOCKET_IO_TYPES, socketIoPacket } from './socketio-walker.js';
 import { mqttPackets } from './mqtt-walker.js';
+import { stompFrames } from './stomp-walker.js';
 
 /**
  * The framing protocol a decoded frame belongs to, from its shape (and the connection's
@@ -77,6 +78,7 @@ export function recognizeProtocol(index: SpanIndex | null, format: string | null
     };
   }
   if (format === 'mqtt') return mqttInfo(index);
+  if (format === 'stomp') return stompInfo(index);
   if (format !== 'json' && format !== 'cbor' && format !== 'msgpack' && format !== 'ndjson') return null;
   const root = format === 'ndjson' ? index.children(index.root)[0] : index.root;
   if (root === undefined) return null;
@@ -132,6 +134,21 @@ export function recognizeProtocol(index: SpanIndex | null, format: string | null
     }
   }
   return null;
+}
+
+/** STOMP: the command, the destination, the receipt / message id; heart-beats quiet. */
+function stompInfo(index: SpanIndex): ProtocolInfo | null {
+  const frames = stompFrames(index);
+  const f = frames[0];
+  if (!f) return null;
+  const h = f.headers;
+  return {
+    protocol: 'stomp',
+    message: frames.length > 1 ? `${f.command} +${frames.length - 1}` : f.command,
+    event: h.get('destination') ?? h.get('subscription'),
+    id: h.get('receipt') ?? h.get('receipt-id') ?? h.get('message-id') ?? h.get('id'),
+    quiet: frames.every((x) => x.command === 'heart-beat'),
+  };
 }
 
 /** MQTT: the first packet's type, its topic (or topic filters) and packet id; pings quiet. */
