@@ -15,6 +15,7 @@ import { protobufWalker } from './protobuf/walker.js';
 import { socketIoWalker } from './protocols/socketio-walker.js';
 import { mqttWalker } from './protocols/mqtt-walker.js';
 import { stompWalker } from './protocols/stomp-walker.js';
+import { phoenixWalker } from './protocols/phoenix-walker.js';
 import { detectFormat, type Detection, type Rejection } from './detect.js';
 import { nearMissConfidence, NEAR_MISS_THRESHOLD } from './near-miss.js';
 
@@ -37,6 +38,7 @@ export { cborWalker, msgpackWalker, jsonWalker, ndjsonWalker, textWalker, protob
 export { socketIoPacket, type SocketIoPacket } from './protocols/socketio-walker.js';
 export { mqttWalker, mqttPackets, type MqttPacket } from './protocols/mqtt-walker.js';
 export { stompWalker, stompFrames, type StompFrame } from './protocols/stomp-walker.js';
+export { phoenixWalker, phoenixBinary, type PhoenixBinary } from './protocols/phoenix-walker.js';
 export { recognizeProtocol, type ProtocolInfo, type RecognizeContext } from './protocols/recognize.js';
 export { nearMissConfidence } from './near-miss.js';
 export { crdtByteSplit, nodeByteSplit, crdtClockTable, crdtExtensionOf } from './crdt/model-walker.js';
@@ -50,7 +52,7 @@ export { decodeCrdt, detectCrdtCodec, decodeModel, decodePatch, encodeModel, enc
  * CBOR or MessagePack frames, read as such and interpreted by `decodeCrdt`.
  */
 export type FrameFormat = FormatName;
-export const FRAME_FORMATS: readonly FrameFormat[] = ['cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'socketio', 'mqtt', 'stomp', 'crdt-model', 'crdt-patch'];
+export const FRAME_FORMATS: readonly FrameFormat[] = ['cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'socketio', 'mqtt', 'stomp', 'phoenix', 'crdt-model', 'crdt-patch'];
 
 export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
   cbor: cborWalker,
@@ -62,6 +64,7 @@ export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
   socketio: socketIoWalker,
   mqtt: mqttWalker,
   stomp: stompWalker,
+  phoenix: phoenixWalker,
   'crdt-model': crdtModelWalker,
   'crdt-patch': crdtPatchWalker,
 };

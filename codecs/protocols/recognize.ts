@@ -3,6 +3,7 @@ import type { SpanIndex } from '../core/span-index.js';
 import { SOCKET_IO_TYPES, socketIoPacket } from './socketio-walker.js';
 import { mqttPackets } from './mqtt-walker.js';
 import { stompFrames } from './stomp-walker.js';
+import { phoenixBinary } from './phoenix-walker.js';
 
 /**
  * The framing protocol a decoded frame belongs to, from its shape (and the connection's
@@ -79,6 +80,10 @@ export function recognizeProtocol(index: SpanIndex | null, format: string | null
   }
   if (format === 'mqtt') return mqttInfo(index);
   if (format === 'stomp') return stompInfo(index);
+  if (format === 'phoenix') {
+    const m = phoenixBinary(index);
+    return m ? { protocol: 'phoenix', message: m.kind === 'reply' ? 'phx_reply' : m.event, event: m.topic, id: m.ref ?? undefined, quiet: m.topic === 'phoenix' } : null;
+  }
   if (format !== 'json' && format !== 'cbor' && format !== 'msgpack' && format !== 'ndjson') return null;
   const root = format === 'ndjson' ? index.children(index.root)[0] : index.root;
   if (root === undefined) return null;

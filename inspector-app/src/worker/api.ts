@@ -7,7 +7,7 @@
 import type { Direction, Opcode } from '../protocol/messages.js';
 import type { FieldCost } from '../../../codecs/core/field-cost.js';
 
-export type FormatChoice = 'auto' | 'cbor' | 'msgpack' | 'json' | 'ndjson' | 'text' | 'protobuf' | 'mqtt' | 'stomp' | 'crdt-model' | 'crdt-patch';
+export type FormatChoice = 'auto' | 'cbor' | 'msgpack' | 'json' | 'ndjson' | 'text' | 'protobuf' | 'mqtt' | 'stomp' | 'phoenix' | 'crdt-model' | 'crdt-patch';
 
 /** What a frame is in one word (codecs' FrameVerdict): unknown frames are not "malformed". */
 export type Verdict = 'decoded' | 'malformed' | 'unknown' | 'empty';

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { ConnectionState, ListFilters, SearchState } from '../../state/capture-model.js';
 import { parsePath } from '../../worker/path-filter.js';
 
-export const FORMAT_OPTIONS = ['all', 'cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'socketio', 'mqtt', 'stomp', 'crdt-model', 'crdt-patch', 'error', 'unknown', 'empty'] as const;
+export const FORMAT_OPTIONS = ['all', 'cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'socketio', 'mqtt', 'stomp', 'phoenix', 'crdt-model', 'crdt-patch', 'error', 'unknown', 'empty'] as const;
 
 /** The framing protocols the recognizers name (codecs/protocols), and 'none'. */
 export const PROTOCOL_OPTIONS = ['all', 'socket.io', 'engine.io', 'phoenix', 'graphql-ws', 'subscriptions-transport-ws', 'centrifugo', 'wamp', 'stomp', 'mqtt', 'none'] as const;
