@@ -54,11 +54,11 @@ beforeAll(async () => {
   socket.connect();
   const channel = socket.channel('room:lobby', { token: 'abc' });
   await new Promise<void>((resolve) => channel.join().receive('ok', () => resolve()));
-  channel.on('new_msg', (m) => received.push(m));
-  channel.on('blob_added', (m) => received.push(new Uint8Array(m as ArrayBuffer)));
+  channel.on('new_msg', (m: unknown) => received.push(m));
+  channel.on('blob_added', (m: unknown) => received.push(new Uint8Array(m as ArrayBuffer)));
   channel.push('new_msg', { body: 'hello ☕', n: 1 });
   const blob = new Uint8Array([0xa1, 0x61, 0x78, 0x01]).buffer; // CBOR {x: 1}
-  const replied = new Promise<unknown>((resolve) => channel.push('upload', blob).receive('ok', (r) => resolve(r)));
+  const replied = new Promise<unknown>((resolve) => channel.push('upload', blob).receive('ok', (r: unknown) => resolve(r)));
   received.push(new Uint8Array((await replied) as ArrayBuffer));
   await until(() => received.length === 3 && capture.frames.some((f) => f.data.includes(0x68) && new TextDecoder().decode(f.data).includes('"heartbeat"')));
   socket.disconnect();
