@@ -105,6 +105,8 @@ export interface FrameDecode {
   readonly nearMisses?: readonly { readonly format: string; readonly offset: number; readonly message: string }[];
   /** Unknown frames: printable runs found in the bytes. */
   readonly strings?: readonly string[];
+  /** Frames this one belongs with through its protocol (attachments, a GraphQL operation's frames). */
+  readonly links?: readonly { readonly text: string; readonly frameIds: readonly number[] }[];
 }
 
 export interface LargestField {

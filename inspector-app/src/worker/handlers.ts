@@ -145,6 +145,7 @@ export class WorkerHandlers {
         verdict: empty ? 'empty' : (entry.verdict ?? (error ? 'malformed' : 'decoded')),
         nearMisses: entry.unknown?.nearMisses,
         strings: entry.verdict === 'unknown' ? stringsIn(frame.data) : undefined,
+        links: this.links.linesFor(frameId),
       };
     },
     children: ({ frameId, format, nodeId, offset, limit, around, sortBySize }) => {

@@ -4,8 +4,9 @@
  * - Socket.IO BINARY_EVENT / BINARY_ACK `451-[…{"_placeholder":true,"num":0}]` is followed,
  *   in the same direction, by its N attachments as binary frames. Each attachment row says
  *   whose it is; the event's tree shows each placeholder as "attachment #n → frame m".
- * - (Engine.IO v3 prefixes a binary frame with the message type byte 0x04; the attachment's
- *   bytes then start one byte in, which the row says.)
+ * - GraphQL over WebSocket (graphql-ws, subscriptions-transport-ws): frames carrying one
+ *   operation id (subscribe / start → next / data … → complete / error) are one operation;
+ *   each of its frames' detail says where the others are.
  */
 import { Kind, type ProtocolInfo, type SpanIndex } from '../../../codecs/index.js';
 import type { FrameSummary, IngestFrame, TreeNode } from './api.js';
@@ -25,7 +26,30 @@ export interface AttachmentOf {
   readonly event: string | undefined;
 }
 
+/** One GraphQL operation on a connection, as its frames arrive. */
+interface Operation {
+  readonly id: string;
+  start: { frameId: number; type: string } | null;
+  readonly results: number[];
+  end: { frameId: number; type: string } | null;
+}
+
+/** A line in the frame detail about the frames this one belongs with. */
+export interface FrameLinkLine {
+  readonly text: string;
+  /** Frames the line names, to open. */
+  readonly frameIds: readonly number[];
+}
+
+const GRAPHQL_START = new Set(['subscribe', 'start']);
+const GRAPHQL_RESULT = new Set(['next', 'data']);
+const GRAPHQL_END = new Set(['complete', 'error', 'stop']);
+
 export class ProtocolLinks {
+  /** Operations by `connection id`, the newest one per id. */
+  private readonly operations = new Map<string, Operation>();
+  private readonly operationOf = new Map<number, Operation>();
+
   /** Attachments still expected, by `connection direction`. */
   private readonly pending = new Map<string, PendingAttachments>();
   private readonly attachmentOf = new Map<number, AttachmentOf>();
@@ -51,6 +75,7 @@ export class ProtocolLinks {
     }
     // A text frame in that direction before all attachments came: the rest never will.
     if (waiting && frame.opcode === 'text') this.pending.delete(key);
+    if (protocol && (protocol.protocol === 'graphql-ws' || protocol.protocol === 'subscriptions-transport-ws') && protocol.id !== undefined) this.operation(frame, protocol.message, protocol.id);
     if (protocol?.protocol === 'socket.io' && protocol.attachments) {
       this.pending.set(key, { eventFrame: frame.frameId, event: protocol.event, total: protocol.attachments, next: 0 });
       this.attachmentsOf.set(frame.frameId, []);
@@ -60,6 +85,45 @@ export class ProtocolLinks {
 
   attachment(frameId: number): AttachmentOf | undefined {
     return this.attachmentOf.get(frameId);
+  }
+
+  private operation(frame: IngestFrame, type: string, id: string): void {
+    const key = `${frame.connectionId} ${id}`;
+    let op = this.operations.get(key);
+    // An id comes back for a new operation once the last one with it ended.
+    if (!op || (GRAPHQL_START.has(type) && (op.start || op.end))) this.operations.set(key, (op = { id, start: null, results: [], end: null }));
+    if (GRAPHQL_START.has(type)) op.start = { frameId: frame.frameId, type };
+    else if (GRAPHQL_RESULT.has(type)) op.results.push(frame.frameId);
+    else if (GRAPHQL_END.has(type) && !op.end) op.end = { frameId: frame.frameId, type };
+    this.operationOf.set(frame.frameId, op);
+  }
+
+  /** What the frame detail says about a frame's linked frames (attachments, the GraphQL operation). */
+  linesFor(frameId: number): FrameLinkLine[] {
+    const lines: FrameLinkLine[] = [];
+    const att = this.attachmentOf.get(frameId);
+    if (att) lines.push({ text: `attachment ${att.num} of ${att.total} of frame ${att.eventFrame}${att.event ? ` (${att.event})` : ''}`, frameIds: [att.eventFrame] });
+    const own = this.attachmentsOf.get(frameId);
+    if (own?.length) lines.push({ text: `attachments: ${own.map((a, i) => `#${i} frame ${a.frameId}`).join(', ')}`, frameIds: own.map((a) => a.frameId) });
+    const op = this.operationOf.get(frameId);
+    if (op) {
+      const parts: string[] = [];
+      const ids: number[] = [];
+      if (op.start) {
+        parts.push(`${op.start.type} at frame ${op.start.frameId}`);
+        ids.push(op.start.frameId);
+      }
+      if (op.results.length) {
+        parts.push(`${op.results.length} ${op.start?.type === 'start' ? 'data' : 'next'} (frames ${op.results[0]}${op.results.length > 1 ? `–${op.results[op.results.length - 1]}` : ''})`);
+        ids.push(op.results[0]);
+      }
+      if (op.end) {
+        parts.push(`${op.end.type} at frame ${op.end.frameId}`);
+        ids.push(op.end.frameId);
+      } else parts.push('still open');
+      lines.push({ text: `operation ${op.id}: ${parts.join(', ')}`, frameIds: ids });
+    }
+    return lines;
   }
 
   /**
@@ -83,6 +147,8 @@ export class ProtocolLinks {
   }
 
   clear(): void {
+    this.operations.clear();
+    this.operationOf.clear();
     this.pending.clear();
     this.attachmentOf.clear();
     this.attachmentsOf.clear();

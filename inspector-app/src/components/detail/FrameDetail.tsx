@@ -11,6 +11,7 @@ import { CrdtTab } from '../crdt/CrdtTab.js';
 import { DiffTab } from '../diff/DiffTab.js';
 import { ErrorBanner } from './ErrorBanner.js';
 import { UnknownBanner } from './UnknownBanner.js';
+import { ProtocolLinks } from './ProtocolLinks.js';
 import { FrameActions } from './FrameActions.js';
 import { StructureTab } from './StructureTab.js';
 import { TextTab } from './TextTab.js';
@@ -135,6 +136,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
       ) : (
         decoded?.error && <ErrorBanner error={decoded.error} format={decoded.format} onShowByte={showByte} />
       )}
+      <ProtocolLinks links={decoded?.links} />
       {decoded?.warnings.map((w) => (
         <div key={w} className="ws-banner-error" style={{ background: 'var(--ws-warn-bg)' }} role="status">
           {w}
