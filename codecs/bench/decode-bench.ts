@@ -12,8 +12,8 @@
  * and JSON text, each against the fastest plain decoder of its format (CPU and wall ratios).
  *
  * Flags (after `npm run bench --`): `--write` replaces both tables in docs/BENCHMARKS.md;
- * `--quick` fewer rounds and no 3 MB documents; `--seeds-only` / `--shapes-only` one of the
- * two sets; `--format=cbor,msgpack,json` and `--shape=tweets,mesh,...` narrow the shapes set.
+ * `--quick` fewer rounds and no 3 MB documents; `--seeds-only` / `--shapes-only` /
+ * `--framing-only` one of the sets (framing-bench.ts: Socket.IO framing vs the JSON walker); `--format=cbor,msgpack,json` and `--shape=tweets,mesh,...` narrow the shapes set.
  */
 import { measure, fmtTime, type Contender } from './measure.js';
 import { writeBenchmarkSection } from './report.js';
@@ -29,6 +29,7 @@ import { SpanIndex } from '../core/span-index.js';
 import { cborWalker } from '../cbor/walker.js';
 import { generateDocument } from './generate.js';
 import { runShapesBench, type ShapeFormat } from './shapes-bench.js';
+import { runFramingBench } from './framing-bench.js';
 
 // Runs from codecs/bench (tsx) or dist/bench (bundled): the repository root is two levels up either way.
 const repo = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -141,5 +142,7 @@ function runShapes(): void {
   else if (write) console.error('docs/BENCHMARKS.md: shapes table not written (a --quick, --format or --shape run is partial)');
 }
 
-if (!shapesOnly) runSeedBench();
-if (!seedsOnly) runShapes();
+const framingOnly = process.argv.includes('--framing-only');
+if (!shapesOnly && !framingOnly) runSeedBench();
+if (!seedsOnly && !framingOnly) runShapes();
+if (!seedsOnly && !shapesOnly) console.log(`\nSocket.IO text framing vs the JSON walker (same JSON bytes)\n\n${runFramingBench({ quick }).table}`);
