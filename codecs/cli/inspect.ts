@@ -1,4 +1,4 @@
-import { decodeFrame, FRAME_FORMATS, type FrameFormat } from '../index.js';
+import { decodeFrame, FRAME_FORMATS, recognizeProtocol, type FrameFormat } from '../index.js';
 import { crdtByteSplit, crdtClockTable } from '../crdt/model-walker.js';
 import { decodeCrdt, type CrdtCandidate } from '../crdt/codecs.js';
 import { parseInput } from '../input.js';
@@ -34,6 +34,8 @@ export function inspect(raw: Uint8Array, args: InspectArgs): InspectResult {
   const split = crdtFrame && index ? crdtByteSplit(index) : null;
   const attribution = index && root >= 0 ? frameAttribution(index) : null;
   const heaviest = index && root >= 0 ? heaviestPaths(index, args.top, { leavesOnly: true }) : [];
+  // The framing protocol around the payload (Socket.IO, Phoenix, MQTT, STOMP, …), when it says one.
+  const protocol = recognizeProtocol(index, frame.format);
 
   if (args.json) {
     const parts: string[] = [
@@ -49,6 +51,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs): InspectResult {
         })}`,
       );
     }
+    parts.push(`"protocol":${protocol ? JSON.stringify({ ...protocol, quiet: protocol.quiet ?? false }) : 'null'}`);
     parts.push(`"error":${error ? JSON.stringify({ offset: error.offset, message: error.message, code: error.code }) : 'null'}`);
     parts.push(`"warnings":${JSON.stringify((index?.warnings ?? []).map((w) => ({ offset: w.offset, message: w.message, code: w.code })))}`);
     if (attribution) parts.push(`"attribution":${JSON.stringify({ ...attribution, heaviest: heaviest.map((h) => ({ path: h.path, bytes: h.bytes, share: round(h.share) })) })}`);
@@ -69,6 +72,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs): InspectResult {
           ? ` — malformed: no format decodes it whole; shown as ${frame.format}, the reading that got furthest`
           : ''),
   );
+  if (protocol) out.push(`protocol: ${protocol.protocol} ${[protocol.message, protocol.event, protocol.id !== undefined ? `id ${protocol.id}` : undefined, protocol.quiet ? 'keep-alive' : undefined].filter(Boolean).join(' · ')}`);
   if (index && root >= 0) {
     if (args.diag) out.push(diagnostic(index, root));
     if (args.hex) out.push(annotatedHex(index, root));
