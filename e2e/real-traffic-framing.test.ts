@@ -88,7 +88,7 @@ describe('framing protocols in the web inspector', () => {
     }
   }, 60_000);
 
-  it('the protocol filter keeps only that protocol; hide keep-alives', async () => {
+  it('the protocol filter keeps only that protocol, and "no protocol" only frames without one', async () => {
     const page = await open(server.wsUrl);
     await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=frame-row] [data-column=protocol]')].filter((c) => c.textContent === 'socket.io').length >= 3, undefined, { timeout: 15_000, polling: 200 });
     await page.getByTestId('pause-button').click();
