@@ -85,8 +85,22 @@ export function recognizeProtocol(index: SpanIndex | null, format: string | null
     return m ? { protocol: 'phoenix', message: m.kind === 'reply' ? 'phx_reply' : m.event, event: m.topic, id: m.ref ?? undefined, quiet: m.topic === 'phoenix' } : null;
   }
   if (format !== 'json' && format !== 'cbor' && format !== 'msgpack' && format !== 'ndjson') return null;
-  const root = format === 'ndjson' ? index.children(index.root)[0] : index.root;
-  if (root === undefined) return null;
+  if (format !== 'ndjson') return recognizeValue(index, index.root, context);
+  // A batch (Centrifugo sends several commands or replies per frame, one per line): the first
+  // one's type with the count of the others, and the channels they name.
+  const values = index.children(index.root);
+  const first = values.length ? recognizeValue(index, values[0], context) : null;
+  if (!first || values.length === 1) return first;
+  const events = new Set<string>();
+  for (const v of values.slice(0, 64)) {
+    const info = recognizeValue(index, v, context);
+    if (info?.protocol === first.protocol && info.event) events.add(info.event);
+  }
+  return { ...first, message: `${first.message} +${values.length - 1}`, event: events.size ? [...events].join(' ') : undefined, quiet: first.quiet && values.length === 1 };
+}
+
+/** The protocol of one JSON-shaped value (a frame's root, or one value of a batch). */
+function recognizeValue(index: SpanIndex, root: number, context: RecognizeContext): ProtocolInfo | null {
   const sub = context.subprotocol ?? '';
   const kind = index.store.kind[root];
   // Protocol envelopes are small: a frame whose top level holds more is data, not a message.
