@@ -6,6 +6,7 @@
  *                 text, json-joy patches, large and malformed frames); echoes client frames
  * - `/demo/json`  a JSON text channel only; echoes too
  * - `/demo/mqtt`  MQTT 3.1.1 over WebSocket as a broker sends it (streams/mqtt.ts)
+ * - `/demo/stomp` STOMP frames as a broker sends them (streams/stomp.ts)
  *
  * A client that offers subprotocols gets the first one it offered.
  */
@@ -16,6 +17,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { serveStatic } from './static-files.js';
 import { streamToClient, type ClientStream } from './client-stream.js';
 import { createMqttTraffic, MQTT_CHANNEL_PATH } from './streams/mqtt.js';
+import { createStompTraffic, STOMP_CHANNEL_PATH } from './streams/stomp.js';
 import { createJsonTraffic, createTraffic, DEFAULT_LARGE_EVERY, DEFAULT_MALFORMED_CHANCE, type DemoTraffic } from './traffic.js';
 
 export interface DemoServerOptions {
@@ -64,6 +66,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     ],
     [JSON_CHANNEL_PATH, () => createJsonTraffic({ seed: options.seed, now: Date.now })],
     [MQTT_CHANNEL_PATH, () => createMqttTraffic({ seed: options.seed, now: Date.now })],
+    [STOMP_CHANNEL_PATH, () => createStompTraffic({ seed: options.seed, now: Date.now })],
   ]);
 
   const httpServer = http.createServer((request, response) => {
