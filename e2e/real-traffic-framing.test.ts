@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startDemoServer, type DemoServer } from '../demo-server/server.js';
 import { MQTT_CHANNEL_PATH } from '../demo-server/streams/mqtt.js';
+import { STOMP_CHANNEL_PATH } from '../demo-server/streams/stomp.js';
 import { APP_DIR, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
 import { fieldOffsets, selectedHexOffsets, treeRow, treeRows, type TreeRowInfo } from './support/page.js';
 
@@ -152,4 +153,15 @@ describe('framing protocols in the web inspector', () => {
     await page.screenshot({ path: artifactPath('framing-mqtt-publish.png') });
     await close(page);
   }, 60_000);
+
+  it('STOMP: MESSAGE rows name their destination, heart-beats are dimmed and hide with "hide keep-alives"', async () => {
+    const page = await open(server.wsUrl.replace(/\/demo$/, STOMP_CHANNEL_PATH));
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=frame-row].ws-quiet').length >= 2, undefined, { timeout: 15_000, polling: 200 });
+    await page.getByTestId('pause-button').click();
+    expect(await page.locator('[data-testid=frame-row] [data-column=event]').allTextContents()).toContain('/queue/orders');
+    expect(new Set(await page.locator('[data-testid=frame-row].ws-quiet [data-column=event]').allTextContents())).toEqual(new Set(['heart-beat']));
+    await page.getByTestId('hide-keepalives').check();
+    await expect.poll(() => page.locator('[data-testid=frame-row].ws-quiet').count(), { timeout: 5000 }).toBe(0);
+    await close(page);
+  }, 30_000);
 });
