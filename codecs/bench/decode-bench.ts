@@ -145,4 +145,8 @@ function runShapes(): void {
 const framingOnly = process.argv.includes('--framing-only');
 if (!shapesOnly && !framingOnly) runSeedBench();
 if (!seedsOnly && !framingOnly) runShapes();
-if (!seedsOnly && !shapesOnly) console.log(`\nSocket.IO text framing vs the JSON walker (same JSON bytes)\n\n${runFramingBench({ quick }).table}`);
+if (!seedsOnly && !shapesOnly) {
+  const framing = `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min). Lowest CPU and wall sample per call over ${quick ? 5 : 11} interleaved rounds.\n\n${runFramingBench({ quick }).table}`;
+  console.log(`\nSocket.IO text framing vs the JSON walker (same JSON bytes)\n\n${framing}`);
+  if (write && !quick) writeBenchmarkSection(repo, 'framing', framing);
+}

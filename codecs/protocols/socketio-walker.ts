@@ -168,24 +168,6 @@ function walkPacket(index: SpanIndex, depth: number): void {
   data.packet = { engineType, socketType, attachments, namespace, ack, data: payloadNode, event };
 }
 
-/** Copies every node of `from` into `to` (offsets moved by `offset`), its root under `parent` after `prev`; returns the root's new id. */
-function copyNodes(from: SpanIndex, to: SpanIndex, offset: number, parent: number, prev: number): number {
-  const s = from.store;
-  const t = to.store;
-  const n = s.size;
-  const base = t.size;
-  const lastChild = new Int32Array(n).fill(-1);
-  const { kind, head, arg, start, end, flags, parent: parents } = s;
-  for (let i = 0; i < n; i++) {
-    const p = parents[i];
-    const id = t.add(kind[i], start[i] + offset, head[i], arg[i], p < 0 ? parent : base + p, p < 0 ? prev : lastChild[p]);
-    t.setEnd(id, end[i] + offset);
-    if (flags[i]) t.addFlags(id, flags[i]);
-    if (p >= 0) lastChild[p] = id;
-  }
-  return base;
-}
-
 /** The event name: the payload array's first item when it is a string. */
 function eventName(index: SpanIndex, payload: number, start: number, end: number): string | null {
   // Unrecorded payload (depth 0): read its first level on the side.
@@ -196,15 +178,10 @@ function eventName(index: SpanIndex, payload: number, start: number, end: number
   return first !== undefined && ix.store.kind[first] === Kind.text ? String(jsonWalker.leafValue(ix, first)) : null;
 }
 
-/**
- * Records `data:` as a JSON value spanning [start, end): its id, -1 when not recorded (depth
- * 0), -2 after an error. The JSON is walked once, as its own index to the depth asked, and its
- * nodes copied in at the frame's offsets (walking it again on the frame's index cost a second
- * parse: Socket.IO framing then took twice the JSON walker's time).
- */
+/** Records `data:` as a JSON value spanning [start, end): its id, -1 when not recorded (depth 0), -2 after an error. */
 function jsonPart(index: SpanIndex, start: number, end: number, depth: number, prev: () => number, recorded: (id: number) => void, root: number, data: SocketIoData): number {
   const { bytes, store } = index;
-  const json = new SpanIndex(bytes.subarray(start, end), jsonWalker, { depth: Math.max(0, depth - 1) });
+  const json = new SpanIndex(bytes.subarray(start, end), jsonWalker, { depth: 0 });
   const js = json.store;
   if (json.root < 0 || json.error) {
     const at = json.error ? start + json.error.offset : start;
@@ -220,9 +197,12 @@ function jsonPart(index: SpanIndex, start: number, end: number, depth: number, p
   store.setEnd(key, start);
   store.addFlags(key, Flag.key);
   data.values.set(key, 'data');
-  const id = copyNodes(json, index, start, root, key);
-  for (const w of json.warnings) index.warn({ ...w, offset: start + w.offset, node: w.node !== undefined && w.node >= 0 ? id + w.node : id });
+  const id = store.add(js.kind[0], start + js.start[0], js.head[0], js.arg[0], root, key);
+  store.setEnd(id, start + js.end[0]);
+  store.addFlags(id, js.flags[0] & ~Flag.expanded);
+  for (const w of json.warnings) index.warn({ ...w, offset: start + w.offset, node: id });
   recorded(id);
   if (json.error) return -2;
+  if (depth > 1 && (js.kind[0] === Kind.array || js.kind[0] === Kind.map)) jsonWalker.walk(index, id, depth - 1);
   return id;
 }
