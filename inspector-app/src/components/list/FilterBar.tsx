@@ -36,6 +36,9 @@ export function FilterBar(props: FilterBarProps): ReactElement {
   const [text, setText] = useState(filters.text);
   const [path, setPath] = useState(filters.path);
   const [event, setEvent] = useState(filters.event);
+  // Held here too: the list's filters come back with the next snapshot (a frame later), and a
+  // controlled checkbox would show its old state until then.
+  const [hideQuiet, setHideQuiet] = useState(filters.hideQuiet);
   const textRef = useRef<HTMLInputElement>(null);
   const parsed = path.trim() ? parsePath(path) : null;
   const latest = useRef(props);
@@ -126,7 +129,15 @@ export function FilterBar(props: FilterBarProps): ReactElement {
         style={{ maxWidth: 120 }}
       />
       <label className="ws-filter-check" title="Hide ping / pong, heartbeats and other keep-alives">
-        <input type="checkbox" data-testid="hide-keepalives" checked={filters.hideQuiet} onChange={(e) => onChange({ hideQuiet: e.target.checked })} /> hide keep-alives
+        <input
+          type="checkbox"
+          data-testid="hide-keepalives"
+          checked={hideQuiet}
+          onChange={(e) => {
+            setHideQuiet(e.target.checked);
+            onChange({ hideQuiet: e.target.checked });
+          }}
+        /> hide keep-alives
       </label>
       {search && !search.done && (
         <span className="ws-filter-progress" data-testid="filter-progress">

@@ -90,3 +90,17 @@ describe('the protocol and event / topic columns', () => {
     for (const p of ['all', 'socket.io', 'engine.io', 'phoenix', 'graphql-ws', 'centrifugo', 'wamp', 'stomp', 'mqtt', 'none']) expect(options).toContain(p);
   });
 });
+
+describe('the hide keep-alives toggle', () => {
+  it('shows its new state at once, before the list has redrawn', async () => {
+    const { FilterBar } = await import('./FilterBar.js');
+    const { NO_FILTERS } = await import('../../state/capture-model.js');
+    const changes: unknown[] = [];
+    // The parent does not re-render with new filters (as while the next snapshot is pending).
+    render(<FilterBar filters={NO_FILTERS} connections={new Map()} connectionLabels={new Map()} onChange={(p) => changes.push(p)} search={null} />);
+    const box = screen.getByTestId('hide-keepalives') as HTMLInputElement;
+    fireEvent.click(box);
+    expect(box.checked).toBe(true);
+    expect(changes).toEqual([{ hideQuiet: true }]);
+  });
+});
