@@ -67,7 +67,7 @@ export interface Detector {
 const COMMON_TAGS = new Set([0, 1, 2, 3, 4, 5, 21, 22, 23, 24, 32, 33, 34, 35, 36, 37, 64, 256, 258, 259, 1001, 55799]);
 
 /** Plausibility of a binary reading: real payloads are containers with text keys and few exotic items. */
-function plausibility(index: SpanIndex): { score: number; notes: string[] } {
+export function plausibility(index: SpanIndex): { score: number; notes: string[] } {
   const { store } = index;
   const notes: string[] = [];
   let score = 0;

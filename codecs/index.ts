@@ -18,6 +18,8 @@ import { stompWalker } from './protocols/stomp-walker.js';
 import { phoenixWalker } from './protocols/phoenix-walker.js';
 import { detectFormat, type Detection, type Rejection } from './detect.js';
 import { nearMissConfidence, NEAR_MISS_THRESHOLD } from './near-miss.js';
+import { compressionHeader, inflateFrame, type InflateLimits, type Inflated } from './nested/inflate.js';
+import type { CompressionInfo, CompressionKind } from './nested/compression.js';
 
 export { SpanIndex, type FormatWalker, type FormatName, type IndexOptions } from './core/span-index.js';
 export { Kind, Flag, kindName, type KindName } from './core/kinds.js';
@@ -78,6 +80,10 @@ export interface DecodeOptions {
   readonly isText?: boolean;
   /** The format the connection's other frames decoded as (breaks ties on tiny frames). */
   readonly preferFormat?: string | null;
+  /** Caps on inflating a compressed frame (default: 64 MiB, 500:1 past 1 MiB; codecs/nested/inflate.ts). */
+  readonly inflateLimits?: InflateLimits;
+  /** Read the bytes as they are: no gzip / zlib / deflate reading (the content of a frame already inflated). */
+  readonly noDecompress?: boolean;
 }
 
 /**
@@ -98,6 +104,14 @@ export interface DecodedFrame {
   /** What detection found (null when the format was forced). */
   readonly detection: Detection | null;
   readonly verdict: FrameVerdict;
+  /**
+   * A compressed frame (gzip, zlib, raw deflate, or a message of a per-connection stream):
+   * how, its sizes, and why inflating stopped. `index` then reads the decompressed bytes
+   * (`index.bytes`), so node offsets are offsets in the decompressed stream.
+   */
+  readonly compression?: CompressionInfo;
+  /** A compressed frame's decompressed bytes (what `index` reads; kept when no format reads them). */
+  readonly decompressed?: Uint8Array;
 }
 
 /** Decodes one frame into a validated span index. Never throws. */
@@ -111,6 +125,58 @@ export function decodeFrame(bytes: Uint8Array, options: DecodeOptions = {}): Dec
     return { format, index, error: index.error, detection: null, verdict: index.error ? 'malformed' : 'decoded' };
   }
   if (bytes.length === 0) return { format: null, index: null, error: null, detection: { candidates: [], rejected: [] }, verdict: 'empty' };
+  // A gzip or zlib header: inflate (bounded), then read what came out by the usual rules.
+  const header = options.isText || options.noDecompress ? null : compressionHeader(bytes);
+  let failedInflate: DecodedFrame | null = null;
+  if (header) {
+    const inflated = inflateFrame(bytes, header, options.inflateLimits);
+    const result = decodeInflated(bytes.length, header, inflated, options);
+    // A header by chance (CBOR text `78 …` passes the zlib check) that does not inflate: read the bytes as they are.
+    if (!inflated.error || inflated.error.code === 'decompressed-too-large') return result;
+    failedInflate = result;
+  }
+  const plain = detectAndDecode(bytes, options, depth);
+  if (failedInflate && plain.verdict !== 'decoded') return failedInflate;
+  // Raw deflate has no header: tried when nothing else reads the frame.
+  if (plain.verdict === 'unknown' && !options.isText && !options.noDecompress && !header) {
+    const inflated = inflateFrame(bytes, 'deflate', options.inflateLimits);
+    if (inflated.output.length > 0 && (!inflated.error || inflated.error.code === 'decompressed-too-large')) {
+      const result = decodeInflated(bytes.length, 'deflate', inflated, options);
+      // No header vouches for it: random bytes inflate now and then to a byte or two that read as a scalar.
+      if (readsAsData(result) || inflated.error?.code === 'decompressed-too-large') return result;
+    }
+  }
+  return plain;
+}
+
+/**
+ * Does a decoded frame look like data rather than chance? A whole reading of at least four
+ * bytes, not plain text, whose root (through a CBOR tag) is a map or array — or a format
+ * that is a structure by itself (a JSON sequence, Protobuf, json-joy). What raw deflate
+ * (which has no header) must inflate to before it is believed.
+ */
+export function readsAsData(d: DecodedFrame): boolean {
+  const index = d.index;
+  if (d.verdict !== 'decoded' || !index || index.root < 0 || index.bytes.length < 4 || d.format === 'text') return false;
+  if (d.format !== 'cbor' && d.format !== 'msgpack' && d.format !== 'json') return true;
+  let root = index.root;
+  if (index.kind(root) === 'tag') root = index.children(root)[0] ?? -1;
+  return root >= 0 && (index.kind(root) === 'map' || index.kind(root) === 'array');
+}
+
+/**
+ * A compressed frame's decoded form: the inflated bytes read by the usual rules, with the
+ * compression beside it. An inflate error (a cap, a broken stream; its offset is in the
+ * compressed input) makes the frame malformed; what inflated before it is still read.
+ */
+export function decodeInflated(compressedBytes: number, method: CompressionKind, inflated: Inflated, options: DecodeOptions = {}): DecodedFrame {
+  const inner = decodeFrame(inflated.output, { ...options, format: 'auto', isText: false, noDecompress: true });
+  const compression: CompressionInfo = { method, compressedBytes, decompressedBytes: inflated.output.length, error: inflated.error };
+  if (!inflated.error) return { ...inner, compression, decompressed: inflated.output };
+  return { ...inner, compression, decompressed: inflated.output, error: inflated.error, verdict: 'malformed' };
+}
+
+function detectAndDecode(bytes: Uint8Array, options: DecodeOptions, depth: number): DecodedFrame {
   const detection = detectFormat(bytes, { isText: options.isText, preferFormat: options.preferFormat });
   const best = detection.candidates[0];
   const furthest = nearestReading(detection.rejected, bytes.length);
@@ -171,3 +237,8 @@ function deepen(index: SpanIndex, depth: number): SpanIndex {
   else index.expand(root, depth);
   return index;
 }
+export { compressionHeader, inflateFrame, endsWithSyncFlush, MAX_DECOMPRESSED_BYTES, MAX_COMPRESSION_RATIO, RATIO_FLOOR_BYTES, type InflateLimits, type Inflated, type CompressionMethod } from './nested/inflate.js';
+export { compressionSummary, type CompressionInfo, type CompressionKind } from './nested/compression.js';
+export { ConnectionInflater, type StreamFrame } from './nested/inflate-stream.js';
+export { nestedValue, MAX_NESTED_DEPTH, MIN_NESTED_BYTES, NESTED_BUDGET_BYTES, type NestedValue, type NestedFormat, type NestedVia } from './nested/nested-value.js';
+export { type OffsetMap } from './nested/offset-map.js';

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDemoServer, DEMO_PATH, type DemoServer, type DemoServerOptions } from './server.js';
+import { NESTED_PATH } from './streams/nested.js';
 
 const DEFAULT_PORT = 8080;
 
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
   console.log(`wirescope web inspector: http://${origin}/?connect=${encodeURIComponent(wsUrl)}`);
   console.log(`paste-and-decode:        http://${origin}/paste.html`);
   console.log(`demo WebSocket server:   ${wsUrl}`);
+  console.log(`nested and compressed:   http://${origin}/?connect=${encodeURIComponent(`ws://${origin}${NESTED_PATH}`)}`);
   console.log('(Ctrl+C to stop)');
 
   let stopping = false;

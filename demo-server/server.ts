@@ -18,6 +18,7 @@ import { serveStatic } from './static-files.js';
 import { streamToClient, type ClientStream } from './client-stream.js';
 import { createMqttTraffic, MQTT_CHANNEL_PATH } from './streams/mqtt.js';
 import { createStompTraffic, STOMP_CHANNEL_PATH } from './streams/stomp.js';
+import { createNestedTraffic, NESTED_PATH } from './streams/nested.js';
 import { createJsonTraffic, createTraffic, DEFAULT_LARGE_EVERY, DEFAULT_MALFORMED_CHANCE, type DemoTraffic } from './traffic.js';
 
 export interface DemoServerOptions {
@@ -67,6 +68,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     [JSON_CHANNEL_PATH, () => createJsonTraffic({ seed: options.seed, now: Date.now })],
     [MQTT_CHANNEL_PATH, () => createMqttTraffic({ seed: options.seed, now: Date.now })],
     [STOMP_CHANNEL_PATH, () => createStompTraffic({ seed: options.seed, now: Date.now })],
+    [NESTED_PATH, () => createNestedTraffic({ seed: options.seed, now: Date.now })],
   ]);
 
   const httpServer = http.createServer((request, response) => {

@@ -158,13 +158,21 @@ export function runShapesBench(options: ShapesOptions): string {
   return sections.join('\n\n');
 }
 
-/** Runs each contender on each frame for about `ms` milliseconds. */
+/**
+ * Runs each contender on each frame for about `ms` milliseconds, then once more for a fifth
+ * of that: the first pass meets code paths the later frames take for the first time (a
+ * larger store, a growth, a longer string), which deoptimizes code compiled on the early
+ * frames, and on a loaded machine its recompilation lagged into the first row measured (a
+ * `--shape=mesh` run read its 100 B row at 4-10x, and 1.5-1.7x in full runs).
+ */
 function warmUp(frames: readonly Uint8Array[], contenders: readonly Contender[], ms: number): void {
-  for (const bytes of frames) {
-    for (const c of contenders) {
-      const t0 = performance.now();
-      do c.run(bytes);
-      while (performance.now() - t0 < ms);
+  for (const pass of [ms, ms / 5]) {
+    for (const bytes of frames) {
+      for (const c of contenders) {
+        const t0 = performance.now();
+        do c.run(bytes);
+        while (performance.now() - t0 < pass);
+      }
     }
   }
 }

@@ -320,11 +320,14 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
     const { slabI32: i32, slabU8: u8, slabF64: f64, cap: c } = store;
     const startAt = store.i32At, endAt = startAt + c, parentAt = endAt + c, firstChildAt = parentAt + c, nextSiblingAt = firstChildAt + c;
     const kindAt = store.u8At, flagsAt = kindAt + c, headAt = flagsAt + c, argAt = store.f64At;
+    // The node count in a local, written back before anything else reads the store.
+    let size = store.size;
     while (pos < len) {
       if (items === remaining) {
         if (t === base) break;
         // A container this loop opened has all its items: end it, count it in its parent.
         i32[endAt + parent] = pos;
+        store.size = size;
         if (isMap) reportDuplicateKeys(index, parent);
         stack.pop();
         t--;
@@ -360,12 +363,12 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
           kind = MAJOR_KIND[major];
         }
       }
-      if (store.size === c) {
+      if (size === c) {
         // Grow, then read this item again with the new arrays.
         full = true;
         break;
       }
-      const id = store.size++;
+      const id = size++;
       i32[startAt + id] = pos;
       i32[endAt + id] = end;
       i32[parentAt + id] = parent;
@@ -386,8 +389,8 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
         // buffer, byte-sized integers): recorded without decoding each head again.
         const constantArg = major === 7 || head === 1;
         const stop = len - head;
-        while (items < remaining && pos <= stop && bytes[pos] === ib && store.size < c) {
-          const next = store.size++;
+        while (items < remaining && pos <= stop && bytes[pos] === ib && size < c) {
+          const next = size++;
           i32[startAt + next] = pos;
           i32[endAt + next] = pos + head;
           i32[parentAt + next] = parent;
@@ -412,7 +415,7 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
       }
       // A short array of numbers and simple values (a coordinate pair, a vector): its items
       // are recorded right here when they all fit the store, without a stack frame.
-      if (major === 4 && count <= SHORT_SKIP && store.size + count <= c) {
+      if (major === 4 && count <= SHORT_SKIP && size + count <= c) {
         let p = pos;
         let k = 0;
         for (; k < count && p < len; k++) {
@@ -427,7 +430,7 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
           for (k = 0; k < count; k++) {
             const b = bytes[pos];
             const h = HEAD_LENGTH[b];
-            const child = store.size++;
+            const child = size++;
             i32[startAt + child] = pos;
             i32[endAt + child] = pos + h;
             i32[parentAt + child] = id;
@@ -460,6 +463,7 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
       items = 0;
       last = -1;
     }
+    store.size = size;
     if (!full) break;
     store.growFor(pos);
   }
@@ -557,7 +561,9 @@ function isValidText(bytes: Uint8Array, start: number, end: number): boolean {
     } else if (size <= 16) {
       high = view.getInt32(start, true) | view.getInt32(start + 4, true) | view.getInt32(end - 8, true) | view.getInt32(end - 4, true);
     } else {
-      high = asciiEnd(bytes, view, start, end) === end ? 0 : 0x80;
+      // Validated once: the full check goes on from the first byte that is not ASCII.
+      const ascii = asciiEnd(bytes, view, start, end);
+      return ascii === end || findInvalidUtf8In(bytes, view, ascii, end) < 0;
     }
   }
   return (high & 0x80808080) === 0 || findInvalidText(bytes, start, end) < 0;

@@ -25,6 +25,12 @@ export interface CompareArgs {
   readonly session: boolean;
   /** `--connection N`: with --session, one connection (1-based index or its id). */
   readonly connection: string | null;
+  /** `--proto FILE`: with --session, a `.proto` to compare against (the 'protobuf-loaded' row). */
+  readonly proto: string | null;
+  /** `--message NAME`: the message of --proto each frame is (default: its first). */
+  readonly message: string | null;
+  /** `--report out.md|out.html`: with --session, also write a shareable report there. */
+  readonly report: string | null;
 }
 
 export type ParsedArgs =
@@ -38,7 +44,8 @@ export const USAGE = `Usage: wirescope inspect <file|-> [options]
        wirescope compare <file|-> [--json|--markdown] [--runs N] [--codecs a,b,...]
                          [--format F] [--input I] [--text]
        wirescope compare --session <capture.har|capture.wirescope> [--connection N]
-                         [--json|--markdown] [--codecs a,b,...]
+                         [--json|--markdown] [--codecs a,b,...] [--proto F [--message M]]
+                         [--report out.md|out.html]
 
 Decodes one frame (CBOR, MessagePack, JSON, json-joy CRDT models and patches),
 validates every byte and prints
@@ -72,7 +79,9 @@ per codec (as captured, json, cbor, msgpack; --codecs picks others), connection 
 direction: message sizes, per-message gzip and deflate, and the bytes on the wire —
 frame headers and permessage-deflate (RFC 7692, zlib as ws and Chromium run it) with and
 without context takeover and with the negotiated parameters. --connection N keeps one
-connection (1-based index or id).
+connection (1-based index or id). --report out.md or out.html also writes a report to
+share: the totals per codec, direction and connection, the cumulative-bytes chart (SVG in
+HTML) and the machine it ran on.
 
 Exit status: 0 the frame decodes, 1 the frame is malformed, 2 usage error.`;
 
@@ -114,6 +123,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     codecs: codecs ? codecs.split(',').map((c) => c.trim()).filter(Boolean) : null,
     session: v.has('--session'),
     connection: (v.get('--connection') as string | undefined) ?? null,
+    proto: (v.get('--proto') as string | undefined) ?? null,
+    message: (v.get('--message') as string | undefined) ?? null,
+    report: (v.get('--report') as string | undefined) ?? null,
   };
 }
 
@@ -140,6 +152,9 @@ const COMPARE_OPTIONS: Record<string, OptionSpec> = {
   '--codecs': 'text',
   '--session': 'flag',
   '--connection': 'text',
+  '--proto': 'text',
+  '--message': 'text',
+  '--report': 'text',
 };
 
 /** Reads `--flag`, `--opt value`, `--opt=value` and one input file (`-` = stdin). */

@@ -3,7 +3,12 @@ import { readCaptureSession } from '../compare/session/capture-input.js';
 import { formatSessionJson, formatSessionMarkdown, formatSessionText } from '../compare/session/format.js';
 import { runSessionComparison, SESSION_CODECS } from '../compare/session/session.js';
 import { zlibEngine } from '../compare/session/zlib-engine.js';
+import { nodeBrotli } from '../compare/session/brotli-node.js';
+import { SCHEMA_CODEC_NAMES } from '../compare/schema/schema-codecs.js';
+import { avroCodec } from '../compare/schema/avro-codec.js';
 import type { CompareArgs } from './args.js';
+import { sessionReport } from './session-report.js';
+import type { MachineInfo } from '../compare/session/report.js';
 import type { CompareResult } from './compare.js';
 
 /**
@@ -12,10 +17,15 @@ import type { CompareResult } from './compare.js';
  * Chromium run, so the sizes are theirs). Exit 0 compared, 1 the capture has problems
  * (reported on stderr; what parsed is still compared), 2 usage error.
  */
-export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, progress: (text: string) => void): Promise<CompareResult> {
-  const codecs = args.codecs ?? [...SESSION_CODECS];
-  const unknown = codecs.filter((c) => c !== 'captured' && !CODEC_NAMES.includes(c));
-  if (unknown.length) return { stdout: '', stderr: `wirescope: unknown codec ${unknown.join(', ')}; codecs: captured, ${CODEC_NAMES.join(', ')}\n`, code: 2 };
+export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, progress: (text: string) => void, protoText?: string, machine?: MachineInfo): Promise<CompareResult> {
+  if (args.message !== null && protoText === undefined) return { stdout: '', stderr: 'wirescope: --message needs --proto (it names a message of that file)\n', code: 2 };
+  const reportKind = args.report === null ? null : /\.html?$/i.test(args.report) ? 'html' : /\.(md|markdown)$/i.test(args.report) ? 'markdown' : undefined;
+  if (reportKind === undefined) return { stdout: '', stderr: `wirescope: --report ${args.report}: name an .md or .html file (the format follows the extension)\n`, code: 2 };
+  const started = performance.now();
+  const codecs = args.codecs ?? [...SESSION_CODECS, ...(protoText !== undefined ? ['protobuf-loaded'] : [])];
+  const schemaNames: readonly string[] = SCHEMA_CODEC_NAMES;
+  const unknown = codecs.filter((c) => c !== 'captured' && !CODEC_NAMES.includes(c) && !schemaNames.includes(c));
+  if (unknown.length) return { stdout: '', stderr: `wirescope: unknown codec ${unknown.join(', ')}; codecs: captured, ${CODEC_NAMES.join(', ')}, ${schemaNames.join(', ')}\n`, code: 2 };
   const capture = readCaptureSession(raw);
   if ('error' in capture) return { stdout: '', stderr: `wirescope: ${capture.error}\n`, code: 1 };
   let { messages, connections } = capture;
@@ -33,16 +43,22 @@ export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, 
   const rows = await runSessionComparison(messages, {
     codecs,
     engine: zlibEngine(),
+    brotli: nodeBrotli(),
+    avro: avroCodec,
+    protoText,
+    protoMessage: args.message ?? undefined,
     negotiated,
     yieldEvery: 1000,
     onProgress: (p) => progress(`compare --session: ${p.done}/${p.total} ${p.phase}${p.codec ? ` ${p.codec}` : ''}\n`),
   });
+  const elapsedMs = performance.now() - started;
+  const report = reportKind && args.report ? { path: args.report, text: await sessionReport(reportKind, { capture, messages, connections, rows, machine, elapsedMs }) } : undefined;
   const stderr = capture.errors.map((e) => `wirescope: ${e}\n`).join('');
   const code = capture.errors.length ? 1 : 0;
   const title = `${capture.kind === 'har' ? 'HAR' : 'wirescope'} capture: ${messages.length} messages on ${connections.length} connection${connections.length === 1 ? '' : 's'}`;
   if (args.output === 'json') {
-    const meta = { capture: { kind: capture.kind, messages: messages.length, connections }, engine: 'zlib', errors: capture.errors };
-    return { stdout: formatSessionJson(rows, meta) + '\n', stderr, code };
+    const meta = { capture: { kind: capture.kind, messages: messages.length, connections }, engine: 'zlib', brotli: 'zlib (Node)', errors: capture.errors };
+    return { stdout: formatSessionJson(rows, meta) + '\n', stderr, code, ...(report ? { report } : {}) };
   }
-  return { stdout: (args.output === 'markdown' ? formatSessionMarkdown(rows, title) : formatSessionText(rows, title)) + '\n', stderr, code };
+  return { stdout: (args.output === 'markdown' ? formatSessionMarkdown(rows, title) : formatSessionText(rows, title)) + '\n', stderr, code, ...(report ? { report } : {}) };
 }

@@ -3,21 +3,27 @@ import { parseInput } from '../input.js';
 import { CODEC_NAMES, formatJson, formatKeyOverhead, formatMarkdown, formatText, frameValue, keyOverhead, runComparison } from '../compare/index.js';
 import type { CompareArgs } from './args.js';
 import { compareSessionCommand } from './compare-session.js';
+import type { MachineInfo } from '../compare/session/report.js';
+import { schemaActuals } from '../compare/schema/actuals.js';
 
 export interface CompareResult {
   readonly stdout: string;
   readonly stderr: string;
   /** 0 compared, 1 the frame is malformed, 2 usage error. */
   readonly code: number;
+  /** `--report`: the file to write and its text (main.ts writes it). */
+  readonly report?: { readonly path: string; readonly text: string };
 }
 
 /**
  * `wirescope compare`: the frame's value re-encoded in every codec — sizes, compressed
  * sizes, speed, losslessness — plus the frame's own key overhead. Progress goes to stderr.
  */
-export async function compare(raw: Uint8Array, args: CompareArgs, progress: (text: string) => void = () => {}): Promise<CompareResult> {
-  if (args.session) return compareSessionCommand(raw, args, progress);
+export async function compare(raw: Uint8Array, args: CompareArgs, progress: (text: string) => void = () => {}, protoText?: string, machine?: MachineInfo): Promise<CompareResult> {
+  if (args.session) return compareSessionCommand(raw, args, progress, protoText, machine);
+  if (args.proto !== null || args.message !== null) return { stdout: '', stderr: 'wirescope: --proto and --message need --session (they add a row to the session comparison)\n', code: 2 };
   if (args.connection !== null) return { stdout: '', stderr: 'wirescope: --connection needs --session (it picks a connection of a capture)\n', code: 2 };
+  if (args.report !== null) return { stdout: '', stderr: 'wirescope: --report needs --session (it reports a whole capture)\n', code: 2 };
   if (args.format !== 'auto' && !FRAME_FORMATS.includes(args.format as FrameFormat)) {
     return { stdout: '', stderr: `wirescope: --format must be auto or one of ${FRAME_FORMATS.join(', ')}, not ${args.format}\n`, code: 2 };
   }
@@ -38,10 +44,11 @@ export async function compare(raw: Uint8Array, args: CompareArgs, progress: (tex
     onProgress: (p) => progress(`compare: ${p.done}/${p.total} ${p.codec}\n`),
   });
   const keys = frame.format === 'cbor' || frame.format === 'msgpack' || frame.format === 'json' ? keyOverhead(frame.index) : null;
+  const actuals = keys ? schemaActuals(frame.value) : [];
   const title = `${frame.format} frame, ${input.bytes.length} bytes`;
-  if (args.output === 'json') return { stdout: formatJson(rows, { frame: { format: frame.format, bytes: input.bytes.length }, keys }) + '\n', stderr: '', code: 0 };
+  if (args.output === 'json') return { stdout: formatJson(rows, { frame: { format: frame.format, bytes: input.bytes.length }, keys, schemaActuals: actuals }) + '\n', stderr: '', code: 0 };
   if (args.output === 'markdown') return { stdout: formatMarkdown(rows, title) + '\n', stderr: '', code: 0 };
   const out = [title, '', formatText(rows)];
-  if (keys) out.push('', formatKeyOverhead(keys));
+  if (keys) out.push('', formatKeyOverhead(keys, actuals));
   return { stdout: out.join('\n') + '\n', stderr: '', code: 0 };
 }

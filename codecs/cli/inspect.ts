@@ -1,4 +1,4 @@
-import { decodeFrame, FRAME_FORMATS, recognizeProtocol, type FrameFormat } from '../index.js';
+import { compressionSummary, decodeFrame, FRAME_FORMATS, recognizeProtocol, type FrameFormat } from '../index.js';
 import { crdtByteSplit, crdtClockTable } from '../crdt/model-walker.js';
 import { decodeCrdt, type CrdtCandidate } from '../crdt/codecs.js';
 import { parseInput } from '../input.js';
@@ -30,7 +30,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs): InspectResult {
   const root = index?.root ?? -1;
   const crdtFrame = frame.format === 'crdt-model' || frame.format === 'crdt-patch';
   // A JSON / CBOR / MessagePack frame may carry one of json-joy's other codecs.
-  const crdt: CrdtCandidate | null = !crdtFrame && !error && index ? decodeCrdt(bytes, { isText: args.text }) : null;
+  const crdt: CrdtCandidate | null = !crdtFrame && !error && index ? decodeCrdt(frame.decompressed ?? bytes, { isText: args.text }) : null;
   const split = crdtFrame && index ? crdtByteSplit(index) : null;
   const attribution = index && root >= 0 ? frameAttribution(index) : null;
   const heaviest = index && root >= 0 ? heaviestPaths(index, args.top, { leavesOnly: true }) : [];
@@ -52,6 +52,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs): InspectResult {
       );
     }
     parts.push(`"protocol":${protocol ? JSON.stringify({ ...protocol, quiet: protocol.quiet ?? false }) : 'null'}`);
+    if (frame.compression) parts.push(`"compression":${JSON.stringify(frame.compression)}`);
     parts.push(`"error":${error ? JSON.stringify({ offset: error.offset, message: error.message, code: error.code }) : 'null'}`);
     parts.push(`"warnings":${JSON.stringify((index?.warnings ?? []).map((w) => ({ offset: w.offset, message: w.message, code: w.code })))}`);
     if (attribution) parts.push(`"attribution":${JSON.stringify({ ...attribution, heaviest: heaviest.map((h) => ({ path: h.path, bytes: h.bytes, share: round(h.share) })) })}`);
@@ -73,6 +74,8 @@ export function inspect(raw: Uint8Array, args: InspectArgs): InspectResult {
           : ''),
   );
   if (protocol) out.push(`protocol: ${protocol.protocol} ${[protocol.message, protocol.event, protocol.id !== undefined ? `id ${protocol.id}` : undefined, protocol.quiet ? 'keep-alive' : undefined].filter(Boolean).join(' · ')}`);
+  // A compressed frame: what it inflated to; every offset below is in the decompressed bytes.
+  if (frame.compression) out.push(`${compressionSummary(frame.compression, frame.format)}; offsets below are in the decompressed bytes`);
   if (index && root >= 0) {
     if (args.diag) out.push(diagnostic(index, root));
     if (args.hex) out.push(annotatedHex(index, root));
@@ -99,7 +102,8 @@ export function inspect(raw: Uint8Array, args: InspectArgs): InspectResult {
     out.push(`json-joy ${r.kind} in the ${r.codec} codec${r.clock ? ` (${r.clock} clock)` : ''}, confidence ${r.confidence}: ${r.describe}`);
   }
   for (const w of index?.warnings ?? []) out.push(`warning: ${w.message}`);
-  const noFormat = frame.detection !== null && frame.detection.candidates.length === 0;
+  // A compressed frame that did not inflate whole: the inflate error is the news, whatever its partial content reads as.
+  const noFormat = frame.detection !== null && frame.detection.candidates.length === 0 && !frame.compression?.error;
   const stderr = noFormat ? noFormatReport(frame.detection!, bytes.length) : error ? `error: ${error.message} (${error.code}, offset ${error.offset})\n` : '';
   return { stdout: out.join('\n') + '\n', stderr, malformed: error !== null };
 }

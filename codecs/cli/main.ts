@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, arch, release, type } from 'node:os';
+import type { MachineInfo } from '../compare/session/report.js';
 import { parseArgs, USAGE, type CompareArgs, type InspectArgs } from './args.js';
 import { compare } from './compare.js';
 import { inspect } from './inspect.js';
@@ -34,9 +36,31 @@ async function runCompare(args: CompareArgs, io: CliIo): Promise<number> {
     io.err(`wirescope: cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
     return 2;
   }
-  const result = await compare(raw, args, io.err);
+  let protoText: string | undefined;
+  if (args.proto !== null) {
+    try {
+      protoText = new TextDecoder().decode(io.readFile(args.proto));
+    } catch (e) {
+      io.err(`wirescope: cannot read ${args.proto}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+      return 2;
+    }
+  }
+  const result = await compare(raw, args, io.err, protoText, io.machine?.());
   io.out(result.stdout);
   if (result.stderr) io.err(result.stderr);
+  if (result.report) {
+    if (!io.writeFile) {
+      io.err('wirescope: --report: this host cannot write files\n');
+      return 2;
+    }
+    try {
+      io.writeFile(result.report.path, result.report.text);
+    } catch (e) {
+      io.err(`wirescope: cannot write ${result.report.path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+      return 2;
+    }
+    io.err(`wirescope: report written to ${result.report.path}\n`);
+  }
   return result.code;
 }
 
@@ -45,6 +69,10 @@ export interface CliIo {
   readonly err: (text: string) => void;
   readonly readFile: (path: string) => Uint8Array;
   readonly version: string;
+  /** `--report` writes through this (absent: reports cannot be written). */
+  readonly writeFile?: (path: string, text: string) => void;
+  /** The machine a report names (absent: "unknown"). */
+  readonly machine?: () => MachineInfo;
 }
 
 function runInspect(args: InspectArgs, io: CliIo): number {
@@ -72,6 +100,8 @@ export const nodeIo = (version: string): CliIo => {
     out: (t) => process.stdout.write(t),
   err: (t) => process.stderr.write(t),
     readFile: (path) => (path === '-' ? new Uint8Array(readFileSync(0)) : new Uint8Array(readFileSync(path))),
+    writeFile: (path, text) => writeFileSync(path, text),
+    machine: () => ({ runtime: `Node ${process.version}`, os: `${type()} ${release()} ${arch()}`, cores: cpus().length || null }),
     version,
   };
 };

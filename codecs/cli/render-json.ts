@@ -2,6 +2,7 @@ import { Flag, Kind } from '../core/kinds.js';
 import type { SpanIndex } from '../core/span-index.js';
 import { diagnostic } from '../core/diagnostic.js';
 import { tagNumber } from '../core/describe.js';
+import { nestedValue, type NestedValue } from '../nested/nested-value.js';
 
 /**
  * The `--json` node tree (schema 1, documented in README.md). Every node: kind, start, end
@@ -11,33 +12,41 @@ import { tagNumber } from '../core/describe.js';
  */
 export const JSON_SCHEMA_VERSION = 1;
 
-type Piece = string | { readonly node: number };
+/** A node to print, in its index; a nested value's nodes carry it (offsets map to the frame's). */
+type Piece = string | { readonly index: SpanIndex; readonly nested: NestedValue | null; readonly node: number };
 
+/**
+ * A string holding a value of its own (codecs/nested) gets `"nested": { format, via, label,
+ * root }`, whose nodes' start / end / head are frame offsets (for base64 and hex: the
+ * characters that encode each byte).
+ */
 export function nodeTreeJson(index: SpanIndex, id: number): string {
   if (id === -1) return 'null';
   index.requireNode(id, 'nodeTreeJson');
   const out: string[] = [];
-  const work: Piece[] = [{ node: id }];
+  const work: Piece[] = [{ index, nested: null, node: id }];
   while (work.length) {
     const p = work.pop()!;
     if (typeof p === 'string') {
       out.push(p);
       continue;
     }
-    const pieces = nodePieces(index, p.node);
+    const pieces = nodePieces(p.index, p.node, p.nested);
     for (let i = pieces.length - 1; i >= 0; i--) work.push(pieces[i]);
   }
   return out.join('');
 }
 
-function nodePieces(index: SpanIndex, id: number): Piece[] {
+function nodePieces(index: SpanIndex, id: number, nested: NestedValue | null): Piece[] {
   const { store } = index;
   const flags = store.flags[id];
+  const at = (offset: number) => (nested ? nested.map.at(offset) : offset);
+  const start = at(store.start[id]);
   const fields: string[] = [
     `"kind":${JSON.stringify(index.kind(id))}`,
-    `"start":${store.start[id]}`,
-    `"end":${store.end[id]}`,
-    `"head":${index.headerLength(id)}`,
+    `"start":${start}`,
+    `"end":${at(store.end[id])}`,
+    `"head":${at(store.start[id] + index.headerLength(id)) - start}`,
   ];
   if (flags & Flag.incomplete) fields.push('"incomplete":true');
   if (flags & Flag.indefinite) fields.push('"indefinite":true');
@@ -61,7 +70,14 @@ function nodePieces(index: SpanIndex, id: number): Piece[] {
   }
   pieces.push('{' + fields.join(','));
   const keyId = index.keyOf(id);
-  if (keyId >= 0) pieces.push(',"key":', { node: keyId });
+  if (keyId >= 0) pieces.push(',"key":', { index, nested, node: keyId });
+  if ((kind === Kind.bytes || kind === Kind.text) && !(flags & Flag.key)) {
+    const inner = nestedValue(index, id, nested);
+    if (inner && inner.index.root >= 0) {
+      inner.index.expandAll(inner.index.root);
+      pieces.push(`,"nested":{"format":${JSON.stringify(inner.format)},"via":${JSON.stringify(inner.via)},"label":${JSON.stringify(inner.label)},"root":`, { index: inner.index, nested: inner, node: inner.index.root }, '}');
+    }
+  }
   if (container) {
     if (!(flags & Flag.expanded)) pieces.push(',"expanded":false');
     else {
@@ -71,7 +87,7 @@ function nodePieces(index: SpanIndex, id: number): Piece[] {
         if (store.flags[c] & Flag.key) continue;
         if (!first) pieces.push(',');
         first = false;
-        pieces.push({ node: c });
+        pieces.push({ index, nested, node: c });
       }
       pieces.push(']');
     }

@@ -1,7 +1,8 @@
-import { Flag } from '../core/kinds.js';
+import { Flag, Kind } from '../core/kinds.js';
 import type { SpanIndex } from '../core/span-index.js';
 import { describeHead, previewValue } from '../core/describe.js';
 import { indentFor } from '../core/indent.js';
+import { nestedValue, type NestedValue } from '../nested/nested-value.js';
 
 /**
  * The default CLI output: one line per recorded node with its offset, size and value,
@@ -11,32 +12,48 @@ import { indentFor } from '../core/indent.js';
  *   offset  size
  *        0    33  map(2) {2 entries}
  *        1     6    "name": text(5) "Alice"
+ *
+ * A string holding a value of its own (codecs/nested) is followed by a `decoded as cbor
+ * (from base64)` line and that value's tree, at the frame offsets its bytes came from.
  */
-export function nodeTreeText(index: SpanIndex, id: number, maxValue = 60): string {
+export function nodeTreeText(index: SpanIndex, id: number, maxValue = 60, nestedDepth = Infinity): string {
   if (id === -1) return '';
   index.requireNode(id, 'nodeTreeText');
-  const { store } = index;
   const rows: [string, string, string][] = [];
-  const work: { node: number; level: number }[] = [{ node: id, level: 0 }];
+  const work: { ix: SpanIndex; nested: NestedValue | null; node: number; level: number }[] = [{ ix: index, nested: null, node: id, level: 0 }];
   while (work.length) {
-    const { node, level } = work.pop()!;
+    const { ix, nested, node, level } = work.pop()!;
+    const { store } = ix;
+    const at = (offset: number) => (nested ? nested.map.at(offset) : offset);
     const flags = store.flags[node];
     // A key prints with its value; one whose value never arrived (truncated map) prints alone.
     if (flags & Flag.key && store.nextSibling[node] >= 0) continue;
-    const keyId = flags & Flag.key ? -1 : index.keyOf(node);
-    const label = keyId >= 0 ? `${previewValue(index, keyId, 40)}: ` : '';
-    const head = describeHead(index, node);
-    const preview = previewValue(index, node, maxValue);
+    const keyId = flags & Flag.key ? -1 : ix.keyOf(node);
+    const label = keyId >= 0 ? `${previewValue(ix, keyId, 40)}: ` : '';
+    const head = describeHead(ix, node);
+    const preview = previewValue(ix, node, maxValue);
     const pad = indentFor(level);
     let line = `${pad}${label}${head === preview || !preview ? head : `${head} ${preview}`}`;
     if (flags & Flag.key) line = `${pad}key ${head} ${preview}  [value missing]`;
     if (flags & Flag.incomplete) line += '  [incomplete]';
     if (flags & Flag.duplicateKey || (keyId >= 0 && store.flags[keyId] & Flag.duplicateKey)) line += '  [duplicate key]';
-    if (index.isContainer(node) && !(flags & Flag.expanded)) line += '  [not expanded]';
-    rows.push([String(store.start[node]), String(store.end[node] - store.start[node]), line]);
+    if (ix.isContainer(node) && !(flags & Flag.expanded)) line += '  [not expanded]';
+    const start = at(store.start[node]);
+    rows.push([String(start), String(at(store.end[node]) - start), line]);
     const children: number[] = [];
     for (let c = store.firstChild[node]; c >= 0; c = store.nextSibling[c]) children.push(c);
-    for (let i = children.length - 1; i >= 0; i--) work.push({ node: children[i], level: level + 1 });
+    for (let i = children.length - 1; i >= 0; i--) work.push({ ix, nested, node: children[i], level: level + 1 });
+    // The value inside a string, below it (pushed last: printed right after the string).
+    const kind = store.kind[node];
+    if ((kind === Kind.bytes || kind === Kind.text) && !(flags & Flag.key) && (nested?.level ?? 0) < nestedDepth) {
+      const inner = nestedValue(ix, node, nested);
+      if (inner && inner.index.root >= 0) {
+        inner.index.expandAll(inner.index.root);
+        const s = inner.map.at(0);
+        rows.push([String(s), String(inner.map.at(inner.index.bytes.length) - s), `${indentFor(level + 1)}${inner.label}`]);
+        work.push({ ix: inner.index, nested: inner, node: inner.index.root, level: level + 2 });
+      }
+    }
   }
   let w0 = 6;
   let w1 = 4;

@@ -62,6 +62,11 @@ export interface CompareProgress {
   readonly total: number;
   /** The codec just finished. */
   readonly codec: string;
+  /**
+   * json-pack's codecs (JSON, CBOR, MessagePack, …) come first in the default order and
+   * are the fast phase (issue 16 §1: on screen within 1 s for 1 MB); json-joy's CRDT codecs follow.
+   */
+  readonly phase: 'json-pack' | 'json-joy';
 }
 
 export interface CompareOptions {
@@ -81,6 +86,8 @@ export interface CompareOptions {
   readonly budgetMs?: number;
   /** Measure gzip / deflate sizes (default true). */
   readonly compress?: boolean;
+  /** The timing clock (timing.ts; default performance.now). */
+  readonly clock?: () => number;
 }
 
 function resolveCodecs(list: CompareOptions['codecs']): Codec[] {
@@ -131,7 +138,7 @@ export function measureCodec(
   const base = { codec: codec.name, label: codec.label, family: codec.family };
   const refusal = codec.represent(value, features);
   if (refusal) return { ...base, notes: [], unsupported: refusal };
-  const timingOptions = { runs: options.runs ?? 5, warmup: options.warmup ?? 1, budgetMs: options.budgetMs, signal: options.signal };
+  const timingOptions = { runs: options.runs ?? 5, warmup: options.warmup ?? 1, budgetMs: options.budgetMs, signal: options.signal, clock: options.clock };
   let encoded: Encoded;
   let encodeTiming: Timing;
   try {
@@ -190,16 +197,64 @@ export async function* compareValue(value: unknown, options: CompareOptions = {}
   const cache: PrepareCache = new Map();
   const total = codecs.length;
   let done = 0;
+  if ((options.warmup ?? 1) > 0 && !(await warmTogether(codecs, value, features, cache, options))) return;
   for (const codec of codecs) {
     if (options.signal?.aborted) return;
     const row = measureCodec(codec, value, { ...options, features, cache });
     if (!row) return;
     done++;
     yield row;
-    options.onProgress?.({ done, total, codec: codec.name });
+    options.onProgress?.({ done, total, codec: codec.name, phase: codec.family === 'json-joy' ? 'json-joy' : 'json-pack' });
     // Let a worker's message loop run (a cancel arrives as a message).
     await nextTick();
   }
+}
+
+/** A whole encode + decode at or above this is its own warm-up (a large value). */
+export const JOINT_WARMUP_MAX_CALL_MS = 2;
+/** Round-robin warm-up of every codec of a comparison before any of them is timed. */
+export const JOINT_WARMUP_MS = 250;
+
+/**
+ * Warms the codecs of a comparison together, in rounds, before timing the first one. On
+ * its own, each codec's warm-up leaves the first codec timed against a JIT that is still
+ * tiering up (an identical twin measured second read 2–4x faster on a busy 2-core
+ * machine: V8's optimizing compiler runs on a background thread) — the first codec was
+ * penalized. Rounds give every codec the same warm time. Only for small values: when one
+ * encode + decode takes JOINT_WARMUP_MAX_CALL_MS or more (checked on the first codec),
+ * each codec's own warm-up call is enough and a joint phase would only add time (the
+ * 1 MB budget). False when aborted.
+ */
+async function warmTogether(codecs: readonly Codec[], value: unknown, features: ValueFeatures, cache: PrepareCache, options: CompareOptions): Promise<boolean> {
+  const { signal } = options;
+  const now = options.clock ?? ((): number => performance.now());
+  const ops: (() => unknown)[] = [];
+  for (const codec of codecs) {
+    if (codec.represent(value, features)) continue;
+    try {
+      const prepared = codec.prepare(value, features, cache);
+      const t0 = now();
+      const encoded = codec.write(prepared);
+      codec.read(encoded);
+      if (ops.length === 0 && now() - t0 >= JOINT_WARMUP_MAX_CALL_MS) return true;
+      ops.push(() => codec.read(codec.write(prepared)));
+    } catch {
+      // measureCodec reports the failure.
+    }
+  }
+  if (ops.length === 0) return true;
+  const start = now();
+  const perRound = JOINT_WARMUP_MS / 20 / ops.length;
+  while (now() - start < JOINT_WARMUP_MS) {
+    for (const op of ops) {
+      const t0 = now();
+      do op();
+      while (now() - t0 < perRound);
+    }
+    if (signal?.aborted) return false;
+    await nextTick();
+  }
+  return !signal?.aborted;
 }
 
 /** The callback flavour: calls `onRow` per row, resolves with all rows (those before an abort). */

@@ -5,6 +5,7 @@
  */
 import type { Row } from './compare.js';
 import type { Timing } from './timing.js';
+import type { SchemaActual } from './schema/actuals.js';
 import type { KeyOverhead } from './keys.js';
 
 const int = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -61,6 +62,17 @@ function columns(withTimes: boolean): Column[] {
   return cols;
 }
 
+/** Why a row shows "–" in some cell (issue 16 §1: no dash without a reason); empty when it shows none. */
+export function dashReasons(row: Row): string[] {
+  if (row.unsupported !== null) return [row.unsupported];
+  const out: string[] = [];
+  if (row.gzip === null || row.deflate === null) out.push('gzip and deflate not measured (compression off)');
+  if (!Number.isFinite(row.encode.medianMs)) out.push('encode: no timed run (cancelled)');
+  if (row.decode === null) out.push(`decode: the decoder failed: ${row.decodeError ?? 'unknown error'}`);
+  else if (!Number.isFinite(row.decode.medianMs)) out.push('decode: no timed run (cancelled)');
+  return out;
+}
+
 /** An aligned plain-text table with median (min–max) times, then each row's notes. */
 export function formatText(rows: readonly Row[]): string {
   const cols = columns(true);
@@ -72,7 +84,7 @@ export function formatText(rows: readonly Row[]): string {
       .join('  ')
       .trimEnd();
   const out = [line(cols.map((c) => c.title)), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)];
-  const notes = rows.flatMap((r) => r.notes.map((n) => `${r.label}: ${n}`));
+  const notes = [...rows.flatMap((r) => dashReasons(r).map((n) => `${r.label}: –: ${n}`)), ...rows.flatMap((r) => r.notes.map((n) => `${r.label}: ${n}`))];
   if (notes.length) out.push('', ...notes);
   return out.join('\n');
 }
@@ -87,6 +99,8 @@ export function formatMarkdown(rows: readonly Row[], title?: string): string {
   out.push(`| ${cols.map((c) => c.title).join(' | ')} |`);
   out.push(`| ${cols.map((c) => (c.right ? '---:' : '---')).join(' | ')} |`);
   for (const r of rows) out.push(`| ${cols.map((c) => mdEscape(c.cell(r))).join(' | ')} |`);
+  const reasons = rows.flatMap((r) => dashReasons(r).map((n) => `- ${mdEscape(`${r.label}: –: ${n}`)}`));
+  if (reasons.length) out.push('', ...reasons);
   return out.join('\n');
 }
 
@@ -95,8 +109,8 @@ export function formatJson(rows: readonly Row[], extra: Record<string, unknown> 
   return JSON.stringify({ schema: 1, ...extra, rows }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2);
 }
 
-/** The key-overhead analysis as text. */
-export function formatKeyOverhead(k: KeyOverhead): string {
+/** The key-overhead analysis as text; with `actuals`, the real schema codecs' sizes under the estimate. */
+export function formatKeyOverhead(k: KeyOverhead, actuals: readonly SchemaActual[] = []): string {
   const pct = (n: number): string => `${((100 * n) / (k.frameBytes || 1)).toFixed(1)}%`;
   const out = [
     `frame ${int(k.frameBytes)} bytes; ${int(k.maps)} maps, ${int(k.entries)} entries, ${int(k.distinctKeys)} distinct keys`,
@@ -105,6 +119,13 @@ export function formatKeyOverhead(k: KeyOverhead): string {
     `map values    ${int(k.valueBytes).padStart(12)}  ${pct(k.valueBytes)}`,
     `schema estimate (no keys, no map framing, ${k.schema.recordTagBytes} byte per record): ${int(k.schema.bytes)} bytes, ${int(k.schema.saved)} saved (${pct(k.schema.saved)})`,
   ];
+  for (const a of actuals) {
+    out.push(
+      a.bytes === null
+        ? `${a.label}: does not fit — ${a.why}`
+        : `${a.label}, real: ${int(a.bytes)} bytes (${pct(a.bytes)} of the frame), schema ${int(a.schemaBytes)} bytes apart`,
+    );
+  }
   if (k.topKeys.length) {
     out.push('', 'heaviest keys:');
     const w = Math.max(...k.topKeys.map((u) => JSON.stringify(u.key).length));

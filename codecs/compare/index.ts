@@ -34,4 +34,4 @@ export {
   type UnsupportedRow,
 } from './compare.js';
 export { keyOverhead, type KeyOverhead, type KeyOverheadOptions, type KeyUse, type SchemaEstimate } from './keys.js';
-export { formatText, formatMarkdown, formatJson, formatKeyOverhead, losslessText, msText, opsText } from './format.js';
+export { dashReasons, formatText, formatMarkdown, formatJson, formatKeyOverhead, losslessText, msText, opsText } from './format.js';

@@ -39,6 +39,10 @@ export type DecodeErrorCode =
   | 'invalid-wire-type'
   /** Protobuf: an end-group tag without its start, or for another field. */
   | 'unmatched-end-group'
+  /** A compressed frame (codecs/nested): inflating it failed, or an earlier frame of its stream is missing. */
+  | 'invalid-compressed-data'
+  /** A compressed frame inflates past the size or ratio cap (a zip bomb): the offset is in the compressed input. */
+  | 'decompressed-too-large'
   | 'internal';
 
 export interface DecodeError {

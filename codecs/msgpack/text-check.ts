@@ -29,7 +29,9 @@ export function findInvalidText(bytes: Uint8Array, view: DataView | null, start:
   } else if (size <= 16) {
     high = view.getInt32(start, true) | view.getInt32(start + 4, true) | view.getInt32(end - 8, true) | view.getInt32(end - 4, true);
   } else {
-    high = asciiEnd(bytes, view, start, end) === end ? 0 : 0x80;
+    // Validated once: the full check goes on from the first byte that is not ASCII.
+    const ascii = asciiEnd(bytes, view, start, end);
+    return ascii === end ? -1 : findInvalidUtf8In(bytes, view, ascii, end);
   }
   return (high & 0x80808080) === 0 ? -1 : findInvalidUtf8In(bytes, view, start, end);
 }

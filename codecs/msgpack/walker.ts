@@ -50,14 +50,13 @@ export const msgpackWalker: FormatWalker = {
 
 /**
  * Nodes to allocate up front. Growing the store copies every node recorded so far into
- * fresh memory (twice or more for number-dense frames, whose items are 1-9 bytes, against
- * the generic guess of one node per 16 bytes); measured, a store of the right size made a
- * full index of such frames ~20 % faster, and one twice too large gave back half of that.
- * So a full index counts the items that start in the first eighth of the frame (256 B to
- * SAMPLE_BYTES, with the head reads of `skip`: a few percent of the walk) and scales that
- * count to the frame, plus a tenth; a depth-1 index takes the root's count (at most one
- * item per byte that remains); depth 0 records the root only; other depths keep the
- * generic guess. A guess: the store still grows when the walk needs more.
+ * fresh memory, and fresh memory is most of what indexing a number-dense frame costs (a
+ * 363 KB mesh, sized from a sample of its first eighth, grew twice and took about a third
+ * longer than at its exact size). So a full index counts the items of the whole frame
+ * (`countHeads`: a few nanoseconds per item, as the CBOR walker does); a depth-1 index
+ * takes the root's count (at most one item per byte that remains); depth 0 records the
+ * root only; other depths keep the generic guess. Still a guess for malformed frames: the
+ * store grows when the walk needs more, and gives back what it did not use.
  */
 function msgpackCapacityHint(bytes: Uint8Array, depth: number): number | undefined {
   if (!(depth >= 1)) return 1;
@@ -72,58 +71,40 @@ function msgpackCapacityHint(bytes: Uint8Array, depth: number): number | undefin
     return 1 + Math.min(count * perCount, len - NEED[b]);
   }
   if (depth !== Infinity) return undefined;
-  if (len <= 128) return len + 1;
-  const items = countItems(bytes, Math.min(len, Math.max(256, Math.min(SAMPLE_BYTES, len >> 3))));
-  // The items start before `sampled`: the whole frame when it ended there.
-  if (sampled >= len || items === 0) return items + 1;
-  return Math.min(len + 1, Math.ceil((items * len * 1.1) / sampled) + 16);
+  return countHeads(bytes);
 }
-const SAMPLE_BYTES = 4096;
-
-/** Where `countItems` stopped. */
-let sampled = 0;
 
 /**
- * The number of items (containers included) of the value at offset 0 that start before
- * `end`, up to the first item that cannot be read; `sampled` is where it stopped.
+ * The nodes a full index of the frame will record, plus one: MessagePack is a sequence of
+ * heads in pre-order, so this hops from head to head (over str / bin / ext payloads),
+ * validating nothing (the walk does). It stops at the first byte that is no head (0xc1) or
+ * whose item overruns the frame. Trailing bytes count too (the store is trimmed).
  */
-function countItems(bytes: Uint8Array, end: number): number {
+function countHeads(bytes: Uint8Array): number {
   const len = bytes.length;
-  let pending = 1;
-  let items = 0;
   let pos = 0;
-  while (pending > 0 && pos < end) {
+  let n = 1; // room for one incomplete item at the end
+  while (pos < len) {
     const b = bytes[pos];
-    pending--;
-    items++;
-    if (b < 0x80 || b >= 0xe0) {
-      pos++;
-    } else if (b < 0xa0) {
-      pending += b < 0x90 ? (b & 15) * 2 : b & 15;
-      pos++;
-    } else if (b < 0xc0) {
-      pos += 1 + (b & 31);
-    } else {
-      const need = NEED[b];
-      if (need === 0 || need > len - pos) break;
-      const fixed = FIXED_SIZE[b];
-      if (fixed !== 0) {
-        pos += fixed;
-        continue;
+    const size = ITEM_SIZE[b];
+    n++;
+    if (size !== 0) {
+      pos += size;
+      // A run of the same format byte (the floats of a vertex array): no table read per item.
+      while (pos < len && bytes[pos] === b) {
+        pos += size;
+        n++;
       }
-      const width = LENGTH_WIDTH[b];
-      const n = width === 1 ? bytes[pos + 1] : width === 2 ? u16(bytes, pos + 1) : u32(bytes, pos + 1);
-      const perCount = ITEMS_PER_COUNT[b];
-      if (perCount !== 0) {
-        pending += n * perCount;
-        pos += need;
-      } else {
-        pos += need + n;
-      }
+      continue;
     }
+    // str / bin / ext 8-32 (their length follows), array / map 16-32 (only their head), 0xc1.
+    const need = NEED[b];
+    if (need === 0 || need > len - pos) break;
+    const width = LENGTH_WIDTH[b];
+    const n32 = ITEMS_PER_COUNT[b] !== 0 ? 0 : width === 1 ? bytes[pos + 1] : width === 2 ? u16(bytes, pos + 1) : u32(bytes, pos + 1);
+    pos += need + n32;
   }
-  sampled = pending === 0 ? len : pos;
-  return items;
+  return n;
 }
 
 /** Stack frame kind of the virtual frame that holds the root. */
@@ -343,6 +324,38 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
         fLast = id;
         fItems++;
         pos = end;
+        if (fIsMap || bytes[pos] !== b || b === 0xd9 || (b >= 0xa0 && b < 0xc0)) continue;
+        // A run of items with this same format byte in an array (the floats of a vertex
+        // buffer, byte-sized integers): recorded without decoding the format byte again, each
+        // linked to the next as it is written (the last one's link is closed after the run).
+        const size = b < 0x80 || b >= 0xe0 ? 1 : RUN_SIZE[b];
+        const constant = b < 0xcc || b >= 0xe0; // fixint, nil, booleans, floats: one kind, one arg
+        let left = Math.min(fRemaining - fItems, c - nodes);
+        let last = id;
+        const stop = len - size;
+        while (left > 0 && pos <= stop && bytes[pos] === b) {
+          const next = nodes++;
+          i32[startAt + next] = pos;
+          i32[endAt + next] = pos + size;
+          i32[parentAt + next] = fNode;
+          i32[firstChildAt + next] = -1;
+          i32[nextSiblingAt + last] = next;
+          u8[headAt + next] = 1;
+          if (constant) {
+            u8[kindAt + next] = kind;
+            if (arg !== 0) f64[argAt + next] = arg;
+          } else {
+            const v = runArg(bytes, b, pos + 1);
+            u8[kindAt + next] = v < 0 ? Kind.nint : Kind.uint;
+            if (v !== 0) f64[argAt + next] = v;
+          }
+          last = next;
+          left--;
+          pos += size;
+        }
+        i32[nextSiblingAt + last] = -1;
+        fItems += last - id;
+        fLast = last;
       }
       if (fItems >= fRemaining) continue;
       if (nodes === c) break;
@@ -629,6 +642,17 @@ const ITEMS_PER_COUNT = new Uint8Array(256);
 }
 
 /**
+ * The whole item's size where the format byte fixes it (fixints, fixmap / fixarray heads,
+ * fixstr, nil, booleans, floats, ints, fixext), 0 otherwise (the length or count follows, or 0xc1).
+ */
+const ITEM_SIZE = new Uint8Array(256);
+for (let b = 0; b < 256; b++) {
+  if (b < 0xa0 || b >= 0xe0) ITEM_SIZE[b] = 1;
+  else if (b < 0xc0) ITEM_SIZE[b] = 1 + (b & 31);
+  else ITEM_SIZE[b] = FIXED_SIZE[b];
+}
+
+/**
  * For the run loop: the size of a whole item whose format byte fixes it (nil, false, true,
  * float 32/64, uint and int 8/16/32), 2 for str 8 (its head), 0 for what the run leaves
  * to the general code.
@@ -636,6 +660,24 @@ const ITEMS_PER_COUNT = new Uint8Array(256);
 const RUN_SIZE = new Uint8Array(256);
 for (const b of [0xc0, 0xc2, 0xc3, 0xca, 0xcb, 0xcc, 0xcd, 0xce, 0xd0, 0xd1, 0xd2]) RUN_SIZE[b] = FIXED_SIZE[b];
 RUN_SIZE[0xd9] = 2;
+
+/** The value of a uint / int 8-32 (format byte `b`, 0xcc-0xce or 0xd0-0xd2) whose value bytes start at `at`. */
+function runArg(bytes: Uint8Array, b: number, at: number): number {
+  switch (b) {
+    case 0xcc:
+      return bytes[at];
+    case 0xcd:
+      return u16(bytes, at);
+    case 0xce:
+      return u32(bytes, at);
+    case 0xd0:
+      return (bytes[at] << 24) >> 24;
+    case 0xd1:
+      return (u16(bytes, at) << 16) >> 16;
+    default: // 0xd2
+      return u32(bytes, at) | 0;
+  }
+}
 
 /** Reports why the item at `start` cannot be read: a cut head or scalar, 0xc1, or a payload longer than the input. */
 function reportHeadError(index: SpanIndex, stack: WalkStack, bytes: Uint8Array, start: number, len: number): void {
@@ -719,6 +761,14 @@ function skip(index: SpanIndex, stack: WalkStack, bytes: Uint8Array, pos: number
       // Scalars (already bounds checked by `need`) and fixext (its data may be cut off).
       if (fixed > len - pos) return skipError(index, stack, bytes, pos, len);
       pos += fixed;
+      // A run of the same format byte (the floats of a vertex array): hop from one to the next.
+      if (bytes[pos] === b) {
+        const stop = len - fixed;
+        while (pending > 0 && pos <= stop && bytes[pos] === b) {
+          pos += fixed;
+          pending--;
+        }
+      }
       continue;
     }
     const width = LENGTH_WIDTH[b];

@@ -3,10 +3,10 @@ import { pack } from 'msgpackr';
 import { indexMsgpack } from '../msgpack/index.js';
 
 /**
- * Growing the store copies every node so far; the walker sizes it from a sample of the
- * frame instead (a full index) or from the root's count (depth 1). Bounded counts, not
- * times: the store ends within half again the nodes it holds, and a frame unlike its
- * sample still indexes whole.
+ * Growing the store copies every node so far; the walker sizes it from a count of the
+ * frame's heads instead (a full index; msgpack-runs.test.ts checks it never grows) or from
+ * the root's count (depth 1). Bounded counts, not times: the store ends within half again
+ * the nodes it holds, and a frame whose start is unlike the rest still indexes whole.
  */
 describe('msgpack: the store is sized from the frame', () => {
   const rand = (() => {

@@ -56,7 +56,7 @@ describe('wirescope compare --session', () => {
       expect(total.wire.negotiated).toBeNull();
       expect(rows.filter((row: { wire: { negotiated: unknown } }) => row.wire.negotiated !== null).map((row: { connectionId: string }) => row.connectionId)).toEqual(['har-0', 'har-0']);
     }
-    expect(out.totals.map((t: { codec: string }) => t.codec)).toEqual(['captured', 'json', 'cbor', 'msgpack']);
+    expect(out.totals.map((t: { codec: string }) => t.codec)).toEqual(['captured', 'json', 'cbor', 'msgpack', 'avro', 'protobuf']);
   });
 
   it('--connection picks one connection by index or id; an unknown one is a usage error', async () => {

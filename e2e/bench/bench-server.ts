@@ -5,6 +5,7 @@
  *              bursts every `tickMs`, `seconds` long, then stops.
  * - `/big`:    one large frame, `delayMs` after the connection opens.
  * - `/search?count=N`: N frames from the pool as fast as the socket drains (the text-search capture).
+ * - `/record-set`: one `recordSet` frame (the Text tab's 2 MB frame), `delayMs` after the connection opens.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,7 +30,7 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
-export async function startBenchServer(opts: { pool: readonly Uint8Array[]; rate: number; seconds: number; tickMs: number; big: Uint8Array; delayMs: number; startDelayMs: number }): Promise<BenchServer> {
+export async function startBenchServer(opts: { pool: readonly Uint8Array[]; rate: number; seconds: number; tickMs: number; big: Uint8Array; recordSet?: Uint8Array; delayMs: number; startDelayMs: number }): Promise<BenchServer> {
   const server = http.createServer((_, res) => res.writeHead(404).end());
   const wss = new WebSocketServer({ server, perMessageDeflate: false });
   let resolveStream!: (s: StreamStats) => void;
@@ -69,9 +70,10 @@ export async function startBenchServer(opts: { pool: readonly Uint8Array[]; rate
 
   wss.on('connection', (socket: WebSocket, request) => {
     socket.on('error', () => socket.terminate());
-    if (request.url?.startsWith('/big')) {
+    if (request.url?.startsWith('/big') || request.url?.startsWith('/record-set')) {
+      const frame = request.url.startsWith('/big') ? opts.big : opts.recordSet!;
       const t = setTimeout(() => {
-        socket.send(opts.big, { binary: true });
+        socket.send(frame, { binary: true });
         resolveBig(Date.now());
       }, opts.delayMs);
       timers.add(t);

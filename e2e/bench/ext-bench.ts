@@ -30,7 +30,10 @@
  *
  * Flags: --write (the `bench:ext` section of docs/BENCHMARKS.md; --docs-root DIR writes
  * DIR/docs/BENCHMARKS.md instead), --messages N, --size N, --runs N, --rate N, --seconds N,
- * --ext-dir DIR (default: dist/chrome, built if stale).
+ * --ext-dir DIR (default: dist/chrome, built if stale), --only-panel (only step 3, with the
+ * extension, `--runs` times: the panel's long tasks and, from long animation frames, the
+ * panel's script time by function), --profile (with --only-panel: a CPU profile of the
+ * panel's threads, profile.ts; build unminified for names).
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -44,6 +47,8 @@ import { connectTargets, type CdpTargets } from './cdp-targets.js';
 import { startFloodServer, type FloodServer } from './ext-bench-server.js';
 import { cpuBetween, cpuSnapshot, procAvailable } from './proc-cpu.js';
 import { framePool } from './payloads.js';
+import { installProbes, loafScripts, type Probes } from './page-probes.js';
+import { startProfile, stopProfile, type ThreadProfile } from './profile.js';
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.includes(name);
@@ -202,6 +207,9 @@ interface StreamResult {
     readonly dropped: string | null;
     readonly droppedCount: number;
     readonly tasks: TaskSummary;
+    /** The panel's script time in long animation frames, by function, heaviest first. */
+    readonly loaf: readonly string[];
+    readonly profile?: ThreadProfile[];
   };
 }
 
@@ -209,7 +217,7 @@ interface StreamResult {
  * A page receiving `RATE` frames/s for `SECONDS` (bench:ui's server and frames); with `panel`,
  * the panel tab for that page is opened first and followed until it holds every frame.
  */
-async function stream(context: BrowserContext, httpUrl: string, ext: { worker: Worker; extensionId: string } | null): Promise<StreamResult> {
+async function stream(context: BrowserContext, httpUrl: string, ext: { worker: Worker; extensionId: string } | null, profileWith?: Parameters<typeof startProfile>[0]): Promise<StreamResult> {
   const pool = framePool();
   const bench = await startBenchServer({ pool: pool.frames, rate: RATE, seconds: SECONDS, tickMs: 10, big: new Uint8Array(1), delayMs: 0, startDelayMs: 500 });
   try {
@@ -221,8 +229,11 @@ async function stream(context: BrowserContext, httpUrl: string, ext: { worker: W
       panel = await context.newPage();
       await panel.setViewportSize({ width: 1400, height: 900 });
       await panel.addInitScript(LONGTASK_PROBE);
+      await panel.addInitScript('globalThis.__name = (f) => f;');
+      await panel.addInitScript(installProbes); // long animation frames, with their scripts
       await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
       await panel.getByTestId('frame-count').waitFor({ timeout: 10_000 });
+      if (profileWith) await startProfile(profileWith, panel);
     }
     const fromPage = (await page.evaluate('performance.now()')) as number;
     const fromPanel = panel ? ((await panel.evaluate('performance.now()')) as number) : 0;
@@ -254,7 +265,9 @@ async function stream(context: BrowserContext, httpUrl: string, ext: { worker: W
     let panelResult: StreamResult['panel'];
     if (panel) {
       const dropped = (await panel.getByTestId('dropped-count').count()) ? await panel.getByTestId('dropped-count').textContent() : null;
-      panelResult = { shownAtEnd, shownFinal: last, drainMs, dropped, droppedCount: dropped ? Number(/(\d+)/.exec(dropped.replace(/,/g, ''))?.[1] ?? NaN) : 0, tasks: await longTasks(panel, fromPanel) };
+      const profile = profileWith ? await stopProfile(profileWith) : undefined;
+      const probes = (await panel.evaluate('window.__bench')) as Probes;
+      panelResult = { shownAtEnd, shownFinal: last, drainMs, dropped, droppedCount: dropped ? Number(/(\d+)/.exec(dropped.replace(/,/g, ''))?.[1] ?? NaN) : 0, tasks: await longTasks(panel, fromPanel), loaf: loafScripts(probes, fromPanel, 8), ...(profile ? { profile } : {}) };
     }
     const result: StreamResult = {
       sent: stats.sent,
@@ -327,6 +340,36 @@ function table(runs: readonly FloodRun[], cost: ScriptCost, on: StreamResult, of
 }
 
 /** The `bench:ext` section of `<root>/docs/BENCHMARKS.md`, appended with its heading and markers the first time. */
+
+/** `--only-panel`: the stream with the panel open, `RUNS` times, and where the panel's time went. */
+async function onlyPanel(): Promise<void> {
+  const extDir = flag('--ext-dir') ? path.resolve(option('--ext-dir', '')) : await ensureExtensionBuild('chrome');
+  const server = await startFloodServer();
+  const withBrowser = await startChromium(extDir);
+  const browser = await chromium.connectOverCDP(withBrowser.endpoint);
+  try {
+    const extContext = browser.contexts()[0]!;
+    const worker = await serviceWorker(extContext);
+    const extensionId = new URL(worker.url()).host;
+    for (let run = 1; run <= RUNS; run++) {
+      const r = await stream(extContext, server.httpUrl, { worker, extensionId }, flag('--profile') ? browser : undefined);
+      const p = r.panel!;
+      console.log(`run ${run} (load average ${os.loadavg()[0]!.toFixed(1)}): page had ${int(r.pageAtEnd)} of ${int(r.sent)} when sending ended; panel ${int(p.shownFinal)} (${int(p.droppedCount)} lost), drained ${ms(p.drainMs)} after; panel tasks > 100 ms: ${p.tasks.over100}, > 50 ms: ${p.tasks.over50}, longest ${ms(p.tasks.max)}; page longest ${ms(r.page.max)}`);
+      console.log(`  panel script time in long animation frames:\n    ${p.loaf.join('\n    ') || '(none)'}`);
+      for (const t of p.profile ?? []) {
+        console.log(`  profile ${t.thread}: ${ms(t.busyMs)} busy; by self time: ${t.self.slice(0, 10).map((row) => `${row.fn} ${ms(row.selfMs)}`).join('; ')}`);
+        for (const task of t.longTasks.slice(0, 8)) console.log(`    task ${ms(task.ms)} [${task.phases}]: ${task.self.map((row) => `${row.fn} ${ms(row.selfMs)}`).join('; ')}`);
+      }
+    }
+  } finally {
+    await browser.close().catch(() => {});
+    withBrowser.child.kill();
+    await server.close();
+    await sleep(200);
+    rmSync(withBrowser.profile, { recursive: true, force: true });
+  }
+}
+
 function writeSection(root: string, md: string): void {
   const file = path.join(root, 'docs/BENCHMARKS.md');
   const doc = readFileSync(file, 'utf8');
@@ -338,6 +381,10 @@ function writeSection(root: string, md: string): void {
   writeBenchmarkSection(root, 'ext', md);
 }
 
+if (flag('--only-panel')) {
+  await onlyPanel();
+  process.exit(0);
+}
 const extDir = flag('--ext-dir') ? path.resolve(option('--ext-dir', '')) : await ensureExtensionBuild('chrome');
 const server = await startFloodServer();
 // Two Chromiums from the same binary with the same flags, one with the extension: pages in
@@ -371,7 +418,7 @@ try {
   const plainContext = await browser.newContext();
   const worker = await serviceWorker(extContext);
   const extensionId = new URL(worker.url()).host;
-  const machine = `${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, Chromium ${browser.version()} (headless), ${os.platform()} ${os.arch()}`;
+  const machine = `${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, Chromium ${browser.version()} (headless), ${os.platform()} ${os.arch()}, load average ${os.loadavg()[0]!.toFixed(1)} at the start (other processes share the cores: task lengths swing with it)`;
   log(machine);
   log('page cost: one more run with the extension, profiled …');
   const cost = await profileFlood(extContext, `${server.httpUrl}flood.html`, Math.min(MESSAGES, 30_000));

@@ -167,3 +167,13 @@ export const awaitWatch = (page: Page, key: string, timeoutMs: number): Promise<
       ]),
     { key, timeoutMs },
   );
+
+/** Main-thread script time in long animation frames from `from` on, by function, heaviest first. */
+export function loafScripts(p: Probes, from: number, top = 6): string[] {
+  const by = new Map<string, number>();
+  for (const f of p.loafs) if (f.start >= from) for (const s of f.scripts) {
+    const key = `${s.invoker} → ${s.fn || '(anonymous)'} ${s.url.replace(/^.*\//, '')}`;
+    by.set(key, (by.get(key) ?? 0) + s.duration);
+  }
+  return [...by].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]) => `${Math.round(v).toLocaleString('en-US')} ms ${k}`);
+}

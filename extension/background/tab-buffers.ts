@@ -81,6 +81,7 @@ interface Stored {
 interface DocState {
   seq: number;
   lostBatches: number;
+  lostHookFrames: number;
   droppedFrames: number;
   wasTop: boolean;
 }
@@ -174,7 +175,7 @@ export class TabBuffers {
     const refused = this.reportRefused(tab);
     const known = tab.docs.get(batch.documentId);
     if (known && batch.seq <= known.seq) return null;
-    const doc = known ?? { seq: 0, lostBatches: 0, droppedFrames: 0, wasTop: false };
+    const doc = known ?? { seq: 0, lostBatches: 0, lostHookFrames: 0, droppedFrames: 0, wasTop: false };
     const droppedFrames = batch.droppedFrames ?? 0;
     const counted = batch.framesBefore === undefined ? {} : { framesBefore: batch.framesBefore };
     const lostFrames = batch.lostFrames?.length ? { lostFrames: batch.lostFrames } : {};
@@ -190,13 +191,16 @@ export class TabBuffers {
       items.push({ type: 'gap', documentId: batch.documentId, seq: batch.seq, missing, ...counted, reason: known ? TRANSIT_REASON : RESTART_REASON });
     }
     // Without events the item still tells the panel about new losses upstream.
-    if (batch.events.length || wireFrameCount(batch.frameTable) || batch.lostBatches > doc.lostBatches || droppedFrames > doc.droppedFrames) {
+    const lostHookFrames = batch.lostHookFrames ?? 0;
+    if (batch.events.length || wireFrameCount(batch.frameTable) || batch.lostBatches > doc.lostBatches || lostHookFrames > doc.lostHookFrames || droppedFrames > doc.droppedFrames || batch.lostFrames?.length) {
       const { documentId, seq, lostBatches, frameTable, frameBytes } = batch;
       const events = capEvents(batch.events);
-      items.push({ type: 'events', documentId, seq, lostBatches, ...(droppedFrames ? { droppedFrames } : {}), ...counted, ...lostFrames, events, frameTable, frameBytes });
+      const hookLoss = batch.lostHookFrames === undefined ? {} : { lostHookFrames };
+      items.push({ type: 'events', documentId, seq, lostBatches, ...hookLoss, ...(droppedFrames ? { droppedFrames } : {}), ...counted, ...lostFrames, events, frameTable, frameBytes });
     }
     doc.seq = batch.seq;
     doc.lostBatches = Math.max(doc.lostBatches, batch.lostBatches);
+    doc.lostHookFrames = Math.max(doc.lostHookFrames, lostHookFrames);
     doc.droppedFrames = Math.max(doc.droppedFrames, droppedFrames);
     // Re-insert: the map's order is least recently seen first.
     tab.docs.delete(batch.documentId);
@@ -220,9 +224,10 @@ export class TabBuffers {
     const tab = this.tab(tabId);
     const known = tab.docs.get(batch.documentId);
     if (known && batch.seq <= known.seq) return;
-    const doc = known ?? { seq: 0, lostBatches: 0, droppedFrames: 0, wasTop: false };
+    const doc = known ?? { seq: 0, lostBatches: 0, lostHookFrames: 0, droppedFrames: 0, wasTop: false };
     doc.seq = batch.seq;
     doc.lostBatches = Math.max(doc.lostBatches, batch.lostBatches);
+    doc.lostHookFrames = Math.max(doc.lostHookFrames, batch.lostHookFrames ?? 0);
     doc.droppedFrames = Math.max(doc.droppedFrames, batch.droppedFrames ?? 0);
     if (batch.isTopFrame && !doc.wasTop) {
       tab.hadTop = true;

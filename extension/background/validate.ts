@@ -3,6 +3,7 @@
  * compromised renderer could post anything on its port; nothing is trusted by type alone.
  */
 import { FRAME_ROW_BYTES, MAX_LOST_FRAME_ROWS, PANEL_PORT_PREFIX, type BatchEvent, type LostFrameRow, type PanelCursor, type PanelRequest, type RelayBatch, type RelayConfig, type WireBytes, type WireCapture } from '../shared/messages.js';
+import { isLostFrameRow } from '../shared/lost-rows.js';
 import { wireByteLength } from '../shared/frame-table.js';
 
 type Rec = Record<string, unknown>;
@@ -56,17 +57,6 @@ export function isWireCapture(v: Rec): v is Rec & WireCapture {
 /** Relays make document ids of 32-36 characters; anything much longer is not a relay's. */
 export const MAX_DOCUMENT_ID = 128;
 
-export function isLostFrameRow(v: unknown): v is LostFrameRow {
-  return (
-    isObject(v) &&
-    isCount(v.socketId) &&
-    (v.flags === 0 || v.flags === 1 || v.flags === 2 || v.flags === 3) &&
-    isNumber(v.time) &&
-    isCount(v.length) &&
-    (v.why === 'too-large' || v.why === 'hook-limit')
-  );
-}
-
 export function isRelayBatch(v: unknown): v is RelayBatch {
   return (
     isObject(v) &&
@@ -82,6 +72,7 @@ export function isRelayBatch(v: unknown): v is RelayBatch {
     isCount(v.lostBatches) &&
     (v.droppedFrames === undefined || isCount(v.droppedFrames)) &&
     (v.framesBefore === undefined || isCount(v.framesBefore)) &&
+    (v.lostHookFrames === undefined || isCount(v.lostHookFrames)) &&
     isWireCapture(v)
   );
 }

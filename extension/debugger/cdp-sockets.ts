@@ -7,7 +7,8 @@
  *   text frame is valid UTF-8); binary frames (opcode 2) as base64, decoded. Control frames
  *   (ping, pong, close: opcodes 8-10) are not WebSocket messages and are skipped, as the
  *   page hook never sees them either.
- * - A frame of a socket opened before capture began opens a connection with an empty URL.
+ * - A frame of a socket opened before capture began opens a connection with an empty URL and
+ *   `seenFrom` (when this session began: frames before it were not seen), so the panel says so.
  * - The protocol reports no close code: closes come out as 1005 (no status), reason
  *   "closed (the debugger reports no code)".
  * - Frame times are wall-clock ms: the handshake's `wallTime` minus its monotonic
@@ -52,12 +53,16 @@ export class CdpSockets {
   /** Wall-clock ms minus monotonic ms, once a handshake told both. */
   private offsetMs: number | null = null;
   private readonly encoder = new TextEncoder();
+  /** When this session began seeing the target's sockets. */
+  private readonly startedAt: number;
 
   constructor(
     private readonly session: string,
     private readonly target: TargetDescription,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.startedAt = now();
+  }
 
   /** HostMessages for one protocol event (an empty list for anything else). */
   event(method: string, params: Record<string, unknown>): HostMessage[] {
@@ -109,16 +114,17 @@ export class CdpSockets {
 
   private readonly urls = new Map<string, string>();
 
-  private opening(requestId: string, url: string, time: number): HostMessage {
+  private opening(requestId: string, url: string, time: number, predates = false): HostMessage {
     const connectionId = `debugger:${this.session}:${requestId}`;
     this.sockets.set(requestId, { connectionId, closed: false });
     this.urls.set(requestId, url);
-    return { type: 'connection-opening', connectionId, url, time, documentUrl: `${this.target.type} ${cap(this.target.url)}` };
+    const opening = { type: 'connection-opening', connectionId, url, time, documentUrl: `${this.target.type} ${cap(this.target.url)}` } as const;
+    return predates ? { ...opening, seenFrom: this.startedAt } : opening;
   }
 
-  /** The socket for `requestId`, opened (empty URL) when it predates the capture. */
+  /** The socket for `requestId`, opened (empty URL, seen from the session's start) when it predates the capture. */
   private socket(requestId: string, time: number, out: HostMessage[]): SocketSeen {
-    if (!this.sockets.has(requestId)) out.push(this.opening(requestId, '', time));
+    if (!this.sockets.has(requestId)) out.push(this.opening(requestId, '', time, true));
     return this.sockets.get(requestId)!;
   }
 

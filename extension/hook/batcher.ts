@@ -7,7 +7,7 @@
  * Posted `intervalMs` after the first pending event, or at once past `maxBatchBytes` or
  * `maxBatchEvents` (which bounds what the relay handles in one task).
  */
-import { CAPTURE_TAG, FRAME_COLUMNS, type BatchEvent, type HookBatch, type SocketEvent } from '../shared/messages.js';
+import { CAPTURE_TAG, FRAME_COLUMNS, MAX_LOST_FRAME_ROWS, type BatchEvent, type HookBatch, type LostFrameRow, type LostFrameWhy, type SocketEvent } from '../shared/messages.js';
 import type { Natives } from './natives.js';
 
 export interface BatcherConfig {
@@ -42,6 +42,10 @@ export class Batcher {
   private tableRows = 0;
   private nextTableRows = FIRST_TABLE_ROWS;
   private events: BatchEvent[] = [];
+  /** Rows of the frames dropped since the last batch (the count covers any beyond MAX_LOST_FRAME_ROWS). */
+  private lostRows: LostFrameRow[] = [];
+  /** Frames in the batches so far, posted or not (the next batch's framesBefore). */
+  private framesBefore = 0;
   private seq = 0;
   private reportedDropped = 0;
   private timer: unknown = null;
@@ -86,9 +90,16 @@ export class Batcher {
     this.commit(socketId, flags, time, written);
   }
 
-  drop(frames: number): void {
-    this.dropped += frames;
+  /** A frame dropped before it reached a batch: counted, and its row goes with the next batch. */
+  drop(socketId: number, flags: number, time: number, length: number, why: LostFrameWhy): void {
+    this.dropped++;
+    this.lostRow(socketId, flags, time, length, why);
     this.schedule();
+  }
+
+  private lostRow(socketId: number, flags: number, time: number, length: number, why: LostFrameWhy): void {
+    const rows = this.lostRows;
+    if (rows.length < MAX_LOST_FRAME_ROWS) rows[rows.length] = { socketId, flags, time, length, why }; // not push(): the page's to patch
   }
 
   flush(): void {
@@ -98,7 +109,9 @@ export class Batcher {
     }
     const events = this.events;
     const frameCount = this.frames;
+    const lostRows = this.lostRows;
     if (!this.active || (events.length === 0 && frameCount === 0 && this.dropped === this.reportedDropped)) return;
+    const table = this.table;
     const frameTable = this.table === null ? this.n.bufferOf(this.n.newBytes(0)) : this.n.bufferOf(this.table);
     const frameBytes = this.slabBuffer ?? this.n.bufferOf(this.n.newBytes(0));
     const frameBytesUsed = this.bytes;
@@ -106,22 +119,32 @@ export class Batcher {
     if (this.slabSize > 0) this.nextSlabSize = Math.min(Math.max(this.slabSize, FIRST_SLAB_BYTES), this.cfg.maxBatchBytes);
     if (this.tableRows > 0) this.nextTableRows = Math.min(this.tableRows, this.cfg.maxBatchEvents);
     this.events = [];
+    this.lostRows = [];
     this.frames = 0;
     this.bytes = 0;
     this.slab = this.slabBuffer = this.table = null;
     this.slabSize = this.tableRows = 0;
     const seq = this.seq + 1;
     const dropped = this.dropped;
-    const base = { tag: CAPTURE_TAG, type: 'hook-batch', seq, events, frameCount, frameTable, frameBytes, frameBytesUsed } as const;
-    const batch: HookBatch = dropped > 0 ? { ...base, droppedFrames: dropped } : base;
+    const framesBefore = this.framesBefore;
+    this.framesBefore += frameCount;
+    const base = { tag: CAPTURE_TAG, type: 'hook-batch', seq, events, frameCount, frameTable, frameBytes, frameBytesUsed, framesBefore } as const;
+    const counted: HookBatch = dropped > 0 ? { ...base, droppedFrames: dropped } : base;
+    const batch: HookBatch = lostRows.length > 0 ? { ...counted, lostFrames: lostRows } : counted;
     try {
       this.cfg.post(batch, this.cfg.transfer ? [frameTable, frameBytes] : []);
       this.seq = seq;
       this.posted++;
       this.reportedDropped = dropped;
     } catch {
-      // Nothing went out (the seq is not used): count the frames; the next batch says so.
+      // Nothing went out (the seq is not used): the rows go with the next batch, with one
+      // for each frame of this one (a failed post transfers nothing: the table is readable).
+      this.lostRows = lostRows;
       this.dropped += frameCount;
+      for (let i = 0; i < frameCount && table !== null; i++) {
+        const r = i * FRAME_COLUMNS;
+        this.lostRow(table[r] as number, table[r + 1] as number, table[r + 2] as number, table[r + 3] as number, 'unsent');
+      }
     }
   }
 

@@ -48,7 +48,7 @@ export class Recorder {
 
   /** A binary frame: the `length` bytes `src` covers (a view of the page's data; copied here, once). */
   binary(s: SocketState, flags: number, time: number, src: Uint8Array, length: number): void {
-    if (!this.admit(length)) return;
+    if (!this.admit(s, flags, time, length)) return;
     if (s.head === s.queue.length) this.batcher.copyFrame(s.id, flags, time, src, length);
     else this.append(s, { ev: null, flags, time, data: this.n.copyBytes(src), bytes: length, ready: true });
   }
@@ -66,20 +66,20 @@ export class Recorder {
   /** A binary frame carried by a Blob: read asynchronously, reported in its place. */
   blob(s: SocketState, flags: number, time: number, blob: Blob): void {
     const size = this.n.blobSize(blob);
-    if (!this.admit(size)) return;
+    if (!this.admit(s, flags, time, size)) return;
     const slot: Slot = { ev: null, flags, time, data: null, bytes: size, ready: false };
     this.append(s, slot);
     this.n.readBlob(blob, (data) => {
       if (data !== null) slot.data = data;
-      else this.batcher.drop(1);
+      else this.batcher.drop(s.id, flags, time, size, 'unreadable');
       slot.ready = true;
       this.drain(s);
     });
   }
 
-  private admit(bytes: number): boolean {
+  private admit(s: SocketState, flags: number, time: number, bytes: number): boolean {
     if (this.pendingBytes() + bytes <= this.maxPendingBytes) return true;
-    this.batcher.drop(1);
+    this.batcher.drop(s.id, flags, time, bytes, 'hook-limit');
     return false;
   }
 

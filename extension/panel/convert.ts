@@ -13,7 +13,9 @@ export const HOOK_LOSS_REASON = "the page's capture hook lost batches before the
 export const FRAME_DROP_REASON = 'the page hook or relay dropped frames (too large to send, or over its limits)';
 export const LOST_WHY: Readonly<Record<LostFrameWhy, string>> = {
   'too-large': 'dropped: too large to send to the extension (runtime messages are limited to 64 MiB)',
-  'hook-limit': "dropped by the page's capture hook (over its limit of bytes waiting to be sent)",
+  'hook-limit': "dropped by the page's capture hook (over its limit of bytes waiting to be sent: 64 MiB)",
+  unreadable: "dropped: the page's capture hook could not read the Blob it came in",
+  unsent: "dropped: the page's capture hook could not hand its batch to the extension (no relay took it)",
 };
 /** Why a worker's sockets are missing (the `uncaptured` notice's reason). */
 export const WORKER_NOT_CAPTURED =
@@ -64,6 +66,8 @@ export function isPanelBatch(v: unknown): v is PanelBatch {
 interface DocSeen {
   seq: number;
   lostBatches: number;
+  /** Frames in the hook batches lost so far (when the relay counts them). */
+  lostHookFrames: number;
   droppedFrames: number;
   /** Frames the relay had sent through the last batch seen (when it counts them). */
   framesThrough: number | undefined;
@@ -121,14 +125,19 @@ export class PanelConverter {
     const seen = this.docs.get(item.documentId);
     if (seen && item.seq <= seen.seq) return; // already delivered (a replayed backlog)
     const lostBefore = seen?.lostBatches ?? 0;
+    const lostFramesBefore = seen?.lostHookFrames ?? 0;
     const droppedBefore = seen?.droppedFrames ?? 0;
     const dropped = typeof item.droppedFrames === 'number' ? item.droppedFrames : 0;
-    if (item.lostBatches > lostBefore) out.push({ type: 'dropped', count: item.lostBatches - lostBefore, reason: HOOK_LOSS_REASON });
+    const lostHookFrames = typeof item.lostHookFrames === 'number' ? item.lostHookFrames : undefined;
+    // In frames when the relay counts them; an older relay's count is in batches.
+    if (lostHookFrames !== undefined) {
+      if (lostHookFrames > lostFramesBefore) out.push({ type: 'dropped', count: lostHookFrames - lostFramesBefore, reason: HOOK_LOSS_REASON });
+    } else if (item.lostBatches > lostBefore) out.push({ type: 'dropped', count: item.lostBatches - lostBefore, reason: `${HOOK_LOSS_REASON} (counted in batches)` });
     if (dropped > droppedBefore) out.push({ type: 'dropped', count: dropped - droppedBefore, reason: FRAME_DROP_REASON });
     this.docs.delete(item.documentId);
     const frameCount = wireFrameCount(item.frameTable);
     const framesThrough = typeof item.framesBefore === 'number' ? item.framesBefore + frameCount : undefined;
-    this.docs.set(item.documentId, { seq: item.seq, lostBatches: Math.max(lostBefore, item.lostBatches), droppedFrames: Math.max(droppedBefore, dropped), framesThrough });
+    this.docs.set(item.documentId, { seq: item.seq, lostBatches: Math.max(lostBefore, item.lostBatches), lostHookFrames: Math.max(lostFramesBefore, lostHookFrames ?? 0), droppedFrames: Math.max(droppedBefore, dropped), framesThrough });
     if (this.docs.size > MAX_DOCUMENTS) this.docs.delete(this.docs.keys().next().value!);
 
     if (Array.isArray(item.lostFrames) && item.lostFrames.length) out.push({ type: 'lost-frames', frames: item.lostFrames.map((r) => lostFrame(r, item.documentId)) });

@@ -5,7 +5,8 @@
  * the frame table and the frames' bytes each as one Uint8Array where runtime messaging is a
  * structured clone (Firefox; Chrome 148+ with `message_serialization`) or one base64 string
  * where it is JSON (older Chrome), whatever the frame count. Nothing is lost silently: refused or missing hook batches are counted
- * in `lostBatches`; frames too large to send (and those the hook dropped) in
+ * in `lostBatches` and their frames in `lostHookFrames` (a refusal is reported at once);
+ * the hook's rows for frames it dropped go on as placeholder rows; frames too large to send (and those the hook dropped) in
  * `droppedFrames`; a relay batch that could not be sent leaves a gap in the relay's `seq`,
  * and `framesBefore` (which counts its frames) lets the background count them exactly.
  */
@@ -66,6 +67,8 @@ export interface RelayStats {
   readonly bytesAs: 'base64' | 'bytes';
   readonly hookBatches: number;
   readonly lostBatches: number;
+  /** Frames in those batches. */
+  readonly lostHookFrames: number;
   readonly droppedFrames: number;
   readonly sentBatches: number;
   /** Relay batches that could not be posted (their seq is a gap the background reports). */
@@ -105,6 +108,9 @@ export function startRelay(options: RelayOptions): RelayHandle {
   let lastHookSeq = 0;
   let seq = 0;
   let lost = 0;
+  /** Frames in the hook batches lost or refused, and frames the hook's batches held so far (counted or received). */
+  let lostHookFrames = 0;
+  let hookFrames = 0;
   let hookDropped = 0;
   let relayDropped = 0;
   let hookBatches = 0;
@@ -140,7 +146,7 @@ export function startRelay(options: RelayOptions): RelayHandle {
     } catch {
       /* keep '' */
     }
-    const base = { type: 'relay-batch', documentId, documentUrl, isTopFrame, seq: ++seq, ...capture, lostBatches: lost, framesBefore } as const;
+    const base = { type: 'relay-batch', documentId, documentUrl, isTopFrame, seq: ++seq, ...capture, lostBatches: lost, lostHookFrames, framesBefore } as const;
     const counted: RelayBatch = dropped > 0 ? { ...base, droppedFrames: dropped } : base;
     const message: RelayBatch = lostFrames.length ? { ...counted, lostFrames: lostFrames.slice(0, MAX_LOST_FRAME_ROWS) } : counted;
     framesBefore += frames; // sent or not: a failed batch's frames show in the next one's framesBefore
@@ -195,6 +201,8 @@ export function startRelay(options: RelayOptions): RelayHandle {
   /** Posts a checked hook batch as one or more relay batches (split.ts). */
   function forward(batch: ParsedHookBatch): void {
     withDocument(batch.events);
+    // The hook's rows for frames it dropped go with the first relay batch (index -1: before every run).
+    for (const row of batch.lostFrames) lostRows.push({ index: -1, row });
     const table = new Uint8Array(batch.table.buffer, batch.table.byteOffset, batch.table.byteLength);
     const cost = wireAs === 'base64' ? (n: number) => Math.ceil(n / 3) * 4 : (n: number) => n;
     const maxMessageBytes = options.maxMessageBytes ?? (wireAs === 'base64' ? 64 << 10 : 1 << 20);
@@ -228,14 +236,42 @@ export function startRelay(options: RelayOptions): RelayHandle {
     if (batch === undefined) return;
     if (batch === null || batch.seq <= lastHookSeq) {
       lost++; // malformed, or a replayed / forged seq
+      // Its frames, as far as it says (the next batch's framesBefore corrects the count), and
+      // the loss reported now, in an empty relay batch, not when a later batch comes.
+      const claimed = claimedFrames(event.data);
+      // Refused as the next batch: its seq is accounted for, the next one is no gap.
+      if (batch === null && readField(event.data, 'seq') === lastHookSeq + 1) lastHookSeq++;
+      lostHookFrames += claimed;
+      hookFrames += claimed;
+      send({ events: [], frameTable: wire(new Uint8Array(0)), frameBytes: wire(new Uint8Array(0)) }, 0);
       return;
     }
     hookBatches++;
     lost += batch.seq - lastHookSeq - 1;
     lastHookSeq = batch.seq;
+    // Batches that never came (or were refused) held the frames the hook counted before this one.
+    if (batch.framesBefore !== undefined && batch.framesBefore > hookFrames) {
+      lostHookFrames += batch.framesBefore - hookFrames;
+      hookFrames = batch.framesBefore;
+    }
+    hookFrames += batch.frameCount;
     if (batch.droppedFrames > hookDropped) hookDropped = batch.droppedFrames;
     forward(batch);
   };
+  /** A refused batch's field, read once (a getter may throw). */
+  function readField(data: unknown, name: 'seq' | 'frameCount'): unknown {
+    try {
+      return typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[name] : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A refused batch's own frame count when it has a plausible one, else 0. */
+  function claimedFrames(data: unknown): number {
+    const n = readField(data, 'frameCount');
+    return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : 0;
+  }
   // The handshake (shared/channel.ts): take the first port the hook offers, then stop
   // listening, so nothing offered later (by a page that learnt the names) is taken.
   const names = channelNames(options.channelSecret ?? '');
@@ -275,6 +311,7 @@ export function startRelay(options: RelayOptions): RelayHandle {
       bytesAs: wireAs,
       hookBatches,
       lostBatches: lost,
+      lostHookFrames,
       droppedFrames: hookDropped + relayDropped,
       sentBatches,
       failedSends,

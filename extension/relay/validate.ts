@@ -5,8 +5,9 @@
  * ArrayBuffers are recognised by the built-in getter's brand check, which also accepts a
  * buffer from another compartment (Firefox hands the relay Xray-wrapped objects).
  */
-import { CAPTURE_TAG, FRAME_COLUMNS, FRAME_ROW_BYTES, type BatchEvent, type SocketEvent } from '../shared/messages.js';
+import { CAPTURE_TAG, FRAME_COLUMNS, FRAME_ROW_BYTES, type BatchEvent, type LostFrameRow, type SocketEvent } from '../shared/messages.js';
 import { checkFrameTable } from '../shared/frame-table.js';
+import { parseLostRows } from '../shared/lost-rows.js';
 
 export interface ParsedHookBatch {
   readonly seq: number;
@@ -19,6 +20,10 @@ export interface ParsedHookBatch {
   readonly bytes: Uint8Array;
   /** The hook's cumulative count of dropped frames (0 when absent). */
   readonly droppedFrames: number;
+  /** Frames in the hook's earlier batches (undefined when absent). */
+  readonly framesBefore: number | undefined;
+  /** Rows of the frames the hook dropped since its last batch. */
+  readonly lostFrames: LostFrameRow[];
 }
 
 const abProto = ArrayBuffer.prototype;
@@ -93,6 +98,11 @@ export function parseHookBatch(data: unknown): ParsedHookBatch | null | undefine
   const frameTable = m.frameTable;
   const frameBytes = m.frameBytes;
   const used = m.frameBytesUsed;
+  const framesBefore = m.framesBefore;
+  const lostList = m.lostFrames;
+  if (framesBefore !== undefined && !isCount(framesBefore)) return null;
+  const lostFrames = lostList === undefined ? [] : parseLostRows(lostList);
+  if (lostFrames === null) return null;
   if (m.type !== 'hook-batch' || !isCount(seq) || seq < 1 || !Array.isArray(list)) return null;
   if (droppedFrames !== undefined && !isCount(droppedFrames)) return null;
   if (!isCount(frameCount) || !isCount(used)) return null;
@@ -112,7 +122,7 @@ export function parseHookBatch(data: unknown): ParsedHookBatch | null | undefine
     events[i] = { ...ev, at };
     last = at;
   }
-  return { seq, events, frameCount, table, bytes: copyOut(frameBytes as ArrayBuffer, used), droppedFrames: droppedFrames ?? 0 };
+  return { seq, events, frameCount, table, bytes: copyOut(frameBytes as ArrayBuffer, used), droppedFrames: droppedFrames ?? 0, framesBefore, lostFrames };
 }
 
 /**

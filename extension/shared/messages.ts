@@ -74,6 +74,13 @@ export interface HookBatch {
    * count (over the pending-bytes cap, unreadable Blobs, a failed post). Absent while 0.
    */
   readonly droppedFrames?: number;
+  /**
+   * Frames in this document's earlier batches, posted or not (cumulative): the relay counts
+   * the frames of a batch it never got or refused exactly, in frames.
+   */
+  readonly framesBefore?: number;
+  /** The frames dropped since the last batch, one row each (at most MAX_LOST_FRAME_ROWS), for placeholder rows. */
+  readonly lostFrames?: readonly LostFrameRow[];
 }
 
 /** Bytes as they cross runtime messaging: bytes under structured clone (Firefox, Chrome 148+), base64 under JSON. */
@@ -98,6 +105,11 @@ export interface RelayBatch extends WireCapture {
   readonly seq: number;
   /** Hook batches the relay saw missing or refused (bad shape), so far, for this document. */
   readonly lostBatches: number;
+  /**
+   * Optional: the frames those batches held, so far (from the hook's framesBefore, or a
+   * refused batch's own frame count): the panel reports hook losses in frames with it.
+   */
+  readonly lostHookFrames?: number;
   /** Optional: frames the hook or relay dropped so far in this document (too large, over limits). */
   readonly droppedFrames?: number;
   /**
@@ -114,8 +126,11 @@ export interface RelayBatch extends WireCapture {
   readonly lostFrames?: readonly LostFrameRow[];
 }
 
-/** Why a frame never reached the background: too large to send, or over the hook's limits. */
-export type LostFrameWhy = 'too-large' | 'hook-limit';
+/**
+ * Why a frame never reached the background: too large to send, over the hook's limit of
+ * bytes waiting, a Blob the hook could not read, or in a batch the hook could not post.
+ */
+export type LostFrameWhy = 'too-large' | 'hook-limit' | 'unreadable' | 'unsent';
 
 /** A frame that was dropped on the way: what a placeholder row shows (its bytes are gone). */
 export interface LostFrameRow {
@@ -166,7 +181,7 @@ export type PanelItem =
    * relay sent them, so the panel can tell what it already has and what was lost (cumulative
    * per document; the panel reports the increase).
    */
-  | ({ readonly type: 'events'; readonly documentId: string; readonly seq: number; readonly lostBatches: number; readonly droppedFrames?: number; readonly framesBefore?: number; readonly lostFrames?: readonly LostFrameRow[] } & WireCapture)
+  | ({ readonly type: 'events'; readonly documentId: string; readonly seq: number; readonly lostBatches: number; readonly lostHookFrames?: number; readonly droppedFrames?: number; readonly framesBefore?: number; readonly lostFrames?: readonly LostFrameRow[] } & WireCapture)
   /**
    * What is left of an `events` item whose frame bytes the tab's cap evicted: its socket
    * events (so connections keep their URL, protocol, open and close) and its frame table
@@ -178,6 +193,7 @@ export type PanelItem =
       readonly documentId: string;
       readonly seq: number;
       readonly lostBatches: number;
+      readonly lostHookFrames?: number;
       readonly droppedFrames?: number;
       readonly framesBefore?: number;
       readonly lostFrames?: readonly LostFrameRow[];

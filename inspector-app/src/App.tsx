@@ -13,6 +13,8 @@ import { NO_FILTERS } from './state/capture-model.js';
 import { DEFAULT_DETAIL_VIEW, type DetailView } from './state/detail-view.js';
 import { CompareCache } from './state/compare-cache.js';
 import { FrameDetail } from './components/detail/FrameDetail.js';
+import { SessionRun } from './components/compare/session/session-run.js';
+import type { SessionSource } from './components/compare/session/SessionCompare.js';
 import { Toolbar } from './components/shell/Toolbar.js';
 import { StatusBar } from './components/shell/StatusBar.js';
 import { useTheme } from './components/shell/use-theme.js';
@@ -82,6 +84,16 @@ export function App(props: AppProps): ReactElement {
     return m;
   }, [snapshot.connections]);
 
+  // The whole-session comparison: one run per capture, its inputs from the snapshot.
+  const sessionRun = useMemo(() => new SessionRun(), [session]);
+  const filtersSet = JSON.stringify(snapshot.filters) !== JSON.stringify(NO_FILTERS);
+  const sessionSource = useMemo((): SessionSource => ({
+    run: sessionRun,
+    connections: [...snapshot.connections.values()].map((c) => ({ connectionId: c.connectionId, label: connectionLabels.get(c.connectionId) ?? c.connectionId, url: c.url, ...(c.extensions !== undefined ? { extensions: c.extensions } : {}) })),
+    filteredIds: filtersSet ? snapshot.visible.map((r) => r.frameId) : null,
+    heldFrames: snapshot.rows.length,
+  }), [sessionRun, snapshot.connections, snapshot.visible, snapshot.rows.length, filtersSet, connectionLabels]);
+
   const selected = selectedId === null ? undefined : session.model.frame(selectedId);
   const listRows = useMemo(() => (listBySize ? [...snapshot.visible].sort((a, b) => b.size - a.size || a.frameId - b.frameId) : snapshot.visible), [snapshot.visible, listBySize]);
 
@@ -139,6 +151,7 @@ export function App(props: AppProps): ReactElement {
           onPause={(p) => session.model.setPaused(p)}
           onClear={() => {
             setSelectedId(null);
+            sessionRun.reset();
             void session.clear();
           }}
           onCap={(mb) => {
@@ -216,6 +229,7 @@ export function App(props: AppProps): ReactElement {
               view={detailView}
               onView={setDetailView}
               compareCache={compareCache}
+              session={props.singleFrame ? undefined : sessionSource}
               frameById={(id) => session.model.frame(id)}
             />
           ) : selectedId !== null && session.model.wasEvicted(selectedId) ? (

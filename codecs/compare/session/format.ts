@@ -8,12 +8,16 @@ const int = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+(
 
 const wireCell = (w: WireSize | null): string => (w === null ? '–' : 'unsupported' in w ? 'unsupported' : int(w.total));
 
+const optionalCell = (v: number | { readonly unsupported: string } | null | undefined): string => (v == null ? '–' : typeof v === 'number' ? int(v) : 'unsupported');
+
 const COLUMNS: readonly { title: string; right: boolean; cell: (r: SessionRow) => string }[] = [
   { title: 'codec', right: false, cell: (r) => r.label },
   { title: 'messages', right: true, cell: (r) => int(r.messages) + (r.left ? ` (+${int(r.left)} left out)` : '') },
   { title: 'size', right: true, cell: (r) => int(r.size) },
   { title: 'gzip each', right: true, cell: (r) => int(r.gzip) },
   { title: 'deflate each', right: true, cell: (r) => int(r.deflate) },
+  { title: 'snappy each', right: true, cell: (r) => optionalCell(r.snappy) },
+  { title: 'brotli each', right: true, cell: (r) => optionalCell(r.brotli) },
   { title: 'wire', right: true, cell: (r) => int(r.plainWire.total) },
   { title: 'wire, pmd', right: true, cell: (r) => wireCell(r.wire.contextTakeover) },
   { title: 'wire, pmd no context', right: true, cell: (r) => wireCell(r.wire.noContextTakeover) },
@@ -39,6 +43,18 @@ function notes(rows: readonly SessionRow[]): string[] {
     if (r.connectionId === null) continue;
     if (r.leftReason) seen.add(`${r.label}: ${r.left} message(s) left out; first: ${r.leftReason}`);
     for (const w of Object.values(r.wire)) if (w && 'unsupported' in w) seen.add(`permessage-deflate: ${w.unsupported}`);
+    if (r.brotli && typeof r.brotli === 'object') seen.add(`brotli: ${r.brotli.unsupported}`);
+  }
+  for (const r of rows) {
+    if (r.connectionId !== null) continue;
+    if (r.schema) {
+      const s = r.schema;
+      seen.add(`${r.label}: schema ${int(s.bytes)} bytes, sent once — amortized over ${int(s.messages)} messages ${s.perMessage.toFixed(1)} bytes/message; messages + schema ${int(r.size + s.bytes)} bytes`);
+    }
+    if (r.mismatches?.length && r.codec !== 'captured') {
+      const shown = r.mismatches.slice(0, 5).map((m) => `#${m.message} ${m.reason}`).join('; ');
+      seen.add(`${r.label}: ${r.left} message(s) the codec cannot hold: ${shown}${r.left > 5 ? '; …' : ''}`);
+    }
   }
   return [...seen];
 }

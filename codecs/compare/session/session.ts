@@ -15,7 +15,10 @@
 import { deflateSync } from 'fflate';
 import { codecByName, encodedBytes, type Codec } from '../codecs.js';
 import { frameValue, GZIP_FRAMING } from '../compare.js';
-import { scanValue, type ValueFeatures } from '../features.js';
+import { toTarget } from '../convert.js';
+import { isPlainJson, scanValue, type ValueFeatures } from '../features.js';
+import { AVRO_NOT_LOADED, inferredProtobufCodec, loadedProtobufCodec, unsupportedCodec, type SchemaCodec } from '../schema/schema-codecs.js';
+import { BROTLI_NOT_IN_BROWSER, snappySize, type BrotliCompressor } from './message-compressors.js';
 import { CONTEXT_TAKEOVER, NO_CONTEXT_TAKEOVER, parseDeflateExtension, type DeflateParams } from './extension-header.js';
 import { frameHeaderSize, type Direction } from './framing.js';
 import { createSender, fflateEngine, type DeflateEngine, type PermessageDeflateSender } from './permessage-deflate.js';
@@ -28,8 +31,33 @@ export interface SessionMessage {
   readonly connectionId: string;
 }
 
-/** 'captured' = the frames' own bytes; the others re-encode each frame's value. */
-export const SESSION_CODECS = ['captured', 'json', 'cbor', 'msgpack'] as const;
+/**
+ * 'captured' = the frames' own bytes; the others re-encode each frame's value: JSON, CBOR,
+ * MessagePack, and the schema codecs — Avro and Protobuf with a schema inferred from the
+ * session (schema/), plus 'protobuf-loaded' when a `.proto` text is passed in.
+ */
+export const SESSION_CODECS = ['captured', 'json', 'cbor', 'msgpack', 'avro', 'protobuf'] as const;
+
+const SCHEMA_CODECS = new Set(['avro', 'protobuf', 'protobuf-loaded']);
+
+/** A message a codec could not carry: its 1-based position in the session and why. */
+export interface SessionMismatch {
+  readonly message: number;
+  readonly reason: string;
+}
+
+/** At most this many mismatches are listed per row (`left` counts them all). */
+export const MAX_LISTED_MISMATCHES = 50;
+
+export interface SchemaSize {
+  /** The schema's own bytes (the `.proto` text, the Avro JSON schema), sent once. */
+  readonly bytes: number;
+  readonly text: string;
+  /** Messages the schema is spread over (the whole selection's). */
+  readonly messages: number;
+  /** bytes / messages. */
+  readonly perMessage: number;
+}
 
 export type WireVariant = 'contextTakeover' | 'noContextTakeover' | 'negotiated';
 export const WIRE_VARIANTS: readonly WireVariant[] = ['contextTakeover', 'noContextTakeover', 'negotiated'];
@@ -55,6 +83,14 @@ export interface SessionRow {
   /** Messages this codec cannot carry (or frames that do not decode), with the first reason. */
   readonly left: number;
   readonly leftReason: string | null;
+  /** Sum of each message compressed alone with Snappy (snappyjs); null when not measured. */
+  readonly snappy?: number | null;
+  /** Sum of each message brotli-compressed alone, or why there is none (browsers have no compressor). */
+  readonly brotli?: number | { readonly unsupported: string } | null;
+  /** Schema codecs: the schema's own size, amortized over the selection's messages; null for the others. */
+  readonly schema?: SchemaSize | null;
+  /** The messages left out (`left`), each with its reason (the first MAX_LISTED_MISMATCHES). */
+  readonly mismatches?: readonly SessionMismatch[];
 }
 
 export interface SessionProgress {
@@ -73,6 +109,19 @@ export interface SessionOptions {
   readonly onProgress?: (p: SessionProgress) => void;
   /** Messages between event-loop turns (default 200). */
   readonly yieldEvery?: number;
+  /** Brotli per message (Node: brotli-node.ts); without one the rows say why not. */
+  readonly brotli?: BrotliCompressor | null;
+  /** Snappy per message (default true). */
+  readonly snappy?: boolean;
+  /**
+   * The Avro codec (codecs/compare/schema/avro-codec.ts `avroCodec`): passed in because avsc
+   * needs Node's util module; without it the Avro rows say so.
+   */
+  readonly avro?: (values: readonly unknown[]) => SchemaCodec;
+  /** A loaded `.proto` text: adds (or, listed in `codecs`, runs) the 'protobuf-loaded' codec. */
+  readonly protoText?: string;
+  /** The message of `protoText` each frame is (default: its first message). */
+  readonly protoMessage?: string;
 }
 
 const nextTick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
@@ -80,6 +129,8 @@ const nextTick = (): Promise<void> => new Promise((resolve) => setTimeout(resolv
 interface Decoded {
   readonly value: unknown;
   readonly features: ValueFeatures;
+  /** The value in plain JS terms (Maps as objects, tags dropped): what the schema codecs take. */
+  readonly plain: unknown;
 }
 
 type Frame = { readonly message: SessionMessage; readonly decoded: Decoded | { readonly error: string } };
@@ -94,6 +145,9 @@ class Accumulator {
   headers = 0;
   left = 0;
   leftReason: string | null = null;
+  snappy = 0;
+  brotli = 0;
+  readonly mismatches: SessionMismatch[] = [];
   readonly wire = new Map<WireVariant, { sender: PermessageDeflateSender | null; unsupported: string | null; payload: number; headers: number }>();
 
   constructor(engine: DeflateEngine, direction: Direction, variants: ReadonlyMap<WireVariant, DeflateParams>) {
@@ -111,7 +165,7 @@ class Accumulator {
 export async function* compareSession(messages: readonly SessionMessage[], options: SessionOptions = {}): AsyncGenerator<SessionRow, void, undefined> {
   const engine = options.engine ?? fflateEngine;
   const yieldEvery = options.yieldEvery ?? 200;
-  const names = options.codecs ?? SESSION_CODECS;
+  const names = options.codecs ?? (options.protoText ? [...SESSION_CODECS, 'protobuf-loaded'] : SESSION_CODECS);
   const data = messages.filter((m) => m.opcode === 1 || m.opcode === 2);
   const needsValues = names.some((n) => n !== 'captured');
   const total = data.length * (names.length + (needsValues ? 1 : 0));
@@ -132,7 +186,8 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
     else {
       try {
         const value = frameValue(message.data, { isText: message.opcode === 1 }).value;
-        frames.push({ message, decoded: { value, features: scanValue(value) } });
+        const features = scanValue(value);
+        frames.push({ message, decoded: { value, features, plain: isPlainJson(features) ? value : plainOf(value) } });
       } catch (e) {
         frames.push({ message, decoded: { error: (e as Error).message } });
       }
@@ -140,31 +195,65 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
     }
   }
 
+  // Each codec's output per message, kept so a codec that writes exactly the bytes of one
+  // before it (JSON re-encoding a session of compact JSON text frames = as captured) reuses
+  // its rows instead of compressing every message again.
+  const done_: { name: string; outputs: (Uint8Array | string)[]; rows: SessionRow[] }[] = [];
   for (const name of names) {
-    const codec = name === 'captured' ? null : codecByName(name);
-    if (name !== 'captured' && !codec) throw new RangeError(`unknown codec ${name}`);
+    const schemaCodec = SCHEMA_CODECS.has(name) ? buildSchemaCodec(name, frames, options) : null;
+    const codec = name === 'captured' || schemaCodec ? null : codecByName(name);
+    if (name !== 'captured' && !codec && !schemaCodec) throw new RangeError(`unknown codec ${name}`);
     const groups = new Map<string, { connectionId: string; direction: Direction; acc: Accumulator }>();
-    for (let i = 0; i < frames.length; i++) {
-      const { message, decoded } = frames[i];
+    const outputs: (Uint8Array | string)[] = new Array(frames.length);
+    let same = done_.filter(() => true);
+    let added = 0;
+    const account = async (i: number): Promise<void> => {
+      const { message } = frames[i];
       const k = key(message.connectionId, message.direction);
       let group = groups.get(k);
       if (!group) {
         group = { connectionId: message.connectionId, direction: message.direction, acc: new Accumulator(engine, message.direction, variantsFor(message.connectionId, options.negotiated)) };
         groups.set(k, group);
       }
-      const bytes = encodeFor(codec, message, decoded);
+      const bytes = outputs[i];
       if (typeof bytes === 'string') {
         if (!group.acc.leftReason) group.acc.leftReason = `message ${i + 1}: ${bytes}`;
         group.acc.left++;
-      } else await add(group.acc, bytes, message.direction);
+        if (group.acc.mismatches.length < MAX_LISTED_MISMATCHES) group.acc.mismatches.push({ message: i + 1, reason: bytes });
+      } else await add(group.acc, bytes, message.direction, options);
+    };
+    for (let i = 0; i < frames.length; i++) {
+      const { message, decoded } = frames[i];
+      outputs[i] = schemaCodec ? encodeSchema(schemaCodec, decoded) : encodeFor(codec, message, decoded);
+      if (same.length) {
+        same = same.filter((d) => sameOutput(d.outputs[i], outputs[i]));
+        // Diverged: account for the messages held back so far, in order.
+        if (!same.length) while (added < i) await account(added++);
+      }
+      if (!same.length) await account(added++);
       if (!(await tick('encode', name))) return;
     }
-    const rows: SessionRow[] = [];
-    for (const g of groups.values()) rows.push(rowOf(name, codec, g.connectionId, g.direction, g.acc, options.negotiated));
+    const schema = schemaCodec?.schemaText != null ? { bytes: schemaCodec.schemaBytes, text: schemaCodec.schemaText, messages: frames.length, perMessage: frames.length ? schemaCodec.schemaBytes / frames.length : 0 } : null;
+    const label = schemaCodec ? schemaCodec.label : labelOf(name, codec);
+    let rows: SessionRow[];
+    if (same.length && frames.length) rows = same[0].rows.map((r) => ({ ...r, codec: name, label, schema }));
+    else {
+      rows = [];
+      for (const g of groups.values()) rows.push({ ...rowOf(name, codec, g.connectionId, g.direction, g.acc, options.negotiated, options), label, schema });
+    }
+    done_.push({ name, outputs, rows });
     for (const r of rows) yield r;
-    yield totalRow(name, codec, rows);
+    yield { ...totalRow(name, codec, rows), label, schema };
   }
   options.onProgress?.({ done, total, phase: 'encode', codec: null });
+}
+
+function sameOutput(a: Uint8Array | string, b: Uint8Array | string): boolean {
+  if (typeof a === 'string' || typeof b === 'string') return a === b;
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function variantsFor(connectionId: string, negotiated: ReadonlyMap<string, string> | undefined): Map<WireVariant, DeflateParams> {
@@ -180,6 +269,28 @@ function variantsFor(connectionId: string, negotiated: ReadonlyMap<string, strin
   return variants;
 }
 
+function plainOf(value: unknown): unknown {
+  try {
+    return toTarget(value, 'json-like');
+  } catch {
+    return value; // duplicate keys: the schema codecs report what they cannot hold
+  }
+}
+
+function buildSchemaCodec(name: string, frames: readonly Frame[], options: SessionOptions): SchemaCodec {
+  const values = frames.map((f) => ('error' in f.decoded ? undefined : f.decoded.plain));
+  if (name === 'avro') return options.avro ? options.avro(values) : unsupportedCodec('avro', 'Avro (inferred)', AVRO_NOT_LOADED);
+  if (name === 'protobuf') return inferredProtobufCodec(values);
+  if (!options.protoText) return loadedProtobufCodec('', undefined);
+  return loadedProtobufCodec(options.protoText, options.protoMessage);
+}
+
+function encodeSchema(codec: SchemaCodec, decoded: Frame['decoded']): Uint8Array | string {
+  if ('error' in decoded) return decoded.error;
+  const out = codec.encode(decoded.plain);
+  return out instanceof Uint8Array ? out : out.mismatch;
+}
+
 /** The message's bytes in this codec, or why it has none. */
 function encodeFor(codec: Codec | null | undefined, message: SessionMessage, decoded: Frame['decoded']): Uint8Array | string {
   if (!codec) return message.data;
@@ -193,8 +304,10 @@ function encodeFor(codec: Codec | null | undefined, message: SessionMessage, dec
   }
 }
 
-async function add(acc: Accumulator, bytes: Uint8Array, direction: Direction): Promise<void> {
+async function add(acc: Accumulator, bytes: Uint8Array, direction: Direction, options: SessionOptions): Promise<void> {
   acc.messages++;
+  if (options.snappy ?? true) acc.snappy += snappySize(bytes);
+  if (options.brotli) acc.brotli += options.brotli.size(bytes);
   acc.size += bytes.length;
   const deflated = deflateSync(bytes).length;
   acc.deflate += deflated;
@@ -208,7 +321,7 @@ async function add(acc: Accumulator, bytes: Uint8Array, direction: Direction): P
   }
 }
 
-function rowOf(name: string, codec: Codec | null | undefined, connectionId: string, direction: Direction, acc: Accumulator, negotiated: ReadonlyMap<string, string> | undefined): SessionRow {
+function rowOf(name: string, codec: Codec | null | undefined, connectionId: string, direction: Direction, acc: Accumulator, negotiated: ReadonlyMap<string, string> | undefined, options: SessionOptions = {}): SessionRow {
   const wire = {} as Record<WireVariant, WireSize | null>;
   for (const variant of WIRE_VARIANTS) {
     const w = acc.wire.get(variant);
@@ -234,6 +347,10 @@ function rowOf(name: string, codec: Codec | null | undefined, connectionId: stri
     wire,
     left: acc.left,
     leftReason: acc.leftReason,
+    snappy: (options.snappy ?? true) ? acc.snappy : null,
+    brotli: options.brotli ? acc.brotli : { unsupported: BROTLI_NOT_IN_BROWSER },
+    schema: null,
+    mismatches: acc.mismatches,
   };
 }
 
@@ -268,7 +385,21 @@ export function totalRow(name: string, codec: Codec | null | undefined, rows: re
     wire,
     left: sum((r) => r.left),
     leftReason: rows.find((r) => r.leftReason)?.leftReason ?? null,
+    snappy: rows.some((r) => r.snappy == null) ? null : sum((r) => r.snappy as number),
+    brotli: totalBrotli(rows),
+    schema: null,
+    mismatches: rows
+      .flatMap((r) => r.mismatches ?? [])
+      .sort((a, b) => a.message - b.message)
+      .slice(0, MAX_LISTED_MISMATCHES),
   };
+}
+
+function totalBrotli(rows: readonly SessionRow[]): SessionRow['brotli'] {
+  const why = rows.find((r) => r.brotli != null && typeof r.brotli === 'object');
+  if (why) return why.brotli;
+  if (rows.some((r) => r.brotli == null)) return null;
+  return rows.reduce((a, r) => a + (r.brotli as number), 0);
 }
 
 /** Collects every row (those before an abort). */

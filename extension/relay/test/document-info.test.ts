@@ -57,6 +57,10 @@ test('a malformed worker event refuses its batch (counted)', () => {
   const post = hookLine(win);
   post(hookBatch(1, [{ type: 'worker', socketId: 0, kind: 'service', url: 'x', time: 1 } as unknown as SocketEvent]));
   post(hookBatch(2, [{ type: 'worker', socketId: 0, kind: 'dedicated', url: 5, time: 1 } as unknown as SocketEvent]));
-  expect(messages).toEqual([]);
+  // Each refusal is reported at once, in a relay batch without frames or events.
+  expect((messages as unknown as { events: unknown[]; lostBatches: number }[]).map((m) => [m.events.length, m.lostBatches])).toEqual([
+    [0, 1],
+    [0, 2],
+  ]);
   expect(relay!.stats().lostBatches).toBe(2);
 });

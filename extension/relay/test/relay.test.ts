@@ -177,10 +177,13 @@ describe('validation', () => {
       { ...batch(1, []), get events() { throw new Error('getter'); } },
     ];
     for (const m of bad) post(m);
-    expect(rt.messages()).toEqual([]);
+    // Each refusal is reported at once, in a relay batch that carries no frame and no event.
+    expect(rt.messages().map((m) => [sentEvents([m]).length, m.lostBatches])).toEqual(bad.map((_, i) => [0, i + 1]));
     expect(relay.stats().lostBatches).toBe(bad.length);
-    post(batch(1, [frame(1, [9])]));
-    expect(rt.messages()[0].lostBatches).toBe(bad.length);
+    // The first refused batch was the hook's seq 1 (the next one due): the hook's next is 2, not a gap.
+    post(batch(2, [frame(1, [9])]));
+    expect(rt.messages().at(-1)!.lostBatches).toBe(bad.length);
+    expect(frameBytes(rt.messages())).toEqual([[9]]);
   });
 
   test('seq gaps count as lost batches; a replayed seq is refused', () => {
@@ -191,7 +194,8 @@ describe('validation', () => {
     post(batch(5, [])); // 3 and 4 missing
     post(batch(5, [])); // replay
     post(batch(6, []));
-    expect(rt.messages().map((m) => [m.seq, m.lostBatches])).toEqual([[1, 0], [2, 0], [3, 2], [4, 3]]);
+    // The replay is refused and reported at once (seq 4).
+    expect(rt.messages().map((m) => [m.seq, m.lostBatches])).toEqual([[1, 0], [2, 0], [3, 2], [4, 3], [5, 3]]);
   });
 });
 

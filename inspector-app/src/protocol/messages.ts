@@ -29,7 +29,11 @@ export type HostMessage =
   | { readonly type: 'hello'; readonly protocolVersion: number; readonly host: string }
   | { readonly type: 'frames'; readonly frames: readonly WireFrame[] }
   /** `documentUrl` / `documentOrigin` (optional): the document (frame) that opened the connection. */
-  | { readonly type: 'connection-opening'; readonly connectionId: string; readonly url: string; readonly time: number; readonly documentUrl?: string; readonly documentOrigin?: string }
+  /**
+   * `seenFrom`: the host began seeing this socket only then, after it had opened (debugger
+   * capture attached to a worker late): frames before it were not seen.
+   */
+  | { readonly type: 'connection-opening'; readonly connectionId: string; readonly url: string; readonly time: number; readonly documentUrl?: string; readonly documentOrigin?: string; readonly seenFrom?: number }
   | ({ readonly type: 'connection-opened' } & ConnectionInfo)
   | { readonly type: 'connection-closed'; readonly connectionId: string; readonly code: number; readonly reason: string; readonly wasClean: boolean; readonly time: number }
   | { readonly type: 'connection-error'; readonly connectionId: string; readonly message: string; readonly time: number }
@@ -100,7 +104,7 @@ export function isHostMessage(v: unknown): v is HostMessage {
     case 'frames':
       return Array.isArray(m.frames) && m.frames.every(isWireFrame);
     case 'connection-opening':
-      return isString(m.connectionId) && isString(m.url) && isNumber(m.time) && isOptionalString(m.documentUrl) && isOptionalString(m.documentOrigin);
+      return isString(m.connectionId) && isString(m.url) && isNumber(m.time) && isOptionalString(m.documentUrl) && isOptionalString(m.documentOrigin) && (m.seenFrom === undefined || isNumber(m.seenFrom));
     case 'debugger-capture':
       return (m.state === 'off' || m.state === 'starting' || m.state === 'on' || m.state === 'error') && isString(m.message);
     case 'uncaptured':

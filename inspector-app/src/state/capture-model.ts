@@ -12,6 +12,10 @@ export interface ConnectionState {
   readonly detail: string;
   /** The document (frame URL, and origin when it says more) that opened it, when the host knows. */
   readonly document?: string;
+  /** The negotiated Sec-WebSocket-Extensions, when the host or file recorded it ('' = none negotiated; absent = not known). */
+  readonly extensions?: string;
+  /** The host began seeing it only then, after it opened: frames before were not seen. */
+  readonly seenFrom?: number;
 }
 
 /** Something the host saw open sockets where it cannot capture them (e.g. a worker). */
@@ -125,7 +129,13 @@ export class CaptureModel {
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
 
-  constructor(private readonly schedule: (run: () => void) => void = defaultSchedule) {
+  /** Rows that arrived since the last redraw: many mean a flood, redrawn at most every LARGE_LIST_INTERVAL_MS. */
+  private rowsSinceNotify = 0;
+
+  constructor(
+    private readonly schedule: (run: () => void) => void = defaultSchedule,
+    private readonly clock: ModelClock = REAL_CLOCK,
+  ) {
     this.snapshot = this.makeSnapshot();
   }
 
@@ -171,16 +181,19 @@ export class CaptureModel {
     // The virtualized list re-measures all rows when their count changes: beyond
     // LARGE_LIST rows, redraw at most every LARGE_LIST_INTERVAL_MS (still live to the eye).
     // The same for many connections: each notification copies their map once.
-    const large = this.rows.length > LARGE_LIST || this.connections.size > LARGE_CONNECTIONS;
-    const wait = large && !urgent ? LARGE_LIST_INTERVAL_MS - (now() - this.lastNotify) : 0;
+    // Under a flood of rows (a stream at thousands of frames/s) the same: a redraw costs about
+    // the same however many rows came, so fewer redraws leave the main thread to the rest.
+    const large = this.rows.length > LARGE_LIST || this.connections.size > LARGE_CONNECTIONS || this.rowsSinceNotify >= FLOOD_ROWS;
+    const wait = large && !urgent ? LARGE_LIST_INTERVAL_MS - (this.clock.now() - this.lastNotify) : 0;
     const run = () =>
       this.schedule(() => {
         this.scheduled = false;
-        this.lastNotify = now();
+        this.rowsSinceNotify = 0;
+        this.lastNotify = this.clock.now();
         this.snapshot = this.makeSnapshot();
         for (const l of this.listeners) l();
       });
-    if (wait > 0) setTimeout(run, wait);
+    if (wait > 0) this.clock.later(run, wait);
     else run();
   }
 
@@ -215,6 +228,7 @@ export class CaptureModel {
     }
     if (this.paused) this.backlog.push(...batch.summaries);
     else this.append(batch.summaries);
+    this.rowsSinceNotify += batch.summaries.length;
     this.changed();
   }
 
@@ -260,7 +274,9 @@ export class CaptureModel {
       case 'connection-opening': {
         this.connectProblem = null;
         const document = documentLabel(message.documentUrl, message.documentOrigin);
-        this.setConnection({ connectionId: message.connectionId, url: message.url, protocol: '', status: 'opening', detail: '', ...(document ? { document } : {}) });
+        // Seen only after it opened (a late debugger attach): open already, and its frames before then missed.
+        const late = typeof message.seenFrom === 'number' ? { seenFrom: message.seenFrom } : {};
+        this.setConnection({ connectionId: message.connectionId, url: message.url, protocol: '', status: late.seenFrom === undefined ? 'opening' : 'open', detail: '', ...(document ? { document } : {}), ...late });
         break;
       }
       case 'debugger-capture':
@@ -276,14 +292,14 @@ export class CaptureModel {
       case 'connection-opened':
         this.opened.add(message.connectionId);
         this.connectProblem = null;
-        this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: message.url, protocol: message.protocol, status: 'open', detail: message.extensions });
+        this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: message.url, protocol: message.protocol, status: 'open', detail: message.extensions, extensions: message.extensions });
         break;
       case 'connection-closed': {
         const c = this.connections.get(message.connectionId);
         if (!c) break;
         const detail = `code ${message.code}${message.reason ? ` ${message.reason}` : ''}${message.wasClean ? '' : ' (not clean)'}`;
         if (!this.opened.has(message.connectionId)) this.connectProblem = `Could not connect to ${c.url}: it closed before opening (${detail}). Is the server running, and is the URL right?`;
-        this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: c.url, protocol: c.protocol, status: 'closed', detail });
+        this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: c.url, protocol: c.protocol, status: 'closed', detail, ...(c.extensions !== undefined ? { extensions: c.extensions } : {}) });
         break;
       }
       case 'connection-error': {
@@ -295,7 +311,7 @@ export class CaptureModel {
           break;
         }
         if (!this.opened.has(message.connectionId)) this.connectProblem = `Could not connect to ${c.url}: ${message.message}`;
-        this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: c.url, protocol: c.protocol, status: 'error', detail: message.message });
+        this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: c.url, protocol: c.protocol, status: 'error', detail: message.message, ...(c.extensions !== undefined ? { extensions: c.extensions } : {}) });
         break;
       }
       case 'dropped':
@@ -309,9 +325,10 @@ export class CaptureModel {
   }
 
   /** The `document` a connection already has, to carry into its next state. */
-  private documentOf(connectionId: string): { document?: string } {
-    const document = this.connections.get(connectionId)?.document;
-    return document ? { document } : {};
+  /** What a connection keeps through its later events: the document that opened it, and from when it was seen. */
+  private documentOf(connectionId: string): { document?: string; seenFrom?: number } {
+    const c = this.connections.get(connectionId);
+    return { ...(c?.document ? { document: c.document } : {}), ...(c?.seenFrom !== undefined ? { seenFrom: c.seenFrom } : {}) };
   }
 
   private setConnection(state: ConnectionState): void {
@@ -322,8 +339,9 @@ export class CaptureModel {
   }
 
   /** A connection read from a file: shown, never offered a Close button. */
-  addImportedConnection(info: { connectionId: string; url: string; protocol: string }): void {
-    this.setConnection({ connectionId: info.connectionId, url: info.url, protocol: info.protocol, status: 'imported', detail: 'from a file' });
+  addImportedConnection(info: { connectionId: string; url: string; protocol: string; extensions?: string }): void {
+    // A file's '' means "not recorded" as often as "none negotiated": only a header counts as known.
+    this.setConnection({ connectionId: info.connectionId, url: info.url, protocol: info.protocol, status: 'imported', detail: 'from a file', ...(info.extensions ? { extensions: info.extensions } : {}) });
   }
 
   /** Known connections (for export): id → URL and subprotocol. */
@@ -411,7 +429,19 @@ export function matchesProtocol(row: FrameSummary, f: Pick<ListFilters, 'protoco
 const LARGE_LIST = 20_000;
 const LARGE_CONNECTIONS = 2_000;
 const LARGE_LIST_INTERVAL_MS = 100;
-const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+/** Rows between two redraws from which the stream counts as a flood (~3,000 frames/s at 60 redraws/s). */
+const FLOOD_ROWS = 50;
+
+/** The model's time: `now` for redraw intervals, `later` to redraw after one (tests pass their own). */
+export interface ModelClock {
+  now(): number;
+  later(run: () => void, ms: number): void;
+}
+
+const REAL_CLOCK: ModelClock = {
+  now: () => (typeof performance !== 'undefined' ? performance.now() : Date.now()),
+  later: (run, ms) => void setTimeout(run, ms),
+};
 
 function defaultSchedule(run: () => void): void {
   if (typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' && document.visibilityState === 'visible') requestAnimationFrame(run);

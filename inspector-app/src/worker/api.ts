@@ -6,6 +6,8 @@
  */
 import type { Direction, Opcode } from '../protocol/messages.js';
 import type { FieldCost } from '../../../codecs/core/field-cost.js';
+import type { SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
+import type { SessionChartData } from '../../../codecs/compare/session/cumulative.js';
 
 export type FormatChoice = 'auto' | 'cbor' | 'msgpack' | 'json' | 'ndjson' | 'text' | 'protobuf' | 'mqtt' | 'stomp' | 'phoenix' | 'crdt-model' | 'crdt-patch';
 
@@ -34,6 +36,8 @@ export interface FrameSummary {
   /** A placeholder for a frame the host lost (no bytes held): why. */
   readonly lost?: string;
   readonly verdict?: Verdict;
+  /** A compressed frame: `gzip → cbor, 1,234 → 5,678 bytes (4.6x)`. */
+  readonly compression?: string;
   /** The framing protocol (socket.io, phoenix, graphql-ws, …) and its message type, event/topic and id. */
   readonly protocol?: { readonly name: string; readonly message: string; readonly event?: string; readonly id?: string; readonly quiet?: boolean };
 }
@@ -107,6 +111,21 @@ export interface FrameDecode {
   readonly strings?: readonly string[];
   /** Frames this one belongs with through its protocol (attachments, a GraphQL operation's frames). */
   readonly links?: readonly { readonly text: string; readonly frameIds: readonly number[] }[];
+  /**
+   * A compressed frame (gzip, zlib, raw deflate, a per-connection stream's message): node
+   * offsets are in the decompressed bytes (`bytes` with `decompressed: true`).
+   */
+  readonly compression?: FrameCompression;
+}
+
+export interface FrameCompression {
+  readonly method: string;
+  readonly compressedBytes: number;
+  readonly decompressedBytes: number;
+  /** `gzip → cbor, 1,234 → 5,678 bytes (4.6x)`. */
+  readonly summary: string;
+  /** Why inflating stopped (offset in the compressed frame), or null. */
+  readonly error: FrameError | null;
 }
 
 export interface LargestField {
@@ -247,13 +266,30 @@ export interface AnnotatedHexResult {
   readonly truncated: boolean;
 }
 
+/** Which frames a session comparison covers (worker/session-compare-job.ts). */
+export type SessionScope =
+  | { readonly kind: 'all' }
+  | { readonly kind: 'connection'; readonly connectionId: string }
+  /** The list's current filter result. */
+  | { readonly kind: 'frames'; readonly frameIds: readonly number[] };
+
+export interface SessionEnd {
+  readonly cancelled: boolean;
+  readonly error: string | null;
+  readonly chart: SessionChartData | null;
+  /** Data messages compared, and the worker's wall time for the whole job. */
+  readonly messages: number;
+  readonly workerMs: number;
+}
+
 /** Request name → (params, result). */
 export interface WorkerMethods {
   decode: { params: { frameId: number; format: FormatChoice }; result: FrameDecode | null };
   /** A window of a node's children (`total` in all), from `offset` or around the child `around`; `sortBySize`: all of them largest first, then the window. */
   children: { params: { frameId: number; format: FormatChoice; nodeId: number; offset?: number; limit?: number; around?: number; sortBySize?: boolean }; result: ChildWindow };
   nodeAt: { params: { frameId: number; format: FormatChoice; offset: number }; result: number[] };
-  bytes: { params: { frameId: number }; result: Uint8Array | null };
+  /** The frame's bytes as captured, or (`decompressed`) what a compressed frame inflated to. */
+  bytes: { params: { frameId: number; decompressed?: boolean }; result: Uint8Array | null };
   /** JSON / EDN (one line; `edn-pretty` indented) of a node; `raw-text` / `raw-hex`: the frame's bytes as UTF-8 text or hex (frames that do not decode). */
   text: { params: { frameId: number; format: FormatChoice; nodeId: number; mode: 'json' | 'edn' | 'edn-pretty' | 'raw-text' | 'raw-hex' }; result: TextResult };
   search: { params: { frameId: number; format: FormatChoice; text: string; limit: number }; result: TreeSearchResult };
@@ -280,6 +316,8 @@ export type ToWorker =
   | { readonly type: 'call'; readonly callId: number; readonly method: WorkerMethod; readonly params: unknown }
   | { readonly type: 'compare'; readonly jobId: number; readonly frameId: number; readonly format: FormatChoice; readonly nodeId: number }
   | { readonly type: 'cancel-compare'; readonly jobId: number }
+  /** A whole-session comparison; cancelled with cancel-compare and the same job id. `negotiated`: connection id → its Sec-WebSocket-Extensions, where known. */
+  | { readonly type: 'session-compare'; readonly jobId: number; readonly scope: SessionScope; readonly negotiated: Readonly<Record<string, string>> }
   /** Sets the text / path filter and searches the held frames in slices; a newer generation supersedes it. */
   | { readonly type: 'filter'; readonly generation: number; readonly text: string; readonly path: string };
 
@@ -302,4 +340,8 @@ export type FromWorker =
   | { readonly type: 'result'; readonly callId: number; readonly result: unknown }
   | { readonly type: 'failure'; readonly callId: number; readonly message: string }
   | { readonly type: 'compare-row'; readonly jobId: number; readonly row: CompareRowView; readonly done: number; readonly total: number }
-  | { readonly type: 'compare-end'; readonly jobId: number; readonly cancelled: boolean; readonly error: string | null; readonly markdown: string };
+  | { readonly type: 'compare-end'; readonly jobId: number; readonly cancelled: boolean; readonly error: string | null; readonly markdown: string }
+  | { readonly type: 'session-progress'; readonly jobId: number; readonly progress: SessionProgress }
+  /** One codec's rows: per connection and direction, then its total. */
+  | { readonly type: 'session-rows'; readonly jobId: number; readonly rows: readonly SessionRow[] }
+  | ({ readonly type: 'session-end'; readonly jobId: number } & SessionEnd);

@@ -1,4 +1,5 @@
-import type { CompareRowView, FormatChoice, FromWorker, IngestFrame, ToWorker, WorkerMethods } from './api.js';
+import type { CompareRowView, FormatChoice, FromWorker, IngestFrame, SessionEnd, SessionScope, ToWorker, WorkerMethods } from './api.js';
+import type { SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
 
 export interface SummaryBatch extends Extract<FromWorker, { type: 'summaries' }> {}
 export interface FilterProgress extends Extract<FromWorker, { type: 'filter-progress' }> {}
@@ -8,12 +9,19 @@ export interface CompareHandlers {
   onEnd(cancelled: boolean, error: string | null, markdown: string): void;
 }
 
+export interface SessionHandlers {
+  onProgress(progress: SessionProgress): void;
+  onRows(rows: readonly SessionRow[]): void;
+  onEnd(end: SessionEnd): void;
+}
+
 /** The main thread's side of the decode worker: typed calls as promises, summaries as events. */
 export class WorkerClient {
   private nextCallId = 1;
   private nextJobId = 1;
   private readonly calls = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private readonly jobs = new Map<number, CompareHandlers>();
+  private readonly sessionJobs = new Map<number, SessionHandlers>();
   private readonly summaryListeners = new Set<(batch: SummaryBatch) => void>();
   private readonly filterListeners = new Set<(progress: FilterProgress) => void>();
 
@@ -53,6 +61,18 @@ export class WorkerClient {
         this.jobs.get(message.jobId)?.onEnd(message.cancelled, message.error, message.markdown);
         this.jobs.delete(message.jobId);
         return;
+      case 'session-progress':
+        this.sessionJobs.get(message.jobId)?.onProgress(message.progress);
+        return;
+      case 'session-rows':
+        this.sessionJobs.get(message.jobId)?.onRows(message.rows);
+        return;
+      case 'session-end': {
+        const { type: _type, jobId, ...end } = message;
+        this.sessionJobs.get(jobId)?.onEnd(end);
+        this.sessionJobs.delete(jobId);
+        return;
+      }
     }
   }
 
@@ -99,6 +119,14 @@ export class WorkerClient {
     const jobId = this.nextJobId++;
     this.jobs.set(jobId, handlers);
     this.post({ type: 'compare', jobId, frameId, format, nodeId });
+    return () => this.post({ type: 'cancel-compare', jobId });
+  }
+
+  /** Starts a whole-session comparison of the held frames in `scope`; returns the cancel function. */
+  compareSession(scope: SessionScope, negotiated: Readonly<Record<string, string>>, handlers: SessionHandlers): () => void {
+    const jobId = this.nextJobId++;
+    this.sessionJobs.set(jobId, handlers);
+    this.post({ type: 'session-compare', jobId, scope, negotiated });
     return () => this.post({ type: 'cancel-compare', jobId });
   }
 

@@ -48,8 +48,8 @@ export async function runCompare(index: SpanIndex, nodeId: number, signal: Abort
   const rows: Row[] = [];
   try {
     if (index.error) throw new Error(`the frame does not decode: ${index.error.message}`);
-    // Rows inside a tag-24 embedded item (worker/embedded-nodes.ts) are not nodes of this index.
-    if (!index.has(nodeId)) throw new Error('this node lies inside an embedded CBOR item (tag 24): select the tag to compare it');
+    // Rows inside a nested value (worker/nested-nodes.ts) are not nodes of this index.
+    if (!index.has(nodeId)) throw new Error('this node lies inside a nested value (tag 24, base64, a byte string of CBOR, …): select the string holding it to compare it');
     const value = index.value(nodeId);
     let done = 0;
     const generator = compareValue(value, { runs: 5, warmup: 1, budgetMs: BUDGET_MS, signal });

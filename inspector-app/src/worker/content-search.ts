@@ -8,15 +8,21 @@
  * most needles take a fast route that gives the same answer (content-search.test.ts checks
  * it against the definition). A needle with no JSON punctuation that cannot be a piece of a
  * number, literal, date, hex byte string, tag or escape can only occur inside one key or
- * string. In CBOR (definite strings), MessagePack and JSON without escapes those strings are
- * the frame's raw UTF-8, so a frame whose raw text does not hold the needle cannot match
- * (one TextDecoder pass, ~5 ms per MB); a frame whose raw text does (perhaps only across a
- * header byte: CBOR's `65` is "e") is confirmed on its string leaves.
+ * string. In CBOR, MessagePack and JSON without escapes those strings are the frame's raw
+ * UTF-8, so a frame whose raw bytes do not hold the needle cannot match, and one whose bytes
+ * do matches when a hit lies inside one string's payload (not across a head: CBOR's `65` is
+ * "e"). Both are read off the bytes with no string made (ascii-find.ts: a native scan for
+ * one byte of the needle; string-hits.ts: the heads walked in byte order), ~2 ms per MB for
+ * a needle in nearly every frame. Non-ASCII needles, CBOR's indefinite text, needles that
+ * may begin inside an escape and characters that lowercase to ASCII take the frame's strings
+ * from a full index instead (searchRoute says which way a frame went).
  */
 import { decodeFrame, SpanIndex, walkers, Kind, type FrameFormat } from '../../../codecs/index.js';
 import type { IngestFrame } from './api.js';
 import { jsonText } from './json-text.js';
 import { parsePath, resolvePath, type PathPart } from './path-filter.js';
+import { asciiNeedle, findAscii, type AsciiNeedle } from './ascii-find.js';
+import { hasIndefiniteText, hitInTextString, type StringScanFormat } from './string-hits.js';
 
 export interface ContentQuery {
   readonly textLower: string;
@@ -26,6 +32,11 @@ export interface ContentQuery {
   readonly stringOnly: boolean;
   /** What a frame's raw text must hold for a string of it to match ('' : no fast route). */
   readonly probe: string;
+  /** The probe and the needle as ASCII bytes to find (null when not ASCII). */
+  readonly probeBytes: AsciiNeedle | null;
+  readonly needleBytes: AsciiNeedle | null;
+  /** Could U+0130 or U+212A lowercase into the needle (it holds an i or a k)? */
+  readonly lowersFromNonAscii: boolean;
 }
 
 const textDecoder = new TextDecoder('utf-8', { fatal: false });
@@ -68,10 +79,19 @@ export function compileQuery(text: string, path: string): ContentQuery | null | 
   if (!textLower && !parsed) return null;
   if (parsed && !parsed.ok) return { error: `${parsed.error} at character ${parsed.offset}` };
   const stringOnly = textLower !== '' && !mayCrossTokens(textLower);
-  return { textLower, parts: parsed && parsed.ok ? parsed.parts : null, stringOnly, probe: stringOnly ? rawProbe(textLower) : '' };
+  const probe = stringOnly ? rawProbe(textLower) : '';
+  return {
+    textLower,
+    parts: parsed && parsed.ok ? parsed.parts : null,
+    stringOnly,
+    probe,
+    probeBytes: asciiNeedle(probe),
+    needleBytes: asciiNeedle(textLower),
+    lowersFromNonAscii: /[ik]/.test(textLower),
+  };
 }
 
-/** Formats whose strings are their raw UTF-8 (JSON only without escapes: checked per frame). */
+/** Formats whose strings are their raw UTF-8, searched by string-hits.ts (JSON only without escapes). */
 const RAW_STRING_FORMATS = new Set(['cbor', 'msgpack', 'json']);
 
 /** What frameMatches needs from a list row: the format it decoded whole as, null for plain text / undecodable, undefined for malformed. */
@@ -81,24 +101,51 @@ export function searchFormat(summary: { readonly format: string | null; readonly
 }
 
 /**
+ * How frameMatches decided (content-search.test.ts counts them): `text` plain text, `miss`
+ * no raw hit, `scan` the hits' places read off the heads (string-hits.ts), `strings` every
+ * string of a full index, `rendered` the definition itself.
+ */
+export type SearchRoute = 'text' | 'miss' | 'scan' | 'strings' | 'rendered';
+
+/**
  * Does the frame match? `format` is what its list row was read as (null: plain text or
  * undecodable; undefined: not known, read it again).
  */
 export function frameMatches(frame: IngestFrame, format: string | null | undefined, query: ContentQuery): boolean {
-  if (query.parts === null && format === null) return textDecoder.decode(frame.data).toLowerCase().includes(query.textLower);
-  if (query.parts === null && query.probe && format && RAW_STRING_FORMATS.has(format) && rawStringsOnly(frame.data, format)) {
-    const at = rawIndexOf(frame.data, query.probe, 0);
-    if (at === -1) return false;
-    // In CBOR / MessagePack a hit of the whole needle counts when it lies inside one string's
-    // bytes; a needle that may begin inside an escape needs the full check only without one.
-    if (at !== ASCII_LOWERING && format !== 'json') {
-      const hit = query.probe === query.textLower ? at : rawIndexOf(frame.data, query.textLower, 0);
-      if (hit >= 0 && someHitInString(frame.data, format as FrameFormat, query.textLower, hit)) return true;
-      if (query.probe === query.textLower) return false;
-    }
-    return someStringHolds(new SpanIndex(frame.data, walkers[format as FrameFormat], { depth: Infinity }), query.textLower);
-  }
-  return matchesRendered(frame, query);
+  return searchRoute(frame, format, query).matches;
+}
+
+export function searchRoute(frame: IngestFrame, format: string | null | undefined, query: ContentQuery): { readonly matches: boolean; readonly route: SearchRoute } {
+  if (query.parts === null && format === null) return { matches: textDecoder.decode(frame.data).toLowerCase().includes(query.textLower), route: 'text' };
+  if (query.parts !== null || !query.probe || !format || !RAW_STRING_FORMATS.has(format)) return { matches: matchesRendered(frame, query), route: 'rendered' };
+  const bytes = frame.data;
+  // JSON's escapes make its raw text differ from its strings.
+  if (format === 'json' && bytes.indexOf(0x5c) >= 0) return { matches: matchesRendered(frame, query), route: 'rendered' };
+  const found = scanStrings(bytes, format as StringScanFormat, query);
+  if (found === 'miss' || found === 'scan') return { matches: false, route: found };
+  if (found === true) return { matches: true, route: 'scan' };
+  return { matches: someStringHolds(new SpanIndex(bytes, walkers[format as FrameFormat], { depth: Infinity }), query.textLower), route: 'strings' };
+}
+
+/**
+ * The fast route for CBOR, MessagePack and JSON without escapes: true when a hit lies in a
+ * string; 'miss' (no raw hit) and 'scan' (hits, none in a string) mean no match; null when
+ * only the frame's strings can tell.
+ */
+function scanStrings(bytes: Uint8Array, format: StringScanFormat, query: ContentQuery): true | 'miss' | 'scan' | null {
+  const probe = query.probeBytes;
+  if (!probe) return textDecoder.decode(bytes).toLowerCase().includes(query.probe) ? null : 'miss';
+  const at = findAscii(bytes, probe, 0);
+  if (at === -1) return rawMissIsFinal(bytes, format, query) ? 'miss' : null;
+  const needle = query.needleBytes!;
+  const first = needle === probe ? at : findAscii(bytes, needle, 0);
+  const found = first === -1 ? false : hitInTextString(bytes, format, needle, first);
+  if (found) return true;
+  // A needle that may begin inside an escape the rendering adds (`\t`, `\u001f`) can match
+  // without a raw hit of itself. JSON without backslashes has no such escape.
+  const mayBeginInEscape = query.probe !== query.textLower && format !== 'json';
+  if (found === null || mayBeginInEscape || !rawMissIsFinal(bytes, format, query)) return null;
+  return first === -1 ? 'miss' : 'scan';
 }
 
 /**
@@ -108,44 +155,18 @@ export function frameMatches(frame: IngestFrame, format: string | null | undefin
  * the decoding way.
  */
 export function rawHolds(bytes: Uint8Array, probe: string): boolean {
-  return rawIndexOf(bytes, probe, 0) !== -1;
+  const ascii = asciiNeedle(probe);
+  if (!ascii || hasAsciiLowering(bytes)) return textDecoder.decode(bytes).toLowerCase().includes(probe);
+  return findAscii(bytes, ascii, 0) !== -1;
 }
 
-/** rawIndexOf's answer when it decoded the text to decide: a hit, at no byte offset. */
-const ASCII_LOWERING = -2;
-
-/** The byte offset of the next case-insensitive occurrence of an ASCII probe from `from`; -1: none; ASCII_LOWERING: a hit found on the decoded text. */
-function rawIndexOf(bytes: Uint8Array, probe: string, from: number): number {
-  if (!/^[\x00-\x7f]*$/.test(probe) || hasAsciiLowering(bytes)) return textDecoder.decode(bytes).toLowerCase().includes(probe) ? ASCII_LOWERING : -1;
-  const n = probe.length;
-  const first = probe.charCodeAt(0);
-  const upper = first >= 0x61 && first <= 0x7a ? first - 0x20 : first;
-  const last = bytes.length - n;
-  for (let i = from; i <= last; i++) {
-    const b = bytes[i];
-    if (b !== first && b !== upper) continue;
-    let k = 1;
-    for (; k < n; k++) {
-      let c = bytes[i + k];
-      if (c >= 0x41 && c <= 0x5a) c += 0x20;
-      if (c !== probe.charCodeAt(k)) break;
-    }
-    if (k === n) return i;
-  }
-  return -1;
-}
-
-/** Does some occurrence of the probe (the first at `at`) lie inside one text string's payload? */
-function someHitInString(bytes: Uint8Array, format: FrameFormat, probe: string, at: number): boolean {
-  const index = new SpanIndex(bytes, walkers[format], { depth: 1 });
-  if (index.error) return false;
-  for (; at >= 0; at = rawIndexOf(bytes, probe, at + 1)) {
-    const id = index.nodeAt(at);
-    // The store's arrays grow as nodeAt records: read them after it.
-    const { kind, start, end, head } = index.store;
-    if (id >= 0 && kind[id] === Kind.text && at >= start[id] + head[id] && at + probe.length <= end[id]) return true;
-  }
-  return false;
+/**
+ * Does no hit in the raw bytes mean no match? Not when a character that lowercases to ASCII
+ * (U+0130, U+212A) is there, nor when CBOR's indefinite text joins chunks the bytes keep apart.
+ */
+function rawMissIsFinal(bytes: Uint8Array, format: StringScanFormat, query: ContentQuery): boolean {
+  if (query.lowersFromNonAscii && hasAsciiLowering(bytes)) return false;
+  return format !== 'cbor' || !hasIndefiniteText(bytes);
 }
 
 /** U+0130 (c4 b0) and U+212A (e2 84 aa) lowercase to ASCII letters. */
@@ -153,13 +174,6 @@ function hasAsciiLowering(bytes: Uint8Array): boolean {
   for (let i = bytes.indexOf(0xc4); i >= 0; i = bytes.indexOf(0xc4, i + 1)) if (bytes[i + 1] === 0xb0) return true;
   for (let i = bytes.indexOf(0xe2); i >= 0; i = bytes.indexOf(0xe2, i + 1)) if (bytes[i + 1] === 0x84 && bytes[i + 2] === 0xaa) return true;
   return false;
-}
-
-/** CBOR indefinite strings split their text in chunks; JSON escapes differ from their text. */
-function rawStringsOnly(bytes: Uint8Array, format: string): boolean {
-  if (format === 'cbor') return bytes.indexOf(0x7f) < 0;
-  if (format === 'json') return bytes.indexOf(0x5c) < 0;
-  return true;
 }
 
 function someStringHolds(index: SpanIndex, needle: string): boolean {

@@ -8,5 +8,13 @@ import type { ToWorker } from './api.js';
 import { createDispatcher } from './dispatcher.js';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
-const dispatch = createDispatcher((message, transfer = []) => scope.postMessage(message, transfer));
+// A message to itself: the next search slice runs after the messages already queued, unclamped.
+const turns = new MessageChannel();
+const queued: (() => void)[] = [];
+turns.port1.onmessage = () => queued.shift()?.();
+const yieldTo = (next: () => void) => {
+  queued.push(next);
+  turns.port2.postMessage(null);
+};
+const dispatch = createDispatcher((message, transfer = []) => scope.postMessage(message, transfer), { yieldTo });
 scope.onmessage = (event: MessageEvent<ToWorker>) => dispatch(event.data);

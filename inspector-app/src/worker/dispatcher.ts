@@ -5,6 +5,7 @@
 import type { FrameSummary, FromWorker, IngestFrame, ToWorker } from './api.js';
 import { WorkerHandlers } from './handlers.js';
 import { runCompare } from './compare-job.js';
+import { framesOf, runSessionCompare } from './session-compare-job.js';
 
 /** Summaries go out in batches: at 10,000 frames/s that is ~20 messages/s, not 10,000. */
 const FLUSH_MS = 50;
@@ -21,11 +22,18 @@ export interface DispatcherOptions {
   readonly sliceMs?: number;
   /** The clock search slices are timed with. */
   readonly now?: () => number;
+  /**
+   * Runs the next search slice after the messages already queued (default: setTimeout 0).
+   * In a browser a chain of setTimeout(0) is clamped to 4 ms after five links, a third of a
+   * 12 ms slice: the worker passes a MessageChannel instead (decode-worker.ts).
+   */
+  readonly yieldTo?: (next: () => void) => void;
 }
 
 export function createDispatcher(post: (message: FromWorker, transfer?: Transferable[]) => void, options: DispatcherOptions = {}): (message: ToWorker) => void {
   const sliceMs = options.sliceMs ?? SEARCH_SLICE_MS;
   const now = options.now ?? (() => performance.now());
+  const yieldTo = options.yieldTo ?? ((next: () => void) => void setTimeout(next, 0));
   const handlers = new WorkerHandlers();
   let filterGeneration = 0;
   const compareJobs = new Map<number, AbortController>();
@@ -58,12 +66,14 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
       case 'ingest': {
         for (const frame of message.frames) {
           if (frame.lost) {
-            // A placeholder: a row in its place, nothing to store or decode.
+            // A placeholder: a row in its place, nothing to store or decode (a compressed stream on its connection loses its context).
+            handlers.store.streams.lost(frame, frame.lost.reason);
             pending.push(lostSummary(frame, frame.lost));
             continue;
           }
           for (const id of handlers.store.add(frame)) pendingEvicted.push(id);
           const summary = handlers.summarize(frame);
+          for (const id of handlers.store.takeEvictedLate()) pendingEvicted.push(id);
           pending.push(summary);
           if (handlers.filtering && handlers.matches(frame.frameId)) pendingMatching.push(frame.frameId);
         }
@@ -102,6 +112,21 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
         void runCompare(index, message.nodeId < 0 ? index.root : message.nodeId, controller.signal, sink, `frame #${message.frameId}`);
         return;
       }
+      case 'session-compare': {
+        const jobId = message.jobId;
+        const controller = new AbortController();
+        compareJobs.set(jobId, controller);
+        const frames = framesOf(handlers.store.all(), message.scope);
+        void runSessionCompare(frames, message.negotiated, controller.signal, {
+          progress: (progress) => post({ type: 'session-progress', jobId, progress }),
+          rows: (rows) => post({ type: 'session-rows', jobId, rows }),
+          end: (result) => {
+            compareJobs.delete(jobId);
+            post({ type: 'session-end', jobId, ...result });
+          },
+        });
+        return;
+      }
       case 'filter': {
         // Rows matched under the old filter go out tagged with its generation first.
         flush();
@@ -125,7 +150,7 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
           }
           const done = at >= ids.length;
           post({ type: 'filter-progress', generation, matches, searched: at, total: ids.length, done });
-          if (!done) setTimeout(slice, 0);
+          if (!done) yieldTo(slice);
         };
         slice();
         return;

@@ -1,6 +1,7 @@
-import { decodeFrame, SpanIndex, walkers, type FrameFormat, type FrameVerdict, type DecodeError } from '../../../codecs/index.js';
+import { decodeFrame, decodeInflated, SpanIndex, walkers, type CompressionInfo, type FrameFormat, type FrameVerdict, type DecodeError } from '../../../codecs/index.js';
 import type { FormatChoice, IngestFrame } from './api.js';
 import { ConnectionFormats } from './connection-formats.js';
+import { CompressedStreams, type InflatedMessage } from './compressed-streams.js';
 
 /** 256 MB of raw frame bytes, the default memory cap (issue #5). */
 export const DEFAULT_CAP_BYTES = 256 * 1024 * 1024;
@@ -16,6 +17,9 @@ export interface DecodedEntry {
   readonly verdict?: FrameVerdict;
   /** Why an unknown frame is unknown, and the readings that came nearest (furthest first). */
   readonly unknown?: { readonly error: DecodeError; readonly nearMisses: readonly { readonly format: string; readonly offset: number; readonly message: string }[] };
+  /** A compressed frame: how, the sizes, and its decompressed bytes (node offsets are in them). */
+  readonly compression?: CompressionInfo;
+  readonly decompressed?: Uint8Array;
 }
 
 /**
@@ -35,6 +39,9 @@ export class FrameStore {
   evictedTotal = 0;
   /** What each connection's frames decoded as: breaks ties on tiny frames. */
   readonly formats = new ConnectionFormats();
+  /** Per-connection compressed streams, and the messages inflated from them by frame id. */
+  readonly streams = new CompressedStreams();
+  private readonly inflated = new Map<number, InflatedMessage>();
 
   constructor(public capBytes = DEFAULT_CAP_BYTES) {}
 
@@ -63,9 +70,10 @@ export class FrameStore {
       const frame = this.frames.get(id);
       if (!frame) continue;
       this.frames.delete(id);
-      this.bytesHeld -= frame.data.byteLength;
+      this.bytesHeld -= frame.data.byteLength + (this.inflated.get(id)?.output.byteLength ?? 0);
       this.evictedTotal++;
       this.searchFormats.delete(id);
+      this.inflated.delete(id);
       evicted.push(id);
       for (const key of this.indexCache.keys()) if (key.startsWith(`${id}:`)) this.indexCache.delete(key);
     }
@@ -74,6 +82,42 @@ export class FrameStore {
       this.head = 0;
     }
     return evicted;
+  }
+
+  /** A frame that is a message of a per-connection compressed stream: what it inflated to (in order, at ingest). */
+  setInflated(frameId: number, message: InflatedMessage): number[] {
+    if (!this.frames.has(frameId)) return [];
+    this.bytesHeld += message.output.byteLength - (this.inflated.get(frameId)?.output.byteLength ?? 0);
+    this.inflated.set(frameId, message);
+    // What a stream message inflated to is held memory too: the cap counts it (the ids evicted
+    // here wait in `evictedLate` for the dispatcher, which tells the list).
+    const evicted = this.evict();
+    this.evictedLate.push(...evicted);
+    return evicted;
+  }
+
+  /** Frames evicted while reading one (a stream message's inflated bytes pushed the total over the cap). */
+  readonly evictedLate: number[] = [];
+
+  takeEvictedLate(): number[] {
+    return this.evictedLate.splice(0);
+  }
+
+  isStreamMessage(frameId: number): boolean {
+    return this.inflated.has(frameId);
+  }
+
+  /** What the text filter searches: a stream message's inflated bytes, any other frame as it is. */
+  searchable(frame: IngestFrame): IngestFrame {
+    const message = this.inflated.get(frame.frameId);
+    return message ? { ...frame, opcode: 'binary', data: message.output } : frame;
+  }
+
+  /** The frame read as it should be: a stream message through what it inflated to, else by detection. */
+  decodeAuto(frame: IngestFrame, depth: number): ReturnType<typeof decodeFrame> {
+    const message = this.inflated.get(frame.frameId);
+    const options = { depth, isText: frame.opcode === 'text', preferFormat: this.formats.preferred(frame.connectionId) };
+    return message ? decodeInflated(frame.data.byteLength, message.method, message, options) : decodeFrame(frame.data, options);
   }
 
   setSearchFormat(frameId: number, format: string | null | undefined): void {
@@ -103,6 +147,8 @@ export class FrameStore {
     this.head = 0;
     this.indexCache.clear();
     this.searchFormats.clear();
+    this.inflated.clear();
+    this.streams.clear();
     this.formats.clear();
     this.bytesHeld = 0;
   }
@@ -124,8 +170,7 @@ export class FrameStore {
     }
     let entry: DecodedEntry;
     if (format === 'auto') {
-      const d = decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text', preferFormat: this.formats.preferred(frame.connectionId) });
-      entry = decodedEntry(frame, d);
+      entry = decodedEntry(frame, this.decodeAuto(frame, 1));
     } else {
       const index = walkers[format] ? new SpanIndex(frame.data, walkers[format], { depth: 1 }) : null;
       entry = { format: index ? format : null, index, candidates: [] };
@@ -146,11 +191,12 @@ export class FrameStore {
 export function decodedEntry(frame: IngestFrame, d: ReturnType<typeof decodeFrame>): DecodedEntry {
   const candidates = d.detection ? d.detection.candidates.map((c) => c.format) : [];
   if (isPlainText(frame, d)) return { format: null, index: null, candidates };
+  const compressed = d.compression ? { compression: d.compression, decompressed: d.decompressed } : {};
   if (d.verdict === 'unknown' && d.error) {
     const nearMisses = (d.detection?.rejected ?? []).map((r) => ({ format: r.format, offset: r.error.offset, message: r.error.message }));
-    return { format: null, index: null, candidates, verdict: 'unknown', unknown: { error: d.error, nearMisses } };
+    return { format: null, index: null, candidates, verdict: 'unknown', unknown: { error: d.error, nearMisses }, ...compressed };
   }
-  return { format: d.format, index: d.index, candidates, verdict: d.verdict };
+  return { format: d.format, index: d.index, candidates, verdict: d.verdict, ...compressed };
 }
 
 /**

@@ -10,12 +10,16 @@ import {
   parseHex,
   patchByteSplit,
   patchJson,
+  compressionSummary,
+  readsAsData,
+  type CompressionInfo,
+  type DecodedFrame,
   type SpanIndex,
 } from '../../../codecs/index.js';
-import type { CrdtSummary, EncodeAs, EncodeResult, FilterQuery, FrameDecode, FrameSummary, IngestFrame, LargestField, TextResult, WorkerMethods } from './api.js';
+import type { CrdtSummary, FrameCompression, EncodeAs, EncodeResult, FilterQuery, FrameDecode, FrameSummary, IngestFrame, LargestField, TextResult, WorkerMethods } from './api.js';
 import { bytesReport } from './bytes-report.js';
 import { crdtOpLines } from './crdt-ops.js';
-import { embeddedChildren, markEmbedded } from './embedded-nodes.js';
+import { nestedChildren, markNested, pathIntoNested } from './nested-nodes.js';
 import { diffFrames } from './frame-diff.js';
 import { decodedEntry, FrameStore, isPlainText } from './frame-store.js';
 import { stringsIn } from './connection-formats.js';
@@ -61,7 +65,7 @@ function hexLines(bytes: Uint8Array): string {
 
 /** The list row for one frame: read one level deep, never more. */
 export function summarize(frame: IngestFrame, store?: FrameStore, links?: ProtocolLinks): FrameSummary {
-  const decoded = decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text', preferFormat: store?.formats.preferred(frame.connectionId) });
+  const decoded = store ? readInOrder(frame, store) : decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text' });
   if (decoded.verdict === 'decoded') store?.formats.record(frame.connectionId, decoded.format, frame.data.byteLength);
   const d = isPlainText(frame, decoded) ? { format: null, index: null, error: null } : decoded;
   // A large frame's one-level index is what opening it needs first: keep it, don't redo it.
@@ -83,9 +87,32 @@ export function summarize(frame: IngestFrame, store?: FrameStore, links?: Protoc
     preview,
     error: d.error ? { code: d.error.code, offset: d.error.offset, message: d.error.message } : null,
     verdict: decoded.verdict,
+    ...(decoded.compression ? { compression: compressionSummary(decoded.compression, decoded.format) } : {}),
     protocol: recognized ? { name: recognized.protocol, message: recognized.message, event: recognized.event, id: recognized.id, quiet: recognized.quiet } : undefined,
     ...(linked ? { protocol: linked.protocol, preview: `${linked.preview} · ${hexStart(frame.data, 12)}` } : {}),
   };
+}
+
+/**
+ * A frame read at ingest, in arrival order: a message of its connection's compressed stream
+ * is inflated with the stream's context (worker/compressed-streams.ts) and read from that;
+ * a frame nothing reads may start a raw deflate stream or belong to one whose earlier frame
+ * was lost (it then says so).
+ */
+function readInOrder(frame: IngestFrame, store: FrameStore): DecodedFrame {
+  const first = store.streams.start(frame);
+  if (first) store.setInflated(frame.frameId, first);
+  let decoded = store.decodeAuto(frame, 1);
+  // Deflate data read by chance as Protobuf (no magic number) is no reading either.
+  if (!first && (decoded.verdict !== 'decoded' || decoded.format === 'protobuf')) {
+    const options = { depth: 1, preferFormat: store.formats.preferred(frame.connectionId) };
+    const message = store.streams.undecodable(frame, (output) => readsAsData(decodeFrame(output, { ...options, noDecompress: true })));
+    if (message) {
+      store.setInflated(frame.frameId, message);
+      decoded = store.decodeAuto(frame, 1);
+    }
+  }
+  return decoded;
 }
 
 /** The worker's request handlers, free of `postMessage` so tests call them directly. */
@@ -107,20 +134,22 @@ export class WorkerHandlers {
     const filter = this.filter;
     if (!filter) return true;
     const frame = this.store.get(frameId);
-    return frame ? frameMatches(frame, this.store.searchFormat(frameId), filter) : false;
+    // A zlib-stream message is searched in what it inflated to (its bytes alone mean nothing).
+    return frame ? frameMatches(this.store.searchable(frame), this.store.searchFormat(frameId), filter) : false;
   }
 
   /** Sets the content filter; an unparsable path matches nothing (the filter bar shows why). */
   setContentFilter({ text, path }: FilterQuery): ContentQuery | null {
     const query = compileQuery(text, path);
-    this.filter = query && 'error' in query ? { textLower: '', parts: [{ type: 'key', key: '\u0000never' }], stringOnly: false, probe: '' } : query;
+    this.filter = query && 'error' in query ? { textLower: '', parts: [{ type: 'key', key: '\u0000never' }], stringOnly: false, probe: '', probeBytes: null, needleBytes: null, lowersFromNonAscii: false } : query;
     return this.filter;
   }
 
   /** The list row of a new frame (and what the text filter's fast route needs to know of it). */
   summarize(frame: IngestFrame): FrameSummary {
     const summary = summarize(frame, this.store, this.links);
-    this.store.setSearchFormat(frame.frameId, searchFormat(summary));
+    // A gzip / zlib / deflate frame's raw bytes hold no strings: it is read again (decompressed) when searched.
+    this.store.setSearchFormat(frame.frameId, summary.compression && !this.store.isStreamMessage(frame.frameId) ? undefined : searchFormat(summary));
     return summary;
   }
 
@@ -132,14 +161,19 @@ export class WorkerHandlers {
       const index = entry.index;
       const plainText = !entry.format && frame.opcode === 'text' && entry.verdict !== 'unknown';
       const empty = frame.data.byteLength === 0;
-      const error = index?.error ?? entry.unknown?.error ?? (entry.format || plainText || empty ? null : { code: 'unsupported-format', offset: 0, message: 'no decoder could read this frame at byte 0' });
+      const error = entry.compression?.error ?? index?.error ?? entry.unknown?.error ?? (entry.format || plainText || empty ? null : { code: 'unsupported-format', offset: 0, message: 'no decoder could read this frame at byte 0' });
+      const compression = entry.compression ? frameCompression(entry.compression, entry.format) : undefined;
+      // A frame that is one string holding a value (a CBOR byte string of MessagePack) opens like the rows below it.
+      const root = index && index.root >= 0 ? markNested(index, { nodes: [treeNode(index, index.root, 0, 0)], total: 1, offset: 0 }).nodes[0] : null;
       return {
         frameId,
         size: frame.data.byteLength,
         format: entry.format,
         candidates: entry.candidates,
         error: error ? { code: error.code, offset: error.offset, message: error.message } : null,
-        root: index && index.root >= 0 ? this.links.linkPlaceholders(index, frameId, [treeNode(index, index.root, 0, 0)])[0] : null,
+        // A compressed frame's root says so: `gzip → cbor, 1,234 → 5,678 bytes (4.6x)`; a Socket.IO placeholder root links its attachment.
+        root: root && compression ? { ...root, label: compression.summary } : root && index ? this.links.linkPlaceholders(index, frameId, [root])[0] : root,
+        ...(compression ? { compression } : {}),
         warnings: plainText ? ['A plain text frame (not JSON): pick a decoder under "decode as" to force one.'] : index ? index.warnings.map((w) => w.message) : [],
         isCrdt: entry.format === 'crdt-model' || entry.format === 'crdt-patch',
         verdict: empty ? 'empty' : (entry.verdict ?? (error ? 'malformed' : 'decoded')),
@@ -151,15 +185,19 @@ export class WorkerHandlers {
     children: ({ frameId, format, nodeId, offset, limit, around, sortBySize }) => {
       const index = this.index(frameId, format);
       if (!index) return { nodes: [], total: 0, offset: 0 };
-      // Tag 24's embedded item opens as a nested tree (worker/embedded-nodes.ts).
-      const window = embeddedChildren(index, nodeId, offset, limit) ?? markEmbedded(index, childNodes(index, nodeId, offset, limit, around, sortBySize));
+      // A string holding a value (tag 24, base64 of CBOR, …) opens as a nested tree (worker/nested-nodes.ts).
+      const window = nestedChildren(index, nodeId, offset, limit, around) ?? markNested(index, childNodes(index, nodeId, offset, limit, around, sortBySize));
       return { ...window, nodes: this.links.linkPlaceholders(index, frameId, window.nodes) };
     },
     nodeAt: ({ frameId, format, offset }) => {
       const index = this.index(frameId, format);
-      return index ? pathToOffset(index, offset) : [];
+      // A byte inside a string holding a value selects the nested node it belongs to.
+      return index ? pathIntoNested(index, pathToOffset(index, offset), offset) : [];
     },
-    bytes: ({ frameId }) => this.store.get(frameId)?.data.slice() ?? null,
+    bytes: ({ frameId, decompressed }) => {
+      if (!decompressed) return this.store.get(frameId)?.data.slice() ?? null;
+      return this.store.decoded(frameId, 'auto')?.decompressed?.slice() ?? null;
+    },
     text: ({ frameId, format, nodeId, mode }): TextResult => {
       if (mode === 'raw-text' || mode === 'raw-hex') {
         const frame = this.store.get(frameId);
@@ -231,8 +269,9 @@ export class WorkerHandlers {
       const fa = this.store.get(frameA);
       const fb = this.store.get(frameB);
       if (!fa || !fb) return null;
-      const a = decodeFrame(fa.data, { isText: fa.opcode === 'text' }).index;
-      const b = decodeFrame(fb.data, { isText: fb.opcode === 'text' }).index;
+      // (decodeAuto: a zlib-stream message compares by what it inflated to.)
+      const a = this.store.decodeAuto(fa, Infinity).index;
+      const b = this.store.decodeAuto(fb, Infinity).index;
       return a && b ? diffFrames(a, b) : [];
     },
     encode: ({ json, as }) => encodeComposed(json, as),
@@ -257,6 +296,17 @@ export class WorkerHandlers {
       this.store.clear();
       this.links.clear();
     },
+  };
+}
+
+function frameCompression(info: CompressionInfo, format: string | null): FrameCompression {
+  const e = info.error;
+  return {
+    method: info.method,
+    compressedBytes: info.compressedBytes,
+    decompressedBytes: info.decompressedBytes,
+    summary: compressionSummary(info, format),
+    error: e ? { code: e.code, offset: e.offset, message: e.message } : null,
   };
 }
 

@@ -7,11 +7,14 @@ import { exactBytes, formatBytes } from '../shell/format.js';
 import { panelId, TabBar, tabId } from './TabBar.js';
 import { BytesTab } from '../bytes/BytesTab.js';
 import { CompareTab } from '../compare/CompareTab.js';
+import { CompareModes } from '../compare/session/CompareModes.js';
+import type { SessionSource } from '../compare/session/SessionCompare.js';
 import { CrdtTab } from '../crdt/CrdtTab.js';
 import { DiffTab } from '../diff/DiffTab.js';
 import { ErrorBanner } from './ErrorBanner.js';
 import { UnknownBanner } from './UnknownBanner.js';
 import { ProtocolLinks } from './ProtocolLinks.js';
+import { CompressionBanner } from './CompressionBanner.js';
 import { FrameActions } from './FrameActions.js';
 import { StructureTab } from './StructureTab.js';
 import { TextTab } from './TextTab.js';
@@ -38,6 +41,8 @@ export interface FrameDetailProps {
   readonly searchText?: string;
   /** The paste page's URL, for "link to this frame" (absent: no link). */
   readonly pastePageUrl?: string;
+  /** The whole-session comparison's inputs (absent: the Compare tab compares this frame only). */
+  readonly session?: SessionSource;
 }
 
 /** A frame in the Diff picker: the same words wherever it is listed. */
@@ -77,14 +82,17 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
       live = false;
     };
   }, [client, frameId, format]);
+  // A compressed frame's hex shows the bytes as captured, or (toggled) the decompressed ones its nodes point into.
+  const [showDecompressed, setShowDecompressed] = useState(false);
+  useEffect(() => setShowDecompressed(false), [frameId]);
   useEffect(() => {
     let live = true;
     setBytes(null);
-    void client.call('bytes', { frameId }).then((b) => live && setBytes(b));
+    void client.call('bytes', { frameId, decompressed: showDecompressed }).then((b) => live && setBytes(b));
     return () => {
       live = false;
     };
-  }, [client, frameId]);
+  }, [client, frameId, showDecompressed]);
 
   const root = decoded?.root ?? null;
   // What "auto" found, kept while another decoder is forced (the switcher's "auto (…)" names it).
@@ -125,7 +133,14 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
   const tabs = useMemo<Tab[]>(() => ['tree', 'hex', 'text', 'bytes', 'compare', ...(decoded?.isCrdt ? (['crdt'] as Tab[]) : []), 'diff'], [decoded?.isCrdt]);
   // A tab this frame lacks (CRDT on a plain frame) shows the tree; the choice is kept for the next.
   const tab: Tab = tabs.includes(chosenTab) ? chosenTab : 'tree';
-  const errorOffset = decoded?.error?.offset ?? null;
+  const compression = decoded?.compression ?? null;
+  // Over the compressed bytes only an inflate error has an offset; nodes point into the decompressed ones.
+  const hexLinked = !compression || showDecompressed;
+  // A compressed frame's inflate error has its offset in the compressed bytes; any other error in the decompressed ones.
+  const errorOffset = !compression ? (decoded?.error?.offset ?? null) : compression.error ? (showDecompressed ? null : compression.error.offset) : showDecompressed ? (decoded?.error?.offset ?? null) : null;
+  const hexSelection = hexLinked ? selected : null;
+  const hexByteClick = (o: number) => void (hexLinked ? onByteClick(o) : undefined);
+  const contentSize = compression ? compression.decompressedBytes : frame.size;
   const nodeId = selected?.id ?? root?.id ?? 0;
 
   return (
@@ -137,6 +152,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
         decoded?.error && <ErrorBanner error={decoded.error} format={decoded.format} onShowByte={showByte} />
       )}
       <ProtocolLinks links={decoded?.links} />
+      {compression && <CompressionBanner compression={compression} decompressed={showDecompressed} onDecompressed={setShowDecompressed} />}
       {decoded?.warnings.map((w) => (
         <div key={w} className="ws-banner-error" style={{ background: 'var(--ws-warn-bg)' }} role="status">
           {w}
@@ -170,20 +186,21 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
             format={format}
             tree={tree}
             bytes={bytes}
-            frameSize={frame.size}
+            frameSize={contentSize}
             selected={selected}
+            hexLinked={hexLinked}
             errorOffset={errorOffset}
             sortBySize={sortBySize}
             onSortBySize={setSortBySize}
             onSelectNode={(n) => setSelectedId(n.id)}
             onSelectPath={(p) => void selectPath(p)}
-            onByteClick={(o) => void onByteClick(o)}
+            onByteClick={hexByteClick}
             showHex
             scrollToOffset={scrollTo}
             searchText={props.searchText}
           />
         )}
-        {tab === 'hex' && <HexTab client={client} frameId={frameId} format={format} bytes={bytes} hex={{ selection: selected, errorOffset, onByteClick: (o) => void onByteClick(o), scrollToOffset: scrollTo }} />}
+        {tab === 'hex' && <HexTab client={client} frameId={frameId} format={format} bytes={bytes} hex={{ selection: hexSelection, errorOffset, onByteClick: hexByteClick, scrollToOffset: scrollTo }} />}
         {tab === 'text' && decoded && (
           <TextTab
             client={client}
@@ -200,7 +217,11 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
           />
         )}
         {tab === 'bytes' && <BytesTab client={client} frameId={frameId} format={format} />}
-        {tab === 'compare' && <CompareTab client={client} frameId={frameId} format={format} nodeId={nodeId} nodeLabel={selected && selected.id !== root?.id ? selected.path : ''} originalSize={selected ? selected.end - selected.start : frame.size} cache={props.compareCache} />}
+        {tab === 'compare' && (
+          <CompareModes client={client} session={props.session} currentConnectionId={frame.connectionId}>
+            <CompareTab client={client} frameId={frameId} format={format} nodeId={nodeId} nodeLabel={selected && selected.id !== root?.id ? selected.path : ''} originalSize={selected ? selected.end - selected.start : frame.size} cache={props.compareCache} />
+          </CompareModes>
+        )}
         {tab === 'crdt' && <CrdtTab client={client} frameId={frameId} format={format} />}
         {tab === 'diff' && (
           <DiffTab

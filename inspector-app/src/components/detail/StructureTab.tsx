@@ -30,6 +30,8 @@ export interface StructureTabProps {
   readonly scrollToOffset: number | null;
   /** The list's text filter: the frame's search starts with it. */
   readonly searchText?: string;
+  /** False when the hex shows bytes the nodes do not point into (a compressed frame as captured): no highlight. */
+  readonly hexLinked?: boolean;
 }
 
 /**
@@ -94,7 +96,7 @@ export function StructureTab(props: StructureTabProps): ReactElement {
               0000000000
             </span>
             {bytes ? (
-              <HexView bytes={bytes} selection={selected} errorOffset={errorOffset} onByteClick={onByteClick} scrollToOffset={scrollToOffset} bytesPerRow={hexFit.bytesPerRow} fitWidth />
+              <HexView bytes={bytes} selection={props.hexLinked === false ? null : selected} errorOffset={errorOffset} onByteClick={onByteClick} scrollToOffset={scrollToOffset} bytesPerRow={hexFit.bytesPerRow} fitWidth />
             ) : (
               <div className="ws-empty">loading bytes…</div>
             )}

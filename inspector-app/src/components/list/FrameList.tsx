@@ -1,7 +1,8 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactElement, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, type KeyboardEvent, type ReactElement, type ReactNode } from 'react';
 import type { FrameSummary } from '../../worker/api.js';
 import { exactBytes, formatBytes, formatTime } from '../shell/format.js';
 import { eventLabel, LIST_COLUMNS, protocolTitle } from './columns.js';
+import { useScrollView } from '../shell/scroll-view.js';
 import './list.css';
 
 const ROW_HEIGHT = 20;
@@ -64,7 +65,9 @@ export function formatLabel(row: FrameSummary): string {
   if (row.lost) return 'lost';
   if (row.verdict === 'unknown') return 'unknown';
   if (row.verdict === 'empty') return 'empty';
-  return row.error ? `${row.format ?? '?'} ✕` : (row.format ?? '?');
+  // A compressed frame names its compression after the format it decompressed to: `cbor (gzip)`.
+  const via = row.compression ? ` (${row.compression.split(' → ')[0]})` : '';
+  return row.error ? `${row.format ?? '?'}${via} ✕` : `${row.format ?? '?'}${via}`;
 }
 
 /**
@@ -77,31 +80,17 @@ export function FrameList(props: FrameListProps): ReactElement {
   const { rows, selectedId, onSelect, connectionLabels, sortBySize = false, onSortBySize } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const followRef = useRef(true);
-  const [view, setView] = useState({ top: 0, height: FALLBACK_HEIGHT });
+  const [view, measure, setView] = useScrollView(scrollRef, FALLBACK_HEIGHT);
   const total = HEADER_HEIGHT + rows.length * ROW_HEIGHT;
 
-  const measure = useCallback(() => {
-    const el = scrollRef.current;
-    if (el) setView((v) => (v.top === el.scrollTop && v.height === (el.clientHeight || FALLBACK_HEIGHT) ? v : { top: el.scrollTop, height: el.clientHeight || FALLBACK_HEIGHT }));
-  }, []);
-
+  // Follow the tail like DevTools' network log, until the user scrolls up. The rows drawn
+  // already are the tail's (below): only the scroll position follows, with no second render.
+  const following = followRef.current && rows.length > 0 && !sortBySize;
   useLayoutEffect(() => {
     const el = scrollRef.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [measure]);
-
-  // Follow the tail like DevTools' network log, until the user scrolls up.
-  useLayoutEffect(() => {
-    const el = scrollRef.current;
-    if (followRef.current && el && rows.length && !sortBySize) {
-      el.scrollTop = total;
-      // Not read back: reading scrollTop right after setting it forces a layout per update.
-      setView((v) => ({ top: Math.max(0, total - v.height), height: v.height }));
-    }
-  }, [rows.length, total, sortBySize]);
+    // Not read back: reading scrollTop right after setting it forces a layout per update.
+    if (following && el) el.scrollTop = total;
+  }, [following, total]);
   // Toggling the sort starts at the top (largest) or back at the tail (newest).
   useEffect(() => {
     followRef.current = !sortBySize;
@@ -146,13 +135,16 @@ export function FrameList(props: FrameListProps): ReactElement {
   };
 
   // Browsers clamp scrollTop to the content; jsdom does not.
-  const top = Math.min(view.top, Math.max(0, total - view.height));
+  const top = following ? Math.max(0, total - view.height) : Math.min(view.top, Math.max(0, total - view.height));
   const first = Math.max(0, Math.floor((top - HEADER_HEIGHT) / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(rows.length, Math.ceil((top + view.height) / ROW_HEIGHT) + OVERSCAN);
   const visible: ReactElement[] = [];
   for (let i = first; i < last; i++) {
     const row = rows[i];
-    visible.push(<Row key={row.frameId} row={row} top={HEADER_HEIGHT + i * ROW_HEIGHT} selected={row.frameId === selectedId} connection={connectionLabels.get(row.connectionId) ?? row.connectionId} onSelect={onSelect} />);
+    // Keyed by place in the drawn window, not by frame: when the list moves (a stream's
+    // tail moves hundreds of rows per redraw) React updates the same row elements in place,
+    // in the same DOM order, instead of removing, creating or moving rows.
+    visible.push(<Row key={i - first} row={row} top={HEADER_HEIGHT + i * ROW_HEIGHT} selected={row.frameId === selectedId} connection={connectionLabels.get(row.connectionId) ?? row.connectionId} onSelect={onSelect} />);
   }
 
   return (

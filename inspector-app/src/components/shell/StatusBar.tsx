@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
-import type { CaptureSnapshot } from '../../state/capture-model.js';
-import { formatBytes } from './format.js';
+import type { CaptureSnapshot, ConnectionState } from '../../state/capture-model.js';
+import { formatBytes, formatTime } from './format.js';
 
 /** Connections shown (the newest); a page that opens thousands must not make the bar render them all. */
 export const STATUS_CONNECTIONS = 8;
@@ -57,16 +57,22 @@ export function StatusBar(props: { snapshot: CaptureSnapshot; hostName: string; 
       {lastValues(snapshot.connections, STATUS_CONNECTIONS).map((c) => (
         <span
           key={c.connectionId}
-          title={[c.detail, c.document ? `opened by ${c.document}` : ''].filter(Boolean).join('\n')}
+          title={[c.detail, c.document ? `opened by ${c.document}` : '', missedNote(c)].filter(Boolean).join('\n')}
           data-testid="connection-status"
           data-status={c.status}
           data-document={c.document}
         >
           {c.url.replace(/^wss?:\/\//, '')}: {c.status}
           {c.detail && c.status !== 'open' ? ` (${c.detail})` : ''}
+          {c.seenFrom !== undefined ? ` (${missedNote(c)})` : ''}
         </span>
       ))}
       <span style={{ marginLeft: 'auto' }}>{hostName}</span>
     </div>
   );
+}
+
+/** A connection seen only after it opened (a late debugger attach) says what it missed. */
+function missedNote(c: ConnectionState): string {
+  return c.seenFrom === undefined ? '' : `opened before capture started: frames before ${formatTime(c.seenFrom).slice(0, 8)} not seen`;
 }

@@ -14,7 +14,8 @@ let loaded: Monaco | null = null;
 
 export function loadMonaco(theme?: MonacoThemeName): Promise<Monaco> {
   if (!pending) {
-    pending = import('./monaco-setup').then((m) => (loaded = m.monaco));
+    // Two steps, two tasks: the editor core, then the contributions and languages on top of it.
+    pending = import('./monaco-core').then(() => import('./monaco-setup')).then((m) => (loaded = m.monaco));
     // A failed load (offline dev server, jsdom) may be retried by the next caller.
     pending.catch(() => {
       pending = null;

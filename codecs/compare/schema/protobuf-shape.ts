@@ -1,0 +1,44 @@
+/**
+ * A Protobuf message description small enough to infer, print, encode and decode without
+ * protobufjs at run time (protobufjs generates its encoders with `new Function`, which MV3
+ * extension pages forbid). The printed `.proto` text is proto3; a test checks that
+ * protobufjs, given that text, reads our bytes back to the same values.
+ */
+export type ProtoScalar = 'bool' | 'string' | 'bytes' | 'int32' | 'int64' | 'double';
+
+export interface ProtoField {
+  /** The JSON key the field carries (a proto identifier). */
+  readonly name: string;
+  readonly number: number;
+  readonly type: ProtoScalar | ProtoMessage;
+  readonly repeated: boolean;
+  /** proto3 `optional` (explicit presence): the key comes and goes across frames. */
+  readonly optional: boolean;
+}
+
+export interface ProtoMessage {
+  readonly name: string;
+  readonly fields: readonly ProtoField[];
+}
+
+export const isIdentifier = (key: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*$/.test(key);
+
+/** The `.proto` text: the top message first, nested messages after it, each printed once. */
+export function printProto(root: ProtoMessage, packageName = 'wirescope.inferred'): string {
+  const out = ['syntax = "proto3";', `package ${packageName};`, ''];
+  const seen = new Set<ProtoMessage>();
+  const queue = [root];
+  while (queue.length) {
+    const m = queue.shift()!;
+    if (seen.has(m)) continue;
+    seen.add(m);
+    out.push(`message ${m.name} {`);
+    for (const f of m.fields) {
+      const type = typeof f.type === 'string' ? f.type : f.type.name;
+      if (typeof f.type !== 'string') queue.push(f.type);
+      out.push(`  ${f.repeated ? 'repeated ' : f.optional && typeof f.type === 'string' ? 'optional ' : ''}${type} ${f.name} = ${f.number};`);
+    }
+    out.push('}', '');
+  }
+  return out.join('\n');
+}

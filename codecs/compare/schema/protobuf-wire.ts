@@ -1,0 +1,311 @@
+/**
+ * Protobuf binary encoding by a ProtoMessage (protobuf-shape.ts), both ways, without code
+ * generation. Encoding checks every value against the schema and returns a mismatch — the
+ * path and why — instead of bytes when the frame does not fit; nothing is coerced.
+ *
+ * Wire choices are proto3's: varints for bool / int32 / int64 (negatives as 10-byte two's
+ * complement), fixed64 for double, length-delimited strings, bytes and messages, packed
+ * repeated numbers and bools. Fields with implicit presence (present in every frame the
+ * schema was inferred from) skip their default value (0, "", false, empty bytes, empty
+ * list) the way protoc-generated code does, and decode it back.
+ *
+ * Normalization a round trip applies (documented for the comparison and its tests): a key
+ * whose value is null is written as absent; an `optional` repeated field that is empty
+ * decodes as absent; an int64 beyond 2^53 decodes as a bigint, others as numbers.
+ */
+import { isRecord } from '../features.js';
+import { kindOf } from './protobuf-infer.js';
+import type { ProtoField, ProtoMessage, ProtoScalar } from './protobuf-shape.js';
+
+export class Mismatch extends Error {}
+
+class Writer {
+  buf = new Uint8Array(256);
+  pos = 0;
+
+  private room(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const next = new Uint8Array(Math.max(this.buf.length * 2, this.pos + n));
+    next.set(this.buf.subarray(0, this.pos));
+    this.buf = next;
+  }
+
+  byte(b: number): void {
+    this.room(1);
+    this.buf[this.pos++] = b;
+  }
+
+  /** A non-negative integer below 2^53. */
+  varint(n: number): void {
+    this.room(10);
+    while (n >= 0x80) {
+      this.buf[this.pos++] = (n % 0x80) | 0x80;
+      n = Math.floor(n / 0x80);
+    }
+    this.buf[this.pos++] = n;
+  }
+
+  /** Any int64 / uint64 value as its 64-bit two's complement. */
+  varint64(n: bigint): void {
+    let u = BigInt.asUintN(64, n);
+    this.room(10);
+    while (u >= 0x80n) {
+      this.buf[this.pos++] = Number(u & 0x7fn) | 0x80;
+      u >>= 7n;
+    }
+    this.buf[this.pos++] = Number(u);
+  }
+
+  double(x: number): void {
+    this.room(8);
+    new DataView(this.buf.buffer, this.buf.byteOffset + this.pos, 8).setFloat64(0, x, true);
+    this.pos += 8;
+  }
+
+  bytes(b: Uint8Array): void {
+    this.varint(b.length);
+    this.room(b.length);
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
+  }
+
+  finish(): Uint8Array {
+    return this.buf.slice(0, this.pos);
+  }
+}
+
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+const WIRE: Record<ProtoScalar, number> = { bool: 0, int32: 0, int64: 0, double: 1, string: 2, bytes: 2 };
+
+const isDefault = (v: unknown): boolean => v === 0 || v === 0n || v === '' || v === false || (v instanceof Uint8Array && v.length === 0) || (Array.isArray(v) && v.length === 0);
+
+function checkScalar(type: ProtoScalar, v: unknown, path: string): void {
+  const kind = kindOf(v);
+  const fits =
+    kind === type ||
+    (type === 'int64' && kind === 'int32') ||
+    (type === 'double' && (kind === 'int32' || kind === 'int64') && typeof v === 'number');
+  if (!fits) {
+    const what = kind === null ? (typeof v === 'bigint' ? 'a bigint beyond int64' : Array.isArray(v) ? 'a list' : v === null ? 'null' : typeof v) : kind;
+    throw new Mismatch(`${path}: ${what} where the schema has ${type}`);
+  }
+}
+
+function writeScalar(w: Writer, type: ProtoScalar, v: unknown): void {
+  switch (type) {
+    case 'bool':
+      return w.byte(v ? 1 : 0);
+    case 'int32':
+    case 'int64':
+      if (typeof v === 'bigint') return w.varint64(v);
+      return (v as number) >= 0 ? w.varint(v as number) : w.varint64(BigInt(v as number));
+    case 'double':
+      return w.double(v as number);
+    case 'string':
+      return w.bytes(utf8.encode(v as string));
+    case 'bytes':
+      return w.bytes(v as Uint8Array);
+  }
+}
+
+function writeMessage(w: Writer, m: ProtoMessage, obj: unknown, path: string): void {
+  if (!isRecord(obj)) throw new Mismatch(`${path || 'the frame'}: ${Array.isArray(obj) ? 'a list' : obj === null ? 'null' : typeof obj} where the schema has message ${m.name}`);
+  const byName = fieldsByName(m);
+  for (const key of Object.keys(obj)) {
+    const v = obj[key];
+    const at = path ? `${path}.${key}` : key;
+    if (v === null || v === undefined) continue;
+    const f = byName.get(key);
+    // An empty list reads back as absent (normalization): no field needed for it.
+    if (!f && Array.isArray(v) && v.length === 0) continue;
+    if (!f) throw new Mismatch(`${at}: the key is not in the schema${/^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? '' : ' (not an identifier, which Protobuf field names must be)'}`);
+    if (f.repeated) {
+      if (!Array.isArray(v)) throw new Mismatch(`${at}: ${typeof v} where the schema has a repeated field`);
+      writeRepeated(w, f, v, at);
+    } else {
+      if (Array.isArray(v)) throw new Mismatch(`${at}: a list where the schema has one ${typeof f.type === 'string' ? f.type : f.type.name}`);
+      if (typeof f.type === 'string') {
+        checkScalar(f.type, v, at);
+        if (!f.optional && isDefault(v)) continue;
+        w.varint(f.number * 8 + WIRE[f.type]);
+        writeScalar(w, f.type, v);
+      } else {
+        w.varint(f.number * 8 + 2);
+        w.bytes(encodeMessage(f.type, v, at));
+      }
+    }
+  }
+}
+
+function writeRepeated(w: Writer, f: ProtoField, list: unknown[], at: string): void {
+  if (list.length === 0) return;
+  for (let i = 0; i < list.length; i++) if (list[i] === null || list[i] === undefined) throw new Mismatch(`${at}[${i}]: null inside a list (a repeated field has no null)`);
+  const type = f.type;
+  if (typeof type !== 'string') {
+    for (let i = 0; i < list.length; i++) {
+      w.varint(f.number * 8 + 2);
+      w.bytes(encodeMessage(type, list[i], `${at}[${i}]`));
+    }
+    return;
+  }
+  for (let i = 0; i < list.length; i++) checkScalar(type, list[i], `${at}[${i}]`);
+  if (type === 'string' || type === 'bytes') {
+    for (const v of list) {
+      w.varint(f.number * 8 + 2);
+      writeScalar(w, type, v);
+    }
+    return;
+  }
+  const packed = new Writer();
+  for (const v of list) writeScalar(packed, type, v);
+  w.varint(f.number * 8 + 2);
+  w.bytes(packed.finish());
+}
+
+const byNameCache = new WeakMap<ProtoMessage, Map<string, ProtoField>>();
+function fieldsByName(m: ProtoMessage): Map<string, ProtoField> {
+  let map = byNameCache.get(m);
+  if (!map) byNameCache.set(m, (map = new Map(m.fields.map((f) => [f.name, f]))));
+  return map;
+}
+
+function encodeMessage(m: ProtoMessage, obj: unknown, path: string): Uint8Array {
+  const w = new Writer();
+  writeMessage(w, m, obj, path);
+  return w.finish();
+}
+
+/** The frame's value in Protobuf, or why it does not fit the schema. */
+export function encodeProtobuf(m: ProtoMessage, value: unknown): Uint8Array | { readonly mismatch: string } {
+  try {
+    return encodeMessage(m, value, '');
+  } catch (e) {
+    if (e instanceof Mismatch) return { mismatch: e.message };
+    if (e instanceof RangeError && /call stack/i.test(e.message)) return { mismatch: 'nested too deep' };
+    throw e;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+
+class Reader {
+  pos = 0;
+  constructor(readonly buf: Uint8Array, readonly end = buf.length) {}
+
+  varint(): bigint {
+    let shift = 0n;
+    let out = 0n;
+    for (;;) {
+      if (this.pos >= this.end) throw new RangeError(`protobuf: a varint runs past the end at offset ${this.pos}`);
+      const b = this.buf[this.pos++];
+      out |= BigInt(b & 0x7f) << shift;
+      if (b < 0x80) return out;
+      shift += 7n;
+      if (shift > 63n) throw new RangeError(`protobuf: a varint longer than 10 bytes at offset ${this.pos}`);
+    }
+  }
+
+  small(): number {
+    return Number(this.varint());
+  }
+
+  take(n: number): Uint8Array {
+    if (this.pos + n > this.end) throw new RangeError(`protobuf: ${n} bytes at offset ${this.pos} run past the end`);
+    const out = this.buf.subarray(this.pos, this.pos + n);
+    this.pos += n;
+    return out;
+  }
+
+  skip(wire: number): void {
+    if (wire === 0) this.varint();
+    else if (wire === 1) this.take(8);
+    else if (wire === 5) this.take(4);
+    else if (wire === 2) this.take(this.small());
+    else throw new RangeError(`protobuf: wire type ${wire} at offset ${this.pos}`);
+  }
+}
+
+const int64Value = (u: bigint): number | bigint => {
+  const s = BigInt.asIntN(64, u);
+  return s >= BigInt(Number.MIN_SAFE_INTEGER) && s <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(s) : s;
+};
+
+function readScalar(r: Reader, type: ProtoScalar): unknown {
+  switch (type) {
+    case 'bool':
+      return r.varint() !== 0n;
+    case 'int32':
+      return Number(BigInt.asIntN(32, r.varint()));
+    case 'int64':
+      return int64Value(r.varint());
+    case 'double': {
+      const b = r.take(8);
+      return new DataView(b.buffer, b.byteOffset, 8).getFloat64(0, true);
+    }
+    case 'string':
+      return utf8Decoder.decode(r.take(r.small()));
+    case 'bytes':
+      return r.take(r.small()).slice();
+  }
+}
+
+function defaultOf(f: ProtoField): unknown {
+  if (f.repeated) return [];
+  switch (f.type) {
+    case 'bool':
+      return false;
+    case 'string':
+      return '';
+    case 'bytes':
+      return new Uint8Array(0);
+    case 'int32':
+    case 'int64':
+    case 'double':
+      return 0;
+    default:
+      return undefined;
+  }
+}
+
+function readMessage(m: ProtoMessage, r: Reader): Record<string, unknown> {
+  const byNumber = new Map(m.fields.map((f) => [f.number, f]));
+  const out: Record<string, unknown> = {};
+  while (r.pos < r.end) {
+    const tag = r.small();
+    const wire = tag & 7;
+    const f = byNumber.get(Math.floor(tag / 8));
+    if (!f) {
+      r.skip(wire);
+      continue;
+    }
+    const type = f.type;
+    let v: unknown;
+    if (typeof type !== 'string') {
+      const n = r.small();
+      const sub = new Reader(r.buf, r.pos + n);
+      if (sub.end > r.end) throw new RangeError(`protobuf: message ${type.name} at offset ${r.pos} runs past the end`);
+      sub.pos = r.pos;
+      v = readMessage(type, sub);
+      r.pos = sub.end;
+    } else if (f.repeated && wire === 2 && WIRE[type] !== 2) {
+      const n = r.small();
+      const sub = new Reader(r.buf, r.pos + n);
+      sub.pos = r.pos;
+      const list = (out[f.name] ??= []) as unknown[];
+      while (sub.pos < sub.end) list.push(readScalar(sub, type));
+      r.pos = sub.end;
+      continue;
+    } else v = readScalar(r, type);
+    if (f.repeated) ((out[f.name] ??= []) as unknown[]).push(v);
+    else out[f.name] = v;
+  }
+  for (const f of m.fields) if (!(f.name in out) && !f.optional && typeof f.type === 'string') out[f.name] = defaultOf(f);
+  for (const f of m.fields) if (!(f.name in out) && !f.optional && f.repeated) out[f.name] = [];
+  return out;
+}
+
+/** Decodes bytes written by encodeProtobuf (throws a RangeError with the offset on malformed input). */
+export function decodeProtobuf(m: ProtoMessage, bytes: Uint8Array): Record<string, unknown> {
+  return readMessage(m, new Reader(bytes));
+}

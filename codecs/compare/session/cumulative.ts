@@ -1,0 +1,94 @@
+/**
+ * The chart's data (issue 16 §2): cumulative message bytes over the session, per codec,
+ * sampled at up to `points` message positions. Each codec's last point equals its total
+ * row's `size` (the frames' own bytes, or each value re-encoded), so the chart and the
+ * table agree. Codecs this module cannot encode (rows another module adds) are listed in
+ * `notCharted` with why, never silently left out.
+ */
+import { codecByName, encodedBytes } from '../codecs.js';
+import { frameValue } from '../compare.js';
+import { scanValue } from '../features.js';
+import type { SessionMessage } from './session.js';
+
+export interface CumulativeSeries {
+  readonly codec: string;
+  readonly label: string;
+  /** Cumulative bytes after message `at[i]` (1-based count of messages so far). */
+  readonly bytes: readonly number[];
+}
+
+export interface SessionChartData {
+  /** Messages counted at each sample (ascending; the last is the session's length). */
+  readonly at: readonly number[];
+  readonly series: readonly CumulativeSeries[];
+  readonly notCharted: readonly { readonly codec: string; readonly why: string }[];
+}
+
+export interface CumulativeOptions {
+  readonly points?: number;
+  readonly signal?: AbortSignal;
+  /** Messages between event-loop turns (default 500). */
+  readonly yieldEvery?: number;
+}
+
+const nextTick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** Which message counts to sample: about `points` of them, evenly spaced, always the last. */
+export function samplePositions(total: number, points: number): number[] {
+  if (total <= 0) return [];
+  const n = Math.max(1, Math.min(total, points));
+  const out: number[] = [];
+  for (let i = 1; i <= n; i++) out.push(Math.round((i * total) / n));
+  return out;
+}
+
+/**
+ * `codecs`: name and label of each codec row ('captured' = the frames' bytes). Data frames
+ * only (opcode 1 / 2), as compareSession counts them. Returns null when aborted.
+ */
+export async function cumulativeBytes(messages: readonly SessionMessage[], codecs: readonly { readonly codec: string; readonly label: string }[], options: CumulativeOptions = {}): Promise<SessionChartData | null> {
+  const data = messages.filter((m) => m.opcode === 1 || m.opcode === 2);
+  const at = samplePositions(data.length, options.points ?? 120);
+  const yieldEvery = options.yieldEvery ?? 500;
+  const charted = codecs.filter((c) => c.codec === 'captured' || codecByName(c.codec));
+  const notCharted = codecs.filter((c) => !charted.includes(c)).map((c) => ({ codec: c.codec, why: 'not in the codec registry the chart re-encodes with (a schema codec needs the schema inferred from the whole session)' }));
+  const needsValues = charted.some((c) => c.codec !== 'captured');
+  const running = charted.map(() => 0);
+  const series = charted.map(() => [] as number[]);
+  let next = 0;
+  for (let i = 0; i < data.length; i++) {
+    if (i % yieldEvery === yieldEvery - 1) {
+      await nextTick();
+      if (options.signal?.aborted) return null;
+    }
+    const m = data[i];
+    let value: unknown;
+    let decoded = false;
+    if (needsValues) {
+      try {
+        value = frameValue(m.data, { isText: m.opcode === 1 }).value;
+        decoded = true;
+      } catch {
+        // A frame that does not decode counts only for 'captured' (compareSession leaves it out of the others too).
+      }
+    }
+    const features = decoded ? scanValue(value) : null;
+    charted.forEach((c, k) => {
+      if (c.codec === 'captured') running[k] += m.data.length;
+      else if (decoded && features) {
+        const codec = codecByName(c.codec)!;
+        if (codec.represent(value, features)) return;
+        try {
+          running[k] += encodedBytes(codec.write(codec.prepare(value, features, new Map()))).length;
+        } catch {
+          // compareSession leaves a message its encoder throws on out of the sums as well.
+        }
+      }
+    });
+    while (next < at.length && at[next] === i + 1) {
+      charted.forEach((_, k) => series[k].push(running[k]));
+      next++;
+    }
+  }
+  return { at, series: charted.map((c, k) => ({ codec: c.codec, label: c.label, bytes: series[k] })), notCharted };
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { compareValue, type CompareProgress } from '../compare/compare.js';
+import { time } from '../compare/timing.js';
+
+/**
+ * Issue 16 §1, bounded rather than timed (the figures are in `npx tsx codecs/compare/bench-1mb.ts`
+ * and docs/BENCHMARKS.md): json-pack's rows come first and say so in the progress, the
+ * json-joy rows after; a budget bounds the calls an operation gets; a cancel stops the run.
+ */
+describe('the 1 MB budget lines, bounded', () => {
+  it('json-pack / JSON rows come first, then json-joy rows, with the phase in the progress', async () => {
+    const phases: CompareProgress['phase'][] = [];
+    const families: string[] = [];
+    for await (const row of compareValue({ a: [1, 2, 3], b: 'x' }, { runs: 1, onProgress: (p) => phases.push(p.phase) })) families.push(row.family);
+    const firstJoy = families.indexOf('json-joy');
+    expect(firstJoy).toBeGreaterThan(0);
+    expect(families.slice(firstJoy).every((f) => f === 'json-joy')).toBe(true);
+    expect(phases.slice(0, firstJoy).every((p) => p === 'json-pack')).toBe(true);
+    expect(phases.slice(firstJoy).every((p) => p === 'json-joy')).toBe(true);
+  });
+
+  it('an operation slower than the budget runs once: its warm-up call is the sample', () => {
+    let calls = 0;
+    const fake = { t: 0 };
+    const clock = (): number => fake.t;
+    const { timing } = time(() => ((fake.t += 50), calls++), { runs: 5, warmup: 1, budgetMs: 40, clock });
+    expect(calls).toBe(1);
+    expect(timing.runs).toBe(1);
+    expect(timing.medianMs).toBe(50);
+  });
+
+  it('a budget bounds the timed calls of a slow operation (no calibration, runs stop at the budget)', () => {
+    let calls = 0;
+    const fake = { t: 0 };
+    const { timing } = time(() => ((fake.t += 30), calls++), { runs: 10, warmup: 1, budgetMs: 100, clock: () => fake.t });
+    // warm-up 1 call (30 ms: at WARMUP_MS or more, enough), then runs until 100 ms went into them: 4
+    expect(calls).toBe(5);
+    expect(timing.runs).toBe(4);
+  });
+
+  it('a cancel between codecs stops the run with the rows so far', async () => {
+    const controller = new AbortController();
+    const rows: string[] = [];
+    for await (const row of compareValue({ a: 1 }, { runs: 1, signal: controller.signal })) {
+      rows.push(row.codec);
+      if (rows.length === 2) controller.abort();
+    }
+    expect(rows).toHaveLength(2);
+  });
+});

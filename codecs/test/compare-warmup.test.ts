@@ -1,0 +1,37 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Regression (issue 16 §1): the first codec measured carried the JIT's warm-up — 33,405
+ * encode ops/s for CBOR against 359,879 for "CBOR (fast)" on a 235-byte value. Two
+ * identical codecs under different names must measure alike, the first included.
+ *
+ * Each attempt runs in a fresh process (helpers/warmup-twins.ts) so the first codec meets
+ * a cold JIT, as in a new worker. A ratio, never an absolute time: CPU time
+ * (process.cpuUsage, which other processes do not inflate), each row's fastest sample (a
+ * busy machine only adds time to a sample, a cold JIT slows all of them), best of three
+ * fresh processes (two cores shared with other work can still stall one).
+ */
+const script = fileURLToPath(new URL('./helpers/warmup-twins.ts', import.meta.url));
+
+interface Twin {
+  codec: string;
+  encodeMinMs: number;
+  decodeMinMs: number;
+}
+
+const ratio = (x: number, y: number): number => Math.max(x, y) / Math.min(x, y);
+
+describe('timings carry no warm-up', () => {
+  it('two identical codecs measure within 1.5x of each other, the first included (fresh process)', () => {
+    const seen: number[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const out = execFileSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8' });
+      const [a, b] = JSON.parse(out.trim().split('\n').pop()!) as Twin[];
+      seen.push(Math.max(ratio(a.encodeMinMs, b.encodeMinMs), ratio(a.decodeMinMs, b.decodeMinMs)));
+      if (seen[seen.length - 1] < 1.5) break;
+    }
+    expect(Math.min(...seen), `worst of encode/decode per attempt: ${seen.map((r) => r.toFixed(2)).join(', ')}`).toBeLessThan(1.5);
+  }, 60_000);
+});

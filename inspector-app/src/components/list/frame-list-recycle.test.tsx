@@ -1,0 +1,34 @@
+// @vitest-environment jsdom
+/**
+ * Issue #14 (the panel under a flood): while the list follows a stream's tail, a redraw
+ * updates the row elements already there instead of removing every row and creating new
+ * ones (the tail moves by hundreds of rows per redraw). Counted: row elements created.
+ */
+import { afterEach, expect, it } from 'vitest';
+import { cleanup, render } from '@testing-library/react';
+import type { FrameSummary } from '../../worker/api.js';
+import { FrameList } from './FrameList.js';
+
+afterEach(cleanup);
+
+const rowsUpTo = (n: number): FrameSummary[] =>
+  Array.from({ length: n }, (_, i) => ({ frameId: i + 1, connectionId: 'c', direction: 'received', time: i, opcode: 'binary', size: 10 + i, format: 'cbor', preview: `{seq: ${i + 1}}`, error: null }));
+
+it('following the tail, 20 redraws of 500 new rows each create no new row elements', () => {
+  const labels = new Map([['c', '#1']]);
+  const view = render(<FrameList rows={rowsUpTo(500)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />);
+  const list = view.getByTestId('frame-list');
+  let created = 0;
+  const count = (records: MutationRecord[]) => {
+    for (const r of records) for (const n of r.addedNodes) if (n instanceof HTMLElement && n.dataset.testid === 'frame-row') created++;
+  };
+  const observer = new MutationObserver(count);
+  observer.observe(list, { childList: true, subtree: true });
+  for (let k = 2; k <= 21; k++) view.rerender(<FrameList rows={rowsUpTo(500 * k)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />);
+  count(observer.takeRecords());
+  observer.disconnect();
+  // The newest rows are drawn (the tail), in the same elements.
+  const shown = [...list.querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) => Number(r.dataset.frameId));
+  expect(Math.max(...shown)).toBe(10_500);
+  expect(created).toBe(0);
+});

@@ -1,0 +1,53 @@
+/**
+ * Issue #14: the panel sheds work under a flood. While rows pour in (many per redraw), the
+ * list and status redraw at most every 100 ms instead of every animation frame, whatever the
+ * list's length; a trickle still redraws at once.
+ */
+import { describe, expect, it } from 'vitest';
+import type { FrameSummary } from '../worker/api.js';
+import { CaptureModel, type ModelClock } from './capture-model.js';
+
+/** A clock the test moves: `later` runs when the time comes. */
+function testClock() {
+  let t = 0;
+  const due: { at: number; run: () => void }[] = [];
+  const clock: ModelClock = { now: () => t, later: (run, ms) => void due.push({ at: t + ms, run }) };
+  const advance = (ms: number) => {
+    t += ms;
+    for (let i = 0; i < due.length; ) {
+      if (due[i]!.at <= t) due.splice(i, 1)[0]!.run();
+      else i++;
+    }
+  };
+  return { clock, advance };
+}
+
+let nextId = 1;
+const row = (): FrameSummary => ({ frameId: nextId++, connectionId: 'c', direction: 'received', time: 0, opcode: 'binary', size: 10, format: 'cbor', preview: '{}', error: null });
+const batch = (n: number) => ({ type: 'summaries' as const, summaries: Array.from({ length: n }, row), evictedTotal: 0, evictedIds: [], bytesHeld: 0, matching: null, filterGeneration: 0 });
+
+function redrawsFor(rowsPerBatch: number, batches: number, everyMs: number): number {
+  const { clock, advance } = testClock();
+  const model = new CaptureModel((run) => run(), clock);
+  let redraws = 0;
+  model.subscribe(() => redraws++);
+  for (let i = 0; i < batches; i++) {
+    model.applySummaries(batch(rowsPerBatch));
+    advance(everyMs);
+  }
+  advance(1000);
+  expect(model.getSnapshot().rows).toHaveLength(rowsPerBatch * batches);
+  return redraws;
+}
+
+describe('redraws under a flood', () => {
+  it('a flood (500 rows every 50 ms, 3 s) redraws at most every 100 ms', () => {
+    const redraws = redrawsFor(500, 60, 50);
+    expect(redraws).toBeLessThanOrEqual(3000 / 100 + 2);
+    expect(redraws).toBeGreaterThanOrEqual(3000 / 100 - 2); // still live
+  });
+
+  it('a trickle (one row every 50 ms) redraws each time', () => {
+    expect(redrawsFor(1, 20, 50)).toBe(20);
+  });
+});

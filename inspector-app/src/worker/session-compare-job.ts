@@ -1,0 +1,63 @@
+/**
+ * The whole-session comparison in the worker (issue 16 §2): the held frames of a scope
+ * (one connection, the list's filtered ids, or the whole capture) through
+ * `compareSession`, rows streamed as each codec finishes, progress as it goes, then the
+ * cumulative-bytes chart. Cancelled by its AbortSignal; compareSession and
+ * cumulativeBytes give the worker's message loop a turn every few hundred messages, so a
+ * cancel gets through.
+ */
+import type { SessionMessage, SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
+import type { SessionChartData } from '../../../codecs/compare/session/cumulative.js';
+import type { IngestFrame, SessionScope } from './api.js';
+
+export interface SessionSink {
+  progress(p: SessionProgress): void;
+  /** A codec's rows (per connection and direction, then its total), in one message: a capture with thousands of connections must not cost the page a render per row. */
+  rows(rows: SessionRow[]): void;
+  end(result: { cancelled: boolean; error: string | null; chart: SessionChartData | null; messages: number; workerMs: number }): void;
+}
+
+/** The frames a scope names, in arrival order (lost placeholders hold no bytes and are not stored). */
+export function framesOf(all: Iterable<IngestFrame>, scope: SessionScope): IngestFrame[] {
+  const out: IngestFrame[] = [];
+  if (scope.kind === 'frames') {
+    const ids = new Set(scope.frameIds);
+    for (const f of all) if (ids.has(f.frameId)) out.push(f);
+  } else for (const f of all) if (scope.kind === 'all' || f.connectionId === scope.connectionId) out.push(f);
+  return out;
+}
+
+export function sessionMessages(frames: readonly IngestFrame[]): SessionMessage[] {
+  return frames.map((f) => ({
+    connectionId: f.connectionId,
+    direction: f.direction === 'sent' ? 'client-to-server' : 'server-to-client',
+    opcode: f.opcode === 'text' ? 1 : 2,
+    data: f.data,
+  }));
+}
+
+export async function runSessionCompare(frames: readonly IngestFrame[], negotiated: Readonly<Record<string, string>>, signal: AbortSignal, sink: SessionSink, now: () => number = () => performance.now()): Promise<void> {
+  const started = now();
+  const messages = sessionMessages(frames);
+  const totals: { codec: string; label: string }[] = [];
+  try {
+    // Loaded on first use: the session comparison brings every codec (schema codecs included);
+    // if one cannot load in this browser, this job reports why and the decode worker lives on.
+    const [{ compareSession }, { cumulativeBytes }] = await Promise.all([import('../../../codecs/compare/session/session.js'), import('../../../codecs/compare/session/cumulative.js')]);
+    const generator = compareSession(messages, { negotiated: new Map(Object.entries(negotiated).filter(([, h]) => h !== '')), signal, onProgress: (p) => sink.progress(p) });
+    let batch: SessionRow[] = [];
+    for await (const row of generator) {
+      batch.push(row);
+      if (row.connectionId === null) {
+        totals.push({ codec: row.codec, label: row.label });
+        sink.rows(batch);
+        batch = [];
+      }
+    }
+    if (batch.length) sink.rows(batch);
+    const chart = signal.aborted ? null : await cumulativeBytes(messages, totals, { signal });
+    sink.end({ cancelled: signal.aborted, error: null, chart, messages: messages.length, workerMs: now() - started });
+  } catch (e) {
+    sink.end({ cancelled: signal.aborted, error: (e as Error).message, chart: null, messages: messages.length, workerMs: now() - started });
+  }
+}
