@@ -52,11 +52,11 @@ export const USAGE = `Usage: wirescope inspect <file|-> [options]
                          [--report out.md|out.html]
 
 Decodes one frame (CBOR, MessagePack, JSON, NDJSON, text, Protobuf, socket.io,
-json-joy CRDT models and patches), validates every byte and prints where each field
-sits in the frame and what it costs.
+MQTT, STOMP, Phoenix, json-joy CRDT models and patches), validates every byte and
+prints where each field sits in the frame and what it costs.
 
 Options:
-  --format auto|cbor|msgpack|json|ndjson|text|protobuf|socketio|crdt-model|crdt-patch
+  --format auto|cbor|msgpack|json|ndjson|text|protobuf|socketio|mqtt|stomp|phoenix|crdt-model|crdt-patch
                                     decoder to use (default: auto-detect); crdt-model
                                     and crdt-patch are json-joy's binary formats,
                                     protobuf reads the wire format without a schema
