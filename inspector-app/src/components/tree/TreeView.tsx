@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, type KeyboardEvent, type ReactElement } from 'react';
+import { memo, useEffect, useMemo, useRef, type CSSProperties, type KeyboardEvent, type ReactElement } from 'react';
 import { observeElementRect, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
 import type { TreeNode } from '../../worker/api.js';
 import { isMoreRow, type MoreRow, type TreeState } from './use-tree.js';
@@ -15,6 +15,16 @@ const HEADER_HEIGHT = 18;
 export const EXPAND_ALL_BUDGET = 5000;
 /** Rows indent up to this depth; deeper ones keep that indentation and show their depth (as the CLI does). */
 const TREE_INDENT_LEVELS = 32;
+/** Indentation per level, px. */
+const INDENT_PX = 14;
+/** The key column's floor: the deepest shown row's indentation, its arrow and about ten letters (`avatarHash`). */
+const KEY_TEXT_PX = 76;
+const TOGGLE_PX = 12;
+/** ...but never more than this, so the value keeps room in very deep trees (their depth is shown instead). */
+const KEY_MIN_CAP_PX = 260;
+export function keyColumnMin(maxDepth: number): number {
+  return Math.min(KEY_MIN_CAP_PX, Math.min(maxDepth, TREE_INDENT_LEVELS) * INDENT_PX + TOGGLE_PX + KEY_TEXT_PX);
+}
 const FALLBACK_RECT: Rect = { width: 600, height: 400 };
 function observeRect(instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: Rect) => void) {
   return observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : FALLBACK_RECT));
@@ -82,7 +92,7 @@ const TreeRow = memo(function TreeRow(props: {
       onDoubleClick={() => openable && onToggle(node.id)}
       title={`${node.path}\nbytes ${formatRange(node.start, node.end)} (${exactBytes(node.end - node.start)}, header ${node.headerLength} B${hasKey ? `, key ${formatRange(node.keyStart, node.keyEnd)}` : ''})`}
     >
-      <span className="ws-tree-main" style={{ paddingLeft: Math.min(node.depth, TREE_INDENT_LEVELS) * 14 }}>
+      <span className="ws-tree-main" style={{ paddingLeft: Math.min(node.depth, TREE_INDENT_LEVELS) * INDENT_PX }}>
         {node.depth > TREE_INDENT_LEVELS && <span className="ws-tree-depth" title="nesting depth">·{node.depth}</span>}
         <span
           className="ws-tree-toggle"
@@ -146,7 +156,7 @@ function MoreRowView(props: { row: MoreRow; top: number; onLoad: (row: MoreRow) 
   const { row, top, onLoad } = props;
   return (
     <div role="treeitem" aria-level={row.depth + 1} className="ws-tree-row ws-tree-more" style={{ transform: `translateY(${top}px)` }} data-testid="tree-more">
-      <span className="ws-tree-main" style={{ paddingLeft: Math.min(row.depth, TREE_INDENT_LEVELS) * 14 + 12 }}>
+      <span className="ws-tree-main" style={{ paddingLeft: Math.min(row.depth, TREE_INDENT_LEVELS) * INDENT_PX + TOGGLE_PX }}>
         <button type="button" onMouseDown={(e) => e.stopPropagation()} onClick={() => onLoad(row)}>
           {row.side === 'after' ? `show ${Math.min(row.count, 1000)} more of ${row.count} following` : `show ${Math.min(row.count, 1000)} earlier (${row.count} above)`}
         </button>
@@ -170,6 +180,13 @@ export function TreeView(props: TreeViewProps): ReactElement {
     initialRect: FALLBACK_RECT,
     observeElementRect: observeRect,
   });
+  // The key column grows with the deepest open row (over all rows, not the drawn ones, so it
+  // does not jump while scrolling): indentation must not eat nested keys down to `n…`.
+  const keyMin = useMemo(() => {
+    let depth = 0;
+    for (const r of rows) if (r.depth > depth) depth = r.depth;
+    return keyColumnMin(depth);
+  }, [rows]);
   const selectedIndex = selectedId === null ? -1 : rows.findIndex((r) => !isMoreRow(r) && r.id === selectedId);
 
   useEffect(() => {
@@ -233,7 +250,7 @@ export function TreeView(props: TreeViewProps): ReactElement {
   };
 
   return (
-    <div ref={scrollRef} className="ws-tree" role="tree" aria-label="Decoded value tree" tabIndex={0} onKeyDown={onKeyDown} data-testid="tree-view">
+    <div ref={scrollRef} className="ws-tree" role="tree" aria-label="Decoded value tree" tabIndex={0} onKeyDown={onKeyDown} data-testid="tree-view" style={{ '--ws-tree-key-min': `${keyMin}px` } as CSSProperties}>
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         <TreeHeader />
         {virtualizer.getVirtualItems().map((item) => {
