@@ -124,7 +124,7 @@ export function App(props: AppProps): ReactElement {
   const onExport = useCallback(
     async (kind: 'har' | 'wirescope') => {
       const bytes = await worker.call('exportCapture', { kind, connections: session.model.connectionInfo() });
-      saveBytes(bytes, kind === 'har' ? 'wirescope-capture.har' : 'capture.wscap.json');
+      saveBytes(bytes, kind === 'har' ? 'wirescope-capture.har' : 'capture.wirescope');
     },
     [worker, session],
   );
@@ -152,6 +152,8 @@ export function App(props: AppProps): ReactElement {
           pausedBacklog={snapshot.pausedBacklog}
           capMb={capMb}
           files={capabilities.files}
+          frameCount={snapshot.rows.length + snapshot.pausedBacklog}
+          connectionCount={snapshot.connections.size}
           onPause={(p) => session.model.setPaused(p)}
           onClear={() => {
             setSelectedId(null);
