@@ -24,6 +24,7 @@ import { closesDetail } from './components/shell/escape.js';
 import { ConnectBar } from './components/connect/ConnectBar.js';
 import { Composer } from './components/connect/Composer.js';
 import { saveBytes } from './components/detail/clipboard.js';
+import { plural } from './components/shell/format.js';
 import './components/shell/app.css';
 
 export interface AppProps {
@@ -116,7 +117,7 @@ export function App(props: AppProps): ReactElement {
       if ('error' in result) return setNotice(`${file.name}: ${result.error}`);
       for (const c of result.connections) session.model.addImportedConnection(c);
       session.ingest(result.frames);
-      setNotice(`${file.name}: ${result.frames.length} frames from ${result.connections.length} connections${result.errors.length ? `; ${result.errors.length} problems: ${result.errors.slice(0, 3).join('; ')}` : ''}`);
+      setNotice(`${file.name}: ${plural(result.frames.length, 'frame')} from ${plural(result.connections.length, 'connection')}${result.errors.length ? `; ${plural(result.errors.length, 'problem')}: ${result.errors.slice(0, 3).join('; ')}` : ''}`);
     },
     [session],
   );

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState, type DragEvent, type ReactElement
 import { useTheme } from '../components/shell/use-theme.js';
 import './paste.css';
 import { App } from '../App.js';
+import { plural } from '../components/shell/format.js';
 import { MemoryTransport } from '../protocol/transport.js';
 import { bytesFromHash, hashFromBytes, parsePasted } from '../sources/paste-input.js';
 import type { WorkerClient } from '../worker/client.js';
@@ -71,7 +72,7 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
       setHashNote('');
     } else {
       win.history.replaceState(null, '', win.location.pathname + win.location.search);
-      setHashNote(`This frame is ${bytes.length} bytes, above the ${hash.limit}-byte limit for links: the URL does not carry it.`);
+      setHashNote(`This frame is ${plural(bytes.length, 'byte')}, above the ${hash.limit}-byte limit for links: the URL does not carry it.`);
     }
   };
 
@@ -184,7 +185,7 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
         )}
         {state.bytes && (
           <div className="ws-toolbar" role="status">
-            {state.bytes.length} bytes from {state.source}
+            {plural(state.bytes.length, 'byte')} from {state.source}
           </div>
         )}
       </div>
