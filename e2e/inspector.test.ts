@@ -205,8 +205,9 @@ describe('paste page', () => {
 });
 
 describe('HAR and capture files', () => {
-  async function download(page: Page, testId: string): Promise<string> {
+  async function download(page: Page, testId: string, name?: string): Promise<string> {
     const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
+    if (name !== undefined) expect(file.suggestedFilename()).toBe(name);
     return readFileSync(await file.path(), 'utf8');
   }
 
@@ -228,12 +229,16 @@ describe('HAR and capture files', () => {
     const entries = (JSON.parse(har) as { log: { entries: { _resourceType: string }[] } }).log.entries;
     expect(entries.every((e) => e._resourceType === 'websocket')).toBe(true);
 
-    const capture = await download(page, 'export-capture');
+    // The name README and the CLI use; the import reads it back, as it does the older .wscap.json.
+    const capture = await download(page, 'export-capture', 'capture.wirescope');
     expect(comparable(readCapture(capture))).toEqual(comparable(fixture.expected));
-    await page.getByTestId('clear-button').click();
-    await expect.poll(() => page.getByTestId('frame-count').textContent()).toBe('0 frames');
-    await importFile(page, 'capture.wscap.json', capture, fixture.frameCount);
-    expect(comparable(readCapture(await download(page, 'export-capture')))).toEqual(comparable(fixture.expected));
+    for (const name of ['capture.wirescope', 'capture.wscap.json']) {
+      await page.getByTestId('clear-button').click();
+      await expect.poll(() => page.getByTestId('frame-count').textContent()).toBe('0 frames');
+      expect(await page.getByTestId('export-capture').isDisabled()).toBe(true);
+      await importFile(page, name, capture, fixture.frameCount);
+      expect(comparable(readCapture(await download(page, 'export-capture')))).toEqual(comparable(fixture.expected));
+    }
     await closePage(page);
   }, 30_000);
 

@@ -25,6 +25,7 @@ import { closesDetail } from './components/shell/escape.js';
 import { ConnectBar } from './components/connect/ConnectBar.js';
 import { Composer } from './components/connect/Composer.js';
 import { saveBytes } from './components/detail/clipboard.js';
+import { plural } from './components/shell/format.js';
 import './components/shell/app.css';
 
 export interface AppProps {
@@ -119,7 +120,7 @@ export function App(props: AppProps): ReactElement {
       if ('error' in result) return setNotice(`${file.name}: ${result.error}`);
       for (const c of result.connections) session.model.addImportedConnection(c);
       session.ingest(result.frames);
-      setNotice(`${file.name}: ${result.frames.length} frames from ${result.connections.length} connections${result.errors.length ? `; ${result.errors.length} problems: ${result.errors.slice(0, 3).join('; ')}` : ''}`);
+      setNotice(`${file.name}: ${plural(result.frames.length, 'frame')} from ${plural(result.connections.length, 'connection')}${result.errors.length ? `; ${plural(result.errors.length, 'problem')}: ${result.errors.slice(0, 3).join('; ')}` : ''}`);
     },
     [session],
   );
@@ -127,7 +128,7 @@ export function App(props: AppProps): ReactElement {
   const onExport = useCallback(
     async (kind: 'har' | 'wirescope') => {
       const bytes = await worker.call('exportCapture', { kind, connections: session.model.connectionInfo() });
-      saveBytes(bytes, kind === 'har' ? 'wirescope-capture.har' : 'capture.wscap.json');
+      saveBytes(bytes, kind === 'har' ? 'wirescope-capture.har' : 'capture.wirescope');
     },
     [worker, session],
   );
@@ -155,6 +156,8 @@ export function App(props: AppProps): ReactElement {
           pausedBacklog={snapshot.pausedBacklog}
           capMb={capMb}
           files={capabilities.files}
+          frameCount={snapshot.rows.length + snapshot.pausedBacklog}
+          connectionCount={snapshot.connections.size}
           onPause={(p) => session.model.setPaused(p)}
           onClear={() => {
             setSelectedId(null);

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { PastePage } from './PastePage.js';
 import { inProcessWorker } from '../worker/in-process.js';
 
@@ -49,5 +49,29 @@ describe('paste page', () => {
     paste('00'.repeat(50 * 1024 + 1).replace(/^00/, '5a 00 00 c8 00 '));
     await screen.findByTestId('hash-note');
     expect(window.location.hash).toBe('');
+  });
+
+  it('shows the link that carries the frame, with a Copy button', async () => {
+    paste('83 01 02 03');
+    const link = await screen.findByTestId('paste-link');
+    expect(window.location.hash).toBe('#b64=gwECAw');
+    expect((link as HTMLInputElement).value).toBe(window.location.href);
+    const writes: string[] = [];
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (t: string) => void writes.push(t) } });
+    fireEvent.click(screen.getByTestId('paste-link-copy'));
+    await waitFor(() => expect(writes).toEqual([window.location.href]));
+    await waitFor(() => expect(screen.getByTestId('paste-link-copy').textContent).toMatch(/copied/i));
+    // No link for input that did not parse.
+    fireEvent.change(screen.getByTestId('paste-input'), { target: { value: '83 01 0g' } });
+    fireEvent.click(screen.getByTestId('decode-button'));
+    expect(screen.queryByTestId('paste-link')).toBeNull();
+  });
+
+  it('bytes no decoder reads: the tree pane says why and offers the hex and text views', async () => {
+    paste('ff ff ff ff fe 00 12 99 88');
+    const note = await screen.findByTestId('tree-empty');
+    expect(note.textContent).toMatch(/no decoder reads/i);
+    fireEvent.click(within(note).getByRole('button', { name: /hex/i }));
+    await waitFor(() => expect(screen.getByRole('tab', { selected: true }).textContent).toMatch(/^Hex/));
   });
 });

@@ -2,6 +2,8 @@ import { useEffect, useMemo, useRef, useState, type DragEvent, type ReactElement
 import { useTheme } from '../components/shell/use-theme.js';
 import './paste.css';
 import { App } from '../App.js';
+import { plural } from '../components/shell/format.js';
+import { copyText } from '../components/shell/copyText.js';
 import { MemoryTransport } from '../protocol/transport.js';
 import { bytesFromHash, hashFromBytes, parsePasted } from '../sources/paste-input.js';
 import type { WorkerClient } from '../worker/client.js';
@@ -61,6 +63,9 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
   const [state, setState] = useState<PasteState>(EMPTY);
   const [generation, setGeneration] = useState(0);
   const [hashNote, setHashNote] = useState('');
+  /** The page's URL with the frame in its hash ('' when the frame is too large for a link). */
+  const [link, setLink] = useState('');
+  const [copied, setCopied] = useState('');
 
   const show = (bytes: Uint8Array, source: string) => {
     setState({ bytes, problem: '', source });
@@ -69,9 +74,11 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
     if (typeof hash === 'string') {
       win.history.replaceState(null, '', hash);
       setHashNote('');
+      setLink(win.location.href);
     } else {
       win.history.replaceState(null, '', win.location.pathname + win.location.search);
-      setHashNote(`This frame is ${bytes.length} bytes, above the ${hash.limit}-byte limit for links: the URL does not carry it.`);
+      setLink('');
+      setHashNote(`This frame is ${plural(bytes.length, 'byte')}, above the ${hash.limit}-byte limit for links: the URL does not carry it.`);
     }
   };
 
@@ -91,6 +98,7 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
     // The old frame, its hash and its banners go: what is shown is what was typed.
     setState({ bytes: null, problem: `${parsed.error} at character ${parsed.offset}`, source: '' });
     setHashNote('');
+    setLink('');
     setGeneration((g) => g + 1);
     win.history.replaceState(null, '', win.location.pathname + win.location.search);
   };
@@ -100,6 +108,11 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
     const bytes = await readFileBytes(file);
     setText(hexOf(bytes));
     show(bytes, file.name);
+  };
+
+  const copyLink = async () => {
+    setCopied((await copyText(link, win.navigator.clipboard)) ? 'copied' : 'copy refused');
+    win.setTimeout(() => setCopied(''), 1500);
   };
 
   const onDrop = async (e: DragEvent) => {
@@ -184,7 +197,19 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
         )}
         {state.bytes && (
           <div className="ws-toolbar" role="status">
-            {state.bytes.length} bytes from {state.source}
+            {plural(state.bytes.length, 'byte')} from {state.source}
+            {link && (
+              <>
+                <span className="ws-spacer" />
+                <label className="ws-paste-link">
+                  link{' '}
+                  <input type="text" readOnly value={link} data-testid="paste-link" aria-label="Link to this frame" onFocus={(e) => e.target.select()} />
+                </label>
+                <button type="button" data-testid="paste-link-copy" title="Copy the link: it opens this frame decoded" onClick={() => void copyLink()}>
+                  {copied || 'Copy link'}
+                </button>
+              </>
+            )}
           </div>
         )}
       </div>

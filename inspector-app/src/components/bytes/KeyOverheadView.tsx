@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import type { BytesReport } from '../../worker/api.js';
+import { plural } from '../shell/format.js';
 import { StackedBar } from './StackedBar.js';
 import { barWidth, exactBytes, formatShare } from './share.js';
 
@@ -12,7 +13,7 @@ export function KeyOverheadView({ keys, frameBytes }: { keys: Keys; frameBytes: 
     <>
       <p className="ws-section-title">Maps: keys vs values vs framing</p>
       <p className="ws-note">
-        {keys.maps.toLocaleString('en-US')} maps, {keys.entries.toLocaleString('en-US')} entries, {keys.distinctKeys.toLocaleString('en-US')} distinct keys; keys are {formatShare(keys.keyBytes, frameBytes)} of the frame.
+        {plural(keys.maps, 'map')}, {plural(keys.entries, 'entry', 'entries')}, {plural(keys.distinctKeys, 'distinct key')}; keys are {formatShare(keys.keyBytes, frameBytes)} of the frame.
       </p>
       <StackedBar
         label="Bytes inside maps"
@@ -76,7 +77,7 @@ export function KeyOverheadView({ keys, frameBytes }: { keys: Keys; frameBytes: 
           </div>
         </div>
         <p className="ws-note">
-          A model, not an encoder: the frame less every key and map header, plus {keys.schema.recordTagBytes} byte per record ({keys.schema.records.toLocaleString('en-US')} maps become records of a known type); values keep their
+          A model, not an encoder: the frame less every key and map header, plus {plural(keys.schema.recordTagBytes, 'byte')} per record ({plural(keys.schema.records, 'map')} {keys.schema.records === 1 ? 'becomes a record' : 'become records'} of a known type); values keep their
           encodings.
         </p>
       </div>

@@ -143,6 +143,8 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
   const hexByteClick = (o: number) => void (hexLinked ? onByteClick(o) : undefined);
   const contentSize = compression ? compression.decompressedBytes : frame.size;
   const nodeId = selected?.id ?? root?.id ?? 0;
+  // Decoded to no tree at all: the tree pane says why instead of staying blank.
+  const noTreeReason = !decoded || root ? '' : decoded.verdict === 'unknown' ? 'No tree: no decoder reads these bytes (the banner above names the nearest readings; "decode as" forces one).' : decoded.verdict === 'empty' ? 'No tree: the frame is empty.' : `No tree: ${decoded.error?.message ?? decoded.warnings[0] ?? 'this frame decodes to no value.'}`;
 
   return (
     <section className="ws-detail-pane" aria-label={`Frame ${frameId}`} data-testid="frame-detail" data-frame-id={frameId}>
@@ -200,6 +202,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
             scrollToOffset={scrollTo}
             searchText={props.searchText}
             onReadAs={(node, reading) => setFormat(withReading(format, node.start, reading))}
+            noTree={noTreeReason ? { reason: noTreeReason, onShow: setTab } : null}
           />
         )}
         {tab === 'hex' && <HexTab client={client} frameId={frameId} format={format} bytes={bytes} hex={{ selection: hexSelection, errorOffset, onByteClick: hexByteClick, scrollToOffset: scrollTo }} />}

@@ -35,6 +35,8 @@ export interface StructureTabProps {
   readonly onReadAs?: (node: TreeNode, reading: string) => void;
   /** False when the hex shows bytes the nodes do not point into (a compressed frame as captured): no highlight. */
   readonly hexLinked?: boolean;
+  /** The frame decoded to no tree at all (unknown bytes, an empty frame): why, shown in the tree pane, and the views that still show it. */
+  readonly noTree?: { readonly reason: string; readonly onShow: (tab: 'hex' | 'text') => void } | null;
 }
 
 /**
@@ -89,7 +91,21 @@ export function StructureTab(props: StructureTabProps): ReactElement {
           </div>
         )}
         {/* Remounted on a sort toggle, so the sorted list shows from its top. */}
-        <TreeView key={sortBySize ? 'by-size' : 'in-order'} tree={tree} frameSize={frameSize} selectedId={selected?.id ?? null} onSelect={onSelectNode} highlight={highlight} />
+        {props.noTree ? (
+          <div className="ws-empty" data-testid="tree-empty" role="status">
+            <p>{props.noTree.reason}</p>
+            <p>
+              <button type="button" onClick={() => props.noTree?.onShow('hex')}>
+                Show hex
+              </button>{' '}
+              <button type="button" onClick={() => props.noTree?.onShow('text')}>
+                Show as text
+              </button>
+            </p>
+          </div>
+        ) : (
+          <TreeView key={sortBySize ? 'by-size' : 'in-order'} tree={tree} frameSize={frameSize} selectedId={selected?.id ?? null} onSelect={onSelectNode} highlight={highlight} />
+        )}
         {showLargest && <LargestFields fields={largest} frameSize={frameSize} onPick={(f) => void selectLargest(f)} />}
       </div>
       {showHex && (

@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import type { CaptureSnapshot, ConnectionState } from '../../state/capture-model.js';
-import { formatBytes, formatTime } from './format.js';
+import { formatBytes, formatTime, plural } from './format.js';
 
 /** Connections shown (the newest); a page that opens thousands must not make the bar render them all. */
 export const STATUS_CONNECTIONS = 8;
@@ -19,7 +19,7 @@ export function StatusBar(props: { snapshot: CaptureSnapshot; hostName: string; 
   return (
     <div className="ws-status" role="status" aria-live="polite">
       <span data-testid="frame-count">
-        {snapshot.visible.length === snapshot.rows.length ? `${snapshot.rows.length} frames` : `${snapshot.visible.length} of ${snapshot.rows.length} frames`}
+        {snapshot.visible.length === snapshot.rows.length ? plural(snapshot.rows.length, 'frame') : `${snapshot.visible.length.toLocaleString('en-US')} of ${plural(snapshot.rows.length, 'frame')}`}
       </span>
       <span title={`raw frame bytes held in the decode worker (cap ${formatBytes(capBytes)})`}>
         {formatBytes(snapshot.bytesHeld)} / {formatBytes(capBytes)}
@@ -46,12 +46,12 @@ export function StatusBar(props: { snapshot: CaptureSnapshot; hostName: string; 
             ...new Set(snapshot.uncaptured.map((u) => u.reason)),
           ].join('\n')}
         >
-          {snapshot.uncaptured.length} {snapshot.uncaptured.length === 1 ? 'worker' : 'workers'}: sockets not captured
+          {plural(snapshot.uncaptured.length, 'worker')}: sockets not captured
         </span>
       )}
       {snapshot.connections.size > STATUS_CONNECTIONS && (
         <span data-testid="connections-more" title="the newest connections are shown">
-          {(snapshot.connections.size - STATUS_CONNECTIONS).toLocaleString('en-US')} more connections
+          {plural(snapshot.connections.size - STATUS_CONNECTIONS, 'more connection', 'more connections')}
         </span>
       )}
       {lastValues(snapshot.connections, STATUS_CONNECTIONS).map((c) => (

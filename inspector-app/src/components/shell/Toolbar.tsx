@@ -7,6 +7,9 @@ export interface ToolbarProps {
   readonly pausedBacklog: number;
   readonly capMb: number;
   readonly files: boolean;
+  /** Frames held (shown or waiting behind Pause) and connections known: with neither there is nothing to pause or export. */
+  readonly frameCount: number;
+  readonly connectionCount: number;
   readonly onPause: (paused: boolean) => void;
   readonly onClear: () => void;
   readonly onCap: (mb: number) => void;
@@ -24,10 +27,13 @@ export interface ToolbarProps {
 /** Capture controls: pause/resume, clear, the memory cap, file import/export. */
 export function Toolbar(props: ToolbarProps): ReactElement {
   const fileRef = useRef<HTMLInputElement>(null);
-  const { paused, pausedBacklog, capMb, files } = props;
+  const { paused, pausedBacklog, capMb, files, frameCount, connectionCount } = props;
+  // Paused stays clickable (to resume); otherwise Pause needs something that could send frames.
+  const canPause = paused || frameCount > 0 || connectionCount > 0;
+  const canExport = frameCount > 0;
   return (
     <div className="ws-toolbar" role="toolbar" aria-label="Capture">
-      <button type="button" aria-pressed={paused} data-testid="pause-button" onClick={() => props.onPause(!paused)} title="Pause the list (frames are still captured and appear on resume)">
+      <button type="button" aria-pressed={paused} data-testid="pause-button" disabled={!canPause} onClick={() => props.onPause(!paused)} title={canPause ? 'Pause the list (frames are still captured and appear on resume)' : 'Nothing to pause: no frames and no connection yet'}>
         {paused ? `Resume${pausedBacklog ? ` (${pausedBacklog} new)` : ''}` : 'Pause'}
       </button>
       <button type="button" data-testid="clear-button" onClick={props.onClear} title="Clear all frames">
@@ -66,7 +72,7 @@ export function Toolbar(props: ToolbarProps): ReactElement {
           <input
             ref={fileRef}
             type="file"
-            accept=".har,.json,.wscap,application/json"
+            accept=".har,.wirescope,.json,.wscap,application/json"
             hidden
             data-testid="import-input"
             onChange={(e) => {
@@ -78,10 +84,10 @@ export function Toolbar(props: ToolbarProps): ReactElement {
           <button type="button" onClick={() => fileRef.current?.click()} title="Import a HAR (Chrome's _webSocketMessages) or a wirescope capture">
             Import…
           </button>
-          <button type="button" data-testid="export-har" onClick={() => props.onExport('har')} title="Export as a HAR that Chrome DevTools can import">
+          <button type="button" data-testid="export-har" disabled={!canExport} onClick={() => props.onExport('har')} title={canExport ? 'Export as a HAR that Chrome DevTools can import' : 'Nothing to export: no frames captured yet'}>
             Export HAR
           </button>
-          <button type="button" data-testid="export-capture" onClick={() => props.onExport('wirescope')} title="Export as a wirescope capture (raw bytes exact)">
+          <button type="button" data-testid="export-capture" disabled={!canExport} onClick={() => props.onExport('wirescope')} title={canExport ? 'Export as a wirescope capture, capture.wirescope (raw bytes exact)' : 'Nothing to export: no frames captured yet'}>
             Export capture
           </button>
         </>

@@ -25,9 +25,18 @@ export function percent(part: number, whole: number): string {
 /** One formatter: `toLocaleString` builds a new one per call (~10 µs), per list row per redraw. */
 const EN_US = new Intl.NumberFormat('en-US');
 
+/**
+ * A count and its noun, singular for exactly one: `1 byte`, `0 bytes`, `2,048 frames`,
+ * `1 entry` / `3 entries` (pass the plural when it is not the noun plus `s`). The one
+ * place counts are worded, so the UI never reads "1 bytes".
+ */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${EN_US.format(n)} ${n === 1 ? one : many}`;
+}
+
 /** The exact size, for a hover title beside `formatBytes`: `2,458 bytes`. */
 export function exactBytes(n: number): string {
-  return `${EN_US.format(n)} byte${n === 1 ? '' : 's'}`;
+  return plural(n, 'byte');
 }
 
 /**

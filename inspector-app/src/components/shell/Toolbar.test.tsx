@@ -1,0 +1,58 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
+import { App } from '../../App.js';
+import { MemoryTransport, type HostCapabilities } from '../../protocol/transport.js';
+import { inProcessWorker } from '../../worker/in-process.js';
+
+const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: 'light', hostName: 'test' };
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+function setup() {
+  const transport = new MemoryTransport();
+  render(<App transport={transport} worker={inProcessWorker()} capabilities={capabilities} />);
+  return transport;
+}
+
+describe('toolbar', () => {
+  it('an empty inspector disables Pause and the exports, saying why', async () => {
+    const transport = setup();
+    for (const id of ['pause-button', 'export-har', 'export-capture']) {
+      const b = screen.getByTestId(id) as HTMLButtonElement;
+      expect(b.disabled, id).toBe(true);
+      expect(b.title, id).toMatch(/no frames|nothing/i);
+    }
+    act(() => transport.emit({ type: 'frames', frames: [{ connectionId: 'c1', direction: 'received', time: 1, opcode: 'binary', data: new CborEncoder().encode(1) }] }));
+    await waitFor(() => expect((screen.getByTestId('export-capture') as HTMLButtonElement).disabled).toBe(false));
+    expect((screen.getByTestId('export-har') as HTMLButtonElement).disabled).toBe(false);
+    expect((screen.getByTestId('pause-button') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('a live connection with no frames yet can be paused', async () => {
+    const transport = setup();
+    act(() => transport.emit({ type: 'connection-opened', connectionId: 'c1', url: 'ws://x/y', protocol: '', extensions: '', time: 1 }));
+    await waitFor(() => expect((screen.getByTestId('pause-button') as HTMLButtonElement).disabled).toBe(false));
+    expect((screen.getByTestId('export-capture') as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('Export capture saves capture.wirescope, which the import picker accepts', async () => {
+    const transport = setup();
+    expect(screen.getByTestId('import-input').getAttribute('accept')?.split(',')).toEqual(expect.arrayContaining(['.wirescope', '.wscap', '.json', '.har']));
+    act(() => transport.emit({ type: 'frames', frames: [{ connectionId: 'c1', direction: 'received', time: 1, opcode: 'binary', data: new CborEncoder().encode(1) }] }));
+    await waitFor(() => expect((screen.getByTestId('export-capture') as HTMLButtonElement).disabled).toBe(false));
+    (URL as unknown as { createObjectURL: unknown }).createObjectURL ??= () => '';
+    (URL as unknown as { revokeObjectURL: unknown }).revokeObjectURL ??= () => undefined;
+    vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:x');
+    const names: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      names.push(this.download);
+    });
+    fireEvent.click(screen.getByTestId('export-capture'));
+    await waitFor(() => expect(names).toEqual(['capture.wirescope']));
+  });
+});
