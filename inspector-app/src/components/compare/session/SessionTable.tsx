@@ -80,6 +80,8 @@ export function SessionTable({ rows, caption, testId, hideNegotiated }: { rows: 
             {variants.map((v) => {
               const w = r.wire[v];
               const why = wireWhy(w, v);
+              // A codec with no messages has no wire size: the reason its messages were left out.
+              if (r.messages === 0) return <td key={v}><Dash why={r.leftReason ? `no message in this codec: ${r.leftReason}` : 'no data messages'} /></td>;
               return <td key={v}>{why !== null || w === null || 'unsupported' in w ? <Dash why={why ?? 'unknown'} /> : <span title={`${bytes(w.payload)} payload + ${bytes(w.headers)} frame headers`}>{bytes(w.total)}</span>}</td>;
             })}
           </tr>
