@@ -36,7 +36,8 @@ export function serializeCapture(connections: readonly ConnectionInfo[], frames:
   lines.push(`{"format":${JSON.stringify(CAPTURE_FORMAT)},"version":${CAPTURE_VERSION},"connections":[`);
   connections.forEach((c, i) => {
     const { connectionId, url, protocol, extensions, time } = c;
-    lines.push(JSON.stringify({ connectionId, url, protocol, extensions, time }) + (i < connections.length - 1 ? ',' : ''));
+    const recorded = c.extensionsRecorded ? { extensionsRecorded: true } : {};
+    lines.push(JSON.stringify({ connectionId, url, protocol, extensions, ...recorded, time }) + (i < connections.length - 1 ? ',' : ''));
   });
   lines.push('],"frames":[');
   frames.forEach((f, i) => {
@@ -98,7 +99,7 @@ function readConnection(c: unknown): ConnectionInfo | string {
   if (typeof url !== 'string') return 'url is not a string';
   if (typeof protocol !== 'string' || typeof extensions !== 'string') return 'protocol / extensions is not a string';
   if (!isFiniteNumber(time)) return 'time is not a number';
-  return { connectionId, url, protocol, extensions, time };
+  return { connectionId, url, protocol, extensions, ...(c.extensionsRecorded === true ? { extensionsRecorded: true } : {}), time };
 }
 
 /** The frame, or what is wrong with it. */

@@ -236,7 +236,7 @@ export function SessionCompare({ client, source, currentConnectionId, clipboard 
         <p className="ws-note" data-testid="session-negotiated">
           {knownHeaders.length === 0
             ? 'The capture does not record the negotiated Sec-WebSocket-Extensions: both permessage-deflate with and without context takeover are shown.'
-            : knownHeaders.map(([id, h]) => (h === '' ? `${nameOf(id)} negotiated no permessage-deflate: its wire size is "wire, plain".` : `${nameOf(id)} negotiated "${h}" (recorded in the capture): "wire, as negotiated" uses it.`)).join(' ')}
+            : knownHeaders.map(([id, h]) => (h === '' ? `${nameOf(id)} negotiated no permessage-deflate: "wire, as negotiated" shows its "wire, plain" figures.` : `${nameOf(id)} negotiated "${h}" (recorded in the capture): "wire, as negotiated" uses it.`)).join(' ')}
         </p>
       ) : null}
       {totals.length > 0 ? <SessionTable rows={totals} caption="Session totals per codec" testId="session-totals" hideNegotiated={knownHeaders.length === 0} /> : null}
