@@ -23,7 +23,9 @@ export function SessionTable({ rows, caption, testId, hideNegotiated }: { rows: 
     const c = compressedCell(value, name);
     return <td key={name}>{r.messages > 0 && 'bytes' in c ? bytes(c.bytes) : <Dash why={'why' in c ? c.why : 'no messages in this codec'} />}</td>;
   };
+  // The wrapper scrolls sideways when the columns do not fit (a narrow window), not the page.
   return (
+    <div className="ws-session-scroll">
     <table className="ws-compare-table ws-session-table" data-testid={testId}>
       <caption>{caption}</caption>
       <thead>
@@ -88,5 +90,6 @@ export function SessionTable({ rows, caption, testId, hideNegotiated }: { rows: 
         ))}
       </tbody>
     </table>
+    </div>
   );
 }
