@@ -96,8 +96,8 @@ export function App(props: AppProps): ReactElement {
     connections: [...snapshot.connections.values()].map((c) => ({ connectionId: c.connectionId, label: connectionLabels.get(c.connectionId) ?? c.connectionId, url: c.url, ...(c.extensions !== undefined ? { extensions: c.extensions } : {}) })),
     filteredIds: filtersSet ? snapshot.visible.map((r) => r.frameId) : null,
     heldFrames: snapshot.rows.length,
-    // What the list holds and shows (lost placeholders carry no bytes): frames that arrived while paused are not compared.
-    shown: snapshot.rows.filter((r) => !r.lost).map((r) => ({ frameId: r.frameId, connectionId: r.connectionId })),
+    // What the list holds and shows: frames that arrived while paused are not compared.
+    shown: snapshot.rows,
   }), [sessionRun, snapshot.connections, snapshot.visible, snapshot.rows, snapshot.rows.length, filtersSet, connectionLabels]);
 
   const selected = selectedId === null ? undefined : session.model.frame(selectedId);

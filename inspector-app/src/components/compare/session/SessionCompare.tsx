@@ -28,11 +28,11 @@ export interface SessionSource {
   /** Frames held (the whole capture). */
   readonly heldFrames: number;
   /**
-   * The frames held and shown in the list (not those that arrived while paused, nor lost
-   * placeholders), in arrival order: the comparison covers exactly these, so its count
-   * matches the list's.
+   * The frames held and shown in the list (not those that arrived while paused), in arrival
+   * order: the comparison covers exactly these (lost placeholders, which hold no bytes,
+   * aside), so its count matches the list's.
    */
-  readonly shown?: readonly { readonly frameId: number; readonly connectionId: string }[];
+  readonly shown?: readonly { readonly frameId: number; readonly connectionId: string; readonly lost?: string }[];
   readonly machine?: MachineInfo;
   /** Offers text as a download; default: an <a download> on a Blob. */
   readonly save?: (text: string, name: string, type: string) => void;
@@ -77,7 +77,9 @@ function parseChoice(value: string): ScopeChoice {
  * direction and per connection, the chart, and copy or save the report.
  */
 export function SessionCompare({ client, source, currentConnectionId, clipboard = defaultClipboard() }: { client: Pick<WorkerClient, 'compareSession'>; source: SessionSource; currentConnectionId?: string; clipboard?: ClipboardLike | null }): ReactElement {
-  const { run, connections, filteredIds, shown } = source;
+  const { run, connections, filteredIds } = source;
+  // Derived here, only while the session view is shown (not on every list update of the app).
+  const shown = useMemo(() => source.shown?.filter((f) => f.lost === undefined), [source.shown]);
   const heldFrames = shown ? shown.length : source.heldFrames;
   const shownOf = (connectionId: string) => (shown ? shown.filter((f) => f.connectionId === connectionId) : null);
   const state = useSyncExternalStore(run.subscribe, run.get) ?? IDLE_SESSION;
