@@ -1,7 +1,8 @@
 /**
- * The Session view's layout at 900×700 (review #5, #11): the totals table stays reachable
+ * The Session view in Chromium, review fixes: at 900×700 the totals table stays reachable
  * (its wrapper scrolls sideways when the columns do not fit, the page does not overflow) and
- * the view's text does not sit flush against the splitter.
+ * the view's text does not sit flush against the splitter (#5, #11); on a live connection
+ * paused, it compares the frames the list shows, not those waiting for Resume (#2).
  * Needs dist/app (npm run build:app) and /usr/bin/chromium; fails, never skips, without them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +27,7 @@ afterAll(async () => {
 
 const enc = new TextEncoder();
 
-describe('session view layout at 900×700', () => {
+describe('session view in Chromium (review fixes)', () => {
   it('the totals table scrolls inside its wrapper and the text has left padding', async () => {
     const page = await browser.newPage({ viewport: { width: 900, height: 700 }, colorScheme: 'light' });
     await page.goto(new URL('index.html', server.httpUrl).href);
@@ -63,6 +64,25 @@ describe('session view layout at 900×700', () => {
       expect(await totals.evaluate((t) => t.getBoundingClientRect().left)).toBeLessThan(before);
     }
     expect(geometry.statusLeftGap).toBeGreaterThanOrEqual(6);
+    await page.close();
+  }, 120_000);
+
+  it('paused live connection: compares the frames shown, with the count the list and the picker show', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
+    await page.goto(new URL(`index.html?connect=${encodeURIComponent(server.wsUrl)}`, server.httpUrl).href);
+    await expect.poll(async () => Number.parseInt((await page.getByTestId('frame-count').textContent()) ?? '0', 10), { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    await page.getByTestId('pause-button').click();
+    // Frames keep arriving while paused: wait until some wait for Resume.
+    await expect.poll(() => page.getByTestId('pause-button').textContent(), { timeout: 20_000 }).toMatch(/Resume \(\d+ new\)/);
+    const shown = Number.parseInt((await page.getByTestId('frame-count').textContent())!, 10);
+    await page.locator('[data-testid=frame-row]').first().dispatchEvent('mousedown');
+    await page.getByTestId('tab-compare').click();
+    await page.getByTestId('compare-mode-session').check();
+    const options = await page.getByTestId('session-scope').locator('option').allTextContents();
+    expect(options.find((o) => o.startsWith('Connection #1'))).toContain(`(${shown} frames)`);
+    await page.getByTestId('session-run').click();
+    await expect.poll(() => page.getByTestId('session-status').textContent(), { timeout: 60_000 }).toMatch(/^Compared /);
+    expect(await page.getByTestId('session-status').textContent()).toMatch(new RegExp(`^Compared ${shown.toLocaleString('en-US')} messages of connection #1`));
     await page.close();
   }, 120_000);
 });
