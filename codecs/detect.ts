@@ -11,6 +11,9 @@ import { textWalker } from './text/walker.js';
 import { protobufWalker } from './protobuf/walker.js';
 import { socketIoPacket, socketIoWalker } from './protocols/socketio-walker.js';
 import { Kind as K } from './core/kinds.js';
+import { mqttDetector } from './protocols/mqtt-detect.js';
+import { stompDetector } from './protocols/stomp-detect.js';
+import { phoenixDetector } from './protocols/phoenix-detect.js';
 import { findInvalidUtf8 } from './core/utf8.js';
 
 /**
@@ -279,6 +282,9 @@ export const detectors: Detector[] = [
   ndjsonDetector,
   socketIoDetector,
   textDetector,
+  mqttDetector,
+  stompDetector,
+  phoenixDetector,
   binaryDetector('cbor', cborWalker, 0.75, (bytes) =>
     bytes[0] === 0xd9 && bytes[1] === 0xd9 && bytes[2] === 0xf7 ? { bonus: 0.3, note: 'self-describe tag 55799' } : null,
   ),

@@ -13,6 +13,9 @@ import { ndjsonWalker } from './json/sequence-walker.js';
 import { textWalker } from './text/walker.js';
 import { protobufWalker } from './protobuf/walker.js';
 import { socketIoWalker } from './protocols/socketio-walker.js';
+import { mqttWalker } from './protocols/mqtt-walker.js';
+import { stompWalker } from './protocols/stomp-walker.js';
+import { phoenixWalker } from './protocols/phoenix-walker.js';
 import { detectFormat, type Detection, type Rejection } from './detect.js';
 import { nearMissConfidence, NEAR_MISS_THRESHOLD } from './near-miss.js';
 import { compressionHeader, inflateFrame, type InflateLimits, type Inflated } from './nested/inflate.js';
@@ -35,6 +38,9 @@ export { detectFormat, detectors, type Detection, type Candidate, type Rejection
 export { parseInput, parseHex, parseBase64, type InputMode, type InputEncoding, type ParsedInput, type ParseInputOptions } from './input.js';
 export { cborWalker, msgpackWalker, jsonWalker, ndjsonWalker, textWalker, protobufWalker, socketIoWalker, crdtModelWalker, crdtPatchWalker };
 export { socketIoPacket, type SocketIoPacket } from './protocols/socketio-walker.js';
+export { mqttWalker, mqttPackets, type MqttPacket } from './protocols/mqtt-walker.js';
+export { stompWalker, stompFrames, type StompFrame } from './protocols/stomp-walker.js';
+export { phoenixWalker, phoenixBinary, type PhoenixBinary } from './protocols/phoenix-walker.js';
 export { recognizeProtocol, type ProtocolInfo, type RecognizeContext } from './protocols/recognize.js';
 export { nearMissConfidence } from './near-miss.js';
 export { crdtByteSplit, nodeByteSplit, crdtClockTable, crdtExtensionOf } from './crdt/model-walker.js';
@@ -48,7 +54,7 @@ export { decodeCrdt, detectCrdtCodec, decodeModel, decodePatch, encodeModel, enc
  * CBOR or MessagePack frames, read as such and interpreted by `decodeCrdt`.
  */
 export type FrameFormat = FormatName;
-export const FRAME_FORMATS: readonly FrameFormat[] = ['cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'socketio', 'crdt-model', 'crdt-patch'];
+export const FRAME_FORMATS: readonly FrameFormat[] = ['cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'socketio', 'mqtt', 'stomp', 'phoenix', 'crdt-model', 'crdt-patch'];
 
 export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
   cbor: cborWalker,
@@ -58,6 +64,9 @@ export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
   text: textWalker,
   protobuf: protobufWalker,
   socketio: socketIoWalker,
+  mqtt: mqttWalker,
+  stomp: stompWalker,
+  phoenix: phoenixWalker,
   'crdt-model': crdtModelWalker,
   'crdt-patch': crdtPatchWalker,
 };
@@ -174,7 +183,7 @@ function detectAndDecode(bytes: Uint8Array, options: DecodeOptions, depth: numbe
   const furthest = nearestReading(detection.rejected, bytes.length);
   // A text frame that opens like a JSON object or array but is not JSON, or a Socket.IO packet
   // whose payload is broken: the error (and its offset) is what the user needs, not "plain text".
-  if (best?.format === 'text' && furthest?.index && (((furthest.format === 'json' || furthest.format === 'ndjson') && opensJsonContainer(bytes)) || furthest.format === 'socketio')) {
+  if (best?.format === 'text' && furthest?.index && (((furthest.format === 'json' || furthest.format === 'ndjson') && opensJsonContainer(bytes)) || furthest.format === 'socketio' || furthest.format === 'stomp')) {
     return { format: furthest.format, index: deepen(furthest.index, depth), error: furthest.error, detection, verdict: 'malformed' };
   }
   // Protobuf has no magic and reads many byte strings whole: a frame of a known format that

@@ -7,6 +7,8 @@
  * - `/demo/json`  a JSON text channel only; echoes too
  * - `/demo/protobuf` market.v1.Envelope frames; their schema (demo-server/protobuf/*.proto)
  *   is served at `/demo/protobuf/envelope.proto` and `/demo/protobuf/trade.proto`
+ * - `/demo/mqtt`  MQTT 3.1.1 over WebSocket as a broker sends it (streams/mqtt.ts)
+ * - `/demo/stomp` STOMP frames as a broker sends them (streams/stomp.ts)
  *
  * A client that offers subprotocols gets the first one it offered.
  */
@@ -17,6 +19,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { serveStatic } from './static-files.js';
 import { streamToClient, type ClientStream } from './client-stream.js';
 import { createProtobufTraffic, PROTOBUF_PATH, serveDemoProto } from './streams/protobuf-schema.js';
+import { createMqttTraffic, MQTT_CHANNEL_PATH } from './streams/mqtt.js';
+import { createStompTraffic, STOMP_CHANNEL_PATH } from './streams/stomp.js';
 import { createNestedTraffic, NESTED_PATH } from './streams/nested.js';
 import { createJsonTraffic, createTraffic, DEFAULT_LARGE_EVERY, DEFAULT_MALFORMED_CHANCE, type DemoTraffic } from './traffic.js';
 
@@ -66,6 +70,8 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     ],
     [JSON_CHANNEL_PATH, () => createJsonTraffic({ seed: options.seed, now: Date.now })],
     [PROTOBUF_PATH, () => createProtobufTraffic({ seed: options.seed, now: Date.now })],
+    [MQTT_CHANNEL_PATH, () => createMqttTraffic({ seed: options.seed, now: Date.now })],
+    [STOMP_CHANNEL_PATH, () => createStompTraffic({ seed: options.seed, now: Date.now })],
     [NESTED_PATH, () => createNestedTraffic({ seed: options.seed, now: Date.now })],
   ]);
 

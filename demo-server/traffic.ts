@@ -20,7 +20,7 @@ export type DemoOpcode = 'text' | 'binary';
  * What a frame is meant to decode as; `malformed` frames must fail to decode; a Socket.IO
  * `attachment` is raw bytes announced by the binary event before it.
  */
-export type DemoKind = 'cbor' | 'msgpack' | 'json' | 'socketio' | 'protobuf' | 'attachment' | 'crdt-model' | 'crdt-patch' | 'malformed';
+export type DemoKind = 'cbor' | 'msgpack' | 'json' | 'socketio' | 'protobuf' | 'attachment' | 'mqtt' | 'stomp' | 'crdt-model' | 'crdt-patch' | 'malformed';
 
 export interface DemoMessage {
   readonly opcode: DemoOpcode;

@@ -16,7 +16,7 @@
  *
  * Flags (after `npm run bench --`): `--write` replaces the tables in docs/BENCHMARKS.md;
  * `--quick` fewer rounds and no 3 MB documents; `--seeds-only` / `--shapes-only` /
- * `--protobuf-only` one of the sets; `--format=cbor,msgpack,json` and `--shape=tweets,mesh,...` narrow the shapes set.
+ * `--protobuf-only` / `--framing-only` one of the sets (framing-bench.ts: Socket.IO framing vs the JSON walker); `--format=cbor,msgpack,json` and `--shape=tweets,mesh,...` narrow the shapes set.
  */
 import { measure, fmtTime, type Contender } from './measure.js';
 import { writeBenchmarkSection } from './report.js';
@@ -33,6 +33,7 @@ import { cborWalker } from '../cbor/walker.js';
 import { generateDocument } from './generate.js';
 import { runShapesBench, type ShapeFormat } from './shapes-bench.js';
 import { runProtobufBench } from './protobuf-bench.js';
+import { runFramingBench } from './framing-bench.js';
 
 // Runs from codecs/bench (tsx) or dist/bench (bundled): the repository root is two levels up either way.
 const repo = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -157,6 +158,13 @@ function runProtobuf(): void {
   if (write && !quick) writeBenchmarkSection(repo, 'protobuf', text);
 }
 
-if (!shapesOnly && !protobufOnly) runSeedBench();
-if (!seedsOnly && !protobufOnly) runShapes();
-if (!seedsOnly && !shapesOnly) runProtobuf();
+const framingOnly = process.argv.includes('--framing-only');
+const oneSet = protobufOnly || framingOnly;
+if (!shapesOnly && !oneSet) runSeedBench();
+if (!seedsOnly && !oneSet) runShapes();
+if (!seedsOnly && !shapesOnly && !framingOnly) runProtobuf();
+if (!seedsOnly && !shapesOnly && !protobufOnly) {
+  const framing = `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min). Lowest CPU and wall sample per call over ${quick ? 5 : 11} interleaved rounds.\n\n${runFramingBench({ quick }).table}`;
+  console.log(`\nSocket.IO text framing vs the JSON walker (same JSON bytes)\n\n${framing}`);
+  if (write && !quick) writeBenchmarkSection(repo, 'framing', framing);
+}

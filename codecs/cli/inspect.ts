@@ -1,4 +1,4 @@
-import { compressionSummary, decodeFrame, FRAME_FORMATS, type FrameFormat } from '../index.js';
+import { compressionSummary, decodeFrame, FRAME_FORMATS, recognizeProtocol, type FrameFormat } from '../index.js';
 import { crdtByteSplit, crdtClockTable } from '../crdt/model-walker.js';
 import { decodeCrdt, type CrdtCandidate } from '../crdt/codecs.js';
 import { parseInput } from '../input.js';
@@ -39,6 +39,8 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
   const split = crdtFrame && index ? crdtByteSplit(index) : null;
   const attribution = index && root >= 0 ? frameAttribution(index) : null;
   const heaviest = index && root >= 0 ? heaviestPaths(index, args.top, { leavesOnly: true }) : [];
+  // The framing protocol around the payload (Socket.IO, Phoenix, MQTT, STOMP, …), when it says one.
+  const protocol = recognizeProtocol(index, frame.format);
 
   if (args.json) {
     const parts: string[] = [
@@ -55,6 +57,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
       );
     }
     if (withSchema) parts.push(`"protobuf":${JSON.stringify({ type: withSchema.type, chosen: withSchema.chosen, note: withSchema.note || undefined })}`);
+    parts.push(`"protocol":${protocol ? JSON.stringify({ ...protocol, quiet: protocol.quiet ?? false }) : 'null'}`);
     if (frame.compression) parts.push(`"compression":${JSON.stringify(frame.compression)}`);
     parts.push(`"error":${error ? JSON.stringify({ offset: error.offset, message: error.message, code: error.code }) : 'null'}`);
     parts.push(`"warnings":${JSON.stringify((index?.warnings ?? []).map((w) => ({ offset: w.offset, message: w.message, code: w.code })))}`);
@@ -76,6 +79,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
           ? ` — malformed: no format decodes it whole; shown as ${frame.format}, the reading that got furthest`
           : ''),
   );
+  if (protocol) out.push(`protocol: ${protocol.protocol} ${[protocol.message, protocol.event, protocol.id !== undefined ? `id ${protocol.id}` : undefined, protocol.quiet ? 'keep-alive' : undefined].filter(Boolean).join(' · ')}`);
   // A compressed frame: what it inflated to; every offset below is in the decompressed bytes.
   if (frame.compression) out.push(`${compressionSummary(frame.compression, frame.format)}; offsets below are in the decompressed bytes`);
   if (index && root >= 0) {

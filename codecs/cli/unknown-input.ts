@@ -12,6 +12,9 @@ const NOT_STARTED: Readonly<Record<string, string>> = {
   text: 'not printable UTF-8 text',
   protobuf: 'nothing to read',
   socketio: 'no socket.io / engine.io packet starts in this input',
+  phoenix: 'not a Phoenix binary frame (kind 0-2, string sizes, strings, payload)',
+  stomp: 'no STOMP command line starts this input',
+  mqtt: 'no MQTT packet starts in this input (or it breaks off before a whole packet)',
 };
 
 /**

@@ -4,7 +4,7 @@ import type { DecodeError, DecodeWarning } from './errors.js';
 import { EntriesMap, setOwn } from './values.js';
 import { releaseByteView } from './utf8.js';
 
-export type FormatName = 'cbor' | 'msgpack' | 'json' | 'ndjson' | 'text' | 'protobuf' | 'socketio' | 'crdt-model' | 'crdt-patch';
+export type FormatName = 'cbor' | 'msgpack' | 'json' | 'ndjson' | 'text' | 'protobuf' | 'socketio' | 'mqtt' | 'stomp' | 'phoenix' | 'crdt-model' | 'crdt-patch';
 
 /**
  * What each format contributes: a validating walker that records nodes into the store,

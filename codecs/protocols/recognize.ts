@@ -1,6 +1,9 @@
 import { Kind } from '../core/kinds.js';
 import type { SpanIndex } from '../core/span-index.js';
-import { socketIoPacket } from './socketio-walker.js';
+import { SOCKET_IO_TYPES, socketIoPacket } from './socketio-walker.js';
+import { mqttPackets } from './mqtt-walker.js';
+import { stompFrames } from './stomp-walker.js';
+import { phoenixBinary } from './phoenix-walker.js';
 
 /**
  * The framing protocol a decoded frame belongs to, from its shape (and the connection's
@@ -8,7 +11,7 @@ import { socketIoPacket } from './socketio-walker.js';
  * top two levels only, so it stays cheap on a large frame.
  */
 export interface ProtocolInfo {
-  /** `socket.io`, `engine.io`, `phoenix`, `graphql-ws`, `subscriptions-transport-ws`, `centrifugo`, `wamp`. */
+  /** `socket.io`, `engine.io`, `phoenix`, `graphql-ws`, `subscriptions-transport-ws`, `centrifugo`, `wamp`, `mqtt`, `stomp`. */
   readonly protocol: string;
   /** The message type in the protocol's own words (`EVENT`, `subscribe`, `phx_reply`, `PUBLISH`). */
   readonly message: string;
@@ -18,6 +21,8 @@ export interface ProtocolInfo {
   readonly id?: string;
   /** Keep-alives (ping/pong, heartbeats): shown quietly, filterable. */
   readonly quiet?: boolean;
+  /** Socket.IO BINARY_EVENT / BINARY_ACK: how many binary frames follow it as its attachments. */
+  readonly attachments?: number;
 }
 
 export interface RecognizeContext {
@@ -65,11 +70,37 @@ export function recognizeProtocol(index: SpanIndex | null, format: string | null
     const p = socketIoPacket(index);
     if (!p) return null;
     if (!p.socketType) return { protocol: 'engine.io', message: p.engineType, quiet: p.engineType === 'ping' || p.engineType === 'pong' || p.engineType === 'noop' };
-    return { protocol: 'socket.io', message: p.socketType, event: p.event ?? (p.namespace !== '/' ? p.namespace : undefined), id: p.ack !== null ? String(p.ack) : undefined };
+    return {
+      protocol: 'socket.io',
+      message: p.socketType,
+      event: p.event ?? (p.namespace !== '/' ? p.namespace : undefined),
+      id: p.ack !== null ? String(p.ack) : undefined,
+      ...(p.attachments > 0 ? { attachments: p.attachments } : {}),
+    };
+  }
+  if (format === 'mqtt') return mqttInfo(index);
+  if (format === 'stomp') return stompInfo(index);
+  if (format === 'phoenix') {
+    const m = phoenixBinary(index);
+    return m ? { protocol: 'phoenix', message: m.kind === 'reply' ? 'phx_reply' : m.event, event: m.topic, id: m.ref ?? undefined, quiet: m.topic === 'phoenix' } : null;
   }
   if (format !== 'json' && format !== 'cbor' && format !== 'msgpack' && format !== 'ndjson') return null;
-  const root = format === 'ndjson' ? index.children(index.root)[0] : index.root;
-  if (root === undefined) return null;
+  if (format !== 'ndjson') return recognizeValue(index, index.root, context);
+  // A batch (Centrifugo sends several commands or replies per frame, one per line): the first
+  // one's type with the count of the others, and the channels they name.
+  const values = index.children(index.root);
+  const first = values.length ? recognizeValue(index, values[0], context) : null;
+  if (!first || values.length === 1) return first;
+  const events = new Set<string>();
+  for (const v of values.slice(0, 64)) {
+    const info = recognizeValue(index, v, context);
+    if (info?.protocol === first.protocol && info.event) events.add(info.event);
+  }
+  return { ...first, message: `${first.message} +${values.length - 1}`, event: events.size ? [...events].join(' ') : undefined, quiet: first.quiet && values.length === 1 };
+}
+
+/** The protocol of one JSON-shaped value (a frame's root, or one value of a batch). */
+function recognizeValue(index: SpanIndex, root: number, context: RecognizeContext): ProtocolInfo | null {
   const sub = context.subprotocol ?? '';
   const kind = index.store.kind[root];
   // Protocol envelopes are small: a frame whose top level holds more is data, not a message.
@@ -101,6 +132,8 @@ export function recognizeProtocol(index: SpanIndex | null, format: string | null
       return { protocol: 'centrifugo', message: centrifugo, event: str(leaf(index, body.get('channel'))), id: str(leaf(index, f.get('id'))), quiet: centrifugo === 'ping' };
     }
     if (f.size === 0 && sub.startsWith('centrifugo')) return { protocol: 'centrifugo', message: 'ping', quiet: true };
+    const socketIo = socketIoMsgpack(index, f);
+    if (socketIo) return socketIo;
   }
   if (kind === Kind.array) {
     const items = index.children(root);
@@ -120,6 +153,50 @@ export function recognizeProtocol(index: SpanIndex | null, format: string | null
     }
   }
   return null;
+}
+
+/** STOMP: the command, the destination, the receipt / message id; heart-beats quiet. */
+function stompInfo(index: SpanIndex): ProtocolInfo | null {
+  const frames = stompFrames(index);
+  const f = frames[0];
+  if (!f) return null;
+  const h = f.headers;
+  return {
+    protocol: 'stomp',
+    message: frames.length > 1 ? `${f.command} +${frames.length - 1}` : f.command,
+    event: h.get('destination') ?? h.get('subscription'),
+    id: h.get('receipt') ?? h.get('receipt-id') ?? h.get('message-id') ?? h.get('id'),
+    quiet: frames.every((x) => x.command === 'heart-beat'),
+  };
+}
+
+/** MQTT: the first packet's type, its topic (or topic filters) and packet id; pings quiet. */
+function mqttInfo(index: SpanIndex): ProtocolInfo | null {
+  const packets = mqttPackets(index);
+  const p = packets[0];
+  if (!p) return null;
+  const message = packets.length > 1 ? `${p.type} +${packets.length - 1}` : p.type;
+  return { protocol: 'mqtt', message, event: p.topic ?? p.filters?.join(' '), id: p.packetId !== undefined ? String(p.packetId) : undefined, quiet: packets.every((q) => q.type === 'PINGREQ' || q.type === 'PINGRESP') };
+}
+
+/**
+ * socket.io-msgpack-parser: every packet is one binary frame, a MessagePack map
+ * {type, data, nsp, id, options} (Engine.IO adds nothing to binary frames in v4).
+ */
+function socketIoMsgpack(index: SpanIndex, f: Map<string, number>): ProtocolInfo | null {
+  const type = leaf(index, f.get('type'));
+  const nsp = leaf(index, f.get('nsp'));
+  if (typeof type !== 'number' || !Number.isInteger(type) || type < 0 || type > 6 || typeof nsp !== 'string') return null;
+  // The client's packets carry its emit options too ({compress: true}).
+  if (![...f.keys()].every((k) => k === 'type' || k === 'data' || k === 'nsp' || k === 'id' || k === 'options')) return null;
+  const message = SOCKET_IO_TYPES[type];
+  let event: string | undefined;
+  const data = f.get('data');
+  if ((message === 'EVENT' || message === 'BINARY_EVENT') && data !== undefined && index.store.kind[data] === Kind.array) {
+    if (!index.isExpanded(data)) index.expand(data, 1);
+    event = str(leaf(index, index.children(data)[0]));
+  }
+  return { protocol: 'socket.io', message, event: event ?? (nsp !== '/' ? nsp : undefined), id: str(leaf(index, f.get('id'))) };
 }
 
 /** HELLO [1, realm, {roles…}] and WELCOME [2, session, {…}]: the shapes that open every WAMP session. */

@@ -94,14 +94,16 @@ describe('foreign binary is unknown, not a broken known format', () => {
     expect(frame.detection!.rejected.length).toBeGreaterThan(0);
   });
 
-  it('a Phoenix binary push', () => {
+  it('a Phoenix binary push is read as Phoenix now (issue 15 §2), with its payload as bytes', () => {
     // kind 0 (push), join_ref size, topic size, event size, then the strings and the payload.
     const joinRef = utf8('12');
     const topic = utf8('room:lobby');
     const event = utf8('new_msg');
     const payload = utf8('\x00\x01binary payload\xff');
     const bytes = new Uint8Array([0, joinRef.length, topic.length, event.length, ...joinRef, ...topic, ...event, ...payload]);
-    expect(decodeFrame(bytes).verdict).toBe('unknown');
+    expect(decodeFrame(bytes)).toMatchObject({ format: 'phoenix', verdict: 'decoded' });
+    // The same envelope with a kind no Phoenix frame has stays foreign.
+    expect(decodeFrame(new Uint8Array([7, ...bytes.subarray(1)])).verdict).toBe('unknown');
   });
 
   it('random filler is unknown (almost always), never an exception', () => {

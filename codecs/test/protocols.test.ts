@@ -122,7 +122,7 @@ describe('framing protocols from real clients', () => {
     // Several commands in one frame: newline-delimited JSON.
     const batch = decodeFrame(utf8(`${JSON.stringify({ id: 1, connect: {} })}\n${JSON.stringify({ id: 2, subscribe: { channel: 'news' } })}`), { isText: true });
     expect(batch.format).toBe('ndjson');
-    expect(recognizeProtocol(batch.index, batch.format)).toMatchObject({ protocol: 'centrifugo', message: 'connect' });
+    expect(recognizeProtocol(batch.index, batch.format)).toMatchObject({ protocol: 'centrifugo', message: 'connect +1', event: 'news', id: '1' });
     client.disconnect();
   });
 

@@ -26,14 +26,16 @@ export interface PanelState {
 
 /** Frame rows in frame-id order (the list is virtualized: the tests keep all rows on screen). */
 export const READ_PANEL = `(() => {
+  // Cells by their column name (columns.ts), not position: the list gains columns.
+  const cell = (e, name) => e.querySelector('[data-column="' + name + '"]');
   const rows = [...document.querySelectorAll('[data-testid=frame-row]')].map((e) => ({
     frameId: Number(e.getAttribute('data-frame-id')),
-    direction: e.children[2] ? e.children[2].getAttribute('aria-label') : '',
-    connection: e.children[3] ? e.children[3].textContent : '',
-    opcode: e.children[4] ? e.children[4].textContent : '',
-    size: e.children[5] ? e.children[5].textContent : '',
+    direction: cell(e, 'direction') ? cell(e, 'direction').getAttribute('aria-label') : '',
+    connection: cell(e, 'connection') ? cell(e, 'connection').textContent : '',
+    opcode: cell(e, 'opcode') ? cell(e, 'opcode').textContent : '',
+    size: cell(e, 'size') ? cell(e, 'size').textContent : '',
     format: e.getAttribute('data-format'),
-    preview: e.children[7] ? e.children[7].textContent : '',
+    preview: cell(e, 'preview') ? cell(e, 'preview').textContent : '',
   })).sort((a, b) => a.frameId - b.frameId);
   const count = document.querySelector('[data-testid=frame-count]');
   const dropped = document.querySelector('[data-testid=dropped-count]');

@@ -81,7 +81,7 @@ export function fieldOffsets(row: Pick<TreeRowInfo, 'start' | 'end' | 'keyStart'
 export function frameSizes(page: Page, format: string): Promise<{ frameId: number; bytes: number }[]> {
   return page.locator(`[data-testid=frame-row][data-format="${format}"]`).evaluateAll((els) =>
     els.map((e) => {
-      const text = e.children[5]?.textContent ?? '';
+      const text = e.querySelector('[data-column=size]')?.textContent ?? '';
       const m = /([\d.,]+)\s*(B|KB|MB)/.exec(text);
       const unit = m?.[2] === 'MB' ? 1 << 20 : m?.[2] === 'KB' ? 1024 : 1;
       return { frameId: Number(e.getAttribute('data-frame-id')), bytes: m ? Number(m[1].replace(/,/g, '')) * unit : NaN };

@@ -5,6 +5,7 @@ import { importCaptureFile } from './state/import-file.js';
 import type { WorkerClient } from './worker/client.js';
 import { DEFAULT_CAP_BYTES } from './worker/frame-store.js';
 import { FrameList } from './components/list/FrameList.js';
+import { onOpenFrame } from './components/tree/open-frame.js';
 import { FilterBar } from './components/list/FilterBar.js';
 import { NoMatches } from './components/list/NoMatches.js';
 import { EmptyState } from './components/list/EmptyState.js';
@@ -59,6 +60,8 @@ export function App(props: AppProps): ReactElement {
   const [notice, setNotice] = useState('');
   const [composerOpen, setComposerOpen] = useState(false);
   const [detailView, setDetailView] = useState<DetailView>(DEFAULT_DETAIL_VIEW);
+  // A tree row linked to another frame (a Socket.IO attachment) opens it.
+  useEffect(() => onOpenFrame(document, setSelectedId), []);
   const compareCache = useMemo(() => new CompareCache(), [session]);
   // Comparison results live until their frame is evicted (or cleared).
   useEffect(() => compareCache.retainFrames((frameId) => session.model.frame(frameId) !== undefined), [compareCache, session, snapshot.rows]);

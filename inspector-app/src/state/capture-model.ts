@@ -31,12 +31,18 @@ export interface ListFilters {
   /** 'all', a format name, 'error' for malformed frames, 'unknown' or 'empty'. */
   readonly format: string;
   readonly connection: string;
+  /** 'all', a framing protocol name (socket.io, mqtt, …) or 'none' for frames without one. */
+  readonly protocol: string;
+  /** Part of the event / topic column (case-insensitive), or ''. */
+  readonly event: string;
+  /** Hide the protocols' keep-alives (ping / pong, heartbeats). */
+  readonly hideQuiet: boolean;
   /** Free text and path go to the worker (they need decoded values). */
   readonly text: string;
   readonly path: string;
 }
 
-export const NO_FILTERS: ListFilters = { direction: 'all', format: 'all', connection: 'all', text: '', path: '' };
+export const NO_FILTERS: ListFilters = { direction: 'all', format: 'all', connection: 'all', protocol: 'all', event: '', hideQuiet: false, text: '', path: '' };
 
 /** A text / path search in the worker: how far it is (the list fills in as it goes). */
 export interface SearchState {
@@ -196,6 +202,7 @@ export class CaptureModel {
     if (f.direction !== 'all' && row.direction !== f.direction) return false;
     if (f.format !== 'all' && !matchesFormat(row, f.format)) return false;
     if (f.connection !== 'all' && row.connectionId !== f.connection) return false;
+    if (!matchesProtocol(row, f)) return false;
     if (this.contentMatches && !this.contentMatches.has(row.frameId)) return false;
     return true;
   }
@@ -405,6 +412,18 @@ export function matchesFormat(row: FrameSummary, filter: string): boolean {
   if (filter === 'error') return verdict === 'malformed';
   if (filter === 'unknown' || filter === 'empty') return verdict === filter;
   return row.format === filter;
+}
+
+/** The protocol, event / topic and keep-alive filters (the list's protocol columns). */
+export function matchesProtocol(row: FrameSummary, f: Pick<ListFilters, 'protocol' | 'event' | 'hideQuiet'>): boolean {
+  const p = row.protocol;
+  if (f.hideQuiet && p?.quiet) return false;
+  if (f.protocol !== 'all' && (f.protocol === 'none' ? p !== undefined : p?.name !== f.protocol)) return false;
+  if (f.event) {
+    const needle = f.event.toLowerCase();
+    if (!p || ![p.event, p.message].some((s) => s !== undefined && s.toLowerCase().includes(needle))) return false;
+  }
+  return true;
 }
 
 const LARGE_LIST = 20_000;

@@ -9,7 +9,7 @@ import type { FieldCost } from '../../../codecs/core/field-cost.js';
 import type { SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
 import type { SessionChartData } from '../../../codecs/compare/session/cumulative.js';
 
-export type FormatChoice = 'auto' | 'cbor' | 'msgpack' | 'json' | 'ndjson' | 'text' | 'protobuf' | 'crdt-model' | 'crdt-patch' | ReadAsFormat;
+export type FormatChoice = 'auto' | 'cbor' | 'msgpack' | 'json' | 'ndjson' | 'text' | 'protobuf' | 'mqtt' | 'stomp' | 'phoenix' | 'crdt-model' | 'crdt-patch' | ReadAsFormat;
 
 /** Protobuf without a schema with length-delimited fields read another way: `protobuf:<value offset>=<reading>,…` (codecs/protobuf/read-as.ts). */
 export type ReadAsFormat = `protobuf:${string}`;
@@ -100,6 +100,8 @@ export interface TreeNode {
   readonly crdtSpan: number | null;
   /** Protobuf without a schema, a length-delimited field: the readings that fit, the shown one first ("read as"). */
   readonly readings?: readonly string[];
+  /** Another frame this node stands for (a Socket.IO attachment placeholder → its binary frame). */
+  readonly link?: { readonly frameId: number };
 }
 
 export interface ChildWindow {
@@ -125,6 +127,8 @@ export interface FrameDecode {
   readonly nearMisses?: readonly { readonly format: string; readonly offset: number; readonly message: string }[];
   /** Unknown frames: printable runs found in the bytes. */
   readonly strings?: readonly string[];
+  /** Frames this one belongs with through its protocol (attachments, a GraphQL operation's frames). */
+  readonly links?: readonly { readonly text: string; readonly frameIds: readonly number[] }[];
   /**
    * A compressed frame (gzip, zlib, raw deflate, a per-connection stream's message): node
    * offsets are in the decompressed bytes (`bytes` with `decompressed: true`).

@@ -35,8 +35,8 @@ describe('list rows and detail views say what a frame is', () => {
 
   it('foreign binary is "unknown", with the nearest readings and the strings found', () => {
     const h = new WorkerHandlers();
-    // A Phoenix binary push: kind 0, sizes of join_ref, topic and event, then the strings.
-    const f = frame(Uint8Array.of(0, 2, 10, 7, ...utf8('12'), ...utf8('news:sport'), ...utf8('new_msg'), 0xff, 0x00, 0xc1));
+    // A made-up binary envelope (a Phoenix push's layout with kind 7, which Phoenix has not): sizes, then the strings.
+    const f = frame(Uint8Array.of(7, 2, 10, 7, ...utf8('12'), ...utf8('news:sport'), ...utf8('new_msg'), 0xff, 0x00, 0xc1));
     h.store.add(f);
     const row = summarize(f, h.store);
     expect(row).toMatchObject({ format: null, verdict: 'unknown' });

@@ -29,6 +29,7 @@ import { compileQuery, frameMatches, searchFormat, type ContentQuery } from './c
 import { childNodes, framePreview, pathToOffset, treeNode } from './tree-nodes.js';
 import { searchTree } from './tree-search.js';
 import { annotateFrame } from './annotate-frame.js';
+import { ProtocolLinks } from './protocol-links.js';
 import { buildHar } from '../sources/har.js';
 import { serializeCapture } from '../sources/capture-file.js';
 
@@ -63,7 +64,7 @@ function hexLines(bytes: Uint8Array): string {
 }
 
 /** The list row for one frame: read one level deep, never more. */
-export function summarize(frame: IngestFrame, store?: FrameStore): FrameSummary {
+export function summarize(frame: IngestFrame, store?: FrameStore, links?: ProtocolLinks): FrameSummary {
   // With a loaded Protobuf schema, binary frames the schema reads come first.
   const schemaRead = store?.schemas.active ? store.schemas.decode(frame) : null;
   const decoded: ReturnType<typeof decodeFrame> = schemaRead
@@ -78,6 +79,9 @@ export function summarize(frame: IngestFrame, store?: FrameStore): FrameSummary 
   // Plain text previews as itself, not as a quoted string.
   let preview = d.index && d.index.root >= 0 && d.format !== 'text' ? framePreview(d.index) : '';
   if (!preview) preview = frame.opcode === 'text' ? textDecoder.decode(frame.data.subarray(0, 120)) : hexStart(frame.data);
+  const recognized = recognizeProtocol(d.index, d.format);
+  // An attachment's bytes cannot say whose they are: the connection's earlier frames do.
+  const linked = links?.observe(frame, recognized);
   return {
     frameId: frame.frameId,
     connectionId: frame.connectionId,
@@ -90,7 +94,8 @@ export function summarize(frame: IngestFrame, store?: FrameStore): FrameSummary 
     error: d.error ? { code: d.error.code, offset: d.error.offset, message: d.error.message } : null,
     verdict: decoded.verdict,
     ...(decoded.compression ? { compression: compressionSummary(decoded.compression, decoded.format) } : {}),
-    protocol: protocolOf(d.index, d.format),
+    protocol: recognized ? { name: recognized.protocol, message: recognized.message, event: recognized.event, id: recognized.id, quiet: recognized.quiet } : undefined,
+    ...(linked ? { protocol: linked.protocol, preview: `${linked.preview} · ${hexStart(frame.data, 12)}` } : {}),
   };
 }
 
@@ -116,14 +121,10 @@ function readInOrder(frame: IngestFrame, store: FrameStore): DecodedFrame {
   return decoded;
 }
 
-function protocolOf(index: SpanIndex | null, format: string | null): FrameSummary['protocol'] {
-  const p = recognizeProtocol(index, format);
-  return p ? { name: p.protocol, message: p.message, event: p.event, id: p.id, quiet: p.quiet } : undefined;
-}
-
 /** The worker's request handlers, free of `postMessage` so tests call them directly. */
 export class WorkerHandlers {
   readonly store = new FrameStore();
+  readonly links = new ProtocolLinks();
   private filter: ContentQuery | null = null;
 
   private index(frameId: number, format: Parameters<FrameStore['decoded']>[1]): SpanIndex | null {
@@ -152,7 +153,7 @@ export class WorkerHandlers {
 
   /** The list row of a new frame (and what the text filter's fast route needs to know of it). */
   summarize(frame: IngestFrame): FrameSummary {
-    const summary = summarize(frame, this.store);
+    const summary = summarize(frame, this.store, this.links);
     // A gzip / zlib / deflate frame's raw bytes hold no strings: it is read again (decompressed) when searched.
     this.store.setSearchFormat(frame.frameId, summary.compression && !this.store.isStreamMessage(frame.frameId) ? undefined : searchFormat(summary));
     return summary;
@@ -176,8 +177,8 @@ export class WorkerHandlers {
         format: entry.format,
         candidates: entry.candidates,
         error: error ? { code: error.code, offset: error.offset, message: error.message } : null,
-        // A compressed frame's root says so: `gzip → cbor, 1,234 → 5,678 bytes (4.6x)`.
-        root: root && compression ? { ...root, label: compression.summary } : root,
+        // A compressed frame's root says so: `gzip → cbor, 1,234 → 5,678 bytes (4.6x)`; a Socket.IO placeholder root links its attachment.
+        root: root && compression ? { ...root, label: compression.summary } : root && index ? this.links.linkPlaceholders(index, frameId, [root])[0] : root,
         ...(compression ? { compression } : {}),
         warnings: plainText
           ? ['A plain text frame (not JSON): pick a decoder under "decode as" to force one.']
@@ -186,13 +187,15 @@ export class WorkerHandlers {
         verdict: empty ? 'empty' : (entry.verdict ?? (error ? 'malformed' : 'decoded')),
         nearMisses: entry.unknown?.nearMisses,
         strings: entry.verdict === 'unknown' ? stringsIn(frame.data) : undefined,
+        links: this.links.linesFor(frameId),
       };
     },
     children: ({ frameId, format, nodeId, offset, limit, around, sortBySize }) => {
       const index = this.index(frameId, format);
       if (!index) return { nodes: [], total: 0, offset: 0 };
       // A string holding a value (tag 24, base64 of CBOR, …) opens as a nested tree (worker/nested-nodes.ts).
-      return nestedChildren(index, nodeId, offset, limit, around) ?? markNested(index, childNodes(index, nodeId, offset, limit, around, sortBySize));
+      const window = nestedChildren(index, nodeId, offset, limit, around) ?? markNested(index, childNodes(index, nodeId, offset, limit, around, sortBySize));
+      return { ...window, nodes: this.links.linkPlaceholders(index, frameId, window.nodes) };
     },
     nodeAt: ({ frameId, format, offset }) => {
       const index = this.index(frameId, format);
@@ -299,6 +302,7 @@ export class WorkerHandlers {
     },
     clear: () => {
       this.store.clear();
+      this.links.clear();
     },
     setSchema: ({ files }) => {
       const state = this.store.schemas.set(files);

@@ -6,7 +6,7 @@ import { encodeBase64 } from '../../sources/base64.js';
 import { saveBytes, toHex } from './clipboard.js';
 import { frameLink } from './frame-link.js';
 
-const FORMATS: readonly FormatChoice[] = ['auto', 'cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'crdt-model', 'crdt-patch'];
+const FORMATS: readonly FormatChoice[] = ['auto', 'cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'mqtt', 'stomp', 'phoenix', 'crdt-model', 'crdt-patch'];
 
 /** Copy as hex / base64 / JSON / EDN, save as .bin, and the decoder switcher. */
 export function FrameActions(props: {

@@ -13,6 +13,7 @@ import { CrdtTab } from '../crdt/CrdtTab.js';
 import { DiffTab } from '../diff/DiffTab.js';
 import { ErrorBanner } from './ErrorBanner.js';
 import { UnknownBanner } from './UnknownBanner.js';
+import { ProtocolLinks } from './ProtocolLinks.js';
 import { CompressionBanner } from './CompressionBanner.js';
 import { FrameActions } from './FrameActions.js';
 import { StructureTab } from './StructureTab.js';
@@ -151,6 +152,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
       ) : (
         decoded?.error && <ErrorBanner error={decoded.error} format={decoded.format} onShowByte={showByte} />
       )}
+      <ProtocolLinks links={decoded?.links} />
       {compression && <CompressionBanner compression={compression} decompressed={showDecompressed} onDecompressed={setShowDecompressed} />}
       {decoded?.warnings.map((w) => (
         <div key={w} className="ws-banner-error" style={{ background: 'var(--ws-warn-bg)' }} role="status">

@@ -2,7 +2,10 @@ import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { ConnectionState, ListFilters, SearchState } from '../../state/capture-model.js';
 import { parsePath } from '../../worker/path-filter.js';
 
-export const FORMAT_OPTIONS = ['all', 'cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'crdt-model', 'crdt-patch', 'error', 'unknown', 'empty'] as const;
+export const FORMAT_OPTIONS = ['all', 'cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'socketio', 'mqtt', 'stomp', 'phoenix', 'crdt-model', 'crdt-patch', 'error', 'unknown', 'empty'] as const;
+
+/** The framing protocols the recognizers name (codecs/protocols), and 'none'. */
+export const PROTOCOL_OPTIONS = ['all', 'socket.io', 'engine.io', 'phoenix', 'graphql-ws', 'subscriptions-transport-ws', 'centrifugo', 'wamp', 'stomp', 'mqtt', 'none'] as const;
 
 export interface FilterBarProps {
   readonly filters: ListFilters;
@@ -32,6 +35,10 @@ export function FilterBar(props: FilterBarProps): ReactElement {
   const { filters, connections, connectionLabels, onChange, search } = props;
   const [text, setText] = useState(filters.text);
   const [path, setPath] = useState(filters.path);
+  const [event, setEvent] = useState(filters.event);
+  // Held here too: the list's filters come back with the next snapshot (a frame later), and a
+  // controlled checkbox would show its old state until then.
+  const [hideQuiet, setHideQuiet] = useState(filters.hideQuiet);
   const textRef = useRef<HTMLInputElement>(null);
   const parsed = path.trim() ? parsePath(path) : null;
   const latest = useRef(props);
@@ -57,6 +64,13 @@ export function FilterBar(props: FilterBarProps): ReactElement {
     const timer = setTimeout(() => latest.current.onChange({ text, path }), 200);
     return () => clearTimeout(timer);
   }, [text, path]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // The event filter runs on the list rows (no worker): a short pause is enough.
+  useEffect(() => {
+    if (event === filters.event) return;
+    const timer = setTimeout(() => latest.current.onChange({ event }), 120);
+    return () => clearTimeout(timer);
+  }, [event]); // eslint-disable-line react-hooks/exhaustive-deps
 
   return (
     <div className="ws-filter-bar" role="search">
@@ -98,6 +112,33 @@ export function FilterBar(props: FilterBarProps): ReactElement {
           </option>
         ))}
       </select>
+      <select aria-label="Protocol" data-testid="protocol-filter" value={filters.protocol} onChange={(e) => onChange({ protocol: e.target.value })} style={{ maxWidth: 130 }}>
+        {PROTOCOL_OPTIONS.map((p) => (
+          <option key={p} value={p}>
+            {p === 'all' ? 'all protocols' : p === 'none' ? 'no protocol' : p}
+          </option>
+        ))}
+      </select>
+      <input
+        type="search"
+        placeholder="event / topic"
+        aria-label="Filter frames by event name or topic"
+        data-testid="event-filter"
+        value={event}
+        onChange={(e) => setEvent(e.target.value)}
+        style={{ maxWidth: 120 }}
+      />
+      <label className="ws-filter-check" title="Hide ping / pong, heartbeats and other keep-alives">
+        <input
+          type="checkbox"
+          data-testid="hide-keepalives"
+          checked={hideQuiet}
+          onChange={(e) => {
+            setHideQuiet(e.target.checked);
+            onChange({ hideQuiet: e.target.checked });
+          }}
+        /> hide keep-alives
+      </label>
       {search && !search.done && (
         <span className="ws-filter-progress" data-testid="filter-progress">
           <progress aria-label="Searching frames" max={Math.max(1, search.total)} value={search.searched} /> searching {search.searched.toLocaleString('en-US')} / {search.total.toLocaleString('en-US')}

@@ -1,6 +1,7 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, type KeyboardEvent, type ReactElement, type ReactNode } from 'react';
 import type { FrameSummary } from '../../worker/api.js';
 import { exactBytes, formatBytes, formatTime } from '../shell/format.js';
+import { eventLabel, LIST_COLUMNS, protocolTitle } from './columns.js';
 import { useScrollView } from '../shell/scroll-view.js';
 import './list.css';
 
@@ -33,22 +34,26 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
       data-testid="frame-row"
       data-frame-id={row.frameId}
       data-format={row.lost ? 'lost' : (row.format ?? row.verdict ?? 'unknown')}
-      className={`ws-frame-row${row.frameId % 2 ? ' ws-row-odd' : ''}${row.lost ? ' ws-frame-lost' : ''}`}
+      className={`ws-frame-row${row.frameId % 2 ? ' ws-row-odd' : ''}${row.lost ? ' ws-frame-lost' : ''}${row.protocol?.quiet ? ' ws-quiet' : ''}`}
       style={{ transform: `translateY(${top}px)` }}
       onMouseDown={() => onSelect(row.frameId)}
     >
-      <span className="ws-num ws-muted">{row.frameId}</span>
-      <span className="ws-mono">{formatTime(row.time)}</span>
-      <span className={row.direction === 'sent' ? 'ws-dir-sent' : 'ws-dir-received'} title={row.direction} aria-label={row.direction}>
+      <span data-column="number" className="ws-num ws-muted" title={`frame ${row.frameId} · ${formatTime(row.time)}`}>{row.frameId}</span>
+      <span data-column="time" className="ws-mono">{formatTime(row.time)}</span>
+      <span data-column="direction" className={row.direction === 'sent' ? 'ws-dir-sent' : 'ws-dir-received'} title={row.direction} aria-label={row.direction}>
         {row.direction === 'sent' ? '↑' : '↓'}
       </span>
-      <span title={row.connectionId}>{connection}</span>
-      <span>{row.opcode}</span>
-      <span className="ws-num" title={exactBytes(row.size)}>{formatBytes(row.size)}</span>
-      <span className={row.verdict !== 'unknown' && row.error ? 'ws-badge-error' : row.verdict === 'unknown' || row.verdict === 'empty' ? 'ws-muted' : undefined} title={row.error?.message ?? row.lost}>
+      <span data-column="connection" title={row.connectionId}>{connection}</span>
+      <span data-column="opcode">{row.opcode}</span>
+      <span data-column="size" className="ws-num" title={exactBytes(row.size)}>{formatBytes(row.size)}</span>
+      <span data-column="format" className={row.verdict !== 'unknown' && row.error ? 'ws-badge-error' : row.verdict === 'unknown' || row.verdict === 'empty' ? 'ws-muted' : undefined} title={row.error?.message ?? row.lost}>
         {formatLabel(row)}
       </span>
-      <span className="ws-mono" title={row.preview.length > 60 ? row.preview : undefined}>
+      <span data-column="protocol" title={protocolTitle(row.protocol)}>{row.protocol?.name ?? ''}</span>
+      <span data-column="event" className={row.protocol && !row.protocol.event ? 'ws-muted' : undefined} title={protocolTitle(row.protocol)}>
+        {eventLabel(row.protocol)}
+      </span>
+      <span data-column="preview" className="ws-mono" title={row.preview.length > 60 ? row.preview : undefined}>
         {row.preview}
       </span>
     </div>
@@ -145,21 +150,18 @@ export function FrameList(props: FrameListProps): ReactElement {
   return (
     <div ref={scrollRef} className="ws-frame-list" role="grid" aria-label="Frames" aria-rowcount={rows.length} tabIndex={0} onKeyDown={onKeyDown} onScroll={onScroll} data-testid="frame-list">
       <div style={{ height: total, position: 'relative' }}>
-        <div className="ws-frame-header" role="row">
-          <span className="ws-num">#</span>
-          <span>time</span>
-          <span title="direction">⇅</span>
-          <span>conn</span>
-          <span>type</span>
-          {onSortBySize ? (
-            <button type="button" className="ws-num ws-col-sort" aria-pressed={sortBySize} onClick={() => onSortBySize(!sortBySize)} title={sortBySize ? 'Sorted by size, largest first: click for arrival order' : 'Sort by size, largest first'} data-testid="sort-by-size">
-              size{sortBySize ? ' ▼' : ''}
-            </button>
-          ) : (
-            <span className="ws-num">size</span>
+        <div className="ws-frame-header" role="row" data-testid="frame-list-header">
+          {LIST_COLUMNS.map((c) =>
+            c.id === 'size' && onSortBySize ? (
+              <button key={c.id} type="button" role="columnheader" data-column={c.id} className="ws-num ws-col-sort" aria-pressed={sortBySize} onClick={() => onSortBySize(!sortBySize)} title={sortBySize ? `${c.fullName}: sorted largest first, click for arrival order` : `${c.fullName}: click to sort largest first`} aria-label={c.fullName} data-testid="sort-by-size">
+                size{sortBySize ? ' ▼' : ''}
+              </button>
+            ) : (
+              <span key={c.id} role="columnheader" data-column={c.id} className={c.numeric ? 'ws-num' : undefined} title={c.fullName}>
+                {c.title}
+              </span>
+            ),
           )}
-          <span>format</span>
-          <span>preview</span>
         </div>
         {visible}
       </div>

@@ -6,6 +6,7 @@ import { exactBytes, formatBytes, formatRange } from '../shell/format.js';
 import { barWidth, formatShare } from '../bytes/share.js';
 import { Highlighted } from './Highlighted.js';
 import { TreeHeader } from './TreeHeader.js';
+import { requestOpenFrame } from './open-frame.js';
 import './tree.css';
 
 const ROW_HEIGHT = 18;
@@ -102,6 +103,22 @@ const TreeRow = memo(function TreeRow(props: {
         <span className="ws-tree-preview">
           <Highlighted text={preview} needle={highlight} />
         </span>
+        {node.link && (
+          <button
+            type="button"
+            className="ws-tree-link"
+            data-testid="tree-frame-link"
+            data-link-frame={node.link.frameId}
+            title={`Open frame ${node.link.frameId}`}
+            onMouseDown={(e) => e.stopPropagation()}
+            onClick={(e) => {
+              e.stopPropagation();
+              requestOpenFrame(e.currentTarget, node.link!.frameId);
+            }}
+          >
+            open frame {node.link.frameId}
+          </button>
+        )}
         {showId && <span className="ws-tree-id">id {node.crdtId}{node.crdtSpan !== null ? ` ×${node.crdtSpan}` : ''}</span>}
         {node.incomplete && <span className="ws-tree-flag">incomplete</span>}
         {node.duplicateKey && <span className="ws-tree-flag">duplicate key</span>}

@@ -1,0 +1,47 @@
+import type { FrameSummary } from '../../worker/api.js';
+
+/**
+ * The frame list's columns: a short header title (what fits) and the full name (the
+ * header's tooltip, as DevTools headers give). Widths live in list.css, where the narrow
+ * layout hides the columns marked `narrowHidden` so the preview keeps room at the default
+ * 400 px list width.
+ */
+export interface ListColumn {
+  readonly id: string;
+  readonly title: string;
+  readonly fullName: string;
+  readonly numeric?: boolean;
+  /** Hidden when the list is narrow (its value stays in the row's tooltip). */
+  readonly narrowHidden?: boolean;
+}
+
+export const LIST_COLUMNS: readonly ListColumn[] = [
+  { id: 'number', title: '#', fullName: 'Frame number', numeric: true },
+  { id: 'time', title: 'time', fullName: 'Time received (local)', narrowHidden: true },
+  { id: 'direction', title: '⇅', fullName: 'Direction: ↑ sent, ↓ received' },
+  { id: 'connection', title: 'conn', fullName: 'Connection', narrowHidden: true },
+  { id: 'opcode', title: 'type', fullName: 'WebSocket frame type (text / binary)', narrowHidden: true },
+  { id: 'size', title: 'size', fullName: 'Frame size', numeric: true },
+  { id: 'format', title: 'format', fullName: 'Encoding the payload was read as' },
+  { id: 'protocol', title: 'protocol', fullName: 'Framing protocol (Socket.IO, Phoenix, GraphQL-WS, MQTT, …)' },
+  { id: 'event', title: 'event / topic', fullName: 'Event name, topic or channel (else the message type)' },
+  { id: 'preview', title: 'preview', fullName: 'Decoded value, one line' },
+];
+
+type Protocol = NonNullable<FrameSummary['protocol']>;
+
+/**
+ * What the event / topic column shows: the event or topic, else the message type. In
+ * Phoenix the message type is the application's event (`new_msg`), so it follows the topic.
+ */
+export function eventLabel(p: Protocol | undefined): string {
+  if (!p) return '';
+  if (p.name === 'phoenix' && p.event) return `${p.event} ${p.message}`;
+  return p.event ?? p.message;
+}
+
+/** The event cell's tooltip: every part the recognizer read. */
+export function protocolTitle(p: Protocol | undefined): string | undefined {
+  if (!p) return undefined;
+  return [p.name, p.message, p.event, p.id !== undefined ? `id ${p.id}` : undefined, p.quiet ? 'keep-alive' : undefined].filter(Boolean).join(' · ');
+}

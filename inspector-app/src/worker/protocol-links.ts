@@ -1,0 +1,171 @@
+/**
+ * Links between frames of one connection that a framing protocol implies, built as frames
+ * arrive (in order per connection):
+ * - Socket.IO BINARY_EVENT / BINARY_ACK `451-[…{"_placeholder":true,"num":0}]` is followed,
+ *   in the same direction, by its N attachments as binary frames. Each attachment row says
+ *   whose it is; the event's tree shows each placeholder as "attachment #n → frame m".
+ * - GraphQL over WebSocket (graphql-ws, subscriptions-transport-ws): frames carrying one
+ *   operation id (subscribe / start → next / data … → complete / error) are one operation;
+ *   each of its frames' detail says where the others are.
+ */
+import { Kind, type ProtocolInfo, type SpanIndex } from '../../../codecs/index.js';
+import type { FrameSummary, IngestFrame, TreeNode } from './api.js';
+import { formatBytes } from '../components/shell/format.js';
+
+interface PendingAttachments {
+  readonly eventFrame: number;
+  readonly event: string | undefined;
+  readonly total: number;
+  next: number;
+}
+
+export interface AttachmentOf {
+  readonly eventFrame: number;
+  readonly num: number;
+  readonly total: number;
+  readonly event: string | undefined;
+}
+
+/** One GraphQL operation on a connection, as its frames arrive. */
+interface Operation {
+  readonly id: string;
+  start: { frameId: number; type: string } | null;
+  readonly results: number[];
+  end: { frameId: number; type: string } | null;
+}
+
+/** A line in the frame detail about the frames this one belongs with. */
+export interface FrameLinkLine {
+  readonly text: string;
+  /** Frames the line names, to open. */
+  readonly frameIds: readonly number[];
+}
+
+const GRAPHQL_START = new Set(['subscribe', 'start']);
+const GRAPHQL_RESULT = new Set(['next', 'data']);
+const GRAPHQL_END = new Set(['complete', 'error', 'stop']);
+
+export class ProtocolLinks {
+  /** Operations by `connection id`, the newest one per id. */
+  private readonly operations = new Map<string, Operation>();
+  private readonly operationOf = new Map<number, Operation>();
+
+  /** Attachments still expected, by `connection direction`. */
+  private readonly pending = new Map<string, PendingAttachments>();
+  private readonly attachmentOf = new Map<number, AttachmentOf>();
+  /** Event frame → its attachment frames, in order (with their sizes). */
+  private readonly attachmentsOf = new Map<number, { frameId: number; size: number }[]>();
+
+  /**
+   * Sees a frame as it arrives; returns the row's protocol info and preview when the frame is
+   * an attachment (which its own bytes cannot say).
+   */
+  observe(frame: IngestFrame, protocol: ProtocolInfo | null): Pick<FrameSummary, 'protocol' | 'preview'> | null {
+    const key = `${frame.connectionId} ${frame.direction}`;
+    const waiting = this.pending.get(key);
+    if (waiting && frame.opcode === 'binary') {
+      const num = waiting.next++;
+      if (waiting.next >= waiting.total) this.pending.delete(key);
+      this.attachmentOf.set(frame.frameId, { eventFrame: waiting.eventFrame, num, total: waiting.total, event: waiting.event });
+      this.attachmentsOf.get(waiting.eventFrame)?.push({ frameId: frame.frameId, size: frame.data.byteLength });
+      return {
+        protocol: { name: 'socket.io', message: 'attachment', event: waiting.event, id: String(waiting.eventFrame) },
+        preview: `attachment ${num} of frame ${waiting.eventFrame}${waiting.event ? ` (${waiting.event})` : ''}`,
+      };
+    }
+    // A text frame in that direction before all attachments came: the rest never will.
+    if (waiting && frame.opcode === 'text') this.pending.delete(key);
+    if (protocol && (protocol.protocol === 'graphql-ws' || protocol.protocol === 'subscriptions-transport-ws') && protocol.id !== undefined) this.operation(frame, protocol.message, protocol.id);
+    if (protocol?.protocol === 'socket.io' && protocol.attachments) {
+      this.pending.set(key, { eventFrame: frame.frameId, event: protocol.event, total: protocol.attachments, next: 0 });
+      this.attachmentsOf.set(frame.frameId, []);
+    }
+    return null;
+  }
+
+  attachment(frameId: number): AttachmentOf | undefined {
+    return this.attachmentOf.get(frameId);
+  }
+
+  private operation(frame: IngestFrame, type: string, id: string): void {
+    const key = `${frame.connectionId} ${id}`;
+    let op = this.operations.get(key);
+    // An id comes back for a new operation once the last one with it ended.
+    if (!op || (GRAPHQL_START.has(type) && (op.start || op.end))) this.operations.set(key, (op = { id, start: null, results: [], end: null }));
+    if (GRAPHQL_START.has(type)) op.start = { frameId: frame.frameId, type };
+    else if (GRAPHQL_RESULT.has(type)) op.results.push(frame.frameId);
+    else if (GRAPHQL_END.has(type) && !op.end) op.end = { frameId: frame.frameId, type };
+    this.operationOf.set(frame.frameId, op);
+  }
+
+  /** What the frame detail says about a frame's linked frames (attachments, the GraphQL operation). */
+  linesFor(frameId: number): FrameLinkLine[] {
+    const lines: FrameLinkLine[] = [];
+    const att = this.attachmentOf.get(frameId);
+    if (att) lines.push({ text: `attachment ${att.num} of ${att.total} of frame ${att.eventFrame}${att.event ? ` (${att.event})` : ''}`, frameIds: [att.eventFrame] });
+    const own = this.attachmentsOf.get(frameId);
+    if (own?.length) lines.push({ text: `attachments: ${own.map((a, i) => `#${i} frame ${a.frameId}`).join(', ')}`, frameIds: own.map((a) => a.frameId) });
+    const op = this.operationOf.get(frameId);
+    if (op) {
+      const parts: string[] = [];
+      const ids: number[] = [];
+      if (op.start) {
+        parts.push(`${op.start.type} at frame ${op.start.frameId}`);
+        ids.push(op.start.frameId);
+      }
+      if (op.results.length) {
+        parts.push(`${op.results.length} ${op.start?.type === 'start' ? 'data' : 'next'} (frames ${op.results[0]}${op.results.length > 1 ? `–${op.results[op.results.length - 1]}` : ''})`);
+        ids.push(op.results[0]);
+      }
+      if (op.end) {
+        parts.push(`${op.end.type} at frame ${op.end.frameId}`);
+        ids.push(op.end.frameId);
+      } else parts.push('still open');
+      lines.push({ text: `operation ${op.id}: ${parts.join(', ')}`, frameIds: ids });
+    }
+    return lines;
+  }
+
+  /**
+   * Tree rows of an event frame with its placeholders `{"_placeholder":true,"num":n}` shown
+   * as the attachment they stand for, linked to its frame.
+   */
+  linkPlaceholders(index: SpanIndex, frameId: number, nodes: readonly TreeNode[]): TreeNode[] {
+    const attachments = this.attachmentsOf.get(frameId);
+    if (!attachments) return nodes as TreeNode[];
+    return nodes.map((node) => {
+      const num = placeholderNumber(index, node.id);
+      if (num === null) return node;
+      const target = attachments[num];
+      return {
+        ...node,
+        head: `attachment #${num}`,
+        preview: target ? `→ frame ${target.frameId} (${formatBytes(target.size)})` : '→ not captured (the attachment frame never came)',
+        link: target ? { frameId: target.frameId } : undefined,
+      };
+    });
+  }
+
+  clear(): void {
+    this.operations.clear();
+    this.operationOf.clear();
+    this.pending.clear();
+    this.attachmentOf.clear();
+    this.attachmentsOf.clear();
+  }
+}
+
+/** `n` when the node is the map {"_placeholder": true, "num": n}, else null. */
+function placeholderNumber(index: SpanIndex, id: number): number | null {
+  if (id < 0 || !index.has(id) || index.store.kind[id] !== Kind.map || index.store.arg[id] !== 2) return null;
+  let placeholder = false;
+  let num: number | null = null;
+  for (const c of index.children(id)) {
+    const k = index.keyOf(c);
+    const name = k >= 0 ? index.value(k) : undefined;
+    const value = index.isContainer(c) ? undefined : index.value(c);
+    if (name === '_placeholder') placeholder = value === true;
+    else if (name === 'num' && typeof value === 'number' && Number.isInteger(value) && value >= 0) num = value;
+  }
+  return placeholder ? num : null;
+}
