@@ -4,12 +4,15 @@
  * Format (UTF-8 JSON, one connection / frame per line so large captures diff and grep well):
  *
  *   { "format": "wirescope-capture", "version": 1,
- *     "connections": [ { "connectionId", "url", "protocol", "extensions", "time" } ],
+ *     "connections": [ { "connectionId", "url", "protocol", "extensions", ["extensionsRecorded": true,] "time" } ],
  *     "frames": [ { "c": connectionId, "d": "s" | "r", "t": time, "o": "t" | "b", "b64": base64 } ] }
  *
  * `time` / `t` are ms since the epoch as JSON numbers (JavaScript prints the shortest text
  * that reads back to the same double, so times survive exactly). `b64` is standard base64
  * with padding, text frames included, so invalid UTF-8 in a text frame survives too.
+ * `extensions` is the negotiated Sec-WebSocket-Extensions; "" reads as "not recorded" unless
+ * `extensionsRecorded` is true, which says none was negotiated (optional: older files and
+ * readers are unaffected, the version stays 1).
  * `format` is written first so `detectCaptureKind` finds it in the file's first bytes.
  */
 import type { ConnectionInfo, WireFrame } from './types.js';
@@ -36,7 +39,8 @@ export function serializeCapture(connections: readonly ConnectionInfo[], frames:
   lines.push(`{"format":${JSON.stringify(CAPTURE_FORMAT)},"version":${CAPTURE_VERSION},"connections":[`);
   connections.forEach((c, i) => {
     const { connectionId, url, protocol, extensions, time } = c;
-    lines.push(JSON.stringify({ connectionId, url, protocol, extensions, time }) + (i < connections.length - 1 ? ',' : ''));
+    const recorded = c.extensionsRecorded ? { extensionsRecorded: true } : {};
+    lines.push(JSON.stringify({ connectionId, url, protocol, extensions, ...recorded, time }) + (i < connections.length - 1 ? ',' : ''));
   });
   lines.push('],"frames":[');
   frames.forEach((f, i) => {
@@ -98,7 +102,7 @@ function readConnection(c: unknown): ConnectionInfo | string {
   if (typeof url !== 'string') return 'url is not a string';
   if (typeof protocol !== 'string' || typeof extensions !== 'string') return 'protocol / extensions is not a string';
   if (!isFiniteNumber(time)) return 'time is not a number';
-  return { connectionId, url, protocol, extensions, time };
+  return { connectionId, url, protocol, extensions, ...(c.extensionsRecorded === true ? { extensionsRecorded: true } : {}), time };
 }
 
 /** The frame, or what is wrong with it. */

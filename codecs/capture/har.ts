@@ -77,6 +77,8 @@ export function parseHar(text: string): ParsedHar {
       // The negotiated values are the server's answer; the request only lists offers.
       protocol: headerValue(response.headers, 'sec-websocket-protocol'),
       extensions: headerValue(response.headers, 'sec-websocket-extensions'),
+      // An empty Sec-WebSocket-Extensions header records "none negotiated" (no header: not recorded).
+      ...(hasHeader(response.headers, 'sec-websocket-extensions') && headerValue(response.headers, 'sec-websocket-extensions') === '' ? { extensionsRecorded: true } : {}),
       time: Number.isFinite(started) ? started : (entryFrames[0]?.time ?? 0),
     });
     for (const f of entryFrames) frames.push(f); // no spread: 100k+ frames would overflow the argument stack
@@ -128,6 +130,10 @@ function pickConnectionId(saved: unknown, entryIndex: number, used: Set<string>)
   return id;
 }
 
+function hasHeader(headers: unknown, lowerName: string): boolean {
+  return Array.isArray(headers) && headers.some((h) => isObject(h) && typeof h.name === 'string' && h.name.toLowerCase() === lowerName && typeof h.value === 'string');
+}
+
 function headerValue(headers: unknown, lowerName: string): string {
   if (!Array.isArray(headers)) return '';
   for (const h of headers) {
@@ -177,7 +183,8 @@ function harEntry(c: ConnectionInfo, frames: readonly WireFrame[]): Json {
     { name: 'Connection', value: 'Upgrade' },
     { name: 'Upgrade', value: 'websocket' },
     ...(c.protocol ? [{ name: 'Sec-WebSocket-Protocol', value: c.protocol }] : []),
-    ...(c.extensions ? [{ name: 'Sec-WebSocket-Extensions', value: c.extensions }] : []),
+    // Written empty when none was negotiated (and that is known), so a re-import can tell it from "not recorded".
+    ...(c.extensions || c.extensionsRecorded ? [{ name: 'Sec-WebSocket-Extensions', value: c.extensions }] : []),
   ];
   return {
     startedDateTime: isoTime(start),

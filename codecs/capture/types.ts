@@ -21,6 +21,9 @@ export interface ConnectionInfo {
   readonly url: string;
   /** The negotiated subprotocol ('' when none). */
   readonly protocol: string;
+  /** The negotiated Sec-WebSocket-Extensions ('' when none, or when not recorded: see extensionsRecorded). */
   readonly extensions: string;
+  /** With `extensions` '': true when the capture recorded that none was negotiated; absent, '' means not recorded. */
+  readonly extensionsRecorded?: boolean;
   readonly time: number;
 }

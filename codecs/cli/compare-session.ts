@@ -39,7 +39,8 @@ export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, 
     connections = [chosen];
     messages = messages.filter((m) => m.connectionId === chosen.connectionId);
   }
-  const negotiated = new Map(connections.filter((c) => c.extensions).map((c) => [c.connectionId, c.extensions]));
+  // A recorded '' is "none negotiated": the negotiated wire size is then the plain one.
+  const negotiated = new Map(connections.filter((c) => c.extensions || c.extensionsRecorded).map((c) => [c.connectionId, c.extensions]));
   const rows = await runSessionComparison(messages, {
     codecs,
     engine: zlibEngine(),

@@ -15,8 +15,8 @@ export async function sessionReport(
     scope: `${run.capture.kind === 'har' ? 'HAR' : 'wirescope'} capture: ${run.messages.length} messages on ${run.connections.length} connection${run.connections.length === 1 ? '' : 's'}`,
     rows: run.rows,
     chart,
-    // A file's '' is "not recorded" as often as "none negotiated" (the app reads it so too).
-    connections: run.connections.map((c) => ({ connectionId: c.connectionId, url: c.url, extensions: c.extensions || null })),
+    // A file's '' is "none negotiated" only when the file says it recorded it (extensionsRecorded); otherwise "not recorded".
+    connections: run.connections.map((c) => ({ connectionId: c.connectionId, url: c.url, extensions: c.extensions || c.extensionsRecorded ? c.extensions : null })),
     machine: run.machine ?? { runtime: 'unknown runtime', os: 'unknown OS', cores: null },
     engine: 'zlib (Node, as ws and Chromium run it)',
     generatedAt: new Date().toISOString(),

@@ -68,8 +68,9 @@ describe('chart geometry', () => {
         expect(y).toBeLessThanOrEqual(CHART_HEIGHT);
       }
     }
-    expect(g.yTicks.map((t) => t.text)).toEqual(['0 B', '5.0 kB', '10 kB', '15 kB']);
-    expect(g.summary).toBe('Cumulative message bytes over 200 messages: As captured ends at 12 kB; CBOR ends at 7.0 kB.');
+    // The UI's units (KB = 1,024 bytes, as in the list and the tables), ticks round in them.
+    expect(g.yTicks.map((t) => t.text)).toEqual(['0 B', '5.0 KB', '10 KB', '15 KB']);
+    expect(g.summary).toBe('Cumulative message bytes over 200 messages: As captured ends at 12 KB; CBOR ends at 6.8 KB.');
   });
 
   it('an empty session charts nothing without dividing by zero', () => {

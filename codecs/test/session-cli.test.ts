@@ -103,3 +103,16 @@ describe('wirescope compare --session', () => {
     expect(badCodec.code).toBe(2);
   });
 });
+
+describe('a capture that records "none negotiated" (review #4)', () => {
+  it('compare --session shows the plain wire size as negotiated, for a wirescope capture and a HAR', async () => {
+    const frames = client.map((c, i) => ({ connectionId: 'c1', direction: 'sent' as const, time: i, opcode: 'text' as const, data: utf8.encode(c) }));
+    const info = [{ connectionId: 'c1', url: 'ws://x', protocol: '', extensions: '', extensionsRecorded: true, time: 0 }];
+    const { buildHar } = await import('../capture/har.js');
+    for (const file of [serializeCapture(info, frames), utf8.encode(buildHar(info, frames))]) {
+      const out = JSON.parse((await run(['compare', '--session', 'x', '--json'], file)).stdout);
+      const captured = out.totals.find((t: { codec: string }) => t.codec === 'captured');
+      expect(captured.wire.negotiated).toEqual(captured.plainWire);
+    }
+  });
+});

@@ -125,3 +125,12 @@ describe('compareSession', () => {
     expect(WIRE_VARIANTS).toContain('negotiated');
   });
 });
+
+describe('a connection that negotiated no permessage-deflate (review #4)', () => {
+  it('its "as negotiated" wire size is the plain wire size', async () => {
+    const rows = await runSessionComparison(session(), { codecs: ['captured'], negotiated: new Map([['a', ''], ['b', 'x-webkit-deflate-frame']]) });
+    for (const r of rows) {
+      expect(r.wire.negotiated).toEqual(r.plainWire);
+    }
+  });
+});

@@ -165,3 +165,12 @@ describe('wirescope compare --session --report', () => {
     expect(noSession.stderr).toMatch(/--report needs --session/);
   });
 });
+
+describe('a codec with no messages in the report (review #3)', () => {
+  it('shows "—" in every size and wire column, never 0', async () => {
+    const rows = await runSessionComparison(messages.slice(0, 20), { codecs: ['captured', 'avro'] });
+    const md = sessionReportMarkdown({ ...(await input()), rows, chart: null });
+    const avro = tables(md).get('Session totals')!.get('Avro (inferred)')!;
+    expect(avro.slice(1).every((c) => c === '—')).toBe(true);
+  });
+});

@@ -60,6 +60,8 @@ describe('schema codecs, snappy and brotli in compareSession', () => {
     const bare = totalOf(await runSessionComparison(session(), { codecs: ['avro'] }), 'avro');
     expect(bare.messages).toBe(0);
     expect(bare.leftReason).toBe(`message 1: ${AVRO_NOT_LOADED}`);
+    // Shown in the web inspector too: no talk of "the extension's pages" there (review #6).
+    expect(AVRO_NOT_LOADED).toBe('Avro runs in the CLI only (wirescope compare --session): avsc compiles code with new Function, which extension pages forbid');
   });
 
   it('snappy and brotli are per-message sums of the real compressors; without a brotli compressor the rows say why', async () => {

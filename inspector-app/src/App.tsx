@@ -100,7 +100,9 @@ export function App(props: AppProps): ReactElement {
     connections: [...snapshot.connections.values()].map((c) => ({ connectionId: c.connectionId, label: connectionLabels.get(c.connectionId) ?? c.connectionId, url: c.url, ...(c.extensions !== undefined ? { extensions: c.extensions } : {}) })),
     filteredIds: filtersSet ? snapshot.visible.map((r) => r.frameId) : null,
     heldFrames: snapshot.rows.length,
-  }), [sessionRun, snapshot.connections, snapshot.visible, snapshot.rows.length, filtersSet, connectionLabels]);
+    // What the list holds and shows: frames that arrived while paused are not compared.
+    shown: snapshot.rows,
+  }), [sessionRun, snapshot.connections, snapshot.visible, snapshot.rows, snapshot.rows.length, filtersSet, connectionLabels]);
 
   const selected = selectedId === null ? undefined : session.model.frame(selectedId);
   const listRows = useMemo(() => (listBySize ? [...snapshot.visible].sort((a, b) => b.size - a.size || a.frameId - b.frameId) : snapshot.visible), [snapshot.visible, listBySize]);

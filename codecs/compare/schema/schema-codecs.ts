@@ -34,7 +34,7 @@ const utf8 = new TextEncoder();
 
 /** The Avro row's reason when no Avro codec is passed in. */
 /** Why the browser has no Avro row: avsc needs Node's util and compiles its codecs with `new Function`, which extension pages forbid. */
-export const AVRO_NOT_LOADED = 'Avro runs in the CLI only (wirescope compare --session): avsc compiles its codecs with new Function, which the extension\'s pages forbid';
+export const AVRO_NOT_LOADED = 'Avro runs in the CLI only (wirescope compare --session): avsc compiles code with new Function, which extension pages forbid';
 
 
 export function unsupportedCodec(name: SchemaCodec['name'], label: string, why: string): SchemaCodec {

@@ -10,8 +10,10 @@ import type { SessionMessage } from './session.js';
 export interface CaptureConnection {
   readonly connectionId: string;
   readonly url: string;
-  /** The negotiated `Sec-WebSocket-Extensions` ('' when not recorded). */
+  /** The negotiated `Sec-WebSocket-Extensions` ('' when none or not recorded). */
   readonly extensions: string;
+  /** The file records the header: '' then means none was negotiated. */
+  readonly extensionsRecorded?: boolean;
 }
 
 export interface CaptureSession {
@@ -29,7 +31,7 @@ export function readCaptureSession(bytes: Uint8Array): CaptureSession | { readon
   const parsed = kind === 'har' ? parseHar(new TextDecoder().decode(bytes)) : parseCapture(bytes);
   const errors = parsed.errors.map((e) => ('path' in e ? (e.path ? `${e.path}: ${e.message}` : e.message) : e.entryIndex >= 0 ? `entries[${e.entryIndex}]: ${e.message}` : e.message));
   if (parsed.connections.length === 0 && parsed.frames.length === 0 && errors.length) return { error: errors[0] };
-  const connections = parsed.connections.map((c) => ({ connectionId: c.connectionId, url: c.url, extensions: c.extensions }));
+  const connections: CaptureConnection[] = parsed.connections.map((c) => ({ connectionId: c.connectionId, url: c.url, extensions: c.extensions, ...(c.extensionsRecorded ? { extensionsRecorded: true } : {}) }));
   // Frames of a connection the file does not list still count: the bytes are intact.
   for (const f of parsed.frames) {
     if (!connections.some((c) => c.connectionId === f.connectionId)) connections.push({ connectionId: f.connectionId, url: '', extensions: '' });

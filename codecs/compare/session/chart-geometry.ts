@@ -44,12 +44,21 @@ export interface ChartGeometry {
   readonly summary: string;
 }
 
-/** 1,234 → "1.2 kB", binary-free and short for an axis. */
+const KB = 1024;
+const MB = 1024 * KB;
+const GB = 1024 * MB;
+
+/** 1,234 → "1.2 KB": the UI's units (1 KB = 1,024 bytes, as in the list and the tables), short for an axis. */
 export function shortBytes(n: number): string {
-  if (n >= 1e9) return `${(n / 1e9).toFixed(n >= 1e10 ? 0 : 1)} GB`;
-  if (n >= 1e6) return `${(n / 1e6).toFixed(n >= 1e7 ? 0 : 1)} MB`;
-  if (n >= 1e3) return `${(n / 1e3).toFixed(n >= 1e4 ? 0 : 1)} kB`;
+  if (n >= GB) return `${(n / GB).toFixed(n >= 10 * GB ? 0 : 1)} GB`;
+  if (n >= MB) return `${(n / MB).toFixed(n >= 10 * MB ? 0 : 1)} MB`;
+  if (n >= KB) return `${(n / KB).toFixed(n >= 10 * KB ? 0 : 1)} KB`;
   return `${Math.round(n)} B`;
+}
+
+/** The unit an axis up to `max` bytes counts in, so its ticks are round in the unit shown. */
+function byteUnit(max: number): number {
+  return max >= GB ? GB : max >= MB ? MB : max >= KB ? KB : 1;
 }
 
 /** A round step (1, 2, 5 × 10^k) giving about `count` ticks up to `max`. */
@@ -68,7 +77,8 @@ export function chartGeometry(data: SessionChartData): ChartGeometry {
   const messages = data.at.length ? data.at[data.at.length - 1] : 0;
   let maxBytes = 0;
   for (const s of data.series) for (const b of s.bytes) maxBytes = Math.max(maxBytes, b);
-  const yStep = maxBytes > 0 ? niceStep(maxBytes, 4) : 1;
+  const unit = byteUnit(maxBytes);
+  const yStep = maxBytes > 0 ? Math.max(1, niceStep(maxBytes / unit, 4) * unit) : 1;
   const yMax = maxBytes > 0 ? Math.ceil(maxBytes / yStep) * yStep : 1;
   const xStep = messages > 0 ? niceStep(messages, 5) : 1;
   const x = (count: number): number => x0 + (messages > 0 ? (count / messages) * (x1 - x0) : 0);

@@ -51,7 +51,7 @@ export async function cumulativeBytes(messages: readonly SessionMessage[], codec
   const at = samplePositions(data.length, options.points ?? 120);
   const yieldEvery = options.yieldEvery ?? 500;
   const charted = codecs.filter((c) => c.codec === 'captured' || codecByName(c.codec));
-  const notCharted = codecs.filter((c) => !charted.includes(c)).map((c) => ({ codec: c.codec, why: 'not in the codec registry the chart re-encodes with (a schema codec needs the schema inferred from the whole session)' }));
+  const notCharted = codecs.filter((c) => !charted.includes(c)).map((c) => ({ codec: c.codec, why: 'not in the codec registry the chart re-encodes with: a schema codec needs the schema inferred from the whole session' }));
   const needsValues = charted.some((c) => c.codec !== 'captured');
   const running = charted.map(() => 0);
   const series = charted.map(() => [] as number[]);

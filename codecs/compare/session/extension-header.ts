@@ -47,3 +47,8 @@ export function parseDeflateExtension(header: string): ParsedExtension {
   }
   return { ok: false, error: 'no permessage-deflate in the extension header' };
 }
+
+/** Whether a negotiated header names permessage-deflate at all ('' and other extensions do not: messages go uncompressed). */
+export function negotiatesDeflate(header: string): boolean {
+  return header.split(',').some((extension) => extension.split(';')[0].trim().toLowerCase() === 'permessage-deflate');
+}

@@ -82,7 +82,8 @@ function cells(r: SessionRow, x: Extras): Cell[] {
   for (const v of WIRE_VARIANTS) {
     const w = r.wire[v];
     const why = wireWhy(w, v);
-    out.push(why !== null || w === null || 'unsupported' in w ? { text: '—', why: why ?? 'unknown' } : { text: int(w.total) });
+    // A codec with no messages has no wire size: its reason, not 0.
+    out.push(empty ? none : why !== null || w === null || 'unsupported' in w ? { text: '—', why: why ?? 'unknown' } : { text: int(w.total) });
   }
   return out;
 }

@@ -19,7 +19,7 @@ import { toTarget } from '../convert.js';
 import { isPlainJson, scanValue, type ValueFeatures } from '../features.js';
 import { AVRO_NOT_LOADED, inferredProtobufCodec, loadedProtobufCodec, unsupportedCodec, type SchemaCodec } from '../schema/schema-codecs.js';
 import { BROTLI_NOT_IN_BROWSER, snappySize, type BrotliCompressor } from './message-compressors.js';
-import { CONTEXT_TAKEOVER, NO_CONTEXT_TAKEOVER, parseDeflateExtension, type DeflateParams } from './extension-header.js';
+import { CONTEXT_TAKEOVER, NO_CONTEXT_TAKEOVER, negotiatesDeflate, parseDeflateExtension, type DeflateParams } from './extension-header.js';
 import { frameHeaderSize, type Direction } from './framing.js';
 import { createSender, fflateEngine, type DeflateEngine, type PermessageDeflateSender } from './permessage-deflate.js';
 
@@ -327,6 +327,11 @@ function rowOf(name: string, codec: Codec | null | undefined, connectionId: stri
     const w = acc.wire.get(variant);
     if (!w) {
       const header = negotiated?.get(connectionId);
+      // A known header without permessage-deflate: the messages went uncompressed, so "as negotiated" is the plain wire.
+      if (variant === 'negotiated' && header !== undefined && !negotiatesDeflate(header)) {
+        wire[variant] = { payload: acc.size, headers: acc.headers, total: acc.size + acc.headers };
+        continue;
+      }
       const parsed = header ? parseDeflateExtension(header) : null;
       wire[variant] = parsed && !parsed.ok ? { unsupported: `the negotiated header does not read: ${parsed.error}` } : null;
       continue;

@@ -339,15 +339,15 @@ export class CaptureModel {
   }
 
   /** A connection read from a file: shown, never offered a Close button. */
-  addImportedConnection(info: { connectionId: string; url: string; protocol: string; extensions?: string }): void {
+  addImportedConnection(info: { connectionId: string; url: string; protocol: string; extensions?: string; extensionsRecorded?: boolean }): void {
     // A file's '' means "not recorded" as often as "none negotiated": only a header counts as known.
-    this.setConnection({ connectionId: info.connectionId, url: info.url, protocol: info.protocol, status: 'imported', detail: 'from a file', ...(info.extensions ? { extensions: info.extensions } : {}) });
+    this.setConnection({ connectionId: info.connectionId, url: info.url, protocol: info.protocol, status: 'imported', detail: 'from a file', ...(info.extensions || info.extensionsRecorded ? { extensions: info.extensions ?? '' } : {}) });
   }
 
   /** Known connections (for export): id → URL and subprotocol. */
-  connectionInfo(): Record<string, { url: string; protocol: string }> {
-    const out: Record<string, { url: string; protocol: string }> = {};
-    for (const [id, c] of this.connections) out[id] = { url: c.url, protocol: c.protocol };
+  connectionInfo(): Record<string, { url: string; protocol: string; extensions?: string }> {
+    const out: Record<string, { url: string; protocol: string; extensions?: string }> = {};
+    for (const [id, c] of this.connections) out[id] = { url: c.url, protocol: c.protocol, ...(c.extensions !== undefined ? { extensions: c.extensions } : {}) };
     return out;
   }
 

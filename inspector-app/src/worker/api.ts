@@ -320,7 +320,8 @@ export interface WorkerMethods {
   diff: { params: { frameA: number; frameB: number }; result: DiffRow[] | null };
   encode: { params: { json: string; as: EncodeAs }; result: EncodeResult };
   setFilter: { params: FilterQuery; result: number[] | null };
-  exportCapture: { params: { kind: 'har' | 'wirescope'; connections: Record<string, { url: string; protocol: string }> }; result: Uint8Array };
+  /** `extensions`: the negotiated Sec-WebSocket-Extensions when known ('' = none negotiated), kept in the export. */
+  exportCapture: { params: { kind: 'har' | 'wirescope'; connections: Record<string, { url: string; protocol: string; extensions?: string }> }; result: Uint8Array };
   /** Lowers (or raises) the cap; the answer names the frames it evicted, so the list can drop them at once. */
   setCap: { params: { bytes: number }; result: CapResult };
   clear: { params: Record<string, never>; result: void };

@@ -202,4 +202,17 @@ describe('export', () => {
     const cap = parseCapture(h.methods.exportCapture({ kind: 'wirescope', connections: {} }));
     expect(cap.frames.map((f) => [f.opcode, Array.from(f.data)])).toEqual(frames.map((f) => [f.opcode, Array.from(f.data)]));
   });
+
+  it('keeps the negotiated Sec-WebSocket-Extensions, "none negotiated" included (review #4)', () => {
+    const h = withFrames(frame(cbor({ x: 1 })));
+    for (const extensions of ['permessage-deflate; server_no_context_takeover', '']) {
+      const connections = { c1: { url: 'ws://localhost/x', protocol: '', extensions } };
+      const har = parseHar(new TextDecoder().decode(h.methods.exportCapture({ kind: 'har', connections })));
+      const cap = parseCapture(h.methods.exportCapture({ kind: 'wirescope', connections }));
+      for (const c of [har.connections[0], cap.connections[0]]) expect(c).toMatchObject(extensions === '' ? { extensions, extensionsRecorded: true } : { extensions });
+    }
+    // Not known: not claimed.
+    const unknown = parseCapture(h.methods.exportCapture({ kind: 'wirescope', connections: { c1: { url: 'ws://localhost/x', protocol: '' } } }));
+    expect(unknown.connections[0].extensionsRecorded).toBeUndefined();
+  });
 });

@@ -292,7 +292,7 @@ export class WorkerHandlers {
     exportCapture: ({ kind, connections }) => {
       const frames = [...this.store.all()].map((f) => ({ connectionId: f.connectionId, direction: f.direction, time: f.time, opcode: f.opcode, data: f.data }));
       const ids = [...new Set(frames.map((f) => f.connectionId))];
-      const infos = ids.map((id) => ({ connectionId: id, url: connections[id]?.url ?? `ws://unknown/${id}`, protocol: connections[id]?.protocol ?? '', extensions: '', time: frames.find((f) => f.connectionId === id)?.time ?? 0 }));
+      const infos = ids.map((id) => ({ connectionId: id, url: connections[id]?.url ?? `ws://unknown/${id}`, protocol: connections[id]?.protocol ?? '', extensions: connections[id]?.extensions ?? '', ...(connections[id]?.extensions !== undefined ? { extensionsRecorded: true } : {}), time: frames.find((f) => f.connectionId === id)?.time ?? 0 }));
       if (kind === 'har') return new TextEncoder().encode(buildHar(infos, frames, { creator: 'wirescope' }));
       return serializeCapture(infos, frames);
     },

@@ -48,13 +48,13 @@ describe('session comparison job', () => {
     expect(chart.series.length + chart.notCharted.length).toBe(totals.length);
   });
 
-  it('passes the negotiated header on: the negotiated column is filled only then', async () => {
+  it('passes the negotiated header on: deflate simulated for c0, the plain wire for c1 (none negotiated)', async () => {
     const c = collect();
     await runSessionCompare(frames(40), { c0: 'permessage-deflate; server_no_context_takeover', c1: '' }, new AbortController().signal, c.sink);
     const c0 = c.rows.find((r) => r.connectionId === 'c0' && r.codec === 'captured')!;
     const c1 = c.rows.find((r) => r.connectionId === 'c1' && r.codec === 'captured')!;
     expect(c0.wire.negotiated).not.toBeNull();
-    expect(c1.wire.negotiated).toBeNull();
+    expect(c1.wire.negotiated).toEqual(c1.plainWire);
   });
 
   it('posts one rows message per codec, however many connections (the page renders once per codec)', async () => {
@@ -92,5 +92,14 @@ describe('session comparison job', () => {
     expect(end && end.type === 'session-end' && end.cancelled).toBe(true);
     // Cancelled during decoding or the first codec: not every codec's total came in.
     expect(posted.filter((m) => m.type === 'session-rows' && m.rows.some((r) => r.connectionId === null)).length).toBeLessThan(SESSION_CODECS.length);
+  });
+});
+
+describe('session comparison job, no permessage-deflate negotiated (review #4)', () => {
+  it('passes an empty header on: "as negotiated" is the plain wire size', async () => {
+    const c = collect();
+    await runSessionCompare(frames(20, 1), { c0: '' }, new AbortController().signal, c.sink);
+    const total = c.rows.find((r) => r.codec === 'captured' && r.connectionId === null)!;
+    expect(total.wire.negotiated).toEqual(total.plainWire);
   });
 });

@@ -44,7 +44,7 @@ export async function runSessionCompare(frames: readonly IngestFrame[], negotiat
     // Loaded on first use: the session comparison brings every codec (schema codecs included);
     // if one cannot load in this browser, this job reports why and the decode worker lives on.
     const [{ compareSession }, { cumulativeBytes }] = await Promise.all([import('../../../codecs/compare/session/session.js'), import('../../../codecs/compare/session/cumulative.js')]);
-    const generator = compareSession(messages, { negotiated: new Map(Object.entries(negotiated).filter(([, h]) => h !== '')), signal, onProgress: (p) => sink.progress(p) });
+    const generator = compareSession(messages, { negotiated: new Map(Object.entries(negotiated)), signal, onProgress: (p) => sink.progress(p) });
     let batch: SessionRow[] = [];
     for await (const row of generator) {
       batch.push(row);

@@ -222,3 +222,57 @@ describe('CompareModes', () => {
     expect(screen.queryByTestId('compare-mode-session')).toBeNull();
   });
 });
+
+describe('SessionCompare review fixes', () => {
+  it('#3: a codec with no messages shows dashes with the reason in the permessage-deflate columns, not "0 B"', () => {
+    const { client } = setup();
+    fireEvent.click(screen.getByTestId('session-run'));
+    const zero = { payload: 0, headers: 0, total: 0 };
+    act(() => {
+      client.jobs[0].handlers.onRows([row('captured', 'As captured', null, null, 1000)]);
+      client.jobs[0].handlers.onRows([row('avro', 'Avro (inferred)', null, null, 0, { messages: 0, size: 0, gzip: 0, deflate: 0, left: 10, leftReason: 'message 1: Avro runs in the CLI only', wire: { contextTakeover: zero, noContextTakeover: zero, negotiated: null } })]);
+    });
+    const avro = screen.getByTestId('session-totals').querySelector('tr[data-codec=avro]') as HTMLElement;
+    expect(avro.textContent).not.toMatch(/0 B/);
+    expect(within(avro).getAllByTestId('session-dash').every((d) => /Avro runs in the CLI only/.test(d.getAttribute('title') ?? ''))).toBe(true);
+  });
+
+  it('#6: messages left out for one reason are grouped', () => {
+    const { client } = setup();
+    fireEvent.click(screen.getByTestId('session-run'));
+    const why = 'Avro runs in the CLI only';
+    const mismatches = Array.from({ length: 51 }, (_, i) => ({ message: i + 1, reason: why }));
+    act(() => client.jobs[0].handlers.onRows([row('avro', 'Avro (inferred)', null, null, 0, { messages: 0, left: 51, leftReason: `message 1: ${why}`, mismatches })]));
+    const text = screen.getByTestId('session-left').textContent ?? '';
+    expect(text).toContain(`Avro (inferred): 51 messages: ${why}`);
+    expect(text).not.toContain('message 2:');
+  });
+
+  it('#2: compares the frames held and shown, with their counts in the picker', () => {
+    const shown = [
+      { frameId: 1, connectionId: 'c1' },
+      { frameId: 2, connectionId: 'c1' },
+      { frameId: 4, connectionId: 'c2' },
+    ];
+    const { client } = setup({ heldFrames: 3, shown });
+    expect(screen.getByRole('option', { name: /Connection #1/ }).textContent).toMatch(/\(2 frames\)/);
+    expect(screen.getByRole('option', { name: /Whole capture/ }).textContent).toMatch(/\(3 frames\)/);
+    fireEvent.click(screen.getByTestId('session-run'));
+    expect(client.jobs[0].scope).toEqual({ kind: 'frames', frameIds: [1, 2] });
+    fireEvent.change(screen.getByTestId('session-scope'), { target: { value: 'all' } });
+    act(() => client.jobs[0].handlers.onEnd({ cancelled: false, error: null, chart: null, messages: 2, workerMs: 1 }));
+    fireEvent.click(screen.getByTestId('session-run'));
+    expect(client.jobs[1].scope).toEqual({ kind: 'frames', frameIds: [1, 2, 4] });
+  });
+
+  it('#11: the "Not charted" note has no nested parentheses', () => {
+    const { client } = setup();
+    fireEvent.click(screen.getByTestId('session-run'));
+    act(() => {
+      client.jobs[0].handlers.onRows([row('captured', 'As captured', null, null, 800)]);
+      client.jobs[0].handlers.onEnd({ cancelled: false, error: null, chart: { at: [5, 10], series: [{ codec: 'captured', label: 'As captured', bytes: [400, 800] }], notCharted: [{ codec: 'avro', why: 'not in the codec registry the chart re-encodes with (a schema codec needs the schema inferred from the whole session)' }] }, messages: 10, workerMs: 1 });
+    });
+    const note = screen.getByText(/Not charted/).textContent ?? '';
+    expect(note).not.toMatch(/\([^)]*\(/);
+  });
+});

@@ -27,6 +27,12 @@ export interface SessionSource {
   readonly filteredIds: readonly number[] | null;
   /** Frames held (the whole capture). */
   readonly heldFrames: number;
+  /**
+   * The frames held and shown in the list (not those that arrived while paused), in arrival
+   * order: the comparison covers exactly these (lost placeholders, which hold no bytes,
+   * aside), so its count matches the list's.
+   */
+  readonly shown?: readonly { readonly frameId: number; readonly connectionId: string; readonly lost?: string }[];
   readonly machine?: MachineInfo;
   /** Offers text as a download; default: an <a download> on a Blob. */
   readonly save?: (text: string, name: string, type: string) => void;
@@ -48,6 +54,17 @@ function saveText(text: string, name: string, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** Messages left out for the same reason, grouped: "message 3: …" for one, "51 messages: …" for many. */
+export function groupedReasons(mismatches: readonly { readonly message: number; readonly reason: string }[]): string {
+  const byReason = new Map<string, number[]>();
+  for (const m of mismatches) {
+    const list = byReason.get(m.reason);
+    if (list) list.push(m.message);
+    else byReason.set(m.reason, [m.message]);
+  }
+  return [...byReason].map(([reason, ms]) => (ms.length === 1 ? `message ${formatBytes(ms[0])}: ${reason}` : `${formatBytes(ms.length)} messages: ${reason}`)).join('; ');
+}
+
 const choiceValue = (c: ScopeChoice): string => (c.kind === 'connection' ? `connection:${c.connectionId}` : c.kind);
 function parseChoice(value: string): ScopeChoice {
   if (value.startsWith('connection:')) return { kind: 'connection', connectionId: value.slice('connection:'.length) };
@@ -60,7 +77,11 @@ function parseChoice(value: string): ScopeChoice {
  * direction and per connection, the chart, and copy or save the report.
  */
 export function SessionCompare({ client, source, currentConnectionId, clipboard = defaultClipboard() }: { client: Pick<WorkerClient, 'compareSession'>; source: SessionSource; currentConnectionId?: string; clipboard?: ClipboardLike | null }): ReactElement {
-  const { run, connections, filteredIds, heldFrames } = source;
+  const { run, connections, filteredIds } = source;
+  // Derived here, only while the session view is shown (not on every list update of the app).
+  const shown = useMemo(() => source.shown?.filter((f) => f.lost === undefined), [source.shown]);
+  const heldFrames = shown ? shown.length : source.heldFrames;
+  const shownOf = (connectionId: string) => (shown ? shown.filter((f) => f.connectionId === connectionId) : null);
   const state = useSyncExternalStore(run.subscribe, run.get) ?? IDLE_SESSION;
   const [choice, setChoice] = useState<ScopeChoice>(() => (currentConnectionId !== undefined && connections.some((c) => c.connectionId === currentConnectionId) ? { kind: 'connection', connectionId: currentConnectionId } : { kind: 'all' }));
   const [toast, setToast] = useState<string | null>(null);
@@ -78,14 +99,22 @@ export function SessionCompare({ client, source, currentConnectionId, clipboard 
             const c = chosenConnections[0];
             return c ? `connection ${c.label} ${c.url}` : 'a connection no longer listed';
           })();
-  const scopeFrames = choice.kind === 'filter' ? (filteredIds?.length ?? 0) : choice.kind === 'all' ? heldFrames : null;
+  const scopeFrames = choice.kind === 'filter' ? (filteredIds?.length ?? 0) : choice.kind === 'all' ? heldFrames : (shownOf(choice.connectionId)?.length ?? null);
 
   const start = useCallback(() => {
-    const scope: SessionScope = choice.kind === 'all' ? { kind: 'all' } : choice.kind === 'filter' ? { kind: 'frames', frameIds: filteredIds ?? [] } : { kind: 'connection', connectionId: choice.connectionId };
+    // With the shown frames known, the scope names them: frames that arrived while paused are not compared.
+    const scope: SessionScope =
+      choice.kind === 'filter'
+        ? { kind: 'frames', frameIds: filteredIds ?? [] }
+        : shown
+          ? { kind: 'frames', frameIds: (choice.kind === 'all' ? shown : (shownOf(choice.connectionId) ?? [])).map((f) => f.frameId) }
+          : choice.kind === 'all'
+            ? { kind: 'all' }
+            : { kind: 'connection', connectionId: choice.connectionId };
     const negotiated: Record<string, string> = {};
     for (const c of chosenConnections) if (c.extensions !== undefined) negotiated[c.connectionId] = c.extensions;
     run.start(client, scope, negotiated, scopeLabel);
-  }, [choice, filteredIds, chosenConnections, run, client, scopeLabel]);
+  }, [choice, filteredIds, shown, chosenConnections, run, client, scopeLabel]);
 
   const report = useMemo((): SessionReportInput | null => {
     if (state.phase !== 'done' && state.phase !== 'cancelled') return null;
@@ -153,6 +182,7 @@ export function SessionCompare({ client, source, currentConnectionId, clipboard 
             {connections.map((c) => (
               <option key={c.connectionId} value={`connection:${c.connectionId}`}>
                 Connection {c.label} {c.url.length > 60 ? `${c.url.slice(0, 57)}…` : c.url}
+                {shown ? ` (${formatBytes(shownOf(c.connectionId)?.length ?? 0)} frames)` : ''}
               </option>
             ))}
           </select>
@@ -208,7 +238,7 @@ export function SessionCompare({ client, source, currentConnectionId, clipboard 
         <p className="ws-note" data-testid="session-negotiated">
           {knownHeaders.length === 0
             ? 'The capture does not record the negotiated Sec-WebSocket-Extensions: both permessage-deflate with and without context takeover are shown.'
-            : knownHeaders.map(([id, h]) => (h === '' ? `${nameOf(id)} negotiated no permessage-deflate: its wire size is "wire, plain".` : `${nameOf(id)} negotiated "${h}" (recorded in the capture): "wire, as negotiated" uses it.`)).join(' ')}
+            : knownHeaders.map(([id, h]) => (h === '' ? `${nameOf(id)} negotiated no permessage-deflate: "wire, as negotiated" shows its "wire, plain" figures.` : `${nameOf(id)} negotiated "${h}" (recorded in the capture): "wire, as negotiated" uses it.`)).join(' ')}
         </p>
       ) : null}
       {totals.length > 0 ? <SessionTable rows={totals} caption="Session totals per codec" testId="session-totals" hideNegotiated={knownHeaders.length === 0} /> : null}
@@ -220,7 +250,7 @@ export function SessionCompare({ client, source, currentConnectionId, clipboard 
               .filter((r) => r.left > 0)
               .map((r) => (
                 <li key={r.codec}>
-                  {r.label}: {(r.mismatches ?? []).length ? (r.mismatches ?? []).map((m) => `message ${formatBytes(m.message)}: ${m.reason}`).join('; ') : (r.leftReason ?? 'no reason recorded')}
+                  {r.label}: {(r.mismatches ?? []).length ? groupedReasons(r.mismatches ?? []) : (r.leftReason ?? 'no reason recorded')}
                   {(r.mismatches ?? []).length < r.left ? ` (and ${formatBytes(r.left - (r.mismatches ?? []).length)} more)` : ''}
                 </li>
               ))}
