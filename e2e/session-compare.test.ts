@@ -72,7 +72,7 @@ describe('session comparison in Chromium', () => {
     await page.goto(new URL('index.html', server.httpUrl).href);
     const bytes = captureFile();
     await page.getByTestId('import-input').setInputFiles({ name: 'session.wscap.json', mimeType: 'application/json', buffer: Buffer.from(bytes) });
-    await expect.poll(() => page.getByTestId('frame-count').textContent(), { timeout: 30_000 }).toBe(`${BIG + 120} frames`);
+    await expect.poll(() => page.getByTestId('frame-count').textContent(), { timeout: 30_000 }).toBe(`${(BIG + 120).toLocaleString('en-US')} frames`);
 
     // Any frame: the view starts on its connection; pick "small".
     await page.locator('[data-testid=frame-row]').first().dispatchEvent('mousedown');

@@ -37,6 +37,7 @@ describe('copy a node from the tree', () => {
     // key "list" (64 6c 69 73 74) then the array (82 01 61 78)
     expect(clipboard.written[2]).toBe('64 6c 69 73 74 82 01 61 78');
     expect(clipboard.written[3]).toBe('$.list');
-    expect(screen.getByTestId('node-copy-notice').textContent).toBe('copied path');
+    // The notice is set after the clipboard's promise settles: wait for it, do not race it.
+    await waitFor(() => expect(screen.getByTestId('node-copy-notice').textContent).toBe('copied path'));
   });
 });
