@@ -5,22 +5,16 @@
  *
  * Type-only imports of session.ts on purpose: the inspector page and the report import this
  * file, and session.ts pulls in every codec (schema codecs with Node-minded libraries); the
- * page must not load them, only the worker does. `sumRows` is therefore the same sum as
- * session.ts's `totalRow`, kept here (session-groups tests check the two agree).
+ * page must not load them, only the worker does. session.ts's `totalRow` is `sumRows` with
+ * the codec's name and label, so the view's sums and the core's totals are one function.
  */
-import type { SessionRow as BaseRow, WireSize, WireVariant } from './session.js';
+import type { SessionRow, WireSize, WireVariant } from './session.js';
 import type { Direction } from './framing.js';
 
-/**
- * A session row with the columns other modules may add (snappy, brotli, schema sizes,
- * the messages left out): read when present, so rows with or without them both render.
- */
-export type SessionRow = BaseRow & {
-  readonly snappy?: number | null;
-  readonly brotli?: number | { readonly unsupported: string } | null;
-  readonly schema?: { readonly bytes: number; readonly text: string; readonly messages: number; readonly perMessage: number } | null;
-  readonly mismatches?: readonly { readonly message: number; readonly reason: string }[];
-};
+export type { SessionRow };
+
+/** Messages left out listed per row (the rest are counted in `left`). */
+export const MAX_LISTED_MISMATCHES = 50;
 
 /** session.ts's WIRE_VARIANTS (a value import would load session.ts). */
 export const WIRE_ORDER: readonly WireVariant[] = ['contextTakeover', 'noContextTakeover', 'negotiated'];
@@ -41,10 +35,9 @@ export function sumRows(rows: readonly SessionRow[]): SessionRow {
       wire[variant] = { payload, headers, total: payload + headers };
     }
   }
-  const first = rows[0];
   const out: SessionRow = {
-    codec: first.codec,
-    label: first.label,
+    codec: rows[0]?.codec ?? '',
+    label: rows[0]?.label ?? '',
     connectionId: null,
     direction: null,
     messages: sum((r) => r.messages),
@@ -64,7 +57,7 @@ export function sumRows(rows: readonly SessionRow[]): SessionRow {
   }
   // The schema is sent once for the whole selection: every row of a codec carries the same one.
   if (rows.some((r) => r.schema !== undefined)) extra.schema = rows.find((r) => r.schema)?.schema ?? null;
-  if (rows.some((r) => r.mismatches !== undefined)) extra.mismatches = rows.flatMap((r) => r.mismatches ?? []).sort((a, b) => a.message - b.message).slice(0, 50);
+  if (rows.some((r) => r.mismatches !== undefined)) extra.mismatches = rows.flatMap((r) => r.mismatches ?? []).sort((a, b) => a.message - b.message).slice(0, MAX_LISTED_MISMATCHES);
   return { ...out, ...extra };
 }
 

@@ -21,6 +21,7 @@ import { AVRO_NOT_LOADED, inferredProtobufCodec, loadedProtobufCodec, unsupporte
 import { BROTLI_NOT_IN_BROWSER, snappySize, type BrotliCompressor } from './message-compressors.js';
 import { CONTEXT_TAKEOVER, NO_CONTEXT_TAKEOVER, negotiatesDeflate, parseDeflateExtension, type DeflateParams } from './extension-header.js';
 import { frameHeaderSize, type Direction } from './framing.js';
+import { MAX_LISTED_MISMATCHES, sumRows } from './groups.js';
 import { createSender, fflateEngine, type DeflateEngine, type PermessageDeflateSender } from './permessage-deflate.js';
 
 export interface SessionMessage {
@@ -47,7 +48,7 @@ export interface SessionMismatch {
 }
 
 /** At most this many mismatches are listed per row (`left` counts them all). */
-export const MAX_LISTED_MISMATCHES = 50;
+export { MAX_LISTED_MISMATCHES };
 
 export interface SchemaSize {
   /** The schema's own bytes (the `.proto` text, the Avro JSON schema), sent once. */
@@ -361,50 +362,10 @@ function rowOf(name: string, codec: Codec | null | undefined, connectionId: stri
 
 const labelOf = (name: string, codec: Codec | null | undefined): string => (codec ? codec.label : name === 'captured' ? 'As captured' : name);
 
-/** The sum of a codec's rows; a wire variant is null / unsupported when any row's is. */
+/** The sum of a codec's rows (groups.ts `sumRows`, which the view uses too), named for the codec. */
 export function totalRow(name: string, codec: Codec | null | undefined, rows: readonly SessionRow[]): SessionRow {
-  const sum = (f: (r: SessionRow) => number): number => rows.reduce((a, r) => a + f(r), 0);
-  const wire = {} as Record<WireVariant, WireSize | null>;
-  for (const variant of WIRE_VARIANTS) {
-    const sizes = rows.map((r) => r.wire[variant]);
-    const unsupported = sizes.find((s): s is { unsupported: string } => s !== null && 'unsupported' in s);
-    if (unsupported) wire[variant] = unsupported;
-    else if (sizes.some((s) => s === null) || sizes.length === 0) wire[variant] = null;
-    else {
-      const known = sizes as { payload: number; headers: number; total: number }[];
-      const payload = known.reduce((a, s) => a + s.payload, 0);
-      const headers = known.reduce((a, s) => a + s.headers, 0);
-      wire[variant] = { payload, headers, total: payload + headers };
-    }
-  }
-  return {
-    codec: name,
-    label: labelOf(name, codec),
-    connectionId: null,
-    direction: null,
-    messages: sum((r) => r.messages),
-    size: sum((r) => r.size),
-    gzip: sum((r) => r.gzip),
-    deflate: sum((r) => r.deflate),
-    plainWire: { payload: sum((r) => r.plainWire.payload), headers: sum((r) => r.plainWire.headers), total: sum((r) => r.plainWire.total) },
-    wire,
-    left: sum((r) => r.left),
-    leftReason: rows.find((r) => r.leftReason)?.leftReason ?? null,
-    snappy: rows.some((r) => r.snappy == null) ? null : sum((r) => r.snappy as number),
-    brotli: totalBrotli(rows),
-    schema: null,
-    mismatches: rows
-      .flatMap((r) => r.mismatches ?? [])
-      .sort((a, b) => a.message - b.message)
-      .slice(0, MAX_LISTED_MISMATCHES),
-  };
-}
-
-function totalBrotli(rows: readonly SessionRow[]): SessionRow['brotli'] {
-  const why = rows.find((r) => r.brotli != null && typeof r.brotli === 'object');
-  if (why) return why.brotli;
-  if (rows.some((r) => r.brotli == null)) return null;
-  return rows.reduce((a, r) => a + (r.brotli as number), 0);
+  // Every row from `rowOf` carries snappy, brotli and mismatches; the defaults are for a codec with no rows.
+  return { snappy: 0, brotli: 0, mismatches: [], ...sumRows(rows), codec: name, label: labelOf(name, codec), schema: null };
 }
 
 /** Collects every row (those before an abort). */
