@@ -156,9 +156,9 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
       afterTag = readVarint(bytes, pos, top.limit);
       if (afterTag < 0) {
         if ((resume = recover(index, frames)) >= 0) {
-        pos = resume;
-        continue;
-      }
+          pos = resume;
+          continue;
+        }
         if (afterTag === VARINT_TRUNCATED) fail(index, frames, 'truncated', top.limit, 'unexpected end of input inside a field tag');
         else fail(index, frames, 'invalid-varint', tagStart, 'field tag varint longer than 10 bytes');
         return;
@@ -189,9 +189,9 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
     if (wt === WireType.endGroup) {
       if (top.groupField !== field) {
         if ((resume = recover(index, frames)) >= 0) {
-        pos = resume;
-        continue;
-      }
+          pos = resume;
+          continue;
+        }
         fail(index, frames, 'unmatched-end-group', tagStart, top.groupField < 0 ? `end-group tag for field ${field} without a start-group tag` : `end-group tag for field ${field} inside the group of field ${top.groupField}`);
         return;
       }
@@ -214,9 +214,9 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
           next = readVarint(bytes, pos, top.limit);
           if (next < 0) {
             if ((resume = recover(index, frames)) >= 0) {
-        pos = resume;
-        continue;
-      }
+              pos = resume;
+              continue;
+            }
             if (next === VARINT_TRUNCATED) fail(index, frames, 'truncated', top.limit, `unexpected end of input inside the varint of field ${field}`);
             else fail(index, frames, 'invalid-varint', pos, `varint of field ${field} longer than 10 bytes`);
             return;
@@ -232,9 +232,9 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
         const size = wt === WireType.i64 ? 8 : 4;
         if (top.limit - pos < size) {
           if ((resume = recover(index, frames)) >= 0) {
-        pos = resume;
-        continue;
-      }
+            pos = resume;
+            continue;
+          }
           fail(index, frames, 'truncated', top.limit, `unexpected end of input: field ${field} needs ${size} bytes, ${top.limit - pos} remain`);
           return;
         }
@@ -249,9 +249,9 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
           payload = readVarint(bytes, pos, top.limit);
           if (payload < 0) {
             if ((resume = recover(index, frames)) >= 0) {
-        pos = resume;
-        continue;
-      }
+              pos = resume;
+              continue;
+            }
             if (payload === VARINT_TRUNCATED) fail(index, frames, 'truncated', top.limit, `unexpected end of input inside the length of field ${field}`);
             else fail(index, frames, 'invalid-varint', pos, `length of field ${field} longer than 10 bytes`);
             return;
@@ -260,9 +260,9 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
         }
         if (length > top.limit - payload) {
           if ((resume = recover(index, frames)) >= 0) {
-        pos = resume;
-        continue;
-      }
+            pos = resume;
+            continue;
+          }
           fail(index, frames, 'length-exceeds-input', pos, `field ${field} declares ${length} bytes, ${top.limit - payload} remain`);
           return;
         }
@@ -316,9 +316,9 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
       }
       default:
         if ((resume = recover(index, frames)) >= 0) {
-        pos = resume;
-        continue;
-      }
+          pos = resume;
+          continue;
+        }
         fail(index, frames, 'invalid-wire-type', tagStart, `field ${field} has wire type ${wt}, which does not exist`);
         return;
     }
