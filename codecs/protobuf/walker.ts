@@ -23,16 +23,18 @@ export const protobufWalker: FormatWalker = {
   format: 'protobuf',
   walk: walkProtobuf,
   // Messages of records run at about 0.35 nodes per byte, text-heavy ones 0.1, a batch of
-  // packed numbers next to nothing (its items are recorded when opened). Sized for 0.15, the
-  // store grows once on dense frames (growFor extrapolates) and fresh memory is not spent on
-  // sparse ones: measured against 0.4 and the generic guess, 0.15 was within 10 % of the best
-  // on every bench frame (0.4: packed numbers 55 % slower; the generic guess: records 12 %).
-  capacityHint: (bytes, depth) => (depth === Infinity && bytes.length > 512 ? Math.ceil(bytes.length * 0.15) + 8 : undefined),
+  // packed numbers next to nothing (its items are recorded when opened): no guess fits all.
+  // So a large frame starts with at most HINT_MAX nodes, carved from the shared slab, and
+  // the store grows once, to what the density of those first fields says (growStore).
+  capacityHint: (bytes, depth) => (depth === Infinity && bytes.length > 512 ? Math.min(Math.ceil(bytes.length * 0.15) + 8, HINT_MAX) : undefined),
   leafValue: protobufLeafValue,
   describe: protobufDescribe,
   preview: protobufPreview,
   details: protobufDetails,
 };
+
+/** 512 nodes are just under span-store's 16 KiB slab carve (31 bytes a node). */
+const HINT_MAX = 512;
 
 /**
  * The walk's stack of open messages and groups, FRAME numbers per frame in one array
@@ -544,7 +546,7 @@ function packedCount(bytes: Uint8Array, start: number, end: number): number {
  * index went from 0.98x to 1.80x, so each walker keeps its own.) Returns the value's id.
  */
 function addField(store: SpanStore, tagStart: number, tagEnd: number, tag: number, kind: number, start: number, end: number, head: number, arg: number, parent: number, prev: number, flags: number): number {
-  if (store.size + 2 > store.cap) store.growFor(start);
+  if (store.size + 2 > store.cap) growStore(store, start);
   const key = store.size;
   store.size = key + 2;
   const c = store.cap;
@@ -576,9 +578,23 @@ function addField(store: SpanStore, tagStart: number, tagEnd: number, tag: numbe
   return key + 1;
 }
 
+/**
+ * Grows a full store whose walk has reached byte `pos` to the nodes the whole frame will need
+ * at the density seen so far, plus 3-10 % (less the further the walk is): a message's density
+ * hardly changes along it (a batch of records), a wider margin left more than a fifth unused
+ * and `trim` then copied the whole store once more. At least a quarter more nodes, at most
+ * one per byte; a frame denser than seen grows again from a later, closer estimate.
+ */
+function growStore(store: SpanStore, pos: number): void {
+  const c = store.cap;
+  const len = store.frameLength;
+  const seen = pos > 0 && pos < len ? Math.ceil(((store.size * len) / pos) * (1.03 + (0.07 * (len - pos)) / len)) : 0;
+  store.grow(Math.max(c + (c >> 2) + 16, Math.min(seen, len + 1)));
+}
+
 /** A field's key node alone (a group's, whose value `store.add` writes, or one whose value does not parse). */
 function addKey(store: SpanStore, tagStart: number, tagEnd: number, tag: number, parent: number, prev: number): number {
-  if (store.size === store.cap) store.growFor(tagStart);
+  if (store.size === store.cap) growStore(store, tagStart);
   const key = store.size++;
   const c = store.cap;
   const i32 = store.slabI32;
