@@ -26,7 +26,10 @@ export const protobufWalker: FormatWalker = {
   // packed numbers next to nothing (its items are recorded when opened): no guess fits all.
   // So a large frame starts with at most HINT_MAX nodes, carved from the shared slab, and
   // the store grows once, to what the density of those first fields says (growStore).
-  capacityHint: (bytes, depth) => (depth === Infinity && bytes.length > 512 ? Math.min(Math.ceil(bytes.length * 0.15) + 8, HINT_MAX) : undefined),
+  // A small frame gets 0.35 nodes per byte, what records have: the generic guess (a node per
+  // byte up to 128 bytes) left most of the store unused, and `trim` giving it back was a
+  // sixth of indexing a 100-byte record.
+  capacityHint: (bytes, depth) => (depth !== Infinity ? undefined : bytes.length > 512 ? Math.min(Math.ceil(bytes.length * 0.15) + 8, HINT_MAX) : Math.ceil(bytes.length * 0.35) + 4),
   leafValue: protobufLeafValue,
   describe: protobufDescribe,
   preview: protobufPreview,
@@ -172,8 +175,10 @@ function groupWarningMessages(index: SpanIndex, from: number): void {
 
 function walkFields(index: SpanIndex, node: number, depth: number): void {
   const { bytes, store } = index;
-  // One DataView per walk for the text check's 8-byte steps (one per string was 8 % of a walk).
-  const view = bytes.length >= 32 ? byteView(bytes) : null;
+  // One DataView per walk for the text check's 8-byte steps on long strings, made at the
+  // first that starts printable (one per string was 8 % of a walk; one per walk, 6 % of a
+  // small frame's, whose only long payload is a message).
+  let view: DataView | null = null;
   let pos: number;
   // The top frame (see FRAME), in locals.
   let fNode: number;
@@ -329,7 +334,7 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
             const head = payload - pos;
             // The readings in firstReading's order, each looked at once: text, then a message.
             if (end === payload) value = addField(store, tagStart, afterTag, tag, Kind.bytes, pos, end, head, 0, fNode, fPrev, 0);
-            else if (isPrintableTextIn(bytes, view, payload, end)) value = addField(store, tagStart, afterTag, tag, Kind.text, pos, end, head, length, fNode, fPrev, 0);
+            else if (isPrintableTextIn(bytes, length >= 32 && bytes[payload] >= 0x20 ? (view ??= byteView(bytes)) : null, payload, end)) value = addField(store, tagStart, afterTag, tag, Kind.text, pos, end, head, length, fNode, fPrev, 0);
             else if (fDepth >= 2) {
               let speculative = 1;
               if (!plausibleFirstTag(bytes[payload])) {
