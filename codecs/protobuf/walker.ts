@@ -3,7 +3,7 @@ import type { FormatWalker, SpanIndex } from '../core/span-index.js';
 import type { SpanStore } from '../core/span-store.js';
 import { firstReadingCount, isPrintableTextIn, readingOfNonText, type LenReading } from './readings.js';
 import { protobufData, type ProtobufData } from './data.js';
-import { MAX_FIELD_NUMBER, readVarint, VARINT_TRUNCATED, varintValue, WireType } from './wire.js';
+import { countPackedVarints, MAX_FIELD_NUMBER, readVarint, VARINT_TRUNCATED, varintValue, WireType } from './wire.js';
 import { byteView, findInvalidUtf8 } from '../core/utf8.js';
 import { protobufDescribe, protobufDetails, protobufLeafValue, protobufPreview } from './value.js';
 
@@ -467,7 +467,7 @@ function takeBack(index: SpanIndex, node: number, end: number, warnMark: number)
   const data = index.formatData as ProtobufData | null;
   if (data?.groupEnd.size) for (const id of data.groupEnd.keys()) if (id >= mark) data.groupEnd.delete(id);
   const start = store.slabI32[store.i32At + node] + store.slabU8[store.u8At + 2 * store.cap + node];
-  const items = packedCount(bytes, start, end);
+  const items = countPackedVarints(bytes, start, end);
   if (items > 0) {
     // Validated here; its items are recorded when the node is first expanded (walkProtobuf's
     // `Kind.array` case), as below a depth limit: a packed field is the densest thing a frame
@@ -489,7 +489,7 @@ function takeBack(index: SpanIndex, node: number, end: number, warnMark: number)
  */
 function recordPackedIfWhole(index: SpanIndex, node: number, start: number, end: number): number {
   const { bytes, store } = index;
-  const count = packedCount(bytes, start, end);
+  const count = countPackedVarints(bytes, start, end);
   if (count <= 0) return -1;
   if (store.size + count > store.cap) store.grow(Math.max(store.size + count + (store.cap >> 2), store.cap));
   const c = store.cap;
@@ -505,7 +505,7 @@ function recordPackedIfWhole(index: SpanIndex, node: number, start: number, end:
     let next = pos + 1;
     let value = bytes[pos];
     if (value >= 0x80) {
-      next = readVarint(bytes, pos, end); // whole: packedCount checked the run
+      next = readVarint(bytes, pos, end); // whole: countPackedVarints checked the run
       value = varintValue;
     }
     const i = i32At + id;
@@ -526,21 +526,6 @@ function recordPackedIfWhole(index: SpanIndex, node: number, start: number, end:
   return count;
 }
 
-/** How many varints bytes[start, end) holds if it is a run of whole ones, else -1 (as countPackedVarints). */
-function packedCount(bytes: Uint8Array, start: number, end: number): number {
-  if (end <= start || bytes[end - 1] >= 0x80) return -1;
-  let n = 0;
-  let run = 0;
-  for (let i = start; i < end; i++) {
-    const b = bytes[i];
-    if (b < 0x80) {
-      if (run === 9 && b > 1) return -1;
-      n++;
-      run = 0;
-    } else if (++run >= 10) return -1;
-  }
-  return n;
-}
 
 /**
  * A field's two nodes, its key (the tag varint, `pb_tag`) and its value, written in one call

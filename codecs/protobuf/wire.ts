@@ -95,15 +95,22 @@ export function scanMessage(bytes: Uint8Array, start: number, end: number, group
   return groups.length === 0 ? fields : -1;
 }
 
-/** True when [start, end) is a run of whole varints (a packed repeated scalar field). */
+/**
+ * How many varints bytes[start, end) holds if it is a run of whole ones (a packed repeated
+ * scalar field; 0 when empty), else -1. Byte by byte without decoding (a varint ends at each
+ * byte below 0x80; `readVarint` per item was nine tenths of indexing a 64 KB packed batch),
+ * with readVarint's limits: at most ten bytes, the tenth 0 or 1.
+ */
 export function countPackedVarints(bytes: Uint8Array, start: number, end: number): number {
-  let pos = start;
   let n = 0;
-  while (pos < end) {
-    const p = readVarint(bytes, pos, end);
-    if (p < 0) return -1;
-    pos = p;
-    n++;
+  let run = 0;
+  for (let i = start; i < end; i++) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      if (run === 9 && b > 1) return -1;
+      n++;
+      run = 0;
+    } else if (++run >= 10) return -1;
   }
-  return n;
+  return run === 0 ? n : -1;
 }

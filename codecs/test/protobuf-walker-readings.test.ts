@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { decodeFrame, SpanIndex, protobufWalker, Kind } from '../index.js';
 import { isPrintableText, lenReadings, type LenReading } from '../protobuf/readings.js';
 import { protobufData } from '../protobuf/walker.js';
+import { countPackedVarints, readVarint } from '../protobuf/wire.js';
 
 /**
  * The raw walker reads a length-delimited field as a message on trust and takes it back
@@ -150,5 +151,30 @@ describe('Protobuf raw walker: readings taken on trust', () => {
       }),
       { numRuns: 3000, seed: 1516 },
     );
+  });
+
+  it('the packed-varint count agrees with reading the varints one by one (whole, cut, too long, any offset)', () => {
+    const reference = (bytes: Uint8Array, start: number, end: number) => {
+      let n = 0;
+      for (let pos = start; pos < end; n++) {
+        pos = readVarint(bytes, pos, end);
+        if (pos < 0) return -1;
+      }
+      return n;
+    };
+    // High bytes weighted up so that runs of nine and ten continuation bytes (the limits) occur.
+    const byte = fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 0x80, max: 0xff }) }, fc.nat(0x7f), fc.constantFrom(0, 1, 2, 0x7f, 0x80, 0xff));
+    fc.assert(
+      fc.property(fc.array(byte, { maxLength: 40 }), fc.nat(40), fc.nat(40), (list, a, b) => {
+        const bytes = Uint8Array.from(list);
+        const [start, end] = [Math.min(a, b, bytes.length), Math.min(Math.max(a, b), bytes.length)];
+        expect(countPackedVarints(bytes, start, end)).toBe(reference(bytes, start, end));
+      }),
+      { numRuns: 5000, seed: 1517 },
+    );
+    const nine = [0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89];
+    for (const [list, count] of [[[...nine, 0x01], 1], [[...nine, 0x02], -1], [[...nine, 0x80, 0x01], -1], [[0x05, 0x80], -1], [[], 0]] as const) {
+      expect(countPackedVarints(Uint8Array.from(list), 0, list.length), String(list)).toBe(count);
+    }
   });
 });
