@@ -53,20 +53,21 @@ export function scanMessage(bytes: Uint8Array, start: number, end: number, group
   let fields = 0;
   if (groups.length) groups.length = 0;
   while (pos < end) {
-    const p = readVarint(bytes, pos, end);
-    if (p < 0) return -1;
-    const tag = varintValue;
-    const field = Math.floor(tag / 8);
-    const wt = tag % 8;
+    // One-byte varints (tags of fields 1-15, short lengths, small values) without the call,
+    // and the tag split in integer arithmetic: the walker scans every short payload.
+    let tag = bytes[pos++];
+    if (tag >= 0x80) {
+      pos = readVarint(bytes, pos - 1, end);
+      if (pos < 0) return -1;
+      tag = varintValue;
+    }
+    const field = tag < 0x80000000 ? tag >>> 3 : Math.floor(tag / 8);
     if (field === 0 || field > MAX_FIELD_NUMBER) return -1;
-    pos = p;
-    switch (wt) {
-      case WireType.varint: {
-        const q = readVarint(bytes, pos, end);
-        if (q < 0) return -1;
-        pos = q;
+    switch (tag & 7) {
+      case WireType.varint:
+        if (pos < end && bytes[pos] < 0x80) pos++;
+        else if ((pos = readVarint(bytes, pos, end)) < 0) return -1;
         break;
-      }
       case WireType.i64:
         if (end - pos < 8) return -1;
         pos += 8;
@@ -76,9 +77,14 @@ export function scanMessage(bytes: Uint8Array, start: number, end: number, group
         pos += 4;
         break;
       case WireType.len: {
-        const q = readVarint(bytes, pos, end);
-        if (q < 0 || varintValue > end - q) return -1;
-        pos = q + varintValue;
+        let length = bytes[pos];
+        if (pos < end && length < 0x80) pos++;
+        else {
+          if ((pos = readVarint(bytes, pos, end)) < 0) return -1;
+          length = varintValue;
+        }
+        if (length > end - pos) return -1;
+        pos += length;
         break;
       }
       case WireType.startGroup:
