@@ -583,13 +583,14 @@ function addField(store: SpanStore, tagStart: number, tagEnd: number, tag: numbe
  * at the density seen so far, plus 3-10 % (less the further the walk is): a message's density
  * hardly changes along it (a batch of records), a wider margin left more than a fifth unused
  * and `trim` then copied the whole store once more. At least a quarter more nodes, at most
- * one per byte; a frame denser than seen grows again from a later, closer estimate.
+ * one per byte and 64 times as many (a re-walk that opens one node deep in a frame extrapolates
+ * from nodes recorded elsewhere); a frame denser than seen grows again from a closer estimate.
  */
 function growStore(store: SpanStore, pos: number): void {
   const c = store.cap;
   const len = store.frameLength;
   const seen = pos > 0 && pos < len ? Math.ceil(((store.size * len) / pos) * (1.03 + (0.07 * (len - pos)) / len)) : 0;
-  store.grow(Math.max(c + (c >> 2) + 16, Math.min(seen, len + 1)));
+  store.grow(Math.max(c + (c >> 2) + 16, Math.min(seen, c * 64, len + 1)));
 }
 
 /** A field's key node alone (a group's, whose value `store.add` writes, or one whose value does not parse). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import protobuf from 'protobufjs';
 import { decodeFrame, SpanIndex, protobufWalker, Kind } from '../index.js';
 import { isPrintableText, lenReadings, type LenReading } from '../protobuf/readings.js';
 import { protobufData } from '../protobuf/walker.js';
@@ -90,6 +91,49 @@ describe('Protobuf raw walker: readings taken on trust', () => {
         }
       }),
       { numRuns: 400, seed: 1515 },
+    );
+  });
+
+  it('on messages protobufjs encodes, every length-delimited node shows the first reading the eager ranking gives', () => {
+    // Short and long strings, bytes that look like anything (hashes, packed runs, messages),
+    // nested messages short enough to be scanned first and long enough to be read on trust,
+    // packed numbers and maps: the walk picks each reading without ranking them all.
+    const root = protobuf.parse(
+      `syntax = "proto3";
+       message Leaf { string s = 1; sint32 z = 2; bytes b = 3; }
+       message Node {
+         string name = 1; bytes blob = 2; Leaf leaf = 3; repeated Leaf leaves = 4; repeated uint32 packed = 5;
+         repeated double doubles = 6; map<string, int64> counts = 7; fixed32 f = 8; Node child = 9; repeated sint64 deltas = 10;
+       }`,
+    ).root;
+    const Node = root.lookupType('Node');
+    const leaf = fc.record({ s: fc.string({ maxLength: 40 }), z: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), b: fc.uint8Array({ maxLength: 24 }) }, { requiredKeys: [] });
+    const { node } = fc.letrec<{ node: Record<string, unknown> }>((tie) => ({
+      node: fc.record(
+        {
+          name: fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: 'grapheme', maxLength: 20 })),
+          blob: fc.oneof(fc.uint8Array({ maxLength: 40 }), leaf.map((l) => Node.lookupType('Leaf').encode(l).finish())),
+          leaf,
+          leaves: fc.array(leaf, { maxLength: 3 }),
+          packed: fc.array(fc.nat(), { maxLength: 12 }),
+          doubles: fc.array(fc.double({ noNaN: true }), { maxLength: 4 }),
+          counts: fc.dictionary(fc.string({ maxLength: 6 }), fc.integer().map(String), { maxKeys: 3 }),
+          f: fc.nat(),
+          child: fc.option(tie('node'), { nil: undefined, depthSize: 'small' }),
+          deltas: fc.array(fc.integer().map(String), { maxLength: 5 }),
+        },
+        { requiredKeys: [] },
+      ),
+    }));
+    fc.assert(
+      fc.property(node, (value) => {
+        const bytes = Node.encode(Node.fromObject(value)).finish();
+        const ix = new SpanIndex(bytes, protobufWalker);
+        expect(ix.error).toBeNull();
+        checkReadings(ix);
+        expect(tree(ix, 0, false)).toEqual(tree(new SpanIndex(bytes, protobufWalker, { depth: 1 }), 0, true));
+      }),
+      { numRuns: 300, seed: 1518 },
     );
   });
 
