@@ -197,6 +197,38 @@ describe('Protobuf raw walker: readings taken on trust', () => {
     );
   });
 
+  it('the printable-text check agrees with the strict decoder on every lead byte, with second bytes at every boundary', () => {
+    // Overlongs (c0, e0 80, f0 80), surrogates (ed a0), past U+10FFFF (f4 90, f5), cut sequences:
+    // the one-pass check must reject exactly what a strict decoder rejects.
+    const strict = new TextDecoder('utf-8', { fatal: true });
+    const valid = (b: Uint8Array) => {
+      try {
+        strict.decode(b);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const tails = [0x41, 0x7f, 0x80, 0xbf, 0xc0];
+    // Where the second byte's allowed range starts or ends for some lead byte (e0: a0-bf, ed: 80-9f, f0: 90-bf, f4: 80-8f).
+    const seconds = [0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xff];
+    const bytes = new Uint8Array(6);
+    let checked = 0;
+    for (let b0 = 0x80; b0 < 0x100; b0++) {
+      for (const b1 of seconds) {
+        for (const b2 of tails) {
+          for (const b3 of [0x80, 0xbf, 0x41]) {
+            bytes.set([0x61, b0, b1, b2, b3, 0x62]);
+            const expected = valid(bytes) && bytes.every((c) => !((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f));
+            if (isPrintableText(bytes, 0, 6) !== expected) expect(`${[...bytes].map((c) => c.toString(16))} -> ${!expected}`).toBe(`-> ${expected}`);
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBe(128 * seconds.length * tails.length * 3);
+  });
+
   it('the packed-varint count agrees with reading the varints one by one (whole, cut, too long, any offset)', () => {
     const reference = (bytes: Uint8Array, start: number, end: number) => {
       let n = 0;
