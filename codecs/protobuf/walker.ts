@@ -300,21 +300,28 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
         continue;
       }
 
-      let value = -1;
+      // The value's node is written once, after the switch: one call site of addField, which
+      // V8 then inlines (five sites went over its inlining budget, and each field paid a call).
+      let kind = 0;
+      let valueEnd = 0;
+      let head = 0;
+      let arg = 0;
+      let flags = 0;
+      /** 1: the value is a message read on trust, 2: one its scan found whole; either is opened below. */
+      let open = 0;
       switch (wt) {
         case WireType.varint: {
-          let next = pos + 1;
-          let n = bytes[pos];
-          if (!(pos < fLimit && n < 0x80)) {
-            next = readVarint(bytes, pos, fLimit);
-            if (next < 0) {
-              bad = next === VARINT_TRUNCATED ? Bad.varintTruncated : Bad.varintTooLong;
+          valueEnd = pos + 1;
+          arg = bytes[pos];
+          if (!(pos < fLimit && arg < 0x80)) {
+            valueEnd = readVarint(bytes, pos, fLimit);
+            if (valueEnd < 0) {
+              bad = valueEnd === VARINT_TRUNCATED ? Bad.varintTruncated : Bad.varintTooLong;
               break field;
             }
-            n = varintValue;
+            arg = varintValue;
           }
-          if (record) value = addField(store, tagStart, afterTag, tag, Kind.uint, pos, next, 0, n, fNode, fPrev, 0);
-          pos = next;
+          kind = Kind.uint;
           break;
         }
         case WireType.i64:
@@ -324,8 +331,8 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
             bad = Bad.fixedTruncated;
             break field;
           }
-          if (record) value = addField(store, tagStart, afterTag, tag, wt === WireType.i64 ? Kind.pb_i64 : Kind.pb_i32, pos, pos + size, 0, 0, fNode, fPrev, 0);
-          pos += size;
+          kind = wt === WireType.i64 ? Kind.pb_i64 : Kind.pb_i32;
+          valueEnd = pos + size;
           break;
         }
         case WireType.len: {
@@ -343,58 +350,41 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
             bad = Bad.lengthExceeds;
             break field;
           }
-          const end = payload + length;
-          if (record) {
-            const head = payload - pos;
-            // The readings in firstReading's order, each looked at once: text, then a message.
-            if (end === payload) value = addField(store, tagStart, afterTag, tag, Kind.bytes, pos, end, head, 0, fNode, fPrev, 0);
-            else if (isPrintableTextIn(bytes, length >= 32 && bytes[payload] >= 0x20 ? (view ??= byteView(bytes)) : null, payload, end)) value = addField(store, tagStart, afterTag, tag, Kind.text, pos, end, head, length, fNode, fPrev, 0);
-            else if (fDepth >= 2) {
-              let speculative = 1;
-              if (length <= SCAN_FIRST || !plausibleFirstTag(bytes[payload])) {
-                // Bytes that cannot start a message, or start with a (deprecated) group, or short
-                // ones: ranked by a scan rather than taken on trust, and walked if they are a
-                // message after all.
-                const reading = readingOfNonText(bytes, payload, end);
-                if (reading !== 'message') {
-                  value = addField(store, tagStart, afterTag, tag, READING_KIND[reading], pos, end, head, firstReadingCount, fNode, fPrev, 0);
-                  pos = end;
-                  break;
-                }
-                speculative = 0;
+          valueEnd = payload + length;
+          head = payload - pos;
+          if (!record) break;
+          // The readings in firstReading's order, each looked at once: text, then a message.
+          if (length === 0) kind = Kind.bytes;
+          else if (isPrintableTextIn(bytes, length >= 32 && bytes[payload] >= 0x20 ? (view ??= byteView(bytes)) : null, payload, valueEnd)) {
+            kind = Kind.text;
+            arg = length;
+          } else if (fDepth >= 2) {
+            // Read as a message on trust (its argument is its field count once walked), unless
+            // the payload is short, cannot start a message or starts with a (deprecated) group:
+            // then ranked by a scan, and walked if it is a message after all.
+            open = 1;
+            if (length <= SCAN_FIRST || !plausibleFirstTag(bytes[payload])) {
+              const reading = readingOfNonText(bytes, payload, valueEnd);
+              arg = firstReadingCount;
+              if (reading === 'message') open = 2;
+              else {
+                open = 0;
+                kind = READING_KIND[reading];
               }
-              // Read as a message: on trust (speculative) unless the scan said it is one.
-              value = addField(store, tagStart, afterTag, tag, Kind.map, pos, end, head, speculative ? 0 : firstReadingCount, fNode, fPrev, Flag.expanded);
-              const at = (height - 1) * FRAME;
-              stack[at + F_NODE] = fNode;
-              stack[at + F_LIMIT] = fLimit;
-              stack[at + F_DEPTH] = fDepth;
-              stack[at + F_GROUP] = fGroup;
-              stack[at + F_PREV] = value;
-              stack[at + F_ENTRIES] = fEntries + 1;
-              stack[at + F_SPECULATIVE] = fSpeculative;
-              stack[at + F_WARN_MARK] = fWarnMark;
-              height++;
-              fNode = value;
-              fLimit = end;
-              fDepth--;
-              fGroup = -1;
-              fPrev = -1;
-              fEntries = 0;
-              fSpeculative = speculative;
-              fWarnMark = speculative ? index.warnings.length : 0;
-              pos = payload;
-              continue;
-            } else {
-              // Not descended into (depth 1): ranked without recording what is below.
-              const reading = readingOfNonText(bytes, payload, end);
-              value = addField(store, tagStart, afterTag, tag, READING_KIND[reading], pos, end, head, firstReadingCount, fNode, fPrev, 0);
             }
+            if (open) {
+              kind = Kind.map;
+              flags = Flag.expanded;
+            }
+          } else {
+            // Not descended into (depth 1): ranked without recording what is below.
+            kind = READING_KIND[readingOfNonText(bytes, payload, valueEnd)];
+            arg = firstReadingCount;
           }
-          pos = end;
           break;
         }
         case WireType.startGroup: {
+          let value = -1;
           const key = record ? addKey(store, tagStart, afterTag, tag, fNode, fPrev) : -1;
           // Its message is written when the walk ends (groupWarningMessages): a group read inside
           // a message taken on trust is usually noise in bytes that are not a message at all.
@@ -428,7 +418,33 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
           bad = Bad.wireType;
           break field;
       }
-      if (record) fPrev = value;
+      if (record) {
+        const value = addField(store, tagStart, tag, kind, pos, valueEnd, head, arg, fNode, fPrev, flags);
+        if (open) {
+          const at = (height - 1) * FRAME;
+          stack[at + F_NODE] = fNode;
+          stack[at + F_LIMIT] = fLimit;
+          stack[at + F_DEPTH] = fDepth;
+          stack[at + F_GROUP] = fGroup;
+          stack[at + F_PREV] = value;
+          stack[at + F_ENTRIES] = fEntries + 1;
+          stack[at + F_SPECULATIVE] = fSpeculative;
+          stack[at + F_WARN_MARK] = fWarnMark;
+          height++;
+          fNode = value;
+          fLimit = valueEnd;
+          fDepth--;
+          fGroup = -1;
+          fPrev = -1;
+          fEntries = 0;
+          fSpeculative = open === 1 ? 1 : 0;
+          fWarnMark = open === 1 ? index.warnings.length : 0;
+          pos += head;
+          continue;
+        }
+        fPrev = value;
+      }
+      pos = valueEnd;
       fEntries++;
       continue;
     }
@@ -545,14 +561,14 @@ function recordPackedIfWhole(index: SpanIndex, node: number, start: number, end:
 
 
 /**
- * A field's two nodes, its key (the tag varint, `pb_tag`) and its value, written in one call
- * with every column set (add + setEnd + addFlags per node was a fifth of the walk), linked
- * after `prev` (or as `parent`'s first child). Not json/walker.ts's `recordNode`: that one
+ * A field's two nodes, its key (the tag varint, `pb_tag`, from `tagStart` to where the value
+ * starts) and its value, written in one call with every column set (add + setEnd + addFlags
+ * per node was a fifth of the walk), linked after `prev` (or as `parent`'s first child). Not json/walker.ts's `recordNode`: that one
  * skips zero writes on fresh slots, while this walker takes nodes back and reuses their
  * slots, so it writes every column. (A shared SpanStore method was tried: the JSON mesh
  * index went from 0.98x to 1.80x, so each walker keeps its own.) Returns the value's id.
  */
-function addField(store: SpanStore, tagStart: number, tagEnd: number, tag: number, kind: number, start: number, end: number, head: number, arg: number, parent: number, prev: number, flags: number): number {
+function addField(store: SpanStore, tagStart: number, tag: number, kind: number, start: number, end: number, head: number, arg: number, parent: number, prev: number, flags: number): number {
   if (store.size + 2 > store.cap) growStore(store, start);
   const key = store.size;
   store.size = key + 2;
@@ -570,7 +586,7 @@ function addField(store: SpanStore, tagStart: number, tagEnd: number, tag: numbe
   u8[b + 2 * c + 1] = head;
   i32[i] = tagStart;
   i32[i + 1] = start;
-  i32[i + c] = tagEnd;
+  i32[i + c] = start; // the tag ends where the value starts
   i32[i + c + 1] = end;
   i32[i + 2 * c] = parent;
   i32[i + 2 * c + 1] = parent;
