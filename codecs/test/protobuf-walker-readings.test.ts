@@ -8,7 +8,7 @@ import { countPackedVarints, readVarint } from '../protobuf/wire.js';
 
 /**
  * The raw walker reads a length-delimited field as a message on trust and takes it back
- * when its fields do not parse (walker.ts, Frame.speculative): the full index must be the
+ * when its fields do not parse (walker.ts, F_SPECULATIVE): the full index must be the
  * one a level-by-level walk gives, where each field's reading is ranked before anything
  * below it is recorded, and every length-delimited node must show its first ranked reading.
  */
