@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { deflateSync } from 'fflate';
-import { DeflateAloneSizer, StreamSizer } from '../compare/session/deflate-size.js';
+import { DeflateAloneSizer, huffmanTree, StreamSizer } from '../compare/session/deflate-size.js';
 import { fflateEngine, PermessageDeflateSender } from '../compare/session/permessage-deflate.js';
 import { sessionOfRecords } from '../bench/session-data.js';
 import { seededRng } from '../bench/rng.js';
@@ -97,5 +97,89 @@ describe('deflate-size equals what fflate writes', () => {
       expect(sizer.payloadSize(m)).toBe((await fresh.payload(m)).length);
       sizer.reset();
     }
+  });
+});
+
+/** fflate 0.8.3's hTree and ln, verbatim (index.mjs), the reference for deflate-size.ts's codeLengths. */
+/* eslint-disable */
+function fflateHTree(d: ArrayLike<number>, mb: number): { t: Uint8Array; l: number } {
+  const t: any[] = [];
+  for (let i = 0; i < d.length; ++i) if (d[i]) t.push({ s: i, f: d[i] });
+  const s = t.length;
+  const t2 = t.slice();
+  if (!s) return { t: new Uint8Array(0), l: 0 };
+  if (s == 1) {
+    const v = new Uint8Array(t[0].s + 1);
+    v[t[0].s] = 1;
+    return { t: v, l: 1 };
+  }
+  t.sort((a, b) => a.f - b.f);
+  t.push({ s: -1, f: 25001 });
+  let l = t[0], r = t[1], i0 = 0, i1 = 1, i2 = 2;
+  t[0] = { s: -1, f: l.f + r.f, l, r };
+  while (i1 != s - 1) {
+    l = t[t[i0].f < t[i2].f ? i0++ : i2++];
+    r = t[i0 != i1 && t[i0].f < t[i2].f ? i0++ : i2++];
+    t[i1++] = { s: -1, f: l.f + r.f, l, r };
+  }
+  let maxSym = t2[0].s;
+  for (let i = 1; i < s; ++i) if (t2[i].s > maxSym) maxSym = t2[i].s;
+  const tr = new Uint16Array(maxSym + 1);
+  const ln = (n: any, d: number): number => (n.s == -1 ? Math.max(ln(n.l, d + 1), ln(n.r, d + 1)) : (tr[n.s] = d));
+  let mbt = ln(t[i1 - 1], 0);
+  if (mbt > mb) {
+    let i = 0, dt = 0;
+    const lft = mbt - mb, cst = 1 << lft;
+    t2.sort((a, b) => tr[b.s] - tr[a.s] || a.f - b.f);
+    for (; i < s; ++i) {
+      const i2_1 = t2[i].s;
+      if (tr[i2_1] > mb) {
+        dt += cst - (1 << (mbt - tr[i2_1]));
+        tr[i2_1] = mb;
+      } else break;
+    }
+    dt >>= lft;
+    while (dt > 0) {
+      const i2_2 = t2[i].s;
+      if (tr[i2_2] < mb) dt -= 1 << (mb - tr[i2_2]++ - 1);
+      else ++i;
+    }
+    for (; i >= 0 && dt; --i) {
+      const i2_3 = t2[i].s;
+      if (tr[i2_3] == mb) {
+        --tr[i2_3];
+        ++dt;
+      }
+    }
+    mbt = mb;
+  }
+  return { t: new Uint8Array(tr), l: mbt };
+}
+/* eslint-enable */
+
+describe('codeLengths = fflate hTree', () => {
+  it('on random, tied, sparse and skewed (length-limited) frequency tables', () => {
+    const tables: Uint16Array[] = [];
+    for (const [n, mb] of [[288, 15], [32, 15], [19, 7]] as const) {
+      for (let k = 0; k < 300; k++) {
+        const d = new Uint16Array(n);
+        const kind = k % 5;
+        // fflate's blocks hold at most ~24,600 symbols: its sentinel frequency (25,001) is above any sum.
+        let total = 0;
+        for (let i = 0; i < n; i++) {
+          if (kind === 0) d[i] = random.int(100);
+          else if (kind === 1) d[i] = random.chance(0.1) ? 1 + random.int(3) : 0; // sparse, many ties
+          else if (kind === 2) d[i] = random.chance(0.5) ? 7 : 0; // all tied
+          else if (kind === 3) d[i] = random.chance(0.7) ? Math.floor(1.6 ** random.int(20)) : 0; // skewed: deep trees, limited to mb
+          else d[i] = i < 1 + random.int(3) ? 1 + random.int(5000) : 0; // one to three symbols
+          if (total + d[i] > 24_000) d[i] = 0;
+          total += d[i];
+        }
+        tables.push(d);
+        expect(huffmanTree(d, mb), `table ${k} of ${n}`).toEqual(fflateHTree(d, mb));
+      }
+    }
+    // The skewed tables really went through the length limit.
+    expect(tables.some((d) => fflateHTree(d, d.length === 19 ? 7 : 15).l === (d.length === 19 ? 7 : 15) && new Set(d).size > 10)).toBe(true);
   });
 });

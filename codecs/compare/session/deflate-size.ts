@@ -49,115 +49,192 @@ const fdt = new Uint8Array(32).fill(5);
 const deo = new Int32Array([65540, 131080, 131088, 131104, 262176, 1048704, 1048832, 2114560, 2117632]);
 const LEVEL = 6;
 
-interface TreeNode {
-  s: number;
-  f: number;
-  l?: TreeNode;
-  r?: TreeNode;
+/**
+ * Buffers for one tree: fflate's hTree builds objects and sorts them per block, which on
+ * ~1 KB messages cost as much as finding the matches. Same algorithm on typed arrays.
+ */
+class TreeScratch {
+  /** Leaves sorted by (frequency, symbol): frequency << 9 | symbol. */
+  readonly keys: Int32Array;
+  /** fflate's `t`: node ids, leaves then internal nodes written over consumed slots. */
+  readonly order: Int32Array;
+  readonly freq: Int32Array;
+  readonly left: Int32Array;
+  readonly right: Int32Array;
+  readonly depth: Int32Array;
+  readonly lengths16: Uint16Array;
+  /** The code lengths: `lengths[0..length)`, fflate's returned `t`. */
+  readonly lengths: Uint8Array;
+  length = 0;
+
+  constructor(readonly symbols: number) {
+    this.keys = new Int32Array(symbols);
+    this.order = new Int32Array(symbols + 1);
+    this.freq = new Int32Array(2 * symbols + 1);
+    this.left = new Int32Array(2 * symbols + 1);
+    this.right = new Int32Array(2 * symbols + 1);
+    this.depth = new Int32Array(2 * symbols + 1);
+    this.lengths16 = new Uint16Array(symbols);
+    this.lengths = new Uint8Array(symbols);
+  }
 }
 
-const empty = new Uint8Array(0);
-
-/** fflate's hTree: code lengths (at most `mb` bits) from a frequency table. */
-function hTree(d: ArrayLike<number>, mb: number): { t: Uint8Array; l: number } {
-  const t: TreeNode[] = [];
-  for (let i = 0; i < d.length; ++i) if (d[i]) t.push({ s: i, f: d[i] });
-  const s = t.length;
-  const t2 = t.slice();
-  if (!s) return { t: empty, l: 0 };
-  if (s == 1) {
-    const v = new Uint8Array(t[0].s + 1);
-    v[t[0].s] = 1;
-    return { t: v, l: 1 };
+/**
+ * fflate's hTree: code lengths of at most `mb` bits for the frequencies `d[0..n)`, into
+ * `ts.lengths[0..ts.length)`; returns the longest length. The order of ties is fflate's:
+ * its (stable) sort by frequency over symbols in ascending order is a sort by (frequency,
+ * symbol). session-deflate-size.test.ts compares it with fflate's code on skewed tables.
+ */
+export function codeLengths(d: ArrayLike<number>, n: number, mb: number, ts: TreeScratch): number {
+  const { keys, order, freq, left, right, depth, lengths16: tr } = ts;
+  let s = 0;
+  let maxSym = -1;
+  for (let i = 0; i < n; ++i) {
+    if (d[i]) {
+      keys[s++] = (d[i] << 9) | i;
+      maxSym = i;
+    }
   }
-  t.sort((a, b) => a.f - b.f);
-  t.push({ s: -1, f: 25001 });
-  let l = t[0];
-  let r = t[1];
+  if (!s) {
+    ts.length = 0;
+    return 0;
+  }
+  if (s == 1) {
+    ts.lengths.fill(0, 0, maxSym + 1);
+    ts.lengths[maxSym] = 1;
+    ts.length = maxSym + 1;
+    return 1;
+  }
+  keys.subarray(0, s).sort();
+  for (let k = 0; k < s; ++k) {
+    freq[k] = keys[k] >> 9;
+    order[k] = k;
+  }
+  // The sentinel: "freq must be greater than largest possible number of symbols".
+  const sentinel = 2 * s;
+  freq[sentinel] = 25001;
+  order[s] = sentinel;
+  let next = s;
+  const node = (l: number, r: number): number => {
+    freq[next] = freq[l] + freq[r];
+    left[next] = l;
+    right[next] = r;
+    return next++;
+  };
   let i0 = 0;
   let i1 = 1;
   let i2 = 2;
-  t[0] = { s: -1, f: l.f + r.f, l, r };
+  order[0] = node(order[0], order[1]);
   while (i1 != s - 1) {
-    l = t[t[i0].f < t[i2].f ? i0++ : i2++];
-    r = t[i0 != i1 && t[i0].f < t[i2].f ? i0++ : i2++];
-    t[i1++] = { s: -1, f: l.f + r.f, l, r };
+    const l = order[freq[order[i0]] < freq[order[i2]] ? i0++ : i2++];
+    const r = order[i0 != i1 && freq[order[i0]] < freq[order[i2]] ? i0++ : i2++];
+    order[i1++] = node(l, r);
   }
-  let maxSym = t2[0].s;
-  for (let i = 1; i < s; ++i) if (t2[i].s > maxSym) maxSym = t2[i].s;
-  const tr = new Uint16Array(maxSym + 1);
-  let mbt = ln(t[i1 - 1], tr, 0);
-  if (mbt > mb) {
-    let i = 0;
-    let dt = 0;
-    const lft = mbt - mb;
-    const cst = 1 << lft;
-    t2.sort((a, b) => tr[b.s] - tr[a.s] || a.f - b.f);
-    for (; i < s; ++i) {
-      const i2_1 = t2[i].s;
-      if (tr[i2_1] > mb) {
-        dt += cst - (1 << (mbt - tr[i2_1]));
-        tr[i2_1] = mb;
-      } else break;
-    }
-    dt >>= lft;
-    while (dt > 0) {
-      const i2_2 = t2[i].s;
-      if (tr[i2_2] < mb) dt -= 1 << (mb - tr[i2_2]++ - 1);
-      else ++i;
-    }
-    for (; i >= 0 && dt; --i) {
-      const i2_3 = t2[i].s;
-      if (tr[i2_3] == mb) {
-        --tr[i2_3];
-        ++dt;
-      }
-    }
-    mbt = mb;
+  // Depths from the root down: every internal node is made after its children.
+  const root = order[i1 - 1];
+  depth[root] = 0;
+  tr.fill(0, 0, maxSym + 1);
+  let mbt = 0;
+  for (let id = root; id >= s; --id) {
+    const dd = depth[id] + 1;
+    depth[left[id]] = dd;
+    depth[right[id]] = dd;
   }
-  return { t: new Uint8Array(tr), l: mbt };
+  for (let k = 0; k < s; ++k) {
+    const dd = depth[k];
+    tr[keys[k] & 511] = dd;
+    if (dd > mbt) mbt = dd;
+  }
+  if (mbt > mb) mbt = limitLengths(d, n, tr, mbt, mb, s);
+  for (let i = 0; i <= maxSym; ++i) ts.lengths[i] = tr[i];
+  ts.length = maxSym + 1;
+  return mbt;
 }
 
-function ln(n: TreeNode, l: Uint16Array, d: number): number {
-  return n.s == -1 ? Math.max(ln(n.l!, l, d + 1), ln(n.r!, l, d + 1)) : (l[n.s] = d);
+/** codeLengths with buffers of its own: fflate's hTree(d, mb) as `{ t, l }` (for tests). */
+export function huffmanTree(d: ArrayLike<number>, mb: number): { t: Uint8Array; l: number } {
+  const ts = new TreeScratch(d.length);
+  const l = codeLengths(d, d.length, mb, ts);
+  return { t: ts.lengths.slice(0, ts.length), l };
 }
 
-/** fflate's lc: the run-length coded code lengths, and how many codes are sent. */
-function lc(c: Uint8Array): { c: Uint16Array; n: number } {
-  let s = c.length;
+/** fflate's length limiting ("more algorithms from UZIP.js"), on its own objects: rare, so kept verbatim. */
+function limitLengths(d: ArrayLike<number>, n: number, tr: Uint16Array, mbt: number, mb: number, s: number): number {
+  const t2: { s: number; f: number }[] = [];
+  for (let i = 0; i < n; ++i) if (d[i]) t2.push({ s: i, f: d[i] });
+  let i = 0;
+  let dt = 0;
+  const lft = mbt - mb;
+  const cst = 1 << lft;
+  t2.sort((a, b) => tr[b.s] - tr[a.s] || a.f - b.f);
+  for (; i < s; ++i) {
+    const i2_1 = t2[i].s;
+    if (tr[i2_1] > mb) {
+      dt += cst - (1 << (mbt - tr[i2_1]));
+      tr[i2_1] = mb;
+    } else break;
+  }
+  dt >>= lft;
+  while (dt > 0) {
+    const i2_2 = t2[i].s;
+    if (tr[i2_2] < mb) dt -= 1 << (mb - tr[i2_2]++ - 1);
+    else ++i;
+  }
+  for (; i >= 0 && dt; --i) {
+    const i2_3 = t2[i].s;
+    if (tr[i2_3] == mb) {
+      --tr[i2_3];
+      ++dt;
+    }
+  }
+  return mb;
+}
+
+/**
+ * fflate's lc: the run-length coded code lengths of `c[0..len)` into `out`; returns how
+ * many entries, and leaves in `sent` how many code lengths the block sends (fflate's `n`).
+ */
+function runLengths(c: Uint8Array, len: number, out: Uint16Array): { count: number; sent: number } {
+  // fflate reads an empty tree's c[0] as undefined and writes it as one 0.
+  if (len === 0) {
+    out[0] = 0;
+    return { count: 1, sent: 1 };
+  }
+  let s = len;
   while (s && !c[--s]);
-  const cl = new Uint16Array(++s);
+  ++s;
   let cli = 0;
-  let cln: number = c[0];
+  let cln = c[0];
   let cls = 1;
-  const w = (v: number): void => {
-    cl[cli++] = v;
-  };
   for (let i = 1; i <= s; ++i) {
-    if (c[i] == cln && i != s) ++cls;
+    if (i != s && c[i] == cln) ++cls;
     else {
       if (!cln && cls > 2) {
-        for (; cls > 138; cls -= 138) w(32754);
+        for (; cls > 138; cls -= 138) out[cli++] = 32754;
         if (cls > 2) {
-          w(cls > 10 ? ((cls - 11) << 5) | 28690 : ((cls - 3) << 5) | 12305);
+          out[cli++] = cls > 10 ? ((cls - 11) << 5) | 28690 : ((cls - 3) << 5) | 12305;
           cls = 0;
         }
       } else if (cls > 3) {
-        w(cln), --cls;
-        for (; cls > 6; cls -= 6) w(8304);
-        if (cls > 2) w(((cls - 3) << 5) | 8208), (cls = 0);
+        out[cli++] = cln;
+        --cls;
+        for (; cls > 6; cls -= 6) out[cli++] = 8304;
+        if (cls > 2) {
+          out[cli++] = ((cls - 3) << 5) | 8208;
+          cls = 0;
+        }
       }
-      while (cls--) w(cln);
+      while (cls--) out[cli++] = cln;
       cls = 1;
       cln = c[i];
     }
   }
-  return { c: cl.subarray(0, cli), n: s };
+  return { count: cli, sent: s };
 }
 
-function clen(cf: ArrayLike<number>, cl: ArrayLike<number>): number {
+function clen(cf: ArrayLike<number>, cl: ArrayLike<number>, len: number): number {
   let l = 0;
-  for (let i = 0; i < cl.length; ++i) l += cf[i] * cl[i];
+  for (let i = 0; i < len; ++i) l += cf[i] * cl[i];
   return l;
 }
 
@@ -167,22 +244,25 @@ function clen(cf: ArrayLike<number>, cl: ArrayLike<number>): number {
  * lengths are left in `scratch` (a one-shot deflate of the same symbols chooses from them).
  */
 function blockEnd(scratch: Scratch, eb: number, bs: number, bl: number, p: number): number {
-  const { lf, df } = scratch;
+  const { lf, df, litTree, distTree, lengthTree, litRuns, distRuns, lcfreq } = scratch;
   p++; // BFINAL
   ++lf[256];
-  const { t: dlt } = hTree(lf, 15);
-  const { t: ddt } = hTree(df, 15);
-  const { c: lclt } = lc(dlt);
-  const { c: lcdt } = lc(ddt);
-  const lcfreq = new Uint16Array(19);
-  for (let i = 0; i < lclt.length; ++i) ++lcfreq[lclt[i] & 31];
-  for (let i = 0; i < lcdt.length; ++i) ++lcfreq[lcdt[i] & 31];
-  const { t: lct } = hTree(lcfreq, 7);
+  codeLengths(lf, 288, 15, litTree);
+  codeLengths(df, 32, 15, distTree);
+  const lit = runLengths(litTree.lengths, litTree.length, litRuns);
+  const dist = runLengths(distTree.lengths, distTree.length, distRuns);
+  lcfreq.fill(0);
+  for (let i = 0; i < lit.count; ++i) ++lcfreq[litRuns[i] & 31];
+  for (let i = 0; i < dist.count; ++i) ++lcfreq[distRuns[i] & 31];
+  codeLengths(lcfreq, 19, 7, lengthTree);
+  const lct = lengthTree.lengths;
+  const lctLength = lengthTree.length;
   let nlcc = 19;
-  for (; nlcc > 4 && !lct[clim[nlcc - 1]]; --nlcc);
+  // fflate indexes past its code-length tree's end (undefined: no code).
+  for (; nlcc > 4 && !(clim[nlcc - 1] < lctLength && lct[clim[nlcc - 1]]); --nlcc);
   const flen = (bl + 5) << 3;
-  const ftlen = clen(lf, flt) + clen(df, fdt) + eb;
-  const dtlen = clen(lf, dlt) + clen(df, ddt) + eb + 14 + 3 * nlcc + clen(lcfreq, lct) + 2 * lcfreq[16] + 3 * lcfreq[17] + 7 * lcfreq[18];
+  const ftlen = clen(lf, flt, 288) + clen(df, fdt, 32) + eb;
+  const dtlen = clen(lf, litTree.lengths, litTree.length) + clen(df, distTree.lengths, distTree.length) + eb + 14 + 3 * nlcc + clen(lcfreq, lct, lctLength) + 2 * lcfreq[16] + 3 * lcfreq[17] + 7 * lcfreq[18];
   scratch.fixedBits = ftlen;
   scratch.dynamicBits = dtlen;
   // A stored block: BTYPE, then up to the byte boundary, LEN and NLEN, the bytes (fflate's wfblk).
@@ -204,6 +284,12 @@ class Scratch {
   readonly syms = new Int32Array(25000);
   readonly lf = new Uint16Array(288);
   readonly df = new Uint16Array(32);
+  readonly litTree = new TreeScratch(288);
+  readonly distTree = new TreeScratch(32);
+  readonly lengthTree = new TreeScratch(19);
+  readonly litRuns = new Uint16Array(289);
+  readonly distRuns = new Uint16Array(33);
+  readonly lcfreq = new Uint16Array(19);
   /** The last block's fixed and dynamic Huffman lengths (bits after BTYPE). */
   fixedBits = 0;
   dynamicBits = 0;
