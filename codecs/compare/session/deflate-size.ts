@@ -105,7 +105,7 @@ export function codeLengths(d: ArrayLike<number>, n: number, mb: number, ts: Tre
     ts.length = maxSym + 1;
     return 1;
   }
-  keys.subarray(0, s).sort();
+  sortKeys(keys, s);
   for (let k = 0; k < s; ++k) {
     freq[k] = keys[k] >> 9;
     order[k] = k;
@@ -115,20 +115,20 @@ export function codeLengths(d: ArrayLike<number>, n: number, mb: number, ts: Tre
   freq[sentinel] = 25001;
   order[s] = sentinel;
   let next = s;
-  const node = (l: number, r: number): number => {
-    freq[next] = freq[l] + freq[r];
-    left[next] = l;
-    right[next] = r;
-    return next++;
-  };
   let i0 = 0;
   let i1 = 1;
   let i2 = 2;
-  order[0] = node(order[0], order[1]);
+  freq[next] = freq[order[0]] + freq[order[1]];
+  left[next] = order[0];
+  right[next] = order[1];
+  order[0] = next++;
   while (i1 != s - 1) {
     const l = order[freq[order[i0]] < freq[order[i2]] ? i0++ : i2++];
     const r = order[i0 != i1 && freq[order[i0]] < freq[order[i2]] ? i0++ : i2++];
-    order[i1++] = node(l, r);
+    freq[next] = freq[l] + freq[r];
+    left[next] = l;
+    right[next] = r;
+    order[i1++] = next++;
   }
   // Depths from the root down: every internal node is made after its children.
   const root = order[i1 - 1];
@@ -149,6 +149,19 @@ export function codeLengths(d: ArrayLike<number>, n: number, mb: number, ts: Tre
   for (let i = 0; i <= maxSym; ++i) ts.lengths[i] = tr[i];
   ts.length = maxSym + 1;
   return mbt;
+}
+
+/** Ascending sort of `keys[0..n)` (insertion sort: a block's alphabet is at most 288 distinct keys, mostly far fewer). */
+function sortKeys(keys: Int32Array, n: number): void {
+  for (let i = 1; i < n; ++i) {
+    const k = keys[i];
+    let j = i - 1;
+    while (j >= 0 && keys[j] > k) {
+      keys[j + 1] = keys[j];
+      --j;
+    }
+    keys[j + 1] = k;
+  }
 }
 
 /** codeLengths with buffers of its own: fflate's hTree(d, mb) as `{ t, l }` (for tests). */
