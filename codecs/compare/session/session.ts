@@ -124,6 +124,18 @@ export interface SessionOptions {
   readonly protoText?: string;
   /** The message of `protoText` each frame is (default: its first message). */
   readonly protoMessage?: string;
+  /**
+   * Each codec's message sizes, in session order (data frames only; 0 for a message the
+   * codec left out), when the codec is done: what the cumulative chart draws, so the chart
+   * needs no second decode and re-encode of the session (cumulative.ts `chartFromSizes`).
+   */
+  readonly onCodecSizes?: (codec: CodecSizes) => void;
+}
+
+export interface CodecSizes {
+  readonly codec: string;
+  readonly label: string;
+  readonly sizes: Int32Array;
 }
 
 const nextTick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
@@ -294,6 +306,14 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
       for (const g of groups.values()) rows.push({ ...rowOf(name, codec, g.connectionId, g.direction, g.acc, options.negotiated, options), label, schema });
     }
     done_.push({ name, outputs, rows });
+    if (options.onCodecSizes) {
+      const perMessage = new Int32Array(outputs.length);
+      for (let i = 0; i < outputs.length; i++) {
+        const o = outputs[i];
+        perMessage[i] = typeof o === 'string' ? 0 : o.length;
+      }
+      options.onCodecSizes({ codec: name, label, sizes: perMessage });
+    }
     for (const r of rows) yield r;
     yield { ...totalRow(name, codec, rows), label, schema };
   }
