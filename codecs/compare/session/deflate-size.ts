@@ -63,6 +63,9 @@ class TreeScratch {
   readonly right: Int32Array;
   readonly depth: Int32Array;
   readonly lengths16: Uint16Array;
+  /** The radix sort's other buffer and its bucket counts. */
+  readonly spare: Int32Array;
+  readonly counts = new Int32Array(256);
   /** The code lengths: `lengths[0..length)`, fflate's returned `t`. */
   readonly lengths: Uint8Array;
   length = 0;
@@ -75,6 +78,7 @@ class TreeScratch {
     this.right = new Int32Array(2 * symbols + 1);
     this.depth = new Int32Array(2 * symbols + 1);
     this.lengths16 = new Uint16Array(symbols);
+    this.spare = new Int32Array(symbols);
     this.lengths = new Uint8Array(symbols);
   }
 }
@@ -105,7 +109,7 @@ export function codeLengths(d: ArrayLike<number>, n: number, mb: number, ts: Tre
     ts.length = maxSym + 1;
     return 1;
   }
-  sortKeys(keys, s);
+  sortKeys(keys, s, ts);
   for (let k = 0; k < s; ++k) {
     freq[k] = keys[k] >> 9;
     order[k] = k;
@@ -151,16 +155,32 @@ export function codeLengths(d: ArrayLike<number>, n: number, mb: number, ts: Tre
   return mbt;
 }
 
-/** Ascending sort of `keys[0..n)` (insertion sort: a block's alphabet is at most 288 distinct keys, mostly far fewer). */
-function sortKeys(keys: Int32Array, n: number): void {
-  for (let i = 1; i < n; ++i) {
-    const k = keys[i];
-    let j = i - 1;
-    while (j >= 0 && keys[j] > k) {
-      keys[j + 1] = keys[j];
-      --j;
-    }
-    keys[j + 1] = k;
+/**
+ * Sorts `keys[0..n)` — collected in symbol order — by frequency, stably: a sort by
+ * (frequency, symbol), the order fflate's stable sort of its symbol-ordered leaves gives.
+ * Least-significant-digit radix on the frequency's two bytes (one when all are below 256).
+ */
+function sortKeys(keys: Int32Array, n: number, ts: TreeScratch): void {
+  const { spare, counts } = ts;
+  let high = 0;
+  for (let k = 0; k < n; ++k) high |= keys[k] >> 17;
+  radixPass(keys, spare, n, 9, counts);
+  if (high) radixPass(spare, keys, n, 17, counts);
+  else keys.set(spare.subarray(0, n));
+}
+
+function radixPass(from: Int32Array, to: Int32Array, n: number, shift: number, counts: Int32Array): void {
+  counts.fill(0);
+  for (let k = 0; k < n; ++k) ++counts[(from[k] >> shift) & 255];
+  let sum = 0;
+  for (let b = 0; b < 256; ++b) {
+    const c = counts[b];
+    counts[b] = sum;
+    sum += c;
+  }
+  for (let k = 0; k < n; ++k) {
+    const key = from[k];
+    to[counts[(key >> shift) & 255]++] = key;
   }
 }
 

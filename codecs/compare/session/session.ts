@@ -261,6 +261,8 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
   const done_: { name: string; outputs: (Uint8Array | string)[]; rows: SessionRow[] }[] = [];
   const sizes = new MessageSizeCache({ snappy: options.snappy ?? true, brotli: options.brotli ?? null });
   for (const name of names) {
+    // A report as each codec starts (before a schema is inferred): the bench's phases and the progress bar name the codec at work.
+    options.onProgress?.({ done, total, phase: 'encode', codec: name });
     const schemaCodec = SCHEMA_CODECS.has(name) ? buildSchemaCodec(name, frames, options) : null;
     const codec = name === 'captured' || schemaCodec ? null : codecByName(name);
     if (name !== 'captured' && !codec && !schemaCodec) throw new RangeError(`unknown codec ${name}`);
