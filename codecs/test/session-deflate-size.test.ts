@@ -7,6 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { deflateSync } from 'fflate';
+import snappy from 'snappyjs';
+import { snappyCompressedSize } from '../compare/session/snappy-size.js';
 import { DeflateAloneSizer, huffmanTree, StreamSizer } from '../compare/session/deflate-size.js';
 import { fflateEngine, PermessageDeflateSender } from '../compare/session/permessage-deflate.js';
 import { sessionOfRecords } from '../bench/session-data.js';
@@ -156,6 +158,18 @@ function fflateHTree(d: ArrayLike<number>, mb: number): { t: Uint8Array; l: numb
   return { t: new Uint8Array(tr), l: mbt };
 }
 /* eslint-enable */
+
+describe('snappy-size equals snappyjs', () => {
+  it('snappyCompressedSize = snappy.compress(bytes).length, also on views into a larger buffer and past 64 KB fragments', () => {
+    const views = messages.slice(0, 200).map((m) => {
+      const host = new Uint8Array(m.length + 40).fill(0x41);
+      host.set(m, 20);
+      return host.subarray(20, 20 + m.length);
+    });
+    const all = [...messages, ...views, new Uint8Array(65_536 * 2 + 17).fill(3), repetitive(200_000)];
+    expect(all.map((m) => snappyCompressedSize(m))).toEqual(all.map((m) => snappy.compress(m).length));
+  });
+});
 
 describe('codeLengths = fflate hTree', () => {
   it('on random, tied, sparse and skewed (length-limited) frequency tables', () => {

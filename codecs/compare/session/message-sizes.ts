@@ -13,7 +13,8 @@
  * none of the bench's 10,000 records or their CBOR re-encodings).
  */
 import { DeflateAloneSizer, StreamSizer, STREAM_HASH_BITS } from './deflate-size.js';
-import { snappySize, type BrotliCompressor } from './message-compressors.js';
+import type { BrotliCompressor } from './message-compressors.js';
+import { snappyCompressedSize } from './snappy-size.js';
 
 export interface MessageSizes {
   /** Raw deflate of the message alone. */
@@ -75,7 +76,7 @@ export class MessageSizeCache {
     const sizes: MessageSizes = {
       deflate,
       freshPayload: payload,
-      snappy: this.options.snappy ? snappySize(bytes) : null,
+      snappy: this.options.snappy ? snappyCompressedSize(bytes) : null,
       brotli: this.options.brotli ? this.options.brotli.size(bytes) : null,
     };
     if (list) list.push({ bytes, sizes });
