@@ -62,7 +62,6 @@ class TreeScratch {
   readonly left: Int32Array;
   readonly right: Int32Array;
   readonly depth: Int32Array;
-  readonly lengths16: Uint16Array;
   /** The radix sort's other buffer and its bucket counts. */
   readonly spare: Int32Array;
   readonly counts = new Int32Array(256);
@@ -77,7 +76,6 @@ class TreeScratch {
     this.left = new Int32Array(2 * symbols + 1);
     this.right = new Int32Array(2 * symbols + 1);
     this.depth = new Int32Array(2 * symbols + 1);
-    this.lengths16 = new Uint16Array(symbols);
     this.spare = new Int32Array(symbols);
     this.lengths = new Uint8Array(symbols);
   }
@@ -90,7 +88,7 @@ class TreeScratch {
  * symbol). session-deflate-size.test.ts compares it with fflate's code on skewed tables.
  */
 export function codeLengths(d: ArrayLike<number>, n: number, mb: number, ts: TreeScratch): number {
-  const { keys, order, freq, left, right, depth, lengths16: tr } = ts;
+  const { keys, order, freq, left, right, depth } = ts;
   let s = 0;
   let maxSym = -1;
   for (let i = 0; i < n; ++i) {
@@ -137,6 +135,9 @@ export function codeLengths(d: ArrayLike<number>, n: number, mb: number, ts: Tre
   // Depths from the root down: every internal node is made after its children.
   const root = order[i1 - 1];
   depth[root] = 0;
+  // Straight into the byte lengths: a block's frequencies sum below 25,001, so no leaf is deeper
+  // than 24 (a Fibonacci-shaped tree; fflate's u16 depths then fit a byte too).
+  const tr = ts.lengths;
   tr.fill(0, 0, maxSym + 1);
   let mbt = 0;
   for (let id = root; id >= s; --id) {
@@ -150,7 +151,6 @@ export function codeLengths(d: ArrayLike<number>, n: number, mb: number, ts: Tre
     if (dd > mbt) mbt = dd;
   }
   if (mbt > mb) mbt = limitLengths(d, n, tr, mbt, mb, s);
-  for (let i = 0; i <= maxSym; ++i) ts.lengths[i] = tr[i];
   ts.length = maxSym + 1;
   return mbt;
 }
@@ -158,15 +158,28 @@ export function codeLengths(d: ArrayLike<number>, n: number, mb: number, ts: Tre
 /**
  * Sorts `keys[0..n)` — collected in symbol order — by frequency, stably: a sort by
  * (frequency, symbol), the order fflate's stable sort of its symbol-ordered leaves gives.
- * Least-significant-digit radix on the frequency's two bytes (one when all are below 256).
+ * Few keys: insertion sort; more: least-significant-digit radix on the frequency's two bytes
+ * (one when all are below 256).
  */
 function sortKeys(keys: Int32Array, n: number, ts: TreeScratch): void {
+  if (n < 48) {
+    for (let i = 1; i < n; ++i) {
+      const k = keys[i];
+      let j = i - 1;
+      while (j >= 0 && keys[j] > k) {
+        keys[j + 1] = keys[j];
+        --j;
+      }
+      keys[j + 1] = k;
+    }
+    return;
+  }
   const { spare, counts } = ts;
   let high = 0;
   for (let k = 0; k < n; ++k) high |= keys[k] >> 17;
   radixPass(keys, spare, n, 9, counts);
   if (high) radixPass(spare, keys, n, 17, counts);
-  else keys.set(spare.subarray(0, n));
+  else for (let k = 0; k < n; ++k) keys[k] = spare[k];
 }
 
 function radixPass(from: Int32Array, to: Int32Array, n: number, shift: number, counts: Int32Array): void {
@@ -192,7 +205,7 @@ export function huffmanTree(d: ArrayLike<number>, mb: number): { t: Uint8Array; 
 }
 
 /** fflate's length limiting ("more algorithms from UZIP.js"), on its own objects: rare, so kept verbatim. */
-function limitLengths(d: ArrayLike<number>, n: number, tr: Uint16Array, mbt: number, mb: number, s: number): number {
+function limitLengths(d: ArrayLike<number>, n: number, tr: Uint8Array, mbt: number, mb: number, s: number): number {
   const t2: { s: number; f: number }[] = [];
   for (let i = 0; i < n; ++i) if (d[i]) t2.push({ s: i, f: d[i] });
   let i = 0;
