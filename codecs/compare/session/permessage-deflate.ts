@@ -35,6 +35,12 @@ export interface DeflateEngine {
    * `create`'s deflater writes less the tail; absent, sizes are the written bytes' lengths.
    */
   readonly sizer?: (windowBits: number) => PayloadSizer;
+  /**
+   * The payload size of one message from a fresh stream (no context takeover), synchronously:
+   * what `create`'s deflater writes for it right after a reset, less the tail (zlib: one
+   * `deflateRawSync` with a sync flush instead of a stream round trip per message).
+   */
+  readonly freshPayloadSize?: (windowBits: number, message: Uint8Array) => number;
 }
 
 /** One sender's payload sizes, synchronously. */
@@ -187,7 +193,7 @@ export class PermessageDeflateSender {
   }
 }
 
-function endsWithTail(bytes: Uint8Array): boolean {
+export function endsWithTail(bytes: Uint8Array): boolean {
   const n = bytes.length;
   return n >= 4 && bytes[n - 4] === 0 && bytes[n - 3] === 0 && bytes[n - 2] === 0xff && bytes[n - 1] === 0xff;
 }

@@ -168,11 +168,14 @@ interface WireTotals {
 /**
  * A sender's simulation: without context takeover on the fflate engine, the payload comes
  * from the per-message sizes (one fresh-stream pass, shared with per-message deflate and
- * with every message of the same bytes); otherwise its own stream.
+ * with every message of the same bytes), on an engine that sizes a fresh stream's message
+ * synchronously (zlib) from that; otherwise its own stream.
  */
 function simulationFor(engine: DeflateEngine, params: DeflateParams, direction: Direction): { simulation: WireSimulation | null; unsupported: string | null } {
   const { windowBits, noContextTakeover } = senderSettings(params, direction);
   if (engine === fflateEngine && noContextTakeover && windowBits === STREAM_HASH_BITS && !engine.unsupported(windowBits)) return { simulation: { size: (_, sizes) => sizes.freshPayload, close() {} }, unsupported: null };
+  const fresh = engine.freshPayloadSize;
+  if (fresh && noContextTakeover && !engine.unsupported(windowBits)) return { simulation: { size: (bytes) => fresh(windowBits, bytes), close() {} }, unsupported: null };
   const s = createSender(engine, params, direction);
   if (!s.sender) return { simulation: null, unsupported: s.unsupported };
   const sender = s.sender;
