@@ -90,3 +90,36 @@ export function lookupMessage(schema: LoadedSchema, name: string): protobuf.Type
     return null;
   }
 }
+
+/** A file left out of a lenient load, and why. */
+export interface SkippedProtoFile {
+  readonly name: string;
+  readonly error: string;
+}
+
+/**
+ * Loads what loads: a file with a syntax error, a missing import or a type that does not
+ * resolve is left out (with its error) and the others are loaded without it; a file importing
+ * a file left out is left out too. The schema is null when no file loads.
+ */
+export function loadSchemaLeavingOut(files: readonly ProtoFile[]): { readonly schema: LoadedSchema | null; readonly skipped: readonly SkippedProtoFile[] } {
+  const skipped: SkippedProtoFile[] = [];
+  let current = [...files];
+  while (current.length) {
+    const loaded = loadSchema(current);
+    if (loaded.ok) return { schema: loaded.schema, skipped };
+    // Errors name their file first (`bad.proto: …`) except a type that does not resolve:
+    // then the culprit is the file without which the rest loads.
+    const named = current.filter((f) => loaded.error.startsWith(`${f.name}:`)).sort((a, b) => b.name.length - a.name.length)[0];
+    const culprit = named ?? (current.length === 1 ? current[0] : current.find((f) => loadSchema(current.filter((g) => g !== f)).ok));
+    if (!culprit) {
+      for (const f of current) skipped.push({ name: f.name, error: loaded.error });
+      return { schema: null, skipped };
+    }
+    const missing = /^[^:]*: import "([^"]+)" is not among the loaded files/.exec(loaded.error)?.[1];
+    const leftOut = missing !== undefined && skipped.some((s) => s.name === missing || baseName(s.name) === baseName(missing));
+    skipped.push({ name: culprit.name, error: leftOut ? `${culprit.name}: imports "${missing}", which did not load` : named ? loaded.error : `${culprit.name}: ${loaded.error}` });
+    current = current.filter((f) => f !== culprit);
+  }
+  return { schema: null, skipped };
+}

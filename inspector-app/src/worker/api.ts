@@ -22,8 +22,10 @@ export interface SchemaState {
   readonly files: readonly string[];
   /** Message types of the schema (empty when none is loaded or it did not load). */
   readonly types: readonly string[];
-  /** Why the files did not load (a syntax error, a missing import), or null. */
+  /** Why files were left out (a syntax error, a missing import), or null when every file loaded. */
   readonly error: string | null;
+  /** Files left out, each with its error: the others still load (one broken file does not turn the schema off). */
+  readonly skipped: readonly { readonly name: string; readonly error: string }[];
   readonly choices: Readonly<Record<string, SchemaTypeChoice>>;
 }
 

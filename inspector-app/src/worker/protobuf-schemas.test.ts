@@ -86,6 +86,42 @@ describe('Protobuf schemas in the worker', () => {
     expect(h.methods.decode({ frameId: f.frameId, format: 'auto' })!.warnings).toEqual([]);
   });
 
+  it('a broken file among good ones is left out and said so; the good ones keep reading frames', () => {
+    const f = frame(trade);
+    const h = handlers(f);
+    const BAD = 'syntax = "proto3";\nmessage Foo { int32 a = 1 }';
+    const USES_BAD = 'syntax = "proto3"; import "bad.proto"; message Bar { Foo foo = 1; }';
+    const state = h.methods.setSchema({
+      files: [
+        { name: 'demo.proto', source: PROTO },
+        { name: 'bad.proto', source: BAD },
+        { name: 'uses-bad.proto', source: USES_BAD },
+      ],
+    });
+    expect(state.files).toEqual(['demo.proto', 'bad.proto', 'uses-bad.proto']);
+    expect(state.types).toEqual(['demo.Trade']);
+    expect(state.skipped).toEqual([
+      { name: 'bad.proto', error: "bad.proto: illegal token '}', ';' expected (line 2)" },
+      { name: 'uses-bad.proto', error: 'uses-bad.proto: imports "bad.proto", which did not load' },
+    ]);
+    expect(state.error).toMatch(/^2 of 3 files left out \(the other file is in use\): bad\.proto: illegal token/);
+    const named = h.methods.decode({ frameId: f.frameId, format: 'auto' })!;
+    expect(named.warnings[0]).toMatch(/read as demo\.Trade/);
+    expect(h.methods.children({ frameId: f.frameId, format: 'auto', nodeId: named.root!.id }).nodes[0].label).toBe('symbol');
+  });
+
+  it('a type that does not resolve leaves out the file that names it', () => {
+    const state = handlers().methods.setSchema({
+      files: [
+        { name: 'demo.proto', source: PROTO },
+        { name: 'a.proto', source: 'syntax = "proto3"; message A { Missing m = 1; }' },
+      ],
+    });
+    expect(state.types).toEqual(['demo.Trade']);
+    expect(state.skipped.map((s) => s.name)).toEqual(['a.proto']);
+    expect(state.skipped[0].error).toMatch(/^a\.proto: .*Missing/);
+  });
+
   it('raw length-delimited nodes offer their readings; a read-as format re-reads the field', () => {
     // field 1 LEN 08 01: a message {1: 1}, packed [8, 1], text or bytes.
     const f = frame(new Uint8Array([0x0a, 0x02, 0x08, 0x01, 0x10, 0x05]));

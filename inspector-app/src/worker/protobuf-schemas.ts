@@ -1,5 +1,5 @@
 import { SpanIndex } from '../../../codecs/core/span-index.js';
-import { describeFit, fitOf, loadSchema, rankTypes, type LoadedSchema, type ProtoFile } from '../../../codecs/protobuf/schema/index.js';
+import { describeFit, fitOf, loadSchemaLeavingOut, rankTypes, type LoadedSchema, type ProtoFile, type SkippedProtoFile } from '../../../codecs/protobuf/schema/index.js';
 import { parseReadAs, readAsWalker } from '../../../codecs/protobuf/read-as.js';
 import type { IngestFrame, SchemaState, SchemaTypeChoice } from './api.js';
 
@@ -12,21 +12,17 @@ import type { IngestFrame, SchemaState, SchemaTypeChoice } from './api.js';
 export class ProtobufSchemas {
   private schema: LoadedSchema | null = null;
   private files: readonly ProtoFile[] = [];
-  private error: string | null = null;
+  private skipped: readonly SkippedProtoFile[] = [];
   private readonly choices = new Map<string, SchemaTypeChoice>();
   /** Under 'auto': the type each connection's last frame was read as (tried first: ranking walks every type). */
   private readonly lastAuto = new Map<string, string>();
 
   set(files: readonly ProtoFile[]): SchemaState {
     this.files = files;
-    if (!files.length) {
-      this.schema = null;
-      this.error = null;
-    } else {
-      const loaded = loadSchema(files);
-      this.schema = loaded.ok ? loaded.schema : null;
-      this.error = loaded.ok ? null : loaded.error;
-    }
+    // A broken file is left out, not the whole set: the others keep reading frames.
+    const loaded = loadSchemaLeavingOut(files);
+    this.schema = loaded.schema;
+    this.skipped = loaded.skipped;
     this.lastAuto.clear();
     return this.state();
   }
@@ -37,7 +33,17 @@ export class ProtobufSchemas {
   }
 
   state(): SchemaState {
-    return { files: this.files.map((f) => f.name), types: this.schema?.messageTypes ?? [], error: this.error, choices: Object.fromEntries(this.choices) };
+    const { files, skipped } = this;
+    const reasons = skipped.map((s) => s.error).join('; ');
+    const used = files.length - skipped.length;
+    const error = !skipped.length
+      ? null
+      : !used
+        ? files.length === 1
+          ? reasons
+          : `No file loaded: ${reasons}`
+        : `${skipped.length} of ${files.length} files left out (the ${used === 1 ? 'other file is' : `other ${used} are`} in use): ${reasons}`;
+    return { files: files.map((f) => f.name), types: this.schema?.messageTypes ?? [], error, skipped, choices: Object.fromEntries(this.choices) };
   }
 
   get active(): boolean {

@@ -25,6 +25,8 @@ export function SchemasPanel(props: SchemasPanelProps): ReactElement {
   const [pasteName, setPasteName] = useState('');
   const [pasteText, setPasteText] = useState('');
   const fileRef = useRef<HTMLInputElement>(null);
+  /** Files the worker left out (a syntax error, a missing import), by name: the others are in use. */
+  const skipped = new Map((state?.skipped ?? []).map((s) => [s.name, s.error]));
 
   // The stored files go to the worker once at start (and whenever the list changes).
   useEffect(() => {
@@ -57,7 +59,7 @@ export function SchemasPanel(props: SchemasPanelProps): ReactElement {
   return (
     <span className="ws-schemas">
       <button type="button" data-testid="schemas-button" aria-expanded={open} onClick={() => setOpen(!open)} title="Protobuf schemas (.proto files) to read binary frames with">
-        Schemas{files.length ? ` (${files.length})` : ''}
+        Schemas{files.length ? ` (${files.length}${skipped.size ? `, ${skipped.size} not loaded` : ''})` : ''}
       </button>
       {open && (
         <div role="dialog" aria-label="Protobuf schemas" className="ws-schemas-dialog" data-testid="schemas-dialog">
@@ -65,6 +67,11 @@ export function SchemasPanel(props: SchemasPanelProps): ReactElement {
             {files.map((f) => (
               <li key={f.name}>
                 <code>{f.name}</code>{' '}
+                {skipped.has(f.name) && (
+                  <span className="ws-schema-skipped" title={skipped.get(f.name)}>
+                    not loaded{' '}
+                  </span>
+                )}
                 <button type="button" aria-label={`Remove ${f.name}`} onClick={() => update(files.filter((g) => g.name !== f.name))}>
                   remove
                 </button>

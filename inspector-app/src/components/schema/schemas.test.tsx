@@ -5,7 +5,7 @@
  * another way from the node bar ("read as").
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import protobuf from 'protobufjs';
 import { App } from '../../App.js';
 import { MemoryTransport, type HostCapabilities } from '../../protocol/transport.js';
@@ -72,6 +72,25 @@ describe('the Schemas dialog', () => {
     await openFrame(trade, memorySchemas([{ name: 'a.proto', source: 'syntax = "proto3"; import "b.proto"; message A { B b = 1; }' }]));
     fireEvent.click(screen.getByTestId('schemas-button'));
     await waitFor(() => expect(screen.getByTestId('schema-error').textContent).toMatch(/import "b\.proto" is not among the loaded files/));
+  });
+
+  it('a broken file pasted next to a good one is marked and left out; the good one keeps reading the frame', async () => {
+    await openFrame(trade, memorySchemas([{ name: 'demo.proto', source: PROTO }]));
+    await waitFor(() => expect(labels()).toContain('$.symbol'));
+    fireEvent.click(screen.getByTestId('schemas-button'));
+    fireEvent.change(screen.getByLabelText('File name'), { target: { value: 'bad.proto' } });
+    fireEvent.change(screen.getByLabelText('Proto source'), { target: { value: 'syntax = "proto3";\nmessage Foo { int32 a = 1 }' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(screen.getByTestId('schema-error').textContent).toMatch(/1 of 2 files left out.*bad\.proto: illegal token/));
+    const listed = within(screen.getByRole('list', { name: 'Loaded .proto files' })).getAllByRole('listitem').map((li) => li.textContent);
+    expect(listed[0]).toMatch(/^demo\.proto/);
+    expect(listed[0]).not.toMatch(/not loaded/);
+    expect(listed[1]).toMatch(/^bad\.proto.*not loaded/);
+    expect(screen.getByTestId('schemas-button').textContent).toBe('Schemas (2, 1 not loaded)');
+    // The frame is still read with demo.proto, and its type stays choosable.
+    await waitFor(() => expect(labels()).toContain('$.symbol'));
+    expect(screen.getAllByTestId('tree-row').map((r) => r.textContent).join(' ')).toContain('SELL (1)');
+    expect(screen.getByLabelText(/Message type for #1/)).toBeTruthy();
   });
 
   it('per connection: raw keeps the raw tree, a type or auto reads with the schema', async () => {
