@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactElement } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
 import type { SchemaState, SchemaTypeChoice } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import type { ProtoSource, SchemaStorage } from './schema-storage.js';
@@ -25,6 +25,9 @@ export function SchemasPanel(props: SchemasPanelProps): ReactElement {
   const [pasteName, setPasteName] = useState('');
   const [pasteText, setPasteText] = useState('');
   const fileRef = useRef<HTMLInputElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const dialogRef = useRef<HTMLDivElement>(null);
+  const headingId = useId();
   /** Files the worker left out (a syntax error, a missing import), by name: the others are in use. */
   const skipped = new Map((state?.skipped ?? []).map((s) => [s.name, s.error]));
 
@@ -43,6 +46,21 @@ export function SchemasPanel(props: SchemasPanelProps): ReactElement {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [client, files]);
 
+  // The dialog floats over the page below its button (the toolbar keeps its height), kept
+  // inside the window, and takes focus when it opens; closing gives focus back to the button.
+  useLayoutEffect(() => {
+    const dialog = dialogRef.current;
+    if (!open || !dialog) return;
+    dialog.style.left = '0px';
+    const overflow = dialog.getBoundingClientRect().right - (window.innerWidth - 8);
+    if (overflow > 0) dialog.style.left = `${-overflow}px`;
+    dialog.focus();
+  }, [open]);
+  const close = () => {
+    setOpen(false);
+    buttonRef.current?.focus();
+  };
+
   const update = (next: ProtoSource[]) => {
     storage.save(next);
     setFiles(next);
@@ -58,11 +76,39 @@ export function SchemasPanel(props: SchemasPanelProps): ReactElement {
 
   return (
     <span className="ws-schemas">
-      <button type="button" data-testid="schemas-button" aria-expanded={open} onClick={() => setOpen(!open)} title="Protobuf schemas (.proto files) to read binary frames with">
+      <button
+        ref={buttonRef}
+        type="button"
+        data-testid="schemas-button"
+        aria-expanded={open}
+        aria-haspopup="dialog"
+        onClick={() => (open ? close() : setOpen(true))}
+        title="Protobuf schemas (.proto files) to read binary frames with"
+      >
         Schemas{files.length ? ` (${files.length}${skipped.size ? `, ${skipped.size} not loaded` : ''})` : ''}
       </button>
       {open && (
-        <div role="dialog" aria-label="Protobuf schemas" className="ws-schemas-dialog" data-testid="schemas-dialog">
+        <div
+          ref={dialogRef}
+          role="dialog"
+          aria-labelledby={headingId}
+          tabIndex={-1}
+          className="ws-schemas-dialog"
+          data-testid="schemas-dialog"
+          onKeyDown={(e) => {
+            if (e.key !== 'Escape') return;
+            // Escape closes the dialog only, not the frame detail behind it.
+            e.preventDefault();
+            e.stopPropagation();
+            close();
+          }}
+        >
+          <div className="ws-schemas-head">
+            <h2 id={headingId}>Protobuf schemas</h2>
+            <button type="button" aria-label="Close" title="Close (Escape)" onClick={close}>
+              ×
+            </button>
+          </div>
           <ul aria-label="Loaded .proto files">
             {files.map((f) => (
               <li key={f.name}>
@@ -100,7 +146,7 @@ export function SchemasPanel(props: SchemasPanelProps): ReactElement {
           <button type="button" onClick={() => fileRef.current?.click()}>
             Load .proto files…
           </button>
-          <fieldset>
+          <fieldset className="ws-schemas-paste">
             <legend>Paste a .proto</legend>
             <input aria-label="File name" placeholder="name.proto (as imports name it)" value={pasteName} onChange={(e) => setPasteName(e.target.value)} />
             <textarea aria-label="Proto source" rows={6} value={pasteText} onChange={(e) => setPasteText(e.target.value)} />
@@ -117,7 +163,7 @@ export function SchemasPanel(props: SchemasPanelProps): ReactElement {
             </button>
           </fieldset>
           {state && state.types.length > 0 && (
-            <fieldset>
+            <fieldset className="ws-schemas-types">
               <legend>Message type per connection</legend>
               {connections.length === 0 && <p className="ws-muted-text">No connections yet.</p>}
               {connections.map((c) => (

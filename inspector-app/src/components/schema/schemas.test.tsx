@@ -106,6 +106,31 @@ describe('the Schemas dialog', () => {
   });
 });
 
+describe('the Schemas dialog as a dialog', () => {
+  it('has a heading and a close control, takes focus on open, and Escape closes it (not the frame) and gives focus back', async () => {
+    await openFrame(trade, memorySchemas());
+    const button = screen.getByTestId('schemas-button');
+    fireEvent.click(button);
+    const dialog = screen.getByRole('dialog', { name: 'Protobuf schemas' });
+    expect(within(dialog).getByRole('heading', { name: 'Protobuf schemas' })).toBeTruthy();
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
+
+    // The close control closes it and focus goes back to the button.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(button);
+
+    // Escape, even from inside the paste field, closes the dialog and leaves the frame open.
+    fireEvent.click(button);
+    const name = screen.getByLabelText('File name');
+    name.focus();
+    fireEvent.keyDown(name, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(button);
+    expect(screen.getAllByTestId('tree-row').length).toBeGreaterThan(1);
+  });
+});
+
 describe('read as', () => {
   it('a raw length-delimited field shows its reading and switches to another in one click', async () => {
     // field 1 LEN 08 01: read as a message {1: 1}; also packed [8, 1], text, bytes.
