@@ -1,14 +1,17 @@
 /**
  * The Schemas dialog in a real layout (Chromium): it floats below its button instead of
  * growing the toolbar, stays inside the window at 900×700 and 1440×900, and its paste field
- * is a column (name, then the source, then Add). Escape closes it.
+ * is a column (name, then the source, then Add). Escape closes it. A broken .proto pasted
+ * after the demo's two good ones is left out: new frames keep being read with the good ones.
  * Needs dist/app (npm run build:app) and /usr/bin/chromium; fails, never skips, without them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startDemoServer, type DemoServer } from '../demo-server/server.js';
-import { PROTOBUF_PATH } from '../demo-server/streams/protobuf-schema.js';
-import { APP_DIR, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { PROTOBUF_PATH, PROTO_FILE_NAMES } from '../demo-server/streams/protobuf-schema.js';
+import { APP_DIR, REPO, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
 
 let browser: Browser;
 let server: DemoServer;
@@ -66,4 +69,28 @@ describe('the Schemas dialog', () => {
       await page.close();
     }, 30_000);
   }
+
+  it('a broken .proto added to the good ones is marked and left out; new rows keep their field names', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
+    const wsUrl = server.wsUrl.replace(/\/demo$/, PROTOBUF_PATH);
+    await page.goto(new URL(`index.html?connect=${encodeURIComponent(wsUrl)}`, server.httpUrl).href);
+    await page.locator('[data-testid=frame-row]').first().waitFor({ timeout: 10_000 });
+    await page.getByTestId('schemas-button').click();
+    const files = PROTO_FILE_NAMES.map((name) => ({ name, mimeType: 'text/plain', buffer: readFileSync(path.join(REPO, 'demo-server/protobuf', name)) }));
+    await page.getByTestId('schema-file-input').setInputFiles(files);
+    await page.getByLabel(/Message type for/).first().waitFor();
+    await page.getByLabel('File name').fill('bad.proto');
+    await page.getByLabel('Proto source').fill('syntax = "proto3";\nmessage Foo { int32 a = 1 }');
+    await page.getByRole('button', { name: 'Add' }).click();
+    await expect.poll(() => page.getByTestId('schema-error').textContent(), { timeout: 5000 }).toMatch(/^1 of 3 files left out .*bad\.proto: illegal token '\}', ';' expected \(line 2\)/);
+    expect(await page.getByTestId('schemas-button').textContent()).toBe('Schemas (3, 1 not loaded)');
+    expect(await page.getByLabel(/Message type for/).count()).toBeGreaterThan(0);
+    await page.screenshot({ path: artifactPath('schemas-good-plus-bad-1440-light.png') });
+    // Frames arriving now are still read with envelope.proto + trade.proto.
+    const count = await page.locator('[data-testid=frame-row]').count();
+    await expect.poll(() => page.locator('[data-testid=frame-row]').count(), { timeout: 10_000 }).toBeGreaterThan(count + 3);
+    const last = (await page.locator('[data-testid=frame-row]').last().textContent()) ?? '';
+    expect(last).toMatch(/\{seq: \d+, sent_at: /);
+    await page.close();
+  }, 30_000);
 });
