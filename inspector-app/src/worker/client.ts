@@ -91,6 +91,16 @@ export class WorkerClient {
     this.post({ type: 'filter', generation, text, path });
   }
 
+  /** The frames whose rows are in the list's view: the worker reads those still waiting (a flood) now. */
+  view(frameIds: readonly number[]): void {
+    this.post({ type: 'view', frameIds });
+  }
+
+  /** Whether rows may wait to be read under a flood (not while the list filters by what rows say). */
+  deferRows(allowed: boolean): void {
+    this.post({ type: 'defer-rows', allowed });
+  }
+
   /** Hands frames to the worker; their buffers are transferred (the caller must not keep them). */
   ingest(frames: IngestFrame[]): void {
     const transfer: Transferable[] = [];
