@@ -133,7 +133,7 @@ export class CaptureModel {
 
   /** Rows listed as waiting (not read yet) and not replaced by their read row. */
   private waitingRows = 0;
-  /** Rows that arrived since the last redraw: many mean a flood, redrawn at most every LARGE_LIST_INTERVAL_MS. */
+  /** Rows that arrived since the last redraw: many mean a flood, redrawn at most every FLOOD_INTERVAL_MS. */
   private rowsSinceNotify = 0;
 
   constructor(
@@ -186,10 +186,14 @@ export class CaptureModel {
     // The virtualized list re-measures all rows when their count changes: beyond
     // LARGE_LIST rows, redraw at most every LARGE_LIST_INTERVAL_MS (still live to the eye).
     // The same for many connections: each notification copies their map once.
-    // Under a flood of rows (a stream at thousands of frames/s) the same: a redraw costs about
+    // Under a flood of rows (a stream at thousands of frames/s) less often still: a redraw costs about
     // the same however many rows came, so fewer redraws leave the main thread to the rest.
-    const large = this.rows.length > LARGE_LIST || this.connections.size > LARGE_CONNECTIONS || this.rowsSinceNotify >= FLOOD_ROWS;
-    const wait = large && !urgent ? LARGE_LIST_INTERVAL_MS - (this.clock.now() - this.lastNotify) : 0;
+    // A flood waits longest: each redraw's layout and paint take CPU the flooded page needs
+    // (the panel shares the machine's cores with it).
+    const flood = this.rowsSinceNotify >= FLOOD_ROWS;
+    const large = flood || this.rows.length > LARGE_LIST || this.connections.size > LARGE_CONNECTIONS;
+    const interval = flood ? FLOOD_INTERVAL_MS : LARGE_LIST_INTERVAL_MS;
+    const wait = large && !urgent ? interval - (this.clock.now() - this.lastNotify) : 0;
     const run = () =>
       this.schedule(() => {
         this.scheduled = false;
@@ -487,6 +491,8 @@ export function matchesProtocol(row: FrameSummary, f: Pick<ListFilters, 'protoco
 const LARGE_LIST = 20_000;
 const LARGE_CONNECTIONS = 2_000;
 const LARGE_LIST_INTERVAL_MS = 100;
+/** Under a flood of rows: 4 redraws a second, still live to the eye. */
+const FLOOD_INTERVAL_MS = 250;
 /** Rows between two redraws from which the stream counts as a flood (~3,000 frames/s at 60 redraws/s). */
 const FLOOD_ROWS = 50;
 
