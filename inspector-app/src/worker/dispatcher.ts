@@ -34,6 +34,8 @@ export interface DispatcherOptions {
   readonly flood?: FloodOptions;
 }
 
+const ownsBuffer = (data: Uint8Array) => data.byteOffset === 0 && data.byteLength === data.buffer.byteLength;
+
 /** The frame ids a request names: the frames read before it is answered (and every frame before them). */
 function frameIdsNamed(method: string, params: unknown): number {
   if (method === 'setFilter') return Infinity;
@@ -124,7 +126,10 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
     switch (message.type) {
       case 'ingest': {
         flood?.arrive(message.frames.length);
-        for (const frame of message.frames) {
+        for (const arrived of message.frames) {
+          // Frames that came as views of one batch buffer get their own bytes: the store's
+          // cap counts and frees each frame's bytes, which a shared buffer would keep alive.
+          const frame = ownsBuffer(arrived.data) ? arrived : { ...arrived, data: arrived.data.slice() };
           if (flood?.shouldDefer() && !handlers.filtering) {
             // Listed now (a lost frame's row is final already), read later in arrival order.
             if (frame.lost) pending.push(lostSummary(frame, frame.lost));
