@@ -58,13 +58,18 @@
       (if (i32.le_u (i32.add (local.get $p) (i32.const 16)) (local.get $end))
         (then
           (local.set $in (v128.load (local.get $p)))
-          ;; An ASCII block needs no lookups: it only must not follow an incomplete sequence.
+          ;; An ASCII block needs no lookups: it only must not follow an incomplete sequence,
+          ;; and the ASCII blocks after it need one test each.
           (if (i32.eqz (i8x16.bitmask (local.get $in)))
             (then
               (if (v128.any_true (local.get $incomplete)) (then (return (local.get $p))))
-              (local.set $prev (local.get $in))
-              (local.set $p (i32.add (local.get $p) (i32.const 16)))
-              (br $blocks))))
+              (local.set $incomplete (v128.const i64x2 0 0))
+              (loop $ascii
+                (local.set $prev (local.get $in))
+                (local.set $p (i32.add (local.get $p) (i32.const 16)))
+                (br_if $blocks (i32.gt_u (i32.add (local.get $p) (i32.const 16)) (local.get $end)))
+                (local.set $in (v128.load (local.get $p)))
+                (br_if $ascii (i32.eqz (i8x16.bitmask (local.get $in))))))))
         (else
           ;; The last 0-15 bytes, the rest of the block cleared (lanes at or past end - p).
           (local.set $last (i32.const 1))
