@@ -180,8 +180,8 @@ export function simdUtf8(): WasmUtf8 | null {
  * its first non-ASCII byte (found by `asciiEnd`) if SIMD_REST_MIN bytes or more remain. Below
  * these the call costs more than the JS loops take (measured in SIMD text: docs/BENCHMARKS.md).
  */
-export const SIMD_MIN = 128;
-export const SIMD_REST_MIN = 32;
+export const SIMD_MIN = 64;
+export const SIMD_REST_MIN = 16;
 
 /**
  * `findInvalidUtf8In` for a walker's string of more than 16 bytes, `view` being
