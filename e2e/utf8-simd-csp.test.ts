@@ -1,6 +1,7 @@
 /**
  * The WebAssembly SIMD UTF-8 validator (codecs/core/utf8-wasm/) where it must run: in the
- * extension's pages and in the decode worker they start, in Chromium (production build,
+ * web inspector's decode worker (dist/app, no CSP), and in the extension's pages and the
+ * decode worker they start, in Chromium (production build,
  * dist/chrome) and Firefox ESR (test build, dist/firefox-test), whose extension CSP allows
  * 'wasm-unsafe-eval' (root manifest.json) and nothing like eval. The module is compiled
  * and run there as the validator does (synchronously); a page whose CSP lacks
@@ -11,7 +12,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page as ChromiumPage, Worker as ChromiumWorker } from 'playwright-core';
+import type { Browser as ChromiumBrowser, Page as ChromiumPage, Worker as ChromiumWorker } from 'playwright-core';
+import { startDemoServer, type DemoServer } from '../demo-server/server.js';
+import { APP_DIR, checkPrerequisites, launchChromium } from './support/env.js';
 import { UTF8_VALIDATE_WASM } from '../codecs/core/utf8-wasm/utf8-validate-bytes.js';
 import { ensureExtensionBuild, launchChromiumWithExtension, requireBrowser, type ChromiumWithExtension } from './support/ext-env.js';
 import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
@@ -103,4 +106,29 @@ describe('Firefox: the extension (dist/firefox-test) runs the SIMD validator', (
     await panel.close();
     await page.close();
   }, 45_000);
+});
+
+describe('Chromium: the web inspector (dist/app) runs the SIMD validator', () => {
+  let browser: ChromiumBrowser;
+  let server: DemoServer;
+
+  beforeAll(async () => {
+    checkPrerequisites();
+    [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 3 })]);
+  }, 30_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('in its decode worker', async () => {
+    const page = await browser.newPage();
+    const workerStarted = page.waitForEvent('worker', { timeout: 10_000 }).catch(() => null);
+    await page.goto(server.httpUrl);
+    const worker: ChromiumWorker | null = page.workers().find((w) => w.url().includes('decode-worker')) ?? (await workerStarted);
+    expect(worker?.url()).toContain('decode-worker');
+    expect(await worker!.evaluate(RUN_VALIDATOR)).toBe(RUNS);
+    await page.close();
+  }, 30_000);
 });
