@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { findInvalidUtf8, findInvalidUtf8With } from '../core/utf8.js';
+import { byteView, findInvalidLongUtf8, findInvalidUtf8, findInvalidUtf8With, releaseByteView, setSimdUtf8 } from '../core/utf8.js';
 import { createWasmUtf8, type WasmUtf8 } from '../core/utf8-wasm/wasm-validator.js';
 import { referenceFindInvalidUtf8 } from './helpers/utf8.js';
 
@@ -83,6 +83,37 @@ describe('the SIMD UTF-8 validator agrees with the JS one', () => {
       ),
       { numRuns: 3000, seed: 14 },
     );
+  });
+
+  it("the walkers' entry (SIMD whole, SIMD from the first non-ASCII byte, or JS, by length) gives the same offsets", () => {
+    setSimdUtf8(simd);
+    try {
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 17, max: 300 }),
+          fc.array(fc.nat(), { minLength: 1, maxLength: 60 }),
+          fc.nat(40),
+          fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 2 }),
+          fc.nat(31),
+          (length, choices, asciiPrefix, changes, offset) => {
+            // An ASCII prefix of random length: the split between asciiEnd and SIMD moves.
+            const text = validText(length, choices);
+            const bytes = new Uint8Array(text.length + asciiPrefix);
+            bytes.fill(0x61, 0, asciiPrefix);
+            bytes.set(text, asciiPrefix);
+            for (const [at, value] of changes) bytes[at % bytes.length] = value;
+            const [frame, start, end] = inFrame(bytes, offset);
+            const expected = findInvalidUtf8(frame, start, end);
+            const got = findInvalidLongUtf8(frame, byteView(frame), start, end);
+            releaseByteView();
+            return got === expected;
+          },
+        ),
+        { numRuns: 3000, seed: 15 },
+      );
+    } finally {
+      setSimdUtf8(undefined);
+    }
   });
 
   it('random valid UTF-8 of every length 0-300, at every offset modulo 16', () => {
