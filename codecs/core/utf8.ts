@@ -179,8 +179,9 @@ export function simdUtf8(): WasmUtf8 | null {
  * From this length a string goes to the SIMD validator whole; a shorter one goes there from
  * its first non-ASCII byte (found by `asciiEnd`) if SIMD_REST_MIN bytes or more remain.
  * Measured (`npm run bench -- --utf8-only`, docs/BENCHMARKS.md): a call costs about what
- * the JS loops take for 64-96 bytes of ASCII, while SIMD is 2-3x faster than them on any
- * non-ASCII text from 24 bytes up.
+ * the JS loops take for 64-96 bytes of ASCII, while SIMD is faster than them on any
+ * non-ASCII text from 24 bytes up (CJK about 3x, mixed-script text 1.3x at 24 bytes, 2x
+ * from 96, 3.5x on long strings).
  */
 export const SIMD_MIN = 96;
 export const SIMD_REST_MIN = 16;
