@@ -191,3 +191,18 @@ describe('Avro decoding of hostile bytes: an error with the offset, never a wron
     expect(() => decodeAvro({ kind: 'string' }, Uint8Array.of(0x01))).toThrow('Avro: offset 0: negative string length -1');
   });
 });
+
+describe('Avro on hostile values: listed, never thrown', () => {
+  it('a frame nested too deep for recursion is a mismatch; the other frames are kept', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    const frames = [{ a: 1 }, { a: deep }, deep, { a: 2 }];
+    const codec = avroCodec(frames);
+    const out = frames.map((f) => codec.encode(f));
+    expect(out[0]).toBeInstanceOf(Uint8Array);
+    expect(out[3]).toBeInstanceOf(Uint8Array);
+    // Inference leaves them out (it overflowed the stack and threw before); the schema then says why they do not fit.
+    expect(out[1]).toEqual({ mismatch: 'a: a list where the schema has "int"' });
+    expect(out[2]).toEqual({ mismatch: expect.stringMatching(/^the frame: a list where the schema has \{"type":"record"/) });
+  });
+});

@@ -6,7 +6,7 @@
  * and compiles record types with `new Function`; avsc stays a test dependency, the oracle).
  */
 import { decodeAvro, encodeAvro } from './avro-binary.js';
-import { avroMismatch, inferAvroSchema, schemaJson } from './avro-schema.js';
+import { avroMismatch, inferAvroSchema, isStackOverflow, schemaJson } from './avro-schema.js';
 import { unsupportedCodec, type SchemaCodec } from './schema-codec.js';
 
 export { AVRO_SAMPLE } from './avro-schema.js';
@@ -26,8 +26,14 @@ export function inferredAvroCodec(values: readonly unknown[]): SchemaCodec {
     schemaBytes: utf8.encode(text).length,
     unsupported: null,
     encode: (value) => {
-      const why = avroMismatch(type, value);
-      return why === null ? encodeAvro(type, value) : { mismatch: why };
+      try {
+        const why = avroMismatch(type, value);
+        return why === null ? encodeAvro(type, value) : { mismatch: why };
+      } catch (e) {
+        // The checker and the encoder recurse per level, as avsc's did.
+        if (isStackOverflow(e)) return { mismatch: 'nested too deep for a recursive encoder (stack overflow)' };
+        throw e;
+      }
     },
     decode: (bytes) => decodeAvro(type, bytes),
   };

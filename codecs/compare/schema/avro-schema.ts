@@ -330,11 +330,14 @@ export function inferAvroSchema(values: readonly unknown[]): AvroType | null {
   return type;
 }
 
+/** The frame's type; null when it has none, or is nested too deep to infer (a stack overflow): its encode says why. */
 function typeOrNull(value: unknown): AvroType | null {
   try {
     return typeOfValue(value);
   } catch (e) {
-    if (e instanceof NoAvroType) return null;
+    if (e instanceof NoAvroType || isStackOverflow(e)) return null;
     throw e;
   }
 }
+
+export const isStackOverflow = (e: unknown): boolean => e instanceof RangeError && /call stack/i.test(e.message);
