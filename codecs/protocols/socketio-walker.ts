@@ -1,6 +1,7 @@
 import { Flag, Kind } from '../core/kinds.js';
-import { SpanIndex, type FormatWalker } from '../core/span-index.js';
-import { jsonWalker } from '../json/walker.js';
+import type { FormatWalker, SpanIndex } from '../core/span-index.js';
+import { jsonWalker, walkJsonInto } from '../json/walker.js';
+import { jsonString } from '../json/value.js';
 
 /**
  * Socket.IO over Engine.IO text frames (v4, and v3 where it is the same): `42["chat",{…}]`,
@@ -159,37 +160,49 @@ function walkPacket(index: SpanIndex, depth: number): void {
         payloadNode = prev;
       }
     } else {
-      payloadNode = jsonPart(index, pos, len, depth, () => prev, (id) => ((prev = id), entries++), root, data);
+      // An event's arguments are recorded a level deeper than the depth asks (the array's
+      // items), as reading the event name used to record them.
+      const isEvent = (socketType === 'EVENT' || socketType === 'BINARY_EVENT') && bytes[pos] === 0x5b;
+      payloadNode = jsonPart(index, pos, len, isEvent && depth === 1 ? 2 : depth, () => prev, (id) => ((prev = id), entries++), root, data);
       if (payloadNode === -2) return;
-      if ((socketType === 'EVENT' || socketType === 'BINARY_EVENT') && bytes[pos] === 0x5b) event = eventName(index, payloadNode, pos, len);
+      if (isEvent) event = eventName(bytes, pos, len);
     }
   }
   store.setArg(root, entries);
   data.packet = { engineType, socketType, attachments, namespace, ack, data: payloadNode, event };
 }
 
-/** The event name: the payload array's first item when it is a string. */
-function eventName(index: SpanIndex, payload: number, start: number, end: number): string | null {
-  // Unrecorded payload (depth 0): read its first level on the side.
-  const ix = payload >= 0 ? index : new SpanIndex(index.bytes.subarray(start, end), jsonWalker, { depth: 1 });
-  const arr = payload >= 0 ? payload : ix.root;
-  if (ix.store.kind[arr] !== Kind.array) return null;
-  const first = ix.children(arr)[0];
-  return first !== undefined && ix.store.kind[first] === Kind.text ? String(jsonWalker.leafValue(ix, first)) : null;
+/**
+ * The event name: the payload array's first item when it is a string (`42["chat",…]`),
+ * read from the bytes (the walk validated them), so no depth has to record it.
+ */
+function eventName(bytes: Uint8Array, start: number, end: number): string | null {
+  let p = start + 1; // past '['
+  while (p < end && isJsonSpace(bytes[p])) p++;
+  if (bytes[p] !== 0x22) return null;
+  const from = ++p;
+  while (bytes[p] !== 0x22) p += bytes[p] === 0x5c ? 2 : 1;
+  return jsonString(bytes, from, p);
 }
 
-/** Records `data:` as a JSON value spanning [start, end): its id, -1 when not recorded (depth 0), -2 after an error. */
+function isJsonSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+/**
+ * Records `data:` as the JSON value spanning [start, end), walked once into the packet's
+ * index with `depth` levels recorded below the packet's root: its id, -1 when not recorded
+ * (depth 0), -2 after an error. After an error only the value's own node is kept (its
+ * subtree expands on demand, up to the error), as when the payload was validated apart.
+ */
 function jsonPart(index: SpanIndex, start: number, end: number, depth: number, prev: () => number, recorded: (id: number) => void, root: number, data: SocketIoData): number {
-  const { bytes, store } = index;
-  const json = new SpanIndex(bytes.subarray(start, end), jsonWalker, { depth: 0 });
-  const js = json.store;
-  if (json.root < 0 || json.error) {
-    const at = json.error ? start + json.error.offset : start;
-    index.fail(json.error?.code ?? 'invalid-token', at, `in the packet's JSON payload: ${(json.error?.message ?? 'no JSON value').replace(/ at byte \d+$/, '')}`);
-    store.addFlags(root, Flag.incomplete);
-    if (json.root < 0 || depth < 1) return -2;
-  }
+  const { store } = index;
   if (depth < 1) {
+    walkJsonInto(index, start, end, root, -1, -1, PAYLOAD_ERROR);
+    if (index.error) {
+      store.addFlags(root, Flag.incomplete);
+      return -2;
+    }
     recorded(-1);
     return -1;
   }
@@ -197,12 +210,34 @@ function jsonPart(index: SpanIndex, start: number, end: number, depth: number, p
   store.setEnd(key, start);
   store.addFlags(key, Flag.key);
   data.values.set(key, 'data');
-  const id = store.add(js.kind[0], start + js.start[0], js.head[0], js.arg[0], root, key);
-  store.setEnd(id, start + js.end[0]);
-  store.addFlags(id, js.flags[0] & ~Flag.expanded);
-  for (const w of json.warnings) index.warn({ ...w, offset: start + w.offset, node: id });
+  const warnings = index.warnings.length;
+  const id = walkJsonInto(index, start, end, root, key, depth - 1, PAYLOAD_ERROR);
   recorded(id);
-  if (json.error) return -2;
-  if (depth > 1 && (js.kind[0] === Kind.array || js.kind[0] === Kind.map)) jsonWalker.walk(index, id, depth - 1);
+  if (index.error) {
+    store.addFlags(root, Flag.incomplete);
+    keepOnlyNode(index, id, warnings);
+    return -2;
+  }
   return id;
+}
+
+const PAYLOAD_ERROR = "in the packet's JSON payload: ";
+
+/**
+ * Drops what the walk recorded below node `id` (the last node of its parent, its subtree
+ * the last nodes of the store) and the warnings it reported: the node stays, unexpanded.
+ * Dropped slots are zeroed, as fresh store memory is (walkers write only non-zero fields).
+ */
+function keepOnlyNode(index: SpanIndex, id: number, warnings: number): void {
+  const store = index.store;
+  index.warnings.length = warnings;
+  const c = store.cap;
+  const u8 = store.slabU8;
+  for (let n = id + 1; n < store.size; n++) {
+    u8[store.u8At + n] = u8[store.u8At + c + n] = u8[store.u8At + 2 * c + n] = 0;
+    store.slabF64[store.f64At + n] = 0;
+  }
+  store.size = id + 1;
+  store.slabI32[store.i32At + 3 * c + id] = -1;
+  u8[store.u8At + c + id] &= ~Flag.expanded;
 }
