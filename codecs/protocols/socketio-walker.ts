@@ -1,5 +1,7 @@
 import { Flag, Kind } from '../core/kinds.js';
 import type { FormatWalker, SpanIndex } from '../core/span-index.js';
+import type { SpanStore } from '../core/span-store.js';
+import type { DecodeErrorCode } from '../core/errors.js';
 import { jsonWalker, walkJsonInto } from '../json/walker.js';
 import { jsonString } from '../json/value.js';
 
@@ -29,8 +31,12 @@ export interface SocketIoPacket {
 }
 
 interface SocketIoData {
-  /** Values of the header nodes (keys are names, header parts their meaning). */
-  readonly values: Map<number, unknown>;
+  /**
+   * Values of the header nodes by node id (keys: their names; parts: their meaning). The
+   * header is recorded first, so its nodes are ids 1 to values.length - 1 (the payload's
+   * key the last of them).
+   */
+  readonly values: unknown[];
   packet: SocketIoPacket | null;
 }
 
@@ -42,20 +48,23 @@ export const socketIoWalker: FormatWalker = {
   format: 'json',
   walk(index, node, depth) {
     if (node < 0) walkPacket(index, depth);
-    else if (!(index.formatData as SocketIoData).values.has(node)) jsonWalker.walk(index, node, depth);
+    else if (!isHeader(index, node)) jsonWalker.walk(index, node, depth);
+  },
+  /** The JSON walker's estimate for the payload, plus the header's nodes. */
+  capacityHint(bytes, depth) {
+    const payload = jsonWalker.capacityHint?.(bytes, depth);
+    return payload === undefined ? undefined : payload + HEADER_NODES;
   },
   leafValue(index, node) {
-    const values = (index.formatData as SocketIoData).values;
-    return values.has(node) ? values.get(node) : jsonWalker.leafValue(index, node);
+    return isHeader(index, node) ? (index.formatData as SocketIoData).values[node] : jsonWalker.leafValue(index, node);
   },
   describe(index, node) {
-    const values = (index.formatData as SocketIoData).values;
     const { store } = index;
     if (node === 0) {
       const p = socketIoPacket(index);
       return p ? (p.socketType ? `socket.io ${p.socketType}` : `engine.io ${p.engineType}`) : 'socket.io';
     }
-    if (values.has(node)) return store.flags[node] & Flag.key ? 'key' : 'header';
+    if (isHeader(index, node)) return store.flags[node] & Flag.key ? 'key' : 'header';
     switch (store.kind[node]) {
       case Kind.text:
         return `text(${store.arg[node]})`;
@@ -69,50 +78,102 @@ export const socketIoWalker: FormatWalker = {
   },
 };
 
+/** The most nodes a header records: the root, five entries of two nodes, the payload's key. */
+const HEADER_NODES = 12;
+
+/** Whether `node` is one of the packet's own nodes (not the root, not in the payload). */
+function isHeader(index: SpanIndex, node: number): boolean {
+  return node > 0 && node < (index.formatData as SocketIoData).values.length;
+}
+
 function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
 
-/** Reads `digits` at pos: [value, end] or null. */
-function readInt(bytes: Uint8Array, pos: number, end: number): [number, number] | null {
+/** Where the digits at pos end (pos when there are none; at most 15 digits). */
+function digitsEnd(bytes: Uint8Array, pos: number, end: number): number {
   let i = pos;
+  while (i < end && isDigit(bytes[i]) && i - pos < 15) i++;
+  return i;
+}
+
+/** The value of the digits bytes[pos, end). */
+function digitsValue(bytes: Uint8Array, pos: number, end: number): number {
   let v = 0;
-  while (i < end && isDigit(bytes[i]) && i - pos < 15) v = v * 10 + (bytes[i++] - 0x30);
-  return i > pos ? [v, i] : null;
+  for (let i = pos; i < end; i++) v = v * 10 + (bytes[i] - 0x30);
+  return v;
+}
+
+// Not fatal, and a leading BOM dropped: what namespaces and Engine.IO text have always read as.
+const textDecoder = new TextDecoder();
+
+/**
+ * Appends a node to the store as the last child of `parent` (after `prev`), its fields
+ * written straight into the store's packed arrays (as the JSON walker's recordNode does):
+ * `store.add` with its end and flags, for the header's few nodes of every frame.
+ */
+function addNode(store: SpanStore, kind: number, start: number, end: number, arg: number, flags: number, parent: number, prev: number): number {
+  if (store.size === store.cap) store.growFor(start);
+  const id = store.size++;
+  const c = store.cap;
+  const i32 = store.slabI32;
+  const u8 = store.slabU8;
+  const i = store.i32At + id;
+  i32[i] = start;
+  i32[i + c] = end;
+  i32[i + 2 * c] = parent;
+  i32[i + 3 * c] = -1;
+  i32[i + 4 * c] = -1;
+  if (prev >= 0) i32[store.i32At + 4 * c + prev] = id;
+  else if (parent >= 0) i32[store.i32At + 3 * c + parent] = id;
+  u8[store.u8At + id] = kind;
+  // Fresh slots are zero (see SpanStore): head is 0 for every header node.
+  if (flags !== 0) u8[store.u8At + c + id] = flags;
+  if (arg !== 0) store.slabF64[store.f64At + id] = arg;
+  return id;
+}
+
+/** Records the entry `name: value` (the value spanning [start, end) of the frame) after `prev` in the root; returns the value's id. */
+function addPart(store: SpanStore, values: unknown[], prev: number, name: string, start: number, end: number, value: unknown, kind: number): number {
+  const key = addKey(store, values, prev, name, start);
+  const id = addNode(store, kind, start, end, end - start, 0, 0, key);
+  values[id] = value;
+  return id;
+}
+
+/** The zero-width key `name` of the root's next entry, after `prev`. */
+function addKey(store: SpanStore, values: unknown[], prev: number, name: string, at: number): number {
+  const key = addNode(store, Kind.text, at, at, name.length, Flag.key, 0, prev);
+  values[key] = name;
+  return key;
+}
+
+/** Stops the packet at an error in its header: the root incomplete, counting the entries read. */
+function failPacket(index: SpanIndex, entries: number, code: DecodeErrorCode, at: number, message: string): void {
+  index.fail(code, at, message);
+  index.store.addFlags(0, Flag.incomplete);
+  index.store.setArg(0, entries);
 }
 
 function walkPacket(index: SpanIndex, depth: number): void {
   const { bytes, store } = index;
   const len = bytes.length;
-  const data: SocketIoData = { values: new Map(), packet: null };
+  // Slot 0 is the root's (not a header node): the header's values are then appended in order,
+  // where a first store at index 1 of an empty array is a slow runtime call.
+  const data: SocketIoData = { values: [undefined], packet: null };
   index.formatData = data;
-  const root = store.add(Kind.map, 0, 0, 0, -1, -1);
-  store.setEnd(root, len);
-  if (depth >= 1) store.addFlags(root, Flag.expanded);
+  const record = depth >= 1;
+  // The root (node 0): a map of the packet's parts, its entry count set when they are read.
+  addNode(store, Kind.map, 0, len, 0, record ? Flag.expanded : 0, -1, -1);
+  const values = data.values;
+  // The root's last entry recorded, and its entries read (recorded or not).
   let prev = -1;
   let entries = 0;
-  /** Records `name: value` where the value spans [start, end) of the frame. */
-  const part = (name: string, start: number, end: number, value: unknown, kind: number = Kind.text): void => {
-    entries++;
-    if (depth < 1) return;
-    const key = store.add(Kind.text, start, 0, name.length, root, prev);
-    store.setEnd(key, start);
-    store.addFlags(key, Flag.key);
-    data.values.set(key, name);
-    const v = store.add(kind, start, 0, end - start, root, key);
-    store.setEnd(v, end);
-    data.values.set(v, value);
-    prev = v;
-  };
-  const fail = (code: Parameters<SpanIndex['fail']>[0], at: number, message: string): void => {
-    index.fail(code, at, message);
-    store.addFlags(root, Flag.incomplete);
-    store.setArg(root, entries);
-  };
 
-  if (len === 0 || !isDigit(bytes[0]) || bytes[0] > 0x36) return fail('invalid-token', 0, 'not an Engine.IO packet: the first byte must be a type digit 0-6');
+  if (len === 0 || !isDigit(bytes[0]) || bytes[0] > 0x36) return failPacket(index, entries, 'invalid-token', 0, 'not an Engine.IO packet: the first byte must be a type digit 0-6');
   const engineType = ENGINE_IO_TYPES[bytes[0] - 0x30];
-  part('engine.io', 0, 1, engineType);
+  entries++;
+  if (record) prev = addPart(store, values, prev, 'engine.io', 0, 1, engineType, Kind.text);
   let pos = 1;
   let socketType: SocketIoPacket['socketType'] = null;
   let attachments = 0;
@@ -123,28 +184,32 @@ function walkPacket(index: SpanIndex, depth: number): void {
 
   if (engineType === 'message' && pos < len && isDigit(bytes[pos]) && bytes[pos] <= 0x36) {
     socketType = SOCKET_IO_TYPES[bytes[pos] - 0x30];
-    part('socket.io', pos, pos + 1, socketType);
+    entries++;
+    if (record) prev = addPart(store, values, prev, 'socket.io', pos, pos + 1, socketType, Kind.text);
     pos++;
     if (socketType === 'BINARY_EVENT' || socketType === 'BINARY_ACK') {
-      const n = readInt(bytes, pos, len);
-      if (!n || bytes[n[1]] !== 0x2d) return fail('invalid-token', pos, `${socketType} needs an attachment count followed by '-'`);
-      attachments = n[0];
-      part('attachments', pos, n[1] + 1, attachments, Kind.number);
-      pos = n[1] + 1;
+      const end = digitsEnd(bytes, pos, len);
+      if (end === pos || bytes[end] !== 0x2d) return failPacket(index, entries, 'invalid-token', pos, `${socketType} needs an attachment count followed by '-'`);
+      attachments = digitsValue(bytes, pos, end);
+      entries++;
+      if (record) prev = addPart(store, values, prev, 'attachments', pos, end + 1, attachments, Kind.number);
+      pos = end + 1;
     }
     if (bytes[pos] === 0x2f) {
       let comma = pos;
       while (comma < len && bytes[comma] !== 0x2c && bytes[comma] !== 0x5b && bytes[comma] !== 0x7b) comma++;
-      namespace = new TextDecoder().decode(bytes.subarray(pos, comma));
+      namespace = textDecoder.decode(bytes.subarray(pos, comma));
       const end = bytes[comma] === 0x2c ? comma + 1 : comma;
-      part('namespace', pos, end, namespace);
+      entries++;
+      if (record) prev = addPart(store, values, prev, 'namespace', pos, end, namespace, Kind.text);
       pos = end;
     }
-    const id = readInt(bytes, pos, len);
-    if (id) {
-      ack = id[0];
-      part('ack', pos, id[1], ack, Kind.number);
-      pos = id[1];
+    const end = digitsEnd(bytes, pos, len);
+    if (end > pos) {
+      ack = digitsValue(bytes, pos, end);
+      entries++;
+      if (record) prev = addPart(store, values, prev, 'ack', pos, end, ack, Kind.number);
+      pos = end;
     }
   }
   if (pos < len) {
@@ -153,22 +218,24 @@ function walkPacket(index: SpanIndex, depth: number): void {
       // Engine.IO's own payloads (open's JSON handshake aside) are plain text: `2probe`, or a
       // message sent with the engine alone (`4hello`).
       if (isJson && engineType !== 'message') {
-        payloadNode = jsonPart(index, pos, len, depth, () => prev, (id) => ((prev = id), entries++), root, data);
+        entries++;
+        payloadNode = jsonPart(index, values, prev, pos, len, depth);
         if (payloadNode === -2) return;
       } else {
-        part('data', pos, len, new TextDecoder().decode(bytes.subarray(pos)));
-        payloadNode = prev;
+        entries++;
+        if (record) payloadNode = addPart(store, values, prev, 'data', pos, len, textDecoder.decode(bytes.subarray(pos)), Kind.text);
       }
     } else {
       // An event's arguments are recorded a level deeper than the depth asks (the array's
       // items), as reading the event name used to record them.
       const isEvent = (socketType === 'EVENT' || socketType === 'BINARY_EVENT') && bytes[pos] === 0x5b;
-      payloadNode = jsonPart(index, pos, len, isEvent && depth === 1 ? 2 : depth, () => prev, (id) => ((prev = id), entries++), root, data);
+      entries++;
+      payloadNode = jsonPart(index, values, prev, pos, len, isEvent && depth === 1 ? 2 : depth);
       if (payloadNode === -2) return;
       if (isEvent) event = eventName(bytes, pos, len);
     }
   }
-  store.setArg(root, entries);
+  store.setArg(0, entries);
   data.packet = { engineType, socketType, attachments, namespace, ack, data: payloadNode, event };
 }
 
@@ -195,26 +262,19 @@ function isJsonSpace(c: number): boolean {
  * (depth 0), -2 after an error. After an error only the value's own node is kept (its
  * subtree expands on demand, up to the error), as when the payload was validated apart.
  */
-function jsonPart(index: SpanIndex, start: number, end: number, depth: number, prev: () => number, recorded: (id: number) => void, root: number, data: SocketIoData): number {
-  const { store } = index;
+function jsonPart(index: SpanIndex, values: unknown[], prev: number, start: number, end: number, depth: number): number {
+  const store = index.store;
   if (depth < 1) {
-    walkJsonInto(index, start, end, root, -1, -1, PAYLOAD_ERROR);
-    if (index.error) {
-      store.addFlags(root, Flag.incomplete);
-      return -2;
-    }
-    recorded(-1);
-    return -1;
+    walkJsonInto(index, start, end, 0, -1, -1, PAYLOAD_ERROR);
+    if (!index.error) return -1;
+    store.addFlags(0, Flag.incomplete);
+    return -2;
   }
-  const key = store.add(Kind.text, start, 0, 4, root, prev());
-  store.setEnd(key, start);
-  store.addFlags(key, Flag.key);
-  data.values.set(key, 'data');
+  const key = addKey(store, values, prev, 'data', start);
   const warnings = index.warnings.length;
-  const id = walkJsonInto(index, start, end, root, key, depth - 1, PAYLOAD_ERROR);
-  recorded(id);
+  const id = walkJsonInto(index, start, end, 0, key, depth - 1, PAYLOAD_ERROR);
   if (index.error) {
-    store.addFlags(root, Flag.incomplete);
+    store.addFlags(0, Flag.incomplete);
     keepOnlyNode(index, id, warnings);
     return -2;
   }
