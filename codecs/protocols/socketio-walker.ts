@@ -4,6 +4,7 @@ import type { SpanStore } from '../core/span-store.js';
 import type { DecodeErrorCode } from '../core/errors.js';
 import { jsonWalker, walkJsonInto } from '../json/walker.js';
 import { jsonString } from '../json/value.js';
+import { decodeUtf8 } from '../core/utf8.js';
 
 /**
  * Socket.IO over Engine.IO text frames (v4, and v3 where it is the same): `42["chat",{…}]`,
@@ -248,8 +249,16 @@ function eventName(bytes: Uint8Array, start: number, end: number): string | null
   while (p < end && isJsonSpace(bytes[p])) p++;
   if (bytes[p] !== 0x22) return null;
   const from = ++p;
-  while (bytes[p] !== 0x22) p += bytes[p] === 0x5c ? 2 : 1;
-  return jsonString(bytes, from, p);
+  let escaped = false;
+  for (let c = bytes[p]; c !== 0x22; c = bytes[p]) {
+    if (c === 0x5c) {
+      escaped = true;
+      p += 2;
+    } else {
+      p++;
+    }
+  }
+  return escaped ? jsonString(bytes, from, p) : decodeUtf8(bytes, from, p);
 }
 
 function isJsonSpace(c: number): boolean {
