@@ -48,3 +48,24 @@ describe('Socket.IO walker: the JSON payload is walked once (issue 15 framing li
     expect(socketIoPacket(new SpanIndex(frames['42'], socketIoWalker, { depth: 0 }))?.event).toBe('chat ☕');
   });
 });
+
+describe('Socket.IO walker: an index read at depth 0 expands later', () => {
+  it('to the packet a full index reads, with no error on a valid frame', () => {
+    for (const text of ['42["chat",{"a":[1,2]}]', '451-/admin,12["up",{"_placeholder":true,"num":0}]', '0{"sid":"x"}', '2probe', '4hello', '3']) {
+      const full = new SpanIndex(utf8(text), socketIoWalker);
+      const shallow = new SpanIndex(utf8(text), socketIoWalker, { depth: 0 });
+      shallow.expandAll(shallow.root);
+      expect({ text, error: shallow.error }).toEqual({ text, error: null });
+      expect(shallow.value(shallow.root)).toEqual(full.value(full.root));
+      expect(shallow.children(shallow.root).map((id) => [shallow.store.start[id], shallow.store.end[id]])).toEqual(full.children(full.root).map((id) => [full.store.start[id], full.store.end[id]]));
+    }
+  });
+
+  it('and a broken one keeps its first error', () => {
+    const shallow = new SpanIndex(utf8('42["chat",{"a":[1,2}]'), socketIoWalker, { depth: 0 });
+    const error = shallow.error;
+    expect(error?.offset).toBe(19);
+    shallow.expandAll(shallow.root);
+    expect(shallow.error).toEqual(error);
+  });
+});

@@ -48,7 +48,9 @@ export function socketIoPacket(index: SpanIndex): SocketIoPacket | null {
 export const socketIoWalker: FormatWalker = {
   format: 'json',
   walk(index, node, depth) {
-    if (node < 0) walkPacket(index, depth);
+    if (node < 0) walkPacket(index, depth, false);
+    // The root of an index read at depth 0: its parts are read now.
+    else if (node === 0) walkPacket(index, depth, true);
     else if (!isHeader(index, node)) jsonWalker.walk(index, node, depth);
   },
   /** The JSON walker's estimate for the payload, plus the header's nodes. */
@@ -156,7 +158,12 @@ function failPacket(index: SpanIndex, entries: number, code: DecodeErrorCode, at
   index.store.setArg(0, entries);
 }
 
-function walkPacket(index: SpanIndex, depth: number): void {
+/**
+ * Reads the packet into the root (node 0) and `depth` levels below it: a new root, or
+ * (`rootRecorded`) the root of an index read at depth 0, whose parts were validated then and
+ * are recorded now (an error found then stays the index's error).
+ */
+function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): void {
   const { bytes, store } = index;
   const len = bytes.length;
   // Slot 0 is the root's (not a header node): the header's values are then appended in order,
@@ -165,8 +172,12 @@ function walkPacket(index: SpanIndex, depth: number): void {
   index.formatData = data;
   const record = depth >= 1;
   // The root (node 0): a map of the packet's parts, its entry count set when they are read.
-  addNode(store, Kind.map, 0, len, 0, record ? Flag.expanded : 0, -1, -1);
+  if (!rootRecorded) addNode(store, Kind.map, 0, len, 0, record ? Flag.expanded : 0, -1, -1);
+  else if (record) store.addFlags(0, Flag.expanded);
   const values = data.values;
+  // A broken payload keeps only its own node (see jsonPart): when the root is expanded later,
+  // that node is expanded too, as expanding a root read with its parts would reach it.
+  const depthAfterError = rootRecorded && depth > 1 ? depth - 1 : 0;
   // The root's last entry recorded, and its entries read (recorded or not).
   let prev = -1;
   let entries = 0;
@@ -220,7 +231,7 @@ function walkPacket(index: SpanIndex, depth: number): void {
       // message sent with the engine alone (`4hello`).
       if (isJson && engineType !== 'message') {
         entries++;
-        payloadNode = jsonPart(index, values, prev, pos, len, depth);
+        payloadNode = jsonPart(index, values, prev, pos, len, depth, depthAfterError);
         if (payloadNode === -2) return;
       } else {
         entries++;
@@ -231,7 +242,7 @@ function walkPacket(index: SpanIndex, depth: number): void {
       // items), as reading the event name used to record them.
       const isEvent = (socketType === 'EVENT' || socketType === 'BINARY_EVENT') && bytes[pos] === 0x5b;
       entries++;
-      payloadNode = jsonPart(index, values, prev, pos, len, isEvent && depth === 1 ? 2 : depth);
+      payloadNode = jsonPart(index, values, prev, pos, len, isEvent && depth === 1 ? 2 : depth, depthAfterError);
       if (payloadNode === -2) return;
       if (isEvent) event = eventName(bytes, pos, len);
     }
@@ -269,9 +280,10 @@ function isJsonSpace(c: number): boolean {
  * Records `data:` as the JSON value spanning [start, end), walked once into the packet's
  * index with `depth` levels recorded below the packet's root: its id, -1 when not recorded
  * (depth 0), -2 after an error. After an error only the value's own node is kept (its
- * subtree expands on demand, up to the error), as when the payload was validated apart.
+ * subtree expands on demand, up to the error), as when the payload was validated apart;
+ * `depthAfterError` > 0 expands it to that depth at once.
  */
-function jsonPart(index: SpanIndex, values: unknown[], prev: number, start: number, end: number, depth: number): number {
+function jsonPart(index: SpanIndex, values: unknown[], prev: number, start: number, end: number, depth: number, depthAfterError: number): number {
   const store = index.store;
   if (depth < 1) {
     walkJsonInto(index, start, end, 0, -1, -1, PAYLOAD_ERROR);
@@ -285,6 +297,7 @@ function jsonPart(index: SpanIndex, values: unknown[], prev: number, start: numb
   if (index.error) {
     store.addFlags(0, Flag.incomplete);
     keepOnlyNode(index, id, warnings);
+    if (depthAfterError > 0) jsonWalker.walk(index, id, depthAfterError);
     return -2;
   }
   return id;
