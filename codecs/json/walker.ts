@@ -106,7 +106,9 @@ function walkJson(index: SpanIndex, node: number, depth: number): void {
  * and whitespace skipped, bytes after the value an error); errors are reported through
  * `index.fail` with `errorContext` before the message, and leave open nodes incomplete as a
  * root walk does. Returns the value's node id, or -1 when nothing was recorded. The
- * value's subtree expands later through `jsonWalker.walk` like any JSON node.
+ * value's subtree expands later through `jsonWalker.walk` like any JSON node (the frame's
+ * walker hands its JSON nodes to it), and duplicate keys are compared as decoded JSON strings
+ * when the frame's walker reports format `json`, as the Socket.IO walker does.
  */
 export function walkJsonInto(index: SpanIndex, start: number, end: number, parent: number, prevSibling: number, depth: number, errorContext = ''): number {
   const first = index.store.size;

@@ -11,8 +11,9 @@ import { decodeUtf8 } from '../core/utf8.js';
  * `451-/admin,12["upload",{"_placeholder":true,"num":0}]`, `0{"sid":…}`, `2` / `3` (ping /
  * pong), `2probe`. The root is a map of the packet's parts, each with the span of its bytes:
  * `engine.io` (the first digit), `socket.io` (the second), `attachments` (`1-`),
- * `namespace` (`/admin,`), `ack` (`12`) and `data` (the JSON payload, read and expanded by the
- * JSON walker with its spans in the frame). Keys are zero-width (they are not on the wire);
+ * `namespace` (`/admin,`), `ack` (`12`) and `data` (the JSON payload, walked once by the JSON
+ * walker's `walkJsonInto` under the root, its spans in the frame, expanded later by the JSON
+ * walker like any JSON node). Keys are zero-width (they are not on the wire);
  * the walker reports format `json` so strings keep JSON semantics, detection names it
  * `socketio`.
  */
