@@ -94,12 +94,12 @@ STRUCTURE_WEIGHT[0x2c] = STRUCTURE_WEIGHT[0x3a] = 1; // , :
 STRUCTURE_WEIGHT[0x5b] = STRUCTURE_WEIGHT[0x7b] = 2; // [ {
 
 function walkJson(index: SpanIndex, node: number, depth: number): void {
-  walkJsonRange(index, node, depth, 0, index.bytes.length, -1, -1, '');
+  walkJsonFrom(index, node, depth, 0, -1, -1, '');
 }
 
 /**
- * Walks the JSON text bytes[start, end) of a frame in another format (a framing protocol's
- * payload: Socket.IO's `42["ev",{…}]` after its `42`) into that frame's index, in one pass:
+ * Walks the JSON text from `start` to the end of a frame in another format (a framing
+ * protocol's payload: Socket.IO's `42["ev",{…}]` after its `42`) into that frame's index, in one pass:
  * its value is recorded as the last child of `parent` (after `prevSibling`, -1 for the
  * first) with `depth` levels below it recorded (-1: validated, nothing recorded), spans and
  * error offsets in the frame. The text is read as a root walk reads a frame (a leading BOM
@@ -110,19 +110,22 @@ function walkJson(index: SpanIndex, node: number, depth: number): void {
  * walker hands its JSON nodes to it), and duplicate keys are compared as decoded JSON strings
  * when the frame's walker reports format `json`, as the Socket.IO walker does.
  */
-export function walkJsonInto(index: SpanIndex, start: number, end: number, parent: number, prevSibling: number, depth: number, errorContext = ''): number {
+export function walkJsonInto(index: SpanIndex, start: number, parent: number, prevSibling: number, depth: number, errorContext = ''): number {
   const first = index.store.size;
-  walkJsonRange(index, -1, depth < 0 ? -1 : depth, start, end, parent, prevSibling, errorContext);
+  walkJsonFrom(index, -1, depth < 0 ? -1 : depth, start, parent, prevSibling, errorContext);
   return index.store.size > first ? first : -1;
 }
 
 /**
- * The walk: of the root value in bytes[from, len) (`node` = -1; recorded under `rootParent`
- * after `rootPrev`, or as the frame's root when -1), or of the children of a recorded
- * container `node` (then `from` and the root arguments are unused).
+ * The walk: of the root value in bytes[from, end of frame) (`node` = -1; recorded under
+ * `rootParent` after `rootPrev`, or as the frame's root when -1), or of the children of a
+ * recorded container `node` (then `from` and the root arguments are unused). The text
+ * always runs to the frame's end: with `len` the frame's length, the JIT drops bounds checks
+ * that a length passed in keeps (measured: 2.5 % more instructions on the JSON shapes).
  */
-function walkJsonRange(index: SpanIndex, node: number, depth: number, from: number, len: number, rootParent: number, rootPrev: number, errorContext: string): void {
+function walkJsonFrom(index: SpanIndex, node: number, depth: number, from: number, rootParent: number, rootPrev: number, errorContext: string): void {
   const bytes = index.bytes;
+  const len = bytes.length;
   const store = index.store;
   const stack = acquireWalkStack();
   let pos: number;

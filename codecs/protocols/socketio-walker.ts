@@ -232,7 +232,7 @@ function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): voi
       // message sent with the engine alone (`4hello`).
       if (isJson && engineType !== 'message') {
         entries++;
-        payloadNode = jsonPart(index, values, prev, pos, len, depth, depthAfterError);
+        payloadNode = jsonPart(index, values, prev, pos, depth, depthAfterError);
         if (payloadNode === -2) return;
       } else {
         entries++;
@@ -243,7 +243,7 @@ function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): voi
       // items), as reading the event name used to record them.
       const isEvent = (socketType === 'EVENT' || socketType === 'BINARY_EVENT') && bytes[pos] === 0x5b;
       entries++;
-      payloadNode = jsonPart(index, values, prev, pos, len, isEvent && depth === 1 ? 2 : depth, depthAfterError);
+      payloadNode = jsonPart(index, values, prev, pos, isEvent && depth === 1 ? 2 : depth, depthAfterError);
       if (payloadNode === -2) return;
       if (isEvent) event = eventName(bytes, pos, len);
     }
@@ -278,23 +278,23 @@ function isJsonSpace(c: number): boolean {
 }
 
 /**
- * Records `data:` as the JSON value spanning [start, end), walked once into the packet's
+ * Records `data:` as the JSON value from `start` to the frame's end, walked once into the packet's
  * index with `depth` levels recorded below the packet's root: its id, -1 when not recorded
  * (depth 0), -2 after an error. After an error only the value's own node is kept (its
  * subtree expands on demand, up to the error), as when the payload was validated apart;
  * `depthAfterError` > 0 expands it to that depth at once.
  */
-function jsonPart(index: SpanIndex, values: unknown[], prev: number, start: number, end: number, depth: number, depthAfterError: number): number {
+function jsonPart(index: SpanIndex, values: unknown[], prev: number, start: number, depth: number, depthAfterError: number): number {
   const store = index.store;
   if (depth < 1) {
-    walkJsonInto(index, start, end, 0, -1, -1, PAYLOAD_ERROR);
+    walkJsonInto(index, start, 0, -1, -1, PAYLOAD_ERROR);
     if (!index.error) return -1;
     store.addFlags(0, Flag.incomplete);
     return -2;
   }
   const key = addKey(store, values, prev, 'data', start);
   const warnings = index.warnings.length;
-  const id = walkJsonInto(index, start, end, 0, key, depth - 1, PAYLOAD_ERROR);
+  const id = walkJsonInto(index, start, 0, key, depth - 1, PAYLOAD_ERROR);
   if (index.error) {
     store.addFlags(0, Flag.incomplete);
     keepOnlyNode(index, id, warnings);
