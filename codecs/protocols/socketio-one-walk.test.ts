@@ -69,3 +69,13 @@ describe('Socket.IO walker: an index read at depth 0 expands later', () => {
     expect(shallow.error).toEqual(error);
   });
 });
+
+describe('Socket.IO walker: event names', () => {
+  it('a name read again is the same; names that share a cache slot (length, first and last byte) stay apart', () => {
+    const names = ['abxc', 'abyc', 'abxc', 'a\u00e9c', 'ab\\"c', 'abyc', ''];
+    for (const name of [...names, ...names]) {
+      const index = new SpanIndex(utf8(`42${JSON.stringify([name.replace('\\"', '"'), 1])}`), socketIoWalker);
+      expect(socketIoPacket(index)?.event).toBe(name.replace('\\"', '"'));
+    }
+  });
+});

@@ -137,10 +137,40 @@ function addNode(store: SpanStore, kind: number, start: number, end: number, arg
   return id;
 }
 
-/** Records the entry `name: value` (the value spanning [start, end) of the frame) after `prev` in the root; returns the value's id. */
+/**
+ * Records the entry `name: value` (the value spanning [start, end) of the frame) after
+ * `prev` in the root, key and value in one go (every frame writes two or more); returns the
+ * value's id.
+ */
 function addPart(store: SpanStore, values: unknown[], prev: number, name: string, start: number, end: number, value: unknown, kind: number): number {
-  const key = addKey(store, values, prev, name, start);
-  const id = addNode(store, kind, start, end, end - start, 0, 0, key);
+  if (store.size + 2 > store.cap) store.growFor(start);
+  const key = store.size;
+  const id = key + 1;
+  store.size = id + 1;
+  const c = store.cap;
+  const i32 = store.slabI32;
+  const u8 = store.slabU8;
+  const f64 = store.slabF64;
+  const at = store.i32At;
+  // The key: zero-width at the value's start, the value its next sibling.
+  i32[at + key] = start;
+  i32[at + c + key] = start;
+  i32[at + 2 * c + key] = 0;
+  i32[at + 3 * c + key] = -1;
+  i32[at + 4 * c + key] = id;
+  i32[at + id] = start;
+  i32[at + c + id] = end;
+  i32[at + 2 * c + id] = 0;
+  i32[at + 3 * c + id] = -1;
+  i32[at + 4 * c + id] = -1;
+  if (prev >= 0) i32[at + 4 * c + prev] = key;
+  else i32[at + 3 * c] = key;
+  u8[store.u8At + key] = Kind.text;
+  u8[store.u8At + c + key] = Flag.key;
+  u8[store.u8At + id] = kind;
+  f64[store.f64At + key] = name.length;
+  if (end !== start) f64[store.f64At + id] = end - start;
+  values[key] = name;
   values[id] = value;
   return id;
 }
@@ -270,7 +300,34 @@ function eventName(bytes: Uint8Array, start: number, end: number): string | null
       p++;
     }
   }
-  return escaped ? jsonString(bytes, from, p) : decodeUtf8(bytes, from, p);
+  return escaped ? jsonString(bytes, from, p) : eventText(bytes, from, p);
+}
+
+/**
+ * Event names read lately, by length and first and last byte: a socket sends the same few
+ * events over and over, and a name read again is the string read before (a compare of its
+ * bytes instead of a decode; one string for every packet that names it).
+ */
+const EVENT_SLOTS = 64;
+const MAX_CACHED_EVENT_BYTES = 64;
+const cachedEventBytes: Uint8Array[] = Array.from({ length: EVENT_SLOTS }, () => new Uint8Array(0));
+const cachedEventNames: string[] = new Array<string>(EVENT_SLOTS).fill('');
+
+/** The text of the escape-free (validated) string body bytes[from, to). */
+function eventText(bytes: Uint8Array, from: number, to: number): string {
+  const n = to - from;
+  if (n === 0 || n > MAX_CACHED_EVENT_BYTES) return decodeUtf8(bytes, from, to);
+  const slot = (n * 7 + bytes[from] * 3 + bytes[to - 1]) & (EVENT_SLOTS - 1);
+  const cached = cachedEventBytes[slot];
+  if (cached.length === n) {
+    let i = 0;
+    while (i < n && cached[i] === bytes[from + i]) i++;
+    if (i === n) return cachedEventNames[slot];
+  }
+  const name = decodeUtf8(bytes, from, to);
+  cachedEventBytes[slot] = bytes.slice(from, to);
+  cachedEventNames[slot] = name;
+  return name;
 }
 
 function isJsonSpace(c: number): boolean {
