@@ -33,12 +33,13 @@ export interface SocketIoPacket {
 }
 
 interface SocketIoData {
-  /**
-   * Values of the header nodes by node id (keys: their names; parts: their meaning). The
-   * header is recorded first, so its nodes are ids 1 to values.length - 1 (the payload's
-   * key the last of them).
-   */
+  /** Values of the header nodes by node id (keys: their names; parts: their meaning). */
   readonly values: unknown[];
+  /**
+   * The header is recorded first, so its nodes are ids 1 to headerEnd - 1 (the payload's key
+   * the last of them).
+   */
+  headerEnd: number;
   packet: SocketIoPacket | null;
 }
 
@@ -87,7 +88,7 @@ const HEADER_NODES = 12;
 
 /** Whether `node` is one of the packet's own nodes (not the root, not in the payload). */
 function isHeader(index: SpanIndex, node: number): boolean {
-  return node > 0 && node < (index.formatData as SocketIoData).values.length;
+  return node > 0 && node < (index.formatData as SocketIoData).headerEnd;
 }
 
 function isDigit(c: number): boolean {
@@ -142,7 +143,7 @@ function addNode(store: SpanStore, kind: number, start: number, end: number, arg
  * `prev` in the root, key and value in one go (every frame writes two or more); returns the
  * value's id.
  */
-function addPart(store: SpanStore, values: unknown[], prev: number, name: string, start: number, end: number, value: unknown, kind: number): number {
+function addPart(store: SpanStore, data: SocketIoData, prev: number, name: string, start: number, end: number, value: unknown, kind: number): number {
   if (store.size + 2 > store.cap) store.growFor(start);
   const key = store.size;
   const id = key + 1;
@@ -170,15 +171,17 @@ function addPart(store: SpanStore, values: unknown[], prev: number, name: string
   u8[store.u8At + id] = kind;
   f64[store.f64At + key] = name.length;
   if (end !== start) f64[store.f64At + id] = end - start;
-  values[key] = name;
-  values[id] = value;
+  data.values[key] = name;
+  data.values[id] = value;
+  data.headerEnd = id + 1;
   return id;
 }
 
 /** The zero-width key `name` of the root's next entry, after `prev`. */
-function addKey(store: SpanStore, values: unknown[], prev: number, name: string, at: number): number {
+function addKey(store: SpanStore, data: SocketIoData, prev: number, name: string, at: number): number {
   const key = addNode(store, Kind.text, at, at, name.length, Flag.key, 0, prev);
-  values[key] = name;
+  data.values[key] = name;
+  data.headerEnd = key + 1;
   return key;
 }
 
@@ -197,15 +200,13 @@ function failPacket(index: SpanIndex, entries: number, code: DecodeErrorCode, at
 function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): void {
   const { bytes, store } = index;
   const len = bytes.length;
-  // Slot 0 is the root's (not a header node): the header's values are then appended in order,
-  // where a first store at index 1 of an empty array is a slow runtime call.
-  const data: SocketIoData = { values: [undefined], packet: null };
+  // Room for every header node (a store past an array's end is a slow runtime call).
+  const data: SocketIoData = { values: new Array<unknown>(HEADER_NODES), headerEnd: 1, packet: null };
   index.formatData = data;
   const record = depth >= 1;
   // The root (node 0): a map of the packet's parts, its entry count set when they are read.
   if (!rootRecorded) addNode(store, Kind.map, 0, len, 0, record ? Flag.expanded : 0, -1, -1);
   else if (record) store.addFlags(0, Flag.expanded);
-  const values = data.values;
   // A broken payload keeps only its own node (see jsonPart): when the root is expanded later,
   // that node is expanded too, as expanding a root read with its parts would reach it.
   const depthAfterError = rootRecorded && depth > 1 ? depth - 1 : 0;
@@ -216,7 +217,7 @@ function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): voi
   if (len === 0 || !isDigit(bytes[0]) || bytes[0] > 0x36) return failPacket(index, entries, 'invalid-token', 0, 'not an Engine.IO packet: the first byte must be a type digit 0-6');
   const engineType = ENGINE_IO_TYPES[bytes[0] - 0x30];
   entries++;
-  if (record) prev = addPart(store, values, prev, 'engine.io', 0, 1, engineType, Kind.text);
+  if (record) prev = addPart(store, data, prev, 'engine.io', 0, 1, engineType, Kind.text);
   let pos = 1;
   let socketType: SocketIoPacket['socketType'] = null;
   let attachments = 0;
@@ -228,14 +229,14 @@ function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): voi
   if (engineType === 'message' && pos < len && isDigit(bytes[pos]) && bytes[pos] <= 0x36) {
     socketType = SOCKET_IO_TYPES[bytes[pos] - 0x30];
     entries++;
-    if (record) prev = addPart(store, values, prev, 'socket.io', pos, pos + 1, socketType, Kind.text);
+    if (record) prev = addPart(store, data, prev, 'socket.io', pos, pos + 1, socketType, Kind.text);
     pos++;
     if (socketType === 'BINARY_EVENT' || socketType === 'BINARY_ACK') {
       const end = digitsEnd(bytes, pos, len);
       if (end === pos || bytes[end] !== 0x2d) return failPacket(index, entries, 'invalid-token', pos, `${socketType} needs an attachment count followed by '-'`);
       attachments = digitsValue(bytes, pos, end);
       entries++;
-      if (record) prev = addPart(store, values, prev, 'attachments', pos, end + 1, attachments, Kind.number);
+      if (record) prev = addPart(store, data, prev, 'attachments', pos, end + 1, attachments, Kind.number);
       pos = end + 1;
     }
     if (bytes[pos] === 0x2f) {
@@ -244,14 +245,14 @@ function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): voi
       namespace = textDecoder.decode(bytes.subarray(pos, comma));
       const end = bytes[comma] === 0x2c ? comma + 1 : comma;
       entries++;
-      if (record) prev = addPart(store, values, prev, 'namespace', pos, end, namespace, Kind.text);
+      if (record) prev = addPart(store, data, prev, 'namespace', pos, end, namespace, Kind.text);
       pos = end;
     }
     const end = digitsEnd(bytes, pos, len);
     if (end > pos) {
       ack = digitsValue(bytes, pos, end);
       entries++;
-      if (record) prev = addPart(store, values, prev, 'ack', pos, end, ack, Kind.number);
+      if (record) prev = addPart(store, data, prev, 'ack', pos, end, ack, Kind.number);
       pos = end;
     }
   }
@@ -262,18 +263,18 @@ function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): voi
       // message sent with the engine alone (`4hello`).
       if (isJson && engineType !== 'message') {
         entries++;
-        payloadNode = jsonPart(index, values, prev, pos, depth, depthAfterError);
+        payloadNode = jsonPart(index, data, prev, pos, depth, depthAfterError);
         if (payloadNode === -2) return;
       } else {
         entries++;
-        if (record) payloadNode = addPart(store, values, prev, 'data', pos, len, textDecoder.decode(bytes.subarray(pos)), Kind.text);
+        if (record) payloadNode = addPart(store, data, prev, 'data', pos, len, textDecoder.decode(bytes.subarray(pos)), Kind.text);
       }
     } else {
       // An event's arguments are recorded a level deeper than the depth asks (the array's
       // items), as reading the event name used to record them.
       const isEvent = (socketType === 'EVENT' || socketType === 'BINARY_EVENT') && bytes[pos] === 0x5b;
       entries++;
-      payloadNode = jsonPart(index, values, prev, pos, isEvent && depth === 1 ? 2 : depth, depthAfterError);
+      payloadNode = jsonPart(index, data, prev, pos, isEvent && depth === 1 ? 2 : depth, depthAfterError);
       if (payloadNode === -2) return;
       if (isEvent) event = eventName(bytes, pos, len);
     }
@@ -341,7 +342,7 @@ function isJsonSpace(c: number): boolean {
  * subtree expands on demand, up to the error), as when the payload was validated apart;
  * `depthAfterError` > 0 expands it to that depth at once.
  */
-function jsonPart(index: SpanIndex, values: unknown[], prev: number, start: number, depth: number, depthAfterError: number): number {
+function jsonPart(index: SpanIndex, data: SocketIoData, prev: number, start: number, depth: number, depthAfterError: number): number {
   const store = index.store;
   if (depth < 1) {
     walkJsonInto(index, start, 0, -1, -1, PAYLOAD_ERROR);
@@ -349,7 +350,7 @@ function jsonPart(index: SpanIndex, values: unknown[], prev: number, start: numb
     store.addFlags(0, Flag.incomplete);
     return -2;
   }
-  const key = addKey(store, values, prev, 'data', start);
+  const key = addKey(store, data, prev, 'data', start);
   const warnings = index.warnings.length;
   const id = walkJsonInto(index, start, 0, key, depth - 1, PAYLOAD_ERROR);
   if (index.error) {
