@@ -16,7 +16,7 @@ import { codecByName, encodedBytes, type Codec } from '../codecs.js';
 import { frameValue, GZIP_FRAMING } from '../compare.js';
 import { toTarget } from '../convert.js';
 import { isPlainJson, scanValue, type ValueFeatures } from '../features.js';
-import { AVRO_NOT_LOADED, inferredProtobufCodec, loadedProtobufCodec, unsupportedCodec, type SchemaCodec } from '../schema/schema-codecs.js';
+import { inferredAvroCodec, inferredProtobufCodec, loadedProtobufCodec, type SchemaCodec } from '../schema/schema-codecs.js';
 import { BROTLI_NOT_IN_BROWSER, type BrotliCompressor } from './message-compressors.js';
 import { MessageSizeCache, type MessageSizes } from './message-sizes.js';
 import { STREAM_HASH_BITS } from './deflate-size.js';
@@ -115,10 +115,7 @@ export interface SessionOptions {
   readonly brotli?: BrotliCompressor | null;
   /** Snappy per message (default true). */
   readonly snappy?: boolean;
-  /**
-   * The Avro codec (codecs/compare/schema/avro-codec.ts `avroCodec`): passed in because avsc
-   * needs Node's util module; without it the Avro rows say so.
-   */
+  /** Another Avro codec (tests); default: schema-codecs.ts `inferredAvroCodec`, which runs everywhere. */
   readonly avro?: (values: readonly unknown[]) => SchemaCodec;
   /** A loaded `.proto` text: adds (or, listed in `codecs`, runs) the 'protobuf-loaded' codec. */
   readonly protoText?: string;
@@ -359,7 +356,7 @@ function plainOf(value: unknown): unknown {
 
 function buildSchemaCodec(name: string, frames: readonly Frame[], options: SessionOptions): SchemaCodec {
   const values = frames.map((f) => ('error' in f.decoded ? undefined : f.decoded.plain));
-  if (name === 'avro') return options.avro ? options.avro(values) : unsupportedCodec('avro', 'Avro (inferred)', AVRO_NOT_LOADED);
+  if (name === 'avro') return (options.avro ?? inferredAvroCodec)(values);
   if (name === 'protobuf') return inferredProtobufCodec(values);
   if (!options.protoText) return loadedProtobufCodec('', undefined);
   return loadedProtobufCodec(options.protoText, options.protoMessage);
