@@ -3,12 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { frameValue } from '../compare/compare.js';
 import { schemaActuals } from '../compare/schema/actuals.js';
 import { inferredProtobufCodec } from '../compare/schema/schema-codecs.js';
+import { avroCodec } from '../compare/schema/avro-codec.js';
 import { main, type CliIo } from '../cli/main.js';
 
 /**
  * Review defect 5: `compare samples/order.cbor` said "Protobuf (inferred): does not fit — seq:
  * the key is not in the schema" (self-contradictory: the schema was inferred from that very
- * frame). The cause is seq = 18446744073709551615, beyond int64: say so.
+ * frame), and "Avro (inferred): does not fit — no frame has an Avro type". The cause is
+ * seq = 18446744073709551615, a bigint beyond int64 (and beyond what Avro inference types): say so.
  */
 const order = new Uint8Array(readFileSync(new URL('../../samples/order.cbor', import.meta.url)));
 const protobufWhy = (values: unknown[], value: unknown) => {
@@ -48,5 +50,26 @@ describe('the inferred Protobuf schema says why a key has no field', () => {
     const { loadedProtobufCodec } = await import('../compare/schema/schema-codecs.js');
     const out = loadedProtobufCodec('syntax = "proto3"; message M { int32 a = 1; }').encode({ a: 1, seq: 2n ** 64n - 1n });
     expect(out instanceof Uint8Array ? null : out.mismatch).toBe('seq: the key is not in the schema');
+  });
+});
+
+describe('the inferred Avro schema says why a frame has no type', () => {
+  it('samples/order.cbor: seq is a bigint, not "no frame has an Avro type"', () => {
+    const avro = schemaActuals(frameValue(order).value).find((a) => a.codec === 'avro')!;
+    expect(avro.bytes).toBeNull();
+    expect(avro.why).toMatch(/^seq: a bigint \(18446744073709551615\)/);
+  });
+
+  it('the CLI prints that reason', async () => {
+    let stdout = '';
+    const io: CliIo = { out: (t) => (stdout += t), err: () => {}, readFile: () => order, version: 'test' };
+    expect(await main(['compare', 'samples/order.cbor', '--codecs', 'json', '--runs', '1'], io)).toBe(0);
+    expect(stdout).toMatch(/^Avro \(inferred\): does not fit — seq: a bigint \(18446744073709551615\)/m);
+  });
+
+  it('in a session where no frame has a type, each frame names the part that has none', async () => {
+    const codec = avroCodec([{ a: [1, 2n] }, { b: { c: 3n } }]);
+    expect(codec.encode({ a: [1, 2n] })).toEqual({ mismatch: expect.stringMatching(/^a\.1: a bigint \(2\)/) });
+    expect(codec.encode({ b: { c: 3n } })).toEqual({ mismatch: expect.stringMatching(/^b\.c: a bigint \(3\)/) });
   });
 });

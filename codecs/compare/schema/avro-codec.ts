@@ -6,7 +6,7 @@
  * and compiles record types with `new Function`; avsc stays a test dependency, the oracle).
  */
 import { decodeAvro, encodeAvro } from './avro-binary.js';
-import { avroMismatch, inferAvroSchema, isStackOverflow, schemaJson } from './avro-schema.js';
+import { avroMismatch, inferAvroSchema, isStackOverflow, schemaJson, whyNoAvroType } from './avro-schema.js';
 import { unsupportedCodec, type SchemaCodec } from './schema-codec.js';
 
 export { AVRO_SAMPLE } from './avro-schema.js';
@@ -17,7 +17,11 @@ const utf8 = new TextEncoder();
 export function inferredAvroCodec(values: readonly unknown[]): SchemaCodec {
   const label = 'Avro (inferred)';
   const type = inferAvroSchema(values);
-  if (!type) return unsupportedCodec('avro', label, 'no frame has an Avro type');
+  if (!type) {
+    // No frame has a type: each frame says what in it has none (not just "no frame has an Avro type").
+    const why = 'no frame has an Avro type';
+    return { ...unsupportedCodec('avro', label, why), encode: (value) => ({ mismatch: whyNoAvroType(value) ?? why }) };
+  }
   const text = JSON.stringify(schemaJson(type));
   return {
     name: 'avro',
