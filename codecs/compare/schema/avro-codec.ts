@@ -6,7 +6,7 @@
  * and compiles record types with `new Function`; avsc stays a test dependency, the oracle).
  */
 import { decodeAvro, encodeAvro } from './avro-binary.js';
-import { avroMismatch, inferAvroSchema, isStackOverflow, schemaJson } from './avro-schema.js';
+import { avroMismatch, inferAvroSchema, isStackOverflow, schemaJson, whyNoAvroType } from './avro-schema.js';
 import { unsupportedCodec, type SchemaCodec } from './schema-codec.js';
 
 export { AVRO_SAMPLE } from './avro-schema.js';
@@ -19,7 +19,11 @@ export function inferredAvroCodec(values: readonly unknown[]): SchemaCodec {
   // Frames the inference's last round already found fitting `type`: encode does not check them again.
   const fits = new WeakSet<object>();
   const type = inferAvroSchema(values, fits);
-  if (!type) return unsupportedCodec('avro', label, 'no frame has an Avro type');
+  if (!type) {
+    // No frame has a type: each frame says what in it has none (not just "no frame has an Avro type").
+    const why = 'no frame has an Avro type';
+    return { ...unsupportedCodec('avro', label, why), encode: (value) => ({ mismatch: whyNoAvroType(value) ?? why }) };
+  }
   const text = JSON.stringify(schemaJson(type));
   return {
     name: 'avro',

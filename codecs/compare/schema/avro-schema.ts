@@ -297,6 +297,54 @@ export function avroMismatch(type: AvroType, value: unknown): string | null {
   return check(type, value);
 }
 
+/**
+ * Why `value` has no Avro type, naming the part that has none (`seq: a bigint (…)`), or null
+ * when it has one: what a frame says when no frame gave the schema a type (review defect 5;
+ * it said "no frame has an Avro type" for the very frame it was given).
+ */
+export function whyNoAvroType(value: unknown): string | null {
+  const path: string[] = [];
+  const at = (): string => path.join('.') || 'the frame';
+  const walk = (v: unknown): string | null => {
+    switch (typeof v) {
+      case 'number':
+      case 'string':
+      case 'boolean':
+        return null;
+      case 'bigint':
+        return `${at()}: a bigint (${v}): the inferred Avro types hold numbers only (int, long within ±2^52, double beyond)`;
+      case 'object':
+        break;
+      default:
+        return `${at()}: ${v === undefined ? 'undefined' : typeof v}, which has no Avro type`;
+    }
+    if (v === null || v instanceof Uint8Array) return null;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        path.push(String(i));
+        const why = walk(v[i]);
+        path.pop();
+        if (why) return why;
+      }
+      return null;
+    }
+    if (!isRecord(v)) return `${at()}: ${(v as object).constructor?.name ?? 'an object'} (not a plain object: duplicate keys?), which has no Avro type`;
+    for (const k of Object.keys(v)) {
+      path.push(k);
+      const why = walk(v[k]);
+      path.pop();
+      if (why) return why;
+    }
+    return null;
+  };
+  try {
+    return walk(value);
+  } catch (e) {
+    if (isStackOverflow(e)) return 'nested too deep to infer a type (stack overflow)';
+    throw e;
+  }
+}
+
 /** Frames whose types are merged first; the rest are checked and merged in only when they do not fit. */
 export const AVRO_SAMPLE = 200;
 const AVRO_ROUNDS = 4;
