@@ -14,6 +14,7 @@ import { Kind as K } from './core/kinds.js';
 import { mqttDetector } from './protocols/mqtt-detect.js';
 import { stompDetector } from './protocols/stomp-detect.js';
 import { phoenixDetector } from './protocols/phoenix-detect.js';
+import { engineIoBinaryDetector } from './protocols/engineio-binary.js';
 import { findInvalidUtf8 } from './core/utf8.js';
 
 /**
@@ -281,6 +282,7 @@ export const detectors: Detector[] = [
   jsonDetector,
   ndjsonDetector,
   socketIoDetector,
+  engineIoBinaryDetector,
   textDetector,
   mqttDetector,
   stompDetector,

@@ -4,6 +4,7 @@ import { SOCKET_IO_TYPES, socketIoPacket } from './socketio-walker.js';
 import { mqttPackets } from './mqtt-walker.js';
 import { stompFrames } from './stomp-walker.js';
 import { phoenixBinary } from './phoenix-walker.js';
+import { isEngineIoBinary } from './engineio-binary.js';
 
 /**
  * The framing protocol a decoded frame belongs to, from its shape (and the connection's
@@ -68,7 +69,8 @@ export function recognizeProtocol(index: SpanIndex | null, format: string | null
   if (!index || index.root < 0 || index.error) return null;
   if (format === 'socketio') {
     const p = socketIoPacket(index);
-    if (!p) return null;
+    // Engine.IO v3's binary frames (`04` + data): whose attachment it is, the worker knows.
+    if (!p) return isEngineIoBinary(index) ? { protocol: 'engine.io', message: 'binary message' } : null;
     if (!p.socketType) return { protocol: 'engine.io', message: p.engineType, quiet: p.engineType === 'ping' || p.engineType === 'pong' || p.engineType === 'noop' };
     return {
       protocol: 'socket.io',

@@ -7,8 +7,12 @@
  * - GraphQL over WebSocket (graphql-ws, subscriptions-transport-ws): frames carrying one
  *   operation id (subscribe / start → next / data … → complete / error) are one operation;
  *   each of its frames' detail says where the others are.
+ * - Engine.IO's version per connection (v3 = socket.io 2.x, v4 = 3 and later): from the
+ *   connection URL's `EIO=` when the host gives it, else from the first frame that shows it
+ *   (who pings, whether the server's CONNECT carries a sid); its Socket.IO frames say so.
  */
 import { Kind, type ProtocolInfo, type SpanIndex } from '../../../codecs/index.js';
+import { engineIoVersionFromUrl, versionEvidence, type VersionEvidence } from '../../../codecs/protocols/engineio-version.js';
 import type { FrameSummary, IngestFrame, TreeNode } from './api.js';
 import { formatBytes } from '../components/shell/format.js';
 
@@ -46,6 +50,10 @@ const GRAPHQL_RESULT = new Set(['next', 'data']);
 const GRAPHQL_END = new Set(['complete', 'error', 'stop']);
 
 export class ProtocolLinks {
+  /** Engine.IO version by connection, with what showed it (and in which frame). */
+  private readonly engineVersions = new Map<string, VersionEvidence & { frameId?: number }>();
+  /** Socket.IO / Engine.IO frames → their connection. */
+  private readonly engineConnection = new Map<number, string>();
   /** Operations by `connection id`, the newest one per id. */
   private readonly operations = new Map<string, Operation>();
   private readonly operationOf = new Map<number, Operation>();
@@ -63,7 +71,9 @@ export class ProtocolLinks {
   observe(frame: IngestFrame, protocol: ProtocolInfo | null): Pick<FrameSummary, 'protocol' | 'preview'> | null {
     const key = `${frame.connectionId} ${frame.direction}`;
     const waiting = this.pending.get(key);
+    if (protocol && (protocol.protocol === 'socket.io' || protocol.protocol === 'engine.io')) this.engineFrame(frame, protocol);
     if (waiting && frame.opcode === 'binary') {
+      this.engineConnection.set(frame.frameId, frame.connectionId);
       const num = waiting.next++;
       if (waiting.next >= waiting.total) this.pending.delete(key);
       this.attachmentOf.set(frame.frameId, { eventFrame: waiting.eventFrame, num, total: waiting.total, event: waiting.event });
@@ -81,6 +91,19 @@ export class ProtocolLinks {
       this.attachmentsOf.set(frame.frameId, []);
     }
     return null;
+  }
+
+  /** The connection's URL, when the host knows it: its `EIO=` query settles the version. */
+  setConnectionUrl(connectionId: string, url: string): void {
+    const version = engineIoVersionFromUrl(url);
+    if (version) this.engineVersions.set(connectionId, { version, reason: `the URL says EIO=${version}` });
+  }
+
+  private engineFrame(frame: IngestFrame, protocol: ProtocolInfo): void {
+    this.engineConnection.set(frame.frameId, frame.connectionId);
+    if (frame.opcode !== 'text' || this.engineVersions.has(frame.connectionId)) return;
+    const evidence = versionEvidence(protocol, frame.data, frame.direction);
+    if (evidence) this.engineVersions.set(frame.connectionId, { ...evidence, frameId: frame.frameId });
   }
 
   attachment(frameId: number): AttachmentOf | undefined {
@@ -101,6 +124,12 @@ export class ProtocolLinks {
   /** What the frame detail says about a frame's linked frames (attachments, the GraphQL operation). */
   linesFor(frameId: number): FrameLinkLine[] {
     const lines: FrameLinkLine[] = [];
+    const connection = this.engineConnection.get(frameId);
+    const version = connection !== undefined ? this.engineVersions.get(connection) : undefined;
+    if (version) {
+      const where = version.frameId !== undefined ? ` at frame ${version.frameId}` : '';
+      lines.push({ text: `Engine.IO v${version.version} (${version.version === 3 ? 'socket.io 2.x' : 'socket.io 3 or later'}): ${version.reason}${where}`, frameIds: version.frameId !== undefined ? [version.frameId] : [] });
+    }
     const att = this.attachmentOf.get(frameId);
     if (att) lines.push({ text: `attachment ${att.num} of ${att.total} of frame ${att.eventFrame}${att.event ? ` (${att.event})` : ''}`, frameIds: [att.eventFrame] });
     const own = this.attachmentsOf.get(frameId);
@@ -147,6 +176,8 @@ export class ProtocolLinks {
   }
 
   clear(): void {
+    this.engineVersions.clear();
+    this.engineConnection.clear();
     this.operations.clear();
     this.operationOf.clear();
     this.pending.clear();
