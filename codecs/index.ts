@@ -41,6 +41,8 @@ export { socketIoPacket, type SocketIoPacket } from './protocols/socketio-walker
 export { mqttWalker, mqttPackets, type MqttPacket } from './protocols/mqtt-walker.js';
 export { stompWalker, stompFrames, type StompFrame } from './protocols/stomp-walker.js';
 export { phoenixWalker, phoenixBinary, type PhoenixBinary } from './protocols/phoenix-walker.js';
+export { readCentrifugoProtobuf, centrifugoMessages, centrifugoSide, type CentrifugoMessage, type CentrifugoReadOptions } from './protocols/centrifugo-protobuf.js';
+export { engineIoVersionFromUrl, engineIoVersionEvidence, type EngineIoVersion, type VersionEvidence } from './protocols/engineio-version.js';
 export { recognizeProtocol, type ProtocolInfo, type RecognizeContext } from './protocols/recognize.js';
 export { nearMissConfidence } from './near-miss.js';
 export { crdtByteSplit, nodeByteSplit, crdtClockTable, crdtExtensionOf } from './crdt/model-walker.js';
