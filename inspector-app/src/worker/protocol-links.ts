@@ -10,11 +10,13 @@
  * - Engine.IO's version per connection (v3 = socket.io 2.x, v4 = 3 and later): from the
  *   connection URL's `EIO=` when the host gives it, else from the first frame that shows it
  *   (who pings, whether the server's CONNECT carries a sid); its Socket.IO frames say so.
+ * - MQTT packets split across frames, put back together (mqtt-links.ts).
  */
 import { Kind, type ProtocolInfo, type SpanIndex } from '../../../codecs/index.js';
 import { engineIoVersionFromUrl, versionEvidence, type VersionEvidence } from '../../../codecs/protocols/engineio-version.js';
 import type { FrameSummary, IngestFrame, TreeNode } from './api.js';
 import { formatBytes } from '../components/shell/format.js';
+import { MqttLinks } from './mqtt-links.js';
 
 interface PendingAttachments {
   readonly eventFrame: number;
@@ -50,6 +52,20 @@ const GRAPHQL_RESULT = new Set(['next', 'data']);
 const GRAPHQL_END = new Set(['complete', 'error', 'stop']);
 
 export class ProtocolLinks {
+  /** Subprotocols the host named, by connection (before the lookup passed in). */
+  private readonly subprotocols = new Map<string, string>();
+  private readonly mqtt: MqttLinks;
+
+  /** `subprotocolOf`: the connection's negotiated subprotocol, where the worker keeps it. */
+  constructor(subprotocolOf: (connectionId: string) => string | undefined = () => undefined) {
+    this.mqtt = new MqttLinks((id) => this.subprotocols.get(id) ?? subprotocolOf(id));
+  }
+
+  /** The connection's negotiated subprotocol (`mqtt` turns on MQTT reassembly from its first frame). */
+  setSubprotocol(connectionId: string, subprotocol: string): void {
+    this.subprotocols.set(connectionId, subprotocol);
+  }
+
   /** Engine.IO version by connection, with what showed it (and in which frame). */
   private readonly engineVersions = new Map<string, VersionEvidence & { frameId?: number }>();
   /** Socket.IO / Engine.IO frames → their connection. */
@@ -69,6 +85,8 @@ export class ProtocolLinks {
    * an attachment (which its own bytes cannot say).
    */
   observe(frame: IngestFrame, protocol: ProtocolInfo | null): Pick<FrameSummary, 'protocol' | 'preview'> | null {
+    const mqtt = this.mqtt.observe(frame, protocol);
+    if (mqtt) return mqtt;
     const key = `${frame.connectionId} ${frame.direction}`;
     const waiting = this.pending.get(key);
     if (protocol && (protocol.protocol === 'socket.io' || protocol.protocol === 'engine.io')) this.engineFrame(frame, protocol);
@@ -152,6 +170,7 @@ export class ProtocolLinks {
       } else parts.push('still open');
       lines.push({ text: `operation ${op.id}: ${parts.join(', ')}`, frameIds: ids });
     }
+    lines.push(...this.mqtt.linesFor(frameId));
     return lines;
   }
 
@@ -175,7 +194,14 @@ export class ProtocolLinks {
     });
   }
 
+  /** The whole MQTT packet a frame completes when it was split across frames, else null. */
+  reassembledMqtt(frameId: number): Uint8Array | null {
+    return this.mqtt.reassembled(frameId);
+  }
+
   clear(): void {
+    // Subprotocols stay: they belong to the connections, which outlive a cleared list.
+    this.mqtt.clear();
     this.engineVersions.clear();
     this.engineConnection.clear();
     this.operations.clear();
