@@ -19,10 +19,12 @@ interface SplitPacket {
   readonly type: string;
   /** Its parts' frames, in order. */
   readonly frames: number[];
+  /** Each part's byte range in its frame (the packet is not kept: the frames hold its bytes). */
+  readonly ranges: [number, number][];
   completedAt: number | null;
   info: ProtocolInfo | null;
-  /** The whole packet, once complete (what the detail reads). */
-  bytes: Uint8Array | null;
+  /** A one-line reading of the whole packet, once complete. */
+  preview: string | null;
 }
 
 export interface LinkLine {
@@ -63,8 +65,9 @@ export class MqttLinks {
       if (piece.part === 0 && piece.completes) continue;
       const id = `${key} ${piece.packet}`;
       let packet = this.packets.get(id);
-      if (!packet) this.packets.set(id, (packet = { type: piece.type, frames: [], completedAt: null, info: null, bytes: null }));
+      if (!packet) this.packets.set(id, (packet = { type: piece.type, frames: [], ranges: [], completedAt: null, info: null, preview: null }));
       packet.frames.push(frame.frameId);
+      packet.ranges.push([piece.start, piece.end]);
       mine.push(packet);
       if (piece.completes) {
         this.packets.delete(id);
@@ -79,7 +82,7 @@ export class MqttLinks {
       const first = done[0];
       const more = done.length - 1 + whole;
       const info = first.info ?? { protocol: 'mqtt', message: first.type };
-      const preview = first.bytes ? packetPreview(first.bytes, info) : first.type;
+      const preview = first.preview ?? first.type;
       return {
         protocol: { name: 'mqtt', message: more ? `${info.message} +${more}` : info.message, event: info.event, id: info.id, quiet: info.quiet },
         preview: `${preview} · reassembled from frames ${first.frames[0]}–${first.frames[first.frames.length - 1]}`,
@@ -110,9 +113,26 @@ export class MqttLinks {
     return lines;
   }
 
-  /** The whole packet a frame completes (its first, when several), for reading it as one. */
-  reassembled(frameId: number): Uint8Array | null {
-    return this.packetsOf.get(frameId)?.find((p) => p.completedAt === frameId)?.bytes ?? null;
+  /**
+   * The whole packet a frame completes (its first, when several), put together again from its
+   * parts' frames (`bytesOf`: the frame store), or null (not a completing frame, a part evicted).
+   */
+  reassembled(frameId: number, bytesOf: (frameId: number) => Uint8Array | undefined): Uint8Array | null {
+    const p = this.packetsOf.get(frameId)?.find((x) => x.completedAt === frameId);
+    if (!p) return null;
+    const parts: Uint8Array[] = [];
+    for (let i = 0; i < p.frames.length; i++) {
+      const bytes = bytesOf(p.frames[i]);
+      if (!bytes) return null;
+      parts.push(bytes.subarray(p.ranges[i][0], p.ranges[i][1]));
+    }
+    const out = new Uint8Array(parts.reduce((n, b) => n + b.length, 0));
+    let at = 0;
+    for (const b of parts) {
+      out.set(b, at);
+      at += b.length;
+    }
+    return out;
   }
 
   clear(): void {
@@ -140,8 +160,8 @@ function packetPreview(bytes: Uint8Array, info: ProtocolInfo): string {
 
 function complete(packet: SplitPacket, frameId: number, done: ReassembledPacket): void {
   packet.completedAt = frameId;
-  packet.bytes = done.bytes;
   const index = new SpanIndex(done.bytes, mqttWalker, { depth: 1 });
   packet.info = recognizeProtocol(index, 'mqtt');
+  packet.preview = packetPreview(done.bytes, packet.info ?? { protocol: 'mqtt', message: packet.type });
 }
 

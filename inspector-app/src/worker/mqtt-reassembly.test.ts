@@ -52,7 +52,8 @@ describe('MQTT reassembly in the worker (real mqtt.js in Node)', () => {
       expect(back).toContainEqual({ text: `part ${i + 1} of ${whole.frameIds.length} of the PUBLISH sensors/kitchen/temp completed at frame ${kitchen.frameId}`, frameIds: [kitchen.frameId] });
     });
     // The bytes of the parts, in order, are the packet.
-    const packet = handlers.links.reassembledMqtt(kitchen.frameId)!;
+    const packet = handlers.links.reassembledMqtt(kitchen.frameId, (id) => handlers.store.get(id)?.data)!;
+    expect(packet[0] >> 4).toBe(3);
     const parts = whole.frameIds.map((id) => handlers.store.get(id)!.data);
     expect(new Uint8Array(Buffer.concat(parts))).toEqual(packet);
   });

@@ -194,9 +194,9 @@ export class ProtocolLinks {
     });
   }
 
-  /** The whole MQTT packet a frame completes when it was split across frames, else null. */
-  reassembledMqtt(frameId: number): Uint8Array | null {
-    return this.mqtt.reassembled(frameId);
+  /** The whole MQTT packet a frame completes when it was split across frames (from its parts' frames), else null. */
+  reassembledMqtt(frameId: number, bytesOf: (frameId: number) => Uint8Array | undefined): Uint8Array | null {
+    return this.mqtt.reassembled(frameId, bytesOf);
   }
 
   clear(): void {
