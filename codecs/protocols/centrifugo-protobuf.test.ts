@@ -148,13 +148,21 @@ describe('Centrifugo over Protobuf (real centrifuge-js Protobuf client)', () => 
   it('says unknown direction by the better reading, and plain detection leaves these frames alone', () => {
     const sent = capture.frames.find((f) => f.direction === 'sent')!;
     expect(centrifugoMessages(readCentrifugoProtobuf(sent.data)).map((m) => m.method)).toContain('connect');
+    let rawButNamed = 0;
     // Without the subprotocol nothing is forced: plain detection reads these frames as before
     // (raw Protobuf or unknown), never as Centrifugo by shape alone.
     for (const f of capture.frames) {
       const d = decodeFrame(f.data, { isText: false });
       expect([null, 'protobuf']).toContain(d.format);
       expect(recognizeProtocol(d.index, d.format)).toBeNull();
+      // With the subprotocol, a raw Protobuf reading's row still names the Centrifugo messages.
+      if (d.format === 'protobuf') {
+        const expected = recognizeProtocol(readCentrifugoProtobuf(f.data, { direction: f.direction }), 'protobuf');
+        expect(recognizeProtocol(d.index, d.format, { subprotocol: 'centrifuge-protobuf' })).toEqual(expected);
+        rawButNamed++;
+      }
     }
+    expect(rawButNamed).toBeGreaterThan(0);
   });
 
   it('truncations and mutations never throw, keep the messages before the damage and report an offset in the frame', () => {

@@ -5,7 +5,7 @@ import { mqttPackets } from './mqtt-walker.js';
 import { stompFrames } from './stomp-walker.js';
 import { phoenixBinary } from './phoenix-walker.js';
 import { isEngineIoBinary } from './engineio-binary.js';
-import { centrifugoProtobufInfo, centrifugoSide } from './centrifugo-protobuf.js';
+import { centrifugoProtobufInfo, centrifugoSide, readCentrifugoProtobuf } from './centrifugo-protobuf.js';
 
 /**
  * The framing protocol a decoded frame belongs to, from its shape (and the connection's
@@ -81,8 +81,14 @@ export function recognizeProtocol(index: SpanIndex | null, format: string | null
       ...(p.attachments > 0 ? { attachments: p.attachments } : {}),
     };
   }
-  // Centrifugo's Protobuf commands / replies (read by readCentrifugoProtobuf).
-  if (format === 'protobuf') return centrifugoSide(index) ? centrifugoProtobufInfo(index) : null;
+  // Centrifugo's Protobuf commands / replies (read by readCentrifugoProtobuf); a raw Protobuf
+  // reading on a `centrifuge-protobuf` connection is read again as them.
+  if (format === 'protobuf') {
+    if (centrifugoSide(index)) return centrifugoProtobufInfo(index);
+    if (context.subprotocol !== 'centrifuge-protobuf') return null;
+    const read = readCentrifugoProtobuf(index.bytes);
+    return read.error ? null : centrifugoProtobufInfo(read);
+  }
   if (format === 'mqtt') return mqttInfo(index);
   if (format === 'stomp') return stompInfo(index);
   if (format === 'phoenix') {
