@@ -113,5 +113,21 @@ describe('socket.io 2.x traffic (Engine.IO v3)', () => {
       }),
       { numRuns: 300 },
     );
+    // The v2 text shapes (a namespace's query, ERROR's string) cut and flipped anywhere.
+    const texts = s.capture.frames.filter((f) => f.opcode === 'text').map((f) => f.data);
+    fc.assert(
+      fc.property(fc.nat(), fc.nat(), fc.nat(), fc.integer({ min: 0x20, max: 0x7e }), (pick, cutAt, flipAt, value) => {
+        const original = texts[pick % texts.length];
+        const bytes = original.slice(0, 1 + (cutAt % original.length));
+        bytes[flipAt % bytes.length] = value;
+        const frame = decodeFrame(bytes, { isText: true, preferFormat: 'socketio' });
+        if (frame.error) expect(frame.error.offset).toBeLessThanOrEqual(bytes.length);
+        if (frame.index) {
+          frame.index.value(frame.index.root);
+          engineIoVersionEvidence(frame.index, frame.format, 'received');
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });
