@@ -246,8 +246,9 @@ function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): voi
       let comma = pos;
       while (comma < len && bytes[comma] !== 0x2c && bytes[comma] !== 0x5b && bytes[comma] !== 0x7b) comma++;
       // socket.io 2.x joins a namespace with its query: `40/admin?token=abc,`.
-      const query = bytes.subarray(pos, comma).indexOf(0x3f);
-      const nameEnd = query >= 0 ? pos + query : comma;
+      let nameEnd = pos;
+      while (nameEnd < comma && bytes[nameEnd] !== 0x3f) nameEnd++;
+      const query = nameEnd < comma ? nameEnd - pos : -1;
       namespace = textDecoder.decode(bytes.subarray(pos, nameEnd));
       const end = bytes[comma] === 0x2c ? comma + 1 : comma;
       entries++;
