@@ -16,7 +16,9 @@ const utf8 = new TextEncoder();
 /** `values[i]` undefined = frame i did not decode (left out of inference). */
 export function inferredAvroCodec(values: readonly unknown[]): SchemaCodec {
   const label = 'Avro (inferred)';
-  const type = inferAvroSchema(values);
+  // Frames the inference's last round already found fitting `type`: encode does not check them again.
+  const fits = new WeakSet<object>();
+  const type = inferAvroSchema(values, fits);
   if (!type) {
     // No frame has a type: each frame says what in it has none (not just "no frame has an Avro type").
     const why = 'no frame has an Avro type';
@@ -31,7 +33,7 @@ export function inferredAvroCodec(values: readonly unknown[]): SchemaCodec {
     unsupported: null,
     encode: (value) => {
       try {
-        const why = avroMismatch(type, value);
+        const why = typeof value === 'object' && value !== null && fits.has(value) ? null : avroMismatch(type, value);
         return why === null ? encodeAvro(type, value) : { mismatch: why };
       } catch (e) {
         // The checker and the encoder recurse per level, as avsc's did.

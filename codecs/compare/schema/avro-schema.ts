@@ -355,8 +355,13 @@ const AVRO_PER_ROUND = 100;
  * left out), as avro-codec.ts did with avsc: the types of the first AVRO_SAMPLE frames
  * that have one merged, then up to AVRO_ROUNDS rounds merging in up to AVRO_PER_ROUND
  * frames that do not fit yet. Null when no frame has an Avro type.
+ *
+ * `fits`, when given, receives the frames (objects and arrays only) that the last round
+ * checked against the returned type and found fitting (avroMismatch null); it stays empty
+ * when the rounds ran out before a round found every frame fitting. The session's encode
+ * then skips a second check of the same frame against the same type (the same answer).
  */
-export function inferAvroSchema(values: readonly unknown[]): AvroType | null {
+export function inferAvroSchema(values: readonly unknown[], fits?: WeakSet<object>): AvroType | null {
   const types: AvroType[] = [];
   for (let i = 0; i < values.length && types.length < AVRO_SAMPLE; i++) {
     if (values[i] === undefined) continue;
@@ -367,12 +372,22 @@ export function inferAvroSchema(values: readonly unknown[]): AvroType | null {
   let type = mergeTypes(types);
   for (let round = 0; round < AVRO_ROUNDS; round++) {
     const extra: AvroType[] = [];
+    const fitting: object[] = [];
     for (let k = 0; k < values.length && extra.length < AVRO_PER_ROUND; k++) {
-      if (values[k] === undefined || avroMismatch(type, values[k]) === null) continue;
-      const t = typeOrNull(values[k]);
+      const v = values[k];
+      if (v === undefined) continue;
+      if (avroMismatch(type, v) === null) {
+        if (fits && typeof v === 'object' && v !== null) fitting.push(v);
+        continue;
+      }
+      const t = typeOrNull(v);
       if (t) extra.push(t);
     }
-    if (!extra.length) break;
+    if (!extra.length) {
+      // This round checked every frame against `type`, which is the one returned.
+      if (fits) for (const v of fitting) fits.add(v);
+      break;
+    }
     type = mergeTypes([type, ...extra]);
   }
   return type;
