@@ -120,7 +120,7 @@ export function App(props: AppProps): ReactElement {
     async (file: File) => {
       const result = importCaptureFile(new Uint8Array(await file.arrayBuffer()));
       if ('error' in result) return setNotice(`${file.name}: ${result.error}`);
-      for (const c of result.connections) session.model.addImportedConnection(c);
+      for (const c of result.connections) session.importConnection(c);
       session.ingest(result.frames);
       setNotice(`${file.name}: ${plural(result.frames.length, 'frame')} from ${plural(result.connections.length, 'connection')}${result.errors.length ? `; ${plural(result.errors.length, 'problem')}: ${result.errors.slice(0, 3).join('; ')}` : ''}`);
     },

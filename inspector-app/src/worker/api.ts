@@ -127,6 +127,8 @@ export interface FrameDecode {
   readonly nearMisses?: readonly { readonly format: string; readonly offset: number; readonly message: string }[];
   /** Unknown frames: printable runs found in the bytes. */
   readonly strings?: readonly string[];
+  /** What besides the bytes chose its format or protocol: `subprotocol mqtt`, the connection's chosen message type. */
+  readonly chosenBy?: string;
   /** Frames this one belongs with through its protocol (attachments, a GraphQL operation's frames). */
   readonly links?: readonly { readonly text: string; readonly frameIds: readonly number[] }[];
   /**
@@ -336,6 +338,11 @@ export type WorkerMethod = keyof WorkerMethods;
 /** main → worker */
 export type ToWorker =
   | { readonly type: 'ingest'; readonly frames: readonly IngestFrame[] }
+  /**
+   * What the worker needs to know of a connection before its frames: the subprotocol it
+   * negotiated (`Sec-WebSocket-Protocol`, '' when none), detection evidence for its frames.
+   */
+  | { readonly type: 'connection'; readonly connectionId: string; readonly subprotocol: string }
   | { readonly type: 'call'; readonly callId: number; readonly method: WorkerMethod; readonly params: unknown }
   | { readonly type: 'compare'; readonly jobId: number; readonly frameId: number; readonly format: FormatChoice; readonly nodeId: number }
   | { readonly type: 'cancel-compare'; readonly jobId: number }

@@ -91,6 +91,11 @@ export class WorkerClient {
     this.post({ type: 'filter', generation, text, path });
   }
 
+  /** What the worker must know of a connection before its frames: its negotiated subprotocol ('' when none). */
+  connection(connectionId: string, subprotocol: string): void {
+    this.post({ type: 'connection', connectionId, subprotocol });
+  }
+
   /** Hands frames to the worker; their buffers are transferred (the caller must not keep them). */
   ingest(frames: IngestFrame[]): void {
     const transfer: Transferable[] = [];

@@ -80,6 +80,9 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
         flushTimer ??= setTimeout(flush, FLUSH_MS);
         return;
       }
+      case 'connection':
+        handlers.setSubprotocol(message.connectionId, message.subprotocol);
+        return;
       case 'call': {
         // Rows and evictions still pending reach the list before the call's answer.
         flush();

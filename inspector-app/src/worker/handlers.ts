@@ -12,6 +12,7 @@ import {
   patchJson,
   compressionSummary,
   readsAsData,
+  subprotocolHint,
   type CompressionInfo,
   type DecodedFrame,
   type SpanIndex,
@@ -79,7 +80,7 @@ export function summarize(frame: IngestFrame, store?: FrameStore, links?: Protoc
   // Plain text previews as itself, not as a quoted string.
   let preview = d.index && d.index.root >= 0 && d.format !== 'text' ? framePreview(d.index) : '';
   if (!preview) preview = frame.opcode === 'text' ? textDecoder.decode(frame.data.subarray(0, 120)) : hexStart(frame.data);
-  const recognized = recognizeProtocol(d.index, d.format);
+  const recognized = recognizeProtocol(d.index, d.format, { subprotocol: store?.formats.subprotocol(frame.connectionId) });
   // An attachment's bytes cannot say whose they are: the connection's earlier frames do.
   const linked = links?.observe(frame, recognized);
   return {
@@ -111,7 +112,7 @@ function readInOrder(frame: IngestFrame, store: FrameStore): DecodedFrame {
   let decoded = store.decodeAuto(frame, 1);
   // Deflate data read by chance as Protobuf (no magic number) is no reading either.
   if (!first && (decoded.verdict !== 'decoded' || decoded.format === 'protobuf')) {
-    const options = { depth: 1, preferFormat: store.formats.preferred(frame.connectionId) };
+    const options = { depth: 1, preferFormat: store.formats.preferred(frame.connectionId), subprotocol: store.formats.subprotocol(frame.connectionId) };
     const message = store.streams.undecodable(frame, (output) => readsAsData(decodeFrame(output, { ...options, noDecompress: true })));
     if (message) {
       store.setInflated(frame.frameId, message);
@@ -151,6 +152,11 @@ export class WorkerHandlers {
     return this.filter;
   }
 
+  /** The subprotocol a connection negotiated: evidence for its frames' detection and protocol (sent before them). */
+  setSubprotocol(connectionId: string, subprotocol: string): void {
+    this.store.formats.setSubprotocol(connectionId, subprotocol);
+  }
+
   /** The list row of a new frame (and what the text filter's fast route needs to know of it). */
   summarize(frame: IngestFrame): FrameSummary {
     const summary = summarize(frame, this.store, this.links);
@@ -188,6 +194,7 @@ export class WorkerHandlers {
         nearMisses: entry.unknown?.nearMisses,
         strings: entry.verdict === 'unknown' ? stringsIn(frame.data) : undefined,
         links: this.links.linesFor(frameId),
+        ...chosenBy(entry, index, this.store.formats.subprotocol(frame.connectionId)),
       };
     },
     children: ({ frameId, format, nodeId, offset, limit, around, sortBySize }) => {
@@ -315,6 +322,18 @@ export class WorkerHandlers {
       return state;
     },
   };
+}
+
+/**
+ * Why the detail shows this format or protocol when the bytes alone did not decide it: the
+ * subprotocol ranked the format first, a schema type was chosen, or the subprotocol named the
+ * protocol the recognizer found (GraphQL's two dialects, WAMP, Centrifugo).
+ */
+function chosenBy(entry: { readonly chosenBy?: string; readonly format: string | null }, index: SpanIndex | null, subprotocol: string | undefined): { chosenBy?: string } {
+  if (entry.chosenBy) return { chosenBy: entry.chosenBy };
+  const hint = subprotocolHint(subprotocol);
+  if (!hint || !index) return {};
+  return recognizeProtocol(index, entry.format, { subprotocol })?.protocol === hint.protocol ? { chosenBy: `subprotocol ${hint.subprotocol}` } : {};
 }
 
 function frameCompression(info: CompressionInfo, format: string | null): FrameCompression {
