@@ -187,6 +187,7 @@ export function App(props: AppProps): ReactElement {
               storage={schemaStorage}
               connections={[...snapshot.connections.keys()].map((id) => ({ id, label: `${connectionLabels.get(id) ?? id} ${snapshot.connections.get(id)?.url ?? ''}`.trim() }))}
               onChanged={() => setSchemaVersion((v) => v + 1)}
+              reread={snapshot.reread}
             />
           }
           debuggerCaptureOn={snapshot.debuggerCapture?.state === 'on' || snapshot.debuggerCapture?.state === 'starting'}

@@ -1,6 +1,6 @@
 import type { HostMessage } from '../protocol/messages.js';
 import type { FrameSummary } from '../worker/api.js';
-import type { FilterProgress, SummaryBatch } from '../worker/client.js';
+import type { FilterProgress, RereadBatch, SummaryBatch } from '../worker/client.js';
 
 export type ConnectionStatus = 'opening' | 'open' | 'closed' | 'error' | 'imported';
 
@@ -52,6 +52,13 @@ export interface SearchState {
   readonly done: boolean;
 }
 
+/** Listed rows being read again after a schema change: how far (null: none since the start). */
+export interface RereadState {
+  readonly searched: number;
+  readonly total: number;
+  readonly done: boolean;
+}
+
 export interface CaptureSnapshot {
   readonly rows: readonly FrameSummary[];
   readonly visible: readonly FrameSummary[];
@@ -72,6 +79,8 @@ export interface CaptureSnapshot {
   readonly search: SearchState | null;
   /** Why the newest connect attempt failed (shown next to the URL), or null. */
   readonly connectProblem: string | null;
+  /** The re-read of listed rows after the newest schema change, or null. */
+  readonly reread: RereadState | null;
   readonly version: number;
 }
 
@@ -108,6 +117,8 @@ export class CaptureModel {
   /** Frame ids matching the worker-side text/path filter, or null when none is set. */
   private contentMatches: Set<number> | null = null;
   private search: SearchState | null = null;
+  private reread: RereadState | null = null;
+  private rereadGeneration = -1;
   private connectProblem: string | null = null;
   /** Connections that reached "open" (a close before that is a failed connect). */
   private opened = new Set<string>();
@@ -167,6 +178,7 @@ export class CaptureModel {
       bytesHeld: this.bytesHeld,
       search: this.search,
       connectProblem: this.connectProblem,
+      reread: this.reread,
       version: this.version,
     };
   }
@@ -229,6 +241,35 @@ export class CaptureModel {
     if (this.paused) this.backlog.push(...batch.summaries);
     else this.append(batch.summaries);
     this.rowsSinceNotify += batch.summaries.length;
+    this.changed();
+  }
+
+  /**
+   * A slice of rows read again after a schema change: they replace their rows where those are
+   * still listed (an evicted frame's row stays gone), and the filters apply to them anew.
+   */
+  applyReread(batch: RereadBatch): void {
+    // Slices of a superseded run that were already on their way say nothing about the new schema.
+    if (batch.generation < this.rereadGeneration) return;
+    this.rereadGeneration = batch.generation;
+    this.reread = { searched: batch.searched, total: batch.total, done: batch.done };
+    const updates = new Map<number, FrameSummary>();
+    for (const r of batch.rows) if (this.byId.has(r.frameId)) updates.set(r.frameId, r);
+    if (updates.size) {
+      for (const [id, r] of updates) this.byId.set(id, r);
+      const replace = (r: FrameSummary) => updates.get(r.frameId) ?? r;
+      this.rows = this.rows.map(replace);
+      this.backlog = this.backlog.map(replace);
+      if (batch.matching && this.contentMatches && this.search && batch.filterGeneration === this.search.generation) {
+        const matching = new Set(batch.matching);
+        for (const id of updates.keys()) {
+          if (matching.has(id)) this.contentMatches.add(id);
+          else this.contentMatches.delete(id);
+        }
+      }
+      // The new format / protocol may take a row in or out of the filters: recomputed with the next snapshot.
+      this.visibleStale = true;
+    }
     this.changed();
   }
 
@@ -399,6 +440,7 @@ export class CaptureModel {
 
   clear(): void {
     this.byId.clear();
+    this.reread = null;
     this.rows = [];
     this.visible = [];
     this.backlog = [];

@@ -25,6 +25,7 @@ export class InspectorSession {
     this.keepOnNavigate = options.keepOnNavigate ?? true;
     this.unsubscribes.push(worker.onSummaries((batch) => this.model.applySummaries(batch)));
     this.unsubscribes.push(worker.onFilterProgress((progress) => this.model.applySearchProgress(progress)));
+    this.unsubscribes.push(worker.onReread((batch) => this.model.applyReread(batch)));
     this.unsubscribes.push(transport.listen((message) => this.receive(message)));
     transport.send({ type: 'hello', protocolVersion: PROTOCOL_VERSION });
   }

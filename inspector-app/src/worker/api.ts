@@ -365,6 +365,21 @@ export type FromWorker =
       /** The filter generation `matching` was computed under. */
       readonly filterGeneration: number;
     }
+  /**
+   * A slice of re-reading the listed rows after the schema or a connection's message type
+   * changed (worker/schema-reread.ts): the new rows (evicted frames skipped), which of them
+   * match the content filter (null: no filter) under `filterGeneration`, and how far it is.
+   */
+  | {
+      readonly type: 'reread';
+      readonly generation: number;
+      readonly rows: readonly FrameSummary[];
+      readonly matching: readonly number[] | null;
+      readonly filterGeneration: number;
+      readonly searched: number;
+      readonly total: number;
+      readonly done: boolean;
+    }
   /** A slice of a running search: the matches found in it, and how far the search is. */
   | { readonly type: 'filter-progress'; readonly generation: number; readonly matches: readonly number[]; readonly searched: number; readonly total: number; readonly done: boolean }
   | { readonly type: 'result'; readonly callId: number; readonly result: unknown }

@@ -6,6 +6,7 @@ import type { FrameSummary, FromWorker, IngestFrame, ToWorker } from './api.js';
 import { WorkerHandlers } from './handlers.js';
 import { runCompare } from './compare-job.js';
 import { framesOf, runSessionCompare } from './session-compare-job.js';
+import { SchemaReread } from './schema-reread.js';
 
 /** Summaries go out in batches: at 10,000 frames/s that is ~20 messages/s, not 10,000. */
 const FLUSH_MS = 50;
@@ -41,6 +42,7 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
   let pendingEvicted: number[] = [];
   let pendingMatching: number[] = [];
   let flushTimer: ReturnType<typeof setTimeout> | null = null;
+  const reread = new SchemaReread(handlers, post, { sliceMs, now, yieldTo, filterGeneration: () => filterGeneration });
 
   function flush(): void {
     if (flushTimer !== null) clearTimeout(flushTimer);
@@ -91,6 +93,9 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
           const result = method(message.params);
           const transfer = result instanceof Uint8Array ? [result.buffer as ArrayBuffer] : [];
           post({ type: 'result', callId: message.callId, result }, transfer);
+          // The listed rows follow a new schema or type: re-read them (after the answer, in slices).
+          if (message.method === 'setSchema') reread.start({ kind: 'all' });
+          else if (message.method === 'setSchemaType') reread.start({ kind: 'connection', connectionId: (message.params as { connectionId: string }).connectionId });
         } catch (e) {
           post({ type: 'failure', callId: message.callId, message: (e as Error).message });
         }

@@ -15,6 +15,7 @@ import {
   subprotocolHint,
   type CompressionInfo,
   type DecodedFrame,
+  type ProtocolInfo,
   type SpanIndex,
 } from '../../../codecs/index.js';
 import type { CrdtSummary, FrameCompression, EncodeAs, EncodeResult, FilterQuery, FrameDecode, FrameSummary, IngestFrame, LargestField, TextResult, WorkerMethods } from './api.js';
@@ -66,23 +67,28 @@ function hexLines(bytes: Uint8Array): string {
 
 /** The list row for one frame: read one level deep, never more. */
 export function summarize(frame: IngestFrame, store?: FrameStore, links?: ProtocolLinks): FrameSummary {
-  // With a loaded Protobuf schema, binary frames the schema reads come first.
-  const schemaRead = store?.schemas.active ? store.schemas.decode(frame) : null;
-  const decoded: ReturnType<typeof decodeFrame> = schemaRead
-    ? { format: 'protobuf', index: schemaRead.index, error: schemaRead.index.error, detection: null, verdict: schemaRead.index.error ? 'malformed' : 'decoded' }
-    : store
-      ? readInOrder(frame, store)
-      : decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text' });
+  const decoded = store ? readWithSchema(frame, store) ?? readInOrder(frame, store) : decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text' });
   if (decoded.verdict === 'decoded') store?.formats.record(frame.connectionId, decoded.format, frame.data.byteLength);
-  const d = isPlainText(frame, decoded) ? { format: null, index: null, error: null } : decoded;
   // A large frame's one-level index is what opening it needs first: keep it, don't redo it.
   if (store && frame.data.byteLength >= REMEMBER_INDEX_BYTES) store.remember(frame.frameId, 'auto', decodedEntry(frame, decoded));
+  const d = isPlainText(frame, decoded) ? { format: null, index: null, error: null } : decoded;
+  const recognized = recognizeProtocol(d.index, d.format, { subprotocol: store?.formats.subprotocol(frame.connectionId) });
+  // An attachment's bytes cannot say whose they are: the connection's earlier frames do.
+  return listRow(frame, decoded, recognized, links?.observe(frame, recognized) ?? null);
+}
+
+/** With a loaded Protobuf schema, binary frames the schema reads come first (null: it does not read this one). */
+function readWithSchema(frame: IngestFrame, store: FrameStore): DecodedFrame | null {
+  const schemaRead = store.schemas.active ? store.schemas.decode(frame) : null;
+  return schemaRead ? { format: 'protobuf', index: schemaRead.index, error: schemaRead.index.error, detection: null, verdict: schemaRead.index.error ? 'malformed' : 'decoded' } : null;
+}
+
+/** The list row of a frame read as `decoded`, with its protocol (and, for an attachment, whose it is). */
+function listRow(frame: IngestFrame, decoded: DecodedFrame, recognized: ProtocolInfo | null, linked: Pick<FrameSummary, 'protocol' | 'preview'> | null): FrameSummary {
+  const d = isPlainText(frame, decoded) ? { format: null, index: null, error: null } : decoded;
   // Plain text previews as itself, not as a quoted string.
   let preview = d.index && d.index.root >= 0 && d.format !== 'text' ? framePreview(d.index) : '';
   if (!preview) preview = frame.opcode === 'text' ? textDecoder.decode(frame.data.subarray(0, 120)) : hexStart(frame.data);
-  const recognized = recognizeProtocol(d.index, d.format, { subprotocol: store?.formats.subprotocol(frame.connectionId) });
-  // An attachment's bytes cannot say whose they are: the connection's earlier frames do.
-  const linked = links?.observe(frame, recognized);
   return {
     frameId: frame.frameId,
     connectionId: frame.connectionId,
@@ -150,6 +156,21 @@ export class WorkerHandlers {
     const query = compileQuery(text, path);
     this.filter = query && 'error' in query ? { textLower: '', parts: [{ type: 'key', key: '\u0000never' }], stringOnly: false, probe: '', probeBytes: null, needleBytes: null, lowersFromNonAscii: false } : query;
     return this.filter;
+  }
+
+  /**
+   * A listed frame's row read again (the schema or its connection's message type changed):
+   * as at ingest, but without feeding the connection's state again (compressed streams,
+   * protocol links, format evidence); a Socket.IO attachment keeps its row (null), which is
+   * about whose it is, not its bytes.
+   */
+  reread(frame: IngestFrame): FrameSummary | null {
+    if (this.links.attachment(frame.frameId)) return null;
+    const decoded = readWithSchema(frame, this.store) ?? this.store.decodeAuto(frame, 1);
+    const d = isPlainText(frame, decoded) ? { format: null, index: null } : decoded;
+    const row = listRow(frame, decoded, recognizeProtocol(d.index, d.format, { subprotocol: this.store.formats.subprotocol(frame.connectionId) }), null);
+    this.store.setSearchFormat(frame.frameId, row.compression && !this.store.isStreamMessage(frame.frameId) ? undefined : searchFormat(row));
+    return row;
   }
 
   /** The subprotocol a connection negotiated: evidence for its frames' detection and protocol (sent before them). */
