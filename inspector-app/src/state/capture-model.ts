@@ -119,6 +119,8 @@ export class CaptureModel {
   private search: SearchState | null = null;
   private reread: RereadState | null = null;
   private rereadGeneration = -1;
+  /** Re-read rows not yet put into `rows` / `backlog`: applied once per snapshot, not once per worker slice. */
+  private pendingRereads = new Map<number, FrameSummary>();
   private connectProblem: string | null = null;
   /** Connections that reached "open" (a close before that is a failed connect). */
   private opened = new Set<string>();
@@ -220,6 +222,7 @@ export class CaptureModel {
   }
 
   private refilter(): void {
+    if (this.pendingRereads.size) this.applyPendingRereads();
     this.visibleStale = false;
     this.visible = this.rows.filter((r) => this.passes(r));
   }
@@ -253,24 +256,30 @@ export class CaptureModel {
     if (batch.generation < this.rereadGeneration) return;
     this.rereadGeneration = batch.generation;
     this.reread = { searched: batch.searched, total: batch.total, done: batch.done };
-    const updates = new Map<number, FrameSummary>();
-    for (const r of batch.rows) if (this.byId.has(r.frameId)) updates.set(r.frameId, r);
-    if (updates.size) {
-      for (const [id, r] of updates) this.byId.set(id, r);
-      const replace = (r: FrameSummary) => updates.get(r.frameId) ?? r;
-      this.rows = this.rows.map(replace);
-      this.backlog = this.backlog.map(replace);
-      if (batch.matching && this.contentMatches && this.search && batch.filterGeneration === this.search.generation) {
-        const matching = new Set(batch.matching);
-        for (const id of updates.keys()) {
-          if (matching.has(id)) this.contentMatches.add(id);
-          else this.contentMatches.delete(id);
-        }
+    const matching = batch.matching && this.contentMatches && this.search && batch.filterGeneration === this.search.generation ? new Set(batch.matching) : null;
+    let updated = false;
+    for (const r of batch.rows) {
+      if (!this.byId.has(r.frameId)) continue;
+      this.byId.set(r.frameId, r);
+      this.pendingRereads.set(r.frameId, r);
+      updated = true;
+      if (matching) {
+        if (matching.has(r.frameId)) this.contentMatches!.add(r.frameId);
+        else this.contentMatches!.delete(r.frameId);
       }
-      // The new format / protocol may take a row in or out of the filters: recomputed with the next snapshot.
-      this.visibleStale = true;
     }
+    // The new format / protocol may take a row in or out of the filters: recomputed with the next snapshot.
+    if (updated) this.visibleStale = true;
     this.changed();
+  }
+
+  /** Puts the re-read rows in place (a pass over the list per snapshot, however many slices came). */
+  private applyPendingRereads(): void {
+    const updates = this.pendingRereads;
+    this.pendingRereads = new Map();
+    const replace = (r: FrameSummary) => updates.get(r.frameId) ?? r;
+    this.rows = this.rows.map(replace);
+    if (this.backlog.length) this.backlog = this.backlog.map(replace);
   }
 
   /** Frames the worker no longer holds (evicted by the cap) leave every list; counters follow. */
@@ -441,6 +450,7 @@ export class CaptureModel {
   clear(): void {
     this.byId.clear();
     this.reread = null;
+    this.pendingRereads.clear();
     this.rows = [];
     this.visible = [];
     this.backlog = [];

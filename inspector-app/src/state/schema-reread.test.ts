@@ -51,4 +51,18 @@ describe('re-read rows in the list', () => {
     model.setPaused(false);
     expect(model.getSnapshot().rows.map((r) => r.preview)).toEqual(['named']);
   });
+  it('many slices between two redraws are put in place once, all of them', () => {
+    const queued: (() => void)[] = [];
+    const model = new CaptureModel((run) => void queued.push(run));
+    model.applySummaries(summaries(Array.from({ length: 100 }, (_, i) => row(i + 1, 'protobuf', `raw ${i + 1}`))));
+    while (queued.length) queued.shift()!();
+    const before = model.getSnapshot().rows;
+    for (let i = 0; i < 100; i += 5) model.applyReread(reread(1, Array.from({ length: 5 }, (_, j) => row(i + j + 1, 'protobuf', `named ${i + j + 1}`)), { searched: i + 5, total: 100, done: i + 5 === 100 }));
+    // Nothing drawn yet: the list is untouched; the selected frame's row is already new.
+    expect(model.getSnapshot().rows).toBe(before);
+    expect(model.frame(42)?.preview).toBe('named 42');
+    while (queued.length) queued.shift()!();
+    expect(model.getSnapshot().rows.map((r) => r.preview)).toEqual(Array.from({ length: 100 }, (_, i) => `named ${i + 1}`));
+    expect(model.getSnapshot().reread).toEqual({ searched: 100, total: 100, done: true });
+  });
 });
