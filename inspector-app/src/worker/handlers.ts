@@ -27,7 +27,7 @@ import { decodedEntry, FrameStore, isPlainText } from './frame-store.js';
 import { stringsIn } from './connection-formats.js';
 import { jsonText } from './json-text.js';
 import { prettyEdn } from './edn-pretty.js';
-import { compileQuery, frameMatches, searchFormat, type ContentQuery } from './content-search.js';
+import { compileQuery, frameMatches, indexMatches, searchFormat, type ContentQuery } from './content-search.js';
 import { childNodes, framePreview, pathToOffset, treeNode } from './tree-nodes.js';
 import { searchTree } from './tree-search.js';
 import { annotateFrame } from './annotate-frame.js';
@@ -147,8 +147,12 @@ export class WorkerHandlers {
     const filter = this.filter;
     if (!filter) return true;
     const frame = this.store.get(frameId);
+    if (!frame) return false;
+    // A frame its row reads with a Protobuf schema is searched as that reading (field names, enums).
+    const withSchema = this.store.schemas.active ? this.store.schemas.decode(frame) : null;
+    if (withSchema) return indexMatches(withSchema.index, filter);
     // A zlib-stream message is searched in what it inflated to (its bytes alone mean nothing).
-    return frame ? frameMatches(this.store.searchable(frame), this.store.searchFormat(frameId), filter) : false;
+    return frameMatches(this.store.searchable(frame), this.store.searchFormat(frameId), filter);
   }
 
   /** Sets the content filter; an unparsable path matches nothing (the filter bar shows why). */
