@@ -125,6 +125,18 @@ describe('re-reading listed rows after a schema change', () => {
     expect(new Set(rows.map((r) => r.frameId)).size).toBe(rows.length);
   });
 
+  it('a clear while the re-read runs leaves nothing to re-list', () => {
+    const h = harness(2);
+    for (let q = 1; q <= 30; q++) h.ingest(trade(q));
+    h.call('setSchema', { files: [{ name: 'demo.proto', source: PROTO }] });
+    h.step();
+    const before = h.rereads().flatMap((m) => m.rows).length;
+    h.call('clear', {});
+    h.drain();
+    expect(h.rereads().flatMap((m) => m.rows).length).toBe(before);
+    expect(h.rereads().at(-1)).toMatchObject({ searched: 30, done: true });
+  });
+
   it('carries which re-read rows match the content filter', () => {
     const h = harness(1000);
     h.ingest(trade(7));
