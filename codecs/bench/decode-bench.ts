@@ -150,7 +150,7 @@ function runShapes(): void {
 function runProtobuf(): void {
   const table = runProtobufBench({ quick, log: (line) => console.error(line) });
   const text = [
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min) when the set ended. CPU time (\`process.cpuUsage\`) and wall time per call, the lowest sample over 15 interleaved rounds (5 with --quick) after a warm-up pass; ratios are to protobufjs' \`Type.decode\` with the schema in the same run ("medians": the same CPU ratio from median samples).`,
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min) when the set ended. CPU time (\`process.cpuUsage\`) and wall time per call, the lowest sample over 15 interleaved rounds (5 with --quick) after a warm-up pass over every frame and another on each frame right before it is timed; ratios are to protobufjs' \`Type.decode\` with the schema in the same run ("medians": the same CPU ratio from median samples).`,
     '',
     table,
   ].join('\n');

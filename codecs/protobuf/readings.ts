@@ -18,11 +18,35 @@ export interface LenReadings {
 
 const scratch: number[] = [];
 
+/**
+ * Valid UTF-8 without control characters (below 0x20 other than tab, LF and CR, or DEL), in
+ * one pass that validates each sequence and checks each ASCII byte (validating first, then
+ * looking for control characters, read non-ASCII text twice). The sequence rules are
+ * findInvalidUtf8's (RFC 3629: no overlongs, surrogates or code points above U+10FFFF).
+ */
 function printableText(bytes: Uint8Array, start: number, end: number): boolean {
-  if (findInvalidUtf8(bytes, start, end) >= 0) return false;
-  for (let i = start; i < end; i++) {
-    const c = bytes[i];
-    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f) return false;
+  let i = start;
+  while (i < end) {
+    const b0 = bytes[i];
+    if (b0 < 0x80) {
+      if ((b0 < 0x20 && b0 !== 0x09 && b0 !== 0x0a && b0 !== 0x0d) || b0 === 0x7f) return false;
+      i++;
+    } else if (b0 >= 0xc2 && b0 <= 0xdf) {
+      if (i + 1 >= end || (bytes[i + 1] & 0xc0) !== 0x80) return false;
+      i += 2;
+    } else if (b0 >= 0xe0 && b0 <= 0xef) {
+      if (i + 2 >= end) return false;
+      const b1 = bytes[i + 1];
+      if ((b1 & 0xc0) !== 0x80 || (bytes[i + 2] & 0xc0) !== 0x80) return false;
+      if ((b0 === 0xe0 && b1 < 0xa0) || (b0 === 0xed && b1 >= 0xa0)) return false;
+      i += 3;
+    } else if (b0 >= 0xf0 && b0 <= 0xf4) {
+      if (i + 3 >= end) return false;
+      const b1 = bytes[i + 1];
+      if ((b1 & 0xc0) !== 0x80 || (bytes[i + 2] & 0xc0) !== 0x80 || (bytes[i + 3] & 0xc0) !== 0x80) return false;
+      if ((b0 === 0xf0 && b1 < 0x90) || (b0 === 0xf4 && b1 >= 0x90)) return false;
+      i += 4;
+    } else return false;
   }
   return true;
 }
@@ -89,13 +113,17 @@ export let firstReadingCount = 0;
 
 /** Printable UTF-8 text (`printableText`), stopping at the first control character before validating UTF-8. */
 export function isPrintableText(bytes: Uint8Array, start: number, end: number): boolean {
+  return isPrintableTextIn(bytes, end - start >= 32 ? byteView(bytes) : null, start, end);
+}
+
+/** `isPrintableText` for a caller that checks many strings of one frame: `view` is `byteView(bytes)`, made once (or null). */
+export function isPrintableTextIn(bytes: Uint8Array, view: DataView | null, start: number, end: number): boolean {
   let i = start;
-  // Eight (long strings, through a DataView) or four bytes per step while they are all
+  // Eight (long strings, through the DataView) or four bytes per step while they are all
   // printable ASCII (0x20-0x7e); a word with anything else (a control character, DEL, a
   // UTF-8 sequence) is looked at byte by byte. The DataView halved the time on 600 bytes of
-  // ASCII; below 32 bytes making it costs more than it saves.
-  if (end - start >= 32) {
-    const view = byteView(bytes);
+  // ASCII; below 32 bytes the 4-byte step is as fast.
+  if (view && end - start >= 32) {
     while (i + 8 <= end) {
       const a = view.getInt32(i, true);
       const b = view.getInt32(i + 4, true);

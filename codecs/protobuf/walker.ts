@@ -1,10 +1,10 @@
 import { Flag, Kind } from '../core/kinds.js';
 import type { FormatWalker, SpanIndex } from '../core/span-index.js';
 import type { SpanStore } from '../core/span-store.js';
-import { firstReadingCount, isPrintableText, readingOfNonText, type LenReading } from './readings.js';
+import { firstReadingCount, isPrintableTextIn, readingOfNonText, type LenReading } from './readings.js';
 import { protobufData, type ProtobufData } from './data.js';
-import { MAX_FIELD_NUMBER, readVarint, VARINT_TRUNCATED, varintValue, WireType } from './wire.js';
-import { findInvalidUtf8 } from '../core/utf8.js';
+import { countPackedVarints, MAX_FIELD_NUMBER, readVarint, VARINT_TRUNCATED, varintValue, WireType } from './wire.js';
+import { byteView, findInvalidUtf8 } from '../core/utf8.js';
 import { protobufDescribe, protobufDetails, protobufLeafValue, protobufPreview } from './value.js';
 
 export { protobufData, type ProtobufData } from './data.js';
@@ -23,71 +23,155 @@ export const protobufWalker: FormatWalker = {
   format: 'protobuf',
   walk: walkProtobuf,
   // Messages of records run at about 0.35 nodes per byte, text-heavy ones 0.1, a batch of
-  // packed numbers next to nothing (its items are recorded when opened). Sized for 0.15, the
-  // store grows once on dense frames (growFor extrapolates) and fresh memory is not spent on
-  // sparse ones: measured against 0.4 and the generic guess, 0.15 was within 10 % of the best
-  // on every bench frame (0.4: packed numbers 55 % slower; the generic guess: records 12 %).
-  capacityHint: (bytes, depth) => (depth === Infinity && bytes.length > 512 ? Math.ceil(bytes.length * 0.15) + 8 : undefined),
+  // packed numbers next to nothing (its items are recorded when opened): no guess fits all.
+  // So a large frame starts with at most HINT_MAX nodes, carved from the shared slab, and
+  // the store grows once, to what the density of those first fields says (growStore).
+  // A small frame gets 0.35 nodes per byte, what records have: the generic guess (a node per
+  // byte up to 128 bytes) left most of the store unused, and `trim` giving it back was a
+  // sixth of indexing a 100-byte record.
+  capacityHint: (bytes, depth) => (depth !== Infinity ? undefined : bytes.length > 512 ? Math.min(Math.ceil(bytes.length * 0.15) + 8, HINT_MAX) : Math.ceil(bytes.length * 0.35) + 4),
   leafValue: protobufLeafValue,
   describe: protobufDescribe,
   preview: protobufPreview,
   details: protobufDetails,
 };
 
-/** One open message or group on the walk's stack. */
-interface Frame {
-  /** Its node, or -1 when it is below the recorded depth (groups are still read to find their end). */
-  readonly node: number;
-  /** Where its fields must end (a message), or the enclosing limit (a group). */
-  readonly limit: number;
-  /** Levels still recorded below its node. */
-  readonly depth: number;
-  /** A group's field number (its end tag must match), or -1 for a message. */
-  readonly groupField: number;
-  prev: number;
-  entries: number;
-  /**
-   * A length-delimited field read as a message on trust: walking it is how it is checked (a
-   * separate scan read every field twice). If its fields do not parse to its end, the walk
-   * takes back what it recorded below it and reads it as packed, text or bytes instead.
-   */
-  readonly speculative: boolean;
-  /** index.warnings.length when it opened (its warnings go if it is taken back). */
-  readonly warnMark: number;
+/**
+ * Payloads up to this many bytes are scanned before they are walked as a message, not read
+ * on trust: taking back a failed reading (a hash, an id, random bytes fail after a field or
+ * two) cost more than reading a short message twice (the scan reads only its top-level
+ * fields). Measured: 300 fields of 20 or 32 random bytes 0.75-0.82x of scanning up to 16
+ * bytes only; the bench records (8 random bytes and an 18-byte message each) within 3 %
+ * from 16 to 40, and 1.2-1.4x of that with every payload read on trust.
+ */
+const SCAN_FIRST = 32;
+
+/** 512 nodes are just under span-store's 16 KiB slab carve (31 bytes a node). */
+const HINT_MAX = 512;
+
+/**
+ * The walk's stack of open messages and groups, FRAME numbers per frame in one array
+ * (module-level and reused: a walk is never re-entered, and an object per nested message
+ * cost more than its fields). The top frame lives in walkFields' locals while its fields are
+ * read, and is written here only when a frame opens above it or an error needs the stack.
+ */
+const FRAME = 8;
+/** Its node, or -1 when it is below the recorded depth (groups are still read to find their end). */
+const F_NODE = 0;
+/** Where its fields must end (a message), or the enclosing limit (a group). */
+const F_LIMIT = 1;
+/** Levels still recorded below its node (capped at DEEP, which nesting never comes near). */
+const F_DEPTH = 2;
+/** A group's field number (its end tag must match), or -1 for a message. */
+const F_GROUP = 3;
+/** Its last child node, or -1. */
+const F_PREV = 4;
+/** Its fields so far. */
+const F_ENTRIES = 5;
+/**
+ * 1 for a length-delimited field read as a message on trust: walking it is how it is
+ * checked (a separate scan read every field twice). If its fields do not parse to its end,
+ * the walk takes back what it recorded below it and reads it as packed, text or bytes.
+ */
+const F_SPECULATIVE = 6;
+/** index.warnings.length when it opened (its warnings go if it is taken back). */
+const F_WARN_MARK = 7;
+const DEEP = 0x3fffffff;
+const stack: number[] = [];
+/** Stack entries kept between walks (512 levels of nesting). */
+const STACK_KEPT = 512 * FRAME;
+
+/** Why a field does not parse (walkFields records one, then asks `recover`). */
+const enum Bad {
+  groupUnended = 1,
+  tagTruncated,
+  tagTooLong,
+  fieldZero,
+  fieldTooBig,
+  unmatchedEndGroup,
+  varintTruncated,
+  varintTooLong,
+  fixedTruncated,
+  lengthTruncated,
+  lengthTooLong,
+  lengthExceeds,
+  wireType,
 }
 
 /**
  * A field that does not parse: if the innermost message being read (groups are part of it)
- * was only a speculative reading, it is taken back and the walk resumes after it (returns
- * that position); otherwise -1, and the caller records the error with `fail`. Asked before
- * the error's message is built: speculation fails often.
+ * was only a speculative reading, it is taken back and the walk resumes after it: returns
+ * the stack's new height (the taken frame's parent on top) and sets `resumeAt`. Otherwise
+ * -1, and the caller records the error with `fail`. Asked before the error's message is
+ * built: speculation fails often.
  */
-function recover(index: SpanIndex, frames: Frame[]): number {
-  let i = frames.length - 1;
-  while (i > 0 && frames[i].groupField >= 0) i--;
-  if (!frames[i].speculative) return -1;
-  const taken = frames[i];
-  while (frames.length > i) frames.pop();
-  takeBack(index, taken);
-  return taken.limit;
+function recover(index: SpanIndex, height: number): number {
+  let i = height - 1;
+  while (i > 0 && stack[i * FRAME + F_GROUP] >= 0) i--;
+  const at = i * FRAME;
+  if (!stack[at + F_SPECULATIVE]) return -1;
+  takeBack(index, stack[at + F_NODE], stack[at + F_LIMIT], stack[at + F_WARN_MARK]);
+  resumeAt = stack[at + F_LIMIT];
+  return i;
 }
+let resumeAt = 0;
 
 /** Records a fatal error: open nodes are incomplete and reach at least to their last child and the failing byte. */
-function fail(index: SpanIndex, frames: readonly Frame[], code: Parameters<SpanIndex['fail']>[0], at: number, message: string): void {
+function fail(index: SpanIndex, height: number, code: Parameters<SpanIndex['fail']>[0], at: number, message: string): void {
   const { bytes, store } = index;
   index.fail(code, at, message);
-  for (const f of frames) {
-    if (f.node < 0) continue;
-    store.addFlags(f.node, Flag.incomplete);
-    store.setArg(f.node, f.entries);
-    const lastEnd = f.prev >= 0 ? store.end[f.prev] : store.start[f.node];
-    if (store.end[f.node] < Math.max(lastEnd, at)) store.setEnd(f.node, Math.min(bytes.length, Math.max(lastEnd, at)));
+  for (let f = 0; f < height * FRAME; f += FRAME) {
+    const node = stack[f + F_NODE];
+    if (node < 0) continue;
+    const prev = stack[f + F_PREV];
+    store.addFlags(node, Flag.incomplete);
+    store.setArg(node, stack[f + F_ENTRIES]);
+    const lastEnd = prev >= 0 ? store.end[prev] : store.start[node];
+    if (store.end[node] < Math.max(lastEnd, at)) store.setEnd(node, Math.min(bytes.length, Math.max(lastEnd, at)));
+  }
+}
+
+/** The error `fail` records for a field that does not parse (see Bad). */
+function failField(index: SpanIndex, height: number, bad: Bad, tagStart: number, pos: number, limit: number, field: number, wireType: number, group: number, length: number): void {
+  switch (bad) {
+    case Bad.groupUnended:
+      return fail(index, height, 'truncated', pos, `unexpected end of input: group (field ${group}) has no end tag`);
+    case Bad.tagTruncated:
+      return fail(index, height, 'truncated', limit, 'unexpected end of input inside a field tag');
+    case Bad.tagTooLong:
+      return fail(index, height, 'invalid-varint', tagStart, 'field tag varint longer than 10 bytes');
+    case Bad.fieldZero:
+      return fail(index, height, 'invalid-tag', tagStart, 'field number 0 is not allowed');
+    case Bad.fieldTooBig:
+      return fail(index, height, 'invalid-tag', tagStart, `field number ${field} is above 2^29 - 1`);
+    case Bad.unmatchedEndGroup:
+      return fail(index, height, 'unmatched-end-group', tagStart, group < 0 ? `end-group tag for field ${field} without a start-group tag` : `end-group tag for field ${field} inside the group of field ${group}`);
+    case Bad.varintTruncated:
+      return fail(index, height, 'truncated', limit, `unexpected end of input inside the varint of field ${field}`);
+    case Bad.varintTooLong:
+      return fail(index, height, 'invalid-varint', pos, `varint of field ${field} longer than 10 bytes`);
+    case Bad.fixedTruncated: {
+      const size = wireType === WireType.i64 ? 8 : 4;
+      return fail(index, height, 'truncated', limit, `unexpected end of input: field ${field} needs ${size} bytes, ${limit - pos} remain`);
+    }
+    case Bad.lengthTruncated:
+      return fail(index, height, 'truncated', limit, `unexpected end of input inside the length of field ${field}`);
+    case Bad.lengthTooLong:
+      return fail(index, height, 'invalid-varint', pos, `length of field ${field} longer than 10 bytes`);
+    case Bad.lengthExceeds: {
+      const payload = readVarint(index.bytes, pos, limit);
+      return fail(index, height, 'length-exceeds-input', pos, `field ${field} declares ${length} bytes, ${limit - payload} remain`);
+    }
+    case Bad.wireType:
+      return fail(index, height, 'invalid-wire-type', tagStart, `field ${field} has wire type ${wireType}, which does not exist`);
   }
 }
 
 function walkProtobuf(index: SpanIndex, node: number, depth: number): void {
   const firstWarning = index.warnings.length;
   walkFields(index, node, depth);
+  // A deeply nested frame (hostile: two bytes a level) does not leave its stack behind.
+  if (stack.length > STACK_KEPT) stack.length = 0;
   groupWarningMessages(index, firstWarning);
 }
 
@@ -105,13 +189,25 @@ function groupWarningMessages(index: SpanIndex, from: number): void {
 
 function walkFields(index: SpanIndex, node: number, depth: number): void {
   const { bytes, store } = index;
-  const frames: Frame[] = [];
+  // One DataView per walk for the text check's 8-byte steps on long strings, made at the
+  // first that starts printable (one per string was 8 % of a walk; one per walk, 6 % of a
+  // small frame's, whose only long payload is a message).
+  let view: DataView | null = null;
   let pos: number;
+  // The top frame (see FRAME), in locals.
+  let fNode: number;
+  let fLimit: number;
+  let fDepth = depth > DEEP ? DEEP : depth;
+  let fGroup = -1;
+  let fPrev = -1;
+  let fEntries = 0;
+  let fSpeculative = 0;
+  let fWarnMark = 0;
   if (node < 0) {
-    const root = store.add(Kind.map, 0, 0, 0, -1, -1);
-    store.setEnd(root, bytes.length);
-    if (depth >= 1) store.addFlags(root, Flag.expanded);
-    frames.push({ node: root, limit: bytes.length, depth, groupField: -1, prev: -1, entries: 0, speculative: false, warnMark: 0 });
+    fNode = store.add(Kind.map, 0, 0, 0, -1, -1);
+    store.setEnd(fNode, bytes.length);
+    if (depth >= 1) store.addFlags(fNode, Flag.expanded);
+    fLimit = bytes.length;
     pos = 0;
   } else {
     const kind = store.kind[node];
@@ -124,206 +220,266 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
     if (kind !== Kind.map && kind !== Kind.pb_group) return;
     store.addFlags(node, Flag.expanded);
     const isGroup = kind === Kind.pb_group;
-    const end = isGroup ? (protobufData(index).groupEnd.get(node) ?? store.end[node]) : store.end[node];
-    frames.push({ node, limit: end, depth, groupField: -1, prev: -1, entries: 0, speculative: false, warnMark: 0 });
+    fNode = node;
+    fLimit = isGroup ? (protobufData(index).groupEnd.get(node) ?? store.end[node]) : store.end[node];
     pos = start;
   }
-
-  let resume: number;
+  /** Frames open, the top one included (its slot in `stack` is stale while it is in the locals). */
+  let height = 1;
 
   for (;;) {
-    const top = frames[frames.length - 1];
-    if (top.groupField < 0 && pos >= top.limit) {
-      // A message is complete.
-      if (top.node >= 0) store.setArg(top.node, top.entries);
-      frames.pop();
-      if (!frames.length) return;
-      continue;
-    }
-    if (pos >= top.limit) {
-      if ((resume = recover(index, frames)) >= 0) {
-        pos = resume;
-        continue;
-      }
-      fail(index, frames, 'truncated', pos, `unexpected end of input: group (field ${top.groupField}) has no end tag`);
-      return;
-    }
+    let bad: Bad;
     const tagStart = pos;
-    // One-byte varints (tags of fields 1-15, small values, short lengths) without the call.
-    let tag = bytes[pos];
-    let afterTag = pos + 1;
-    if (tag >= 0x80) {
-      afterTag = readVarint(bytes, pos, top.limit);
-      if (afterTag < 0) {
-        if ((resume = recover(index, frames)) >= 0) {
-          pos = resume;
-          continue;
+    let field = 0;
+    let wt = 0;
+    let length = 0;
+    // The loop's body: a field read (continue) or a field that does not parse (break, with `bad`).
+    field: {
+      if (pos >= fLimit) {
+        if (fGroup >= 0) {
+          bad = Bad.groupUnended;
+          break field;
         }
-        if (afterTag === VARINT_TRUNCATED) fail(index, frames, 'truncated', top.limit, 'unexpected end of input inside a field tag');
-        else fail(index, frames, 'invalid-varint', tagStart, 'field tag varint longer than 10 bytes');
-        return;
-      }
-      tag = varintValue;
-    }
-    const field = tag < 0x80000000 ? tag >>> 3 : Math.floor(tag / 8);
-    const wt = tag & 7;
-    if (field === 0) {
-      if ((resume = recover(index, frames)) >= 0) {
-        pos = resume;
+        // A message is complete.
+        if (fNode >= 0) store.setArg(fNode, fEntries);
+        if (--height === 0) return;
+        const at = (height - 1) * FRAME;
+        fNode = stack[at + F_NODE];
+        fLimit = stack[at + F_LIMIT];
+        fDepth = stack[at + F_DEPTH];
+        fGroup = stack[at + F_GROUP];
+        fPrev = stack[at + F_PREV];
+        fEntries = stack[at + F_ENTRIES];
+        fSpeculative = stack[at + F_SPECULATIVE];
+        fWarnMark = stack[at + F_WARN_MARK];
         continue;
       }
-      fail(index, frames, 'invalid-tag', tagStart, 'field number 0 is not allowed');
-      return;
-    }
-    if (field > MAX_FIELD_NUMBER) {
-      if ((resume = recover(index, frames)) >= 0) {
-        pos = resume;
+      // One-byte varints (tags of fields 1-15, small values, short lengths) without the call.
+      let tag = bytes[pos];
+      let afterTag = pos + 1;
+      if (tag >= 0x80) {
+        afterTag = readVarint(bytes, pos, fLimit);
+        if (afterTag < 0) {
+          bad = afterTag === VARINT_TRUNCATED ? Bad.tagTruncated : Bad.tagTooLong;
+          break field;
+        }
+        tag = varintValue;
+      }
+      field = tag < 0x80000000 ? tag >>> 3 : Math.floor(tag / 8);
+      wt = tag & 7;
+      if (field === 0) {
+        bad = Bad.fieldZero;
+        break field;
+      }
+      if (field > MAX_FIELD_NUMBER) {
+        bad = Bad.fieldTooBig;
+        break field;
+      }
+      const record = fNode >= 0 && fDepth >= 1;
+      pos = afterTag;
+
+      if (wt === WireType.endGroup) {
+        if (fGroup !== field) {
+          bad = Bad.unmatchedEndGroup;
+          break field;
+        }
+        if (fNode >= 0) {
+          protobufData(index).groupEnd.set(fNode, tagStart);
+          store.setEnd(fNode, pos);
+          store.setArg(fNode, fEntries);
+        }
+        const at = (--height - 1) * FRAME;
+        fNode = stack[at + F_NODE];
+        fLimit = stack[at + F_LIMIT];
+        fDepth = stack[at + F_DEPTH];
+        fGroup = stack[at + F_GROUP];
+        fPrev = stack[at + F_PREV];
+        fEntries = stack[at + F_ENTRIES];
+        fSpeculative = stack[at + F_SPECULATIVE];
+        fWarnMark = stack[at + F_WARN_MARK];
         continue;
       }
-      fail(index, frames, 'invalid-tag', tagStart, `field number ${field} is above 2^29 - 1`);
-      return;
-    }
-    const record = top.node >= 0 && top.depth >= 1;
-    pos = afterTag;
 
-    if (wt === WireType.endGroup) {
-      if (top.groupField !== field) {
-        if ((resume = recover(index, frames)) >= 0) {
-          pos = resume;
-          continue;
-        }
-        fail(index, frames, 'unmatched-end-group', tagStart, top.groupField < 0 ? `end-group tag for field ${field} without a start-group tag` : `end-group tag for field ${field} inside the group of field ${top.groupField}`);
-        return;
-      }
-      if (top.node >= 0) {
-        protobufData(index).groupEnd.set(top.node, tagStart);
-        store.setEnd(top.node, pos);
-        store.setArg(top.node, top.entries);
-      }
-      frames.pop();
-      continue;
-    }
-
-    const key = record ? addNode(store, Kind.pb_tag, tagStart, afterTag, 0, tag, top.node, top.prev, Flag.key) : -1;
-    let value = -1;
-    switch (wt) {
-      case WireType.varint: {
-        let next = pos + 1;
-        let n = bytes[pos];
-        if (!(pos < top.limit && n < 0x80)) {
-          next = readVarint(bytes, pos, top.limit);
-          if (next < 0) {
-            if ((resume = recover(index, frames)) >= 0) {
-              pos = resume;
-              continue;
+      // The value's node is written once, after the switch: one call site of addField, which
+      // V8 then inlines (five sites went over its inlining budget, and each field paid a call).
+      let kind = 0;
+      let valueEnd = 0;
+      let head = 0;
+      let arg = 0;
+      let flags = 0;
+      /** 1: the value is a message read on trust, 2: one its scan found whole; either is opened below. */
+      let open = 0;
+      switch (wt) {
+        case WireType.varint: {
+          valueEnd = pos + 1;
+          arg = bytes[pos];
+          if (!(pos < fLimit && arg < 0x80)) {
+            valueEnd = readVarint(bytes, pos, fLimit);
+            if (valueEnd < 0) {
+              bad = valueEnd === VARINT_TRUNCATED ? Bad.varintTruncated : Bad.varintTooLong;
+              break field;
             }
-            if (next === VARINT_TRUNCATED) fail(index, frames, 'truncated', top.limit, `unexpected end of input inside the varint of field ${field}`);
-            else fail(index, frames, 'invalid-varint', pos, `varint of field ${field} longer than 10 bytes`);
-            return;
+            arg = varintValue;
           }
-          n = varintValue;
+          kind = Kind.uint;
+          break;
         }
-        if (record) value = addNode(store, Kind.uint, pos, next, 0, n, top.node, key, 0);
-        pos = next;
-        break;
-      }
-      case WireType.i64:
-      case WireType.i32: {
-        const size = wt === WireType.i64 ? 8 : 4;
-        if (top.limit - pos < size) {
-          if ((resume = recover(index, frames)) >= 0) {
-            pos = resume;
-            continue;
+        case WireType.i64:
+        case WireType.i32: {
+          const size = wt === WireType.i64 ? 8 : 4;
+          if (fLimit - pos < size) {
+            bad = Bad.fixedTruncated;
+            break field;
           }
-          fail(index, frames, 'truncated', top.limit, `unexpected end of input: field ${field} needs ${size} bytes, ${top.limit - pos} remain`);
-          return;
+          kind = wt === WireType.i64 ? Kind.pb_i64 : Kind.pb_i32;
+          valueEnd = pos + size;
+          break;
         }
-        if (record) value = addNode(store, wt === WireType.i64 ? Kind.pb_i64 : Kind.pb_i32, pos, pos + size, 0, 0, top.node, key, 0);
-        pos += size;
-        break;
-      }
-      case WireType.len: {
-        let payload = pos + 1;
-        let length = bytes[pos];
-        if (!(pos < top.limit && length < 0x80)) {
-          payload = readVarint(bytes, pos, top.limit);
-          if (payload < 0) {
-            if ((resume = recover(index, frames)) >= 0) {
-              pos = resume;
-              continue;
+        case WireType.len: {
+          let payload = pos + 1;
+          length = bytes[pos];
+          if (!(pos < fLimit && length < 0x80)) {
+            payload = readVarint(bytes, pos, fLimit);
+            if (payload < 0) {
+              bad = payload === VARINT_TRUNCATED ? Bad.lengthTruncated : Bad.lengthTooLong;
+              break field;
             }
-            if (payload === VARINT_TRUNCATED) fail(index, frames, 'truncated', top.limit, `unexpected end of input inside the length of field ${field}`);
-            else fail(index, frames, 'invalid-varint', pos, `length of field ${field} longer than 10 bytes`);
-            return;
+            length = varintValue;
           }
-          length = varintValue;
-        }
-        if (length > top.limit - payload) {
-          if ((resume = recover(index, frames)) >= 0) {
-            pos = resume;
-            continue;
+          if (length > fLimit - payload) {
+            bad = Bad.lengthExceeds;
+            break field;
           }
-          fail(index, frames, 'length-exceeds-input', pos, `field ${field} declares ${length} bytes, ${top.limit - payload} remain`);
-          return;
-        }
-        const end = payload + length;
-        if (record) {
+          valueEnd = payload + length;
+          head = payload - pos;
+          if (!record) break;
           // The readings in firstReading's order, each looked at once: text, then a message.
-          if (end === payload) value = addNode(store, Kind.bytes, pos, end, payload - pos, 0, top.node, key, 0);
-          else if (isPrintableText(bytes, payload, end)) value = addNode(store, Kind.text, pos, end, payload - pos, length, top.node, key, 0);
-          else if (top.depth >= 2 && !plausibleFirstTag(bytes[payload])) {
-            // Bytes that cannot start a message, or start with a (deprecated) group: ranked by
-            // a scan rather than taken on trust, and walked if they are a message after all.
-            const reading = readingOfNonText(bytes, payload, end);
-            value = addNode(store, READING_KIND[reading], pos, end, payload - pos, firstReadingCount, top.node, key, reading === 'message' ? Flag.expanded : 0);
-            if (reading === 'message') {
-              top.prev = value;
-              top.entries++;
-              frames.push({ node: value, limit: end, depth: top.depth - 1, groupField: -1, prev: -1, entries: 0, speculative: false, warnMark: 0 });
-              pos = payload;
-              continue;
+          if (length === 0) kind = Kind.bytes;
+          else if (isPrintableTextIn(bytes, length >= 32 && bytes[payload] >= 0x20 ? (view ??= byteView(bytes)) : null, payload, valueEnd)) {
+            kind = Kind.text;
+            arg = length;
+          } else if (fDepth >= 2) {
+            // Read as a message on trust (its argument is its field count once walked), unless
+            // the payload is short, cannot start a message or starts with a (deprecated) group:
+            // then ranked by a scan, and walked if it is a message after all.
+            open = 1;
+            if (length <= SCAN_FIRST || !plausibleFirstTag(bytes[payload])) {
+              const reading = readingOfNonText(bytes, payload, valueEnd);
+              arg = firstReadingCount;
+              if (reading === 'message') open = 2;
+              else {
+                open = 0;
+                kind = READING_KIND[reading];
+              }
             }
-          } else if (top.depth >= 2) {
-            // Read as a message on trust (see Frame.speculative).
-            value = addNode(store, Kind.map, pos, end, payload - pos, 0, top.node, key, Flag.expanded);
-            top.prev = value;
-            top.entries++;
-            frames.push({ node: value, limit: end, depth: top.depth - 1, groupField: -1, prev: -1, entries: 0, speculative: true, warnMark: index.warnings.length });
-            pos = payload;
-            continue;
+            if (open) {
+              kind = Kind.map;
+              flags = Flag.expanded;
+            }
           } else {
             // Not descended into (depth 1): ranked without recording what is below.
-            const reading = readingOfNonText(bytes, payload, end);
-            value = addNode(store, READING_KIND[reading], pos, end, payload - pos, firstReadingCount, top.node, key, 0);
+            kind = READING_KIND[readingOfNonText(bytes, payload, valueEnd)];
+            arg = firstReadingCount;
           }
+          break;
         }
-        pos = end;
-        break;
-      }
-      case WireType.startGroup: {
-        // Its message is written when the walk ends (groupWarningMessages): a group read inside
-        // a message taken on trust is usually noise in bytes that are not a message at all.
-        index.warn({ code: 'deprecated-group', offset: tagStart, message: '', node: key });
-        if (record) {
-          value = store.add(Kind.pb_group, pos, 0, 0, top.node, key);
-          store.setEnd(value, pos);
-          if (top.depth >= 2) store.addFlags(value, Flag.expanded);
-          top.prev = value;
-        }
-        top.entries++;
-        frames.push({ node: value, limit: top.limit, depth: record ? top.depth - 1 : 0, groupField: field, prev: -1, entries: 0, speculative: false, warnMark: 0 });
-        continue;
-      }
-      default:
-        if ((resume = recover(index, frames)) >= 0) {
-          pos = resume;
+        case WireType.startGroup: {
+          let value = -1;
+          const key = record ? addKey(store, tagStart, afterTag, tag, fNode, fPrev) : -1;
+          // Its message is written when the walk ends (groupWarningMessages): a group read inside
+          // a message taken on trust is usually noise in bytes that are not a message at all.
+          index.warn({ code: 'deprecated-group', offset: tagStart, message: '', node: key });
+          if (record) {
+            value = store.add(Kind.pb_group, pos, 0, 0, fNode, key);
+            store.setEnd(value, pos);
+            if (fDepth >= 2) store.addFlags(value, Flag.expanded);
+            fPrev = value;
+          }
+          const at = (height - 1) * FRAME;
+          stack[at + F_NODE] = fNode;
+          stack[at + F_LIMIT] = fLimit;
+          stack[at + F_DEPTH] = fDepth;
+          stack[at + F_GROUP] = fGroup;
+          stack[at + F_PREV] = fPrev;
+          stack[at + F_ENTRIES] = fEntries + 1;
+          stack[at + F_SPECULATIVE] = fSpeculative;
+          stack[at + F_WARN_MARK] = fWarnMark;
+          height++;
+          fNode = value;
+          fDepth = record ? fDepth - 1 : 0;
+          fGroup = field;
+          fPrev = -1;
+          fEntries = 0;
+          fSpeculative = 0;
+          fWarnMark = 0;
           continue;
         }
-        fail(index, frames, 'invalid-wire-type', tagStart, `field ${field} has wire type ${wt}, which does not exist`);
-        return;
+        default:
+          bad = Bad.wireType;
+          break field;
+      }
+      if (record) {
+        const value = addField(store, tagStart, tag, kind, pos, valueEnd, head, arg, fNode, fPrev, flags);
+        if (open) {
+          const at = (height - 1) * FRAME;
+          stack[at + F_NODE] = fNode;
+          stack[at + F_LIMIT] = fLimit;
+          stack[at + F_DEPTH] = fDepth;
+          stack[at + F_GROUP] = fGroup;
+          stack[at + F_PREV] = value;
+          stack[at + F_ENTRIES] = fEntries + 1;
+          stack[at + F_SPECULATIVE] = fSpeculative;
+          stack[at + F_WARN_MARK] = fWarnMark;
+          height++;
+          fNode = value;
+          fLimit = valueEnd;
+          fDepth--;
+          fGroup = -1;
+          fPrev = -1;
+          fEntries = 0;
+          fSpeculative = open === 1 ? 1 : 0;
+          fWarnMark = open === 1 ? index.warnings.length : 0;
+          pos += head;
+          continue;
+        }
+        fPrev = value;
+      }
+      pos = valueEnd;
+      fEntries++;
+      continue;
     }
-    if (record) top.prev = value;
-    top.entries++;
+    // The field does not parse.
+    const at = (height - 1) * FRAME;
+    stack[at + F_NODE] = fNode;
+    stack[at + F_LIMIT] = fLimit;
+    stack[at + F_DEPTH] = fDepth;
+    stack[at + F_GROUP] = fGroup;
+    stack[at + F_PREV] = fPrev;
+    stack[at + F_ENTRIES] = fEntries;
+    stack[at + F_SPECULATIVE] = fSpeculative;
+    stack[at + F_WARN_MARK] = fWarnMark;
+    const kept = recover(index, height);
+    if (kept < 0) {
+      // A field whose tag parsed keeps its key, as a partial result beside the error (in a
+      // reading taken back it would go with the rest).
+      if (bad > Bad.unmatchedEndGroup && fNode >= 0 && fDepth >= 1) {
+        readVarint(bytes, tagStart, fLimit);
+        addKey(store, tagStart, pos, varintValue, fNode, fPrev);
+      }
+      failField(index, height, bad, tagStart, pos, fLimit, field, wt, fGroup, length);
+      return;
+    }
+    height = kept;
+    pos = resumeAt;
+    const top = (height - 1) * FRAME;
+    fNode = stack[top + F_NODE];
+    fLimit = stack[top + F_LIMIT];
+    fDepth = stack[top + F_DEPTH];
+    fGroup = stack[top + F_GROUP];
+    fPrev = stack[top + F_PREV];
+    fEntries = stack[top + F_ENTRIES];
+    fSpeculative = stack[top + F_SPECULATIVE];
+    fWarnMark = stack[top + F_WARN_MARK];
   }
 }
 
@@ -332,21 +488,19 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
  * recorded below it go (their slots zeroed, as fresh slab memory is), and so do their warnings
  * and group ends; the field is read as the next reading that fits (as firstReading would).
  */
-function takeBack(index: SpanIndex, taken: Frame): void {
+function takeBack(index: SpanIndex, node: number, end: number, warnMark: number): void {
   const { bytes, store } = index;
-  const node = taken.node;
   const mark = node + 1;
   const flagsAt = store.u8At + store.cap;
   store.slabU8.fill(0, flagsAt + mark, flagsAt + store.size);
   store.size = mark;
   store.slabU8[flagsAt + node] &= ~Flag.expanded;
   store.slabI32[store.i32At + 3 * store.cap + node] = -1; // firstChild
-  if (index.warnings.length > taken.warnMark) index.warnings.length = taken.warnMark;
+  if (index.warnings.length > warnMark) index.warnings.length = warnMark;
   const data = index.formatData as ProtobufData | null;
   if (data?.groupEnd.size) for (const id of data.groupEnd.keys()) if (id >= mark) data.groupEnd.delete(id);
   const start = store.slabI32[store.i32At + node] + store.slabU8[store.u8At + 2 * store.cap + node];
-  const end = taken.limit;
-  const items = packedCount(bytes, start, end);
+  const items = countPackedVarints(bytes, start, end);
   if (items > 0) {
     // Validated here; its items are recorded when the node is first expanded (walkProtobuf's
     // `Kind.array` case), as below a depth limit: a packed field is the densest thing a frame
@@ -368,7 +522,7 @@ function takeBack(index: SpanIndex, taken: Frame): void {
  */
 function recordPackedIfWhole(index: SpanIndex, node: number, start: number, end: number): number {
   const { bytes, store } = index;
-  const count = packedCount(bytes, start, end);
+  const count = countPackedVarints(bytes, start, end);
   if (count <= 0) return -1;
   if (store.size + count > store.cap) store.grow(Math.max(store.size + count + (store.cap >> 2), store.cap));
   const c = store.cap;
@@ -384,7 +538,7 @@ function recordPackedIfWhole(index: SpanIndex, node: number, start: number, end:
     let next = pos + 1;
     let value = bytes[pos];
     if (value >= 0x80) {
-      next = readVarint(bytes, pos, end); // whole: packedCount checked the run
+      next = readVarint(bytes, pos, end); // whole: countPackedVarints checked the run
       value = varintValue;
     }
     const i = i32At + id;
@@ -405,49 +559,84 @@ function recordPackedIfWhole(index: SpanIndex, node: number, start: number, end:
   return count;
 }
 
-/** How many varints bytes[start, end) holds if it is a run of whole ones, else -1 (as countPackedVarints). */
-function packedCount(bytes: Uint8Array, start: number, end: number): number {
-  if (end <= start || bytes[end - 1] >= 0x80) return -1;
-  let n = 0;
-  let run = 0;
-  for (let i = start; i < end; i++) {
-    const b = bytes[i];
-    if (b < 0x80) {
-      if (run === 9 && b > 1) return -1;
-      n++;
-      run = 0;
-    } else if (++run >= 10) return -1;
-  }
-  return n;
-}
 
 /**
- * `store.add` with the end and flags written in the same call (a field is two nodes, and
- * add + setEnd + addFlags per node was a fifth of the walk). Not json/walker.ts's
- * `recordNode`: that one skips zero writes on fresh slots, while this walker takes nodes
- * back and reuses their slots, so it writes every field. (A shared SpanStore method was
- * tried: the JSON mesh index went from 0.98x to 1.80x, so each walker keeps its own.)
+ * A field's two nodes, its key (the tag varint, `pb_tag`, from `tagStart` to where the value
+ * starts) and its value, written in one call with every column set (add + setEnd + addFlags
+ * per node was a fifth of the walk), linked after `prev` (or as `parent`'s first child). Not json/walker.ts's `recordNode`: that one
+ * skips zero writes on fresh slots, while this walker takes nodes back and reuses their
+ * slots, so it writes every column. (A shared SpanStore method was tried: the JSON mesh
+ * index went from 0.98x to 1.80x, so each walker keeps its own.) Returns the value's id.
  */
-function addNode(store: SpanStore, kind: number, start: number, end: number, head: number, arg: number, parent: number, prev: number, flags: number): number {
-  if (store.size === store.cap) store.growFor(start);
-  const id = store.size++;
+function addField(store: SpanStore, tagStart: number, tag: number, kind: number, start: number, end: number, head: number, arg: number, parent: number, prev: number, flags: number): number {
+  if (store.size + 2 > store.cap) growStore(store, start);
+  const key = store.size;
+  store.size = key + 2;
   const c = store.cap;
   const i32 = store.slabI32;
   const u8 = store.slabU8;
-  const i = store.i32At + id;
-  const b = store.u8At + id;
-  u8[b] = kind;
-  u8[b + c] = flags;
-  u8[b + 2 * c] = head;
-  i32[i] = start;
-  i32[i + c] = end;
+  const f64 = store.slabF64;
+  const i = store.i32At + key;
+  const b = store.u8At + key;
+  u8[b] = Kind.pb_tag;
+  u8[b + 1] = kind;
+  u8[b + c] = Flag.key;
+  u8[b + c + 1] = flags;
+  u8[b + 2 * c] = 0;
+  u8[b + 2 * c + 1] = head;
+  i32[i] = tagStart;
+  i32[i + 1] = start;
+  i32[i + c] = start; // the tag ends where the value starts
+  i32[i + c + 1] = end;
+  i32[i + 2 * c] = parent;
+  i32[i + 2 * c + 1] = parent;
+  i32[i + 3 * c] = -1;
+  i32[i + 3 * c + 1] = -1;
+  i32[i + 4 * c] = key + 1;
+  i32[i + 4 * c + 1] = -1;
+  f64[store.f64At + key] = tag;
+  f64[store.f64At + key + 1] = arg;
+  if (prev >= 0) i32[store.i32At + 4 * c + prev] = key;
+  else i32[store.i32At + 3 * c + parent] = key;
+  return key + 1;
+}
+
+/**
+ * Grows a full store whose walk has reached byte `pos` to the nodes the whole frame will need
+ * at the density seen so far, plus 3-10 % (less the further the walk is): a message's density
+ * hardly changes along it (a batch of records), a wider margin left more than a fifth unused
+ * and `trim` then copied the whole store once more. At least a quarter more nodes, at most
+ * one per byte and 64 times as many (a re-walk that opens one node deep in a frame extrapolates
+ * from nodes recorded elsewhere); a frame denser than seen grows again from a closer estimate.
+ */
+function growStore(store: SpanStore, pos: number): void {
+  const c = store.cap;
+  const len = store.frameLength;
+  const seen = pos > 0 && pos < len ? Math.ceil(((store.size * len) / pos) * (1.03 + (0.07 * (len - pos)) / len)) : 0;
+  store.grow(Math.max(c + (c >> 2) + 16, Math.min(seen, c * 64, len + 1)));
+}
+
+/** A field's key node alone (a group's, whose value `store.add` writes, or one whose value does not parse). */
+function addKey(store: SpanStore, tagStart: number, tagEnd: number, tag: number, parent: number, prev: number): number {
+  if (store.size === store.cap) growStore(store, tagStart);
+  const key = store.size++;
+  const c = store.cap;
+  const i32 = store.slabI32;
+  const u8 = store.slabU8;
+  const i = store.i32At + key;
+  const b = store.u8At + key;
+  u8[b] = Kind.pb_tag;
+  u8[b + c] = Flag.key;
+  u8[b + 2 * c] = 0;
+  i32[i] = tagStart;
+  i32[i + c] = tagEnd;
   i32[i + 2 * c] = parent;
   i32[i + 3 * c] = -1;
   i32[i + 4 * c] = -1;
-  store.slabF64[store.f64At + id] = arg;
-  if (prev >= 0) i32[store.i32At + 4 * c + prev] = id;
-  else if (parent >= 0) i32[store.i32At + 3 * c + parent] = id;
-  return id;
+  store.slabF64[store.f64At + key] = tag;
+  if (prev >= 0) i32[store.i32At + 4 * c + prev] = key;
+  else i32[store.i32At + 3 * c + parent] = key;
+  return key;
 }
 
 /**

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import protobuf from 'protobufjs';
 import { decodeFrame, SpanIndex, protobufWalker, Kind } from '../index.js';
 import { isPrintableText, lenReadings, type LenReading } from '../protobuf/readings.js';
 import { protobufData } from '../protobuf/walker.js';
+import { countPackedVarints, readVarint } from '../protobuf/wire.js';
 
 /**
  * The raw walker reads a length-delimited field as a message on trust and takes it back
- * when its fields do not parse (walker.ts, Frame.speculative): the full index must be the
+ * when its fields do not parse (walker.ts, F_SPECULATIVE): the full index must be the
  * one a level-by-level walk gives, where each field's reading is ranked before anything
  * below it is recorded, and every length-delimited node must show its first ranked reading.
  */
@@ -92,6 +94,49 @@ describe('Protobuf raw walker: readings taken on trust', () => {
     );
   });
 
+  it('on messages protobufjs encodes, every length-delimited node shows the first reading the eager ranking gives', () => {
+    // Short and long strings, bytes that look like anything (hashes, packed runs, messages),
+    // nested messages short enough to be scanned first and long enough to be read on trust,
+    // packed numbers and maps: the walk picks each reading without ranking them all.
+    const root = protobuf.parse(
+      `syntax = "proto3";
+       message Leaf { string s = 1; sint32 z = 2; bytes b = 3; }
+       message Node {
+         string name = 1; bytes blob = 2; Leaf leaf = 3; repeated Leaf leaves = 4; repeated uint32 packed = 5;
+         repeated double doubles = 6; map<string, int64> counts = 7; fixed32 f = 8; Node child = 9; repeated sint64 deltas = 10;
+       }`,
+    ).root;
+    const Node = root.lookupType('Node');
+    const leaf = fc.record({ s: fc.string({ maxLength: 40 }), z: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), b: fc.uint8Array({ maxLength: 24 }) }, { requiredKeys: [] });
+    const { node } = fc.letrec<{ node: Record<string, unknown> }>((tie) => ({
+      node: fc.record(
+        {
+          name: fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: 'grapheme', maxLength: 20 })),
+          blob: fc.oneof(fc.uint8Array({ maxLength: 40 }), leaf.map((l) => Node.lookupType('Leaf').encode(l).finish())),
+          leaf,
+          leaves: fc.array(leaf, { maxLength: 3 }),
+          packed: fc.array(fc.nat(), { maxLength: 12 }),
+          doubles: fc.array(fc.double({ noNaN: true }), { maxLength: 4 }),
+          counts: fc.dictionary(fc.string({ maxLength: 6 }), fc.integer().map(String), { maxKeys: 3 }),
+          f: fc.nat(),
+          child: fc.option(tie('node'), { nil: undefined, depthSize: 'small' }),
+          deltas: fc.array(fc.integer().map(String), { maxLength: 5 }),
+        },
+        { requiredKeys: [] },
+      ),
+    }));
+    fc.assert(
+      fc.property(node, (value) => {
+        const bytes = Node.encode(Node.fromObject(value)).finish();
+        const ix = new SpanIndex(bytes, protobufWalker);
+        expect(ix.error).toBeNull();
+        checkReadings(ix);
+        expect(tree(ix, 0, false)).toEqual(tree(new SpanIndex(bytes, protobufWalker, { depth: 1 }), 0, true));
+      }),
+      { numRuns: 300, seed: 1518 },
+    );
+  });
+
   it('a message reading taken back leaves no nodes, warnings or group ends behind', () => {
     // Field 1 holds a group (field 2) that never ends: not a message, but three whole varints.
     const bytes = Uint8Array.of(0x0a, 0x03, 0x13, 0x08, 0x01, 0x10, 0x05);
@@ -150,5 +195,62 @@ describe('Protobuf raw walker: readings taken on trust', () => {
       }),
       { numRuns: 3000, seed: 1516 },
     );
+  });
+
+  it('the printable-text check agrees with the strict decoder on every lead byte, with second bytes at every boundary', () => {
+    // Overlongs (c0, e0 80, f0 80), surrogates (ed a0), past U+10FFFF (f4 90, f5), cut sequences:
+    // the one-pass check must reject exactly what a strict decoder rejects.
+    const strict = new TextDecoder('utf-8', { fatal: true });
+    const valid = (b: Uint8Array) => {
+      try {
+        strict.decode(b);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const tails = [0x41, 0x7f, 0x80, 0xbf, 0xc0];
+    // Where the second byte's allowed range starts or ends for some lead byte (e0: a0-bf, ed: 80-9f, f0: 90-bf, f4: 80-8f).
+    const seconds = [0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xff];
+    const bytes = new Uint8Array(6);
+    let checked = 0;
+    for (let b0 = 0x80; b0 < 0x100; b0++) {
+      for (const b1 of seconds) {
+        for (const b2 of tails) {
+          for (const b3 of [0x80, 0xbf, 0x41]) {
+            bytes.set([0x61, b0, b1, b2, b3, 0x62]);
+            const expected = valid(bytes) && bytes.every((c) => !((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f));
+            if (isPrintableText(bytes, 0, 6) !== expected) expect(`${[...bytes].map((c) => c.toString(16))} -> ${!expected}`).toBe(`-> ${expected}`);
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBe(128 * seconds.length * tails.length * 3);
+  });
+
+  it('the packed-varint count agrees with reading the varints one by one (whole, cut, too long, any offset)', () => {
+    const reference = (bytes: Uint8Array, start: number, end: number) => {
+      let n = 0;
+      for (let pos = start; pos < end; n++) {
+        pos = readVarint(bytes, pos, end);
+        if (pos < 0) return -1;
+      }
+      return n;
+    };
+    // High bytes weighted up so that runs of nine and ten continuation bytes (the limits) occur.
+    const byte = fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 0x80, max: 0xff }) }, fc.nat(0x7f), fc.constantFrom(0, 1, 2, 0x7f, 0x80, 0xff));
+    fc.assert(
+      fc.property(fc.array(byte, { maxLength: 40 }), fc.nat(40), fc.nat(40), (list, a, b) => {
+        const bytes = Uint8Array.from(list);
+        const [start, end] = [Math.min(a, b, bytes.length), Math.min(Math.max(a, b), bytes.length)];
+        expect(countPackedVarints(bytes, start, end)).toBe(reference(bytes, start, end));
+      }),
+      { numRuns: 5000, seed: 1517 },
+    );
+    const nine = [0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89];
+    for (const [list, count] of [[[...nine, 0x01], 1], [[...nine, 0x02], -1], [[...nine, 0x80, 0x01], -1], [[0x05, 0x80], -1], [[], 0]] as const) {
+      expect(countPackedVarints(Uint8Array.from(list), 0, list.length), String(list)).toBe(count);
+    }
   });
 });

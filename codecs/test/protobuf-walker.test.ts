@@ -187,4 +187,34 @@ describe('Protobuf without a schema', () => {
       { numRuns: 300, seed: 15 },
     );
   });
+
+  it('walks 20,000 nested messages on its own stack, and the next frame reads as before', () => {
+    // Field 1 holding the next level; the innermost holds field 1 = 5.
+    let body = Uint8Array.of(0x08, 0x05);
+    for (let i = 0; i < 20000; i++) {
+      const head = [0x0a];
+      for (let n = body.length; ; n = Math.floor(n / 128)) {
+        if (n < 0x80) {
+          head.push(n);
+          break;
+        }
+        head.push((n & 0x7f) | 0x80);
+      }
+      const next = new Uint8Array(head.length + body.length);
+      next.set(head);
+      next.set(body, head.length);
+      body = next;
+    }
+    const small = hex('08 01 12 03 61 62 63 1a 02 08 07');
+    const before = index(small);
+    const deep = index(body);
+    expect(deep.error).toBeNull();
+    let levels = 0;
+    for (let id = deep.store.size - 1; id > 0; id = deep.store.parent[id]) levels++;
+    expect(levels).toBe(20001);
+    expect(deep.value(deep.store.size - 1)).toBe(5);
+    const after = index(small);
+    expect(after.value(0)).toEqual(before.value(0));
+    expect([...after.store.end.subarray(0, after.store.size)]).toEqual([...before.store.end.subarray(0, before.store.size)]);
+  });
 });
