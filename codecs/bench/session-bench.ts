@@ -17,7 +17,22 @@ import { sessionOfRecords } from './session-data.js';
 const frames = Number(process.argv[2] ?? 10_000);
 const which = process.argv[3] ?? 'both';
 
+/**
+ * A yardstick measured in the same run, before and after each comparison: JSON.parse and
+ * JSON.stringify of every frame, in CPU ms. On a shared machine the comparison's time over
+ * it moves far less than either figure alone.
+ */
+function yardstick(messages: readonly SessionMessage[]): number {
+  const text = new TextDecoder();
+  const c0 = cpuClock();
+  let n = 0;
+  for (const m of messages) n += JSON.stringify(JSON.parse(text.decode(m.data))).length;
+  if (n < 0) throw new Error('unreachable');
+  return cpuClock() - c0;
+}
+
 async function run(messages: SessionMessage[], engine: DeflateEngine): Promise<void> {
+  const before = yardstick(messages);
   const phases = new Map<string, { wall: number; cpu: number }>();
   let phase = 'decode';
   let w0 = performance.now();
@@ -49,10 +64,12 @@ async function run(messages: SessionMessage[], engine: DeflateEngine): Promise<v
   close('end');
   const wall = performance.now() - W;
   const cpu = cpuClock() - C;
+  const yard = (before + yardstick(messages)) / 2;
   const total = (codec: string) => rows.find((r) => r.codec === codec && r.connectionId === null)!;
   console.log(`engine ${engine.name}: ${messages.length} frames, ${(messages.reduce((a, m) => a + m.data.length, 0) / messages.length).toFixed(0)} bytes each on average`);
   console.log(`  whole: ${wall.toFixed(0)} ms wall, ${cpu.toFixed(0)} ms CPU   [line: ≤ 5,000 ms]`);
-  for (const [name, p] of phases) if (name !== 'end') console.log(`  ${name.padEnd(10)} ${p.wall.toFixed(0).padStart(6)} ms wall ${p.cpu.toFixed(0).padStart(6)} ms CPU  (phase boundaries at progress reports)`);
+  console.log(`  yardstick (JSON.parse + JSON.stringify of every frame): ${yard.toFixed(0)} ms CPU; the comparison is ${(cpu / yard).toFixed(1)}x of it`);
+  for (const [name, p] of phases) if (name !== 'end') console.log(`  ${name.padEnd(10)} ${p.wall.toFixed(0).padStart(6)} ms wall ${p.cpu.toFixed(0).padStart(6)} ms CPU${name === 'decode' ? '' : '  (schema inference, encoding, sizes)'}`);
   for (const codec of ['captured', 'json', 'cbor', 'msgpack', 'avro', 'protobuf']) {
     const t = total(codec);
     const pmd = t.wire.contextTakeover && 'total' in t.wire.contextTakeover ? t.wire.contextTakeover.total : NaN;

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { chartGeometry, CHART_HEIGHT, CHART_WIDTH, SERIES_COLOURS } from '../compare/session/chart-geometry.js';
-import { cumulativeBytes, samplePositions } from '../compare/session/cumulative.js';
-import { runSessionComparison, type SessionMessage } from '../compare/session/session.js';
+import { chartFromSizes, cumulativeBytes, samplePositions } from '../compare/session/cumulative.js';
+import { runSessionComparison, type CodecSizes, type SessionMessage } from '../compare/session/session.js';
 
 const enc = new TextEncoder();
 const messages: SessionMessage[] = Array.from({ length: 250 }, (_, i) => ({
@@ -38,6 +38,22 @@ describe('cumulative bytes', () => {
       expect(series.bytes.at(-1)).toBe(t.size);
       for (let i = 1; i < series.bytes.length; i++) expect(series.bytes[i]).toBeGreaterThanOrEqual(series.bytes[i - 1]);
     }
+  });
+
+  it('from the sizes compareSession reports: the same series as re-encoding the session, and the schema codecs too', async () => {
+    const perCodec: CodecSizes[] = [];
+    const rows = await runSessionComparison(messages, { onCodecSizes: (s) => perCodec.push(s) });
+    const totals = rows.filter((r) => r.connectionId === null);
+    expect(perCodec.map((s) => s.codec)).toEqual(totals.map((t) => t.codec));
+    const notCarried = new Map(totals.filter((t) => t.messages === 0).map((t) => [t.codec, t.leftReason ?? '']));
+    const fromSizes = chartFromSizes(perCodec, notCarried);
+    const reEncoded = (await cumulativeBytes(messages, totals))!;
+    expect(fromSizes.at).toEqual(reEncoded.at);
+    for (const s of reEncoded.series) expect(fromSizes.series.find((f) => f.codec === s.codec)).toEqual(s);
+    // Protobuf, inferred from the session, is charted now; Avro (not passed in here) is listed with its reason.
+    const protobuf = fromSizes.series.find((s) => s.codec === 'protobuf')!;
+    expect(protobuf.bytes.at(-1)).toBe(totals.find((t) => t.codec === 'protobuf')!.size);
+    expect(fromSizes.notCharted).toEqual([{ codec: 'avro', why: expect.stringMatching(/Avro/) }]);
   });
 
   it('lists a codec it cannot encode instead of dropping it', async () => {

@@ -112,6 +112,20 @@ describe('permessage-deflate simulation equals the ws package on a real socket',
   });
 });
 
+describe('the zlib engine sizes a fresh stream synchronously', () => {
+  it('freshPayloadSize = the stream\'s payload after a reset, for every window size', async () => {
+    const engine = zlibEngine();
+    const texts = [...sent.client, ...sent.server, '', '{}', 'x'.repeat(70_000)];
+    for (const bits of [9, 10, 12, 15]) {
+      const sender = new PermessageDeflateSender(engine, bits, true);
+      const want: number[] = [];
+      for (const t of texts) want.push((await sender.payload(utf8.encode(t))).length);
+      sender.close();
+      expect(texts.map((t) => engine.freshPayloadSize!(bits, utf8.encode(t))), `${bits} bits`).toEqual(want);
+    }
+  });
+});
+
 describe('the fflate engine (worker, extension)', () => {
   it('writes one valid raw-deflate stream per direction: payloads + tails inflate back to the messages', async () => {
     for (const noContextTakeover of [false, true]) {

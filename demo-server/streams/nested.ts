@@ -7,7 +7,8 @@
  */
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncoder.js';
-import { gzipSync, Zlib } from 'fflate';
+import { gzipSync } from 'fflate';
+import { fflateEngine } from '../../codecs/compare/session/permessage-deflate.js';
 import { makeRng, type Rng } from '../rng.js';
 import type { DemoMessage, DemoTraffic } from '../traffic.js';
 
@@ -37,18 +38,28 @@ export function gzipCborFrame(rng: Rng, seq: number): DemoMessage {
   return { opcode: 'binary', kind: 'cbor', data: gzipSync(cbor.encode({ type: 'roster', rows })), label: 'gzip frame of cbor' };
 }
 
-/** One connection's zlib stream: each message compressed with the context of the ones before, sync-flushed. */
+/**
+ * One connection's zlib stream: each message compressed with the context of the ones before,
+ * sync-flushed. The zlib header (`78 9c`, level 6) opens the first message; the body is the
+ * raw deflate stream of permessage-deflate's fflate engine, whose sync flush is right
+ * (fflate 0.8.3's own `flush(true)` wrote the first message's `00 00 ff ff` as `00 00 00 00`).
+ */
 export class ZlibStreamWriter {
-  private readonly pending: Uint8Array[] = [];
-  private readonly zlib = new Zlib({ level: 6 }, (chunk) => this.pending.push(chunk));
+  private readonly deflater = fflateEngine.create(15);
+  private started = false;
 
   message(value: unknown): Uint8Array {
-    this.zlib.push(new TextEncoder().encode(JSON.stringify(value)));
-    this.zlib.flush(true);
-    const out = Buffer.concat(this.pending.splice(0));
-    return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+    const body = this.deflater.compress(new TextEncoder().encode(JSON.stringify(value)));
+    if (this.started) return body;
+    this.started = true;
+    const out = new Uint8Array(2 + body.length);
+    out.set(ZLIB_HEADER_LEVEL_6);
+    out.set(body, 2);
+    return out;
   }
 }
+
+const ZLIB_HEADER_LEVEL_6 = [0x78, 0x9c];
 
 /** The `/demo/nested` stream: the four shapes in turn. */
 export function createNestedTraffic(options: { seed?: number; now?: () => number } = {}): DemoTraffic {

@@ -8,7 +8,7 @@
 import { codecByName, encodedBytes } from '../codecs.js';
 import { frameValue } from '../compare.js';
 import { scanValue } from '../features.js';
-import type { SessionMessage } from './session.js';
+import type { CodecSizes, SessionMessage } from './session.js';
 
 export interface CumulativeSeries {
   readonly codec: string;
@@ -91,4 +91,36 @@ export async function cumulativeBytes(messages: readonly SessionMessage[], codec
     }
   }
   return { at, series: charted.map((c, k) => ({ codec: c.codec, label: c.label, bytes: series[k] })), notCharted };
+}
+
+/**
+ * The chart from the sizes compareSession reports per codec (`onCodecSizes`): no second
+ * decode and re-encode, and the schema codecs are charted too. A codec that carried no
+ * message (e.g. a schema codec this runtime cannot run) is listed in `notCharted` with
+ * `why` (its total row's reason), not drawn as a flat line.
+ */
+export function chartFromSizes(perCodec: readonly CodecSizes[], notCarried: ReadonlyMap<string, string>, points = 120): SessionChartData {
+  const total = perCodec[0]?.sizes.length ?? 0;
+  const at = samplePositions(total, points);
+  const series: CumulativeSeries[] = [];
+  const notCharted: { codec: string; why: string }[] = [];
+  for (const { codec, label, sizes } of perCodec) {
+    const why = notCarried.get(codec);
+    if (why !== undefined) {
+      notCharted.push({ codec, why });
+      continue;
+    }
+    const bytes: number[] = [];
+    let running = 0;
+    let next = 0;
+    for (let i = 0; i < sizes.length && next < at.length; i++) {
+      running += sizes[i];
+      while (next < at.length && at[next] === i + 1) {
+        bytes.push(running);
+        next++;
+      }
+    }
+    series.push({ codec, label, bytes });
+  }
+  return { at, series, notCharted };
 }

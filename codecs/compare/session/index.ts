@@ -6,6 +6,9 @@
  * - framing.ts            WebSocket frame header sizes
  * - extension-header.ts   permessage-deflate parameters of a negotiated header
  * - permessage-deflate.ts one raw-deflate stream per sender (fflate engine)
+ * - deflate-size.ts       fflate's deflate sizes without writing (buffers kept)
+ * - snappy-size.ts        snappyjs's compressed length without writing
+ * - message-sizes.ts      what a message costs alone, once per distinct byte string
  * - session.ts            compareSession: per codec, connection and direction
  * - capture-input.ts      HAR / wirescope capture → session messages
  * - format.ts             text, Markdown, JSON

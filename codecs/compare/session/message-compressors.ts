@@ -1,14 +1,10 @@
 /**
- * Per-message compressors beside gzip / deflate (issue 16 §3): Snappy (snappyjs, pure JS,
- * everywhere) and brotli where the runtime has a compressor. Browsers decode brotli
- * (Content-Encoding: br) but give scripts no brotli compressor — CompressionStream offers
+ * Per-message compressors beside gzip / deflate (issue 16 §3): Snappy (snappyjs's length,
+ * computed by snappy-size.ts, everywhere) and brotli where the runtime has a compressor.
+ * Browsers decode brotli (Content-Encoding: br) but give scripts no brotli compressor — CompressionStream offers
  * gzip, deflate and deflate-raw only — so without one passed in, brotli is "not in this
  * browser" with that reason. The CLI passes Node's zlib (brotli-node.ts).
  */
-import snappy from 'snappyjs';
-
-export const snappySize = (bytes: Uint8Array): number => snappy.compress(bytes).length;
-
 export interface BrotliCompressor {
   /** Compressed size of one message. */
   size(bytes: Uint8Array): number;

@@ -13,6 +13,7 @@
  */
 import { Deflate } from 'fflate';
 import type { DeflateParams } from './extension-header.js';
+import { StreamSizer } from './deflate-size.js';
 import type { Direction } from './framing.js';
 
 /** One sender's compressor. */
@@ -29,6 +30,25 @@ export interface DeflateEngine {
   /** Null when the engine can compress with a window of 2^bits bytes, else why not. */
   unsupported(windowBits: number): string | null;
   create(windowBits: number): MessageDeflater;
+  /**
+   * Payload sizes without writing the bytes (fflate: deflate-size.ts), equal to what
+   * `create`'s deflater writes less the tail; absent, sizes are the written bytes' lengths.
+   */
+  readonly sizer?: (windowBits: number) => PayloadSizer;
+  /**
+   * The payload size of one message from a fresh stream (no context takeover), synchronously:
+   * what `create`'s deflater writes for it right after a reset, less the tail (zlib: one
+   * `deflateRawSync` with a sync flush instead of a stream round trip per message).
+   */
+  readonly freshPayloadSize?: (windowBits: number, message: Uint8Array) => number;
+}
+
+/** One sender's payload sizes, synchronously. */
+export interface PayloadSizer {
+  /** The next message's permessage-deflate payload size (sync-flush tail removed). */
+  payloadSize(message: Uint8Array): number;
+  /** Forgets the LZ77 window (no context takeover). */
+  reset(): void;
 }
 
 /** The empty stored block a sync flush writes (RFC 7692 §7.2.1 removes it per message). */
@@ -87,6 +107,11 @@ export const fflateEngine: DeflateEngine = {
       close() {},
     };
   },
+  sizer(bits) {
+    const why = fflateEngine.unsupported(bits);
+    if (why) throw new RangeError(why);
+    return new StreamSizer(12 + FFLATE_MEM);
+  },
 };
 
 /** fflate's private stream state: `r` = bits written into the last, unfinished byte (low 3 bits) | that byte << 3. */
@@ -124,10 +149,36 @@ function syncFlushBlock(deflate: Deflate): Uint8Array {
  * the sender may not take its context over.
  */
 export class PermessageDeflateSender {
-  private readonly deflater: MessageDeflater;
+  private deflaterMade: MessageDeflater | null = null;
+  private sizer: PayloadSizer | null = null;
 
-  constructor(engine: DeflateEngine, readonly windowBits: number, readonly noContextTakeover: boolean) {
-    this.deflater = engine.create(windowBits);
+  constructor(
+    private readonly engine: DeflateEngine,
+    readonly windowBits: number,
+    readonly noContextTakeover: boolean,
+  ) {
+    const why = engine.unsupported(windowBits);
+    if (why) throw new RangeError(why);
+  }
+
+  /** Made on first use: a sender that only sizes never allocates the engine's stream. */
+  private get deflater(): MessageDeflater {
+    return (this.deflaterMade ??= this.engine.create(this.windowBits));
+  }
+
+  /**
+   * The size of the next message's compressed payload: from the engine's sizer when it has
+   * one (synchronous, nothing written), else the written payload's length. Use either this
+   * or `payload` on one sender, not both (each has its own stream).
+   */
+  payloadSize(message: Uint8Array): number | Promise<number> {
+    if (this.engine.sizer) {
+      this.sizer ??= this.engine.sizer(this.windowBits);
+      const n = this.sizer.payloadSize(message);
+      if (this.noContextTakeover) this.sizer.reset();
+      return n;
+    }
+    return this.payload(message).then((p) => p.length);
   }
 
   /** The compressed payload of the next message. */
@@ -138,11 +189,11 @@ export class PermessageDeflateSender {
   }
 
   close(): void {
-    this.deflater.close();
+    this.deflaterMade?.close();
   }
 }
 
-function endsWithTail(bytes: Uint8Array): boolean {
+export function endsWithTail(bytes: Uint8Array): boolean {
   const n = bytes.length;
   return n >= 4 && bytes[n - 4] === 0 && bytes[n - 3] === 0 && bytes[n - 2] === 0xff && bytes[n - 1] === 0xff;
 }

@@ -12,17 +12,18 @@
  * `yieldEvery` messages so a worker can receive a cancel. Pure TypeScript; the deflate
  * engine is passed in (fflate by default, Node's zlib in the CLI).
  */
-import { deflateSync } from 'fflate';
 import { codecByName, encodedBytes, type Codec } from '../codecs.js';
 import { frameValue, GZIP_FRAMING } from '../compare.js';
 import { toTarget } from '../convert.js';
 import { isPlainJson, scanValue, type ValueFeatures } from '../features.js';
 import { AVRO_NOT_LOADED, inferredProtobufCodec, loadedProtobufCodec, unsupportedCodec, type SchemaCodec } from '../schema/schema-codecs.js';
-import { BROTLI_NOT_IN_BROWSER, snappySize, type BrotliCompressor } from './message-compressors.js';
+import { BROTLI_NOT_IN_BROWSER, type BrotliCompressor } from './message-compressors.js';
+import { MessageSizeCache, type MessageSizes } from './message-sizes.js';
+import { STREAM_HASH_BITS } from './deflate-size.js';
 import { CONTEXT_TAKEOVER, NO_CONTEXT_TAKEOVER, negotiatesDeflate, parseDeflateExtension, type DeflateParams } from './extension-header.js';
 import { frameHeaderSize, type Direction } from './framing.js';
 import { MAX_LISTED_MISMATCHES, sumRows } from './groups.js';
-import { createSender, fflateEngine, type DeflateEngine, type PermessageDeflateSender } from './permessage-deflate.js';
+import { createSender, fflateEngine, senderSettings, type DeflateEngine } from './permessage-deflate.js';
 
 export interface SessionMessage {
   readonly direction: Direction;
@@ -76,7 +77,7 @@ export interface SessionRow {
   /** Messages counted in the sums below. */
   readonly messages: number;
   readonly size: number;
-  /** Sum of each message gzipped / deflated alone (fflate, default level). */
+  /** Sum of each message gzipped / deflated alone (fflate level 6, 2^15-entry hash table: message-sizes.ts). */
   readonly gzip: number;
   readonly deflate: number;
   /** Uncompressed frames: payloads plus frame headers. */
@@ -125,6 +126,18 @@ export interface SessionOptions {
   readonly protoText?: string;
   /** The message of `protoText` each frame is (default: its first message). */
   readonly protoMessage?: string;
+  /**
+   * Each codec's message sizes, in session order (data frames only; 0 for a message the
+   * codec left out), when the codec is done: what the cumulative chart draws, so the chart
+   * needs no second decode and re-encode of the session (cumulative.ts `chartFromSizes`).
+   */
+  readonly onCodecSizes?: (codec: CodecSizes) => void;
+}
+
+export interface CodecSizes {
+  readonly codec: string;
+  readonly label: string;
+  readonly sizes: Int32Array;
 }
 
 const nextTick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
@@ -140,6 +153,37 @@ type Frame = { readonly message: SessionMessage; readonly decoded: Decoded | { r
 
 const key = (connectionId: string, direction: Direction): string => `${direction}\u0000${connectionId}`;
 
+/** One sender's simulation for a group: several wire variants with the same settings share it. */
+interface WireSimulation {
+  /** The next message's payload size. */
+  size(bytes: Uint8Array, sizes: MessageSizes): number | Promise<number>;
+  close(): void;
+}
+
+interface WireTotals {
+  readonly simulation: WireSimulation | null;
+  readonly unsupported: string | null;
+  payload: number;
+  headers: number;
+}
+
+/**
+ * A sender's simulation: without context takeover on the fflate engine, the payload comes
+ * from the per-message sizes (one fresh-stream pass, shared with per-message deflate and
+ * with every message of the same bytes), on an engine that sizes a fresh stream's message
+ * synchronously (zlib) from that; otherwise its own stream.
+ */
+function simulationFor(engine: DeflateEngine, params: DeflateParams, direction: Direction): { simulation: WireSimulation | null; unsupported: string | null } {
+  const { windowBits, noContextTakeover } = senderSettings(params, direction);
+  if (engine === fflateEngine && noContextTakeover && windowBits === STREAM_HASH_BITS && !engine.unsupported(windowBits)) return { simulation: { size: (_, sizes) => sizes.freshPayload, close() {} }, unsupported: null };
+  const fresh = engine.freshPayloadSize;
+  if (fresh && noContextTakeover && !engine.unsupported(windowBits)) return { simulation: { size: (bytes) => fresh(windowBits, bytes), close() {} }, unsupported: null };
+  const s = createSender(engine, params, direction);
+  if (!s.sender) return { simulation: null, unsupported: s.unsupported };
+  const sender = s.sender;
+  return { simulation: { size: (bytes) => sender.payloadSize(bytes), close: () => sender.close() }, unsupported: null };
+}
+
 class Accumulator {
   messages = 0;
   size = 0;
@@ -151,12 +195,30 @@ class Accumulator {
   snappy = 0;
   brotli = 0;
   readonly mismatches: SessionMismatch[] = [];
-  readonly wire = new Map<WireVariant, { sender: PermessageDeflateSender | null; unsupported: string | null; payload: number; headers: number }>();
+  readonly wire = new Map<WireVariant, WireTotals>();
+  /** Variants whose sender runs with the same settings share one simulation (and its result per message). */
+  readonly simulations: { readonly simulation: WireSimulation; readonly totals: WireTotals[] }[] = [];
 
   constructor(engine: DeflateEngine, direction: Direction, variants: ReadonlyMap<WireVariant, DeflateParams>) {
+    const bySettings = new Map<string, { simulation: WireSimulation; totals: WireTotals[] }>();
     for (const [variant, params] of variants) {
-      const s = createSender(engine, params, direction);
-      this.wire.set(variant, { sender: s.sender, unsupported: s.unsupported, payload: 0, headers: 0 });
+      const { windowBits, noContextTakeover } = senderSettings(params, direction);
+      const key = `${windowBits} ${noContextTakeover}`;
+      const shared = bySettings.get(key);
+      if (shared) {
+        const totals: WireTotals = { simulation: shared.simulation, unsupported: null, payload: 0, headers: 0 };
+        shared.totals.push(totals);
+        this.wire.set(variant, totals);
+        continue;
+      }
+      const s = simulationFor(engine, params, direction);
+      const totals: WireTotals = { simulation: s.simulation, unsupported: s.unsupported, payload: 0, headers: 0 };
+      this.wire.set(variant, totals);
+      if (s.simulation) {
+        const group = { simulation: s.simulation, totals: [totals] };
+        bySettings.set(key, group);
+        this.simulations.push(group);
+      }
     }
   }
 }
@@ -202,7 +264,10 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
   // before it (JSON re-encoding a session of compact JSON text frames = as captured) reuses
   // its rows instead of compressing every message again.
   const done_: { name: string; outputs: (Uint8Array | string)[]; rows: SessionRow[] }[] = [];
+  const sizes = new MessageSizeCache({ snappy: options.snappy ?? true, brotli: options.brotli ?? null });
   for (const name of names) {
+    // A report as each codec starts (before a schema is inferred): the bench's phases and the progress bar name the codec at work.
+    options.onProgress?.({ done, total, phase: 'encode', codec: name });
     const schemaCodec = SCHEMA_CODECS.has(name) ? buildSchemaCodec(name, frames, options) : null;
     const codec = name === 'captured' || schemaCodec ? null : codecByName(name);
     if (name !== 'captured' && !codec && !schemaCodec) throw new RangeError(`unknown codec ${name}`);
@@ -223,7 +288,10 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
         if (!group.acc.leftReason) group.acc.leftReason = `message ${i + 1}: ${bytes}`;
         group.acc.left++;
         if (group.acc.mismatches.length < MAX_LISTED_MISMATCHES) group.acc.mismatches.push({ message: i + 1, reason: bytes });
-      } else await add(group.acc, bytes, message.direction, options);
+      } else {
+        const pending = add(group.acc, bytes, message.direction, sizes.sizes(bytes));
+        if (pending) await pending;
+      }
     };
     for (let i = 0; i < frames.length; i++) {
       const { message, decoded } = frames[i];
@@ -245,6 +313,14 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
       for (const g of groups.values()) rows.push({ ...rowOf(name, codec, g.connectionId, g.direction, g.acc, options.negotiated, options), label, schema });
     }
     done_.push({ name, outputs, rows });
+    if (options.onCodecSizes) {
+      const perMessage = new Int32Array(outputs.length);
+      for (let i = 0; i < outputs.length; i++) {
+        const o = outputs[i];
+        perMessage[i] = typeof o === 'string' ? 0 : o.length;
+      }
+      options.onCodecSizes({ codec: name, label, sizes: perMessage });
+    }
     for (const r of rows) yield r;
     yield { ...totalRow(name, codec, rows), label, schema };
   }
@@ -307,21 +383,32 @@ function encodeFor(codec: Codec | null | undefined, message: SessionMessage, dec
   }
 }
 
-async function add(acc: Accumulator, bytes: Uint8Array, direction: Direction, options: SessionOptions): Promise<void> {
+/** Adds one message's figures; a promise only when a wire simulation writes asynchronously (Node's zlib). */
+function add(acc: Accumulator, bytes: Uint8Array, direction: Direction, sizes: MessageSizes): void | Promise<void> {
   acc.messages++;
-  if (options.snappy ?? true) acc.snappy += snappySize(bytes);
-  if (options.brotli) acc.brotli += options.brotli.size(bytes);
+  if (sizes.snappy !== null) acc.snappy += sizes.snappy;
+  if (sizes.brotli !== null) acc.brotli += sizes.brotli;
   acc.size += bytes.length;
-  const deflated = deflateSync(bytes).length;
-  acc.deflate += deflated;
-  acc.gzip += deflated + GZIP_FRAMING;
+  acc.deflate += sizes.deflate;
+  acc.gzip += sizes.deflate + GZIP_FRAMING;
   acc.headers += frameHeaderSize(bytes.length, direction);
-  for (const w of acc.wire.values()) {
-    if (!w.sender) continue;
-    const payload = (await w.sender.payload(bytes)).length;
-    w.payload += payload;
-    w.headers += frameHeaderSize(payload, direction);
+  let pending: Promise<void> | null = null;
+  for (const { simulation, totals } of acc.simulations) {
+    const payload = simulation.size(bytes, sizes);
+    const record = (n: number): void => {
+      for (const t of totals) {
+        t.payload += n;
+        t.headers += frameHeaderSize(n, direction);
+      }
+    };
+    if (typeof payload === 'number') record(payload);
+    else {
+      // Each stream keeps its own order; the streams of a group run one after another, as before.
+      const previous: Promise<void> = pending ?? Promise.resolve();
+      pending = previous.then(() => payload).then(record);
+    }
   }
+  return pending ?? undefined;
 }
 
 function rowOf(name: string, codec: Codec | null | undefined, connectionId: string, direction: Direction, acc: Accumulator, negotiated: ReadonlyMap<string, string> | undefined, options: SessionOptions = {}): SessionRow {
@@ -339,7 +426,7 @@ function rowOf(name: string, codec: Codec | null | undefined, connectionId: stri
       wire[variant] = parsed && !parsed.ok ? { unsupported: `the negotiated header does not read: ${parsed.error}` } : null;
       continue;
     }
-    w.sender?.close();
+    w.simulation?.close();
     wire[variant] = w.unsupported ? { unsupported: w.unsupported } : { payload: w.payload, headers: w.headers, total: w.payload + w.headers };
   }
   return {

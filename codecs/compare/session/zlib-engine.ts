@@ -4,8 +4,8 @@
  * the library Chromium links, so sizes equal the bytes on the wire. Node only: the CLI
  * and the tests pass it in; the worker uses fflateEngine.
  */
-import { constants, createDeflateRaw, type DeflateRaw } from 'node:zlib';
-import type { DeflateEngine, MessageDeflater } from './permessage-deflate.js';
+import { constants, createDeflateRaw, deflateRawSync, type DeflateRaw } from 'node:zlib';
+import { endsWithTail, type DeflateEngine, type MessageDeflater } from './permessage-deflate.js';
 
 export interface ZlibEngineOptions {
   /** zlib level; ws and Chromium use the default (-1, i.e. 6). */
@@ -38,6 +38,12 @@ export function zlibEngine(options: ZlibEngineOptions = {}): DeflateEngine {
         reset: () => stream.reset(),
         close: () => stream.close(),
       };
+    },
+    // A fresh stream given the whole message and a sync flush writes what `write` + `flush`
+    // write after a reset (codecs/test/session-permessage-deflate.test.ts compares them).
+    freshPayloadSize(bits, message) {
+      const out = deflateRawSync(message, { windowBits: bits, level: options.level ?? constants.Z_DEFAULT_COMPRESSION, memLevel: options.memLevel ?? 8, finishFlush: constants.Z_SYNC_FLUSH });
+      return endsWithTail(out) ? out.length - 4 : out.length;
     },
   };
 }

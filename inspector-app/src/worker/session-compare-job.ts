@@ -2,11 +2,11 @@
  * The whole-session comparison in the worker (issue 16 §2): the held frames of a scope
  * (one connection, the list's filtered ids, or the whole capture) through
  * `compareSession`, rows streamed as each codec finishes, progress as it goes, then the
- * cumulative-bytes chart. Cancelled by its AbortSignal; compareSession and
- * cumulativeBytes give the worker's message loop a turn every few hundred messages, so a
- * cancel gets through.
+ * cumulative-bytes chart (from the sizes the comparison computed). Cancelled by its
+ * AbortSignal; compareSession gives the worker's message loop a turn every few hundred
+ * messages, so a cancel gets through.
  */
-import type { SessionMessage, SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
+import type { CodecSizes, SessionMessage, SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
 import type { SessionChartData } from '../../../codecs/compare/session/cumulative.js';
 import type { IngestFrame, SessionScope } from './api.js';
 
@@ -43,19 +43,23 @@ export async function runSessionCompare(frames: readonly IngestFrame[], negotiat
   try {
     // Loaded on first use: the session comparison brings every codec (schema codecs included);
     // if one cannot load in this browser, this job reports why and the decode worker lives on.
-    const [{ compareSession }, { cumulativeBytes }] = await Promise.all([import('../../../codecs/compare/session/session.js'), import('../../../codecs/compare/session/cumulative.js')]);
-    const generator = compareSession(messages, { negotiated: new Map(Object.entries(negotiated)), signal, onProgress: (p) => sink.progress(p) });
+    const [{ compareSession }, { chartFromSizes }] = await Promise.all([import('../../../codecs/compare/session/session.js'), import('../../../codecs/compare/session/cumulative.js')]);
+    // The chart is drawn from the sizes the comparison computed (no second pass over the session).
+    const perCodec: CodecSizes[] = [];
+    const notCarried = new Map<string, string>();
+    const generator = compareSession(messages, { negotiated: new Map(Object.entries(negotiated)), signal, onProgress: (p) => sink.progress(p), onCodecSizes: (s) => perCodec.push(s) });
     let batch: SessionRow[] = [];
     for await (const row of generator) {
       batch.push(row);
       if (row.connectionId === null) {
         totals.push({ codec: row.codec, label: row.label });
+        if (row.messages === 0 && row.left > 0) notCarried.set(row.codec, row.leftReason?.replace(/^message \d+: /, '') ?? 'no message in this codec');
         sink.rows(batch);
         batch = [];
       }
     }
     if (batch.length) sink.rows(batch);
-    const chart = signal.aborted ? null : await cumulativeBytes(messages, totals, { signal });
+    const chart = signal.aborted ? null : chartFromSizes(perCodec, notCarried);
     sink.end({ cancelled: signal.aborted, error: null, chart, messages: messages.length, workerMs: now() - started });
   } catch (e) {
     sink.end({ cancelled: signal.aborted, error: (e as Error).message, chart: null, messages: messages.length, workerMs: now() - started });
