@@ -50,6 +50,8 @@ export class ZlibStreamWriter {
 
   message(value: unknown): Uint8Array {
     const body = this.deflater.compress(new TextEncoder().encode(JSON.stringify(value)));
+    // The fflate engine compresses synchronously (only the zlib engine answers with a promise).
+    if (!(body instanceof Uint8Array)) throw new TypeError('the fflate engine answered asynchronously');
     if (this.started) return body;
     this.started = true;
     const out = new Uint8Array(2 + body.length);
