@@ -45,7 +45,7 @@ import { startChromium } from './chromium-process.js';
 import { startBenchServer } from './bench-server.js';
 import { connectTargets, type CdpTargets } from './cdp-targets.js';
 import { startFloodServer, type FloodServer } from './ext-bench-server.js';
-import { cpuBetween, cpuSnapshot, procAvailable } from './proc-cpu.js';
+import { cpuBetween, cpuSnapshot, procAvailable, threadSnapshot, threadsBetween } from './proc-cpu.js';
 import { framePool } from './payloads.js';
 import { installProbes, loafScripts, type Probes } from './page-probes.js';
 import { startProfile, stopProfile, type ThreadProfile } from './profile.js';
@@ -199,6 +199,8 @@ interface StreamResult {
   readonly pageFinal: number;
   readonly page: TaskSummary;
   readonly meanBytes: number;
+  /** CPU seconds by process / thread while the server was sending (/proc; empty without it or without a browser pid), heaviest first. */
+  readonly threadsWhileSending: readonly { label: string; seconds: number }[];
   /** With the panel open (the extension's context) only. */
   readonly panel?: {
     readonly shownAtEnd: number;
@@ -217,7 +219,7 @@ interface StreamResult {
  * A page receiving `RATE` frames/s for `SECONDS` (bench:ui's server and frames); with `panel`,
  * the panel tab for that page is opened first and followed until it holds every frame.
  */
-async function stream(context: BrowserContext, httpUrl: string, ext: { worker: Worker; extensionId: string } | null, profileWith?: Parameters<typeof startProfile>[0]): Promise<StreamResult> {
+async function stream(context: BrowserContext, httpUrl: string, ext: { worker: Worker; extensionId: string } | null, browserPid: number | null, profileWith?: Parameters<typeof startProfile>[0]): Promise<StreamResult> {
   const pool = framePool();
   const bench = await startBenchServer({ pool: pool.frames, rate: RATE, seconds: SECONDS, tickMs: 10, big: new Uint8Array(1), delayMs: 0, startDelayMs: 500 });
   try {
@@ -243,9 +245,15 @@ async function stream(context: BrowserContext, httpUrl: string, ext: { worker: W
       return m ? Number(m[1]) : 0;
     };
     const received = async () => (await page.evaluate('window.__received')) as number;
+    const threadsFrom = browserPid && procAvailable() ? threadSnapshot(browserPid) : null;
     await page.evaluate('__connect()');
     let stats: Awaited<typeof bench.streamDone> | undefined;
-    void bench.streamDone.then((s) => (stats = s));
+    let threadsWhileSending: StreamResult['threadsWhileSending'] = [];
+    // The threads' CPU is read the moment the server has sent its last frame (not at the next poll).
+    void bench.streamDone.then((s) => {
+      if (threadsFrom) threadsWhileSending = threadsBetween(threadsFrom, threadSnapshot(browserPid!));
+      stats = s;
+    });
     let shownAtEnd = -1;
     let pageAtEnd = -1;
     let endedAt = 0;
@@ -278,6 +286,7 @@ async function stream(context: BrowserContext, httpUrl: string, ext: { worker: W
       pageFinal: await received(),
       page: await longTasks(page, fromPage),
       meanBytes: pool.meanBytes,
+      threadsWhileSending,
       panel: panelResult,
     };
     await panel?.close();
@@ -322,6 +331,8 @@ function table(runs: readonly FloodRun[], cost: ScriptCost, on: StreamResult, of
     [`stream: frames sent (with the panel open / without the extension)`, `${pair(int(on.sent), int(off.sent))} in ${pair(on.sendSeconds.toFixed(1), off.sendSeconds.toFixed(1))} s (mean ${int(on.meanBytes)} B, CBOR : MessagePack 1 : 1)`, `${int(RATE)}/s for ${SECONDS} s`],
     ['stream: frames the page had received when sending ended, with / without', pair(int(on.pageAtEnd), int(off.pageAtEnd)), ''],
     ['stream: server send-buffer peak, with / without', pair(`${int(on.maxBuffered / 1024)} KB`, `${int(off.maxBuffered / 1024)} KB`), ''],
+    ['stream: CPU while sending, by process / thread, with the extension and the panel (the heaviest ten)', threadText(on.threadsWhileSending), ''],
+    ['stream: the same without the extension', threadText(off.threadsWhileSending), ''],
     ['frames in the panel when sending ended', int(p.shownAtEnd), ''],
     ['frames in the panel at the end', `${int(p.shownFinal)} (${(p.drainMs / 1000).toFixed(1)} s after sending ended)`, 'all'],
     ['frames lost', `${lossText}${p.dropped ? ` — panel: “${p.dropped}”` : ''}`, 'none, or all counted'],
@@ -339,6 +350,9 @@ function table(runs: readonly FloodRun[], cost: ScriptCost, on: StreamResult, of
   ].join('\n');
 }
 
+/** Threads' CPU as "label 1.23 s", the heaviest ten. */
+const threadText = (threads: readonly { label: string; seconds: number }[]) => threads.slice(0, 10).map((t) => `${t.label} ${t.seconds.toFixed(2)} s`).join('; ') || '(no /proc)';
+
 /** The `bench:ext` section of `<root>/docs/BENCHMARKS.md`, appended with its heading and markers the first time. */
 
 /** `--only-panel`: the stream with the panel open, `RUNS` times, and where the panel's time went. */
@@ -352,9 +366,10 @@ async function onlyPanel(): Promise<void> {
     const worker = await serviceWorker(extContext);
     const extensionId = new URL(worker.url()).host;
     for (let run = 1; run <= RUNS; run++) {
-      const r = await stream(extContext, server.httpUrl, { worker, extensionId }, flag('--profile') ? browser : undefined);
+      const r = await stream(extContext, server.httpUrl, { worker, extensionId }, withBrowser.child.pid!, flag('--profile') ? browser : undefined);
       const p = r.panel!;
       console.log(`run ${run} (load average ${os.loadavg()[0]!.toFixed(1)}): page had ${int(r.pageAtEnd)} of ${int(r.sent)} when sending ended; panel ${int(p.shownFinal)} (${int(p.droppedCount)} lost), drained ${ms(p.drainMs)} after; panel tasks > 100 ms: ${p.tasks.over100}, > 50 ms: ${p.tasks.over50}, longest ${ms(p.tasks.max)}; page longest ${ms(r.page.max)}`);
+      console.log(`  CPU while sending (${r.sendSeconds.toFixed(1)} s), by process / thread: ${threadText(r.threadsWhileSending)}`);
       console.log(`  panel script time in long animation frames:\n    ${p.loaf.join('\n    ') || '(none)'}`);
       for (const t of p.profile ?? []) {
         console.log(`  profile ${t.thread}: ${ms(t.busyMs)} busy; by self time: ${t.self.slice(0, 10).map((row) => `${row.fn} ${ms(row.selfMs)}`).join('; ')}`);
@@ -423,9 +438,9 @@ try {
   log('page cost: one more run with the extension, profiled …');
   const cost = await profileFlood(extContext, `${server.httpUrl}flood.html`, Math.min(MESSAGES, 30_000));
   log(`stream without the extension: ${int(RATE)} frames/s for ${SECONDS} s …`);
-  const off = await stream(plainContext, server.httpUrl, null);
+  const off = await stream(plainContext, server.httpUrl, null, withBrowser.child.pid!);
   log(`stream with the extension, panel open: ${int(RATE)} frames/s for ${SECONDS} s …`);
-  const on = await stream(extContext, server.httpUrl, { worker, extensionId });
+  const on = await stream(extContext, server.httpUrl, { worker, extensionId }, withBrowser.child.pid!);
   const md = table(runs, cost, on, off, machine);
   console.log(md);
   if (flag('--write')) writeSection(path.resolve(option('--docs-root', REPO)), md);

@@ -75,3 +75,60 @@ export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot): { treeSecon
   for (const [pid, s] of after.rendererMainSeconds) pageMainSeconds = Math.max(pageMainSeconds, s - (before.rendererMainSeconds.get(pid) ?? 0));
   return { treeSeconds, pageMainSeconds };
 }
+
+/** One thread's CPU and what it is: the process kind (from its command line) and the thread's name. */
+export interface ThreadCpu {
+  readonly label: string;
+  readonly seconds: number;
+}
+
+function processKind(pid: number, browserPid: number): string {
+  if (pid === browserPid) return 'browser';
+  let cmdline = '';
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return 'gone';
+  }
+  const type = /--type=([\w-]+)/.exec(cmdline)?.[1] ?? 'other';
+  if (type === 'renderer') return cmdline.includes('--extension-process') ? `extension renderer ${pid}` : `renderer ${pid}`;
+  if (type === 'utility') return `utility ${/--utility-sub-type=([\w.]+)/.exec(cmdline)?.[1]?.replace(/^.*\./, '') ?? ''}`.trim();
+  return type;
+}
+
+/**
+ * CPU of every thread of the browser's process tree, by "process kind / thread name"
+ * (CrRendererMain, DedicatedWorker thread, ServiceWorker thread, …): during the panel
+ * flood, where the cores go — the page, the panel, its decode worker, the service worker.
+ */
+export function threadSnapshot(browserPid: number): Map<string, ThreadCpu> {
+  const out = new Map<string, ThreadCpu>();
+  for (const pid of cpuSnapshot(browserPid).processSeconds.keys()) {
+    const kind = processKind(pid, browserPid);
+    let tids: string[] = [];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      const s = readStat(`/proc/${pid}/task/${tid}/stat`);
+      if (!s) continue;
+      let name = '';
+      try {
+        name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      } catch {
+        continue;
+      }
+      out.set(`${pid}/${tid}`, { label: `${kind} / ${name}`, seconds: s.seconds });
+    }
+  }
+  return out;
+}
+
+/** CPU seconds between two thread snapshots, summed by label, heaviest first (threads under 10 ms left out). */
+export function threadsBetween(before: ReadonlyMap<string, ThreadCpu>, after: ReadonlyMap<string, ThreadCpu>): { label: string; seconds: number }[] {
+  const by = new Map<string, number>();
+  for (const [key, t] of after) by.set(t.label, (by.get(t.label) ?? 0) + t.seconds - (before.get(key)?.seconds ?? 0));
+  return [...by].map(([label, seconds]) => ({ label, seconds })).filter((t) => t.seconds >= 0.01).sort((a, b) => b.seconds - a.seconds);
+}

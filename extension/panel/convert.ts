@@ -2,8 +2,8 @@
  * Background items → the app's HostMessages. Keeps, per document, the last relay batch
  * (`seq`) and the hook losses (`lostBatches`) this panel has seen, so that a replayed backlog
  * adds nothing twice and a `gap` counts only the batches this panel really missed. Frames
- * arrive as a table and one byte string per batch (messages.ts); each frame's bytes are
- * sliced out here, in the panel, never on the page.
+ * arrive as a table and one byte string per batch (messages.ts); each frame's bytes are a
+ * view of the batch's bytes (the decode worker slices them out), never cut on the page.
  */
 import type { HostMessage, LostFrame, WireFrame } from '../../inspector-app/src/protocol/messages.js';
 import { checkFrameTable, frameTableOf, wireFrameCount } from '../shared/frame-table.js';
@@ -152,6 +152,8 @@ export class PanelConverter {
     if (husk && count) out.push({ type: 'dropped', count, reason: item.reason });
     let frames: WireFrame[] | null = null;
     let lost: LostFrame[] | null = null;
+    /** The frame messages of this batch: when there is one, its frames are views of the batch's bytes. */
+    const frameLists: WireFrame[][] = [];
     let e = 0;
     let offset = 0;
     for (let i = 0; ; i++) {
@@ -177,12 +179,21 @@ export class PanelConverter {
         direction: flags & FRAME_RECEIVED ? 'received' : 'sent',
         time: table[r + 2]!,
         opcode: flags & FRAME_BINARY ? 'binary' : 'text',
-        data: bytes.slice(offset, offset + length), // exactly this frame's bytes, its own buffer
+        data: bytes.subarray(offset, offset + length),
       };
       offset += length;
-      if (!frames) out.push({ type: 'frames', frames: (frames = []) });
+      if (!frames) {
+        out.push({ type: 'frames', frames: (frames = []) });
+        frameLists.push(frames);
+      }
       frames.push(frame);
     }
+    // One message whose frames fill the batch's bytes: they go to the decode worker as that
+    // one buffer, transferred (worker/client.ts), and the worker slices each frame out — not
+    // 10,000 slices and transfers a second on the panel's main thread under a flood. Split
+    // by socket events, or not filling the buffer: each frame gets its own buffer here.
+    const oneBuffer = frameLists.length === 1 && bytes !== undefined && bytes !== null && offset === bytes.byteLength && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+    if (!oneBuffer) for (const list of frameLists) for (let k = 0; k < list.length; k++) list[k] = { ...list[k]!, data: list[k]!.data.slice() };
     if (undecodable) out.push({ type: 'dropped', count: undecodable, reason: 'frames arrived with bytes the panel could not read' });
   }
 }

@@ -105,6 +105,8 @@ export function App(props: AppProps): ReactElement {
   }), [sessionRun, snapshot.connections, snapshot.visible, snapshot.rows, snapshot.rows.length, filtersSet, connectionLabels]);
 
   const selected = selectedId === null ? undefined : session.model.frame(selectedId);
+  // Rows in view that wait to be read (a flood) are read at once: the rows on screen are complete.
+  const readRowsInView = useCallback((frameIds: readonly number[]) => session.worker.view(frameIds), [session]);
   const listRows = useMemo(() => (listBySize ? [...snapshot.visible].sort((a, b) => b.size - a.size || a.frameId - b.frameId) : snapshot.visible), [snapshot.visible, listBySize]);
 
   // Escape closes the detail pane (not while typing, nor inside the Monaco editor) and
@@ -214,6 +216,7 @@ export function App(props: AppProps): ReactElement {
                 connectionLabels={connectionLabels}
                 sortBySize={listBySize}
                 onSortBySize={setListBySize}
+                onView={readRowsInView}
                 empty={
                   snapshot.rows.length === 0 ? (
                     <EmptyState

@@ -94,3 +94,18 @@ export function unpackWire(c: WireCapture): PlainEvent[] {
   const table = new Float64Array(tableBytes.buffer, 0, tableBytes.length / 8);
   return unpack(c.events, table, table.length / FRAME_COLUMNS, bytesOfWire(c.frameBytes));
 }
+
+/**
+ * Whether frames' bytes fill their buffers exactly: each its own buffer, or consecutive views
+ * of one batch buffer from its start to its end (what the worker client transfers whole;
+ * nothing else is kept alive with them).
+ */
+export function fillBuffers(frames: readonly { readonly data: Uint8Array }[]): boolean {
+  const ends = new Map<ArrayBufferLike, number>();
+  for (const f of frames) {
+    const end = ends.get(f.data.buffer) ?? 0;
+    if (f.data.byteOffset !== end) return false;
+    ends.set(f.data.buffer, end + f.data.byteLength);
+  }
+  return [...ends].every(([buffer, end]) => buffer.byteLength === end);
+}

@@ -81,6 +81,8 @@ export interface CaptureSnapshot {
   readonly connectProblem: string | null;
   /** The re-read of listed rows after the newest schema change, or null. */
   readonly reread: RereadState | null;
+  /** Rows listed but not read yet (the worker defers reading under a flood): the status says the list is catching up. */
+  readonly waitingRows: number;
   readonly version: number;
 }
 
@@ -142,7 +144,9 @@ export class CaptureModel {
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
 
-  /** Rows that arrived since the last redraw: many mean a flood, redrawn at most every LARGE_LIST_INTERVAL_MS. */
+  /** Rows listed as waiting (not read yet) and not replaced by their read row. */
+  private waitingRows = 0;
+  /** Rows that arrived since the last redraw: many mean a flood, redrawn at most every FLOOD_INTERVAL_MS. */
   private rowsSinceNotify = 0;
 
   constructor(
@@ -181,6 +185,7 @@ export class CaptureModel {
       search: this.search,
       connectProblem: this.connectProblem,
       reread: this.reread,
+      waitingRows: this.waitingRows,
       version: this.version,
     };
   }
@@ -195,10 +200,14 @@ export class CaptureModel {
     // The virtualized list re-measures all rows when their count changes: beyond
     // LARGE_LIST rows, redraw at most every LARGE_LIST_INTERVAL_MS (still live to the eye).
     // The same for many connections: each notification copies their map once.
-    // Under a flood of rows (a stream at thousands of frames/s) the same: a redraw costs about
+    // Under a flood of rows (a stream at thousands of frames/s) less often still: a redraw costs about
     // the same however many rows came, so fewer redraws leave the main thread to the rest.
-    const large = this.rows.length > LARGE_LIST || this.connections.size > LARGE_CONNECTIONS || this.rowsSinceNotify >= FLOOD_ROWS;
-    const wait = large && !urgent ? LARGE_LIST_INTERVAL_MS - (this.clock.now() - this.lastNotify) : 0;
+    // A flood waits longest: each redraw's layout and paint take CPU the flooded page needs
+    // (the panel shares the machine's cores with it).
+    const flood = this.rowsSinceNotify >= FLOOD_ROWS;
+    const large = flood || this.rows.length > LARGE_LIST || this.connections.size > LARGE_CONNECTIONS;
+    const interval = flood ? FLOOD_INTERVAL_MS : LARGE_LIST_INTERVAL_MS;
+    const wait = large && !urgent ? interval - (this.clock.now() - this.lastNotify) : 0;
     const run = () =>
       this.schedule(() => {
         this.scheduled = false;
@@ -232,7 +241,19 @@ export class CaptureModel {
     // Matches computed under an older filter are not this filter's: its search covers those frames.
     if (batch.matching && this.contentMatches && this.search && batch.filterGeneration === this.search.generation) for (const id of batch.matching) this.contentMatches.add(id);
     this.removeEvicted(batch.evictedIds, batch.evictedTotal, batch.bytesHeld);
+    const fresh: FrameSummary[] = [];
+    const replacements: FrameSummary[] = [];
     for (const r of batch.summaries) {
+      const before = this.byId.get(r.frameId);
+      // The read row of a frame listed as waiting (a flood), or a row read ahead of its turn and read again in order.
+      if (before) {
+        if (before.waiting && !r.waiting) this.waitingRows--;
+        this.byId.set(r.frameId, r);
+        replacements.push(r);
+        continue;
+      }
+      if (r.waiting) this.waitingRows++;
+      fresh.push(r);
       this.byId.set(r.frameId, r);
       // A frame from a connection whose opening was never seen (captured mid-stream, or the
       // event was lost): the connection still gets a name and a row in the filter.
@@ -241,9 +262,11 @@ export class CaptureModel {
         this.connectionsDirty = true;
       }
     }
-    if (this.paused) this.backlog.push(...batch.summaries);
-    else this.append(batch.summaries);
-    this.rowsSinceNotify += batch.summaries.length;
+    if (replacements.length) this.replaceRows(replacements);
+    if (this.paused) this.backlog.push(...fresh);
+    else this.append(fresh);
+    // Rows read after a flood come as fast as its rows did: redrawn no more often.
+    this.rowsSinceNotify += fresh.length + replacements.length;
     this.changed();
   }
 
@@ -282,6 +305,31 @@ export class CaptureModel {
     if (this.backlog.length) this.backlog = this.backlog.map(replace);
   }
 
+  /**
+   * Rows read after they were listed take their place, in every list (ids ascend in each).
+   * Filters on what a row says (format, protocol, event) are applied again to them.
+   */
+  private replaceRows(replacements: readonly FrameSummary[]): void {
+    // A row read now is newer than a re-read of it still waiting for the next snapshot.
+    if (this.pendingRereads.size) for (const r of replacements) this.pendingRereads.delete(r.frameId);
+    const replaceIn = (list: FrameSummary[]): FrameSummary[] => {
+      let copy: FrameSummary[] | null = null;
+      for (const r of replacements) {
+        const at = indexOfFrame(list, r.frameId);
+        if (at < 0) continue;
+        copy ??= list.slice(); // a new array, so the list redraws
+        copy[at] = r;
+      }
+      return copy ?? list;
+    };
+    this.rows = replaceIn(this.rows);
+    this.backlog = replaceIn(this.backlog);
+    const f = this.filters;
+    const byContent = f.format !== 'all' || f.protocol !== 'all' || f.event !== '' || f.hideQuiet;
+    if (byContent) this.visibleStale = true;
+    else if (!this.visibleStale) this.visible = replaceIn(this.visible);
+  }
+
   /** Frames the worker no longer holds (evicted by the cap) leave every list; counters follow. */
   private removeEvicted(ids: readonly number[], evictedTotal: number, bytesHeld: number): void {
     this.evictedTotal = evictedTotal;
@@ -291,6 +339,7 @@ export class CaptureModel {
     // Evictions are the oldest frames: they sit at the front of both lists.
     this.rows = this.rows.filter((r) => !gone.has(r.frameId));
     for (const id of gone) {
+      if (this.byId.get(id)?.waiting) this.waitingRows--;
       this.byId.delete(id);
       if (id > this.newestEvicted) this.newestEvicted = id;
     }
@@ -451,11 +500,26 @@ export class CaptureModel {
     this.byId.clear();
     this.reread = null;
     this.pendingRereads.clear();
+    this.waitingRows = 0;
     this.rows = [];
     this.visible = [];
     this.backlog = [];
     this.changed();
   }
+}
+
+/** Where the row of `frameId` is in a list sorted by frame id, or -1. */
+function indexOfFrame(list: readonly FrameSummary[], frameId: number): number {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const id = list[mid]!.frameId;
+    if (id === frameId) return mid;
+    if (id < frameId) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 /** The list's format filter: a format name, or one of the verdicts (malformed = 'error'). */
@@ -481,6 +545,8 @@ export function matchesProtocol(row: FrameSummary, f: Pick<ListFilters, 'protoco
 const LARGE_LIST = 20_000;
 const LARGE_CONNECTIONS = 2_000;
 const LARGE_LIST_INTERVAL_MS = 100;
+/** Under a flood of rows: 4 redraws a second, still live to the eye. */
+const FLOOD_INTERVAL_MS = 250;
 /** Rows between two redraws from which the stream counts as a flood (~3,000 frames/s at 60 redraws/s). */
 const FLOOD_ROWS = 50;
 

@@ -4,6 +4,11 @@ import type { IngestFrame } from '../worker/api.js';
 import type { WorkerClient } from '../worker/client.js';
 import { CaptureModel, type ListFilters } from './capture-model.js';
 
+/** Whether these filters look at what rows say (format, protocol, event, keep-alives). */
+function filtersReadRows(f: ListFilters): boolean {
+  return f.format !== 'all' || f.protocol !== 'all' || f.event !== '' || f.hideQuiet;
+}
+
 /**
  * Where a frame enters the app: host messages from the Transport. Frames get an id and go
  * to the decode worker (bytes transferred); connection states, drops and navigations go to
@@ -97,6 +102,10 @@ export class InspectorSession {
     const generation = contentChanged ? ++this.filterGeneration : this.filterGeneration;
     this.model.setListFilters(next, contentChanged ? (next.text || next.path.trim() ? generation : null) : undefined);
     if (contentChanged) this.worker.filter(generation, next.text, next.path);
+    // Filters on what rows say need every row read: no row waits (a flood) while one is set.
+    // (A text or path filter says so itself: the worker's search reads every row first.)
+    const needsRows = filtersReadRows(next);
+    if (needsRows !== filtersReadRows(before)) this.worker.deferRows(!needsRows);
   }
 
   async clear(): Promise<void> {

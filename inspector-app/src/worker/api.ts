@@ -51,6 +51,8 @@ export interface FrameSummary {
   readonly error: FrameError | null;
   /** A placeholder for a frame the host lost (no bytes held): why. */
   readonly lost?: string;
+  /** Not read yet (a flood: worker/flood-deferral.ts): format, preview and protocol follow in a later row for the same frame. */
+  readonly waiting?: true;
   readonly verdict?: Verdict;
   /** A compressed frame: `gzip → cbor, 1,234 → 5,678 bytes (4.6x)`. */
   readonly compression?: string;
@@ -349,7 +351,11 @@ export type ToWorker =
   /** A whole-session comparison; cancelled with cancel-compare and the same job id. `negotiated`: connection id → its Sec-WebSocket-Extensions, where known. */
   | { readonly type: 'session-compare'; readonly jobId: number; readonly scope: SessionScope; readonly negotiated: Readonly<Record<string, string>> }
   /** Sets the text / path filter and searches the held frames in slices; a newer generation supersedes it. */
-  | { readonly type: 'filter'; readonly generation: number; readonly text: string; readonly path: string };
+  | { readonly type: 'filter'; readonly generation: number; readonly text: string; readonly path: string }
+  /** Rows in the list's view: those still waiting (a flood) are read now. */
+  | { readonly type: 'view'; readonly frameIds: readonly number[] }
+  /** Whether rows may wait under a flood: not while the list filters by what rows say (format, protocol, event). */
+  | { readonly type: 'defer-rows'; readonly allowed: boolean };
 
 /** worker → main */
 export type FromWorker =

@@ -107,18 +107,35 @@ export class WorkerClient {
     this.post({ type: 'connection', connectionId, subprotocol });
   }
 
-  /** Hands frames to the worker; their buffers are transferred (the caller must not keep them). */
+  /** The frames whose rows are in the list's view: the worker reads those still waiting (a flood) now. */
+  view(frameIds: readonly number[]): void {
+    this.post({ type: 'view', frameIds });
+  }
+
+  /** Whether rows may wait to be read under a flood (not while the list filters by what rows say). */
+  deferRows(allowed: boolean): void {
+    this.post({ type: 'defer-rows', allowed });
+  }
+
+  /**
+   * Hands frames to the worker; their buffers are transferred (the caller must not keep them).
+   * A buffer moves when this message's frames fill it exactly: a frame's own buffer, or one
+   * batch buffer the frames are consecutive views of (the panel's batches, one transfer
+   * instead of thousands). A view into a buffer it does not fill is copied (the caller keeps
+   * that buffer).
+   */
   ingest(frames: IngestFrame[]): void {
-    const transfer: Transferable[] = [];
-    const seen = new Set<ArrayBufferLike>();
+    const views = new Map<ArrayBuffer, { end: number; tiled: boolean }>();
     for (const f of frames) {
       const buffer = f.data.buffer;
-      // Only whole, unshared ArrayBuffers can move; a view into a larger buffer is copied.
-      if (buffer instanceof ArrayBuffer && f.data.byteOffset === 0 && f.data.byteLength === buffer.byteLength && !seen.has(buffer)) {
-        seen.add(buffer);
-        transfer.push(buffer);
-      }
+      if (!(buffer instanceof ArrayBuffer)) continue;
+      const seen = views.get(buffer);
+      // Views of one buffer must follow each other, from its start, to fill it.
+      if (!seen) views.set(buffer, { end: f.data.byteOffset + f.data.byteLength, tiled: f.data.byteOffset === 0 });
+      else [seen.tiled, seen.end] = [seen.tiled && f.data.byteOffset === seen.end, f.data.byteOffset + f.data.byteLength];
     }
+    const transfer: Transferable[] = [];
+    for (const [buffer, v] of views) if (v.tiled && v.end === buffer.byteLength) transfer.push(buffer);
     this.post({ type: 'ingest', frames }, transfer);
   }
 

@@ -6,6 +6,7 @@
  */
 import type { ToWorker } from './api.js';
 import { createDispatcher } from './dispatcher.js';
+import { DEFAULT_FLOOD } from './flood-deferral.js';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 // A message to itself: the next search slice runs after the messages already queued, unclamped.
@@ -16,5 +17,5 @@ const yieldTo = (next: () => void) => {
   queued.push(next);
   turns.port2.postMessage(null);
 };
-const dispatch = createDispatcher((message, transfer = []) => scope.postMessage(message, transfer), { yieldTo });
+const dispatch = createDispatcher((message, transfer = []) => scope.postMessage(message, transfer), { yieldTo, flood: DEFAULT_FLOOD });
 scope.onmessage = (event: MessageEvent<ToWorker>) => dispatch(event.data);

@@ -3,10 +3,12 @@
  * to `self`, tests to an in-process channel (inspector-app/src/worker/in-process.ts).
  */
 import type { FrameSummary, FromWorker, IngestFrame, ToWorker } from './api.js';
-import { WorkerHandlers } from './handlers.js';
+import { summarize, WorkerHandlers } from './handlers.js';
 import { runCompare } from './compare-job.js';
 import { framesOf, runSessionCompare } from './session-compare-job.js';
 import { SchemaReread } from './schema-reread.js';
+import { endsWithSyncFlush } from '../../../codecs/index.js';
+import { FloodDeferral, waitingSummary, type FloodOptions } from './flood-deferral.js';
 
 /** Summaries go out in batches: at 10,000 frames/s that is ~20 messages/s, not 10,000. */
 const FLUSH_MS = 50;
@@ -29,6 +31,17 @@ export interface DispatcherOptions {
    * 12 ms slice: the worker passes a MessageChannel instead (decode-worker.ts).
    */
   readonly yieldTo?: (next: () => void) => void;
+  /** Under a flood, rows wait to be read (flood-deferral.ts); without this option every frame is read as it arrives. */
+  readonly flood?: FloodOptions;
+}
+
+const ownsBuffer = (data: Uint8Array) => data.byteOffset === 0 && data.byteLength === data.buffer.byteLength;
+
+/** The frame ids a request names: the frames read before it is answered (and every frame before them). */
+function frameIdsNamed(method: string, params: unknown): number {
+  if (method === 'setFilter') return Infinity;
+  const p = (params ?? {}) as { frameId?: unknown; frameA?: unknown; frameB?: unknown };
+  return Math.max(...[p.frameId, p.frameA, p.frameB].map((v) => (typeof v === 'number' ? v : -Infinity)));
 }
 
 export function createDispatcher(post: (message: FromWorker, transfer?: Transferable[]) => void, options: DispatcherOptions = {}): (message: ToWorker) => void {
@@ -42,7 +55,11 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
   let pendingEvicted: number[] = [];
   let pendingMatching: number[] = [];
   let flushTimer: ReturnType<typeof setTimeout> | null = null;
-  const reread = new SchemaReread(handlers, post, { sliceMs, now, yieldTo, filterGeneration: () => filterGeneration });
+  const flood = options.flood ? new FloodDeferral(options.flood, now) : null;
+  const later = options.flood?.later ?? ((run: () => void, ms: number) => void setTimeout(run, ms));
+  let catchUpScheduled = false;
+  // (Rows still waiting to be read under a flood are read with the new schema in their turn.)
+  const reread = new SchemaReread(handlers, post, { sliceMs, now, yieldTo, filterGeneration: () => filterGeneration, isWaiting: (frameId) => flood?.peek(frameId) !== undefined });
 
   function flush(): void {
     if (flushTimer !== null) clearTimeout(flushTimer);
@@ -63,10 +80,69 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
     pendingMatching = [];
   }
 
+  /** A stored frame's list row (read one level deep), with what reading it evicted. */
+  function readRow(frame: IngestFrame): void {
+    const summary = handlers.summarize(frame);
+    for (const id of handlers.store.takeEvictedLate()) pendingEvicted.push(id);
+    pending.push(summary);
+    if (handlers.filtering && handlers.matches(frame.frameId)) pendingMatching.push(frame.frameId);
+  }
+
+  /** The next waiting frame's row, read in its turn (its bytes were stored when it arrived). */
+  function readNextWaiting(): void {
+    const frame = flood!.take()!;
+    if (frame.lost) handlers.store.streams.lost(frame, frame.lost.reason);
+    else if (handlers.store.get(frame.frameId)) readRow(frame);
+    // Evicted before it was read: its row left the list with the eviction; a stream on its connection lost its context.
+    else handlers.store.streams.lost(frame, 'evicted before it was read');
+  }
+
+  /** Reads the waiting frames up to and including `frameId`, in order, now. */
+  function readThrough(frameId: number): void {
+    while (flood!.nextAtMost(frameId)) readNextWaiting();
+  }
+
+  /** Reads the waiting rows in slices once the flood is calm (at once while a filter needs them). */
+  function scheduleCatchUp(): void {
+    if (catchUpScheduled || !flood) return;
+    catchUpScheduled = true;
+    const slice = () => {
+      catchUpScheduled = false;
+      if (!flood.waiting) return;
+      if (!flood.eager && flood.flooding) return scheduleCatchUp();
+      const until = now() + sliceMs;
+      while (flood.waiting) {
+        readNextWaiting();
+        if (now() >= until) break;
+      }
+      flush();
+      if (flood.waiting) {
+        catchUpScheduled = true;
+        yieldTo(slice);
+      }
+    };
+    if (!flood.eager && flood.flooding) later(slice, flood.calmIn);
+    else yieldTo(slice);
+  }
+
   return (message: ToWorker) => {
     switch (message.type) {
       case 'ingest': {
-        for (const frame of message.frames) {
+        flood?.arrive(message.frames.length);
+        for (const arrived of message.frames) {
+          // Frames that came as views of one batch buffer get their own bytes: the store's
+          // cap counts and frees each frame's bytes, which a shared buffer would keep alive.
+          const frame = ownsBuffer(arrived.data) ? arrived : { ...arrived, data: arrived.data.slice() };
+          if (flood?.shouldDefer() && !handlers.filtering) {
+            // Listed now (a lost frame's row is final already), read later in arrival order.
+            if (frame.lost) pending.push(lostSummary(frame, frame.lost));
+            else {
+              for (const id of handlers.store.add(frame)) pendingEvicted.push(id);
+              pending.push(waitingSummary(frame));
+            }
+            flood.defer(frame);
+            continue;
+          }
           if (frame.lost) {
             // A placeholder: a row in its place, nothing to store or decode (a compressed stream on its connection loses its context).
             handlers.store.streams.lost(frame, frame.lost.reason);
@@ -74,18 +150,39 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
             continue;
           }
           for (const id of handlers.store.add(frame)) pendingEvicted.push(id);
-          const summary = handlers.summarize(frame);
-          for (const id of handlers.store.takeEvictedLate()) pendingEvicted.push(id);
-          pending.push(summary);
-          if (handlers.filtering && handlers.matches(frame.frameId)) pendingMatching.push(frame.frameId);
+          readRow(frame);
         }
+        if (flood?.waiting) scheduleCatchUp();
         flushTimer ??= setTimeout(flush, FLUSH_MS);
         return;
       }
       case 'connection':
         handlers.setSubprotocol(message.connectionId, message.subprotocol);
         return;
+      case 'view': {
+        // Rows in view are read now, while the flood goes on: the rows the user sees are complete.
+        if (!flood?.waiting) return;
+        for (const id of [...message.frameIds].sort((a, b) => a - b)) {
+          const frame = flood.peek(id);
+          if (!frame) continue;
+          // A compressed stream's message (or with a schema loaded) reads right only after the frames before it.
+          if (handlers.store.schemas.active || (frame.opcode === 'binary' && endsWithSyncFlush(frame.data))) readThrough(id);
+          // Read ahead of its turn, with nothing recorded: it is read again in order later.
+          else if (handlers.store.get(id)) pending.push(summarize(frame));
+        }
+        flush();
+        return;
+      }
+      case 'defer-rows': {
+        if (!flood) return;
+        flood.eager = !message.allowed;
+        if (flood.waiting) scheduleCatchUp();
+        return;
+      }
       case 'call': {
+        // The frames the request names are read first (in order), as if nothing had waited.
+        if (flood?.waiting) readThrough(frameIdsNamed(message.method, message.params));
+        if (message.method === 'clear') flood?.clear();
         // Rows and evictions still pending reach the list before the call's answer.
         flush();
         try {
@@ -102,6 +199,7 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
         return;
       }
       case 'compare': {
+        if (flood?.waiting) readThrough(message.frameId);
         const jobId = message.jobId;
         const index = handlers.store.decoded(message.frameId, message.format)?.index;
         if (!index || index.root < 0) {
@@ -121,6 +219,7 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
         return;
       }
       case 'session-compare': {
+        if (flood?.waiting) readThrough(Infinity);
         const jobId = message.jobId;
         const controller = new AbortController();
         compareJobs.set(jobId, controller);
@@ -136,7 +235,8 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
         return;
       }
       case 'filter': {
-        // Rows matched under the old filter go out tagged with its generation first.
+        // A search needs what every row read as; rows matched under the old filter go out tagged with its generation first.
+        if (flood?.waiting) readThrough(Infinity);
         flush();
         filterGeneration = message.generation;
         const generation = message.generation;

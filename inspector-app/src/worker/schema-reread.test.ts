@@ -158,4 +158,32 @@ describe('re-reading listed rows after a schema change', () => {
     h.drain();
     expect(h.rereads().flatMap((m) => m.rows).map((r) => r.frameId)).not.toContain(att.frameId);
   });
+  it('under a flood, rows still waiting to be read are left to their turn (read then with the new schema)', () => {
+    const posted: FromWorker[] = [];
+    const yields: (() => void)[] = [];
+    const timers: (() => void)[] = [];
+    let clock = 0;
+    const send = createDispatcher((m) => posted.push(m), { now: () => clock, sliceMs: 5, yieldTo: (next) => yields.push(next), flood: { framesPerWindow: 10, windowMs: 50, calmMs: 150, later: (run) => timers.push(run) } });
+    const frames: IngestFrame[] = Array.from({ length: 40 }, (_, i) => ({ frameId: i + 1, connectionId: 'c1', direction: 'received', time: 1, opcode: 'binary', data: trade(i + 1) }));
+    // Five read as they come, then a flood: its rows wait.
+    send({ type: 'ingest', frames: frames.slice(0, 5) });
+    send({ type: 'ingest', frames: frames.slice(5) });
+    send({ type: 'call', callId: 1, method: 'setSchema', params: { files: [{ name: 'demo.proto', source: PROTO }] } });
+    // Run the re-read's slices only (the flood's catch-up waits for its timer).
+    const rereads = () => posted.filter((m): m is Reread => m.type === 'reread');
+    for (let guard = 0; guard < 100 && !rereads().at(-1)?.done; guard++) yields.shift()?.();
+    const reread = rereads().flatMap((m) => m.rows.map((r) => r.frameId));
+    const read = new Set(posted.flatMap((m) => (m.type === 'summaries' ? m.summaries.filter((r) => !r.waiting).map((r) => r.frameId) : [])));
+    // Every re-read row was one already read; the waiting ones were not touched.
+    expect(reread.length).toBeGreaterThan(0);
+    expect(reread.every((id) => read.has(id))).toBe(true);
+    expect(reread.length).toBeLessThan(40);
+    // The flood calms: the waiting rows are read, with the schema.
+    clock += 1000;
+    while (timers.length || yields.length) (timers.shift() ?? yields.shift())!();
+    send({ type: 'call', callId: 2, method: 'decode', params: { frameId: 40, format: 'auto' } });
+    const last = new Map<number, string>();
+    for (const m of posted) if (m.type === 'summaries') for (const r of m.summaries) if (!r.waiting) last.set(r.frameId, r.preview);
+    for (let id = 1; id <= 40; id++) if (!reread.includes(id)) expect(last.get(id)).toBe(NAMED(id));
+  });
 });

@@ -4,7 +4,8 @@
  * filters on them) follow the schema. Like the list's text search: the frames held when the
  * change came are re-read in short slices, each posting its new rows and how far it is; a
  * newer change supersedes the older run; frames evicted meanwhile are skipped; frames arriving
- * meanwhile are read with the new schema at ingest anyway.
+ * meanwhile, and rows still waiting to be read under a flood, are read with the new schema in
+ * their turn anyway.
  */
 import type { FrameSummary, FromWorker } from './api.js';
 import type { WorkerHandlers } from './handlers.js';
@@ -18,6 +19,8 @@ export interface RereadOptions {
   readonly yieldTo: (next: () => void) => void;
   /** The content filter's generation the `matching` ids were computed under. */
   readonly filterGeneration: () => number;
+  /** A frame whose row waits to be read (a flood): it is read with the new schema in its turn, not here. */
+  readonly isWaiting?: (frameId: number) => boolean;
 }
 
 export class SchemaReread {
@@ -42,9 +45,10 @@ export class SchemaReread {
       const until = this.options.now() + this.options.sliceMs;
       const rows: FrameSummary[] = [];
       while (at < ids.length) {
-        const frame = store.get(ids[at++]);
+        const id = ids[at++];
+        const frame = store.get(id);
         // Evicted since the change: its row is gone from the list too.
-        const row = frame ? this.handlers.reread(frame) : null;
+        const row = frame && !this.options.isWaiting?.(id) ? this.handlers.reread(frame) : null;
         if (row) rows.push(row);
         if (this.options.now() >= until) break;
       }

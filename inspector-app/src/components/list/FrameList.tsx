@@ -23,6 +23,8 @@ export interface FrameListProps {
   /** Rows come sorted by size (largest first): the list stops following the tail. */
   readonly sortBySize?: boolean;
   readonly onSortBySize?: (bySize: boolean) => void;
+  /** The waiting rows (not read yet, a flood) now drawn: the worker reads them at once. */
+  readonly onView?: (frameIds: readonly number[]) => void;
 }
 
 const Row = memo(function Row(props: { row: FrameSummary; top: number; selected: boolean; connection: string; onSelect: (id: number) => void }): ReactElement {
@@ -46,7 +48,7 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
       <span data-column="connection" title={row.connectionId}>{connection}</span>
       <span data-column="opcode">{row.opcode}</span>
       <span data-column="size" className="ws-num" title={exactBytes(row.size)}>{formatBytes(row.size)}</span>
-      <span data-column="format" className={row.verdict !== 'unknown' && row.error ? 'ws-badge-error' : row.verdict === 'unknown' || row.verdict === 'empty' ? 'ws-muted' : undefined} title={row.error?.message ?? row.lost}>
+      <span data-column="format" className={row.verdict !== 'unknown' && row.error ? 'ws-badge-error' : row.verdict === 'unknown' || row.verdict === 'empty' ? 'ws-muted' : undefined} title={row.waiting ? 'not read yet (a flood): read when it calms or when the row comes into view' : (row.error?.message ?? row.lost)}>
         {formatLabel(row)}
       </span>
       <span data-column="protocol" title={protocolTitle(row.protocol)}>{row.protocol?.name ?? ''}</span>
@@ -63,6 +65,7 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
 /** The format column: `cbor`, `cbor ✕` when malformed, `unknown` for foreign bytes, `empty` for 0 B. */
 export function formatLabel(row: FrameSummary): string {
   if (row.lost) return 'lost';
+  if (row.waiting) return '…';
   if (row.verdict === 'unknown') return 'unknown';
   if (row.verdict === 'empty') return 'empty';
   // A compressed frame names its compression after the format it decompressed to: `cbor (gzip)`.
@@ -77,7 +80,7 @@ export function formatLabel(row: FrameSummary): string {
  * than the rows themselves each time a search or a stream changed their count.
  */
 export function FrameList(props: FrameListProps): ReactElement {
-  const { rows, selectedId, onSelect, connectionLabels, sortBySize = false, onSortBySize } = props;
+  const { rows, selectedId, onSelect, connectionLabels, sortBySize = false, onSortBySize, onView } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const followRef = useRef(true);
   const [view, measure, setView] = useScrollView(scrollRef, FALLBACK_HEIGHT);
@@ -164,6 +167,17 @@ export function FrameList(props: FrameListProps): ReactElement {
     // in the same DOM order, instead of removing, creating or moving rows.
     visible.push(<Row key={i - first} row={row} top={HEADER_HEIGHT + i * ROW_HEIGHT} selected={row.frameId === selectedId} connection={connectionLabels.get(row.connectionId) ?? row.connectionId} onSelect={onSelect} />);
   }
+
+  // Waiting rows drawn (a flood: the worker lists frames before reading them): ask for them
+  // once; their read rows replace them in a later redraw.
+  let waitingDrawn = '';
+  for (let i = first; i < last; i++) if (rows[i]!.waiting) waitingDrawn += `${rows[i]!.frameId},`;
+  const askedRef = useRef('');
+  useEffect(() => {
+    if (!onView || !waitingDrawn || waitingDrawn === askedRef.current) return;
+    askedRef.current = waitingDrawn;
+    onView(waitingDrawn.slice(0, -1).split(',').map(Number));
+  }, [waitingDrawn, onView]);
 
   return (
     <div ref={scrollRef} className="ws-frame-list" role="grid" aria-label="Frames" aria-rowcount={rows.length} tabIndex={0} onKeyDown={onKeyDown} onScroll={onScroll} data-testid="frame-list">

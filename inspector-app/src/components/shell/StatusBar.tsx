@@ -21,6 +21,11 @@ export function StatusBar(props: { snapshot: CaptureSnapshot; hostName: string; 
       <span data-testid="frame-count">
         {snapshot.visible.length === snapshot.rows.length ? plural(snapshot.rows.length, 'frame') : `${snapshot.visible.length.toLocaleString('en-US')} of ${plural(snapshot.rows.length, 'frame')}`}
       </span>
+      {snapshot.waitingRows > 0 && (
+        <span data-testid="waiting-rows" title="under a flood, frames are listed first and read after it calms (rows in view are read at once): nothing is dropped">
+          {snapshot.waitingRows.toLocaleString('en-US')} to read
+        </span>
+      )}
       <span title={`raw frame bytes held in the decode worker (cap ${formatBytes(capBytes)})`}>
         {formatBytes(snapshot.bytesHeld)} / {formatBytes(capBytes)}
       </span>
