@@ -16,7 +16,7 @@
  *
  * Flags (after `npm run bench --`): `--write` replaces the tables in docs/BENCHMARKS.md;
  * `--quick` fewer rounds and no 3 MB documents; `--seeds-only` / `--shapes-only` /
- * `--protobuf-only` / `--framing-only` one of the sets (framing-bench.ts: Socket.IO framing vs the JSON walker); `--format=cbor,msgpack,json` and `--shape=tweets,mesh,...` narrow the shapes set.
+ * `--protobuf-only` / `--framing-only` / `--utf8-only` one of the sets (framing-bench.ts: Socket.IO framing vs the JSON walker; utf8-bench.ts: the JS and SIMD UTF-8 validators, only with its flag); `--format=cbor,msgpack,json` and `--shape=tweets,mesh,...` narrow the shapes set.
  */
 import { measure, fmtTime, type Contender } from './measure.js';
 import { writeBenchmarkSection } from './report.js';
@@ -34,6 +34,7 @@ import { generateDocument } from './generate.js';
 import { runShapesBench, type ShapeFormat } from './shapes-bench.js';
 import { runProtobufBench } from './protobuf-bench.js';
 import { runFramingBench } from './framing-bench.js';
+import { runUtf8Bench } from './utf8-bench.js';
 
 // Runs from codecs/bench (tsx) or dist/bench (bundled): the repository root is two levels up either way.
 const repo = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -159,11 +160,16 @@ function runProtobuf(): void {
 }
 
 const framingOnly = process.argv.includes('--framing-only');
-const oneSet = protobufOnly || framingOnly;
+const utf8Only = process.argv.includes('--utf8-only');
+const oneSet = protobufOnly || framingOnly || utf8Only;
+if (utf8Only) {
+  const utf8 = `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min). CPU time per byte of text, the lowest sample over ${quick ? 5 : 9} interleaved rounds.\n\n${runUtf8Bench({ quick })}`;
+  console.log(`\nUTF-8 validation: JS, WebAssembly SIMD, and what the walkers pick\n\n${utf8}`);
+}
 if (!shapesOnly && !oneSet) runSeedBench();
 if (!seedsOnly && !oneSet) runShapes();
-if (!seedsOnly && !shapesOnly && !framingOnly) runProtobuf();
-if (!seedsOnly && !shapesOnly && !protobufOnly) {
+if (!seedsOnly && !shapesOnly && !framingOnly && !utf8Only) runProtobuf();
+if (!seedsOnly && !shapesOnly && !protobufOnly && !utf8Only) {
   const framing = `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min). Lowest CPU and wall sample per call over ${quick ? 5 : 11} interleaved rounds.\n\n${runFramingBench({ quick }).table}`;
   console.log(`\nSocket.IO text framing vs the JSON walker (same JSON bytes)\n\n${framing}`);
   if (write && !quick) writeBenchmarkSection(repo, 'framing', framing);

@@ -19,7 +19,8 @@ const WORDS = ['the', 'of', 'and', 'stream', 'frame', 'socket', 'latency', 'upda
 const UNICODE = ['café', 'naïve', 'Straße', 'größer', 'привет', 'мир', 'こんにちは', '世界', '数据', '東京', 'مرحبا', 'שלום', 'Ελλάδα', '🎉', '🚀', '😀', '👍🏽', '🇯🇵', '—', '…', '“quoted”', '€', '±'];
 const ESCAPED = ['"quote"', 'back\\slash', 'line\nbreak', 'tab\there', 'path/to/file', '\u0001ctl', 'C:\\Users\\dev'];
 
-function sentence(rng: Rng, words: number, unicodeRate = 0.15, escapeRate = 0.03): string {
+/** `words` words, a share `unicodeRate` of them non-ASCII (accents, Cyrillic, CJK, RTL, emoji) and `escapeRate` needing JSON escapes. */
+export function sentence(rng: Rng, words: number, unicodeRate = 0.15, escapeRate = 0.03): string {
   const out: string[] = [];
   for (let i = 0; i < words; i++) {
     const r = rng.next();

@@ -2,7 +2,7 @@ import { Flag, Kind } from '../core/kinds.js';
 import type { DecodeErrorCode } from '../core/errors.js';
 import type { FormatWalker, SpanIndex } from '../core/span-index.js';
 import type { SpanStore } from '../core/span-store.js';
-import { asciiEnd, byteView, findInvalidUtf8In } from '../core/utf8.js';
+import { byteView, findInvalidLongUtf8, findInvalidUtf8In, releaseSimdFrame } from '../core/utf8.js';
 import { acquireWalkStack, countIsClamped, type WalkStack } from '../core/walk-stack.js';
 import { reportDuplicateKeys } from '../core/duplicates.js';
 import { cborLeafValue, cborTagValue } from './value.js';
@@ -85,6 +85,7 @@ function countHeads(bytes: Uint8Array): number {
 
 function walkCbor(index: SpanIndex, node: number, depth: number): void {
   textView = null;
+  releaseSimdFrame();
   walkItems(index, node, depth);
   // Not kept past the walk: it would hold the frame's buffer.
   textView = null;
@@ -534,7 +535,8 @@ const VIEW_FRAME_MIN = 256;
 /** The offset of the first invalid UTF-8 sequence in bytes[start, end), or -1. */
 function findInvalidText(bytes: Uint8Array, start: number, end: number): number {
   const view = end - start >= 4 && bytes.length >= VIEW_FRAME_MIN ? (textView ?? (textView = byteView(bytes))) : null;
-  return findInvalidUtf8In(bytes, view, start, end);
+  // Long text: the SIMD validator, or the JS one from the first byte that is not ASCII.
+  return view !== null && end - start > 16 ? findInvalidLongUtf8(bytes, view, start, end) : findInvalidUtf8In(bytes, view, start, end);
 }
 
 /**
@@ -561,9 +563,8 @@ function isValidText(bytes: Uint8Array, start: number, end: number): boolean {
     } else if (size <= 16) {
       high = view.getInt32(start, true) | view.getInt32(start + 4, true) | view.getInt32(end - 8, true) | view.getInt32(end - 4, true);
     } else {
-      // Validated once: the full check goes on from the first byte that is not ASCII.
-      const ascii = asciiEnd(bytes, view, start, end);
-      return ascii === end || findInvalidUtf8In(bytes, view, ascii, end) < 0;
+      // Long text: the SIMD validator, or the JS one from the first byte that is not ASCII.
+      return findInvalidLongUtf8(bytes, view, start, end) < 0;
     }
   }
   return (high & 0x80808080) === 0 || findInvalidText(bytes, start, end) < 0;

@@ -1,3 +1,5 @@
+import { createWasmUtf8, type WasmUtf8 } from './utf8-wasm/wasm-validator.js';
+
 /**
  * Strict UTF-8 validation (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF).
  * Returns -1 when bytes[start, end) is valid, else the offset of the first byte of the
@@ -135,11 +137,90 @@ function viewOf(bytes: Uint8Array): DataView {
   return viewOfBytes!;
 }
 
-/** Forgets the cached view (SpanIndex calls this when a walk ends: the cache must not keep the last frame alive). */
+/** Forgets the cached view and the SIMD validator's frame (SpanIndex calls this when a walk ends: no cache may keep the last frame alive). */
 export function releaseByteView(): void {
   viewBytes = null;
   viewLength = -1;
   viewOfBytes = null;
+  simd?.release();
+}
+
+/**
+ * Forgets the frame the SIMD validator holds a window of (walkers call this as a walk starts:
+ * its window is keyed by the Uint8Array, whose bytes may have changed since the last walk).
+ */
+export function releaseSimdFrame(): void {
+  simd?.release();
+}
+
+/**
+ * The WebAssembly SIMD validator (utf8-wasm/), made at the first long string; null where
+ * WebAssembly or SIMD is missing or a CSP forbids compiling it: then everything runs the JS
+ * validator above, with the same results.
+ */
+let simd: WasmUtf8 | null | undefined;
+
+/**
+ * Uses `validator` for long strings from now on (null: the JS validator only; undefined: the
+ * default, made again at the next long string). For tests and the benchmark.
+ */
+export function setSimdUtf8(validator: WasmUtf8 | null | undefined): void {
+  simd?.release();
+  simd = validator;
+}
+
+/** The SIMD validator in use, made on first call from `globalThis.WebAssembly`. */
+export function simdUtf8(): WasmUtf8 | null {
+  if (simd === undefined) simd = createWasmUtf8(globalThis.WebAssembly);
+  return simd;
+}
+
+/**
+ * From this length a string goes to the SIMD validator whole; a shorter one goes there from
+ * its first non-ASCII byte (found by `asciiEnd`) if SIMD_REST_MIN bytes or more remain.
+ * Measured (`npm run bench -- --utf8-only`, docs/BENCHMARKS.md): a call costs about what
+ * the JS loops take for 64-96 bytes of ASCII, while SIMD is faster than them on any
+ * non-ASCII text from 24 bytes up (CJK about 3x, mixed-script text 1.3x at 24 bytes, 2x
+ * from 96, 3.5x on long strings).
+ */
+export const SIMD_MIN = 96;
+export const SIMD_REST_MIN = 16;
+
+/**
+ * `findInvalidUtf8In` for a walker's string of more than 16 bytes, `view` being
+ * `byteView(bytes)`: by the SIMD validator where it is available and the string long enough,
+ * else by the JS loops; the same result either way. Call `releaseByteView` when the walk ends.
+ */
+export function findInvalidLongUtf8(bytes: Uint8Array, view: DataView, start: number, end: number): number {
+  const validator = simd === undefined ? simdUtf8() : simd;
+  if (validator !== null && end - start >= SIMD_MIN) return findInvalidUtf8With(validator, bytes, start, end);
+  const ascii = asciiEnd(bytes, view, start, end);
+  if (ascii === end) return -1;
+  if (validator !== null && end - ascii >= SIMD_REST_MIN) return findInvalidUtf8With(validator, bytes, ascii, end);
+  return findInvalidUtf8In(bytes, view, ascii, end);
+}
+
+/**
+ * The first invalid byte of bytes[start, end) by `validator`, or -1. The SIMD validator says
+ * in which 16-byte block it saw an error; the offending sequence starts at most 16 bytes
+ * before that block and the bytes before it are valid, so the JS validator, run from the
+ * sequence boundary there, reports the byte it would have reported from `start`.
+ */
+export function findInvalidUtf8With(validator: WasmUtf8, bytes: Uint8Array, start: number, end: number): number {
+  let seen: number;
+  try {
+    seen = validator.errorBlock(bytes, start, end);
+  } catch {
+    // The memory could not grow for this string: the JS validator checks it.
+    return findInvalidUtf8In(bytes, null, start, end);
+  }
+  if (seen < 0) return -1;
+  let from = Math.max(start, seen - 16);
+  // Back to the lead byte of the sequence `from` is in (valid text: at most 3 steps).
+  while (from > start && (bytes[from] & 0xc0) === 0x80) from--;
+  const bad = findInvalidUtf8In(bytes, null, from, end);
+  // Never expected (the property tests compare the two): the JS validator has the last word.
+  return bad >= 0 ? bad : findInvalidUtf8In(bytes, null, start, end);
 }
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });

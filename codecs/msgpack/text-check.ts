@@ -1,4 +1,4 @@
-import { asciiEnd, findInvalidUtf8In } from '../core/utf8.js';
+import { findInvalidLongUtf8, findInvalidUtf8In } from '../core/utf8.js';
 
 /**
  * From this frame length on the walker makes one DataView over the frame (`byteView`) to
@@ -29,9 +29,8 @@ export function findInvalidText(bytes: Uint8Array, view: DataView | null, start:
   } else if (size <= 16) {
     high = view.getInt32(start, true) | view.getInt32(start + 4, true) | view.getInt32(end - 8, true) | view.getInt32(end - 4, true);
   } else {
-    // Validated once: the full check goes on from the first byte that is not ASCII.
-    const ascii = asciiEnd(bytes, view, start, end);
-    return ascii === end ? -1 : findInvalidUtf8In(bytes, view, ascii, end);
+    // Long text: the SIMD validator, or the JS one from the first byte that is not ASCII.
+    return findInvalidLongUtf8(bytes, view, start, end);
   }
   return (high & 0x80808080) === 0 ? -1 : findInvalidUtf8In(bytes, view, start, end);
 }

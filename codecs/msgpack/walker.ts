@@ -1,7 +1,7 @@
 import { Flag, Kind } from '../core/kinds.js';
 import type { DecodeErrorCode } from '../core/errors.js';
 import type { FormatWalker, SpanIndex } from '../core/span-index.js';
-import { byteView } from '../core/utf8.js';
+import { byteView, releaseSimdFrame } from '../core/utf8.js';
 import { findInvalidText, VIEW_FRAME_MIN } from './text-check.js';
 import { acquireWalkStack, countIsClamped, type WalkStack } from '../core/walk-stack.js';
 import { reportDuplicateKeys } from '../core/duplicates.js';
@@ -149,8 +149,10 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
   }
 
   // One DataView over a large frame for the text checks (see text-check.ts), made at its
-  // first string of four bytes or more: a number array never pays for it.
+  // first string of four bytes or more: a number array never pays for it. The SIMD
+  // validator's window of the frame before (keyed by the Uint8Array) is not trusted.
   let view: DataView | null = null;
+  releaseSimdFrame();
   const viewable = len >= VIEW_FRAME_MIN;
 
   // The frame on top of the stack lives in locals, written back (`spill`) only when a

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -72,7 +72,9 @@ describe('inspect --proto', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'wirescope-proto-'));
     writeFileSync(path.join(dir, 'wtest.proto'), TEST_PROTO);
     writeFileSync(path.join(dir, 'frame.bin'), frame);
-    execFileSync('npm', ['run', '-s', 'build:cli'], { cwd: repo, stdio: 'ignore' });
+    // `npm test` builds the CLI before vitest; rebuilding it here raced the other CLI tests,
+    // which run bin/wirescope.js in parallel while esbuild rewrote dist/cli (seen in a full run).
+    if (!existsSync(path.join(repo, 'dist/cli/wirescope.js'))) execFileSync('npm', ['run', '-s', 'build:cli'], { cwd: repo, stdio: 'ignore' });
     const r = spawnSync(process.execPath, [path.join(repo, 'bin/wirescope.js'), 'inspect', '--proto', path.join(dir, 'wtest.proto'), path.join(dir, 'frame.bin')], { encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('GREEN (2)');

@@ -53,13 +53,16 @@ describe('manifestFor', () => {
     expect(manifestFor('firefox', base, '0.1.0', { testHooks: true }).permissions).toEqual(['storage']);
   });
 
-  it('asks only for storage (the capture options; no install warning), keeps the default CSP and names every icon', () => {
+  it('asks only for storage (the capture options; no install warning), names every icon, and its CSP is the default plus WebAssembly (the SIMD UTF-8 validator), never eval', () => {
     for (const target of ['chrome', 'firefox'] as const) {
       const m = manifestFor(target, base, '0.1.0');
       expect(m.permissions).toEqual(['storage']);
       expect(m.options_ui).toEqual({ page: 'options.html', open_in_tab: true });
       expect(m.host_permissions).toBeUndefined();
-      expect(m.content_security_policy).toBeUndefined();
+      // MV3's default for extension pages, "script-src 'self'; object-src 'self';", with
+      // 'wasm-unsafe-eval': compiling WebAssembly, not eval or new Function.
+      expect(m.content_security_policy).toEqual({ extension_pages: "script-src 'self' 'wasm-unsafe-eval'; object-src 'self';" });
+      expect(JSON.stringify(m.content_security_policy)).not.toMatch(/'unsafe-eval'|unsafe-inline/);
       expect(Object.keys(m.icons as object)).toEqual(['16', '32', '48', '128']);
     }
   });
