@@ -33,7 +33,7 @@ import { cborWalker } from '../cbor/walker.js';
 import { generateDocument } from './generate.js';
 import { runShapesBench, type ShapeFormat } from './shapes-bench.js';
 import { runProtobufBench } from './protobuf-bench.js';
-import { runFramingBench } from './framing-bench.js';
+import { runFramingBench, ROUNDS as FRAMING_ROUNDS } from './framing-bench.js';
 import { runUtf8Bench } from './utf8-bench.js';
 
 // Runs from codecs/bench (tsx) or dist/bench (bundled): the repository root is two levels up either way.
@@ -170,7 +170,7 @@ if (!shapesOnly && !oneSet) runSeedBench();
 if (!seedsOnly && !oneSet) runShapes();
 if (!seedsOnly && !shapesOnly && !framingOnly && !utf8Only) runProtobuf();
 if (!seedsOnly && !shapesOnly && !protobufOnly && !utf8Only) {
-  const framing = `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min). Lowest CPU and wall sample per call over ${quick ? 5 : 11} interleaved rounds.\n\n${runFramingBench({ quick }).table}`;
+  const framing = `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min). Lowest CPU and wall sample per call over ${quick ? 5 : FRAMING_ROUNDS} interleaved rounds.\n\n${runFramingBench({ quick }).table}`;
   console.log(`\nSocket.IO text framing vs the JSON walker (same JSON bytes)\n\n${framing}`);
   if (write && !quick) writeBenchmarkSection(repo, 'framing', framing);
 }

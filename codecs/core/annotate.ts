@@ -52,9 +52,13 @@ export function annotatedHex(index: SpanIndex, id: number = index.root, options:
     const kind = store.kind[n];
     const incomplete = (store.flags[n] & Flag.incomplete) !== 0;
     const container = index.isContainer(n);
-    let comment = describeHead(index, n);
-    if (store.flags[n] & Flag.key) comment = 'key: ' + comment;
-    if (!container && kind !== Kind.text && kind !== Kind.bytes && kind !== Kind.ext) comment += ' ' + previewValue(index, n, 60);
+    const described = describeHead(index, n);
+    let comment = store.flags[n] & Flag.key ? 'key: ' + described : described;
+    if (!container && kind !== Kind.text && kind !== Kind.bytes && kind !== Kind.ext) {
+      // Simple values (false, true, null, undefined) are named by their head: not `false false`.
+      const value = previewValue(index, n, 60);
+      if (value !== described) comment += ' ' + value;
+    }
     if (incomplete) comment += '  (incomplete)';
     rows.push([String(start), String(end - start), pad + hex(bytes, start, start + head), comment]);
     if (container) {

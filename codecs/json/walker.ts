@@ -94,6 +94,36 @@ STRUCTURE_WEIGHT[0x2c] = STRUCTURE_WEIGHT[0x3a] = 1; // , :
 STRUCTURE_WEIGHT[0x5b] = STRUCTURE_WEIGHT[0x7b] = 2; // [ {
 
 function walkJson(index: SpanIndex, node: number, depth: number): void {
+  walkJsonFrom(index, node, depth, 0, -1, -1, '');
+}
+
+/**
+ * Walks the JSON text from `start` to the end of a frame in another format (a framing
+ * protocol's payload: Socket.IO's `42["ev",{…}]` after its `42`) into that frame's index, in one pass:
+ * its value is recorded as the last child of `parent` (after `prevSibling`, -1 for the
+ * first) with `depth` levels below it recorded (-1: validated, nothing recorded), spans and
+ * error offsets in the frame. The text is read as a root walk reads a frame (a leading BOM
+ * and whitespace skipped, bytes after the value an error); errors are reported through
+ * `index.fail` with `errorContext` before the message, and leave open nodes incomplete as a
+ * root walk does. Returns the value's node id, or -1 when nothing was recorded. The
+ * value's subtree expands later through `jsonWalker.walk` like any JSON node (the frame's
+ * walker hands its JSON nodes to it), and duplicate keys are compared as decoded JSON strings
+ * when the frame's walker reports format `json`, as the Socket.IO walker does.
+ */
+export function walkJsonInto(index: SpanIndex, start: number, parent: number, prevSibling: number, depth: number, errorContext = ''): number {
+  const first = index.store.size;
+  walkJsonFrom(index, -1, depth < 0 ? -1 : depth, start, parent, prevSibling, errorContext);
+  return index.store.size > first ? first : -1;
+}
+
+/**
+ * The walk: of the root value in bytes[from, end of frame) (`node` = -1; recorded under
+ * `rootParent` after `rootPrev`, or as the frame's root when -1), or of the children of a
+ * recorded container `node` (then `from` and the root arguments are unused). The text
+ * always runs to the frame's end: with `len` the frame's length, the JIT drops bounds checks
+ * that a length passed in keeps (measured: 2.5 % more instructions on the JSON shapes).
+ */
+function walkJsonFrom(index: SpanIndex, node: number, depth: number, from: number, rootParent: number, rootPrev: number, errorContext: string): void {
   const bytes = index.bytes;
   const len = bytes.length;
   const store = index.store;
@@ -102,18 +132,20 @@ function walkJson(index: SpanIndex, node: number, depth: number): void {
   let state: number;
 
   if (node < 0) {
-    pos = len >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-    if (len < 3 && len > 0 && bytes[0] === 0xef && (len === 1 || bytes[1] === 0xbb)) {
-      index.fail('truncated', len, 'unexpected end of input inside a byte order mark');
+    pos = len - from >= 3 && bytes[from] === 0xef && bytes[from + 1] === 0xbb && bytes[from + 2] === 0xbf ? from + 3 : from;
+    if (len - from < 3 && len > from && bytes[from] === 0xef && (len - from === 1 || bytes[from + 1] === 0xbb)) {
+      index.fail('truncated', len, `${errorContext}unexpected end of input inside a byte order mark`);
       return;
     }
     while (pos < len && isWhitespace(bytes[pos])) pos++;
     if (pos >= len) {
-      index.fail('empty-input', 0, len === 0 ? 'empty input: no JSON value' : 'no JSON value: the input is only whitespace');
+      index.fail('empty-input', from, `${errorContext}${len === from ? 'empty input: no JSON value' : 'no JSON value: the input is only whitespace'}`);
       return;
     }
-    // A virtual frame that holds exactly one item: the root.
-    stack.push(-1, -1, ROOT, depth + 1);
+    // A virtual frame that holds exactly one item: the root (a child of rootParent, which
+    // this walk neither ends nor counts).
+    stack.push(rootParent, -1, ROOT, depth + 1);
+    stack.last[stack.top] = rootPrev;
     state = S_VALUE;
   } else {
     // The container's opening bracket was validated by the walk that recorded it.
@@ -138,7 +170,7 @@ function walkJson(index: SpanIndex, node: number, depth: number): void {
   let depthLeft = stack.depthLeft[t];
   let record = depthLeft > 0;
   let items = 0;
-  let last = -1;
+  let last = stack.last[t];
 
   // The first error: code, offset, message, and the leaf it stopped in (recorded as incomplete).
   let errCode: DecodeErrorCode | null = null;
@@ -521,11 +553,12 @@ function walkJson(index: SpanIndex, node: number, depth: number): void {
       store.flags[id] |= Flag.incomplete | (leafKey ? Flag.key : 0);
       store.end[id] = Math.max(leafStart + head, errAt);
     }
-    index.fail(errCode, errAt, errMessage);
+    index.fail(errCode, errAt, errorContext + errMessage);
     // Every recorded container still open is incomplete; it ends where the walk stopped.
+    // (The root frame's node is the parent of a payload walked into another format's index.)
     for (let f = t; f >= 0; f--) {
       const id = stack.node[f];
-      if (id >= 0) {
+      if (id >= 0 && stack.kind[f] !== ROOT) {
         store.flags[id] |= Flag.incomplete;
         store.end[id] = Math.max(store.start[id] + store.head[id], errAt);
       }
@@ -535,7 +568,7 @@ function walkJson(index: SpanIndex, node: number, depth: number): void {
 
   // The root ended; `pos` is past the whitespace after it.
   if (pos < len) {
-    index.fail('trailing-bytes', pos, `${len - pos} trailing ${len - pos === 1 ? 'byte' : 'bytes'} after the top-level value (starting with ${describeByte(bytes, pos)})`);
+    index.fail('trailing-bytes', pos, `${errorContext}${len - pos} trailing ${len - pos === 1 ? 'byte' : 'bytes'} after the top-level value (starting with ${describeByte(bytes, pos)})`);
   }
 }
 

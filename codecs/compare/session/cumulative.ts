@@ -21,7 +21,14 @@ export interface SessionChartData {
   /** Messages counted at each sample (ascending; the last is the session's length). */
   readonly at: readonly number[];
   readonly series: readonly CumulativeSeries[];
-  readonly notCharted: readonly { readonly codec: string; readonly why: string }[];
+  /** Codecs with no line: their row's label (as the table names them) and why, in the table's words. */
+  readonly notCharted: readonly NotCharted[];
+}
+
+export interface NotCharted {
+  readonly codec: string;
+  readonly label: string;
+  readonly why: string;
 }
 
 export interface CumulativeOptions {
@@ -51,7 +58,7 @@ export async function cumulativeBytes(messages: readonly SessionMessage[], codec
   const at = samplePositions(data.length, options.points ?? 120);
   const yieldEvery = options.yieldEvery ?? 500;
   const charted = codecs.filter((c) => c.codec === 'captured' || codecByName(c.codec));
-  const notCharted = codecs.filter((c) => !charted.includes(c)).map((c) => ({ codec: c.codec, why: 'not in the codec registry the chart re-encodes with: a schema codec needs the schema inferred from the whole session' }));
+  const notCharted = codecs.filter((c) => !charted.includes(c)).map((c) => ({ codec: c.codec, label: c.label, why: 'its sizes come from a schema inferred from the whole session' }));
   const needsValues = charted.some((c) => c.codec !== 'captured');
   const running = charted.map(() => 0);
   const series = charted.map(() => [] as number[]);
@@ -103,11 +110,11 @@ export function chartFromSizes(perCodec: readonly CodecSizes[], notCarried: Read
   const total = perCodec[0]?.sizes.length ?? 0;
   const at = samplePositions(total, points);
   const series: CumulativeSeries[] = [];
-  const notCharted: { codec: string; why: string }[] = [];
+  const notCharted: NotCharted[] = [];
   for (const { codec, label, sizes } of perCodec) {
     const why = notCarried.get(codec);
     if (why !== undefined) {
-      notCharted.push({ codec, why });
+      notCharted.push({ codec, label, why });
       continue;
     }
     const bytes: number[] = [];

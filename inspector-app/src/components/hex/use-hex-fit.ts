@@ -5,8 +5,8 @@ import { fitRows, hexWidthPx, offsetDigits, ROW_CHOICES, rowsForWidth, type Byte
 
 /**
  * The tree keeps at least this much beside the hex pane before the hex drops to 8 per row:
- * its columns' minimum widths (tree.css: 80 + 72 + 60 + 52 + 40 + 48 + 42 + 44, gaps 7 × 4,
- * padding 6) and a scrollbar.
+ * its columns' floors (tree.css and TreeView.tsx treeColumnWidths: key 88, kind 56, value 48,
+ * then 48 + 42 + 28 + 42 + 28, gaps 7 × 4, padding 6, a scrollbar) and room for a longer key or kind.
  */
 export const TREE_MIN_PX = 490;
 /** Width of one character of the hex font where nothing can be measured (jsdom). */

@@ -1,7 +1,7 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, type KeyboardEvent, type ReactElement, type ReactNode } from 'react';
 import type { FrameSummary } from '../../worker/api.js';
 import { exactBytes, formatBytes, formatTime } from '../shell/format.js';
-import { eventLabel, LIST_COLUMNS, protocolTitle } from './columns.js';
+import { eventLabel, LIST_COLUMNS, mergedColumn, protocolTitle } from './columns.js';
 import { useScrollView } from '../shell/scroll-view.js';
 import './list.css';
 
@@ -38,6 +38,7 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
       data-format={row.lost ? 'lost' : (row.format ?? row.verdict ?? 'unknown')}
       className={`ws-frame-row${row.frameId % 2 ? ' ws-row-odd' : ''}${row.lost ? ' ws-frame-lost' : ''}${row.protocol?.quiet ? ' ws-quiet' : ''}`}
       style={{ transform: `translateY(${top}px)` }}
+      data-merge={mergedColumn(row)}
       onMouseDown={() => onSelect(row.frameId)}
     >
       <span data-column="number" className="ws-num ws-muted" title={`frame ${row.frameId} · ${formatTime(row.time)}`}>{row.frameId}</span>

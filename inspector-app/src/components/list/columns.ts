@@ -45,3 +45,14 @@ export function protocolTitle(p: Protocol | undefined): string | undefined {
   if (!p) return undefined;
   return [p.name, p.message, p.event, p.id !== undefined ? `id ${p.id}` : undefined, p.quiet ? 'keep-alive' : undefined].filter(Boolean).join(' · ');
 }
+
+/**
+ * A row whose protocol cell would say nothing new gives that cell's width to a neighbour
+ * (list.css `data-merge`): with no protocol the format takes it (`crdt-patch` reads whole);
+ * where the protocol is the format (MQTT, STOMP: `mqtt mqtt`; `socketio socket.io`) the topic takes it.
+ */
+export function mergedColumn(row: Pick<FrameSummary, 'protocol' | 'format'>): 'format' | 'event' | undefined {
+  if (!row.protocol) return 'format';
+  const word = (s: string | null | undefined) => (s ?? '').toLowerCase().replace(/[^a-z0-9]/g, '');
+  return word(row.protocol.name) === word(row.format) ? 'event' : undefined;
+}

@@ -9,6 +9,8 @@ const LIST_MIN = 260;
 const DETAIL_MIN = 420;
 const LIST_MIN_HEIGHT = 90;
 const DETAIL_MIN_HEIGHT = 220;
+/** Stacked, until the splitter is moved: the list's share of the height (900×700: about 10 rows). */
+const LIST_HEIGHT_SHARE = 0.5;
 
 export interface MainLayoutProps {
   /** The list pane, or null (paste page: detail only). */
@@ -31,13 +33,15 @@ export function MainLayout(props: MainLayoutProps): ReactElement {
   const height = measured || 600;
   const stacked = width < STACK_BELOW_PX;
   const [listWidth, setListWidth] = usePersistentNumber(storage, 'listWidth', 400, LIST_MIN, 4000);
-  const [listHeight, setListHeight] = usePersistentNumber(storage, 'listHeight', 200, LIST_MIN_HEIGHT, 4000);
+  // NaN until the splitter is moved: then half the height (a fixed 200 px left 900×700 about 6 rows).
+  const [storedHeight, setListHeight] = usePersistentNumber(storage, 'listHeight', NaN, LIST_MIN_HEIGHT, 4000);
+  const listHeight = Number.isNaN(storedHeight) ? Math.round(height * LIST_HEIGHT_SHARE) : storedHeight;
 
   const both = list !== null && detail !== null;
   const maxWidth = Math.max(LIST_MIN, width - DETAIL_MIN);
   const maxHeight = Math.max(LIST_MIN_HEIGHT, height - DETAIL_MIN_HEIGHT);
   const shownWidth = Math.min(listWidth, maxWidth);
-  const shownHeight = Math.min(listHeight, maxHeight);
+  const shownHeight = Math.max(LIST_MIN_HEIGHT, Math.min(listHeight, maxHeight));
 
   return (
     <div ref={ref} className={`ws-main${stacked ? ' ws-main-stacked' : ''}`} data-testid="main-layout" data-layout={stacked ? 'stacked' : 'side-by-side'}>

@@ -7,19 +7,19 @@ export const TREE_COLUMNS = [
   { label: 'value', title: 'A preview of the value' },
   { label: 'bytes', title: 'Bytes of the field on the wire: its key (if any), header and payload' },
   { label: 'parent', title: 'Share of the parent (the bar is relative to it)' },
-  { label: 'share', title: 'Bar: share of the parent' },
+  { label: 'bar', title: 'Bar: share of the parent' },
   { label: 'frame', title: 'Share of the frame' },
-  { label: 'header', title: 'Header bytes: initial byte plus argument, or the opening token' },
+  { label: 'hdr', title: 'Header bytes: initial byte plus argument, or the opening token' },
 ] as const;
 
-const NUMERIC = new Set(['bytes', 'parent', 'frame', 'header']);
+const NUMERIC = new Set(['bytes', 'parent', 'frame', 'hdr']);
 
 export function TreeHeader(): ReactElement {
   return (
     <div className="ws-tree-row ws-tree-header" aria-hidden="true" data-testid="tree-header">
       {TREE_COLUMNS.map((c) => (
-        <span key={c.label} title={c.title} className={c.label === 'share' ? undefined : NUMERIC.has(c.label) ? 'ws-num' : undefined}>
-          {c.label}
+        <span key={c.label} title={c.title} className={c.label === 'bar' ? undefined : NUMERIC.has(c.label) ? 'ws-num' : undefined}>
+          {c.label === 'bar' ? '' : c.label}
         </span>
       ))}
     </div>

@@ -7,6 +7,7 @@ import { barWidth, formatShare } from '../bytes/share.js';
 import { Highlighted } from './Highlighted.js';
 import { TreeHeader } from './TreeHeader.js';
 import { requestOpenFrame } from './open-frame.js';
+import { useElementWidth } from '../shell/use-element-size.js';
 import './tree.css';
 
 const ROW_HEIGHT = 18;
@@ -17,13 +18,58 @@ export const EXPAND_ALL_BUDGET = 5000;
 const TREE_INDENT_LEVELS = 32;
 /** Indentation per level, px. */
 const INDENT_PX = 14;
-/** The key column's floor: the deepest shown row's indentation, its arrow and about ten letters (`avatarHash`). */
-const KEY_TEXT_PX = 76;
 const TOGGLE_PX = 12;
-/** ...but never more than this, so the value keeps room in very deep trees (their depth is shown instead). */
-const KEY_MIN_CAP_PX = 260;
-export function keyColumnMin(maxDepth: number): number {
-  return Math.min(KEY_MIN_CAP_PX, Math.min(maxDepth, TREE_INDENT_LEVELS) * INDENT_PX + TOGGLE_PX + KEY_TEXT_PX);
+/**
+ * Key and kind columns are as wide as their longest text among the rows (estimated at this
+ * many px per character of the 12 px UI font, plus a little slack); the value takes the rest.
+ */
+const CHAR_PX = 7.2;
+const TEXT_SLACK_PX = 8;
+/** Floors: about ten letters of key (`avatarHash`), a short kind (`map(12)`). */
+const KEY_TEXT_PX = 76;
+const KIND_MIN_PX = 56;
+/** Caps, so the value keeps room in very deep trees (their depth is shown instead) and long kinds. */
+const KEY_CAP_PX = 260;
+const KIND_CAP_PX = 170;
+/** The value column's floor. */
+const VALUE_MIN_PX = 48;
+/**
+ * Everything beside key, kind and value (tree.css): bytes 48, parent 42, bar 28, frame 42,
+ * hdr 28, seven 4 px gaps, 6 px padding and a scrollbar.
+ */
+const TREE_FIXED_PX = 48 + 42 + 28 + 42 + 28 + 7 * 4 + 6 + 16;
+
+/** What the kind column says: the head without the CRDT id (the value column shows it) or the key it repeats. */
+export function kindText(node: TreeNode): string {
+  let head = node.head;
+  if (node.crdtId !== null && head.includes(node.crdtId)) head = head.replace(node.crdtId, '').replace(/\s+/g, ' ').trim();
+  // A label that already names the kind (json-joy's `id`, `meta`) is not repeated by the head.
+  if (head === node.label) return '';
+  return head.startsWith(`${node.label} `) ? head.slice(node.label.length + 1) : head;
+}
+
+const keyWant = (n: TreeNode) => Math.min(n.depth, TREE_INDENT_LEVELS) * INDENT_PX + TOGGLE_PX + Math.ceil(n.label.length * CHAR_PX) + TEXT_SLACK_PX;
+
+/**
+ * Key and kind column widths for these rows in a tree `width` px wide: their longest text
+ * (within floors and caps), shrunk together when the value would get less than its floor.
+ */
+export function treeColumnWidths(rows: readonly TreeNode[], width: number): { key: number; kind: number } {
+  let key = KEY_TEXT_PX + TOGGLE_PX;
+  let kind = KIND_MIN_PX;
+  for (const r of rows) {
+    key = Math.max(key, keyWant(r));
+    kind = Math.max(kind, Math.ceil(kindText(r).length * CHAR_PX) + TEXT_SLACK_PX);
+  }
+  key = Math.min(key, KEY_CAP_PX);
+  kind = Math.min(kind, KIND_CAP_PX);
+  const room = width - TREE_FIXED_PX - VALUE_MIN_PX;
+  if (key + kind > room) {
+    // The key names the row: it keeps its width first, the kind gives way down to its floor.
+    kind = Math.max(KIND_MIN_PX, Math.min(kind, room - key));
+    key = Math.max(KEY_TEXT_PX + TOGGLE_PX, Math.min(key, room - kind));
+  }
+  return { key, kind };
 }
 const FALLBACK_RECT: Rect = { width: 600, height: 400 };
 function observeRect(instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: Rect) => void) {
@@ -65,13 +111,13 @@ const TreeRow = memo(function TreeRow(props: {
   const ofFrame = formatShare(bytes, frameSize);
   const ofParent = parentBytes === null ? '' : formatShare(bytes, parentBytes);
   const openable = canOpen(node);
-  // CRDT heads already carry the node's id (`obj 65537.1 (5 keys)`): say it once.
-  const showId = node.crdtId !== null && !node.head.includes(node.crdtId);
   // Kinds whose preview is their name (undefined, null, true) would read twice.
   const showPreview = node.preview !== node.head;
   const preview = showPreview ? node.preview : '';
-  // A label that already names the kind (json-joy's `id`, `meta`) is not repeated by the head.
-  const head = node.head === node.label ? '' : node.head.startsWith(`${node.label} `) ? node.head.slice(node.label.length + 1) : node.head;
+  // The kind column names the kind (`obj (5 keys)`, `ins_str`); a CRDT id is a value, shown
+  // once in the value column: bare when it is the whole value (a json-joy `id`), else after it.
+  const head = kindText(node);
+  const idIsValue = node.crdtId !== null && preview === '' && !node.link;
   return (
     <div
       role="treeitem"
@@ -129,7 +175,8 @@ const TreeRow = memo(function TreeRow(props: {
             open frame {node.link.frameId}
           </button>
         )}
-        {showId && <span className="ws-tree-id">id {node.crdtId}{node.crdtSpan !== null ? ` ×${node.crdtSpan}` : ''}</span>}
+        {idIsValue && <span className="ws-tree-preview" data-testid="tree-crdt-id">{node.crdtId}{node.crdtSpan !== null ? ` ×${node.crdtSpan}` : ''}</span>}
+        {node.crdtId !== null && !idIsValue && <span className="ws-tree-id">id {node.crdtId}{node.crdtSpan !== null ? ` ×${node.crdtSpan}` : ''}</span>}
         {node.incomplete && <span className="ws-tree-flag">incomplete</span>}
         {node.duplicateKey && <span className="ws-tree-flag">duplicate key</span>}
       </span>
@@ -180,13 +227,11 @@ export function TreeView(props: TreeViewProps): ReactElement {
     initialRect: FALLBACK_RECT,
     observeElementRect: observeRect,
   });
-  // The key column grows with the deepest open row (over all rows, not the drawn ones, so it
-  // does not jump while scrolling): indentation must not eat nested keys down to `n…`.
-  const keyMin = useMemo(() => {
-    let depth = 0;
-    for (const r of rows) if (r.depth > depth) depth = r.depth;
-    return keyColumnMin(depth);
-  }, [rows]);
+  // Key and kind columns fit their longest text over all rows (not the drawn ones, so they do
+  // not jump while scrolling): indentation must not eat nested keys down to `n…`, nor a
+  // narrow column cut `patch (1 ops)`. The value column takes what is left.
+  const treeWidth = useElementWidth(scrollRef, 600);
+  const columns = useMemo(() => treeColumnWidths(rows.filter((r): r is TreeNode => !isMoreRow(r)), treeWidth), [rows, treeWidth]);
   const selectedIndex = selectedId === null ? -1 : rows.findIndex((r) => !isMoreRow(r) && r.id === selectedId);
 
   useEffect(() => {
@@ -250,7 +295,7 @@ export function TreeView(props: TreeViewProps): ReactElement {
   };
 
   return (
-    <div ref={scrollRef} className="ws-tree" role="tree" aria-label="Decoded value tree" tabIndex={0} onKeyDown={onKeyDown} data-testid="tree-view" style={{ '--ws-tree-key-min': `${keyMin}px` } as CSSProperties}>
+    <div ref={scrollRef} className="ws-tree" role="tree" aria-label="Decoded value tree" tabIndex={0} onKeyDown={onKeyDown} data-testid="tree-view" style={{ '--ws-tree-key': `${columns.key}px`, '--ws-tree-kind': `${columns.kind}px` } as CSSProperties}>
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         <TreeHeader />
         {virtualizer.getVirtualItems().map((item) => {

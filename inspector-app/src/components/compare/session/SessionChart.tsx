@@ -55,7 +55,7 @@ export function SessionChart({ data }: { data: SessionChartData }): ReactElement
           </li>
         ))}
       </ul>
-      {data.notCharted.length ? <p className="ws-note">Not charted: {data.notCharted.map((n) => `${n.codec}: ${n.why.replace(/ \((.*)\)$/, ': $1')}`).join('; ')}</p> : null}
+      {data.notCharted.length ? <p className="ws-note">Not charted: {data.notCharted.map((n) => `${n.label}: ${n.why.replace(/ \((.*)\)$/, ': $1')}`).join('; ')}</p> : null}
     </figure>
   );
 }

@@ -270,9 +270,19 @@ describe('SessionCompare review fixes', () => {
     fireEvent.click(screen.getByTestId('session-run'));
     act(() => {
       client.jobs[0].handlers.onRows([row('captured', 'As captured', null, null, 800)]);
-      client.jobs[0].handlers.onEnd({ cancelled: false, error: null, chart: { at: [5, 10], series: [{ codec: 'captured', label: 'As captured', bytes: [400, 800] }], notCharted: [{ codec: 'avro', why: 'not in the codec registry the chart re-encodes with (a schema codec needs the schema inferred from the whole session)' }] }, messages: 10, workerMs: 1 });
+      client.jobs[0].handlers.onEnd({ cancelled: false, error: null, chart: { at: [5, 10], series: [{ codec: 'captured', label: 'As captured', bytes: [400, 800] }], notCharted: [{ codec: 'avro', label: 'Avro (inferred)', why: 'not in the codec registry the chart re-encodes with (a schema codec needs the schema inferred from the whole session)' }] }, messages: 10, workerMs: 1 });
     });
     const note = screen.getByText(/Not charted/).textContent ?? '';
     expect(note).not.toMatch(/\([^)]*\(/);
+  });
+
+  it('s13 #10: the "Not charted" note names codecs as the table does, with the table\'s reason', () => {
+    const { client } = setup();
+    fireEvent.click(screen.getByTestId('session-run'));
+    act(() => {
+      client.jobs[0].handlers.onRows([row('captured', 'As captured', null, null, 800)]);
+      client.jobs[0].handlers.onEnd({ cancelled: false, error: null, chart: { at: [5, 10], series: [{ codec: 'captured', label: 'As captured', bytes: [400, 800] }], notCharted: [{ codec: 'avro', label: 'Avro (inferred)', why: 'no frame has an Avro type' }] }, messages: 10, workerMs: 1 });
+    });
+    expect(screen.getByText(/Not charted/).textContent).toBe('Not charted: Avro (inferred): no frame has an Avro type');
   });
 });

@@ -1,0 +1,54 @@
+/**
+ * Review defect 8 (s13) in Chromium at 900×700 (stacked layout): with a frame selected the
+ * list was ~130 px of 700 (about 6 rows), and its `conn` / `type` columns read `co…` / `bin…`.
+ * The list gets about half the room by default and those columns read whole. Needs dist/app
+ * and /usr/bin/chromium; fails, never skips, without them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { startDemoServer, type DemoServer } from '../demo-server/server.js';
+import { APP_DIR, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
+
+let browser: Browser;
+let server: DemoServer;
+
+beforeAll(async () => {
+  checkPrerequisites();
+  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 40, largeEvery: 0, malformedChance: 0, seed: 5 })]);
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('the stacked list at 900×700 with a frame selected', () => {
+  it('shows at least 10 rows, conn and type whole', async () => {
+    const page = await browser.newPage({ viewport: { width: 900, height: 700 } });
+    await page.goto(new URL(`index.html?connect=${encodeURIComponent(server.wsUrl)}`, server.httpUrl).href);
+    await page.locator('[data-testid=main-layout][data-layout=stacked]').waitFor();
+    await page.locator('[data-testid=frame-row][data-frame-id="30"]').waitFor({ timeout: 20_000 });
+    await page.getByTestId('pause-button').click();
+    await page.locator('[data-testid=frame-row][data-frame-id="3"]').dispatchEvent('mousedown');
+    await page.locator('[data-testid=frame-detail][data-frame-id="3"]').waitFor();
+    await page.waitForTimeout(400);
+    const seen = await page.evaluate(() => {
+      const list = document.querySelector<HTMLElement>('[data-testid=frame-list]')!;
+      const r = list.getBoundingClientRect();
+      const header = list.querySelector('.ws-frame-header')!.getBoundingClientRect();
+      const view = { top: header.bottom, bottom: r.top + list.clientHeight };
+      const rows = [...list.querySelectorAll<HTMLElement>('[data-testid=frame-row]')].filter((el) => {
+        const b = el.getBoundingClientRect();
+        return b.top >= view.top - 1 && b.bottom <= view.bottom + 1;
+      });
+      const cut = [...list.querySelectorAll<HTMLElement>('.ws-frame-header > [data-column=connection], .ws-frame-header > [data-column=opcode], [data-testid=frame-row] > [data-column=connection], [data-testid=frame-row] > [data-column=opcode]')]
+        .filter((el) => el.scrollWidth > el.clientWidth)
+        .map((el) => el.textContent);
+      return { rows: rows.length, cut: [...new Set(cut)] };
+    });
+    await page.screenshot({ path: artifactPath('stacked-list-height.png') });
+    await page.close();
+    expect(seen.cut).toEqual([]);
+    expect(seen.rows).toBeGreaterThanOrEqual(10);
+  }, 60_000);
+});
