@@ -53,7 +53,9 @@ describe('re-read rows in the list', () => {
   });
   it('many slices between two redraws are put in place once, all of them', () => {
     const queued: (() => void)[] = [];
-    const model = new CaptureModel((run) => void queued.push(run));
+    // A hand-driven clock: a flood's redraw waits for `later`, which queues like the schedule.
+    let clock = 1_000_000;
+    const model = new CaptureModel((run) => void queued.push(run), { now: () => (clock += 1000), later: (run) => void queued.push(run) });
     model.applySummaries(summaries(Array.from({ length: 100 }, (_, i) => row(i + 1, 'protobuf', `raw ${i + 1}`))));
     while (queued.length) queued.shift()!();
     const before = model.getSnapshot().rows;
