@@ -5,9 +5,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startDemoServer, DEMO_PATH, type DemoServer, type DemoServerOptions } from './server.js';
-import { PROTOBUF_PATH } from './streams/protobuf-schema.js';
-import { NESTED_PATH } from './streams/nested.js';
+import { startDemoServer, type DemoServer, type DemoServerOptions } from './server.js';
+import { startupLines } from './startup-lines.js';
 
 const DEFAULT_PORT = 8080;
 
@@ -42,13 +41,7 @@ async function main(): Promise<void> {
   const server = await start({ port: requestedPort(), staticDir: appBuilt ? staticDir : undefined });
   // Printed with "localhost" (the page and the socket share an origin that way); the server listens on 127.0.0.1.
   const origin = `localhost:${server.port}`;
-  const wsUrl = `ws://${origin}${DEMO_PATH}`;
-  console.log(`wirescope web inspector: http://${origin}/?connect=${encodeURIComponent(wsUrl)}`);
-  console.log(`paste-and-decode:        http://${origin}/paste.html`);
-  console.log(`demo WebSocket server:   ${wsUrl}`);
-  console.log(`protobuf with a schema:  http://${origin}/?connect=${encodeURIComponent(`ws://${origin}${PROTOBUF_PATH}`)} (schema: http://${origin}${PROTOBUF_PATH}/envelope.proto, trade.proto)`);
-  console.log(`nested and compressed:   http://${origin}/?connect=${encodeURIComponent(`ws://${origin}${NESTED_PATH}`)}`);
-  console.log('(Ctrl+C to stop)');
+  for (const line of startupLines(origin)) console.log(line);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

@@ -31,6 +31,12 @@ export async function compare(raw: Uint8Array, args: CompareArgs, progress: (tex
   if (unknown.length) return { stdout: '', stderr: `wirescope: unknown codec ${unknown.join(', ')}; codecs: ${CODEC_NAMES.join(', ')}\n`, code: 2 };
   const input = parseInput(raw, args.input);
   if (!input.ok) return { stdout: '', stderr: `wirescope: input is not ${args.input}: ${input.error} at character ${input.offset}\n`, code: 2 };
+  // A 0-byte frame (a WebSocket frame may be empty) is verdict `empty`, as `inspect` says:
+  // nothing to re-encode, not malformed (exit 0). A forced --format keeps that format's error.
+  if (input.bytes.length === 0 && args.format === 'auto') {
+    if (args.output === 'json') return { stdout: formatJson([], { frame: { format: null, bytes: 0, verdict: 'empty' } }) + '\n', stderr: '', code: 0 };
+    return { stdout: `empty, 0 bytes — ${EMPTY_INPUT}\n`, stderr: '', code: 0 };
+  }
   let frame;
   try {
     frame = frameValue(input.bytes, { format: args.format as 'auto' | FrameFormat, isText: args.text });
@@ -52,3 +58,6 @@ export async function compare(raw: Uint8Array, args: CompareArgs, progress: (tex
   if (keys) out.push('', formatKeyOverhead(keys, actuals));
   return { stdout: out.join('\n') + '\n', stderr: '', code: 0 };
 }
+
+/** `inspect`'s wording for a 0-byte input (the paste page's), for compare. */
+const EMPTY_INPUT = 'nothing to compare: the input is empty';

@@ -159,8 +159,17 @@ function make(spec: Spec): Codec {
   return codec;
 }
 
-/** Converts only when the value holds something beyond plain JSON. */
-const convertFor = (target: Target) => (value: unknown, f: ValueFeatures) => (isPlainJson(f) ? value : toTarget(value, target));
+/**
+ * Converts only when the value holds something beyond plain JSON, and once per target in
+ * a comparison (CBOR, stable and DAG share one tree; UBJSON, Ion and BSON another): on a
+ * 1 MB value each conversion is a full copy (issue 16 §1). The encoders only read it.
+ */
+const convertFor = (target: Target) => (value: unknown, f: ValueFeatures, cache: PrepareCache) => {
+  if (isPlainJson(f)) return value;
+  const key = `convert:${target}`;
+  if (!cache.has(key)) cache.set(key, toTarget(value, target));
+  return cache.get(key);
+};
 
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });

@@ -33,9 +33,31 @@ describe('the 1 MB budget lines, bounded', () => {
     let calls = 0;
     const fake = { t: 0 };
     const { timing } = time(() => ((fake.t += 30), calls++), { runs: 10, warmup: 1, budgetMs: 100, clock: () => fake.t });
-    // warm-up 1 call (30 ms: at WARMUP_MS or more, enough), then runs until 100 ms went into them: 4
-    expect(calls).toBe(5);
-    expect(timing.runs).toBe(4);
+    // warm-up 1 call (30 ms: at WARMUP_MS or more, enough), then runs until 100 ms went into
+    // the operation, its warm-up included (issue 16 §1: the budget is per operation): 3
+    expect(calls).toBe(4);
+    expect(timing.runs).toBe(3);
+  });
+
+  it('warm-up calls that ran at the settled speed are samples, and they need no calibration call', () => {
+    // A 1 MB encode of ~8 ms: the first call cold (16 ms), then 8 ms a call. Before, the
+    // settled warm-up calls were thrown away, a calibration call followed, then every run:
+    // 2 + 1 + 3 = 6 calls; now the two warm calls that agree are the first two samples: 4.
+    const fake = { t: 0 };
+    let calls = 0;
+    const { timing } = time(() => ((fake.t += calls++ === 0 ? 16 : 8), calls), { runs: 3, warmup: 1, budgetMs: 100, clock: () => fake.t });
+    expect(timing.runs).toBe(3);
+    expect(timing.medianMs).toBe(8);
+    expect(calls).toBe(4);
+  });
+
+  it('the cold first call is never a sample while the speed still changes', () => {
+    const fake = { t: 0 };
+    const costs = [12, 9, 6, 3, 3, 3, 3, 3, 3, 3, 3, 3];
+    let calls = 0;
+    const { timing } = time(() => ((fake.t += costs[calls++] ?? 3), calls), { runs: 3, warmup: 1, clock: () => fake.t });
+    expect(timing.maxMs).toBe(3);
+    expect(timing.runs).toBe(3);
   });
 
   it('a cancel between codecs stops the run with the rows so far', async () => {

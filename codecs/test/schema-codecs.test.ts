@@ -9,7 +9,7 @@ import { decodeProtobuf, encodeProtobuf } from '../compare/schema/protobuf-wire.
 
 /**
  * Issue 16 §3: schemas inferred from a session round-trip every frame they can hold, and
- * list the others with a reason. Normalization (documented in schema/avro.ts and
+ * list the others with a reason. Normalization (documented in schema/avro-schema.ts and
  * schema/protobuf-wire.ts): a key whose value is null, or an empty list, reads back as
  * absent / null; records come back as plain objects, bytes as Uint8Array.
  */
@@ -75,14 +75,14 @@ function roundTrips(codec: SchemaCodec, frames: readonly unknown[]): { encoded: 
 }
 
 describe('inferred schemas round-trip generated sessions', () => {
-  it('Avro (avsc): every frame decodes equal, or is listed with a reason', () => {
+  it('Avro: every frame decodes equal, or is listed with a reason', () => {
     fc.assert(
       fc.property(session, (frames) => {
         const codec = avroCodec(frames);
         // No frame with an Avro type (all hold bigints): the codec says so and every frame is listed.
         if (codec.unsupported) expect(codec.unsupported).toBe('no frame has an Avro type');
         const { mismatches } = roundTrips(codec, frames);
-        // avsc's long is a JS number: every frame with a bigint is listed, none silently lost.
+        // Avro has no bigint: every frame with a bigint is listed, none silently lost.
         const withBigint = frames.filter((f) => typeof f === 'object' && f !== null && !Array.isArray(f) && 'big' in f).length;
         expect(mismatches.length).toBeGreaterThanOrEqual(withBigint);
       }),

@@ -1,33 +1,30 @@
 /**
- * Avro as a session schema codec (issue 16 §3), kept apart from schema-codecs.ts because
- * avsc needs Node's `util` module: Node callers import it directly; a browser bundle can
- * alias 'util' to avsc-util-shim.ts. Passed to compareSession as `SessionOptions.avro`.
+ * Avro as a session schema codec (issue 16 §3): a schema inferred from the frames
+ * (avro-schema.ts: the decisions avsc's `Type.forValue` / `forTypes` made) and wirescope's
+ * own binary encoder (avro-binary.ts). No code generation and no Node modules, so it runs
+ * in the browser's worker as in the CLI (it was avsc's, CLI only: avsc needs Node's `util`
+ * and compiles record types with `new Function`; avsc stays a test dependency, the oracle).
  */
-import { Buffer } from 'buffer';
-import { avroMismatch, fromAvroOutput, hasWideInteger, mergeTypes, schemaOf, toAvroInput, typeOf, type AvroSchema } from './avro.js';
-import { unsupportedCodec, type SchemaCodec } from './schema-codecs.js';
+import { decodeAvro, encodeAvro } from './avro-binary.js';
+import { avroMismatch, inferAvroSchema, isStackOverflow, schemaJson, whyNoAvroType } from './avro-schema.js';
+import { unsupportedCodec, type SchemaCodec } from './schema-codec.js';
+
+export { AVRO_SAMPLE } from './avro-schema.js';
 
 const utf8 = new TextEncoder();
 
-/** Frames whose types are merged first; the rest are checked and merged in only when they do not fit. */
-export const AVRO_SAMPLE = 200;
-const AVRO_ROUNDS = 4;
-const AVRO_PER_ROUND = 100;
-
-/** `values[i]` undefined = frame i did not decode (it is left out of inference). */
-export function avroCodec(values: readonly unknown[]): SchemaCodec {
+/** `values[i]` undefined = frame i did not decode (left out of inference). */
+export function inferredAvroCodec(values: readonly unknown[]): SchemaCodec {
   const label = 'Avro (inferred)';
-  let schema: AvroSchema | null;
-  try {
-    schema = inferAvroSchema(values);
-  } catch (e) {
-    const message = (e as Error).message;
-    if (e instanceof EvalError || /unsafe-eval|Content Security Policy|Function/i.test(message)) return unsupportedCodec('avro', label, `avsc compiles record types with new Function, which this page's Content Security Policy forbids (${message})`);
-    return unsupportedCodec('avro', label, `avsc could not infer a schema: ${message}`);
+  // Frames the inference's last round already found fitting `type`: encode does not check them again.
+  const fits = new WeakSet<object>();
+  const type = inferAvroSchema(values, fits);
+  if (!type) {
+    // No frame has a type: each frame says what in it has none (not just "no frame has an Avro type").
+    const why = 'no frame has an Avro type';
+    return { ...unsupportedCodec('avro', label, why), encode: (value) => ({ mismatch: whyNoAvroType(value) ?? why }) };
   }
-  if (!schema) return unsupportedCodec('avro', label, 'no frame has an Avro type');
-  const { type, text } = schema;
-  const hasLong = text.includes('"long"');
+  const text = JSON.stringify(schemaJson(type));
   return {
     name: 'avro',
     label,
@@ -35,48 +32,18 @@ export function avroCodec(values: readonly unknown[]): SchemaCodec {
     schemaBytes: utf8.encode(text).length,
     unsupported: null,
     encode: (value) => {
-      const input = toAvroInput(value);
-      const why = avroMismatch(type, input);
-      if (why) return { mismatch: why };
       try {
-        const bytes = new Uint8Array(type.toBuffer(input));
-        // Rare: an integer beyond ±2^52 in a long field — check it survives (see avro.ts).
-        if (hasLong && hasWideInteger(value) && JSON.stringify(fromAvroOutput(type.fromBuffer(Buffer.from(bytes))), jsonSafe) !== JSON.stringify(fromAvroOutput(input), jsonSafe)) return { mismatch: 'an integer beyond ±2^52 in a long field: avsc writes longs as JS numbers, zigzag-encoded, and it would come back changed' };
-        return bytes;
+        const why = typeof value === 'object' && value !== null && fits.has(value) ? null : avroMismatch(type, value);
+        return why === null ? encodeAvro(type, value) : { mismatch: why };
       } catch (e) {
-        return { mismatch: `avsc could not write it: ${(e as Error).message}` };
+        // The checker and the encoder recurse per level, as avsc's did.
+        if (isStackOverflow(e)) return { mismatch: 'nested too deep for a recursive encoder (stack overflow)' };
+        throw e;
       }
     },
-    decode: (bytes) => fromAvroOutput(type.fromBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length))),
+    decode: (bytes) => decodeAvro(type, bytes),
   };
 }
 
-const jsonSafe = (_k: string, v: unknown): unknown => (v instanceof Uint8Array ? Array.from(v) : v);
-
-function inferAvroSchema(values: readonly unknown[]): AvroSchema | null {
-  const types = [];
-  let i = 0;
-  for (; i < values.length && types.length < AVRO_SAMPLE; i++) {
-    if (values[i] === undefined) continue;
-    const t = typeOf(values[i]);
-    if (!('mismatch' in t)) types.push(t);
-  }
-  let type = mergeTypes(types);
-  if (!type) return null;
-  for (let round = 0; round < AVRO_ROUNDS; round++) {
-    const extra = [];
-    for (let k = 0; k < values.length && extra.length < AVRO_PER_ROUND; k++) {
-      if (values[k] === undefined || type.isValid(toAvroInput(values[k]), { noUndeclaredFields: true })) continue;
-      const t = typeOf(values[k]);
-      if (!('mismatch' in t)) extra.push(t);
-    }
-    if (!extra.length) break;
-    try {
-      type = mergeTypes([type, ...extra])!;
-    } catch {
-      break; // types avsc cannot merge: those frames stay mismatches
-    }
-  }
-  return schemaOf(type);
-}
-
+/** The name the CLI and tests import. */
+export const avroCodec = inferredAvroCodec;

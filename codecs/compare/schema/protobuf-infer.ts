@@ -18,6 +18,8 @@ interface FieldAcc {
   repeated: boolean | null;
   message: MessageAcc | null;
   present: number;
+  /** The first value that no field type holds (what an omitted field reports). */
+  why: string | null;
 }
 
 interface MessageAcc {
@@ -29,6 +31,28 @@ interface MessageAcc {
 const I32 = 2 ** 31;
 const I64_MIN = -(1n << 63n);
 const I64_MAX = (1n << 63n) - 1n;
+
+/** What a value no field holds is (kindOf gives null), as the mismatches word it. */
+export function unheld(v: unknown): string {
+  if (typeof v === 'bigint') return 'a bigint beyond int64';
+  if (Array.isArray(v)) return 'a list';
+  return v === null ? 'null' : v === undefined ? 'undefined' : typeof v;
+}
+
+/**
+ * Why a value can have no field in an inferred schema, naming the item at fault in a list,
+ * or null when some field could hold it.
+ */
+export function whyNoField(v: unknown, at: string): string | null {
+  if (!Array.isArray(v)) return kindOf(v) === null ? `${at}: ${unheld(v)} (${typeof v === 'bigint' ? "the inferred schema's integers are int32 / int64" : 'no field type holds it'})` : null;
+  for (let i = 0; i < v.length; i++) {
+    const item = v[i];
+    if (item === null || item === undefined) return `${at}[${i}]: null inside a list (a repeated field has no null)`;
+    if (Array.isArray(item)) return `${at}[${i}]: a list inside a list (a repeated field holds no lists)`;
+    if (kindOf(item) === null) return `${at}[${i}]: ${unheld(item)} inside a list (no repeated field type holds it)`;
+  }
+  return null;
+}
 
 /** A scalar's kind, 'message' for a record, null for what no field can hold. */
 export function kindOf(v: unknown): Kind | null {
@@ -84,13 +108,17 @@ export class ProtobufInference {
       if (!isIdentifier(key) || v === null || v === undefined) continue;
       let f = m.fields.get(key);
       if (!f) {
-        f = { number: m.fields.size + 1, kind: null, repeated: null, message: null, present: 0 };
+        f = { number: m.fields.size + 1, kind: null, repeated: null, message: null, present: 0, why: null };
         m.fields.set(key, f);
       }
       const repeated = Array.isArray(v);
       if (f.repeated === null) f.repeated = repeated;
-      if (f.repeated !== repeated) continue;
+      if (f.repeated !== repeated) {
+        f.why ??= repeated ? 'a list, where other frames have one value' : 'one value, where other frames have a list';
+        continue;
+      }
       f.present++;
+      f.why ??= whyNoField(v, key);
       if (repeated) for (const item of v as unknown[]) this.observeValue(f, key, item);
       else this.observeValue(f, key, v);
     }
@@ -115,13 +143,18 @@ export class ProtobufInference {
       const done = built.get(m);
       if (done) return done;
       const fields: ProtoField[] = [];
-      const message: ProtoMessage = { name: m.name, fields };
+      const omitted = new Map<string, string>();
+      const message: { name: string; fields: ProtoField[]; omitted?: ReadonlyMap<string, string> } = { name: m.name, fields };
       built.set(m, message);
       for (const [name, f] of m.fields) {
-        if (f.kind === null) continue;
+        if (f.kind === null) {
+          omitted.set(name, f.why ?? 'no frame has a value Protobuf can hold');
+          continue;
+        }
         const type = f.kind === 'message' ? build(f.message!) : f.kind;
         fields.push({ name, number: f.number, type, repeated: f.repeated === true, optional: f.present < m.count });
       }
+      if (omitted.size) message.omitted = omitted;
       return message;
     };
     return build(this.root);

@@ -19,6 +19,12 @@ export interface ProtoField {
 export interface ProtoMessage {
   readonly name: string;
   readonly fields: readonly ProtoField[];
+  /**
+   * An inferred schema only: keys the frames had that got no field (no value Protobuf can
+   * hold), with what the first such value was; the encoder names it instead of "the key is
+   * not in the schema" (review defect 5). Absent when none, and on a loaded `.proto`.
+   */
+  readonly omitted?: ReadonlyMap<string, string>;
 }
 
 export const isIdentifier = (key: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*$/.test(key);

@@ -14,7 +14,7 @@
  * decodes as absent; an int64 beyond 2^53 decodes as a bigint, others as numbers.
  */
 import { isRecord } from '../features.js';
-import { kindOf } from './protobuf-infer.js';
+import { kindOf, unheld, whyNoField } from './protobuf-infer.js';
 import type { ProtoField, ProtoMessage, ProtoScalar } from './protobuf-shape.js';
 
 export class Mismatch extends Error {}
@@ -87,7 +87,7 @@ function checkScalar(type: ProtoScalar, v: unknown, path: string): void {
     (type === 'int64' && kind === 'int32') ||
     (type === 'double' && (kind === 'int32' || kind === 'int64') && typeof v === 'number');
   if (!fits) {
-    const what = kind === null ? (typeof v === 'bigint' ? 'a bigint beyond int64' : Array.isArray(v) ? 'a list' : v === null ? 'null' : typeof v) : kind;
+    const what = kind === null ? unheld(v) : kind;
     throw new Mismatch(`${path}: ${what} where the schema has ${type}`);
   }
 }
@@ -119,6 +119,11 @@ function writeMessage(w: Writer, m: ProtoMessage, obj: unknown, path: string): v
     const f = byName.get(key);
     // An empty list reads back as absent (normalization): no field needed for it.
     if (!f && Array.isArray(v) && v.length === 0) continue;
+    if (!f) {
+      // An inferred schema left the key out: say why (this frame's value, else the other frames').
+      const omitted = m.omitted?.get(key);
+      if (omitted !== undefined) throw new Mismatch(whyNoField(v, at) ?? `${at}: left out of the inferred schema (another value of this key: ${omitted.replace(/^[\w[\]]*: /, '')})`);
+    }
     if (!f) throw new Mismatch(`${at}: the key is not in the schema${/^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? '' : ' (not an identifier, which Protobuf field names must be)'}`);
     if (f.repeated) {
       if (!Array.isArray(v)) throw new Mismatch(`${at}: ${typeof v} where the schema has a repeated field`);

@@ -1,55 +1,26 @@
 /**
- * The schema codecs of a session comparison (issue 16 §3): Avro (avsc) and Protobuf
- * inferred from the session's frames, and Protobuf with a loaded `.proto`. Each is built
+ * The schema codecs of a session comparison (issue 16 §3): Avro and Protobuf inferred from
+ * the session's frames (wirescope's own inference and encoders, no code generation: they
+ * run in the browser's worker as in the CLI), and Protobuf with a loaded `.proto`. Each is built
  * once for the whole selection, then encodes frame by frame; a frame the schema cannot
  * hold comes back as a mismatch (the session lists it, it is never dropped silently).
  *
  * The schema's own size (what a receiver must be given once) is reported apart from the
  * messages: `.proto` text / Avro JSON schema as UTF-8.
- *
- * Avro lives in avro-codec.ts and is passed in (SessionOptions.avro): avsc needs Node's
- * `util` module, so importing it here would break the browser bundle of the session code.
  */
+import { unsupportedCodec, type SchemaCodec } from './schema-codec.js';
 import { ProtobufInference } from './protobuf-infer.js';
 import { loadProto } from './protobuf-loaded.js';
 import { printProto, type ProtoMessage } from './protobuf-shape.js';
 import { decodeProtobuf, encodeProtobuf } from './protobuf-wire.js';
 
-export type SchemaEncoded = Uint8Array | { readonly mismatch: string };
-
-export interface SchemaCodec {
-  readonly name: 'avro' | 'protobuf' | 'protobuf-loaded';
-  readonly label: string;
-  /** Null when the codec cannot run here (then `unsupported` says why). */
-  readonly schemaText: string | null;
-  readonly schemaBytes: number;
-  readonly unsupported: string | null;
-  encode(value: unknown): SchemaEncoded;
-  decode(bytes: Uint8Array): unknown;
-}
+export { unsupportedCodec, type SchemaCodec, type SchemaEncoded } from './schema-codec.js';
+// Avro has its own file so that a bundle of it holds no protobufjs (whose parser brings codegen).
+export { inferredAvroCodec } from './avro-codec.js';
 
 export const SCHEMA_CODEC_NAMES = ['avro', 'protobuf', 'protobuf-loaded'] as const;
 
 const utf8 = new TextEncoder();
-
-/** The Avro row's reason when no Avro codec is passed in. */
-/** Why the browser has no Avro row: avsc needs Node's util and compiles its codecs with `new Function`, which extension pages forbid. */
-export const AVRO_NOT_LOADED = 'Avro runs in the CLI only (wirescope compare --session): avsc compiles code with new Function, which extension pages forbid';
-
-
-export function unsupportedCodec(name: SchemaCodec['name'], label: string, why: string): SchemaCodec {
-  return {
-    name,
-    label,
-    schemaText: null,
-    schemaBytes: 0,
-    unsupported: why,
-    encode: () => ({ mismatch: why }),
-    decode: () => {
-      throw new Error(why);
-    },
-  };
-}
 
 function protobufCodec(name: 'protobuf' | 'protobuf-loaded', label: string, message: ProtoMessage, text: string): SchemaCodec {
   return {

@@ -49,7 +49,7 @@ function notes(rows: readonly SessionRow[]): string[] {
     if (r.connectionId !== null) continue;
     if (r.schema) {
       const s = r.schema;
-      seen.add(`${r.label}: schema ${int(s.bytes)} bytes, sent once — amortized over ${int(s.messages)} messages ${s.perMessage.toFixed(1)} bytes/message; messages + schema ${int(r.size + s.bytes)} bytes`);
+      seen.add(`${r.label}: schema ${int(s.bytes)} bytes, sent once — amortized over the ${int(s.messages)} messages it encoded${r.left ? ` (${int(r.left)} left out)` : ''}, ${s.perMessage.toFixed(1)} bytes/message; messages + schema ${int(r.size + s.bytes)} bytes`);
     }
     if (r.mismatches?.length && r.codec !== 'captured') {
       const shown = r.mismatches.slice(0, 5).map((m) => `#${m.message} ${m.reason}`).join('; ');

@@ -110,7 +110,7 @@ function reasons(rows: readonly SessionRow[], x: Extras): string[] {
 }
 
 const LEGEND =
-  'size = the messages as each codec encodes them; gzip / deflate / snappy / brotli each = every message compressed alone; schema = a schema codec\'s schema, sent once, and its share per message; wire = payloads + WebSocket frame headers (2/4/10 bytes, + the 4-byte mask client → server); permessage-deflate (RFC 7692) = one raw-deflate stream per direction with context takeover; "no context takeover" resets it per message; "as negotiated" uses the Sec-WebSocket-Extensions the capture recorded.';
+  'size = the messages as each codec encodes them; gzip / deflate / snappy / brotli each = every message compressed alone; schema = a schema codec\'s schema, sent once, and its share per message it encoded; wire = payloads + WebSocket frame headers (2/4/10 bytes, + the 4-byte mask client → server); permessage-deflate (RFC 7692) = one raw-deflate stream per direction with context takeover; "no context takeover" resets it per message; "as negotiated" uses the Sec-WebSocket-Extensions the capture recorded.';
 
 function machineLine(m: MachineInfo): string {
   return `${m.runtime}; ${m.os}; ${m.cores === null ? 'cores unknown' : `${m.cores} logical cores`}`;

@@ -16,7 +16,7 @@ import { codecByName, encodedBytes, type Codec } from '../codecs.js';
 import { frameValue, GZIP_FRAMING } from '../compare.js';
 import { toTarget } from '../convert.js';
 import { isPlainJson, scanValue, type ValueFeatures } from '../features.js';
-import { AVRO_NOT_LOADED, inferredProtobufCodec, loadedProtobufCodec, unsupportedCodec, type SchemaCodec } from '../schema/schema-codecs.js';
+import { inferredAvroCodec, inferredProtobufCodec, loadedProtobufCodec, type SchemaCodec } from '../schema/schema-codecs.js';
 import { BROTLI_NOT_IN_BROWSER, type BrotliCompressor } from './message-compressors.js';
 import { MessageSizeCache, type MessageSizes } from './message-sizes.js';
 import { STREAM_HASH_BITS } from './deflate-size.js';
@@ -57,7 +57,7 @@ export interface SchemaSize {
   /** The schema's own bytes (the `.proto` text, the Avro JSON schema), sent once. */
   readonly bytes: number;
   readonly text: string;
-  /** Messages the schema is spread over (the whole selection's). */
+  /** Messages the schema is spread over: those it encoded (the ones left out do not count). */
   readonly messages: number;
   /** bytes / messages. */
   readonly perMessage: number;
@@ -91,7 +91,7 @@ export interface SessionRow {
   readonly snappy?: number | null;
   /** Sum of each message brotli-compressed alone, or why there is none (browsers have no compressor). */
   readonly brotli?: number | { readonly unsupported: string } | null;
-  /** Schema codecs: the schema's own size, amortized over the selection's messages; null for the others. */
+  /** Schema codecs: the schema's own size, amortized over the messages it encoded; null for the others. */
   readonly schema?: SchemaSize | null;
   /** The messages left out (`left`), each with its reason (the first MAX_LISTED_MISMATCHES). */
   readonly mismatches?: readonly SessionMismatch[];
@@ -117,10 +117,7 @@ export interface SessionOptions {
   readonly brotli?: BrotliCompressor | null;
   /** Snappy per message (default true). */
   readonly snappy?: boolean;
-  /**
-   * The Avro codec (codecs/compare/schema/avro-codec.ts `avroCodec`): passed in because avsc
-   * needs Node's util module; without it the Avro rows say so.
-   */
+  /** Another Avro codec (tests); default: schema-codecs.ts `inferredAvroCodec`, which runs everywhere. */
   readonly avro?: (values: readonly unknown[]) => SchemaCodec;
   /** A loaded `.proto` text: adds (or, listed in `codecs`, runs) the 'protobuf-loaded' codec. */
   readonly protoText?: string;
@@ -304,7 +301,10 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
       if (!same.length) await account(added++);
       if (!(await tick('encode', name))) return;
     }
-    const schema = schemaCodec?.schemaText != null ? { bytes: schemaCodec.schemaBytes, text: schemaCodec.schemaText, messages: frames.length, perMessage: frames.length ? schemaCodec.schemaBytes / frames.length : 0 } : null;
+    // The schema is spread over the messages it encoded: the ones left out do not carry it (review defect 12).
+    let encoded = 0;
+    if (schemaCodec) for (const o of outputs) if (typeof o !== 'string') encoded++;
+    const schema = schemaCodec?.schemaText != null ? { bytes: schemaCodec.schemaBytes, text: schemaCodec.schemaText, messages: encoded, perMessage: encoded ? schemaCodec.schemaBytes / encoded : 0 } : null;
     const label = schemaCodec ? schemaCodec.label : labelOf(name, codec);
     let rows: SessionRow[];
     if (same.length && frames.length) rows = same[0].rows.map((r) => ({ ...r, codec: name, label, schema }));
@@ -358,7 +358,7 @@ function plainOf(value: unknown): unknown {
 
 function buildSchemaCodec(name: string, frames: readonly Frame[], options: SessionOptions): SchemaCodec {
   const values = frames.map((f) => ('error' in f.decoded ? undefined : f.decoded.plain));
-  if (name === 'avro') return options.avro ? options.avro(values) : unsupportedCodec('avro', 'Avro (inferred)', AVRO_NOT_LOADED);
+  if (name === 'avro') return (options.avro ?? inferredAvroCodec)(values);
   if (name === 'protobuf') return inferredProtobufCodec(values);
   if (!options.protoText) return loadedProtobufCodec('', undefined);
   return loadedProtobufCodec(options.protoText, options.protoMessage);

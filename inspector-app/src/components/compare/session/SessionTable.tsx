@@ -37,7 +37,7 @@ export function SessionTable({ rows, caption, testId, hideNegotiated }: { rows: 
             <th scope="col" title="each message deflated alone, summed">deflate each</th>
             {extra.snappy ? <th scope="col" title="each message Snappy-compressed alone, summed">snappy each</th> : null}
             {extra.brotli ? <th scope="col" title="each message brotli-compressed alone, summed">brotli each</th> : null}
-            {extra.schema ? <th scope="col" title="a schema codec's schema, sent once, and its share per message">schema (sent once)</th> : null}
+            {extra.schema ? <th scope="col" title="a schema codec's schema, sent once, and its share per message it encoded">schema (sent once)</th> : null}
             <th scope="col" title="payloads + WebSocket frame headers (2/4/10 bytes, +4 mask client → server), no compression">wire, plain</th>
             {variants.map((v) => (
               <th scope="col" key={v}>

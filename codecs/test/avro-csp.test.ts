@@ -1,0 +1,43 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { runSessionComparison, type SessionMessage } from '../compare/session/session.js';
+
+/**
+ * Extension pages' CSP forbids generating code (avsc compiled its record types with
+ * `new Function`, so the Avro row ran in the CLI only): the session comparison's Avro row —
+ * inference, encoding, decoding — must run with the global `Function` forbidden.
+ */
+const realFunction = globalThis.Function;
+afterEach(() => {
+  globalThis.Function = realFunction;
+});
+
+const utf8 = new TextEncoder();
+const messages: SessionMessage[] = Array.from({ length: 12 }, (_, i) => ({
+  connectionId: 'c',
+  direction: i % 3 ? 'server-to-client' : 'client-to-server',
+  opcode: 1,
+  data: utf8.encode(JSON.stringify({ type: 'trade', id: i, price: 10 + i / 4, tags: ['a', 'b'].slice(0, i % 3), ...(i % 4 ? {} : { note: `n${i}` }) })),
+}));
+
+describe('Avro generates no code', () => {
+  test('a session comparison with the Avro row runs with Function forbidden', async () => {
+    const calls: string[] = [];
+    globalThis.Function = new Proxy(realFunction, {
+      apply: (_t, _this, args) => {
+        calls.push(String(args.at(-1)).slice(0, 60));
+        throw new EvalError('code generation forbidden');
+      },
+      construct: (_t, args) => {
+        calls.push(String(args.at(-1)).slice(0, 60));
+        throw new EvalError('code generation forbidden');
+      },
+    });
+    const rows = await runSessionComparison(messages, { codecs: ['avro'] });
+    const total = rows.find((r) => r.codec === 'avro' && r.connectionId === null)!;
+    expect(calls).toEqual([]);
+    expect(total.messages).toBe(messages.length);
+    expect(total.left).toBe(0);
+    expect(total.size).toBeGreaterThan(0);
+    expect(JSON.parse(total.schema!.text).type).toBe('record');
+  });
+});
