@@ -16,6 +16,7 @@ import { stompDetector } from './protocols/stomp-detect.js';
 import { phoenixDetector } from './protocols/phoenix-detect.js';
 import { engineIoBinaryDetector } from './protocols/engineio-binary.js';
 import { findInvalidUtf8 } from './core/utf8.js';
+import { subprotocolHint, type SubprotocolHint } from './subprotocol.js';
 
 /**
  * Format detection from the bytes alone (plus whether the frame was text or binary). A
@@ -31,6 +32,12 @@ export interface DetectContext {
    * frames (`2a` is CBOR -11 and MessagePack 42; on a MessagePack connection it is 42).
    */
   readonly preferFormat?: string | null;
+  /**
+   * The connection's negotiated subprotocol (`mqtt`, `v12.stomp`, `wamp.2.msgpack`, …): its
+   * format is expected (as the connection's evidence would be) and ranked first when it reads
+   * the frame whole; never forced (codecs/subprotocol.ts).
+   */
+  readonly subprotocol?: string | null;
 }
 
 export interface Candidate {
@@ -38,6 +45,8 @@ export interface Candidate {
   /** 0..1 */
   readonly confidence: number;
   readonly reason: string;
+  /** What put it first besides the bytes: `subprotocol mqtt`. */
+  readonly chosenBy?: string;
   /** The validated index (depth 1), reused by `indexFrame` so the frame is walked once. */
   readonly index?: SpanIndex;
 }
@@ -296,7 +305,11 @@ export const detectors: Detector[] = [
   protobufDetector,
 ];
 
-export function detectFormat(bytes: Uint8Array, context: DetectContext = {}): Detection {
+export function detectFormat(bytes: Uint8Array, given: DetectContext = {}): Detection {
+  const hint = subprotocolHint(given.subprotocol);
+  // The subprotocol is the connection's word for its format: detectors treat it like the
+  // evidence of its earlier frames (an MQTT PINGREQ, a STOMP heart-beat).
+  const context: DetectContext = hint?.formats.length ? { ...given, preferFormat: hint.formats[0] } : given;
   const candidates: Candidate[] = [];
   const rejected: Rejection[] = [];
   for (const detector of detectors) {
@@ -313,5 +326,16 @@ export function detectFormat(bytes: Uint8Array, context: DetectContext = {}): De
   }
   candidates.sort((a, b) => b.confidence - a.confidence);
   rejected.sort((a, b) => b.error.offset - a.error.offset);
+  if (hint) rankHintedFirst(candidates, hint);
   return { candidates, rejected };
+}
+
+/** Moves the best candidate in a hinted format to the front (saying why); the others keep their order. */
+function rankHintedFirst(candidates: Candidate[], hint: SubprotocolHint): void {
+  const at = candidates.findIndex((c) => hint.formats.includes(c.format as never));
+  if (at < 0) return;
+  const chosenBy = `subprotocol ${hint.subprotocol}`;
+  const hinted = candidates[at];
+  candidates.splice(at, 1);
+  candidates.unshift({ ...hinted, chosenBy, reason: `by ${chosenBy}: ${hinted.reason}` });
 }

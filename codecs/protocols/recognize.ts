@@ -142,7 +142,8 @@ function recognizeValue(index: SpanIndex, root: number, context: RecognizeContex
       const body = fields(index, f.get(centrifugo)!);
       return { protocol: 'centrifugo', message: centrifugo, event: str(leaf(index, body.get('channel'))), id: str(leaf(index, f.get('id'))), quiet: centrifugo === 'ping' };
     }
-    if (f.size === 0 && sub.startsWith('centrifugo')) return { protocol: 'centrifugo', message: 'ping', quiet: true };
+    // centrifuge-js negotiates centrifuge-protobuf (and servers accept centrifuge-json).
+    if (f.size === 0 && sub.startsWith('centrifug')) return { protocol: 'centrifugo', message: 'ping', quiet: true };
     const socketIo = socketIoMsgpack(index, f);
     if (socketIo) return socketIo;
   }
