@@ -17,6 +17,7 @@ import { phoenixDetector } from './protocols/phoenix-detect.js';
 import { engineIoBinaryDetector } from './protocols/engineio-binary.js';
 import { findInvalidUtf8 } from './core/utf8.js';
 import { subprotocolHint, type SubprotocolHint } from './subprotocol.js';
+import { centrifugoMessages, centrifugoSide, readCentrifugoProtobuf } from './protocols/centrifugo-protobuf.js';
 
 /**
  * Format detection from the bytes alone (plus whether the frame was text or binary). A
@@ -287,6 +288,24 @@ const socketIoDetector: Detector = {
   },
 };
 
+/**
+ * Centrifugo over Protobuf: varint-length-delimited Commands / Replies, which nothing else reads
+ * whole. Tried only on a connection that negotiated `centrifuge-protobuf` (the bytes alone are
+ * too weak a sign); the better of the two readings (commands, replies) is the candidate.
+ */
+const centrifugoProtobufDetector: Detector = {
+  format: 'protobuf',
+  textFrames: false,
+  detect(bytes, context) {
+    if (bytes.length === 0 || subprotocolHint(context.subprotocol)?.subprotocol.toLowerCase() !== 'centrifuge-protobuf') return null;
+    const index = readCentrifugoProtobuf(bytes, { depth: 1 });
+    if (index.error) return { format: 'protobuf', error: index.error, index };
+    const n = centrifugoMessages(index).length;
+    const what = centrifugoSide(index) === 'reply' ? (n === 1 ? 'reply' : 'replies') : n === 1 ? 'command' : 'commands';
+    return { format: 'protobuf', confidence: 0.97, reason: `Centrifugo Protobuf, ${n} ${what}`, index };
+  },
+};
+
 export const detectors: Detector[] = [
   jsonDetector,
   ndjsonDetector,
@@ -302,6 +321,7 @@ export const detectors: Detector[] = [
   binaryDetector('msgpack', msgpackWalker, 0.72),
   crdtDetector('crdt-model', crdtModelWalker, 0.97, 'json-joy structural binary model: node tree and clock consume the frame exactly'),
   crdtDetector('crdt-patch', crdtPatchWalker, 0.95, 'json-joy binary patch: id, meta and valid operations consume the frame exactly'),
+  centrifugoProtobufDetector,
   protobufDetector,
 ];
 
