@@ -131,7 +131,8 @@ function readInOrder(frame: IngestFrame, store: FrameStore): DecodedFrame {
 /** The worker's request handlers, free of `postMessage` so tests call them directly. */
 export class WorkerHandlers {
   readonly store = new FrameStore();
-  readonly links = new ProtocolLinks();
+  /** (After `store`: the links ask it for a connection's subprotocol, so `mqtt` turns on MQTT reassembly from its first frame.) */
+  readonly links = new ProtocolLinks((id) => this.store.formats.subprotocol(id));
   private filter: ContentQuery | null = null;
 
   private index(frameId: number, format: Parameters<FrameStore['decoded']>[1]): SpanIndex | null {
