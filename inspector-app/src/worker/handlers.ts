@@ -166,11 +166,12 @@ export class WorkerHandlers {
   /**
    * A listed frame's row read again (the schema or its connection's message type changed):
    * as at ingest, but without feeding the connection's state again (compressed streams,
-   * protocol links, format evidence); a Socket.IO attachment keeps its row (null), which is
-   * about whose it is, not its bytes.
+   * protocol links, format evidence); a Socket.IO attachment, an MQTT packet reassembled from
+   * split frames and each of its parts keep their rows (null), which are about the frames
+   * around them, not their own bytes.
    */
   reread(frame: IngestFrame): FrameSummary | null {
-    if (this.links.attachment(frame.frameId)) return null;
+    if (this.links.ownsRow(frame.frameId)) return null;
     const decoded = readWithSchema(frame, this.store) ?? this.store.decodeAuto(frame, 1);
     const d = isPlainText(frame, decoded) ? { format: null, index: null } : decoded;
     const row = listRow(frame, decoded, recognizeProtocol(d.index, d.format, { subprotocol: this.store.formats.subprotocol(frame.connectionId) }), null);

@@ -124,6 +124,14 @@ export class ProtocolLinks {
     if (evidence) this.engineVersions.set(frame.connectionId, { ...evidence, frameId: frame.frameId });
   }
 
+  /**
+   * Whether a frame's list row says what its own bytes cannot (a Socket.IO attachment, an MQTT
+   * packet reassembled from split frames or one of its parts): a re-read keeps such a row.
+   */
+  ownsRow(frameId: number): boolean {
+    return this.attachmentOf.has(frameId) || this.mqtt.ownsRow(frameId);
+  }
+
   attachment(frameId: number): AttachmentOf | undefined {
     return this.attachmentOf.get(frameId);
   }
