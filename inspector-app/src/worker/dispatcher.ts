@@ -158,6 +158,7 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
       }
       case 'connection':
         handlers.setSubprotocol(message.connectionId, message.subprotocol);
+        if (message.url) handlers.links.setConnectionUrl(message.connectionId, message.url);
         return;
       case 'view': {
         // Rows in view are read now, while the flood goes on: the rows the user sees are complete.
