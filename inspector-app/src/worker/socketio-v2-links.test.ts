@@ -82,6 +82,18 @@ describe('socket.io 2.x in the worker', () => {
     session.dispose();
   });
 
+  it('a cleared list keeps the version the URL gave (the connection outlives its frames)', () => {
+    const { handlers } = ingest(s.capture.frames, s.url);
+    handlers.methods.clear({});
+    const rows = s.capture.frames.map((f, i) => {
+      const frame = { frameId: 100 + i, connectionId: 'c1', direction: f.direction, time: i, opcode: f.opcode, data: f.data };
+      handlers.store.add(frame);
+      return handlers.summarize(frame);
+    });
+    const event = rows.find((row) => row.protocol?.message === 'BINARY_EVENT')!;
+    expect(handlers.methods.decode({ frameId: event.frameId, format: 'auto' })!.links!.find((l) => l.text.startsWith('Engine.IO'))).toEqual({ text: 'Engine.IO v3 (socket.io 2.x): the URL says EIO=3', frameIds: [] });
+  });
+
   it('says v4 for socket.io 4 traffic (the server pings, CONNECT answers with a sid)', () => {
     const utf8 = (t: string) => new TextEncoder().encode(t);
     const v4: CapturedFrame[] = [
