@@ -14,7 +14,10 @@ import { Kind as K } from './core/kinds.js';
 import { mqttDetector } from './protocols/mqtt-detect.js';
 import { stompDetector } from './protocols/stomp-detect.js';
 import { phoenixDetector } from './protocols/phoenix-detect.js';
+import { engineIoBinaryDetector } from './protocols/engineio-binary.js';
 import { findInvalidUtf8 } from './core/utf8.js';
+import { subprotocolHint, type SubprotocolHint } from './subprotocol.js';
+import { centrifugoMessages, centrifugoSide, readCentrifugoProtobuf } from './protocols/centrifugo-protobuf.js';
 
 /**
  * Format detection from the bytes alone (plus whether the frame was text or binary). A
@@ -30,6 +33,12 @@ export interface DetectContext {
    * frames (`2a` is CBOR -11 and MessagePack 42; on a MessagePack connection it is 42).
    */
   readonly preferFormat?: string | null;
+  /**
+   * The connection's negotiated subprotocol (`mqtt`, `v12.stomp`, `wamp.2.msgpack`, …): its
+   * format is expected (as the connection's evidence would be) and ranked first when it reads
+   * the frame whole; never forced (codecs/subprotocol.ts).
+   */
+  readonly subprotocol?: string | null;
 }
 
 export interface Candidate {
@@ -37,6 +46,8 @@ export interface Candidate {
   /** 0..1 */
   readonly confidence: number;
   readonly reason: string;
+  /** What put it first besides the bytes: `subprotocol mqtt`. */
+  readonly chosenBy?: string;
   /** The validated index (depth 1), reused by `indexFrame` so the frame is walked once. */
   readonly index?: SpanIndex;
 }
@@ -277,10 +288,29 @@ const socketIoDetector: Detector = {
   },
 };
 
+/**
+ * Centrifugo over Protobuf: varint-length-delimited Commands / Replies, which nothing else reads
+ * whole. Tried only on a connection that negotiated `centrifuge-protobuf` (the bytes alone are
+ * too weak a sign); the better of the two readings (commands, replies) is the candidate.
+ */
+const centrifugoProtobufDetector: Detector = {
+  format: 'protobuf',
+  textFrames: false,
+  detect(bytes, context) {
+    if (bytes.length === 0 || subprotocolHint(context.subprotocol)?.subprotocol.toLowerCase() !== 'centrifuge-protobuf') return null;
+    const index = readCentrifugoProtobuf(bytes, { depth: 1 });
+    if (index.error) return { format: 'protobuf', error: index.error, index };
+    const n = centrifugoMessages(index).length;
+    const what = centrifugoSide(index) === 'reply' ? (n === 1 ? 'reply' : 'replies') : n === 1 ? 'command' : 'commands';
+    return { format: 'protobuf', confidence: 0.97, reason: `Centrifugo Protobuf, ${n} ${what}`, index };
+  },
+};
+
 export const detectors: Detector[] = [
   jsonDetector,
   ndjsonDetector,
   socketIoDetector,
+  engineIoBinaryDetector,
   textDetector,
   mqttDetector,
   stompDetector,
@@ -291,10 +321,15 @@ export const detectors: Detector[] = [
   binaryDetector('msgpack', msgpackWalker, 0.72),
   crdtDetector('crdt-model', crdtModelWalker, 0.97, 'json-joy structural binary model: node tree and clock consume the frame exactly'),
   crdtDetector('crdt-patch', crdtPatchWalker, 0.95, 'json-joy binary patch: id, meta and valid operations consume the frame exactly'),
+  centrifugoProtobufDetector,
   protobufDetector,
 ];
 
-export function detectFormat(bytes: Uint8Array, context: DetectContext = {}): Detection {
+export function detectFormat(bytes: Uint8Array, given: DetectContext = {}): Detection {
+  const hint = subprotocolHint(given.subprotocol);
+  // The subprotocol is the connection's word for its format: detectors treat it like the
+  // evidence of its earlier frames (an MQTT PINGREQ, a STOMP heart-beat).
+  const context: DetectContext = hint?.formats.length ? { ...given, preferFormat: hint.formats[0] } : given;
   const candidates: Candidate[] = [];
   const rejected: Rejection[] = [];
   for (const detector of detectors) {
@@ -311,5 +346,16 @@ export function detectFormat(bytes: Uint8Array, context: DetectContext = {}): De
   }
   candidates.sort((a, b) => b.confidence - a.confidence);
   rejected.sort((a, b) => b.error.offset - a.error.offset);
+  if (hint) rankHintedFirst(candidates, hint);
   return { candidates, rejected };
+}
+
+/** Moves the best candidate in a hinted format to the front (saying why); the others keep their order. */
+function rankHintedFirst(candidates: Candidate[], hint: SubprotocolHint): void {
+  const at = candidates.findIndex((c) => hint.formats.includes(c.format as never));
+  if (at < 0) return;
+  const chosenBy = `subprotocol ${hint.subprotocol}`;
+  const hinted = candidates[at];
+  candidates.splice(at, 1);
+  candidates.unshift({ ...hinted, chosenBy, reason: `by ${chosenBy}: ${hinted.reason}` });
 }

@@ -34,6 +34,7 @@ export { positionLabel } from './core/position-label.js';
 export { cborTagPreview, tagContentLabel, throughSelfDescribe } from './cbor/known-tags.js';
 export { fieldCosts, type FieldCost, type FieldCostReport, type FieldCostOptions } from './core/field-cost.js';
 export { annotatedHex, type AnnotateOptions } from './core/annotate.js';
+export { subprotocolHint, type SubprotocolHint } from './subprotocol.js';
 export { detectFormat, detectors, type Detection, type Candidate, type Rejection, type Detector, type DetectContext } from './detect.js';
 export { parseInput, parseHex, parseBase64, type InputMode, type InputEncoding, type ParsedInput, type ParseInputOptions } from './input.js';
 export { cborWalker, msgpackWalker, jsonWalker, ndjsonWalker, textWalker, protobufWalker, socketIoWalker, crdtModelWalker, crdtPatchWalker };
@@ -41,6 +42,8 @@ export { socketIoPacket, type SocketIoPacket } from './protocols/socketio-walker
 export { mqttWalker, mqttPackets, type MqttPacket } from './protocols/mqtt-walker.js';
 export { stompWalker, stompFrames, type StompFrame } from './protocols/stomp-walker.js';
 export { phoenixWalker, phoenixBinary, type PhoenixBinary } from './protocols/phoenix-walker.js';
+export { readCentrifugoProtobuf, centrifugoMessages, centrifugoSide, type CentrifugoMessage, type CentrifugoReadOptions } from './protocols/centrifugo-protobuf.js';
+export { engineIoVersionFromUrl, engineIoVersionEvidence, type EngineIoVersion, type VersionEvidence } from './protocols/engineio-version.js';
 export { recognizeProtocol, type ProtocolInfo, type RecognizeContext } from './protocols/recognize.js';
 export { nearMissConfidence } from './near-miss.js';
 export { crdtByteSplit, nodeByteSplit, crdtClockTable, crdtExtensionOf } from './crdt/model-walker.js';
@@ -80,6 +83,12 @@ export interface DecodeOptions {
   readonly isText?: boolean;
   /** The format the connection's other frames decoded as (breaks ties on tiny frames). */
   readonly preferFormat?: string | null;
+  /**
+   * The connection's negotiated WebSocket subprotocol (`mqtt`, `v12.stomp`, `wamp.2.msgpack`,
+   * …): its format is ranked first when it reads the frame whole, never forced
+   * (codecs/subprotocol.ts); `chosenBy` then says so.
+   */
+  readonly subprotocol?: string | null;
   /** Caps on inflating a compressed frame (default: 64 MiB, 500:1 past 1 MiB; codecs/nested/inflate.ts). */
   readonly inflateLimits?: InflateLimits;
   /** Read the bytes as they are: no gzip / zlib / deflate reading (the content of a frame already inflated). */
@@ -104,6 +113,8 @@ export interface DecodedFrame {
   /** What detection found (null when the format was forced). */
   readonly detection: Detection | null;
   readonly verdict: FrameVerdict;
+  /** What besides the bytes chose the format: `subprotocol mqtt` (absent: the bytes alone). */
+  readonly chosenBy?: string;
   /**
    * A compressed frame (gzip, zlib, raw deflate, or a message of a per-connection stream):
    * how, its sizes, and why inflating stopped. `index` then reads the decompressed bytes
@@ -178,7 +189,7 @@ export function decodeInflated(compressedBytes: number, method: CompressionKind,
 }
 
 function detectAndDecode(bytes: Uint8Array, options: DecodeOptions, depth: number): DecodedFrame {
-  const detection = detectFormat(bytes, { isText: options.isText, preferFormat: options.preferFormat });
+  const detection = detectFormat(bytes, { isText: options.isText, preferFormat: options.preferFormat, subprotocol: options.subprotocol });
   const best = detection.candidates[0];
   const furthest = nearestReading(detection.rejected, bytes.length);
   // A text frame that opens like a JSON object or array but is not JSON, or a Socket.IO packet
@@ -188,8 +199,9 @@ function detectAndDecode(bytes: Uint8Array, options: DecodeOptions, depth: numbe
   }
   // Protobuf has no magic and reads many byte strings whole: a frame of a known format that
   // was clearly cut short (read validly to its end, then more wanted) stays "malformed X".
-  const strongNearMiss = best?.format === 'protobuf' && furthest?.index && nearMissConfidence(furthest, bytes.length) >= STRONG_NEAR_MISS;
-  if (best?.index && !strongNearMiss) return { format: best.format as FrameFormat, index: deepen(best.index, depth), error: null, detection, verdict: 'decoded' };
+  // (Unless the connection's subprotocol says Protobuf.)
+  const strongNearMiss = best?.format === 'protobuf' && !best.chosenBy && furthest?.index && nearMissConfidence(furthest, bytes.length) >= STRONG_NEAR_MISS;
+  if (best?.index && !strongNearMiss) return { format: best.format as FrameFormat, index: deepen(best.index, depth), error: null, detection, verdict: 'decoded', ...(best.chosenBy ? { chosenBy: best.chosenBy } : {}) };
   // Nothing decoded whole: a reading that got far and looks like real data is a malformed
   // frame of that format (with its partial tree); anything else is unknown.
   // A frame of a few bytes is too short to look foreign: its nearest reading's error says more.

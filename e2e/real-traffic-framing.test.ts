@@ -164,4 +164,23 @@ describe('framing protocols in the web inspector', () => {
     await expect.poll(() => page.locator('[data-testid=frame-row].ws-quiet').count(), { timeout: 5000 }).toBe(0);
     await close(page);
   }, 30_000);
+  it('connected with subprotocol mqtt (typed in the connect bar): the detail says the format came "by subprotocol mqtt"', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(new URL('index.html', server.httpUrl).href);
+    await page.getByTestId('url-input').fill(mqttUrl());
+    await page.getByLabel('Subprotocols (comma separated)').fill('mqtt');
+    await page.getByTestId('connect-button').click();
+    // The demo server grants the first subprotocol offered: the browser's WebSocket.protocol is "mqtt".
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=frame-row] [data-column=event]')].some((c) => c.textContent?.includes('PINGRESP')), undefined, { timeout: 15_000, polling: 200 });
+    await page.getByTestId('pause-button').click();
+    const pingId = await page.locator('[data-testid=frame-row]', { has: page.locator('[data-column=event]', { hasText: 'PINGRESP' }) }).first().getAttribute('data-frame-id');
+    await page.locator(`[data-testid=frame-row][data-frame-id="${pingId}"]`).dispatchEvent('mousedown');
+    await page.locator(`[data-testid=frame-detail][data-frame-id="${pingId}"]`).waitFor();
+    await expect.poll(() => page.getByTestId('tab-info').textContent(), { timeout: 5000 }).toMatch(/^mqtt by subprotocol mqtt · 2 B/);
+    expect(await cellText(page, pingId!, 'format')).toBe('mqtt');
+    await page.close();
+    expect(errors, 'uncaught errors in the page').toEqual([]);
+  }, 30_000);
 });

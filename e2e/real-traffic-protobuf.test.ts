@@ -3,7 +3,8 @@
  * (market.v1.Envelope frames, demo-server/protobuf/*.proto). Without the schema a frame shows
  * the raw wire tree (fields by number) and a field reads as bytes in one click ("read as");
  * after loading both .proto files through the Schemas
- * dialog it shows field names, and a named field highlights exactly its bytes in the hex view.
+ * dialog it shows field names (in the open frame, and in the preview of rows listed before the
+ * schema came), and a named field highlights exactly its bytes in the hex view.
  * Needs dist/app (npm run build:app) and /usr/bin/chromium; fails, never skips, without them.
  */
 import { readFileSync } from 'node:fs';
@@ -66,11 +67,20 @@ describe('Protobuf frames from the demo server', () => {
     const asBytes = (await treeRows(page)).find((r) => r.path === '${2}')!;
     expect([asBytes.start, asBytes.end, asBytes.expanded]).toEqual([raw2.start, raw2.end, null]); // same span, now a leaf
 
+    // A row listed before the schema, never opened: its preview has fields by number.
+    const listed = page.locator('[data-testid=frame-row]').nth(1);
+    const listedId = await listed.getAttribute('data-frame-id');
+    const listedPreview = () => page.locator(`[data-testid=frame-row][data-frame-id="${listedId}"] [data-column=preview]`).textContent();
+    expect(await listedPreview()).toMatch(/^\{1: \d+ .*2: \{/);
+
     // Load envelope.proto and trade.proto (it imports trade.proto) through the file picker.
     await page.getByTestId('schemas-button').click();
     await page.getByTestId('schema-file-input').setInputFiles(protoFiles());
     await expect.poll(() => page.getByRole('list', { name: 'Loaded .proto files' }).textContent(), { timeout: 5000 }).toContain('trade.proto');
     expect(await page.getByTestId('schema-error').count()).toBe(0);
+    // The rows already listed are read again in the worker: the dialog says how far, the row has field names.
+    await expect.poll(() => page.getByTestId('schema-reread').textContent(), { timeout: 10_000 }).toMatch(/^Listed binary frames read again: \d+\.$/);
+    await expect.poll(listedPreview, { timeout: 10_000 }).toMatch(/^\{seq: \d+, sent_at: /);
     await page.getByTestId('schemas-button').click();
 
     // The open frame reads again with the schema: field names.

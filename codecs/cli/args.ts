@@ -14,6 +14,8 @@ export interface InspectArgs {
   readonly protos: readonly string[];
   /** `--type pkg.Msg`: the message type (default with --proto: rank the types by fit). */
   readonly type: string | null;
+  /** `--subprotocol NAME`: the connection's negotiated WebSocket subprotocol (detection evidence). */
+  readonly subprotocol: string | null;
 }
 
 export interface CompareArgs {
@@ -73,6 +75,10 @@ Options:
                                     among the files given); the frame is read as Protobuf
   --type pkg.Msg                    the message type (default: try every type of the
                                     schema and use the best fit, saying so)
+  --subprotocol NAME                the connection's negotiated Sec-WebSocket-Protocol
+                                    (mqtt, v12.stomp, graphql-transport-ws, wamp.2.json,
+                                    wamp.2.msgpack, centrifuge-json, ...): its format is
+                                    tried first and its protocol named; never forced
   -h, --help                        this help
   --version                         print the version
 
@@ -121,6 +127,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       top: (v.get('--top') as number | undefined) ?? 5,
       protos: (v.get('--proto') as string[] | undefined) ?? [],
       type: (v.get('--type') as string | undefined) ?? null,
+      subprotocol: (v.get('--subprotocol') as string | undefined) ?? null,
     };
   }
   const codecs = v.get('--codecs') as string | undefined;
@@ -158,6 +165,7 @@ const INSPECT_OPTIONS: Record<string, OptionSpec> = {
   '--top': { min: 0, max: Number.MAX_SAFE_INTEGER },
   '--proto': 'list',
   '--type': 'text',
+  '--subprotocol': 'text',
 };
 const COMPARE_OPTIONS: Record<string, OptionSpec> = {
   ...COMMON_OPTIONS,

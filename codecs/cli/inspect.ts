@@ -1,4 +1,4 @@
-import { compressionSummary, decodeFrame, FRAME_FORMATS, recognizeProtocol, type FrameFormat } from '../index.js';
+import { compressionSummary, decodeFrame, FRAME_FORMATS, recognizeProtocol, subprotocolHint, type FrameFormat } from '../index.js';
 import { crdtByteSplit, crdtClockTable } from '../crdt/model-walker.js';
 import { decodeCrdt, type CrdtCandidate } from '../crdt/codecs.js';
 import { parseInput } from '../input.js';
@@ -30,7 +30,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
   const bytes = input.bytes;
   const withSchema = schema ? schemaFrame(bytes, schema, args.type) : null;
   if (withSchema && 'error' in withSchema) return { stdout: '', stderr: '', malformed: false, usageError: withSchema.error };
-  const frame = withSchema ? withSchema.frame : decodeFrame(bytes, { format: args.format as 'auto' | FrameFormat, depth: args.depth, isText: args.text });
+  const frame = withSchema ? withSchema.frame : decodeFrame(bytes, { format: args.format as 'auto' | FrameFormat, depth: args.depth, isText: args.text, subprotocol: args.subprotocol });
   const { index, error } = frame;
   const root = index?.root ?? -1;
   const crdtFrame = frame.format === 'crdt-model' || frame.format === 'crdt-patch';
@@ -40,7 +40,10 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
   const attribution = index && root >= 0 ? frameAttribution(index) : null;
   const heaviest = index && root >= 0 ? heaviestPaths(index, args.top, { leavesOnly: true }) : [];
   // The framing protocol around the payload (Socket.IO, Phoenix, MQTT, STOMP, …), when it says one.
-  const protocol = recognizeProtocol(index, frame.format);
+  const subprotocol = args.subprotocol ?? undefined;
+  const protocol = recognizeProtocol(index, frame.format, { subprotocol });
+  // A subprotocol wirescope does not know is no evidence: say so rather than let it pass unnoticed.
+  const unknownSubprotocol = subprotocol !== undefined && !subprotocolHint(subprotocol) ? `note: subprotocol ${subprotocol} is not one wirescope knows; detected from the bytes alone\n` : '';
 
   if (args.json) {
     const parts: string[] = [
@@ -49,10 +52,12 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
       `"format":${JSON.stringify(frame.format)}`,
       `"verdict":${JSON.stringify(frame.verdict)}`,
     ];
+    if (subprotocol !== undefined) parts.push(`"subprotocol":${JSON.stringify(subprotocol)}`);
+    if (frame.chosenBy) parts.push(`"chosenBy":${JSON.stringify(frame.chosenBy)}`);
     if (frame.detection) {
       parts.push(
         `"detection":${JSON.stringify({
-          candidates: frame.detection.candidates.map((c) => ({ format: c.format, confidence: round(c.confidence), reason: c.reason })),
+          candidates: frame.detection.candidates.map((c) => ({ format: c.format, confidence: round(c.confidence), reason: c.reason, ...(c.chosenBy ? { chosenBy: c.chosenBy } : {}) })),
           rejected: frame.detection.rejected.map((r) => ({ format: r.format, error: r.error })),
         })}`,
       );
@@ -66,12 +71,12 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
     if (split && index) parts.push(`"crdt":${JSON.stringify({ ...split, clock: crdtClockTable(index) })}`);
     if (crdt) parts.push(`"crdt":${JSON.stringify(crdtReading(crdt), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? Array.from(v) : v))}`);
     parts.push(`"root":${index ? nodeTreeJson(index, root) : 'null'}`);
-    return { stdout: `{${parts.join(',')}}\n`, stderr: '', malformed: error !== null };
+    return { stdout: `{${parts.join(',')}}\n`, stderr: unknownSubprotocol, malformed: error !== null };
   }
 
   // A 0-byte frame (a WebSocket frame may be empty): one verdict, worded as the paste page
   // words it; not malformed, so exit 0 (README, CLI).
-  if (frame.verdict === 'empty') return { stdout: `empty, 0 bytes — ${EMPTY_INPUT}\n`, stderr: '', malformed: false };
+  if (frame.verdict === 'empty') return { stdout: `empty, 0 bytes — ${EMPTY_INPUT}\n`, stderr: unknownSubprotocol, malformed: false };
   const out: string[] = [];
   const detected = frame.detection?.candidates[0];
   out.push(
@@ -114,7 +119,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
   for (const w of index?.warnings ?? []) out.push(`warning: ${w.message}`);
   // A compressed frame that did not inflate whole: the inflate error is the news, whatever its partial content reads as.
   const noFormat = frame.detection !== null && frame.detection.candidates.length === 0 && !frame.compression?.error;
-  const stderr = noFormat ? noFormatReport(frame.detection!, bytes.length, frame.decompressed ?? bytes, args.text) : error ? `error: ${error.message} (${error.code}, offset ${error.offset})\n` : '';
+  const stderr = unknownSubprotocol + (noFormat ? noFormatReport(frame.detection!, bytes.length, frame.decompressed ?? bytes, args.text) : error ? `error: ${error.message} (${error.code}, offset ${error.offset})\n` : '');
   return { stdout: out.join('\n') + '\n', stderr, malformed: error !== null };
 }
 

@@ -277,8 +277,8 @@ export interface FrameValue {
  * The value a frame carries (decodeFrame, then `index.value(index.root)`): for json-joy
  * model frames the document's view. Throws a RangeError when the frame does not decode whole.
  */
-export function frameValue(bytes: Uint8Array, options: { readonly format?: 'auto' | FrameFormat; readonly isText?: boolean } = {}): FrameValue {
-  const frame = decodeFrame(bytes, { format: options.format, isText: options.isText });
+export function frameValue(bytes: Uint8Array, options: { readonly format?: 'auto' | FrameFormat; readonly isText?: boolean; readonly subprotocol?: string } = {}): FrameValue {
+  const frame = decodeFrame(bytes, { format: options.format, isText: options.isText, subprotocol: options.subprotocol });
   if (!frame.index || !frame.format || frame.error) {
     const e = frame.error;
     throw new RangeError(e ? `the frame does not decode: ${e.message}` : 'the frame does not decode');

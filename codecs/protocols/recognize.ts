@@ -4,6 +4,8 @@ import { SOCKET_IO_TYPES, socketIoPacket } from './socketio-walker.js';
 import { mqttPackets } from './mqtt-walker.js';
 import { stompFrames } from './stomp-walker.js';
 import { phoenixBinary } from './phoenix-walker.js';
+import { isEngineIoBinary } from './engineio-binary.js';
+import { centrifugoProtobufInfo, centrifugoSide, readCentrifugoProtobuf } from './centrifugo-protobuf.js';
 
 /**
  * The framing protocol a decoded frame belongs to, from its shape (and the connection's
@@ -68,7 +70,8 @@ export function recognizeProtocol(index: SpanIndex | null, format: string | null
   if (!index || index.root < 0 || index.error) return null;
   if (format === 'socketio') {
     const p = socketIoPacket(index);
-    if (!p) return null;
+    // Engine.IO v3's binary frames (`04` + data): whose attachment it is, the worker knows.
+    if (!p) return isEngineIoBinary(index) ? { protocol: 'engine.io', message: 'binary message' } : null;
     if (!p.socketType) return { protocol: 'engine.io', message: p.engineType, quiet: p.engineType === 'ping' || p.engineType === 'pong' || p.engineType === 'noop' };
     return {
       protocol: 'socket.io',
@@ -77,6 +80,14 @@ export function recognizeProtocol(index: SpanIndex | null, format: string | null
       id: p.ack !== null ? String(p.ack) : undefined,
       ...(p.attachments > 0 ? { attachments: p.attachments } : {}),
     };
+  }
+  // Centrifugo's Protobuf commands / replies (read by readCentrifugoProtobuf); a raw Protobuf
+  // reading on a `centrifuge-protobuf` connection is read again as them.
+  if (format === 'protobuf') {
+    if (centrifugoSide(index)) return centrifugoProtobufInfo(index);
+    if (context.subprotocol !== 'centrifuge-protobuf') return null;
+    const read = readCentrifugoProtobuf(index.bytes);
+    return read.error ? null : centrifugoProtobufInfo(read);
   }
   if (format === 'mqtt') return mqttInfo(index);
   if (format === 'stomp') return stompInfo(index);
@@ -131,7 +142,8 @@ function recognizeValue(index: SpanIndex, root: number, context: RecognizeContex
       const body = fields(index, f.get(centrifugo)!);
       return { protocol: 'centrifugo', message: centrifugo, event: str(leaf(index, body.get('channel'))), id: str(leaf(index, f.get('id'))), quiet: centrifugo === 'ping' };
     }
-    if (f.size === 0 && sub.startsWith('centrifugo')) return { protocol: 'centrifugo', message: 'ping', quiet: true };
+    // centrifuge-js negotiates centrifuge-protobuf (and servers accept centrifuge-json).
+    if (f.size === 0 && sub.startsWith('centrifug')) return { protocol: 'centrifugo', message: 'ping', quiet: true };
     const socketIo = socketIoMsgpack(index, f);
     if (socketIo) return socketIo;
   }

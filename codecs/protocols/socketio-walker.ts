@@ -22,7 +22,8 @@ export const SOCKET_IO_TYPES = ['CONNECT', 'DISCONNECT', 'EVENT', 'ACK', 'CONNEC
 
 export interface SocketIoPacket {
   readonly engineType: (typeof ENGINE_IO_TYPES)[number];
-  readonly socketType: (typeof SOCKET_IO_TYPES)[number] | null;
+  /** Type 4 is `ERROR` in socket.io 2.x (protocol v4) when its payload is a string, `CONNECT_ERROR` since. */
+  readonly socketType: (typeof SOCKET_IO_TYPES)[number] | 'ERROR' | null;
   readonly attachments: number;
   readonly namespace: string;
   readonly ack: number | null;
@@ -83,8 +84,8 @@ export const socketIoWalker: FormatWalker = {
   },
 };
 
-/** The most nodes a header records: the root, five entries of two nodes, the payload's key. */
-const HEADER_NODES = 12;
+/** The most nodes a header records: the root, six entries of two nodes (a socket.io 2.x namespace's query among them), the payload's key. */
+const HEADER_NODES = 14;
 
 /** Whether `node` is one of the packet's own nodes (not the root, not in the payload). */
 function isHeader(index: SpanIndex, node: number): boolean {
@@ -225,11 +226,13 @@ function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): voi
   let ack: number | null = null;
   let payloadNode = -1;
   let event: string | null = null;
+  let socketNode = -1;
 
   if (engineType === 'message' && pos < len && isDigit(bytes[pos]) && bytes[pos] <= 0x36) {
     socketType = SOCKET_IO_TYPES[bytes[pos] - 0x30];
     entries++;
     if (record) prev = addPart(store, data, prev, 'socket.io', pos, pos + 1, socketType, Kind.text);
+    socketNode = prev;
     pos++;
     if (socketType === 'BINARY_EVENT' || socketType === 'BINARY_ACK') {
       const end = digitsEnd(bytes, pos, len);
@@ -242,10 +245,18 @@ function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): voi
     if (bytes[pos] === 0x2f) {
       let comma = pos;
       while (comma < len && bytes[comma] !== 0x2c && bytes[comma] !== 0x5b && bytes[comma] !== 0x7b) comma++;
-      namespace = textDecoder.decode(bytes.subarray(pos, comma));
+      // socket.io 2.x joins a namespace with its query: `40/admin?token=abc,`.
+      let nameEnd = pos;
+      while (nameEnd < comma && bytes[nameEnd] !== 0x3f) nameEnd++;
+      const query = nameEnd < comma ? nameEnd - pos : -1;
+      namespace = textDecoder.decode(bytes.subarray(pos, nameEnd));
       const end = bytes[comma] === 0x2c ? comma + 1 : comma;
       entries++;
-      if (record) prev = addPart(store, data, prev, 'namespace', pos, end, namespace, Kind.text);
+      if (record) prev = addPart(store, data, prev, 'namespace', pos, query >= 0 ? nameEnd : end, namespace, Kind.text);
+      if (query >= 0) {
+        entries++;
+        if (record) prev = addPart(store, data, prev, 'query', nameEnd, end, textDecoder.decode(bytes.subarray(nameEnd + 1, comma)), Kind.text);
+      }
       pos = end;
     }
     const end = digitsEnd(bytes, pos, len);
@@ -257,7 +268,9 @@ function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): voi
     }
   }
   if (pos < len) {
-    const isJson = bytes[pos] === 0x7b || bytes[pos] === 0x5b || (engineType !== 'message' && bytes[pos] === 0x22);
+    // socket.io 2.x's ERROR carries a JSON string: `44/locked,"Not authorized"`.
+    const v2Error = socketType === 'CONNECT_ERROR' && bytes[pos] === 0x22;
+    const isJson = bytes[pos] === 0x7b || bytes[pos] === 0x5b || v2Error || (engineType !== 'message' && bytes[pos] === 0x22);
     if (!isJson || socketType === null) {
       // Engine.IO's own payloads (open's JSON handshake aside) are plain text: `2probe`, or a
       // message sent with the engine alone (`4hello`).
@@ -276,6 +289,10 @@ function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): voi
       entries++;
       payloadNode = jsonPart(index, data, prev, pos, isEvent && depth === 1 ? 2 : depth, depthAfterError);
       if (payloadNode === -2) return;
+      if (v2Error) {
+        socketType = 'ERROR';
+        if (socketNode >= 0) data.values[socketNode] = socketType;
+      }
       if (isEvent) event = eventName(bytes, pos, len);
     }
   }

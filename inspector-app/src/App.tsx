@@ -122,7 +122,7 @@ export function App(props: AppProps): ReactElement {
     async (file: File) => {
       const result = importCaptureFile(new Uint8Array(await file.arrayBuffer()));
       if ('error' in result) return setNotice(`${file.name}: ${result.error}`);
-      for (const c of result.connections) session.model.addImportedConnection(c);
+      for (const c of result.connections) session.importConnection(c);
       session.ingest(result.frames);
       setNotice(`${file.name}: ${plural(result.frames.length, 'frame')} from ${plural(result.connections.length, 'connection')}${result.errors.length ? `; ${plural(result.errors.length, 'problem')}: ${result.errors.slice(0, 3).join('; ')}` : ''}`);
     },
@@ -189,6 +189,7 @@ export function App(props: AppProps): ReactElement {
               storage={schemaStorage}
               connections={[...snapshot.connections.keys()].map((id) => ({ id, label: `${connectionLabels.get(id) ?? id} ${snapshot.connections.get(id)?.url ?? ''}`.trim() }))}
               onChanged={() => setSchemaVersion((v) => v + 1)}
+              reread={snapshot.reread}
             />
           }
           debuggerCaptureOn={snapshot.debuggerCapture?.state === 'on' || snapshot.debuggerCapture?.state === 'starting'}

@@ -14,6 +14,8 @@ export interface CaptureConnection {
   readonly extensions: string;
   /** The file records the header: '' then means none was negotiated. */
   readonly extensionsRecorded?: boolean;
+  /** The negotiated subprotocol (`Sec-WebSocket-Protocol`), when one was: detection evidence for its frames. */
+  readonly subprotocol?: string;
 }
 
 export interface CaptureSession {
@@ -31,16 +33,18 @@ export function readCaptureSession(bytes: Uint8Array): CaptureSession | { readon
   const parsed = kind === 'har' ? parseHar(new TextDecoder().decode(bytes)) : parseCapture(bytes);
   const errors = parsed.errors.map((e) => ('path' in e ? (e.path ? `${e.path}: ${e.message}` : e.message) : e.entryIndex >= 0 ? `entries[${e.entryIndex}]: ${e.message}` : e.message));
   if (parsed.connections.length === 0 && parsed.frames.length === 0 && errors.length) return { error: errors[0] };
-  const connections: CaptureConnection[] = parsed.connections.map((c) => ({ connectionId: c.connectionId, url: c.url, extensions: c.extensions, ...(c.extensionsRecorded ? { extensionsRecorded: true } : {}) }));
+  const connections: CaptureConnection[] = parsed.connections.map((c) => ({ connectionId: c.connectionId, url: c.url, extensions: c.extensions, ...(c.extensionsRecorded ? { extensionsRecorded: true } : {}), ...(c.protocol ? { subprotocol: c.protocol } : {}) }));
   // Frames of a connection the file does not list still count: the bytes are intact.
   for (const f of parsed.frames) {
     if (!connections.some((c) => c.connectionId === f.connectionId)) connections.push({ connectionId: f.connectionId, url: '', extensions: '' });
   }
+  const subprotocols = new Map(connections.filter((c) => c.subprotocol).map((c) => [c.connectionId, c.subprotocol!]));
   const messages: SessionMessage[] = parsed.frames.map((f) => ({
     connectionId: f.connectionId,
     direction: f.direction === 'sent' ? 'client-to-server' : 'server-to-client',
     opcode: f.opcode === 'text' ? 1 : 2,
     data: f.data,
+    ...(subprotocols.has(f.connectionId) ? { subprotocol: subprotocols.get(f.connectionId) } : {}),
   }));
   return { kind, connections, messages, errors };
 }

@@ -31,6 +31,8 @@ export interface SessionMessage {
   readonly opcode: number;
   readonly data: Uint8Array;
   readonly connectionId: string;
+  /** The connection's negotiated subprotocol: its frames are decoded with it as evidence (codecs/subprotocol.ts). */
+  readonly subprotocol?: string;
 }
 
 /**
@@ -252,7 +254,7 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
     if (!needsValues) frames.push({ message, decoded: { error: 'not decoded' } });
     else {
       try {
-        const value = frameValue(message.data, { isText: message.opcode === 1 }).value;
+        const value = frameValue(message.data, { isText: message.opcode === 1, subprotocol: message.subprotocol }).value;
         const features = scanValue(value);
         frames.push({ message, decoded: { value, features, plain: isPlainJson(features) ? value : plainOf(value) } });
       } catch (e) {

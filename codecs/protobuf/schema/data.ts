@@ -49,6 +49,8 @@ export interface SchemaData {
   wireMismatches: number;
   missingRequired: number;
   knownFields: number;
+  /** The frame is a run of length-delimited messages (the root an array of them). */
+  readonly delimited?: boolean;
 }
 
 export function schemaData(index: SpanIndex): SchemaData {

@@ -132,7 +132,8 @@ export function schemaValue(index: SpanIndex, id: number): unknown {
   }
   if (kind === Kind.array) {
     const out: unknown[] = [];
-    for (let c = store.firstChild[id]; c >= 0; c = store.nextSibling[c]) out.push(schemaLeafValue(index, c));
+    // Packed items, or a delimited frame's messages.
+    for (let c = store.firstChild[id]; c >= 0; c = store.nextSibling[c]) out.push(store.kind[c] === Kind.map ? schemaValue(index, c) : schemaLeafValue(index, c));
     return out;
   }
   return schemaLeafValue(index, id);
@@ -191,12 +192,22 @@ function shortName(fullName: string): string {
   return fullName.slice(fullName.lastIndexOf('.') + 1);
 }
 
+/** The root of a run of length-delimited messages. */
+function delimitedRoot(index: SpanIndex, id: number): string | null {
+  const data = schemaData(index);
+  if (id !== 0 || !data.delimited) return null;
+  const n = index.store.arg[0];
+  return `${n} ${shortName(data.type.fullName)} message${n === 1 ? '' : 's'} (length-delimited)`;
+}
+
 export function schemaPreview(index: SpanIndex, id: number, max: number): string {
   const { store } = index;
   const info = schemaData(index).nodes.get(id);
   let text: string;
   const kind = store.kind[id];
-  if (kind === Kind.pb_tag) text = info?.field ? info.field.name : `#${Math.floor(store.arg[id] / 8)}`;
+  const root = delimitedRoot(index, id);
+  if (root !== null) text = root;
+  else if (kind === Kind.pb_tag) text = info?.field ? info.field.name : `#${Math.floor(store.arg[id] / 8)}`;
   else if (kind === Kind.map && info?.message) {
     const wk = wellKnownPreview(index, id, info.message);
     if (wk !== null) text = wk;
@@ -222,6 +233,8 @@ export function schemaDescribe(index: SpanIndex, id: number): string {
   const { store } = index;
   const info = schemaData(index).nodes.get(id);
   const kind = store.kind[id];
+  const root = delimitedRoot(index, id);
+  if (root !== null) return root;
   if (kind === Kind.pb_tag) return info?.field ? `${info.field.name} = ${info.field.id}${info.field.oneof ? ` (oneof ${info.field.oneof})` : ''}` : `unknown field ${Math.floor(store.arg[id] / 8)}`;
   if (kind === Kind.map && info?.message) {
     if (info.message.fullName === 'entry') return 'map entry';

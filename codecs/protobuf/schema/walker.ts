@@ -43,6 +43,68 @@ export function schemaWalker(type: protobuf.Type): FormatWalker {
   };
 }
 
+/**
+ * A walker for frames holding several messages of one type, each after its length as a
+ * varint (protobufjs' `encodeDelimited`, as Centrifugo's Protobuf protocol batches commands
+ * and replies). The root is an array of the messages; each message node's head is its
+ * length prefix, so the prefix and the message have their own spans. A length past the
+ * frame's end, or a message that does not parse, stops the walk there with its offset; the
+ * messages before it stay.
+ */
+export function delimitedSchemaWalker(type: protobuf.Type): FormatWalker {
+  const desc = describeMessage(type);
+  return {
+    format: 'protobuf',
+    walk(index, node) {
+      if (node >= 0) return;
+      index.formatData = { type: desc, nodes: new NodeFields(), unknownFields: 0, wireMismatches: 0, missingRequired: 0, knownFields: 0, delimited: true } satisfies SchemaData;
+      walkDelimited(index, desc);
+    },
+    leafValue: schemaLeafValue,
+    value: schemaValue,
+    describe: schemaDescribe,
+    preview: schemaPreview,
+    details: schemaDetails,
+  };
+}
+
+function walkDelimited(index: SpanIndex, desc: MessageDesc): void {
+  const { store, bytes } = index;
+  const len = bytes.length;
+  const root = store.add(Kind.array, 0, 0, 0, -1, -1);
+  store.setEnd(root, len);
+  store.addFlags(root, Flag.expanded);
+  const data = schemaData(index);
+  let prev = -1;
+  let items = 0;
+  let pos = 0;
+  try {
+    if (len === 0) stop(index, root, 0, [root], 'empty-input', 0, 'no length-delimited message in an empty frame');
+    while (pos < len) {
+      const payload = readVarint(bytes, pos, len);
+      if (payload < 0) {
+        if (payload === VARINT_TRUNCATED) stop(index, root, items, [root], 'truncated', len, `unexpected end of input inside the length of message ${items + 1}`);
+        stop(index, root, items, [root], 'invalid-varint', pos, `length of message ${items + 1} longer than 10 bytes`);
+      }
+      const length = varintValue;
+      if (length > len - payload) stop(index, root, items, [root], 'length-exceeds-input', pos, `message ${items + 1} declares ${length} bytes, ${len - payload} remain`);
+      const end = payload + length;
+      const node = store.add(Kind.map, pos, payload - pos, 0, root, prev);
+      store.setEnd(node, end);
+      store.addFlags(node, Flag.expanded);
+      data.nodes.set(node, { field: null, message: desc });
+      prev = node;
+      items++;
+      store.setArg(root, items);
+      walkMessage(index, node, desc, payload, end, 0, [root, node]);
+      pos = end;
+    }
+  } catch (e) {
+    if (!(e instanceof Stop)) throw e;
+  }
+  store.setArg(root, items);
+}
+
 class Stop extends Error {}
 
 /** Ends the walk: the error with its offset, the open nodes marked incomplete. */

@@ -7,14 +7,15 @@ import { jsonWalker } from '../../json/walker.js';
  * validated the JSON payload in an index of its own at depth 0, copied that root into the
  * frame's index, then walked it a second time to record its children. Kept unchanged (but
  * for its import paths and exported names) as the reference the one-walk walker must equal
- * node for node: socketio-one-walk.test.ts.
+ * node for node: socketio-one-walk.test.ts. (With the socket.io 2.x differences the walker
+ * reads too: a namespace's query, ERROR's string payload.)
  */
 const ENGINE_IO_TYPES = ['open', 'close', 'ping', 'pong', 'message', 'upgrade', 'noop'] as const;
 const SOCKET_IO_TYPES = ['CONNECT', 'DISCONNECT', 'EVENT', 'ACK', 'CONNECT_ERROR', 'BINARY_EVENT', 'BINARY_ACK'] as const;
 
 interface SocketIoPacket {
   readonly engineType: (typeof ENGINE_IO_TYPES)[number];
-  readonly socketType: (typeof SOCKET_IO_TYPES)[number] | null;
+  readonly socketType: (typeof SOCKET_IO_TYPES)[number] | 'ERROR' | null;
   readonly attachments: number;
   readonly namespace: string;
   readonly ack: number | null;
@@ -116,10 +117,12 @@ function walkPacket(index: SpanIndex, depth: number): void {
   let ack: number | null = null;
   let payloadNode = -1;
   let event: string | null = null;
+  let socketNode = -1;
 
   if (engineType === 'message' && pos < len && isDigit(bytes[pos]) && bytes[pos] <= 0x36) {
     socketType = SOCKET_IO_TYPES[bytes[pos] - 0x30];
     part('socket.io', pos, pos + 1, socketType);
+    socketNode = prev;
     pos++;
     if (socketType === 'BINARY_EVENT' || socketType === 'BINARY_ACK') {
       const n = readInt(bytes, pos, len);
@@ -131,9 +134,12 @@ function walkPacket(index: SpanIndex, depth: number): void {
     if (bytes[pos] === 0x2f) {
       let comma = pos;
       while (comma < len && bytes[comma] !== 0x2c && bytes[comma] !== 0x5b && bytes[comma] !== 0x7b) comma++;
-      namespace = new TextDecoder().decode(bytes.subarray(pos, comma));
+      const query = bytes.subarray(pos, comma).indexOf(0x3f);
+      const nameEnd = query >= 0 ? pos + query : comma;
+      namespace = new TextDecoder().decode(bytes.subarray(pos, nameEnd));
       const end = bytes[comma] === 0x2c ? comma + 1 : comma;
-      part('namespace', pos, end, namespace);
+      part('namespace', pos, query >= 0 ? nameEnd : end, namespace);
+      if (query >= 0) part('query', nameEnd, end, new TextDecoder().decode(bytes.subarray(nameEnd + 1, comma)));
       pos = end;
     }
     const id = readInt(bytes, pos, len);
@@ -144,7 +150,8 @@ function walkPacket(index: SpanIndex, depth: number): void {
     }
   }
   if (pos < len) {
-    const isJson = bytes[pos] === 0x7b || bytes[pos] === 0x5b || (engineType !== 'message' && bytes[pos] === 0x22);
+    const v2Error = socketType === 'CONNECT_ERROR' && bytes[pos] === 0x22;
+    const isJson = bytes[pos] === 0x7b || bytes[pos] === 0x5b || v2Error || (engineType !== 'message' && bytes[pos] === 0x22);
     if (!isJson || socketType === null) {
       // Engine.IO's own payloads (open's JSON handshake aside) are plain text: `2probe`, or a
       // message sent with the engine alone (`4hello`).
@@ -158,6 +165,10 @@ function walkPacket(index: SpanIndex, depth: number): void {
     } else {
       payloadNode = jsonPart(index, pos, len, depth, () => prev, (id) => ((prev = id), entries++), root, data);
       if (payloadNode === -2) return;
+      if (v2Error) {
+        socketType = 'ERROR';
+        if (socketNode >= 0) data.values.set(socketNode, socketType);
+      }
       if ((socketType === 'EVENT' || socketType === 'BINARY_EVENT') && bytes[pos] === 0x5b) event = eventName(index, payloadNode, pos, len);
     }
   }

@@ -1,6 +1,6 @@
 import type { HostMessage } from '../protocol/messages.js';
 import type { FrameSummary } from '../worker/api.js';
-import type { FilterProgress, SummaryBatch } from '../worker/client.js';
+import type { FilterProgress, RereadBatch, SummaryBatch } from '../worker/client.js';
 
 export type ConnectionStatus = 'opening' | 'open' | 'closed' | 'error' | 'imported';
 
@@ -52,6 +52,13 @@ export interface SearchState {
   readonly done: boolean;
 }
 
+/** Listed rows being read again after a schema change: how far (null: none since the start). */
+export interface RereadState {
+  readonly searched: number;
+  readonly total: number;
+  readonly done: boolean;
+}
+
 export interface CaptureSnapshot {
   readonly rows: readonly FrameSummary[];
   readonly visible: readonly FrameSummary[];
@@ -72,6 +79,8 @@ export interface CaptureSnapshot {
   readonly search: SearchState | null;
   /** Why the newest connect attempt failed (shown next to the URL), or null. */
   readonly connectProblem: string | null;
+  /** The re-read of listed rows after the newest schema change, or null. */
+  readonly reread: RereadState | null;
   /** Rows listed but not read yet (the worker defers reading under a flood): the status says the list is catching up. */
   readonly waitingRows: number;
   readonly version: number;
@@ -110,6 +119,10 @@ export class CaptureModel {
   /** Frame ids matching the worker-side text/path filter, or null when none is set. */
   private contentMatches: Set<number> | null = null;
   private search: SearchState | null = null;
+  private reread: RereadState | null = null;
+  private rereadGeneration = -1;
+  /** Re-read rows not yet put into `rows` / `backlog`: applied once per snapshot, not once per worker slice. */
+  private pendingRereads = new Map<number, FrameSummary>();
   private connectProblem: string | null = null;
   /** Connections that reached "open" (a close before that is a failed connect). */
   private opened = new Set<string>();
@@ -171,6 +184,7 @@ export class CaptureModel {
       bytesHeld: this.bytesHeld,
       search: this.search,
       connectProblem: this.connectProblem,
+      reread: this.reread,
       waitingRows: this.waitingRows,
       version: this.version,
     };
@@ -217,6 +231,7 @@ export class CaptureModel {
   }
 
   private refilter(): void {
+    if (this.pendingRereads.size) this.applyPendingRereads();
     this.visibleStale = false;
     this.visible = this.rows.filter((r) => this.passes(r));
   }
@@ -256,10 +271,47 @@ export class CaptureModel {
   }
 
   /**
+   * A slice of rows read again after a schema change: they replace their rows where those are
+   * still listed (an evicted frame's row stays gone), and the filters apply to them anew.
+   */
+  applyReread(batch: RereadBatch): void {
+    // Slices of a superseded run that were already on their way say nothing about the new schema.
+    if (batch.generation < this.rereadGeneration) return;
+    this.rereadGeneration = batch.generation;
+    this.reread = { searched: batch.searched, total: batch.total, done: batch.done };
+    const matching = batch.matching && this.contentMatches && this.search && batch.filterGeneration === this.search.generation ? new Set(batch.matching) : null;
+    let updated = false;
+    for (const r of batch.rows) {
+      if (!this.byId.has(r.frameId)) continue;
+      this.byId.set(r.frameId, r);
+      this.pendingRereads.set(r.frameId, r);
+      updated = true;
+      if (matching) {
+        if (matching.has(r.frameId)) this.contentMatches!.add(r.frameId);
+        else this.contentMatches!.delete(r.frameId);
+      }
+    }
+    // The new format / protocol may take a row in or out of the filters: recomputed with the next snapshot.
+    if (updated) this.visibleStale = true;
+    this.changed();
+  }
+
+  /** Puts the re-read rows in place (a pass over the list per snapshot, however many slices came). */
+  private applyPendingRereads(): void {
+    const updates = this.pendingRereads;
+    this.pendingRereads = new Map();
+    const replace = (r: FrameSummary) => updates.get(r.frameId) ?? r;
+    this.rows = this.rows.map(replace);
+    if (this.backlog.length) this.backlog = this.backlog.map(replace);
+  }
+
+  /**
    * Rows read after they were listed take their place, in every list (ids ascend in each).
    * Filters on what a row says (format, protocol, event) are applied again to them.
    */
   private replaceRows(replacements: readonly FrameSummary[]): void {
+    // A row read now is newer than a re-read of it still waiting for the next snapshot.
+    if (this.pendingRereads.size) for (const r of replacements) this.pendingRereads.delete(r.frameId);
     const replaceIn = (list: FrameSummary[]): FrameSummary[] => {
       let copy: FrameSummary[] | null = null;
       for (const r of replacements) {
@@ -446,6 +498,8 @@ export class CaptureModel {
 
   clear(): void {
     this.byId.clear();
+    this.reread = null;
+    this.pendingRereads.clear();
     this.waitingRows = 0;
     this.rows = [];
     this.visible = [];

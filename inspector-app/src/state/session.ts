@@ -30,6 +30,7 @@ export class InspectorSession {
     this.keepOnNavigate = options.keepOnNavigate ?? true;
     this.unsubscribes.push(worker.onSummaries((batch) => this.model.applySummaries(batch)));
     this.unsubscribes.push(worker.onFilterProgress((progress) => this.model.applySearchProgress(progress)));
+    this.unsubscribes.push(worker.onReread((batch) => this.model.applyReread(batch)));
     this.unsubscribes.push(transport.listen((message) => this.receive(message)));
     transport.send({ type: 'hello', protocolVersion: PROTOCOL_VERSION });
   }
@@ -48,6 +49,11 @@ export class InspectorSession {
       case 'lost-frames':
         this.ingestLost(message.frames);
         return;
+      case 'connection-opened':
+        // Before the connection's frames (messages to the worker keep their order): its subprotocol is detection evidence.
+        this.worker.connection(message.connectionId, message.protocol);
+        this.model.applyHostMessage(message);
+        return;
       default:
         this.model.applyHostMessage(message);
     }
@@ -65,6 +71,12 @@ export class InspectorSession {
       data: f.data,
     }));
     this.worker.ingest(batch);
+  }
+
+  /** A connection read from a file: listed, and its subprotocol told to the worker before its frames are ingested. */
+  importConnection(info: Parameters<CaptureModel['addImportedConnection']>[0]): void {
+    this.model.addImportedConnection(info);
+    this.worker.connection(info.connectionId, info.protocol);
   }
 
   /** Placeholder rows for frames the host lost: ids in arrival order, through the worker like frames, so rows stay in order. */

@@ -129,6 +129,8 @@ export interface FrameDecode {
   readonly nearMisses?: readonly { readonly format: string; readonly offset: number; readonly message: string }[];
   /** Unknown frames: printable runs found in the bytes. */
   readonly strings?: readonly string[];
+  /** What besides the bytes chose its format or protocol: `subprotocol mqtt`, the connection's chosen message type. */
+  readonly chosenBy?: string;
   /** Frames this one belongs with through its protocol (attachments, a GraphQL operation's frames). */
   readonly links?: readonly { readonly text: string; readonly frameIds: readonly number[] }[];
   /**
@@ -338,6 +340,11 @@ export type WorkerMethod = keyof WorkerMethods;
 /** main → worker */
 export type ToWorker =
   | { readonly type: 'ingest'; readonly frames: readonly IngestFrame[] }
+  /**
+   * What the worker needs to know of a connection before its frames: the subprotocol it
+   * negotiated (`Sec-WebSocket-Protocol`, '' when none), detection evidence for its frames.
+   */
+  | { readonly type: 'connection'; readonly connectionId: string; readonly subprotocol: string }
   | { readonly type: 'call'; readonly callId: number; readonly method: WorkerMethod; readonly params: unknown }
   | { readonly type: 'compare'; readonly jobId: number; readonly frameId: number; readonly format: FormatChoice; readonly nodeId: number }
   | { readonly type: 'cancel-compare'; readonly jobId: number }
@@ -363,6 +370,21 @@ export type FromWorker =
       readonly matching: readonly number[] | null;
       /** The filter generation `matching` was computed under. */
       readonly filterGeneration: number;
+    }
+  /**
+   * A slice of re-reading the listed rows after the schema or a connection's message type
+   * changed (worker/schema-reread.ts): the new rows (evicted frames skipped), which of them
+   * match the content filter (null: no filter) under `filterGeneration`, and how far it is.
+   */
+  | {
+      readonly type: 'reread';
+      readonly generation: number;
+      readonly rows: readonly FrameSummary[];
+      readonly matching: readonly number[] | null;
+      readonly filterGeneration: number;
+      readonly searched: number;
+      readonly total: number;
+      readonly done: boolean;
     }
   /** A slice of a running search: the matches found in it, and how far the search is. */
   | { readonly type: 'filter-progress'; readonly generation: number; readonly matches: readonly number[]; readonly searched: number; readonly total: number; readonly done: boolean }

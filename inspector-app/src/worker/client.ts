@@ -3,6 +3,7 @@ import type { SessionProgress, SessionRow } from '../../../codecs/compare/sessio
 
 export interface SummaryBatch extends Extract<FromWorker, { type: 'summaries' }> {}
 export interface FilterProgress extends Extract<FromWorker, { type: 'filter-progress' }> {}
+export interface RereadBatch extends Extract<FromWorker, { type: 'reread' }> {}
 
 export interface CompareHandlers {
   onRow(row: CompareRowView, done: number, total: number): void;
@@ -24,6 +25,7 @@ export class WorkerClient {
   private readonly sessionJobs = new Map<number, SessionHandlers>();
   private readonly summaryListeners = new Set<(batch: SummaryBatch) => void>();
   private readonly filterListeners = new Set<(progress: FilterProgress) => void>();
+  private readonly rereadListeners = new Set<(batch: RereadBatch) => void>();
 
   constructor(private readonly worker: Worker) {
     worker.onmessage = (event: MessageEvent<FromWorker>) => this.receive(event.data);
@@ -45,6 +47,9 @@ export class WorkerClient {
         return;
       case 'filter-progress':
         for (const l of this.filterListeners) l(message);
+        return;
+      case 'reread':
+        for (const l of this.rereadListeners) l(message);
         return;
       case 'result':
       case 'failure': {
@@ -86,9 +91,20 @@ export class WorkerClient {
     return () => this.filterListeners.delete(listener);
   }
 
+  /** Listed rows read again after a schema change, slice by slice. */
+  onReread(listener: (batch: RereadBatch) => void): () => void {
+    this.rereadListeners.add(listener);
+    return () => this.rereadListeners.delete(listener);
+  }
+
   /** Sets the text / path filter; the search streams back as filter-progress for this generation. */
   filter(generation: number, text: string, path: string): void {
     this.post({ type: 'filter', generation, text, path });
+  }
+
+  /** What the worker must know of a connection before its frames: its negotiated subprotocol ('' when none). */
+  connection(connectionId: string, subprotocol: string): void {
+    this.post({ type: 'connection', connectionId, subprotocol });
   }
 
   /** The frames whose rows are in the list's view: the worker reads those still waiting (a flood) now. */

@@ -8,6 +8,18 @@ const EVIDENCE_MIN_BYTES = 8;
 
 export class ConnectionFormats {
   private readonly counts = new Map<string, Map<string, number>>();
+  /** Each connection's negotiated subprotocol (kept through `clear`: the connections outlive their frames). */
+  private readonly subprotocols = new Map<string, string>();
+
+  /** The subprotocol a connection negotiated ('' or absent: none). */
+  setSubprotocol(connectionId: string, subprotocol: string): void {
+    if (subprotocol) this.subprotocols.set(connectionId, subprotocol);
+    else this.subprotocols.delete(connectionId);
+  }
+
+  subprotocol(connectionId: string): string | undefined {
+    return this.subprotocols.get(connectionId);
+  }
 
   /** Notes that a frame of `size` bytes on `connectionId` decoded whole as `format`. */
   record(connectionId: string, format: string | null, size: number): void {

@@ -188,7 +188,13 @@ function someStringHolds(index: SpanIndex, needle: string): boolean {
 function matchesRendered(frame: IngestFrame, query: ContentQuery): boolean {
   const d = decodeFrame(frame.data, { isText: frame.opcode === 'text' });
   if (!d.index || d.index.root < 0) return query.parts === null && textDecoder.decode(frame.data).toLowerCase().includes(query.textLower);
-  const value = d.index.value(d.index.root);
+  return indexMatches(d.index, query);
+}
+
+/** Does a frame read as `index` (a Protobuf schema's reading, say) match? The definition, on its JSON rendering. */
+export function indexMatches(index: SpanIndex, query: ContentQuery): boolean {
+  if (index.root < 0) return false;
+  const value = index.value(index.root);
   const targets = query.parts ? resolvePath(value, query.parts) : [value];
   if (targets.length === 0) return false;
   if (!query.textLower) return true;

@@ -6,6 +6,7 @@ import type { FrameSummary, FromWorker, IngestFrame, ToWorker } from './api.js';
 import { summarize, WorkerHandlers } from './handlers.js';
 import { runCompare } from './compare-job.js';
 import { framesOf, runSessionCompare } from './session-compare-job.js';
+import { SchemaReread } from './schema-reread.js';
 import { endsWithSyncFlush } from '../../../codecs/index.js';
 import { FloodDeferral, waitingSummary, type FloodOptions } from './flood-deferral.js';
 
@@ -57,6 +58,8 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
   const flood = options.flood ? new FloodDeferral(options.flood, now) : null;
   const later = options.flood?.later ?? ((run: () => void, ms: number) => void setTimeout(run, ms));
   let catchUpScheduled = false;
+  // (Rows still waiting to be read under a flood are read with the new schema in their turn.)
+  const reread = new SchemaReread(handlers, post, { sliceMs, now, yieldTo, filterGeneration: () => filterGeneration, isWaiting: (frameId) => flood?.peek(frameId) !== undefined });
 
   function flush(): void {
     if (flushTimer !== null) clearTimeout(flushTimer);
@@ -153,6 +156,9 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
         flushTimer ??= setTimeout(flush, FLUSH_MS);
         return;
       }
+      case 'connection':
+        handlers.setSubprotocol(message.connectionId, message.subprotocol);
+        return;
       case 'view': {
         // Rows in view are read now, while the flood goes on: the rows the user sees are complete.
         if (!flood?.waiting) return;
@@ -184,6 +190,9 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
           const result = method(message.params);
           const transfer = result instanceof Uint8Array ? [result.buffer as ArrayBuffer] : [];
           post({ type: 'result', callId: message.callId, result }, transfer);
+          // The listed rows follow a new schema or type: re-read them (after the answer, in slices).
+          if (message.method === 'setSchema') reread.start({ kind: 'all' });
+          else if (message.method === 'setSchemaType') reread.start({ kind: 'connection', connectionId: (message.params as { connectionId: string }).connectionId });
         } catch (e) {
           post({ type: 'failure', callId: message.callId, message: (e as Error).message });
         }

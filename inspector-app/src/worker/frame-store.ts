@@ -19,6 +19,8 @@ export interface DecodedEntry {
   /** Why an unknown frame is unknown, and the readings that came nearest (furthest first). */
   /** Read with a loaded Protobuf schema: which type and why. */
   readonly schemaNote?: string;
+  /** What besides the bytes chose the format: `subprotocol mqtt`, the connection's chosen message type. */
+  readonly chosenBy?: string;
   readonly unknown?: { readonly error: DecodeError; readonly nearMisses: readonly { readonly format: string; readonly offset: number; readonly message: string }[] };
   /** A compressed frame: how, the sizes, and its decompressed bytes (node offsets are in them). */
   readonly compression?: CompressionInfo;
@@ -121,7 +123,7 @@ export class FrameStore {
   /** The frame read as it should be: a stream message through what it inflated to, else by detection. */
   decodeAuto(frame: IngestFrame, depth: number): ReturnType<typeof decodeFrame> {
     const message = this.inflated.get(frame.frameId);
-    const options = { depth, isText: frame.opcode === 'text', preferFormat: this.formats.preferred(frame.connectionId) };
+    const options = { depth, isText: frame.opcode === 'text', preferFormat: this.formats.preferred(frame.connectionId), subprotocol: this.formats.subprotocol(frame.connectionId) };
     return message ? decodeInflated(frame.data.byteLength, message.method, message, options) : decodeFrame(frame.data, options);
   }
 
@@ -177,7 +179,7 @@ export class FrameStore {
     const withSchema = format === 'auto' || format === 'protobuf' ? this.schemas.decode(frame) : null;
     const readAs = withSchema ? null : readAsIndex(frame, format);
     if (withSchema) {
-      entry = { format: 'protobuf', index: withSchema.index, candidates: ['protobuf'], verdict: withSchema.index.error ? 'malformed' : 'decoded', schemaNote: withSchema.note };
+      entry = { format: 'protobuf', index: withSchema.index, candidates: ['protobuf'], verdict: withSchema.index.error ? 'malformed' : 'decoded', schemaNote: withSchema.note, chosenBy: withSchema.chosenBy };
     } else if (readAs) {
       entry = { format: 'protobuf', index: readAs, candidates: [], verdict: readAs.error ? 'malformed' : 'decoded' };
     } else if (format === 'auto') {
@@ -213,7 +215,7 @@ export function decodedEntry(frame: IngestFrame, d: ReturnType<typeof decodeFram
     const nearMisses = (d.detection?.rejected ?? []).map((r) => ({ format: r.format, offset: r.error.offset, message: r.error.message }));
     return { format: null, index: null, candidates, verdict: 'unknown', unknown: { error: d.error, nearMisses }, ...compressed };
   }
-  return { format: d.format, index: d.index, candidates, verdict: d.verdict, ...compressed };
+  return { format: d.format, index: d.index, candidates, verdict: d.verdict, ...compressed, ...(d.chosenBy ? { chosenBy: d.chosenBy } : {}) };
 }
 
 /**

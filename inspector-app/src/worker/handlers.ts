@@ -12,8 +12,10 @@ import {
   patchJson,
   compressionSummary,
   readsAsData,
+  subprotocolHint,
   type CompressionInfo,
   type DecodedFrame,
+  type ProtocolInfo,
   type SpanIndex,
 } from '../../../codecs/index.js';
 import type { CrdtSummary, FrameCompression, EncodeAs, EncodeResult, FilterQuery, FrameDecode, FrameSummary, IngestFrame, LargestField, TextResult, WorkerMethods } from './api.js';
@@ -25,7 +27,7 @@ import { decodedEntry, FrameStore, isPlainText } from './frame-store.js';
 import { stringsIn } from './connection-formats.js';
 import { jsonText } from './json-text.js';
 import { prettyEdn } from './edn-pretty.js';
-import { compileQuery, frameMatches, searchFormat, type ContentQuery } from './content-search.js';
+import { compileQuery, frameMatches, indexMatches, searchFormat, type ContentQuery } from './content-search.js';
 import { childNodes, framePreview, pathToOffset, treeNode } from './tree-nodes.js';
 import { searchTree } from './tree-search.js';
 import { annotateFrame } from './annotate-frame.js';
@@ -65,23 +67,28 @@ function hexLines(bytes: Uint8Array): string {
 
 /** The list row for one frame: read one level deep, never more. */
 export function summarize(frame: IngestFrame, store?: FrameStore, links?: ProtocolLinks): FrameSummary {
-  // With a loaded Protobuf schema, binary frames the schema reads come first.
-  const schemaRead = store?.schemas.active ? store.schemas.decode(frame) : null;
-  const decoded: ReturnType<typeof decodeFrame> = schemaRead
-    ? { format: 'protobuf', index: schemaRead.index, error: schemaRead.index.error, detection: null, verdict: schemaRead.index.error ? 'malformed' : 'decoded' }
-    : store
-      ? readInOrder(frame, store)
-      : decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text' });
+  const decoded = store ? readWithSchema(frame, store) ?? readInOrder(frame, store) : decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text' });
   if (decoded.verdict === 'decoded') store?.formats.record(frame.connectionId, decoded.format, frame.data.byteLength);
-  const d = isPlainText(frame, decoded) ? { format: null, index: null, error: null } : decoded;
   // A large frame's one-level index is what opening it needs first: keep it, don't redo it.
   if (store && frame.data.byteLength >= REMEMBER_INDEX_BYTES) store.remember(frame.frameId, 'auto', decodedEntry(frame, decoded));
+  const d = isPlainText(frame, decoded) ? { format: null, index: null, error: null } : decoded;
+  const recognized = recognizeProtocol(d.index, d.format, { subprotocol: store?.formats.subprotocol(frame.connectionId) });
+  // An attachment's bytes cannot say whose they are: the connection's earlier frames do.
+  return listRow(frame, decoded, recognized, links?.observe(frame, recognized) ?? null);
+}
+
+/** With a loaded Protobuf schema, binary frames the schema reads come first (null: it does not read this one). */
+function readWithSchema(frame: IngestFrame, store: FrameStore): DecodedFrame | null {
+  const schemaRead = store.schemas.active ? store.schemas.decode(frame) : null;
+  return schemaRead ? { format: 'protobuf', index: schemaRead.index, error: schemaRead.index.error, detection: null, verdict: schemaRead.index.error ? 'malformed' : 'decoded' } : null;
+}
+
+/** The list row of a frame read as `decoded`, with its protocol (and, for an attachment, whose it is). */
+function listRow(frame: IngestFrame, decoded: DecodedFrame, recognized: ProtocolInfo | null, linked: Pick<FrameSummary, 'protocol' | 'preview'> | null): FrameSummary {
+  const d = isPlainText(frame, decoded) ? { format: null, index: null, error: null } : decoded;
   // Plain text previews as itself, not as a quoted string.
   let preview = d.index && d.index.root >= 0 && d.format !== 'text' ? framePreview(d.index) : '';
   if (!preview) preview = frame.opcode === 'text' ? textDecoder.decode(frame.data.subarray(0, 120)) : hexStart(frame.data);
-  const recognized = recognizeProtocol(d.index, d.format);
-  // An attachment's bytes cannot say whose they are: the connection's earlier frames do.
-  const linked = links?.observe(frame, recognized);
   return {
     frameId: frame.frameId,
     connectionId: frame.connectionId,
@@ -111,7 +118,7 @@ function readInOrder(frame: IngestFrame, store: FrameStore): DecodedFrame {
   let decoded = store.decodeAuto(frame, 1);
   // Deflate data read by chance as Protobuf (no magic number) is no reading either.
   if (!first && (decoded.verdict !== 'decoded' || decoded.format === 'protobuf')) {
-    const options = { depth: 1, preferFormat: store.formats.preferred(frame.connectionId) };
+    const options = { depth: 1, preferFormat: store.formats.preferred(frame.connectionId), subprotocol: store.formats.subprotocol(frame.connectionId) };
     const message = store.streams.undecodable(frame, (output) => readsAsData(decodeFrame(output, { ...options, noDecompress: true })));
     if (message) {
       store.setInflated(frame.frameId, message);
@@ -140,8 +147,12 @@ export class WorkerHandlers {
     const filter = this.filter;
     if (!filter) return true;
     const frame = this.store.get(frameId);
+    if (!frame) return false;
+    // A frame its row reads with a Protobuf schema is searched as that reading (field names, enums).
+    const withSchema = this.store.schemas.active ? this.store.schemas.decode(frame) : null;
+    if (withSchema) return indexMatches(withSchema.index, filter);
     // A zlib-stream message is searched in what it inflated to (its bytes alone mean nothing).
-    return frame ? frameMatches(this.store.searchable(frame), this.store.searchFormat(frameId), filter) : false;
+    return frameMatches(this.store.searchable(frame), this.store.searchFormat(frameId), filter);
   }
 
   /** Sets the content filter; an unparsable path matches nothing (the filter bar shows why). */
@@ -149,6 +160,26 @@ export class WorkerHandlers {
     const query = compileQuery(text, path);
     this.filter = query && 'error' in query ? { textLower: '', parts: [{ type: 'key', key: '\u0000never' }], stringOnly: false, probe: '', probeBytes: null, needleBytes: null, lowersFromNonAscii: false } : query;
     return this.filter;
+  }
+
+  /**
+   * A listed frame's row read again (the schema or its connection's message type changed):
+   * as at ingest, but without feeding the connection's state again (compressed streams,
+   * protocol links, format evidence); a Socket.IO attachment keeps its row (null), which is
+   * about whose it is, not its bytes.
+   */
+  reread(frame: IngestFrame): FrameSummary | null {
+    if (this.links.attachment(frame.frameId)) return null;
+    const decoded = readWithSchema(frame, this.store) ?? this.store.decodeAuto(frame, 1);
+    const d = isPlainText(frame, decoded) ? { format: null, index: null } : decoded;
+    const row = listRow(frame, decoded, recognizeProtocol(d.index, d.format, { subprotocol: this.store.formats.subprotocol(frame.connectionId) }), null);
+    this.store.setSearchFormat(frame.frameId, row.compression && !this.store.isStreamMessage(frame.frameId) ? undefined : searchFormat(row));
+    return row;
+  }
+
+  /** The subprotocol a connection negotiated: evidence for its frames' detection and protocol (sent before them). */
+  setSubprotocol(connectionId: string, subprotocol: string): void {
+    this.store.formats.setSubprotocol(connectionId, subprotocol);
   }
 
   /** The list row of a new frame (and what the text filter's fast route needs to know of it). */
@@ -188,6 +219,7 @@ export class WorkerHandlers {
         nearMisses: entry.unknown?.nearMisses,
         strings: entry.verdict === 'unknown' ? stringsIn(frame.data) : undefined,
         links: this.links.linesFor(frameId),
+        ...chosenBy(entry, index, this.store.formats.subprotocol(frame.connectionId)),
       };
     },
     children: ({ frameId, format, nodeId, offset, limit, around, sortBySize }) => {
@@ -315,6 +347,18 @@ export class WorkerHandlers {
       return state;
     },
   };
+}
+
+/**
+ * Why the detail shows this format or protocol when the bytes alone did not decide it: the
+ * subprotocol ranked the format first, a schema type was chosen, or the subprotocol named the
+ * protocol the recognizer found (GraphQL's two dialects, WAMP, Centrifugo).
+ */
+function chosenBy(entry: { readonly chosenBy?: string; readonly format: string | null }, index: SpanIndex | null, subprotocol: string | undefined): { chosenBy?: string } {
+  if (entry.chosenBy) return { chosenBy: entry.chosenBy };
+  const hint = subprotocolHint(subprotocol);
+  if (!hint || !index) return {};
+  return recognizeProtocol(index, entry.format, { subprotocol })?.protocol === hint.protocol ? { chosenBy: `subprotocol ${hint.subprotocol}` } : {};
 }
 
 function frameCompression(info: CompressionInfo, format: string | null): FrameCompression {

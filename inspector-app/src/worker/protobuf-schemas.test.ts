@@ -103,4 +103,18 @@ describe('Protobuf schemas in the worker', () => {
       ['1 (sint -1)', 3, 4],
     ]);
   });
+  it('the list\'s text and path filters search a frame as its row reads it: with the schema, by field names', () => {
+    const f = frame(trade);
+    const other = frame(new Uint8Array([0x08, 0x01]), { connectionId: 'c2' });
+    const h = handlers(f, other);
+    expect(h.methods.setFilter({ text: 'symbol', path: '' })).toEqual([]);
+    h.methods.setSchema({ files: [{ name: 'demo.proto', source: PROTO }] });
+    expect(h.methods.setFilter({ text: 'symbol', path: '' })).toEqual([f.frameId]);
+    expect(h.methods.setFilter({ text: 'sell', path: '' })).toEqual([f.frameId]);
+    expect(h.methods.setFilter({ text: '', path: 'qty' })).toEqual([f.frameId]);
+    expect(h.methods.setFilter({ text: '300', path: '$.qty' })).toEqual([f.frameId]);
+    // A connection set to raw is searched raw.
+    h.methods.setSchemaType({ connectionId: 'c1', choice: 'raw' });
+    expect(h.methods.setFilter({ text: 'symbol', path: '' })).toEqual([]);
+  });
 });

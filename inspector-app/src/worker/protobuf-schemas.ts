@@ -45,14 +45,14 @@ export class ProtobufSchemas {
   }
 
   /** The frame read with the schema, or null (no schema, 'raw', a text frame, or no type reads it whole under 'auto'). */
-  decode(frame: IngestFrame): { index: SpanIndex; type: string; note: string } | null {
+  decode(frame: IngestFrame): { index: SpanIndex; type: string; note: string; chosenBy: string } | null {
     const schema = this.schema;
     if (!schema || frame.opcode === 'text' || frame.data.byteLength === 0) return null;
     const choice = this.choices.get(frame.connectionId) ?? 'auto';
     if (choice === 'raw') return null;
     if (choice !== 'auto') {
       const fit = fitOf(schema, choice, frame.data);
-      return fit ? { index: fit.index, type: fit.type, note: `read as ${fit.type} (chosen for this connection)` } : null;
+      return fit ? { index: fit.index, type: fit.type, note: `read as ${fit.type} (chosen for this connection)`, chosenBy: `the message type chosen for this connection (${fit.type})` } : null;
     }
     // A connection usually carries one type: when the last frame's type fits this one perfectly
     // (whole, every field known, wire types right, required fields there), ranking every
@@ -60,12 +60,12 @@ export class ProtobufSchemas {
     const last = this.lastAuto.get(frame.connectionId);
     const again = last ? fitOf(schema, last, frame.data) : null;
     if (again && again.whole && again.knownFields > 0 && again.unknownFields + again.wireMismatches + again.missingRequired === 0) {
-      return { index: again.index, type: again.type, note: `read as ${again.type}, the type of this connection's previous frame, which fits it perfectly (${describeFit(again)})` };
+      return { index: again.index, type: again.type, note: `read as ${again.type}, the type of this connection's previous frame, which fits it perfectly (${describeFit(again)})`, chosenBy: `the loaded schema (${again.type} fits)` };
     }
     const best = rankTypes(schema, frame.data)[0];
     if (!best || !best.whole || best.knownFields === 0 || best.unknownFields + best.wireMismatches > best.knownFields) return null;
     this.lastAuto.set(frame.connectionId, best.type);
-    return { index: best.index, type: best.type, note: `read as ${best.type}, the best fit of ${schema.messageTypes.length} types (${describeFit(best)})` };
+    return { index: best.index, type: best.type, note: `read as ${best.type}, the best fit of ${schema.messageTypes.length} types (${describeFit(best)})`, chosenBy: `the loaded schema (${best.type} fits best)` };
   }
 }
 

@@ -7,10 +7,16 @@
  * - GraphQL over WebSocket (graphql-ws, subscriptions-transport-ws): frames carrying one
  *   operation id (subscribe / start → next / data … → complete / error) are one operation;
  *   each of its frames' detail says where the others are.
+ * - Engine.IO's version per connection (v3 = socket.io 2.x, v4 = 3 and later): from the
+ *   connection URL's `EIO=` when the host gives it, else from the first frame that shows it
+ *   (who pings, whether the server's CONNECT carries a sid); its Socket.IO frames say so.
+ * - MQTT packets split across frames, put back together (mqtt-links.ts).
  */
 import { Kind, type ProtocolInfo, type SpanIndex } from '../../../codecs/index.js';
+import { engineIoVersionFromUrl, versionEvidence, type VersionEvidence } from '../../../codecs/protocols/engineio-version.js';
 import type { FrameSummary, IngestFrame, TreeNode } from './api.js';
 import { formatBytes } from '../components/shell/format.js';
+import { MqttLinks } from './mqtt-links.js';
 
 interface PendingAttachments {
   readonly eventFrame: number;
@@ -46,6 +52,24 @@ const GRAPHQL_RESULT = new Set(['next', 'data']);
 const GRAPHQL_END = new Set(['complete', 'error', 'stop']);
 
 export class ProtocolLinks {
+  /** Subprotocols the host named, by connection (before the lookup passed in). */
+  private readonly subprotocols = new Map<string, string>();
+  private readonly mqtt: MqttLinks;
+
+  /** `subprotocolOf`: the connection's negotiated subprotocol, where the worker keeps it. */
+  constructor(subprotocolOf: (connectionId: string) => string | undefined = () => undefined) {
+    this.mqtt = new MqttLinks((id) => this.subprotocols.get(id) ?? subprotocolOf(id));
+  }
+
+  /** The connection's negotiated subprotocol (`mqtt` turns on MQTT reassembly from its first frame). */
+  setSubprotocol(connectionId: string, subprotocol: string): void {
+    this.subprotocols.set(connectionId, subprotocol);
+  }
+
+  /** Engine.IO version by connection, with what showed it (and in which frame). */
+  private readonly engineVersions = new Map<string, VersionEvidence & { frameId?: number }>();
+  /** Socket.IO / Engine.IO frames → their connection. */
+  private readonly engineConnection = new Map<number, string>();
   /** Operations by `connection id`, the newest one per id. */
   private readonly operations = new Map<string, Operation>();
   private readonly operationOf = new Map<number, Operation>();
@@ -61,9 +85,13 @@ export class ProtocolLinks {
    * an attachment (which its own bytes cannot say).
    */
   observe(frame: IngestFrame, protocol: ProtocolInfo | null): Pick<FrameSummary, 'protocol' | 'preview'> | null {
+    const mqtt = this.mqtt.observe(frame, protocol);
+    if (mqtt) return mqtt;
     const key = `${frame.connectionId} ${frame.direction}`;
     const waiting = this.pending.get(key);
+    if (protocol && (protocol.protocol === 'socket.io' || protocol.protocol === 'engine.io')) this.engineFrame(frame, protocol);
     if (waiting && frame.opcode === 'binary') {
+      this.engineConnection.set(frame.frameId, frame.connectionId);
       const num = waiting.next++;
       if (waiting.next >= waiting.total) this.pending.delete(key);
       this.attachmentOf.set(frame.frameId, { eventFrame: waiting.eventFrame, num, total: waiting.total, event: waiting.event });
@@ -81,6 +109,19 @@ export class ProtocolLinks {
       this.attachmentsOf.set(frame.frameId, []);
     }
     return null;
+  }
+
+  /** The connection's URL, when the host knows it: its `EIO=` query settles the version. */
+  setConnectionUrl(connectionId: string, url: string): void {
+    const version = engineIoVersionFromUrl(url);
+    if (version) this.engineVersions.set(connectionId, { version, reason: `the URL says EIO=${version}` });
+  }
+
+  private engineFrame(frame: IngestFrame, protocol: ProtocolInfo): void {
+    this.engineConnection.set(frame.frameId, frame.connectionId);
+    if (frame.opcode !== 'text' || this.engineVersions.has(frame.connectionId)) return;
+    const evidence = versionEvidence(protocol, frame.data, frame.direction);
+    if (evidence) this.engineVersions.set(frame.connectionId, { ...evidence, frameId: frame.frameId });
   }
 
   attachment(frameId: number): AttachmentOf | undefined {
@@ -101,6 +142,12 @@ export class ProtocolLinks {
   /** What the frame detail says about a frame's linked frames (attachments, the GraphQL operation). */
   linesFor(frameId: number): FrameLinkLine[] {
     const lines: FrameLinkLine[] = [];
+    const connection = this.engineConnection.get(frameId);
+    const version = connection !== undefined ? this.engineVersions.get(connection) : undefined;
+    if (version) {
+      const where = version.frameId !== undefined ? ` at frame ${version.frameId}` : '';
+      lines.push({ text: `Engine.IO v${version.version} (${version.version === 3 ? 'socket.io 2.x' : 'socket.io 3 or later'}): ${version.reason}${where}`, frameIds: version.frameId !== undefined ? [version.frameId] : [] });
+    }
     const att = this.attachmentOf.get(frameId);
     if (att) lines.push({ text: `attachment ${att.num} of ${att.total} of frame ${att.eventFrame}${att.event ? ` (${att.event})` : ''}`, frameIds: [att.eventFrame] });
     const own = this.attachmentsOf.get(frameId);
@@ -123,6 +170,7 @@ export class ProtocolLinks {
       } else parts.push('still open');
       lines.push({ text: `operation ${op.id}: ${parts.join(', ')}`, frameIds: ids });
     }
+    lines.push(...this.mqtt.linesFor(frameId));
     return lines;
   }
 
@@ -146,7 +194,16 @@ export class ProtocolLinks {
     });
   }
 
+  /** The whole MQTT packet a frame completes when it was split across frames (from its parts' frames), else null. */
+  reassembledMqtt(frameId: number, bytesOf: (frameId: number) => Uint8Array | undefined): Uint8Array | null {
+    return this.mqtt.reassembled(frameId, bytesOf);
+  }
+
   clear(): void {
+    // Subprotocols stay: they belong to the connections, which outlive a cleared list.
+    this.mqtt.clear();
+    this.engineVersions.clear();
+    this.engineConnection.clear();
     this.operations.clear();
     this.operationOf.clear();
     this.pending.clear();

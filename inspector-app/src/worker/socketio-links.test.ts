@@ -83,8 +83,10 @@ describe('Socket.IO binary attachments (default parser, real socket.io)', () => 
     expect(second.preview).toContain(`attachment 1 of frame ${event!.frameId} (upload)`);
     expect(first.protocol).toMatchObject({ name: 'socket.io', message: 'attachment', event: 'upload' });
     // The detail links both ways too.
-    expect(handlers.methods.decode({ frameId: second.frameId, format: 'auto' })!.links).toEqual([{ text: `attachment 1 of 2 of frame ${event!.frameId} (upload)`, frameIds: [event!.frameId] }]);
-    expect(handlers.methods.decode({ frameId: event!.frameId, format: 'auto' })!.links).toEqual([{ text: `attachments: #0 frame ${first.frameId}, #1 frame ${second.frameId}`, frameIds: [first.frameId, second.frameId] }]);
+    const [version, ...links] = handlers.methods.decode({ frameId: second.frameId, format: 'auto' })!.links!;
+    expect(version.text).toMatch(/^Engine\.IO v4 \(socket\.io 3 or later\): /);
+    expect(links).toEqual([{ text: `attachment 1 of 2 of frame ${event!.frameId} (upload)`, frameIds: [event!.frameId] }]);
+    expect(handlers.methods.decode({ frameId: event!.frameId, format: 'auto' })!.links!.slice(1)).toEqual([{ text: `attachments: #0 frame ${first.frameId}, #1 frame ${second.frameId}`, frameIds: [first.frameId, second.frameId] }]);
 
     const nodes = allNodes(handlers, event!.frameId);
     const linked = nodes.filter((n) => n.link).sort((a, b) => a.head.localeCompare(b.head));

@@ -172,7 +172,8 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
           <span className="ws-tab-info" data-testid="tab-info">
             {decoded ? (
               <>
-                {decoded.verdict === 'empty' ? 'empty frame' : (decoded.format ?? 'unknown format')} · <span title={exactBytes(frame.size)} data-testid="tab-size">{formatBytes(frame.size)}</span>
+                {decoded.verdict === 'empty' ? 'empty frame' : (decoded.format ?? 'unknown format')}
+                {decoded.chosenBy ? <span data-testid="chosen-by"> by {decoded.chosenBy}</span> : null} · <span title={exactBytes(frame.size)} data-testid="tab-size">{formatBytes(frame.size)}</span>
                 {decoded.candidates.length > 1 ? ` · also reads as ${decoded.candidates.slice(1).join(', ')}` : ''}
               </>
             ) : (

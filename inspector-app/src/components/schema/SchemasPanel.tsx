@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { SchemaState, SchemaTypeChoice } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import type { ProtoSource, SchemaStorage } from './schema-storage.js';
+import type { RereadState } from '../../state/capture-model.js';
 
 export interface SchemasPanelProps {
   readonly client: Pick<WorkerClient, 'call'>;
@@ -10,6 +11,8 @@ export interface SchemasPanelProps {
   readonly connections: readonly { readonly id: string; readonly label: string }[];
   /** Called after the worker took new files or a new type: frames on screen decode again. */
   readonly onChanged?: () => void;
+  /** How far the worker is in reading the listed rows again after the newest change. */
+  readonly reread?: RereadState | null;
 }
 
 /**
@@ -18,7 +21,7 @@ export interface SchemasPanelProps {
  * auto (the type that fits best), or raw (no schema). The worker does the decoding.
  */
 export function SchemasPanel(props: SchemasPanelProps): ReactElement {
-  const { client, storage, connections, onChanged } = props;
+  const { client, storage, connections, onChanged, reread } = props;
   const [open, setOpen] = useState(false);
   const [files, setFiles] = useState<ProtoSource[]>(() => storage.load());
   const [state, setState] = useState<SchemaState | null>(null);
@@ -72,6 +75,11 @@ export function SchemasPanel(props: SchemasPanelProps): ReactElement {
             ))}
             {!files.length && <li className="ws-muted-text">No .proto files loaded: Protobuf frames show their raw wire format.</li>}
           </ul>
+          {reread && reread.total > 0 && (
+            <p role="status" className="ws-muted-text" data-testid="schema-reread">
+              {reread.done ? `Listed binary frames read again: ${reread.total.toLocaleString('en-US')}.` : `Reading the listed frames again: ${reread.searched.toLocaleString('en-US')} of ${reread.total.toLocaleString('en-US')}…`}
+            </p>
+          )}
           {state?.error && (
             <div role="alert" className="ws-banner-error" data-testid="schema-error">
               {state.error}

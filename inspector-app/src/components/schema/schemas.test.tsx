@@ -34,6 +34,22 @@ async function openFrame(data: Uint8Array, storage: SchemaStorage) {
 const labels = () => screen.getAllByTestId('tree-row').map((r) => r.getAttribute('data-path'));
 
 describe('the Schemas dialog', () => {
+  it('rows listed before the schema was loaded are read again: their previews follow it', async () => {
+    const transport = new MemoryTransport();
+    render(<App transport={transport} worker={inProcessWorker()} capabilities={capabilities} schemaStorage={memorySchemas()} />);
+    act(() => transport.emit({ type: 'frames', frames: [wire(trade), wire(Trade.encode(Trade.fromObject({ symbol: 'ZZZ', qty: 1 })).finish())] }));
+    await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(2));
+    const rowText = () => screen.getAllByTestId('frame-row').map((r) => r.textContent ?? '');
+    expect(rowText()[0]).toContain('{1: "ACME"');
+    fireEvent.click(screen.getByTestId('schemas-button'));
+    fireEvent.change(screen.getByLabelText('File name'), { target: { value: 'demo.proto' } });
+    fireEvent.change(screen.getByLabelText('Proto source'), { target: { value: PROTO } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(rowText()[0]).toContain('{symbol: "ACME", side: SELL (1), price: 12.5, qty: 300}'));
+    expect(rowText()[1]).toContain('{symbol: "ZZZ", qty: 1}');
+    await waitFor(() => expect(screen.getByTestId('schema-reread').textContent).toBe('Listed binary frames read again: 2.'));
+  });
+
   it('pasting a .proto names the fields of the open frame, and the file is stored', async () => {
     const storage = memorySchemas();
     await openFrame(trade, storage);
