@@ -51,7 +51,7 @@ export class InspectorSession {
         return;
       case 'connection-opened':
         // Before the connection's frames (messages to the worker keep their order): its subprotocol is detection evidence.
-        this.worker.connection(message.connectionId, message.protocol);
+        this.worker.connection(message.connectionId, message.protocol, message.url);
         this.model.applyHostMessage(message);
         return;
       default:
@@ -76,7 +76,7 @@ export class InspectorSession {
   /** A connection read from a file: listed, and its subprotocol told to the worker before its frames are ingested. */
   importConnection(info: Parameters<CaptureModel['addImportedConnection']>[0]): void {
     this.model.addImportedConnection(info);
-    this.worker.connection(info.connectionId, info.protocol);
+    this.worker.connection(info.connectionId, info.protocol, info.url);
   }
 
   /** Placeholder rows for frames the host lost: ids in arrival order, through the worker like frames, so rows stay in order. */

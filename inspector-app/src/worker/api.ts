@@ -342,9 +342,10 @@ export type ToWorker =
   | { readonly type: 'ingest'; readonly frames: readonly IngestFrame[] }
   /**
    * What the worker needs to know of a connection before its frames: the subprotocol it
-   * negotiated (`Sec-WebSocket-Protocol`, '' when none), detection evidence for its frames.
+   * negotiated (`Sec-WebSocket-Protocol`, '' when none), detection evidence for its frames;
+   * its URL where known (`EIO=3` in it says which Engine.IO version its Socket.IO frames are).
    */
-  | { readonly type: 'connection'; readonly connectionId: string; readonly subprotocol: string }
+  | { readonly type: 'connection'; readonly connectionId: string; readonly subprotocol: string; readonly url?: string }
   | { readonly type: 'call'; readonly callId: number; readonly method: WorkerMethod; readonly params: unknown }
   | { readonly type: 'compare'; readonly jobId: number; readonly frameId: number; readonly format: FormatChoice; readonly nodeId: number }
   | { readonly type: 'cancel-compare'; readonly jobId: number }

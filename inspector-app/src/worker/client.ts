@@ -102,9 +102,9 @@ export class WorkerClient {
     this.post({ type: 'filter', generation, text, path });
   }
 
-  /** What the worker must know of a connection before its frames: its negotiated subprotocol ('' when none). */
-  connection(connectionId: string, subprotocol: string): void {
-    this.post({ type: 'connection', connectionId, subprotocol });
+  /** What the worker must know of a connection before its frames: its negotiated subprotocol ('' when none), its URL where known. */
+  connection(connectionId: string, subprotocol: string, url?: string): void {
+    this.post({ type: 'connection', connectionId, subprotocol, ...(url ? { url } : {}) });
   }
 
   /** The frames whose rows are in the list's view: the worker reads those still waiting (a flood) now. */

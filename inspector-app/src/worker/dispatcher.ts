@@ -115,10 +115,15 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
         readNextWaiting();
         if (now() >= until) break;
       }
+      const readMs = now() - until + sliceMs;
       flush();
       if (flood.waiting) {
         catchUpScheduled = true;
-        yieldTo(slice);
+        // A filter waits for every row: on at once. Otherwise rest as long as the slice read:
+        // reading a flood's rows back to back takes a whole core for seconds, while the panel's
+        // redraws and the page (often still catching up on the flood) share the machine's cores.
+        if (flood.eager) yieldTo(slice);
+        else later(slice, Math.max(1, readMs));
       }
     };
     if (!flood.eager && flood.flooding) later(slice, flood.calmIn);
@@ -158,6 +163,7 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
       }
       case 'connection':
         handlers.setSubprotocol(message.connectionId, message.subprotocol);
+        if (message.url) handlers.links.setConnectionUrl(message.connectionId, message.url);
         return;
       case 'view': {
         // Rows in view are read now, while the flood goes on: the rows the user sees are complete.

@@ -131,7 +131,8 @@ function readInOrder(frame: IngestFrame, store: FrameStore): DecodedFrame {
 /** The worker's request handlers, free of `postMessage` so tests call them directly. */
 export class WorkerHandlers {
   readonly store = new FrameStore();
-  readonly links = new ProtocolLinks();
+  /** (After `store`: the links ask it for a connection's subprotocol, so `mqtt` turns on MQTT reassembly from its first frame.) */
+  readonly links = new ProtocolLinks((id) => this.store.formats.subprotocol(id));
   private filter: ContentQuery | null = null;
 
   private index(frameId: number, format: Parameters<FrameStore['decoded']>[1]): SpanIndex | null {
@@ -165,11 +166,12 @@ export class WorkerHandlers {
   /**
    * A listed frame's row read again (the schema or its connection's message type changed):
    * as at ingest, but without feeding the connection's state again (compressed streams,
-   * protocol links, format evidence); a Socket.IO attachment keeps its row (null), which is
-   * about whose it is, not its bytes.
+   * protocol links, format evidence); a Socket.IO attachment, an MQTT packet reassembled from
+   * split frames and each of its parts keep their rows (null), which are about the frames
+   * around them, not their own bytes.
    */
   reread(frame: IngestFrame): FrameSummary | null {
-    if (this.links.attachment(frame.frameId)) return null;
+    if (this.links.ownsRow(frame.frameId)) return null;
     const decoded = readWithSchema(frame, this.store) ?? this.store.decodeAuto(frame, 1);
     const d = isPlainText(frame, decoded) ? { format: null, index: null } : decoded;
     const row = listRow(frame, decoded, recognizeProtocol(d.index, d.format, { subprotocol: this.store.formats.subprotocol(frame.connectionId) }), null);

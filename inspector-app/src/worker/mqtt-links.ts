@@ -41,6 +41,8 @@ export class MqttLinks {
   private readonly packets = new Map<string, SplitPacket>();
   /** The split packets each frame holds a part of, in the frame's order. */
   private readonly packetsOf = new Map<number, SplitPacket[]>();
+  /** Frames whose list row came from the stream (a reassembled packet, a part): their bytes alone cannot say it. */
+  private readonly rowFromStream = new Set<number>();
 
   constructor(private readonly subprotocolOf: (connectionId: string) => string | undefined) {}
 
@@ -79,6 +81,7 @@ export class MqttLinks {
     const done = mine.filter((p) => p.completedAt === frame.frameId);
     const whole = result.pieces.filter((p) => p.part === 0 && p.completes).length;
     if (done.length) {
+      this.rowFromStream.add(frame.frameId);
       const first = done[0];
       const more = done.length - 1 + whole;
       const info = first.info ?? { protocol: 'mqtt', message: first.type };
@@ -90,9 +93,15 @@ export class MqttLinks {
     }
     // Only parts of packets completed elsewhere (and perhaps whole ones the bytes already show).
     if (whole) return null;
+    this.rowFromStream.add(frame.frameId);
     const part = mine[0];
     const which = part.frames.length;
     return { protocol: { name: 'mqtt', message: `${part.type} (part ${which})` }, preview: `part ${which} of a ${part.type} split across frames` };
+  }
+
+  /** Whether the frame's list row came from the stream (so reading its bytes again would lose it). */
+  ownsRow(frameId: number): boolean {
+    return this.rowFromStream.has(frameId);
   }
 
   linesFor(frameId: number): LinkLine[] {
@@ -140,6 +149,7 @@ export class MqttLinks {
     this.mqttConnections.clear();
     this.packets.clear();
     this.packetsOf.clear();
+    this.rowFromStream.clear();
   }
 }
 

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { nodeMqttSession } from '../../../codecs/protocols/test/mqtt-rig.js';
 import type { CapturedFrame } from '../../../codecs/protocols/test/ws-capture.js';
 import { WorkerHandlers } from './handlers.js';
+import type { FromWorker } from './api.js';
 
 function ingest(frames: readonly CapturedFrame[], subprotocol?: string) {
   const handlers = new WorkerHandlers();
@@ -68,5 +69,24 @@ describe('MQTT reassembly in the worker (real mqtt.js in Node)', () => {
     // The same pieces on a connection nothing marks as MQTT stay what their bytes say.
     const plain = ingest(rest);
     expect(plain.rows.some((r) => r.preview.includes('reassembled'))).toBe(false);
+  });
+});
+
+describe('MQTT reassembly from the connection message (the worker as the app drives it)', () => {
+  it('a connection announced with subprotocol mqtt gets reassembled rows though no frame holds a whole packet', async () => {
+    const { createDispatcher } = await import('./dispatcher.js');
+    const posted: FromWorker[] = [];
+    const send = createDispatcher((m) => posted.push(m));
+    // From the broker's first frame on: pieces only, nothing whole that would mark the connection MQTT by itself.
+    const rest = wire.slice(wire.findIndex((f) => f.direction === 'received'));
+    send({ type: 'connection', connectionId: 'c1', subprotocol: 'mqtt' });
+    send({ type: 'ingest', frames: rest.map((f, i) => ({ frameId: i + 1, connectionId: 'c1', direction: f.direction, time: i, opcode: f.opcode, data: f.data })) });
+    send({ type: 'call', callId: 1, method: 'decode', params: { frameId: 1, format: 'auto' } }); // flushes the rows
+    const rows = posted.flatMap((m) => (m.type === 'summaries' ? m.summaries : []));
+    expect(rows.length).toBe(rest.length);
+    const pubs = rows.filter((r) => r.direction === 'sent' && r.protocol?.message === 'PUBLISH');
+    expect(pubs.map((r) => r.protocol!.event)).toEqual(['sensors/kitchen/temp', 'sensors/attic/temp']);
+    expect(pubs[0].preview).toContain('reassembled from frames');
+    expect(rows.some((r) => r.protocol?.message === 'PUBLISH (part 1)')).toBe(true);
   });
 });

@@ -66,6 +66,8 @@ export class ProtocolLinks {
     this.subprotocols.set(connectionId, subprotocol);
   }
 
+  /** Engine.IO version by connection from its URL (kept through `clear`, like the subprotocols). */
+  private readonly urlVersions = new Map<string, VersionEvidence>();
   /** Engine.IO version by connection, with what showed it (and in which frame). */
   private readonly engineVersions = new Map<string, VersionEvidence & { frameId?: number }>();
   /** Socket.IO / Engine.IO frames → their connection. */
@@ -114,14 +116,22 @@ export class ProtocolLinks {
   /** The connection's URL, when the host knows it: its `EIO=` query settles the version. */
   setConnectionUrl(connectionId: string, url: string): void {
     const version = engineIoVersionFromUrl(url);
-    if (version) this.engineVersions.set(connectionId, { version, reason: `the URL says EIO=${version}` });
+    if (version) this.urlVersions.set(connectionId, { version, reason: `the URL says EIO=${version}` });
   }
 
   private engineFrame(frame: IngestFrame, protocol: ProtocolInfo): void {
     this.engineConnection.set(frame.frameId, frame.connectionId);
-    if (frame.opcode !== 'text' || this.engineVersions.has(frame.connectionId)) return;
+    if (frame.opcode !== 'text' || this.urlVersions.has(frame.connectionId) || this.engineVersions.has(frame.connectionId)) return;
     const evidence = versionEvidence(protocol, frame.data, frame.direction);
     if (evidence) this.engineVersions.set(frame.connectionId, { ...evidence, frameId: frame.frameId });
+  }
+
+  /**
+   * Whether a frame's list row says what its own bytes cannot (a Socket.IO attachment, an MQTT
+   * packet reassembled from split frames or one of its parts): a re-read keeps such a row.
+   */
+  ownsRow(frameId: number): boolean {
+    return this.attachmentOf.has(frameId) || this.mqtt.ownsRow(frameId);
   }
 
   attachment(frameId: number): AttachmentOf | undefined {
@@ -143,7 +153,7 @@ export class ProtocolLinks {
   linesFor(frameId: number): FrameLinkLine[] {
     const lines: FrameLinkLine[] = [];
     const connection = this.engineConnection.get(frameId);
-    const version = connection !== undefined ? this.engineVersions.get(connection) : undefined;
+    const version: (VersionEvidence & { frameId?: number }) | undefined = connection !== undefined ? (this.urlVersions.get(connection) ?? this.engineVersions.get(connection)) : undefined;
     if (version) {
       const where = version.frameId !== undefined ? ` at frame ${version.frameId}` : '';
       lines.push({ text: `Engine.IO v${version.version} (${version.version === 3 ? 'socket.io 2.x' : 'socket.io 3 or later'}): ${version.reason}${where}`, frameIds: version.frameId !== undefined ? [version.frameId] : [] });
@@ -200,7 +210,7 @@ export class ProtocolLinks {
   }
 
   clear(): void {
-    // Subprotocols stay: they belong to the connections, which outlive a cleared list.
+    // Subprotocols and URLs stay: they belong to the connections, which outlive a cleared list.
     this.mqtt.clear();
     this.engineVersions.clear();
     this.engineConnection.clear();

@@ -158,6 +158,22 @@ describe('re-reading listed rows after a schema change', () => {
     h.drain();
     expect(h.rereads().flatMap((m) => m.rows).map((r) => r.frameId)).not.toContain(att.frameId);
   });
+  it('MQTT rows put together from split packets keep their rows: the reassembled packet and each "part N of …"', () => {
+    const h = harness(1000);
+    h.send({ type: 'connection', connectionId: 'c1', subprotocol: 'mqtt' });
+    // A PUBLISH `sensors/x` {"t":1} written as mqtt.js in Node does: type byte, length, then the rest, each its own frame.
+    const body = new Uint8Array([0x00, 9, ...new TextEncoder().encode('sensors/x'), ...new TextEncoder().encode('{"t":1}')]);
+    const parts = [new Uint8Array([0x30]), new Uint8Array([body.length]), body];
+    const frames = parts.map((p) => h.ingest(p, { direction: 'sent' }));
+    h.call('decode', { frameId: frames[0].frameId, format: 'auto' }); // flushes the rows
+    const listed = h.summaries();
+    expect(listed.map((r) => r.protocol?.message)).toEqual(['PUBLISH (part 1)', 'PUBLISH (part 2)', 'PUBLISH']);
+    expect(listed[2].preview).toContain('reassembled from frames 1–3');
+    h.call('setSchema', { files: [{ name: 'demo.proto', source: PROTO }] });
+    h.drain();
+    const reread = h.rereads().flatMap((m) => m.rows).map((r) => r.frameId);
+    for (const f of frames) expect(reread).not.toContain(f.frameId);
+  });
   it('under a flood, rows still waiting to be read are left to their turn (read then with the new schema)', () => {
     const posted: FromWorker[] = [];
     const yields: (() => void)[] = [];

@@ -8,6 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v2Session, type V2Traffic } from '../../../codecs/protocols/test/socketio-v2-rig.js';
 import type { CapturedFrame } from '../../../codecs/protocols/test/ws-capture.js';
 import { WorkerHandlers } from './handlers.js';
+import { MemoryTransport } from '../protocol/transport.js';
+import { inProcessWorker } from './in-process.js';
+import { CaptureModel } from '../state/capture-model.js';
+import { InspectorSession } from '../state/session.js';
 
 function ingest(frames: readonly CapturedFrame[], url?: string) {
   const handlers = new WorkerHandlers();
@@ -54,6 +58,40 @@ describe('socket.io 2.x in the worker', () => {
     const withUrl = ingest(s.capture.frames, s.url);
     const urlLine = withUrl.handlers.methods.decode({ frameId: event.frameId, format: 'auto' })!.links!.find((l) => l.text.startsWith('Engine.IO'))!;
     expect(urlLine).toEqual({ text: 'Engine.IO v3 (socket.io 2.x): the URL says EIO=3', frameIds: [] });
+  });
+
+  it('takes the URL from the connection as the host (or an imported file) announces it: EIO=3 settles the version', async () => {
+    const transport = new MemoryTransport();
+    const model = new CaptureModel((run) => run());
+    const session = new InspectorSession(transport, inProcessWorker(), { model });
+    const frames = (connectionId: string) => s.capture.frames.map((f, i) => ({ connectionId, direction: f.direction, time: i + 1, opcode: f.opcode, data: f.data.slice() }));
+    transport.emit({ type: 'connection-opened', connectionId: 'live', url: s.url, protocol: '', extensions: '', time: 0 });
+    transport.emit({ type: 'frames', frames: frames('live') });
+    session.importConnection({ connectionId: 'file', url: s.url, protocol: '', extensions: '' });
+    session.ingest(frames('file'));
+    const total = 2 * s.capture.frames.length;
+    const deadline = Date.now() + 5000;
+    while (model.getSnapshot().rows.length < total && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const rows = model.getSnapshot().rows;
+    expect(rows.length).toBe(total);
+    for (const id of ['live', 'file']) {
+      const event = rows.find((row) => row.connectionId === id && row.protocol?.message === 'BINARY_EVENT')!;
+      const decoded = await session.worker.call('decode', { frameId: event.frameId, format: 'auto' });
+      expect(decoded!.links!.find((l) => l.text.startsWith('Engine.IO')), id).toEqual({ text: 'Engine.IO v3 (socket.io 2.x): the URL says EIO=3', frameIds: [] });
+    }
+    session.dispose();
+  });
+
+  it('a cleared list keeps the version the URL gave (the connection outlives its frames)', () => {
+    const { handlers } = ingest(s.capture.frames, s.url);
+    handlers.methods.clear({});
+    const rows = s.capture.frames.map((f, i) => {
+      const frame = { frameId: 100 + i, connectionId: 'c1', direction: f.direction, time: i, opcode: f.opcode, data: f.data };
+      handlers.store.add(frame);
+      return handlers.summarize(frame);
+    });
+    const event = rows.find((row) => row.protocol?.message === 'BINARY_EVENT')!;
+    expect(handlers.methods.decode({ frameId: event.frameId, format: 'auto' })!.links!.find((l) => l.text.startsWith('Engine.IO'))).toEqual({ text: 'Engine.IO v3 (socket.io 2.x): the URL says EIO=3', frameIds: [] });
   });
 
   it('says v4 for socket.io 4 traffic (the server pings, CONNECT answers with a sid)', () => {

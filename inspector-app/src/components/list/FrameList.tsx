@@ -158,7 +158,10 @@ export function FrameList(props: FrameListProps): ReactElement {
 
   // Browsers clamp scrollTop to the content; jsdom does not.
   const top = following ? Math.max(0, total - view.height) : Math.min(view.top, Math.max(0, total - view.height));
-  const first = Math.max(0, Math.floor((top - HEADER_HEIGHT) / ROW_HEIGHT) - OVERSCAN);
+  // Following the tail, nothing is drawn above the view: under a flood every drawn row gets
+  // new text each redraw (the tail moves by thousands of rows), and rows nobody sees cost as
+  // much layout and paint as the rest. A scroll up redraws with the overscan.
+  const first = Math.max(0, Math.floor((top - HEADER_HEIGHT) / ROW_HEIGHT) - (following ? 0 : OVERSCAN));
   const last = Math.min(rows.length, Math.ceil((top + view.height) / ROW_HEIGHT) + OVERSCAN);
   const visible: ReactElement[] = [];
   for (let i = first; i < last; i++) {

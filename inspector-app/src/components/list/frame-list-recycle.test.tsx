@@ -32,3 +32,18 @@ it('following the tail, 20 redraws of 500 new rows each create no new row elemen
   expect(Math.max(...shown)).toBe(10_500);
   expect(created).toBe(0);
 });
+
+it('following the tail, a redraw draws only the rows in view (no rows above it that nobody sees)', () => {
+  // Under a flood the tail moves by thousands of rows per redraw, so every drawn row gets new
+  // text, is laid out and painted again: rows drawn above the view (overscan) are pure cost
+  // while the list follows the tail. jsdom has no layout: the list is FALLBACK_HEIGHT (600 px)
+  // tall, a 20 px header and 20 px rows, so 30 rows fill it.
+  const labels = new Map([['c', '#1']]);
+  const view = render(<FrameList rows={rowsUpTo(5000)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />);
+  view.rerender(<FrameList rows={rowsUpTo(10_000)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />);
+  const shown = [...view.getByTestId('frame-list').querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) => Number(r.dataset.frameId));
+  expect(Math.max(...shown)).toBe(10_000);
+  // Every row from the first drawn one to the newest, in order, nothing skipped.
+  expect(shown).toEqual(Array.from({ length: shown.length }, (_, i) => 10_000 - shown.length + 1 + i));
+  expect(shown.length).toBeLessThanOrEqual(31);
+});
