@@ -127,9 +127,11 @@ describe('session comparison in Chromium', () => {
     // The main thread only draws a codec's rows at a time and the progress. On the shared
     // 2-core machine (load average 14-16) two runs had no task over 50 ms and one had two of
     // 110-152 ms, so "none over 100 ms" is not stable there: the bound is a small count, and
-    // no task anywhere near the comparison's own length.
+    // no task anywhere near the comparison's own length. That bound is 2% of the worker's
+    // time but never under 250 ms: with the worker under 5 s, 2% (< 100 ms) is below the
+    // 110-180 ms tasks a loaded machine gives the page whatever the worker does.
     expect(over100).toBeLessThanOrEqual(3);
-    expect(longest).toBeLessThan(workerSeconds * 1000 * 0.02);
+    expect(longest).toBeLessThan(Math.max(workerSeconds * 1000 * 0.02, 250));
     await page.screenshot({ path: artifactPath('session-compare-10k-900x700.png') });
 
     await page.close();

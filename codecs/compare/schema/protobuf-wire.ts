@@ -72,6 +72,11 @@ class Writer {
   finish(): Uint8Array {
     return this.buf.slice(0, this.pos);
   }
+
+  /** The bytes written so far, not copied (a scratch writer's, copied by the parent). */
+  written(): Uint8Array {
+    return this.buf.subarray(0, this.pos);
+  }
 }
 
 const utf8 = new TextEncoder();
@@ -137,7 +142,7 @@ function writeMessage(w: Writer, m: ProtoMessage, obj: unknown, path: string): v
         writeScalar(w, f.type, v);
       } else {
         w.varint(f.number * 8 + 2);
-        w.bytes(encodeMessage(f.type, v, at));
+        w.bytes(writeNested(f.type, v, at));
       }
     }
   }
@@ -150,7 +155,7 @@ function writeRepeated(w: Writer, f: ProtoField, list: unknown[], at: string): v
   if (typeof type !== 'string') {
     for (let i = 0; i < list.length; i++) {
       w.varint(f.number * 8 + 2);
-      w.bytes(encodeMessage(type, list[i], `${at}[${i}]`));
+      w.bytes(writeNested(type, list[i], `${at}[${i}]`));
     }
     return;
   }
@@ -162,10 +167,14 @@ function writeRepeated(w: Writer, f: ProtoField, list: unknown[], at: string): v
     }
     return;
   }
-  const packed = new Writer();
-  for (const v of list) writeScalar(packed, type, v);
-  w.varint(f.number * 8 + 2);
-  w.bytes(packed.finish());
+  const packed = scratch();
+  try {
+    for (const v of list) writeScalar(packed, type, v);
+    w.varint(f.number * 8 + 2);
+    w.bytes(packed.written());
+  } finally {
+    depth--;
+  }
 }
 
 const byNameCache = new WeakMap<ProtoMessage, Map<string, ProtoField>>();
@@ -175,10 +184,42 @@ function fieldsByName(m: ProtoMessage): Map<string, ProtoField> {
   return map;
 }
 
+/**
+ * Scratch writers, one per nesting depth, reused from message to message: a nested message
+ * (or a packed list) is written into the scratch writer one level down, then copied into its
+ * parent as a length-delimited field — no writer and no sliced copy allocated per nested
+ * message (the same bytes: protobuf-wire-scratch test). Only the outermost message's bytes
+ * are sliced out, as the result.
+ */
+const scratchWriters: Writer[] = [];
+let depth = 0;
+function scratch(): Writer {
+  const w = (scratchWriters[depth] ??= new Writer());
+  depth++;
+  w.pos = 0;
+  return w;
+}
+
+/** A nested message's bytes, in the scratch writer one level down (valid until that level is written again). */
+function writeNested(m: ProtoMessage, obj: unknown, path: string): Uint8Array {
+  const w = scratch();
+  try {
+    writeMessage(w, m, obj, path);
+    return w.written();
+  } finally {
+    depth--;
+  }
+}
+
 function encodeMessage(m: ProtoMessage, obj: unknown, path: string): Uint8Array {
-  const w = new Writer();
-  writeMessage(w, m, obj, path);
-  return w.finish();
+  depth = 0;
+  const w = scratch();
+  try {
+    writeMessage(w, m, obj, path);
+    return w.finish();
+  } finally {
+    depth = 0;
+  }
 }
 
 /** The frame's value in Protobuf, or why it does not fit the schema. */

@@ -113,6 +113,12 @@ export interface SessionOptions {
   readonly onProgress?: (p: SessionProgress) => void;
   /** Messages between event-loop turns (default 200). */
   readonly yieldEvery?: number;
+  /**
+   * Gives the event loop a turn (default: setTimeout 0). In a browser a chain of
+   * setTimeout(0) is clamped to 4 ms after five links — idle time on every turn — so the
+   * worker passes a MessageChannel turn instead (dispatcher.ts `yieldTo`).
+   */
+  readonly yieldTurn?: () => Promise<void>;
   /** Brotli per message (Node: brotli-node.ts); without one the rows say why not. */
   readonly brotli?: BrotliCompressor | null;
   /** Snappy per message (default true). */
@@ -227,6 +233,7 @@ class Accumulator {
 export async function* compareSession(messages: readonly SessionMessage[], options: SessionOptions = {}): AsyncGenerator<SessionRow, void, undefined> {
   const engine = options.engine ?? fflateEngine;
   const yieldEvery = options.yieldEvery ?? 200;
+  const turn = options.yieldTurn ?? nextTick;
   const names = options.codecs ?? (options.protoText ? [...SESSION_CODECS, 'protobuf-loaded'] : SESSION_CODECS);
   const data = messages.filter((m) => m.opcode === 1 || m.opcode === 2);
   const needsValues = names.some((n) => n !== 'captured');
@@ -236,7 +243,7 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
     done++;
     if (done % yieldEvery === 0) {
       options.onProgress?.({ done, total, phase, codec });
-      await nextTick();
+      await turn();
     }
     return !options.signal?.aborted;
   };

@@ -237,7 +237,7 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
             compareJobs.delete(jobId);
             post({ type: 'session-end', jobId, ...result });
           },
-        });
+        }, undefined, () => new Promise<void>((resolve) => yieldTo(resolve)));
         return;
       }
       case 'filter': {

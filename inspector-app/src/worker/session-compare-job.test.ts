@@ -48,6 +48,21 @@ describe('session comparison job', () => {
     expect(chart.series.length + chart.notCharted.length).toBe(totals.length);
   });
 
+  it('gives the message loop its turns through the yieldTurn it is passed (the worker\u2019s MessageChannel, not a clamped setTimeout chain); same rows', async () => {
+    const plain = collect();
+    await runSessionCompare(frames(600), {}, new AbortController().signal, plain.sink);
+    const turned = collect();
+    let turns = 0;
+    await runSessionCompare(frames(600), {}, new AbortController().signal, turned.sink, undefined, () => {
+      turns++;
+      return Promise.resolve();
+    });
+    expect(turns).toBe(turned.progress - SESSION_CODECS.length - 1);
+    expect(turns).toBeGreaterThan(0);
+    expect(turned.rows).toEqual(plain.rows);
+    expect(turned.end?.chart).toEqual(plain.end?.chart);
+  });
+
   it('passes the negotiated header on: deflate simulated for c0, the plain wire for c1 (none negotiated)', async () => {
     const c = collect();
     await runSessionCompare(frames(40), { c0: 'permessage-deflate; server_no_context_takeover', c1: '' }, new AbortController().signal, c.sink);

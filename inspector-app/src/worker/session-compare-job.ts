@@ -36,7 +36,11 @@ export function sessionMessages(frames: readonly IngestFrame[]): SessionMessage[
   }));
 }
 
-export async function runSessionCompare(frames: readonly IngestFrame[], negotiated: Readonly<Record<string, string>>, signal: AbortSignal, sink: SessionSink, now: () => number = () => performance.now()): Promise<void> {
+/**
+ * `yieldTurn`: how the comparison gives the worker's message loop a turn (the worker's
+ * MessageChannel; default setTimeout 0, which a browser clamps to 4 ms after five links).
+ */
+export async function runSessionCompare(frames: readonly IngestFrame[], negotiated: Readonly<Record<string, string>>, signal: AbortSignal, sink: SessionSink, now: () => number = () => performance.now(), yieldTurn?: () => Promise<void>): Promise<void> {
   const started = now();
   const messages = sessionMessages(frames);
   const totals: { codec: string; label: string }[] = [];
@@ -47,7 +51,7 @@ export async function runSessionCompare(frames: readonly IngestFrame[], negotiat
     // The chart is drawn from the sizes the comparison computed (no second pass over the session).
     const perCodec: CodecSizes[] = [];
     const notCarried = new Map<string, string>();
-    const generator = compareSession(messages, { negotiated: new Map(Object.entries(negotiated)), signal, onProgress: (p) => sink.progress(p), onCodecSizes: (s) => perCodec.push(s) });
+    const generator = compareSession(messages, { negotiated: new Map(Object.entries(negotiated)), signal, yieldTurn, onProgress: (p) => sink.progress(p), onCodecSizes: (s) => perCodec.push(s) });
     let batch: SessionRow[] = [];
     for await (const row of generator) {
       batch.push(row);
