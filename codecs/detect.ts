@@ -231,7 +231,7 @@ const textDetector: Detector = {
  * connection's other frames were Protobuf). Small field numbers, nested messages and text
  * fields that read as such make it more plausible.
  */
-const protobufDetector: Detector = {
+export const protobufDetector: Detector = {
   format: 'protobuf',
   textFrames: false,
   detect(bytes, context) {

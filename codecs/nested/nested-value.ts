@@ -5,7 +5,7 @@ import { msgpackWalker } from '../msgpack/walker.js';
 import { jsonWalker } from '../json/walker.js';
 import { embeddedCbor, embeddedOffset } from '../cbor/embedded.js';
 import { tagNumber } from '../core/describe.js';
-import { detectors, plausibility } from '../detect.js';
+import { plausibility, protobufDetector } from '../detect.js';
 import { composeMaps, base64Map, hexMap, shiftMap, type OffsetMap } from './offset-map.js';
 import { stringPayload } from './string-payload.js';
 import { decodeBase64Text, decodeHexText } from './text-encodings.js';
@@ -162,7 +162,8 @@ function readBinary(bytes: Uint8Array): Reading | null {
   const json = readJson(bytes);
   if (json) return json;
   if (bytes.length < MIN_PROTOBUF_BYTES || !PROTOBUF_OPENS(bytes[0])) return null;
-  const pb = detectors.find((d) => d.format === 'protobuf')?.detect(bytes, {});
+  // The raw Protobuf detector by name: other detectors read 'protobuf' too (Centrifugo's, only with its subprotocol).
+  const pb = protobufDetector.detect(bytes, {});
   // Small field numbers only, and a nested message or text field among them: 0.3 + 0.15 + 0.05 in the
   // detector's scale (which adds up to 0.49999… in floating point).
   if (pb && !('error' in pb) && pb.index && pb.confidence >= 0.49 && hasWrittenText(pb.index)) return { index: pb.index, format: 'protobuf' };
