@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { startDemoServer, type DemoServer } from '../demo-server/server.js';
 import { APP_DIR, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
-import { emitToPanel, panelFrames, selectFrameOf, selectChildRow, selectFrame, waitForRows } from './support/tour-pages.js';
+import { emitToPanel, panelFrames, selectFrameOf, selectChildRow, selectFrame, waitForFrames, waitForRows } from './support/tour-pages.js';
 import { watchPage } from './support/watch-page.js';
 
 let browser: Browser;
@@ -227,7 +227,7 @@ describe('the tour: every tab, three pages, two themes, two sizes', () => {
       it(`web inspector, ${at}`, async () => {
         const { page, problems } = await open(`index.html?connect=${encodeURIComponent(server.wsUrl)}`, theme, size);
         const tour = new Tour(page, `inspector-${at}`);
-        await waitForRows(page, 30);
+        await waitForFrames(page, 30);
         await page.getByTestId('pause-button').click();
         await tour.shot('list');
         await selectFrameOf(page, 'cbor');

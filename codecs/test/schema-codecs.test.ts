@@ -119,6 +119,13 @@ describe('inferred schemas round-trip generated sessions', () => {
     expect(out[6]).toBeInstanceOf(Uint8Array);
   });
 
+  it('Protobuf keeps -0 in a double field (not elided as the default 0; found by the property above, seed 1274936657)', () => {
+    const frames = [{ price: -0 }, { price: 0 }];
+    const codec = inferredProtobufCodec(frames);
+    const { mismatches } = roundTrips(codec, frames);
+    expect(mismatches).toEqual([]);
+  });
+
   it('protobufjs reads our bytes with our printed .proto to the same values', () => {
     const frames = [
       { id: 1, name: 'a', price: 1.5, big: 1n << 60n, neg: -5, tags: ['x', 'y'], on: true, blob: new Uint8Array([1, 2, 3]), meta: { ok: true, n: 300 }, items: [{ q: 1 }, { q: 2 }] },

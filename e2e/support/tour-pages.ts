@@ -16,6 +16,22 @@ export async function waitForRows(page: Page, count: number, timeout = 15_000): 
   if (!ok) throw new Error(`fewer than ${count} frame rows after ${timeout} ms; status bar: ${await page.locator('.ws-status').textContent()}`);
 }
 
+/**
+ * Waits until the status bar counts `count` frames and the list draws rows: while the list
+ * follows the tail it draws only the rows in view (no overscan above them), so at 900×700 the
+ * rows in the DOM are fewer than the frames held.
+ */
+export async function waitForFrames(page: Page, count: number, timeout = 15_000): Promise<void> {
+  const ok = await page
+    .waitForFunction(
+      (n) => Number(((document.querySelector('[data-testid=frame-count]')?.textContent ?? '').match(/\d[\d,.\s]*/)?.[0] ?? '0').replace(/\D/g, '')) >= n && document.querySelectorAll('[data-testid=frame-row]').length > 0,
+      count,
+      { timeout, polling: 200 },
+    )
+    .then(() => true, () => false);
+  if (!ok) throw new Error(`fewer than ${count} frames after ${timeout} ms; status bar: ${await page.locator('.ws-status').textContent()}`);
+}
+
 /** Selects a frame by mousedown and waits for its tree's root row and hex. */
 export async function selectFrame(page: Page, frameId: number): Promise<void> {
   await page.locator(`[data-testid=frame-row][data-frame-id="${frameId}"]`).dispatchEvent('mousedown');

@@ -83,7 +83,8 @@ const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 const WIRE: Record<ProtoScalar, number> = { bool: 0, int32: 0, int64: 0, double: 1, string: 2, bytes: 2 };
 
-const isDefault = (v: unknown): boolean => v === 0 || v === 0n || v === '' || v === false || (v instanceof Uint8Array && v.length === 0) || (Array.isArray(v) && v.length === 0);
+// -0 is not the default: proto3 writes a double whose bits are not all zero (as protoc does), so -0 survives.
+const isDefault = (v: unknown): boolean => Object.is(v, 0) || v === 0n || v === '' || v === false || (v instanceof Uint8Array && v.length === 0) || (Array.isArray(v) && v.length === 0);
 
 function checkScalar(type: ProtoScalar, v: unknown, path: string): void {
   const kind = kindOf(v);
