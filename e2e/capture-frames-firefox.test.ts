@@ -58,13 +58,8 @@ describe('capture paths in Firefox (dist/firefox-test)', () => {
     // bar's count says whether all 40 arrived; the rows drawn are the newest, in order.
     const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
     await waitForRows(read, 20);
-    const deadline = Date.now() + 15_000;
-    let state = await read();
-    while (!/^40 frames/.test(state.frameCount.trim()) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      state = await read();
-    }
-    expect(state.frameCount.trim()).toMatch(/^40 frames/);
+    await expect.poll(async () => (await read()).frameCount.trim(), { timeout: 15_000 }).toMatch(/^40 frames/);
+    const state = await read();
     expect(state.rows.at(-1)?.frameId).toBe(40);
     expect(state.rows.map((r) => r.frameId)).toEqual(state.rows.map((_, i) => 41 - state.rows.length + i));
     expect(state.dropped).toBeNull();

@@ -11,6 +11,7 @@
 import { Buffer } from 'node:buffer';
 import avsc from 'avsc';
 import fc from 'fast-check';
+import { schemaScalar } from './helpers/schema-arbitraries.js';
 import { describe, expect, it } from 'vitest';
 import { decodeAvro, encodeAvro, MAX_EMPTY_ITEMS } from '../compare/schema/avro-binary.js';
 import { avroMismatch, inferAvroSchema, schemaJson, typeOfValue } from '../compare/schema/avro-schema.js';
@@ -70,16 +71,6 @@ function normalize(v: unknown): unknown {
   return v;
 }
 
-const scalar = fc.oneof(
-  fc.integer({ min: -1000, max: 1000 }),
-  fc.integer(),
-  fc.maxSafeInteger(),
-  fc.double({ noNaN: true, noDefaultInfinity: true }),
-  fc.string({ maxLength: 8 }),
-  fc.boolean(),
-  fc.uint8Array({ maxLength: 6 }),
-  fc.constant(null),
-);
 const record = fc.record(
   {
     id: fc.integer({ min: 0, max: 1e6 }),
@@ -87,15 +78,15 @@ const record = fc.record(
     price: fc.double({ noNaN: true, noDefaultInfinity: true }),
     big: fc.bigInt({ min: -(1n << 70n), max: 1n << 70n }),
     tags: fc.array(fc.string({ maxLength: 5 }), { maxLength: 4 }),
-    mixed: scalar,
-    list: fc.array(scalar, { maxLength: 3 }),
+    mixed: schemaScalar,
+    list: fc.array(schemaScalar, { maxLength: 3 }),
     nested: fc.array(fc.record({ a: fc.integer(), b: fc.option(fc.string({ maxLength: 3 })) }, { requiredKeys: ['a'] }), { maxLength: 3 }),
     meta: fc.record({ ok: fc.boolean(), n: fc.integer(), note: fc.option(fc.string({ maxLength: 4 })) }, { requiredKeys: ['ok'] }),
     'bad-key': fc.integer(),
   },
   { requiredKeys: [] },
 );
-const session = fc.array(fc.oneof({ weight: 9, arbitrary: record }, { weight: 1, arbitrary: fc.array(fc.integer(), { maxLength: 3 }) }, { weight: 1, arbitrary: scalar }), { minLength: 1, maxLength: 25 });
+const session = fc.array(fc.oneof({ weight: 9, arbitrary: record }, { weight: 1, arbitrary: fc.array(fc.integer(), { maxLength: 3 }) }, { weight: 1, arbitrary: schemaScalar }), { minLength: 1, maxLength: 25 });
 
 /** True when some array in the frames is empty (the one documented difference). */
 const hasEmptyList = (v: unknown): boolean =>

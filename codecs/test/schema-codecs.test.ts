@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { schemaScalar } from './helpers/schema-arbitraries.js';
 import protobuf from 'protobufjs';
 import { inferredProtobufCodec, type SchemaCodec } from '../compare/schema/schema-codecs.js';
 import { avroCodec } from '../compare/schema/avro-codec.js';
@@ -29,16 +30,6 @@ function normalize(v: unknown): unknown {
   return v;
 }
 
-const scalar = fc.oneof(
-  fc.integer({ min: -1000, max: 1000 }),
-  fc.integer(),
-  fc.maxSafeInteger(),
-  fc.double({ noNaN: true, noDefaultInfinity: true }),
-  fc.string({ maxLength: 8 }),
-  fc.boolean(),
-  fc.uint8Array({ maxLength: 6 }),
-  fc.constant(null),
-);
 
 /** Records from a small key pool, keys coming and going, some keys of one type, some mixed. */
 const record = fc.record(
@@ -48,8 +39,8 @@ const record = fc.record(
     price: fc.double({ noNaN: true, noDefaultInfinity: true }),
     big: fc.bigInt({ min: -(1n << 70n), max: 1n << 70n }),
     tags: fc.array(fc.string({ maxLength: 5 }), { maxLength: 4 }),
-    mixed: scalar,
-    list: fc.array(scalar, { maxLength: 3 }),
+    mixed: schemaScalar,
+    list: fc.array(schemaScalar, { maxLength: 3 }),
     meta: fc.record({ ok: fc.boolean(), n: fc.integer(), note: fc.option(fc.string({ maxLength: 4 })) }, { requiredKeys: ['ok'] }),
     'bad-key': fc.integer(),
   },
