@@ -400,20 +400,44 @@ function walkJsonFrom(index: SpanIndex, node: number, depth: number, from: numbe
         continue;
       }
 
-      if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-        // Number: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
-        // In an array, numbers separated by bare commas (`1,2,3`: number arrays) are read
-        // one after the other in this loop, not once around the main loop per token.
-        let numberStart = start;
+      if (c === 0x2d || (c >= 0x30 && c <= 0x39) || c === 0x74 || c === 0x66 || c === 0x6e) {
+        // A number, -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?, or one of the
+        // literals true, false, null: leaves with no head, arg or flags, recorded at one
+        // place below. In an array, scalars separated by bare commas (`1,2,3`: number arrays)
+        // are read one after the other in this loop, not once around the main loop per token.
+        let leafAt = start;
+        let kind: number = Kind.number;
         let p = pos;
         for (;;) {
-          number: {
+          scalar: {
+            if (c >= 0x66) {
+              // 'f', 'n' or 't' (a number starts below 0x3a).
+              const lit = c === 0x74 ? LIT_TRUE : c === 0x66 ? LIT_FALSE : LIT_NULL;
+              kind = c === 0x74 ? Kind.true : c === 0x66 ? Kind.false : Kind.null;
+              const n = lit.length;
+              let i = 1;
+              while (i < n && p + i < len && bytes[p + i] === lit[i]) i++;
+              if (i < n) {
+                p += i;
+                if (p >= len) {
+                  errCode = 'truncated';
+                  errMessage = `unexpected end of input in the literal '${literalName(kind)}'`;
+                } else {
+                  errCode = 'invalid-token';
+                  errMessage = `invalid literal: expected '${literalName(kind)}', found ${describeByte(bytes, p)}`;
+                }
+                break scalar;
+              }
+              p += n;
+              break scalar;
+            }
+            kind = Kind.number;
             if (c === 0x2d) {
               p++;
               if (p >= len) {
                 errCode = 'truncated';
                 errMessage = "unexpected end of input in a number (after '-')";
-                break number;
+                break scalar;
               }
               c = bytes[p];
             }
@@ -422,7 +446,7 @@ function walkJsonFrom(index: SpanIndex, node: number, depth: number, from: numbe
               if (p < len && DIGIT[bytes[p]] === 1) {
                 errCode = 'invalid-number';
                 errMessage = 'invalid number: leading zero';
-                break number;
+                break scalar;
               }
             } else if (c >= 0x31 && c <= 0x39) {
               p++;
@@ -430,19 +454,19 @@ function walkJsonFrom(index: SpanIndex, node: number, depth: number, from: numbe
             } else {
               errCode = 'invalid-number';
               errMessage = `invalid number: expected a digit after '-', found ${describeByte(bytes, p)}`;
-              break number;
+              break scalar;
             }
             if (p < len && bytes[p] === 0x2e) {
               p++;
               if (p >= len) {
                 errCode = 'truncated';
                 errMessage = "unexpected end of input in a number (after '.')";
-                break number;
+                break scalar;
               }
               if (DIGIT[bytes[p]] !== 1) {
                 errCode = 'invalid-number';
                 errMessage = `invalid number: expected a digit after '.', found ${describeByte(bytes, p)}`;
-                break number;
+                break scalar;
               }
               p++;
               while (p < len && DIGIT[bytes[p]] === 1) p++;
@@ -453,12 +477,12 @@ function walkJsonFrom(index: SpanIndex, node: number, depth: number, from: numbe
               if (p >= len) {
                 errCode = 'truncated';
                 errMessage = 'unexpected end of input in a number (in the exponent)';
-                break number;
+                break scalar;
               }
               if (DIGIT[bytes[p]] !== 1) {
                 errCode = 'invalid-number';
                 errMessage = `invalid number: expected a digit in the exponent, found ${describeByte(bytes, p)}`;
-                break number;
+                break scalar;
               }
               p++;
               while (p < len && DIGIT[bytes[p]] === 1) p++;
@@ -466,71 +490,38 @@ function walkJsonFrom(index: SpanIndex, node: number, depth: number, from: numbe
           }
           if (errCode !== null) {
             errAt = p >= len ? len : p;
-            leafKind = Kind.number;
-            leafStart = numberStart;
+            leafKind = kind;
+            leafStart = leafAt;
             break;
           }
           pos = p;
           if (record) {
             // recordNode written out (head, flags and arg stay zero): TurboFan inlines about
-            // 920 bytes of bytecode into this function, recordNode is 277 and is called from
-            // four places, so over a mix of shapes, where strings and containers are hit
-            // more often per call, this site stayed a call per number (float arrays 1.6x).
-            if (store.size === store.cap) store.growFor(numberStart);
+            // 920 bytes of bytecode into this function and recordNode is 277, so over a mix
+            // of shapes, where strings and containers are hit more often per call, a call
+            // site here stayed a call per number (float arrays 1.6x JSON.parse).
+            if (store.size === store.cap) store.growFor(leafAt);
             const id = store.size++;
             const cap = store.cap;
             const i32 = store.slabI32;
             const at = store.i32At + id;
-            i32[at] = numberStart;
+            i32[at] = leafAt;
             i32[at + cap] = pos;
             i32[at + 2 * cap] = parent;
             i32[at + 3 * cap] = -1;
             i32[at + 4 * cap] = -1;
             if (last >= 0) i32[store.i32At + 4 * cap + last] = id;
             else if (parent >= 0) i32[store.i32At + 3 * cap + parent] = id;
-            store.slabU8[store.u8At + id] = Kind.number;
+            store.slabU8[store.u8At + id] = kind;
             last = id;
           }
           items++;
           if (frameKind !== ARRAY || pos + 1 >= len || bytes[pos] !== 0x2c) break;
           c = bytes[pos + 1];
-          if (c !== 0x2d && (c < 0x30 || c > 0x39)) break;
-          numberStart = p = pos + 1;
+          if (c !== 0x2d && (c < 0x30 || c > 0x39) && c !== 0x74 && c !== 0x66 && c !== 0x6e) break;
+          leafAt = p = pos + 1;
         }
         if (errCode !== null) break;
-        if (frameKind !== ROOT && bytes[pos] === 0x2c) {
-          pos++;
-          state = frameKind === MAP ? S_KEY : S_VALUE;
-        } else {
-          state = S_AFTER;
-        }
-        continue;
-      }
-
-      if (c === 0x74 || c === 0x66 || c === 0x6e) {
-        const lit = c === 0x74 ? LIT_TRUE : c === 0x66 ? LIT_FALSE : LIT_NULL;
-        const kind = c === 0x74 ? Kind.true : c === 0x66 ? Kind.false : Kind.null;
-        const n = lit.length;
-        let i = 1;
-        while (i < n && pos + i < len && bytes[pos + i] === lit[i]) i++;
-        if (i < n) {
-          errAt = pos + i;
-          if (errAt >= len) {
-            errCode = 'truncated';
-            errMessage = `unexpected end of input in the literal '${literalName(kind)}'`;
-          } else {
-            errCode = 'invalid-token';
-            errMessage = `invalid literal: expected '${literalName(kind)}', found ${describeByte(bytes, errAt)}`;
-          }
-          leafKind = kind;
-          leafStart = start;
-          break;
-        }
-        pos += n;
-        if (record) {
-          last = recordNode(store, kind, start, 0, pos, 0, 0, parent, last);
-        }
-        items++;
         if (frameKind !== ROOT && bytes[pos] === 0x2c) {
           pos++;
           state = frameKind === MAP ? S_KEY : S_VALUE;
