@@ -45,6 +45,8 @@ export function time<T>(op: () => T, options: TimingOptions): { timing: Timing; 
   // Samples taken during the warm-up (see below) and the time the whole operation used.
   const samples: number[] = [];
   let spent = 0;
+  // A single warm-up call long enough to end the warm-up: a sample too if the first run agrees.
+  let warmCall: number | undefined;
   // Warm up until the speed settles, not for a count: one call leaves a cold JIT (the
   // first codec of a comparison read 33,405 ops/s against 359,879 for an identical twin
   // measured second), and on a busy machine V8's optimizing compiler, which runs on a
@@ -67,6 +69,7 @@ export function time<T>(op: () => T, options: TimingOptions): { timing: Timing; 
       const elapsed = now() - warmStart;
       if (warmMs >= WARMUP_MS || elapsed >= MAX_WARMUP_MS || (options.budgetMs !== undefined && elapsed >= options.budgetMs)) {
         spent = elapsed;
+        if (batch === 1) warmCall = warmMs;
         break;
       }
       const settled = warmMs >= best * 0.9;
@@ -97,15 +100,20 @@ export function time<T>(op: () => T, options: TimingOptions): { timing: Timing; 
   const reps = warmMs >= 10 * MIN_SAMPLE_MS || samples.length > 0 ? 1 : calibrate(op, options);
   const runs = Math.max(1, options.runs);
   // The budget is the operation's: its warm-up counts (a 30 ms decode under a 100 ms
-  // budget gets one warm-up call and three runs, not four).
-  for (let i = samples.length; i < runs; i++) {
-    if (i > 0 && (options.signal?.aborted || (options.budgetMs !== undefined && spent >= options.budgetMs))) break;
+  // budget gets one warm-up call and three runs, not four). Under a budget, a large
+  // operation also stops once its figure is stable (see stableUnderBudget).
+  const budgeted = options.budgetMs !== undefined;
+  while (samples.length < runs) {
+    if (budgeted && reps === 1 && stableUnderBudget(samples)) break;
+    if (samples.length > 0 && (options.signal?.aborted || (budgeted && spent >= options.budgetMs!))) break;
     const t0 = now();
     for (let r = 0; r < reps; r++) result = op();
     const dt = now() - t0;
     spent += dt;
     samples.push(dt / reps);
     have = true;
+    // The long warm-up call ran at the speed the first run found: it was warm already.
+    if (budgeted && samples.length === 1 && samples.length < runs && warmCall !== undefined && reps === 1 && agree(warmCall, samples[0])) samples.unshift(warmCall);
   }
   if (!have) result = op();
   return { timing: summarize(samples), result };
@@ -114,6 +122,22 @@ export function time<T>(op: () => T, options: TimingOptions): { timing: Timing; 
 /** Warm-up spans at least this long (when `warmup` > 0), and at most MAX_WARMUP_MS. */
 export const WARMUP_MS = 20;
 export const MAX_WARMUP_MS = 300;
+
+/**
+ * Under a budget, an operation whose calls take this long or more stops adding runs once
+ * two calls in a row agree within 10 % (issue 16 §1): on a 1 MB value every further encode
+ * or decode repeats a figure already known and costs as much as a small value's whole
+ * comparison. Shorter operations keep every run asked (runs are cheap, a median of more
+ * steadier), and so does anything timed without a budget.
+ */
+export const STABLE_MIN_MS = 5;
+
+const agree = (a: number, b: number): boolean => Math.min(a, b) >= 0.9 * Math.max(a, b);
+
+function stableUnderBudget(samples: readonly number[]): boolean {
+  const n = samples.length;
+  return n >= 2 && Math.min(samples[n - 1], samples[n - 2]) >= STABLE_MIN_MS && agree(samples[n - 1], samples[n - 2]);
+}
 
 /** A sample spans at least this long, so clamped clocks still resolve it (see `time`). */
 export const MIN_SAMPLE_MS = 2;
