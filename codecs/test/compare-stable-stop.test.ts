@@ -38,6 +38,22 @@ describe('a budget stops a large operation once its figure is stable', () => {
     expect(timing.maxMs).toBe(25);
   });
 
+  it('a warm 6 ms encode: two agreeing calls end the warm-up too, without its 20 ms minimum (was five calls)', () => {
+    const { fake, op, clock } = scripted([], 6);
+    const { timing } = time(op, { runs: 3, warmup: 1, budgetMs: 100, clock });
+    expect(fake.calls).toBe(2);
+    expect(timing.runs).toBe(2);
+    expect(timing.medianMs).toBe(6);
+  });
+
+  it('a cold 6 ms encode that speeds up: the calls before the speed settles are no samples', () => {
+    const { fake, op, clock } = scripted([18, 9, 6], 6);
+    const { timing } = time(op, { runs: 3, warmup: 1, budgetMs: 100, clock });
+    expect(fake.calls).toBe(4);
+    expect(timing.runs).toBe(2);
+    expect(timing.maxMs).toBe(6);
+  });
+
   it('calls that keep disagreeing run on until the runs or the budget end', () => {
     const { fake, op, clock } = scripted([], 0);
     const costs = [30, 20, 30, 20, 30, 20, 30, 20];
@@ -56,7 +72,7 @@ describe('a budget stops a large operation once its figure is stable', () => {
   });
 
   it(`operations under ${STABLE_MIN_MS} ms a call keep every run asked (small values: cheap runs, a steadier median)`, () => {
-    const { op, clock } = scripted([], 3);
+    const { op, clock } = scripted([], STABLE_MIN_MS / 2);
     const { timing } = time(op, { runs: 5, warmup: 1, budgetMs: 100, clock });
     expect(timing.runs).toBe(5);
   });
