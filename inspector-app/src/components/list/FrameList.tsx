@@ -9,6 +9,8 @@ const ROW_HEIGHT = 20;
 const HEADER_HEIGHT = 20;
 /** Rows drawn above and below the visible ones. */
 const OVERSCAN = 12;
+/** Following the tail, waiting rows in view are asked for once the drawn rows stayed this long (a flood redraws every 250 ms). */
+export const VIEW_SETTLE_MS = 400;
 /** jsdom (and a collapsed pane) report no size: render a screenful anyway. */
 const FALLBACK_HEIGHT = 600;
 
@@ -174,9 +176,13 @@ export function FrameList(props: FrameListProps): ReactElement {
     if (!el) return;
     // The list's own move to the tail: the rows drawn are the tail's already, nothing to redraw.
     if (followRef.current && el.scrollTop === ownScrollRef.current) return;
+    const wasFollowing = followRef.current;
     followRef.current = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW_HEIGHT * 2;
-    measure();
-  }, [measure]);
+    // Following or not decides which rows are drawn: redraw on a change even when the view's
+    // last measured position (not updated by the list's own moves) happens to be this one.
+    if (wasFollowing !== followRef.current) setView({ top: el.scrollTop, height: el.clientHeight || FALLBACK_HEIGHT });
+    else measure();
+  }, [measure, setView]);
 
   /** Scrolls just enough to show row `index` below the sticky header. */
   const reveal = (index: number) => {
@@ -250,12 +256,20 @@ export function FrameList(props: FrameListProps): ReactElement {
   // once; their read rows replace them in a later redraw.
   let waitingDrawn = '';
   for (let i = first; i < last; i++) if (rows[i]!.waiting) waitingDrawn += `${rows[i]!.frameId},`;
+  // Following the tail, only once it rests: under a flood it moves by thousands of rows per
+  // redraw, so rows read ahead of their turn came back off screen, and were read again in
+  // order later (each decoded twice while the flood lasted, on the cores the page needs).
   const askedRef = useRef('');
   useEffect(() => {
     if (!onView || !waitingDrawn || waitingDrawn === askedRef.current) return;
-    askedRef.current = waitingDrawn;
-    onView(waitingDrawn.slice(0, -1).split(',').map(Number));
-  }, [waitingDrawn, onView]);
+    const ask = () => {
+      askedRef.current = waitingDrawn;
+      onView(waitingDrawn.slice(0, -1).split(',').map(Number));
+    };
+    if (!following) return void ask();
+    const timer = setTimeout(ask, VIEW_SETTLE_MS);
+    return () => clearTimeout(timer);
+  }, [waitingDrawn, onView, following]);
 
   return (
     <div ref={scrollRef} className="ws-frame-list" role="grid" aria-label="Frames" aria-rowcount={rows.length} tabIndex={0} onKeyDown={onKeyDown} onScroll={onScroll} data-testid="frame-list">
