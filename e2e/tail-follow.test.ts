@@ -61,7 +61,7 @@ async function flood(page: Page, rate: number, ms: number, firstSeq = 0): Promis
 /** Layouts the panel's main thread ran inside a script (forced), and all its layouts, from a trace. */
 async function traceLayouts(cdp: CDPSession, run: () => Promise<unknown>): Promise<{ forced: number; all: number }> {
   const events: { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number }[] = [];
-  cdp.on('Tracing.dataCollected', (e: { value: typeof events }) => void events.push(...e.value));
+  cdp.on('Tracing.dataCollected', (e) => void events.push(...(e.value as unknown as typeof events)));
   const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
   await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['devtools.timeline'] }, transferMode: 'ReportEvents' });
   await run();
