@@ -131,13 +131,16 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
     else yieldTo(slice);
   }
 
-  /** Frames from the page: stored, and listed now (read, or waiting under a flood). */
-  function ingest(frames: readonly IngestFrame[]): void {
+  /**
+   * Frames from the page: stored, and listed now (read, or waiting under a flood).
+   * `ownBytes`: frames that are views of a buffer get their own bytes (the store's cap counts
+   * and frees each frame's bytes, which a shared buffer would keep alive); an unpacked small
+   * batch's frames share theirs (ingest-packing.ts).
+   */
+  function ingest(frames: readonly IngestFrame[], ownBytes: boolean): void {
     flood?.arrive(frames.length);
     for (const arrived of frames) {
-      // Frames that came as views of one batch buffer get their own bytes: the store's
-      // cap counts and frees each frame's bytes, which a shared buffer would keep alive.
-      const frame = ownsBuffer(arrived.data) ? arrived : { ...arrived, data: arrived.data.slice() };
+      const frame = !ownBytes || ownsBuffer(arrived.data) ? arrived : { ...arrived, data: arrived.data.slice() };
       if (flood?.shouldDefer() && !handlers.filtering) {
         // Listed now (a lost frame's row is final already), read later in arrival order.
         if (frame.lost) pending.push(lostSummary(frame, frame.lost));
@@ -164,10 +167,10 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
   return (message: ToWorker) => {
     switch (message.type) {
       case 'ingest':
-        ingest(message.frames);
+        ingest(message.frames, true);
         return;
       case 'ingest-packed':
-        ingest(unpackIngest(message.packed));
+        ingest(unpackIngest(message.packed), false);
         return;
       case 'connection':
         handlers.setSubprotocol(message.connectionId, message.subprotocol);

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { FromWorker, IngestFrame, ToWorker } from './api.js';
 import { WorkerClient } from './client.js';
 import { createDispatcher } from './dispatcher.js';
+import { packIngest, unpackIngest } from './ingest-packing.js';
 
 /** A Worker stand-in that records what each postMessage carried and transferred. */
 function recordingWorker() {
@@ -67,5 +68,18 @@ describe('a panel batch to the decode worker', () => {
       const answer = posted.find((m) => m.type === 'result' && m.callId === f.frameId) as { result: Uint8Array } | undefined;
       expect([...(answer?.result ?? [])]).toEqual(f.bytes);
     }
+  });
+});
+
+describe('a packed batch in the worker', () => {
+  it('keeps a small batch\'s frames as views of its one buffer (no copy per frame); a batch over 1 MiB gives each frame its own bytes', () => {
+    const small = unpackIngest(packIngest(panelBatch(200))!);
+    expect(new Set(small.map((f) => f.data.buffer)).size).toBe(1);
+    // A frame of a large batch would keep the whole batch alive after its own eviction: each is copied out.
+    const big = new Uint8Array(3 * 1024 * 1024);
+    const frames = [0, 1, 2].map((k): IngestFrame => ({ frameId: k + 1, connectionId: 'c', direction: 'received', time: k, opcode: 'binary', data: big.subarray(k * 1024 * 1024, (k + 1) * 1024 * 1024) }));
+    const large = unpackIngest(packIngest(frames)!);
+    expect(new Set(large.map((f) => f.data.buffer)).size).toBe(3);
+    for (const f of large) expect(f.data.byteLength).toBe(f.data.buffer.byteLength);
   });
 });

@@ -59,9 +59,19 @@ export function packIngest(frames: readonly IngestFrame[]): PackedIngest | null 
   return { bytes: new Uint8Array(buffer), ends, frameIds, times, kinds, connectionOf, connections };
 }
 
-/** The frames of a packed batch, each with its own copy of its bytes (the store frees each frame's bytes alone). */
+/**
+ * A batch up to this size keeps its frames as views of its one buffer. Copying each frame
+ * out (one ArrayBuffer per frame, 10,000 a second under a flood) was a fifth of the worker's
+ * time while the flood lasted. The store evicts oldest first, so the buffer goes with the
+ * batch's last frame: the memory cap is off by at most this much. A larger batch's frames get
+ * their own bytes, so a large frame's memory goes when it is evicted.
+ */
+export const SHARED_BATCH_BYTES = 1024 * 1024;
+
+/** The frames of a packed batch: views of its buffer (a small batch), or each with its own copy of its bytes. */
 export function unpackIngest(packed: PackedIngest): IngestFrame[] {
   const { bytes, ends, frameIds, times, kinds, connectionOf, connections } = packed;
+  const share = bytes.byteLength <= SHARED_BATCH_BYTES;
   const frames: IngestFrame[] = new Array(ends.length);
   let start = 0;
   for (let k = 0; k < ends.length; k++) {
@@ -69,7 +79,7 @@ export function unpackIngest(packed: PackedIngest): IngestFrame[] {
     const kind = kinds[k]!;
     const direction: Direction = kind & SENT ? 'sent' : 'received';
     const opcode: Opcode = kind & TEXT ? 'text' : 'binary';
-    frames[k] = { frameId: frameIds[k]!, connectionId: connections[connectionOf[k]!]!, direction, time: times[k]!, opcode, data: bytes.slice(start, end) };
+    frames[k] = { frameId: frameIds[k]!, connectionId: connections[connectionOf[k]!]!, direction, time: times[k]!, opcode, data: share ? bytes.subarray(start, end) : bytes.slice(start, end) };
     start = end;
   }
   return frames;
