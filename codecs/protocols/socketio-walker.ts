@@ -174,6 +174,52 @@ function addPart(store: SpanStore, prev: number, name: string, start: number, en
   return id;
 }
 
+/**
+ * Records what addPart and addNode record for `engine.io: "4"`, `socket.io: "2"` and the
+ * `data` key of a plain packet (`42[…`), in one go: the five nodes after the root, ids 1 to 5.
+ * Returns the key's id.
+ */
+function addTypesAndDataKey(store: SpanStore): number {
+  if (store.size + 5 > store.cap) store.growFor(2);
+  const first = store.size;
+  store.size = first + 5;
+  const c = store.cap;
+  const i32 = store.slabI32;
+  const u8 = store.slabU8;
+  const f64 = store.slabF64;
+  // Node n is first + n: keys 0, 2 and 4 (zero-width), values 1 and 2's spans [0, 1), [1, 2).
+  const start = store.i32At + first;
+  const end = start + c;
+  const parent = end + c;
+  const child = parent + c;
+  const next = child + c;
+  for (let n = 0; n < 5; n++) {
+    i32[parent + n] = 0;
+    i32[child + n] = -1;
+    i32[next + n] = first + n + 1;
+  }
+  i32[next + 4] = -1;
+  i32[start] = i32[end] = 0;
+  i32[start + 1] = 0;
+  i32[end + 1] = 1;
+  i32[start + 2] = i32[end + 2] = 1;
+  i32[start + 3] = 1;
+  i32[end + 3] = 2;
+  i32[start + 4] = i32[end + 4] = 2;
+  // The root's first child (the store's root is node 0, recorded just before).
+  i32[store.i32At + 3 * c] = first;
+  const kind = store.u8At + first;
+  u8[kind] = u8[kind + 1] = u8[kind + 2] = u8[kind + 3] = u8[kind + 4] = Kind.text;
+  u8[kind + c] = u8[kind + c + 2] = u8[kind + c + 4] = Flag.key;
+  const arg = store.f64At + first;
+  f64[arg] = 9; // 'engine.io'
+  f64[arg + 1] = 1;
+  f64[arg + 2] = 9; // 'socket.io'
+  f64[arg + 3] = 1;
+  f64[arg + 4] = 4; // 'data'
+  return first + 4;
+}
+
 /** Stops the packet at an error in its header: the root incomplete, counting the entries read. */
 function failPacket(index: SpanIndex, entries: number, headerEnd: number, code: DecodeErrorCode, at: number, message: string): void {
   index.fail(code, at, message);
@@ -205,10 +251,7 @@ function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): voi
   const first = len > 2 ? bytes[2] : 0;
   if (bytes[0] === 0x34 && socketDigit >= 0 && socketDigit <= SOCKET_LAST_PLAIN && (first === 0x5b || first === 0x7b)) {
     let key = -1;
-    if (record) {
-      const prev = addPart(store, addPart(store, -1, 'engine.io', 0, 1, Kind.text), 'socket.io', 1, 2, Kind.text);
-      key = addNode(store, Kind.text, 2, 2, 4, Flag.key, 0, prev);
-    }
+    if (record) key = addTypesAndDataKey(store);
     const isEvent = first === 0x5b && socketDigit === SOCKET_EVENT;
     const headerEnd = key + 1 > 1 ? key + 1 : 1;
     if (!jsonPart(index, key, 2, isEvent && depth === 1 ? 2 : depth, depthAfterError)) {
