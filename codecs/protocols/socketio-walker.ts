@@ -175,49 +175,57 @@ function addPart(store: SpanStore, prev: number, name: string, start: number, en
 }
 
 /**
- * Records what addPart and addNode record for `engine.io: "4"`, `socket.io: "2"` and the
- * `data` key of a plain packet (`42[…`), in one go: the five nodes after the root, ids 1 to 5.
- * Returns the key's id.
+ * Records what addNode and addPart record for a plain packet (`42[…`) read whole: the root
+ * (node 0, expanded; or only marked expanded when `rootRecorded`), then `engine.io: "4"`,
+ * `socket.io: "2"` and the `data` key, ids 1 to 5, in one go. Returns the key's id.
  */
-function addTypesAndDataKey(store: SpanStore): number {
-  if (store.size + 5 > store.cap) store.growFor(2);
-  const first = store.size;
-  store.size = first + 5;
+function addPlainHeader(store: SpanStore, len: number, rootRecorded: boolean): number {
+  if (store.size + 6 > store.cap) store.growFor(2);
   const c = store.cap;
   const i32 = store.slabI32;
   const u8 = store.slabU8;
   const f64 = store.slabF64;
-  // Node n is first + n: keys 0, 2 and 4 (zero-width), values 1 and 2's spans [0, 1), [1, 2).
-  const start = store.i32At + first;
+  const start = store.i32At;
   const end = start + c;
   const parent = end + c;
   const child = parent + c;
   const next = child + c;
-  for (let n = 0; n < 5; n++) {
+  const kind = store.u8At;
+  if (rootRecorded) {
+    u8[kind + c] |= Flag.expanded;
+  } else {
+    i32[start] = 0;
+    i32[end] = len;
+    i32[parent] = -1;
+    i32[next] = -1;
+    u8[kind] = Kind.map;
+    u8[kind + c] = Flag.expanded;
+  }
+  i32[child] = 1;
+  store.size = 6;
+  // Nodes 1 to 5: keys 1, 3 and 5 (zero-width), values 2 and 4 with spans [0, 1) and [1, 2).
+  for (let n = 1; n <= 5; n++) {
     i32[parent + n] = 0;
     i32[child + n] = -1;
-    i32[next + n] = first + n + 1;
+    i32[next + n] = n + 1;
   }
-  i32[next + 4] = -1;
-  i32[start] = i32[end] = 0;
-  i32[start + 1] = 0;
-  i32[end + 1] = 1;
-  i32[start + 2] = i32[end + 2] = 1;
-  i32[start + 3] = 1;
-  i32[end + 3] = 2;
-  i32[start + 4] = i32[end + 4] = 2;
-  // The root's first child (the store's root is node 0, recorded just before).
-  i32[store.i32At + 3 * c] = first;
-  const kind = store.u8At + first;
-  u8[kind] = u8[kind + 1] = u8[kind + 2] = u8[kind + 3] = u8[kind + 4] = Kind.text;
-  u8[kind + c] = u8[kind + c + 2] = u8[kind + c + 4] = Flag.key;
-  const arg = store.f64At + first;
-  f64[arg] = 9; // 'engine.io'
-  f64[arg + 1] = 1;
-  f64[arg + 2] = 9; // 'socket.io'
-  f64[arg + 3] = 1;
-  f64[arg + 4] = 4; // 'data'
-  return first + 4;
+  i32[next + 5] = -1;
+  i32[start + 1] = i32[end + 1] = 0;
+  i32[start + 2] = 0;
+  i32[end + 2] = 1;
+  i32[start + 3] = i32[end + 3] = 1;
+  i32[start + 4] = 1;
+  i32[end + 4] = 2;
+  i32[start + 5] = i32[end + 5] = 2;
+  u8[kind + 1] = u8[kind + 2] = u8[kind + 3] = u8[kind + 4] = u8[kind + 5] = Kind.text;
+  u8[kind + c + 1] = u8[kind + c + 3] = u8[kind + c + 5] = Flag.key;
+  const arg = store.f64At;
+  f64[arg + 1] = 9; // 'engine.io'
+  f64[arg + 2] = 1;
+  f64[arg + 3] = 9; // 'socket.io'
+  f64[arg + 4] = 1;
+  f64[arg + 5] = 4; // 'data'
+  return 5;
 }
 
 /** Stops the packet at an error in its header: the root incomplete, counting the entries read. */
@@ -236,23 +244,20 @@ function failPacket(index: SpanIndex, entries: number, headerEnd: number, code: 
 function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): void {
   const { bytes, store } = index;
   const len = bytes.length;
-  // What a walk that stops unexpectedly leaves: no header, failed.
-  index.formatData = 3;
   const record = depth >= 1;
-  // The root (node 0): a map of the packet's parts, its entry count set when they are read.
-  if (!rootRecorded) addNode(store, Kind.map, 0, len, 0, record ? Flag.expanded : 0, -1, -1);
-  else if (record) store.addFlags(0, Flag.expanded);
   // A broken payload keeps only its own node (see jsonPart): when the root is expanded later,
   // that node is expanded too, as expanding a root read with its parts would reach it.
   const depthAfterError = rootRecorded && depth > 1 ? depth - 1 : 0;
   // Most packets are a message with a Socket.IO type (not binary) and its JSON payload right
-  // after (`42[…`, `43[…`, `40{…`): read without the general prefix reader.
+  // after (`42[…`, `43[…`, `40{…`): read without the general prefix reader, the root and its
+  // header's nodes written in one go.
   const socketDigit = len > 2 ? bytes[1] - 0x30 : -1;
-  const first = len > 2 ? bytes[2] : 0;
-  if (bytes[0] === 0x34 && socketDigit >= 0 && socketDigit <= SOCKET_LAST_PLAIN && (first === 0x5b || first === 0x7b)) {
+  const payloadByte = len > 2 ? bytes[2] : 0;
+  if (bytes[0] === 0x34 && socketDigit >= 0 && socketDigit <= SOCKET_LAST_PLAIN && (payloadByte === 0x5b || payloadByte === 0x7b)) {
     let key = -1;
-    if (record) key = addTypesAndDataKey(store);
-    const isEvent = first === 0x5b && socketDigit === SOCKET_EVENT;
+    if (record) key = addPlainHeader(store, len, rootRecorded);
+    else if (!rootRecorded) addNode(store, Kind.map, 0, len, 0, 0, -1, -1);
+    const isEvent = payloadByte === 0x5b && socketDigit === SOCKET_EVENT;
     const headerEnd = key + 1 > 1 ? key + 1 : 1;
     if (!jsonPart(index, key, 2, isEvent && depth === 1 ? 2 : depth, depthAfterError)) {
       index.formatData = headerEnd * 2 + 1;
@@ -262,6 +267,11 @@ function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): voi
     index.formatData = headerEnd * 2;
     return;
   }
+  // What a walk that stops unexpectedly leaves: no header, failed.
+  index.formatData = 3;
+  // The root (node 0): a map of the packet's parts, its entry count set when they are read.
+  if (!rootRecorded) addNode(store, Kind.map, 0, len, 0, record ? Flag.expanded : 0, -1, -1);
+  else if (record) store.addFlags(0, Flag.expanded);
   readHeader(bytes);
   const h = HEADER;
   if (h[H_ERROR] === NOT_ENGINE_IO) return failPacket(index, 0, 1, 'invalid-token', 0, 'not an Engine.IO packet: the first byte must be a type digit 0-6');
