@@ -65,7 +65,7 @@ function isDigit(c: number): boolean {
 }
 
 /** Where the digits at pos end (pos when there are none; at most 15 digits). */
-function digitsEnd(bytes: Uint8Array, pos: number, end: number): number {
+export function digitsEnd(bytes: Uint8Array, pos: number, end: number): number {
   let i = pos;
   while (i < end && isDigit(bytes[i]) && i - pos < 15) i++;
   return i;
@@ -141,12 +141,13 @@ export const PAYLOAD_V2_ERROR = 4;
 
 /** How the payload after the header in HEADER is read. */
 export function payloadKind(bytes: Uint8Array): number {
-  const h = HEADER;
-  const pos = h[H_PAYLOAD];
-  if (pos >= bytes.length) return PAYLOAD_NONE;
-  const c = bytes[pos];
-  const socket = h[H_SOCKET];
-  if (socket < 0) return h[H_ENGINE] !== ENGINE_MESSAGE && (c === 0x7b || c === 0x5b || c === 0x22) ? PAYLOAD_JSON : PAYLOAD_TEXT;
+  const pos = HEADER[H_PAYLOAD];
+  return pos < bytes.length ? payloadKindAt(bytes[pos], HEADER[H_ENGINE], HEADER[H_SOCKET]) : PAYLOAD_NONE;
+}
+
+/** How a payload whose first byte is `c` is read after Engine.IO type `engine` and Socket.IO type `socket` (-1: none). */
+export function payloadKindAt(c: number, engine: number, socket: number): number {
+  if (socket < 0) return engine !== ENGINE_MESSAGE && (c === 0x7b || c === 0x5b || c === 0x22) ? PAYLOAD_JSON : PAYLOAD_TEXT;
   if (socket === SOCKET_CONNECT_ERROR && c === 0x22) return PAYLOAD_V2_ERROR;
   if (c === 0x5b) return socket === SOCKET_EVENT || socket === SOCKET_BINARY_EVENT ? PAYLOAD_EVENT : PAYLOAD_JSON;
   return c === 0x7b ? PAYLOAD_JSON : PAYLOAD_TEXT;

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SpanIndex } from '../core/span-index.js';
 import { decodeUtf8 } from '../core/utf8.js';
 import { socketIoPacket, socketIoWalker } from './socketio-walker.js';
+import { twoWalkPacket, twoWalkSocketIoWalker } from './test/socketio-two-walk.js';
 
 // Every string decode of the shared UTF-8 decoder is counted (and passed through).
 vi.mock('../core/utf8.js', async (importOriginal) => {
@@ -55,5 +56,18 @@ describe('Socket.IO walker: the packet summary is read when asked, once', () => 
     const data = socketIoPacket(index)!.data;
     expect(data).toBeGreaterThan(0);
     expect(index.value(data)).toEqual(['chat', 1]);
+  });
+
+  it("reads the same header values and packet as the reference walker, for broken packets too (the walk's prefix reading and the summary's agree)", () => {
+    const frames = ['451-', '45x-[]', '461-/a?q=1,3[1', '42/admin,7["ev"', '44/locked,"Not authorized"', '44/locked,"x', '40/a?,{}', '4213[1]', '4hello', '2probe', '0{"sid"', '42[]]', '7', '', '4', '45', '451-/ns,'];
+    for (const text of frames) {
+      for (const depth of [0, 1, Infinity]) {
+        const one = new SpanIndex(utf8(text), socketIoWalker, { depth });
+        const two = new SpanIndex(utf8(text), twoWalkSocketIoWalker, { depth });
+        const values = (index: SpanIndex) => Array.from({ length: index.store.size }, (_, id) => (index.store.parent[id] === 0 || id === 0 ? [id, index.walker.describe?.(index, id), index.walker.leafValue(index, id)] : null));
+        expect({ text, depth, values: values(one) }).toEqual({ text, depth, values: values(two) });
+        expect({ text, depth, packet: socketIoPacket(one) }).toEqual({ text, depth, packet: twoWalkPacket(two) });
+      }
+    }
   });
 });

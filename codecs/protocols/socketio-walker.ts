@@ -4,25 +4,12 @@ import type { SpanStore } from '../core/span-store.js';
 import type { DecodeErrorCode } from '../core/errors.js';
 import { jsonWalker, walkJsonInto } from '../json/walker.js';
 import {
-  HEADER,
-  H_ACK,
-  H_ATTACHMENTS,
-  H_DASH,
-  H_ENGINE,
-  H_ERROR,
-  H_NAMESPACE,
-  H_NAMESPACE_END,
-  H_PAYLOAD,
-  H_QUERY,
-  H_SOCKET,
-  NOT_ENGINE_IO,
-  NO_ATTACHMENT_COUNT,
   PAYLOAD_EVENT,
   PAYLOAD_NONE,
   PAYLOAD_TEXT,
   SOCKET_IO_TYPES,
-  payloadKind,
-  readHeader,
+  digitsEnd,
+  payloadKindAt,
   readPacketData,
   type SocketIoData,
   type SocketIoPacket,
@@ -272,43 +259,53 @@ function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): voi
   // The root (node 0): a map of the packet's parts, its entry count set when they are read.
   if (!rootRecorded) addNode(store, Kind.map, 0, len, 0, record ? Flag.expanded : 0, -1, -1);
   else if (record) store.addFlags(0, Flag.expanded);
-  readHeader(bytes);
-  const h = HEADER;
-  if (h[H_ERROR] === NOT_ENGINE_IO) return failPacket(index, 0, 1, 'invalid-token', 0, 'not an Engine.IO packet: the first byte must be a type digit 0-6');
+  // The prefix, read here as the parts are recorded (readHeader reads the same for the
+  // packet's summary; socketio-one-walk-property.test.ts holds both to the reference walker).
+  if (len === 0 || bytes[0] < 0x30 || bytes[0] > 0x36) return failPacket(index, 0, 1, 'invalid-token', 0, 'not an Engine.IO packet: the first byte must be a type digit 0-6');
   // The root's last entry recorded, and its entries read (recorded or not).
   let prev = -1;
   let entries = 1;
   if (record) prev = addPart(store, prev, 'engine.io', 0, 1, Kind.text);
-  const socket = h[H_SOCKET];
-  if (socket >= 0) {
+  let pos = 1;
+  let socket = -1;
+  if (bytes[0] === 0x34 && pos < len && bytes[pos] >= 0x30 && bytes[pos] <= 0x36) {
+    socket = bytes[pos] - 0x30;
     entries++;
     if (record) prev = addPart(store, prev, 'socket.io', 1, 2, Kind.text);
-    const attachments = h[H_ATTACHMENTS];
-    if (h[H_ERROR] === NO_ATTACHMENT_COUNT) return failPacket(index, entries, Math.max(prev + 1, 1), 'invalid-token', attachments, `${SOCKET_IO_TYPES[socket]} needs an attachment count followed by '-'`);
-    if (attachments >= 0) {
+    pos++;
+    if (socket > SOCKET_LAST_PLAIN) {
+      const end = digitsEnd(bytes, pos, len);
+      if (end === pos || bytes[end] !== 0x2d) return failPacket(index, entries, Math.max(prev + 1, 1), 'invalid-token', pos, `${SOCKET_IO_TYPES[socket]} needs an attachment count followed by '-'`);
       entries++;
-      if (record) prev = addPart(store, prev, 'attachments', attachments, h[H_DASH] + 1, Kind.number);
+      if (record) prev = addPart(store, prev, 'attachments', pos, end + 1, Kind.number);
+      pos = end + 1;
     }
-    const namespace = h[H_NAMESPACE];
-    if (namespace >= 0) {
-      const query = h[H_QUERY];
+    if (bytes[pos] === 0x2f) {
+      let comma = pos;
+      while (comma < len && bytes[comma] !== 0x2c && bytes[comma] !== 0x5b && bytes[comma] !== 0x7b) comma++;
+      // socket.io 2.x joins a namespace with its query: `40/admin?token=abc,`.
+      let nameEnd = pos;
+      while (nameEnd < comma && bytes[nameEnd] !== 0x3f) nameEnd++;
+      const end = bytes[comma] === 0x2c ? comma + 1 : comma;
       entries++;
-      if (record) prev = addPart(store, prev, 'namespace', namespace, query >= 0 ? query : h[H_NAMESPACE_END], Kind.text);
-      if (query >= 0) {
+      if (record) prev = addPart(store, prev, 'namespace', pos, nameEnd < comma ? nameEnd : end, Kind.text);
+      if (nameEnd < comma) {
         entries++;
-        if (record) prev = addPart(store, prev, 'query', query, h[H_NAMESPACE_END], Kind.text);
+        if (record) prev = addPart(store, prev, 'query', nameEnd, end, Kind.text);
       }
+      pos = end;
     }
-    if (h[H_ACK] >= 0) {
+    const end = digitsEnd(bytes, pos, len);
+    if (end > pos) {
       entries++;
-      if (record) prev = addPart(store, prev, 'ack', h[H_ACK], h[H_PAYLOAD], Kind.number);
+      if (record) prev = addPart(store, prev, 'ack', pos, end, Kind.number);
+      pos = end;
     }
   }
   // The header's nodes are ids 1 to headerEnd - 1 (prev is -1 when none were recorded).
   let headerEnd = prev + 1 > 1 ? prev + 1 : 1;
-  const payload = payloadKind(bytes);
+  const payload = pos < len ? payloadKindAt(bytes[pos], bytes[0] - 0x30, socket) : PAYLOAD_NONE;
   if (payload !== PAYLOAD_NONE) {
-    const pos = h[H_PAYLOAD];
     entries++;
     if (payload === PAYLOAD_TEXT) {
       if (record) headerEnd = addPart(store, prev, 'data', pos, len, Kind.text) + 1;
