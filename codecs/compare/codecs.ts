@@ -55,6 +55,7 @@ import { Decoder as VerboseModelDecoder } from 'json-joy/lib/json-crdt/codec/str
 import { Encoder as IndexedEncoder, Decoder as IndexedDecoder } from 'json-joy/lib/json-crdt/codec/indexed/binary/index.js';
 import { Encoder as SidecarEncoder, Decoder as SidecarDecoder } from 'json-joy/lib/json-crdt/codec/sidecar/binary/index.js';
 import { encodeModel } from '../crdt/codecs.js';
+import { IndexedFields, indexedRecord } from './jsonjoy-indexed-fields.js';
 import { toTarget, type Target } from './convert.js';
 import { isPlainJson, scanValue, type ValueFeatures } from './features.js';
 
@@ -419,10 +420,10 @@ const specs: Spec[] = [
     'json-joy-indexed',
     'json-joy indexed',
     'logical',
-    (m) => ({ parts: Object.entries(crdt.indexed.enc.encode(m) as unknown as Record<string, Uint8Array>) }),
+    (m) => new IndexedFields(crdt.indexed.enc.encode(m) as unknown as Record<string, Uint8Array>),
     (e) => {
       if (e instanceof Uint8Array) throw new TypeError('json-joy indexed is a set of fields');
-      return crdt.indexed.dec.decode(Object.fromEntries(e.parts) as never);
+      return crdt.indexed.dec.decode(indexedRecord(e) as never);
     },
     () => ['size: the sum of the field blobs (one per node, plus the clock table), keys not counted'],
   ),
