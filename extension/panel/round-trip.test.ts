@@ -73,7 +73,7 @@ for (const as of ['base64', 'bytes', 'blob'] as const) {
       hook = setup({ maxBatchBytes: 4096, flushIntervalMs: 5 });
       const buffers = new TabBuffers({ bufferId: 'life' });
       const relayed: RelayBatch[] = [];
-      relay = startRelay({ win, runtime: { connect: () => port(as, (m) => relayed.push(m)) }, bytesAs: as === 'blob' ? 'probe' : as, documentId: 'doc' });
+      relay = startRelay({ win, runtime: { connect: () => port(as, (m) => relayed.push(m)) }, bytesAs: as === 'blob' ? 'probe' : as, documentId: 'doc', minBlobBytes: 2048 });
       const a = new hook.WS('ws://example.test/a');
       const b = new hook.WS('ws://example.test/b');
       a.open();
@@ -142,8 +142,13 @@ for (const as of ['base64', 'bytes', 'blob'] as const) {
       const converter = new PanelConverter();
       const out: HostMessage[] = [];
       for (const batch of buffers.backlog(7)) out.push(...converter.convert(await Promise.all(batch.items.map(readItem))));
-      // The first batch was made before the probe's answer: base64; every later one a Blob.
-      if (as === 'blob') expect(relayed.slice(1).every((m) => 'blob' in m.frameBytes)).toBe(true);
+      // The first batch was made before the probe's answer: base64; every later one a Blob
+      // from minBlobBytes on, bytes under it (both kinds here: batches of up to 4 KiB).
+      if (as === 'blob') {
+        const kinds = relayed.slice(1).map((m) => ('blob' in m.frameBytes ? 'blob' : 'bytes' in m.frameBytes ? 'bytes' : 'b64'));
+        expect(new Set(kinds)).toEqual(new Set(['blob', 'bytes']));
+        for (const m of relayed.slice(1)) expect('blob' in m.frameBytes ? m.frameBytes.blob.size >= 2048 : 'bytes' in m.frameBytes && m.frameBytes.bytes.length < 2048).toBe(true);
+      }
       expect(out.filter((m) => m.type === 'dropped')).toEqual([]);
       const frames = out.flatMap((m): readonly WireFrame[] => (m.type === 'frames' ? m.frames : []));
       expect(frames).toHaveLength(expected.length);

@@ -101,7 +101,7 @@ describe("bytesAs: 'probe'", () => {
 
   test('structured clone with Blobs: frame bytes travel as one Blob per relay batch (no bytes posted on the page thread), the table as bytes', async () => {
     const rt = runtime((m) => m);
-    relay = startRelay({ win, runtime: rt, bytesAs: 'probe' });
+    relay = startRelay({ win, runtime: rt, bytesAs: 'probe', minBlobBytes: 0 });
     post(1, [1, 2, 3]);
     expect((rt.received[0] as { probeBlob?: unknown }).probeBlob).toBeInstanceOf(Blob);
     await tick();
@@ -114,6 +114,21 @@ describe("bytesAs: 'probe'", () => {
     const blobOf = (b: RelayBatch) => ('blob' in b.frameBytes ? b.frameBytes.blob : null)!;
     expect(Array.from(await blobBytes(blobOf(second!)))).toEqual([4, 5]);
     expect(Array.from(await blobBytes(blobOf(third!)))).toEqual([6, 7, 8, 9, 10]);
+  });
+
+  test('with Blobs, a relay batch under minBlobBytes (default 64 KiB) goes as bytes: a Blob costs the page more than small bytes', async () => {
+    const rt = runtime((m) => m);
+    relay = startRelay({ win, runtime: rt, bytesAs: 'probe' });
+    post(1, [1]);
+    await tick();
+    expect(relay.stats().bytesAs).toBe('blob');
+    const small = Array.from({ length: (64 << 10) - 1 }, (_, i) => i & 0xff);
+    const large = Array.from({ length: 64 << 10 }, (_, i) => (i * 7) & 0xff);
+    post(2, small);
+    post(3, large);
+    const [, second, third] = rt.batches();
+    expect('bytes' in second!.frameBytes && second!.frameBytes.bytes.length).toBe(small.length);
+    expect('blob' in third!.frameBytes && Array.from(await blobBytes(third!.frameBytes.blob))).toEqual(large);
   });
 
   test('the background answers only hellos', () => {
