@@ -50,8 +50,9 @@ export interface RelayOptions {
    * A hook batch is split into port messages of about this much encoded payload (frame bytes
    * and table rows). Default: 64 KiB for base64, so that each message's base64 and JSON
    * strings stay below V8's large-object size (128 KiB) and die young instead of filling
-   * the page's old generation at the capture rate (full GCs: long page tasks); 1 MiB for
-   * bytes (not strings on the heap), so a hook batch is one post.
+   * the page's old generation at the capture rate (full GCs: long page tasks); 2 MiB for
+   * bytes (not strings on the heap), so a hook batch (up to 1 MiB under a flood, with its
+   * table rows) is one post; 4 MiB in Blob mode.
    */
   readonly maxMessageBytes?: number;
   /**
@@ -230,7 +231,7 @@ export function startRelay(options: RelayOptions): RelayHandle {
     for (const row of batch.lostFrames) lostRows.push({ index: -1, row });
     const table = new Uint8Array(batch.table.buffer, batch.table.byteOffset, batch.table.byteLength);
     const cost = wireAs === 'base64' ? (n: number) => Math.ceil(n / 3) * 4 : (n: number) => n;
-    const maxMessageBytes = options.maxMessageBytes ?? (wireAs === 'base64' ? 64 << 10 : wireAs === 'bytes' ? 1 << 20 : 4 << 20);
+    const maxMessageBytes = options.maxMessageBytes ?? (wireAs === 'base64' ? 64 << 10 : wireAs === 'bytes' ? 2 << 20 : 4 << 20);
     // Chrome refuses messages over 64 MiB, JSON or structured clone; a Blob is not in the message.
     const maxFrameBytes = options.maxFrameBytes ?? (bytesAs === 'bytes' || wireAs === 'blob' ? Infinity : 48 << 20);
     splitBatch(
