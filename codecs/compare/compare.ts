@@ -15,6 +15,7 @@ import { CompressedSizer } from './compressed-size.js';
 import { lostInRoundTrip } from './diff.js';
 import { scanValue, type ValueFeatures } from './features.js';
 import { time, type Timing } from './timing.js';
+import { releasePrepared } from './prepare-release.js';
 
 interface RowBase {
   readonly codec: string;
@@ -193,10 +194,11 @@ export async function* compareValue(value: unknown, options: CompareOptions = {}
   const total = codecs.length;
   let done = 0;
   if ((options.warmup ?? 1) > 0 && !(await warmTogether(codecs, value, features, cache, options))) return;
-  for (const codec of codecs) {
+  for (const [i, codec] of codecs.entries()) {
     if (options.signal?.aborted) return;
     const row = measureCodec(codec, value, { ...options, features, cache, sizer });
     if (!row) return;
+    releasePrepared(cache, codecs, i);
     done++;
     yield row;
     options.onProgress?.({ done, total, codec: codec.name, phase: codec.family === 'json-joy' ? 'json-joy' : 'json-pack' });
