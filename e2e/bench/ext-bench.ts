@@ -35,7 +35,10 @@
  * --ext-dir DIR (default: dist/chrome, built if stale), --only-panel (only step 3, with the
  * extension, `--runs` times: the panel's long tasks and, from long animation frames, the
  * panel's script time by function), --profile (with --only-panel: a CPU profile of the
- * panel's threads, profile.ts; build unminified for names).
+ * panel's threads, profile.ts; build unminified for names), --stream-no-panel (one more
+ * stream in the extension's context with no panel open: the capture path's cost alone — the
+ * page's frames when sending ended and the CPU by thread — beside the runs with the panel and
+ * without the extension).
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -223,7 +226,7 @@ interface StreamResult {
  * A page receiving `RATE` frames/s for `SECONDS` (bench:ui's server and frames); with `panel`,
  * the panel tab for that page is opened first and followed until it holds every frame.
  */
-async function stream(context: BrowserContext, httpUrl: string, ext: { worker: Worker; extensionId: string } | null, browserPid: number | null, profileWith?: Parameters<typeof startProfile>[0]): Promise<StreamResult> {
+async function stream(context: BrowserContext, httpUrl: string, ext: { worker: Worker; extensionId: string; noPanel?: boolean } | null, browserPid: number | null, profileWith?: Parameters<typeof startProfile>[0]): Promise<StreamResult> {
   const pool = framePool();
   const bench = await startBenchServer({ pool: pool.frames, rate: RATE, seconds: SECONDS, tickMs: 10, big: new Uint8Array(1), delayMs: 0, startDelayMs: 500 });
   try {
@@ -231,7 +234,7 @@ async function stream(context: BrowserContext, httpUrl: string, ext: { worker: W
     await page.addInitScript(LONGTASK_PROBE);
     await page.goto(`${httpUrl}stream.html?ws=${encodeURIComponent(`${bench.url}/stream`)}`);
     let panel: Page | null = null;
-    if (ext) {
+    if (ext && !ext.noPanel) {
       panel = await context.newPage();
       await panel.setViewportSize({ width: 1400, height: 900 });
       await panel.addInitScript(LONGTASK_PROBE);
@@ -303,7 +306,7 @@ async function stream(context: BrowserContext, httpUrl: string, ext: { worker: W
   }
 }
 
-function table(runs: readonly FloodRun[], cost: ScriptCost, on: StreamResult, off: StreamResult, machine: string): string {
+function table(runs: readonly FloodRun[], cost: ScriptCost, on: StreamResult, off: StreamResult, machine: string, noPanel: StreamResult | null): string {
   const withExt = runs.filter((r) => r.mode === 'with');
   const without = runs.filter((r) => r.mode === 'without');
   const floor = runs.filter((r) => r.mode === 'floor');
@@ -336,6 +339,12 @@ function table(runs: readonly FloodRun[], cost: ScriptCost, on: StreamResult, of
     [`where it goes, with the extension (V8 samples, ${int(cost.messages)} messages, per message)`, cost.usPerMessage.map((c) => `${c.script} ${c.us.toFixed(1)} µs`).join(', '), ''],
     [`stream: frames sent (with the panel open / without the extension)`, `${pair(int(on.sent), int(off.sent))} in ${pair(on.sendSeconds.toFixed(1), off.sendSeconds.toFixed(1))} s (mean ${int(on.meanBytes)} B, CBOR : MessagePack 1 : 1)`, `${int(RATE)}/s for ${SECONDS} s`],
     ['stream: frames the page had received when sending ended, with / without', pair(int(on.pageAtEnd), int(off.pageAtEnd)), ''],
+    ...(noPanel
+      ? ([
+          ['stream (--stream-no-panel): frames the page had received when sending ended, with the extension but no panel', `${int(noPanel.pageAtEnd)} of ${int(noPanel.sent)}`, ''],
+          ['stream (--stream-no-panel): CPU while sending, by process / thread, with the extension and no panel', threadText(noPanel.threadsWhileSending), ''],
+        ] as [string, string, string][])
+      : []),
     ['stream: server send-buffer peak, with / without', pair(`${int(on.maxBuffered / 1024)} KB`, `${int(off.maxBuffered / 1024)} KB`), ''],
     ['stream: CPU while sending, by process / thread, with the extension and the panel (the heaviest ten)', threadText(on.threadsWhileSending), ''],
     ['stream: the same without the extension', threadText(off.threadsWhileSending), ''],
@@ -461,7 +470,12 @@ try {
   const off = await stream(plainContext, server.httpUrl, null, withBrowser.child.pid!);
   log(`stream with the extension, panel open: ${int(RATE)} frames/s for ${SECONDS} s …`);
   const on = await stream(extContext, server.httpUrl, { worker, extensionId }, withBrowser.child.pid!);
-  const md = table(runs, cost, on, off, machine);
+  let noPanel: StreamResult | null = null;
+  if (flag('--stream-no-panel')) {
+    log(`stream with the extension, no panel: ${int(RATE)} frames/s for ${SECONDS} s …`);
+    noPanel = await stream(extContext, server.httpUrl, { worker, extensionId, noPanel: true }, withBrowser.child.pid!);
+  }
+  const md = table(runs, cost, on, off, machine, noPanel);
   console.log(md);
   if (flag('--write')) writeSection(path.resolve(option('--docs-root', REPO)), md);
 } finally {

@@ -2,7 +2,7 @@
  * Shape checks for what reaches the background. A relay runs in a page's process, so a
  * compromised renderer could post anything on its port; nothing is trusted by type alone.
  */
-import { FRAME_ROW_BYTES, MAX_LOST_FRAME_ROWS, PANEL_PORT_PREFIX, type BatchEvent, type LostFrameRow, type PanelCursor, type PanelRequest, type RelayBatch, type RelayConfig, type WireBytes, type WireCapture } from '../shared/messages.js';
+import { FRAME_ROW_BYTES, MAX_LOST_FRAME_ROWS, PANEL_PORT_PREFIX, type BatchEvent, type LostFrameRow, type PanelCursor, type PanelRequest, type RelayBatch, type RelayConfig, type WireBytes, type WireCapture, type WireFrameBytes } from '../shared/messages.js';
 import { isLostFrameRow } from '../shared/lost-rows.js';
 import { wireByteLength } from '../shared/frame-table.js';
 
@@ -16,6 +16,12 @@ export function isWireBytes(v: unknown): v is WireBytes {
   if (!isObject(v)) return false;
   if ('b64' in v) return isString(v.b64);
   return v.bytes instanceof Uint8Array;
+}
+
+/** Frame bytes: wire bytes, or one Blob (this realm's: what structured clone hands over). */
+export function isWireFrameBytes(v: unknown): v is WireFrameBytes {
+  if (isObject(v) && 'blob' in v) return typeof Blob === 'function' && v.blob instanceof Blob;
+  return isWireBytes(v);
 }
 
 export function isBatchEvent(v: unknown): v is BatchEvent {
@@ -42,7 +48,7 @@ export function isBatchEvent(v: unknown): v is BatchEvent {
  * its frames, counted, not the panel).
  */
 export function isWireCapture(v: Rec): v is Rec & WireCapture {
-  if (!isWireBytes(v.frameTable) || !isWireBytes(v.frameBytes) || !Array.isArray(v.events)) return false;
+  if (!isWireBytes(v.frameTable) || !isWireFrameBytes(v.frameBytes) || !Array.isArray(v.events)) return false;
   const tableBytes = wireByteLength(v.frameTable);
   if (tableBytes % FRAME_ROW_BYTES !== 0) return false;
   const frames = tableBytes / FRAME_ROW_BYTES;
@@ -83,7 +89,8 @@ export function isRelayBatch(v: unknown): v is RelayBatch {
  */
 export function relayConfigFor(v: unknown): RelayConfig | null {
   if (!isObject(v) || v.type !== 'relay-hello') return null;
-  return { type: 'relay-config', bytes: v.probe instanceof Uint8Array };
+  const blob = v.probeBlob;
+  return { type: 'relay-config', bytes: v.probe instanceof Uint8Array, blobs: typeof Blob === 'function' && blob instanceof Blob && blob.size === 3 };
 }
 
 export function isPanelCursor(v: unknown): v is PanelCursor {

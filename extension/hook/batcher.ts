@@ -5,7 +5,10 @@
  * into a row of a Float64 table; socket events into a short list, placed by frame index.
  * A post transfers the two buffers: no per-frame ArrayBuffer, object or transfer.
  * Posted `intervalMs` after the first pending event, or at once past `maxBatchBytes` or
- * `maxBatchEvents` (which bounds what the relay handles in one task).
+ * `maxBatchEvents` (which bounds what the relay handles in one task). Under a flood (the last
+ * batch held `floodThresholdBytes` or more) batches wait `floodIntervalMs` and grow to
+ * `floodBatchBytes`: fewer, larger posts, each paying the relay's fixed costs once (a Blob's
+ * ~0.2 ms on the page's thread); a batch under the threshold ends the flood.
  */
 import { CAPTURE_TAG, FRAME_COLUMNS, MAX_LOST_FRAME_ROWS, type BatchEvent, type HookBatch, type LostFrameRow, type LostFrameWhy, type SocketEvent } from '../shared/messages.js';
 import type { Natives } from './natives.js';
@@ -15,6 +18,11 @@ export interface BatcherConfig {
   readonly maxBatchBytes: number;
   /** Frames plus socket events per batch (0-byte frames add rows, not bytes). */
   readonly maxBatchEvents: number;
+  /** Under a flood: the interval and the byte bound instead of `intervalMs` and `maxBatchBytes`. */
+  readonly floodIntervalMs: number;
+  readonly floodBatchBytes: number;
+  /** A batch holding this many bytes or more starts (or keeps) a flood. */
+  readonly floodThresholdBytes: number;
   readonly transfer: boolean;
   /** Where batches go: the private channel to the relay (channel.ts). */
   readonly post: (batch: HookBatch, transfer: ArrayBuffer[]) => void;
@@ -48,6 +56,8 @@ export class Batcher {
   private framesBefore = 0;
   private seq = 0;
   private reportedDropped = 0;
+  /** Whether the last batch held floodThresholdBytes or more (batches are then coalesced). */
+  private flooding = false;
   private timer: unknown = null;
   private readonly onTimer = (): void => {
     this.timer = null;
@@ -80,7 +90,7 @@ export class Batcher {
   textFrame(socketId: number, flags: number, time: number, text: string): void {
     if (!this.active) return;
     const worst = text.length * 3; // UTF-8 bytes per UTF-16 unit, at most
-    if (worst > this.cfg.maxBatchBytes) {
+    if (worst > this.maxBytes()) {
       const bytes = this.n.encode(text);
       this.copyFrame(socketId, flags, time, bytes, this.n.byteLength(bytes));
       return;
@@ -116,7 +126,8 @@ export class Batcher {
     const frameBytes = this.slabBuffer ?? this.n.bufferOf(this.n.newBytes(0));
     const frameBytesUsed = this.bytes;
     // The next batch starts as large as this one grew (a steady stream copies nothing twice).
-    if (this.slabSize > 0) this.nextSlabSize = Math.min(Math.max(this.slabSize, FIRST_SLAB_BYTES), this.cfg.maxBatchBytes);
+    if (this.slabSize > 0) this.nextSlabSize = Math.min(Math.max(this.slabSize, FIRST_SLAB_BYTES), this.maxBytes());
+    this.flooding = frameBytesUsed >= this.cfg.floodThresholdBytes;
     if (this.tableRows > 0) this.nextTableRows = Math.min(this.tableRows, this.cfg.maxBatchEvents);
     this.events = [];
     this.lostRows = [];
@@ -159,12 +170,13 @@ export class Batcher {
    * first when they would take it past `maxBatchBytes`; a larger frame gets a slab of its own.
    */
   private room(length: number): Uint8Array {
-    if (this.bytes > 0 && this.bytes + length > this.cfg.maxBatchBytes) this.flush();
+    const max = this.maxBytes();
+    if (this.bytes > 0 && this.bytes + length > max) this.flush();
     const need = this.bytes + length;
     if (this.slab !== null && need <= this.slabSize) return this.slab;
     let size = Math.max(this.slabSize * 2, this.nextSlabSize);
     while (size < need) size *= 2;
-    size = Math.min(size, Math.max(this.cfg.maxBatchBytes, need));
+    size = Math.min(size, Math.max(this.maxBytes(), need));
     const slab = this.n.newBytes(size);
     if (this.slab !== null && this.bytes > 0) this.n.setBytes(slab, this.slab, 0);
     this.slab = slab;
@@ -183,7 +195,7 @@ export class Batcher {
     t[r + 3] = length;
     this.frames++;
     this.bytes += length;
-    if (this.bytes >= this.cfg.maxBatchBytes || this.frames + this.events.length >= this.cfg.maxBatchEvents) this.flush();
+    if (this.bytes >= this.maxBytes() || this.frames + this.events.length >= this.cfg.maxBatchEvents) this.flush();
     else this.schedule();
   }
 
@@ -197,6 +209,11 @@ export class Batcher {
   }
 
   private schedule(): void {
-    if (this.timer === null && this.active) this.timer = this.n.setTimer(this.onTimer, this.cfg.intervalMs);
+    if (this.timer === null && this.active) this.timer = this.n.setTimer(this.onTimer, this.flooding ? this.cfg.floodIntervalMs : this.cfg.intervalMs);
+  }
+
+  /** The pending batch's byte bound now. */
+  private maxBytes(): number {
+    return this.flooding ? this.cfg.floodBatchBytes : this.cfg.maxBatchBytes;
   }
 }

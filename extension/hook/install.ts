@@ -64,6 +64,9 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
     intervalMs: options.flushIntervalMs ?? 25,
     maxBatchBytes: options.maxBatchBytes ?? 256 << 10,
     maxBatchEvents: options.maxBatchEvents ?? 8192,
+    floodIntervalMs: options.floodIntervalMs ?? 100,
+    floodBatchBytes: Math.max(options.floodBatchBytes ?? 1 << 20, options.maxBatchBytes ?? 256 << 10),
+    floodThresholdBytes: options.floodThresholdBytes ?? 64 << 10,
     transfer: options.transfer ?? true,
     post: (batch, transfer) => line.post(batch, transfer),
   });

@@ -13,6 +13,14 @@ export interface HookOptions {
   /** Post at once when the pending batch holds this many frames and socket events. Default 8192. */
   readonly maxBatchEvents?: number;
   /**
+   * Under a flood — the last batch held `floodThresholdBytes` (default 64 KiB) or more — post
+   * `floodIntervalMs` (default 100) after the first pending event, or at once at
+   * `floodBatchBytes` (default 1 MiB; never under `maxBatchBytes`): fewer, larger relay posts.
+   */
+  readonly floodIntervalMs?: number;
+  readonly floodBatchBytes?: number;
+  readonly floodThresholdBytes?: number;
+  /**
    * Bytes the hook may hold (the pending batch plus frames queued behind Blob reads);
    * frames beyond are dropped and counted. Default 64 MiB.
    */

@@ -7,7 +7,7 @@
  */
 import type { HostMessage, LostFrame, WireFrame } from '../../inspector-app/src/protocol/messages.js';
 import { checkFrameTable, frameTableOf, wireFrameCount } from '../shared/frame-table.js';
-import { FRAME_BINARY, FRAME_COLUMNS, FRAME_RECEIVED, type BatchEvent, type DocumentInfo, type LostFrameRow, type LostFrameWhy, type PanelBatch, type PanelItem, type WireBytes, type WireCapture } from '../shared/messages.js';
+import { FRAME_BINARY, FRAME_COLUMNS, FRAME_RECEIVED, type BatchEvent, type DocumentInfo, type LostFrameRow, type LostFrameWhy, type PanelBatch, type PanelItem, type WireBytes, type WireCapture, type WireFrameBytes } from '../shared/messages.js';
 
 export const HOOK_LOSS_REASON = "the page's capture hook lost batches before the relay got them";
 export const FRAME_DROP_REASON = 'the page hook or relay dropped frames (too large to send, or over its limits)';
@@ -32,7 +32,9 @@ export function base64ToBytes(b64: string): Uint8Array {
   return out;
 }
 
-export function wireBytes(data: WireBytes): Uint8Array | null {
+/** The bytes of wire bytes; null when they cannot be read (a Blob here was not read first: port-transport.ts reads them). */
+export function wireBytes(data: WireBytes | WireFrameBytes): Uint8Array | null {
+  if ('blob' in data) return null;
   if ('b64' in data && typeof data.b64 === 'string') {
     try {
       return base64ToBytes(data.b64);

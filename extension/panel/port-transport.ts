@@ -8,6 +8,9 @@
  * (`sliceMs`), the rest after the browser had a turn, so a large backlog (a hostile page's
  * 70,000 connection events) or a flood never holds the panel's main thread: the panel comes
  * up and stays responsive while the backlog streams in.
+ * Frame bytes that arrive as Blobs (Chrome: relay/README.md) are read as they arrive, all at
+ * once, and items are converted in order: nothing after an item whose Blob is still being
+ * read is delivered before it.
  * Pure: the port comes from a `connect` function, so tests pass a fake.
  */
 import { PROTOCOL_VERSION, type AppMessage, type HostMessage } from '../../inspector-app/src/protocol/messages.js';
@@ -43,6 +46,19 @@ export interface PortTransportOptions {
   /** Milliseconds of converting and delivering per task before yielding (default 8). */
   readonly sliceMs?: number;
   readonly now?: () => number;
+  /** Reads a Blob's bytes (null when it cannot be read); default `Blob.prototype.arrayBuffer`. */
+  readonly readBlob?: (blob: Blob) => Promise<Uint8Array | null>;
+}
+
+const defaultReadBlob = (blob: Blob): Promise<Uint8Array | null> => blob.arrayBuffer().then(
+  (b) => new Uint8Array(b),
+  () => null,
+);
+
+/** An item as received; `reading` while its Blob of frame bytes is being read (it then replaces `item`). */
+interface Inbound {
+  item: PanelItem;
+  reading: boolean;
 }
 
 const defaultTimers: Timers = {
@@ -58,7 +74,7 @@ export class PortTransport implements Transport {
   private outbox: HostMessage[] = [];
   private outHead = 0;
   /** Received from the background, not yet converted, from `inHead` on. */
-  private inbox: PanelItem[] = [];
+  private inbox: Inbound[] = [];
   private inHead = 0;
   private drainTimer: unknown = null;
   private readonly sliceMs: number;
@@ -127,8 +143,10 @@ export class PortTransport implements Transport {
         const message = this.outbox[this.outHead++]!;
         for (const h of this.handlers) h(message);
       } else if (this.inHead < this.inbox.length) {
-        const item = this.inbox[this.inHead++]!;
-        this.outbox = this.converter.convert([item]);
+        const inbound = this.inbox[this.inHead]!;
+        if (inbound.reading) return; // its read's end drains again; everything after it waits
+        this.inHead++;
+        this.outbox = this.converter.convert([inbound.item]);
         this.outHead = 0;
       } else {
         this.outbox = [];
@@ -150,6 +168,26 @@ export class PortTransport implements Transport {
     }, 0);
   }
 
+  /** The item, its Blob of frame bytes (if any) being read into bytes meanwhile. */
+  private inbound(item: PanelItem): Inbound {
+    if (typeof item !== 'object' || item === null || item.type !== 'events' || typeof item.frameBytes !== 'object' || item.frameBytes === null || !('blob' in item.frameBytes)) return { item, reading: false };
+    const entry: Inbound = { item, reading: true };
+    const settle = (bytes: Uint8Array | null): void => {
+      // Unreadable: the item goes on without bytes (its frames counted as undecodable).
+      entry.item = { ...item, frameBytes: bytes ? { bytes } : { b64: '' } };
+      entry.reading = false;
+      this.drain();
+    };
+    let reading: Promise<Uint8Array | null>;
+    try {
+      reading = (this.options.readBlob ?? defaultReadBlob)(item.frameBytes.blob);
+    } catch {
+      reading = Promise.resolve(null);
+    }
+    reading.then(settle, () => settle(null));
+    return entry;
+  }
+
   private open(): void {
     this.reconnectTimer = null;
     if (this.closed) return;
@@ -168,7 +206,7 @@ export class PortTransport implements Transport {
       if (port !== this.port || !isPanelBatch(message)) return;
       this.attempts = 0;
       this.cursor = { bufferId: message.bufferId, cursor: message.cursor, framesThrough: message.framesThrough };
-      for (const item of message.items) this.inbox.push(item);
+      for (const item of message.items) this.inbox.push(this.inbound(item));
       this.drain();
     });
     port.onDisconnect.addListener(() => {

@@ -1,19 +1,19 @@
 // @vitest-environment jsdom
 /**
  * The whole capture path in one process: the hook (on a fake WebSocket) → private channel →
- * relay → runtime port (JSON for base64, structured clone for bytes) → TabBuffers → panel
+ * relay → runtime port (JSON for base64, structured clone for bytes and Blobs) → TabBuffers → panel
  * backlog → PanelConverter. Every frame must come out byte-exact, in order, with its
  * direction, opcode and connection, across many small batches and a frame over the limit.
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { HostMessage, WireFrame } from '../../inspector-app/src/protocol/messages.js';
 import { TabBuffers } from '../background/tab-buffers.js';
-import { isRelayBatch } from '../background/validate.js';
+import { isRelayBatch, relayConfigFor } from '../background/validate.js';
 import { setup, type Harness } from '../hook/test/harness.js';
 import { startRelay, type RelayHandle, type RelayPort } from '../relay/relay.js';
-import type { RelayBatch } from '../shared/messages.js';
+import type { PanelItem, RelayBatch } from '../shared/messages.js';
 import { PanelConverter } from './convert.js';
-import { fillBuffers } from '../shared/test/plain-capture.js';
+import { blobBytes, fillBuffers } from '../shared/test/plain-capture.js';
 
 const win = window as Window & typeof globalThis;
 let hook: Harness | null = null;
@@ -29,12 +29,23 @@ afterEach(() => {
  * carries it; as is for bytes (structuredClone would make Node's typed arrays, which are
  * not jsdom's: the background's `instanceof` would refuse them, as no browser would).
  */
-function port(as: 'base64' | 'bytes', deliver: (m: RelayBatch) => void): RelayPort {
+function port(as: 'base64' | 'bytes' | 'blob', deliver: (m: RelayBatch) => void): RelayPort {
+  const listeners: ((m: unknown) => void)[] = [];
   return {
-    postMessage: (m) => deliver((as === 'base64' ? JSON.parse(JSON.stringify(m)) : m) as RelayBatch),
-    onMessage: { addListener() {} },
+    postMessage(m) {
+      // Blobs: the relay probes (as in Chrome) and the background's answer comes at once.
+      const answer = as === 'blob' ? relayConfigFor(m) : null;
+      if (answer) listeners.forEach((l) => l(answer));
+      else deliver((as === 'base64' ? JSON.parse(JSON.stringify(m)) : m) as RelayBatch);
+    },
+    onMessage: { addListener: (l) => void listeners.push(l) },
     onDisconnect: { addListener() {} },
   };
+}
+
+/** A panel item with its Blob of frame bytes read (what the panel's transport does: port-transport.ts). */
+async function readItem(item: PanelItem): Promise<PanelItem> {
+  return item.type === 'events' && 'blob' in item.frameBytes ? { ...item, frameBytes: { bytes: await blobBytes(item.frameBytes.blob) } } : item;
 }
 
 /** Deterministic pseudo-random numbers (mulberry32). */
@@ -56,13 +67,13 @@ interface Expected {
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
-for (const as of ['base64', 'bytes'] as const) {
+for (const as of ['base64', 'bytes', 'blob'] as const) {
   describe(`hook → relay → background → panel (${as})`, () => {
     test('thousands of mixed frames arrive byte-exact and in order per socket, incl. 0-byte frames, Blobs and a frame over the batch limit', async () => {
       hook = setup({ maxBatchBytes: 4096, flushIntervalMs: 5 });
       const buffers = new TabBuffers({ bufferId: 'life' });
       const relayed: RelayBatch[] = [];
-      relay = startRelay({ win, runtime: { connect: () => port(as, (m) => relayed.push(m)) }, bytesAs: as, documentId: 'doc' });
+      relay = startRelay({ win, runtime: { connect: () => port(as, (m) => relayed.push(m)) }, bytesAs: as === 'blob' ? 'probe' : as, documentId: 'doc', minBlobBytes: 2048 });
       const a = new hook.WS('ws://example.test/a');
       const b = new hook.WS('ws://example.test/b');
       a.open();
@@ -129,7 +140,15 @@ for (const as of ['base64', 'bytes'] as const) {
         buffers.ingest(7, m);
       }
       const converter = new PanelConverter();
-      const out: HostMessage[] = buffers.backlog(7).flatMap((batch) => converter.convert(batch.items));
+      const out: HostMessage[] = [];
+      for (const batch of buffers.backlog(7)) out.push(...converter.convert(await Promise.all(batch.items.map(readItem))));
+      // The first batch was made before the probe's answer: base64; every later one a Blob
+      // from minBlobBytes on, bytes under it (both kinds here: batches of up to 4 KiB).
+      if (as === 'blob') {
+        const kinds = relayed.slice(1).map((m) => ('blob' in m.frameBytes ? 'blob' : 'bytes' in m.frameBytes ? 'bytes' : 'b64'));
+        expect(new Set(kinds)).toEqual(new Set(['blob', 'bytes']));
+        for (const m of relayed.slice(1)) expect('blob' in m.frameBytes ? m.frameBytes.blob.size >= 2048 : 'bytes' in m.frameBytes && m.frameBytes.bytes.length < 2048).toBe(true);
+      }
       expect(out.filter((m) => m.type === 'dropped')).toEqual([]);
       const frames = out.flatMap((m): readonly WireFrame[] => (m.type === 'frames' ? m.frames : []));
       expect(frames).toHaveLength(expected.length);

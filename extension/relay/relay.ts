@@ -11,7 +11,7 @@
  * and `framesBefore` (which counts its frames) lets the background count them exactly.
  */
 import { channelNames } from '../shared/channel.js';
-import { FRAME_COLUMNS, FRAME_ROW_BYTES, MAX_LOST_FRAME_ROWS, RELAY_PORT, type BatchEvent, type LostFrameRow, type RelayBatch, type RelayHello, type WireBytes, type WireCapture } from '../shared/messages.js';
+import { FRAME_COLUMNS, FRAME_ROW_BYTES, MAX_LOST_FRAME_ROWS, RELAY_PORT, type BatchEvent, type LostFrameRow, type RelayBatch, type RelayHello, type WireBytes, type WireCapture, type WireFrameBytes } from '../shared/messages.js';
 import { toBase64 } from './base64.js';
 import { splitBatch } from './split.js';
 import { parseHookBatch, type ParsedHookBatch } from './validate.js';
@@ -40,7 +40,8 @@ export interface RelayOptions {
    * `base64` where it is JSON, `probe` where it depends (Chrome: JSON, or structured clone
    * from Chrome 148 with the manifest's `message_serialization`): base64 until the
    * background answers the `relay-hello` each new port starts with that a Uint8Array
-   * arrived as one, bytes from then on.
+   * arrived as one, bytes from then on — or, when its Blob probe arrived as a Blob too, frame
+   * bytes as one Blob per relay batch (the table stays bytes).
    */
   readonly bytesAs: 'base64' | 'bytes' | 'probe';
   /** Random per document when not given. */
@@ -49,22 +50,30 @@ export interface RelayOptions {
    * A hook batch is split into port messages of about this much encoded payload (frame bytes
    * and table rows). Default: 64 KiB for base64, so that each message's base64 and JSON
    * strings stay below V8's large-object size (128 KiB) and die young instead of filling
-   * the page's old generation at the capture rate (full GCs: long page tasks); 1 MiB for
-   * bytes (not strings on the heap), so a hook batch is one post.
+   * the page's old generation at the capture rate (full GCs: long page tasks); 2 MiB for
+   * bytes (not strings on the heap), so a hook batch (up to 1 MiB under a flood, with its
+   * table rows) is one post; 4 MiB in Blob mode.
    */
   readonly maxMessageBytes?: number;
   /**
    * Frames whose encoded payload is larger are dropped and counted (Chrome refuses runtime
-   * messages over 64 MiB). Default 48 MiB for base64, unlimited for bytes.
+   * messages over 64 MiB). Default 48 MiB in Chrome (base64 or bytes), unlimited for Firefox's
+   * bytes and for Blobs (the message holds only a handle).
    */
   readonly maxFrameBytes?: number;
+  /**
+   * In Blob mode, frame bytes under this size go as bytes: a Blob has a fixed cost (~0.2 ms
+   * of the page's main thread and ~0.8 ms across the browser's threads per Blob, measured in
+   * Chrome 156), so it only pays for larger batches. Default 64 KiB.
+   */
+  readonly minBlobBytes?: number;
   /** The secret in the handshake's event names (shared/channel.ts); the content script passes the build's. Default '' (tests). */
   readonly channelSecret?: string;
 }
 
 export interface RelayStats {
   /** How frame bytes travel now. */
-  readonly bytesAs: 'base64' | 'bytes';
+  readonly bytesAs: WireAs;
   readonly hookBatches: number;
   readonly lostBatches: number;
   /** Frames in those batches. */
@@ -77,6 +86,9 @@ export interface RelayStats {
   readonly frames: number;
   readonly connects: number;
 }
+
+/** How bytes travel: base64 strings (JSON messaging), bytes (structured clone), or frame bytes as Blobs (structured clone with Blobs; tables as bytes). */
+export type WireAs = 'base64' | 'bytes' | 'blob';
 
 export interface RelayHandle {
   readonly documentId: string;
@@ -95,9 +107,9 @@ function randomId(win: Window): string {
 export function startRelay(options: RelayOptions): RelayHandle {
   const { win, runtime, bytesAs } = options;
   const documentId = options.documentId ?? randomId(win);
-  // Chrome refuses messages over 64 MiB, JSON or structured clone.
-  const maxFrameBytes = options.maxFrameBytes ?? (bytesAs === 'bytes' ? Infinity : 48 << 20);
-  let wireAs: 'base64' | 'bytes' = bytesAs === 'bytes' ? 'bytes' : 'base64';
+  let wireAs: WireAs = bytesAs === 'bytes' ? 'bytes' : 'base64';
+  // This world's own Blob (the isolated world's in Chrome: the page cannot patch it).
+  const BlobCtor = typeof globalThis.Blob === 'function' ? globalThis.Blob : null;
   let isTopFrame = false;
   try {
     isTopFrame = win.top === win;
@@ -130,9 +142,12 @@ export function startRelay(options: RelayOptions): RelayHandle {
     });
     if (bytesAs === 'probe' && wireAs === 'base64') {
       p.onMessage.addListener((m) => {
-        if (typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'relay-config' && (m as { bytes?: unknown }).bytes === true) wireAs = 'bytes';
+        if (typeof m !== 'object' || m === null || (m as { type?: unknown }).type !== 'relay-config' || (m as { bytes?: unknown }).bytes !== true) return;
+        wireAs = (m as { blobs?: unknown }).blobs === true && BlobCtor !== null ? 'blob' : 'bytes';
       });
-      const hello: RelayHello = { type: 'relay-hello', probe: new Uint8Array([1, 2, 3]) };
+      const hello: RelayHello = BlobCtor
+        ? { type: 'relay-hello', probe: new Uint8Array([1, 2, 3]), probeBlob: new BlobCtor([new Uint8Array([1, 2, 3])]) }
+        : { type: 'relay-hello', probe: new Uint8Array([1, 2, 3]) };
       p.postMessage(hello); // first on the port; a throw here is the caller's stale-port retry
     }
     return p;
@@ -170,9 +185,20 @@ export function startRelay(options: RelayOptions): RelayHandle {
     return false;
   }
 
-  /** Bytes as they go on the port: one base64 string, or the relay's own exact copy. */
-  function wire(bytes: Uint8Array): WireBytes {
-    return wireAs === 'base64' ? { b64: toBase64(bytes) } : { bytes: bytes.slice() };
+  /**
+   * Bytes as they go on the port: one base64 string, or bytes that own their whole buffer
+   * (structured clone copies a view's whole buffer: `own` says `bytes` is exactly its
+   * buffer, so it goes as is, not copied a second time).
+   */
+  function wire(bytes: Uint8Array, own = false): WireBytes {
+    if (wireAs === 'base64') return { b64: toBase64(bytes) };
+    return { bytes: own && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice() };
+  }
+
+  /** Frame bytes as they go on the port: as `wire`, or one Blob (its constructor takes the only copy) from `minBlobBytes` on. */
+  function wireFrames(bytes: Uint8Array): WireFrameBytes {
+    const blob = wireAs === 'blob' && BlobCtor !== null && bytes.byteLength >= (options.minBlobBytes ?? 64 << 10);
+    return blob ? { blob: new BlobCtor([bytes as Uint8Array<ArrayBuffer>]) } : wire(bytes, true);
   }
 
   /**
@@ -205,16 +231,18 @@ export function startRelay(options: RelayOptions): RelayHandle {
     for (const row of batch.lostFrames) lostRows.push({ index: -1, row });
     const table = new Uint8Array(batch.table.buffer, batch.table.byteOffset, batch.table.byteLength);
     const cost = wireAs === 'base64' ? (n: number) => Math.ceil(n / 3) * 4 : (n: number) => n;
-    const maxMessageBytes = options.maxMessageBytes ?? (wireAs === 'base64' ? 64 << 10 : 1 << 20);
+    const maxMessageBytes = options.maxMessageBytes ?? (wireAs === 'base64' ? 64 << 10 : wireAs === 'bytes' ? 2 << 20 : 4 << 20);
+    // Chrome refuses messages over 64 MiB, JSON or structured clone; a Blob is not in the message.
+    const maxFrameBytes = options.maxFrameBytes ?? (bytesAs === 'bytes' || wireAs === 'blob' ? Infinity : 48 << 20);
     splitBatch(
       batch,
       { cost, maxMessageBytes, maxFrameBytes },
       (run) => {
-        const frameTable = wire(table.subarray(run.first * FRAME_ROW_BYTES, run.end * FRAME_ROW_BYTES));
+        const frameTable = wire(table.subarray(run.first * FRAME_ROW_BYTES, run.end * FRAME_ROW_BYTES), true);
         // Rows of frames dropped before this run (not those the run ends at: they follow it).
         const due = lostRows.filter((l) => l.index < run.first).map((l) => l.row);
         lostRows = lostRows.filter((l) => l.index >= run.first);
-        send({ events: run.events, frameTable, frameBytes: wire(batch.bytes.subarray(run.firstByte, run.endByte)) }, run.end - run.first, due);
+        send({ events: run.events, frameTable, frameBytes: wireFrames(batch.bytes.subarray(run.firstByte, run.endByte)) }, run.end - run.first, due);
       },
       (index) => {
         relayDropped++;
@@ -229,7 +257,9 @@ export function startRelay(options: RelayOptions): RelayHandle {
   const onMessage = (event: MessageEvent): void => {
     let batch: ReturnType<typeof parseHookBatch>;
     try {
-      batch = parseHookBatch(event.data);
+      // In Blob mode the bytes are not copied out: the Blob constructor copies them, in this
+      // task, from a buffer the hook transferred (no page script holds it or runs meanwhile).
+      batch = parseHookBatch(event.data, wireAs !== 'blob');
     } catch {
       batch = null; // a getter that throws: not the hook's (structured clones have none)
     }

@@ -86,8 +86,10 @@ function parseEvent(v: unknown): SocketEvent | null {
 /**
  * `undefined`: not a capture message (someone else's postMessage; ignored, not counted).
  * `null`: tagged as ours but malformed (refused, counted as a lost batch).
+ * `copyBytes` false: `bytes` is a view of the message's own buffer (for a caller that copies
+ * them at once, in the same task, e.g. into a Blob); the table is always copied and checked.
  */
-export function parseHookBatch(data: unknown): ParsedHookBatch | null | undefined {
+export function parseHookBatch(data: unknown, copyBytes = true): ParsedHookBatch | null | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
   const m = data as Record<string, unknown>;
   if (m.tag !== CAPTURE_TAG) return undefined;
@@ -122,7 +124,8 @@ export function parseHookBatch(data: unknown): ParsedHookBatch | null | undefine
     events[i] = { ...ev, at };
     last = at;
   }
-  return { seq, events, frameCount, table, bytes: copyOut(frameBytes as ArrayBuffer, used), droppedFrames: droppedFrames ?? 0, framesBefore, lostFrames };
+  const bytes = copyBytes ? copyOut(frameBytes as ArrayBuffer, used) : new Uint8Array(frameBytes as ArrayBuffer, 0, used);
+  return { seq, events, frameCount, table, bytes, droppedFrames: droppedFrames ?? 0, framesBefore, lostFrames };
 }
 
 /**

@@ -3,12 +3,13 @@
  * length). Every receiver checks every row before it trusts one: a page (or a compromised
  * renderer) can post any numbers. Imported by the relay bundle: keep it small.
  */
-import { FRAME_COLUMNS, FRAME_ROW_BYTES, type WireBytes } from './messages.js';
+import { FRAME_COLUMNS, FRAME_ROW_BYTES, type WireBytes, type WireFrameBytes } from './messages.js';
 
 const isSafeCount = Number.isSafeInteger;
 
-/** Decoded byte length of wire bytes (base64 is measured, not decoded). */
-export function wireByteLength(data: WireBytes): number {
+/** Decoded byte length of wire bytes (base64 is measured, not decoded; a Blob by its size). */
+export function wireByteLength(data: WireFrameBytes): number {
+  if ('blob' in data) return data.blob.size;
   if ('b64' in data) {
     const s = data.b64;
     const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;

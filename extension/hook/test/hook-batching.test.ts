@@ -58,7 +58,7 @@ describe('batching', () => {
   });
 
   test('the slab grows by doubling; a frame over maxBatchBytes goes alone in a slab of its own size', () => {
-    h = setup({ maxBatchBytes: 256 << 10 });
+    h = setup({ maxBatchBytes: 256 << 10, floodBatchBytes: 256 << 10 }); // no larger batches under a flood here (hook-flood-batching.test.ts)
     const ws = open();
     for (let i = 0; i < 5; i++) ws.send(new Uint8Array(30_000).fill(i)); // 150 KB: 64 → 128 → 256 KiB
     ws.send(new Uint8Array(300_000).fill(9)); // over the limit: posts the 5, then goes alone

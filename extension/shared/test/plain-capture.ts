@@ -3,7 +3,7 @@
  * frames were packed), packed into and unpacked from the wire shapes of messages.ts, so
  * tests state what they expect frame by frame.
  */
-import { CAPTURE_TAG, FRAME_BINARY, FRAME_COLUMNS, FRAME_RECEIVED, type BatchEvent, type Direction, type HookBatch, type Opcode, type SocketEvent, type WireBytes, type WireCapture } from '../messages.js';
+import { CAPTURE_TAG, FRAME_BINARY, FRAME_COLUMNS, FRAME_RECEIVED, type BatchEvent, type Direction, type HookBatch, type Opcode, type SocketEvent, type WireBytes, type WireCapture, type WireFrameBytes } from '../messages.js';
 
 export interface PlainFrame {
   readonly type: 'frame';
@@ -87,7 +87,10 @@ export function unpackHookBatch(b: HookBatch): PlainEvent[] {
   return unpack(b.events, new Float64Array(b.frameTable, 0, b.frameCount * FRAME_COLUMNS), b.frameCount, new Uint8Array(b.frameBytes, 0, b.frameBytesUsed));
 }
 
-const bytesOfWire = (w: WireBytes): Uint8Array => ('b64' in w ? new Uint8Array(Buffer.from(w.b64, 'base64')) : w.bytes);
+const bytesOfWire = (w: WireFrameBytes): Uint8Array => {
+  if ('blob' in w) throw new Error('unpackWire: read the Blob first (blobBytes)');
+  return 'b64' in w ? new Uint8Array(Buffer.from(w.b64, 'base64')) : w.bytes;
+};
 
 export function unpackWire(c: WireCapture): PlainEvent[] {
   const tableBytes = bytesOfWire(c.frameTable).slice();
@@ -108,4 +111,15 @@ export function fillBuffers(frames: readonly { readonly data: Uint8Array }[]): b
     ends.set(f.data.buffer, end + f.data.byteLength);
   }
   return [...ends].every(([buffer, end]) => buffer.byteLength === end);
+}
+
+/** A Blob's bytes: `arrayBuffer()` where the Blob has it (Node, browsers), else a FileReader (jsdom's Blob). */
+export function blobBytes(blob: Blob): Promise<Uint8Array> {
+  if (typeof blob.arrayBuffer === 'function') return blob.arrayBuffer().then((b) => new Uint8Array(b));
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsArrayBuffer(blob);
+  });
 }
