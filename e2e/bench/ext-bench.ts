@@ -26,7 +26,9 @@
  *    frames and server). Frames in the panel (the `frame-count` status) against frames sent,
  *    losses the panel reports (`dropped-count`), and the longest main-thread task in the page
  *    (a buffered `longtask` PerformanceObserver added before any page script; target: none
- *    over 100 ms), and in the panel.
+ *    over 100 ms), and in the panel; from /proc, the CPU of every thread while sending, and
+ *    the panel's (the extension renderer's threads but its service worker) while sending and
+ *    until it held every frame, per frame.
  *
  * Flags: --write (the `bench:ext` section of docs/BENCHMARKS.md; --docs-root DIR writes
  * DIR/docs/BENCHMARKS.md instead), --messages N, --size N, --runs N, --rate N, --seconds N,
@@ -201,6 +203,8 @@ interface StreamResult {
   readonly meanBytes: number;
   /** CPU seconds by process / thread while the server was sending (/proc; empty without it or without a browser pid), heaviest first. */
   readonly threadsWhileSending: readonly { label: string; seconds: number }[];
+  /** The same from the page's connect until the end (the panel held every frame, or stopped progressing). */
+  readonly threadsWhole: readonly { label: string; seconds: number }[];
   /** With the panel open (the extension's context) only. */
   readonly panel?: {
     readonly shownAtEnd: number;
@@ -270,6 +274,7 @@ async function stream(context: BrowserContext, httpUrl: string, ext: { worker: W
     }
     if (!stats) throw new Error('the stream never ended');
     const drainMs = Date.now() - endedAt;
+    const threadsWhole = threadsFrom ? threadsBetween(threadsFrom, threadSnapshot(browserPid!)) : [];
     let panelResult: StreamResult['panel'];
     if (panel) {
       const dropped = (await panel.getByTestId('dropped-count').count()) ? await panel.getByTestId('dropped-count').textContent() : null;
@@ -287,6 +292,7 @@ async function stream(context: BrowserContext, httpUrl: string, ext: { worker: W
       page: await longTasks(page, fromPage),
       meanBytes: pool.meanBytes,
       threadsWhileSending,
+      threadsWhole,
       panel: panelResult,
     };
     await panel?.close();
@@ -333,6 +339,7 @@ function table(runs: readonly FloodRun[], cost: ScriptCost, on: StreamResult, of
     ['stream: server send-buffer peak, with / without', pair(`${int(on.maxBuffered / 1024)} KB`, `${int(off.maxBuffered / 1024)} KB`), ''],
     ['stream: CPU while sending, by process / thread, with the extension and the panel (the heaviest ten)', threadText(on.threadsWhileSending), ''],
     ['stream: the same without the extension', threadText(off.threadsWhileSending), ''],
+    ['stream: CPU of the panel (the extension\'s renderer: panel page, decode worker, raster; without its service-worker thread) while sending / until the panel held every frame; per frame shown', panelCpuText(on, p), ''],
     ['frames in the panel when sending ended', int(p.shownAtEnd), ''],
     ['frames in the panel at the end', `${int(p.shownFinal)} (${(p.drainMs / 1000).toFixed(1)} s after sending ended)`, 'all'],
     ['frames lost', `${lossText}${p.dropped ? ` — panel: “${p.dropped}”` : ''}`, 'none, or all counted'],
@@ -348,6 +355,18 @@ function table(runs: readonly FloodRun[], cost: ScriptCost, on: StreamResult, of
     '| --- | --- | --- |',
     ...rows.map((r) => `| ${r.join(' | ')} |`),
   ].join('\n');
+}
+
+/** CPU seconds of the panel: the extension renderer's threads but its service-worker thread (the background). */
+const panelSeconds = (threads: readonly { label: string; seconds: number }[]) => threads.filter((t) => t.label.startsWith('extension renderer') && !/ServiceWorker/.test(t.label)).reduce((sum, t) => sum + t.seconds, 0);
+
+/** "0.52 s while sending (34 µs per frame shown then) / 1.10 s in all (37 µs per frame)". */
+function panelCpuText(r: StreamResult, p: NonNullable<StreamResult['panel']>): string {
+  if (!r.threadsWhole.length) return '(no /proc)';
+  const sending = panelSeconds(r.threadsWhileSending);
+  const whole = panelSeconds(r.threadsWhole);
+  const per = (seconds: number, frames: number) => (frames > 0 ? `${((seconds * 1e6) / frames).toFixed(0)} µs per frame` : '–');
+  return `${sending.toFixed(2)} s while sending (${per(sending, p.shownAtEnd)} shown then) / ${whole.toFixed(2)} s in all (${per(whole, p.shownFinal)})`;
 }
 
 /** Threads' CPU as "label 1.23 s", the heaviest ten. */
@@ -370,6 +389,7 @@ async function onlyPanel(): Promise<void> {
       const p = r.panel!;
       console.log(`run ${run} (load average ${os.loadavg()[0]!.toFixed(1)}): page had ${int(r.pageAtEnd)} of ${int(r.sent)} when sending ended; panel ${int(p.shownFinal)} (${int(p.droppedCount)} lost), drained ${ms(p.drainMs)} after; panel tasks > 100 ms: ${p.tasks.over100}, > 50 ms: ${p.tasks.over50}, longest ${ms(p.tasks.max)}; page longest ${ms(r.page.max)}`);
       console.log(`  CPU while sending (${r.sendSeconds.toFixed(1)} s), by process / thread: ${threadText(r.threadsWhileSending)}`);
+      console.log(`  panel CPU (extension renderer without its service worker): ${panelCpuText(r, p)}`);
       console.log(`  panel script time in long animation frames:\n    ${p.loaf.join('\n    ') || '(none)'}`);
       for (const t of p.profile ?? []) {
         console.log(`  profile ${t.thread}: ${ms(t.busyMs)} busy; by self time: ${t.self.slice(0, 10).map((row) => `${row.fn} ${ms(row.selfMs)}`).join('; ')}`);

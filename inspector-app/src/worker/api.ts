@@ -5,6 +5,7 @@
  * alone drives the hex highlight.
  */
 import type { Direction, Opcode } from '../protocol/messages.js';
+import type { PackedIngest } from './ingest-packing.js';
 import type { FieldCost } from '../../../codecs/core/field-cost.js';
 import type { SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
 import type { SessionChartData } from '../../../codecs/compare/session/cumulative.js';
@@ -342,6 +343,8 @@ export type WorkerMethod = keyof WorkerMethods;
 /** main → worker */
 export type ToWorker =
   | { readonly type: 'ingest'; readonly frames: readonly IngestFrame[] }
+  /** A panel batch (frames tiling one buffer) as typed arrays: ingest-packing.ts. */
+  | { readonly type: 'ingest-packed'; readonly packed: PackedIngest }
   /**
    * What the worker needs to know of a connection before its frames: the subprotocol it
    * negotiated (`Sec-WebSocket-Protocol`, '' when none), detection evidence for its frames;

@@ -1,4 +1,5 @@
 import type { CompareRowView, FormatChoice, FromWorker, IngestFrame, SessionEnd, SessionScope, ToWorker, WorkerMethods } from './api.js';
+import { packIngest } from './ingest-packing.js';
 import type { SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
 
 export interface SummaryBatch extends Extract<FromWorker, { type: 'summaries' }> {}
@@ -121,10 +122,15 @@ export class WorkerClient {
    * Hands frames to the worker; their buffers are transferred (the caller must not keep them).
    * A buffer moves when this message's frames fill it exactly: a frame's own buffer, or one
    * batch buffer the frames are consecutive views of (the panel's batches, one transfer
-   * instead of thousands). A view into a buffer it does not fill is copied (the caller keeps
-   * that buffer).
+   * instead of thousands; such a batch goes packed, a few typed arrays instead of an object
+   * per frame). A view into a buffer it does not fill is copied (the caller keeps that buffer).
    */
   ingest(frames: IngestFrame[]): void {
+    const packed = packIngest(frames);
+    if (packed) {
+      this.post({ type: 'ingest-packed', packed }, [packed.bytes.buffer as ArrayBuffer]);
+      return;
+    }
     const views = new Map<ArrayBuffer, { end: number; tiled: boolean }>();
     for (const f of frames) {
       const buffer = f.data.buffer;

@@ -9,6 +9,7 @@ import { framesOf, runSessionCompare } from './session-compare-job.js';
 import { SchemaReread } from './schema-reread.js';
 import { endsWithSyncFlush } from '../../../codecs/index.js';
 import { FloodDeferral, waitingSummary, type FloodOptions } from './flood-deferral.js';
+import { unpackIngest } from './ingest-packing.js';
 
 /** Summaries go out in batches: at 10,000 frames/s that is ~20 messages/s, not 10,000. */
 const FLUSH_MS = 50;
@@ -130,37 +131,47 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
     else yieldTo(slice);
   }
 
+  /**
+   * Frames from the page: stored, and listed now (read, or waiting under a flood).
+   * `ownBytes`: frames that are views of a buffer get their own bytes (the store's cap counts
+   * and frees each frame's bytes, which a shared buffer would keep alive); an unpacked small
+   * batch's frames share theirs (ingest-packing.ts).
+   */
+  function ingest(frames: readonly IngestFrame[], ownBytes: boolean): void {
+    flood?.arrive(frames.length);
+    for (const arrived of frames) {
+      const frame = !ownBytes || ownsBuffer(arrived.data) ? arrived : { ...arrived, data: arrived.data.slice() };
+      if (flood?.shouldDefer() && !handlers.filtering) {
+        // Listed now (a lost frame's row is final already), read later in arrival order.
+        if (frame.lost) pending.push(lostSummary(frame, frame.lost));
+        else {
+          for (const id of handlers.store.add(frame)) pendingEvicted.push(id);
+          pending.push(waitingSummary(frame));
+        }
+        flood.defer(frame);
+        continue;
+      }
+      if (frame.lost) {
+        // A placeholder: a row in its place, nothing to store or decode (a compressed stream on its connection loses its context).
+        handlers.store.streams.lost(frame, frame.lost.reason);
+        pending.push(lostSummary(frame, frame.lost));
+        continue;
+      }
+      for (const id of handlers.store.add(frame)) pendingEvicted.push(id);
+      readRow(frame);
+    }
+    if (flood?.waiting) scheduleCatchUp();
+    flushTimer ??= setTimeout(flush, FLUSH_MS);
+  }
+
   return (message: ToWorker) => {
     switch (message.type) {
-      case 'ingest': {
-        flood?.arrive(message.frames.length);
-        for (const arrived of message.frames) {
-          // Frames that came as views of one batch buffer get their own bytes: the store's
-          // cap counts and frees each frame's bytes, which a shared buffer would keep alive.
-          const frame = ownsBuffer(arrived.data) ? arrived : { ...arrived, data: arrived.data.slice() };
-          if (flood?.shouldDefer() && !handlers.filtering) {
-            // Listed now (a lost frame's row is final already), read later in arrival order.
-            if (frame.lost) pending.push(lostSummary(frame, frame.lost));
-            else {
-              for (const id of handlers.store.add(frame)) pendingEvicted.push(id);
-              pending.push(waitingSummary(frame));
-            }
-            flood.defer(frame);
-            continue;
-          }
-          if (frame.lost) {
-            // A placeholder: a row in its place, nothing to store or decode (a compressed stream on its connection loses its context).
-            handlers.store.streams.lost(frame, frame.lost.reason);
-            pending.push(lostSummary(frame, frame.lost));
-            continue;
-          }
-          for (const id of handlers.store.add(frame)) pendingEvicted.push(id);
-          readRow(frame);
-        }
-        if (flood?.waiting) scheduleCatchUp();
-        flushTimer ??= setTimeout(flush, FLUSH_MS);
+      case 'ingest':
+        ingest(message.frames, true);
         return;
-      }
+      case 'ingest-packed':
+        ingest(unpackIngest(message.packed), false);
+        return;
       case 'connection':
         handlers.setSubprotocol(message.connectionId, message.subprotocol);
         if (message.url) handlers.links.setConnectionUrl(message.connectionId, message.url);

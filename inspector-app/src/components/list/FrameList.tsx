@@ -9,6 +9,8 @@ const ROW_HEIGHT = 20;
 const HEADER_HEIGHT = 20;
 /** Rows drawn above and below the visible ones. */
 const OVERSCAN = 12;
+/** Following the tail, waiting rows in view are asked for once the drawn rows stayed this long (a flood redraws every 250 ms). */
+export const VIEW_SETTLE_MS = 400;
 /** jsdom (and a collapsed pane) report no size: render a screenful anyway. */
 const FALLBACK_HEIGHT = 600;
 
@@ -25,7 +27,21 @@ export interface FrameListProps {
   readonly onSortBySize?: (bySize: boolean) => void;
   /** The waiting rows (not read yet, a flood) now drawn: the worker reads them at once. */
   readonly onView?: (frameIds: readonly number[]) => void;
+  /** Calls `onResize` after the browser laid `target` out at a new size (default: a ResizeObserver; tests pass a stub). */
+  readonly observeResize?: ObserveResize;
 }
+
+export type ObserveResize = (target: Element, onResize: () => void) => () => void;
+
+/** A ResizeObserver's callbacks run after layout and before paint; without one (jsdom), none. */
+const resizeObserver: ObserveResize | undefined =
+  typeof ResizeObserver === 'undefined'
+    ? undefined
+    : (target, onResize) => {
+        const observer = new ResizeObserver(() => onResize());
+        observer.observe(target);
+        return () => observer.disconnect();
+      };
 
 const Row = memo(function Row(props: { row: FrameSummary; top: number; selected: boolean; connection: string; onSelect: (id: number) => void }): ReactElement {
   const { row, top, selected, connection, onSelect } = props;
@@ -63,6 +79,32 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
   );
 });
 
+/**
+ * Slots (React keys) for the rows drawn, `rows[first..last)`: a row drawn before keeps its
+ * slot, a new one takes the lowest slot free. Slots run 0 … last − first − 1: the drawn rows
+ * fill them exactly (when every row is new, in the rows' order).
+ */
+export function assignSlots(before: ReadonlyMap<number, number>, rows: readonly FrameSummary[], first: number, last: number): Map<number, number> {
+  const count = last - first;
+  const slots = new Map<number, number>();
+  const taken = new Uint8Array(count);
+  for (let i = first; i < last; i++) {
+    const slot = before.get(rows[i]!.frameId);
+    if (slot !== undefined && slot < count && !taken[slot]) {
+      slots.set(rows[i]!.frameId, slot);
+      taken[slot] = 1;
+    }
+  }
+  let free = 0;
+  for (let i = first; i < last; i++) {
+    if (slots.has(rows[i]!.frameId)) continue;
+    while (taken[free]) free++;
+    slots.set(rows[i]!.frameId, free);
+    taken[free] = 1;
+  }
+  return slots;
+}
+
 /** The format column: `cbor`, `cbor ✕` when malformed, `unknown` for foreign bytes, `empty` for 0 B. */
 export function formatLabel(row: FrameSummary): string {
   if (row.lost) return 'lost';
@@ -81,20 +123,45 @@ export function formatLabel(row: FrameSummary): string {
  * than the rows themselves each time a search or a stream changed their count.
  */
 export function FrameList(props: FrameListProps): ReactElement {
-  const { rows, selectedId, onSelect, connectionLabels, sortBySize = false, onSortBySize, onView } = props;
+  const { rows, selectedId, onSelect, connectionLabels, sortBySize = false, onSortBySize, onView, observeResize = resizeObserver } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
+  const contentRef = useRef<HTMLDivElement>(null);
   const followRef = useRef(true);
   const [view, measure, setView] = useScrollView(scrollRef, FALLBACK_HEIGHT);
   const total = HEADER_HEIGHT + rows.length * ROW_HEIGHT;
+  const totalRef = useRef(total);
+  totalRef.current = total;
+  /** The scroll position the list set itself (following): its scroll event needs no redraw. */
+  const ownScrollRef = useRef(-1);
 
   // Follow the tail like DevTools' network log, until the user scrolls up. The rows drawn
   // already are the tail's (below): only the scroll position follows, with no second render.
   const following = followRef.current && rows.length > 0 && !sortBySize;
-  useLayoutEffect(() => {
+  const sortRef = useRef(sortBySize);
+  sortRef.current = sortBySize;
+  const toTail = useCallback(() => {
     const el = scrollRef.current;
-    // Not read back: reading scrollTop right after setting it forces a layout per update.
-    if (following && el) el.scrollTop = total;
-  }, [following, total]);
+    if (!el || !followRef.current || sortRef.current) return;
+    el.scrollTop = totalRef.current;
+    ownScrollRef.current = el.scrollTop;
+  }, []);
+  // The content grew (a redraw added rows): the scroll position follows once the browser has
+  // laid the list out. Writing scrollTop in a layout effect, right after React changed the
+  // rows, made the browser lay them out synchronously inside the redraw's task, under a flood
+  // the panel's longest tasks; after layout the write costs no layout at all.
+  useLayoutEffect(() => {
+    const content = contentRef.current;
+    if (!content || !observeResize) return;
+    return observeResize(content, toTail);
+  }, [observeResize, toTail]);
+  useLayoutEffect(() => {
+    // Without a resize observation (jsdom) the write cannot wait for layout.
+    if (!observeResize && following) toTail();
+  }, [observeResize, following, total, toTail]);
+  useLayoutEffect(() => {
+    // Following again (the sort back to arrival order) with no change of size to observe.
+    if (following) toTail();
+  }, [following, toTail]);
   // Toggling the sort starts at the top (largest) or back at the tail (newest).
   useEffect(() => {
     followRef.current = !sortBySize;
@@ -107,9 +174,15 @@ export function FrameList(props: FrameListProps): ReactElement {
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
     if (!el) return;
+    // The list's own move to the tail: the rows drawn are the tail's already, nothing to redraw.
+    if (followRef.current && el.scrollTop === ownScrollRef.current) return;
+    const wasFollowing = followRef.current;
     followRef.current = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW_HEIGHT * 2;
-    measure();
-  }, [measure]);
+    // Following or not decides which rows are drawn: redraw on a change even when the view's
+    // last measured position (not updated by the list's own moves) happens to be this one.
+    if (wasFollowing !== followRef.current) setView({ top: el.scrollTop, height: el.clientHeight || FALLBACK_HEIGHT });
+    else measure();
+  }, [measure, setView]);
 
   /** Scrolls just enough to show row `index` below the sticky header. */
   const reveal = (index: number) => {
@@ -163,29 +236,44 @@ export function FrameList(props: FrameListProps): ReactElement {
   // much layout and paint as the rest. A scroll up redraws with the overscan.
   const first = Math.max(0, Math.floor((top - HEADER_HEIGHT) / ROW_HEIGHT) - (following ? 0 : OVERSCAN));
   const last = Math.min(rows.length, Math.ceil((top + view.height) / ROW_HEIGHT) + OVERSCAN);
+  // Each drawn row keeps its element (its slot) while it stays in view, and a row coming into
+  // view takes the slot of one that left: a redraw touches only the rows that changed (a slow
+  // stream: the few new ones), and under a flood (the tail moves by thousands of rows) the
+  // same elements are updated in place, none removed or created. The elements stay in the
+  // rows' order (the order assistive technology reads): a new row's element moves to its
+  // place, the others stay where they are.
+  const slotsRef = useRef<ReadonlyMap<number, number>>(new Map());
+  const slots = assignSlots(slotsRef.current, rows, first, last);
+  slotsRef.current = slots;
   const visible: ReactElement[] = [];
   for (let i = first; i < last; i++) {
-    const row = rows[i];
-    // Keyed by place in the drawn window, not by frame: when the list moves (a stream's
-    // tail moves hundreds of rows per redraw) React updates the same row elements in place,
-    // in the same DOM order, instead of removing, creating or moving rows.
-    visible.push(<Row key={i - first} row={row} top={HEADER_HEIGHT + i * ROW_HEIGHT} selected={row.frameId === selectedId} connection={connectionLabels.get(row.connectionId) ?? row.connectionId} onSelect={onSelect} />);
+    const row = rows[i]!;
+    const slot = slots.get(row.frameId)!;
+    visible.push(<Row key={slot} row={row} top={HEADER_HEIGHT + i * ROW_HEIGHT} selected={row.frameId === selectedId} connection={connectionLabels.get(row.connectionId) ?? row.connectionId} onSelect={onSelect} />);
   }
 
   // Waiting rows drawn (a flood: the worker lists frames before reading them): ask for them
   // once; their read rows replace them in a later redraw.
   let waitingDrawn = '';
   for (let i = first; i < last; i++) if (rows[i]!.waiting) waitingDrawn += `${rows[i]!.frameId},`;
+  // Following the tail, only once it rests: under a flood it moves by thousands of rows per
+  // redraw, so rows read ahead of their turn came back off screen, and were read again in
+  // order later (each decoded twice while the flood lasted, on the cores the page needs).
   const askedRef = useRef('');
   useEffect(() => {
     if (!onView || !waitingDrawn || waitingDrawn === askedRef.current) return;
-    askedRef.current = waitingDrawn;
-    onView(waitingDrawn.slice(0, -1).split(',').map(Number));
-  }, [waitingDrawn, onView]);
+    const ask = () => {
+      askedRef.current = waitingDrawn;
+      onView(waitingDrawn.slice(0, -1).split(',').map(Number));
+    };
+    if (!following) return void ask();
+    const timer = setTimeout(ask, VIEW_SETTLE_MS);
+    return () => clearTimeout(timer);
+  }, [waitingDrawn, onView, following]);
 
   return (
     <div ref={scrollRef} className="ws-frame-list" role="grid" aria-label="Frames" aria-rowcount={rows.length} tabIndex={0} onKeyDown={onKeyDown} onScroll={onScroll} data-testid="frame-list">
-      <div style={{ height: total, position: 'relative' }}>
+      <div ref={contentRef} style={{ height: total, position: 'relative' }}>
         <div className="ws-frame-header" role="row" data-testid="frame-list-header">
           {LIST_COLUMNS.map((c) =>
             c.id === 'size' && onSortBySize ? (

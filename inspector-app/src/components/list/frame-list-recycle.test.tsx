@@ -47,3 +47,25 @@ it('following the tail, a redraw draws only the rows in view (no rows above it t
   expect(shown).toEqual(Array.from({ length: shown.length }, (_, i) => 10_000 - shown.length + 1 + i));
   expect(shown.length).toBeLessThanOrEqual(31);
 });
+
+it('following the tail, 3 rows appended change only 3 row elements: the rows still in view keep their element and text', () => {
+  // A slow stream adds a few rows per redraw. Rows keyed by their place in the drawn window
+  // shift by one place per new row, so every drawn row got another frame's text, was laid
+  // out and painted again; a row that stays in view keeps its element untouched.
+  const labels = new Map([['c', '#1']]);
+  const view = render(<FrameList rows={rowsUpTo(1000)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />);
+  const list = view.getByTestId('frame-list');
+  const rowOf = (n: Node | null): HTMLElement | null => (n instanceof HTMLElement ? n.closest<HTMLElement>('[data-testid=frame-row]') : (n?.parentElement?.closest<HTMLElement>('[data-testid=frame-row]') ?? null));
+  const observer = new MutationObserver(() => {});
+  observer.observe(list, { childList: true, subtree: true, characterData: true, attributes: true });
+  view.rerender(<FrameList rows={rowsUpTo(1003)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />);
+  const touched = new Set<HTMLElement>();
+  for (const r of observer.takeRecords()) {
+    const row = rowOf(r.target) ?? [...r.addedNodes, ...r.removedNodes].map(rowOf).find(Boolean) ?? null;
+    if (row) touched.add(row);
+  }
+  observer.disconnect();
+  const shown = [...list.querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) => Number(r.dataset.frameId));
+  expect(Math.max(...shown)).toBe(1003);
+  expect([...touched].map((r) => Number(r.dataset.frameId)).sort((a, b) => a - b)).toEqual([1001, 1002, 1003]);
+});
