@@ -14,6 +14,11 @@ export class IndexedFields implements EncodedParts {
 
   constructor(readonly fields: Readonly<Record<string, Uint8Array>>) {}
 
+  /** Whether `parts` was listed yet (the timed encode must not list it). */
+  get listedYet(): boolean {
+    return this.listed !== undefined;
+  }
+
   /**
    * The fields in `Object.entries` order. Listed from `Object.keys`: on the 146,067-field
    * record of the 1 MB document that takes ~50 ms where `Object.entries` took ~130 ms.
