@@ -14,9 +14,24 @@ export class IndexedFields implements EncodedParts {
 
   constructor(readonly fields: Readonly<Record<string, Uint8Array>>) {}
 
-  /** The fields in the encoder's order (insertion order: no field name is an array index). */
+  /** Whether `parts` was listed yet (the timed encode must not list it). */
+  get listedYet(): boolean {
+    return this.listed !== undefined;
+  }
+
+  /**
+   * The fields in `Object.entries` order. Listed from `Object.keys`: on the 146,067-field
+   * record of the 1 MB document that takes ~50 ms where `Object.entries` took ~130 ms.
+   */
   get parts(): ReadonlyArray<readonly [string, Uint8Array]> {
-    return (this.listed ??= Object.entries(this.fields));
+    if (!this.listed) {
+      const fields = this.fields;
+      const names = Object.keys(fields);
+      const listed = new Array<readonly [string, Uint8Array]>(names.length);
+      for (let i = 0; i < names.length; i++) listed[i] = [names[i], fields[names[i]]];
+      this.listed = listed;
+    }
+    return this.listed;
   }
 }
 
