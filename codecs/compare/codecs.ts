@@ -55,6 +55,7 @@ import { Decoder as VerboseModelDecoder } from 'json-joy/lib/json-crdt/codec/str
 import { Encoder as IndexedEncoder, Decoder as IndexedDecoder } from 'json-joy/lib/json-crdt/codec/indexed/binary/index.js';
 import { Encoder as SidecarEncoder, Decoder as SidecarDecoder } from 'json-joy/lib/json-crdt/codec/sidecar/binary/index.js';
 import { encodeModel } from '../crdt/codecs.js';
+import { IndexedFields, indexedRecord } from './jsonjoy-indexed-fields.js';
 import { toTarget, type Target } from './convert.js';
 import { isPlainJson, scanValue, type ValueFeatures } from './features.js';
 
@@ -75,6 +76,11 @@ export interface Codec {
   /** What tables show, e.g. 'CBOR (stable)'. */
   readonly label: string;
   readonly family: CodecFamily;
+  /**
+   * The PrepareCache entry this codec's `prepare` reads or makes, if any (a CRDT model, a
+   * converted copy): the comparison drops an entry once no codec still to run shares it.
+   */
+  readonly shares?: string;
   /** Null when the codec can carry the value (perhaps lossily), else why not. */
   represent(value: unknown, features?: ValueFeatures): string | null;
   prepare(value: unknown, features: ValueFeatures, cache: PrepareCache): unknown;
@@ -120,6 +126,7 @@ interface Spec {
   name: string;
   label: string;
   family: CodecFamily;
+  shares?: string;
   /** Codec-specific refusals (the common ones are checked for every codec). */
   refuse?(f: ValueFeatures): string | null;
   prepare(value: unknown, f: ValueFeatures, cache: PrepareCache): unknown;
@@ -141,6 +148,7 @@ function make(spec: Spec): Codec {
     name: spec.name,
     label: spec.label,
     family: spec.family,
+    shares: spec.shares,
     represent: (value, features) => {
       const f = features ?? scanValue(value);
       return commonRefusal(f) ?? spec.refuse?.(f) ?? null;
@@ -164,9 +172,10 @@ function make(spec: Spec): Codec {
  * a comparison (CBOR, stable and DAG share one tree; UBJSON, Ion and BSON another): on a
  * 1 MB value each conversion is a full copy (issue 16 §1). The encoders only read it.
  */
+const convertKey = (target: Target): string => `convert:${target}`;
 const convertFor = (target: Target) => (value: unknown, f: ValueFeatures, cache: PrepareCache) => {
   if (isPlainJson(f)) return value;
-  const key = `convert:${target}`;
+  const key = convertKey(target);
   if (!cache.has(key)) cache.set(key, toTarget(value, target));
   return cache.get(key);
 };
@@ -235,8 +244,10 @@ function crdtRefusal(f: ValueFeatures): string | null {
   return null;
 }
 
+const crdtModelKey = (clock: 'logical' | 'server'): string => `json-joy:${clock}`;
+
 function crdtModel(value: unknown, cache: PrepareCache, clock: 'logical' | 'server'): Model {
-  const key = `json-joy:${clock}`;
+  const key = crdtModelKey(clock);
   let model = cache.get(key) as Model | undefined;
   if (!model) {
     model = clock === 'server' ? Model.withServerClock() : Model.create(undefined, CRDT_SID);
@@ -269,6 +280,7 @@ function crdtSpec(
     name,
     label,
     family: 'json-joy',
+    shares: crdtModelKey(clock),
     refuse: jsonCarrier ? crdtJsonRefusal : crdtRefusal,
     prepare: (value, _f, cache) => crdtModel(value, cache, clock),
     write: (m) => write(m as Model),
@@ -291,6 +303,7 @@ const specs: Spec[] = [
     name: 'json',
     label: 'JSON',
     family: 'json',
+    shares: convertKey('json'),
     prepare: convertFor('json'),
     write: (v) => utf8Encoder.encode(JSON.stringify(v) ?? 'null'),
     read: (e) => JSON.parse(utf8Decoder.decode(single(e))),
@@ -300,6 +313,7 @@ const specs: Spec[] = [
     name: 'cbor',
     label: 'CBOR',
     family: 'cbor',
+    shares: convertKey('cbor'),
     prepare: convertFor('cbor'),
     write: (v) => cbor.enc.encode(v),
     read: (e) => cbor.dec.decode(single(e)),
@@ -308,6 +322,7 @@ const specs: Spec[] = [
     name: 'cbor-fast',
     label: 'CBOR (fast)',
     family: 'cbor',
+    shares: convertKey('cbor-fast'),
     prepare: convertFor('cbor-fast'),
     write: (v) => cbor.fast.encode(v),
     read: (e) => cbor.dec.decode(single(e)),
@@ -317,6 +332,7 @@ const specs: Spec[] = [
     name: 'cbor-stable',
     label: 'CBOR (stable)',
     family: 'cbor',
+    shares: convertKey('cbor'),
     prepare: convertFor('cbor'),
     write: (v) => cbor.stable.encode(v),
     read: (e) => cbor.dec.decode(single(e)),
@@ -325,6 +341,7 @@ const specs: Spec[] = [
     name: 'cbor-dag',
     label: 'CBOR (DAG)',
     family: 'cbor',
+    shares: convertKey('cbor'),
     prepare: convertFor('cbor'),
     write: (v) => cbor.dag.encode(v),
     read: (e) => cbor.decDag.decode(single(e)),
@@ -333,6 +350,7 @@ const specs: Spec[] = [
     name: 'msgpack',
     label: 'MessagePack',
     family: 'msgpack',
+    shares: convertKey('msgpack'),
     prepare: convertFor('msgpack'),
     notes: (f) =>
       f.bigints
@@ -345,6 +363,7 @@ const specs: Spec[] = [
     name: 'ubjson',
     label: 'UBJSON',
     family: 'ubjson',
+    shares: convertKey('json-like'),
     prepare: convertFor('json-like'),
     write: (v) => ubjson.enc.encode(v),
     read: (e) => ubjson.dec.decode(single(e)),
@@ -359,6 +378,7 @@ const specs: Spec[] = [
       if (f.undefineds) what.push(plural(f.undefineds, 'undefined'));
       return what.length ? `${what.join(', ')}: json-pack's IonEncoderFast has no encoding for them (it throws UNKNOWN_TYPE)` : null;
     },
+    shares: convertKey('json-like'),
     prepare: convertFor('json-like'),
     write: (v) => ion.enc.encode(v),
     read: (e) => ion.dec.decode(single(e)),
@@ -372,6 +392,7 @@ const specs: Spec[] = [
       if (f.infinities) return `${plural(f.infinities, 'infinity')}: json-pack's BsonEncoder throws on ±Infinity`;
       return null;
     },
+    shares: convertKey('json-like'),
     prepare: convertFor('json-like'),
     write: (v) => bson.enc.encode(v),
     read: (e) => bson.dec.decode(single(e)),
@@ -419,10 +440,10 @@ const specs: Spec[] = [
     'json-joy-indexed',
     'json-joy indexed',
     'logical',
-    (m) => ({ parts: Object.entries(crdt.indexed.enc.encode(m) as unknown as Record<string, Uint8Array>) }),
+    (m) => new IndexedFields(crdt.indexed.enc.encode(m) as unknown as Record<string, Uint8Array>),
     (e) => {
       if (e instanceof Uint8Array) throw new TypeError('json-joy indexed is a set of fields');
-      return crdt.indexed.dec.decode(Object.fromEntries(e.parts) as never);
+      return crdt.indexed.dec.decode(indexedRecord(e) as never);
     },
     () => ['size: the sum of the field blobs (one per node, plus the clock table), keys not counted'],
   ),

@@ -1,6 +1,6 @@
 /**
  * What a value would cost in every codec: one row per codec with the encoder's real output
- * size, its gzip and deflate sizes (fflate, default level), encode and decode timings, and
+ * size, its gzip and deflate sizes (fflate's, default level, counted without compressing), encode and decode timings, and
  * whether a round trip gives the value back (diff.ts) — or why the codec cannot carry it.
  *
  * `compareValue` is an async generator meant for a Web Worker: it yields a row as soon as
@@ -8,13 +8,14 @@
  * timing batches, and yields to the event loop between codecs (`setTimeout(0)`) so the
  * worker can receive a cancel message. Pure TypeScript: no DOM, no Node APIs.
  */
-import { deflateSync } from 'fflate';
 import { decodeFrame, type FrameFormat } from '../index.js';
 import type { SpanIndex } from '../core/span-index.js';
 import { CODECS, codecByName, encodedBytes, encodedSize, type Codec, type CodecFamily, type Encoded, type PrepareCache } from './codecs.js';
+import { CompressedSizer } from './compressed-size.js';
 import { lostInRoundTrip } from './diff.js';
 import { scanValue, type ValueFeatures } from './features.js';
 import { time, type Timing } from './timing.js';
+import { releasePrepared } from './prepare-release.js';
 
 interface RowBase {
   readonly codec: string;
@@ -34,7 +35,7 @@ export interface MeasuredRow extends RowBase {
    * named `… N more`.
    */
   readonly parts: readonly { readonly name: string; readonly size: number }[] | null;
-  /** fflate gzipSync / deflateSync output lengths of the encoding (parts concatenated); null when compression is off. */
+  /** fflate gzipSync / deflateSync output lengths of the encoding (parts concatenated; counted, not written: compressed-size.ts); null when compression is off. */
   readonly gzip: number | null;
   readonly deflate: number | null;
   readonly encode: Timing;
@@ -105,14 +106,8 @@ const errorText = (e: unknown): string => {
   return e instanceof Error ? e.message : String(e);
 };
 
-/**
- * fflate's gzipSync runs the very same DEFLATE as deflateSync (same level, same code path:
- * `dopt(data, opts, 10, 8)`) and adds a 10-byte header (no file name unless asked) and an
- * 8-byte trailer (CRC-32, length), so its output is always exactly 18 bytes longer. The
- * second compression of every encoding is the slowest step of a large comparison; the
- * tests check this identity against gzipSync's real output.
- */
-export const GZIP_FRAMING = 18;
+/** gzip = raw deflate + 18 bytes (compressed-size.ts; the tests check it against gzipSync and gunzip). */
+export { GZIP_FRAMING } from './compressed-size.js';
 
 const nextTick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -132,7 +127,7 @@ function partSizes(parts: ReadonlyArray<readonly [string, Uint8Array]>): { name:
 export function measureCodec(
   codec: Codec,
   value: unknown,
-  options: CompareOptions & { readonly features?: ValueFeatures; readonly cache?: PrepareCache } = {},
+  options: CompareOptions & { readonly features?: ValueFeatures; readonly cache?: PrepareCache; readonly sizer?: CompressedSizer } = {},
 ): Row | null {
   const features = options.features ?? scanValue(value);
   const base = { codec: codec.name, label: codec.label, family: codec.family };
@@ -155,8 +150,8 @@ export function measureCodec(
   let gzip: number | null = null;
   let deflate: number | null = null;
   if (options.compress ?? true) {
-    deflate = deflateSync(encodedBytes(encoded)).length;
-    gzip = deflate + GZIP_FRAMING;
+    // Counted, not compressed: fflate's exact lengths without its output (compressed-size.ts).
+    ({ deflate, gzip } = (options.sizer ?? new CompressedSizer()).sizes(encodedBytes(encoded)));
   }
   if (options.signal?.aborted) return null;
   let decodeTiming: Timing | null = null;
@@ -195,13 +190,15 @@ export async function* compareValue(value: unknown, options: CompareOptions = {}
   const codecs = resolveCodecs(options.codecs);
   const features = scanValue(value);
   const cache: PrepareCache = new Map();
+  const sizer = new CompressedSizer();
   const total = codecs.length;
   let done = 0;
   if ((options.warmup ?? 1) > 0 && !(await warmTogether(codecs, value, features, cache, options))) return;
-  for (const codec of codecs) {
+  for (const [i, codec] of codecs.entries()) {
     if (options.signal?.aborted) return;
-    const row = measureCodec(codec, value, { ...options, features, cache });
+    const row = measureCodec(codec, value, { ...options, features, cache, sizer });
     if (!row) return;
+    releasePrepared(cache, codecs, i);
     done++;
     yield row;
     options.onProgress?.({ done, total, codec: codec.name, phase: codec.family === 'json-joy' ? 'json-joy' : 'json-pack' });
@@ -235,6 +232,8 @@ async function warmTogether(codecs: readonly Codec[], value: unknown, features: 
       const prepared = codec.prepare(value, features, cache);
       const t0 = now();
       const encoded = codec.write(prepared);
+      // A large value shows itself in the encode alone: no decode spent on the probe.
+      if (ops.length === 0 && now() - t0 >= JOINT_WARMUP_MAX_CALL_MS) return true;
       codec.read(encoded);
       if (ops.length === 0 && now() - t0 >= JOINT_WARMUP_MAX_CALL_MS) return true;
       ops.push(() => codec.read(codec.write(prepared)));

@@ -1,0 +1,24 @@
+/**
+ * json-joy indexed's output kept as its encoder wrote it: one record with a blob per node
+ * (plus the clock table and the root), 146,067 fields on the ~1 MB document. Listing that
+ * record as entries (`Object.entries`: ~100 ms there) or rebuilding it for the decoder
+ * (`Object.fromEntries`: ~30 ms) is wirescope's work, not json-joy's, so it must not sit in
+ * the timed encode or decode (issue 16 §1): the record goes to the decoder as it came, and
+ * `parts` — what the sizes and the compressors read — is listed once, on first use, after
+ * the timing.
+ */
+import type { EncodedParts } from './codecs.js';
+
+export class IndexedFields implements EncodedParts {
+  private listed: ReadonlyArray<readonly [string, Uint8Array]> | undefined;
+
+  constructor(readonly fields: Readonly<Record<string, Uint8Array>>) {}
+
+  /** The fields in the encoder's order (insertion order: no field name is an array index). */
+  get parts(): ReadonlyArray<readonly [string, Uint8Array]> {
+    return (this.listed ??= Object.entries(this.fields));
+  }
+}
+
+/** The record json-joy's indexed decoder takes: the encoder's own, or one built from parts made elsewhere. */
+export const indexedRecord = (e: EncodedParts): Readonly<Record<string, Uint8Array>> => (e instanceof IndexedFields ? e.fields : Object.fromEntries(e.parts));
