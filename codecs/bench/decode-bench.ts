@@ -170,7 +170,7 @@ if (!shapesOnly && !oneSet) runSeedBench();
 if (!seedsOnly && !oneSet) runShapes();
 if (!seedsOnly && !shapesOnly && !framingOnly && !utf8Only) runProtobuf();
 if (!seedsOnly && !shapesOnly && !protobufOnly && !utf8Only) {
-  const framing = `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min). Lowest CPU and wall sample per call over ${quick ? 5 : FRAMING_ROUNDS} interleaved rounds.\n\n${runFramingBench({ quick }).table}`;
+  const framing = `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min). Lowest CPU and wall sample per call over ${quick ? 5 : FRAMING_ROUNDS} interleaved rounds of 2 ms samples, after an interleaved warm-up.\n\n${runFramingBench({ quick }).table}`;
   console.log(`\nSocket.IO text framing vs the JSON walker (same JSON bytes)\n\n${framing}`);
   if (write && !quick) writeBenchmarkSection(repo, 'framing', framing);
 }

@@ -3,8 +3,19 @@ import type { FormatWalker, SpanIndex } from '../core/span-index.js';
 import type { SpanStore } from '../core/span-store.js';
 import type { DecodeErrorCode } from '../core/errors.js';
 import { jsonWalker, walkJsonInto } from '../json/walker.js';
-import { jsonString } from '../json/value.js';
-import { decodeUtf8 } from '../core/utf8.js';
+import {
+  PAYLOAD_EVENT,
+  PAYLOAD_NONE,
+  PAYLOAD_TEXT,
+  SOCKET_IO_TYPES,
+  digitsEnd,
+  payloadKindAt,
+  readPacketData,
+  type SocketIoData,
+  type SocketIoPacket,
+} from './socketio-header.js';
+
+export { ENGINE_IO_TYPES, SOCKET_IO_TYPES, type SocketIoPacket } from './socketio-header.js';
 
 /**
  * Socket.IO over Engine.IO text frames (v4, and v3 where it is the same): `42["chat",{…}]`,
@@ -16,37 +27,28 @@ import { decodeUtf8 } from '../core/utf8.js';
  * walker like any JSON node). Keys are zero-width (they are not on the wire);
  * the walker reports format `json` so strings keep JSON semantics, detection names it
  * `socketio`.
+ *
+ * A walk records the header's nodes from the prefix read in socketio-header.ts and leaves in
+ * `index.formatData` only a number, `headerEnd * 2 + failed` (its nodes are ids 1 to
+ * headerEnd - 1; failed: the walk stopped at an error): nothing is made per frame beyond the
+ * JSON walker's own work. The packet's summary and the header's values (strings among them)
+ * are read from the bytes when first asked for, and kept in formatData's place.
  */
-export const ENGINE_IO_TYPES = ['open', 'close', 'ping', 'pong', 'message', 'upgrade', 'noop'] as const;
-export const SOCKET_IO_TYPES = ['CONNECT', 'DISCONNECT', 'EVENT', 'ACK', 'CONNECT_ERROR', 'BINARY_EVENT', 'BINARY_ACK'] as const;
-
-export interface SocketIoPacket {
-  readonly engineType: (typeof ENGINE_IO_TYPES)[number];
-  /** Type 4 is `ERROR` in socket.io 2.x (protocol v4) when its payload is a string, `CONNECT_ERROR` since. */
-  readonly socketType: (typeof SOCKET_IO_TYPES)[number] | 'ERROR' | null;
-  readonly attachments: number;
-  readonly namespace: string;
-  readonly ack: number | null;
-  /** The payload's node id in the index, or -1. */
-  readonly data: number;
-  /** For EVENT / BINARY_EVENT: the event name (the payload array's first string). */
-  readonly event: string | null;
-}
-
-interface SocketIoData {
-  /** Values of the header nodes by node id (keys: their names; parts: their meaning). */
-  readonly values: unknown[];
-  /**
-   * The header is recorded first, so its nodes are ids 1 to headerEnd - 1 (the payload's key
-   * the last of them).
-   */
-  headerEnd: number;
-  packet: SocketIoPacket | null;
-}
 
 export function socketIoPacket(index: SpanIndex): SocketIoPacket | null {
-  return (index.formatData as SocketIoData | null)?.packet ?? null;
+  return packetData(index).packet;
 }
+
+/** The packet's summary and header values, read when first asked for. */
+function packetData(index: SpanIndex): SocketIoData {
+  const state = index.formatData;
+  if (typeof state !== 'number') return (state as SocketIoData | null) ?? NO_DATA;
+  const data = readPacketData(index.bytes, state >> 1, (state & 1) === 1);
+  index.formatData = data;
+  return data;
+}
+
+const NO_DATA: SocketIoData = { values: [], headerEnd: 1, packet: null };
 
 export const socketIoWalker: FormatWalker = {
   format: 'json',
@@ -62,7 +64,7 @@ export const socketIoWalker: FormatWalker = {
     return payload === undefined ? undefined : payload + HEADER_NODES;
   },
   leafValue(index, node) {
-    return isHeader(index, node) ? (index.formatData as SocketIoData).values[node] : jsonWalker.leafValue(index, node);
+    return isHeader(index, node) ? packetData(index).values[node] : jsonWalker.leafValue(index, node);
   },
   describe(index, node) {
     const { store } = index;
@@ -87,31 +89,15 @@ export const socketIoWalker: FormatWalker = {
 /** The most nodes a header records: the root, six entries of two nodes (a socket.io 2.x namespace's query among them), the payload's key. */
 const HEADER_NODES = 14;
 
+/** Socket.IO types up to CONNECT_ERROR carry no attachment count; EVENT's payload is an array whose first item names it. */
+const SOCKET_LAST_PLAIN = 4;
+const SOCKET_EVENT = 2;
+
 /** Whether `node` is one of the packet's own nodes (not the root, not in the payload). */
 function isHeader(index: SpanIndex, node: number): boolean {
-  return node > 0 && node < (index.formatData as SocketIoData).headerEnd;
+  const state = index.formatData;
+  return node > 0 && node < (typeof state === 'number' ? state >> 1 : ((state as SocketIoData | null)?.headerEnd ?? 1));
 }
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
-
-/** Where the digits at pos end (pos when there are none; at most 15 digits). */
-function digitsEnd(bytes: Uint8Array, pos: number, end: number): number {
-  let i = pos;
-  while (i < end && isDigit(bytes[i]) && i - pos < 15) i++;
-  return i;
-}
-
-/** The value of the digits bytes[pos, end). */
-function digitsValue(bytes: Uint8Array, pos: number, end: number): number {
-  let v = 0;
-  for (let i = pos; i < end; i++) v = v * 10 + (bytes[i] - 0x30);
-  return v;
-}
-
-// Not fatal, and a leading BOM dropped: what namespaces and Engine.IO text have always read as.
-const textDecoder = new TextDecoder();
 
 /**
  * Appends a node to the store as the last child of `parent` (after `prev`), its fields
@@ -142,9 +128,9 @@ function addNode(store: SpanStore, kind: number, start: number, end: number, arg
 /**
  * Records the entry `name: value` (the value spanning [start, end) of the frame) after
  * `prev` in the root, key and value in one go (every frame writes two or more); returns the
- * value's id.
+ * value's id. The value itself is read when asked for (readPacketData).
  */
-function addPart(store: SpanStore, data: SocketIoData, prev: number, name: string, start: number, end: number, value: unknown, kind: number): number {
+function addPart(store: SpanStore, prev: number, name: string, start: number, end: number, kind: number): number {
   if (store.size + 2 > store.cap) store.growFor(start);
   const key = store.size;
   const id = key + 1;
@@ -172,25 +158,69 @@ function addPart(store: SpanStore, data: SocketIoData, prev: number, name: strin
   u8[store.u8At + id] = kind;
   f64[store.f64At + key] = name.length;
   if (end !== start) f64[store.f64At + id] = end - start;
-  data.values[key] = name;
-  data.values[id] = value;
-  data.headerEnd = id + 1;
   return id;
 }
 
-/** The zero-width key `name` of the root's next entry, after `prev`. */
-function addKey(store: SpanStore, data: SocketIoData, prev: number, name: string, at: number): number {
-  const key = addNode(store, Kind.text, at, at, name.length, Flag.key, 0, prev);
-  data.values[key] = name;
-  data.headerEnd = key + 1;
-  return key;
+/**
+ * Records what addNode and addPart record for a plain packet (`42[…`) read whole: the root
+ * (node 0, expanded; or only marked expanded when `rootRecorded`), then `engine.io: "4"`,
+ * `socket.io: "2"` and the `data` key, ids 1 to 5, in one go. Returns the key's id.
+ */
+function addPlainHeader(store: SpanStore, len: number, rootRecorded: boolean): number {
+  if (store.size + 6 > store.cap) store.growFor(2);
+  const c = store.cap;
+  const i32 = store.slabI32;
+  const u8 = store.slabU8;
+  const f64 = store.slabF64;
+  const start = store.i32At;
+  const end = start + c;
+  const parent = end + c;
+  const child = parent + c;
+  const next = child + c;
+  const kind = store.u8At;
+  if (rootRecorded) {
+    u8[kind + c] |= Flag.expanded;
+  } else {
+    i32[start] = 0;
+    i32[end] = len;
+    i32[parent] = -1;
+    i32[next] = -1;
+    u8[kind] = Kind.map;
+    u8[kind + c] = Flag.expanded;
+  }
+  i32[child] = 1;
+  store.size = 6;
+  // Nodes 1 to 5: keys 1, 3 and 5 (zero-width), values 2 and 4 with spans [0, 1) and [1, 2).
+  for (let n = 1; n <= 5; n++) {
+    i32[parent + n] = 0;
+    i32[child + n] = -1;
+    i32[next + n] = n + 1;
+  }
+  i32[next + 5] = -1;
+  i32[start + 1] = i32[end + 1] = 0;
+  i32[start + 2] = 0;
+  i32[end + 2] = 1;
+  i32[start + 3] = i32[end + 3] = 1;
+  i32[start + 4] = 1;
+  i32[end + 4] = 2;
+  i32[start + 5] = i32[end + 5] = 2;
+  u8[kind + 1] = u8[kind + 2] = u8[kind + 3] = u8[kind + 4] = u8[kind + 5] = Kind.text;
+  u8[kind + c + 1] = u8[kind + c + 3] = u8[kind + c + 5] = Flag.key;
+  const arg = store.f64At;
+  f64[arg + 1] = 9; // 'engine.io'
+  f64[arg + 2] = 1;
+  f64[arg + 3] = 9; // 'socket.io'
+  f64[arg + 4] = 1;
+  f64[arg + 5] = 4; // 'data'
+  return 5;
 }
 
 /** Stops the packet at an error in its header: the root incomplete, counting the entries read. */
-function failPacket(index: SpanIndex, entries: number, code: DecodeErrorCode, at: number, message: string): void {
+function failPacket(index: SpanIndex, entries: number, headerEnd: number, code: DecodeErrorCode, at: number, message: string): void {
   index.fail(code, at, message);
   index.store.addFlags(0, Flag.incomplete);
   index.store.setArg(0, entries);
+  index.formatData = headerEnd * 2 + 1;
 }
 
 /**
@@ -201,45 +231,53 @@ function failPacket(index: SpanIndex, entries: number, code: DecodeErrorCode, at
 function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): void {
   const { bytes, store } = index;
   const len = bytes.length;
-  // Room for every header node (a store past an array's end is a slow runtime call).
-  const data: SocketIoData = { values: new Array<unknown>(HEADER_NODES), headerEnd: 1, packet: null };
-  index.formatData = data;
   const record = depth >= 1;
-  // The root (node 0): a map of the packet's parts, its entry count set when they are read.
-  if (!rootRecorded) addNode(store, Kind.map, 0, len, 0, record ? Flag.expanded : 0, -1, -1);
-  else if (record) store.addFlags(0, Flag.expanded);
   // A broken payload keeps only its own node (see jsonPart): when the root is expanded later,
   // that node is expanded too, as expanding a root read with its parts would reach it.
   const depthAfterError = rootRecorded && depth > 1 ? depth - 1 : 0;
+  // Most packets are a message with a Socket.IO type (not binary) and its JSON payload right
+  // after (`42[…`, `43[…`, `40{…`): read without the general prefix reader, the root and its
+  // header's nodes written in one go.
+  const socketDigit = len > 2 ? bytes[1] - 0x30 : -1;
+  const payloadByte = len > 2 ? bytes[2] : 0;
+  if (bytes[0] === 0x34 && socketDigit >= 0 && socketDigit <= SOCKET_LAST_PLAIN && (payloadByte === 0x5b || payloadByte === 0x7b)) {
+    let key = -1;
+    if (record) key = addPlainHeader(store, len, rootRecorded);
+    else if (!rootRecorded) addNode(store, Kind.map, 0, len, 0, 0, -1, -1);
+    const isEvent = payloadByte === 0x5b && socketDigit === SOCKET_EVENT;
+    const headerEnd = key + 1 > 1 ? key + 1 : 1;
+    if (!jsonPart(index, key, 2, isEvent && depth === 1 ? 2 : depth, depthAfterError)) {
+      index.formatData = headerEnd * 2 + 1;
+      return;
+    }
+    store.setArg(0, 3);
+    index.formatData = headerEnd * 2;
+    return;
+  }
+  // What a walk that stops unexpectedly leaves: no header, failed.
+  index.formatData = 3;
+  // The root (node 0): a map of the packet's parts, its entry count set when they are read.
+  if (!rootRecorded) addNode(store, Kind.map, 0, len, 0, record ? Flag.expanded : 0, -1, -1);
+  else if (record) store.addFlags(0, Flag.expanded);
+  // The prefix, read here as the parts are recorded (readHeader reads the same for the
+  // packet's summary; socketio-one-walk-property.test.ts holds both to the reference walker).
+  if (len === 0 || bytes[0] < 0x30 || bytes[0] > 0x36) return failPacket(index, 0, 1, 'invalid-token', 0, 'not an Engine.IO packet: the first byte must be a type digit 0-6');
   // The root's last entry recorded, and its entries read (recorded or not).
   let prev = -1;
-  let entries = 0;
-
-  if (len === 0 || !isDigit(bytes[0]) || bytes[0] > 0x36) return failPacket(index, entries, 'invalid-token', 0, 'not an Engine.IO packet: the first byte must be a type digit 0-6');
-  const engineType = ENGINE_IO_TYPES[bytes[0] - 0x30];
-  entries++;
-  if (record) prev = addPart(store, data, prev, 'engine.io', 0, 1, engineType, Kind.text);
+  let entries = 1;
+  if (record) prev = addPart(store, prev, 'engine.io', 0, 1, Kind.text);
   let pos = 1;
-  let socketType: SocketIoPacket['socketType'] = null;
-  let attachments = 0;
-  let namespace = '/';
-  let ack: number | null = null;
-  let payloadNode = -1;
-  let event: string | null = null;
-  let socketNode = -1;
-
-  if (engineType === 'message' && pos < len && isDigit(bytes[pos]) && bytes[pos] <= 0x36) {
-    socketType = SOCKET_IO_TYPES[bytes[pos] - 0x30];
+  let socket = -1;
+  if (bytes[0] === 0x34 && pos < len && bytes[pos] >= 0x30 && bytes[pos] <= 0x36) {
+    socket = bytes[pos] - 0x30;
     entries++;
-    if (record) prev = addPart(store, data, prev, 'socket.io', pos, pos + 1, socketType, Kind.text);
-    socketNode = prev;
+    if (record) prev = addPart(store, prev, 'socket.io', 1, 2, Kind.text);
     pos++;
-    if (socketType === 'BINARY_EVENT' || socketType === 'BINARY_ACK') {
+    if (socket > SOCKET_LAST_PLAIN) {
       const end = digitsEnd(bytes, pos, len);
-      if (end === pos || bytes[end] !== 0x2d) return failPacket(index, entries, 'invalid-token', pos, `${socketType} needs an attachment count followed by '-'`);
-      attachments = digitsValue(bytes, pos, end);
+      if (end === pos || bytes[end] !== 0x2d) return failPacket(index, entries, Math.max(prev + 1, 1), 'invalid-token', pos, `${SOCKET_IO_TYPES[socket]} needs an attachment count followed by '-'`);
       entries++;
-      if (record) prev = addPart(store, data, prev, 'attachments', pos, end + 1, attachments, Kind.number);
+      if (record) prev = addPart(store, prev, 'attachments', pos, end + 1, Kind.number);
       pos = end + 1;
     }
     if (bytes[pos] === 0x2f) {
@@ -248,135 +286,71 @@ function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): voi
       // socket.io 2.x joins a namespace with its query: `40/admin?token=abc,`.
       let nameEnd = pos;
       while (nameEnd < comma && bytes[nameEnd] !== 0x3f) nameEnd++;
-      const query = nameEnd < comma ? nameEnd - pos : -1;
-      namespace = textDecoder.decode(bytes.subarray(pos, nameEnd));
       const end = bytes[comma] === 0x2c ? comma + 1 : comma;
       entries++;
-      if (record) prev = addPart(store, data, prev, 'namespace', pos, query >= 0 ? nameEnd : end, namespace, Kind.text);
-      if (query >= 0) {
+      if (record) prev = addPart(store, prev, 'namespace', pos, nameEnd < comma ? nameEnd : end, Kind.text);
+      if (nameEnd < comma) {
         entries++;
-        if (record) prev = addPart(store, data, prev, 'query', nameEnd, end, textDecoder.decode(bytes.subarray(nameEnd + 1, comma)), Kind.text);
+        if (record) prev = addPart(store, prev, 'query', nameEnd, end, Kind.text);
       }
       pos = end;
     }
     const end = digitsEnd(bytes, pos, len);
     if (end > pos) {
-      ack = digitsValue(bytes, pos, end);
       entries++;
-      if (record) prev = addPart(store, data, prev, 'ack', pos, end, ack, Kind.number);
+      if (record) prev = addPart(store, prev, 'ack', pos, end, Kind.number);
       pos = end;
     }
   }
-  if (pos < len) {
-    // socket.io 2.x's ERROR carries a JSON string: `44/locked,"Not authorized"`.
-    const v2Error = socketType === 'CONNECT_ERROR' && bytes[pos] === 0x22;
-    const isJson = bytes[pos] === 0x7b || bytes[pos] === 0x5b || v2Error || (engineType !== 'message' && bytes[pos] === 0x22);
-    if (!isJson || socketType === null) {
-      // Engine.IO's own payloads (open's JSON handshake aside) are plain text: `2probe`, or a
-      // message sent with the engine alone (`4hello`).
-      if (isJson && engineType !== 'message') {
-        entries++;
-        payloadNode = jsonPart(index, data, prev, pos, depth, depthAfterError);
-        if (payloadNode === -2) return;
-      } else {
-        entries++;
-        if (record) payloadNode = addPart(store, data, prev, 'data', pos, len, textDecoder.decode(bytes.subarray(pos)), Kind.text);
-      }
+  // The header's nodes are ids 1 to headerEnd - 1 (prev is -1 when none were recorded).
+  let headerEnd = prev + 1 > 1 ? prev + 1 : 1;
+  const payload = pos < len ? payloadKindAt(bytes[pos], bytes[0] - 0x30, socket) : PAYLOAD_NONE;
+  if (payload !== PAYLOAD_NONE) {
+    entries++;
+    if (payload === PAYLOAD_TEXT) {
+      if (record) headerEnd = addPart(store, prev, 'data', pos, len, Kind.text) + 1;
     } else {
+      let key = -1;
+      if (record) {
+        key = addNode(store, Kind.text, pos, pos, 4, Flag.key, 0, prev);
+        headerEnd = key + 1;
+      }
       // An event's arguments are recorded a level deeper than the depth asks (the array's
       // items), as reading the event name used to record them.
-      const isEvent = (socketType === 'EVENT' || socketType === 'BINARY_EVENT') && bytes[pos] === 0x5b;
-      entries++;
-      payloadNode = jsonPart(index, data, prev, pos, isEvent && depth === 1 ? 2 : depth, depthAfterError);
-      if (payloadNode === -2) return;
-      if (v2Error) {
-        socketType = 'ERROR';
-        if (socketNode >= 0) data.values[socketNode] = socketType;
+      if (!jsonPart(index, key, pos, payload === PAYLOAD_EVENT && depth === 1 ? 2 : depth, depthAfterError)) {
+        index.formatData = headerEnd * 2 + 1;
+        return;
       }
-      if (isEvent) event = eventName(bytes, pos, len);
     }
   }
   store.setArg(0, entries);
-  data.packet = { engineType, socketType, attachments, namespace, ack, data: payloadNode, event };
+  index.formatData = headerEnd * 2;
 }
 
 /**
- * The event name: the payload array's first item when it is a string (`42["chat",…]`),
- * read from the bytes (the walk validated them), so no depth has to record it.
+ * Walks `data:` as the JSON value from `start` to the frame's end, once, into the packet's
+ * index with `depth` levels recorded below the packet's root, after its key `key` (-1 when
+ * depth is 0: nothing recorded). False after an error: then only the value's own node is
+ * kept (its subtree expands on demand, up to the error), as when the payload was validated
+ * apart; `depthAfterError` > 0 expands it to that depth at once.
  */
-function eventName(bytes: Uint8Array, start: number, end: number): string | null {
-  let p = start + 1; // past '['
-  while (p < end && isJsonSpace(bytes[p])) p++;
-  if (bytes[p] !== 0x22) return null;
-  const from = ++p;
-  let escaped = false;
-  for (let c = bytes[p]; c !== 0x22; c = bytes[p]) {
-    if (c === 0x5c) {
-      escaped = true;
-      p += 2;
-    } else {
-      p++;
-    }
-  }
-  return escaped ? jsonString(bytes, from, p) : eventText(bytes, from, p);
-}
-
-/**
- * Event names read lately, by length and first and last byte: a socket sends the same few
- * events over and over, and a name read again is the string read before (a compare of its
- * bytes instead of a decode; one string for every packet that names it).
- */
-const EVENT_SLOTS = 64;
-const MAX_CACHED_EVENT_BYTES = 64;
-const cachedEventBytes: Uint8Array[] = Array.from({ length: EVENT_SLOTS }, () => new Uint8Array(0));
-const cachedEventNames: string[] = new Array<string>(EVENT_SLOTS).fill('');
-
-/** The text of the escape-free (validated) string body bytes[from, to). */
-function eventText(bytes: Uint8Array, from: number, to: number): string {
-  const n = to - from;
-  if (n === 0 || n > MAX_CACHED_EVENT_BYTES) return decodeUtf8(bytes, from, to);
-  const slot = (n * 7 + bytes[from] * 3 + bytes[to - 1]) & (EVENT_SLOTS - 1);
-  const cached = cachedEventBytes[slot];
-  if (cached.length === n) {
-    let i = 0;
-    while (i < n && cached[i] === bytes[from + i]) i++;
-    if (i === n) return cachedEventNames[slot];
-  }
-  const name = decodeUtf8(bytes, from, to);
-  cachedEventBytes[slot] = bytes.slice(from, to);
-  cachedEventNames[slot] = name;
-  return name;
-}
-
-function isJsonSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-}
-
-/**
- * Records `data:` as the JSON value from `start` to the frame's end, walked once into the packet's
- * index with `depth` levels recorded below the packet's root: its id, -1 when not recorded
- * (depth 0), -2 after an error. After an error only the value's own node is kept (its
- * subtree expands on demand, up to the error), as when the payload was validated apart;
- * `depthAfterError` > 0 expands it to that depth at once.
- */
-function jsonPart(index: SpanIndex, data: SocketIoData, prev: number, start: number, depth: number, depthAfterError: number): number {
+function jsonPart(index: SpanIndex, key: number, start: number, depth: number, depthAfterError: number): boolean {
   const store = index.store;
   if (depth < 1) {
     walkJsonInto(index, start, 0, -1, -1, PAYLOAD_ERROR);
-    if (!index.error) return -1;
+    if (!index.error) return true;
     store.addFlags(0, Flag.incomplete);
-    return -2;
+    return false;
   }
-  const key = addKey(store, data, prev, 'data', start);
   const warnings = index.warnings.length;
   const id = walkJsonInto(index, start, 0, key, depth - 1, PAYLOAD_ERROR);
   if (index.error) {
     store.addFlags(0, Flag.incomplete);
     keepOnlyNode(index, id, warnings);
     if (depthAfterError > 0) jsonWalker.walk(index, id, depthAfterError);
-    return -2;
+    return false;
   }
-  return id;
+  return true;
 }
 
 const PAYLOAD_ERROR = "in the packet's JSON payload: ";
