@@ -110,6 +110,13 @@ export function documentLabel(url: string | undefined, origin: string | undefine
 export class CaptureModel {
   private rows: FrameSummary[] = [];
   private visible: FrameSummary[] = [];
+  /**
+   * Whether the last snapshot holds `rows` / `visible`: they are copied before the next change
+   * (at most once per redraw), and changed in place until the next snapshot. Copying per
+   * worker batch made reading a flood's rows quadratic in the list's length.
+   */
+  private rowsShared = true;
+  private visibleShared = true;
   private backlog: FrameSummary[] = [];
   /** Changed in place; the snapshot gets a copy, made at most once per notification (connectionsCopy). */
   private connections = new Map<string, ConnectionState>();
@@ -169,6 +176,8 @@ export class CaptureModel {
       this.connectionsDirty = false;
     }
     if (this.visibleStale) this.refilter();
+    this.rowsShared = true;
+    this.visibleShared = true;
     return {
       rows: this.rows,
       visible: this.visible,
@@ -234,6 +243,7 @@ export class CaptureModel {
     if (this.pendingRereads.size) this.applyPendingRereads();
     this.visibleStale = false;
     this.visible = this.rows.filter((r) => this.passes(r));
+    this.visibleShared = false;
   }
 
   /** A batch of list rows from the worker. */
@@ -302,6 +312,7 @@ export class CaptureModel {
     this.pendingRereads = new Map();
     const replace = (r: FrameSummary) => updates.get(r.frameId) ?? r;
     this.rows = this.rows.map(replace);
+    this.rowsShared = false;
     if (this.backlog.length) this.backlog = this.backlog.map(replace);
   }
 
@@ -312,22 +323,27 @@ export class CaptureModel {
   private replaceRows(replacements: readonly FrameSummary[]): void {
     // A row read now is newer than a re-read of it still waiting for the next snapshot.
     if (this.pendingRereads.size) for (const r of replacements) this.pendingRereads.delete(r.frameId);
-    const replaceIn = (list: FrameSummary[]): FrameSummary[] => {
-      let copy: FrameSummary[] | null = null;
+    // In place, in a copy made first when the last snapshot holds the list (a new array, so the list redraws).
+    const replaceIn = (list: FrameSummary[], shared: boolean): FrameSummary[] => {
+      let out = list;
       for (const r of replacements) {
-        const at = indexOfFrame(list, r.frameId);
+        const at = indexOfFrame(out, r.frameId);
         if (at < 0) continue;
-        copy ??= list.slice(); // a new array, so the list redraws
-        copy[at] = r;
+        if (shared && out === list) out = list.slice();
+        out[at] = r;
       }
-      return copy ?? list;
+      return out;
     };
-    this.rows = replaceIn(this.rows);
-    this.backlog = replaceIn(this.backlog);
+    const rows = replaceIn(this.rows, this.rowsShared);
+    if (rows !== this.rows) [this.rows, this.rowsShared] = [rows, false];
+    this.backlog = replaceIn(this.backlog, false);
     const f = this.filters;
     const byContent = f.format !== 'all' || f.protocol !== 'all' || f.event !== '' || f.hideQuiet;
     if (byContent) this.visibleStale = true;
-    else if (!this.visibleStale) this.visible = replaceIn(this.visible);
+    else if (!this.visibleStale) {
+      const visible = replaceIn(this.visible, this.visibleShared);
+      if (visible !== this.visible) [this.visible, this.visibleShared] = [visible, false];
+    }
   }
 
   /** Frames the worker no longer holds (evicted by the cap) leave every list; counters follow. */
@@ -338,12 +354,14 @@ export class CaptureModel {
     const gone = new Set(ids);
     // Evictions are the oldest frames: they sit at the front of both lists.
     this.rows = this.rows.filter((r) => !gone.has(r.frameId));
+    this.rowsShared = false;
     for (const id of gone) {
       if (this.byId.get(id)?.waiting) this.waitingRows--;
       this.byId.delete(id);
       if (id > this.newestEvicted) this.newestEvicted = id;
     }
     this.visible = this.visible.filter((r) => !gone.has(r.frameId));
+    this.visibleShared = false;
     this.backlog = this.backlog.filter((r) => !gone.has(r.frameId));
     if (this.contentMatches) for (const id of ids) this.contentMatches.delete(id);
   }
@@ -360,11 +378,15 @@ export class CaptureModel {
   }
 
   private append(summaries: readonly FrameSummary[]): void {
-    // New arrays so React sees a change; push onto a copy is O(n) per batch, ~20 batches/s.
-    this.rows = this.rows.concat(summaries);
+    if (!summaries.length) return;
+    // A new array when the last snapshot holds the list (React sees a change), else in place.
+    if (this.rowsShared) [this.rows, this.rowsShared] = [this.rows.concat(summaries), false];
+    else for (const r of summaries) this.rows.push(r);
     if (this.visibleStale) return;
     const passing = summaries.filter((r) => this.passes(r));
-    if (passing.length) this.visible = this.visible.concat(passing);
+    if (!passing.length) return;
+    if (this.visibleShared) [this.visible, this.visibleShared] = [this.visible.concat(passing), false];
+    else for (const r of passing) this.visible.push(r);
   }
 
   /** Connection and drop messages from the host (frames go to the worker instead). */
@@ -503,6 +525,7 @@ export class CaptureModel {
     this.waitingRows = 0;
     this.rows = [];
     this.visible = [];
+    [this.rowsShared, this.visibleShared] = [false, false];
     this.backlog = [];
     this.changed();
   }

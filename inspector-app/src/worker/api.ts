@@ -6,6 +6,7 @@
  */
 import type { Direction, Opcode } from '../protocol/messages.js';
 import type { PackedIngest } from './ingest-packing.js';
+import type { PackedWaitingRows } from './summary-packing.js';
 import type { FieldCost } from '../../../codecs/core/field-cost.js';
 import type { SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
 import type { SessionChartData } from '../../../codecs/compare/session/cumulative.js';
@@ -368,6 +369,8 @@ export type FromWorker =
   | {
       readonly type: 'summaries';
       readonly summaries: readonly FrameSummary[];
+      /** Waiting rows as typed arrays, with their places among `summaries` (summary-packing.ts; the client unpacks them). */
+      readonly waitingPacked?: PackedWaitingRows;
       /** Frames evicted by the memory cap so far, and their ids (oldest first). */
       readonly evictedTotal: number;
       readonly evictedIds: readonly number[];

@@ -1,5 +1,6 @@
 import type { CompareRowView, FormatChoice, FromWorker, IngestFrame, SessionEnd, SessionScope, ToWorker, WorkerMethods } from './api.js';
 import { packIngest } from './ingest-packing.js';
+import { unpackSummaries } from './summary-packing.js';
 import type { SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
 
 export interface SummaryBatch extends Extract<FromWorker, { type: 'summaries' }> {}
@@ -43,9 +44,11 @@ export class WorkerClient {
 
   private receive(message: FromWorker): void {
     switch (message.type) {
-      case 'summaries':
-        for (const l of this.summaryListeners) l(message);
+      case 'summaries': {
+        const batch = unpackSummaries(message);
+        for (const l of this.summaryListeners) l(batch);
         return;
+      }
       case 'filter-progress':
         for (const l of this.filterListeners) l(message);
         return;

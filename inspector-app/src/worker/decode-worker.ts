@@ -7,6 +7,7 @@
 import type { ToWorker } from './api.js';
 import { createDispatcher } from './dispatcher.js';
 import { DEFAULT_FLOOD } from './flood-deferral.js';
+import { packSummaries } from './summary-packing.js';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 // A message to itself: the next search slice runs after the messages already queued, unclamped.
@@ -17,5 +18,6 @@ const yieldTo = (next: () => void) => {
   queued.push(next);
   turns.port2.postMessage(null);
 };
-const dispatch = createDispatcher((message, transfer = []) => scope.postMessage(message, transfer), { yieldTo, flood: DEFAULT_FLOOD });
+// Waiting rows (a flood) cross as typed arrays: summary-packing.ts.
+const dispatch = createDispatcher((message, transfer = []) => scope.postMessage(message.type === 'summaries' ? packSummaries(message) : message, transfer), { yieldTo, flood: DEFAULT_FLOOD });
 scope.onmessage = (event: MessageEvent<ToWorker>) => dispatch(event.data);

@@ -25,8 +25,13 @@ export const DEFAULT_FLOOD: FloodOptions = { framesPerWindow: 100, windowMs: 50,
 
 /** The row of a frame whose reading waits: what is known without reading it. */
 export function waitingSummary(frame: IngestFrame): FrameSummary {
+  return waitingRow(frame, frame.data.byteLength);
+}
+
+/** The same from what it says (summary-packing.ts makes them again on the main thread). */
+export function waitingRow(frame: Pick<IngestFrame, 'frameId' | 'connectionId' | 'direction' | 'time' | 'opcode'>, size: number): FrameSummary {
   const { frameId, connectionId, direction, time, opcode } = frame;
-  return { frameId, connectionId, direction, time, opcode, size: frame.data.byteLength, format: null, preview: '', error: null, waiting: true };
+  return { frameId, connectionId, direction, time, opcode, size, format: null, preview: '', error: null, waiting: true };
 }
 
 export class FloodDeferral {
