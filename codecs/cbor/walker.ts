@@ -540,12 +540,27 @@ function findInvalidText(bytes: Uint8Array, start: number, end: number): number 
 }
 
 /**
- * Strict UTF-8 validity of bytes[start, end), with the common case inline: ASCII text
- * (most keys and values on the wire) is recognized by OR-ing overlapping 32-bit loads that
- * cover it, a fixed number for a string up to 16 bytes, so the check has no loop whose
- * exit depends on the string's length. Anything else goes to the full validator.
+ * Strict UTF-8 validity of bytes[start, end), with the common case inline: ASCII text of 4
+ * to 16 bytes (most keys and short values on the wire) in a frame that already has its
+ * `textView` is recognized by OR-ing two or four overlapping 32-bit loads that cover it, so
+ * the check has no loop whose exit depends on the string's length. Everything else goes to
+ * `isValidTextRest`. Kept this small so that TurboFan inlines it into the loops that call it
+ * for every string: with the rarer cases in the same function it grew past the inlining
+ * budget once compiled on its own, and every string in `skipItems` paid a call (about a
+ * sixth of a depth-1 index of text-keyed records).
  */
 function isValidText(bytes: Uint8Array, start: number, end: number): boolean {
+  const size = end - start;
+  const view = textView;
+  if (view !== null && size >= 4 && size <= 16) {
+    const high = size <= 8 ? view.getInt32(start, true) | view.getInt32(end - 4, true) : view.getInt32(start, true) | view.getInt32(start + 4, true) | view.getInt32(end - 8, true) | view.getInt32(end - 4, true);
+    if ((high & 0x80808080) === 0) return true;
+  }
+  return isValidTextRest(bytes, start, end);
+}
+
+/** `isValidText` for what its inline test does not settle: short or long text, no view yet, a byte >= 0x80. */
+function isValidTextRest(bytes: Uint8Array, start: number, end: number): boolean {
   const size = end - start;
   let high: number;
   if (size < 4) {

@@ -46,6 +46,10 @@ const PLACEMENTS: Placement[] = [
   { name: 'grandchild', build: (pad, head, text) => at([...root(pad), 0x81], head, text) },
   { name: 'map key', build: (pad, head, text) => at([...root(pad), 0xa1], head, text, [0x00]) },
   { name: 'deep map value', build: (pad, head, text) => at([...root(pad), 0x81, 0xa1, 0x61, 0x6b, 0x82, 0x00], head, text) },
+  // After a 4-byte text in the same skipped container: in a large frame that text made the
+  // frame's DataView, so short text here takes the skipper's inline test (isValidText).
+  { name: 'grandchild after a text', build: (pad, head, text) => at([...root(pad), 0x82, 0x64, 0x61, 0x62, 0x63, 0x64], head, text) },
+  { name: 'map value after a text key', build: (pad, head, text) => at([...root(pad), 0x81, 0xa1, 0x64, 0x6b, 0x65, 0x79, 0x73], head, text) },
   // Chunks of indefinite-length text: the general loops.
   { name: 'chunk of a child', build: (pad, head, text) => at([...root(pad), 0x7f], head, text, [0xff]) },
   { name: 'chunk of a grandchild', build: (pad, head, text) => at([...root(pad), 0x81, 0x7f], head, text, [0xff]) },
