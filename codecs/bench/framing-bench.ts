@@ -101,7 +101,7 @@ export function runFramingBench(options: { quick?: boolean; sizes?: readonly num
     ...lineRows.map((r) => line(r, `${r.bytes.toLocaleString('en-US')} B`)),
     '',
     `Socket.IO framing over the JSON walker, worst CPU ratio ${worst.toFixed(2)}x (target ≤ ${FRAMING_TARGET.toFixed(2)}x): ${worst <= FRAMING_TARGET ? 'met' : 'NOT met'}.`,
-    ...(otherRows.length ? ['', 'Other headers on the same payload (the general prefix reader; two more nodes per part, each of which costs what a node of the payload does):', '', ...header, ...otherRows.map((r) => line(r, `\`${r.prefix}\` ${r.bytes.toLocaleString('en-US')} B`))] : []),
+    ...(otherRows.length ? ['', 'Other headers on the same payload (the general prefix reader; two more nodes per part):', '', ...header, ...otherRows.map((r) => line(r, `\`${r.prefix}\` ${r.bytes.toLocaleString('en-US')} B`))] : []),
   ].join('\n');
   return { rows, table };
 }
