@@ -56,6 +56,9 @@ export interface FramingRow {
   readonly wallRatio: number;
   /** The Socket.IO walk and then the packet's summary, over the JSON walker (CPU). */
   readonly withPacketCpuRatio: number;
+  /** Nodes in the JSON walker's index, and how many more the Socket.IO walker's holds (the root and the header's). */
+  readonly jsonNodes: number;
+  readonly headerNodes: number;
 }
 
 export function runFramingBench(options: { quick?: boolean; sizes?: readonly number[] } = {}): { rows: FramingRow[]; table: string } {
@@ -84,13 +87,15 @@ export function runFramingBench(options: { quick?: boolean; sizes?: readonly num
     const withPacket = [contenders[0], { name: 'socketio + packet', run: () => socketIoPacket(new SpanIndex(frame, socketIoWalker)) }];
     warm(withPacket);
     const [j2, p] = measureTimings(json, withPacket, options.quick ? 5 : PACKET_ROUNDS, SAMPLE_MS);
-    rows.push({ prefix, bytes: frame.length, json: { cpu: j.cpuMin, wall: j.wallMin }, socketio: { cpu: s.cpuMin, wall: s.wallMin }, cpuRatio: s.cpuMin / j.cpuMin, wallRatio: s.wallMin / j.wallMin, withPacketCpuRatio: p.cpuMin / j2.cpuMin });
+    const jsonNodes = new SpanIndex(json, jsonWalker).store.size;
+    const headerNodes = new SpanIndex(frame, socketIoWalker).store.size - jsonNodes;
+    rows.push({ prefix, bytes: frame.length, jsonNodes, headerNodes, json: { cpu: j.cpuMin, wall: j.wallMin }, socketio: { cpu: s.cpuMin, wall: s.wallMin }, cpuRatio: s.cpuMin / j.cpuMin, wallRatio: s.wallMin / j.wallMin, withPacketCpuRatio: p.cpuMin / j2.cpuMin });
   }
   const lineRows = rows.filter((r) => r.prefix === '42');
   const otherRows = rows.filter((r) => r.prefix !== '42');
   const worst = Math.max(...lineRows.map((r) => r.cpuRatio));
-  const line = (r: FramingRow, label: string) => `| ${label} | ${fmtTime(r.json.cpu)} / ${fmtTime(r.json.wall)} | ${fmtTime(r.socketio.cpu)} / ${fmtTime(r.socketio.wall)} | ${r.cpuRatio.toFixed(2)}x | ${r.wallRatio.toFixed(2)}x | ${r.withPacketCpuRatio.toFixed(2)}x |`;
-  const header = ['| frame | JSON walker (CPU / wall) | Socket.IO walker (CPU / wall) | ratio CPU | ratio wall | walk + packet summary, ratio CPU |', '|---:|---:|---:|---:|---:|---:|'];
+  const line = (r: FramingRow, label: string) => `| ${label} | ${fmtTime(r.json.cpu)} / ${fmtTime(r.json.wall)} | ${fmtTime(r.socketio.cpu)} / ${fmtTime(r.socketio.wall)} | ${r.cpuRatio.toFixed(2)}x | ${r.wallRatio.toFixed(2)}x | ${r.withPacketCpuRatio.toFixed(2)}x | ${r.jsonNodes.toLocaleString('en-US')} + ${r.headerNodes} |`;
+  const header = ['| frame | JSON walker (CPU / wall) | Socket.IO walker (CPU / wall) | ratio CPU | ratio wall | walk + packet summary, ratio CPU | nodes: JSON + header |', '|---:|---:|---:|---:|---:|---:|---:|'];
   const table = [
     ...header,
     ...lineRows.map((r) => line(r, `${r.bytes.toLocaleString('en-US')} B`)),

@@ -1,8 +1,8 @@
 import { Flag, Kind } from '../core/kinds.js';
 import type { FormatWalker, SpanIndex } from '../core/span-index.js';
-import type { SpanStore } from '../core/span-store.js';
 import type { DecodeErrorCode } from '../core/errors.js';
 import { jsonWalker, walkJsonInto } from '../json/walker.js';
+import { ABSENT, addNode, addPlainHeader, writeHeader } from './socketio-header-nodes.js';
 import {
   PAYLOAD_EVENT,
   PAYLOAD_NONE,
@@ -99,122 +99,6 @@ function isHeader(index: SpanIndex, node: number): boolean {
   return node > 0 && node < (typeof state === 'number' ? state >> 1 : ((state as SocketIoData | null)?.headerEnd ?? 1));
 }
 
-/**
- * Appends a node to the store as the last child of `parent` (after `prev`), its fields
- * written straight into the store's packed arrays (as the JSON walker's recordNode does):
- * `store.add` with its end and flags, for the header's few nodes of every frame.
- */
-function addNode(store: SpanStore, kind: number, start: number, end: number, arg: number, flags: number, parent: number, prev: number): number {
-  if (store.size === store.cap) store.growFor(start);
-  const id = store.size++;
-  const c = store.cap;
-  const i32 = store.slabI32;
-  const u8 = store.slabU8;
-  const i = store.i32At + id;
-  i32[i] = start;
-  i32[i + c] = end;
-  i32[i + 2 * c] = parent;
-  i32[i + 3 * c] = -1;
-  i32[i + 4 * c] = -1;
-  if (prev >= 0) i32[store.i32At + 4 * c + prev] = id;
-  else if (parent >= 0) i32[store.i32At + 3 * c + parent] = id;
-  u8[store.u8At + id] = kind;
-  // Fresh slots are zero (see SpanStore): head is 0 for every header node.
-  if (flags !== 0) u8[store.u8At + c + id] = flags;
-  if (arg !== 0) store.slabF64[store.f64At + id] = arg;
-  return id;
-}
-
-/**
- * Records the entry `name: value` (the value spanning [start, end) of the frame) after
- * `prev` in the root, key and value in one go (every frame writes two or more); returns the
- * value's id. The value itself is read when asked for (readPacketData).
- */
-function addPart(store: SpanStore, prev: number, name: string, start: number, end: number, kind: number): number {
-  if (store.size + 2 > store.cap) store.growFor(start);
-  const key = store.size;
-  const id = key + 1;
-  store.size = id + 1;
-  const c = store.cap;
-  const i32 = store.slabI32;
-  const u8 = store.slabU8;
-  const f64 = store.slabF64;
-  const at = store.i32At;
-  // The key: zero-width at the value's start, the value its next sibling.
-  i32[at + key] = start;
-  i32[at + c + key] = start;
-  i32[at + 2 * c + key] = 0;
-  i32[at + 3 * c + key] = -1;
-  i32[at + 4 * c + key] = id;
-  i32[at + id] = start;
-  i32[at + c + id] = end;
-  i32[at + 2 * c + id] = 0;
-  i32[at + 3 * c + id] = -1;
-  i32[at + 4 * c + id] = -1;
-  if (prev >= 0) i32[at + 4 * c + prev] = key;
-  else i32[at + 3 * c] = key;
-  u8[store.u8At + key] = Kind.text;
-  u8[store.u8At + c + key] = Flag.key;
-  u8[store.u8At + id] = kind;
-  f64[store.f64At + key] = name.length;
-  if (end !== start) f64[store.f64At + id] = end - start;
-  return id;
-}
-
-/**
- * Records what addNode and addPart record for a plain packet (`42[…`) read whole: the root
- * (node 0, expanded; or only marked expanded when `rootRecorded`), then `engine.io: "4"`,
- * `socket.io: "2"` and the `data` key, ids 1 to 5, in one go. Returns the key's id.
- */
-function addPlainHeader(store: SpanStore, len: number, rootRecorded: boolean): number {
-  if (store.size + 6 > store.cap) store.growFor(2);
-  const c = store.cap;
-  const i32 = store.slabI32;
-  const u8 = store.slabU8;
-  const f64 = store.slabF64;
-  const start = store.i32At;
-  const end = start + c;
-  const parent = end + c;
-  const child = parent + c;
-  const next = child + c;
-  const kind = store.u8At;
-  if (rootRecorded) {
-    u8[kind + c] |= Flag.expanded;
-  } else {
-    i32[start] = 0;
-    i32[end] = len;
-    i32[parent] = -1;
-    i32[next] = -1;
-    u8[kind] = Kind.map;
-    u8[kind + c] = Flag.expanded;
-  }
-  i32[child] = 1;
-  store.size = 6;
-  // Nodes 1 to 5: keys 1, 3 and 5 (zero-width), values 2 and 4 with spans [0, 1) and [1, 2).
-  for (let n = 1; n <= 5; n++) {
-    i32[parent + n] = 0;
-    i32[child + n] = -1;
-    i32[next + n] = n + 1;
-  }
-  i32[next + 5] = -1;
-  i32[start + 1] = i32[end + 1] = 0;
-  i32[start + 2] = 0;
-  i32[end + 2] = 1;
-  i32[start + 3] = i32[end + 3] = 1;
-  i32[start + 4] = 1;
-  i32[end + 4] = 2;
-  i32[start + 5] = i32[end + 5] = 2;
-  u8[kind + 1] = u8[kind + 2] = u8[kind + 3] = u8[kind + 4] = u8[kind + 5] = Kind.text;
-  u8[kind + c + 1] = u8[kind + c + 3] = u8[kind + c + 5] = Flag.key;
-  const arg = store.f64At;
-  f64[arg + 1] = 9; // 'engine.io'
-  f64[arg + 2] = 1;
-  f64[arg + 3] = 9; // 'socket.io'
-  f64[arg + 4] = 1;
-  f64[arg + 5] = 4; // 'data'
-  return 5;
-}
-
 /** Stops the packet at an error in its header: the root incomplete, counting the entries read. */
 function failPacket(index: SpanIndex, entries: number, headerEnd: number, code: DecodeErrorCode, at: number, message: string): void {
   index.fail(code, at, message);
@@ -256,29 +140,41 @@ function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): voi
   }
   // What a walk that stops unexpectedly leaves: no header, failed.
   index.formatData = 3;
-  // The root (node 0): a map of the packet's parts, its entry count set when they are read.
-  if (!rootRecorded) addNode(store, Kind.map, 0, len, 0, record ? Flag.expanded : 0, -1, -1);
-  else if (record) store.addFlags(0, Flag.expanded);
-  // The prefix, read here as the parts are recorded (readHeader reads the same for the
-  // packet's summary; socketio-one-walk-property.test.ts holds both to the reference walker).
-  if (len === 0 || bytes[0] < 0x30 || bytes[0] > 0x36) return failPacket(index, 0, 1, 'invalid-token', 0, 'not an Engine.IO packet: the first byte must be a type digit 0-6');
-  // The root's last entry recorded, and its entries read (recorded or not).
-  let prev = -1;
-  let entries = 1;
-  if (record) prev = addPart(store, prev, 'engine.io', 0, 1, Kind.text);
+  if (len === 0 || bytes[0] < 0x30 || bytes[0] > 0x36) {
+    // The root (node 0): a map of the packet's parts, none read.
+    if (!rootRecorded) addNode(store, Kind.map, 0, len, 0, record ? Flag.expanded : 0, -1, -1);
+    else if (record) store.addFlags(0, Flag.expanded);
+    return failPacket(index, 0, 1, 'invalid-token', 0, 'not an Engine.IO packet: the first byte must be a type digit 0-6');
+  }
+  // The prefix, read whole first (each part's span in locals, nothing recorded), then its
+  // nodes written in one block (writeHeader). readHeader reads the same for the packet's
+  // summary; socketio-one-walk-property.test.ts holds both to the reference walker.
   let pos = 1;
   let socket = -1;
+  let attachmentsEnd = ABSENT;
+  let namespaceStart = ABSENT;
+  let namespaceEnd = ABSENT;
+  let queryEnd = ABSENT;
+  let ackStart = ABSENT;
+  let ackEnd = ABSENT;
+  // The root's entries read (recorded or not).
+  let entries = 1;
   if (bytes[0] === 0x34 && pos < len && bytes[pos] >= 0x30 && bytes[pos] <= 0x36) {
     socket = bytes[pos] - 0x30;
     entries++;
-    if (record) prev = addPart(store, prev, 'socket.io', 1, 2, Kind.text);
     pos++;
     if (socket > SOCKET_LAST_PLAIN) {
       const end = digitsEnd(bytes, pos, len);
-      if (end === pos || bytes[end] !== 0x2d) return failPacket(index, entries, Math.max(prev + 1, 1), 'invalid-token', pos, `${SOCKET_IO_TYPES[socket]} needs an attachment count followed by '-'`);
+      if (end === pos || bytes[end] !== 0x2d) {
+        // The parts read so far (engine.io and socket.io, ids 1 to 4) are kept.
+        let headerEnd = 1;
+        if (record) headerEnd = writeHeader(store, len, rootRecorded, true, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, false) + 1;
+        else if (!rootRecorded) addNode(store, Kind.map, 0, len, 0, 0, -1, -1);
+        return failPacket(index, entries, headerEnd, 'invalid-token', pos, `${SOCKET_IO_TYPES[socket]} needs an attachment count followed by '-'`);
+      }
       entries++;
-      if (record) prev = addPart(store, prev, 'attachments', pos, end + 1, Kind.number);
-      pos = end + 1;
+      attachmentsEnd = end + 1;
+      pos = attachmentsEnd;
     }
     if (bytes[pos] === 0x2f) {
       let comma = pos;
@@ -288,39 +184,38 @@ function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): voi
       while (nameEnd < comma && bytes[nameEnd] !== 0x3f) nameEnd++;
       const end = bytes[comma] === 0x2c ? comma + 1 : comma;
       entries++;
-      if (record) prev = addPart(store, prev, 'namespace', pos, nameEnd < comma ? nameEnd : end, Kind.text);
+      namespaceStart = pos;
+      namespaceEnd = nameEnd < comma ? nameEnd : end;
       if (nameEnd < comma) {
         entries++;
-        if (record) prev = addPart(store, prev, 'query', nameEnd, end, Kind.text);
+        queryEnd = end;
       }
       pos = end;
     }
     const end = digitsEnd(bytes, pos, len);
     if (end > pos) {
       entries++;
-      if (record) prev = addPart(store, prev, 'ack', pos, end, Kind.number);
+      ackStart = pos;
+      ackEnd = end;
       pos = end;
     }
   }
-  // The header's nodes are ids 1 to headerEnd - 1 (prev is -1 when none were recorded).
-  let headerEnd = prev + 1 > 1 ? prev + 1 : 1;
   const payload = pos < len ? payloadKindAt(bytes[pos], bytes[0] - 0x30, socket) : PAYLOAD_NONE;
-  if (payload !== PAYLOAD_NONE) {
-    entries++;
-    if (payload === PAYLOAD_TEXT) {
-      if (record) headerEnd = addPart(store, prev, 'data', pos, len, Kind.text) + 1;
-    } else {
-      let key = -1;
-      if (record) {
-        key = addNode(store, Kind.text, pos, pos, 4, Flag.key, 0, prev);
-        headerEnd = key + 1;
-      }
-      // An event's arguments are recorded a level deeper than the depth asks (the array's
-      // items), as reading the event name used to record them.
-      if (!jsonPart(index, key, pos, payload === PAYLOAD_EVENT && depth === 1 ? 2 : depth, depthAfterError)) {
-        index.formatData = headerEnd * 2 + 1;
-        return;
-      }
+  if (payload !== PAYLOAD_NONE) entries++;
+  // The header's nodes are ids 1 to headerEnd - 1 (none when depth is 0).
+  let headerEnd = 1;
+  if (record) {
+    headerEnd =
+      writeHeader(store, len, rootRecorded, socket >= 0, attachmentsEnd, namespaceStart, namespaceEnd, queryEnd, ackStart, ackEnd, payload === PAYLOAD_NONE ? ABSENT : pos, payload === PAYLOAD_TEXT) + 1;
+  } else if (!rootRecorded) {
+    addNode(store, Kind.map, 0, len, 0, 0, -1, -1);
+  }
+  if (payload !== PAYLOAD_NONE && payload !== PAYLOAD_TEXT) {
+    // An event's arguments are recorded a level deeper than the depth asks (the array's
+    // items), as reading the event name used to record them.
+    if (!jsonPart(index, record ? headerEnd - 1 : -1, pos, payload === PAYLOAD_EVENT && depth === 1 ? 2 : depth, depthAfterError)) {
+      index.formatData = headerEnd * 2 + 1;
+      return;
     }
   }
   store.setArg(0, entries);
