@@ -659,6 +659,11 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
                 const h = HEAD_LENGTH[b];
                 if (h === 0) break;
                 p += h;
+                // The same head again (the second float of a coordinate pair): no table read.
+                if (k + 1 < count && p < len && bytes[p] === b) {
+                  p += h;
+                  k++;
+                }
               }
               if (k === count && p <= len) {
                 pos = p;

@@ -116,3 +116,31 @@ describe('runs of one head in the skipper (the floats of a vertex array)', () =>
     }
   });
 });
+
+describe('short arrays of scalars in the skipper (coordinate pairs, skipped without a stack frame)', () => {
+  it('runs and mixes of heads, declared counts off by one, cut frames: depth 1 reports what the full index does', () => {
+    const heads = ['fb 3f f1 99 99 99 99 99 9a', 'fa 47 c3 50 00', '18 20', '01', 'f6', 'f8 20', 'f8 1f'];
+    for (const first of heads) {
+      for (const second of heads) {
+        for (let n = 1; n <= 17; n++) {
+          // n items: `first` twice, then alternating, so runs of one head and changes both occur.
+          const items = Array.from({ length: n }, (_, i) => (i < 2 || i % 2 === 0 ? first : second));
+          for (const declared of [n - 1, n, n + 1]) {
+            if (declared > 23) continue;
+            const body = items.join(' ');
+            const whole = hex(`a2 61 61 81 ${(0x80 + declared).toString(16)} ${body} 61 62 00`);
+            for (const cut of [0, 1, 4, 9, 10]) {
+              const frame = whole.subarray(0, Math.max(1, whole.length - cut));
+              const full = indexCbor(frame);
+              const shallow = indexCbor(frame, { depth: 1 });
+              const what = `${first} / ${second} x${n} declared ${declared} cut ${cut}`;
+              expect(shallow.error?.code ?? null, what).toBe(full.error?.code ?? null);
+              expect(shallow.error?.offset ?? null, what).toBe(full.error?.offset ?? null);
+              if (!full.error) expect(shallow.store.end[2], what).toBe(full.store.end[2]);
+            }
+          }
+        }
+      }
+    }
+  });
+});
