@@ -65,6 +65,22 @@ describe('redraws under a flood', () => {
     expect(seen).toHaveLength(redrawsBefore);
   });
 
+  it('status changes during a flood (losses, connection events) wait for the flood\'s next redraw', () => {
+    const { clock, advance } = testClock();
+    const model = new CaptureModel((run) => run(), clock);
+    let redraws = 0;
+    model.subscribe(() => redraws++);
+    for (let i = 0; i < 60; i++) {
+      model.applySummaries(batch(500));
+      model.applyHostMessage({ type: 'dropped', count: 1, reason: 'test' });
+      model.applyHostMessage({ type: 'connection-error', connectionId: 'c', message: 'x', time: i });
+      advance(50);
+    }
+    advance(1000);
+    expect(redraws).toBeLessThanOrEqual(3000 / 500 + 2);
+    expect(model.getSnapshot().droppedByHost).toBe(60);
+  });
+
   it('a long list without a flood (20 rows every 50 ms) redraws every 100 ms', () => {
     const { clock, advance } = testClock();
     const model = new CaptureModel((run) => run(), clock);
