@@ -109,7 +109,8 @@ export function time<T>(op: () => T, options: TimingOptions): { timing: Timing; 
   // A long warm-up (a large value) needs no calibration calls; a short one may be a pause
   // (GC, a busy core) around a fast operation, so only a long one, or settled calls of
   // MIN_SAMPLE_MS or more kept as samples, are trusted.
-  const reps = warmMs >= 10 * MIN_SAMPLE_MS || samples.length > 0 ? 1 : calibrate(op, options);
+  let reps = warmMs >= 10 * MIN_SAMPLE_MS || samples.length > 0 ? 1 : calibrate(op, options);
+  let recalibrations = 0;
   const runs = Math.max(1, options.runs);
   // The budget is the operation's: its warm-up counts (a 30 ms decode under a 100 ms
   // budget gets one warm-up call and three runs, not four). Under a budget, a large
@@ -125,8 +126,17 @@ export function time<T>(op: () => T, options: TimingOptions): { timing: Timing; 
     }
     const dt = now() - t0;
     spent += dt;
-    samples.push(dt / reps);
     have = true;
+    // A sample shorter than MIN_SAMPLE_MS: the repetitions were chosen from a reading that a
+    // pause inflated (a busy core during calibration or warm-up). On a clamped clock such a
+    // sample may read 0 ms, an infinite speed (seen in CI under load). Choose again and drop
+    // it, a few times at most.
+    if (dt < MIN_SAMPLE_MS && reps < MAX_REPS && recalibrations < MAX_RECALIBRATIONS) {
+      recalibrations++;
+      reps = calibrate(op, options);
+      continue;
+    }
+    samples.push(dt / reps);
     // The long warm-up call ran at the speed the first run found: it was warm already.
     if (budgeted && samples.length === 1 && samples.length < runs && warmCall !== undefined && reps === 1 && agree(warmCall, samples[0])) samples.unshift(warmCall);
   }
@@ -166,6 +176,8 @@ export const MIN_SAMPLE_MS = 2;
 /** See above: calls this long are samples on their own, and two that agree are a figure. */
 export const STABLE_MIN_MS = MIN_SAMPLE_MS;
 const MAX_REPS = 1 << 20;
+/** Samples found too short (see `time`) are re-calibrated at most this many times. */
+const MAX_RECALIBRATIONS = 3;
 
 /** Repetitions per sample: 1 for operations that take MIN_SAMPLE_MS or more. */
 function calibrate(op: () => unknown, options: TimingOptions): number {

@@ -20,6 +20,24 @@ describe('timing under a coarse clock', () => {
     expect(timing.medianMs).toBeLessThan(MIN_SAMPLE_MS);
   });
 
+  it('a pause during calibration does not leave samples too short to read (an infinite speed)', () => {
+    // A virtual 1 µs operation on a clock clamped to 1 ms; the core is taken away for 3 ms
+    // during the second calibration batch, so 10 repetitions look like a full sample. Those
+    // 10 µs samples read 0 ms on the clamped clock: the speed came out infinite (seen in CI
+    // under load, with the real clock).
+    let virtualMs = 0;
+    let calls = 0;
+    const op = () => {
+      virtualMs += 0.001;
+      if (++calls === 2) virtualMs += 3;
+    };
+    const { timing } = time(op, { runs: 3, warmup: 0, clock: () => Math.floor(virtualMs) });
+    expect(timing.runs).toBe(3);
+    expect(Number.isFinite(timing.opsPerSec)).toBe(true);
+    expect(timing.medianMs).toBeGreaterThan(0.0005);
+    expect(timing.medianMs).toBeLessThan(0.002);
+  });
+
   it('a slow operation runs once per sample', () => {
     let calls = 0;
     const { timing } = time(

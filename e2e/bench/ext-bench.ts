@@ -19,8 +19,10 @@
  *    capture from the page's world costs, before batching and extension messaging. Also, from /proc: CPU time per message of the page renderer's main thread
  *    and of the whole browser, with and without.
  * 2. Playwright then connects to the browser with the extension: one profiled run (where the
- *    page's time goes, by script), and the stream below (without: a second browser context,
- *    where extensions do not run).
+ *    page's time goes, by script), and the stream below, `--runs` interleaved pairs: with the
+ *    panel open, then without (a second browser context, where extensions do not run). Each
+ *    pair's figures are printed, and the median of the pairs' page ratios (frames the page had
+ *    when sending ended, with / without; target ≥ 0.90); the detailed rows are the median pair.
  * 3. Panel: the panel tab (panel.html?tabId=N) is opened first, then a page receives
  *    `--rate` (10,000) frames/s for `--seconds` (10), ~1 KB CBOR / MessagePack (bench:ui's
  *    frames and server). Frames in the panel (the `frame-count` status) against frames sent,
@@ -65,6 +67,8 @@ const RATE = Number(option('--rate', '10000'));
 const SECONDS = Number(option('--seconds', '10'));
 const TARGET_RATIO = 0.95;
 const TARGET_TASK_MS = 100;
+/** Issue 14: the page keeps this share of its frames (when sending ends) with the panel open. */
+const TARGET_STREAM_RATIO = 0.9;
 
 const log = (...a: unknown[]) => console.error('[bench:ext]', ...a);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -306,7 +310,36 @@ async function stream(context: BrowserContext, httpUrl: string, ext: { worker: W
   }
 }
 
-function table(runs: readonly FloodRun[], cost: ScriptCost, on: StreamResult, off: StreamResult, machine: string, noPanel: StreamResult | null): string {
+/** One stream with the extension and the panel open, and the one without the extension run right after it. */
+interface StreamPair {
+  readonly on: StreamResult;
+  readonly off: StreamResult;
+  readonly loadAverage: number;
+}
+
+/** The page's frames when sending ended, with the panel over without (the issue-14 line: ≥ 0.90). */
+const pageRatio = (pair: { on: StreamResult; off: StreamResult }) => pair.on.pageAtEnd / pair.off.pageAtEnd;
+
+/** "20,901 / 20,429 (1.02); panel CPU 0.71 s while sending; panel longest task 93 ms (0 over 100 ms)". */
+function pairText(on: StreamResult, off: StreamResult): string {
+  const p = on.panel!;
+  const cpu = on.threadsWhileSending.length ? `; panel CPU ${panelSeconds(on.threadsWhileSending).toFixed(2)} s while sending` : '';
+  return `page had ${int(on.pageAtEnd)} / ${int(off.pageAtEnd)} with the panel / without (${pageRatio({ on, off }).toFixed(2)})${cpu}; panel longest task ${ms(p.tasks.max)} (${p.tasks.over100} over 100 ms)`;
+}
+
+function table(runs: readonly FloodRun[], cost: ScriptCost, pairs: readonly StreamPair[], machine: string, noPanel: StreamResult | null): string {
+  // The detailed stream rows describe the pair whose page ratio is the median (the lower middle one for an even count).
+  const byRatio = [...pairs].sort((a, b) => pageRatio(a) - pageRatio(b));
+  const { on, off } = byRatio[Math.floor((byRatio.length - 1) / 2)]!;
+  const pairRows: [string, string, string][] = [
+    [
+      `stream, ${pairs.length} interleaved pairs (with the extension and the panel open, then without): frames the page had received when sending ended, with / without (ratio); panel CPU while sending; panel's longest task`,
+      pairs.map((pr, i) => `${i + 1}: ${pairText(pr.on, pr.off)}, load ${pr.loadAverage.toFixed(1)}`).join('; '),
+      '',
+    ],
+    ['stream: the median of the pairs\' page ratios (with the panel / without); the stream rows below are the pair at the median (the lower one of two)', `${median(pairs.map(pageRatio)).toFixed(3)} (pairs: ${pairs.map((pr) => pageRatio(pr).toFixed(2)).join(', ')})`, `≥ ${TARGET_STREAM_RATIO}`],
+    ['stream: panel tasks over 100 ms, every pair', pairs.map((pr) => String(pr.on.panel!.tasks.over100)).join(', '), 'none'],
+  ];
   const withExt = runs.filter((r) => r.mode === 'with');
   const without = runs.filter((r) => r.mode === 'without');
   const floor = runs.filter((r) => r.mode === 'floor');
@@ -337,6 +370,7 @@ function table(runs: readonly FloodRun[], cost: ScriptCost, on: StreamResult, of
         ] as [string, string, string][])
       : []),
     [`where it goes, with the extension (V8 samples, ${int(cost.messages)} messages, per message)`, cost.usPerMessage.map((c) => `${c.script} ${c.us.toFixed(1)} µs`).join(', '), ''],
+    ...pairRows,
     [`stream: frames sent (with the panel open / without the extension)`, `${pair(int(on.sent), int(off.sent))} in ${pair(on.sendSeconds.toFixed(1), off.sendSeconds.toFixed(1))} s (mean ${int(on.meanBytes)} B, CBOR : MessagePack 1 : 1)`, `${int(RATE)}/s for ${SECONDS} s`],
     ['stream: frames the page had received when sending ended, with / without', pair(int(on.pageAtEnd), int(off.pageAtEnd)), ''],
     ...(noPanel
@@ -356,9 +390,10 @@ function table(runs: readonly FloodRun[], cost: ScriptCost, on: StreamResult, of
     ['longest main-thread task in the page, without the extension', taskText(off.page), ''],
     ['longest main-thread task in the panel', taskText(p.tasks), ''],
   ];
-  const met = ratio >= TARGET_RATIO && accounted && on.page.supported && on.page.over100 === 0;
+  const streamMet = median(pairs.map(pageRatio)) >= TARGET_STREAM_RATIO && pairs.every((pr) => pr.on.panel!.tasks.over100 === 0);
+  const met = ratio >= TARGET_RATIO && accounted && on.page.supported && on.page.over100 === 0 && streamMet;
   return [
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}. Extension: the production build (dist/chrome); the panel is panel.html?tabId=N in a tab. Targets: page throughput with the extension ≥ ${TARGET_RATIO} of without; at ${int(RATE)} frames/s every frame reaches the panel (or is counted as lost) and no page task exceeds ${TARGET_TASK_MS} ms. ${met ? 'All targets met.' : 'Not all targets met.'}`,
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}. Extension: the production build (dist/chrome); the panel is panel.html?tabId=N in a tab. Targets: page throughput with the extension ≥ ${TARGET_RATIO} of without; with the panel open the page keeps ≥ ${TARGET_STREAM_RATIO} of the frames it has without the extension when sending ends (median pair) and no panel task exceeds ${TARGET_TASK_MS} ms; at ${int(RATE)} frames/s every frame reaches the panel (or is counted as lost) and no page task exceeds ${TARGET_TASK_MS} ms. ${met ? 'All targets met.' : 'Not all targets met.'}`,
     '',
     '| measure | result | target |',
     '| --- | --- | --- |',
@@ -466,16 +501,22 @@ try {
   log(machine);
   log('page cost: one more run with the extension, profiled …');
   const cost = await profileFlood(extContext, `${server.httpUrl}flood.html`, Math.min(MESSAGES, 30_000));
-  log(`stream without the extension: ${int(RATE)} frames/s for ${SECONDS} s …`);
-  const off = await stream(plainContext, server.httpUrl, null, withBrowser.child.pid!);
-  log(`stream with the extension, panel open: ${int(RATE)} frames/s for ${SECONDS} s …`);
-  const on = await stream(extContext, server.httpUrl, { worker, extensionId }, withBrowser.child.pid!);
+  // `RUNS` interleaved pairs (with the panel, then without), so no single noisy pair decides the line.
+  const pairs: StreamPair[] = [];
+  for (let i = 1; i <= RUNS; i++) {
+    log(`stream pair ${i} of ${RUNS}: with the extension, panel open: ${int(RATE)} frames/s for ${SECONDS} s …`);
+    const on = await stream(extContext, server.httpUrl, { worker, extensionId }, withBrowser.child.pid!);
+    log(`stream pair ${i} of ${RUNS}: without the extension …`);
+    const off = await stream(plainContext, server.httpUrl, null, withBrowser.child.pid!);
+    pairs.push({ on, off, loadAverage: os.loadavg()[0]! });
+    log(`stream pair ${i}: ${pairText(on, off)} (load average ${os.loadavg()[0]!.toFixed(1)})`);
+  }
   let noPanel: StreamResult | null = null;
   if (flag('--stream-no-panel')) {
     log(`stream with the extension, no panel: ${int(RATE)} frames/s for ${SECONDS} s …`);
     noPanel = await stream(extContext, server.httpUrl, { worker, extensionId, noPanel: true }, withBrowser.child.pid!);
   }
-  const md = table(runs, cost, on, off, machine, noPanel);
+  const md = table(runs, cost, pairs, machine, noPanel);
   console.log(md);
   if (flag('--write')) writeSection(path.resolve(option('--docs-root', REPO)), md);
 } finally {

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { IngestFrame } from '../../inspector-app/src/worker/api.js';
+import { unpackFrames } from '../../inspector-app/src/protocol/packed-frames.js';
 import { WorkerClient } from '../../inspector-app/src/worker/client.js';
 import type { RelayBatch } from '../shared/messages.js';
 import { plainFrame, wireCapture, type PlainEvent } from '../shared/test/plain-capture.js';
@@ -29,14 +30,33 @@ describe('panel frames to the worker', () => {
     const sizes = Array.from({ length: 200 }, (_, i) => (i * 37) % 300);
     const events = sizes.map((n, i) => plainFrame(1, Uint8Array.from({ length: n }, (_, k) => (i + k) & 0xff), { direction: 'received', time: i }));
     const out = new PanelConverter().convert([{ ...batch(events), type: 'events' } as never]);
-    const frames = out.flatMap((m) => (m.type === 'frames' ? [...m.frames] : []));
+    // One packed message, no object per frame (the panel's main thread under a flood).
+    expect(out.map((m) => m.type)).toEqual(['frames-packed']);
+    const packed = out[0]!.type === 'frames-packed' ? out[0]!.packed : null;
+    expect(packed!.ends).toBeInstanceOf(Float64Array);
+    expect(packed!.connections).toEqual(['doc:1']);
+    const frames = unpackFrames(packed!);
     expect(frames.map((f) => f.data.byteLength)).toEqual(sizes);
+    expect(frames.map((f) => f.time)).toEqual(sizes.map((_, i) => i));
+    expect(frames.every((f) => f.direction === 'received' && f.opcode === 'binary' && f.connectionId === 'doc:1')).toBe(true);
     frames.forEach((f, i) => expect([...f.data]).toEqual(Array.from({ length: sizes[i]! }, (_, k) => (i + k) & 0xff)));
     const { posts, client } = recordingWorker();
-    client.ingest(toIngest(frames));
+    client.ingestPacked({ ...packed!, frameIds: Float64Array.from(sizes, (_, i) => i + 1) });
     expect(posts).toHaveLength(1);
+    expect(posts[0]!.message.type).toBe('ingest-packed');
     expect(posts[0]!.transfer).toHaveLength(1);
     expect((posts[0]!.transfer[0] as ArrayBuffer).byteLength).toBe(sizes.reduce((a, b) => a + b, 0));
+  });
+
+  it('socket events before and after a batch\'s frames keep their places around its one packed message', () => {
+    const events: PlainEvent[] = [{ type: 'opening', socketId: 1, url: 'wss://a.test/', time: 0 } as PlainEvent, plainFrame(1, [1, 2, 3], { direction: 'sent', opcode: 'text' }), plainFrame(1, [4, 5], { direction: 'received' }), { type: 'close', socketId: 1, code: 1000, reason: '', wasClean: true, time: 2 }];
+    const out = new PanelConverter().convert([{ ...batch(events), type: 'events' } as never]);
+    expect(out.map((m) => m.type)).toEqual(['connection-opening', 'frames-packed', 'connection-closed']);
+    const frames = out[1]!.type === 'frames-packed' ? unpackFrames(out[1]!.packed) : [];
+    expect(frames.map((f) => [f.direction, f.opcode, [...f.data]])).toEqual([
+      ['sent', 'text', [1, 2, 3]],
+      ['received', 'binary', [4, 5]],
+    ]);
   });
 
   it('frames split by socket events into several messages each keep their own bytes (no buffer copied twice)', () => {

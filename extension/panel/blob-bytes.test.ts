@@ -9,6 +9,7 @@ import type { HostMessage, WireFrame } from '../../inspector-app/src/protocol/me
 import type { PanelBatch, PanelItem } from '../shared/messages.js';
 import { plainFrame, wireCapture, type PlainEvent } from '../shared/test/plain-capture.js';
 import { PortTransport, type PortLike, type Timers } from './port-transport.js';
+import { framesOf } from '../shared/test/frames-of.js';
 
 function fakePort() {
   const listeners: ((m: unknown) => void)[] = [];
@@ -31,7 +32,6 @@ function blobItem(seq: number, events: PlainEvent[]): PanelItem {
 }
 const batch = (items: PanelItem[], cursor: number): PanelBatch => ({ type: 'panel-batch', bufferId: 'b', cursor, framesThrough: 0, items });
 const settle = () => new Promise((r) => setTimeout(r, 10));
-const framesOf = (got: HostMessage[]): WireFrame[] => got.flatMap((m) => (m.type === 'frames' ? m.frames : []));
 
 describe('frame bytes as Blobs', () => {
   it('delivers items in order, byte-exact, even when a later Blob is read first', async () => {
@@ -49,7 +49,7 @@ describe('frame bytes as Blobs', () => {
     expect(got.filter((m) => m.type !== 'hello')).toEqual([]); // the first item is not read yet: nothing after it either
     reads[0]!.resolve(await real(0));
     await settle();
-    expect(got.map((m) => m.type)).toEqual(['hello', 'connection-opening', 'frames', 'navigated', 'frames']);
+    expect(got.map((m) => m.type)).toEqual(['hello', 'connection-opening', 'frames-packed', 'navigated', 'frames-packed']);
     expect(framesOf(got).map((f) => Array.from(f.data))).toEqual([[1, 2, 3], [4], [], [5, 6]]);
     transport.close();
   });

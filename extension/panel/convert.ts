@@ -6,6 +6,7 @@
  * view of the batch's bytes (the decode worker slices them out), never cut on the page.
  */
 import type { HostMessage, LostFrame, WireFrame } from '../../inspector-app/src/protocol/messages.js';
+import { KIND_SENT, KIND_TEXT } from '../../inspector-app/src/protocol/packed-frames.js';
 import { checkFrameTable, frameTableOf, wireFrameCount } from '../shared/frame-table.js';
 import { FRAME_BINARY, FRAME_COLUMNS, FRAME_RECEIVED, type BatchEvent, type DocumentInfo, type LostFrameRow, type LostFrameWhy, type PanelBatch, type PanelItem, type WireBytes, type WireCapture, type WireFrameBytes } from '../shared/messages.js';
 
@@ -152,6 +153,7 @@ export class PanelConverter {
     const bytes = read?.bytes;
     const events: readonly BatchEvent[] = item.events;
     if (husk && count) out.push({ type: 'dropped', count, reason: item.reason });
+    if (!husk && table && bytes && count > 0 && packBatch(item, events, table, bytes, count, out)) return;
     let frames: WireFrame[] | null = null;
     let lost: LostFrame[] | null = null;
     /** The frame messages of this batch: when there is one, its frames are views of the batch's bytes. */
@@ -198,6 +200,55 @@ export class PanelConverter {
     if (!oneBuffer) for (const list of frameLists) for (let k = 0; k < list.length; k++) list[k] = { ...list[k]!, data: list[k]!.data.slice() };
     if (undecodable) out.push({ type: 'dropped', count: undecodable, reason: 'frames arrived with bytes the panel could not read' });
   }
+}
+
+/**
+ * The usual batch — its frames tile its bytes, no socket event between two of them — goes on
+ * as one packed message (packed-frames.ts): typed arrays beside the batch's one buffer, which
+ * the app hands the decode worker as they are, transferred. No object per frame is made on
+ * the panel's main thread (10,000 a second under a flood). Events come before and after it in
+ * their places, as the frame-by-frame path below would place them. False (nothing pushed)
+ * when the batch does not fit; the caller then goes frame by frame.
+ */
+function packBatch(item: { documentId: string }, events: readonly BatchEvent[], table: Float64Array, bytes: Uint8Array, count: number, out: HostMessage[]): boolean {
+  if (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength || !(bytes.buffer instanceof ArrayBuffer)) return false;
+  // The events placed before frame 0, in order, then all the others after the last frame.
+  let lead = 0;
+  while (lead < events.length && events[lead]!.at <= 0) lead++;
+  for (let e = lead; e < events.length; e++) if (!(events[e]!.at >= count)) return false;
+  const ends = new Float64Array(count);
+  const times = new Float64Array(count);
+  const kinds = new Uint8Array(count);
+  const connectionOf = new Uint32Array(count);
+  const connections: string[] = [];
+  const socketIndex = new Map<number, number>();
+  let end = 0;
+  for (let i = 0; i < count; i++) {
+    const r = i * FRAME_COLUMNS;
+    const flags = table[r + 1]!;
+    end += table[r + 3]!;
+    ends[i] = end;
+    times[i] = table[r + 2]!;
+    kinds[i] = (flags & FRAME_RECEIVED ? 0 : KIND_SENT) | (flags & FRAME_BINARY ? 0 : KIND_TEXT);
+    const socketId = table[r]!;
+    let c = socketIndex.get(socketId);
+    if (c === undefined) {
+      c = connections.length;
+      connections.push(`${item.documentId}:${socketId}`);
+      socketIndex.set(socketId, c);
+    }
+    connectionOf[i] = c;
+  }
+  if (end !== bytes.byteLength) return false;
+  for (let e = 0; e < lead; e++) pushSocketMessage(events[e]!, item.documentId, out);
+  out.push({ type: 'frames-packed', packed: { bytes, ends, times, kinds, connectionOf, connections } });
+  for (let e = lead; e < events.length; e++) pushSocketMessage(events[e]!, item.documentId, out);
+  return true;
+}
+
+function pushSocketMessage(e: BatchEvent, documentId: string, out: HostMessage[]): void {
+  const message = socketMessage(e, `${documentId}:${e.socketId}`);
+  if (message) out.push(message);
 }
 
 /** A husk's frame table, every row checked against the size its bytes had. */

@@ -9,6 +9,7 @@ import { FRAME_BINARY, FRAME_RECEIVED, type RelayBatch } from '../shared/message
 import { plainFrame, wireCapture, type PlainEvent } from '../shared/test/plain-capture.js';
 import { TabBuffers } from '../background/tab-buffers.js';
 import { PanelConverter } from './convert.js';
+import { framesOf } from '../shared/test/frames-of.js';
 
 const frame = (socketId: number, size: number, time: number, direction: 'sent' | 'received' = 'received'): PlainEvent => plainFrame(socketId, new Uint8Array(size), { direction, time });
 function batch(seq: number, events: PlainEvent[], over: Partial<RelayBatch> = {}): RelayBatch {
@@ -16,7 +17,6 @@ function batch(seq: number, events: PlainEvent[], over: Partial<RelayBatch> = {}
 }
 const lostRows = (out: HostMessage[]): LostFrame[] => out.flatMap((m) => (m.type === 'lost-frames' ? [...m.frames] : []));
 const droppedCount = (out: HostMessage[]): number => out.reduce((n, m) => n + (m.type === 'dropped' ? m.count : 0), 0);
-const framesOf = (out: HostMessage[]) => out.flatMap((m) => (m.type === 'frames' ? [...m.frames] : []));
 
 describe('losses shown as rows', () => {
   it('evicted frames become placeholder rows, in order, and the connection keeps its URL, protocol and close', () => {
@@ -29,7 +29,7 @@ describe('losses shown as rows', () => {
     ]));
     buffers.ingest(1, batch(2, [frame(1, 70_000, 5), { type: 'close', socketId: 1, code: 1000, reason: 'bye', wasClean: true, time: 9 }], { framesBefore: 2 }));
     const out = new PanelConverter().convert(buffers.backlog(1).flatMap((b) => b.items));
-    expect(out.map((m) => m.type)).toEqual(['dropped', 'connection-opening', 'connection-opened', 'lost-frames', 'frames', 'connection-closed']);
+    expect(out.map((m) => m.type)).toEqual(['dropped', 'connection-opening', 'connection-opened', 'lost-frames', 'frames-packed', 'connection-closed']);
     expect(out[2]).toMatchObject({ url: 'wss://a.test/feed', protocol: 'v2' });
     expect(lostRows(out)).toEqual([
       { connectionId: 'doc:1', direction: 'received', opcode: 'binary', time: 3, size: 60_000, reason: expect.stringMatching(/evicted/) },

@@ -6,6 +6,7 @@ import { fillBuffers, plainFrame, wireCapture } from '../shared/test/plain-captu
 import { RESTART_REASON, TabBuffers } from '../background/tab-buffers.js';
 import { FRAME_DROP_REASON, HOOK_LOSS_REASON } from './convert.js';
 import { PortTransport, type PortLike, type Timers } from './port-transport.js';
+import { framesOf } from '../shared/test/frames-of.js';
 
 class FakePort implements PortLike {
   readonly posted: unknown[] = [];
@@ -87,8 +88,8 @@ describe('PortTransport', () => {
       ports[0]!.receive(batch([{ type: 'events', documentId: 'd1', seq: 1, lostBatches: 0, ...capture }]));
       const msgs = got.slice(1);
       expect(msgs.every(isHostMessage)).toBe(true);
-      expect(msgs.map((m) => m.type)).toEqual(['connection-opening', 'connection-opened', 'frames', 'connection-error', 'connection-closed']);
-      const frames = msgs[2]!.type === 'frames' ? msgs[2]!.frames : [];
+      expect(msgs.map((m) => m.type)).toEqual(['connection-opening', 'connection-opened', 'frames-packed', 'connection-error', 'connection-closed']);
+      const frames = framesOf([msgs[2]!]);
       expect(frames.map((f) => [f.connectionId, f.direction, f.opcode, f.time, [...f.data]])).toEqual([
         ['d1:3', 'sent', 'binary', 3, [0, 1, 2, 255]],
         ['d1:3', 'received', 'text', 4, [104, 105]],
@@ -206,7 +207,7 @@ describe('PortTransport', () => {
     listen();
     for (const b of buffers.backlog(1)) ports[0]!.receive(b);
     ports[0]!.receive(relay(3, 5));
-    const sizes = got.flatMap((m) => (m.type === 'frames' ? m.frames.map((f) => f.data.length) : []));
+    const sizes = framesOf(got).map((f) => f.data.length);
     expect(sizes).toEqual([3, 4, 5]);
   });
 });

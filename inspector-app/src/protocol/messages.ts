@@ -9,6 +9,7 @@ export const PROTOCOL_VERSION = 1;
 // Frames and connections are the capture files' shapes (codecs/capture: the CLI reads them too).
 import type { ConnectionInfo, Direction, Opcode, WireFrame } from '../../../codecs/capture/types.js';
 export type { ConnectionInfo, Direction, Opcode, WireFrame };
+import { isPackedFrames, type PackedFrames } from './packed-frames.js';
 
 /**
  * A frame the host lost (too large to carry, evicted by its buffer): no bytes, but a
@@ -28,6 +29,8 @@ export interface LostFrame {
 export type HostMessage =
   | { readonly type: 'hello'; readonly protocolVersion: number; readonly host: string }
   | { readonly type: 'frames'; readonly frames: readonly WireFrame[] }
+  /** The same frames packed (packed-frames.ts): a host's batch that tiles one buffer. */
+  | { readonly type: 'frames-packed'; readonly packed: PackedFrames }
   /** `documentUrl` / `documentOrigin` (optional): the document (frame) that opened the connection. */
   /**
    * `seenFrom`: the host began seeing this socket only then, after it had opened (debugger
@@ -103,6 +106,8 @@ export function isHostMessage(v: unknown): v is HostMessage {
       return isNumber(m.protocolVersion) && isString(m.host);
     case 'frames':
       return Array.isArray(m.frames) && m.frames.every(isWireFrame);
+    case 'frames-packed':
+      return isPackedFrames(m.packed);
     case 'connection-opening':
       return isString(m.connectionId) && isString(m.url) && isNumber(m.time) && isOptionalString(m.documentUrl) && isOptionalString(m.documentOrigin) && (m.seenFrom === undefined || isNumber(m.seenFrom));
     case 'debugger-capture':

@@ -1,4 +1,5 @@
 import { PROTOCOL_VERSION, type HostMessage, type LostFrame, type WireFrame } from '../protocol/messages.js';
+import type { PackedFrames } from '../protocol/packed-frames.js';
 import type { Transport } from '../protocol/transport.js';
 import type { IngestFrame } from '../worker/api.js';
 import type { WorkerClient } from '../worker/client.js';
@@ -43,6 +44,9 @@ export class InspectorSession {
       case 'frames':
         this.ingest(message.frames);
         return;
+      case 'frames-packed':
+        this.ingestPacked(message.packed);
+        return;
       case 'navigated':
         if (!this.keepOnNavigate) void this.clear();
         return;
@@ -71,6 +75,15 @@ export class InspectorSession {
       data: f.data,
     }));
     this.worker.ingest(batch);
+  }
+
+  /** A host's packed batch: ids in order, and on to the worker packed (no object per frame). */
+  private ingestPacked(packed: PackedFrames): void {
+    const n = packed.ends.length;
+    if (!n) return;
+    const frameIds = new Float64Array(n);
+    for (let k = 0; k < n; k++) frameIds[k] = this.nextFrameId++;
+    this.worker.ingestPacked({ ...packed, frameIds });
   }
 
   /** A connection read from a file: listed, and its subprotocol told to the worker before its frames are ingested. */

@@ -1,5 +1,5 @@
 import type { CompareRowView, FormatChoice, FromWorker, IngestFrame, SessionEnd, SessionScope, ToWorker, WorkerMethods } from './api.js';
-import { packIngest } from './ingest-packing.js';
+import { packIngest, type PackedIngest } from './ingest-packing.js';
 import { unpackSummaries } from './summary-packing.js';
 import type { SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
 
@@ -128,6 +128,16 @@ export class WorkerClient {
    * instead of thousands; such a batch goes packed, a few typed arrays instead of an object
    * per frame). A view into a buffer it does not fill is copied (the caller keeps that buffer).
    */
+  /**
+   * Hands a packed batch (a host's, with its frame ids) to the worker as it is: its buffer is
+   * transferred when the bytes fill it (the caller must not keep it), else copied.
+   */
+  ingestPacked(packed: PackedIngest): void {
+    const b = packed.bytes;
+    const bytes = b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer ? b : b.slice();
+    this.post({ type: 'ingest-packed', packed: { ...packed, bytes } }, [bytes.buffer as ArrayBuffer]);
+  }
+
   ingest(frames: IngestFrame[]): void {
     const packed = packIngest(frames);
     if (packed) {

@@ -5,23 +5,13 @@
  * main thread's largest cost besides drawing; typed arrays are copied whole.
  */
 import type { Direction, Opcode } from '../protocol/messages.js';
+import { KIND_SENT as SENT, KIND_TEXT as TEXT, type PackedFrames } from '../protocol/packed-frames.js';
 import type { IngestFrame } from './api.js';
 
-export interface PackedIngest {
-  /** The batch's bytes; frame k is bytes ends[k − 1] … ends[k] (from 0 for the first). */
-  readonly bytes: Uint8Array;
-  readonly ends: Float64Array;
+/** A packed batch (packed-frames.ts) with the app's frame id per frame. */
+export interface PackedIngest extends PackedFrames {
   readonly frameIds: Float64Array;
-  readonly times: Float64Array;
-  /** Bit 0: sent (else received); bit 1: text (else binary). */
-  readonly kinds: Uint8Array;
-  /** Index into `connections` per frame. */
-  readonly connectionOf: Uint32Array;
-  readonly connections: readonly string[];
 }
-
-const SENT = 1;
-const TEXT = 2;
 
 /** The batch packed, when its frames tile one buffer from its start to its end and none is a lost frame's placeholder; else null. */
 export function packIngest(frames: readonly IngestFrame[]): PackedIngest | null {

@@ -9,8 +9,12 @@ const ROW_HEIGHT = 20;
 const HEADER_HEIGHT = 20;
 /** Rows drawn above and below the visible ones. */
 const OVERSCAN = 12;
-/** Following the tail, waiting rows in view are asked for once the drawn rows stayed this long (a flood redraws every 250 ms). */
-export const VIEW_SETTLE_MS = 400;
+/**
+ * Following the tail, waiting rows in view are asked for once the drawn rows stayed this long:
+ * longer than a flood's redraw interval (FLOOD_INTERVAL_MS, 500 ms), so a flood's tail never
+ * settles and the worker is not asked to read rows that the next redraw scrolls away.
+ */
+export const VIEW_SETTLE_MS = 700;
 /** jsdom (and a collapsed pane) report no size: render a screenful anyway. */
 const FALLBACK_HEIGHT = 600;
 
