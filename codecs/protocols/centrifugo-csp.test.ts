@@ -1,4 +1,5 @@
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
+import { forbidFunctionPerTest } from '../test/helpers/forbid-function.js';
 
 /**
  * MV3's CSP forbids generating code (protobufjs' encoders do): loading the built-in Centrifugo
@@ -6,23 +7,10 @@ import { afterEach, expect, test } from 'vitest';
  * reflection. The module is imported with `Function` already forbidden, so its first load is
  * covered too.
  */
-const realFunction = globalThis.Function;
-afterEach(() => {
-  globalThis.Function = realFunction;
-});
+const { forbid } = forbidFunctionPerTest();
 
 test('Centrifugo Protobuf reading generates no code', async () => {
-  const calls: string[] = [];
-  globalThis.Function = new Proxy(realFunction, {
-    apply: (_t, _this, args) => {
-      calls.push(String(args.at(-1)).slice(0, 60));
-      throw new EvalError('code generation forbidden');
-    },
-    construct: (_t, args) => {
-      calls.push(String(args.at(-1)).slice(0, 60));
-      throw new EvalError('code generation forbidden');
-    },
-  });
+  const calls = forbid();
   const { readCentrifugoProtobuf, centrifugoMessages } = await import('./centrifugo-protobuf.js');
   const { recognizeProtocol } = await import('./recognize.js');
   // Command {id: 1, subscribe: {channel: "news"}}, length-delimited: 0a | 08 01 | 2a 06 0a 04 "news".

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { forbidFunctionPerTest } from './helpers/forbid-function.js';
 import { runSessionComparison, type SessionMessage } from '../compare/session/session.js';
 
 /**
@@ -6,10 +7,7 @@ import { runSessionComparison, type SessionMessage } from '../compare/session/se
  * `new Function`, so the Avro row ran in the CLI only): the session comparison's Avro row —
  * inference, encoding, decoding — must run with the global `Function` forbidden.
  */
-const realFunction = globalThis.Function;
-afterEach(() => {
-  globalThis.Function = realFunction;
-});
+const { forbid } = forbidFunctionPerTest();
 
 const utf8 = new TextEncoder();
 const messages: SessionMessage[] = Array.from({ length: 12 }, (_, i) => ({
@@ -21,17 +19,7 @@ const messages: SessionMessage[] = Array.from({ length: 12 }, (_, i) => ({
 
 describe('Avro generates no code', () => {
   test('a session comparison with the Avro row runs with Function forbidden', async () => {
-    const calls: string[] = [];
-    globalThis.Function = new Proxy(realFunction, {
-      apply: (_t, _this, args) => {
-        calls.push(String(args.at(-1)).slice(0, 60));
-        throw new EvalError('code generation forbidden');
-      },
-      construct: (_t, args) => {
-        calls.push(String(args.at(-1)).slice(0, 60));
-        throw new EvalError('code generation forbidden');
-      },
-    });
+    const calls = forbid();
     const rows = await runSessionComparison(messages, { codecs: ['avro'] });
     const total = rows.find((r) => r.codec === 'avro' && r.connectionId === null)!;
     expect(calls).toEqual([]);

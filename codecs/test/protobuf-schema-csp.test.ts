@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { forbidFunctionPerTest } from './helpers/forbid-function.js';
 import { loadSchema, lookupMessage, rankTypes, schemaWalker } from '../protobuf/schema/index.js';
 import { SpanIndex } from '../core/span-index.js';
 import { protobufjsRoot, TEST_PROTO_FILE } from './helpers/protobuf-schema.js';
@@ -8,26 +9,13 @@ import { protobufjsRoot, TEST_PROTO_FILE } from './helpers/protobuf-schema.js';
  * `Function`: the schema side (loading, walking, ranking, values, views) must only use its
  * parser and reflection. Any call of the global `Function` here fails the test.
  */
-const realFunction = globalThis.Function;
-afterEach(() => {
-  globalThis.Function = realFunction;
-});
+const { forbid } = forbidFunctionPerTest();
 
 describe('the schema side generates no code', () => {
   test('load, walk, rank, value and previews run with Function forbidden', () => {
     const Everything = protobufjsRoot().lookupType('wtest.Everything'); // the reference encoder may codegen: before the ban
     const bytes = Everything.encode(Everything.fromObject({ color: 2, name: 'x', counts: { a: 1 }, at: { seconds: 5, nanos: 0 }, meta: { fields: { k: { string_value: 'v' } } } })).finish();
-    const calls: string[] = [];
-    globalThis.Function = new Proxy(realFunction, {
-      apply: (_t, _this, args) => {
-        calls.push(String(args.at(-1)).slice(0, 60));
-        throw new EvalError('code generation forbidden');
-      },
-      construct: (_t, args) => {
-        calls.push(String(args.at(-1)).slice(0, 60));
-        throw new EvalError('code generation forbidden');
-      },
-    });
+    const calls = forbid();
     const loaded = loadSchema([TEST_PROTO_FILE]);
     if (!loaded.ok) throw new Error(loaded.error);
     const index = new SpanIndex(bytes, schemaWalker(lookupMessage(loaded.schema, 'wtest.Everything')!));
