@@ -50,6 +50,26 @@ async function selectFrame(page: Page, frameId: number | string): Promise<void> 
   await page.locator('[data-testid=tree-row][aria-level="1"]').waitFor();
 }
 
+/**
+ * The first drawn row's frame id once the list is still: frames that arrived before a pause
+ * are drawn by the next redraw, which follows the tail and may take the row read before it
+ * out of view (CI read frame 7, then waited 30 s for a row no longer drawn).
+ */
+async function stillFirstRow(page: Page): Promise<string> {
+  const firstId = () => page.locator('[data-testid=frame-row]').first().getAttribute('data-frame-id');
+  let seen = await firstId();
+  await expect
+    .poll(async () => {
+      await page.waitForTimeout(600); // longer than the list's redraw interval under a flood (500 ms)
+      const now = await firstId();
+      const still = now === seen;
+      seen = now;
+      return still;
+    }, { timeout: 10_000 })
+    .toBe(true);
+  return seen!;
+}
+
 /** Opens the row at `path` (its toggle) and waits for a child of it. */
 async function expandPath(page: Page, path: string): Promise<void> {
   const row = (await treeRows(page)).find((r) => r.path === path);
@@ -71,8 +91,8 @@ describe('framing protocols in the web inspector', () => {
       const page = await open(server.wsUrl, viewport);
       await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=frame-row] [data-column=protocol]')].some((c) => c.textContent === 'socket.io'), undefined, { timeout: 15_000, polling: 200 });
       await page.getByTestId('pause-button').click();
-      const first = await page.locator('[data-testid=frame-row]').first().getAttribute('data-frame-id');
-      await selectFrame(page, first!);
+      const first = await stillFirstRow(page);
+      await selectFrame(page, first);
       const box = async (sel: string) => page.locator(sel).first().boundingBox();
       const pane = (await box('[data-testid=list-pane]'))!;
       for (const column of ['protocol', 'event', 'preview']) {
