@@ -1,7 +1,8 @@
 /**
  * The background (Chrome: MV3 service worker; Firefox: event page): relays connect on
  * `RELAY_PORT` and post `RelayBatch`es; TabBuffers keeps them per tab; panels connect on
- * `PANEL_PORT_PREFIX + tabId`, subscribe, get the backlog and then every new item live.
+ * `PANEL_PORT_PREFIX + tabId`, subscribe, get the backlog and then every new item live, or,
+ * while their tab floods, a `panel-held` status until the held items go out (flood-hold.ts).
  * The DevTools page connects `DEVTOOLS_PORT_PREFIX + tabId` while DevTools is open on a tab.
  * The capture options (options/capture-policy.ts, in `storage.local`) decide which batches
  * are kept; the others are only counted. Listeners are registered synchronously at the top
@@ -9,15 +10,18 @@
  * empty buffers; TabBuffers reports that).
  */
 import browser, { type Runtime } from 'webextension-polyfill';
-import { DEVTOOLS_PORT_PREFIX, RELAY_PORT, type PanelBatch } from '../shared/messages.js';
+import { DEVTOOLS_PORT_PREFIX, RELAY_PORT, type PanelBatch, type PanelMessage } from '../shared/messages.js';
 import { allowsCapture, DEFAULT_POLICY, notCapturedReason, parsePolicy, POLICY_KEY, type CapturePolicy } from '../options/capture-policy.js';
+import { FloodHold, type PanelSink } from './flood-hold.js';
 import { TabBuffers } from './tab-buffers.js';
 import { installTestHooks } from './test-hooks.js';
 import { isPanelRequest, isRelayBatch, panelPortTab, relayConfigFor } from './validate.js';
 
 const buffers = new TabBuffers();
-/** Live panel ports per inspected tab (subscribed ones only). */
-const panels = new Map<number, Set<Runtime.Port>>();
+/** Subscribed panels, and what each is sent live or held while its tab floods. */
+const hold = new FloodHold(buffers, () => performance.now());
+/** The hold's calm check (one timer for all tabs, only while some tab floods). */
+let holdTimer: ReturnType<typeof setTimeout> | null = null;
 /** DevTools pages and panels open per tab (ports), for the "only while DevTools is open" option. */
 const inspectors = new Map<number, Set<Runtime.Port>>();
 const extensionOrigin = browser.runtime.getURL('');
@@ -32,9 +36,9 @@ browser.storage.onChanged.addListener((changes, area) => {
   if (area === 'local' && POLICY_KEY in changes) policy = parsePolicy(changes[POLICY_KEY]!.newValue);
 });
 
-function post(port: Runtime.Port, batch: PanelBatch): boolean {
+function post(port: Runtime.Port, message: PanelMessage): boolean {
   try {
-    port.postMessage(batch);
+    port.postMessage(message);
     return true;
   } catch {
     return false; // disconnected meanwhile; onDisconnect removes it
@@ -42,7 +46,19 @@ function post(port: Runtime.Port, batch: PanelBatch): boolean {
 }
 
 function forward(tabId: number, batch: PanelBatch | null): void {
-  if (batch) for (const panel of panels.get(tabId) ?? []) post(panel, batch);
+  if (batch) hold.forward(tabId, batch);
+  scheduleCalmCheck();
+}
+
+/** While a tab floods, checks for calm when it may have come (tick says when). */
+function scheduleCalmCheck(): void {
+  if (holdTimer !== null) return;
+  const due = hold.tick();
+  if (due === null) return;
+  holdTimer = setTimeout(() => {
+    holdTimer = null;
+    scheduleCalmCheck();
+  }, due);
 }
 
 const fromExtension = (port: Runtime.Port): boolean => {
@@ -87,8 +103,10 @@ function onRelay(port: Runtime.Port): void {
       return;
     }
     void policyLoaded.then(() => {
-      if (allowsCapture(policy, { url: frameUrl ?? message.documentUrl, devtoolsOpen: inspectors.has(tabId) })) forward(tabId, buffers.ingest(tabId, message));
-      else buffers.refuse(tabId, message, notCapturedReason(policy));
+      if (allowsCapture(policy, { url: frameUrl ?? message.documentUrl, devtoolsOpen: inspectors.has(tabId) })) {
+        hold.ingest(tabId, message);
+        scheduleCalmCheck();
+      } else buffers.refuse(tabId, message, notCapturedReason(policy));
     });
   });
 }
@@ -100,14 +118,17 @@ function onPanel(port: Runtime.Port, tabId: number): void {
     return;
   }
   track(inspectors, tabId, port);
+  const sink: PanelSink = { post: (message) => post(port, message) };
   port.onMessage.addListener((message: unknown) => {
-    if (!isPanelRequest(message) || message.type !== 'panel-subscribe') return;
+    if (!isPanelRequest(message)) return;
+    if (message.type === 'panel-release') return hold.release(tabId, sink);
+    if (message.type !== 'panel-subscribe') return;
     forward(tabId, buffers.flushRefused(tabId)); // to panels already live; this one gets it in the backlog
-    for (const batch of buffers.backlog(tabId, message.since)) if (!post(port, batch)) return;
-    track(panels, tabId, port);
+    hold.unsubscribe(tabId, sink); // a second subscribe on one port starts over from its `since`
+    hold.subscribe(tabId, sink, message.since);
   });
   port.onDisconnect.addListener(() => {
-    untrack(panels, tabId, port);
+    hold.unsubscribe(tabId, sink);
     if (untrack(inspectors, tabId, port)) inspectorsGone(tabId);
   });
 }
@@ -138,6 +159,7 @@ browser.runtime.onConnect.addListener((port) => {
 
 browser.tabs.onRemoved.addListener((tabId) => {
   buffers.removeTab(tabId);
+  hold.removeTab(tabId);
 });
 
 if (__TEST_HOOKS__) installTestHooks(browser);

@@ -76,6 +76,9 @@ interface Stored {
   events: number;
   /** Frames the tab's buffer took in before this item. */
   readonly framesBefore: number;
+  /** Bytes (`size` as stored) and events the tab's buffer took in before this item (what a held panel is owed: flood-hold.ts). */
+  readonly sizeBefore: number;
+  readonly eventsBefore: number;
 }
 
 interface DocState {
@@ -93,6 +96,9 @@ class TabBuffer {
   whole = 0;
   nextCursor = 1;
   framesTotal = 0;
+  /** Sizes and events of every item taken in (as stored), cumulative. */
+  sizeTotal = 0;
+  eventsTotal = 0;
   /** Size of the whole items. */
   bytes = 0;
   events = 0;
@@ -334,6 +340,26 @@ export class TabBuffers {
     return { items: tab.items.length - tab.whole, husks: tab.whole - tab.head, bytes: tab.bytes, huskBytes: tab.huskBytes, events: tab.events, evictedFrames: tab.framesAtHead() };
   }
 
+  /**
+   * What a panel whose last item is `since` has not been sent yet: frames, bytes and events
+   * as the buffer counts them (what its caps would evict), O(1). Zero for a cursor of another
+   * lifetime or past the end.
+   */
+  pendingAfter(tabId: number, since: PanelCursor): { items: number; frames: number; bytes: number; events: number } {
+    const tab = this.tabs.get(tabId);
+    if (!tab || since.bufferId !== this.bufferId || since.cursor + 1 >= tab.nextCursor) return { items: 0, frames: 0, bytes: 0, events: 0 };
+    // Items are numbered without holes; the first one owed may already be gone (then from the oldest held).
+    const first = tab.size ? tab.items[Math.max(tab.head, tab.head + since.cursor + 1 - tab.items[tab.head]!.cursor)] : undefined;
+    if (!first) return { items: 0, frames: 0, bytes: 0, events: 0 };
+    return { items: tab.nextCursor - first.cursor, frames: tab.framesTotal - first.framesBefore, bytes: tab.sizeTotal - first.sizeBefore, events: tab.eventsTotal - first.eventsBefore };
+  }
+
+  /** Bytes a relay batch adds to a tab's buffer, measured before it is taken in (flood-hold.ts releases before the cap would evict). */
+  static incomingSize(batch: RelayBatch): { frames: number; bytes: number; events: number } {
+    const frames = wireFrameCount(batch.frameTable);
+    return { frames, bytes: wireByteLength(batch.frameBytes) + wireByteLength(batch.frameTable) + eventsCost(batch.events), events: Math.max(1, batch.events.length + frames) };
+  }
+
   /** Bytes held across all tabs. */
   totalBytes(): number {
     return this.total;
@@ -341,8 +367,10 @@ export class TabBuffers {
 
   private store(tab: TabBuffer, item: PanelItem): void {
     const m = measure(item);
-    tab.items.push({ cursor: tab.nextCursor++, item, frames: m.frames, size: m.size, events: m.events, framesBefore: tab.framesTotal });
+    tab.items.push({ cursor: tab.nextCursor++, item, frames: m.frames, size: m.size, events: m.events, framesBefore: tab.framesTotal, sizeBefore: tab.sizeTotal, eventsBefore: tab.eventsTotal });
     tab.framesTotal += m.frames;
+    tab.sizeTotal += m.size;
+    tab.eventsTotal += m.events;
     tab.bytes += m.size;
     tab.events += m.events;
     this.total += m.size;

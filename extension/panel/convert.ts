@@ -8,7 +8,7 @@
 import type { HostMessage, LostFrame, WireFrame } from '../../inspector-app/src/protocol/messages.js';
 import { KIND_SENT, KIND_TEXT } from '../../inspector-app/src/protocol/packed-frames.js';
 import { checkFrameTable, frameTableOf, wireFrameCount } from '../shared/frame-table.js';
-import { FRAME_BINARY, FRAME_COLUMNS, FRAME_RECEIVED, type BatchEvent, type DocumentInfo, type LostFrameRow, type LostFrameWhy, type PanelBatch, type PanelItem, type WireBytes, type WireCapture, type WireFrameBytes } from '../shared/messages.js';
+import { FRAME_BINARY, FRAME_COLUMNS, FRAME_RECEIVED, type BatchEvent, type DocumentInfo, type LostFrameRow, type LostFrameWhy, type PanelBatch, type PanelHeld, type PanelItem, type WireBytes, type WireCapture, type WireFrameBytes } from '../shared/messages.js';
 
 export const HOOK_LOSS_REASON = "the page's capture hook lost batches before the relay got them";
 export const FRAME_DROP_REASON = 'the page hook or relay dropped frames (too large to send, or over its limits)';
@@ -64,6 +64,14 @@ export function isPanelBatch(v: unknown): v is PanelBatch {
   if (typeof v !== 'object' || v === null) return false;
   const b = v as Record<string, unknown>;
   return b.type === 'panel-batch' && typeof b.bufferId === 'string' && typeof b.cursor === 'number' && typeof b.framesThrough === 'number' && Array.isArray(b.items);
+}
+
+/** The background's held count under a flood (background/flood-hold.ts), by shape. */
+export function isPanelHeld(v: unknown): v is PanelHeld {
+  if (typeof v !== 'object' || v === null) return false;
+  const h = v as Record<string, unknown>;
+  const count = (n: unknown): boolean => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+  return h.type === 'panel-held' && count(h.frames) && count(h.bytes);
 }
 
 interface DocSeen {

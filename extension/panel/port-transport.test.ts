@@ -239,3 +239,27 @@ describe('PortTransport under a large backlog', () => {
     expect(got.slice(1).map((m) => (m.type === 'connection-opening' ? m.url : m.type))).toEqual(Array.from({ length: 10_000 }, (_, i) => `wss://x/${i}`));
   });
 });
+
+describe('PortTransport under a flood hold (issue 14)', () => {
+  it("passes the background's held count on to the app, and asks for the held items on show-held", () => {
+    const { ports, got, listen, transport } = setup();
+    listen();
+    ports[0]!.receive({ type: 'panel-held', frames: 1200, bytes: 1_300_000 });
+    ports[0]!.receive({ type: 'panel-held', frames: -3, bytes: 1 }); // refused by shape
+    ports[0]!.receive({ type: 'panel-held', frames: 0, bytes: 0 });
+    expect(got.filter((m) => m.type === 'held')).toEqual([
+      { type: 'held', frames: 1200, bytes: 1_300_000 },
+      { type: 'held', frames: 0, bytes: 0 },
+    ]);
+    transport.send({ type: 'show-held' });
+    expect(ports[0]!.posted).toContainEqual({ type: 'panel-release' });
+  });
+
+  it('a held count arriving after items is delivered after them (in order)', () => {
+    const { ports, got, listen } = setup();
+    ports[0]!.receive(batch([{ type: 'navigated', url: 'https://a.test/', time: 5 }]));
+    ports[0]!.receive({ type: 'panel-held', frames: 0, bytes: 0 });
+    listen();
+    expect(got.map((m) => m.type)).toEqual(['hello', 'navigated', 'held']);
+  });
+});

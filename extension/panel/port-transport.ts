@@ -16,7 +16,7 @@
 import { PROTOCOL_VERSION, type AppMessage, type HostMessage } from '../../inspector-app/src/protocol/messages.js';
 import type { Transport } from '../../inspector-app/src/protocol/transport.js';
 import type { PanelCursor, PanelItem, PanelRequest } from '../shared/messages.js';
-import { isPanelBatch, PanelConverter } from './convert.js';
+import { isPanelBatch, isPanelHeld, PanelConverter } from './convert.js';
 
 /** The part of a runtime port this transport uses (browser.runtime.Port fits). */
 export interface PortLike {
@@ -55,11 +55,12 @@ const defaultReadBlob = (blob: Blob): Promise<Uint8Array | null> => blob.arrayBu
   () => null,
 );
 
-/** An item as received; `reading` while its Blob of frame bytes is being read (it then replaces `item`). */
-interface Inbound {
-  item: PanelItem;
-  reading: boolean;
-}
+/**
+ * An item as received; `reading` while its Blob of frame bytes is being read (it then
+ * replaces `item`). Or a message for the app as it is (the background's held count), kept in
+ * line so it reaches the app after the items that came before it.
+ */
+type Inbound = { item: PanelItem; reading: boolean } | { readonly host: HostMessage; readonly reading: false };
 
 const defaultTimers: Timers = {
   setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
@@ -107,8 +108,10 @@ export class PortTransport implements Transport {
     return () => this.handlers.delete(handler);
   }
 
-  /** The panel offers no host capabilities (connect, send): the app's messages are ignored. */
-  send(_message: AppMessage): void {}
+  /** The panel offers no host capabilities (connect, send); it only passes on "Show now" (`show-held`). */
+  send(message: AppMessage): void {
+    if (message.type === 'show-held') this.request({ type: 'panel-release' });
+  }
 
   /** Stops for good (tests; the page going away needs nothing). */
   close(): void {
@@ -146,7 +149,7 @@ export class PortTransport implements Transport {
         const inbound = this.inbox[this.inHead]!;
         if (inbound.reading) return; // its read's end drains again; everything after it waits
         this.inHead++;
-        this.outbox = this.converter.convert([inbound.item]);
+        this.outbox = 'host' in inbound ? [inbound.host] : this.converter.convert([inbound.item]);
         this.outHead = 0;
       } else {
         this.outbox = [];
@@ -203,7 +206,13 @@ export class PortTransport implements Transport {
     this.port = port;
     this.connections++;
     port.onMessage.addListener((message) => {
-      if (port !== this.port || !isPanelBatch(message)) return;
+      if (port !== this.port) return;
+      if (isPanelHeld(message)) {
+        this.inbox.push({ host: { type: 'held', frames: message.frames, bytes: message.bytes }, reading: false });
+        this.drain();
+        return;
+      }
+      if (!isPanelBatch(message)) return;
       this.attempts = 0;
       this.cursor = { bufferId: message.bufferId, cursor: message.cursor, framesThrough: message.framesThrough };
       for (const item of message.items) this.inbox.push(this.inbound(item));

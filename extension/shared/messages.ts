@@ -243,11 +243,28 @@ export interface PanelBatch extends PanelCursor {
 }
 
 /**
+ * Background → panel, while the tab floods: the background holds the tab's new items for this
+ * panel instead of posting them (background/flood-hold.ts) and says how much waits: `frames`
+ * and `bytes` held (as the tab's buffer counts them). Sent at most every 500 ms while
+ * holding, and once with 0 and 0 when the held items have gone out.
+ */
+export interface PanelHeld {
+  readonly type: 'panel-held';
+  readonly frames: number;
+  readonly bytes: number;
+}
+
+/** Everything the background posts on a panel port. */
+export type PanelMessage = PanelBatch | PanelHeld;
+
+/**
  * Panel → background. `panel-subscribe` first (and after every reconnect): the background
  * answers with the backlog after `since` (all of it without one, or when `since` names
  * another background lifetime), then forwards new items live. `panel-ping` only keeps a
- * Chrome service worker awake while the panel is open.
+ * Chrome service worker awake while the panel is open. `panel-release` asks for what the
+ * background holds for this panel during a flood now ("Show now").
  */
 export type PanelRequest =
   | { readonly type: 'panel-subscribe'; readonly since?: PanelCursor }
-  | { readonly type: 'panel-ping' };
+  | { readonly type: 'panel-ping' }
+  | { readonly type: 'panel-release' };

@@ -265,7 +265,7 @@ export function App(props: AppProps): ReactElement {
           ) : null
         }
       />
-      {!props.singleFrame && <StatusBar snapshot={snapshot} hostName={capabilities.hostName} capBytes={capMb * 1024 * 1024} />}
+      {!props.singleFrame && <StatusBar snapshot={snapshot} hostName={capabilities.hostName} capBytes={capMb * 1024 * 1024} onShowHeld={() => transport.send({ type: 'show-held' })} />}
     </div>
   );
 }

@@ -53,7 +53,13 @@ export type HostMessage =
    */
   | { readonly type: 'uncaptured'; readonly kind: string; readonly url: string; readonly time: number; readonly reason: string; readonly documentUrl?: string; readonly documentOrigin?: string }
   /** The host's debugger capture mode (Chrome extension): its state and what to tell the user. */
-  | { readonly type: 'debugger-capture'; readonly state: 'off' | 'starting' | 'on' | 'error'; readonly message: string };
+  | { readonly type: 'debugger-capture'; readonly state: 'off' | 'starting' | 'on' | 'error'; readonly message: string }
+  /**
+   * Under a flood the host holds this many frames (and bytes) for the app instead of sending
+   * them (the extension's background: the page keeps its CPU); they come when the flood calms,
+   * or at once on `show-held`. 0 and 0: nothing is held any more.
+   */
+  | { readonly type: 'held'; readonly frames: number; readonly bytes: number };
 
 /** App → host. Hosts ignore what their capabilities do not cover. */
 export type AppMessage =
@@ -62,7 +68,9 @@ export type AppMessage =
   | { readonly type: 'disconnect'; readonly connectionId: string; readonly code?: number; readonly reason?: string }
   | { readonly type: 'send-frame'; readonly connectionId: string; readonly opcode: Opcode; readonly data: Uint8Array }
   /** Turn the host's debugger capture mode on or off (hosts with `debuggerCapture`). */
-  | { readonly type: 'set-debugger-capture'; readonly on: boolean };
+  | { readonly type: 'set-debugger-capture'; readonly on: boolean }
+  /** Send what is held (`held`) now, flood or not. */
+  | { readonly type: 'show-held' };
 
 export type HostMessageType = HostMessage['type'];
 export type AppMessageType = AppMessage['type'];
@@ -122,6 +130,8 @@ export function isHostMessage(v: unknown): v is HostMessage {
       return isString(m.connectionId) && isString(m.message) && isNumber(m.time);
     case 'dropped':
       return isNumber(m.count) && m.count >= 0 && isString(m.reason);
+    case 'held':
+      return isNumber(m.frames) && m.frames >= 0 && isNumber(m.bytes) && m.bytes >= 0;
     case 'navigated':
       return isString(m.url) && isNumber(m.time);
     case 'lost-frames':

@@ -74,6 +74,8 @@ export interface CaptureSnapshot {
   readonly uncaptured: readonly UncapturedNotice[];
   /** The host's debugger capture mode, once it reported one. */
   readonly debuggerCapture: { readonly state: 'off' | 'starting' | 'on' | 'error'; readonly message: string } | null;
+  /** Frames (and bytes) the host holds for the app under a flood; null when none. */
+  readonly hostHeld: { readonly frames: number; readonly bytes: number } | null;
   readonly bytesHeld: number;
   /** The running or finished content search, null without a text / path filter. */
   readonly search: SearchState | null;
@@ -141,6 +143,7 @@ export class CaptureModel {
   private dropReasons: string[] = [];
   private uncaptured: UncapturedNotice[] = [];
   private debuggerCapture: CaptureSnapshot['debuggerCapture'] = null;
+  private hostHeld: CaptureSnapshot['hostHeld'] = null;
   private bytesHeld = 0;
   /** The highest frame id evicted so far (ids grow, evictions go oldest first). */
   private newestEvicted = 0;
@@ -190,6 +193,7 @@ export class CaptureModel {
       dropReasons: this.dropReasons,
       uncaptured: this.uncaptured,
       debuggerCapture: this.debuggerCapture,
+      hostHeld: this.hostHeld,
       bytesHeld: this.bytesHeld,
       search: this.search,
       connectProblem: this.connectProblem,
@@ -402,6 +406,10 @@ export class CaptureModel {
       }
       case 'debugger-capture':
         this.debuggerCapture = { state: message.state, message: message.message };
+        this.changed();
+        break;
+      case 'held':
+        this.hostHeld = message.frames > 0 || message.bytes > 0 ? { frames: message.frames, bytes: message.bytes } : null;
         this.changed();
         break;
       case 'uncaptured':

@@ -14,8 +14,8 @@ function lastValues<V>(map: ReadonlyMap<string, V>, n: number): V[] {
 }
 
 /** Counts that must never be silent: evicted by the cap, dropped by the host. */
-export function StatusBar(props: { snapshot: CaptureSnapshot; hostName: string; capBytes: number }): ReactElement {
-  const { snapshot, hostName, capBytes } = props;
+export function StatusBar(props: { snapshot: CaptureSnapshot; hostName: string; capBytes: number; onShowHeld?: () => void }): ReactElement {
+  const { snapshot, hostName, capBytes, onShowHeld } = props;
   return (
     <div className="ws-status" role="status" aria-live="polite">
       <span data-testid="frame-count">
@@ -24,6 +24,16 @@ export function StatusBar(props: { snapshot: CaptureSnapshot; hostName: string; 
       {snapshot.waitingRows > 0 && (
         <span data-testid="waiting-rows" title="under a flood, frames are listed first and read after it calms (rows in view are read at once): nothing is dropped">
           {snapshot.waitingRows.toLocaleString('en-US')} to read
+        </span>
+      )}
+      {snapshot.hostHeld && (
+        <span data-testid="held-notice" title={`${formatBytes(snapshot.hostHeld.bytes)} wait in the extension while the page floods, so the page keeps its CPU; nothing is dropped`}>
+          flood: {plural(snapshot.hostHeld.frames, 'frame')} held in the extension — shown when it calms{' '}
+          {onShowHeld && (
+            <button type="button" className="ws-link-button" onClick={onShowHeld}>
+              Show now
+            </button>
+          )}
         </span>
       )}
       <span title={`raw frame bytes held in the decode worker (cap ${formatBytes(capBytes)})`}>

@@ -1,0 +1,246 @@
+/**
+ * Issue 14 (the page keeps its frames with the panel open): under a flood the background
+ * holds a tab's live batches for its panels and posts a small status instead; the held
+ * items go out in order on calm, on request, and before the tab's cap could evict them.
+ * Pure: a virtual clock and fake panels that record what they were posted.
+ */
+import { describe, expect, it } from 'vitest';
+import { wireFrameCount } from '../shared/frame-table.js';
+import type { PanelBatch, PanelCursor, PanelMessage, RelayBatch } from '../shared/messages.js';
+import { plainFrame, wireCapture } from '../shared/test/plain-capture.js';
+import { FloodHold, type PanelSink } from './flood-hold.js';
+import { TabBuffers, type BufferLimits } from './tab-buffers.js';
+
+const TAB = 1;
+
+/** A relay batch of `frames` frames of `size` bytes. */
+function batch(seq: number, frames: number, size = 10): RelayBatch {
+  const events = Array.from({ length: frames }, (_, i) => plainFrame(1, new Uint8Array(size).fill(i & 255), { direction: 'received', time: seq * 1000 + i }));
+  return { type: 'relay-batch', documentId: 'doc', documentUrl: 'https://a.test/', isTopFrame: true, seq, ...wireCapture(events, 'bytes'), lostBatches: 0 };
+}
+
+class FakePanel implements PanelSink {
+  readonly got: PanelMessage[] = [];
+  open = true;
+  post(message: PanelMessage): boolean {
+    if (!this.open) return false;
+    this.got.push(message);
+    return true;
+  }
+  batches(): PanelBatch[] {
+    return this.got.filter((m): m is PanelBatch => m.type === 'panel-batch');
+  }
+  /** The seq of every `events` item received, in order. */
+  seqs(): number[] {
+    return this.batches().flatMap((b) => b.items.flatMap((i) => (i.type === 'events' ? [i.seq] : [])));
+  }
+  frames(): number {
+    return this.batches().reduce((n, b) => n + b.items.reduce((m, i) => m + (i.type === 'events' ? wireFrameCount(i.frameTable) : 0), 0), 0);
+  }
+  statuses(): { frames: number; bytes: number }[] {
+    return this.got.flatMap((m) => (m.type === 'panel-held' ? [{ frames: m.frames, bytes: m.bytes }] : []));
+  }
+  cursor(): PanelCursor | undefined {
+    const b = this.batches().at(-1);
+    return b && { bufferId: b.bufferId, cursor: b.cursor, framesThrough: b.framesThrough };
+  }
+}
+
+function setup(limits: Partial<BufferLimits> = {}) {
+  let t = 0;
+  const buffers = new TabBuffers({ bufferId: 'life', limits, now: () => t });
+  const hold = new FloodHold(buffers, () => t);
+  return { buffers, hold, advance: (ms: number) => void (t += ms) };
+}
+
+/** Feeds `count` batches of `frames` frames, one per 100 ms (the hook's flood cadence), from seq `from`. */
+function flood(s: ReturnType<typeof setup>, from: number, count: number, frames: number, size = 10): number {
+  for (let i = 0; i < count; i++) {
+    s.hold.ingest(TAB, batch(from + i, frames, size));
+    s.advance(100);
+  }
+  return from + count;
+}
+
+describe('FloodHold', () => {
+  it('posts batches live while the tab is calm', () => {
+    const s = setup();
+    const panel = new FakePanel();
+    s.hold.subscribe(TAB, panel);
+    flood(s, 1, 5, 20); // 200 frames/s
+    expect(panel.seqs()).toEqual([1, 2, 3, 4, 5]);
+    expect(panel.statuses()).toEqual([]);
+    expect(s.hold.tick()).toBeNull();
+  });
+
+  it('holds batches under a flood, posts the held count at most every 500 ms, and sends them in order once it calms', () => {
+    const s = setup();
+    const panel = new FakePanel();
+    s.hold.subscribe(TAB, panel);
+    const next = flood(s, 1, 20, 1000); // 10,000 frames/s for 2 s
+    expect(s.hold.isFlooding(TAB)).toBe(true);
+    // The first batch is over the rule on its own (1,000 frames in 250 ms): nothing went out live.
+    expect(panel.seqs()).toEqual([]);
+    const statuses = panel.statuses();
+    expect(statuses.length).toBeGreaterThanOrEqual(3);
+    expect(statuses.length).toBeLessThanOrEqual(5); // 2 s at one per 500 ms
+    expect(statuses[0]).toMatchObject({ frames: 1000 });
+    expect(statuses.at(-1)!.frames).toBeGreaterThanOrEqual(16_000);
+    expect(statuses.every((x, i) => i === 0 || x.frames > statuses[i - 1]!.frames)).toBe(true);
+    // Calm: no batch for 300 ms (the timer's check).
+    expect(s.hold.tick()).toBeGreaterThan(0);
+    s.advance(300);
+    expect(s.hold.tick()).toBeNull();
+    expect(panel.seqs()).toEqual(Array.from({ length: next - 1 }, (_, i) => i + 1));
+    expect(panel.frames()).toBe(20_000);
+    expect(panel.statuses().at(-1)).toEqual({ frames: 0, bytes: 0 });
+    // Split as the backlog is (bounded messages), and live again after.
+    expect(panel.batches().every((b) => b.items.length <= 5)).toBe(true);
+    s.hold.ingest(TAB, batch(next, 3));
+    expect(panel.seqs().at(-1)).toBe(next);
+  });
+
+  it('releases when a batch under the rule arrives (the rate fell back), the new batch after the held ones', () => {
+    const s = setup();
+    const panel = new FakePanel();
+    s.hold.subscribe(TAB, panel);
+    const next = flood(s, 1, 5, 1000);
+    s.advance(300);
+    s.hold.ingest(TAB, batch(next, 5));
+    expect(panel.seqs()).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('sends what is held on request and holds again while the flood goes on', () => {
+    const s = setup();
+    const panel = new FakePanel();
+    s.hold.subscribe(TAB, panel);
+    let next = flood(s, 1, 4, 1000);
+    s.hold.release(TAB, panel);
+    expect(panel.seqs()).toEqual([1, 2, 3, 4]);
+    expect(panel.statuses().at(-1)).toEqual({ frames: 0, bytes: 0 });
+    next = flood(s, next, 2, 1000);
+    expect(panel.seqs()).toEqual([1, 2, 3, 4]);
+    expect(panel.statuses().at(-1)!.frames).toBeGreaterThan(0);
+    s.advance(300);
+    s.hold.tick();
+    expect(panel.seqs()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(next).toBe(7);
+  });
+
+  it('releases before the held bytes pass half the tab cap, so the cap never evicts a held frame', () => {
+    // 1 MiB cap: half is 512 KiB; batches of 300 frames × 1 KiB (~310 KiB stored each).
+    const s = setup({ maxBytes: 1024 * 1024, maxHuskBytes: 0 });
+    const panel = new FakePanel();
+    s.hold.subscribe(TAB, panel);
+    const next = flood(s, 1, 40, 300, 1024);
+    expect(s.hold.isFlooding(TAB)).toBe(true);
+    // Released several times during the flood, each time before the held bytes passed half the cap.
+    expect(panel.seqs().length).toBeGreaterThan(20);
+    for (const x of panel.statuses()) expect(x.bytes).toBeLessThanOrEqual(512 * 1024);
+    s.advance(300);
+    s.hold.tick();
+    expect(panel.seqs()).toEqual(Array.from({ length: next - 1 }, (_, i) => i + 1));
+    expect(panel.frames()).toBe(12_000);
+    // Nothing reported lost: every frame was sent before the cap evicted it.
+    expect(panel.batches().flatMap((b) => b.items).filter((i) => i.type === 'dropped' || i.type === 'evicted')).toEqual([]);
+    expect(s.buffers.stats(TAB).evictedFrames).toBeGreaterThan(0); // the cap did evict, what was already sent
+  });
+
+  it('releases before the held events pass half the event cap', () => {
+    const s = setup({ maxEvents: 10_000, maxHuskBytes: 0 });
+    const panel = new FakePanel();
+    s.hold.subscribe(TAB, panel);
+    flood(s, 1, 30, 1000);
+    s.advance(300);
+    s.hold.tick();
+    expect(panel.frames()).toBe(30_000);
+    expect(panel.batches().flatMap((b) => b.items).some((i) => i.type === 'dropped')).toBe(false);
+  });
+
+  it('a panel that disconnects mid-hold gets every held batch once when it resubscribes from its cursor', () => {
+    const s = setup();
+    const panel = new FakePanel();
+    s.hold.subscribe(TAB, panel);
+    flood(s, 1, 2, 10); // live: seq 1, 2
+    let next = flood(s, 3, 6, 1000); // held: 3 … 8
+    // The port drops in the middle of a release: the panel got some of the held batches.
+    const firstPanelSeqs = panel.seqs();
+    panel.open = false;
+    s.hold.release(TAB, panel);
+    s.hold.unsubscribe(TAB, panel);
+    next = flood(s, next, 3, 1000); // 9 … 11 arrive while it is away
+    const again = new FakePanel();
+    s.hold.subscribe(TAB, again, panel.cursor());
+    const all = [...firstPanelSeqs, ...again.seqs()];
+    // Still flooding: the backlog came at once on subscribe, the hold goes on for what follows.
+    next = flood(s, next, 2, 1000);
+    s.advance(300);
+    s.hold.tick();
+    expect([...firstPanelSeqs, ...again.seqs()]).toEqual(Array.from({ length: next - 1 }, (_, i) => i + 1));
+    expect(all).toEqual(Array.from({ length: 11 }, (_, i) => i + 1));
+  });
+
+  it('a panel that disconnects in the middle of a split release resumes after the last message it got', () => {
+    const s = setup({ maxBatchEvents: 1000 }); // one relay batch of 1,000 frames per message
+    let accepted = 0;
+    const panel = new FakePanel();
+    const flaky: PanelSink = { post: (m) => (m.type === 'panel-batch' && ++accepted > 3 ? false : panel.post(m)) };
+    s.hold.subscribe(TAB, flaky);
+    accepted = 0;
+    const next = flood(s, 1, 8, 1000);
+    s.hold.release(TAB, flaky); // 3 of the 8 held go out, then the port is gone
+    s.hold.unsubscribe(TAB, flaky);
+    expect(panel.seqs()).toEqual([1, 2, 3]);
+    const again = new FakePanel();
+    s.hold.subscribe(TAB, again, panel.cursor());
+    expect([...panel.seqs(), ...again.seqs()]).toEqual(Array.from({ length: next - 1 }, (_, i) => i + 1));
+  });
+
+  it('two panels on one tab: each gets every batch once, in order, whatever the other asked for', () => {
+    const s = setup();
+    const a = new FakePanel();
+    const b = new FakePanel();
+    s.hold.subscribe(TAB, a);
+    let next = flood(s, 1, 2, 10);
+    s.hold.subscribe(TAB, b); // a late panel: the backlog
+    next = flood(s, next, 4, 1000);
+    s.hold.release(TAB, a); // only a asked
+    expect(a.seqs()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(b.seqs()).toEqual([1, 2]);
+    next = flood(s, next, 2, 1000);
+    s.advance(300);
+    s.hold.tick();
+    const every = Array.from({ length: next - 1 }, (_, i) => i + 1);
+    expect(a.seqs()).toEqual(every);
+    expect(b.seqs()).toEqual(every);
+  });
+
+  it('a panel opened during a flood gets the backlog at once, then holds', () => {
+    const s = setup();
+    let next = flood(s, 1, 5, 1000);
+    const panel = new FakePanel();
+    s.hold.subscribe(TAB, panel);
+    expect(panel.seqs()).toEqual([1, 2, 3, 4, 5]);
+    next = flood(s, next, 3, 1000);
+    expect(panel.seqs()).toEqual([1, 2, 3, 4, 5]);
+    expect(panel.statuses()[0]).toMatchObject({ frames: 1000 });
+    s.advance(300);
+    s.hold.tick();
+    expect(panel.seqs()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(next).toBe(9);
+  });
+
+  it('refused-frame reports are held like any item where a panel holds', () => {
+    const s = setup();
+    const panel = new FakePanel();
+    s.hold.subscribe(TAB, panel);
+    flood(s, 1, 3, 1000);
+    s.buffers.refuse(TAB, { ...batch(4, 5), documentId: 'other' }, 'not captured');
+    s.hold.forward(TAB, s.buffers.flushRefused(TAB));
+    expect(panel.batches()).toHaveLength(1); // the subscribe backlog only
+    s.advance(300);
+    s.hold.tick();
+    const types = panel.batches().flatMap((b) => b.items.map((i) => i.type));
+    expect(types).toEqual(['events', 'events', 'events', 'dropped']);
+  });
+});

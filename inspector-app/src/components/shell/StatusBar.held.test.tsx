@@ -1,0 +1,35 @@
+// @vitest-environment jsdom
+/**
+ * Issue 14 (the page keeps its frames with the panel open): under a flood the extension's
+ * background holds the tab's frames and says how many; the status bar shows the held count
+ * and a "Show now" action that asks the host for them, and clears once they have come.
+ */
+import { afterEach, expect, it } from 'vitest';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { App } from '../../App.js';
+import { isHostMessage } from '../../protocol/messages.js';
+import { MemoryTransport, type HostCapabilities } from '../../protocol/transport.js';
+import { inProcessWorker } from '../../worker/in-process.js';
+
+const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: false, theme: 'light', hostName: 'test' };
+afterEach(cleanup);
+
+it('shows the frames the host holds under a flood, asks for them on "Show now", and clears when none are held', async () => {
+  const transport = new MemoryTransport();
+  render(<App transport={transport} worker={inProcessWorker()} capabilities={capabilities} />);
+  expect(screen.queryByTestId('held-notice')).toBeNull();
+  act(() => transport.emit({ type: 'held', frames: 23_456, bytes: 24_000_000 }));
+  const notice = await screen.findByTestId('held-notice');
+  expect(notice.textContent).toContain('flood: 23,456 frames held in the extension — shown when it calms');
+  expect(notice.getAttribute('title')).toContain('22.9 MB');
+  act(() => screen.getByRole('button', { name: 'Show now' }).click());
+  expect(transport.sent).toContainEqual({ type: 'show-held' });
+  act(() => transport.emit({ type: 'held', frames: 0, bytes: 0 }));
+  await waitFor(() => expect(screen.queryByTestId('held-notice')).toBeNull());
+});
+
+it('validates held messages by shape', () => {
+  expect(isHostMessage({ type: 'held', frames: 3, bytes: 10 })).toBe(true);
+  expect(isHostMessage({ type: 'held', frames: -1, bytes: 10 })).toBe(false);
+  expect(isHostMessage({ type: 'held', frames: 3 })).toBe(false);
+});
