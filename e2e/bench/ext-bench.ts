@@ -37,7 +37,8 @@
  * --ext-dir DIR (default: dist/chrome, built if stale), --only-panel (only step 3, with the
  * extension, `--runs` times: the panel's long tasks and, from long animation frames, the
  * panel's script time by function), --profile (with --only-panel: a CPU profile of the
- * panel's threads, profile.ts; build unminified for names), --stream-no-panel (one more
+ * panel's threads, profile.ts; build unminified for names; --no-panel: the same stream with no
+ * panel open, what the capture path alone costs the extension's renderer), --stream-no-panel (one more
  * stream in the extension's context with no panel open: the capture path's cost alone — the
  * page's frames when sending ended and the CPU by thread — beside the runs with the panel and
  * without the extension).
@@ -223,6 +224,11 @@ interface StreamResult {
     /** The panel's script time in long animation frames, by function, heaviest first. */
     readonly loaf: readonly string[];
     readonly profile?: ThreadProfile[];
+    /**
+     * While sending, every poll (~250 ms): frames shown, and the frames the background held
+     * (the status bar's flood notice, flood-hold.ts), e.g. "1,200+4,000h": when frames came.
+     */
+    readonly timeline: readonly string[];
   };
 }
 
@@ -256,6 +262,14 @@ async function stream(context: BrowserContext, httpUrl: string, ext: { worker: W
       return m ? Number(m[1]) : 0;
     };
     const received = async () => (await page.evaluate('window.__received')) as number;
+    const held = async () => {
+      if (!panel) return 0;
+      // One read (the notice may go between two): its text or ''.
+      const text = (await panel.evaluate("document.querySelector('[data-testid=held-notice]')?.textContent ?? ''")) as string;
+      const m = /([\d,]+) frames? held/.exec(text);
+      return m ? Number(m[1]!.replace(/,/g, '')) : 0;
+    };
+    const timeline: string[] = [];
     const threadsFrom = browserPid && procAvailable() ? threadSnapshot(browserPid) : null;
     await page.evaluate('__connect()');
     let stats: Awaited<typeof bench.streamDone> | undefined;
@@ -273,6 +287,10 @@ async function stream(context: BrowserContext, httpUrl: string, ext: { worker: W
     const deadline = Date.now() + (SECONDS + 90) * 1000;
     while (Date.now() < deadline) {
       const [now, got] = [await shown(), await received()];
+      if (panel && !stats) {
+        const h = await held();
+        timeline.push(`${int(now)}${h ? `+${int(h)}h` : ''}`);
+      }
       const progress = panel ? now : got;
       if (progress !== last) [last, lastChange] = [progress, Date.now()];
       if (stats && shownAtEnd < 0) [shownAtEnd, pageAtEnd, endedAt] = [now, got, Date.now()];
@@ -287,7 +305,7 @@ async function stream(context: BrowserContext, httpUrl: string, ext: { worker: W
       const dropped = (await panel.getByTestId('dropped-count').count()) ? await panel.getByTestId('dropped-count').textContent() : null;
       const profile = profileWith ? await stopProfile(profileWith) : undefined;
       const probes = (await panel.evaluate('window.__bench')) as Probes;
-      panelResult = { shownAtEnd, shownFinal: last, drainMs, dropped, droppedCount: dropped ? Number(/(\d+)/.exec(dropped.replace(/,/g, ''))?.[1] ?? NaN) : 0, tasks: await longTasks(panel, fromPanel), loaf: loafScripts(probes, fromPanel, 8), ...(profile ? { profile } : {}) };
+      panelResult = { shownAtEnd, shownFinal: last, drainMs, dropped, droppedCount: dropped ? Number(/(\d+)/.exec(dropped.replace(/,/g, ''))?.[1] ?? NaN) : 0, tasks: await longTasks(panel, fromPanel), loaf: loafScripts(probes, fromPanel, 8), timeline, ...(profile ? { profile } : {}) };
     }
     const result: StreamResult = {
       sent: stats.sent,
@@ -324,7 +342,7 @@ const pageRatio = (pair: { on: StreamResult; off: StreamResult }) => pair.on.pag
 function pairText(on: StreamResult, off: StreamResult): string {
   const p = on.panel!;
   const cpu = on.threadsWhileSending.length ? `; panel CPU ${panelSeconds(on.threadsWhileSending).toFixed(2)} s while sending` : '';
-  return `page had ${int(on.pageAtEnd)} / ${int(off.pageAtEnd)} with the panel / without (${pageRatio({ on, off }).toFixed(2)})${cpu}; panel longest task ${ms(p.tasks.max)} (${p.tasks.over100} over 100 ms)`;
+  return `page had ${int(on.pageAtEnd)} / ${int(off.pageAtEnd)} with the panel / without (${pageRatio({ on, off }).toFixed(2)})${cpu}; panel longest task ${ms(p.tasks.max)} (${p.tasks.over100} over 100 ms); panel while sending, frames shown (+held): ${p.timeline.join(' ')}`;
 }
 
 function table(runs: readonly FloodRun[], cost: ScriptCost, pairs: readonly StreamPair[], machine: string, noPanel: StreamResult | null): string {
@@ -429,11 +447,20 @@ async function onlyPanel(): Promise<void> {
     const worker = await serviceWorker(extContext);
     const extensionId = new URL(worker.url()).host;
     for (let run = 1; run <= RUNS; run++) {
-      const r = await stream(extContext, server.httpUrl, { worker, extensionId }, withBrowser.child.pid!, flag('--profile') ? browser : undefined);
-      const p = r.panel!;
+      const r = await stream(extContext, server.httpUrl, { worker, extensionId, noPanel: flag('--no-panel') }, withBrowser.child.pid!, flag('--profile') ? browser : undefined);
+      if (!r.panel) {
+        console.log(`run ${run} without a panel (load average ${os.loadavg()[0]!.toFixed(1)}): page had ${int(r.pageAtEnd)} of ${int(r.sent)} when sending ended; extension renderer (no panel) while sending: ${panelSeconds(r.threadsWhileSending).toFixed(2)} s`);
+        console.log(`  CPU while sending (${r.sendSeconds.toFixed(1)} s), by process / thread: ${threadText(r.threadsWhileSending)}`);
+        continue;
+      }
+      const p = r.panel;
       console.log(`run ${run} (load average ${os.loadavg()[0]!.toFixed(1)}): page had ${int(r.pageAtEnd)} of ${int(r.sent)} when sending ended; panel ${int(p.shownFinal)} (${int(p.droppedCount)} lost), drained ${ms(p.drainMs)} after; panel tasks > 100 ms: ${p.tasks.over100}, > 50 ms: ${p.tasks.over50}, longest ${ms(p.tasks.max)}; page longest ${ms(r.page.max)}`);
       console.log(`  CPU while sending (${r.sendSeconds.toFixed(1)} s), by process / thread: ${threadText(r.threadsWhileSending)}`);
       console.log(`  panel CPU (extension renderer without its service worker): ${panelCpuText(r, p)}`);
+      console.log(`  panel while sending, every poll: frames shown (+held in the background): ${p.timeline.join(' ')}`);
+      // Test builds (build-ext.ts --test-build) expose the background's flood hold: why held frames went out.
+      const releases = await worker.evaluate('globalThis.wirescopeHold ? JSON.stringify({ ...wirescopeHold.releases, recent: wirescopeHold.recentReleases.splice(0) }) : ""');
+      if (releases) console.log(`  flood hold releases (test build): ${String(releases)}`);
       console.log(`  panel script time in long animation frames:\n    ${p.loaf.join('\n    ') || '(none)'}`);
       for (const t of p.profile ?? []) {
         console.log(`  profile ${t.thread}: ${ms(t.busyMs)} busy; by self time: ${t.self.slice(0, 10).map((row) => `${row.fn} ${ms(row.selfMs)}`).join('; ')}`);

@@ -100,14 +100,36 @@ describe('FloodHold', () => {
     expect(panel.seqs().at(-1)).toBe(next);
   });
 
-  it('releases when a batch under the rule arrives (the rate fell back), the new batch after the held ones', () => {
+  it('releases once the rate has fallen well under the rule over a second, the new batches after the held ones', () => {
     const s = setup();
     const panel = new FakePanel();
     s.hold.subscribe(TAB, panel);
-    const next = flood(s, 1, 5, 1000);
+    let next = flood(s, 1, 5, 1000);
+    // 400 frames/s from now on (batches every 100 ms, so the calm timer never fires).
+    next = flood(s, next, 5, 40);
+    expect(panel.seqs()).toEqual([]); // the flood's batches are still within the last second
+    next = flood(s, next, 6, 40);
+    expect(panel.seqs()).toEqual(Array.from({ length: next - 1 }, (_, i) => i + 1));
+    expect(s.hold.isFlooding(TAB)).toBe(false);
+  });
+
+  it("a starved page's bursts (gaps under 300 ms, quiet batches between) do not end the hold", () => {
+    const s = setup();
+    const panel = new FakePanel();
+    s.hold.subscribe(TAB, panel);
+    let seq = 1;
+    for (let i = 0; i < 10; i++) {
+      s.hold.ingest(TAB, batch(seq++, 1500)); // a burst
+      s.advance(250);
+      expect(s.hold.tick()).not.toBeNull();
+      s.hold.ingest(TAB, batch(seq++, 20)); // a trickle
+      s.advance(250);
+      expect(s.hold.tick()).not.toBeNull();
+    }
+    expect(panel.seqs()).toEqual([]);
     s.advance(300);
-    s.hold.ingest(TAB, batch(next, 5));
-    expect(panel.seqs()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(s.hold.tick()).toBeNull();
+    expect(panel.seqs()).toEqual(Array.from({ length: seq - 1 }, (_, i) => i + 1));
   });
 
   it('sends what is held on request and holds again while the flood goes on', () => {
@@ -127,16 +149,17 @@ describe('FloodHold', () => {
     expect(next).toBe(7);
   });
 
-  it('releases before the held bytes pass half the tab cap, so the cap never evicts a held frame', () => {
-    // 1 MiB cap: half is 512 KiB; batches of 300 frames × 1 KiB (~310 KiB stored each).
+  it('releases before the held bytes would pass the tab cap, so the cap never evicts a held frame', () => {
+    // 1 MiB cap; batches of 300 frames × 1 KiB (~310 KiB stored each): 3 fit.
     const s = setup({ maxBytes: 1024 * 1024, maxHuskBytes: 0 });
     const panel = new FakePanel();
     s.hold.subscribe(TAB, panel);
     const next = flood(s, 1, 40, 300, 1024);
     expect(s.hold.isFlooding(TAB)).toBe(true);
-    // Released several times during the flood, each time before the held bytes passed half the cap.
-    expect(panel.seqs().length).toBeGreaterThan(20);
-    for (const x of panel.statuses()) expect(x.bytes).toBeLessThanOrEqual(512 * 1024);
+    // Released every 3 batches during the flood, each time before the held bytes passed the cap.
+    expect(panel.seqs().length).toBeGreaterThan(30);
+    for (const x of panel.statuses()) expect(x.bytes).toBeLessThanOrEqual(1024 * 1024);
+    expect(s.hold.releases.cap).toBeGreaterThan(10);
     s.advance(300);
     s.hold.tick();
     expect(panel.seqs()).toEqual(Array.from({ length: next - 1 }, (_, i) => i + 1));
@@ -146,7 +169,7 @@ describe('FloodHold', () => {
     expect(s.buffers.stats(TAB).evictedFrames).toBeGreaterThan(0); // the cap did evict, what was already sent
   });
 
-  it('releases before the held events pass half the event cap', () => {
+  it('releases before the held events would pass the event cap', () => {
     const s = setup({ maxEvents: 10_000, maxHuskBytes: 0 });
     const panel = new FakePanel();
     s.hold.subscribe(TAB, panel);
@@ -242,5 +265,20 @@ describe('FloodHold', () => {
     s.hold.tick();
     const types = panel.batches().flatMap((b) => b.items.map((i) => i.type));
     expect(types).toEqual(['events', 'events', 'events', 'dropped']);
+  });
+});
+
+describe('FloodHold at the start of a flood', () => {
+  it('holds from the first batch over the rule, although the last second has not seen the rate yet', () => {
+    const s = setup();
+    const panel = new FakePanel();
+    s.hold.subscribe(TAB, panel);
+    s.hold.ingest(TAB, batch(1, 600)); // over the rule, under the calm rate over a second
+    expect(s.hold.tick()).not.toBeNull();
+    s.advance(100);
+    s.hold.ingest(TAB, batch(2, 300));
+    expect(s.hold.tick()).not.toBeNull();
+    expect(panel.seqs()).toEqual([]);
+    expect(panel.statuses()[0]).toMatchObject({ frames: 600 });
   });
 });

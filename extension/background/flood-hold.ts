@@ -7,12 +7,12 @@
  * `panel-held` status instead (at most every `statusMs`). What a panel is owed is exactly the
  * tab's items after the last cursor it was sent, so the held batches go out as the backlog
  * path sends them (split by size, in order, with loss accounting), never twice, never skipped:
- * - when the flood calms (the rule no longer holds over `windowMs`; a timer checks `calmMs`
- *   after the last batch),
+ * - when the flood calms (no batch for `calmMs`, or the rate fell well under the rule over
+ *   `calmWindowMs`; a timer checks),
  * - when the panel asks (`panel-release`, the status bar's "Show now"),
  * - before the held items could be evicted: when the next batch would take what one panel is
- *   owed over `releaseShare` of the tab's byte or event cap (the cap evicts oldest first, so
- *   items held below it are never evicted).
+ *   owed over the tab's byte or event cap (checked before the batch is stored; the cap
+ *   evicts oldest first, so items held within it are never evicted).
  * A panel that disconnects mid-hold resubscribes with the cursor of what it received and gets
  * the rest from the buffer. Pure: no browser API; main.ts posts and keeps the timer.
  */
@@ -20,23 +20,36 @@ import type { PanelBatch, PanelCursor, PanelHeld, PanelMessage, RelayBatch } fro
 import { TabBuffers } from './tab-buffers.js';
 
 export interface FloodRule {
-  /** Over this many frames, or bytes, taken in within `windowMs` is a flood. */
+  /** Over this many frames, or bytes, taken in within `windowMs` starts a flood. */
   readonly frames: number;
   readonly bytes: number;
   readonly windowMs: number;
-  /** Without a batch for this long, a flood has calmed (the held items go out). */
+  /**
+   * A flood goes on until fewer than `calmShare` of that rate arrived over the longer
+   * `calmWindowMs`, or no batch came for `calmMs`. The longer window and the lower rate keep a
+   * page that is itself starved of CPU (it then takes its frames in bursts) from looking calm
+   * between bursts: each false calm would hand the panel a burst to take in mid-flood.
+   */
+  readonly calmWindowMs: number;
+  readonly calmShare: number;
   readonly calmMs: number;
   /** At most one `panel-held` status per panel this often. */
   readonly statusMs: number;
-  /** Released before what a panel is owed passes this share of the tab's byte or event cap. */
+  /**
+   * Released before what a panel is owed plus the next batch would pass this share of the
+   * tab's byte or event cap. The check comes before the batch is stored and the cap evicts
+   * oldest first, so at 1 no held item is ever evicted; a 3 s flood of 1 KB frames at
+   * 10,000/s (28 MiB) then waits whole instead of half of it going out mid-flood.
+   */
   readonly releaseShare: number;
 }
 
 /**
  * 2,000 frames/s (the decode worker's flood rate, flood-deferral.ts) or 32 MiB/s: the hook
  * coalesces to a batch per 100 ms under a flood, so a 250 ms window sees 2 or 3 of them.
+ * Calm: under 1,000 frames/s (and 16 MiB/s) over a second, or no batch for 300 ms.
  */
-export const DEFAULT_FLOOD_RULE: FloodRule = { frames: 500, bytes: 8 * 1024 * 1024, windowMs: 250, calmMs: 300, statusMs: 500, releaseShare: 0.5 };
+export const DEFAULT_FLOOD_RULE: FloodRule = { frames: 500, bytes: 8 * 1024 * 1024, windowMs: 250, calmWindowMs: 1000, calmShare: 0.5, calmMs: 300, statusMs: 500, releaseShare: 1 };
 
 /** Where held batches go: a panel port (false when it is gone). */
 export interface PanelSink {
@@ -61,14 +74,22 @@ interface Arrival {
 
 interface TabFlow {
   readonly panels: Map<PanelSink, PanelState>;
-  /** Batches taken in within the last `windowMs`, oldest first. */
+  /** Batches taken in within the last `calmWindowMs` (at least `windowMs`), oldest first. */
   arrivals: Arrival[];
   lastBatchAt: number;
   flooding: boolean;
+  /** When the current flood started (the rate test for calm needs a whole `calmWindowMs` of it). */
+  floodSince: number;
 }
+
+/** Why held items went out (diagnostics: a release during a flood costs the page its CPU). */
+export type ReleaseReason = 'calm' | 'rate' | 'request' | 'cap';
 
 export class FloodHold {
   private readonly tabs = new Map<number, TabFlow>();
+  /** Releases so far by reason, and the newest few (for tests and diagnostics: test builds expose them). */
+  readonly releases: Record<ReleaseReason, number> = { calm: 0, rate: 0, request: 0, cap: 0 };
+  readonly recentReleases: { reason: ReleaseReason; frames: number; sinceBatchMs: number }[] = [];
   readonly rule: FloodRule;
 
   constructor(
@@ -96,7 +117,7 @@ export class FloodHold {
   /** The panel asked for what is held ("Show now"): it gets it, and the hold goes on if the flood does. */
   release(tabId: number, sink: PanelSink): void {
     const state = this.tabs.get(tabId)?.panels.get(sink);
-    if (state?.holding) this.releasePanel(tabId, sink, state, this.tabs.get(tabId)!.flooding);
+    if (state?.holding) this.releasePanel(tabId, sink, state, this.tabs.get(tabId)!.flooding, 'request');
   }
 
   /** A relay batch from a tab: stored in the buffer, then posted live or held per panel. */
@@ -105,11 +126,12 @@ export class FloodHold {
     const incoming = TabBuffers.incomingSize(batch);
     const t = this.now();
     // Before it is stored: what a held panel is owed must stay clear of the cap's evictions.
-    for (const [sink, state] of flow.panels) if (state.holding && this.wouldPassCap(tabId, state, incoming)) this.releasePanel(tabId, sink, state, true);
+    for (const [sink, state] of flow.panels) if (state.holding && this.wouldPassCap(tabId, state, incoming)) this.releasePanel(tabId, sink, state, true, 'cap');
     const out = this.buffers.ingest(tabId, batch);
     flow.arrivals.push({ time: t, frames: incoming.frames, bytes: incoming.bytes });
     flow.lastBatchAt = t;
-    flow.flooding = this.overRule(flow, t);
+    if (!flow.flooding && this.overRule(flow, t)) [flow.flooding, flow.floodSince] = [true, t];
+    else if (flow.flooding) flow.flooding = !this.calmed(flow, t);
     this.forward(tabId, out);
   }
 
@@ -126,7 +148,7 @@ export class FloodHold {
         continue;
       }
       if (!flow.flooding) {
-        this.releasePanel(tabId, sink, state, false);
+        this.releasePanel(tabId, sink, state, false, 'rate');
         continue;
       }
       state.holding = true;
@@ -144,9 +166,9 @@ export class FloodHold {
     let next: number | null = null;
     for (const [tabId, flow] of this.tabs) {
       if (!flow.flooding) continue;
-      flow.flooding = this.overRule(flow, t) && t - flow.lastBatchAt < this.rule.calmMs;
+      flow.flooding = !this.calmed(flow, t);
       if (!flow.flooding) {
-        for (const [sink, state] of flow.panels) if (state.holding) this.releasePanel(tabId, sink, state, false);
+        for (const [sink, state] of flow.panels) if (state.holding) this.releasePanel(tabId, sink, state, false, 'calm');
         continue;
       }
       const due = Math.max(1, flow.lastBatchAt + this.rule.calmMs - t);
@@ -167,22 +189,42 @@ export class FloodHold {
 
   private flow(tabId: number): TabFlow {
     let flow = this.tabs.get(tabId);
-    if (!flow) this.tabs.set(tabId, (flow = { panels: new Map(), arrivals: [], lastBatchAt: -Infinity, flooding: false }));
+    if (!flow) this.tabs.set(tabId, (flow = { panels: new Map(), arrivals: [], lastBatchAt: -Infinity, flooding: false, floodSince: -Infinity }));
     return flow;
   }
 
+  /** More than the rule's frames or bytes within `windowMs`: a flood starts. */
   private overRule(flow: TabFlow, t: number): boolean {
-    const since = t - this.rule.windowMs;
+    this.forget(flow, t);
+    const recent = this.sum(flow, t - this.rule.windowMs);
+    return recent.frames > this.rule.frames || recent.bytes > this.rule.bytes;
+  }
+
+  /** No batch for `calmMs`, or under `calmShare` of the rule's rate over `calmWindowMs`: a flood ends. */
+  private calmed(flow: TabFlow, t: number): boolean {
+    if (t - flow.lastBatchAt >= this.rule.calmMs) return true;
+    if (t - flow.floodSince < this.rule.calmWindowMs) return false;
+    this.forget(flow, t);
+    const perWindow = this.rule.calmWindowMs / this.rule.windowMs;
+    const recent = this.sum(flow, t - this.rule.calmWindowMs);
+    return recent.frames < this.rule.frames * perWindow * this.rule.calmShare && recent.bytes < this.rule.bytes * perWindow * this.rule.calmShare;
+  }
+
+  private forget(flow: TabFlow, t: number): void {
+    const keepFrom = t - Math.max(this.rule.windowMs, this.rule.calmWindowMs);
     let drop = 0;
-    while (drop < flow.arrivals.length && flow.arrivals[drop]!.time <= since) drop++;
+    while (drop < flow.arrivals.length && flow.arrivals[drop]!.time <= keepFrom) drop++;
     if (drop) flow.arrivals.splice(0, drop);
+  }
+
+  private sum(flow: TabFlow, after: number): { frames: number; bytes: number } {
     let frames = 0;
     let bytes = 0;
-    for (const a of flow.arrivals) {
-      frames += a.frames;
-      bytes += a.bytes;
+    for (let i = flow.arrivals.length - 1; i >= 0 && flow.arrivals[i]!.time > after; i--) {
+      frames += flow.arrivals[i]!.frames;
+      bytes += flow.arrivals[i]!.bytes;
     }
-    return frames > this.rule.frames || bytes > this.rule.bytes;
+    return { frames, bytes };
   }
 
   private wouldPassCap(tabId: number, state: PanelState, incoming: { bytes: number; events: number }): boolean {
@@ -193,7 +235,12 @@ export class FloodHold {
   }
 
   /** Posts what the panel is owed; while `stillFlooding` it holds again from there (status updated). */
-  private releasePanel(tabId: number, sink: PanelSink, state: PanelState, stillFlooding: boolean): void {
+  private releasePanel(tabId: number, sink: PanelSink, state: PanelState, stillFlooding: boolean, reason: ReleaseReason): void {
+    this.releases[reason]++;
+    const flow = this.tabs.get(tabId);
+    const frames = state.sent ? this.buffers.pendingAfter(tabId, state.sent).frames : 0;
+    this.recentReleases.push({ reason, frames, sinceBatchMs: flow ? Math.round(this.now() - flow.lastBatchAt) : -1 });
+    if (this.recentReleases.length > 20) this.recentReleases.shift();
     state.holding = false;
     if (!this.sendBacklog(tabId, sink, state, state.sent)) return;
     state.holding = stillFlooding;

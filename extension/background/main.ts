@@ -162,4 +162,8 @@ browser.tabs.onRemoved.addListener((tabId) => {
   hold.removeTab(tabId);
 });
 
-if (__TEST_HOOKS__) installTestHooks(browser);
+if (__TEST_HOOKS__) {
+  installTestHooks(browser);
+  // For e2e tests and benches on test builds: why held items went out.
+  (globalThis as unknown as { wirescopeHold: FloodHold }).wirescopeHold = hold;
+}
