@@ -282,3 +282,37 @@ describe('FloodHold at the start of a flood', () => {
     expect(panel.statuses()[0]).toMatchObject({ frames: 600 });
   });
 });
+
+describe('FloodHold and a page that stalls mid-flood', () => {
+  it('a flood back within a second of a 300 ms gap was not calm: the tab waits twice as long next time, up to 2.4 s, and 300 ms again after 10 s of quiet', () => {
+    const s = setup();
+    const panel = new FakePanel();
+    s.hold.subscribe(TAB, panel);
+    let next = flood(s, 1, 5, 1000);
+    s.advance(200); // 300 ms since the last batch
+    s.hold.tick();
+    expect(panel.seqs()).toHaveLength(5); // looked calm: released
+    next = flood(s, next, 3, 1000); // the flood was back 100 ms later
+    s.advance(200);
+    expect(s.hold.tick()).toBe(300); // 600 ms now: 300 more
+    expect(panel.seqs()).toHaveLength(5);
+    s.advance(300);
+    expect(s.hold.tick()).toBeNull();
+    expect(panel.seqs()).toHaveLength(8);
+    for (let round = 0; round < 4; round++) {
+      next = flood(s, next, 3, 1000);
+      s.advance(2400);
+      s.hold.tick();
+    }
+    next = flood(s, next, 3, 1000);
+    s.advance(2200);
+    expect(s.hold.tick()).toBe(100); // capped at 2.4 s
+    s.advance(100);
+    s.hold.tick();
+    s.advance(10_000);
+    next = flood(s, next, 3, 1000);
+    s.advance(200);
+    expect(s.hold.tick()).toBeNull(); // 300 ms again
+    expect(panel.seqs()).toEqual(Array.from({ length: next - 1 }, (_, i) => i + 1));
+  });
+});

@@ -7,8 +7,8 @@
  * `panel-held` status instead (at most every `statusMs`). What a panel is owed is exactly the
  * tab's items after the last cursor it was sent, so the held batches go out as the backlog
  * path sends them (split by size, in order, with loss accounting), never twice, never skipped:
- * - when the flood calms (no batch for `calmMs`, or the rate fell well under the rule over
- *   `calmWindowMs`; a timer checks),
+ * - when the flood calms (no batch for `calmMs` — longer for a page that stalls mid-flood —,
+ *   or the rate fell well under the rule over `calmWindowMs`; a timer checks),
  * - when the panel asks (`panel-release`, the status bar's "Show now"),
  * - before the held items could be evicted: when the next batch would take what one panel is
  *   owed over the tab's byte or event cap (checked before the batch is stored; the cap
@@ -33,6 +33,13 @@ export interface FloodRule {
   readonly calmWindowMs: number;
   readonly calmShare: number;
   readonly calmMs: number;
+  /**
+   * A page short of CPU stalls (no batch for a while) in the middle of its flood: a flood
+   * that starts again within `calmWindowMs` of looking calm was not calm, and the tab's gap
+   * for calm doubles, up to this; it is back at `calmMs` for a flood that starts after
+   * `calmWindowMs` × 10 of quiet.
+   */
+  readonly maxCalmMs: number;
   /** At most one `panel-held` status per panel this often. */
   readonly statusMs: number;
   /**
@@ -47,9 +54,10 @@ export interface FloodRule {
 /**
  * 2,000 frames/s (the decode worker's flood rate, flood-deferral.ts) or 32 MiB/s: the hook
  * coalesces to a batch per 100 ms under a flood, so a 250 ms window sees 2 or 3 of them.
- * Calm: under 1,000 frames/s (and 16 MiB/s) over a second, or no batch for 300 ms.
+ * Calm: under 1,000 frames/s (and 16 MiB/s) over a second, or no batch for 300 ms (longer for
+ * a tab whose flood came back right after such a gap: up to 2.4 s).
  */
-export const DEFAULT_FLOOD_RULE: FloodRule = { frames: 500, bytes: 8 * 1024 * 1024, windowMs: 250, calmWindowMs: 1000, calmShare: 0.5, calmMs: 300, statusMs: 500, releaseShare: 1 };
+export const DEFAULT_FLOOD_RULE: FloodRule = { frames: 500, bytes: 8 * 1024 * 1024, windowMs: 250, calmWindowMs: 1000, calmShare: 0.5, calmMs: 300, maxCalmMs: 2400, statusMs: 500, releaseShare: 1 };
 
 /** Where held batches go: a panel port (false when it is gone). */
 export interface PanelSink {
@@ -80,6 +88,9 @@ interface TabFlow {
   flooding: boolean;
   /** When the current flood started (the rate test for calm needs a whole `calmWindowMs` of it). */
   floodSince: number;
+  /** When the last flood was found calm, and the gap without a batch that means calm for this tab now. */
+  calmedAt: number;
+  calmMs: number;
 }
 
 /** Why held items went out (diagnostics: a release during a flood costs the page its CPU). */
@@ -130,8 +141,8 @@ export class FloodHold {
     const out = this.buffers.ingest(tabId, batch);
     flow.arrivals.push({ time: t, frames: incoming.frames, bytes: incoming.bytes });
     flow.lastBatchAt = t;
-    if (!flow.flooding && this.overRule(flow, t)) [flow.flooding, flow.floodSince] = [true, t];
-    else if (flow.flooding) flow.flooding = !this.calmed(flow, t);
+    if (!flow.flooding && this.overRule(flow, t)) this.floodStarts(flow, t);
+    else if (flow.flooding && this.calmed(flow, t)) this.floodEnds(flow, t);
     this.forward(tabId, out);
   }
 
@@ -166,12 +177,12 @@ export class FloodHold {
     let next: number | null = null;
     for (const [tabId, flow] of this.tabs) {
       if (!flow.flooding) continue;
-      flow.flooding = !this.calmed(flow, t);
-      if (!flow.flooding) {
+      if (this.calmed(flow, t)) {
+        this.floodEnds(flow, t);
         for (const [sink, state] of flow.panels) if (state.holding) this.releasePanel(tabId, sink, state, false, 'calm');
         continue;
       }
-      const due = Math.max(1, flow.lastBatchAt + this.rule.calmMs - t);
+      const due = Math.max(1, flow.lastBatchAt + flow.calmMs - t);
       next = next === null ? due : Math.min(next, due);
     }
     return next;
@@ -189,8 +200,21 @@ export class FloodHold {
 
   private flow(tabId: number): TabFlow {
     let flow = this.tabs.get(tabId);
-    if (!flow) this.tabs.set(tabId, (flow = { panels: new Map(), arrivals: [], lastBatchAt: -Infinity, flooding: false, floodSince: -Infinity }));
+    if (!flow) this.tabs.set(tabId, (flow = { panels: new Map(), arrivals: [], lastBatchAt: -Infinity, flooding: false, floodSince: -Infinity, calmedAt: -Infinity, calmMs: this.rule.calmMs }));
     return flow;
+  }
+
+  private floodStarts(flow: TabFlow, t: number): void {
+    const since = t - flow.calmedAt;
+    if (since < this.rule.calmWindowMs) flow.calmMs = Math.min(flow.calmMs * 2, this.rule.maxCalmMs);
+    else if (since >= this.rule.calmWindowMs * 10) flow.calmMs = this.rule.calmMs;
+    flow.flooding = true;
+    flow.floodSince = t;
+  }
+
+  private floodEnds(flow: TabFlow, t: number): void {
+    flow.flooding = false;
+    flow.calmedAt = t;
   }
 
   /** More than the rule's frames or bytes within `windowMs`: a flood starts. */
@@ -202,8 +226,9 @@ export class FloodHold {
 
   /** No batch for `calmMs`, or under `calmShare` of the rule's rate over `calmWindowMs`: a flood ends. */
   private calmed(flow: TabFlow, t: number): boolean {
-    if (t - flow.lastBatchAt >= this.rule.calmMs) return true;
-    if (t - flow.floodSince < this.rule.calmWindowMs) return false;
+    if (t - flow.lastBatchAt >= flow.calmMs) return true;
+    // The rate test is for a stream that goes on, slower; a pause is the gap test's (a stalled page pauses).
+    if (t - flow.floodSince < this.rule.calmWindowMs || t - flow.lastBatchAt > this.rule.calmMs) return false;
     this.forget(flow, t);
     const perWindow = this.rule.calmWindowMs / this.rule.windowMs;
     const recent = this.sum(flow, t - this.rule.calmWindowMs);
