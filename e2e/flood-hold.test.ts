@@ -1,0 +1,172 @@
+/**
+ * Issue 14, the page keeps its frames with the panel open: under a flood the background
+ * holds the tab's frames instead of posting them to the panel (extension/background/
+ * flood-hold.ts), and the panel's status bar says so. In Chromium with the production build,
+ * a real page receives a flood (5,000 frames/s of 100 B, each starting with its index) until
+ * the test stops it. A spy on the panel's runtime port records what the background posted:
+ * - the status showed the hold ("flood: N frames held in the extension") and "Show now" got
+ *   the held frames out while the flood went on, after which the hold resumed;
+ * - after the flood every frame is in the panel exactly once, in order (indexes 0 … N-1),
+ *   every relay batch once (no seq twice), nothing reported lost, and the notice is gone.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { ensureExtensionBuild, launchChromiumWithExtension, newPageWithTabId, requireBrowser, type ChromiumWithExtension } from './support/ext-env.js';
+
+const PAGE = `<!doctype html><meta charset="utf-8"><title>flood</title><script>
+'use strict';
+window.__received = 0;
+window.__go = () => new Promise((resolve, reject) => {
+  const ws = new WebSocket('ws://' + location.host + '/flood');
+  ws.binaryType = 'arraybuffer';
+  ws.onmessage = () => { window.__received++; };
+  ws.onopen = () => resolve(true);
+  ws.onerror = () => reject(new Error('socket failed'));
+  window.__stop = () => ws.send('stop');
+});
+</script>`;
+
+/** Wraps the panel's runtime port (before any script of the panel runs) and records what the background posts on it. */
+const PORT_SPY = `(() => {
+  const g = globalThis;
+  g.__spy = { seqs: [], indexes: [], held: [], pending: 0, batches: 0 };
+  // Copied at once: the panel transfers a batch's bytes to its decode worker right after (detached).
+  const copyOf = (w) => w.blob ? w.blob : w.bytes ? new Uint8Array(w.bytes) : Uint8Array.from(atob(w.b64), (c) => c.charCodeAt(0));
+  const bytesOf = async (copy) => copy instanceof Blob ? new Uint8Array(await copy.arrayBuffer()) : copy;
+  const wrap = (runtime) => {
+    if (!runtime || !runtime.connect || runtime.__spied) return;
+    const connect = runtime.connect.bind(runtime);
+    runtime.__spied = true;
+    runtime.connect = (...args) => {
+      const port = connect(...args);
+      let chain = Promise.resolve();
+      port.onMessage.addListener((m) => {
+        if (m && m.type === 'panel-held') g.__spy.held.push(m.frames);
+        if (!m || m.type !== 'panel-batch') return;
+        g.__spy.batches++;
+        for (const item of m.items) {
+          if (item.type !== 'events') continue;
+          g.__spy.seqs.push(item.documentId + ':' + item.seq);
+          g.__spy.pending++;
+          const tableCopy = copyOf(item.frameTable);
+          const bytesCopy = copyOf(item.frameBytes);
+          chain = chain.then(async () => {
+            const rows = new Float64Array((await bytesOf(tableCopy)).slice().buffer);
+            const bytes = await bytesOf(bytesCopy);
+            let at = 0;
+            for (let r = 0; r * 4 + 3 < rows.length; r++) {
+              const length = rows[r * 4 + 3];
+              // Received frames (flag bit 1) carry the server's index; the page's own 'stop' is sent.
+              if (rows[r * 4 + 1] & 1) g.__spy.indexes.push(new DataView(bytes.buffer, bytes.byteOffset + at, 4).getUint32(0, true));
+              at += length;
+            }
+            g.__spy.pending--;
+          }).catch((e) => { g.__spy.errors = (g.__spy.errors || []).concat(String(e && e.stack || e)); });
+        }
+      });
+      return port;
+    };
+  };
+  wrap(g.chrome && g.chrome.runtime);
+  wrap(g.browser && g.browser.runtime);
+})()`;
+
+interface Spy {
+  seqs: string[];
+  indexes: number[];
+  held: number[];
+  pending: number;
+  batches: number;
+}
+
+const FRAME_SIZE = 100;
+const PER_TICK = 50; // every 10 ms: 5,000 frames/s
+
+let ext: ChromiumWithExtension;
+let server: http.Server;
+let url = '';
+/** Frames the server sent on the flood socket, and whether it is still sending. */
+const flood = { sent: 0, sending: false };
+
+beforeAll(async () => {
+  requireBrowser('chromium');
+  server = http.createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE));
+  const wss = new WebSocketServer({ server, perMessageDeflate: false });
+  wss.on('connection', (ws: WebSocket) => {
+    flood.sending = true;
+    const timer = setInterval(() => {
+      for (let i = 0; i < PER_TICK; i++) {
+        const frame = Buffer.alloc(FRAME_SIZE, flood.sent & 0xff);
+        frame.writeUInt32LE(flood.sent++, 0);
+        ws.send(frame, { binary: true });
+      }
+    }, 10);
+    const stop = () => {
+      clearInterval(timer);
+      flood.sending = false;
+    };
+    ws.on('message', stop);
+    ws.on('close', stop);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  ext = await launchChromiumWithExtension(await ensureExtensionBuild('chrome'));
+}, 90_000);
+
+afterAll(async () => {
+  await ext?.close();
+  server?.closeAllConnections();
+  await new Promise((r) => server?.close(r));
+});
+
+describe('flood hold in Chromium (dist/chrome)', () => {
+  it('holds a flood in the background, shows it in the status bar, "Show now" pulls it, and every frame arrives once, in order, after the flood', async () => {
+    const { page, tabId } = await newPageWithTabId(ext.worker, () => ext.context.newPage());
+    await page.goto(url);
+    const panel = await ext.context.newPage();
+    await panel.addInitScript(PORT_SPY);
+    await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
+    await panel.getByTestId('frame-count').waitFor({ timeout: 10_000 });
+    const spy = async () => (await panel.evaluate('({ seqs: __spy.seqs, indexes: __spy.indexes.length, held: __spy.held, pending: __spy.pending, batches: __spy.batches })')) as Omit<Spy, 'indexes'> & { indexes: number };
+    const heldShown = async () => (await panel.evaluate("document.querySelector('[data-testid=held-notice]')?.textContent ?? ''")) as string;
+
+    await page.evaluate('__go()');
+    // The hold shows in the status bar while the flood goes on.
+    let notice = '';
+    await expect.poll(async () => (notice = await heldShown()), { timeout: 15_000, interval: 100 }).toMatch(/^flood: [\d,]+ frames held in the extension — shown when it calms/);
+    expect(flood.sending).toBe(true);
+
+    // "Show now": the held frames come while the flood goes on, then the hold resumes.
+    const before = await spy();
+    const heldAtClick = Number(/flood: ([\d,]+) frames/.exec(notice)![1]!.replace(/,/g, ''));
+    await panel.getByRole('button', { name: 'Show now' }).click();
+    await expect.poll(async () => (await spy()).indexes, { timeout: 15_000, interval: 100 }).toBeGreaterThanOrEqual(before.indexes + heldAtClick);
+    expect(flood.sending).toBe(true);
+    await expect.poll(heldShown, { timeout: 15_000, interval: 100 }).toMatch(/^flood: [\d,]+ frames held/);
+
+    // The flood ends: every frame comes, once, in order.
+    await page.evaluate('__stop()');
+    await expect.poll(() => flood.sending).toBe(false);
+    const sent = flood.sent;
+    await expect.poll(async () => (await page.evaluate('__received')) as number, { timeout: 30_000 }).toBe(sent);
+    // Every frame the server sent, and the page's own 'stop'.
+    await expect.poll(async () => ((await panel.getByTestId('frame-count').textContent()) ?? '').replace(/,/g, ''), { timeout: 30_000 }).toBe(`${sent + 1} frames`);
+    await expect.poll(async () => (await spy()).pending, { timeout: 10_000 }).toBe(0);
+    const end = await spy();
+    expect(await panel.evaluate('__spy.errors ?? []')).toEqual([]);
+    const indexes = (await panel.evaluate('__spy.indexes')) as number[];
+    expect(indexes.length).toBe(sent);
+    const firstOutOfOrder = indexes.findIndex((v, i) => v !== i);
+    expect(firstOutOfOrder, `frame ${firstOutOfOrder} has index ${indexes[firstOutOfOrder]}`).toBe(-1);
+    expect(new Set(end.seqs).size).toBe(end.seqs.length);
+    // Many batches were held (the background posted statuses that counted up), and the last status cleared the notice.
+    expect(end.held.filter((n) => n > 0).length).toBeGreaterThan(1);
+    expect(end.held.at(-1)).toBe(0);
+    expect(await heldShown()).toBe('');
+    expect(await panel.getByTestId('dropped-count').count()).toBe(0);
+    await panel.close();
+    await page.close();
+  }, 120_000);
+});
