@@ -287,11 +287,10 @@ async function stream(context: BrowserContext, httpUrl: string, ext: { worker: W
     const deadline = Date.now() + (SECONDS + 90) * 1000;
     while (Date.now() < deadline) {
       const [now, got] = [await shown(), await received()];
-      if (panel && !stats) {
-        const h = await held();
-        timeline.push(`${int(now)}${h ? `+${int(h)}h` : ''}`);
-      }
-      const progress = panel ? now : got;
+      const h = await held();
+      if (panel && !stats) timeline.push(`${int(now)}${h ? `+${int(h)}h` : ''}`);
+      // Frames the background holds for the panel are progress too (they come when the flood calms).
+      const progress = panel ? now + h : got;
       if (progress !== last) [last, lastChange] = [progress, Date.now()];
       if (stats && shownAtEnd < 0) [shownAtEnd, pageAtEnd, endedAt] = [now, got, Date.now()];
       if (stats && (progress >= stats.sent || Date.now() - lastChange > 5000)) break;

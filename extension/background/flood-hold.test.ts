@@ -316,3 +316,33 @@ describe('FloodHold and a page that stalls mid-flood', () => {
     expect(panel.seqs()).toEqual(Array.from({ length: next - 1 }, (_, i) => i + 1));
   });
 });
+
+describe("FloodHold and a flood's first batch", () => {
+  /** `frames` frames whose times span `spanMs`. */
+  function timed(seq: number, frames: number, spanMs: number): RelayBatch {
+    const events = Array.from({ length: frames }, (_, i) => plainFrame(1, new Uint8Array(10), { direction: 'received', time: 1_700_000_000_000 + (i * spanMs) / Math.max(1, frames - 1) }));
+    return { type: 'relay-batch', documentId: 'doc', documentUrl: 'https://a.test/', isTopFrame: true, seq, ...wireCapture(events, 'bytes'), lostBatches: 0 };
+  }
+
+  it('a batch of 250 frames received within 25 ms (10,000 frames/s) starts the hold by itself: the flood is held from its first frame', () => {
+    const s = setup();
+    const panel = new FakePanel();
+    s.hold.subscribe(TAB, panel);
+    s.hold.ingest(TAB, timed(1, 250, 25));
+    expect(panel.seqs()).toEqual([]);
+    expect(panel.statuses()).toEqual([{ frames: 250, bytes: expect.any(Number) }]);
+    s.advance(300);
+    s.hold.tick();
+    expect(panel.seqs()).toEqual([1]);
+  });
+
+  it('a small batch, or one whose frames came slower than the rule, goes out live', () => {
+    const s = setup();
+    const panel = new FakePanel();
+    s.hold.subscribe(TAB, panel);
+    s.hold.ingest(TAB, timed(1, 99, 1)); // under 100 frames
+    s.advance(1000);
+    s.hold.ingest(TAB, timed(2, 400, 400)); // 1,000 frames/s
+    expect(panel.seqs()).toEqual([1, 2]);
+  });
+});

@@ -16,7 +16,7 @@
  * A panel that disconnects mid-hold resubscribes with the cursor of what it received and gets
  * the rest from the buffer. Pure: no browser API; main.ts posts and keeps the timer.
  */
-import type { PanelBatch, PanelCursor, PanelHeld, PanelMessage, RelayBatch } from '../shared/messages.js';
+import { FRAME_ROW_BYTES, type PanelBatch, type PanelCursor, type PanelHeld, type PanelMessage, type RelayBatch } from '../shared/messages.js';
 import { TabBuffers } from './tab-buffers.js';
 
 export interface FloodRule {
@@ -24,6 +24,13 @@ export interface FloodRule {
   readonly frames: number;
   readonly bytes: number;
   readonly windowMs: number;
+  /**
+   * A batch of at least this many frames whose own frames came at over the rule's rate (its
+   * frame table's first and last times) starts a flood by itself: the first batch of a flood
+   * is held too. Each frame let through costs the panel the most (its decoders and list are
+   * still cold: ~0.2 s of the panel's CPU for the first ~250 frames in bench:ext).
+   */
+  readonly burstFrames: number;
   /**
    * A flood goes on until fewer than `calmShare` of that rate arrived over the longer
    * `calmWindowMs`, or no batch came for `calmMs`. The longer window and the lower rate keep a
@@ -57,7 +64,7 @@ export interface FloodRule {
  * Calm: under 1,000 frames/s (and 16 MiB/s) over a second, or no batch for 300 ms (longer for
  * a tab whose flood came back right after such a gap: up to 2.4 s).
  */
-export const DEFAULT_FLOOD_RULE: FloodRule = { frames: 500, bytes: 8 * 1024 * 1024, windowMs: 250, calmWindowMs: 1000, calmShare: 0.5, calmMs: 300, maxCalmMs: 2400, statusMs: 500, releaseShare: 1 };
+export const DEFAULT_FLOOD_RULE: FloodRule = { frames: 500, bytes: 8 * 1024 * 1024, windowMs: 250, burstFrames: 100, calmWindowMs: 1000, calmShare: 0.5, calmMs: 300, maxCalmMs: 2400, statusMs: 500, releaseShare: 1 };
 
 /** Where held batches go: a panel port (false when it is gone). */
 export interface PanelSink {
@@ -141,7 +148,7 @@ export class FloodHold {
     const out = this.buffers.ingest(tabId, batch);
     flow.arrivals.push({ time: t, frames: incoming.frames, bytes: incoming.bytes });
     flow.lastBatchAt = t;
-    if (!flow.flooding && this.overRule(flow, t)) this.floodStarts(flow, t);
+    if (!flow.flooding && (this.overRule(flow, t) || this.isBurst(batch, incoming.frames))) this.floodStarts(flow, t);
     else if (flow.flooding && this.calmed(flow, t)) this.floodEnds(flow, t);
     this.forward(tabId, out);
   }
@@ -215,6 +222,16 @@ export class FloodHold {
   private floodEnds(flow: TabFlow, t: number): void {
     flow.flooding = false;
     flow.calmedAt = t;
+  }
+
+  /** A batch of `burstFrames` or more that took less time than the rule's rate allows them (frame times from its table). */
+  private isBurst(batch: RelayBatch, frames: number): boolean {
+    if (frames < this.rule.burstFrames || !('bytes' in batch.frameTable)) return false; // base64 tables (old Chrome): the window decides
+    const table = batch.frameTable.bytes;
+    const view = new DataView(table.buffer, table.byteOffset, table.byteLength);
+    const timeAt = (row: number): number => view.getFloat64(row * FRAME_ROW_BYTES + 2 * 8, true);
+    const spanMs = timeAt(frames - 1) - timeAt(0);
+    return spanMs >= 0 && spanMs * this.rule.frames < frames * this.rule.windowMs;
   }
 
   /** More than the rule's frames or bytes within `windowMs`: a flood starts. */
