@@ -283,6 +283,7 @@ async function stream(context: BrowserContext, httpUrl: string, ext: { worker: W
     let pageAtEnd = -1;
     let endedAt = 0;
     let last = 0;
+    let lastShown = 0;
     let lastChange = Date.now();
     const deadline = Date.now() + (SECONDS + 90) * 1000;
     while (Date.now() < deadline) {
@@ -292,8 +293,9 @@ async function stream(context: BrowserContext, httpUrl: string, ext: { worker: W
       // Frames the background holds for the panel are progress too (they come when the flood calms).
       const progress = panel ? now + h : got;
       if (progress !== last) [last, lastChange] = [progress, Date.now()];
+      lastShown = panel ? now : got;
       if (stats && shownAtEnd < 0) [shownAtEnd, pageAtEnd, endedAt] = [now, got, Date.now()];
-      if (stats && (progress >= stats.sent || Date.now() - lastChange > 5000)) break;
+      if (stats && (lastShown >= stats.sent || Date.now() - lastChange > 5000)) break;
       await sleep(250);
     }
     if (!stats) throw new Error('the stream never ended');
@@ -304,7 +306,7 @@ async function stream(context: BrowserContext, httpUrl: string, ext: { worker: W
       const dropped = (await panel.getByTestId('dropped-count').count()) ? await panel.getByTestId('dropped-count').textContent() : null;
       const profile = profileWith ? await stopProfile(profileWith) : undefined;
       const probes = (await panel.evaluate('window.__bench')) as Probes;
-      panelResult = { shownAtEnd, shownFinal: last, drainMs, dropped, droppedCount: dropped ? Number(/(\d+)/.exec(dropped.replace(/,/g, ''))?.[1] ?? NaN) : 0, tasks: await longTasks(panel, fromPanel), loaf: loafScripts(probes, fromPanel, 8), timeline, ...(profile ? { profile } : {}) };
+      panelResult = { shownAtEnd, shownFinal: lastShown, drainMs, dropped, droppedCount: dropped ? Number(/(\d+)/.exec(dropped.replace(/,/g, ''))?.[1] ?? NaN) : 0, tasks: await longTasks(panel, fromPanel), loaf: loafScripts(probes, fromPanel, 8), timeline, ...(profile ? { profile } : {}) };
     }
     const result: StreamResult = {
       sent: stats.sent,

@@ -16,7 +16,7 @@
  * A panel that disconnects mid-hold resubscribes with the cursor of what it received and gets
  * the rest from the buffer. Pure: no browser API; main.ts posts and keeps the timer.
  */
-import { FRAME_ROW_BYTES, type PanelBatch, type PanelCursor, type PanelHeld, type PanelMessage, type RelayBatch } from '../shared/messages.js';
+import { FRAME_ROW_BYTES, type PanelBatch, type PanelCursor, type PanelHeld, type PanelMessage, type RelayBatch, type WireBytes } from '../shared/messages.js';
 import { TabBuffers } from './tab-buffers.js';
 
 export interface FloodRule {
@@ -226,11 +226,8 @@ export class FloodHold {
 
   /** A batch of `burstFrames` or more that took less time than the rule's rate allows them (frame times from its table). */
   private isBurst(batch: RelayBatch, frames: number): boolean {
-    if (frames < this.rule.burstFrames || !('bytes' in batch.frameTable)) return false; // base64 tables (old Chrome): the window decides
-    const table = batch.frameTable.bytes;
-    const view = new DataView(table.buffer, table.byteOffset, table.byteLength);
-    const timeAt = (row: number): number => view.getFloat64(row * FRAME_ROW_BYTES + 2 * 8, true);
-    const spanMs = timeAt(frames - 1) - timeAt(0);
+    if (frames < this.rule.burstFrames) return false;
+    const spanMs = frameTime(batch.frameTable, frames - 1) - frameTime(batch.frameTable, 0);
     return spanMs >= 0 && spanMs * this.rule.frames < frames * this.rule.windowMs;
   }
 
@@ -306,6 +303,27 @@ export class FloodHold {
       state.statusShown = owed.frames > 0 || owed.bytes > 0;
     }
   }
+}
+
+/**
+ * The time column of row `row` of a frame table, without decoding the rest (a relay's first
+ * batch may be base64: it goes before the relay knows how bytes travel). NaN when unreadable.
+ */
+function frameTime(table: WireBytes, row: number): number {
+  const at = row * FRAME_ROW_BYTES + 2 * 8;
+  if ('bytes' in table) return at + 8 <= table.bytes.byteLength ? new DataView(table.bytes.buffer, table.bytes.byteOffset + at, 8).getFloat64(0, true) : NaN;
+  const from = Math.floor(at / 3) * 3;
+  const to = Math.ceil((at + 8) / 3) * 3;
+  let chunk: string;
+  try {
+    chunk = atob(table.b64.slice((from / 3) * 4, (to / 3) * 4));
+  } catch {
+    return NaN;
+  }
+  if (chunk.length < at + 8 - from) return NaN;
+  const bytes = new Uint8Array(8);
+  for (let i = 0; i < 8; i++) bytes[i] = chunk.charCodeAt(at - from + i);
+  return new DataView(bytes.buffer).getFloat64(0, true);
 }
 
 function cursorOf(batch: PanelBatch): PanelCursor {
