@@ -30,7 +30,10 @@
  *    (a buffered `longtask` PerformanceObserver added before any page script; target: none
  *    over 100 ms), and in the panel; from /proc, the CPU of every thread while sending, and
  *    the panel's (the extension renderer's threads but its service worker) while sending and
- *    until it held every frame, per frame.
+ *    until it held every frame, per frame; at each poll while sending, the frames the panel
+ *    showed and those the background held for it under a flood (its status bar's notice), and
+ *    on a test build (`--ext-dir dist/chrome-test`) why held frames went out (calm, rate,
+ *    request, cap).
  *
  * Flags: --write (the `bench:ext` section of docs/BENCHMARKS.md; --docs-root DIR writes
  * DIR/docs/BENCHMARKS.md instead), --messages N, --size N, --runs N, --rate N, --seconds N,
