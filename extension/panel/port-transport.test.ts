@@ -263,3 +263,18 @@ describe('PortTransport under a flood hold (issue 14)', () => {
     expect(got.map((m) => m.type)).toEqual(['hello', 'navigated', 'held']);
   });
 });
+
+describe('PortTransport: a held count does not outlive its port', () => {
+  it('clears the held count when the port drops (the new subscription gets what was held as its backlog)', () => {
+    const { ports, got, listen, timers } = setup();
+    listen();
+    ports[0]!.receive({ type: 'panel-held', frames: 500, bytes: 5000 });
+    ports[0]!.drop();
+    timers.runAll();
+    expect(got.filter((m) => m.type === 'held')).toEqual([
+      { type: 'held', frames: 500, bytes: 5000 },
+      { type: 'held', frames: 0, bytes: 0 },
+    ]);
+    expect(ports).toHaveLength(2);
+  });
+});

@@ -89,6 +89,8 @@ export class PortTransport implements Transport {
   private reconnectTimer: unknown = null;
   private pingTimer: unknown = null;
   private closed = false;
+  /** The last held count passed on was not 0 (a dropped port then clears it). */
+  private heldShown = false;
   /** Ports opened so far (1 + reconnects); for tests and diagnostics. */
   connections = 0;
 
@@ -208,8 +210,7 @@ export class PortTransport implements Transport {
     port.onMessage.addListener((message) => {
       if (port !== this.port) return;
       if (isPanelHeld(message)) {
-        this.inbox.push({ host: { type: 'held', frames: message.frames, bytes: message.bytes }, reading: false });
-        this.drain();
+        this.passHeld(message.frames, message.bytes);
         return;
       }
       if (!isPanelBatch(message)) return;
@@ -221,6 +222,8 @@ export class PortTransport implements Transport {
     port.onDisconnect.addListener(() => {
       if (port !== this.port) return;
       this.port = null;
+      // What the background held for this port comes to the next one as its backlog.
+      if (this.heldShown) this.passHeld(0, 0);
       this.stopPing();
       if (this.closed) return;
       const delay = this.delays[Math.min(this.attempts, this.delays.length - 1)] ?? 1000;
@@ -231,6 +234,13 @@ export class PortTransport implements Transport {
     this.stopPing();
     const pingMs = this.options.pingMs ?? 20_000;
     if (pingMs > 0) this.pingTimer = this.timers.setInterval(() => this.request({ type: 'panel-ping' }), pingMs);
+  }
+
+  /** The background's held count, in line with the items before it. */
+  private passHeld(frames: number, bytes: number): void {
+    this.heldShown = frames > 0 || bytes > 0;
+    this.inbox.push({ host: { type: 'held', frames, bytes }, reading: false });
+    this.drain();
   }
 
   private request(message: PanelRequest): void {
