@@ -5,6 +5,7 @@
  * dist/cli/compare-lane.js beside it (`npm run build:cli` writes both). Not in index.ts:
  * the rest of codecs/compare stays free of Node APIs.
  */
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { LanePool } from './lanes.js';
@@ -52,8 +53,12 @@ export const nodeLaneOpener = (script?: URL): OpenLane => (start) => {
 
 export const openNodeLane: OpenLane = nodeLaneOpener();
 
-/** min(2, availableParallelism) lanes of worker threads. */
-export const nodeLanes = (options: { readonly cores?: number; readonly script?: URL } = {}): LanePool => ({
-  open: nodeLaneOpener(options.script),
-  count: laneCount(options.cores ?? availableParallelism()),
-});
+/**
+ * min(2, availableParallelism) lanes of worker threads; one lane (no workers) when a bundle
+ * was built without its lane script (an older dist/cli): the comparison then runs as before.
+ */
+export const nodeLanes = (options: { readonly cores?: number; readonly script?: URL } = {}): LanePool => {
+  const bundled = options.script ?? (fromSource ? undefined : new URL('./compare-lane.js', import.meta.url));
+  const count = bundled && !existsSync(bundled) ? 1 : laneCount(options.cores ?? availableParallelism());
+  return { open: nodeLaneOpener(options.script), count };
+};
