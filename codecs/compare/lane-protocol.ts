@@ -8,9 +8,10 @@
 import type { Row } from './compare.js';
 import { LaneRunner, type Lane, type LaneSettings, type LaneStart } from './lane.js';
 import { packValue, unpackValue, type PackedValue } from './lane-value.js';
+import type { ValueFeatures } from './features.js';
 
 export type LaneRequest =
-  | { readonly type: 'start'; readonly packed: PackedValue; readonly settings: LaneSettings; readonly codecs: readonly string[] }
+  | { readonly type: 'start'; readonly packed: PackedValue; readonly features: ValueFeatures; readonly settings: LaneSettings; readonly codecs: readonly string[] }
   | { readonly type: 'measure'; readonly id: number; readonly codecs: readonly string[]; readonly keep: readonly string[] };
 
 export type LaneReply =
@@ -27,7 +28,8 @@ export function serveLane(post: (reply: LaneReply) => void, signal?: AbortSignal
   let chain: Promise<void> = Promise.resolve();
   return (request) => {
     if (request.type === 'start') {
-      runner = new LaneRunner(unpackValue(request.packed), request.settings, request.codecs);
+      // The sender's scan of the value (a plain object of counts) saves the lane a second one.
+      runner = new LaneRunner(unpackValue(request.packed), request.settings, request.codecs, request.features);
       return;
     }
     const { id, codecs, keep } = request;
@@ -76,7 +78,7 @@ export function portLane(port: LanePort, start: LaneStart): Lane {
     failed ??= reason;
     wake();
   });
-  port.post({ type: 'start', packed: packValue(start.value, start.features), settings: start.settings, codecs: start.codecs });
+  port.post({ type: 'start', packed: packValue(start.value, start.features), features: start.features, settings: start.settings, codecs: start.codecs });
   return {
     async *measure(codecs, options) {
       if (terminated) return;
