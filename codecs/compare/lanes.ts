@@ -25,6 +25,13 @@ export interface LanePool {
   readonly count: number;
   /** The size that makes a value large (default LANE_MIN_BYTES; tests pass 0 to put small values on lanes). */
   readonly minBytes?: number;
+  /**
+   * 'codec' (default): a lane takes one codec at a time, so json-joy's logical-clock codecs
+   * spread over both lanes (each lane builds its own model); 'model': a lane takes every
+   * queued json-joy codec sharing one model at once (one build per model, less balance).
+   * bench-1mb.ts `--group-by-model` measures the other plan (docs/BENCHMARKS.md).
+   */
+  readonly grouping?: 'codec' | 'model';
 }
 
 /** The first codec's encoding at or above this size makes a value large (lanes pay off; measured in docs/BENCHMARKS.md). */
@@ -78,10 +85,10 @@ export function compareOnLanes(value: unknown, features: ValueFeatures, codecs: 
     for (const lane of lanes) lane.terminate();
     return null;
   }
-  return runLanes(lanes, codecs, options);
+  return runLanes(lanes, codecs, options, pool.grouping ?? 'codec');
 }
 
-async function* runLanes(lanes: readonly Lane[], codecs: readonly Codec[], options: CompareOptions): AsyncGenerator<Row, void, undefined> {
+async function* runLanes(lanes: readonly Lane[], codecs: readonly Codec[], options: CompareOptions, grouping: 'codec' | 'model'): AsyncGenerator<Row, void, undefined> {
   const { signal } = options;
   const total = codecs.length;
   const rows: (Row | undefined)[] = new Array(total);
@@ -111,32 +118,46 @@ async function* runLanes(lanes: readonly Lane[], codecs: readonly Codec[], optio
     notify();
   };
 
-  /** The next codec for a lane holding `held`: the queue's head, or a same-phase codec sharing what it holds. */
-  const take = (held: ReadonlySet<string>): number | undefined => {
-    if (queue.length === 0) return undefined;
+  /**
+   * The next codecs for a lane holding `held`: the queue's head, or a same-phase codec sharing
+   * what it holds; under 'model' grouping, with every queued json-joy codec sharing its model.
+   */
+  const take = (held: ReadonlySet<string>): number[] => {
+    if (queue.length === 0) return [];
     const phase = phaseOf(codecs[queue[0]]);
-    let at = queue.findIndex((i) => phaseOf(codecs[i]) !== phase ? false : codecs[i].shares !== undefined && held.has(codecs[i].shares!));
+    let at = queue.findIndex((i) => phaseOf(codecs[i]) === phase && codecs[i].shares !== undefined && held.has(codecs[i].shares!));
     if (at < 0) at = 0;
-    return queue.splice(at, 1)[0];
+    const [first] = queue.splice(at, 1);
+    const share = codecs[first].shares;
+    if (grouping !== 'model' || phaseOf(codecs[first]) !== 'json-joy' || share === undefined) return [first];
+    const unit = [first];
+    for (let q = 0; q < queue.length; ) {
+      if (codecs[queue[q]].shares === share) unit.push(...queue.splice(q, 1));
+      else q++;
+    }
+    return unit;
   };
 
   const runLane = async (lane: Lane): Promise<void> => {
     const held = new Set<string>();
     for (;;) {
       if (stopped) return;
-      const i = take(held);
-      if (i === undefined) return;
-      const codec = codecs[i];
+      const unit = take(held);
+      if (unit.length === 0) return;
       const keep = [...new Set(queue.map((q) => codecs[q].shares).filter((s): s is string => s !== undefined))];
-      let row: Row | undefined;
+      let k = 0;
       try {
-        for await (const r of lane.measure([codec.name], { keep })) row = r;
+        for await (const row of lane.measure(unit.map((i) => codecs[i].name), { keep })) {
+          if (stopped) return;
+          if (k >= unit.length || row.codec !== codecs[unit[k]].name) throw new Error(`the lane answered ${row.codec} for ${codecs[unit[k]]?.name ?? 'nothing'}`);
+          finish(unit[k++], row);
+        }
         if (stopped) return;
-        if (!row) throw new Error('the lane ended without a row');
+        if (k < unit.length) throw new Error('the lane ended without a row');
       } catch (e) {
         if (stopped) return;
         lastReason = reasonOf(e);
-        finish(i, laneFailedRow(codec, lastReason));
+        for (; k < unit.length; k++) finish(unit[k], laneFailedRow(codecs[unit[k]], lastReason));
         lane.terminate();
         alive--;
         // No lane left: the codecs still queued cannot be measured; say why.
@@ -148,9 +169,8 @@ async function* runLanes(lanes: readonly Lane[], codecs: readonly Codec[], optio
         }
         return;
       }
-      if (codec.shares !== undefined) held.add(codec.shares);
+      for (const i of unit) if (codecs[i].shares !== undefined) held.add(codecs[i].shares!);
       for (const key of [...held]) if (!keep.includes(key)) held.delete(key);
-      finish(i, row);
     }
   };
 
