@@ -55,12 +55,13 @@ export async function runCompare(index: SpanIndex, nodeId: number, signal: Abort
     // Rows inside a nested value (worker/nested-nodes.ts) are not nodes of this index.
     if (!index.has(nodeId)) throw new Error('this node lies inside a nested value (tag 24, base64, a byte string of CBOR, …): select the string holding it to compare it');
     const value = index.value(nodeId);
-    let done = 0;
-    const generator = compareValue(value, { runs: 5, warmup: 1, budgetMs: BUDGET_MS, signal, lanes });
+    // Rows arrive in codec order; on two lanes later rows may finish first, and the
+    // progress counts every finished row (lanes.ts), so it runs ahead of the rows shown.
+    let finished = 0;
+    const generator = compareValue(value, { runs: 5, warmup: 1, budgetMs: BUDGET_MS, signal, lanes, onProgress: (p) => (finished = p.done) });
     for await (const row of generator) {
       rows.push(row);
-      done++;
-      sink.row(rowView(row), done, CODECS.length);
+      sink.row(rowView(row), Math.max(rows.length, finished), CODECS.length);
     }
     sink.end(signal.aborted, null, formatMarkdown(rows, title));
   } catch (e) {

@@ -39,6 +39,32 @@ describe('the Compare job on lanes', () => {
     expect(sizes(laned.rows)).toEqual(sizes(single.rows));
   });
 
+  it('each row carries the count of finished rows: ahead of the rows shown when a later row finished first', async () => {
+    // Lane 0 holds each row back 40 ms; lane 1's later rows finish meanwhile.
+    const open = (() => {
+      let id = 0;
+      return ((start) => {
+        const mine = id++;
+        const lane = clonedLane(start);
+        return {
+          async *measure(c, o) {
+            for await (const row of lane.measure(c, o)) {
+              if (mine === 0) await new Promise((r) => setTimeout(r, 40));
+              yield row;
+            }
+          },
+          terminate: () => lane.terminate(),
+        };
+      }) as OpenLane;
+    })();
+    const dones: number[] = [];
+    const { rows } = await compareRows({ open, count: 2, minBytes: 0 }, undefined, (done) => dones.push(done));
+    expect(dones).toHaveLength(rows.length);
+    expect(dones.at(-1)).toBe(rows.length);
+    dones.forEach((d, i) => expect(d).toBeGreaterThanOrEqual(i + 1));
+    expect(dones.some((d, i) => d > i + 1)).toBe(true);
+  });
+
   it('a cancel terminates the lanes: the run ends cancelled with no row after it', async () => {
     const ac = new AbortController();
     const terminated: number[] = [];
