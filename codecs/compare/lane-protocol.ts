@@ -12,7 +12,9 @@ import type { ValueFeatures } from './features.js';
 
 export type LaneRequest =
   | { readonly type: 'start'; readonly packed: PackedValue; readonly features: ValueFeatures; readonly settings: LaneSettings; readonly codecs: readonly string[] }
-  | { readonly type: 'measure'; readonly id: number; readonly codecs: readonly string[]; readonly keep: readonly string[] };
+  | { readonly type: 'measure'; readonly id: number; readonly codecs: readonly string[]; readonly keep: readonly string[] }
+  /** The comparison is over: drop the value and what was prepared (the worker waits for the next start). */
+  | { readonly type: 'release' };
 
 export type LaneReply =
   | { readonly type: 'row'; readonly id: number; readonly row: Row }
@@ -27,6 +29,13 @@ export function serveLane(post: (reply: LaneReply) => void, signal?: AbortSignal
   let runner: LaneRunner | null = null;
   let chain: Promise<void> = Promise.resolve();
   return (request) => {
+    if (request.type === 'release') {
+      // After the measures under way (none: the comparison ended), so queued work is not cut.
+      chain = chain.then(() => {
+        runner = null;
+      });
+      return;
+    }
     if (request.type === 'start') {
       // The sender's scan of the value (a plain object of counts) saves the lane a second one.
       runner = new LaneRunner(unpackValue(request.packed), request.settings, request.codecs, request.features);
@@ -53,6 +62,8 @@ export interface LanePort {
   /** Registers the one failure handler (the worker died or failed; the reason as text). */
   onFailure(handler: (reason: string) => void): void;
   terminate(): void;
+  /** Takes the worker back after a comparison that ended normally (lane-pool.ts); absent: it is terminated. */
+  release?(): void;
 }
 
 /** Sends the value (packed) to a started worker; throws when it cannot be cloned. */
@@ -99,6 +110,17 @@ export function portLane(port: LanePort, start: LaneStart): Lane {
       if (terminated) return;
       terminated = true;
       port.terminate();
+      wake();
+    },
+    release() {
+      if (terminated) return;
+      terminated = true;
+      if (failed || !port.release) {
+        port.terminate();
+      } else {
+        port.post({ type: 'release' });
+        port.release();
+      }
       wake();
     },
   };

@@ -32,6 +32,8 @@ export interface Lane {
   measure(codecs: readonly string[], options: LaneMeasureOptions): AsyncIterable<Row>;
   /** Stops the lane at once (a worker is terminated); no row follows. */
   terminate(): void;
+  /** The comparison ended normally: the lane may serve another (lane-pool.ts). Absent: terminate. */
+  release?(): void;
 }
 
 export interface LaneStart {

@@ -175,6 +175,7 @@ async function* runLanes(lanes: readonly Lane[], codecs: readonly Codec[], optio
   };
 
   const running = Promise.all(lanes.map(runLane));
+  let completed = false;
   try {
     for (let next = 0; next < total; ) {
       if (stopped || signal?.aborted) return;
@@ -187,9 +188,16 @@ async function* runLanes(lanes: readonly Lane[], codecs: readonly Codec[], optio
       await new Promise<void>((resolve) => (wake = resolve));
     }
     await running;
+    completed = !stopped;
   } finally {
-    // A consumer that stops early (break, abort) stops the lanes too.
     signal?.removeEventListener('abort', stopAll);
-    stopAll();
+    if (completed) {
+      // Every lane idle: a pool keeps them warm for the next comparison (lane-pool.ts).
+      stopped = true;
+      for (const lane of lanes) (lane.release ?? lane.terminate).call(lane);
+    } else {
+      // A consumer that stops early (break, abort) stops the lanes too.
+      stopAll();
+    }
   }
 }

@@ -8,10 +8,9 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { LanePool } from './lanes.js';
 import { laneCount } from './lanes.js';
-import type { OpenLane } from './lane.js';
-import { portLane, type LaneReply } from './lane-protocol.js';
+import type { LaneReply } from './lane-protocol.js';
+import { reusedLanes, type LaneWorker, type ReusedLanes } from './lane-pool.js';
 
 const fromSource = import.meta.url.endsWith('.ts');
 
@@ -29,36 +28,30 @@ function startWorker(script: URL | undefined): Worker {
   return new Worker(bootstrap, { eval: true, name });
 }
 
-/** Lanes from `script` (a bundled node-lane-worker.ts; bench-lane-bundle.ts), else as above. */
-export const nodeLaneOpener = (script?: URL): OpenLane => (start) => {
+/** A lane worker thread as the pool drives it (lane-pool.ts). */
+function nodeWorker(script: URL | undefined): LaneWorker {
   const worker = startWorker(script);
-  try {
-    return portLane(
-      {
-        post: (request) => worker.postMessage(request),
-        onReply: (handler) => worker.on('message', (reply: LaneReply) => handler(reply)),
-        onFailure: (handler) => {
-          worker.on('error', (e) => handler(`the lane failed: ${e.message}`));
-          worker.on('exit', (code) => handler(`the lane exited (code ${code})`));
-        },
-        terminate: () => void worker.terminate(),
-      },
-      start,
-    );
-  } catch (e) {
-    void worker.terminate();
-    throw e;
-  }
-};
-
-export const openNodeLane: OpenLane = nodeLaneOpener();
+  return {
+    post: (request) => worker.postMessage(request),
+    onReply: (handler) => worker.on('message', (reply: LaneReply) => handler(reply)),
+    onFailure: (handler) => {
+      worker.on('error', (e) => handler(`the lane failed: ${e.message}`));
+      worker.on('exit', (code) => handler(`the lane exited (code ${code})`));
+    },
+    terminate: () => void worker.terminate(),
+    // An idle lane keeps no process alive (the CLI exits after its comparison).
+    idle: () => worker.unref(),
+    busy: () => worker.ref(),
+  };
+}
 
 /**
- * min(2, availableParallelism) lanes of worker threads; one lane (no workers) when a bundle
- * was built without its lane script (an older dist/cli): the comparison then runs as before.
+ * min(2, availableParallelism) lanes of worker threads, kept between the comparisons of this
+ * pool (lane-pool.ts); one lane (no workers) when a bundle was built without its lane
+ * script (an older dist/cli): the comparison then runs as before.
  */
-export const nodeLanes = (options: { readonly cores?: number; readonly script?: URL } = {}): LanePool => {
+export const nodeLanes = (options: { readonly cores?: number; readonly script?: URL } = {}): ReusedLanes => {
   const bundled = options.script ?? (fromSource ? undefined : new URL('./compare-lane.js', import.meta.url));
   const count = bundled && !existsSync(bundled) ? 1 : laneCount(options.cores ?? availableParallelism());
-  return { open: nodeLaneOpener(options.script), count };
+  return reusedLanes(() => nodeWorker(options.script), count);
 };
