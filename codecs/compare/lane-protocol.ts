@@ -27,24 +27,34 @@ export type LaneReply =
  */
 export function serveLane(post: (reply: LaneReply) => void, signal?: AbortSignal): (request: LaneRequest) => void {
   let runner: LaneRunner | null = null;
+  let startError: string | null = null;
   let chain: Promise<void> = Promise.resolve();
   return (request) => {
+    // Every request in arrival order, each after the one before has finished.
     if (request.type === 'release') {
-      // After the measures under way (none: the comparison ended), so queued work is not cut.
       chain = chain.then(() => {
         runner = null;
       });
       return;
     }
     if (request.type === 'start') {
-      // The sender's scan of the value (a plain object of counts) saves the lane a second one.
-      runner = new LaneRunner(unpackValue(request.packed), request.settings, request.codecs, request.features);
+      chain = chain.then(() => {
+        try {
+          // The sender's scan of the value (a plain object of counts) saves the lane a second one.
+          runner = new LaneRunner(unpackValue(request.packed), request.settings, request.codecs, request.features);
+          startError = null;
+        } catch (e) {
+          // Kept for the measures that follow: each answers with it (a rejected chain would answer nothing).
+          runner = null;
+          startError = `the lane could not take the value: ${e instanceof Error ? e.message : String(e)}`;
+        }
+      });
       return;
     }
     const { id, codecs, keep } = request;
     chain = chain.then(async () => {
       try {
-        if (!runner) throw new Error('the lane has no value (no start message)');
+        if (!runner) throw new Error(startError ?? 'the lane has no value (no start message)');
         for await (const row of runner.measure(codecs, keep, signal)) post({ type: 'row', id, row });
         post({ type: 'done', id });
       } catch (e) {

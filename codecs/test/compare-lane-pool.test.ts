@@ -10,6 +10,7 @@ import { reusedLanes, type LaneWorker } from '../compare/lane-pool.js';
 import { serveLane, type LaneReply, type LaneRequest } from '../compare/lane-protocol.js';
 import { nodeLanes } from '../compare/node-lane.js';
 import { generateDocument } from '../bench/generate.js';
+import { scanValue as scanOf } from '../compare/features.js';
 
 /** An in-process worker speaking the protocol through structured clones; records what happened to it. */
 function fakeWorkers() {
@@ -90,4 +91,19 @@ describe('lanes kept between comparisons', () => {
     pool.endIdle();
     expect(pool.idleCount()).toBe(0);
   }, 60_000);
+});
+
+describe('the worker side of a lane (serveLane)', () => {
+  it('a value it cannot rebuild answers every measure with the reason; a later start works again', async () => {
+    const replies: LaneReply[] = [];
+    const handle = serveLane((r) => replies.push(r));
+    // A class instance listed at a path the value does not have: unpacking throws.
+    handle({ type: 'start', packed: { value: { a: 1 }, classes: [{ path: ['x', 'y'], kind: 'tag' }] }, features: scanOf({ a: 1 }), settings: { runs: 1, warmup: 0 }, codecs: ['json'] });
+    handle({ type: 'measure', id: 0, codecs: ['json'], keep: [] });
+    handle({ type: 'start', packed: { value: { a: 1 }, classes: [] }, features: scanOf({ a: 1 }), settings: { runs: 1, warmup: 0 }, codecs: ['json'] });
+    handle({ type: 'measure', id: 1, codecs: ['json'], keep: [] });
+    await expect.poll(() => replies.filter((r) => r.type !== 'row').length).toBe(2);
+    expect(replies[0]).toMatchObject({ type: 'error', id: 0, message: expect.stringMatching(/could not take the value/) });
+    expect(replies.slice(1).map((r) => r.type)).toEqual(['row', 'done']);
+  });
 });
