@@ -6,7 +6,9 @@ import type { SpanStore } from '../core/span-store.js';
  * (as the JSON walker's recordNode does): the root (node 0, a map) and one entry per part
  * read from the prefix, a zero-width key (the part's name, not on the wire) and its value
  * with the span of its bytes. socketio-walker.ts reads the prefix; these write what it read
- * in one block, the store grown once, every sibling link computed rather than patched.
+ * in one block, the store grown once, every sibling link computed rather than patched. (The
+ * common prefixes, `42[` and `451-/admin,12[` among them, are read and written by
+ * socketio-common-prefix.ts instead.)
  */
 
 /**
@@ -157,58 +159,3 @@ function writeEntry(i32: Int32Array, u8: Uint8Array, f64: Float64Array, at: numb
   f64[argAt + key] = nameLength;
   if (end !== start) f64[argAt + id] = end - start;
 }
-
-/**
- * Records what writeHeader records for a plain packet (`42[…`) read whole: the root
- * (node 0, expanded; or only marked expanded when `rootRecorded`), then `engine.io: "4"`,
- * `socket.io: "2"` and the `data` key, ids 1 to 5, in one go. Returns the key's id.
- */
-export function addPlainHeader(store: SpanStore, len: number, rootRecorded: boolean): number {
-  if (store.size + 6 > store.cap) store.growFor(2);
-  const c = store.cap;
-  const i32 = store.slabI32;
-  const u8 = store.slabU8;
-  const f64 = store.slabF64;
-  const start = store.i32At;
-  const end = start + c;
-  const parent = end + c;
-  const child = parent + c;
-  const next = child + c;
-  const kind = store.u8At;
-  if (rootRecorded) {
-    u8[kind + c] |= Flag.expanded;
-  } else {
-    i32[start] = 0;
-    i32[end] = len;
-    i32[parent] = -1;
-    i32[next] = -1;
-    u8[kind] = Kind.map;
-    u8[kind + c] = Flag.expanded;
-  }
-  i32[child] = 1;
-  store.size = 6;
-  // Nodes 1 to 5: keys 1, 3 and 5 (zero-width), values 2 and 4 with spans [0, 1) and [1, 2).
-  for (let n = 1; n <= 5; n++) {
-    i32[parent + n] = 0;
-    i32[child + n] = -1;
-    i32[next + n] = n + 1;
-  }
-  i32[next + 5] = -1;
-  i32[start + 1] = i32[end + 1] = 0;
-  i32[start + 2] = 0;
-  i32[end + 2] = 1;
-  i32[start + 3] = i32[end + 3] = 1;
-  i32[start + 4] = 1;
-  i32[end + 4] = 2;
-  i32[start + 5] = i32[end + 5] = 2;
-  u8[kind + 1] = u8[kind + 2] = u8[kind + 3] = u8[kind + 4] = u8[kind + 5] = Kind.text;
-  u8[kind + c + 1] = u8[kind + c + 3] = u8[kind + c + 5] = Flag.key;
-  const arg = store.f64At;
-  f64[arg + 1] = 9; // 'engine.io'
-  f64[arg + 2] = 1;
-  f64[arg + 3] = 9; // 'socket.io'
-  f64[arg + 4] = 1;
-  f64[arg + 5] = 4; // 'data'
-  return 5;
-}
-

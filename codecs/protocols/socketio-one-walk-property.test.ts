@@ -40,9 +40,12 @@ const packet = fc
   .record({
     engine: fc.constantFrom('0', '1', '2', '3', '4', '4', '4', '4', '5', '6', '7', 'x'),
     socket: fc.constantFrom('', '0', '1', '2', '2', '2', '3', '4', '5', '6', '9'),
-    attachments: fc.constantFrom('', '1-', '12-', '3'),
-    namespace: fc.constantFrom('', '', '/admin,', '/', '/a/b,', '/x'),
-    ack: fc.constantFrom('', '', '7', '123456'),
+    // The shapes the walker reads on its fast path (`4X`, `45N-`, `/ns,`, an ack id, then `[`
+    // or `{`) and their near misses, which the general path reads: no digit or no '-', a
+    // namespace without its comma or with a query, runs of digits at and past 15.
+    attachments: fc.constantFrom('', '', '1-', '12-', '3', '-', '123456789012345-', '1234567890123456-'),
+    namespace: fc.constantFrom('', '', '/admin,', '/', '/a/b,', '/x', '/,', '/ad?x=1,', '/ad?x', '/é,'),
+    ack: fc.constantFrom('', '', '7', '123456', '123456789012345', '1234567890123456', 'a', '1a'),
     payload: fc.option(payload, { nil: '' }),
   })
   .map((p) => utf8(p.engine + (p.engine === '4' ? p.socket + p.attachments + p.namespace + p.ack : '') + p.payload));
@@ -88,6 +91,40 @@ function expandEverything(index: SpanIndex): void {
   if (index.root >= 0) index.expandAll(index.root);
 }
 
+/**
+ * The prefixes the walker reads on its fast path (`4X`, `45N-`, `/ns,`, an ack id, then `[` or
+ * `{`) and their near misses, which it leaves to the general path: cut short, no comma, a
+ * query, a non-digit ack id, a string payload, 15 digits and 16.
+ */
+const FAST_PATH_EDGES = [
+  '4/',
+  '4/a,[]',
+  '45-',
+  '45-[]',
+  '451-/',
+  '451-/admin,12',
+  '451-/admin,12[',
+  '451-/admin,12["up",{"_placeholder":true,"num":0}]',
+  '42/chat,',
+  '42/chat,["m"]',
+  '42/chat["m"]',
+  '42/chat?x=1,["m"]',
+  '4213["ev"]',
+  '4213',
+  '4213x',
+  '421a["ev"]',
+  '40/admin,{"sid":"x"}',
+  '44/a,{"message":"no"}',
+  '44/a,"no"',
+  '46123456789012345-/b,123456789012345[1]',
+  '461234567890123456-[1]',
+  '421234567890123456[1]',
+  '42123456789012345[1]',
+  '43/a,9[]',
+  '47/a,[]',
+  '5/a,[]',
+];
+
 describe('Socket.IO walker: one walk equals the old two walks', () => {
   it('on generated packets, whole, truncated and mutated, at every depth', () => {
     fc.assert(
@@ -119,7 +156,7 @@ describe('Socket.IO walker: one walk equals the old two walks', () => {
   });
 
   it('on the hand-picked edges: errors at the payload start, in the prefix, past the end', () => {
-    const cases = ['4', '42', '42[', '42["', '42["a",', '42[1,2', '451-', '45x-[]', '451-/admin', '451-/admin,', '42/admin,7["ev"]', '0{"sid"', '2probe', '4hello', '40', '41', '42"x"', '43 []', '42[]]', '42["ev",{"a":1,"a":2}]', '42[[1],"ab', '451-/a,1[[1],"', '42[{"k":[2]},{"a":"x"} x'];
+    const cases = ['4', '42', '42[', '42["', '42["a",', '42[1,2', '451-', '45x-[]', '451-/admin', '451-/admin,', '42/admin,7["ev"]', '0{"sid"', '2probe', '4hello', '40', '41', '42"x"', '43 []', '42[]]', '42["ev",{"a":1,"a":2}]', '42[[1],"ab', '451-/a,1[[1],"', '42[{"k":[2]},{"a":"x"} x', ...FAST_PATH_EDGES];
     for (const c of cases) {
       for (const d of [0, 1, 2, Infinity]) {
         const bytes = utf8(c);

@@ -2,7 +2,8 @@ import { Flag, Kind } from '../core/kinds.js';
 import type { FormatWalker, SpanIndex } from '../core/span-index.js';
 import type { DecodeErrorCode } from '../core/errors.js';
 import { jsonWalker, walkJsonInto } from '../json/walker.js';
-import { ABSENT, addNode, addPlainHeader, writeHeader } from './socketio-header-nodes.js';
+import { addCommonHeader } from './socketio-common-prefix.js';
+import { ABSENT, addNode, writeHeader } from './socketio-header-nodes.js';
 import {
   PAYLOAD_EVENT,
   PAYLOAD_NONE,
@@ -92,6 +93,7 @@ const HEADER_NODES = 14;
 /** Socket.IO types up to CONNECT_ERROR carry no attachment count; EVENT's payload is an array whose first item names it. */
 const SOCKET_LAST_PLAIN = 4;
 const SOCKET_EVENT = 2;
+const SOCKET_BINARY_EVENT = 5;
 
 /** Whether `node` is one of the packet's own nodes (not the root, not in the payload). */
 function isHeader(index: SpanIndex, node: number): boolean {
@@ -115,29 +117,36 @@ function failPacket(index: SpanIndex, entries: number, headerEnd: number, code: 
 function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): void {
   const { bytes, store } = index;
   const len = bytes.length;
+  // Most packets are a message with a Socket.IO type and its JSON payload after at most an
+  // attachment count, a namespace and an ack id (`42[…`, `40{…`, `451-/admin,12[…`):
+  // read without the general prefix reader, the root and its header's nodes written in one
+  // go (socketio-common-prefix.ts); -1 for every other prefix. This function stays small
+  // for them (the JIT inlines it into the walker's entry); the rest is walkOtherPacket's.
+  const payloadStart = len > 1 && bytes[0] === 0x34 ? addCommonHeader(store, bytes, len, depth >= 1, rootRecorded) : -1;
+  if (payloadStart < 0) return walkOtherPacket(index, depth, rootRecorded);
+  const key = depth >= 1 ? store.size - 1 : -1;
+  const headerEnd = depth >= 1 ? store.size : 1;
+  const socket = bytes[1] - 0x30;
+  // An event's arguments are recorded a level deeper than the depth asks (the array's
+  // items), as reading the event name used to record them.
+  const isEvent = bytes[payloadStart] === 0x5b && (socket === SOCKET_EVENT || socket === SOCKET_BINARY_EVENT);
+  if (jsonPart(index, key, payloadStart, isEvent && depth === 1 ? 2 : depth, rootRecorded && depth > 1 ? depth - 1 : 0)) {
+    index.formatData = headerEnd * 2;
+  } else {
+    // The root's count of entries stays unset, as the general reader leaves it.
+    store.setArg(0, 0);
+    index.formatData = headerEnd * 2 + 1;
+  }
+}
+
+/** walkPacket for the prefixes the common path leaves: read whole first, then recorded. */
+function walkOtherPacket(index: SpanIndex, depth: number, rootRecorded: boolean): void {
+  const { bytes, store } = index;
+  const len = bytes.length;
   const record = depth >= 1;
   // A broken payload keeps only its own node (see jsonPart): when the root is expanded later,
   // that node is expanded too, as expanding a root read with its parts would reach it.
   const depthAfterError = rootRecorded && depth > 1 ? depth - 1 : 0;
-  // Most packets are a message with a Socket.IO type (not binary) and its JSON payload right
-  // after (`42[…`, `43[…`, `40{…`): read without the general prefix reader, the root and its
-  // header's nodes written in one go.
-  const socketDigit = len > 2 ? bytes[1] - 0x30 : -1;
-  const payloadByte = len > 2 ? bytes[2] : 0;
-  if (bytes[0] === 0x34 && socketDigit >= 0 && socketDigit <= SOCKET_LAST_PLAIN && (payloadByte === 0x5b || payloadByte === 0x7b)) {
-    let key = -1;
-    if (record) key = addPlainHeader(store, len, rootRecorded);
-    else if (!rootRecorded) addNode(store, Kind.map, 0, len, 0, 0, -1, -1);
-    const isEvent = payloadByte === 0x5b && socketDigit === SOCKET_EVENT;
-    const headerEnd = key + 1 > 1 ? key + 1 : 1;
-    if (!jsonPart(index, key, 2, isEvent && depth === 1 ? 2 : depth, depthAfterError)) {
-      index.formatData = headerEnd * 2 + 1;
-      return;
-    }
-    store.setArg(0, 3);
-    index.formatData = headerEnd * 2;
-    return;
-  }
   // What a walk that stops unexpectedly leaves: no header, failed.
   index.formatData = 3;
   if (len === 0 || bytes[0] < 0x30 || bytes[0] > 0x36) {
