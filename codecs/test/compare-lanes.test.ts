@@ -51,6 +51,11 @@ const values: [string, unknown][] = [
   ['a JSON document (json-joy builds models for it)', generateDocument(20_000)],
   ['bigints, bytes and a top-level array (json-joy and BSON refuse it)', [1n << 70n, { a: Uint8Array.of(1, 2, 3), b: -(1n << 66n) }, 1.5]],
   ['CBOR tags, MessagePack extensions, simple values, a Map, -0, NaN, own __proto__', withClasses()],
+  ['nested 1,500 levels deep (under MAX_DEPTH: codecs try it)', (() => {
+    let v: unknown = { leaf: new TaggedValue(1, 0) };
+    for (let i = 0; i < 1500; i++) v = i % 2 ? [v] : { k: v };
+    return v;
+  })()],
   ['duplicate map keys (every codec refuses)', { d: new EntriesMap([['k', new TaggedValue(9, 1)], ['k', 2]]) }],
 ];
 
