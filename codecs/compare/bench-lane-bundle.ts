@@ -6,13 +6,16 @@
  * comparison pays.
  */
 import { buildSync } from 'esbuild';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export function bundleLaneScript(): URL {
-  const out = join(mkdtempSync(join(tmpdir(), 'wirescope-lane-')), 'compare-lane.js');
+  const dir = mkdtempSync(join(tmpdir(), 'wirescope-lane-'));
+  const out = join(dir, 'compare-lane.js');
+  // The workers have loaded it long before the process ends.
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   buildSync({
     entryPoints: [fileURLToPath(new URL('./node-lane-worker.ts', import.meta.url))],
     bundle: true,

@@ -11,7 +11,7 @@ import { nodeLanes } from './node-lane.js';
 import { bundleLaneScript } from './bench-lane-bundle.js';
 import { cpuClock } from './timing.js';
 
-const rounds = Number(process.argv[2] ?? 2);
+const rounds = Math.max(1, Number(process.argv[2] ?? 2));
 const lanes = { ...nodeLanes({ script: bundleLaneScript() }), minBytes: 0 };
 const sizes = [64 << 10, 128 << 10, 256 << 10, 512 << 10, 1 << 20];
 
