@@ -5,6 +5,8 @@ import type { CompareArgs } from './args.js';
 import { compareSessionCommand } from './compare-session.js';
 import type { MachineInfo } from '../compare/session/report.js';
 import { schemaActuals } from '../compare/schema/actuals.js';
+import { nodeLanes } from '../compare/node-lane.js';
+import type { LanePool } from '../compare/lanes.js';
 
 export interface CompareResult {
   readonly stdout: string;
@@ -18,8 +20,16 @@ export interface CompareResult {
 /**
  * `wirescope compare`: the frame's value re-encoded in every codec — sizes, compressed
  * sizes, speed, losslessness — plus the frame's own key overhead. Progress goes to stderr.
+ * A large value is measured on two lanes (worker threads; compare/lanes.ts), a small one here.
  */
-export async function compare(raw: Uint8Array, args: CompareArgs, progress: (text: string) => void = () => {}, protoText?: string, machine?: MachineInfo): Promise<CompareResult> {
+export async function compare(
+  raw: Uint8Array,
+  args: CompareArgs,
+  progress: (text: string) => void = () => {},
+  protoText?: string,
+  machine?: MachineInfo,
+  lanes: LanePool = nodeLanes(),
+): Promise<CompareResult> {
   if (args.session) return compareSessionCommand(raw, args, progress, protoText, machine);
   if (args.proto !== null || args.message !== null) return { stdout: '', stderr: 'wirescope: --proto and --message need --session (they add a row to the session comparison)\n', code: 2 };
   if (args.connection !== null) return { stdout: '', stderr: 'wirescope: --connection needs --session (it picks a connection of a capture)\n', code: 2 };
@@ -47,6 +57,7 @@ export async function compare(raw: Uint8Array, args: CompareArgs, progress: (tex
     runs: args.runs,
     codecs: args.codecs ?? undefined,
     budgetMs: 200,
+    lanes,
     onProgress: (p) => progress(`compare: ${p.done}/${p.total} ${p.codec}\n`),
   });
   const keys = frame.format === 'cbor' || frame.format === 'msgpack' || frame.format === 'json' ? keyOverhead(frame.index) : null;

@@ -16,6 +16,7 @@ import { lostInRoundTrip } from './diff.js';
 import { scanValue, type ValueFeatures } from './features.js';
 import { time, type Timing } from './timing.js';
 import { releasePrepared } from './prepare-release.js';
+import { compareOnLanes, wantsLanes, type LanePool } from './lanes.js';
 
 interface RowBase {
   readonly codec: string;
@@ -89,9 +90,14 @@ export interface CompareOptions {
   readonly compress?: boolean;
   /** The timing clock (timing.ts; default performance.now). */
   readonly clock?: () => number;
+  /**
+   * Lanes for a large value (lanes.ts): its rows are measured in parallel there. Small
+   * values, codecs not from the registry and values a lane cannot receive keep one lane.
+   */
+  readonly lanes?: LanePool;
 }
 
-function resolveCodecs(list: CompareOptions['codecs']): Codec[] {
+export function resolveCodecs(list: CompareOptions['codecs']): Codec[] {
   if (!list) return [...CODECS];
   return list.map((c) => {
     if (typeof c !== 'string') return c;
@@ -109,7 +115,7 @@ const errorText = (e: unknown): string => {
 /** gzip = raw deflate + 18 bytes (compressed-size.ts; the tests check it against gzipSync and gunzip). */
 export { GZIP_FRAMING } from './compressed-size.js';
 
-const nextTick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+export const nextTick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 export const MAX_LISTED_PARTS = 8;
 
@@ -191,6 +197,13 @@ export async function* compareValue(value: unknown, options: CompareOptions = {}
   const features = scanValue(value);
   const cache: PrepareCache = new Map();
   const sizer = new CompressedSizer();
+  if (options.lanes && !options.signal?.aborted && wantsLanes(value, features, codecs, options.lanes, options.clock ?? ((): number => performance.now()))) {
+    const onLanes = compareOnLanes(value, features, codecs, options.lanes, options);
+    if (onLanes) {
+      yield* onLanes;
+      return;
+    }
+  }
   const total = codecs.length;
   let done = 0;
   if ((options.warmup ?? 1) > 0 && !(await warmTogether(codecs, value, features, cache, options))) return;
@@ -222,7 +235,7 @@ export const JOINT_WARMUP_MS = 250;
  * each codec's own warm-up call is enough and a joint phase would only add time (the
  * 1 MB budget). False when aborted.
  */
-async function warmTogether(codecs: readonly Codec[], value: unknown, features: ValueFeatures, cache: PrepareCache, options: CompareOptions): Promise<boolean> {
+export async function warmTogether(codecs: readonly Codec[], value: unknown, features: ValueFeatures, cache: PrepareCache, options: CompareOptions): Promise<boolean> {
   const { signal } = options;
   const now = options.clock ?? ((): number => performance.now());
   const ops: (() => unknown)[] = [];

@@ -9,6 +9,9 @@
  * - diff.ts     what a round trip lost
  * - timing.ts   median / min / max / ops/s of N runs after warm-up
  * - compare.ts  rows, the async-generator API, frames
+ * - lanes.ts    a large value on two lanes (lane.ts the seam, lane-protocol.ts the messages,
+ *               lane-value.ts the value sent exactly, lane-pool.ts lanes kept between
+ *               comparisons; Node worker threads in node-lane.ts, not exported here)
  * - keys.ts     key overhead and a schema-encoding estimate on a frame's own encoding
  * - format.ts   text, Markdown and JSON output
  */
@@ -33,5 +36,7 @@ export {
   type Row,
   type UnsupportedRow,
 } from './compare.js';
+export { LANE_MIN_BYTES, LANE_MIN_ENCODE_MS, laneCount, type LanePool } from './lanes.js';
+export { inProcessLane, type Lane, type OpenLane } from './lane.js';
 export { keyOverhead, type KeyOverhead, type KeyOverheadOptions, type KeyUse, type SchemaEstimate } from './keys.js';
 export { dashReasons, formatText, formatMarkdown, formatJson, formatKeyOverhead, losslessText, msText, opsText } from './format.js';

@@ -1,6 +1,8 @@
 import { CODECS, compareValue, formatMarkdown, isMeasured, type Row } from '../../../codecs/compare/index.js';
 import type { SpanIndex } from '../../../codecs/index.js';
 import type { CompareRowView } from './api.js';
+import type { LanePool } from '../../../codecs/compare/lanes.js';
+import { workerLanes } from './compare-lanes.js';
 
 /** Per-operation time budget: a 10 MB value still finishes each codec in about a second. */
 const BUDGET_MS = 300;
@@ -42,21 +44,24 @@ export interface CompareSink {
 
 /**
  * Runs the re-encode comparison of one node's value (the whole frame by default), a row per
- * codec, yielding to the worker's message loop between codecs so a cancel gets through.
+ * codec, yielding to the worker's message loop between codecs so a cancel gets through. A
+ * large value is measured on two lanes (nested workers: compare-lanes.ts); a cancel
+ * terminates them.
  */
-export async function runCompare(index: SpanIndex, nodeId: number, signal: AbortSignal, sink: CompareSink, title: string): Promise<void> {
+export async function runCompare(index: SpanIndex, nodeId: number, signal: AbortSignal, sink: CompareSink, title: string, lanes: LanePool = workerLanes()): Promise<void> {
   const rows: Row[] = [];
   try {
     if (index.error) throw new Error(`the frame does not decode: ${index.error.message}`);
     // Rows inside a nested value (worker/nested-nodes.ts) are not nodes of this index.
     if (!index.has(nodeId)) throw new Error('this node lies inside a nested value (tag 24, base64, a byte string of CBOR, …): select the string holding it to compare it');
     const value = index.value(nodeId);
-    let done = 0;
-    const generator = compareValue(value, { runs: 5, warmup: 1, budgetMs: BUDGET_MS, signal });
+    // Rows arrive in codec order; on two lanes later rows may finish first, and the
+    // progress counts every finished row (lanes.ts), so it runs ahead of the rows shown.
+    let finished = 0;
+    const generator = compareValue(value, { runs: 5, warmup: 1, budgetMs: BUDGET_MS, signal, lanes, onProgress: (p) => (finished = p.done) });
     for await (const row of generator) {
       rows.push(row);
-      done++;
-      sink.row(rowView(row), done, CODECS.length);
+      sink.row(rowView(row), Math.max(rows.length, finished), CODECS.length);
     }
     sink.end(signal.aborted, null, formatMarkdown(rows, title));
   } catch (e) {

@@ -1,0 +1,105 @@
+/**
+ * A comparison lane: a place that holds one value and measures codecs on it when asked —
+ * a worker thread (node-lane.ts), a nested Web Worker (inspector-app/src/worker/
+ * compare-lanes.ts), or this process (`inProcessLane`, for tests). lanes.ts hands codecs to
+ * two lanes from one queue. Pure: no worker API here.
+ *
+ * `LaneRunner` is what runs inside every lane: the same measureCodec as the single lane,
+ * with the lane's own prepare cache (a json-joy model is built once per lane and clock) and
+ * its own warm-up (each lane is a fresh isolate, so each warms its own codecs: warmTogether
+ * first, then every operation's own warm-up in timing.ts, as in compareValue).
+ */
+import { codecByName, type Codec, type PrepareCache } from './codecs.js';
+import { measureCodec, nextTick, warmTogether, type CompareOptions, type Row } from './compare.js';
+import { CompressedSizer } from './compressed-size.js';
+import { scanValue, type ValueFeatures } from './features.js';
+
+/** What a lane measures with (CompareOptions without what cannot cross to a worker). */
+export interface LaneSettings {
+  readonly runs?: number;
+  readonly warmup?: number;
+  readonly budgetMs?: number;
+  readonly compress?: boolean;
+}
+
+export interface LaneMeasureOptions {
+  /** Prepared values (CodecFamily `shares` keys) to keep after these codecs: codecs still queued need them. */
+  readonly keep: readonly string[];
+}
+
+export interface Lane {
+  /** A row per codec (registry names), in the order asked. Rejects when the lane fails or dies. */
+  measure(codecs: readonly string[], options: LaneMeasureOptions): AsyncIterable<Row>;
+  /** Stops the lane at once (a worker is terminated); no row follows. */
+  terminate(): void;
+  /** The comparison ended normally: the lane may serve another (lane-pool.ts). Absent: terminate. */
+  release?(): void;
+}
+
+export interface LaneStart {
+  readonly value: unknown;
+  readonly features: ValueFeatures;
+  readonly settings: LaneSettings;
+  /** Every codec of the comparison, in order (the joint warm-up's list). */
+  readonly codecs: readonly string[];
+}
+
+/** Opens a lane on a value; throws when the value cannot be sent (then the comparison keeps one lane). */
+export type OpenLane = (start: LaneStart) => Lane;
+
+function registryCodec(name: string): Codec {
+  const codec = codecByName(name);
+  if (!codec) throw new RangeError(`unknown codec ${name}`);
+  return codec;
+}
+
+/** The measuring side of a lane, over the value it received. */
+export class LaneRunner {
+  private readonly features: ValueFeatures;
+  private readonly cache: PrepareCache = new Map();
+  private readonly sizer = new CompressedSizer();
+  private warmed = false;
+
+  constructor(
+    private readonly value: unknown,
+    private readonly settings: LaneSettings,
+    private readonly codecs: readonly string[],
+    features?: ValueFeatures,
+  ) {
+    this.features = features ?? scanValue(value);
+  }
+
+  async *measure(names: readonly string[], keep: readonly string[], signal?: AbortSignal): AsyncGenerator<Row, void, undefined> {
+    const codecs = names.map(registryCodec);
+    const options: CompareOptions = { ...this.settings, signal };
+    if (!this.warmed) {
+      this.warmed = true;
+      if ((this.settings.warmup ?? 1) > 0 && !(await warmTogether(this.codecs.map(registryCodec), this.value, this.features, this.cache, options))) return;
+    }
+    for (const [i, codec] of codecs.entries()) {
+      if (signal?.aborted) return;
+      const row = measureCodec(codec, this.value, { ...options, features: this.features, cache: this.cache, sizer: this.sizer });
+      if (!row) return;
+      this.release(codecs.slice(i + 1), keep);
+      yield row;
+      await nextTick();
+    }
+  }
+
+  /** Drops prepared values no later codec of this call and nothing still queued shares (prepare-release.ts). */
+  private release(later: readonly Codec[], keep: readonly string[]): void {
+    const needed = new Set(keep);
+    for (const c of later) if (c.shares !== undefined) needed.add(c.shares);
+    for (const key of [...this.cache.keys()]) if (!needed.has(key)) this.cache.delete(key);
+  }
+}
+
+/** A lane in this process (tests; no isolate of its own, so timings share this one's JIT). */
+export const inProcessLane: OpenLane = (start) => {
+  const controller = new AbortController();
+  const runner = new LaneRunner(start.value, start.settings, start.codecs, start.features);
+  return {
+    measure: (codecs, options) => runner.measure(codecs, options.keep, controller.signal),
+    terminate: () => controller.abort(),
+  };
+};

@@ -1,0 +1,203 @@
+/**
+ * A large value compared on two lanes (issue 16 §1: the lead's decision). One comparison of
+ * a ~1 MB value is ~1 s of json-pack rows and ~5 s of json-joy rows on one thread, above
+ * json-joy's own floor; two lanes (workers) measure rows in parallel. Codecs are taken from
+ * one queue in the comparison's order, so both lanes work on the json-pack rows first and
+ * those are on screen first; a free lane prefers a queued codec of the same phase whose
+ * prepared value (a json-joy model: `Codec.shares`) it already holds. Rows are yielded in
+ * codec order (the Compare tab and the CLI show them as they come); progress counts rows
+ * as they finish, in any lane. An abort terminates every lane at once and yields nothing
+ * more. A lane that fails or dies turns the codec it was measuring into a "—" row that
+ * says why and takes no more; when no lane is left, the codecs still queued get such rows.
+ *
+ * Small values keep one lane (compareValue), whose timings are the most precise: lanes are
+ * used when the first codec's encoding is LANE_MIN_BYTES or more, or its encode took
+ * LANE_MIN_ENCODE_MS or more (one probe call). Pure: the lanes are passed in (lane.ts).
+ */
+import { MAX_DEPTH, codecByName, encodedSize, type Codec } from './codecs.js';
+import type { CompareOptions, Row, UnsupportedRow } from './compare.js';
+import type { ValueFeatures } from './features.js';
+import type { Lane, OpenLane } from './lane.js';
+
+export interface LanePool {
+  readonly open: OpenLane;
+  /** How many lanes to run (min(2, available cores) in the callers); fewer than 2 keeps one lane. */
+  readonly count: number;
+  /** The size that makes a value large (default LANE_MIN_BYTES; tests pass 0 to put small values on lanes). */
+  readonly minBytes?: number;
+  /**
+   * 'codec' (default): a lane takes one codec at a time, so json-joy's logical-clock codecs
+   * spread over both lanes (each lane builds its own model); 'model': a lane takes every
+   * queued json-joy codec sharing one model at once (one build per model, less balance).
+   * bench-1mb.ts `--group-by-model` measures the other plan (docs/BENCHMARKS.md).
+   */
+  readonly grouping?: 'codec' | 'model';
+}
+
+/** The first codec's encoding at or above this size makes a value large (lanes pay off; measured in docs/BENCHMARKS.md). */
+export const LANE_MIN_BYTES = 256 * 1024;
+/** …or its encode taking this long. */
+export const LANE_MIN_ENCODE_MS = 20;
+export const MAX_LANES = 2;
+
+/** min(MAX_LANES, cores): the callers pass their runtime's core count. */
+export const laneCount = (cores: number | undefined): number => Math.max(1, Math.min(MAX_LANES, Math.floor(cores ?? 1)));
+
+const phaseOf = (codec: Codec): 'json-pack' | 'json-joy' => (codec.family === 'json-joy' ? 'json-joy' : 'json-pack');
+
+/**
+ * Whether this comparison goes to lanes: enough lanes, every codec the registry's own (a
+ * lane rebuilds codecs by name), a value a lane can receive, and a large value.
+ */
+export function wantsLanes(value: unknown, features: ValueFeatures, codecs: readonly Codec[], pool: LanePool | undefined, clock: () => number): boolean {
+  if (!pool || pool.count < 2 || codecs.length < 2) return false;
+  if (codecs.some((c) => codecByName(c.name) !== c)) return false;
+  // Functions and the like cannot be cloned, and values this deep overflow a clone's recursion; every codec refuses both anyway.
+  if (features.unknowns > 0 || features.depth > MAX_DEPTH) return false;
+  const first = codecs.find((c) => c.represent(value, features) === null);
+  if (!first) return false;
+  try {
+    const prepared = first.prepare(value, features, new Map());
+    const t0 = clock();
+    const encoded = first.write(prepared);
+    return clock() - t0 >= LANE_MIN_ENCODE_MS || encodedSize(encoded) >= (pool.minBytes ?? LANE_MIN_BYTES);
+  } catch {
+    return false;
+  }
+}
+
+const reasonOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+function laneFailedRow(codec: Codec, reason: string): UnsupportedRow {
+  return { codec: codec.name, label: codec.label, family: codec.family, notes: [], unsupported: `not measured: the comparison lane stopped (${reason})` };
+}
+
+/**
+ * Rows of `codecs` measured on `pool`'s lanes, in codec order. Returns null (nothing
+ * started) when a lane cannot be opened: the caller then compares on one lane.
+ */
+export function compareOnLanes(value: unknown, features: ValueFeatures, codecs: readonly Codec[], pool: LanePool, options: CompareOptions): AsyncGenerator<Row, void, undefined> | null {
+  const lanes: Lane[] = [];
+  const start = { value, features, codecs: codecs.map((c) => c.name), settings: { runs: options.runs, warmup: options.warmup, budgetMs: options.budgetMs, compress: options.compress } };
+  try {
+    for (let i = 0; i < pool.count; i++) lanes.push(pool.open(start));
+  } catch {
+    for (const lane of lanes) lane.terminate();
+    return null;
+  }
+  return runLanes(lanes, codecs, options, pool.grouping ?? 'codec');
+}
+
+async function* runLanes(lanes: readonly Lane[], codecs: readonly Codec[], options: CompareOptions, grouping: 'codec' | 'model'): AsyncGenerator<Row, void, undefined> {
+  const { signal } = options;
+  const total = codecs.length;
+  const rows: (Row | undefined)[] = new Array(total);
+  const queue = codecs.map((_, i) => i);
+  let done = 0;
+  let alive = lanes.length;
+  let lastReason = '';
+  let wake: (() => void) | null = null;
+  const notify = (): void => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  let stopped = false;
+  const stopAll = (): void => {
+    if (stopped) return;
+    stopped = true;
+    for (const lane of lanes) lane.terminate();
+    notify();
+  };
+  signal?.addEventListener('abort', stopAll, { once: true });
+
+  const finish = (i: number, row: Row): void => {
+    rows[i] = row;
+    done++;
+    options.onProgress?.({ done, total, codec: codecs[i].name, phase: phaseOf(codecs[i]) });
+    notify();
+  };
+
+  /**
+   * The next codecs for a lane holding `held`: the queue's head, or a same-phase codec sharing
+   * what it holds; under 'model' grouping, with every queued json-joy codec sharing its model.
+   */
+  const take = (held: ReadonlySet<string>): number[] => {
+    if (queue.length === 0) return [];
+    const phase = phaseOf(codecs[queue[0]]);
+    let at = queue.findIndex((i) => phaseOf(codecs[i]) === phase && codecs[i].shares !== undefined && held.has(codecs[i].shares!));
+    if (at < 0) at = 0;
+    const [first] = queue.splice(at, 1);
+    const share = codecs[first].shares;
+    if (grouping !== 'model' || phaseOf(codecs[first]) !== 'json-joy' || share === undefined) return [first];
+    const unit = [first];
+    for (let q = 0; q < queue.length; ) {
+      if (codecs[queue[q]].shares === share) unit.push(...queue.splice(q, 1));
+      else q++;
+    }
+    return unit;
+  };
+
+  const runLane = async (lane: Lane): Promise<void> => {
+    const held = new Set<string>();
+    for (;;) {
+      if (stopped) return;
+      const unit = take(held);
+      if (unit.length === 0) return;
+      const keep = [...new Set(queue.map((q) => codecs[q].shares).filter((s): s is string => s !== undefined))];
+      let k = 0;
+      try {
+        for await (const row of lane.measure(unit.map((i) => codecs[i].name), { keep })) {
+          if (stopped) return;
+          if (k >= unit.length || row.codec !== codecs[unit[k]].name) throw new Error(`the lane answered ${row.codec} for ${codecs[unit[k]]?.name ?? 'nothing'}`);
+          finish(unit[k++], row);
+        }
+        if (stopped) return;
+        if (k < unit.length) throw new Error('the lane ended without a row');
+      } catch (e) {
+        if (stopped) return;
+        lastReason = reasonOf(e);
+        for (; k < unit.length; k++) finish(unit[k], laneFailedRow(codecs[unit[k]], lastReason));
+        lane.terminate();
+        alive--;
+        // No lane left: the codecs still queued cannot be measured; say why.
+        if (alive === 0) {
+          while (queue.length) {
+            const q = queue.shift()!;
+            finish(q, laneFailedRow(codecs[q], lastReason));
+          }
+        }
+        return;
+      }
+      for (const i of unit) if (codecs[i].shares !== undefined) held.add(codecs[i].shares!);
+      for (const key of [...held]) if (!keep.includes(key)) held.delete(key);
+    }
+  };
+
+  const running = Promise.all(lanes.map(runLane));
+  let completed = false;
+  try {
+    for (let next = 0; next < total; ) {
+      if (stopped || signal?.aborted) return;
+      const row = rows[next];
+      if (row) {
+        next++;
+        yield row;
+        continue;
+      }
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+    await running;
+    completed = !stopped;
+  } finally {
+    signal?.removeEventListener('abort', stopAll);
+    if (completed) {
+      // Every lane idle: a pool keeps them warm for the next comparison (lane-pool.ts).
+      stopped = true;
+      for (const lane of lanes) (lane.release ?? lane.terminate).call(lane);
+    } else {
+      // A consumer that stops early (break, abort) stops the lanes too.
+      stopAll();
+    }
+  }
+}
