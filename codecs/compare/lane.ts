@@ -10,7 +10,8 @@
  * first, then every operation's own warm-up in timing.ts, as in compareValue).
  */
 import { codecByName, type Codec, type PrepareCache } from './codecs.js';
-import { measureCodec, nextTick, warmTogether, type CompareOptions, type Row } from './compare.js';
+import type { CompareOptions, Row } from './compare.js';
+import { measureCodec, nextTick, warmTogether } from './measure.js';
 import { CompressedSizer } from './compressed-size.js';
 import { scanValue, type ValueFeatures } from './features.js';
 
