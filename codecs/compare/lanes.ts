@@ -17,7 +17,7 @@
 import { MAX_DEPTH, codecByName, encodedSize, type Codec } from './codecs.js';
 import type { CompareOptions, Row, UnsupportedRow } from './compare.js';
 import type { ValueFeatures } from './features.js';
-import type { Lane, OpenLane } from './lane.js';
+import { inProcessLane, type Lane, type OpenLane } from './lane.js';
 
 export interface LanePool {
   readonly open: OpenLane;
@@ -32,6 +32,15 @@ export interface LanePool {
    * bench-1mb.ts `--group-by-model` measures the other plan (docs/BENCHMARKS.md).
    */
   readonly grouping?: 'codec' | 'model';
+  /**
+   * The calling thread is one of the `count` lanes (it measures from the same queue, on the
+   * value it holds: no clone, no worker start) and `count - 1` are opened. A fresh worker
+   * answers its first row only after its start (~120 ms of CPU, 200–400 ms wall on a loaded
+   * 2-core machine) and the value's clone; the calling thread starts at once. For callers
+   * whose thread has nothing else to do meanwhile (the CLI, the benches); the calling thread
+   * is busy for one codec at a time (it yields between codecs, so an abort still lands).
+   */
+  readonly here?: boolean;
 }
 
 /** The first codec's encoding at or above this size makes a value large (lanes pay off; measured in docs/BENCHMARKS.md). */
@@ -80,7 +89,8 @@ export function compareOnLanes(value: unknown, features: ValueFeatures, codecs: 
   const lanes: Lane[] = [];
   const start = { value, features, codecs: codecs.map((c) => c.name), settings: { runs: options.runs, warmup: options.warmup, budgetMs: options.budgetMs, compress: options.compress } };
   try {
-    for (let i = 0; i < pool.count; i++) lanes.push(pool.open(start));
+    if (pool.here) lanes.push(inProcessLane(start));
+    while (lanes.length < pool.count) lanes.push(pool.open(start));
   } catch {
     for (const lane of lanes) lane.terminate();
     return null;

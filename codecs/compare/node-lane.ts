@@ -53,5 +53,6 @@ function nodeWorker(script: URL | undefined): LaneWorker {
 export const nodeLanes = (options: { readonly cores?: number; readonly script?: URL } = {}): ReusedLanes => {
   const bundled = options.script ?? (fromSource ? undefined : new URL('./compare-lane.js', import.meta.url));
   const count = bundled && !existsSync(bundled) ? 1 : laneCount(options.cores ?? availableParallelism());
-  return reusedLanes(() => nodeWorker(options.script), count);
+  // This thread is one of the lanes (lanes.ts `here`): the CLI and the benches wait for the rows anyway.
+  return { ...reusedLanes(() => nodeWorker(options.script), count), here: true };
 };
