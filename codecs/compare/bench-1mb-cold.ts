@@ -4,7 +4,8 @@
  * two lanes, `passes` times in this process (default 2): the first on fresh lanes (a fresh
  * process: what a user's first large comparison costs), the next on the same lanes kept
  * warm. Prints each pass's wall and CPU time (CPU counts every thread, lanes included) and
- * when each row finished. The lane script is bundled before anything is timed.
+ * when each row finished. The lane script is bundled before anything is timed. `--workers-only`:
+ * every lane a worker (as before lanes.ts `here`: this thread only waits).
  */
 import { generateDocument } from '../bench/generate.js';
 import { runComparison } from './compare.js';
@@ -13,9 +14,10 @@ import { cpuClock } from './timing.js';
 import { nodeLanes } from './node-lane.js';
 import { bundleLaneScript } from './bench-lane-bundle.js';
 
-const passes = Number(process.argv[2] ?? 2);
+const passes = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 2);
 const doc = generateDocument(1 << 20);
-const lanes = nodeLanes({ script: bundleLaneScript() });
+const workersOnly = process.argv.includes('--workers-only');
+const lanes = { ...nodeLanes({ script: bundleLaneScript() }), here: !workersOnly };
 const codecs = CODECS.filter((c) => c.family !== 'json-joy').map((c) => c.name);
 
 for (let pass = 0; pass < passes; pass++) {
@@ -30,5 +32,5 @@ for (let pass = 0; pass < passes; pass++) {
     lanes,
     onProgress: (p) => done.push(`${p.codec} ${(performance.now() - t0).toFixed(0)}`),
   });
-  console.log(`pass ${pass + 1} (${pass === 0 ? 'fresh lanes' : 'kept lanes'}): ${(performance.now() - t0).toFixed(0)} ms wall, ${(cpuClock() - c0).toFixed(0)} ms CPU   finished: ${done.join(', ')}`);
+  console.log(`pass ${pass + 1} (${pass === 0 ? 'fresh lanes' : 'kept lanes'}${workersOnly ? ', workers only' : ', this thread + workers'}): ${(performance.now() - t0).toFixed(0)} ms wall, ${(cpuClock() - c0).toFixed(0)} ms CPU   finished: ${done.join(', ')}`);
 }
