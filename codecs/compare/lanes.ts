@@ -3,8 +3,9 @@
  * a ~1 MB value is ~1 s of json-pack rows and ~5 s of json-joy rows on one thread, above
  * json-joy's own floor; two lanes (workers) measure rows in parallel. Codecs are taken from
  * one queue in the comparison's order, so both lanes work on the json-pack rows first and
- * those are on screen first; a free lane prefers a queued codec of the same phase whose
- * prepared value (a json-joy model: `Codec.shares`) it already holds. Rows are yielded in
+ * those are on screen first; within that phase a free lane takes the costliest codec left
+ * (LANE_COST), in the json-joy phase a queued codec whose prepared value (a json-joy model:
+ * `Codec.shares`) it already holds. Rows are yielded in
  * codec order (the Compare tab and the CLI show them as they come); progress counts rows
  * as they finish, in any lane. An abort terminates every lane at once and yields nothing
  * more. A lane that fails or dies turns the codec it was measuring into a "—" row that
@@ -53,6 +54,40 @@ export const MAX_LANES = 2;
 export const laneCount = (cores: number | undefined): number => Math.max(1, Math.min(MAX_LANES, Math.floor(cores ?? 1)));
 
 const phaseOf = (codec: Codec): 'json-pack' | 'json-joy' => (codec.family === 'json-joy' ? 'json-joy' : 'json-pack');
+
+/**
+ * What each json-pack codec's row costs on a large value, relative (ms of one cold row on the
+ * ~1 MB document: encodes and decodes of the CPU profile in docs/BENCHMARKS.md, "third
+ * pass"). Lanes take that phase costliest first, so its end is not one lane measuring Ion
+ * while the other has nothing left (greedy list scheduling: the last codec handed out is a
+ * cheap one). A codec missing here costs 0 (taken last, in comparison order).
+ */
+export const LANE_COST: Readonly<Record<string, number>> = {
+  ion: 310,
+  json: 198,
+  ubjson: 179,
+  bson: 164,
+  cbor: 147,
+  msgpack: 122,
+  'cbor-dag': 105,
+  'cbor-fast': 88,
+  'cbor-stable': 65,
+};
+
+/** Where in `queue` the costliest codec of the json-pack phase is (the first on a tie). */
+function costliest(queue: readonly number[], codecs: readonly Codec[]): number {
+  let at = -1;
+  let most = -1;
+  for (const [q, i] of queue.entries()) {
+    if (phaseOf(codecs[i]) !== 'json-pack') continue;
+    const cost = LANE_COST[codecs[i].name] ?? 0;
+    if (cost > most) {
+      most = cost;
+      at = q;
+    }
+  }
+  return at;
+}
 
 /**
  * Whether this comparison goes to lanes: enough lanes, every codec the registry's own (a
@@ -135,7 +170,12 @@ async function* runLanes(lanes: readonly Lane[], codecs: readonly Codec[], optio
   const take = (held: ReadonlySet<string>): number[] => {
     if (queue.length === 0) return [];
     const phase = phaseOf(codecs[queue[0]]);
-    let at = queue.findIndex((i) => phaseOf(codecs[i]) === phase && codecs[i].shares !== undefined && held.has(codecs[i].shares!));
+    // json-pack rows are short and share nothing costly (a converted copy at most): costliest
+    // first. json-joy rows share a model that takes 0.3–0.5 s to build: a lane keeps to its own.
+    let at =
+      phase === 'json-pack'
+        ? costliest(queue, codecs)
+        : queue.findIndex((i) => phaseOf(codecs[i]) === phase && codecs[i].shares !== undefined && held.has(codecs[i].shares!));
     if (at < 0) at = 0;
     const [first] = queue.splice(at, 1);
     const share = codecs[first].shares;
