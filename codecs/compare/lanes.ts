@@ -130,10 +130,10 @@ export function compareOnLanes(value: unknown, features: ValueFeatures, codecs: 
     for (const lane of lanes) lane.terminate();
     return null;
   }
-  return runLanes(lanes, codecs, options, pool.grouping ?? 'codec');
+  return runLanes(lanes, codecs, options, pool.grouping ?? 'codec', pool.here ? lanes[0] : null);
 }
 
-async function* runLanes(lanes: readonly Lane[], codecs: readonly Codec[], options: CompareOptions, grouping: 'codec' | 'model'): AsyncGenerator<Row, void, undefined> {
+async function* runLanes(lanes: readonly Lane[], codecs: readonly Codec[], options: CompareOptions, grouping: 'codec' | 'model', here: Lane | null): AsyncGenerator<Row, void, undefined> {
   const { signal } = options;
   const total = codecs.length;
   const rows: (Row | undefined)[] = new Array(total);
@@ -153,12 +153,23 @@ async function* runLanes(lanes: readonly Lane[], codecs: readonly Codec[], optio
     stopped = true;
     for (const lane of lanes) lane.terminate();
     notify();
+    wakePhase();
   };
   signal?.addEventListener('abort', stopAll, { once: true });
 
+  /** json-pack codecs handed out and not finished (the calling thread waits for them: runLane). */
+  const jsonPackOut = new Set<number>();
+  let phaseWaiters: (() => void)[] = [];
+  const wakePhase = (): void => {
+    const ws = phaseWaiters;
+    phaseWaiters = [];
+    for (const w of ws) w();
+  };
   const finish = (i: number, row: Row): void => {
     rows[i] = row;
     done++;
+    jsonPackOut.delete(i);
+    wakePhase();
     options.onProgress?.({ done, total, codec: codecs[i].name, phase: phaseOf(codecs[i]) });
     notify();
   };
@@ -192,7 +203,15 @@ async function* runLanes(lanes: readonly Lane[], codecs: readonly Codec[], optio
     const held = new Set<string>();
     for (;;) {
       if (stopped) return;
+      // The calling thread reads the other lanes' rows only between its own codecs: had it
+      // begun a json-joy row (0.3–1 s) while another lane finished the json-pack phase, that
+      // phase's last rows would wait behind it. So it starts json-joy only once they are in.
+      while (lane === here && !stopped && jsonPackOut.size > 0 && queue.length > 0 && phaseOf(codecs[queue[0]]) === 'json-joy') {
+        await new Promise<void>((resolve) => phaseWaiters.push(resolve));
+      }
+      if (stopped) return;
       const unit = take(held);
+      for (const i of unit) if (phaseOf(codecs[i]) === 'json-pack') jsonPackOut.add(i);
       if (unit.length === 0) return;
       const keep = [...new Set(queue.map((q) => codecs[q].shares).filter((s): s is string => s !== undefined))];
       let k = 0;

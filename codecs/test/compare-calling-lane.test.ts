@@ -72,3 +72,24 @@ describe('the calling thread as a lane', () => {
     expect(rows).toHaveLength(1);
   });
 });
+
+describe('the calling thread between the phases', () => {
+  it('starts no json-joy codec while another lane still measures a json-pack one (its rows would wait behind it)', async () => {
+    // A worker lane that answers its json-pack codecs late, as a fresh worker does.
+    const slow: OpenLane = (start) => {
+      const lane = inProcessLane(start);
+      return {
+        ...lane,
+        async *measure(codecs, o) {
+          if (codecs.some((name) => CODECS.find((c) => c.name === name)!.family !== 'json-joy')) await new Promise((r) => setTimeout(r, 400));
+          yield* lane.measure(codecs, o);
+        },
+      };
+    };
+    const phases: string[] = [];
+    const rows = await runComparison(generateDocument(2_000), { ...options, lanes: { open: slow, count: 2, minBytes: 0, here: true }, onProgress: (p) => phases.push(p.phase) });
+    expect(rows.map((r) => r.codec)).toEqual(CODECS.map((c) => c.name));
+    const lastJsonPack = phases.lastIndexOf('json-pack');
+    expect(phases.indexOf('json-joy')).toBeGreaterThan(lastJsonPack);
+  });
+});
