@@ -121,8 +121,9 @@ export async function* compareValue(value: unknown, options: CompareOptions = {}
   const features = scanValue(value);
   const cache: PrepareCache = new Map();
   const sizer = new CompressedSizer();
-  if (options.lanes && !options.signal?.aborted && wantsLanes(value, features, codecs, options.lanes, options.clock ?? ((): number => performance.now()))) {
-    const onLanes = compareOnLanes(value, features, codecs, options.lanes, options);
+  const probe = options.lanes && !options.signal?.aborted ? wantsLanes(value, features, codecs, options.lanes, options.clock ?? ((): number => performance.now())) : null;
+  if (options.lanes && probe) {
+    const onLanes = compareOnLanes(value, features, codecs, options.lanes, options, probe);
     if (onLanes) {
       yield* onLanes;
       return;

@@ -21,6 +21,12 @@ export interface LaneSettings {
   readonly warmup?: number;
   readonly budgetMs?: number;
   readonly compress?: boolean;
+  /**
+   * false: the sender's probe already found the value large (its first codec's encode took
+   * JOINT_WARMUP_MAX_CALL_MS or more), so the joint warm-up, which would only encode that
+   * codec again to find out and stop, is skipped (each operation still warms up in timing.ts).
+   */
+  readonly jointWarmup?: boolean;
 }
 
 export interface LaneMeasureOptions {
@@ -75,7 +81,7 @@ export class LaneRunner {
     const options: CompareOptions = { ...this.settings, signal };
     if (!this.warmed) {
       this.warmed = true;
-      if ((this.settings.warmup ?? 1) > 0 && !(await warmTogether(this.codecs.map(registryCodec), this.value, this.features, this.cache, options))) return;
+      if ((this.settings.warmup ?? 1) > 0 && this.settings.jointWarmup !== false && !(await warmTogether(this.codecs.map(registryCodec), this.value, this.features, this.cache, options))) return;
     }
     for (const [i, codec] of codecs.entries()) {
       if (signal?.aborted) return;

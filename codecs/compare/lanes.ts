@@ -19,6 +19,7 @@ import { MAX_DEPTH, codecByName, encodedSize, type Codec } from './codecs.js';
 import type { CompareOptions, Row, UnsupportedRow } from './compare.js';
 import type { ValueFeatures } from './features.js';
 import { inProcessLane, type Lane, type OpenLane } from './lane.js';
+import { JOINT_WARMUP_MAX_CALL_MS } from './measure.js';
 
 export interface LanePool {
   readonly open: OpenLane;
@@ -93,21 +94,27 @@ function costliest(queue: readonly number[], codecs: readonly Codec[]): number {
  * Whether this comparison goes to lanes: enough lanes, every codec the registry's own (a
  * lane rebuilds codecs by name), a value a lane can receive, and a large value.
  */
-export function wantsLanes(value: unknown, features: ValueFeatures, codecs: readonly Codec[], pool: LanePool | undefined, clock: () => number): boolean {
-  if (!pool || pool.count < 2 || codecs.length < 2) return false;
-  if (codecs.some((c) => codecByName(c.name) !== c)) return false;
+export function wantsLanes(value: unknown, features: ValueFeatures, codecs: readonly Codec[], pool: LanePool | undefined, clock: () => number): LaneProbe | null {
+  if (!pool || pool.count < 2 || codecs.length < 2) return null;
+  if (codecs.some((c) => codecByName(c.name) !== c)) return null;
   // Functions and the like cannot be cloned, and values this deep overflow a clone's recursion; every codec refuses both anyway.
-  if (features.unknowns > 0 || features.depth > MAX_DEPTH) return false;
+  if (features.unknowns > 0 || features.depth > MAX_DEPTH) return null;
   const first = codecs.find((c) => c.represent(value, features) === null);
-  if (!first) return false;
+  if (!first) return null;
   try {
     const prepared = first.prepare(value, features, new Map());
     const t0 = clock();
     const encoded = first.write(prepared);
-    return clock() - t0 >= LANE_MIN_ENCODE_MS || encodedSize(encoded) >= (pool.minBytes ?? LANE_MIN_BYTES);
+    const encodeMs = clock() - t0;
+    return encodeMs >= LANE_MIN_ENCODE_MS || encodedSize(encoded) >= (pool.minBytes ?? LANE_MIN_BYTES) ? { encodeMs } : null;
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** What the probe found: its one encode of the first codec (a lane then needs no joint warm-up to learn the value is large). */
+export interface LaneProbe {
+  readonly encodeMs: number;
 }
 
 const reasonOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
@@ -120,9 +127,10 @@ function laneFailedRow(codec: Codec, reason: string): UnsupportedRow {
  * Rows of `codecs` measured on `pool`'s lanes, in codec order. Returns null (nothing
  * started) when a lane cannot be opened: the caller then compares on one lane.
  */
-export function compareOnLanes(value: unknown, features: ValueFeatures, codecs: readonly Codec[], pool: LanePool, options: CompareOptions): AsyncGenerator<Row, void, undefined> | null {
+export function compareOnLanes(value: unknown, features: ValueFeatures, codecs: readonly Codec[], pool: LanePool, options: CompareOptions, probe?: LaneProbe): AsyncGenerator<Row, void, undefined> | null {
   const lanes: Lane[] = [];
-  const start = { value, features, codecs: codecs.map((c) => c.name), settings: { runs: options.runs, warmup: options.warmup, budgetMs: options.budgetMs, compress: options.compress } };
+  const jointWarmup = !(probe && probe.encodeMs >= JOINT_WARMUP_MAX_CALL_MS);
+  const start = { value, features, codecs: codecs.map((c) => c.name), settings: { runs: options.runs, warmup: options.warmup, budgetMs: options.budgetMs, compress: options.compress, jointWarmup } };
   try {
     if (pool.here) lanes.push(inProcessLane(start));
     while (lanes.length < pool.count) lanes.push(pool.open(start));
