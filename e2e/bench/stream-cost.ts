@@ -15,6 +15,8 @@ import path from 'node:path';
 import { rmSync } from 'node:fs';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { startChromium } from './chromium-process.js';
+import { connectCdp } from './cdp-targets.js';
+import { bareStreamCost, extensionWorker } from './bare-stream.js';
 import { startBenchServer } from './bench-server.js';
 import { startFloodServer } from './ext-bench-server.js';
 import { framePool } from './payloads.js';
@@ -29,6 +31,21 @@ const RATE = Number(option('--rate', '10000'));
 const PROFILE = argv.includes('--profile');
 /** `--trace`: a Chrome trace of the first run's pages (with and without the extension): the page renderer main thread's time by trace event (inclusive), top 25. */
 const TRACE = argv.includes('--trace');
+/**
+ * `--bare`: the pages are opened and read over a bare CDP connection that never enables the
+ * Network domain (cdp-targets.ts), in a browser with the extension and one without, instead
+ * of through Playwright: Playwright enables Network on every page it knows, so the page's
+ * renderer sends a CDP event with the payload (base64) for every frame it receives, and the
+ * browser's DevTools thread and the driver process handle it — work that is no part of the
+ * page's and that the stream's figures would otherwise include, with and without the extension.
+ */
+const BARE = argv.includes('--bare');
+/**
+ * `--panel` (with `--bare`): the extension's panel for the page is open too (opened over the
+ * same bare connection: issue 14's line, the page keeps ≥ 90 % of its frames with the panel
+ * open); printed: the frames the panel held in the end and its longest task.
+ */
+const PANEL = argv.includes('--panel');
 /** `--floors read,copy`: also the stream page's own minimal capture (ext-bench-server.ts `floor=`), without the extension. */
 const FLOORS = option('--floors', '').split(',').filter(Boolean);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -117,6 +134,38 @@ async function streamCost(context: BrowserContext, httpUrl: string, pid: number,
 }
 
 const server = await startFloodServer();
+if (BARE) {
+  const fmt = (c: Cost) => `${c.frames} frames, main ${c.mainUs.toFixed(1)} µs + IO ${c.ioUs.toFixed(1)} µs = ${(c.mainUs + c.ioUs).toFixed(1)} µs/frame${c.topSelf ? ` (${c.topSelf.trim()})` : ''}`;
+  const plain = await startChromium(null);
+  const plainCdp = await connectCdp(plain.endpoint);
+  const exts = [];
+  for (const dir of extDirs) {
+    const proc = await startChromium(dir);
+    const cdp = await connectCdp(proc.endpoint);
+    exts.push({ dir, proc, cdp, worker: PANEL ? await extensionWorker(cdp) : undefined });
+  }
+  await sleep(1500);
+  const ratios = new Map<string, number[]>();
+  try {
+    for (let run = 1; run <= RUNS; run++) {
+      for (const e of exts) {
+        const w = await bareStreamCost(e.cdp, server.httpUrl, e.proc.child.pid!, { rate: RATE, seconds: SECONDS }, '', e.worker);
+        const wo = await bareStreamCost(plainCdp, server.httpUrl, plain.child.pid!, { rate: RATE, seconds: SECONDS });
+        ratios.set(e.dir, [...(ratios.get(e.dir) ?? []), w.frames / wo.frames]);
+        const panelText = w.panel ? `; panel: ${w.panel.shownFinal} frames in the end, longest task ${w.panel.longestTaskMs} ms (${w.panel.over100} over 100 ms)` : '';
+        console.log(`bare run ${run} ${path.basename(e.dir)}${w.panel ? ' with the panel open' : ''} (load ${os.loadavg()[0]!.toFixed(1)}): with: ${fmt(w)} | without: ${fmt(wo)} | page ratio ${(w.frames / wo.frames).toFixed(2)}${panelText}`);
+        for (const floor of FLOORS) console.log(`bare run ${run} floor=${floor}: ${fmt(await bareStreamCost(plainCdp, server.httpUrl, plain.child.pid!, { rate: RATE, seconds: SECONDS }, floor))}`);
+      }
+    }
+    for (const [dir, r] of ratios) console.log(`${path.basename(dir)}: page ratios ${r.map((v) => v.toFixed(2)).join(', ')}; median ${[...r].sort((a, b) => a - b)[Math.floor(r.length / 2)]!.toFixed(2)}`);
+  } finally {
+    for (const p of [plain, ...exts.map((e) => e.proc)]) p.child.kill();
+    await server.close();
+    await sleep(200);
+    for (const p of [plain, ...exts.map((e) => e.proc)]) rmSync(p.profile, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
 const browsers = [];
 for (const dir of extDirs) {
   const proc = await startChromium(dir);
