@@ -85,7 +85,8 @@ window.__connect = () => new Promise((resolve, reject) => {
   // ?floor= (stream-cost.ts), without the extension: what observing each message costs by itself.
   // read: one more listener that reads each message's data (what any capture from the page's
   // world must do); copy: and copies its bytes into a 1 MiB slab, a fresh one when full (the
-  // hook's batching, without posting); page: the page's own handler reads the data, as a real
+  // hook's batching, without posting); reuse: the same into one slab, reused (no new memory);
+  // page: the page's own handler reads the data, as a real
   // page does (with the extension too: then the hook's read finds the data's wrapper made).
   const floor = new URLSearchParams(location.search).get('floor');
   let slab = new Uint8Array(1 << 20);
@@ -93,9 +94,9 @@ window.__connect = () => new Promise((resolve, reject) => {
   if (floor === 'page') ws.addEventListener('message', (e) => { window.__bytes = (window.__bytes ?? 0) + e.data.byteLength; });
   else if (floor) ws.addEventListener('message', (e) => {
     const data = e.data;
-    if (floor !== 'copy') return;
+    if (floor !== 'copy' && floor !== 'reuse') return;
     const n = data.byteLength;
-    if (at + n > slab.length) [slab, at] = [new Uint8Array(1 << 20), 0];
+    if (at + n > slab.length) [slab, at] = [floor === 'copy' ? new Uint8Array(1 << 20) : slab, 0];
     slab.set(new Uint8Array(data, 0, n), at);
     at += n;
   });

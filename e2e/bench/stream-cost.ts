@@ -154,7 +154,13 @@ if (BARE) {
         ratios.set(e.dir, [...(ratios.get(e.dir) ?? []), w.frames / wo.frames]);
         const panelText = w.panel ? `; panel: ${w.panel.shownFinal} frames in the end, longest task ${w.panel.longestTaskMs} ms (${w.panel.over100} over 100 ms)` : '';
         console.log(`bare run ${run} ${path.basename(e.dir)}${w.panel ? ' with the panel open' : ''} (load ${os.loadavg()[0]!.toFixed(1)}): with: ${fmt(w)} | without: ${fmt(wo)} | page ratio ${(w.frames / wo.frames).toFixed(2)}${panelText}`);
-        for (const floor of FLOORS) console.log(`bare run ${run} floor=${floor}: ${fmt(await bareStreamCost(plainCdp, server.httpUrl, plain.child.pid!, { rate: RATE, seconds: SECONDS }, floor))}`);
+        for (const floor of FLOORS) {
+          const c = await bareStreamCost(plainCdp, server.httpUrl, plain.child.pid!, { rate: RATE, seconds: SECONDS }, floor);
+          console.log(`bare run ${run} floor=${floor}: ${fmt(c)}`);
+          if (floor !== 'page') continue;
+          const x = await bareStreamCost(e.cdp, server.httpUrl, e.proc.child.pid!, { rate: RATE, seconds: SECONDS }, floor);
+          console.log(`bare run ${run} floor=${floor} with ${path.basename(e.dir)}: ${fmt(x)}; page ratio ${(x.frames / c.frames).toFixed(2)}`);
+        }
       }
     }
     for (const [dir, r] of ratios) console.log(`${path.basename(dir)}: page ratios ${r.map((v) => v.toFixed(2)).join(', ')}; median ${[...r].sort((a, b) => a - b)[Math.floor(r.length / 2)]!.toFixed(2)}`);
