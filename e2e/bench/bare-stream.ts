@@ -57,9 +57,15 @@ export async function openBare(cdp: CdpConnection, initScript = ''): Promise<Bar
     sessionId,
     evaluate: async (expression) => (await cdp.send<{ result: { value?: unknown } }>('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId)).result.value,
     async navigate(url) {
-      const loaded = new Promise<void>((resolve) => cdp.onSession('Page.loadEventFired', (_p, from) => from === sessionId && resolve()));
-      await cdp.send('Page.navigate', { url }, sessionId);
-      await loaded;
+      let onLoad: (p: unknown, from?: string) => void = () => {};
+      const loaded = new Promise<void>((resolve) => (onLoad = (_p, from) => from === sessionId && resolve()));
+      cdp.onSession('Page.loadEventFired', onLoad);
+      try {
+        await cdp.send('Page.navigate', { url }, sessionId);
+        await loaded;
+      } finally {
+        cdp.offSession('Page.loadEventFired', onLoad);
+      }
     },
     close: async () => void (await cdp.send('Target.closeTarget', { targetId }).catch(() => {})),
   };
