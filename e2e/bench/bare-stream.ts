@@ -20,7 +20,7 @@ export interface StreamOptions {
   readonly seconds: number;
 }
 
-const LONGTASK_PROBE = `(() => { const t = (window.__longtasks = []); try { new PerformanceObserver((l) => { for (const e of l.getEntries()) t.push(e.duration); }).observe({ type: 'longtask', buffered: true }); } catch {} })();`;
+const LONGTASK_PROBE = `(() => { const t = (window.__longtasks = []); try { new PerformanceObserver((l) => { for (const e of l.getEntries()) t.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true }); } catch {} })();`;
 
 export interface BareCost {
   /** Frames the server sent, and those the page had received when it had sent the last one. */
@@ -108,6 +108,8 @@ export async function bareStreamCost(cdp: CdpConnection, httpUrl: string, pid: n
       await panel.navigate(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
       for (let i = 0; i < 100 && !(await panel.evaluate("!!document.querySelector('[data-testid=frame-count]')")); i++) await sleep(100);
     }
+    // The panel's long tasks count from here (not its start-up).
+    const panelFrom = panel ? ((await panel.evaluate('performance.now()')) as number) : 0;
     const before = threadSnapshot(pid);
     let atEnd = -1;
     let threads: { label: string; seconds: number }[] = [];
@@ -135,8 +137,9 @@ export async function bareStreamCost(cdp: CdpConnection, httpUrl: string, pid: n
         if (now >= stream.rate * stream.seconds || Date.now() - lastChange > 8000) break;
         await sleep(250);
       }
-      const tasks = (await panel.evaluate('window.__longtasks')) as number[] | null;
-      if (!Array.isArray(tasks)) throw new Error('the long-task probe did not run in the panel');
+      const entries = (await panel.evaluate('window.__longtasks')) as [number, number][] | null;
+      if (!Array.isArray(entries)) throw new Error('the long-task probe did not run in the panel');
+      const tasks = entries.filter(([start]) => start >= panelFrom).map(([, duration]) => duration);
       panelResult = { shownFinal: last, longestTaskMs: Math.round(Math.max(0, ...tasks)), over100: tasks.filter((d) => d > 100).length };
     }
     return { panel: panelResult, sent, frames: atEnd, mainUs: ((main?.seconds ?? NaN) * 1e6) / atEnd, ioUs: ((io?.seconds ?? 0) * 1e6) / atEnd, topSelf: devtools ? `    browser DevTools thread ${devtools.seconds.toFixed(2)} s` : undefined };
