@@ -14,7 +14,8 @@
  *   (Whether the extension ran in the page is read by the bench over CDP once the result is
  *   in: its content-script world; the page itself sees none of the capture traffic.)
  * - stream.html: connects to `?ws=` only when `window.__connect()` is called (after the
- *   panel is open), counts messages in `window.__received`.
+ *   panel is open), counts messages in `window.__received`; `?floor=` adds the page's own
+ *   minimal observation of each message (stream-cost.ts).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -81,6 +82,24 @@ window.__connect = () => new Promise((resolve, reject) => {
   ws.binaryType = 'arraybuffer';
   ws.onopen = resolve;
   ws.onerror = () => reject(new Error('stream socket failed'));
+  // ?floor= (stream-cost.ts), without the extension: what observing each message costs by itself.
+  // read: one more listener that reads each message's data (what any capture from the page's
+  // world must do); copy: and copies its bytes into a 1 MiB slab, a fresh one when full (the
+  // hook's batching, without posting); reuse: the same into one slab, reused (no new memory);
+  // page: the page's own handler reads the data, as a real
+  // page does (with the extension too: then the hook's read finds the data's wrapper made).
+  const floor = new URLSearchParams(location.search).get('floor');
+  let slab = new Uint8Array(1 << 20);
+  let at = 0;
+  if (floor === 'page') ws.addEventListener('message', (e) => { window.__bytes = (window.__bytes ?? 0) + e.data.byteLength; });
+  else if (floor) ws.addEventListener('message', (e) => {
+    const data = e.data;
+    if (floor !== 'copy' && floor !== 'reuse') return;
+    const n = data.byteLength;
+    if (at + n > slab.length) [slab, at] = [floor === 'copy' ? new Uint8Array(1 << 20) : slab, 0];
+    slab.set(new Uint8Array(data, 0, n), at);
+    at += n;
+  });
   ws.onmessage = () => { window.__received++; };
 });
 </script></body></html>`;
