@@ -20,7 +20,7 @@ export interface CompareResult {
 /**
  * `wirescope compare`: the frame's value re-encoded in every codec — sizes, compressed
  * sizes, speed, losslessness — plus the frame's own key overhead. Progress goes to stderr.
- * A large value is measured on two lanes (this thread and a worker thread; compare/lanes.ts), a small one here.
+ * A large value is measured on two worker-thread lanes (compare/lanes.ts), a small one here.
  */
 export async function compare(
   raw: Uint8Array,

@@ -5,8 +5,8 @@
  * lane script bundled first, as the CLI and the app ship it; `--one-lane`: on this thread;
  * `--group-by-model`: json-joy codecs sharing a model go to one lane together, lanes.ts) — on a ~1 MB JSON-like document
  * (codecs/bench/generate.ts), and in the same process json-joy's own floor
- * (codecs/bench/jsonjoy-1mb-floor.ts). `--workers-only`: every lane a worker thread (this thread
- * only waits; before lanes.ts `here`). Prints the table, each codec's wall time, the
+ * (codecs/bench/jsonjoy-1mb-floor.ts). `--calling-thread`: this thread is one of the lanes
+ * (lanes.ts `here`; by default every lane is a worker thread and this thread only waits). Prints the table, each codec's wall time, the
  * json-pack phase (of the reported run, and of both runs: the first meets a cold JIT, as a
  * fresh worker does) and the whole run in wall and CPU time, and the issue 16 §1 lines:
  * json-pack / JSON phase ≤ 1 s, whole run ≤ 1.2x the floor.
@@ -26,13 +26,13 @@ import type { LanePool } from './lanes.js';
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const oneLane = process.argv.includes('--one-lane');
 const groupByModel = process.argv.includes('--group-by-model');
-const workersOnly = process.argv.includes('--workers-only');
+const callingThread = process.argv.includes('--calling-thread');
 const runs = Number(args[0] ?? 3);
 const budgetArg = args[1] ?? '100';
 const budgetMs = budgetArg === '-' ? undefined : Number(budgetArg);
 const doc = generateDocument(1 << 20);
 const bundle0 = performance.now();
-const lanes: LanePool | undefined = oneLane ? undefined : { ...nodeLanes({ script: bundleLaneScript() }), grouping: groupByModel ? 'model' : 'codec', here: !workersOnly };
+const lanes: LanePool | undefined = oneLane ? undefined : { ...nodeLanes({ script: bundleLaneScript() }), grouping: groupByModel ? 'model' : 'codec', here: callingThread };
 const bundleMs = performance.now() - bundle0;
 
 interface BudgetRun {
@@ -80,7 +80,7 @@ console.log(rows.map((r) => `${r.codec.padEnd(24)} ${wall.get(r.codec)!.toFixed(
 console.log('');
 const ms = (x: { wallMs: number; cpuMs: number }): string => `${x.wallMs.toFixed(0)} ms wall, ${x.cpuMs.toFixed(0)} ms CPU`;
 console.log(`${rows.length} codecs (${rows.filter(isMeasured).length} measured), runs=${runs} after warm-up, budget ${budgetMs === undefined ? 'none' : `${budgetMs} ms`}`);
-console.log(`lanes: ${lanes ? `${lanes.count}, a queue by ${lanes.grouping} (${lanes.here ? 'this thread and worker threads' : 'worker threads only, --workers-only'}; lane script bundled in ${bundleMs.toFixed(0)} ms before the runs, not counted)` : '1 (this thread, --one-lane)'}`);
+console.log(`lanes: ${lanes ? `${lanes.count}, a queue by ${lanes.grouping} (${lanes.here ? 'this thread and worker threads, --calling-thread' : 'worker threads only'}; lane script bundled in ${bundleMs.toFixed(0)} ms before the runs, not counted)` : '1 (this thread, --one-lane)'}`);
 console.log(`json-pack / JSON phase (first ${rows.filter((r) => r.family !== 'json-joy').length} rows): ${ms(run.jsonPack)}   [line: ≤ 1,000 ms]`);
 // The first comparison of a process meets a cold JIT (a fresh worker); the second a warm one.
 console.log(`  json-pack phase by run:            first (cold process) ${ms(a.jsonPack)}; second (warm) ${ms(b.jsonPack)}`);
