@@ -1,7 +1,7 @@
 /**
  * `npx tsx codecs/compare/bench-1mb.ts [runs] [budgetMs] [--one-lane]`: the whole comparison — every
- * codec, gzip and deflate sizes, warm-up + `runs` timed runs (default 3), a per-operation
- * time budget (default 100 ms; `-` for none), on two lanes (worker threads, lanes.ts; the
+ * codec, gzip and deflate sizes, warm-up + `runs` timed runs and a per-operation time budget
+ * (`-` for none), by default the Compare tab's (lanes.ts INTERACTIVE_TIMING: 5 runs, 100 ms), on two lanes (worker threads, lanes.ts; the
  * lane script bundled first, as the CLI and the app ship it; `--one-lane`: on this thread;
  * `--group-by-model`: json-joy codecs sharing a model go to one lane together, lanes.ts) — on a ~1 MB JSON-like document
  * (codecs/bench/generate.ts), and in the same process json-joy's own floor
@@ -21,14 +21,14 @@ import { decodeFrame } from '../index.js';
 import { keyOverhead } from './keys.js';
 import { nodeLanes } from './node-lane.js';
 import { bundleLaneScript } from './bench-lane-bundle.js';
-import type { LanePool } from './lanes.js';
+import { INTERACTIVE_TIMING, type LanePool } from './lanes.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const oneLane = process.argv.includes('--one-lane');
 const groupByModel = process.argv.includes('--group-by-model');
 const callingThread = process.argv.includes('--calling-thread');
-const runs = Number(args[0] ?? 3);
-const budgetArg = args[1] ?? '100';
+const runs = Number(args[0] ?? INTERACTIVE_TIMING.runs);
+const budgetArg = args[1] ?? String(INTERACTIVE_TIMING.budgetMs);
 const budgetMs = budgetArg === '-' ? undefined : Number(budgetArg);
 const doc = generateDocument(1 << 20);
 const bundle0 = performance.now();

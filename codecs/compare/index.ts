@@ -36,7 +36,7 @@ export {
   type Row,
   type UnsupportedRow,
 } from './compare.js';
-export { LANE_MIN_BYTES, LANE_MIN_ENCODE_MS, laneCount, type LanePool } from './lanes.js';
+export { INTERACTIVE_TIMING, LANE_MIN_BYTES, LANE_MIN_ENCODE_MS, laneCount, type LanePool } from './lanes.js';
 export { inProcessLane, type Lane, type OpenLane } from './lane.js';
 export { keyOverhead, type KeyOverhead, type KeyOverheadOptions, type KeyUse, type SchemaEstimate } from './keys.js';
 export { dashReasons, formatText, formatMarkdown, formatJson, formatKeyOverhead, losslessText, msText, opsText } from './format.js';

@@ -46,6 +46,14 @@ export interface LanePool {
 }
 
 /** The first codec's encoding at or above this size makes a value large (lanes pay off; measured in docs/BENCHMARKS.md). */
+/**
+ * The Compare tab's timing settings, and bench-1mb.ts's defaults, so the bench measures what
+ * the tab runs. A 100 ms budget per operation: a 1 MB value's json-joy rows (calls of
+ * 50–550 ms) then take one or two timed calls; with 300 ms the whole 1 MB comparison read
+ * 1.24x json-joy's own floor against 0.94x (quiet, 2026-11-25 04:16, two lanes).
+ */
+export const INTERACTIVE_TIMING = { runs: 5, warmup: 1, budgetMs: 100 } as const;
+
 export const LANE_MIN_BYTES = 256 * 1024;
 /** …or its encode taking this long. */
 export const LANE_MIN_ENCODE_MS = 20;

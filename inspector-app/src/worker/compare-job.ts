@@ -1,11 +1,11 @@
-import { CODECS, compareValue, formatMarkdown, isMeasured, type Row } from '../../../codecs/compare/index.js';
+import { CODECS, compareValue, formatMarkdown, INTERACTIVE_TIMING, isMeasured, type Row } from '../../../codecs/compare/index.js';
 import type { SpanIndex } from '../../../codecs/index.js';
 import type { CompareRowView } from './api.js';
 import type { LanePool } from '../../../codecs/compare/lanes.js';
 import { workerLanes } from './compare-lanes.js';
 
-/** Per-operation time budget: a 10 MB value still finishes each codec in about a second. */
-const BUDGET_MS = 300;
+/** Per-operation time budget (codecs/compare/lanes.ts INTERACTIVE_TIMING, what bench-1mb.ts measures). */
+const BUDGET_MS = INTERACTIVE_TIMING.budgetMs;
 
 /** Why a timing has no ops/s figure (codecs/compare/timing.ts: Infinity under the clock's resolution, NaN with no run). */
 function timingWhy(opsPerSec: number): string | undefined {
@@ -58,7 +58,7 @@ export async function runCompare(index: SpanIndex, nodeId: number, signal: Abort
     // Rows arrive in codec order; on two lanes later rows may finish first, and the
     // progress counts every finished row (lanes.ts), so it runs ahead of the rows shown.
     let finished = 0;
-    const generator = compareValue(value, { runs: 5, warmup: 1, budgetMs: BUDGET_MS, signal, lanes, onProgress: (p) => (finished = p.done) });
+    const generator = compareValue(value, { ...INTERACTIVE_TIMING, signal, lanes, onProgress: (p) => (finished = p.done) });
     for await (const row of generator) {
       rows.push(row);
       sink.row(rowView(row), Math.max(rows.length, finished), CODECS.length);
