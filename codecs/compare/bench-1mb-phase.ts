@@ -1,19 +1,30 @@
 /**
- * `npx tsx codecs/compare/bench-1mb-phase.ts [passes] [--calls]`: the json-pack / JSON phase
- * alone (the nine json-pack codecs, runs 3, budget 100 ms, as bench-1mb.ts), `passes` times
- * in one process (default 2: the first meets a cold JIT, as a fresh worker does), each
- * pass's wall and CPU time and each row's wall time; `--calls` also logs every encode (w)
- * and decode (r) call's wall ms. For profiles: bundle it with esbuild and run
- * `node --cpu-prof` on the bundle (docs/BENCHMARKS.md, "third pass").
+ * `npx tsx codecs/compare/bench-1mb-phase.ts [passes] [--lanes [--calling-thread]] [--calls]`:
+ * the json-pack / JSON phase of the 1 MB comparison alone (its nine codecs, both compressors,
+ * with bench-1mb.ts's timing: lanes.ts INTERACTIVE_TIMING), `passes` times in one process
+ * (default 2: the first meets a cold JIT, as a fresh worker does), each pass's wall and CPU
+ * time (CPU counts every thread, lanes included) and when each row finished.
+ * `--lanes`: on two lanes, as the Compare tab and the CLI measure a large value — the first
+ * pass on fresh lanes (a user's first large comparison), the next on the same lanes kept
+ * warm; the lane script is bundled before anything is timed; `--calling-thread`: this thread
+ * is one of the lanes (lanes.ts `here`). `--calls` (one lane only): also every encode (w) and
+ * decode (r) call's wall ms. For profiles: bundle it with esbuild and run `node --cpu-prof` on
+ * the bundle (docs/BENCHMARKS.md, "third pass").
  */
 import { generateDocument } from '../bench/generate.js';
 import { runComparison } from './compare.js';
 import { CODECS, type Codec } from './codecs.js';
 import { cpuClock } from './timing.js';
+import { INTERACTIVE_TIMING } from './lanes.js';
+import { nodeLanes } from './node-lane.js';
+import { bundleLaneScript } from './bench-lane-bundle.js';
 
-const passes = Number(process.argv[2] ?? 2);
-const logCalls = process.argv.includes('--calls');
+const passes = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 2);
+const onLanes = process.argv.includes('--lanes');
+const callingThread = process.argv.includes('--calling-thread');
+const logCalls = process.argv.includes('--calls') && !onLanes;
 const doc = generateDocument(1 << 20);
+const lanes = onLanes ? { ...nodeLanes({ script: bundleLaneScript() }), here: callingThread } : undefined;
 const calls: string[] = [];
 const logged = (codec: Codec): Codec => ({
   ...codec,
@@ -31,25 +42,24 @@ const logged = (codec: Codec): Codec => ({
   },
 });
 const jsonPack = CODECS.filter((c) => c.family !== 'json-joy');
-const codecs = logCalls ? jsonPack.map(logged) : jsonPack;
+// Lanes rebuild codecs by name (lanes.ts), so they take names; one lane may take wrapped entries.
+const codecs = onLanes ? jsonPack.map((c) => c.name) : logCalls ? jsonPack.map(logged) : jsonPack;
+const shape = onLanes ? (callingThread ? 'two lanes: this thread + a worker' : 'two worker lanes') : 'one lane';
 
 for (let pass = 0; pass < passes; pass++) {
   const t0 = performance.now();
   const c0 = cpuClock();
-  let last = t0;
   const lines: string[] = [];
   await runComparison(doc, {
-    runs: 3,
-    warmup: 1,
-    budgetMs: 100,
+    ...INTERACTIVE_TIMING,
     codecs,
-    onRow: (row) => {
-      const now = performance.now();
-      lines.push(`  ${row.codec.padEnd(12)} ${(now - last).toFixed(0).padStart(5)} ms${logCalls ? `  ${calls.join(' ')}` : ''}`);
+    lanes,
+    onProgress: (p) => {
+      lines.push(`  ${p.codec.padEnd(12)} done at ${(performance.now() - t0).toFixed(0).padStart(5)} ms${logCalls ? `  ${calls.join(' ')}` : ''}`);
       calls.length = 0;
-      last = now;
     },
   });
-  console.log(`pass ${pass + 1}${pass === 0 ? ' (cold process)' : ''}: ${(performance.now() - t0).toFixed(0)} ms wall, ${(cpuClock() - c0).toFixed(0)} ms CPU`);
+  const state = pass === 0 ? (onLanes ? 'fresh lanes' : 'cold process') : onLanes ? 'kept lanes' : 'warm';
+  console.log(`pass ${pass + 1} (${shape}, ${state}): ${(performance.now() - t0).toFixed(0)} ms wall, ${(cpuClock() - c0).toFixed(0)} ms CPU`);
   console.log(lines.join('\n'));
 }
