@@ -8,9 +8,10 @@
  * worker is unref'd so it keeps no process alive; a browser pool may end them after a
  * while). Pure: the worker is passed in.
  */
-import type { LanePool } from './lanes.js';
+import type { LanePool, LaneWarm, LaneWarmReport } from './lanes.js';
 import type { OpenLane } from './lane.js';
 import { portLane, type LanePort, type LaneReply, type LaneRequest } from './lane-protocol.js';
+import { packValue } from './lane-value.js';
 
 /** A started worker as the pool drives it. */
 export interface LaneWorker {
@@ -30,6 +31,10 @@ interface Pooled {
   dead: boolean;
   reply: ((reply: LaneReply) => void) | null;
   failure: ((reason: string) => void) | null;
+  /** It ran a warm-up or a comparison: its JIT has met the codecs (warm asks it no more). */
+  warm: boolean;
+  /** Waiting for its warm-up to end (warm): each gets the worker's answer, or null when it died. */
+  warmWaiters: ((answer: { ms: number; interrupted: boolean } | null) => void)[];
 }
 
 export interface ReusedLanes extends LanePool {
@@ -37,11 +42,31 @@ export interface ReusedLanes extends LanePool {
   readonly idleCount: () => number;
   /** Ends every idle worker (a browser pool calls it after a quiet while). */
   readonly endIdle: () => void;
+  /** See LanePool.warm: here, `count` workers started (or idle ones taken) and warmed once each. */
+  readonly warm: (sample: LaneWarm) => Promise<LaneWarmReport>;
 }
 
 export function reusedLanes(start: () => LaneWorker, count: number): ReusedLanes {
   const idle: Pooled[] = [];
+  /** Workers a comparison holds now. */
+  let taken = 0;
+  const endWarm = (p: Pooled, answer: { ms: number; interrupted: boolean } | null): void => {
+    for (const w of p.warmWaiters.splice(0)) w(answer);
+    // A warm-up kept its worker referenced (a Node worker: the caller may be waiting on it alone).
+    if (idle.includes(p) && !p.dead) p.worker.idle?.();
+  };
+  const startOne = (): Pooled => {
+    const p: Pooled = { worker: start(), dead: false, reply: null, failure: null, warm: false, warmWaiters: [] };
+    p.worker.onReply((reply) => (reply.type === 'warmed' ? endWarm(p, reply) : p.reply?.(reply)));
+    p.worker.onFailure((reason) => {
+      p.dead = true;
+      p.failure?.(reason);
+      endWarm(p, null);
+    });
+    return p;
+  };
   const take = (): Pooled => {
+    taken++;
     while (idle.length) {
       const p = idle.pop()!;
       if (!p.dead) {
@@ -49,31 +74,35 @@ export function reusedLanes(start: () => LaneWorker, count: number): ReusedLanes
         return p;
       }
     }
-    const p: Pooled = { worker: start(), dead: false, reply: null, failure: null };
-    p.worker.onReply((reply) => p.reply?.(reply));
-    p.worker.onFailure((reason) => {
-      p.dead = true;
-      p.failure?.(reason);
-    });
-    return p;
+    return startOne();
   };
   const open: OpenLane = (laneStart) => {
     const p = take();
+    // A comparison warms its lanes as a warm-up would.
+    p.warm = true;
     let given = false;
+    let counted = true;
+    const uncount = (): void => {
+      if (counted) taken--;
+      counted = false;
+    };
     const port: LanePort = {
       post: (request) => p.worker.post(request),
       onReply: (handler) => (p.reply = handler),
       onFailure: (handler) => (p.failure = handler),
       terminate: () => {
+        uncount();
         p.dead = true;
         p.worker.terminate();
       },
       release: () => {
         if (given || p.dead) return;
+        uncount();
         given = true;
         p.reply = null;
         p.failure = null;
-        p.worker.idle?.();
+        // Still warming (a comparison that took it mid warm-up ended first: tests): stays referenced until then.
+        if (p.warmWaiters.length === 0) p.worker.idle?.();
         idle.push(p);
       },
     };
@@ -84,9 +113,37 @@ export function reusedLanes(start: () => LaneWorker, count: number): ReusedLanes
       throw e;
     }
   };
+  const warm = async (sample: LaneWarm): Promise<LaneWarmReport> => {
+    const t0 = performance.now();
+    // A comparison under way holds the lanes and warms them itself.
+    if (taken > 0) return { started: 0, warmed: 0, interrupted: 0, ms: 0 };
+    let started = 0;
+    for (let alive = idle.filter((p) => !p.dead).length; alive < count; alive++) {
+      idle.push(startOne());
+      started++;
+    }
+    const asked: Promise<{ ms: number; interrupted: boolean } | null>[] = [];
+    let packed: ReturnType<typeof packValue> | null = null;
+    for (const p of idle) {
+      if (p.dead || p.warm) continue;
+      p.warm = true;
+      packed ??= packValue(sample.value, sample.features);
+      p.worker.busy?.();
+      asked.push(new Promise((resolve) => p.warmWaiters.push(resolve)));
+      p.worker.post({ type: 'warm', packed, features: sample.features, codecs: sample.codecs });
+    }
+    const answers = await Promise.all(asked);
+    return {
+      started,
+      warmed: answers.filter((a) => a !== null && !a.interrupted).length,
+      interrupted: answers.filter((a) => a === null || a.interrupted).length,
+      ms: performance.now() - t0,
+    };
+  };
   return {
     open,
     count,
+    warm,
     idleCount: () => idle.filter((p) => !p.dead).length,
     endIdle: () => {
       for (const p of idle.splice(0)) {

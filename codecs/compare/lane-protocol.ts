@@ -6,7 +6,7 @@
  * Pure: the transport (postMessage, terminate, the failure events) is passed in.
  */
 import type { Row } from './compare.js';
-import { LaneRunner, type Lane, type LaneSettings, type LaneStart } from './lane.js';
+import { LaneRunner, warmLane, type Lane, type LaneSettings, type LaneStart } from './lane.js';
 import { packValue, unpackValue, type PackedValue } from './lane-value.js';
 import type { ValueFeatures } from './features.js';
 
@@ -14,12 +14,20 @@ export type LaneRequest =
   | { readonly type: 'start'; readonly packed: PackedValue; readonly features: ValueFeatures; readonly settings: LaneSettings; readonly codecs: readonly string[] }
   | { readonly type: 'measure'; readonly id: number; readonly codecs: readonly string[]; readonly keep: readonly string[] }
   /** The comparison is over: drop the value and what was prepared (the worker waits for the next start). */
-  | { readonly type: 'release' };
+  | { readonly type: 'release' }
+  /**
+   * Before any comparison: warm these codecs on a small sample of the value the user is
+   * looking at (lane-sample.ts), so the comparison asked for next meets a warm JIT. Any
+   * other request stops it where it is (the comparison never waits for a warm-up).
+   */
+  | { readonly type: 'warm'; readonly packed: PackedValue; readonly features: ValueFeatures; readonly codecs: readonly string[] };
 
 export type LaneReply =
   | { readonly type: 'row'; readonly id: number; readonly row: Row }
   | { readonly type: 'done'; readonly id: number }
-  | { readonly type: 'error'; readonly id: number; readonly message: string };
+  | { readonly type: 'error'; readonly id: number; readonly message: string }
+  /** A warm request ended: after `ms`, stopped early by another request (`interrupted`) or not. */
+  | { readonly type: 'warmed'; readonly ms: number; readonly interrupted: boolean };
 
 /**
  * The worker side: returns the handler for incoming requests. Measures run one after
@@ -29,7 +37,28 @@ export function serveLane(post: (reply: LaneReply) => void, signal?: AbortSignal
   let runner: LaneRunner | null = null;
   let startError: string | null = null;
   let chain: Promise<void> = Promise.resolve();
+  /** Warm-ups asked for and not ended: any other request stops them. */
+  const warming = new Set<AbortController>();
+  signal?.addEventListener('abort', () => warming.forEach((w) => w.abort()), { once: true });
   return (request) => {
+    if (request.type === 'warm') {
+      const controller = new AbortController();
+      warming.add(controller);
+      chain = chain.then(async () => {
+        const t0 = performance.now();
+        let done = false;
+        try {
+          if (!controller.signal.aborted) done = await warmLane(unpackValue(request.packed), request.features, request.codecs, controller.signal);
+        } catch {
+          // A warm-up that fails leaves the lane as it was; the comparison reports its own errors.
+        }
+        warming.delete(controller);
+        post({ type: 'warmed', ms: performance.now() - t0, interrupted: !done });
+      });
+      return;
+    }
+    // A comparison's request goes next: a warm-up under way stops at its next check.
+    for (const w of warming) w.abort();
     // Every request in arrival order, each after the one before has finished.
     if (request.type === 'release') {
       chain = chain.then(() => {
@@ -89,7 +118,7 @@ export function portLane(port: LanePort, start: LaneStart): Lane {
     w?.();
   };
   port.onReply((reply) => {
-    if (!current || reply.id !== current.id) return;
+    if (reply.type === 'warmed' || !current || reply.id !== current.id) return;
     if (reply.type === 'row') current.rows.push(reply.row);
     else if (reply.type === 'done') current.end = true;
     else current.error = reply.message;

@@ -101,6 +101,28 @@ export class LaneRunner {
   }
 }
 
+/**
+ * How a lane warms up on a sample (lane-sample.ts) before a comparison: each codec measured
+ * as a row would be (encode, the deflate sizer, decode, the round-trip diff), one short run
+ * after timing.ts's own warm-up. Measured (bench-1mb-phase.ts --lanes --warm, 2026-11-28):
+ * the joint warm-up (250 ms) and two runs under a 20 ms budget cost 1.0 s and 0.85 s of
+ * wall time against 0.61–0.67 s for this, and the 1 MB phase after them read the same
+ * (0.71–0.80 s). docs/BENCHMARKS.md, "lanes warmed before the click".
+ */
+export const WARM_SETTINGS: LaneSettings = { runs: 1, warmup: 1, budgetMs: 5, compress: true, jointWarmup: false };
+
+/**
+ * Warms `codecs` in this isolate on `sample` (rows discarded). False when `signal` stopped it
+ * part-way (a comparison was asked for: it goes first).
+ */
+export async function warmLane(sample: unknown, features: ValueFeatures, codecs: readonly string[], signal: AbortSignal): Promise<boolean> {
+  const runner = new LaneRunner(sample, WARM_SETTINGS, codecs, features);
+  for await (const _row of runner.measure(codecs, [], signal)) {
+    // A sample's rows are not shown: only the JIT's state is kept.
+  }
+  return !signal.aborted;
+}
+
 /** A lane in this process (tests; no isolate of its own, so timings share this one's JIT). */
 export const inProcessLane: OpenLane = (start) => {
   const controller = new AbortController();

@@ -15,9 +15,10 @@
  * used when the first codec's encoding is LANE_MIN_BYTES or more, or its encode took
  * LANE_MIN_ENCODE_MS or more (one probe call). Pure: the lanes are passed in (lane.ts).
  */
-import { MAX_DEPTH, codecByName, encodedSize, type Codec } from './codecs.js';
+import { CODECS, MAX_DEPTH, codecByName, encodedSize, type Codec } from './codecs.js';
 import type { CompareOptions, Row, UnsupportedRow } from './compare.js';
-import type { ValueFeatures } from './features.js';
+import { scanValue, type ValueFeatures } from './features.js';
+import { laneSample } from './lane-sample.js';
 import { inProcessLane, type Lane, type OpenLane } from './lane.js';
 import { JOINT_WARMUP_MAX_CALL_MS } from './measure.js';
 
@@ -43,9 +44,46 @@ export interface LanePool {
    * is busy for one codec at a time (it yields between codecs, so an abort still lands).
    */
   readonly here?: boolean;
+  /**
+   * Starts the lanes now and warms them on a sample of a value (warmLanes): a pool that keeps
+   * lanes (lane-pool.ts) has them warm when the comparison is asked for. Absent: no warming.
+   */
+  readonly warm?: (sample: LaneWarm) => Promise<LaneWarmReport>;
 }
 
-/** The first codec's encoding at or above this size makes a value large (lanes pay off; measured in docs/BENCHMARKS.md). */
+/** What lanes warm on: a sample (lane-sample.ts), its features, the codecs (registry names). */
+export interface LaneWarm {
+  readonly value: unknown;
+  readonly features: ValueFeatures;
+  readonly codecs: readonly string[];
+}
+
+/** How a warm request went: workers started, warm-ups ended whole or stopped by a comparison, wall ms until all answered. */
+export interface LaneWarmReport {
+  readonly started: number;
+  readonly warmed: number;
+  readonly interrupted: number;
+  readonly ms: number;
+}
+
+/**
+ * Warms `pool`'s lanes on a sample of `value` before the comparison is asked for (issue 16
+ * §1: a first comparison on fresh lanes met a cold JIT in every encoder, decoder and the
+ * deflate sizer: its json-pack phase read 1.1–1.6 s against 0.7–0.9 s on warm lanes). The
+ * json-pack / JSON codecs only: theirs is the phase shown first. Null (nothing done) when
+ * the pool cannot warm or the value would not go to lanes anyway.
+ */
+export function warmLanes(pool: LanePool | undefined, value: unknown): Promise<LaneWarmReport> | null {
+  if (!pool?.warm || pool.count < 2) return null;
+  const features = scanValue(value);
+  if (features.unknowns > 0 || features.depth > MAX_DEPTH) return null;
+  const sample = laneSample(value);
+  return pool.warm({ value: sample, features: scanValue(sample), codecs: WARM_CODECS });
+}
+
+/** The codecs a warm-up runs: the json-pack phase's. */
+export const WARM_CODECS: readonly string[] = CODECS.filter((c) => c.family !== 'json-joy').map((c) => c.name);
+
 /**
  * The Compare tab's timing settings, and bench-1mb.ts's defaults, so the bench measures what
  * the tab runs. A 100 ms budget per operation: a 1 MB value's json-joy rows (calls of
@@ -54,9 +92,16 @@ export interface LanePool {
  */
 export const INTERACTIVE_TIMING = { runs: 5, warmup: 1, budgetMs: 100 } as const;
 
+/** The first codec's encoding at or above this size makes a value large (lanes pay off; measured in docs/BENCHMARKS.md). */
 export const LANE_MIN_BYTES = 256 * 1024;
 /** …or its encode taking this long. */
 export const LANE_MIN_ENCODE_MS = 20;
+/**
+ * A node this large (its bytes in the frame) is likely a large value: the Compare tab shown
+ * on it warms the lanes (warmLanes). Below LANE_MIN_BYTES, since a frame's own encoding may
+ * be smaller than JSON's (the lanes' own decision, wantsLanes, looks at JSON's size).
+ */
+export const LANE_WARM_MIN_BYTES = LANE_MIN_BYTES / 2;
 export const MAX_LANES = 2;
 
 /** min(MAX_LANES, cores): the callers pass their runtime's core count. */

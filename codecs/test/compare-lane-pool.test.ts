@@ -6,39 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isMeasured, runComparison, compareValue, type Row } from '../compare/compare.js';
-import { reusedLanes, type LaneWorker } from '../compare/lane-pool.js';
-import { serveLane, type LaneReply, type LaneRequest } from '../compare/lane-protocol.js';
+import { reusedLanes } from '../compare/lane-pool.js';
+import { serveLane, type LaneReply } from '../compare/lane-protocol.js';
+import { fakeWorkers } from './helpers/fake-lane-workers.js';
 import { nodeLanes } from '../compare/node-lane.js';
 import { generateDocument } from '../bench/generate.js';
 import { scanValue as scanOf } from '../compare/features.js';
-
-/** An in-process worker speaking the protocol through structured clones; records what happened to it. */
-function fakeWorkers() {
-  const log: { id: number; requests: string[]; terminated: boolean; idle: number; busy: number }[] = [];
-  const start = (): LaneWorker => {
-    const me = { id: log.length, requests: [] as string[], terminated: false, idle: 0, busy: 0 };
-    log.push(me);
-    let reply: ((r: LaneReply) => void) | null = null;
-    const stop = new AbortController();
-    const handle = serveLane((r) => !me.terminated && reply?.(structuredClone(r)), stop.signal);
-    return {
-      post: (request: LaneRequest) => {
-        me.requests.push(request.type);
-        const copy = structuredClone(request);
-        setTimeout(() => !me.terminated && handle(copy), 0);
-      },
-      onReply: (h) => (reply = h),
-      onFailure: () => {},
-      terminate: () => {
-        me.terminated = true;
-        stop.abort();
-      },
-      idle: () => me.idle++,
-      busy: () => me.busy++,
-    };
-  };
-  return { start, log };
-}
 
 const options = { runs: 1, warmup: 0 } as const;
 const doc = generateDocument(3_000);
