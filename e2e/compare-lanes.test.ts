@@ -57,6 +57,28 @@ describe('Compare on two lanes in the browsers', () => {
     await page.close();
   }, 120_000);
 
+  it('the Compare tab shown on a large frame starts and warms the lanes before Run; Run then takes those lanes', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const lanes: string[] = [];
+    page.on('request', (r) => /compare-lane-worker/.test(r.url()) && lanes.push(r.url()));
+    await page.goto(new URL('panel.html', server.httpUrl).href);
+    await emitToPanel(page, [{ hex: largeFrameHex() }]);
+    await waitForRows(page, 1);
+    await page.locator('[data-testid=frame-row]').first().dispatchEvent('mousedown');
+    await page.waitForTimeout(500);
+    expect(lanes, 'no lane before the Compare tab is shown').toEqual([]);
+    await page.getByTestId('tab-compare').click();
+    await expect.poll(() => lanes.length, { timeout: 20_000 }).toBe(2);
+    await page.getByRole('button', { name: /Run comparison/ }).click();
+    await expect.poll(() => page.getByTestId('compare-status').textContent(), { timeout: 90_000, interval: 500 }).toMatch(/\d+ codecs compared/);
+    expect(lanes, 'Run took the warmed lanes: no new lane worker').toHaveLength(2);
+    expect(await page.getByTestId('compare-table').textContent()).not.toMatch(/lane stopped/);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
   it('in Firefox too: the nested lane workers run and every codec gets its row', async () => {
     const page = await firefox.newPage();
     const errors: string[] = [];

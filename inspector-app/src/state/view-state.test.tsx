@@ -75,6 +75,7 @@ function fakeClient() {
       jobs.push({ handlers, cancel });
       return cancel;
     },
+    warmCompare() {},
   };
 }
 const row = (codec: string, size: number): CompareRowView => ({ codec, family: 'cbor', size, gzipSize: size, deflateSize: size, encodeOpsPerSec: 1, decodeOpsPerSec: 1, lossless: 'yes', unsupported: null });

@@ -355,6 +355,12 @@ export type ToWorker =
   | { readonly type: 'call'; readonly callId: number; readonly method: WorkerMethod; readonly params: unknown }
   | { readonly type: 'compare'; readonly jobId: number; readonly frameId: number; readonly format: FormatChoice; readonly nodeId: number }
   | { readonly type: 'cancel-compare'; readonly jobId: number }
+  /**
+   * The Compare tab is shown on this node: when it is large, the worker starts the comparison
+   * lanes and warms them on a sample of its value, so a Run soon after meets them ready
+   * (worker/compare-job.ts warmCompare). No answer.
+   */
+  | { readonly type: 'warm-compare'; readonly frameId: number; readonly format: FormatChoice; readonly nodeId: number }
   /** A whole-session comparison; cancelled with cancel-compare and the same job id. `negotiated`: connection id → its Sec-WebSocket-Extensions, where known. */
   | { readonly type: 'session-compare'; readonly jobId: number; readonly scope: SessionScope; readonly negotiated: Readonly<Record<string, string>> }
   /** Sets the text / path filter and searches the held frames in slices; a newer generation supersedes it. */

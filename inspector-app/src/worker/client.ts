@@ -174,6 +174,11 @@ export class WorkerClient {
     return () => this.post({ type: 'cancel-compare', jobId });
   }
 
+  /** The Compare tab is shown on this node: the worker warms the comparison lanes when it is large. */
+  warmCompare(frameId: number, format: FormatChoice, nodeId: number): void {
+    this.post({ type: 'warm-compare', frameId, format, nodeId });
+  }
+
   /** Starts a whole-session comparison of the held frames in `scope`; returns the cancel function. */
   compareSession(scope: SessionScope, negotiated: Readonly<Record<string, string>>, handlers: SessionHandlers): () => void {
     const jobId = this.nextJobId++;

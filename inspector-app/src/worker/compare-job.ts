@@ -1,7 +1,7 @@
 import { CODECS, compareValue, formatMarkdown, INTERACTIVE_TIMING, isMeasured, type Row } from '../../../codecs/compare/index.js';
 import type { SpanIndex } from '../../../codecs/index.js';
 import type { CompareRowView } from './api.js';
-import type { LanePool } from '../../../codecs/compare/lanes.js';
+import { LANE_WARM_MIN_BYTES, warmLanes, type LanePool, type LaneWarmReport } from '../../../codecs/compare/lanes.js';
 import { workerLanes } from './compare-lanes.js';
 
 /** Per-operation time budget (codecs/compare/lanes.ts INTERACTIVE_TIMING, what bench-1mb.ts measures). */
@@ -67,4 +67,16 @@ export async function runCompare(index: SpanIndex, nodeId: number, signal: Abort
   } catch (e) {
     sink.end(signal.aborted, (e as Error).message, formatMarkdown(rows, title));
   }
+}
+
+/**
+ * The Compare tab is shown on a node: when its bytes are LANE_WARM_MIN_BYTES or more, the
+ * lanes start now and warm on a sample of its value (codecs/compare/lanes.ts warmLanes), so
+ * the Run that may follow meets them warm instead of paying their start and a cold JIT
+ * (issue 16 §1). A Run during the warm-up stops it and goes first. Null when nothing starts.
+ */
+export function warmCompare(index: SpanIndex, nodeId: number, lanes: LanePool = workerLanes()): Promise<LaneWarmReport> | null {
+  if (index.error || !index.has(nodeId)) return null;
+  if (index.store.end[nodeId] - index.store.start[nodeId] < LANE_WARM_MIN_BYTES) return null;
+  return warmLanes(lanes, index.value(nodeId));
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { WorkerHandlers } from './handlers.js';
-import { runCompare } from './compare-job.js';
+import { runCompare, warmCompare } from './compare-job.js';
 import { workerLanes } from './compare-lanes.js';
 import type { CompareRowView } from './api.js';
-import type { LanePool } from '../../../codecs/compare/lanes.js';
+import { LANE_WARM_MIN_BYTES, WARM_CODECS, type LanePool, type LaneWarm } from '../../../codecs/compare/lanes.js';
+import { laneSample } from '../../../codecs/compare/lane-sample.js';
 import type { OpenLane } from '../../../codecs/compare/lane.js';
 import { clonedLane } from '../../../codecs/test/helpers/cloned-lane.js';
 import { generateDocument } from '../../../codecs/bench/generate.js';
@@ -88,5 +89,34 @@ describe('the Compare job on lanes', () => {
     expect(workerLanes({ Worker: function Worker() {}, cores: 8 }).count).toBe(2);
     expect(workerLanes({ Worker: function Worker() {}, cores: 1 }).count).toBe(1);
     expect(workerLanes({ Worker: function Worker() {}, cores: undefined }).count).toBe(1);
+  });
+});
+
+describe('the Compare tab shown on a node warms the lanes (warmCompare)', () => {
+  const indexOf = (data: Uint8Array) => {
+    const h = new WorkerHandlers();
+    h.store.add({ frameId: 1, connectionId: 'c1', direction: 'received', time: 0, opcode: 'binary', data });
+    return h.store.decoded(1, 'auto')!.index!;
+  };
+  const recording = () => {
+    const asked: LaneWarm[] = [];
+    const pool: LanePool = { open: clonedLane, count: 2, warm: async (w) => (asked.push(w), { started: 2, warmed: 2, interrupted: 0, ms: 1 }) };
+    return { asked, pool };
+  };
+
+  it('a large node: its value’s sample goes to the lanes (the json-pack codecs); a small node or a small child: nothing', async () => {
+    const big = generateDocument(400_000) as { events: unknown[] };
+    const index = indexOf(new CborEncoder().encode(big).slice());
+    expect(index.store.end[index.root] - index.store.start[index.root]).toBeGreaterThanOrEqual(LANE_WARM_MIN_BYTES);
+    const { asked, pool } = recording();
+    expect(await warmCompare(index, index.root, pool)).toMatchObject({ warmed: 2 });
+    expect(asked).toHaveLength(1);
+    expect(asked[0].value).toEqual(laneSample(big));
+    expect(asked[0].codecs).toEqual(WARM_CODECS);
+    index.expand(index.root);
+    const child = index.children(index.root)[0];
+    expect(warmCompare(index, child, pool)).toBeNull();
+    expect(warmCompare(indexOf(frame), 0, pool)).toBeNull();
+    expect(asked).toHaveLength(1);
   });
 });

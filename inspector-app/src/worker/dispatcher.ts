@@ -4,7 +4,7 @@
  */
 import type { FrameSummary, FromWorker, IngestFrame, ToWorker } from './api.js';
 import { summarize, WorkerHandlers } from './handlers.js';
-import { runCompare } from './compare-job.js';
+import { runCompare, warmCompare } from './compare-job.js';
 import { framesOf, runSessionCompare } from './session-compare-job.js';
 import { SchemaReread } from './schema-reread.js';
 import { endsWithSyncFlush } from '../../../codecs/index.js';
@@ -233,6 +233,12 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
           },
         };
         void runCompare(index, message.nodeId < 0 ? index.root : message.nodeId, controller.signal, sink, `frame #${message.frameId}`);
+        return;
+      }
+      case 'warm-compare': {
+        // Nothing read out of turn for it: a frame still waiting (a flood) is not warmed on.
+        const index = handlers.store.decoded(message.frameId, message.format)?.index;
+        if (index && index.root >= 0) void warmCompare(index, message.nodeId < 0 ? index.root : message.nodeId);
         return;
       }
       case 'session-compare': {

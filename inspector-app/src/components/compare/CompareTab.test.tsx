@@ -17,8 +17,13 @@ interface Job {
 /** A fake client: records each job; the test drives rows and the end by hand. */
 function fakeClient() {
   const jobs: Job[] = [];
+  const warms: { frameId: number; nodeId: number }[] = [];
   return {
     jobs,
+    warms,
+    warmCompare(frameId: number, _format: FormatChoice, nodeId: number) {
+      warms.push({ frameId, nodeId });
+    },
     compare(frameId: number, _format: FormatChoice, nodeId: number, handlers: CompareHandlers) {
       const cancel = vi.fn();
       jobs.push({ frameId, nodeId, handlers, cancel });
@@ -69,6 +74,18 @@ describe('CompareTab', () => {
     expect(screen.getByRole('button', { name: 'Run comparison of the whole frame' })).toBeTruthy();
     rerender(<CompareTab {...props} nodeId={4} nodeLabel="$.users" />);
     expect(screen.getByRole('button', { name: 'Run comparison of $.users' })).toBeTruthy();
+  });
+
+  it('asks the worker to warm the comparison lanes once per node shown (it decides by size), not again on Run', () => {
+    const { client, rerender, props } = setup();
+    expect(client.warms).toEqual([{ frameId: 1, nodeId: 0 }]);
+    rerender(<CompareTab {...props} nodeLabel="$ " />);
+    expect(client.warms).toHaveLength(1);
+    rerender(<CompareTab {...props} nodeId={4} nodeLabel="$.users" />);
+    expect(client.warms).toEqual([{ frameId: 1, nodeId: 0 }, { frameId: 1, nodeId: 4 }]);
+    fireEvent.click(screen.getByRole('button', { name: /Run comparison/ }));
+    expect(client.warms).toHaveLength(2);
+    expect(client.jobs).toHaveLength(1);
   });
 
   it('shows rows progressively, then the table sorted by size, with ratios and greyed unsupported rows', () => {

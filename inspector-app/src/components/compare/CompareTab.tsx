@@ -11,7 +11,7 @@ import './detail.css';
 const TOAST_MS = 1600;
 
 export interface CompareTabProps {
-  readonly client: Pick<WorkerClient, 'compare'>;
+  readonly client: Pick<WorkerClient, 'compare' | 'warmCompare'>;
   readonly frameId: number;
   readonly format: FormatChoice;
   readonly nodeId: number;
@@ -46,6 +46,10 @@ export function CompareTab({ client, frameId, format, nodeId, nodeLabel, origina
     shownKey.current = key;
   }, [cache, key]);
   useEffect(() => () => clearTimeout(toastTimer.current), []);
+
+  // Shown on a node: the worker starts and warms the comparison lanes if it is large, so a
+  // Run soon after meets them ready (worker/compare-job.ts warmCompare).
+  useEffect(() => client.warmCompare(frameId, format, nodeId), [client, frameId, format, nodeId]);
 
   const run = useCallback(() => cache.run(client, frameId, format, nodeId), [cache, client, frameId, format, nodeId]);
   const cancel = useCallback(() => cache.cancel(key), [cache, key]);
