@@ -3,6 +3,7 @@ import type { SpanIndex } from '../../../codecs/index.js';
 import type { CompareRowView } from './api.js';
 import { LANE_WARM_MIN_BYTES, warmLanes, type LanePool, type LaneWarmReport } from '../../../codecs/compare/lanes.js';
 import { workerLanes } from './compare-lanes.js';
+import { NodeValueMemo } from './node-value-memo.js';
 
 /** Per-operation time budget (codecs/compare/lanes.ts INTERACTIVE_TIMING, what bench-1mb.ts measures). */
 const BUDGET_MS = INTERACTIVE_TIMING.budgetMs;
@@ -48,13 +49,13 @@ export interface CompareSink {
  * large value is measured on two lanes (nested workers: compare-lanes.ts); a cancel
  * terminates them.
  */
-export async function runCompare(index: SpanIndex, nodeId: number, signal: AbortSignal, sink: CompareSink, title: string, lanes: LanePool = workerLanes()): Promise<void> {
+export async function runCompare(index: SpanIndex, nodeId: number, signal: AbortSignal, sink: CompareSink, title: string, lanes: LanePool = workerLanes(), values = new NodeValueMemo()): Promise<void> {
   const rows: Row[] = [];
   try {
     if (index.error) throw new Error(`the frame does not decode: ${index.error.message}`);
     // Rows inside a nested value (worker/nested-nodes.ts) are not nodes of this index.
     if (!index.has(nodeId)) throw new Error('this node lies inside a nested value (tag 24, base64, a byte string of CBOR, …): select the string holding it to compare it');
-    const value = index.value(nodeId);
+    const value = values.take(index, nodeId);
     // Rows arrive in codec order; on two lanes later rows may finish first, and the
     // progress counts every finished row (lanes.ts), so it runs ahead of the rows shown.
     let finished = 0;
@@ -73,10 +74,12 @@ export async function runCompare(index: SpanIndex, nodeId: number, signal: Abort
  * The Compare tab is shown on a node: when its bytes are LANE_WARM_MIN_BYTES or more, the
  * lanes start now and warm on a sample of its value (codecs/compare/lanes.ts warmLanes), so
  * the Run that may follow meets them warm instead of paying their start and a cold JIT
- * (issue 16 §1). A Run during the warm-up stops it and goes first. Null when nothing starts.
+ * (issue 16 §1). A Run during the warm-up stops it and goes first. The value built for the
+ * sample is kept in `values` for that Run. Null when nothing starts.
  */
-export function warmCompare(index: SpanIndex, nodeId: number, lanes: LanePool = workerLanes()): Promise<LaneWarmReport> | null {
+export function warmCompare(index: SpanIndex, nodeId: number, lanes: LanePool = workerLanes(), values = new NodeValueMemo()): Promise<LaneWarmReport> | null {
   if (index.error || !index.has(nodeId)) return null;
   if (index.store.end[nodeId] - index.store.start[nodeId] < LANE_WARM_MIN_BYTES) return null;
-  return warmLanes(lanes, index.value(nodeId));
+  // Held for the Run that may follow (node-value-memo.ts).
+  return warmLanes(lanes, values.keep(index, nodeId));
 }

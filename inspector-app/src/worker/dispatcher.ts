@@ -5,6 +5,7 @@
 import type { FrameSummary, FromWorker, IngestFrame, ToWorker } from './api.js';
 import { summarize, WorkerHandlers } from './handlers.js';
 import { runCompare, warmCompare } from './compare-job.js';
+import { NodeValueMemo } from './node-value-memo.js';
 import { framesOf, runSessionCompare } from './session-compare-job.js';
 import { SchemaReread } from './schema-reread.js';
 import { endsWithSyncFlush } from '../../../codecs/index.js';
@@ -52,6 +53,8 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
   const handlers = new WorkerHandlers();
   let filterGeneration = 0;
   const compareJobs = new Map<number, AbortController>();
+  /** The value the Compare tab's warm-up built, for its Run (node-value-memo.ts). */
+  const compareValues = new NodeValueMemo();
   let pending: FrameSummary[] = [];
   let pendingEvicted: number[] = [];
   let pendingMatching: number[] = [];
@@ -232,13 +235,13 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
             post({ type: 'compare-end', jobId, cancelled, error, markdown });
           },
         };
-        void runCompare(index, message.nodeId < 0 ? index.root : message.nodeId, controller.signal, sink, `frame #${message.frameId}`);
+        void runCompare(index, message.nodeId < 0 ? index.root : message.nodeId, controller.signal, sink, `frame #${message.frameId}`, undefined, compareValues);
         return;
       }
       case 'warm-compare': {
         // Nothing read out of turn for it: a frame still waiting (a flood) is not warmed on.
         const index = handlers.store.decoded(message.frameId, message.format)?.index;
-        if (index && index.root >= 0) void warmCompare(index, message.nodeId < 0 ? index.root : message.nodeId);
+        if (index && index.root >= 0) void warmCompare(index, message.nodeId < 0 ? index.root : message.nodeId, undefined, compareValues);
         return;
       }
       case 'session-compare': {
