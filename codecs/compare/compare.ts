@@ -16,7 +16,7 @@ import { scanValue } from './features.js';
 import type { Timing } from './timing.js';
 import { releasePrepared } from './prepare-release.js';
 import { compareOnLanes, wantsLanes, type LanePool } from './lanes.js';
-import { measureCodec, nextTick, warmTogether } from './measure.js';
+import { measureCodec, nextTick, warmSampleOf, warmTogether, type WarmSample } from './measure.js';
 
 interface RowBase {
   readonly codec: string;
@@ -131,10 +131,15 @@ export async function* compareValue(value: unknown, options: CompareOptions = {}
   }
   const total = codecs.length;
   let done = 0;
-  if ((options.warmup ?? 1) > 0 && !(await warmTogether(codecs, value, features, cache, options))) return;
+  let warmSample: WarmSample | undefined;
+  if ((options.warmup ?? 1) > 0) {
+    const warmed = await warmTogether(codecs, value, features, cache, options);
+    if (warmed === 'aborted') return;
+    if (warmed === 'large') warmSample = warmSampleOf(value);
+  }
   for (const [i, codec] of codecs.entries()) {
     if (options.signal?.aborted) return;
-    const row = measureCodec(codec, value, { ...options, features, cache, sizer });
+    const row = measureCodec(codec, value, { ...options, features, cache, sizer, warmSample });
     if (!row) return;
     releasePrepared(cache, codecs, i);
     done++;
