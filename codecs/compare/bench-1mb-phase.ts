@@ -62,7 +62,7 @@ if (warm) {
   const line = report
     ? `${report.started} lanes started and warmed (${report.warmed} whole, ${report.interrupted} stopped) in ${report.ms.toFixed(0)} ms wall`
     : `Run clicked ${clickAfterMs} ms after the warm-up began`;
-  console.log(`warm-up on a sample of the value: ${line}, ${(cpuClock() - wc0).toFixed(0)} ms CPU until the click (${(performance.now() - w0).toFixed(0)} ms wall)`);
+  console.log(`value sent ahead, lanes warmed on a sample of it: ${line}, ${(cpuClock() - wc0).toFixed(0)} ms CPU until the click (${(performance.now() - w0).toFixed(0)} ms wall)`);
   void warming.then((r) => report || console.log(`  (the warm-up answered after ${r.ms.toFixed(0)} ms: ${r.warmed} whole, ${r.interrupted} stopped by the comparison)`));
 }
 

@@ -35,6 +35,8 @@ interface Pooled {
   warm: boolean;
   /** Waiting for its warm-up to end (warm): each gets the worker's answer, or null when it died. */
   warmWaiters: ((answer: { ms: number; interrupted: boolean } | null) => void)[];
+  /** The value it was sent ahead (a `hold`), by identity, and that hold's id. */
+  held: { readonly value: unknown; readonly id: number } | null;
 }
 
 export interface ReusedLanes extends LanePool {
@@ -42,8 +44,11 @@ export interface ReusedLanes extends LanePool {
   readonly idleCount: () => number;
   /** Ends every idle worker (a browser pool calls it after a quiet while). */
   readonly endIdle: () => void;
-  /** See LanePool.warm: here, `count` workers started (or idle ones taken) and warmed once each. */
-  readonly warm: (sample: LaneWarm) => Promise<LaneWarmReport>;
+  /**
+   * See LanePool.warm: here, `count` workers started (or idle ones taken), each sent the value
+   * to hold (a comparison of that very value then sends only its id) and warmed once.
+   */
+  readonly warm: (value: LaneWarm) => Promise<LaneWarmReport>;
 }
 
 export function reusedLanes(start: () => LaneWorker, count: number): ReusedLanes {
@@ -56,7 +61,7 @@ export function reusedLanes(start: () => LaneWorker, count: number): ReusedLanes
     if (idle.includes(p) && !p.dead) p.worker.idle?.();
   };
   const startOne = (): Pooled => {
-    const p: Pooled = { worker: start(), dead: false, reply: null, failure: null, warm: false, warmWaiters: [] };
+    const p: Pooled = { worker: start(), dead: false, reply: null, failure: null, warm: false, warmWaiters: [], held: null };
     p.worker.onReply((reply) => (reply.type === 'warmed' ? endWarm(p, reply) : p.reply?.(reply)));
     p.worker.onFailure((reason) => {
       p.dead = true;
@@ -80,6 +85,9 @@ export function reusedLanes(start: () => LaneWorker, count: number): ReusedLanes
     const p = take();
     // A comparison warms its lanes as a warm-up would.
     p.warm = true;
+    // The value it holds is this one: the start names it. Either way the comparison's release drops it.
+    const held = p.held !== null && p.held.value === laneStart.value ? p.held.id : undefined;
+    p.held = null;
     let given = false;
     let counted = true;
     const uncount = (): void => {
@@ -107,13 +115,14 @@ export function reusedLanes(start: () => LaneWorker, count: number): ReusedLanes
       },
     };
     try {
-      return portLane(port, laneStart);
+      return portLane(port, laneStart, held);
     } catch (e) {
       port.terminate();
       throw e;
     }
   };
-  const warm = async (sample: LaneWarm): Promise<LaneWarmReport> => {
+  let nextHold = 0;
+  const warm = async (sent: LaneWarm): Promise<LaneWarmReport> => {
     const t0 = performance.now();
     // A comparison under way holds the lanes and warms them itself.
     if (taken > 0) return { started: 0, warmed: 0, interrupted: 0, ms: 0 };
@@ -125,12 +134,17 @@ export function reusedLanes(start: () => LaneWorker, count: number): ReusedLanes
     const asked: Promise<{ ms: number; interrupted: boolean } | null>[] = [];
     let packed: ReturnType<typeof packValue> | null = null;
     for (const p of idle) {
-      if (p.dead || p.warm) continue;
+      if (p.dead) continue;
+      if (p.held?.value !== sent.value) {
+        packed ??= packValue(sent.value, sent.features);
+        p.held = { value: sent.value, id: nextHold++ };
+        p.worker.post({ type: 'hold', id: p.held.id, packed, features: sent.features });
+      }
+      if (p.warm) continue;
       p.warm = true;
-      packed ??= packValue(sample.value, sample.features);
       p.worker.busy?.();
       asked.push(new Promise((resolve) => p.warmWaiters.push(resolve)));
-      p.worker.post({ type: 'warm', packed, features: sample.features, codecs: sample.codecs });
+      p.worker.post({ type: 'warm', codecs: sent.codecs });
     }
     const answers = await Promise.all(asked);
     return {

@@ -8,19 +8,27 @@
 import type { Row } from './compare.js';
 import { LaneRunner, warmLane, type Lane, type LaneSettings, type LaneStart } from './lane.js';
 import { packValue, unpackValue, type PackedValue } from './lane-value.js';
-import type { ValueFeatures } from './features.js';
+import { scanValue, type ValueFeatures } from './features.js';
+import { laneSample } from './lane-sample.js';
 
 export type LaneRequest =
   | { readonly type: 'start'; readonly packed: PackedValue; readonly features: ValueFeatures; readonly settings: LaneSettings; readonly codecs: readonly string[] }
+  /** A start on the value the lane holds (`hold`, id `held`): nothing to pack, clone or rebuild when Run is clicked. */
+  | { readonly type: 'start-held'; readonly held: number; readonly settings: LaneSettings; readonly codecs: readonly string[] }
   | { readonly type: 'measure'; readonly id: number; readonly codecs: readonly string[]; readonly keep: readonly string[] }
-  /** The comparison is over: drop the value and what was prepared (the worker waits for the next start). */
+  /** The comparison is over: drop the value, what was prepared and any held value (the worker waits for the next start). */
   | { readonly type: 'release' }
   /**
-   * Before any comparison: warm these codecs on a small sample of the value the user is
-   * looking at (lane-sample.ts), so the comparison asked for next meets a warm JIT. Any
-   * other request stops it where it is (the comparison never waits for a warm-up).
+   * Before any comparison: keep this value (replacing one held) for a `start-held`. Sent when
+   * the Compare tab is shown on a large node (lanes.ts warmLanes), so its clone happens then.
    */
-  | { readonly type: 'warm'; readonly packed: PackedValue; readonly features: ValueFeatures; readonly codecs: readonly string[] };
+  | { readonly type: 'hold'; readonly id: number; readonly packed: PackedValue; readonly features: ValueFeatures }
+  /**
+   * Warm these codecs on a small sample of the held value (lane-sample.ts), so the comparison
+   * asked for next meets a warm JIT. A comparison's request stops it where it is (the
+   * comparison never waits for a warm-up).
+   */
+  | { readonly type: 'warm'; readonly codecs: readonly string[] };
 
 export type LaneReply =
   | { readonly type: 'row'; readonly id: number; readonly row: Row }
@@ -37,10 +45,38 @@ export function serveLane(post: (reply: LaneReply) => void, signal?: AbortSignal
   let runner: LaneRunner | null = null;
   let startError: string | null = null;
   let chain: Promise<void> = Promise.resolve();
-  /** Warm-ups asked for and not ended: any other request stops them. */
+  /** The value sent ahead of a comparison (`hold`). */
+  let held: { readonly id: number; readonly value: unknown; readonly features: ValueFeatures } | null = null;
+  /** Codecs that ran in this worker: warm already (lane.ts LaneRunner). */
+  const warmCodecs = new Set<string>();
+  /** Warm-ups asked for and not ended: a comparison's request stops them. */
   const warming = new Set<AbortController>();
   signal?.addEventListener('abort', () => warming.forEach((w) => w.abort()), { once: true });
+  const starting = (make: () => LaneRunner): void => {
+    chain = chain.then(() => {
+      try {
+        runner = make();
+        startError = null;
+      } catch (e) {
+        // Kept for the measures that follow: each answers with it (a rejected chain would answer nothing).
+        runner = null;
+        startError = `the lane could not take the value: ${e instanceof Error ? e.message : String(e)}`;
+      }
+    });
+  };
   return (request) => {
+    // Every request in arrival order, each after the one before has finished.
+    if (request.type === 'hold') {
+      chain = chain.then(() => {
+        try {
+          held = { id: request.id, value: unpackValue(request.packed), features: request.features };
+        } catch {
+          // Not held: a start-held for it then says so (the pool sends it only after this).
+          held = null;
+        }
+      });
+      return;
+    }
     if (request.type === 'warm') {
       const controller = new AbortController();
       warming.add(controller);
@@ -48,7 +84,10 @@ export function serveLane(post: (reply: LaneReply) => void, signal?: AbortSignal
         const t0 = performance.now();
         let done = false;
         try {
-          if (!controller.signal.aborted) done = await warmLane(unpackValue(request.packed), request.features, request.codecs, controller.signal);
+          if (held && !controller.signal.aborted) {
+            const sample = laneSample(held.value);
+            done = await warmLane(sample, scanValue(sample), request.codecs, controller.signal, warmCodecs);
+          }
         } catch {
           // A warm-up that fails leaves the lane as it was; the comparison reports its own errors.
         }
@@ -59,24 +98,22 @@ export function serveLane(post: (reply: LaneReply) => void, signal?: AbortSignal
     }
     // A comparison's request goes next: a warm-up under way stops at its next check.
     for (const w of warming) w.abort();
-    // Every request in arrival order, each after the one before has finished.
     if (request.type === 'release') {
       chain = chain.then(() => {
         runner = null;
+        held = null;
       });
       return;
     }
     if (request.type === 'start') {
-      chain = chain.then(() => {
-        try {
-          // The sender's scan of the value (a plain object of counts) saves the lane a second one.
-          runner = new LaneRunner(unpackValue(request.packed), request.settings, request.codecs, request.features);
-          startError = null;
-        } catch (e) {
-          // Kept for the measures that follow: each answers with it (a rejected chain would answer nothing).
-          runner = null;
-          startError = `the lane could not take the value: ${e instanceof Error ? e.message : String(e)}`;
-        }
+      // The sender's scan of the value (a plain object of counts) saves the lane a second one.
+      starting(() => new LaneRunner(unpackValue(request.packed), request.settings, request.codecs, request.features, warmCodecs));
+      return;
+    }
+    if (request.type === 'start-held') {
+      starting(() => {
+        if (held?.id !== request.held) throw new Error('it no longer holds the value sent ahead');
+        return new LaneRunner(held.value, request.settings, request.codecs, held.features, warmCodecs);
       });
       return;
     }
@@ -105,8 +142,11 @@ export interface LanePort {
   release?(): void;
 }
 
-/** Sends the value (packed) to a started worker; throws when it cannot be cloned. */
-export function portLane(port: LanePort, start: LaneStart): Lane {
+/**
+ * Sends the value (packed) to a started worker, or only its id when the worker holds it
+ * already (`held`: lane-pool.ts sent it ahead); throws when it cannot be cloned.
+ */
+export function portLane(port: LanePort, start: LaneStart, held?: number): Lane {
   let nextId = 0;
   let failed: string | null = null;
   let terminated = false;
@@ -128,7 +168,8 @@ export function portLane(port: LanePort, start: LaneStart): Lane {
     failed ??= reason;
     wake();
   });
-  port.post({ type: 'start', packed: packValue(start.value, start.features), features: start.features, settings: start.settings, codecs: start.codecs });
+  if (held !== undefined) port.post({ type: 'start-held', held, settings: start.settings, codecs: start.codecs });
+  else port.post({ type: 'start', packed: packValue(start.value, start.features), features: start.features, settings: start.settings, codecs: start.codecs });
   return {
     async *measure(codecs, options) {
       if (terminated) return;

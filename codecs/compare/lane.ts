@@ -11,7 +11,7 @@
  */
 import { codecByName, type Codec, type PrepareCache } from './codecs.js';
 import type { CompareOptions, Row } from './compare.js';
-import { measureCodec, nextTick, warmTogether } from './measure.js';
+import { measureCodec, nextTick, warmSampleOf, warmTogether, type WarmSample } from './measure.js';
 import { CompressedSizer } from './compressed-size.js';
 import { scanValue, type ValueFeatures } from './features.js';
 
@@ -27,6 +27,11 @@ export interface LaneSettings {
    * codec again to find out and stop, is skipped (each operation still warms up in timing.ts).
    */
   readonly jointWarmup?: boolean;
+  /**
+   * false: no codec warms up on a sample of the value first (the warm-up of idle lanes, whose
+   * value is a sample already). Default: a large value's codecs do (measure.ts warmSample).
+   */
+  readonly sampleWarmup?: boolean;
 }
 
 export interface LaneMeasureOptions {
@@ -66,12 +71,18 @@ export class LaneRunner {
   private readonly cache: PrepareCache = new Map();
   private readonly sizer = new CompressedSizer();
   private warmed = false;
+  private warmSample: WarmSample | undefined;
 
   constructor(
     private readonly value: unknown,
     private readonly settings: LaneSettings,
     private readonly codecs: readonly string[],
     features?: ValueFeatures,
+    /**
+     * Codecs that already ran in this isolate (a warm-up, an earlier comparison): their JIT is
+     * warm, so they skip the warm-up on a sample. One set per worker (lane-protocol.ts).
+     */
+    private readonly warmCodecs: Set<string> = new Set(),
   ) {
     this.features = features ?? scanValue(value);
   }
@@ -81,12 +92,19 @@ export class LaneRunner {
     const options: CompareOptions = { ...this.settings, signal };
     if (!this.warmed) {
       this.warmed = true;
-      if ((this.settings.warmup ?? 1) > 0 && this.settings.jointWarmup !== false && !(await warmTogether(this.codecs.map(registryCodec), this.value, this.features, this.cache, options))) return;
+      if ((this.settings.warmup ?? 1) > 0) {
+        // The sender's probe found the value large (jointWarmup false), or the joint warm-up finds out.
+        const warmed = this.settings.jointWarmup === false ? 'large' : await warmTogether(this.codecs.map(registryCodec), this.value, this.features, this.cache, options);
+        if (warmed === 'aborted') return;
+        if (warmed === 'large' && this.settings.sampleWarmup !== false) this.warmSample = warmSampleOf(this.value);
+      }
     }
     for (const [i, codec] of codecs.entries()) {
       if (signal?.aborted) return;
-      const row = measureCodec(codec, this.value, { ...options, features: this.features, cache: this.cache, sizer: this.sizer });
+      const warmSample = this.warmCodecs.has(codec.name) ? undefined : this.warmSample;
+      const row = measureCodec(codec, this.value, { ...options, features: this.features, cache: this.cache, sizer: this.sizer, warmSample });
       if (!row) return;
+      this.warmCodecs.add(codec.name);
       this.release(codecs.slice(i + 1), keep);
       yield row;
       await nextTick();
@@ -109,14 +127,14 @@ export class LaneRunner {
  * wall time against 0.61–0.67 s for this, and the 1 MB phase after them read the same
  * (0.71–0.80 s). docs/BENCHMARKS.md, "lanes warmed before the click".
  */
-export const WARM_SETTINGS: LaneSettings = { runs: 1, warmup: 1, budgetMs: 5, compress: true, jointWarmup: false };
+export const WARM_SETTINGS: LaneSettings = { runs: 1, warmup: 1, budgetMs: 5, compress: true, jointWarmup: false, sampleWarmup: false };
 
 /**
  * Warms `codecs` in this isolate on `sample` (rows discarded). False when `signal` stopped it
  * part-way (a comparison was asked for: it goes first).
  */
-export async function warmLane(sample: unknown, features: ValueFeatures, codecs: readonly string[], signal: AbortSignal): Promise<boolean> {
-  const runner = new LaneRunner(sample, WARM_SETTINGS, codecs, features);
+export async function warmLane(sample: unknown, features: ValueFeatures, codecs: readonly string[], signal: AbortSignal, warmCodecs?: Set<string>): Promise<boolean> {
+  const runner = new LaneRunner(sample, WARM_SETTINGS, codecs, features, warmCodecs);
   for await (const _row of runner.measure(codecs, [], signal)) {
     // A sample's rows are not shown: only the JIT's state is kept.
   }

@@ -18,7 +18,6 @@
 import { CODECS, MAX_DEPTH, codecByName, encodedSize, type Codec } from './codecs.js';
 import type { CompareOptions, Row, UnsupportedRow } from './compare.js';
 import { scanValue, type ValueFeatures } from './features.js';
-import { laneSample } from './lane-sample.js';
 import { inProcessLane, type Lane, type OpenLane } from './lane.js';
 import { JOINT_WARMUP_MAX_CALL_MS } from './measure.js';
 
@@ -45,13 +44,14 @@ export interface LanePool {
    */
   readonly here?: boolean;
   /**
-   * Starts the lanes now and warms them on a sample of a value (warmLanes): a pool that keeps
-   * lanes (lane-pool.ts) has them warm when the comparison is asked for. Absent: no warming.
+   * Starts the lanes now, sends them a value to hold and warms them on a sample of it
+   * (warmLanes): a pool that keeps lanes (lane-pool.ts) has them warm, the value already
+   * there, when its comparison is asked for. Absent: no warming.
    */
-  readonly warm?: (sample: LaneWarm) => Promise<LaneWarmReport>;
+  readonly warm?: (value: LaneWarm) => Promise<LaneWarmReport>;
 }
 
-/** What lanes warm on: a sample (lane-sample.ts), its features, the codecs (registry names). */
+/** What lanes are sent ahead: the value (each lane warms on its own sample of it, lane-sample.ts), its features, the codecs to warm (registry names). */
 export interface LaneWarm {
   readonly value: unknown;
   readonly features: ValueFeatures;
@@ -67,9 +67,10 @@ export interface LaneWarmReport {
 }
 
 /**
- * Warms `pool`'s lanes on a sample of `value` before the comparison is asked for (issue 16
- * §1: a first comparison on fresh lanes met a cold JIT in every encoder, decoder and the
- * deflate sizer: its json-pack phase read 1.1–1.6 s against 0.7–0.9 s on warm lanes). The
+ * Sends `value` to `pool`'s lanes before its comparison is asked for, and warms them on a
+ * sample of it (issue 16 §1: a first comparison on fresh lanes met a cold JIT in every
+ * encoder, decoder and the deflate sizer, and paid the lanes' start and the value's clone
+ * after the click: its json-pack phase read 1.1–1.6 s against 0.7–0.9 s on warm lanes). The
  * json-pack / JSON codecs only: theirs is the phase shown first. Null (nothing done) when
  * the pool cannot warm or the value would not go to lanes anyway.
  */
@@ -77,8 +78,7 @@ export function warmLanes(pool: LanePool | undefined, value: unknown): Promise<L
   if (!pool?.warm || pool.count < 2) return null;
   const features = scanValue(value);
   if (features.unknowns > 0 || features.depth > MAX_DEPTH) return null;
-  const sample = laneSample(value);
-  return pool.warm({ value: sample, features: scanValue(sample), codecs: WARM_CODECS });
+  return pool.warm({ value, features, codecs: WARM_CODECS });
 }
 
 /** The codecs a warm-up runs: the json-pack phase's. */

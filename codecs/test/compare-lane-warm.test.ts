@@ -10,7 +10,6 @@ import { reusedLanes } from '../compare/lane-pool.js';
 import { serveLane, type LaneReply } from '../compare/lane-protocol.js';
 import { warmLanes, WARM_CODECS } from '../compare/lanes.js';
 import { nodeLanes } from '../compare/node-lane.js';
-import { laneSample } from '../compare/lane-sample.js';
 import { scanValue } from '../compare/features.js';
 import { packValue } from '../compare/lane-value.js';
 import { generateDocument } from '../bench/generate.js';
@@ -26,19 +25,30 @@ describe('warming lanes before a comparison', () => {
     const pool = { ...reusedLanes(workers.start, 2), minBytes: 0 };
     const report = await warmLanes(pool, doc);
     expect(report).toMatchObject({ started: 2, warmed: 2, interrupted: 0 });
-    expect(workers.log.map((w) => w.requests)).toEqual([['warm'], ['warm']]);
+    expect(workers.log.map((w) => w.requests)).toEqual([['hold', 'warm'], ['hold', 'warm']]);
     expect(pool.idleCount()).toBe(2);
-    // Warm already: nothing more to do.
+    // Warm already, the value held: nothing more to do.
     expect(await warmLanes(pool, doc)).toMatchObject({ started: 0, warmed: 0, interrupted: 0 });
+    expect(workers.log.map((w) => w.requests)).toEqual([['hold', 'warm'], ['hold', 'warm']]);
+    // The comparison of the value held names it: nothing packed or cloned at the click.
     const rows = await runComparison(doc, { ...options, lanes: pool });
     expect(workers.log).toHaveLength(2);
     expect(view(rows)).toEqual(view(await runComparison(doc, options)));
-    // A comparison warms its lanes too: the next warm asks nothing of them.
-    expect(await warmLanes(pool, { other: 1 })).toMatchObject({ started: 0, warmed: 0 });
     for (const w of workers.log) {
-      expect(w.requests.slice(0, 2)).toEqual(['warm', 'start']);
+      expect(w.requests.slice(0, 3)).toEqual(['hold', 'warm', 'start-held']);
       expect(w.requests.at(-1)).toBe('release');
+    }
+    // A comparison warms its lanes too: the next warm only sends its value.
+    const other = { other: [1, 2, 3] };
+    expect(await warmLanes(pool, other)).toMatchObject({ started: 0, warmed: 0 });
+    for (const w of workers.log) expect(w.requests.at(-1)).toBe('hold');
+    expect(view(await runComparison(other, { ...options, lanes: pool }))).toEqual(view(await runComparison(other, options)));
+    // Another value than the one held: sent whole.
+    await runComparison(doc, { ...options, lanes: pool });
+    for (const w of workers.log) {
       expect(w.requests.filter((r) => r === 'warm')).toHaveLength(1);
+      expect(w.requests.filter((r) => r === 'start-held')).toHaveLength(2);
+      expect(w.requests.filter((r) => r === 'start')).toHaveLength(1);
     }
   });
 
@@ -67,20 +77,31 @@ describe('warming lanes before a comparison', () => {
     expect(warmLanes(pool, { f: () => 1 })).toBeNull();
   });
 
-  it('the worker side answers a warm-up with its time, stopped or not; a start after it works', async () => {
+  it('the worker side: warms on a sample of the value it holds, answers with its time, stopped or not; a start-held uses that value', async () => {
     const replies: LaneReply[] = [];
     const handle = serveLane((r) => replies.push(r));
-    const sample = laneSample(doc);
-    const f = scanValue(sample);
-    handle({ type: 'warm', packed: packValue(sample, f), features: f, codecs: WARM_CODECS });
-    await expect.poll(() => replies.length, { timeout: 20_000 }).toBe(1);
-    expect(replies[0]).toMatchObject({ type: 'warmed', interrupted: false });
-    handle({ type: 'warm', packed: packValue(sample, f), features: f, codecs: WARM_CODECS });
-    handle({ type: 'start', packed: packValue({ a: 1 }, scanValue({ a: 1 })), features: scanValue({ a: 1 }), settings: { runs: 1, warmup: 0 }, codecs: ['json'] });
+    const f = scanValue(doc);
+    handle({ type: 'warm', codecs: WARM_CODECS });
+    await expect.poll(() => replies.length).toBe(1);
+    expect(replies[0], 'nothing held: nothing to warm on').toMatchObject({ type: 'warmed', interrupted: true });
+    handle({ type: 'hold', id: 7, packed: packValue(doc, f), features: f });
+    handle({ type: 'warm', codecs: WARM_CODECS });
+    await expect.poll(() => replies.length, { timeout: 20_000 }).toBe(2);
+    expect(replies[1]).toMatchObject({ type: 'warmed', interrupted: false });
+    handle({ type: 'warm', codecs: WARM_CODECS });
+    handle({ type: 'start-held', held: 7, settings: { runs: 1, warmup: 0 }, codecs: ['json'] });
     handle({ type: 'measure', id: 0, codecs: ['json'], keep: [] });
-    await expect.poll(() => replies.length).toBe(4);
-    expect(replies.slice(1).map((r) => r.type)).toEqual(['warmed', 'row', 'done']);
-    expect(replies[1]).toMatchObject({ interrupted: true });
+    await expect.poll(() => replies.length).toBe(5);
+    expect(replies.slice(2).map((r) => r.type)).toEqual(['warmed', 'row', 'done']);
+    expect(replies[2]).toMatchObject({ interrupted: true });
+    const row = (replies[3] as Extract<LaneReply, { type: 'row' }>).row;
+    expect(view([row])).toEqual(view(await runComparison(doc, { ...options, codecs: ['json'] })));
+    // Released: the held value is gone; a start-held for it says so.
+    handle({ type: 'release' });
+    handle({ type: 'start-held', held: 7, settings: { runs: 1, warmup: 0 }, codecs: ['json'] });
+    handle({ type: 'measure', id: 1, codecs: ['json'], keep: [] });
+    await expect.poll(() => replies.length).toBe(6);
+    expect(replies[5]).toMatchObject({ type: 'error', id: 1, message: expect.stringMatching(/no longer holds/) });
   });
 
   it('worker threads: warmed, then a comparison on the same threads, rows as on one lane', async () => {

@@ -1,5 +1,5 @@
 /**
- * `npx tsx e2e/bench/compare-1mb-ui.ts [--runs N] [--waits 0,300,1000,2000]` (after
+ * `npx tsx e2e/bench/compare-1mb-ui.ts [--runs N] [--waits 0,300,1000,2000] [--rows]` (after
  * `npm run build:app`): the Compare tab on a ~1 MB frame in Chromium, as a user meets it —
  * issue 16 §1's "json-pack / JSON rows on screen in ≤ 1 s". A benchmark: prints figures, never
  * fails on time.
@@ -10,7 +10,8 @@
  * codecs/compare/lanes.ts warmLanes), and Run is clicked `wait` ms later. Measured in the
  * page (performance.now, a MutationObserver on the table): click → the ninth row on screen
  * (rows come in codec order, the nine json-pack / JSON codecs first) and → the sixteenth,
- * and the longest main-thread task from the tab's opening to the last row.
+ * and the longest main-thread task from the tab's opening to the last row (`--rows`: when each
+ * row appeared).
  */
 import type { Page } from 'playwright-core';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
@@ -32,6 +33,8 @@ interface Trial {
   readonly toJsonPack: number;
   readonly toAll: number;
   readonly longestTask: number;
+  /** ms after the click at which each row (1st, 2nd, …) was on screen. */
+  readonly rows: readonly number[];
 }
 
 /** In the page: resolves with performance.now() when the comparison table holds `n` rows (checked on every mutation). */
@@ -66,7 +69,7 @@ async function trial(page: Page, hex: string, wait: number): Promise<Trial> {
   const run = page.getByRole('button', { name: /Run comparison/ });
   await run.waitFor();
   if (wait > 0) await page.waitForTimeout(wait);
-  const rows = rowsAt(page, [JSON_PACK_ROWS, CODECS.length]);
+  const rows = rowsAt(page, CODECS.map((_, i) => i + 1));
   // The click's own time, taken in the page as it happens.
   const clickAt = await page.evaluate(() => {
     const button = [...document.querySelectorAll('button')].find((b) => /Run comparison/.test(b.textContent ?? '')) as HTMLButtonElement;
@@ -74,10 +77,10 @@ async function trial(page: Page, hex: string, wait: number): Promise<Trial> {
     button.click();
     return t;
   });
-  const [jsonPackAt, allAt] = await rows;
+  const times = (await rows).map((t) => t - clickAt);
   const probes = await readProbes(page);
   const longestTask = Math.max(0, ...probes.longtasks.filter((t) => t.start >= tabAt).map((t) => t.duration));
-  return { wait, toJsonPack: jsonPackAt - clickAt, toAll: allAt - clickAt, longestTask };
+  return { wait, toJsonPack: times[JSON_PACK_ROWS - 1], toAll: times[times.length - 1], longestTask, rows: times };
 }
 
 const hex = Buffer.from(new CborEncoder().encode(generateDocument(1 << 20))).toString('hex');
@@ -95,6 +98,7 @@ try {
       const t = await trial(page, hex, wait);
       trials.push(t);
       console.log(`round ${r + 1}, Run ${String(wait).padStart(4)} ms after the tab opened: ${JSON_PACK_ROWS} json-pack rows on screen ${t.toJsonPack.toFixed(0).padStart(5)} ms after the click, all ${CODECS.length} ${t.toAll.toFixed(0).padStart(5)} ms; longest main-thread task ${t.longestTask.toFixed(0)} ms`);
+      if (argv.includes('--rows')) console.log(`  rows on screen at ${t.rows.map((x) => x.toFixed(0)).join(', ')} ms`);
       await page.close();
     }
   }
