@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import type { CompareRowView, FormatChoice } from '../../worker/api';
 import type { CompareHandlers } from '../../worker/client';
-import { CompareTab, type CompareTabProps } from './CompareTab';
+import { CompareTab, WARM_AFTER_MS, type CompareTabProps } from './CompareTab';
 
 afterEach(cleanup);
 
@@ -76,16 +76,29 @@ describe('CompareTab', () => {
     expect(screen.getByRole('button', { name: 'Run comparison of $.users' })).toBeTruthy();
   });
 
-  it('asks the worker to warm the comparison lanes once per node shown (it decides by size), not again on Run', () => {
-    const { client, rerender, props } = setup();
-    expect(client.warms).toEqual([{ frameId: 1, nodeId: 0 }]);
-    rerender(<CompareTab {...props} nodeLabel="$ " />);
-    expect(client.warms).toHaveLength(1);
-    rerender(<CompareTab {...props} nodeId={4} nodeLabel="$.users" />);
-    expect(client.warms).toEqual([{ frameId: 1, nodeId: 0 }, { frameId: 1, nodeId: 4 }]);
-    fireEvent.click(screen.getByRole('button', { name: /Run comparison/ }));
-    expect(client.warms).toHaveLength(2);
-    expect(client.jobs).toHaveLength(1);
+  it('asks the worker to warm the comparison lanes once per node shown for WARM_AFTER_MS (it decides by size), not again on Run', () => {
+    vi.useFakeTimers();
+    try {
+      const { client, rerender, props } = setup();
+      expect(client.warms).toEqual([]);
+      act(() => vi.advanceTimersByTime(WARM_AFTER_MS));
+      expect(client.warms).toEqual([{ frameId: 1, nodeId: 0 }]);
+      rerender(<CompareTab {...props} nodeLabel="$ " />);
+      act(() => vi.advanceTimersByTime(WARM_AFTER_MS));
+      expect(client.warms).toHaveLength(1);
+      // Stepping on: a node shown for less than the pause is not warmed for.
+      rerender(<CompareTab {...props} nodeId={3} nodeLabel="$.a" />);
+      act(() => vi.advanceTimersByTime(WARM_AFTER_MS - 50));
+      rerender(<CompareTab {...props} nodeId={4} nodeLabel="$.users" />);
+      act(() => vi.advanceTimersByTime(WARM_AFTER_MS));
+      expect(client.warms).toEqual([{ frameId: 1, nodeId: 0 }, { frameId: 1, nodeId: 4 }]);
+      fireEvent.click(screen.getByRole('button', { name: /Run comparison/ }));
+      act(() => vi.advanceTimersByTime(WARM_AFTER_MS));
+      expect(client.warms).toHaveLength(2);
+      expect(client.jobs).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('shows rows progressively, then the table sorted by size, with ratios and greyed unsupported rows', () => {

@@ -9,6 +9,8 @@ import { CODEC_COUNT, CompareCache, compareKey, type CompareRun } from '../../st
 import './detail.css';
 
 const TOAST_MS = 1600;
+/** How long a node stays shown before the lanes are warmed for it (see the effect below). */
+export const WARM_AFTER_MS = 150;
 
 export interface CompareTabProps {
   readonly client: Pick<WorkerClient, 'compare' | 'warmCompare'>;
@@ -48,8 +50,13 @@ export function CompareTab({ client, frameId, format, nodeId, nodeLabel, origina
   useEffect(() => () => clearTimeout(toastTimer.current), []);
 
   // Shown on a node: the worker starts and warms the comparison lanes if it is large, so a
-  // Run soon after meets them ready (worker/compare-job.ts warmCompare).
-  useEffect(() => client.warmCompare(frameId, format, nodeId), [client, frameId, format, nodeId]);
+  // Run soon after meets them ready (worker/compare-job.ts warmCompare). Asked after a short
+  // pause: stepping through rows with this tab open would otherwise build and send every
+  // large row's value in passing.
+  useEffect(() => {
+    const timer = setTimeout(() => client.warmCompare(frameId, format, nodeId), WARM_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [client, frameId, format, nodeId]);
 
   const run = useCallback(() => cache.run(client, frameId, format, nodeId), [cache, client, frameId, format, nodeId]);
   const cancel = useCallback(() => cache.cancel(key), [cache, key]);
