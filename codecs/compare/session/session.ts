@@ -33,6 +33,12 @@ export interface SessionMessage {
   readonly connectionId: string;
   /** The connection's negotiated subprotocol: its frames are decoded with it as evidence (codecs/subprotocol.ts). */
   readonly subprotocol?: string;
+  /**
+   * The message's value as its host reads it (throws when it does not decode). The inspector
+   * passes its list row's reading — a loaded Protobuf schema first — so the session compares
+   * what the user sees; without it, the bytes are read by detection (`frameValue`).
+   */
+  readonly read?: () => unknown;
 }
 
 /**
@@ -254,7 +260,7 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
     if (!needsValues) frames.push({ message, decoded: { error: 'not decoded' } });
     else {
       try {
-        const value = frameValue(message.data, { isText: message.opcode === 1, subprotocol: message.subprotocol }).value;
+        const value = message.read ? message.read() : frameValue(message.data, { isText: message.opcode === 1, subprotocol: message.subprotocol }).value;
         const features = scanValue(value);
         frames.push({ message, decoded: { value, features, plain: isPlainJson(features) ? value : plainOf(value) } });
       } catch (e) {

@@ -9,6 +9,7 @@
 import type { CodecSizes, SessionMessage, SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
 import type { SessionChartData } from '../../../codecs/compare/session/cumulative.js';
 import type { IngestFrame, SessionScope } from './api.js';
+import type { FrameReader } from './session-frame-reading.js';
 
 export interface SessionSink {
   progress(p: SessionProgress): void;
@@ -27,22 +28,25 @@ export function framesOf(all: Iterable<IngestFrame>, scope: SessionScope): Inges
   return out;
 }
 
-export function sessionMessages(frames: readonly IngestFrame[]): SessionMessage[] {
+/** `read`: how the list reads a frame (session-frame-reading.ts); without it the bytes are read by detection alone. */
+export function sessionMessages(frames: readonly IngestFrame[], read?: FrameReader): SessionMessage[] {
   return frames.map((f) => ({
     connectionId: f.connectionId,
     direction: f.direction === 'sent' ? 'client-to-server' : 'server-to-client',
     opcode: f.opcode === 'text' ? 1 : 2,
     data: f.data,
+    ...(read ? { read: () => read(f) } : {}),
   }));
 }
 
 /**
  * `yieldTurn`: how the comparison gives the worker's message loop a turn (the worker's
  * MessageChannel; default setTimeout 0, which a browser clamps to 4 ms after five links).
+ * `read`: each frame's value as the list reads it (the dispatcher passes `listReading`).
  */
-export async function runSessionCompare(frames: readonly IngestFrame[], negotiated: Readonly<Record<string, string>>, signal: AbortSignal, sink: SessionSink, now: () => number = () => performance.now(), yieldTurn?: () => Promise<void>): Promise<void> {
+export async function runSessionCompare(frames: readonly IngestFrame[], negotiated: Readonly<Record<string, string>>, signal: AbortSignal, sink: SessionSink, now: () => number = () => performance.now(), yieldTurn?: () => Promise<void>, read?: FrameReader): Promise<void> {
   const started = now();
-  const messages = sessionMessages(frames);
+  const messages = sessionMessages(frames, read);
   const totals: { codec: string; label: string }[] = [];
   try {
     // Loaded on first use: the session comparison brings every codec (schema codecs included);
