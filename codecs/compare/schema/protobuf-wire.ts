@@ -115,8 +115,19 @@ function writeScalar(w: Writer, type: ProtoScalar, v: unknown): void {
   }
 }
 
+/** A value in the user's terms (never a class name: the worker's bundle is minified, review B). */
+function whatItIs(v: unknown): string {
+  if (Array.isArray(v)) return 'a list';
+  if (v === null) return 'null';
+  if (v instanceof Uint8Array) return 'bytes';
+  if (typeof v === 'string') return 'text';
+  if (typeof v === 'number' || typeof v === 'bigint') return 'a number';
+  if (typeof v === 'boolean') return 'true / false';
+  return v === undefined ? 'nothing' : 'a value with no plain form';
+}
+
 function writeMessage(w: Writer, m: ProtoMessage, obj: unknown, path: string): void {
-  if (!isRecord(obj)) throw new Mismatch(`${path || 'the frame'}: ${Array.isArray(obj) ? 'a list' : obj === null ? 'null' : typeof obj} where the schema has message ${m.name}`);
+  if (!isRecord(obj)) throw new Mismatch(`${path || 'the frame'}: ${whatItIs(obj)}, where the schema has a message (${m.name}): an object with named fields`);
   const byName = fieldsByName(m);
   for (const key of Object.keys(obj)) {
     const v = obj[key];

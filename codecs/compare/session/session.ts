@@ -14,7 +14,7 @@
  */
 import { codecByName, encodedBytes, type Codec } from '../codecs.js';
 import { frameValue, GZIP_FRAMING } from '../compare.js';
-import { toTarget } from '../convert.js';
+import { schemaValue, type SchemaValue } from './schema-value.js';
 import { isPlainJson, scanValue, type ValueFeatures } from '../features.js';
 import { inferredAvroCodec, inferredProtobufCodec, loadedProtobufCodec, type SchemaCodec } from '../schema/schema-codecs.js';
 import { BROTLI_NOT_IN_BROWSER, type BrotliCompressor } from './message-compressors.js';
@@ -154,8 +154,8 @@ const nextTick = (): Promise<void> => new Promise((resolve) => setTimeout(resolv
 interface Decoded {
   readonly value: unknown;
   readonly features: ValueFeatures;
-  /** The value in plain JS terms (Maps as objects, tags dropped): what the schema codecs take. */
-  readonly plain: unknown;
+  /** The value in plain JS terms (Maps as objects, tags dropped): what the schema codecs take; or why it has none (a key twice). */
+  readonly schema: SchemaValue;
 }
 
 type Frame = { readonly message: SessionMessage; readonly decoded: Decoded | { readonly error: string } };
@@ -262,7 +262,7 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
       try {
         const value = message.read ? message.read() : frameValue(message.data, { isText: message.opcode === 1, subprotocol: message.subprotocol }).value;
         const features = scanValue(value);
-        frames.push({ message, decoded: { value, features, plain: isPlainJson(features) ? value : plainOf(value) } });
+        frames.push({ message, decoded: { value, features, schema: isPlainJson(features) ? { plain: value } : schemaValue(value) } });
       } catch (e) {
         frames.push({ message, decoded: { error: (e as Error).message } });
       }
@@ -361,16 +361,9 @@ function variantsFor(connectionId: string, negotiated: ReadonlyMap<string, strin
   return variants;
 }
 
-function plainOf(value: unknown): unknown {
-  try {
-    return toTarget(value, 'json-like');
-  } catch {
-    return value; // duplicate keys: the schema codecs report what they cannot hold
-  }
-}
-
 function buildSchemaCodec(name: string, frames: readonly Frame[], options: SessionOptions): SchemaCodec {
-  const values = frames.map((f) => ('error' in f.decoded ? undefined : f.decoded.plain));
+  // Frames that do not decode, or have no plain value, shape no schema (they are listed as left out).
+  const values = frames.map((f) => ('error' in f.decoded || 'unheld' in f.decoded.schema ? undefined : f.decoded.schema.plain));
   if (name === 'avro') return (options.avro ?? inferredAvroCodec)(values);
   if (name === 'protobuf') return inferredProtobufCodec(values);
   if (!options.protoText) return loadedProtobufCodec('', undefined);
@@ -379,7 +372,8 @@ function buildSchemaCodec(name: string, frames: readonly Frame[], options: Sessi
 
 function encodeSchema(codec: SchemaCodec, decoded: Frame['decoded']): Uint8Array | string {
   if ('error' in decoded) return decoded.error;
-  const out = codec.encode(decoded.plain);
+  if ('unheld' in decoded.schema) return decoded.schema.unheld;
+  const out = codec.encode(decoded.schema.plain);
   return out instanceof Uint8Array ? out : out.mismatch;
 }
 
