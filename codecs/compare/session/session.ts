@@ -23,6 +23,7 @@ import { STREAM_HASH_BITS } from './deflate-size.js';
 import { CONTEXT_TAKEOVER, NO_CONTEXT_TAKEOVER, negotiatesDeflate, parseDeflateExtension, type DeflateParams } from './extension-header.js';
 import { frameHeaderSize, type Direction } from './framing.js';
 import { MAX_LISTED_MISMATCHES, sumRows } from './groups.js';
+import { countLeftOut, type LeftOutGroup } from './left-out.js';
 import { createSender, fflateEngine, senderSettings, type DeflateEngine } from './permessage-deflate.js';
 
 export interface SessionMessage {
@@ -101,6 +102,8 @@ export interface SessionRow {
   readonly schema?: SchemaSize | null;
   /** The messages left out (`left`), each with its reason (the first MAX_LISTED_MISMATCHES). */
   readonly mismatches?: readonly SessionMismatch[];
+  /** Every left-out message counted by reason (up to MAX_LEFT_REASONS distinct ones): what left-out.ts groups for every view. */
+  readonly leftReasons?: readonly LeftOutGroup[];
 }
 
 export interface SessionProgress {
@@ -204,6 +207,7 @@ class Accumulator {
   snappy = 0;
   brotli = 0;
   readonly mismatches: SessionMismatch[] = [];
+  readonly leftByReason = new Map<string, { reason: string; count: number; first: number }>();
   readonly wire = new Map<WireVariant, WireTotals>();
   /** Variants whose sender runs with the same settings share one simulation (and its result per message). */
   readonly simulations: { readonly simulation: WireSimulation; readonly totals: WireTotals[] }[] = [];
@@ -298,6 +302,7 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
         if (!group.acc.leftReason) group.acc.leftReason = `message ${i + 1}: ${bytes}`;
         group.acc.left++;
         if (group.acc.mismatches.length < MAX_LISTED_MISMATCHES) group.acc.mismatches.push({ message: i + 1, reason: bytes });
+        countLeftOut(group.acc.leftByReason, bytes, i + 1);
       } else {
         const pending = add(group.acc, bytes, message.direction, sizes.sizes(bytes));
         if (pending) await pending;
@@ -453,6 +458,7 @@ function rowOf(name: string, codec: Codec | null | undefined, connectionId: stri
     brotli: options.brotli ? acc.brotli : { unsupported: BROTLI_NOT_IN_BROWSER },
     schema: null,
     mismatches: acc.mismatches,
+    leftReasons: [...acc.leftByReason.values()],
   };
 }
 
@@ -461,7 +467,7 @@ const labelOf = (name: string, codec: Codec | null | undefined): string => (code
 /** The sum of a codec's rows (groups.ts `sumRows`, which the view uses too), named for the codec. */
 export function totalRow(name: string, codec: Codec | null | undefined, rows: readonly SessionRow[]): SessionRow {
   // Every row from `rowOf` carries snappy, brotli and mismatches; the defaults are for a codec with no rows.
-  return { snappy: 0, brotli: 0, mismatches: [], ...sumRows(rows), codec: name, label: labelOf(name, codec), schema: null };
+  return { snappy: 0, brotli: 0, mismatches: [], leftReasons: [], ...sumRows(rows), codec: name, label: labelOf(name, codec), schema: null };
 }
 
 /** Collects every row (those before an abort). */
