@@ -47,27 +47,26 @@ export function sessionMessages(frames: readonly IngestFrame[], read?: FrameRead
 export async function runSessionCompare(frames: readonly IngestFrame[], negotiated: Readonly<Record<string, string>>, signal: AbortSignal, sink: SessionSink, now: () => number = () => performance.now(), yieldTurn?: () => Promise<void>, read?: FrameReader): Promise<void> {
   const started = now();
   const messages = sessionMessages(frames, read);
-  const totals: { codec: string; label: string }[] = [];
   try {
     // Loaded on first use: the session comparison brings every codec (schema codecs included);
     // if one cannot load in this browser, this job reports why and the decode worker lives on.
-    const [{ compareSession }, { chartFromSizes }] = await Promise.all([import('../../../codecs/compare/session/session.js'), import('../../../codecs/compare/session/cumulative.js')]);
+    const [{ compareSession }, { sessionChart }] = await Promise.all([import('../../../codecs/compare/session/session.js'), import('../../../codecs/compare/session/cumulative.js')]);
     // The chart is drawn from the sizes the comparison computed (no second pass over the session).
     const perCodec: CodecSizes[] = [];
-    const notCarried = new Map<string, string>();
+    const totalRows: SessionRow[] = [];
     const generator = compareSession(messages, { negotiated: new Map(Object.entries(negotiated)), signal, yieldTurn, onProgress: (p) => sink.progress(p), onCodecSizes: (s) => perCodec.push(s) });
     let batch: SessionRow[] = [];
     for await (const row of generator) {
       batch.push(row);
       if (row.connectionId === null) {
-        totals.push({ codec: row.codec, label: row.label });
-        if (row.messages === 0 && row.left > 0) notCarried.set(row.codec, row.leftReason?.replace(/^message \d+: /, '') ?? 'no message in this codec');
+        totalRows.push(row);
         sink.rows(batch);
         batch = [];
       }
     }
     if (batch.length) sink.rows(batch);
-    const chart = signal.aborted ? null : chartFromSizes(perCodec, notCarried);
+    // The same chart the CLI's report draws (cumulative.ts sessionChart).
+    const chart = signal.aborted ? null : sessionChart(perCodec, totalRows);
     sink.end({ cancelled: signal.aborted, error: null, chart, messages: messages.length, workerMs: now() - started });
   } catch (e) {
     sink.end({ cancelled: signal.aborted, error: (e as Error).message, chart: null, messages: messages.length, workerMs: now() - started });
