@@ -43,4 +43,9 @@ describe('left-out reasons in user terms', () => {
     expect(reason).toMatch(/^the frame: a list/);
     expect(reason).toMatch(/object with named fields/);
   });
+
+  it('an object where a list was: "an object", not JS\'s typeof', async () => {
+    const rows = await runSessionComparison([json('{"id":[1]}'), json('{"id":[2]}'), json('{"id":{"a":1}}')], { snappy: false, codecs: ['protobuf'] });
+    expect(total(rows, 'protobuf').mismatches![0].reason).toBe('id: an object where the schema has a repeated field (a list)');
+  });
 });

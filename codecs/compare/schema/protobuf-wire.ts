@@ -123,6 +123,7 @@ function whatItIs(v: unknown): string {
   if (typeof v === 'string') return 'text';
   if (typeof v === 'number' || typeof v === 'bigint') return 'a number';
   if (typeof v === 'boolean') return 'true / false';
+  if (isRecord(v)) return 'an object';
   return v === undefined ? 'nothing' : 'a value with no plain form';
 }
 
@@ -143,7 +144,7 @@ function writeMessage(w: Writer, m: ProtoMessage, obj: unknown, path: string): v
     }
     if (!f) throw new Mismatch(`${at}: the key is not in the schema${/^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? '' : ' (not an identifier, which Protobuf field names must be)'}`);
     if (f.repeated) {
-      if (!Array.isArray(v)) throw new Mismatch(`${at}: ${typeof v} where the schema has a repeated field`);
+      if (!Array.isArray(v)) throw new Mismatch(`${at}: ${whatItIs(v)} where the schema has a repeated field (a list)`);
       writeRepeated(w, f, v, at);
     } else {
       if (Array.isArray(v)) throw new Mismatch(`${at}: a list where the schema has one ${typeof f.type === 'string' ? f.type : f.type.name}`);
