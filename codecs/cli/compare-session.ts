@@ -8,6 +8,8 @@ import { SCHEMA_CODEC_NAMES } from '../compare/schema/schema-codecs.js';
 import { avroCodec } from '../compare/schema/avro-codec.js';
 import type { CompareArgs } from './args.js';
 import { sessionReport } from './session-report.js';
+import { sessionChart } from '../compare/session/cumulative.js';
+import type { CodecSizes } from '../compare/session/session.js';
 import type { MachineInfo } from '../compare/session/report.js';
 import type { CompareResult } from './compare.js';
 
@@ -41,6 +43,8 @@ export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, 
   }
   // A recorded '' is "none negotiated": the negotiated wire size is then the plain one.
   const negotiated = new Map(connections.filter((c) => c.extensions || c.extensionsRecorded).map((c) => [c.connectionId, c.extensions]));
+  // Each codec's message sizes, for the report's chart (what the inspector charts too).
+  const perCodec: CodecSizes[] = [];
   const rows = await runSessionComparison(messages, {
     codecs,
     engine: zlibEngine(),
@@ -50,10 +54,11 @@ export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, 
     protoMessage: args.message ?? undefined,
     negotiated,
     yieldEvery: 1000,
+    ...(reportKind ? { onCodecSizes: (s: CodecSizes) => perCodec.push(s) } : {}),
     onProgress: (p) => progress(`compare --session: ${p.done}/${p.total} ${p.phase}${p.codec ? ` ${p.codec}` : ''}\n`),
   });
   const elapsedMs = performance.now() - started;
-  const report = reportKind && args.report ? { path: args.report, text: await sessionReport(reportKind, { capture, messages, connections, rows, machine, elapsedMs }) } : undefined;
+  const report = reportKind && args.report ? { path: args.report, text: sessionReport(reportKind, { capture, messages, connections, rows, chart: sessionChart(perCodec, rows.filter((r) => r.connectionId === null)), machine, elapsedMs }) } : undefined;
   const stderr = capture.errors.map((e) => `wirescope: ${e}\n`).join('');
   const code = capture.errors.length ? 1 : 0;
   const title = `${capture.kind === 'har' ? 'HAR' : 'wirescope'} capture: ${messages.length} messages on ${connections.length} connection${connections.length === 1 ? '' : 's'}`;

@@ -29,7 +29,7 @@ describe('wirescope compare --session: schema codecs, snappy, brotli', () => {
     expect(r.stdout).toMatch(/^Avro \(inferred\)\s+13\s/m);
     expect(r.stdout).toMatch(/^Protobuf \(inferred\)\s+12 \(\+1 left out\)/m);
     expect(r.stdout).toMatch(/Avro \(inferred\): schema \d+ bytes, sent once — amortized over the 13 messages it encoded, [\d.]+ bytes\/message/);
-    expect(r.stdout).toMatch(/Protobuf \(inferred\): 1 message\(s\) the codec cannot hold: #13 seq: string where the schema has int32/);
+    expect(r.stdout).toMatch(/Protobuf \(inferred\): 1 message\(s\) the codec cannot hold: message 13: seq: string where the schema has int32/);
     expect(r.stdout).not.toMatch(/brotli: not in this browser/); // Node has brotli
   });
 

@@ -109,6 +109,6 @@ describe('key overhead: real schema codecs next to the estimate', () => {
     expect(text).toMatch(/schema estimate .*\n(.|\n)*Avro \(inferred\), real: \d+ bytes/);
     expect(text).toMatch(/Protobuf \(inferred\), real: \d+ bytes/);
     const misfit = schemaActuals([[1, 2], [3]]);
-    expect(misfit.find((a) => a.codec === 'protobuf')!.why).toBe('the frame: a list where the schema has message Frame');
+    expect(misfit.find((a) => a.codec === 'protobuf')!.why).toBe('the frame: a list, where the schema has a message (Frame): an object with named fields');
   });
 });

@@ -115,8 +115,20 @@ function writeScalar(w: Writer, type: ProtoScalar, v: unknown): void {
   }
 }
 
+/** A value in the user's terms (never a class name: the worker's bundle is minified, review B). */
+function whatItIs(v: unknown): string {
+  if (Array.isArray(v)) return 'a list';
+  if (v === null) return 'null';
+  if (v instanceof Uint8Array) return 'bytes';
+  if (typeof v === 'string') return 'text';
+  if (typeof v === 'number' || typeof v === 'bigint') return 'a number';
+  if (typeof v === 'boolean') return 'true / false';
+  if (isRecord(v)) return 'an object';
+  return v === undefined ? 'nothing' : 'a value with no plain form';
+}
+
 function writeMessage(w: Writer, m: ProtoMessage, obj: unknown, path: string): void {
-  if (!isRecord(obj)) throw new Mismatch(`${path || 'the frame'}: ${Array.isArray(obj) ? 'a list' : obj === null ? 'null' : typeof obj} where the schema has message ${m.name}`);
+  if (!isRecord(obj)) throw new Mismatch(`${path || 'the frame'}: ${whatItIs(obj)}, where the schema has a message (${m.name}): an object with named fields`);
   const byName = fieldsByName(m);
   for (const key of Object.keys(obj)) {
     const v = obj[key];
@@ -132,7 +144,7 @@ function writeMessage(w: Writer, m: ProtoMessage, obj: unknown, path: string): v
     }
     if (!f) throw new Mismatch(`${at}: the key is not in the schema${/^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? '' : ' (not an identifier, which Protobuf field names must be)'}`);
     if (f.repeated) {
-      if (!Array.isArray(v)) throw new Mismatch(`${at}: ${typeof v} where the schema has a repeated field`);
+      if (!Array.isArray(v)) throw new Mismatch(`${at}: ${whatItIs(v)} where the schema has a repeated field (a list)`);
       writeRepeated(w, f, v, at);
     } else {
       if (Array.isArray(v)) throw new Mismatch(`${at}: a list where the schema has one ${typeof f.type === 'string' ? f.type : f.type.name}`);

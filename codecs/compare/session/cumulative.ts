@@ -131,3 +131,15 @@ export function chartFromSizes(perCodec: readonly CodecSizes[], notCarried: Read
   }
   return { at, series, notCharted };
 }
+
+/**
+ * The session's chart, as the inspector's worker and the CLI's report both draw it (review
+ * C: the CLI re-encoded the session a second time and could not chart the schema codecs):
+ * each codec's sizes from `compareSession`'s `onCodecSizes`, and a codec that carried no
+ * message listed with its total row's reason instead of a flat line.
+ */
+export function sessionChart(perCodec: readonly CodecSizes[], totals: readonly { readonly codec: string; readonly messages: number; readonly left: number; readonly leftReason: string | null }[], points = 120): SessionChartData {
+  const notCarried = new Map<string, string>();
+  for (const t of totals) if (t.messages === 0 && t.left > 0) notCarried.set(t.codec, t.leftReason?.replace(/^message \d+: /, '') ?? 'no message in this codec');
+  return chartFromSizes(perCodec, notCarried, points);
+}

@@ -3,6 +3,8 @@
  * then one block per connection and direction. Pure string building.
  */
 import type { SessionRow, WireSize } from './session.js';
+import { leftOutText } from './left-out.js';
+import { perMessageFigure } from './schema-share.js';
 
 const int = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
@@ -49,12 +51,12 @@ function notes(rows: readonly SessionRow[]): string[] {
     if (r.connectionId !== null) continue;
     if (r.schema) {
       const s = r.schema;
-      seen.add(`${r.label}: schema ${int(s.bytes)} bytes, sent once — amortized over the ${int(s.messages)} messages it encoded${r.left ? ` (${int(r.left)} left out)` : ''}, ${s.perMessage.toFixed(1)} bytes/message; messages + schema ${int(r.size + s.bytes)} bytes`);
+      // Nothing to amortize over when the codec encoded no message (review B).
+      if (s.messages === 0) seen.add(`${r.label}: schema ${int(s.bytes)} bytes; it encoded no message (${int(r.left)} left out)`);
+      else seen.add(`${r.label}: schema ${int(s.bytes)} bytes, sent once — amortized over the ${int(s.messages)} messages it encoded${r.left ? ` (${int(r.left)} left out)` : ''}, ${perMessageFigure(s.perMessage)} bytes/message; messages + schema ${int(r.size + s.bytes)} bytes`);
     }
-    if (r.mismatches?.length && r.codec !== 'captured') {
-      const shown = r.mismatches.slice(0, 5).map((m) => `#${m.message} ${m.reason}`).join('; ');
-      seen.add(`${r.label}: ${r.left} message(s) the codec cannot hold: ${shown}${r.left > 5 ? '; …' : ''}`);
-    }
+    // Every left-out message, grouped by reason with counts (left-out.ts, as the inspector and the report list them).
+    if (r.left > 0 && r.codec !== 'captured') seen.add(`${r.label}: ${r.left} message(s) the codec cannot hold: ${leftOutText(r)}`);
   }
   return [...seen];
 }

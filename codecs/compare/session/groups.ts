@@ -10,6 +10,7 @@
  */
 import type { SessionRow, WireSize, WireVariant } from './session.js';
 import type { Direction } from './framing.js';
+import { mergeLeftOut } from './left-out.js';
 
 export type { SessionRow };
 
@@ -49,7 +50,7 @@ export function sumRows(rows: readonly SessionRow[]): SessionRow {
     left: sum((r) => r.left),
     leftReason: rows.find((r) => r.leftReason)?.leftReason ?? null,
   };
-  const extra: { snappy?: number | null; brotli?: SessionRow['brotli']; schema?: SessionRow['schema']; mismatches?: SessionRow['mismatches'] } = {};
+  const extra: { snappy?: number | null; brotli?: SessionRow['brotli']; schema?: SessionRow['schema']; mismatches?: SessionRow['mismatches']; leftReasons?: SessionRow['leftReasons'] } = {};
   if (rows.some((r) => r.snappy !== undefined)) extra.snappy = rows.some((r) => r.snappy == null) ? null : sum((r) => r.snappy as number);
   if (rows.some((r) => r.brotli !== undefined)) {
     const why = rows.find((r) => r.brotli != null && typeof r.brotli === 'object');
@@ -57,6 +58,7 @@ export function sumRows(rows: readonly SessionRow[]): SessionRow {
   }
   // The schema is sent once for the whole selection: every row of a codec carries the same one.
   if (rows.some((r) => r.schema !== undefined)) extra.schema = rows.find((r) => r.schema)?.schema ?? null;
+  if (rows.some((r) => r.leftReasons !== undefined)) extra.leftReasons = mergeLeftOut(rows);
   if (rows.some((r) => r.mismatches !== undefined)) extra.mismatches = rows.flatMap((r) => r.mismatches ?? []).sort((a, b) => a.message - b.message).slice(0, MAX_LISTED_MISMATCHES);
   return { ...out, ...extra };
 }

@@ -8,6 +8,8 @@
  */
 import { chartGeometry, type ChartGeometry } from './chart-geometry.js';
 import type { SessionChartData } from './cumulative.js';
+import { leftOutText } from './left-out.js';
+import { schemaShareText } from './schema-share.js';
 import { compressedCell, DIRECTION_LABEL, extraColumns, perConnection, perDirection, totalsOf, WIRE_ORDER as WIRE_VARIANTS, WIRE_TITLES, wireWhy, type SessionRow } from './groups.js';
 
 export interface MachineInfo {
@@ -52,6 +54,8 @@ interface Cell {
   readonly text: string;
   /** Why a cell has no figure. */
   readonly why?: string;
+  /** false: `why` is only the cell's tooltip (the report lists it elsewhere). */
+  readonly listed?: boolean;
 }
 
 type Extras = ReturnType<typeof extraColumns>;
@@ -70,14 +74,15 @@ function cells(r: SessionRow, x: Extras): Cell[] {
   };
   const out: Cell[] = [
     { text: r.label },
-    { text: int(r.messages) + (r.left ? ` (+${int(r.left)} left out)` : ''), why: r.left && r.leftReason ? r.leftReason : undefined },
+    // Its reasons are listed once, grouped, under "Messages left out" (leftOut), not per cell.
+    { text: int(r.messages) + (r.left ? ` (+${int(r.left)} left out)` : ''), why: r.left ? leftOutText(r) : undefined, listed: false },
     empty ? none : { text: int(r.size) },
     empty ? none : { text: int(r.gzip) },
     empty ? none : { text: int(r.deflate) },
   ];
   if (x.snappy) out.push(compressed(r.snappy, 'snappy'));
   if (x.brotli) out.push(compressed(r.brotli, 'brotli'));
-  if (x.schema) out.push(r.schema ? { text: `${int(r.schema.bytes)} (${r.schema.perMessage.toFixed(1)}/message)` } : { text: '—', why: 'no schema: the codec describes itself' });
+  if (x.schema) out.push(r.schema ? { text: schemaShareText(r.schema, int(r.schema.bytes), '') } : { text: '—', why: 'no schema: the codec describes itself' });
   out.push(empty ? none : { text: int(r.plainWire.total) });
   for (const v of WIRE_VARIANTS) {
     const w = r.wire[v];
@@ -105,8 +110,15 @@ function sections(rows: readonly SessionRow[], connectionName: (id: string) => s
 /** Distinct reasons behind the "—" cells and left-out messages. */
 function reasons(rows: readonly SessionRow[], x: Extras): string[] {
   const seen = new Set<string>();
-  for (const r of rows) for (const c of cells(r, x)) if (c.why) seen.add(`${r.label}: ${c.why}`);
+  for (const r of rows) for (const c of cells(r, x)) if (c.why && c.listed !== false) seen.add(`${r.label}: ${c.why}`);
   return [...seen];
+}
+
+/** Every left-out message of the session, per codec, grouped by reason with counts (left-out.ts, as the inspector lists them). */
+function leftOut(rows: readonly SessionRow[]): string[] {
+  return totalsOf(rows)
+    .filter((r) => r.left > 0)
+    .map((r) => `${r.label}, ${int(r.left)} of ${int(r.messages + r.left)} messages: ${leftOutText(r)}`);
 }
 
 const LEGEND =
@@ -142,7 +154,8 @@ export function sessionReportMarkdown(input: SessionReportInput): string {
     }
   }
   const why = reasons(input.rows, x);
-  out.push('', LEGEND, ...(why.length ? ['', '### Why some cells are empty', '', ...why.map((w) => `- ${escapeMd(w)}`)] : []), '');
+  const left = leftOut(input.rows);
+  out.push('', LEGEND, ...(left.length ? ['', '### Messages left out', '', ...left.map((w) => `- ${escapeMd(w)}`)] : []), ...(why.length ? ['', '### Why some cells are empty', '', ...why.map((w) => `- ${escapeMd(w)}`)] : []), '');
   return out.join('\n');
 }
 
@@ -203,6 +216,8 @@ export function sessionReportHtml(input: SessionReportInput): string {
   }
   const why = reasons(input.rows, x);
   out.push(`<p class="muted">${e(LEGEND)}</p>`);
+  const left = leftOut(input.rows);
+  if (left.length) out.push('<h3>Messages left out</h3><ul>', ...left.map((w) => `<li>${e(w)}</li>`), '</ul>');
   if (why.length) out.push('<h3>Why some cells are empty</h3><ul>', ...why.map((w) => `<li>${e(w)}</li>`), '</ul>');
   out.push('</body></html>', '');
   return out.join('\n');

@@ -14,7 +14,7 @@
  */
 import { codecByName, encodedBytes, type Codec } from '../codecs.js';
 import { frameValue, GZIP_FRAMING } from '../compare.js';
-import { toTarget } from '../convert.js';
+import { schemaValue, type SchemaValue } from './schema-value.js';
 import { isPlainJson, scanValue, type ValueFeatures } from '../features.js';
 import { inferredAvroCodec, inferredProtobufCodec, loadedProtobufCodec, type SchemaCodec } from '../schema/schema-codecs.js';
 import { BROTLI_NOT_IN_BROWSER, type BrotliCompressor } from './message-compressors.js';
@@ -23,6 +23,7 @@ import { STREAM_HASH_BITS } from './deflate-size.js';
 import { CONTEXT_TAKEOVER, NO_CONTEXT_TAKEOVER, negotiatesDeflate, parseDeflateExtension, type DeflateParams } from './extension-header.js';
 import { frameHeaderSize, type Direction } from './framing.js';
 import { MAX_LISTED_MISMATCHES, sumRows } from './groups.js';
+import { countLeftOut, type LeftOutGroup } from './left-out.js';
 import { createSender, fflateEngine, senderSettings, type DeflateEngine } from './permessage-deflate.js';
 
 export interface SessionMessage {
@@ -33,6 +34,12 @@ export interface SessionMessage {
   readonly connectionId: string;
   /** The connection's negotiated subprotocol: its frames are decoded with it as evidence (codecs/subprotocol.ts). */
   readonly subprotocol?: string;
+  /**
+   * The message's value as its host reads it (throws when it does not decode). The inspector
+   * passes its list row's reading — a loaded Protobuf schema first — so the session compares
+   * what the user sees; without it, the bytes are read by detection (`frameValue`).
+   */
+  readonly read?: () => unknown;
 }
 
 /**
@@ -95,6 +102,8 @@ export interface SessionRow {
   readonly schema?: SchemaSize | null;
   /** The messages left out (`left`), each with its reason (the first MAX_LISTED_MISMATCHES). */
   readonly mismatches?: readonly SessionMismatch[];
+  /** Every left-out message counted by reason (up to MAX_LEFT_REASONS distinct ones): what left-out.ts groups for every view. */
+  readonly leftReasons?: readonly LeftOutGroup[];
 }
 
 export interface SessionProgress {
@@ -148,8 +157,8 @@ const nextTick = (): Promise<void> => new Promise((resolve) => setTimeout(resolv
 interface Decoded {
   readonly value: unknown;
   readonly features: ValueFeatures;
-  /** The value in plain JS terms (Maps as objects, tags dropped): what the schema codecs take. */
-  readonly plain: unknown;
+  /** The value in plain JS terms (Maps as objects, tags dropped): what the schema codecs take; or why it has none (a key twice). */
+  readonly schema: SchemaValue;
 }
 
 type Frame = { readonly message: SessionMessage; readonly decoded: Decoded | { readonly error: string } };
@@ -198,6 +207,7 @@ class Accumulator {
   snappy = 0;
   brotli = 0;
   readonly mismatches: SessionMismatch[] = [];
+  readonly leftByReason = new Map<string, { reason: string; count: number; first: number }>();
   readonly wire = new Map<WireVariant, WireTotals>();
   /** Variants whose sender runs with the same settings share one simulation (and its result per message). */
   readonly simulations: { readonly simulation: WireSimulation; readonly totals: WireTotals[] }[] = [];
@@ -254,9 +264,9 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
     if (!needsValues) frames.push({ message, decoded: { error: 'not decoded' } });
     else {
       try {
-        const value = frameValue(message.data, { isText: message.opcode === 1, subprotocol: message.subprotocol }).value;
+        const value = message.read ? message.read() : frameValue(message.data, { isText: message.opcode === 1, subprotocol: message.subprotocol }).value;
         const features = scanValue(value);
-        frames.push({ message, decoded: { value, features, plain: isPlainJson(features) ? value : plainOf(value) } });
+        frames.push({ message, decoded: { value, features, schema: isPlainJson(features) ? { plain: value } : schemaValue(value) } });
       } catch (e) {
         frames.push({ message, decoded: { error: (e as Error).message } });
       }
@@ -292,6 +302,7 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
         if (!group.acc.leftReason) group.acc.leftReason = `message ${i + 1}: ${bytes}`;
         group.acc.left++;
         if (group.acc.mismatches.length < MAX_LISTED_MISMATCHES) group.acc.mismatches.push({ message: i + 1, reason: bytes });
+        countLeftOut(group.acc.leftByReason, bytes, i + 1);
       } else {
         const pending = add(group.acc, bytes, message.direction, sizes.sizes(bytes));
         if (pending) await pending;
@@ -355,16 +366,9 @@ function variantsFor(connectionId: string, negotiated: ReadonlyMap<string, strin
   return variants;
 }
 
-function plainOf(value: unknown): unknown {
-  try {
-    return toTarget(value, 'json-like');
-  } catch {
-    return value; // duplicate keys: the schema codecs report what they cannot hold
-  }
-}
-
 function buildSchemaCodec(name: string, frames: readonly Frame[], options: SessionOptions): SchemaCodec {
-  const values = frames.map((f) => ('error' in f.decoded ? undefined : f.decoded.plain));
+  // Frames that do not decode, or have no plain value, shape no schema (they are listed as left out).
+  const values = frames.map((f) => ('error' in f.decoded || 'unheld' in f.decoded.schema ? undefined : f.decoded.schema.plain));
   if (name === 'avro') return (options.avro ?? inferredAvroCodec)(values);
   if (name === 'protobuf') return inferredProtobufCodec(values);
   if (!options.protoText) return loadedProtobufCodec('', undefined);
@@ -373,7 +377,8 @@ function buildSchemaCodec(name: string, frames: readonly Frame[], options: Sessi
 
 function encodeSchema(codec: SchemaCodec, decoded: Frame['decoded']): Uint8Array | string {
   if ('error' in decoded) return decoded.error;
-  const out = codec.encode(decoded.plain);
+  if ('unheld' in decoded.schema) return decoded.schema.unheld;
+  const out = codec.encode(decoded.schema.plain);
   return out instanceof Uint8Array ? out : out.mismatch;
 }
 
@@ -453,6 +458,7 @@ function rowOf(name: string, codec: Codec | null | undefined, connectionId: stri
     brotli: options.brotli ? acc.brotli : { unsupported: BROTLI_NOT_IN_BROWSER },
     schema: null,
     mismatches: acc.mismatches,
+    leftReasons: [...acc.leftByReason.values()],
   };
 }
 
@@ -461,7 +467,7 @@ const labelOf = (name: string, codec: Codec | null | undefined): string => (code
 /** The sum of a codec's rows (groups.ts `sumRows`, which the view uses too), named for the codec. */
 export function totalRow(name: string, codec: Codec | null | undefined, rows: readonly SessionRow[]): SessionRow {
   // Every row from `rowOf` carries snappy, brotli and mismatches; the defaults are for a codec with no rows.
-  return { snappy: 0, brotli: 0, mismatches: [], ...sumRows(rows), codec: name, label: labelOf(name, codec), schema: null };
+  return { snappy: 0, brotli: 0, mismatches: [], leftReasons: [], ...sumRows(rows), codec: name, label: labelOf(name, codec), schema: null };
 }
 
 /** Collects every row (those before an abort). */

@@ -7,6 +7,7 @@ import { summarize, WorkerHandlers } from './handlers.js';
 import { runCompare, warmCompare } from './compare-job.js';
 import { NodeValueMemo } from './node-value-memo.js';
 import { framesOf, runSessionCompare } from './session-compare-job.js';
+import { listReading } from './session-frame-reading.js';
 import { SchemaReread } from './schema-reread.js';
 import { endsWithSyncFlush } from '../../../codecs/index.js';
 import { FloodDeferral, waitingSummary, type FloodOptions } from './flood-deferral.js';
@@ -257,7 +258,7 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
             compareJobs.delete(jobId);
             post({ type: 'session-end', jobId, ...result });
           },
-        }, undefined, () => new Promise<void>((resolve) => yieldTo(resolve)));
+        }, undefined, () => new Promise<void>((resolve) => yieldTo(resolve)), listReading(handlers.store));
         return;
       }
       case 'filter': {

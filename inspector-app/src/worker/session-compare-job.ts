@@ -9,6 +9,7 @@
 import type { CodecSizes, SessionMessage, SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
 import type { SessionChartData } from '../../../codecs/compare/session/cumulative.js';
 import type { IngestFrame, SessionScope } from './api.js';
+import type { FrameReader } from './session-frame-reading.js';
 
 export interface SessionSink {
   progress(p: SessionProgress): void;
@@ -27,43 +28,45 @@ export function framesOf(all: Iterable<IngestFrame>, scope: SessionScope): Inges
   return out;
 }
 
-export function sessionMessages(frames: readonly IngestFrame[]): SessionMessage[] {
+/** `read`: how the list reads a frame (session-frame-reading.ts); without it the bytes are read by detection alone. */
+export function sessionMessages(frames: readonly IngestFrame[], read?: FrameReader): SessionMessage[] {
   return frames.map((f) => ({
     connectionId: f.connectionId,
     direction: f.direction === 'sent' ? 'client-to-server' : 'server-to-client',
     opcode: f.opcode === 'text' ? 1 : 2,
     data: f.data,
+    ...(read ? { read: () => read(f) } : {}),
   }));
 }
 
 /**
  * `yieldTurn`: how the comparison gives the worker's message loop a turn (the worker's
  * MessageChannel; default setTimeout 0, which a browser clamps to 4 ms after five links).
+ * `read`: each frame's value as the list reads it (the dispatcher passes `listReading`).
  */
-export async function runSessionCompare(frames: readonly IngestFrame[], negotiated: Readonly<Record<string, string>>, signal: AbortSignal, sink: SessionSink, now: () => number = () => performance.now(), yieldTurn?: () => Promise<void>): Promise<void> {
+export async function runSessionCompare(frames: readonly IngestFrame[], negotiated: Readonly<Record<string, string>>, signal: AbortSignal, sink: SessionSink, now: () => number = () => performance.now(), yieldTurn?: () => Promise<void>, read?: FrameReader): Promise<void> {
   const started = now();
-  const messages = sessionMessages(frames);
-  const totals: { codec: string; label: string }[] = [];
+  const messages = sessionMessages(frames, read);
   try {
     // Loaded on first use: the session comparison brings every codec (schema codecs included);
     // if one cannot load in this browser, this job reports why and the decode worker lives on.
-    const [{ compareSession }, { chartFromSizes }] = await Promise.all([import('../../../codecs/compare/session/session.js'), import('../../../codecs/compare/session/cumulative.js')]);
+    const [{ compareSession }, { sessionChart }] = await Promise.all([import('../../../codecs/compare/session/session.js'), import('../../../codecs/compare/session/cumulative.js')]);
     // The chart is drawn from the sizes the comparison computed (no second pass over the session).
     const perCodec: CodecSizes[] = [];
-    const notCarried = new Map<string, string>();
+    const totalRows: SessionRow[] = [];
     const generator = compareSession(messages, { negotiated: new Map(Object.entries(negotiated)), signal, yieldTurn, onProgress: (p) => sink.progress(p), onCodecSizes: (s) => perCodec.push(s) });
     let batch: SessionRow[] = [];
     for await (const row of generator) {
       batch.push(row);
       if (row.connectionId === null) {
-        totals.push({ codec: row.codec, label: row.label });
-        if (row.messages === 0 && row.left > 0) notCarried.set(row.codec, row.leftReason?.replace(/^message \d+: /, '') ?? 'no message in this codec');
+        totalRows.push(row);
         sink.rows(batch);
         batch = [];
       }
     }
     if (batch.length) sink.rows(batch);
-    const chart = signal.aborted ? null : chartFromSizes(perCodec, notCarried);
+    // The same chart the CLI's report draws (cumulative.ts sessionChart).
+    const chart = signal.aborted ? null : sessionChart(perCodec, totalRows);
     sink.end({ cancelled: signal.aborted, error: null, chart, messages: messages.length, workerMs: now() - started });
   } catch (e) {
     sink.end({ cancelled: signal.aborted, error: (e as Error).message, chart: null, messages: messages.length, workerMs: now() - started });

@@ -244,8 +244,32 @@ describe('SessionCompare review fixes', () => {
     const mismatches = Array.from({ length: 51 }, (_, i) => ({ message: i + 1, reason: why }));
     act(() => client.jobs[0].handlers.onRows([row('avro', 'Avro (inferred)', null, null, 0, { messages: 0, left: 51, leftReason: `message 1: ${why}`, mismatches })]));
     const text = screen.getByTestId('session-left').textContent ?? '';
-    expect(text).toContain(`Avro (inferred): 51 messages: ${why}`);
+    expect(text).toContain(`Avro (inferred): 51 messages (first: 1): ${why}`);
     expect(text).not.toContain('message 2:');
+  });
+
+  it('review D: every left-out message is counted by reason, not only the 50 listed (the report\'s grouping, left-out.ts)', () => {
+    const { client } = setup();
+    fireEvent.click(screen.getByTestId('session-run'));
+    const mismatches = Array.from({ length: 50 }, (_, i) => ({ message: i + 1, reason: 'a list' }));
+    const leftReasons = [{ reason: 'a list', count: 100, first: 1 }, { reason: 'seq: string where the schema has int32', count: 20, first: 107 }];
+    act(() => client.jobs[0].handlers.onRows([row('protobuf', 'Protobuf (inferred)', null, null, 10, { left: 120, leftReason: 'message 1: a list', mismatches, leftReasons })]));
+    const text = screen.getByTestId('session-left').textContent ?? '';
+    expect(text).toContain('Protobuf (inferred): 100 messages (first: 1): a list; 20 messages (first: 107): seq: string where the schema has int32');
+    expect(text).not.toContain('more');
+  });
+
+  it('review B: no share per message when a schema codec encoded none; small shares keep two significant digits', () => {
+    const { client } = setup();
+    fireEvent.click(screen.getByTestId('session-run'));
+    act(() => {
+      client.jobs[0].handlers.onRows([row('protobuf', 'Protobuf (inferred)', null, null, 0, { messages: 0, left: 10, leftReason: 'message 1: a list', schema: { bytes: 66, text: 'message Frame {}', messages: 0, perMessage: 0 } })]);
+      client.jobs[0].handlers.onRows([row('avro', 'Avro (inferred)', null, null, 400, { schema: { bytes: 433, text: '{}', messages: 10_000, perMessage: 0.0433 } })]);
+    });
+    const totals = screen.getByTestId('session-totals');
+    expect(within(totals).getByText('66 B (no message encoded)')).toBeTruthy();
+    expect(within(totals).getByText('433 B (0.043 B/message)')).toBeTruthy();
+    expect(totals.textContent).not.toMatch(/0\.0 B\/message/);
   });
 
   it('#2: compares the frames held and shown, with their counts in the picker', () => {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactElement } from 'react';
 import { perConnection, perDirection, totalsOf, DIRECTION_LABEL } from '../../../../../codecs/compare/session/groups.js';
+import { leftOutText } from '../../../../../codecs/compare/session/left-out.js';
 import { sessionReportHtml, sessionReportMarkdown, type MachineInfo, type SessionReportInput } from '../../../../../codecs/compare/session/report.js';
 import type { SessionScope } from '../../../worker/api.js';
 import type { WorkerClient } from '../../../worker/client.js';
@@ -52,17 +53,6 @@ function saveText(text: string, name: string, type: string): void {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-/** Messages left out for the same reason, grouped: "message 3: …" for one, "51 messages: …" for many. */
-export function groupedReasons(mismatches: readonly { readonly message: number; readonly reason: string }[]): string {
-  const byReason = new Map<string, number[]>();
-  for (const m of mismatches) {
-    const list = byReason.get(m.reason);
-    if (list) list.push(m.message);
-    else byReason.set(m.reason, [m.message]);
-  }
-  return [...byReason].map(([reason, ms]) => (ms.length === 1 ? `message ${formatBytes(ms[0])}: ${reason}` : `${formatBytes(ms.length)} messages: ${reason}`)).join('; ');
 }
 
 const choiceValue = (c: ScopeChoice): string => (c.kind === 'connection' ? `connection:${c.connectionId}` : c.kind);
@@ -250,8 +240,8 @@ export function SessionCompare({ client, source, currentConnectionId, clipboard 
               .filter((r) => r.left > 0)
               .map((r) => (
                 <li key={r.codec}>
-                  {r.label}: {(r.mismatches ?? []).length ? groupedReasons(r.mismatches ?? []) : (r.leftReason ?? 'no reason recorded')}
-                  {(r.mismatches ?? []).length < r.left ? ` (and ${formatBytes(r.left - (r.mismatches ?? []).length)} more)` : ''}
+                  {/* Grouped by reason with counts, as the report lists them (left-out.ts, one function for both). */}
+                  {r.label}: {leftOutText(r) || 'no reason recorded'}
                 </li>
               ))}
           </ul>

@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import type { WireVariant } from '../../../../../codecs/compare/session/session.js';
 import { formatBytes } from '../format.js';
+import { schemaShareText } from '../../../../../codecs/compare/session/schema-share.js';
 import { compressedCell, extraColumns, WIRE_ORDER as WIRE_VARIANTS, WIRE_TITLES, wireWhy, type SessionRow } from '../../../../../codecs/compare/session/groups.js';
 
 /** An empty cell that says why, to the eye (title) and to a screen reader (its name). */
@@ -77,7 +78,7 @@ export function SessionTable({ rows, caption, testId, hideNegotiated }: { rows: 
               )}
               {extra.snappy ? compressed(r, r.snappy, 'snappy') : null}
               {extra.brotli ? compressed(r, r.brotli, 'brotli') : null}
-              {extra.schema ? <td>{r.schema ? <span title={r.schema.text.length > 2000 ? `${r.schema.text.slice(0, 2000)}…` : r.schema.text}>{`${bytes(r.schema.bytes)} (${r.schema.perMessage.toFixed(1)} B/message)`}</span> : <Dash why="no schema: the codec describes itself" />}</td> : null}
+              {extra.schema ? <td>{r.schema ? <span title={r.schema.text.length > 2000 ? `${r.schema.text.slice(0, 2000)}…` : r.schema.text}>{schemaShareText(r.schema, bytes(r.schema.bytes), 'B')}</span> : <Dash why="no schema: the codec describes itself" />}</td> : null}
               <td>{r.messages === 0 ? <Dash why={r.leftReason ? `no message in this codec: ${r.leftReason}` : 'no data messages'} /> : bytes(r.plainWire.total)}</td>
               {variants.map((v) => {
                 const w = r.wire[v];
