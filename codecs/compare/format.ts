@@ -18,6 +18,23 @@ export function opsText(t: Timing | null): string {
   return ops >= 100 ? int(ops) : ops.toPrecision(3);
 }
 
+/** The unit a time is shown in, picked by its size: µs below 1 ms, ms from 1 ms (never `0.00 ms`). */
+function timeUnit(ms: number): readonly [scale: number, unit: string] {
+  return ms < 1 ? [1000, 'µs'] : [1, 'ms'];
+}
+
+/** Three significant digits at most, never exponent notation: `2.10`, `19.9`, `850`. */
+const timeDigits = (x: number): string => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+
+/**
+ * One time in milliseconds as the CLI and the inspector print it: `0.85 µs`, `412 µs`,
+ * `5.02 ms`, `140 ms`. Shared so the Compare tab's chart and `wirescope compare` follow one rule.
+ */
+export function durationText(ms: number): string {
+  const [scale, unit] = timeUnit(ms);
+  return `${timeDigits(ms * scale)} ${unit}`;
+}
+
 /**
  * Median with the spread: `12.3 ms (11.9–14.0)`; below 1 ms in µs, as the browser's Compare
  * tab shows times (`2.10 µs (1.90–4.20)`, `850 µs (500–1200)`), never `0.00 ms`. The
@@ -25,11 +42,8 @@ export function opsText(t: Timing | null): string {
  */
 export function msText(t: Timing | null): string {
   if (!t || !Number.isFinite(t.medianMs)) return '–';
-  const [scale, unit] = t.medianMs < 1 ? [1000, 'µs'] : [1, 'ms'];
-  const f = (ms: number): string => {
-    const x = ms * scale;
-    return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
-  };
+  const [scale, unit] = timeUnit(t.medianMs);
+  const f = (ms: number): string => timeDigits(ms * scale);
   return t.runs > 1 ? `${f(t.medianMs)} ${unit} (${f(t.minMs)}–${f(t.maxMs)})` : `${f(t.medianMs)} ${unit}`;
 }
 

@@ -1,5 +1,6 @@
 import type { CompareRowView, FormatChoice } from '../worker/api.js';
 import type { WorkerClient } from '../worker/client.js';
+import { copyableMarkdown } from './compare-markdown.js';
 
 /** codecs/compare's registry size; the worker's `total` replaces it once rows arrive. */
 export const CODEC_COUNT = 16;
@@ -68,7 +69,12 @@ export class CompareCache {
         job.running = false;
         if (this.jobs.get(key) !== job) return;
         // An aborted run may end with the abort's own error: the cancel note says it all.
-        this.set(key, (s) => (s.phase === 'cancelled' || cancelled ? { ...s, phase: 'cancelled', error: null, markdown } : { ...s, phase: error !== null ? 'error' : 'done', error, markdown }));
+        // Its Markdown says it is partial, and a table without rows is nothing to copy.
+        this.set(key, (s) =>
+          s.phase === 'cancelled' || cancelled
+            ? { ...s, phase: 'cancelled', error: null, markdown: copyableMarkdown(markdown, true, s.total) }
+            : { ...s, phase: error !== null ? 'error' : 'done', error, markdown: copyableMarkdown(markdown, false, s.total) },
+        );
       },
     });
   }

@@ -2,6 +2,7 @@ import type { ReactElement } from 'react';
 import type { CompareRowView } from '../../worker/api.js';
 import { formatBytes, formatOps } from './format.js';
 import { whyEmpty, type WhyColumn } from './why.js';
+import { durationText } from '../../../../codecs/compare/format.js';
 
 interface Series {
   readonly name: string;
@@ -15,11 +16,13 @@ interface Series {
   readonly column: WhyColumn;
 }
 
-/** Microseconds per operation: `0.85 µs`, `19.9 µs`, `412 µs`, `3.2 ms`. */
+/**
+ * Microseconds per operation, printed by the CLI's rule (codecs/compare/format.ts): `0.85 µs`,
+ * `412 µs`, `6.30 ms`, `140 ms` — µs below 1 ms, ms from 1 ms, so the chart and
+ * `wirescope compare` never disagree on a unit.
+ */
 export function formatMicros(us: number): string {
-  if (us >= 10_000) return `${(us / 1000).toFixed(us >= 100_000 ? 0 : 1)} ms`;
-  if (us >= 100) return `${Math.round(us)} µs`;
-  return `${us.toFixed(us >= 9.995 ? 1 : 2)} µs`;
+  return durationText(us / 1000);
 }
 
 const perOp = (ops: number | null): number | null => (ops !== null && ops > 0 ? 1e6 / ops : null);
@@ -98,7 +101,7 @@ export function CompareCharts({ rows }: { rows: readonly CompareRowView[] }): Re
   return (
     <div className="ws-charts" data-testid="compare-charts">
       <BarChart title="Size per codec" unit="bytes" rows={rows} series={SIZE_SERIES} />
-      <BarChart title="Time per operation" unit="µs" rows={rows} series={TIME_SERIES} />
+      <BarChart title="Time per operation" unit="µs / ms" rows={rows} series={TIME_SERIES} />
     </div>
   );
 }

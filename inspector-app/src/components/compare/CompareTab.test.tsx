@@ -64,6 +64,10 @@ function setup(over: Partial<CompareTabProps> = {}) {
   return { ...utils, client, props };
 }
 
+/** Markdown in the worker's shape (codecs/compare/format.ts formatMarkdown, title `frame #1`). */
+const markdown = (codecs: readonly string[]): string =>
+  ['### frame #1', '', '| codec | size | lossless |', '| --- | ---: | --- |', ...codecs.map((c) => `| ${c} | 100 | yes |`)].join('\n');
+
 const bodyRows = () => within(screen.getByTestId('compare-table')).getAllByTestId('compare-row');
 const codecsInOrder = () => bodyRows().map((r) => r.querySelector('td')!.textContent);
 
@@ -166,7 +170,7 @@ describe('CompareTab', () => {
     // A row still in flight is ignored; the end still brings the partial Markdown.
     act(() => {
       job.handlers.onRow(row('msgpack', 90), 3, 16);
-      job.handlers.onEnd(true, 'The operation was aborted', 'partial');
+      job.handlers.onEnd(true, 'The operation was aborted', markdown(['cbor', 'json', 'msgpack']));
     });
     expect(bodyRows()).toHaveLength(2);
     expect(screen.getByTestId('compare-status').textContent).toBe('cancelled after 2 codecs');
@@ -222,7 +226,7 @@ describe('CompareTab', () => {
     try {
       const { client } = setup({ clipboard: { writeText } });
       fireEvent.click(screen.getByRole('button', { name: /Run comparison/ }));
-      act(() => client.jobs[0]!.handlers.onEnd(false, null, 'md text'));
+      act(() => client.jobs[0]!.handlers.onEnd(false, null, markdown(['cbor'])));
       await act(async () => {
         fireEvent.click(screen.getByRole('button', { name: 'Copy comparison as Markdown' }));
       });
@@ -283,5 +287,50 @@ describe('CompareTab', () => {
     const size = within(charts).getByRole('figure', { name: /Size per codec/ });
     expect(within(size).getAllByTestId('chart-value').map((v) => v.textContent)).toEqual(['100 B', '60 B', '300 B', '180 B']);
     expect(within(size).getByTestId('chart-axis').textContent).toBe('0 B150 B300 B');
+  });
+
+  // A cancelled run's Markdown said nothing of being partial (11 of 16 rows, no marker), and
+  // a run cancelled before any row copied a header-only table.
+  it('a cancelled run copies Markdown that says it is partial', async () => {
+    const writeText = vi.fn(async (_: string) => {});
+    const { client } = setup({ clipboard: { writeText } });
+    fireEvent.click(screen.getByRole('button', { name: /Run comparison/ }));
+    const job = client.jobs[0]!;
+    act(() => {
+      job.handlers.onRow(row('cbor', 100), 1, 16);
+      job.handlers.onRow(row('json', 150), 2, 16);
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel comparison' }));
+    act(() => job.handlers.onEnd(true, null, markdown(['cbor', 'json'])));
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Copy comparison as Markdown' }));
+    });
+    const copied = writeText.mock.calls[0]![0];
+    expect(copied.split('\n')[0]).toBe('### frame #1 (cancelled: 2 of 16 codecs)');
+    expect(copied).toContain('| json | 100 | yes |');
+  });
+
+  it('a run cancelled before any row has nothing to copy', () => {
+    const { client } = setup({ clipboard: { writeText: vi.fn(async () => {}) } });
+    fireEvent.click(screen.getByRole('button', { name: /Run comparison/ }));
+    const job = client.jobs[0]!;
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel comparison' }));
+    act(() => job.handlers.onEnd(true, null, markdown([])));
+    expect(screen.getByTestId('compare-status').textContent).toBe('cancelled after 0 codecs');
+    expect((screen.getByRole('button', { name: 'Copy comparison as Markdown' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('a finished run copies the Markdown unchanged', async () => {
+    const writeText = vi.fn(async (_: string) => {});
+    const { client } = setup({ clipboard: { writeText } });
+    fireEvent.click(screen.getByRole('button', { name: /Run comparison/ }));
+    act(() => {
+      client.jobs[0]!.handlers.onRow(row('cbor', 100), 1, 1);
+      client.jobs[0]!.handlers.onEnd(false, null, markdown(['cbor']));
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Copy comparison as Markdown' }));
+    });
+    expect(writeText).toHaveBeenCalledWith(markdown(['cbor']));
   });
 });

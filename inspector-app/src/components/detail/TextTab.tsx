@@ -3,6 +3,7 @@ import type { FormatChoice, TextResult } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { CodeView } from '../text/CodeView.js';
 import { copyText, type ClipboardLike } from '../shell/copyText.js';
+import './text-tab.css';
 
 export interface TextTabProps {
   readonly client: Pick<WorkerClient, 'call'>;
@@ -59,7 +60,7 @@ export function TextTab(props: TextTabProps): ReactElement {
   const copyLabel = `Copy shown ${shownRaw ? (shownRaw === 'raw-hex' ? 'hex' : 'text') : mode === 'json' ? 'JSON' : 'EDN'}`;
 
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 }}>
+    <div className="ws-text-tab" data-testid="text-tab">
       {(rootId === null || reason) && (
         <div className="ws-toolbar" data-testid="text-undecodable">
           <span>{rootId === null ? `Nothing decoded this frame as a value${reason ? ` (${reason})` : ''}.` : `Malformed: ${reason}. The value shown is the part that decoded.`} Show</span>

@@ -1,0 +1,94 @@
+/**
+ * Review defect (s6, s26): the frame list's size column cut "1.01 MB" to "1.01 …" at the
+ * default list width, at 1440×900 (list 400 px beside the detail) and 900×700 (stacked, the
+ * wide column set), light and dark. Every size formatBytes prints, up to "999.99 MB", must fit
+ * its column. Needs dist/app and /usr/bin/chromium; fails, never skips, without them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startDemoServer, type DemoServer } from '../demo-server/server.js';
+import { APP_DIR, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
+import { serializeCapture } from '../codecs/capture/capture-file.js';
+import type { ConnectionInfo, WireFrame } from '../codecs/capture/types.js';
+
+let browser: Browser;
+let server: DemoServer;
+
+beforeAll(async () => {
+  checkPrerequisites();
+  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 5 })]);
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A CBOR byte string of `size` bytes in all: quick to read whatever its size. */
+function cborBytes(size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  out[0] = 0x5a; // byte string, 4-byte length
+  new DataView(out.buffer).setUint32(1, size - 5);
+  return out;
+}
+
+// 1023 B, 1023 KB, 1.01 MB (the frame in the screenshots), 9.99 MB: the widest texts of each unit.
+const SIZES = [1023, 1023 * 1024, 1_057_436, 10_475_000];
+const EXPECTED = ['1023 B', '1023 KB', '1.01 MB', '9.99 MB'];
+const FILLER = 60;
+
+function captureFile(): Uint8Array {
+  const connections: ConnectionInfo[] = [{ connectionId: 'c', url: 'wss://big.test/feed', protocol: '', extensions: '', time: 1 }];
+  // Small frames before them give the list a vertical scrollbar, which takes its width too;
+  // the list follows the tail, so the large ones are drawn.
+  const sizes = [...Array.from({ length: FILLER }, () => 10), ...SIZES];
+  const frames: WireFrame[] = sizes.map((size, i) => ({ connectionId: 'c', direction: 'received', time: 10 + i, opcode: 'binary', data: cborBytes(size) }));
+  return serializeCapture(connections, frames);
+}
+
+interface SizeCell {
+  readonly text: string;
+  readonly cut: boolean;
+}
+
+async function sizeCells(page: Page): Promise<{ cells: SizeCell[]; widestCut: boolean; width: number; needs: number; listWidth: number; overflow: number }> {
+  return page.evaluate(() => {
+    const cells = [...document.querySelectorAll<HTMLElement>('[data-testid=frame-row] [data-column=size]')];
+    const cut = (el: HTMLElement) => el.scrollWidth > el.clientWidth;
+    const shown = cells.map((el) => ({ text: el.textContent!, cut: cut(el) }));
+    // No frame of 999.99 MB fits the memory cap: the widest text is put in a real cell, measured, put back.
+    const probe = cells[cells.length - 1]!;
+    const before = probe.textContent;
+    probe.textContent = '999.99 MB';
+    const widestCut = cut(probe);
+    const needs = probe.scrollWidth;
+    probe.textContent = before;
+    const list = document.querySelector<HTMLElement>('[data-testid=frame-list]')!;
+    return { cells: shown.slice(-4), widestCut, width: probe.clientWidth, needs, listWidth: list.clientWidth, overflow: list.scrollWidth - list.clientWidth };
+  });
+}
+
+describe('the frame list size column at the default list width', () => {
+  for (const [width, height] of [[1440, 900], [900, 700]] as const) {
+    for (const theme of ['light', 'dark'] as const) {
+      it(`${width}×${height} ${theme}: sizes show whole`, async () => {
+        const page = await browser.newPage({ viewport: { width, height }, colorScheme: theme });
+        await page.goto(new URL('index.html', server.httpUrl).href);
+        await page.getByTestId('import-input').setInputFiles({ name: 'big.wirescope', mimeType: 'application/json', buffer: Buffer.from(captureFile()) });
+        await expect.poll(() => page.getByTestId('frame-count').textContent(), { timeout: 30_000 }).toBe(`${SIZES.length + FILLER} frames`);
+        // A frame selected: the list takes its default width beside (or above) the detail.
+        await page.locator(`[data-testid=frame-row][data-frame-id="${FILLER + 3}"]`).dispatchEvent('mousedown');
+        await page.locator(`[data-testid=frame-detail][data-frame-id="${FILLER + 3}"]`).waitFor();
+        await page.waitForTimeout(300);
+        const { cells, widestCut, width: columnWidth, needs, listWidth, overflow } = await sizeCells(page);
+        await page.screenshot({ path: artifactPath(`list-size-${width}-${theme}.png`) });
+        await page.close();
+        expect(cells.map((c) => c.text)).toEqual(EXPECTED);
+        expect(cells.filter((c) => c.cut).map((c) => c.text)).toEqual([]);
+        expect(widestCut, `"999.99 MB" needs ${needs} px, its column is ${columnWidth} px (list ${listWidth} px)`).toBe(false);
+        // The wider size column does not push the row past the list (no sideways scroll).
+        expect(overflow).toBe(0);
+      }, 60_000);
+    }
+  }
+});
