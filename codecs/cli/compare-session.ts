@@ -3,7 +3,7 @@ import { readCaptureSession } from '../compare/session/capture-input.js';
 import { formatSessionJson, formatSessionMarkdown, formatSessionText } from '../compare/session/format.js';
 import { runSessionComparison, SESSION_CODECS } from '../compare/session/session.js';
 import { zlibEngine } from '../compare/session/zlib-engine.js';
-import { nodeBrotli } from '../compare/session/brotli-node.js';
+import { nodeBrotli, SESSION_BROTLI_QUALITY } from '../compare/session/brotli-node.js';
 import { SCHEMA_CODEC_NAMES } from '../compare/schema/schema-codecs.js';
 import { avroCodec } from '../compare/schema/avro-codec.js';
 import type { CompareArgs } from './args.js';
@@ -41,10 +41,11 @@ export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, 
   }
   // A recorded '' is "none negotiated": the negotiated wire size is then the plain one.
   const negotiated = new Map(connections.filter((c) => c.extensions || c.extensionsRecorded).map((c) => [c.connectionId, c.extensions]));
+  const brotliQuality = args.brotliQuality ?? SESSION_BROTLI_QUALITY;
   const rows = await runSessionComparison(messages, {
     codecs,
     engine: zlibEngine(),
-    brotli: nodeBrotli(),
+    brotli: nodeBrotli(brotliQuality),
     avro: avroCodec,
     protoText,
     protoMessage: args.message ?? undefined,
@@ -58,7 +59,7 @@ export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, 
   const code = capture.errors.length ? 1 : 0;
   const title = `${capture.kind === 'har' ? 'HAR' : 'wirescope'} capture: ${messages.length} messages on ${connections.length} connection${connections.length === 1 ? '' : 's'}`;
   if (args.output === 'json') {
-    const meta = { capture: { kind: capture.kind, messages: messages.length, connections }, engine: 'zlib', brotli: 'zlib (Node)', errors: capture.errors };
+    const meta = { capture: { kind: capture.kind, messages: messages.length, connections }, engine: 'zlib', brotli: 'zlib (Node)', brotliQuality, errors: capture.errors };
     return { stdout: formatSessionJson(rows, meta) + '\n', stderr, code, ...(report ? { report } : {}) };
   }
   return { stdout: (args.output === 'markdown' ? formatSessionMarkdown(rows, title) : formatSessionText(rows, title)) + '\n', stderr, code, ...(report ? { report } : {}) };

@@ -34,6 +34,7 @@ export async function compare(
   if (args.proto !== null || args.message !== null) return { stdout: '', stderr: 'wirescope: --proto and --message need --session (they add a row to the session comparison)\n', code: 2 };
   if (args.connection !== null) return { stdout: '', stderr: 'wirescope: --connection needs --session (it picks a connection of a capture)\n', code: 2 };
   if (args.report !== null) return { stdout: '', stderr: 'wirescope: --report needs --session (it reports a whole capture)\n', code: 2 };
+  if (args.brotliQuality !== null) return { stdout: '', stderr: 'wirescope: --brotli-quality needs --session (it sets the session\'s brotli column)\n', code: 2 };
   if (args.format !== 'auto' && !FRAME_FORMATS.includes(args.format as FrameFormat)) {
     return { stdout: '', stderr: `wirescope: --format must be auto or one of ${FRAME_FORMATS.join(', ')}, not ${args.format}\n`, code: 2 };
   }
