@@ -18,21 +18,14 @@ export interface ZlibEngineOptions {
 
 const EMPTY = new Uint8Array(0);
 
-/** A deflater that answers at once, and the stream under it (for a fresh-buffer start). */
-interface SyncDeflater extends MessageDeflater {
-  compress(message: Uint8Array): Uint8Array;
-  reset(): void;
-  readonly sync: SyncDeflate;
-}
 
 export function zlibEngine(options: ZlibEngineOptions = {}): DeflateEngine {
   const level = options.level ?? constants.Z_DEFAULT_COMPRESSION;
   const memLevel = options.memLevel ?? 8;
   const makeStream = (bits: number): DeflateRaw => createDeflateRaw({ windowBits: bits, level, memLevel });
 
-  function syncDeflater(stream: DeflateRaw, sync: SyncDeflate): SyncDeflater {
+  function syncDeflater(stream: DeflateRaw, sync: SyncDeflate): MessageDeflater {
     return {
-      sync,
       // ws's two calls, in order: write (no flush), then flush(Z_SYNC_FLUSH) with no input.
       // One call with both differs where zlib's last flush mode matters: an empty message
       // after a flush writes an empty stored block (`00 00 00 ff ff`) this way, nothing the other.
@@ -62,22 +55,6 @@ export function zlibEngine(options: ZlibEngineOptions = {}): DeflateEngine {
     };
   }
 
-  // One kept stream per window for fresh-stream sizes, reset per message: `deflateRawSync`
-  // set up and tore down a ~270 KB zlib state per message (1.6 s of a 10,000-frame session).
-  // Kept for the engine's life (one per window size in use).
-  const freshStreams = new Map<number, SyncDeflater | null>();
-  const freshStream = (bits: number): SyncDeflater | null => {
-    let fresh = freshStreams.get(bits);
-    if (fresh === undefined) {
-      const stream = makeStream(bits);
-      const sync = nodeSyncDeflate(stream);
-      fresh = sync ? syncDeflater(stream, sync) : null;
-      if (!fresh) stream.close();
-      freshStreams.set(bits, fresh);
-    }
-    return fresh;
-  };
-
   return {
     name: 'zlib',
     // zlib refuses an 8-bit window for raw deflate (deflateInit2 returns Z_STREAM_ERROR).
@@ -90,13 +67,11 @@ export function zlibEngine(options: ZlibEngineOptions = {}): DeflateEngine {
     // A fresh stream given the whole message and a sync flush writes what `write` + `flush`
     // write after a reset (codecs/test/session-permessage-deflate.test.ts compares them).
     freshPayloadSize(bits, message) {
-      const fresh = freshStream(bits);
-      let out: Uint8Array;
-      if (fresh) {
-        fresh.reset();
-        fresh.sync.freshBuffer();
-        out = fresh.compress(message);
-      } else out = deflateRawSync(message, { windowBits: bits, level, memLevel, finishFlush: constants.Z_SYNC_FLUSH });
+      // A new stream per message, not a kept one reset: zlib's matcher reads window bytes
+      // past the input, which a reset leaves from the previous message and a new stream has
+      // zeroed, so a reset stream picks other matches now and then (43 of 3,000 CBOR messages
+      // differed by a byte or two).
+      const out = deflateRawSync(message, { windowBits: bits, level, memLevel, finishFlush: constants.Z_SYNC_FLUSH });
       return endsWithTail(out) ? out.length - 4 : out.length;
     },
   };

@@ -26,8 +26,6 @@ interface ZlibInternals {
 export interface SyncDeflate {
   /** One call of the stream with this flush mode: the bytes it wrote. */
   write(chunk: Uint8Array, flushFlag: number): Uint8Array;
-  /** Starts on a new output buffer, as a new stream does (`deflateRawSync`'s). */
-  freshBuffer(): void;
 }
 
 export function nodeSyncDeflate(stream: DeflateRaw): SyncDeflate | null {
@@ -62,9 +60,6 @@ export function nodeSyncDeflate(stream: DeflateRaw): SyncDeflate | null {
         inLen = inLeft;
       }
       return joinBytes(parts);
-    },
-    freshBuffer() {
-      offset = 0;
     },
   };
 }
