@@ -33,6 +33,12 @@ export interface SessionMessage {
   readonly connectionId: string;
   /** The connection's negotiated subprotocol: its frames are decoded with it as evidence (codecs/subprotocol.ts). */
   readonly subprotocol?: string;
+  /**
+   * The message's value as its host reads it (throws when it does not decode). The inspector
+   * passes its list row's reading — a loaded Protobuf schema first — so the session compares
+   * what the user sees; without it, the bytes are read by detection (`frameValue`).
+   */
+  readonly read?: () => unknown;
 }
 
 /**
@@ -129,6 +135,12 @@ export interface SessionOptions {
   readonly protoText?: string;
   /** The message of `protoText` each frame is (default: its first message). */
   readonly protoMessage?: string;
+  /**
+   * The 'protobuf-loaded' codec built by the host from a schema of several files (the CLI's
+   * `--proto` files, loaded as `inspect --proto` loads them): adds (or, listed in `codecs`,
+   * runs) that row, instead of `protoText`.
+   */
+  readonly protoCodec?: SchemaCodec;
   /**
    * Each codec's message sizes, in session order (data frames only; 0 for a message the
    * codec left out), when the codec is done: what the cumulative chart draws, so the chart
@@ -234,7 +246,7 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
   const engine = options.engine ?? fflateEngine;
   const yieldEvery = options.yieldEvery ?? 200;
   const turn = options.yieldTurn ?? nextTick;
-  const names = options.codecs ?? (options.protoText ? [...SESSION_CODECS, 'protobuf-loaded'] : SESSION_CODECS);
+  const names = options.codecs ?? (options.protoText || options.protoCodec ? [...SESSION_CODECS, 'protobuf-loaded'] : SESSION_CODECS);
   const data = messages.filter((m) => m.opcode === 1 || m.opcode === 2);
   const needsValues = names.some((n) => n !== 'captured');
   const total = data.length * (names.length + (needsValues ? 1 : 0));
@@ -254,7 +266,7 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
     if (!needsValues) frames.push({ message, decoded: { error: 'not decoded' } });
     else {
       try {
-        const value = frameValue(message.data, { isText: message.opcode === 1, subprotocol: message.subprotocol }).value;
+        const value = message.read ? message.read() : frameValue(message.data, { isText: message.opcode === 1, subprotocol: message.subprotocol }).value;
         const features = scanValue(value);
         frames.push({ message, decoded: { value, features, plain: isPlainJson(features) ? value : plainOf(value) } });
       } catch (e) {
@@ -367,6 +379,7 @@ function buildSchemaCodec(name: string, frames: readonly Frame[], options: Sessi
   const values = frames.map((f) => ('error' in f.decoded ? undefined : f.decoded.plain));
   if (name === 'avro') return (options.avro ?? inferredAvroCodec)(values);
   if (name === 'protobuf') return inferredProtobufCodec(values);
+  if (options.protoCodec) return options.protoCodec;
   if (!options.protoText) return loadedProtobufCodec('', undefined);
   return loadedProtobufCodec(options.protoText, options.protoMessage);
 }
