@@ -31,12 +31,14 @@ export interface CompareArgs {
   readonly session: boolean;
   /** `--connection N`: with --session, one connection (1-based index or its id). */
   readonly connection: string | null;
-  /** `--proto FILE`: with --session, a `.proto` to compare against (the 'protobuf-loaded' row). */
-  readonly proto: string | null;
-  /** `--message NAME`: the message of --proto each frame is (default: its first). */
+  /** `--proto FILE` (repeatable, imports resolve among them): with --session, the schema to read binary frames with and compare against (the 'protobuf-loaded' row). */
+  readonly protos: readonly string[];
+  /** `--message NAME`: the message of --proto each binary frame is (default: the type that fits most frames). */
   readonly message: string | null;
   /** `--report out.md|out.html`: with --session, also write a shareable report there. */
   readonly report: string | null;
+  /** `--brotli-quality N` (0–11): with --session, the brotli column's quality (default 6). */
+  readonly brotliQuality: number | null;
 }
 
 export type ParsedArgs =
@@ -50,8 +52,8 @@ export const USAGE = `Usage: wirescope inspect <file|-> [options]
        wirescope compare <file|-> [--json|--markdown] [--runs N] [--codecs a,b,...]
                          [--format F] [--input I] [--text]
        wirescope compare --session <capture.har|capture.wirescope> [--connection N]
-                         [--json|--markdown] [--codecs a,b,...] [--proto F [--message M]]
-                         [--report out.md|out.html]
+                         [--json|--markdown] [--codecs a,b,...] [--proto F ... [--message M]]
+                         [--report out.md|out.html] [--brotli-quality 0-11]
 
 Decodes one frame (CBOR, MessagePack, JSON, NDJSON, text, Protobuf, socket.io,
 MQTT, STOMP, Phoenix, json-joy CRDT models and patches), validates every byte and
@@ -94,9 +96,13 @@ per codec (as captured, json, cbor, msgpack; --codecs picks others), connection 
 direction: message sizes, per-message gzip and deflate, and the bytes on the wire —
 frame headers and permessage-deflate (RFC 7692, zlib as ws and Chromium run it) with and
 without context takeover and with the negotiated parameters. --connection N keeps one
-connection (1-based index or id). --report out.md or out.html also writes a report to
+connection (1-based index or id). --proto (repeatable; imports resolve among the files
+given, google/protobuf types built in) reads binary frames as --message (default: the
+type that fits most frames) and adds a row re-encoding them with that schema; a schema
+that does not load is a usage error. --report out.md or out.html also writes a report to
 share: the totals per codec, direction and connection, the cumulative-bytes chart (SVG in
-HTML) and the machine it ran on.
+HTML) and the machine it ran on. --brotli-quality sets the brotli column's quality
+(default 6, as servers compressing on the fly use; 11 is ~25 times slower).
 
 Exit status: 0 the frame decodes, 1 the frame is malformed, 2 usage error.`;
 
@@ -142,9 +148,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     codecs: codecs ? codecs.split(',').map((c) => c.trim()).filter(Boolean) : null,
     session: v.has('--session'),
     connection: (v.get('--connection') as string | undefined) ?? null,
-    proto: (v.get('--proto') as string | undefined) ?? null,
+    protos: (v.get('--proto') as string[] | undefined) ?? [],
     message: (v.get('--message') as string | undefined) ?? null,
     report: (v.get('--report') as string | undefined) ?? null,
+    brotliQuality: (v.get('--brotli-quality') as number | undefined) ?? null,
   };
 }
 
@@ -174,9 +181,10 @@ const COMPARE_OPTIONS: Record<string, OptionSpec> = {
   '--codecs': 'text',
   '--session': 'flag',
   '--connection': 'text',
-  '--proto': 'text',
+  '--proto': 'list',
   '--message': 'text',
   '--report': 'text',
+  '--brotli-quality': { min: 0, max: 11 },
 };
 
 /** Reads `--flag`, `--opt value`, `--opt=value` and one input file (`-` = stdin). */

@@ -3,13 +3,14 @@ import { readCaptureSession } from '../compare/session/capture-input.js';
 import { formatSessionJson, formatSessionMarkdown, formatSessionText } from '../compare/session/format.js';
 import { runSessionComparison, SESSION_CODECS } from '../compare/session/session.js';
 import { zlibEngine } from '../compare/session/zlib-engine.js';
-import { nodeBrotli } from '../compare/session/brotli-node.js';
-import { SCHEMA_CODEC_NAMES } from '../compare/schema/schema-codecs.js';
+import { nodeBrotli, SESSION_BROTLI_QUALITY } from '../compare/session/brotli-node.js';
+import { loadedSchemaCodec, SCHEMA_CODEC_NAMES, type SchemaCodec } from '../compare/schema/schema-codecs.js';
 import { avroCodec } from '../compare/schema/avro-codec.js';
 import type { CompareArgs } from './args.js';
 import { sessionReport } from './session-report.js';
 import { sessionChart } from '../compare/session/cumulative.js';
 import type { CodecSizes } from '../compare/session/session.js';
+import { readWithSchema, sessionMessageType, type SessionProto } from './session-proto.js';
 import type { MachineInfo } from '../compare/session/report.js';
 import type { CompareResult } from './compare.js';
 
@@ -19,12 +20,12 @@ import type { CompareResult } from './compare.js';
  * Chromium run, so the sizes are theirs). Exit 0 compared, 1 the capture has problems
  * (reported on stderr; what parsed is still compared), 2 usage error.
  */
-export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, progress: (text: string) => void, protoText?: string, machine?: MachineInfo): Promise<CompareResult> {
-  if (args.message !== null && protoText === undefined) return { stdout: '', stderr: 'wirescope: --message needs --proto (it names a message of that file)\n', code: 2 };
+export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, progress: (text: string) => void, proto?: SessionProto, machine?: MachineInfo): Promise<CompareResult> {
+  if (args.message !== null && proto === undefined) return { stdout: '', stderr: 'wirescope: --message needs --proto (it names a message of those files)\n', code: 2 };
   const reportKind = args.report === null ? null : /\.html?$/i.test(args.report) ? 'html' : /\.(md|markdown)$/i.test(args.report) ? 'markdown' : undefined;
   if (reportKind === undefined) return { stdout: '', stderr: `wirescope: --report ${args.report}: name an .md or .html file (the format follows the extension)\n`, code: 2 };
   const started = performance.now();
-  const codecs = args.codecs ?? [...SESSION_CODECS, ...(protoText !== undefined ? ['protobuf-loaded'] : [])];
+  const codecs = args.codecs ?? [...SESSION_CODECS, ...(proto !== undefined ? ['protobuf-loaded'] : [])];
   const schemaNames: readonly string[] = SCHEMA_CODEC_NAMES;
   const unknown = codecs.filter((c) => c !== 'captured' && !CODEC_NAMES.includes(c) && !schemaNames.includes(c));
   if (unknown.length) return { stdout: '', stderr: `wirescope: unknown codec ${unknown.join(', ')}; codecs: captured, ${CODEC_NAMES.join(', ')}, ${schemaNames.join(', ')}\n`, code: 2 };
@@ -41,17 +42,26 @@ export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, 
     connections = [chosen];
     messages = messages.filter((m) => m.connectionId === chosen.connectionId);
   }
+  let protoCodec: SchemaCodec | undefined;
+  let protoNote = '';
+  if (proto) {
+    const chosen = sessionMessageType(proto.schema, messages, args.message);
+    if ('error' in chosen) return { stdout: '', stderr: `wirescope: ${chosen.error}\n`, code: 2 };
+    protoCodec = loadedSchemaCodec(proto.schema, chosen.type, proto.text);
+    protoNote = chosen.note ? `wirescope: ${chosen.note}\n` : '';
+    messages = readWithSchema(messages, proto.schema, chosen.type);
+  }
   // A recorded '' is "none negotiated": the negotiated wire size is then the plain one.
   const negotiated = new Map(connections.filter((c) => c.extensions || c.extensionsRecorded).map((c) => [c.connectionId, c.extensions]));
   // Each codec's message sizes, for the report's chart (what the inspector charts too).
   const perCodec: CodecSizes[] = [];
+  const brotliQuality = args.brotliQuality ?? SESSION_BROTLI_QUALITY;
   const rows = await runSessionComparison(messages, {
     codecs,
     engine: zlibEngine(),
-    brotli: nodeBrotli(),
+    brotli: nodeBrotli(brotliQuality),
     avro: avroCodec,
-    protoText,
-    protoMessage: args.message ?? undefined,
+    protoCodec,
     negotiated,
     yieldEvery: 1000,
     ...(reportKind ? { onCodecSizes: (s: CodecSizes) => perCodec.push(s) } : {}),
@@ -59,11 +69,11 @@ export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, 
   });
   const elapsedMs = performance.now() - started;
   const report = reportKind && args.report ? { path: args.report, text: sessionReport(reportKind, { capture, messages, connections, rows, chart: sessionChart(perCodec, rows.filter((r) => r.connectionId === null)), machine, elapsedMs }) } : undefined;
-  const stderr = capture.errors.map((e) => `wirescope: ${e}\n`).join('');
+  const stderr = protoNote + capture.errors.map((e) => `wirescope: ${e}\n`).join('');
   const code = capture.errors.length ? 1 : 0;
   const title = `${capture.kind === 'har' ? 'HAR' : 'wirescope'} capture: ${messages.length} messages on ${connections.length} connection${connections.length === 1 ? '' : 's'}`;
   if (args.output === 'json') {
-    const meta = { capture: { kind: capture.kind, messages: messages.length, connections }, engine: 'zlib', brotli: 'zlib (Node)', errors: capture.errors };
+    const meta = { capture: { kind: capture.kind, messages: messages.length, connections }, engine: 'zlib', brotli: 'zlib (Node)', brotliQuality, errors: capture.errors };
     return { stdout: formatSessionJson(rows, meta) + '\n', stderr, code, ...(report ? { report } : {}) };
   }
   return { stdout: (args.output === 'markdown' ? formatSessionMarkdown(rows, title) : formatSessionText(rows, title)) + '\n', stderr, code, ...(report ? { report } : {}) };

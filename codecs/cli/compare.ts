@@ -3,6 +3,7 @@ import { parseInput } from '../input.js';
 import { CODEC_NAMES, formatJson, formatKeyOverhead, formatMarkdown, formatText, frameValue, keyOverhead, runComparison } from '../compare/index.js';
 import type { CompareArgs } from './args.js';
 import { compareSessionCommand } from './compare-session.js';
+import type { SessionProto } from './session-proto.js';
 import type { MachineInfo } from '../compare/session/report.js';
 import { schemaActuals } from '../compare/schema/actuals.js';
 import { nodeLanes } from '../compare/node-lane.js';
@@ -26,14 +27,15 @@ export async function compare(
   raw: Uint8Array,
   args: CompareArgs,
   progress: (text: string) => void = () => {},
-  protoText?: string,
+  proto?: SessionProto,
   machine?: MachineInfo,
   lanes: LanePool = nodeLanes(),
 ): Promise<CompareResult> {
-  if (args.session) return compareSessionCommand(raw, args, progress, protoText, machine);
-  if (args.proto !== null || args.message !== null) return { stdout: '', stderr: 'wirescope: --proto and --message need --session (they add a row to the session comparison)\n', code: 2 };
+  if (args.session) return compareSessionCommand(raw, args, progress, proto, machine);
+  if (args.protos.length || args.message !== null) return { stdout: '', stderr: 'wirescope: --proto and --message need --session (they add a row to the session comparison)\n', code: 2 };
   if (args.connection !== null) return { stdout: '', stderr: 'wirescope: --connection needs --session (it picks a connection of a capture)\n', code: 2 };
   if (args.report !== null) return { stdout: '', stderr: 'wirescope: --report needs --session (it reports a whole capture)\n', code: 2 };
+  if (args.brotliQuality !== null) return { stdout: '', stderr: 'wirescope: --brotli-quality needs --session (it sets the session\'s brotli column)\n', code: 2 };
   if (args.format !== 'auto' && !FRAME_FORMATS.includes(args.format as FrameFormat)) {
     return { stdout: '', stderr: `wirescope: --format must be auto or one of ${FRAME_FORMATS.join(', ')}, not ${args.format}\n`, code: 2 };
   }

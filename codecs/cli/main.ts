@@ -37,16 +37,14 @@ async function runCompare(args: CompareArgs, io: CliIo): Promise<number> {
     io.err(`wirescope: cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
     return 2;
   }
-  let protoText: string | undefined;
-  if (args.proto !== null) {
-    try {
-      protoText = new TextDecoder().decode(io.readFile(args.proto));
-    } catch (e) {
-      io.err(`wirescope: cannot read ${args.proto}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
-      return 2;
-    }
+  // `--proto` files load as `inspect --proto` loads them (imports among them, google/protobuf
+  // built in); one that does not load is a usage error, as for inspect.
+  const loaded = args.protos.length ? readSchema(args.protos, io.readFile) : null;
+  if (loaded && 'error' in loaded) {
+    io.err(`wirescope: ${loaded.error}\n`);
+    return 2;
   }
-  const result = await compare(raw, args, io.err, protoText, io.machine?.());
+  const result = await compare(raw, args, io.err, loaded ?? undefined, io.machine?.());
   io.out(result.stdout);
   if (result.stderr) io.err(result.stderr);
   if (result.report) {

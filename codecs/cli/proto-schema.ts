@@ -6,7 +6,7 @@ import { describeFit, fitOf, loadSchema, rankTypes, type LoadedSchema } from '..
  * reads the frame as the given message type, or as the type that fits best (saying which and
  * why). Schema problems are usage errors: they are the command line's, not the frame's.
  */
-export function readSchema(paths: readonly string[], readFile: (path: string) => Uint8Array): { schema: LoadedSchema } | { error: string } {
+export function readSchema(paths: readonly string[], readFile: (path: string) => Uint8Array): { schema: LoadedSchema; text: string } | { error: string } {
   const files: { name: string; source: string }[] = [];
   for (const path of paths) {
     try {
@@ -17,7 +17,8 @@ export function readSchema(paths: readonly string[], readFile: (path: string) =>
   }
   // Imports name files relative to an import root: match them by the path as given, or its tail.
   const loaded = loadSchema(files.map((f) => ({ ...f, name: importName(f.name, files.map((g) => g.name)) })));
-  return loaded.ok ? { schema: loaded.schema } : { error: loaded.error };
+  // `text`: the files as given, what a receiver is sent once (a schema codec's own size).
+  return loaded.ok ? { schema: loaded.schema, text: files.map((f) => f.source).join('\n') } : { error: loaded.error };
 }
 
 /** A path as imports will name it: the path without the directories every file shares. */

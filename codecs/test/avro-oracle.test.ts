@@ -20,8 +20,35 @@ import { avroCodec } from '../compare/schema/avro-codec.js';
 type AvscType = ReturnType<typeof avsc.Type.forValue>;
 
 const I32 = 2 ** 31;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * avsc's long is a JS number (exact within ±2^53); wirescope's holds any int64, bigints too.
+ * The oracle gets the same through avsc's documented custom long type: bigints in, exact
+ * bigints out (made numbers again by `normalize` where safe).
+ */
+const bigLong = avsc.types.LongType.__with({
+  fromBuffer: (buf: Buffer) => buf.readBigInt64LE(),
+  toBuffer: (n: number | bigint) => {
+    const buf = Buffer.alloc(8);
+    buf.writeBigInt64LE(BigInt(n));
+    return buf;
+  },
+  fromJSON: (n: unknown) => BigInt(n as number),
+  toJSON: (n: bigint) => Number(n),
+  isValid: (n: unknown) => (typeof n === 'bigint' ? n >= INT64_MIN && n <= INT64_MAX : typeof n === 'number' && Number.isInteger(n) && !Object.is(n, -0) && Math.abs(n) < 2 ** 63),
+  compare: (a: bigint, b: bigint) => (a === b ? 0 : a < b ? -1 : 1),
+});
+/** avsc parses our schemas with that long (`registry`), so it reads longs beyond 2^53 exactly. */
+const parseOptions = (): Record<string, unknown> => ({ registry: { long: bigLong } });
+
 const hookOptions = (): Record<string, unknown> => ({
   valueHook: (v: unknown) => {
+    // A bigint is a long within the int64 range (as ours); beyond it no hook type, and avsc has
+    // none either. Inference takes avsc's own long (forTypes merges only that with the other
+    // numbers); its values are written and read through `parseOptions`' bigint long.
+    if (typeof v === 'bigint') return v >= INT64_MIN && v <= INT64_MAX ? avsc.Type.forSchema('long') : undefined;
     if (typeof v !== 'number') return undefined;
     if (Number.isInteger(v) && !Object.is(v, -0)) return avsc.Type.forSchema(v >= -I32 && v < I32 ? 'int' : Math.abs(v) < 2 ** 52 ? 'long' : 'double');
     return avsc.Type.forSchema('double');
@@ -57,6 +84,7 @@ function avscInference(frames: readonly unknown[]): AvscType | null {
 
 /** The frame as a decoder gives it back: absent optional keys as null, bytes as arrays. */
 function normalize(v: unknown): unknown {
+  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) && BigInt(Number(v)) === v ? Number(v) : v;
   if (Array.isArray(v)) return v.map(normalize);
   if (v instanceof Uint8Array) return Array.from(v);
   if (v !== null && typeof v === 'object') {
@@ -106,7 +134,8 @@ describe('Avro: wirescope against avsc', () => {
         const theirText = JSON.stringify(theirs.schema());
         if (text === theirText) sameSchema++;
         else expect(frames.some(hasEmptyList), `schemas differ without an empty list:\nours   ${text}\navsc's ${theirText}`).toBe(true);
-        const parsed = avsc.Type.forSchema(JSON.parse(text));
+        const parsed = avsc.Type.forSchema(JSON.parse(text), parseOptions());
+        let writers: AvscType | undefined;
         for (const f of frames) {
           if (avroMismatch(ours, f) !== null) {
             // What we cannot hold, avsc's type of the same schema cannot either.
@@ -117,7 +146,9 @@ describe('Avro: wirescope against avsc', () => {
           expect(normalize(fromAvsc(parsed.fromBuffer(Buffer.from(bytes))))).toEqual(normalize(f));
           expect(normalize(decodeAvro(ours, bytes))).toEqual(normalize(f));
           if (text === theirText) {
-            expect(Buffer.from(bytes).equals(theirs.toBuffer(toAvsc(f)))).toBe(true);
+            // avsc's own type (its defaults kept: an absent optional field is written as null), its longs bigint-capable.
+            const writer = (writers ??= avsc.Type.forSchema(theirs.schema({ exportAttrs: true }) as avsc.Schema, parseOptions()));
+            expect(Buffer.from(bytes).equals(writer.toBuffer(toAvsc(f)))).toBe(true);
             sameBytes++;
           }
         }
@@ -140,11 +171,11 @@ describe('Avro: wirescope against avsc', () => {
     expect(schemaJson(typeOfValue({ 'not a name': 1, ok: 'x' }))).toEqual({ type: 'map', values: ['int', 'string'] });
   });
 
-  it('longs beyond 2^52 are written exactly (avsc stopped at 2^52); -0 does not fit an int', () => {
+  it('longs beyond 2^52 are written exactly (avsc stopped at 2^52), beyond 2^53 read back as bigints; -0 does not fit an int', () => {
     const type = inferAvroSchema([{ n: 1 }, { n: 2 ** 40 }])!;
     for (const n of [2 ** 53 + 2, -(2 ** 60), 2 ** 62, 2 ** 31, -(2 ** 31) - 1, 2 ** 52 - 1, -(2 ** 52) + 1]) {
       expect(avroMismatch(type, { n })).toBeNull();
-      expect(decodeAvro(type, encodeAvro(type, { n }))).toEqual({ n });
+      expect(decodeAvro(type, encodeAvro(type, { n }))).toEqual({ n: Number.isSafeInteger(n) ? n : BigInt(n) });
     }
     expect(avroMismatch(type, { n: 2 ** 63 })).toMatch(/^n: number .* where the schema has "long"/);
     expect(avroMismatch(inferAvroSchema([{ n: 1 }])!, { n: -0 })).toBe('n: -0 where the schema has "int"');
@@ -155,7 +186,7 @@ describe('Avro: wirescope against avsc', () => {
     expect(codec.encode({ a: 1n, b: 'x' })).toEqual({ mismatch: 'a: bigint 1 where the schema has "int"' });
     expect(codec.encode({ a: 1, z: 2 })).toEqual({ mismatch: 'the frame: key "z" is not in the record where the schema has {"type":"record","fields":[{"name":"a","type":"int"},{"name":"b","type":["null","string"]}]}' });
     expect(codec.decode(codec.encode({ a: 3 }) as Uint8Array)).toEqual({ a: 3, b: null });
-    expect(avroCodec([1n]).unsupported).toBe('no frame has an Avro type');
+    expect(avroCodec([2n ** 64n]).unsupported).toBe('no frame has an Avro type');
   });
 });
 

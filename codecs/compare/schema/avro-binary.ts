@@ -2,8 +2,8 @@
  * Avro binary encoding (Avro 1.11 spec, "Binary Encoding") of a value with an inferred
  * schema (avro-schema.ts), interpreted from the type tree — no code generation, so it runs
  * in extension pages and workers under a CSP without 'unsafe-eval'. int / long: zigzag
- * varints (a long of any magnitude below 2^63 exactly, where avsc's JS-number long stopped
- * at 2^52); double: 8 bytes little-endian; bytes / string: a long length, then the bytes
+ * varints (a long of any 64-bit value exactly, a number or a bigint, where avsc's JS-number
+ * long stopped at 2^52; it decodes as a number within ±2^53, a bigint beyond); double: 8 bytes little-endian; bytes / string: a long length, then the bytes
  * (strings as UTF-8); arrays and maps: one block (a long count, the items, map keys as
  * strings) then a zero count; a union: the branch's index, then the value; null: nothing;
  * boolean: one byte. The bytes equal avsc's for the same schema and value (a test).
@@ -45,9 +45,10 @@ class Writer {
     this.view = new DataView(next.buffer);
   }
 
-  long(n: number): void {
+  long(n: number | bigint): void {
     this.ensure(10);
     const b = this.bytes;
+    if (typeof n === 'bigint') return this.bigLong(n);
     if (n >= -TWO_30 && n < TWO_30) {
       let m = n >= 0 ? n << 1 : (~n << 1) | 1;
       while (m > 0x7f) {
@@ -63,15 +64,18 @@ class Writer {
         f = Math.floor(f / 128);
       }
       b[this.pos++] = f;
-    } else {
-      const big = BigInt(n);
-      let z = BigInt.asUintN(64, (big << 1n) ^ (big >> 63n));
-      while (z > 0x7fn) {
-        b[this.pos++] = Number(z & 0x7fn) | 0x80;
-        z >>= 7n;
-      }
-      b[this.pos++] = Number(z);
+    } else this.bigLong(BigInt(n));
+  }
+
+  /** Zigzag of a 64-bit value (avroMismatch checked the range), 10 bytes at most. */
+  private bigLong(big: bigint): void {
+    const b = this.bytes;
+    let z = BigInt.asUintN(64, (big << 1n) ^ (big >> 63n));
+    while (z > 0x7fn) {
+      b[this.pos++] = Number(z & 0x7fn) | 0x80;
+      z >>= 7n;
     }
+    b[this.pos++] = Number(z);
   }
 
   string(s: string): void {
@@ -110,7 +114,7 @@ function write(w: Writer, type: AvroType, value: unknown): void {
       return;
     case 'int':
     case 'long':
-      return w.long(value as number);
+      return w.long(value as number | bigint);
     case 'double':
       return w.double(value as number);
     case 'string':
@@ -189,6 +193,14 @@ class Reader {
     if (this.pos + n > this.bytes.length) this.fail(this.pos, `${what} needs ${n} byte(s), ${this.bytes.length - this.pos} left`);
   }
 
+  /** A long as a value: a number within ±2^53, else the exact bigint. */
+  longValue(): number | bigint {
+    const start = this.pos;
+    const n = this.long();
+    return Number.isSafeInteger(n) ? n : this.exactLong(start);
+  }
+
+  /** A length, count or index: a number (one beyond 2^53 fails its bounds check anyway). */
   long(): number {
     const start = this.pos;
     let n = 0;
@@ -207,8 +219,13 @@ class Reader {
     return this.bigLong(start);
   }
 
-  /** A varint of 8 or more bytes (up to 10), decoded exactly. */
+  /** A varint of 8 or more bytes (up to 10), as a number (rounded beyond 2^53). */
   private bigLong(start: number): number {
+    return Number(this.exactLong(start));
+  }
+
+  /** The varint at `start`, zigzag-decoded exactly; more than 64 bits is an error (the spec's long is 64-bit). */
+  private exactLong(start: number): bigint {
     this.pos = start;
     let z = 0n;
     for (let i = 0; ; i++) {
@@ -218,8 +235,8 @@ class Reader {
       z |= BigInt(b & 0x7f) << BigInt(7 * i);
       if (!(b & 0x80)) break;
     }
-    z = BigInt.asUintN(64, z);
-    return Number((z >> 1n) ^ -(z & 1n));
+    if (z >> 64n) this.fail(start, 'a varint beyond 64 bits');
+    return (z >> 1n) ^ -(z & 1n);
   }
 
   length(what: string): number {
@@ -259,8 +276,9 @@ function read(r: Reader, type: AvroType): unknown {
       return b === 1;
     }
     case 'int':
-    case 'long':
       return r.long();
+    case 'long':
+      return r.longValue();
     case 'double': {
       r.need(8, 'a double');
       const d = r.view.getFloat64(r.pos, true);

@@ -5,7 +5,9 @@
  * (avsc stays the oracle in the tests):
  * - per value: null, boolean, string, bytes (Uint8Array); numbers as int (32-bit), long
  *   (|n| < 2^52) or double (anything else, -0, NaN, ±Infinity) — the value hook wirescope
- *   gave avsc; an array's items merged; an object is a record, or a map when a key is not an
+ *   gave avsc; a bigint in the int64 range (a CBOR / MessagePack integer beyond 2^53) as
+ *   long, beyond it none (the oracle test gives avsc a bigint long type for these);
+ *   an array's items merged; an object is a record, or a map when a key is not an
  *   Avro name; an empty array is array<null>, a sentinel that merging drops;
  * - merging: types grouped in buckets (null, boolean, number, string, bytes, array,
  *   object) in order of first appearance, one type per bucket (the widest number; arrays
@@ -50,6 +52,11 @@ const I32 = 2 ** 31;
  */
 export const LONG_INFERENCE_LIMIT = 2 ** 52;
 
+/** An Avro long is a signed 64-bit integer. */
+const LONG_MIN = -(2n ** 63n);
+const LONG_MAX = 2n ** 63n - 1n;
+export const isLongBigInt = (v: bigint): boolean => v >= LONG_MIN && v <= LONG_MAX;
+
 export class NoAvroType extends Error {}
 
 /** The type of one value (avsc `Type.forValue` with wirescope's number hook); throws NoAvroType. */
@@ -62,10 +69,13 @@ export function typeOfValue(value: unknown): AvroType {
       return primitive('string');
     case 'boolean':
       return primitive('boolean');
+    case 'bigint':
+      if (isLongBigInt(value)) return primitive('long');
+      throw new NoAvroType(`cannot infer type from a bigint (${value}) beyond the 64-bit range of an Avro long`);
     case 'object':
       break;
     default:
-      throw new NoAvroType(`cannot infer type from ${typeof value === 'bigint' ? `a bigint (${value})` : typeof value}`);
+      throw new NoAvroType(`cannot infer type from ${typeof value}`);
   }
   if (value === null) return NULL;
   if (Array.isArray(value)) {
@@ -106,6 +116,7 @@ export function valueBucket(value: unknown): Bucket | null {
     case 'boolean':
       return 'boolean';
     case 'number':
+    case 'bigint':
       return 'number';
     case 'string':
       return 'string';
@@ -228,11 +239,15 @@ export function namesOf(record: Extract<AvroType, { kind: 'record' }>): Readonly
 
 const INT64 = 2 ** 63;
 
+/** A value a long holds: an integral number below 2^63 in magnitude (not -0), or a bigint in the int64 range. */
+const fitsLong = (v: unknown): boolean => (typeof v === 'bigint' ? isLongBigInt(v) : typeof v === 'number' && Number.isInteger(v) && Math.abs(v) < INT64 && !Object.is(v, -0));
+
 /**
  * Null when `value` fits `type` (what the encoder can write and the decoder give back),
  * else the first path that does not and why. Keys a record lacks are mismatches (avsc's
  * `noUndeclaredFields`: they would otherwise be dropped without a word). Unlike avsc, -0
- * does not fit int / long (it would come back 0), and a long holds any integer below 2^63.
+ * does not fit int / long (it would come back 0), and a long holds any 64-bit integer
+ * (a number or a bigint; it decodes as a number within ±2^53, a bigint beyond).
  */
 export function avroMismatch(type: AvroType, value: unknown): string | null {
   const path: string[] = [];
@@ -246,7 +261,7 @@ export function avroMismatch(type: AvroType, value: unknown): string | null {
       case 'int':
         return typeof v === 'number' && v === (v | 0) && !Object.is(v, -0) ? null : fail(t, v);
       case 'long':
-        return typeof v === 'number' && Number.isInteger(v) && Math.abs(v) < INT64 && !Object.is(v, -0) ? null : fail(t, v);
+        return fitsLong(v) ? null : fail(t, v, typeof v === 'bigint' ? `bigint ${v}, beyond the 64-bit range of a long,` : undefined);
       case 'double':
         return typeof v === 'number' ? null : fail(t, v);
       case 'string':
@@ -312,7 +327,7 @@ export function whyNoAvroType(value: unknown): string | null {
       case 'boolean':
         return null;
       case 'bigint':
-        return `${at()}: a bigint (${v}): the inferred Avro types hold numbers only (int, long within ±2^52, double beyond)`;
+        return isLongBigInt(v) ? null : `${at()}: a bigint (${v}) beyond the 64-bit range of an Avro long`;
       case 'object':
         break;
       default:

@@ -8,9 +8,9 @@
  * keys that are not identifiers, a frame that is not an object.
  */
 import { isRecord } from '../features.js';
-import { isIdentifier, type ProtoField, type ProtoMessage, type ProtoScalar } from './protobuf-shape.js';
+import { isIdentifier, type InferredScalar, type ProtoField, type ProtoMessage } from './protobuf-shape.js';
 
-type Kind = ProtoScalar | 'message';
+type Kind = InferredScalar | 'message';
 
 interface FieldAcc {
   readonly number: number;

@@ -1,48 +1,63 @@
 /**
- * A loaded `.proto` text (issue 16 §3: "compare against the real schema too") → the
- * ProtoMessage our encoder writes. protobufjs only parses here (its parser is plain code;
- * its encoders, which generate code with `new Function`, are not used). Field names are
- * kept as written (`keepCase`), so they match the frames' JSON keys.
+ * A loaded `.proto` (issue 16 §3: "compare against the real schema too") → the ProtoMessage
+ * our encoder writes. The schema is loaded as `inspect --proto` and the inspector load it
+ * (codecs/protobuf/schema/load.ts: imports among the files given, the well-known
+ * `google/protobuf/*` types built in); protobufjs only parses (its encoders, which generate
+ * code with `new Function`, are not used). Field names are kept as written (`keepCase`), so
+ * they match the frames' keys, and values are what a schema reading gives: enums by name,
+ * maps as objects, 64-bit integers as numbers or bigints.
  */
 import protobuf from 'protobufjs';
-import type { ProtoField, ProtoMessage, ProtoScalar } from './protobuf-shape.js';
+import { loadSchema, lookupMessage, type LoadedSchema } from '../../protobuf/schema/load.js';
+import type { ProtoEnum, ProtoField, ProtoMessage, ProtoScalar } from './protobuf-shape.js';
 
-const SCALARS: Record<string, ProtoScalar> = {
-  bool: 'bool',
-  string: 'string',
-  bytes: 'bytes',
-  int32: 'int32',
-  int64: 'int64',
-  // Same varint on the wire for the non-negative values they hold.
-  uint32: 'int64',
-  uint64: 'int64',
-  double: 'double',
-};
+const SCALARS: ReadonlySet<string> = new Set<ProtoScalar>(['bool', 'string', 'bytes', 'int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64', 'double', 'float', 'fixed32', 'fixed64', 'sfixed32', 'sfixed64']);
 
-/** The message `messageName` (default: the first message of the file), or why it cannot be used. */
+/** One `.proto` text (imports other than the well-known types cannot resolve): the message `messageName`, default the first. */
 export function loadProto(text: string, messageName?: string): ProtoMessage | { readonly error: string } {
-  let root: protobuf.Root;
+  const loaded = loadSchema([{ name: 'schema.proto', source: text }]);
+  if (!loaded.ok) return { error: `the .proto does not parse or resolve: ${loaded.error}` };
+  const name = messageName ?? loaded.schema.messageTypes[0];
+  if (!name) return { error: 'the .proto has no message' };
+  return protoMessageOf(loaded.schema, name);
+}
+
+/** The message `name` of a loaded schema as our encoder's description, or why it cannot be used. */
+export function protoMessageOf(schema: LoadedSchema, name: string): ProtoMessage | { readonly error: string } {
+  const top = lookupMessage(schema, name);
+  if (!top) return { error: `no message ${name} in the .proto (it has ${schema.messageTypes.join(', ') || 'none'})` };
   try {
-    root = protobuf.parse(text, { keepCase: true }).root;
-  } catch (e) {
-    return { error: `the .proto does not parse: ${(e as Error).message}` };
-  }
-  const types: protobuf.Type[] = [];
-  const walk = (ns: protobuf.NamespaceBase): void => {
-    for (const n of ns.nestedArray) {
-      if (n instanceof protobuf.Type) types.push(n);
-      if (n instanceof protobuf.Namespace || n instanceof protobuf.Type) walk(n as protobuf.NamespaceBase);
-    }
-  };
-  walk(root);
-  const top = messageName ? types.find((t) => t.name === messageName || t.fullName.replace(/^\./, '') === messageName) : types[0];
-  if (!top) return { error: messageName ? `no message ${messageName} in the .proto (it has ${types.map((t) => t.name).join(', ') || 'none'})` : 'the .proto has no message' };
-  const built = new Map<protobuf.Type, ProtoMessage>();
-  try {
-    return build(top, built);
+    return build(top, new Map());
   } catch (e) {
     return { error: (e as Error).message };
   }
+}
+
+function enumOf(e: protobuf.Enum, enums: Map<protobuf.Enum, ProtoEnum>): ProtoEnum {
+  let out = enums.get(e);
+  if (!out) {
+    const byName = new Map(Object.entries(e.values));
+    const byNumber = new Map<number, string>();
+    // The first name of a number (allow_alias), as protobufjs' decoding names it.
+    for (const [k, v] of byName) if (!byNumber.has(v)) byNumber.set(v, k);
+    enums.set(e, (out = { name: e.fullName.replace(/^\./, ''), byName, byNumber }));
+  }
+  return out;
+}
+
+/** A field's type: a scalar, a message (built once, recursion allowed) or an enum (int32 with names). */
+function typeOf(owner: string, fieldName: string, type: string, resolved: protobuf.ReflectionObject | null, built: Map<protobuf.Type, ProtoMessage>): { type: ProtoScalar | ProtoMessage; enum?: ProtoEnum } {
+  if (resolved instanceof protobuf.Type) return { type: build(resolved, built) };
+  if (resolved instanceof protobuf.Enum) return { type: 'int32', enum: enumOf(resolved, enumsOf(built)) };
+  if (SCALARS.has(type)) return { type: type as ProtoScalar };
+  throw new Error(`field ${owner}.${fieldName}: type ${type} is not supported by wirescope's Protobuf encoder`);
+}
+
+const enumTables = new WeakMap<Map<protobuf.Type, ProtoMessage>, Map<protobuf.Enum, ProtoEnum>>();
+function enumsOf(built: Map<protobuf.Type, ProtoMessage>): Map<protobuf.Enum, ProtoEnum> {
+  let enums = enumTables.get(built);
+  if (!enums) enumTables.set(built, (enums = new Map()));
+  return enums;
 }
 
 function build(t: protobuf.Type, built: Map<protobuf.Type, ProtoMessage>): ProtoMessage {
@@ -53,14 +68,24 @@ function build(t: protobuf.Type, built: Map<protobuf.Type, ProtoMessage>): Proto
   built.set(t, message);
   for (const f of t.fieldsArray) {
     f.resolve();
-    if (f.map) throw new Error(`field ${t.name}.${f.name}: map fields are not supported by wirescope's Protobuf encoder yet`);
-    let type: ProtoScalar | ProtoMessage;
-    if (f.resolvedType instanceof protobuf.Type) type = build(f.resolvedType, built);
-    else if (f.resolvedType instanceof protobuf.Enum) type = 'int32';
-    else if (SCALARS[f.type]) type = SCALARS[f.type];
-    else throw new Error(`field ${t.name}.${f.name}: type ${f.type} is not supported by wirescope's Protobuf encoder yet (bool, string, bytes, int32, int64, uint32, uint64, double, enums, messages)`);
-    const proto3Optional = Boolean((f.options as Record<string, unknown> | undefined)?.proto3_optional) || Boolean(f.partOf);
-    fields.push({ name: f.name, number: f.id, type, repeated: f.repeated, optional: proto3Optional });
+    // A oneof member and proto3 `optional` have explicit presence: written even when default.
+    const optional = Boolean((f.options as Record<string, unknown> | undefined)?.proto3_optional) || Boolean(f.partOf);
+    if (f instanceof protobuf.MapField) {
+      // An entry writes its key and value always (as protoc and protobufjs do): both optional here.
+      const key = typeOf(t.name, `${f.name} key`, f.keyType, null, built);
+      const value = typeOf(t.name, `${f.name} value`, f.type, f.resolvedType, built);
+      const entry: ProtoMessage = {
+        name: `${t.name}.${f.name} entry`,
+        fields: [
+          { name: 'key', number: 1, type: key.type, repeated: false, optional: true },
+          { name: 'value', number: 2, type: value.type, repeated: false, optional: true, ...(value.enum ? { enum: value.enum } : {}) },
+        ],
+      };
+      fields.push({ name: f.name, number: f.id, type: entry, repeated: false, optional: false, map: true });
+      continue;
+    }
+    const { type, enum: e } = typeOf(t.name, f.name, f.type, f.resolvedType, built);
+    fields.push({ name: f.name, number: f.id, type, repeated: f.repeated, optional, ...(e ? { enum: e } : {}) });
   }
   return message;
 }

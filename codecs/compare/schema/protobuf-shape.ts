@@ -4,7 +4,17 @@
  * extension pages forbid). The printed `.proto` text is proto3; a test checks that
  * protobufjs, given that text, reads our bytes back to the same values.
  */
-export type ProtoScalar = 'bool' | 'string' | 'bytes' | 'int32' | 'int64' | 'double';
+/** The scalars an inferred schema uses (protobuf-infer.ts). */
+export type InferredScalar = 'bool' | 'string' | 'bytes' | 'int32' | 'int64' | 'double';
+/** Every scalar: a loaded `.proto` uses the rest too (protobuf-scalars.ts writes and reads them). */
+export type ProtoScalar = InferredScalar | 'uint32' | 'uint64' | 'sint32' | 'sint64' | 'float' | 'fixed32' | 'fixed64' | 'sfixed32' | 'sfixed64';
+
+/** An enum of a loaded `.proto`: values by name (what a schema reading gives) and names by number. */
+export interface ProtoEnum {
+  readonly name: string;
+  readonly byName: ReadonlyMap<string, number>;
+  readonly byNumber: ReadonlyMap<number, string>;
+}
 
 export interface ProtoField {
   /** The JSON key the field carries (a proto identifier). */
@@ -14,6 +24,13 @@ export interface ProtoField {
   readonly repeated: boolean;
   /** proto3 `optional` (explicit presence): the key comes and goes across frames. */
   readonly optional: boolean;
+  /** A loaded enum field (type 'int32'): its value is a name of the enum, or a number. */
+  readonly enum?: ProtoEnum;
+  /**
+   * A loaded map field: the value is an object, written as one `type` entry message (key = 1,
+   * value = 2) per key; `repeated` is false (the value is not a list).
+   */
+  readonly map?: true;
 }
 
 export interface ProtoMessage {

@@ -14,8 +14,10 @@
  * decodes as absent; an int64 beyond 2^53 decodes as a bigint, others as numbers.
  */
 import { isRecord } from '../features.js';
+import { setOwn } from '../../core/values.js';
 import { kindOf, unheld, whyNoField } from './protobuf-infer.js';
-import type { ProtoField, ProtoMessage, ProtoScalar } from './protobuf-shape.js';
+import type { ProtoEnum, ProtoField, ProtoMessage, ProtoScalar } from './protobuf-shape.js';
+import { holds, readScalarValue, scalarDefault, WIRE, writeScalarValue } from './protobuf-scalars.js';
 
 export class Mismatch extends Error {}
 
@@ -69,6 +71,12 @@ class Writer {
     this.pos += b.length;
   }
 
+  raw(b: Uint8Array): void {
+    this.room(b.length);
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
+  }
+
   finish(): Uint8Array {
     return this.buf.slice(0, this.pos);
   }
@@ -79,39 +87,52 @@ class Writer {
   }
 }
 
-const utf8 = new TextEncoder();
-const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
-const WIRE: Record<ProtoScalar, number> = { bool: 0, int32: 0, int64: 0, double: 1, string: 2, bytes: 2 };
-
 // -0 is not the default: proto3 writes a double whose bits are not all zero (as protoc does), so -0 survives.
 const isDefault = (v: unknown): boolean => Object.is(v, 0) || v === 0n || v === '' || v === false || (v instanceof Uint8Array && v.length === 0) || (Array.isArray(v) && v.length === 0);
 
 function checkScalar(type: ProtoScalar, v: unknown, path: string): void {
-  const kind = kindOf(v);
-  const fits =
-    kind === type ||
-    (type === 'int64' && kind === 'int32') ||
-    (type === 'double' && (kind === 'int32' || kind === 'int64') && typeof v === 'number');
-  if (!fits) {
+  if (!holds(type, v)) {
+    const kind = kindOf(v);
     const what = kind === null ? unheld(v) : kind;
     throw new Mismatch(`${path}: ${what} where the schema has ${type}`);
   }
 }
 
-function writeScalar(w: Writer, type: ProtoScalar, v: unknown): void {
-  switch (type) {
-    case 'bool':
-      return w.byte(v ? 1 : 0);
-    case 'int32':
-    case 'int64':
-      if (typeof v === 'bigint') return w.varint64(v);
-      return (v as number) >= 0 ? w.varint(v as number) : w.varint64(BigInt(v as number));
-    case 'double':
-      return w.double(v as number);
-    case 'string':
-      return w.bytes(utf8.encode(v as string));
-    case 'bytes':
-      return w.bytes(v as Uint8Array);
+const writeScalar = (w: Writer, type: ProtoScalar, v: unknown): void => writeScalarValue(w, type, v);
+
+/** An enum field's value (a name of the enum, or a number) as the number written. */
+function enumNumber(e: ProtoEnum, v: unknown, path: string): number {
+  if (typeof v === 'string') {
+    const n = e.byName.get(v);
+    if (n === undefined) throw new Mismatch(`${path}: ${JSON.stringify(v).slice(0, 60)} is not a value of enum ${e.name}`);
+    return n;
+  }
+  if (typeof v === 'number' && Number.isInteger(v) && v >= -(2 ** 31) && v < 2 ** 31 && !Object.is(v, -0)) return v;
+  throw new Mismatch(`${path}: ${kindOf(v) ?? unheld(v)} where the schema has enum ${e.name}`);
+}
+
+/** A map key as the entry's key field takes it: object keys are strings, the key type may be a number or bool. */
+function mapKey(type: ProtoMessage['fields'][number]['type'], key: string, path: string): unknown {
+  if (type === 'string') return key;
+  if (type === 'bool' && (key === 'true' || key === 'false')) return key === 'true';
+  if (typeof type === 'string' && type !== 'bytes' && type !== 'double' && type !== 'float' && /^-?\d+$/.test(key)) {
+    const n = BigInt(key);
+    const v = n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
+    if (holds(type, v)) return v;
+  }
+  throw new Mismatch(`${path}: the key ${JSON.stringify(key).slice(0, 60)} is not a ${typeof type === 'string' ? type : 'scalar'} map key`);
+}
+
+/** A map field's entries: one entry message (key = 1, value = 2) per key of the object. */
+function writeMap(w: Writer, f: ProtoField, obj: unknown, at: string): void {
+  if (!isRecord(obj)) throw new Mismatch(`${at}: ${Array.isArray(obj) ? 'a list' : obj === null ? 'null' : typeof obj} where the schema has a map`);
+  const entry = f.type as ProtoMessage;
+  const keyType = entry.fields[0].type;
+  for (const k of Object.keys(obj)) {
+    const v = obj[k];
+    if (v === null || v === undefined) throw new Mismatch(`${at}.${k}: null as a map value (a map entry's value has no null)`);
+    w.varint(f.number * 8 + 2);
+    w.bytes(writeNested(entry, { key: mapKey(keyType, k, `${at}.${k}`), value: v }, `${at}.${k}`));
   }
 }
 
@@ -143,16 +164,21 @@ function writeMessage(w: Writer, m: ProtoMessage, obj: unknown, path: string): v
       if (omitted !== undefined) throw new Mismatch(whyNoField(v, at) ?? `${at}: left out of the inferred schema (another value of this key: ${omitted.replace(/^[\w[\]]*: /, '')})`);
     }
     if (!f) throw new Mismatch(`${at}: the key is not in the schema${/^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? '' : ' (not an identifier, which Protobuf field names must be)'}`);
+    if (f.map) {
+      writeMap(w, f, v, at);
+      continue;
+    }
     if (f.repeated) {
       if (!Array.isArray(v)) throw new Mismatch(`${at}: ${whatItIs(v)} where the schema has a repeated field (a list)`);
       writeRepeated(w, f, v, at);
     } else {
       if (Array.isArray(v)) throw new Mismatch(`${at}: a list where the schema has one ${typeof f.type === 'string' ? f.type : f.type.name}`);
       if (typeof f.type === 'string') {
-        checkScalar(f.type, v, at);
-        if (!f.optional && isDefault(v)) continue;
+        const scalar = f.enum ? enumNumber(f.enum, v, at) : v;
+        checkScalar(f.type, scalar, at);
+        if (!f.optional && isDefault(scalar)) continue;
         w.varint(f.number * 8 + WIRE[f.type]);
-        writeScalar(w, f.type, v);
+        writeScalar(w, f.type, scalar);
       } else {
         w.varint(f.number * 8 + 2);
         w.bytes(writeNested(f.type, v, at));
@@ -171,6 +197,10 @@ function writeRepeated(w: Writer, f: ProtoField, list: unknown[], at: string): v
       w.bytes(writeNested(type, list[i], `${at}[${i}]`));
     }
     return;
+  }
+  if (f.enum) {
+    const e = f.enum;
+    list = list.map((v, i) => enumNumber(e, v, `${at}[${i}]`));
   }
   for (let i = 0; i < list.length; i++) checkScalar(type, list[i], `${at}[${i}]`);
   if (type === 'string' || type === 'bytes') {
@@ -285,46 +315,16 @@ class Reader {
   }
 }
 
-const int64Value = (u: bigint): number | bigint => {
-  const s = BigInt.asIntN(64, u);
-  return s >= BigInt(Number.MIN_SAFE_INTEGER) && s <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(s) : s;
-};
-
-function readScalar(r: Reader, type: ProtoScalar): unknown {
-  switch (type) {
-    case 'bool':
-      return r.varint() !== 0n;
-    case 'int32':
-      return Number(BigInt.asIntN(32, r.varint()));
-    case 'int64':
-      return int64Value(r.varint());
-    case 'double': {
-      const b = r.take(8);
-      return new DataView(b.buffer, b.byteOffset, 8).getFloat64(0, true);
-    }
-    case 'string':
-      return utf8Decoder.decode(r.take(r.small()));
-    case 'bytes':
-      return r.take(r.small()).slice();
-  }
-}
-
 function defaultOf(f: ProtoField): unknown {
   if (f.repeated) return [];
-  switch (f.type) {
-    case 'bool':
-      return false;
-    case 'string':
-      return '';
-    case 'bytes':
-      return new Uint8Array(0);
-    case 'int32':
-    case 'int64':
-    case 'double':
-      return 0;
-    default:
-      return undefined;
-  }
+  if (f.enum) return f.enum.byNumber.get(0) ?? 0;
+  return typeof f.type === 'string' ? scalarDefault(f.type) : undefined;
+}
+
+/** A scalar as read: an enum's number by its name (a number the enum lacks stays a number). */
+function readField(r: Reader, f: ProtoField, type: ProtoScalar): unknown {
+  const v = readScalarValue(r, type);
+  return f.enum ? (f.enum.byNumber.get(v as number) ?? v) : v;
 }
 
 function readMessage(m: ProtoMessage, r: Reader): Record<string, unknown> {
@@ -347,19 +347,26 @@ function readMessage(m: ProtoMessage, r: Reader): Record<string, unknown> {
       sub.pos = r.pos;
       v = readMessage(type, sub);
       r.pos = sub.end;
+      if (f.map) {
+        const entries = (out[f.name] ??= {}) as Record<string, unknown>;
+        const entry = v as Record<string, unknown>;
+        setOwn(entries, String(entry.key), entry.value ?? defaultOf(type.fields[1]));
+        continue;
+      }
     } else if (f.repeated && wire === 2 && WIRE[type] !== 2) {
       const n = r.small();
       const sub = new Reader(r.buf, r.pos + n);
       sub.pos = r.pos;
       const list = (out[f.name] ??= []) as unknown[];
-      while (sub.pos < sub.end) list.push(readScalar(sub, type));
+      while (sub.pos < sub.end) list.push(readField(sub, f, type));
       r.pos = sub.end;
       continue;
-    } else v = readScalar(r, type);
+    } else v = readField(r, f, type);
     if (f.repeated) ((out[f.name] ??= []) as unknown[]).push(v);
     else out[f.name] = v;
   }
   for (const f of m.fields) if (!(f.name in out) && !f.optional && typeof f.type === 'string') out[f.name] = defaultOf(f);
+  for (const f of m.fields) if (!(f.name in out) && f.map) out[f.name] = {};
   for (const f of m.fields) if (!(f.name in out) && !f.optional && f.repeated) out[f.name] = [];
   return out;
 }

@@ -10,7 +10,8 @@
  */
 import { unsupportedCodec, type SchemaCodec } from './schema-codec.js';
 import { ProtobufInference } from './protobuf-infer.js';
-import { loadProto } from './protobuf-loaded.js';
+import { loadProto, protoMessageOf } from './protobuf-loaded.js';
+import type { LoadedSchema } from '../../protobuf/schema/load.js';
 import { printProto, type ProtoMessage } from './protobuf-shape.js';
 import { decodeProtobuf, encodeProtobuf } from './protobuf-wire.js';
 
@@ -47,4 +48,16 @@ export function loadedProtobufCodec(protoText: string, messageName?: string): Sc
   const loaded = loadProto(protoText, messageName);
   if ('error' in loaded) return unsupportedCodec('protobuf-loaded', label, loaded.error);
   return protobufCodec('protobuf-loaded', label, loaded, protoText);
+}
+
+/**
+ * The message `messageName` of a schema loaded from several files (`inspect --proto`'s
+ * loading: imports among them, the well-known types built in). `schemaText` is what a
+ * receiver is given once: the files' text (the well-known types every runtime has).
+ */
+export function loadedSchemaCodec(schema: LoadedSchema, messageName: string, schemaText: string): SchemaCodec {
+  const label = `Protobuf (.proto ${messageName})`;
+  const message = protoMessageOf(schema, messageName);
+  if ('error' in message) return unsupportedCodec('protobuf-loaded', label, message.error);
+  return protobufCodec('protobuf-loaded', label, message, schemaText);
 }

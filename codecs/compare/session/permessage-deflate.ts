@@ -178,12 +178,24 @@ export class PermessageDeflateSender {
       if (this.noContextTakeover) this.sizer.reset();
       return n;
     }
-    return this.payload(message).then((p) => p.length);
+    // An engine that compresses on this thread (zlib-engine.ts) answers at once: no promise
+    // and no event-loop turn per message.
+    const out = this.deflater.compress(message);
+    if (out instanceof Uint8Array) {
+      const reset = this.noContextTakeover ? this.deflater.reset() : undefined;
+      if (!reset) return payloadLength(out);
+      return reset.then(() => payloadLength(out));
+    }
+    return this.finish(out).then((p) => p.length);
   }
 
   /** The compressed payload of the next message. */
   async payload(message: Uint8Array): Promise<Uint8Array> {
-    const out = await this.deflater.compress(message);
+    return this.finish(this.deflater.compress(message));
+  }
+
+  private async finish(compressed: Uint8Array | Promise<Uint8Array>): Promise<Uint8Array> {
+    const out = await compressed;
     if (this.noContextTakeover) await this.deflater.reset();
     return endsWithTail(out) ? out.subarray(0, out.length - 4) : out;
   }
@@ -192,6 +204,8 @@ export class PermessageDeflateSender {
     this.deflaterMade?.close();
   }
 }
+
+const payloadLength = (out: Uint8Array): number => (endsWithTail(out) ? out.length - 4 : out.length);
 
 export function endsWithTail(bytes: Uint8Array): boolean {
   const n = bytes.length;

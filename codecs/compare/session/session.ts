@@ -139,6 +139,12 @@ export interface SessionOptions {
   /** The message of `protoText` each frame is (default: its first message). */
   readonly protoMessage?: string;
   /**
+   * The 'protobuf-loaded' codec built by the host from a schema of several files (the CLI's
+   * `--proto` files, loaded as `inspect --proto` loads them): adds (or, listed in `codecs`,
+   * runs) that row, instead of `protoText`.
+   */
+  readonly protoCodec?: SchemaCodec;
+  /**
    * Each codec's message sizes, in session order (data frames only; 0 for a message the
    * codec left out), when the codec is done: what the cumulative chart draws, so the chart
    * needs no second decode and re-encode of the session (cumulative.ts `chartFromSizes`).
@@ -244,7 +250,7 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
   const engine = options.engine ?? fflateEngine;
   const yieldEvery = options.yieldEvery ?? 200;
   const turn = options.yieldTurn ?? nextTick;
-  const names = options.codecs ?? (options.protoText ? [...SESSION_CODECS, 'protobuf-loaded'] : SESSION_CODECS);
+  const names = options.codecs ?? (options.protoText || options.protoCodec ? [...SESSION_CODECS, 'protobuf-loaded'] : SESSION_CODECS);
   const data = messages.filter((m) => m.opcode === 1 || m.opcode === 2);
   const needsValues = names.some((n) => n !== 'captured');
   const total = data.length * (names.length + (needsValues ? 1 : 0));
@@ -371,6 +377,7 @@ function buildSchemaCodec(name: string, frames: readonly Frame[], options: Sessi
   const values = frames.map((f) => ('error' in f.decoded || 'unheld' in f.decoded.schema ? undefined : f.decoded.schema.plain));
   if (name === 'avro') return (options.avro ?? inferredAvroCodec)(values);
   if (name === 'protobuf') return inferredProtobufCodec(values);
+  if (options.protoCodec) return options.protoCodec;
   if (!options.protoText) return loadedProtobufCodec('', undefined);
   return loadedProtobufCodec(options.protoText, options.protoMessage);
 }

@@ -1,0 +1,56 @@
+/**
+ * `compare --session --proto …`: binary frames read with the loaded schema, as `inspect
+ * --proto --type` reads one frame (codecs/protobuf/schema), so every codec re-encodes the
+ * message the user sees (field names, enums by name) and the loaded-schema row writes it back
+ * with the real `.proto`. A frame the type does not read whole is read by detection as
+ * before (a session may mix formats).
+ */
+import { fitOf, lookupMessage, rankTypes, type LoadedSchema } from '../protobuf/schema/index.js';
+import { frameValue } from '../compare/compare.js';
+import type { SessionMessage } from '../compare/session/session.js';
+
+/** The schema `--proto` loaded (proto-schema.ts `readSchema`) and its files' text. */
+export interface SessionProto {
+  readonly schema: LoadedSchema;
+  readonly text: string;
+}
+
+/** Binary frames ranked when no `--message` is given (the rest are read the same way). */
+const RANKED_FRAMES = 100;
+
+/**
+ * The message type each binary frame is: `--message` (checked against the schema), else
+ * the type that fits most of the first RANKED_FRAMES binary frames best (a note says so).
+ */
+export function sessionMessageType(schema: LoadedSchema, messages: readonly SessionMessage[], given: string | null): { type: string; note: string | null } | { error: string } {
+  if (given !== null) {
+    return lookupMessage(schema, given) ? { type: given, note: null } : { error: `--message ${given} is not a message type of the schema (${schema.messageTypes.join(', ')})` };
+  }
+  if (!schema.messageTypes.length) return { error: 'the schema has no message types' };
+  const wins = new Map<string, number>();
+  let ranked = 0;
+  for (const m of messages) {
+    if (m.opcode !== 2) continue;
+    if (ranked++ === RANKED_FRAMES) break;
+    const best = rankTypes(schema, m.data)[0];
+    if (best?.whole) wins.set(best.type, (wins.get(best.type) ?? 0) + 1);
+  }
+  let type = schema.messageTypes[0];
+  let count = 0;
+  for (const [t, n] of wins) if (n > count) [type, count] = [t, n];
+  const of = Math.min(ranked, RANKED_FRAMES);
+  return { type, note: `--proto without --message: frames read as ${type}, the best fit for ${count} of ${of} binary frame${of === 1 ? '' : 's'} (of ${schema.messageTypes.length} message types)` };
+}
+
+/** The messages, each binary one read as `type` when that reads it whole. */
+export function readWithSchema(messages: readonly SessionMessage[], schema: LoadedSchema, type: string): SessionMessage[] {
+  return messages.map((m) => {
+    if (m.opcode !== 2) return m;
+    const read = (): unknown => {
+      const fit = fitOf(schema, type, m.data);
+      if (fit?.whole) return fit.index.value(fit.index.root);
+      return frameValue(m.data, { isText: false, subprotocol: m.subprotocol }).value;
+    };
+    return { ...m, read };
+  });
+}
