@@ -21,6 +21,7 @@
  * (avsc made a record of a class instance's own fields).
  */
 import { isRecord } from '../features.js';
+import { EntriesMap, ExtValue, SimpleValue, TaggedValue } from '../../core/values.js';
 
 export type AvroType =
   | { readonly kind: 'null' | 'boolean' | 'int' | 'long' | 'double' | 'string' | 'bytes' }
@@ -83,7 +84,7 @@ export function typeOfValue(value: unknown): AvroType {
     return { kind: 'array', items: mergeTypes(value.map(typeOfValue)) };
   }
   if (value instanceof Uint8Array) return primitive('bytes');
-  if (!isRecord(value)) throw new NoAvroType(`cannot infer type from ${value.constructor?.name ?? 'an object'} (not a plain object: duplicate keys?)`);
+  if (!isRecord(value)) throw new NoAvroType(`cannot infer type from ${notPlainText(value)}`);
   const keys = Object.keys(value);
   if (keys.some((k) => !NAME.test(k))) return { kind: 'map', values: mergeTypes(keys.map((k) => typeOfValue(value[k]))) };
   return { kind: 'record', fields: keys.map((k) => ({ name: k, type: typeOfValue(value[k]), optional: false })) };
@@ -317,6 +318,19 @@ export function avroMismatch(type: AvroType, value: unknown): string | null {
  * when it has one: what a frame says when no frame gave the schema a type (review defect 5;
  * it said "no frame has an Avro type" for the very frame it was given).
  */
+/**
+ * What a non-plain object of the value model is, in the user's terms: never its class's name,
+ * which a minified build turns into `pe` (review B).
+ */
+function notPlainText(value: object): string {
+  if (value instanceof EntriesMap) return 'a map with a key twice (duplicate keys)';
+  if (value instanceof Map) return 'a map whose keys are not all text';
+  if (value instanceof TaggedValue) return `a tagged value (tag ${value.tag})`;
+  if (value instanceof ExtValue) return `an extension value (type ${value.type})`;
+  if (value instanceof SimpleValue) return `a simple value (${value.value})`;
+  return 'a value that is not a plain object';
+}
+
 export function whyNoAvroType(value: unknown): string | null {
   const path: string[] = [];
   const at = (): string => path.join('.') || 'the frame';
@@ -343,7 +357,7 @@ export function whyNoAvroType(value: unknown): string | null {
       }
       return null;
     }
-    if (!isRecord(v)) return `${at()}: ${(v as object).constructor?.name ?? 'an object'} (not a plain object: duplicate keys?), which has no Avro type`;
+    if (!isRecord(v)) return `${at()}: ${notPlainText(v)}, which has no Avro type`;
     for (const k of Object.keys(v)) {
       path.push(k);
       const why = walk(v[k]);
