@@ -15,6 +15,7 @@ import { Deflate } from 'fflate';
 import type { DeflateParams } from './extension-header.js';
 import { StreamSizer } from './deflate-size.js';
 import type { Direction } from './framing.js';
+import { joinBytes } from './join-bytes.js';
 
 /** One sender's compressor. */
 export interface MessageDeflater {
@@ -54,18 +55,6 @@ export interface PayloadSizer {
 /** The empty stored block a sync flush writes (RFC 7692 §7.2.1 removes it per message). */
 export const SYNC_FLUSH_TAIL = Uint8Array.of(0x00, 0x00, 0xff, 0xff);
 
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  let length = 0;
-  for (const c of chunks) length += c.length;
-  const out = new Uint8Array(length);
-  let o = 0;
-  for (const c of chunks) {
-    out.set(c, o);
-    o += c.length;
-  }
-  return out;
-}
 
 /**
  * A 2^15-entry hash table, as zlib's memLevel 8 (hash bits = memLevel + 7) that ws and
@@ -99,7 +88,7 @@ export const fflateEngine: DeflateEngine = {
         deflate.push(message, false);
         deflate.flush(false);
         chunks.push(syncFlushBlock(deflate));
-        return concat(chunks);
+        return joinBytes(chunks);
       },
       reset() {
         deflate = make();

@@ -7,7 +7,8 @@
  */
 import { constants, createDeflateRaw, deflateRawSync, type DeflateRaw } from 'node:zlib';
 import { endsWithTail, type DeflateEngine, type MessageDeflater } from './permessage-deflate.js';
-import { nodeSyncDeflate, joinBytes, type SyncDeflate } from './zlib-sync-stream.js';
+import { nodeSyncDeflate, type SyncDeflate } from './zlib-sync-stream.js';
+import { joinBytes } from './join-bytes.js';
 
 export interface ZlibEngineOptions {
   /** zlib level; ws and Chromium use the default (-1, i.e. 6). */

@@ -16,6 +16,7 @@
  * stored block — 5 bytes ws really sends (message 7,533 of the review's 10,000-frame HAR).
  */
 import type { DeflateRaw } from 'node:zlib';
+import { joinBytes } from './join-bytes.js';
 
 interface ZlibInternals {
   readonly _handle?: { writeSync?: (flush: number, input: Uint8Array, inOff: number, inLen: number, out: Uint8Array, outOff: number, outLen: number) => void };
@@ -62,18 +63,4 @@ export function nodeSyncDeflate(stream: DeflateRaw): SyncDeflate | null {
       return joinBytes(parts);
     },
   };
-}
-
-export function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
-  const nonEmpty = parts.filter((p) => p.length);
-  if (nonEmpty.length <= 1) return nonEmpty[0] ?? new Uint8Array(0);
-  let length = 0;
-  for (const p of nonEmpty) length += p.length;
-  const joined = new Uint8Array(length);
-  let at = 0;
-  for (const p of nonEmpty) {
-    joined.set(p, at);
-    at += p.length;
-  }
-  return joined;
 }
