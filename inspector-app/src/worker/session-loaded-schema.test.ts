@@ -23,7 +23,7 @@ const frames: IngestFrame[] = Array.from({ length: FRAMES }, (_, i) => ({ frameI
 const capture = serializeCapture([{ connectionId: 'pb', url: 'ws://localhost:8080/demo/protobuf', protocol: '', extensions: '', time: 1 }], frames.map((f) => ({ connectionId: f.connectionId, direction: f.direction, time: f.time, opcode: f.opcode, data: f.data })));
 const files = demoProtoFiles();
 
-async function workerRows(): Promise<SessionRow[]> {
+async function workerRows(ingested: readonly IngestFrame[] = frames, raw = false): Promise<SessionRow[]> {
   const posted: FromWorker[] = [];
   let ended: () => void = () => {};
   const done = new Promise<void>((r) => (ended = r));
@@ -31,8 +31,9 @@ async function workerRows(): Promise<SessionRow[]> {
     posted.push(m);
     if (m.type === 'session-end') ended();
   });
-  dispatch({ type: 'ingest', frames });
+  dispatch({ type: 'ingest', frames: [...ingested] });
   dispatch({ type: 'call', callId: 1, method: 'setSchema', params: { files } });
+  if (raw) dispatch({ type: 'call', callId: 2, method: 'setSchemaType', params: { connectionId: 'pb', choice: 'raw' } });
   dispatch({ type: 'session-compare', jobId: 1, scope: { kind: 'all' }, negotiated: {} });
   await done;
   const end = posted.find((m) => m.type === 'session-end');
@@ -41,8 +42,8 @@ async function workerRows(): Promise<SessionRow[]> {
 }
 
 /** The CLI's `--json` totals for the same frames (a capture file of them) and the same files. */
-async function cliTotals(): Promise<SessionRow[]> {
-  const io: CliIo = { out: (t) => (stdout += t), err: () => {}, readFile: (p) => (p === 'c.wscap' ? capture : new TextEncoder().encode(files.find((f) => f.name === p)!.source)), version: 'test' };
+async function cliTotals(file = capture): Promise<SessionRow[]> {
+  const io: CliIo = { out: (t) => (stdout += t), err: () => {}, readFile: (p) => (p === 'c.wscap' ? file : new TextEncoder().encode(files.find((f) => f.name === p)!.source)), version: 'test' };
   let stdout = '';
   expect(await main(['compare', '--session', 'c.wscap', ...files.flatMap((f) => ['--proto', f.name]), '--json'], io)).toBe(0);
   return JSON.parse(stdout).totals;
@@ -73,5 +74,21 @@ describe('the inspector session comparison writes the messages with the loaded .
     if ('error' in session) throw new Error(session.error);
     const cliRows = await runSessionComparison(readWithSchema(session.messages, loaded.schema, ENVELOPE_TYPE), { codecs: ['protobuf-loaded'], protoCodec: loadedSchemaCodec(loaded.schema, ENVELOPE_TYPE, loaded.text) });
     expect(row.wire).toEqual(loadedTotal(cliRows)!.wire);
+  }, 60_000);
+
+  it('a frame the type does not hold is left out with the CLI’s reason', async () => {
+    const json: IngestFrame = { frameId: FRAMES + 1, connectionId: 'pb', direction: 'sent', time: FRAMES + 1, opcode: 'text', data: new TextEncoder().encode('{"subscribe":"trades"}') };
+    const mixed = [...frames, json];
+    const file = serializeCapture([{ connectionId: 'pb', url: 'ws://localhost:8080/demo/protobuf', protocol: '', extensions: '', time: 1 }], mixed.map((f) => ({ connectionId: f.connectionId, direction: f.direction, time: f.time, opcode: f.opcode, data: f.data })));
+    const row = loadedTotal(await workerRows(mixed))!;
+    const cli = loadedTotal(await cliTotals(file))!;
+    expect({ messages: row.messages, left: row.left }).toEqual({ messages: FRAMES, left: 1 });
+    expect(row.mismatches).toEqual(cli.mismatches);
+    expect(row.leftReasons).toEqual(cli.leftReasons);
+    expect(row.mismatches![0].message).toBe(FRAMES + 1);
+  }, 60_000);
+
+  it('no row when the list reads no frame with the schema (the connection set to raw)', async () => {
+    expect(loadedTotal(await workerRows(frames, true))).toBeUndefined();
   }, 60_000);
 });
