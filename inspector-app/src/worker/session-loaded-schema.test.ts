@@ -9,6 +9,7 @@ import { main, type CliIo } from '../../../codecs/cli/main';
 import { readWithSchema } from '../../../codecs/cli/session-proto';
 import { readSchema } from '../../../codecs/cli/proto-schema';
 import { createDispatcher } from './dispatcher';
+import { forbidFunctionPerTest } from '../../../codecs/test/helpers/forbid-function';
 import { createProtobufTraffic, demoProtoFiles, ENVELOPE_TYPE } from '../../../demo-server/streams/protobuf-schema';
 
 /**
@@ -48,6 +49,8 @@ async function cliTotals(file = capture): Promise<SessionRow[]> {
   expect(await main(['compare', '--session', 'c.wscap', ...files.flatMap((f) => ['--proto', f.name]), '--json'], io)).toBe(0);
   return JSON.parse(stdout).totals;
 }
+
+const { forbid } = forbidFunctionPerTest();
 
 const loadedTotal = (rows: readonly SessionRow[]): SessionRow | undefined => rows.find((r) => r.codec === 'protobuf-loaded' && r.connectionId === null);
 
@@ -90,5 +93,11 @@ describe('the inspector session comparison writes the messages with the loaded .
 
   it('no row when the list reads no frame with the schema (the connection set to raw)', async () => {
     expect(loadedTotal(await workerRows(frames, true))).toBeUndefined();
+  }, 60_000);
+
+  it('generates no code (extension pages forbid it): the schema loads, the row is built and written with Function forbidden', async () => {
+    const calls = forbid();
+    expect(loadedTotal(await workerRows())?.messages).toBe(FRAMES);
+    expect(calls).toEqual([]);
   }, 60_000);
 });
