@@ -1,5 +1,6 @@
 import type { DecodedFrame } from '../index.js';
 import { describeFit, fitOf, loadSchema, rankTypes, type LoadedSchema } from '../protobuf/schema/index.js';
+import { schemaText } from '../protobuf/schema/schema-text.js';
 
 /**
  * `--proto` / `--type` for `inspect`: loads the schema files through the CLI's reader and
@@ -18,7 +19,7 @@ export function readSchema(paths: readonly string[], readFile: (path: string) =>
   // Imports name files relative to an import root: match them by the path as given, or its tail.
   const loaded = loadSchema(files.map((f) => ({ ...f, name: importName(f.name, files.map((g) => g.name)) })));
   // `text`: the files as given, what a receiver is sent once (a schema codec's own size).
-  return loaded.ok ? { schema: loaded.schema, text: files.map((f) => f.source).join('\n') } : { error: loaded.error };
+  return loaded.ok ? { schema: loaded.schema, text: schemaText(files) } : { error: loaded.error };
 }
 
 /** A path as imports will name it: the path without the directories every file shares. */

@@ -8,6 +8,7 @@
 import { fitOf, lookupMessage, rankTypes, type LoadedSchema } from '../protobuf/schema/index.js';
 import { frameValue } from '../compare/compare.js';
 import type { SessionMessage } from '../compare/session/session.js';
+import { likeliestType } from '../compare/session/loaded-proto-type.js';
 
 /** The schema `--proto` loaded (proto-schema.ts `readSchema`) and its files' text. */
 export interface SessionProto {
@@ -15,31 +16,28 @@ export interface SessionProto {
   readonly text: string;
 }
 
-/** Binary frames ranked when no `--message` is given (the rest are read the same way). */
-const RANKED_FRAMES = 100;
-
 /**
  * The message type each binary frame is: `--message` (checked against the schema), else
- * the type that fits most of the first RANKED_FRAMES binary frames best (a note says so).
+ * the type that fits most of the first binary frames best (loaded-proto-type.ts, the rule
+ * the inspector's session uses too; a note says so).
  */
 export function sessionMessageType(schema: LoadedSchema, messages: readonly SessionMessage[], given: string | null): { type: string; note: string | null } | { error: string } {
   if (given !== null) {
     return lookupMessage(schema, given) ? { type: given, note: null } : { error: `--message ${given} is not a message type of the schema (${schema.messageTypes.join(', ')})` };
   }
-  if (!schema.messageTypes.length) return { error: 'the schema has no message types' };
-  const wins = new Map<string, number>();
-  let ranked = 0;
+  const chosen = likeliestType(schema.messageTypes, bestTypes(schema, messages));
+  if (!chosen) return { error: 'the schema has no message types' };
+  const { type, count, of } = chosen;
+  return { type, note: `--proto without --message: frames read as ${type}, the best fit for ${count} of ${of} binary frame${of === 1 ? '' : 's'} (of ${schema.messageTypes.length} message types)` };
+}
+
+/** Each binary frame's best type when it reads the frame whole (ranked only as far as asked). */
+function* bestTypes(schema: LoadedSchema, messages: readonly SessionMessage[]): Generator<string | null> {
   for (const m of messages) {
     if (m.opcode !== 2) continue;
-    if (ranked++ === RANKED_FRAMES) break;
     const best = rankTypes(schema, m.data)[0];
-    if (best?.whole) wins.set(best.type, (wins.get(best.type) ?? 0) + 1);
+    yield best?.whole ? best.type : null;
   }
-  let type = schema.messageTypes[0];
-  let count = 0;
-  for (const [t, n] of wins) if (n > count) [type, count] = [t, n];
-  const of = Math.min(ranked, RANKED_FRAMES);
-  return { type, note: `--proto without --message: frames read as ${type}, the best fit for ${count} of ${of} binary frame${of === 1 ? '' : 's'} (of ${schema.messageTypes.length} message types)` };
 }
 
 /** The messages, each binary one read as `type` when that reads it whole. */

@@ -8,6 +8,7 @@ import { runCompare, warmCompare } from './compare-job.js';
 import { NodeValueMemo } from './node-value-memo.js';
 import { framesOf, runSessionCompare } from './session-compare-job.js';
 import { listReading } from './session-frame-reading.js';
+import { loadedSchemaCodecFor } from './session-loaded-schema.js';
 import { SchemaReread } from './schema-reread.js';
 import { endsWithSyncFlush } from '../../../codecs/index.js';
 import { FloodDeferral, waitingSummary, type FloodOptions } from './flood-deferral.js';
@@ -258,7 +259,7 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
             compareJobs.delete(jobId);
             post({ type: 'session-end', jobId, ...result });
           },
-        }, undefined, () => new Promise<void>((resolve) => yieldTo(resolve)), listReading(handlers.store));
+        }, undefined, () => new Promise<void>((resolve) => yieldTo(resolve)), listReading(handlers.store), () => loadedSchemaCodecFor(handlers.store.schemas, frames));
         return;
       }
       case 'filter': {

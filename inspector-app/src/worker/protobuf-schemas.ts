@@ -1,5 +1,6 @@
 import { SpanIndex } from '../../../codecs/core/span-index.js';
 import { describeFit, fitOf, loadSchemaLeavingOut, rankTypes, type LoadedSchema, type ProtoFile, type SkippedProtoFile } from '../../../codecs/protobuf/schema/index.js';
+import { schemaText } from '../../../codecs/protobuf/schema/schema-text.js';
 import { parseReadAs, readAsWalker } from '../../../codecs/protobuf/read-as.js';
 import type { IngestFrame, SchemaState, SchemaTypeChoice } from './api.js';
 
@@ -48,6 +49,17 @@ export class ProtobufSchemas {
 
   get active(): boolean {
     return this.schema !== null;
+  }
+
+  /**
+   * The loaded schema and its own text (the files in use, as loaded; a file left out is not
+   * counted): what the session's loaded-`.proto` row writes with and sizes, as the CLI's
+   * `--proto` does (schema-text.ts). Null with no schema.
+   */
+  source(): { readonly schema: LoadedSchema; readonly text: string } | null {
+    if (!this.schema) return null;
+    const left = new Set(this.skipped.map((s) => s.name));
+    return { schema: this.schema, text: schemaText(this.files.filter((f) => !left.has(f.name))) };
   }
 
   /** The frame read with the schema, or null (no schema, 'raw', a text frame, or no type reads it whole under 'auto'). */

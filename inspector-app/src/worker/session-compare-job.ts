@@ -10,6 +10,7 @@ import type { CodecSizes, SessionMessage, SessionProgress, SessionRow } from '..
 import type { SessionChartData } from '../../../codecs/compare/session/cumulative.js';
 import type { IngestFrame, SessionScope } from './api.js';
 import type { FrameReader } from './session-frame-reading.js';
+import type { SchemaCodec } from '../../../codecs/compare/schema/schema-codec.js';
 
 export interface SessionSink {
   progress(p: SessionProgress): void;
@@ -43,18 +44,21 @@ export function sessionMessages(frames: readonly IngestFrame[], read?: FrameRead
  * `yieldTurn`: how the comparison gives the worker's message loop a turn (the worker's
  * MessageChannel; default setTimeout 0, which a browser clamps to 4 ms after five links).
  * `read`: each frame's value as the list reads it (the dispatcher passes `listReading`).
+ * `loadedSchema`: the loaded `.proto`'s codec for these frames, or null (session-loaded-schema.ts):
+ * it adds the row that writes every message with the real schema, as the CLI's `--proto` does.
  */
-export async function runSessionCompare(frames: readonly IngestFrame[], negotiated: Readonly<Record<string, string>>, signal: AbortSignal, sink: SessionSink, now: () => number = () => performance.now(), yieldTurn?: () => Promise<void>, read?: FrameReader): Promise<void> {
+export async function runSessionCompare(frames: readonly IngestFrame[], negotiated: Readonly<Record<string, string>>, signal: AbortSignal, sink: SessionSink, now: () => number = () => performance.now(), yieldTurn?: () => Promise<void>, read?: FrameReader, loadedSchema?: () => Promise<SchemaCodec | null>): Promise<void> {
   const started = now();
   const messages = sessionMessages(frames, read);
   try {
     // Loaded on first use: the session comparison brings every codec (schema codecs included);
     // if one cannot load in this browser, this job reports why and the decode worker lives on.
     const [{ compareSession }, { sessionChart }] = await Promise.all([import('../../../codecs/compare/session/session.js'), import('../../../codecs/compare/session/cumulative.js')]);
+    const protoCodec = (await loadedSchema?.()) ?? undefined;
     // The chart is drawn from the sizes the comparison computed (no second pass over the session).
     const perCodec: CodecSizes[] = [];
     const totalRows: SessionRow[] = [];
-    const generator = compareSession(messages, { negotiated: new Map(Object.entries(negotiated)), signal, yieldTurn, onProgress: (p) => sink.progress(p), onCodecSizes: (s) => perCodec.push(s) });
+    const generator = compareSession(messages, { negotiated: new Map(Object.entries(negotiated)), protoCodec, signal, yieldTurn, onProgress: (p) => sink.progress(p), onCodecSizes: (s) => perCodec.push(s) });
     let batch: SessionRow[] = [];
     for await (const row of generator) {
       batch.push(row);
