@@ -25,17 +25,20 @@ const ratio = (x: number, y: number): number => Math.max(x, y) / Math.min(x, y);
 
 describe('timings carry no warm-up', () => {
   it.each([
-    ['a ~235-byte value', []],
-    // A cold first call over the budget was the only sample: the first twin read ~5x slower.
-    ['a ~1 MB document under a 15 ms budget', ['large']],
-  ])('two identical codecs measure within 1.5x of each other, the first included (fresh process): %s', (_what, args) => {
+    ['a ~235-byte value', [], 1.5],
+    // A cold first call over the budget was the only sample: the first twin read 4.6–7.7x
+    // slower (quiet). Each twin gets one to three 1 MB calls here, and a 1 MB decode is
+    // bimodal (a young-generation collection inside one call makes it 2–4x slower), so under
+    // a loaded test run honest twins read up to ~2.1x apart: the line is 3x.
+    ['a ~1 MB document under a 15 ms budget', ['large'], 3],
+  ] as const)('two identical codecs measure alike, the first included (fresh process): %s', (_what, args, limit) => {
     const seen: number[] = [];
     for (let attempt = 0; attempt < 3; attempt++) {
       const out = execFileSync(process.execPath, ['--import', 'tsx', script, ...args], { encoding: 'utf8' });
       const [a, b] = JSON.parse(out.trim().split('\n').pop()!) as Twin[];
       seen.push(Math.max(ratio(a.encodeMinMs, b.encodeMinMs), ratio(a.decodeMinMs, b.decodeMinMs)));
-      if (seen[seen.length - 1] < 1.5) break;
+      if (seen[seen.length - 1] < limit) break;
     }
-    expect(Math.min(...seen), `worst of encode/decode per attempt: ${seen.map((r) => r.toFixed(2)).join(', ')}`).toBeLessThan(1.5);
+    expect(Math.min(...seen), `worst of encode/decode per attempt: ${seen.map((r) => r.toFixed(2)).join(', ')}`).toBeLessThan(limit);
   }, 60_000);
 });
