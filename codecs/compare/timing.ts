@@ -156,8 +156,13 @@ export function time<T>(op: () => T, options: TimingOptions): { timing: Timing; 
   return { timing: summarize(samples), result };
 }
 
-/** A first call of this many time budgets or more is an operation's only sample (see `time`). */
-export const LONG_CALL_BUDGETS = 3;
+/**
+ * A first call of this many time budgets or more is an operation's only sample (see `time`).
+ * 3 made json-joy's 200–300 ms calls on a 1 MB value take a second call too: the whole 1 MB
+ * comparison read 1.07x and 1.22x json-joy's floor in wall time against 0.97x and 1.05x with 2
+ * (quiet, 2026-11-28 07:59–08:00, bench-1mb.ts).
+ */
+export const LONG_CALL_BUDGETS = 2;
 
 /** Warm-up spans at least this long (when `warmup` > 0), and at most MAX_WARMUP_MS. */
 export const WARMUP_MS = 20;
