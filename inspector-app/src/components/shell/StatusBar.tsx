@@ -72,8 +72,9 @@ export function StatusBar(props: { snapshot: CaptureSnapshot; hostName: string; 
       {lastValues(snapshot.connections, STATUS_CONNECTIONS).map((c) => (
         <span
           key={c.connectionId}
-          title={[c.detail, c.document ? `opened by ${c.document}` : '', missedNote(c)].filter(Boolean).join('\n')}
+          title={[c.url, c.detail, c.document ? `opened by ${c.document}` : '', missedNote(c)].filter(Boolean).join('\n')}
           data-testid="connection-status"
+          className="ws-status-connection"
           data-status={c.status}
           data-document={c.document}
         >
@@ -82,7 +83,9 @@ export function StatusBar(props: { snapshot: CaptureSnapshot; hostName: string; 
           {c.seenFrom !== undefined ? ` (${missedNote(c)})` : ''}
         </span>
       ))}
-      <span style={{ marginLeft: 'auto' }}>{hostName}</span>
+      <span className="ws-status-host" data-testid="status-host">
+        {hostName}
+      </span>
     </div>
   );
 }

@@ -1,0 +1,52 @@
+/**
+ * Review defect (2026-11-28): at 900×700 with two connections listed, the status bar ran out
+ * of room and cut the host's name ("web inspector" read "web"). Connection URLs now give way
+ * (an ellipsis, the whole URL in their tooltip). Needs dist/app and /usr/bin/chromium.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { startDemoServer, type DemoServer } from '../demo-server/server.js';
+import { APP_DIR, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
+
+let browser: Browser;
+let server: DemoServer;
+
+beforeAll(async () => {
+  checkPrerequisites();
+  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 5 })]);
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('the status bar in a narrow window', () => {
+  for (const width of [900, 700]) {
+    it(`${width} px wide, two long connection URLs: the host's name is whole and inside the bar`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 700 } });
+      await page.goto(new URL('panel.html', server.httpUrl).href);
+      await page.waitForFunction(() => 'wirescopeTestHost' in window);
+      await page.evaluate(() => {
+        const host = (window as unknown as { wirescopeTestHost: { emit(m: unknown): void } }).wirescopeTestHost;
+        for (const [id, path] of [['c1', 'demo/market-data/level2?symbols=BTC-USD,ETH-USD'], ['c2', 'demo/nested/compressed-streams?session=4f2a9c']]) {
+          host.emit({ type: 'connection-opened', connectionId: id, url: `wss://realtime.example-exchange.test/${path}`, protocol: '', extensions: '', time: Date.now() });
+        }
+      });
+      await expect.poll(() => page.getByTestId('connection-status').count()).toBe(2);
+      const fit = await page.evaluate(() => {
+        const bar = document.querySelector('.ws-status')!.getBoundingClientRect();
+        const host = document.querySelector<HTMLElement>('[data-testid=status-host]')!;
+        const b = host.getBoundingClientRect();
+        return { barRight: bar.right, hostRight: b.right, hostLeft: b.left, clipped: host.scrollWidth > host.clientWidth + 1, text: host.textContent, titles: [...document.querySelectorAll<HTMLElement>('[data-testid=connection-status]')].map((c) => c.title) };
+      });
+      await page.screenshot({ path: artifactPath(`status-bar-${width}.png`) });
+      expect(fit.clipped).toBe(false);
+      expect(fit.hostRight).toBeLessThanOrEqual(fit.barRight + 0.5);
+      expect(fit.hostLeft).toBeLessThan(fit.barRight - 10);
+      // A cut URL is whole in its tooltip.
+      expect(fit.titles.every((t) => t.startsWith('wss://realtime.example-exchange.test/'))).toBe(true);
+      await page.close();
+    }, 60_000);
+  }
+});
