@@ -101,3 +101,29 @@ describe('compare --session reads frames as the inspector does', () => {
     expect(figures(cli)).toEqual(figures(totals));
   }, 60_000);
 });
+
+/**
+ * Review 2 defect 2: "message N" counted within the scope compared, so with one connection
+ * chosen "message 77" was the list's frame #138 and nothing linked the two. Left-out
+ * messages are now named by the list's frame number in the inspector and by the position in
+ * the capture file in the CLI — the same number for a capture imported whole.
+ */
+describe('left-out messages are named by the number the user can find', () => {
+  // Frame 15 (connection a's 8th) is broken JSON; frame 25 (connection b's 13th) inflates to broken JSON.
+  const leftOut = (rows: readonly SessionRow[], codec: string) => rows.find((r) => r.codec === codec)!.leftReasons!.map((g) => g.first);
+
+  it('the inspector, one connection: the list\u2019s frame number, not the position in the scope', async () => {
+    const { totals, frames } = await workerTotals(await capture(), { kind: 'connection', connectionId: 'b' });
+    expect(frames.at(-1)!.frameId).toBe(25);
+    expect(leftOut(totals, 'json')).toEqual([25]);
+    expect(totals.find((r) => r.codec === 'json')!.mismatches!.map((m) => m.message)).toEqual([25]);
+  }, 60_000);
+
+  it('the CLI, --connection: the position in the capture file; the whole capture gives the inspector\u2019s numbers', async () => {
+    const bytes = await capture();
+    expect(leftOut(await cliTotals(bytes, ['--connection', '2']), 'json')).toEqual([25]);
+    const cli = await cliTotals(bytes);
+    expect(leftOut(cli, 'json')).toEqual([15, 25]);
+    expect(leftOut(cli, 'json')).toEqual(leftOut((await workerTotals(bytes)).totals, 'json'));
+  }, 60_000);
+});
