@@ -13,6 +13,7 @@ import type { CodecSizes } from '../compare/session/session.js';
 import { readWithSchema, sessionMessageType, type SessionProto } from './session-proto.js';
 import type { MachineInfo } from '../compare/session/report.js';
 import type { CompareResult } from './compare.js';
+import { readMessagesInOrder } from '../reading/session-messages.js';
 
 /**
  * `wirescope compare --session`: a capture's whole session per codec, connection and
@@ -31,7 +32,9 @@ export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, 
   if (unknown.length) return { stdout: '', stderr: `wirescope: unknown codec ${unknown.join(', ')}; codecs: captured, ${CODEC_NAMES.join(', ')}, ${schemaNames.join(', ')}\n`, code: 2 };
   const capture = readCaptureSession(raw);
   if ('error' in capture) return { stdout: '', stderr: `wirescope: ${capture.error}\n`, code: 1 };
-  let { messages, connections } = capture;
+  let { connections } = capture;
+  // Every frame read in capture order, as the inspector reads it (compressed streams, evidence), before a connection is picked.
+  let messages = readMessagesInOrder(capture.messages);
   if (args.connection !== null) {
     const n = Number(args.connection);
     const chosen = connections.find((c) => c.connectionId === args.connection) ?? (Number.isInteger(n) && n >= 1 ? connections[n - 1] : undefined);

@@ -47,7 +47,8 @@ export function readWithSchema(messages: readonly SessionMessage[], schema: Load
     const read = (): unknown => {
       const fit = fitOf(schema, type, m.data);
       if (fit?.whole) return fit.index.value(fit.index.root);
-      return frameValue(m.data, { isText: false, subprotocol: m.subprotocol }).value;
+      // Otherwise as the message was read before (read-in-order.ts: a stream message by what it inflated to).
+      return m.read ? m.read() : frameValue(m.data, { isText: false, subprotocol: m.subprotocol }).value;
     };
     return { ...m, read };
   });

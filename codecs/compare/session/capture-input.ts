@@ -39,7 +39,9 @@ export function readCaptureSession(bytes: Uint8Array): CaptureSession | { readon
     if (!connections.some((c) => c.connectionId === f.connectionId)) connections.push({ connectionId: f.connectionId, url: '', extensions: '' });
   }
   const subprotocols = new Map(connections.filter((c) => c.subprotocol).map((c) => [c.connectionId, c.subprotocol!]));
-  const messages: SessionMessage[] = parsed.frames.map((f) => ({
+  const messages: SessionMessage[] = parsed.frames.map((f, i) => ({
+    // Its position in the capture (the parser's order, which the inspector's import numbers its frames by): kept when one connection is compared.
+    number: i + 1,
     connectionId: f.connectionId,
     direction: f.direction === 'sent' ? 'client-to-server' : 'server-to-client',
     opcode: f.opcode === 'text' ? 1 : 2,

@@ -12,18 +12,24 @@ const wireCell = (w: WireSize | null): string => (w === null ? '–' : 'unsuppor
 
 const optionalCell = (v: number | { readonly unsupported: string } | null | undefined): string => (v == null ? '–' : typeof v === 'number' ? int(v) : 'unsupported');
 
+/**
+ * A size of a row with no message in it: "—", as the report and the inspector show it
+ * (review 2, defect 3: `0` in every column read as messages that cost nothing).
+ */
+const sized = (cell: (r: SessionRow) => string) => (r: SessionRow): string => (r.messages === 0 ? '—' : cell(r));
+
 const COLUMNS: readonly { title: string; right: boolean; cell: (r: SessionRow) => string }[] = [
   { title: 'codec', right: false, cell: (r) => r.label },
   { title: 'messages', right: true, cell: (r) => int(r.messages) + (r.left ? ` (+${int(r.left)} left out)` : '') },
-  { title: 'size', right: true, cell: (r) => int(r.size) },
-  { title: 'gzip each', right: true, cell: (r) => int(r.gzip) },
-  { title: 'deflate each', right: true, cell: (r) => int(r.deflate) },
-  { title: 'snappy each', right: true, cell: (r) => optionalCell(r.snappy) },
-  { title: 'brotli each', right: true, cell: (r) => optionalCell(r.brotli) },
-  { title: 'wire', right: true, cell: (r) => int(r.plainWire.total) },
-  { title: 'wire, pmd', right: true, cell: (r) => wireCell(r.wire.contextTakeover) },
-  { title: 'wire, pmd no context', right: true, cell: (r) => wireCell(r.wire.noContextTakeover) },
-  { title: 'wire, pmd negotiated', right: true, cell: (r) => wireCell(r.wire.negotiated) },
+  { title: 'size', right: true, cell: sized((r) => int(r.size)) },
+  { title: 'gzip each', right: true, cell: sized((r) => int(r.gzip)) },
+  { title: 'deflate each', right: true, cell: sized((r) => int(r.deflate)) },
+  { title: 'snappy each', right: true, cell: sized((r) => optionalCell(r.snappy)) },
+  { title: 'brotli each', right: true, cell: sized((r) => optionalCell(r.brotli)) },
+  { title: 'wire', right: true, cell: sized((r) => int(r.plainWire.total)) },
+  { title: 'wire, pmd', right: true, cell: sized((r) => wireCell(r.wire.contextTakeover)) },
+  { title: 'wire, pmd no context', right: true, cell: sized((r) => wireCell(r.wire.noContextTakeover)) },
+  { title: 'wire, pmd negotiated', right: true, cell: sized((r) => wireCell(r.wire.negotiated)) },
 ];
 
 function groups(rows: readonly SessionRow[]): [string, SessionRow[]][] {
@@ -61,7 +67,7 @@ function notes(rows: readonly SessionRow[]): string[] {
   return [...seen];
 }
 
-const LEGEND = 'wire = payloads + WebSocket frame headers (2/4/10 bytes, +4 mask client → server); pmd = permessage-deflate with context takeover; "no context" = *_no_context_takeover; "negotiated" = the parameters the capture recorded (– when it recorded none).';
+const LEGEND = 'wire = payloads + WebSocket frame headers (2/4/10 bytes, +4 mask client → server); pmd = permessage-deflate with context takeover; "no context" = *_no_context_takeover; "negotiated" = the parameters the capture recorded (– when it recorded none); — = no message in this codec (its messages were all left out: see below).';
 
 export function formatSessionText(rows: readonly SessionRow[], title: string): string {
   const out = [title, ''];

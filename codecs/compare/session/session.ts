@@ -40,6 +40,13 @@ export interface SessionMessage {
    * what the user sees; without it, the bytes are read by detection (`frameValue`).
    */
   readonly read?: () => unknown;
+  /**
+   * What the host calls this message, for the left-out list: the inspector's frame number
+   * (the list's `#`), the CLI's position in the capture file. Without it, its 1-based
+   * position among the messages compared — which, for one connection or a filter's frames,
+   * matched no number the user could find (review 2, defect 2).
+   */
+  readonly number?: number;
 }
 
 /**
@@ -51,7 +58,7 @@ export const SESSION_CODECS = ['captured', 'json', 'cbor', 'msgpack', 'avro', 'p
 
 const SCHEMA_CODECS = new Set(['avro', 'protobuf', 'protobuf-loaded']);
 
-/** A message a codec could not carry: its 1-based position in the session and why. */
+/** A message a codec could not carry: its number (SessionMessage `number`, else its 1-based position) and why. */
 export interface SessionMismatch {
   readonly message: number;
   readonly reason: string;
@@ -305,10 +312,11 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
       }
       const bytes = outputs[i];
       if (typeof bytes === 'string') {
-        if (!group.acc.leftReason) group.acc.leftReason = `message ${i + 1}: ${bytes}`;
+        const n = message.number ?? i + 1;
+        if (!group.acc.leftReason) group.acc.leftReason = `message ${n}: ${bytes}`;
         group.acc.left++;
-        if (group.acc.mismatches.length < MAX_LISTED_MISMATCHES) group.acc.mismatches.push({ message: i + 1, reason: bytes });
-        countLeftOut(group.acc.leftByReason, bytes, i + 1);
+        if (group.acc.mismatches.length < MAX_LISTED_MISMATCHES) group.acc.mismatches.push({ message: n, reason: bytes });
+        countLeftOut(group.acc.leftByReason, bytes, n);
       } else {
         const pending = add(group.acc, bytes, message.direction, sizes.sizes(bytes));
         if (pending) await pending;

@@ -1,8 +1,9 @@
-import { decodeFrame, decodeInflated, SpanIndex, walkers, type CompressionInfo, type FrameFormat, type FrameVerdict, type DecodeError } from '../../../codecs/index.js';
+import { decodeFrame, SpanIndex, walkers, type CompressionInfo, type FrameFormat, type FrameVerdict, type DecodeError } from '../../../codecs/index.js';
 import type { FormatChoice, IngestFrame } from './api.js';
-import { ConnectionFormats } from './connection-formats.js';
+import { ConnectionFormats } from '../../../codecs/reading/connection-formats.js';
 import { ProtobufSchemas, readAsIndex } from './protobuf-schemas.js';
-import { CompressedStreams, type InflatedMessage } from './compressed-streams.js';
+import { CompressedStreams, type InflatedMessage } from '../../../codecs/reading/compressed-streams.js';
+import { decodeWithEvidence } from '../../../codecs/reading/read-in-order.js';
 
 /** 256 MB of raw frame bytes, the default memory cap (issue #5). */
 export const DEFAULT_CAP_BYTES = 256 * 1024 * 1024;
@@ -120,11 +121,14 @@ export class FrameStore {
     return message ? { ...frame, opcode: 'binary', data: message.output } : frame;
   }
 
-  /** The frame read as it should be: a stream message through what it inflated to, else by detection. */
+  /** What a stream message inflated to (undefined: not a stream message). */
+  inflatedOf(frameId: number): InflatedMessage | undefined {
+    return this.inflated.get(frameId);
+  }
+
+  /** The frame read as it should be: a stream message through what it inflated to, else by detection (codecs/reading, as the CLI reads it). */
   decodeAuto(frame: IngestFrame, depth: number): ReturnType<typeof decodeFrame> {
-    const message = this.inflated.get(frame.frameId);
-    const options = { depth, isText: frame.opcode === 'text', preferFormat: this.formats.preferred(frame.connectionId), subprotocol: this.formats.subprotocol(frame.connectionId) };
-    return message ? decodeInflated(frame.data.byteLength, message.method, message, options) : decodeFrame(frame.data, options);
+    return decodeWithEvidence(frame, this, this.inflated.get(frame.frameId), depth);
   }
 
   setSearchFormat(frameId: number, format: string | null | undefined): void {

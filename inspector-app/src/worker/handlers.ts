@@ -11,7 +11,6 @@ import {
   patchByteSplit,
   patchJson,
   compressionSummary,
-  readsAsData,
   subprotocolHint,
   type CompressionInfo,
   type DecodedFrame,
@@ -24,7 +23,8 @@ import { crdtOpLines } from './crdt-ops.js';
 import { nestedChildren, markNested, pathIntoNested } from './nested-nodes.js';
 import { diffFrames } from './frame-diff.js';
 import { decodedEntry, FrameStore, isPlainText } from './frame-store.js';
-import { stringsIn } from './connection-formats.js';
+import { stringsIn } from './strings-in.js';
+import { readInOrder as readFramesInOrder } from '../../../codecs/reading/read-in-order.js';
 import { jsonText } from './json-text.js';
 import { prettyEdn } from './edn-pretty.js';
 import { compileQuery, frameMatches, indexMatches, searchFormat, type ContentQuery } from './content-search.js';
@@ -107,25 +107,13 @@ function listRow(frame: IngestFrame, decoded: DecodedFrame, recognized: Protocol
 }
 
 /**
- * A frame read at ingest, in arrival order: a message of its connection's compressed stream
- * is inflated with the stream's context (worker/compressed-streams.ts) and read from that;
- * a frame nothing reads may start a raw deflate stream or belong to one whose earlier frame
- * was lost (it then says so).
+ * A frame read at ingest, in arrival order (codecs/reading/read-in-order.ts, what the CLI's
+ * session comparison runs too): a stream message's inflated bytes are kept by the store.
  */
 function readInOrder(frame: IngestFrame, store: FrameStore): DecodedFrame {
-  const first = store.streams.start(frame);
-  if (first) store.setInflated(frame.frameId, first);
-  let decoded = store.decodeAuto(frame, 1);
-  // Deflate data read by chance as Protobuf (no magic number) is no reading either.
-  if (!first && (decoded.verdict !== 'decoded' || decoded.format === 'protobuf')) {
-    const options = { depth: 1, preferFormat: store.formats.preferred(frame.connectionId), subprotocol: store.formats.subprotocol(frame.connectionId) };
-    const message = store.streams.undecodable(frame, (output) => readsAsData(decodeFrame(output, { ...options, noDecompress: true })));
-    if (message) {
-      store.setInflated(frame.frameId, message);
-      decoded = store.decodeAuto(frame, 1);
-    }
-  }
-  return decoded;
+  const read = readFramesInOrder(frame, store, 1, store.inflatedOf(frame.frameId));
+  if (read.inflated) store.setInflated(frame.frameId, read.inflated);
+  return read.decoded;
 }
 
 /** The worker's request handlers, free of `postMessage` so tests call them directly. */

@@ -36,6 +36,8 @@ export function sessionMessages(frames: readonly IngestFrame[], read?: FrameRead
     direction: f.direction === 'sent' ? 'client-to-server' : 'server-to-client',
     opcode: f.opcode === 'text' ? 1 : 2,
     data: f.data,
+    // Left-out messages are named by the list's frame number, whatever the scope (review 2, defect 2).
+    number: f.frameId,
     ...(read ? { read: () => read(f) } : {}),
   }));
 }

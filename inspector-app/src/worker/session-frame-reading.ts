@@ -11,16 +11,14 @@
  */
 import type { FrameStore } from './frame-store.js';
 import type { IngestFrame } from './api.js';
+import { valueOf } from '../../../codecs/reading/read-in-order.js';
 
 export type FrameReader = (frame: IngestFrame) => unknown;
 
 export function listReading(store: FrameStore): FrameReader {
   return (frame) => {
     const withSchema = store.schemas.active ? store.schemas.decode(frame) : null;
-    const read = withSchema ? { index: withSchema.index, error: withSchema.index.error } : store.decodeAuto(frame, 1);
-    const { index, error } = read;
-    // The same reasons as codecs/compare `frameValue`, which reads frames without a host.
-    if (!index || error || index.root < 0) throw new RangeError(error ? `the frame does not decode: ${error.message}` : 'the frame does not decode');
-    return index.value(index.root);
+    // decodeAuto: the reading the CLI's session comparison gives the same frame (codecs/reading).
+    return valueOf(withSchema ? { index: withSchema.index, error: withSchema.index.error } : store.decodeAuto(frame, 1));
   };
 }

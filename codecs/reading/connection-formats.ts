@@ -2,7 +2,8 @@
  * Per-connection evidence for format detection: which format each connection's frames
  * decoded as. A 1-byte frame reads as CBOR and as MessagePack (`2a` is -11 or 42); on a
  * connection whose other frames are MessagePack it is MessagePack. Only frames long enough
- * to be unambiguous count as evidence.
+ * to be unambiguous count as evidence. Shared by the inspector's worker and the CLI's
+ * session comparison (read-in-order.ts): the same evidence picks the same reading.
  */
 const EVIDENCE_MIN_BYTES = 8;
 
@@ -42,20 +43,4 @@ export class ConnectionFormats {
   clear(): void {
     this.counts.clear();
   }
-}
-
-/** Printable ASCII runs of 4+ bytes (like `strings`), the first clues in an unknown frame. */
-export function stringsIn(bytes: Uint8Array, max = 20, minLength = 4): string[] {
-  const found: string[] = [];
-  let start = -1;
-  for (let i = 0; i <= bytes.length && found.length < max; i++) {
-    const c = i < bytes.length ? bytes[i] : 0;
-    const printable = c >= 0x20 && c < 0x7f;
-    if (printable && start < 0) start = i;
-    else if (!printable && start >= 0) {
-      if (i - start >= minLength) found.push(String.fromCharCode(...bytes.subarray(start, Math.min(i, start + 80))));
-      start = -1;
-    }
-  }
-  return found;
 }
