@@ -119,7 +119,7 @@ export function chartGeometry(data: SessionChartData): ChartGeometry {
   const yTicks: ChartTick[] = [];
   for (let v = 0; v <= yMax; v += yStep) yTicks.push({ pos: y(v), text: shortBytes(v) });
   const summary = lines.length
-    ? `Cumulative message bytes over ${messages.toLocaleString('en-US')} messages: ${lines.map((l, i) => `${l.label} ends at ${shortBytes(l.last)}${l.partial ? ` (${coverageText(data.series[i])} only)` : ''}`).join('; ')}.`
+    ? `Cumulative message bytes over ${messages.toLocaleString('en-US')} messages: ${lines.map((l, i) => `${l.label} ends at ${shortBytes(l.last)}${l.partial ? `, ${coverageText(data.series[i])} only` : ''}`).join('; ')}.`
     : 'No codec to chart.';
   return { width: CHART_WIDTH, height: CHART_HEIGHT, plot: { x0, x1, y0, y1 }, lines, xTicks, yTicks, summary, note: partialNote(data.series) };
 }

@@ -32,8 +32,9 @@ export function legendText(s: Pick<CumulativeSeries, 'label' | 'left' | 'message
 export function partialNote(series: readonly Pick<CumulativeSeries, 'label' | 'left' | 'messages'>[], shown: 'line' | 'column' = 'line'): string | null {
   const partial = series.filter(isPartial);
   if (!partial.length) return null;
-  const names = partial.map((s) => `${s.label} (${coverageText(s)})`).join(', ');
+  // Commas and semicolons, not parentheses: labels have their own ("Avro (inferred)").
+  const names = partial.map((s) => `${s.label}, ${coverageText(s)}`).join('; ');
   const one = partial.length === 1;
-  const lead = shown === 'line' ? `Faded line${one ? '' : 's'} with a hollow end: ` : '';
-  return `${lead}${names} left messages out, so ${one ? `its ${shown} sums` : `their ${shown}s sum`} only the messages ${one ? 'it' : 'they'} encoded — lower is better only among codecs that encoded every message.`;
+  const lead = shown === 'line' ? `Faded line${one ? '' : 's'} with a hollow end — ` : '';
+  return `${lead}${names}: ${one ? 'this codec' : 'these codecs'} left messages out, so ${one ? `its ${shown} sums` : `their ${shown}s sum`} only the messages ${one ? 'it' : 'they'} encoded; lower is better only among codecs that encoded every message.`;
 }

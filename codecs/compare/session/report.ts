@@ -148,7 +148,7 @@ export function sessionReportMarkdown(input: SessionReportInput): string {
   }
   if (input.chart) {
     // A codec that left messages out sums fewer messages: its column says how many (chart-legend.ts).
-    const heading = (s: SessionChartData['series'][number]): string => escapeMd(coverageText(s) ? `${s.label} (${coverageText(s)})` : s.label);
+    const heading = (s: SessionChartData['series'][number]): string => escapeMd(coverageText(s) ? `${s.label}, ${coverageText(s)}` : s.label);
     out.push('', '## Cumulative bytes (message bytes before compression)', '', `| messages | ${input.chart.series.map(heading).join(' | ')} |`, `| ---: | ${input.chart.series.map(() => '---:').join(' | ')} |`);
     const step = Math.max(1, Math.ceil(input.chart.at.length / 10));
     for (let k = 0; k < input.chart.at.length; k++) {
