@@ -36,6 +36,15 @@ export function durationText(ms: number): string {
 }
 
 /**
+ * Zero as a scale's first tick, in the unit its largest tick (`like`, in ms) is printed in:
+ * `0 ms` beside `70.0 ms`, `0 µs` beside `412 µs` — durationText(0) reads `0.00 µs`, a
+ * measurement's digits in another unit than the ticks beside it (review 2).
+ */
+export function zeroDurationText(like: number): string {
+  return `0 ${timeUnit(like)[1]}`;
+}
+
+/**
  * Median with the spread: `12.3 ms (11.9–14.0)`; below 1 ms in µs, as the browser's Compare
  * tab shows times (`2.10 µs (1.90–4.20)`, `850 µs (500–1200)`), never `0.00 ms`. The
  * median picks the unit; the spread is in the same unit.

@@ -5,8 +5,9 @@
  * - our inferred schema, parsed by avsc, decodes our bytes to the frame's values;
  * - avsc's own inference, called as wirescope called it before (`Type.forValue` per frame
  *   with the int / long / double hook, `Type.forTypes` over them), gives the same schema text
- *   except where the documented difference applies (an empty list beside a non-empty one in
- *   another frame), and where the schemas are the same our bytes equal avsc's.
+ *   except where a documented difference applies (an empty list beside a non-empty one in
+ *   another frame; a bigint beside a float, ["double", "long"] where avsc made a double),
+ *   and where the schemas are the same our bytes equal avsc's.
  */
 import { Buffer } from 'node:buffer';
 import avsc from 'avsc';
@@ -116,7 +117,10 @@ const record = fc.record(
 );
 const session = fc.array(fc.oneof({ weight: 9, arbitrary: record }, { weight: 1, arbitrary: fc.array(fc.integer(), { maxLength: 3 }) }, { weight: 1, arbitrary: schemaScalar }), { minLength: 1, maxLength: 25 });
 
-/** True when some array in the frames is empty (the one documented difference). */
+/** A union of a double and a bigint's long (avro-schema.ts mergeBucket): the other documented difference. */
+const NUMBER_PAIR = /"double","long"/;
+
+/** True when some array in the frames is empty (a documented difference). */
 const hasEmptyList = (v: unknown): boolean =>
   Array.isArray(v) ? v.length === 0 || v.some(hasEmptyList) : v !== null && typeof v === 'object' && !(v instanceof Uint8Array) ? Object.values(v).some(hasEmptyList) : false;
 
@@ -133,7 +137,13 @@ describe('Avro: wirescope against avsc', () => {
         const text = JSON.stringify(schemaJson(ours));
         const theirText = JSON.stringify(theirs.schema());
         if (text === theirText) sameSchema++;
-        else expect(frames.some(hasEmptyList), `schemas differ without an empty list:\nours   ${text}\navsc's ${theirText}`).toBe(true);
+        else if (NUMBER_PAIR.test(text)) {
+          // The second documented difference: a bigint beside a float is ["double", "long"] where
+          // avsc made a double. avsc reads that union only wrapped (avro-bigint-double.test.ts
+          // compares those bytes); here our own round trip is checked.
+          for (const f of frames) if (avroMismatch(ours, f) === null) expect(normalize(decodeAvro(ours, encodeAvro(ours, f)))).toEqual(normalize(f));
+          return;
+        } else expect(frames.some(hasEmptyList), `schemas differ without an empty list:\nours   ${text}\navsc's ${theirText}`).toBe(true);
         const parsed = avsc.Type.forSchema(JSON.parse(text), parseOptions());
         let writers: AvscType | undefined;
         for (const f of frames) {

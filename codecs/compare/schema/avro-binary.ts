@@ -12,17 +12,12 @@
  * length and index against the bytes and throws a RangeError naming the byte offset.
  */
 import { setOwn } from '../../core/values.js';
-import { typeBucket, valueBucket, type AvroType, type Bucket } from './avro-schema.js';
+import { unionBranch, type AvroType } from './avro-schema.js';
 
-const unionIndex = new WeakMap<AvroType, Map<Bucket, number>>();
+/** The branch avroMismatch checked the value against (one rule for both: avro-schema.ts unionBranch). */
 function branchIndex(union: Extract<AvroType, { kind: 'union' }>, value: unknown): number {
-  let byBucket = unionIndex.get(union);
-  if (!byBucket) {
-    byBucket = new Map(union.branches.map((b, i) => [typeBucket(b), i]));
-    unionIndex.set(union, byBucket);
-  }
-  const i = byBucket.get(valueBucket(value) as Bucket);
-  if (i === undefined) throw new TypeError('the value fits no branch of the union (check avroMismatch first)');
+  const i = unionBranch(union, value);
+  if (i < 0) throw new TypeError('the value fits no branch of the union (check avroMismatch first)');
   return i;
 }
 

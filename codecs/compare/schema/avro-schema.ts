@@ -10,21 +10,26 @@
  *   an array's items merged; an object is a record, or a map when a key is not an
  *   Avro name; an empty array is array<null>, a sentinel that merging drops;
  * - merging: types grouped in buckets (null, boolean, number, string, bytes, array,
- *   object) in order of first appearance, one type per bucket (the widest number; arrays
+ *   object) in order of first appearance, one type per bucket (the widest number, except
+ *   that a bigint's long beside a double makes both branches: ["double", "long"]; arrays
  *   merge their items; records merge field by field, a field some records lack becomes
  *   nullable with default null, its null branch swapped to the front; a map anywhere makes
  *   the whole bucket a map of every value type); several buckets make a union.
  * Differences from avsc as wirescope called it (documented in README): an empty list in one
  * frame and a non-empty one in another gives array<items> (avsc, given fresh options per
  * frame, did not recognize the other frame's sentinel and made the items nullable); values
- * outside the JSON value model (a duplicate-key map, a bigint, undefined) have no type
- * (avsc made a record of a class instance's own fields).
+ * outside the JSON value model (a duplicate-key map, a bigint beyond int64, undefined) have
+ * no type (avsc made a record of a class instance's own fields); a bigint and a float in the
+ * same place make ["double", "long"] (avsc's forTypes made a double, which rounds the bigint;
+ * avsc reads that union only with `wrapUnions`, its two number branches being ambiguous).
  */
 import { isRecord } from '../features.js';
 import { EntriesMap, ExtValue, SimpleValue, TaggedValue } from '../../core/values.js';
 
 export type AvroType =
   | { readonly kind: 'null' | 'boolean' | 'int' | 'long' | 'double' | 'string' | 'bytes' }
+  /** A long inferred from a bigint: merged with a double it stays a branch of its own (BIG_LONG). */
+  | { readonly kind: 'long'; readonly fromBigInt: true }
   | { readonly kind: 'array'; readonly items: AvroType; /** The type of an empty list (merging drops it). */ readonly empty?: true }
   | { readonly kind: 'map'; readonly values: AvroType }
   | { readonly kind: 'record'; readonly fields: readonly AvroField[] }
@@ -42,6 +47,14 @@ export type Bucket = 'null' | 'boolean' | 'number' | 'string' | 'buffer' | 'arra
 const NULL: AvroType = { kind: 'null' };
 const PRIMITIVES = new Map<string, AvroType>(['null', 'boolean', 'int', 'long', 'double', 'string', 'bytes'].map((k) => [k, k === 'null' ? NULL : ({ kind: k } as AvroType)]));
 const primitive = (kind: 'boolean' | 'int' | 'long' | 'double' | 'string' | 'bytes'): AvroType => PRIMITIVES.get(kind)!;
+/**
+ * The type of a bigint (a CBOR / MessagePack integer beyond ±2^53): a long that a double
+ * cannot stand in for. Where the same place holds a float elsewhere, the widest number (a
+ * double) would round it, so the merge keeps both as the union ["double", "long"] (review 2:
+ * {v: 1.5} then {v: 9007199254852078} left the second frame out).
+ */
+const BIG_LONG: AvroType = { kind: 'long', fromBigInt: true };
+const isBigLong = (t: AvroType): boolean => t.kind === 'long' && 'fromBigInt' in t;
 
 /** avsc's (and the Avro spec's) name pattern: keys that are not names make a map. */
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -71,7 +84,7 @@ export function typeOfValue(value: unknown): AvroType {
     case 'boolean':
       return primitive('boolean');
     case 'bigint':
-      if (isLongBigInt(value)) return primitive('long');
+      if (isLongBigInt(value)) return BIG_LONG;
       throw new NoAvroType(`cannot infer type from a bigint (${value}) beyond the 64-bit range of an Avro long`);
     case 'object':
       break;
@@ -132,6 +145,28 @@ export function valueBucket(value: unknown): Bucket | null {
 
 const NUMBER_ORDER = ['int', 'long', 'double'];
 
+const unionIndex = new WeakMap<AvroType, Map<Bucket | 'bigint', number>>();
+/**
+ * The branch of `union` a value is written in (-1: none): the branch of the value's bucket
+ * (avsc's rule, one branch per bucket), except that a bigint takes the long where the number
+ * bucket has a double and a long (mergeBucket). The checker and the encoder both ask here.
+ */
+export function unionBranch(union: Extract<AvroType, { kind: 'union' }>, value: unknown): number {
+  let byBucket = unionIndex.get(union);
+  if (!byBucket) {
+    byBucket = new Map();
+    for (let i = 0; i < union.branches.length; i++) {
+      const b = union.branches[i];
+      const bucket = typeBucket(b);
+      if (bucket === 'number' && union.branches.some((o) => o.kind === 'double') && b.kind === 'long') byBucket.set('bigint', i);
+      else byBucket.set(bucket, i);
+    }
+    unionIndex.set(union, byBucket);
+  }
+  if (typeof value === 'bigint' && byBucket.has('bigint')) return byBucket.get('bigint')!;
+  return byBucket.get(valueBucket(value) as Bucket) ?? -1;
+}
+
 /** One type that holds values of every type given (avsc `Type.forTypes`). */
 export function mergeTypes(types: readonly AvroType[]): AvroType {
   if (!types.length) throw new RangeError('no types to merge');
@@ -146,7 +181,11 @@ export function mergeTypes(types: readonly AvroType[]): AvroType {
     }
   }
   const merged: AvroType[] = [];
-  for (const [bucket, list] of buckets) merged.push(list.length === 1 ? list[0] : mergeBucket(bucket, list));
+  for (const [bucket, list] of buckets) {
+    const t = list.length === 1 ? list[0] : mergeBucket(bucket, list);
+    // The number bucket may keep two branches (a double and a bigint's long).
+    merged.push(...(t.kind === 'union' ? t.branches : [t]));
+  }
   return merged.length === 1 ? merged[0] : { kind: 'union', branches: merged };
 }
 
@@ -155,7 +194,11 @@ function mergeBucket(bucket: Bucket, list: AvroType[]): AvroType {
     case 'number': {
       let widest = list[0];
       for (const t of list) if (NUMBER_ORDER.indexOf(t.kind) > NUMBER_ORDER.indexOf(widest.kind)) widest = t;
-      return widest;
+      if (!list.some(isBigLong)) return widest;
+      // A bigint rounds in a double and a float does not fit a long: both branches, each value
+      // written exactly in its own (Avro allows one long and one double in a union). Without a
+      // double, the long holds every integer (the bigint's long, so a later double still splits).
+      return widest.kind === 'double' ? { kind: 'union', branches: [primitive('double'), BIG_LONG] } : BIG_LONG;
     }
     case 'array': {
       const real = list.filter((t) => !(t.kind === 'array' && t.empty));
@@ -304,9 +347,8 @@ export function avroMismatch(type: AvroType, value: unknown): string | null {
         return null;
       }
       case 'union': {
-        const bucket = valueBucket(v);
-        const branch = bucket && t.branches.find((b) => typeBucket(b) === bucket);
-        return branch ? check(branch, v) : fail(t, v);
+        const i = unionBranch(t, v);
+        return i >= 0 ? check(t.branches[i], v) : fail(t, v);
       }
     }
   };

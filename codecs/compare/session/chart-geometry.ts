@@ -4,6 +4,7 @@
  * string) draw from this, so they show the same chart. Pure numbers and strings.
  */
 import type { SessionChartData } from './cumulative.js';
+import { coverageText, legendText, partialNote } from './chart-legend.js';
 
 export const CHART_WIDTH = 640;
 export const CHART_HEIGHT = 280;
@@ -17,6 +18,12 @@ export const CHART_MARGIN = { left: 64, right: 16, top: 12, bottom: 36 } as cons
 export const SERIES_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#8C6D1F', '#6A5ACD', '#7A7A00', '#808080'] as const;
 /** Dashes tell the lines apart without colour. */
 export const SERIES_DASHES = ['', '6 3', '2 3', '8 3 2 3', '4 4', '1 2', '10 4', '3 6'] as const;
+/**
+ * A partial line (a codec that left messages out) is faded and ends in a hollow circle:
+ * dashes already tell the lines apart, so the mark is another channel (chart-legend.ts says why).
+ */
+export const PARTIAL_OPACITY = 0.5;
+export const PARTIAL_END_RADIUS = 4;
 
 export interface ChartLine {
   readonly codec: string;
@@ -26,6 +33,12 @@ export interface ChartLine {
   /** SVG `points`: "x,y x,y …". */
   readonly points: string;
   readonly last: number;
+  /** The codec left messages out: drawn faded with a hollow circle at `end`. */
+  readonly partial: boolean;
+  /** Where the line ends (the hollow circle of a partial line). */
+  readonly end: { readonly x: number; readonly y: number };
+  /** "Label: 1,234 B" and, for a partial line, " — 67 of 157 messages" (legend, title). */
+  readonly legend: string;
 }
 
 export interface ChartTick {
@@ -42,6 +55,8 @@ export interface ChartGeometry {
   readonly yTicks: readonly ChartTick[];
   /** One sentence for screen readers: what ends where. */
   readonly summary: string;
+  /** Why some lines are faded (chart-legend.ts partialNote); null when none is. */
+  readonly note: string | null;
 }
 
 const KB = 1024;
@@ -84,20 +99,27 @@ export function chartGeometry(data: SessionChartData): ChartGeometry {
   const x = (count: number): number => x0 + (messages > 0 ? (count / messages) * (x1 - x0) : 0);
   const y = (bytes: number): number => y0 - (bytes / yMax) * (y0 - y1);
   const r = (v: number): string => (Math.round(v * 10) / 10).toString();
-  const lines = data.series.map((s, i) => ({
-    codec: s.codec,
-    label: s.label,
-    colour: SERIES_COLOURS[i % SERIES_COLOURS.length],
-    dash: SERIES_DASHES[i % SERIES_DASHES.length],
-    points: [`${r(x(0))},${r(y(0))}`, ...s.bytes.map((b, k) => `${r(x(data.at[k]))},${r(y(b))}`)].join(' '),
-    last: s.bytes.length ? s.bytes[s.bytes.length - 1] : 0,
-  }));
+  const lines = data.series.map((s, i) => {
+    const last = s.bytes.length ? s.bytes[s.bytes.length - 1] : 0;
+    const coverage = coverageText(s);
+    return {
+      codec: s.codec,
+      label: s.label,
+      colour: SERIES_COLOURS[i % SERIES_COLOURS.length],
+      dash: SERIES_DASHES[i % SERIES_DASHES.length],
+      points: [`${r(x(0))},${r(y(0))}`, ...s.bytes.map((b, k) => `${r(x(data.at[k]))},${r(y(b))}`)].join(' '),
+      last,
+      partial: coverage !== null,
+      end: { x: Number(r(x(s.bytes.length ? data.at[s.bytes.length - 1] : 0))), y: Number(r(y(last))) },
+      legend: legendText(s, last),
+    };
+  });
   const xTicks: ChartTick[] = [];
   for (let v = 0; v <= messages; v += xStep) xTicks.push({ pos: x(v), text: v.toLocaleString('en-US') });
   const yTicks: ChartTick[] = [];
   for (let v = 0; v <= yMax; v += yStep) yTicks.push({ pos: y(v), text: shortBytes(v) });
   const summary = lines.length
-    ? `Cumulative message bytes over ${messages.toLocaleString('en-US')} messages: ${lines.map((l) => `${l.label} ends at ${shortBytes(l.last)}`).join('; ')}.`
+    ? `Cumulative message bytes over ${messages.toLocaleString('en-US')} messages: ${lines.map((l, i) => `${l.label} ends at ${shortBytes(l.last)}${l.partial ? `, ${coverageText(data.series[i])} only` : ''}`).join('; ')}.`
     : 'No codec to chart.';
-  return { width: CHART_WIDTH, height: CHART_HEIGHT, plot: { x0, x1, y0, y1 }, lines, xTicks, yTicks, summary };
+  return { width: CHART_WIDTH, height: CHART_HEIGHT, plot: { x0, x1, y0, y1 }, lines, xTicks, yTicks, summary, note: partialNote(data.series) };
 }

@@ -6,7 +6,8 @@
  * and every piece of frame- or capture-derived text (connection ids, URLs, extension
  * headers, reasons) goes through `escapeHtml` in the HTML.
  */
-import { chartGeometry, type ChartGeometry } from './chart-geometry.js';
+import { chartGeometry, PARTIAL_END_RADIUS, PARTIAL_OPACITY, type ChartGeometry } from './chart-geometry.js';
+import { coverageText, partialNote } from './chart-legend.js';
 import type { SessionChartData } from './cumulative.js';
 import { leftOutText } from './left-out.js';
 import { schemaShareText } from './schema-share.js';
@@ -146,12 +147,16 @@ export function sessionReportMarkdown(input: SessionReportInput): string {
     for (const r of s.rows) out.push(`| ${cells(r, x).map((c) => escapeMd(c.text)).join(' | ')} |`);
   }
   if (input.chart) {
-    out.push('', '## Cumulative bytes (message bytes before compression)', '', `| messages | ${input.chart.series.map((s) => escapeMd(s.label)).join(' | ')} |`, `| ---: | ${input.chart.series.map(() => '---:').join(' | ')} |`);
+    // A codec that left messages out sums fewer messages: its column says how many (chart-legend.ts).
+    const heading = (s: SessionChartData['series'][number]): string => escapeMd(coverageText(s) ? `${s.label}, ${coverageText(s)}` : s.label);
+    out.push('', '## Cumulative bytes (message bytes before compression)', '', `| messages | ${input.chart.series.map(heading).join(' | ')} |`, `| ---: | ${input.chart.series.map(() => '---:').join(' | ')} |`);
     const step = Math.max(1, Math.ceil(input.chart.at.length / 10));
     for (let k = 0; k < input.chart.at.length; k++) {
       if (k % step !== step - 1 && k !== input.chart.at.length - 1) continue;
       out.push(`| ${int(input.chart.at[k])} | ${input.chart.series.map((s) => int(s.bytes[k])).join(' | ')} |`);
     }
+    const note = partialNote(input.chart.series, 'column');
+    if (note) out.push('', escapeMd(note));
   }
   const why = reasons(input.rows, x);
   const left = leftOut(input.rows);
@@ -167,7 +172,10 @@ export function chartSvg(g: ChartGeometry): string {
   parts.push(`<line x1="${x0}" x2="${x0}" y1="${y0}" y2="${y1}" stroke="currentColor" stroke-opacity="0.6"/>`, `<line x1="${x0}" x2="${x1}" y1="${y0}" y2="${y0}" stroke="currentColor" stroke-opacity="0.6"/>`);
   for (const t of g.xTicks) parts.push(`<text x="${t.pos}" y="${y0 + 16}" text-anchor="middle" font-size="11" fill="currentColor">${escapeHtml(t.text)}</text>`);
   parts.push(`<text x="${(x0 + x1) / 2}" y="${g.height - 4}" text-anchor="middle" font-size="11" fill="currentColor">messages</text>`);
-  for (const l of g.lines) parts.push(`<polyline points="${l.points}" fill="none" stroke="${l.colour}" stroke-width="2"${l.dash ? ` stroke-dasharray="${l.dash}"` : ''}><title>${escapeHtml(`${l.label}: ${int(l.last)} B`)}</title></polyline>`);
+  for (const l of g.lines) {
+    parts.push(`<polyline points="${l.points}" fill="none" stroke="${l.colour}" stroke-width="2"${l.dash ? ` stroke-dasharray="${l.dash}"` : ''}${l.partial ? ` stroke-opacity="${PARTIAL_OPACITY}"` : ''}><title>${escapeHtml(l.legend)}</title></polyline>`);
+    if (l.partial) parts.push(`<circle cx="${l.end.x}" cy="${l.end.y}" r="${PARTIAL_END_RADIUS}" fill="none" stroke="${l.colour}" stroke-width="2"/>`);
+  }
   parts.push('</svg>');
   return parts.join('');
 }
@@ -203,8 +211,12 @@ export function sessionReportHtml(input: SessionReportInput): string {
   if (input.chart) {
     const g = chartGeometry(input.chart);
     out.push('<h2>Cumulative bytes over the session</h2>', '<p class="muted">Message bytes before compression, per codec.</p>', chartSvg(g), '<ul class="legend">');
-    for (const l of g.lines) out.push(`<li><svg width="24" height="10" aria-hidden="true"><line x1="0" x2="24" y1="5" y2="5" stroke="${l.colour}" stroke-width="2"${l.dash ? ` stroke-dasharray="${l.dash}"` : ''}/></svg> ${e(l.label)}: ${int(l.last)} B</li>`);
+    for (const l of g.lines) {
+      const mark = l.partial ? `<circle cx="25" cy="5" r="3.5" fill="none" stroke="${l.colour}" stroke-width="1.5"/>` : '';
+      out.push(`<li><svg width="30" height="10" aria-hidden="true"><line x1="0" x2="24" y1="5" y2="5" stroke="${l.colour}" stroke-width="2"${l.dash ? ` stroke-dasharray="${l.dash}"` : ''}${l.partial ? ` stroke-opacity="${PARTIAL_OPACITY}"` : ''}/>${mark}</svg> ${e(l.legend)}</li>`);
+    }
     out.push('</ul>');
+    if (g.note) out.push(`<p class="muted">${e(g.note)}</p>`);
   }
   for (const s of sections(input.rows, name)) {
     out.push(`<table><caption>${e(s.heading)}</caption><thead><tr>${titles.map((t) => `<th scope="col">${e(t)}</th>`).join('')}</tr></thead><tbody>`);

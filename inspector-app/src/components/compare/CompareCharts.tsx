@@ -2,7 +2,7 @@ import type { ReactElement } from 'react';
 import type { CompareRowView } from '../../worker/api.js';
 import { formatBytes, formatOps } from './format.js';
 import { whyEmpty, type WhyColumn } from './why.js';
-import { durationText } from '../../../../codecs/compare/format.js';
+import { durationText, zeroDurationText } from '../../../../codecs/compare/format.js';
 
 interface Series {
   readonly name: string;
@@ -10,6 +10,8 @@ interface Series {
   readonly value: (row: CompareRowView) => number | null;
   /** The value as the chart prints it. */
   readonly format: (n: number) => string;
+  /** The axis's zero, in the unit of its largest tick `max` (a time's zero is no measurement: `0 ms`, not `0.00 µs`). */
+  readonly zero: (max: number) => string;
   /** The bar's accessible name (may add the raw figure). */
   readonly describe: (row: CompareRowView, n: number) => string;
   /** The table column whose reason a missing value shows. */
@@ -25,25 +27,27 @@ export function formatMicros(us: number): string {
   return durationText(us / 1000);
 }
 
+const microsZero = (maxUs: number): string => zeroDurationText(maxUs / 1000);
+
 const perOp = (ops: number | null): number | null => (ops !== null && ops > 0 ? 1e6 / ops : null);
 const bytes = (n: number) => `${formatBytes(n)} B`;
 
 const SIZE_SERIES: readonly Series[] = [
-  { name: 'raw', className: 'ws-bar-raw', value: (r) => r.size, format: bytes, describe: (r, n) => `${r.codec} raw: ${bytes(n)}`, column: 'size' },
-  { name: 'gzip', className: 'ws-bar-gzip', value: (r) => r.gzipSize, format: bytes, describe: (r, n) => `${r.codec} gzip: ${bytes(n)}`, column: 'gzip' },
+  { name: 'raw', className: 'ws-bar-raw', value: (r) => r.size, format: bytes, zero: () => bytes(0), describe: (r, n) => `${r.codec} raw: ${bytes(n)}`, column: 'size' },
+  { name: 'gzip', className: 'ws-bar-gzip', value: (r) => r.gzipSize, format: bytes, zero: () => bytes(0), describe: (r, n) => `${r.codec} gzip: ${bytes(n)}`, column: 'gzip' },
 ];
 
 // Time per operation rather than ops/s, so both charts read the same way: shorter is better.
 const TIME_SERIES: readonly Series[] = [
-  { name: 'encode', className: 'ws-bar-encode', value: (r) => perOp(r.encodeOpsPerSec), format: formatMicros, describe: (r, n) => `${r.codec} encode: ${formatMicros(n)} per op (${formatOps(r.encodeOpsPerSec)} ops/s)`, column: 'encode' },
-  { name: 'decode', className: 'ws-bar-decode', value: (r) => perOp(r.decodeOpsPerSec), format: formatMicros, describe: (r, n) => `${r.codec} decode: ${formatMicros(n)} per op (${formatOps(r.decodeOpsPerSec)} ops/s)`, column: 'decode' },
+  { name: 'encode', className: 'ws-bar-encode', value: (r) => perOp(r.encodeOpsPerSec), format: formatMicros, zero: microsZero, describe: (r, n) => `${r.codec} encode: ${formatMicros(n)} per op (${formatOps(r.encodeOpsPerSec)} ops/s)`, column: 'encode' },
+  { name: 'decode', className: 'ws-bar-decode', value: (r) => perOp(r.decodeOpsPerSec), format: formatMicros, zero: microsZero, describe: (r, n) => `${r.codec} decode: ${formatMicros(n)} per op (${formatOps(r.decodeOpsPerSec)} ops/s)`, column: 'decode' },
 ];
 
 function BarChart({ title, unit, rows, series }: { title: string; unit: string; rows: readonly CompareRowView[]; series: readonly Series[] }): ReactElement {
   const measured = rows.filter((r) => r.unsupported === null && series.some((s) => s.value(r) !== null));
   let max = 0;
   for (const r of measured) for (const s of series) max = Math.max(max, s.value(r) ?? 0);
-  const format = series[0]!.format;
+  const { format, zero } = series[0]!;
   return (
     <figure className="ws-chart" aria-label={`${title} (${unit}, lower is better)`}>
       <figcaption>
@@ -85,7 +89,7 @@ function BarChart({ title, unit, rows, series }: { title: string; unit: string; 
           <span />
           <span className="ws-chart-line">
             <span className="ws-chart-track ws-chart-axis" data-testid="chart-axis">
-              <span>{format(0)}</span>
+              <span>{zero(max)}</span>
               <span>{format(max / 2)}</span>
               <span>{format(max)}</span>
             </span>

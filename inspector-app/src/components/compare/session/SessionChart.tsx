@@ -1,11 +1,12 @@
 import { useMemo, type ReactElement } from 'react';
-import { chartGeometry } from '../../../../../codecs/compare/session/chart-geometry.js';
+import { chartGeometry, PARTIAL_END_RADIUS, PARTIAL_OPACITY } from '../../../../../codecs/compare/session/chart-geometry.js';
 import type { SessionChartData } from '../../../../../codecs/compare/session/cumulative.js';
 
 /**
  * Cumulative message bytes per codec over the session, as SVG from the same geometry the
  * HTML report draws. Colours are the Okabe–Ito set (legible on light and dark), lines
- * also differ by dash; text takes the theme's colour (currentColor).
+ * also differ by dash; text takes the theme's colour (currentColor). A codec that left
+ * messages out is faded with a hollow end, says "N of M messages" and the note says why.
  */
 export function SessionChart({ data }: { data: SessionChartData }): ReactElement {
   const g = useMemo(() => chartGeometry(data), [data]);
@@ -40,21 +41,26 @@ export function SessionChart({ data }: { data: SessionChartData }): ReactElement
           </text>
         </g>
         {g.lines.map((l) => (
-          <polyline key={l.codec} points={l.points} fill="none" stroke={l.colour} strokeWidth={2} strokeDasharray={l.dash || undefined} data-codec={l.codec}>
-            <title>{`${l.label}: ${l.last.toLocaleString('en-US')} B`}</title>
-          </polyline>
+          <g key={l.codec} strokeOpacity={l.partial ? PARTIAL_OPACITY : undefined} data-partial={l.partial || undefined}>
+            <polyline points={l.points} fill="none" stroke={l.colour} strokeWidth={2} strokeDasharray={l.dash || undefined} data-codec={l.codec}>
+              <title>{l.legend}</title>
+            </polyline>
+            {l.partial ? <circle cx={l.end.x} cy={l.end.y} r={PARTIAL_END_RADIUS} fill="none" stroke={l.colour} strokeWidth={2} strokeOpacity={1} /> : null}
+          </g>
         ))}
       </svg>
       <ul className="ws-legend ws-session-legend" aria-label="Chart legend">
         {g.lines.map((l) => (
           <li key={l.codec}>
-            <svg width="24" height="10" aria-hidden="true">
-              <line x1="0" x2="24" y1="5" y2="5" stroke={l.colour} strokeWidth={2} strokeDasharray={l.dash || undefined} />
+            <svg width="30" height="10" aria-hidden="true">
+              <line x1="0" x2="24" y1="5" y2="5" stroke={l.colour} strokeWidth={2} strokeDasharray={l.dash || undefined} strokeOpacity={l.partial ? PARTIAL_OPACITY : undefined} />
+              {l.partial ? <circle cx="25" cy="5" r="3.5" fill="none" stroke={l.colour} strokeWidth={1.5} /> : null}
             </svg>
-            {l.label}: {l.last.toLocaleString('en-US')} B
+            {l.legend}
           </li>
         ))}
       </ul>
+      {g.note ? <p className="ws-note" data-testid="session-chart-partial">{g.note}</p> : null}
       {data.notCharted.length ? <p className="ws-note">Not charted: {data.notCharted.map((n) => `${n.label}: ${n.why.replace(/ \((.*)\)$/, ': $1')}`).join('; ')}</p> : null}
     </figure>
   );
