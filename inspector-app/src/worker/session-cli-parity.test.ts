@@ -123,7 +123,12 @@ describe('left-out messages are named by the number the user can find', () => {
     const bytes = await capture();
     expect(leftOut(await cliTotals(bytes, ['--connection', '2']), 'json')).toEqual([25]);
     const cli = await cliTotals(bytes);
-    expect(leftOut(cli, 'json')).toEqual([15, 25]);
-    expect(leftOut(cli, 'json')).toEqual(leftOut((await workerTotals(bytes)).totals, 'json'));
+    // Both are broken JSON: one reason, values and offsets aside (left-out.ts), first 15; both listed.
+    const listed = (rows: readonly SessionRow[]) => rows.find((r) => r.codec === 'json')!.mismatches!.map((m) => m.message);
+    expect(leftOut(cli, 'json')).toEqual([15]);
+    expect(listed(cli)).toEqual([15, 25]);
+    const worker = (await workerTotals(bytes)).totals;
+    expect(leftOut(cli, 'json')).toEqual(leftOut(worker, 'json'));
+    expect(listed(cli)).toEqual(listed(worker));
   }, 60_000);
 });
