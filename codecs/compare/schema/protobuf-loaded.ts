@@ -27,7 +27,7 @@ export function protoMessageOf(schema: LoadedSchema, name: string): ProtoMessage
   const top = lookupMessage(schema, name);
   if (!top) return { error: `no message ${name} in the .proto (it has ${schema.messageTypes.join(', ') || 'none'})` };
   try {
-    return build(top, new Map());
+    return build(top, { messages: new Map(), enums: new Map() });
   } catch (e) {
     return { error: (e as Error).message };
   }
@@ -45,27 +45,26 @@ function enumOf(e: protobuf.Enum, enums: Map<protobuf.Enum, ProtoEnum>): ProtoEn
   return out;
 }
 
+/** What one description has built so far: each message and enum once (messages may recurse). */
+interface Built {
+  readonly messages: Map<protobuf.Type, ProtoMessage>;
+  readonly enums: Map<protobuf.Enum, ProtoEnum>;
+}
+
 /** A field's type: a scalar, a message (built once, recursion allowed) or an enum (int32 with names). */
-function typeOf(owner: string, fieldName: string, type: string, resolved: protobuf.ReflectionObject | null, built: Map<protobuf.Type, ProtoMessage>): { type: ProtoScalar | ProtoMessage; enum?: ProtoEnum } {
+function typeOf(owner: string, fieldName: string, type: string, resolved: protobuf.ReflectionObject | null, built: Built): { type: ProtoScalar | ProtoMessage; enum?: ProtoEnum } {
   if (resolved instanceof protobuf.Type) return { type: build(resolved, built) };
-  if (resolved instanceof protobuf.Enum) return { type: 'int32', enum: enumOf(resolved, enumsOf(built)) };
+  if (resolved instanceof protobuf.Enum) return { type: 'int32', enum: enumOf(resolved, built.enums) };
   if (SCALARS.has(type)) return { type: type as ProtoScalar };
   throw new Error(`field ${owner}.${fieldName}: type ${type} is not supported by wirescope's Protobuf encoder`);
 }
 
-const enumTables = new WeakMap<Map<protobuf.Type, ProtoMessage>, Map<protobuf.Enum, ProtoEnum>>();
-function enumsOf(built: Map<protobuf.Type, ProtoMessage>): Map<protobuf.Enum, ProtoEnum> {
-  let enums = enumTables.get(built);
-  if (!enums) enumTables.set(built, (enums = new Map()));
-  return enums;
-}
-
-function build(t: protobuf.Type, built: Map<protobuf.Type, ProtoMessage>): ProtoMessage {
-  const done = built.get(t);
+function build(t: protobuf.Type, built: Built): ProtoMessage {
+  const done = built.messages.get(t);
   if (done) return done;
   const fields: ProtoField[] = [];
   const message: ProtoMessage = { name: t.name, fields };
-  built.set(t, message);
+  built.messages.set(t, message);
   for (const f of t.fieldsArray) {
     f.resolve();
     // A oneof member and proto3 `optional` have explicit presence: written even when default.

@@ -98,8 +98,6 @@ function checkScalar(type: ProtoScalar, v: unknown, path: string): void {
   }
 }
 
-const writeScalar = (w: Writer, type: ProtoScalar, v: unknown): void => writeScalarValue(w, type, v);
-
 /** An enum field's value (a name of the enum, or a number) as the number written. */
 function enumNumber(e: ProtoEnum, v: unknown, path: string): number {
   if (typeof v === 'string') {
@@ -178,7 +176,7 @@ function writeMessage(w: Writer, m: ProtoMessage, obj: unknown, path: string): v
         checkScalar(f.type, scalar, at);
         if (!f.optional && isDefault(scalar)) continue;
         w.varint(f.number * 8 + WIRE[f.type]);
-        writeScalar(w, f.type, scalar);
+        writeScalarValue(w, f.type, scalar);
       } else {
         w.varint(f.number * 8 + 2);
         w.bytes(writeNested(f.type, v, at));
@@ -206,13 +204,13 @@ function writeRepeated(w: Writer, f: ProtoField, list: unknown[], at: string): v
   if (type === 'string' || type === 'bytes') {
     for (const v of list) {
       w.varint(f.number * 8 + 2);
-      writeScalar(w, type, v);
+      writeScalarValue(w, type, v);
     }
     return;
   }
   const packed = scratch();
   try {
-    for (const v of list) writeScalar(packed, type, v);
+    for (const v of list) writeScalarValue(packed, type, v);
     w.varint(f.number * 8 + 2);
     w.bytes(packed.written());
   } finally {
