@@ -7,13 +7,12 @@
  * schema came), and a named field highlights exactly its bytes in the hex view.
  * Needs dist/app (npm run build:app) and /usr/bin/chromium; fails, never skips, without them.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startDemoServer, type DemoServer } from '../demo-server/server.js';
-import { PROTOBUF_PATH, PROTO_FILE_NAMES } from '../demo-server/streams/protobuf-schema.js';
-import { APP_DIR, REPO, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
+import { PROTOBUF_PATH } from '../demo-server/streams/protobuf-schema.js';
+import { APP_DIR, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
+import { demoProtoFiles } from './support/demo-proto.js';
 import { fieldOffsets, pageProblems, selectedHexOffsets, treeRow, treeRows } from './support/page.js';
 
 let browser: Browser;
@@ -28,8 +27,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
-
-const protoFiles = () => PROTO_FILE_NAMES.map((name) => ({ name, mimeType: 'text/plain', buffer: readFileSync(path.join(REPO, 'demo-server/protobuf', name)) }));
 
 async function selectFirstFrame(page: Page): Promise<void> {
   const first = page.locator('[data-testid=frame-row]').first();
@@ -75,7 +72,7 @@ describe('Protobuf frames from the demo server', () => {
 
     // Load envelope.proto and trade.proto (it imports trade.proto) through the file picker.
     await page.getByTestId('schemas-button').click();
-    await page.getByTestId('schema-file-input').setInputFiles(protoFiles());
+    await page.getByTestId('schema-file-input').setInputFiles(demoProtoFiles());
     await expect.poll(() => page.getByRole('list', { name: 'Loaded .proto files' }).textContent(), { timeout: 5000 }).toContain('trade.proto');
     expect(await page.getByTestId('schema-error').count()).toBe(0);
     // The rows already listed are read again in the worker: the dialog says how far, the row has field names.

@@ -8,10 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startDemoServer, type DemoServer } from '../demo-server/server.js';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { PROTOBUF_PATH, PROTO_FILE_NAMES } from '../demo-server/streams/protobuf-schema.js';
-import { APP_DIR, REPO, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
+import { PROTOBUF_PATH } from '../demo-server/streams/protobuf-schema.js';
+import { APP_DIR, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
+import { demoProtoFiles } from './support/demo-proto.js';
 
 let browser: Browser;
 let server: DemoServer;
@@ -76,7 +75,7 @@ describe('the Schemas dialog', () => {
     await page.goto(new URL(`index.html?connect=${encodeURIComponent(wsUrl)}`, server.httpUrl).href);
     await page.locator('[data-testid=frame-row]').first().waitFor({ timeout: 10_000 });
     await page.getByTestId('schemas-button').click();
-    const files = PROTO_FILE_NAMES.map((name) => ({ name, mimeType: 'text/plain', buffer: readFileSync(path.join(REPO, 'demo-server/protobuf', name)) }));
+    const files = demoProtoFiles();
     await page.getByTestId('schema-file-input').setInputFiles(files);
     await page.getByLabel(/Message type for/).first().waitFor();
     await page.getByLabel('File name').fill('bad.proto');
