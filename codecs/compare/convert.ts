@@ -84,7 +84,9 @@ export function toTarget(value: unknown, target: Target): unknown {
   if (value instanceof Uint8Array) return json ? toBase64(value) : value;
   if (value instanceof TaggedValue) return cbor ? new JsonPackExtension(Number(value.tag), toTarget(value.value, target)) : toTarget(value.value, target);
   if (value instanceof ExtValue) {
-    if (target === 'msgpack') return new JsonPackExtension(value.type, value.data);
+    // json-pack writes the type as a byte ((0xd6 << 8) | type): a negative type (the
+    // timestamp's -1) goes in as its two's-complement byte, or the header comes out `ff ff`.
+    if (target === 'msgpack') return new JsonPackExtension(value.type & 0xff, value.data);
     return json ? toBase64(value.data) : value.data;
   }
   if (value instanceof SimpleValue) return cbor ? new JsonPackValue(simpleCbor(value.value)) : null;
