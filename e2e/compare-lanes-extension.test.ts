@@ -1,6 +1,6 @@
 /**
  * The Compare tab's lanes inside the Chromium extension (dist/chrome): the panel's decode
- * worker starts its nested lane workers from chrome-extension:// under the extension pages'
+ * worker's lane workers (the panel page starts them for it) load from chrome-extension:// under the extension pages'
  * CSP (root manifest.json, `script-src 'self'`), and a frame above the lane threshold gets
  * every codec's row with no lane failure. A local page receives the frame from a local `ws`
  * server before the panel opens. Fails (never skips) without Chromium or the extension build.
@@ -44,7 +44,7 @@ afterAll(async () => {
 });
 
 describe('Compare lanes in the Chromium extension', () => {
-  it('a frame above the lane threshold is compared in nested workers of the panel: every codec gets its row', async () => {
+  it('a frame above the lane threshold is compared in lane workers of the panel: every codec gets its row', async () => {
     const port = (http.address() as AddressInfo).port;
     const { page, tabId } = await newPageWithTabId(ext.worker, () => ext.context.newPage());
     await page.goto(`http://127.0.0.1:${port}/`);

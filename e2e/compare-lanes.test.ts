@@ -1,9 +1,9 @@
 /**
  * The Compare tab on a large frame in Chromium (issue 16 §1): the decode worker measures
- * the rows on two nested-worker lanes (inspector-app/src/worker/compare-lanes.ts). The lane
- * script loads from the built app (dist/app/assets) and every codec gets its row, none of
- * them a lane failure; the same in Firefox (nested module workers). Needs dist/app
- * (npm run build:app), /usr/bin/chromium and Firefox ESR.
+ * the rows on two lanes, module workers the page starts for it and hands a port each
+ * (inspector-app/src/worker/compare-lanes.ts, lane-host.ts). The lane script loads from the
+ * built app (dist/app/assets) and every codec gets its row, none of them a lane failure;
+ * the same in Firefox. Needs dist/app (npm run build:app), /usr/bin/chromium and Firefox ESR.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -35,7 +35,7 @@ afterAll(async () => {
 const largeFrameHex = (): string => Buffer.from(new CborEncoder().encode(generateDocument(LANE_MIN_BYTES + 64 * 1024))).toString('hex');
 
 describe('Compare on two lanes in the browsers', () => {
-  it('a frame above the lane threshold is compared in nested workers: every codec gets its row', async () => {
+  it('a frame above the lane threshold is compared in lane workers: every codec gets its row', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -79,7 +79,7 @@ describe('Compare on two lanes in the browsers', () => {
     await page.close();
   }, 120_000);
 
-  it('in Firefox too: the nested lane workers run and every codec gets its row', async () => {
+  it('in Firefox too: the lane workers run and every codec gets its row', async () => {
     const page = await firefox.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e instanceof Error ? e.message : String(e)));

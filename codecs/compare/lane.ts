@@ -1,7 +1,7 @@
 /**
  * A comparison lane: a place that holds one value and measures codecs on it when asked —
- * a worker thread (node-lane.ts), a nested Web Worker (inspector-app/src/worker/
- * compare-lanes.ts), or this process (`inProcessLane`, for tests). lanes.ts hands codecs to
+ * a worker thread (node-lane.ts), a Web Worker the page starts for the decode worker
+ * (inspector-app/src/worker/compare-lanes.ts), or this process (`inProcessLane`, for tests). lanes.ts hands codecs to
  * two lanes from one queue. Pure: no worker API here.
  *
  * `LaneRunner` is what runs inside every lane: the same measureCodec as the single lane,

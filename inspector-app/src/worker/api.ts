@@ -368,7 +368,9 @@ export type ToWorker =
   /** Rows in the list's view: those still waiting (a flood) are read now. */
   | { readonly type: 'view'; readonly frameIds: readonly number[] }
   /** Whether rows may wait under a flood: not while the list filters by what rows say (format, protocol, event). */
-  | { readonly type: 'defer-rows'; readonly allowed: boolean };
+  | { readonly type: 'defer-rows'; readonly allowed: boolean }
+  /** A comparison lane the page started for the worker (lane-open) failed: an error in it, or it could not load. */
+  | { readonly type: 'lane-failed'; readonly laneId: number; readonly reason: string };
 
 /** worker → main */
 export type FromWorker =
@@ -410,4 +412,11 @@ export type FromWorker =
   | { readonly type: 'session-progress'; readonly jobId: number; readonly progress: SessionProgress }
   /** One codec's rows: per connection and direction, then its total. */
   | { readonly type: 'session-rows'; readonly jobId: number; readonly rows: readonly SessionRow[] }
-  | ({ readonly type: 'session-end'; readonly jobId: number } & SessionEnd);
+  | ({ readonly type: 'session-end'; readonly jobId: number } & SessionEnd)
+  /**
+   * Start a comparison lane for the worker and give it this port (the worker's other end of
+   * a MessageChannel; worker/compare-lanes.ts says why the page starts lanes, lane-host.ts does).
+   */
+  | { readonly type: 'lane-open'; readonly laneId: number; readonly port: MessagePort }
+  /** End that lane. */
+  | { readonly type: 'lane-close'; readonly laneId: number };

@@ -1,6 +1,7 @@
 import type { CompareRowView, FormatChoice, FromWorker, IngestFrame, SessionEnd, SessionScope, ToWorker, WorkerMethods } from './api.js';
 import { packIngest, type PackedIngest } from './ingest-packing.js';
 import { unpackSummaries } from './summary-packing.js';
+import { LaneHost, type HostedLane } from './lane-host.js';
 import type { SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
 
 export interface SummaryBatch extends Extract<FromWorker, { type: 'summaries' }> {}
@@ -29,9 +30,18 @@ export class WorkerClient {
   private readonly filterListeners = new Set<(progress: FilterProgress) => void>();
   private readonly rereadListeners = new Set<(batch: RereadBatch) => void>();
 
-  constructor(private readonly worker: Worker) {
+  /** The comparison lanes this page starts for the worker (lane-host.ts); none without a starter. */
+  private readonly lanes: LaneHost | null;
+
+  /** @param startLane starts a comparison lane worker when the worker asks for one (`lane-open`). */
+  constructor(
+    private readonly worker: Worker,
+    startLane?: () => HostedLane,
+  ) {
+    this.lanes = startLane ? new LaneHost(startLane, (laneId, reason) => this.post({ type: 'lane-failed', laneId, reason })) : null;
     worker.onmessage = (event: MessageEvent<FromWorker>) => this.receive(event.data);
     worker.onerror = (event) => {
+      this.lanes?.endAll();
       const error = new Error(`decode worker failed: ${event.message}`);
       for (const call of this.calls.values()) call.reject(error);
       this.calls.clear();
@@ -75,6 +85,16 @@ export class WorkerClient {
         return;
       case 'session-rows':
         this.sessionJobs.get(message.jobId)?.onRows(message.rows);
+        return;
+      case 'lane-open':
+        if (this.lanes) this.lanes.open(message.laneId, message.port);
+        else {
+          message.port.close();
+          this.post({ type: 'lane-failed', laneId: message.laneId, reason: 'this page starts no lanes' });
+        }
+        return;
+      case 'lane-close':
+        this.lanes?.end(message.laneId);
         return;
       case 'session-end': {
         const { type: _type, jobId, ...end } = message;
@@ -188,11 +208,18 @@ export class WorkerClient {
   }
 
   terminate(): void {
+    this.lanes?.endAll();
     this.worker.terminate();
   }
 }
 
-/** The app's worker, bundled by Vite from decode-worker.ts. */
+/**
+ * The app's worker, bundled by Vite from decode-worker.ts, and its comparison lanes, from
+ * compare-lane-worker.ts (each its own chunk in dist/app/assets).
+ */
 export function startDecodeWorker(): WorkerClient {
-  return new WorkerClient(new Worker(new URL('./decode-worker.ts', import.meta.url), { type: 'module', name: 'wirescope-decode' }));
+  return new WorkerClient(
+    new Worker(new URL('./decode-worker.ts', import.meta.url), { type: 'module', name: 'wirescope-decode' }),
+    () => new Worker(new URL('./compare-lane-worker.ts', import.meta.url), { type: 'module', name: 'wirescope-compare-lane' }),
+  );
 }

@@ -46,7 +46,7 @@ export interface CompareSink {
 /**
  * Runs the re-encode comparison of one node's value (the whole frame by default), a row per
  * codec, yielding to the worker's message loop between codecs so a cancel gets through. A
- * large value is measured on two lanes (nested workers: compare-lanes.ts); a cancel
+ * large value is measured on two lanes (workers the page starts: compare-lanes.ts); a cancel
  * terminates them.
  */
 export async function runCompare(index: SpanIndex, nodeId: number, signal: AbortSignal, sink: CompareSink, title: string, lanes: LanePool = workerLanes(), values = new NodeValueMemo()): Promise<void> {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { WorkerHandlers } from './handlers.js';
 import { runCompare, warmCompare } from './compare-job.js';
-import { workerLanes } from './compare-lanes.js';
+import { LaneLinks, workerLanes } from './compare-lanes.js';
 import type { CompareRowView } from './api.js';
 import { LANE_WARM_MIN_BYTES, WARM_CODECS, type LanePool, type LaneWarm } from '../../../codecs/compare/lanes.js';
 import type { OpenLane } from '../../../codecs/compare/lane.js';
@@ -12,7 +12,7 @@ import { generateDocument } from '../../../codecs/bench/generate.js';
 /**
  * The Compare tab's job on lanes (compare-job.ts, issue 16 §1): the rows a frame's value
  * gets on two lanes are the single lane's (timings aside), in codec order; a cancel ends
- * the run with no row after it; lanes need Worker (nested workers in the decode worker).
+ * the run with no row after it; lanes need a page that starts them (lane-host.ts).
  */
 const frame = new CborEncoder().encode(generateDocument(8_000)).slice();
 
@@ -83,11 +83,12 @@ describe('the Compare job on lanes', () => {
     expect(terminated.sort()).toEqual([0, 1]);
   });
 
-  it('two lanes where Worker exists (capped at 2), one where it does not', () => {
-    expect(workerLanes({ Worker: undefined, cores: 8 }).count).toBe(1);
-    expect(workerLanes({ Worker: function Worker() {}, cores: 8 }).count).toBe(2);
-    expect(workerLanes({ Worker: function Worker() {}, cores: 1 }).count).toBe(1);
-    expect(workerLanes({ Worker: function Worker() {}, cores: undefined }).count).toBe(1);
+  it('two lanes where the page starts them (capped at 2), one where it does not', () => {
+    const host = new LaneLinks(() => {});
+    expect(workerLanes({ cores: 8 }).count).toBe(1);
+    expect(workerLanes({ host, cores: 8 }).count).toBe(2);
+    expect(workerLanes({ host, cores: 1 }).count).toBe(1);
+    expect(workerLanes({ host, cores: undefined }).count).toBe(1);
   });
 });
 

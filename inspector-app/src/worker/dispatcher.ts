@@ -5,6 +5,7 @@
 import type { FrameSummary, FromWorker, IngestFrame, ToWorker } from './api.js';
 import { summarize, WorkerHandlers } from './handlers.js';
 import { runCompare, warmCompare } from './compare-job.js';
+import { LaneLinks, workerLanes } from './compare-lanes.js';
 import { NodeValueMemo } from './node-value-memo.js';
 import { framesOf, runSessionCompare } from './session-compare-job.js';
 import { listReading } from './session-frame-reading.js';
@@ -37,6 +38,11 @@ export interface DispatcherOptions {
   readonly yieldTo?: (next: () => void) => void;
   /** Under a flood, rows wait to be read (flood-deferral.ts); without this option every frame is read as it arrives. */
   readonly flood?: FloodOptions;
+  /**
+   * The page starts comparison lanes for this worker when asked (`lane-open`, lane-host.ts):
+   * a large value is then compared on min(2, `cores`) of them. Absent: one lane, here.
+   */
+  readonly lanes?: { readonly cores?: number };
 }
 
 const ownsBuffer = (data: Uint8Array) => data.byteOffset === 0 && data.byteLength === data.buffer.byteLength;
@@ -57,6 +63,8 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
   const compareJobs = new Map<number, AbortController>();
   /** The value the Compare tab's warm-up built, for its Run (node-value-memo.ts). */
   const compareValues = new NodeValueMemo();
+  const laneLinks = options.lanes ? new LaneLinks(post) : null;
+  const lanes = workerLanes(laneLinks ? { host: laneLinks, cores: options.lanes?.cores } : {});
   let pending: FrameSummary[] = [];
   let pendingEvicted: number[] = [];
   let pendingMatching: number[] = [];
@@ -195,6 +203,9 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
         flush();
         return;
       }
+      case 'lane-failed':
+        laneLinks?.failed(message.laneId, message.reason);
+        return;
       case 'defer-rows': {
         if (!flood) return;
         flood.eager = !message.allowed;
@@ -237,13 +248,13 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
             post({ type: 'compare-end', jobId, cancelled, error, markdown });
           },
         };
-        void runCompare(index, message.nodeId < 0 ? index.root : message.nodeId, controller.signal, sink, `frame #${message.frameId}`, undefined, compareValues);
+        void runCompare(index, message.nodeId < 0 ? index.root : message.nodeId, controller.signal, sink, `frame #${message.frameId}`, lanes, compareValues);
         return;
       }
       case 'warm-compare': {
         // Nothing read out of turn for it: a frame still waiting (a flood) is not warmed on.
         const index = handlers.store.decoded(message.frameId, message.format)?.index;
-        if (index && index.root >= 0) void warmCompare(index, message.nodeId < 0 ? index.root : message.nodeId, undefined, compareValues);
+        if (index && index.root >= 0) void warmCompare(index, message.nodeId < 0 ? index.root : message.nodeId, lanes, compareValues);
         return;
       }
       case 'session-compare': {
