@@ -1,28 +1,34 @@
 /**
- * The Compare tab's lanes inside the Chromium extension (dist/chrome): the panel's decode
- * worker's lane workers (the panel page starts them for it) load from chrome-extension:// under the extension pages'
- * CSP (root manifest.json, `script-src 'self'`), and a frame above the lane threshold gets
- * every codec's row with no lane failure. A local page receives the frame from a local `ws`
- * server before the panel opens. Fails (never skips) without Chromium or the extension build.
+ * The Compare tab's lanes inside the extension: the panel page starts the decode worker's
+ * lane workers (worker/lane-host.ts) from chrome-extension:// (Chromium, dist/chrome) and
+ * moz-extension:// (Firefox ESR, dist/firefox-test) under the extension pages' CSP (root
+ * manifest.json, `script-src 'self'`), and a frame above the lane threshold gets every
+ * codec's row with no lane failure. A local page receives the frame from a local `ws` server
+ * before the panel opens. Fails (never skips) without the browsers or the extension builds.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
+import type { Browser as FirefoxBrowser } from 'puppeteer-core';
 import { ensureExtensionBuild, launchChromiumWithExtension, newPageWithTabId, requireBrowser, type ChromiumWithExtension } from './support/ext-env.js';
+import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
 import { generateDocument } from '../codecs/bench/generate.js';
 import { LANE_MIN_BYTES } from '../codecs/compare/lanes.js';
 import { CODECS } from '../codecs/compare/codecs.js';
 
 let ext: ChromiumWithExtension;
+let firefox: FirefoxBrowser;
 let http: Server;
 let wss: WebSocketServer;
 const frame = new CborEncoder().encode(generateDocument(LANE_MIN_BYTES + 64 * 1024)).slice();
 
 beforeAll(async () => {
   requireBrowser('chromium');
+  requireBrowser('firefox');
   const dir = await ensureExtensionBuild('chrome');
+  const firefoxDir = await ensureExtensionBuild('firefox-test');
   http = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' });
     res.end(`<!doctype html><title>large frame</title><script>
@@ -34,11 +40,12 @@ beforeAll(async () => {
   wss = new WebSocketServer({ server: http, path: '/ws' });
   wss.on('connection', (socket) => socket.send(frame));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  ext = await launchChromiumWithExtension(dir);
-}, 60_000);
+  [ext, firefox] = await Promise.all([launchChromiumWithExtension(dir), launchFirefox({ extension: firefoxDir })]);
+}, 90_000);
 
 afterAll(async () => {
   await ext?.close();
+  await firefox?.close();
   wss?.close();
   await new Promise((resolve) => http?.close(resolve));
 });
@@ -70,5 +77,38 @@ describe('Compare lanes in the Chromium extension', () => {
     expect(laneScripts.length, 'the lane script was loaded').toBeGreaterThan(0);
     expect(csp, 'CSP reports').toEqual([]);
     expect(errors).toEqual([]);
+  }, 180_000);
+});
+
+describe('Compare lanes in the Firefox extension (dist/firefox-test)', () => {
+  it('the panel page starts the lane workers under the moz-extension CSP: every codec gets its row', async () => {
+    const port = (http.address() as AddressInfo).port;
+    const page = await firefox.newPage();
+    await page.goto(`http://127.0.0.1:${port}/`);
+    await page.waitForFunction(() => (window as unknown as { __received?: number }).__received !== undefined, { timeout: 15_000 });
+    const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
+    expect(opened.wirescopeTest, JSON.stringify(opened)).toBe('panel-tab-opened');
+    const panel = await findPageByLocation(firefox, opened.url);
+    const errors: string[] = [];
+    panel.on('pageerror', (e) => errors.push(e instanceof Error ? e.message : String(e)));
+    // Two cores or more: the decode worker asks the page for two lanes (compare-lanes.ts), so their script loads here.
+    expect(await panel.evaluate(() => navigator.hardwareConcurrency)).toBeGreaterThanOrEqual(2);
+    await panel.waitForSelector('[data-testid=frame-row]', { timeout: 15_000 });
+    await panel.$eval('[data-testid=frame-row]', (el) => el.dispatchEvent(new MouseEvent('mousedown', { bubbles: true })));
+    await panel.$eval('[data-testid=tab-compare]', (el) => (el as HTMLElement).click());
+    await panel.waitForFunction(() => [...document.querySelectorAll('button')].some((b) => /Run comparison/.test(b.textContent ?? '')), { timeout: 20_000 });
+    await panel.evaluate(() => ([...document.querySelectorAll('button')].find((b) => /Run comparison/.test(b.textContent ?? '')) as HTMLButtonElement).click());
+    // Polled here: waitForFunction with an interval did not return over BiDi (compare-lanes.test.ts).
+    const status = async (): Promise<string> => panel.evaluate(() => document.querySelector('[data-testid=compare-status]')?.textContent ?? '');
+    for (let deadline = Date.now() + 120_000; !/\d+ codecs compared/.test(await status()); ) {
+      if (Date.now() > deadline) throw new Error(`the comparison did not finish in the Firefox extension; status: ${await status()}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const rows = await panel.$$eval('[data-testid=compare-table] [data-testid=compare-row]', (els) => els.length);
+    expect(rows).toBeGreaterThanOrEqual(CODECS.length - 1);
+    expect(await panel.$eval('[data-testid=compare-table]', (el) => el.textContent ?? '')).not.toMatch(/lane stopped|lane failed/);
+    expect(errors).toEqual([]);
+    await panel.close();
+    await page.close();
   }, 180_000);
 });
