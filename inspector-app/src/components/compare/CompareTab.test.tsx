@@ -156,6 +156,14 @@ describe('CompareTab', () => {
     expect(codecsInOrder()).toEqual(['c-codec', 'a-codec', 'b-codec']);
   });
 
+  it('one codec is "1 codec", not "1 codecs"', () => {
+    const { client } = setup();
+    fireEvent.click(screen.getByRole('button', { name: /Run comparison/ }));
+    act(() => client.jobs[0]!.handlers.onRow(row('cbor', 100), 1, 16));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel comparison' }));
+    expect(screen.getByTestId('compare-status').textContent).toBe('cancelled after 1 codec');
+  });
+
   it('cancel calls the cancel function and reports how far it got', () => {
     const { client } = setup();
     fireEvent.click(screen.getByRole('button', { name: /Run comparison/ }));

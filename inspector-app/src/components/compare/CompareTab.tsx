@@ -27,6 +27,8 @@ export interface CompareTabProps {
   readonly cache?: CompareCache;
 }
 
+const codecCount = (n: number): string => `${n} ${n === 1 ? 'codec' : 'codecs'}`;
+
 const idle: CompareRun = { phase: 'idle', rows: [], done: 0, total: CODEC_COUNT, error: null, markdown: '' };
 
 const defaultClipboard = (): ClipboardLike | null => (typeof navigator !== 'undefined' && navigator.clipboard ? navigator.clipboard : null);
@@ -115,9 +117,9 @@ export function CompareTab({ client, frameId, format, nodeId, nodeLabel, origina
         {state.phase === 'idle'
           ? 'Encodes the value in every codec and times it; this takes a few seconds on big frames.'
           : state.phase === 'cancelled'
-            ? `cancelled after ${state.rows.length} codecs`
+            ? `cancelled after ${codecCount(state.rows.length)}`
             : state.phase === 'done' || state.phase === 'error'
-              ? `${state.rows.length} codecs compared`
+              ? `${codecCount(state.rows.length)} compared`
               : ''}
       </p>
       {state.error !== null ? (
