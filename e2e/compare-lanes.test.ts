@@ -84,14 +84,7 @@ describe('Compare on two lanes in the browsers', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e instanceof Error ? e.message : String(e)));
     await page.goto(new URL('panel.html', server.httpUrl).href);
-    const hex = largeFrameHex();
-    await page.waitForFunction(() => 'wirescopeTestHost' in window);
-    await page.evaluate((h: string) => {
-      const host = (window as unknown as { wirescopeTestHost: { emit(m: unknown): void } }).wirescopeTestHost;
-      host.emit({ type: 'connection-opened', connectionId: 'p1', url: 'wss://example.test/live', protocol: '', extensions: '', time: Date.now() });
-      const data = Uint8Array.from(h.match(/../g)!.map((b) => parseInt(b, 16)));
-      host.emit({ type: 'frames', frames: [{ connectionId: 'p1', direction: 'received', time: Date.now(), opcode: 'binary', data }] });
-    }, hex);
+    await emitToPanel(page, [{ hex: largeFrameHex() }]);
     await page.waitForSelector('[data-testid=frame-row]', { timeout: 20_000 });
     await page.$eval('[data-testid=frame-row]', (el) => el.dispatchEvent(new MouseEvent('mousedown', { bubbles: true })));
     await page.click('[data-testid=tab-compare]');

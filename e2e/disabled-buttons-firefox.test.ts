@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import type { Browser, Page } from 'puppeteer-core';
 import { ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
-import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
+import { launchFirefox, openThemedPanel } from './support/ext-firefox.js';
+import { contrastRatio } from './support/contrast-ratio.js';
 
 let browser: Browser;
 let http: Server;
@@ -84,29 +85,11 @@ function readButtons(panel: Page, disableRun: boolean): Promise<ButtonLook[]> {
   }, disableRun);
 }
 
-/** WCAG contrast ratio of two `rgb(…)` colours. */
-function contrast(a: string, b: string): number {
-  const lum = (c: string) => {
-    const [r, g, bl] = (c.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((v) => {
-      const x = Number(v) / 255;
-      return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
-  };
-  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
-  return (hi + 0.05) / (lo + 0.05);
-}
-
 async function openCompare(theme: 'light' | 'dark'): Promise<{ page: Page; panel: Page }> {
   const page = await browser.newPage();
   await page.goto(`http://127.0.0.1:${(http.address() as AddressInfo).port}/`);
   await page.waitForFunction(() => (window as unknown as { __received?: boolean }).__received === true, { timeout: 15_000 });
-  const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
-  expect(opened.wirescopeTest, JSON.stringify(opened)).toBe('panel-tab-opened');
-  // The hook opens the panel without a theme; BiDi may not navigate to moz-extension:, the page itself may.
-  const url = `${opened.url}&theme=${theme}`;
-  await (await findPageByLocation(browser, opened.url)).evaluate((u) => location.replace(u), url).catch(() => undefined);
-  const panel = await findPageByLocation(browser, url);
+  const panel = await openThemedPanel(browser, page, theme);
   await panel.waitForSelector('[data-testid=frame-row]', { timeout: 15_000 });
   await panel.$eval('[data-testid=frame-row]', (el) => el.dispatchEvent(new MouseEvent('mousedown', { bubbles: true })));
   await panel.$eval('[data-testid=tab-compare]', (el) => (el as HTMLElement).click());
@@ -133,11 +116,11 @@ describe('disabled buttons in the Firefox extension panel (dist/firefox-test)', 
         expect(b.opacity, what).toBe(1);
         // Greyed but legible: the label reads against the button (2.5:1), and the button's box
         // (fill or border) differs from what it sits on.
-        expect(contrast(b.color, b.background), what).toBeGreaterThanOrEqual(2.5);
+        expect(contrastRatio(b.color, b.background), what).toBeGreaterThanOrEqual(2.5);
         expect(b.background !== b.behind || b.border !== b.behind, what).toBe(true);
       }
       // Greyed: the disabled labels read dimmer than the enabled Run button's.
-      for (const b of [copy!, run!]) expect(contrast(b.color, b.background)).toBeLessThan(contrast(enabledRun!.color, enabledRun!.background));
+      for (const b of [copy!, run!]) expect(contrastRatio(b.color, b.background)).toBeLessThan(contrastRatio(enabledRun!.color, enabledRun!.background));
       await panel.close();
       await page.close();
     }, 60_000);

@@ -16,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import type { Browser, Page } from 'puppeteer-core';
 import { ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
-import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
+import { launchFirefox, openThemedPanel } from './support/ext-firefox.js';
+import { contrastRatio } from './support/contrast-ratio.js';
 
 let browser: Browser;
 let http: Server;
@@ -110,28 +111,11 @@ function readRows(panel: Page): Promise<RowLook[]> {
   });
 }
 
-/** WCAG contrast ratio of two `rgb(…)` colours. */
-function contrast(a: string, b: string): number {
-  const lum = (c: string) => {
-    const [r, g, bl] = (c.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((v) => {
-      const x = Number(v) / 255;
-      return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
-  };
-  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
-  return (hi + 0.05) / (lo + 0.05);
-}
-
 async function openPanel(theme: 'light' | 'dark'): Promise<{ page: Page; panel: Page }> {
   const page = await browser.newPage();
   await page.goto(`http://127.0.0.1:${(http.address() as AddressInfo).port}/`);
   await page.waitForFunction(() => (window as unknown as { __received?: boolean }).__received === true, { timeout: 15_000 });
-  const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
-  expect(opened.wirescopeTest, JSON.stringify(opened)).toBe('panel-tab-opened');
-  const url = `${opened.url}&theme=${theme}`;
-  await (await findPageByLocation(browser, opened.url)).evaluate((u) => location.replace(u), url).catch(() => undefined);
-  const panel = await findPageByLocation(browser, url);
+  const panel = await openThemedPanel(browser, page, theme);
   await panel.setViewport({ width: 1440, height: 900 });
   await panel.waitForFunction((n) => document.querySelectorAll('.ws-frame-row.ws-quiet').length >= n && !!document.querySelector('.ws-frame-row.ws-frame-lost'), { timeout: 15_000 }, KEEP_ALIVES);
   return { page, panel };
@@ -146,10 +130,10 @@ function expectDimmedButLegible(rows: RowLook[], plain: RowLook): void {
     expect(row.cells.length, what).toBeGreaterThan(3);
     for (const cell of row.cells) {
       expect(cell.opacity, `${cell.column} of ${what}`).toBe(1);
-      expect(contrast(cell.color, row.behind), `${cell.column} of ${what}`).toBeGreaterThanOrEqual(2.5);
+      expect(contrastRatio(cell.color, row.behind), `${cell.column} of ${what}`).toBeGreaterThanOrEqual(2.5);
     }
     // Dimmed: the row's text reads fainter than a plain row's.
-    if (row.kind === 'quiet') expect(contrast(row.color, row.behind), `${what} vs ${JSON.stringify(plain)}`).toBeLessThan(contrast(plain.color, plain.behind));
+    if (row.kind === 'quiet') expect(contrastRatio(row.color, row.behind), `${what} vs ${JSON.stringify(plain)}`).toBeLessThan(contrastRatio(plain.color, plain.behind));
   }
 }
 

@@ -17,6 +17,7 @@ import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { startDemoServer } from '../../demo-server/server.js';
 import { APP_DIR } from '../support/env.js';
 import { launchFirefox } from '../support/ext-firefox.js';
+import { emitToPanel } from '../support/tour-pages.js';
 import { generateDocument } from '../../codecs/bench/generate.js';
 import { LANE_MIN_BYTES } from '../../codecs/compare/lanes.js';
 
@@ -36,13 +37,7 @@ try {
     const delay = 150 + ((trial * 53) % 300);
     const page = await firefox.newPage();
     await page.goto(new URL('panel.html', server.httpUrl).href);
-    await page.waitForFunction(() => 'wirescopeTestHost' in window);
-    await page.evaluate((h: string) => {
-      const host = (window as unknown as { wirescopeTestHost: { emit(m: unknown): void } }).wirescopeTestHost;
-      host.emit({ type: 'connection-opened', connectionId: 'p1', url: 'wss://example.test/live', protocol: '', extensions: '', time: Date.now() });
-      const data = Uint8Array.from(h.match(/../g)!.map((b) => parseInt(b, 16)));
-      host.emit({ type: 'frames', frames: [{ connectionId: 'p1', direction: 'received', time: Date.now(), opcode: 'binary', data }] });
-    }, hex);
+    await emitToPanel(page, [{ hex }]);
     await page.waitForSelector('[data-testid=frame-row]', { timeout: 20_000 });
     await page.$eval('[data-testid=frame-row]', (el) => el.dispatchEvent(new MouseEvent('mousedown', { bubbles: true })));
     await page.click('[data-testid=tab-compare]');

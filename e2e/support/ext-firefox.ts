@@ -98,3 +98,16 @@ export function webExtLint(dir: string): Promise<{ report: LintReport; ms: numbe
     });
   });
 }
+
+/**
+ * Opens the panel tab for `page` through the test build's hook (OPEN_PANEL_TAB) and reloads
+ * it with `&theme=`: the hook opens it without a theme, and BiDi may not navigate to
+ * moz-extension:, so the panel page navigates itself.
+ */
+export async function openThemedPanel(browser: Browser, page: Page, theme: 'light' | 'dark'): Promise<Page> {
+  const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
+  if (opened.wirescopeTest !== 'panel-tab-opened') throw new Error(`e2e: the panel tab did not open: ${JSON.stringify(opened)}`);
+  const url = `${opened.url}&theme=${theme}`;
+  await (await findPageByLocation(browser, opened.url)).evaluate((u) => location.replace(u), url).catch(() => undefined);
+  return findPageByLocation(browser, url);
+}

@@ -76,13 +76,20 @@ export function panelFrames(): { hex: string }[] {
   ];
 }
 
+/** What emitToPanel needs of a page: Playwright's and Puppeteer's (Firefox over BiDi) both have it. */
+export interface ScriptablePage {
+  waitForFunction(fn: () => boolean): Promise<unknown>;
+  evaluate(fn: (hexes: string[]) => void, hexes: string[]): Promise<unknown>;
+}
+
 /** Feeds frames to panel.html through its test transport. */
-export async function emitToPanel(page: Page, frames: readonly { hex: string }[]): Promise<void> {
+
+export async function emitToPanel(page: ScriptablePage, frames: readonly { hex: string }[]): Promise<void> {
   await page.waitForFunction(() => 'wirescopeTestHost' in window);
   await page.evaluate((hexes) => {
     const host = (window as unknown as { wirescopeTestHost: { emit(m: unknown): void } }).wirescopeTestHost;
     host.emit({ type: 'connection-opened', connectionId: 'p1', url: 'wss://example.test/live', protocol: '', extensions: '', time: Date.now() });
-    const bytes = (h: string) => Uint8Array.from(h.match(/../g)!.map((b) => parseInt(b, 16)));
-    host.emit({ type: 'frames', frames: hexes.map((h, i) => ({ connectionId: 'p1', direction: i % 2 ? 'sent' : 'received', time: Date.now(), opcode: 'binary', data: bytes(h) })) });
+    // No named function in here: run from tsx, esbuild would wrap it in a `__name` helper the page lacks (Playwright supplies one, Puppeteer does not).
+    host.emit({ type: 'frames', frames: hexes.map((h, i) => ({ connectionId: 'p1', direction: i % 2 ? 'sent' : 'received', time: Date.now(), opcode: 'binary', data: Uint8Array.from(h.match(/../g)!.map((b) => parseInt(b, 16))) })) });
   }, frames.map((f) => f.hex));
 }
