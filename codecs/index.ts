@@ -254,4 +254,4 @@ export { compressionHeader, inflateFrame, endsWithSyncFlush, MAX_DECOMPRESSED_BY
 export { compressionSummary, type CompressionInfo, type CompressionKind } from './nested/compression.js';
 export { ConnectionInflater, type StreamFrame } from './nested/inflate-stream.js';
 export { nestedValue, MAX_NESTED_DEPTH, MIN_NESTED_BYTES, NESTED_BUDGET_BYTES, type NestedValue, type NestedFormat, type NestedVia } from './nested/nested-value.js';
-export { type OffsetMap } from './nested/offset-map.js';
+export type { OffsetMap } from './nested/offset-map.js';

@@ -35,7 +35,7 @@ describe('demo traffic', () => {
     expect([...kinds].sort()).toEqual(['attachment', 'cbor', 'crdt-model', 'crdt-patch', 'json', 'malformed', 'msgpack', 'protobuf', 'socketio']);
     for (const message of messages) expect(message.opcode).toBe(message.kind === 'json' || message.kind === 'socketio' ? 'text' : 'binary');
     // A binary event's attachment follows it directly.
-    messages.forEach((m, i) => m.kind === 'attachment' && expect(messages[i - 1].label).toMatch(/upload/));
+    messages.forEach((m, i) => { m.kind === 'attachment' && expect(messages[i - 1].label).toMatch(/upload/); });
   });
 
   it('patches replay onto the first snapshot into the later merged snapshot', () => {

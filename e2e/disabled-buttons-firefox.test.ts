@@ -67,7 +67,7 @@ function readButtons(panel: Page, disableRun: boolean): Promise<ButtonLook[]> {
       return 'rgb(255, 255, 255)';
     };
     const buttons = [...document.querySelectorAll<HTMLButtonElement>('button.ws-button')];
-    if (disableRun) buttons.filter((b) => /Run comparison/.test(b.textContent ?? '')).forEach((b) => (b.disabled = true));
+    if (disableRun) buttons.filter((b) => /Run comparison/.test(b.textContent ?? '')).forEach((b) => { b.disabled = true; });
     return buttons.map((b) => {
       const s = getComputedStyle(b);
       return {

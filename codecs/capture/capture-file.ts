@@ -85,7 +85,10 @@ export function parseCapture(input: Uint8Array | string): ParsedCapture {
   if (Array.isArray(root.frames)) {
     root.frames.forEach((f, i) => {
       const frame = readFrame(f);
-      if (typeof frame === 'string') return void errors.push({ path: `frames[${i}]`, message: frame });
+      if (typeof frame === 'string') {
+errors.push({ path: `frames[${i}]`, message: frame });
+return;
+}
       // Kept: the bytes are intact; only the connection's details are missing.
       if (!known.has(frame.connectionId)) errors.push({ path: `frames[${i}]`, message: `frame of unknown connection ${JSON.stringify(frame.connectionId)}` });
       frames.push(frame);

@@ -91,31 +91,37 @@ export function parseHar(text: string): ParsedHar {
 function readMessages(messages: unknown[], connectionId: string, entryIndex: number, errors: HarError[]): WireFrame[] {
   const frames: WireFrame[] = [];
   const skipped = new Map<string, number>();
-  messages.forEach((m, messageIndex) => {
-    const fail = (message: string) => errors.push({ entryIndex, messageIndex, message: `message ${messageIndex}: ${message}` });
-    if (!isObject(m)) return fail('not an object');
+  for (const [messageIndex, m] of messages.entries()) {
+    const fail = (message: string): void => {
+      errors.push({ entryIndex, messageIndex, message: `message ${messageIndex}: ${message}` });
+    };
+    if (!isObject(m)) { fail('not an object'); continue; }
     // Chrome records failures as { type: 'error', opcode: -1, data: <reason> }: not a frame.
-    if (m.type === 'error') return void skipped.set('error events', (skipped.get('error events') ?? 0) + 1);
-    if (m.type !== 'send' && m.type !== 'receive') return fail(`unknown type ${JSON.stringify(m.type)} (expected "send" or "receive")`);
-    if (typeof m.time !== 'number' || !Number.isFinite(m.time)) return fail('time is not a number');
-    if (typeof m.data !== 'string') return fail('data is not a string');
+    if (m.type === 'error') {
+skipped.set('error events', (skipped.get('error events') ?? 0) + 1);
+continue;
+}
+    if (m.type !== 'send' && m.type !== 'receive') { fail(`unknown type ${JSON.stringify(m.type)} (expected "send" or "receive")`); continue; }
+    if (typeof m.time !== 'number' || !Number.isFinite(m.time)) { fail('time is not a number'); continue; }
+    if (typeof m.data !== 'string') { fail('data is not a string'); continue; }
     // Some tools also record control frames (8 close, 9 ping, 10 pong); frames here are data frames only.
     if (m.opcode !== TEXT_OPCODE && m.opcode !== BINARY_OPCODE) {
       const key = `opcode ${String(m.opcode)} messages`;
-      return void skipped.set(key, (skipped.get(key) ?? 0) + 1);
+      skipped.set(key, (skipped.get(key) ?? 0) + 1);
+      continue;
     }
     let data: Uint8Array;
     if (m.opcode === TEXT_OPCODE) data = new TextEncoder().encode(m.data);
     else {
       const decoded = decodeBase64(m.data);
-      if (!decoded.ok) return fail(`binary data is not valid base64: ${decoded.error} at character ${decoded.offset}`);
+      if (!decoded.ok) { fail(`binary data is not valid base64: ${decoded.error} at character ${decoded.offset}`); continue; }
       data = decoded.bytes;
     }
     const direction: Direction = m.type === 'send' ? 'sent' : 'received';
     // `_wirescopeOpcode: 'text'` marks a text frame we had to write as binary (see buildHar).
     const opcode = m.opcode === TEXT_OPCODE || m._wirescopeOpcode === 'text' ? 'text' : 'binary';
     frames.push({ connectionId, direction, time: m.time * 1000, opcode, data });
-  });
+  }
   for (const [what, count] of skipped) {
     errors.push({ entryIndex, message: `skipped ${count} ${what}: wirescope shows text and binary data frames only` });
   }

@@ -49,7 +49,7 @@ export async function compare(
     if (args.output === 'json') return { stdout: formatJson([], { frame: { format: null, bytes: 0, verdict: 'empty' } }) + '\n', stderr: '', code: 0 };
     return { stdout: `empty, 0 bytes — ${EMPTY_INPUT}\n`, stderr: '', code: 0 };
   }
-  let frame;
+  let frame: ReturnType<typeof frameValue>;
   try {
     frame = frameValue(input.bytes, { format: args.format as 'auto' | FrameFormat, isText: args.text });
   } catch (e) {

@@ -35,7 +35,7 @@ export type Loss =
   | 'values'
   | 'structure';
 
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const hasOwn = (o: object, k: string): boolean => Object.hasOwn(o, k);
 
 function sameBytes(a: Uint8Array, b: unknown): boolean {
   if (!(b instanceof Uint8Array) || a.length !== b.length) return false;
@@ -75,8 +75,8 @@ export function lostInRoundTrip(input: unknown, output: unknown): Loss[] {
     const b = outs.pop();
     switch (typeof a) {
       case 'number':
-        if (a !== a) {
-          if (!(typeof b === 'number' && b !== b)) lost.add('NaN');
+        if (Number.isNaN(a)) {
+          if (!(typeof b === 'number' && Number.isNaN(b))) lost.add('NaN');
         } else if (a === Infinity || a === -Infinity) {
           if (b !== a) lost.add('Infinity');
         } else if (a === 0 && 1 / a < 0) {

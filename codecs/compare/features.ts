@@ -82,7 +82,7 @@ export function scanValue(value: unknown): ValueFeatures {
       case 'boolean':
         continue;
       case 'number':
-        if (v !== v) f.nans++;
+        if (Number.isNaN(v)) f.nans++;
         else if (v === Infinity || v === -Infinity) f.infinities++;
         else if (v === 0 && 1 / v < 0) f.negativeZeros++;
         continue;

@@ -78,7 +78,6 @@ export function keyOverhead(index: SpanIndex, options: KeyOverheadOptions = {}):
   let maps = 0;
   let entries = 0;
   let keyBytes = 0;
-  let valueBytes: number;
   let mapOverheadBytes = 0;
   // Parents are recorded before their children, so one forward pass sees a key before
   // anything inside it.
@@ -117,7 +116,7 @@ export function keyOverhead(index: SpanIndex, options: KeyOverheadOptions = {}):
   // Values nest: a nested map's keys and framing sit inside its parent's value bytes.
   // Value bytes are what the outermost maps hold besides all keys and all map framing, so
   // keyBytes + valueBytes + mapOverheadBytes is what the maps span.
-  valueBytes = Math.max(0, outermostMapBytes(index, inKey) - keyBytes - mapOverheadBytes);
+  const valueBytes = Math.max(0, outermostMapBytes(index, inKey) - keyBytes - mapOverheadBytes);
   const topKeys = [...uses.entries()]
     .map(([key, u]) => ({ key, count: u.count, bytes: u.bytes }))
     .sort((a, b) => b.bytes - a.bytes || b.count - a.count || (a.key < b.key ? -1 : 1))

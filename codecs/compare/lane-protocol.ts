@@ -51,7 +51,7 @@ export function serveLane(post: (reply: LaneReply) => void, signal?: AbortSignal
   const warmCodecs = new Set<string>();
   /** Warm-ups asked for and not ended: a comparison's request stops them. */
   const warming = new Set<AbortController>();
-  signal?.addEventListener('abort', () => warming.forEach((w) => w.abort()), { once: true });
+  signal?.addEventListener('abort', () => warming.forEach((w) => { w.abort(); }), { once: true });
   const starting = (make: () => LaneRunner): void => {
     chain = chain.then(() => {
       try {

@@ -45,8 +45,8 @@ export function packValue(value: unknown, features: ValueFeatures): PackedValue 
     const kind = kindOf(node);
     if (kind) classes.push({ path, kind });
     if (node instanceof TaggedValue) children.push({ node: node.value, path: [...path, 'value'] });
-    else if (node instanceof EntriesMap) node.entries.forEach(([k, v], i) => children.push({ node: k, path: [...path, 'entries', i, 0] }, { node: v, path: [...path, 'entries', i, 1] }));
-    else if (Array.isArray(node)) node.forEach((v, i) => children.push({ node: v, path: [...path, i] }));
+    else if (node instanceof EntriesMap) node.entries.forEach(([k, v], i) => { children.push({ node: k, path: [...path, 'entries', i, 0] }, { node: v, path: [...path, 'entries', i, 1] }); });
+    else if (Array.isArray(node)) node.forEach((v, i) => { children.push({ node: v, path: [...path, i] }); });
     else if (node instanceof Map) {
       let i = 0;
       for (const [k, v] of node) {

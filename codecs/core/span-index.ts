@@ -318,7 +318,7 @@ function buildMap(items: unknown[]): unknown {
     const obj: Record<string, unknown> = {};
     for (let i = 0; i < items.length; i += 2) {
       const key = items[i] as string;
-      if (Object.prototype.hasOwnProperty.call(obj, key)) return entries(items);
+      if (Object.hasOwn(obj, key)) return entries(items);
       setOwn(obj, key, items[i + 1]);
     }
     return obj;

@@ -1,4 +1,4 @@
-import { Flag } from './kinds.js';
+
 
 /**
  * Struct-of-arrays storage for span-index nodes: a node is an integer id, its fields live

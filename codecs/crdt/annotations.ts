@@ -103,7 +103,7 @@ export function crdtIdOf(index: SpanIndex, id: number): CrdtId | null {
   if (!a || !index.has(id) || id >= a.capacity) return null;
   const sid = a.sid[id];
   const time = a.time[id];
-  if (sid !== sid || time !== time) return null;
+  if (Number.isNaN(sid) || Number.isNaN(time)) return null;
   return { sid, time };
 }
 
@@ -112,7 +112,7 @@ export function crdtSpanOf(index: SpanIndex, id: number): number | null {
   const a = table(index);
   if (!a || !index.has(id) || id >= a.capacity) return null;
   const span = a.span[id];
-  return span === span ? span : null;
+  return Number.isNaN(span) ? null : span;
 }
 
 /** `sid.time`, json-joy's own notation for a timestamp. */

@@ -138,7 +138,7 @@ export function checkVerbosePatch(doc: unknown): ShapeResult {
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i];
       const p = at(opsPath, i);
-      if (!isPlainObject(op) || typeof op.op !== 'string' || !Object.prototype.hasOwnProperty.call(OP_KEYS, op.op)) fail(p, 'not a verbose operation');
+      if (!isPlainObject(op) || typeof op.op !== 'string' || !Object.hasOwn(OP_KEYS, op.op)) fail(p, 'not a verbose operation');
       const name = op.op;
       const [req, opt] = OP_KEYS[name];
       keysExactly(op, req, opt, p, name);

@@ -71,7 +71,7 @@ export const isUint = (v: unknown): v is number => typeof v === 'number' && Numb
 export const isBase64 = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && BASE64.test(v);
 
 export function keysExactly(o: Record<string, unknown>, required: readonly string[], optional: readonly string[], p: PathNode | null, what: string): void {
-  for (const k of required) if (!Object.prototype.hasOwnProperty.call(o, k)) fail(p, `${what} lacks "${k}"`);
+  for (const k of required) if (!Object.hasOwn(o, k)) fail(p, `${what} lacks "${k}"`);
   for (const k of Object.keys(o)) if (!required.includes(k) && !optional.includes(k)) fail(at(p, k), `${what} has an unknown key "${k}"`);
 }
 

@@ -1,6 +1,6 @@
 import { Flag, Kind, isContainerKind } from '../core/kinds.js';
 import { describeCrdt, previewCrdt, crdtDetails } from './describe.js';
-import type { DecodeErrorCode, DecodeWarning } from '../core/errors.js';
+import type { DecodeErrorCode, } from '../core/errors.js';
 import { SpanIndex, type FormatWalker } from '../core/span-index.js';
 import { indexCbor } from '../cbor/index.js';
 import { findInvalidUtf8, utf16LengthIfValidUtf8, utf16LengthOfUtf8 } from '../core/utf8.js';

@@ -7,7 +7,7 @@ import { decodeUtf8, findInvalidUtf8, utf16LengthIfValidUtf8 } from '../core/utf
 import { cborArgument, decodeFloat16, indexCbor } from '../cbor/index.js';
 import { crdtAnnotations, crdtIdOf, crdtSpanOf, SESSION, type CrdtAnnotations } from './annotations.js';
 import { extendIncompleteParents } from './partial-tree.js';
-import { OP_NAMES, PatchOpcode, type PatchOpName } from './patch-opcodes.js';
+import { OP_NAMES, PatchOpcode, } from './patch-opcodes.js';
 
 /**
  * The validating span walker for json-joy's binary JSON CRDT Patch encoding

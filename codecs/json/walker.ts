@@ -489,7 +489,7 @@ function walkJsonFrom(index: SpanIndex, node: number, depth: number, from: numbe
             }
           }
           if (errCode !== null) {
-            errAt = p >= len ? len : p;
+            errAt = Math.min(p , len);
             leafKind = kind;
             leafStart = leafAt;
             break;

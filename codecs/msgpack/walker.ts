@@ -135,7 +135,7 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
       return;
     }
     // A virtual frame that expects exactly one item: the root (always recorded).
-    stack.push(-1, 1, ROOT_FRAME, (depth > 0 ? depth : 0) + 1);
+    stack.push(-1, 1, ROOT_FRAME, (Math.max(depth , 0)) + 1);
     pos = 0;
   } else {
     const k = store.kind[node];

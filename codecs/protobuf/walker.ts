@@ -82,6 +82,7 @@ const stack: number[] = [];
 const STACK_KEPT = 512 * FRAME;
 
 /** Why a field does not parse (walkFields records one, then asks `recover`). */
+// biome-ignore lint/suspicious/noConstEnum: inlined by the bundler into the hot path; never exported
 const enum Bad {
   groupUnended = 1,
   tagTruncated,
@@ -197,7 +198,7 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
   // The top frame (see FRAME), in locals.
   let fNode: number;
   let fLimit: number;
-  let fDepth = depth > DEEP ? DEEP : depth;
+  let fDepth = Math.min(depth , DEEP);
   let fGroup = -1;
   let fPrev = -1;
   let fEntries = 0;
@@ -234,11 +235,11 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
     let wt = 0;
     let length = 0;
     // The loop's body: a field read (continue) or a field that does not parse (break, with `bad`).
-    field: {
+    readField: {
       if (pos >= fLimit) {
         if (fGroup >= 0) {
           bad = Bad.groupUnended;
-          break field;
+          break readField;
         }
         // A message is complete.
         if (fNode >= 0) store.setArg(fNode, fEntries);
@@ -261,7 +262,7 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
         afterTag = readVarint(bytes, pos, fLimit);
         if (afterTag < 0) {
           bad = afterTag === VARINT_TRUNCATED ? Bad.tagTruncated : Bad.tagTooLong;
-          break field;
+          break readField;
         }
         tag = varintValue;
       }
@@ -269,11 +270,11 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
       wt = tag & 7;
       if (field === 0) {
         bad = Bad.fieldZero;
-        break field;
+        break readField;
       }
       if (field > MAX_FIELD_NUMBER) {
         bad = Bad.fieldTooBig;
-        break field;
+        break readField;
       }
       const record = fNode >= 0 && fDepth >= 1;
       pos = afterTag;
@@ -281,7 +282,7 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
       if (wt === WireType.endGroup) {
         if (fGroup !== field) {
           bad = Bad.unmatchedEndGroup;
-          break field;
+          break readField;
         }
         if (fNode >= 0) {
           protobufData(index).groupEnd.set(fNode, tagStart);
@@ -317,7 +318,7 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
             valueEnd = readVarint(bytes, pos, fLimit);
             if (valueEnd < 0) {
               bad = valueEnd === VARINT_TRUNCATED ? Bad.varintTruncated : Bad.varintTooLong;
-              break field;
+              break readField;
             }
             arg = varintValue;
           }
@@ -329,7 +330,7 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
           const size = wt === WireType.i64 ? 8 : 4;
           if (fLimit - pos < size) {
             bad = Bad.fixedTruncated;
-            break field;
+            break readField;
           }
           kind = wt === WireType.i64 ? Kind.pb_i64 : Kind.pb_i32;
           valueEnd = pos + size;
@@ -342,13 +343,13 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
             payload = readVarint(bytes, pos, fLimit);
             if (payload < 0) {
               bad = payload === VARINT_TRUNCATED ? Bad.lengthTruncated : Bad.lengthTooLong;
-              break field;
+              break readField;
             }
             length = varintValue;
           }
           if (length > fLimit - payload) {
             bad = Bad.lengthExceeds;
-            break field;
+            break readField;
           }
           valueEnd = payload + length;
           head = payload - pos;
@@ -416,7 +417,7 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
         }
         default:
           bad = Bad.wireType;
-          break field;
+          break readField;
       }
       if (record) {
         const value = addField(store, tagStart, tag, kind, pos, valueEnd, head, arg, fNode, fPrev, flags);

@@ -228,7 +228,7 @@ function toPlain(v: unknown): unknown {
   if (v && typeof v === 'object') {
     if (typeof (v as { toNumber?: unknown }).toNumber === 'function') return (v as { toNumber(): number }).toNumber();
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) if (Object.prototype.hasOwnProperty.call(v, k)) out[k] = toPlain(x);
+    for (const [k, x] of Object.entries(v)) if (Object.hasOwn(v, k)) out[k] = toPlain(x);
     return out;
   }
   return v;

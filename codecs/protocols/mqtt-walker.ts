@@ -1,7 +1,7 @@
 import { Kind } from '../core/kinds.js';
 import type { DecodeErrorCode } from '../core/errors.js';
 import type { SpanIndex } from '../core/span-index.js';
-import { closeContainer, field, initParts, markIncomplete, openContainer, partsData, payload, protocolWalker, text, type PartsData } from './frame-parts.js';
+import { closeContainer, field, initParts, markIncomplete, openContainer, payload, protocolWalker, text, type PartsData } from './frame-parts.js';
 
 /**
  * MQTT 3.1.1 and 5 over WebSocket (binary frames, subprotocol `mqtt`): one or more control

@@ -83,7 +83,7 @@ function walkFrame(index: SpanIndex): void {
     return;
   }
   const sizeList = openContainer(index, root, 'sizes', Kind.array, 1);
-  sizes.forEach((s, i) => field(index, sizeList, null, 1 + i, 2 + i, s, Kind.uint));
+  sizes.forEach((s, i) => { field(index, sizeList, null, 1 + i, 2 + i, s, Kind.uint); });
   closeContainer(index, sizeList, 1 + sizes.length);
   const values: Record<string, string> = {};
   let p = 1 + sizes.length;

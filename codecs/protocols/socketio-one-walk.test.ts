@@ -1,10 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import fc from 'fast-check';
 import { SpanIndex } from '../core/span-index.js';
 import { findInvalidUtf8 } from '../core/utf8.js';
 import { jsonWalker } from '../json/walker.js';
 import { socketIoPacket, socketIoWalker } from './socketio-walker.js';
-import { twoWalkPacket, twoWalkSocketIoWalker } from './test/socketio-two-walk.js';
 
 // Every call of the UTF-8 validator is counted (and passed through): a walk validates each
 // run of non-ASCII bytes once, so the calls count the walks over a payload.

@@ -34,7 +34,7 @@ export function decodeWithEvidence(frame: OrderedFrame, state: ConnectionReadSta
  */
 export function readInOrder(frame: OrderedFrame, state: ConnectionReadState, depth: number, inflated?: InflatedMessage): { decoded: DecodedFrame; inflated: InflatedMessage | null } {
   const first = state.streams.start(frame);
-  let decoded = decodeWithEvidence(frame, state, first ?? inflated, depth);
+  const decoded = decodeWithEvidence(frame, state, first ?? inflated, depth);
   // Deflate data read by chance as Protobuf (no magic number) is no reading either.
   if (!first && (decoded.verdict !== 'decoded' || decoded.format === 'protobuf')) {
     const options = { depth, preferFormat: state.formats.preferred(frame.connectionId), subprotocol: state.formats.subprotocol(frame.connectionId) };

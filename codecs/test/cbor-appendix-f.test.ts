@@ -234,12 +234,12 @@ describe('malformed and hostile frames', () => {
       expect(index.error).toBeNull();
       const v = index.value(0) as Record<string, unknown>;
       expect(Object.getPrototypeOf(v)).toBe(Object.prototype);
-      expect(Object.prototype.hasOwnProperty.call(v, '__proto__')).toBe(true);
+      expect(Object.hasOwn(v, '__proto__')).toBe(true);
       expect(Object.getOwnPropertyDescriptor(v, '__proto__')!.value).toEqual({ x: 1 });
       expect(Object.keys(v)).toEqual(['__proto__']);
       expect((v as { x?: unknown }).x).toBeUndefined();
       expect(({} as { x?: unknown }).x).toBeUndefined();
-      expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'x')).toBe(false);
+      expect(Object.hasOwn(Object.prototype, 'x')).toBe(false);
     }
   });
 
@@ -252,7 +252,7 @@ describe('malformed and hostile frames', () => {
     expect(Object.keys(v)).toEqual(['constructor']);
     expect(v.constructor).toEqual({ prototype: { polluted: true } });
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
-    expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
+    expect(Object.hasOwn(Object.prototype, 'polluted')).toBe(false);
     expect({}.constructor).toBe(Object);
   });
 

@@ -235,7 +235,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 );
 
 function mutate(input: Uint8Array, mutations: Mutation[]): Uint8Array {
-  let b = Array.from(input);
+  const b = Array.from(input);
   for (const m of mutations) {
     const at = m.at % (b.length + 1);
     if (m.op === 'insert') b.splice(at, 0, ...m.bytes);

@@ -48,7 +48,7 @@ describe('the calling thread as a lane', () => {
 
   it('keeps measuring on the calling thread when the only worker lane fails', async () => {
     const failing: OpenLane = (): Lane => ({
-      // eslint-disable-next-line require-yield
+      // biome-ignore lint/correctness/useYield: a lane that ends without a row
       async *measure() {
         throw new Error('worker gone');
       },

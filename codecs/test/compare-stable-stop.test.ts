@@ -64,7 +64,7 @@ describe('a budget stops a large operation once its figure is stable', () => {
   });
 
   it('calls that keep disagreeing run on until the runs or the budget end', () => {
-    const { fake, op, clock } = scripted([], 0);
+    const { fake, clock } = scripted([], 0);
     const costs = [30, 20, 25, 31, 39, 49];
     const noisy = (): number => ((fake.t += costs[fake.calls] ?? 20), ++fake.calls);
     const { timing } = time(noisy, { runs: 5, warmup: 1, budgetMs: 300, clock });

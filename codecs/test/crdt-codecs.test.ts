@@ -419,7 +419,7 @@ describe('json-joy CRDT codecs: malformed frames', () => {
       const stack: unknown[] = [root];
       while (stack.length) {
         const v = stack.pop();
-        if (Array.isArray(v)) v.forEach((c, i) => (out.push([v, i]), stack.push(c)));
+        if (Array.isArray(v)) v.forEach((c, i) => { out.push([v, i]), stack.push(c); });
         else if (v && typeof v === 'object' && !(v instanceof Uint8Array)) for (const k of Object.keys(v)) out.push([v as Record<string, unknown>, k]), stack.push((v as Record<string, unknown>)[k]);
       }
       return out;

@@ -19,7 +19,7 @@ describe('format detection with json-joy CRDT frames', () => {
       for (const clock of ['logical', 'server'] as const) {
         const { model, patches } = editedModel(seed, { sessions: 2 + (seed % 4), edits: 30, clock });
         frames.push({ expected: 'crdt-model', bytes: model.toBinary(), label: `model ${clock} #${seed}` });
-        patches.forEach((p, i) => frames.push({ expected: 'crdt-patch', bytes: p.toBinary(), label: `patch ${clock} #${seed}.${i}` }));
+        patches.forEach((p, i) => { frames.push({ expected: 'crdt-patch', bytes: p.toBinary(), label: `patch ${clock} #${seed}.${i}` }); });
       }
     }
     for (const p of seedPayloads()) {

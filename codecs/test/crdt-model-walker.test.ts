@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Model, s, Timestamp, ts, ArrNode, BinNode, ObjNode, StrNode, ValNode, VecNode } from 'json-joy/lib/json-crdt/index.js';
+import { Model, s, type Timestamp, ts, ArrNode, BinNode, ObjNode, StrNode, ValNode, VecNode } from 'json-joy/lib/json-crdt/index.js';
 import type { JsonNode } from 'json-joy/lib/json-crdt/index.js';
 import { ext } from 'json-joy/lib/json-crdt-extensions/index.js';
 import { Flag, Kind, isContainerKind, kindName } from '../core/kinds.js';
@@ -305,7 +305,7 @@ function randomLogicalModel(r: Rng): Model<any> {
     });
     for (const [from, patch] of patches) {
       base.applyPatch(patch);
-      forks.forEach((fork, i) => i !== from && fork.applyPatch(patch));
+      forks.forEach((fork, i) => { i !== from && fork.applyPatch(patch); });
     }
   }
   return r.chance(0.5) ? base : r.pick(forks);

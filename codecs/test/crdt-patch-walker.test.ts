@@ -213,7 +213,7 @@ describe('crdt patch walker: json-joy API patches', () => {
     const model = Model.create(undefined, 0x12345678);
     const patches = scriptedPatches(model);
     expect(patches.length).toBeGreaterThan(10);
-    patches.forEach((p, i) => verifyPatch(p, `logical #${i}`));
+    patches.forEach((p, i) => { verifyPatch(p, `logical #${i}`); });
     // A del with several ranges really occurs.
     const last = Patch.fromBinary(patches[patches.length - 1]);
     expect(last.ops.some((op) => op.name() === 'del' && (op as unknown as { what: unknown[] }).what.length > 1)).toBe(true);
@@ -415,7 +415,7 @@ function randomPatches(): { label: string; bytes: Uint8Array }[] {
   for (let seed = 1; seed <= 16; seed++) {
     const clock = seed % 4 === 0 ? 'server' : 'logical';
     const { patches } = editedModel(seed, { clock, sessions: 2 + (seed % 4), edits: 30 });
-    patches.forEach((p, i) => out.push({ label: `seed ${seed} ${clock} #${i}`, bytes: plain(p.toBinary()) }));
+    patches.forEach((p, i) => { out.push({ label: `seed ${seed} ${clock} #${i}`, bytes: plain(p.toBinary()) }); });
   }
   return out;
 }

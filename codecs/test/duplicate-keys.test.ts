@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
-import { SpanIndex } from '../core/span-index.js';
+import type { SpanIndex } from '../core/span-index.js';
 import { Flag } from '../core/kinds.js';
 import { keyHash } from '../core/duplicates.js';
 import { indexCbor } from '../cbor/index.js';

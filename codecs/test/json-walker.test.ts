@@ -154,7 +154,9 @@ describe('json walker: values', () => {
       -9007199254740993n,
       123456789012345678901234567890n,
       1e30,
+      // biome-ignore lint/correctness/noPrecisionLoss: the value is past 2^53 on purpose: the walker must keep the text
       12345678901234567890,
+      // biome-ignore lint/correctness/noPrecisionLoss: the value is past 2^53 on purpose: the walker must keep the text
       12345678901234567890,
       -0,
       -0,
@@ -173,12 +175,13 @@ describe('json walker: values', () => {
   it('__proto__ keys become own properties and Object.prototype stays untouched', () => {
     const index = ix('{"__proto__": {"x": 1}, "a": {"__proto__": null}}');
     const v = index.value(0) as Record<string, unknown>;
-    expect(Object.prototype.hasOwnProperty.call(v, '__proto__')).toBe(true);
+    expect(Object.hasOwn(v, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(v)).toBe(Object.prototype);
-    expect(v['__proto__']).toEqual({ x: 1 });
+    // biome-ignore lint/suspicious/noProto: the decoded object must hold a plain own key named __proto__
+    expect(v.__proto__).toEqual({ x: 1 });
     expect((v as { x?: unknown }).x).toBeUndefined();
     expect(({} as { x?: unknown }).x).toBeUndefined();
-    expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'x')).toBe(false);
+    expect(Object.hasOwn(Object.prototype, 'x')).toBe(false);
     expect(v).toEqual(JSON.parse('{"__proto__": {"x": 1}, "a": {"__proto__": null}}'));
   });
 
@@ -447,6 +450,7 @@ describe('json walker: errors', () => {
   it('every proper prefix of a document is truncated (or empty), never ok, never throws', () => {
     const docs = [
       '{"a": [1, -2.5e+3, true, false, null, "x\\u00e9\\n\\"", {}], "b": {"c": "é😀中"}, "": []}',
+      // biome-ignore lint/correctness/noPrecisionLoss: the value is past 2^53 on purpose: the walker must keep the text
       JSON.stringify({ k: [1, 2, { z: null, w: 'tab\there' }], n: -0.5e-7, big: 12345678901234567890 }, null, 2),
       '"a string with \\ud83d\\ude00 and 😀 inside"',
       '[[[[[]]]], [[]], 0]',

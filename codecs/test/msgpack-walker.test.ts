@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { pack } from 'msgpackr';
 import { encode } from '@msgpack/msgpack';
 import { SpanIndex } from '../core/span-index.js';
-import { Flag, Kind, kindName } from '../core/kinds.js';
+import { Flag, kindName } from '../core/kinds.js';
 import { EntriesMap, ExtValue } from '../core/values.js';
 import { indexMsgpack, msgpackWalker, msgpackLeafValue } from '../msgpack/index.js';
 

@@ -222,7 +222,7 @@ describe('nested values: Protobuf', () => {
         const id = slotNode(d.index!, 'p');
         const nested = nestedValue(d.index!, id);
         // CBOR / MessagePack readings of the same bytes come first when they are plausible; Protobuf otherwise.
-        if (!nested || nested.format !== 'protobuf') return;
+        if (nested?.format !== 'protobuf') return;
         expect(spanProblems(d.index!, id, nested)).toEqual([]);
         expect(nested.label).toBe(asBase64 ? 'decoded as protobuf (from base64)' : 'decoded as protobuf');
       }),

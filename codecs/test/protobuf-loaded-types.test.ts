@@ -5,7 +5,6 @@
  * the same values, and writes the same bytes from the same message.
  */
 import { describe, expect, it } from 'vitest';
-import protobuf from 'protobufjs';
 import { loadSchema } from '../protobuf/schema/load.js';
 import { loadedSchemaCodec } from '../compare/schema/schema-codecs.js';
 

@@ -103,14 +103,13 @@ describe('deflate-size equals what fflate writes', () => {
 });
 
 /** fflate 0.8.3's hTree and ln, verbatim (index.mjs), the reference for deflate-size.ts's codeLengths. */
-/* eslint-disable */
 function fflateHTree(d: ArrayLike<number>, mb: number): { t: Uint8Array; l: number } {
   const t: any[] = [];
   for (let i = 0; i < d.length; ++i) if (d[i]) t.push({ s: i, f: d[i] });
   const s = t.length;
   const t2 = t.slice();
   if (!s) return { t: new Uint8Array(0), l: 0 };
-  if (s == 1) {
+  if (s === 1) {
     const v = new Uint8Array(t[0].s + 1);
     v[t[0].s] = 1;
     return { t: v, l: 1 };
@@ -119,15 +118,15 @@ function fflateHTree(d: ArrayLike<number>, mb: number): { t: Uint8Array; l: numb
   t.push({ s: -1, f: 25001 });
   let l = t[0], r = t[1], i0 = 0, i1 = 1, i2 = 2;
   t[0] = { s: -1, f: l.f + r.f, l, r };
-  while (i1 != s - 1) {
+  while (i1 !== s - 1) {
     l = t[t[i0].f < t[i2].f ? i0++ : i2++];
-    r = t[i0 != i1 && t[i0].f < t[i2].f ? i0++ : i2++];
+    r = t[i0 !== i1 && t[i0].f < t[i2].f ? i0++ : i2++];
     t[i1++] = { s: -1, f: l.f + r.f, l, r };
   }
   let maxSym = t2[0].s;
   for (let i = 1; i < s; ++i) if (t2[i].s > maxSym) maxSym = t2[i].s;
   const tr = new Uint16Array(maxSym + 1);
-  const ln = (n: any, d: number): number => (n.s == -1 ? Math.max(ln(n.l, d + 1), ln(n.r, d + 1)) : (tr[n.s] = d));
+  const ln = (n: any, d: number): number => (n.s === -1 ? Math.max(ln(n.l, d + 1), ln(n.r, d + 1)) : (tr[n.s] = d));
   let mbt = ln(t[i1 - 1], 0);
   if (mbt > mb) {
     let i = 0, dt = 0;
@@ -148,7 +147,7 @@ function fflateHTree(d: ArrayLike<number>, mb: number): { t: Uint8Array; l: numb
     }
     for (; i >= 0 && dt; --i) {
       const i2_3 = t2[i].s;
-      if (tr[i2_3] == mb) {
+      if (tr[i2_3] === mb) {
         --tr[i2_3];
         ++dt;
       }

@@ -96,14 +96,14 @@ describe('SpanStore', () => {
   it('allocateFloat64 hands out zeroed arrays that stores do not write into', () => {
     const arrays = Array.from({ length: 50 }, (_, i) => allocateFloat64(10 + i));
     const stores = Array.from({ length: 50 }, (_, i) => new SpanStore(4 + i));
-    stores.forEach((s, i) => fill(s, i, 4 + i));
+    stores.forEach((s, i) => { fill(s, i, 4 + i); });
     arrays.forEach((a, i) => {
       expect(a.length).toBe(10 + i);
       expect(a.every((x) => x === 0)).toBe(true);
       a.fill(i + 0.5);
     });
     expect(stores.flatMap((s, i) => problems(s, i, 4 + i))).toEqual([]);
-    arrays.forEach((a, i) => expect(a.every((x) => x === i + 0.5)).toBe(true));
+    arrays.forEach((a, i) => { expect(a.every((x) => x === i + 0.5)).toBe(true); });
   });
 });
 

@@ -73,7 +73,7 @@ export function harFixture(): { text: string; expected: FramesByUrl; frameCount:
   return { text, expected: readHar(text), frameCount: chat.length + feed.length };
 }
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 function group(list: { url: string; frame: PlainFrame }[]): FramesByUrl {
   const out: FramesByUrl = new Map();

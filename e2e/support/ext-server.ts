@@ -67,7 +67,7 @@ export async function startCaptureServer(steps: readonly Step[]): Promise<Captur
     ws.on('message', (data: Buffer, isBinary: boolean) => {
       const s = mine[i];
       received[name]++;
-      if (!s || s.direction !== 'sent') {
+      if (s?.direction !== 'sent') {
         problems.push(`socket ${name}: unexpected frame ${hex(data)}`);
         return;
       }

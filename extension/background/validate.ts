@@ -2,7 +2,7 @@
  * Shape checks for what reaches the background. A relay runs in a page's process, so a
  * compromised renderer could post anything on its port; nothing is trusted by type alone.
  */
-import { FRAME_ROW_BYTES, MAX_LOST_FRAME_ROWS, PANEL_PORT_PREFIX, type BatchEvent, type LostFrameRow, type PanelCursor, type PanelRequest, type RelayBatch, type RelayConfig, type WireBytes, type WireCapture, type WireFrameBytes } from '../shared/messages.js';
+import { FRAME_ROW_BYTES, MAX_LOST_FRAME_ROWS, PANEL_PORT_PREFIX, type BatchEvent, type PanelCursor, type PanelRequest, type RelayBatch, type RelayConfig, type WireBytes, type WireCapture, type WireFrameBytes } from '../shared/messages.js';
 import { isLostFrameRow } from '../shared/lost-rows.js';
 import { wireByteLength } from '../shared/frame-table.js';
 

@@ -32,8 +32,8 @@ function fakeApi(options: { attachError?: string; commandErrors?: Record<string,
     api,
     commands,
     state,
-    fire: (source: Debuggee, method: string, params: object) => eventListeners.forEach((f) => f(source, method, params)),
-    detachNow: (reason: string) => detachListeners.forEach((f) => f({ tabId: 7 }, reason)),
+    fire: (source: Debuggee, method: string, params: object) => eventListeners.forEach((f) => { f(source, method, params); }),
+    detachNow: (reason: string) => detachListeners.forEach((f) => { f({ tabId: 7 }, reason); }),
     listening: () => eventListeners.size,
   };
 }

@@ -15,7 +15,6 @@ export const construct = Reflect.construct;
 export const defineProperty = Reflect.defineProperty;
 export const getOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
 const getPrototypeOf = Reflect.getPrototypeOf;
-// eslint-disable-next-line @typescript-eslint/unbound-method
 const bindCall = Function.prototype.bind.bind(Function.prototype.call) as (fn: Function) => (self: unknown, ...args: unknown[]) => unknown;
 /** `fn` as a plain function taking its `this` first. */
 export const uncurry = <R = unknown>(fn: Function): ((self: unknown, ...args: unknown[]) => R) =>

@@ -39,7 +39,7 @@ describe('panel frames to the worker', () => {
     expect(frames.map((f) => f.data.byteLength)).toEqual(sizes);
     expect(frames.map((f) => f.time)).toEqual(sizes.map((_, i) => i));
     expect(frames.every((f) => f.direction === 'received' && f.opcode === 'binary' && f.connectionId === 'doc:1')).toBe(true);
-    frames.forEach((f, i) => expect([...f.data]).toEqual(Array.from({ length: sizes[i]! }, (_, k) => (i + k) & 0xff)));
+    frames.forEach((f, i) => { expect([...f.data]).toEqual(Array.from({ length: sizes[i]! }, (_, k) => (i + k) & 0xff)); });
     const { posts, client } = recordingWorker();
     client.ingestPacked({ ...packed!, frameIds: Float64Array.from(sizes, (_, i) => i + 1) });
     expect(posts).toHaveLength(1);

@@ -5,7 +5,7 @@
  * Blob that cannot be read costs its frames, counted, and nothing else.
  */
 import { describe, expect, it } from 'vitest';
-import type { HostMessage, WireFrame } from '../../inspector-app/src/protocol/messages.js';
+import type { HostMessage, } from '../../inspector-app/src/protocol/messages.js';
 import type { PanelBatch, PanelItem } from '../shared/messages.js';
 import { plainFrame, wireCapture, type PlainEvent } from '../shared/test/plain-capture.js';
 import { PortTransport, type PortLike, type Timers } from './port-transport.js';
@@ -18,7 +18,7 @@ function fakePort() {
     disconnect() {},
     onMessage: { addListener: (l) => void listeners.push(l) },
     onDisconnect: { addListener() {} },
-    receive: (m) => listeners.forEach((l) => l(m)),
+    receive: (m) => listeners.forEach((l) => { l(m); }),
   };
   return port;
 }

@@ -26,7 +26,6 @@ interface ExtensionGlobals {
 function extensionApi(): Browser | null {
   const g = globalThis as unknown as ExtensionGlobals;
   if (!g.browser?.runtime?.id && !g.chrome?.runtime?.id) return null;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require('webextension-polyfill') as Browser;
 }
 

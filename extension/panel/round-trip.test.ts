@@ -6,7 +6,7 @@
  * direction, opcode and connection, across many small batches and a frame over the limit.
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import type { HostMessage, WireFrame } from '../../inspector-app/src/protocol/messages.js';
+import type { HostMessage, } from '../../inspector-app/src/protocol/messages.js';
 import { TabBuffers } from '../background/tab-buffers.js';
 import { isRelayBatch, relayConfigFor } from '../background/validate.js';
 import { setup, type Harness } from '../hook/test/harness.js';
@@ -36,7 +36,7 @@ function port(as: 'base64' | 'bytes' | 'blob', deliver: (m: RelayBatch) => void)
     postMessage(m) {
       // Blobs: the relay probes (as in Chrome) and the background's answer comes at once.
       const answer = as === 'blob' ? relayConfigFor(m) : null;
-      if (answer) listeners.forEach((l) => l(answer));
+      if (answer) listeners.forEach((l) => { l(answer); });
       else deliver((as === 'base64' ? JSON.parse(JSON.stringify(m)) : m) as RelayBatch);
     },
     onMessage: { addListener: (l) => void listeners.push(l) },

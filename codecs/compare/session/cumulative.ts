@@ -100,7 +100,7 @@ export async function cumulativeBytes(messages: readonly SessionMessage[], codec
       }
     });
     while (next < at.length && at[next] === i + 1) {
-      charted.forEach((_, k) => series[k].push(running[k]));
+      charted.forEach((_, k) => { series[k].push(running[k]); });
       next++;
     }
   }

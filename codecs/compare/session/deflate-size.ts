@@ -101,7 +101,7 @@ export function codeLengths(d: ArrayLike<number>, n: number, mb: number, ts: Tre
     ts.length = 0;
     return 0;
   }
-  if (s == 1) {
+  if (s === 1) {
     ts.lengths.fill(0, 0, maxSym + 1);
     ts.lengths[maxSym] = 1;
     ts.length = maxSym + 1;
@@ -124,9 +124,9 @@ export function codeLengths(d: ArrayLike<number>, n: number, mb: number, ts: Tre
   left[next] = order[0];
   right[next] = order[1];
   order[0] = next++;
-  while (i1 != s - 1) {
+  while (i1 !== s - 1) {
     const l = order[freq[order[i0]] < freq[order[i2]] ? i0++ : i2++];
-    const r = order[i0 != i1 && freq[order[i0]] < freq[order[i2]] ? i0++ : i2++];
+    const r = order[i0 !== i1 && freq[order[i0]] < freq[order[i2]] ? i0++ : i2++];
     freq[next] = freq[l] + freq[r];
     left[next] = l;
     right[next] = r;
@@ -228,7 +228,7 @@ function limitLengths(d: ArrayLike<number>, n: number, tr: Uint8Array, mbt: numb
   }
   for (; i >= 0 && dt; --i) {
     const i2_3 = t2[i].s;
-    if (tr[i2_3] == mb) {
+    if (tr[i2_3] === mb) {
       --tr[i2_3];
       ++dt;
     }
@@ -253,7 +253,7 @@ function runLengths(c: Uint8Array, len: number, out: Uint16Array): { count: numb
   let cln = c[0];
   let cls = 1;
   for (let i = 1; i <= s; ++i) {
-    if (i != s && c[i] == cln) ++cls;
+    if (i !== s && c[i] === cln) ++cls;
     else {
       if (!cln && cls > 2) {
         for (; cls > 138; cls -= 138) out[cli++] = 32754;
@@ -314,7 +314,7 @@ function blockEnd(scratch: Scratch, eb: number, bs: number, bl: number, p: numbe
   // A stored block: BTYPE, then up to the byte boundary, LEN and NLEN, the bytes (fflate's wfblk).
   if (bs >= 0 && flen <= ftlen && flen <= dtlen) return storedEnd(p, bl);
   // Huffman: BTYPE, then the fixed or the dynamic block (its header and trees counted in dtlen).
-  return p + 2 + (dtlen < ftlen ? dtlen : ftlen);
+  return p + 2 + (Math.min(dtlen , ftlen));
 }
 
 const storedEnd = (p: number, bl: number): number => (((p + 2 + 7) >> 3) + 4 + bl) * 8;
@@ -382,14 +382,14 @@ function deflateBits(dat: Uint8Array, s: number, plvl: number, head: Uint16Array
       let ch = c;
       let dif = (imod - pimod) & 32767;
       const back = i - dif;
-      if (rem > 2 && hv == ((dat[back] ^ (dat[back + 1] << bs1) ^ (dat[back + 2] << bs2)) & msk)) {
+      if (rem > 2 && hv === ((dat[back] ^ (dat[back + 1] << bs1) ^ (dat[back + 2] << bs2)) & msk)) {
         const maxn = Math.min(n, rem) - 1;
         const maxd = Math.min(32767, i);
         const ml = Math.min(258, rem);
-        while (dif <= maxd && --ch && imod != pimod) {
-          if (dat[i + l] == dat[i + l - dif]) {
+        while (dif <= maxd && --ch && imod !== pimod) {
+          if (dat[i + l] === dat[i + l - dif]) {
             let nl = 0;
-            for (; nl < ml && dat[i + nl] == dat[i + nl - dif]; ++nl);
+            for (; nl < ml && dat[i + nl] === dat[i + nl - dif]; ++nl);
             if (nl > l) {
               l = nl;
               d = dif;
@@ -571,7 +571,7 @@ export class StreamSizer {
     let deflate: number;
     if (message.length <= FRESH_SHARED_MAX) {
       const { fixedBits, dynamicBits } = this.scratch;
-      const huffman = dynamicBits < fixedBits ? dynamicBits : fixedBits;
+      const huffman = Math.min(dynamicBits , fixedBits);
       const stored = (message.length + 5) << 3;
       deflate = stored <= fixedBits && stored <= dynamicBits ? storedEnd(1, message.length) >> 3 : (3 + huffman + 7) >> 3;
     } else deflate = alone.size(message);

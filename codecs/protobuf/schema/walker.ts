@@ -2,7 +2,7 @@ import type protobuf from 'protobufjs';
 import { Flag, Kind } from '../../core/kinds.js';
 import type { DecodeError, } from '../../core/errors.js';
 import type { FormatWalker, SpanIndex } from '../../core/span-index.js';
-import { lenReadings, type LenReading } from '../readings.js';
+import { lenReadings, } from '../readings.js';
 import { MAX_FIELD_NUMBER, readVarint, scanMessage, VARINT_TRUNCATED, varintValue, WireType } from '../wire.js';
 import { describeMessage, I32_TYPES, I64_TYPES, LEN_TYPES, VARINT_TYPES, type FieldDesc, type MessageDesc } from './descriptor.js';
 import { schemaDescribe, schemaDetails, schemaLeafValue, schemaPreview, schemaValue } from './value.js';

@@ -40,7 +40,7 @@ describe('constructor', () => {
     expect(send.name).toBe('send');
     expect(send.length).toBe(1);
     expect(send.toString()).toBe('function send() { [native code] }');
-    expect(Object.prototype.hasOwnProperty.call(send, 'prototype')).toBe(false);
+    expect(Object.hasOwn(send, 'prototype')).toBe(false);
     expect(() => new (send as unknown as new () => object)()).toThrow(TypeError);
     const ts = Function.prototype.toString;
     expect(ts.call(ts)).toBe('function toString() { [native code] }');

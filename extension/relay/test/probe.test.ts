@@ -35,7 +35,7 @@ function runtime(serialize: (m: unknown) => unknown) {
           const arrived = serialize(m);
           received.push(arrived);
           const answer = relayConfigFor(arrived);
-          if (answer) queueMicrotask(() => listeners.forEach((l) => l(serialize(answer))));
+          if (answer) queueMicrotask(() => listeners.forEach((l) => { l(serialize(answer)); }));
         },
         onMessage: { addListener: (l) => void listeners.push(l) },
         onDisconnect: { addListener() {} },

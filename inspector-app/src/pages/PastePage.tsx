@@ -83,6 +83,7 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
   };
 
   // A link with the frame in its hash opens decoded.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the link is read once, at load
   useEffect(() => {
     const fromHash = bytesFromHash(win.location.hash);
     if (!fromHash) return;
@@ -90,7 +91,7 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
       setText(hexOf(fromHash.bytes));
       show(fromHash.bytes, 'link');
     } else setState({ bytes: null, problem: `The link's frame could not be read: ${fromHash.error}`, source: 'link' });
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  }, []);
 
   const decodeText = (value: string) => {
     const parsed = parsePasted(value);
@@ -122,14 +123,15 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
   };
 
   // Each new input is a fresh single-frame session on the same worker.
-  const transport = useMemo(() => new MemoryTransport(), [generation]); // eslint-disable-line react-hooks/exhaustive-deps
+  const transport = useMemo(() => new MemoryTransport(), [generation]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new transport is the signal that new bytes are to be shown
   useEffect(() => {
     if (!state.bytes) return;
     const bytes = state.bytes.slice();
     // Pasted JSON arrives as raw text: say so, as a text WebSocket frame would.
     const opcode = state.source === 'raw' ? 'text' : 'binary';
     void props.worker.call('clear', {}).then(() => transport.emit({ type: 'frames', frames: [{ connectionId: 'paste', direction: 'received', time: Date.now(), opcode, data: bytes }] }));
-  }, [transport]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [transport]);
 
   return (
     <div className="ws-paste-page" data-theme={theme} data-testid="paste-page" onDragOver={(e) => e.preventDefault()} onDrop={(e) => void onDrop(e)}>

@@ -186,7 +186,7 @@ describe('buildHar', () => {
           const want = sorted.filter((f) => f.connectionId === id);
           const got = back.frames.filter((f) => f.connectionId === id);
           expect(got.map((f) => [f.direction, f.opcode, hex(f.data)])).toEqual(want.map((f) => [f.direction, f.opcode, hex(f.data)]));
-          got.forEach((f, i) => expect(Math.abs(f.time - want[i].time)).toBeLessThan(0.001));
+          got.forEach((f, i) => { expect(Math.abs(f.time - want[i].time)).toBeLessThan(0.001); });
         }
       }),
       { numRuns: 200 },

@@ -64,7 +64,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
   const backlog: HostMessage[] = []; // host messages from before the app listened
   const sockets = new Map<string, WebSocketLike>();
   let outbox: Slot[] = [];
-  let timer: unknown = undefined;
+  let timer: unknown ;
   let timerSet = false;
   let nextId = 1;
   let closed = false;

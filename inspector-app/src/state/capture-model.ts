@@ -568,7 +568,7 @@ export function matchesProtocol(row: FrameSummary, f: Pick<ListFilters, 'protoco
   if (f.protocol !== 'all' && (f.protocol === 'none' ? p !== undefined : p?.name !== f.protocol)) return false;
   if (f.event) {
     const needle = f.event.toLowerCase();
-    if (!p || ![p.event, p.message].some((s) => s !== undefined && s.toLowerCase().includes(needle))) return false;
+    if (!p || ![p.event, p.message].some((s) => s?.toLowerCase().includes(needle))) return false;
   }
   return true;
 }

@@ -20,6 +20,7 @@ export interface AsciiNeedle {
 
 /** null for an empty or non-ASCII needle (those take the decoding way). `needle` is lowercase. */
 export function asciiNeedle(needle: string): AsciiNeedle | null {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: any 7-bit byte, control characters included
   if (!needle || !/^[\x00-\x7f]*$/.test(needle)) return null;
   const lower = Uint8Array.from(needle, (c) => c.charCodeAt(0));
   let anchorAt = 0;

@@ -61,7 +61,7 @@ describe('the Compare job on lanes', () => {
     const { rows } = await compareRows({ open, count: 2, minBytes: 0 }, undefined, (done) => dones.push(done));
     expect(dones).toHaveLength(rows.length);
     expect(dones.at(-1)).toBe(rows.length);
-    dones.forEach((d, i) => expect(d).toBeGreaterThanOrEqual(i + 1));
+    dones.forEach((d, i) => { expect(d).toBeGreaterThanOrEqual(i + 1); });
     expect(dones.some((d, i) => d > i + 1)).toBe(true);
   });
 

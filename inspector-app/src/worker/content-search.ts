@@ -82,7 +82,7 @@ export function compileQuery(text: string, path: string): ContentQuery | null | 
   const probe = stringOnly ? rawProbe(textLower) : '';
   return {
     textLower,
-    parts: parsed && parsed.ok ? parsed.parts : null,
+    parts: parsed?.ok ? parsed.parts : null,
     stringOnly,
     probe,
     probeBytes: asciiNeedle(probe),

@@ -1,4 +1,4 @@
-import { decodeFrame, SpanIndex, walkers, type CompressionInfo, type FrameFormat, type FrameVerdict, type DecodeError } from '../../../codecs/index.js';
+import { type decodeFrame, SpanIndex, walkers, type CompressionInfo, type FrameFormat, type FrameVerdict, type DecodeError } from '../../../codecs/index.js';
 import type { FormatChoice, IngestFrame } from './api.js';
 import { ConnectionFormats } from '../../../codecs/reading/connection-formats.js';
 import { ProtobufSchemas, readAsIndex } from './protobuf-schemas.js';

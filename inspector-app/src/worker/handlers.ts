@@ -236,7 +236,7 @@ export class WorkerHandlers {
         return { text: mode === 'raw-hex' ? hexLines(cut) : textDecoder.decode(cut), truncated: cut.length < frame.data.length };
       }
       const index = this.index(frameId, format);
-      if (!index || !index.has(nodeId)) return { text: '', truncated: false };
+      if (!index?.has(nodeId)) return { text: '', truncated: false };
       if (mode === 'edn' || mode === 'edn-pretty') {
         const text = diagnostic(index, nodeId, { maxLength: MAX_TEXT_CHARS });
         return { text: mode === 'edn-pretty' ? prettyEdn(text) : text, truncated: text.length >= MAX_TEXT_CHARS };

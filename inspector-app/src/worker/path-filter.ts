@@ -64,7 +64,7 @@ function child(value: unknown, part: PathPart): unknown[] {
     return child(value, { type: 'key', key: String(part.index) });
   }
   if (value instanceof Map) return value.has(part.key) ? [value.get(part.key)] : [];
-  if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.prototype.hasOwnProperty.call(value, part.key)) {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, part.key)) {
     return [(value as Record<string, unknown>)[part.key]];
   }
   return [];

@@ -77,11 +77,11 @@ export class ProtobufSchemas {
     // type again would only cost time.
     const last = this.lastAuto.get(frame.connectionId);
     const again = last ? fitOf(schema, last, frame.data) : null;
-    if (again && again.whole && again.knownFields > 0 && again.unknownFields + again.wireMismatches + again.missingRequired === 0) {
+    if (again?.whole && again.knownFields > 0 && again.unknownFields + again.wireMismatches + again.missingRequired === 0) {
       return { index: again.index, type: again.type, note: `read as ${again.type}, the type of this connection's previous frame, which fits it perfectly (${describeFit(again)})`, chosenBy: `the loaded schema (${again.type} fits)` };
     }
     const best = rankTypes(schema, frame.data)[0];
-    if (!best || !best.whole || best.knownFields === 0 || best.unknownFields + best.wireMismatches > best.knownFields) return null;
+    if (!best?.whole || best.knownFields === 0 || best.unknownFields + best.wireMismatches > best.knownFields) return null;
     this.lastAuto.set(frame.connectionId, best.type);
     return { index: best.index, type: best.type, note: `read as ${best.type}, the best fit of ${schema.messageTypes.length} types (${describeFit(best)})`, chosenBy: `the loaded schema (${best.type} fits best)` };
   }

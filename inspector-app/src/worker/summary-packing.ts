@@ -42,7 +42,10 @@ export function packSummaries(batch: Summaries): Summaries {
   const others: FrameSummary[] = [];
   let k = 0;
   batch.summaries.forEach((s, place) => {
-    if (!s.waiting) return void others.push(s);
+    if (!s.waiting) {
+others.push(s);
+return;
+}
     at[k] = place;
     frameIds[k] = s.frameId;
     times[k] = s.time;

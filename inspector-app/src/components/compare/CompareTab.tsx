@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactElement } from 'react';
-import type { CompareRowView, FormatChoice } from '../../worker/api.js';
+import type { FormatChoice } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { CompareCharts } from './CompareCharts.js';
 import { CompareTable } from './CompareTable.js';

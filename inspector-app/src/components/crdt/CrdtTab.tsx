@@ -65,6 +65,7 @@ function ClockTable({ clock }: { clock: CrdtSummary['clock'] }): ReactElement {
         </thead>
         <tbody>
           {clock.map((c, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a clock table is drawn once per frame; a session id may repeat
             <tr key={`${c.sid}:${i}`} data-testid="crdt-clock-row">
               <td className="ws-mono">{c.sid}</td>
               <td className="ws-num ws-mono">{c.time}</td>
@@ -147,6 +148,7 @@ export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 
         {s.notes.length > 0 ? (
           <ul className="ws-warn" aria-label="Notes" style={{ margin: 0, paddingLeft: 16 }}>
             {s.notes.map((n, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: notes are drawn once per frame and may repeat
               <li key={i}>{n}</li>
             ))}
           </ul>

@@ -63,6 +63,7 @@ function DiffTable({ rows }: { rows: readonly DiffRow[] }): ReactElement {
         {rows.map((r, i) => {
           const delta = r.sizeAfter - r.sizeBefore;
           return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a path may change twice (key and value); the list is redrawn whole
             <tr key={`${r.path}:${i}`} data-testid="diff-row" data-change={r.change}>
               <td className="ws-mono ws-cell-value" title={r.path}>
                 {r.path}

@@ -79,6 +79,7 @@ export function HexView(props: HexViewProps): ReactElement {
   const selStart = selection?.start ?? -1;
   const selEnd = selection?.end ?? -1;
   const selFirst = selection ? firstByte(selection) : -1;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the selection moves
   useEffect(() => {
     if (selFirst < 0) return;
     const clicked = clickedRef.current;
@@ -87,14 +88,13 @@ export function HexView(props: HexViewProps): ReactElement {
     if (clicked !== null && clicked >= selFirst && clicked < Math.max(selEnd, selFirst + 1)) return;
     setCursor(selFirst);
     reveal(selFirst);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the selection moves
   }, [selFirst, selStart, selEnd]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the target changes
   useEffect(() => {
     if (scrollToOffset == null) return;
     setCursor(scrollToOffset);
     reveal(scrollToOffset);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the target changes
   }, [scrollToOffset]);
 
   const onClick = (e: MouseEvent<HTMLDivElement>) => {

@@ -58,19 +58,21 @@ export function FilterBar(props: FilterBarProps): ReactElement {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on what the user typed; the filters it compares with are read as they are then
   useEffect(() => {
     if (text === filters.text && path === filters.path) return;
     if (parsed && !parsed.ok) return;
     const timer = setTimeout(() => latest.current.onChange({ text, path }), 200);
     return () => clearTimeout(timer);
-  }, [text, path]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [text, path]);
 
   // The event filter runs on the list rows (no worker): a short pause is enough.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on what the user typed
   useEffect(() => {
     if (event === filters.event) return;
     const timer = setTimeout(() => latest.current.onChange({ event }), 120);
     return () => clearTimeout(timer);
-  }, [event]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [event]);
 
   return (
     <div className="ws-filter-bar" role="search">

@@ -202,9 +202,10 @@ export function FrameList(props: FrameListProps): ReactElement {
   // is selected, and the list shrinks): the scroll position the browser kept no longer
   // matches the rows drawn for it. Keep the selected row in view (else the tail when
   // following), then redraw for where the list really is.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only on a height change; rows and selection are read as they are then
   useLayoutEffect(() => {
     const el = scrollRef.current;
-    if (!el || !el.clientHeight) return;
+    if (!el?.clientHeight) return;
     const at = selectedId === null ? -1 : rows.findIndex((r) => r.frameId === selectedId);
     if (at >= 0) {
       reveal(at);
@@ -212,8 +213,6 @@ export function FrameList(props: FrameListProps): ReactElement {
     } else if (followRef.current && !sortBySize) el.scrollTop = total;
     // A new object even when unchanged: the follow flag may have changed with no scroll.
     setView({ top: el.scrollTop, height: el.clientHeight });
-    // Only on a height change; rows and selection are read as they are then.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [view.height]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {

@@ -35,6 +35,7 @@ export function SchemasPanel(props: SchemasPanelProps): ReactElement {
   const skipped = new Map((state?.skipped ?? []).map((s) => [s.name, s.error]));
 
   // The stored files go to the worker once at start (and whenever the list changes).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: onChanged is a notification, not an input
   useEffect(() => {
     let live = true;
     void client.call('setSchema', { files }).then((s) => {
@@ -45,8 +46,6 @@ export function SchemasPanel(props: SchemasPanelProps): ReactElement {
     return () => {
       live = false;
     };
-    // onChanged is a notification, not an input.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [client, files]);
 
   // The dialog floats over the page below its button (the toolbar keeps its height), kept

@@ -49,6 +49,7 @@ export function BigTextView(props: BigTextViewProps): ReactElement {
           {i + 1}
         </span>
         {lineTokens(line, language).map(([kind, t], k) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: tokens of one line; the line is redrawn whole
           <span key={k} className={`code-tok-${kind}`}>
             {t}
           </span>

@@ -55,7 +55,7 @@ export function TreeSearch(props: TreeSearchProps): ReactElement {
   }, [client, frameId, format, text]);
 
   const go = (by: number) => {
-    if (!result || !result.paths.length) return;
+    if (!result?.paths.length) return;
     const next = (at + by + result.paths.length) % result.paths.length;
     setAt(next);
     reveal.current(result.paths[next]);

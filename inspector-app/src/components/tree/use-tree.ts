@@ -56,7 +56,7 @@ export function useTree(client: Pick<WorkerClient, 'call'>, frameId: number, for
     pending.current.clear();
     windows.current = new Map();
     setChildren(new Map());
-    setExpanded(root && root.isContainer ? new Set([root.id]) : new Set());
+    setExpanded(root?.isContainer ? new Set([root.id]) : new Set());
     setLoading(new Set());
   }, [frameId, format, root]);
 
@@ -108,7 +108,7 @@ export function useTree(client: Pick<WorkerClient, 'call'>, frameId: number, for
 
   // The root opens at once: a 10 MB frame shows its top level without more work.
   useEffect(() => {
-    if (root && root.isContainer) void load(root.id);
+    if (root?.isContainer) void load(root.id);
   }, [root, load]);
 
   const expand = useCallback(

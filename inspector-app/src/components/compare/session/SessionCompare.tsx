@@ -71,7 +71,7 @@ export function SessionCompare({ client, source, currentConnectionId, clipboard 
   // Derived here, only while the session view is shown (not on every list update of the app).
   const shown = useMemo(() => source.shown?.filter((f) => f.lost === undefined), [source.shown]);
   const heldFrames = shown ? shown.length : source.heldFrames;
-  const shownOf = (connectionId: string) => (shown ? shown.filter((f) => f.connectionId === connectionId) : null);
+  const shownOf = useCallback((connectionId: string) => (shown ? shown.filter((f) => f.connectionId === connectionId) : null), [shown]);
   const state = useSyncExternalStore(run.subscribe, run.get) ?? IDLE_SESSION;
   const [choice, setChoice] = useState<ScopeChoice>(() => (currentConnectionId !== undefined && connections.some((c) => c.connectionId === currentConnectionId) ? { kind: 'connection', connectionId: currentConnectionId } : { kind: 'all' }));
   const [toast, setToast] = useState<string | null>(null);
@@ -104,7 +104,7 @@ export function SessionCompare({ client, source, currentConnectionId, clipboard 
     const negotiated: Record<string, string> = {};
     for (const c of chosenConnections) if (c.extensions !== undefined) negotiated[c.connectionId] = c.extensions;
     run.start(client, scope, negotiated, scopeLabel);
-  }, [choice, filteredIds, shown, chosenConnections, run, client, scopeLabel]);
+  }, [choice, filteredIds, shown, shownOf, chosenConnections, run, client, scopeLabel]);
 
   const report = useMemo((): SessionReportInput | null => {
     if (state.phase !== 'done' && state.phase !== 'cancelled') return null;

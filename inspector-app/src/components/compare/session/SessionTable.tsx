@@ -62,13 +62,11 @@ export function SessionTable({ rows, caption, testId, hideNegotiated }: { rows: 
                 ) : null}
               </td>
               {r.messages === 0 ? (
-                <>
-                  {[0, 1, 2].map((i) => (
+                [0, 1, 2].map((i) => (
                     <td key={i}>
                       <Dash why={r.leftReason ? `no message in this codec: ${r.leftReason}` : 'no data messages'} />
                     </td>
-                  ))}
-                </>
+                  ))
               ) : (
                 <>
                   <td>{bytes(r.size)}</td>
