@@ -117,7 +117,12 @@ export function plausibility(index: SpanIndex): { score: number; notes: string[]
   return { score, notes };
 }
 
-function binaryDetector(format: string, walker: FormatWalker, base: number, extra?: (bytes: Uint8Array) => { bonus: number; note: string } | null): Detector {
+function binaryDetector(
+  format: string,
+  walker: FormatWalker,
+  base: number,
+  extra?: (bytes: Uint8Array) => { bonus: number; note: string } | null,
+): Detector {
   return {
     format,
     // A text frame is read as text (JSON, a JSON sequence or plain text); binary readings of
@@ -137,7 +142,9 @@ function binaryDetector(format: string, walker: FormatWalker, base: number, extr
   };
 }
 
-const JSON_START = new Set([0x7b, 0x5b, 0x22, 0x2d, 0x74, 0x66, 0x6e, 0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39]);
+const JSON_START = new Set([
+  0x7b, 0x5b, 0x22, 0x2d, 0x74, 0x66, 0x6e, 0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39,
+]);
 
 const jsonDetector: Detector = {
   format: 'json',
@@ -162,7 +169,12 @@ const jsonDetector: Detector = {
  * evidence. A server-clock model and a logical-clock patch can both start with 0x80; when
  * both parse, both are reported, the model first.
  */
-function crdtDetector(format: 'crdt-model' | 'crdt-patch', walker: FormatWalker, confidence: number, reason: string): Detector {
+function crdtDetector(
+  format: 'crdt-model' | 'crdt-patch',
+  walker: FormatWalker,
+  confidence: number,
+  reason: string,
+): Detector {
   return {
     format,
     textFrames: false,
@@ -189,19 +201,32 @@ const ndjsonDetector: Detector = {
   format: 'ndjson',
   detect(bytes, context) {
     let first = 0;
-    while (first < bytes.length && (isSeparator(bytes[first]) || bytes[first] === 0x20 || bytes[first] === 0x09 || bytes[first] === 0x0d)) first++;
+    while (
+      first < bytes.length &&
+      (isSeparator(bytes[first]) || bytes[first] === 0x20 || bytes[first] === 0x09 || bytes[first] === 0x0d)
+    )
+      first++;
     if (first >= bytes.length || !JSON_START.has(bytes[first])) return null;
     let lf = first;
     while (lf < bytes.length && !isSeparator(bytes[lf])) lf++;
     let next = lf;
-    while (next < bytes.length && (isSeparator(bytes[next]) || bytes[next] === 0x20 || bytes[next] === 0x09 || bytes[next] === 0x0d)) next++;
+    while (
+      next < bytes.length &&
+      (isSeparator(bytes[next]) || bytes[next] === 0x20 || bytes[next] === 0x09 || bytes[next] === 0x0d)
+    )
+      next++;
     if (next >= bytes.length) return null;
     const index = new SpanIndex(bytes, ndjsonWalker, { depth: 1 });
     // A first line that is not a whole JSON value (pretty-printed JSON opens with `{` alone):
     // not a sequence at all, rather than a broken one.
     if (index.error && index.error.offset <= lf) return null;
     if (index.error) return { format: 'ndjson', error: index.error, index };
-    return { format: 'ndjson', confidence: context.isText ? 0.97 : 0.85, reason: `${index.store.arg[0]} JSON values, one per line`, index };
+    return {
+      format: 'ndjson',
+      confidence: context.isText ? 0.97 : 0.85,
+      reason: `${index.store.arg[0]} JSON values, one per line`,
+      index,
+    };
   },
 };
 
@@ -221,7 +246,12 @@ const textDetector: Detector = {
       }
     }
     const index = new SpanIndex(bytes, textWalker, { depth: 1 });
-    return { format: 'text', confidence: context.isText ? 0.5 : 0.3, reason: context.isText ? 'text frame' : 'printable UTF-8 text', index };
+    return {
+      format: 'text',
+      confidence: context.isText ? 0.5 : 0.3,
+      reason: context.isText ? 'text frame' : 'printable UTF-8 text',
+      index,
+    };
   },
 };
 
@@ -257,7 +287,12 @@ export const protobufDetector: Detector = {
     if (context.preferFormat === 'protobuf') confidence += 0.4;
     const notes = [`${fields} field${fields === 1 ? '' : 's'}`];
     if (readable) notes.push(`${readable} nested message or text field${readable === 1 ? '' : 's'}`);
-    return { format: 'protobuf', confidence: Math.min(0.95, confidence), reason: `Protobuf wire format without a schema: ${notes.join(', ')}`, index };
+    return {
+      format: 'protobuf',
+      confidence: Math.min(0.95, confidence),
+      reason: `Protobuf wire format without a schema: ${notes.join(', ')}`,
+      index,
+    };
   },
 };
 
@@ -271,7 +306,10 @@ const socketIoDetector: Detector = {
   detect(bytes, context) {
     if (!context.isText || bytes.length === 0 || bytes[0] < 0x30 || bytes[0] > 0x36) return null;
     const index = new SpanIndex(bytes, socketIoWalker, { depth: 1 });
-    if (index.error) return bytes.length > 1 && bytes[0] === 0x34 && bytes[1] >= 0x30 && bytes[1] <= 0x36 ? { format: 'socketio', error: index.error, index } : null;
+    if (index.error)
+      return bytes.length > 1 && bytes[0] === 0x34 && bytes[1] >= 0x30 && bytes[1] <= 0x36
+        ? { format: 'socketio', error: index.error, index }
+        : null;
     const p = socketIoPacket(index);
     if (!p) return null;
     const rest = bytes.length > 1 ? String.fromCharCode(...bytes.subarray(1, Math.min(bytes.length, 7))) : '';
@@ -283,7 +321,9 @@ const socketIoDetector: Detector = {
     else confidence = bytes.length === 1 ? 0.55 : 0;
     if (confidence === 0) return null;
     if (context.preferFormat === 'socketio') confidence = Math.min(0.995, confidence + 0.45);
-    const what = p.socketType ? `socket.io ${p.socketType}${p.event ? ` "${p.event}"` : ''}` : `engine.io ${p.engineType}`;
+    const what = p.socketType
+      ? `socket.io ${p.socketType}${p.event ? ` "${p.event}"` : ''}`
+      : `engine.io ${p.engineType}`;
     return { format: 'socketio', confidence, reason: `${what} packet`, index };
   },
 };
@@ -297,7 +337,8 @@ const centrifugoProtobufDetector: Detector = {
   format: 'protobuf',
   textFrames: false,
   detect(bytes, context) {
-    if (bytes.length === 0 || subprotocolHint(context.subprotocol)?.subprotocol.toLowerCase() !== 'centrifuge-protobuf') return null;
+    if (bytes.length === 0 || subprotocolHint(context.subprotocol)?.subprotocol.toLowerCase() !== 'centrifuge-protobuf')
+      return null;
     const index = readCentrifugoProtobuf(bytes, { depth: 1 });
     if (index.error) return { format: 'protobuf', error: index.error, index };
     const n = centrifugoMessages(index).length;
@@ -316,11 +357,23 @@ export const detectors: Detector[] = [
   stompDetector,
   phoenixDetector,
   binaryDetector('cbor', cborWalker, 0.75, (bytes) =>
-    bytes[0] === 0xd9 && bytes[1] === 0xd9 && bytes[2] === 0xf7 ? { bonus: 0.3, note: 'self-describe tag 55799' } : null,
+    bytes[0] === 0xd9 && bytes[1] === 0xd9 && bytes[2] === 0xf7
+      ? { bonus: 0.3, note: 'self-describe tag 55799' }
+      : null,
   ),
   binaryDetector('msgpack', msgpackWalker, 0.72),
-  crdtDetector('crdt-model', crdtModelWalker, 0.97, 'json-joy structural binary model: node tree and clock consume the frame exactly'),
-  crdtDetector('crdt-patch', crdtPatchWalker, 0.95, 'json-joy binary patch: id, meta and valid operations consume the frame exactly'),
+  crdtDetector(
+    'crdt-model',
+    crdtModelWalker,
+    0.97,
+    'json-joy structural binary model: node tree and clock consume the frame exactly',
+  ),
+  crdtDetector(
+    'crdt-patch',
+    crdtPatchWalker,
+    0.95,
+    'json-joy binary patch: id, meta and valid operations consume the frame exactly',
+  ),
   centrifugoProtobufDetector,
   protobufDetector,
 ];
@@ -338,7 +391,10 @@ export function detectFormat(bytes: Uint8Array, given: DetectContext = {}): Dete
     try {
       result = detector.detect(bytes, context);
     } catch (e) {
-      result = { format: detector.format, error: { code: 'internal', offset: 0, message: `detector failed: ${(e as Error)?.message ?? e}` } };
+      result = {
+        format: detector.format,
+        error: { code: 'internal', offset: 0, message: `detector failed: ${(e as Error)?.message ?? e}` },
+      };
     }
     if (!result) continue;
     if ('error' in result) rejected.push(result);

@@ -28,28 +28,82 @@ export { TaggedValue, SimpleValue, ExtValue, EntriesMap } from './core/values.js
 export { diagnostic, type DiagnosticOptions } from './core/diagnostic.js';
 export { describeHead, previewValue } from './core/describe.js';
 export { pathOf, pathSegments, childSegment, formatPath, formatPointer, type PathSegment } from './core/path.js';
-export { nodeCost, mapCost, frameAttribution, heaviestPaths, type NodeCost, type MapCost, type FrameAttribution, type HeavyPath } from './core/attribution.js';
+export {
+  nodeCost,
+  mapCost,
+  frameAttribution,
+  heaviestPaths,
+  type NodeCost,
+  type MapCost,
+  type FrameAttribution,
+  type HeavyPath,
+} from './core/attribution.js';
 export { embeddedCbor, embeddedOffset } from './cbor/embedded.js';
 export { positionLabel } from './core/position-label.js';
 export { cborTagPreview, tagContentLabel, throughSelfDescribe } from './cbor/known-tags.js';
 export { fieldCosts, type FieldCost, type FieldCostReport, type FieldCostOptions } from './core/field-cost.js';
 export { annotatedHex, type AnnotateOptions } from './core/annotate.js';
 export { subprotocolHint, type SubprotocolHint } from './subprotocol.js';
-export { detectFormat, detectors, type Detection, type Candidate, type Rejection, type Detector, type DetectContext } from './detect.js';
-export { parseInput, parseHex, parseBase64, type InputMode, type InputEncoding, type ParsedInput, type ParseInputOptions } from './input.js';
-export { cborWalker, msgpackWalker, jsonWalker, ndjsonWalker, textWalker, protobufWalker, socketIoWalker, crdtModelWalker, crdtPatchWalker };
+export {
+  detectFormat,
+  detectors,
+  type Detection,
+  type Candidate,
+  type Rejection,
+  type Detector,
+  type DetectContext,
+} from './detect.js';
+export {
+  parseInput,
+  parseHex,
+  parseBase64,
+  type InputMode,
+  type InputEncoding,
+  type ParsedInput,
+  type ParseInputOptions,
+} from './input.js';
+export {
+  cborWalker,
+  msgpackWalker,
+  jsonWalker,
+  ndjsonWalker,
+  textWalker,
+  protobufWalker,
+  socketIoWalker,
+  crdtModelWalker,
+  crdtPatchWalker,
+};
 export { socketIoPacket, type SocketIoPacket } from './protocols/socketio-walker.js';
 export { mqttWalker, mqttPackets, type MqttPacket } from './protocols/mqtt-walker.js';
 export { stompWalker, stompFrames, type StompFrame } from './protocols/stomp-walker.js';
 export { phoenixWalker, phoenixBinary, type PhoenixBinary } from './protocols/phoenix-walker.js';
-export { readCentrifugoProtobuf, centrifugoMessages, centrifugoSide, type CentrifugoMessage, type CentrifugoReadOptions } from './protocols/centrifugo-protobuf.js';
-export { engineIoVersionFromUrl, engineIoVersionEvidence, type EngineIoVersion, type VersionEvidence } from './protocols/engineio-version.js';
+export {
+  readCentrifugoProtobuf,
+  centrifugoMessages,
+  centrifugoSide,
+  type CentrifugoMessage,
+  type CentrifugoReadOptions,
+} from './protocols/centrifugo-protobuf.js';
+export {
+  engineIoVersionFromUrl,
+  engineIoVersionEvidence,
+  type EngineIoVersion,
+  type VersionEvidence,
+} from './protocols/engineio-version.js';
 export { recognizeProtocol, type ProtocolInfo, type RecognizeContext } from './protocols/recognize.js';
 export { nearMissConfidence } from './near-miss.js';
 export { crdtByteSplit, nodeByteSplit, crdtClockTable, crdtExtensionOf } from './crdt/model-walker.js';
 export { patchOps, patchJson, patchByteSplit } from './crdt/patch-walker.js';
 export { crdtIdOf, crdtSpanOf, formatId, type CrdtId } from './crdt/annotations.js';
-export { decodeCrdt, detectCrdtCodec, decodeModel, decodePatch, encodeModel, encodePatch, type CrdtCandidate } from './crdt/codecs.js';
+export {
+  decodeCrdt,
+  detectCrdtCodec,
+  decodeModel,
+  decodePatch,
+  encodeModel,
+  encodePatch,
+  type CrdtCandidate,
+} from './crdt/codecs.js';
 
 /**
  * Formats with a span walker: the three data formats and json-joy's two binary CRDT
@@ -57,7 +111,20 @@ export { decodeCrdt, detectCrdtCodec, decodeModel, decodePatch, encodeModel, enc
  * CBOR or MessagePack frames, read as such and interpreted by `decodeCrdt`.
  */
 export type FrameFormat = FormatName;
-export const FRAME_FORMATS: readonly FrameFormat[] = ['cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'socketio', 'mqtt', 'stomp', 'phoenix', 'crdt-model', 'crdt-patch'];
+export const FRAME_FORMATS: readonly FrameFormat[] = [
+  'cbor',
+  'msgpack',
+  'json',
+  'ndjson',
+  'text',
+  'protobuf',
+  'socketio',
+  'mqtt',
+  'stomp',
+  'phoenix',
+  'crdt-model',
+  'crdt-patch',
+];
 
 export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
   cbor: cborWalker,
@@ -131,12 +198,20 @@ export function decodeFrame(bytes: Uint8Array, options: DecodeOptions = {}): Dec
   const format = options.format ?? 'auto';
   if (format !== 'auto') {
     const walker = walkers[format];
-    if (!walker) return { format: null, index: null, detection: null, verdict: 'unknown', error: { code: 'unsupported-format', offset: 0, message: `unknown format ${format}` } };
+    if (!walker)
+      return {
+        format: null,
+        index: null,
+        detection: null,
+        verdict: 'unknown',
+        error: { code: 'unsupported-format', offset: 0, message: `unknown format ${format}` },
+      };
     // deepen: a walker may leave parts to record on first expand (Protobuf's packed items).
     const index = deepen(new SpanIndex(bytes, walker, { depth }), depth);
     return { format, index, error: index.error, detection: null, verdict: index.error ? 'malformed' : 'decoded' };
   }
-  if (bytes.length === 0) return { format: null, index: null, error: null, detection: { candidates: [], rejected: [] }, verdict: 'empty' };
+  if (bytes.length === 0)
+    return { format: null, index: null, error: null, detection: { candidates: [], rejected: [] }, verdict: 'empty' };
   // A gzip or zlib header: inflate (bounded), then read what came out by the usual rules.
   const header = options.isText || options.noDecompress ? null : compressionHeader(bytes);
   let failedInflate: DecodedFrame | null = null;
@@ -169,7 +244,8 @@ export function decodeFrame(bytes: Uint8Array, options: DecodeOptions = {}): Dec
  */
 export function readsAsData(d: DecodedFrame): boolean {
   const index = d.index;
-  if (d.verdict !== 'decoded' || !index || index.root < 0 || index.bytes.length < 4 || d.format === 'text') return false;
+  if (d.verdict !== 'decoded' || !index || index.root < 0 || index.bytes.length < 4 || d.format === 'text')
+    return false;
   if (d.format !== 'cbor' && d.format !== 'msgpack' && d.format !== 'json') return true;
   let root = index.root;
   if (index.kind(root) === 'tag') root = index.children(root)[0] ?? -1;
@@ -181,32 +257,79 @@ export function readsAsData(d: DecodedFrame): boolean {
  * compression beside it. An inflate error (a cap, a broken stream; its offset is in the
  * compressed input) makes the frame malformed; what inflated before it is still read.
  */
-export function decodeInflated(compressedBytes: number, method: CompressionKind, inflated: Inflated, options: DecodeOptions = {}): DecodedFrame {
+export function decodeInflated(
+  compressedBytes: number,
+  method: CompressionKind,
+  inflated: Inflated,
+  options: DecodeOptions = {},
+): DecodedFrame {
   const inner = decodeFrame(inflated.output, { ...options, format: 'auto', isText: false, noDecompress: true });
-  const compression: CompressionInfo = { method, compressedBytes, decompressedBytes: inflated.output.length, error: inflated.error };
+  const compression: CompressionInfo = {
+    method,
+    compressedBytes,
+    decompressedBytes: inflated.output.length,
+    error: inflated.error,
+  };
   if (!inflated.error) return { ...inner, compression, decompressed: inflated.output };
   return { ...inner, compression, decompressed: inflated.output, error: inflated.error, verdict: 'malformed' };
 }
 
 function detectAndDecode(bytes: Uint8Array, options: DecodeOptions, depth: number): DecodedFrame {
-  const detection = detectFormat(bytes, { isText: options.isText, preferFormat: options.preferFormat, subprotocol: options.subprotocol });
+  const detection = detectFormat(bytes, {
+    isText: options.isText,
+    preferFormat: options.preferFormat,
+    subprotocol: options.subprotocol,
+  });
   const best = detection.candidates[0];
   const furthest = nearestReading(detection.rejected, bytes.length);
   // A text frame that opens like a JSON object or array but is not JSON, or a Socket.IO packet
   // whose payload is broken: the error (and its offset) is what the user needs, not "plain text".
-  if (best?.format === 'text' && furthest?.index && (((furthest.format === 'json' || furthest.format === 'ndjson') && opensJsonContainer(bytes)) || furthest.format === 'socketio' || furthest.format === 'stomp')) {
-    return { format: furthest.format, index: deepen(furthest.index, depth), error: furthest.error, detection, verdict: 'malformed' };
+  if (
+    best?.format === 'text' &&
+    furthest?.index &&
+    (((furthest.format === 'json' || furthest.format === 'ndjson') && opensJsonContainer(bytes)) ||
+      furthest.format === 'socketio' ||
+      furthest.format === 'stomp')
+  ) {
+    return {
+      format: furthest.format,
+      index: deepen(furthest.index, depth),
+      error: furthest.error,
+      detection,
+      verdict: 'malformed',
+    };
   }
   // Protobuf has no magic and reads many byte strings whole: a frame of a known format that
   // was clearly cut short (read validly to its end, then more wanted) stays "malformed X".
   // (Unless the connection's subprotocol says Protobuf.)
-  const strongNearMiss = best?.format === 'protobuf' && !best.chosenBy && furthest?.index && nearMissConfidence(furthest, bytes.length) >= STRONG_NEAR_MISS;
-  if (best?.index && !strongNearMiss) return { format: best.format as FrameFormat, index: deepen(best.index, depth), error: null, detection, verdict: 'decoded', ...(best.chosenBy ? { chosenBy: best.chosenBy } : {}) };
+  const strongNearMiss =
+    best?.format === 'protobuf' &&
+    !best.chosenBy &&
+    furthest?.index &&
+    nearMissConfidence(furthest, bytes.length) >= STRONG_NEAR_MISS;
+  if (best?.index && !strongNearMiss)
+    return {
+      format: best.format as FrameFormat,
+      index: deepen(best.index, depth),
+      error: null,
+      detection,
+      verdict: 'decoded',
+      ...(best.chosenBy ? { chosenBy: best.chosenBy } : {}),
+    };
   // Nothing decoded whole: a reading that got far and looks like real data is a malformed
   // frame of that format (with its partial tree); anything else is unknown.
   // A frame of a few bytes is too short to look foreign: its nearest reading's error says more.
-  if (furthest?.index && (bytes.length <= TINY_FRAME_BYTES || nearMissConfidence(furthest, bytes.length) >= NEAR_MISS_THRESHOLD)) {
-    return { format: furthest.format as FrameFormat, index: deepen(furthest.index, depth), error: furthest.error, detection, verdict: 'malformed' };
+  if (
+    furthest?.index &&
+    (bytes.length <= TINY_FRAME_BYTES || nearMissConfidence(furthest, bytes.length) >= NEAR_MISS_THRESHOLD)
+  ) {
+    return {
+      format: furthest.format as FrameFormat,
+      index: deepen(furthest.index, depth),
+      error: furthest.error,
+      detection,
+      verdict: 'malformed',
+    };
   }
   const readings = detection.rejected.map((r) => `${r.format} stops at byte ${r.error.offset}`).join('; ');
   const error: DecodeError = {
@@ -229,7 +352,8 @@ function nearestReading(rejected: readonly Rejection[], length: number): Rejecti
   let best: Rejection | undefined;
   let bestScore = -1;
   for (const r of rejected) {
-    const score = nearMissConfidence(r, length) * 4 + (r.error.code === 'trailing-bytes' ? 0 : 2) + r.error.offset / (length + 1);
+    const score =
+      nearMissConfidence(r, length) * 4 + (r.error.code === 'trailing-bytes' ? 0 : 2) + r.error.offset / (length + 1);
     if (score > bestScore) [best, bestScore] = [r, score];
   }
   return best;
@@ -250,8 +374,26 @@ function deepen(index: SpanIndex, depth: number): SpanIndex {
   else index.expand(root, depth);
   return index;
 }
-export { compressionHeader, inflateFrame, endsWithSyncFlush, MAX_DECOMPRESSED_BYTES, MAX_COMPRESSION_RATIO, RATIO_FLOOR_BYTES, type InflateLimits, type Inflated, type CompressionMethod } from './nested/inflate.js';
+export {
+  compressionHeader,
+  inflateFrame,
+  endsWithSyncFlush,
+  MAX_DECOMPRESSED_BYTES,
+  MAX_COMPRESSION_RATIO,
+  RATIO_FLOOR_BYTES,
+  type InflateLimits,
+  type Inflated,
+  type CompressionMethod,
+} from './nested/inflate.js';
 export { compressionSummary, type CompressionInfo, type CompressionKind } from './nested/compression.js';
 export { ConnectionInflater, type StreamFrame } from './nested/inflate-stream.js';
-export { nestedValue, MAX_NESTED_DEPTH, MIN_NESTED_BYTES, NESTED_BUDGET_BYTES, type NestedValue, type NestedFormat, type NestedVia } from './nested/nested-value.js';
+export {
+  nestedValue,
+  MAX_NESTED_DEPTH,
+  MIN_NESTED_BYTES,
+  NESTED_BUDGET_BYTES,
+  type NestedValue,
+  type NestedFormat,
+  type NestedVia,
+} from './nested/nested-value.js';
 export type { OffsetMap } from './nested/offset-map.js';

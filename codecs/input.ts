@@ -21,12 +21,18 @@ export interface ParseInputOptions {
   readonly format?: string;
 }
 
-export function parseInput(input: Uint8Array | string, mode: InputMode = 'auto', options: ParseInputOptions = {}): ParsedInput {
+export function parseInput(
+  input: Uint8Array | string,
+  mode: InputMode = 'auto',
+  options: ParseInputOptions = {},
+): ParsedInput {
   const raw = typeof input === 'string' ? new TextEncoder().encode(input) : input;
   if (mode === 'raw') return { ok: true, bytes: raw, encoding: 'raw' };
   const text = typeof input === 'string' ? input : asciiText(raw);
   if (text === null) {
-    return mode === 'auto' ? { ok: true, bytes: raw, encoding: 'raw' } : { ok: false, error: `input is not ${mode} text`, offset: firstNonText(raw) };
+    return mode === 'auto'
+      ? { ok: true, bytes: raw, encoding: 'raw' }
+      : { ok: false, error: `input is not ${mode} text`, offset: firstNonText(raw) };
   }
   const jsonPossible = options.format === undefined || options.format === 'auto' || options.format === 'json';
   if (mode === 'auto' && jsonPossible && isJsonScalarText(text)) return { ok: true, bytes: raw, encoding: 'raw' };
@@ -87,7 +93,19 @@ function hexValue(c: number): number {
 
 /** What `\s` matches among the characters a paste or file holds (ASCII and the common Unicode spaces). */
 function isSpace(c: number): boolean {
-  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0xfeff || c === 0x2028 || c === 0x2029 || (c >= 0x2000 && c <= 0x200a) || c === 0x1680 || c === 0x202f || c === 0x205f || c === 0x3000;
+  return (
+    c === 0x20 ||
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0xa0 ||
+    c === 0xfeff ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x1680 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
 }
 
 export function parseBase64(text: string): ParsedInput {
@@ -100,7 +118,8 @@ export function parseBase64(text: string): ParsedInput {
     return { ok: false, error: 'not base64 text', offset: Math.max(0, bad) };
   }
   const body = compact.replace(/=+$/, '');
-  if (body.length % 4 === 1) return { ok: false, error: 'base64 text has an impossible length', offset: compact.length };
+  if (body.length % 4 === 1)
+    return { ok: false, error: 'base64 text has an impossible length', offset: compact.length };
   const std = body.replace(/-/g, '+').replace(/_/g, '/');
   const bytes = Uint8Array.from(atob(std + '='.repeat((4 - (std.length % 4)) % 4)), (c) => c.charCodeAt(0));
   return { ok: true, bytes, encoding: url ? 'base64url' : 'base64' };
@@ -117,7 +136,6 @@ export function parseBase64(text: string): ParsedInput {
 function isJsonScalarText(text: string): boolean {
   return /^[ \t\n\r]*(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null)[ \t\n\r]*$/.test(text);
 }
-
 
 /** The bytes as a string when they are printable ASCII text (with tabs and newlines), else null. */
 function asciiText(bytes: Uint8Array): string | null {

@@ -30,7 +30,8 @@ export function nearMissConfidence(rejection: Rejection, length: number): number
     }
   }
   const rootKind = store.kind[root];
-  const container = rootKind === Kind.array || rootKind === Kind.map || (rootKind >= Kind.crdt_model && rootKind <= Kind.crdt_patch);
+  const container =
+    rootKind === Kind.array || rootKind === Kind.map || (rootKind >= Kind.crdt_model && rootKind <= Kind.crdt_patch);
   let confidence = 0.5 * (reach / length);
   if (container) confidence += 0.2;
   if (keys > 0 && textKeys === keys) confidence += 0.15;

@@ -19,7 +19,10 @@ export interface SubprotocolHint {
  * Registered and common subprotocol names (IANA "WebSocket Subprotocol Name Registry" and the
  * libraries' own), lower case.
  */
-const HINTS: ReadonlyMap<string, Omit<SubprotocolHint, 'subprotocol'>> = new Map<string, Omit<SubprotocolHint, 'subprotocol'>>([
+const HINTS: ReadonlyMap<string, Omit<SubprotocolHint, 'subprotocol'>> = new Map<
+  string,
+  Omit<SubprotocolHint, 'subprotocol'>
+>([
   ['mqtt', { formats: ['mqtt'], protocol: 'mqtt' }],
   ['mqttv3.1', { formats: ['mqtt'], protocol: 'mqtt' }],
   ['v10.stomp', { formats: ['stomp'], protocol: 'stomp' }],

@@ -21,8 +21,33 @@ const CLIENTS = [
 const MAX_NOTES_CHARS = 1200;
 const MAX_TODOS = 10;
 
-const WORDS = ['ship', 'the', 'demo', 'server', 'review', 'CRDT', 'patch', 'bytes', 'frame', 'inspector', 'fix', 'flaky', 'test', 'naïve', 'Zürich', '日本', '🎉'];
-const TODO_TEXTS = ['Write release notes', 'Fix reconnect bug', 'Profile 1 MB decode', 'Update screenshots', 'Review PR #17', 'Book the demo room'];
+const WORDS = [
+  'ship',
+  'the',
+  'demo',
+  'server',
+  'review',
+  'CRDT',
+  'patch',
+  'bytes',
+  'frame',
+  'inspector',
+  'fix',
+  'flaky',
+  'test',
+  'naïve',
+  'Zürich',
+  '日本',
+  '🎉',
+];
+const TODO_TEXTS = [
+  'Write release notes',
+  'Fix reconnect bug',
+  'Profile 1 MB decode',
+  'Update screenshots',
+  'Review PR #17',
+  'Book the demo room',
+];
 
 /**
  * Moves a UTF-16 index off the middle of a surrogate pair (the notes contain emoji): a

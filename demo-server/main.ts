@@ -36,7 +36,10 @@ async function start(options: DemoServerOptions): Promise<DemoServer> {
 
 async function main(): Promise<void> {
   const appBuilt = existsSync(path.join(staticDir, 'index.html'));
-  if (!appBuilt) console.warn(`wirescope demo: ${path.relative(process.cwd(), staticDir) || staticDir} has no index.html — run npm run build:app (the demo WebSocket server still runs)`);
+  if (!appBuilt)
+    console.warn(
+      `wirescope demo: ${path.relative(process.cwd(), staticDir) || staticDir} has no index.html — run npm run build:app (the demo WebSocket server still runs)`,
+    );
 
   const server = await start({ port: requestedPort(), staticDir: appBuilt ? staticDir : undefined });
   // Printed with "localhost" (the page and the socket share an origin that way); the server listens on 127.0.0.1.

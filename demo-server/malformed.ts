@@ -18,7 +18,12 @@ const msgpack = new MsgPackEncoder();
 
 /** A CBOR order whose last bytes never arrived. */
 function truncatedCbor(rng: Rng): MalformedFrame {
-  const full = cbor.encode({ type: 'order.updated', orderId: `ORD-${rng.range(100000, 999999)}`, status: 'shipped', note: 'left at the front desk' });
+  const full = cbor.encode({
+    type: 'order.updated',
+    orderId: `ORD-${rng.range(100000, 999999)}`,
+    status: 'shipped',
+    note: 'left at the front desk',
+  });
   const cut = rng.range(3, 12);
   return { name: 'cbor: truncated', data: full.slice(0, full.length - cut) };
 }

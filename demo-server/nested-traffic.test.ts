@@ -13,14 +13,38 @@ describe('demo nested traffic', () => {
       const m = traffic.next();
       const data = typeof m.data === 'string' ? new TextEncoder().encode(m.data) : m.data;
       h.store.add({ frameId, connectionId: 'nested', direction: 'received', time: 0, opcode: m.opcode, data });
-      rows.push({ m, summary: h.summarize({ frameId, connectionId: 'nested', direction: 'received', time: 0, opcode: m.opcode, data }) });
+      rows.push({
+        m,
+        summary: h.summarize({
+          frameId,
+          connectionId: 'nested',
+          direction: 'received',
+          time: 0,
+          opcode: m.opcode,
+          data,
+        }),
+      });
     }
     for (const { m, summary } of rows) {
       expect(summary.verdict, m.label).toBe('decoded');
       expect(summary.format, m.label).toBe(m.kind);
     }
-    expect(rows.map((r) => r.summary.compression?.split(' → ')[0] ?? '')).toEqual(['', '', 'gzip', 'zlib stream', '', '', 'gzip', 'zlib stream', '', '', 'gzip', 'zlib stream']);
-    const children = (frameId: number, n: TreeNode) => h.methods.children({ frameId, format: 'auto', nodeId: n.id }).nodes;
+    expect(rows.map((r) => r.summary.compression?.split(' → ')[0] ?? '')).toEqual([
+      '',
+      '',
+      'gzip',
+      'zlib stream',
+      '',
+      '',
+      'gzip',
+      'zlib stream',
+      '',
+      '',
+      'gzip',
+      'zlib stream',
+    ]);
+    const children = (frameId: number, n: TreeNode) =>
+      h.methods.children({ frameId, format: 'auto', nodeId: n.id }).nodes;
     const root1 = h.methods.decode({ frameId: 1, format: 'auto' })!.root!;
     const payload = children(1, root1).find((n) => n.label === 'payload')!;
     expect(children(1, payload)[0].label).toBe('decoded as cbor (from base64)');

@@ -3,7 +3,13 @@ import http from 'node:http';
 import { WorkerHandlers } from '../inspector-app/src/worker/handlers.js';
 import { loadSchema } from '../codecs/protobuf/schema/load.js';
 import { rankTypes } from '../codecs/protobuf/schema/rank.js';
-import { createProtobufTraffic, demoProtoFiles, ENVELOPE_TYPE, PROTOBUF_PATH, PROTO_FILE_NAMES } from './streams/protobuf-schema.js';
+import {
+  createProtobufTraffic,
+  demoProtoFiles,
+  ENVELOPE_TYPE,
+  PROTOBUF_PATH,
+  PROTO_FILE_NAMES,
+} from './streams/protobuf-schema.js';
 import { startDemoServer } from './server.js';
 
 /**
@@ -14,7 +20,9 @@ describe('demo protobuf traffic', () => {
   const schema = loadSchema(demoProtoFiles());
 
   it('the .proto files load as the inspector loads them (imports among the files given)', () => {
-    expect(schema.ok ? schema.schema.messageTypes : schema.error).toEqual(expect.arrayContaining([ENVELOPE_TYPE, 'market.v1.Trade', 'market.v1.Quote', 'market.v1.Heartbeat']));
+    expect(schema.ok ? schema.schema.messageTypes : schema.error).toEqual(
+      expect.arrayContaining([ENVELOPE_TYPE, 'market.v1.Trade', 'market.v1.Quote', 'market.v1.Heartbeat']),
+    );
   });
 
   it('every frame is raw Protobuf without the schema, and an Envelope (best fit, read whole) with it', () => {
@@ -46,11 +54,13 @@ describe('demo protobuf traffic', () => {
     try {
       const get = (p: string) =>
         new Promise<{ status: number; body: string }>((resolve, reject) => {
-          http.get(`${server.httpUrl.replace(/\/$/, '')}${p}`, (res) => {
-            let body = '';
-            res.on('data', (c) => (body += c));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-          }).on('error', reject);
+          http
+            .get(`${server.httpUrl.replace(/\/$/, '')}${p}`, (res) => {
+              let body = '';
+              res.on('data', (c) => (body += c));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+            })
+            .on('error', reject);
         });
       for (const name of PROTO_FILE_NAMES) {
         const res = await get(`${PROTOBUF_PATH}/${name}`);

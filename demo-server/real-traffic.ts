@@ -56,5 +56,8 @@ export function socketIoUpload(rng: Rng): [string, Uint8Array] {
   const png = new Uint8Array(size);
   png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   png.set(randomBytes(rng, size - 8), 8);
-  return [`451-${JSON.stringify(['upload', { name: 'avatar.png', type: 'image/png', data: { _placeholder: true, num: 0 } }])}`, png];
+  return [
+    `451-${JSON.stringify(['upload', { name: 'avatar.png', type: 'image/png', data: { _placeholder: true, num: 0 } }])}`,
+    png,
+  ];
 }

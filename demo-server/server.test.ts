@@ -28,7 +28,14 @@ beforeAll(async () => {
   writeFileSync(path.join(staticDir, 'index.html'), INDEX_HTML);
   mkdirSync(path.join(staticDir, 'assets'));
   writeFileSync(path.join(staticDir, 'assets', 'app.js'), 'export {};\n');
-  server = await startDemoServer({ port: 0, staticDir, messagesPerSecond: 250, largeEvery: LARGE_EVERY, seed: SEED, malformedChance: MALFORMED_CHANCE });
+  server = await startDemoServer({
+    port: 0,
+    staticDir,
+    messagesPerSecond: 250,
+    largeEvery: LARGE_EVERY,
+    seed: SEED,
+    malformedChance: MALFORMED_CHANCE,
+  });
 });
 
 afterAll(async () => {
@@ -76,7 +83,9 @@ function get(urlPath: string): Promise<{ status: number; type: string; body: str
       let body = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, type: String(response.headers['content-type']), body }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, type: String(response.headers['content-type']), body }),
+      );
     });
     request.on('error', reject);
     request.end();
@@ -122,7 +131,18 @@ describe('demo server: /demo stream', () => {
     }
     expect(frames[0].isBinary).toBe(true);
     expect(() => Model.fromBinary(frames[0].bytes)).not.toThrow();
-    for (const kind of ['crdt-model', 'crdt-patch', 'cbor', 'msgpack', 'json', 'socketio', 'protobuf', 'attachment', 'malformed']) expect(seen.get(kind), kind).toBeGreaterThan(0);
+    for (const kind of [
+      'crdt-model',
+      'crdt-patch',
+      'cbor',
+      'msgpack',
+      'json',
+      'socketio',
+      'protobuf',
+      'attachment',
+      'malformed',
+    ])
+      expect(seen.get(kind), kind).toBeGreaterThan(0);
     expect(largest).toBeGreaterThan(1_000_000);
   });
 
@@ -176,7 +196,12 @@ describe('demo server: static files', () => {
   });
 
   it('refuses paths outside the directory', async () => {
-    for (const attempt of ['/../package.json', '/..%2fpackage.json', '/assets/../../package.json', '/%2e%2e/%2e%2e/etc/passwd']) {
+    for (const attempt of [
+      '/../package.json',
+      '/..%2fpackage.json',
+      '/assets/../../package.json',
+      '/%2e%2e/%2e%2e/etc/passwd',
+    ]) {
       const response = await get(attempt);
       expect([403, 404], attempt).toContain(response.status);
       expect(response.body, attempt).not.toContain('"name"');

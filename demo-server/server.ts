@@ -22,7 +22,13 @@ import { createProtobufTraffic, PROTOBUF_PATH, serveDemoProto } from './streams/
 import { createMqttTraffic, MQTT_CHANNEL_PATH } from './streams/mqtt.js';
 import { createStompTraffic, STOMP_CHANNEL_PATH } from './streams/stomp.js';
 import { createNestedTraffic, NESTED_PATH } from './streams/nested.js';
-import { createJsonTraffic, createTraffic, DEFAULT_LARGE_EVERY, DEFAULT_MALFORMED_CHANCE, type DemoTraffic } from './traffic.js';
+import {
+  createJsonTraffic,
+  createTraffic,
+  DEFAULT_LARGE_EVERY,
+  DEFAULT_MALFORMED_CHANCE,
+  type DemoTraffic,
+} from './traffic.js';
 
 export interface DemoServerOptions {
   /** 0 = an ephemeral port (default 0). */

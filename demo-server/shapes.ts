@@ -22,10 +22,50 @@ export interface Shape {
   build(ctx: ShapeContext): unknown;
 }
 
-const FIRST_NAMES = ['Ada', 'Linus', 'Grace', 'Ken', 'Margaret', 'Dennis', 'Barbara', 'Edsger', 'Frances', 'Niklaus', 'Zoë', 'Søren', '美咲', 'José'];
-const LAST_NAMES = ['Lovelace', 'Torvalds', 'Hopper', 'Thompson', 'Hamilton', 'Ritchie', 'Liskov', 'Dijkstra', 'Allen', 'Wirth', 'Müller', 'Ångström'];
+const FIRST_NAMES = [
+  'Ada',
+  'Linus',
+  'Grace',
+  'Ken',
+  'Margaret',
+  'Dennis',
+  'Barbara',
+  'Edsger',
+  'Frances',
+  'Niklaus',
+  'Zoë',
+  'Søren',
+  '美咲',
+  'José',
+];
+const LAST_NAMES = [
+  'Lovelace',
+  'Torvalds',
+  'Hopper',
+  'Thompson',
+  'Hamilton',
+  'Ritchie',
+  'Liskov',
+  'Dijkstra',
+  'Allen',
+  'Wirth',
+  'Müller',
+  'Ångström',
+];
 const ROOMS = ['#general', '#random', '#releases', '#incidents', '#design'];
-const PHRASES = ['deploy is green', 'can someone review #482?', 'lunch?', 'the p99 went up after the last release', 'LGTM 👍', 'rolling back', 'merged, thanks!', 'the frame inspector shows 40% of bytes are keys', 'pairing on the CRDT bug at 3', 'ça marche', 'done ✅'];
+const PHRASES = [
+  'deploy is green',
+  'can someone review #482?',
+  'lunch?',
+  'the p99 went up after the last release',
+  'LGTM 👍',
+  'rolling back',
+  'merged, thanks!',
+  'the frame inspector shows 40% of bytes are keys',
+  'pairing on the CRDT bug at 3',
+  'ça marche',
+  'done ✅',
+];
 const PRODUCTS = [
   { sku: 'KB-104', name: 'Mechanical keyboard', price: 129.9 },
   { sku: 'MS-220', name: 'Wireless mouse', price: 49.5 },
@@ -101,7 +141,8 @@ export const chatMessage: Shape = {
       sentAt: timestamp(ctx, ctx.nowMs),
       edited: rng.bool(0.1),
     };
-    if (rng.bool(0.25)) message.attachments = [{ name: 'screenshot.png', mime: 'image/png', thumbnail: opaque(ctx, rng.range(64, 900)) }];
+    if (rng.bool(0.25))
+      message.attachments = [{ name: 'screenshot.png', mime: 'image/png', thumbnail: opaque(ctx, rng.range(64, 900)) }];
     return message;
   },
 };
@@ -114,7 +155,10 @@ export const order: Shape = {
       const product = rng.pick(PRODUCTS);
       return { sku: product.sku, name: product.name, qty: rng.range(1, 5), unitPrice: product.price };
     });
-    const total = round(items.reduce((sum, item) => sum + item.qty * item.unitPrice, 0), 2);
+    const total = round(
+      items.reduce((sum, item) => sum + item.qty * item.unitPrice, 0),
+      2,
+    );
     return {
       type: 'order.created',
       orderId: `ORD-${rng.range(100000, 999999)}`,
@@ -139,7 +183,12 @@ export const telemetryBatch: Shape = {
     const samples: number[][] = [];
     for (let i = 0; i < count; i++) {
       temperature += (rng() - 0.5) * 0.2;
-      samples.push([i * 100, round(temperature, 3), round(40 + rng() * 20, 2), Math.fround(3.3 + (rng() - 0.5) * 0.01)]);
+      samples.push([
+        i * 100,
+        round(temperature, 3),
+        round(40 + rng() * 20, 2),
+        Math.fround(3.3 + (rng() - 0.5) * 0.01),
+      ]);
     }
     return {
       type: 'telemetry.batch',
@@ -207,18 +256,34 @@ export const gameState: Shape = {
       hp: rng.range(0, 100),
       alive: rng.bool(0.9),
     }));
-    return { type: 'game.state', tick: Math.floor(ctx.nowMs / 50), players, map: opaque(ctx, rng.range(8, 256)), at: timestamp(ctx, ctx.nowMs) };
+    return {
+      type: 'game.state',
+      tick: Math.floor(ctx.nowMs / 50),
+      players,
+      map: opaque(ctx, rng.range(8, 256)),
+      at: timestamp(ctx, ctx.nowMs),
+    };
   },
 };
 
 export const presence: Shape = {
   name: 'presence',
-  build: (ctx) => ({ type: 'presence', user: personName(ctx.rng), status: ctx.rng.pick(STATUSES), at: timestamp(ctx, ctx.nowMs) }),
+  build: (ctx) => ({
+    type: 'presence',
+    user: personName(ctx.rng),
+    status: ctx.rng.pick(STATUSES),
+    at: timestamp(ctx, ctx.nowMs),
+  }),
 };
 
 export const heartbeat: Shape = {
   name: 'heartbeat',
-  build: (ctx) => ({ type: 'heartbeat', serverTime: ctx.nowMs, load: [round(ctx.rng() * 2, 2), round(ctx.rng() * 2, 2), round(ctx.rng() * 2, 2)], ok: true }),
+  build: (ctx) => ({
+    type: 'heartbeat',
+    serverTime: ctx.nowMs,
+    load: [round(ctx.rng() * 2, 2), round(ctx.rng() * 2, 2), round(ctx.rng() * 2, 2)],
+    ok: true,
+  }),
 };
 
 export const typing: Shape = {
@@ -228,7 +293,13 @@ export const typing: Shape = {
 
 export const notification: Shape = {
   name: 'notification',
-  build: (ctx) => ({ type: 'notification', level: ctx.rng.pick(['info', 'warning', 'error']), title: 'Build #' + ctx.rng.range(100, 999), body: ctx.rng.pick(PHRASES), meta: null }),
+  build: (ctx) => ({
+    type: 'notification',
+    level: ctx.rng.pick(['info', 'warning', 'error']),
+    title: 'Build #' + ctx.rng.range(100, 999),
+    body: ctx.rng.pick(PHRASES),
+    meta: null,
+  }),
 };
 
 export const CBOR_SHAPES: readonly Shape[] = [chatMessage, order, telemetryBatch, userList, ledgerEntry, gameState];
@@ -257,12 +328,21 @@ export function largeValue(ctx: ShapeContext, targetBytes: number): { name: stri
     case 1: {
       // A float64 is 9 bytes on the wire.
       const readings = Array.from({ length: Math.round(targetBytes / 9) }, () => rng() * 1000 + 1e-9);
-      return { name: 'telemetry.archive', value: { type: 'telemetry.archive', device: 'sensor-001', periodMs: 10, readings } };
+      return {
+        name: 'telemetry.archive',
+        value: { type: 'telemetry.archive', device: 'sensor-001', periodMs: 10, readings },
+      };
     }
     default:
       return {
         name: 'file.chunk',
-        value: { type: 'file.chunk', file: 'dataset.parquet', offset: 0, mime: 'application/vnd.apache.parquet', bytes: randomBytes(rng, targetBytes) },
+        value: {
+          type: 'file.chunk',
+          file: 'dataset.parquet',
+          offset: 0,
+          mime: 'application/vnd.apache.parquet',
+          bytes: randomBytes(rng, targetBytes),
+        },
       };
   }
 }

@@ -48,19 +48,27 @@ export function resolveStaticPath(rootDir: string, requestUrl: string): { file: 
 }
 
 function sendText(response: ServerResponse, status: number, text: string): void {
-  response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  response.writeHead(status, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+  });
   response.end(text);
 }
 
 /** Answers one HTTP request from `rootDir` (null: no app was built). */
-export async function serveStatic(rootDir: string | null, request: IncomingMessage, response: ServerResponse): Promise<void> {
+export async function serveStatic(
+  rootDir: string | null,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     response.setHeader('Allow', 'GET, HEAD');
     return sendText(response, 405, 'method not allowed\n');
   }
   if (rootDir === null) return sendText(response, 404, 'the inspector app is not built: run npm run build:app\n');
   const target = resolveStaticPath(rootDir, request.url ?? '/');
-  if ('status' in target) return sendText(response, target.status, target.status === 403 ? 'forbidden\n' : 'bad request\n');
+  if ('status' in target)
+    return sendText(response, target.status, target.status === 403 ? 'forbidden\n' : 'bad request\n');
   let size: number;
   try {
     const info = await stat(target.file);

@@ -8,7 +8,8 @@ function take(next: () => DemoMessage, count: number): DemoMessage[] {
   return Array.from({ length: count }, next);
 }
 
-const sizeOf = (message: DemoMessage) => (typeof message.data === 'string' ? Buffer.byteLength(message.data) : message.data.length);
+const sizeOf = (message: DemoMessage) =>
+  typeof message.data === 'string' ? Buffer.byteLength(message.data) : message.data.length;
 
 describe('demo traffic', () => {
   it('is deterministic for a seed and differs between seeds', () => {
@@ -19,7 +20,8 @@ describe('demo traffic', () => {
     const second = take(() => b.next(), 150);
     const other = take(() => c.next(), 150);
     // Byte comparison by Buffer.equals: a deep toEqual over megabytes of Uint8Array is slow.
-    const fingerprint = (m: DemoMessage) => `${m.kind} ${m.opcode} ${m.label} ${Buffer.from(m.data).toString('base64')}`;
+    const fingerprint = (m: DemoMessage) =>
+      `${m.kind} ${m.opcode} ${m.label} ${Buffer.from(m.data).toString('base64')}`;
     expect(second.map(fingerprint)).toEqual(first.map(fingerprint));
     expect(other.map((m) => m.label)).not.toEqual(first.map((m) => m.label));
     expect(a.count).toBe(150);
@@ -32,10 +34,23 @@ describe('demo traffic', () => {
     const model = Model.fromBinary(messages[0].data as Uint8Array);
     expect(model.view()).toMatchObject({ title: 'Sprint 12 planning' });
     const kinds = new Set(messages.map((m) => m.kind));
-    expect([...kinds].sort()).toEqual(['attachment', 'cbor', 'crdt-model', 'crdt-patch', 'json', 'malformed', 'msgpack', 'protobuf', 'socketio']);
-    for (const message of messages) expect(message.opcode).toBe(message.kind === 'json' || message.kind === 'socketio' ? 'text' : 'binary');
+    expect([...kinds].sort()).toEqual([
+      'attachment',
+      'cbor',
+      'crdt-model',
+      'crdt-patch',
+      'json',
+      'malformed',
+      'msgpack',
+      'protobuf',
+      'socketio',
+    ]);
+    for (const message of messages)
+      expect(message.opcode).toBe(message.kind === 'json' || message.kind === 'socketio' ? 'text' : 'binary');
     // A binary event's attachment follows it directly.
-    messages.forEach((m, i) => { m.kind === 'attachment' && expect(messages[i - 1].label).toMatch(/upload/); });
+    messages.forEach((m, i) => {
+      m.kind === 'attachment' && expect(messages[i - 1].label).toMatch(/upload/);
+    });
   });
 
   it('patches replay onto the first snapshot into the later merged snapshot', () => {

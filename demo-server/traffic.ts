@@ -20,7 +20,18 @@ export type DemoOpcode = 'text' | 'binary';
  * What a frame is meant to decode as; `malformed` frames must fail to decode; a Socket.IO
  * `attachment` is raw bytes announced by the binary event before it.
  */
-export type DemoKind = 'cbor' | 'msgpack' | 'json' | 'socketio' | 'protobuf' | 'attachment' | 'mqtt' | 'stomp' | 'crdt-model' | 'crdt-patch' | 'malformed';
+export type DemoKind =
+  | 'cbor'
+  | 'msgpack'
+  | 'json'
+  | 'socketio'
+  | 'protobuf'
+  | 'attachment'
+  | 'mqtt'
+  | 'stomp'
+  | 'crdt-model'
+  | 'crdt-patch'
+  | 'malformed';
 
 export interface DemoMessage {
   readonly opcode: DemoOpcode;
@@ -76,7 +87,12 @@ export function createTraffic(options: TrafficOptions = {}): DemoTraffic {
   /** Frames that must follow the last one (a Socket.IO binary event's attachments). */
   const pending: DemoMessage[] = [];
 
-  const snapshot = (label: string): DemoMessage => ({ opcode: 'binary', kind: 'crdt-model', data: crdt.snapshot(), label });
+  const snapshot = (label: string): DemoMessage => ({
+    opcode: 'binary',
+    kind: 'crdt-model',
+    data: crdt.snapshot(),
+    label,
+  });
 
   const produce = (): DemoMessage => {
     const next = pending.shift();
@@ -91,21 +107,33 @@ export function createTraffic(options: TrafficOptions = {}): DemoTraffic {
     if (roll < 0.3) return encoded(rng.pick(CBOR_SHAPES), 'cbor', rng, now());
     if (roll < 0.5) return encoded(rng.pick(MSGPACK_SHAPES), 'msgpack', rng, now());
     if (roll < 0.62) return encoded(rng.pick(JSON_SHAPES), 'json', rng, now());
-    if (roll < 0.66) return { opcode: 'text', kind: 'socketio', data: socketIoEvent(rng, now()), label: 'socket.io chat message' };
+    if (roll < 0.66)
+      return { opcode: 'text', kind: 'socketio', data: socketIoEvent(rng, now()), label: 'socket.io chat message' };
     // An upload's attachment must follow it directly: not when the next slot is a large message.
     if (roll < 0.68 && !(largeEvery > 0 && (count + 1) % largeEvery === 0)) {
       const [event, attachment] = socketIoUpload(rng);
-      pending.push({ opcode: 'binary', kind: 'attachment', data: attachment, label: 'socket.io attachment 0 of upload' });
+      pending.push({
+        opcode: 'binary',
+        kind: 'attachment',
+        data: attachment,
+        label: 'socket.io attachment 0 of upload',
+      });
       return { opcode: 'text', kind: 'socketio', data: event, label: 'socket.io upload (1 attachment)' };
     }
-    if (roll < 0.74) return { opcode: 'binary', kind: 'protobuf', data: protobufTrade(rng, count), label: 'protobuf demo.Trade' };
+    if (roll < 0.74)
+      return { opcode: 'binary', kind: 'protobuf', data: protobufTrade(rng, count), label: 'protobuf demo.Trade' };
     if (patchesSinceSnapshot >= PATCHES_PER_SNAPSHOT) {
       patchesSinceSnapshot = 0;
       return snapshot('crdt-model snapshot (merged)');
     }
     patchesSinceSnapshot++;
     const edit = crdt.nextPatch();
-    return { opcode: 'binary', kind: 'crdt-patch', data: edit.patch, label: `crdt-patch ${edit.client}: ${edit.summary}` };
+    return {
+      opcode: 'binary',
+      kind: 'crdt-patch',
+      data: edit.patch,
+      label: `crdt-patch ${edit.client}: ${edit.summary}`,
+    };
   };
 
   return {

@@ -15,7 +15,12 @@ describe('ZlibStreamWriter', () => {
       const sent: string[] = [];
       const parts: Uint8Array[] = [];
       for (let s = 0; s < 6; s++) {
-        const value = { op: 0, s, t: 'MESSAGE_CREATE', d: { channel: 'general', author: 'ada', content: `${content} ${s}` } };
+        const value = {
+          op: 0,
+          s,
+          t: 'MESSAGE_CREATE',
+          d: { channel: 'general', author: 'ada', content: `${content} ${s}` },
+        };
         const message = writer.message(value);
         expect([...message.subarray(-4)], `message ${s} of "${content.slice(0, 10)}"`).toEqual([0, 0, 0xff, 0xff]);
         sent.push(JSON.stringify(value));

@@ -17,7 +17,10 @@ let server: DemoServer;
 
 beforeAll(async () => {
   checkPrerequisites();
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 5 })]);
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 5 }),
+  ]);
 }, 30_000);
 
 afterAll(async () => {
@@ -28,7 +31,12 @@ afterAll(async () => {
 /** 200 users: the avatar hashes are most of the frame, the keys a good part of the rest. */
 function usersPage(): Uint8Array {
   const hex = (i: number) => ((i * 2654435761) >>> 0).toString(16).padStart(8, '0');
-  const users = Array.from({ length: 200 }, (_, i) => ({ id: i + 1, name: `user ${i + 1}`, active: i % 3 !== 0, avatarHash: hex(i).repeat(5) }));
+  const users = Array.from({ length: 200 }, (_, i) => ({
+    id: i + 1,
+    name: `user ${i + 1}`,
+    active: i % 3 !== 0,
+    avatarHash: hex(i).repeat(5),
+  }));
   return new CborEncoder().encode({ type: 'users.page', page: 1, users });
 }
 
@@ -40,7 +48,9 @@ describe('Bytes view', () => {
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
       page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-      await page.goto(new URL(`paste.html?theme=${theme}#b64=${Buffer.from(data).toString('base64url')}`, server.httpUrl).href);
+      await page.goto(
+        new URL(`paste.html?theme=${theme}#b64=${Buffer.from(data).toString('base64url')}`, server.httpUrl).href,
+      );
       await page.locator('[data-testid=tree-row][aria-level="1"]').waitFor();
 
       // The tree: % of parent and % of frame are text in every row, no hover needed.
@@ -54,7 +64,9 @@ describe('Bytes view', () => {
       await first.locator('.ws-tree-toggle').dispatchEvent('mousedown');
       const hashRow = page.locator('[data-testid=tree-row][data-path="$.users[0].avatarHash"]');
       await hashRow.waitFor();
-      expect(Number((await hashRow.locator('[data-testid=share-parent]').textContent())!.replace('%', ''))).toBeGreaterThan(50);
+      expect(
+        Number((await hashRow.locator('[data-testid=share-parent]').textContent())!.replace('%', '')),
+      ).toBeGreaterThan(50);
       expect(await hashRow.locator('[data-testid=share-frame]').textContent()).toMatch(/^0\.\d+%$/);
       await page.screenshot({ path: artifactPath(`bytes-tree-shares-${theme}.png`) });
 
@@ -63,7 +75,11 @@ describe('Bytes view', () => {
       await fields.waitFor({ timeout: 10_000 });
 
       // The breakdown's parts add up to the frame.
-      const parts = await page.getByTestId('bytes-breakdown-row').evaluateAll((rows) => rows.map((r) => Number(r.querySelectorAll('td')[1]!.textContent!.replace(/[^\d]/g, ''))));
+      const parts = await page
+        .getByTestId('bytes-breakdown-row')
+        .evaluateAll((rows) =>
+          rows.map((r) => Number(r.querySelectorAll('td')[1]!.textContent!.replace(/[^\d]/g, ''))),
+        );
       expect(parts.reduce((a, b) => a + b, 0)).toBe(data.length);
       expect(await page.getByTestId('bytes-schema').textContent()).toMatch(/saves [\d,]+ B/);
 
@@ -73,7 +89,9 @@ describe('Bytes view', () => {
       expect(cells[1]).toBe('200');
       expect(Number(cells[6]!.replace('%', ''))).toBeGreaterThan(40);
       await page.getByTestId('bytes-fields-containers').uncheck();
-      expect(await page.getByTestId('bytes-field-row').first().getAttribute('data-pattern')).toBe('$.users[*].avatarHash');
+      expect(await page.getByTestId('bytes-field-row').first().getAttribute('data-pattern')).toBe(
+        '$.users[*].avatarHash',
+      );
       await page.getByTestId('bytes-sort-count').click();
       expect(await page.getByTestId('bytes-field-row').first().locator('td').nth(1).textContent()).toBe('200');
 

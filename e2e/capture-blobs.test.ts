@@ -12,7 +12,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { ensureExtensionBuild, launchChromiumWithExtension, newPageWithTabId, requireBrowser, type ChromiumWithExtension } from './support/ext-env.js';
+import {
+  ensureExtensionBuild,
+  launchChromiumWithExtension,
+  newPageWithTabId,
+  requireBrowser,
+  type ChromiumWithExtension,
+} from './support/ext-env.js';
 
 /** The page: sends each frame, waits for its echo, then the next; `window.__done` when all came back. */
 const PAGE = `<!doctype html><meta charset="utf-8"><title>blobs</title><script>
@@ -104,7 +110,9 @@ describe('capture wire in Chromium (dist/chrome)', () => {
     type Spy = { kinds: string[]; length: number; pending: number };
     let spy: Spy = { kinds: [], length: 0, pending: 1 };
     for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
-      spy = (await ext.worker.evaluate('({ kinds: __spy.kinds, pending: __spy.pending, length: __spy.length })')) as Spy;
+      spy = (await ext.worker.evaluate(
+        '({ kinds: __spy.kinds, pending: __spy.pending, length: __spy.length })',
+      )) as Spy;
       if (spy.pending === 0 && spy.length >= expected.length) break;
     }
     expect(spy.length).toBe(expected.length);
@@ -114,12 +122,15 @@ describe('capture wire in Chromium (dist/chrome)', () => {
     const kinds = spy.kinds.map((k) => k.split(' ')).map(([kind, size]) => ({ kind: kind!, size: Number(size) }));
     const firstBlob = kinds.findIndex((k) => k.kind === 'blob');
     expect(firstBlob, spy.kinds.join(', ')).toBeGreaterThanOrEqual(0);
-    for (const k of kinds.slice(firstBlob)) expect(k.kind, spy.kinds.join(', ')).toBe(k.size >= 64 << 10 ? 'blob' : 'bytes');
+    for (const k of kinds.slice(firstBlob))
+      expect(k.kind, spy.kinds.join(', ')).toBe(k.size >= 64 << 10 ? 'blob' : 'bytes');
     expect(kinds.filter((k) => k.kind === 'blob').length).toBeGreaterThan(5);
 
     const panel = await ext.context.newPage();
     await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
-    await expect.poll(async () => (await panel.getByTestId('frame-count').textContent())?.replace(/,/g, ''), { timeout: 20_000 }).toBe(`${2 * COUNT} frames`);
+    await expect
+      .poll(async () => (await panel.getByTestId('frame-count').textContent())?.replace(/,/g, ''), { timeout: 20_000 })
+      .toBe(`${2 * COUNT} frames`);
     expect(await panel.getByTestId('dropped-count').count()).toBe(0);
     await panel.close();
     await page.close();

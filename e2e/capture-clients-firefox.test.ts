@@ -6,7 +6,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'puppeteer-core';
-import { bundleClients, startGraphqlWs, startPhoenix, startProtobuf, startSocketIo, type ClientServer, type WireRecord } from './support/client-servers.js';
+import {
+  bundleClients,
+  startGraphqlWs,
+  startPhoenix,
+  startProtobuf,
+  startSocketIo,
+  type ClientServer,
+  type WireRecord,
+} from './support/client-servers.js';
 import { sizeText } from './support/ext-fixtures.js';
 import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
 import { ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
@@ -32,7 +40,8 @@ const perDirection = (rows: readonly { direction: string; opcode: string; size: 
   sent: rows.filter((r) => r.direction === 'sent').map(line),
   received: rows.filter((r) => r.direction === 'received').map(line),
 });
-const fromWire = (frames: readonly WireRecord[]) => perDirection(frames.map((f) => ({ direction: f.direction, opcode: f.opcode, size: sizeText(f.size) })));
+const fromWire = (frames: readonly WireRecord[]) =>
+  perDirection(frames.map((f) => ({ direction: f.direction, opcode: f.opcode, size: sizeText(f.size) })));
 
 async function check(server: ClientServer, expectResult: (result: unknown) => void): Promise<void> {
   servers.push(server);
@@ -47,7 +56,9 @@ async function check(server: ClientServer, expectResult: (result: unknown) => vo
   const panel = await findPageByLocation(browser, opened.url);
   const state = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, server.frames.length);
   expect(server.frames.length).toBeGreaterThan(3);
-  expect(perDirection(state.rows), state.rows.map((r) => `${r.direction} ${line(r)} ${r.preview}`).join('\n')).toEqual(fromWire(server.frames));
+  expect(perDirection(state.rows), state.rows.map((r) => `${r.direction} ${line(r)} ${r.preview}`).join('\n')).toEqual(
+    fromWire(server.frames),
+  );
   expect(state.dropped).toBeNull();
   expect(errors).toEqual([]);
   await panel.close();
@@ -55,9 +66,48 @@ async function check(server: ClientServer, expectResult: (result: unknown) => vo
 }
 
 describe('real client libraries in Firefox (dist/firefox-test)', () => {
-  it('socket.io, default parser', async () => check(await startSocketIo(clientsJs, 'default'), (r) => expect(r).toEqual({ reply: { got: { text: 'hi ✓', n: 1 }, size: 4 }, bin: 300 })), 60_000);
-  it('socket.io with socket.io-msgpack-parser', async () => check(await startSocketIo(clientsJs, 'msgpack'), (r) => expect(r).toEqual({ reply: { got: { text: 'hi ✓', n: 1 }, size: 4 }, bin: 300 })), 60_000);
-  it('graphql-ws', async () => check(await startGraphqlWs(clientsJs), (r) => expect(r).toEqual([{ data: { hello: 'world' } }, { data: { count: 1 } }, { data: { count: 2 } }])), 60_000);
-  it('protobufjs over a raw WebSocket', async () => check(await startProtobuf(clientsJs), (r) => expect(r).toEqual([[100, 're: msg 1', 10], [200, 're: msg 2', 20], [300, 're: msg 3', 30]])), 60_000);
-  it('phoenix channels (JSON and binary)', async () => check(await startPhoenix(clientsJs), (r) => expect(r).toEqual({ json: { pong: { n: 1, text: 'hi' } }, bin: [9, 8, 7, 6] })), 60_000);
+  it(
+    'socket.io, default parser',
+    async () =>
+      check(await startSocketIo(clientsJs, 'default'), (r) =>
+        expect(r).toEqual({ reply: { got: { text: 'hi ✓', n: 1 }, size: 4 }, bin: 300 }),
+      ),
+    60_000,
+  );
+  it(
+    'socket.io with socket.io-msgpack-parser',
+    async () =>
+      check(await startSocketIo(clientsJs, 'msgpack'), (r) =>
+        expect(r).toEqual({ reply: { got: { text: 'hi ✓', n: 1 }, size: 4 }, bin: 300 }),
+      ),
+    60_000,
+  );
+  it(
+    'graphql-ws',
+    async () =>
+      check(await startGraphqlWs(clientsJs), (r) =>
+        expect(r).toEqual([{ data: { hello: 'world' } }, { data: { count: 1 } }, { data: { count: 2 } }]),
+      ),
+    60_000,
+  );
+  it(
+    'protobufjs over a raw WebSocket',
+    async () =>
+      check(await startProtobuf(clientsJs), (r) =>
+        expect(r).toEqual([
+          [100, 're: msg 1', 10],
+          [200, 're: msg 2', 20],
+          [300, 're: msg 3', 30],
+        ]),
+      ),
+    60_000,
+  );
+  it(
+    'phoenix channels (JSON and binary)',
+    async () =>
+      check(await startPhoenix(clientsJs), (r) =>
+        expect(r).toEqual({ json: { pong: { n: 1, text: 'hi' } }, bin: [9, 8, 7, 6] }),
+      ),
+    60_000,
+  );
 });

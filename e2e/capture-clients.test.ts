@@ -9,10 +9,24 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { bundleClients, startGraphqlWs, startPhoenix, startProtobuf, startSocketIo, type ClientServer, type WireRecord } from './support/client-servers.js';
+import {
+  bundleClients,
+  startGraphqlWs,
+  startPhoenix,
+  startProtobuf,
+  startSocketIo,
+  type ClientServer,
+  type WireRecord,
+} from './support/client-servers.js';
 import { sizeText } from './support/ext-fixtures.js';
 import { READ_PANEL, waitForRows, type PanelRow, type PanelState } from './support/ext-panel.js';
-import { ensureExtensionBuild, launchChromiumWithExtension, newPageWithTabId, requireBrowser, type ChromiumWithExtension } from './support/ext-env.js';
+import {
+  ensureExtensionBuild,
+  launchChromiumWithExtension,
+  newPageWithTabId,
+  requireBrowser,
+  type ChromiumWithExtension,
+} from './support/ext-env.js';
 
 let ext: ChromiumWithExtension;
 let clientsJs: string;
@@ -20,7 +34,10 @@ const servers: ClientServer[] = [];
 
 beforeAll(async () => {
   requireBrowser('chromium');
-  [ext, clientsJs] = await Promise.all([ensureExtensionBuild('chrome').then(launchChromiumWithExtension), bundleClients()]);
+  [ext, clientsJs] = await Promise.all([
+    ensureExtensionBuild('chrome').then(launchChromiumWithExtension),
+    bundleClients(),
+  ]);
 }, 60_000);
 
 afterAll(async () => {
@@ -33,7 +50,8 @@ const perDirection = (rows: readonly { direction: string; opcode: string; size: 
   sent: rows.filter((r) => r.direction === 'sent').map(line),
   received: rows.filter((r) => r.direction === 'received').map(line),
 });
-const fromWire = (frames: readonly WireRecord[]) => perDirection(frames.map((f) => ({ direction: f.direction, opcode: f.opcode, size: sizeText(f.size) })));
+const fromWire = (frames: readonly WireRecord[]) =>
+  perDirection(frames.map((f) => ({ direction: f.direction, opcode: f.opcode, size: sizeText(f.size) })));
 
 /** Runs the library page, then holds the panel to the server's record of the wire. */
 async function check(server: ClientServer, expectResult: (result: unknown) => void): Promise<PanelRow[]> {
@@ -49,7 +67,9 @@ async function check(server: ClientServer, expectResult: (result: unknown) => vo
   await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
   const state = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, server.frames.length);
   expect(server.frames.length, 'frames on the wire').toBeGreaterThan(3);
-  expect(perDirection(state.rows), state.rows.map((r) => `${r.direction} ${line(r)} ${r.preview}`).join('\n')).toEqual(fromWire(server.frames));
+  expect(perDirection(state.rows), state.rows.map((r) => `${r.direction} ${line(r)} ${r.preview}`).join('\n')).toEqual(
+    fromWire(server.frames),
+  );
   expect(state.dropped).toBeNull();
   expect(errors).toEqual([]);
   await panel.close();
@@ -59,27 +79,44 @@ async function check(server: ClientServer, expectResult: (result: unknown) => vo
 
 describe('real client libraries in Chromium (dist/chrome)', () => {
   it('socket.io, default parser: emit / ack with binary attachments', async () => {
-    const rows = await check(await startSocketIo(clientsJs, 'default'), (r) => expect(r).toEqual({ reply: { got: { text: 'hi ✓', n: 1 }, size: 4 }, bin: 300 }));
+    const rows = await check(await startSocketIo(clientsJs, 'default'), (r) =>
+      expect(r).toEqual({ reply: { got: { text: 'hi ✓', n: 1 }, size: 4 }, bin: 300 }),
+    );
     expect(rows.some((r) => r.opcode === 'binary')).toBe(true);
   }, 60_000);
 
   it('socket.io with socket.io-msgpack-parser: every packet a binary MessagePack frame', async () => {
-    const rows = await check(await startSocketIo(clientsJs, 'msgpack'), (r) => expect(r).toEqual({ reply: { got: { text: 'hi ✓', n: 1 }, size: 4 }, bin: 300 }));
+    const rows = await check(await startSocketIo(clientsJs, 'msgpack'), (r) =>
+      expect(r).toEqual({ reply: { got: { text: 'hi ✓', n: 1 }, size: 4 }, bin: 300 }),
+    );
     const packets = rows.filter((r) => r.opcode === 'binary');
     expect(packets.length).toBeGreaterThanOrEqual(4);
-    expect(packets.every((r) => r.format === 'msgpack'), rows.map((r) => `${r.opcode} ${r.format}`).join(', ')).toBe(true);
+    expect(
+      packets.every((r) => r.format === 'msgpack'),
+      rows.map((r) => `${r.opcode} ${r.format}`).join(', '),
+    ).toBe(true);
   }, 60_000);
 
   it('graphql-ws: a query and a subscription', async () => {
-    await check(await startGraphqlWs(clientsJs), (r) => expect(r).toEqual([{ data: { hello: 'world' } }, { data: { count: 1 } }, { data: { count: 2 } }]));
+    await check(await startGraphqlWs(clientsJs), (r) =>
+      expect(r).toEqual([{ data: { hello: 'world' } }, { data: { count: 1 } }, { data: { count: 2 } }]),
+    );
   }, 60_000);
 
   it('protobufjs messages over a raw WebSocket', async () => {
-    await check(await startProtobuf(clientsJs), (r) => expect(r).toEqual([[100, 're: msg 1', 10], [200, 're: msg 2', 20], [300, 're: msg 3', 30]]));
+    await check(await startProtobuf(clientsJs), (r) =>
+      expect(r).toEqual([
+        [100, 're: msg 1', 10],
+        [200, 're: msg 2', 20],
+        [300, 're: msg 3', 30],
+      ]),
+    );
   }, 60_000);
 
   it('phoenix channels: join, JSON push and reply, binary push and reply', async () => {
-    const rows = await check(await startPhoenix(clientsJs), (r) => expect(r).toEqual({ json: { pong: { n: 1, text: 'hi' } }, bin: [9, 8, 7, 6] }));
+    const rows = await check(await startPhoenix(clientsJs), (r) =>
+      expect(r).toEqual({ json: { pong: { n: 1, text: 'hi' } }, bin: [9, 8, 7, 6] }),
+    );
     expect(rows.filter((r) => r.opcode === 'binary').map((r) => r.direction)).toEqual(['sent', 'received']);
   }, 60_000);
 });

@@ -32,7 +32,8 @@ function watch(page: Page): Page {
   problems.set(page, list);
   page.on('pageerror', (e) => list.push(`uncaught: ${e instanceof Error ? e.message : String(e)}`));
   page.on('console', (m) => {
-    if ((m.type() === 'error' || m.type() === 'warn') && /postMessage|target origin/i.test(m.text())) list.push(`console ${m.type()}: ${m.text()}`);
+    if ((m.type() === 'error' || m.type() === 'warn') && /postMessage|target origin/i.test(m.text()))
+      list.push(`console ${m.type()}: ${m.text()}`);
   });
   return page;
 }
@@ -74,7 +75,14 @@ describe('capture paths in Firefox (dist/firefox-test)', () => {
     const panel = await openPanel(page);
     const state = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, 6);
     expect(state.rows.map(row).sort()).toEqual(
-      [`sent ${text('sandboxed 1')}`, `sent ${text('sandboxed 2')}`, 'sent binary 3 B', `received ${text('sandboxed 1')}`, `received ${text('sandboxed 2')}`, 'received binary 3 B'].sort(),
+      [
+        `sent ${text('sandboxed 1')}`,
+        `sent ${text('sandboxed 2')}`,
+        'sent binary 3 B',
+        `received ${text('sandboxed 1')}`,
+        `received ${text('sandboxed 2')}`,
+        'received binary 3 B',
+      ].sort(),
     );
     expect(state.dropped).toBeNull();
     expect(problems.get(page)).toEqual([]);
@@ -94,7 +102,9 @@ describe('capture paths in Firefox (dist/firefox-test)', () => {
       "[document.querySelector('[data-testid=uncaptured-notice]').textContent, document.querySelector('[data-testid=uncaptured-notice]').title, document.querySelectorAll('[data-testid=debugger-toggle]').length]",
     )) as [string, string, number];
     expect(text).toBe('2 workers: sockets not captured');
-    expect(title).toContain(`dedicated-worker ${server.httpUrl}dedicated.js (started by ${server.httpUrl}workers.html)`);
+    expect(title).toContain(
+      `dedicated-worker ${server.httpUrl}dedicated.js (started by ${server.httpUrl}workers.html)`,
+    );
     expect(title).toContain(`shared-worker ${server.httpUrl}shared.js`);
     expect(toggles).toBe(0);
     await panel.close();
@@ -109,7 +119,10 @@ describe('capture paths in Firefox (dist/firefox-test)', () => {
     const state = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, 12);
     const shown = state.rows.map(row);
     const expected = [
-      ...['blank ctor 1', 'blank ctor 2', 'blank send 1', 'srcdoc 1', 'srcdoc 2'].flatMap((t) => [`sent ${text(t)}`, `received ${text(t)}`]),
+      ...['blank ctor 1', 'blank ctor 2', 'blank send 1', 'srcdoc 1', 'srcdoc 2'].flatMap((t) => [
+        `sent ${text(t)}`,
+        `received ${text(t)}`,
+      ]),
       'sent binary 3 B',
       'received binary 3 B',
     ];

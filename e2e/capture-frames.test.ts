@@ -13,7 +13,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleMessage, Page } from 'playwright-core';
 import { CAPTURE_PAGES, startPagesServer, type PagesServer } from './support/capture-pages.js';
 import { READ_PANEL, waitForRows, type PanelRow, type PanelState } from './support/ext-panel.js';
-import { artifactPath, ensureExtensionBuild, launchChromiumWithExtension, newPageWithTabId, requireBrowser, type ChromiumWithExtension } from './support/ext-env.js';
+import {
+  artifactPath,
+  ensureExtensionBuild,
+  launchChromiumWithExtension,
+  newPageWithTabId,
+  requireBrowser,
+  type ChromiumWithExtension,
+} from './support/ext-env.js';
 
 let ext: ChromiumWithExtension;
 let server: PagesServer;
@@ -36,7 +43,8 @@ function watch(page: Page): Page {
   problems.set(page, list);
   page.on('pageerror', (e) => list.push(`uncaught: ${e.message}`));
   page.on('console', (m: ConsoleMessage) => {
-    if ((m.type() === 'error' || m.type() === 'warning') && /postMessage|target origin/i.test(m.text())) list.push(`console ${m.type()}: ${m.text()}`);
+    if ((m.type() === 'error' || m.type() === 'warning') && /postMessage|target origin/i.test(m.text()))
+      list.push(`console ${m.type()}: ${m.text()}`);
   });
   return page;
 }
@@ -76,7 +84,11 @@ describe('capture paths in Chromium (dist/chrome)', () => {
 
   it('a sandboxed iframe (opaque origin): its frames arrive, no "target origin" warnings', async () => {
     const { page, tabId } = await openTab('sandboxed.html');
-    const done = (await page.evaluate('window.__done')) as { sandboxedDone?: number; origin?: string; sandboxedError?: string };
+    const done = (await page.evaluate('window.__done')) as {
+      sandboxedDone?: number;
+      origin?: string;
+      sandboxedError?: string;
+    };
     expect(done).toEqual({ sandboxedDone: 3, origin: 'null' });
     const panel = await openPanel(tabId);
     const state = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, 6);
@@ -90,7 +102,9 @@ describe('capture paths in Chromium (dist/chrome)', () => {
     ]);
     expect(state.dropped).toBeNull();
     // The connection names the document that opened it: the sandboxed frame, opaque origin.
-    const documents = await panel.getByTestId('connection-status').evaluateAll((els) => els.map((e) => e.getAttribute('data-document')));
+    const documents = await panel
+      .getByTestId('connection-status')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-document')));
     expect(documents).toEqual([`${server.httpUrl}sandboxed-child.html (origin null)`]);
     await new Promise((r) => setTimeout(r, 200));
     expect(problems.get(page)).toEqual([]);
@@ -121,11 +135,15 @@ describe('capture paths in Chromium (dist/chrome)', () => {
       `received ${text('srcdoc 2')}`,
     ];
     // Sent frames are recorded when sent, echoes when received: order within each socket is fixed, across sockets it may interleave.
-    expect([...shown].sort(), shown.join("\n")).toEqual([...expected].sort());
+    expect([...shown].sort(), shown.join('\n')).toEqual([...expected].sort());
     expect(new Set(state.rows.map((r) => r.connection)).size, 'three sockets').toBe(3);
-    const documents = await panel.getByTestId('connection-status').evaluateAll((els) => els.map((e) => e.getAttribute('data-document')).sort());
+    const documents = await panel
+      .getByTestId('connection-status')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-document')).sort());
     const origin = server.httpUrl.replace(/\/$/, '');
-    expect(documents, 'the about:blank frame, the top document, the srcdoc frame').toEqual([`about:blank (origin ${origin})`, `about:srcdoc (origin ${origin})`, `${server.httpUrl}blank.html`].sort());
+    expect(documents, 'the about:blank frame, the top document, the srcdoc frame').toEqual(
+      [`about:blank (origin ${origin})`, `about:srcdoc (origin ${origin})`, `${server.httpUrl}blank.html`].sort(),
+    );
     expect(state.dropped).toBeNull();
     expect(problems.get(page)).toEqual([]);
     await panel.close();

@@ -15,7 +15,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CAPTURE_PAGES, startPagesServer, type PagesServer } from './support/capture-pages.js';
 import { READ_PANEL, waitForRows, type PanelRow, type PanelState } from './support/ext-panel.js';
-import { artifactPath, ensureExtensionBuild, launchChromiumWithExtension, newPageWithTabId, requireBrowser, type ChromiumWithExtension } from './support/ext-env.js';
+import {
+  artifactPath,
+  ensureExtensionBuild,
+  launchChromiumWithExtension,
+  newPageWithTabId,
+  requireBrowser,
+  type ChromiumWithExtension,
+} from './support/ext-env.js';
 
 let server: PagesServer;
 beforeAll(async () => {
@@ -28,7 +35,9 @@ afterAll(async () => {
 
 const row = (r: PanelRow) => `${r.direction} ${r.opcode} ${r.size}`;
 
-async function session(build: 'chrome' | 'chrome-test'): Promise<{ ext: ChromiumWithExtension; page: Page; panel: Page; errors: string[] }> {
+async function session(
+  build: 'chrome' | 'chrome-test',
+): Promise<{ ext: ChromiumWithExtension; page: Page; panel: Page; errors: string[] }> {
   const ext = await launchChromiumWithExtension(await ensureExtensionBuild(build));
   const errors: string[] = [];
   const { page, tabId } = await newPageWithTabId(ext.worker, () => ext.context.newPage());
@@ -52,7 +61,9 @@ describe('worker sockets in Chromium', () => {
       await notice.waitFor({ timeout: 10_000 });
       expect(await notice.textContent()).toBe('2 workers: sockets not captured');
       const title = (await notice.getAttribute('title')) ?? '';
-      expect(title).toContain(`dedicated-worker ${server.httpUrl}dedicated.js (started by ${server.httpUrl}workers.html)`);
+      expect(title).toContain(
+        `dedicated-worker ${server.httpUrl}dedicated.js (started by ${server.httpUrl}workers.html)`,
+      );
       expect(title).toContain(`shared-worker ${server.httpUrl}shared.js`);
       expect(title).toMatch(/not captured/);
       expect(await panel.getByTestId('debugger-toggle').count(), 'Chrome offers debugger capture').toBe(1);
@@ -63,13 +74,17 @@ describe('worker sockets in Chromium', () => {
     }
   }, 60_000);
 
-  it('debugger capture (dist/chrome-test): both workers\' frames arrive, the page socket once', async () => {
+  it("debugger capture (dist/chrome-test): both workers' frames arrive, the page socket once", async () => {
     const { ext, page, panel, errors } = await session('chrome-test');
     try {
       await panel.getByTestId('debugger-toggle').click();
       const status = panel.getByTestId('debugger-status');
       await status.waitFor({ timeout: 10_000 });
-      await panel.waitForFunction(() => document.querySelector('[data-testid=debugger-status]')?.getAttribute('data-state') !== 'starting', undefined, { timeout: 10_000 });
+      await panel.waitForFunction(
+        () => document.querySelector('[data-testid=debugger-status]')?.getAttribute('data-state') !== 'starting',
+        undefined,
+        { timeout: 10_000 },
+      );
       expect(await status.getAttribute('data-state'), (await status.textContent()) ?? '').toBe('on');
       expect(await status.textContent()).toContain('started debugging this browser');
 
@@ -78,7 +93,11 @@ describe('worker sockets in Chromium', () => {
       // The shared worker is found when the hook reports it: captured from then on.
       const sharedAttached = async () =>
         ext.worker.evaluate(async (url) => {
-          const targets = (await (globalThis as unknown as { chrome: { debugger: { getTargets(): Promise<{ url: string; attached: boolean }[]> } } }).chrome.debugger.getTargets());
+          const targets = await (
+            globalThis as unknown as {
+              chrome: { debugger: { getTargets(): Promise<{ url: string; attached: boolean }[]> } };
+            }
+          ).chrome.debugger.getTargets();
           return targets.some((t) => t.url === url && t.attached);
         }, `${server.httpUrl}shared.js`);
       const deadline = Date.now() + 10_000;
@@ -90,7 +109,16 @@ describe('worker sockets in Chromium', () => {
       for (const r of state.rows) byConnection.set(r.connection, [...(byConnection.get(r.connection) ?? []), row(r)]);
       const perSocket = [...byConnection.values()].map((rows) => rows.sort().join(', ')).sort();
       const described = state.rows.map((r) => `${r.connection} ${row(r)} ${r.preview}`).join('\n');
-      const dedicated = ['received binary 3 B', 'received binary 3 B', 'received text 14 B', 'received text 15 B', 'sent binary 3 B', 'sent binary 3 B', 'sent text 14 B', 'sent text 15 B'].join(', ');
+      const dedicated = [
+        'received binary 3 B',
+        'received binary 3 B',
+        'received text 14 B',
+        'received text 15 B',
+        'sent binary 3 B',
+        'sent binary 3 B',
+        'sent text 14 B',
+        'sent text 15 B',
+      ].join(', ');
       const page1 = ['received text 9 B', 'sent text 9 B'].join(', ');
       const sharedAgain = ['received binary 3 B', 'received text 12 B', 'sent binary 3 B', 'sent text 12 B'];
       expect(perSocket.length, described).toBe(3);
@@ -98,13 +126,24 @@ describe('worker sockets in Chromium', () => {
       expect(perSocket, described).toContain(page1);
       const shared = perSocket.find((p) => p !== dedicated && p !== page1)!.split(', ');
       for (const r of sharedAgain) expect(shared, described).toContain(r);
-      const statuses = await panel.getByTestId('connection-status').evaluateAll((els) => els.map((e) => e.getAttribute('data-document') ?? ''));
-      expect(statuses).toEqual(expect.arrayContaining([`worker ${server.httpUrl}dedicated.js`, `shared or service worker ${server.httpUrl}shared.js`]));
+      const statuses = await panel
+        .getByTestId('connection-status')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-document') ?? ''));
+      expect(statuses).toEqual(
+        expect.arrayContaining([
+          `worker ${server.httpUrl}dedicated.js`,
+          `shared or service worker ${server.httpUrl}shared.js`,
+        ]),
+      );
       expect(state.dropped).toBeNull();
       await panel.screenshot({ path: artifactPath('capture-workers-debugger.png') });
 
       await panel.getByTestId('debugger-toggle').click();
-      await panel.waitForFunction(() => document.querySelector('[data-testid=debugger-toggle]')?.getAttribute('aria-pressed') === 'false', undefined, { timeout: 10_000 });
+      await panel.waitForFunction(
+        () => document.querySelector('[data-testid=debugger-toggle]')?.getAttribute('aria-pressed') === 'false',
+        undefined,
+        { timeout: 10_000 },
+      );
       expect(errors).toEqual([]);
     } finally {
       await ext.close();

@@ -24,11 +24,17 @@ describe('npm test checks for the browsers first', () => {
     writeFileSync(fake, '#!/bin/sh\n');
     chmodSync(fake, 0o755);
     const started = Date.now();
-    const missing = spawnSync(process.execPath, [script], { env: { PATH: dir, WIRESCOPE_CHROMIUM: join(dir, 'nope'), WIRESCOPE_FIREFOX: join(dir, 'nope-either') }, encoding: 'utf8' });
+    const missing = spawnSync(process.execPath, [script], {
+      env: { PATH: dir, WIRESCOPE_CHROMIUM: join(dir, 'nope'), WIRESCOPE_FIREFOX: join(dir, 'nope-either') },
+      encoding: 'utf8',
+    });
     expect(missing.status).toBe(1);
     expect(missing.stderr).toContain(INSTALL_LINE);
     expect(Date.now() - started).toBeLessThan(10_000);
-    const found = spawnSync(process.execPath, [script], { env: { PATH: dir, WIRESCOPE_CHROMIUM: fake, WIRESCOPE_FIREFOX: fake }, encoding: 'utf8' });
+    const found = spawnSync(process.execPath, [script], {
+      env: { PATH: dir, WIRESCOPE_CHROMIUM: fake, WIRESCOPE_FIREFOX: fake },
+      encoding: 'utf8',
+    });
     expect(found.status).toBe(0);
     expect(found.stderr).toBe('');
   });

@@ -23,7 +23,10 @@ beforeAll(async () => {
   checkPrerequisites();
   requireBrowser('firefox');
   // One browser at a time is enough here; Firefox starts after Chromium's tests (below).
-  [chromium, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 5, largeEvery: 0, seed: 3, malformedChance: 0 })]);
+  [chromium, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 5, largeEvery: 0, seed: 3, malformedChance: 0 }),
+  ]);
 }, 60_000);
 
 afterAll(async () => {
@@ -53,7 +56,10 @@ describe('the theme sets color-scheme in Chromium', () => {
   for (const { page: name, theme } of cases) {
     it(`${name}?theme=${theme}: color-scheme ${theme} on the app and the frame list, and its scrollbar colours`, async () => {
       // The OS preference is the opposite of the theme, so the meta's "light dark" cannot pass for it.
-      const page = await chromium.newPage({ viewport: { width: 900, height: 700 }, colorScheme: theme === 'dark' ? 'light' : 'dark' });
+      const page = await chromium.newPage({
+        viewport: { width: 900, height: 700 },
+        colorScheme: theme === 'dark' ? 'light' : 'dark',
+      });
       await page.goto(new URL(`${name}?theme=${theme}`, server.httpUrl).href);
       await page.waitForFunction(READY);
       expect(await page.evaluate(READ_SCHEMES)).toEqual({ app: theme, list: theme, scrollbars: SCROLLBARS[theme] });

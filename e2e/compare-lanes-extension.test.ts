@@ -12,7 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import type { Browser as FirefoxBrowser } from 'puppeteer-core';
-import { ensureExtensionBuild, launchChromiumWithExtension, newPageWithTabId, requireBrowser, type ChromiumWithExtension } from './support/ext-env.js';
+import {
+  ensureExtensionBuild,
+  launchChromiumWithExtension,
+  newPageWithTabId,
+  requireBrowser,
+  type ChromiumWithExtension,
+} from './support/ext-env.js';
 import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
 import { generateDocument } from '../codecs/bench/generate.js';
 import { LANE_MIN_BYTES } from '../codecs/compare/lanes.js';
@@ -55,7 +61,11 @@ describe('Compare lanes in the Chromium extension', () => {
     const port = (http.address() as AddressInfo).port;
     const { page, tabId } = await newPageWithTabId(ext.worker, () => ext.context.newPage());
     await page.goto(`http://127.0.0.1:${port}/`);
-    await page.waitForFunction(() => (window as unknown as { __received?: number }).__received !== undefined, undefined, { timeout: 15_000 });
+    await page.waitForFunction(
+      () => (window as unknown as { __received?: number }).__received !== undefined,
+      undefined,
+      { timeout: 15_000 },
+    );
     expect(await page.evaluate(() => (window as unknown as { __received: number }).__received)).toBe(frame.length);
 
     const panel = await ext.context.newPage();
@@ -71,8 +81,12 @@ describe('Compare lanes in the Chromium extension', () => {
     await panel.locator('[data-testid=frame-row]').first().dispatchEvent('mousedown');
     await panel.getByTestId('tab-compare').click();
     await panel.getByRole('button', { name: /Run comparison/ }).click();
-    await expect.poll(() => panel.getByTestId('compare-status').textContent(), { timeout: 120_000, interval: 500 }).toMatch(/\d+ codecs compared/);
-    expect(await panel.locator('[data-testid=compare-table] [data-testid=compare-row]').count()).toBeGreaterThanOrEqual(CODECS.length - 1);
+    await expect
+      .poll(() => panel.getByTestId('compare-status').textContent(), { timeout: 120_000, interval: 500 })
+      .toMatch(/\d+ codecs compared/);
+    expect(await panel.locator('[data-testid=compare-table] [data-testid=compare-row]').count()).toBeGreaterThanOrEqual(
+      CODECS.length - 1,
+    );
     expect(await panel.getByTestId('compare-table').textContent()).not.toMatch(/lane stopped/);
     expect(laneScripts.length, 'the lane script was loaded').toBeGreaterThan(0);
     expect(csp, 'CSP reports').toEqual([]);
@@ -85,7 +99,9 @@ describe('Compare lanes in the Firefox extension (dist/firefox-test)', () => {
     const port = (http.address() as AddressInfo).port;
     const page = await firefox.newPage();
     await page.goto(`http://127.0.0.1:${port}/`);
-    await page.waitForFunction(() => (window as unknown as { __received?: number }).__received !== undefined, { timeout: 15_000 });
+    await page.waitForFunction(() => (window as unknown as { __received?: number }).__received !== undefined, {
+      timeout: 15_000,
+    });
     const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
     expect(opened.wirescopeTest, JSON.stringify(opened)).toBe('panel-tab-opened');
     const panel = await findPageByLocation(firefox, opened.url);
@@ -94,19 +110,34 @@ describe('Compare lanes in the Firefox extension (dist/firefox-test)', () => {
     // Two cores or more: the decode worker asks the page for two lanes (compare-lanes.ts), so their script loads here.
     expect(await panel.evaluate(() => navigator.hardwareConcurrency)).toBeGreaterThanOrEqual(2);
     await panel.waitForSelector('[data-testid=frame-row]', { timeout: 15_000 });
-    await panel.$eval('[data-testid=frame-row]', (el) => el.dispatchEvent(new MouseEvent('mousedown', { bubbles: true })));
+    await panel.$eval('[data-testid=frame-row]', (el) =>
+      el.dispatchEvent(new MouseEvent('mousedown', { bubbles: true })),
+    );
     await panel.$eval('[data-testid=tab-compare]', (el) => (el as HTMLElement).click());
-    await panel.waitForFunction(() => [...document.querySelectorAll('button')].some((b) => /Run comparison/.test(b.textContent ?? '')), { timeout: 20_000 });
-    await panel.evaluate(() => ([...document.querySelectorAll('button')].find((b) => /Run comparison/.test(b.textContent ?? '')) as HTMLButtonElement).click());
+    await panel.waitForFunction(
+      () => [...document.querySelectorAll('button')].some((b) => /Run comparison/.test(b.textContent ?? '')),
+      { timeout: 20_000 },
+    );
+    await panel.evaluate(() =>
+      (
+        [...document.querySelectorAll('button')].find((b) =>
+          /Run comparison/.test(b.textContent ?? ''),
+        ) as HTMLButtonElement
+      ).click(),
+    );
     // Polled here: waitForFunction with an interval did not return over BiDi (compare-lanes.test.ts).
-    const status = async (): Promise<string> => panel.evaluate(() => document.querySelector('[data-testid=compare-status]')?.textContent ?? '');
+    const status = async (): Promise<string> =>
+      panel.evaluate(() => document.querySelector('[data-testid=compare-status]')?.textContent ?? '');
     for (let deadline = Date.now() + 120_000; !/\d+ codecs compared/.test(await status()); ) {
-      if (Date.now() > deadline) throw new Error(`the comparison did not finish in the Firefox extension; status: ${await status()}`);
+      if (Date.now() > deadline)
+        throw new Error(`the comparison did not finish in the Firefox extension; status: ${await status()}`);
       await new Promise((r) => setTimeout(r, 500));
     }
     const rows = await panel.$$eval('[data-testid=compare-table] [data-testid=compare-row]', (els) => els.length);
     expect(rows).toBeGreaterThanOrEqual(CODECS.length - 1);
-    expect(await panel.$eval('[data-testid=compare-table]', (el) => el.textContent ?? '')).not.toMatch(/lane stopped|lane failed/);
+    expect(await panel.$eval('[data-testid=compare-table]', (el) => el.textContent ?? '')).not.toMatch(
+      /lane stopped|lane failed/,
+    );
     expect(errors).toEqual([]);
     await panel.close();
     await page.close();

@@ -23,7 +23,11 @@ let server: DemoServer;
 
 beforeAll(async () => {
   checkPrerequisites();
-  [browser, firefox, server] = await Promise.all([launchChromium(), launchFirefox(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 30, largeEvery: 0, seed: 3 })]);
+  [browser, firefox, server] = await Promise.all([
+    launchChromium(),
+    launchFirefox(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 30, largeEvery: 0, seed: 3 }),
+  ]);
 }, 60_000);
 
 afterAll(async () => {
@@ -32,7 +36,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-const largeFrameHex = (): string => Buffer.from(new CborEncoder().encode(generateDocument(LANE_MIN_BYTES + 64 * 1024))).toString('hex');
+const largeFrameHex = (): string =>
+  Buffer.from(new CborEncoder().encode(generateDocument(LANE_MIN_BYTES + 64 * 1024))).toString('hex');
 
 describe('Compare on two lanes in the browsers', () => {
   it('a frame above the lane threshold is compared in lane workers: every codec gets its row', async () => {
@@ -48,8 +53,12 @@ describe('Compare on two lanes in the browsers', () => {
     await page.locator('[data-testid=frame-row]').first().dispatchEvent('mousedown');
     await page.getByTestId('tab-compare').click();
     await page.getByRole('button', { name: /Run comparison/ }).click();
-    await expect.poll(() => page.getByTestId('compare-status').textContent(), { timeout: 90_000, interval: 500 }).toMatch(/\d+ codecs compared/);
-    expect(await page.locator('[data-testid=compare-table] [data-testid=compare-row]').count()).toBeGreaterThanOrEqual(CODECS.length - 1);
+    await expect
+      .poll(() => page.getByTestId('compare-status').textContent(), { timeout: 90_000, interval: 500 })
+      .toMatch(/\d+ codecs compared/);
+    expect(await page.locator('[data-testid=compare-table] [data-testid=compare-row]').count()).toBeGreaterThanOrEqual(
+      CODECS.length - 1,
+    );
     const text = await page.getByTestId('compare-table').textContent();
     expect(text).not.toMatch(/lane stopped/);
     expect(laneScripts.length, 'the lane script was loaded').toBeGreaterThan(0);
@@ -72,7 +81,9 @@ describe('Compare on two lanes in the browsers', () => {
     await page.getByTestId('tab-compare').click();
     await expect.poll(() => lanes.length, { timeout: 20_000 }).toBe(2);
     await page.getByRole('button', { name: /Run comparison/ }).click();
-    await expect.poll(() => page.getByTestId('compare-status').textContent(), { timeout: 90_000, interval: 500 }).toMatch(/\d+ codecs compared/);
+    await expect
+      .poll(() => page.getByTestId('compare-status').textContent(), { timeout: 90_000, interval: 500 })
+      .toMatch(/\d+ codecs compared/);
     expect(lanes, 'Run took the warmed lanes: no new lane worker').toHaveLength(2);
     expect(await page.getByTestId('compare-table').textContent()).not.toMatch(/lane stopped/);
     expect(errors).toEqual([]);
@@ -86,12 +97,24 @@ describe('Compare on two lanes in the browsers', () => {
     await page.goto(new URL('panel.html', server.httpUrl).href);
     await emitToPanel(page, [{ hex: largeFrameHex() }]);
     await page.waitForSelector('[data-testid=frame-row]', { timeout: 20_000 });
-    await page.$eval('[data-testid=frame-row]', (el) => el.dispatchEvent(new MouseEvent('mousedown', { bubbles: true })));
+    await page.$eval('[data-testid=frame-row]', (el) =>
+      el.dispatchEvent(new MouseEvent('mousedown', { bubbles: true })),
+    );
     await page.click('[data-testid=tab-compare]');
-    await page.waitForFunction(() => [...document.querySelectorAll('button')].some((b) => /Run comparison/.test(b.textContent ?? '')), { timeout: 20_000 });
-    await page.evaluate(() => ([...document.querySelectorAll('button')].find((b) => /Run comparison/.test(b.textContent ?? '')) as HTMLButtonElement).click());
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('button')].some((b) => /Run comparison/.test(b.textContent ?? '')),
+      { timeout: 20_000 },
+    );
+    await page.evaluate(() =>
+      (
+        [...document.querySelectorAll('button')].find((b) =>
+          /Run comparison/.test(b.textContent ?? ''),
+        ) as HTMLButtonElement
+      ).click(),
+    );
     // Polled here: waitForFunction with an interval did not return over BiDi.
-    const status = async (): Promise<string> => page.evaluate(() => document.querySelector('[data-testid=compare-status]')?.textContent ?? '');
+    const status = async (): Promise<string> =>
+      page.evaluate(() => document.querySelector('[data-testid=compare-status]')?.textContent ?? '');
     for (let deadline = Date.now() + 120_000; !/\d+ codecs compared/.test(await status()); ) {
       if (Date.now() > deadline) throw new Error(`the comparison did not finish in Firefox; status: ${await status()}`);
       await new Promise((r) => setTimeout(r, 500));

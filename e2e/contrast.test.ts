@@ -10,7 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startDemoServer, type DemoServer } from '../demo-server/server.js';
 import { APP_DIR, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
-import { emitToPanel, panelFrames, selectFrameOf, selectChildRow, selectFrame, waitForRows } from './support/tour-pages.js';
+import {
+  emitToPanel,
+  panelFrames,
+  selectFrameOf,
+  selectChildRow,
+  selectFrame,
+  waitForRows,
+} from './support/tour-pages.js';
 import { watchPage } from './support/watch-page.js';
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -20,7 +27,10 @@ let server: DemoServer;
 
 beforeAll(async () => {
   checkPrerequisites();
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 40, largeEvery: 0, seed: 5, malformedChance: 0 })]);
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 40, largeEvery: 0, seed: 5, malformedChance: 0 }),
+  ]);
 }, 30_000);
 
 afterAll(async () => {
@@ -39,10 +49,32 @@ interface Finding {
 async function audit(page: Page): Promise<{ violations: Finding[]; checked: number }> {
   await page.addScriptTag({ path: AXE_PATH });
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; nodes: { target: string[]; failureSummary?: string; html: string }[] }[]; passes: { nodes: unknown[] }[] }> } }).axe;
-    const r = await axe.run(document, { runOnly: { type: 'rule', values: ['color-contrast', 'label-content-name-mismatch'] }, resultTypes: ['violations', 'passes'] });
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: unknown,
+            opts: unknown,
+          ): Promise<{
+            violations: { id: string; nodes: { target: string[]; failureSummary?: string; html: string }[] }[];
+            passes: { nodes: unknown[] }[];
+          }>;
+        };
+      }
+    ).axe;
+    const r = await axe.run(document, {
+      runOnly: { type: 'rule', values: ['color-contrast', 'label-content-name-mismatch'] },
+      resultTypes: ['violations', 'passes'],
+    });
     return {
-      violations: r.violations.flatMap((v) => v.nodes.map((n) => ({ rule: v.id, target: n.target.join(' '), summary: (n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 200), html: n.html.slice(0, 120) }))),
+      violations: r.violations.flatMap((v) =>
+        v.nodes.map((n) => ({
+          rule: v.id,
+          target: n.target.join(' '),
+          summary: (n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 200),
+          html: n.html.slice(0, 120),
+        })),
+      ),
       checked: r.passes.reduce((s, p) => s + p.nodes.length, 0),
     };
   });
@@ -72,9 +104,13 @@ describe('text contrast ≥ 4.5:1 and names that match their text', () => {
       await page.getByTestId('pause-button').click();
       await selectFrameOf(page, 'cbor');
       await selectChildRow(page);
-      const label = (await page.locator('[data-testid=tree-row][aria-level="2"] .ws-tree-key').first().textContent()) ?? '';
+      const label =
+        (await page.locator('[data-testid=tree-row][aria-level="2"] .ws-tree-key').first().textContent()) ?? '';
       await page.getByTestId('tree-search').fill(label.slice(0, 3));
-      await page.getByTestId('tree-search-count').filter({ hasText: /of|no match/ }).waitFor();
+      await page
+        .getByTestId('tree-search-count')
+        .filter({ hasText: /of|no match/ })
+        .waitFor();
       await page.getByTestId('largest-toggle').check();
       await page.getByTestId('largest-row').first().waitFor();
       await expectReadable(page, `inspector-${theme}`);
@@ -85,11 +121,21 @@ describe('text contrast ≥ 4.5:1 and names that match their text', () => {
       // The other tabs: where the bytes go, a comparison run, a diff with another frame, a json-joy frame's CRDT tab.
       await page.getByTestId('tab-bytes').click();
       await page.getByTestId('bytes-tab').waitFor();
-      await page.waitForFunction(() => !/Measuring where the bytes go/.test(document.querySelector('[role=tabpanel]')?.textContent ?? ''), undefined, { timeout: 15_000 });
+      await page.waitForFunction(
+        () => !/Measuring where the bytes go/.test(document.querySelector('[role=tabpanel]')?.textContent ?? ''),
+        undefined,
+        { timeout: 15_000 },
+      );
       await expectReadable(page, `inspector-bytes-${theme}`);
       await page.getByTestId('tab-compare').click();
       await page.locator('[data-testid=compare-tab] .ws-primary').click();
-      await page.waitForFunction(() => !document.querySelector('[data-testid=compare-progress]') && !!document.querySelector('[data-testid=compare-tab] table'), undefined, { timeout: 60_000, polling: 200 });
+      await page.waitForFunction(
+        () =>
+          !document.querySelector('[data-testid=compare-progress]') &&
+          !!document.querySelector('[data-testid=compare-tab] table'),
+        undefined,
+        { timeout: 60_000, polling: 200 },
+      );
       await expectReadable(page, `inspector-compare-${theme}`);
       await page.getByTestId('tab-diff').click();
       const picker = page.locator('[data-testid=diff-tab] select');
@@ -107,7 +153,10 @@ describe('text contrast ≥ 4.5:1 and names that match their text', () => {
     });
 
     it(`paste page, ${theme}`, async () => {
-      const { page, problems } = await open(`paste.html?theme=${theme}#hex=${encodeURIComponent('a2 61 61 01 61 62 82 02 03')}`, theme);
+      const { page, problems } = await open(
+        `paste.html?theme=${theme}#hex=${encodeURIComponent('a2 61 61 01 61 62 82 02 03')}`,
+        theme,
+      );
       await page.locator('[data-testid=tree-row][aria-level="2"]').first().waitFor();
       await selectChildRow(page);
       await expectReadable(page, `paste-${theme}`);

@@ -67,7 +67,12 @@ function readButtons(panel: Page, disableRun: boolean): Promise<ButtonLook[]> {
       return 'rgb(255, 255, 255)';
     };
     const buttons = [...document.querySelectorAll<HTMLButtonElement>('button.ws-button')];
-    if (disableRun) buttons.filter((b) => /Run comparison/.test(b.textContent ?? '')).forEach((b) => { b.disabled = true; });
+    if (disableRun)
+      buttons
+        .filter((b) => /Run comparison/.test(b.textContent ?? ''))
+        .forEach((b) => {
+          b.disabled = true;
+        });
     return buttons.map((b) => {
       const s = getComputedStyle(b);
       return {
@@ -88,12 +93,19 @@ function readButtons(panel: Page, disableRun: boolean): Promise<ButtonLook[]> {
 async function openCompare(theme: 'light' | 'dark'): Promise<{ page: Page; panel: Page }> {
   const page = await browser.newPage();
   await page.goto(`http://127.0.0.1:${(http.address() as AddressInfo).port}/`);
-  await page.waitForFunction(() => (window as unknown as { __received?: boolean }).__received === true, { timeout: 15_000 });
+  await page.waitForFunction(() => (window as unknown as { __received?: boolean }).__received === true, {
+    timeout: 15_000,
+  });
   const panel = await openThemedPanel(browser, page, theme);
   await panel.waitForSelector('[data-testid=frame-row]', { timeout: 15_000 });
-  await panel.$eval('[data-testid=frame-row]', (el) => el.dispatchEvent(new MouseEvent('mousedown', { bubbles: true })));
+  await panel.$eval('[data-testid=frame-row]', (el) =>
+    el.dispatchEvent(new MouseEvent('mousedown', { bubbles: true })),
+  );
   await panel.$eval('[data-testid=tab-compare]', (el) => (el as HTMLElement).click());
-  await panel.waitForFunction(() => [...document.querySelectorAll('button')].some((b) => /Copy comparison as Markdown/.test(b.textContent ?? '')), { timeout: 15_000 });
+  await panel.waitForFunction(
+    () => [...document.querySelectorAll('button')].some((b) => /Copy comparison as Markdown/.test(b.textContent ?? '')),
+    { timeout: 15_000 },
+  );
   return { page, panel };
 }
 
@@ -120,7 +132,10 @@ describe('disabled buttons in the Firefox extension panel (dist/firefox-test)', 
         expect(b.background !== b.behind || b.border !== b.behind, what).toBe(true);
       }
       // Greyed: the disabled labels read dimmer than the enabled Run button's.
-      for (const b of [copy!, run!]) expect(contrastRatio(b.color, b.background)).toBeLessThan(contrastRatio(enabledRun!.color, enabledRun!.background));
+      for (const b of [copy!, run!])
+        expect(contrastRatio(b.color, b.background)).toBeLessThan(
+          contrastRatio(enabledRun!.color, enabledRun!.background),
+        );
       await panel.close();
       await page.close();
     }, 60_000);

@@ -13,8 +13,22 @@ import { chromium, type Page } from 'playwright-core';
 import { encode as encodeCbor } from 'cbor-x';
 import { conversation, expectedRows, sizeText } from './support/ext-fixtures.js';
 import { comparable, describeRows, READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
-import { startCaptureServer, startSocketIoServer, type CaptureServer, type SocketIoTestServer } from './support/ext-server.js';
-import { artifactPath, CHROMIUM, CHROMIUM_ARGS, ensureExtensionBuild, launchChromiumWithExtension, newPageWithTabId, requireBrowser, type ChromiumWithExtension } from './support/ext-env.js';
+import {
+  startCaptureServer,
+  startSocketIoServer,
+  type CaptureServer,
+  type SocketIoTestServer,
+} from './support/ext-server.js';
+import {
+  artifactPath,
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  ensureExtensionBuild,
+  launchChromiumWithExtension,
+  newPageWithTabId,
+  requireBrowser,
+  type ChromiumWithExtension,
+} from './support/ext-env.js';
 
 const steps = conversation();
 const CONNECTIONS = { A: '#1', B: '#2' } as const;
@@ -30,7 +44,11 @@ const pageErrors = new Map<Page, string[]>();
 beforeAll(async () => {
   requireBrowser('chromium');
   const dir = await ensureExtensionBuild('chrome');
-  [ext, server, sio] = await Promise.all([launchChromiumWithExtension(dir), startCaptureServer(steps), startSocketIoServer(SIO_ATTACHMENT, SIO_REPLY)]);
+  [ext, server, sio] = await Promise.all([
+    launchChromiumWithExtension(dir),
+    startCaptureServer(steps),
+    startSocketIoServer(SIO_ATTACHMENT, SIO_REPLY),
+  ]);
 }, 60_000);
 
 afterAll(async () => {
@@ -64,7 +82,10 @@ describe('Chromium with the extension (dist/chrome)', () => {
     expect(await page.evaluate('window.__backlog'), 'the page checked every frame it received').toEqual([]);
     expect(server.problems, 'the server got exactly the bytes the page sent').toEqual([]);
 
-    const backlog = expectedRows(steps.filter((s) => s.phase === 'backlog'), CONNECTIONS);
+    const backlog = expectedRows(
+      steps.filter((s) => s.phase === 'backlog'),
+      CONNECTIONS,
+    );
     const panel = await openPanel(tabId);
     let state = await waitForRows(readPanel(panel), backlog.length);
     expect(state.rows.map(comparable), describeRows(backlog, state)).toEqual(backlog.map(comparable));
@@ -106,7 +127,10 @@ describe('Chromium with the extension (dist/chrome)', () => {
     // attachment (socket.io protocol v5 / engine.io v4 packets).
     const panel = await openPanel(tabId);
     const event = `451-0${JSON.stringify(['echo', { text: 'ping ✓', n: 1 }, { _placeholder: true, num: 0 }])}`;
-    const ack = `461-0${JSON.stringify([{ got: { text: 'ping ✓', n: 1 }, size: SIO_ATTACHMENT.length }, { _placeholder: true, num: 0 }])}`;
+    const ack = `461-0${JSON.stringify([
+      { got: { text: 'ping ✓', n: 1 }, size: SIO_ATTACHMENT.length },
+      { _placeholder: true, num: 0 },
+    ])}`;
     const utf8Size = (t: string) => sizeText(Buffer.byteLength(t));
     const expected = [
       ['sent', 'text', utf8Size('2probe')],
@@ -118,14 +142,22 @@ describe('Chromium with the extension (dist/chrome)', () => {
       ['received', 'binary', sizeText(SIO_REPLY.length), 'cbor'],
     ].map((r) => r.join(' '));
     const state = await waitForRows(readPanel(panel), expected.length);
-    const shown = state.rows.map((r) => [r.direction, r.opcode, r.size, ...(r.opcode === 'binary' ? [r.format] : [])].join(' '));
-    expect(shown, state.rows.map((r) => `${r.direction} ${r.opcode} ${r.size} ${r.format} ${r.preview}`).join('\n')).toEqual(expected);
+    const shown = state.rows.map((r) =>
+      [r.direction, r.opcode, r.size, ...(r.opcode === 'binary' ? [r.format] : [])].join(' '),
+    );
+    expect(
+      shown,
+      state.rows.map((r) => `${r.direction} ${r.opcode} ${r.size} ${r.format} ${r.preview}`).join('\n'),
+    ).toEqual(expected);
     // The probe exchange and the upgrade packet (previews as the socket.io / engine.io reader shows them).
     const probes = state.rows.slice(0, 3).map((r) => r.preview);
     expect(probes[0]).toMatch(/ping.*probe|2probe/);
     expect(probes[1]).toMatch(/pong.*probe|3probe/);
     expect(probes[2]).toMatch(/^5$|upgrade/);
-    expect(state.rows.every((r) => r.connection === '#1'), 'one WebSocket connection').toBe(true);
+    expect(
+      state.rows.every((r) => r.connection === '#1'),
+      'one WebSocket connection',
+    ).toBe(true);
     expect(state.dropped).toBeNull();
     await panel.screenshot({ path: artifactPath('extension-chromium-socketio.png') });
     expect(errorsOf(page, panel)).toEqual([]);
@@ -136,7 +168,10 @@ describe('Chromium with the extension (dist/chrome)', () => {
   it('the page sees the same WebSocket API as without the extension', async () => {
     const { page, tabId } = await newPageWithTabId(ext.worker, async () => watch(await ext.context.newPage()));
     await page.goto(`${server.httpUrl}api.html`);
-    const withExt = (await page.evaluate('window.__apiChecks()')) as { checks: Record<string, unknown>; hookBatchesSeen: number };
+    const withExt = (await page.evaluate('window.__apiChecks()')) as {
+      checks: Record<string, unknown>;
+      hookBatchesSeen: number;
+    };
     const plain = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
     let without: typeof withExt;
     try {
@@ -153,9 +188,15 @@ describe('Chromium with the extension (dist/chrome)', () => {
     const panel = await openPanel(tabId);
     const captured = await waitForRows(readPanel(panel), 4);
     // api.html sends echo-1, [1, 2, 3] and echo-2, and gets each echoed.
-    expect(captured.rows.map((r) => `${r.direction} ${r.opcode} ${r.size}`), 'frames of api.html in the panel').toEqual(expect.arrayContaining(['sent text 6 B', 'received text 6 B', 'sent binary 3 B']));
+    expect(
+      captured.rows.map((r) => `${r.direction} ${r.opcode} ${r.size}`),
+      'frames of api.html in the panel',
+    ).toEqual(expect.arrayContaining(['sent text 6 B', 'received text 6 B', 'sent binary 3 B']));
     await panel.close();
-    writeFileSync(artifactPath('extension-chromium-api-checks.json'), `${JSON.stringify({ withExtension: withExt, withoutExtension: without }, null, 2)}\n`);
+    writeFileSync(
+      artifactPath('extension-chromium-api-checks.json'),
+      `${JSON.stringify({ withExtension: withExt, withoutExtension: without }, null, 2)}\n`,
+    );
     // Everything the page can observe is the same as in a Chromium without the extension ...
     expect(withExt.checks).toEqual(without.checks);
     // ... and is what the platform promises.

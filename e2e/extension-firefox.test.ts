@@ -15,7 +15,14 @@ import { conversation, expectedRows } from './support/ext-fixtures.js';
 import { comparable, describeRows, READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
 import { startCaptureServer, type CaptureServer } from './support/ext-server.js';
 import { artifactPath, ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
-import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, webExtLint, type LintReport, type PanelTabOpened } from './support/ext-firefox.js';
+import {
+  findPageByLocation,
+  launchFirefox,
+  OPEN_PANEL_TAB,
+  webExtLint,
+  type LintReport,
+  type PanelTabOpened,
+} from './support/ext-firefox.js';
 
 const steps = conversation();
 const CONNECTIONS = { A: '#1', B: '#2' } as const;
@@ -70,7 +77,10 @@ describe('Firefox with the extension (dist/firefox-test)', () => {
     const panel = watch(await findPageByLocation(browser, opened.url));
     const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
 
-    const backlog = expectedRows(steps.filter((s) => s.phase === 'backlog'), CONNECTIONS);
+    const backlog = expectedRows(
+      steps.filter((s) => s.phase === 'backlog'),
+      CONNECTIONS,
+    );
     let state = await waitForRows(read, backlog.length);
     expect(state.rows.map(comparable), describeRows(backlog, state)).toEqual(backlog.map(comparable));
     expect(state.frameCount).toBe(`${backlog.length} frames`);
@@ -86,7 +96,9 @@ describe('Firefox with the extension (dist/firefox-test)', () => {
 
     // The received json-joy model decodes in the detail pane.
     const model = state.rows[all.findIndex((r) => r.format === 'crdt-model')]!;
-    await panel.evaluate(`document.querySelector('[data-testid=frame-row][data-frame-id="${model.frameId}"]').dispatchEvent(new MouseEvent('mousedown', { bubbles: true }))`);
+    await panel.evaluate(
+      `document.querySelector('[data-testid=frame-row][data-frame-id="${model.frameId}"]').dispatchEvent(new MouseEvent('mousedown', { bubbles: true }))`,
+    );
     await panel.waitForSelector(`[data-testid=frame-detail][data-frame-id="${model.frameId}"]`, { timeout: 10_000 });
     await panel.waitForSelector('[data-testid=tree-row]', { timeout: 10_000 });
     expect(await panel.evaluate("document.querySelectorAll('[data-testid=error-banner]').length")).toBe(0);
@@ -99,7 +111,10 @@ describe('Firefox with the extension (dist/firefox-test)', () => {
   it('the page sees the same WebSocket API as in a Firefox without the extension', async () => {
     const page = watch(await browser.newPage());
     await page.goto(`${server.httpUrl}api.html`);
-    const withExt = (await page.evaluate('window.__apiChecks()')) as { checks: Record<string, unknown[]>; hookBatchesSeen: number };
+    const withExt = (await page.evaluate('window.__apiChecks()')) as {
+      checks: Record<string, unknown[]>;
+      hookBatchesSeen: number;
+    };
     const plain = await launchFirefox();
     let without: typeof withExt;
     try {
@@ -109,7 +124,10 @@ describe('Firefox with the extension (dist/firefox-test)', () => {
     } finally {
       await plain.close();
     }
-    writeFileSync(artifactPath('extension-firefox-api-checks.json'), `${JSON.stringify({ withExtension: withExt, withoutExtension: without }, null, 2)}\n`);
+    writeFileSync(
+      artifactPath('extension-firefox-api-checks.json'),
+      `${JSON.stringify({ withExtension: withExt, withoutExtension: without }, null, 2)}\n`,
+    );
     // The page sees none of the capture traffic (issue 14: a private channel, not window messages) ...
     expect(withExt.hookBatchesSeen, 'capture messages the page saw on its window').toBe(0);
     expect(without.hookBatchesSeen).toBe(0);
@@ -119,7 +137,10 @@ describe('Firefox with the extension (dist/firefox-test)', () => {
     const panel = watch(await findPageByLocation(browser, opened.url));
     const captured = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, 4);
     // api.html sends echo-1, [1, 2, 3] and echo-2, and gets each echoed.
-    expect(captured.rows.map((r) => `${r.direction} ${r.opcode} ${r.size}`), 'frames of api.html in the panel').toEqual(expect.arrayContaining(['sent text 6 B', 'received text 6 B', 'sent binary 3 B']));
+    expect(
+      captured.rows.map((r) => `${r.direction} ${r.opcode} ${r.size}`),
+      'frames of api.html in the panel',
+    ).toEqual(expect.arrayContaining(['sent text 6 B', 'received text 6 B', 'sent binary 3 B']));
     await panel.close();
     expect(withExt.checks).toEqual(without.checks);
     const c = withExt.checks;
@@ -130,7 +151,12 @@ describe('Firefox with the extension (dist/firefox-test)', () => {
     expect(c.initial!.slice(0, 6)).toEqual([0, 'blob', '', '', 'number', 0]);
     expect(c.open![1]).toBe('chat.v2');
     expect(String(c.open![2])).toMatch(/^permessage-deflate/);
-    expect((c.order as unknown as unknown[][]).map((o) => o[0])).toEqual(['onmessage', 'listener', 'onmessage', 'listener']);
+    expect((c.order as unknown as unknown[][]).map((o) => o[0])).toEqual([
+      'onmessage',
+      'listener',
+      'onmessage',
+      'listener',
+    ]);
     expect(c.order2).toEqual(['listener', 'onmessage', 'listener-2']);
     expect(errorsOf(page)).toEqual([]);
     await page.close();
@@ -146,7 +172,9 @@ describe('Firefox builds', () => {
     }
     expect(leaks, 'test markers in dist/firefox').toEqual([]);
     expect(filesUnder(production)).not.toContain('test-content.js');
-    const manifest = JSON.parse(readFileSync(path.join(production, 'manifest.json'), 'utf8')) as { content_scripts: { js: string[] }[] };
+    const manifest = JSON.parse(readFileSync(path.join(production, 'manifest.json'), 'utf8')) as {
+      content_scripts: { js: string[] }[];
+    };
     expect(manifest.content_scripts.flatMap((s) => s.js)).toEqual(['hook.js', 'relay.js']);
     // The same grep finds the hook where it belongs, so the check above means something.
     expect(readFileSync(path.join(testBuild, 'test-content.js'), 'utf8')).toContain('open-panel-tab');
@@ -155,8 +183,11 @@ describe('Firefox builds', () => {
   it('web-ext lint finds no errors in dist/firefox', async () => {
     const { report, ms } = await lint;
     writeFileSync(artifactPath('web-ext-lint.json'), `${JSON.stringify(report, null, 2)}\n`);
-    const line = (m: { code: string; message: string; file?: string; line?: number }) => `${m.code} ${m.file ?? ''}${m.line ? `:${m.line}` : ''} ${m.message}`;
-    console.log(`web-ext lint dist/firefox (${(ms / 1000).toFixed(1)} s): ${report.summary.errors} errors, ${report.summary.warnings} warnings, ${report.summary.notices} notices\n  ${report.warnings.map(line).join('\n  ')}`);
+    const line = (m: { code: string; message: string; file?: string; line?: number }) =>
+      `${m.code} ${m.file ?? ''}${m.line ? `:${m.line}` : ''} ${m.message}`;
+    console.log(
+      `web-ext lint dist/firefox (${(ms / 1000).toFixed(1)} s): ${report.summary.errors} errors, ${report.summary.warnings} warnings, ${report.summary.notices} notices\n  ${report.warnings.map(line).join('\n  ')}`,
+    );
     expect(report.errors.map(line)).toEqual([]);
     expect(report.summary.errors).toBe(0);
   }, 80_000);

@@ -105,7 +105,12 @@ function readRows(panel: Page): Promise<RowLook[]> {
         behind: opaque(row),
         cells: [...row.querySelectorAll<HTMLElement>(':scope > span')]
           .filter((c) => getComputedStyle(c).display !== 'none' && (c.textContent ?? '').trim() !== '')
-          .map((c) => ({ column: c.dataset.column ?? '', text: (c.textContent ?? '').slice(0, 30), opacity: Number(getComputedStyle(c).opacity), color: getComputedStyle(c).color })),
+          .map((c) => ({
+            column: c.dataset.column ?? '',
+            text: (c.textContent ?? '').slice(0, 30),
+            opacity: Number(getComputedStyle(c).opacity),
+            color: getComputedStyle(c).color,
+          })),
       } as const;
     });
   });
@@ -114,10 +119,18 @@ function readRows(panel: Page): Promise<RowLook[]> {
 async function openPanel(theme: 'light' | 'dark'): Promise<{ page: Page; panel: Page }> {
   const page = await browser.newPage();
   await page.goto(`http://127.0.0.1:${(http.address() as AddressInfo).port}/`);
-  await page.waitForFunction(() => (window as unknown as { __received?: boolean }).__received === true, { timeout: 15_000 });
+  await page.waitForFunction(() => (window as unknown as { __received?: boolean }).__received === true, {
+    timeout: 15_000,
+  });
   const panel = await openThemedPanel(browser, page, theme);
   await panel.setViewport({ width: 1440, height: 900 });
-  await panel.waitForFunction((n) => document.querySelectorAll('.ws-frame-row.ws-quiet').length >= n && !!document.querySelector('.ws-frame-row.ws-frame-lost'), { timeout: 15_000 }, KEEP_ALIVES);
+  await panel.waitForFunction(
+    (n) =>
+      document.querySelectorAll('.ws-frame-row.ws-quiet').length >= n &&
+      !!document.querySelector('.ws-frame-row.ws-frame-lost'),
+    { timeout: 15_000 },
+    KEEP_ALIVES,
+  );
   return { page, panel };
 }
 
@@ -133,7 +146,10 @@ function expectDimmedButLegible(rows: RowLook[], plain: RowLook): void {
       expect(contrastRatio(cell.color, row.behind), `${cell.column} of ${what}`).toBeGreaterThanOrEqual(2.5);
     }
     // Dimmed: the row's text reads fainter than a plain row's.
-    if (row.kind === 'quiet') expect(contrastRatio(row.color, row.behind), `${what} vs ${JSON.stringify(plain)}`).toBeLessThan(contrastRatio(plain.color, plain.behind));
+    if (row.kind === 'quiet')
+      expect(contrastRatio(row.color, row.behind), `${what} vs ${JSON.stringify(plain)}`).toBeLessThan(
+        contrastRatio(plain.color, plain.behind),
+      );
   }
 }
 
@@ -149,8 +165,14 @@ describe('keep-alive and lost rows in the Firefox extension panel (dist/firefox-
       expectDimmedButLegible(faded, plain);
       // A selected keep-alive and a selected lost row, on the selection's background.
       for (const kind of ['quiet', 'lost'] as const) {
-        await panel.$eval(kind === 'quiet' ? '.ws-frame-row.ws-quiet' : '.ws-frame-row.ws-frame-lost', (el) => el.dispatchEvent(new MouseEvent('mousedown', { bubbles: true })));
-        await panel.waitForFunction((k) => !!document.querySelector(`.ws-frame-row.${k}[aria-selected=true]`), {}, kind === 'quiet' ? 'ws-quiet' : 'ws-frame-lost');
+        await panel.$eval(kind === 'quiet' ? '.ws-frame-row.ws-quiet' : '.ws-frame-row.ws-frame-lost', (el) =>
+          el.dispatchEvent(new MouseEvent('mousedown', { bubbles: true })),
+        );
+        await panel.waitForFunction(
+          (k) => !!document.querySelector(`.ws-frame-row.${k}[aria-selected=true]`),
+          {},
+          kind === 'quiet' ? 'ws-quiet' : 'ws-frame-lost',
+        );
         const selected = (await readRows(panel)).filter((r) => r.selected);
         expect(selected.length).toBe(1);
         expectDimmedButLegible(selected, plain);

@@ -13,7 +13,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { ensureExtensionBuild, launchChromiumWithExtension, newPageWithTabId, requireBrowser, type ChromiumWithExtension } from './support/ext-env.js';
+import {
+  ensureExtensionBuild,
+  launchChromiumWithExtension,
+  newPageWithTabId,
+  requireBrowser,
+  type ChromiumWithExtension,
+} from './support/ext-env.js';
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>flood</title><script>
 'use strict';
@@ -129,20 +135,28 @@ describe('flood hold in Chromium (dist/chrome)', () => {
     await panel.addInitScript(PORT_SPY);
     await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
     await panel.getByTestId('frame-count').waitFor({ timeout: 10_000 });
-    const spy = async () => (await panel.evaluate('({ seqs: __spy.seqs, indexes: __spy.indexes.length, held: __spy.held, pending: __spy.pending, batches: __spy.batches })')) as Omit<Spy, 'indexes'> & { indexes: number };
-    const heldShown = async () => (await panel.evaluate("document.querySelector('[data-testid=held-notice]')?.textContent ?? ''")) as string;
+    const spy = async () =>
+      (await panel.evaluate(
+        '({ seqs: __spy.seqs, indexes: __spy.indexes.length, held: __spy.held, pending: __spy.pending, batches: __spy.batches })',
+      )) as Omit<Spy, 'indexes'> & { indexes: number };
+    const heldShown = async () =>
+      (await panel.evaluate("document.querySelector('[data-testid=held-notice]')?.textContent ?? ''")) as string;
 
     await page.evaluate('__go()');
     // The hold shows in the status bar while the flood goes on.
     let notice = '';
-    await expect.poll(async () => (notice = await heldShown()), { timeout: 15_000, interval: 100 }).toMatch(/^flood: [\d,]+ frames held in the extension — shown when it calms/);
+    await expect
+      .poll(async () => (notice = await heldShown()), { timeout: 15_000, interval: 100 })
+      .toMatch(/^flood: [\d,]+ frames held in the extension — shown when it calms/);
     expect(flood.sending).toBe(true);
 
     // "Show now": the held frames come while the flood goes on, then the hold resumes.
     const before = await spy();
     const heldAtClick = Number(/flood: ([\d,]+) frames/.exec(notice)![1]!.replace(/,/g, ''));
     await panel.getByRole('button', { name: 'Show now' }).click();
-    await expect.poll(async () => (await spy()).indexes, { timeout: 15_000, interval: 100 }).toBeGreaterThanOrEqual(before.indexes + heldAtClick);
+    await expect
+      .poll(async () => (await spy()).indexes, { timeout: 15_000, interval: 100 })
+      .toBeGreaterThanOrEqual(before.indexes + heldAtClick);
     expect(flood.sending).toBe(true);
     await expect.poll(heldShown, { timeout: 15_000, interval: 100 }).toMatch(/^flood: [\d,]+ frames held/);
 
@@ -152,7 +166,11 @@ describe('flood hold in Chromium (dist/chrome)', () => {
     const sent = flood.sent;
     await expect.poll(async () => (await page.evaluate('__received')) as number, { timeout: 30_000 }).toBe(sent);
     // Every frame the server sent, and the page's own 'stop'.
-    await expect.poll(async () => ((await panel.getByTestId('frame-count').textContent()) ?? '').replace(/,/g, ''), { timeout: 30_000 }).toBe(`${sent + 1} frames`);
+    await expect
+      .poll(async () => ((await panel.getByTestId('frame-count').textContent()) ?? '').replace(/,/g, ''), {
+        timeout: 30_000,
+      })
+      .toBe(`${sent + 1} frames`);
     await expect.poll(async () => (await spy()).pending, { timeout: 10_000 }).toBe(0);
     const end = await spy();
     expect(await panel.evaluate('__spy.errors ?? []')).toEqual([]);

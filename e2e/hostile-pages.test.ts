@@ -16,7 +16,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
 import { startHostileServer, type HostileServer } from './support/hostile-server.js';
-import { artifactPath, ensureExtensionBuild, launchChromiumWithExtension, newPageWithTabId, requireBrowser, type ChromiumWithExtension } from './support/ext-env.js';
+import {
+  artifactPath,
+  ensureExtensionBuild,
+  launchChromiumWithExtension,
+  newPageWithTabId,
+  requireBrowser,
+  type ChromiumWithExtension,
+} from './support/ext-env.js';
 
 /** Previews of the pages' CBOR frames `{q: i}` (the quiet page) and `{a: i}` (the hostile page's last run). */
 const QUIET = /^\{"?q"?: \d\}$/;
@@ -61,7 +68,11 @@ async function waitDone(page: Page, timeoutMs: number): Promise<void> {
 }
 
 /** Ms from opening a panel until it shows `count` rows whose previews match `preview`. */
-async function timeToRows(tabId: number, preview: RegExp, count: number): Promise<{ ms: number; state: PanelState; panel: Page }> {
+async function timeToRows(
+  tabId: number,
+  preview: RegExp,
+  count: number,
+): Promise<{ ms: number; state: PanelState; panel: Page }> {
   const start = Date.now();
   const { panel, read } = await openPanel(tabId);
   const deadline = start + 60_000;
@@ -103,8 +114,12 @@ describe('hostile pages (Chromium, dist/chrome)', () => {
     // every loss is counted (whatever the attack made the tab's cap evict).
     const hostileLater = await timeToRows(hostile.tabId, AFTER, 10);
     const shown = hostileLater.state.rows.filter((r) => AFTER.test(r.preview));
-    console.log(`panel with frames: quiet tab ${quietLater.ms} ms, hostile tab ${hostileLater.ms} ms; hostile panel: ${hostileLater.state.frameCount}; ${hostileLater.state.dropped ?? 'nothing lost'}`);
-    expect(shown.map((r) => `${r.direction} ${r.preview.replace(/\D/g, '')}`).sort()).toEqual([0, 1, 2, 3, 4].flatMap((i) => [`received ${i}`, `sent ${i}`]).sort());
+    console.log(
+      `panel with frames: quiet tab ${quietLater.ms} ms, hostile tab ${hostileLater.ms} ms; hostile panel: ${hostileLater.state.frameCount}; ${hostileLater.state.dropped ?? 'nothing lost'}`,
+    );
+    expect(shown.map((r) => `${r.direction} ${r.preview.replace(/\D/g, '')}`).sort()).toEqual(
+      [0, 1, 2, 3, 4].flatMap((i) => [`received ${i}`, `sent ${i}`]).sort(),
+    );
     // A ratio, not a time: before the fix the hostile tab's panel took ~30 s or hung.
     expect(hostileLater.ms / Math.max(quietLater.ms, 300)).toBeLessThan(5);
     const status = (await hostileLater.panel.locator('.ws-status').textContent()) ?? '';
@@ -112,6 +127,7 @@ describe('hostile pages (Chromium, dist/chrome)', () => {
     expect(await hostileLater.panel.getByTestId('connection-status').count()).toBeLessThanOrEqual(8);
     await hostileLater.panel.screenshot({ path: artifactPath('hostile-pages-panel.png') });
 
-    for (const [page, list] of errors) if (page !== hostile.page) expect(list, `uncaught errors in ${page.url()}`).toEqual([]);
+    for (const [page, list] of errors)
+      if (page !== hostile.page) expect(list, `uncaught errors in ${page.url()}`).toEqual([]);
   }, 300_000);
 });

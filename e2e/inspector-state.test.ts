@@ -13,7 +13,10 @@ let server: DemoServer;
 
 beforeAll(async () => {
   checkPrerequisites();
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 20, largeEvery: 0, seed: 5 })]);
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 20, largeEvery: 0, seed: 5 }),
+  ]);
 }, 30_000);
 
 afterAll(async () => {
@@ -38,7 +41,8 @@ async function open(path: string, theme: 'light' | 'dark' = 'light'): Promise<Wa
   return { page, problems };
 }
 
-const monacoShown = (page: Page) => page.locator('[data-testid=text-view][data-editor=monaco] .monaco-editor').waitFor({ timeout: 20_000 });
+const monacoShown = (page: Page) =>
+  page.locator('[data-testid=text-view][data-editor=monaco] .monaco-editor').waitFor({ timeout: 20_000 });
 const tab = (page: Page, name: string) => page.getByTestId(`tab-${name}`).click();
 async function selectFrame(page: Page, frameId: string): Promise<void> {
   await page.locator(`[data-testid=frame-row][data-frame-id="${frameId}"]`).dispatchEvent('mousedown');
@@ -86,8 +90,21 @@ describe('the Text tab mounted again', () => {
     const { page, problems } = await open('panel.html');
     await page.evaluate(() => {
       const host = (window as unknown as { wirescopeTestHost: { emit(m: unknown): void } }).wirescopeTestHost;
-      const frame = (bytes: number[]) => ({ connectionId: 'p1', direction: 'received', time: Date.now(), opcode: 'binary', data: new Uint8Array(bytes) });
-      host.emit({ type: 'connection-opened', connectionId: 'p1', url: 'ws://page.test/', protocol: '', extensions: '', time: Date.now() });
+      const frame = (bytes: number[]) => ({
+        connectionId: 'p1',
+        direction: 'received',
+        time: Date.now(),
+        opcode: 'binary',
+        data: new Uint8Array(bytes),
+      });
+      host.emit({
+        type: 'connection-opened',
+        connectionId: 'p1',
+        url: 'ws://page.test/',
+        protocol: '',
+        extensions: '',
+        time: Date.now(),
+      });
       host.emit({ type: 'frames', frames: [frame([0xa1, 0x61, 0x61, 0x01]), frame([0x82, 0x01, 0x02])] });
     });
     await page.locator('[data-testid=frame-row][data-frame-id="2"]').waitFor();

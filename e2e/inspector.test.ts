@@ -9,7 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startDemoServer, type DemoServer } from '../demo-server/server.js';
 import { APP_DIR, APPENDIX_A, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
-import { fieldOffsets, frameSizes, pageProblems, renderedHexOffsets, selectedHexOffsets, treeRow, treeRows, type TreeRowInfo } from './support/page.js';
+import {
+  fieldOffsets,
+  frameSizes,
+  pageProblems,
+  renderedHexOffsets,
+  selectedHexOffsets,
+  treeRow,
+  treeRows,
+  type TreeRowInfo,
+} from './support/page.js';
 import { pasteEach, spaced } from './support/paste.js';
 import { comparable, harFixture, readCapture, readHar } from './support/capture-files.js';
 
@@ -20,7 +29,10 @@ const pageErrors = new Map<Page, string[]>();
 
 beforeAll(async () => {
   checkPrerequisites();
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 30, largeEvery: 0, seed: 11 })]);
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 30, largeEvery: 0, seed: 11 }),
+  ]);
 }, 30_000);
 
 afterAll(async () => {
@@ -57,7 +69,13 @@ async function selectFrame(page: Page, frameId: number): Promise<void> {
 /** Opens a container row with its toggle (mousedown) and waits for its children. */
 async function expand(page: Page, row: TreeRowInfo): Promise<TreeRowInfo[]> {
   await treeRow(page, row.nodeId).locator('.ws-tree-toggle').dispatchEvent('mousedown');
-  await expect.poll(async () => (await treeRows(page)).some((r) => r.level === row.level + 1 && r.start >= row.start && r.end <= row.end), { timeout: 5000 }).toBe(true);
+  await expect
+    .poll(
+      async () =>
+        (await treeRows(page)).some((r) => r.level === row.level + 1 && r.start >= row.start && r.end <= row.end),
+      { timeout: 5000 },
+    )
+    .toBe(true);
   return (await treeRows(page)).filter((r) => r.level === row.level + 1 && r.start >= row.start && r.end <= row.end);
 }
 
@@ -65,13 +83,24 @@ describe('web inspector connected to the demo server', () => {
   it('shows frames; a tree node highlights exactly its bytes; a byte selects its deepest node', async () => {
     const page = await openPage(connectUrl());
     const arrived = await page
-      .waitForFunction(() => document.querySelectorAll('[data-testid=frame-row]').length >= 10, undefined, { timeout: 10_000, polling: 200 })
-      .then(() => true, () => false);
-    if (!arrived) throw new Error(`fewer than 10 frame rows after 10 s; status bar: ${await page.locator('.ws-status').textContent()}; notices: ${await pageProblems(page)}`);
+      .waitForFunction(() => document.querySelectorAll('[data-testid=frame-row]').length >= 10, undefined, {
+        timeout: 10_000,
+        polling: 200,
+      })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!arrived)
+      throw new Error(
+        `fewer than 10 frame rows after 10 s; status bar: ${await page.locator('.ws-status').textContent()}; notices: ${await pageProblems(page)}`,
+      );
     await page.getByTestId('pause-button').click(); // the list stops following the tail: rows stay put
 
     // A CBOR frame of a few hundred bytes with a container at the top level (a map if any).
-    const candidates = (await frameSizes(page, 'cbor')).filter((f) => f.bytes >= 60 && f.bytes <= 1500).sort((a, b) => a.bytes - b.bytes);
+    const candidates = (await frameSizes(page, 'cbor'))
+      .filter((f) => f.bytes >= 60 && f.bytes <= 1500)
+      .sort((a, b) => a.bytes - b.bytes);
     expect(candidates.length, 'CBOR frames of 60..1500 B in the list').toBeGreaterThan(0);
     let pick: { frameId: number; row: TreeRowInfo } | undefined;
     let shownFrame = -1;
@@ -104,23 +133,39 @@ describe('web inspector connected to the demo server', () => {
     const rows = await treeRows(page);
     const shown = await renderedHexOffsets(page);
     const inside = (r: TreeRowInfo) => shown.filter((o) => o >= r.start + r.headerLength && o < r.end);
-    const collapsed = rows.filter((r) => r.expanded === false && inside(r).length > 0).sort((a, b) => b.level - a.level)[0];
+    const collapsed = rows
+      .filter((r) => r.expanded === false && inside(r).length > 0)
+      .sort((a, b) => b.level - a.level)[0];
     const pool = collapsed ? inside(collapsed) : shown.filter((o) => !expected.includes(o));
     const offset = pool[Math.floor(pool.length / 2)];
     await page.locator(`[data-testid=hex-view] .hex-bytes [data-offset="${offset}"]`).click();
     await expect
-      .poll(async () => {
-        const s = (await treeRows(page)).find((r) => r.selected);
-        return !!s && s.nodeId !== child.nodeId && field(s).lo <= offset && offset < s.end;
-      }, { timeout: 5000 })
+      .poll(
+        async () => {
+          const s = (await treeRows(page)).find((r) => r.selected);
+          return !!s && s.nodeId !== child.nodeId && field(s).lo <= offset && offset < s.end;
+        },
+        { timeout: 5000 },
+      )
       .toBe(true);
     const after = await treeRows(page);
     const sel = after.find((r) => r.selected)!;
     // Deepest: no other shown row nested inside the selection holds the byte ...
-    const deeper = after.filter((r) => r !== sel && r.start >= field(sel).lo && r.end <= sel.end && (r.end - r.start < sel.end - sel.start) && field(r).lo <= offset && offset < r.end);
+    const deeper = after.filter(
+      (r) =>
+        r !== sel &&
+        r.start >= field(sel).lo &&
+        r.end <= sel.end &&
+        r.end - r.start < sel.end - sel.start &&
+        field(r).lo <= offset &&
+        offset < r.end,
+    );
     expect(deeper, `rows inside ${sel.path} that also hold byte ${offset}`).toEqual([]);
     // ... and a container owns only its header bytes unless it is open (its children shown).
-    if (sel.expanded === false) expect(offset, `${sel.path} is collapsed but byte ${offset} is past its header`).toBeLessThan(sel.start + sel.headerLength);
+    if (sel.expanded === false)
+      expect(offset, `${sel.path} is collapsed but byte ${offset} is past its header`).toBeLessThan(
+        sel.start + sel.headerLength,
+      );
     // The hex highlight follows: the selected field's bytes, as far as the hex view renders them.
     const shownNow = new Set(await renderedHexOffsets(page));
     expect(await selectedHexOffsets(page)).toEqual(fieldOffsets(sel).filter((o) => shownNow.has(o)));
@@ -140,10 +185,18 @@ describe('composing a frame', () => {
       await page.getByTestId('send-button').click();
     }
     const binaryRows = async () =>
-      page.locator('[data-testid=frame-row]').evaluateAll((els) =>
-        els.filter((e) => e.getAttribute('data-format') !== 'json').map((e) => `${e.querySelector('[aria-label]')?.getAttribute('aria-label')} ${e.getAttribute('data-format')}`),
-      );
-    await expect.poll(binaryRows, { timeout: 5000 }).toEqual(['sent cbor', 'received cbor', 'sent msgpack', 'received msgpack']);
+      page
+        .locator('[data-testid=frame-row]')
+        .evaluateAll((els) =>
+          els
+            .filter((e) => e.getAttribute('data-format') !== 'json')
+            .map(
+              (e) => `${e.querySelector('[aria-label]')?.getAttribute('aria-label')} ${e.getAttribute('data-format')}`,
+            ),
+        );
+    await expect
+      .poll(binaryRows, { timeout: 5000 })
+      .toEqual(['sent cbor', 'received cbor', 'sent msgpack', 'received msgpack']);
     await page.getByTestId('composer-input').fill('{"hello": ');
     await page.getByTestId('send-button').click();
     // The encode answer comes back from the worker: wait for the alert, don't read it at once.
@@ -155,7 +208,9 @@ describe('composing a frame', () => {
 describe('paste page', () => {
   it('decodes all 82 RFC 8949 Appendix A vectors; f818 (simple 24 in two bytes) is not well-formed', async () => {
     if (!existsSync(APPENDIX_A)) {
-      throw new Error(`${APPENDIX_A} is missing: it is the shared checkout's copy of the cbor/test-vectors data (RFC 8949 Appendix A), see ../shared/README.md`);
+      throw new Error(
+        `${APPENDIX_A} is missing: it is the shared checkout's copy of the cbor/test-vectors data (RFC 8949 Appendix A), see ../shared/README.md`,
+      );
     }
     const vectors = JSON.parse(readFileSync(APPENDIX_A, 'utf8')) as { hex: string }[];
     expect(vectors.length).toBe(82);
@@ -164,7 +219,10 @@ describe('paste page', () => {
     // A vector that is also JSON text (17, 20, 29: a number) reads as JSON, as raw text that
     // decodes whole wins over hex (issue 13); written 0x17 it is hex.
     const asPasted = (hex: string) => (/^[1-9][0-9]$/.test(hex) ? `0x${hex}` : hex);
-    const outcomes = await pasteEach(page, vectors.map((v) => asPasted(spaced(v.hex))));
+    const outcomes = await pasteEach(
+      page,
+      vectors.map((v) => asPasted(spaced(v.hex))),
+    );
     const bad = outcomes.filter((o) => {
       const len = o.hex.split(' ').length;
       if (!o.settled || o.shown !== o.hex.replace(/^0x/, '')) return true;
@@ -185,9 +243,23 @@ describe('paste page', () => {
     const page = await openPage('paste.html');
     const cases = [
       // [hex, error offset, [start, end) of the tree rows that must be shown]
-      { hex: '82 01', offset: 2, rows: [[0, 2], [1, 2]] },
+      {
+        hex: '82 01',
+        offset: 2,
+        rows: [
+          [0, 2],
+          [1, 2],
+        ],
+      },
       { hex: '9b 00 00 00 00 ff ff ff ff', offset: 9, rows: [[0, 9]] },
-      { hex: 'a2 61 61 01 61', offset: 4, rows: [[0, 5], [3, 4]] },
+      {
+        hex: 'a2 61 61 01 61',
+        offset: 4,
+        rows: [
+          [0, 5],
+          [3, 4],
+        ],
+      },
     ];
     for (const c of cases) {
       const [outcome] = await pasteEach(page, [c.hex]);
@@ -212,7 +284,9 @@ describe('HAR and capture files', () => {
   }
 
   async function importFile(page: Page, name: string, text: string, total: number): Promise<void> {
-    await page.getByTestId('import-input').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
+    await page
+      .getByTestId('import-input')
+      .setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
     await expect.poll(() => page.getByTestId('frame-count').textContent(), { timeout: 5000 }).toBe(`${total} frames`);
   }
 
@@ -220,8 +294,12 @@ describe('HAR and capture files', () => {
     const fixture = harFixture();
     const page = await openPage('index.html');
     await importFile(page, 'chrome.har', fixture.text, fixture.frameCount);
-    expect(await page.getByTestId('notice').textContent()).toMatch(new RegExp(`${fixture.frameCount} frames from 2 connections`));
-    const formats = await page.locator('[data-testid=frame-row]').evaluateAll((els) => els.map((e) => e.getAttribute('data-format')));
+    expect(await page.getByTestId('notice').textContent()).toMatch(
+      new RegExp(`${fixture.frameCount} frames from 2 connections`),
+    );
+    const formats = await page
+      .locator('[data-testid=frame-row]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-format')));
     expect(formats).toEqual(expect.arrayContaining(['cbor', 'msgpack', 'json']));
 
     const har = await download(page, 'export-har');
@@ -259,8 +337,12 @@ describe('HAR and capture files', () => {
         await treeRow(page, 0).dispatchEvent('mousedown'); // compare the whole frame
         await page.getByTestId('tab-compare').click();
         await page.getByRole('button', { name: /Run comparison/ }).click();
-        await expect.poll(() => page.getByTestId('compare-status').textContent(), { timeout: 20_000 }).toMatch(/\d+ codecs compared/);
-        expect(await page.locator('[data-testid=compare-table] [data-testid=compare-row]').count()).toBeGreaterThanOrEqual(10);
+        await expect
+          .poll(() => page.getByTestId('compare-status').textContent(), { timeout: 20_000 })
+          .toMatch(/\d+ codecs compared/);
+        expect(
+          await page.locator('[data-testid=compare-table] [data-testid=compare-row]').count(),
+        ).toBeGreaterThanOrEqual(10);
         await page.screenshot({ path: artifactPath('compare-tab.png'), fullPage: true });
       }
       await closePage(page);

@@ -15,7 +15,10 @@ let server: DemoServer;
 
 beforeAll(async () => {
   checkPrerequisites();
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 40, largeEvery: 0, malformedChance: 0, seed: 5 })]);
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 40, largeEvery: 0, malformedChance: 0, seed: 5 }),
+  ]);
 }, 30_000);
 
 afterAll(async () => {
@@ -32,7 +35,9 @@ interface Row {
 }
 
 async function rowsOf(page: Page, path: string, count: number, shot: string): Promise<Row[]> {
-  await page.goto(new URL(`index.html?connect=${encodeURIComponent(server.wsUrl.replace(/\/demo$/, path))}`, server.httpUrl).href);
+  await page.goto(
+    new URL(`index.html?connect=${encodeURIComponent(server.wsUrl.replace(/\/demo$/, path))}`, server.httpUrl).href,
+  );
   await page.locator(`[data-testid=frame-row][data-frame-id="${count}"]`).waitFor({ timeout: 20_000 });
   await page.getByTestId('pause-button').click();
   // A frame selected: the list is its default 400 px beside the detail.
@@ -66,7 +71,10 @@ describe('frame list columns at 1440×900, default list width', () => {
     expect(rows.filter((r) => r.formatCut).map((r) => r.format)).toEqual([]);
   }, 60_000);
 
-  for (const [path, word] of [['/demo/mqtt', 'mqtt'], ['/demo/stomp', 'stomp']] as const) {
+  for (const [path, word] of [
+    ['/demo/mqtt', 'mqtt'],
+    ['/demo/stomp', 'stomp'],
+  ] as const) {
     it(`${path}: "${word}" once, topics whole`, async () => {
       const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
       const rows = await rowsOf(page, path, 20, `list-columns-${word}.png`);

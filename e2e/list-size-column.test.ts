@@ -16,7 +16,10 @@ let server: DemoServer;
 
 beforeAll(async () => {
   checkPrerequisites();
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 5 })]);
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 5 }),
+  ]);
 }, 30_000);
 
 afterAll(async () => {
@@ -38,11 +41,19 @@ const EXPECTED = ['1023 B', '1023 KB', '1.01 MB', '9.99 MB'];
 const FILLER = 60;
 
 function captureFile(): Uint8Array {
-  const connections: ConnectionInfo[] = [{ connectionId: 'c', url: 'wss://big.test/feed', protocol: '', extensions: '', time: 1 }];
+  const connections: ConnectionInfo[] = [
+    { connectionId: 'c', url: 'wss://big.test/feed', protocol: '', extensions: '', time: 1 },
+  ];
   // Small frames before them give the list a vertical scrollbar, which takes its width too;
   // the list follows the tail, so the large ones are drawn.
   const sizes = [...Array.from({ length: FILLER }, () => 10), ...SIZES];
-  const frames: WireFrame[] = sizes.map((size, i) => ({ connectionId: 'c', direction: 'received', time: 10 + i, opcode: 'binary', data: cborBytes(size) }));
+  const frames: WireFrame[] = sizes.map((size, i) => ({
+    connectionId: 'c',
+    direction: 'received',
+    time: 10 + i,
+    opcode: 'binary',
+    data: cborBytes(size),
+  }));
   return serializeCapture(connections, frames);
 }
 
@@ -51,7 +62,14 @@ interface SizeCell {
   readonly cut: boolean;
 }
 
-async function sizeCells(page: Page): Promise<{ cells: SizeCell[]; widestCut: boolean; width: number; needs: number; listWidth: number; overflow: number }> {
+async function sizeCells(page: Page): Promise<{
+  cells: SizeCell[];
+  widestCut: boolean;
+  width: number;
+  needs: number;
+  listWidth: number;
+  overflow: number;
+}> {
   return page.evaluate(() => {
     const cells = [...document.querySelectorAll<HTMLElement>('[data-testid=frame-row] [data-column=size]')];
     const cut = (el: HTMLElement) => el.scrollWidth > el.clientWidth;
@@ -64,18 +82,32 @@ async function sizeCells(page: Page): Promise<{ cells: SizeCell[]; widestCut: bo
     const needs = probe.scrollWidth;
     probe.textContent = before;
     const list = document.querySelector<HTMLElement>('[data-testid=frame-list]')!;
-    return { cells: shown.slice(-4), widestCut, width: probe.clientWidth, needs, listWidth: list.clientWidth, overflow: list.scrollWidth - list.clientWidth };
+    return {
+      cells: shown.slice(-4),
+      widestCut,
+      width: probe.clientWidth,
+      needs,
+      listWidth: list.clientWidth,
+      overflow: list.scrollWidth - list.clientWidth,
+    };
   });
 }
 
 describe('the frame list size column at the default list width', () => {
-  for (const [width, height] of [[1440, 900], [900, 700]] as const) {
+  for (const [width, height] of [
+    [1440, 900],
+    [900, 700],
+  ] as const) {
     for (const theme of ['light', 'dark'] as const) {
       it(`${width}×${height} ${theme}: sizes show whole`, async () => {
         const page = await browser.newPage({ viewport: { width, height }, colorScheme: theme });
         await page.goto(new URL('index.html', server.httpUrl).href);
-        await page.getByTestId('import-input').setInputFiles({ name: 'big.wirescope', mimeType: 'application/json', buffer: Buffer.from(captureFile()) });
-        await expect.poll(() => page.getByTestId('frame-count').textContent(), { timeout: 30_000 }).toBe(`${SIZES.length + FILLER} frames`);
+        await page
+          .getByTestId('import-input')
+          .setInputFiles({ name: 'big.wirescope', mimeType: 'application/json', buffer: Buffer.from(captureFile()) });
+        await expect
+          .poll(() => page.getByTestId('frame-count').textContent(), { timeout: 30_000 })
+          .toBe(`${SIZES.length + FILLER} frames`);
         // A frame selected: the list takes its default width beside (or above) the detail.
         await page.locator(`[data-testid=frame-row][data-frame-id="${FILLER + 3}"]`).dispatchEvent('mousedown');
         await page.locator(`[data-testid=frame-detail][data-frame-id="${FILLER + 3}"]`).waitFor();
@@ -85,7 +117,9 @@ describe('the frame list size column at the default list width', () => {
         await page.close();
         expect(cells.map((c) => c.text)).toEqual(EXPECTED);
         expect(cells.filter((c) => c.cut).map((c) => c.text)).toEqual([]);
-        expect(widestCut, `"999.99 MB" needs ${needs} px, its column is ${columnWidth} px (list ${listWidth} px)`).toBe(false);
+        expect(widestCut, `"999.99 MB" needs ${needs} px, its column is ${columnWidth} px (list ${listWidth} px)`).toBe(
+          false,
+        );
         // The wider size column does not push the row past the list (no sideways scroll).
         expect(overflow).toBe(0);
       }, 60_000);

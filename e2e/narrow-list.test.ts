@@ -14,7 +14,10 @@ let server: DemoServer;
 
 beforeAll(async () => {
   checkPrerequisites();
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 20, largeEvery: 0, seed: 5 })]);
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 20, largeEvery: 0, seed: 5 }),
+  ]);
 }, 30_000);
 
 afterAll(async () => {
@@ -28,7 +31,9 @@ interface Box {
 }
 
 /** The list's viewport below its sticky header, and the rows whose boxes fall inside it. */
-async function paintedRows(page: Page): Promise<{ view: Box; rows: { id: string; top: number; bottom: number; selected: boolean }[] }> {
+async function paintedRows(
+  page: Page,
+): Promise<{ view: Box; rows: { id: string; top: number; bottom: number; selected: boolean }[] }> {
   return page.evaluate(() => {
     const list = document.querySelector('[data-testid=frame-list]')!;
     const r = list.getBoundingClientRect();
@@ -37,7 +42,12 @@ async function paintedRows(page: Page): Promise<{ view: Box; rows: { id: string;
     const rows = [...list.querySelectorAll<HTMLElement>('[data-testid=frame-row]')]
       .map((el) => ({ el, b: el.getBoundingClientRect() }))
       .filter(({ b }) => b.top >= view.top - 1 && b.bottom <= view.bottom + 1 && b.height > 0)
-      .map(({ el, b }) => ({ id: el.dataset.frameId!, top: b.top, bottom: b.bottom, selected: el.getAttribute('aria-selected') === 'true' }));
+      .map(({ el, b }) => ({
+        id: el.dataset.frameId!,
+        top: b.top,
+        bottom: b.bottom,
+        selected: el.getAttribute('aria-selected') === 'true',
+      }));
     return { view, rows };
   });
 }

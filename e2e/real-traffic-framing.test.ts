@@ -19,7 +19,17 @@ const pageErrors = new Map<Page, string[]>();
 
 beforeAll(async () => {
   checkPrerequisites();
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 80, largeEvery: 0, malformedChance: 0, seed: 21 })]);
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({
+      port: 0,
+      staticDir: APP_DIR,
+      messagesPerSecond: 80,
+      largeEvery: 0,
+      malformedChance: 0,
+      seed: 21,
+    }),
+  ]);
 }, 30_000);
 
 afterAll(async () => {
@@ -59,13 +69,16 @@ async function stillFirstRow(page: Page): Promise<string> {
   const firstId = () => page.locator('[data-testid=frame-row]').first().getAttribute('data-frame-id');
   let seen = await firstId();
   await expect
-    .poll(async () => {
-      await page.waitForTimeout(600); // longer than the list's redraw interval under a flood (500 ms)
-      const now = await firstId();
-      const still = now === seen;
-      seen = now;
-      return still;
-    }, { timeout: 10_000 })
+    .poll(
+      async () => {
+        await page.waitForTimeout(600); // longer than the list's redraw interval under a flood (500 ms)
+        const now = await firstId();
+        const still = now === seen;
+        seen = now;
+        return still;
+      },
+      { timeout: 10_000 },
+    )
     .toBe(true);
   return seen!;
 }
@@ -76,11 +89,18 @@ async function expandPath(page: Page, path: string): Promise<void> {
   if (!row) throw new Error(`no tree row ${path}; rows: ${(await treeRows(page)).map((r) => r.path).join(' ')}`);
   if (row.expanded) return;
   await treeRow(page, row.nodeId).locator('.ws-tree-toggle').dispatchEvent('mousedown');
-  await expect.poll(async () => (await treeRows(page)).some((r) => r.level === row.level + 1 && r.start >= row.start && r.end <= row.end), { timeout: 5000 }).toBe(true);
+  await expect
+    .poll(
+      async () =>
+        (await treeRows(page)).some((r) => r.level === row.level + 1 && r.start >= row.start && r.end <= row.end),
+      { timeout: 5000 },
+    )
+    .toBe(true);
 }
 
 /** Cell text of a column in a row. */
-const cellText = (page: Page, frameId: string | number, column: string) => page.locator(`[data-testid=frame-row][data-frame-id="${frameId}"] [data-column="${column}"]`).textContent();
+const cellText = (page: Page, frameId: string | number, column: string) =>
+  page.locator(`[data-testid=frame-row][data-frame-id="${frameId}"] [data-column="${column}"]`).textContent();
 
 describe('framing protocols in the web inspector', () => {
   it('the list has protocol and event / topic columns; with the detail open the preview stays in view (1440×900, 900×700)', async () => {
@@ -89,7 +109,14 @@ describe('framing protocols in the web inspector', () => {
       { width: 900, height: 700 },
     ]) {
       const page = await open(server.wsUrl, viewport);
-      await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=frame-row] [data-column=protocol]')].some((c) => c.textContent === 'socket.io'), undefined, { timeout: 15_000, polling: 200 });
+      await page.waitForFunction(
+        () =>
+          [...document.querySelectorAll('[data-testid=frame-row] [data-column=protocol]')].some(
+            (c) => c.textContent === 'socket.io',
+          ),
+        undefined,
+        { timeout: 15_000, polling: 200 },
+      );
       await page.getByTestId('pause-button').click();
       const first = await stillFirstRow(page);
       await selectFrame(page, first);
@@ -98,12 +125,19 @@ describe('framing protocols in the web inspector', () => {
       for (const column of ['protocol', 'event', 'preview']) {
         const header = (await box(`[data-testid=frame-list-header] [data-column=${column}]`))!;
         expect(header.width, `${column} header width at ${viewport.width}`).toBeGreaterThan(20);
-        expect(header.x + Math.min(header.width, 40), `${column} header in view at ${viewport.width}`).toBeLessThanOrEqual(pane.x + pane.width);
+        expect(
+          header.x + Math.min(header.width, 40),
+          `${column} header in view at ${viewport.width}`,
+        ).toBeLessThanOrEqual(pane.x + pane.width);
       }
       const preview = (await box('[data-testid=frame-row] [data-column=preview]'))!;
-      expect(preview.x + preview.width, 'the preview ends inside the list pane').toBeLessThanOrEqual(pane.x + pane.width + 1);
+      expect(preview.x + preview.width, 'the preview ends inside the list pane').toBeLessThanOrEqual(
+        pane.x + pane.width + 1,
+      );
       expect(preview.width, 'the preview has room').toBeGreaterThanOrEqual(60);
-      expect(await page.locator('[data-testid=frame-list-header] [data-column=event]').getAttribute('title')).toContain('Event name');
+      expect(await page.locator('[data-testid=frame-list-header] [data-column=event]').getAttribute('title')).toContain(
+        'Event name',
+      );
       await page.screenshot({ path: artifactPath(`framing-columns-${viewport.width}.png`) });
       await close(page);
     }
@@ -111,27 +145,61 @@ describe('framing protocols in the web inspector', () => {
 
   it('the protocol filter keeps only that protocol, and "no protocol" only frames without one', async () => {
     const page = await open(server.wsUrl);
-    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=frame-row] [data-column=protocol]')].filter((c) => c.textContent === 'socket.io').length >= 3, undefined, { timeout: 15_000, polling: 200 });
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('[data-testid=frame-row] [data-column=protocol]')].filter(
+          (c) => c.textContent === 'socket.io',
+        ).length >= 3,
+      undefined,
+      { timeout: 15_000, polling: 200 },
+    );
     await page.getByTestId('pause-button').click();
     await page.getByTestId('protocol-filter').selectOption('socket.io');
-    await expect.poll(async () => new Set(await page.locator('[data-testid=frame-row] [data-column=protocol]').allTextContents()), { timeout: 5000 }).toEqual(new Set(['socket.io']));
-    expect(await page.locator('[data-testid=frame-row] [data-column=event]').allTextContents()).toContain('chat message');
+    await expect
+      .poll(
+        async () => new Set(await page.locator('[data-testid=frame-row] [data-column=protocol]').allTextContents()),
+        { timeout: 5000 },
+      )
+      .toEqual(new Set(['socket.io']));
+    expect(await page.locator('[data-testid=frame-row] [data-column=event]').allTextContents()).toContain(
+      'chat message',
+    );
     await page.getByTestId('protocol-filter').selectOption('none');
-    await expect.poll(async () => new Set(await page.locator('[data-testid=frame-row] [data-column=protocol]').allTextContents()), { timeout: 5000 }).toEqual(new Set(['']));
+    await expect
+      .poll(
+        async () => new Set(await page.locator('[data-testid=frame-row] [data-column=protocol]').allTextContents()),
+        { timeout: 5000 },
+      )
+      .toEqual(new Set(['']));
     await close(page);
   }, 30_000);
 
   it('a Socket.IO binary event shows its attachment placeholder replaced and linked to the attachment frame', async () => {
     const page = await open(server.wsUrl);
-    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=frame-row] [data-column=preview]')].some((c) => /^attachment 0 of frame \d+/.test(c.textContent ?? '')), undefined, { timeout: 30_000, polling: 200 });
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('[data-testid=frame-row] [data-column=preview]')].some((c) =>
+          /^attachment 0 of frame \d+/.test(c.textContent ?? ''),
+        ),
+      undefined,
+      { timeout: 30_000, polling: 200 },
+    );
     await page.getByTestId('pause-button').click();
-    const attachmentRow = page.locator('[data-testid=frame-row]', { has: page.locator('[data-column=preview]', { hasText: /^attachment 0 of frame \d+ \(upload\)/ }) }).first();
+    const attachmentRow = page
+      .locator('[data-testid=frame-row]', {
+        has: page.locator('[data-column=preview]', { hasText: /^attachment 0 of frame \d+ \(upload\)/ }),
+      })
+      .first();
     const attachmentId = Number(await attachmentRow.getAttribute('data-frame-id'));
-    const eventId = Number(/of frame (\d+)/.exec((await attachmentRow.locator('[data-column=preview]').textContent())!)![1]);
+    const eventId = Number(
+      /of frame (\d+)/.exec((await attachmentRow.locator('[data-column=preview]').textContent())!)![1],
+    );
     expect(await cellText(page, eventId, 'event')).toBe('upload');
     expect(await cellText(page, attachmentId, 'protocol')).toBe('socket.io');
     await selectFrame(page, eventId);
-    await expect.poll(async () => page.getByTestId('protocol-links').textContent()).toContain(`#0 frame ${attachmentId}`);
+    await expect
+      .poll(async () => page.getByTestId('protocol-links').textContent())
+      .toContain(`#0 frame ${attachmentId}`);
     await expandPath(page, '$.data');
     await expandPath(page, '$.data[1]');
     const placeholder = (await treeRows(page)).find((r) => r.path === '$.data[1].data')!;
@@ -142,7 +210,9 @@ describe('framing protocols in the web inspector', () => {
     // The value column clips the button at this width: the click is what it does.
     await link.dispatchEvent('click');
     await page.locator(`[data-testid=frame-detail][data-frame-id="${attachmentId}"]`).waitFor();
-    expect(await page.getByTestId('protocol-links').textContent()).toContain(`attachment 0 of 1 of frame ${eventId} (upload)`);
+    expect(await page.getByTestId('protocol-links').textContent()).toContain(
+      `attachment 0 of 1 of frame ${eventId} (upload)`,
+    );
     await page.getByTestId('tab-hex').click();
     await page.locator('[data-testid=hex-view] [data-offset]').first().waitFor();
     await close(page);
@@ -150,9 +220,20 @@ describe('framing protocols in the web inspector', () => {
 
   it('an MQTT PUBLISH shows its topic and decoded JSON payload; a payload field highlights its bytes in the hex', async () => {
     const page = await open(mqttUrl());
-    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=frame-row] [data-column=event]')].some((c) => /^sensors\/\w+\/temp$/.test(c.textContent ?? '')), undefined, { timeout: 15_000, polling: 200 });
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('[data-testid=frame-row] [data-column=event]')].some((c) =>
+          /^sensors\/\w+\/temp$/.test(c.textContent ?? ''),
+        ),
+      undefined,
+      { timeout: 15_000, polling: 200 },
+    );
     await page.getByTestId('pause-button').click();
-    const row = page.locator('[data-testid=frame-row]', { has: page.locator('[data-column=event]', { hasText: /^sensors\/\w+\/temp$/ }) }).first();
+    const row = page
+      .locator('[data-testid=frame-row]', {
+        has: page.locator('[data-column=event]', { hasText: /^sensors\/\w+\/temp$/ }),
+      })
+      .first();
     const frameId = Number(await row.getAttribute('data-frame-id'));
     expect(await cellText(page, frameId, 'protocol')).toBe('mqtt');
     expect(await cellText(page, frameId, 'format')).toBe('mqtt');
@@ -176,10 +257,18 @@ describe('framing protocols in the web inspector', () => {
 
   it('STOMP: MESSAGE rows name their destination, heart-beats are dimmed and hide with "hide keep-alives"', async () => {
     const page = await open(server.wsUrl.replace(/\/demo$/, STOMP_CHANNEL_PATH));
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid=frame-row].ws-quiet').length >= 2, undefined, { timeout: 15_000, polling: 200 });
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid=frame-row].ws-quiet').length >= 2,
+      undefined,
+      { timeout: 15_000, polling: 200 },
+    );
     await page.getByTestId('pause-button').click();
-    expect(await page.locator('[data-testid=frame-row] [data-column=event]').allTextContents()).toContain('/queue/orders');
-    expect(new Set(await page.locator('[data-testid=frame-row].ws-quiet [data-column=event]').allTextContents())).toEqual(new Set(['heart-beat']));
+    expect(await page.locator('[data-testid=frame-row] [data-column=event]').allTextContents()).toContain(
+      '/queue/orders',
+    );
+    expect(
+      new Set(await page.locator('[data-testid=frame-row].ws-quiet [data-column=event]').allTextContents()),
+    ).toEqual(new Set(['heart-beat']));
     await page.getByTestId('hide-keepalives').check();
     await expect.poll(() => page.locator('[data-testid=frame-row].ws-quiet').count(), { timeout: 5000 }).toBe(0);
     await close(page);
@@ -193,12 +282,24 @@ describe('framing protocols in the web inspector', () => {
     await page.getByLabel('Subprotocols (comma separated)').fill('mqtt');
     await page.getByTestId('connect-button').click();
     // The demo server grants the first subprotocol offered: the browser's WebSocket.protocol is "mqtt".
-    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=frame-row] [data-column=event]')].some((c) => c.textContent?.includes('PINGRESP')), undefined, { timeout: 15_000, polling: 200 });
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('[data-testid=frame-row] [data-column=event]')].some((c) =>
+          c.textContent?.includes('PINGRESP'),
+        ),
+      undefined,
+      { timeout: 15_000, polling: 200 },
+    );
     await page.getByTestId('pause-button').click();
-    const pingId = await page.locator('[data-testid=frame-row]', { has: page.locator('[data-column=event]', { hasText: 'PINGRESP' }) }).first().getAttribute('data-frame-id');
+    const pingId = await page
+      .locator('[data-testid=frame-row]', { has: page.locator('[data-column=event]', { hasText: 'PINGRESP' }) })
+      .first()
+      .getAttribute('data-frame-id');
     await page.locator(`[data-testid=frame-row][data-frame-id="${pingId}"]`).dispatchEvent('mousedown');
     await page.locator(`[data-testid=frame-detail][data-frame-id="${pingId}"]`).waitFor();
-    await expect.poll(() => page.getByTestId('tab-info').textContent(), { timeout: 5000 }).toMatch(/^mqtt by subprotocol mqtt · 2 B/);
+    await expect
+      .poll(() => page.getByTestId('tab-info').textContent(), { timeout: 5000 })
+      .toMatch(/^mqtt by subprotocol mqtt · 2 B/);
     expect(await cellText(page, pingId!, 'format')).toBe('mqtt');
     await page.close();
     expect(errors, 'uncaught errors in the page').toEqual([]);

@@ -20,12 +20,18 @@ const errors: string[] = [];
 
 beforeAll(async () => {
   checkPrerequisites();
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 20, seed: 7 })]);
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 20, seed: 7 }),
+  ]);
   page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
   page.on('pageerror', (e) => errors.push(e.message));
   const wsUrl = `ws://127.0.0.1:${server.port}${NESTED_PATH}`;
   await page.goto(new URL(`index.html?connect=${encodeURIComponent(wsUrl)}`, server.httpUrl).href);
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid=frame-row]').length >= 8, undefined, { timeout: 15_000, polling: 200 });
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=frame-row]').length >= 8, undefined, {
+    timeout: 15_000,
+    polling: 200,
+  });
   // Pause: the rows stay put while the test clicks.
   await page.getByRole('button', { name: /pause/i }).first().click();
 }, 40_000);
@@ -40,7 +46,11 @@ afterAll(async () => {
 /** Each row's format and preview cells, by their column name (the list's columns may grow). */
 function formatAndPreview(): Promise<{ id: number; format: string; preview: string }[]> {
   return page.locator('[data-testid=frame-row]').evaluateAll((els) =>
-    els.map((e) => ({ id: Number(e.getAttribute('data-frame-id')), format: e.querySelector('[data-column=format]')?.textContent ?? '', preview: e.querySelector('[data-column=preview]')?.textContent ?? '' })),
+    els.map((e) => ({
+      id: Number(e.getAttribute('data-frame-id')),
+      format: e.querySelector('[data-column=format]')?.textContent ?? '',
+      preview: e.querySelector('[data-column=preview]')?.textContent ?? '',
+    })),
   );
 }
 
@@ -48,7 +58,8 @@ function formatAndPreview(): Promise<{ id: number; format: string; preview: stri
 async function frameWith(label: string, preview: RegExp): Promise<number> {
   const rows = await formatAndPreview();
   const row = rows.find((r) => r.format === label && preview.test(r.preview));
-  if (!row) throw new Error(`no frame row "${label}" ${preview}: ${JSON.stringify(rows.map((r) => [r.format, r.preview]))}`);
+  if (!row)
+    throw new Error(`no frame row "${label}" ${preview}: ${JSON.stringify(rows.map((r) => [r.format, r.preview]))}`);
   return row.id;
 }
 
@@ -66,12 +77,18 @@ async function rowAt(path: string): Promise<TreeRowInfo> {
 
 async function open(row: TreeRowInfo): Promise<void> {
   await treeRow(page, row.nodeId).locator('.ws-tree-toggle').dispatchEvent('mousedown');
-  await expect.poll(async () => (await treeRows(page)).find((r) => r.nodeId === row.nodeId)?.expanded, { timeout: 5000 }).toBe(true);
+  await expect
+    .poll(async () => (await treeRows(page)).find((r) => r.nodeId === row.nodeId)?.expanded, { timeout: 5000 })
+    .toBe(true);
 }
 
 /** The frame's bytes [lo, hi) as the hex view shows them (ASCII column). */
 async function hexText(lo: number, hi: number): Promise<string> {
-  const cells = await page.locator('[data-testid=hex-view] .hex-bytes [data-offset]').evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-offset')), (e.textContent ?? '').trim()] as const));
+  const cells = await page
+    .locator('[data-testid=hex-view] .hex-bytes [data-offset]')
+    .evaluateAll((els) =>
+      els.map((e) => [Number(e.getAttribute('data-offset')), (e.textContent ?? '').trim()] as const),
+    );
   const byOffset = new Map(cells);
   return String.fromCharCode(...range(lo, hi).map((o) => parseInt(byOffset.get(o) ?? 'NaN', 16)));
 }
@@ -89,7 +106,9 @@ describe('nested values and compressed frames from /demo/nested', () => {
     expect(payload.expanded).toBe(false);
     await open(payload);
     const nested = await rowAt('$.payload<cbor>');
-    expect(await treeRow(page, nested.nodeId).locator('.ws-tree-key').textContent()).toBe('decoded as cbor (from base64)');
+    expect(await treeRow(page, nested.nodeId).locator('.ws-tree-key').textContent()).toBe(
+      'decoded as cbor (from base64)',
+    );
     // The nested value covers the string's characters between its quotes.
     expect([nested.start, nested.end]).toEqual([payload.start + 1, payload.end - 1]);
     await open(nested);
@@ -107,7 +126,9 @@ describe('nested values and compressed frames from /demo/nested', () => {
     // And back: a click on a base64 character of another field selects that nested field.
     const at = await rowAt('$.payload<cbor>.at');
     await page.locator(`[data-testid=hex-view] .hex-bytes [data-offset="${at.start}"]`).click();
-    await expect.poll(async () => (await treeRows(page)).find((r) => r.selected)?.path, { timeout: 5000 }).toBe('$.payload<cbor>.at');
+    await expect
+      .poll(async () => (await treeRows(page)).find((r) => r.selected)?.path, { timeout: 5000 })
+      .toBe('$.payload<cbor>.at');
   });
 
   it('MessagePack in a CBOR byte string: the inner field highlights its own bytes inside the byte string', async () => {
@@ -139,7 +160,9 @@ describe('nested values and compressed frames from /demo/nested', () => {
     // Compressed bytes by default: the gzip header, and no node highlight over them.
     expect(await page.locator('[data-testid=hex-view] .hex-bytes [data-offset="0"]').textContent()).toBe('1f');
     await page.getByTestId('hex-decompressed-toggle').click();
-    await expect.poll(() => page.locator('[data-testid=hex-view] .hex-bytes [data-offset="0"]').textContent()).not.toBe('1f');
+    await expect
+      .poll(() => page.locator('[data-testid=hex-view] .hex-bytes [data-offset="0"]').textContent())
+      .not.toBe('1f');
     const type = await rowAt('$.type');
     await select(type);
     expect(await hexText(type.start + type.headerLength, type.end)).toBe('roster');
@@ -152,7 +175,9 @@ describe('nested values and compressed frames from /demo/nested', () => {
     expect(stream.length).toBeGreaterThanOrEqual(2);
     expect(stream.every((c) => c.format === 'json (zlib stream)' && /t: "MESSAGE_CREATE"/.test(c.preview))).toBe(true);
     await selectFrame(await frameWith('json (zlib stream)', /s: 1\b/));
-    expect(await page.getByTestId('compression-banner').locator('strong').textContent()).toMatch(/^zlib stream → json, [\d,]+ → [\d,]+ bytes/);
+    expect(await page.getByTestId('compression-banner').locator('strong').textContent()).toMatch(
+      /^zlib stream → json, [\d,]+ → [\d,]+ bytes/,
+    );
     const s = await rowAt('$.s');
     expect(await treeRow(page, s.nodeId).locator('.ws-tree-preview').textContent()).toBe('1');
   });

@@ -20,7 +20,10 @@ let server: DemoServer;
 
 beforeAll(async () => {
   checkPrerequisites();
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 20, largeEvery: 0, seed: 5 })]);
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 20, largeEvery: 0, seed: 5 }),
+  ]);
 }, 30_000);
 
 afterAll(async () => {
@@ -43,14 +46,22 @@ describe('Protobuf frames from the demo server', () => {
     const wsUrl = server.wsUrl.replace(/\/demo$/, PROTOBUF_PATH);
     await page.goto(new URL(`index.html?connect=${encodeURIComponent(wsUrl)}`, server.httpUrl).href);
     const arrived = await page
-      .waitForFunction(() => document.querySelectorAll('[data-testid=frame-row]').length >= 3, undefined, { timeout: 10_000, polling: 200 })
-      .then(() => true, () => false);
+      .waitForFunction(() => document.querySelectorAll('[data-testid=frame-row]').length >= 3, undefined, {
+        timeout: 10_000,
+        polling: 200,
+      })
+      .then(
+        () => true,
+        () => false,
+      );
     if (!arrived) throw new Error(`fewer than 3 frame rows after 10 s; notices: ${await pageProblems(page)}`);
     await page.getByTestId('pause-button').click();
 
     // Without a schema: the raw walker, fields by number.
     await selectFirstFrame(page);
-    await expect.poll(async () => (await treeRows(page)).filter((r) => r.level === 2).map((r) => r.path), { timeout: 5000 }).toContain('${2}');
+    await expect
+      .poll(async () => (await treeRows(page)).filter((r) => r.level === 2).map((r) => r.path), { timeout: 5000 })
+      .toContain('${2}');
     expect((await treeRows(page)).some((r) => r.path === '$.sent_at')).toBe(false);
     await page.screenshot({ path: artifactPath('protobuf-raw.png') });
 
@@ -60,28 +71,37 @@ describe('Protobuf frames from the demo server', () => {
     await treeRow(page, raw2.nodeId).dispatchEvent('mousedown');
     expect(await page.getByTestId('read-as-message').getAttribute('aria-pressed')).toBe('true');
     await page.getByTestId('read-as-bytes').click();
-    await expect.poll(async () => (await treeRows(page)).find((r) => r.path === '${2}')?.head ?? '', { timeout: 5000 }).toMatch(/^bytes\(/);
+    await expect
+      .poll(async () => (await treeRows(page)).find((r) => r.path === '${2}')?.head ?? '', { timeout: 5000 })
+      .toMatch(/^bytes\(/);
     const asBytes = (await treeRows(page)).find((r) => r.path === '${2}')!;
     expect([asBytes.start, asBytes.end, asBytes.expanded]).toEqual([raw2.start, raw2.end, null]); // same span, now a leaf
 
     // A row listed before the schema, never opened: its preview has fields by number.
     const listed = page.locator('[data-testid=frame-row]').nth(1);
     const listedId = await listed.getAttribute('data-frame-id');
-    const listedPreview = () => page.locator(`[data-testid=frame-row][data-frame-id="${listedId}"] [data-column=preview]`).textContent();
+    const listedPreview = () =>
+      page.locator(`[data-testid=frame-row][data-frame-id="${listedId}"] [data-column=preview]`).textContent();
     expect(await listedPreview()).toMatch(/^\{1: \d+ .*2: \{/);
 
     // Load envelope.proto and trade.proto (it imports trade.proto) through the file picker.
     await page.getByTestId('schemas-button').click();
     await page.getByTestId('schema-file-input').setInputFiles(demoProtoFiles());
-    await expect.poll(() => page.getByRole('list', { name: 'Loaded .proto files' }).textContent(), { timeout: 5000 }).toContain('trade.proto');
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Loaded .proto files' }).textContent(), { timeout: 5000 })
+      .toContain('trade.proto');
     expect(await page.getByTestId('schema-error').count()).toBe(0);
     // The rows already listed are read again in the worker: the dialog says how far, the row has field names.
-    await expect.poll(() => page.getByTestId('schema-reread').textContent(), { timeout: 10_000 }).toMatch(/^Listed binary frames read again: \d+\.$/);
+    await expect
+      .poll(() => page.getByTestId('schema-reread').textContent(), { timeout: 10_000 })
+      .toMatch(/^Listed binary frames read again: \d+\.$/);
     await expect.poll(listedPreview, { timeout: 10_000 }).toMatch(/^\{seq: \d+, sent_at: /);
     await page.getByTestId('schemas-button').click();
 
     // The open frame reads again with the schema: field names.
-    await expect.poll(async () => (await treeRows(page)).map((r) => r.path), { timeout: 10_000 }).toContain('$.sent_at');
+    await expect
+      .poll(async () => (await treeRows(page)).map((r) => r.path), { timeout: 10_000 })
+      .toContain('$.sent_at');
     const rows = await treeRows(page);
     expect(rows.some((r) => r.path === '$.trade' || r.path === '$.quote' || r.path === '$.heartbeat')).toBe(true);
 
@@ -95,10 +115,15 @@ describe('Protobuf frames from the demo server', () => {
 
     // The schema is kept in the browser: a reload reads the frames with it again.
     await page.reload();
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid=frame-row]').length >= 1, undefined, { timeout: 10_000, polling: 200 });
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=frame-row]').length >= 1, undefined, {
+      timeout: 10_000,
+      polling: 200,
+    });
     await page.getByTestId('pause-button').click();
     await selectFirstFrame(page);
-    await expect.poll(async () => (await treeRows(page)).map((r) => r.path), { timeout: 10_000 }).toContain('$.sent_at');
+    await expect
+      .poll(async () => (await treeRows(page)).map((r) => r.path), { timeout: 10_000 })
+      .toContain('$.sent_at');
     await page.close();
     expect(errors, 'uncaught errors in the page').toEqual([]);
   }, 60_000);

@@ -17,7 +17,10 @@ let server: DemoServer;
 
 beforeAll(async () => {
   checkPrerequisites();
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 20, largeEvery: 0, seed: 5 })]);
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 20, largeEvery: 0, seed: 5 }),
+  ]);
 }, 30_000);
 
 afterAll(async () => {
@@ -77,17 +80,24 @@ describe('the Schemas dialog', () => {
     await page.getByTestId('schemas-button').click();
     const files = demoProtoFiles();
     await page.getByTestId('schema-file-input').setInputFiles(files);
-    await page.getByLabel(/Message type for/).first().waitFor();
+    await page
+      .getByLabel(/Message type for/)
+      .first()
+      .waitFor();
     await page.getByLabel('File name').fill('bad.proto');
     await page.getByLabel('Proto source').fill('syntax = "proto3";\nmessage Foo { int32 a = 1 }');
     await page.getByRole('button', { name: 'Add' }).click();
-    await expect.poll(() => page.getByTestId('schema-error').textContent(), { timeout: 5000 }).toMatch(/^1 of 3 files left out .*bad\.proto: illegal token '\}', ';' expected \(line 2\)/);
+    await expect
+      .poll(() => page.getByTestId('schema-error').textContent(), { timeout: 5000 })
+      .toMatch(/^1 of 3 files left out .*bad\.proto: illegal token '\}', ';' expected \(line 2\)/);
     expect(await page.getByTestId('schemas-button').textContent()).toBe('Schemas (3, 1 not loaded)');
     expect(await page.getByLabel(/Message type for/).count()).toBeGreaterThan(0);
     await page.screenshot({ path: artifactPath('schemas-good-plus-bad-1440-light.png') });
     // Frames arriving now are still read with envelope.proto + trade.proto.
     const count = await page.locator('[data-testid=frame-row]').count();
-    await expect.poll(() => page.locator('[data-testid=frame-row]').count(), { timeout: 10_000 }).toBeGreaterThan(count + 3);
+    await expect
+      .poll(() => page.locator('[data-testid=frame-row]').count(), { timeout: 10_000 })
+      .toBeGreaterThan(count + 3);
     const last = (await page.locator('[data-testid=frame-row]').last().textContent()) ?? '';
     expect(last).toMatch(/\{seq: \d+, sent_at: /);
     await page.close();

@@ -17,7 +17,10 @@ let server: DemoServer;
 
 beforeAll(async () => {
   checkPrerequisites();
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 5 })]);
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 5 }),
+  ]);
 }, 30_000);
 
 afterAll(async () => {
@@ -28,13 +31,24 @@ afterAll(async () => {
 const enc = new TextEncoder();
 
 function captureFile(): Uint8Array {
-  const connections: ConnectionInfo[] = [{ connectionId: 'feed', url: 'wss://feed.test/trades', protocol: '', extensions: '', time: 1 }];
+  const connections: ConnectionInfo[] = [
+    { connectionId: 'feed', url: 'wss://feed.test/trades', protocol: '', extensions: '', time: 1 },
+  ];
   const frames: WireFrame[] = Array.from({ length: 40 }, (_, i) => ({
     connectionId: 'feed',
     direction: i % 5 === 0 ? 'sent' : 'received',
     time: 10 + i,
     opcode: 'text',
-    data: enc.encode(JSON.stringify({ type: 'trade', id: i, price: 100 + i / 8, side: i % 2 ? 'buy' : 'sell', tags: ['a', 'b'].slice(0, i % 3), ...(i % 4 ? {} : { note: `n${i}` }) })),
+    data: enc.encode(
+      JSON.stringify({
+        type: 'trade',
+        id: i,
+        price: 100 + i / 8,
+        side: i % 2 ? 'buy' : 'sell',
+        tags: ['a', 'b'].slice(0, i % 3),
+        ...(i % 4 ? {} : { note: `n${i}` }),
+      }),
+    ),
   }));
   return serializeCapture(connections, frames);
 }
@@ -45,18 +59,28 @@ describe('the Avro row in the browser', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(new URL('index.html', server.httpUrl).href);
-    await page.getByTestId('import-input').setInputFiles({ name: 'trades.wscap.json', mimeType: 'application/json', buffer: Buffer.from(captureFile()) });
+    await page
+      .getByTestId('import-input')
+      .setInputFiles({ name: 'trades.wscap.json', mimeType: 'application/json', buffer: Buffer.from(captureFile()) });
     await expect.poll(() => page.getByTestId('frame-count').textContent(), { timeout: 30_000 }).toBe('40 frames');
     await page.locator('[data-testid=frame-row]').first().dispatchEvent('mousedown');
     await page.getByTestId('tab-compare').click();
     await page.getByTestId('compare-mode-session').check();
     await expect.poll(() => page.getByTestId('session-scope').inputValue()).toBe('connection:feed');
     await page.getByTestId('session-run').click();
-    await expect.poll(async () => {
-      const status = await page.getByTestId('session-status').textContent();
-      if (status?.startsWith('The comparison stopped on an error')) throw new Error(`the session comparison failed in the worker: ${await page.locator('.ws-session .ws-error').textContent()}`);
-      return status;
-    }, { timeout: 30_000 }).toMatch(/^Compared 40 messages/);
+    await expect
+      .poll(
+        async () => {
+          const status = await page.getByTestId('session-status').textContent();
+          if (status?.startsWith('The comparison stopped on an error'))
+            throw new Error(
+              `the session comparison failed in the worker: ${await page.locator('.ws-session .ws-error').textContent()}`,
+            );
+          return status;
+        },
+        { timeout: 30_000 },
+      )
+      .toMatch(/^Compared 40 messages/);
     const avro = page.getByTestId('session-totals').locator('tr[data-codec=avro]');
     const cells = await avro.locator('td').allTextContents();
     const json = await page.getByTestId('session-totals').locator('tr[data-codec=json] td').allTextContents();
@@ -64,8 +88,13 @@ describe('the Avro row in the browser', () => {
     expect(cells[0]).toBe('40'); // every message held, none left out
     expect(cells[1]).toMatch(/^[\d,.]+ (B|KB)$/); // the messages' size
     // The one dash is brotli's ("not in this browser", as on every row).
-    const dashes = await avro.locator('[data-testid=session-dash]').evaluateAll((els) => els.map((e) => e.getAttribute('title') ?? ''));
-    expect(dashes.every((t) => /not in this browser/.test(t)), dashes.join('; ')).toBe(true);
+    const dashes = await avro
+      .locator('[data-testid=session-dash]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('title') ?? ''));
+    expect(
+      dashes.every((t) => /not in this browser/.test(t)),
+      dashes.join('; '),
+    ).toBe(true);
     expect(cells.some((c) => /^[\d,.]+ (B|KB) \([\d.]+ B\/message\)$/.test(c))).toBe(true); // the schema, sent once
     await page.getByTestId('session-totals').screenshot({ path: artifactPath('session-avro-totals.png') });
     await page.close();

@@ -18,7 +18,10 @@ let server: DemoServer;
 
 beforeAll(async () => {
   checkPrerequisites();
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 3 })]);
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 3 }),
+  ]);
 }, 30_000);
 
 afterAll(async () => {
@@ -32,8 +35,22 @@ const enc = new TextEncoder();
 
 /** A ticker's JSON message of about 1 KB; names and numbers vary so compression has work to do. */
 function tick(i: number): Uint8Array {
-  const rows = Array.from({ length: 17 }, (_, k) => ({ sym: `SYM${(i * 7 + k) % 97}`, bid: 100 + ((i * 13 + k) % 500) / 8, ask: 100.5 + ((i * 11 + k) % 500) / 8, vol: (i * 31 + k * 17) % 10_000 }));
-  return enc.encode(JSON.stringify({ type: 'book', seq: i, ts: 1_760_000_000_000 + i * 20, venue: i % 3 ? 'XNAS' : 'XNYS', rows, note: i % 50 === 0 ? 'snapshot' : 'delta' }));
+  const rows = Array.from({ length: 17 }, (_, k) => ({
+    sym: `SYM${(i * 7 + k) % 97}`,
+    bid: 100 + ((i * 13 + k) % 500) / 8,
+    ask: 100.5 + ((i * 11 + k) % 500) / 8,
+    vol: (i * 31 + k * 17) % 10_000,
+  }));
+  return enc.encode(
+    JSON.stringify({
+      type: 'book',
+      seq: i,
+      ts: 1_760_000_000_000 + i * 20,
+      venue: i % 3 ? 'XNAS' : 'XNYS',
+      rows,
+      note: i % 50 === 0 ? 'snapshot' : 'delta',
+    }),
+  );
 }
 
 function captureFile(): Uint8Array {
@@ -42,8 +59,22 @@ function captureFile(): Uint8Array {
     { connectionId: 'big', url: 'wss://big.test/book', protocol: '', extensions: '', time: 2 },
   ];
   const frames: WireFrame[] = [];
-  for (let i = 0; i < 120; i++) frames.push({ connectionId: 'small', direction: i % 4 === 0 ? 'sent' : 'received', time: 10 + i, opcode: 'text', data: tick(i) });
-  for (let i = 0; i < BIG; i++) frames.push({ connectionId: 'big', direction: i % 10 === 0 ? 'sent' : 'received', time: 1000 + i, opcode: 'text', data: tick(i) });
+  for (let i = 0; i < 120; i++)
+    frames.push({
+      connectionId: 'small',
+      direction: i % 4 === 0 ? 'sent' : 'received',
+      time: 10 + i,
+      opcode: 'text',
+      data: tick(i),
+    });
+  for (let i = 0; i < BIG; i++)
+    frames.push({
+      connectionId: 'big',
+      direction: i % 10 === 0 ? 'sent' : 'received',
+      time: 1000 + i,
+      opcode: 'text',
+      data: tick(i),
+    });
   return serializeCapture(connections, frames);
 }
 
@@ -71,8 +102,12 @@ describe('session comparison in Chromium', () => {
     });
     await page.goto(new URL('index.html', server.httpUrl).href);
     const bytes = captureFile();
-    await page.getByTestId('import-input').setInputFiles({ name: 'session.wscap.json', mimeType: 'application/json', buffer: Buffer.from(bytes) });
-    await expect.poll(() => page.getByTestId('frame-count').textContent(), { timeout: 30_000 }).toBe(`${(BIG + 120).toLocaleString('en-US')} frames`);
+    await page
+      .getByTestId('import-input')
+      .setInputFiles({ name: 'session.wscap.json', mimeType: 'application/json', buffer: Buffer.from(bytes) });
+    await expect
+      .poll(() => page.getByTestId('frame-count').textContent(), { timeout: 30_000 })
+      .toBe(`${(BIG + 120).toLocaleString('en-US')} frames`);
 
     // Any frame: the view starts on its connection; pick "small".
     await page.locator('[data-testid=frame-row]').first().dispatchEvent('mousedown');
@@ -82,12 +117,22 @@ describe('session comparison in Chromium', () => {
     await page.getByTestId('session-scope').selectOption('connection:small');
     await page.getByTestId('session-run').click();
     // An error ends the wait at once, with the worker's reason.
-    await expect.poll(async () => {
-      const status = await page.getByTestId('session-status').textContent();
-      if (status?.startsWith('The comparison stopped on an error')) throw new Error(`the session comparison failed in the worker: ${await page.locator('.ws-session .ws-error').textContent()}`);
-      return status;
-    }, { timeout: 30_000 }).toMatch(/^Compared 120 messages/);
-    expect(await page.getByTestId('session-negotiated').textContent()).toContain(`negotiated "${EXT}" (recorded in the capture)`);
+    await expect
+      .poll(
+        async () => {
+          const status = await page.getByTestId('session-status').textContent();
+          if (status?.startsWith('The comparison stopped on an error'))
+            throw new Error(
+              `the session comparison failed in the worker: ${await page.locator('.ws-session .ws-error').textContent()}`,
+            );
+          return status;
+        },
+        { timeout: 30_000 },
+      )
+      .toMatch(/^Compared 120 messages/);
+    expect(await page.getByTestId('session-negotiated').textContent()).toContain(
+      `negotiated "${EXT}" (recorded in the capture)`,
+    );
     const totals = page.getByTestId('session-totals');
     expect(await totals.locator('tbody tr').count()).toBeGreaterThanOrEqual(4);
     expect(await totals.locator('thead').textContent()).toContain('wire, as negotiated');
@@ -96,7 +141,9 @@ describe('session comparison in Chromium', () => {
     expect(captured.at(-1)).toMatch(/^[\d,]+ B$/);
     const chart = page.getByTestId('session-chart');
     expect(await chart.locator('polyline').count()).toBeGreaterThanOrEqual(4);
-    expect(await chart.locator('svg[role=img]').getAttribute('aria-label')).toMatch(/^Cumulative message bytes over 120 messages: As captured ends at/);
+    expect(await chart.locator('svg[role=img]').getAttribute('aria-label')).toMatch(
+      /^Cumulative message bytes over 120 messages: As captured ends at/,
+    );
     await chart.scrollIntoViewIfNeeded();
     await page.screenshot({ path: artifactPath('session-compare-900x700.png') });
     // The chart in the dark theme (the app follows the system's): lines and text stay legible.
@@ -108,22 +155,32 @@ describe('session comparison in Chromium', () => {
     await page.getByTestId('session-scope').selectOption('connection:big');
     await page.getByTestId('session-run').click();
     await page.getByTestId('session-progress').waitFor({ timeout: 10_000 });
-    await expect.poll(() => page.getByTestId('session-progress').textContent(), { timeout: 20_000 }).toMatch(/[1-9][\d,]* \/ [\d,]+/);
+    await expect
+      .poll(() => page.getByTestId('session-progress').textContent(), { timeout: 20_000 })
+      .toMatch(/[1-9][\d,]* \/ [\d,]+/);
     await page.getByTestId('session-cancel').click();
-    await expect.poll(() => page.getByTestId('session-status').textContent(), { timeout: 20_000 }).toMatch(/^Cancelled/);
+    await expect
+      .poll(() => page.getByTestId('session-status').textContent(), { timeout: 20_000 })
+      .toMatch(/^Cancelled/);
 
     // The whole run, with the long tasks recorded while it goes.
     await takeLongTasks(page);
     await page.getByTestId('session-run').click();
-    await expect.poll(() => page.getByTestId('session-status').textContent(), { timeout: 180_000, interval: 500 }).toMatch(/^Compared 10,000 messages/);
+    await expect
+      .poll(() => page.getByTestId('session-status').textContent(), { timeout: 180_000, interval: 500 })
+      .toMatch(/^Compared 10,000 messages/);
     const status = (await page.getByTestId('session-status').textContent())!;
     const workerSeconds = Number(/in ([\d.]+) s \(worker\)/.exec(status)![1]);
     const longTasks = await takeLongTasks(page);
     const longest = longTasks.length ? Math.max(...longTasks) : 0;
     const over100 = longTasks.filter((d) => d > 100).length;
     const frameBytes = Array.from({ length: BIG }, (_, i) => tick(i).length).reduce((a, n) => a + n, 0) / BIG;
-    console.log(`session-compare e2e: ${BIG} frames of ${frameBytes.toFixed(0)} B on average: worker ${workerSeconds.toFixed(2)} s; long tasks during the run: ${longTasks.length}, longest ${longest.toFixed(0)} ms, over 100 ms: ${over100}`);
-    expect(await page.getByTestId('session-chart').locator('svg[role=img]').getAttribute('aria-label')).toMatch(/over 10,000 messages/);
+    console.log(
+      `session-compare e2e: ${BIG} frames of ${frameBytes.toFixed(0)} B on average: worker ${workerSeconds.toFixed(2)} s; long tasks during the run: ${longTasks.length}, longest ${longest.toFixed(0)} ms, over 100 ms: ${over100}`,
+    );
+    expect(await page.getByTestId('session-chart').locator('svg[role=img]').getAttribute('aria-label')).toMatch(
+      /over 10,000 messages/,
+    );
     // The main thread only draws a codec's rows at a time and the progress. On the shared
     // 2-core machine (load average 14-16) two runs had no task over 50 ms and one had two of
     // 110-152 ms, so "none over 100 ms" is not stable there: the bound is a small count, and

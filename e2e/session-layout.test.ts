@@ -17,7 +17,10 @@ let server: DemoServer;
 
 beforeAll(async () => {
   checkPrerequisites();
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 3 })]);
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 3 }),
+  ]);
 }, 30_000);
 
 afterAll(async () => {
@@ -31,15 +34,30 @@ describe('session view in Chromium (review fixes)', () => {
   it('the totals table scrolls inside its wrapper and the text has left padding', async () => {
     const page = await browser.newPage({ viewport: { width: 900, height: 700 }, colorScheme: 'light' });
     await page.goto(new URL('index.html', server.httpUrl).href);
-    const frames: WireFrame[] = Array.from({ length: 40 }, (_, i) => ({ connectionId: 'c', direction: 'received', time: 10 + i, opcode: 'text', data: enc.encode(JSON.stringify({ type: 'tick', seq: i, price: 100 + i / 4, tags: ['a', 'b'], note: 'x'.repeat(i) })) }));
-    const bytes = serializeCapture([{ connectionId: 'c', url: 'wss://layout.test/feed', protocol: '', extensions: 'permessage-deflate', time: 1 }], frames);
-    await page.getByTestId('import-input').setInputFiles({ name: 'layout.wirescope', mimeType: 'application/json', buffer: Buffer.from(bytes) });
+    const frames: WireFrame[] = Array.from({ length: 40 }, (_, i) => ({
+      connectionId: 'c',
+      direction: 'received',
+      time: 10 + i,
+      opcode: 'text',
+      data: enc.encode(
+        JSON.stringify({ type: 'tick', seq: i, price: 100 + i / 4, tags: ['a', 'b'], note: 'x'.repeat(i) }),
+      ),
+    }));
+    const bytes = serializeCapture(
+      [{ connectionId: 'c', url: 'wss://layout.test/feed', protocol: '', extensions: 'permessage-deflate', time: 1 }],
+      frames,
+    );
+    await page
+      .getByTestId('import-input')
+      .setInputFiles({ name: 'layout.wirescope', mimeType: 'application/json', buffer: Buffer.from(bytes) });
     await expect.poll(() => page.getByTestId('frame-count').textContent(), { timeout: 30_000 }).toBe('40 frames');
     await page.locator('[data-testid=frame-row]').first().dispatchEvent('mousedown');
     await page.getByTestId('tab-compare').click();
     await page.getByTestId('compare-mode-session').check();
     await page.getByTestId('session-run').click();
-    await expect.poll(() => page.getByTestId('session-status').textContent(), { timeout: 60_000 }).toMatch(/^Compared 40 messages/);
+    await expect
+      .poll(() => page.getByTestId('session-status').textContent(), { timeout: 60_000 })
+      .toMatch(/^Compared 40 messages/);
     const totals = page.getByTestId('session-totals');
     const geometry = await totals.evaluate((table) => {
       // The nearest ancestor that clips or scrolls sideways.
@@ -49,7 +67,14 @@ describe('session view in Chromium (review fixes)', () => {
       const view = document.querySelector('[data-testid=session-compare]')!.parentElement!.getBoundingClientRect();
       return {
         tableRight: table.getBoundingClientRect().right,
-        scroller: box ? { right: box.getBoundingClientRect().right, scrollWidth: box.scrollWidth, clientWidth: box.clientWidth, isTableWrapper: box.contains(table) && box.children.length === 1 } : null,
+        scroller: box
+          ? {
+              right: box.getBoundingClientRect().right,
+              scrollWidth: box.scrollWidth,
+              clientWidth: box.clientWidth,
+              isTableWrapper: box.contains(table) && box.children.length === 1,
+            }
+          : null,
         statusLeftGap: status.left - view.left,
       };
     });
@@ -70,10 +95,16 @@ describe('session view in Chromium (review fixes)', () => {
   it('paused live connection: compares the frames shown, with the count the list and the picker show', async () => {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
     await page.goto(new URL(`index.html?connect=${encodeURIComponent(server.wsUrl)}`, server.httpUrl).href);
-    await expect.poll(async () => Number.parseInt((await page.getByTestId('frame-count').textContent()) ?? '0', 10), { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(async () => Number.parseInt((await page.getByTestId('frame-count').textContent()) ?? '0', 10), {
+        timeout: 20_000,
+      })
+      .toBeGreaterThanOrEqual(2);
     await page.getByTestId('pause-button').click();
     // Frames keep arriving while paused: wait until some wait for Resume.
-    await expect.poll(() => page.getByTestId('pause-button').textContent(), { timeout: 20_000 }).toMatch(/Resume \(\d+ new\)/);
+    await expect
+      .poll(() => page.getByTestId('pause-button').textContent(), { timeout: 20_000 })
+      .toMatch(/Resume \(\d+ new\)/);
     const shown = Number.parseInt((await page.getByTestId('frame-count').textContent())!, 10);
     await page.locator('[data-testid=frame-row]').first().dispatchEvent('mousedown');
     await page.getByTestId('tab-compare').click();
@@ -81,8 +112,12 @@ describe('session view in Chromium (review fixes)', () => {
     const options = await page.getByTestId('session-scope').locator('option').allTextContents();
     expect(options.find((o) => o.startsWith('Connection #1'))).toContain(`(${shown} frames)`);
     await page.getByTestId('session-run').click();
-    await expect.poll(() => page.getByTestId('session-status').textContent(), { timeout: 60_000 }).toMatch(/^Compared /);
-    expect(await page.getByTestId('session-status').textContent()).toMatch(new RegExp(`^Compared ${shown.toLocaleString('en-US')} messages of connection #1`));
+    await expect
+      .poll(() => page.getByTestId('session-status').textContent(), { timeout: 60_000 })
+      .toMatch(/^Compared /);
+    expect(await page.getByTestId('session-status').textContent()).toMatch(
+      new RegExp(`^Compared ${shown.toLocaleString('en-US')} messages of connection #1`),
+    );
     await page.close();
   }, 120_000);
 });

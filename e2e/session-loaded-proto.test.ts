@@ -17,7 +17,10 @@ let server: DemoServer;
 
 beforeAll(async () => {
   checkPrerequisites();
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 20, largeEvery: 0, seed: 5 })]);
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 20, largeEvery: 0, seed: 5 }),
+  ]);
 }, 30_000);
 
 afterAll(async () => {
@@ -36,7 +39,10 @@ describe('the loaded-.proto session row in the browser', () => {
     await page.getByTestId('schemas-button').click();
     const files = demoProtoFiles();
     await page.getByTestId('schema-file-input').setInputFiles(files);
-    await page.getByLabel(/Message type for/).first().waitFor();
+    await page
+      .getByLabel(/Message type for/)
+      .first()
+      .waitFor();
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('[data-testid=frame-row]').count(), { timeout: 10_000 }).toBeGreaterThan(20);
     await page.locator('[data-testid=frame-row]').first().dispatchEvent('mousedown');
@@ -44,20 +50,32 @@ describe('the loaded-.proto session row in the browser', () => {
     await page.getByTestId('compare-mode-session').check();
     await page.getByTestId('session-run').click();
     await expect
-      .poll(async () => {
-        const s = (await page.getByTestId('session-status').textContent()) ?? '';
-        if (s.startsWith('The comparison stopped on an error')) throw new Error(`the session comparison failed in the worker: ${await page.locator('.ws-session .ws-error').textContent()}`);
-        return s;
-      }, { timeout: 30_000 })
+      .poll(
+        async () => {
+          const s = (await page.getByTestId('session-status').textContent()) ?? '';
+          if (s.startsWith('The comparison stopped on an error'))
+            throw new Error(
+              `the session comparison failed in the worker: ${await page.locator('.ws-session .ws-error').textContent()}`,
+            );
+          return s;
+        },
+        { timeout: 30_000 },
+      )
       .toMatch(/^Compared \d+ messages/);
-    const compared = Number(/^Compared ([\d,]+) messages/.exec((await page.getByTestId('session-status').textContent()) ?? '')![1].replace(/,/g, ''));
+    const compared = Number(
+      /^Compared ([\d,]+) messages/
+        .exec((await page.getByTestId('session-status').textContent()) ?? '')![1]
+        .replace(/,/g, ''),
+    );
     const totals = page.getByTestId('session-totals');
     const head = await totals.locator('thead th').allTextContents();
     const loaded = totals.locator('tr[data-codec=protobuf-loaded]');
     expect(await loaded.locator('th').textContent()).toBe(`Protobuf (.proto ${ENVELOPE_TYPE})`);
     const cells = await loaded.locator('td').allTextContents();
     const captured = await totals.locator('tr[data-codec=captured] td').allTextContents();
-    console.log(`columns: ${head.join(' | ')}\nloaded .proto: ${cells.join(' | ')}\nas captured: ${captured.join(' | ')}\n${await page.getByTestId('session-status').textContent()}`);
+    console.log(
+      `columns: ${head.join(' | ')}\nloaded .proto: ${cells.join(' | ')}\nas captured: ${captured.join(' | ')}\n${await page.getByTestId('session-status').textContent()}`,
+    );
     expect(cells[0]).toBe(String(compared)); // every message held, none left out
     expect(cells[1]).toBe(captured[1]); // written back byte for byte
     expect(cells.some((c) => /^[\d,.]+ (B|KB) \([\d.]+ B\/message\)$/.test(c))).toBe(true); // the schema, sent once

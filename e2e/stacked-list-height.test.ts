@@ -14,7 +14,10 @@ let server: DemoServer;
 
 beforeAll(async () => {
   checkPrerequisites();
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 40, largeEvery: 0, malformedChance: 0, seed: 5 })]);
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 40, largeEvery: 0, malformedChance: 0, seed: 5 }),
+  ]);
 }, 30_000);
 
 afterAll(async () => {
@@ -44,7 +47,11 @@ describe('the stacked list at 900×700 with a frame selected', () => {
         const b = el.getBoundingClientRect();
         return b.top >= view.top - 1 && b.bottom <= view.bottom + 1;
       });
-      const cut = [...list.querySelectorAll<HTMLElement>('.ws-frame-header > [data-column=connection], .ws-frame-header > [data-column=opcode], [data-testid=frame-row] > [data-column=connection], [data-testid=frame-row] > [data-column=opcode]')]
+      const cut = [
+        ...list.querySelectorAll<HTMLElement>(
+          '.ws-frame-header > [data-column=connection], .ws-frame-header > [data-column=opcode], [data-testid=frame-row] > [data-column=connection], [data-testid=frame-row] > [data-column=opcode]',
+        ),
+      ]
         .filter((el) => el.scrollWidth > el.clientWidth)
         .map((el) => el.textContent);
       return { rows: rows.length, cut: [...new Set(cut)] };

@@ -13,7 +13,10 @@ let server: DemoServer;
 
 beforeAll(async () => {
   checkPrerequisites();
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 5 })]);
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 5 }),
+  ]);
 }, 30_000);
 
 afterAll(async () => {
@@ -29,8 +32,18 @@ describe('the status bar in a narrow window', () => {
       await page.waitForFunction(() => 'wirescopeTestHost' in window);
       await page.evaluate(() => {
         const host = (window as unknown as { wirescopeTestHost: { emit(m: unknown): void } }).wirescopeTestHost;
-        for (const [id, path] of [['c1', 'demo/market-data/level2?symbols=BTC-USD,ETH-USD'], ['c2', 'demo/nested/compressed-streams?session=4f2a9c']]) {
-          host.emit({ type: 'connection-opened', connectionId: id, url: `wss://realtime.example-exchange.test/${path}`, protocol: '', extensions: '', time: Date.now() });
+        for (const [id, path] of [
+          ['c1', 'demo/market-data/level2?symbols=BTC-USD,ETH-USD'],
+          ['c2', 'demo/nested/compressed-streams?session=4f2a9c'],
+        ]) {
+          host.emit({
+            type: 'connection-opened',
+            connectionId: id,
+            url: `wss://realtime.example-exchange.test/${path}`,
+            protocol: '',
+            extensions: '',
+            time: Date.now(),
+          });
         }
       });
       await expect.poll(() => page.getByTestId('connection-status').count()).toBe(2);
@@ -38,7 +51,14 @@ describe('the status bar in a narrow window', () => {
         const bar = document.querySelector('.ws-status')!.getBoundingClientRect();
         const host = document.querySelector<HTMLElement>('[data-testid=status-host]')!;
         const b = host.getBoundingClientRect();
-        return { barRight: bar.right, hostRight: b.right, hostLeft: b.left, clipped: host.scrollWidth > host.clientWidth + 1, text: host.textContent, titles: [...document.querySelectorAll<HTMLElement>('[data-testid=connection-status]')].map((c) => c.title) };
+        return {
+          barRight: bar.right,
+          hostRight: b.right,
+          hostLeft: b.left,
+          clipped: host.scrollWidth > host.clientWidth + 1,
+          text: host.textContent,
+          titles: [...document.querySelectorAll<HTMLElement>('[data-testid=connection-status]')].map((c) => c.title),
+        };
       });
       await page.screenshot({ path: artifactPath(`status-bar-${width}.png`) });
       expect(fit.clipped).toBe(false);

@@ -17,7 +17,10 @@ let server: DemoServer;
 
 beforeAll(async () => {
   checkPrerequisites();
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 5 })]);
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 5 }),
+  ]);
 }, 30_000);
 
 afterAll(async () => {
@@ -31,18 +34,28 @@ async function flood(page: Page, rate: number, ms: number, firstSeq = 0): Promis
     async ({ rate, ms, firstSeq }) => {
       const host = (window as unknown as { wirescopeTestHost: { emit(m: unknown): void } }).wirescopeTestHost;
       // {"seq": n} as CBOR: a1 63 's' 'e' 'q' 1a <u32>
-      const frame = (n: number) => Uint8Array.of(0xa1, 0x63, 0x73, 0x65, 0x71, 0x1a, n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
+      const frame = (n: number) =>
+        Uint8Array.of(0xa1, 0x63, 0x73, 0x65, 0x71, 0x1a, n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
       const start = performance.now();
       let sent = 0;
       await new Promise<void>((resolve) => {
         const tick = () => {
-          const due = Math.min(Math.round((rate * ms) / 1000), Math.floor(((performance.now() - start) / 1000) * rate) + rate / 100);
+          const due = Math.min(
+            Math.round((rate * ms) / 1000),
+            Math.floor(((performance.now() - start) / 1000) * rate) + rate / 100,
+          );
           if (due > sent) {
             const bytes = new Uint8Array((due - sent) * 10);
             const frames = [];
             for (let i = 0; i < due - sent; i++) {
               bytes.set(frame(firstSeq + sent + i), i * 10);
-              frames.push({ connectionId: 'c1', direction: 'received', time: Date.now(), opcode: 'binary', data: bytes.subarray(i * 10, i * 10 + 10) });
+              frames.push({
+                connectionId: 'c1',
+                direction: 'received',
+                time: Date.now(),
+                opcode: 'binary',
+                data: bytes.subarray(i * 10, i * 10 + 10),
+              });
             }
             host.emit({ type: 'frames', frames });
             sent = due;
@@ -63,13 +76,19 @@ async function traceLayouts(cdp: CDPSession, run: () => Promise<unknown>): Promi
   const events: { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number }[] = [];
   cdp.on('Tracing.dataCollected', (e) => void events.push(...(e.value as unknown as typeof events)));
   const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
-  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['devtools.timeline'] }, transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', {
+    traceConfig: { includedCategories: ['devtools.timeline'] },
+    transferMode: 'ReportEvents',
+  });
   await run();
   await cdp.send('Tracing.end');
   await complete;
   const layouts = events.filter((e) => e.ph === 'X' && e.name === 'Layout');
-  const scripts = events.filter((e) => e.ph === 'X' && (e.name === 'FunctionCall' || e.name === 'EvaluateScript' || e.name === 'v8.callFunction'));
-  const inScript = (l: (typeof layouts)[number]) => scripts.some((s) => s.pid === l.pid && s.tid === l.tid && s.ts <= l.ts && l.ts < s.ts + (s.dur ?? 0));
+  const scripts = events.filter(
+    (e) => e.ph === 'X' && (e.name === 'FunctionCall' || e.name === 'EvaluateScript' || e.name === 'v8.callFunction'),
+  );
+  const inScript = (l: (typeof layouts)[number]) =>
+    scripts.some((s) => s.pid === l.pid && s.tid === l.tid && s.ts <= l.ts && l.ts < s.ts + (s.dur ?? 0));
   return { forced: layouts.filter(inScript).length, all: layouts.length };
 }
 
@@ -90,9 +109,10 @@ async function listState(page: Page): Promise<{ atBottom: boolean; painted: numb
   });
 }
 
-const shownFrames = async (page: Page) => Number(((await page.getByTestId('frame-count').textContent()) ?? '').replace(/\D/g, ''));
+const shownFrames = async (page: Page) =>
+  Number(((await page.getByTestId('frame-count').textContent()) ?? '').replace(/\D/g, ''));
 
-describe('the panel follows a flood\'s tail (Chromium)', () => {
+describe("the panel follows a flood's tail (Chromium)", () => {
   it('with no layout forced inside a script; the newest frame at the bottom; a scroll up stops following, End follows again', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(new URL('panel.html', server.httpUrl).href);

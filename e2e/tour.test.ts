@@ -11,7 +11,15 @@ import type { Browser, Page } from 'playwright-core';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { startDemoServer, type DemoServer } from '../demo-server/server.js';
 import { APP_DIR, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
-import { emitToPanel, panelFrames, selectFrameOf, selectChildRow, selectFrame, waitForFrames, waitForRows } from './support/tour-pages.js';
+import {
+  emitToPanel,
+  panelFrames,
+  selectFrameOf,
+  selectChildRow,
+  selectFrame,
+  waitForFrames,
+  waitForRows,
+} from './support/tour-pages.js';
 import { watchPage } from './support/watch-page.js';
 
 let browser: Browser;
@@ -19,7 +27,10 @@ let server: DemoServer;
 
 beforeAll(async () => {
   checkPrerequisites();
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 40, largeEvery: 0, seed: 7, malformedChance: 0 })]);
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 40, largeEvery: 0, seed: 7, malformedChance: 0 }),
+  ]);
 }, 30_000);
 
 afterAll(async () => {
@@ -38,13 +49,16 @@ type Size = (typeof SIZES)[number];
 
 /** A JSON seed payload (../shared) as CBOR, for the paste page's link. */
 function seedCborHex(): string {
-  const seeds = JSON.parse(readFileSync(new URL('../../shared/payloads/seed-payloads.json', import.meta.url), 'utf8')) as { file: string; data: unknown }[];
+  const seeds = JSON.parse(
+    readFileSync(new URL('../../shared/payloads/seed-payloads.json', import.meta.url), 'utf8'),
+  ) as { file: string; data: unknown }[];
   const seed = seeds.find((s) => s.file === 'json2') ?? seeds[0];
   return Buffer.from(new CborEncoder().encode(seed.data)).toString('hex');
 }
 
 /** Placeholders a tab shows while it waits for the worker or a lazy chunk. */
-const PENDING = /(rendering|loading bytes|annotating|decoding|measuring|Measuring where the bytes go|Reading the CRDT frame|Comparing frames)…/;
+const PENDING =
+  /(rendering|loading bytes|annotating|decoding|measuring|Measuring where the bytes go|Reading the CRDT frame|Comparing frames)…/;
 
 class Tour {
   readonly shots: string[] = [];
@@ -54,7 +68,11 @@ class Tour {
   ) {}
 
   async settle(): Promise<void> {
-    await this.page.waitForFunction((re) => !new RegExp(re).test(document.querySelector('[role=tabpanel]')?.textContent ?? ''), PENDING.source, { timeout: 15_000, polling: 100 });
+    await this.page.waitForFunction(
+      (re) => !new RegExp(re).test(document.querySelector('[role=tabpanel]')?.textContent ?? ''),
+      PENDING.source,
+      { timeout: 15_000, polling: 100 },
+    );
   }
 
   async shot(stop: string): Promise<void> {
@@ -100,7 +118,10 @@ class Tour {
     await p.getByTestId('compare-tab').waitFor();
     if (opts.runCompare) {
       await p.locator('[data-testid=compare-tab] .ws-primary').click();
-      await p.waitForFunction(() => !document.querySelector('[data-testid=compare-progress]'), undefined, { timeout: 60_000, polling: 200 });
+      await p.waitForFunction(() => !document.querySelector('[data-testid=compare-progress]'), undefined, {
+        timeout: 60_000,
+        polling: 200,
+      });
     }
     await this.shot(`${label}-compare`);
 
@@ -143,13 +164,17 @@ async function expectRoom(page: Page, size: Size): Promise<void> {
         return h ? h.scrollWidth - h.clientWidth : -1;
       })(),
       // ... and every column name reads whole.
-      clippedHeaders: [...document.querySelectorAll('[data-testid=tree-header] > span')].filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent),
+      clippedHeaders: [...document.querySelectorAll('[data-testid=tree-header] > span')]
+        .filter((e) => e.scrollWidth > e.clientWidth)
+        .map((e) => e.textContent),
       asciiRight: row?.querySelector('.hex-ascii')?.getBoundingClientRect().right ?? Infinity,
       hexRight: scrollBox ? scrollBox.left + (scroll!.clientWidth || scrollBox.width) : 0,
       pageRight: document.documentElement.clientWidth,
     };
   });
-  expect(m.layout, 'list beside the detail when wide, above it when narrow').toBe(size.width < 1000 ? 'stacked' : 'side-by-side');
+  expect(m.layout, 'list beside the detail when wide, above it when narrow').toBe(
+    size.width < 1000 ? 'stacked' : 'side-by-side',
+  );
   expect(m.perRow).toBeGreaterThanOrEqual(8);
   if (size.width >= 1440) expect(m.perRow).toBe(16);
   expect(m.asciiRight, 'the ASCII column of a hex row is not clipped').toBeLessThanOrEqual(m.hexRight + 0.5);
@@ -178,7 +203,8 @@ async function drag(page: Page, testId: string, dx: number, dy = 0): Promise<voi
   await page.mouse.up();
 }
 
-const paneWidth = (page: Page, testId: string) => page.getByTestId(testId).evaluate((e) => Math.round(e.getBoundingClientRect().width));
+const paneWidth = (page: Page, testId: string) =>
+  page.getByTestId(testId).evaluate((e) => Math.round(e.getBoundingClientRect().width));
 const perRow = (page: Page) => page.getByTestId('hex-view').getAttribute('data-bytes-per-row');
 
 describe('splitters in a real browser', () => {
@@ -189,7 +215,11 @@ describe('splitters in a real browser', () => {
     await selectFrameOf(page, 'cbor');
     // A hovered tab does not look selected (issue 12: it did: same blue underline as the selected one).
     await page.getByTestId('tab-hex').hover();
-    const tabLook = (id: string) => page.getByTestId(id).evaluate((e) => { const c = getComputedStyle(e); return c.borderBottomColor; });
+    const tabLook = (id: string) =>
+      page.getByTestId(id).evaluate((e) => {
+        const c = getComputedStyle(e);
+        return c.borderBottomColor;
+      });
     expect(await tabLook('tab-hex')).not.toBe(await tabLook('tab-tree'));
     await page.mouse.move(0, 0);
 

@@ -15,7 +15,10 @@ let server: DemoServer;
 
 beforeAll(async () => {
   checkPrerequisites();
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 20, largeEvery: 0, malformedChance: 0, seed: 5 })]);
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 20, largeEvery: 0, malformedChance: 0, seed: 5 }),
+  ]);
 }, 30_000);
 
 afterAll(async () => {
@@ -35,7 +38,9 @@ interface Cells {
 }
 
 async function openFrame(page: Page, path: string, rowText: string): Promise<void> {
-  await page.goto(new URL(`index.html?connect=${encodeURIComponent(server.wsUrl.replace(/\/demo$/, path))}`, server.httpUrl).href);
+  await page.goto(
+    new URL(`index.html?connect=${encodeURIComponent(server.wsUrl.replace(/\/demo$/, path))}`, server.httpUrl).href,
+  );
   const row = page.locator('[data-testid=frame-row]', { hasText: rowText }).first();
   await row.waitFor({ timeout: 20_000 });
   await page.getByTestId('pause-button').click();

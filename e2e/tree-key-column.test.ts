@@ -14,7 +14,10 @@ let server: DemoServer;
 
 beforeAll(async () => {
   checkPrerequisites();
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 20, seed: 5 })]);
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 20, seed: 5 }),
+  ]);
 }, 30_000);
 
 afterAll(async () => {
@@ -40,14 +43,22 @@ describe('the tree key column with nested rows and in-frame search (1440×900)',
       [...document.querySelectorAll<HTMLElement>('[data-testid=tree-row][aria-level="4"]')].map((el) => {
         const main = el.querySelector('.ws-tree-main')!.getBoundingClientRect();
         const key = el.querySelector('.ws-tree-key')!;
-        return { key: key.textContent!, shown: Math.round(main.right - key.getBoundingClientRect().left), needed: Math.round(key.getBoundingClientRect().width) };
+        return {
+          key: key.textContent!,
+          shown: Math.round(main.right - key.getBoundingClientRect().left),
+          needed: Math.round(key.getBoundingClientRect().width),
+        };
       }),
     );
     // ...and not by pushing the last columns out of the pane.
     const overflow = await page.evaluate(() => {
       const tree = document.querySelector<HTMLElement>('[data-testid=tree-view]')!;
       const last = document.querySelector('[data-testid=tree-header] > span:last-child')!.getBoundingClientRect();
-      return { scrolls: tree.scrollWidth > tree.clientWidth, lastRight: Math.round(last.right), treeRight: Math.round(tree.getBoundingClientRect().left + tree.clientWidth) };
+      return {
+        scrolls: tree.scrollWidth > tree.clientWidth,
+        lastRight: Math.round(last.right),
+        treeRight: Math.round(tree.getBoundingClientRect().left + tree.clientWidth),
+      };
     });
     await page.screenshot({ path: artifactPath('tree-key-column.png') });
     await page.close();

@@ -16,7 +16,12 @@ import type { Browser as ChromiumBrowser, Page as ChromiumPage, Worker as Chromi
 import { startDemoServer, type DemoServer } from '../demo-server/server.js';
 import { APP_DIR, checkPrerequisites, launchChromium } from './support/env.js';
 import { UTF8_VALIDATE_WASM } from '../codecs/core/utf8-wasm/utf8-validate-bytes.js';
-import { ensureExtensionBuild, launchChromiumWithExtension, requireBrowser, type ChromiumWithExtension } from './support/ext-env.js';
+import {
+  ensureExtensionBuild,
+  launchChromiumWithExtension,
+  requireBrowser,
+  type ChromiumWithExtension,
+} from './support/ext-env.js';
 import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
 import { conversation } from './support/ext-fixtures.js';
 import { startCaptureServer, type CaptureServer } from './support/ext-server.js';
@@ -43,7 +48,11 @@ function startCspServer(policy: string): Promise<{ server: Server; url: string }
     res.writeHead(200, { 'content-type': 'text/html', 'content-security-policy': policy });
     res.end('<!doctype html><title>csp</title>');
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` }),
+    ),
+  );
 }
 
 describe('Chromium: the extension (dist/chrome) runs the SIMD validator', () => {
@@ -67,7 +76,8 @@ describe('Chromium: the extension (dist/chrome) runs the SIMD validator', () => 
     await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=1`);
     await panel.getByTestId('frame-count').waitFor({ timeout: 10_000 });
     expect(await panel.evaluate(RUN_VALIDATOR)).toBe(RUNS);
-    const worker: ChromiumWorker | null = panel.workers().find((w) => w.url().includes('decode-worker')) ?? (await workerStarted);
+    const worker: ChromiumWorker | null =
+      panel.workers().find((w) => w.url().includes('decode-worker')) ?? (await workerStarted);
     expect(worker?.url()).toContain('decode-worker');
     expect(await worker!.evaluate(RUN_VALIDATOR)).toBe(RUNS);
     await panel.close();
@@ -88,7 +98,10 @@ describe('Firefox: the extension (dist/firefox-test) runs the SIMD validator', (
   beforeAll(async () => {
     requireBrowser('firefox');
     const testBuild = await ensureExtensionBuild('firefox-test');
-    [browser, server] = await Promise.all([launchFirefox({ extension: testBuild }), startCaptureServer(conversation())]);
+    [browser, server] = await Promise.all([
+      launchFirefox({ extension: testBuild }),
+      startCaptureServer(conversation()),
+    ]);
   }, 60_000);
 
   afterAll(async () => {
@@ -114,7 +127,10 @@ describe('Chromium: the web inspector (dist/app) runs the SIMD validator', () =>
 
   beforeAll(async () => {
     checkPrerequisites();
-    [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 3 })]);
+    [browser, server] = await Promise.all([
+      launchChromium(),
+      startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 3 }),
+    ]);
   }, 30_000);
 
   afterAll(async () => {
@@ -126,7 +142,8 @@ describe('Chromium: the web inspector (dist/app) runs the SIMD validator', () =>
     const page = await browser.newPage();
     const workerStarted = page.waitForEvent('worker', { timeout: 10_000 }).catch(() => null);
     await page.goto(server.httpUrl);
-    const worker: ChromiumWorker | null = page.workers().find((w) => w.url().includes('decode-worker')) ?? (await workerStarted);
+    const worker: ChromiumWorker | null =
+      page.workers().find((w) => w.url().includes('decode-worker')) ?? (await workerStarted);
     expect(worker?.url()).toContain('decode-worker');
     expect(await worker!.evaluate(RUN_VALIDATOR)).toBe(RUNS);
     await page.close();

@@ -50,7 +50,36 @@ interface Payload {
 // The big edited document: a shared text document (title, paragraphs, comment threads,
 // tags, per-user cursors) edited by many peers, each turn one flush of 1..8 edits.
 
-const WORDS = ['the', 'a', 'frame', 'socket', 'binary', 'offset', 'patch', 'model', 'clock', 'session', 'merge', 'review', 'draft', 'note', 'and', 'of', 'to', 'in', 'is', 'für', 'Zürich', 'naïve', 'café', '日本語', '한글', 'résumé', '🎉', '👍'];
+const WORDS = [
+  'the',
+  'a',
+  'frame',
+  'socket',
+  'binary',
+  'offset',
+  'patch',
+  'model',
+  'clock',
+  'session',
+  'merge',
+  'review',
+  'draft',
+  'note',
+  'and',
+  'of',
+  'to',
+  'in',
+  'is',
+  'für',
+  'Zürich',
+  'naïve',
+  'café',
+  '日本語',
+  '한글',
+  'résumé',
+  '🎉',
+  '👍',
+];
 
 function words(rng: Rng, min: number, max: number): string {
   const n = rng.range(min, max);
@@ -69,7 +98,24 @@ function safePos(text: string, pos: number): number {
   return pos;
 }
 
-const USERS = ['ana', 'bo', 'chen', 'dee', 'eli', 'femi', 'gus', 'hana', 'ivo', 'jun', 'kai', 'lea', 'mo', 'noor', 'oli', 'pia'];
+const USERS = [
+  'ana',
+  'bo',
+  'chen',
+  'dee',
+  'eli',
+  'femi',
+  'gus',
+  'hana',
+  'ivo',
+  'jun',
+  'kai',
+  'lea',
+  'mo',
+  'noor',
+  'oli',
+  'pia',
+];
 
 /** One edit through `model`'s API (not flushed); returns false when nothing fit. */
 function edit(rng: Rng, model: Model, user: string): boolean {
@@ -99,7 +145,9 @@ function edit(rng: Rng, model: Model, user: string): boolean {
   } else if (r < 0.66 && nPar > 4) {
     paragraphs.del(rng.int(nPar), 1);
   } else if (r < 0.76) {
-    comments.ins(nCom, [{ author: user, at: 1763750400000 + rng.int(1e9), text: words(rng, 2, 20), resolved: false, replies: [] }]);
+    comments.ins(nCom, [
+      { author: user, at: 1763750400000 + rng.int(1e9), text: words(rng, 2, 20), resolved: false, replies: [] },
+    ]);
   } else if (r < 0.84 && nCom) {
     // A reply in a comment thread.
     const replies = api.arr(['comments', rng.int(nCom), 'replies']);
@@ -142,7 +190,12 @@ function editedDocument(clock: Clock, target: number, sessions: number, seed: nu
   const patches: Patch[] = [model.api.flush()];
   type Peer = { model: Model; seen: number; user: string };
   const peers: Peer[] = [];
-  for (let i = 0; i < sessions; i++) peers.push({ model: server ? model.fork() : model.fork(0x10000 + seed * 1000 + 1 + i), seen: patches.length, user: USERS[i % USERS.length] });
+  for (let i = 0; i < sessions; i++)
+    peers.push({
+      model: server ? model.fork() : model.fork(0x10000 + seed * 1000 + 1 + i),
+      seen: patches.length,
+      user: USERS[i % USERS.length],
+    });
   const owner = new Map<Patch, Peer>();
   const sync = (peer: Peer) => {
     for (; peer.seen < patches.length; peer.seen++) {
@@ -172,7 +225,8 @@ function editedDocument(clock: Clock, target: number, sessions: number, seed: nu
 
 // ---------------------------------------------------------------------------------------
 
-const fmtBytes = (n: number) => (n >= 1 << 20 ? `${(n / 1048576).toFixed(2)} MB` : n >= 10240 ? `${(n / 1024).toFixed(0)} KB` : `${n} bytes`);
+const fmtBytes = (n: number) =>
+  n >= 1 << 20 ? `${(n / 1048576).toFixed(2)} MB` : n >= 10240 ? `${(n / 1024).toFixed(0)} KB` : `${n} bytes`;
 
 function buildPayloads(): { list: Payload[]; notes: string[] } {
   const list: Payload[] = [];
@@ -192,7 +246,12 @@ function buildPayloads(): { list: Payload[]; notes: string[] } {
     const doc = editedDocument(clock, 1 << 20, 16, 3);
     const bytes = doc.model.toBinary();
     const view = JSON.stringify(doc.model.view());
-    list.push({ group: 'Edited document', kind: 'model', name: `Edited document (${clock}): ${doc.edits} edits, ${doc.patches.length} patches`, bytes });
+    list.push({
+      group: 'Edited document',
+      kind: 'model',
+      name: `Edited document (${clock}): ${doc.edits} edits, ${doc.patches.length} patches`,
+      bytes,
+    });
     notes.push(
       `Edited document, ${clock} clock: ${bytes.length} bytes (${fmtBytes(bytes.length)}) after ${doc.edits} edits in ${doc.patches.length} patches by ${doc.sessions} peers` +
         `${clock === 'server' ? ' (all ids server ids)' : ` (${doc.sessions + 1} sessions in the clock table)`}; its JSON view is ${view.length} bytes.`,
@@ -201,7 +260,12 @@ function buildPayloads(): { list: Payload[]; notes: string[] } {
     const encoded = doc.patches.slice(1).map((p) => ({ p, bytes: p.toBinary() }));
     encoded.sort((a, b) => a.bytes.length - b.bytes.length);
     const median = encoded[encoded.length >> 1];
-    smallPatches.push({ group: 'Patches', kind: 'patch', name: `Typical patch (${clock}): ${median.p.ops.length} ops`, bytes: median.bytes });
+    smallPatches.push({
+      group: 'Patches',
+      kind: 'patch',
+      name: `Typical patch (${clock}): ${median.p.ops.length} ops`,
+      bytes: median.bytes,
+    });
   }
   list.push(...smallPatches);
 
@@ -212,7 +276,12 @@ function buildPayloads(): { list: Payload[]; notes: string[] } {
   importing.api.set(imported);
   const importPatch = importing.api.flush();
   const importJson = JSON.stringify(imported).length;
-  list.push({ group: 'Patches', kind: 'patch', name: `Big patch: import of a ${Math.round(importJson / 1024)} KB JSON document, ${importPatch.ops.length} ops`, bytes: importPatch.toBinary() });
+  list.push({
+    group: 'Patches',
+    kind: 'patch',
+    name: `Big patch: import of a ${Math.round(importJson / 1024)} KB JSON document, ${importPatch.ops.length} ops`,
+    bytes: importPatch.toBinary(),
+  });
 
   // Big patch 2: an offline session — one peer edits a fresh copy of a document and
   // flushes everything at once.
@@ -222,13 +291,17 @@ function buildPayloads(): { list: Payload[]; notes: string[] } {
   let offlineEdits = 0;
   for (let i = 0; i < 2500; i++) if (edit(rng, offline, 'zoe')) offlineEdits++;
   const offlinePatch = offline.api.flush();
-  list.push({ group: 'Patches', kind: 'patch', name: `Big patch: offline session, ${offlineEdits} edits, ${offlinePatch.ops.length} ops`, bytes: offlinePatch.toBinary() });
+  list.push({
+    group: 'Patches',
+    kind: 'patch',
+    name: `Big patch: offline session, ${offlineEdits} edits, ${offlinePatch.ops.length} ops`,
+    bytes: offlinePatch.toBinary(),
+  });
   console.error(`payloads generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   return { list, notes };
 }
 
 // ---------------------------------------------------------------------------------------
-
 
 const modelContenders: Contender[] = [
   { name: 'json-joy', run: (b) => Model.fromBinary(b) },
@@ -250,7 +323,8 @@ const { list, notes } = buildPayloads();
 for (const p of list) {
   const index = p.kind === 'model' ? indexCrdtModel(p.bytes) : indexCrdtPatch(p.bytes);
   if (!index.ok) throw new Error(`${p.name}: our walker rejects it: ${index.error?.message}`);
-  if (index.warnings.length) console.error(`${p.name}: ${index.warnings.length} warning(s), first: ${index.warnings[0].message}`);
+  if (index.warnings.length)
+    console.error(`${p.name}: ${index.warnings.length} warning(s), first: ${index.warnings[0].message}`);
   if (p.kind === 'model') Model.fromBinary(p.bytes);
   else Patch.fromBinary(p.bytes);
 }
@@ -286,7 +360,12 @@ for (const p of list) {
 }
 
 const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}`;
-const verdict = [...groups].map(([name, g]) => `- ${name} (target <= ${TARGET.toFixed(1)}x json-joy's decode): worst ${g.worst.toFixed(2)}x; ${g.misses.length ? `missed on ${g.misses.length} of ${g.count}: ${g.misses.join(', ')}` : `met on all ${g.count}`}.`).join('\n');
+const verdict = [...groups]
+  .map(
+    ([name, g]) =>
+      `- ${name} (target <= ${TARGET.toFixed(1)}x json-joy's decode): worst ${g.worst.toFixed(2)}x; ${g.misses.length ? `missed on ${g.misses.length} of ${g.count}: ${g.misses.join(', ')}` : `met on all ${g.count}`}.`,
+  )
+  .join('\n');
 const table = [
   `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}. Median time per call; ratios are ours to json-joy 17.67.0 (\`Model.fromBinary\` / \`Patch.fromBinary\`) in the same run.`,
   '',

@@ -46,7 +46,12 @@ const protobufOnly = process.argv.includes('--protobuf-only');
 /** The value of `--name=a,b` as a list, or null when absent. */
 function listFlag(name: string): string[] | null {
   const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return arg ? arg.slice(name.length + 3).split(',').filter(Boolean) : null;
+  return arg
+    ? arg
+        .slice(name.length + 3)
+        .split(',')
+        .filter(Boolean)
+    : null;
 }
 const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}`;
 
@@ -68,7 +73,6 @@ function payloads(): Payload[] {
   return list;
 }
 
-
 const jsonPack = new CborDecoder();
 /** cbor2 comment() is slow enough to run on small payloads only. */
 const contenders: (Contender & { readonly smallOnly?: boolean })[] = [
@@ -86,7 +90,15 @@ function roundsFor(bytes: Uint8Array): number {
 
 function runSeedBench(): void {
   const rows: string[] = [];
-  const header = ['Payload', 'CBOR bytes', 'nodes full / depth 1', ...contenders.map((c) => c.name), 'full / json-pack', 'depth-1 / json-pack', 'comment() / json-pack'];
+  const header = [
+    'Payload',
+    'CBOR bytes',
+    'nodes full / depth 1',
+    ...contenders.map((c) => c.name),
+    'full / json-pack',
+    'depth-1 / json-pack',
+    'comment() / json-pack',
+  ];
   rows.push(`| ${header.join(' | ')} |`, `| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`);
   const fullMisses: string[] = [];
   const depth1Misses: string[] = [];
@@ -122,7 +134,9 @@ function runSeedBench(): void {
     if (flat) flatPayloads.push(p.name);
     else if (depth1 > 0.3) depth1Misses.push(`${p.name} (${depth1.toFixed(2)}x)`);
     const cells = contenders.map((c) => (byName.has(c.name) ? fmtTime(byName.get(c.name)!) : '—'));
-    rows.push(`| ${p.name} | ${p.bytes.length} | ${fullNodes} / ${depth1Nodes} | ${cells.join(' | ')} | ${full.toFixed(2)}x | ${depth1.toFixed(2)}x${flat ? ' (flat)' : ''} | ${comment ? comment.toFixed(0) + 'x' : '—'} |`);
+    rows.push(
+      `| ${p.name} | ${p.bytes.length} | ${fullNodes} / ${depth1Nodes} | ${cells.join(' | ')} | ${full.toFixed(2)}x | ${depth1.toFixed(2)}x${flat ? ' (flat)' : ''} | ${comment ? comment.toFixed(0) + 'x' : '—'} |`,
+    );
     console.error(`${p.name}: full ${full.toFixed(2)}x, depth-1 ${depth1.toFixed(2)}x of json-pack decode`);
   }
 
@@ -130,7 +144,13 @@ function runSeedBench(): void {
     `Full index (target <= 2.0x json-pack decode): worst ${worstFull.toFixed(2)}x; ${fullMisses.length ? `missed on ${fullMisses.join(', ')}` : 'met on every payload'}.`,
     `Depth-1 index (target <= 0.3x), on payloads where depth 1 records less than the full index: ${depth1Misses.length ? `missed on ${depth1Misses.join(', ')}` : 'met on every one'}. Flat payloads (depth 1 = full index): ${flatPayloads.join(', ') || 'none'}.`,
   ].join('\n');
-  const table = [`Measured ${new Date().toISOString().slice(0, 10)} on ${machine}. Median time per call after a warm-up pass over every payload; ratios are to json-pack decode in the same run.`, '', ...rows, '', verdict].join('\n');
+  const table = [
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}. Median time per call after a warm-up pass over every payload; ratios are to json-pack decode in the same run.`,
+    '',
+    ...rows,
+    '',
+    verdict,
+  ].join('\n');
   console.log(table);
   if (write) writeBenchmarkSection(repo, 'decode', table);
 }
@@ -139,19 +159,30 @@ function runShapes(): void {
   const formats = (listFlag('format') ?? ['cbor', 'msgpack', 'json']) as ShapeFormat[];
   const tables = runShapesBench({ quick, formats, shapes: listFlag('shape'), log: (line) => console.error(line) });
   const text = [
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min) when the set ended. CPU time (\`process.cpuUsage\`, user + system) and wall time per call, each the lowest sample over 9-15 interleaved rounds (5 with --quick) after a warm-up pass over every frame (other work on the machine only adds time to a sample); ratios are to the fastest plain decoder of the format on that frame in the same run. "medians": the same CPU ratio from median samples.`,
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(
+        ' / ',
+      )} (1 / 5 / 15 min) when the set ended. CPU time (\`process.cpuUsage\`, user + system) and wall time per call, each the lowest sample over 9-15 interleaved rounds (5 with --quick) after a warm-up pass over every frame (other work on the machine only adds time to a sample); ratios are to the fastest plain decoder of the format on that frame in the same run. "medians": the same CPU ratio from median samples.`,
     '',
     tables,
   ].join('\n');
   console.log(text);
   if (write && !quick && !listFlag('format') && !listFlag('shape')) writeBenchmarkSection(repo, 'shapes', text);
-  else if (write) console.error('docs/BENCHMARKS.md: shapes table not written (a --quick, --format or --shape run is partial)');
+  else if (write)
+    console.error('docs/BENCHMARKS.md: shapes table not written (a --quick, --format or --shape run is partial)');
 }
 
 function runProtobuf(): void {
   const table = runProtobufBench({ quick, log: (line) => console.error(line) });
   const text = [
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min) when the set ended. CPU time (\`process.cpuUsage\`) and wall time per call, the lowest sample over 15 interleaved rounds (5 with --quick) after a warm-up pass over every frame and another on each frame right before it is timed; ratios are to protobufjs' \`Type.decode\` with the schema in the same run ("medians": the same CPU ratio from median samples).`,
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(
+        ' / ',
+      )} (1 / 5 / 15 min) when the set ended. CPU time (\`process.cpuUsage\`) and wall time per call, the lowest sample over 15 interleaved rounds (5 with --quick) after a warm-up pass over every frame and another on each frame right before it is timed; ratios are to protobufjs' \`Type.decode\` with the schema in the same run ("medians": the same CPU ratio from median samples).`,
     '',
     table,
   ].join('\n');
@@ -163,14 +194,24 @@ const framingOnly = process.argv.includes('--framing-only');
 const utf8Only = process.argv.includes('--utf8-only');
 const oneSet = protobufOnly || framingOnly || utf8Only;
 if (utf8Only) {
-  const utf8 = `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min). CPU time per byte of text, the lowest sample over ${quick ? 5 : 9} interleaved rounds.\n\n${runUtf8Bench({ quick })}`;
+  const utf8 = `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(
+      ' / ',
+    )} (1 / 5 / 15 min). CPU time per byte of text, the lowest sample over ${quick ? 5 : 9} interleaved rounds.\n\n${runUtf8Bench({ quick })}`;
   console.log(`\nUTF-8 validation: JS, WebAssembly SIMD, and what the walkers pick\n\n${utf8}`);
 }
 if (!shapesOnly && !oneSet) runSeedBench();
 if (!seedsOnly && !oneSet) runShapes();
 if (!seedsOnly && !shapesOnly && !framingOnly && !utf8Only) runProtobuf();
 if (!seedsOnly && !shapesOnly && !protobufOnly && !utf8Only) {
-  const framing = `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min). Lowest CPU and wall sample per call over ${quick ? 5 : FRAMING_ROUNDS} interleaved rounds of 2 ms samples, after an interleaved warm-up.\n\n${runFramingBench({ quick }).table}`;
+  const framing = `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(
+      ' / ',
+    )} (1 / 5 / 15 min). Lowest CPU and wall sample per call over ${quick ? 5 : FRAMING_ROUNDS} interleaved rounds of 2 ms samples, after an interleaved warm-up.\n\n${runFramingBench({ quick }).table}`;
   console.log(`\nSocket.IO text framing vs the JSON walker (same JSON bytes)\n\n${framing}`);
   if (write && !quick) writeBenchmarkSection(repo, 'framing', framing);
 }

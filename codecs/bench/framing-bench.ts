@@ -62,9 +62,15 @@ export interface FramingRow {
   readonly headerNodes: number;
 }
 
-export function runFramingBench(options: { quick?: boolean; sizes?: readonly number[] } = {}): { rows: FramingRow[]; table: string } {
+export function runFramingBench(options: { quick?: boolean; sizes?: readonly number[] } = {}): {
+  rows: FramingRow[];
+  table: string;
+} {
   const rows: FramingRow[] = [];
-  const cases = [...(options.sizes ?? FRAMING_SIZES).map((size) => ({ size, prefix: '42' })), ...(options.sizes ? [] : OTHER_PREFIXES.map((prefix) => ({ size: FRAMING_SIZES[0], prefix })))];
+  const cases = [
+    ...(options.sizes ?? FRAMING_SIZES).map((size) => ({ size, prefix: '42' })),
+    ...(options.sizes ? [] : OTHER_PREFIXES.map((prefix) => ({ size: FRAMING_SIZES[0], prefix }))),
+  ];
   for (const { size, prefix } of cases) {
     const json = new TextEncoder().encode(JSON.stringify(['update', generateDocument(size, 7)]));
     const head = new TextEncoder().encode(prefix);
@@ -85,24 +91,49 @@ export function runFramingBench(options: { quick?: boolean; sizes?: readonly num
     warm(contenders);
     const [j, s] = measureTimings(json, contenders, options.quick ? 5 : ROUNDS, SAMPLE_MS);
     // The packet's summary, timed after the line's pair (what it feeds the JIT comes later).
-    const withPacket = [contenders[0], { name: 'socketio + packet', run: () => socketIoPacket(new SpanIndex(frame, socketIoWalker)) }];
+    const withPacket = [
+      contenders[0],
+      { name: 'socketio + packet', run: () => socketIoPacket(new SpanIndex(frame, socketIoWalker)) },
+    ];
     warm(withPacket);
     const [j2, p] = measureTimings(json, withPacket, options.quick ? 5 : PACKET_ROUNDS, SAMPLE_MS);
     const jsonNodes = new SpanIndex(json, jsonWalker).store.size;
     const headerNodes = new SpanIndex(frame, socketIoWalker).store.size - jsonNodes;
-    rows.push({ prefix, bytes: frame.length, jsonNodes, headerNodes, json: { cpu: j.cpuMin, wall: j.wallMin }, socketio: { cpu: s.cpuMin, wall: s.wallMin }, cpuRatio: s.cpuMin / j.cpuMin, wallRatio: s.wallMin / j.wallMin, withPacketCpuRatio: p.cpuMin / j2.cpuMin });
+    rows.push({
+      prefix,
+      bytes: frame.length,
+      jsonNodes,
+      headerNodes,
+      json: { cpu: j.cpuMin, wall: j.wallMin },
+      socketio: { cpu: s.cpuMin, wall: s.wallMin },
+      cpuRatio: s.cpuMin / j.cpuMin,
+      wallRatio: s.wallMin / j.wallMin,
+      withPacketCpuRatio: p.cpuMin / j2.cpuMin,
+    });
   }
   const lineRows = rows.filter((r) => r.prefix === '42');
   const otherRows = rows.filter((r) => r.prefix !== '42');
   const worst = Math.max(...lineRows.map((r) => r.cpuRatio));
-  const line = (r: FramingRow, label: string) => `| ${label} | ${fmtTime(r.json.cpu)} / ${fmtTime(r.json.wall)} | ${fmtTime(r.socketio.cpu)} / ${fmtTime(r.socketio.wall)} | ${r.cpuRatio.toFixed(2)}x | ${r.wallRatio.toFixed(2)}x | ${r.withPacketCpuRatio.toFixed(2)}x | ${r.jsonNodes.toLocaleString('en-US')} + ${r.headerNodes} |`;
-  const header = ['| frame | JSON walker (CPU / wall) | Socket.IO walker (CPU / wall) | ratio CPU | ratio wall | walk + packet summary, ratio CPU | nodes: JSON + header |', '|---:|---:|---:|---:|---:|---:|---:|'];
+  const line = (r: FramingRow, label: string) =>
+    `| ${label} | ${fmtTime(r.json.cpu)} / ${fmtTime(r.json.wall)} | ${fmtTime(r.socketio.cpu)} / ${fmtTime(r.socketio.wall)} | ${r.cpuRatio.toFixed(2)}x | ${r.wallRatio.toFixed(2)}x | ${r.withPacketCpuRatio.toFixed(2)}x | ${r.jsonNodes.toLocaleString('en-US')} + ${r.headerNodes} |`;
+  const header = [
+    '| frame | JSON walker (CPU / wall) | Socket.IO walker (CPU / wall) | ratio CPU | ratio wall | walk + packet summary, ratio CPU | nodes: JSON + header |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+  ];
   const table = [
     ...header,
     ...lineRows.map((r) => line(r, `${r.bytes.toLocaleString('en-US')} B`)),
     '',
     `Socket.IO framing over the JSON walker, worst CPU ratio ${worst.toFixed(2)}x (target ≤ ${FRAMING_TARGET.toFixed(2)}x): ${worst <= FRAMING_TARGET ? 'met' : 'NOT met'}.`,
-    ...(otherRows.length ? ['', 'Other headers on the same payload (the same common-prefix path; two more nodes per part):', '', ...header, ...otherRows.map((r) => line(r, `\`${r.prefix}\` ${r.bytes.toLocaleString('en-US')} B`))] : []),
+    ...(otherRows.length
+      ? [
+          '',
+          'Other headers on the same payload (the same common-prefix path; two more nodes per part):',
+          '',
+          ...header,
+          ...otherRows.map((r) => line(r, `\`${r.prefix}\` ${r.bytes.toLocaleString('en-US')} B`)),
+        ]
+      : []),
   ].join('\n');
   return { rows, table };
 }

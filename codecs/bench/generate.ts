@@ -14,7 +14,30 @@ export function generateDocument(targetBytes: number, seed = 42): unknown {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const int = (n: number) => Math.floor(rand() * n);
-  const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima', 'mike', 'november', 'oscar', 'papa', 'quebec', 'romeo', 'sierra', 'tango', 'ünïcødé', '数据'];
+  const words = [
+    'alpha',
+    'bravo',
+    'charlie',
+    'delta',
+    'echo',
+    'foxtrot',
+    'golf',
+    'hotel',
+    'india',
+    'juliet',
+    'kilo',
+    'lima',
+    'mike',
+    'november',
+    'oscar',
+    'papa',
+    'quebec',
+    'romeo',
+    'sierra',
+    'tango',
+    'ünïcødé',
+    '数据',
+  ];
   const text = (n: number) => Array.from({ length: n }, () => words[int(words.length)]).join(' ');
   const events: unknown[] = [];
   let size = 0;
@@ -29,10 +52,17 @@ export function generateDocument(targetBytes: number, seed = 42): unknown {
       ratio: rand(),
       active: rand() < 0.5,
       parent: rand() < 0.2 ? null : i - 1,
-      user: { id: `u_${int(1e6).toString(36)}`, name: text(2), roles: ['trader', 'viewer', 'admin'].slice(0, 1 + int(3)) },
+      user: {
+        id: `u_${int(1e6).toString(36)}`,
+        name: text(2),
+        roles: ['trader', 'viewer', 'admin'].slice(0, 1 + int(3)),
+      },
       tags: Array.from({ length: int(5) }, () => words[int(words.length)]),
       note: rand() < 0.1 ? text(40) : '',
-      book: { bids: Array.from({ length: 3 }, () => [Math.round(rand() * 1e5) / 100, int(500)]), asks: Array.from({ length: 3 }, () => [Math.round(rand() * 1e5) / 100, int(500)]) },
+      book: {
+        bids: Array.from({ length: 3 }, () => [Math.round(rand() * 1e5) / 100, int(500)]),
+        asks: Array.from({ length: 3 }, () => [Math.round(rand() * 1e5) / 100, int(500)]),
+      },
     };
     size += JSON.stringify(event).length + 1;
     events.push(event);

@@ -7,12 +7,24 @@
  */
 import { deflateSync } from 'fflate';
 import { Model } from 'json-joy/lib/json-crdt/model/Model.js';
-import { Encoder as CompactEncoder, Decoder as CompactDecoder } from 'json-joy/lib/json-crdt/codec/structural/compact/index.js';
+import {
+  Encoder as CompactEncoder,
+  Decoder as CompactDecoder,
+} from 'json-joy/lib/json-crdt/codec/structural/compact/index.js';
 import { Encoder as CompactBinaryEncoder } from 'json-joy/lib/json-crdt/codec/structural/compact-binary/Encoder.js';
 import { Decoder as CompactBinaryDecoder } from 'json-joy/lib/json-crdt/codec/structural/compact-binary/Decoder.js';
-import { Encoder as VerboseEncoder, Decoder as VerboseDecoder } from 'json-joy/lib/json-crdt/codec/structural/verbose/index.js';
-import { Encoder as IndexedEncoder, Decoder as IndexedDecoder } from 'json-joy/lib/json-crdt/codec/indexed/binary/index.js';
-import { Encoder as SidecarEncoder, Decoder as SidecarDecoder } from 'json-joy/lib/json-crdt/codec/sidecar/binary/index.js';
+import {
+  Encoder as VerboseEncoder,
+  Decoder as VerboseDecoder,
+} from 'json-joy/lib/json-crdt/codec/structural/verbose/index.js';
+import {
+  Encoder as IndexedEncoder,
+  Decoder as IndexedDecoder,
+} from 'json-joy/lib/json-crdt/codec/indexed/binary/index.js';
+import {
+  Encoder as SidecarEncoder,
+  Decoder as SidecarDecoder,
+} from 'json-joy/lib/json-crdt/codec/sidecar/binary/index.js';
 import { CborDecoder } from '@jsonjoy.com/json-pack/lib/cbor/CborDecoder.js';
 import { generateDocument } from './generate.js';
 import { cpuClock } from '../compare/timing.js';
@@ -44,7 +56,10 @@ export function jsonjoyFloor(doc: unknown, log: (line: string) => void = () => {
     m.api.root(doc);
     return m;
   }) as Model;
-  for (const [name, model] of [['binary (logical)', logical], ['binary (server)', server]] as const) {
+  for (const [name, model] of [
+    ['binary (logical)', logical],
+    ['binary (server)', server],
+  ] as const) {
     const bytes = t(`${name}: encode`, () => model.toBinary()) as Uint8Array;
     t(`${name}: decode`, () => Model.fromBinary(bytes));
     t(`${name}: deflate`, () => deflateSync(bytes));
@@ -65,7 +80,7 @@ export function jsonjoyFloor(doc: unknown, log: (line: string) => void = () => {
     const parts = Object.values(indexed);
     const all = new Uint8Array(parts.reduce((n, b) => n + b.length, 0));
     let o = 0;
-    for (const b of parts) (all.set(b, o), (o += b.length));
+    for (const b of parts) all.set(b, o), (o += b.length);
     return deflateSync(all);
   });
   const [view, meta] = t('sidecar: encode', () => new SidecarEncoder().encode(logical)) as [Uint8Array, Uint8Array];
@@ -73,10 +88,14 @@ export function jsonjoyFloor(doc: unknown, log: (line: string) => void = () => {
   t('sidecar: decode', () => new SidecarDecoder().decode(new CborDecoder().decode(view), meta));
   t('sidecar: deflate', () => (deflateSync(view), deflateSync(meta)));
   const result = { wallMs: performance.now() - t0, cpuMs: cpuClock() - c0 };
-  log(`json-joy's own work, once per codec: ${result.wallMs.toFixed(0)} ms wall, ${result.cpuMs.toFixed(0)} ms CPU (verbose JSON: ${verbose.length} bytes)`);
+  log(
+    `json-joy's own work, once per codec: ${result.wallMs.toFixed(0)} ms wall, ${result.cpuMs.toFixed(0)} ms CPU (verbose JSON: ${verbose.length} bytes)`,
+  );
   return result;
 }
 
-
-const isMain = typeof process !== 'undefined' && process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop()!);
+const isMain =
+  typeof process !== 'undefined' &&
+  process.argv[1] !== undefined &&
+  import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop()!);
 if (isMain) jsonjoyFloor(generateDocument(1 << 20), console.log);

@@ -55,7 +55,12 @@ export interface Timing {
  * shows in wall time only. Each sample is about `sampleMs` of calls (CPU time is read in
  * microseconds); contenders rotate their order every round so none always runs first.
  */
-export function measureTimings(bytes: Uint8Array, active: readonly Contender[], rounds: number, sampleMs = 5): Timing[] {
+export function measureTimings(
+  bytes: Uint8Array,
+  active: readonly Contender[],
+  rounds: number,
+  sampleMs = 5,
+): Timing[] {
   const perCall = active.map((c) => {
     const t0 = performance.now();
     let n = 0;
@@ -82,5 +87,10 @@ export function measureTimings(bytes: Uint8Array, active: readonly Contender[], 
     }
   }
   const median = (s: number[]) => s.sort((a, b) => a - b)[s.length >> 1];
-  return active.map((_, i) => ({ wall: median(wall[i]), cpu: median(cpu[i]), wallMin: Math.min(...wall[i]), cpuMin: Math.min(...cpu[i]) }));
+  return active.map((_, i) => ({
+    wall: median(wall[i]),
+    cpu: median(cpu[i]),
+    wallMin: Math.min(...wall[i]),
+    cpuMin: Math.min(...cpu[i]),
+  }));
 }

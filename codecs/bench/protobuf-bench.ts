@@ -46,7 +46,20 @@ message Batch {
 const root = protobuf.parse(BENCH_PROTO, { keepCase: true }).root;
 const Batch = root.lookupType('bench.Batch');
 const Record = root.lookupType('bench.Record');
-const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
+const WORDS = [
+  'alpha',
+  'bravo',
+  'charlie',
+  'delta',
+  'echo',
+  'foxtrot',
+  'golf',
+  'hotel',
+  'india',
+  'juliet',
+  'kilo',
+  'lima',
+];
 
 function record(rng: Rng, id: number, textHeavy: boolean): Record<string, unknown> {
   const words = textHeavy ? 20 + rng.int(40) : 1 + rng.int(3);
@@ -70,7 +83,13 @@ function record(rng: Rng, id: number, textHeavy: boolean): Record<string, unknow
  */
 function batchOf(seed: number, target: number, shape: 'records' | 'packed' | 'text'): Uint8Array {
   const rng = seededRng(seed);
-  const value: { source: string; sequence: number; records: unknown[]; samples: number[]; readings: number[] } = { source: 'bench', sequence: seed, records: [], samples: [], readings: [] };
+  const value: { source: string; sequence: number; records: unknown[]; samples: number[]; readings: number[] } = {
+    source: 'bench',
+    sequence: seed,
+    records: [],
+    samples: [],
+    readings: [],
+  };
   let bytes = Batch.encode(Batch.fromObject(value)).finish();
   while (bytes.length < target) {
     let estimate = bytes.length;
@@ -105,7 +124,10 @@ const TARGET = 2.0;
 
 const contenders: Contender[] = [
   { name: 'protobufjs decode', run: (b) => Batch.decode(b) },
-  { name: 'protobufjs decode + toObject', run: (b) => Batch.toObject(Batch.decode(b), { longs: String, enums: String, bytes: String }) },
+  {
+    name: 'protobufjs decode + toObject',
+    run: (b) => Batch.toObject(Batch.decode(b), { longs: String, enums: String, bytes: String }),
+  },
   { name: 'raw walker, full index', run: (b) => new SpanIndex(b, protobufWalker) },
   { name: 'raw walker, depth 1', run: (b) => new SpanIndex(b, protobufWalker, { depth: 1 }) },
   // Packed fields' items are recorded when first opened: this is the index with every node opened.
@@ -156,7 +178,19 @@ export function runProtobufBench(options: ProtobufBenchOptions): string {
       while (performance.now() - t0 < (options.quick ? 5 : 25));
     }
   }
-  const header = ['Frame', 'bytes', 'nodes (all opened)', 'protobufjs decode (CPU)', 'decode + toObject / decode', 'full: CPU', 'full: wall', 'full: CPU, medians', 'depth 1: CPU', 'all opened: CPU', 'page faults per call: full / protobufjs'];
+  const header = [
+    'Frame',
+    'bytes',
+    'nodes (all opened)',
+    'protobufjs decode (CPU)',
+    'decode + toObject / decode',
+    'full: CPU',
+    'full: wall',
+    'full: CPU, medians',
+    'depth 1: CPU',
+    'all opened: CPU',
+    'page faults per call: full / protobufjs',
+  ];
   const rows = [`| ${header.join(' | ')} |`, `| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`];
   const misses: string[] = [];
   let worst = 0;
@@ -183,8 +217,16 @@ export function runProtobufBench(options: ProtobufBenchOptions): string {
     rows.push(
       `| ${f.name} | ${f.bytes.length} | ${nodes} (${all.store.size}) | ${fmtTime(decode.cpuMin)} | ${r(toObject, (t) => t.cpuMin).toFixed(2)}x | ${fullCpu.toFixed(2)}x | ${r(full, (t) => t.wallMin).toFixed(2)}x | ${r(full, (t) => t.cpu).toFixed(2)}x | ${r(depth1, (t) => t.cpuMin).toFixed(2)}x | ${r(opened, (t) => t.cpuMin).toFixed(2)}x | ${faults.map((n) => n.toFixed(1)).join(' / ')} |`,
     );
-    options.log(`protobuf ${f.name} (${f.bytes.length} B): full ${fullCpu.toFixed(2)}x cpu / ${r(full, (t) => t.wallMin).toFixed(2)}x wall of protobufjs decode`);
+    options.log(
+      `protobuf ${f.name} (${f.bytes.length} B): full ${fullCpu.toFixed(2)}x cpu / ${r(full, (t) => t.wallMin).toFixed(2)}x wall of protobufjs decode`,
+    );
   }
   const verdict = `- Raw walker, full index (target <= ${TARGET.toFixed(1)}x protobufjs decode, CPU): worst ${worst.toFixed(2)}x (${worstName}); ${misses.length ? `missed on ${misses.join(', ')}` : `met on all ${list.length}`}.`;
-  return ['**Protobuf (protobufjs encode; schema-less walker vs protobufjs decode with the schema)**', '', ...rows, '', verdict].join('\n');
+  return [
+    '**Protobuf (protobufjs encode; schema-less walker vs protobufjs decode with the schema)**',
+    '',
+    ...rows,
+    '',
+    verdict,
+  ].join('\n');
 }

@@ -86,24 +86,100 @@ function modelOf(data: unknown, clock: 'logical' | 'server'): Model<any> {
 const cbor = new CborEncoder();
 
 const suiteA: Runner[] = [
-  { name: 'json-joy/json-pack CborEncoder', setup: (d) => { const e = new CborEncoder(); return () => e.encode(d); } },
+  {
+    name: 'json-joy/json-pack CborEncoder',
+    setup: (d) => {
+      const e = new CborEncoder();
+      return () => e.encode(d);
+    },
+  },
   { name: 'Buffer.from(JSON.stringify(json))', setup: (d) => () => Buffer.from(JSON.stringify(d)) },
-  { name: 'Model.toBinary() - with logical clock', setup: (d) => { const m = modelOf(d, 'logical'); return () => m.toBinary(); } },
-  { name: 'Model.toBinary() - with server clock', setup: (d) => { const m = modelOf(d, 'server'); return () => m.toBinary(); } },
+  {
+    name: 'Model.toBinary() - with logical clock',
+    setup: (d) => {
+      const m = modelOf(d, 'logical');
+      return () => m.toBinary();
+    },
+  },
+  {
+    name: 'Model.toBinary() - with server clock',
+    setup: (d) => {
+      const m = modelOf(d, 'server');
+      return () => m.toBinary();
+    },
+  },
 ];
 
-const clocks = [['server', 'with server clock'], ['logical', 'with logical clock']] as const;
+const clocks = [
+  ['server', 'with server clock'],
+  ['logical', 'with logical clock'],
+] as const;
 
 const suiteB: Runner[] = [];
-for (const [c, label] of clocks) suiteB.push({ name: `structural > binary (${label})`, setup: (d) => { const m = modelOf(d, c); return () => m.toBinary(); } });
-for (const [c, label] of clocks) suiteB.push({ name: `structural > compact (${label})`, setup: (d) => { const m = modelOf(d, c); const e = new CompactEncoder(); return () => cbor.encode(e.encode(m)); } });
-for (const [c, label] of clocks) suiteB.push({ name: `structural > verbose (${label})`, setup: (d) => { const m = modelOf(d, c); const e = new VerboseEncoder(); return () => cbor.encode(e.encode(m)); } });
-for (const [c, label] of clocks) suiteB.push({ name: `indexed (${label})`, setup: (d) => { const m = modelOf(d, c); const e = new IndexedEncoder(); return () => e.encode(m); } });
-for (const [c, label] of clocks) suiteB.push({ name: `sidecar (${label})`, setup: (d) => { const m = modelOf(d, c); const e = new SidecarEncoder(); return () => e.encode(m); } });
+for (const [c, label] of clocks)
+  suiteB.push({
+    name: `structural > binary (${label})`,
+    setup: (d) => {
+      const m = modelOf(d, c);
+      return () => m.toBinary();
+    },
+  });
+for (const [c, label] of clocks)
+  suiteB.push({
+    name: `structural > compact (${label})`,
+    setup: (d) => {
+      const m = modelOf(d, c);
+      const e = new CompactEncoder();
+      return () => cbor.encode(e.encode(m));
+    },
+  });
+for (const [c, label] of clocks)
+  suiteB.push({
+    name: `structural > verbose (${label})`,
+    setup: (d) => {
+      const m = modelOf(d, c);
+      const e = new VerboseEncoder();
+      return () => cbor.encode(e.encode(m));
+    },
+  });
+for (const [c, label] of clocks)
+  suiteB.push({
+    name: `indexed (${label})`,
+    setup: (d) => {
+      const m = modelOf(d, c);
+      const e = new IndexedEncoder();
+      return () => e.encode(m);
+    },
+  });
+for (const [c, label] of clocks)
+  suiteB.push({
+    name: `sidecar (${label})`,
+    setup: (d) => {
+      const m = modelOf(d, c);
+      const e = new SidecarEncoder();
+      return () => e.encode(m);
+    },
+  });
 
 const suiteBValueOnly: Runner[] = [];
-for (const [c, label] of clocks) suiteBValueOnly.push({ name: `structural > compact, value only (${label})`, setup: (d) => { const m = modelOf(d, c); const e = new CompactEncoder(); return () => e.encode(m); } });
-for (const [c, label] of clocks) suiteBValueOnly.push({ name: `structural > verbose, value only (${label})`, setup: (d) => { const m = modelOf(d, c); const e = new VerboseEncoder(); return () => e.encode(m); } });
+for (const [c, label] of clocks)
+  suiteBValueOnly.push({
+    name: `structural > compact, value only (${label})`,
+    setup: (d) => {
+      const m = modelOf(d, c);
+      const e = new CompactEncoder();
+      return () => e.encode(m);
+    },
+  });
+for (const [c, label] of clocks)
+  suiteBValueOnly.push({
+    name: `structural > verbose, value only (${label})`,
+    setup: (d) => {
+      const m = modelOf(d, c);
+      const e = new VerboseEncoder();
+      return () => e.encode(m);
+    },
+  });
 
 function timeBatch(fn: Fn, n: number): number {
   const t0 = process.hrtime.bigint();
@@ -128,7 +204,12 @@ function quantile(sorted: number[], q: number): number {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
-function runSuite(name: string, runners: Runner[], rounds: number, payloads: { name: string; data: unknown }[]): SuiteResult {
+function runSuite(
+  name: string,
+  runners: Runner[],
+  rounds: number,
+  payloads: { name: string; data: unknown }[],
+): SuiteResult {
   const out: SuiteResult = { name, runners: runners.map((r) => r.name), payloads: [] };
   for (const p of payloads) {
     const fns = runners.map((r) => r.setup(p.data));
@@ -166,7 +247,8 @@ function ranked(p: PayloadResult): Result[] {
 
 function fastestLine(p: PayloadResult): string {
   const [first, second] = ranked(p);
-  const note = second && !separable(first, second) ? ` (not separable from ${second.name}: p25..p75 ranges overlap)` : '';
+  const note =
+    second && !separable(first, second) ? ` (not separable from ${second.name}: p25..p75 ranges overlap)` : '';
   return `Fastest is **${first.name}**${note}`;
 }
 
@@ -174,7 +256,8 @@ function suiteMarkdown(s: SuiteResult, rounds: number, description: string): str
   const lines: string[] = [`## ${s.name}`, '', description, ''];
   for (const p of s.payloads) {
     lines.push(`### Payload: **${p.payload}**`, '');
-    for (const r of ranked(p)) lines.push(`- ${r.name} x ${fmt(r.median)} ops/sec ${spread(r)} (median of ${rounds} rounds)`);
+    for (const r of ranked(p))
+      lines.push(`- ${r.name} x ${fmt(r.median)} ops/sec ${spread(r)} (median of ${rounds} rounds)`);
     lines.push('', fastestLine(p), '');
   }
   lines.push(`### Summary: median ops/s (${s.name})`, '');
@@ -191,7 +274,7 @@ function get(p: PayloadResult, name: string): Result {
 }
 
 function comparison(a: SuiteResult, b: SuiteResult): { markdown: string; summary: string[] } {
-  const lines: string[] = ['## Comparison with json-joy\'s published orderings', ''];
+  const lines: string[] = ["## Comparison with json-joy's published orderings", ''];
   const summary: string[] = [];
 
   // (b): structural binary with a server clock is fastest on every payload.
@@ -211,18 +294,29 @@ function comparison(a: SuiteResult, b: SuiteResult): { markdown: string; summary
       const behind = ((1 - ours.median / first.median) * 100).toFixed(1);
       const sep = separable(first, ours) ? '' : ', not separable';
       bDisagree.push(p.payload);
-      lines.push(`- ${p.payload}: **differs** — fastest is ${first.name}; ${bName} is ${behind}% behind (rank ${ranked(p).indexOf(ours) + 1}${sep}).`);
+      lines.push(
+        `- ${p.payload}: **differs** — fastest is ${first.name}; ${bName} is ${behind}% behind (rank ${ranked(p).indexOf(ours) + 1}${sep}).`,
+      );
     }
   }
-  lines.push('', `Agrees on ${bAgree.length}/${b.payloads.length} payloads${bDisagree.length ? `; differs on: ${bDisagree.join('; ')}` : ''}.`, '');
-  summary.push(`(b) structural binary with server clock fastest: agrees on ${bAgree.length}/${b.payloads.length}${bDisagree.length ? `; differs on: ${bDisagree.join('; ')}` : ''}.`);
+  lines.push(
+    '',
+    `Agrees on ${bAgree.length}/${b.payloads.length} payloads${bDisagree.length ? `; differs on: ${bDisagree.join('; ')}` : ''}.`,
+    '',
+  );
+  summary.push(
+    `(b) structural binary with server clock fastest: agrees on ${bAgree.length}/${b.payloads.length}${bDisagree.length ? `; differs on: ${bDisagree.join('; ')}` : ''}.`,
+  );
 
   // (a): CborEncoder ahead of JSON on every payload except the 45,750-byte object.
   const cName = 'json-joy/json-pack CborEncoder';
   const jName = 'Buffer.from(JSON.stringify(json))';
   const aAgree: string[] = [];
   const aDisagree: string[] = [];
-  lines.push(`**Published (a):** \`${cName}\` is ahead of \`${jName}\` on every payload except "Very large object, 45750 bytes", where JSON is ahead.`, '');
+  lines.push(
+    `**Published (a):** \`${cName}\` is ahead of \`${jName}\` on every payload except "Very large object, 45750 bytes", where JSON is ahead.`,
+    '',
+  );
   for (const p of a.payloads) {
     const c = get(p, cName);
     const j = get(p, jName);
@@ -239,8 +333,14 @@ function comparison(a: SuiteResult, b: SuiteResult): { markdown: string; summary
       lines.push(`- ${p.payload}: **differs** — published: ${expectCbor ? 'CBOR' : 'JSON'} ahead; here ${what}.`);
     }
   }
-  lines.push('', `Agrees on ${aAgree.length}/${a.payloads.length} payloads${aDisagree.length ? `; differs on: ${aDisagree.join('; ')}` : ''}.`, '');
-  summary.push(`(a) CborEncoder ahead of JSON except on the 45,750-byte object: agrees on ${aAgree.length}/${a.payloads.length}${aDisagree.length ? `; differs on: ${aDisagree.join('; ')}` : ''}.`);
+  lines.push(
+    '',
+    `Agrees on ${aAgree.length}/${a.payloads.length} payloads${aDisagree.length ? `; differs on: ${aDisagree.join('; ')}` : ''}.`,
+    '',
+  );
+  summary.push(
+    `(a) CborEncoder ahead of JSON except on the 45,750-byte object: agrees on ${aAgree.length}/${a.payloads.length}${aDisagree.length ? `; differs on: ${aDisagree.join('; ')}` : ''}.`,
+  );
   return { markdown: lines.join('\n'), summary };
 }
 
@@ -248,10 +348,17 @@ function comparison(a: SuiteResult, b: SuiteResult): { markdown: string; summary
 
 const payloads = seedPayloads();
 const started = Date.now();
-process.stderr.write(`bench:seeds: ${payloads.length} payloads, ${ROUNDS} rounds x ~${SAMPLE_MS} ms samples${quick ? ' (quick)' : ''}\n`);
+process.stderr.write(
+  `bench:seeds: ${payloads.length} payloads, ${ROUNDS} rounds x ~${SAMPLE_MS} ms samples${quick ? ' (quick)' : ''}\n`,
+);
 const a = runSuite('Encoding JSON documents', suiteA, ROUNDS, payloads);
 const b = runSuite('Encoding - JSON CRDT codecs', suiteB, ROUNDS, payloads);
-const v = runSuite('Supplement: compact / verbose encode to a JS value only', suiteBValueOnly, SUPPLEMENT_ROUNDS, payloads);
+const v = runSuite(
+  'Supplement: compact / verbose encode to a JS value only',
+  suiteBValueOnly,
+  SUPPLEMENT_ROUNDS,
+  payloads,
+);
 const seconds = ((Date.now() - started) / 1000).toFixed(0);
 
 const cpus = os.cpus();
@@ -278,14 +385,26 @@ const doc = [
     `"Fastest is" names the highest median and says when its p25..p75 range overlaps the runner-up's. Total run time: ${seconds} s.`,
   '',
   'Models are built once per payload outside the timed region (`Model.create()` or `Model.withServerClock()`, then ' +
-    '`model.api.root(data)`). JSON is `Buffer.from(JSON.stringify(data))`, as in json-joy\'s benchmark. ' +
+    "`model.api.root(data)`). JSON is `Buffer.from(JSON.stringify(data))`, as in json-joy's benchmark. " +
     'Compact and verbose are timed as `cborEncoder.encode(encoder.encode(model))`, i.e. JS value then CBOR bytes, ' +
-    'which is what json-joy\'s `bench.codecs.encoding.ts` does; the supplement times the JS value alone. ' +
+    "which is what json-joy's `bench.codecs.encoding.ts` does; the supplement times the JS value alone. " +
     'Indexed returns a map of `Uint8Array`s; sidecar returns `[view, meta]` (its encoder always writes a logical clock table).',
   '',
-  suiteMarkdown(a, ROUNDS, 'json-pack `CborEncoder` vs UTF-8 JSON vs `Model.toBinary()` (structural binary) with a logical and a server clock.'),
-  suiteMarkdown(b, ROUNDS, 'json-joy 17.67.0 CRDT document encoders; every result is bytes (compact/verbose include the CBOR step).'),
-  suiteMarkdown(v, SUPPLEMENT_ROUNDS, 'Not part of json-joy\'s published report: `encoder.encode(model)` without the CBOR step, measured after the main suites.'),
+  suiteMarkdown(
+    a,
+    ROUNDS,
+    'json-pack `CborEncoder` vs UTF-8 JSON vs `Model.toBinary()` (structural binary) with a logical and a server clock.',
+  ),
+  suiteMarkdown(
+    b,
+    ROUNDS,
+    'json-joy 17.67.0 CRDT document encoders; every result is bytes (compact/verbose include the CBOR step).',
+  ),
+  suiteMarkdown(
+    v,
+    SUPPLEMENT_ROUNDS,
+    "Not part of json-joy's published report: `encoder.encode(model)` without the CBOR step, measured after the main suites.",
+  ),
   cmp,
   '',
 ].join('\n');

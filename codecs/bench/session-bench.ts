@@ -66,14 +66,24 @@ async function run(messages: SessionMessage[], engine: DeflateEngine): Promise<v
   const cpu = cpuClock() - C;
   const yard = (before + yardstick(messages)) / 2;
   const total = (codec: string) => rows.find((r) => r.codec === codec && r.connectionId === null)!;
-  console.log(`engine ${engine.name}: ${messages.length} frames, ${(messages.reduce((a, m) => a + m.data.length, 0) / messages.length).toFixed(0)} bytes each on average`);
+  console.log(
+    `engine ${engine.name}: ${messages.length} frames, ${(messages.reduce((a, m) => a + m.data.length, 0) / messages.length).toFixed(0)} bytes each on average`,
+  );
   console.log(`  whole: ${wall.toFixed(0)} ms wall, ${cpu.toFixed(0)} ms CPU   [line: ≤ 5,000 ms]`);
-  console.log(`  yardstick (JSON.parse + JSON.stringify of every frame): ${yard.toFixed(0)} ms CPU; the comparison is ${(cpu / yard).toFixed(1)}x of it`);
-  for (const [name, p] of phases) if (name !== 'end') console.log(`  ${name.padEnd(10)} ${p.wall.toFixed(0).padStart(6)} ms wall ${p.cpu.toFixed(0).padStart(6)} ms CPU${name === 'decode' ? '' : '  (schema inference, encoding, sizes)'}`);
+  console.log(
+    `  yardstick (JSON.parse + JSON.stringify of every frame): ${yard.toFixed(0)} ms CPU; the comparison is ${(cpu / yard).toFixed(1)}x of it`,
+  );
+  for (const [name, p] of phases)
+    if (name !== 'end')
+      console.log(
+        `  ${name.padEnd(10)} ${p.wall.toFixed(0).padStart(6)} ms wall ${p.cpu.toFixed(0).padStart(6)} ms CPU${name === 'decode' ? '' : '  (schema inference, encoding, sizes)'}`,
+      );
   for (const codec of ['captured', 'json', 'cbor', 'msgpack', 'avro', 'protobuf']) {
     const t = total(codec);
     const pmd = t.wire.contextTakeover && 'total' in t.wire.contextTakeover ? t.wire.contextTakeover.total : NaN;
-    console.log(`  ${t.label.padEnd(20)} size ${t.size.toLocaleString('en').padStart(11)}  pmd ${pmd.toLocaleString('en').padStart(10)}  snappy ${String(t.snappy?.toLocaleString('en')).padStart(10)}${t.schema ? `  schema ${t.schema.bytes} B` : ''}${t.left ? `  left ${t.left}` : ''}`);
+    console.log(
+      `  ${t.label.padEnd(20)} size ${t.size.toLocaleString('en').padStart(11)}  pmd ${pmd.toLocaleString('en').padStart(10)}  snappy ${String(t.snappy?.toLocaleString('en')).padStart(10)}${t.schema ? `  schema ${t.schema.bytes} B` : ''}${t.left ? `  left ${t.left}` : ''}`,
+    );
   }
 }
 

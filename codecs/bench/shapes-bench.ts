@@ -146,12 +146,18 @@ export function runShapesBench(options: ShapesOptions): string {
         fullNodes: check.store.size,
         depth1Nodes: new SpanIndex(bytes, setup.walker, { depth: 1 }).store.size,
         fastestCpu: setup.references[fastest].name,
-        reference: { cpu: low(refs, (r) => r.cpuMin), wall: low(refs, (r) => r.wallMin), cpuMedian: low(refs, (r) => r.cpu) },
+        reference: {
+          cpu: low(refs, (r) => r.cpuMin),
+          wall: low(refs, (r) => r.wallMin),
+          cpuMedian: low(refs, (r) => r.cpu),
+        },
         full: best(times[refs.length]),
         depth1: best(times[refs.length + 1]),
       };
       rows.push(row);
-      options.log(`${setup.format} ${name} (${bytes.length} B): full ${ratio(row.full.cpu, row.reference.cpu)} cpu / ${ratio(row.full.wall, row.reference.wall)} wall, depth 1 ${ratio(row.depth1.cpu, row.reference.cpu)} cpu`);
+      options.log(
+        `${setup.format} ${name} (${bytes.length} B): full ${ratio(row.full.cpu, row.reference.cpu)} cpu / ${ratio(row.full.wall, row.reference.wall)} wall, depth 1 ${ratio(row.depth1.cpu, row.reference.cpu)} cpu`,
+      );
     }
     sections.push(formatSection(setup, rows));
   }
@@ -178,8 +184,22 @@ function warmUp(frames: readonly Uint8Array[], contenders: readonly Contender[],
 }
 
 function formatSection(setup: FormatSetup, rows: readonly Row[]): string {
-  const header = ['Frame', 'bytes', 'nodes full / depth 1', 'fastest plain decoder (CPU)', 'its CPU time', 'full: CPU', 'full: wall', 'full: CPU, medians', 'depth 1: CPU', 'depth 1: wall'];
-  const lines = [`| ${header.join(' | ')} |`, `| ${header.map((_, i) => (i === 0 || i === 3 ? '---' : '---:')).join(' | ')} |`];
+  const header = [
+    'Frame',
+    'bytes',
+    'nodes full / depth 1',
+    'fastest plain decoder (CPU)',
+    'its CPU time',
+    'full: CPU',
+    'full: wall',
+    'full: CPU, medians',
+    'depth 1: CPU',
+    'depth 1: wall',
+  ];
+  const lines = [
+    `| ${header.join(' | ')} |`,
+    `| ${header.map((_, i) => (i === 0 || i === 3 ? '---' : '---:')).join(' | ')} |`,
+  ];
   for (const r of rows) {
     lines.push(
       `| ${r.name} | ${r.bytes} | ${r.fullNodes} / ${r.depth1Nodes} | ${r.fastestCpu} | ${fmtTime(r.reference.cpu)} | ${ratio(r.full.cpu, r.reference.cpu)} | ${ratio(r.full.wall, r.reference.wall)} | ${ratio(r.full.cpuMedian, r.reference.cpuMedian)} | ${ratio(r.depth1.cpu, r.reference.cpu)} | ${ratio(r.depth1.wall, r.reference.wall)} |`,
@@ -199,19 +219,25 @@ function verdict(setup: FormatSetup, rows: readonly Row[]): string[] {
     if (!list.length) return;
     const misses = list.filter((r) => value(r) > target);
     const worst = list.reduce((a, b) => (value(b) > value(a) ? b : a));
-    out.push(`- ${label} (target <= ${target.toFixed(1)}x): worst ${value(worst).toFixed(2)}x (${worst.name}); ${misses.length ? `missed on ${misses.map((r) => `${r.name} ${value(r).toFixed(2)}x`).join(', ')}` : `met on all ${list.length}`}.`);
+    out.push(
+      `- ${label} (target <= ${target.toFixed(1)}x): worst ${value(worst).toFixed(2)}x (${worst.name}); ${misses.length ? `missed on ${misses.map((r) => `${r.name} ${value(r).toFixed(2)}x`).join(', ')}` : `met on all ${list.length}`}.`,
+    );
   };
   judge(`Full index, documents >= ${DOC_MIN} B`, docs, full, FULL_DOC_TARGET);
   if (docs.length) {
     const m = median(docs.map(full));
-    out.push(`- Full index, median over documents >= ${DOC_MIN} B (target <= ${MEDIAN_DOC_TARGET.toFixed(1)}x): ${m.toFixed(2)}x; ${m <= MEDIAN_DOC_TARGET ? 'met' : 'missed'}.`);
+    out.push(
+      `- Full index, median over documents >= ${DOC_MIN} B (target <= ${MEDIAN_DOC_TARGET.toFixed(1)}x): ${m.toFixed(2)}x; ${m <= MEDIAN_DOC_TARGET ? 'met' : 'missed'}.`,
+    );
   }
   judge(`Full index, frames of 100 B - 4 KB`, frames, full, FULL_FRAME_TARGET);
   const nested = docs.filter((r) => r.depth1Nodes < r.fullNodes);
   if (setup.depth1Target) judge(`Depth-1 index, nested documents >= ${DOC_MIN} B`, nested, depth1, DEPTH1_TARGET);
   else if (nested.length) {
     const worst = nested.reduce((a, b) => (depth1(b) > depth1(a) ? b : a));
-    out.push(`- Depth-1 index, nested documents >= ${DOC_MIN} B (reported, no target): worst ${depth1(worst).toFixed(2)}x (${worst.name}), median ${median(nested.map(depth1)).toFixed(2)}x.`);
+    out.push(
+      `- Depth-1 index, nested documents >= ${DOC_MIN} B (reported, no target): worst ${depth1(worst).toFixed(2)}x (${worst.name}), median ${median(nested.map(depth1)).toFixed(2)}x.`,
+    );
   }
   return out;
 }
@@ -226,5 +252,9 @@ function ratio(a: number, b: number): string {
 }
 
 function fmtTarget(bytes: number): string {
-  return bytes >= 1 << 20 ? `${+(bytes / (1 << 20)).toFixed(1)} MB` : bytes >= 1024 ? `${+(bytes / 1024).toFixed(1)} KB` : `${bytes} B`;
+  return bytes >= 1 << 20
+    ? `${+(bytes / (1 << 20)).toFixed(1)} MB`
+    : bytes >= 1024
+      ? `${+(bytes / 1024).toFixed(1)} KB`
+      : `${bytes} B`;
 }

@@ -15,8 +15,53 @@ export interface Shape {
   jsonText(value: unknown): string;
 }
 
-const WORDS = ['the', 'of', 'and', 'stream', 'frame', 'socket', 'latency', 'update', 'price', 'order', 'server', 'client', 'buffer', 'render', 'queue', 'token', 'session', 'deploy', 'metric', 'signal'];
-const UNICODE = ['café', 'naïve', 'Straße', 'größer', 'привет', 'мир', 'こんにちは', '世界', '数据', '東京', 'مرحبا', 'שלום', 'Ελλάδα', '🎉', '🚀', '😀', '👍🏽', '🇯🇵', '—', '…', '“quoted”', '€', '±'];
+const WORDS = [
+  'the',
+  'of',
+  'and',
+  'stream',
+  'frame',
+  'socket',
+  'latency',
+  'update',
+  'price',
+  'order',
+  'server',
+  'client',
+  'buffer',
+  'render',
+  'queue',
+  'token',
+  'session',
+  'deploy',
+  'metric',
+  'signal',
+];
+const UNICODE = [
+  'café',
+  'naïve',
+  'Straße',
+  'größer',
+  'привет',
+  'мир',
+  'こんにちは',
+  '世界',
+  '数据',
+  '東京',
+  'مرحبا',
+  'שלום',
+  'Ελλάδα',
+  '🎉',
+  '🚀',
+  '😀',
+  '👍🏽',
+  '🇯🇵',
+  '—',
+  '…',
+  '“quoted”',
+  '€',
+  '±',
+];
 const ESCAPED = ['"quote"', 'back\\slash', 'line\nbreak', 'tab\there', 'path/to/file', '\u0001ctl', 'C:\\Users\\dev'];
 
 /** `words` words, a share `unicodeRate` of them non-ASCII (accents, Cyrillic, CJK, RTL, emoji) and `escapeRate` needing JSON escapes. */
@@ -103,16 +148,31 @@ function tweet(rng: Rng, id: number): Record<string, unknown> {
     in_reply_to_screen_name: rng.chance(0.7) ? null : handle(rng),
     user,
     geo: null,
-    coordinates: rng.chance(0.9) ? null : { type: 'Point', coordinates: [rng.next() * 360 - 180, rng.next() * 180 - 90] },
+    coordinates: rng.chance(0.9)
+      ? null
+      : { type: 'Point', coordinates: [rng.next() * 360 - 180, rng.next() * 180 - 90] },
     place: null,
     contributors: null,
     retweet_count: rng.int(5000),
     favorite_count: rng.int(20000),
     entities: {
-      hashtags: Array.from({ length: rng.int(3) }, () => ({ text: asciiWord(rng), indices: [rng.int(100), 100 + rng.int(40)] })),
+      hashtags: Array.from({ length: rng.int(3) }, () => ({
+        text: asciiWord(rng),
+        indices: [rng.int(100), 100 + rng.int(40)],
+      })),
       symbols: [] as unknown[],
-      urls: Array.from({ length: rng.int(2) }, () => ({ url: `https://t.example/${handle(rng)}`, expanded_url: `https://example.com/${handle(rng)}/${rng.int(1e6)}`, indices: [rng.int(100), 100 + rng.int(40)] })),
-      user_mentions: Array.from({ length: rng.int(3) }, () => ({ screen_name: handle(rng), name: sentence(rng, 2, 0.3, 0), id: rng.int(1e9), id_str: String(rng.int(1e9)), indices: [rng.int(100), rng.int(140)] })),
+      urls: Array.from({ length: rng.int(2) }, () => ({
+        url: `https://t.example/${handle(rng)}`,
+        expanded_url: `https://example.com/${handle(rng)}/${rng.int(1e6)}`,
+        indices: [rng.int(100), 100 + rng.int(40)],
+      })),
+      user_mentions: Array.from({ length: rng.int(3) }, () => ({
+        screen_name: handle(rng),
+        name: sentence(rng, 2, 0.3, 0),
+        id: rng.int(1e9),
+        id_str: String(rng.int(1e9)),
+        indices: [rng.int(100), rng.int(140)],
+      })),
     },
     favorited: false,
     retweeted: false,
@@ -149,7 +209,11 @@ function apiRecord(rng: Rng, id: number): Record<string, unknown> {
     owner: { id: rng.int(1e6), login: handle(rng), roles: ['read', 'write', 'admin'].slice(0, 1 + rng.int(3)) },
     limits: { cpu: rng.int(8) + 1, memoryMb: 256 * (1 + rng.int(16)), replicas: rng.int(10) },
     labels: Object.fromEntries(Array.from({ length: rng.int(4) }, () => [asciiWord(rng), asciiWord(rng)])),
-    endpoints: Array.from({ length: 1 + rng.int(3) }, () => ({ path: `/${asciiWord(rng)}/${asciiWord(rng)}`, method: rng.pick(['GET', 'POST', 'PUT']), timeoutMs: 100 * (1 + rng.int(50)) })),
+    endpoints: Array.from({ length: 1 + rng.int(3) }, () => ({
+      path: `/${asciiWord(rng)}/${asciiWord(rng)}`,
+      method: rng.pick(['GET', 'POST', 'PUT']),
+      timeoutMs: 100 * (1 + rng.int(50)),
+    })),
     updatedAt: new Date(Date.UTC(2026, rng.int(12), 1 + rng.int(28))).toISOString(),
     score: Math.round(rng.next() * 1e4) / 100,
     note: rng.chance(0.3) ? sentence(rng, 6) : null,
@@ -168,7 +232,9 @@ function mesh(rng: Rng, targetBytes: number): unknown {
   const colors: number[] = [];
   for (let v = 0; v < vertices; v++) {
     positions.push(round(rng.next() * 20 - 10), round(rng.next() * 20 - 10), round(rng.next() * 20 - 10));
-    const nx = rng.next() - 0.5, ny = rng.next() - 0.5, nz = rng.next() - 0.5;
+    const nx = rng.next() - 0.5,
+      ny = rng.next() - 0.5,
+      nz = rng.next() - 0.5;
     const n = Math.hypot(nx, ny, nz) || 1;
     normals.push(round(nx / n), round(ny / n), round(nz / n));
     uvs.push(round(rng.next()), round(rng.next()));
@@ -196,7 +262,12 @@ function geoFeature(rng: Rng, id: number): unknown {
   return {
     type: 'Feature',
     id,
-    properties: { name: sentence(rng, 2, 0.2, 0), population: rng.int(1e7), area_km2: Math.round(rng.next() * 1e5) / 10, admin_level: rng.int(10) },
+    properties: {
+      name: sentence(rng, 2, 0.2, 0),
+      population: rng.int(1e7),
+      area_km2: Math.round(rng.next() * 1e5) / 10,
+      admin_level: rng.int(10),
+    },
     geometry: multi
       ? { type: 'MultiPolygon', coordinates: Array.from({ length: 2 + rng.int(3) }, () => [ring(8 + rng.int(40))]) }
       : { type: 'Polygon', coordinates: [ring(8 + rng.int(80))] },
@@ -214,7 +285,10 @@ function article(rng: Rng, id: number): unknown {
     body: paragraphs.join('\n\n'),
     summary: sentence(rng, 20 + rng.int(30)),
     tags: Array.from({ length: rng.int(5) }, () => asciiWord(rng)),
-    comments: Array.from({ length: rng.int(4) }, () => ({ user: handle(rng), text: sentence(rng, 10 + rng.int(60), 0.15, 0.03) })),
+    comments: Array.from({ length: rng.int(4) }, () => ({
+      user: handle(rng),
+      text: sentence(rng, 10 + rng.int(60), 0.15, 0.03),
+    })),
   };
 }
 
@@ -223,7 +297,9 @@ function article(rng: Rng, id: number): unknown {
  * escapes, `\/`), as the Twitter API and Python's `ensure_ascii` write it.
  */
 export function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\uffff]|\//g, (c) => (c === '/' ? '\\/' : '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')));
+  return JSON.stringify(value).replace(/[\u007f-\uffff]|\//g, (c) =>
+    c === '/' ? '\\/' : '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'),
+  );
 }
 
 const compact = (value: unknown): string => JSON.stringify(value);
@@ -232,13 +308,31 @@ export const SHAPES: readonly Shape[] = [
   {
     id: 'tweets',
     title: 'Tweets (20-40 keys, unicode, escapes)',
-    generate: (rng, target) => ({ statuses: fill(target, (() => { let i = 0; return () => tweet(rng, i++); })()), search_metadata: { count: 100, max_id: 5e17, query: '%23wirescope' } }),
+    generate: (rng, target) => ({
+      statuses: fill(
+        target,
+        (() => {
+          let i = 0;
+          return () => tweet(rng, i++);
+        })(),
+      ),
+      search_metadata: { count: 100, max_id: 5e17, query: '%23wirescope' },
+    }),
     jsonText: asciiJson,
   },
   {
     id: 'pretty',
     title: 'API records, pretty-printed JSON',
-    generate: (rng, target) => ({ kind: 'List', items: fill(target, (() => { let i = 0; return () => apiRecord(rng, i++); })()) }),
+    generate: (rng, target) => ({
+      kind: 'List',
+      items: fill(
+        target,
+        (() => {
+          let i = 0;
+          return () => apiRecord(rng, i++);
+        })(),
+      ),
+    }),
     jsonText: (v) => JSON.stringify(v, null, 2),
   },
   {
@@ -250,13 +344,29 @@ export const SHAPES: readonly Shape[] = [
   {
     id: 'geojson',
     title: 'GeoJSON (nested coordinate arrays)',
-    generate: (rng, target) => ({ type: 'FeatureCollection', features: fill(target, (() => { let i = 0; return () => geoFeature(rng, i++); })()) }),
+    generate: (rng, target) => ({
+      type: 'FeatureCollection',
+      features: fill(
+        target,
+        (() => {
+          let i = 0;
+          return () => geoFeature(rng, i++);
+        })(),
+      ),
+    }),
     jsonText: compact,
   },
   {
     id: 'text',
     title: 'Text-heavy records',
-    generate: (rng, target) => fill(target, (() => { let i = 0; return () => article(rng, i++); })()),
+    generate: (rng, target) =>
+      fill(
+        target,
+        (() => {
+          let i = 0;
+          return () => article(rng, i++);
+        })(),
+      ),
     jsonText: compact,
   },
 ];
@@ -312,7 +422,11 @@ export interface ShapeValue {
 }
 
 /** Every shape at every size, from one seed. */
-export function shapeValues(seed = 13, shapes: readonly Shape[] = SHAPES, documentTargets = DOCUMENT_TARGETS): ShapeValue[] {
+export function shapeValues(
+  seed = 13,
+  shapes: readonly Shape[] = SHAPES,
+  documentTargets = DOCUMENT_TARGETS,
+): ShapeValue[] {
   const out: ShapeValue[] = [];
   for (const shape of shapes) {
     const source = shape.generate(seededRng(seed), 16 << 10);

@@ -8,7 +8,14 @@
  * text-heavy shape's mixed text (a tenth of the words non-ASCII) and CJK. This is where
  * SIMD_MIN and SIMD_REST_MIN come from. `npm run bench -- --utf8-only`.
  */
-import { asciiEnd, byteView, findInvalidLongUtf8, findInvalidUtf8In, findInvalidUtf8With, simdUtf8 } from '../core/utf8.js';
+import {
+  asciiEnd,
+  byteView,
+  findInvalidLongUtf8,
+  findInvalidUtf8In,
+  findInvalidUtf8With,
+  simdUtf8,
+} from '../core/utf8.js';
 import { measureTimings, type Contender } from './measure.js';
 import { seededRng } from './rng.js';
 import { sentence } from './shapes.js';
@@ -56,7 +63,13 @@ export function runUtf8Bench(options: { quick?: boolean; log?: (line: string) =>
         if (bad !== 0) throw new Error('the bench text is valid UTF-8');
       };
       const contenders: Contender[] = [
-        { name: 'JS', run: check((s, e) => { const a = asciiEnd(frame, view, s, e); return a === e ? -1 : findInvalidUtf8In(frame, view, a, e); }) },
+        {
+          name: 'JS',
+          run: check((s, e) => {
+            const a = asciiEnd(frame, view, s, e);
+            return a === e ? -1 : findInvalidUtf8In(frame, view, a, e);
+          }),
+        },
         { name: 'SIMD', run: check((s, e) => findInvalidUtf8With(simd, frame, s, e)) },
         { name: 'walkers', run: check((s, e) => findInvalidLongUtf8(frame, view, s, e)) },
       ];

@@ -80,7 +80,8 @@ export function decodeBase64(text: string): DecodedBase64 {
     if (padding > 0) return { ok: false, error: 'base64 data after "=" padding', offset: i };
     sextets[count++] = v;
   }
-  if (count % 4 === 1) return { ok: false, error: `base64 text has an impossible length (${count} characters)`, offset: text.length };
+  if (count % 4 === 1)
+    return { ok: false, error: `base64 text has an impossible length (${count} characters)`, offset: text.length };
   if (padding > 0 && (padding > 2 || (count + padding) % 4 !== 0)) {
     return { ok: false, error: 'base64 padding does not match the length', offset: firstPad };
   }

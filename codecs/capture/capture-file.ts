@@ -40,11 +40,20 @@ export function serializeCapture(connections: readonly ConnectionInfo[], frames:
   connections.forEach((c, i) => {
     const { connectionId, url, protocol, extensions, time } = c;
     const recorded = c.extensionsRecorded ? { extensionsRecorded: true } : {};
-    lines.push(JSON.stringify({ connectionId, url, protocol, extensions, ...recorded, time }) + (i < connections.length - 1 ? ',' : ''));
+    lines.push(
+      JSON.stringify({ connectionId, url, protocol, extensions, ...recorded, time }) +
+        (i < connections.length - 1 ? ',' : ''),
+    );
   });
   lines.push('],"frames":[');
   frames.forEach((f, i) => {
-    const frame = { c: f.connectionId, d: f.direction === 'sent' ? 's' : 'r', t: f.time, o: f.opcode === 'text' ? 't' : 'b', b64: encodeBase64(f.data) };
+    const frame = {
+      c: f.connectionId,
+      d: f.direction === 'sent' ? 's' : 'r',
+      t: f.time,
+      o: f.opcode === 'text' ? 't' : 'b',
+      b64: encodeBase64(f.data),
+    };
     lines.push(JSON.stringify(frame) + (i < frames.length - 1 ? ',' : ''));
   });
   lines.push(']}', '');
@@ -71,7 +80,10 @@ export function parseCapture(input: Uint8Array | string): ParsedCapture {
     return { connections, frames, errors };
   }
   if (root.version !== CAPTURE_VERSION) {
-    errors.push({ path: 'version', message: `unsupported capture version ${JSON.stringify(root.version)}: this build reads version ${CAPTURE_VERSION}` });
+    errors.push({
+      path: 'version',
+      message: `unsupported capture version ${JSON.stringify(root.version)}: this build reads version ${CAPTURE_VERSION}`,
+    });
     return { connections, frames, errors };
   }
   if (Array.isArray(root.connections)) {
@@ -86,11 +98,15 @@ export function parseCapture(input: Uint8Array | string): ParsedCapture {
     root.frames.forEach((f, i) => {
       const frame = readFrame(f);
       if (typeof frame === 'string') {
-errors.push({ path: `frames[${i}]`, message: frame });
-return;
-}
+        errors.push({ path: `frames[${i}]`, message: frame });
+        return;
+      }
       // Kept: the bytes are intact; only the connection's details are missing.
-      if (!known.has(frame.connectionId)) errors.push({ path: `frames[${i}]`, message: `frame of unknown connection ${JSON.stringify(frame.connectionId)}` });
+      if (!known.has(frame.connectionId))
+        errors.push({
+          path: `frames[${i}]`,
+          message: `frame of unknown connection ${JSON.stringify(frame.connectionId)}`,
+        });
       frames.push(frame);
     });
   } else errors.push({ path: 'frames', message: 'frames is missing or not an array' });
@@ -105,7 +121,14 @@ function readConnection(c: unknown): ConnectionInfo | string {
   if (typeof url !== 'string') return 'url is not a string';
   if (typeof protocol !== 'string' || typeof extensions !== 'string') return 'protocol / extensions is not a string';
   if (!isFiniteNumber(time)) return 'time is not a number';
-  return { connectionId, url, protocol, extensions, ...(c.extensionsRecorded === true ? { extensionsRecorded: true } : {}), time };
+  return {
+    connectionId,
+    url,
+    protocol,
+    extensions,
+    ...(c.extensionsRecorded === true ? { extensionsRecorded: true } : {}),
+    time,
+  };
 }
 
 /** The frame, or what is wrong with it. */
@@ -118,7 +141,13 @@ function readFrame(f: unknown): WireFrame | string {
   if (typeof f.b64 !== 'string') return 'b64 (data) is not a string';
   const decoded = decodeBase64(f.b64);
   if (!decoded.ok) return `b64 is not valid base64: ${decoded.error} at character ${decoded.offset}`;
-  return { connectionId: f.c, direction: f.d === 's' ? 'sent' : 'received', time: f.t, opcode: f.o === 't' ? 'text' : 'binary', data: decoded.bytes };
+  return {
+    connectionId: f.c,
+    direction: f.d === 's' ? 'sent' : 'received',
+    time: f.t,
+    opcode: f.o === 't' ? 'text' : 'binary',
+    data: decoded.bytes,
+  };
 }
 
 /** How far into a dropped file to look: both formats say what they are near the start. */
@@ -129,7 +158,8 @@ const SNIFF_CHARS = 64 * 1024;
  * object whose `log` holds entries), or null. Looks only at the start of the file.
  */
 export function detectCaptureKind(input: Uint8Array | string): 'har' | 'wirescope' | null {
-  const head = typeof input === 'string' ? input.slice(0, SNIFF_CHARS) : new TextDecoder().decode(input.subarray(0, SNIFF_CHARS));
+  const head =
+    typeof input === 'string' ? input.slice(0, SNIFF_CHARS) : new TextDecoder().decode(input.subarray(0, SNIFF_CHARS));
   const text = head.replace(/^\uFEFF/, '').trimStart();
   if (!text.startsWith('{')) return null;
   if (/"format"\s*:\s*"wirescope-capture"/.test(text)) return 'wirescope';

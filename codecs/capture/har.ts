@@ -67,7 +67,8 @@ export function parseHar(text: string): ParsedHar {
     const request = isObject(entry.request) ? entry.request : {};
     const response = isObject(entry.response) ? entry.response : {};
     if (typeof request.url !== 'string') errors.push({ entryIndex, message: 'entry has no request.url' });
-    if (messages !== undefined && !Array.isArray(messages)) errors.push({ entryIndex, message: '_webSocketMessages is not an array' });
+    if (messages !== undefined && !Array.isArray(messages))
+      errors.push({ entryIndex, message: '_webSocketMessages is not an array' });
     const connectionId = pickConnectionId(entry._wirescopeConnectionId, entryIndex, usedIds);
     const entryFrames = Array.isArray(messages) ? readMessages(messages, connectionId, entryIndex, errors) : [];
     const started = typeof entry.startedDateTime === 'string' ? Date.parse(entry.startedDateTime) : NaN;
@@ -78,7 +79,10 @@ export function parseHar(text: string): ParsedHar {
       protocol: headerValue(response.headers, 'sec-websocket-protocol'),
       extensions: headerValue(response.headers, 'sec-websocket-extensions'),
       // An empty Sec-WebSocket-Extensions header records "none negotiated" (no header: not recorded).
-      ...(hasHeader(response.headers, 'sec-websocket-extensions') && headerValue(response.headers, 'sec-websocket-extensions') === '' ? { extensionsRecorded: true } : {}),
+      ...(hasHeader(response.headers, 'sec-websocket-extensions') &&
+      headerValue(response.headers, 'sec-websocket-extensions') === ''
+        ? { extensionsRecorded: true }
+        : {}),
       time: Number.isFinite(started) ? started : (entryFrames[0]?.time ?? 0),
     });
     for (const f of entryFrames) frames.push(f); // no spread: 100k+ frames would overflow the argument stack
@@ -95,15 +99,27 @@ function readMessages(messages: unknown[], connectionId: string, entryIndex: num
     const fail = (message: string): void => {
       errors.push({ entryIndex, messageIndex, message: `message ${messageIndex}: ${message}` });
     };
-    if (!isObject(m)) { fail('not an object'); continue; }
+    if (!isObject(m)) {
+      fail('not an object');
+      continue;
+    }
     // Chrome records failures as { type: 'error', opcode: -1, data: <reason> }: not a frame.
     if (m.type === 'error') {
-skipped.set('error events', (skipped.get('error events') ?? 0) + 1);
-continue;
-}
-    if (m.type !== 'send' && m.type !== 'receive') { fail(`unknown type ${JSON.stringify(m.type)} (expected "send" or "receive")`); continue; }
-    if (typeof m.time !== 'number' || !Number.isFinite(m.time)) { fail('time is not a number'); continue; }
-    if (typeof m.data !== 'string') { fail('data is not a string'); continue; }
+      skipped.set('error events', (skipped.get('error events') ?? 0) + 1);
+      continue;
+    }
+    if (m.type !== 'send' && m.type !== 'receive') {
+      fail(`unknown type ${JSON.stringify(m.type)} (expected "send" or "receive")`);
+      continue;
+    }
+    if (typeof m.time !== 'number' || !Number.isFinite(m.time)) {
+      fail('time is not a number');
+      continue;
+    }
+    if (typeof m.data !== 'string') {
+      fail('data is not a string');
+      continue;
+    }
     // Some tools also record control frames (8 close, 9 ping, 10 pong); frames here are data frames only.
     if (m.opcode !== TEXT_OPCODE && m.opcode !== BINARY_OPCODE) {
       const key = `opcode ${String(m.opcode)} messages`;
@@ -114,7 +130,10 @@ continue;
     if (m.opcode === TEXT_OPCODE) data = new TextEncoder().encode(m.data);
     else {
       const decoded = decodeBase64(m.data);
-      if (!decoded.ok) { fail(`binary data is not valid base64: ${decoded.error} at character ${decoded.offset}`); continue; }
+      if (!decoded.ok) {
+        fail(`binary data is not valid base64: ${decoded.error} at character ${decoded.offset}`);
+        continue;
+      }
       data = decoded.bytes;
     }
     const direction: Direction = m.type === 'send' ? 'sent' : 'received';
@@ -137,18 +156,29 @@ function pickConnectionId(saved: unknown, entryIndex: number, used: Set<string>)
 }
 
 function hasHeader(headers: unknown, lowerName: string): boolean {
-  return Array.isArray(headers) && headers.some((h) => isObject(h) && typeof h.name === 'string' && h.name.toLowerCase() === lowerName && typeof h.value === 'string');
+  return (
+    Array.isArray(headers) &&
+    headers.some(
+      (h) =>
+        isObject(h) && typeof h.name === 'string' && h.name.toLowerCase() === lowerName && typeof h.value === 'string',
+    )
+  );
 }
 
 function headerValue(headers: unknown, lowerName: string): string {
   if (!Array.isArray(headers)) return '';
   for (const h of headers) {
-    if (isObject(h) && typeof h.name === 'string' && h.name.toLowerCase() === lowerName && typeof h.value === 'string') return h.value;
+    if (isObject(h) && typeof h.name === 'string' && h.name.toLowerCase() === lowerName && typeof h.value === 'string')
+      return h.value;
   }
   return '';
 }
 
-export function buildHar(connections: readonly ConnectionInfo[], frames: readonly WireFrame[], options: BuildHarOptions = {}): string {
+export function buildHar(
+  connections: readonly ConnectionInfo[],
+  frames: readonly WireFrame[],
+  options: BuildHarOptions = {},
+): string {
   const byConnection = new Map<string, WireFrame[]>();
   for (const c of connections) byConnection.set(c.connectionId, []);
   const orphans: string[] = [];
@@ -165,7 +195,13 @@ export function buildHar(connections: readonly ConnectionInfo[], frames: readonl
   // `.invalid` is reserved, RFC 2606, so it can never name a real server).
   const all: ConnectionInfo[] = [
     ...connections,
-    ...orphans.map((connectionId) => ({ connectionId, url: 'wss://unknown.invalid/', protocol: '', extensions: '', time: byConnection.get(connectionId)![0].time })),
+    ...orphans.map((connectionId) => ({
+      connectionId,
+      url: 'wss://unknown.invalid/',
+      protocol: '',
+      extensions: '',
+      time: byConnection.get(connectionId)![0].time,
+    })),
   ];
   const log = {
     version: '1.2',
@@ -197,7 +233,16 @@ function harEntry(c: ConnectionInfo, frames: readonly WireFrame[]): Json {
     // HAR's `time` is the sum of the timings; the connection's life shows as `receive`, so
     // DevTools draws the socket as long as it carried frames.
     time: duration,
-    request: { method: 'GET', url: c.url, httpVersion: 'HTTP/1.1', headers: requestHeaders, queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
+    request: {
+      method: 'GET',
+      url: c.url,
+      httpVersion: 'HTTP/1.1',
+      headers: requestHeaders,
+      queryString: [],
+      cookies: [],
+      headersSize: -1,
+      bodySize: 0,
+    },
     response: {
       status: 101,
       statusText: 'Switching Protocols',

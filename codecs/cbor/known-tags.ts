@@ -143,7 +143,8 @@ function knownTagText(index: SpanIndex, tagId: number, tag: string, max: number,
       const size = p[1] - p[0];
       if (size > EMBEDDED_PREVIEW_LIMIT) return `embedded CBOR (${size} B)`;
       const inner = indexCbor(bytes.subarray(p[0], p[1]), { depth: 1 });
-      if (inner.error || inner.root < 0) return `embedded CBOR (${size} B, not well-formed: ${inner.error?.message ?? 'empty'})`;
+      if (inner.error || inner.root < 0)
+        return `embedded CBOR (${size} B, not well-formed: ${inner.error?.message ?? 'empty'})`;
       return `embedded CBOR (${size} B): ${previewValue(inner, inner.root, max)}`;
     }
     case '55799': {

@@ -15,12 +15,21 @@ import { decodeUtf8, findInvalidUtf8 } from '../core/utf8.js';
  */
 type Rule = (bytes: Uint8Array, at: number) => string | null;
 
-const NEEDS_TEXT: Rule = (bytes, at) => (bytes[at] >> 5 === 3 ? null : `needs a text string, found ${found(bytes[at])}`);
-const NEEDS_BYTES: Rule = (bytes, at) => (bytes[at] >> 5 === 2 ? null : `needs a byte string, found ${found(bytes[at])}`);
+const NEEDS_TEXT: Rule = (bytes, at) =>
+  bytes[at] >> 5 === 3 ? null : `needs a text string, found ${found(bytes[at])}`;
+const NEEDS_BYTES: Rule = (bytes, at) =>
+  bytes[at] >> 5 === 2 ? null : `needs a byte string, found ${found(bytes[at])}`;
 
 const RULES = new Map<number, { readonly name: string; readonly rule: Rule }>([
   [0, { name: 'date/time text', rule: dateTimeText }],
-  [1, { name: 'epoch date/time', rule: (bytes, at) => (isInteger(bytes[at]) || isFloat(bytes[at]) ? null : `needs an integer or a float, found ${found(bytes[at])}`) }],
+  [
+    1,
+    {
+      name: 'epoch date/time',
+      rule: (bytes, at) =>
+        isInteger(bytes[at]) || isFloat(bytes[at]) ? null : `needs an integer or a float, found ${found(bytes[at])}`,
+    },
+  ],
   [2, { name: 'unsigned bignum', rule: NEEDS_BYTES }],
   [3, { name: 'negative bignum', rule: NEEDS_BYTES }],
   [4, { name: 'decimal fraction', rule: exponentMantissa }],
@@ -43,7 +52,13 @@ const checked = new WeakMap<SpanIndex, Set<number>>();
  * only validated it. Content cut off by the end of the frame is the walker's error, not a
  * warning.
  */
-export function checkTagContent(index: SpanIndex, tagStart: number, tag: number, contentStart: number, node: number): void {
+export function checkTagContent(
+  index: SpanIndex,
+  tagStart: number,
+  tag: number,
+  contentStart: number,
+  node: number,
+): void {
   const entry = RULES.get(tag);
   const bytes = index.bytes;
   if (!entry || contentStart >= bytes.length) return;
@@ -53,7 +68,12 @@ export function checkTagContent(index: SpanIndex, tagStart: number, tag: number,
   if (!seen) checked.set(index, (seen = new Set()));
   if (seen.has(tagStart)) return;
   seen.add(tagStart);
-  index.warn({ code: 'invalid-tag-content', offset: tagStart, node, message: `tag ${tag} (${entry.name}) ${problem} at byte ${tagStart}` });
+  index.warn({
+    code: 'invalid-tag-content',
+    offset: tagStart,
+    node,
+    message: `tag ${tag} (${entry.name}) ${problem} at byte ${tagStart}`,
+  });
 }
 
 function isInteger(ib: number): boolean {
@@ -89,14 +109,16 @@ function dateTimeText(bytes: Uint8Array, at: number): string | null {
   // is no date/time either, but is not decoded here.
   const length = stringLength(bytes, at);
   const from = at + headLength(bytes[at]);
-  if (length < 0 || length > 64 || from + length > bytes.length || findInvalidUtf8(bytes, from, from + length) >= 0) return null;
+  if (length < 0 || length > 64 || from + length > bytes.length || findInvalidUtf8(bytes, from, from + length) >= 0)
+    return null;
   const text = decodeUtf8(bytes, from, from + length);
   return RFC3339.test(text) ? null : `needs an RFC 3339 date/time, found ${JSON.stringify(text)}`;
 }
 
 function exponentMantissa(bytes: Uint8Array, at: number): string | null {
   const ib = bytes[at];
-  if (ib !== 0x82) return `needs an array of two items [exponent, mantissa], found ${ib >> 5 === 4 ? 'an array of another length' : found(ib)}`;
+  if (ib !== 0x82)
+    return `needs an array of two items [exponent, mantissa], found ${ib >> 5 === 4 ? 'an array of another length' : found(ib)}`;
   const e = at + 1;
   if (e >= bytes.length) return null;
   if (!isInteger(bytes[e])) return `needs an integer exponent, found ${found(bytes[e])}`;
@@ -110,7 +132,9 @@ function uuid(bytes: Uint8Array, at: number): string | null {
   const ib = bytes[at];
   if (ib >> 5 !== 2) return `needs a byte string of 16 bytes, found ${found(ib)}`;
   const length = stringLength(bytes, at);
-  return length === 16 ? null : `needs a byte string of 16 bytes, found ${length < 0 ? 'an indefinite-length one' : `${length} bytes`}`;
+  return length === 16
+    ? null
+    : `needs a byte string of 16 bytes, found ${length < 0 ? 'an indefinite-length one' : `${length} bytes`}`;
 }
 
 /** What an initial byte starts, in words. */
@@ -131,6 +155,16 @@ function found(ib: number): string {
     case 6:
       return 'a tag';
     default:
-      return ib === 0xf4 ? 'false' : ib === 0xf5 ? 'true' : ib === 0xf6 ? 'null' : ib === 0xf7 ? 'undefined' : isFloat(ib) ? 'a float' : 'a simple value';
+      return ib === 0xf4
+        ? 'false'
+        : ib === 0xf5
+          ? 'true'
+          : ib === 0xf6
+            ? 'null'
+            : ib === 0xf7
+              ? 'undefined'
+              : isFloat(ib)
+                ? 'a float'
+                : 'a simple value';
   }
 }

@@ -66,9 +66,12 @@ function countHeads(bytes: Uint8Array): number {
     const ib = bytes[pos];
     let head = HEAD_LENGTH[ib];
     if (head === 0) {
-      if (ib >= 0xc0 && ib <= 0xdb) head = ib < 0xd8 ? 1 : 1 + (1 << (ib - 0xd8)); // a tag
-      else if (ib === 0x5f || ib === 0x7f || ib === 0x9f || ib === 0xbf) head = 1; // an indefinite length
-      else if (ib === 0xf8) head = 2; // a two-byte simple value
+      if (ib >= 0xc0 && ib <= 0xdb)
+        head = ib < 0xd8 ? 1 : 1 + (1 << (ib - 0xd8)); // a tag
+      else if (ib === 0x5f || ib === 0x7f || ib === 0x9f || ib === 0xbf)
+        head = 1; // an indefinite length
+      else if (ib === 0xf8)
+        head = 2; // a two-byte simple value
       else if (ib === 0xff) {
         pos++; // a break ends a node, it is none
         continue;
@@ -140,7 +143,13 @@ function walkItems(index: SpanIndex, node: number, depth: number): void {
       }
     }
     if (pos >= len) {
-      failAt(index, stack, 'truncated', len, `unexpected end of input: ${describeFrame(frameKind, stack, t)} is missing ${missing(stack, t)}`);
+      failAt(
+        index,
+        stack,
+        'truncated',
+        len,
+        `unexpected end of input: ${describeFrame(frameKind, stack, t)} is missing ${missing(stack, t)}`,
+      );
       return;
     }
     const start = pos;
@@ -150,7 +159,15 @@ function walkItems(index: SpanIndex, node: number, depth: number): void {
 
     if (ib === 0xff) {
       if (stack.remaining[t] >= 0) {
-        failAt(index, stack, 'unexpected-break', pos, frameKind === ROOT_FRAME ? 'break (0xff) outside an indefinite-length item' : `break (0xff) inside a definite-length ${describeFrame(frameKind, stack, t)}`);
+        failAt(
+          index,
+          stack,
+          'unexpected-break',
+          pos,
+          frameKind === ROOT_FRAME
+            ? 'break (0xff) outside an indefinite-length item'
+            : `break (0xff) inside a definite-length ${describeFrame(frameKind, stack, t)}`,
+        );
         return;
       }
       if (frameKind === Kind.map && (stack.items[t] & 1) === 1) {
@@ -163,9 +180,18 @@ function walkItems(index: SpanIndex, node: number, depth: number): void {
       continue;
     }
 
-    if ((frameKind === INDEF_BYTES || frameKind === INDEF_TEXT) && (major !== (frameKind === INDEF_BYTES ? 2 : 3) || ai === 31)) {
+    if (
+      (frameKind === INDEF_BYTES || frameKind === INDEF_TEXT) &&
+      (major !== (frameKind === INDEF_BYTES ? 2 : 3) || ai === 31)
+    ) {
       const what = frameKind === INDEF_BYTES ? 'byte' : 'text';
-      failAt(index, stack, 'invalid-indefinite-chunk', pos, `an indefinite-length ${what} string may hold only definite-length ${what} string chunks, found initial byte 0x${hex2(ib)}`);
+      failAt(
+        index,
+        stack,
+        'invalid-indefinite-chunk',
+        pos,
+        `an indefinite-length ${what} string may hold only definite-length ${what} string chunks, found initial byte 0x${hex2(ib)}`,
+      );
       return;
     }
 
@@ -183,11 +209,23 @@ function walkItems(index: SpanIndex, node: number, depth: number): void {
         if (major !== 7 || ai === 24) arg = readArg(bytes, pos + 1, n);
         head = 1 + n;
       } else if (ai <= 30) {
-        failAt(index, stack, 'reserved-additional-info', pos, `reserved additional information ${ai} in initial byte 0x${hex2(ib)}`);
+        failAt(
+          index,
+          stack,
+          'reserved-additional-info',
+          pos,
+          `reserved additional information ${ai} in initial byte 0x${hex2(ib)}`,
+        );
         return;
       } else if (major === 0 || major === 1 || major === 6 || major === 7) {
         // Major 7 with AI 31 is the break, handled above.
-        failAt(index, stack, 'invalid-major-31', pos, `additional information 31 is not allowed for major type ${major} (initial byte 0x${hex2(ib)})`);
+        failAt(
+          index,
+          stack,
+          'invalid-major-31',
+          pos,
+          `additional information 31 is not allowed for major type ${major} (initial byte 0x${hex2(ib)})`,
+        );
         return;
       } else {
         arg = -1; // indefinite length
@@ -228,7 +266,14 @@ function walkItems(index: SpanIndex, node: number, depth: number): void {
             store.addFlags(id, Flag.incomplete);
             store.setEnd(id, len);
           }
-          failAt(index, stack, 'length-exceeds-input', start, `${major === 2 ? 'byte' : 'text'} string declares ${arg} bytes but only ${len - pos} remain`, len);
+          failAt(
+            index,
+            stack,
+            'length-exceeds-input',
+            start,
+            `${major === 2 ? 'byte' : 'text'} string declares ${arg} bytes but only ${len - pos} remain`,
+            len,
+          );
           return;
         }
         if (major === 3) {
@@ -319,8 +364,15 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
   // store (memory not yet in cache) was measurably slower.
   for (let full = false; ; full = false) {
     const { slabI32: i32, slabU8: u8, slabF64: f64, cap: c } = store;
-    const startAt = store.i32At, endAt = startAt + c, parentAt = endAt + c, firstChildAt = parentAt + c, nextSiblingAt = firstChildAt + c;
-    const kindAt = store.u8At, flagsAt = kindAt + c, headAt = flagsAt + c, argAt = store.f64At;
+    const startAt = store.i32At,
+      endAt = startAt + c,
+      parentAt = endAt + c,
+      firstChildAt = parentAt + c,
+      nextSiblingAt = firstChildAt + c;
+    const kindAt = store.u8At,
+      flagsAt = kindAt + c,
+      headAt = flagsAt + c,
+      argAt = store.f64At;
     // The node count in a local, written back before anything else reads the store.
     let size = store.size;
     while (pos < len) {
@@ -440,7 +492,8 @@ function recordLeaves(index: SpanIndex, stack: WalkStack, t: number, pos: number
             if (prev >= 0) i32[nextSiblingAt + prev] = child;
             else i32[firstChildAt + id] = child;
             const ai = b & 31;
-            u8[kindAt + child] = b >= 0xe0 ? (ai < 20 ? Kind.simple : SIMPLE_KIND[ai - 20]) : b >= 0x20 ? Kind.nint : Kind.uint;
+            u8[kindAt + child] =
+              b >= 0xe0 ? (ai < 20 ? Kind.simple : SIMPLE_KIND[ai - 20]) : b >= 0x20 ? Kind.nint : Kind.uint;
             u8[headAt + child] = h;
             f64[argAt + child] = b >= 0xe0 || h === 1 ? ai : readArg(bytes, pos + 1, h - 1);
             prev = child;
@@ -536,7 +589,9 @@ const VIEW_FRAME_MIN = 256;
 function findInvalidText(bytes: Uint8Array, start: number, end: number): number {
   const view = end - start >= 4 && bytes.length >= VIEW_FRAME_MIN ? (textView ?? (textView = byteView(bytes))) : null;
   // Long text: the SIMD validator, or the JS one from the first byte that is not ASCII.
-  return view !== null && end - start > 16 ? findInvalidLongUtf8(bytes, view, start, end) : findInvalidUtf8In(bytes, view, start, end);
+  return view !== null && end - start > 16
+    ? findInvalidLongUtf8(bytes, view, start, end)
+    : findInvalidUtf8In(bytes, view, start, end);
 }
 
 /**
@@ -553,7 +608,13 @@ function isValidText(bytes: Uint8Array, start: number, end: number): boolean {
   const size = end - start;
   const view = textView;
   if (view !== null && size >= 4 && size <= 16) {
-    const high = size <= 8 ? view.getInt32(start, true) | view.getInt32(end - 4, true) : view.getInt32(start, true) | view.getInt32(start + 4, true) | view.getInt32(end - 8, true) | view.getInt32(end - 4, true);
+    const high =
+      size <= 8
+        ? view.getInt32(start, true) | view.getInt32(end - 4, true)
+        : view.getInt32(start, true) |
+          view.getInt32(start + 4, true) |
+          view.getInt32(end - 8, true) |
+          view.getInt32(end - 4, true);
     if ((high & 0x80808080) === 0) return true;
   }
   return isValidTextRest(bytes, start, end);
@@ -576,7 +637,11 @@ function isValidTextRest(bytes: Uint8Array, start: number, end: number): boolean
     if (size <= 8) {
       high = view.getInt32(start, true) | view.getInt32(end - 4, true);
     } else if (size <= 16) {
-      high = view.getInt32(start, true) | view.getInt32(start + 4, true) | view.getInt32(end - 8, true) | view.getInt32(end - 4, true);
+      high =
+        view.getInt32(start, true) |
+        view.getInt32(start + 4, true) |
+        view.getInt32(end - 8, true) |
+        view.getInt32(end - 4, true);
     } else {
       // Long text: the SIMD validator, or the JS one from the first byte that is not ASCII.
       return findInvalidLongUtf8(bytes, view, start, end) < 0;
@@ -700,7 +765,13 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
     }
     if (!closed) {
       if (pos >= len) {
-        failAt(index, stack, 'truncated', len, `unexpected end of input: ${describeFrame(kinds[t], stack, t)} is missing ${missing(stack, t)}`);
+        failAt(
+          index,
+          stack,
+          'truncated',
+          len,
+          `unexpected end of input: ${describeFrame(kinds[t], stack, t)} is missing ${missing(stack, t)}`,
+        );
         return -1;
       }
       const ib = bytes[pos];
@@ -708,16 +779,33 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
       const ai = ib & 31;
       if (ib === 0xff) {
         if (remaining[t] >= 0 || (frameKind === Kind.map && (items[t] & 1) === 1)) {
-          failAt(index, stack, 'unexpected-break', pos, remaining[t] >= 0 ? `break (0xff) inside a definite-length ${describeFrame(frameKind, stack, t)}` : 'break (0xff) where an indefinite-length map expects a value');
+          failAt(
+            index,
+            stack,
+            'unexpected-break',
+            pos,
+            remaining[t] >= 0
+              ? `break (0xff) inside a definite-length ${describeFrame(frameKind, stack, t)}`
+              : 'break (0xff) where an indefinite-length map expects a value',
+          );
           return -1;
         }
         pos++;
         stack.pop();
         t--;
       } else {
-        if ((frameKind === INDEF_BYTES || frameKind === INDEF_TEXT) && (major !== (frameKind === INDEF_BYTES ? 2 : 3) || ai === 31)) {
+        if (
+          (frameKind === INDEF_BYTES || frameKind === INDEF_TEXT) &&
+          (major !== (frameKind === INDEF_BYTES ? 2 : 3) || ai === 31)
+        ) {
           const what = frameKind === INDEF_BYTES ? 'byte' : 'text';
-          failAt(index, stack, 'invalid-indefinite-chunk', pos, `an indefinite-length ${what} string may hold only definite-length ${what} string chunks, found initial byte 0x${hex2(ib)}`);
+          failAt(
+            index,
+            stack,
+            'invalid-indefinite-chunk',
+            pos,
+            `an indefinite-length ${what} string may hold only definite-length ${what} string chunks, found initial byte 0x${hex2(ib)}`,
+          );
           return -1;
         }
         let arg = ai;
@@ -733,10 +821,22 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
             if (major !== 7 || ai === 24) arg = readArg(bytes, next, n);
             next += n;
           } else if (ai <= 30) {
-            failAt(index, stack, 'reserved-additional-info', pos, `reserved additional information ${ai} in initial byte 0x${hex2(ib)}`);
+            failAt(
+              index,
+              stack,
+              'reserved-additional-info',
+              pos,
+              `reserved additional information ${ai} in initial byte 0x${hex2(ib)}`,
+            );
             return -1;
           } else if (major < 2 || major > 5) {
-            failAt(index, stack, 'invalid-major-31', pos, `additional information 31 is not allowed for major type ${major} (initial byte 0x${hex2(ib)})`);
+            failAt(
+              index,
+              stack,
+              'invalid-major-31',
+              pos,
+              `additional information 31 is not allowed for major type ${major} (initial byte 0x${hex2(ib)})`,
+            );
             return -1;
           } else {
             arg = -1;
@@ -745,7 +845,14 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
         if (major === 2 || major === 3) {
           if (arg >= 0) {
             if (arg > len - next) {
-              failAt(index, stack, 'length-exceeds-input', pos, `${major === 2 ? 'byte' : 'text'} string declares ${arg} bytes but only ${len - next} remain`, len);
+              failAt(
+                index,
+                stack,
+                'length-exceeds-input',
+                pos,
+                `${major === 2 ? 'byte' : 'text'} string declares ${arg} bytes but only ${len - next} remain`,
+                len,
+              );
               return -1;
             }
             if (major === 3) {
@@ -844,7 +951,14 @@ function closeTop(index: SpanIndex, stack: WalkStack, pos: number): void {
  * child (`82 01 5a ff ff ff ff 00`: root [0, 2) around a string [2, 8), so nodeAt(3) found
  * nothing) and made their ends depend on the recorded depth (the skipper records no string).
  */
-function failAt(index: SpanIndex, stack: WalkStack, code: DecodeErrorCode, at: number, message: string, reach = at): void {
+function failAt(
+  index: SpanIndex,
+  stack: WalkStack,
+  code: DecodeErrorCode,
+  at: number,
+  message: string,
+  reach = at,
+): void {
   index.fail(code, at, message);
   const store = index.store;
   const len = index.bytes.length;
@@ -895,7 +1009,8 @@ function describeFrame(frameKind: number, stack: WalkStack, t: number): string {
 function missing(stack: WalkStack, t: number): string {
   const remaining = stack.remaining[t];
   const atLeast = countIsClamped(stack, t) ? 'at least ' : '';
-  if (remaining < 0) return stack.kind[t] === Kind.map && stack.items[t] % 2 === 1 ? 'a value and its break (0xff)' : 'its break (0xff)';
+  if (remaining < 0)
+    return stack.kind[t] === Kind.map && stack.items[t] % 2 === 1 ? 'a value and its break (0xff)' : 'its break (0xff)';
   if (stack.kind[t] === Kind.map) {
     const pairs = Math.ceil((remaining - stack.items[t]) / 2);
     return stack.items[t] % 2 === 1 ? 'a value' : `${atLeast}${pairs} ${pairs === 1 ? 'entry' : 'entries'}`;

@@ -110,7 +110,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (argv.length === 0) return { command: 'usage-error', message: 'missing command' };
   if (argv.includes('-h') || argv.includes('--help')) return { command: 'help' };
   if (argv[0] === '--version') return { command: 'version' };
-  if (argv[0] !== 'inspect' && argv[0] !== 'compare') return { command: 'usage-error', message: `unknown command: ${argv[0]}` };
+  if (argv[0] !== 'inspect' && argv[0] !== 'compare')
+    return { command: 'usage-error', message: `unknown command: ${argv[0]}` };
   const inspect = argv[0] === 'inspect';
   const parsed = readOptions(argv.slice(1), inspect ? INSPECT_OPTIONS : COMPARE_OPTIONS);
   if ('error' in parsed) return { command: 'usage-error', message: parsed.error };
@@ -119,7 +120,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const format = (v.get('--format') as string | undefined) ?? 'auto';
   const text = v.has('--text');
   if (inspect) {
-    if (v.has('--type') && !v.has('--proto')) return { command: 'usage-error', message: '--type needs --proto (the schema the type is in)' };
+    if (v.has('--type') && !v.has('--proto'))
+      return { command: 'usage-error', message: '--type needs --proto (the schema the type is in)' };
     return {
       command: 'inspect',
       file,
@@ -145,7 +147,12 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     text,
     output: v.has('--json') ? 'json' : v.has('--markdown') ? 'markdown' : 'table',
     runs: (v.get('--runs') as number | undefined) ?? 5,
-    codecs: codecs ? codecs.split(',').map((c) => c.trim()).filter(Boolean) : null,
+    codecs: codecs
+      ? codecs
+          .split(',')
+          .map((c) => c.trim())
+          .filter(Boolean)
+      : null,
     session: v.has('--session'),
     connection: (v.get('--connection') as string | undefined) ?? null,
     protos: (v.get('--proto') as string[] | undefined) ?? [],
@@ -188,7 +195,10 @@ const COMPARE_OPTIONS: Record<string, OptionSpec> = {
 };
 
 /** Reads `--flag`, `--opt value`, `--opt=value` and one input file (`-` = stdin). */
-function readOptions(args: readonly string[], spec: Record<string, OptionSpec>): { file: string; values: Map<string, string | number | true | string[]> } | { error: string } {
+function readOptions(
+  args: readonly string[],
+  spec: Record<string, OptionSpec>,
+): { file: string; values: Map<string, string | number | true | string[]> } | { error: string } {
   const values = new Map<string, string | number | true | string[]>();
   let file: string | undefined;
   for (let i = 0; i < args.length; i++) {
@@ -212,12 +222,18 @@ function readOptions(args: readonly string[], spec: Record<string, OptionSpec>):
       if (kind === 'list') values.set(flag, [...((values.get(flag) as string[] | undefined) ?? []), v]);
       else values.set(flag, v);
     } else if (Array.isArray(kind)) {
-      if (!v || !kind.includes(v)) return { error: `${flag} must be ${kind.slice(0, -1).join(', ')} or ${kind[kind.length - 1]}, not ${v ?? 'nothing'}` };
+      if (!v || !kind.includes(v))
+        return {
+          error: `${flag} must be ${kind.slice(0, -1).join(', ')} or ${kind[kind.length - 1]}, not ${v ?? 'nothing'}`,
+        };
       values.set(flag, v);
     } else {
       const { min, max } = kind as { min: number; max: number };
       const n = Number(v);
-      if (!v || !Number.isInteger(n) || n < min || n > max) return { error: `${flag} needs an integer from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ' up'}, not ${v ?? 'nothing'}` };
+      if (!v || !Number.isInteger(n) || n < min || n > max)
+        return {
+          error: `${flag} needs an integer from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ' up'}, not ${v ?? 'nothing'}`,
+        };
       values.set(flag, n);
     }
   }

@@ -21,15 +21,39 @@ import { readMessagesInOrder } from '../reading/session-messages.js';
  * Chromium run, so the sizes are theirs). Exit 0 compared, 1 the capture has problems
  * (reported on stderr; what parsed is still compared), 2 usage error.
  */
-export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, progress: (text: string) => void, proto?: SessionProto, machine?: MachineInfo): Promise<CompareResult> {
-  if (args.message !== null && proto === undefined) return { stdout: '', stderr: 'wirescope: --message needs --proto (it names a message of those files)\n', code: 2 };
-  const reportKind = args.report === null ? null : /\.html?$/i.test(args.report) ? 'html' : /\.(md|markdown)$/i.test(args.report) ? 'markdown' : undefined;
-  if (reportKind === undefined) return { stdout: '', stderr: `wirescope: --report ${args.report}: name an .md or .html file (the format follows the extension)\n`, code: 2 };
+export async function compareSessionCommand(
+  raw: Uint8Array,
+  args: CompareArgs,
+  progress: (text: string) => void,
+  proto?: SessionProto,
+  machine?: MachineInfo,
+): Promise<CompareResult> {
+  if (args.message !== null && proto === undefined)
+    return { stdout: '', stderr: 'wirescope: --message needs --proto (it names a message of those files)\n', code: 2 };
+  const reportKind =
+    args.report === null
+      ? null
+      : /\.html?$/i.test(args.report)
+        ? 'html'
+        : /\.(md|markdown)$/i.test(args.report)
+          ? 'markdown'
+          : undefined;
+  if (reportKind === undefined)
+    return {
+      stdout: '',
+      stderr: `wirescope: --report ${args.report}: name an .md or .html file (the format follows the extension)\n`,
+      code: 2,
+    };
   const started = performance.now();
   const codecs = args.codecs ?? [...SESSION_CODECS, ...(proto !== undefined ? ['protobuf-loaded'] : [])];
   const schemaNames: readonly string[] = SCHEMA_CODEC_NAMES;
   const unknown = codecs.filter((c) => c !== 'captured' && !CODEC_NAMES.includes(c) && !schemaNames.includes(c));
-  if (unknown.length) return { stdout: '', stderr: `wirescope: unknown codec ${unknown.join(', ')}; codecs: captured, ${CODEC_NAMES.join(', ')}, ${schemaNames.join(', ')}\n`, code: 2 };
+  if (unknown.length)
+    return {
+      stdout: '',
+      stderr: `wirescope: unknown codec ${unknown.join(', ')}; codecs: captured, ${CODEC_NAMES.join(', ')}, ${schemaNames.join(', ')}\n`,
+      code: 2,
+    };
   const capture = readCaptureSession(raw);
   if ('error' in capture) return { stdout: '', stderr: `wirescope: ${capture.error}\n`, code: 1 };
   let { connections } = capture;
@@ -37,10 +61,16 @@ export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, 
   let messages = readMessagesInOrder(capture.messages);
   if (args.connection !== null) {
     const n = Number(args.connection);
-    const chosen = connections.find((c) => c.connectionId === args.connection) ?? (Number.isInteger(n) && n >= 1 ? connections[n - 1] : undefined);
+    const chosen =
+      connections.find((c) => c.connectionId === args.connection) ??
+      (Number.isInteger(n) && n >= 1 ? connections[n - 1] : undefined);
     if (!chosen) {
       const list = connections.map((c, i) => `${i + 1} = ${c.connectionId}${c.url ? ` (${c.url})` : ''}`).join(', ');
-      return { stdout: '', stderr: `wirescope: no connection ${args.connection}; the capture has ${list || 'none'}\n`, code: 2 };
+      return {
+        stdout: '',
+        stderr: `wirescope: no connection ${args.connection}; the capture has ${list || 'none'}\n`,
+        code: 2,
+      };
     }
     connections = [chosen];
     messages = messages.filter((m) => m.connectionId === chosen.connectionId);
@@ -55,7 +85,9 @@ export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, 
     messages = readWithSchema(messages, proto.schema, chosen.type);
   }
   // A recorded '' is "none negotiated": the negotiated wire size is then the plain one.
-  const negotiated = new Map(connections.filter((c) => c.extensions || c.extensionsRecorded).map((c) => [c.connectionId, c.extensions]));
+  const negotiated = new Map(
+    connections.filter((c) => c.extensions || c.extensionsRecorded).map((c) => [c.connectionId, c.extensions]),
+  );
   // Each codec's message sizes, for the report's chart (what the inspector charts too).
   const perCodec: CodecSizes[] = [];
   const brotliQuality = args.brotliQuality ?? SESSION_BROTLI_QUALITY;
@@ -71,13 +103,41 @@ export async function compareSessionCommand(raw: Uint8Array, args: CompareArgs, 
     onProgress: (p) => progress(`compare --session: ${p.done}/${p.total} ${p.phase}${p.codec ? ` ${p.codec}` : ''}\n`),
   });
   const elapsedMs = performance.now() - started;
-  const report = reportKind && args.report ? { path: args.report, text: sessionReport(reportKind, { capture, messages, connections, rows, chart: sessionChart(perCodec, rows.filter((r) => r.connectionId === null)), machine, elapsedMs }) } : undefined;
+  const report =
+    reportKind && args.report
+      ? {
+          path: args.report,
+          text: sessionReport(reportKind, {
+            capture,
+            messages,
+            connections,
+            rows,
+            chart: sessionChart(
+              perCodec,
+              rows.filter((r) => r.connectionId === null),
+            ),
+            machine,
+            elapsedMs,
+          }),
+        }
+      : undefined;
   const stderr = protoNote + capture.errors.map((e) => `wirescope: ${e}\n`).join('');
   const code = capture.errors.length ? 1 : 0;
   const title = `${capture.kind === 'har' ? 'HAR' : 'wirescope'} capture: ${messages.length} messages on ${connections.length} connection${connections.length === 1 ? '' : 's'}`;
   if (args.output === 'json') {
-    const meta = { capture: { kind: capture.kind, messages: messages.length, connections }, engine: 'zlib', brotli: 'zlib (Node)', brotliQuality, errors: capture.errors };
+    const meta = {
+      capture: { kind: capture.kind, messages: messages.length, connections },
+      engine: 'zlib',
+      brotli: 'zlib (Node)',
+      brotliQuality,
+      errors: capture.errors,
+    };
     return { stdout: formatSessionJson(rows, meta) + '\n', stderr, code, ...(report ? { report } : {}) };
   }
-  return { stdout: (args.output === 'markdown' ? formatSessionMarkdown(rows, title) : formatSessionText(rows, title)) + '\n', stderr, code, ...(report ? { report } : {}) };
+  return {
+    stdout: (args.output === 'markdown' ? formatSessionMarkdown(rows, title) : formatSessionText(rows, title)) + '\n',
+    stderr,
+    code,
+    ...(report ? { report } : {}),
+  };
 }

@@ -1,4 +1,11 @@
-import { compressionSummary, decodeFrame, FRAME_FORMATS, recognizeProtocol, subprotocolHint, type FrameFormat } from '../index.js';
+import {
+  compressionSummary,
+  decodeFrame,
+  FRAME_FORMATS,
+  recognizeProtocol,
+  subprotocolHint,
+  type FrameFormat,
+} from '../index.js';
 import { crdtByteSplit, crdtClockTable } from '../crdt/model-walker.js';
 import { decodeCrdt, type CrdtCandidate } from '../crdt/codecs.js';
 import { parseInput } from '../input.js';
@@ -23,19 +30,39 @@ export interface InspectResult {
 /** `schema`: the `--proto` files, loaded; the frame is then read as Protobuf with it. */
 export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema | null = null): InspectResult {
   if (args.format !== 'auto' && !FRAME_FORMATS.includes(args.format as FrameFormat)) {
-    return { stdout: '', stderr: '', malformed: false, usageError: `--format must be auto or one of ${FRAME_FORMATS.join(', ')}, not ${args.format}` };
+    return {
+      stdout: '',
+      stderr: '',
+      malformed: false,
+      usageError: `--format must be auto or one of ${FRAME_FORMATS.join(', ')}, not ${args.format}`,
+    };
   }
   const input = parseInput(raw, args.input, { format: args.format });
-  if (!input.ok) return { stdout: '', stderr: '', malformed: false, usageError: `input is not ${args.input}: ${input.error} at character ${input.offset}` };
+  if (!input.ok)
+    return {
+      stdout: '',
+      stderr: '',
+      malformed: false,
+      usageError: `input is not ${args.input}: ${input.error} at character ${input.offset}`,
+    };
   const bytes = input.bytes;
   const withSchema = schema ? schemaFrame(bytes, schema, args.type) : null;
-  if (withSchema && 'error' in withSchema) return { stdout: '', stderr: '', malformed: false, usageError: withSchema.error };
-  const frame = withSchema ? withSchema.frame : decodeFrame(bytes, { format: args.format as 'auto' | FrameFormat, depth: args.depth, isText: args.text, subprotocol: args.subprotocol });
+  if (withSchema && 'error' in withSchema)
+    return { stdout: '', stderr: '', malformed: false, usageError: withSchema.error };
+  const frame = withSchema
+    ? withSchema.frame
+    : decodeFrame(bytes, {
+        format: args.format as 'auto' | FrameFormat,
+        depth: args.depth,
+        isText: args.text,
+        subprotocol: args.subprotocol,
+      });
   const { index, error } = frame;
   const root = index?.root ?? -1;
   const crdtFrame = frame.format === 'crdt-model' || frame.format === 'crdt-patch';
   // A JSON / CBOR / MessagePack frame may carry one of json-joy's other codecs.
-  const crdt: CrdtCandidate | null = !crdtFrame && !error && index ? decodeCrdt(frame.decompressed ?? bytes, { isText: args.text }) : null;
+  const crdt: CrdtCandidate | null =
+    !crdtFrame && !error && index ? decodeCrdt(frame.decompressed ?? bytes, { isText: args.text }) : null;
   const split = crdtFrame && index ? crdtByteSplit(index) : null;
   const attribution = index && root >= 0 ? frameAttribution(index) : null;
   const heaviest = index && root >= 0 ? heaviestPaths(index, args.top, { leavesOnly: true }) : [];
@@ -43,7 +70,10 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
   const subprotocol = args.subprotocol ?? undefined;
   const protocol = recognizeProtocol(index, frame.format, { subprotocol });
   // A subprotocol wirescope does not know is no evidence: say so rather than let it pass unnoticed.
-  const unknownSubprotocol = subprotocol !== undefined && !subprotocolHint(subprotocol) ? `note: subprotocol ${subprotocol} is not one wirescope knows; detected from the bytes alone\n` : '';
+  const unknownSubprotocol =
+    subprotocol !== undefined && !subprotocolHint(subprotocol)
+      ? `note: subprotocol ${subprotocol} is not one wirescope knows; detected from the bytes alone\n`
+      : '';
 
   if (args.json) {
     const parts: string[] = [
@@ -57,26 +87,45 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
     if (frame.detection) {
       parts.push(
         `"detection":${JSON.stringify({
-          candidates: frame.detection.candidates.map((c) => ({ format: c.format, confidence: round(c.confidence), reason: c.reason, ...(c.chosenBy ? { chosenBy: c.chosenBy } : {}) })),
+          candidates: frame.detection.candidates.map((c) => ({
+            format: c.format,
+            confidence: round(c.confidence),
+            reason: c.reason,
+            ...(c.chosenBy ? { chosenBy: c.chosenBy } : {}),
+          })),
           rejected: frame.detection.rejected.map((r) => ({ format: r.format, error: r.error })),
         })}`,
       );
     }
-    if (withSchema) parts.push(`"protobuf":${JSON.stringify({ type: withSchema.type, chosen: withSchema.chosen, note: withSchema.note || undefined })}`);
+    if (withSchema)
+      parts.push(
+        `"protobuf":${JSON.stringify({ type: withSchema.type, chosen: withSchema.chosen, note: withSchema.note || undefined })}`,
+      );
     parts.push(`"protocol":${protocol ? JSON.stringify({ ...protocol, quiet: protocol.quiet ?? false }) : 'null'}`);
     if (frame.compression) parts.push(`"compression":${JSON.stringify(frame.compression)}`);
-    parts.push(`"error":${error ? JSON.stringify({ offset: error.offset, message: error.message, code: error.code }) : 'null'}`);
-    parts.push(`"warnings":${JSON.stringify((index?.warnings ?? []).map((w) => ({ offset: w.offset, message: w.message, code: w.code })))}`);
-    if (attribution) parts.push(`"attribution":${JSON.stringify({ ...attribution, heaviest: heaviest.map((h) => ({ path: h.path, bytes: h.bytes, share: round(h.share) })) })}`);
+    parts.push(
+      `"error":${error ? JSON.stringify({ offset: error.offset, message: error.message, code: error.code }) : 'null'}`,
+    );
+    parts.push(
+      `"warnings":${JSON.stringify((index?.warnings ?? []).map((w) => ({ offset: w.offset, message: w.message, code: w.code })))}`,
+    );
+    if (attribution)
+      parts.push(
+        `"attribution":${JSON.stringify({ ...attribution, heaviest: heaviest.map((h) => ({ path: h.path, bytes: h.bytes, share: round(h.share) })) })}`,
+      );
     if (split && index) parts.push(`"crdt":${JSON.stringify({ ...split, clock: crdtClockTable(index) })}`);
-    if (crdt) parts.push(`"crdt":${JSON.stringify(crdtReading(crdt), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? Array.from(v) : v))}`);
+    if (crdt)
+      parts.push(
+        `"crdt":${JSON.stringify(crdtReading(crdt), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? Array.from(v) : v))}`,
+      );
     parts.push(`"root":${index ? nodeTreeJson(index, root) : 'null'}`);
     return { stdout: `{${parts.join(',')}}\n`, stderr: unknownSubprotocol, malformed: error !== null };
   }
 
   // A 0-byte frame (a WebSocket frame may be empty): one verdict, worded as the paste page
   // words it; not malformed, so exit 0 (README, CLI).
-  if (frame.verdict === 'empty') return { stdout: `empty, 0 bytes — ${EMPTY_INPUT}\n`, stderr: unknownSubprotocol, malformed: false };
+  if (frame.verdict === 'empty')
+    return { stdout: `empty, 0 bytes — ${EMPTY_INPUT}\n`, stderr: unknownSubprotocol, malformed: false };
   const out: string[] = [];
   const detected = frame.detection?.candidates[0];
   out.push(
@@ -88,9 +137,13 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
           ? ` — malformed: no format decodes it whole; shown as ${frame.format}, the reading that got furthest`
           : ''),
   );
-  if (protocol) out.push(`protocol: ${protocol.protocol} ${[protocol.message, protocol.event, protocol.id !== undefined ? `id ${protocol.id}` : undefined, protocol.quiet ? 'keep-alive' : undefined].filter(Boolean).join(' · ')}`);
+  if (protocol)
+    out.push(
+      `protocol: ${protocol.protocol} ${[protocol.message, protocol.event, protocol.id !== undefined ? `id ${protocol.id}` : undefined, protocol.quiet ? 'keep-alive' : undefined].filter(Boolean).join(' · ')}`,
+    );
   // A compressed frame: what it inflated to; every offset below is in the decompressed bytes.
-  if (frame.compression) out.push(`${compressionSummary(frame.compression, frame.format)}; offsets below are in the decompressed bytes`);
+  if (frame.compression)
+    out.push(`${compressionSummary(frame.compression, frame.format)}; offsets below are in the decompressed bytes`);
   if (index && root >= 0) {
     if (args.diag) out.push(diagnostic(index, root));
     if (args.hex) out.push(annotatedHex(index, root));
@@ -100,7 +153,12 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
         const pct = (n: number) => `${n} B (${((100 * n) / (split.totalBytes || 1)).toFixed(1)}%)`;
         out.push(`bytes: CRDT metadata ${pct(split.metadataBytes)}, content ${pct(split.contentBytes)}`);
         const clock = index ? crdtClockTable(index) : null;
-        if (clock) out.push(Array.isArray(clock) ? `clock: ${clock.map((c) => `${c.sid}.${c.time}`).join(', ')}` : `clock: server time ${clock.serverTime}`);
+        if (clock)
+          out.push(
+            Array.isArray(clock)
+              ? `clock: ${clock.map((c) => `${c.sid}.${c.time}`).join(', ')}`
+              : `clock: server time ${clock.serverTime}`,
+          );
       } else if (attribution && !error) {
         const pct = (n: number) => `${n} B (${((100 * n) / (attribution.bytes || 1)).toFixed(1)}%)`;
         out.push(
@@ -108,18 +166,30 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
             (attribution.unindexedBytes ? `, not indexed (--depth) ${pct(attribution.unindexedBytes)}` : '') +
             (attribution.otherBytes ? `, other ${pct(attribution.otherBytes)}` : ''),
         );
-        if (heaviest.length) out.push('heaviest fields:\n' + heaviest.map((h) => `  ${h.path}  ${h.bytes} B (${(100 * h.share).toFixed(1)}%)`).join('\n'));
+        if (heaviest.length)
+          out.push(
+            'heaviest fields:\n' +
+              heaviest.map((h) => `  ${h.path}  ${h.bytes} B (${(100 * h.share).toFixed(1)}%)`).join('\n'),
+          );
       }
     }
   }
   if (crdt) {
     const r = crdtReading(crdt);
-    out.push(`json-joy ${r.kind} in the ${r.codec} codec${r.clock ? ` (${r.clock} clock)` : ''}, confidence ${r.confidence}: ${r.describe}`);
+    out.push(
+      `json-joy ${r.kind} in the ${r.codec} codec${r.clock ? ` (${r.clock} clock)` : ''}, confidence ${r.confidence}: ${r.describe}`,
+    );
   }
   for (const w of index?.warnings ?? []) out.push(`warning: ${w.message}`);
   // A compressed frame that did not inflate whole: the inflate error is the news, whatever its partial content reads as.
   const noFormat = frame.detection !== null && frame.detection.candidates.length === 0 && !frame.compression?.error;
-  const stderr = unknownSubprotocol + (noFormat ? noFormatReport(frame.detection!, bytes.length, frame.decompressed ?? bytes, args.text) : error ? `error: ${error.message} (${error.code}, offset ${error.offset})\n` : '');
+  const stderr =
+    unknownSubprotocol +
+    (noFormat
+      ? noFormatReport(frame.detection!, bytes.length, frame.decompressed ?? bytes, args.text)
+      : error
+        ? `error: ${error.message} (${error.code}, offset ${error.offset})\n`
+        : '');
   return { stdout: out.join('\n') + '\n', stderr, malformed: error !== null };
 }
 
@@ -137,7 +207,15 @@ function crdtReading(c: CrdtCandidate) {
     c.kind === 'model'
       ? `view ${truncate(JSON.stringify(summary.view, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? 'undefined', 80)}`
       : `${summary.ops?.length ?? 0} operations`;
-  return { kind: c.kind, codec: c.codec, carrier: c.carrier, clock: c.clock ?? null, confidence: c.confidence, describe, summary: c.summary };
+  return {
+    kind: c.kind,
+    codec: c.codec,
+    carrier: c.carrier,
+    clock: c.clock ?? null,
+    confidence: c.confidence,
+    describe,
+    summary: c.summary,
+  };
 }
 
 function truncate(s: string, max: number): string {

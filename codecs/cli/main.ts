@@ -55,7 +55,9 @@ async function runCompare(args: CompareArgs, io: CliIo): Promise<number> {
     try {
       io.writeFile(result.report.path, result.report.text);
     } catch (e) {
-      io.err(`wirescope: cannot write ${result.report.path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+      io.err(
+        `wirescope: cannot write ${result.report.path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`,
+      );
       return 2;
     }
     io.err(`wirescope: report written to ${result.report.path}\n`);
@@ -102,10 +104,14 @@ export const nodeIo = (version: string): CliIo => {
   endQuietlyOnClosedPipe(process.stderr);
   return {
     out: (t) => process.stdout.write(t),
-  err: (t) => process.stderr.write(t),
+    err: (t) => process.stderr.write(t),
     readFile: (path) => (path === '-' ? new Uint8Array(readFileSync(0)) : new Uint8Array(readFileSync(path))),
     writeFile: (path, text) => writeFileSync(path, text),
-    machine: () => ({ runtime: `Node ${process.version}`, os: `${type()} ${release()} ${arch()}`, cores: cpus().length || null }),
+    machine: () => ({
+      runtime: `Node ${process.version}`,
+      os: `${type()} ${release()} ${arch()}`,
+      cores: cpus().length || null,
+    }),
     version,
   };
 };

@@ -7,7 +7,10 @@ import { schemaText } from '../protobuf/schema/schema-text.js';
  * reads the frame as the given message type, or as the type that fits best (saying which and
  * why). Schema problems are usage errors: they are the command line's, not the frame's.
  */
-export function readSchema(paths: readonly string[], readFile: (path: string) => Uint8Array): { schema: LoadedSchema; text: string } | { error: string } {
+export function readSchema(
+  paths: readonly string[],
+  readFile: (path: string) => Uint8Array,
+): { schema: LoadedSchema; text: string } | { error: string } {
   const files: { name: string; source: string }[] = [];
   for (const path of paths) {
     try {
@@ -17,7 +20,15 @@ export function readSchema(paths: readonly string[], readFile: (path: string) =>
     }
   }
   // Imports name files relative to an import root: match them by the path as given, or its tail.
-  const loaded = loadSchema(files.map((f) => ({ ...f, name: importName(f.name, files.map((g) => g.name)) })));
+  const loaded = loadSchema(
+    files.map((f) => ({
+      ...f,
+      name: importName(
+        f.name,
+        files.map((g) => g.name),
+      ),
+    })),
+  );
   // `text`: the files as given, what a receiver is sent once (a schema codec's own size).
   return loaded.ok ? { schema: loaded.schema, text: schemaText(files) } : { error: loaded.error };
 }
@@ -26,7 +37,8 @@ export function readSchema(paths: readonly string[], readFile: (path: string) =>
 function importName(path: string, all: readonly string[]): string {
   const dirs = all.map((p) => p.slice(0, p.lastIndexOf('/') + 1));
   let common = dirs[0];
-  for (const d of dirs) while (!d.startsWith(common)) common = common.slice(0, common.lastIndexOf('/', common.length - 2) + 1);
+  for (const d of dirs)
+    while (!d.startsWith(common)) common = common.slice(0, common.lastIndexOf('/', common.length - 2) + 1);
   return path.slice(common.length);
 }
 
@@ -38,13 +50,31 @@ export interface SchemaFrame {
   readonly note: string;
 }
 
-export function schemaFrame(bytes: Uint8Array, schema: LoadedSchema, type: string | null): SchemaFrame | { error: string } {
+export function schemaFrame(
+  bytes: Uint8Array,
+  schema: LoadedSchema,
+  type: string | null,
+): SchemaFrame | { error: string } {
   const fit = type !== null ? fitOf(schema, type, bytes) : rankTypes(schema, bytes)[0];
   if (!fit) {
-    return { error: type !== null ? `${type} is not a message type of the schema (${schema.messageTypes.join(', ')})` : 'the schema has no message types' };
+    return {
+      error:
+        type !== null
+          ? `${type} is not a message type of the schema (${schema.messageTypes.join(', ')})`
+          : 'the schema has no message types',
+    };
   }
   const { index } = fit;
-  const frame: DecodedFrame = { format: 'protobuf', index, error: index.error, detection: null, verdict: index.error ? 'malformed' : 'decoded' };
-  const note = type !== null ? '' : `best of ${schema.messageTypes.length} type${schema.messageTypes.length === 1 ? '' : 's'} by fit: ${describeFit(fit)}`;
+  const frame: DecodedFrame = {
+    format: 'protobuf',
+    index,
+    error: index.error,
+    detection: null,
+    verdict: index.error ? 'malformed' : 'decoded',
+  };
+  const note =
+    type !== null
+      ? ''
+      : `best of ${schema.messageTypes.length} type${schema.messageTypes.length === 1 ? '' : 's'} by fit: ${describeFit(fit)}`;
   return { frame, type: fit.type, chosen: type !== null ? 'given' : 'ranked', note };
 }

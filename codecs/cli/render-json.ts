@@ -55,7 +55,8 @@ function nodePieces(index: SpanIndex, id: number, nested: NestedValue | null): P
   if (kind === Kind.tag) fields.push(`"tag":${jsonNumberOrString(tagNumber(index, id))}`);
   if (kind === Kind.ext) fields.push(`"type":${store.arg[id]}`);
   if (index.walker.details) {
-    for (const [k, v] of Object.entries(index.walker.details(index, id))) fields.push(`${JSON.stringify(k)}:${JSON.stringify(v)}`);
+    for (const [k, v] of Object.entries(index.walker.details(index, id)))
+      fields.push(`${JSON.stringify(k)}:${JSON.stringify(v)}`);
   }
   const pieces: Piece[] = [];
   const container = index.isContainer(id);
@@ -75,7 +76,11 @@ function nodePieces(index: SpanIndex, id: number, nested: NestedValue | null): P
     const inner = nestedValue(index, id, nested);
     if (inner && inner.index.root >= 0) {
       inner.index.expandAll(inner.index.root);
-      pieces.push(`,"nested":{"format":${JSON.stringify(inner.format)},"via":${JSON.stringify(inner.via)},"label":${JSON.stringify(inner.label)},"root":`, { index: inner.index, nested: inner, node: inner.index.root }, '}');
+      pieces.push(
+        `,"nested":{"format":${JSON.stringify(inner.format)},"via":${JSON.stringify(inner.via)},"label":${JSON.stringify(inner.label)},"root":`,
+        { index: inner.index, nested: inner, node: inner.index.root },
+        '}',
+      );
     }
   }
   if (container) {
@@ -105,7 +110,9 @@ function jsonValue(index: SpanIndex, id: number): string | undefined {
     case 'boolean':
       return String(v);
     case 'number':
-      return Number.isFinite(v) && !Object.is(v, -0) && (!Number.isInteger(v) || Number.isSafeInteger(v)) ? String(v) : undefined;
+      return Number.isFinite(v) && !Object.is(v, -0) && (!Number.isInteger(v) || Number.isSafeInteger(v))
+        ? String(v)
+        : undefined;
     case 'object':
       return v === null ? 'null' : undefined;
     default:

@@ -20,7 +20,9 @@ export function nodeTreeText(index: SpanIndex, id: number, maxValue = 60, nested
   if (id === -1) return '';
   index.requireNode(id, 'nodeTreeText');
   const rows: [string, string, string][] = [];
-  const work: { ix: SpanIndex; nested: NestedValue | null; node: number; level: number }[] = [{ ix: index, nested: null, node: id, level: 0 }];
+  const work: { ix: SpanIndex; nested: NestedValue | null; node: number; level: number }[] = [
+    { ix: index, nested: null, node: id, level: 0 },
+  ];
   while (work.length) {
     const { ix, nested, node, level } = work.pop()!;
     const { store } = ix;
@@ -36,7 +38,8 @@ export function nodeTreeText(index: SpanIndex, id: number, maxValue = 60, nested
     let line = `${pad}${label}${head === preview || !preview ? head : `${head} ${preview}`}`;
     if (flags & Flag.key) line = `${pad}key ${head} ${preview}  [value missing]`;
     if (flags & Flag.incomplete) line += '  [incomplete]';
-    if (flags & Flag.duplicateKey || (keyId >= 0 && store.flags[keyId] & Flag.duplicateKey)) line += '  [duplicate key]';
+    if (flags & Flag.duplicateKey || (keyId >= 0 && store.flags[keyId] & Flag.duplicateKey))
+      line += '  [duplicate key]';
     if (ix.isContainer(node) && !(flags & Flag.expanded)) line += '  [not expanded]';
     const start = at(store.start[node]);
     rows.push([String(start), String(at(store.end[node]) - start), line]);
@@ -50,7 +53,11 @@ export function nodeTreeText(index: SpanIndex, id: number, maxValue = 60, nested
       if (inner && inner.index.root >= 0) {
         inner.index.expandAll(inner.index.root);
         const s = inner.map.at(0);
-        rows.push([String(s), String(inner.map.at(inner.index.bytes.length) - s), `${indentFor(level + 1)}${inner.label}`]);
+        rows.push([
+          String(s),
+          String(inner.map.at(inner.index.bytes.length) - s),
+          `${indentFor(level + 1)}${inner.label}`,
+        ]);
         work.push({ ix: inner.index, nested: inner, node: inner.index.root, level: level + 2 });
       }
     }
@@ -61,5 +68,8 @@ export function nodeTreeText(index: SpanIndex, id: number, maxValue = 60, nested
     w0 = Math.max(w0, r[0].length);
     w1 = Math.max(w1, r[1].length);
   }
-  return [`${'offset'.padStart(w0)}  ${'size'.padStart(w1)}`, ...rows.map((r) => `${r[0].padStart(w0)}  ${r[1].padStart(w1)}  ${r[2]}`)].join('\n');
+  return [
+    `${'offset'.padStart(w0)}  ${'size'.padStart(w1)}`,
+    ...rows.map((r) => `${r[0].padStart(w0)}  ${r[1].padStart(w1)}  ${r[2]}`),
+  ].join('\n');
 }

@@ -21,14 +21,23 @@ export interface SessionProto {
  * the type that fits most of the first binary frames best (loaded-proto-type.ts, the rule
  * the inspector's session uses too; a note says so).
  */
-export function sessionMessageType(schema: LoadedSchema, messages: readonly SessionMessage[], given: string | null): { type: string; note: string | null } | { error: string } {
+export function sessionMessageType(
+  schema: LoadedSchema,
+  messages: readonly SessionMessage[],
+  given: string | null,
+): { type: string; note: string | null } | { error: string } {
   if (given !== null) {
-    return lookupMessage(schema, given) ? { type: given, note: null } : { error: `--message ${given} is not a message type of the schema (${schema.messageTypes.join(', ')})` };
+    return lookupMessage(schema, given)
+      ? { type: given, note: null }
+      : { error: `--message ${given} is not a message type of the schema (${schema.messageTypes.join(', ')})` };
   }
   const chosen = likeliestType(schema.messageTypes, bestTypes(schema, messages));
   if (!chosen) return { error: 'the schema has no message types' };
   const { type, count, of } = chosen;
-  return { type, note: `--proto without --message: frames read as ${type}, the best fit for ${count} of ${of} binary frame${of === 1 ? '' : 's'} (of ${schema.messageTypes.length} message types)` };
+  return {
+    type,
+    note: `--proto without --message: frames read as ${type}, the best fit for ${count} of ${of} binary frame${of === 1 ? '' : 's'} (of ${schema.messageTypes.length} message types)`,
+  };
 }
 
 /** Each binary frame's best type when it reads the frame whole (ranked only as far as asked). */
@@ -41,7 +50,11 @@ function* bestTypes(schema: LoadedSchema, messages: readonly SessionMessage[]): 
 }
 
 /** The messages, each binary one read as `type` when that reads it whole. */
-export function readWithSchema(messages: readonly SessionMessage[], schema: LoadedSchema, type: string): SessionMessage[] {
+export function readWithSchema(
+  messages: readonly SessionMessage[],
+  schema: LoadedSchema,
+  type: string,
+): SessionMessage[] {
   return messages.map((m) => {
     if (m.opcode !== 2) return m;
     const read = (): unknown => {

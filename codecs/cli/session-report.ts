@@ -10,7 +10,15 @@ import type { SessionMessage, SessionRow } from '../compare/session/session.js';
  */
 export function sessionReport(
   kind: 'html' | 'markdown',
-  run: { capture: CaptureSession; messages: readonly SessionMessage[]; connections: readonly CaptureConnection[]; rows: readonly SessionRow[]; chart: SessionChartData | null; machine?: MachineInfo; elapsedMs: number },
+  run: {
+    capture: CaptureSession;
+    messages: readonly SessionMessage[];
+    connections: readonly CaptureConnection[];
+    rows: readonly SessionRow[];
+    chart: SessionChartData | null;
+    machine?: MachineInfo;
+    elapsedMs: number;
+  },
 ): string {
   const chart = run.chart;
   const input = {
@@ -19,7 +27,11 @@ export function sessionReport(
     rows: run.rows,
     chart,
     // A file's '' is "none negotiated" only when the file says it recorded it (extensionsRecorded); otherwise "not recorded".
-    connections: run.connections.map((c) => ({ connectionId: c.connectionId, url: c.url, extensions: c.extensions || c.extensionsRecorded ? c.extensions : null })),
+    connections: run.connections.map((c) => ({
+      connectionId: c.connectionId,
+      url: c.url,
+      extensions: c.extensions || c.extensionsRecorded ? c.extensions : null,
+    })),
     machine: run.machine ?? { runtime: 'unknown runtime', os: 'unknown OS', cores: null },
     engine: 'zlib (Node, as ws and Chromium run it)',
     generatedAt: new Date().toISOString(),

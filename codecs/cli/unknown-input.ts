@@ -42,6 +42,7 @@ export function noFormatReport(detection: Detection, length: number, bytes: Uint
   const lines = [`error: no format decodes this input (${length} bytes); what each reader found, furthest first:`];
   for (const r of rejected) lines.push(`  ${r.format} (${r.error.code}, offset ${r.error.offset}): ${r.error.message}`);
   const tried = new Set(rejected.map((r) => r.format));
-  for (const format of FRAME_FORMATS) if (!tried.has(format)) lines.push(`  ${format}: ${NOT_STARTED[format] ?? 'did not start'}`);
+  for (const format of FRAME_FORMATS)
+    if (!tried.has(format)) lines.push(`  ${format}: ${NOT_STARTED[format] ?? 'did not start'}`);
   return lines.join('\n') + '\n';
 }

@@ -58,12 +58,21 @@ if (warm) {
   const wc0 = cpuClock();
   const warming = warmLanes(lanes, doc);
   if (!warming) throw new Error('these lanes cannot warm');
-  const report = clickAfterMs === undefined ? await warming : (await new Promise((r) => setTimeout(r, clickAfterMs)), null);
+  const report =
+    clickAfterMs === undefined ? await warming : (await new Promise((r) => setTimeout(r, clickAfterMs)), null);
   const line = report
     ? `${report.started} lanes started and warmed (${report.warmed} whole, ${report.interrupted} stopped) in ${report.ms.toFixed(0)} ms wall`
     : `Run clicked ${clickAfterMs} ms after the warm-up began`;
-  console.log(`value sent ahead, lanes warmed on a sample of it: ${line}, ${(cpuClock() - wc0).toFixed(0)} ms CPU until the click (${(performance.now() - w0).toFixed(0)} ms wall)`);
-  void warming.then((r) => report || console.log(`  (the warm-up answered after ${r.ms.toFixed(0)} ms: ${r.warmed} whole, ${r.interrupted} stopped by the comparison)`));
+  console.log(
+    `value sent ahead, lanes warmed on a sample of it: ${line}, ${(cpuClock() - wc0).toFixed(0)} ms CPU until the click (${(performance.now() - w0).toFixed(0)} ms wall)`,
+  );
+  void warming.then(
+    (r) =>
+      report ||
+      console.log(
+        `  (the warm-up answered after ${r.ms.toFixed(0)} ms: ${r.warmed} whole, ${r.interrupted} stopped by the comparison)`,
+      ),
+  );
 }
 
 for (let pass = 0; pass < passes; pass++) {
@@ -75,11 +84,24 @@ for (let pass = 0; pass < passes; pass++) {
     codecs,
     lanes,
     onProgress: (p) => {
-      lines.push(`  ${p.codec.padEnd(12)} done at ${(performance.now() - t0).toFixed(0).padStart(5)} ms${logCalls ? `  ${calls.join(' ')}` : ''}`);
+      lines.push(
+        `  ${p.codec.padEnd(12)} done at ${(performance.now() - t0).toFixed(0).padStart(5)} ms${logCalls ? `  ${calls.join(' ')}` : ''}`,
+      );
       calls.length = 0;
     },
   });
-  const state = pass === 0 ? (onLanes ? (warm ? 'fresh lanes, warmed first' : 'fresh lanes') : 'cold process') : onLanes ? 'kept lanes' : 'warm';
-  console.log(`pass ${pass + 1} (${shape}, ${state}): ${(performance.now() - t0).toFixed(0)} ms wall, ${(cpuClock() - c0).toFixed(0)} ms CPU`);
+  const state =
+    pass === 0
+      ? onLanes
+        ? warm
+          ? 'fresh lanes, warmed first'
+          : 'fresh lanes'
+        : 'cold process'
+      : onLanes
+        ? 'kept lanes'
+        : 'warm';
+  console.log(
+    `pass ${pass + 1} (${shape}, ${state}): ${(performance.now() - t0).toFixed(0)} ms wall, ${(cpuClock() - c0).toFixed(0)} ms CPU`,
+  );
   console.log(lines.join('\n'));
 }

@@ -32,7 +32,9 @@ const budgetArg = args[1] ?? String(INTERACTIVE_TIMING.budgetMs);
 const budgetMs = budgetArg === '-' ? undefined : Number(budgetArg);
 const doc = generateDocument(1 << 20);
 const bundle0 = performance.now();
-const lanes: LanePool | undefined = oneLane ? undefined : { ...nodeLanes({ script: bundleLaneScript() }), grouping: groupByModel ? 'model' : 'codec', here: callingThread };
+const lanes: LanePool | undefined = oneLane
+  ? undefined
+  : { ...nodeLanes({ script: bundleLaneScript() }), grouping: groupByModel ? 'model' : 'codec', here: callingThread };
 const bundleMs = performance.now() - bundle0;
 
 interface BudgetRun {
@@ -78,19 +80,32 @@ console.log(formatText(rows));
 console.log('');
 console.log(rows.map((r) => `${r.codec.padEnd(24)} ${wall.get(r.codec)!.toFixed(0).padStart(6)} ms`).join('\n'));
 console.log('');
-const ms = (x: { wallMs: number; cpuMs: number }): string => `${x.wallMs.toFixed(0)} ms wall, ${x.cpuMs.toFixed(0)} ms CPU`;
-console.log(`${rows.length} codecs (${rows.filter(isMeasured).length} measured), runs=${runs} after warm-up, budget ${budgetMs === undefined ? 'none' : `${budgetMs} ms`}`);
-console.log(`lanes: ${lanes ? `${lanes.count}, a queue by ${lanes.grouping} (${lanes.here ? 'this thread and worker threads, --calling-thread' : 'worker threads only'}; lane script bundled in ${bundleMs.toFixed(0)} ms before the runs, not counted)` : '1 (this thread, --one-lane)'}`);
-console.log(`json-pack / JSON phase (first ${rows.filter((r) => r.family !== 'json-joy').length} rows): ${ms(run.jsonPack)}   [line: ≤ 1,000 ms]`);
+const ms = (x: { wallMs: number; cpuMs: number }): string =>
+  `${x.wallMs.toFixed(0)} ms wall, ${x.cpuMs.toFixed(0)} ms CPU`;
+console.log(
+  `${rows.length} codecs (${rows.filter(isMeasured).length} measured), runs=${runs} after warm-up, budget ${budgetMs === undefined ? 'none' : `${budgetMs} ms`}`,
+);
+console.log(
+  `lanes: ${lanes ? `${lanes.count}, a queue by ${lanes.grouping} (${lanes.here ? 'this thread and worker threads, --calling-thread' : 'worker threads only'}; lane script bundled in ${bundleMs.toFixed(0)} ms before the runs, not counted)` : '1 (this thread, --one-lane)'}`,
+);
+console.log(
+  `json-pack / JSON phase (first ${rows.filter((r) => r.family !== 'json-joy').length} rows): ${ms(run.jsonPack)}   [line: ≤ 1,000 ms]`,
+);
 // The first comparison of a process meets a cold JIT (a fresh worker); the second a warm one.
-console.log(`  json-pack phase by run:            first (cold process) ${ms(a.jsonPack)}; second (warm) ${ms(b.jsonPack)}`);
+console.log(
+  `  json-pack phase by run:            first (cold process) ${ms(a.jsonPack)}; second (warm) ${ms(b.jsonPack)}`,
+);
 console.log(`whole run:                         ${ms(run.whole)}`);
 console.log(`json-joy floor (same process):     ${ms(floor)}`);
-console.log(`whole / floor:                     ${(run.whole.cpuMs / floor.cpuMs).toFixed(2)}x CPU, ${(run.whole.wallMs / floor.wallMs).toFixed(2)}x wall   [line: ≤ 1.2x]`);
+console.log(
+  `whole / floor:                     ${(run.whole.cpuMs / floor.cpuMs).toFixed(2)}x CPU, ${(run.whole.wallMs / floor.wallMs).toFixed(2)}x wall   [line: ≤ 1.2x]`,
+);
 // On lanes the wall time is what the user waits for; the run chosen above is the one with less CPU.
 const wallBest = Math.min(a.whole.wallMs, b.whole.wallMs) / Math.min(f1.wallMs, f2.wallMs);
 console.log(`whole / floor, fastest wall each:  ${wallBest.toFixed(2)}x wall`);
-console.log(`(best of two interleaved runs each: comparison ${ms(a.whole)} / ${ms(b.whole)}; floor ${ms(f1)} / ${ms(f2)})`);
+console.log(
+  `(best of two interleaved runs each: comparison ${ms(a.whole)} / ${ms(b.whole)}; floor ${ms(f1)} / ${ms(f2)})`,
+);
 
 const k0 = performance.now();
 const frame = new CborEncoder().encode(doc).slice();

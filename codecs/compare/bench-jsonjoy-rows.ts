@@ -28,4 +28,6 @@ for (let round = 0; round < rounds; round++) {
   );
 }
 const sorted = [...ratios].sort((a, b) => a - b);
-console.log(`json-joy rows / floor, CPU: median ${sorted[sorted.length >> 1].toFixed(2)}x, smallest ${sorted[0].toFixed(2)}x (${rounds} interleaved pairs)`);
+console.log(
+  `json-joy rows / floor, CPU: median ${sorted[sorted.length >> 1].toFixed(2)}x, smallest ${sorted[0].toFixed(2)}x (${rounds} interleaved pairs)`,
+);

@@ -34,5 +34,7 @@ for (const size of sizes) {
   }
   const best = (xs: { wall: number; cpu: number }[]) => xs.reduce((a, b) => (b.wall < a.wall ? b : a));
   const [a, b] = [best(one), best(two)];
-  console.log(`${(json / 1024).toFixed(0).padStart(5)} KB JSON: one lane ${a.wall.toFixed(0)} ms wall / ${a.cpu.toFixed(0)} CPU; two lanes ${b.wall.toFixed(0)} ms wall / ${b.cpu.toFixed(0)} CPU; two/one wall ${(b.wall / a.wall).toFixed(2)}x`);
+  console.log(
+    `${(json / 1024).toFixed(0).padStart(5)} KB JSON: one lane ${a.wall.toFixed(0)} ms wall / ${a.cpu.toFixed(0)} CPU; two lanes ${b.wall.toFixed(0)} ms wall / ${b.cpu.toFixed(0)} CPU; two/one wall ${(b.wall / a.wall).toFixed(2)}x`,
+  );
 }

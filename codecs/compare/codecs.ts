@@ -52,8 +52,14 @@ import { Model } from 'json-joy/lib/json-crdt/model/Model.js';
 import { Decoder as CompactModelDecoder } from 'json-joy/lib/json-crdt/codec/structural/compact/index.js';
 import { Decoder as CompactBinaryModelDecoder } from 'json-joy/lib/json-crdt/codec/structural/compact-binary/Decoder.js';
 import { Decoder as VerboseModelDecoder } from 'json-joy/lib/json-crdt/codec/structural/verbose/index.js';
-import { Encoder as IndexedEncoder, Decoder as IndexedDecoder } from 'json-joy/lib/json-crdt/codec/indexed/binary/index.js';
-import { Encoder as SidecarEncoder, Decoder as SidecarDecoder } from 'json-joy/lib/json-crdt/codec/sidecar/binary/index.js';
+import {
+  Encoder as IndexedEncoder,
+  Decoder as IndexedDecoder,
+} from 'json-joy/lib/json-crdt/codec/indexed/binary/index.js';
+import {
+  Encoder as SidecarEncoder,
+  Decoder as SidecarDecoder,
+} from 'json-joy/lib/json-crdt/codec/sidecar/binary/index.js';
 import { encodeModel } from '../crdt/codecs.js';
 import { IndexedFields, indexedRecord } from './jsonjoy-indexed-fields.js';
 import { toTarget, type Target } from './convert.js';
@@ -137,7 +143,8 @@ interface Spec {
 }
 
 function commonRefusal(f: ValueFeatures): string | null {
-  if (f.duplicateKeyMaps) return `duplicate map keys (${f.duplicateKeyMaps} map${f.duplicateKeyMaps > 1 ? 's' : ''}): json-pack encoders take JS objects and Maps, which cannot hold a key twice`;
+  if (f.duplicateKeyMaps)
+    return `duplicate map keys (${f.duplicateKeyMaps} map${f.duplicateKeyMaps > 1 ? 's' : ''}): json-pack encoders take JS objects and Maps, which cannot hold a key twice`;
   if (f.unknowns) return `${f.unknowns} value(s) outside the value model (functions, symbols, class instances)`;
   if (f.depth > MAX_DEPTH) return `nested ${f.depth} levels deep: the encoders recurse per level (limit ${MAX_DEPTH})`;
   return null;
@@ -185,7 +192,14 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 
 // One encoder / decoder instance per codec, reused (json-pack's writers hand out
 // subarrays of a growing buffer that later writes never overwrite).
-const cbor = { enc: new CborEncoder(), fast: new CborEncoderFast(), stable: new CborEncoderStable(), dag: new CborEncoderDag(), dec: new CborDecoder(), decDag: new CborDecoderDag() };
+const cbor = {
+  enc: new CborEncoder(),
+  fast: new CborEncoderFast(),
+  stable: new CborEncoderStable(),
+  dag: new CborEncoderDag(),
+  dec: new CborDecoder(),
+  decDag: new CborDecoderDag(),
+};
 /**
  * json-pack's MsgPackEncoder writes nothing at all for a bigint (its writeAny has no bigint
  * case): a map then lacks a value and its own decoder runs off the end ("Index out of
@@ -215,12 +229,20 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 
 function jsonNotes(f: ValueFeatures): string[] {
   const notes: string[] = [];
-  if (f.bytes) notes.push(`bytes: ${plural(f.bytes, 'byte string')} of ${f.byteLength} bytes written as base64 strings; as base64 it would be ${f.base64Length} bytes (+2 quotes each)`);
-  if (f.bigints) notes.push(`bigint: ${plural(f.bigints, 'bigint')} written as JSON numbers; JSON.parse reads them back as doubles`);
-  if (f.undefineds) notes.push(`undefined: ${plural(f.undefineds, 'value')}; JSON.stringify drops object members and writes null in arrays`);
+  if (f.bytes)
+    notes.push(
+      `bytes: ${plural(f.bytes, 'byte string')} of ${f.byteLength} bytes written as base64 strings; as base64 it would be ${f.base64Length} bytes (+2 quotes each)`,
+    );
+  if (f.bigints)
+    notes.push(`bigint: ${plural(f.bigints, 'bigint')} written as JSON numbers; JSON.parse reads them back as doubles`);
+  if (f.undefineds)
+    notes.push(
+      `undefined: ${plural(f.undefineds, 'value')}; JSON.stringify drops object members and writes null in arrays`,
+    );
   if (f.negativeZeros) notes.push('-0: JSON.stringify writes 0');
   if (f.nans || f.infinities) notes.push(`NaN / Infinity: ${plural(f.nans + f.infinities, 'value')} written as null`);
-  if (f.nonStringKeyMaps) notes.push(`non-string keys: ${plural(f.nonStringKeyMaps, 'map')} written as objects with String(key) keys`);
+  if (f.nonStringKeyMaps)
+    notes.push(`non-string keys: ${plural(f.nonStringKeyMaps, 'map')} written as objects with String(key) keys`);
   if (f.tags) notes.push(`tags: ${plural(f.tags, 'tag')} dropped, the tagged content kept`);
   if (f.exts) notes.push(`ext: ${plural(f.exts, 'MessagePack extension')} written as their data in base64`);
   if (f.simples) notes.push(`simple: ${plural(f.simples, 'simple value')} written as null`);
@@ -240,7 +262,8 @@ function crdtRefusal(f: ValueFeatures): string | null {
   if (f.tags) what.push('tags');
   if (f.exts) what.push('MessagePack extensions');
   if (f.simples) what.push('simple values');
-  if (what.length) return `${what.join(', ')}: json-joy builds a document from JSON values and binary data only (model.api.root throws or flattens)`;
+  if (what.length)
+    return `${what.join(', ')}: json-joy builds a document from JSON values and binary data only (model.api.root throws or flattens)`;
   return null;
 }
 
@@ -263,7 +286,8 @@ const crdtView = (m: unknown): unknown => (m as Model).view();
 function crdtJsonRefusal(f: ValueFeatures): string | null {
   const r = crdtRefusal(f);
   if (r) return r;
-  if (f.nans || f.infinities) return `NaN / Infinity: ${plural(f.nans + f.infinities, 'value')}; on a JSON carrier json-pack's JsonEncoder writes them as text no JSON decoder reads back`;
+  if (f.nans || f.infinities)
+    return `NaN / Infinity: ${plural(f.nans + f.infinities, 'value')}; on a JSON carrier json-pack's JsonEncoder writes them as text no JSON decoder reads back`;
   return null;
 }
 
@@ -354,7 +378,9 @@ const specs: Spec[] = [
     prepare: convertFor('msgpack'),
     notes: (f) =>
       f.bigints
-        ? [`bigint: ${plural(f.bigints, 'bigint')} written as uint 64 / int 64 (a float 64 beyond 64 bits); json-pack's MsgPackDecoder reads 64-bit integers back as doubles`]
+        ? [
+            `bigint: ${plural(f.bigints, 'bigint')} written as uint 64 / int 64 (a float 64 beyond 64 bits); json-pack's MsgPackDecoder reads 64-bit integers back as doubles`,
+          ]
         : [],
     write: (v) => msgpack.enc.encode(v),
     read: (e) => msgpack.dec.decode(single(e)),
@@ -376,7 +402,9 @@ const specs: Spec[] = [
       const what: string[] = [];
       if (f.bigints) what.push(plural(f.bigints, 'bigint'));
       if (f.undefineds) what.push(plural(f.undefineds, 'undefined'));
-      return what.length ? `${what.join(', ')}: json-pack's IonEncoderFast has no encoding for them (it throws UNKNOWN_TYPE)` : null;
+      return what.length
+        ? `${what.join(', ')}: json-pack's IonEncoderFast has no encoding for them (it throws UNKNOWN_TYPE)`
+        : null;
     },
     shares: convertKey('json-like'),
     prepare: convertFor('json-like'),
@@ -388,7 +416,8 @@ const specs: Spec[] = [
     label: 'BSON',
     family: 'bson',
     refuse: (f) => {
-      if (f.top !== 'object' && f.top !== 'map') return `BSON carries a document (an object) at the top, not ${f.top === 'array' ? 'an array' : 'a scalar'}`;
+      if (f.top !== 'object' && f.top !== 'map')
+        return `BSON carries a document (an object) at the top, not ${f.top === 'array' ? 'an array' : 'a scalar'}`;
       if (f.infinities) return `${plural(f.infinities, 'infinity')}: json-pack's BsonEncoder throws on ±Infinity`;
       return null;
     },
@@ -453,7 +482,12 @@ const specs: Spec[] = [
     'logical',
     (m) => {
       const [view, meta] = crdt.sidecar.enc.encode(m);
-      return { parts: [['view', view], ['meta', meta]] };
+      return {
+        parts: [
+          ['view', view],
+          ['meta', meta],
+        ],
+      };
     },
     (e) => {
       if (e instanceof Uint8Array) throw new TypeError('json-joy sidecar is two blobs');

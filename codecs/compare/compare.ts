@@ -110,18 +110,31 @@ export function resolveCodecs(list: CompareOptions['codecs']): Codec[] {
 /** gzip = raw deflate + 18 bytes (compressed-size.ts; the tests check it against gzipSync and gunzip). */
 export { GZIP_FRAMING } from './compressed-size.js';
 // The lane's part (lane.ts) lives in measure.ts; compare.ts's callers keep these names here.
-export { measureCodec, warmTogether, nextTick, MAX_LISTED_PARTS, JOINT_WARMUP_MAX_CALL_MS, JOINT_WARMUP_MS } from './measure.js';
+export {
+  measureCodec,
+  warmTogether,
+  nextTick,
+  MAX_LISTED_PARTS,
+  JOINT_WARMUP_MAX_CALL_MS,
+  JOINT_WARMUP_MS,
+} from './measure.js';
 
 /**
  * Yields one row per codec, in the order asked. Stops (returns) when the signal aborts;
  * a codec interrupted part-way yields nothing.
  */
-export async function* compareValue(value: unknown, options: CompareOptions = {}): AsyncGenerator<Row, void, undefined> {
+export async function* compareValue(
+  value: unknown,
+  options: CompareOptions = {},
+): AsyncGenerator<Row, void, undefined> {
   const codecs = resolveCodecs(options.codecs);
   const features = scanValue(value);
   const cache: PrepareCache = new Map();
   const sizer = new CompressedSizer();
-  const probe = options.lanes && !options.signal?.aborted ? wantsLanes(value, features, codecs, options.lanes, options.clock ?? ((): number => performance.now())) : null;
+  const probe =
+    options.lanes && !options.signal?.aborted
+      ? wantsLanes(value, features, codecs, options.lanes, options.clock ?? ((): number => performance.now()))
+      : null;
   if (options.lanes && probe) {
     const onLanes = compareOnLanes(value, features, codecs, options.lanes, options, probe);
     if (onLanes) {
@@ -144,14 +157,22 @@ export async function* compareValue(value: unknown, options: CompareOptions = {}
     releasePrepared(cache, codecs, i);
     done++;
     yield row;
-    options.onProgress?.({ done, total, codec: codec.name, phase: codec.family === 'json-joy' ? 'json-joy' : 'json-pack' });
+    options.onProgress?.({
+      done,
+      total,
+      codec: codec.name,
+      phase: codec.family === 'json-joy' ? 'json-joy' : 'json-pack',
+    });
     // Let a worker's message loop run (a cancel arrives as a message); after the last codec the run ends at once.
     if (i + 1 < codecs.length) await nextTick();
   }
 }
 
 /** The callback flavour: calls `onRow` per row, resolves with all rows (those before an abort). */
-export async function runComparison(value: unknown, options: CompareOptions & { readonly onRow?: (row: Row) => void } = {}): Promise<Row[]> {
+export async function runComparison(
+  value: unknown,
+  options: CompareOptions & { readonly onRow?: (row: Row) => void } = {},
+): Promise<Row[]> {
   const rows: Row[] = [];
   for await (const row of compareValue(value, options)) {
     rows.push(row);
@@ -170,8 +191,15 @@ export interface FrameValue {
  * The value a frame carries (decodeFrame, then `index.value(index.root)`): for json-joy
  * model frames the document's view. Throws a RangeError when the frame does not decode whole.
  */
-export function frameValue(bytes: Uint8Array, options: { readonly format?: 'auto' | FrameFormat; readonly isText?: boolean; readonly subprotocol?: string } = {}): FrameValue {
-  const frame = decodeFrame(bytes, { format: options.format, isText: options.isText, subprotocol: options.subprotocol });
+export function frameValue(
+  bytes: Uint8Array,
+  options: { readonly format?: 'auto' | FrameFormat; readonly isText?: boolean; readonly subprotocol?: string } = {},
+): FrameValue {
+  const frame = decodeFrame(bytes, {
+    format: options.format,
+    isText: options.isText,
+    subprotocol: options.subprotocol,
+  });
   if (!frame.index || !frame.format || frame.error) {
     const e = frame.error;
     throw new RangeError(e ? `the frame does not decode: ${e.message}` : 'the frame does not decode');
@@ -180,6 +208,9 @@ export function frameValue(bytes: Uint8Array, options: { readonly format?: 'auto
 }
 
 /** compareValue on a frame's value. */
-export function compareFrame(bytes: Uint8Array, options: CompareOptions & { readonly format?: 'auto' | FrameFormat; readonly isText?: boolean } = {}): AsyncGenerator<Row, void, undefined> {
+export function compareFrame(
+  bytes: Uint8Array,
+  options: CompareOptions & { readonly format?: 'auto' | FrameFormat; readonly isText?: boolean } = {},
+): AsyncGenerator<Row, void, undefined> {
   return compareValue(frameValue(bytes, options).value, options);
 }

@@ -71,7 +71,9 @@ export function toTarget(value: unknown, target: Target): unknown {
   switch (typeof value) {
     case 'bigint':
       if (cbor && (value > U64_MAX || value < I64_MIN)) {
-        return value >= 0n ? new JsonPackExtension(2, bigintBytes(value)) : new JsonPackExtension(3, bigintBytes(-1n - value));
+        return value >= 0n
+          ? new JsonPackExtension(2, bigintBytes(value))
+          : new JsonPackExtension(3, bigintBytes(-1n - value));
       }
       return json ? Number(value) : value;
     case 'object':
@@ -82,7 +84,10 @@ export function toTarget(value: unknown, target: Target): unknown {
   if (value === null) return null;
   if (Array.isArray(value)) return value.map((v) => toTarget(v, target));
   if (value instanceof Uint8Array) return json ? toBase64(value) : value;
-  if (value instanceof TaggedValue) return cbor ? new JsonPackExtension(Number(value.tag), toTarget(value.value, target)) : toTarget(value.value, target);
+  if (value instanceof TaggedValue)
+    return cbor
+      ? new JsonPackExtension(Number(value.tag), toTarget(value.value, target))
+      : toTarget(value.value, target);
   if (value instanceof ExtValue) {
     // json-pack writes the type as a byte ((0xd6 << 8) | type): a negative type (the
     // timestamp's -1) goes in as its two's-complement byte, or the header comes out `ff ff`.

@@ -136,7 +136,9 @@ export function lostInRoundTrip(input: unknown, output: unknown): Loss[] {
       const raw = b instanceof JsonPackValue ? (b.val as unknown) : null;
       const ok =
         raw === a.value ||
-        (raw instanceof Uint8Array && ((raw.length === 1 && raw[0] === (0xe0 | a.value)) || (raw.length === 2 && raw[0] === 0xf8 && raw[1] === a.value)));
+        (raw instanceof Uint8Array &&
+          ((raw.length === 1 && raw[0] === (0xe0 | a.value)) ||
+            (raw.length === 2 && raw[0] === 0xf8 && raw[1] === a.value)));
       if (!ok && !(b instanceof SimpleValue && b.value === a.value)) lost.add('simple');
     } else if (a instanceof EntriesMap) {
       lost.add('duplicate keys');
@@ -194,4 +196,21 @@ export function lostInRoundTrip(input: unknown, output: unknown): Loss[] {
   return ORDER.filter((l) => lost.has(l));
 }
 
-const ORDER: readonly Loss[] = ['bytes', 'bigint', 'undefined', '-0', 'NaN', 'Infinity', 'non-string keys', 'tags', 'ext', 'simple', 'duplicate keys', 'keys', 'numbers', 'strings', 'values', 'structure'];
+const ORDER: readonly Loss[] = [
+  'bytes',
+  'bigint',
+  'undefined',
+  '-0',
+  'NaN',
+  'Infinity',
+  'non-string keys',
+  'tags',
+  'ext',
+  'simple',
+  'duplicate keys',
+  'keys',
+  'numbers',
+  'strings',
+  'values',
+  'structure',
+];

@@ -39,7 +39,18 @@ export interface ValueFeatures {
 /** True when nothing in the value is outside JSON's data model (finite numbers, no -0). */
 export function isPlainJson(f: ValueFeatures): boolean {
   return (
-    f.bigints + f.bytes + f.undefineds + f.negativeZeros + f.nans + f.infinities + f.maps + f.duplicateKeyMaps + f.tags + f.exts + f.simples + f.unknowns ===
+    f.bigints +
+      f.bytes +
+      f.undefineds +
+      f.negativeZeros +
+      f.nans +
+      f.infinities +
+      f.maps +
+      f.duplicateKeyMaps +
+      f.tags +
+      f.exts +
+      f.simples +
+      f.unknowns ===
     0
   );
 }

@@ -68,11 +68,13 @@ interface Column {
   readonly cell: (row: Row) => string;
 }
 
-const sizeCell = (pick: (r: Extract<Row, { unsupported: null }>) => number | null) => (row: Row): string => {
-  if (row.unsupported !== null) return '–';
-  const n = pick(row);
-  return n === null ? '–' : int(n);
-};
+const sizeCell =
+  (pick: (r: Extract<Row, { unsupported: null }>) => number | null) =>
+  (row: Row): string => {
+    if (row.unsupported !== null) return '–';
+    const n = pick(row);
+    return n === null ? '–' : int(n);
+  };
 
 function columns(withTimes: boolean): Column[] {
   const cols: Column[] = [
@@ -115,7 +117,10 @@ export function formatText(rows: readonly Row[]): string {
       .join('  ')
       .trimEnd();
   const out = [line(cols.map((c) => c.title)), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)];
-  const notes = [...rows.flatMap((r) => dashReasons(r).map((n) => `${r.label}: –: ${n}`)), ...rows.flatMap((r) => r.notes.map((n) => `${r.label}: ${n}`))];
+  const notes = [
+    ...rows.flatMap((r) => dashReasons(r).map((n) => `${r.label}: –: ${n}`)),
+    ...rows.flatMap((r) => r.notes.map((n) => `${r.label}: ${n}`)),
+  ];
   if (notes.length) out.push('', ...notes);
   return out.join('\n');
 }
@@ -137,7 +142,11 @@ export function formatMarkdown(rows: readonly Row[], title?: string): string {
 
 /** The rows as JSON (`{ schema: 1, rows }`); non-finite numbers become null. */
 export function formatJson(rows: readonly Row[], extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ schema: 1, ...extra, rows }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2);
+  return JSON.stringify(
+    { schema: 1, ...extra, rows },
+    (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v),
+    2,
+  );
 }
 
 /** The key-overhead analysis as text; with `actuals`, the real schema codecs' sizes under the estimate. */
@@ -160,7 +169,10 @@ export function formatKeyOverhead(k: KeyOverhead, actuals: readonly SchemaActual
   if (k.topKeys.length) {
     out.push('', 'heaviest keys:');
     const w = Math.max(...k.topKeys.map((u) => JSON.stringify(u.key).length));
-    for (const u of k.topKeys) out.push(`  ${JSON.stringify(u.key).padEnd(w)}  ×${int(u.count).padStart(8)}  ${int(u.bytes).padStart(10)} bytes`);
+    for (const u of k.topKeys)
+      out.push(
+        `  ${JSON.stringify(u.key).padEnd(w)}  ×${int(u.count).padStart(8)}  ${int(u.bytes).padStart(10)} bytes`,
+      );
   }
   return out.join('\n');
 }

@@ -15,7 +15,20 @@
  * - keys.ts     key overhead and a schema-encoding estimate on a frame's own encoding
  * - format.ts   text, Markdown and JSON output
  */
-export { CODECS, CODEC_NAMES, CRDT_SID, MAX_DEPTH, codecByName, encodedBytes, encodedSize, type Codec, type CodecFamily, type Encoded, type EncodedParts, type PrepareCache } from './codecs.js';
+export {
+  CODECS,
+  CODEC_NAMES,
+  CRDT_SID,
+  MAX_DEPTH,
+  codecByName,
+  encodedBytes,
+  encodedSize,
+  type Codec,
+  type CodecFamily,
+  type Encoded,
+  type EncodedParts,
+  type PrepareCache,
+} from './codecs.js';
 export { scanValue, isPlainJson, type ValueFeatures } from './features.js';
 export { toTarget, toBase64, type Target } from './convert.js';
 export { lostInRoundTrip, type Loss } from './diff.js';
@@ -39,4 +52,13 @@ export {
 export { INTERACTIVE_TIMING, LANE_MIN_BYTES, LANE_MIN_ENCODE_MS, laneCount, type LanePool } from './lanes.js';
 export { inProcessLane, type Lane, type OpenLane } from './lane.js';
 export { keyOverhead, type KeyOverhead, type KeyOverheadOptions, type KeyUse, type SchemaEstimate } from './keys.js';
-export { dashReasons, formatText, formatMarkdown, formatJson, formatKeyOverhead, losslessText, msText, opsText } from './format.js';
+export {
+  dashReasons,
+  formatText,
+  formatMarkdown,
+  formatJson,
+  formatKeyOverhead,
+  losslessText,
+  msText,
+  opsText,
+} from './format.js';

@@ -36,4 +36,5 @@ export class IndexedFields implements EncodedParts {
 }
 
 /** The record json-joy's indexed decoder takes: the encoder's own, or one built from parts made elsewhere. */
-export const indexedRecord = (e: EncodedParts): Readonly<Record<string, Uint8Array>> => (e instanceof IndexedFields ? e.fields : Object.fromEntries(e.parts));
+export const indexedRecord = (e: EncodedParts): Readonly<Record<string, Uint8Array>> =>
+  e instanceof IndexedFields ? e.fields : Object.fromEntries(e.parts);

@@ -61,7 +61,15 @@ export function reusedLanes(start: () => LaneWorker, count: number): ReusedLanes
     if (idle.includes(p) && !p.dead) p.worker.idle?.();
   };
   const startOne = (): Pooled => {
-    const p: Pooled = { worker: start(), dead: false, reply: null, failure: null, warm: false, warmWaiters: [], held: null };
+    const p: Pooled = {
+      worker: start(),
+      dead: false,
+      reply: null,
+      failure: null,
+      warm: false,
+      warmWaiters: [],
+      held: null,
+    };
     p.worker.onReply((reply) => (reply.type === 'warmed' ? endWarm(p, reply) : p.reply?.(reply)));
     p.worker.onFailure((reason) => {
       p.dead = true;

@@ -12,10 +12,26 @@ import { scanValue, type ValueFeatures } from './features.js';
 import { laneSample } from './lane-sample.js';
 
 export type LaneRequest =
-  | { readonly type: 'start'; readonly packed: PackedValue; readonly features: ValueFeatures; readonly settings: LaneSettings; readonly codecs: readonly string[] }
+  | {
+      readonly type: 'start';
+      readonly packed: PackedValue;
+      readonly features: ValueFeatures;
+      readonly settings: LaneSettings;
+      readonly codecs: readonly string[];
+    }
   /** A start on the value the lane holds (`hold`, id `held`): nothing to pack, clone or rebuild when Run is clicked. */
-  | { readonly type: 'start-held'; readonly held: number; readonly settings: LaneSettings; readonly codecs: readonly string[] }
-  | { readonly type: 'measure'; readonly id: number; readonly codecs: readonly string[]; readonly keep: readonly string[] }
+  | {
+      readonly type: 'start-held';
+      readonly held: number;
+      readonly settings: LaneSettings;
+      readonly codecs: readonly string[];
+    }
+  | {
+      readonly type: 'measure';
+      readonly id: number;
+      readonly codecs: readonly string[];
+      readonly keep: readonly string[];
+    }
   /** The comparison is over: drop the value, what was prepared and any held value (the worker waits for the next start). */
   | { readonly type: 'release' }
   /**
@@ -51,7 +67,14 @@ export function serveLane(post: (reply: LaneReply) => void, signal?: AbortSignal
   const warmCodecs = new Set<string>();
   /** Warm-ups asked for and not ended: a comparison's request stops them. */
   const warming = new Set<AbortController>();
-  signal?.addEventListener('abort', () => warming.forEach((w) => { w.abort(); }), { once: true });
+  signal?.addEventListener(
+    'abort',
+    () =>
+      warming.forEach((w) => {
+        w.abort();
+      }),
+    { once: true },
+  );
   const starting = (make: () => LaneRunner): void => {
     chain = chain.then(() => {
       try {
@@ -107,7 +130,10 @@ export function serveLane(post: (reply: LaneReply) => void, signal?: AbortSignal
     }
     if (request.type === 'start') {
       // The sender's scan of the value (a plain object of counts) saves the lane a second one.
-      starting(() => new LaneRunner(unpackValue(request.packed), request.settings, request.codecs, request.features, warmCodecs));
+      starting(
+        () =>
+          new LaneRunner(unpackValue(request.packed), request.settings, request.codecs, request.features, warmCodecs),
+      );
       return;
     }
     if (request.type === 'start-held') {
@@ -169,12 +195,25 @@ export function portLane(port: LanePort, start: LaneStart, held?: number): Lane 
     wake();
   });
   if (held !== undefined) port.post({ type: 'start-held', held, settings: start.settings, codecs: start.codecs });
-  else port.post({ type: 'start', packed: packValue(start.value, start.features), features: start.features, settings: start.settings, codecs: start.codecs });
+  else
+    port.post({
+      type: 'start',
+      packed: packValue(start.value, start.features),
+      features: start.features,
+      settings: start.settings,
+      codecs: start.codecs,
+    });
   return {
     async *measure(codecs, options) {
       if (terminated) return;
       if (failed) throw new Error(failed);
-      const job = { id: nextId++, rows: [] as Row[], end: false, error: null as string | null, wake: null as (() => void) | null };
+      const job = {
+        id: nextId++,
+        rows: [] as Row[],
+        end: false,
+        error: null as string | null,
+        wake: null as (() => void) | null,
+      };
       current = job;
       port.post({ type: 'measure', id: job.id, codecs, keep: options.keep });
       for (;;) {

@@ -47,7 +47,9 @@ export function laneSample(value: unknown): unknown {
     if (node instanceof TaggedValue) return new TaggedValue(node.tag, copy(node.value, depth + 1));
     if (node instanceof EntriesMap) {
       if (full) return new EntriesMap([]);
-      return new EntriesMap(node.entries.slice(0, SAMPLE_KEYS).map(([k, v]) => [copy(k, depth + 1), copy(v, depth + 1)]));
+      return new EntriesMap(
+        node.entries.slice(0, SAMPLE_KEYS).map(([k, v]) => [copy(k, depth + 1), copy(v, depth + 1)]),
+      );
     }
     if (node instanceof Map) {
       const out = new Map<unknown, unknown>();

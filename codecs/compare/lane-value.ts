@@ -31,7 +31,15 @@ export interface PackedValue {
 export const holdsClasses = (f: ValueFeatures): boolean => f.tags + f.simples + f.exts + f.duplicateKeyMaps > 0;
 
 const kindOf = (v: unknown): ClassKind | null =>
-  v instanceof TaggedValue ? 'tag' : v instanceof SimpleValue ? 'simple' : v instanceof ExtValue ? 'ext' : v instanceof EntriesMap ? 'entries' : null;
+  v instanceof TaggedValue
+    ? 'tag'
+    : v instanceof SimpleValue
+      ? 'simple'
+      : v instanceof ExtValue
+        ? 'ext'
+        : v instanceof EntriesMap
+          ? 'entries'
+          : null;
 
 /** The value and its class instances' places (iterative: frames nest deep). */
 export function packValue(value: unknown, features: ValueFeatures): PackedValue {
@@ -45,15 +53,26 @@ export function packValue(value: unknown, features: ValueFeatures): PackedValue 
     const kind = kindOf(node);
     if (kind) classes.push({ path, kind });
     if (node instanceof TaggedValue) children.push({ node: node.value, path: [...path, 'value'] });
-    else if (node instanceof EntriesMap) node.entries.forEach(([k, v], i) => { children.push({ node: k, path: [...path, 'entries', i, 0] }, { node: v, path: [...path, 'entries', i, 1] }); });
-    else if (Array.isArray(node)) node.forEach((v, i) => { children.push({ node: v, path: [...path, i] }); });
+    else if (node instanceof EntriesMap)
+      node.entries.forEach(([k, v], i) => {
+        children.push({ node: k, path: [...path, 'entries', i, 0] }, { node: v, path: [...path, 'entries', i, 1] });
+      });
+    else if (Array.isArray(node))
+      node.forEach((v, i) => {
+        children.push({ node: v, path: [...path, i] });
+      });
     else if (node instanceof Map) {
       let i = 0;
       for (const [k, v] of node) {
-        children.push({ node: k, path: [...path, { entry: i, part: 'k' }] }, { node: v, path: [...path, { entry: i, part: 'v' }] });
+        children.push(
+          { node: k, path: [...path, { entry: i, part: 'k' }] },
+          { node: v, path: [...path, { entry: i, part: 'v' }] },
+        );
         i++;
       }
-    } else if (!kind && !(node instanceof Uint8Array)) for (const k of Object.keys(node)) children.push({ node: (node as Record<string, unknown>)[k], path: [...path, k] });
+    } else if (!kind && !(node instanceof Uint8Array))
+      for (const k of Object.keys(node))
+        children.push({ node: (node as Record<string, unknown>)[k], path: [...path, k] });
     // Pushed in reverse so they pop in order: `classes` lists parents before children.
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
@@ -61,7 +80,8 @@ export function packValue(value: unknown, features: ValueFeatures): PackedValue 
 }
 
 function child(node: unknown, step: PathStep): unknown {
-  if (typeof step === 'object') return [...(node as Map<unknown, unknown>).entries()][step.entry][step.part === 'k' ? 0 : 1];
+  if (typeof step === 'object')
+    return [...(node as Map<unknown, unknown>).entries()][step.entry][step.part === 'k' ? 0 : 1];
   return (node as Record<string | number, unknown>)[step];
 }
 
@@ -85,7 +105,11 @@ function rebuild(plain: Record<string, unknown>, kind: ClassKind): unknown {
     case 'simple':
       return new SimpleValue(plain.value as number);
     case 'ext':
-      return new ExtValue(plain.type as number, plain.data as Uint8Array, (plain.timestamp ?? null) as ExtValue['timestamp']);
+      return new ExtValue(
+        plain.type as number,
+        plain.data as Uint8Array,
+        (plain.timestamp ?? null) as ExtValue['timestamp'],
+      );
     case 'entries':
       return new EntriesMap(plain.entries as [unknown, unknown][]);
   }

@@ -87,14 +87,21 @@ export class LaneRunner {
     this.features = features ?? scanValue(value);
   }
 
-  async *measure(names: readonly string[], keep: readonly string[], signal?: AbortSignal): AsyncGenerator<Row, void, undefined> {
+  async *measure(
+    names: readonly string[],
+    keep: readonly string[],
+    signal?: AbortSignal,
+  ): AsyncGenerator<Row, void, undefined> {
     const codecs = names.map(registryCodec);
     const options: CompareOptions = { ...this.settings, signal };
     if (!this.warmed) {
       this.warmed = true;
       if ((this.settings.warmup ?? 1) > 0) {
         // The sender's probe found the value large (jointWarmup false), or the joint warm-up finds out.
-        const warmed = this.settings.jointWarmup === false ? 'large' : await warmTogether(this.codecs.map(registryCodec), this.value, this.features, this.cache, options);
+        const warmed =
+          this.settings.jointWarmup === false
+            ? 'large'
+            : await warmTogether(this.codecs.map(registryCodec), this.value, this.features, this.cache, options);
         if (warmed === 'aborted') return;
         if (warmed === 'large' && this.settings.sampleWarmup !== false) this.warmSample = warmSampleOf(this.value);
       }
@@ -102,7 +109,13 @@ export class LaneRunner {
     for (const [i, codec] of codecs.entries()) {
       if (signal?.aborted) return;
       const warmSample = this.warmCodecs.has(codec.name) ? undefined : this.warmSample;
-      const row = measureCodec(codec, this.value, { ...options, features: this.features, cache: this.cache, sizer: this.sizer, warmSample });
+      const row = measureCodec(codec, this.value, {
+        ...options,
+        features: this.features,
+        cache: this.cache,
+        sizer: this.sizer,
+        warmSample,
+      });
       if (!row) return;
       this.warmCodecs.add(codec.name);
       this.release(codecs.slice(i + 1), keep);
@@ -130,13 +143,26 @@ export class LaneRunner {
  * wall time against 0.61–0.67 s for this, and the 1 MB phase after them read the same
  * (0.71–0.80 s). docs/BENCHMARKS.md, "lanes warmed before the click".
  */
-export const WARM_SETTINGS: LaneSettings = { runs: 1, warmup: 1, budgetMs: 5, compress: true, jointWarmup: false, sampleWarmup: false };
+export const WARM_SETTINGS: LaneSettings = {
+  runs: 1,
+  warmup: 1,
+  budgetMs: 5,
+  compress: true,
+  jointWarmup: false,
+  sampleWarmup: false,
+};
 
 /**
  * Warms `codecs` in this isolate on `sample` (rows discarded). False when `signal` stopped it
  * part-way (a comparison was asked for: it goes first).
  */
-export async function warmLane(sample: unknown, features: ValueFeatures, codecs: readonly string[], signal: AbortSignal, warmCodecs?: Set<string>): Promise<boolean> {
+export async function warmLane(
+  sample: unknown,
+  features: ValueFeatures,
+  codecs: readonly string[],
+  signal: AbortSignal,
+  warmCodecs?: Set<string>,
+): Promise<boolean> {
   const runner = new LaneRunner(sample, WARM_SETTINGS, codecs, features, warmCodecs);
   for await (const _row of runner.measure(codecs, [], signal)) {
     // A sample's rows are not shown: only the JIT's state is kept.

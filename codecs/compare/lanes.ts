@@ -105,7 +105,8 @@ export const LANE_WARM_MIN_BYTES = LANE_MIN_BYTES / 2;
 export const MAX_LANES = 2;
 
 /** min(MAX_LANES, cores): the callers pass their runtime's core count. */
-export const laneCount = (cores: number | undefined): number => Math.max(1, Math.min(MAX_LANES, Math.floor(cores ?? 1)));
+export const laneCount = (cores: number | undefined): number =>
+  Math.max(1, Math.min(MAX_LANES, Math.floor(cores ?? 1)));
 
 const phaseOf = (codec: Codec): 'json-pack' | 'json-joy' => (codec.family === 'json-joy' ? 'json-joy' : 'json-pack');
 
@@ -147,7 +148,13 @@ function costliest(queue: readonly number[], codecs: readonly Codec[]): number {
  * Whether this comparison goes to lanes: enough lanes, every codec the registry's own (a
  * lane rebuilds codecs by name), a value a lane can receive, and a large value.
  */
-export function wantsLanes(value: unknown, features: ValueFeatures, codecs: readonly Codec[], pool: LanePool | undefined, clock: () => number): LaneProbe | null {
+export function wantsLanes(
+  value: unknown,
+  features: ValueFeatures,
+  codecs: readonly Codec[],
+  pool: LanePool | undefined,
+  clock: () => number,
+): LaneProbe | null {
   if (!pool || pool.count < 2 || codecs.length < 2) return null;
   if (codecs.some((c) => codecByName(c.name) !== c)) return null;
   // Functions and the like cannot be cloned, and values this deep overflow a clone's recursion; every codec refuses both anyway.
@@ -159,7 +166,9 @@ export function wantsLanes(value: unknown, features: ValueFeatures, codecs: read
     const t0 = clock();
     const encoded = first.write(prepared);
     const encodeMs = clock() - t0;
-    return encodeMs >= LANE_MIN_ENCODE_MS || encodedSize(encoded) >= (pool.minBytes ?? LANE_MIN_BYTES) ? { encodeMs } : null;
+    return encodeMs >= LANE_MIN_ENCODE_MS || encodedSize(encoded) >= (pool.minBytes ?? LANE_MIN_BYTES)
+      ? { encodeMs }
+      : null;
   } catch {
     return null;
   }
@@ -173,17 +182,41 @@ export interface LaneProbe {
 const reasonOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 function laneFailedRow(codec: Codec, reason: string): UnsupportedRow {
-  return { codec: codec.name, label: codec.label, family: codec.family, notes: [], unsupported: `not measured: the comparison lane stopped (${reason})` };
+  return {
+    codec: codec.name,
+    label: codec.label,
+    family: codec.family,
+    notes: [],
+    unsupported: `not measured: the comparison lane stopped (${reason})`,
+  };
 }
 
 /**
  * Rows of `codecs` measured on `pool`'s lanes, in codec order. Returns null (nothing
  * started) when a lane cannot be opened: the caller then compares on one lane.
  */
-export function compareOnLanes(value: unknown, features: ValueFeatures, codecs: readonly Codec[], pool: LanePool, options: CompareOptions, probe?: LaneProbe): AsyncGenerator<Row, void, undefined> | null {
+export function compareOnLanes(
+  value: unknown,
+  features: ValueFeatures,
+  codecs: readonly Codec[],
+  pool: LanePool,
+  options: CompareOptions,
+  probe?: LaneProbe,
+): AsyncGenerator<Row, void, undefined> | null {
   const lanes: Lane[] = [];
   const jointWarmup = !(probe && probe.encodeMs >= JOINT_WARMUP_MAX_CALL_MS);
-  const start = { value, features, codecs: codecs.map((c) => c.name), settings: { runs: options.runs, warmup: options.warmup, budgetMs: options.budgetMs, compress: options.compress, jointWarmup } };
+  const start = {
+    value,
+    features,
+    codecs: codecs.map((c) => c.name),
+    settings: {
+      runs: options.runs,
+      warmup: options.warmup,
+      budgetMs: options.budgetMs,
+      compress: options.compress,
+      jointWarmup,
+    },
+  };
   try {
     if (pool.here) lanes.push(inProcessLane(start));
     while (lanes.length < pool.count) lanes.push(pool.open(start));
@@ -194,7 +227,13 @@ export function compareOnLanes(value: unknown, features: ValueFeatures, codecs: 
   return runLanes(lanes, codecs, options, pool.grouping ?? 'codec', pool.here ? lanes[0] : null);
 }
 
-async function* runLanes(lanes: readonly Lane[], codecs: readonly Codec[], options: CompareOptions, grouping: 'codec' | 'model', here: Lane | null): AsyncGenerator<Row, void, undefined> {
+async function* runLanes(
+  lanes: readonly Lane[],
+  codecs: readonly Codec[],
+  options: CompareOptions,
+  grouping: 'codec' | 'model',
+  here: Lane | null,
+): AsyncGenerator<Row, void, undefined> {
   const { signal } = options;
   const total = codecs.length;
   const rows: (Row | undefined)[] = new Array(total);
@@ -247,7 +286,9 @@ async function* runLanes(lanes: readonly Lane[], codecs: readonly Codec[], optio
     let at =
       phase === 'json-pack'
         ? costliest(queue, codecs)
-        : queue.findIndex((i) => phaseOf(codecs[i]) === phase && codecs[i].shares !== undefined && held.has(codecs[i].shares!));
+        : queue.findIndex(
+            (i) => phaseOf(codecs[i]) === phase && codecs[i].shares !== undefined && held.has(codecs[i].shares!),
+          );
     if (at < 0) at = 0;
     const [first] = queue.splice(at, 1);
     const share = codecs[first].shares;
@@ -267,7 +308,13 @@ async function* runLanes(lanes: readonly Lane[], codecs: readonly Codec[], optio
       // The calling thread reads the other lanes' rows only between its own codecs: had it
       // begun a json-joy row (0.3–1 s) while another lane finished the json-pack phase, that
       // phase's last rows would wait behind it. So it starts json-joy only once they are in.
-      while (lane === here && !stopped && jsonPackOut.size > 0 && queue.length > 0 && phaseOf(codecs[queue[0]]) === 'json-joy') {
+      while (
+        lane === here &&
+        !stopped &&
+        jsonPackOut.size > 0 &&
+        queue.length > 0 &&
+        phaseOf(codecs[queue[0]]) === 'json-joy'
+      ) {
         await new Promise<void>((resolve) => phaseWaiters.push(resolve));
       }
       if (stopped) return;
@@ -277,9 +324,13 @@ async function* runLanes(lanes: readonly Lane[], codecs: readonly Codec[], optio
       const keep = [...new Set(queue.map((q) => codecs[q].shares).filter((s): s is string => s !== undefined))];
       let k = 0;
       try {
-        for await (const row of lane.measure(unit.map((i) => codecs[i].name), { keep })) {
+        for await (const row of lane.measure(
+          unit.map((i) => codecs[i].name),
+          { keep },
+        )) {
           if (stopped) return;
-          if (k >= unit.length || row.codec !== codecs[unit[k]].name) throw new Error(`the lane answered ${row.codec} for ${codecs[unit[k]]?.name ?? 'nothing'}`);
+          if (k >= unit.length || row.codec !== codecs[unit[k]].name)
+            throw new Error(`the lane answered ${row.codec} for ${codecs[unit[k]]?.name ?? 'nothing'}`);
           finish(unit[k++], row);
         }
         if (stopped) return;

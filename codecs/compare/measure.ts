@@ -14,7 +14,8 @@ import { laneSample } from './lane-sample.js';
 import { time, type Timing } from './timing.js';
 
 const errorText = (e: unknown): string => {
-  if (e instanceof RangeError && /call stack/i.test(e.message)) return 'nested too deep for a recursive encoder (stack overflow)';
+  if (e instanceof RangeError && /call stack/i.test(e.message))
+    return 'nested too deep for a recursive encoder (stack overflow)';
   return e instanceof Error ? e.message : String(e);
 };
 
@@ -70,13 +71,24 @@ function warmOnSample(codec: Codec, sample: WarmSample, options: CompareOptions)
 export function measureCodec(
   codec: Codec,
   value: unknown,
-  options: CompareOptions & { readonly features?: ValueFeatures; readonly cache?: PrepareCache; readonly sizer?: CompressedSizer; readonly warmSample?: WarmSample } = {},
+  options: CompareOptions & {
+    readonly features?: ValueFeatures;
+    readonly cache?: PrepareCache;
+    readonly sizer?: CompressedSizer;
+    readonly warmSample?: WarmSample;
+  } = {},
 ): Row | null {
   const features = options.features ?? scanValue(value);
   const base = { codec: codec.name, label: codec.label, family: codec.family };
   const refusal = codec.represent(value, features);
   if (refusal) return { ...base, notes: [], unsupported: refusal };
-  const timingOptions = { runs: options.runs ?? 5, warmup: options.warmup ?? 1, budgetMs: options.budgetMs, signal: options.signal, clock: options.clock };
+  const timingOptions = {
+    runs: options.runs ?? 5,
+    warmup: options.warmup ?? 1,
+    budgetMs: options.budgetMs,
+    signal: options.signal,
+    clock: options.clock,
+  };
   if (options.warmSample && timingOptions.warmup > 0) warmOnSample(codec, options.warmSample, options);
   if (options.signal?.aborted) return null;
   let encoded: Encoded;
@@ -143,7 +155,13 @@ export const JOINT_WARMUP_MS = 250;
  * 1 MB budget): 'large', and its codecs then warm up on a sample of it (measureCodec's
  * `warmSample`). 'aborted' when the signal stopped it.
  */
-export async function warmTogether(codecs: readonly Codec[], value: unknown, features: ValueFeatures, cache: PrepareCache, options: CompareOptions): Promise<WarmedAs> {
+export async function warmTogether(
+  codecs: readonly Codec[],
+  value: unknown,
+  features: ValueFeatures,
+  cache: PrepareCache,
+  options: CompareOptions,
+): Promise<WarmedAs> {
   const { signal } = options;
   const now = options.clock ?? ((): number => performance.now());
   const ops: (() => unknown)[] = [];
@@ -179,4 +197,3 @@ export async function warmTogether(codecs: readonly Codec[], value: unknown, fea
 
 /** What warmTogether found: a small value (warmed together), a large one (each codec warms on a sample), or it was stopped. */
 export type WarmedAs = 'small' | 'large' | 'aborted';
-

@@ -33,7 +33,13 @@ export function summarize(samples: readonly number[]): Timing {
   const sorted = [...samples].sort((a, b) => a - b);
   const n = sorted.length;
   const median = n === 0 ? NaN : n & 1 ? sorted[n >> 1] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  return { runs: n, medianMs: median, minMs: sorted[0] ?? NaN, maxMs: sorted[n - 1] ?? NaN, opsPerSec: median > 0 ? 1000 / median : n ? Infinity : NaN };
+  return {
+    runs: n,
+    medianMs: median,
+    minMs: sorted[0] ?? NaN,
+    maxMs: sorted[n - 1] ?? NaN,
+    opsPerSec: median > 0 ? 1000 / median : n ? Infinity : NaN,
+  };
 }
 
 /** Times `op`; returns the timing and the last result (the warm-up's when no run is made). */
@@ -79,7 +85,8 @@ export function time<T>(op: () => T, options: TimingOptions): { timing: Timing; 
         // part of it. A shorter one may be slow for being first (a cold JIT, a heap still
         // growing: a fresh page's first 1 MB decode read 7.5 ops/s where later ones read 211,
         // issue 16 §1): one more call, and the figure is the faster, or both when they agree.
-        if (dt >= LONG_CALL_BUDGETS * options.budgetMs || options.signal?.aborted) return { timing: summarize([dt]), result };
+        if (dt >= LONG_CALL_BUDGETS * options.budgetMs || options.signal?.aborted)
+          return { timing: summarize([dt]), result };
         const t1 = now();
         result = undefined as T;
         result = op();
@@ -87,7 +94,11 @@ export function time<T>(op: () => T, options: TimingOptions): { timing: Timing; 
         return { timing: summarize(agree(dt, again) ? [dt, again] : [Math.min(dt, again)]), result };
       }
       const elapsed = now() - warmStart;
-      if (warmMs >= WARMUP_MS || elapsed >= MAX_WARMUP_MS || (options.budgetMs !== undefined && elapsed >= options.budgetMs)) {
+      if (
+        warmMs >= WARMUP_MS ||
+        elapsed >= MAX_WARMUP_MS ||
+        (options.budgetMs !== undefined && elapsed >= options.budgetMs)
+      ) {
         spent = elapsed;
         if (batch === 1) warmCall = warmMs;
         break;
@@ -97,7 +108,8 @@ export function time<T>(op: () => T, options: TimingOptions): { timing: Timing; 
       // Under a budget, two long calls in a row that agree are settled without WARMUP_MS
       // more: a call of STABLE_MIN_MS on a large value already runs the encoder's loops
       // tens of thousands of times, which is what tiers the JIT up (issue 16 §1).
-      const longPairAgrees = options.budgetMs !== undefined && batch === 1 && warmMs >= STABLE_MIN_MS && agree(previous, warmMs);
+      const longPairAgrees =
+        options.budgetMs !== undefined && batch === 1 && warmMs >= STABLE_MIN_MS && agree(previous, warmMs);
       if (settled && (elapsed >= WARMUP_MS || longPairAgrees)) {
         spent = elapsed;
         // Single calls that ran at the settled speed already are samples, not warm-up:
@@ -150,7 +162,15 @@ export function time<T>(op: () => T, options: TimingOptions): { timing: Timing; 
     }
     samples.push(dt / reps);
     // The long warm-up call ran at the speed the first run found: it was warm already.
-    if (budgeted && samples.length === 1 && samples.length < runs && warmCall !== undefined && reps === 1 && agree(warmCall, samples[0])) samples.unshift(warmCall);
+    if (
+      budgeted &&
+      samples.length === 1 &&
+      samples.length < runs &&
+      warmCall !== undefined &&
+      reps === 1 &&
+      agree(warmCall, samples[0])
+    )
+      samples.unshift(warmCall);
   }
   if (!have) result = op();
   return { timing: summarize(samples), result };

@@ -42,7 +42,12 @@ export function annotatedHex(index: SpanIndex, id: number = index.root, options:
     const w = work.pop()!;
     const pad = indentFor(w.level, indent);
     if ('breakAt' in w) {
-      rows.push([String(w.breakAt), '1', pad + hex(bytes, w.breakAt, w.breakAt + 1), index.format === 'json' ? 'close' : 'break']);
+      rows.push([
+        String(w.breakAt),
+        '1',
+        pad + hex(bytes, w.breakAt, w.breakAt + 1),
+        index.format === 'json' ? 'close' : 'break',
+      ]);
       continue;
     }
     const n = w.node;
@@ -63,7 +68,8 @@ export function annotatedHex(index: SpanIndex, id: number = index.root, options:
     rows.push([String(start), String(end - start), pad + hex(bytes, start, start + head), comment]);
     if (container) {
       if (!(store.flags[n] & Flag.expanded)) {
-        if (end - start - head > 0) rows.push(['', '', indentFor(w.level + 1, indent) + '…', `${end - start - head} bytes not expanded`]);
+        if (end - start - head > 0)
+          rows.push(['', '', indentFor(w.level + 1, indent) + '…', `${end - start - head} bytes not expanded`]);
         continue;
       }
       const closes = (store.flags[n] & Flag.indefinite) !== 0 || (index.format === 'json' && !incomplete);
@@ -78,7 +84,12 @@ export function annotatedHex(index: SpanIndex, id: number = index.root, options:
       const shown = Math.min(end, payloadStart + maxPayload);
       const inner = indentFor(w.level + 1, indent);
       for (let o = payloadStart; o < shown; o += perLine) {
-        rows.push([String(o), '', inner + hex(bytes, o, Math.min(shown, o + perLine)), o === payloadStart ? previewValue(index, n, 60) : '']);
+        rows.push([
+          String(o),
+          '',
+          inner + hex(bytes, o, Math.min(shown, o + perLine)),
+          o === payloadStart ? previewValue(index, n, 60) : '',
+        ]);
       }
       if (shown < end) rows.push(['', '', inner + '…', `${end - shown} more bytes`]);
     }
@@ -87,6 +98,8 @@ export function annotatedHex(index: SpanIndex, id: number = index.root, options:
   for (const r of rows) for (let i = 0; i < 3; i++) width[i] = Math.max(width[i], r[i].length);
   const hexWidth = Math.min(width[2], 60);
   return rows
-    .map((r) => `${r[0].padStart(width[0])}  ${r[1].padStart(width[1])}  ${r[2].padEnd(hexWidth)}  ${r[3] ? (r === rows[0] ? r[3] : '# ' + r[3]) : ''}`.trimEnd())
+    .map((r) =>
+      `${r[0].padStart(width[0])}  ${r[1].padStart(width[1])}  ${r[2].padEnd(hexWidth)}  ${r[3] ? (r === rows[0] ? r[3] : '# ' + r[3]) : ''}`.trimEnd(),
+    )
     .join('\n');
 }

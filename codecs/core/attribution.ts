@@ -51,7 +51,12 @@ export function mapCost(index: SpanIndex, mapId: number): MapCost {
       entries++;
     } else valueBytes += size;
   }
-  return { keyBytes, valueBytes, overheadBytes: store.end[mapId] - store.start[mapId] - keyBytes - valueBytes, entries };
+  return {
+    keyBytes,
+    valueBytes,
+    overheadBytes: store.end[mapId] - store.start[mapId] - keyBytes - valueBytes,
+    entries,
+  };
 }
 
 export interface FrameAttribution {

@@ -73,7 +73,14 @@ export function previewValue(index: SpanIndex, id: number, max = 80): string {
       if (indefinite) text = '(_ text chunks)';
       else if (incomplete) text = '"…" (truncated)';
       else {
-        const s = index.format === 'json' ? String(index.walker.leafValue(index, id)) : decodeUtf8(bytes, store.start[id] + store.head[id], Math.min(store.end[id], store.start[id] + store.head[id] + max * 4));
+        const s =
+          index.format === 'json'
+            ? String(index.walker.leafValue(index, id))
+            : decodeUtf8(
+                bytes,
+                store.start[id] + store.head[id],
+                Math.min(store.end[id], store.start[id] + store.head[id] + max * 4),
+              );
         text = quote(s);
       }
       break;
@@ -88,7 +95,9 @@ export function previewValue(index: SpanIndex, id: number, max = 80): string {
       // The MessagePack timestamp extension (type -1) reads as the instant it encodes.
       const v = incomplete ? null : index.walker.leafValue(index, id);
       const ts = v instanceof ExtValue ? v.timestamp : null;
-      text = ts ? timestampText(ts) : `ext(${store.arg[id]}, ${store.end[id] - store.start[id] - store.head[id]} bytes)`;
+      text = ts
+        ? timestampText(ts)
+        : `ext(${store.arg[id]}, ${store.end[id] - store.start[id] - store.head[id]} bytes)`;
       break;
     }
     case Kind.float16:
@@ -103,7 +112,14 @@ export function previewValue(index: SpanIndex, id: number, max = 80): string {
       if (incomplete) text = '…';
       else {
         const v = index.walker.leafValue(index, id);
-        text = typeof v === 'bigint' ? v.toString() : v === undefined ? 'undefined' : typeof v === 'object' && v !== null ? `simple(${store.arg[id]})` : String(v);
+        text =
+          typeof v === 'bigint'
+            ? v.toString()
+            : v === undefined
+              ? 'undefined'
+              : typeof v === 'object' && v !== null
+                ? `simple(${store.arg[id]})`
+                : String(v);
       }
     }
   }
@@ -117,4 +133,3 @@ function countText(index: SpanIndex, id: number, noun: string, open: string, clo
   const plural = noun === 'entry' ? 'entries' : noun + 's';
   return `${open}${indefinite ? '_ ' : ''}${n} ${n === 1 ? noun : plural}${close}`;
 }
-

@@ -94,7 +94,11 @@ function nodePieces(index: SpanIndex, id: number, indicators: 'auto' | 'always' 
         return list('(_ ', ')', () => ', ');
       }
       if (incomplete) return [`"…"`];
-      return [quote(index.format === 'json' ? String(index.walker.leafValue(index, id)) : decodeUtf8(bytes, start + head, end)) + ind];
+      return [
+        quote(
+          index.format === 'json' ? String(index.walker.leafValue(index, id)) : decodeUtf8(bytes, start + head, end),
+        ) + ind,
+      ];
     case Kind.array:
       return list(indefinite ? '[_ ' : ind ? `[${ind} ` : '[', ']', () => ', ');
     case Kind.map:
@@ -135,7 +139,8 @@ function scalarText(index: SpanIndex, id: number, indicators: 'auto' | 'always' 
     case Kind.float64: {
       const { text, width, preferred } = floatLiteral(index, id);
       let ind = '';
-      if (index.format === 'cbor' && indicators !== 'never' && (indicators === 'always' || width > preferred)) ind = `_${width}`;
+      if (index.format === 'cbor' && indicators !== 'never' && (indicators === 'always' || width > preferred))
+        ind = `_${width}`;
       return text + ind;
     }
     case Kind.simple:
@@ -209,7 +214,12 @@ function preferredFloatWidth(v: number): number {
 }
 
 /** `_0`..`_3` when the head's argument is wider than needed (or always). */
-function lengthIndicator(bytes: Uint8Array, start: number, head: number, indicators: 'auto' | 'always' | 'never'): string {
+function lengthIndicator(
+  bytes: Uint8Array,
+  start: number,
+  head: number,
+  indicators: 'auto' | 'always' | 'never',
+): string {
   if (indicators === 'never' || head === 1) return '';
   const width = head === 2 ? 0 : head === 3 ? 1 : head === 5 ? 2 : 3;
   if (indicators === 'always') return `_${width}`;

@@ -229,7 +229,12 @@ function decodeJsonString(bytes: Uint8Array, start: number, end: number, out: nu
 }
 
 function hex4(bytes: Uint8Array, at: number): number {
-  return (hexDigit(bytes[at]) << 12) | (hexDigit(bytes[at + 1]) << 8) | (hexDigit(bytes[at + 2]) << 4) | hexDigit(bytes[at + 3]);
+  return (
+    (hexDigit(bytes[at]) << 12) |
+    (hexDigit(bytes[at + 1]) << 8) |
+    (hexDigit(bytes[at + 2]) << 4) |
+    hexDigit(bytes[at + 3])
+  );
 }
 
 function hexDigit(b: number): number {

@@ -79,7 +79,11 @@ function segmentKey(index: SpanIndex, id: number, keyId: number): string {
     const name = crdtChildName(index, id);
     if (name) return '\u0003' + name.path.replace(/\[\d+\]$/, '[*]');
   }
-  return pk === Kind.tag ? '\u0002tag' : pk === Kind.array || pk === Kind.crdt_arr || pk === Kind.crdt_vec ? '\u0002[*]' : '\u0002chunk';
+  return pk === Kind.tag
+    ? '\u0002tag'
+    : pk === Kind.array || pk === Kind.crdt_arr || pk === Kind.crdt_vec
+      ? '\u0002[*]'
+      : '\u0002chunk';
 }
 
 /** The printable segment for a segment key: `.name`, `["a b"]`, `{7}`, `[*]`, `<tag 1>`. */

@@ -77,7 +77,13 @@ export function kindName(id: number): KindName {
 }
 
 export function isContainerKind(id: number): boolean {
-  return id === Kind.array || id === Kind.map || id === Kind.tag || id === Kind.pb_group || (id >= Kind.crdt_model && id <= Kind.crdt_meta && id !== Kind.crdt_content && id !== Kind.crdt_id);
+  return (
+    id === Kind.array ||
+    id === Kind.map ||
+    id === Kind.tag ||
+    id === Kind.pb_group ||
+    (id >= Kind.crdt_model && id <= Kind.crdt_meta && id !== Kind.crdt_content && id !== Kind.crdt_id)
+  );
 }
 
 /** Node flags, a bit set per node. */

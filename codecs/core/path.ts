@@ -34,13 +34,24 @@ export function childSegment(index: SpanIndex, n: number, position: number): Pat
   const parent = store.parent[n];
   const pk = store.kind[parent];
   // json-joy object entries and ins_obj operands are keyed like map values.
-  if (pk === Kind.map || ((pk === Kind.crdt_obj || pk === Kind.crdt_op) && ((store.flags[n] & Flag.key) !== 0 || index.keyOf(n) >= 0))) {
+  if (
+    pk === Kind.map ||
+    ((pk === Kind.crdt_obj || pk === Kind.crdt_op) && ((store.flags[n] & Flag.key) !== 0 || index.keyOf(n) >= 0))
+  ) {
     const isKey = (store.flags[n] & Flag.key) !== 0;
     const keyId = isKey ? n : index.keyOf(n);
     // json-joy keys are content leaves holding the key's text; Protobuf keys read with a schema are field names.
     const keyIsText =
-      keyId >= 0 && (store.kind[keyId] === Kind.text || ((store.kind[keyId] === Kind.crdt_content || store.kind[keyId] === Kind.pb_tag) && typeof index.value(keyId) === 'string'));
-    const key = keyId < 0 ? '?' : keyIsText && !index.isIncomplete(keyId) ? String(index.value(keyId)) : previewValue(index, keyId, 40);
+      keyId >= 0 &&
+      (store.kind[keyId] === Kind.text ||
+        ((store.kind[keyId] === Kind.crdt_content || store.kind[keyId] === Kind.pb_tag) &&
+          typeof index.value(keyId) === 'string'));
+    const key =
+      keyId < 0
+        ? '?'
+        : keyIsText && !index.isIncomplete(keyId)
+          ? String(index.value(keyId))
+          : previewValue(index, keyId, 40);
     return isKey ? { type: 'key-of', key } : { type: 'key', key, text: keyIsText };
   }
   if (pk === Kind.tag) return { type: 'tag', tag: tagNumber(index, parent) };

@@ -4,7 +4,19 @@ import type { DecodeError, DecodeWarning } from './errors.js';
 import { EntriesMap, setOwn } from './values.js';
 import { releaseByteView } from './utf8.js';
 
-export type FormatName = 'cbor' | 'msgpack' | 'json' | 'ndjson' | 'text' | 'protobuf' | 'socketio' | 'mqtt' | 'stomp' | 'phoenix' | 'crdt-model' | 'crdt-patch';
+export type FormatName =
+  | 'cbor'
+  | 'msgpack'
+  | 'json'
+  | 'ndjson'
+  | 'text'
+  | 'protobuf'
+  | 'socketio'
+  | 'mqtt'
+  | 'stomp'
+  | 'phoenix'
+  | 'crdt-model'
+  | 'crdt-patch';
 
 /**
  * What each format contributes: a validating walker that records nodes into the store,
@@ -68,7 +80,8 @@ export class SpanIndex {
   ) {
     // A Node Buffer (or other subclass) becomes a plain view: byte reads stay monomorphic
     // and `slice` copies (Buffer's `slice` would alias the frame).
-    this.bytes = bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.bytes =
+      bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const depth = options.depth ?? Infinity;
     this.store = new SpanStore(walker.capacityHint?.(this.bytes, depth) ?? initialCapacity(bytes.length, depth));
     this.store.frameLength = bytes.length;
@@ -110,7 +123,9 @@ export class SpanIndex {
 
   isContainer(id: number): boolean {
     const k = this.store.kind[id];
-    return isContainerKind(k) || ((k === Kind.bytes || k === Kind.text) && (this.store.flags[id] & Flag.indefinite) !== 0);
+    return (
+      isContainerKind(k) || ((k === Kind.bytes || k === Kind.text) && (this.store.flags[id] & Flag.indefinite) !== 0)
+    );
   }
 
   isExpanded(id: number): boolean {
@@ -135,7 +150,8 @@ export class SpanIndex {
     if (!this.has(id)) return 0;
     const k = this.store.kind[id];
     if (k === Kind.number) return 0;
-    if ((k >= Kind.float16 && k <= Kind.undefined) || k === Kind.uint || k === Kind.nint) return this.format === 'json' ? 0 : 1;
+    if ((k >= Kind.float16 && k <= Kind.undefined) || k === Kind.uint || k === Kind.nint)
+      return this.format === 'json' ? 0 : 1;
     return this.store.head[id];
   }
 

@@ -1,5 +1,3 @@
-
-
 /**
  * Struct-of-arrays storage for span-index nodes: a node is an integer id, its fields live
  * in parallel typed arrays. A million items cost ~31 MB and no per-item JS object.
@@ -271,7 +269,16 @@ class StoreViews {
 }
 
 /** Copies the first `n` entries of each of `fields` regions from one packed layout to another. */
-function copyFields<T extends Int32Array | Uint8Array | Float64Array>(from: T, fromAt: number, fromStride: number, to: T, toAt: number, toStride: number, fields: number, n: number): void {
+function copyFields<T extends Int32Array | Uint8Array | Float64Array>(
+  from: T,
+  fromAt: number,
+  fromStride: number,
+  to: T,
+  toAt: number,
+  toStride: number,
+  fields: number,
+  n: number,
+): void {
   for (let f = 0; f < fields; f++) {
     const src = fromAt + f * fromStride;
     const dst = toAt + f * toStride;

@@ -25,10 +25,10 @@ export class WalkStack {
     const t = ++this.top;
     if (t === this.node.length) this.grow();
     this.node[t] = node;
-    this.remaining[t] = Math.min(remaining , MAX_COUNT);
+    this.remaining[t] = Math.min(remaining, MAX_COUNT);
     this.items[t] = 0;
     this.kind[t] = kind;
-    this.depthLeft[t] = depthLeft > MAX_DEPTH ? MAX_DEPTH : Math.max(depthLeft , 0);
+    this.depthLeft[t] = depthLeft > MAX_DEPTH ? MAX_DEPTH : Math.max(depthLeft, 0);
     this.last[t] = -1;
   }
 
@@ -37,7 +37,7 @@ export class WalkStack {
     const t = ++this.top;
     if (t === this.node.length) this.grow();
     this.node[t] = -1;
-    this.remaining[t] = Math.min(remaining , MAX_COUNT);
+    this.remaining[t] = Math.min(remaining, MAX_COUNT);
     this.items[t] = 0;
     this.kind[t] = kind;
   }

@@ -54,7 +54,8 @@ export class CrdtAnnotations {
     let next = cap * 2;
     while (next <= id) next *= 2;
     const region = allocateFloat64(3 * next).fill(NaN);
-    for (let field = 0; field < 3; field++) region.set(this.region.subarray(field * cap, (field + 1) * cap), field * next);
+    for (let field = 0; field < 3; field++)
+      region.set(this.region.subarray(field * cap, (field + 1) * cap), field * next);
     this.region = region;
     this.cap = next;
     this.sidView = this.timeView = this.spanView = null;
@@ -73,7 +74,6 @@ export class CrdtAnnotations {
     this.region[2 * this.cap + id] = span;
   }
 }
-
 
 /** A logical timestamp: session id and time. */
 export interface CrdtId {

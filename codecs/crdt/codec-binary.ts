@@ -20,7 +20,9 @@ export interface BlobError {
   readonly at: number;
 }
 
-export type BlobResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: BlobError };
+export type BlobResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: BlobError };
 
 class BlobFail {
   constructor(
@@ -94,7 +96,16 @@ class Reader {
   tl(): [type: number, length: number] {
     const b = this.u8();
     const minor = b & 0x1f;
-    const length = minor < 24 ? minor : minor === 24 ? this.u8() : minor === 25 ? this.u16() : minor === 26 ? this.u32() : this.fail('reserved length', this.x - 1);
+    const length =
+      minor < 24
+        ? minor
+        : minor === 24
+          ? this.u8()
+          : minor === 25
+            ? this.u16()
+            : minor === 26
+              ? this.u32()
+              : this.fail('reserved length', this.x - 1);
     return [b >> 5, length];
   }
   /** One embedded CBOR item, validated by our walker; its value. */
@@ -163,9 +174,11 @@ const FIELD = /^[0-9a-z]+_[0-9a-z]+$/;
 
 /** Indexed model: `{ c: clock table, r?: root id, '<sid index>_<time>': node, ... }`, all byte strings (base 36 names). */
 export function checkIndexed(fields: unknown): BlobResult<IndexedInfo> {
-  if (!isPlainObject(fields)) return { ok: false, error: { message: 'an indexed model is a map of byte strings', path: [], at: 0 } };
+  if (!isPlainObject(fields))
+    return { ok: false, error: { message: 'an indexed model is a map of byte strings', path: [], at: 0 } };
   const c = fields.c;
-  if (!(c instanceof Uint8Array)) return { ok: false, error: { message: 'indexed model lacks the clock table field "c"', path: [], at: 0 } };
+  if (!(c instanceof Uint8Array))
+    return { ok: false, error: { message: 'indexed model lacks the clock table field "c"', path: [], at: 0 } };
   const tableResult = run(['c'], () => {
     const r: Reader = new Reader(c);
     const n = r.vu57();
@@ -201,7 +214,8 @@ export function checkIndexed(fields: unknown): BlobResult<IndexedInfo> {
   let root: string | null = null;
   const r = fields.r;
   if (r !== undefined) {
-    if (!(r instanceof Uint8Array)) return { ok: false, error: { message: 'root field "r" is not bytes', path: ['r'], at: 0 } };
+    if (!(r instanceof Uint8Array))
+      return { ok: false, error: { message: 'root field "r" is not bytes', path: ['r'], at: 0 } };
     if (r.length) {
       const res = run(['r'], () => {
         const reader: Reader = new Reader(r);
@@ -219,12 +233,15 @@ export function checkIndexed(fields: unknown): BlobResult<IndexedInfo> {
     if (name === 'c' || name === 'r') continue;
     const blob = fields[name];
     if (!FIELD.test(name)) return { ok: false, error: { message: `unexpected field "${name}"`, path: [name], at: 0 } };
-    if (!(blob instanceof Uint8Array)) return { ok: false, error: { message: `field "${name}" is not bytes`, path: [name], at: 0 } };
+    if (!(blob instanceof Uint8Array))
+      return { ok: false, error: { message: `field "${name}" is not bytes`, path: [name], at: 0 } };
     const [sidIndex, timeText] = name.split('_');
     const index = parseInt(sidIndex, 36);
     const time = parseInt(timeText, 36);
-    if (index >= table.length || !Number.isSafeInteger(time)) return { ok: false, error: { message: `field name "${name}" is not a node id`, path: [name], at: 0 } };
-    if (table[index].sid === 0) return { ok: false, error: { message: `field "${name}" is in the system session`, path: [name], at: 0 } };
+    if (index >= table.length || !Number.isSafeInteger(time))
+      return { ok: false, error: { message: `field name "${name}" is not a node id`, path: [name], at: 0 } };
+    if (table[index].sid === 0)
+      return { ok: false, error: { message: `field "${name}" is in the system session`, path: [name], at: 0 } };
     const id = `${table[index].sid}.${time}`;
     if (refs.has(id)) return { ok: false, error: { message: `node ${id} appears twice`, path: [name], at: 0 } };
     const res = run([name], () => {
@@ -267,7 +284,8 @@ export function checkIndexed(fields: unknown): BlobResult<IndexedInfo> {
             nodeTs(reader);
             const at = reader.x;
             const v = reader.cbor();
-            if (typeof v === 'string' ? !v.length : !(typeof v === 'number' && Number.isSafeInteger(v) && v >= 1)) reader.fail('str chunk is neither text nor a span', at);
+            if (typeof v === 'string' ? !v.length : !(typeof v === 'number' && Number.isSafeInteger(v) && v >= 1))
+              reader.fail('str chunk is neither text nor a span', at);
           }
           break;
         case 5: // bin: length × (id, b1vu56 deleted/span, bytes when live)
@@ -368,13 +386,15 @@ export function checkSidecar(view: unknown, meta: Uint8Array, metaPath: readonly
           if (span < 1) stream.fail('empty chunk', at);
           if (!deleted) {
             const arr = top.arr!;
-            if (top.views.length + span > arr.length) stream.fail('arr chunks span more elements than the view has', at);
+            if (top.views.length + span > arr.length)
+              stream.fail('arr chunks span more elements than the view has', at);
             top.i = top.views.length;
             for (let j = 0; j < span; j++) top.views.push(arr[top.views.length]);
           }
           continue;
         }
-        if (top.arr && top.views.length !== top.arr.length) stream.fail('arr chunks cover fewer elements than the view has');
+        if (top.arr && top.views.length !== top.arr.length)
+          stream.fail('arr chunks cover fewer elements than the view has');
         stack.pop();
         continue;
       }
@@ -414,13 +434,15 @@ export function checkSidecar(view: unknown, meta: Uint8Array, metaPath: readonly
           break;
         }
         case 3:
-          if (!Array.isArray(v) || v.length !== length || length > MAX_VEC_LENGTH) stream.fail('view of a vec node is not an array of its length', idAt);
+          if (!Array.isArray(v) || v.length !== length || length > MAX_VEC_LENGTH)
+            stream.fail('view of a vec node is not an array of its length', idAt);
           stack.push({ views: v.slice(), i: 0, chunks: 0, depth, vec: true });
           break;
         case 4:
         case 5: {
           const size = type === 4 ? (typeof v === 'string' ? v.length : -1) : v instanceof Uint8Array ? v.length : -1;
-          if (size < 0) stream.fail(`view of a ${type === 4 ? 'str' : 'bin'} node is not ${type === 4 ? 'text' : 'bytes'}`, idAt);
+          if (size < 0)
+            stream.fail(`view of a ${type === 4 ? 'str' : 'bin'} node is not ${type === 4 ? 'text' : 'bytes'}`, idAt);
           let live = 0;
           for (let i = 0; i < length; i++) {
             if (ts().startsWith('0.')) stream.fail('chunk id in the system session');

@@ -9,13 +9,23 @@ import { Decoder as VerboseModelDecoder } from 'json-joy/lib/json-crdt/codec/str
 import { Decoder as IndexedDecoder } from 'json-joy/lib/json-crdt/codec/indexed/binary/index.js';
 import { Decoder as SidecarDecoder } from 'json-joy/lib/json-crdt/codec/sidecar/binary/index.js';
 import { decode as compactPatchDecode } from 'json-joy/lib/json-crdt-patch/codec/compact/index.js';
-import { encode as verbosePatchEncode, decode as verbosePatchDecode } from 'json-joy/lib/json-crdt-patch/codec/verbose/index.js';
+import {
+  encode as verbosePatchEncode,
+  decode as verbosePatchDecode,
+} from 'json-joy/lib/json-crdt-patch/codec/verbose/index.js';
 import { SpanIndex, type FormatWalker } from '../core/span-index.js';
 import { cborWalker } from '../cbor/walker.js';
 import { msgpackWalker } from '../msgpack/walker.js';
 import { jsonWalker } from '../json/walker.js';
 import { Kind } from '../core/kinds.js';
-import { summarizeModel, tsText, type CrdtCarrier, type CrdtClock, type CrdtClockTable, type CrdtModelSummary } from './codec-summary.js';
+import {
+  summarizeModel,
+  tsText,
+  type CrdtCarrier,
+  type CrdtClock,
+  type CrdtClockTable,
+  type CrdtModelSummary,
+} from './codec-summary.js';
 import { checkCompactModel, checkVerboseModel, type PathKey, type ShapeResult } from './codec-shapes.js';
 import { checkCompactPatch, checkVerbosePatch } from './codec-patch-shapes.js';
 import { reviveJsonPack } from './codec-json.js';
@@ -25,7 +35,13 @@ export type CrdtModelCodec = 'compact' | 'compact-binary' | 'verbose' | 'indexed
 export type CrdtPatchCodec = 'compact' | 'compact-binary' | 'verbose';
 export type CrdtKind = 'model' | 'patch';
 
-export const CRDT_MODEL_CODECS: readonly CrdtModelCodec[] = ['compact', 'compact-binary', 'verbose', 'indexed', 'sidecar'];
+export const CRDT_MODEL_CODECS: readonly CrdtModelCodec[] = [
+  'compact',
+  'compact-binary',
+  'verbose',
+  'indexed',
+  'sidecar',
+];
 export const CRDT_PATCH_CODECS: readonly CrdtPatchCodec[] = ['compact', 'compact-binary', 'verbose'];
 
 /** Carriers each codec is read from; the first is the one the encoders write. */
@@ -62,7 +78,9 @@ export interface CrdtError {
   readonly offset?: number;
 }
 
-export type CrdtDecodeResult<T> = { readonly ok: true; readonly summary: T } | { readonly ok: false; readonly error: CrdtError };
+export type CrdtDecodeResult<T> =
+  | { readonly ok: true; readonly summary: T }
+  | { readonly ok: false; readonly error: CrdtError };
 
 // ---------------------------------------------------------------------------------------
 // Carriers
@@ -80,13 +98,18 @@ export interface CarrierValue {
  */
 export function readCarrier(bytes: Uint8Array, carrier: CrdtCarrier, gate = false): CarrierValue | CrdtError {
   const index = indexAs(bytes, carrier, gate ? 1 : Infinity);
-  if (index.error || index.root < 0) return { message: `not ${carrier}: ${index.error?.message ?? 'no value'}`, offset: index.error?.offset ?? 0 };
+  if (index.error || index.root < 0)
+    return { message: `not ${carrier}: ${index.error?.message ?? 'no value'}`, offset: index.error?.offset ?? 0 };
   if (gate && !plausibleTop(index)) return { message: 'not shaped like a json-joy model or patch', offset: 0 };
   const raw = index.value(index.root);
   return { carrier, value: carrier === 'json' ? reviveJsonPack(raw) : raw, index };
 }
 
-const WALKERS: Readonly<Record<CrdtCarrier, FormatWalker>> = { json: jsonWalker, cbor: cborWalker, msgpack: msgpackWalker };
+const WALKERS: Readonly<Record<CrdtCarrier, FormatWalker>> = {
+  json: jsonWalker,
+  cbor: cborWalker,
+  msgpack: msgpackWalker,
+};
 
 /**
  * The frame's span index as `carrier`: what `decodeFrame(bytes, { format: carrier, depth })`
@@ -148,7 +171,10 @@ const shapeError = (cv: CarrierValue, r: ShapeResult & { ok: false }): CrdtError
 
 const blobError = (cv: CarrierValue, e: BlobError, base: readonly PathKey[] = []): CrdtError => {
   const path = [...base, ...e.path];
-  return { message: `${e.message}${path.length ? ` in ${path.map((k) => `[${JSON.stringify(k)}]`).join('')}` : ''} (blob byte ${e.at})`, offset: offsetAt(cv.index, path, e.at) };
+  return {
+    message: `${e.message}${path.length ? ` in ${path.map((k) => `[${JSON.stringify(k)}]`).join('')}` : ''} (blob byte ${e.at})`,
+    offset: offsetAt(cv.index, path, e.at),
+  };
 };
 
 export const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
@@ -183,7 +209,10 @@ export function modelFromValue(cv: CarrierValue, codec: CrdtModelCodec): Attempt
       clockTable =
         local.sid === 1
           ? { serverTime: local.time + 1 }
-          : [{ sid: local.sid, time: local.time + 1 }, ...peers.filter((p) => p.sid !== 0 && p.sid !== local.sid).sort((a, b) => a.sid - b.sid)];
+          : [
+              { sid: local.sid, time: local.time + 1 },
+              ...peers.filter((p) => p.sid !== 0 && p.sid !== local.sid).sort((a, b) => a.sid - b.sid),
+            ];
       model = new IndexedDecoder().decode(value as never);
     } else {
       const pair = sidecarParts(cv);
@@ -204,7 +233,8 @@ export function modelFromValue(cv: CarrierValue, codec: CrdtModelCodec): Attempt
 /** The sidecar's view and meta: `[view, bytes]`, or `[bytes(view CBOR), bytes]`; validated. */
 function sidecarParts(cv: CarrierValue): { view: unknown; meta: Uint8Array; nodes: number } | CrdtError {
   const v = cv.value;
-  if (!Array.isArray(v) || v.length !== 2 || !(v[1] instanceof Uint8Array)) return { message: 'a sidecar frame is [view, meta bytes]', offset: 0 };
+  if (!Array.isArray(v) || v.length !== 2 || !(v[1] instanceof Uint8Array))
+    return { message: 'a sidecar frame is [view, meta bytes]', offset: 0 };
   const meta = v[1];
   const first = checkSidecar(v[0], meta, [1]);
   if (first.ok) return { view: v[0], meta, nodes: first.value.nodes };
@@ -236,7 +266,8 @@ export function patchFromValue(cv: CarrierValue, codec: CrdtPatchCodec): Attempt
       id = typeof raw === 'number' ? `1.${raw}` : `${raw[0]}.${raw[1]}`;
     }
     const first = patch.getId();
-    if (first && tsText(first) !== id) throw new Error(`patch id ${id} and its first operation ${tsText(first)} disagree`);
+    if (first && tsText(first) !== id)
+      throw new Error(`patch id ${id} and its first operation ${tsText(first)} disagree`);
     const ops = patch.ops.length ? (verbosePatchEncode(patch).ops as unknown as Record<string, unknown>[]) : [];
     const summary: CrdtPatchSummary = {
       kind: 'patch',
@@ -253,6 +284,9 @@ export function patchFromValue(cv: CarrierValue, codec: CrdtPatchCodec): Attempt
     const effects = ops.filter((o) => typeof o.op === 'string' && /^(ins_|upd_|del)/.test(o.op)).length;
     return { ok: true, summary, items: effects };
   } catch (e) {
-    return { ok: false, error: { message: `json-joy could not decode it as a ${codec} patch: ${errorText(e)}`, offset: 0 } };
+    return {
+      ok: false,
+      error: { message: `json-joy could not decode it as a ${codec} patch: ${errorText(e)}`, offset: 0 },
+    };
   }
 }

@@ -3,7 +3,18 @@
  * own indexes materialized: exact keys and arities, opcodes json-joy knows, timestamps and
  * spans that are unsigned integers, nothing empty that json-joy's builder would refuse.
  */
-import { MAX_VEC_LENGTH, at, fail, isBase64, isPlainObject, isUint, keysExactly, run, type PathNode, type ShapeResult } from './codec-shapes.js';
+import {
+  MAX_VEC_LENGTH,
+  at,
+  fail,
+  isBase64,
+  isPlainObject,
+  isUint,
+  keysExactly,
+  run,
+  type PathNode,
+  type ShapeResult,
+} from './codec-shapes.js';
 
 const isText = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 
@@ -17,7 +28,8 @@ export function checkCompactPatch(doc: unknown): ShapeResult {
     const id = header[0];
     let server = false;
     if (isUint(id)) server = true;
-    else if (!Array.isArray(id) || id.length !== 2 || !isUint(id[0]) || id[0] < 1 || !isUint(id[1])) fail(at(hp, 0), 'patch id is not a time or [sid, time]');
+    else if (!Array.isArray(id) || id.length !== 2 || !isUint(id[0]) || id[0] < 1 || !isUint(id[1]))
+      fail(at(hp, 0), 'patch id is not a time or [sid, time]');
     const ts = (v: unknown, p: PathNode): void => {
       if (isUint(v)) return;
       if (!Array.isArray(v) || v.length !== 2 || !isUint(v[0]) || !isUint(v[1])) fail(p, 'not a timestamp');
@@ -84,7 +96,8 @@ export function checkCompactPatch(doc: unknown): ShapeResult {
           if (!Array.isArray(what) || !what.length) fail(at(p, 2), 'nothing to delete');
           for (let j = 0; j < what.length; j++) {
             const s = what[j];
-            if (!Array.isArray(s) || (s.length !== 2 && s.length !== 3) || !s.every(isUint) || s[s.length - 1] < 1) fail(at(at(p, 2), j), 'not a timespan');
+            if (!Array.isArray(s) || (s.length !== 2 && s.length !== 3) || !s.every(isUint) || s[s.length - 1] < 1)
+              fail(at(at(p, 2), j), 'not a timespan');
           }
           break;
         }
@@ -126,7 +139,8 @@ export function checkVerbosePatch(doc: unknown): ShapeResult {
     const id = doc.id;
     let server = false;
     if (isUint(id)) server = true;
-    else if (!Array.isArray(id) || id.length !== 2 || !isUint(id[0]) || id[0] < 1 || !isUint(id[1])) fail(at(null, 'id'), 'patch id is not [sid, time]');
+    else if (!Array.isArray(id) || id.length !== 2 || !isUint(id[0]) || id[0] < 1 || !isUint(id[1]))
+      fail(at(null, 'id'), 'patch id is not [sid, time]');
     else server = id[0] === 1;
     const ts = (v: unknown, p: PathNode): void => {
       if (isUint(v)) return;
@@ -138,7 +152,8 @@ export function checkVerbosePatch(doc: unknown): ShapeResult {
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i];
       const p = at(opsPath, i);
-      if (!isPlainObject(op) || typeof op.op !== 'string' || !Object.hasOwn(OP_KEYS, op.op)) fail(p, 'not a verbose operation');
+      if (!isPlainObject(op) || typeof op.op !== 'string' || !Object.hasOwn(OP_KEYS, op.op))
+        fail(p, 'not a verbose operation');
       const name = op.op;
       const [req, opt] = OP_KEYS[name];
       keysExactly(op, req, opt, p, name);
@@ -185,12 +200,14 @@ export function checkVerbosePatch(doc: unknown): ShapeResult {
           if (!Array.isArray(what) || !what.length) fail(at(p, 'what'), 'nothing to delete');
           for (let j = 0; j < what.length; j++) {
             const s = what[j];
-            if (!Array.isArray(s) || s.length !== 3 || !s.every(isUint) || s[2] < 1) fail(at(at(p, 'what'), j), 'not a timespan [sid, time, span]');
+            if (!Array.isArray(s) || s.length !== 3 || !s.every(isUint) || s[2] < 1)
+              fail(at(at(p, 'what'), j), 'not a timespan [sid, time, span]');
           }
           break;
         }
         case 'nop':
-          if ('len' in op && (!isUint(op.len) || op.len < 1)) fail(at(p, 'len'), 'nop length is not a positive integer');
+          if ('len' in op && (!isUint(op.len) || op.len < 1))
+            fail(at(p, 'len'), 'nop length is not a positive integer');
           break;
       }
     }

@@ -24,7 +24,9 @@ export interface ShapeInfo {
   readonly items: number;
 }
 
-export type ShapeResult = { readonly ok: true; readonly info: ShapeInfo } | { readonly ok: false; readonly error: ShapeError };
+export type ShapeResult =
+  | { readonly ok: true; readonly info: ShapeInfo }
+  | { readonly ok: false; readonly error: ShapeError };
 
 /** json-joy's decoders and views recurse once per CRDT level; deeper documents are refused. */
 export const MAX_CRDT_DEPTH = 1000;
@@ -67,12 +69,18 @@ export function run(body: () => ShapeInfo): ShapeResult {
 
 export const isUint = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
-
 export const isBase64 = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && BASE64.test(v);
 
-export function keysExactly(o: Record<string, unknown>, required: readonly string[], optional: readonly string[], p: PathNode | null, what: string): void {
+export function keysExactly(
+  o: Record<string, unknown>,
+  required: readonly string[],
+  optional: readonly string[],
+  p: PathNode | null,
+  what: string,
+): void {
   for (const k of required) if (!Object.hasOwn(o, k)) fail(p, `${what} lacks "${k}"`);
-  for (const k of Object.keys(o)) if (!required.includes(k) && !optional.includes(k)) fail(at(p, k), `${what} has an unknown key "${k}"`);
+  for (const k of Object.keys(o))
+    if (!required.includes(k) && !optional.includes(k)) fail(at(p, k), `${what} has an unknown key "${k}"`);
 }
 
 interface Job {
@@ -96,10 +104,12 @@ export function checkCompactModel(doc: unknown): ShapeResult {
       if (!isUint(time)) fail(at(null, 0), 'server time is not an unsigned integer');
       serverTime = time;
     } else {
-      if (!Array.isArray(time) || time.length < 2 || time.length % 2) fail(at(null, 0), 'clock table is not [sid, time, ...] pairs');
+      if (!Array.isArray(time) || time.length < 2 || time.length % 2)
+        fail(at(null, 0), 'clock table is not [sid, time, ...] pairs');
       const sids = new Set<number>();
       for (let i = 0; i < time.length; i += 2) {
-        if (!isUint(time[i]) || time[i] < 1 || !isUint(time[i + 1])) fail(at(at(null, 0), i), 'clock table entry is not a session id and time');
+        if (!isUint(time[i]) || time[i] < 1 || !isUint(time[i + 1]))
+          fail(at(at(null, 0), i), 'clock table entry is not a session id and time');
         if (sids.has(time[i])) fail(at(at(null, 0), i), `session ${time[i]} listed twice`);
         sids.add(time[i]);
         table.push(time[i + 1]);
@@ -111,7 +121,8 @@ export function checkCompactModel(doc: unknown): ShapeResult {
         if (!isUint(v) || v > serverTime) fail(p, 'server timestamp out of range');
         return;
       }
-      if (!Array.isArray(v) || v.length !== 2 || !Number.isSafeInteger(v[0]) || !isUint(v[1])) fail(p, 'not a timestamp');
+      if (!Array.isArray(v) || v.length !== 2 || !Number.isSafeInteger(v[0]) || !isUint(v[1]))
+        fail(p, 'not a timestamp');
       const s = v[0] as number;
       if (s === 0) return; // system session, absolute
       if (server || s > 0) fail(p, 'timestamp session is not a clock table index');
@@ -130,7 +141,8 @@ export function checkCompactModel(doc: unknown): ShapeResult {
     while (stack.length) {
       const { v, p, depth } = stack.pop()!;
       if (depth > MAX_CRDT_DEPTH) fail(p, 'nesting too deep');
-      if (!Array.isArray(v) || v.length < 3 || !Number.isInteger(v[0]) || v[0] < 0 || v[0] > 6) fail(p, 'not a compact node [type, id, ...]');
+      if (!Array.isArray(v) || v.length < 3 || !Number.isInteger(v[0]) || v[0] < 0 || v[0] > 6)
+        fail(p, 'not a compact node [type, id, ...]');
       items++;
       idTs(v[1], at(p, 1));
       const type = v[0] as number;
@@ -195,11 +207,13 @@ export function checkVerboseModel(doc: unknown): ShapeResult {
     if (server) {
       if (!isUint(time)) fail(at(null, 'time'), 'server time is not an unsigned integer');
     } else {
-      if (!Array.isArray(time) || !time.length) fail(at(null, 'time'), 'clock is neither a server time nor a list of [sid, time]');
+      if (!Array.isArray(time) || !time.length)
+        fail(at(null, 'time'), 'clock is neither a server time nor a list of [sid, time]');
       const sids = new Set<number>();
       for (let i = 0; i < time.length; i++) {
         const e = time[i];
-        if (!Array.isArray(e) || e.length !== 2 || !isUint(e[0]) || e[0] < 1 || !isUint(e[1])) fail(at(at(null, 'time'), i), 'clock entry is not [sid, time]');
+        if (!Array.isArray(e) || e.length !== 2 || !isUint(e[0]) || e[0] < 1 || !isUint(e[1]))
+          fail(at(at(null, 'time'), i), 'clock entry is not [sid, time]');
         if (sids.has(e[0])) fail(at(at(null, 'time'), i), `session ${e[0]} listed twice`);
         sids.add(e[0]);
       }
@@ -222,7 +236,15 @@ export function checkVerboseModel(doc: unknown): ShapeResult {
     ts(root.id, at(rp, 'id'));
     const empty = root.value;
     // An empty document: the root holds the origin con ({ type: 'con', id: [0, 0] }).
-    if (isPlainObject(empty) && empty.type === 'con' && Object.keys(empty).length === 2 && Array.isArray(empty.id) && empty.id.length === 2 && empty.id[0] === 0 && empty.id[1] === 0)
+    if (
+      isPlainObject(empty) &&
+      empty.type === 'con' &&
+      Object.keys(empty).length === 2 &&
+      Array.isArray(empty.id) &&
+      empty.id.length === 2 &&
+      empty.id[0] === 0 &&
+      empty.id[1] === 0
+    )
       return { clock: server ? 'server' : 'logical', items: 0 };
     let items = 0;
     const stack: Job[] = [{ v: root.value, p: at(rp, 'value'), depth: 1 }];
@@ -274,9 +296,16 @@ export function checkVerboseModel(doc: unknown): ShapeResult {
             } else {
               keysExactly(c, ['id', 'value'], [], cp, 'chunk');
               const d = c.value;
-              if (type === 'str' ? typeof d !== 'string' || !d.length : type === 'bin' ? !isBase64(d) : !Array.isArray(d) || !d.length)
+              if (
+                type === 'str'
+                  ? typeof d !== 'string' || !d.length
+                  : type === 'bin'
+                    ? !isBase64(d)
+                    : !Array.isArray(d) || !d.length
+              )
                 fail(at(cp, 'value'), `${type} chunk value is malformed`);
-              if (type === 'arr') for (let j = 0; j < (d as unknown[]).length; j++) child((d as unknown[])[j], at(at(cp, 'value'), j));
+              if (type === 'arr')
+                for (let j = 0; j < (d as unknown[]).length; j++) child((d as unknown[])[j], at(at(cp, 'value'), j));
             }
             idTs(c.id, at(cp, 'id'));
           }

@@ -46,7 +46,9 @@ export interface CrdtNodeSummary {
   readonly extension?: string;
 }
 
-export type CrdtClockTable = readonly { readonly sid: number; readonly time: number }[] | { readonly serverTime: number };
+export type CrdtClockTable =
+  | readonly { readonly sid: number; readonly time: number }[]
+  | { readonly serverTime: number };
 
 export interface CrdtModelSummary {
   readonly kind: 'model';
@@ -81,7 +83,12 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
  * Summarizes a decoded model. Throws (caught by the caller) on a dangling reference or a
  * node reached twice, which only malformed frames produce.
  */
-export function summarizeModel(model: Model, codec: string, carrier: CrdtCarrier, clockTable?: CrdtClockTable): CrdtModelSummary {
+export function summarizeModel(
+  model: Model,
+  codec: string,
+  carrier: CrdtCarrier,
+  clockTable?: CrdtClockTable,
+): CrdtModelSummary {
   const seen = new Set<string>();
   const extensions: { nodeId: string; name: string }[] = [];
   const order: Mutable<CrdtNodeSummary>[] = [];
@@ -158,7 +165,11 @@ export function summarizeModel(model: Model, codec: string, carrier: CrdtCarrier
       const chunks: CrdtChunkSummary[] = [];
       const children: CrdtNodeSummary[] = [];
       const rga = node as StrNode;
-      for (let c = rga.first() as { id: ITimestampStruct; span: number; del: boolean; data: unknown } | undefined; c; c = rga.next(c as never)) {
+      for (
+        let c = rga.first() as { id: ITimestampStruct; span: number; del: boolean; data: unknown } | undefined;
+        c;
+        c = rga.next(c as never)
+      ) {
         const base = { id: tsText(c.id), length: c.span, deleted: c.del };
         if (c.del) chunks.push(base);
         else if (node instanceof StrNode) chunks.push({ ...base, text: c.data as string });

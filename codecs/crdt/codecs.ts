@@ -76,7 +76,15 @@ import {
   type CrdtPatchSummary,
 } from './codec-decode.js';
 
-export type { CrdtCarrier, CrdtClock, CrdtClockTable, CrdtModelSummary, CrdtNodeSummary, CrdtChunkSummary, CrdtNodeType } from './codec-summary.js';
+export type {
+  CrdtCarrier,
+  CrdtClock,
+  CrdtClockTable,
+  CrdtModelSummary,
+  CrdtNodeSummary,
+  CrdtChunkSummary,
+  CrdtNodeType,
+} from './codec-summary.js';
 export {
   CRDT_MODEL_CODECS,
   CRDT_PATCH_CODECS,
@@ -141,7 +149,12 @@ export function encodePatch(patch: Patch, codec: CrdtPatchCodec): Uint8Array {
   throw new RangeError(`unknown patch codec ${codec}`);
 }
 
-function decodeWith<T>(bytes: Uint8Array, carriers: readonly CrdtCarrier[], only: CrdtCarrier | undefined, attempt: (cv: CarrierValue) => Attempt<T>): CrdtDecodeResult<T> {
+function decodeWith<T>(
+  bytes: Uint8Array,
+  carriers: readonly CrdtCarrier[],
+  only: CrdtCarrier | undefined,
+  attempt: (cv: CarrierValue) => Attempt<T>,
+): CrdtDecodeResult<T> {
   let best: CrdtError | null = null;
   let bestReadWhole = false;
   for (const carrier of only ? [only] : carriers) {
@@ -173,14 +186,22 @@ export interface CrdtDecodeOptions {
 }
 
 /** Decodes a frame as a model in `codec`. Never throws. */
-export function decodeModel(bytes: Uint8Array, codec: CrdtModelCodec, options: CrdtDecodeOptions = {}): CrdtDecodeResult<CrdtModelSummary> {
+export function decodeModel(
+  bytes: Uint8Array,
+  codec: CrdtModelCodec,
+  options: CrdtDecodeOptions = {},
+): CrdtDecodeResult<CrdtModelSummary> {
   const carriers = MODEL_CARRIERS[codec];
   if (!carriers) return { ok: false, error: { message: `unknown model codec ${String(codec)}` } };
   return decodeWith(bytes, carriers, options.carrier, (cv) => modelFromValue(cv, codec));
 }
 
 /** Decodes a frame as a patch in `codec`. Never throws. */
-export function decodePatch(bytes: Uint8Array, codec: CrdtPatchCodec, options: CrdtDecodeOptions = {}): CrdtDecodeResult<CrdtPatchSummary> {
+export function decodePatch(
+  bytes: Uint8Array,
+  codec: CrdtPatchCodec,
+  options: CrdtDecodeOptions = {},
+): CrdtDecodeResult<CrdtPatchSummary> {
   const carriers = PATCH_CARRIERS[codec];
   if (!carriers) return { ok: false, error: { message: `unknown patch codec ${String(codec)}` } };
   return decodeWith(bytes, carriers, options.carrier, (cv) => patchFromValue(cv, codec));
@@ -232,18 +253,24 @@ export function detectCrdtCodec(bytes: Uint8Array, context: { readonly isText?: 
     if (!isArr && !isObj) continue;
     const tries: [CrdtKind, CrdtModelCodec | CrdtPatchCodec][] = [];
     if (isArr) {
-      tries.push(['model', carrier === 'msgpack' ? 'compact-binary' : 'compact'], ['model', 'sidecar'], ['patch', carrier === 'cbor' ? 'compact-binary' : 'compact']);
+      tries.push(
+        ['model', carrier === 'msgpack' ? 'compact-binary' : 'compact'],
+        ['model', 'sidecar'],
+        ['patch', carrier === 'cbor' ? 'compact-binary' : 'compact'],
+      );
     } else {
       if ('time' in v && 'root' in v) tries.push(['model', 'verbose']);
       if ('c' in v) tries.push(['model', 'indexed']);
       if ('id' in v && 'ops' in v) tries.push(['patch', 'verbose']);
     }
     for (const [kind, codec] of tries) {
-      const allowed = kind === 'model' ? MODEL_CARRIERS[codec as CrdtModelCodec] : PATCH_CARRIERS[codec as CrdtPatchCodec];
+      const allowed =
+        kind === 'model' ? MODEL_CARRIERS[codec as CrdtModelCodec] : PATCH_CARRIERS[codec as CrdtPatchCodec];
       if (!allowed.includes(carrier)) continue;
       let r: Attempt<CrdtModelSummary | CrdtPatchSummary>;
       try {
-        r = kind === 'model' ? modelFromValue(cv, codec as CrdtModelCodec) : patchFromValue(cv, codec as CrdtPatchCodec);
+        r =
+          kind === 'model' ? modelFromValue(cv, codec as CrdtModelCodec) : patchFromValue(cv, codec as CrdtPatchCodec);
       } catch {
         continue;
       }
@@ -251,7 +278,14 @@ export function detectCrdtCodec(bytes: Uint8Array, context: { readonly isText?: 
       const base = allowed[0] === carrier ? 0.95 : 0.8;
       const richness = r.items === 0 ? 0.3 : r.items === 1 ? 0.7 : r.items === 2 ? 0.9 : 1;
       const textPenalty = context.isText && carrier !== 'json' ? 0.5 : 1;
-      out.push({ kind, codec, carrier, clock: r.summary.clock, confidence: Math.round(base * richness * textPenalty * 1000) / 1000, summary: r.summary });
+      out.push({
+        kind,
+        codec,
+        carrier,
+        clock: r.summary.clock,
+        confidence: Math.round(base * richness * textPenalty * 1000) / 1000,
+        summary: r.summary,
+      });
     }
   }
   out.sort((a, b) => b.confidence - a.confidence);

@@ -32,7 +32,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Model } from 'json-joy/lib/json-crdt/model/Model.js';
-import { ArrNode, BinNode, ObjNode, StrNode, ValNode, VecNode, type JsonNode } from 'json-joy/lib/json-crdt/nodes/index.js';
+import {
+  ArrNode,
+  BinNode,
+  ObjNode,
+  StrNode,
+  ValNode,
+  VecNode,
+  type JsonNode,
+} from 'json-joy/lib/json-crdt/nodes/index.js';
 import type { Patch } from 'json-joy/lib/json-crdt-patch/Patch.js';
 import { s } from 'json-joy/lib/json-crdt-patch/schema.js';
 import { cnt } from 'json-joy/lib/json-crdt-extensions/cnt/index.js';
@@ -66,7 +74,29 @@ export function makeRng(seed: number): Rng {
   return rng;
 }
 
-const WORDS = ['alpha', 'beta', 'id', 'name', 'value', 'items', 'x', 'y', 'title', 'done', 'tags', 'user', 'ts', 'ok', 'data', 'meta', 'Zürich', 'naïve', '日本', 'emoji😀', ''];
+const WORDS = [
+  'alpha',
+  'beta',
+  'id',
+  'name',
+  'value',
+  'items',
+  'x',
+  'y',
+  'title',
+  'done',
+  'tags',
+  'user',
+  'ts',
+  'ok',
+  'data',
+  'meta',
+  'Zürich',
+  'naïve',
+  '日本',
+  'emoji😀',
+  '',
+];
 const CHARS = 'abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,-_éüßçñ€—日本語한글';
 const ASTRAL = ['😀', '🎉', '💪', '𝄞', '🏀'];
 
@@ -203,7 +233,14 @@ function smallValue(rng: Rng): unknown {
 /** One random edit on `model` through its API; returns false when nothing fit. */
 function randomEdit(rng: Rng, model: Model): boolean {
   const nodes = reachable(model).filter((n) => !(n instanceof ValNode) || n !== model.root.node());
-  const editable = nodes.filter((n) => n instanceof StrNode || n instanceof BinNode || n instanceof ArrNode || n instanceof ObjNode || n instanceof VecNode);
+  const editable = nodes.filter(
+    (n) =>
+      n instanceof StrNode ||
+      n instanceof BinNode ||
+      n instanceof ArrNode ||
+      n instanceof ObjNode ||
+      n instanceof VecNode,
+  );
   if (!editable.length) return false;
   const node = rng.pick(editable);
   const api = model.api;
@@ -242,7 +279,9 @@ function randomEdit(rng: Rng, model: Model): boolean {
     }
   } else if (node instanceof ObjNode) {
     const obj = api.wrap(node);
-    const keys = [...node.keys.keys()].filter((k) => node.get(k) !== undefined && (node.get(k) as { view(): unknown }).view() !== undefined);
+    const keys = [...node.keys.keys()].filter(
+      (k) => node.get(k) !== undefined && (node.get(k) as { view(): unknown }).view() !== undefined,
+    );
     if (keys.length && rng.bool(0.25)) obj.del([rng.pick(keys)]);
     else {
       const key = keys.length && rng.bool(0.3) ? rng.pick(keys) : randomKey(rng);
@@ -281,7 +320,10 @@ export function editedModel(seed: number, options: EditedModelOptions = {}): Edi
   const server = options.clock === 'server';
   const taken = new Set<number>();
   const model = server ? Model.withServerClock(undefined, 1) : Model.create(undefined, randomSid(rng, taken));
-  const initial = options.initial !== undefined ? options.initial : defaultDocument(rng, options.size ?? 12, options.extensions ?? true);
+  const initial =
+    options.initial !== undefined
+      ? options.initial
+      : defaultDocument(rng, options.size ?? 12, options.extensions ?? true);
   model.api.set(initial);
   const patches: Patch[] = [model.api.flush()];
 

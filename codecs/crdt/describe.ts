@@ -15,7 +15,10 @@ import { modelPreview } from './preview.js';
 export function describeCrdt(index: SpanIndex, id: number): string {
   const { store } = index;
   const kind = store.kind[id];
-  const name = kind === Kind.crdt_op ? (patchOpName(store.arg[id]) ?? `op ${store.arg[id]}`) : kindName(kind).replace(/^crdt_/, '');
+  const name =
+    kind === Kind.crdt_op
+      ? (patchOpName(store.arg[id]) ?? `op ${store.arg[id]}`)
+      : kindName(kind).replace(/^crdt_/, '');
   const crdtId = crdtIdOf(index, id);
   const idText = crdtId ? ` ${formatId(crdtId)}` : '';
   const span = crdtSpanOf(index, id);
@@ -53,7 +56,13 @@ export function previewCrdt(index: SpanIndex, id: number, max: number): string {
   const { store } = index;
   const kind = store.kind[id];
   if (store.flags[id] & Flag.incomplete) return '…';
-  if (kind === Kind.crdt_clock || kind === Kind.crdt_clock_entry || kind === Kind.crdt_id || kind === Kind.crdt_tombstone) return '';
+  if (
+    kind === Kind.crdt_clock ||
+    kind === Kind.crdt_clock_entry ||
+    kind === Kind.crdt_id ||
+    kind === Kind.crdt_tombstone
+  )
+    return '';
   // Model trees nest without bound: their previews are built once, bottom up (preview.ts).
   // A patch is a flat list of operations; its values are small.
   if (index.format === 'crdt-model') return modelPreview(index, id, max);
@@ -69,7 +78,9 @@ export function previewCrdt(index: SpanIndex, id: number, max: number): string {
 function jsonText(value: unknown, max: number): string {
   if (value === undefined) return 'undefined';
   if (value instanceof Uint8Array) return `h'${hex(value, 0, Math.min(value.length, max))}'`;
-  const s = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? `h'${hex(v, 0, Math.min(v.length, 16))}'` : v));
+  const s = JSON.stringify(value, (_k, v: unknown) =>
+    typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? `h'${hex(v, 0, Math.min(v.length, 16))}'` : v,
+  );
   return s ?? String(value);
 }
 

@@ -26,7 +26,13 @@ export function findInvalidWtf8(bytes: Uint8Array, start: number, end: number): 
   for (;;) {
     const bad = findInvalidUtf8(bytes, from, end);
     if (bad < 0) return result;
-    if (bad + 2 < end && bytes[bad] === 0xed && bytes[bad + 1] >= 0xa0 && bytes[bad + 1] <= 0xbf && (bytes[bad + 2] & 0xc0) === 0x80) {
+    if (
+      bad + 2 < end &&
+      bytes[bad] === 0xed &&
+      bytes[bad + 1] >= 0xa0 &&
+      bytes[bad + 1] <= 0xbf &&
+      (bytes[bad + 2] & 0xc0) === 0x80
+    ) {
       result = WTF8_SURROGATES;
       from = bad + 3;
       continue;
@@ -41,7 +47,8 @@ export function decodeWtf8(bytes: Uint8Array, start: number, end: number): strin
   let from = start;
   for (let i = start; i + 2 < end; i++) {
     if (bytes[i] === 0xed && bytes[i + 1] >= 0xa0) {
-      out += decodeUtf8(bytes, from, i) + String.fromCharCode(0xd000 | ((bytes[i + 1] & 0x3f) << 6) | (bytes[i + 2] & 0x3f));
+      out +=
+        decodeUtf8(bytes, from, i) + String.fromCharCode(0xd000 | ((bytes[i + 1] & 0x3f) << 6) | (bytes[i + 2] & 0x3f));
       i += 2;
       from = i + 1;
     }
@@ -114,7 +121,8 @@ function build(index: SpanIndex, n: number, k: number, results: Map<number, unkn
     }
     case Kind.crdt_str: {
       let s = '';
-      for (let c = first; c >= 0; c = nextSibling[c]) if (store.kind[c] === Kind.crdt_chunk) s += (results.get(c) as string | undefined) ?? '';
+      for (let c = first; c >= 0; c = nextSibling[c])
+        if (store.kind[c] === Kind.crdt_chunk) s += (results.get(c) as string | undefined) ?? '';
       return s;
     }
     case Kind.crdt_bin: {
@@ -270,7 +278,8 @@ export function crdtExtensionOf(index: SpanIndex, id: number): string | null {
   const { store } = index;
   if (store.kind[id] !== Kind.crdt_vec || store.arg[id] !== 2) return null;
   const head = store.firstChild[id];
-  if (head < 0 || store.nextSibling[head] < 0 || store.kind[head] !== Kind.crdt_con || store.arg[head] !== 0) return null;
+  if (head < 0 || store.nextSibling[head] < 0 || store.kind[head] !== Kind.crdt_con || store.arg[head] !== 0)
+    return null;
   const vecId = crdtIdOf(index, id);
   if (!vecId) return null;
   const value = crdtModelValue(index, head);

@@ -1,6 +1,6 @@
 import { Flag, Kind, isContainerKind } from '../core/kinds.js';
 import { describeCrdt, previewCrdt, crdtDetails } from './describe.js';
-import type { DecodeErrorCode, } from '../core/errors.js';
+import type { DecodeErrorCode } from '../core/errors.js';
 import { SpanIndex, type FormatWalker } from '../core/span-index.js';
 import { indexCbor } from '../cbor/index.js';
 import { findInvalidUtf8, utf16LengthIfValidUtf8, utf16LengthOfUtf8 } from '../core/utf8.js';
@@ -8,7 +8,14 @@ import { extendIncompleteParents } from './partial-tree.js';
 import { crdtAnnotations, SESSION, type CrdtAnnotations } from './annotations.js';
 import { crdtModelValue, crdtModelLeafValue, decodeWtf8, findInvalidWtf8, WTF8_SURROGATES } from './model-value.js';
 
-export { crdtClockTable, crdtExtensionOf, crdtByteSplit, nodeByteSplit, CrdtTimestamp, type CrdtClockTable } from './model-value.js';
+export {
+  crdtClockTable,
+  crdtExtensionOf,
+  crdtByteSplit,
+  nodeByteSplit,
+  CrdtTimestamp,
+  type CrdtClockTable,
+} from './model-value.js';
 
 /**
  * The validating walker for json-joy structural binary models (`Model.toBinary()`,
@@ -63,7 +70,10 @@ export { crdtClockTable, crdtExtensionOf, crdtByteSplit, nodeByteSplit, CrdtTime
 
 /** Error codes this walker adds to `DecodeErrorCode` (cast until core lists them). */
 /** The json-joy-specific codes this walker reports (all in DecodeErrorCode). */
-export type CrdtModelErrorCode = Extract<DecodeErrorCode, 'invalid-id' | 'duplicate-id' | 'invalid-clock' | 'duplicate-key'>;
+export type CrdtModelErrorCode = Extract<
+  DecodeErrorCode,
+  'invalid-id' | 'duplicate-id' | 'invalid-clock' | 'duplicate-key'
+>;
 type Code = DecodeErrorCode;
 
 export const crdtModelWalker: FormatWalker = {
@@ -101,7 +111,15 @@ const F_ARR_CHUNK = 7;
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
-const NODE_KIND = [Kind.crdt_con, Kind.crdt_val, Kind.crdt_obj, Kind.crdt_vec, Kind.crdt_str, Kind.crdt_bin, Kind.crdt_arr];
+const NODE_KIND = [
+  Kind.crdt_con,
+  Kind.crdt_val,
+  Kind.crdt_obj,
+  Kind.crdt_vec,
+  Kind.crdt_str,
+  Kind.crdt_bin,
+  Kind.crdt_arr,
+];
 const NODE_NAME = ['con', 'val', 'obj', 'vec', 'str', 'bin', 'arr'];
 
 class ModelWalk {
@@ -159,17 +177,35 @@ class ModelWalk {
     const root = this.store.add(Kind.crdt_model, 0, 0, 0, -1, -1);
     let treeEnd: number;
     if (this.logical) {
-      if (len < 4) return this.fail('truncated', len, `unexpected end of input: the model's 4-byte node section length is cut off after ${len} bytes`, len);
+      if (len < 4)
+        return this.fail(
+          'truncated',
+          len,
+          `unexpected end of input: the model's 4-byte node section length is cut off after ${len} bytes`,
+          len,
+        );
       const n = ((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0;
       this.store.head[root] = 4;
       this.store.end[root] = 4;
       this.store.arg[root] = n;
-      if (n > len - 4) return this.fail('length-exceeds-input', 0, `node section length ${n} exceeds the ${len - 4} bytes after it`, 4);
+      if (n > len - 4)
+        return this.fail(
+          'length-exceeds-input',
+          0,
+          `node section length ${n} exceeds the ${len - 4} bytes after it`,
+          4,
+        );
       treeEnd = 4 + n;
       this.readClockTable(treeEnd);
       this.pos = 4;
     } else {
-      if (bytes[0] !== 0x80) return this.fail('invalid-byte', 0, `unknown model header 0x${bytes[0].toString(16)} (server-clock models start with 0x80)`, 0);
+      if (bytes[0] !== 0x80)
+        return this.fail(
+          'invalid-byte',
+          0,
+          `unknown model header 0x${bytes[0].toString(16)} (server-clock models start with 0x80)`,
+          0,
+        );
       this.pos = 1;
       this.limit = len;
       const time = this.vu57('the server time');
@@ -189,7 +225,12 @@ class ModelWalk {
     if (this.failed) return this.finish();
     if (this.pos < treeEnd) {
       const what = this.logical ? `the node section (${treeEnd - 4} bytes declared)` : 'the frame';
-      return this.fail('trailing-bytes', this.pos, `${treeEnd - this.pos} bytes after the node tree inside ${what}`, this.pos);
+      return this.fail(
+        'trailing-bytes',
+        this.pos,
+        `${treeEnd - this.pos} bytes after the node tree inside ${what}`,
+        this.pos,
+      );
     }
     if (this.logical) this.recordClockTable(root, this.store.size > 1 ? 1 : -1);
     if (!this.failed) this.store.end[root] = len;
@@ -322,7 +363,12 @@ class ModelWalk {
     if (!this.logical) {
       const time = this.idY;
       if (time > MAX_SAFE || time + edge >= this.serverTime) {
-        this.fail('invalid-id' as Code, start, `${what} id 1.${time}${edge ? ` (span ${span})` : ''} is not below the server time ${this.serverTime}`, start);
+        this.fail(
+          'invalid-id' as Code,
+          start,
+          `${what} id 1.${time}${edge ? ` (span ${span})` : ''} is not below the server time ${this.serverTime}`,
+          start,
+        );
         return false;
       }
       this.sid = SESSION.SERVER;
@@ -349,7 +395,12 @@ class ModelWalk {
           // The session's table entry is where the table broke: report that.
           this.fail(err.code, err.offset, err.message, start);
         } else {
-          this.fail('invalid-id' as Code, start, `${what} id refers to session ${x}, but the clock table has ${this.tableCount} entries`, start);
+          this.fail(
+            'invalid-id' as Code,
+            start,
+            `${what} id refers to session ${x}, but the clock table has ${this.tableCount} entries`,
+            start,
+          );
         }
         return false;
       }
@@ -365,7 +416,12 @@ class ModelWalk {
         return false;
       }
       if (time + edge > top) {
-        this.fail('invalid-id' as Code, start, `${what} ${sid}.${time} spans ${span} ids, past session ${sid}'s clock time ${top}`, start);
+        this.fail(
+          'invalid-id' as Code,
+          start,
+          `${what} ${sid}.${time} spans ${span} ids, past session ${sid}'s clock time ${top}`,
+          start,
+        );
         return false;
       }
       this.sid = sid;
@@ -402,7 +458,7 @@ class ModelWalk {
     const seen = new Map<number, Set<number>>();
     for (let i = 0; i < store.size; i++) {
       const k = store.kind[i];
-      if (k < Kind.crdt_con || k > Kind.crdt_arr || store.arg[i] === -1 && k === Kind.crdt_con) continue;
+      if (k < Kind.crdt_con || k > Kind.crdt_arr || (store.arg[i] === -1 && k === Kind.crdt_con)) continue;
       const sid = this.ann.sid[i];
       const time = this.ann.time[i];
       let set = seen.get(sid);
@@ -439,7 +495,12 @@ class ModelWalk {
       return true;
     }
     if (ai > 27) {
-      this.fail('invalid-byte', start, `${what}: CBOR head 0x${ib.toString(16)} is ${ai === 31 ? 'indefinite-length' : 'reserved'} here`, start);
+      this.fail(
+        'invalid-byte',
+        start,
+        `${what}: CBOR head 0x${ib.toString(16)} is ${ai === 31 ? 'indefinite-length' : 'reserved'} here`,
+        start,
+      );
       return false;
     }
     const n = 1 << (ai - 24);
@@ -482,15 +543,23 @@ class ModelWalk {
     if (count < 0) return err('truncated', len, 'unexpected end of input in the clock table length', len);
     this.tableHead = p - start;
     this.tableCount = Math.min(count, MAX_SAFE);
-    if (count === 0) return err('invalid-clock' as Code, start, 'the clock table has no entries (the first is the model\'s own session)', p);
-    if (count * 2 > len - p) return err('length-exceeds-input', start, `clock table of ${count} entries exceeds the ${len - p} bytes left`, p);
+    if (count === 0)
+      return err(
+        'invalid-clock' as Code,
+        start,
+        "the clock table has no entries (the first is the model's own session)",
+        p,
+      );
+    if (count * 2 > len - p)
+      return err('length-exceeds-input', start, `clock table of ${count} entries exceeds the ${len - p} bytes left`, p);
     const sids = new Set<number>();
     for (let i = 0; i < count; i++) {
       const s = p;
       const sid = vu();
       const time = sid < 0 ? -1 : vu();
       if (time < 0) return err('truncated', len, `unexpected end of input in clock table entry ${i + 1}`, len);
-      if (sid > MAX_SAFE || time > MAX_SAFE) return err('invalid-clock' as Code, s, `clock table entry ${i + 1} (${sid}.${time}) is beyond 2^53`, s);
+      if (sid > MAX_SAFE || time > MAX_SAFE)
+        return err('invalid-clock' as Code, s, `clock table entry ${i + 1} (${sid}.${time}) is beyond 2^53`, s);
       if (sids.has(sid)) return err('invalid-clock' as Code, s, `session ${sid} appears twice in the clock table`, s);
       sids.add(sid);
       this.tSid.push(sid);
@@ -614,7 +683,12 @@ class ModelWalk {
     let count = 0;
     if (major === 0) {
       if (minor > 1) {
-        this.fail('invalid-byte', octetAt, `con node octet 0x${octet.toString(16)}: expected 0x00 (CBOR value) or 0x01 (timestamp)`, octetAt);
+        this.fail(
+          'invalid-byte',
+          octetAt,
+          `con node octet 0x${octet.toString(16)}: expected 0x00 (CBOR value) or 0x01 (timestamp)`,
+          octetAt,
+        );
         return -1;
       }
       count = minor;
@@ -630,7 +704,12 @@ class ModelWalk {
       // Each vec element takes at least a byte, every other entry or chunk at least two.
       const least = major === 3 ? 1 : 2;
       if (count > (this.limit - this.pos) / least) {
-        this.fail('length-exceeds-input', start, `${NODE_NAME[major]} node of ${count} ${major === 2 ? 'keys' : major === 3 ? 'elements' : 'chunks'} exceeds the ${this.limit - this.pos} bytes left`, start);
+        this.fail(
+          'length-exceeds-input',
+          start,
+          `${NODE_NAME[major]} node of ${count} ${major === 2 ? 'keys' : major === 3 ? 'elements' : 'chunks'} exceeds the ${this.limit - this.pos} bytes left`,
+          start,
+        );
         return -1;
       }
     }
@@ -721,10 +800,17 @@ class ModelWalk {
     const full = indexCbor(this.bytes.subarray(start, end));
     const s = full.store;
     const { kind, flags } = s;
-    for (const w of full.warnings) this.index.warn({ ...w, offset: w.offset + start, node: this.store.size, message: `con value: ${w.message}` });
+    for (const w of full.warnings)
+      this.index.warn({ ...w, offset: w.offset + start, node: this.store.size, message: `con value: ${w.message}` });
     for (let i = 0; i < s.size; i++) {
       if (kind[i] === Kind.text && flags[i] & Flag.key && flags[i] & Flag.indefinite) {
-        this.fail('invalid-byte', start + s.start[i], 'con value: an indefinite-length map key (json-joy refuses it)', start + s.start[i], con);
+        this.fail(
+          'invalid-byte',
+          start + s.start[i],
+          'con value: an indefinite-length map key (json-joy refuses it)',
+          start + s.start[i],
+          con,
+        );
         return false;
       }
       if (kind[i] === Kind.text && flags[i] & Flag.key && s.end[i] - s.start[i] - s.head[i] === 9) {
@@ -732,7 +818,13 @@ class ModelWalk {
         let k = '';
         for (let j = 0; j < 9; j++) k += String.fromCharCode(full.bytes[p + j]);
         if (k === '__proto__') {
-          this.fail('invalid-byte', start + s.start[i], 'con value: a CBOR map key "__proto__" (json-joy refuses it)', start + s.start[i], con);
+          this.fail(
+            'invalid-byte',
+            start + s.start[i],
+            'con value: a CBOR map key "__proto__" (json-joy refuses it)',
+            start + s.start[i],
+            con,
+          );
           return false;
         }
       }
@@ -776,7 +868,12 @@ class ModelWalk {
     const n = this.cborArg;
     const p = this.pos;
     if (n > this.limit - p) {
-      this.fail('length-exceeds-input', start, `object key of ${n} bytes exceeds the ${this.limit - p} bytes left`, start);
+      this.fail(
+        'length-exceeds-input',
+        start,
+        `object key of ${n} bytes exceeds the ${this.limit - p} bytes left`,
+        start,
+      );
       return -1;
     }
     const bad = findInvalidWtf8(bytes, p, p + n);
@@ -821,12 +918,22 @@ class ModelWalk {
       return id;
     }
     if (major !== 3) {
-      this.fail('invalid-byte', headAt, `string chunk: expected CBOR text (live) or an unsigned integer (deleted span), found major type ${major}`, headAt);
+      this.fail(
+        'invalid-byte',
+        headAt,
+        `string chunk: expected CBOR text (live) or an unsigned integer (deleted span), found major type ${major}`,
+        headAt,
+      );
       return -1;
     }
     const p = this.pos;
     if (n > this.limit - p) {
-      this.fail('length-exceeds-input', headAt, `string chunk of ${n} bytes exceeds the ${this.limit - p} bytes left`, headAt);
+      this.fail(
+        'length-exceeds-input',
+        headAt,
+        `string chunk of ${n} bytes exceeds the ${this.limit - p} bytes left`,
+        headAt,
+      );
       return -1;
     }
     // Valid UTF-8 (the common case) is validated and measured in one pass; anything else
@@ -862,7 +969,12 @@ class ModelWalk {
     const deleted = this.flag === 1;
     const p = this.pos;
     if (!deleted && n > this.limit - p) {
-      this.fail('length-exceeds-input', headAt, `binary chunk of ${n} bytes exceeds the ${this.limit - p} bytes left`, headAt);
+      this.fail(
+        'length-exceeds-input',
+        headAt,
+        `binary chunk of ${n} bytes exceeds the ${this.limit - p} bytes left`,
+        headAt,
+      );
       return -1;
     }
     if (n > MAX_SAFE) {
@@ -892,7 +1004,12 @@ class ModelWalk {
     const deleted = this.flag === 1;
     const p = this.pos;
     if (!deleted && n > (this.limit - p) / 2) {
-      this.fail('length-exceeds-input', headAt, `array chunk of ${n} elements exceeds the ${this.limit - p} bytes left`, headAt);
+      this.fail(
+        'length-exceeds-input',
+        headAt,
+        `array chunk of ${n} elements exceeds the ${this.limit - p} bytes left`,
+        headAt,
+      );
       return -1;
     }
     if (n > MAX_SAFE) {
@@ -974,7 +1091,6 @@ function cborScalarEnd(bytes: Uint8Array, start: number, limit: number): number 
   if (major === 3 && findInvalidUtf8(bytes, p, p + n) >= 0) return -1;
   return p + n;
 }
-
 
 function stripAt(message: string): string {
   return message.replace(/ at byte \d+$/, '');

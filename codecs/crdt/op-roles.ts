@@ -31,7 +31,11 @@ const OPERANDS: Readonly<Record<string, { readonly fixed: readonly string[]; rea
 };
 
 const plain = (name: string): CrdtChildName => ({ label: name, path: `.${name}`, pointer: `/${name}` });
-const item = (name: string, i: number): CrdtChildName => ({ label: `${name}[${i}]`, path: `.${name}[${i}]`, pointer: `/${name}/${i}` });
+const item = (name: string, i: number): CrdtChildName => ({
+  label: `${name}[${i}]`,
+  path: `.${name}[${i}]`,
+  pointer: `/${name}/${i}`,
+});
 
 /** The name of a json-joy node's child, or null where position says it best (RGA chunks, keyed entries). */
 export function crdtChildName(index: SpanIndex, id: number): CrdtChildName | null {
@@ -45,14 +49,16 @@ export function crdtChildName(index: SpanIndex, id: number): CrdtChildName | nul
     if (kind === Kind.crdt_id) return plain('id');
     if (kind === Kind.crdt_meta) return plain('meta');
     let k = 0;
-    for (let c = store.firstChild[parent]; c >= 0 && c !== id; c = store.nextSibling[c]) if (store.kind[c] === Kind.crdt_op) k++;
+    for (let c = store.firstChild[parent]; c >= 0 && c !== id; c = store.nextSibling[c])
+      if (store.kind[c] === Kind.crdt_op) k++;
     return item('ops', k);
   }
   if (pk !== Kind.crdt_op || index.keyOf(id) >= 0) return null;
   const roles = OPERANDS[patchOpName(store.arg[parent]) ?? ''];
   if (!roles) return null;
   let i = 0;
-  for (let c = store.firstChild[parent]; c >= 0 && c !== id; c = store.nextSibling[c]) if (!(store.flags[c] & Flag.key)) i++;
+  for (let c = store.firstChild[parent]; c >= 0 && c !== id; c = store.nextSibling[c])
+    if (!(store.flags[c] & Flag.key)) i++;
   if (i < roles.fixed.length) return plain(roles.fixed[i]);
   if (!roles.repeated) return null;
   // An ins_vec value is named by the slot it fills (its id node's arg).

@@ -7,7 +7,7 @@ import { decodeUtf8, findInvalidUtf8, utf16LengthIfValidUtf8 } from '../core/utf
 import { cborArgument, decodeFloat16, indexCbor } from '../cbor/index.js';
 import { crdtAnnotations, crdtIdOf, crdtSpanOf, SESSION, type CrdtAnnotations } from './annotations.js';
 import { extendIncompleteParents } from './partial-tree.js';
-import { OP_NAMES, PatchOpcode, } from './patch-opcodes.js';
+import { OP_NAMES, PatchOpcode } from './patch-opcodes.js';
 
 /**
  * The validating span walker for json-joy's binary JSON CRDT Patch encoding
@@ -89,7 +89,8 @@ for (let b = 0; b < 256; b++) {
   const op = b >> 3;
   const low = b & 7;
   if (op === PatchOpcode.new_con) OPCODE_BYTE[b] = low <= 1 ? BYTE_PLAIN : BYTE_INVALID;
-  else if ((op >= 1 && op <= 6) || op === PatchOpcode.ins_val || op === PatchOpcode.upd_arr) OPCODE_BYTE[b] = low === 0 ? BYTE_PLAIN : BYTE_INVALID;
+  else if ((op >= 1 && op <= 6) || op === PatchOpcode.ins_val || op === PatchOpcode.upd_arr)
+    OPCODE_BYTE[b] = low === 0 ? BYTE_PLAIN : BYTE_INVALID;
   else if ((op >= 10 && op <= 14) || op === PatchOpcode.del || op === PatchOpcode.nop) OPCODE_BYTE[b] = BYTE_LENGTH;
 }
 
@@ -193,15 +194,20 @@ class PatchParser {
     this.store.end[idNode] = this.pos;
     this.ann.set(idNode, sid, time);
     this.ann.set(root, sid, time);
-    if (sid === SESSION.SYSTEM) return this.implausible(0, 'patch session id 0 (the system session) is never used by a patch');
+    if (sid === SESSION.SYSTEM)
+      return this.implausible(0, 'patch session id 0 (the system session) is never used by a patch');
     if (time === 0) return this.implausible(timeAt, 'patch time 0 (json-joy clocks start at 1)');
 
     // Meta: CBOR undefined, or a one-element array around the meta value.
     const metaStart = this.pos;
-    if (metaStart >= this.len) return this.fail('truncated', this.len, 'unexpected end of input: the patch meta is missing');
+    if (metaStart >= this.len)
+      return this.fail('truncated', this.len, 'unexpected end of input: the patch meta is missing');
     const mb = this.bytes[metaStart];
     if (mb !== 0xf7 && mb !== 0x81) {
-      return this.implausible(metaStart, `patch meta must be CBOR undefined (f7) or a one-element array (81 ...), found initial byte 0x${hex2(mb)}`);
+      return this.implausible(
+        metaStart,
+        `patch meta must be CBOR undefined (f7) or a one-element array (81 ...), found initial byte 0x${hex2(mb)}`,
+      );
     }
     const meta = this.store.add(Kind.crdt_meta, metaStart, 1, mb === 0x81 ? 1 : 0, root, idNode);
     this.store.flags[meta] |= Flag.expanded;
@@ -220,9 +226,15 @@ class PatchParser {
     const countAt = this.pos;
     const count = this.vu57('the operation count');
     if (count < 0) return;
-    if (count === 0) return this.implausible(countAt, 'a patch with no operations (json-joy cannot encode an empty patch)');
+    if (count === 0)
+      return this.implausible(countAt, 'a patch with no operations (json-joy cannot encode an empty patch)');
     if (count > this.len - this.pos) {
-      return this.fail('length-exceeds-input', countAt, `patch declares ${count} operations but only ${this.len - this.pos} bytes remain`, this.len);
+      return this.fail(
+        'length-exceeds-input',
+        countAt,
+        `patch declares ${count} operations but only ${this.len - this.pos} bytes remain`,
+        this.len,
+      );
     }
     this.store.arg[root] = count;
     let t = time;
@@ -260,7 +272,9 @@ class PatchParser {
       this.fail(
         'unknown-opcode',
         start,
-        name ? `opcode byte 0x${hex2(octet)}: ${name} with low bits ${low} is never written` : `unknown opcode ${opcode} (byte 0x${hex2(octet)})`,
+        name
+          ? `opcode byte 0x${hex2(octet)}: ${name} with low bits ${low} is never written`
+          : `unknown opcode ${opcode} (byte 0x${hex2(octet)})`,
       );
       return -1;
     }
@@ -279,7 +293,10 @@ class PatchParser {
         length = this.vu57('an operation length');
         if (length < 0) return -1;
         if (length < 8) {
-          this.implausible(start + 1, `${OP_NAMES[opcode]} length ${length} written as a varint (json-joy writes lengths 1..7 in the opcode byte and never 0)`);
+          this.implausible(
+            start + 1,
+            `${OP_NAMES[opcode]} length ${length} written as a varint (json-joy writes lengths 1..7 in the opcode byte and never 0)`,
+          );
           return -1;
         }
       }
@@ -329,7 +346,10 @@ class PatchParser {
           }
           const b = this.bytes[at];
           if (b > 0x17) {
-            this.implausible(at, `ins_vec index must be one CBOR byte 00..17 (json-joy writes the index as a raw byte and cannot read back 24 or more), found 0x${hex2(b)}`);
+            this.implausible(
+              at,
+              `ins_vec index must be one CBOR byte 00..17 (json-joy writes the index as a raw byte and cannot read back 24 or more), found 0x${hex2(b)}`,
+            );
             return -1;
           }
           this.pos = at + 1;
@@ -344,7 +364,12 @@ class PatchParser {
         if (this.ref(op, time, 0) < 0 || this.ref(op, time, 0) < 0) return -1;
         const at = this.pos;
         if (length > this.len - at) {
-          this.fail('length-exceeds-input', start, `${name} declares ${length} bytes but only ${this.len - at} remain`, this.len);
+          this.fail(
+            'length-exceeds-input',
+            start,
+            `${name} declares ${length} bytes but only ${this.len - at} remain`,
+            this.len,
+          );
           return -1;
         }
         const leaf = this.leaf(Kind.crdt_content, op, at, at + length, 0, length);
@@ -353,7 +378,12 @@ class PatchParser {
           span = utf16LengthIfValidUtf8(this.bytes, at, at + length);
           if (span < 0) {
             this.open.push(leaf);
-            this.fail('invalid-utf8', findInvalidUtf8(this.bytes, at, at + length), 'invalid UTF-8 in ins_str text', at + length);
+            this.fail(
+              'invalid-utf8',
+              findInvalidUtf8(this.bytes, at, at + length),
+              'invalid UTF-8 in ins_str text',
+              at + length,
+            );
             return -1;
           }
         } else span = length;
@@ -412,7 +442,10 @@ class PatchParser {
     const node = this.leaf(Kind.crdt_id, op, start, this.pos, this.pos - start, arg);
     this.ann.set(node, this.idSid, this.idTime);
     if (ordered && this.idSid !== 0 && this.idTime >= opTime) {
-      this.implausible(start, `operation ${this.sid}.${opTime} refers to ${this.idSid}.${this.idTime}, which is not older`);
+      this.implausible(
+        start,
+        `operation ${this.sid}.${opTime} refers to ${this.idSid}.${this.idTime}, which is not older`,
+      );
       return -1;
     }
     return node;
@@ -429,9 +462,15 @@ class PatchParser {
     const node = this.leaf(Kind.crdt_id, op, start, this.pos, this.pos - start, span);
     this.ann.set(node, sid, time);
     this.ann.setSpan(node, span);
-    if (span === 0) return this.implausible(start, 'del range of span 0'), false;
+    if (span === 0) return (this.implausible(start, 'del range of span 0'), false);
     if (sid !== 0 && time + span > opTime) {
-      return this.implausible(start, `operation ${this.sid}.${opTime} deletes ${sid}.${time}..${time + span - 1}, which is not older`), false;
+      return (
+        this.implausible(
+          start,
+          `operation ${this.sid}.${opTime} deletes ${sid}.${time}..${time + span - 1}, which is not older`,
+        ),
+        false
+      );
     }
     return true;
   }
@@ -447,7 +486,13 @@ class PatchParser {
     const ib = bytes[start];
     const ai = ib & 31;
     if (ib >> 5 !== 3 || ai > 27) {
-      return this.implausible(start, `ins_obj key must be a definite-length CBOR text string, found initial byte 0x${hex2(ib)}`), false;
+      return (
+        this.implausible(
+          start,
+          `ins_obj key must be a definite-length CBOR text string, found initial byte 0x${hex2(ib)}`,
+        ),
+        false
+      );
     }
     let size = ai;
     let head = 1;
@@ -463,7 +508,12 @@ class PatchParser {
     }
     const at = start + head;
     if (size > this.len - at) {
-      this.fail('length-exceeds-input', start, `ins_obj key declares ${size} bytes but only ${this.len - at} remain`, this.len);
+      this.fail(
+        'length-exceeds-input',
+        start,
+        `ins_obj key declares ${size} bytes but only ${this.len - at} remain`,
+        this.len,
+      );
       return false;
     }
     // The key's content is its text; the CBOR length prefix is the operation's metadata.
@@ -501,23 +551,30 @@ class PatchParser {
         const b = bytes[this.pos++];
         if (i === 7) {
           value += b * mul;
-          if (b === 0) return this.implausible(start, 'id time is not in its shortest form'), false;
+          if (b === 0) return (this.implausible(start, 'id time is not in its shortest form'), false);
           break;
         }
         value += (b & 0x7f) * mul;
         if (b < 0x80) {
-          if (b === 0) return this.implausible(start, 'id time is not in its shortest form'), false;
+          if (b === 0) return (this.implausible(start, 'id time is not in its shortest form'), false);
           break;
         }
         mul *= 128;
       }
-      if (value > MAX_SAFE) return this.implausible(start, 'id time beyond 2^53 - 1'), false;
+      if (value > MAX_SAFE) return (this.implausible(start, 'id time beyond 2^53 - 1'), false);
     }
     let sid = this.sid;
     if (flag) {
       sid = this.vu57('the session id of an id');
       if (sid < 0) return false;
-      if (sid === this.sid) return this.implausible(start, `id ${sid}.${value} names the patch's own session explicitly (json-joy writes it implicitly)`), false;
+      if (sid === this.sid)
+        return (
+          this.implausible(
+            start,
+            `id ${sid}.${value} names the patch's own session explicitly (json-joy writes it implicitly)`,
+          ),
+          false
+        );
     }
     this.idSid = sid;
     this.idTime = value;
@@ -538,17 +595,17 @@ class PatchParser {
       const b = bytes[this.pos++];
       if (i === 7) {
         value += b * mul;
-        if (b === 0) return this.implausible(start, `${what} is not in its shortest form`), -1;
+        if (b === 0) return (this.implausible(start, `${what} is not in its shortest form`), -1);
         break;
       }
       value += (b & 0x7f) * mul;
       if (b < 0x80) {
-        if (b === 0 && i > 0) return this.implausible(start, `${what} is not in its shortest form`), -1;
+        if (b === 0 && i > 0) return (this.implausible(start, `${what} is not in its shortest form`), -1);
         break;
       }
       mul *= 128;
     }
-    if (value > MAX_SAFE) return this.implausible(start, `${what} is beyond 2^53 - 1`), -1;
+    if (value > MAX_SAFE) return (this.implausible(start, `${what} is beyond 2^53 - 1`), -1);
     return value;
   }
 
@@ -586,7 +643,8 @@ class PatchParser {
     if (ib < 0x80 || ib >= 0xe0) return true;
     const full = indexCbor(this.bytes.subarray(start, end));
     const s = full.store;
-    for (const w of full.warnings) this.index.warn({ ...w, offset: w.offset + start, node, message: `${what}: ${w.message}` });
+    for (const w of full.warnings)
+      this.index.warn({ ...w, offset: w.offset + start, node, message: `${what}: ${w.message}` });
     for (let i = 0; i < s.size; i++) {
       if (s.kind[i] !== Kind.text || !(s.flags[i] & Flag.key) || s.end[i] - s.start[i] - s.head[i] !== 9) continue;
       const p = s.start[i] + s.head[i];
@@ -660,7 +718,6 @@ function simpleCborEnd(bytes: Uint8Array, start: number, len: number): number {
   if (major === 3 && findInvalidUtf8(bytes, p, p + arg) >= 0) return -1;
   return p + arg;
 }
-
 
 function hex2(b: number): string {
   return b.toString(16).padStart(2, '0');
@@ -836,7 +893,8 @@ function opJson(index: SpanIndex, ann: CrdtAnnotations, op: number): VerbosePatc
       return { op: 'ins_val', obj: tsAt(ann, a), value: tsAt(ann, next[a]) };
     case PatchOpcode.ins_obj: {
       const value: [string, VerboseTimestamp][] = [];
-      for (let k = next[a]; k >= 0 && next[k] >= 0; k = next[next[k]]) value.push([contentValue(index, k) as string, tsAt(ann, next[k])]);
+      for (let k = next[a]; k >= 0 && next[k] >= 0; k = next[next[k]])
+        value.push([contentValue(index, k) as string, tsAt(ann, next[k])]);
       return { op: 'ins_obj', obj: tsAt(ann, a), value };
     }
     case PatchOpcode.ins_vec: {
@@ -848,7 +906,8 @@ function opJson(index: SpanIndex, ann: CrdtAnnotations, op: number): VerbosePatc
     case PatchOpcode.ins_bin: {
       const after = next[a];
       const data = contentValue(index, next[after]);
-      if (opcode === PatchOpcode.ins_str) return { op: 'ins_str', obj: tsAt(ann, a), after: tsAt(ann, after), value: data as string };
+      if (opcode === PatchOpcode.ins_str)
+        return { op: 'ins_str', obj: tsAt(ann, a), after: tsAt(ann, after), value: data as string };
       return { op: 'ins_bin', obj: tsAt(ann, a), after: tsAt(ann, after), value: toBase64(data as Uint8Array) };
     }
     case PatchOpcode.ins_arr: {

@@ -38,7 +38,9 @@ function nests(index: SpanIndex, n: number): boolean {
   const { kind, parent } = index.store;
   const k = kind[n];
   if (k === Kind.crdt_chunk) return parent[n] >= 0 && kind[parent[n]] === Kind.crdt_arr;
-  return k === Kind.crdt_model || k === Kind.crdt_val || k === Kind.crdt_obj || k === Kind.crdt_vec || k === Kind.crdt_arr;
+  return (
+    k === Kind.crdt_model || k === Kind.crdt_val || k === Kind.crdt_obj || k === Kind.crdt_vec || k === Kind.crdt_arr
+  );
 }
 
 /** Fills the previews of `id` and of every node below it that nests (iterative, post-order). */
@@ -67,7 +69,8 @@ function build(index: SpanIndex, id: number, max: number, p: Previews): void {
   }
 }
 
-const replacer = (_k: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? `h'${hex(v, 0, Math.min(v.length, 16))}'` : v);
+const replacer = (_k: string, v: unknown) =>
+  typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? `h'${hex(v, 0, Math.min(v.length, 16))}'` : v;
 
 function cut(s: string, max: number): string {
   return s.length > max + 1 ? s.slice(0, max + 1) : s;

@@ -80,10 +80,15 @@ function walkSequence(index: SpanIndex, depth: number): void {
         for (const w of line.warnings) index.warn({ ...w, offset: pos + w.offset, node: id });
         prev = id;
         count++;
-        if (!line.error && depth > 1 && (ls.kind[0] === Kind.array || ls.kind[0] === Kind.map)) jsonWalker.walk(index, id, depth - 1);
+        if (!line.error && depth > 1 && (ls.kind[0] === Kind.array || ls.kind[0] === Kind.map))
+          jsonWalker.walk(index, id, depth - 1);
       }
       if (line.error) {
-        index.fail(line.error.code, pos + line.error.offset, `value ${count + (line.root >= 0 ? 0 : 1)} of the sequence: ${shifted(line.error.message)}`);
+        index.fail(
+          line.error.code,
+          pos + line.error.offset,
+          `value ${count + (line.root >= 0 ? 0 : 1)} of the sequence: ${shifted(line.error.message)}`,
+        );
         store.addFlags(root, Flag.incomplete);
         break;
       }

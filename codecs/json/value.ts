@@ -36,7 +36,12 @@ export function jsonString(bytes: Uint8Array, start: number, end: number): strin
     // bytes[i] is a backslash.
     const x = bytes[i + 1];
     if (x === 0x75) {
-      out += String.fromCharCode((hexValue(bytes[i + 2]) << 12) | (hexValue(bytes[i + 3]) << 8) | (hexValue(bytes[i + 4]) << 4) | hexValue(bytes[i + 5]));
+      out += String.fromCharCode(
+        (hexValue(bytes[i + 2]) << 12) |
+          (hexValue(bytes[i + 3]) << 8) |
+          (hexValue(bytes[i + 4]) << 4) |
+          hexValue(bytes[i + 5]),
+      );
       i += 6;
     } else {
       out += simpleEscape(x);

@@ -119,7 +119,14 @@ function walkJson(index: SpanIndex, node: number, depth: number): void {
  * walker hands its JSON nodes to it), and duplicate keys are compared as decoded JSON strings
  * when the frame's walker reports format `json`, as the Socket.IO walker does.
  */
-export function walkJsonInto(index: SpanIndex, start: number, parent: number, prevSibling: number, depth: number, errorContext = ''): number {
+export function walkJsonInto(
+  index: SpanIndex,
+  start: number,
+  parent: number,
+  prevSibling: number,
+  depth: number,
+  errorContext = '',
+): number {
   const first = index.store.size;
   walkJsonFrom(index, -1, depth < 0 ? -1 : depth, start, parent, prevSibling, errorContext);
   return index.store.size > first ? first : -1;
@@ -132,7 +139,15 @@ export function walkJsonInto(index: SpanIndex, start: number, parent: number, pr
  * always runs to the frame's end: with `len` the frame's length, the JIT drops bounds checks
  * that a length passed in keeps (measured: 2.5 % more instructions on the JSON shapes).
  */
-function walkJsonFrom(index: SpanIndex, node: number, depth: number, from: number, rootParent: number, rootPrev: number, errorContext: string): void {
+function walkJsonFrom(
+  index: SpanIndex,
+  node: number,
+  depth: number,
+  from: number,
+  rootParent: number,
+  rootPrev: number,
+  errorContext: string,
+): void {
   const bytes = index.bytes;
   const len = bytes.length;
   const store = index.store;
@@ -141,14 +156,19 @@ function walkJsonFrom(index: SpanIndex, node: number, depth: number, from: numbe
   let state: number;
 
   if (node < 0) {
-    pos = len - from >= 3 && bytes[from] === 0xef && bytes[from + 1] === 0xbb && bytes[from + 2] === 0xbf ? from + 3 : from;
+    pos =
+      len - from >= 3 && bytes[from] === 0xef && bytes[from + 1] === 0xbb && bytes[from + 2] === 0xbf ? from + 3 : from;
     if (len - from < 3 && len > from && bytes[from] === 0xef && (len - from === 1 || bytes[from + 1] === 0xbb)) {
       index.fail('truncated', len, `${errorContext}unexpected end of input inside a byte order mark`);
       return;
     }
     while (pos < len && isWhitespace(bytes[pos])) pos++;
     if (pos >= len) {
-      index.fail('empty-input', from, `${errorContext}${len === from ? 'empty input: no JSON value' : 'no JSON value: the input is only whitespace'}`);
+      index.fail(
+        'empty-input',
+        from,
+        `${errorContext}${len === from ? 'empty input: no JSON value' : 'no JSON value: the input is only whitespace'}`,
+      );
       return;
     }
     // A virtual frame that holds exactly one item: the root (a child of rootParent, which
@@ -169,7 +189,10 @@ function walkJsonFrom(index: SpanIndex, node: number, depth: number, from: numbe
   // Long strings are scanned four bytes at a time through an aligned Int32 view of the same
   // memory (not worth its allocation for small frames; word offsets stay int32 below 2 GiB).
   const wordShift = (4 - (bytes.byteOffset & 3)) & 3;
-  const words = len >= 256 && len < 0x7fffffff ? new Int32Array(bytes.buffer, bytes.byteOffset + wordShift, (len - wordShift) >> 2) : EMPTY_WORDS;
+  const words =
+    len >= 256 && len < 0x7fffffff
+      ? new Int32Array(bytes.buffer, bytes.byteOffset + wordShift, (len - wordShift) >> 2)
+      : EMPTY_WORDS;
   const wordCount = words.length;
 
   // The frame on top of the stack, kept in locals: saved to the stack on push, reloaded on pop.
@@ -258,13 +281,22 @@ function walkJsonFrom(index: SpanIndex, node: number, depth: number, from: numbe
                 const w = words[k];
                 const q = w ^ 0x22222222;
                 const b = w ^ 0x5c5c5c5c;
-                if ((((w - 0x20202020) & ~w) | ((q - 0x01010101) & ~q) | ((b - 0x01010101) & ~b) | w) & 0x80808080) break;
+                if ((((w - 0x20202020) & ~w) | ((q - 0x01010101) & ~q) | ((b - 0x01010101) & ~b) | w) & 0x80808080)
+                  break;
                 k++;
               }
               p = (k << 2) + wordShift;
             }
           } else {
-            while (p + 3 < len && (STRING_CLASS[bytes[p]] | STRING_CLASS[bytes[p + 1]] | STRING_CLASS[bytes[p + 2]] | STRING_CLASS[bytes[p + 3]]) === 0) p += 4;
+            while (
+              p + 3 < len &&
+              (STRING_CLASS[bytes[p]] |
+                STRING_CLASS[bytes[p + 1]] |
+                STRING_CLASS[bytes[p + 2]] |
+                STRING_CLASS[bytes[p + 3]]) ===
+                0
+            )
+              p += 4;
           }
           while (p < len && STRING_CLASS[bytes[p]] === 0) p++;
           if (p >= len) {
@@ -299,7 +331,11 @@ function walkJsonFrom(index: SpanIndex, node: number, depth: number, from: numbe
             while (p + 5 < len && bytes[p] === 0x5c) {
               const x = bytes[p + 1];
               if (SIMPLE_ESCAPE[x] === 1) p += 2;
-              else if (x === 0x75 && (HEX[bytes[p + 2]] & HEX[bytes[p + 3]] & HEX[bytes[p + 4]] & HEX[bytes[p + 5]]) === 1) p += 6;
+              else if (
+                x === 0x75 &&
+                (HEX[bytes[p + 2]] & HEX[bytes[p + 3]] & HEX[bytes[p + 4]] & HEX[bytes[p + 5]]) === 1
+              )
+                p += 6;
               else break;
             }
             if (bytes[p] !== 0x5c) continue;
@@ -373,7 +409,10 @@ function walkJsonFrom(index: SpanIndex, node: number, depth: number, from: numbe
       if (isKey) {
         errCode = 'invalid-token';
         errAt = pos;
-        errMessage = c === 0x7d ? "unexpected '}' after a trailing comma" : `unexpected ${describeByte(bytes, pos)}: ${expectation(state, frameKind)}`;
+        errMessage =
+          c === 0x7d
+            ? "unexpected '}' after a trailing comma"
+            : `unexpected ${describeByte(bytes, pos)}: ${expectation(state, frameKind)}`;
         break;
       }
 
@@ -489,7 +528,7 @@ function walkJsonFrom(index: SpanIndex, node: number, depth: number, from: numbe
             }
           }
           if (errCode !== null) {
-            errAt = Math.min(p , len);
+            errAt = Math.min(p, len);
             leafKind = kind;
             leafStart = leafAt;
             break;
@@ -538,7 +577,9 @@ function walkJsonFrom(index: SpanIndex, node: number, depth: number, from: numbe
       } else {
         errCode = 'invalid-token';
         errMessage =
-          c === 0x5d && state === S_VALUE && frameKind === ARRAY ? "unexpected ']' after a trailing comma" : `unexpected ${describeByte(bytes, pos)}: ${expectation(state, frameKind)}`;
+          c === 0x5d && state === S_VALUE && frameKind === ARRAY
+            ? "unexpected ']' after a trailing comma"
+            : `unexpected ${describeByte(bytes, pos)}: ${expectation(state, frameKind)}`;
       }
       break;
     }
@@ -585,7 +626,11 @@ function walkJsonFrom(index: SpanIndex, node: number, depth: number, from: numbe
 
   // The root ended; `pos` is past the whitespace after it.
   if (pos < len) {
-    index.fail('trailing-bytes', pos, `${errorContext}${len - pos} trailing ${len - pos === 1 ? 'byte' : 'bytes'} after the top-level value (starting with ${describeByte(bytes, pos)})`);
+    index.fail(
+      'trailing-bytes',
+      pos,
+      `${errorContext}${len - pos} trailing ${len - pos === 1 ? 'byte' : 'bytes'} after the top-level value (starting with ${describeByte(bytes, pos)})`,
+    );
   }
 }
 
@@ -594,7 +639,17 @@ function walkJsonFrom(index: SpanIndex, node: number, depth: number, from: numbe
  * the last child of `parent`: `store.add` plus the end and flags, without the typed-array
  * views that writing `store.end` / `store.flags` makes and reads per node.
  */
-function recordNode(store: SpanStore, kind: number, start: number, head: number, end: number, arg: number, flags: number, parent: number, last: number): number {
+function recordNode(
+  store: SpanStore,
+  kind: number,
+  start: number,
+  head: number,
+  end: number,
+  arg: number,
+  flags: number,
+  parent: number,
+  last: number,
+): number {
   if (store.size === store.cap) store.growFor(start);
   const id = store.size++;
   const c = store.cap;
@@ -629,7 +684,13 @@ function isUtf8Prefix(bytes: Uint8Array, at: number, end: number): boolean {
   for (let i = at + 1; i < end; i++) if ((bytes[i] & 0xc0) !== 0x80) return false;
   if (end - at >= 2) {
     const b1 = bytes[at + 1];
-    if ((b0 === 0xe0 && b1 < 0xa0) || (b0 === 0xed && b1 >= 0xa0) || (b0 === 0xf0 && b1 < 0x90) || (b0 === 0xf4 && b1 >= 0x90)) return false;
+    if (
+      (b0 === 0xe0 && b1 < 0xa0) ||
+      (b0 === 0xed && b1 >= 0xa0) ||
+      (b0 === 0xf0 && b1 < 0x90) ||
+      (b0 === 0xf4 && b1 >= 0x90)
+    )
+      return false;
   }
   return true;
 }
@@ -638,17 +699,19 @@ function expectation(state: number, frameKind: number): string {
   const where = frameKind === ARRAY ? 'an array' : frameKind === MAP ? 'an object' : 'the top level';
   switch (state) {
     case S_VALUE:
-      return frameKind === MAP ? 'expected a value after \':\'' : `expected a value in ${where}`;
+      return frameKind === MAP ? "expected a value after ':'" : `expected a value in ${where}`;
     case S_ARRAY_FIRST:
-      return 'expected a value or \']\' in an array';
+      return "expected a value or ']' in an array";
     case S_OBJECT_FIRST:
-      return 'expected a string key or \'}\' in an object';
+      return "expected a string key or '}' in an object";
     case S_KEY:
-      return 'expected a string key after \',\' in an object';
+      return "expected a string key after ',' in an object";
     case S_COLON:
-      return 'expected \':\' after an object key';
+      return "expected ':' after an object key";
     default:
-      return frameKind === MAP ? 'expected \',\' or \'}\' after an object value' : 'expected \',\' or \']\' after an array item';
+      return frameKind === MAP
+        ? "expected ',' or '}' after an object value"
+        : "expected ',' or ']' after an array item";
   }
 }
 

@@ -27,7 +27,11 @@ export function findInvalidText(bytes: Uint8Array, view: DataView | null, start:
   } else if (size <= 8) {
     high = view.getInt32(start, true) | view.getInt32(end - 4, true);
   } else if (size <= 16) {
-    high = view.getInt32(start, true) | view.getInt32(start + 4, true) | view.getInt32(end - 8, true) | view.getInt32(end - 4, true);
+    high =
+      view.getInt32(start, true) |
+      view.getInt32(start + 4, true) |
+      view.getInt32(end - 8, true) |
+      view.getInt32(end - 4, true);
   } else {
     // Long text: the SIMD validator, or the JS one from the first byte that is not ASCII.
     return findInvalidLongUtf8(bytes, view, start, end);

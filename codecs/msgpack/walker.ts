@@ -101,7 +101,14 @@ function countHeads(bytes: Uint8Array): number {
     const need = NEED[b];
     if (need === 0 || need > len - pos) break;
     const width = LENGTH_WIDTH[b];
-    const n32 = ITEMS_PER_COUNT[b] !== 0 ? 0 : width === 1 ? bytes[pos + 1] : width === 2 ? u16(bytes, pos + 1) : u32(bytes, pos + 1);
+    const n32 =
+      ITEMS_PER_COUNT[b] !== 0
+        ? 0
+        : width === 1
+          ? bytes[pos + 1]
+          : width === 2
+            ? u16(bytes, pos + 1)
+            : u32(bytes, pos + 1);
     pos += need + n32;
   }
   return n;
@@ -135,7 +142,7 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
       return;
     }
     // A virtual frame that expects exactly one item: the root (always recorded).
-    stack.push(-1, 1, ROOT_FRAME, (Math.max(depth , 0)) + 1);
+    stack.push(-1, 1, ROOT_FRAME, Math.max(depth, 0) + 1);
     pos = 0;
   } else {
     const k = store.kind[node];
@@ -172,8 +179,15 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
   let nodes = store.size;
   for (;;) {
     const { slabI32: i32, slabU8: u8, slabF64: f64, cap: c } = store;
-    const startAt = store.i32At, endAt = startAt + c, parentAt = endAt + c, firstChildAt = parentAt + c, nextSiblingAt = firstChildAt + c;
-    const kindAt = store.u8At, flagsAt = kindAt + c, headAt = flagsAt + c, argAt = store.f64At;
+    const startAt = store.i32At,
+      endAt = startAt + c,
+      parentAt = endAt + c,
+      firstChildAt = parentAt + c,
+      nextSiblingAt = firstChildAt + c;
+    const kindAt = store.u8At,
+      flagsAt = kindAt + c,
+      headAt = flagsAt + c,
+      argAt = store.f64At;
     // (Containers to close need no room: a full store closes them before it grows.)
     while (nodes < c || fItems >= fRemaining) {
       // Every container the last item completed ends at `pos`.
@@ -250,7 +264,8 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
             i32[parentAt + child] = id;
             i32[firstChildAt + child] = -1;
             i32[nextSiblingAt + child] = item + 1 < n ? child + 1 : -1;
-            u8[kindAt + child] = x < 0x80 ? Kind.uint : x >= 0xe0 ? Kind.nint : x === 0xcb ? Kind.float64 : Kind.float32;
+            u8[kindAt + child] =
+              x < 0x80 ? Kind.uint : x >= 0xe0 ? Kind.nint : x === 0xcb ? Kind.float64 : Kind.float32;
             u8[headAt + child] = 1;
             if (x < 0x80) {
               if (x !== 0) f64[argAt + child] = x;
@@ -304,7 +319,11 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
               arg = bytes[at];
               end = pos + 2 + arg;
               if (end > len) break;
-              if (arg !== 0 && findInvalidText(bytes, arg >= 4 && viewable ? (view ??= byteView(bytes)) : null, pos + 2, end) >= 0) end = -1;
+              if (
+                arg !== 0 &&
+                findInvalidText(bytes, arg >= 4 && viewable ? (view ??= byteView(bytes)) : null, pos + 2, end) >= 0
+              )
+                end = -1;
               break;
             }
             // 0xc0, 0xc2, 0xc3, 0xca, 0xcb: the arg is 0
@@ -364,7 +383,14 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
       if (pos >= len) {
         store.size = nodes;
         spill(stack, t, fItems, fLast);
-        failAt(index, stack, 'truncated', len, len, `unexpected end of input: ${describeFrame(stack.kind[t])} is missing ${missing(stack, t)}`);
+        failAt(
+          index,
+          stack,
+          'truncated',
+          len,
+          len,
+          `unexpected end of input: ${describeFrame(stack.kind[t])} is missing ${missing(stack, t)}`,
+        );
         return;
       }
       const start = pos;
@@ -532,11 +558,23 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
             i32[endAt + id] = len;
             store.size = nodes;
             spill(stack, t, fItems, fLast);
-            failAt(index, stack, 'length-exceeds-input', start, len, `${describeKind(kind)} declares ${size} bytes but only ${len - pos} remain`);
+            failAt(
+              index,
+              stack,
+              'length-exceeds-input',
+              start,
+              len,
+              `${describeKind(kind)} declares ${size} bytes but only ${len - pos} remain`,
+            );
             return;
           }
           if (kind === Kind.text) {
-            const bad = findInvalidText(bytes, size >= 4 && viewable ? (view ??= byteView(bytes)) : null, pos, pos + size);
+            const bad = findInvalidText(
+              bytes,
+              size >= 4 && viewable ? (view ??= byteView(bytes)) : null,
+              pos,
+              pos + size,
+            );
             if (bad >= 0) warnInvalidText(index, id, bad);
           } else if (kind === Kind.ext && arg === -1) {
             checkTimestamp(index, id, start, pos, size);
@@ -686,7 +724,15 @@ function reportHeadError(index: SpanIndex, stack: WalkStack, bytes: Uint8Array, 
   const r = readHeader(bytes, start, len);
   if (r === H_TRUNCATED) failAt(index, stack, 'truncated', len, len, truncatedHeader(bytes, start, len));
   else if (r === H_INVALID) failAt(index, stack, 'invalid-byte', start, start, 'the never-used format byte 0xc1');
-  else failAt(index, stack, 'length-exceeds-input', start, len, `${describeKind(hKind)} declares ${hSize} bytes but only ${len - start - hHead} remain`);
+  else
+    failAt(
+      index,
+      stack,
+      'length-exceeds-input',
+      start,
+      len,
+      `${describeKind(hKind)} declares ${hSize} bytes but only ${len - start - hHead} remain`,
+    );
 }
 
 /**
@@ -697,7 +743,12 @@ function reportHeadError(index: SpanIndex, stack: WalkStack, bytes: Uint8Array, 
 function warnInvalidText(index: SpanIndex, id: number, bad: number): void {
   const store = index.store;
   store.flags[id] |= Flag.invalidUtf8;
-  index.warn({ code: 'invalid-utf8', offset: bad, node: id, message: `invalid UTF-8 (byte 0x${index.bytes[bad].toString(16).padStart(2, '0')}) in the str at byte ${store.start[id]}: kept as its bytes, at byte ${bad}` });
+  index.warn({
+    code: 'invalid-utf8',
+    offset: bad,
+    node: id,
+    message: `invalid UTF-8 (byte 0x${index.bytes[bad].toString(16).padStart(2, '0')}) in the str at byte ${store.start[id]}: kept as its bytes, at byte ${bad}`,
+  });
 }
 
 /**
@@ -715,7 +766,12 @@ function checkTimestamp(index: SpanIndex, id: number, start: number, data: numbe
   } else {
     problem = `${size} data bytes (a timestamp has 4, 8 or 12)`;
   }
-  index.warn({ code: 'invalid-timestamp', offset: start, node: id, message: `timestamp extension (type -1) with ${problem}: kept as a plain ext, at byte ${start}` });
+  index.warn({
+    code: 'invalid-timestamp',
+    offset: start,
+    node: id,
+    message: `timestamp extension (type -1) with ${problem}: kept as a plain ext, at byte ${start}`,
+  });
 }
 
 /** Writes the locals of the top frame back to the stack. */
@@ -732,10 +788,24 @@ function spill(stack: WalkStack, t: number, items: number, last: number): void {
  * exceed 2^53 only when it far exceeds the bytes that remain: it then never reaches 0 and
  * the walk ends in `truncated` (or an earlier error), as it must.
  */
-function skip(index: SpanIndex, stack: WalkStack, bytes: Uint8Array, pos: number, len: number, pending: number): number {
+function skip(
+  index: SpanIndex,
+  stack: WalkStack,
+  bytes: Uint8Array,
+  pos: number,
+  len: number,
+  pending: number,
+): number {
   while (pending > 0) {
     if (pos >= len) {
-      failAt(index, stack, 'truncated', len, len, `unexpected end of input: ${pending} more ${pending === 1 ? 'item' : 'items'} expected`);
+      failAt(
+        index,
+        stack,
+        'truncated',
+        len,
+        len,
+        `unexpected end of input: ${pending} more ${pending === 1 ? 'item' : 'items'} expected`,
+      );
       return -1;
     }
     const b = bytes[pos];
@@ -980,7 +1050,14 @@ function u32(bytes: Uint8Array, at: number): number {
  * walk and a later expansion give open nodes the same ends, and a parent always contains
  * its children.
  */
-function failAt(index: SpanIndex, stack: WalkStack, code: DecodeErrorCode, at: number, stop: number, message: string): void {
+function failAt(
+  index: SpanIndex,
+  stack: WalkStack,
+  code: DecodeErrorCode,
+  at: number,
+  stop: number,
+  message: string,
+): void {
   index.fail(code, at, message);
   const store = index.store;
   const end = Math.min(stop, index.bytes.length);

@@ -1,4 +1,11 @@
-import { compressionHeader, endsWithSyncFlush, flateStream, pushBounded, type FlateStream, type InflateLimits } from './inflate.js';
+import {
+  compressionHeader,
+  endsWithSyncFlush,
+  flateStream,
+  pushBounded,
+  type FlateStream,
+  type InflateLimits,
+} from './inflate.js';
 import type { DecodeError } from '../core/errors.js';
 
 /**
@@ -29,7 +36,8 @@ export class ConnectionInflater {
 
   /** A frame of this direction was lost before reaching us: the stream's context is gone. */
   lost(reason: string): void {
-    if (this.stream || this.frames === 0) this.broken = `an earlier frame of this compressed stream is missing (${reason})`;
+    if (this.stream || this.frames === 0)
+      this.broken = `an earlier frame of this compressed stream is missing (${reason})`;
   }
 
   /**
@@ -40,23 +48,45 @@ export class ConnectionInflater {
    * deflate stream if `accepts` what it inflates to, or — the stream being broken — says why
    * it cannot be inflated. Null when the frame is not part of a compressed stream.
    */
-  push(bytes: Uint8Array, undecodable = false, accepts: (output: Uint8Array) => boolean = () => true): StreamFrame | null {
+  push(
+    bytes: Uint8Array,
+    undecodable = false,
+    accepts: (output: Uint8Array) => boolean = () => true,
+  ): StreamFrame | null {
     if (compressionHeader(bytes) === 'zlib' && endsWithSyncFlush(bytes)) return this.start(bytes, 'zlib');
     if (!undecodable || !endsWithSyncFlush(bytes)) return null;
     if (this.active) {
-      const r = pushBounded(this.stream!, bytes, false, this.limits, `message ${this.frames + 1} of the ${this.method} stream`);
+      const r = pushBounded(
+        this.stream!,
+        bytes,
+        false,
+        this.limits,
+        `message ${this.frames + 1} of the ${this.method} stream`,
+      );
       this.frames++;
       if (r.error) this.broken = r.error.message;
       return { method: `${this.method}-stream`, output: r.output, error: r.error };
     }
     if (this.broken) {
       // A message of a stream whose earlier frames we do not have: say so, with where.
-      return { method: `${this.method}-stream`, output: new Uint8Array(0), error: { code: 'invalid-compressed-data', offset: 0, message: `cannot inflate: ${this.broken} at input offset 0` } };
+      return {
+        method: `${this.method}-stream`,
+        output: new Uint8Array(0),
+        error: {
+          code: 'invalid-compressed-data',
+          offset: 0,
+          message: `cannot inflate: ${this.broken} at input offset 0`,
+        },
+      };
     }
     return this.start(bytes, 'deflate', accepts);
   }
 
-  private start(bytes: Uint8Array, method: 'zlib' | 'deflate', accepts: (output: Uint8Array) => boolean = () => true): StreamFrame | null {
+  private start(
+    bytes: Uint8Array,
+    method: 'zlib' | 'deflate',
+    accepts: (output: Uint8Array) => boolean = () => true,
+  ): StreamFrame | null {
     const stream = flateStream(method);
     const r = pushBounded(stream, bytes, false, this.limits, `the first message of the ${method} stream`);
     // A raw start that does not inflate to something readable was not a stream after all.

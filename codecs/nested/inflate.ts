@@ -53,7 +53,13 @@ export function endsWithSyncFlush(bytes: Uint8Array): boolean {
  * Pushes `bytes` through `stream` in chunks, stopping at the caps. `final`: the input must
  * end the stream (a frame of its own); false for a message of a stream carried on.
  */
-export function pushBounded(stream: FlateStream, bytes: Uint8Array, final: boolean, limits: InflateLimits = {}, what = 'compressed data'): Inflated {
+export function pushBounded(
+  stream: FlateStream,
+  bytes: Uint8Array,
+  final: boolean,
+  limits: InflateLimits = {},
+  what = 'compressed data',
+): Inflated {
   const maxBytes = limits.maxBytes ?? MAX_DECOMPRESSED_BYTES;
   const maxRatio = limits.maxRatio ?? MAX_COMPRESSION_RATIO;
   const ratioFloor = limits.ratioFloor ?? RATIO_FLOOR_BYTES;
@@ -73,21 +79,37 @@ export function pushBounded(stream: FlateStream, bytes: Uint8Array, final: boole
       stream.push(bytes.subarray(offset, end), final && end === bytes.length);
       offset = end;
       if (total > maxBytes) {
-        error = { code: 'decompressed-too-large', offset, message: `decompressed size exceeds ${sizeText(maxBytes)} at input offset ${offset}` };
+        error = {
+          code: 'decompressed-too-large',
+          offset,
+          message: `decompressed size exceeds ${sizeText(maxBytes)} at input offset ${offset}`,
+        };
         break;
       }
       if (total > ratioFloor && total > maxRatio * offset) {
-        error = { code: 'decompressed-too-large', offset, message: `compression ratio exceeds ${maxRatio}:1 (${total.toLocaleString('en-US')} bytes from ${offset.toLocaleString('en-US')}) at input offset ${offset}` };
+        error = {
+          code: 'decompressed-too-large',
+          offset,
+          message: `compression ratio exceeds ${maxRatio}:1 (${total.toLocaleString('en-US')} bytes from ${offset.toLocaleString('en-US')}) at input offset ${offset}`,
+        };
         break;
       }
     }
     if (!error && final && bytes.length === 0) stream.push(bytes, true);
     if (!error && final && !streamEnded(stream)) {
-      error = { code: 'invalid-compressed-data', offset: bytes.length, message: `${what} ends before its last block (truncated?) at input offset ${bytes.length}` };
+      error = {
+        code: 'invalid-compressed-data',
+        offset: bytes.length,
+        message: `${what} ends before its last block (truncated?) at input offset ${bytes.length}`,
+      };
     }
   } catch (e) {
     const message = (e as Error)?.message ?? String(e);
-    error = { code: 'invalid-compressed-data', offset, message: `${what} does not inflate (${message}) at input offset ${offset}` };
+    error = {
+      code: 'invalid-compressed-data',
+      offset,
+      message: `${what} does not inflate (${message}) at input offset ${offset}`,
+    };
   }
   return { output: concat(chunks, Math.min(total, maxBytes)), error };
 }
@@ -101,7 +123,15 @@ export function inflateFrame(bytes: Uint8Array, method: CompressionMethod, limit
   if (method === 'gzip' && !r.error && bytes.length >= 18) {
     const n = bytes.length;
     const isize = (bytes[n - 4] | (bytes[n - 3] << 8) | (bytes[n - 2] << 16) | (bytes[n - 1] << 24)) >>> 0;
-    if (isize !== r.output.length >>> 0) return { output: r.output, error: { code: 'invalid-compressed-data', offset: n, message: `${what} is cut short or corrupt (its trailer says ${isize.toLocaleString('en-US')} bytes, ${r.output.length.toLocaleString('en-US')} inflated) at input offset ${n}` } };
+    if (isize !== r.output.length >>> 0)
+      return {
+        output: r.output,
+        error: {
+          code: 'invalid-compressed-data',
+          offset: n,
+          message: `${what} is cut short or corrupt (its trailer says ${isize.toLocaleString('en-US')} bytes, ${r.output.length.toLocaleString('en-US')} inflated) at input offset ${n}`,
+        },
+      };
   }
   return r;
 }
@@ -132,7 +162,11 @@ function concat(chunks: Uint8Array[], limit: number): Uint8Array {
 }
 
 function sizeText(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
+  return bytes % (1024 * 1024) === 0
+    ? `${bytes / (1024 * 1024)} MiB`
+    : bytes % 1024 === 0
+      ? `${bytes / 1024} KiB`
+      : `${bytes} bytes`;
 }
 
 /** The method a frame's header names: gzip (1f 8b 08) or zlib (CMF/FLG check, deflate, no preset dictionary); else null. */

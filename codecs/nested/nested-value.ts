@@ -83,7 +83,10 @@ function readNested(index: SpanIndex, id: number, parent: NestedValue | null): N
     index: inner,
     format,
     via,
-    label: via === 'tag 24' ? 'decoded as cbor (tag 24)' : `decoded as ${format}${via === 'bytes' || via === 'text' ? '' : ` (from ${via})`}`,
+    label:
+      via === 'tag 24'
+        ? 'decoded as cbor (tag 24)'
+        : `decoded as ${format}${via === 'bytes' || via === 'text' ? '' : ` (from ${via})`}`,
     map: outer ? composeMaps(map, outer) : map,
     level,
     stringId: id,
@@ -116,7 +119,13 @@ function readNested(index: SpanIndex, id: number, parent: NestedValue | null): N
   const b64 = decodeBase64Text(bytes);
   if (b64 && b64.bytes.length >= MIN_NESTED_BYTES) {
     const r = readBinary(b64.bytes);
-    if (r) return make(r.index, r.format, b64.encoding, composeMaps(base64Map(0, b64.bytes.length, b64.textLength), payload.map));
+    if (r)
+      return make(
+        r.index,
+        r.format,
+        b64.encoding,
+        composeMaps(base64Map(0, b64.bytes.length, b64.textLength), payload.map),
+      );
   }
   return null;
 }
@@ -142,7 +151,8 @@ function readJson(bytes: Uint8Array): Reading | null {
 
 const CBOR_OPENS = (b: number) => (b >= 0x80 && b <= 0xbf) || (b >= 0xc0 && b <= 0xdb);
 /** A Protobuf field tag's first byte: wire type 0, 1, 2 or 5 and (in one byte) a field number from 1. */
-const PROTOBUF_OPENS = (b: number) => ((b & 7) === 0 || (b & 7) === 1 || (b & 7) === 2 || (b & 7) === 5) && (b >= 0x80 || b >> 3 !== 0);
+const PROTOBUF_OPENS = (b: number) =>
+  ((b & 7) === 0 || (b & 7) === 1 || (b & 7) === 2 || (b & 7) === 5) && (b >= 0x80 || b >> 3 !== 0);
 const MSGPACK_OPENS = (b: number) => (b >= 0x80 && b <= 0x9f) || (b >= 0xdc && b <= 0xdf);
 
 /** A binary reading: the most plausible of CBOR and MessagePack, else JSON text, else Protobuf. */
@@ -166,7 +176,8 @@ function readBinary(bytes: Uint8Array): Reading | null {
   const pb = protobufDetector.detect(bytes, {});
   // Small field numbers only, and a nested message or text field among them: 0.3 + 0.15 + 0.05 in the
   // detector's scale (which adds up to 0.49999… in floating point).
-  if (pb && !('error' in pb) && pb.index && pb.confidence >= 0.49 && hasWrittenText(pb.index)) return { index: pb.index, format: 'protobuf' };
+  if (pb && !('error' in pb) && pb.index && pb.confidence >= 0.49 && hasWrittenText(pb.index))
+    return { index: pb.index, format: 'protobuf' };
   return null;
 }
 
@@ -232,7 +243,8 @@ function hasWrittenText(index: SpanIndex): boolean {
   index.expand(index.root, 3);
   const { store } = index;
   let text = false;
-  for (let id = 0; id < Math.min(store.size, 256); id++) if (store.kind[id] === Kind.text && store.end[id] - store.start[id] - index.headerLength(id) >= 2) text = true;
+  for (let id = 0; id < Math.min(store.size, 256); id++)
+    if (store.kind[id] === Kind.text && store.end[id] - store.start[id] - index.headerLength(id) >= 2) text = true;
   return text && textLooksWritten(index);
 }
 

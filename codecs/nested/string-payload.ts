@@ -33,7 +33,8 @@ export function stringPayload(index: SpanIndex, id: number): StringPayload | nul
   return { bytes: index.bytes.subarray(start, end), map: shiftMap(start), isText: kind === Kind.text };
 }
 
-const HEXVAL = (c: number) => (c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1);
+const HEXVAL = (c: number) =>
+  c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
 
 function hex4(bytes: Uint8Array, i: number): number {
   let v = 0;
@@ -54,10 +55,11 @@ function hex4(bytes: Uint8Array, i: number): number {
 export function unescapeJson(bytes: Uint8Array, start: number, end: number): StringPayload {
   // No backslash: the payload is the bytes themselves.
   let slash = -1;
-  for (let i = start; i < end; i++) if (bytes[i] === 0x5c) {
-    slash = i;
-    break;
-  }
+  for (let i = start; i < end; i++)
+    if (bytes[i] === 0x5c) {
+      slash = i;
+      break;
+    }
   if (slash < 0) return { bytes: bytes.subarray(start, end), map: shiftMap(start), isText: true };
   const out = new Uint8Array(end - start);
   const at = new Uint32Array(end - start + 1);
@@ -74,7 +76,24 @@ export function unescapeJson(bytes: Uint8Array, start: number, end: number): Str
       continue;
     }
     const e = bytes[i + 1];
-    const simple = e === 0x22 ? 0x22 : e === 0x5c ? 0x5c : e === 0x2f ? 0x2f : e === 0x62 ? 8 : e === 0x66 ? 12 : e === 0x6e ? 10 : e === 0x72 ? 13 : e === 0x74 ? 9 : -1;
+    const simple =
+      e === 0x22
+        ? 0x22
+        : e === 0x5c
+          ? 0x5c
+          : e === 0x2f
+            ? 0x2f
+            : e === 0x62
+              ? 8
+              : e === 0x66
+                ? 12
+                : e === 0x6e
+                  ? 10
+                  : e === 0x72
+                    ? 13
+                    : e === 0x74
+                      ? 9
+                      : -1;
     if (simple >= 0) {
       put(simple, i);
       i += 2;

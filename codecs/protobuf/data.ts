@@ -18,7 +18,8 @@ export interface ProtobufData {
 }
 
 export function protobufData(index: SpanIndex): ProtobufData {
-  if (!index.formatData) index.formatData = { readings: new LazyReadings(index), groupEnd: new Map() } satisfies ProtobufData;
+  if (!index.formatData)
+    index.formatData = { readings: new LazyReadings(index), groupEnd: new Map() } satisfies ProtobufData;
   return index.formatData as ProtobufData;
 }
 

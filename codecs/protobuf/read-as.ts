@@ -26,7 +26,10 @@ export function parseReadAs(format: string): ReadAsChoices | null {
 }
 
 export function formatReadAs(choices: ReadAsChoices): string {
-  return `protobuf:${[...choices].sort((a, b) => a[0] - b[0]).map(([at, r]) => `${at}=${r}`).join(',')}`;
+  return `protobuf:${[...choices]
+    .sort((a, b) => a[0] - b[0])
+    .map(([at, r]) => `${at}=${r}`)
+    .join(',')}`;
 }
 
 export function readAsWalker(choices: ReadAsChoices): FormatWalker {
@@ -34,7 +37,8 @@ export function readAsWalker(choices: ReadAsChoices): FormatWalker {
     ...protobufWalker,
     walk(index, node, depth) {
       protobufWalker.walk(index, node, depth);
-      if (node < 0 && !index.error) for (const [at, reading] of [...choices].sort((a, b) => a[0] - b[0])) applyReading(index, at, reading);
+      if (node < 0 && !index.error)
+        for (const [at, reading] of [...choices].sort((a, b) => a[0] - b[0])) applyReading(index, at, reading);
     },
   };
 }

@@ -70,7 +70,12 @@ export function lenReadings(bytes: Uint8Array, start: number, end: number): LenR
   if (utf8 && !printable) readings.push('text');
   readings.push('bytes');
   const first = readings[0];
-  return { readings, count: first === 'message' ? messageFields : first === 'packed' ? packedItems : end - start, messageFields, packedItems };
+  return {
+    readings,
+    count: first === 'message' ? messageFields : first === 'packed' ? packedItems : end - start,
+    messageFields,
+    packedItems,
+  };
 }
 
 /**
@@ -127,7 +132,11 @@ export function isPrintableTextIn(bytes: Uint8Array, view: DataView | null, star
     while (i + 8 <= end) {
       const a = view.getInt32(i, true);
       const b = view.getInt32(i + 4, true);
-      if ((((a - 0x20202020) & ~a) | (a + 0x01010101) | a | ((b - 0x20202020) & ~b) | (b + 0x01010101) | b) & 0x80808080) break;
+      if (
+        (((a - 0x20202020) & ~a) | (a + 0x01010101) | a | ((b - 0x20202020) & ~b) | (b + 0x01010101) | b) &
+        0x80808080
+      )
+        break;
       i += 8;
     }
   }

@@ -76,7 +76,9 @@ export function protobufPreview(index: SpanIndex, id: number, max: number): stri
     case Kind.pb_i32:
     case Kind.pb_i64: {
       const { u, f } = fixed(index, id);
-      text = String(u) + (plausibleFloat(f) && f !== Number(u) ? ` (${store.kind[id] === Kind.pb_i32 ? 'float' : 'double'} ${f})` : '');
+      text =
+        String(u) +
+        (plausibleFloat(f) && f !== Number(u) ? ` (${store.kind[id] === Kind.pb_i32 ? 'float' : 'double'} ${f})` : '');
       break;
     }
     case Kind.text:

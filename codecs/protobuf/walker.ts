@@ -29,7 +29,12 @@ export const protobufWalker: FormatWalker = {
   // A small frame gets 0.35 nodes per byte, what records have: the generic guess (a node per
   // byte up to 128 bytes) left most of the store unused, and `trim` giving it back was a
   // sixth of indexing a 100-byte record.
-  capacityHint: (bytes, depth) => (depth !== Infinity ? undefined : bytes.length > 512 ? Math.min(Math.ceil(bytes.length * 0.15) + 8, HINT_MAX) : Math.ceil(bytes.length * 0.35) + 4),
+  capacityHint: (bytes, depth) =>
+    depth !== Infinity
+      ? undefined
+      : bytes.length > 512
+        ? Math.min(Math.ceil(bytes.length * 0.15) + 8, HINT_MAX)
+        : Math.ceil(bytes.length * 0.35) + 4,
   leafValue: protobufLeafValue,
   describe: protobufDescribe,
   preview: protobufPreview,
@@ -118,7 +123,13 @@ function recover(index: SpanIndex, height: number): number {
 let resumeAt = 0;
 
 /** Records a fatal error: open nodes are incomplete and reach at least to their last child and the failing byte. */
-function fail(index: SpanIndex, height: number, code: Parameters<SpanIndex['fail']>[0], at: number, message: string): void {
+function fail(
+  index: SpanIndex,
+  height: number,
+  code: Parameters<SpanIndex['fail']>[0],
+  at: number,
+  message: string,
+): void {
   const { bytes, store } = index;
   index.fail(code, at, message);
   for (let f = 0; f < height * FRAME; f += FRAME) {
@@ -133,7 +144,18 @@ function fail(index: SpanIndex, height: number, code: Parameters<SpanIndex['fail
 }
 
 /** The error `fail` records for a field that does not parse (see Bad). */
-function failField(index: SpanIndex, height: number, bad: Bad, tagStart: number, pos: number, limit: number, field: number, wireType: number, group: number, length: number): void {
+function failField(
+  index: SpanIndex,
+  height: number,
+  bad: Bad,
+  tagStart: number,
+  pos: number,
+  limit: number,
+  field: number,
+  wireType: number,
+  group: number,
+  length: number,
+): void {
   switch (bad) {
     case Bad.groupUnended:
       return fail(index, height, 'truncated', pos, `unexpected end of input: group (field ${group}) has no end tag`);
@@ -146,14 +168,28 @@ function failField(index: SpanIndex, height: number, bad: Bad, tagStart: number,
     case Bad.fieldTooBig:
       return fail(index, height, 'invalid-tag', tagStart, `field number ${field} is above 2^29 - 1`);
     case Bad.unmatchedEndGroup:
-      return fail(index, height, 'unmatched-end-group', tagStart, group < 0 ? `end-group tag for field ${field} without a start-group tag` : `end-group tag for field ${field} inside the group of field ${group}`);
+      return fail(
+        index,
+        height,
+        'unmatched-end-group',
+        tagStart,
+        group < 0
+          ? `end-group tag for field ${field} without a start-group tag`
+          : `end-group tag for field ${field} inside the group of field ${group}`,
+      );
     case Bad.varintTruncated:
       return fail(index, height, 'truncated', limit, `unexpected end of input inside the varint of field ${field}`);
     case Bad.varintTooLong:
       return fail(index, height, 'invalid-varint', pos, `varint of field ${field} longer than 10 bytes`);
     case Bad.fixedTruncated: {
       const size = wireType === WireType.i64 ? 8 : 4;
-      return fail(index, height, 'truncated', limit, `unexpected end of input: field ${field} needs ${size} bytes, ${limit - pos} remain`);
+      return fail(
+        index,
+        height,
+        'truncated',
+        limit,
+        `unexpected end of input: field ${field} needs ${size} bytes, ${limit - pos} remain`,
+      );
     }
     case Bad.lengthTruncated:
       return fail(index, height, 'truncated', limit, `unexpected end of input inside the length of field ${field}`);
@@ -161,10 +197,22 @@ function failField(index: SpanIndex, height: number, bad: Bad, tagStart: number,
       return fail(index, height, 'invalid-varint', pos, `length of field ${field} longer than 10 bytes`);
     case Bad.lengthExceeds: {
       const payload = readVarint(index.bytes, pos, limit);
-      return fail(index, height, 'length-exceeds-input', pos, `field ${field} declares ${length} bytes, ${limit - payload} remain`);
+      return fail(
+        index,
+        height,
+        'length-exceeds-input',
+        pos,
+        `field ${field} declares ${length} bytes, ${limit - payload} remain`,
+      );
     }
     case Bad.wireType:
-      return fail(index, height, 'invalid-wire-type', tagStart, `field ${field} has wire type ${wireType}, which does not exist`);
+      return fail(
+        index,
+        height,
+        'invalid-wire-type',
+        tagStart,
+        `field ${field} has wire type ${wireType}, which does not exist`,
+      );
   }
 }
 
@@ -198,7 +246,7 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
   // The top frame (see FRAME), in locals.
   let fNode: number;
   let fLimit: number;
-  let fDepth = Math.min(depth , DEEP);
+  let fDepth = Math.min(depth, DEEP);
   let fGroup = -1;
   let fPrev = -1;
   let fEntries = 0;
@@ -356,7 +404,14 @@ function walkFields(index: SpanIndex, node: number, depth: number): void {
           if (!record) break;
           // The readings in firstReading's order, each looked at once: text, then a message.
           if (length === 0) kind = Kind.bytes;
-          else if (isPrintableTextIn(bytes, length >= 32 && bytes[payload] >= 0x20 ? (view ??= byteView(bytes)) : null, payload, valueEnd)) {
+          else if (
+            isPrintableTextIn(
+              bytes,
+              length >= 32 && bytes[payload] >= 0x20 ? (view ??= byteView(bytes)) : null,
+              payload,
+              valueEnd,
+            )
+          ) {
             kind = Kind.text;
             arg = length;
           } else if (fDepth >= 2) {
@@ -560,7 +615,6 @@ function recordPackedIfWhole(index: SpanIndex, node: number, start: number, end:
   return count;
 }
 
-
 /**
  * A field's two nodes, its key (the tag varint, `pb_tag`, from `tagStart` to where the value
  * starts) and its value, written in one call with every column set (add + setEnd + addFlags
@@ -569,7 +623,19 @@ function recordPackedIfWhole(index: SpanIndex, node: number, start: number, end:
  * slots, so it writes every column. (A shared SpanStore method was tried: the JSON mesh
  * index went from 0.98x to 1.80x, so each walker keeps its own.) Returns the value's id.
  */
-function addField(store: SpanStore, tagStart: number, tag: number, kind: number, start: number, end: number, head: number, arg: number, parent: number, prev: number, flags: number): number {
+function addField(
+  store: SpanStore,
+  tagStart: number,
+  tag: number,
+  kind: number,
+  start: number,
+  end: number,
+  head: number,
+  arg: number,
+  parent: number,
+  prev: number,
+  flags: number,
+): number {
   if (store.size + 2 > store.cap) growStore(store, start);
   const key = store.size;
   store.size = key + 2;
@@ -650,4 +716,9 @@ function plausibleFirstTag(b: number): boolean {
   return b >= 8 && (wt <= 2 || wt === 5);
 }
 
-const READING_KIND: Record<LenReading, number> = { message: Kind.map, text: Kind.text, bytes: Kind.bytes, packed: Kind.array };
+const READING_KIND: Record<LenReading, number> = {
+  message: Kind.map,
+  text: Kind.text,
+  bytes: Kind.bytes,
+  packed: Kind.array,
+};

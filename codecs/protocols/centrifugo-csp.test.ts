@@ -20,6 +20,11 @@ test('Centrifugo Protobuf reading generates no code', async () => {
   expect(index.value(0)).toEqual([{ id: 1, subscribe: { channel: 'news' } }]);
   for (let id = 0; id < index.store.size; id++) index.walker.preview!(index, id, 80);
   expect(centrifugoMessages(index).map((m) => m.method)).toEqual(['subscribe']);
-  expect(recognizeProtocol(index, 'protobuf')).toMatchObject({ protocol: 'centrifugo', message: 'subscribe', event: 'news', id: '1' });
+  expect(recognizeProtocol(index, 'protobuf')).toMatchObject({
+    protocol: 'centrifugo',
+    message: 'subscribe',
+    event: 'news',
+    id: '1',
+  });
   expect(calls).toEqual([]);
 });

@@ -27,22 +27,55 @@ const json = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
 /** A Centrifugo-like server: answers connect / subscribe / publish / rpc / presence, then pushes publications. */
 async function server(): Promise<{ url: string; close(): Promise<void> }> {
   const httpServer = http.createServer();
-  const wss = new WebSocketServer({ server: httpServer, perMessageDeflate: false, handleProtocols: (p) => (p.has('centrifuge-protobuf') ? 'centrifuge-protobuf' : false) });
+  const wss = new WebSocketServer({
+    server: httpServer,
+    perMessageDeflate: false,
+    handleProtocols: (p) => (p.has('centrifuge-protobuf') ? 'centrifuge-protobuf' : false),
+  });
   wss.on('connection', (socket) => {
     socket.on('message', (data) => {
       const replies: unknown[] = [];
       for (const c of codec.decodeCommands(new Uint8Array(data as Buffer))) {
         const id = c.id as number;
-        if (c.connect) replies.push({ id, connect: { client: 'client-7', version: '5.4.0', ping: 25, pong: true, subs: { news: { recoverable: true, epoch: 'ep', offset: 3 } } } });
+        if (c.connect)
+          replies.push({
+            id,
+            connect: {
+              client: 'client-7',
+              version: '5.4.0',
+              ping: 25,
+              pong: true,
+              subs: { news: { recoverable: true, epoch: 'ep', offset: 3 } },
+            },
+          });
         else if (c.subscribe) {
           const channel = (c.subscribe as { channel: string }).channel;
-          replies.push({ id, subscribe: { recoverable: true, epoch: 'ep', offset: 4, publications: [{ data: json({ hello: channel }), offset: 4 }] } });
+          replies.push({
+            id,
+            subscribe: {
+              recoverable: true,
+              epoch: 'ep',
+              offset: 4,
+              publications: [{ data: json({ hello: channel }), offset: 4 }],
+            },
+          });
           // A batch: the subscribe reply and two pushes in one frame.
-          replies.push({ push: { channel, pub: { data: json({ title: 'first', n: 1 }), offset: 5, tags: { lang: 'en' }, info: { user: 'ann', client: 'client-3' } } } });
+          replies.push({
+            push: {
+              channel,
+              pub: {
+                data: json({ title: 'first', n: 1 }),
+                offset: 5,
+                tags: { lang: 'en' },
+                info: { user: 'ann', client: 'client-3' },
+              },
+            },
+          });
           replies.push({ push: { channel, join: { info: { user: 'bob', client: 'client-9' } } } });
         } else if (c.publish) replies.push({ id, publish: {} });
         else if (c.rpc) replies.push({ id, rpc: { data: json({ sum: 3 }) } });
-        else if (c.presence) replies.push({ id, presence: { presence: { 'client-3': { user: 'ann', client: 'client-3' } } } });
+        else if (c.presence)
+          replies.push({ id, presence: { presence: { 'client-3': { user: 'ann', client: 'client-3' } } } });
         else if (id) replies.push({ id, error: { code: 103, message: 'permission denied' } });
       }
       if (replies.length) socket.send(codec.encodeReplies(replies));
@@ -68,7 +101,10 @@ describe('Centrifugo over Protobuf (real centrifuge-js Protobuf client)', () => 
   beforeAll(async () => {
     const s = await server();
     capture = await captureProxy(s.url);
-    const client = new Centrifuge(`${capture.url}/connection/websocket`, { websocket: WebSocket, minReconnectDelay: 60_000 });
+    const client = new Centrifuge(`${capture.url}/connection/websocket`, {
+      websocket: WebSocket,
+      minReconnectDelay: 60_000,
+    });
     const sub = client.newSubscription('news');
     // The Protobuf client hands publications over as their bytes.
     sub.on('publication', (ctx) => received.push(JSON.parse(new TextDecoder().decode(ctx.data as Uint8Array))));
@@ -103,7 +139,11 @@ describe('Centrifugo over Protobuf (real centrifuge-js Protobuf client)', () => 
   it('names each message: method, id, channel; a batch lists them all and a push says its kind', () => {
     const rows = capture.frames.map((f) => {
       const index = readCentrifugoProtobuf(f.data, { direction: f.direction });
-      return { direction: f.direction, info: recognizeProtocol(index, 'protobuf'), messages: centrifugoMessages(index) };
+      return {
+        direction: f.direction,
+        info: recognizeProtocol(index, 'protobuf'),
+        messages: centrifugoMessages(index),
+      };
     });
     const sentMethods = rows.filter((r) => r.direction === 'sent').flatMap((r) => r.messages.map((m) => m.method));
     expect(sentMethods).toEqual(expect.arrayContaining(['connect', 'subscribe', 'publish', 'rpc', 'presence']));
@@ -168,20 +208,29 @@ describe('Centrifugo over Protobuf (real centrifuge-js Protobuf client)', () => 
   it('truncations and mutations never throw, keep the messages before the damage and report an offset in the frame', () => {
     const frames = capture.frames.map((f) => f.data);
     fc.assert(
-      fc.property(fc.nat(), fc.nat(), fc.nat(), fc.integer({ min: 0, max: 255 }), fc.boolean(), (pick, cutAt, flipAt, value, sent) => {
-        const original = frames[pick % frames.length];
-        const bytes = original.slice(0, cutAt % (original.length + 1));
-        if (bytes.length) bytes[flipAt % bytes.length] = value;
-        const index = readCentrifugoProtobuf(bytes, { direction: sent ? 'sent' : 'received' });
-        if (index.error) expect(index.error.offset).toBeLessThanOrEqual(bytes.length);
-        index.value(index.root);
-        recognizeProtocol(index, 'protobuf');
-        centrifugoMessages(index);
-      }),
+      fc.property(
+        fc.nat(),
+        fc.nat(),
+        fc.nat(),
+        fc.integer({ min: 0, max: 255 }),
+        fc.boolean(),
+        (pick, cutAt, flipAt, value, sent) => {
+          const original = frames[pick % frames.length];
+          const bytes = original.slice(0, cutAt % (original.length + 1));
+          if (bytes.length) bytes[flipAt % bytes.length] = value;
+          const index = readCentrifugoProtobuf(bytes, { direction: sent ? 'sent' : 'received' });
+          if (index.error) expect(index.error.offset).toBeLessThanOrEqual(bytes.length);
+          index.value(index.root);
+          recognizeProtocol(index, 'protobuf');
+          centrifugoMessages(index);
+        },
+      ),
       { numRuns: 400 },
     );
     // A length past the end: an error at the prefix, the message before it kept.
-    const two = capture.frames.find((f) => f.direction === 'received' && codec.decodeReplies(f.data).length === 4)!.data;
+    const two = capture.frames.find(
+      (f) => f.direction === 'received' && codec.decodeReplies(f.data).length === 4,
+    )!.data;
     const firstEnd = 1 + two[0];
     const broken = new Uint8Array([...two.subarray(0, firstEnd), 0x7f, 1, 2]);
     const index = readCentrifugoProtobuf(broken, { direction: 'received' });
@@ -245,7 +294,8 @@ function normalize(v: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {
       const n = normalize(x);
-      const emptyMap = MAP_FIELDS.has(k) && n !== null && typeof n === 'object' && !Array.isArray(n) && Object.keys(n).length === 0;
+      const emptyMap =
+        MAP_FIELDS.has(k) && n !== null && typeof n === 'object' && !Array.isArray(n) && Object.keys(n).length === 0;
       if (n === undefined || emptyMap || (Array.isArray(n) && n.length === 0 && k !== 'data')) continue;
       out[k] = n;
     }

@@ -124,7 +124,8 @@ export function centrifugoProtobufInfo(index: SpanIndex): ProtocolInfo | null {
   const first = messages[0];
   if (!first) return null;
   const channels = [...new Set(messages.map((m) => m.channel).filter((c): c is string => c !== undefined))];
-  const message = (first.push ? `push ${first.push}` : first.method) + (messages.length > 1 ? ` +${messages.length - 1}` : '');
+  const message =
+    (first.push ? `push ${first.push}` : first.method) + (messages.length > 1 ? ` +${messages.length - 1}` : '');
   return {
     protocol: 'centrifugo',
     message,

@@ -23,7 +23,10 @@ beforeAll(async () => {
       const replies: string[] = [];
       for (const line of data.toString().split('\n').filter(Boolean)) {
         const cmd = JSON.parse(line) as Record<string, unknown>;
-        if (cmd.connect) replies.push(JSON.stringify({ id: cmd.id, connect: { client: 'c-1', version: '5.0.0', ping: 25, pong: true } }));
+        if (cmd.connect)
+          replies.push(
+            JSON.stringify({ id: cmd.id, connect: { client: 'c-1', version: '5.0.0', ping: 25, pong: true } }),
+          );
         if (cmd.subscribe) {
           const channel = (cmd.subscribe as { channel: string }).channel;
           replies.push(JSON.stringify({ id: cmd.id, subscribe: {} }));
@@ -37,7 +40,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const capture = await captureProxy(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  const client = new Centrifuge(`${capture.url}/connection/websocket`, { websocket: WebSocket, name: 'wirescope-test' });
+  const client = new Centrifuge(`${capture.url}/connection/websocket`, {
+    websocket: WebSocket,
+    name: 'wirescope-test',
+  });
   const got: unknown[] = [];
   const a = client.newSubscription('prices:ACME');
   const b = client.newSubscription('prices:INIT');
@@ -69,7 +75,9 @@ describe('Centrifugo JSON protocol (real centrifuge-js client)', () => {
     const infos = read.map((r) => r.info!);
     expect(infos).toContainEqual(expect.objectContaining({ message: 'publish', event: 'chat:lobby' }));
     // The client's batch: connect and two subscribes; the server's: five replies and pushes.
-    expect(infos).toContainEqual(expect.objectContaining({ message: 'connect +2', event: 'prices:ACME prices:INIT', id: '1' }));
+    expect(infos).toContainEqual(
+      expect.objectContaining({ message: 'connect +2', event: 'prices:ACME prices:INIT', id: '1' }),
+    );
     expect(infos).toContainEqual(expect.objectContaining({ message: 'connect +4', event: 'prices:ACME prices:INIT' }));
     // Several replies in one frame: newline-delimited JSON, each value with its span.
     const batched = read.find((r) => r.d.format === 'ndjson')!;
@@ -87,7 +95,11 @@ describe('WAMP', () => {
     const h = json(hello);
     expect(recognizeProtocol(h.index, h.format)).toMatchObject({ protocol: 'wamp', message: 'HELLO', event: 'realm1' });
     const p = json(publish);
-    expect(recognizeProtocol(p.index, p.format, { subprotocol: 'wamp.2.json' })).toMatchObject({ protocol: 'wamp', message: 'PUBLISH', event: 'com.myapp.mytopic1' });
+    expect(recognizeProtocol(p.index, p.format, { subprotocol: 'wamp.2.json' })).toMatchObject({
+      protocol: 'wamp',
+      message: 'PUBLISH',
+      event: 'com.myapp.mytopic1',
+    });
   });
 
   it('MessagePack serialization (wamp.2.msgpack) reads the same', () => {
@@ -96,6 +108,10 @@ describe('WAMP', () => {
     expect(h.format).toBe('msgpack');
     expect(recognizeProtocol(h.index, h.format)).toMatchObject({ protocol: 'wamp', message: 'HELLO', event: 'realm1' });
     const p = mp(publish);
-    expect(recognizeProtocol(p.index, p.format, { subprotocol: 'wamp.2.msgpack' })).toMatchObject({ protocol: 'wamp', message: 'PUBLISH', event: 'com.myapp.mytopic1' });
+    expect(recognizeProtocol(p.index, p.format, { subprotocol: 'wamp.2.msgpack' })).toMatchObject({
+      protocol: 'wamp',
+      message: 'PUBLISH',
+      event: 'com.myapp.mytopic1',
+    });
   });
 });

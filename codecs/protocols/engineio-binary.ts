@@ -18,7 +18,11 @@ function walkFrame(index: SpanIndex): void {
   const root = openContainer(index, -1, null, Kind.map, 0);
   if (bytes.length === 0 || bytes[0] !== ENGINE_IO_MESSAGE) {
     closeContainer(index, root, 0);
-    index.fail('invalid-byte', 0, `not an Engine.IO v3 binary message: the first byte must be 04 (message), found ${bytes.length ? bytes[0].toString(16).padStart(2, '0') : 'nothing'}`);
+    index.fail(
+      'invalid-byte',
+      0,
+      `not an Engine.IO v3 binary message: the first byte must be 04 (message), found ${bytes.length ? bytes[0].toString(16).padStart(2, '0') : 'nothing'}`,
+    );
     return;
   }
   field(index, root, 'engine.io', 0, 1, 'message', Kind.text);
@@ -42,9 +46,15 @@ export const engineIoBinaryDetector: Detector = {
   format: 'socketio',
   textFrames: false,
   detect(bytes, context) {
-    if (context.isText || context.preferFormat !== 'socketio' || bytes.length < 2 || bytes[0] !== ENGINE_IO_MESSAGE) return null;
+    if (context.isText || context.preferFormat !== 'socketio' || bytes.length < 2 || bytes[0] !== ENGINE_IO_MESSAGE)
+      return null;
     const index = new SpanIndex(bytes, engineIoBinaryWalker, { depth: 1 });
     if (index.error) return { format: 'socketio', error: index.error, index };
-    return { format: 'socketio', confidence: 0.9, reason: 'Engine.IO v3 binary message (type byte 04, then the data) on a Socket.IO connection', index };
+    return {
+      format: 'socketio',
+      confidence: 0.9,
+      reason: 'Engine.IO v3 binary message (type byte 04, then the data) on a Socket.IO connection',
+      index,
+    };
   },
 };

@@ -29,7 +29,11 @@ export function engineIoVersionFromUrl(url: string): EngineIoVersion | null {
 }
 
 /** The version one decoded frame shows, given who sent it (`sent`: the client), or null. */
-export function engineIoVersionEvidence(index: SpanIndex, format: string | null, direction: 'sent' | 'received'): VersionEvidence | null {
+export function engineIoVersionEvidence(
+  index: SpanIndex,
+  format: string | null,
+  direction: 'sent' | 'received',
+): VersionEvidence | null {
   if (format !== 'socketio' || index.error || !socketIoPacket(index)) return null;
   return versionEvidence(recognizeProtocol(index, format), index.bytes, direction);
 }
@@ -38,10 +42,16 @@ export function engineIoVersionEvidence(index: SpanIndex, format: string | null,
  * The same from a text frame's recognized protocol and its bytes (what the worker holds as
  * frames arrive). Text frames only: socket.io-msgpack-parser's binary packets say nothing here.
  */
-export function versionEvidence(info: ProtocolInfo | null, bytes: Uint8Array, direction: 'sent' | 'received'): VersionEvidence | null {
+export function versionEvidence(
+  info: ProtocolInfo | null,
+  bytes: Uint8Array,
+  direction: 'sent' | 'received',
+): VersionEvidence | null {
   if (!info) return null;
   if (info.protocol === 'engine.io' && info.message === 'ping' && bytes.length === 1) {
-    return direction === 'sent' ? { version: 3, reason: 'the client pings (Engine.IO v3)' } : { version: 4, reason: 'the server pings (Engine.IO v4)' };
+    return direction === 'sent'
+      ? { version: 3, reason: 'the client pings (Engine.IO v3)' }
+      : { version: 4, reason: 'the server pings (Engine.IO v4)' };
   }
   if (info.protocol !== 'socket.io') return null;
   if (info.message === 'ERROR') return { version: 3, reason: 'ERROR with a string payload (socket.io 2.x)' };
@@ -49,9 +59,12 @@ export function versionEvidence(info: ProtocolInfo | null, bytes: Uint8Array, di
   const last = bytes[bytes.length - 1];
   const hasPayload = last === 0x7d || last === 0x5d;
   if (direction === 'received') {
-    return hasPayload ? { version: 4, reason: 'the server answers CONNECT with a sid (socket.io 3 or later)' } : { version: 3, reason: 'the server sends CONNECT without a sid (socket.io 2.x)' };
+    return hasPayload
+      ? { version: 4, reason: 'the server answers CONNECT with a sid (socket.io 3 or later)' }
+      : { version: 3, reason: 'the server sends CONNECT without a sid (socket.io 2.x)' };
   }
   // socket.io 2.x clients never ask for the default namespace: the server connects it.
-  if (info.event === undefined) return { version: 4, reason: 'the client asks to CONNECT the default namespace (socket.io 3 or later)' };
+  if (info.event === undefined)
+    return { version: 4, reason: 'the client asks to CONNECT the default namespace (socket.io 3 or later)' };
   return null;
 }

@@ -33,7 +33,14 @@ export function initParts(index: SpanIndex): PartsData {
 }
 
 /** Opens a map or array at `start` under `parent` (-1 for the root), named `name` in a map parent. */
-export function openContainer(index: SpanIndex, parent: number, name: string | null, kind: number, start: number, head = 0): number {
+export function openContainer(
+  index: SpanIndex,
+  parent: number,
+  name: string | null,
+  kind: number,
+  start: number,
+  head = 0,
+): number {
   const { store } = index;
   const data = partsData(index);
   const prev = key(index, parent, name, start);
@@ -75,11 +82,27 @@ function key(index: SpanIndex, parent: number, name: string | null, start: numbe
 }
 
 /** A leaf `name: value` spanning [start, end). */
-export function field(index: SpanIndex, parent: number, name: string | null, start: number, end: number, value: unknown, kind: number = Kind.text, head = 0): number {
+export function field(
+  index: SpanIndex,
+  parent: number,
+  name: string | null,
+  start: number,
+  end: number,
+  value: unknown,
+  kind: number = Kind.text,
+  head = 0,
+): number {
   const { store } = index;
   const data = partsData(index);
   const prev = key(index, parent, name, start);
-  const id = store.add(kind, start, head, kind === Kind.text || kind === Kind.bytes ? end - start - head : 0, parent, prev);
+  const id = store.add(
+    kind,
+    start,
+    head,
+    kind === Kind.text || kind === Kind.bytes ? end - start - head : 0,
+    parent,
+    prev,
+  );
   store.setEnd(id, end);
   data.values.set(id, value);
   data.last.set(parent, id);
@@ -108,7 +131,14 @@ export type PayloadReading = 'json' | 'cbor' | 'msgpack' | 'text' | 'bytes' | 'e
  * number stays text), else text when it is valid UTF-8, else bytes. `prefer` tries one
  * reading first (a STOMP content-type).
  */
-export function payload(index: SpanIndex, parent: number, name: string, start: number, end: number, prefer?: 'json' | 'text' | 'bytes'): PayloadReading {
+export function payload(
+  index: SpanIndex,
+  parent: number,
+  name: string,
+  start: number,
+  end: number,
+  prefer?: 'json' | 'text' | 'bytes',
+): PayloadReading {
   const { bytes, store } = index;
   if (end <= start) {
     field(index, parent, name, start, start, '', Kind.text);
@@ -181,7 +211,11 @@ export function ownerOf(index: SpanIndex, node: number): FormatWalker | null {
  * The FormatWalker hooks every protocol walker shares: payload nodes go to their own walker,
  * the protocol's leaves answer from the values map.
  */
-export function protocolWalker(format: FormatWalker['format'], walkFrame: (index: SpanIndex) => void, describeRoot: (index: SpanIndex) => string): FormatWalker {
+export function protocolWalker(
+  format: FormatWalker['format'],
+  walkFrame: (index: SpanIndex) => void,
+  describeRoot: (index: SpanIndex) => string,
+): FormatWalker {
   return {
     format,
     walk(index, node, depth) {
@@ -218,7 +252,12 @@ export function protocolWalker(format: FormatWalker['format'], walkFrame: (index
       if (node === 0) return describeRoot(index);
       const data = partsData(index);
       const { store } = index;
-      if (data.values.has(node)) return store.flags[node] & Flag.key ? 'key' : store.kind[node] === Kind.bytes ? `bytes(${store.end[node] - store.start[node]})` : index.kind(node);
+      if (data.values.has(node))
+        return store.flags[node] & Flag.key
+          ? 'key'
+          : store.kind[node] === Kind.bytes
+            ? `bytes(${store.end[node] - store.start[node]})`
+            : index.kind(node);
       const owner = ownerOf(index, node);
       if (owner?.describe) return owner.describe(index, node);
       switch (store.kind[node]) {

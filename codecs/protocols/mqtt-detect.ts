@@ -23,6 +23,11 @@ export const mqttDetector: Detector = {
     if (packets.some((p) => p.type === 'CONNECT' || p.type === 'CONNACK')) confidence = 0.98;
     if (known) confidence = Math.min(0.995, confidence + 0.45);
     const first = packets[0];
-    return { format: 'mqtt', confidence, reason: `MQTT ${first?.version === 5 ? '5' : '3.1.1'} ${packets.map((p) => p.type).join(', ')}`, index };
+    return {
+      format: 'mqtt',
+      confidence,
+      reason: `MQTT ${first?.version === 5 ? '5' : '3.1.1'} ${packets.map((p) => p.type).join(', ')}`,
+      index,
+    };
   },
 };

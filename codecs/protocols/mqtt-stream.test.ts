@@ -14,7 +14,10 @@ import type { CapturedFrame } from './test/ws-capture.js';
 
 /** Every packet in a byte stream, as the mqtt library's own parser (mqtt-packet) finds them. */
 function libraryPackets(stream: Uint8Array): string[] {
-  const parser = mqttPacket.parser({ protocolVersion: 4 }) as unknown as { on(e: 'packet', f: (p: { cmd: string }) => void): void; parse(b: Buffer): void };
+  const parser = mqttPacket.parser({ protocolVersion: 4 }) as unknown as {
+    on(e: 'packet', f: (p: { cmd: string }) => void): void;
+    parse(b: Buffer): void;
+  };
   const out: string[] = [];
   parser.on('packet', (p) => out.push(p.cmd.toUpperCase()));
   parser.parse(Buffer.from(stream));
@@ -57,7 +60,10 @@ describe('MQTT reassembly across frames', () => {
         const ix = new SpanIndex(p.bytes, mqttWalker, { depth: 1 });
         expect(ix.error).toBeNull();
         expect(mqttPackets(ix)[0].type).toBe(p.type);
-        for (const part of p.parts) expect(frames[part.frameId].data.subarray(part.start, part.end)).toEqual(p.bytes.subarray(part.at, part.at + part.end - part.start));
+        for (const part of p.parts)
+          expect(frames[part.frameId].data.subarray(part.start, part.end)).toEqual(
+            p.bytes.subarray(part.at, part.at + part.end - part.start),
+          );
       }
       expect(r.inProgress).toBeNull();
     }
@@ -93,18 +99,24 @@ describe('MQTT reassembly across frames', () => {
 
     const frames = wire.map((f) => f.data);
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 30 }), (edits) => {
-        const s = new MqttReassembler();
-        edits.forEach(([pick, cutAt, flipAt, value], i) => {
-          const original = frames[pick % frames.length];
-          const bytes = original.slice(0, 1 + (cutAt % original.length));
-          bytes[flipAt % bytes.length] = value;
-          const result = s.feed(i, bytes);
-          if (result.error) expect(result.error.offset).toBeLessThan(bytes.length);
-          for (const p of result.pieces) expect(p.end).toBeLessThanOrEqual(bytes.length);
-          for (const c of result.completed) new SpanIndex(c.bytes, mqttWalker, { depth: 1 }).value(0);
-        });
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat(), fc.integer({ min: 0, max: 255 })), {
+          minLength: 1,
+          maxLength: 30,
+        }),
+        (edits) => {
+          const s = new MqttReassembler();
+          edits.forEach(([pick, cutAt, flipAt, value], i) => {
+            const original = frames[pick % frames.length];
+            const bytes = original.slice(0, 1 + (cutAt % original.length));
+            bytes[flipAt % bytes.length] = value;
+            const result = s.feed(i, bytes);
+            if (result.error) expect(result.error.offset).toBeLessThan(bytes.length);
+            for (const p of result.pieces) expect(p.end).toBeLessThanOrEqual(bytes.length);
+            for (const c of result.completed) new SpanIndex(c.bytes, mqttWalker, { depth: 1 }).value(0);
+          });
+        },
+      ),
       { numRuns: 300 },
     );
   });

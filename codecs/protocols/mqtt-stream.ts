@@ -105,8 +105,20 @@ export class MqttReassembler {
         const typeNo = bytes[pos] >> 4;
         const flags = bytes[pos] & 0x0f;
         if (typeNo === 0) return fail(pos, `byte ${pos} cannot start an MQTT packet: packet type 0 is reserved`);
-        if (!flagsValid(typeNo, flags)) return fail(pos, `byte ${pos} cannot start an MQTT packet: ${MQTT_TYPES[typeNo]} with fixed-header flags ${flags.toString(2).padStart(4, '0')}`);
-        this.pending = { packet: this.nextPacket++, type: MQTT_TYPES[typeNo], head: [], total: null, size: 0, chunks: [], parts: [] };
+        if (!flagsValid(typeNo, flags))
+          return fail(
+            pos,
+            `byte ${pos} cannot start an MQTT packet: ${MQTT_TYPES[typeNo]} with fixed-header flags ${flags.toString(2).padStart(4, '0')}`,
+          );
+        this.pending = {
+          packet: this.nextPacket++,
+          type: MQTT_TYPES[typeNo],
+          head: [],
+          total: null,
+          size: 0,
+          chunks: [],
+          parts: [],
+        };
       }
       const p = this.pending;
       const start = pos;
@@ -118,8 +130,13 @@ export class MqttReassembler {
           let rl = 0;
           for (let i = p.head.length - 1; i >= 1; i--) rl = rl * 128 + (p.head[i] & 0x7f);
           p.total = p.head.length + rl;
-          if (p.total > MAX_REASSEMBLED_BYTES) return fail(start, `the ${p.type} packet declares ${p.total} bytes, more than the ${MAX_REASSEMBLED_BYTES} reassembled`);
-        } else if (p.head.length === 5) return fail(pos - 1, `the ${p.type} packet's remaining length is longer than 4 bytes`);
+          if (p.total > MAX_REASSEMBLED_BYTES)
+            return fail(
+              start,
+              `the ${p.type} packet declares ${p.total} bytes, more than the ${MAX_REASSEMBLED_BYTES} reassembled`,
+            );
+        } else if (p.head.length === 5)
+          return fail(pos - 1, `the ${p.type} packet's remaining length is longer than 4 bytes`);
       }
       if (p.total !== null) {
         const take = Math.min(p.total - p.size, len - pos);
@@ -132,7 +149,8 @@ export class MqttReassembler {
       // A packet whole in one frame is not copied: only split ones are put together.
       if (!completes || p.parts.length > 1) p.chunks.push(bytes.slice(start, pos));
       if (completes) {
-        if (p.parts.length > 1) completed.push({ packet: p.packet, type: p.type, bytes: concat(p.chunks, p.size), parts: p.parts });
+        if (p.parts.length > 1)
+          completed.push({ packet: p.packet, type: p.type, bytes: concat(p.chunks, p.size), parts: p.parts });
         this.pending = null;
       }
     }

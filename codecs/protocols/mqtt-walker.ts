@@ -1,7 +1,17 @@
 import { Kind } from '../core/kinds.js';
 import type { DecodeErrorCode } from '../core/errors.js';
 import type { SpanIndex } from '../core/span-index.js';
-import { closeContainer, field, initParts, markIncomplete, openContainer, payload, protocolWalker, text, type PartsData } from './frame-parts.js';
+import {
+  closeContainer,
+  field,
+  initParts,
+  markIncomplete,
+  openContainer,
+  payload,
+  protocolWalker,
+  text,
+  type PartsData,
+} from './frame-parts.js';
 
 /**
  * MQTT 3.1.1 and 5 over WebSocket (binary frames, subprotocol `mqtt`): one or more control
@@ -16,7 +26,24 @@ import { closeContainer, field, initParts, markIncomplete, openContainer, payloa
  * the MQTT 5 reading fits exactly and 3.1.1 does not (or a PUBLISH's bytes after the topic
  * form valid properties), else as 3.1.1.
  */
-export const MQTT_TYPES = ['reserved', 'CONNECT', 'CONNACK', 'PUBLISH', 'PUBACK', 'PUBREC', 'PUBREL', 'PUBCOMP', 'SUBSCRIBE', 'SUBACK', 'UNSUBSCRIBE', 'UNSUBACK', 'PINGREQ', 'PINGRESP', 'DISCONNECT', 'AUTH'] as const;
+export const MQTT_TYPES = [
+  'reserved',
+  'CONNECT',
+  'CONNACK',
+  'PUBLISH',
+  'PUBACK',
+  'PUBREC',
+  'PUBREL',
+  'PUBCOMP',
+  'SUBSCRIBE',
+  'SUBACK',
+  'UNSUBSCRIBE',
+  'UNSUBACK',
+  'PINGREQ',
+  'PINGRESP',
+  'DISCONNECT',
+  'AUTH',
+] as const;
 export type MqttType = (typeof MQTT_TYPES)[number];
 
 export interface MqttPacket {
@@ -94,7 +121,12 @@ function varint(bytes: Uint8Array, pos: number, end: number, what: string): [num
 }
 
 function need(pos: number, n: number, end: number, what: string): void {
-  if (pos + n > end) throw new Stop('length-exceeds-input', pos, `${what} needs ${n} byte${n === 1 ? '' : 's'}, ${Math.max(0, end - pos)} left in the packet`);
+  if (pos + n > end)
+    throw new Stop(
+      'length-exceeds-input',
+      pos,
+      `${what} needs ${n} byte${n === 1 ? '' : 's'}, ${Math.max(0, end - pos)} left in the packet`,
+    );
 }
 
 const u16 = (b: Uint8Array, p: number) => (b[p] << 8) | b[p + 1];
@@ -109,7 +141,15 @@ function str(bytes: Uint8Array, pos: number, end: number, what: string): [string
 }
 
 /** Reads one packet's body under `node` with the given version; returns the packet info. */
-function readBody(index: SpanIndex, node: number, type: MqttType, flags: number, version: 4 | 5, pos: number, end: number): Omit<MqttPacket, 'node' | 'type'> {
+function readBody(
+  index: SpanIndex,
+  node: number,
+  type: MqttType,
+  flags: number,
+  version: 4 | 5,
+  pos: number,
+  end: number,
+): Omit<MqttPacket, 'node' | 'type'> {
   const { bytes } = index;
   const strField = (parent: number, name: string, at: number): [string, number] => {
     const [v, next] = str(bytes, at, end, name);
@@ -281,7 +321,12 @@ function properties(index: SpanIndex, parent: number, pos: number, end: number, 
   const { bytes } = index;
   const [length, body] = varint(bytes, pos, end, `${name} length`);
   const stop = body + length;
-  if (stop > end) throw new Stop('length-exceeds-input', pos, `${name} declare ${length} bytes but only ${end - body} remain in the packet`);
+  if (stop > end)
+    throw new Stop(
+      'length-exceeds-input',
+      pos,
+      `${name} declare ${length} bytes but only ${end - body} remain in the packet`,
+    );
   const map = openContainer(index, parent, name, Kind.map, pos, body - pos);
   let p = body;
   try {
@@ -383,7 +428,9 @@ function fits(bytes: Uint8Array, type: MqttType, flags: number, v: 4 | 5, pos: n
       case 'PUBREC':
       case 'PUBREL':
       case 'PUBCOMP':
-        return v === 5 ? end - pos >= 2 && (end - pos <= 3 || skipProperties(bytes, pos + 3, end) === end) : end - pos === 2;
+        return v === 5
+          ? end - pos >= 2 && (end - pos <= 3 || skipProperties(bytes, pos + 3, end) === end)
+          : end - pos === 2;
       case 'SUBSCRIBE':
       case 'UNSUBSCRIBE': {
         let p = v === 5 ? skipProperties(bytes, pos + 2, end) : pos + 2;
@@ -476,7 +523,15 @@ function walkFrame(index: SpanIndex): void {
     };
     field(index, node, 'type', pos, pos + 1, type === 'PUBLISH' ? `PUBLISH${publishFlags(flags)}` : type, Kind.text);
     if (typeNo === 0 || !flagsValid(typeNo, flags)) {
-      fail(new Stop('invalid-byte', pos, typeNo === 0 ? 'MQTT packet type 0 is reserved' : `${type} with fixed-header flags ${flags.toString(2).padStart(4, '0')} (MQTT fixes them)`));
+      fail(
+        new Stop(
+          'invalid-byte',
+          pos,
+          typeNo === 0
+            ? 'MQTT packet type 0 is reserved'
+            : `${type} with fixed-header flags ${flags.toString(2).padStart(4, '0')} (MQTT fixes them)`,
+        ),
+      );
       return;
     }
     let rl: number;
@@ -492,7 +547,16 @@ function walkFrame(index: SpanIndex): void {
     const end = body + rl;
     const cut = end > len;
     const stop = Math.min(end, len);
-    const declared = type === 'CONNECT' ? 4 : type === 'PUBLISH' ? (fits(bytes, type, flags, 5, body, stop) ? 5 : 4) : fits(bytes, type, flags, 4, body, stop) || !fits(bytes, type, flags, 5, body, stop) ? 4 : 5;
+    const declared =
+      type === 'CONNECT'
+        ? 4
+        : type === 'PUBLISH'
+          ? fits(bytes, type, flags, 5, body, stop)
+            ? 5
+            : 4
+          : fits(bytes, type, flags, 4, body, stop) || !fits(bytes, type, flags, 5, body, stop)
+            ? 4
+            : 5;
     try {
       const info = readBody(index, node, type, flags, declared, body, stop);
       closeContainer(index, node, stop);
@@ -500,11 +564,25 @@ function walkFrame(index: SpanIndex): void {
     } catch (e) {
       if (!(e instanceof Stop)) throw e;
       // A packet split across frames reads as far as this frame goes.
-      fail(cut ? new Stop('truncated', len, `the ${type} packet declares ${rl} bytes after its header but the frame ends ${end - len} bytes short (split across frames?)`) : e);
+      fail(
+        cut
+          ? new Stop(
+              'truncated',
+              len,
+              `the ${type} packet declares ${rl} bytes after its header but the frame ends ${end - len} bytes short (split across frames?)`,
+            )
+          : e,
+      );
       return;
     }
     if (cut) {
-      fail(new Stop('truncated', len, `the ${type} packet declares ${rl} bytes after its header but the frame ends ${end - len} bytes short (split across frames?)`));
+      fail(
+        new Stop(
+          'truncated',
+          len,
+          `the ${type} packet declares ${rl} bytes after its header but the frame ends ${end - len} bytes short (split across frames?)`,
+        ),
+      );
       return;
     }
     pos = stop;
@@ -527,4 +605,3 @@ export const mqttWalker = protocolWalker('mqtt', walkFrame, (index) => {
   const p = packets[0];
   return p ? `mqtt${p.version === 5 ? ' 5' : ''} ${p.type}` : 'mqtt';
 });
-

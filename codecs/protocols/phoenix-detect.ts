@@ -15,7 +15,14 @@ export const phoenixDetector: Detector = {
     if (bytes.length < 3 || bytes[0] > 2) return null;
     const index = new SpanIndex(bytes, phoenixWalker, { depth: 1 });
     const m = phoenixBinary(index);
-    if (index.error || !m) return context.preferFormat === 'phoenix' ? { format: 'phoenix', error: index.error ?? { code: 'invalid-byte', offset: 0, message: 'not a Phoenix binary frame at byte 0' }, index } : null;
+    if (index.error || !m)
+      return context.preferFormat === 'phoenix'
+        ? {
+            format: 'phoenix',
+            error: index.error ?? { code: 'invalid-byte', offset: 0, message: 'not a Phoenix binary frame at byte 0' },
+            index,
+          }
+        : null;
     const topicLike = /^[\w.-]+(:[^\s]*)?$/.test(m.topic) && m.event.length > 0 && /^[\x21-\x7e]+$/.test(m.event);
     if (!topicLike) return null;
     const confidence = context.preferFormat === 'phoenix' ? 0.99 : 0.8;

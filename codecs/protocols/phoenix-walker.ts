@@ -1,7 +1,17 @@
 import { Kind } from '../core/kinds.js';
 import type { SpanIndex } from '../core/span-index.js';
 import { findInvalidUtf8 } from '../core/utf8.js';
-import { closeContainer, field, initParts, markIncomplete, openContainer, payload, protocolWalker, text, type PartsData } from './frame-parts.js';
+import {
+  closeContainer,
+  field,
+  initParts,
+  markIncomplete,
+  openContainer,
+  payload,
+  protocolWalker,
+  text,
+  type PartsData,
+} from './frame-parts.js';
 
 /**
  * Phoenix channels' binary frames (phoenix.js serializer, a binary payload): a kind byte,
@@ -61,7 +71,11 @@ function walkFrame(index: SpanIndex): void {
   const len = bytes.length;
   const root = openContainer(index, -1, null, Kind.map, 0);
   if (len === 0 || bytes[0] > 2) {
-    index.fail(len === 0 ? 'empty-input' : 'invalid-byte', 0, 'a Phoenix binary frame starts with kind 0 (push), 1 (reply) or 2 (broadcast)');
+    index.fail(
+      len === 0 ? 'empty-input' : 'invalid-byte',
+      0,
+      'a Phoenix binary frame starts with kind 0 (push), 1 (reply) or 2 (broadcast)',
+    );
     markIncomplete(index, root, Math.min(1, len));
     return;
   }
@@ -78,12 +92,18 @@ function walkFrame(index: SpanIndex): void {
   }
   field(index, root, 'kind', 0, 1, kind, Kind.text);
   if (!sizes) {
-    index.fail('length-exceeds-input', Math.min(len, 1), `the ${kind} header's string sizes run past the frame (${len} bytes) or a string is not UTF-8`);
+    index.fail(
+      'length-exceeds-input',
+      Math.min(len, 1),
+      `the ${kind} header's string sizes run past the frame (${len} bytes) or a string is not UTF-8`,
+    );
     markIncomplete(index, root, len);
     return;
   }
   const sizeList = openContainer(index, root, 'sizes', Kind.array, 1);
-  sizes.forEach((s, i) => { field(index, sizeList, null, 1 + i, 2 + i, s, Kind.uint); });
+  sizes.forEach((s, i) => {
+    field(index, sizeList, null, 1 + i, 2 + i, s, Kind.uint);
+  });
   closeContainer(index, sizeList, 1 + sizes.length);
   const values: Record<string, string> = {};
   let p = 1 + sizes.length;
@@ -94,7 +114,13 @@ function walkFrame(index: SpanIndex): void {
   });
   payload(index, root, 'payload', p, len);
   closeContainer(index, root, len);
-  data.message = { kind, joinRef: values.join_ref ?? null, ref: values.ref ?? null, topic: values.topic, event: values.event ?? values.status };
+  data.message = {
+    kind,
+    joinRef: values.join_ref ?? null,
+    ref: values.ref ?? null,
+    topic: values.topic,
+    event: values.event ?? values.status,
+  };
 }
 
 export const phoenixWalker = protocolWalker('phoenix', walkFrame, (index) => {

@@ -44,13 +44,18 @@ beforeAll(async () => {
         return;
       }
       const [joinRef, ref, topic, event, payload] = JSON.parse(data.toString());
-      if (event === 'phx_join' || event === 'heartbeat' || event === 'new_msg') socket.send(JSON.stringify([joinRef, ref, topic, 'phx_reply', { status: 'ok', response: {} }]));
+      if (event === 'phx_join' || event === 'heartbeat' || event === 'new_msg')
+        socket.send(JSON.stringify([joinRef, ref, topic, 'phx_reply', { status: 'ok', response: {} }]));
       if (event === 'new_msg') socket.send(JSON.stringify([null, null, topic, 'new_msg', payload]));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const capture = await captureProxy(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  const socket = new Socket(`${capture.url}/socket`, { transport: WebSocket as never, heartbeatIntervalMs: 40, reconnectAfterMs: () => 60_000 });
+  const socket = new Socket(`${capture.url}/socket`, {
+    transport: WebSocket as never,
+    heartbeatIntervalMs: 40,
+    reconnectAfterMs: () => 60_000,
+  });
   socket.connect();
   const channel = socket.channel('room:lobby', { token: 'abc' });
   await new Promise<void>((resolve) => channel.join().receive('ok', () => resolve()));
@@ -58,9 +63,15 @@ beforeAll(async () => {
   channel.on('blob_added', (m: unknown) => received.push(new Uint8Array(m as ArrayBuffer)));
   channel.push('new_msg', { body: 'hello ☕', n: 1 });
   const blob = new Uint8Array([0xa1, 0x61, 0x78, 0x01]).buffer; // CBOR {x: 1}
-  const replied = new Promise<unknown>((resolve) => channel.push('upload', blob).receive('ok', (r: unknown) => resolve(r)));
+  const replied = new Promise<unknown>((resolve) =>
+    channel.push('upload', blob).receive('ok', (r: unknown) => resolve(r)),
+  );
   received.push(new Uint8Array((await replied) as ArrayBuffer));
-  await until(() => received.length === 3 && capture.frames.some((f) => f.data.includes(0x68) && new TextDecoder().decode(f.data).includes('"heartbeat"')));
+  await until(
+    () =>
+      received.length === 3 &&
+      capture.frames.some((f) => f.data.includes(0x68) && new TextDecoder().decode(f.data).includes('"heartbeat"')),
+  );
   socket.disconnect();
   frames = capture.frames.slice();
   close = async () => {
@@ -74,10 +85,12 @@ afterAll(() => close?.());
 
 describe('Phoenix channels (real phoenix.js client)', () => {
   it('JSON v2 frames: join, push, reply, broadcast, heartbeat named with topic and ref', () => {
-    const infos = frames.filter((f) => f.opcode === 'text').map((f) => {
-      const d = decodeFrame(f.data, { isText: true });
-      return recognizeProtocol(d.index, d.format);
-    });
+    const infos = frames
+      .filter((f) => f.opcode === 'text')
+      .map((f) => {
+        const d = decodeFrame(f.data, { isText: true });
+        return recognizeProtocol(d.index, d.format);
+      });
     expect(infos.every((i) => i?.protocol === 'phoenix')).toBe(true);
     expect(infos).toContainEqual(expect.objectContaining({ message: 'phx_join', event: 'room:lobby' }));
     expect(infos).toContainEqual(expect.objectContaining({ message: 'new_msg', event: 'room:lobby' }));
@@ -86,7 +99,11 @@ describe('Phoenix channels (real phoenix.js client)', () => {
   });
 
   it('binary push, reply and broadcast: parts with spans, the payload decoded (CBOR here)', () => {
-    expect(received).toEqual([{ body: 'hello ☕', n: 1 }, new Uint8Array([0xa1, 0x61, 0x78, 0x01]), new Uint8Array([0xa1, 0x61, 0x78, 0x01])]);
+    expect(received).toEqual([
+      { body: 'hello ☕', n: 1 },
+      new Uint8Array([0xa1, 0x61, 0x78, 0x01]),
+      new Uint8Array([0xa1, 0x61, 0x78, 0x01]),
+    ]);
     const binary = frames.filter((f) => f.opcode === 'binary');
     expect(binary).toHaveLength(3);
     const decoded = binary.map((f) => decodeFrame(f.data));
@@ -99,19 +116,44 @@ describe('Phoenix channels (real phoenix.js client)', () => {
     const push = phoenixBinary(decoded[0].index!)!;
     expect(push).toMatchObject({ kind: 'push', topic: 'room:lobby', event: 'upload' });
     expect(push.ref).toMatch(/^\d+$/);
-    expect(phoenixBinary(decoded.find((d) => phoenixBinary(d.index!)!.kind === 'reply')!.index!)).toMatchObject({ topic: 'room:lobby', event: 'ok', ref: push.ref });
+    expect(phoenixBinary(decoded.find((d) => phoenixBinary(d.index!)!.kind === 'reply')!.index!)).toMatchObject({
+      topic: 'room:lobby',
+      event: 'ok',
+      ref: push.ref,
+    });
     const broadcast = decoded.find((d) => phoenixBinary(d.index!)!.kind === 'broadcast')!;
-    expect(recognizeProtocol(broadcast.index, broadcast.format)).toMatchObject({ protocol: 'phoenix', message: 'blob_added', event: 'room:lobby' });
+    expect(recognizeProtocol(broadcast.index, broadcast.format)).toMatchObject({
+      protocol: 'phoenix',
+      message: 'blob_added',
+      event: 'room:lobby',
+    });
     const ix = decoded[0].index!;
     const topicNode = ix.children(0).find((c) => ix.value(ix.keyOf(c)) === 'topic')!;
-    expect(new TextDecoder().decode(ix.bytes.subarray(ix.store.start[topicNode], ix.store.end[topicNode]))).toBe('room:lobby');
+    expect(new TextDecoder().decode(ix.bytes.subarray(ix.store.start[topicNode], ix.store.end[topicNode]))).toBe(
+      'room:lobby',
+    );
   });
 
   it('a server push (no ref) reads with the three-string layout', () => {
-    const frame = new Uint8Array([0, 1, 10, 7, ...utf8.encode('3'), ...utf8.encode('room:lobby'), ...utf8.encode('new_msg'), ...utf8.encode('{"a":1}')]);
+    const frame = new Uint8Array([
+      0,
+      1,
+      10,
+      7,
+      ...utf8.encode('3'),
+      ...utf8.encode('room:lobby'),
+      ...utf8.encode('new_msg'),
+      ...utf8.encode('{"a":1}'),
+    ]);
     const d = decodeFrame(frame);
     expect(d.format).toBe('phoenix');
-    expect(phoenixBinary(d.index!)).toMatchObject({ kind: 'push', joinRef: '3', ref: null, topic: 'room:lobby', event: 'new_msg' });
+    expect(phoenixBinary(d.index!)).toMatchObject({
+      kind: 'push',
+      joinRef: '3',
+      ref: null,
+      topic: 'room:lobby',
+      event: 'new_msg',
+    });
     expect((d.index!.value(0) as Record<string, unknown>).payload).toEqual({ a: 1 });
   });
 

@@ -32,18 +32,72 @@ export interface RecognizeContext {
   readonly subprotocol?: string;
 }
 
-const GRAPHQL_WS = new Set(['connection_init', 'connection_ack', 'ping', 'pong', 'subscribe', 'next', 'error', 'complete']);
-const SUBSCRIPTIONS_TRANSPORT_WS = new Set(['connection_init', 'connection_ack', 'ka', 'start', 'data', 'stop', 'complete', 'connection_error', 'connection_terminate', 'error']);
+const GRAPHQL_WS = new Set([
+  'connection_init',
+  'connection_ack',
+  'ping',
+  'pong',
+  'subscribe',
+  'next',
+  'error',
+  'complete',
+]);
+const SUBSCRIPTIONS_TRANSPORT_WS = new Set([
+  'connection_init',
+  'connection_ack',
+  'ka',
+  'start',
+  'data',
+  'stop',
+  'complete',
+  'connection_error',
+  'connection_terminate',
+  'error',
+]);
 const WAMP_CODES: Record<number, string> = {
-  1: 'HELLO', 2: 'WELCOME', 3: 'ABORT', 4: 'CHALLENGE', 5: 'AUTHENTICATE', 6: 'GOODBYE', 8: 'ERROR', 16: 'PUBLISH', 17: 'PUBLISHED',
-  32: 'SUBSCRIBE', 33: 'SUBSCRIBED', 34: 'UNSUBSCRIBE', 35: 'UNSUBSCRIBED', 36: 'EVENT', 48: 'CALL', 49: 'CANCEL', 50: 'RESULT',
-  64: 'REGISTER', 65: 'REGISTERED', 66: 'UNREGISTER', 67: 'UNREGISTERED', 68: 'INVOCATION', 69: 'INTERRUPT', 70: 'YIELD',
+  1: 'HELLO',
+  2: 'WELCOME',
+  3: 'ABORT',
+  4: 'CHALLENGE',
+  5: 'AUTHENTICATE',
+  6: 'GOODBYE',
+  8: 'ERROR',
+  16: 'PUBLISH',
+  17: 'PUBLISHED',
+  32: 'SUBSCRIBE',
+  33: 'SUBSCRIBED',
+  34: 'UNSUBSCRIBE',
+  35: 'UNSUBSCRIBED',
+  36: 'EVENT',
+  48: 'CALL',
+  49: 'CANCEL',
+  50: 'RESULT',
+  64: 'REGISTER',
+  65: 'REGISTERED',
+  66: 'UNREGISTER',
+  67: 'UNREGISTERED',
+  68: 'INVOCATION',
+  69: 'INTERRUPT',
+  70: 'YIELD',
 };
 const ENVELOPE_MAX_ENTRIES = 16;
 
 /** Where a WAMP message names its realm, topic, procedure or error URI. */
 const WAMP_NAME_AT: Record<number, number> = { 1: 1, 3: 2, 6: 2, 8: 4, 16: 3, 32: 3, 48: 3, 64: 3 };
-const CENTRIFUGO_COMMANDS = ['connect', 'subscribe', 'unsubscribe', 'publish', 'presence', 'presence_stats', 'history', 'ping', 'send', 'rpc', 'refresh', 'sub_refresh'];
+const CENTRIFUGO_COMMANDS = [
+  'connect',
+  'subscribe',
+  'unsubscribe',
+  'publish',
+  'presence',
+  'presence_stats',
+  'history',
+  'ping',
+  'send',
+  'rpc',
+  'refresh',
+  'sub_refresh',
+];
 const CENTRIFUGO_REPLY_KEYS = ['push', 'error', ...CENTRIFUGO_COMMANDS];
 
 /** The value of a leaf child, or undefined. */
@@ -64,15 +118,25 @@ function fields(index: SpanIndex, map: number): Map<string, number> {
   return out;
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : undefined);
+const str = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : undefined;
 
-export function recognizeProtocol(index: SpanIndex | null, format: string | null, context: RecognizeContext = {}): ProtocolInfo | null {
+export function recognizeProtocol(
+  index: SpanIndex | null,
+  format: string | null,
+  context: RecognizeContext = {},
+): ProtocolInfo | null {
   if (!index || index.root < 0 || index.error) return null;
   if (format === 'socketio') {
     const p = socketIoPacket(index);
     // Engine.IO v3's binary frames (`04` + data): whose attachment it is, the worker knows.
     if (!p) return isEngineIoBinary(index) ? { protocol: 'engine.io', message: 'binary message' } : null;
-    if (!p.socketType) return { protocol: 'engine.io', message: p.engineType, quiet: p.engineType === 'ping' || p.engineType === 'pong' || p.engineType === 'noop' };
+    if (!p.socketType)
+      return {
+        protocol: 'engine.io',
+        message: p.engineType,
+        quiet: p.engineType === 'ping' || p.engineType === 'pong' || p.engineType === 'noop',
+      };
     return {
       protocol: 'socket.io',
       message: p.socketType,
@@ -93,7 +157,15 @@ export function recognizeProtocol(index: SpanIndex | null, format: string | null
   if (format === 'stomp') return stompInfo(index);
   if (format === 'phoenix') {
     const m = phoenixBinary(index);
-    return m ? { protocol: 'phoenix', message: m.kind === 'reply' ? 'phx_reply' : m.event, event: m.topic, id: m.ref ?? undefined, quiet: m.topic === 'phoenix' } : null;
+    return m
+      ? {
+          protocol: 'phoenix',
+          message: m.kind === 'reply' ? 'phx_reply' : m.event,
+          event: m.topic,
+          id: m.ref ?? undefined,
+          quiet: m.topic === 'phoenix',
+        }
+      : null;
   }
   if (format !== 'json' && format !== 'cbor' && format !== 'msgpack' && format !== 'ndjson') return null;
   if (format !== 'ndjson') return recognizeValue(index, index.root, context);
@@ -107,7 +179,12 @@ export function recognizeProtocol(index: SpanIndex | null, format: string | null
     const info = recognizeValue(index, v, context);
     if (info?.protocol === first.protocol && info.event) events.add(info.event);
   }
-  return { ...first, message: `${first.message} +${values.length - 1}`, event: events.size ? [...events].join(' ') : undefined, quiet: first.quiet && values.length === 1 };
+  return {
+    ...first,
+    message: `${first.message} +${values.length - 1}`,
+    event: events.size ? [...events].join(' ') : undefined,
+    quiet: first.quiet && values.length === 1,
+  };
 }
 
 /** The protocol of one JSON-shaped value (a frame's root, or one value of a batch). */
@@ -119,8 +196,18 @@ function recognizeValue(index: SpanIndex, root: number, context: RecognizeContex
   if (kind === Kind.map) {
     const f = fields(index, root);
     const type = str(leaf(index, f.get('type')));
-    if (type && (GRAPHQL_WS.has(type) || SUBSCRIPTIONS_TRANSPORT_WS.has(type)) && [...f.keys()].every((k) => k === 'type' || k === 'id' || k === 'payload')) {
-      const modern = sub === 'graphql-transport-ws' || (sub !== 'graphql-ws' && GRAPHQL_WS.has(type) && !SUBSCRIPTIONS_TRANSPORT_WS.has(type)) || type === 'subscribe' || type === 'next' || type === 'ping' || type === 'pong';
+    if (
+      type &&
+      (GRAPHQL_WS.has(type) || SUBSCRIPTIONS_TRANSPORT_WS.has(type)) &&
+      [...f.keys()].every((k) => k === 'type' || k === 'id' || k === 'payload')
+    ) {
+      const modern =
+        sub === 'graphql-transport-ws' ||
+        (sub !== 'graphql-ws' && GRAPHQL_WS.has(type) && !SUBSCRIPTIONS_TRANSPORT_WS.has(type)) ||
+        type === 'subscribe' ||
+        type === 'next' ||
+        type === 'ping' ||
+        type === 'pong';
       const protocol = modern ? 'graphql-ws' : 'subscriptions-transport-ws';
       let event: string | undefined;
       const payload = f.get('payload');
@@ -128,19 +215,38 @@ function recognizeValue(index: SpanIndex, root: number, context: RecognizeContex
         const pf = fields(index, payload);
         event = str(leaf(index, pf.get('operationName'))) ?? operationName(str(leaf(index, pf.get('query'))));
       }
-      return { protocol, message: type, event, id: str(leaf(index, f.get('id'))), quiet: type === 'ping' || type === 'pong' || type === 'ka' };
+      return {
+        protocol,
+        message: type,
+        event,
+        id: str(leaf(index, f.get('id'))),
+        quiet: type === 'ping' || type === 'pong' || type === 'ka',
+      };
     }
     // Phoenix v1 (JSON object serializer): {topic, event, payload, ref}.
     if (f.has('topic') && f.has('event') && f.has('payload')) {
       const event = str(leaf(index, f.get('event')));
       const topic = str(leaf(index, f.get('topic')));
-      if (event !== undefined && topic !== undefined) return { protocol: 'phoenix', message: event, event: topic, id: str(leaf(index, f.get('ref'))), quiet: event === 'heartbeat' || topic === 'phoenix' };
+      if (event !== undefined && topic !== undefined)
+        return {
+          protocol: 'phoenix',
+          message: event,
+          event: topic,
+          id: str(leaf(index, f.get('ref'))),
+          quiet: event === 'heartbeat' || topic === 'phoenix',
+        };
     }
     // Centrifugo JSON protocol: {id, <command>: {...}} / {id, <reply>: {...}} / {push: {channel, pub}}.
     const centrifugo = CENTRIFUGO_REPLY_KEYS.find((k) => f.has(k));
     if (centrifugo && [...f.keys()].every((k) => k === 'id' || CENTRIFUGO_REPLY_KEYS.includes(k))) {
       const body = fields(index, f.get(centrifugo)!);
-      return { protocol: 'centrifugo', message: centrifugo, event: str(leaf(index, body.get('channel'))), id: str(leaf(index, f.get('id'))), quiet: centrifugo === 'ping' };
+      return {
+        protocol: 'centrifugo',
+        message: centrifugo,
+        event: str(leaf(index, body.get('channel'))),
+        id: str(leaf(index, f.get('id'))),
+        quiet: centrifugo === 'ping',
+      };
     }
     // centrifuge-js negotiates centrifuge-protobuf (and servers accept centrifuge-json).
     if (f.size === 0 && sub.startsWith('centrifug')) return { protocol: 'centrifugo', message: 'ping', quiet: true };
@@ -152,8 +258,19 @@ function recognizeValue(index: SpanIndex, root: number, context: RecognizeContex
     // Phoenix v2: [join_ref, ref, topic, event, payload].
     if (items.length === 5) {
       const [joinRef, ref, topic, event] = items.map((id) => leaf(index, id));
-      if (typeof topic === 'string' && typeof event === 'string' && (joinRef === null || typeof joinRef === 'string') && (ref === null || typeof ref === 'string')) {
-        return { protocol: 'phoenix', message: event, event: topic, id: ref ?? undefined, quiet: event === 'heartbeat' || topic === 'phoenix' };
+      if (
+        typeof topic === 'string' &&
+        typeof event === 'string' &&
+        (joinRef === null || typeof joinRef === 'string') &&
+        (ref === null || typeof ref === 'string')
+      ) {
+        return {
+          protocol: 'phoenix',
+          message: event,
+          event: topic,
+          id: ref ?? undefined,
+          quiet: event === 'heartbeat' || topic === 'phoenix',
+        };
       }
     }
     // WAMP: [code, ...] with a registered message code; weak on its own, so HELLO/WELCOME shapes or the subprotocol.
@@ -188,7 +305,13 @@ function mqttInfo(index: SpanIndex): ProtocolInfo | null {
   const p = packets[0];
   if (!p) return null;
   const message = packets.length > 1 ? `${p.type} +${packets.length - 1}` : p.type;
-  return { protocol: 'mqtt', message, event: p.topic ?? p.filters?.join(' '), id: p.packetId !== undefined ? String(p.packetId) : undefined, quiet: packets.every((q) => q.type === 'PINGREQ' || q.type === 'PINGRESP') };
+  return {
+    protocol: 'mqtt',
+    message,
+    event: p.topic ?? p.filters?.join(' '),
+    id: p.packetId !== undefined ? String(p.packetId) : undefined,
+    quiet: packets.every((q) => q.type === 'PINGREQ' || q.type === 'PINGRESP'),
+  };
 }
 
 /**
@@ -198,23 +321,41 @@ function mqttInfo(index: SpanIndex): ProtocolInfo | null {
 function socketIoMsgpack(index: SpanIndex, f: Map<string, number>): ProtocolInfo | null {
   const type = leaf(index, f.get('type'));
   const nsp = leaf(index, f.get('nsp'));
-  if (typeof type !== 'number' || !Number.isInteger(type) || type < 0 || type > 6 || typeof nsp !== 'string') return null;
+  if (typeof type !== 'number' || !Number.isInteger(type) || type < 0 || type > 6 || typeof nsp !== 'string')
+    return null;
   // The client's packets carry its emit options too ({compress: true}).
-  if (![...f.keys()].every((k) => k === 'type' || k === 'data' || k === 'nsp' || k === 'id' || k === 'options')) return null;
+  if (![...f.keys()].every((k) => k === 'type' || k === 'data' || k === 'nsp' || k === 'id' || k === 'options'))
+    return null;
   const message = SOCKET_IO_TYPES[type];
   let event: string | undefined;
   const data = f.get('data');
-  if ((message === 'EVENT' || message === 'BINARY_EVENT') && data !== undefined && index.store.kind[data] === Kind.array) {
+  if (
+    (message === 'EVENT' || message === 'BINARY_EVENT') &&
+    data !== undefined &&
+    index.store.kind[data] === Kind.array
+  ) {
     if (!index.isExpanded(data)) index.expand(data, 1);
     event = str(leaf(index, index.children(data)[0]));
   }
-  return { protocol: 'socket.io', message, event: event ?? (nsp !== '/' ? nsp : undefined), id: str(leaf(index, f.get('id'))) };
+  return {
+    protocol: 'socket.io',
+    message,
+    event: event ?? (nsp !== '/' ? nsp : undefined),
+    id: str(leaf(index, f.get('id'))),
+  };
 }
 
 /** HELLO [1, realm, {roles…}] and WELCOME [2, session, {…}]: the shapes that open every WAMP session. */
 function wampShape(index: SpanIndex, code: number, items: number[]): boolean {
-  if (code === 1) return items.length === 3 && typeof leaf(index, items[1]) === 'string' && index.store.kind[items[2]] === Kind.map && fields(index, items[2]).has('roles');
-  if (code === 2) return items.length === 3 && typeof leaf(index, items[1]) === 'number' && index.store.kind[items[2]] === Kind.map;
+  if (code === 1)
+    return (
+      items.length === 3 &&
+      typeof leaf(index, items[1]) === 'string' &&
+      index.store.kind[items[2]] === Kind.map &&
+      fields(index, items[2]).has('roles')
+    );
+  if (code === 2)
+    return items.length === 3 && typeof leaf(index, items[1]) === 'number' && index.store.kind[items[2]] === Kind.map;
   return false;
 }
 

@@ -39,7 +39,13 @@ const MAX_DIGITS = 15;
  * reader does. (The caller sets the root's arg back to 0 when the payload turns out broken,
  * as the general reader leaves it.)
  */
-export function addCommonHeader(store: SpanStore, bytes: Uint8Array, len: number, record: boolean, rootRecorded: boolean): number {
+export function addCommonHeader(
+  store: SpanStore,
+  bytes: Uint8Array,
+  len: number,
+  record: boolean,
+  rootRecorded: boolean,
+): number {
   const socketByte = bytes[1];
   if (!(socketByte >= 0x30 && socketByte <= 0x36)) return -1;
   // Bytes are read while in the frame (0 past its end), so reads stay in bounds for the JIT.

@@ -16,7 +16,16 @@ import type { SpanStore } from '../core/span-store.js';
  * written straight into the store's packed arrays (as the JSON walker's recordNode does):
  * `store.add` with its end and flags, for the header's few nodes of every frame.
  */
-export function addNode(store: SpanStore, kind: number, start: number, end: number, arg: number, flags: number, parent: number, prev: number): number {
+export function addNode(
+  store: SpanStore,
+  kind: number,
+  start: number,
+  end: number,
+  arg: number,
+  flags: number,
+  parent: number,
+  prev: number,
+): number {
   if (store.size === store.cap) store.growFor(start);
   const id = store.size++;
   const c = store.cap;
@@ -141,7 +150,20 @@ export function writeHeader(
  * of the root, each linked to the id after it. Fresh slots are zero (see SpanStore): a zero
  * field (head, a zero-length value's arg) is not written.
  */
-function writeEntry(i32: Int32Array, u8: Uint8Array, f64: Float64Array, at: number, kindAt: number, argAt: number, c: number, key: number, nameLength: number, kind: number, start: number, end: number): void {
+function writeEntry(
+  i32: Int32Array,
+  u8: Uint8Array,
+  f64: Float64Array,
+  at: number,
+  kindAt: number,
+  argAt: number,
+  c: number,
+  key: number,
+  nameLength: number,
+  kind: number,
+  start: number,
+  end: number,
+): void {
   const id = key + 1;
   i32[at + key] = start;
   i32[at + c + key] = start;

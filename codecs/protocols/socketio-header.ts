@@ -9,7 +9,15 @@ import { jsonString } from '../json/value.js';
  * from it again when first asked for (`readPacketData`).
  */
 export const ENGINE_IO_TYPES = ['open', 'close', 'ping', 'pong', 'message', 'upgrade', 'noop'] as const;
-export const SOCKET_IO_TYPES = ['CONNECT', 'DISCONNECT', 'EVENT', 'ACK', 'CONNECT_ERROR', 'BINARY_EVENT', 'BINARY_ACK'] as const;
+export const SOCKET_IO_TYPES = [
+  'CONNECT',
+  'DISCONNECT',
+  'EVENT',
+  'ACK',
+  'CONNECT_ERROR',
+  'BINARY_EVENT',
+  'BINARY_ACK',
+] as const;
 
 /** Engine.IO's message and Socket.IO's CONNECT_ERROR, EVENT and BINARY_EVENT, by number. */
 export const ENGINE_MESSAGE = 4;
@@ -147,7 +155,8 @@ export function payloadKind(bytes: Uint8Array): number {
 
 /** How a payload whose first byte is `c` is read after Engine.IO type `engine` and Socket.IO type `socket` (-1: none). */
 export function payloadKindAt(c: number, engine: number, socket: number): number {
-  if (socket < 0) return engine !== ENGINE_MESSAGE && (c === 0x7b || c === 0x5b || c === 0x22) ? PAYLOAD_JSON : PAYLOAD_TEXT;
+  if (socket < 0)
+    return engine !== ENGINE_MESSAGE && (c === 0x7b || c === 0x5b || c === 0x22) ? PAYLOAD_JSON : PAYLOAD_TEXT;
   if (socket === SOCKET_CONNECT_ERROR && c === 0x22) return PAYLOAD_V2_ERROR;
   if (c === 0x5b) return socket === SOCKET_EVENT || socket === SOCKET_BINARY_EVENT ? PAYLOAD_EVENT : PAYLOAD_JSON;
   return c === 0x7b ? PAYLOAD_JSON : PAYLOAD_TEXT;
@@ -189,7 +198,8 @@ export function readPacketData(bytes: Uint8Array, headerEnd: number, failed: boo
   const socketType = socket < 0 ? null : payload === PAYLOAD_V2_ERROR && !failed ? 'ERROR' : SOCKET_IO_TYPES[socket];
   if (socketType) id = putPart(values, headerEnd, id, 'socket.io', socketType);
   let attachments = 0;
-  if (h[H_ATTACHMENTS] >= 0 && h[H_ERROR] === NO_ERROR) id = putPart(values, headerEnd, id, 'attachments', (attachments = digitsValue(bytes, h[H_ATTACHMENTS], h[H_DASH])));
+  if (h[H_ATTACHMENTS] >= 0 && h[H_ERROR] === NO_ERROR)
+    id = putPart(values, headerEnd, id, 'attachments', (attachments = digitsValue(bytes, h[H_ATTACHMENTS], h[H_DASH])));
   let namespace = '/';
   if (h[H_NAMESPACE] >= 0) {
     const nameEnd = h[H_QUERY] >= 0 ? h[H_QUERY] : h[H_COMMA];

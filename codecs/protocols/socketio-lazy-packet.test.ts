@@ -37,12 +37,24 @@ describe('Socket.IO walker: the packet summary is read when asked, once', () => 
 
   it("indexing decodes none of the header's text (namespace, query, Engine.IO text); reading the values does", () => {
     const decode = vi.spyOn(TextDecoder.prototype, 'decode');
-    const frames = ['40/admin?token=abc,{"a":1}', '451-/chat,7["up",{"_placeholder":true,"num":0}]', '2probe', '4hello'];
+    const frames = [
+      '40/admin?token=abc,{"a":1}',
+      '451-/chat,7["up",{"_placeholder":true,"num":0}]',
+      '2probe',
+      '4hello',
+    ];
     const indexes = frames.map((f) => new SpanIndex(utf8(f), socketIoWalker));
     expect(decode).not.toHaveBeenCalled();
     expect(indexes.map((index) => index.value(index.root))).toEqual([
       { 'engine.io': 'message', 'socket.io': 'CONNECT', namespace: '/admin', query: 'token=abc', data: { a: 1 } },
-      { 'engine.io': 'message', 'socket.io': 'BINARY_EVENT', attachments: 1, namespace: '/chat', ack: 7, data: ['up', { _placeholder: true, num: 0 }] },
+      {
+        'engine.io': 'message',
+        'socket.io': 'BINARY_EVENT',
+        attachments: 1,
+        namespace: '/chat',
+        ack: 7,
+        data: ['up', { _placeholder: true, num: 0 }],
+      },
       { 'engine.io': 'ping', data: 'probe' },
       { 'engine.io': 'message', data: 'hello' },
     ]);
@@ -59,12 +71,35 @@ describe('Socket.IO walker: the packet summary is read when asked, once', () => 
   });
 
   it("reads the same header values and packet as the reference walker, for broken packets too (the walk's prefix reading and the summary's agree)", () => {
-    const frames = ['451-', '45x-[]', '461-/a?q=1,3[1', '42/admin,7["ev"', '44/locked,"Not authorized"', '44/locked,"x', '40/a?,{}', '4213[1]', '4hello', '2probe', '0{"sid"', '42[]]', '7', '', '4', '45', '451-/ns,'];
+    const frames = [
+      '451-',
+      '45x-[]',
+      '461-/a?q=1,3[1',
+      '42/admin,7["ev"',
+      '44/locked,"Not authorized"',
+      '44/locked,"x',
+      '40/a?,{}',
+      '4213[1]',
+      '4hello',
+      '2probe',
+      '0{"sid"',
+      '42[]]',
+      '7',
+      '',
+      '4',
+      '45',
+      '451-/ns,',
+    ];
     for (const text of frames) {
       for (const depth of [0, 1, Infinity]) {
         const one = new SpanIndex(utf8(text), socketIoWalker, { depth });
         const two = new SpanIndex(utf8(text), twoWalkSocketIoWalker, { depth });
-        const values = (index: SpanIndex) => Array.from({ length: index.store.size }, (_, id) => (index.store.parent[id] === 0 || id === 0 ? [id, index.walker.describe?.(index, id), index.walker.leafValue(index, id)] : null));
+        const values = (index: SpanIndex) =>
+          Array.from({ length: index.store.size }, (_, id) =>
+            index.store.parent[id] === 0 || id === 0
+              ? [id, index.walker.describe?.(index, id), index.walker.leafValue(index, id)]
+              : null,
+          );
         expect({ text, depth, values: values(one) }).toEqual({ text, depth, values: values(two) });
         expect({ text, depth, packet: socketIoPacket(one) }).toEqual({ text, depth, packet: twoWalkPacket(two) });
       }

@@ -59,10 +59,12 @@ const frame = fc.oneof(
     if (out.length) out[n % out.length] = v;
     return out;
   }),
-  fc.tuple(packet, fc.nat(), fc.constantFrom(0x22, 0x5b, 0x5d, 0x7b, 0x7d, 0x2c, 0x3a, 0x5c, 0x20, 0x00, 0xe2, 0xff)).map(([b, n, v]) => {
-    const at = b.length ? n % (b.length + 1) : 0;
-    return Uint8Array.from([...b.subarray(0, at), v, ...b.subarray(at)]);
-  }),
+  fc
+    .tuple(packet, fc.nat(), fc.constantFrom(0x22, 0x5b, 0x5d, 0x7b, 0x7d, 0x2c, 0x3a, 0x5c, 0x20, 0x00, 0xe2, 0xff))
+    .map(([b, n, v]) => {
+      const at = b.length ? n % (b.length + 1) : 0;
+      return Uint8Array.from([...b.subarray(0, at), v, ...b.subarray(at)]);
+    }),
 );
 
 const depth = fc.constantFrom(0, 1, 2, 3, Infinity);
@@ -72,7 +74,18 @@ function snapshot(index: SpanIndex): unknown {
   const { store } = index;
   const nodes: unknown[] = [];
   for (let id = 0; id < store.size; id++) {
-    nodes.push([id, store.kind[id], store.start[id], store.end[id], store.parent[id], store.firstChild[id], store.nextSibling[id], store.flags[id], store.head[id], store.arg[id]]);
+    nodes.push([
+      id,
+      store.kind[id],
+      store.start[id],
+      store.end[id],
+      store.parent[id],
+      store.firstChild[id],
+      store.nextSibling[id],
+      store.flags[id],
+      store.head[id],
+      store.arg[id],
+    ]);
   }
   return { nodes, error: index.error, warnings: index.warnings };
 }
@@ -81,8 +94,17 @@ function snapshot(index: SpanIndex): unknown {
 function tree(index: SpanIndex): unknown {
   const { store } = index;
   const children = new Map<number, number[]>();
-  for (let id = 1; id < store.size; id++) children.set(store.parent[id], [...(children.get(store.parent[id]) ?? []), id]);
-  const at = (id: number): unknown[] => [store.kind[id], store.start[id], store.end[id], store.flags[id], store.head[id], store.arg[id], (children.get(id) ?? []).map(at)];
+  for (let id = 1; id < store.size; id++)
+    children.set(store.parent[id], [...(children.get(store.parent[id]) ?? []), id]);
+  const at = (id: number): unknown[] => [
+    store.kind[id],
+    store.start[id],
+    store.end[id],
+    store.flags[id],
+    store.head[id],
+    store.arg[id],
+    (children.get(id) ?? []).map(at),
+  ];
   return index.root >= 0 ? at(index.root) : null;
 }
 
@@ -142,7 +164,10 @@ describe('Socket.IO walker: one walk equals the old two walks', () => {
           expandEverything(one);
           expandEverything(full);
           expect(tree(one)).toEqual(tree(full));
-          expect({ error: one.error, warnings: one.warnings.length }).toEqual({ error: full.error, warnings: full.warnings.length });
+          expect({ error: one.error, warnings: one.warnings.length }).toEqual({
+            error: full.error,
+            warnings: full.warnings.length,
+          });
           expect(socketIoPacket(one)).toEqual(socketIoPacket(full));
           return;
         }
@@ -156,7 +181,32 @@ describe('Socket.IO walker: one walk equals the old two walks', () => {
   });
 
   it('on the hand-picked edges: errors at the payload start, in the prefix, past the end', () => {
-    const cases = ['4', '42', '42[', '42["', '42["a",', '42[1,2', '451-', '45x-[]', '451-/admin', '451-/admin,', '42/admin,7["ev"]', '0{"sid"', '2probe', '4hello', '40', '41', '42"x"', '43 []', '42[]]', '42["ev",{"a":1,"a":2}]', '42[[1],"ab', '451-/a,1[[1],"', '42[{"k":[2]},{"a":"x"} x', ...FAST_PATH_EDGES];
+    const cases = [
+      '4',
+      '42',
+      '42[',
+      '42["',
+      '42["a",',
+      '42[1,2',
+      '451-',
+      '45x-[]',
+      '451-/admin',
+      '451-/admin,',
+      '42/admin,7["ev"]',
+      '0{"sid"',
+      '2probe',
+      '4hello',
+      '40',
+      '41',
+      '42"x"',
+      '43 []',
+      '42[]]',
+      '42["ev",{"a":1,"a":2}]',
+      '42[[1],"ab',
+      '451-/a,1[[1],"',
+      '42[{"k":[2]},{"a":"x"} x',
+      ...FAST_PATH_EDGES,
+    ];
     for (const c of cases) {
       for (const d of [0, 1, 2, Infinity]) {
         const bytes = utf8(c);

@@ -25,7 +25,10 @@ describe('Socket.IO walker: the JSON payload is walked once (issue 15 framing li
   // Eight strings with non-ASCII text: the JSON walker validates eight runs.
   const args = ['chat ☕', ...Array.from({ length: 7 }, (_, i) => ({ from: `änn ${i}`, n: i }))];
   const json = utf8(JSON.stringify(args));
-  const frames = { '42': utf8(`42${JSON.stringify(args)}`), '451-/admin,12': utf8(`451-/admin,12${JSON.stringify(args)}`) };
+  const frames = {
+    '42': utf8(`42${JSON.stringify(args)}`),
+    '451-/admin,12': utf8(`451-/admin,12${JSON.stringify(args)}`),
+  };
 
   for (const [prefix, frame] of Object.entries(frames)) {
     it(`${prefix}[…] indexed whole validates each run of the payload as often as the JSON walker does on the same bytes`, () => {
@@ -49,13 +52,22 @@ describe('Socket.IO walker: the JSON payload is walked once (issue 15 framing li
 
 describe('Socket.IO walker: an index read at depth 0 expands later', () => {
   it('to the packet a full index reads, with no error on a valid frame', () => {
-    for (const text of ['42["chat",{"a":[1,2]}]', '451-/admin,12["up",{"_placeholder":true,"num":0}]', '0{"sid":"x"}', '2probe', '4hello', '3']) {
+    for (const text of [
+      '42["chat",{"a":[1,2]}]',
+      '451-/admin,12["up",{"_placeholder":true,"num":0}]',
+      '0{"sid":"x"}',
+      '2probe',
+      '4hello',
+      '3',
+    ]) {
       const full = new SpanIndex(utf8(text), socketIoWalker);
       const shallow = new SpanIndex(utf8(text), socketIoWalker, { depth: 0 });
       shallow.expandAll(shallow.root);
       expect({ text, error: shallow.error }).toEqual({ text, error: null });
       expect(shallow.value(shallow.root)).toEqual(full.value(full.root));
-      expect(shallow.children(shallow.root).map((id) => [shallow.store.start[id], shallow.store.end[id]])).toEqual(full.children(full.root).map((id) => [full.store.start[id], full.store.end[id]]));
+      expect(shallow.children(shallow.root).map((id) => [shallow.store.start[id], shallow.store.end[id]])).toEqual(
+        full.children(full.root).map((id) => [full.store.start[id], full.store.end[id]]),
+      );
     }
   });
 

@@ -35,19 +35,29 @@ describe('socket.io 2.x traffic (Engine.IO v3)', () => {
     for (const f of binaries) {
       expect(f.data[0]).toBe(0x04);
       const frame = decodeFrame(f.data, { isText: false, preferFormat: 'socketio' });
-      expect(frame, Buffer.from(f.data).toString('hex')).toMatchObject({ format: 'socketio', verdict: 'decoded', error: null });
+      expect(frame, Buffer.from(f.data).toString('hex')).toMatchObject({
+        format: 'socketio',
+        verdict: 'decoded',
+        error: null,
+      });
       const index = frame.index!;
       assertTiles(index);
       const [typeKey, type, dataKey, data] = index.children(index.root).flatMap((c) => [index.keyOf(c), c]);
       expect([index.value(typeKey), index.value(type), index.value(dataKey)]).toEqual(['engine.io', 'message', 'data']);
       expect([index.store.start[type], index.store.end[type]]).toEqual([0, 1]);
       expect([index.store.start[data], index.store.end[data]]).toEqual([1, f.data.length]);
-      expect(recognizeProtocol(index, frame.format)).toMatchObject({ protocol: 'engine.io', message: 'binary message' });
+      expect(recognizeProtocol(index, frame.format)).toMatchObject({
+        protocol: 'engine.io',
+        message: 'binary message',
+      });
     }
     // The server's first attachment is the PNG header it was given.
     const png = binaries.find((f) => f.direction === 'received')!;
     const frame = decodeFrame(png.data, { isText: false, preferFormat: 'socketio' });
-    expect(frame.index!.value(frame.index!.root)).toEqual({ 'engine.io': 'message', data: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]) });
+    expect(frame.index!.value(frame.index!.root)).toEqual({
+      'engine.io': 'message',
+      data: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]),
+    });
   });
 
   it('names ERROR (a string payload, read as JSON) and splits a namespace from its query', () => {
@@ -56,7 +66,11 @@ describe('socket.io 2.x traffic (Engine.IO v3)', () => {
     const frame = decodeFrame(error.data, { isText: true, preferFormat: 'socketio' });
     expect(socketIoPacket(frame.index!)).toMatchObject({ socketType: 'ERROR', namespace: '/locked' });
     expect(frame.index!.value(frame.index!.root)).toMatchObject({ data: 'Not authorized' });
-    expect(recognizeProtocol(frame.index, frame.format)).toMatchObject({ protocol: 'socket.io', message: 'ERROR', event: '/locked' });
+    expect(recognizeProtocol(frame.index, frame.format)).toMatchObject({
+      protocol: 'socket.io',
+      message: 'ERROR',
+      event: '/locked',
+    });
 
     const join = s.capture.frames.find((f) => f.direction === 'sent' && textOf(f.data).startsWith('40/admin'))!;
     expect(textOf(join.data)).toBe('40/admin?token=abc,');

@@ -102,7 +102,14 @@ function isHeader(index: SpanIndex, node: number): boolean {
 }
 
 /** Stops the packet at an error in its header: the root incomplete, counting the entries read. */
-function failPacket(index: SpanIndex, entries: number, headerEnd: number, code: DecodeErrorCode, at: number, message: string): void {
+function failPacket(
+  index: SpanIndex,
+  entries: number,
+  headerEnd: number,
+  code: DecodeErrorCode,
+  at: number,
+  message: string,
+): void {
   index.fail(code, at, message);
   index.store.addFlags(0, Flag.incomplete);
   index.store.setArg(0, entries);
@@ -130,7 +137,9 @@ function walkPacket(index: SpanIndex, depth: number, rootRecorded: boolean): voi
   // An event's arguments are recorded a level deeper than the depth asks (the array's
   // items), as reading the event name used to record them.
   const isEvent = bytes[payloadStart] === 0x5b && (socket === SOCKET_EVENT || socket === SOCKET_BINARY_EVENT);
-  if (jsonPart(index, key, payloadStart, isEvent && depth === 1 ? 2 : depth, rootRecorded && depth > 1 ? depth - 1 : 0)) {
+  if (
+    jsonPart(index, key, payloadStart, isEvent && depth === 1 ? 2 : depth, rootRecorded && depth > 1 ? depth - 1 : 0)
+  ) {
     index.formatData = headerEnd * 2;
   } else {
     // The root's count of entries stays unset, as the general reader leaves it.
@@ -153,7 +162,14 @@ function walkOtherPacket(index: SpanIndex, depth: number, rootRecorded: boolean)
     // The root (node 0): a map of the packet's parts, none read.
     if (!rootRecorded) addNode(store, Kind.map, 0, len, 0, record ? Flag.expanded : 0, -1, -1);
     else if (record) store.addFlags(0, Flag.expanded);
-    return failPacket(index, 0, 1, 'invalid-token', 0, 'not an Engine.IO packet: the first byte must be a type digit 0-6');
+    return failPacket(
+      index,
+      0,
+      1,
+      'invalid-token',
+      0,
+      'not an Engine.IO packet: the first byte must be a type digit 0-6',
+    );
   }
   // The prefix, read whole first (each part's span in locals, nothing recorded), then its
   // nodes written in one block (writeHeader). readHeader reads the same for the packet's
@@ -177,9 +193,19 @@ function walkOtherPacket(index: SpanIndex, depth: number, rootRecorded: boolean)
       if (end === pos || bytes[end] !== 0x2d) {
         // The parts read so far (engine.io and socket.io, ids 1 to 4) are kept.
         let headerEnd = 1;
-        if (record) headerEnd = writeHeader(store, len, rootRecorded, true, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, false) + 1;
+        if (record)
+          headerEnd =
+            writeHeader(store, len, rootRecorded, true, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, false) +
+            1;
         else if (!rootRecorded) addNode(store, Kind.map, 0, len, 0, 0, -1, -1);
-        return failPacket(index, entries, headerEnd, 'invalid-token', pos, `${SOCKET_IO_TYPES[socket]} needs an attachment count followed by '-'`);
+        return failPacket(
+          index,
+          entries,
+          headerEnd,
+          'invalid-token',
+          pos,
+          `${SOCKET_IO_TYPES[socket]} needs an attachment count followed by '-'`,
+        );
       }
       entries++;
       attachmentsEnd = end + 1;
@@ -215,14 +241,35 @@ function walkOtherPacket(index: SpanIndex, depth: number, rootRecorded: boolean)
   let headerEnd = 1;
   if (record) {
     headerEnd =
-      writeHeader(store, len, rootRecorded, socket >= 0, attachmentsEnd, namespaceStart, namespaceEnd, queryEnd, ackStart, ackEnd, payload === PAYLOAD_NONE ? ABSENT : pos, payload === PAYLOAD_TEXT) + 1;
+      writeHeader(
+        store,
+        len,
+        rootRecorded,
+        socket >= 0,
+        attachmentsEnd,
+        namespaceStart,
+        namespaceEnd,
+        queryEnd,
+        ackStart,
+        ackEnd,
+        payload === PAYLOAD_NONE ? ABSENT : pos,
+        payload === PAYLOAD_TEXT,
+      ) + 1;
   } else if (!rootRecorded) {
     addNode(store, Kind.map, 0, len, 0, 0, -1, -1);
   }
   if (payload !== PAYLOAD_NONE && payload !== PAYLOAD_TEXT) {
     // An event's arguments are recorded a level deeper than the depth asks (the array's
     // items), as reading the event name used to record them.
-    if (!jsonPart(index, record ? headerEnd - 1 : -1, pos, payload === PAYLOAD_EVENT && depth === 1 ? 2 : depth, depthAfterError)) {
+    if (
+      !jsonPart(
+        index,
+        record ? headerEnd - 1 : -1,
+        pos,
+        payload === PAYLOAD_EVENT && depth === 1 ? 2 : depth,
+        depthAfterError,
+      )
+    ) {
       index.formatData = headerEnd * 2 + 1;
       return;
     }

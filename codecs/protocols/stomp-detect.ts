@@ -6,7 +6,11 @@ const STARTS = STOMP_COMMANDS.map((c) => Array.from(c, (ch) => ch.charCodeAt(0))
 
 /** Does a STOMP command followed by an EOL start at pos? */
 function commandAt(bytes: Uint8Array, pos: number): boolean {
-  return STARTS.some((c) => c.every((b, i) => bytes[pos + i] === b) && (bytes[pos + c.length] === 0x0a || (bytes[pos + c.length] === 0x0d && bytes[pos + c.length + 1] === 0x0a)));
+  return STARTS.some(
+    (c) =>
+      c.every((b, i) => bytes[pos + i] === b) &&
+      (bytes[pos + c.length] === 0x0a || (bytes[pos + c.length] === 0x0d && bytes[pos + c.length + 1] === 0x0a)),
+  );
 }
 
 /**
@@ -22,7 +26,12 @@ export const stompDetector: Detector = {
     const known = context.preferFormat === 'stomp';
     if (pos === bytes.length) {
       if (!known || bytes.length === 0) return null;
-      return { format: 'stomp', confidence: 0.99, reason: 'STOMP heart-beat on a STOMP connection', index: new SpanIndex(bytes, stompWalker, { depth: 1 }) };
+      return {
+        format: 'stomp',
+        confidence: 0.99,
+        reason: 'STOMP heart-beat on a STOMP connection',
+        index: new SpanIndex(bytes, stompWalker, { depth: 1 }),
+      };
     }
     if (!commandAt(bytes, pos)) return null;
     const index = new SpanIndex(bytes, stompWalker, { depth: 1 });

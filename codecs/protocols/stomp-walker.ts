@@ -1,6 +1,17 @@
 import { Kind } from '../core/kinds.js';
 import type { SpanIndex } from '../core/span-index.js';
-import { closeContainer, field, initParts, markIncomplete, openContainer, payload, protocolWalker, text, type PartsData, type PayloadReading } from './frame-parts.js';
+import {
+  closeContainer,
+  field,
+  initParts,
+  markIncomplete,
+  openContainer,
+  payload,
+  protocolWalker,
+  text,
+  type PartsData,
+  type PayloadReading,
+} from './frame-parts.js';
 
 /**
  * STOMP 1.0-1.2 frames over WebSocket (usually text frames): `COMMAND` EOL, `name:value` EOL
@@ -11,7 +22,23 @@ import { closeContainer, field, initParts, markIncomplete, openContainer, payloa
  * any trailing EOLs). A WebSocket frame holding only EOLs is a heart-beat; several STOMP
  * frames in one WebSocket frame make the root an array.
  */
-export const STOMP_COMMANDS = ['CONNECT', 'STOMP', 'CONNECTED', 'SEND', 'SUBSCRIBE', 'UNSUBSCRIBE', 'ACK', 'NACK', 'BEGIN', 'COMMIT', 'ABORT', 'DISCONNECT', 'MESSAGE', 'RECEIPT', 'ERROR'] as const;
+export const STOMP_COMMANDS = [
+  'CONNECT',
+  'STOMP',
+  'CONNECTED',
+  'SEND',
+  'SUBSCRIBE',
+  'UNSUBSCRIBE',
+  'ACK',
+  'NACK',
+  'BEGIN',
+  'COMMIT',
+  'ABORT',
+  'DISCONNECT',
+  'MESSAGE',
+  'RECEIPT',
+  'ERROR',
+] as const;
 const COMMANDS = new Set<string>(STOMP_COMMANDS);
 
 export interface StompFrame {
@@ -42,7 +69,9 @@ function lineEnd(bytes: Uint8Array, pos: number): number {
 
 /** STOMP 1.2 header escapes: \r \n \c \\. */
 function unescape(value: string): string {
-  return value.replace(/\\([rnc\\])/g, (_, c: string) => (c === 'r' ? '\r' : c === 'n' ? '\n' : c === 'c' ? ':' : '\\'));
+  return value.replace(/\\([rnc\\])/g, (_, c: string) =>
+    c === 'r' ? '\r' : c === 'n' ? '\n' : c === 'c' ? ':' : '\\',
+  );
 }
 
 class Stop {
@@ -120,14 +149,21 @@ function readFrame(index: SpanIndex, data: StompData, parent: number, pos: numbe
     let bodyEnd: number;
     if (lengthHeader !== undefined && /^\d+$/.test(lengthHeader.trim())) {
       bodyEnd = p + Number(lengthHeader.trim());
-      if (bodyEnd >= len) throw new Stop(len, `content-length says ${lengthHeader.trim()} bytes but the frame ends first`, 'truncated');
+      if (bodyEnd >= len)
+        throw new Stop(len, `content-length says ${lengthHeader.trim()} bytes but the frame ends first`, 'truncated');
       if (bytes[bodyEnd] !== NUL) throw new Stop(bodyEnd, 'no NUL after content-length bytes of body');
     } else {
       bodyEnd = bytes.indexOf(NUL, p);
       if (bodyEnd < 0) throw new Stop(len, 'the body has no NUL terminator', 'truncated');
     }
     const type = (headers.get('content-type') ?? '').toLowerCase();
-    const prefer = /[/+]json\b/.test(type) ? 'json' : type.startsWith('text/') ? 'text' : type === 'application/octet-stream' ? 'bytes' : undefined;
+    const prefer = /[/+]json\b/.test(type)
+      ? 'json'
+      : type.startsWith('text/')
+        ? 'text'
+        : type === 'application/octet-stream'
+          ? 'bytes'
+          : undefined;
     frame.body = payload(index, node, 'body', p, bodyEnd, prefer);
     let end = bodyEnd + 1;
     while (end < len && isEol(bytes, end)) end += isEol(bytes, end);

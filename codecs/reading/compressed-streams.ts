@@ -43,7 +43,8 @@ export class CompressedStreams {
 
   /** Before detection: the first frame of a zlib stream (`78 …` ending `00 00 ff ff`), which (re)starts it. */
   start(frame: OrderedFrame): InflatedMessage | null {
-    if (frame.opcode !== 'binary' || compressionHeader(frame.data) !== 'zlib' || !endsWithSyncFlush(frame.data)) return null;
+    if (frame.opcode !== 'binary' || compressionHeader(frame.data) !== 'zlib' || !endsWithSyncFlush(frame.data))
+      return null;
     return this.inflater(frame).push(frame.data);
   }
 

@@ -28,8 +28,13 @@ export function readMessagesInOrder(messages: readonly SessionMessage[]): Sessio
     if (frame.opcode === 'control') return;
     const read = readInOrder(frame, state, 1);
     if (read.inflated) inflated[i] = read.inflated;
-    if (read.decoded.verdict === 'decoded') state.formats.record(frame.connectionId, read.decoded.format, frame.data.byteLength);
+    if (read.decoded.verdict === 'decoded')
+      state.formats.record(frame.connectionId, read.decoded.format, frame.data.byteLength);
   });
   // Read when compared, with the whole capture's evidence (as `listReading` reads a held frame).
-  return messages.map((m, i) => (frames[i].opcode === 'control' ? m : { ...m, read: () => valueOf(decodeWithEvidence(frames[i], state, inflated[i], 1)) }));
+  return messages.map((m, i) =>
+    frames[i].opcode === 'control'
+      ? m
+      : { ...m, read: () => valueOf(decodeWithEvidence(frames[i], state, inflated[i], 1)) },
+  );
 }

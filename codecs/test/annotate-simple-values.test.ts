@@ -2,12 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { decodeFrame, type FrameFormat } from '../index.js';
 import { annotatedHex } from '../core/annotate.js';
 
-const hex = (s: string) => Uint8Array.from(s.replace(/\s+/g, '').match(/../g)!.map((b) => parseInt(b, 16)));
+const hex = (s: string) =>
+  Uint8Array.from(
+    s
+      .replace(/\s+/g, '')
+      .match(/../g)!
+      .map((b) => parseInt(b, 16)),
+  );
 
 function commentOf(bytes: string, format: FrameFormat, offset: number): string {
   const index = decodeFrame(hex(bytes), { format }).index!;
   index.expandAll(index.root);
-  const line = annotatedHex(index).split('\n').find((l) => l.trimStart().startsWith(`${offset} `))!;
+  const line = annotatedHex(index)
+    .split('\n')
+    .find((l) => l.trimStart().startsWith(`${offset} `))!;
   return line.slice(line.indexOf('# ') + 2);
 }
 

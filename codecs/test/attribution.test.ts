@@ -41,7 +41,9 @@ describe('byte attribution', () => {
     const shallow = indexCbor(frame, { depth: 1 });
     const a = frameAttribution(shallow);
     expect(a.unindexedBytes).toBe(5); // the payload of ["x", "yy"]
-    expect(a.headerBytes + a.keyBytes + a.stringPayloadBytes + a.scalarPayloadBytes + a.unindexedBytes + a.otherBytes).toBe(frame.length);
+    expect(
+      a.headerBytes + a.keyBytes + a.stringPayloadBytes + a.scalarPayloadBytes + a.unindexedBytes + a.otherBytes,
+    ).toBe(frame.length);
     expect(heaviestPaths(shallow, 1, { leavesOnly: true })[0]).toMatchObject({ path: '$.name', bytes: 11 });
     expect(heaviestPaths(shallow, 3, { leavesOnly: true }).map((h) => h.path)).toContain('$.tags');
   });
@@ -81,7 +83,10 @@ describe('regressions', () => {
     const bytes = new Uint8Array(depth + 1).fill(0x81);
     bytes[depth] = 0x00;
     let walks = 0;
-    const counting = { ...cborWalker, walk: (...args: Parameters<typeof cborWalker.walk>) => (walks++, cborWalker.walk(...args)) };
+    const counting = {
+      ...cborWalker,
+      walk: (...args: Parameters<typeof cborWalker.walk>) => (walks++, cborWalker.walk(...args)),
+    };
     const index = new SpanIndex(bytes, counting, { depth: 0 });
     const leaf = index.nodeAt(depth);
     expect(index.kind(leaf)).toBe('uint');
@@ -101,7 +106,10 @@ describe('duplicate keys', () => {
       }
       const index = indexCbor(Uint8Array.from(parts));
       expect(index.error, `size ${size}`).toBeNull();
-      expect(index.warnings.map((w) => w.code), `size ${size}`).toEqual(['duplicate-key']);
+      expect(
+        index.warnings.map((w) => w.code),
+        `size ${size}`,
+      ).toEqual(['duplicate-key']);
       const lastKey = index.keyOf(index.children(0).pop()!);
       expect(index.warnings[0].offset).toBe(index.store.start[lastKey]);
     }

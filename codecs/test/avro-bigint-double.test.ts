@@ -30,7 +30,11 @@ const bigLong = avsc.types.LongType.__with({
   isValid: (n: unknown) => typeof n === 'bigint' || (typeof n === 'number' && Number.isInteger(n)),
   compare: (a: bigint, b: bigint) => (a === b ? 0 : a < b ? -1 : 1),
 });
-const avscType = (schema: unknown) => avsc.Type.forSchema(schema as avsc.Schema, { wrapUnions: true, registry: { long: bigLong } } as unknown as Partial<avsc.ForSchemaOptions>);
+const avscType = (schema: unknown) =>
+  avsc.Type.forSchema(
+    schema as avsc.Schema,
+    { wrapUnions: true, registry: { long: bigLong } } as unknown as Partial<avsc.ForSchemaOptions>,
+  );
 
 const encoded = (out: ReturnType<ReturnType<typeof avroCodec>['encode']>): Uint8Array => {
   if (!(out instanceof Uint8Array)) throw new Error(`does not fit: ${out.mismatch}`);
@@ -41,7 +45,10 @@ describe('Avro: a bigint where the same field holds a float elsewhere', () => {
   it('the review frames: the field is ["double", "long"], both frames round-trip, bytes equal avsc', () => {
     const frames = [{ v: 1.5 }, { v: BIG }];
     const codec = avroCodec(frames);
-    expect(JSON.parse(codec.schemaText!)).toEqual({ type: 'record', fields: [{ name: 'v', type: ['double', 'long'] }] });
+    expect(JSON.parse(codec.schemaText!)).toEqual({
+      type: 'record',
+      fields: [{ name: 'v', type: ['double', 'long'] }],
+    });
     const theirs = avscType(JSON.parse(codec.schemaText!));
     const wrapped = [{ v: { double: 1.5 } }, { v: { long: BIG } }];
     frames.forEach((f, i) => {
@@ -57,7 +64,13 @@ describe('Avro: a bigint where the same field holds a float elsewhere', () => {
     const frames = [{ v: 2n ** 62n, l: [0.25] }, { l: [-(2n ** 60n), 3.75] }, { v: -1.25, l: [] }];
     const type = inferAvroSchema(frames)!;
     const schema = schemaJson(type);
-    expect(schema).toEqual({ type: 'record', fields: [{ name: 'v', type: ['null', 'double', 'long'] }, { name: 'l', type: { type: 'array', items: ['double', 'long'] } }] });
+    expect(schema).toEqual({
+      type: 'record',
+      fields: [
+        { name: 'v', type: ['null', 'double', 'long'] },
+        { name: 'l', type: { type: 'array', items: ['double', 'long'] } },
+      ],
+    });
     const theirs = avscType(schema);
     const wrapped = [
       { v: { long: 2n ** 62n }, l: [{ double: 0.25 }] },
@@ -69,19 +82,35 @@ describe('Avro: a bigint where the same field holds a float elsewhere', () => {
       expect(Buffer.from(encodeAvro(type, f)).equals(theirs.toBuffer(wrapped[i]))).toBe(true);
     });
     // Beyond int64 still does not fit, and says so.
-    expect(avroMismatch(type, { v: 2n ** 64n, l: [] })).toMatch(/^v: bigint 18446744073709551616, beyond the 64-bit range of a long, where the schema has "long"/);
+    expect(avroMismatch(type, { v: 2n ** 64n, l: [] })).toMatch(
+      /^v: bigint 18446744073709551616, beyond the 64-bit range of a long, where the schema has "long"/,
+    );
   });
 
   it('without a float the field stays one long; without a bigint one double (as avsc)', () => {
-    expect(schemaJson(inferAvroSchema([{ v: 1 }, { v: BIG }])!)).toEqual({ type: 'record', fields: [{ name: 'v', type: 'long' }] });
-    expect(schemaJson(inferAvroSchema([{ v: 1.5 }, { v: 2 ** 40 }])!)).toEqual({ type: 'record', fields: [{ name: 'v', type: 'double' }] });
+    expect(schemaJson(inferAvroSchema([{ v: 1 }, { v: BIG }])!)).toEqual({
+      type: 'record',
+      fields: [{ name: 'v', type: 'long' }],
+    });
+    expect(schemaJson(inferAvroSchema([{ v: 1.5 }, { v: 2 ** 40 }])!)).toEqual({
+      type: 'record',
+      fields: [{ name: 'v', type: 'double' }],
+    });
     // The bigint's long survives a merge with a number's long, so a later float still splits.
-    expect(schemaJson(inferAvroSchema([{ v: BIG }, { v: 2 ** 40 }, { v: 0.5 }])!)).toEqual({ type: 'record', fields: [{ name: 'v', type: ['double', 'long'] }] });
+    expect(schemaJson(inferAvroSchema([{ v: BIG }, { v: 2 ** 40 }, { v: 0.5 }])!)).toEqual({
+      type: 'record',
+      fields: [{ name: 'v', type: ['double', 'long'] }],
+    });
   });
 
   it('compare --session of the two CBOR frames: Avro keeps both', async () => {
     const cbor = new CborEncoder();
-    const messages = [{ v: 1.5 }, { v: BIG }].map((v) => ({ connectionId: 'c', direction: 'server-to-client' as const, opcode: 2, data: cbor.encode(v) }));
+    const messages = [{ v: 1.5 }, { v: BIG }].map((v) => ({
+      connectionId: 'c',
+      direction: 'server-to-client' as const,
+      opcode: 2,
+      data: cbor.encode(v),
+    }));
     const rows = await runSessionComparison(messages, { codecs: ['avro'], snappy: false });
     const total = rows.find((r) => r.connectionId === null && r.codec === 'avro')!;
     expect(total.leftReason).toBeNull();

@@ -14,7 +14,15 @@ const messages: SessionMessage[] = Array.from({ length: 12 }, (_, i) => ({
   connectionId: 'c',
   direction: i % 3 ? 'server-to-client' : 'client-to-server',
   opcode: 1,
-  data: utf8.encode(JSON.stringify({ type: 'trade', id: i, price: 10 + i / 4, tags: ['a', 'b'].slice(0, i % 3), ...(i % 4 ? {} : { note: `n${i}` }) })),
+  data: utf8.encode(
+    JSON.stringify({
+      type: 'trade',
+      id: i,
+      price: 10 + i / 4,
+      tags: ['a', 'b'].slice(0, i % 3),
+      ...(i % 4 ? {} : { note: `n${i}` }),
+    }),
+  ),
 }));
 
 describe('Avro generates no code', () => {

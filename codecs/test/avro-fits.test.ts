@@ -21,11 +21,14 @@ describe('Avro: frames found fitting by inference are not checked twice', () => 
     values.push(undefined, 5, 'text', null, [1, 2]);
     const fits = new WeakSet<object>();
     const type = inferAvroSchema(values, fits)!;
-    for (const v of values) if (typeof v === 'object' && v !== null && !Array.isArray(v)) expect(fits.has(v)).toBe(true);
+    for (const v of values)
+      if (typeof v === 'object' && v !== null && !Array.isArray(v)) expect(fits.has(v)).toBe(true);
     const codec = avroCodec(values);
     for (const v of values) if (v !== undefined) expect(codec.encode(v)).toEqual(checked(type, v));
     // A frame not seen by inference is still checked.
-    expect(codec.encode({ id: 1, name: 'x', tags: [], px: 1, extra: true })).toEqual(checked(type, { id: 1, name: 'x', tags: [], px: 1, extra: true }));
+    expect(codec.encode({ id: 1, name: 'x', tags: [], px: 1, extra: true })).toEqual(
+      checked(type, { id: 1, name: 'x', tags: [], px: 1, extra: true }),
+    );
   });
 
   it('records nothing when the rounds run out with frames still misfitting; those stay mismatches', () => {

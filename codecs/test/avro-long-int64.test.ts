@@ -14,7 +14,9 @@ import { runSessionComparison } from '../compare/session/session.js';
 import { main, type CliIo } from '../cli/main.js';
 
 // The review's big-int.cbor: {a: 2^60, b: -2^60, c: 5}, the integers as CBOR major types 0 / 1 with 8-byte arguments.
-const BIG_INT_CBOR = Uint8Array.from(Buffer.from('b9000361611b10000000000000006162' + '3b0fffffffffffffff61630' + '5', 'hex'));
+const BIG_INT_CBOR = Uint8Array.from(
+  Buffer.from('b9000361611b10000000000000006162' + '3b0fffffffffffffff61630' + '5', 'hex'),
+);
 const EXPECTED = { a: 2n ** 60n, b: -(2n ** 60n), c: 5 };
 
 const encoded = (out: ReturnType<ReturnType<typeof avroCodec>['encode']>): Uint8Array => {
@@ -27,7 +29,14 @@ describe('Avro long: the whole int64 range', () => {
     const value = frameValue(BIG_INT_CBOR).value;
     expect(value).toEqual(EXPECTED);
     const codec = avroCodec([value]);
-    expect(JSON.parse(codec.schemaText!)).toEqual({ type: 'record', fields: [{ name: 'a', type: 'long' }, { name: 'b', type: 'long' }, { name: 'c', type: 'int' }] });
+    expect(JSON.parse(codec.schemaText!)).toEqual({
+      type: 'record',
+      fields: [
+        { name: 'a', type: 'long' },
+        { name: 'b', type: 'long' },
+        { name: 'c', type: 'int' },
+      ],
+    });
     expect(codec.decode(encoded(codec.encode(value)))).toEqual(EXPECTED);
     const avro = schemaActuals(value).find((a) => a.codec === 'avro')!;
     expect(avro.why).toBeNull();
@@ -37,11 +46,21 @@ describe('Avro long: the whole int64 range', () => {
   it('the int64 limits round-trip; numbers stay numbers within ±2^53 and bigints beyond; beyond int64 does not fit', () => {
     const frames = [{ n: 1 }, { n: 2n ** 63n - 1n }];
     const codec = avroCodec(frames);
-    for (const n of [2n ** 63n - 1n, -(2n ** 63n), 2n ** 53n, -(2n ** 53n) - 1n, 0n]) expect(codec.decode(encoded(codec.encode({ n }))), String(n)).toEqual({ n: n >= -(2n ** 53n) + 1n && n <= 2n ** 53n - 1n ? Number(n) : n });
-    for (const n of [1, -7, 2 ** 40, Number.MAX_SAFE_INTEGER]) expect(codec.decode(encoded(codec.encode({ n })))).toEqual({ n });
-    expect(codec.encode({ n: 2n ** 63n })).toEqual({ mismatch: expect.stringMatching(/^n: bigint 9223372036854775808, beyond the 64-bit range of a long, where the schema has "long"/) });
+    for (const n of [2n ** 63n - 1n, -(2n ** 63n), 2n ** 53n, -(2n ** 53n) - 1n, 0n])
+      expect(codec.decode(encoded(codec.encode({ n }))), String(n)).toEqual({
+        n: n >= -(2n ** 53n) + 1n && n <= 2n ** 53n - 1n ? Number(n) : n,
+      });
+    for (const n of [1, -7, 2 ** 40, Number.MAX_SAFE_INTEGER])
+      expect(codec.decode(encoded(codec.encode({ n })))).toEqual({ n });
+    expect(codec.encode({ n: 2n ** 63n })).toEqual({
+      mismatch: expect.stringMatching(
+        /^n: bigint 9223372036854775808, beyond the 64-bit range of a long, where the schema has "long"/,
+      ),
+    });
     // A frame whose only integer is beyond int64 has no type: it says why, naming the key.
-    expect(avroCodec([{ n: 2n ** 64n }]).encode({ n: 2n ** 64n })).toEqual({ mismatch: 'n: a bigint (18446744073709551616) beyond the 64-bit range of an Avro long' });
+    expect(avroCodec([{ n: 2n ** 64n }]).encode({ n: 2n ** 64n })).toEqual({
+      mismatch: 'n: a bigint (18446744073709551616) beyond the 64-bit range of an Avro long',
+    });
   });
 
   it('a varint of more than 64 bits is an error at its offset, not a wrapped value', () => {
@@ -52,7 +71,10 @@ describe('Avro long: the whole int64 range', () => {
 
   it('a session of such frames keeps them in the Avro row', async () => {
     const data = new CborEncoder().encode(EXPECTED);
-    const rows = await runSessionComparison([0, 1].map(() => ({ connectionId: 'c', direction: 'server-to-client' as const, opcode: 2, data })), { codecs: ['avro'] });
+    const rows = await runSessionComparison(
+      [0, 1].map(() => ({ connectionId: 'c', direction: 'server-to-client' as const, opcode: 2, data })),
+      { codecs: ['avro'] },
+    );
     const total = rows.find((r) => r.connectionId === null)!;
     expect(total.leftReason).toBeNull();
     expect(total.messages).toBe(2);

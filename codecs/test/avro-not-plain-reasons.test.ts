@@ -7,7 +7,13 @@ import { typeOfValue, whyNoAvroType } from '../compare/schema/avro-schema.js';
 import { EntriesMap, ExtValue, SimpleValue, TaggedValue } from '../core/values.js';
 
 const cases: [unknown, RegExp][] = [
-  [new EntriesMap([['id', 1], ['id', 2]]), /a map with a key twice \(duplicate keys\)/],
+  [
+    new EntriesMap([
+      ['id', 1],
+      ['id', 2],
+    ]),
+    /a map with a key twice \(duplicate keys\)/,
+  ],
   [new Map<unknown, unknown>([[1, 'a']]), /a map whose keys are not all text/],
   [new TaggedValue(1000, 'x'), /a tagged value \(tag 1000\)/],
   [new ExtValue(5, Uint8Array.of(1)), /an extension value \(type 5\)/],

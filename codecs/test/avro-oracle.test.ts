@@ -38,7 +38,10 @@ const bigLong = avsc.types.LongType.__with({
   },
   fromJSON: (n: unknown) => BigInt(n as number),
   toJSON: (n: bigint) => Number(n),
-  isValid: (n: unknown) => (typeof n === 'bigint' ? n >= INT64_MIN && n <= INT64_MAX : typeof n === 'number' && Number.isInteger(n) && !Object.is(n, -0) && Math.abs(n) < 2 ** 63),
+  isValid: (n: unknown) =>
+    typeof n === 'bigint'
+      ? n >= INT64_MIN && n <= INT64_MAX
+      : typeof n === 'number' && Number.isInteger(n) && !Object.is(n, -0) && Math.abs(n) < 2 ** 63,
   compare: (a: bigint, b: bigint) => (a === b ? 0 : a < b ? -1 : 1),
 });
 /** avsc parses our schemas with that long (`registry`), so it reads longs beyond 2^53 exactly. */
@@ -51,7 +54,8 @@ const hookOptions = (): Record<string, unknown> => ({
     // numbers); its values are written and read through `parseOptions`' bigint long.
     if (typeof v === 'bigint') return v >= INT64_MIN && v <= INT64_MAX ? avsc.Type.forSchema('long') : undefined;
     if (typeof v !== 'number') return undefined;
-    if (Number.isInteger(v) && !Object.is(v, -0)) return avsc.Type.forSchema(v >= -I32 && v < I32 ? 'int' : Math.abs(v) < 2 ** 52 ? 'long' : 'double');
+    if (Number.isInteger(v) && !Object.is(v, -0))
+      return avsc.Type.forSchema(v >= -I32 && v < I32 ? 'int' : Math.abs(v) < 2 ** 52 ? 'long' : 'double');
     return avsc.Type.forSchema('double');
   },
 });
@@ -66,7 +70,8 @@ function toAvsc(v: unknown): unknown {
 function fromAvsc(v: unknown): unknown {
   if (v instanceof Uint8Array) return Array.from(v);
   if (Array.isArray(v)) return v.map(fromAvsc);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fromAvsc(x)]));
+  if (v !== null && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fromAvsc(x)]));
   return v;
 }
 
@@ -109,20 +114,37 @@ const record = fc.record(
     tags: fc.array(fc.string({ maxLength: 5 }), { maxLength: 4 }),
     mixed: schemaScalar,
     list: fc.array(schemaScalar, { maxLength: 3 }),
-    nested: fc.array(fc.record({ a: fc.integer(), b: fc.option(fc.string({ maxLength: 3 })) }, { requiredKeys: ['a'] }), { maxLength: 3 }),
-    meta: fc.record({ ok: fc.boolean(), n: fc.integer(), note: fc.option(fc.string({ maxLength: 4 })) }, { requiredKeys: ['ok'] }),
+    nested: fc.array(
+      fc.record({ a: fc.integer(), b: fc.option(fc.string({ maxLength: 3 })) }, { requiredKeys: ['a'] }),
+      { maxLength: 3 },
+    ),
+    meta: fc.record(
+      { ok: fc.boolean(), n: fc.integer(), note: fc.option(fc.string({ maxLength: 4 })) },
+      { requiredKeys: ['ok'] },
+    ),
     'bad-key': fc.integer(),
   },
   { requiredKeys: [] },
 );
-const session = fc.array(fc.oneof({ weight: 9, arbitrary: record }, { weight: 1, arbitrary: fc.array(fc.integer(), { maxLength: 3 }) }, { weight: 1, arbitrary: schemaScalar }), { minLength: 1, maxLength: 25 });
+const session = fc.array(
+  fc.oneof(
+    { weight: 9, arbitrary: record },
+    { weight: 1, arbitrary: fc.array(fc.integer(), { maxLength: 3 }) },
+    { weight: 1, arbitrary: schemaScalar },
+  ),
+  { minLength: 1, maxLength: 25 },
+);
 
 /** A union of a double and a bigint's long (avro-schema.ts mergeBucket): the other documented difference. */
 const NUMBER_PAIR = /"double","long"/;
 
 /** True when some array in the frames is empty (a documented difference). */
 const hasEmptyList = (v: unknown): boolean =>
-  Array.isArray(v) ? v.length === 0 || v.some(hasEmptyList) : v !== null && typeof v === 'object' && !(v instanceof Uint8Array) ? Object.values(v).some(hasEmptyList) : false;
+  Array.isArray(v)
+    ? v.length === 0 || v.some(hasEmptyList)
+    : v !== null && typeof v === 'object' && !(v instanceof Uint8Array)
+      ? Object.values(v).some(hasEmptyList)
+      : false;
 
 describe('Avro: wirescope against avsc', () => {
   it('avsc reads our bytes with our schema to the same values; same schema as avsc, same bytes', () => {
@@ -141,9 +163,15 @@ describe('Avro: wirescope against avsc', () => {
           // The second documented difference: a bigint beside a float is ["double", "long"] where
           // avsc made a double. avsc reads that union only wrapped (avro-bigint-double.test.ts
           // compares those bytes); here our own round trip is checked.
-          for (const f of frames) if (avroMismatch(ours, f) === null) expect(normalize(decodeAvro(ours, encodeAvro(ours, f)))).toEqual(normalize(f));
+          for (const f of frames)
+            if (avroMismatch(ours, f) === null)
+              expect(normalize(decodeAvro(ours, encodeAvro(ours, f)))).toEqual(normalize(f));
           return;
-        } else expect(frames.some(hasEmptyList), `schemas differ without an empty list:\nours   ${text}\navsc's ${theirText}`).toBe(true);
+        } else
+          expect(
+            frames.some(hasEmptyList),
+            `schemas differ without an empty list:\nours   ${text}\navsc's ${theirText}`,
+          ).toBe(true);
         const parsed = avsc.Type.forSchema(JSON.parse(text), parseOptions());
         let writers: AvscType | undefined;
         for (const f of frames) {
@@ -157,7 +185,10 @@ describe('Avro: wirescope against avsc', () => {
           expect(normalize(decodeAvro(ours, bytes))).toEqual(normalize(f));
           if (text === theirText) {
             // avsc's own type (its defaults kept: an absent optional field is written as null), its longs bigint-capable.
-            const writer = (writers ??= avsc.Type.forSchema(theirs.schema({ exportAttrs: true }) as avsc.Schema, parseOptions()));
+            const writer = (writers ??= avsc.Type.forSchema(
+              theirs.schema({ exportAttrs: true }) as avsc.Schema,
+              parseOptions(),
+            ));
             expect(Buffer.from(bytes).equals(writer.toBuffer(toAvsc(f)))).toBe(true);
             sameBytes++;
           }
@@ -194,7 +225,10 @@ describe('Avro: wirescope against avsc', () => {
   it('the codec lists what it cannot hold with the path, and keeps the rest', () => {
     const codec = avroCodec([{ a: 1, b: 'x' }, { a: 2 }]);
     expect(codec.encode({ a: 1n, b: 'x' })).toEqual({ mismatch: 'a: bigint 1 where the schema has "int"' });
-    expect(codec.encode({ a: 1, z: 2 })).toEqual({ mismatch: 'the frame: key "z" is not in the record where the schema has {"type":"record","fields":[{"name":"a","type":"int"},{"name":"b","type":["null","string"]}]}' });
+    expect(codec.encode({ a: 1, z: 2 })).toEqual({
+      mismatch:
+        'the frame: key "z" is not in the record where the schema has {"type":"record","fields":[{"name":"a","type":"int"},{"name":"b","type":["null","string"]}]}',
+    });
     expect(codec.decode(codec.encode({ a: 3 }) as Uint8Array)).toEqual({ a: 3, b: null });
     expect(avroCodec([2n ** 64n]).unsupported).toBe('no frame has an Avro type');
   });
@@ -205,22 +239,33 @@ describe('Avro decoding of hostile bytes: an error with the offset, never a wron
   const good = encodeAvro(type, { s: 'hello', l: [1, 2], u: 1 });
 
   it('every truncation fails with an offset', () => {
-    for (let n = 0; n < good.length; n++) expect(() => decodeAvro(type, good.subarray(0, n)), `${n} bytes`).toThrow(/^Avro: offset \d+: /);
+    for (let n = 0; n < good.length; n++)
+      expect(() => decodeAvro(type, good.subarray(0, n)), `${n} bytes`).toThrow(/^Avro: offset \d+: /);
   });
 
   it('trailing bytes, a bad union index, a huge block count, an overlong varint, bad UTF-8', () => {
-    expect(() => decodeAvro(type, Uint8Array.of(...good, 0))).toThrow(`Avro: offset ${good.length}: 1 byte(s) after the value`);
+    expect(() => decodeAvro(type, Uint8Array.of(...good, 0))).toThrow(
+      `Avro: offset ${good.length}: 1 byte(s) after the value`,
+    );
     const unionAt = good.length - 2; // u: branch index, then the int
     const badUnion = good.slice();
     badUnion[unionAt] = 0x0a; // index 5
     expect(() => decodeAvro(type, badUnion)).toThrow(`Avro: offset ${unionAt}: union index 5 of 2 branches`);
     const nulls = { kind: 'array', items: { kind: 'null' } } as const;
-    expect(() => decodeAvro(nulls, Uint8Array.of(0xfe, 0xff, 0xff, 0xff, 0x0f))).toThrow(/offset 0: a block of 2147483647 items/);
+    expect(() => decodeAvro(nulls, Uint8Array.of(0xfe, 0xff, 0xff, 0xff, 0x0f))).toThrow(
+      /offset 0: a block of 2147483647 items/,
+    );
     expect(decodeAvro(nulls, Uint8Array.of(0x04, 0x00))).toEqual([null, null]);
     expect(MAX_EMPTY_ITEMS).toBeGreaterThan(1000);
-    expect(() => decodeAvro({ kind: 'long' }, new Uint8Array(11).fill(0xff))).toThrow('Avro: offset 0: a varint longer than 10 bytes');
-    expect(() => decodeAvro({ kind: 'string' }, Uint8Array.of(0x02, 0xff))).toThrow('Avro: offset 1: a string that is not UTF-8');
-    expect(() => decodeAvro({ kind: 'string' }, Uint8Array.of(0x01))).toThrow('Avro: offset 0: negative string length -1');
+    expect(() => decodeAvro({ kind: 'long' }, new Uint8Array(11).fill(0xff))).toThrow(
+      'Avro: offset 0: a varint longer than 10 bytes',
+    );
+    expect(() => decodeAvro({ kind: 'string' }, Uint8Array.of(0x02, 0xff))).toThrow(
+      'Avro: offset 1: a string that is not UTF-8',
+    );
+    expect(() => decodeAvro({ kind: 'string' }, Uint8Array.of(0x01))).toThrow(
+      'Avro: offset 0: negative string length -1',
+    );
   });
 });
 
@@ -235,6 +280,8 @@ describe('Avro on hostile values: listed, never thrown', () => {
     expect(out[3]).toBeInstanceOf(Uint8Array);
     // Inference leaves them out (it overflowed the stack and threw before); the schema then says why they do not fit.
     expect(out[1]).toEqual({ mismatch: 'a: a list where the schema has "int"' });
-    expect(out[2]).toEqual({ mismatch: expect.stringMatching(/^the frame: a list where the schema has \{"type":"record"/) });
+    expect(out[2]).toEqual({
+      mismatch: expect.stringMatching(/^the frame: a list where the schema has \{"type":"record"/),
+    });
   });
 });

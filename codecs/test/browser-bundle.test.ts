@@ -8,7 +8,14 @@ import { build } from 'esbuild';
  */
 describe('codecs/ in the browser', () => {
   it('bundles codecs/index.ts for the browser without Node built-ins, new Function or eval', async () => {
-    const out = await build({ entryPoints: ['codecs/index.ts'], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' });
+    const out = await build({
+      entryPoints: ['codecs/index.ts'],
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      write: false,
+      logLevel: 'silent',
+    });
     const text = out.outputFiles[0].text;
     expect(text).not.toMatch(/new Function\s*\(/);
     expect(text).not.toMatch(/\beval\s*\(/);

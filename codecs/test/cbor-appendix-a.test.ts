@@ -25,7 +25,12 @@ const vectors = parseJsonExact(fs.readFileSync(file, 'utf8')) as Vector[];
  */
 const NOT_WELL_FORMED_IN_RFC_8949 = new Set(['f818']);
 
-const checked = { decoded: new Set<string>(), diagnostic: new Set<string>(), roundtrip: new Set<string>(), refused: new Set<string>() };
+const checked = {
+  decoded: new Set<string>(),
+  diagnostic: new Set<string>(),
+  roundtrip: new Set<string>(),
+  refused: new Set<string>(),
+};
 
 describe('RFC 8949 Appendix A vectors', () => {
   it('has 82 vectors, each with base64 matching hex and exactly one of decoded / diagnostic', () => {

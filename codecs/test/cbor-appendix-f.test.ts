@@ -34,7 +34,8 @@ const APPENDIX_F: Group[] = [
   {
     heading: 'Definite-length strings with short data',
     code: 'length-exceeds-input',
-    examples: '41, 61, 5a ff ff ff ff 00, 5b ff ff ff ff ff ff ff ff 01 02 03, 7a ff ff ff ff 00, 7b 7f ff ff ff ff ff ff ff 01 02 03',
+    examples:
+      '41, 61, 5a ff ff ff ff 00, 5b ff ff ff ff ff ff ff ff 01 02 03, 7a ff ff ff ff 00, 7b 7f ff ff ff ff ff ff ff 01 02 03',
   },
   {
     heading: 'Definite-length maps and arrays not closed with enough items',
@@ -52,7 +53,8 @@ const APPENDIX_F: Group[] = [
   {
     heading: 'Indefinite-length maps and arrays not closed by a "break" stop code',
     code: 'truncated',
-    examples: '9f, 9f 01 02, bf, bf 01 02 01 02, 81 9f, 9f 80 00, 9f 9f 9f 9f 9f ff ff ff ff, 9f 81 9f 81 9f 9f ff ff ff',
+    examples:
+      '9f, 9f 01 02, bf, bf 01 02 01 02, 81 9f, 9f 80 00, 9f 9f 9f 9f 9f ff ff ff ff, 9f 81 9f 81 9f 9f ff ff ff',
     offsets: 'end',
   },
   // Kind 3, syntax errors, subkinds 1 to 5.
@@ -90,7 +92,8 @@ const APPENDIX_F: Group[] = [
     offsets: [1, 2, 1, 1, 2, 3, 2, 9],
   },
   {
-    heading: 'Subkind 4: Break in an indefinite-length map that would lead to an odd number of items (break in a value position)',
+    heading:
+      'Subkind 4: Break in an indefinite-length map that would lead to an odd number of items (break in a value position)',
     code: 'unexpected-break',
     examples: 'bf 00 ff, bf 00 00 00 ff',
     offsets: [2, 4],
@@ -229,7 +232,10 @@ describe('malformed and hostile frames', () => {
 
   it('a __proto__ key becomes an own property and never touches a prototype', () => {
     // {_ "__proto__": {"x": 1}} (indefinite) and the definite-length equivalent.
-    for (const input of ['bf 69 5f 5f 70 72 6f 74 6f 5f 5f a1 61 78 01 ff', 'a1 69 5f 5f 70 72 6f 74 6f 5f 5f a1 61 78 01']) {
+    for (const input of [
+      'bf 69 5f 5f 70 72 6f 74 6f 5f 5f a1 61 78 01 ff',
+      'a1 69 5f 5f 70 72 6f 74 6f 5f 5f a1 61 78 01',
+    ]) {
       const index = indexCbor(hex(input));
       expect(index.error).toBeNull();
       const v = index.value(0) as Record<string, unknown>;
@@ -265,18 +271,27 @@ describe('malformed and hostile frames', () => {
     expect(index.store.flags[3] & Flag.duplicateKey).toBeTruthy();
     let v = index.value(0);
     expect(v).toBeInstanceOf(EntriesMap);
-    expect((v as EntriesMap).entries).toEqual([['a', 1], ['a', 2]]);
+    expect((v as EntriesMap).entries).toEqual([
+      ['a', 1],
+      ['a', 2],
+    ]);
     // {_ 1: 2, 1: 3}, non-string keys, indefinite length
     index = indexCbor(hex('bf 01 02 01 03 ff'));
     expect(index.warnings.map((w) => w.offset)).toEqual([3]);
     v = index.value(0);
-    expect((v as EntriesMap).entries).toEqual([[1, 2], [1, 3]]);
+    expect((v as EntriesMap).entries).toEqual([
+      [1, 2],
+      [1, 3],
+    ]);
   });
 
   it('non-string keys give a Map', () => {
     const v = indexCbor(hex('a2 01 02 03 04')).value(0);
     expect(v).toBeInstanceOf(Map);
-    expect([...(v as Map<unknown, unknown>)]).toEqual([[1, 2], [3, 4]]);
+    expect([...(v as Map<unknown, unknown>)]).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
     expect(typeof [...(v as Map<unknown, unknown>).keys()][0]).toBe('number');
   });
 

@@ -34,7 +34,10 @@ interface Placement {
   build(pad: number[], head: number[], text: number[]): { frame: number[]; textAt: number };
 }
 
-const at = (before: number[], head: number[], text: number[], after: number[] = []) => ({ frame: [...before, ...head, ...text, ...after], textAt: before.length + head.length });
+const at = (before: number[], head: number[], text: number[], after: number[] = []) => ({
+  frame: [...before, ...head, ...text, ...after],
+  textAt: before.length + head.length,
+});
 /** The root array's head and the padding: [pad, item] or just [item]. */
 const root = (pad: number[]) => (pad.length ? [0x82, ...pad] : [0x81]);
 
@@ -45,11 +48,20 @@ const PLACEMENTS: Placement[] = [
   // Below a child: skipped at depth 1.
   { name: 'grandchild', build: (pad, head, text) => at([...root(pad), 0x81], head, text) },
   { name: 'map key', build: (pad, head, text) => at([...root(pad), 0xa1], head, text, [0x00]) },
-  { name: 'deep map value', build: (pad, head, text) => at([...root(pad), 0x81, 0xa1, 0x61, 0x6b, 0x82, 0x00], head, text) },
+  {
+    name: 'deep map value',
+    build: (pad, head, text) => at([...root(pad), 0x81, 0xa1, 0x61, 0x6b, 0x82, 0x00], head, text),
+  },
   // After a 4-byte text in the same skipped container: in a large frame that text made the
   // frame's DataView, so short text here takes the skipper's inline test (isValidText).
-  { name: 'grandchild after a text', build: (pad, head, text) => at([...root(pad), 0x82, 0x64, 0x61, 0x62, 0x63, 0x64], head, text) },
-  { name: 'map value after a text key', build: (pad, head, text) => at([...root(pad), 0x81, 0xa1, 0x64, 0x6b, 0x65, 0x79, 0x73], head, text) },
+  {
+    name: 'grandchild after a text',
+    build: (pad, head, text) => at([...root(pad), 0x82, 0x64, 0x61, 0x62, 0x63, 0x64], head, text),
+  },
+  {
+    name: 'map value after a text key',
+    build: (pad, head, text) => at([...root(pad), 0x81, 0xa1, 0x64, 0x6b, 0x65, 0x79, 0x73], head, text),
+  },
   // Chunks of indefinite-length text: the general loops.
   { name: 'chunk of a child', build: (pad, head, text) => at([...root(pad), 0x7f], head, text, [0xff]) },
   { name: 'chunk of a grandchild', build: (pad, head, text) => at([...root(pad), 0x81, 0x7f], head, text, [0xff]) },
@@ -70,7 +82,26 @@ const SEQUENCES: { name: string; bytes: number[] }[] = [
 
 function positions(length: number): number[] {
   if (length <= 24) return Array.from({ length }, (_, i) => i);
-  const picked = [0, 1, 2, 3, 4, 7, 8, 15, 16, 17, 31, 32, length >> 1, length - 5, length - 4, length - 3, length - 2, length - 1];
+  const picked = [
+    0,
+    1,
+    2,
+    3,
+    4,
+    7,
+    8,
+    15,
+    16,
+    17,
+    31,
+    32,
+    length >> 1,
+    length - 5,
+    length - 4,
+    length - 3,
+    length - 2,
+    length - 1,
+  ];
   return [...new Set(picked.filter((p) => p >= 0 && p < length))];
 }
 
@@ -86,7 +117,8 @@ function otherInputs(frame: Uint8Array): Uint8Array[] {
   return [Buffer.from(frame), around(0x61, 3), around(0xff, 5)];
 }
 
-const describeIndex = (index: SpanIndex) => JSON.stringify({ error: index.error, children: index.root >= 0 ? childSpans(index, 0) : null });
+const describeIndex = (index: SpanIndex) =>
+  JSON.stringify({ error: index.error, children: index.root >= 0 ? childSpans(index, 0) : null });
 
 describe('CBOR text validation on every path', () => {
   it('every depth and input reports the reference offset, for every sequence at every position, text length 0..70 and more', () => {
@@ -108,13 +140,18 @@ describe('CBOR text validation on every path', () => {
             const { frame: list, textAt } = placement.build(pad, textHead(length), text);
             const frame = Uint8Array.from(list);
             const bad = referenceFindInvalidUtf8(frame, textAt, textAt + length);
-            const expected = bad < 0 ? null : { code: 'invalid-utf8', offset: bad, message: `invalid UTF-8 in text string at byte ${bad}` };
+            const expected =
+              bad < 0
+                ? null
+                : { code: 'invalid-utf8', offset: bad, message: `invalid UTF-8 in text string at byte ${bad}` };
             const full = indexCbor(frame);
             const where = `${placement.name}, pad ${pad.length}, ${toHex(frame.subarray(textAt, textAt + length))}`;
-            if (JSON.stringify(full.error) !== JSON.stringify(expected)) misses.push(`${where}: full index ${JSON.stringify(full.error)}, expected ${JSON.stringify(expected)}`);
+            if (JSON.stringify(full.error) !== JSON.stringify(expected))
+              misses.push(`${where}: full index ${JSON.stringify(full.error)}, expected ${JSON.stringify(expected)}`);
             for (const depth of [0, 1, 2]) {
               const shallow = indexCbor(frame, { depth });
-              if (JSON.stringify(shallow.error) !== JSON.stringify(full.error)) misses.push(`${where}: depth ${depth} ${JSON.stringify(shallow.error)}`);
+              if (JSON.stringify(shallow.error) !== JSON.stringify(full.error))
+                misses.push(`${where}: depth ${depth} ${JSON.stringify(shallow.error)}`);
               const problems = nestingProblems(shallow);
               if (problems.length) misses.push(`${where}: depth ${depth} ${problems[0]}`);
             }
@@ -166,7 +203,10 @@ describe('CBOR text validation on every path', () => {
     const bad = good.slice();
     bad[bad.length - 3] = 0xc0;
     for (const depth of [0, 1, 2, Infinity]) {
-      expect(indexCbor(bad, { depth }).error, `depth ${depth}`).toMatchObject({ code: 'invalid-utf8', offset: bad.length - 3 });
+      expect(indexCbor(bad, { depth }).error, `depth ${depth}`).toMatchObject({
+        code: 'invalid-utf8',
+        offset: bad.length - 3,
+      });
     }
     // The same bytes through another view of another buffer right after: no view is reused.
     const shifted = new Uint8Array(bad.length + 1);
@@ -176,7 +216,7 @@ describe('CBOR text validation on every path', () => {
   });
 });
 
-describe('the skipping loop past the walk stack\'s first 64 levels', () => {
+describe("the skipping loop past the walk stack's first 64 levels", () => {
   /**
    * Walks share one stack of 64 levels that grows on demand, and is replaced by a fresh one
    * after a walk past 65,536 levels (acquireWalkStack): indexing such a frame first makes the
@@ -197,8 +237,12 @@ describe('the skipping loop past the walk stack\'s first 64 levels', () => {
         for (const depth of [0, 1, 2, 3]) {
           freshStack();
           const shallow = indexCbor(frame, { depth });
-          if (JSON.stringify(shallow.error) !== JSON.stringify(full.error)) misses.push(`${levels} levels, bottom ${bottom || '(none)'}, depth ${depth}: ${JSON.stringify(shallow.error)} != ${JSON.stringify(full.error)}`);
-          if (nestingProblems(shallow).length) misses.push(`${levels} levels, bottom ${bottom}, depth ${depth}: ${nestingProblems(shallow)[0]}`);
+          if (JSON.stringify(shallow.error) !== JSON.stringify(full.error))
+            misses.push(
+              `${levels} levels, bottom ${bottom || '(none)'}, depth ${depth}: ${JSON.stringify(shallow.error)} != ${JSON.stringify(full.error)}`,
+            );
+          if (nestingProblems(shallow).length)
+            misses.push(`${levels} levels, bottom ${bottom}, depth ${depth}: ${nestingProblems(shallow)[0]}`);
         }
         if (bottom === '00' && full.error) misses.push(`${levels} levels around 00: ${JSON.stringify(full.error)}`);
       }
@@ -238,8 +282,22 @@ describe('store sizing for depth-limited indexes', () => {
 describe('duplicate map keys (the walker asks for a report only when two keys have the same encoded length)', () => {
   /** Encoded keys, several of the same length and some equal, one beyond 32 bytes (not told apart by length). */
   const KEYS = [
-    '61 61', '61 62', '18 20', '62 61 61', '43 01 02 03', 'f5', 'f4', '20', '21', '80', 'a0', '81 00', '81 01',
-    '78 21 ' + '61 '.repeat(33), '78 21 ' + '61 '.repeat(32) + '62', '7f 61 61 ff',
+    '61 61',
+    '61 62',
+    '18 20',
+    '62 61 61',
+    '43 01 02 03',
+    'f5',
+    'f4',
+    '20',
+    '21',
+    '80',
+    'a0',
+    '81 00',
+    '81 01',
+    '78 21 ' + '61 '.repeat(33),
+    '78 21 ' + '61 '.repeat(32) + '62',
+    '7f 61 61 ff',
   ].map(hex);
 
   /** The reference: every key that repeats an earlier complete key byte for byte, with the first such key. */
@@ -247,7 +305,10 @@ describe('duplicate map keys (the walker asks for a report only when two keys ha
     const out: string[] = [];
     keys.forEach((key, i) => {
       const first = keys.findIndex((k, j) => j < i && toHex(k) === toHex(key));
-      if (first >= 0) out.push(`duplicate-key@${firstAt[i]}: duplicate map key at byte ${firstAt[i]} (first at byte ${firstAt[first]})`);
+      if (first >= 0)
+        out.push(
+          `duplicate-key@${firstAt[i]}: duplicate map key at byte ${firstAt[i]} (first at byte ${firstAt[first]})`,
+        );
     });
     return out;
   }

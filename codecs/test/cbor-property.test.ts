@@ -50,15 +50,41 @@ const leaf = fc.oneof(
   fc.uint8Array({ maxLength: 32 }),
   fc.bigInt({ min: -TWO_64, max: TWO_64 - 1n }),
   fc.bigInt({ min: -(1n << 100n), max: 1n << 100n }),
-  fc.constantFrom(NaN, Infinity, -Infinity, -0, 0.5, 65504, 2 ** -24, 2 ** 53, 2 ** 64, 1e300, 5e-324, 2n ** 64n, -(2n ** 64n) - 1n),
+  fc.constantFrom(
+    NaN,
+    Infinity,
+    -Infinity,
+    -0,
+    0.5,
+    65504,
+    2 ** -24,
+    2 ** 53,
+    2 ** 64,
+    1e300,
+    5e-324,
+    2n ** 64n,
+    -(2n ** 64n) - 1n,
+  ),
 );
 
 /** Map keys of distinct encodings (5 and 5n encode alike, so they count as one key). */
-const mapKey = fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null), fc.uint8Array({ maxLength: 4 }), fc.bigInt({ min: -TWO_64, max: TWO_64 - 1n }));
+const mapKey = fc.oneof(
+  text,
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.uint8Array({ maxLength: 4 }),
+  fc.bigInt({ min: -TWO_64, max: TWO_64 - 1n }),
+);
 const keyId = (k: unknown): string =>
   typeof k === 'string' ? `s:${k}` : k instanceof Uint8Array ? `b:${toHex(k)}` : `v:${String(k)}`;
 
-const { value: cborValue } = fc.letrec<{ value: unknown; array: unknown[]; object: Record<string, unknown>; map: Map<unknown, unknown> }>((tie) => ({
+const { value: cborValue } = fc.letrec<{
+  value: unknown;
+  array: unknown[];
+  object: Record<string, unknown>;
+  map: Map<unknown, unknown>;
+}>((tie) => ({
   value: fc.oneof({ maxDepth: 4, depthSize: 'small' }, leaf, tie('array'), tie('object'), tie('map')),
   array: fc.array(tie('value'), { maxLength: 5 }),
   object: fc.dictionary(text, tie('value'), { maxKeys: 5 }),
@@ -115,7 +141,11 @@ function checkWellFormed({ bytes, expected, cborx }: Encoded): void {
   expect(shallow.error).toBeNull();
   expect(childSpans(shallow, 0)).toEqual(childSpans(index, 0));
   expect(shallow.store.size).toBe(1 + childSpans(index, 0).length);
-  expect([shallow.store.start[0], shallow.store.end[0], shallow.store.head[0]]).toEqual([0, bytes.length, index.store.head[0]]);
+  expect([shallow.store.start[0], shallow.store.end[0], shallow.store.head[0]]).toEqual([
+    0,
+    bytes.length,
+    index.store.head[0],
+  ]);
   expect(diagnostic(shallow, 0)).toBe(diagnostic(index, 0));
 
   // Re-encoding our value (floats at their recorded width) and indexing it gives it back.
@@ -162,7 +192,8 @@ function checkArbitrary(bytes: Uint8Array): SpanIndex {
   const shallow = indexCbor(bytes, { depth: 1 });
   expect(shallow.error, toHex(bytes)).toEqual(error);
   // So do walks that record nothing below the root, or two levels (other loops skip then).
-  for (const depth of [0, 2]) expect(indexCbor(bytes, { depth }).error, `${toHex(bytes)} at depth ${depth}`).toEqual(error);
+  for (const depth of [0, 2])
+    expect(indexCbor(bytes, { depth }).error, `${toHex(bytes)} at depth ${depth}`).toEqual(error);
   shallow.expandAll(shallow.root);
   expect(shallow.error).toEqual(error);
   expect(shallow.store.size).toBe(index.store.size);
@@ -225,7 +256,31 @@ type Mutation =
   | { op: 'delete'; at: number; count: number };
 
 /** Bytes that mean something structural in CBOR, so mutations hit interesting cases. */
-const structuralByte = fc.constantFrom(0xff, 0x1f, 0x3f, 0x5f, 0x7f, 0x9f, 0xbf, 0xdf, 0x1c, 0x5c, 0xf8, 0xf9, 0xc2, 0x1b, 0x5b, 0x9b, 0x80, 0xa0, 0x00, 0x18, 0xc0, 0xed, 0xf4);
+const structuralByte = fc.constantFrom(
+  0xff,
+  0x1f,
+  0x3f,
+  0x5f,
+  0x7f,
+  0x9f,
+  0xbf,
+  0xdf,
+  0x1c,
+  0x5c,
+  0xf8,
+  0xf9,
+  0xc2,
+  0x1b,
+  0x5b,
+  0x9b,
+  0x80,
+  0xa0,
+  0x00,
+  0x18,
+  0xc0,
+  0xed,
+  0xf4,
+);
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ op: fc.constant('flip' as const), at: fc.nat(), bit: fc.nat(7) }),
@@ -250,10 +305,21 @@ function mutate(input: Uint8Array, mutations: Mutation[]): Uint8Array {
  * bytes), ASCII or not, in frames of at least 256 bytes (where the checks load four bytes at
  * a time) with containers below the root (which a depth-1 walk skips).
  */
-const anyText = fc.oneof(fc.string({ maxLength: 70 }), fc.string({ unit: 'grapheme', maxLength: 24 }), fc.string({ unit: 'binary', maxLength: 40 }));
+const anyText = fc.oneof(
+  fc.string({ maxLength: 70 }),
+  fc.string({ unit: 'grapheme', maxLength: 24 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+);
 const textHeavy = fc
   .tuple(
-    fc.array(fc.oneof(anyText, fc.array(anyText, { maxLength: 4 }), fc.dictionary(anyText, fc.oneof(anyText, fc.array(anyText, { maxLength: 3 })), { maxKeys: 3 })), { minLength: 2, maxLength: 10 }),
+    fc.array(
+      fc.oneof(
+        anyText,
+        fc.array(anyText, { maxLength: 4 }),
+        fc.dictionary(anyText, fc.oneof(anyText, fc.array(anyText, { maxLength: 3 })), { maxKeys: 3 }),
+      ),
+      { minLength: 2, maxLength: 10 },
+    ),
     fc.string({ minLength: 260, maxLength: 280 }),
     fc.nat(),
   )
@@ -263,7 +329,10 @@ const textHeavy = fc
   });
 /** Mutations that also hit what UTF-8 validation looks at. */
 const utf8Byte = fc.constantFrom(0x80, 0xbf, 0xc0, 0xc1, 0xc3, 0xdf, 0xe0, 0xe2, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff);
-const textMutation: fc.Arbitrary<Mutation> = fc.oneof(mutation, fc.record({ op: fc.constant('set' as const), at: fc.nat(), byte: utf8Byte }));
+const textMutation: fc.Arbitrary<Mutation> = fc.oneof(
+  mutation,
+  fc.record({ op: fc.constant('set' as const), at: fc.nat(), byte: utf8Byte }),
+);
 
 const encoded = fc.oneof(
   cborValue.map(viaJsonPack),
@@ -326,19 +395,31 @@ describe('CBOR span index properties', () => {
   });
 
   it('JSON values encoded by json-pack: well-formed, tiled, round trip, shallow agrees', () => {
-    fc.assert(fc.property(jsonValue, (v) => checkWellFormed(viaJsonPack(v))), runs(300));
+    fc.assert(
+      fc.property(jsonValue, (v) => checkWellFormed(viaJsonPack(v))),
+      runs(300),
+    );
   });
 
   it('JSON values encoded by cbor-x: well-formed, tiled, round trip, shallow agrees', () => {
-    fc.assert(fc.property(jsonValue, (v) => checkWellFormed(viaCborX(v))), runs(300));
+    fc.assert(
+      fc.property(jsonValue, (v) => checkWellFormed(viaCborX(v))),
+      runs(300),
+    );
   });
 
   it('CBOR-specific values encoded by json-pack: well-formed, tiled, round trip, shallow agrees', () => {
-    fc.assert(fc.property(cborValue, (v) => checkWellFormed(viaJsonPack(v))), runs(400));
+    fc.assert(
+      fc.property(cborValue, (v) => checkWellFormed(viaJsonPack(v))),
+      runs(400),
+    );
   });
 
   it('CBOR-specific values encoded by cbor-x: well-formed, tiled, round trip, shallow agrees', () => {
-    fc.assert(fc.property(cborValue, (v) => checkWellFormed(viaCborX(v))), runs(400));
+    fc.assert(
+      fc.property(cborValue, (v) => checkWellFormed(viaCborX(v))),
+      runs(400),
+    );
   });
 
   it('valid encodings pass the arbitrary-input checks (and agree with json-pack decoding)', () => {
@@ -364,12 +445,17 @@ describe('CBOR span index properties', () => {
 
   it('text-heavy frames of 256 bytes and more: well-formed; their mutations find the same error at every depth', () => {
     fc.assert(
-      fc.property(textHeavy, fc.boolean(), fc.array(textMutation, { minLength: 1, maxLength: 3 }), (value, useCborX, mutations) => {
-        const frame = useCborX ? viaCborX(value) : viaJsonPack(value);
-        expect(frame.bytes.length).toBeGreaterThanOrEqual(256);
-        checkWellFormed(frame);
-        checkArbitrary(mutate(frame.bytes, mutations));
-      }),
+      fc.property(
+        textHeavy,
+        fc.boolean(),
+        fc.array(textMutation, { minLength: 1, maxLength: 3 }),
+        (value, useCborX, mutations) => {
+          const frame = useCborX ? viaCborX(value) : viaJsonPack(value);
+          expect(frame.bytes.length).toBeGreaterThanOrEqual(256);
+          checkWellFormed(frame);
+          checkArbitrary(mutate(frame.bytes, mutations));
+        },
+      ),
       runs(300),
     );
   });
@@ -391,7 +477,13 @@ describe('CBOR span index properties', () => {
           const index = checkArbitrary(bytes.subarray(0, n));
           // CBOR is self-delimiting: no proper prefix of one data item is well-formed, and a
           // prefix breaks off for lack of data, never for a syntax error.
-          expect(index.error?.code, `${toHex(bytes)} cut at ${n}`).toBe(n === 0 ? 'empty-input' : index.error?.code === 'length-exceeds-input' ? 'length-exceeds-input' : 'truncated');
+          expect(index.error?.code, `${toHex(bytes)} cut at ${n}`).toBe(
+            n === 0
+              ? 'empty-input'
+              : index.error?.code === 'length-exceeds-input'
+                ? 'length-exceeds-input'
+                : 'truncated',
+          );
         }
         const longer = new Uint8Array(bytes.length + extra.length);
         longer.set(bytes);
@@ -422,7 +514,11 @@ describe('regressions found by these properties', () => {
   // core/utf8.ts decoded with a TextDecoder whose default (ignoreBOM: false) strips a
   // leading U+FEFF: "\uFEFFa" materialized and printed as "a".
   it('a text string starting with U+FEFF keeps it', () => {
-    for (const input of ['64 ef bb bf 61', '63 ef bb bf', '73 ef bb bf 61 61 61 61 61 61 61 61 61 61 61 61 61 61 61 61']) {
+    for (const input of [
+      '64 ef bb bf 61',
+      '63 ef bb bf',
+      '73 ef bb bf 61 61 61 61 61 61 61 61 61 61 61 61 61 61 61 61',
+    ]) {
       const index = indexCbor(hex(input));
       const value = index.value(0) as string;
       expect(value.startsWith('\uFEFF')).toBe(true);

@@ -54,7 +54,10 @@ describe('depth-limited (shallow) CBOR indexes', () => {
     expect(index.error).toBeNull();
     expect(index.store.size).toBe(1);
     expect(index.store.end[0]).toBe(18);
-    expect(indexCbor(hex('82 01 81 1c'), { depth: 0 }).error).toMatchObject({ code: 'reserved-additional-info', offset: 3 });
+    expect(indexCbor(hex('82 01 81 1c'), { depth: 0 }).error).toMatchObject({
+      code: 'reserved-additional-info',
+      offset: 3,
+    });
   });
 
   it('expand(child) records only that subtree, one level', () => {

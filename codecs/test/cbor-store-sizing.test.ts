@@ -24,7 +24,8 @@ describe('full CBOR index store sizing', () => {
   }
 
   it('the benchmark shapes, 100 B to 64 KB', () => {
-    for (const { shape, target, value } of shapeValues(13, undefined, [8 << 10, 64 << 10])) expectSized(encoder.encode(value).slice(), `${shape.id} ${target}`);
+    for (const { shape, target, value } of shapeValues(13, undefined, [8 << 10, 64 << 10]))
+      expectSized(encoder.encode(value).slice(), `${shape.id} ${target}`);
   });
 
   it('arbitrary JSON values, tags, indefinite lengths and two-byte simple values', () => {
@@ -32,7 +33,14 @@ describe('full CBOR index store sizing', () => {
       fc.property(fc.jsonValue(), (value) => expectSized(encoder.encode(value).slice(), JSON.stringify(value))),
       { numRuns: 300, seed: 13 },
     );
-    for (const frame of ['c1 1a 5f 00 00 00', 'd8 20 63 61 62 63', '9f 01 7f 61 61 ff 5f 41 00 ff ff', 'bf 61 61 f8 20 ff', '82 f8 ff fb 3f f0 00 00 00 00 00 00']) expectSized(hex(frame), frame);
+    for (const frame of [
+      'c1 1a 5f 00 00 00',
+      'd8 20 63 61 62 63',
+      '9f 01 7f 61 61 ff 5f 41 00 ff ff',
+      'bf 61 61 f8 20 ff',
+      '82 f8 ff fb 3f f0 00 00 00 00 00 00',
+    ])
+      expectSized(hex(frame), frame);
   });
 
   it('a malformed or cut frame still indexes (the count stops where the heads stop making sense)', () => {

@@ -7,9 +7,14 @@ import { repoRoot } from './helpers/cbor.js';
 import { deepCbor } from './helpers/deep-frames.js';
 
 /** Runs the built CLI, reads `keep` bytes of its stdout, then closes the pipe (like `| head -c 100`). */
-function runAndClose(args: string[], keep: number): Promise<{ code: number | null; signal: string | null; stderr: string; got: number }> {
+function runAndClose(
+  args: string[],
+  keep: number,
+): Promise<{ code: number | null; signal: string | null; stderr: string; got: number }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, 'bin/wirescope.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(repoRoot, 'bin/wirescope.js'), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let got = 0;
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
@@ -25,7 +30,10 @@ describe('the CLI on a closed pipe', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'wirescope-pipe-'));
   // 200,000 numbers: megabytes of tree, far more than a pipe buffer holds.
   const big = path.join(dir, 'big.cbor');
-  writeFileSync(big, Uint8Array.from([0x9a, 0x00, 0x03, 0x0d, 0x40, ...new Array(200_000).fill(0x18).flatMap((b, i) => [b, i & 0xff])]));
+  writeFileSync(
+    big,
+    Uint8Array.from([0x9a, 0x00, 0x03, 0x0d, 0x40, ...new Array(200_000).fill(0x18).flatMap((b, i) => [b, i & 0xff])]),
+  );
   const deep = path.join(dir, 'deep.cbor');
   writeFileSync(deep, deepCbor(100_000));
 

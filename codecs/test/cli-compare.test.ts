@@ -37,7 +37,10 @@ describe('wirescope compare', () => {
   });
 
   it('prints a Markdown table and rejects unknown codecs, bad runs and malformed frames', async () => {
-    const md = await run(['compare', 'f', '--markdown', '--runs', '1', '--codecs', 'json,cbor'], new CborEncoder().encode(value));
+    const md = await run(
+      ['compare', 'f', '--markdown', '--runs', '1', '--codecs', 'json,cbor'],
+      new CborEncoder().encode(value),
+    );
     expect(md.stdout).toMatch(/^### cbor frame/);
     expect(md.stdout).toContain('| JSON |');
     expect((await run(['compare', 'f', '--codecs', 'nope'], new Uint8Array([0xa0]))).code).toBe(2);

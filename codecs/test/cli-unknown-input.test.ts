@@ -13,7 +13,9 @@ describe('what the CLI says about input no format decodes', () => {
     // (Whitespace, the first example, now reads as plain text.)
     const r = runCli(['inspect', '-'], { '-': 'ff ff 00' });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: no format decodes this input \(3 bytes\); what each reader found, furthest first:$/m);
+    expect(r.stderr).toMatch(
+      /^error: no format decodes this input \(3 bytes\); what each reader found, furthest first:$/m,
+    );
     const lines = readerLines(r.stderr);
     const formats = lines.map((l) => l.trim().split(/[ :]/)[0]);
     expect([...formats].sort()).toEqual([...FRAME_FORMATS].sort());
@@ -37,7 +39,9 @@ describe('what the CLI says about input no format decodes', () => {
     const r = runCli(['inspect', '-'], { '-': '83 01 02' });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('shown as cbor, the reading that got furthest');
-    expect(readerLines(r.stderr)[0]).toBe('  cbor (truncated, offset 3): unexpected end of input: array is missing 1 item at byte 3');
+    expect(readerLines(r.stderr)[0]).toBe(
+      '  cbor (truncated, offset 3): unexpected end of input: array is missing 1 item at byte 3',
+    );
   });
 
   it('a forced format still reports its own error alone', () => {

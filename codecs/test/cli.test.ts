@@ -30,7 +30,13 @@ describe('wirescope inspect', () => {
     expect(out.format).toBe('cbor');
     expect(out.error).toBeNull();
     expect(out.root).toMatchObject({ kind: 'map', start: 0, end: 9, head: 1, count: 2 });
-    expect(out.root.children[1]).toMatchObject({ kind: 'array', start: 6, end: 9, head: 1, key: { kind: 'text', start: 4, end: 6, value: 'b' } });
+    expect(out.root.children[1]).toMatchObject({
+      kind: 'array',
+      start: 6,
+      end: 9,
+      head: 1,
+      key: { kind: 'text', start: 4, end: 6, value: 'b' },
+    });
     expect(out.root.children[1].children.map((c: { value: number }) => c.value)).toEqual([2, 3]);
   });
 
@@ -56,7 +62,10 @@ describe('wirescope inspect', () => {
     const url = Buffer.from(hex('43 fb ff fe')).toString('base64url');
     expect(url).toMatch(/[-_]/);
     const viaUrl = run(['inspect', 'f', '--json', '--format', 'cbor'], { f: url });
-    expect(JSON.parse(viaUrl.stdout)).toMatchObject({ input: { encoding: 'base64url' }, root: { kind: 'bytes', edn: "h'fbfffe'" } });
+    expect(JSON.parse(viaUrl.stdout)).toMatchObject({
+      input: { encoding: 'base64url' },
+      root: { kind: 'bytes', edn: "h'fbfffe'" },
+    });
     const forced = run(['inspect', 'f', '--input', 'hex'], { f: 'zz' });
     expect(forced.code).toBe(2);
   });
@@ -86,7 +95,8 @@ describe('wirescope inspect', () => {
 
   it('decodes every Appendix A vector given as hex text', () => {
     const vectorsPath = path.resolve(repo, '../shared/test-vectors/cbor-appendix-a.json');
-    if (!existsSync(vectorsPath)) throw new Error(`missing ${vectorsPath}: the RFC 8949 Appendix A vectors live in ../shared`);
+    if (!existsSync(vectorsPath))
+      throw new Error(`missing ${vectorsPath}: the RFC 8949 Appendix A vectors live in ../shared`);
     const vectors: { hex: string }[] = JSON.parse(readFileSync(vectorsPath, 'utf8'));
     for (const v of vectors) {
       const r = run(['inspect', 'f', '--json', '--format', 'cbor'], { f: v.hex });
@@ -99,7 +109,9 @@ describe('wirescope inspect', () => {
 
   it('the installed bin runs on a file and on stdin', () => {
     const bin = path.join(repo, 'bin/wirescope.js');
-    const out = execFileSync(process.execPath, [bin, 'inspect', path.join(repo, 'samples/order.cbor'), '--json'], { encoding: 'utf8' });
+    const out = execFileSync(process.execPath, [bin, 'inspect', path.join(repo, 'samples/order.cbor'), '--json'], {
+      encoding: 'utf8',
+    });
     expect(JSON.parse(out)).toMatchObject({ schema: 1, format: 'cbor', error: null });
     const piped = spawnSync(process.execPath, [bin, 'inspect', '-'], { input: '83 01 02', encoding: 'utf8' });
     expect(piped.status).toBe(1);

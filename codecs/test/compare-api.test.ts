@@ -13,7 +13,8 @@ describe('compareValue', () => {
   it('yields one row per codec and reports progress up to the total', async () => {
     const progress: CompareProgress[] = [];
     const rows: Row[] = [];
-    for await (const row of compareValue(doc, { runs: 1, warmup: 0, onProgress: (p) => progress.push(p) })) rows.push(row);
+    for await (const row of compareValue(doc, { runs: 1, warmup: 0, onProgress: (p) => progress.push(p) }))
+      rows.push(row);
     expect(rows).toHaveLength(CODECS.length);
     expect(progress.map((p) => p.done)).toEqual(CODECS.map((_, i) => i + 1));
     expect(progress.every((p) => p.total === CODECS.length)).toBe(true);
@@ -55,8 +56,16 @@ describe('compareValue', () => {
       },
     };
     let msgpackWrites = 0;
-    const msgpack: Codec = { ...codecByName('msgpack')!, write: (p) => (msgpackWrites++, codecByName('msgpack')!.write(p)) };
-    const rows = await runComparison(doc, { runs: 100, warmup: 0, signal: ac.signal, codecs: ['json', aborting, msgpack] });
+    const msgpack: Codec = {
+      ...codecByName('msgpack')!,
+      write: (p) => (msgpackWrites++, codecByName('msgpack')!.write(p)),
+    };
+    const rows = await runComparison(doc, {
+      runs: 100,
+      warmup: 0,
+      signal: ac.signal,
+      codecs: ['json', aborting, msgpack],
+    });
     expect(rows.map((r) => r.codec)).toEqual(['json']);
     // Samples repeat a fast operation until they span MIN_SAMPLE_MS, and the signal is read
     // between samples: the batch running at the abort finishes (a few ms), nothing after it.
@@ -75,7 +84,13 @@ describe('compareValue', () => {
   });
 
   it('reports encoder failures as unsupported rows instead of throwing', async () => {
-    const broken: Codec = { ...codecByName('json')!, name: 'broken', write: () => { throw new Error('boom'); } };
+    const broken: Codec = {
+      ...codecByName('json')!,
+      name: 'broken',
+      write: () => {
+        throw new Error('boom');
+      },
+    };
     const [row] = await runComparison({ a: 1 }, { codecs: [broken] });
     expect(row.unsupported).toMatch(/boom/);
   });
@@ -83,7 +98,14 @@ describe('compareValue', () => {
 
 describe('runs in a Web Worker and an MV3 extension page', () => {
   it('bundles for the browser without Node built-ins, new Function or eval', async () => {
-    const out = await build({ entryPoints: ['codecs/compare/index.ts'], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' });
+    const out = await build({
+      entryPoints: ['codecs/compare/index.ts'],
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      write: false,
+      logLevel: 'silent',
+    });
     const code = out.outputFiles[0].text;
     expect(code).not.toMatch(/new Function|\beval\(/);
     expect(code).not.toMatch(/require\("node:|from "node:/);

@@ -11,7 +11,11 @@ describe('the 1 MB budget lines, bounded', () => {
   it('json-pack / JSON rows come first, then json-joy rows, with the phase in the progress', async () => {
     const phases: CompareProgress['phase'][] = [];
     const families: string[] = [];
-    for await (const row of compareValue({ a: [1, 2, 3], b: 'x' }, { runs: 1, onProgress: (p) => phases.push(p.phase) })) families.push(row.family);
+    for await (const row of compareValue(
+      { a: [1, 2, 3], b: 'x' },
+      { runs: 1, onProgress: (p) => phases.push(p.phase) },
+    ))
+      families.push(row.family);
     const firstJoy = families.indexOf('json-joy');
     expect(firstJoy).toBeGreaterThan(0);
     expect(families.slice(firstJoy).every((f) => f === 'json-joy')).toBe(true);
@@ -33,12 +37,22 @@ describe('the 1 MB budget lines, bounded', () => {
     // Issue 16 §1 (a user's fresh page): a 1 MB decode's first call took 133 ms where warm ones take ~5.
     const fake = { t: 0 };
     let calls = 0;
-    const cold = time(() => ((fake.t += calls++ === 0 ? 75 : 45), calls), { runs: 5, warmup: 1, budgetMs: 40, clock: () => fake.t });
+    const cold = time(() => ((fake.t += calls++ === 0 ? 75 : 45), calls), {
+      runs: 5,
+      warmup: 1,
+      budgetMs: 40,
+      clock: () => fake.t,
+    });
     expect(calls).toBe(2);
     expect(cold.timing).toMatchObject({ runs: 1, medianMs: 45 });
     // Two calls that agree are both samples.
     calls = 0;
-    const steady = time(() => ((fake.t += calls++ === 0 ? 50 : 48), calls), { runs: 5, warmup: 1, budgetMs: 40, clock: () => fake.t });
+    const steady = time(() => ((fake.t += calls++ === 0 ? 50 : 48), calls), {
+      runs: 5,
+      warmup: 1,
+      budgetMs: 40,
+      clock: () => fake.t,
+    });
     expect(calls).toBe(2);
     expect(steady.timing).toMatchObject({ runs: 2, medianMs: 49 });
   });
@@ -47,7 +61,12 @@ describe('the 1 MB budget lines, bounded', () => {
     let calls = 0;
     const fake = { t: 0 };
     // 30 and 36 ms in turn: never two calls within 10 %, so no stable stop (compare-stable-stop.test.ts).
-    const { timing } = time(() => ((fake.t += calls % 2 ? 36 : 30), calls++), { runs: 10, warmup: 1, budgetMs: 100, clock: () => fake.t });
+    const { timing } = time(() => ((fake.t += calls % 2 ? 36 : 30), calls++), {
+      runs: 10,
+      warmup: 1,
+      budgetMs: 100,
+      clock: () => fake.t,
+    });
     // warm-up 1 call (30 ms: at WARMUP_MS or more, enough), then runs until 100 ms went into
     // the operation, its warm-up included (issue 16 §1: the budget is per operation): 36 + 30 + 36
     expect(calls).toBe(4);
@@ -61,13 +80,22 @@ describe('the 1 MB budget lines, bounded', () => {
     // under the budget they are a stable figure already (compare-stable-stop.test.ts): 3.
     const fake = { t: 0 };
     let calls = 0;
-    const { timing } = time(() => ((fake.t += calls++ === 0 ? 16 : 8), calls), { runs: 3, warmup: 1, budgetMs: 100, clock: () => fake.t });
+    const { timing } = time(() => ((fake.t += calls++ === 0 ? 16 : 8), calls), {
+      runs: 3,
+      warmup: 1,
+      budgetMs: 100,
+      clock: () => fake.t,
+    });
     expect(timing.runs).toBe(2);
     expect(timing.medianMs).toBe(8);
     expect(calls).toBe(3);
     // Without a budget the same operation gets every run asked: the two settled calls and one more.
     const free = { t: 0, calls: 0 };
-    const unbudgeted = time(() => ((free.t += free.calls++ === 0 ? 16 : 8), free.calls), { runs: 3, warmup: 1, clock: () => free.t });
+    const unbudgeted = time(() => ((free.t += free.calls++ === 0 ? 16 : 8), free.calls), {
+      runs: 3,
+      warmup: 1,
+      clock: () => free.t,
+    });
     expect(unbudgeted.timing.runs).toBe(3);
     expect(free.calls).toBe(4);
   });
@@ -76,7 +104,11 @@ describe('the 1 MB budget lines, bounded', () => {
     const fake = { t: 0 };
     const costs = [12, 9, 6, 3, 3, 3, 3, 3, 3, 3, 3, 3];
     let calls = 0;
-    const { timing } = time(() => ((fake.t += costs[calls++] ?? 3), calls), { runs: 3, warmup: 1, clock: () => fake.t });
+    const { timing } = time(() => ((fake.t += costs[calls++] ?? 3), calls), {
+      runs: 3,
+      warmup: 1,
+      clock: () => fake.t,
+    });
     expect(timing.maxMs).toBe(3);
     expect(timing.runs).toBe(3);
   });

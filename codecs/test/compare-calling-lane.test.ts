@@ -15,7 +15,15 @@ import { generateDocument } from '../bench/generate.js';
 const options = { runs: 1, warmup: 0 } as const;
 const comparable = (row: Row): unknown =>
   isMeasured(row)
-    ? { codec: row.codec, size: row.size, parts: row.parts, gzip: row.gzip, deflate: row.deflate, lossless: row.lossless, lost: row.lost }
+    ? {
+        codec: row.codec,
+        size: row.size,
+        parts: row.parts,
+        gzip: row.gzip,
+        deflate: row.deflate,
+        lossless: row.lossless,
+        lost: row.lost,
+      }
     : { codec: row.codec, unsupported: row.unsupported };
 
 /** Opens in-process lanes and records what each was asked to measure. */
@@ -54,7 +62,10 @@ describe('the calling thread as a lane', () => {
       },
       terminate: () => undefined,
     });
-    const rows = await runComparison(value, { ...options, lanes: { open: failing, count: 2, minBytes: 0, here: true } });
+    const rows = await runComparison(value, {
+      ...options,
+      lanes: { open: failing, count: 2, minBytes: 0, here: true },
+    });
     expect(rows.map((r) => r.codec)).toEqual(CODECS.map((c) => c.name));
     const failed = rows.filter((r) => !isMeasured(r) && r.unsupported.includes('worker gone'));
     expect(failed).toHaveLength(1);
@@ -65,7 +76,11 @@ describe('the calling thread as a lane', () => {
     const controller = new AbortController();
     const { open } = recording();
     const rows: Row[] = [];
-    for await (const row of (await import('../compare/compare.js')).compareValue(value, { ...options, signal: controller.signal, lanes: { open, count: 2, minBytes: 0, here: true } })) {
+    for await (const row of (await import('../compare/compare.js')).compareValue(value, {
+      ...options,
+      signal: controller.signal,
+      lanes: { open, count: 2, minBytes: 0, here: true },
+    })) {
       rows.push(row);
       controller.abort();
     }
@@ -81,13 +96,18 @@ describe('the calling thread between the phases', () => {
       return {
         ...lane,
         async *measure(codecs, o) {
-          if (codecs.some((name) => CODECS.find((c) => c.name === name)!.family !== 'json-joy')) await new Promise((r) => setTimeout(r, 400));
+          if (codecs.some((name) => CODECS.find((c) => c.name === name)!.family !== 'json-joy'))
+            await new Promise((r) => setTimeout(r, 400));
           yield* lane.measure(codecs, o);
         },
       };
     };
     const phases: string[] = [];
-    const rows = await runComparison(generateDocument(2_000), { ...options, lanes: { open: slow, count: 2, minBytes: 0, here: true }, onProgress: (p) => phases.push(p.phase) });
+    const rows = await runComparison(generateDocument(2_000), {
+      ...options,
+      lanes: { open: slow, count: 2, minBytes: 0, here: true },
+      onProgress: (p) => phases.push(p.phase),
+    });
     expect(rows.map((r) => r.codec)).toEqual(CODECS.map((c) => c.name));
     const lastJsonPack = phases.lastIndexOf('json-pack');
     expect(phases.indexOf('json-joy')).toBeGreaterThan(lastJsonPack);

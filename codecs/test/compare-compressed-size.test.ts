@@ -38,15 +38,18 @@ describe('compressed sizes without compressing', () => {
     const sizer = new CompressedSizer();
     let seed = 7;
     const rand = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16) & 0xff;
-    const text = new TextEncoder().encode('{"id":1,"type":"trade","price":12.5,"tags":["alpha","bravo"]},'.repeat(4000));
+    const text = new TextEncoder().encode(
+      '{"id":1,"type":"trade","price":12.5,"tags":["alpha","bravo"]},'.repeat(4000),
+    );
     for (const length of [0, 1, 2, 3, 100, 4096, 70_000, 200_000]) {
       const random = Uint8Array.from({ length }, rand);
       const words = Uint8Array.from({ length }, () => 97 + (rand() % 4));
-      for (const bytes of [random, words, text.subarray(0, length)]) expect(sizer.sizes(bytes), `${length}`).toEqual(fflateSizes(bytes));
+      for (const bytes of [random, words, text.subarray(0, length)])
+        expect(sizer.sizes(bytes), `${length}`).toEqual(fflateSizes(bytes));
     }
   });
 
-  it('a 1 MB comparison shows fflate\'s sizes in every json-pack row', async () => {
+  it("a 1 MB comparison shows fflate's sizes in every json-pack row", async () => {
     const doc = generateDocument(1 << 20);
     const rows = await runComparison(doc, { runs: 1, warmup: 0, codecs: jsonPackCodecs });
     expect(rows.filter(isMeasured)).toHaveLength(jsonPackCodecs.length);

@@ -8,7 +8,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Model } from 'json-joy/lib/json-crdt/model/Model.js';
-import { Encoder as IndexedEncoder, Decoder as IndexedDecoder } from 'json-joy/lib/json-crdt/codec/indexed/binary/index.js';
+import {
+  Encoder as IndexedEncoder,
+  Decoder as IndexedDecoder,
+} from 'json-joy/lib/json-crdt/codec/indexed/binary/index.js';
 import { generateDocument } from '../bench/generate.js';
 import { codecByName, CRDT_SID, encodedBytes, encodedSize, type EncodedParts } from '../compare/codecs.js';
 import { isMeasured, runComparison, type MeasuredRow } from '../compare/compare.js';
@@ -43,7 +46,9 @@ describe('json-joy indexed row', () => {
     const model = modelOf(doc);
     const fields = new IndexedEncoder().encode(model) as unknown as Record<string, Uint8Array>;
     const encoded = codec.write(model) as EncodedParts;
-    expect(encoded.parts.map(([name, bytes]) => [name, [...bytes]])).toEqual(Object.entries(fields).map(([name, bytes]) => [name, [...bytes]]));
+    expect(encoded.parts.map(([name, bytes]) => [name, [...bytes]])).toEqual(
+      Object.entries(fields).map(([name, bytes]) => [name, [...bytes]]),
+    );
     expect(encodedSize(encoded)).toBe(Object.values(fields).reduce((n, b) => n + b.length, 0));
     const concatenated = Buffer.concat(Object.values(fields));
     expect(Buffer.from(encodedBytes(encoded)).equals(concatenated)).toBe(true);
@@ -55,7 +60,10 @@ describe('json-joy indexed row', () => {
   });
 
   it('the row keeps its size, parts and round trip', async () => {
-    const [row] = await runComparison({ a: [1, 'two', { b: true }], c: Uint8Array.of(1, 2) }, { runs: 1, warmup: 0, codecs: ['json-joy-indexed'] });
+    const [row] = await runComparison(
+      { a: [1, 'two', { b: true }], c: Uint8Array.of(1, 2) },
+      { runs: 1, warmup: 0, codecs: ['json-joy-indexed'] },
+    );
     expect(isMeasured(row)).toBe(true);
     const measured = row as MeasuredRow;
     expect(measured.parts!.reduce((n, p) => n + p.size, 0)).toBe(measured.size);

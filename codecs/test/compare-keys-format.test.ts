@@ -20,7 +20,15 @@ describe('keyOverhead', () => {
     const bytes = new CborEncoder().encode({ a: 1, bb: [{ a: 2 }] }).slice();
     expect([...bytes]).toEqual([0xa2, 0x61, 0x61, 0x01, 0x62, 0x62, 0x62, 0x81, 0xa1, 0x61, 0x61, 0x02]);
     const k = keyOverhead(index(bytes));
-    expect(k).toMatchObject({ frameBytes: 12, maps: 2, entries: 3, keyBytes: 7, mapOverheadBytes: 2, valueBytes: 3, distinctKeys: 2 });
+    expect(k).toMatchObject({
+      frameBytes: 12,
+      maps: 2,
+      entries: 3,
+      keyBytes: 7,
+      mapOverheadBytes: 2,
+      valueBytes: 3,
+      distinctKeys: 2,
+    });
     expect(k.topKeys).toEqual([
       { key: 'a', count: 2, bytes: 4 },
       { key: 'bb', count: 1, bytes: 3 },
@@ -35,7 +43,9 @@ describe('keyOverhead', () => {
     // keys "a" "bb" "a" = 3 + 4 + 3; outer framing { : , : } = 5, inner { : } = 3
     expect(k).toMatchObject({ frameBytes: 22, maps: 2, keyBytes: 10, mapOverheadBytes: 8, valueBytes: 4 });
     expect(k.schema.bytes).toBe(22 - 10 - 8 + 2);
-    expect(keyOverhead(index(new TextEncoder().encode(text)), { recordTagBytes: 3 }).schema.bytes).toBe(22 - 10 - 8 + 6);
+    expect(keyOverhead(index(new TextEncoder().encode(text)), { recordTagBytes: 3 }).schema.bytes).toBe(
+      22 - 10 - 8 + 6,
+    );
   });
 
   it('agrees with frameAttribution on key bytes for a real document', () => {
@@ -72,7 +82,9 @@ describe('formats', () => {
     const rows = await runComparison({ a: 1, b: Uint8Array.of(1, 2), c: [true, null] }, { runs: 2, warmup: 0 });
     const text = formatText(rows);
     const lines = text.split('\n');
-    expect(lines[0]).toMatch(/^codec\s+size\s+gzip\s+deflate\s+encode ops\/s\s+decode ops\/s\s+encode\s+decode\s+lossless$/);
+    expect(lines[0]).toMatch(
+      /^codec\s+size\s+gzip\s+deflate\s+encode ops\/s\s+decode ops\/s\s+encode\s+decode\s+lossless$/,
+    );
     for (const c of CODECS) expect(text).toContain(c.label);
     expect(text).toMatch(/as base64 it would be 4 bytes/);
     const md = formatMarkdown(rows, 'sample');

@@ -19,12 +19,18 @@ describe('lane queue by cost', () => {
       const lane = inProcessLane(start);
       return { ...lane, measure: (codecs, o) => (taken.push(...codecs), lane.measure(codecs, o)) };
     };
-    const rows = await runComparison(generateDocument(5_000), { runs: 1, warmup: 0, lanes: { open, count: 2, minBytes: 0 } });
+    const rows = await runComparison(generateDocument(5_000), {
+      runs: 1,
+      warmup: 0,
+      lanes: { open, count: 2, minBytes: 0 },
+    });
     expect(rows.map((r) => r.codec)).toEqual(CODECS.map((c) => c.name));
     const jsonPack = CODECS.filter((c) => c.family !== 'json-joy').map((c) => c.name);
     const byCost = [...jsonPack].sort((a, b) => (LANE_COST[b] ?? 0) - (LANE_COST[a] ?? 0));
     expect(taken.slice(0, jsonPack.length)).toEqual(byCost);
     expect(taken[0]).toBe('ion');
-    expect(new Set(taken.slice(jsonPack.length))).toEqual(new Set(CODECS.filter((c) => c.family === 'json-joy').map((c) => c.name)));
+    expect(new Set(taken.slice(jsonPack.length))).toEqual(
+      new Set(CODECS.filter((c) => c.family === 'json-joy').map((c) => c.name)),
+    );
   });
 });

@@ -15,7 +15,8 @@ import { scanValue as scanOf } from '../compare/features.js';
 
 const options = { runs: 1, warmup: 0 } as const;
 const doc = generateDocument(3_000);
-const view = (rows: Row[]) => rows.map((r) => (isMeasured(r) ? [r.codec, r.size, r.gzip, r.lossless] : [r.codec, r.unsupported]));
+const view = (rows: Row[]) =>
+  rows.map((r) => (isMeasured(r) ? [r.codec, r.size, r.gzip, r.lossless] : [r.codec, r.unsupported]));
 
 describe('lanes kept between comparisons', () => {
   it('a second comparison takes the first one’s workers back: no new worker, the value dropped in between', async () => {
@@ -72,12 +73,28 @@ describe('the worker side of a lane (serveLane)', () => {
     const replies: LaneReply[] = [];
     const handle = serveLane((r) => replies.push(r));
     // A class instance listed at a path the value does not have: unpacking throws.
-    handle({ type: 'start', packed: { value: { a: 1 }, classes: [{ path: ['x', 'y'], kind: 'tag' }] }, features: scanOf({ a: 1 }), settings: { runs: 1, warmup: 0 }, codecs: ['json'] });
+    handle({
+      type: 'start',
+      packed: { value: { a: 1 }, classes: [{ path: ['x', 'y'], kind: 'tag' }] },
+      features: scanOf({ a: 1 }),
+      settings: { runs: 1, warmup: 0 },
+      codecs: ['json'],
+    });
     handle({ type: 'measure', id: 0, codecs: ['json'], keep: [] });
-    handle({ type: 'start', packed: { value: { a: 1 }, classes: [] }, features: scanOf({ a: 1 }), settings: { runs: 1, warmup: 0 }, codecs: ['json'] });
+    handle({
+      type: 'start',
+      packed: { value: { a: 1 }, classes: [] },
+      features: scanOf({ a: 1 }),
+      settings: { runs: 1, warmup: 0 },
+      codecs: ['json'],
+    });
     handle({ type: 'measure', id: 1, codecs: ['json'], keep: [] });
     await expect.poll(() => replies.filter((r) => r.type !== 'row').length).toBe(2);
-    expect(replies[0]).toMatchObject({ type: 'error', id: 0, message: expect.stringMatching(/could not take the value/) });
+    expect(replies[0]).toMatchObject({
+      type: 'error',
+      id: 0,
+      message: expect.stringMatching(/could not take the value/),
+    });
     expect(replies.slice(1).map((r) => r.type)).toEqual(['row', 'done']);
   });
 });

@@ -33,7 +33,12 @@ describe('laneSample', () => {
   it('many keys, long arrays, long text and bytes are cut; a surrogate pair is never split', () => {
     const wide = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`k${i}`, i]));
     const text = 'a'.repeat(SAMPLE_TEXT - 1) + '😀' + 'b'.repeat(10);
-    const sample = laneSample({ wide, list: Array.from({ length: 10_000 }, (_, i) => i * 0.5), text, bytes: new Uint8Array(100_000).fill(7) }) as Record<string, unknown>;
+    const sample = laneSample({
+      wide,
+      list: Array.from({ length: 10_000 }, (_, i) => i * 0.5),
+      text,
+      bytes: new Uint8Array(100_000).fill(7),
+    }) as Record<string, unknown>;
     expect(Object.keys(sample.wide as object)).toHaveLength(SAMPLE_KEYS);
     expect(sample.list).toEqual(Array.from({ length: SAMPLE_ITEMS }, (_, i) => i * 0.5));
     expect(sample.text).toBe('a'.repeat(SAMPLE_TEXT - 1));
@@ -43,11 +48,20 @@ describe('laneSample', () => {
   it('the value model kept: tags (content sampled), simple and ext values, Maps, EntriesMaps, bigint, -0, undefined, an own __proto__ key', () => {
     const proto = JSON.parse('{"__proto__": {"x": 1}}') as Record<string, unknown>;
     const value = {
-      tag: new TaggedValue(1000, Array.from({ length: 100 }, (_, i) => i)),
+      tag: new TaggedValue(
+        1000,
+        Array.from({ length: 100 }, (_, i) => i),
+      ),
       simple: new SimpleValue(99),
       ext: new ExtValue(5, Uint8Array.of(1, 2)),
-      map: new Map<unknown, unknown>([[1, 'one'], [2n, [1, 2]]]),
-      entries: new EntriesMap([['a', 1], ['a', 2]]),
+      map: new Map<unknown, unknown>([
+        [1, 'one'],
+        [2n, [1, 2]],
+      ]),
+      entries: new EntriesMap([
+        ['a', 1],
+        ['a', 2],
+      ]),
       big: 1n << 80n,
       negZero: -0,
       nothing: undefined,
@@ -61,7 +75,10 @@ describe('laneSample', () => {
     expect(sample.ext).toBe(value.ext);
     expect(sample.map).toEqual(value.map);
     expect(sample.entries).toBeInstanceOf(EntriesMap);
-    expect(sample.entries.entries).toEqual([['a', 1], ['a', 2]]);
+    expect(sample.entries.entries).toEqual([
+      ['a', 1],
+      ['a', 2],
+    ]);
     expect(sample.big).toBe(1n << 80n);
     expect(Object.is(sample.negZero, -0)).toBe(true);
     expect('nothing' in sample && sample.nothing === undefined).toBe(true);

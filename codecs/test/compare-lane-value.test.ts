@@ -25,14 +25,29 @@ describe('a value sent to a lane', () => {
       [new SimpleValue(16), undefined, -0, NaN, 1n << 80n, Uint8Array.of(9, 8)],
       new Map<unknown, unknown>([
         [new TaggedValue(37, Uint8Array.of(1, 2)), new Map([[new SimpleValue(20), 'x']])],
-        ['plain', new EntriesMap([[1, new TaggedValue(5, 'v')], [1, 2]])],
+        [
+          'plain',
+          new EntriesMap([
+            [1, new TaggedValue(5, 'v')],
+            [1, 2],
+          ]),
+        ],
       ]),
-      new EntriesMap([[new ExtValue(-1, Uint8Array.of(0, 0, 0, 1), { seconds: 1, nanoseconds: 0, date: new Date(1000) }), [new TaggedValue(0, 'd')]]]),
+      new EntriesMap([
+        [
+          new ExtValue(-1, Uint8Array.of(0, 0, 0, 1), { seconds: 1, nanoseconds: 0, date: new Date(1000) }),
+          [new TaggedValue(0, 'd')],
+        ],
+      ]),
       proto,
     ];
     for (const value of values) {
       const bare = structuredClone(value);
-      if (scanValue(value).tags + scanValue(value).simples + scanValue(value).exts + scanValue(value).duplicateKeyMaps > 0) expect(bare).not.toStrictEqual(value);
+      if (
+        scanValue(value).tags + scanValue(value).simples + scanValue(value).exts + scanValue(value).duplicateKeyMaps >
+        0
+      )
+        expect(bare).not.toStrictEqual(value);
       expect(sent(value)).toStrictEqual(value);
     }
     expect(Object.getPrototypeOf(sent(proto))).toBe(Object.prototype);
@@ -42,10 +57,13 @@ describe('a value sent to a lane', () => {
   it('equals the decoded value of every RFC 8949 Appendix A vector and seed payload (as CBOR and MessagePack)', () => {
     const root = new URL('../../../shared/', import.meta.url);
     const frames: Uint8Array[] = [];
-    const vectors = JSON.parse(readFileSync(new URL('test-vectors/cbor-appendix-a.json', root), 'utf8')) as { cbor: string }[];
+    const vectors = JSON.parse(readFileSync(new URL('test-vectors/cbor-appendix-a.json', root), 'utf8')) as {
+      cbor: string;
+    }[];
     for (const v of vectors) frames.push(Uint8Array.from(Buffer.from(v.cbor, 'base64')));
     const seeds = JSON.parse(readFileSync(new URL('payloads/seed-payloads.json', root), 'utf8')) as { data: unknown }[];
-    for (const seed of seeds) frames.push(new CborEncoder().encode(seed.data).slice(), new MsgPackEncoder().encode(seed.data).slice());
+    for (const seed of seeds)
+      frames.push(new CborEncoder().encode(seed.data).slice(), new MsgPackEncoder().encode(seed.data).slice());
     let checked = 0;
     for (const bytes of frames) {
       const frame = decodeFrame(bytes);

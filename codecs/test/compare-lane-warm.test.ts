@@ -17,7 +17,8 @@ import { fakeWorkers } from './helpers/fake-lane-workers.js';
 
 const options = { runs: 1, warmup: 0 } as const;
 const doc = generateDocument(20_000);
-const view = (rows: Row[]) => rows.map((r) => (isMeasured(r) ? [r.codec, r.size, r.gzip, r.deflate, r.lossless] : [r.codec, r.unsupported]));
+const view = (rows: Row[]) =>
+  rows.map((r) => (isMeasured(r) ? [r.codec, r.size, r.gzip, r.deflate, r.lossless] : [r.codec, r.unsupported]));
 
 describe('warming lanes before a comparison', () => {
   it('starts the pool’s lanes, warms each once on the json-pack codecs; the comparison then takes them (no new worker)', async () => {
@@ -25,11 +26,17 @@ describe('warming lanes before a comparison', () => {
     const pool = { ...reusedLanes(workers.start, 2), minBytes: 0 };
     const report = await warmLanes(pool, doc);
     expect(report).toMatchObject({ started: 2, warmed: 2, interrupted: 0 });
-    expect(workers.log.map((w) => w.requests)).toEqual([['hold', 'warm'], ['hold', 'warm']]);
+    expect(workers.log.map((w) => w.requests)).toEqual([
+      ['hold', 'warm'],
+      ['hold', 'warm'],
+    ]);
     expect(pool.idleCount()).toBe(2);
     // Warm already, the value held: nothing more to do.
     expect(await warmLanes(pool, doc)).toMatchObject({ started: 0, warmed: 0, interrupted: 0 });
-    expect(workers.log.map((w) => w.requests)).toEqual([['hold', 'warm'], ['hold', 'warm']]);
+    expect(workers.log.map((w) => w.requests)).toEqual([
+      ['hold', 'warm'],
+      ['hold', 'warm'],
+    ]);
     // The comparison of the value held names it: nothing packed or cloned at the click.
     const rows = await runComparison(doc, { ...options, lanes: pool });
     expect(workers.log).toHaveLength(2);
@@ -42,7 +49,9 @@ describe('warming lanes before a comparison', () => {
     const other = { other: [1, 2, 3] };
     expect(await warmLanes(pool, other)).toMatchObject({ started: 0, warmed: 0 });
     for (const w of workers.log) expect(w.requests.at(-1)).toBe('hold');
-    expect(view(await runComparison(other, { ...options, lanes: pool }))).toEqual(view(await runComparison(other, options)));
+    expect(view(await runComparison(other, { ...options, lanes: pool }))).toEqual(
+      view(await runComparison(other, options)),
+    );
     // Another value than the one held: sent whole.
     await runComparison(doc, { ...options, lanes: pool });
     for (const w of workers.log) {
@@ -108,7 +117,9 @@ describe('warming lanes before a comparison', () => {
     const pool = { ...nodeLanes({ cores: 2 }), minBytes: 0 };
     const report = await warmLanes(pool, doc);
     expect(report).toMatchObject({ started: 2, warmed: 2, interrupted: 0 });
-    expect(view(await runComparison(doc, { ...options, lanes: pool }))).toEqual(view(await runComparison(doc, options)));
+    expect(view(await runComparison(doc, { ...options, lanes: pool }))).toEqual(
+      view(await runComparison(doc, options)),
+    );
     expect(pool.idleCount()).toBe(2);
     pool.endIdle();
   }, 60_000);

@@ -24,13 +24,29 @@ const pool = (open: OpenLane, count = 2): LanePool => ({ open, count, minBytes: 
 /** What must not depend on the lane: everything but the timings. */
 const comparable = (row: Row): unknown =>
   isMeasured(row)
-    ? { codec: row.codec, label: row.label, family: row.family, notes: row.notes, size: row.size, parts: row.parts, gzip: row.gzip, deflate: row.deflate, lossless: row.lossless, lost: row.lost, decodeError: row.decodeError, decoded: row.decode !== null }
+    ? {
+        codec: row.codec,
+        label: row.label,
+        family: row.family,
+        notes: row.notes,
+        size: row.size,
+        parts: row.parts,
+        gzip: row.gzip,
+        deflate: row.deflate,
+        lossless: row.lossless,
+        lost: row.lost,
+        decodeError: row.decodeError,
+        decoded: row.decode !== null,
+      }
     : { codec: row.codec, label: row.label, family: row.family, unsupported: row.unsupported };
 
 function withClasses(): unknown {
   const o: Record<string, unknown> = {
     when: new TaggedValue(1, 1_700_000_000),
-    uuid: new TaggedValue(37, Uint8Array.from({ length: 16 }, (_, i) => i)),
+    uuid: new TaggedValue(
+      37,
+      Uint8Array.from({ length: 16 }, (_, i) => i),
+    ),
     ext: new ExtValue(5, Uint8Array.of(1, 2, 3)),
     simple: new SimpleValue(16),
     map: new Map<unknown, unknown>([
@@ -49,14 +65,28 @@ function withClasses(): unknown {
 
 const values: [string, unknown][] = [
   ['a JSON document (json-joy builds models for it)', generateDocument(20_000)],
-  ['bigints, bytes and a top-level array (json-joy and BSON refuse it)', [1n << 70n, { a: Uint8Array.of(1, 2, 3), b: -(1n << 66n) }, 1.5]],
+  [
+    'bigints, bytes and a top-level array (json-joy and BSON refuse it)',
+    [1n << 70n, { a: Uint8Array.of(1, 2, 3), b: -(1n << 66n) }, 1.5],
+  ],
   ['CBOR tags, MessagePack extensions, simple values, a Map, -0, NaN, own __proto__', withClasses()],
-  ['nested 1,500 levels deep (under MAX_DEPTH: codecs try it)', (() => {
-    let v: unknown = { leaf: new TaggedValue(1, 0) };
-    for (let i = 0; i < 1500; i++) v = i % 2 ? [v] : { k: v };
-    return v;
-  })()],
-  ['duplicate map keys (every codec refuses)', { d: new EntriesMap([['k', new TaggedValue(9, 1)], ['k', 2]]) }],
+  [
+    'nested 1,500 levels deep (under MAX_DEPTH: codecs try it)',
+    (() => {
+      let v: unknown = { leaf: new TaggedValue(1, 0) };
+      for (let i = 0; i < 1500; i++) v = i % 2 ? [v] : { k: v };
+      return v;
+    })(),
+  ],
+  [
+    'duplicate map keys (every codec refuses)',
+    {
+      d: new EntriesMap([
+        ['k', new TaggedValue(9, 1)],
+        ['k', 2],
+      ]),
+    },
+  ],
 ];
 
 describe('rows on two lanes', () => {
@@ -77,7 +107,9 @@ describe('rows on two lanes', () => {
 });
 
 /** A lane that counts what it was asked and can be slowed, broken or watched for terminate. */
-function instrumented(behaviour: { delayMs?: (lane: number) => number; failOnCall?: (lane: number, call: number) => boolean } = {}) {
+function instrumented(
+  behaviour: { delayMs?: (lane: number) => number; failOnCall?: (lane: number, call: number) => boolean } = {},
+) {
   const terminated: number[] = [];
   const measured: string[][] = [[], []];
   let opened = 0;
@@ -116,7 +148,11 @@ describe('order, progress and the queue', () => {
   it('yields rows in codec order while lanes finish out of order; progress counts finished rows', async () => {
     const lanes = instrumented({ delayMs: (id) => (id === 0 ? 30 : 0) });
     const progress: CompareProgress[] = [];
-    const rows = await runComparison(small, { ...options, lanes: pool(lanes.open), onProgress: (p) => progress.push(p) });
+    const rows = await runComparison(small, {
+      ...options,
+      lanes: pool(lanes.open),
+      onProgress: (p) => progress.push(p),
+    });
     expect(rows.map((r) => r.codec)).toEqual(CODECS.map((c) => c.name));
     expect(progress.map((p) => p.done)).toEqual(CODECS.map((_, i) => i + 1));
     expect(progress.every((p) => p.total === CODECS.length)).toBe(true);
@@ -171,7 +207,8 @@ describe('grouping by model', () => {
     const logical = CODECS.filter((c) => c.shares === 'json-joy:logical').map((c) => c.name);
     const byName = new Map(rows.map((r) => [r.codec, r]));
     expect(isMeasured(byName.get(logical[0])!)).toBe(true);
-    for (const name of logical.slice(1)) expect((byName.get(name) as { unsupported: string }).unsupported).toMatch(/died inside a group/);
+    for (const name of logical.slice(1))
+      expect((byName.get(name) as { unsupported: string }).unsupported).toMatch(/died inside a group/);
     expect(rows.filter((r) => r.family !== 'json-joy').every(isMeasured)).toBe(true);
   });
 });
@@ -237,7 +274,11 @@ describe('which values go to lanes', () => {
   it('one core, custom codec entries or a value with functions keep one lane', async () => {
     const lanes = instrumented();
     await runComparison(small, { ...options, codecs: ['json', 'cbor'], lanes: pool(lanes.open, 1) });
-    await runComparison(small, { ...options, codecs: [{ ...CODECS[0], name: 'twin' }, 'cbor'], lanes: pool(lanes.open) });
+    await runComparison(small, {
+      ...options,
+      codecs: [{ ...CODECS[0], name: 'twin' }, 'cbor'],
+      lanes: pool(lanes.open),
+    });
     await runComparison({ f: () => 1 }, { ...options, codecs: ['json', 'cbor'], lanes: pool(lanes.open) });
     expect(lanes.opened()).toBe(0);
   });

@@ -18,7 +18,12 @@ const values = {
   undefined: { a: undefined },
   negzero: { a: -0 },
   nan: { a: NaN },
-  mapkeys: { m: new Map<unknown, unknown>([[1, 'x'], [2, 'y']]) },
+  mapkeys: {
+    m: new Map<unknown, unknown>([
+      [1, 'x'],
+      [2, 'y'],
+    ]),
+  },
   tag: { a: new TaggedValue(100, 'x') },
 } as const;
 type Case = keyof typeof values;
@@ -38,20 +43,101 @@ const crdtCommon: Record<Case, Expect> = {
 };
 
 const expected: Record<string, Record<Case, Expect>> = {
-  json: { bigint: ['bigint'], bigint64: ['bigint'], bytes: ['bytes'], undefined: ['undefined'], negzero: ['-0'], nan: ['NaN'], mapkeys: ['non-string keys'], tag: ['tags'] },
+  json: {
+    bigint: ['bigint'],
+    bigint64: ['bigint'],
+    bytes: ['bytes'],
+    undefined: ['undefined'],
+    negzero: ['-0'],
+    nan: ['NaN'],
+    mapkeys: ['non-string keys'],
+    tag: ['tags'],
+  },
   // CborEncoder: bignums via tags 2/3 (our conversion), 64-bit bigints as such, -0 as integer 0.
-  cbor: { bigint: 'ok', bigint64: 'ok', bytes: 'ok', undefined: 'ok', negzero: ['-0'], nan: 'ok', mapkeys: ['non-string keys'], tag: 'ok' },
+  cbor: {
+    bigint: 'ok',
+    bigint64: 'ok',
+    bytes: 'ok',
+    undefined: 'ok',
+    negzero: ['-0'],
+    nan: 'ok',
+    mapkeys: ['non-string keys'],
+    tag: 'ok',
+  },
   // CborEncoderFast writes JSON values only: everything else comes out mangled.
-  'cbor-fast': { bigint: ['bigint'], bigint64: ['bigint'], bytes: ['bytes'], undefined: ['undefined'], negzero: ['-0'], nan: 'ok', mapkeys: ['non-string keys'], tag: ['tags', 'strings'] },
+  'cbor-fast': {
+    bigint: ['bigint'],
+    bigint64: ['bigint'],
+    bytes: ['bytes'],
+    undefined: ['undefined'],
+    negzero: ['-0'],
+    nan: 'ok',
+    mapkeys: ['non-string keys'],
+    tag: ['tags', 'strings'],
+  },
   // CborEncoderStable writes undefined as null.
-  'cbor-stable': { bigint: 'ok', bigint64: 'ok', bytes: 'ok', undefined: ['undefined'], negzero: ['-0'], nan: 'ok', mapkeys: ['non-string keys'], tag: 'ok' },
+  'cbor-stable': {
+    bigint: 'ok',
+    bigint64: 'ok',
+    bytes: 'ok',
+    undefined: ['undefined'],
+    negzero: ['-0'],
+    nan: 'ok',
+    mapkeys: ['non-string keys'],
+    tag: 'ok',
+  },
   // DAG-CBOR: no undefined, NaN, tags other than 42; CborDecoderDag drops the bignum tag.
-  'cbor-dag': { bigint: ['bigint'], bigint64: 'ok', bytes: 'ok', undefined: ['undefined'], negzero: ['-0'], nan: ['NaN'], mapkeys: ['non-string keys'], tag: ['tags'] },
-  msgpack: { bigint: ['bigint'], bigint64: ['bigint'], bytes: 'ok', undefined: 'ok', negzero: ['-0'], nan: 'ok', mapkeys: ['non-string keys'], tag: ['tags'] },
-  ubjson: { bigint: ['bigint'], bigint64: 'ok', bytes: 'ok', undefined: 'ok', negzero: ['-0'], nan: 'ok', mapkeys: ['non-string keys'], tag: ['tags'] },
-  ion: { bigint: 'unsupported', bigint64: 'unsupported', bytes: 'ok', undefined: 'unsupported', negzero: ['-0'], nan: 'ok', mapkeys: ['non-string keys'], tag: ['tags'] },
+  'cbor-dag': {
+    bigint: ['bigint'],
+    bigint64: 'ok',
+    bytes: 'ok',
+    undefined: ['undefined'],
+    negzero: ['-0'],
+    nan: ['NaN'],
+    mapkeys: ['non-string keys'],
+    tag: ['tags'],
+  },
+  msgpack: {
+    bigint: ['bigint'],
+    bigint64: ['bigint'],
+    bytes: 'ok',
+    undefined: 'ok',
+    negzero: ['-0'],
+    nan: 'ok',
+    mapkeys: ['non-string keys'],
+    tag: ['tags'],
+  },
+  ubjson: {
+    bigint: ['bigint'],
+    bigint64: 'ok',
+    bytes: 'ok',
+    undefined: 'ok',
+    negzero: ['-0'],
+    nan: 'ok',
+    mapkeys: ['non-string keys'],
+    tag: ['tags'],
+  },
+  ion: {
+    bigint: 'unsupported',
+    bigint64: 'unsupported',
+    bytes: 'ok',
+    undefined: 'unsupported',
+    negzero: ['-0'],
+    nan: 'ok',
+    mapkeys: ['non-string keys'],
+    tag: ['tags'],
+  },
   // json-pack's BsonEncoder silently skips bigint members.
-  bson: { bigint: ['bigint'], bigint64: ['bigint'], bytes: 'ok', undefined: 'ok', negzero: ['-0'], nan: 'ok', mapkeys: ['non-string keys'], tag: ['tags'] },
+  bson: {
+    bigint: ['bigint'],
+    bigint64: ['bigint'],
+    bytes: 'ok',
+    undefined: 'ok',
+    negzero: ['-0'],
+    nan: 'ok',
+    mapkeys: ['non-string keys'],
+    tag: ['tags'],
+  },
   'json-joy-binary': crdtCommon,
   'json-joy-binary-server': crdtCommon,
   'json-joy-compact': { ...crdtCommon, nan: 'unsupported' },
@@ -73,7 +159,8 @@ describe('lossless flags per codec', () => {
   for (const codec of CODECS) {
     it(codec.name, () => {
       const got: Record<string, Expect> = {};
-      for (const [name, value] of Object.entries(values)) got[name] = outcome(measureCodec(codec, value, { runs: 1, warmup: 0, compress: false })!);
+      for (const [name, value] of Object.entries(values))
+        got[name] = outcome(measureCodec(codec, value, { runs: 1, warmup: 0, compress: false })!);
       expect(got).toEqual(expected[codec.name]);
     });
   }
@@ -88,7 +175,10 @@ describe('refusals', () => {
     expect(bson.represent({ a: 1 })).toBeNull();
   });
   it('every codec refuses duplicate keys and too deep values', () => {
-    const dup = new EntriesMap([['a', 1], ['a', 2]]);
+    const dup = new EntriesMap([
+      ['a', 1],
+      ['a', 2],
+    ]);
     let deep: unknown = 1;
     for (let i = 0; i < 3000; i++) deep = [deep];
     for (const c of CODECS) {
@@ -124,10 +214,25 @@ describe('structural comparison', () => {
     expect(lostInRoundTrip('x', 'y')).toEqual(['strings']);
     expect(lostInRoundTrip(1.5, 1.25)).toEqual(['numbers']);
     expect(lostInRoundTrip(2n ** 60n, 2 ** 60)).toEqual(['bigint']);
-    expect(lostInRoundTrip({ a: undefined, b: NaN, c: -0, d: Uint8Array.of(1) }, { b: null, c: 0, d: 'AQ==' })).toEqual(['bytes', 'undefined', '-0', 'NaN']);
+    expect(lostInRoundTrip({ a: undefined, b: NaN, c: -0, d: Uint8Array.of(1) }, { b: null, c: 0, d: 'AQ==' })).toEqual(
+      ['bytes', 'undefined', '-0', 'NaN'],
+    );
   });
   it('scans features once', () => {
-    const f = scanValue({ a: [1n, Uint8Array.of(1, 2, 3, 4), undefined, -0, NaN, Infinity, new Map([[1, 2]]), new TaggedValue(1, 0)] });
-    expect([f.bigints, f.bytes, f.byteLength, f.base64Length, f.undefineds, f.negativeZeros, f.nans, f.infinities, f.nonStringKeyMaps, f.tags]).toEqual([1, 1, 4, 8, 1, 1, 1, 1, 1, 1]);
+    const f = scanValue({
+      a: [1n, Uint8Array.of(1, 2, 3, 4), undefined, -0, NaN, Infinity, new Map([[1, 2]]), new TaggedValue(1, 0)],
+    });
+    expect([
+      f.bigints,
+      f.bytes,
+      f.byteLength,
+      f.base64Length,
+      f.undefineds,
+      f.negativeZeros,
+      f.nans,
+      f.infinities,
+      f.nonStringKeyMaps,
+      f.tags,
+    ]).toEqual([1, 1, 4, 8, 1, 1, 1, 1, 1, 1]);
   });
 });

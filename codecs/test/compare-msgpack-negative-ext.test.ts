@@ -14,7 +14,10 @@ import { codecByName, encodedBytes } from '../compare/codecs.js';
 import { scanValue } from '../compare/features.js';
 
 const seconds = Uint8Array.of(0x6b, 0x0a, 0x0a, 0xe7);
-const frame = new MsgPackEncoder().encode({ users: [{ id: 1, lastSeen: new JsonPackExtension(0xff, seconds), avatar: Uint8Array.of(1, 2, 3) }], other: new JsonPackExtension(5, Uint8Array.of(9)) });
+const frame = new MsgPackEncoder().encode({
+  users: [{ id: 1, lastSeen: new JsonPackExtension(0xff, seconds), avatar: Uint8Array.of(1, 2, 3) }],
+  other: new JsonPackExtension(5, Uint8Array.of(9)),
+});
 
 describe('MessagePack row on a frame with a negative extension type', () => {
   it('re-encodes the frame byte for byte and round-trips losslessly', async () => {
@@ -23,6 +26,10 @@ describe('MessagePack row on a frame with a negative extension type', () => {
     const bytes = encodedBytes(msgpack.write(msgpack.prepare(value, scanValue(value), new Map())));
     expect(Buffer.from(bytes).toString('hex')).toBe(Buffer.from(frame).toString('hex'));
     const [row] = await runComparison(value, { codecs: ['msgpack'], runs: 1, warmup: 0 });
-    expect(isMeasured(row) && { lossless: row.lossless, lost: row.lost, decodeError: row.decodeError }).toEqual({ lossless: true, lost: [], decodeError: null });
+    expect(isMeasured(row) && { lossless: row.lossless, lost: row.lost, decodeError: row.decodeError }).toEqual({
+      lossless: true,
+      lost: [],
+      decodeError: null,
+    });
   });
 });

@@ -11,7 +11,13 @@ import { runComparison } from '../compare/compare.js';
 /** A codec that records what the comparison's cache holds when it is prepared. */
 function probe(name: string, seen: Map<string, Map<string, unknown>>): Codec {
   const json = codecByName('json')!;
-  return { ...json, name, label: name, shares: undefined, prepare: (value, f, cache: PrepareCache) => (seen.set(name, new Map(cache)), json.prepare(value, f, cache)) };
+  return {
+    ...json,
+    name,
+    label: name,
+    shares: undefined,
+    prepare: (value, f, cache: PrepareCache) => (seen.set(name, new Map(cache)), json.prepare(value, f, cache)),
+  };
 }
 
 describe('prepared values are released', () => {
@@ -23,7 +29,13 @@ describe('prepared values are released', () => {
       runs: 1,
       warmup: 0,
       compress: false,
-      codecs: ['json-joy-binary', 'json-joy-binary-server', probe('after-server', seen), 'json-joy-compact', probe('after-last', seen)],
+      codecs: [
+        'json-joy-binary',
+        'json-joy-binary-server',
+        probe('after-server', seen),
+        'json-joy-compact',
+        probe('after-last', seen),
+      ],
     });
     expect([...seen.get('after-server')!.keys()]).toEqual(['json-joy:logical']);
     expect([...seen.get('after-last')!.keys()]).toEqual([]);

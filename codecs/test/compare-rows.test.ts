@@ -9,7 +9,15 @@ import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncoder.js';
 import { Model } from 'json-joy/lib/json-crdt/model/Model.js';
 import { CODECS, codecByName, encodedBytes, encodedSize } from '../compare/codecs.js';
-import { GZIP_FRAMING, compareFrame, frameValue, isMeasured, runComparison, type MeasuredRow, type Row } from '../compare/compare.js';
+import {
+  GZIP_FRAMING,
+  compareFrame,
+  frameValue,
+  isMeasured,
+  runComparison,
+  type MeasuredRow,
+  type Row,
+} from '../compare/compare.js';
 import { generateDocument } from '../bench/generate.js';
 import { indexCrdtModel } from '../crdt/model-walker.js';
 import { TaggedValue } from '../core/values.js';
@@ -53,7 +61,12 @@ describe('row sizes', () => {
   });
 
   it('equal the encoders’ output for values beyond JSON, and multi-part codecs list their parts', async () => {
-    const value = { b: Uint8Array.of(1, 2, 3), big: 2n ** 80n, t: new TaggedValue(1, 1700000000), list: [1, 'x', null] };
+    const value = {
+      b: Uint8Array.of(1, 2, 3),
+      big: 2n ** 80n,
+      t: new TaggedValue(1, 1700000000),
+      list: [1, 'x', null],
+    };
     const rows = await runComparison(value, { runs: 1, warmup: 0 });
     checkSizes(value, rows);
     const plain = { s: 'text', n: [1, 2, 3], o: { k: true } };
@@ -68,7 +81,17 @@ describe('row sizes', () => {
 
   it('json-joy rows match encodeModel: the same frames, or the parts its frames carry', async () => {
     const value = { title: 'x', list: [1, 2, { deep: 'y' }], blob: Uint8Array.of(1, 2) };
-    const rows = await runComparison(value, { runs: 1, warmup: 0, codecs: ['json-joy-compact', 'json-joy-compact-binary', 'json-joy-verbose', 'json-joy-indexed', 'json-joy-sidecar'] });
+    const rows = await runComparison(value, {
+      runs: 1,
+      warmup: 0,
+      codecs: [
+        'json-joy-compact',
+        'json-joy-compact-binary',
+        'json-joy-verbose',
+        'json-joy-indexed',
+        'json-joy-sidecar',
+      ],
+    });
     const model = Model.create(undefined, 0x123456);
     model.api.root(value);
     const size = (name: string) => (rows.find((r) => r.codec === `json-joy-${name}`) as MeasuredRow).size;

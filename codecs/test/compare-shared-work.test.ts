@@ -13,11 +13,17 @@ import { TaggedValue } from '../core/values.js';
 
 // Not plain JSON (a Map, a bigint beyond 64 bits, a tag, bytes): every family converts it.
 const value = {
-  m: new Map<unknown, unknown>([[1, 'one'], ['k', [1, 2]]]),
+  m: new Map<unknown, unknown>([
+    [1, 'one'],
+    ['k', [1, 2]],
+  ]),
   big: 1n << 70n,
   t: new TaggedValue(1, 1700000000),
   b: Uint8Array.of(1, 2, 3),
-  list: [{ a: 1, b: 'x' }, { a: 2, b: 'y' }],
+  list: [
+    { a: 1, b: 'x' },
+    { a: 2, b: 'y' },
+  ],
 };
 
 describe('work shared between codecs', () => {
@@ -36,7 +42,11 @@ describe('work shared between codecs', () => {
   });
 
   it('rows measured with shared conversions keep the sizes of codecs run alone', async () => {
-    const rows = await runComparison(value, { runs: 1, warmup: 0, codecs: ['cbor', 'cbor-stable', 'cbor-dag', 'ubjson', 'bson', 'json', 'msgpack'] });
+    const rows = await runComparison(value, {
+      runs: 1,
+      warmup: 0,
+      codecs: ['cbor', 'cbor-stable', 'cbor-dag', 'ubjson', 'bson', 'json', 'msgpack'],
+    });
     expect(rows.filter(isMeasured)).toHaveLength(7);
     for (const row of rows.filter(isMeasured)) {
       const bytes = encodedBytes(codecByName(row.codec)!.encode(value));
@@ -47,7 +57,9 @@ describe('work shared between codecs', () => {
   });
 
   it('gzip = raw deflate + 18 bytes: the derived gzip member is what fflate writes and what zlib reads', () => {
-    const bytes = new TextEncoder().encode(JSON.stringify({ list: Array.from({ length: 500 }, (_, i) => ({ i, s: `v${i % 17}` })) }));
+    const bytes = new TextEncoder().encode(
+      JSON.stringify({ list: Array.from({ length: 500 }, (_, i) => ({ i, s: `v${i % 17}` })) }),
+    );
     const raw = deflateSync(bytes);
     const gz = gzipSync(bytes);
     expect(gz.length).toBe(raw.length + GZIP_FRAMING);

@@ -41,7 +41,10 @@ describe('the timing loop keeps no earlier result alive during a call', () => {
       );
       expect(calls).toBeGreaterThanOrEqual(3);
       expect(result).toHaveLength(RESULT_BYTES / 8);
-      expect(Math.max(...heldDuringCall), `heap above baseline at each call: ${heldDuringCall.map((b) => (b / 2 ** 20).toFixed(1)).join(', ')} MB`).toBeLessThan(RESULT_BYTES / 2);
+      expect(
+        Math.max(...heldDuringCall),
+        `heap above baseline at each call: ${heldDuringCall.map((b) => (b / 2 ** 20).toFixed(1)).join(', ')} MB`,
+      ).toBeLessThan(RESULT_BYTES / 2);
     });
   }
 });

@@ -31,17 +31,26 @@ describe('timings carry no warm-up', () => {
     // first codec's 1 MB decodes run while the young generation still grows, 1.5–2.6x the
     // second's (quiet, 2026-11-28): the line is 3x.
     ['a ~1 MB document under a 25 ms budget', ['large'], 3],
-  ] as const)('two identical codecs measure alike, the first included (fresh process): %s', (_what, args, limit) => {
-    const seen: number[] = [];
-    for (let attempt = 0; attempt < 3; attempt++) {
-      // A large young generation for the ~1 MB case: its decodes then run without the
-      // scavenges that make single calls 2–4x apart, so what is compared is the JIT's state.
-      const flags = args.length ? ['--max-semi-space-size=64'] : [];
-      const out = execFileSync(process.execPath, [...flags, '--import', 'tsx', script, ...args], { encoding: 'utf8' });
-      const [a, b] = JSON.parse(out.trim().split('\n').pop()!) as Twin[];
-      seen.push(Math.max(ratio(a.encodeMinMs, b.encodeMinMs), ratio(a.decodeMinMs, b.decodeMinMs)));
-      if (seen[seen.length - 1] < limit) break;
-    }
-    expect(Math.min(...seen), `worst of encode/decode per attempt: ${seen.map((r) => r.toFixed(2)).join(', ')}`).toBeLessThan(limit);
-  }, 60_000);
+  ] as const)(
+    'two identical codecs measure alike, the first included (fresh process): %s',
+    (_what, args, limit) => {
+      const seen: number[] = [];
+      for (let attempt = 0; attempt < 3; attempt++) {
+        // A large young generation for the ~1 MB case: its decodes then run without the
+        // scavenges that make single calls 2–4x apart, so what is compared is the JIT's state.
+        const flags = args.length ? ['--max-semi-space-size=64'] : [];
+        const out = execFileSync(process.execPath, [...flags, '--import', 'tsx', script, ...args], {
+          encoding: 'utf8',
+        });
+        const [a, b] = JSON.parse(out.trim().split('\n').pop()!) as Twin[];
+        seen.push(Math.max(ratio(a.encodeMinMs, b.encodeMinMs), ratio(a.decodeMinMs, b.decodeMinMs)));
+        if (seen[seen.length - 1] < limit) break;
+      }
+      expect(
+        Math.min(...seen),
+        `worst of encode/decode per attempt: ${seen.map((r) => r.toFixed(2)).join(', ')}`,
+      ).toBeLessThan(limit);
+    },
+    60_000,
+  );
 });

@@ -7,28 +7,49 @@ import { compressionSummary, ConnectionInflater, decodeFrame, MAX_DECOMPRESSED_B
 
 /** Issue 15 §3: compressed frames (gzip, zlib, raw deflate), per-connection streams, and the caps. */
 const u8 = (b: Uint8Array | Buffer) => new Uint8Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
-const value = { users: [{ name: 'ann', score: 12 }, { name: 'bob', score: 7 }], note: 'x'.repeat(200) };
+const value = {
+  users: [
+    { name: 'ann', score: 12 },
+    { name: 'bob', score: 7 },
+  ],
+  note: 'x'.repeat(200),
+};
 
 describe('compressed frames', () => {
   it('gzip of CBOR: decoded as CBOR, with the method, sizes and ratio', () => {
     const inner = u8(cborEncode(value));
     const frame = u8(zlib.gzipSync(inner));
     const d = decodeFrame(frame);
-    expect(d).toMatchObject({ format: 'cbor', verdict: 'decoded', error: null, compression: { method: 'gzip', compressedBytes: frame.length, decompressedBytes: inner.length, error: null } });
+    expect(d).toMatchObject({
+      format: 'cbor',
+      verdict: 'decoded',
+      error: null,
+      compression: { method: 'gzip', compressedBytes: frame.length, decompressedBytes: inner.length, error: null },
+    });
     expect(d.index!.value(d.index!.root)).toEqual(value);
     // Node offsets are in the decompressed stream.
     expect(d.index!.bytes).toEqual(inner);
     const ratio = inner.length / frame.length;
-    expect(compressionSummary(d.compression!, d.format)).toBe(`gzip → cbor, ${frame.length.toLocaleString('en-US')} → ${inner.length.toLocaleString('en-US')} bytes (${ratio >= 10 ? ratio.toFixed(0) : ratio.toFixed(1)}x)`);
+    expect(compressionSummary(d.compression!, d.format)).toBe(
+      `gzip → cbor, ${frame.length.toLocaleString('en-US')} → ${inner.length.toLocaleString('en-US')} bytes (${ratio >= 10 ? ratio.toFixed(0) : ratio.toFixed(1)}x)`,
+    );
   });
 
   it('zlib of JSON and raw deflate of MessagePack', () => {
     const json = new TextEncoder().encode(JSON.stringify(value));
     const z = decodeFrame(u8(zlib.deflateSync(json)));
-    expect(z).toMatchObject({ format: 'json', verdict: 'decoded', compression: { method: 'zlib', decompressedBytes: json.length } });
+    expect(z).toMatchObject({
+      format: 'json',
+      verdict: 'decoded',
+      compression: { method: 'zlib', decompressedBytes: json.length },
+    });
     const mp = u8(msgpackEncode(value));
     const raw = decodeFrame(u8(zlib.deflateRawSync(mp)));
-    expect(raw).toMatchObject({ format: 'msgpack', verdict: 'decoded', compression: { method: 'deflate', decompressedBytes: mp.length } });
+    expect(raw).toMatchObject({
+      format: 'msgpack',
+      verdict: 'decoded',
+      compression: { method: 'deflate', decompressedBytes: mp.length },
+    });
     expect(raw.index!.value(raw.index!.root)).toEqual(value);
   });
 
@@ -49,7 +70,8 @@ describe('compressed frames', () => {
     for (let i = 0; i < 3000; i++) {
       const frame = Uint8Array.from({ length: [3, 5, 8, 16, 40, 200, 2000][i % 7] }, next);
       const d = decodeFrame(frame, { depth: 1 });
-      if (d.compression && !d.compression.error) found.push(`${frame.length} B → ${d.format} ${d.compression.decompressedBytes} B`);
+      if (d.compression && !d.compression.error)
+        found.push(`${frame.length} B → ${d.format} ${d.compression.decompressedBytes} B`);
     }
     expect(found).toEqual([]);
     // A small real one still reads: {"a":1} (7 bytes) deflates to more than 7.
@@ -71,15 +93,24 @@ describe('compressed frames', () => {
   });
 
   it('mutated and truncated compressed frames never throw', () => {
-    const frames = [zlib.gzipSync(u8(cborEncode(value))), zlib.deflateSync(u8(msgpackEncode(value))), zlib.deflateRawSync(Buffer.from(JSON.stringify(value)))].map(u8);
+    const frames = [
+      zlib.gzipSync(u8(cborEncode(value))),
+      zlib.deflateSync(u8(msgpackEncode(value))),
+      zlib.deflateRawSync(Buffer.from(JSON.stringify(value))),
+    ].map(u8);
     fc.assert(
-      fc.property(fc.constantFrom(...frames), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }), fc.nat(), (f, flips, cut) => {
-        const bytes = f.slice(0, Math.max(1, f.length - (cut % f.length)));
-        for (const [at, b] of flips) bytes[at % bytes.length] = b;
-        const d = decodeFrame(bytes);
-        expect(['decoded', 'malformed', 'unknown', 'empty']).toContain(d.verdict);
-        if (d.compression?.error) expect(d.compression.error.offset).toBeLessThanOrEqual(bytes.length);
-      }),
+      fc.property(
+        fc.constantFrom(...frames),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }),
+        fc.nat(),
+        (f, flips, cut) => {
+          const bytes = f.slice(0, Math.max(1, f.length - (cut % f.length)));
+          for (const [at, b] of flips) bytes[at % bytes.length] = b;
+          const d = decodeFrame(bytes);
+          expect(['decoded', 'malformed', 'unknown', 'empty']).toContain(d.verdict);
+          if (d.compression?.error) expect(d.compression.error.offset).toBeLessThanOrEqual(bytes.length);
+        },
+      ),
       { seed: 0x7a6c6962, numRuns: 300 },
     );
   });
@@ -108,7 +139,7 @@ function bomb(kind: 'gzip' | 'raw', mib: number): Uint8Array {
   return u8(Buffer.concat(parts));
 }
 
-it('the bomb builder makes a real stream (a small one inflates whole with Node\'s zlib)', () => {
+it("the bomb builder makes a real stream (a small one inflates whole with Node's zlib)", () => {
   expect(zlib.gunzipSync(bomb('gzip', 2)).length).toBe(2 * 1024 * 1024);
   expect(zlib.inflateRawSync(bomb('raw', 2)).length).toBe(2 * 1024 * 1024);
 });
@@ -166,7 +197,9 @@ async function zlibStream(messages: Uint8Array[], raw = false): Promise<Uint8Arr
 }
 
 describe('per-connection compressed streams', () => {
-  const messages = [0, 1, 2, 3].map((i) => new TextEncoder().encode(JSON.stringify({ op: 0, seq: i, d: { content: 'hello hello hello', author: 'ann' } })));
+  const messages = [0, 1, 2, 3].map((i) =>
+    new TextEncoder().encode(JSON.stringify({ op: 0, seq: i, d: { content: 'hello hello hello', author: 'ann' } })),
+  );
 
   it('a zlib stream with context carried across frames: each frame inflates to its message, in order', async () => {
     const frames = await zlibStream(messages);
@@ -175,7 +208,9 @@ describe('per-connection compressed streams', () => {
     expect(decodeFrame(frames[2]).verdict).not.toBe('decoded');
     const inflater = new ConnectionInflater();
     const out = frames.map((f) => inflater.push(f, true));
-    expect(out.map((o) => o && new TextDecoder().decode(o.output))).toEqual(messages.map((m) => new TextDecoder().decode(m)));
+    expect(out.map((o) => o && new TextDecoder().decode(o.output))).toEqual(
+      messages.map((m) => new TextDecoder().decode(m)),
+    );
     expect(out.every((o) => o!.method === 'zlib-stream' && o!.error === null)).toBe(true);
   });
 
@@ -185,7 +220,9 @@ describe('per-connection compressed streams', () => {
     expect(inflater.push(frames[0])).toBeNull();
     const first = inflater.push(frames[0], true, (o) => decodeFrame(o).verdict === 'decoded');
     expect(first).toMatchObject({ method: 'deflate-stream', error: null });
-    expect(new TextDecoder().decode(inflater.push(frames[1], true)!.output)).toBe(new TextDecoder().decode(messages[1]));
+    expect(new TextDecoder().decode(inflater.push(frames[1], true)!.output)).toBe(
+      new TextDecoder().decode(messages[1]),
+    );
   });
 
   it('a frame after a lost one says the earlier frame is missing, with the offset', async () => {
@@ -197,6 +234,8 @@ describe('per-connection compressed streams', () => {
     expect(inflater.push(frames[2])).toBeNull();
     const r = inflater.push(frames[2], true)!;
     expect(r.error).toMatchObject({ code: 'invalid-compressed-data', offset: 0 });
-    expect(r.error!.message).toBe('cannot inflate: an earlier frame of this compressed stream is missing (evicted by the memory cap) at input offset 0');
+    expect(r.error!.message).toBe(
+      'cannot inflate: an earlier frame of this compressed stream is missing (evicted by the memory cap) at input offset 0',
+    );
   });
 });

@@ -15,7 +15,10 @@ import { Encoder as IndexedEncoder } from 'json-joy/lib/json-crdt/codec/indexed/
 import { Encoder as CompactEncoder } from 'json-joy/lib/json-crdt/codec/structural/compact/index.js';
 import { peritext } from 'json-joy/lib/json-crdt-extensions/peritext/index.js';
 import { quill } from 'json-joy/lib/json-crdt-extensions/quill-delta/index.js';
-import { Encoder as VerboseModelEncoder, Decoder as VerboseModelDecoder } from 'json-joy/lib/json-crdt/codec/structural/verbose/index.js';
+import {
+  Encoder as VerboseModelEncoder,
+  Decoder as VerboseModelDecoder,
+} from 'json-joy/lib/json-crdt/codec/structural/verbose/index.js';
 import { Decoder as CompactDecoder } from 'json-joy/lib/json-crdt/codec/structural/compact/index.js';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder';
 import { JsonEncoder } from '@jsonjoy.com/json-pack/lib/json/JsonEncoder';
@@ -137,7 +140,8 @@ function checkModelSummary(model: Model, codec: CrdtModelCodec, summary: CrdtMod
   for (const e of table.slice(1)) expect(model.clock.peers.get(e.sid)?.time).toBe(e.time);
   const listed = new Set(table.map((e) => e.sid));
   // Compact and sidecar list the sessions the document uses; verbose and indexed every peer.
-  const expected = codec === 'verbose' || codec === 'indexed' ? [...model.clock.peers.keys()] : [...sessionsOf(summary)];
+  const expected =
+    codec === 'verbose' || codec === 'indexed' ? [...model.clock.peers.keys()] : [...sessionsOf(summary)];
   for (const sid of expected) if (sid > 1) expect(listed.has(sid), `session ${sid} in the clock table`).toBe(true);
 }
 
@@ -179,7 +183,11 @@ describe('json-joy CRDT codecs: round trips', () => {
         roundTripModel(model, p.name);
         // And edited concurrently, with the payload as the initial document (the 45 kB one
         // only once, to keep the suite fast).
-        if (JSON.stringify(p.data).length < 20000 || clock === 'logical') roundTripModel(editedModel(100 + i, { clock, sessions: 3, edits: 25, initial: p.data }).model, `${p.name} edited`);
+        if (JSON.stringify(p.data).length < 20000 || clock === 'logical')
+          roundTripModel(
+            editedModel(100 + i, { clock, sessions: 3, edits: 25, initial: p.data }).model,
+            `${p.name} edited`,
+          );
       }
     });
 
@@ -201,7 +209,13 @@ describe('json-joy CRDT codecs: round trips', () => {
     roundTripModel(Model.create(undefined, 123456), 'empty logical');
     roundTripModel(Model.withServerClock(undefined, 5), 'empty server');
     const m = Model.create(undefined, 123456);
-    m.api.set({ ref: s.con(new Timestamp(123456, 1)), undef: s.con(undefined), v: s.vec(s.con(1), undefined as never, s.con(2)), text: peritext.new('hello'), q: quill.new('x') });
+    m.api.set({
+      ref: s.con(new Timestamp(123456, 1)),
+      undef: s.con(undefined),
+      v: s.vec(s.con(1), undefined as never, s.con(2)),
+      text: peritext.new('hello'),
+      q: quill.new('x'),
+    });
     roundTripModel(m, 'special');
     for (const codec of CRDT_MODEL_CODECS) {
       const r = decodeModel(encodeModel(m, codec), codec);
@@ -228,10 +242,19 @@ describe('json-joy CRDT codecs: round trips', () => {
       const t = entry('t');
       expect(t.type).toBe('str');
       expect(t.chunks!.filter((c) => c.deleted).reduce((n, c) => n + c.length, 0)).toBe(6);
-      expect(t.chunks!.filter((c) => !c.deleted).map((c) => c.text).join('')).toBe('world');
+      expect(
+        t
+          .chunks!.filter((c) => !c.deleted)
+          .map((c) => c.text)
+          .join(''),
+      ).toBe('world');
       expect(entry('a').chunks!.some((c) => c.deleted && c.length === 1)).toBe(true);
       expect(entry('a').children!.length).toBe(2);
-      expect(entry('b').chunks!.filter((c) => c.deleted).reduce((n, c) => n + c.length, 0)).toBe(2);
+      expect(
+        entry('b')
+          .chunks!.filter((c) => c.deleted)
+          .reduce((n, c) => n + c.length, 0),
+      ).toBe(2);
       expect(r.summary.view).toEqual({ t: 'world', a: [1, 3], b: new Uint8Array([1, 4]) });
     }
   });
@@ -264,7 +287,8 @@ function randomPlain(rng: Rng): unknown {
   const size = rng.range(1, 60);
   if (r < 0.7) return randomJson(rng, size);
   // Shapes that look a little like the codecs: arrays of arrays of numbers, objects with id/ops/time/root keys.
-  if (r < 0.8) return [[rng.int(100), rng.int(100)], ...Array.from({ length: rng.int(4) }, () => [rng.int(20), rng.int(10)])];
+  if (r < 0.8)
+    return [[rng.int(100), rng.int(100)], ...Array.from({ length: rng.int(4) }, () => [rng.int(20), rng.int(10)])];
   if (r < 0.9) return { id: [rng.int(1e6), rng.int(1000)], ops: randomJson(rng, 5), time: rng.int(100) };
   return { time: [[rng.range(1, 1e6), rng.int(100)]], root: randomJson(rng, size) };
 }
@@ -273,10 +297,28 @@ function corpus(): Sample[] {
   const out: Sample[] = [];
   for (let seed = 1; seed <= 50; seed++) {
     const clock = CLOCKS[seed % 2];
-    const { model, patches } = editedModel(1000 + seed, { clock, sessions: 2 + (seed % 4), edits: 5 + (seed % 30), size: 3 + (seed % 20), extensions: seed % 3 !== 0 });
-    for (const codec of CRDT_MODEL_CODECS) out.push({ bytes: encodeModel(model, codec), isText: codec === 'compact' || codec === 'verbose', truth: `model/${codec}`, group: 'model' });
+    const { model, patches } = editedModel(1000 + seed, {
+      clock,
+      sessions: 2 + (seed % 4),
+      edits: 5 + (seed % 30),
+      size: 3 + (seed % 20),
+      extensions: seed % 3 !== 0,
+    });
+    for (const codec of CRDT_MODEL_CODECS)
+      out.push({
+        bytes: encodeModel(model, codec),
+        isText: codec === 'compact' || codec === 'verbose',
+        truth: `model/${codec}`,
+        group: 'model',
+      });
     for (const p of patches.slice(0, 12)) {
-      for (const codec of CRDT_PATCH_CODECS) out.push({ bytes: encodePatch(p, codec), isText: codec !== 'compact-binary', truth: `patch/${codec}`, group: 'patch' });
+      for (const codec of CRDT_PATCH_CODECS)
+        out.push({
+          bytes: encodePatch(p, codec),
+          isText: codec !== 'compact-binary',
+          truth: `patch/${codec}`,
+          group: 'patch',
+        });
       out.push({ bytes: p.toBinary(), isText: false, truth: null, group: 'binary-crdt' });
     }
     out.push({ bytes: model.toBinary(), isText: false, truth: null, group: 'binary-crdt' });
@@ -298,7 +340,12 @@ function corpus(): Sample[] {
 describe('json-joy CRDT codecs: other carriers', () => {
   it('reads each codec from the carriers it allows', () => {
     const m = Model.create(undefined, 424242);
-    m.api.set({ title: 'hello', list: [1, 'two', { three: 3 }], blob: new Uint8Array([9, 8, 7]), pos: s.vec(s.con(1), s.con(2)) });
+    m.api.set({
+      title: 'hello',
+      list: [1, 'two', { three: 3 }],
+      blob: new Uint8Array([9, 8, 7]),
+      pos: s.vec(s.con(1), s.con(2)),
+    });
     m.api.str(['title']).del(1, 2);
     m.api.flush();
     const view = m.view();
@@ -356,7 +403,9 @@ describe('json-joy CRDT codecs: detection', () => {
     const ok = [...groups.values()].reduce((n, g) => n + g.ok, 0);
     const accuracy = ok / samples.length;
     const parts = [...groups.entries()].map(([k, g]) => `${k} ${g.ok}/${g.n}`).join(', ');
-    console.log(`crdt codec detection accuracy: ${ok}/${samples.length} = ${(accuracy * 100).toFixed(2)} % (${parts})${misses.length ? `; misses: ${misses.slice(0, 5).join('; ')}` : ''}`);
+    console.log(
+      `crdt codec detection accuracy: ${ok}/${samples.length} = ${(accuracy * 100).toFixed(2)} % (${parts})${misses.length ? `; misses: ${misses.slice(0, 5).join('; ')}` : ''}`,
+    );
     expect(accuracy).toBeGreaterThanOrEqual(0.999);
   });
 
@@ -374,7 +423,12 @@ describe('json-joy CRDT codecs: detection', () => {
     }
     // Compact patches travel in MessagePack too.
     const { patches } = editedModel(8, { clock: 'server', edits: 10 });
-    expect(detectCrdtCodec(msgpack(compactPatchEncode(patches[1])))[0]).toMatchObject({ kind: 'patch', codec: 'compact', carrier: 'msgpack', clock: 'server' });
+    expect(detectCrdtCodec(msgpack(compactPatchEncode(patches[1])))[0]).toMatchObject({
+      kind: 'patch',
+      codec: 'compact',
+      carrier: 'msgpack',
+      clock: 'server',
+    });
   });
 });
 
@@ -389,13 +443,15 @@ describe('json-joy CRDT codecs: malformed frames', () => {
       const { model, patches } = editedModel(500 + seed, { clock: CLOCKS[seed % 2], edits: 15 });
       const items: [Uint8Array, (b: Uint8Array) => { ok: boolean }][] = [];
       for (const codec of CRDT_MODEL_CODECS) items.push([encodeModel(model, codec), (b) => decodeModel(b, codec)]);
-      for (const codec of CRDT_PATCH_CODECS) items.push([encodePatch(patches[patches.length - 1], codec), (b) => decodePatch(b, codec)]);
+      for (const codec of CRDT_PATCH_CODECS)
+        items.push([encodePatch(patches[patches.length - 1], codec), (b) => decodePatch(b, codec)]);
       for (const [bytes, decode] of items) {
         const variants: Uint8Array[] = [];
         for (let k = 0; k < 12; k++) variants.push(bytes.slice(0, Math.floor((bytes.length * k) / 12)));
         for (let k = 0; k < 25; k++) {
           const m = bytes.slice();
-          for (let j = rng.range(1, 3); j > 0; j--) m[rng.int(m.length)] = rng.bool(0.5) ? rng.int(256) : m[rng.int(m.length)];
+          for (let j = rng.range(1, 3); j > 0; j--)
+            m[rng.int(m.length)] = rng.bool(0.5) ? rng.int(256) : m[rng.int(m.length)];
           variants.push(m);
         }
         for (const v of variants) {
@@ -419,8 +475,13 @@ describe('json-joy CRDT codecs: malformed frames', () => {
       const stack: unknown[] = [root];
       while (stack.length) {
         const v = stack.pop();
-        if (Array.isArray(v)) v.forEach((c, i) => { out.push([v, i]), stack.push(c); });
-        else if (v && typeof v === 'object' && !(v instanceof Uint8Array)) for (const k of Object.keys(v)) out.push([v as Record<string, unknown>, k]), stack.push((v as Record<string, unknown>)[k]);
+        if (Array.isArray(v))
+          v.forEach((c, i) => {
+            out.push([v, i]), stack.push(c);
+          });
+        else if (v && typeof v === 'object' && !(v instanceof Uint8Array))
+          for (const k of Object.keys(v))
+            out.push([v as Record<string, unknown>, k]), stack.push((v as Record<string, unknown>)[k]);
       }
       return out;
     };
@@ -432,7 +493,8 @@ describe('json-joy CRDT codecs: malformed frames', () => {
         const cur = (parent as Record<string | number, unknown>)[key];
         const r = rng.int(6);
         const set = (v: unknown) => ((parent as Record<string | number, unknown>)[key] = v);
-        if (typeof cur === 'number') set(r === 0 ? cur + 1 : r === 1 ? cur - 1 : r === 2 ? -cur : r === 3 ? 0 : r === 4 ? 2 ** 60 : 'x');
+        if (typeof cur === 'number')
+          set(r === 0 ? cur + 1 : r === 1 ? cur - 1 : r === 2 ? -cur : r === 3 ? 0 : r === 4 ? 2 ** 60 : 'x');
         else if (Array.isArray(cur) && cur.length) {
           if (r < 2) cur.splice(rng.int(cur.length), 1);
           else if (r < 4) cur.push(cur[rng.int(cur.length)]);
@@ -498,7 +560,13 @@ describe('json-joy CRDT codecs: malformed frames', () => {
     expectError(decodeModel(utf8(`[10000,${deep}]`), 'compact'), /nesting too deep/);
     expectError(decodeModel(utf8('[[123456,5],[9,[-1,0],0]]'), 'compact'), /not a compact node/);
     // Verbose: unknown keys.
-    expectError(decodeModel(utf8('{"time":5,"root":{"type":"val","id":[0,0],"value":{"type":"con","id":3,"extra":1}}}'), 'verbose'), /unknown key/);
+    expectError(
+      decodeModel(
+        utf8('{"time":5,"root":{"type":"val","id":[0,0],"value":{"type":"con","id":3,"extra":1}}}'),
+        'verbose',
+      ),
+      /unknown key/,
+    );
     // Indexed: a cycle, a dangling reference, a truncated clock table.
     const m = Model.create(undefined, 123456);
     m.api.set({ a: [1, 2] });
@@ -525,7 +593,10 @@ describe('json-joy CRDT codecs: malformed frames', () => {
     // Patches: an empty insert, an unknown opcode, a bad timespan.
     expectError(decodePatch(utf8('[[[123456,1]],[12,1,1,""]]'), 'compact'), /empty/);
     expectError(decodePatch(utf8('[[[123456,1]],[42]]'), 'compact'), /unknown opcode/);
-    expectError(decodePatch(utf8('{"id":[123456,1],"ops":[{"op":"del","obj":[1,2],"what":[[1,2,0]]}]}'), 'verbose'), /timespan/);
+    expectError(
+      decodePatch(utf8('{"id":[123456,1],"ops":[{"op":"del","obj":[1,2],"what":[[1,2,0]]}]}'), 'verbose'),
+      /timespan/,
+    );
     // Deeply nested plain frames: refused without a stack overflow.
     const nested = utf8('['.repeat(20000) + ']'.repeat(20000));
     const nestedCbor = new Uint8Array(20001).fill(0x81);

@@ -19,7 +19,9 @@ describe('format detection with json-joy CRDT frames', () => {
       for (const clock of ['logical', 'server'] as const) {
         const { model, patches } = editedModel(seed, { sessions: 2 + (seed % 4), edits: 30, clock });
         frames.push({ expected: 'crdt-model', bytes: model.toBinary(), label: `model ${clock} #${seed}` });
-        patches.forEach((p, i) => { frames.push({ expected: 'crdt-patch', bytes: p.toBinary(), label: `patch ${clock} #${seed}.${i}` }); });
+        patches.forEach((p, i) => {
+          frames.push({ expected: 'crdt-patch', bytes: p.toBinary(), label: `patch ${clock} #${seed}.${i}` });
+        });
       }
     }
     for (const p of seedPayloads()) {
@@ -93,7 +95,12 @@ describe('wirescope inspect on json-joy frames', () => {
       expect(r.stdout).toMatch(/"title": str \d+\.\d+ \(1 chunk\) "hello"/);
       expect(r.stdout).toMatch(/bytes: CRDT metadata \d+ B \(\d+\.\d%\), content \d+ B/);
       const json = JSON.parse(run(['inspect', 'f', '--json', '--format', 'crdt-model'], model.toBinary()).stdout);
-      expect(json).toMatchObject({ schema: 1, format: 'crdt-model', error: null, root: { kind: 'crdt_model', start: 0 } });
+      expect(json).toMatchObject({
+        schema: 1,
+        format: 'crdt-model',
+        error: null,
+        root: { kind: 'crdt_model', start: 0 },
+      });
       expect(json.crdt.contentBytes + json.crdt.metadataBytes).toBe(json.input.bytes);
     }
   });

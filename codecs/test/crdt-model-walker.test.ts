@@ -1,7 +1,18 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Model, s, type Timestamp, ts, ArrNode, BinNode, ObjNode, StrNode, ValNode, VecNode } from 'json-joy/lib/json-crdt/index.js';
+import {
+  Model,
+  s,
+  type Timestamp,
+  ts,
+  ArrNode,
+  BinNode,
+  ObjNode,
+  StrNode,
+  ValNode,
+  VecNode,
+} from 'json-joy/lib/json-crdt/index.js';
 import type { JsonNode } from 'json-joy/lib/json-crdt/index.js';
 import { ext } from 'json-joy/lib/json-crdt-extensions/index.js';
 import { Flag, Kind, isContainerKind, kindName } from '../core/kinds.js';
@@ -56,7 +67,13 @@ function emptyUndefinedArrays(v: unknown): unknown {
   if (v instanceof Map) return new Map([...v].map(([k, x]) => [k, emptyUndefinedArrays(x)]));
   if (v && typeof v === 'object' && !(v instanceof Uint8Array) && Object.getPrototypeOf(v) === Object.prototype) {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) Object.defineProperty(out, k, { value: emptyUndefinedArrays((v as Record<string, unknown>)[k]), enumerable: true, writable: true, configurable: true });
+    for (const k of Object.keys(v))
+      Object.defineProperty(out, k, {
+        value: emptyUndefinedArrays((v as Record<string, unknown>)[k]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return out;
   }
   return v;
@@ -92,7 +109,8 @@ function structureProblems(index: SpanIndex): string[] {
   for (let id = 0; id < store.size; id++) {
     const start = store.start[id];
     const end = store.end[id];
-    if (end < start + store.head[id]) problems.push(`node ${id} [${start}, ${end}) shorter than its head ${store.head[id]}`);
+    if (end < start + store.head[id])
+      problems.push(`node ${id} [${start}, ${end}) shorter than its head ${store.head[id]}`);
     if (store.flags[id] & Flag.incomplete) problems.push(`node ${id} incomplete`);
     if (isContainerKind(store.kind[id]) && !index.isExpanded(id)) problems.push(`node ${id} not expanded`);
     let pos = start + store.head[id];
@@ -101,13 +119,16 @@ function structureProblems(index: SpanIndex): string[] {
       if (store.start[c] < pos) problems.push(`child ${c} of ${id} starts at ${store.start[c]} before ${pos}`);
       pos = store.end[c];
       if (pos > end) problems.push(`child ${c} of ${id} ends at ${pos} after its parent's end ${end}`);
-      if (store.kind[id] === Kind.crdt_obj && !(store.flags[c] & Flag.key) && index.keyOf(c) !== c - 1) problems.push(`obj value ${c} has no key`);
+      if (store.kind[id] === Kind.crdt_obj && !(store.flags[c] & Flag.key) && index.keyOf(c) !== c - 1)
+        problems.push(`obj value ${c} has no key`);
     }
   }
   const split = crdtByteSplit(index);
-  if (split.contentBytes + split.metadataBytes !== bytes.length || split.totalBytes !== bytes.length) problems.push('byte split does not add up');
+  if (split.contentBytes + split.metadataBytes !== bytes.length || split.totalBytes !== bytes.length)
+    problems.push('byte split does not add up');
   const rootSplit = nodeByteSplit(index, 0);
-  if (rootSplit.total !== bytes.length || rootSplit.content !== split.contentBytes) problems.push('root split differs from the frame split');
+  if (rootSplit.total !== bytes.length || rootSplit.content !== split.contentBytes)
+    problems.push('root split differs from the frame split');
   return problems;
 }
 
@@ -116,11 +137,14 @@ function clockProblems(model: Model<any>, index: SpanIndex): string[] {
   const table = crdtClockTable(index);
   const clock = model.clock;
   if (clock.sid === 1) {
-    return table && !Array.isArray(table) && table.serverTime === clock.time ? [] : [`server clock ${JSON.stringify(table)} vs ${clock.time}`];
+    return table && !Array.isArray(table) && table.serverTime === clock.time
+      ? []
+      : [`server clock ${JSON.stringify(table)} vs ${clock.time}`];
   }
   if (!Array.isArray(table) || !table.length) return ['no clock table'];
   const problems: string[] = [];
-  if (table[0].sid !== clock.sid || table[0].time !== clock.time - 1) problems.push(`own session ${JSON.stringify(table[0])} vs ${clock.sid}.${clock.time - 1}`);
+  if (table[0].sid !== clock.sid || table[0].time !== clock.time - 1)
+    problems.push(`own session ${JSON.stringify(table[0])} vs ${clock.sid}.${clock.time - 1}`);
   for (const entry of table.slice(1)) {
     const peer = clock.peers.get(entry.sid);
     const expected = peer ? peer.time : clock.time - 1;
@@ -132,7 +156,8 @@ function clockProblems(model: Model<any>, index: SpanIndex): string[] {
   for (const entry of table) if (!sids.has(entry.sid)) problems.push(`session ${entry.sid} unknown to json-joy`);
   for (const entry of table.slice(1)) {
     const peer = decoded.peers.get(entry.sid);
-    if (entry.sid !== decoded.sid && peer?.time !== entry.time) problems.push(`decoded peer ${entry.sid}: ${peer?.time} vs ${entry.time}`);
+    if (entry.sid !== decoded.sid && peer?.time !== entry.time)
+      problems.push(`decoded peer ${entry.sid}: ${peer?.time} vs ${entry.time}`);
   }
   return problems;
 }
@@ -173,7 +198,9 @@ const KEYS = ['a', 'b', 'key', 'ключ', '', 'constructor', 'toString', 'x'.re
 const CONST_KEYS = KEYS.filter((k) => k !== 'constructor');
 
 function randomText(r: Rng): string {
-  return r.chance(0.7) ? r.pick(TEXTS) : Array.from({ length: r.int(6) }, () => String.fromCharCode(0x20 + r.int(0x5e))).join('');
+  return r.chance(0.7)
+    ? r.pick(TEXTS)
+    : Array.from({ length: r.int(6) }, () => String.fromCharCode(0x20 + r.int(0x5e))).join('');
 }
 
 function randomScalar(r: Rng): unknown {
@@ -279,7 +306,11 @@ function randomEdit(r: Rng, model: Model<any>): void {
       const at = r.int(len);
       api.del(at, 1 + r.int(Math.min(len - at, 3)));
     } else if (len && roll === 1) api.upd(r.int(len), randomDoc(r, 3));
-    else api.ins(r.int(len + 1), Array.from({ length: 1 + r.int(3) }, () => randomDoc(r, 3)));
+    else
+      api.ins(
+        r.int(len + 1),
+        Array.from({ length: 1 + r.int(3) }, () => randomDoc(r, 3)),
+      );
   } else if (node instanceof VecNode) {
     api.set([[r.int(node.elements.length + 2), s.con(randomConst(r))]]);
   } else if (node instanceof ValNode) {
@@ -305,7 +336,9 @@ function randomLogicalModel(r: Rng): Model<any> {
     });
     for (const [from, patch] of patches) {
       base.applyPatch(patch);
-      forks.forEach((fork, i) => { i !== from && fork.applyPatch(patch); });
+      forks.forEach((fork, i) => {
+        i !== from && fork.applyPatch(patch);
+      });
     }
   }
   return r.chance(0.5) ? base : r.pick(forks);
@@ -531,7 +564,10 @@ describe('crdt model walker: hand-built models', () => {
 // ---------------------------------------------------------------------------------------
 
 describe('crdt model walker: seed payloads', () => {
-  const seeds = JSON.parse(readFileSync(path.resolve(repoRoot, '../shared/payloads/seed-payloads.json'), 'utf8')) as { file: string; data: unknown }[];
+  const seeds = JSON.parse(readFileSync(path.resolve(repoRoot, '../shared/payloads/seed-payloads.json'), 'utf8')) as {
+    file: string;
+    data: unknown;
+  }[];
   it('has the ten seed documents', () => expect(seeds.length).toBe(10));
   for (const seed of seeds) {
     it(`${seed.file} in both clocks`, () => {
@@ -738,8 +774,18 @@ describe('crdt model walker: malformed frames', () => {
       ['val minor 1', server(3, 0x01, 0x21, 0x02, 0x00, 0x05), 'invalid-byte', 3],
       ['id at the server time', server(3, 0x03, 0x00, 0x05), 'invalid-id', 2],
       ['chunk past the server time', server(3, 0x01, 0x81, 0x02, 0x62, 0x68, 0x69), 'invalid-id', 4],
-      ['duplicate node id', server(5, 0x01, 0x42, 0x61, 0x61, 0x02, 0x00, 0x05, 0x61, 0x62, 0x02, 0x00, 0x06), 'duplicate-id', 11],
-      ['duplicate key', server(5, 0x01, 0x42, 0x61, 0x61, 0x02, 0x00, 0x05, 0x61, 0x61, 0x03, 0x00, 0x06), 'duplicate-key', 9],
+      [
+        'duplicate node id',
+        server(5, 0x01, 0x42, 0x61, 0x61, 0x02, 0x00, 0x05, 0x61, 0x62, 0x02, 0x00, 0x06),
+        'duplicate-id',
+        11,
+      ],
+      [
+        'duplicate key',
+        server(5, 0x01, 0x42, 0x61, 0x61, 0x02, 0x00, 0x05, 0x61, 0x61, 0x03, 0x00, 0x06),
+        'duplicate-key',
+        9,
+      ],
       ['non-text key', server(3, 0x01, 0x41, 0x01, 0x02, 0x00, 0x05), 'invalid-byte', 4],
       ['invalid UTF-8', server(5, 0x01, 0x81, 0x02, 0x62, 0xc3, 0x28), 'invalid-utf8', 6],
       ['str chunk neither text nor span', server(5, 0x01, 0x81, 0x02, 0xf5), 'invalid-byte', 5],
@@ -748,15 +794,36 @@ describe('crdt model walker: malformed frames', () => {
       ['huge bin chunk', server(3, 0x01, 0xa1, 0x02, 0x7f, 0xff, 0xff, 0x7f), 'length-exceeds-input', 5],
       ['bad CBOR constant', server(3, 0x01, 0x00, 0x1c), 'reserved-additional-info', 4],
       ['indefinite key in a constant', server(3, 0x01, 0x00, 0xa1, 0x7f, 0x61, 0x61, 0xff, 0x01), 'invalid-byte', 5],
-      ['__proto__ in a constant', server(3, 0x01, 0x00, 0xa1, 0x69, ...Buffer.from('__proto__'), 0x01), 'invalid-byte', 5],
+      [
+        '__proto__ in a constant',
+        server(3, 0x01, 0x00, 0xa1, 0x69, ...Buffer.from('__proto__'), 0x01),
+        'invalid-byte',
+        5,
+      ],
       ['trailing byte (server)', server(3, 0x01, 0x00, 0x05, 0x00), 'trailing-bytes', 5],
       ['session index outside the table', logical([0x21, 0x00, 0x05], [[70000, 5]]), 'invalid-id', 4],
       ['system session node', logical([0x01, 0x00, 0x05], [[70000, 5]]), 'invalid-id', 4],
       ['time before 0', logical([0x80 | 0x01, 9, 0x00, 0x05], [[70000, 5]]), 'invalid-id', 4],
       ['empty clock table', logical([0x00], []), 'invalid-clock', 5],
-      ['repeated session', logical([0x00], [[70000, 5], [70000, 6]]), 'invalid-clock', 10],
+      [
+        'repeated session',
+        logical(
+          [0x00],
+          [
+            [70000, 5],
+            [70000, 6],
+          ],
+        ),
+        'invalid-clock',
+        10,
+      ],
       ['trailing byte after the table', new Uint8Array([...logical([0x00], [[70000, 5]]), 0]), 'trailing-bytes', 10],
-      ['tree shorter than its section', new Uint8Array([0, 0, 0, 2, 0x00, 0x00, 1, ...vu57(70000), 5]), 'trailing-bytes', 5],
+      [
+        'tree shorter than its section',
+        new Uint8Array([0, 0, 0, 2, 0x00, 0x00, 1, ...vu57(70000), 5]),
+        'trailing-bytes',
+        5,
+      ],
       ['tree longer than its section', new Uint8Array([0, 0, 0, 2, 0x10, 0x20, 1, ...vu57(70000), 5]), 'truncated', 6],
     ];
     for (const [name, bytes, code, offset] of cases) expect(errorOf(bytes), name).toEqual({ code, offset });

@@ -17,18 +17,24 @@ function shapeProblems(index: SpanIndex): string[] {
   const problems: string[] = [];
   for (let id = 0; id < store.size; id++) {
     const [s, e] = [store.start[id], store.end[id]];
-    if (!(s <= e) || e > index.bytes.length) problems.push(`node ${id} ${index.kind(id)} [${s}, ${e}) is not a span of the frame`);
+    if (!(s <= e) || e > index.bytes.length)
+      problems.push(`node ${id} ${index.kind(id)} [${s}, ${e}) is not a span of the frame`);
     const kids: number[] = [];
     for (let c = store.firstChild[id]; c >= 0; c = store.nextSibling[c]) kids.push(c);
     for (const c of kids) {
-      if (store.start[c] < s || store.end[c] > e) problems.push(`${index.kind(c)} ${c} [${store.start[c]}, ${store.end[c]}) outside its parent ${index.kind(id)} ${id} [${s}, ${e})`);
+      if (store.start[c] < s || store.end[c] > e)
+        problems.push(
+          `${index.kind(c)} ${c} [${store.start[c]}, ${store.end[c]}) outside its parent ${index.kind(id)} ${id} [${s}, ${e})`,
+        );
     }
     kids.sort((a, b) => store.start[a] - store.start[b] || store.end[a] - store.end[b]);
     for (let i = 1; i < kids.length; i++) {
       const [a, b] = [kids[i - 1], kids[i]];
       // Empty spans (a zero-length node between others) overlap nothing.
       if (store.start[b] < store.end[a] && store.end[b] > store.start[b] && store.end[a] > store.start[a]) {
-        problems.push(`siblings ${index.kind(a)} ${a} [${store.start[a]}, ${store.end[a]}) and ${index.kind(b)} ${b} [${store.start[b]}, ${store.end[b]}) overlap`);
+        problems.push(
+          `siblings ${index.kind(a)} ${a} [${store.start[a]}, ${store.end[a]}) and ${index.kind(b)} ${b} [${store.start[b]}, ${store.end[b]}) overlap`,
+        );
       }
     }
   }
@@ -77,7 +83,10 @@ describe('json-joy partial trees', () => {
     fc.assert(
       fc.property(
         fc.nat(frames.length - 1),
-        fc.array(fc.tuple(fc.constantFrom('set', 'cut', 'insert', 'remove'), fc.nat(), fc.nat(255)), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.tuple(fc.constantFrom('set', 'cut', 'insert', 'remove'), fc.nat(), fc.nat(255)), {
+          minLength: 1,
+          maxLength: 4,
+        }),
         (which, edits) => {
           const f = frames[which];
           let bytes = Array.from(f.bytes);
@@ -91,7 +100,8 @@ describe('json-joy partial trees', () => {
           const input = Uint8Array.from(bytes);
           for (const kind of ['model', 'patch'] as const) {
             const problems = shapeProblems(read(kind, input));
-            if (problems.length) throw new Error(`${kind} ${Buffer.from(input).toString('hex')}: ${problems.slice(0, 3).join('; ')}`);
+            if (problems.length)
+              throw new Error(`${kind} ${Buffer.from(input).toString('hex')}: ${problems.slice(0, 3).join('; ')}`);
           }
         },
       ),
@@ -101,13 +111,18 @@ describe('json-joy partial trees', () => {
 
   it('random bytes read as a model and as a patch', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 1, maxLength: 64 }), fc.constantFrom(0x80, 0x00, 0x01, 0x40, 0x41, 0x81), (body, first) => {
-        const input = Uint8Array.from([first, ...body]);
-        for (const kind of ['model', 'patch'] as const) {
-          const problems = shapeProblems(read(kind, input));
-          if (problems.length) throw new Error(`${kind} ${Buffer.from(input).toString('hex')}: ${problems.slice(0, 3).join('; ')}`);
-        }
-      }),
+      fc.property(
+        fc.uint8Array({ minLength: 1, maxLength: 64 }),
+        fc.constantFrom(0x80, 0x00, 0x01, 0x40, 0x41, 0x81),
+        (body, first) => {
+          const input = Uint8Array.from([first, ...body]);
+          for (const kind of ['model', 'patch'] as const) {
+            const problems = shapeProblems(read(kind, input));
+            if (problems.length)
+              throw new Error(`${kind} ${Buffer.from(input).toString('hex')}: ${problems.slice(0, 3).join('; ')}`);
+          }
+        },
+      ),
       { numRuns: 3000, seed: 13 },
     );
   });

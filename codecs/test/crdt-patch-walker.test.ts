@@ -86,13 +86,18 @@ function structureProblems(index: SpanIndex): string[] {
   let content = 0;
   for (let id = 0; id < store.size; id++) {
     if (store.flags[id] & Flag.incomplete) problems.push(`node ${id} incomplete`);
-    if (isContainerKind(store.kind[id]) && !(store.flags[id] & Flag.expanded)) problems.push(`container ${id} not expanded`);
+    if (isContainerKind(store.kind[id]) && !(store.flags[id] & Flag.expanded))
+      problems.push(`container ${id} not expanded`);
     if (!isContainerKind(store.kind[id]) && store.firstChild[id] >= 0) problems.push(`leaf ${id} has children`);
     if (store.kind[id] === Kind.crdt_content) content += store.end[id] - store.start[id];
     if (id > 0 && store.parent[id] < 0) problems.push(`node ${id} has no parent`);
   }
   const split = patchByteSplit(index);
-  if (split.totalBytes !== bytes.length || split.contentBytes !== content || split.contentBytes + split.metadataBytes !== bytes.length) {
+  if (
+    split.totalBytes !== bytes.length ||
+    split.contentBytes !== content ||
+    split.contentBytes + split.metadataBytes !== bytes.length
+  ) {
     problems.push(`byte split ${JSON.stringify(split)} (content leaves ${content})`);
   }
   return problems;
@@ -108,7 +113,8 @@ function expectedContent(patch: Patch): number {
     if (op instanceof InsStrOp) n += utf8.encode(op.data).length;
     else if (op instanceof InsBinOp) n += op.data.length;
     else if (op instanceof InsObjOp) for (const [key] of op.data) n += utf8.encode(key).length;
-    else if (op instanceof NewConOp && !(op.val instanceof Timestamp) && op.val !== undefined) n += cbor.encode(op.val).length;
+    else if (op instanceof NewConOp && !(op.val instanceof Timestamp) && op.val !== undefined)
+      n += cbor.encode(op.val).length;
   }
   return n;
 }
@@ -128,7 +134,8 @@ function verifyPatch(bytes: Uint8Array, label = ''): SpanIndex {
   const root = index.value(0) as NonNullable<ReturnType<typeof patchJson>>;
   expect(root.id, ctx).toEqual(json.id);
   expect(opsDiff(root.ops, json.ops), ctx).toBeNull();
-  if ('meta' in json) expect(valueDiff(normalize(asJsonPackDecodes(root.meta).value), normalize(json.meta)), ctx).toBeNull();
+  if ('meta' in json)
+    expect(valueDiff(normalize(asJsonPackDecodes(root.meta).value), normalize(json.meta)), ctx).toBeNull();
   else expect('meta' in root, ctx).toBe(false);
   const opNodes = kids(index, 0).filter((c) => index.store.kind[c] === Kind.crdt_op);
   expect(opNodes.length, ctx).toBe(patch.ops.length);
@@ -183,19 +190,28 @@ function scriptedPatches(model: Model): Uint8Array[] {
   out.push(flush(model));
   api.arr(['list']).upd(0, 99);
   out.push(flush(model));
-  api.obj([]).set({ count: 2, added: 'new', 'κλειδί': [1, 2] });
+  api.obj([]).set({ count: 2, added: 'new', κλειδί: [1, 2] });
   out.push(flush(model));
   api.obj([]).del(['none', 'ok']);
   out.push(flush(model));
-  api.vec(['vec']).set([[0, 42], [3, 'appended']]);
+  api.vec(['vec']).set([
+    [0, 42],
+    [3, 'appended'],
+  ]);
   out.push(flush(model));
-  api.bin(['blob']).ins(2, new Uint8Array(40).map((_, i) => i * 7));
+  api.bin(['blob']).ins(
+    2,
+    new Uint8Array(40).map((_, i) => i * 7),
+  );
   api.bin(['blob']).del(0, 3);
   out.push(flush(model));
   // Many keys (length in a varint), many elements.
   api.obj(['nested']).set(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`k${i}`, i])));
   out.push(flush(model));
-  api.arr(['list']).ins(0, Array.from({ length: 20 }, (_, i) => i));
+  api.arr(['list']).ins(
+    0,
+    Array.from({ length: 20 }, (_, i) => i),
+  );
   out.push(flush(model));
   // Deletes spread over several ranges: interleave so one del covers disjoint spans.
   const str = api.str(['title']);
@@ -213,10 +229,14 @@ describe('crdt patch walker: json-joy API patches', () => {
     const model = Model.create(undefined, 0x12345678);
     const patches = scriptedPatches(model);
     expect(patches.length).toBeGreaterThan(10);
-    patches.forEach((p, i) => { verifyPatch(p, `logical #${i}`); });
+    patches.forEach((p, i) => {
+      verifyPatch(p, `logical #${i}`);
+    });
     // A del with several ranges really occurs.
     const last = Patch.fromBinary(patches[patches.length - 1]);
-    expect(last.ops.some((op) => op.name() === 'del' && (op as unknown as { what: unknown[] }).what.length > 1)).toBe(true);
+    expect(last.ops.some((op) => op.name() === 'del' && (op as unknown as { what: unknown[] }).what.length > 1)).toBe(
+      true,
+    );
   });
 
   it('server clock: patches use session 1 and verbose ids are plain times', () => {
@@ -282,20 +302,41 @@ describe('crdt patch walker: PatchBuilder patches', () => {
     b.con(-1.5);
     b.con('a'.repeat(30));
     b.setVal(val, con);
-    b.insObj(obj, [['a', con], ['é', val]]);
-    b.insObj(obj, Array.from({ length: 9 }, (_, i) => [`key${i}`, con] as [string, Timestamp]));
-    b.insVec(vec, [[0, con], [7, conTs], [23, val]]);
+    b.insObj(obj, [
+      ['a', con],
+      ['é', val],
+    ]);
+    b.insObj(
+      obj,
+      Array.from({ length: 9 }, (_, i) => [`key${i}`, con] as [string, Timestamp]),
+    );
+    b.insVec(vec, [
+      [0, con],
+      [7, conTs],
+      [23, val],
+    ]);
     const s1 = b.insStr(str, str, 'héllo');
     b.insStr(str, s1, 'a longer text with 😀 emoji and more than seven bytes');
     const b1 = b.insBin(bin, bin, new Uint8Array([0, 255, 128]));
-    b.insBin(bin, b1, new Uint8Array(200).map((_, i) => i));
+    b.insBin(
+      bin,
+      b1,
+      new Uint8Array(200).map((_, i) => i),
+    );
     const a1 = b.insArr(arr, arr, [con, val]);
-    b.insArr(arr, a1, Array.from({ length: 11 }, () => con));
+    b.insArr(
+      arr,
+      a1,
+      Array.from({ length: 11 }, () => con),
+    );
     b.updArr(arr, a1, val);
     b.insStr(str, other(5), 'ref to another session');
     b.del(str, [tss(sid, s1.time, 2)]);
     b.del(str, [tss(sid, s1.time, 1), tss(sid, s1.time + 3, 2), tss(sid === 1 ? 1 : OTHER, 2, 4)]);
-    b.del(arr, Array.from({ length: 9 }, (_, i) => tss(sid, a1.time, 1 + (i % 2))));
+    b.del(
+      arr,
+      Array.from({ length: 9 }, (_, i) => tss(sid, a1.time, 1 + (i % 2))),
+    );
     b.nop(1);
     b.nop(5);
     b.nop(1000);
@@ -319,7 +360,11 @@ describe('crdt patch walker: PatchBuilder patches', () => {
     // con(undefined) (json-joy's deletion marker) has no content leaf.
     expect(byName('new_con').filter((c) => store.firstChild[c] < 0).length).toBe(1);
     const vec = byName('ins_vec')[0];
-    expect(kids(index, vec).slice(1).map((c) => store.arg[c])).toEqual([0, 7, 23]);
+    expect(
+      kids(index, vec)
+        .slice(1)
+        .map((c) => store.arg[c]),
+    ).toEqual([0, 7, 23]);
     const del = byName('del')[1];
     const ranges = kids(index, del).slice(1);
     const what = (patchOps(index)[ops.indexOf(del)] as { what: number[][] }).what;
@@ -356,7 +401,15 @@ describe('crdt patch walker: PatchBuilder patches', () => {
     expect(toHex(bytes)).toBe('6401f704' + '20' + '630101616263' + '10' + '5105636b657901');
     const index = verifyPatch(bytes);
     const { store } = index;
-    const rows = Array.from({ length: store.size }, (_, id) => [index.kind(id), store.start[id], store.end[id], store.head[id], store.arg[id], store.parent[id], store.flags[id] & Flag.key ? 'key' : '']);
+    const rows = Array.from({ length: store.size }, (_, id) => [
+      index.kind(id),
+      store.start[id],
+      store.end[id],
+      store.head[id],
+      store.arg[id],
+      store.parent[id],
+      store.flags[id] & Flag.key ? 'key' : '',
+    ]);
     expect(rows).toEqual([
       ['crdt_patch', 0, 19, 0, 4, -1, ''],
       ['crdt_id', 0, 2, 2, 0, 0, ''],
@@ -415,7 +468,9 @@ function randomPatches(): { label: string; bytes: Uint8Array }[] {
   for (let seed = 1; seed <= 16; seed++) {
     const clock = seed % 4 === 0 ? 'server' : 'logical';
     const { patches } = editedModel(seed, { clock, sessions: 2 + (seed % 4), edits: 30 });
-    patches.forEach((p, i) => { out.push({ label: `seed ${seed} ${clock} #${i}`, bytes: plain(p.toBinary()) }); });
+    patches.forEach((p, i) => {
+      out.push({ label: `seed ${seed} ${clock} #${i}`, bytes: plain(p.toBinary()) });
+    });
   }
   return out;
 }
@@ -457,7 +512,8 @@ describe('crdt patch walker: randomized', () => {
     for (const { label, bytes } of corpus) {
       const index = verifyPatch(bytes, label);
       const sid = crdtIdOf(index, 0)!.sid;
-      if (patchOps(index).some((op) => 'obj' in op && Array.isArray(op.obj) && op.obj[0] !== sid && op.obj[0] !== 0)) multiSession++;
+      if (patchOps(index).some((op) => 'obj' in op && Array.isArray(op.obj) && op.obj[0] !== sid && op.obj[0] !== 0))
+        multiSession++;
     }
     // Concurrent sessions do refer to each other's nodes.
     expect(multiSession).toBeGreaterThan(10);
@@ -559,7 +615,8 @@ describe('crdt patch walker: model frames', () => {
     model.api.root({ x: [1, 2], y: 'text' });
     model.api.flush();
     const samples = [plain(model.toBinary())];
-    for (const seed of [3, 4, 5, 8]) samples.push(plain(editedModel(seed, { clock: seed % 2 ? 'logical' : 'server', edits: 10 }).model.toBinary()));
+    for (const seed of [3, 4, 5, 8])
+      samples.push(plain(editedModel(seed, { clock: seed % 2 ? 'logical' : 'server', edits: 10 }).model.toBinary()));
     for (const bytes of samples) {
       expect(indexCrdtPatch(bytes).ok, toHex(bytes)).toBe(false);
       expect(looksLikePatch(bytes)).toBe(false);
@@ -637,8 +694,15 @@ describe('crdt patch walker: errors', () => {
 
   it('what json-joy makes of some of these (it reads them without complaint)', () => {
     // A 0-op varint length, a future reference, an explicit own session: json-joy decodes.
-    expect(theirs(hex('6401f7021048' + '0109')).ops).toEqual([{ op: 'new_obj' }, { op: 'ins_val', obj: [100, 1], value: [100, 9] }]);
-    expect(theirs(hex('6401f702104881' + '64' + '01')).ops[1]).toEqual({ op: 'ins_val', obj: [100, 1], value: [100, 1] });
+    expect(theirs(hex('6401f7021048' + '0109')).ops).toEqual([
+      { op: 'new_obj' },
+      { op: 'ins_val', obj: [100, 1], value: [100, 9] },
+    ]);
+    expect(theirs(hex('6401f702104881' + '64' + '01')).ops[1]).toEqual({
+      op: 'ins_val',
+      obj: [100, 1],
+      value: [100, 1],
+    });
     // A vec index >= 24 is written as a raw byte json-joy's own decoder misreads.
     const b = new PatchBuilder(new LogicalClock(123456, 5));
     const vec = b.vec();
@@ -666,7 +730,10 @@ describe('crdt patch walker: errors', () => {
     const index = indexCrdtPatch(hex(good + '38'));
     expect(index.error?.code).toBe('unknown-opcode');
     expect(index.error?.offset).toBe(11);
-    expect(patchOps(index)).toEqual([{ op: 'new_str' }, { op: 'ins_str', obj: [100, 1], after: [100, 1], value: 'abc' }]);
+    expect(patchOps(index)).toEqual([
+      { op: 'new_str' },
+      { op: 'ins_str', obj: [100, 1], after: [100, 1], value: 'abc' },
+    ]);
     expect(index.isIncomplete(0)).toBe(true);
     expect(index.store.end[0]).toBe(11);
     expect(index.value(0)).toEqual({ id: [100, 1], ops: patchOps(index) });

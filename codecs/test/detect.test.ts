@@ -39,7 +39,11 @@ describe('format detection', () => {
     // "1" is JSON 1, CBOR -18 and MessagePack 49: as a binary frame all three are candidates;
     // a text frame is read only as text (JSON first).
     const bytes = new TextEncoder().encode('1');
-    expect(detectFormat(bytes).candidates.map((c) => c.format).sort()).toEqual(['cbor', 'json', 'msgpack', 'text']);
+    expect(
+      detectFormat(bytes)
+        .candidates.map((c) => c.format)
+        .sort(),
+    ).toEqual(['cbor', 'json', 'msgpack', 'text']);
     const one = detectFormat(bytes, { isText: true });
     // (`1` is also Engine.IO's close packet, ranked below JSON without evidence from the connection.)
     expect(one.candidates.map((c) => c.format)).toEqual(['json', 'socketio', 'text']);
@@ -57,7 +61,11 @@ describe('format detection', () => {
   });
 
   it('forced formats skip detection; empty and unknown input never throw', () => {
-    expect(decodeFrame(hex('a0'), { format: 'msgpack' })).toMatchObject({ format: 'msgpack', error: null, detection: null });
+    expect(decodeFrame(hex('a0'), { format: 'msgpack' })).toMatchObject({
+      format: 'msgpack',
+      error: null,
+      detection: null,
+    });
     expect(decodeFrame(new Uint8Array(0))).toMatchObject({ verdict: 'empty', error: null, format: null });
     const garbage = decodeFrame(hex('c1 c1 c1'));
     expect(garbage.error).not.toBeNull();

@@ -138,8 +138,30 @@ describe('JSON keys are compared by their decoded value', () => {
 
 describe('duplicate keys in maps of every size, in every format', () => {
   /** Keys that repeat, share lengths, share prefixes, are long, are not ASCII. */
-  const POOL = ['a', 'b', 'id', 'ID', 'name', 'nam', 'names', 'é', 'e\u0301', '数据', '😀', '', 'x'.repeat(40), 'x'.repeat(39) + 'y', 'k' + 'v'.repeat(30), '"q"', 'a/b', 'tab\t'];
-  const keysArb = fc.array(fc.oneof(fc.constantFrom(...POOL), fc.string({ maxLength: 6 })), { maxLength: 80, size: 'max' });
+  const POOL = [
+    'a',
+    'b',
+    'id',
+    'ID',
+    'name',
+    'nam',
+    'names',
+    'é',
+    'e\u0301',
+    '数据',
+    '😀',
+    '',
+    'x'.repeat(40),
+    'x'.repeat(39) + 'y',
+    'k' + 'v'.repeat(30),
+    '"q"',
+    'a/b',
+    'tab\t',
+  ];
+  const keysArb = fc.array(fc.oneof(fc.constantFrom(...POOL), fc.string({ maxLength: 6 })), {
+    maxLength: 80,
+    size: 'max',
+  });
 
   it('CBOR and MessagePack: every key equal byte for byte to an earlier one, with the first', () => {
     fc.assert(
@@ -183,7 +205,11 @@ describe('duplicate keys in maps of every size, in every format', () => {
     const [a, b] = ['k3pvu', 'ke3ea'];
     expect(keyHash(utf8.encode(a), 0, a.length)).toBe(keyHash(utf8.encode(b), 0, b.length));
     const filler = Array.from({ length: 30 }, (_, i) => `f${i}`);
-    for (const keys of [[a, b], [...filler, a, b], [...filler, a, b, a]]) {
+    for (const keys of [
+      [a, b],
+      [...filler, a, b],
+      [...filler, a, b, a],
+    ]) {
       const json = jsonMap(keys);
       expect(reported(indexJson(json.bytes))).toEqual(expected(keys, json.keyAt));
     }
@@ -220,7 +246,10 @@ describe('the duplicate-key check allocates nothing per key or per map', () => {
         } finally {
           globalThis.Map = RealMap;
         }
-        expect(index.warnings.filter((w) => w.code === 'duplicate-key'), `${format} ${size}`).toHaveLength(1);
+        expect(
+          index.warnings.filter((w) => w.code === 'duplicate-key'),
+          `${format} ${size}`,
+        ).toHaveLength(1);
         expect(maps, `${format} ${size}: Maps made`).toBe(0);
         expect(fromCharCode, `${format} ${size}`).not.toHaveBeenCalled();
         fromCharCode.mockRestore();

@@ -17,16 +17,31 @@ function fullIndex(bytes: Uint8Array, format?: 'cbor' | 'msgpack' | 'json') {
 
 describe('cost by field across array elements', () => {
   // {"users": [{"id": 1, "avatarHash": "aaaa"}, {"id": 2, "avatarHash": "bbbbbb"}]}
-  const users = { users: [{ id: 1, avatarHash: 'aaaa' }, { id: 2, avatarHash: 'bbbbbb' }] };
+  const users = {
+    users: [
+      { id: 1, avatarHash: 'aaaa' },
+      { id: 2, avatarHash: 'bbbbbb' },
+    ],
+  };
   // Written out by hand: json-pack widens string heads, this is the shortest encoding.
-  const bytes = hex('a1 65 7573657273 82 a2 62 6964 01 6a 61766174617248617368 64 61616161 a2 62 6964 02 6a 61766174617248617368 66 626262626262');
+  const bytes = hex(
+    'a1 65 7573657273 82 a2 62 6964 01 6a 61766174617248617368 64 61616161 a2 62 6964 02 6a 61766174617248617368 66 626262626262',
+  );
 
   it('groups array elements by path pattern, keys charged to their values', () => {
     const report = fieldCosts(fullIndex(bytes, 'cbor'));
     const byPattern = new Map(report.fields.map((f) => [f.pattern, f]));
     const hash = byPattern.get('$.users[*].avatarHash')!;
     // key "avatarHash": 1 + 10 bytes each; values: 1 + 4 and 1 + 6 bytes.
-    expect(hash).toMatchObject({ count: 2, keyBytes: 22, valueBytes: 12, totalBytes: 34, averageBytes: 17, isContainer: false, depth: 3 });
+    expect(hash).toMatchObject({
+      count: 2,
+      keyBytes: 22,
+      valueBytes: 12,
+      totalBytes: 34,
+      averageBytes: 17,
+      isContainer: false,
+      depth: 3,
+    });
     expect(hash.share).toBeCloseTo(34 / bytes.length);
     expect(byPattern.get('$.users[*].id')).toMatchObject({ count: 2, keyBytes: 6, valueBytes: 2 });
     expect(byPattern.get('$.users[*]')).toMatchObject({ count: 2, keyBytes: 0, isContainer: true });
@@ -41,7 +56,12 @@ describe('cost by field across array elements', () => {
       [new TextEncoder().encode(JSON.stringify(users)), 'json'],
     ] as const) {
       const report = fieldCosts(fullIndex(b, f));
-      expect(report.fields.map((x) => x.pattern).sort()).toEqual(['$.users', '$.users[*]', '$.users[*].avatarHash', '$.users[*].id']);
+      expect(report.fields.map((x) => x.pattern).sort()).toEqual([
+        '$.users',
+        '$.users[*]',
+        '$.users[*].avatarHash',
+        '$.users[*].id',
+      ]);
       // JSON keys keep their quotes: "avatarHash" is 12 bytes.
       if (f === 'json') expect(report.fields.find((x) => x.pattern === '$.users[*].avatarHash')!.keyBytes).toBe(24);
     }
@@ -50,7 +70,9 @@ describe('cost by field across array elements', () => {
   it('names odd keys and tags the way paths do, and never counts inside keys', () => {
     // {"a b": 1, 7: [2], "t": 1(5)}
     const report = fieldCosts(fullIndex(hex('a3 63 612062 01 07 81 02 61 74 c1 05'), 'cbor'));
-    expect(report.fields.map((f) => f.pattern).sort()).toEqual(['$.t', '$.t<tag 1>', '$["a b"]', '${7}', '${7}[*]'].sort());
+    expect(report.fields.map((f) => f.pattern).sort()).toEqual(
+      ['$.t', '$.t<tag 1>', '$["a b"]', '${7}', '${7}[*]'].sort(),
+    );
   });
 
   it('keeps the partial result of a malformed frame', () => {

@@ -33,7 +33,10 @@ describe('text frames are read as text', () => {
   });
 
   it('binary readings of a text frame stay available when forced', () => {
-    expect(decodeFrame(utf8('a'), { isText: true, format: 'msgpack' })).toMatchObject({ format: 'msgpack', verdict: 'decoded' });
+    expect(decodeFrame(utf8('a'), { isText: true, format: 'msgpack' })).toMatchObject({
+      format: 'msgpack',
+      verdict: 'decoded',
+    });
   });
 });
 
@@ -77,11 +80,20 @@ describe('foreign binary is unknown, not a broken known format', () => {
   it('a valid Protobuf message is Protobuf (nothing self-describing reads it), not "malformed crdt-patch"', () => {
     const root = protobuf.Root.fromJSON({
       nested: {
-        Push: { fields: { channel: { type: 'string', id: 1 }, offset: { type: 'uint64', id: 2 }, data: { type: 'bytes', id: 4 }, tags: { rule: 'repeated', type: 'int32', id: 5 } } },
+        Push: {
+          fields: {
+            channel: { type: 'string', id: 1 },
+            offset: { type: 'uint64', id: 2 },
+            data: { type: 'bytes', id: 4 },
+            tags: { rule: 'repeated', type: 'int32', id: 5 },
+          },
+        },
       },
     });
     const Push = root.lookupType('Push');
-    const bytes = Push.encode(Push.create({ channel: 'news:sport', offset: 1234567, data: utf8('{"score":"2-1"}'), tags: [1, 2, 300] })).finish();
+    const bytes = Push.encode(
+      Push.create({ channel: 'news:sport', offset: 1234567, data: utf8('{"score":"2-1"}'), tags: [1, 2, 300] }),
+    ).finish();
     const frame = decodeFrame(bytes);
     expect(frame).toMatchObject({ format: 'protobuf', verdict: 'decoded', error: null });
   });
@@ -100,7 +112,16 @@ describe('foreign binary is unknown, not a broken known format', () => {
     const topic = utf8('room:lobby');
     const event = utf8('new_msg');
     const payload = utf8('\x00\x01binary payload\xff');
-    const bytes = new Uint8Array([0, joinRef.length, topic.length, event.length, ...joinRef, ...topic, ...event, ...payload]);
+    const bytes = new Uint8Array([
+      0,
+      joinRef.length,
+      topic.length,
+      event.length,
+      ...joinRef,
+      ...topic,
+      ...event,
+      ...payload,
+    ]);
     expect(decodeFrame(bytes)).toMatchObject({ format: 'phoenix', verdict: 'decoded' });
     // The same envelope with a kind no Phoenix frame has stays foreign.
     expect(decodeFrame(new Uint8Array([7, ...bytes.subarray(1)])).verdict).toBe('unknown');
@@ -122,7 +143,12 @@ describe('foreign binary is unknown, not a broken known format', () => {
   it('real frames that broke are still "malformed X" with their partial tree', () => {
     const cbor = new CborEncoder();
     const msgpack = new MsgPackEncoder();
-    const order = cbor.encode({ type: 'order.updated', orderId: 'ORD-123456', status: 'shipped', note: 'left at the front desk' });
+    const order = cbor.encode({
+      type: 'order.updated',
+      orderId: 'ORD-123456',
+      status: 'shipped',
+      note: 'left at the front desk',
+    });
     for (const cut of [3, 7, 12]) {
       const frame = decodeFrame(order.subarray(0, order.length - cut));
       expect(frame).toMatchObject({ format: 'cbor', verdict: 'malformed' });
@@ -167,6 +193,10 @@ describe('a failed Protobuf reading is never the nearest', () => {
 
 describe('tiny frames that no format reads', () => {
   it('show the nearest reading and its error (f8 18 is malformed CBOR, not MessagePack -8 and a stray byte), not "unknown"', () => {
-    expect(decodeFrame(hex('f8 18'))).toMatchObject({ format: 'cbor', verdict: 'malformed', error: { code: 'invalid-simple' } });
+    expect(decodeFrame(hex('f8 18'))).toMatchObject({
+      format: 'cbor',
+      verdict: 'malformed',
+      error: { code: 'invalid-simple' },
+    });
   });
 });

@@ -39,7 +39,9 @@ describe('header bytes mean the same in every format', () => {
     expect(index.headerLength(0)).toBe(head);
     expect(nodeCost(index, 0).head).toBe(head);
     expect(treeNode(index, 0, 0).headerLength).toBe(head);
-    expect(JSON.parse(runCli(['inspect', 'f', '--json', '--format', format], { f: hex(h) }).stdout).root.head).toBe(head);
+    expect(JSON.parse(runCli(['inspect', 'f', '--json', '--format', format], { f: hex(h) }).stdout).root.head).toBe(
+      head,
+    );
   });
 
   it('JSON numbers and literals have no head: all value', () => {

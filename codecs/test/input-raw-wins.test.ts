@@ -30,10 +30,17 @@ describe('raw bytes that decode whole win over hex / base64', () => {
 
   it('the CLI reads a file holding 42, null or true as JSON, --format json or not', () => {
     for (const text of ['42', 'null', 'true']) {
-      for (const argv of [['inspect', 'f', '--format', 'json', '--json'], ['inspect', 'f', '--json']]) {
+      for (const argv of [
+        ['inspect', 'f', '--format', 'json', '--json'],
+        ['inspect', 'f', '--json'],
+      ]) {
         const r = runCli(argv, { f: text });
         expect(r.code, `${text} ${argv.join(' ')}`).toBe(0);
-        expect(JSON.parse(r.stdout)).toMatchObject({ format: 'json', input: { encoding: 'raw', bytes: text.length }, root: { value: JSON.parse(text) } });
+        expect(JSON.parse(r.stdout)).toMatchObject({
+          format: 'json',
+          input: { encoding: 'raw', bytes: text.length },
+          root: { value: JSON.parse(text) },
+        });
       }
     }
   });

@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { parseInput } from '../input.js';
 
-const bytesOf = (r: ReturnType<typeof parseInput>) => (r.ok ? Buffer.from(r.bytes).toString('hex') : `error@${r.offset}`);
+const bytesOf = (r: ReturnType<typeof parseInput>) =>
+  r.ok ? Buffer.from(r.bytes).toString('hex') : `error@${r.offset}`;
 
 describe('input parsing', () => {
   it('hex with spaces, 0x prefixes, commas and # comments', () => {
     expect(bytesOf(parseInput('83 01 02 03'))).toBe('83010203');
     expect(bytesOf(parseInput('0x83,0x01, 0x02,\n0x03'))).toBe('83010203');
-    expect(bytesOf(parseInput('a1       # map(1)\n   61    # text(1)\n      61 # "a"\n   01    # unsigned(1)\n'))).toBe('a1616101');
+    expect(bytesOf(parseInput('a1       # map(1)\n   61    # text(1)\n      61 # "a"\n   01    # unsigned(1)\n'))).toBe(
+      'a1616101',
+    );
     expect(parseInput('83 01')).toMatchObject({ ok: true, encoding: 'hex' });
   });
 

@@ -27,7 +27,12 @@ function checkTokens(ix: SpanIndex): void {
 }
 
 const value = {
-  items: Array.from({ length: 30 }, (_, i) => ({ id: i, name: `n${i}`, tags: ['a', 'b'], nested: { deep: [i, i / 2, null, true] } })),
+  items: Array.from({ length: 30 }, (_, i) => ({
+    id: i,
+    name: `n${i}`,
+    tags: ['a', 'b'],
+    nested: { deep: [i, i / 2, null, true] },
+  })),
   empty: [],
   none: {},
 };
@@ -35,7 +40,10 @@ const value = {
 describe('json walker: runs of whitespace', () => {
   it('every indentation width and buffer offset gives the value and token spans of the compact text', () => {
     for (const indent of [1, 2, 3, 4, 5, 7, 8, 9, 16, '\t', ' \t ', '\r\n  ']) {
-      const text = JSON.stringify(value, null, indent as string | number).replace(/\n/g, typeof indent === 'string' && indent.startsWith('\r') ? '\r\n' : '\n');
+      const text = JSON.stringify(value, null, indent as string | number).replace(
+        /\n/g,
+        typeof indent === 'string' && indent.startsWith('\r') ? '\r\n' : '\n',
+      );
       for (let shift = 0; shift < 4; shift++) {
         const ix = indexJson(at(text, shift));
         expect(ix.error, `indent ${JSON.stringify(indent)} shift ${shift}`).toBeNull();

@@ -60,7 +60,8 @@ function checkSpans(index: SpanIndex): void {
       check(k === Kind.number || k === Kind.true || k === Kind.false || k === Kind.null, id, 'a JSON kind');
       if (complete) {
         const text = Buffer.from(bytes.subarray(start, end)).toString('latin1');
-        if (k === Kind.number) check(/^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(text), id, 'number grammar');
+        if (k === Kind.number)
+          check(/^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(text), id, 'number grammar');
         else check(text === (k === Kind.true ? 'true' : k === Kind.false ? 'false' : 'null'), id, 'literal text');
       }
     }
@@ -95,7 +96,11 @@ function checkSpans(index: SpanIndex): void {
     });
     if (complete) {
       for (let p = prevEnd; p < end - 1; p++) check(isWs(bytes[p]), id, 'only whitespace before the closing bracket');
-      check(store.arg[id] === (k === Kind.map ? children.length / 2 : children.length), id, 'container arg = item / pair count');
+      check(
+        store.arg[id] === (k === Kind.map ? children.length / 2 : children.length),
+        id,
+        'container arg = item / pair count',
+      );
       // A complete child list: every child is complete.
       for (const c of children) check(!index.isIncomplete(c), c, 'children of a complete container are complete');
     }
@@ -115,7 +120,15 @@ function signature(index: SpanIndex): string[] {
   for (let id = 0; id < store.size; id++) {
     const parent = store.parent[id];
     out.push(
-      [store.start[id], store.end[id], store.kind[id], store.head[id], store.arg[id], store.flags[id] & ~Flag.expanded, parent < 0 ? -1 : store.start[parent]].join(':'),
+      [
+        store.start[id],
+        store.end[id],
+        store.kind[id],
+        store.head[id],
+        store.arg[id],
+        store.flags[id] & ~Flag.expanded,
+        parent < 0 ? -1 : store.start[parent],
+      ].join(':'),
     );
   }
   return out.sort();
@@ -128,15 +141,43 @@ const jsonValues = fc.oneof(
 );
 
 /** JSON text: compact, indented, or indented with arbitrary JSON whitespace. */
-const jsonTexts = fc.tuple(jsonValues, fc.constantFrom<string | number | undefined>(undefined, 2, '\t', '\r\n \t'), fc.boolean()).map(([v, indent, bom]) => {
-  const text = JSON.stringify(v, null, indent);
-  return { value: v, text, bytes: bom ? Uint8Array.from([0xef, 0xbb, 0xbf, ...enc.encode(text)]) : enc.encode(text) };
-});
+const jsonTexts = fc
+  .tuple(jsonValues, fc.constantFrom<string | number | undefined>(undefined, 2, '\t', '\r\n \t'), fc.boolean())
+  .map(([v, indent, bom]) => {
+    const text = JSON.stringify(v, null, indent);
+    return { value: v, text, bytes: bom ? Uint8Array.from([0xef, 0xbb, 0xbf, ...enc.encode(text)]) : enc.encode(text) };
+  });
 
 const interestingBytes = [
   ...'{}[],:"\\/\'0129-+.eEtrufalsnx'.split('').map((c) => c.charCodeAt(0)),
-  0x20, 0x09, 0x0a, 0x0d, 0x0c, 0x00, 0x01, 0x1f, 0x7f,
-  0x80, 0xbf, 0xc0, 0xc2, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xed, 0xa0, 0xef, 0xbb, 0xf0, 0x9f, 0xf4, 0x90, 0xf5, 0xff,
+  0x20,
+  0x09,
+  0x0a,
+  0x0d,
+  0x0c,
+  0x00,
+  0x01,
+  0x1f,
+  0x7f,
+  0x80,
+  0xbf,
+  0xc0,
+  0xc2,
+  0xc3,
+  0xa9,
+  0xe2,
+  0x82,
+  0xac,
+  0xed,
+  0xa0,
+  0xef,
+  0xbb,
+  0xf0,
+  0x9f,
+  0xf4,
+  0x90,
+  0xf5,
+  0xff,
 ];
 const mutation = fc.record({
   op: fc.constantFrom('replace', 'insert', 'delete', 'truncate'),
@@ -159,9 +200,51 @@ function mutate(bytes: Uint8Array, ms: { op: string; at: number; byte: number }[
 const tokenSoup = fc
   .array(
     fc.constantFrom(
-      '[', ']', '{', '}', ',', ':', ' ', '\n', '"', '"a"', '"\\u00e9"', '"\\ud83d"', '"é"', '\\', 'u', '0', '1', '-', '.', 'e', '+',
-      '12', '-0', '0.5', '1e5', 'true', 'false', 'null', 'tru', '"k":', '1.', '00', '\t', '\u0001', '""',
-      '1E+2', '-01', '.5', '1e-', '9007199254740993', '"\\n"', '"\\x"', '/', '\r', '\ufeff',
+      '[',
+      ']',
+      '{',
+      '}',
+      ',',
+      ':',
+      ' ',
+      '\n',
+      '"',
+      '"a"',
+      '"\\u00e9"',
+      '"\\ud83d"',
+      '"é"',
+      '\\',
+      'u',
+      '0',
+      '1',
+      '-',
+      '.',
+      'e',
+      '+',
+      '12',
+      '-0',
+      '0.5',
+      '1e5',
+      'true',
+      'false',
+      'null',
+      'tru',
+      '"k":',
+      '1.',
+      '00',
+      '\t',
+      '\u0001',
+      '""',
+      '1E+2',
+      '-01',
+      '.5',
+      '1e-',
+      '9007199254740993',
+      '"\\n"',
+      '"\\x"',
+      '/',
+      '\r',
+      '\ufeff',
     ),
     { maxLength: 16 },
   )
@@ -172,9 +255,49 @@ const stringSoup = fc
   .array(
     fc.oneof(
       fc.constantFrom(
-        'a', 'é', '中', '😀', '\ufeff', '\u2028', '\u007f', '\u0001', '\u001f', '\u0000', '\t', '\n', '\\', '\\\\', '\\"', '\\/',
-        '\\b', '\\f', '\\n', '\\r', '\\t', '\\v', '\\x', '\\a', '\\0', '\\\'', '\\U0041', '\\u', '\\u0', '\\u00', '\\u00e9', '\\u00E9',
-        '\\uD83D', '\\uDE00', '\\ud83d\\ude00', '\\uDG00', '\\u12g4', '"', 'u', '0', 'F', 'g', ' ',
+        'a',
+        'é',
+        '中',
+        '😀',
+        '\ufeff',
+        '\u2028',
+        '\u007f',
+        '\u0001',
+        '\u001f',
+        '\u0000',
+        '\t',
+        '\n',
+        '\\',
+        '\\\\',
+        '\\"',
+        '\\/',
+        '\\b',
+        '\\f',
+        '\\n',
+        '\\r',
+        '\\t',
+        '\\v',
+        '\\x',
+        '\\a',
+        '\\0',
+        "\\'",
+        '\\U0041',
+        '\\u',
+        '\\u0',
+        '\\u00',
+        '\\u00e9',
+        '\\u00E9',
+        '\\uD83D',
+        '\\uDE00',
+        '\\ud83d\\ude00',
+        '\\uDG00',
+        '\\u12g4',
+        '"',
+        'u',
+        '0',
+        'F',
+        'g',
+        ' ',
       ),
       fc.string({ unit: 'binary', maxLength: 4 }),
     ),
@@ -290,7 +413,12 @@ describe('json walker properties', () => {
         const { store } = index;
         let best = -1;
         for (let id = 0; id < store.size; id++) {
-          if (offset >= store.start[id] && offset < store.end[id] && (best < 0 || store.end[id] - store.start[id] < store.end[best] - store.start[best])) best = id;
+          if (
+            offset >= store.start[id] &&
+            offset < store.end[id] &&
+            (best < 0 || store.end[id] - store.start[id] < store.end[best] - store.start[best])
+          )
+            best = id;
         }
         expect(index.nodeAt(offset)).toBe(best);
       }),
@@ -336,7 +464,9 @@ describe('json walker properties', () => {
         fc.boolean(),
         (chunks, pad, offset, truncate) => {
           const body = chunks.map(([n, soup]) => filler.repeat(4).slice(0, n) + soup).join('');
-          let bytes = enc.encode(`${' '.repeat(pad % 5)}["${filler.repeat(3).slice(0, pad)}", "${body}", {"k": "${body}"}]`);
+          let bytes = enc.encode(
+            `${' '.repeat(pad % 5)}["${filler.repeat(3).slice(0, pad)}", "${body}", {"k": "${body}"}]`,
+          );
           if (truncate) bytes = bytes.subarray(0, Math.floor(bytes.length * ((pad % 97) / 97)));
           agree(bytes, offset);
         },
@@ -348,7 +478,14 @@ describe('json walker properties', () => {
   it('long JSON.stringify output at odd buffer offsets', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(fc.string({ maxLength: 120, unit: 'binary' }), fc.string({ maxLength: 120 }), fc.jsonValue({ maxDepth: 2 })), { minLength: 1, maxLength: 12 }),
+        fc.array(
+          fc.oneof(
+            fc.string({ maxLength: 120, unit: 'binary' }),
+            fc.string({ maxLength: 120 }),
+            fc.jsonValue({ maxDepth: 2 }),
+          ),
+          { minLength: 1, maxLength: 12 },
+        ),
         fc.integer({ min: 1, max: 7 }),
         (values, offset) => {
           const text = JSON.stringify(values);
@@ -365,18 +502,23 @@ describe('json walker properties', () => {
 
   it('shallow indexes of broken documents keep the first error through expansion', () => {
     fc.assert(
-      fc.property(jsonTexts, fc.array(mutation, { minLength: 1, maxLength: 2 }), fc.integer({ min: 0, max: 2 }), ({ bytes }, ms, depth) => {
-        const b = mutate(bytes, ms);
-        const full = indexJson(b);
-        const shallow = indexJson(b, { depth });
-        expect(shallow.error).toEqual(full.error);
-        if (shallow.root >= 0) {
-          shallow.expandAll(0);
-          shallow.value(0);
-        }
-        expect(shallow.error).toEqual(full.error);
-        checkSpans(shallow);
-      }),
+      fc.property(
+        jsonTexts,
+        fc.array(mutation, { minLength: 1, maxLength: 2 }),
+        fc.integer({ min: 0, max: 2 }),
+        ({ bytes }, ms, depth) => {
+          const b = mutate(bytes, ms);
+          const full = indexJson(b);
+          const shallow = indexJson(b, { depth });
+          expect(shallow.error).toEqual(full.error);
+          if (shallow.root >= 0) {
+            shallow.expandAll(0);
+            shallow.value(0);
+          }
+          expect(shallow.error).toEqual(full.error);
+          checkSpans(shallow);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -138,7 +138,14 @@ describe('json walker: values', () => {
   });
 
   it('keeps U+FEFF inside strings (raw, at the start of a string or after an escape)', () => {
-    for (const text of ['"\ufeff"', '"\ufeff\ufeff"', '"a\\n\ufeff\ufeff\ufeffb"', '"\ufeffabcdefghijklmnopqrstuvwxyz"', '"\\n\ufeffa"', '["\ufeff", "x\ufeff"]']) {
+    for (const text of [
+      '"\ufeff"',
+      '"\ufeff\ufeff"',
+      '"a\\n\ufeff\ufeff\ufeffb"',
+      '"\ufeffabcdefghijklmnopqrstuvwxyz"',
+      '"\\n\ufeffa"',
+      '["\ufeff", "x\ufeff"]',
+    ]) {
       expect(ix(text).value(0)).toEqual(JSON.parse(text));
     }
   });
@@ -191,7 +198,11 @@ describe('json walker: values', () => {
     expect(index.store.flags[5] & Flag.duplicateKey).toBe(Flag.duplicateKey);
     const v = index.value(0);
     expect(v).toBeInstanceOf(EntriesMap);
-    expect((v as EntriesMap).entries).toEqual([['a', 1], ['b', 2], ['a', 3]]);
+    expect((v as EntriesMap).entries).toEqual([
+      ['a', 1],
+      ['b', 2],
+      ['a', 3],
+    ]);
   });
 
   it('indexes nested structures', () => {
@@ -227,7 +238,11 @@ describe('json walker: shallow indexing and nodeAt', () => {
     index.expand(2);
     expect(index.isExpanded(2)).toBe(true);
     // Only that subtree, one level: 1 and [2, 3]; not 2, 3.
-    expect(rows(index).slice(7).map((r) => r.text)).toEqual(['1', '[2, 3]']);
+    expect(
+      rows(index)
+        .slice(7)
+        .map((r) => r.text),
+    ).toEqual(['1', '[2, 3]']);
     expect(index.isExpanded(8)).toBe(false);
     expect(index.isExpanded(4)).toBe(false);
     expect(index.children(2)).toEqual([7, 8]);
@@ -295,7 +310,7 @@ describe('json walker: errors', () => {
     ['uppercase U escape', '"\\U0041"', 'invalid-escape', 2],
     ['short \\u', '"\\u12"', 'invalid-escape', 5],
     ['non-hex \\u', '"ab\\u12G4"', 'invalid-escape', 7],
-    ['escaped quote char', "\"\\'\"", 'invalid-escape', 2],
+    ['escaped quote char', '"\\\'"', 'invalid-escape', 2],
     // invalid-number
     ['leading zero', '01', 'invalid-number', 1],
     ['leading zero negative', '[-01]', 'invalid-number', 3],
@@ -376,7 +391,14 @@ describe('json walker: errors', () => {
   }
 
   it('accepts what is valid: DEL and U+2028 in strings, escaped controls, all whitespace kinds', () => {
-    for (const text of ['"\u007f"', '"\u2028\u2029"', '"\\u0000\\u001f"', ' \t\n\r[ \t\n\r1 \t\n\r] \t\n\r', '{"":""}', '[0, -0, 0.0, 0e0, 0E+1, 10.25e-3]']) {
+    for (const text of [
+      '"\u007f"',
+      '"\u2028\u2029"',
+      '"\\u0000\\u001f"',
+      ' \t\n\r[ \t\n\r1 \t\n\r] \t\n\r',
+      '{"":""}',
+      '[0, -0, 0.0, 0e0, 0E+1, 10.25e-3]',
+    ]) {
       const index = ix(text);
       expect(index.error, text).toBeNull();
       expect(index.value(0)).toEqual(JSON.parse(text));
@@ -391,7 +413,9 @@ describe('json walker: errors', () => {
       if (b >= 0x80) return ['invalid-utf8', at];
       return null;
     };
-    for (const b of [0x00, 0x01, 0x09, 0x0a, 0x1f, 0x20, 0x21, 0x22, 0x23, 0x5b, 0x5c, 0x5d, 0x7f, 0x80, 0xbf, 0xc3, 0xff]) {
+    for (const b of [
+      0x00, 0x01, 0x09, 0x0a, 0x1f, 0x20, 0x21, 0x22, 0x23, 0x5b, 0x5c, 0x5d, 0x7f, 0x80, 0xbf, 0xc3, 0xff,
+    ]) {
       for (let offset = 0; offset < 4; offset++) {
         for (let i = 0; i < 21; i++) {
           const at = 272 + i; // past the first 256 bytes, before the closing quote: every alignment, several words
@@ -462,7 +486,9 @@ describe('json walker: errors', () => {
         const cut = bytes.subarray(0, k);
         const index = indexJson(cut);
         const onlyWs = /^\s*$/.test(Buffer.from(cut).toString('latin1'));
-        expect([index.error?.code, index.error?.offset], `prefix ${k} of ${doc}`).toEqual(onlyWs ? ['empty-input', 0] : ['truncated', k]);
+        expect([index.error?.code, index.error?.offset], `prefix ${k} of ${doc}`).toEqual(
+          onlyWs ? ['empty-input', 0] : ['truncated', k],
+        );
         // Whatever decoded is still consistent: values of partial documents do not throw.
         if (index.root >= 0) index.value(0);
       }

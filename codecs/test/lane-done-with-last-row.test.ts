@@ -19,7 +19,8 @@ describe('the end of a measure follows its last row at once', () => {
     let doneBeforeTimer: boolean | null = null;
     const handle = serveLane((reply: LaneReply) => {
       replies.push(reply.type);
-      if (reply.type === 'row' && replies.filter((r) => r === 'row').length === 2) setTimeout(() => (doneBeforeTimer = replies.includes('done')), 0);
+      if (reply.type === 'row' && replies.filter((r) => r === 'row').length === 2)
+        setTimeout(() => (doneBeforeTimer = replies.includes('done')), 0);
     });
     const value = { a: [1, 2, 'x'] };
     const features = scanValue(value);

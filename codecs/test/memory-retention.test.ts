@@ -26,7 +26,11 @@ interface Result {
 
 describe('memory held by an index', () => {
   // number-dense (mesh), text-heavy (text), many-keyed objects (tweets), in every format
-  const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', script, 'mesh,text,tweets', String(2 << 20)], { encoding: 'utf8', timeout: 120_000 });
+  const run = spawnSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', script, 'mesh,text,tweets', String(2 << 20)],
+    { encoding: 'utf8', timeout: 120_000 },
+  );
   const results: Result[] = run.stdout
     .split('\n')
     .filter((l) => l.startsWith('{'))
@@ -39,7 +43,8 @@ describe('memory held by an index', () => {
   });
 
   it('retains at most 40 bytes per item', () => {
-    for (const r of results) expect(r.retainedPerItem, `${r.format} ${r.shape}: ${r.items} items`).toBeLessThanOrEqual(40);
+    for (const r of results)
+      expect(r.retainedPerItem, `${r.format} ${r.shape}: ${r.items} items`).toBeLessThanOrEqual(40);
   });
 
   it('retains nothing of its store once dropped', () => {

@@ -11,7 +11,7 @@ import { indexMsgpack } from '../msgpack/index.js';
 describe('msgpack: the store is sized from the frame', () => {
   const rand = (() => {
     let s = 7;
-    return () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    return () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
   })();
   const shapes: Record<string, unknown> = {
     'small integers': Array.from({ length: 80_000 }, () => Math.floor(rand() * 200)),

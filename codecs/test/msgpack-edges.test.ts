@@ -22,7 +22,10 @@ describe('msgpack: timestamp extensions (type -1) the spec does not define', () 
     for (const [h, at] of cases) {
       const ix = indexMsgpack(hex(h));
       expect(ix.error, h).toBeNull();
-      expect(ix.warnings.map((w) => w.code), h).toEqual(['invalid-timestamp']);
+      expect(
+        ix.warnings.map((w) => w.code),
+        h,
+      ).toEqual(['invalid-timestamp']);
       const w = ix.warnings[0];
       expect(w.offset, h).toBe(at);
       expect(ix.store.start[w.node], h).toBe(at);
@@ -52,7 +55,14 @@ describe('msgpack: timestamp extensions (type -1) the spec does not define', () 
   });
 
   it('no warning for valid timestamps or for other extension types of any length', () => {
-    for (const h of ['d6 ff 00000001', 'd7 ff ee6b27fc 00000001', 'c7 0c ff 3b9ac9ff ffffffffffffffff', 'd4 01 00', 'c7 05 7f 0000000000', 'c7 00 00']) {
+    for (const h of [
+      'd6 ff 00000001',
+      'd7 ff ee6b27fc 00000001',
+      'c7 0c ff 3b9ac9ff ffffffffffffffff',
+      'd4 01 00',
+      'c7 05 7f 0000000000',
+      'c7 00 00',
+    ]) {
       const ix = indexMsgpack(hex(h));
       expect(ix.error, h).toBeNull();
       expect(ix.warnings, h).toEqual([]);

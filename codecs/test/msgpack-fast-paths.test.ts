@@ -18,17 +18,37 @@ function rows(ix: SpanIndex): string[] {
     const p = s.parent[id];
     const children: number[] = [];
     for (let c = s.firstChild[id]; c >= 0; c = s.nextSibling[c]) children.push(s.start[c]);
-    out.push([kindName(s.kind[id]), s.start[id], s.end[id], s.head[id], s.arg[id], s.flags[id] & ~Flag.expanded, p < 0 ? -1 : s.start[p], children.join('/')].join(','));
+    out.push(
+      [
+        kindName(s.kind[id]),
+        s.start[id],
+        s.end[id],
+        s.head[id],
+        s.arg[id],
+        s.flags[id] & ~Flag.expanded,
+        p < 0 ? -1 : s.start[p],
+        children.join('/'),
+      ].join(','),
+    );
   }
   return out.sort();
 }
 
 const values: unknown[] = [
-  [[1.5, -2, 3], [127, -32], [0, 0.25]],
+  [
+    [1.5, -2, 3],
+    [127, -32],
+    [0, 0.25],
+  ],
   { a: [1, 2], b: [[-1.5, 2.5, 1e300]], c: 'x' },
   Array.from({ length: 40 }, (_, i) => [i, -i - 1, i / 3]),
   [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]],
-  [[300, 1], [1, 'a'], [null, 1], [1, [2]]], // items the short-array path leaves to the general code
+  [
+    [300, 1],
+    [1, 'a'],
+    [null, 1],
+    [1, [2]],
+  ], // items the short-array path leaves to the general code
   new Map<unknown, unknown>([[[1, 2], 'pair as a key']]),
 ];
 
@@ -47,7 +67,10 @@ describe('msgpack walker: fast paths record what the general code records', () =
       }
       // A short array is expanded exactly when its items are recorded.
       const d1 = indexMsgpack(bytes, { depth: 1 });
-      for (let id = 0; id < d1.store.size; id++) expect(d1.isExpanded(id), `node ${id}`).toBe(d1.store.firstChild[id] >= 0 || (id === 0 && d1.store.arg[0] === 0));
+      for (let id = 0; id < d1.store.size; id++)
+        expect(d1.isExpanded(id), `node ${id}`).toBe(
+          d1.store.firstChild[id] >= 0 || (id === 0 && d1.store.arg[0] === 0),
+        );
     });
   }
 

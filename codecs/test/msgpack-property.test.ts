@@ -33,18 +33,26 @@ const scalar = fc.oneof(
 /** JSON-like values plus Uint8Array, bigint, Date; `withMaps` adds Maps with non-string keys. */
 function values(withMaps: boolean): fc.Arbitrary<unknown> {
   const mapKey = fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.boolean(), fc.constant(null), key);
-  return fc.letrec<{ value: unknown; array: unknown[]; object: Record<string, unknown>; map: Map<unknown, unknown> }>((tie) => ({
-    value: fc.oneof(
-      { depthSize: 'small', withCrossShrink: true },
-      { arbitrary: scalar, weight: 4 },
-      { arbitrary: tie('array'), weight: 1 },
-      { arbitrary: tie('object'), weight: 1 },
-      { arbitrary: withMaps ? tie('map') : tie('array'), weight: withMaps ? 1 : 0 },
-    ),
-    array: fc.oneof(fc.array(tie('value'), { maxLength: 6 }), fc.array(tie('value'), { minLength: 16, maxLength: 20 })),
-    object: fc.oneof(fc.dictionary(key, tie('value'), { maxKeys: 6 }), fc.dictionary(key, tie('value'), { minKeys: 16, maxKeys: 20 })),
-    map: fc.array(fc.tuple(mapKey, tie('value')), { maxLength: 6 }).map((entries) => new Map(entries)),
-  })).value;
+  return fc.letrec<{ value: unknown; array: unknown[]; object: Record<string, unknown>; map: Map<unknown, unknown> }>(
+    (tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        { arbitrary: scalar, weight: 4 },
+        { arbitrary: tie('array'), weight: 1 },
+        { arbitrary: tie('object'), weight: 1 },
+        { arbitrary: withMaps ? tie('map') : tie('array'), weight: withMaps ? 1 : 0 },
+      ),
+      array: fc.oneof(
+        fc.array(tie('value'), { maxLength: 6 }),
+        fc.array(tie('value'), { minLength: 16, maxLength: 20 }),
+      ),
+      object: fc.oneof(
+        fc.dictionary(key, tie('value'), { maxKeys: 6 }),
+        fc.dictionary(key, tie('value'), { minKeys: 16, maxKeys: 20 }),
+      ),
+      map: fc.array(fc.tuple(mapKey, tie('value')), { maxLength: 6 }).map((entries) => new Map(entries)),
+    }),
+  ).value;
 }
 
 /** Runs per property; raise it for a soak run: MSGPACK_PROPERTY_RUNS=5000 npx vitest run codecs/test/msgpack-property. */
@@ -71,7 +79,8 @@ interface Mode {
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 function canon(v: unknown, mode: Mode): unknown {
-  if (v === null || typeof v === 'boolean' || typeof v === 'string' || typeof v === 'number' || v === undefined) return v;
+  if (v === null || typeof v === 'boolean' || typeof v === 'string' || typeof v === 'number' || v === undefined)
+    return v;
   if (typeof v === 'bigint') return (v >= -MAX_SAFE && v <= MAX_SAFE) || mode.lossy64 ? Number(v) : v;
   if (v instanceof Uint8Array) return { $bin: Array.from(v) };
   if (Array.isArray(v)) return v.map((x) => canon(x, mode));
@@ -96,11 +105,13 @@ function canon(v: unknown, mode: Mode): unknown {
     for (const [k, x] of v.entries) m.set(k, x);
     entries = [...m];
   } else if (v instanceof Map) entries = [...v];
-  else if (Object.getPrototypeOf(v) === Object.prototype) entries = Object.keys(v).map((k) => [k, (v as Record<string, unknown>)[k]]);
+  else if (Object.getPrototypeOf(v) === Object.prototype)
+    entries = Object.keys(v).map((k) => [k, (v as Record<string, unknown>)[k]]);
   else return { $other: Object.prototype.toString.call(v), text: String(v) };
   const out = entries.map(([k, x]) => [canon(k, mode), canon(x, mode)] as const);
   // Objects reorder integer-like keys: compare maps as sorted entry lists.
-  const sortKey = (k: unknown) => `${typeof k}:${JSON.stringify(k, (_, y) => (typeof y === 'bigint' ? `${y}n` : Number.isNaN(y) ? 'NaN' : y))}`;
+  const sortKey = (k: unknown) =>
+    `${typeof k}:${JSON.stringify(k, (_, y) => (typeof y === 'bigint' ? `${y}n` : Number.isNaN(y) ? 'NaN' : y))}`;
   out.sort((a, b) => (sortKey(a[0]) < sortKey(b[0]) ? -1 : sortKey(a[0]) > sortKey(b[0]) ? 1 : 0));
   return { $map: out };
 }
@@ -116,7 +127,10 @@ function hasInvalidText(ix: SpanIndex): boolean {
 }
 
 /** What our value contains that some libraries cannot represent. */
-function features(v: unknown, f = { nonTimestampExt: false, invalidTimestamp: false, wideTimestamp: false, nonStringKey: false, protoKey: false }) {
+function features(
+  v: unknown,
+  f = { nonTimestampExt: false, invalidTimestamp: false, wideTimestamp: false, nonStringKey: false, protoKey: false },
+) {
   const stack = [v];
   while (stack.length) {
     const x = stack.pop();
@@ -182,7 +196,8 @@ function fixedPayload(b: number): number {
 function tilingViolation(ix: SpanIndex): string | null {
   const s = ix.store;
   const bytes = ix.bytes;
-  if (s.start[0] !== 0 || s.end[0] !== bytes.length) return `root spans [${s.start[0]}, ${s.end[0]}) of ${bytes.length}`;
+  if (s.start[0] !== 0 || s.end[0] !== bytes.length)
+    return `root spans [${s.start[0]}, ${s.end[0]}) of ${bytes.length}`;
   for (let id = 0; id < s.size; id++) {
     if (s.flags[id] & Flag.incomplete) return `node ${id} incomplete`;
     const start = s.start[id];
@@ -194,7 +209,8 @@ function tilingViolation(ix: SpanIndex): string | null {
       let n = 0;
       for (let c = s.firstChild[id]; c >= 0; c = s.nextSibling[c]) {
         if (s.start[c] !== at) return `child ${c} of ${id} starts at ${s.start[c]}, expected ${at}`;
-        if (k === Kind.map && ((s.flags[c] & Flag.key) !== 0) !== (n % 2 === 0)) return `child ${c} of map ${id}: key flag`;
+        if (k === Kind.map && ((s.flags[c] & Flag.key) !== 0) !== (n % 2 === 0))
+          return `child ${c} of map ${id}: key flag`;
         at = s.end[c];
         n++;
       }
@@ -230,7 +246,17 @@ function nodeRows(ix: SpanIndex): string[] {
   const rows: string[] = [];
   for (let id = 0; id < s.size; id++) {
     const p = s.parent[id];
-    rows.push([s.start[id], s.end[id], s.kind[id], s.head[id], s.arg[id], s.flags[id] & ~Flag.expanded, p < 0 ? -1 : s.start[p]].join(','));
+    rows.push(
+      [
+        s.start[id],
+        s.end[id],
+        s.kind[id],
+        s.head[id],
+        s.arg[id],
+        s.flags[id] & ~Flag.expanded,
+        p < 0 ? -1 : s.start[p],
+      ].join(','),
+    );
   }
   return rows.sort();
 }
@@ -254,7 +280,9 @@ function checkAnyInput(bytes: Uint8Array): { full: SpanIndex; problems: string[]
     const bad = invariantViolation(ix);
     if (bad) problems.push(`${name}: ${bad}`);
     if (ix.error?.code !== full.error?.code || ix.error?.offset !== full.error?.offset)
-      problems.push(`${name}: error ${ix.error?.code}@${ix.error?.offset}, full walk ${full.error?.code}@${full.error?.offset}`);
+      problems.push(
+        `${name}: error ${ix.error?.code}@${ix.error?.offset}, full walk ${full.error?.code}@${full.error?.offset}`,
+      );
   }
   if (full.ok && full.root < 0) problems.push('ok without a root');
   // A shallow index expanded everywhere has recorded exactly what the full walk recorded.
@@ -296,7 +324,31 @@ describe('msgpack walker: properties', () => {
     at: fc.nat(),
     byte: fc.oneof(
       fc.integer({ min: 0, max: 255 }),
-      fc.constantFrom(0xc1, 0xd4, 0xd5, 0xd6, 0xd7, 0xd8, 0xc7, 0xc8, 0xc9, 0xd9, 0xda, 0xdb, 0xdc, 0xdd, 0xde, 0xdf, 0xff, 0x00, 0x81, 0x91, 0xa1, 0xcf, 0xd3),
+      fc.constantFrom(
+        0xc1,
+        0xd4,
+        0xd5,
+        0xd6,
+        0xd7,
+        0xd8,
+        0xc7,
+        0xc8,
+        0xc9,
+        0xd9,
+        0xda,
+        0xdb,
+        0xdc,
+        0xdd,
+        0xde,
+        0xdf,
+        0xff,
+        0x00,
+        0x81,
+        0x91,
+        0xa1,
+        0xcf,
+        0xd3,
+      ),
     ),
   });
 
@@ -355,7 +407,10 @@ describe('msgpack walker: properties', () => {
             // and reads only the low 48 bits (and the sign) of a timestamp 96's seconds.
             msgpackr: { applies: !f.nonTimestampExt && !f.wideTimestamp, mode: { dates: true, lossy64: false } },
             // @msgpack/msgpack: string or number keys (as object properties), no __proto__.
-            '@msgpack/msgpack': { applies: !f.nonStringKey && !f.protoKey && !f.invalidTimestamp, mode: { dates: true, lossy64: false } },
+            '@msgpack/msgpack': {
+              applies: !f.nonStringKey && !f.protoKey && !f.invalidTimestamp,
+              mode: { dates: true, lossy64: false },
+            },
             // json-pack reads every key as a string, throws on __proto__, reads 64-bit ints as floats.
             'json-pack': { applies: !f.nonStringKey && !f.protoKey, mode: { dates: false, lossy64: true } },
           };
@@ -364,7 +419,9 @@ describe('msgpack walker: properties', () => {
             const theirs = libraries[name as keyof typeof libraries](input);
             if (!theirs.ok) continue;
             stats.compared++;
-            expect(canon(ours, mode), `${name} on ${Buffer.from(input).toString('hex')}`).toEqual(canon(theirs.value, mode));
+            expect(canon(ours, mode), `${name} on ${Buffer.from(input).toString('hex')}`).toEqual(
+              canon(theirs.value, mode),
+            );
           }
           expect(problems).toEqual([]);
         },

@@ -24,12 +24,32 @@ function rows(ix: SpanIndex): string[] {
     const p = s.parent[id];
     const children: number[] = [];
     for (let c = s.firstChild[id]; c >= 0; c = s.nextSibling[c]) children.push(s.start[c]);
-    out.push(row(kindName(s.kind[id]), s.start[id], s.end[id], s.head[id], s.arg[id], (s.flags[id] & Flag.key) !== 0, p < 0 ? -1 : s.start[p], children));
+    out.push(
+      row(
+        kindName(s.kind[id]),
+        s.start[id],
+        s.end[id],
+        s.head[id],
+        s.arg[id],
+        (s.flags[id] & Flag.key) !== 0,
+        p < 0 ? -1 : s.start[p],
+        children,
+      ),
+    );
   }
   return out.sort();
 }
 
-function row(kind: string, start: number, end: number, head: number, arg: number, key: boolean, parentStart: number, children: number[]): string {
+function row(
+  kind: string,
+  start: number,
+  end: number,
+  head: number,
+  arg: number,
+  key: boolean,
+  parentStart: number,
+  children: number[],
+): string {
   return [kind, start, end, head, arg, key ? 'key' : '', parentStart, children.join('/')].join(',');
 }
 
@@ -126,7 +146,7 @@ function rootItems(ix: SpanIndex): string[] {
 const withCapacity = (capacity: number) => ({ ...msgpackWalker, capacityHint: () => capacity });
 
 const float32 = new Packr({ useFloat32: 1 /* ALWAYS */ });
-const ints = <T,>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
+const ints = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
 
 /** Long arrays of one fixed-size format, runs broken by other formats, runs at the end of arrays. */
 const frames: Record<string, Uint8Array> = {
@@ -138,11 +158,29 @@ const frames: Record<string, Uint8Array> = {
   'uint 16': pack(ints(300, (i) => 256 + i * 211)),
   'uint 32': pack(ints(300, (i) => 70_000 + i * 1_000_003)),
   'int 8, both signs': Uint8Array.from([0xdc, 0x01, 0x2c, ...ints(300, (i) => [0xd0, (i * 37) & 0xff]).flat()]),
-  'int 16, both signs': Uint8Array.from([0xdc, 0x01, 0x2c, ...ints(300, (i) => [0xd1, (i * 37) & 0xff, (i * 101) & 0xff]).flat()]),
-  'int 32, both signs': Uint8Array.from([0xdc, 0x01, 0x2c, ...ints(300, (i) => [0xd2, (i * 37) & 0xff, 0, 0, (i * 101) & 0xff]).flat()]),
+  'int 16, both signs': Uint8Array.from([
+    0xdc,
+    0x01,
+    0x2c,
+    ...ints(300, (i) => [0xd1, (i * 37) & 0xff, (i * 101) & 0xff]).flat(),
+  ]),
+  'int 32, both signs': Uint8Array.from([
+    0xdc,
+    0x01,
+    0x2c,
+    ...ints(300, (i) => [0xd2, (i * 37) & 0xff, 0, 0, (i * 101) & 0xff]).flat(),
+  ]),
   'nil, false, true': pack(ints(300, (i) => [null, false, true][Math.floor(i / 50) % 3])),
-  'mixed widths (runs of 1-9)': pack(ints(400, (i) => (i % 17 < 9 ? i % 120 : i % 17 < 13 ? 200 + i : i % 17 < 15 ? 70_000 + i : i / 3))),
-  'runs inside records and pairs': pack({ a: ints(40, (i) => i / 3), b: [[0, 0, 0, 0], ints(20, () => 255)], c: ints(40, (i) => 300 + i), d: 0, e: 0 }),
+  'mixed widths (runs of 1-9)': pack(
+    ints(400, (i) => (i % 17 < 9 ? i % 120 : i % 17 < 13 ? 200 + i : i % 17 < 15 ? 70_000 + i : i / 3)),
+  ),
+  'runs inside records and pairs': pack({
+    a: ints(40, (i) => i / 3),
+    b: [[0, 0, 0, 0], ints(20, () => 255)],
+    c: ints(40, (i) => 300 + i),
+    d: 0,
+    e: 0,
+  }),
   'mesh 8 KB': pack(shapeValues(13).find((v) => v.shape.id === 'mesh' && v.target === 8 << 10)!.value),
 };
 
@@ -185,9 +223,17 @@ describe('msgpack walker: runs of one format byte', () => {
   });
 
   it('skipped below the recorded depth, a run ends where the full index ends it, with the same error', () => {
-    const cutFrames = Object.values(frames).flatMap((whole) => [whole, whole.slice(0, whole.length - 2), whole.slice(0, Math.floor(whole.length / 2))]);
+    const cutFrames = Object.values(frames).flatMap((whole) => [
+      whole,
+      whole.slice(0, whole.length - 2),
+      whole.slice(0, Math.floor(whole.length / 2)),
+    ]);
     // fixext runs, the last one's data cut off; a run followed by the wrong count
-    cutFrames.push(hex('91 dc 0003 d4 01 05 d4 01 06 d4 01'), hex('91 dc 0004 cb 3ff0000000000000 cb 4000000000000000'), hex('91 93 ca 3fc00000 ca 3fc00000 ca 3fc000'));
+    cutFrames.push(
+      hex('91 dc 0003 d4 01 05 d4 01 06 d4 01'),
+      hex('91 dc 0004 cb 3ff0000000000000 cb 4000000000000000'),
+      hex('91 93 ca 3fc00000 ca 3fc00000 ca 3fc000'),
+    );
     for (const bytes of cutFrames) {
       const full = indexMsgpack(bytes);
       for (const depth of [0, 1]) {
@@ -195,13 +241,15 @@ describe('msgpack walker: runs of one format byte', () => {
         expect(ix.error?.code, `depth ${depth}`).toBe(full.error?.code);
         expect(ix.error?.offset, `depth ${depth}`).toBe(full.error?.offset);
         expect(ix.store.end[0], `depth ${depth}`).toBe(full.store.end[0]);
-        if (depth === 1) expect(rootItems(ix), 'the root\'s items').toEqual(rootItems(full));
+        if (depth === 1) expect(rootItems(ix), "the root's items").toEqual(rootItems(full));
       }
     }
   });
 
-  it('a run ends at its array\'s count: the next array starts after it', () => {
-    const bytes = hex('92 93 cb 3ff0000000000000 cb 4000000000000000 cb 4008000000000000 92 cb 4010000000000000 cb 4014000000000000');
+  it("a run ends at its array's count: the next array starts after it", () => {
+    const bytes = hex(
+      '92 93 cb 3ff0000000000000 cb 4000000000000000 cb 4008000000000000 92 cb 4010000000000000 cb 4014000000000000',
+    );
     expect(rows(indexMsgpack(bytes))).toEqual(expectedRows(bytes));
     const flat = hex('92 dc 0003 cc 01 cc 02 cc 03 cc 04');
     expect(rows(indexMsgpack(flat))).toEqual(expectedRows(flat));
@@ -221,7 +269,8 @@ describe('msgpack full index: the store is sized from a count of the heads', () 
   }
 
   it('the benchmark shapes, 100 B to 64 KB (a mesh is denser after its first floats)', () => {
-    for (const { shape, target, value } of shapeValues(13, undefined, [8 << 10, 64 << 10])) expectSized(pack(value), `${shape.id} ${target}`);
+    for (const { shape, target, value } of shapeValues(13, undefined, [8 << 10, 64 << 10]))
+      expectSized(pack(value), `${shape.id} ${target}`);
   });
 
   it('arbitrary JSON values, binary, ext', () => {
@@ -229,7 +278,12 @@ describe('msgpack full index: the store is sized from a count of the heads', () 
       fc.property(fc.jsonValue(), (value) => expectSized(pack(value), JSON.stringify(value))),
       { numRuns: 300, seed: 13 },
     );
-    for (const frame of ['93 c4 02 0102 d6 ff 00000001 c7 03 05 010203', '92 da 0003 616263 c5 0001 00', '91 c9 00000001 07 00']) expectSized(hex(frame), frame);
+    for (const frame of [
+      '93 c4 02 0102 d6 ff 00000001 c7 03 05 010203',
+      '92 da 0003 616263 c5 0001 00',
+      '91 c9 00000001 07 00',
+    ])
+      expectSized(hex(frame), frame);
   });
 
   it('a malformed or cut frame still indexes (the count stops where the heads stop making sense)', () => {

@@ -323,7 +323,13 @@ describe('msgpack walker: errors', () => {
       hex('93 ce 01020304 d2 ffffffff ca 3fc00000'),
       hex('c9 00000003 7f 010203'),
       hex('db 00000004 e282ac21'),
-      pack({ a: [1, 2, { b: 'x'.repeat(40), c: new Uint8Array(300) }], d: -300, e: 1.25, f: 2n ** 60n, g: new Date(1e12) }),
+      pack({
+        a: [1, 2, { b: 'x'.repeat(40), c: new Uint8Array(300) }],
+        d: -300,
+        e: 1.25,
+        f: 2n ** 60n,
+        g: new Date(1e12),
+      }),
       encode({ list: Array.from({ length: 20 }, (_, i) => ({ i, s: 'é'.repeat(i) })) }),
     ];
     const problems: string[] = [];
@@ -347,10 +353,17 @@ describe('msgpack walker: errors', () => {
           checked++;
           const err = ix.error;
           if (ix.ok || !err) problems.push(`${where}: ok`);
-          else if (k === 0 ? err.code !== 'empty-input' : err.code === 'truncated' ? err.offset !== k : err.code !== 'length-exceeds-input' || err.offset >= k)
+          else if (
+            k === 0
+              ? err.code !== 'empty-input'
+              : err.code === 'truncated'
+                ? err.offset !== k
+                : err.code !== 'length-exceeds-input' || err.offset >= k
+          )
             problems.push(`${where}: ${err.code} at ${err.offset}`);
           else if (ix.root >= 0 && !ix.isIncomplete(0)) problems.push(`${where}: root not incomplete`);
-          else if (err.code !== fullError?.code || err.offset !== fullError.offset) problems.push(`${where}: error differs from the full walk's`);
+          else if (err.code !== fullError?.code || err.offset !== fullError.offset)
+            problems.push(`${where}: error differs from the full walk's`);
           const bad = invariantViolation(ix);
           if (bad) problems.push(`${where}: ${bad}`);
         }
@@ -494,7 +507,17 @@ describe('msgpack walker: errors', () => {
 
   it('__proto__ and constructor keys become own properties', () => {
     const key = (s: string) => cat([0xa0 + s.length], Buffer.from(s));
-    const bytes = cat([0x83], key('__proto__'), [0x81], key('polluted'), [0xc3], key('constructor'), [0x02], key('toString'), [0x03]);
+    const bytes = cat(
+      [0x83],
+      key('__proto__'),
+      [0x81],
+      key('polluted'),
+      [0xc3],
+      key('constructor'),
+      [0x02],
+      key('toString'),
+      [0x03],
+    );
     const ix = indexMsgpack(bytes);
     expect(ix.error).toBeNull();
     const v = ix.value(0) as Record<string, unknown>;
@@ -542,8 +565,20 @@ describe('msgpack walker: errors', () => {
       [true, 2],
       [[1, 2], null],
     ]);
-    expect(indexMsgpack(pack(new Map<unknown, unknown>([[-5, 'x'], [null, 1]]))).value(0)).toEqual(
-      new Map<unknown, unknown>([[-5, 'x'], [null, 1]]),
+    expect(
+      indexMsgpack(
+        pack(
+          new Map<unknown, unknown>([
+            [-5, 'x'],
+            [null, 1],
+          ]),
+        ),
+      ).value(0),
+    ).toEqual(
+      new Map<unknown, unknown>([
+        [-5, 'x'],
+        [null, 1],
+      ]),
     );
   });
 });

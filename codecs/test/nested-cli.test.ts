@@ -26,7 +26,12 @@ describe('inspect: nested values and compressed frames', () => {
     const { stdout } = runCli(['inspect', 'f.json', '--text', '--json'], { 'f.json': json });
     const out = JSON.parse(stdout);
     const payload = out.root.children[1];
-    expect(payload.nested).toMatchObject({ format: 'cbor', via: 'base64', label: 'decoded as cbor (from base64)', root: { kind: 'map', start: 19, end: 19 + Buffer.from(inner).toString('base64').length, count: 2 } });
+    expect(payload.nested).toMatchObject({
+      format: 'cbor',
+      via: 'base64',
+      label: 'decoded as cbor (from base64)',
+      root: { kind: 'map', start: 19, end: 19 + Buffer.from(inner).toString('base64').length, count: 2 },
+    });
     expect(payload.nested.root.children[1]).toMatchObject({ kind: 'array', key: { kind: 'text', value: 'b' } });
   });
 
@@ -34,24 +39,49 @@ describe('inspect: nested values and compressed frames', () => {
     const frame = new Uint8Array(msgpackEncode({ blob: Buffer.from(inner) }));
     const out = JSON.parse(runCli(['inspect', 'f.bin', '--json'], { 'f.bin': frame }).stdout);
     const blob = out.root.children[0];
-    expect(blob.nested).toMatchObject({ format: 'cbor', via: 'bytes', root: { start: blob.start + blob.head, end: blob.end } });
+    expect(blob.nested).toMatchObject({
+      format: 'cbor',
+      via: 'bytes',
+      root: { start: blob.start + blob.head, end: blob.end },
+    });
   });
 
   it('a gzip frame: the compression line, offsets in the decompressed bytes, and --json "compression"', () => {
-    const value = new TextEncoder().encode(JSON.stringify({ rows: Array.from({ length: 30 }, (_, i) => ({ i, s: 'same same' })) }));
+    const value = new TextEncoder().encode(
+      JSON.stringify({ rows: Array.from({ length: 30 }, (_, i) => ({ i, s: 'same same' })) }),
+    );
     const gz = new Uint8Array(zlib.gzipSync(value));
     const text = runCli(['inspect', 'f.gz'], { 'f.gz': gz });
     expect(text.code).toBe(0);
-    expect(text.stdout.split('\n')[1]).toBe(`gzip → json, ${gz.length.toLocaleString('en-US')} → ${value.length.toLocaleString('en-US')} bytes (${(value.length / gz.length).toFixed(1)}x); offsets below are in the decompressed bytes`);
+    expect(text.stdout.split('\n')[1]).toBe(
+      `gzip → json, ${gz.length.toLocaleString('en-US')} → ${value.length.toLocaleString('en-US')} bytes (${(value.length / gz.length).toFixed(1)}x); offsets below are in the decompressed bytes`,
+    );
     const out = JSON.parse(runCli(['inspect', 'f.gz', '--json'], { 'f.gz': gz }).stdout);
-    expect(out).toMatchObject({ format: 'json', error: null, compression: { method: 'gzip', compressedBytes: gz.length, decompressedBytes: value.length, error: null }, root: { start: 0, end: value.length } });
+    expect(out).toMatchObject({
+      format: 'json',
+      error: null,
+      compression: { method: 'gzip', compressedBytes: gz.length, decompressedBytes: value.length, error: null },
+      root: { start: 0, end: value.length },
+    });
   });
 
   it('a zip bomb exits 1 with the cap and the input offset on stderr', () => {
-    const block = zlib.deflateRawSync(new Uint8Array(1024 * 1024), { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH });
-    const bomb = new Uint8Array(Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 2, 0xff]), ...Array.from({ length: 20 }, () => block), Buffer.from([0x03, 0x00]), Buffer.alloc(8)]));
+    const block = zlib.deflateRawSync(new Uint8Array(1024 * 1024), {
+      level: 9,
+      finishFlush: zlib.constants.Z_SYNC_FLUSH,
+    });
+    const bomb = new Uint8Array(
+      Buffer.concat([
+        Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 2, 0xff]),
+        ...Array.from({ length: 20 }, () => block),
+        Buffer.from([0x03, 0x00]),
+        Buffer.alloc(8),
+      ]),
+    );
     const { code, stderr } = runCli(['inspect', 'bomb.gz'], { 'bomb.gz': bomb });
     expect(code).toBe(1);
-    expect(stderr).toMatch(/^error: compression ratio exceeds 500:1 \(.*\) at input offset \d+ \(decompressed-too-large, offset \d+\)\n$/);
+    expect(stderr).toMatch(
+      /^error: compression ratio exceeds 500:1 \(.*\) at input offset \d+ \(decompressed-too-large, offset \d+\)\n$/,
+    );
   });
 });

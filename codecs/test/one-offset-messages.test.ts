@@ -17,7 +17,9 @@ function offsetsNamed(message: string): number[] {
 function expectOneOffset(bytes: Uint8Array, format: FrameFormat): void {
   const { error } = decodeFrame(bytes, { format });
   if (!error) return;
-  expect(offsetsNamed(error.message), `${format} ${Buffer.from(bytes).toString('hex')}: ${error.message}`).toEqual([error.offset]);
+  expect(offsetsNamed(error.message), `${format} ${Buffer.from(bytes).toString('hex')}: ${error.message}`).toEqual([
+    error.offset,
+  ]);
   expect(error.message.endsWith(`at byte ${error.offset}`)).toBe(true);
 }
 
@@ -25,7 +27,9 @@ describe('error messages name one offset, the right one', () => {
   it('a CBOR head cut inside its argument', () => {
     const { error } = decodeFrame(hex('1a 00'), { format: 'cbor' });
     expect(error).toMatchObject({ code: 'truncated', offset: 2 });
-    expect(error!.message).toBe('unexpected end of input inside the head of an item (initial byte 0x1a needs 4 argument bytes, 1 remains) at byte 2');
+    expect(error!.message).toBe(
+      'unexpected end of input inside the head of an item (initial byte 0x1a needs 4 argument bytes, 1 remains) at byte 2',
+    );
     // The same in the skipper (below the recorded depth).
     expect(decodeFrame(hex('81 81 19'), { format: 'cbor', depth: 0 }).error!.message).toBe(
       'unexpected end of input inside the head of an item (initial byte 0x19 needs 2 argument bytes, 0 remain) at byte 3',
@@ -47,15 +51,20 @@ describe('error messages name one offset, the right one', () => {
         [new MsgPackEncoder().encode(value), 'msgpack'],
         [new TextEncoder().encode(JSON.stringify(value)), 'json'],
       ];
-      for (const [bytes, format] of frames) for (let cut = 1; cut < bytes.length; cut++) expectOneOffset(bytes.subarray(0, cut), format);
+      for (const [bytes, format] of frames)
+        for (let cut = 1; cut < bytes.length; cut++) expectOneOffset(bytes.subarray(0, cut), format);
     }
   });
 
   it('every prefix of json-joy models and patches', () => {
     for (const clock of ['logical', 'server'] as const) {
       const { model, patches } = editedModel(3, { clock, edits: 8, size: 4 });
-      const frames: [Uint8Array, FrameFormat][] = [[model.toBinary(), 'crdt-model'], ...patches.slice(0, 4).map((p) => [p.toBinary(), 'crdt-patch'] as [Uint8Array, FrameFormat])];
-      for (const [bytes, format] of frames) for (let cut = 1; cut < bytes.length; cut++) expectOneOffset(bytes.subarray(0, cut), format);
+      const frames: [Uint8Array, FrameFormat][] = [
+        [model.toBinary(), 'crdt-model'],
+        ...patches.slice(0, 4).map((p) => [p.toBinary(), 'crdt-patch'] as [Uint8Array, FrameFormat]),
+      ];
+      for (const [bytes, format] of frames)
+        for (let cut = 1; cut < bytes.length; cut++) expectOneOffset(bytes.subarray(0, cut), format);
     }
   });
 });

@@ -27,15 +27,40 @@ function setup() {
 }
 
 const value = {
-  i32: -5, i64: -(2n ** 62n), u32: 4_000_000_000, u64: 2n ** 64n - 1n, s32: -100, s64: -(2n ** 60n),
-  f32: 4_000_000_000, f64: 2n ** 63n + 5n, sf32: -7, sf64: -(2n ** 55n), fl: 1.5, db: -2.25,
-  b: true, s: 'héllo', by: Uint8Array.of(1, 2, 3), color: 'BLUE', colors: ['RED', 'BLUE', 'COLOR_UNSPECIFIED'],
-  counts: { a: 1, b: 2n ** 60n }, inner: { '7': { v: 'x' }, '-1': { v: 'y' } }, deltas: [1, -1, 2n ** 62n], zero: 'COLOR_UNSPECIFIED',
+  i32: -5,
+  i64: -(2n ** 62n),
+  u32: 4_000_000_000,
+  u64: 2n ** 64n - 1n,
+  s32: -100,
+  s64: -(2n ** 60n),
+  f32: 4_000_000_000,
+  f64: 2n ** 63n + 5n,
+  sf32: -7,
+  sf64: -(2n ** 55n),
+  fl: 1.5,
+  db: -2.25,
+  b: true,
+  s: 'héllo',
+  by: Uint8Array.of(1, 2, 3),
+  color: 'BLUE',
+  colors: ['RED', 'BLUE', 'COLOR_UNSPECIFIED'],
+  counts: { a: 1, b: 2n ** 60n },
+  inner: { '7': { v: 'x' }, '-1': { v: 'y' } },
+  deltas: [1, -1, 2n ** 62n],
+  zero: 'COLOR_UNSPECIFIED',
 };
 
 /** protobufjs' object with longs as strings and enums as names, bigints and numbers compared as strings. */
 const asStrings = (v: unknown): unknown =>
-  typeof v === 'bigint' || typeof v === 'number' ? String(v) : v instanceof Uint8Array ? Array.from(v, String) : Array.isArray(v) ? v.map(asStrings) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, asStrings(x)])) : v;
+  typeof v === 'bigint' || typeof v === 'number'
+    ? String(v)
+    : v instanceof Uint8Array
+      ? Array.from(v, String)
+      : Array.isArray(v)
+        ? v.map(asStrings)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, asStrings(x)]))
+          : v;
 
 describe('loaded .proto: every scalar type, enums, maps', () => {
   it('protobufjs reads our bytes to the same values and writes the same bytes', () => {
@@ -56,8 +81,12 @@ describe('loaded .proto: every scalar type, enums, maps', () => {
     expect(codec.encode({ color: 'GREEN' })).toEqual({ mismatch: 'color: "GREEN" is not a value of enum t.Color' });
     expect(codec.encode({ u64: -1 })).toEqual({ mismatch: 'u64: int32 where the schema has uint64' });
     expect(codec.encode({ i32: 2 ** 40 })).toEqual({ mismatch: 'i32: int64 where the schema has int32' });
-    expect(codec.encode({ inner: { x: { v: 'a' } } })).toEqual({ mismatch: 'inner.x: the key "x" is not a int32 map key' });
-    expect(codec.encode({ counts: { a: null } })).toEqual({ mismatch: 'counts.a: null as a map value (a map entry\'s value has no null)' });
+    expect(codec.encode({ inner: { x: { v: 'a' } } })).toEqual({
+      mismatch: 'inner.x: the key "x" is not a int32 map key',
+    });
+    expect(codec.encode({ counts: { a: null } })).toEqual({
+      mismatch: "counts.a: null as a map value (a map entry's value has no null)",
+    });
     expect(codec.encode({ counts: [1] })).toEqual({ mismatch: 'counts: a list where the schema has a map' });
   });
 });

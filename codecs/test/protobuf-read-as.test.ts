@@ -12,7 +12,12 @@ describe('read as', () => {
   test('the raw walker reads field 1 as a message, and offers the other readings', () => {
     const index = new SpanIndex(frame, protobufWalker);
     expect(index.kind(2)).toBe('map');
-    expect((index.walker.details!(index, 2) as { readings: string[] }).readings).toEqual(['message', 'packed', 'text', 'bytes']);
+    expect((index.walker.details!(index, 2) as { readings: string[] }).readings).toEqual([
+      'message',
+      'packed',
+      'text',
+      'bytes',
+    ]);
   });
 
   test('packed re-indexes the subtree as varints, with spans', () => {
@@ -21,10 +26,18 @@ describe('read as', () => {
     const id = index.nodeAt(1);
     expect(index.store.kind[id]).toBe(Kind.array);
     const items = index.children(id);
-    expect(items.map((c) => [index.store.start[c], index.store.end[c]])).toEqual([[2, 3], [3, 4]]);
+    expect(items.map((c) => [index.store.start[c], index.store.end[c]])).toEqual([
+      [2, 3],
+      [3, 4],
+    ]);
     expect(index.value(id)).toEqual([8, 1]);
     // The rest of the frame is as before.
-    expect(index.value(0)).toEqual(new Map<unknown, unknown>([[1, [8, 1]], [2, 'h']]));
+    expect(index.value(0)).toEqual(
+      new Map<unknown, unknown>([
+        [1, [8, 1]],
+        [2, 'h'],
+      ]),
+    );
   });
 
   test('bytes makes a message or a text node a leaf', () => {

@@ -14,7 +14,15 @@ const { forbid } = forbidFunctionPerTest();
 describe('the schema side generates no code', () => {
   test('load, walk, rank, value and previews run with Function forbidden', () => {
     const Everything = protobufjsRoot().lookupType('wtest.Everything'); // the reference encoder may codegen: before the ban
-    const bytes = Everything.encode(Everything.fromObject({ color: 2, name: 'x', counts: { a: 1 }, at: { seconds: 5, nanos: 0 }, meta: { fields: { k: { string_value: 'v' } } } })).finish();
+    const bytes = Everything.encode(
+      Everything.fromObject({
+        color: 2,
+        name: 'x',
+        counts: { a: 1 },
+        at: { seconds: 5, nanos: 0 },
+        meta: { fields: { k: { string_value: 'v' } } },
+      }),
+    ).finish();
     const calls = forbid();
     const loaded = loadSchema([TEST_PROTO_FILE]);
     if (!loaded.ok) throw new Error(loaded.error);

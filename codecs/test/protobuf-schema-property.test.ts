@@ -36,19 +36,43 @@ const float32 = fc.float({ noNaN: true });
 const double = fc.double({ noNaN: true });
 
 const innerModel: fc.Arbitrary<InnerModel> = fc.letrec<{ inner: InnerModel }>((tie) => ({
-  inner: fc.record({ label: text, delta: int32, child: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.constant(undefined), tie('inner')) }, { requiredKeys: [] }) as fc.Arbitrary<InnerModel>,
+  inner: fc.record(
+    {
+      label: text,
+      delta: int32,
+      child: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.constant(undefined), tie('inner')),
+    },
+    { requiredKeys: [] },
+  ) as fc.Arbitrary<InnerModel>,
 })).inner;
 
 const scalarsModel = fc.record(
   {
-    f_double: double, f_float: float32, f_int32: int32, f_int64: int64, f_uint32: uint32, f_uint64: uint64,
-    f_sint32: int32, f_sint64: int64, f_fixed32: uint32, f_fixed64: uint64, f_sfixed32: int32, f_sfixed64: int64,
-    f_bool: fc.boolean(), f_string: text, f_bytes: fc.uint8Array({ maxLength: 12 }),
+    f_double: double,
+    f_float: float32,
+    f_int32: int32,
+    f_int64: int64,
+    f_uint32: uint32,
+    f_uint64: uint64,
+    f_sint32: int32,
+    f_sint64: int64,
+    f_fixed32: uint32,
+    f_fixed64: uint64,
+    f_sfixed32: int32,
+    f_sfixed64: int64,
+    f_bool: fc.boolean(),
+    f_string: text,
+    f_bytes: fc.uint8Array({ maxLength: 12 }),
   },
   { requiredKeys: [] },
 );
 
-const structValue = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), text, fc.boolean(), fc.constant(null));
+const structValue = fc.oneof(
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  text,
+  fc.boolean(),
+  fc.constant(null),
+);
 
 const model = fc.record(
   {
@@ -64,8 +88,14 @@ const model = fc.record(
     names: fc.array(text, { maxLength: 3 }),
     children: fc.array(innerModel, { maxLength: 3 }),
     colors: fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 4 }),
-    at: fc.record({ seconds: fc.bigInt({ min: -62135596800n, max: 253402300799n }), nanos: fc.integer({ min: 0, max: 999_999_999 }) }),
-    took: fc.record({ seconds: fc.bigInt({ min: -315576000000n, max: 315576000000n }), nanos: fc.integer({ min: 0, max: 999_999_999 }) }),
+    at: fc.record({
+      seconds: fc.bigInt({ min: -62135596800n, max: 253402300799n }),
+      nanos: fc.integer({ min: 0, max: 999_999_999 }),
+    }),
+    took: fc.record({
+      seconds: fc.bigInt({ min: -315576000000n, max: 315576000000n }),
+      nanos: fc.integer({ min: 0, max: 999_999_999 }),
+    }),
     extra: innerModel,
     maybe_int: int32,
     maybe_text: text,
@@ -95,8 +125,13 @@ function toProtobufjs(m: Model): Record<string, unknown> {
     if (k === 'scalars') out[k] = mapValues(v as Record<string, unknown>, longs);
     else if (k === 'choice') Object.assign(out, mapValues(v as Record<string, unknown>, longs));
     else if (k === 'packed_sints') out[k] = (v as bigint[]).map(String);
-    else if (k === 'at' || k === 'took') out[k] = { seconds: String((v as { seconds: bigint }).seconds), nanos: (v as { nanos: number }).nanos };
-    else if (k === 'extra') out[k] = { type_url: 'type.googleapis.com/wtest.Inner', value: Inner.encode(Inner.fromObject(v as object)).finish() };
+    else if (k === 'at' || k === 'took')
+      out[k] = { seconds: String((v as { seconds: bigint }).seconds), nanos: (v as { nanos: number }).nanos };
+    else if (k === 'extra')
+      out[k] = {
+        type_url: 'type.googleapis.com/wtest.Inner',
+        value: Inner.encode(Inner.fromObject(v as object)).finish(),
+      };
     else if (k === 'maybe_int' || k === 'maybe_text') out[k] = { value: v };
     else if (k === 'meta') out[k] = { fields: structFields(v as Record<string, unknown>, true) };
     else out[k] = v;
@@ -121,7 +156,11 @@ function toBufbuild(m: Model): Record<string, unknown> {
       out.choice = { case: c, value: c === 'inner' ? innerInit(value as InnerModel) : value };
     } else if (k === 'inners') out[key] = mapValues(v as Record<string, InnerModel>, innerInit);
     else if (k === 'children') out[key] = (v as InnerModel[]).map(innerInit);
-    else if (k === 'extra') out[key] = { typeUrl: 'type.googleapis.com/wtest.Inner', value: Inner.encode(Inner.fromObject(v as object)).finish() };
+    else if (k === 'extra')
+      out[key] = {
+        typeUrl: 'type.googleapis.com/wtest.Inner',
+        value: Inner.encode(Inner.fromObject(v as object)).finish(),
+      };
     else if (k === 'meta') out[key] = { fields: structFields(v as Record<string, unknown>, false) };
     else out[key] = v;
   }
@@ -160,19 +199,27 @@ function checkFrame(bytes: Uint8Array): void {
 
 describe('schema walker properties', () => {
   test('protobufjs-encoded messages: spans tile, values equal the decode', () => {
-    fc.assert(fc.property(model, (m) => checkFrame(encodeProtobufjs(m))), { numRuns: 150 });
+    fc.assert(
+      fc.property(model, (m) => checkFrame(encodeProtobufjs(m))),
+      { numRuns: 150 },
+    );
   });
 
   test('@bufbuild/protobuf-encoded messages: spans tile, values equal the decode', () => {
-    fc.assert(fc.property(model, (m) => checkFrame(encodeBufbuild(m))), { numRuns: 150 });
+    fc.assert(
+      fc.property(model, (m) => checkFrame(encodeBufbuild(m))),
+      { numRuns: 150 },
+    );
   });
 
   test('mutations and truncations never throw; errors carry an offset inside the frame', () => {
-    const mutated = fc.tuple(model, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }), fc.nat()).map(([m, edits, cut]) => {
-      const bytes = encodeProtobufjs(m).slice();
-      for (const [at, b] of edits) if (bytes.length) bytes[at % bytes.length] = b;
-      return bytes.subarray(0, bytes.length ? cut % (bytes.length + 1) : 0);
-    });
+    const mutated = fc
+      .tuple(model, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }), fc.nat())
+      .map(([m, edits, cut]) => {
+        const bytes = encodeProtobufjs(m).slice();
+        for (const [at, b] of edits) if (bytes.length) bytes[at % bytes.length] = b;
+        return bytes.subarray(0, bytes.length ? cut % (bytes.length + 1) : 0);
+      });
     fc.assert(
       fc.property(mutated, (bytes) => {
         const index = new SpanIndex(bytes, walker);

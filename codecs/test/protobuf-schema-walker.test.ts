@@ -24,7 +24,10 @@ describe('loadSchema', () => {
   });
 
   test('resolves imports among the files given', () => {
-    const a = { name: 'api/a.proto', source: 'syntax = "proto3"; package p; import "api/b.proto"; message A { B b = 1; }' };
+    const a = {
+      name: 'api/a.proto',
+      source: 'syntax = "proto3"; package p; import "api/b.proto"; message A { B b = 1; }',
+    };
     const b = { name: 'api/b.proto', source: 'syntax = "proto3"; package p; message B { string s = 1; }' };
     const loaded = loadSchema([a, b]);
     expect(loaded.ok).toBe(true);
@@ -33,7 +36,10 @@ describe('loadSchema', () => {
 
   test('a missing import is an error naming the file and the import', () => {
     const a = { name: 'a.proto', source: 'syntax = "proto3"; import "b.proto"; message A { B b = 1; }' };
-    expect(loadSchema([a])).toEqual({ ok: false, error: expect.stringMatching(/a\.proto: import "b\.proto" is not among the loaded files/) });
+    expect(loadSchema([a])).toEqual({
+      ok: false,
+      error: expect.stringMatching(/a\.proto: import "b\.proto" is not among the loaded files/),
+    });
   });
 
   test('a syntax error names the file and the line', () => {
@@ -79,7 +85,8 @@ describe('the schema walker', () => {
     const labels = new Map<string, string>();
     for (let id = 0; id < index.store.size; id++) {
       const key = index.keyOf(id);
-      if (key >= 0 && index.store.parent[id] === 0) labels.set(String(index.walker.preview!(index, key, 80)), index.walker.preview!(index, id, 80));
+      if (key >= 0 && index.store.parent[id] === 0)
+        labels.set(String(index.walker.preview!(index, key, 80)), index.walker.preview!(index, id, 80));
     }
     expect(labels.get('color')).toBe('BLUE (3)');
     expect(labels.get('at')).toBe('2024-05-06T07:08:09.123Z');
@@ -91,14 +98,18 @@ describe('the schema walker', () => {
 
   test('a oneof member says which oneof it is in', () => {
     const index = walk('wtest.Everything', bytes);
-    const inner = [...Array(index.store.size).keys()].find((id) => index.store.parent[id] === 0 && index.walker.preview!(index, id, 40) === 'inner')!;
+    const inner = [...Array(index.store.size).keys()].find(
+      (id) => index.store.parent[id] === 0 && index.walker.preview!(index, id, 40) === 'inner',
+    )!;
     expect(index.walker.describe!(index, inner)).toBe('inner = 5 (oneof choice)');
     expect(index.walker.details!(index, inner)).toMatchObject({ name: 'inner', oneof: 'choice' });
   });
 
   test("an Any's value is walked as the type its URL names", () => {
     const index = walk('wtest.Everything', bytes);
-    const anyValue = [...Array(index.store.size).keys()].find((id) => index.walker.describe!(index, id).startsWith('Any value: Inner'));
+    const anyValue = [...Array(index.store.size).keys()].find((id) =>
+      index.walker.describe!(index, id).startsWith('Any value: Inner'),
+    );
     expect(anyValue).toBeDefined();
     const label = index.store.firstChild[anyValue!];
     expect(index.walker.preview!(index, label, 40)).toBe('label');
@@ -126,7 +137,9 @@ describe('the schema walker', () => {
 describe('rankTypes', () => {
   test('picks the type the frame was written as', () => {
     const Scalars = root.lookupType('wtest.Scalars');
-    const bytes = Scalars.encode(Scalars.fromObject({ f_double: 2.5, f_string: 'abc', f_fixed32: 7, f_bool: true })).finish();
+    const bytes = Scalars.encode(
+      Scalars.fromObject({ f_double: 2.5, f_string: 'abc', f_fixed32: 7, f_bool: true }),
+    ).finish();
     const ranked = rankTypes(schema(), bytes);
     expect(ranked[0].type).toBe('wtest.Scalars');
     expect(describeFit(ranked[0])).toMatch(/reads whole, 4 known fields/);
@@ -141,7 +154,8 @@ describe('rankTypes', () => {
 describe('fit details', () => {
   const proto2 = {
     name: 'p2.proto',
-    source: 'syntax = "proto2"; package p2; message Need { required int32 id = 1; optional string name = 2; } message Loose { optional int32 id = 1; optional string name = 2; } message Other { optional fixed32 id = 1; }',
+    source:
+      'syntax = "proto2"; package p2; message Need { required int32 id = 1; optional string name = 2; } message Loose { optional int32 id = 1; optional string name = 2; } message Other { optional fixed32 id = 1; }',
   };
 
   test('a missing required field ranks a type below one without it; a wire-type mismatch below both', () => {

@@ -12,7 +12,12 @@ import { countPackedVarints, readVarint } from '../protobuf/wire.js';
  * one a level-by-level walk gives, where each field's reading is ranked before anything
  * below it is recorded, and every length-delimited node must show its first ranked reading.
  */
-const READING_KIND: Record<LenReading, number> = { message: Kind.map, text: Kind.text, bytes: Kind.bytes, packed: Kind.array };
+const READING_KIND: Record<LenReading, number> = {
+  message: Kind.map,
+  text: Kind.text,
+  bytes: Kind.bytes,
+  packed: Kind.array,
+};
 
 function varint(n: number): number[] {
   const out: number[] = [];
@@ -24,7 +29,12 @@ function varint(n: number): number[] {
   return out;
 }
 
-type Field = { n: number; kind: 'varint'; v: number } | { n: number; kind: 'i32' } | { n: number; kind: 'i64' } | { n: number; kind: 'len'; body: number[] } | { n: number; kind: 'group'; fields: Field[] };
+type Field =
+  | { n: number; kind: 'varint'; v: number }
+  | { n: number; kind: 'i32' }
+  | { n: number; kind: 'i64' }
+  | { n: number; kind: 'len'; body: number[] }
+  | { n: number; kind: 'group'; fields: Field[] };
 
 function encode(fields: Field[]): number[] {
   const out: number[] = [];
@@ -45,8 +55,16 @@ const { message } = fc.letrec<{ message: number[]; field: Field }>((tie) => ({
     { depthSize: 'small', withCrossShrink: true },
     fc.record({ n: fieldNumber, kind: fc.constant('varint' as const), v: fc.nat() }),
     fc.record({ n: fieldNumber, kind: fc.constantFrom('i32' as const, 'i64' as const) }),
-    fc.record({ n: fieldNumber, kind: fc.constant('len' as const), body: fc.oneof(tie('message') as fc.Arbitrary<number[]>, fc.array(fc.nat(255), { maxLength: 12 })) }),
-    fc.record({ n: fieldNumber, kind: fc.constant('group' as const), fields: fc.array(tie('field') as fc.Arbitrary<Field>, { maxLength: 3 }) }),
+    fc.record({
+      n: fieldNumber,
+      kind: fc.constant('len' as const),
+      body: fc.oneof(tie('message') as fc.Arbitrary<number[]>, fc.array(fc.nat(255), { maxLength: 12 })),
+    }),
+    fc.record({
+      n: fieldNumber,
+      kind: fc.constant('group' as const),
+      fields: fc.array(tie('field') as fc.Arbitrary<Field>, { maxLength: 3 }),
+    }),
   ),
 }));
 
@@ -86,7 +104,8 @@ describe('Protobuf raw walker: readings taken on trust', () => {
           // Expanding re-reads groups (and may warn of one twice): the set of groups warned of must agree.
           const offsets = (ix: SpanIndex) => [...new Set(ix.warnings.map((w) => w.offset))].sort((a, b) => a - b);
           expect(offsets(full)).toEqual(offsets(stepwise));
-          for (const w of [...full.warnings, ...stepwise.warnings]) expect(w.message).toMatch(/^field \d+ is a group .* at byte \d+$/);
+          for (const w of [...full.warnings, ...stepwise.warnings])
+            expect(w.message).toMatch(/^field \d+ is a group .* at byte \d+$/);
           checkReadings(full);
         }
       }),
@@ -107,12 +126,22 @@ describe('Protobuf raw walker: readings taken on trust', () => {
        }`,
     ).root;
     const Node = root.lookupType('Node');
-    const leaf = fc.record({ s: fc.string({ maxLength: 40 }), z: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), b: fc.uint8Array({ maxLength: 24 }) }, { requiredKeys: [] });
+    const leaf = fc.record(
+      {
+        s: fc.string({ maxLength: 40 }),
+        z: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+        b: fc.uint8Array({ maxLength: 24 }),
+      },
+      { requiredKeys: [] },
+    );
     const { node } = fc.letrec<{ node: Record<string, unknown> }>((tie) => ({
       node: fc.record(
         {
           name: fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: 'grapheme', maxLength: 20 })),
-          blob: fc.oneof(fc.uint8Array({ maxLength: 40 }), leaf.map((l) => Node.lookupType('Leaf').encode(l).finish())),
+          blob: fc.oneof(
+            fc.uint8Array({ maxLength: 40 }),
+            leaf.map((l) => Node.lookupType('Leaf').encode(l).finish()),
+          ),
           leaf,
           leaves: fc.array(leaf, { maxLength: 3 }),
           packed: fc.array(fc.nat(), { maxLength: 12 }),
@@ -176,14 +205,21 @@ describe('Protobuf raw walker: readings taken on trust', () => {
       }
       return b.every((c) => !((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f));
     };
-    const byte = fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 0x20, max: 0x7e }) }, fc.nat(255), fc.constantFrom(0x09, 0x0a, 0x0d, 0x7f, 0x1f, 0xc3, 0xa9, 0xe2, 0x82, 0xac));
+    const byte = fc.oneof(
+      { weight: 8, arbitrary: fc.integer({ min: 0x20, max: 0x7e }) },
+      fc.nat(255),
+      fc.constantFrom(0x09, 0x0a, 0x0d, 0x7f, 0x1f, 0xc3, 0xa9, 0xe2, 0x82, 0xac),
+    );
     // Every odd byte at every position of a long ASCII run (the fast paths take 8 and 4 bytes a step).
     const ascii = new TextEncoder().encode('The quick brown fox jumps over the lazy dog, 0123456789!');
     for (const odd of [0x00, 0x09, 0x0a, 0x0d, 0x10, 0x1f, 0x7f, 0x80, 0xc3, 0xff]) {
       for (let at = 0; at < ascii.length; at++) {
         const bytes = ascii.slice();
         bytes[at] = odd;
-        for (const from of [0, 1, 3]) expect(isPrintableText(bytes, from, bytes.length), `${odd} at ${at} from ${from}`).toBe(reference(bytes.subarray(from)));
+        for (const from of [0, 1, 3])
+          expect(isPrintableText(bytes, from, bytes.length), `${odd} at ${at} from ${from}`).toBe(
+            reference(bytes.subarray(from)),
+          );
       }
     }
     fc.assert(
@@ -219,8 +255,10 @@ describe('Protobuf raw walker: readings taken on trust', () => {
         for (const b2 of tails) {
           for (const b3 of [0x80, 0xbf, 0x41]) {
             bytes.set([0x61, b0, b1, b2, b3, 0x62]);
-            const expected = valid(bytes) && bytes.every((c) => !((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f));
-            if (isPrintableText(bytes, 0, 6) !== expected) expect(`${[...bytes].map((c) => c.toString(16))} -> ${!expected}`).toBe(`-> ${expected}`);
+            const expected =
+              valid(bytes) && bytes.every((c) => !((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f));
+            if (isPrintableText(bytes, 0, 6) !== expected)
+              expect(`${[...bytes].map((c) => c.toString(16))} -> ${!expected}`).toBe(`-> ${expected}`);
             checked++;
           }
         }
@@ -239,7 +277,11 @@ describe('Protobuf raw walker: readings taken on trust', () => {
       return n;
     };
     // High bytes weighted up so that runs of nine and ten continuation bytes (the limits) occur.
-    const byte = fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 0x80, max: 0xff }) }, fc.nat(0x7f), fc.constantFrom(0, 1, 2, 0x7f, 0x80, 0xff));
+    const byte = fc.oneof(
+      { weight: 3, arbitrary: fc.integer({ min: 0x80, max: 0xff }) },
+      fc.nat(0x7f),
+      fc.constantFrom(0, 1, 2, 0x7f, 0x80, 0xff),
+    );
     fc.assert(
       fc.property(fc.array(byte, { maxLength: 40 }), fc.nat(40), fc.nat(40), (list, a, b) => {
         const bytes = Uint8Array.from(list);
@@ -249,7 +291,13 @@ describe('Protobuf raw walker: readings taken on trust', () => {
       { numRuns: 5000, seed: 1517 },
     );
     const nine = [0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89];
-    for (const [list, count] of [[[...nine, 0x01], 1], [[...nine, 0x02], -1], [[...nine, 0x80, 0x01], -1], [[0x05, 0x80], -1], [[], 0]] as const) {
+    for (const [list, count] of [
+      [[...nine, 0x01], 1],
+      [[...nine, 0x02], -1],
+      [[...nine, 0x80, 0x01], -1],
+      [[0x05, 0x80], -1],
+      [[], 0],
+    ] as const) {
       expect(countPackedVarints(Uint8Array.from(list), 0, list.length), String(list)).toBe(count);
     }
   });

@@ -10,11 +10,14 @@ import { protobufData } from '../protobuf/walker.js';
  * the readings of length-delimited fields, groups, packed fields, and errors with offsets.
  */
 const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));
-const index = (bytes: Uint8Array, depth?: number) => new SpanIndex(bytes, protobufWalker, depth === undefined ? {} : { depth });
+const index = (bytes: Uint8Array, depth?: number) =>
+  new SpanIndex(bytes, protobufWalker, depth === undefined ? {} : { depth });
 
 const root = protobuf.Root.fromJSON({
   nested: {
-    Inner: { fields: { id: { type: 'uint32', id: 1 }, label: { type: 'string', id: 2 }, score: { type: 'double', id: 3 } } },
+    Inner: {
+      fields: { id: { type: 'uint32', id: 1 }, label: { type: 'string', id: 2 }, score: { type: 'double', id: 3 } },
+    },
     Outer: {
       fields: {
         name: { type: 'string', id: 1 },
@@ -40,7 +43,9 @@ function assertTiles(ix: SpanIndex): void {
   const covered = new Uint8Array(ix.bytes.length);
   for (let id = 0; id < store.size; id++) {
     const container = ix.isContainer(id) && (store.flags[id] & 8) !== 0;
-    const [from, to] = container ? [store.start[id], store.start[id] + store.head[id]] : [store.start[id], store.end[id]];
+    const [from, to] = container
+      ? [store.start[id], store.start[id] + store.head[id]]
+      : [store.start[id], store.end[id]];
     for (let i = from; i < to; i++) covered[i]++;
     const parent = store.parent[id];
     if (parent >= 0) {
@@ -56,7 +61,19 @@ function assertTiles(ix: SpanIndex): void {
 
 describe('Protobuf without a schema', () => {
   it('reads every field of a protobufjs message with spans that tile the frame', () => {
-    const msg = ({ name: 'order ☕', count: -5, delta: -3, ratio: 1.5, blob: Uint8Array.of(0, 255, 7), inner: { id: 7, label: 'x', score: 2.25 }, items: [{ id: 1 }, { id: 2, label: 'two' }], codes: [1, 2, 300], big: '1152921504606846976', flag: true, far: 9 });
+    const msg = {
+      name: 'order ☕',
+      count: -5,
+      delta: -3,
+      ratio: 1.5,
+      blob: Uint8Array.of(0, 255, 7),
+      inner: { id: 7, label: 'x', score: 2.25 },
+      items: [{ id: 1 }, { id: 2, label: 'two' }],
+      codes: [1, 2, 300],
+      big: '1152921504606846976',
+      flag: true,
+      far: 9,
+    };
     const bytes = Outer.encode(Outer.fromObject(msg)).finish();
     const ix = index(bytes);
     expect(ix.error).toBeNull();
@@ -158,10 +175,17 @@ describe('Protobuf without a schema', () => {
         const ix = index(bytes);
         expect(ix.error).toBeNull();
         assertTiles(ix);
-        const decoded = Outer.toObject(Outer.decode(bytes), { longs: String, bytes: Array, defaults: false }) as Record<string, unknown>;
+        const decoded = Outer.toObject(Outer.decode(bytes), { longs: String, bytes: Array, defaults: false }) as Record<
+          string,
+          unknown
+        >;
         const fieldNumbers = ix.children(0).map((id) => ix.value(ix.keyOf(id)));
         if (decoded.name) expect(fieldNumbers).toContain(1);
-        const valueOf = (field: number) => ix.children(0).filter((id) => ix.value(ix.keyOf(id)) === field).map((id) => ix.value(id));
+        const valueOf = (field: number) =>
+          ix
+            .children(0)
+            .filter((id) => ix.value(ix.keyOf(id)) === field)
+            .map((id) => ix.value(id));
         // A printable name reads as text; one with control characters may read otherwise.
         // biome-ignore lint/suspicious/noControlCharactersInRegex: names with control characters are skipped on purpose
         if (decoded.name && /^[^\x00-\x1f\x7f]*$/.test(obj.name)) expect(valueOf(1)).toEqual([obj.name]);
@@ -216,6 +240,8 @@ describe('Protobuf without a schema', () => {
     expect(deep.value(deep.store.size - 1)).toBe(5);
     const after = index(small);
     expect(after.value(0)).toEqual(before.value(0));
-    expect([...after.store.end.subarray(0, after.store.size)]).toEqual([...before.store.end.subarray(0, before.store.size)]);
+    expect([...after.store.end.subarray(0, after.store.size)]).toEqual([
+      ...before.store.end.subarray(0, before.store.size),
+    ]);
   });
 });

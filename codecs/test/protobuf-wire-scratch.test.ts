@@ -16,7 +16,13 @@ const bytesOf = (r: Uint8Array | { readonly mismatch: string }): number[] => {
 describe('Protobuf encoding with reused scratch writers', () => {
   it('writes a nested message holding a packed list as by hand, before and after other encodings', () => {
     const small = { x: { y: [1, 2] } };
-    const big = { x: { y: Array.from({ length: 300 }, (_, i) => i * 1000), z: 'z'.repeat(600), w: { v: [{ u: 'deep'.repeat(100) }, { u: 'er' }] } } };
+    const big = {
+      x: {
+        y: Array.from({ length: 300 }, (_, i) => i * 1000),
+        z: 'z'.repeat(600),
+        w: { v: [{ u: 'deep'.repeat(100) }, { u: 'er' }] },
+      },
+    };
     const schema = inferProtobuf([small, big]);
     // field 1 (x), length 4: field 1 (y) packed, length 2: 1, 2.
     const expected = [0x0a, 0x04, 0x0a, 0x02, 0x01, 0x02];
@@ -27,7 +33,7 @@ describe('Protobuf encoding with reused scratch writers', () => {
     // A mismatch deep inside a nested message leaves no writer half-used.
     expect(encodeProtobuf(schema, { x: { w: { v: [{ u: 'ok' }, { u: 5 }] } } })).toHaveProperty('mismatch');
     expect(bytesOf(encodeProtobuf(schema, small))).toEqual(expected);
-    expect([...(encodeProtobuf(schema, big) as Uint8Array)]).toEqual([...bigBytes as Uint8Array]);
+    expect([...(encodeProtobuf(schema, big) as Uint8Array)]).toEqual([...(bigBytes as Uint8Array)]);
   });
 
   it('returns bytes of its own: a later encoding does not change an earlier result', () => {

@@ -17,7 +17,11 @@ async function run(argv: string[], files: Record<string, Uint8Array>) {
   const io: CliIo = {
     out: (t) => (stdout += t),
     err: (t) => (stderr += t),
-    readFile: (p) => files[p] ?? (() => { throw Object.assign(new Error('no file'), { code: 'ENOENT' }); })(),
+    readFile: (p) =>
+      files[p] ??
+      (() => {
+        throw Object.assign(new Error('no file'), { code: 'ENOENT' });
+      })(),
     writeFile: (p, text) => (written[p] = text),
     version: 'test',
   };
@@ -33,7 +37,9 @@ describe('README sample outputs are what the tools print', () => {
   });
 
   it('every `$ echo … | npx wirescope inspect -` example: stdout, then stderr', async () => {
-    const examples = [...README.matchAll(/```sh\n\$ echo '([^']*)' \| npx wirescope (inspect -[^\n]*)\n([\s\S]*?)\n```/g)];
+    const examples = [
+      ...README.matchAll(/```sh\n\$ echo '([^']*)' \| npx wirescope (inspect -[^\n]*)\n([\s\S]*?)\n```/g),
+    ];
     expect(examples.length).toBeGreaterThanOrEqual(2);
     for (const [, input, command, shown] of examples) {
       const argv = command.trim().split(/\s+/);
@@ -50,8 +56,12 @@ describe('README sample outputs are what the tools print', () => {
       response: { status: 101, headers: [] },
       _webSocketMessages: [{ type: 'receive', time: 1, opcode: 1, data: '{"a":1}' }],
     };
-    const har = utf8.encode(JSON.stringify({ log: { version: '1.2', creator: { name: 't', version: '1' }, entries: [entry] } }));
-    const r = await run(['compare', '--session', 'cap.har', '--codecs', 'captured', '--report', 'out.html'], { 'cap.har': har });
+    const har = utf8.encode(
+      JSON.stringify({ log: { version: '1.2', creator: { name: 't', version: '1' }, entries: [entry] } }),
+    );
+    const r = await run(['compare', '--session', 'cap.har', '--codecs', 'captured', '--report', 'out.html'], {
+      'cap.har': har,
+    });
     expect(r.code).toBe(0);
     const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(r.written['out.html'])![1];
     const stated = /its Content-Security-Policy is `([^`]*)`/.exec(README.replace(/\s*\n\s*/g, ' '));

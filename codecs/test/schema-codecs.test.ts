@@ -30,7 +30,6 @@ function normalize(v: unknown): unknown {
   return v;
 }
 
-
 /** Records from a small key pool, keys coming and going, some keys of one type, some mixed. */
 const record = fc.record(
   {
@@ -41,12 +40,18 @@ const record = fc.record(
     tags: fc.array(fc.string({ maxLength: 5 }), { maxLength: 4 }),
     mixed: schemaScalar,
     list: fc.array(schemaScalar, { maxLength: 3 }),
-    meta: fc.record({ ok: fc.boolean(), n: fc.integer(), note: fc.option(fc.string({ maxLength: 4 })) }, { requiredKeys: ['ok'] }),
+    meta: fc.record(
+      { ok: fc.boolean(), n: fc.integer(), note: fc.option(fc.string({ maxLength: 4 })) },
+      { requiredKeys: ['ok'] },
+    ),
     'bad-key': fc.integer(),
   },
   { requiredKeys: [] },
 );
-const session = fc.array(fc.oneof({ weight: 9, arbitrary: record }, { weight: 1, arbitrary: fc.array(fc.integer(), { maxLength: 3 }) }), { minLength: 1, maxLength: 25 });
+const session = fc.array(
+  fc.oneof({ weight: 9, arbitrary: record }, { weight: 1, arbitrary: fc.array(fc.integer(), { maxLength: 3 }) }),
+  { minLength: 1, maxLength: 25 },
+);
 
 function roundTrips(codec: SchemaCodec, frames: readonly unknown[]): { encoded: number; mismatches: string[] } {
   let encoded = 0;
@@ -75,7 +80,10 @@ describe('inferred schemas round-trip generated sessions', () => {
         const { mismatches } = roundTrips(codec, frames);
         // A long holds a bigint of the int64 range; one beyond it is listed, none silently lost.
         const beyondInt64 = (v: unknown): boolean => typeof v === 'bigint' && (v < -(2n ** 63n) || v >= 2n ** 63n);
-        const withHugeBigint = frames.filter((f) => typeof f === 'object' && f !== null && !Array.isArray(f) && beyondInt64((f as Record<string, unknown>).big)).length;
+        const withHugeBigint = frames.filter(
+          (f) =>
+            typeof f === 'object' && f !== null && !Array.isArray(f) && beyondInt64((f as Record<string, unknown>).big),
+        ).length;
         expect(mismatches.length).toBeGreaterThanOrEqual(withHugeBigint);
       }),
       { numRuns: 60 },
@@ -89,8 +97,12 @@ describe('inferred schemas round-trip generated sessions', () => {
         const { mismatches } = roundTrips(codec, frames);
         for (const f of frames) {
           const out = codec.encode(f);
-          if (Array.isArray(f)) expect(out).toEqual({ mismatch: expect.stringMatching(/a list, where the schema has a message \(Frame\)/) });
-          else if ((f as Record<string, unknown>)['bad-key'] !== undefined) expect(out).toEqual({ mismatch: expect.any(String) });
+          if (Array.isArray(f))
+            expect(out).toEqual({
+              mismatch: expect.stringMatching(/a list, where the schema has a message \(Frame\)/),
+            });
+          else if ((f as Record<string, unknown>)['bad-key'] !== undefined)
+            expect(out).toEqual({ mismatch: expect.any(String) });
         }
         expect(mismatches.length).toBeGreaterThanOrEqual(frames.filter(Array.isArray).length);
       }),
@@ -99,15 +111,27 @@ describe('inferred schemas round-trip generated sessions', () => {
   }, 60_000);
 
   it('lists what Protobuf cannot hold: mixed types, null in lists, bigints beyond int64, non-identifier keys, non-object frames', () => {
-    const frames = [{ v: 1, l: [1, 2], b: 5n }, { v: 'one' }, { l: [1, null] }, { b: 1n << 64n }, { 'a-b': 1 }, [1], { v: 2 }];
+    const frames = [
+      { v: 1, l: [1, 2], b: 5n },
+      { v: 'one' },
+      { l: [1, null] },
+      { b: 1n << 64n },
+      { 'a-b': 1 },
+      [1],
+      { v: 2 },
+    ];
     const codec = inferredProtobufCodec(frames);
     const out = frames.map((f) => codec.encode(f));
     expect(out[0]).toBeInstanceOf(Uint8Array);
     expect(out[1]).toEqual({ mismatch: 'v: string where the schema has int32' });
     expect(out[2]).toEqual({ mismatch: 'l[1]: null inside a list (a repeated field has no null)' });
     expect(out[3]).toEqual({ mismatch: 'b: a bigint beyond int64 where the schema has int64' });
-    expect(out[4]).toEqual({ mismatch: 'a-b: the key is not in the schema (not an identifier, which Protobuf field names must be)' });
-    expect(out[5]).toEqual({ mismatch: 'the frame: a list, where the schema has a message (Frame): an object with named fields' });
+    expect(out[4]).toEqual({
+      mismatch: 'a-b: the key is not in the schema (not an identifier, which Protobuf field names must be)',
+    });
+    expect(out[5]).toEqual({
+      mismatch: 'the frame: a list, where the schema has a message (Frame): an object with named fields',
+    });
     expect(out[6]).toBeInstanceOf(Uint8Array);
   });
 
@@ -120,7 +144,18 @@ describe('inferred schemas round-trip generated sessions', () => {
 
   it('protobufjs reads our bytes with our printed .proto to the same values', () => {
     const frames = [
-      { id: 1, name: 'a', price: 1.5, big: 1n << 60n, neg: -5, tags: ['x', 'y'], on: true, blob: new Uint8Array([1, 2, 3]), meta: { ok: true, n: 300 }, items: [{ q: 1 }, { q: 2 }] },
+      {
+        id: 1,
+        name: 'a',
+        price: 1.5,
+        big: 1n << 60n,
+        neg: -5,
+        tags: ['x', 'y'],
+        on: true,
+        blob: new Uint8Array([1, 2, 3]),
+        meta: { ok: true, n: 300 },
+        items: [{ q: 1 }, { q: 2 }],
+      },
       { id: 2, name: '', price: 0, neg: -(2 ** 40), tags: [], on: false, meta: { ok: false, n: 0 }, items: [] },
     ];
     const message = inferProtobuf(frames);
@@ -132,13 +167,44 @@ describe('inferred schemas round-trip generated sessions', () => {
       const theirs = type.toObject(type.decode(bytes), { longs: String, bytes: Array, defaults: false });
       const ours = decodeProtobuf(message, bytes);
       const asTheirs = (v: unknown): unknown =>
-        typeof v === 'bigint' ? String(v) : v instanceof Uint8Array ? Array.from(v) : Array.isArray(v) ? v.map(asTheirs) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, asTheirs(x)])) : v;
+        typeof v === 'bigint'
+          ? String(v)
+          : v instanceof Uint8Array
+            ? Array.from(v)
+            : Array.isArray(v)
+              ? v.map(asTheirs)
+              : v && typeof v === 'object'
+                ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, asTheirs(x)]))
+                : v;
       // protobufjs gives int64 as strings (longs: String) and leaves implicit-presence
       // defaults out (defaults: false); ours fills them in, as proto3 reads them.
       const mine = asTheirs(ours) as Record<string, unknown>;
-      const isDefault = (x: unknown): boolean => x === 0 || x === '0' || x === '' || x === false || (Array.isArray(x) && x.length === 0) || (x !== null && typeof x === 'object' && Object.keys(x).every((k) => isDefault((x as Record<string, unknown>)[k])));
-      const strip = (o: unknown): unknown => (o && typeof o === 'object' && !Array.isArray(o) ? Object.fromEntries(Object.entries(o).filter(([, x]) => !isDefault(x)).map(([k, x]) => [k, strip(x)])) : Array.isArray(o) ? o.map(strip) : o);
-      expect(strip(theirs)).toEqual(strip({ ...mine, big: mine.big === undefined ? undefined : String(mine.big), neg: mine.neg === undefined ? undefined : String(mine.neg) }));
+      const isDefault = (x: unknown): boolean =>
+        x === 0 ||
+        x === '0' ||
+        x === '' ||
+        x === false ||
+        (Array.isArray(x) && x.length === 0) ||
+        (x !== null &&
+          typeof x === 'object' &&
+          Object.keys(x).every((k) => isDefault((x as Record<string, unknown>)[k])));
+      const strip = (o: unknown): unknown =>
+        o && typeof o === 'object' && !Array.isArray(o)
+          ? Object.fromEntries(
+              Object.entries(o)
+                .filter(([, x]) => !isDefault(x))
+                .map(([k, x]) => [k, strip(x)]),
+            )
+          : Array.isArray(o)
+            ? o.map(strip)
+            : o;
+      expect(strip(theirs)).toEqual(
+        strip({
+          ...mine,
+          big: mine.big === undefined ? undefined : String(mine.big),
+          neg: mine.neg === undefined ? undefined : String(mine.neg),
+        }),
+      );
       expect(normalize(ours)).toEqual(normalize(f));
     }
   });

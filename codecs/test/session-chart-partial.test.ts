@@ -14,7 +14,11 @@ import type { CodecSizes } from '../compare/session/session.js';
 /** 157 messages of 100 bytes as captured; Protobuf encoded 67 of them (40 bytes), 0 for the rest. */
 const perCodec: CodecSizes[] = [
   { codec: 'captured', label: 'As captured', sizes: new Int32Array(157).fill(100) },
-  { codec: 'protobuf', label: 'Protobuf (inferred)', sizes: Int32Array.from({ length: 157 }, (_, i) => (i % 2 === 0 && i < 134 ? 40 : 0)) },
+  {
+    codec: 'protobuf',
+    label: 'Protobuf (inferred)',
+    sizes: Int32Array.from({ length: 157 }, (_, i) => (i % 2 === 0 && i < 134 ? 40 : 0)),
+  },
 ];
 const totals = [
   { codec: 'captured', messages: 157, left: 0, leftReason: null },
@@ -45,14 +49,18 @@ describe('a codec that left messages out, in the session chart and the report', 
       [true, 'Protobuf (inferred): 2,680 B — 67 of 157 messages'],
     ]);
     expect(g.summary).toContain('Protobuf (inferred) ends at 2.6 KB, 67 of 157 messages only');
-    expect(g.note).toBe('Faded line with a hollow end — Protobuf (inferred), 67 of 157 messages: this codec left messages out, so its line sums only the messages it encoded; lower is better only among codecs that encoded every message.');
+    expect(g.note).toBe(
+      'Faded line with a hollow end — Protobuf (inferred), 67 of 157 messages: this codec left messages out, so its line sums only the messages it encoded; lower is better only among codecs that encoded every message.',
+    );
     expect(chartGeometry(sessionChart(perCodec.slice(0, 1), totals.slice(0, 1), 20)).note).toBeNull();
   });
 
   it('Markdown: the cumulative table names the coverage in the column and says why below it', () => {
     const md = sessionReportMarkdown(input());
     expect(md).toContain('| messages | As captured | Protobuf (inferred), 67 of 157 messages |');
-    expect(md).toContain('Protobuf (inferred), 67 of 157 messages: this codec left messages out, so its column sums only the messages it encoded');
+    expect(md).toContain(
+      'Protobuf (inferred), 67 of 157 messages: this codec left messages out, so its column sums only the messages it encoded',
+    );
   });
 
   it('HTML: the legend and the line title say "67 of 157 messages", the line is faded with a hollow end, the note says why', () => {
@@ -61,7 +69,9 @@ describe('a codec that left messages out, in the session chart and the report', 
     expect(html).toContain('<title>Protobuf (inferred): 2,680 B — 67 of 157 messages</title>');
     expect(html).toMatch(/<polyline [^>]*stroke="#D55E00"[^>]*stroke-opacity="0.5"/);
     expect(html).toMatch(/<circle cx="[\d.]+" cy="[\d.]+" r="4" fill="none" stroke="#D55E00"/);
-    expect(html).toContain('<p class="muted">Faded line with a hollow end — Protobuf (inferred), 67 of 157 messages: this codec left messages out');
+    expect(html).toContain(
+      '<p class="muted">Faded line with a hollow end — Protobuf (inferred), 67 of 157 messages: this codec left messages out',
+    );
     expect(html).toContain('As captured: 15,700 B</li>');
   });
 });

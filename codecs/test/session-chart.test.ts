@@ -12,7 +12,9 @@ const messages: SessionMessage[] = Array.from({ length: 250 }, (_, i) => ({
   connectionId: i % 2 ? 'a' : 'b',
   direction: i % 4 === 0 ? 'client-to-server' : 'server-to-client',
   opcode: 1,
-  data: enc.encode(i === 17 ? '{"broken": ' : JSON.stringify({ n: i, big: i % 50 === 0 ? 'x'.repeat(300) : '', list: [1, 2, 3] })),
+  data: enc.encode(
+    i === 17 ? '{"broken": ' : JSON.stringify({ n: i, big: i % 50 === 0 ? 'x'.repeat(300) : '', list: [1, 2, 3] }),
+  ),
 }));
 
 describe('cumulative bytes', () => {
@@ -31,7 +33,9 @@ describe('cumulative bytes', () => {
     const chart = (await cumulativeBytes(messages, totals))!;
     expect(chart.at.at(-1)).toBe(250);
     // Every codec is charted or listed with why (schema codecs are listed).
-    expect([...chart.series.map((s) => s.codec), ...chart.notCharted.map((n) => n.codec)].sort()).toEqual(totals.map((t) => t.codec).sort());
+    expect([...chart.series.map((s) => s.codec), ...chart.notCharted.map((n) => n.codec)].sort()).toEqual(
+      totals.map((t) => t.codec).sort(),
+    );
     expect(chart.series.length).toBeGreaterThanOrEqual(4);
     for (const series of chart.series) {
       const t = totals.find((r) => r.codec === series.codec)!;
@@ -59,21 +63,38 @@ describe('cumulative bytes', () => {
   });
 
   it('lists a codec it cannot encode instead of dropping it', async () => {
-    const chart = (await cumulativeBytes(messages.slice(0, 5), [{ codec: 'captured', label: 'As captured' }, { codec: 'avro-inferred', label: 'Avro' }]))!;
+    const chart = (await cumulativeBytes(messages.slice(0, 5), [
+      { codec: 'captured', label: 'As captured' },
+      { codec: 'avro-inferred', label: 'Avro' },
+    ]))!;
     expect(chart.series.map((s) => s.codec)).toEqual(['captured']);
     // Named as the table names it, in words a user reads (no internal ids, no "codec registry").
-    expect(chart.notCharted).toEqual([{ codec: 'avro-inferred', label: 'Avro', why: 'its sizes come from a schema inferred from the whole session' }]);
+    expect(chart.notCharted).toEqual([
+      { codec: 'avro-inferred', label: 'Avro', why: 'its sizes come from a schema inferred from the whole session' },
+    ]);
   });
 
   it('stops when aborted', async () => {
     const controller = new AbortController();
     controller.abort();
-    expect(await cumulativeBytes(messages, [{ codec: 'json', label: 'JSON' }], { signal: controller.signal, yieldEvery: 10 })).toBeNull();
+    expect(
+      await cumulativeBytes(messages, [{ codec: 'json', label: 'JSON' }], {
+        signal: controller.signal,
+        yieldEvery: 10,
+      }),
+    ).toBeNull();
   });
 });
 
 describe('chart geometry', () => {
-  const data = { at: [100, 200], series: [{ codec: 'captured', label: 'As captured', bytes: [5000, 12000] }, { codec: 'cbor', label: 'CBOR', bytes: [3000, 7000] }], notCharted: [] };
+  const data = {
+    at: [100, 200],
+    series: [
+      { codec: 'captured', label: 'As captured', bytes: [5000, 12000] },
+      { codec: 'cbor', label: 'CBOR', bytes: [3000, 7000] },
+    ],
+    notCharted: [],
+  };
   it('keeps every point inside the plot, ticks round, and a summary a screen reader can read', () => {
     const g = chartGeometry(data);
     expect(g.width).toBe(CHART_WIDTH);
@@ -89,7 +110,9 @@ describe('chart geometry', () => {
     }
     // The UI's units (KB = 1,024 bytes, as in the list and the tables), ticks round in them.
     expect(g.yTicks.map((t) => t.text)).toEqual(['0 B', '5.0 KB', '10 KB', '15 KB']);
-    expect(g.summary).toBe('Cumulative message bytes over 200 messages: As captured ends at 12 KB; CBOR ends at 6.8 KB.');
+    expect(g.summary).toBe(
+      'Cumulative message bytes over 200 messages: As captured ends at 12 KB; CBOR ends at 6.8 KB.',
+    );
   });
 
   it('an empty session charts nothing without dividing by zero', () => {
@@ -100,7 +123,9 @@ describe('chart geometry', () => {
 
   it('every line colour has at least 3:1 contrast on the light and the dark background', () => {
     const lum = (hex: string) => {
-      const c = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+      const c = [1, 3, 5]
+        .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+        .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
       return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
     };
     const ratio = (a: string, b: string) => {

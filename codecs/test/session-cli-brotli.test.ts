@@ -7,12 +7,22 @@ import { main, type CliIo } from '../cli/main.js';
  * ~1 ms per small message and most of a 10,000-frame session's CPU time).
  */
 const utf8 = new TextEncoder();
-const frames = Array.from({ length: 20 }, (_, i) => JSON.stringify({ type: 'tick', seq: i, price: 100 + i / 4, note: 'abc'.repeat(i % 5) }));
+const frames = Array.from({ length: 20 }, (_, i) =>
+  JSON.stringify({ type: 'tick', seq: i, price: 100 + i / 4, note: 'abc'.repeat(i % 5) }),
+);
 
 function har(): Uint8Array {
   const messages = frames.map((data, i) => ({ type: 'receive', time: 1000 + i, opcode: 1, data }));
-  const entry = { startedDateTime: '2026-11-24T12:00:00.000Z', _resourceType: 'websocket', request: { method: 'GET', url: 'wss://a.test/ticks', headers: [] }, response: { status: 101, headers: [] }, _webSocketMessages: messages };
-  return utf8.encode(JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [entry] } }));
+  const entry = {
+    startedDateTime: '2026-11-24T12:00:00.000Z',
+    _resourceType: 'websocket',
+    request: { method: 'GET', url: 'wss://a.test/ticks', headers: [] },
+    response: { status: 101, headers: [] },
+    _webSocketMessages: messages,
+  };
+  return utf8.encode(
+    JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [entry] } }),
+  );
 }
 
 async function run(argv: string[]) {
@@ -23,7 +33,15 @@ async function run(argv: string[]) {
   return { code, stdout, stderr };
 }
 
-const brotliSum = (quality: number): number => frames.reduce((n, f) => n + brotliCompressSync(utf8.encode(f), { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: f.length } }).length, 0);
+const brotliSum = (quality: number): number =>
+  frames.reduce(
+    (n, f) =>
+      n +
+      brotliCompressSync(utf8.encode(f), {
+        params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: f.length },
+      }).length,
+    0,
+  );
 
 describe('compare --session: brotli quality', () => {
   it('defaults to quality 6 and says so in --json', async () => {
@@ -33,7 +51,10 @@ describe('compare --session: brotli quality', () => {
   });
 
   it('--brotli-quality 11 asks for the slow setting; out of range or without --session is a usage error', async () => {
-    const out = JSON.parse((await run(['compare', '--session', 'cap.har', '--json', '--codecs', 'captured', '--brotli-quality', '11'])).stdout);
+    const out = JSON.parse(
+      (await run(['compare', '--session', 'cap.har', '--json', '--codecs', 'captured', '--brotli-quality', '11']))
+        .stdout,
+    );
     expect(out.brotliQuality).toBe(11);
     expect(out.totals[0].brotli).toBe(brotliSum(11));
     expect((await run(['compare', '--session', 'cap.har', '--brotli-quality', '12'])).code).toBe(2);

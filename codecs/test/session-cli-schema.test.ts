@@ -3,20 +3,48 @@ import { main, type CliIo } from '../cli/main.js';
 
 /** `wirescope compare --session` with the schema codecs, snappy, brotli and a loaded .proto (issue 16 §3). */
 const utf8 = new TextEncoder();
-const PROTO = 'syntax = "proto3";\nmessage Tick { string type = 1; int64 seq = 2; double price = 3; repeated string tags = 4; }\n';
+const PROTO =
+  'syntax = "proto3";\nmessage Tick { string type = 1; int64 seq = 2; double price = 3; repeated string tags = 4; }\n';
 
 function har(): Uint8Array {
-  const messages = Array.from({ length: 12 }, (_, i) => ({ type: 'receive', time: 1000 + i, opcode: 1, data: JSON.stringify({ type: 'tick', seq: i, price: 100 + i / 4, tags: i % 2 ? ['x'] : [] }) }));
-  messages.push({ type: 'receive', time: 2000, opcode: 1, data: JSON.stringify({ type: 'tick', seq: 'late', price: 1, tags: [] }) });
-  const entry = { startedDateTime: '2026-11-24T12:00:00.000Z', _resourceType: 'websocket', request: { method: 'GET', url: 'wss://a.test/ticks', headers: [] }, response: { status: 101, headers: [] }, _webSocketMessages: messages };
-  return utf8.encode(JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [entry] } }));
+  const messages = Array.from({ length: 12 }, (_, i) => ({
+    type: 'receive',
+    time: 1000 + i,
+    opcode: 1,
+    data: JSON.stringify({ type: 'tick', seq: i, price: 100 + i / 4, tags: i % 2 ? ['x'] : [] }),
+  }));
+  messages.push({
+    type: 'receive',
+    time: 2000,
+    opcode: 1,
+    data: JSON.stringify({ type: 'tick', seq: 'late', price: 1, tags: [] }),
+  });
+  const entry = {
+    startedDateTime: '2026-11-24T12:00:00.000Z',
+    _resourceType: 'websocket',
+    request: { method: 'GET', url: 'wss://a.test/ticks', headers: [] },
+    response: { status: 101, headers: [] },
+    _webSocketMessages: messages,
+  };
+  return utf8.encode(
+    JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [entry] } }),
+  );
 }
 
 async function run(argv: string[]) {
   let stdout = '';
   let stderr = '';
   const files: Record<string, Uint8Array> = { 'cap.har': har(), 'ticks.proto': utf8.encode(PROTO) };
-  const io: CliIo = { out: (t) => (stdout += t), err: (t) => (stderr += t), readFile: (p) => files[p] ?? (() => { throw Object.assign(new Error('no file'), { code: 'ENOENT' }); })(), version: 'test' };
+  const io: CliIo = {
+    out: (t) => (stdout += t),
+    err: (t) => (stderr += t),
+    readFile: (p) =>
+      files[p] ??
+      (() => {
+        throw Object.assign(new Error('no file'), { code: 'ENOENT' });
+      })(),
+    version: 'test',
+  };
   const code = await main(argv, io);
   return { code, stdout, stderr };
 }
@@ -28,8 +56,12 @@ describe('wirescope compare --session: schema codecs, snappy, brotli', () => {
     expect(r.stdout).toMatch(/snappy each\s+brotli each/);
     expect(r.stdout).toMatch(/^Avro \(inferred\)\s+13\s/m);
     expect(r.stdout).toMatch(/^Protobuf \(inferred\)\s+12 \(\+1 left out\)/m);
-    expect(r.stdout).toMatch(/Avro \(inferred\): schema \d+ bytes, sent once — amortized over the 13 messages it encoded, [\d.]+ bytes\/message/);
-    expect(r.stdout).toMatch(/Protobuf \(inferred\): 1 message\(s\) the codec cannot hold: message 13: seq: string where the schema has int32/);
+    expect(r.stdout).toMatch(
+      /Avro \(inferred\): schema \d+ bytes, sent once — amortized over the 13 messages it encoded, [\d.]+ bytes\/message/,
+    );
+    expect(r.stdout).toMatch(
+      /Protobuf \(inferred\): 1 message\(s\) the codec cannot hold: message 13: seq: string where the schema has int32/,
+    );
     expect(r.stdout).not.toMatch(/brotli: not in this browser/); // Node has brotli
   });
 

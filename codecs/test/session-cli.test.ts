@@ -31,8 +31,21 @@ function har(extra: object[] = []): Uint8Array {
     { type: 'send', time: 1000 + i, opcode: 1, data: c },
     { type: 'receive', time: 1000 + i + 0.5, opcode: 1, data: server[i] },
   ]);
-  const b = server.map((s, i) => ({ type: 'receive', time: 2000 + i, opcode: 2, data: Buffer.from(cbor.encode(JSON.parse(s))).toString('base64') }));
-  return utf8.encode(JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [entry('wss://a.test/feed', EXT, a), entry('wss://b.test/bin', '', [...b, ...extra])] } }));
+  const b = server.map((s, i) => ({
+    type: 'receive',
+    time: 2000 + i,
+    opcode: 2,
+    data: Buffer.from(cbor.encode(JSON.parse(s))).toString('base64'),
+  }));
+  return utf8.encode(
+    JSON.stringify({
+      log: {
+        version: '1.2',
+        creator: { name: 'test', version: '1' },
+        entries: [entry('wss://a.test/feed', EXT, a), entry('wss://b.test/bin', '', [...b, ...extra])],
+      },
+    }),
+  );
 }
 
 const sum = (xs: number[]) => xs.reduce((x, y) => x + y, 0);
@@ -51,12 +64,25 @@ describe('wirescope compare --session', () => {
       const rows = out.rows.filter((row: { codec: string }) => row.codec === total.codec);
       expect(rows).toHaveLength(3); // a: both directions; b: server → client
       expect(total.size).toBe(sum(rows.map((row: { size: number }) => row.size)));
-      expect(total.wire.contextTakeover.total).toBe(sum(rows.map((row: { wire: { contextTakeover: { total: number } } }) => row.wire.contextTakeover.total)));
+      expect(total.wire.contextTakeover.total).toBe(
+        sum(rows.map((row: { wire: { contextTakeover: { total: number } } }) => row.wire.contextTakeover.total)),
+      );
       // Only connection a recorded its extension header.
       expect(total.wire.negotiated).toBeNull();
-      expect(rows.filter((row: { wire: { negotiated: unknown } }) => row.wire.negotiated !== null).map((row: { connectionId: string }) => row.connectionId)).toEqual(['har-0', 'har-0']);
+      expect(
+        rows
+          .filter((row: { wire: { negotiated: unknown } }) => row.wire.negotiated !== null)
+          .map((row: { connectionId: string }) => row.connectionId),
+      ).toEqual(['har-0', 'har-0']);
     }
-    expect(out.totals.map((t: { codec: string }) => t.codec)).toEqual(['captured', 'json', 'cbor', 'msgpack', 'avro', 'protobuf']);
+    expect(out.totals.map((t: { codec: string }) => t.codec)).toEqual([
+      'captured',
+      'json',
+      'cbor',
+      'msgpack',
+      'avro',
+      'protobuf',
+    ]);
   });
 
   it('--connection picks one connection by index or id; an unknown one is a usage error', async () => {
@@ -66,7 +92,9 @@ describe('wirescope compare --session', () => {
     expect(byIndex.capture.messages).toBe(10);
     // One connection with a known header: the negotiated total exists and uses server_no_context_takeover.
     const captured = byIndex.totals.find((t: { codec: string }) => t.codec === 'captured');
-    const s2c = byIndex.rows.find((row: { codec: string; direction: string }) => row.codec === 'captured' && row.direction === 'server-to-client');
+    const s2c = byIndex.rows.find(
+      (row: { codec: string; direction: string }) => row.codec === 'captured' && row.direction === 'server-to-client',
+    );
     expect(captured.wire.negotiated.total).toBeGreaterThan(0);
     expect(s2c.wire.negotiated).toEqual(s2c.wire.noContextTakeover);
     const withoutSession = await run(['compare', 'x', '--connection', '1'], har());
@@ -78,8 +106,17 @@ describe('wirescope compare --session', () => {
   });
 
   it('reads a wirescope capture and writes text and Markdown tables', async () => {
-    const frames = client.map((c, i) => ({ connectionId: 'c1', direction: 'sent' as const, time: i, opcode: 'text' as const, data: utf8.encode(c) }));
-    const file = serializeCapture([{ connectionId: 'c1', url: 'ws://x', protocol: '', extensions: 'permessage-deflate', time: 0 }], frames);
+    const frames = client.map((c, i) => ({
+      connectionId: 'c1',
+      direction: 'sent' as const,
+      time: i,
+      opcode: 'text' as const,
+      data: utf8.encode(c),
+    }));
+    const file = serializeCapture(
+      [{ connectionId: 'c1', url: 'ws://x', protocol: '', extensions: 'permessage-deflate', time: 0 }],
+      frames,
+    );
     const text = await run(['compare', '--session', 'cap.wirescope'], file);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^wirescope capture: 5 messages on 1 connection\n/);
@@ -92,7 +129,10 @@ describe('wirescope compare --session', () => {
   });
 
   it('malformed input: problems on stderr with where they are, what parsed still compared, exit 1', async () => {
-    const r = await run(['compare', '--session', 'x', '--json'], har([{ type: 'receive', time: 3000, opcode: 2, data: '%%%' }]));
+    const r = await run(
+      ['compare', '--session', 'x', '--json'],
+      har([{ type: 'receive', time: 3000, opcode: 2, data: '%%%' }]),
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/entries\[1\]: message 5: binary data is not valid base64.*at character 0/);
     expect(JSON.parse(r.stdout).capture.messages).toBe(15);
@@ -106,8 +146,16 @@ describe('wirescope compare --session', () => {
 
 describe('a capture that records "none negotiated" (review #4)', () => {
   it('compare --session shows the plain wire size as negotiated, for a wirescope capture and a HAR', async () => {
-    const frames = client.map((c, i) => ({ connectionId: 'c1', direction: 'sent' as const, time: i, opcode: 'text' as const, data: utf8.encode(c) }));
-    const info = [{ connectionId: 'c1', url: 'ws://x', protocol: '', extensions: '', extensionsRecorded: true, time: 0 }];
+    const frames = client.map((c, i) => ({
+      connectionId: 'c1',
+      direction: 'sent' as const,
+      time: i,
+      opcode: 'text' as const,
+      data: utf8.encode(c),
+    }));
+    const info = [
+      { connectionId: 'c1', url: 'ws://x', protocol: '', extensions: '', extensionsRecorded: true, time: 0 },
+    ];
     const { buildHar } = await import('../capture/har.js');
     for (const file of [serializeCapture(info, frames), utf8.encode(buildHar(info, frames))]) {
       const out = JSON.parse((await run(['compare', '--session', 'x', '--json'], file)).stdout);

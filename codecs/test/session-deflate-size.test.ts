@@ -28,7 +28,10 @@ function randomBytes(n: number, alphabet = 256): Uint8Array {
 function repetitive(n: number): Uint8Array {
   const words = ['price', 'size', 'orders', '{"bid":', '"ask":[', '0.', '1234', ',', '}', 'BTC-USD', ' '];
   let s = '';
-  while (s.length < n) s += random.chance(0.1) ? s.slice(Math.max(0, s.length - random.int(40_000)), s.length - random.int(10)).slice(0, random.int(300)) : random.pick(words);
+  while (s.length < n)
+    s += random.chance(0.1)
+      ? s.slice(Math.max(0, s.length - random.int(40_000)), s.length - random.int(10)).slice(0, random.int(300))
+      : random.pick(words);
   return utf8.encode(s.slice(0, n));
 }
 
@@ -37,8 +40,17 @@ function mixedMessages(): Uint8Array[] {
   const out: Uint8Array[] = [];
   for (const m of sessionOfRecords(300, 3)) out.push(m.data);
   for (const t of [...clientMessages(20), ...serverMessages(12)]) out.push(utf8.encode(t));
-  for (const n of [0, 1, 2, 3, 4, 5, 100, 423, 424, 8191, 8192, 9000, 20_000]) out.push(randomBytes(n), randomBytes(n, 4), repetitive(n));
-  out.push(new Uint8Array(0), new Uint8Array(70_000), repetitive(70_000), randomBytes(100_000, 16), repetitive(140_000), new Uint8Array(300_000).fill(7), randomBytes(250_000));
+  for (const n of [0, 1, 2, 3, 4, 5, 100, 423, 424, 8191, 8192, 9000, 20_000])
+    out.push(randomBytes(n), randomBytes(n, 4), repetitive(n));
+  out.push(
+    new Uint8Array(0),
+    new Uint8Array(70_000),
+    repetitive(70_000),
+    randomBytes(100_000, 16),
+    repetitive(140_000),
+    new Uint8Array(300_000).fill(7),
+    randomBytes(250_000),
+  );
   // A session repeats itself: the same messages again, and runs of one message.
   out.push(...out.slice(0, 50), out[3], out[3], out[3]);
   // Interleave small and large so the window moves mid-sequence.
@@ -70,13 +82,17 @@ describe('deflate-size equals what fflate writes', () => {
     const alone = new DeflateAloneSizer(15);
     const got = messages.map((m) => sizer.fresh(m, alone));
     const want: { payload: number; deflate: number }[] = [];
-    for (const m of messages) want.push({ payload: (await new PermessageDeflateSender(fflateEngine, 15, true).payload(m)).length, deflate: deflateSync(m, { mem: 3 }).length });
+    for (const m of messages)
+      want.push({
+        payload: (await new PermessageDeflateSender(fflateEngine, 15, true).payload(m)).length,
+        deflate: deflateSync(m, { mem: 3 }).length,
+      });
     expect(got).toEqual(want);
     // Both ways through: stored blocks (random bytes) and Huffman ones.
     expect(messages.some((m, i) => m.length > 0 && m.length <= 8191 && got[i].deflate === m.length + 5)).toBe(true);
   });
 
-  it('StreamSizer = the fflate engine sender\'s payloads, with and without context takeover', async () => {
+  it("StreamSizer = the fflate engine sender's payloads, with and without context takeover", async () => {
     for (const noContextTakeover of [false, true]) {
       const sender = new PermessageDeflateSender(fflateEngine, 15, noContextTakeover);
       const sizer = new StreamSizer();
@@ -116,7 +132,11 @@ function fflateHTree(d: ArrayLike<number>, mb: number): { t: Uint8Array; l: numb
   }
   t.sort((a, b) => a.f - b.f);
   t.push({ s: -1, f: 25001 });
-  let l = t[0], r = t[1], i0 = 0, i1 = 1, i2 = 2;
+  let l = t[0],
+    r = t[1],
+    i0 = 0,
+    i1 = 1,
+    i2 = 2;
   t[0] = { s: -1, f: l.f + r.f, l, r };
   while (i1 !== s - 1) {
     l = t[t[i0].f < t[i2].f ? i0++ : i2++];
@@ -129,8 +149,10 @@ function fflateHTree(d: ArrayLike<number>, mb: number): { t: Uint8Array; l: numb
   const ln = (n: any, d: number): number => (n.s === -1 ? Math.max(ln(n.l, d + 1), ln(n.r, d + 1)) : (tr[n.s] = d));
   let mbt = ln(t[i1 - 1], 0);
   if (mbt > mb) {
-    let i = 0, dt = 0;
-    const lft = mbt - mb, cst = 1 << lft;
+    let i = 0,
+      dt = 0;
+    const lft = mbt - mb,
+      cst = 1 << lft;
     t2.sort((a, b) => tr[b.s] - tr[a.s] || a.f - b.f);
     for (; i < s; ++i) {
       const i2_1 = t2[i].s;
@@ -173,7 +195,11 @@ describe('snappy-size equals snappyjs', () => {
 describe('codeLengths = fflate hTree', () => {
   it('on random, tied, sparse and skewed (length-limited) frequency tables', () => {
     const tables: Uint16Array[] = [];
-    for (const [n, mb] of [[288, 15], [32, 15], [19, 7]] as const) {
+    for (const [n, mb] of [
+      [288, 15],
+      [32, 15],
+      [19, 7],
+    ] as const) {
       for (let k = 0; k < 300; k++) {
         const d = new Uint16Array(n);
         const kind = k % 5;
@@ -181,9 +207,12 @@ describe('codeLengths = fflate hTree', () => {
         let total = 0;
         for (let i = 0; i < n; i++) {
           if (kind === 0) d[i] = random.int(100);
-          else if (kind === 1) d[i] = random.chance(0.1) ? 1 + random.int(3) : 0; // sparse, many ties
-          else if (kind === 2) d[i] = random.chance(0.5) ? 7 : 0; // all tied
-          else if (kind === 3) d[i] = random.chance(0.7) ? Math.floor(1.6 ** random.int(20)) : 0; // skewed: deep trees, limited to mb
+          else if (kind === 1)
+            d[i] = random.chance(0.1) ? 1 + random.int(3) : 0; // sparse, many ties
+          else if (kind === 2)
+            d[i] = random.chance(0.5) ? 7 : 0; // all tied
+          else if (kind === 3)
+            d[i] = random.chance(0.7) ? Math.floor(1.6 ** random.int(20)) : 0; // skewed: deep trees, limited to mb
           else d[i] = i < 1 + random.int(3) ? 1 + random.int(5000) : 0; // one to three symbols
           if (total + d[i] > 24_000) d[i] = 0;
           total += d[i];
@@ -193,6 +222,10 @@ describe('codeLengths = fflate hTree', () => {
       }
     }
     // The skewed tables really went through the length limit.
-    expect(tables.some((d) => fflateHTree(d, d.length === 19 ? 7 : 15).l === (d.length === 19 ? 7 : 15) && new Set(d).size > 10)).toBe(true);
+    expect(
+      tables.some(
+        (d) => fflateHTree(d, d.length === 19 ? 7 : 15).l === (d.length === 19 ? 7 : 15) && new Set(d).size > 10,
+      ),
+    ).toBe(true);
   });
 });

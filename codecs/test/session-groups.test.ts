@@ -35,7 +35,17 @@ describe('session groups', () => {
   });
 
   it('the page-side files import session.ts for types only', () => {
-    for (const file of ['../compare/session/groups.ts', '../compare/session/report.ts', '../compare/session/chart-geometry.ts', '../compare/session/left-out.ts', '../compare/session/schema-share.ts', '../../inspector-app/src/components/compare/session/SessionCompare.tsx', '../../inspector-app/src/components/compare/session/SessionTable.tsx', '../../inspector-app/src/components/compare/session/session-run.ts', '../../inspector-app/src/worker/session-compare-job.ts']) {
+    for (const file of [
+      '../compare/session/groups.ts',
+      '../compare/session/report.ts',
+      '../compare/session/chart-geometry.ts',
+      '../compare/session/left-out.ts',
+      '../compare/session/schema-share.ts',
+      '../../inspector-app/src/components/compare/session/SessionCompare.tsx',
+      '../../inspector-app/src/components/compare/session/SessionTable.tsx',
+      '../../inspector-app/src/components/compare/session/session-run.ts',
+      '../../inspector-app/src/worker/session-compare-job.ts',
+    ]) {
       const text = readFileSync(new URL(file, import.meta.url), 'utf8');
       const valueImports = [...text.matchAll(/^import (?!type )[^;]*from '[^']*session\/(session|cumulative)\.js';/gm)];
       expect(valueImports.map((m) => `${file}: ${m[0]}`)).toEqual([]);

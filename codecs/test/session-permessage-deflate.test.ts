@@ -2,9 +2,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { inflateRawSync } from 'node:zlib';
 import { WebSocket, WebSocketServer, type PerMessageDeflateOptions } from 'ws';
 import type { AddressInfo } from 'node:net';
-import { CONTEXT_TAKEOVER, NO_CONTEXT_TAKEOVER, parseDeflateExtension, type DeflateParams } from '../compare/session/extension-header.js';
+import {
+  CONTEXT_TAKEOVER,
+  NO_CONTEXT_TAKEOVER,
+  parseDeflateExtension,
+  type DeflateParams,
+} from '../compare/session/extension-header.js';
 import { frameHeaderSize, type Direction } from '../compare/session/framing.js';
-import { fflateEngine, permessageDeflateSizes, PermessageDeflateSender, SYNC_FLUSH_TAIL } from '../compare/session/permessage-deflate.js';
+import {
+  fflateEngine,
+  permessageDeflateSizes,
+  PermessageDeflateSender,
+  SYNC_FLUSH_TAIL,
+} from '../compare/session/permessage-deflate.js';
 import { zlibEngine } from '../compare/session/zlib-engine.js';
 import { startWireTap, type WireMessage, type WireTap } from './helpers/ws-wire-tap.js';
 import { clientMessages, serverMessages } from './helpers/session-messages.js';
@@ -26,7 +36,11 @@ afterEach(async () => {
 
 /** A real ws session through the wire tap: the client sends its messages, the server answers each with the next of its own. */
 async function wsSession(serverDeflate: PerMessageDeflateOptions, texts = sent): Promise<Session> {
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: { threshold: 0, ...serverDeflate } });
+  const wss = new WebSocketServer({
+    host: '127.0.0.1',
+    port: 0,
+    perMessageDeflate: { threshold: 0, ...serverDeflate },
+  });
   await new Promise<void>((resolve) => wss.once('listening', resolve));
   cleanup.push(() => new Promise<void>((resolve) => wss.close(() => resolve())));
   wss.on('connection', (socket) => {
@@ -54,12 +68,20 @@ async function wsSession(serverDeflate: PerMessageDeflateOptions, texts = sent):
 }
 
 async function simulated(params: DeflateParams, direction: Direction, texts: string[]) {
-  const { sizes, unsupported } = await permessageDeflateSizes(texts.map((t) => ({ direction, data: utf8.encode(t) })), params, zlibEngine());
+  const { sizes, unsupported } = await permessageDeflateSizes(
+    texts.map((t) => ({ direction, data: utf8.encode(t) })),
+    params,
+    zlibEngine(),
+  );
   expect(unsupported).toEqual({});
   return sizes as number[];
 }
 
-async function expectSimulationEqualsWire(serverDeflate: PerMessageDeflateOptions, expected: Partial<DeflateParams>, texts = sent) {
+async function expectSimulationEqualsWire(
+  serverDeflate: PerMessageDeflateOptions,
+  expected: Partial<DeflateParams>,
+  texts = sent,
+) {
   const session = await wsSession(serverDeflate, texts);
   const parsed = parseDeflateExtension(session.extensions);
   if (!parsed.ok) throw new Error(parsed.error);
@@ -88,19 +110,31 @@ describe('permessage-deflate simulation equals the ws package on a real socket',
   });
 
   it('client_no_context_takeover and server_no_context_takeover', async () => {
-    await expectSimulationEqualsWire({ clientNoContextTakeover: true, serverNoContextTakeover: true }, { clientNoContextTakeover: true, serverNoContextTakeover: true });
+    await expectSimulationEqualsWire(
+      { clientNoContextTakeover: true, serverNoContextTakeover: true },
+      { clientNoContextTakeover: true, serverNoContextTakeover: true },
+    );
   });
 
   it('server_no_context_takeover only: each direction follows its own parameter', async () => {
-    await expectSimulationEqualsWire({ serverNoContextTakeover: true }, { clientNoContextTakeover: false, serverNoContextTakeover: true });
+    await expectSimulationEqualsWire(
+      { serverNoContextTakeover: true },
+      { clientNoContextTakeover: false, serverNoContextTakeover: true },
+    );
   });
 
   it('client_max_window_bits=11, server_max_window_bits=10 (zlib engine)', async () => {
-    await expectSimulationEqualsWire({ clientMaxWindowBits: 11, serverMaxWindowBits: 10 }, { clientMaxWindowBits: 11, serverMaxWindowBits: 10 });
+    await expectSimulationEqualsWire(
+      { clientMaxWindowBits: 11, serverMaxWindowBits: 10 },
+      { clientMaxWindowBits: 11, serverMaxWindowBits: 10 },
+    );
   });
 
   it('empty and repeated messages (an empty message after a flush is one byte, 00)', async () => {
-    const texts = { client: ['{"a":1}', '', '', '{"a":1}', '{"a":1}', ''], server: ['', '{"b":2}', '{"b":2}', '', '', '{"b":2}'] };
+    const texts = {
+      client: ['{"a":1}', '', '', '{"a":1}', '{"a":1}', ''],
+      server: ['', '{"b":2}', '{"b":2}', '', '', '{"b":2}'],
+    };
     await expectSimulationEqualsWire({}, {}, texts);
     await expectSimulationEqualsWire({ clientNoContextTakeover: true, serverNoContextTakeover: true }, {}, texts);
   });
@@ -113,7 +147,7 @@ describe('permessage-deflate simulation equals the ws package on a real socket',
 });
 
 describe('the zlib engine sizes a fresh stream synchronously', () => {
-  it('freshPayloadSize = the stream\'s payload after a reset, for every window size', async () => {
+  it("freshPayloadSize = the stream's payload after a reset, for every window size", async () => {
     const engine = zlibEngine();
     const texts = [...sent.client, ...sent.server, '', '{}', 'x'.repeat(70_000)];
     for (const bits of [9, 10, 12, 15]) {
@@ -121,7 +155,10 @@ describe('the zlib engine sizes a fresh stream synchronously', () => {
       const want: number[] = [];
       for (const t of texts) want.push((await sender.payload(utf8.encode(t))).length);
       sender.close();
-      expect(texts.map((t) => engine.freshPayloadSize!(bits, utf8.encode(t))), `${bits} bits`).toEqual(want);
+      expect(
+        texts.map((t) => engine.freshPayloadSize!(bits, utf8.encode(t))),
+        `${bits} bits`,
+      ).toEqual(want);
     }
   });
 });
@@ -134,7 +171,10 @@ describe('the fflate engine (worker, extension)', () => {
       const payloads: Uint8Array[] = [];
       for (const t of texts) payloads.push(await sender.payload(utf8.encode(t)));
       if (noContextTakeover) {
-        for (let i = 0; i < texts.length; i++) expect(inflateRawSync(Buffer.concat([payloads[i], SYNC_FLUSH_TAIL]), { finishFlush: 2 }).toString()).toBe(texts[i]);
+        for (let i = 0; i < texts.length; i++)
+          expect(inflateRawSync(Buffer.concat([payloads[i], SYNC_FLUSH_TAIL]), { finishFlush: 2 }).toString()).toBe(
+            texts[i],
+          );
       } else {
         // With context takeover only the whole stream (tails restored) inflates.
         const stream = Buffer.concat(payloads.flatMap((p) => [p, SYNC_FLUSH_TAIL]));
@@ -144,7 +184,14 @@ describe('the fflate engine (worker, extension)', () => {
   });
 
   it('reports windows below 15 bits as unsupported instead of simulating them', async () => {
-    const r = await permessageDeflateSizes([{ direction: 'server-to-client', data: utf8.encode('{}') }, { direction: 'client-to-server', data: utf8.encode('{}') }], { ...CONTEXT_TAKEOVER, serverMaxWindowBits: 10 }, fflateEngine);
+    const r = await permessageDeflateSizes(
+      [
+        { direction: 'server-to-client', data: utf8.encode('{}') },
+        { direction: 'client-to-server', data: utf8.encode('{}') },
+      ],
+      { ...CONTEXT_TAKEOVER, serverMaxWindowBits: 10 },
+      fflateEngine,
+    );
     expect(r.sizes[0]).toBeNull();
     expect(r.sizes[1]).toBeGreaterThan(0);
     expect(r.unsupported['server-to-client']).toMatch(/32 KB window/);
@@ -163,10 +210,19 @@ describe('the fflate engine (worker, extension)', () => {
 
 describe('parseDeflateExtension', () => {
   it('reads the parameters, rejects bad ones', () => {
-    expect(parseDeflateExtension('permessage-deflate; client_max_window_bits=12; server_no_context_takeover')).toEqual({ ok: true, params: { ...CONTEXT_TAKEOVER, clientMaxWindowBits: 12, serverNoContextTakeover: true } });
-    expect(parseDeflateExtension('x-foo, permessage-deflate; client_max_window_bits')).toEqual({ ok: true, params: CONTEXT_TAKEOVER });
+    expect(parseDeflateExtension('permessage-deflate; client_max_window_bits=12; server_no_context_takeover')).toEqual({
+      ok: true,
+      params: { ...CONTEXT_TAKEOVER, clientMaxWindowBits: 12, serverNoContextTakeover: true },
+    });
+    expect(parseDeflateExtension('x-foo, permessage-deflate; client_max_window_bits')).toEqual({
+      ok: true,
+      params: CONTEXT_TAKEOVER,
+    });
     expect(parseDeflateExtension('permessage-deflate; server_max_window_bits=7')).toMatchObject({ ok: false });
-    expect(parseDeflateExtension('permessage-deflate; foo')).toMatchObject({ ok: false, error: expect.stringMatching(/foo/) });
+    expect(parseDeflateExtension('permessage-deflate; foo')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/foo/),
+    });
     expect(parseDeflateExtension('')).toMatchObject({ ok: false });
   });
 });

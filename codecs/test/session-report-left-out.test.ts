@@ -11,7 +11,12 @@ import { formatSessionText } from '../compare/session/format.js';
 import { leftOutText } from '../compare/session/left-out.js';
 
 const utf8 = new TextEncoder();
-const json = (text: string): SessionMessage => ({ connectionId: 'c', direction: 'server-to-client', opcode: 1, data: utf8.encode(text) });
+const json = (text: string): SessionMessage => ({
+  connectionId: 'c',
+  direction: 'server-to-client',
+  opcode: 1,
+  data: utf8.encode(text),
+});
 
 /** 20 good objects, 55 with a key twice (more than the 50 mismatches a row lists), 3 lists. */
 function session(): SessionMessage[] {
@@ -62,13 +67,32 @@ describe('left-out messages in the report', () => {
 
 describe('schema share per message', () => {
   const schemaRow = (schema: SessionRow['schema'], over: Partial<SessionRow> = {}): SessionRow => ({
-    codec: 'protobuf', label: 'Protobuf (inferred)', connectionId: null, direction: null, messages: schema!.messages, size: 100, gzip: 50, deflate: 40,
-    plainWire: { payload: 100, headers: 2, total: 102 }, wire: { contextTakeover: null, noContextTakeover: null, negotiated: null }, left: 0, leftReason: null, schema, ...over,
+    codec: 'protobuf',
+    label: 'Protobuf (inferred)',
+    connectionId: null,
+    direction: null,
+    messages: schema!.messages,
+    size: 100,
+    gzip: 50,
+    deflate: 40,
+    plainWire: { payload: 100, headers: 2, total: 102 },
+    wire: { contextTakeover: null, noContextTakeover: null, negotiated: null },
+    left: 0,
+    leftReason: null,
+    schema,
+    ...over,
   });
 
   it('no share when the codec encoded no message; a small share with two significant digits', () => {
-    const none = schemaRow({ bytes: 66, text: 'message Frame {}', messages: 0, perMessage: 0 }, { left: 30, leftReason: 'message 1: x', messages: 0 });
-    const small = { ...schemaRow({ bytes: 433, text: 'message Frame {}', messages: 10_000, perMessage: 0.0433 }), codec: 'avro', label: 'Avro (inferred)' };
+    const none = schemaRow(
+      { bytes: 66, text: 'message Frame {}', messages: 0, perMessage: 0 },
+      { left: 30, leftReason: 'message 1: x', messages: 0 },
+    );
+    const small = {
+      ...schemaRow({ bytes: 433, text: 'message Frame {}', messages: 10_000, perMessage: 0.0433 }),
+      codec: 'avro',
+      label: 'Avro (inferred)',
+    };
     const md = sessionReportMarkdown(input([none, small]));
     expect(md).toContain('| 66 (no message encoded) |');
     expect(md).toContain('| 433 (0.043/message) |');

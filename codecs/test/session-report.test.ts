@@ -5,7 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { runSessionComparison, type SessionMessage } from '../compare/session/session.js';
 import { cumulativeBytes } from '../compare/session/cumulative.js';
-import { escapeHtml, sessionReportHtml, sessionReportMarkdown, type SessionReportInput } from '../compare/session/report.js';
+import {
+  escapeHtml,
+  sessionReportHtml,
+  sessionReportMarkdown,
+  type SessionReportInput,
+} from '../compare/session/report.js';
 import { main, type CliIo } from '../cli/main.js';
 import { serializeCapture } from '../capture/capture-file.js';
 
@@ -16,13 +21,19 @@ const messages: SessionMessage[] = Array.from({ length: 180 }, (_, i) => ({
   connectionId: i % 3 === 0 ? HOSTILE_ID : i % 3 === 1 ? 'plain' : 'third|pipe',
   direction: i % 2 ? 'client-to-server' : 'server-to-client',
   opcode: i % 5 === 0 ? 2 : 1,
-  data: i % 5 === 0 ? Uint8Array.of(0xa1, 0x61, 0x6b, 0x18, i) : enc.encode(i === 7 ? '{"cut": [1,' : JSON.stringify({ i, msg: '<b>hi</b>'.repeat(i % 4) })),
+  data:
+    i % 5 === 0
+      ? Uint8Array.of(0xa1, 0x61, 0x6b, 0x18, i)
+      : enc.encode(i === 7 ? '{"cut": [1,' : JSON.stringify({ i, msg: '<b>hi</b>'.repeat(i % 4) })),
 }));
 
 async function input(): Promise<SessionReportInput> {
   const negotiated = new Map([['plain', 'permessage-deflate; client_no_context_takeover']]);
   const rows = await runSessionComparison(messages, { negotiated });
-  const chart = await cumulativeBytes(messages, rows.filter((r) => r.connectionId === null));
+  const chart = await cumulativeBytes(
+    messages,
+    rows.filter((r) => r.connectionId === null),
+  );
   return {
     title: 'Report <test>',
     scope: `connection ${HOSTILE_URL}`,
@@ -46,7 +57,13 @@ function tables(md: string): Map<string, Map<string, string[]>> {
   let heading = '';
   for (const line of md.split('\n')) {
     if (line.startsWith('## ')) heading = line.slice(3);
-    else if (line.startsWith('| ') && !line.startsWith('| codec') && !line.startsWith('| :') && !line.startsWith('| messages') && !line.startsWith('| ---')) {
+    else if (
+      line.startsWith('| ') &&
+      !line.startsWith('| codec') &&
+      !line.startsWith('| :') &&
+      !line.startsWith('| messages') &&
+      !line.startsWith('| ---')
+    ) {
       const cells = line.slice(2, -2).split(' | ');
       if (!out.has(heading)) out.set(heading, new Map());
       out.get(heading)!.set(cells[0], cells.slice(1));
@@ -54,7 +71,8 @@ function tables(md: string): Map<string, Map<string, string[]>> {
   }
   return out;
 }
-const num = (cell: string): number | null => (cell === '—' ? null : Number(cell.replace(/ \(.*\)$/, '').replace(/,/g, '')));
+const num = (cell: string): number | null =>
+  cell === '—' ? null : Number(cell.replace(/ \(.*\)$/, '').replace(/,/g, ''));
 
 describe('session report', () => {
   it('Markdown: the totals equal the sums of the per-connection rows and of the per-direction rows', async () => {
@@ -69,7 +87,12 @@ describe('session report', () => {
     expect(connectionTables.length).toBe(6);
     expect(directionTables.length).toBe(2);
     // The schema (rows of schema codecs carry one) is sent once per codec, not per connection: that column does not add up.
-    const titles = md.split('\n').find((l) => l.startsWith('| codec'))!.slice(2, -2).split(' | ').slice(1);
+    const titles = md
+      .split('\n')
+      .find((l) => l.startsWith('| codec'))!
+      .slice(2, -2)
+      .split(' | ')
+      .slice(1);
     const schemaCol = titles.indexOf('schema (sent once)');
     for (const [codec, cells] of totals) {
       for (const [col, cell] of cells.entries()) {
@@ -105,9 +128,11 @@ describe('session report', () => {
     expect(html).toContain(escapeHtml(HOSTILE_ID));
     expect(html).toContain('Report &lt;test&gt;');
     expect(html).toContain('Mozilla/5.0 &lt;Agent&gt;');
-    expect(html).toContain("Content-Security-Policy\" content=\"default-src 'none'");
+    expect(html).toContain('Content-Security-Policy" content="default-src \'none\'');
     // The chart is inline SVG with its accessible summary.
-    expect(html).toMatch(/<svg xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="0 0 640 280" role="img" aria-label="Cumulative message bytes over 180 messages/);
+    expect(html).toMatch(
+      /<svg xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="0 0 640 280" role="img" aria-label="Cumulative message bytes over 180 messages/,
+    );
     expect((html.match(/<polyline /g) ?? []).length).toBe(i.chart!.series.length);
   });
 
@@ -115,7 +140,10 @@ describe('session report', () => {
     const i = await input();
     const md = tables(sessionReportMarkdown(i)).get('Session totals')!;
     const html = sessionReportHtml(i);
-    const section = html.slice(html.indexOf('<caption>Session totals</caption>'), html.indexOf('</table>', html.indexOf('<caption>Session totals</caption>')));
+    const section = html.slice(
+      html.indexOf('<caption>Session totals</caption>'),
+      html.indexOf('</table>', html.indexOf('<caption>Session totals</caption>')),
+    );
     for (const [codec, cells] of md) {
       const row = section.slice(section.indexOf(`<th scope="row">${codec}</th>`));
       const tds = [...row.slice(0, row.indexOf('</tr>')).matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]);
@@ -127,13 +155,26 @@ describe('session report', () => {
 describe('wirescope compare --session --report', () => {
   const capture = serializeCapture(
     [{ connectionId: 'x', url: 'wss://x.test/<b>', protocol: '', extensions: 'permessage-deflate', time: 1 }],
-    messages.slice(0, 30).map((m, i) => ({ connectionId: 'x', direction: m.direction === 'client-to-server' ? 'sent' : 'received', time: 1 + i, opcode: m.opcode === 1 ? 'text' : 'binary', data: m.data })),
+    messages.slice(0, 30).map((m, i) => ({
+      connectionId: 'x',
+      direction: m.direction === 'client-to-server' ? 'sent' : 'received',
+      time: 1 + i,
+      opcode: m.opcode === 1 ? 'text' : 'binary',
+      data: m.data,
+    })),
   );
   async function run(argv: string[]) {
     let stdout = '';
     let stderr = '';
     const written: { path: string; text: string }[] = [];
-    const io: CliIo = { out: (t) => (stdout += t), err: (t) => (stderr += t), readFile: () => capture, version: 'test', writeFile: (path, text) => written.push({ path, text }), machine: () => ({ runtime: 'Node test', os: 'TestOS', cores: 4 }) };
+    const io: CliIo = {
+      out: (t) => (stdout += t),
+      err: (t) => (stderr += t),
+      readFile: () => capture,
+      version: 'test',
+      writeFile: (path, text) => written.push({ path, text }),
+      machine: () => ({ runtime: 'Node test', os: 'TestOS', cores: 4 }),
+    };
     const code = await main(argv, io);
     return { code, stdout, stderr, written };
   }

@@ -3,7 +3,12 @@ import { runSessionComparison, type SessionMessage } from '../compare/session/se
 import { formatSessionText } from '../compare/session/format.js';
 
 const utf8 = new TextEncoder();
-const msg = (value: unknown): SessionMessage => ({ connectionId: 'a', direction: 'server-to-client', opcode: 1, data: utf8.encode(JSON.stringify(value)) });
+const msg = (value: unknown): SessionMessage => ({
+  connectionId: 'a',
+  direction: 'server-to-client',
+  opcode: 1,
+  data: utf8.encode(JSON.stringify(value)),
+});
 
 // Review defect 12: "18 message(s) left out", then "amortized over 88 messages" although
 // only 70 were encoded: the schema's size is spread over the messages the schema encoded.
@@ -21,7 +26,11 @@ describe('a schema codec amortizes its schema over the messages it encoded', () 
     expect(total.schema!.perMessage).toBeCloseTo(total.schema!.bytes / 7);
     const text = formatSessionText(rows, 't');
     expect(text).toContain('Protobuf (inferred): 3 message(s) left out');
-    expect(text).toMatch(new RegExp(`Protobuf \\(inferred\\): schema ${total.schema!.bytes} bytes, sent once — amortized over the 7 messages it encoded \\(3 left out\\), ${(total.schema!.bytes / 7).toFixed(1)} bytes/message`));
+    expect(text).toMatch(
+      new RegExp(
+        `Protobuf \\(inferred\\): schema ${total.schema!.bytes} bytes, sent once — amortized over the 7 messages it encoded \\(3 left out\\), ${(total.schema!.bytes / 7).toFixed(1)} bytes/message`,
+      ),
+    );
   });
 
   it('with every message encoded the note names no left-out messages', async () => {

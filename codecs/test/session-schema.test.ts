@@ -7,13 +7,24 @@ import { BROTLI_NOT_IN_BROWSER } from '../compare/session/message-compressors.js
 import { avroCodec } from '../compare/schema/avro-codec.js';
 
 const utf8 = new TextEncoder();
-const msg = (connectionId: string, direction: SessionMessage['direction'], value: unknown): SessionMessage => ({ connectionId, direction, opcode: 1, data: utf8.encode(JSON.stringify(value)) });
+const msg = (connectionId: string, direction: SessionMessage['direction'], value: unknown): SessionMessage => ({
+  connectionId,
+  direction,
+  opcode: 1,
+  data: utf8.encode(JSON.stringify(value)),
+});
 
 /** Trades with keys coming and going, one frame Protobuf cannot hold (a string where numbers were), one with null in a list. */
 function session(): SessionMessage[] {
   const out: SessionMessage[] = [];
   for (let i = 0; i < 30; i++) {
-    const trade: Record<string, unknown> = { type: 'trade', id: i, price: 100 + i / 8, side: i % 2 ? 'buy' : 'sell', tags: ['a', 'b'].slice(0, i % 3) };
+    const trade: Record<string, unknown> = {
+      type: 'trade',
+      id: i,
+      price: 100 + i / 8,
+      side: i % 2 ? 'buy' : 'sell',
+      tags: ['a', 'b'].slice(0, i % 3),
+    };
     if (i % 4 === 0) trade.note = `n${i}`;
     out.push(msg(i % 2 ? 'a' : 'b', i % 3 ? 'server-to-client' : 'client-to-server', trade));
   }
@@ -34,7 +45,8 @@ describe('schema codecs, snappy and brotli in compareSession', () => {
       const parts = rowsOf(rows, codec);
       const total = totalOf(rows, codec);
       expect(parts.length).toBe(4);
-      for (const field of ['messages', 'size', 'gzip', 'deflate', 'left', 'snappy', 'brotli'] as const) expect(total[field], `${codec} ${field}`).toBe(sum(parts.map((r) => r[field] as number)));
+      for (const field of ['messages', 'size', 'gzip', 'deflate', 'left', 'snappy', 'brotli'] as const)
+        expect(total[field], `${codec} ${field}`).toBe(sum(parts.map((r) => r[field] as number)));
       expect(total.messages + total.left).toBe(messages.length);
       expect(total.schema!.bytes).toBeGreaterThan(20);
       // Spread over the messages the schema encoded, not the ones left out (review defect 12).
@@ -70,13 +82,20 @@ describe('schema codecs, snappy and brotli in compareSession', () => {
     const rows = await runSessionComparison(messages, { codecs: ['captured'], brotli: nodeBrotli(11) });
     const captured = totalOf(rows, 'captured');
     expect(captured.snappy).toBe(sum(messages.map((m) => snappy.compress(m.data).length)));
-    expect(captured.brotli).toBe(sum(messages.map((m) => brotliCompressSync(m.data, { params: { [constants.BROTLI_PARAM_SIZE_HINT]: m.data.length } }).length)));
+    expect(captured.brotli).toBe(
+      sum(
+        messages.map(
+          (m) => brotliCompressSync(m.data, { params: { [constants.BROTLI_PARAM_SIZE_HINT]: m.data.length } }).length,
+        ),
+      ),
+    );
     const browser = await runSessionComparison(messages, { codecs: ['captured'] });
     expect(totalOf(browser, 'captured').brotli).toEqual({ unsupported: BROTLI_NOT_IN_BROWSER });
   });
 
   it('a loaded .proto adds a row against the real schema; a broken one says why on every row', async () => {
-    const proto = 'syntax = "proto3"; message Trade { string type = 1; int64 id = 2; double price = 3; string side = 4; repeated string tags = 5; optional string note = 6; }';
+    const proto =
+      'syntax = "proto3"; message Trade { string type = 1; int64 id = 2; double price = 3; string side = 4; repeated string tags = 5; optional string note = 6; }';
     const rows = await runSessionComparison(session(), { codecs: ['protobuf', 'protobuf-loaded'], protoText: proto });
     const loaded = totalOf(rows, 'protobuf-loaded');
     expect(loaded.label).toBe('Protobuf (.proto)');
@@ -96,7 +115,9 @@ describe('key overhead: real schema codecs next to the estimate', () => {
     const { keyOverhead } = await import('../compare/keys.js');
     const { formatKeyOverhead } = await import('../compare/format.js');
     const { decodeFrame } = await import('../index.js');
-    const value = { items: Array.from({ length: 20 }, (_, i) => ({ id: i, name: `item-${i}`, price: i * 1.25, active: i % 2 === 0 })) };
+    const value = {
+      items: Array.from({ length: 20 }, (_, i) => ({ id: i, name: `item-${i}`, price: i * 1.25, active: i % 2 === 0 })),
+    };
     const frame = utf8.encode(JSON.stringify(value));
     const actuals = schemaActuals(value);
     expect(actuals.map((a) => a.codec)).toEqual(['avro', 'protobuf']);
@@ -109,6 +130,8 @@ describe('key overhead: real schema codecs next to the estimate', () => {
     expect(text).toMatch(/schema estimate .*\n(.|\n)*Avro \(inferred\), real: \d+ bytes/);
     expect(text).toMatch(/Protobuf \(inferred\), real: \d+ bytes/);
     const misfit = schemaActuals([[1, 2], [3]]);
-    expect(misfit.find((a) => a.codec === 'protobuf')!.why).toBe('the frame: a list, where the schema has a message (Frame): an object with named fields');
+    expect(misfit.find((a) => a.codec === 'protobuf')!.why).toBe(
+      'the frame: a list, where the schema has a message (Frame): an object with named fields',
+    );
   });
 });

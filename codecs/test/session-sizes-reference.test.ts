@@ -15,7 +15,12 @@ import { scanValue } from '../compare/features.js';
 import { inferredProtobufCodec } from '../compare/schema/schema-codecs.js';
 import { GZIP_FRAMING } from '../compare/compare.js';
 import { runSessionComparison, type SessionMessage, type SessionRow } from '../compare/session/session.js';
-import { CONTEXT_TAKEOVER, NO_CONTEXT_TAKEOVER, parseDeflateExtension, type DeflateParams } from '../compare/session/extension-header.js';
+import {
+  CONTEXT_TAKEOVER,
+  NO_CONTEXT_TAKEOVER,
+  parseDeflateExtension,
+  type DeflateParams,
+} from '../compare/session/extension-header.js';
 import { fflateEngine, createSender } from '../compare/session/permessage-deflate.js';
 import { frameHeaderSize, type Direction } from '../compare/session/framing.js';
 import { sessionOfRecords } from '../bench/session-data.js';
@@ -33,8 +38,20 @@ function generatedSession(): SessionMessage[] {
     out.push(m);
     if (random.chance(0.15)) out.push(out[random.int(out.length)]);
   }
-  const big = { type: 'snapshot', rows: Array.from({ length: 400 }, (_, i) => ({ i, price: Math.round(random.next() * 1e6) / 100, venue: random.pick(['main', 'dark']) })) };
-  out.splice(200, 0, { connectionId: 'feed-1', direction: 'server-to-client', opcode: 1, data: utf8.encode(JSON.stringify(big)) });
+  const big = {
+    type: 'snapshot',
+    rows: Array.from({ length: 400 }, (_, i) => ({
+      i,
+      price: Math.round(random.next() * 1e6) / 100,
+      venue: random.pick(['main', 'dark']),
+    })),
+  };
+  out.splice(200, 0, {
+    connectionId: 'feed-1',
+    direction: 'server-to-client',
+    opcode: 1,
+    data: utf8.encode(JSON.stringify(big)),
+  });
   return out;
 }
 
@@ -57,7 +74,11 @@ function bytesIn(codec: string, messages: readonly SessionMessage[]): Uint8Array
 
 const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
 
-async function wireOf(bytes: readonly Uint8Array[], params: DeflateParams, direction: Direction): Promise<{ payload: number; headers: number; total: number }> {
+async function wireOf(
+  bytes: readonly Uint8Array[],
+  params: DeflateParams,
+  direction: Direction,
+): Promise<{ payload: number; headers: number; total: number }> {
   const { sender } = createSender(fflateEngine, params, direction);
   const sizes: number[] = [];
   for (const b of bytes) sizes.push((await sender!.payload(b)).length);
@@ -73,8 +94,12 @@ describe('session figures equal fflate run message by message', () => {
     const rows = await runSessionComparison(messages, { codecs, negotiated: NEGOTIATED });
     const all: Record<string, Uint8Array[]> = Object.fromEntries(codecs.map((c) => [c, bytesIn(c, messages)]));
     let checked = 0;
-    for (const row of rows.filter((r): r is SessionRow & { direction: Direction; connectionId: string } => r.connectionId !== null)) {
-      const mine = messages.map((m, i) => [m, i] as const).filter(([m]) => m.connectionId === row.connectionId && m.direction === row.direction);
+    for (const row of rows.filter(
+      (r): r is SessionRow & { direction: Direction; connectionId: string } => r.connectionId !== null,
+    )) {
+      const mine = messages
+        .map((m, i) => [m, i] as const)
+        .filter(([m]) => m.connectionId === row.connectionId && m.direction === row.direction);
       const bytes = mine.map(([, i]) => all[row.codec][i]);
       const where = `${row.codec} ${row.connectionId} ${row.direction}`;
       expect(row.left, where).toBe(0);

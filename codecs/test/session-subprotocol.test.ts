@@ -18,9 +18,16 @@ function har(subprotocol: string): Uint8Array {
     _resourceType: 'websocket',
     request: { method: 'GET', url: 'wss://broker.test/mqtt', headers: [] },
     response: { status: 101, headers: subprotocol ? [{ name: 'Sec-WebSocket-Protocol', value: subprotocol }] : [] },
-    _webSocketMessages: [0, 1, 2].map((i) => ({ type: 'send', time: 1000 + i, opcode: 2, data: Buffer.from(PINGREQ).toString('base64') })),
+    _webSocketMessages: [0, 1, 2].map((i) => ({
+      type: 'send',
+      time: 1000 + i,
+      opcode: 2,
+      data: Buffer.from(PINGREQ).toString('base64'),
+    })),
   };
-  return new TextEncoder().encode(JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [entry] } }));
+  return new TextEncoder().encode(
+    JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [entry] } }),
+  );
 }
 
 async function jsonTotal(messages: Parameters<typeof compareSession>[0]): Promise<SessionRow> {
@@ -48,7 +55,9 @@ describe('compare --session: the subprotocol', () => {
     const withHint = readCaptureSession(har('mqtt'));
     const without = readCaptureSession(har(''));
     if ('error' in withHint || 'error' in without) throw new Error('capture');
-    const packetJson = new TextEncoder().encode(JSON.stringify(decodeFrame(PINGREQ, { subprotocol: 'mqtt' }).index!.value(0))).length;
+    const packetJson = new TextEncoder().encode(
+      JSON.stringify(decodeFrame(PINGREQ, { subprotocol: 'mqtt' }).index!.value(0)),
+    ).length;
     expect((await jsonTotal(withHint.messages)).size).toBe(3 * packetJson);
     expect((await jsonTotal(without.messages)).size).not.toBe(3 * packetJson);
   });

@@ -11,7 +11,13 @@ const enc = new TextEncoder();
 // A key that is not an identifier: the inferred Protobuf schema holds none of these frames.
 const capture = serializeCapture(
   [{ connectionId: 'x', url: 'wss://x.test/', protocol: '', extensions: '', time: 0 }],
-  Array.from({ length: 6 }, (_, i) => ({ connectionId: 'x', direction: 'received' as const, time: i + 1, opcode: 'text' as const, data: enc.encode(JSON.stringify({ 'trace-id': `t${i}`, seq: i })) })),
+  Array.from({ length: 6 }, (_, i) => ({
+    connectionId: 'x',
+    direction: 'received' as const,
+    time: i + 1,
+    opcode: 'text' as const,
+    data: enc.encode(JSON.stringify({ 'trace-id': `t${i}`, seq: i })),
+  })),
 );
 
 async function run(...extra: string[]): Promise<string> {
@@ -26,7 +32,10 @@ describe('a codec that encoded no message shows "—", not 0', () => {
     const rows = (await run()).split('\n').filter((l) => l.startsWith('Protobuf (inferred) '));
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) {
-      const cells = row.slice('Protobuf (inferred)'.length).trim().split(/\s{2,}/);
+      const cells = row
+        .slice('Protobuf (inferred)'.length)
+        .trim()
+        .split(/\s{2,}/);
       expect(cells[0]).toBe('0 (+6 left out)');
       // size, gzip, deflate, snappy, brotli, wire and the three permessage-deflate columns.
       expect(cells.slice(1)).toEqual(Array(9).fill('—'));
@@ -37,6 +46,11 @@ describe('a codec that encoded no message shows "—", not 0', () => {
 
   it('the Markdown table', async () => {
     const row = (await run('--markdown')).split('\n').find((l) => l.startsWith('| Protobuf (inferred) |'))!;
-    expect(row.split('|').slice(3, -1).map((c) => c.trim())).toEqual(Array(9).fill('—'));
+    expect(
+      row
+        .split('|')
+        .slice(3, -1)
+        .map((c) => c.trim()),
+    ).toEqual(Array(9).fill('—'));
   }, 60_000);
 });

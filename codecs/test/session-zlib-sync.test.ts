@@ -32,7 +32,18 @@ function messages(count = 7_600): Uint8Array[] {
   const out: Uint8Array[] = [];
   for (let i = 0; out.length < count; i++) {
     if (i % 5 === 0) continue;
-    const v = { type: 'tick', seq: i, room: '#r' + (i % 7), user: { id: i % 100, name: 'User ' + (i % 100) }, items: Array.from({ length: 12 }, (_, k) => ({ sku: 'SKU-' + ((i * 13 + k) % 997), qty: k + 1, price: ((i + k) % 50) * 1.25 })), note: 'x'.repeat(i % 40) };
+    const v = {
+      type: 'tick',
+      seq: i,
+      room: '#r' + (i % 7),
+      user: { id: i % 100, name: 'User ' + (i % 100) },
+      items: Array.from({ length: 12 }, (_, k) => ({
+        sku: 'SKU-' + ((i * 13 + k) % 997),
+        qty: k + 1,
+        price: ((i + k) % 50) * 1.25,
+      })),
+      note: 'x'.repeat(i % 40),
+    };
     out.push(utf8.encode(JSON.stringify(v)));
   }
   let seed = 7;
@@ -49,7 +60,11 @@ describe('zlib engine: messages compressed on this thread', () => {
     for (const bits of [15, 9]) {
       const list = messages(bits === 15 ? 7_600 : 300);
       const expected = await wsStyle(list, bits, false);
-      if (bits === 15) expect(expected.some((b) => Buffer.from(b).toString('hex').endsWith(TWO_TAILS)), 'the output-buffer boundary case occurs').toBe(true);
+      if (bits === 15)
+        expect(
+          expected.some((b) => Buffer.from(b).toString('hex').endsWith(TWO_TAILS)),
+          'the output-buffer boundary case occurs',
+        ).toBe(true);
       const deflater = zlibEngine().create(bits);
       for (let i = 0; i < list.length; i++) {
         const out = deflater.compress(list[i]);
@@ -75,9 +90,16 @@ describe('zlib engine: messages compressed on this thread', () => {
   it('freshPayloadSize works detached from the engine (the session calls it so) and equals a new stream per message', () => {
     // CBOR too: a kept stream reset per message differed from a new one on binary messages.
     const cbor = new CborEncoder();
-    const list = [...messages(200), ...messages(300).slice(0, 300).map((m) => cbor.encode(JSON.parse(new TextDecoder().decode(m))))];
+    const list = [
+      ...messages(200),
+      ...messages(300)
+        .slice(0, 300)
+        .map((m) => cbor.encode(JSON.parse(new TextDecoder().decode(m)))),
+    ];
     const { freshPayloadSize } = zlibEngine();
-    const expected = list.map((m) => deflateRawSync(m, { windowBits: 15, finishFlush: constants.Z_SYNC_FLUSH }).length - 4);
+    const expected = list.map(
+      (m) => deflateRawSync(m, { windowBits: 15, finishFlush: constants.Z_SYNC_FLUSH }).length - 4,
+    );
     expect(list.map((m) => freshPayloadSize!(15, m))).toEqual(expected);
   });
 });

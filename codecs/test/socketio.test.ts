@@ -13,7 +13,9 @@ const utf8 = (s: string) => new TextEncoder().encode(s);
 function frames(packet: Parameters<Encoder['encode']>[0]): (string | Uint8Array)[] {
   const out: (string | Uint8Array)[] = [];
   for (const part of new Encoder().encode(packet)) {
-    encodePacket({ type: 'message', data: part as string }, true, (encoded) => out.push(encoded as string | Uint8Array));
+    encodePacket({ type: 'message', data: part as string }, true, (encoded) =>
+      out.push(encoded as string | Uint8Array),
+    );
   }
   return out;
 }
@@ -32,32 +34,73 @@ describe('Socket.IO text frames', () => {
     expect(frame).toMatchObject({ format: 'socketio', verdict: 'decoded', error: null });
     const index = frame.index!;
     const packet = socketIoPacket(index)!;
-    expect(packet).toMatchObject({ engineType: 'message', socketType: 'EVENT', namespace: '/', ack: null, event: 'chat message', attachments: 0 });
-    expect(index.value(index.root)).toEqual({ 'engine.io': 'message', 'socket.io': 'EVENT', data: ['chat message', { from: 'ann', text: 'hi ☕' }] });
+    expect(packet).toMatchObject({
+      engineType: 'message',
+      socketType: 'EVENT',
+      namespace: '/',
+      ack: null,
+      event: 'chat message',
+      attachments: 0,
+    });
+    expect(index.value(index.root)).toEqual({
+      'engine.io': 'message',
+      'socket.io': 'EVENT',
+      data: ['chat message', { from: 'ann', text: 'hi ☕' }],
+    });
     // The payload's span is the JSON text after the two type digits.
     expect([index.store.start[packet.data], index.store.end[packet.data]]).toEqual([2, utf8(text as string).length]);
     const [, args] = index.children(packet.data);
     const text2 = index.children(args)[1];
-    expect(new TextDecoder().decode(index.bytes.subarray(index.store.start[text2], index.store.end[text2]))).toBe('"hi ☕"');
+    expect(new TextDecoder().decode(index.bytes.subarray(index.store.start[text2], index.store.end[text2]))).toBe(
+      '"hi ☕"',
+    );
   });
 
   it('namespace, ack id and binary attachments', () => {
-    const [text, attachment] = frames({ type: PacketType.EVENT, nsp: '/admin', id: 12, data: ['upload', { name: 'a.png', blob: Buffer.from([1, 2, 3]) }] });
+    const [text, attachment] = frames({
+      type: PacketType.EVENT,
+      nsp: '/admin',
+      id: 12,
+      data: ['upload', { name: 'a.png', blob: Buffer.from([1, 2, 3]) }],
+    });
     expect(text).toBe('451-/admin,12["upload",{"name":"a.png","blob":{"_placeholder":true,"num":0}}]');
     expect(attachment).toBeInstanceOf(Uint8Array);
     const frame = decodeFrame(utf8(text as string), { isText: true });
     expect(frame.format).toBe('socketio');
-    expect(socketIoPacket(frame.index!)).toMatchObject({ socketType: 'BINARY_EVENT', attachments: 1, namespace: '/admin', ack: 12, event: 'upload' });
+    expect(socketIoPacket(frame.index!)).toMatchObject({
+      socketType: 'BINARY_EVENT',
+      attachments: 1,
+      namespace: '/admin',
+      ack: 12,
+      event: 'upload',
+    });
     const ack = frames({ type: PacketType.ACK, nsp: '/', id: 7, data: ['ok'] })[0] as string;
-    expect(socketIoPacket(decodeFrame(utf8(ack), { isText: true }).index!)).toMatchObject({ socketType: 'ACK', ack: 7 });
+    expect(socketIoPacket(decodeFrame(utf8(ack), { isText: true }).index!)).toMatchObject({
+      socketType: 'ACK',
+      ack: 7,
+    });
   });
 
   it('connect, disconnect, the Engine.IO handshake and ping/pong', () => {
-    const open = engine('open', JSON.stringify({ sid: 'lv_VI97HAXpY6yYWAAAC', upgrades: [], pingInterval: 25000, pingTimeout: 20000, maxPayload: 1000000 }));
+    const open = engine(
+      'open',
+      JSON.stringify({
+        sid: 'lv_VI97HAXpY6yYWAAAC',
+        upgrades: [],
+        pingInterval: 25000,
+        pingTimeout: 20000,
+        maxPayload: 1000000,
+      }),
+    );
     expect(decodeFrame(utf8(open), { isText: true })).toMatchObject({ format: 'socketio', verdict: 'decoded' });
-    expect(socketIoPacket(decodeFrame(utf8(open), { isText: true }).index!)).toMatchObject({ engineType: 'open', socketType: null });
+    expect(socketIoPacket(decodeFrame(utf8(open), { isText: true }).index!)).toMatchObject({
+      engineType: 'open',
+      socketType: null,
+    });
     const connect = frames({ type: PacketType.CONNECT, nsp: '/', data: { sid: 'abc' } })[0] as string;
-    expect(socketIoPacket(decodeFrame(utf8(connect), { isText: true }).index!)).toMatchObject({ socketType: 'CONNECT' });
+    expect(socketIoPacket(decodeFrame(utf8(connect), { isText: true }).index!)).toMatchObject({
+      socketType: 'CONNECT',
+    });
     expect(decodeFrame(utf8(engine('ping', 'probe')), { isText: true }).format).toBe('socketio');
     // `2` and `40` are also JSON numbers: the connection's other frames decide.
     expect(decodeFrame(utf8(engine('ping')), { isText: true }).format).toBe('json');

@@ -12,7 +12,14 @@ import { SpanStore, allocateFloat64 } from '../core/span-store.js';
 /** Fills node fields from (store, id) so any overlap or lost copy shows. */
 function fill(store: SpanStore, tag: number, count: number): void {
   for (let i = 0; i < count; i++) {
-    const id = store.add((tag + i) % 50, tag * 1000 + i * 3, 1 + ((tag + i) % 9), tag + i / 4, i > 0 ? 0 : -1, i > 1 ? i - 1 : -1);
+    const id = store.add(
+      (tag + i) % 50,
+      tag * 1000 + i * 3,
+      1 + ((tag + i) % 9),
+      tag + i / 4,
+      i > 0 ? 0 : -1,
+      i > 1 ? i - 1 : -1,
+    );
     store.setEnd(id, tag * 1000 + i * 3 + 2);
     store.addFlags(id, (tag + i) & 0x0f);
   }
@@ -33,11 +40,41 @@ function problems(store: SpanStore, tag: number, count: number): string[] {
       nextSibling: id > 0 && id < count - 1 ? id + 1 : -1,
       arg: tag + id / 4,
     };
-    const got = { kind: kind[id], flags: flags[id], head: head[id], start: start[id], end: end[id], parent: parent[id], nextSibling: nextSibling[id], arg: arg[id] };
-    if (JSON.stringify(got) !== JSON.stringify(want)) out.push(`store ${tag} node ${id}: ${JSON.stringify(got)} != ${JSON.stringify(want)}`);
+    const got = {
+      kind: kind[id],
+      flags: flags[id],
+      head: head[id],
+      start: start[id],
+      end: end[id],
+      parent: parent[id],
+      nextSibling: nextSibling[id],
+      arg: arg[id],
+    };
+    if (JSON.stringify(got) !== JSON.stringify(want))
+      out.push(`store ${tag} node ${id}: ${JSON.stringify(got)} != ${JSON.stringify(want)}`);
     // The packed layout duplicates.ts relies on: field f of node id at f * cap + id.
-    const packed = [i32[id], i32[cap + id], i32[2 * cap + id], i32[3 * cap + id], i32[4 * cap + id], u8[id], u8[cap + id], u8[2 * cap + id], f64[id]];
-    const named = [start[id], end[id], parent[id], firstChild[id], nextSibling[id], kind[id], flags[id], head[id], arg[id]];
+    const packed = [
+      i32[id],
+      i32[cap + id],
+      i32[2 * cap + id],
+      i32[3 * cap + id],
+      i32[4 * cap + id],
+      u8[id],
+      u8[cap + id],
+      u8[2 * cap + id],
+      f64[id],
+    ];
+    const named = [
+      start[id],
+      end[id],
+      parent[id],
+      firstChild[id],
+      nextSibling[id],
+      kind[id],
+      flags[id],
+      head[id],
+      arg[id],
+    ];
     if (packed.join() !== named.join()) out.push(`store ${tag} node ${id}: packed ${packed} != named ${named}`);
   }
   if (count > 1 && firstChild[0] !== 1) out.push(`store ${tag}: firstChild[0] = ${firstChild[0]}`);
@@ -57,7 +94,14 @@ describe('SpanStore', () => {
     for (const s of stores) {
       const { store, tag, count } = s;
       for (let i = count >> 1; i < count; i++) {
-        const id = store.add((tag + i) % 50, tag * 1000 + i * 3, 1 + ((tag + i) % 9), tag + i / 4, i > 0 ? 0 : -1, i > 1 ? i - 1 : -1);
+        const id = store.add(
+          (tag + i) % 50,
+          tag * 1000 + i * 3,
+          1 + ((tag + i) % 9),
+          tag + i / 4,
+          i > 0 ? 0 : -1,
+          i > 1 ? i - 1 : -1,
+        );
         store.setEnd(id, tag * 1000 + i * 3 + 2);
         store.addFlags(id, (tag + i) & 0x0f);
       }
@@ -96,14 +140,18 @@ describe('SpanStore', () => {
   it('allocateFloat64 hands out zeroed arrays that stores do not write into', () => {
     const arrays = Array.from({ length: 50 }, (_, i) => allocateFloat64(10 + i));
     const stores = Array.from({ length: 50 }, (_, i) => new SpanStore(4 + i));
-    stores.forEach((s, i) => { fill(s, i, 4 + i); });
+    stores.forEach((s, i) => {
+      fill(s, i, 4 + i);
+    });
     arrays.forEach((a, i) => {
       expect(a.length).toBe(10 + i);
       expect(a.every((x) => x === 0)).toBe(true);
       a.fill(i + 0.5);
     });
     expect(stores.flatMap((s, i) => problems(s, i, 4 + i))).toEqual([]);
-    arrays.forEach((a, i) => { expect(a.every((x) => x === i + 0.5)).toBe(true); });
+    arrays.forEach((a, i) => {
+      expect(a.every((x) => x === i + 0.5)).toBe(true);
+    });
   });
 });
 

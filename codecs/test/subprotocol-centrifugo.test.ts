@@ -28,8 +28,15 @@ describe('centrifuge-protobuf in detection', () => {
     expect(decodeFrame(replies, { depth: 1 }).verdict).not.toBe('decoded');
     const d = decodeFrame(replies, { depth: 1, subprotocol: SUB });
     expect(d).toMatchObject({ format: 'protobuf', verdict: 'decoded', error: null, chosenBy: `subprotocol ${SUB}` });
-    expect(d.detection!.candidates[0].reason).toMatch(/^by subprotocol centrifuge-protobuf: Centrifugo Protobuf, 2 replies/);
-    expect(recognizeProtocol(d.index, d.format, { subprotocol: SUB })).toMatchObject({ protocol: 'centrifugo', message: 'subscribe +1', event: 'news', id: '2' });
+    expect(d.detection!.candidates[0].reason).toMatch(
+      /^by subprotocol centrifuge-protobuf: Centrifugo Protobuf, 2 replies/,
+    );
+    expect(recognizeProtocol(d.index, d.format, { subprotocol: SUB })).toMatchObject({
+      protocol: 'centrifugo',
+      message: 'subscribe +1',
+      event: 'news',
+      id: '2',
+    });
     // Every byte is covered: the two messages tile the frame.
     const index = d.index!;
     const messages = index.children(index.root);
@@ -42,13 +49,19 @@ describe('centrifuge-protobuf in detection', () => {
     const command = codec.encodeCommands([{ id: 1, connect: { name: 'js', version: '5.4.0' } }]);
     const d = decodeFrame(command, { depth: 1, subprotocol: SUB });
     expect(d).toMatchObject({ format: 'protobuf', verdict: 'decoded' });
-    expect(recognizeProtocol(d.index, d.format, { subprotocol: SUB })).toMatchObject({ protocol: 'centrifugo', message: 'connect', id: '1' });
+    expect(recognizeProtocol(d.index, d.format, { subprotocol: SUB })).toMatchObject({
+      protocol: 'centrifugo',
+      message: 'connect',
+      id: '1',
+    });
   });
 
   it('never forced: a CBOR frame on a centrifuge-protobuf connection stays CBOR; a cut batch is malformed with its offset', () => {
     const cbor = new CborEncoder().encode({ user: 'ada', n: [1, 2, 3] });
     expect(decodeFrame(cbor, { depth: 1, subprotocol: SUB })).toMatchObject({ format: 'cbor', verdict: 'decoded' });
-    const replies = codec.encodeReplies([{ push: { channel: 'news', pub: { data: json({ title: 'first' }), offset: 5 } } }]);
+    const replies = codec.encodeReplies([
+      { push: { channel: 'news', pub: { data: json({ title: 'first' }), offset: 5 } } },
+    ]);
     for (let cut = 1; cut < replies.length; cut++) {
       const d = decodeFrame(replies.subarray(0, cut), { depth: 1, subprotocol: SUB });
       if (d.verdict === 'malformed' && d.format === 'protobuf') expect(d.error!.offset).toBeLessThanOrEqual(cut);

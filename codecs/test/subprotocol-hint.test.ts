@@ -17,7 +17,8 @@ describe('subprotocol hints', () => {
   it('names the format and protocol of each subprotocol it knows', () => {
     expect(subprotocolHint('mqtt')).toMatchObject({ formats: ['mqtt'], protocol: 'mqtt' });
     expect(subprotocolHint('mqttv3.1')).toMatchObject({ formats: ['mqtt'], protocol: 'mqtt' });
-    for (const v of ['v10.stomp', 'v11.stomp', 'v12.stomp']) expect(subprotocolHint(v)).toMatchObject({ formats: ['stomp'], protocol: 'stomp' });
+    for (const v of ['v10.stomp', 'v11.stomp', 'v12.stomp'])
+      expect(subprotocolHint(v)).toMatchObject({ formats: ['stomp'], protocol: 'stomp' });
     expect(subprotocolHint('graphql-transport-ws')).toMatchObject({ protocol: 'graphql-ws' });
     expect(subprotocolHint('graphql-ws')).toMatchObject({ protocol: 'subscriptions-transport-ws' });
     expect(subprotocolHint('wamp.2.json')).toMatchObject({ formats: ['json'], protocol: 'wamp' });
@@ -44,7 +45,17 @@ describe('subprotocol hints', () => {
   });
 
   it('mqtt: a packet cut by the frame end is malformed MQTT on an mqtt connection (its error at the cut)', () => {
-    const publish = Uint8Array.from(mqttPacket.generate({ cmd: 'publish', topic: 'sensors/kitchen', payload: Buffer.from('{"celsius":21.5}'), qos: 1, messageId: 7, dup: false, retain: false }));
+    const publish = Uint8Array.from(
+      mqttPacket.generate({
+        cmd: 'publish',
+        topic: 'sensors/kitchen',
+        payload: Buffer.from('{"celsius":21.5}'),
+        qos: 1,
+        messageId: 7,
+        dup: false,
+        retain: false,
+      }),
+    );
     const cut = publish.subarray(0, 12);
     const d = decodeFrame(cut, { depth: 1, subprotocol: 'mqtt' });
     expect(d).toMatchObject({ format: 'mqtt', verdict: 'malformed' });
@@ -57,13 +68,22 @@ describe('subprotocol hints', () => {
     expect(d).toMatchObject({ format: 'cbor', verdict: 'decoded', error: null });
     expect(d.chosenBy).toBeUndefined();
     // JSON in a binary frame on a STOMP connection, and MessagePack on a wamp.2.json one.
-    expect(decodeFrame(utf8('{"a":[1,2]}'), { depth: 1, subprotocol: 'v12.stomp' })).toMatchObject({ format: 'json', verdict: 'decoded' });
+    expect(decodeFrame(utf8('{"a":[1,2]}'), { depth: 1, subprotocol: 'v12.stomp' })).toMatchObject({
+      format: 'json',
+      verdict: 'decoded',
+    });
     const msgpack = new MsgPackEncoder().encode({ id: 1, items: ['x', 'y'] });
-    expect(decodeFrame(msgpack, { depth: 1, subprotocol: 'wamp.2.json' })).toMatchObject({ format: 'msgpack', verdict: 'decoded' });
+    expect(decodeFrame(msgpack, { depth: 1, subprotocol: 'wamp.2.json' })).toMatchObject({
+      format: 'msgpack',
+      verdict: 'decoded',
+    });
     // Protobuf (field 1 varint 150, field 2 "hi"): MQTT stops at once (type 0 is reserved); the
     // frame is Protobuf, not "malformed mqtt".
     const pb = hex('08 96 01 12 02 68 69');
-    expect(decodeFrame(pb, { depth: 1, subprotocol: 'mqtt' })).toMatchObject({ format: 'protobuf', verdict: 'decoded' });
+    expect(decodeFrame(pb, { depth: 1, subprotocol: 'mqtt' })).toMatchObject({
+      format: 'protobuf',
+      verdict: 'decoded',
+    });
     // Plain text on a STOMP connection that is not a STOMP frame stays text.
     expect(decodeFrame(utf8('hello'), { depth: 1, isText: true, subprotocol: 'v12.stomp' }).verdict).toBe('decoded');
     expect(decodeFrame(utf8('hello'), { depth: 1, isText: true, subprotocol: 'v12.stomp' }).format).toBe('text');
@@ -85,21 +105,32 @@ describe('subprotocol hints', () => {
     const d = decodeFrame(event, { depth: 1, subprotocol: 'wamp.2.msgpack' });
     expect(d).toMatchObject({ format: 'msgpack', chosenBy: 'subprotocol wamp.2.msgpack' });
     expect(recognizeProtocol(d.index, d.format)).toBeNull();
-    expect(recognizeProtocol(d.index, d.format, { subprotocol: 'wamp.2.msgpack' })).toMatchObject({ protocol: 'wamp', message: 'EVENT' });
+    expect(recognizeProtocol(d.index, d.format, { subprotocol: 'wamp.2.msgpack' })).toMatchObject({
+      protocol: 'wamp',
+      message: 'EVENT',
+    });
   });
 
   it('graphql: connection_init is graphql-ws under graphql-transport-ws, subscriptions-transport-ws under graphql-ws', () => {
     const init = utf8('{"type":"connection_init","payload":{}}');
     const d = decodeFrame(init, { depth: 1, isText: true, subprotocol: 'graphql-transport-ws' });
     expect(d.format).toBe('json');
-    expect(recognizeProtocol(d.index, d.format, { subprotocol: 'graphql-transport-ws' })).toMatchObject({ protocol: 'graphql-ws' });
-    expect(recognizeProtocol(d.index, d.format, { subprotocol: 'graphql-ws' })).toMatchObject({ protocol: 'subscriptions-transport-ws' });
+    expect(recognizeProtocol(d.index, d.format, { subprotocol: 'graphql-transport-ws' })).toMatchObject({
+      protocol: 'graphql-ws',
+    });
+    expect(recognizeProtocol(d.index, d.format, { subprotocol: 'graphql-ws' })).toMatchObject({
+      protocol: 'subscriptions-transport-ws',
+    });
   });
 
   it('centrifuge-json: an empty object is a Centrifugo ping', () => {
     const d = decodeFrame(utf8('{}'), { depth: 1, isText: true, subprotocol: 'centrifuge-json' });
     expect(recognizeProtocol(d.index, d.format)).toBeNull();
-    expect(recognizeProtocol(d.index, d.format, { subprotocol: 'centrifuge-json' })).toMatchObject({ protocol: 'centrifugo', message: 'ping', quiet: true });
+    expect(recognizeProtocol(d.index, d.format, { subprotocol: 'centrifuge-json' })).toMatchObject({
+      protocol: 'centrifugo',
+      message: 'ping',
+      quiet: true,
+    });
   });
 
   it('a compressed frame passes the hint to what it inflated to', async () => {

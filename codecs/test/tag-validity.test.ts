@@ -7,12 +7,16 @@ import { runCli } from './helpers/cli.js';
 const warningsOf = (h: string, depth?: number) => {
   const frame = decodeFrame(hex(h), { format: 'cbor', depth });
   expect(frame.error).toBeNull();
-  return frame.index!.warnings.filter((w) => w.code === 'invalid-tag-content').map((w) => ({ offset: w.offset, message: w.message }));
+  return frame
+    .index!.warnings.filter((w) => w.code === 'invalid-tag-content')
+    .map((w) => ({ offset: w.offset, message: w.message }));
 };
 
 describe('tag validity warnings', () => {
   it('tag 1 of a map: a warning at the tag, the frame still decodes', () => {
-    expect(warningsOf('c1 a1 61 61 00')).toEqual([{ offset: 0, message: 'tag 1 (epoch date/time) needs an integer or a float, found a map at byte 0' }]);
+    expect(warningsOf('c1 a1 61 61 00')).toEqual([
+      { offset: 0, message: 'tag 1 (epoch date/time) needs an integer or a float, found a map at byte 0' },
+    ]);
   });
 
   it.each([
@@ -66,6 +70,12 @@ describe('tag validity warnings', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('warning: tag 1 (epoch date/time) needs an integer or a float, found a map at byte 0');
     const j = JSON.parse(runCli(['inspect', '-', '--json'], { '-': 'c1 a1 61 61 00' }).stdout);
-    expect(j.warnings).toEqual([{ offset: 0, code: 'invalid-tag-content', message: 'tag 1 (epoch date/time) needs an integer or a float, found a map at byte 0' }]);
+    expect(j.warnings).toEqual([
+      {
+        offset: 0,
+        code: 'invalid-tag-content',
+        message: 'tag 1 (epoch date/time) needs an integer or a float, found a map at byte 0',
+      },
+    ]);
   });
 });

@@ -45,7 +45,11 @@ function summary(index: SpanIndex): unknown {
   return { nodes, error: index.error, warnings: index.warnings };
 }
 
-const texts = shapeValues(13, SHAPES.filter((s) => s.id === 'text' || s.id === 'tweets'), [64 << 10]).filter((v) => v.target >= 3500);
+const texts = shapeValues(
+  13,
+  SHAPES.filter((s) => s.id === 'text' || s.id === 'tweets'),
+  [64 << 10],
+).filter((v) => v.target >= 3500);
 
 describe('text validation in the walkers', () => {
   it('long text goes to the SIMD validator, at full depth and at depth 1', () => {
@@ -57,7 +61,8 @@ describe('text validation in the walkers', () => {
         const index = new SpanIndex(frame, walker, { depth });
         expect(index.error, format).toBeNull();
         // MessagePack leaves text below the recorded depth to be checked when it is opened.
-        if (format === 'cbor' || depth === Infinity) expect(validator.calls, `${format} depth ${depth}`).toBeGreaterThan(20);
+        if (format === 'cbor' || depth === Infinity)
+          expect(validator.calls, `${format} depth ${depth}`).toBeGreaterThan(20);
       }
     }
   });

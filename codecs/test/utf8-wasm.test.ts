@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { byteView, findInvalidLongUtf8, findInvalidUtf8, findInvalidUtf8With, releaseByteView, setSimdUtf8 } from '../core/utf8.js';
+import {
+  byteView,
+  findInvalidLongUtf8,
+  findInvalidUtf8,
+  findInvalidUtf8With,
+  releaseByteView,
+  setSimdUtf8,
+} from '../core/utf8.js';
 import { createWasmUtf8, type WasmUtf8 } from '../core/utf8-wasm/wasm-validator.js';
 import { referenceFindInvalidUtf8 } from './helpers/utf8.js';
 
@@ -63,7 +70,9 @@ describe('the SIMD UTF-8 validator agrees with the JS one', () => {
 
   it('random bytes, at any offset', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 600 }), fc.nat(40), (bytes, offset) => bothAgree(...inFrame(bytes, offset))),
+      fc.property(fc.uint8Array({ maxLength: 600 }), fc.nat(40), (bytes, offset) =>
+        bothAgree(...inFrame(bytes, offset)),
+      ),
       { numRuns: 3000, seed: 13 },
     );
   });
@@ -165,7 +174,8 @@ describe('the SIMD UTF-8 validator agrees with the JS one', () => {
               bytes.set([b0, b1, b2, b3], position);
               const what = `${[b0, b1, b2, b3].map((b) => b.toString(16)).join(' ')} at ${position}`;
               for (let cut = 1; cut <= 4; cut++) {
-                if (!bothAgree(bytes, 0, position + cut)) expectAgree(bytes, 0, position + cut, `${what}, cut after ${cut}`);
+                if (!bothAgree(bytes, 0, position + cut))
+                  expectAgree(bytes, 0, position + cut, `${what}, cut after ${cut}`);
               }
               if (!bothAgree(bytes, 0, 64)) expectAgree(bytes, 0, 64, what);
             }
@@ -183,7 +193,8 @@ describe('the SIMD UTF-8 validator agrees with the JS one', () => {
           const bytes = text.slice(0, 96);
           bytes[at] = bad;
           const [frame, start, end] = inFrame(bytes, offset);
-          if (!bothAgree(frame, start, end)) expectAgree(frame, start, end, `0x${bad.toString(16)} at ${at}, offset ${offset}`);
+          if (!bothAgree(frame, start, end))
+            expectAgree(frame, start, end, `0x${bad.toString(16)} at ${at}, offset ${offset}`);
         }
       }
     }
@@ -232,7 +243,9 @@ describe('where the SIMD validator cannot run', () => {
     const forbidden = {
       Module: class {
         constructor() {
-          throw new WebAssembly.CompileError('WebAssembly.Module(): Refused to compile or instantiate WebAssembly module because \'unsafe-eval\' is not an allowed source of script');
+          throw new WebAssembly.CompileError(
+            "WebAssembly.Module(): Refused to compile or instantiate WebAssembly module because 'unsafe-eval' is not an allowed source of script",
+          );
         }
       },
       Instance: WebAssembly.Instance,
@@ -255,7 +268,10 @@ describe('where the SIMD validator cannot run', () => {
   it('an engine that runs the module wrong (the self-test fails): none is made', () => {
     // A module exporting `validate` that calls everything valid: wabt's assembly of
     // (module (memory (export "memory") 1) (func (export "validate") (param i32 i32) (result i32) i32.const -1))
-    const lying = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 7, 1, 96, 2, 127, 127, 1, 127, 3, 2, 1, 0, 5, 3, 1, 0, 1, 7, 21, 2, 6, 109, 101, 109, 111, 114, 121, 2, 0, 8, 118, 97, 108, 105, 100, 97, 116, 101, 0, 0, 10, 6, 1, 4, 0, 65, 127, 11]);
+    const lying = new Uint8Array([
+      0, 97, 115, 109, 1, 0, 0, 0, 1, 7, 1, 96, 2, 127, 127, 1, 127, 3, 2, 1, 0, 5, 3, 1, 0, 1, 7, 21, 2, 6, 109, 101,
+      109, 111, 114, 121, 2, 0, 8, 118, 97, 108, 105, 100, 97, 116, 101, 0, 0, 10, 6, 1, 4, 0, 65, 127, 11,
+    ]);
     const wrong = {
       Module: class extends WebAssembly.Module {
         constructor() {

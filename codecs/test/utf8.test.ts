@@ -87,7 +87,10 @@ describe('utf16LengthIfValidUtf8', () => {
       { numRuns: 500, seed: 4 },
     );
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 600 }), (bytes) => (utf16LengthIfValidUtf8(bytes, 0, bytes.length) >= 0) === referenceValid(bytes)),
+      fc.property(
+        fc.uint8Array({ maxLength: 600 }),
+        (bytes) => utf16LengthIfValidUtf8(bytes, 0, bytes.length) >= 0 === referenceValid(bytes),
+      ),
       { numRuns: 1000, seed: 5 },
     );
   });
@@ -116,7 +119,10 @@ const PLACED: { name: string; bytes: number[] }[] = [
 describe('findInvalidUtf8In / asciiEnd (four bytes per load through a DataView)', () => {
   it('the reference agrees with a strict TextDecoder', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 40 }), (bytes) => referenceFindInvalidUtf8(bytes, 0, bytes.length) < 0 === referenceValid(bytes)),
+      fc.property(
+        fc.uint8Array({ maxLength: 40 }),
+        (bytes) => referenceFindInvalidUtf8(bytes, 0, bytes.length) < 0 === referenceValid(bytes),
+      ),
       { numRuns: 3000, seed: 6 },
     );
   });
@@ -136,12 +142,22 @@ describe('findInvalidUtf8In / asciiEnd (four bytes per load through a DataView)'
           const view = byteView(bytes);
           const check = (what: string) => {
             const expected = referenceFindInvalidUtf8(bytes, start, end);
-            const got = [findInvalidUtf8In(bytes, view, start, end), findInvalidUtf8In(bytes, null, start, end), findInvalidUtf8(bytes, start, end)];
-            if (got.some((g) => g !== expected)) misses.push(`${what} (view +${viewOffset}, start ${start}, length ${length}): expected ${expected}, got ${got}`);
+            const got = [
+              findInvalidUtf8In(bytes, view, start, end),
+              findInvalidUtf8In(bytes, null, start, end),
+              findInvalidUtf8(bytes, start, end),
+            ];
+            if (got.some((g) => g !== expected))
+              misses.push(
+                `${what} (view +${viewOffset}, start ${start}, length ${length}): expected ${expected}, got ${got}`,
+              );
             let firstHigh = start;
             while (firstHigh < end && bytes[firstHigh] < 0x80) firstHigh++;
             const ascii = asciiEnd(bytes, view, start, end);
-            if (ascii !== firstHigh) misses.push(`asciiEnd ${what} (view +${viewOffset}, start ${start}, length ${length}): expected ${firstHigh}, got ${ascii}`);
+            if (ascii !== firstHigh)
+              misses.push(
+                `asciiEnd ${what} (view +${viewOffset}, start ${start}, length ${length}): expected ${firstHigh}, got ${ascii}`,
+              );
           };
           check('ASCII');
           for (const placed of PLACED) {
@@ -161,13 +177,28 @@ describe('findInvalidUtf8In / asciiEnd (four bytes per load through a DataView)'
 
   it('long strings, beyond every threshold (16-byte steps, the former 256-byte TextDecoder path)', () => {
     for (const length of [255, 256, 257, 1000, 4099, 70_001]) {
-      const text = new TextEncoder().encode('Level-up on the skills most in demand. '.repeat(Math.ceil(length / 39)).slice(0, length));
+      const text = new TextEncoder().encode(
+        'Level-up on the skills most in demand. '.repeat(Math.ceil(length / 39)).slice(0, length),
+      );
       const bytes = new Uint8Array(text.length + 3);
       bytes.set(text, 3);
       const view = byteView(bytes);
       expect(findInvalidUtf8In(bytes, view, 3, bytes.length)).toBe(-1);
       expect(asciiEnd(bytes, view, 3, bytes.length)).toBe(bytes.length);
-      for (const at of [3, 4, 5, 6, 7, 18, 19, 20, bytes.length >> 1, bytes.length - 5, bytes.length - 2, bytes.length - 1]) {
+      for (const at of [
+        3,
+        4,
+        5,
+        6,
+        7,
+        18,
+        19,
+        20,
+        bytes.length >> 1,
+        bytes.length - 5,
+        bytes.length - 2,
+        bytes.length - 1,
+      ]) {
         for (const bad of [[0x80], [0xed, 0xa0, 0x80], [0xc3]]) {
           const copy = bytes.slice();
           copy.set(bad.slice(0, copy.length - at), at);
@@ -206,7 +237,12 @@ describe('findInvalidUtf8In / asciiEnd (four bytes per load through a DataView)'
   });
 
   it('a length-tracking view over a resizable buffer that grew between calls', () => {
-    const buffer = new (ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer & { resize(n: number): void })(40, { maxByteLength: 400 });
+    const buffer = new (
+      ArrayBuffer as unknown as new (
+        n: number,
+        o: { maxByteLength: number },
+      ) => ArrayBuffer & { resize(n: number): void }
+    )(40, { maxByteLength: 400 });
     const bytes = new Uint8Array(buffer);
     bytes.fill(0x61);
     expect(findInvalidUtf8(bytes, 0, bytes.length)).toBe(-1);

@@ -16,7 +16,11 @@ describe('/demo/mqtt stream', () => {
       const [p] = mqttPackets(d.index!);
       seen.add(p.type);
       if (p.type === 'PUBLISH') {
-        expect(recognizeProtocol(d.index, d.format)).toMatchObject({ protocol: 'mqtt', message: 'PUBLISH', event: p.topic });
+        expect(recognizeProtocol(d.index, d.format)).toMatchObject({
+          protocol: 'mqtt',
+          message: 'PUBLISH',
+          event: p.topic,
+        });
         const payload = (d.index!.value(0) as Record<string, unknown>).payload as Record<string, unknown>;
         expect(payload).toMatchObject({ celsius: expect.any(Number), room: expect.any(String) });
       }

@@ -47,12 +47,29 @@ export function createMqttTraffic(options: { seed?: number; now?: () => number }
   let packetId = 1;
   const produce = (): DemoMessage => {
     if (count === 0) return { opcode: 'binary', kind: 'mqtt', data: packet(0x20, [0x00, 0x00]), label: 'mqtt CONNACK' };
-    if (count === 1) return { opcode: 'binary', kind: 'mqtt', data: packet(0x90, [0x00, 0x01, 0x01]), label: 'mqtt SUBACK' };
+    if (count === 1)
+      return { opcode: 'binary', kind: 'mqtt', data: packet(0x90, [0x00, 0x01, 0x01]), label: 'mqtt SUBACK' };
     if (count % 15 === 0) return { opcode: 'binary', kind: 'mqtt', data: packet(0xd0, []), label: 'mqtt PINGRESP' };
     const room = ROOMS[Math.floor(rng() * ROOMS.length)];
-    const reading = { room, celsius: Math.round((15 + rng() * 15) * 10) / 10, humidity: Math.round(rng() * 100), at: now() };
-    if (count % 7 === 0) return { opcode: 'binary', kind: 'mqtt', data: mqttPublish(`sensors/${room}/cbor`, cbor.encode(reading), packetId++), label: `mqtt PUBLISH sensors/${room}/cbor (CBOR, qos 1)` };
-    return { opcode: 'binary', kind: 'mqtt', data: mqttPublish(`sensors/${room}/temp`, utf8.encode(JSON.stringify(reading))), label: `mqtt PUBLISH sensors/${room}/temp` };
+    const reading = {
+      room,
+      celsius: Math.round((15 + rng() * 15) * 10) / 10,
+      humidity: Math.round(rng() * 100),
+      at: now(),
+    };
+    if (count % 7 === 0)
+      return {
+        opcode: 'binary',
+        kind: 'mqtt',
+        data: mqttPublish(`sensors/${room}/cbor`, cbor.encode(reading), packetId++),
+        label: `mqtt PUBLISH sensors/${room}/cbor (CBOR, qos 1)`,
+      };
+    return {
+      opcode: 'binary',
+      kind: 'mqtt',
+      data: mqttPublish(`sensors/${room}/temp`, utf8.encode(JSON.stringify(reading))),
+      label: `mqtt PUBLISH sensors/${room}/temp`,
+    };
   };
   return {
     next() {

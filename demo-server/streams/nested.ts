@@ -21,7 +21,12 @@ const WORDS = ['deploy', 'review', 'ship it', 'lgtm', 'rollback', 'on call'];
 
 /** `{"type":"sync","payload":"<base64 of CBOR>"}`: a binary value smuggled through JSON. */
 export function base64CborInJson(rng: Rng, seq: number, nowMs: number): DemoMessage {
-  const inner = cbor.encode({ user: rng.pick(USERS), cursor: seq * 17, items: [rng.pick(WORDS), rng.pick(WORDS)], at: nowMs });
+  const inner = cbor.encode({
+    user: rng.pick(USERS),
+    cursor: seq * 17,
+    items: [rng.pick(WORDS), rng.pick(WORDS)],
+    at: nowMs,
+  });
   const frame = { type: 'sync', seq, payload: Buffer.from(inner).toString('base64') };
   return { opcode: 'text', kind: 'json', data: JSON.stringify(frame), label: 'json with base64 CBOR payload' };
 }
@@ -29,13 +34,28 @@ export function base64CborInJson(rng: Rng, seq: number, nowMs: number): DemoMess
 /** A CBOR envelope whose `body` byte string is a MessagePack event. */
 export function msgpackInCborBytes(rng: Rng, seq: number): DemoMessage {
   const body = msgpack.encode({ event: 'presence', user: rng.pick(USERS), online: rng.bool(), since: seq });
-  return { opcode: 'binary', kind: 'cbor', data: cbor.encode({ kind: 'envelope', seq, body }), label: 'cbor envelope with msgpack body' };
+  return {
+    opcode: 'binary',
+    kind: 'cbor',
+    data: cbor.encode({ kind: 'envelope', seq, body }),
+    label: 'cbor envelope with msgpack body',
+  };
 }
 
 /** A gzip frame of a CBOR list (repetitive, so it compresses well). */
 export function gzipCborFrame(rng: Rng, seq: number): DemoMessage {
-  const rows = Array.from({ length: 40 }, (_, i) => ({ id: seq * 100 + i, user: rng.pick(USERS), status: rng.pick(['active', 'idle', 'away']), tags: ['demo', 'nested'] }));
-  return { opcode: 'binary', kind: 'cbor', data: gzipSync(cbor.encode({ type: 'roster', rows })), label: 'gzip frame of cbor' };
+  const rows = Array.from({ length: 40 }, (_, i) => ({
+    id: seq * 100 + i,
+    user: rng.pick(USERS),
+    status: rng.pick(['active', 'idle', 'away']),
+    tags: ['demo', 'nested'],
+  }));
+  return {
+    opcode: 'binary',
+    kind: 'cbor',
+    data: gzipSync(cbor.encode({ type: 'roster', rows })),
+    label: 'gzip frame of cbor',
+  };
 }
 
 /**
@@ -80,7 +100,12 @@ export function createNestedTraffic(options: { seed?: number; now?: () => number
         return gzipCborFrame(rng, count);
       default: {
         const s = streamSeq++;
-        const data = stream.message({ op: 0, s, t: 'MESSAGE_CREATE', d: { channel: 'general', author: rng.pick(USERS), content: `${rng.pick(WORDS)} ${rng.pick(WORDS)}` } });
+        const data = stream.message({
+          op: 0,
+          s,
+          t: 'MESSAGE_CREATE',
+          d: { channel: 'general', author: rng.pick(USERS), content: `${rng.pick(WORDS)} ${rng.pick(WORDS)}` },
+        });
         return { opcode: 'binary', kind: 'json', data, label: `zlib-stream message ${s}` };
       }
     }

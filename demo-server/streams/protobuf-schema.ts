@@ -76,7 +76,10 @@ export function envelopeObject(rng: Rng, seq: number, nowMs: number, startedMs: 
       };
       break;
     default:
-      envelope.heartbeat = { uptime: { seconds: Math.floor((nowMs - startedMs) / 1000), nanos: ((nowMs - startedMs) % 1000) * 1_000_000 }, clients: rng.range(1, 40) };
+      envelope.heartbeat = {
+        uptime: { seconds: Math.floor((nowMs - startedMs) / 1000), nanos: ((nowMs - startedMs) % 1000) * 1_000_000 },
+        clients: rng.range(1, 40),
+      };
   }
   if (seq % 4 === 0) {
     envelope.context = {
@@ -90,7 +93,10 @@ export function envelopeObject(rng: Rng, seq: number, nowMs: number, startedMs: 
   }
   if (seq % 5 === 2) {
     const { trade: Trade } = schemaTypes();
-    envelope.related = { type_url: 'type.googleapis.com/market.v1.Trade', value: Trade.encode(Trade.fromObject(trade(rng, nowMs))).finish() };
+    envelope.related = {
+      type_url: 'type.googleapis.com/market.v1.Trade',
+      value: Trade.encode(Trade.fromObject(trade(rng, nowMs))).finish(),
+    };
   }
   if (seq % 6 === 1) envelope.note = { value: rng.pick(['replayed', 'late', 'from backup feed']) };
   return envelope;
@@ -112,7 +118,12 @@ export function createProtobufTraffic(options: { seed?: number; now?: () => numb
       const seq = count++;
       const value = envelopeObject(rng, seq, now(), startedMs);
       const body = 'trade' in value ? 'trade' : 'quote' in value ? 'quote' : 'heartbeat';
-      return { opcode: 'binary', kind: 'protobuf', data: encodeEnvelope(value), label: `protobuf ${ENVELOPE_TYPE} (${body})` };
+      return {
+        opcode: 'binary',
+        kind: 'protobuf',
+        data: encodeEnvelope(value),
+        label: `protobuf ${ENVELOPE_TYPE} (${body})`,
+      };
     },
     get count() {
       return count;

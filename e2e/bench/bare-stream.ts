@@ -55,7 +55,14 @@ export async function openBare(cdp: CdpConnection, initScript = ''): Promise<Bar
   if (initScript) await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: initScript }, sessionId);
   return {
     sessionId,
-    evaluate: async (expression) => (await cdp.send<{ result: { value?: unknown } }>('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId)).result.value,
+    evaluate: async (expression) =>
+      (
+        await cdp.send<{ result: { value?: unknown } }>(
+          'Runtime.evaluate',
+          { expression, awaitPromise: true, returnByValue: true },
+          sessionId,
+        )
+      ).result.value,
     async navigate(url) {
       let onLoad: (p: unknown, from?: string) => void = () => {};
       const loaded = new Promise<void>((resolve) => (onLoad = (_p, from) => from === sessionId && resolve()));
@@ -72,13 +79,27 @@ export async function openBare(cdp: CdpConnection, initScript = ''): Promise<Bar
 }
 
 /** The extension's id and a way to evaluate in its service worker (over `cdp`, attached for Runtime only). */
-export async function extensionWorker(cdp: CdpConnection): Promise<{ extensionId: string; evaluate(expression: string): Promise<unknown> }> {
+export async function extensionWorker(
+  cdp: CdpConnection,
+): Promise<{ extensionId: string; evaluate(expression: string): Promise<unknown> }> {
   for (let i = 0; i < 100; i++) {
-    const { targetInfos } = await cdp.send<{ targetInfos: { targetId: string; type: string; url: string }[] }>('Target.getTargets');
+    const { targetInfos } = await cdp.send<{ targetInfos: { targetId: string; type: string; url: string }[] }>(
+      'Target.getTargets',
+    );
     const sw = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith('chrome-extension://'));
     if (sw) {
-      const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId: sw.targetId, flatten: true });
-      const evaluate = async (expression: string) => (await cdp.send<{ result: { value?: unknown } }>('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId)).result.value;
+      const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', {
+        targetId: sw.targetId,
+        flatten: true,
+      });
+      const evaluate = async (expression: string) =>
+        (
+          await cdp.send<{ result: { value?: unknown } }>(
+            'Runtime.evaluate',
+            { expression, awaitPromise: true, returnByValue: true },
+            sessionId,
+          )
+        ).result.value;
       return { extensionId: new URL(sw.url).host, evaluate };
     }
     await sleep(100);
@@ -87,11 +108,31 @@ export async function extensionWorker(cdp: CdpConnection): Promise<{ extensionId
 }
 
 /** The stream to a page opened over `cdp` (attached for Runtime only: no Network events); with `ext`, its panel open too. */
-export async function bareStreamCost(cdp: CdpConnection, httpUrl: string, pid: number, stream: StreamOptions, floor = '', ext?: Awaited<ReturnType<typeof extensionWorker>>): Promise<BareCost> {
+export async function bareStreamCost(
+  cdp: CdpConnection,
+  httpUrl: string,
+  pid: number,
+  stream: StreamOptions,
+  floor = '',
+  ext?: Awaited<ReturnType<typeof extensionWorker>>,
+): Promise<BareCost> {
   const pool = framePool();
-  const bench = await startBenchServer({ pool: pool.frames, rate: stream.rate, seconds: stream.seconds, tickMs: 10, big: new Uint8Array(1), delayMs: 0, startDelayMs: 300 });
+  const bench = await startBenchServer({
+    pool: pool.frames,
+    rate: stream.rate,
+    seconds: stream.seconds,
+    tickMs: 10,
+    big: new Uint8Array(1),
+    delayMs: 0,
+    startDelayMs: 300,
+  });
   // The page's tab: the one that was not there before (tab URLs need the tabs permission).
-  const tabIds = async () => (ext ? (JSON.parse((await ext.evaluate('chrome.tabs.query({}).then((t) => JSON.stringify(t.map((x) => x.id)))')) as string) as number[]) : []);
+  const tabIds = async () =>
+    ext
+      ? (JSON.parse(
+          (await ext.evaluate('chrome.tabs.query({}).then((t) => JSON.stringify(t.map((x) => x.id)))')) as string,
+        ) as number[])
+      : [];
   const tabsBefore = new Set(await tabIds());
   const page = await openBare(cdp);
   const evaluate = page.evaluate;
@@ -106,7 +147,8 @@ export async function bareStreamCost(cdp: CdpConnection, httpUrl: string, pid: n
       const tabId = fresh[0]!;
       panel = await openBare(cdp, LONGTASK_PROBE);
       await panel.navigate(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
-      for (let i = 0; i < 100 && !(await panel.evaluate("!!document.querySelector('[data-testid=frame-count]')")); i++) await sleep(100);
+      for (let i = 0; i < 100 && !(await panel.evaluate("!!document.querySelector('[data-testid=frame-count]')")); i++)
+        await sleep(100);
     }
     // The panel's long tasks count from here (not its start-up).
     const panelFrom = panel ? ((await panel.evaluate('performance.now()')) as number) : 0;
@@ -124,11 +166,20 @@ export async function bareStreamCost(cdp: CdpConnection, httpUrl: string, pid: n
     const ios = threads.filter((t) => /^renderer \d+ \/ Chrome_ChildIOT/.test(t.label));
     const rendererPid = ios[0] ? /renderer (\d+)/.exec(ios[0].label)![1] : '';
     const io = ios[0];
-    const main = threads.find((t) => t.label === `renderer ${rendererPid} / chromium` || t.label === `renderer ${rendererPid} / CrRendererMain`);
+    const main = threads.find(
+      (t) => t.label === `renderer ${rendererPid} / chromium` || t.label === `renderer ${rendererPid} / CrRendererMain`,
+    );
     const devtools = threads.find((t) => t.label === 'browser / Chrome_DevTools');
     let panelResult: PanelResult | undefined;
     if (panel) {
-      const shown = async () => Number((/([\d,]+) frames/.exec(String(await panel!.evaluate("document.querySelector('[data-testid=frame-count]')?.textContent ?? ''")))?.[1] ?? '0').replace(/,/g, ''));
+      const shown = async () =>
+        Number(
+          (
+            /([\d,]+) frames/.exec(
+              String(await panel!.evaluate("document.querySelector('[data-testid=frame-count]')?.textContent ?? ''")),
+            )?.[1] ?? '0'
+          ).replace(/,/g, ''),
+        );
       let last = -1;
       let lastChange = Date.now();
       for (;;) {
@@ -140,13 +191,23 @@ export async function bareStreamCost(cdp: CdpConnection, httpUrl: string, pid: n
       const entries = (await panel.evaluate('window.__longtasks')) as [number, number][] | null;
       if (!Array.isArray(entries)) throw new Error('the long-task probe did not run in the panel');
       const tasks = entries.filter(([start]) => start >= panelFrom).map(([, duration]) => duration);
-      panelResult = { shownFinal: last, longestTaskMs: Math.round(Math.max(0, ...tasks)), over100: tasks.filter((d) => d > 100).length };
+      panelResult = {
+        shownFinal: last,
+        longestTaskMs: Math.round(Math.max(0, ...tasks)),
+        over100: tasks.filter((d) => d > 100).length,
+      };
     }
-    return { panel: panelResult, sent, frames: atEnd, mainUs: ((main?.seconds ?? NaN) * 1e6) / atEnd, ioUs: ((io?.seconds ?? 0) * 1e6) / atEnd, topSelf: devtools ? `    browser DevTools thread ${devtools.seconds.toFixed(2)} s` : undefined };
+    return {
+      panel: panelResult,
+      sent,
+      frames: atEnd,
+      mainUs: ((main?.seconds ?? NaN) * 1e6) / atEnd,
+      ioUs: ((io?.seconds ?? 0) * 1e6) / atEnd,
+      topSelf: devtools ? `    browser DevTools thread ${devtools.seconds.toFixed(2)} s` : undefined,
+    };
   } finally {
     await panel?.close();
     await page.close();
     await bench.close();
   }
 }
-

@@ -30,7 +30,16 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
-export async function startBenchServer(opts: { pool: readonly Uint8Array[]; rate: number; seconds: number; tickMs: number; big: Uint8Array; recordSet?: Uint8Array; delayMs: number; startDelayMs: number }): Promise<BenchServer> {
+export async function startBenchServer(opts: {
+  pool: readonly Uint8Array[];
+  rate: number;
+  seconds: number;
+  tickMs: number;
+  big: Uint8Array;
+  recordSet?: Uint8Array;
+  delayMs: number;
+  startDelayMs: number;
+}): Promise<BenchServer> {
   const server = http.createServer((_, res) => res.writeHead(404).end());
   const wss = new WebSocketServer({ server, perMessageDeflate: false });
   let resolveStream!: (s: StreamStats) => void;
@@ -83,7 +92,8 @@ export async function startBenchServer(opts: { pool: readonly Uint8Array[]; rate
       const count = Number(new URL(request.url, 'ws://x').searchParams.get('count') ?? 0);
       let sent = 0;
       const burst = () => {
-        while (sent < count && socket.readyState === socket.OPEN && socket.bufferedAmount < 8 * 1024 * 1024) socket.send(opts.pool[sent++ % opts.pool.length], { binary: true });
+        while (sent < count && socket.readyState === socket.OPEN && socket.bufferedAmount < 8 * 1024 * 1024)
+          socket.send(opts.pool[sent++ % opts.pool.length], { binary: true });
         if (sent < count && socket.readyState === socket.OPEN) timers.add(setTimeout(burst, 5));
       };
       burst();

@@ -29,7 +29,14 @@ export async function connectCdp(browserEndpoint: string): Promise<CdpConnection
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; method: string }>();
   const listeners = new Map<string, ((params: unknown, sessionId?: string) => void)[]>();
   socket.on('message', (data: Buffer) => {
-    const m = JSON.parse(data.toString('utf8')) as { id?: number; method?: string; params?: unknown; result?: unknown; error?: { message: string }; sessionId?: string };
+    const m = JSON.parse(data.toString('utf8')) as {
+      id?: number;
+      method?: string;
+      params?: unknown;
+      result?: unknown;
+      error?: { message: string };
+      sessionId?: string;
+    };
     if (m.method !== undefined) for (const l of listeners.get(m.method) ?? []) l(m.params, m.sessionId);
     const w = m.id !== undefined ? waiting.get(m.id) : undefined;
     if (!w) return;
@@ -46,7 +53,11 @@ export async function connectCdp(browserEndpoint: string): Promise<CdpConnection
       }),
     on: (method, listener) => listeners.set(method, [...(listeners.get(method) ?? []), listener]),
     onSession: (method, listener) => listeners.set(method, [...(listeners.get(method) ?? []), listener]),
-    offSession: (method, listener) => listeners.set(method, (listeners.get(method) ?? []).filter((l) => l !== listener)),
+    offSession: (method, listener) =>
+      listeners.set(
+        method,
+        (listeners.get(method) ?? []).filter((l) => l !== listener),
+      ),
     close: () => socket.close(),
   };
 }

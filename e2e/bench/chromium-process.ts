@@ -18,7 +18,9 @@ export interface ChromiumProcess {
 }
 
 /** A headless Chromium, with the unpacked extension in `extDir` or without any; returns its CDP endpoint. */
-export async function startChromium(extDir: string | null): Promise<{ endpoint: string; child: ChildProcess; profile: string }> {
+export async function startChromium(
+  extDir: string | null,
+): Promise<{ endpoint: string; child: ChildProcess; profile: string }> {
   requireBrowser('chromium');
   const profile = mkdtempSync(path.join(os.tmpdir(), 'wirescope-bench-ext-'));
   const args = [
@@ -37,7 +39,10 @@ export async function startChromium(extDir: string | null): Promise<{ endpoint: 
   const child = spawn(CHROMIUM, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   const endpoint = await new Promise<string>((resolve, reject) => {
     let err = '';
-    const timer = setTimeout(() => reject(new Error(`Chromium printed no DevTools endpoint within 20 s:\n${err.slice(-2000)}`)), 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`Chromium printed no DevTools endpoint within 20 s:\n${err.slice(-2000)}`)),
+      20_000,
+    );
     child.stderr!.on('data', (d: Buffer) => {
       err += d.toString('utf8');
       const m = /DevTools listening on (ws:\/\/\S+)/.exec(err);
@@ -51,4 +56,3 @@ export async function startChromium(extDir: string | null): Promise<{ endpoint: 
   child.stderr!.resume();
   return { endpoint, child, profile };
 }
-

@@ -23,7 +23,8 @@ import { CODECS } from '../../codecs/compare/codecs.js';
 import { installProbes, readProbes } from './page-probes.js';
 
 const argv = process.argv.slice(2);
-const option = (name: string, fallback: string): string => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
+const option = (name: string, fallback: string): string =>
+  argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback;
 const RUNS = Number(option('--runs', '3'));
 const WAITS = option('--waits', '0,300,1000,2000').split(',').map(Number);
 const JSON_PACK_ROWS = CODECS.filter((c) => c.family !== 'json-joy').length;
@@ -69,10 +70,15 @@ async function trial(page: Page, hex: string, wait: number): Promise<Trial> {
   const run = page.getByRole('button', { name: /Run comparison/ });
   await run.waitFor();
   if (wait > 0) await page.waitForTimeout(wait);
-  const rows = rowsAt(page, CODECS.map((_, i) => i + 1));
+  const rows = rowsAt(
+    page,
+    CODECS.map((_, i) => i + 1),
+  );
   // The click's own time, taken in the page as it happens.
   const clickAt = await page.evaluate(() => {
-    const button = [...document.querySelectorAll('button')].find((b) => /Run comparison/.test(b.textContent ?? '')) as HTMLButtonElement;
+    const button = [...document.querySelectorAll('button')].find((b) =>
+      /Run comparison/.test(b.textContent ?? ''),
+    ) as HTMLButtonElement;
     const t = performance.now();
     button.click();
     return t;
@@ -84,7 +90,10 @@ async function trial(page: Page, hex: string, wait: number): Promise<Trial> {
 }
 
 const hex = Buffer.from(new CborEncoder().encode(generateDocument(1 << 20))).toString('hex');
-const [browser, server] = await Promise.all([launchChromium(), startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 3 })]);
+const [browser, server] = await Promise.all([
+  launchChromium(),
+  startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 3 }),
+]);
 const trials: Trial[] = [];
 try {
   for (let r = 0; r < RUNS; r++) {
@@ -97,7 +106,9 @@ try {
       await page.goto(new URL('panel.html', server.httpUrl).href);
       const t = await trial(page, hex, wait);
       trials.push(t);
-      console.log(`round ${r + 1}, Run ${String(wait).padStart(4)} ms after the tab opened: ${JSON_PACK_ROWS} json-pack rows on screen ${t.toJsonPack.toFixed(0).padStart(5)} ms after the click, all ${CODECS.length} ${t.toAll.toFixed(0).padStart(5)} ms; longest main-thread task ${t.longestTask.toFixed(0)} ms`);
+      console.log(
+        `round ${r + 1}, Run ${String(wait).padStart(4)} ms after the tab opened: ${JSON_PACK_ROWS} json-pack rows on screen ${t.toJsonPack.toFixed(0).padStart(5)} ms after the click, all ${CODECS.length} ${t.toAll.toFixed(0).padStart(5)} ms; longest main-thread task ${t.longestTask.toFixed(0)} ms`,
+      );
       if (argv.includes('--rows')) console.log(`  rows on screen at ${t.rows.map((x) => x.toFixed(0)).join(', ')} ms`);
       await page.close();
     }
@@ -107,8 +118,15 @@ try {
   await server.close();
 }
 console.log('');
-console.log(`frame: ${(hex.length / 2).toLocaleString('en-US')} bytes of CBOR; ${RUNS} rounds; the line: the ${JSON_PACK_ROWS} json-pack / JSON rows on screen ≤ 1,000 ms after Run`);
+console.log(
+  `frame: ${(hex.length / 2).toLocaleString('en-US')} bytes of CBOR; ${RUNS} rounds; the line: the ${JSON_PACK_ROWS} json-pack / JSON rows on screen ≤ 1,000 ms after Run`,
+);
 for (const wait of WAITS) {
-  const mine = trials.filter((t) => t.wait === wait).map((t) => t.toJsonPack).sort((a, b) => a - b);
-  console.log(`  Run ${String(wait).padStart(4)} ms after the tab: json-pack rows ${mine.map((m) => m.toFixed(0)).join(', ')} ms (median ${mine[mine.length >> 1].toFixed(0)})`);
+  const mine = trials
+    .filter((t) => t.wait === wait)
+    .map((t) => t.toJsonPack)
+    .sort((a, b) => a - b);
+  console.log(
+    `  Run ${String(wait).padStart(4)} ms after the tab: json-pack rows ${mine.map((m) => m.toFixed(0)).join(', ')} ms (median ${mine[mine.length >> 1].toFixed(0)})`,
+  );
 }

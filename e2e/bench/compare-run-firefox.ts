@@ -22,12 +22,15 @@ import { generateDocument } from '../../codecs/bench/generate.js';
 import { LANE_MIN_BYTES } from '../../codecs/compare/lanes.js';
 
 const argv = process.argv.slice(2);
-const option = (name: string, fallback: string): number => Number(argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
+const option = (name: string, fallback: string): number =>
+  Number(argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
 const TRIALS = option('--trials', '40');
 const LOAD = option('--load', '3');
 const LIMIT_MS = option('--limit-ms', '15000');
 
-const busy: ChildProcess[] = Array.from({ length: LOAD }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+const busy: ChildProcess[] = Array.from({ length: LOAD }, () =>
+  spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+);
 const firefox = await launchFirefox();
 const server = await startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 30, largeEvery: 0, seed: 3 });
 const hex = Buffer.from(new CborEncoder().encode(generateDocument(LANE_MIN_BYTES + 64 * 1024))).toString('hex');
@@ -39,14 +42,28 @@ try {
     await page.goto(new URL('panel.html', server.httpUrl).href);
     await emitToPanel(page, [{ hex }]);
     await page.waitForSelector('[data-testid=frame-row]', { timeout: 20_000 });
-    await page.$eval('[data-testid=frame-row]', (el) => el.dispatchEvent(new MouseEvent('mousedown', { bubbles: true })));
+    await page.$eval('[data-testid=frame-row]', (el) =>
+      el.dispatchEvent(new MouseEvent('mousedown', { bubbles: true })),
+    );
     await page.click('[data-testid=tab-compare]');
-    await page.waitForFunction(() => [...document.querySelectorAll('button')].some((b) => /Run comparison/.test(b.textContent ?? '')), { timeout: 20_000 });
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('button')].some((b) => /Run comparison/.test(b.textContent ?? '')),
+      { timeout: 20_000 },
+    );
     await new Promise((r) => setTimeout(r, delay));
     const t0 = Date.now();
-    await page.evaluate(() => ([...document.querySelectorAll('button')].find((b) => /Run comparison/.test(b.textContent ?? '')) as HTMLButtonElement).click());
+    await page.evaluate(() =>
+      (
+        [...document.querySelectorAll('button')].find((b) =>
+          /Run comparison/.test(b.textContent ?? ''),
+        ) as HTMLButtonElement
+      ).click(),
+    );
     // Polled: waitForFunction with an interval did not return over BiDi.
-    const status = async (): Promise<string> => page.evaluate(() => `${document.querySelector('[data-testid=compare-status]')?.textContent ?? ''} ${document.querySelector('[data-testid=compare-progress]')?.textContent ?? ''}`.trim());
+    const status = async (): Promise<string> =>
+      page.evaluate(() =>
+        `${document.querySelector('[data-testid=compare-status]')?.textContent ?? ''} ${document.querySelector('[data-testid=compare-progress]')?.textContent ?? ''}`.trim(),
+      );
     let text = await status();
     while (!/\d+ codecs compared/.test(text) && Date.now() - t0 < LIMIT_MS) {
       await new Promise((r) => setTimeout(r, 250));

@@ -111,11 +111,19 @@ async function longTasks(page: Page, from: number): Promise<TaskSummary> {
   const tasks = (await page.evaluate('window.__longtasks')) as [number, number][] | null;
   if (!tasks) return { max: NaN, over50: 0, over100: 0, supported: false };
   const mine = tasks.filter(([start]) => start >= from);
-  return { max: mine.reduce((m, [, d]) => Math.max(m, d), 0), over50: mine.length, over100: mine.filter(([, d]) => d > 100).length, supported: true };
+  return {
+    max: mine.reduce((m, [, d]) => Math.max(m, d), 0),
+    over50: mine.length,
+    over100: mine.filter(([, d]) => d > 100).length,
+    supported: true,
+  };
 }
 
 async function serviceWorker(context: BrowserContext): Promise<Worker> {
-  return context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ?? (await context.waitForEvent('serviceworker', { timeout: 15_000 }));
+  return (
+    context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ??
+    (await context.waitForEvent('serviceworker', { timeout: 15_000 }))
+  );
 }
 
 /** with: the extension on; without: no extension; floor: no extension, the page's own minimal capture listener (flood.html `floor=1`). */
@@ -147,14 +155,20 @@ async function flood(server: FloodServer, browser: FloodBrowser, mode: FloodMode
   const id = String(++floodRuns);
   const withExtension = mode === 'with';
   const before = cpuSnapshot(browser.pid);
-  const targetId = await browser.targets.open(`${server.httpUrl}flood.html?count=${count}&size=${SIZE}&run=${id}${mode === 'floor' ? '&floor=1' : ''}`);
+  const targetId = await browser.targets.open(
+    `${server.httpUrl}flood.html?count=${count}&size=${SIZE}&run=${id}${mode === 'floor' ? '&floor=1' : ''}`,
+  );
   try {
     const r = await server.waitForResult(id, 180_000);
     const cpu = cpuBetween(before, cpuSnapshot(browser.pid));
-    if (r.n !== count || r.bytes !== count * SIZE) throw new Error(`flood: the page got ${r.n} messages / ${r.bytes} bytes, expected ${count} / ${count * SIZE}`);
+    if (r.n !== count || r.bytes !== count * SIZE)
+      throw new Error(`flood: the page got ${r.n} messages / ${r.bytes} bytes, expected ${count} / ${count * SIZE}`);
     // Every run proves where the extension ran (after the timed part): its content-script world is in the page.
     const extensionRan = (await browser.targets.contentScriptWorlds(targetId)).includes('wirescope');
-    if (withExtension !== extensionRan) throw new Error(`flood: the extension ${extensionRan ? 'ran' : 'did not run'} in a page ${withExtension ? 'with' : 'without'} it`);
+    if (withExtension !== extensionRan)
+      throw new Error(
+        `flood: the extension ${extensionRan ? 'ran' : 'did not run'} in a page ${withExtension ? 'with' : 'without'} it`,
+      );
     return {
       mode,
       n: r.n,
@@ -188,7 +202,13 @@ async function profileFlood(context: BrowserContext, url: string, count: number)
   await cdp.send('Profiler.start');
   const r = (await page.evaluate(`__flood(${count}, ${SIZE})`)) as { n: number };
   await sleep(100);
-  const { profile } = (await cdp.send('Profiler.stop')) as { profile: { nodes: { id: number; callFrame: { url: string; functionName: string }; children?: number[] }[]; samples: number[]; timeDeltas: number[] } };
+  const { profile } = (await cdp.send('Profiler.stop')) as {
+    profile: {
+      nodes: { id: number; callFrame: { url: string; functionName: string }; children?: number[] }[];
+      samples: number[];
+      timeDeltas: number[];
+    };
+  };
   await cdp.detach();
   await page.close();
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -201,14 +221,25 @@ async function profileFlood(context: BrowserContext, url: string, count: number)
     for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
       const n = nodes.get(cur)!;
       const file = n.callFrame.url.replace(/^.*\//, '');
-      const key = file ? (file.startsWith('flood.html') ? 'the page (flood.html)' : file) : n.callFrame.functionName === '(program)' ? 'browser work outside JS ((program))' : n.callFrame.functionName === '(garbage collector)' ? 'garbage collector' : '';
+      const key = file
+        ? file.startsWith('flood.html')
+          ? 'the page (flood.html)'
+          : file
+        : n.callFrame.functionName === '(program)'
+          ? 'browser work outside JS ((program))'
+          : n.callFrame.functionName === '(garbage collector)'
+            ? 'garbage collector'
+            : '';
       if (key && !seen.has(key)) {
         seen.add(key);
         by.set(key, (by.get(key) ?? 0) + dt);
       }
     }
   });
-  return { messages: r.n, usPerMessage: [...by].sort((a, b) => b[1] - a[1]).map(([script, t]) => ({ script, us: t / r.n })) };
+  return {
+    messages: r.n,
+    usPerMessage: [...by].sort((a, b) => b[1] - a[1]).map(([script, t]) => ({ script, us: t / r.n })),
+  };
 }
 
 interface StreamResult {
@@ -248,11 +279,27 @@ interface StreamResult {
  * A page receiving `RATE` frames/s for `SECONDS` (bench:ui's server and frames); with `panel`,
  * the panel tab for that page is opened first and followed until it holds every frame.
  */
-async function stream(context: BrowserContext, httpUrl: string, ext: { worker: Worker; extensionId: string; noPanel?: boolean } | null, browserPid: number | null, profileWith?: Parameters<typeof startProfile>[0]): Promise<StreamResult> {
+async function stream(
+  context: BrowserContext,
+  httpUrl: string,
+  ext: { worker: Worker; extensionId: string; noPanel?: boolean } | null,
+  browserPid: number | null,
+  profileWith?: Parameters<typeof startProfile>[0],
+): Promise<StreamResult> {
   const pool = framePool();
-  const bench = await startBenchServer({ pool: pool.frames, rate: RATE, seconds: SECONDS, tickMs: 10, big: new Uint8Array(1), delayMs: 0, startDelayMs: 500 });
+  const bench = await startBenchServer({
+    pool: pool.frames,
+    rate: RATE,
+    seconds: SECONDS,
+    tickMs: 10,
+    big: new Uint8Array(1),
+    delayMs: 0,
+    startDelayMs: 500,
+  });
   try {
-    const { page, tabId } = ext ? await newPageWithTabId(ext.worker, () => context.newPage()) : { page: await context.newPage(), tabId: -1 };
+    const { page, tabId } = ext
+      ? await newPageWithTabId(ext.worker, () => context.newPage())
+      : { page: await context.newPage(), tabId: -1 };
     await page.addInitScript(LONGTASK_PROBE);
     await page.goto(`${httpUrl}stream.html?ws=${encodeURIComponent(`${bench.url}/stream`)}`);
     let panel: Page | null = null;
@@ -277,7 +324,9 @@ async function stream(context: BrowserContext, httpUrl: string, ext: { worker: W
     const held = async () => {
       if (!panel) return 0;
       // One read (the notice may go between two): its text or ''.
-      const text = (await panel.evaluate("document.querySelector('[data-testid=held-notice]')?.textContent ?? ''")) as string;
+      const text = (await panel.evaluate(
+        "document.querySelector('[data-testid=held-notice]')?.textContent ?? ''",
+      )) as string;
       const m = /([\d,]+) frames? held/.exec(text);
       return m ? Number(m[1]!.replace(/,/g, '')) : 0;
     };
@@ -315,10 +364,22 @@ async function stream(context: BrowserContext, httpUrl: string, ext: { worker: W
     const threadsWhole = threadsFrom ? threadsBetween(threadsFrom, threadSnapshot(browserPid!)) : [];
     let panelResult: StreamResult['panel'];
     if (panel) {
-      const dropped = (await panel.getByTestId('dropped-count').count()) ? await panel.getByTestId('dropped-count').textContent() : null;
+      const dropped = (await panel.getByTestId('dropped-count').count())
+        ? await panel.getByTestId('dropped-count').textContent()
+        : null;
       const profile = profileWith ? await stopProfile(profileWith) : undefined;
       const probes = (await panel.evaluate('window.__bench')) as Probes;
-      panelResult = { shownAtEnd, shownFinal: lastShown, drainMs, dropped, droppedCount: dropped ? Number(/(\d+)/.exec(dropped.replace(/,/g, ''))?.[1] ?? NaN) : 0, tasks: await longTasks(panel, fromPanel), loaf: loafScripts(probes, fromPanel, 8), timeline, ...(profile ? { profile } : {}) };
+      panelResult = {
+        shownAtEnd,
+        shownFinal: lastShown,
+        drainMs,
+        dropped,
+        droppedCount: dropped ? Number(/(\d+)/.exec(dropped.replace(/,/g, ''))?.[1] ?? NaN) : 0,
+        tasks: await longTasks(panel, fromPanel),
+        loaf: loafScripts(probes, fromPanel, 8),
+        timeline,
+        ...(profile ? { profile } : {}),
+      };
     }
     const result: StreamResult = {
       sent: stats.sent,
@@ -370,11 +431,20 @@ const pageRatio = (pair: { on: StreamResult; off: StreamResult }) => pair.on.pag
 /** "20,901 / 20,429 (1.02); panel CPU 0.71 s while sending; panel longest task 93 ms (0 over 100 ms)". */
 function pairText(on: StreamResult, off: StreamResult): string {
   const p = on.panel!;
-  const cpu = on.threadsWhileSending.length ? `; panel CPU ${panelSeconds(on.threadsWhileSending).toFixed(2)} s while sending` : '';
+  const cpu = on.threadsWhileSending.length
+    ? `; panel CPU ${panelSeconds(on.threadsWhileSending).toFixed(2)} s while sending`
+    : '';
   return `page had ${int(on.pageAtEnd)} / ${int(off.pageAtEnd)} with the panel / without (${pageRatio({ on, off }).toFixed(2)})${cpu}; panel longest task ${ms(p.tasks.max)} (${p.tasks.over100} over 100 ms); panel while sending, frames shown (+held): ${p.timeline.join(' ')}`;
 }
 
-function table(runs: readonly FloodRun[], cost: ScriptCost, pairs: readonly StreamPair[], machine: string, noPanel: StreamResult | null, barePairs: readonly BarePair[]): string {
+function table(
+  runs: readonly FloodRun[],
+  cost: ScriptCost,
+  pairs: readonly StreamPair[],
+  machine: string,
+  noPanel: StreamResult | null,
+  barePairs: readonly BarePair[],
+): string {
   // The detailed stream rows describe the pair whose page ratio is the median (the lower middle one for an even count).
   const byRatio = [...pairs].sort((a, b) => pageRatio(a) - pageRatio(b));
   const { on, off } = byRatio[Math.floor((byRatio.length - 1) / 2)]!;
@@ -384,15 +454,31 @@ function table(runs: readonly FloodRun[], cost: ScriptCost, pairs: readonly Stre
       barePairs.map((pr, i) => `${i + 1}: ${barePairText(pr)}, load ${pr.loadAverage.toFixed(1)}`).join('; '),
       '',
     ],
-    ['stream, unattached: the median of the pairs\' page ratios (with the panel / without)', `${median(barePairs.map(bareRatio)).toFixed(3)} (pairs: ${barePairs.map((pr) => bareRatio(pr).toFixed(2)).join(', ')})`, `≥ ${TARGET_STREAM_RATIO}`],
-    ['stream, unattached: panel tasks over 100 ms, every pair', barePairs.map((pr) => String(pr.on.panel?.over100 ?? '–')).join(', '), 'none'],
+    [
+      "stream, unattached: the median of the pairs' page ratios (with the panel / without)",
+      `${median(barePairs.map(bareRatio)).toFixed(3)} (pairs: ${barePairs.map((pr) => bareRatio(pr).toFixed(2)).join(', ')})`,
+      `≥ ${TARGET_STREAM_RATIO}`,
+    ],
+    [
+      'stream, unattached: panel tasks over 100 ms, every pair',
+      barePairs.map((pr) => String(pr.on.panel?.over100 ?? '–')).join(', '),
+      'none',
+    ],
     [
       `stream, Playwright attached (Network events: every frame's payload goes to the driver, ~30 µs of the page renderer's CPU a frame, with or without the extension — diagnostics of the panel, not the page's cost), ${pairs.length} interleaved pairs (with the extension and the panel open, then without): frames the page had received when sending ended, with / without (ratio); panel CPU while sending; panel's longest task`,
       pairs.map((pr, i) => `${i + 1}: ${pairText(pr.on, pr.off)}, load ${pr.loadAverage.toFixed(1)}`).join('; '),
       '',
     ],
-    ['stream, attached: the median of the pairs\' page ratios (with the panel / without); the stream rows below are the attached pair at the median (the lower one of two)', `${median(pairs.map(pageRatio)).toFixed(3)} (pairs: ${pairs.map((pr) => pageRatio(pr).toFixed(2)).join(', ')})`, ''],
-    ['stream, attached: panel tasks over 100 ms, every pair', pairs.map((pr) => String(pr.on.panel!.tasks.over100)).join(', '), 'none'],
+    [
+      "stream, attached: the median of the pairs' page ratios (with the panel / without); the stream rows below are the attached pair at the median (the lower one of two)",
+      `${median(pairs.map(pageRatio)).toFixed(3)} (pairs: ${pairs.map((pr) => pageRatio(pr).toFixed(2)).join(', ')})`,
+      '',
+    ],
+    [
+      'stream, attached: panel tasks over 100 ms, every pair',
+      pairs.map((pr) => String(pr.on.panel!.tasks.over100)).join(', '),
+      'none',
+    ],
   ];
   const withExt = runs.filter((r) => r.mode === 'with');
   const without = runs.filter((r) => r.mode === 'without');
@@ -404,14 +490,24 @@ function table(runs: readonly FloodRun[], cost: ScriptCost, pairs: readonly Stre
   // Runs alternate with / without: each pair ran back to back, under the same machine state.
   const pairRatios = withExt.map((r, i) => r.rate / without[i]!.rate);
   const p = on.panel!;
-  const lossText = p.shownFinal >= on.sent ? 'none' : `${int(on.sent - p.shownFinal)} missing, ${int(p.droppedCount)} reported lost`;
+  const lossText =
+    p.shownFinal >= on.sent ? 'none' : `${int(on.sent - p.shownFinal)} missing, ${int(p.droppedCount)} reported lost`;
   const accounted = p.shownFinal + p.droppedCount >= on.sent;
-  const taskText = (t: TaskSummary) => (t.supported ? `${ms(t.max)} (${t.over100} over 100 ms, ${t.over50} over 50 ms)` : 'longtask entries not supported');
+  const taskText = (t: TaskSummary) =>
+    t.supported ? `${ms(t.max)} (${t.over100} over 100 ms, ${t.over50} over 50 ms)` : 'longtask entries not supported';
   const pair = (a: string, b: string) => `${a} / ${b}`;
   const rows: [string, string, string][] = [
-    [`page receiving ${int(MESSAGES)} × ${SIZE} B binary messages: messages/s with / without the extension (medians)`, `${pair(int(rate(withExt)), int(rate(without)))} (runs with: ${withExt.map((r) => int(r.rate)).join(', ')}; without: ${without.map((r) => int(r.rate)).join(', ')})`, ''],
+    [
+      `page receiving ${int(MESSAGES)} × ${SIZE} B binary messages: messages/s with / without the extension (medians)`,
+      `${pair(int(rate(withExt)), int(rate(without)))} (runs with: ${withExt.map((r) => int(r.rate)).join(', ')}; without: ${without.map((r) => int(r.rate)).join(', ')})`,
+      '',
+    ],
     ['throughput with / without (ratio of the medians)', ratio.toFixed(3), `≥ ${TARGET_RATIO}`],
-    ['the same, pair by pair (each with-run / the without-run after it); their median', `${pairRatios.map((x) => x.toFixed(2)).join(', ')}; median ${median(pairRatios).toFixed(3)}`, ''],
+    [
+      'the same, pair by pair (each with-run / the without-run after it); their median',
+      `${pairRatios.map((x) => x.toFixed(2)).join(', ')}; median ${median(pairRatios).toFixed(3)}`,
+      '',
+    ],
     [
       'floor of any page-world capture: no extension, the page adds one listener that reads and copies every message — messages/s (median) and ratio to without',
       `${int(rate(floor))} (runs: ${floor.map((r) => int(r.rate)).join(', ')}); ${(rate(floor) / rate(without)).toFixed(3)}`,
@@ -419,34 +515,84 @@ function table(runs: readonly FloodRun[], cost: ScriptCost, pairs: readonly Stre
     ],
     ...(procAvailable()
       ? ([
-          ['CPU time of the page renderer\'s main thread per message, with / without / floor (medians)', `${pageCpu(withExt).toFixed(1)} µs / ${pageCpu(without).toFixed(1)} µs / ${pageCpu(floor).toFixed(1)} µs`, ''],
-          ['CPU time of the whole browser (every Chromium process) per message, with / without / floor (medians)', `${browserCpu(withExt).toFixed(1)} µs / ${browserCpu(without).toFixed(1)} µs / ${browserCpu(floor).toFixed(1)} µs`, ''],
+          [
+            "CPU time of the page renderer's main thread per message, with / without / floor (medians)",
+            `${pageCpu(withExt).toFixed(1)} µs / ${pageCpu(without).toFixed(1)} µs / ${pageCpu(floor).toFixed(1)} µs`,
+            '',
+          ],
+          [
+            'CPU time of the whole browser (every Chromium process) per message, with / without / floor (medians)',
+            `${browserCpu(withExt).toFixed(1)} µs / ${browserCpu(without).toFixed(1)} µs / ${browserCpu(floor).toFixed(1)} µs`,
+            '',
+          ],
         ] as [string, string, string][])
       : []),
-    [`where it goes, with the extension (V8 samples, ${int(cost.messages)} messages, per message)`, cost.usPerMessage.map((c) => `${c.script} ${c.us.toFixed(1)} µs`).join(', '), ''],
+    [
+      `where it goes, with the extension (V8 samples, ${int(cost.messages)} messages, per message)`,
+      cost.usPerMessage.map((c) => `${c.script} ${c.us.toFixed(1)} µs`).join(', '),
+      '',
+    ],
     ...pairRows,
-    [`stream: frames sent (with the panel open / without the extension)`, `${pair(int(on.sent), int(off.sent))} in ${pair(on.sendSeconds.toFixed(1), off.sendSeconds.toFixed(1))} s (mean ${int(on.meanBytes)} B, CBOR : MessagePack 1 : 1)`, `${int(RATE)}/s for ${SECONDS} s`],
-    ['stream: frames the page had received when sending ended, with / without', pair(int(on.pageAtEnd), int(off.pageAtEnd)), ''],
+    [
+      `stream: frames sent (with the panel open / without the extension)`,
+      `${pair(int(on.sent), int(off.sent))} in ${pair(on.sendSeconds.toFixed(1), off.sendSeconds.toFixed(1))} s (mean ${int(on.meanBytes)} B, CBOR : MessagePack 1 : 1)`,
+      `${int(RATE)}/s for ${SECONDS} s`,
+    ],
+    [
+      'stream: frames the page had received when sending ended, with / without',
+      pair(int(on.pageAtEnd), int(off.pageAtEnd)),
+      '',
+    ],
     ...(noPanel
       ? ([
-          ['stream (--stream-no-panel): frames the page had received when sending ended, with the extension but no panel', `${int(noPanel.pageAtEnd)} of ${int(noPanel.sent)}`, ''],
-          ['stream (--stream-no-panel): CPU while sending, by process / thread, with the extension and no panel', threadText(noPanel.threadsWhileSending), ''],
+          [
+            'stream (--stream-no-panel): frames the page had received when sending ended, with the extension but no panel',
+            `${int(noPanel.pageAtEnd)} of ${int(noPanel.sent)}`,
+            '',
+          ],
+          [
+            'stream (--stream-no-panel): CPU while sending, by process / thread, with the extension and no panel',
+            threadText(noPanel.threadsWhileSending),
+            '',
+          ],
         ] as [string, string, string][])
       : []),
-    ['stream: server send-buffer peak, with / without', pair(`${int(on.maxBuffered / 1024)} KB`, `${int(off.maxBuffered / 1024)} KB`), ''],
-    ['stream: CPU while sending, by process / thread, with the extension and the panel (the heaviest ten)', threadText(on.threadsWhileSending), ''],
+    [
+      'stream: server send-buffer peak, with / without',
+      pair(`${int(on.maxBuffered / 1024)} KB`, `${int(off.maxBuffered / 1024)} KB`),
+      '',
+    ],
+    [
+      'stream: CPU while sending, by process / thread, with the extension and the panel (the heaviest ten)',
+      threadText(on.threadsWhileSending),
+      '',
+    ],
     ['stream: the same without the extension', threadText(off.threadsWhileSending), ''],
-    ['stream: CPU of the panel (the extension\'s renderer: panel page, decode worker, raster; without its service-worker thread) while sending / until the panel held every frame; per frame shown', panelCpuText(on, p), ''],
+    [
+      "stream: CPU of the panel (the extension's renderer: panel page, decode worker, raster; without its service-worker thread) while sending / until the panel held every frame; per frame shown",
+      panelCpuText(on, p),
+      '',
+    ],
     ['frames in the panel when sending ended', int(p.shownAtEnd), ''],
-    ['frames in the panel at the end', `${int(p.shownFinal)} (${(p.drainMs / 1000).toFixed(1)} s after sending ended)`, 'all'],
+    [
+      'frames in the panel at the end',
+      `${int(p.shownFinal)} (${(p.drainMs / 1000).toFixed(1)} s after sending ended)`,
+      'all',
+    ],
     ['frames lost', `${lossText}${p.dropped ? ` — panel: “${p.dropped}”` : ''}`, 'none, or all counted'],
-    ['longest main-thread task in the page, with the extension and the panel', taskText(on.page), `≤ ${TARGET_TASK_MS} ms`],
+    [
+      'longest main-thread task in the page, with the extension and the panel',
+      taskText(on.page),
+      `≤ ${TARGET_TASK_MS} ms`,
+    ],
     ['longest main-thread task in the page, without the extension', taskText(off.page), ''],
     ['longest main-thread task in the panel', taskText(p.tasks), ''],
   ];
   const streamMet =
     median(barePairs.map(bareRatio)) >= TARGET_STREAM_RATIO &&
-    barePairs.every((pr) => pr.on.panel !== undefined && pr.on.panel.over100 === 0 && pr.on.panel.shownFinal >= pr.on.sent) &&
+    barePairs.every(
+      (pr) => pr.on.panel !== undefined && pr.on.panel.over100 === 0 && pr.on.panel.shownFinal >= pr.on.sent,
+    ) &&
     pairs.every((pr) => pr.on.panel!.tasks.over100 === 0);
   const met = ratio >= TARGET_RATIO && accounted && on.page.supported && on.page.over100 === 0 && streamMet;
   return [
@@ -459,19 +605,27 @@ function table(runs: readonly FloodRun[], cost: ScriptCost, pairs: readonly Stre
 }
 
 /** CPU seconds of the panel: the extension renderer's threads but its service-worker thread (the background). */
-const panelSeconds = (threads: readonly { label: string; seconds: number }[]) => threads.filter((t) => t.label.startsWith('extension renderer') && !/ServiceWorker/.test(t.label)).reduce((sum, t) => sum + t.seconds, 0);
+const panelSeconds = (threads: readonly { label: string; seconds: number }[]) =>
+  threads
+    .filter((t) => t.label.startsWith('extension renderer') && !/ServiceWorker/.test(t.label))
+    .reduce((sum, t) => sum + t.seconds, 0);
 
 /** "0.52 s while sending (34 µs per frame shown then) / 1.10 s in all (37 µs per frame)". */
 function panelCpuText(r: StreamResult, p: NonNullable<StreamResult['panel']>): string {
   if (!r.threadsWhole.length) return '(no /proc)';
   const sending = panelSeconds(r.threadsWhileSending);
   const whole = panelSeconds(r.threadsWhole);
-  const per = (seconds: number, frames: number) => (frames > 0 ? `${((seconds * 1e6) / frames).toFixed(0)} µs per frame` : '–');
+  const per = (seconds: number, frames: number) =>
+    frames > 0 ? `${((seconds * 1e6) / frames).toFixed(0)} µs per frame` : '–';
   return `${sending.toFixed(2)} s while sending (${per(sending, p.shownAtEnd)} shown then) / ${whole.toFixed(2)} s in all (${per(whole, p.shownFinal)})`;
 }
 
 /** Threads' CPU as "label 1.23 s", the heaviest ten. */
-const threadText = (threads: readonly { label: string; seconds: number }[]) => threads.slice(0, 10).map((t) => `${t.label} ${t.seconds.toFixed(2)} s`).join('; ') || '(no /proc)';
+const threadText = (threads: readonly { label: string; seconds: number }[]) =>
+  threads
+    .slice(0, 10)
+    .map((t) => `${t.label} ${t.seconds.toFixed(2)} s`)
+    .join('; ') || '(no /proc)';
 
 /** The `bench:ext` section of `<root>/docs/BENCHMARKS.md`, appended with its heading and markers the first time. */
 
@@ -486,24 +640,48 @@ async function onlyPanel(): Promise<void> {
     const worker = await serviceWorker(extContext);
     const extensionId = new URL(worker.url()).host;
     for (let run = 1; run <= RUNS; run++) {
-      const r = await stream(extContext, server.httpUrl, { worker, extensionId, noPanel: flag('--no-panel') }, withBrowser.child.pid!, flag('--profile') ? browser : undefined);
+      const r = await stream(
+        extContext,
+        server.httpUrl,
+        { worker, extensionId, noPanel: flag('--no-panel') },
+        withBrowser.child.pid!,
+        flag('--profile') ? browser : undefined,
+      );
       if (!r.panel) {
-        console.log(`run ${run} without a panel (load average ${os.loadavg()[0]!.toFixed(1)}): page had ${int(r.pageAtEnd)} of ${int(r.sent)} when sending ended; extension renderer (no panel) while sending: ${panelSeconds(r.threadsWhileSending).toFixed(2)} s`);
-        console.log(`  CPU while sending (${r.sendSeconds.toFixed(1)} s), by process / thread: ${threadText(r.threadsWhileSending)}`);
+        console.log(
+          `run ${run} without a panel (load average ${os.loadavg()[0]!.toFixed(1)}): page had ${int(r.pageAtEnd)} of ${int(r.sent)} when sending ended; extension renderer (no panel) while sending: ${panelSeconds(r.threadsWhileSending).toFixed(2)} s`,
+        );
+        console.log(
+          `  CPU while sending (${r.sendSeconds.toFixed(1)} s), by process / thread: ${threadText(r.threadsWhileSending)}`,
+        );
         continue;
       }
       const p = r.panel;
-      console.log(`run ${run} (load average ${os.loadavg()[0]!.toFixed(1)}): page had ${int(r.pageAtEnd)} of ${int(r.sent)} when sending ended; panel ${int(p.shownFinal)} (${int(p.droppedCount)} lost), drained ${ms(p.drainMs)} after; panel tasks > 100 ms: ${p.tasks.over100}, > 50 ms: ${p.tasks.over50}, longest ${ms(p.tasks.max)}; page longest ${ms(r.page.max)}`);
-      console.log(`  CPU while sending (${r.sendSeconds.toFixed(1)} s), by process / thread: ${threadText(r.threadsWhileSending)}`);
+      console.log(
+        `run ${run} (load average ${os.loadavg()[0]!.toFixed(1)}): page had ${int(r.pageAtEnd)} of ${int(r.sent)} when sending ended; panel ${int(p.shownFinal)} (${int(p.droppedCount)} lost), drained ${ms(p.drainMs)} after; panel tasks > 100 ms: ${p.tasks.over100}, > 50 ms: ${p.tasks.over50}, longest ${ms(p.tasks.max)}; page longest ${ms(r.page.max)}`,
+      );
+      console.log(
+        `  CPU while sending (${r.sendSeconds.toFixed(1)} s), by process / thread: ${threadText(r.threadsWhileSending)}`,
+      );
       console.log(`  panel CPU (extension renderer without its service worker): ${panelCpuText(r, p)}`);
       console.log(`  panel while sending, every poll: frames shown (+held in the background): ${p.timeline.join(' ')}`);
       // Test builds (build-ext.ts --test-build) expose the background's flood hold: why held frames went out.
-      const releases = await worker.evaluate('globalThis.wirescopeHold ? JSON.stringify({ ...wirescopeHold.releases, recent: wirescopeHold.recentReleases.splice(0) }) : ""');
+      const releases = await worker.evaluate(
+        'globalThis.wirescopeHold ? JSON.stringify({ ...wirescopeHold.releases, recent: wirescopeHold.recentReleases.splice(0) }) : ""',
+      );
       if (releases) console.log(`  flood hold releases (test build): ${String(releases)}`);
       console.log(`  panel script time in long animation frames:\n    ${p.loaf.join('\n    ') || '(none)'}`);
       for (const t of p.profile ?? []) {
-        console.log(`  profile ${t.thread}: ${ms(t.busyMs)} busy; by self time: ${t.self.slice(0, 10).map((row) => `${row.fn} ${ms(row.selfMs)}`).join('; ')}`);
-        for (const task of t.longTasks.slice(0, 8)) console.log(`    task ${ms(task.ms)} [${task.phases}]: ${task.self.map((row) => `${row.fn} ${ms(row.selfMs)}`).join('; ')}`);
+        console.log(
+          `  profile ${t.thread}: ${ms(t.busyMs)} busy; by self time: ${t.self
+            .slice(0, 10)
+            .map((row) => `${row.fn} ${ms(row.selfMs)}`)
+            .join('; ')}`,
+        );
+        for (const task of t.longTasks.slice(0, 8))
+          console.log(
+            `    task ${ms(task.ms)} [${task.phases}]: ${task.self.map((row) => `${row.fn} ${ms(row.selfMs)}`).join('; ')}`,
+          );
       }
     }
   } finally {
@@ -520,8 +698,11 @@ function writeSection(root: string, md: string): void {
   const doc = readFileSync(file, 'utf8');
   if (!doc.includes('<!-- bench:ext:begin -->')) {
     const intro =
-      'The browser extension in headless Chromium (`e2e/bench/ext-bench.ts`): one browser, the extension on in its default context and off in a second one; pages fed by local `ws` servers. Long tasks come from a buffered `longtask` PerformanceObserver installed before the page\'s scripts.';
-    writeFileSync(file, `${doc.replace(/\n*$/, '')}\n\n## Extension in Chromium (\`npm run bench:ext\`)\n\n${intro}\n\n<!-- bench:ext:begin -->\n<!-- bench:ext:end -->\n`);
+      "The browser extension in headless Chromium (`e2e/bench/ext-bench.ts`): one browser, the extension on in its default context and off in a second one; pages fed by local `ws` servers. Long tasks come from a buffered `longtask` PerformanceObserver installed before the page's scripts.";
+    writeFileSync(
+      file,
+      `${doc.replace(/\n*$/, '')}\n\n## Extension in Chromium (\`npm run bench:ext\`)\n\n${intro}\n\n<!-- bench:ext:begin -->\n<!-- bench:ext:end -->\n`,
+    );
   }
   writeBenchmarkSection(root, 'ext', md);
 }
@@ -541,7 +722,10 @@ let browser: Awaited<ReturnType<typeof chromium.connectOverCDP>> | null = null;
 try {
   // Page cost first, before Playwright connects: nothing is attached to the timed pages.
   const floodWith: FloodBrowser = { targets: await connectTargets(withBrowser.endpoint), pid: withBrowser.child.pid! };
-  const floodWithout: FloodBrowser = { targets: await connectTargets(plainBrowser.endpoint), pid: plainBrowser.child.pid! };
+  const floodWithout: FloodBrowser = {
+    targets: await connectTargets(plainBrowser.endpoint),
+    pid: plainBrowser.child.pid!,
+  };
   await sleep(1000); // the extension's service worker starts with the browser
   log('page cost: warm-up …');
   await flood(server, floodWith, 'with', Math.min(MESSAGES, 10_000));
@@ -551,7 +735,9 @@ try {
     for (const mode of ['with', 'without', 'floor'] as const) {
       const r = await flood(server, mode === 'with' ? floodWith : floodWithout, mode, MESSAGES);
       runs.push(r);
-      log(`run ${runs.length}: ${mode.padEnd(7)} ${int(r.rate)} messages/s (${ms(r.msFirstToLast)} first → last); CPU per message: page main thread ${r.pageMainUsPerMessage.toFixed(1)} µs, browser ${r.browserUsPerMessage.toFixed(1)} µs; extension ${r.extensionRan ? 'ran' : 'absent'}`);
+      log(
+        `run ${runs.length}: ${mode.padEnd(7)} ${int(r.rate)} messages/s (${ms(r.msFirstToLast)} first → last); CPU per message: page main thread ${r.pageMainUsPerMessage.toFixed(1)} µs, browser ${r.browserUsPerMessage.toFixed(1)} µs; extension ${r.extensionRan ? 'ran' : 'absent'}`,
+      );
     }
   }
   floodWith.targets.disconnect();
@@ -564,9 +750,21 @@ try {
     const plainCdp = await connectCdp(plainBrowser.endpoint);
     const sw = await extensionWorker(withCdp);
     for (let i = 1; i <= RUNS; i++) {
-      log(`unattached stream pair ${i} of ${RUNS}: with the extension, panel open / without: ${int(RATE)} frames/s for ${SECONDS} s …`);
-      const on = await bareStreamCost(withCdp, server.httpUrl, withBrowser.child.pid!, { rate: RATE, seconds: SECONDS }, '', sw);
-      const off = await bareStreamCost(plainCdp, server.httpUrl, plainBrowser.child.pid!, { rate: RATE, seconds: SECONDS });
+      log(
+        `unattached stream pair ${i} of ${RUNS}: with the extension, panel open / without: ${int(RATE)} frames/s for ${SECONDS} s …`,
+      );
+      const on = await bareStreamCost(
+        withCdp,
+        server.httpUrl,
+        withBrowser.child.pid!,
+        { rate: RATE, seconds: SECONDS },
+        '',
+        sw,
+      );
+      const off = await bareStreamCost(plainCdp, server.httpUrl, plainBrowser.child.pid!, {
+        rate: RATE,
+        seconds: SECONDS,
+      });
       barePairs.push({ on, off, loadAverage: os.loadavg()[0]! });
       log(`unattached stream pair ${i}: ${barePairText({ on, off })} (load average ${os.loadavg()[0]!.toFixed(1)})`);
     }

@@ -44,12 +44,22 @@ export function installProbes(): void {
   }
   try {
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries() as unknown as { startTime: number; duration: number; blockingDuration: number; scripts: { sourceFunctionName: string; sourceURL: string; invoker: string; duration: number }[] }[]) {
+      for (const e of list.getEntries() as unknown as {
+        startTime: number;
+        duration: number;
+        blockingDuration: number;
+        scripts: { sourceFunctionName: string; sourceURL: string; invoker: string; duration: number }[];
+      }[]) {
         probes.loafs.push({
           start: e.startTime,
           duration: e.duration,
           blocking: e.blockingDuration,
-          scripts: e.scripts.map((s) => ({ fn: s.sourceFunctionName, url: s.sourceURL, invoker: s.invoker, duration: s.duration })),
+          scripts: e.scripts.map((s) => ({
+            fn: s.sourceFunctionName,
+            url: s.sourceURL,
+            invoker: s.invoker,
+            duration: s.duration,
+          })),
         });
       }
     }).observe({ type: 'long-animation-frame', buffered: true });
@@ -61,14 +71,20 @@ export function installProbes(): void {
     constructor(url: string | URL, protocols?: string | string[]) {
       super(url, protocols);
       this.addEventListener('message', (e: MessageEvent) => {
-        const size = e.data instanceof ArrayBuffer ? e.data.byteLength : e.data instanceof Blob ? e.data.size : String(e.data).length;
+        const size =
+          e.data instanceof ArrayBuffer
+            ? e.data.byteLength
+            : e.data instanceof Blob
+              ? e.data.size
+              : String(e.data).length;
         if (size > 1e6) probes.big.push({ t: performance.now(), size });
       });
     }
   };
 }
 
-export const readProbes = (page: Page): Promise<Probes> => page.evaluate(() => (window as unknown as { __bench: Probes }).__bench);
+export const readProbes = (page: Page): Promise<Probes> =>
+  page.evaluate(() => (window as unknown as { __bench: Probes }).__bench);
 export const pageNow = (page: Page): Promise<number> => page.evaluate(() => performance.now());
 
 /** The number in the status bar's `frame-count` ("1234 frames" / "12 of 1234 frames"). */
@@ -109,7 +125,14 @@ export function scrollList(page: Page, up: boolean): Promise<ScrollProbe> {
             return b.bottom > box.top + 22 && b.top < box.bottom;
           }).length;
           const after = el.scrollTop;
-          resolve({ before, target, after, moved: Math.abs(after - before) >= 1, rowsInView, ms: performance.now() - t });
+          resolve({
+            before,
+            target,
+            after,
+            moved: Math.abs(after - before) >= 1,
+            rowsInView,
+            ms: performance.now() - t,
+          });
         }),
       ),
     );
@@ -171,9 +194,14 @@ export const awaitWatch = (page: Page, key: string, timeoutMs: number): Promise<
 /** Main-thread script time in long animation frames from `from` on, by function, heaviest first. */
 export function loafScripts(p: Probes, from: number, top = 6): string[] {
   const by = new Map<string, number>();
-  for (const f of p.loafs) if (f.start >= from) for (const s of f.scripts) {
-    const key = `${s.invoker} → ${s.fn || '(anonymous)'} ${s.url.replace(/^.*\//, '')}`;
-    by.set(key, (by.get(key) ?? 0) + s.duration);
-  }
-  return [...by].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]) => `${Math.round(v).toLocaleString('en-US')} ms ${k}`);
+  for (const f of p.loafs)
+    if (f.start >= from)
+      for (const s of f.scripts) {
+        const key = `${s.invoker} → ${s.fn || '(anonymous)'} ${s.url.replace(/^.*\//, '')}`;
+        by.set(key, (by.get(key) ?? 0) + s.duration);
+      }
+  return [...by]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([k, v]) => `${Math.round(v).toLocaleString('en-US')} ms ${k}`);
 }

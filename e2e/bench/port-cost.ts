@@ -63,15 +63,26 @@ try {
     port.disconnect();
     return rows;
   })()`;
-  const { result } = await send('Runtime.evaluate', { expression, contextId: world.id, returnByValue: true, awaitPromise: true }, sessionId);
+  const { result } = await send(
+    'Runtime.evaluate',
+    { expression, contextId: world.id, returnByValue: true, awaitPromise: true },
+    sessionId,
+  );
   const rows = result.value as { kind: string; size: number; msPerPost: number }[];
-  for (const r of rows) console.log(`${r.kind.padEnd(11)} ${String(r.size).padStart(8)} B: ${(r.msPerPost * 1000).toFixed(0).padStart(6)} µs per post, ${((r.msPerPost * 1e6) / r.size).toFixed(2)} ns per byte`);
+  for (const r of rows)
+    console.log(
+      `${r.kind.padEnd(11)} ${String(r.size).padStart(8)} B: ${(r.msPerPost * 1000).toFixed(0).padStart(6)} µs per post, ${((r.msPerPost * 1e6) / r.size).toFixed(2)} ns per byte`,
+    );
   const fit = rows.filter((r) => r.kind === 'Uint8Array');
   const n = fit.length;
   const mx = fit.reduce((s, r) => s + r.size, 0) / n;
   const my = fit.reduce((s, r) => s + r.msPerPost * 1000, 0) / n;
-  const slope = fit.reduce((s, r) => s + (r.size - mx) * (r.msPerPost * 1000 - my), 0) / fit.reduce((s, r) => s + (r.size - mx) ** 2, 0);
-  console.log(`fit (Uint8Array): ${(my - slope * mx).toFixed(0)} µs per post + ${(slope * 1000).toFixed(2)} ns per byte`);
+  const slope =
+    fit.reduce((s, r) => s + (r.size - mx) * (r.msPerPost * 1000 - my), 0) /
+    fit.reduce((s, r) => s + (r.size - mx) ** 2, 0);
+  console.log(
+    `fit (Uint8Array): ${(my - slope * mx).toFixed(0)} µs per post + ${(slope * 1000).toFixed(2)} ns per byte`,
+  );
 } finally {
   cdp.close();
   chromium.child.kill();

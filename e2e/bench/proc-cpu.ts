@@ -72,7 +72,8 @@ export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot): { treeSecon
   let treeSeconds = procAvailable() ? 0 : NaN;
   for (const [pid, s] of after.processSeconds) treeSeconds += s - (before.processSeconds.get(pid) ?? 0);
   let pageMainSeconds = procAvailable() ? 0 : NaN;
-  for (const [pid, s] of after.rendererMainSeconds) pageMainSeconds = Math.max(pageMainSeconds, s - (before.rendererMainSeconds.get(pid) ?? 0));
+  for (const [pid, s] of after.rendererMainSeconds)
+    pageMainSeconds = Math.max(pageMainSeconds, s - (before.rendererMainSeconds.get(pid) ?? 0));
   return { treeSeconds, pageMainSeconds };
 }
 
@@ -91,8 +92,10 @@ function processKind(pid: number, browserPid: number): string {
     return 'gone';
   }
   const type = /--type=([\w-]+)/.exec(cmdline)?.[1] ?? 'other';
-  if (type === 'renderer') return cmdline.includes('--extension-process') ? `extension renderer ${pid}` : `renderer ${pid}`;
-  if (type === 'utility') return `utility ${/--utility-sub-type=([\w.]+)/.exec(cmdline)?.[1]?.replace(/^.*\./, '') ?? ''}`.trim();
+  if (type === 'renderer')
+    return cmdline.includes('--extension-process') ? `extension renderer ${pid}` : `renderer ${pid}`;
+  if (type === 'utility')
+    return `utility ${/--utility-sub-type=([\w.]+)/.exec(cmdline)?.[1]?.replace(/^.*\./, '') ?? ''}`.trim();
   return type;
 }
 
@@ -127,8 +130,14 @@ export function threadSnapshot(browserPid: number): Map<string, ThreadCpu> {
 }
 
 /** CPU seconds between two thread snapshots, summed by label, heaviest first (threads under 10 ms left out). */
-export function threadsBetween(before: ReadonlyMap<string, ThreadCpu>, after: ReadonlyMap<string, ThreadCpu>): { label: string; seconds: number }[] {
+export function threadsBetween(
+  before: ReadonlyMap<string, ThreadCpu>,
+  after: ReadonlyMap<string, ThreadCpu>,
+): { label: string; seconds: number }[] {
   const by = new Map<string, number>();
   for (const [key, t] of after) by.set(t.label, (by.get(t.label) ?? 0) + t.seconds - (before.get(key)?.seconds ?? 0));
-  return [...by].map(([label, seconds]) => ({ label, seconds })).filter((t) => t.seconds >= 0.01).sort((a, b) => b.seconds - a.seconds);
+  return [...by]
+    .map(([label, seconds]) => ({ label, seconds }))
+    .filter((t) => t.seconds >= 0.01)
+    .sort((a, b) => b.seconds - a.seconds);
 }

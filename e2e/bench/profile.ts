@@ -26,7 +26,10 @@ interface TraceEvent {
   ts?: number;
   dur?: number;
   id?: string;
-  args?: { name?: string; data?: { cpuProfile?: { nodes?: ChunkNode[]; samples?: number[] }; timeDeltas?: number[]; startTime?: number } };
+  args?: {
+    name?: string;
+    data?: { cpuProfile?: { nodes?: ChunkNode[]; samples?: number[] }; timeDeltas?: number[]; startTime?: number };
+  };
 }
 
 export interface ProfileRow {
@@ -47,21 +50,58 @@ export interface ThreadProfile {
 }
 
 export const startProfile = (browser: Browser, page: Page): Promise<void> =>
-  browser.startTracing(page, { categories: ['disabled-by-default-v8.cpu_profiler', 'v8', 'devtools.timeline', 'toplevel', '__metadata'] });
+  browser.startTracing(page, {
+    categories: ['disabled-by-default-v8.cpu_profiler', 'v8', 'devtools.timeline', 'toplevel', '__metadata'],
+  });
 
-const nameOf = (f: CallFrame) => `${f.functionName || '(anonymous)'}${f.url ? ` ${f.url.replace(/^.*\//, '')}:${f.lineNumber + 1}` : ''}`;
+const nameOf = (f: CallFrame) =>
+  `${f.functionName || '(anonymous)'}${f.url ? ` ${f.url.replace(/^.*\//, '')}:${f.lineNumber + 1}` : ''}`;
 const SKIP = /^\((idle|program|garbage collector|root)\)/;
 /** Renderer phases reported per long task. */
-const PHASES = new Set(['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'MajorGC', 'MinorGC', 'V8.GC_MARK_COMPACTOR', 'HitTest', 'ScrollLayer', 'EventDispatch', 'FunctionCall', 'TimerFire', 'FireAnimationFrame', 'RunMicrotasks', 'ParseHTML']);
+const PHASES = new Set([
+  'UpdateLayoutTree',
+  'Layout',
+  'PrePaint',
+  'Paint',
+  'Layerize',
+  'Commit',
+  'MajorGC',
+  'MinorGC',
+  'V8.GC_MARK_COMPACTOR',
+  'HitTest',
+  'ScrollLayer',
+  'EventDispatch',
+  'FunctionCall',
+  'TimerFire',
+  'FireAnimationFrame',
+  'RunMicrotasks',
+  'ParseHTML',
+]);
 
 export async function stopProfile(browser: Browser, top = 12, longTaskMs = 100): Promise<ThreadProfile[]> {
   const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] };
   const threadName = new Map<string, string>();
-  const profiles = new Map<string, { thread: string; threadKey: string; start: number; nodes: Map<number, ChunkNode>; samples: number[]; deltas: number[] }>();
+  const profiles = new Map<
+    string,
+    {
+      thread: string;
+      threadKey: string;
+      start: number;
+      nodes: Map<number, ChunkNode>;
+      samples: number[];
+      deltas: number[];
+    }
+  >();
   // Top-level tasks per thread (µs): the long ones get their own breakdown.
   const tasks = new Map<string, [number, number][]>();
   for (const e of trace.traceEvents) {
-    if (e.ph !== 'X' || (e.name !== 'RunTask' && e.name !== 'ThreadControllerImpl::RunTask') || e.ts === undefined || (e.dur ?? 0) < longTaskMs * 1000) continue;
+    if (
+      e.ph !== 'X' ||
+      (e.name !== 'RunTask' && e.name !== 'ThreadControllerImpl::RunTask') ||
+      e.ts === undefined ||
+      (e.dur ?? 0) < longTaskMs * 1000
+    )
+      continue;
     const key = `${e.pid}:${e.tid}`;
     if (!tasks.has(key)) tasks.set(key, []);
     tasks.get(key)!.push([e.ts, e.ts + e.dur!]);
@@ -73,7 +113,18 @@ export async function stopProfile(browser: Browser, top = 12, longTaskMs = 100):
     if ((e.name !== 'Profile' && e.name !== 'ProfileChunk') || !e.id) continue;
     const key = `${e.pid}:${e.id}`;
     let p = profiles.get(key);
-    if (!p) profiles.set(key, (p = { thread: threadName.get(`${e.pid}:${e.tid}`) ?? `${e.pid}:${e.tid}`, threadKey: `${e.pid}:${e.tid}`, start: 0, nodes: new Map(), samples: [], deltas: [] }));
+    if (!p)
+      profiles.set(
+        key,
+        (p = {
+          thread: threadName.get(`${e.pid}:${e.tid}`) ?? `${e.pid}:${e.tid}`,
+          threadKey: `${e.pid}:${e.tid}`,
+          start: 0,
+          nodes: new Map(),
+          samples: [],
+          deltas: [],
+        }),
+      );
     const data = e.args?.data;
     if (e.name === 'Profile' && typeof data?.startTime === 'number') p.start = data.startTime;
     for (const n of data?.cpuProfile?.nodes ?? []) p.nodes.set(n.id, n);
@@ -100,7 +151,11 @@ export async function stopProfile(browser: Browser, top = 12, longTaskMs = 100):
       }
     });
     if (busyMs < 1) continue;
-    const rows = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([fn]) => ({ fn, selfMs: self.get(fn) ?? 0, totalMs: total.get(fn) ?? 0 }));
+    const rows = (m: Map<string, number>) =>
+      [...m]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, top)
+        .map(([fn]) => ({ fn, selfMs: self.get(fn) ?? 0, totalMs: total.get(fn) ?? 0 }));
     // Samples inside each long task, by self time (a sample's time stamp: the profile's start plus the deltas so far).
     const long = (tasks.get(p.threadKey) ?? []).sort((a, b) => b[1] - b[0] - (a[1] - a[0]));
     const inTask = long.map(() => new Map<string, number>());
@@ -118,12 +173,30 @@ export async function stopProfile(browser: Browser, top = 12, longTaskMs = 100):
     const phases = long.map(([from, to]) => {
       const by = new Map<string, number>();
       for (const e of trace.traceEvents) {
-        if (e.ph !== 'X' || `${e.pid}:${e.tid}` !== p.threadKey || e.ts === undefined || e.ts < from || e.ts >= to || !PHASES.has(e.name)) continue;
+        if (
+          e.ph !== 'X' ||
+          `${e.pid}:${e.tid}` !== p.threadKey ||
+          e.ts === undefined ||
+          e.ts < from ||
+          e.ts >= to ||
+          !PHASES.has(e.name)
+        )
+          continue;
         by.set(e.name, (by.get(e.name) ?? 0) + (e.dur ?? 0) / 1000);
       }
-      return [...by].sort((a, b) => b[1] - a[1]).map(([n, v]) => `${n} ${Math.round(v)} ms`).join(', ');
+      return [...by]
+        .sort((a, b) => b[1] - a[1])
+        .map(([n, v]) => `${n} ${Math.round(v)} ms`)
+        .join(', ');
     });
-    const longTasks = long.map(([from, to], k) => ({ ms: (to - from) / 1000, phases: phases[k]!, self: [...inTask[k]!].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([fn, v]) => ({ fn, selfMs: v, totalMs: v })) }));
+    const longTasks = long.map(([from, to], k) => ({
+      ms: (to - from) / 1000,
+      phases: phases[k]!,
+      self: [...inTask[k]!]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 6)
+        .map(([fn, v]) => ({ fn, selfMs: v, totalMs: v })),
+    }));
     out.push({ thread: p.thread, busyMs, total: rows(total), self: rows(self), longTasks });
   }
   return out.sort((a, b) => b.busyMs - a.busyMs);

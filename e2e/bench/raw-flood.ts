@@ -25,8 +25,12 @@ export function serveFlood(req: IncomingMessage, socket: Duplex, burst: number):
     socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     return;
   }
-  const accept = createHash('sha1').update(key + HANDSHAKE_GUID).digest('base64');
-  socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
+  const accept = createHash('sha1')
+    .update(key + HANDSHAKE_GUID)
+    .digest('base64');
+  socket.write(
+    `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+  );
   socket.on('error', () => socket.destroy());
   let pending = Buffer.alloc(0);
   let flooding = false;

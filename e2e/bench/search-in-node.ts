@@ -31,13 +31,23 @@ export function searchCapture(frames: readonly Uint8Array[], mb: number): { coun
 export async function searchInNode(frames: readonly Uint8Array[], count: number): Promise<NodeSearchRun[]> {
   let onDone: (matches: number) => void = () => {};
   let matches = 0;
-  const dispatch = createDispatcher((m) => {
-    if (m.type !== 'filter-progress') return;
-    matches += m.matches.length;
-    if (m.done) onDone(matches);
-    // As the browser's worker does (a MessageChannel turn): no timer clamp between slices.
-  }, { yieldTo: (next) => setImmediate(next) });
-  const ingest = Array.from({ length: count }, (_, i) => ({ frameId: i + 1, connectionId: 'c', direction: 'received' as const, time: 0, opcode: 'binary' as const, data: frames[i % frames.length] }));
+  const dispatch = createDispatcher(
+    (m) => {
+      if (m.type !== 'filter-progress') return;
+      matches += m.matches.length;
+      if (m.done) onDone(matches);
+      // As the browser's worker does (a MessageChannel turn): no timer clamp between slices.
+    },
+    { yieldTo: (next) => setImmediate(next) },
+  );
+  const ingest = Array.from({ length: count }, (_, i) => ({
+    frameId: i + 1,
+    connectionId: 'c',
+    direction: 'received' as const,
+    time: 0,
+    opcode: 'binary' as const,
+    data: frames[i % frames.length],
+  }));
   for (let i = 0; i < ingest.length; i += 10_000) dispatch({ type: 'ingest', frames: ingest.slice(i, i + 10_000) });
   const out: NodeSearchRun[] = [];
   let generation = 0;
@@ -60,6 +70,9 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { count, bytes } = searchCapture(pool.frames, Number(option('--mb', '100')));
   console.log(`${count} frames, ${(bytes / 2 ** 20).toFixed(1)} MB`);
   for (let run = 0; run < Number(option('--runs', '3')); run++) {
-    for (const r of await searchInNode(pool.frames, count)) console.log(`"${r.needle}": ${r.matches} matches, ${Math.round(r.wallMs)} ms wall, ${Math.round(r.cpuMs)} ms CPU`);
+    for (const r of await searchInNode(pool.frames, count))
+      console.log(
+        `"${r.needle}": ${r.matches} matches, ${Math.round(r.wallMs)} ms wall, ${Math.round(r.cpuMs)} ms CPU`,
+      );
   }
 }

@@ -71,9 +71,16 @@ interface TraceEvent {
 /** The renderer main thread with the most top-level task time: inclusive time by event name. */
 function traceSummary(trace: { traceEvents: TraceEvent[] }): string {
   const names = new Map<string, string>();
-  for (const e of trace.traceEvents) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args?.name ?? '');
+  for (const e of trace.traceEvents)
+    if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args?.name ?? '');
   const busy = new Map<string, number>();
-  for (const e of trace.traceEvents) if (e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && names.get(`${e.pid}:${e.tid}`) === 'CrRendererMain') busy.set(`${e.pid}:${e.tid}`, (busy.get(`${e.pid}:${e.tid}`) ?? 0) + (e.dur ?? 0));
+  for (const e of trace.traceEvents)
+    if (
+      e.ph === 'X' &&
+      e.name === 'ThreadControllerImpl::RunTask' &&
+      names.get(`${e.pid}:${e.tid}`) === 'CrRendererMain'
+    )
+      busy.set(`${e.pid}:${e.tid}`, (busy.get(`${e.pid}:${e.tid}`) ?? 0) + (e.dur ?? 0));
   const main = [...busy].sort((a, b) => b[1] - a[1])[0]?.[0];
   const by = new Map<string, [number, number]>();
   for (const e of trace.traceEvents) {
@@ -81,15 +88,36 @@ function traceSummary(trace: { traceEvents: TraceEvent[] }): string {
     const v = by.get(e.name) ?? [0, 0];
     by.set(e.name, [v[0] + (e.dur ?? 0), v[1] + 1]);
   }
-  return [...by].sort((a, b) => b[1][0] - a[1][0]).slice(0, 25).map(([n, [us, count]]) => `    ${(us / 1000).toFixed(0).padStart(6)} ms ${String(count).padStart(7)}×  ${n}`).join('\n');
+  return [...by]
+    .sort((a, b) => b[1][0] - a[1][0])
+    .slice(0, 25)
+    .map(([n, [us, count]]) => `    ${(us / 1000).toFixed(0).padStart(6)} ms ${String(count).padStart(7)}×  ${n}`)
+    .join('\n');
 }
 
-async function streamCost(context: BrowserContext, httpUrl: string, pid: number, profile: boolean, floor = '', trace = false): Promise<Cost> {
+async function streamCost(
+  context: BrowserContext,
+  httpUrl: string,
+  pid: number,
+  profile: boolean,
+  floor = '',
+  trace = false,
+): Promise<Cost> {
   const pool = framePool();
-  const bench = await startBenchServer({ pool: pool.frames, rate: RATE, seconds: SECONDS, tickMs: 10, big: new Uint8Array(1), delayMs: 0, startDelayMs: 300 });
+  const bench = await startBenchServer({
+    pool: pool.frames,
+    rate: RATE,
+    seconds: SECONDS,
+    tickMs: 10,
+    big: new Uint8Array(1),
+    delayMs: 0,
+    startDelayMs: 300,
+  });
   const page = await context.newPage();
   try {
-    await page.goto(`${httpUrl}stream.html?ws=${encodeURIComponent(`${bench.url}/stream`)}${floor ? `&floor=${floor}` : ''}`);
+    await page.goto(
+      `${httpUrl}stream.html?ws=${encodeURIComponent(`${bench.url}/stream`)}${floor ? `&floor=${floor}` : ''}`,
+    );
     const cdp = profile ? await context.newCDPSession(page) : null;
     if (cdp) {
       await cdp.send('Profiler.enable');
@@ -97,7 +125,18 @@ async function streamCost(context: BrowserContext, httpUrl: string, pid: number,
       await cdp.send('Profiler.start');
     }
     const browser = context.browser()!;
-    if (trace) await browser.startTracing(page, { categories: ['devtools.timeline', 'v8', 'toplevel', 'ipc', 'blink', 'mojom', 'disabled-by-default-devtools.timeline'] });
+    if (trace)
+      await browser.startTracing(page, {
+        categories: [
+          'devtools.timeline',
+          'v8',
+          'toplevel',
+          'ipc',
+          'blink',
+          'mojom',
+          'disabled-by-default-devtools.timeline',
+        ],
+      });
     const before = threadSnapshot(pid);
     let atEnd = -1;
     let threads: { label: string; seconds: number }[] = [];
@@ -108,9 +147,18 @@ async function streamCost(context: BrowserContext, httpUrl: string, pid: number,
     await page.evaluate('__connect()');
     await done;
     let topSelf: string | undefined;
-    if (trace) topSelf = traceSummary(JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] });
+    if (trace)
+      topSelf = traceSummary(
+        JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] },
+      );
     if (cdp) {
-      const { profile: p } = (await cdp.send('Profiler.stop')) as { profile: { nodes: { id: number; callFrame: { url: string; functionName: string; lineNumber: number } }[]; samples: number[]; timeDeltas: number[] } };
+      const { profile: p } = (await cdp.send('Profiler.stop')) as {
+        profile: {
+          nodes: { id: number; callFrame: { url: string; functionName: string; lineNumber: number } }[];
+          samples: number[];
+          timeDeltas: number[];
+        };
+      };
       const nodes = new Map(p.nodes.map((n) => [n.id, n]));
       const self = new Map<string, number>();
       p.samples.forEach((id, i) => {
@@ -118,15 +166,27 @@ async function streamCost(context: BrowserContext, httpUrl: string, pid: number,
         const key = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.replace(/^.*\//, '')}:${n.callFrame.lineNumber + 1}`;
         self.set(key, (self.get(key) ?? 0) + (p.timeDeltas[i + 1] ?? 0));
       });
-      topSelf = [...self].filter(([k]) => !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, 14).map(([k, us]) => `    ${(us / 1000).toFixed(0).padStart(5)} ms  ${k}`).join('\n');
+      topSelf = [...self]
+        .filter(([k]) => !k.startsWith('(idle)'))
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 14)
+        .map(([k, us]) => `    ${(us / 1000).toFixed(0).padStart(5)} ms  ${k}`)
+        .join('\n');
       await cdp.detach();
     }
     // The page's renderer: the one whose IO thread (where the socket's data arrives) was busiest.
     const ios = threads.filter((t) => /^renderer \d+ \/ Chrome_ChildIOT/.test(t.label));
     const io = ios[0];
     const rendererPid = io ? /renderer (\d+)/.exec(io.label)![1] : '';
-    const main = threads.find((t) => t.label === `renderer ${rendererPid} / chromium` || t.label === `renderer ${rendererPid} / CrRendererMain`);
-    return { frames: atEnd, mainUs: ((main?.seconds ?? NaN) * 1e6) / atEnd, ioUs: ((io?.seconds ?? 0) * 1e6) / atEnd, topSelf };
+    const main = threads.find(
+      (t) => t.label === `renderer ${rendererPid} / chromium` || t.label === `renderer ${rendererPid} / CrRendererMain`,
+    );
+    return {
+      frames: atEnd,
+      mainUs: ((main?.seconds ?? NaN) * 1e6) / atEnd,
+      ioUs: ((io?.seconds ?? 0) * 1e6) / atEnd,
+      topSelf,
+    };
   } finally {
     await page.close();
     await bench.close();
@@ -135,7 +195,8 @@ async function streamCost(context: BrowserContext, httpUrl: string, pid: number,
 
 const server = await startFloodServer();
 if (BARE) {
-  const fmt = (c: Cost) => `${c.frames} frames, main ${c.mainUs.toFixed(1)} µs + IO ${c.ioUs.toFixed(1)} µs = ${(c.mainUs + c.ioUs).toFixed(1)} µs/frame${c.topSelf ? ` (${c.topSelf.trim()})` : ''}`;
+  const fmt = (c: Cost) =>
+    `${c.frames} frames, main ${c.mainUs.toFixed(1)} µs + IO ${c.ioUs.toFixed(1)} µs = ${(c.mainUs + c.ioUs).toFixed(1)} µs/frame${c.topSelf ? ` (${c.topSelf.trim()})` : ''}`;
   const plain = await startChromium(null);
   const plainCdp = await connectCdp(plain.endpoint);
   const exts = [];
@@ -149,21 +210,49 @@ if (BARE) {
   try {
     for (let run = 1; run <= RUNS; run++) {
       for (const e of exts) {
-        const w = await bareStreamCost(e.cdp, server.httpUrl, e.proc.child.pid!, { rate: RATE, seconds: SECONDS }, '', e.worker);
+        const w = await bareStreamCost(
+          e.cdp,
+          server.httpUrl,
+          e.proc.child.pid!,
+          { rate: RATE, seconds: SECONDS },
+          '',
+          e.worker,
+        );
         const wo = await bareStreamCost(plainCdp, server.httpUrl, plain.child.pid!, { rate: RATE, seconds: SECONDS });
         ratios.set(e.dir, [...(ratios.get(e.dir) ?? []), w.frames / wo.frames]);
-        const panelText = w.panel ? `; panel: ${w.panel.shownFinal} frames in the end, longest task ${w.panel.longestTaskMs} ms (${w.panel.over100} over 100 ms)` : '';
-        console.log(`bare run ${run} ${path.basename(e.dir)}${w.panel ? ' with the panel open' : ''} (load ${os.loadavg()[0]!.toFixed(1)}): with: ${fmt(w)} | without: ${fmt(wo)} | page ratio ${(w.frames / wo.frames).toFixed(2)}${panelText}`);
+        const panelText = w.panel
+          ? `; panel: ${w.panel.shownFinal} frames in the end, longest task ${w.panel.longestTaskMs} ms (${w.panel.over100} over 100 ms)`
+          : '';
+        console.log(
+          `bare run ${run} ${path.basename(e.dir)}${w.panel ? ' with the panel open' : ''} (load ${os.loadavg()[0]!.toFixed(1)}): with: ${fmt(w)} | without: ${fmt(wo)} | page ratio ${(w.frames / wo.frames).toFixed(2)}${panelText}`,
+        );
         for (const floor of FLOORS) {
-          const c = await bareStreamCost(plainCdp, server.httpUrl, plain.child.pid!, { rate: RATE, seconds: SECONDS }, floor);
+          const c = await bareStreamCost(
+            plainCdp,
+            server.httpUrl,
+            plain.child.pid!,
+            { rate: RATE, seconds: SECONDS },
+            floor,
+          );
           console.log(`bare run ${run} floor=${floor}: ${fmt(c)}`);
           if (floor !== 'page') continue;
-          const x = await bareStreamCost(e.cdp, server.httpUrl, e.proc.child.pid!, { rate: RATE, seconds: SECONDS }, floor);
-          console.log(`bare run ${run} floor=${floor} with ${path.basename(e.dir)}: ${fmt(x)}; page ratio ${(x.frames / c.frames).toFixed(2)}`);
+          const x = await bareStreamCost(
+            e.cdp,
+            server.httpUrl,
+            e.proc.child.pid!,
+            { rate: RATE, seconds: SECONDS },
+            floor,
+          );
+          console.log(
+            `bare run ${run} floor=${floor} with ${path.basename(e.dir)}: ${fmt(x)}; page ratio ${(x.frames / c.frames).toFixed(2)}`,
+          );
         }
       }
     }
-    for (const [dir, r] of ratios) console.log(`${path.basename(dir)}: page ratios ${r.map((v) => v.toFixed(2)).join(', ')}; median ${[...r].sort((a, b) => a - b)[Math.floor(r.length / 2)]!.toFixed(2)}`);
+    for (const [dir, r] of ratios)
+      console.log(
+        `${path.basename(dir)}: page ratios ${r.map((v) => v.toFixed(2)).join(', ')}; median ${[...r].sort((a, b) => a - b)[Math.floor(r.length / 2)]!.toFixed(2)}`,
+      );
   } finally {
     for (const p of [plain, ...exts.map((e) => e.proc)]) p.child.kill();
     await server.close();
@@ -185,20 +274,34 @@ const rows: Record<string, { with: Cost[]; without: Cost[] }> = {};
 try {
   for (let run = 1; run <= RUNS; run++) {
     for (const b of browsers) {
-      const w = await streamCost(b.extContext, server.httpUrl, b.proc.child.pid!, PROFILE && run === 1, '', TRACE && run === 1);
+      const w = await streamCost(
+        b.extContext,
+        server.httpUrl,
+        b.proc.child.pid!,
+        PROFILE && run === 1,
+        '',
+        TRACE && run === 1,
+      );
       const wo = await streamCost(b.plainContext, server.httpUrl, b.proc.child.pid!, false, '', TRACE && run === 1);
       if (wo.topSelf) console.log(`  trace, page without the extension:\n${wo.topSelf}`);
       (rows[b.dir] ??= { with: [], without: [] }).with.push(w);
       rows[b.dir]!.without.push(wo);
       for (const floor of FLOORS) {
         const c = await streamCost(b.plainContext, server.httpUrl, b.proc.child.pid!, false, floor);
-        console.log(`run ${run} floor=${floor}: ${c.frames} frames, main ${c.mainUs.toFixed(1)} µs + IO ${c.ioUs.toFixed(1)} µs = ${(c.mainUs + c.ioUs).toFixed(1)} µs/frame`);
+        console.log(
+          `run ${run} floor=${floor}: ${c.frames} frames, main ${c.mainUs.toFixed(1)} µs + IO ${c.ioUs.toFixed(1)} µs = ${(c.mainUs + c.ioUs).toFixed(1)} µs/frame`,
+        );
         if (floor !== 'page') continue;
         const e = await streamCost(b.extContext, server.httpUrl, b.proc.child.pid!, false, floor);
-        console.log(`run ${run} floor=${floor} with ${path.basename(b.dir)}: ${e.frames} frames, main ${e.mainUs.toFixed(1)} µs + IO ${e.ioUs.toFixed(1)} µs = ${(e.mainUs + e.ioUs).toFixed(1)} µs/frame; page ratio ${(e.frames / c.frames).toFixed(2)}`);
+        console.log(
+          `run ${run} floor=${floor} with ${path.basename(b.dir)}: ${e.frames} frames, main ${e.mainUs.toFixed(1)} µs + IO ${e.ioUs.toFixed(1)} µs = ${(e.mainUs + e.ioUs).toFixed(1)} µs/frame; page ratio ${(e.frames / c.frames).toFixed(2)}`,
+        );
       }
-      const f = (c: Cost) => `${c.frames} frames, main ${c.mainUs.toFixed(1)} µs + IO ${c.ioUs.toFixed(1)} µs = ${(c.mainUs + c.ioUs).toFixed(1)} µs/frame`;
-      console.log(`run ${run} ${path.basename(b.dir)} (load ${os.loadavg()[0]!.toFixed(1)}): with: ${f(w)} | without: ${f(wo)} | page ratio ${(w.frames / wo.frames).toFixed(2)}`);
+      const f = (c: Cost) =>
+        `${c.frames} frames, main ${c.mainUs.toFixed(1)} µs + IO ${c.ioUs.toFixed(1)} µs = ${(c.mainUs + c.ioUs).toFixed(1)} µs/frame`;
+      console.log(
+        `run ${run} ${path.basename(b.dir)} (load ${os.loadavg()[0]!.toFixed(1)}): with: ${f(w)} | without: ${f(wo)} | page ratio ${(w.frames / wo.frames).toFixed(2)}`,
+      );
       if (w.topSelf) console.log(`  ${TRACE ? 'trace' : 'self time'}, page with the extension:\n${w.topSelf}`);
     }
   }
@@ -206,7 +309,9 @@ try {
   for (const [dir, r] of Object.entries(rows)) {
     const per = (cs: Cost[]) => median(cs.map((c) => c.mainUs + c.ioUs));
     const ratio = median(r.with.map((w, i) => w.frames / r.without[i]!.frames));
-    console.log(`${path.basename(dir)}: median main+IO µs/frame with ${per(r.with).toFixed(1)}, without ${per(r.without).toFixed(1)}; median page ratio ${ratio.toFixed(2)}`);
+    console.log(
+      `${path.basename(dir)}: median main+IO µs/frame with ${per(r.with).toFixed(1)}, without ${per(r.without).toFixed(1)}; median page ratio ${ratio.toFixed(2)}`,
+    );
   }
 } finally {
   for (const b of browsers) {

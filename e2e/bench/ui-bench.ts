@@ -25,7 +25,18 @@ import { startDemoServer } from '../../demo-server/server.js';
 import { APP_DIR, REPO, launchChromium } from '../support/env.js';
 import { startBenchServer, type StreamStats } from './bench-server.js';
 import { bigCborFrame, framePool } from './payloads.js';
-import { armWatch, awaitWatch, installProbes, loafScripts, pageNow, readProbes, scrollList, shownFrames, type LongTask, type ScrollProbe } from './page-probes.js';
+import {
+  armWatch,
+  awaitWatch,
+  installProbes,
+  loafScripts,
+  pageNow,
+  readProbes,
+  scrollList,
+  shownFrames,
+  type LongTask,
+  type ScrollProbe,
+} from './page-probes.js';
 import { startProfile, stopProfile, type ThreadProfile } from './profile.js';
 import { writeUiSection } from './write-section.js';
 import { needles, searchCapture, searchInNode, type NodeSearchRun } from './search-in-node.js';
@@ -64,8 +75,12 @@ async function newPage(browser: Browser, url: string): Promise<Page> {
   return page;
 }
 
-const summarize = (tasks: readonly LongTask[]) => ({ max: tasks.reduce((m, t) => Math.max(m, t.duration), 0), over100: tasks.filter((t) => t.duration > 100).length, over50: tasks.length, blocked: tasks.reduce((s, t) => s + Math.max(0, t.duration - 50), 0) });
-
+const summarize = (tasks: readonly LongTask[]) => ({
+  max: tasks.reduce((m, t) => Math.max(m, t.duration), 0),
+  over100: tasks.filter((t) => t.duration > 100).length,
+  over50: tasks.length,
+  blocked: tasks.reduce((s, t) => s + Math.max(0, t.duration - 50), 0),
+});
 
 interface IngestResult {
   stats: StreamStats;
@@ -79,7 +94,12 @@ interface IngestResult {
   profile?: ThreadProfile[];
 }
 
-async function ingest(browser: Browser, httpUrl: string, wsUrl: string, streamDone: Promise<StreamStats>): Promise<IngestResult> {
+async function ingest(
+  browser: Browser,
+  httpUrl: string,
+  wsUrl: string,
+  streamDone: Promise<StreamStats>,
+): Promise<IngestResult> {
   const page = await newPage(browser, `${httpUrl}index.html?connect=${encodeURIComponent(`${wsUrl}/stream`)}`);
   await page.locator('[data-testid=connection-status][data-status=open]').waitFor({ timeout: 10_000 });
   const from = await pageNow(page);
@@ -111,7 +131,17 @@ async function ingest(browser: Browser, httpUrl: string, wsUrl: string, streamDo
   const profile = PROFILE ? await stopProfile(browser) : undefined;
   const probes = await readProbes(page);
   await page.close();
-  return { stats: stats!, shownAtEnd, shownFinal: last, drainMs, tasks: summarize(probes.longtasks.filter((t) => t.start >= from)), scrolls, slowestEvaluate, loaf: loafScripts(probes, from), profile };
+  return {
+    stats: stats!,
+    shownAtEnd,
+    shownFinal: last,
+    drainMs,
+    tasks: summarize(probes.longtasks.filter((t) => t.start >= from)),
+    scrolls,
+    slowestEvaluate,
+    loaf: loafScripts(probes, from),
+    profile,
+  };
 }
 
 interface BigResult {
@@ -188,7 +218,11 @@ async function textTab(browser: Browser, httpUrl: string, wsUrl: string, bytes: 
   while (Date.now() < deadline) {
     const state = await page.evaluate(() => {
       const view = document.querySelector('[data-testid=text-view]') as HTMLElement | null;
-      return { done: view?.dataset.complete === 'true', chars: Number(view?.dataset.chars ?? 0), at: Number(view?.dataset.completeAt ?? NaN) };
+      return {
+        done: view?.dataset.complete === 'true',
+        chars: Number(view?.dataset.chars ?? 0),
+        at: Number(view?.dataset.completeAt ?? NaN),
+      };
     });
     chars = state.chars;
     if (state.done) {
@@ -202,14 +236,30 @@ async function textTab(browser: Browser, httpUrl: string, wsUrl: string, bytes: 
   const probes = await readProbes(page);
   await page.screenshot({ path: path.join(REPO, 'e2e/artifacts/bench-ui-text-tab.png') });
   await page.close();
-  return { bytes, chars, clickToFirstLine: line.painted - clickAt, clickToAllText: completeAt - clickAt, tasks: summarize(probes.longtasks.filter((t) => t.start >= from)), loaf: loafScripts(probes, from), profile };
+  return {
+    bytes,
+    chars,
+    clickToFirstLine: line.painted - clickAt,
+    clickToAllText: completeAt - clickAt,
+    tasks: summarize(probes.longtasks.filter((t) => t.start >= from)),
+    loaf: loafScripts(probes, from),
+    profile,
+  };
 }
 
 function textTabRows(t: TextTabResult): [string, string, string][] {
   return [
-    [`Text tab on a ${(t.bytes / 1024 / 1024).toFixed(2)} MB CBOR record set: click → first text line painted`, ms(t.clickToFirstLine), ''],
+    [
+      `Text tab on a ${(t.bytes / 1024 / 1024).toFixed(2)} MB CBOR record set: click → first text line painted`,
+      ms(t.clickToFirstLine),
+      '',
+    ],
     ['Text tab: click → the whole text in the view', `${ms(t.clickToAllText)} (${int(t.chars)} characters)`, ''],
-    ['Text tab: longest main-thread task from the click', `${ms(t.tasks.max)} (${t.tasks.over100} over 100 ms)`, `≤ ${TARGET_TEXT_TAB_TASK_MS} ms`],
+    [
+      'Text tab: longest main-thread task from the click',
+      `${ms(t.tasks.max)} (${t.tasks.over100} over 100 ms)`,
+      `≤ ${TARGET_TEXT_TAB_TASK_MS} ms`,
+    ],
   ];
 }
 
@@ -230,7 +280,10 @@ interface SearchResult {
 
 async function textSearch(browser: Browser, httpUrl: string, wsUrl: string): Promise<SearchResult> {
   const { count, bytes } = searchCapture(pool.frames, SEARCH_MB);
-  const page = await newPage(browser, `${httpUrl}index.html?connect=${encodeURIComponent(`${wsUrl}/search?count=${count}`)}`);
+  const page = await newPage(
+    browser,
+    `${httpUrl}index.html?connect=${encodeURIComponent(`${wsUrl}/search?count=${count}`)}`,
+  );
   const deadline = Date.now() + 240_000;
   while ((await shownFrames(page)) < count && Date.now() < deadline) await sleep(500);
   const runs: SearchRun[] = [];
@@ -267,7 +320,13 @@ async function textSearch(browser: Browser, httpUrl: string, wsUrl: string): Pro
     if (PROFILE) printProfile(`text search "${needle}"`, await stopProfile(browser));
     const probes = await readProbes(page);
     const matches = Number(/^([\d,]+) of/.exec(timing.count)?.[1].replace(/,/g, '') ?? 0);
-    runs.push({ needle, matches, firstMs: timing.firstMs, doneMs: timing.doneMs, longestTask: summarize(probes.longtasks.filter((t) => t.start >= from)).max });
+    runs.push({
+      needle,
+      matches,
+      firstMs: timing.firstMs,
+      doneMs: timing.doneMs,
+      longestTask: summarize(probes.longtasks.filter((t) => t.start >= from)).max,
+    });
     await page.getByTestId('filter-input').fill('');
     await sleep(1500);
   }
@@ -277,29 +336,71 @@ async function textSearch(browser: Browser, httpUrl: string, wsUrl: string): Pro
 
 function searchRows(search: SearchResult): [string, string, string][] {
   return [
-    ['text search capture', `${int(search.frames)} frames, ${(search.bytes / 1024 / 1024).toFixed(1)} MB`, `${SEARCH_MB} MB`],
+    [
+      'text search capture',
+      `${int(search.frames)} frames, ${(search.bytes / 1024 / 1024).toFixed(1)} MB`,
+      `${SEARCH_MB} MB`,
+    ],
     ...search.runs.flatMap((r): [string, string, string][] => [
-      [`text search "${r.needle}" (${int(r.matches)} frames match): first matches on screen`, ms(r.firstMs), `≤ ${TARGET_FIRST_MATCH_MS} ms`],
+      [
+        `text search "${r.needle}" (${int(r.matches)} frames match): first matches on screen`,
+        ms(r.firstMs),
+        `≤ ${TARGET_FIRST_MATCH_MS} ms`,
+      ],
       [`text search "${r.needle}": whole capture searched`, ms(r.doneMs), `≤ ${TARGET_SEARCH_MS} ms`],
       [`text search "${r.needle}": longest main-thread task`, ms(r.longestTask), `≤ ${TARGET_TASK_MS} ms`],
     ]),
-    ...search.node.map((n): [string, string, string] => [`text search "${n.needle}", the worker's code in Node`, `${ms(n.wallMs)} wall, ${ms(n.cpuMs)} CPU (${int(n.matches)} matches)`, '']),
+    ...search.node.map((n): [string, string, string] => [
+      `text search "${n.needle}", the worker's code in Node`,
+      `${ms(n.wallMs)} wall, ${ms(n.cpuMs)} CPU (${int(n.matches)} matches)`,
+      '',
+    ]),
   ];
 }
 
-const searchLines = (search: SearchResult) => searchRows(search).map((r) => `| ${r.join(' | ')} |`).join('\n');
+const searchLines = (search: SearchResult) =>
+  searchRows(search)
+    .map((r) => `| ${r.join(' | ')} |`)
+    .join('\n');
 
-function table(i: IngestResult, b: BigResult, machine: string, meanBytes: number, text: TextTabResult, search: SearchResult): string {
+function table(
+  i: IngestResult,
+  b: BigResult,
+  machine: string,
+  meanBytes: number,
+  text: TextTabResult,
+  search: SearchResult,
+): string {
   const sendS = (i.stats.endedAt - i.stats.startedAt) / 1000;
   const moved = i.scrolls.filter((s) => s.moved && s.rowsInView > 0).length;
   const rows: [string, string, string][] = [
-    ['frames sent', `${int(i.stats.sent)} in ${sendS.toFixed(1)} s (${int(i.stats.sent / sendS)}/s, mean ${int(meanBytes)} B, CBOR : MessagePack 1 : 1)`, `${int(RATE)}/s for ${SECONDS} s`],
+    [
+      'frames sent',
+      `${int(i.stats.sent)} in ${sendS.toFixed(1)} s (${int(i.stats.sent / sendS)}/s, mean ${int(meanBytes)} B, CBOR : MessagePack 1 : 1)`,
+      `${int(RATE)}/s for ${SECONDS} s`,
+    ],
     ['frames in the list when sending ended', int(i.shownAtEnd), ''],
-    ['frames in the list at the end', `${int(i.shownFinal)} (${i.shownFinal >= i.stats.sent ? 'all' : `${int(i.stats.sent - i.shownFinal)} missing`}, ${(i.drainMs / 1000).toFixed(1)} s after sending ended)`, 'all'],
-    ['frames/s shown (while sending)', int(i.shownAtEnd / sendS), 'reported (bounded by what the browser delivers: see below)'],
+    [
+      'frames in the list at the end',
+      `${int(i.shownFinal)} (${i.shownFinal >= i.stats.sent ? 'all' : `${int(i.stats.sent - i.shownFinal)} missing`}, ${(i.drainMs / 1000).toFixed(1)} s after sending ended)`,
+      'all',
+    ],
+    [
+      'frames/s shown (while sending)',
+      int(i.shownAtEnd / sendS),
+      'reported (bounded by what the browser delivers: see below)',
+    ],
     ['longest main-thread task (ingest)', ms(i.tasks.max), `≤ ${TARGET_TASK_MS} ms`],
-    ['long tasks > 100 ms / > 50 ms (ingest)', `${i.tasks.over100} / ${i.tasks.over50} (blocking ${ms(i.tasks.blocked)})`, '0 / –'],
-    ['frame list scrolls during ingest', `${moved} of ${i.scrolls.length} scrolls moved and drew rows; slowest ${ms(Math.max(0, ...i.scrolls.map((s) => s.ms)))}; slowest status read ${ms(i.slowestEvaluate)}`, 'every one'],
+    [
+      'long tasks > 100 ms / > 50 ms (ingest)',
+      `${i.tasks.over100} / ${i.tasks.over50} (blocking ${ms(i.tasks.blocked)})`,
+      '0 / –',
+    ],
+    [
+      'frame list scrolls during ingest',
+      `${moved} of ${i.scrolls.length} scrolls moved and drew rows; slowest ${ms(Math.max(0, ...i.scrolls.map((s) => s.ms)))}; slowest status read ${ms(i.slowestEvaluate)}`,
+      'every one',
+    ],
     ['server send buffer peak', `${int(i.stats.maxBuffered / 1024)} KB`, ''],
     [`${(b.bytes / 1024 / 1024).toFixed(1)} MB CBOR frame: arrival → row painted`, ms(b.arrivalToRow), ''],
     ['10 MB frame: mousedown → first tree row painted', ms(b.downToFirstRow), `≤ ${TARGET_TREE_MS} ms`],
@@ -313,7 +414,9 @@ function table(i: IngestResult, b: BigResult, machine: string, meanBytes: number
     b.downToFirstRow <= TARGET_TREE_MS &&
     b.tasks.over100 === 0 &&
     text.tasks.max <= TARGET_TEXT_TAB_TASK_MS &&
-    search.runs.every((r) => r.firstMs <= TARGET_FIRST_MATCH_MS && r.doneMs <= TARGET_SEARCH_MS && r.longestTask <= TARGET_TASK_MS);
+    search.runs.every(
+      (r) => r.firstMs <= TARGET_FIRST_MATCH_MS && r.doneMs <= TARGET_SEARCH_MS && r.longestTask <= TARGET_TASK_MS,
+    );
   return [
     `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}. Targets: at 10,000 frames/s no main-thread task over 100 ms; a 10 MB frame's tree within 500 ms; opening the Text tab on a 2.27 MB frame: no task over 200 ms; text search: first matches within 100 ms, ${SEARCH_MB} MB searched within 2 s. ${met ? 'All targets met.' : 'Not all targets met.'}`,
     '',
@@ -325,16 +428,32 @@ function table(i: IngestResult, b: BigResult, machine: string, meanBytes: number
 
 function printProfile(phase: string, threads: ThreadProfile[] | undefined): void {
   for (const t of threads ?? []) {
-    console.log(`\nCPU profile, ${phase}, thread ${t.thread}: ${ms(t.busyMs)} busy (idle excluded)\n\n| function (inclusive order) | self | total |\n| --- | ---: | ---: |`);
+    console.log(
+      `\nCPU profile, ${phase}, thread ${t.thread}: ${ms(t.busyMs)} busy (idle excluded)\n\n| function (inclusive order) | self | total |\n| --- | ---: | ---: |`,
+    );
     for (const r of t.total) console.log(`| ${r.fn} | ${ms(r.selfMs)} | ${ms(r.totalMs)} |`);
-    console.log(`\nby self time: ${t.self.slice(0, 8).map((r) => `${r.fn} ${ms(r.selfMs)}`).join('; ')}`);
+    console.log(
+      `\nby self time: ${t.self
+        .slice(0, 8)
+        .map((r) => `${r.fn} ${ms(r.selfMs)}`)
+        .join('; ')}`,
+    );
   }
 }
 
 const pool = framePool();
 const big = bigCborFrame();
 const recordSet = bigCborFrame(RECORD_SET_BYTES);
-const bench = await startBenchServer({ pool: pool.frames, rate: RATE, seconds: SECONDS, tickMs: TICK_MS, big, recordSet, delayMs: 1500, startDelayMs: 1500 });
+const bench = await startBenchServer({
+  pool: pool.frames,
+  rate: RATE,
+  seconds: SECONDS,
+  tickMs: TICK_MS,
+  big,
+  recordSet,
+  delayMs: 1500,
+  startDelayMs: 1500,
+});
 const demo = await startDemoServer({ port: 0, staticDir: APP, messagesPerSecond: 1 }); // serves the app (its own endpoints stay unused)
 const browser = await launchChromium(APP);
 try {
@@ -343,7 +462,11 @@ try {
     const runs = Number(option('--runs', '1'));
     for (let r = 0; r < runs; r++) {
       const t = await textTab(browser, demo.httpUrl, bench.url, recordSet.length);
-      console.log(textTabRows(t).map((row) => `| ${row.join(' | ')} |`).join('\n'));
+      console.log(
+        textTabRows(t)
+          .map((row) => `| ${row.join(' | ')} |`)
+          .join('\n'),
+      );
       console.log(`Long animation frames, script time by function (Text tab):\n  ${t.loaf.join('\n  ') || '(none)'}`);
       printProfile('Text tab, from the click', t.profile);
     }
@@ -352,24 +475,29 @@ try {
     console.log(searchLines(search));
     process.exitCode = 0;
   } else {
-  log(`ingest: ${int(RATE)} frames/s for ${SECONDS} s …`);
-  const i = await ingest(browser, demo.httpUrl, bench.url, bench.streamDone);
-  log('10 MB frame …');
-  const b = await bigFrame(browser, demo.httpUrl, bench.url);
-  log('Text tab on a 2.27 MB frame …');
-  const text = await textTab(browser, demo.httpUrl, bench.url, recordSet.length);
-  log(`text search over ${SEARCH_MB} MB …`);
-  const search = await textSearch(browser, demo.httpUrl, bench.url);
-  const md = `${table(i, b, machine, pool.meanBytes, text, search)}\n\nLoad average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min).`;
-  console.log(md);
-  console.log(`\nScroll probes (before → target → after, rows in view, ms): ${i.scrolls.map((s) => `${int(s.before)}→${int(s.target)}→${int(s.after)} ${s.rowsInView} ${int(s.ms)}`).join('; ')}`);
-  console.log(`\nLong animation frames, script time by function (ingest):\n  ${i.loaf.join('\n  ') || '(none)'}`);
-  console.log(`Long animation frames, script time by function (10 MB frame):\n  ${b.loaf.join('\n  ') || '(none)'}`);
-  console.log(`Long animation frames, script time by function (Text tab):\n  ${text.loaf.join('\n  ') || '(none)'}`);
-  printProfile('ingest', i.profile);
-  printProfile('10 MB frame, from mousedown', b.profile);
-  printProfile('Text tab, from the click', text.profile);
-  if (flag('--write')) writeUiSection(REPO, md);
+    log(`ingest: ${int(RATE)} frames/s for ${SECONDS} s …`);
+    const i = await ingest(browser, demo.httpUrl, bench.url, bench.streamDone);
+    log('10 MB frame …');
+    const b = await bigFrame(browser, demo.httpUrl, bench.url);
+    log('Text tab on a 2.27 MB frame …');
+    const text = await textTab(browser, demo.httpUrl, bench.url, recordSet.length);
+    log(`text search over ${SEARCH_MB} MB …`);
+    const search = await textSearch(browser, demo.httpUrl, bench.url);
+    const md = `${table(i, b, machine, pool.meanBytes, text, search)}\n\nLoad average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')} (1 / 5 / 15 min).`;
+    console.log(md);
+    console.log(
+      `\nScroll probes (before → target → after, rows in view, ms): ${i.scrolls.map((s) => `${int(s.before)}→${int(s.target)}→${int(s.after)} ${s.rowsInView} ${int(s.ms)}`).join('; ')}`,
+    );
+    console.log(`\nLong animation frames, script time by function (ingest):\n  ${i.loaf.join('\n  ') || '(none)'}`);
+    console.log(`Long animation frames, script time by function (10 MB frame):\n  ${b.loaf.join('\n  ') || '(none)'}`);
+    console.log(`Long animation frames, script time by function (Text tab):\n  ${text.loaf.join('\n  ') || '(none)'}`);
+    printProfile('ingest', i.profile);
+    printProfile('10 MB frame, from mousedown', b.profile);
+    printProfile('Text tab, from the click', text.profile);
+    if (flag('--write')) writeUiSection(REPO, md);
   }
 } finally {
   await browser.close();

@@ -46,8 +46,22 @@ interface HarMessage {
 
 /** The HAR to import, and what it holds (by URL) for comparison. */
 export function harFixture(): { text: string; expected: FramesByUrl; frameCount: number } {
-  const cbor = new CborEncoder().encode({ type: 'order.created', id: 4711, items: [{ sku: 'A-1', qty: 2, price: 9.5 }, { sku: 'B-7', qty: 1, price: 120 }], paid: true });
-  const msgpack = new MsgPackEncoder().encode({ type: 'chat.message', user: 'ann', text: 'hello ☃', ts: 1767225600123, tags: ['a', 'b'] });
+  const cbor = new CborEncoder().encode({
+    type: 'order.created',
+    id: 4711,
+    items: [
+      { sku: 'A-1', qty: 2, price: 9.5 },
+      { sku: 'B-7', qty: 1, price: 120 },
+    ],
+    paid: true,
+  });
+  const msgpack = new MsgPackEncoder().encode({
+    type: 'chat.message',
+    user: 'ann',
+    text: 'hello ☃',
+    ts: 1767225600123,
+    tags: ['a', 'b'],
+  });
   const jsonText = JSON.stringify({ type: 'presence', user: 'bob', online: true, note: 'naïve — 日本語 🎉' });
   const random = randomBytes(64);
   const chat: HarMessage[] = [
@@ -56,19 +70,57 @@ export function harFixture(): { text: string; expected: FramesByUrl; frameCount:
     { type: 'receive', time: T0 + 0.5, opcode: 1, data: jsonText },
     { type: 'receive', time: T0 + 0.75, opcode: 2, data: Buffer.from(random).toString('base64') },
   ];
-  const feed: HarMessage[] = [{ type: 'receive', time: T0 + 0.375, opcode: 2, data: Buffer.from(new CborEncoder().encode([1, -1, 'x', null])).toString('base64') }];
+  const feed: HarMessage[] = [
+    {
+      type: 'receive',
+      time: T0 + 0.375,
+      opcode: 2,
+      data: Buffer.from(new CborEncoder().encode([1, -1, 'x', null])).toString('base64'),
+    },
+  ];
   const entry = (url: string, messages: HarMessage[]) => ({
     startedDateTime: new Date(T0 * 1000).toISOString(),
     time: 1000,
-    request: { method: 'GET', url, httpVersion: 'HTTP/1.1', headers: [{ name: 'Upgrade', value: 'websocket' }], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
-    response: { status: 101, statusText: 'Switching Protocols', httpVersion: 'HTTP/1.1', headers: [], cookies: [], content: { size: 0, mimeType: 'x-unknown' }, redirectURL: '', headersSize: -1, bodySize: 0 },
+    request: {
+      method: 'GET',
+      url,
+      httpVersion: 'HTTP/1.1',
+      headers: [{ name: 'Upgrade', value: 'websocket' }],
+      queryString: [],
+      cookies: [],
+      headersSize: -1,
+      bodySize: 0,
+    },
+    response: {
+      status: 101,
+      statusText: 'Switching Protocols',
+      httpVersion: 'HTTP/1.1',
+      headers: [],
+      cookies: [],
+      content: { size: 0, mimeType: 'x-unknown' },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: 0,
+    },
     cache: {},
     timings: { blocked: -1, dns: -1, ssl: -1, connect: -1, send: 0, wait: 0, receive: 1000 },
     _resourceType: 'websocket',
     _webSocketMessages: messages,
   });
-  const plainHttp = { ...entry('https://example.test/app.js', []), _resourceType: 'script', _webSocketMessages: undefined, response: { status: 200 } };
-  const har = { log: { version: '1.2', creator: { name: 'WebInspector', version: '537.36' }, pages: [], entries: [plainHttp, entry('wss://chat.example.test/socket', chat), entry('wss://feed.example.test/v1', feed)] } };
+  const plainHttp = {
+    ...entry('https://example.test/app.js', []),
+    _resourceType: 'script',
+    _webSocketMessages: undefined,
+    response: { status: 200 },
+  };
+  const har = {
+    log: {
+      version: '1.2',
+      creator: { name: 'WebInspector', version: '537.36' },
+      pages: [],
+      entries: [plainHttp, entry('wss://chat.example.test/socket', chat), entry('wss://feed.example.test/v1', feed)],
+    },
+  };
   const text = JSON.stringify(har, null, 2);
   return { text, expected: readHar(text), frameCount: chat.length + feed.length };
 }
@@ -93,7 +145,15 @@ export function readHar(text: string): FramesByUrl {
     for (const m of e._webSocketMessages as Json[]) {
       const bytes = m.opcode === 1 ? Buffer.from(m.data as string, 'utf8') : Buffer.from(m.data as string, 'base64');
       const opcode = m.opcode === 1 || m._wirescopeOpcode === 'text' ? 'text' : 'binary';
-      list.push({ url: e.request.url, frame: { direction: m.type === 'send' ? 'sent' : 'received', opcode, hex: hex(bytes), time: (m.time as number) * 1000 } });
+      list.push({
+        url: e.request.url,
+        frame: {
+          direction: m.type === 'send' ? 'sent' : 'received',
+          opcode,
+          hex: hex(bytes),
+          time: (m.time as number) * 1000,
+        },
+      });
     }
   }
   return group(list);
@@ -102,20 +162,33 @@ export function readHar(text: string): FramesByUrl {
 /** Frames of a wirescope capture file (format documented in codecs/capture/capture-file.ts). */
 export function readCapture(text: string): FramesByUrl {
   const root = JSON.parse(text) as Json;
-  if (root.format !== 'wirescope-capture') throw new Error(`not a wirescope capture: format ${JSON.stringify(root.format)}`);
+  if (root.format !== 'wirescope-capture')
+    throw new Error(`not a wirescope capture: format ${JSON.stringify(root.format)}`);
   const urls = new Map<string, string>((root.connections as Json[]).map((c) => [c.connectionId, c.url]));
   const list = (root.frames as Json[]).map((f) => ({
     url: urls.get(f.c) ?? `?${f.c}`,
-    frame: { direction: f.d === 's' ? 'sent' : 'received', opcode: f.o === 't' ? 'text' : 'binary', hex: hex(Buffer.from(f.b64 as string, 'base64')), time: f.t as number } as PlainFrame,
+    frame: {
+      direction: f.d === 's' ? 'sent' : 'received',
+      opcode: f.o === 't' ? 'text' : 'binary',
+      hex: hex(Buffer.from(f.b64 as string, 'base64')),
+      time: f.t as number,
+    } as PlainFrame,
   }));
   return group(list);
 }
 
 /** The comparable part (bytes, opcode, direction), times rounded to the µs they were written with. */
-export function comparable(frames: FramesByUrl): Record<string, { direction: string; opcode: string; hex: string; timeUs: number }[]> {
+export function comparable(
+  frames: FramesByUrl,
+): Record<string, { direction: string; opcode: string; hex: string; timeUs: number }[]> {
   const out: Record<string, { direction: string; opcode: string; hex: string; timeUs: number }[]> = {};
   for (const [url, list] of [...frames].sort(([a], [b]) => a.localeCompare(b))) {
-    out[url] = list.map((f) => ({ direction: f.direction, opcode: f.opcode, hex: f.hex, timeUs: Math.round(f.time * 1000) }));
+    out[url] = list.map((f) => ({
+      direction: f.direction,
+      opcode: f.opcode,
+      hex: f.hex,
+      timeUs: Math.round(f.time * 1000),
+    }));
   }
   return out;
 }

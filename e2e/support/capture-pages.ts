@@ -165,8 +165,14 @@ window.__done = (() => {
 export const CAPTURE_PAGES: Record<string, string | readonly [string, string]> = {
   '/detect.html': DETECT_PAGE,
   '/workers.html': WORKERS_PAGE,
-  '/dedicated.js': ['text/javascript', `${workerScript('dedicated', 'postMessage(result);')}\nonmessage = () => self.__again();`],
-  '/shared.js': ['text/javascript', `let port = null; const early = []; onconnect = (e) => { port = e.ports[0]; port.onmessage = () => self.__again(); port.start(); early.forEach((m) => port.postMessage(m)); };\n${workerScript('shared', 'port ? port.postMessage(result) : early.push(result);')}`],
+  '/dedicated.js': [
+    'text/javascript',
+    `${workerScript('dedicated', 'postMessage(result);')}\nonmessage = () => self.__again();`,
+  ],
+  '/shared.js': [
+    'text/javascript',
+    `let port = null; const early = []; onconnect = (e) => { port = e.ports[0]; port.onmessage = () => self.__again(); port.start(); early.forEach((m) => port.postMessage(m)); };\n${workerScript('shared', 'port ? port.postMessage(result) : early.push(result);')}`,
+  ],
   '/listeners.html': LISTENERS_PAGE,
   '/sandboxed.html': SANDBOXED_PAGE,
   '/sandboxed-child.html': SANDBOXED_CHILD,
@@ -181,7 +187,9 @@ export interface PagesServer {
 }
 
 /** Serves `pages` (path → HTML, or [content type, body]) and echoes WebSocket messages on every path. */
-export async function startPagesServer(pages: Record<string, string | readonly [string, string]>): Promise<PagesServer> {
+export async function startPagesServer(
+  pages: Record<string, string | readonly [string, string]>,
+): Promise<PagesServer> {
   const server = http.createServer((req, res) => {
     const page = pages[new URL(req.url ?? '/', 'http://x').pathname];
     if (page === undefined) return void res.writeHead(404).end();

@@ -35,7 +35,11 @@ export interface ClientServer {
 }
 
 /** The protobuf type both sides use. */
-export const PROTO_JSON = { nested: { Msg: { fields: { id: { type: 'int32', id: 1 }, text: { type: 'string', id: 2 }, data: { type: 'bytes', id: 3 } } } } };
+export const PROTO_JSON = {
+  nested: {
+    Msg: { fields: { id: { type: 'int32', id: 1 }, text: { type: 'string', id: 2 }, data: { type: 'bytes', id: 3 } } },
+  },
+};
 
 /** The client libraries as one classic script for pages: `window.clients = { io, msgpackParser, createClient, protobuf, Phoenix }`. */
 export async function bundleClients(): Promise<string> {
@@ -60,15 +64,28 @@ window.clients = { io, msgpackParser, createClient, protobuf, Phoenix };`,
   return out.outputFiles[0]!.text;
 }
 
-const sizeOf = (data: unknown): number => (typeof data === 'string' ? Buffer.byteLength(data) : Buffer.isBuffer(data) ? data.length : Array.isArray(data) ? Buffer.concat(data as Buffer[]).length : (data as ArrayBuffer).byteLength);
+const sizeOf = (data: unknown): number =>
+  typeof data === 'string'
+    ? Buffer.byteLength(data)
+    : Buffer.isBuffer(data)
+      ? data.length
+      : Array.isArray(data)
+        ? Buffer.concat(data as Buffer[]).length
+        : (data as ArrayBuffer).byteLength;
 
 /** Records a server-side socket's frames (what the server sends, the page receives). */
 function record(ws: WebSocket, frames: WireRecord[]): void {
-  ws.on('message', (data, isBinary) => frames.push({ direction: 'sent', opcode: isBinary ? 'binary' : 'text', size: sizeOf(data) }));
+  ws.on('message', (data, isBinary) =>
+    frames.push({ direction: 'sent', opcode: isBinary ? 'binary' : 'text', size: sizeOf(data) }),
+  );
   const send = ws.send.bind(ws) as (data: unknown, opts?: unknown, cb?: unknown) => void;
   (ws as unknown as { send: unknown }).send = (data: unknown, opts?: unknown, cb?: unknown) => {
     const o = typeof opts === 'object' && opts !== null ? (opts as { binary?: boolean }) : {};
-    frames.push({ direction: 'received', opcode: (o.binary ?? typeof data !== 'string') ? 'binary' : 'text', size: sizeOf(data) });
+    frames.push({
+      direction: 'received',
+      opcode: (o.binary ?? typeof data !== 'string') ? 'binary' : 'text',
+      size: sizeOf(data),
+    });
     return send(data, opts, cb);
   };
 }
@@ -86,7 +103,10 @@ function recordingWsEngine(frames: WireRecord[]): unknown {
   };
 }
 
-async function serve(pages: Record<string, [string, string]>, setup: (server: http.Server, frames: WireRecord[]) => () => Promise<void> | void): Promise<ClientServer> {
+async function serve(
+  pages: Record<string, [string, string]>,
+  setup: (server: http.Server, frames: WireRecord[]) => () => Promise<void> | void,
+): Promise<ClientServer> {
   const server = http.createServer((req, res) => {
     const page = pages[new URL(req.url ?? '/', 'http://x').pathname];
     if (!page) return; // socket.io's own handler answers its paths
@@ -108,13 +128,14 @@ async function serve(pages: Record<string, [string, string]>, setup: (server: ht
   };
 }
 
-const html = (title: string, script: string) => [
-  'text/html; charset=utf-8',
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><script src="/clients.js"></script></head><body><h1>${title}</h1><script>
+const html = (title: string, script: string) =>
+  [
+    'text/html; charset=utf-8',
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><script src="/clients.js"></script></head><body><h1>${title}</h1><script>
 'use strict';
 ${script}
 </script></body></html>`,
-] as [string, string];
+  ] as [string, string];
 
 /** socket.io (`parser`: default or msgpack): emit with a binary attachment, an ack back with one. */
 export function startSocketIo(clientsJs: string, parser: 'default' | 'msgpack'): Promise<ClientServer> {
@@ -131,9 +152,14 @@ export function startSocketIo(clientsJs: string, parser: 'default' | 'msgpack'):
 })();`,
   );
   return serve({ '/clients.js': ['text/javascript', clientsJs], '/page.html': page }, (server, frames) => {
-    const io = new SocketIoServer(server, { wsEngine: recordingWsEngine(frames) as typeof WebSocketServer, ...(parser === 'msgpack' ? { parser: msgpackParser } : {}) });
+    const io = new SocketIoServer(server, {
+      wsEngine: recordingWsEngine(frames) as typeof WebSocketServer,
+      ...(parser === 'msgpack' ? { parser: msgpackParser } : {}),
+    });
     io.on('connection', (socket) => {
-      socket.on('echo', (payload: unknown, bytes: Buffer, ack: (...a: unknown[]) => void) => ack({ got: payload, size: bytes.length }));
+      socket.on('echo', (payload: unknown, bytes: Buffer, ack: (...a: unknown[]) => void) =>
+        ack({ got: payload, size: bytes.length }),
+      );
       socket.on('bin', (bytes: Buffer, ack: (...a: unknown[]) => void) => ack(Buffer.from(bytes).reverse()));
     });
     return () => new Promise<void>((resolve) => io.close(() => resolve()));
@@ -200,7 +226,9 @@ export function startProtobuf(clientsJs: string): Promise<ClientServer> {
       record(ws, frames);
       ws.on('message', (data: Buffer) => {
         const m = Msg.toObject(Msg.decode(data)) as { id: number; text: string; data: Uint8Array };
-        ws.send(Msg.encode(Msg.create({ id: m.id * 100, text: `re: ${m.text}`, data: m.data })).finish(), { binary: true });
+        ws.send(Msg.encode(Msg.create({ id: m.id * 100, text: `re: ${m.text}`, data: m.data })).finish(), {
+          binary: true,
+        });
       });
     });
     return () => wss.close();
@@ -229,7 +257,13 @@ export function startPhoenix(clientsJs: string): Promise<ClientServer> {
       record(ws, frames);
       ws.on('message', (data: Buffer, isBinary: boolean) => {
         if (!isBinary) {
-          const [joinRef, ref, topic, event, payload] = JSON.parse(data.toString('utf8')) as [string | null, string, string, string, unknown];
+          const [joinRef, ref, topic, event, payload] = JSON.parse(data.toString('utf8')) as [
+            string | null,
+            string,
+            string,
+            string,
+            unknown,
+          ];
           const response = event === 'ping' ? { pong: payload } : {};
           ws.send(JSON.stringify([joinRef, ref, topic, 'phx_reply', { status: 'ok', response }]));
           return;
@@ -245,7 +279,17 @@ export function startPhoenix(clientsJs: string): Promise<ClientServer> {
         at += sizes[3]!;
         const payload = data.subarray(at);
         const status = Buffer.from('ok');
-        ws.send(Buffer.concat([Buffer.from([1, joinRef!.length, ref!.length, topic!.length, status.length]), joinRef!, ref!, topic!, status, payload]), { binary: true });
+        ws.send(
+          Buffer.concat([
+            Buffer.from([1, joinRef!.length, ref!.length, topic!.length, status.length]),
+            joinRef!,
+            ref!,
+            topic!,
+            status,
+            payload,
+          ]),
+          { binary: true },
+        );
       });
     });
     return () => wss.close();

@@ -5,4 +5,8 @@ import { PROTO_FILE_NAMES } from '../../demo-server/streams/protobuf-schema.js';
 import { REPO } from './env.js';
 
 export const demoProtoFiles = (): { name: string; mimeType: string; buffer: Buffer }[] =>
-  PROTO_FILE_NAMES.map((name) => ({ name, mimeType: 'text/plain', buffer: readFileSync(path.join(REPO, 'demo-server/protobuf', name)) }));
+  PROTO_FILE_NAMES.map((name) => ({
+    name,
+    mimeType: 'text/plain',
+    buffer: readFileSync(path.join(REPO, 'demo-server/protobuf', name)),
+  }));

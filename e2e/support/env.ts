@@ -14,17 +14,28 @@ export const CHROMIUM = process.env.WIRESCOPE_CHROMIUM ?? '/usr/bin/chromium';
 export const ARTIFACTS = path.join(REPO, 'e2e/artifacts');
 export const APPENDIX_A = path.resolve(REPO, '../shared/test-vectors/cbor-appendix-a.json');
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /** Throws with what to do when the app build or Chromium is missing. */
 export function checkPrerequisites(appDir: string = APP_DIR): void {
   for (const page of ['index.html', 'paste.html', 'panel.html']) {
     if (!existsSync(path.join(appDir, page))) {
-      throw new Error(`e2e: ${path.join(appDir, page)} is missing. Build the app first: npm run build:app (npm test does it before vitest).`);
+      throw new Error(
+        `e2e: ${path.join(appDir, page)} is missing. Build the app first: npm run build:app (npm test does it before vitest).`,
+      );
     }
   }
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`e2e: no Chromium at ${CHROMIUM}. Install it (Debian: apt-get install chromium) or set WIRESCOPE_CHROMIUM to its path; the tests use playwright-core with a system browser, not Playwright's downloads.`);
+    throw new Error(
+      `e2e: no Chromium at ${CHROMIUM}. Install it (Debian: apt-get install chromium) or set WIRESCOPE_CHROMIUM to its path; the tests use playwright-core with a system browser, not Playwright's downloads.`,
+    );
   }
 }
 

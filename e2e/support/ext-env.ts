@@ -22,9 +22,12 @@ export const extDir = (build: ExtBuild): string => path.join(EXT_DIST, build);
 
 /** Throws with what to install when a browser binary is missing. */
 export function requireBrowser(which: 'chromium' | 'firefox'): string {
-  const [bin, env, pkg] = which === 'chromium' ? [CHROMIUM, 'WIRESCOPE_CHROMIUM', 'chromium'] : [FIREFOX, 'WIRESCOPE_FIREFOX', 'firefox-esr'];
+  const [bin, env, pkg] =
+    which === 'chromium' ? [CHROMIUM, 'WIRESCOPE_CHROMIUM', 'chromium'] : [FIREFOX, 'WIRESCOPE_FIREFOX', 'firefox-esr'];
   if (!existsSync(bin)) {
-    throw new Error(`e2e: no ${which} at ${bin}. Install it (Debian: apt-get install ${pkg}) or set ${env} to its path; the extension tests drive a system browser, never a downloaded one.`);
+    throw new Error(
+      `e2e: no ${which} at ${bin}. Install it (Debian: apt-get install ${pkg}) or set ${env} to its path; the extension tests drive a system browser, never a downloaded one.`,
+    );
   }
   return bin;
 }
@@ -73,8 +76,10 @@ async function withBuildLock<T>(fn: () => Promise<T>): Promise<T> {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 60_000) rmSync(lock, { recursive: true, force: true }); // a builder that died
-      else if (Date.now() > deadline) throw new Error(`e2e: ${lock} has been held for 2 minutes; remove it if no build is running`);
+      if (age > 60_000)
+        rmSync(lock, { recursive: true, force: true }); // a builder that died
+      else if (Date.now() > deadline)
+        throw new Error(`e2e: ${lock} has been held for 2 minutes; remove it if no build is running`);
       else await sleep(100);
     }
   }
@@ -97,7 +102,9 @@ export async function ensureExtensionBuild(build: ExtBuild): Promise<string> {
   const out = extDir(build);
   if (!existsSync(path.join(APP_DIR, 'panel.html'))) {
     if (existsSync(path.join(out, 'manifest.json'))) return out; // cannot rebuild; use what is there
-    throw new Error(`e2e: ${APP_DIR}/panel.html is missing, so ${out} cannot be built. Run: npm run build:ext${build.endsWith('-test') ? ':test' : ''} (it builds the app first).`);
+    throw new Error(
+      `e2e: ${APP_DIR}/panel.html is missing, so ${out} cannot be built. Run: npm run build:ext${build.endsWith('-test') ? ':test' : ''} (it builds the app first).`,
+    );
   }
   if (isFresh(build)) return out;
   await withBuildLock(async () => {
@@ -131,9 +138,13 @@ export interface ChromiumWithExtension {
  * Chromium (headless, persistent profile in a temp folder) with the unpacked extension at
  * `dir`; the extension id comes from its service worker's URL.
  */
-export async function launchChromiumWithExtension(dir: string, options: { viewport?: { width: number; height: number } } = {}): Promise<ChromiumWithExtension> {
+export async function launchChromiumWithExtension(
+  dir: string,
+  options: { viewport?: { width: number; height: number } } = {},
+): Promise<ChromiumWithExtension> {
   requireBrowser('chromium');
-  if (!existsSync(path.join(dir, 'manifest.json'))) throw new Error(`e2e: no extension build at ${dir} (run npm run build:ext)`);
+  if (!existsSync(path.join(dir, 'manifest.json')))
+    throw new Error(`e2e: no extension build at ${dir} (run npm run build:ext)`);
   const profile = mkdtempSync(path.join(os.tmpdir(), 'wirescope-ext-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -142,7 +153,9 @@ export async function launchChromiumWithExtension(dir: string, options: { viewpo
     args: [...CHROMIUM_ARGS, `--disable-extensions-except=${dir}`, `--load-extension=${dir}`],
   });
   try {
-    const worker = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ?? (await context.waitForEvent('serviceworker', { timeout: 15_000 }));
+    const worker =
+      context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ??
+      (await context.waitForEvent('serviceworker', { timeout: 15_000 }));
     const extensionId = new URL(worker.url()).host;
     return {
       context,
@@ -182,7 +195,8 @@ export async function newPageWithTabId<P>(worker: Worker, open: () => Promise<P>
   for (;;) {
     const fresh = (await tabIds(worker)).filter((id) => !before.has(id));
     if (fresh.length === 1) return { page, tabId: fresh[0]! };
-    if (fresh.length > 1) throw new Error(`e2e: more than one new tab appeared (${fresh.join(', ')}); cannot tell which is the page`);
+    if (fresh.length > 1)
+      throw new Error(`e2e: more than one new tab appeared (${fresh.join(', ')}); cannot tell which is the page`);
     if (Date.now() > deadline) throw new Error('e2e: the new page never appeared in chrome.tabs.query');
     await sleep(50);
   }

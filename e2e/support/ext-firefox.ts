@@ -12,7 +12,12 @@ import { FIREFOX, REPO, requireBrowser } from './ext-env.js';
 
 export async function launchFirefox(options: { extension?: string } = {}): Promise<Browser> {
   requireBrowser('firefox');
-  const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true, defaultViewport: { width: 1400, height: 900 } });
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: FIREFOX,
+    headless: true,
+    defaultViewport: { width: 1400, height: 900 },
+  });
   if (options.extension) {
     try {
       await browser.installExtension(options.extension);
@@ -52,11 +57,14 @@ export async function findPageByLocation(browser: Browser, url: string, timeoutM
   const seen = new Set<string>();
   for (;;) {
     for (const page of await browser.pages()) {
-      const href = await page.evaluate('location.href').catch((e: unknown) => `(cannot evaluate: ${String(e).slice(0, 80)})`);
+      const href = await page
+        .evaluate('location.href')
+        .catch((e: unknown) => `(cannot evaluate: ${String(e).slice(0, 80)})`);
       seen.add(`${page.url()} → ${String(href)}`);
       if (href === url) return page;
     }
-    if (Date.now() > deadline) throw new Error(`e2e: no tab shows ${url}; tabs (puppeteer url → location.href): ${[...seen].join('; ')}`);
+    if (Date.now() > deadline)
+      throw new Error(`e2e: no tab shows ${url}; tabs (puppeteer url → location.href): ${[...seen].join('; ')}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -79,10 +87,14 @@ export interface LintMessage {
 /** `web-ext lint --source-dir <dir> --output json` (the project's own web-ext); resolves with its report. */
 export function webExtLint(dir: string): Promise<{ report: LintReport; ms: number }> {
   const bin = path.join(REPO, 'node_modules/.bin/web-ext');
-  if (!existsSync(bin)) return Promise.reject(new Error(`e2e: ${bin} is missing: run npm ci (web-ext is a devDependency)`));
+  if (!existsSync(bin))
+    return Promise.reject(new Error(`e2e: ${bin} is missing: run npm ci (web-ext is a devDependency)`));
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, ['lint', '--source-dir', dir, '--output', 'json', '--no-input'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin, ['lint', '--source-dir', dir, '--output', 'json', '--no-input'], {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
@@ -93,7 +105,11 @@ export function webExtLint(dir: string): Promise<{ report: LintReport; ms: numbe
       try {
         resolve({ report: JSON.parse(out.slice(start)) as LintReport, ms: Date.now() - t0 });
       } catch {
-        reject(new Error(`e2e: web-ext lint exited ${code} without a JSON report:\n${out.slice(0, 2000)}\n${err.slice(0, 2000)}`));
+        reject(
+          new Error(
+            `e2e: web-ext lint exited ${code} without a JSON report:\n${out.slice(0, 2000)}\n${err.slice(0, 2000)}`,
+          ),
+        );
       }
     });
   });
@@ -106,8 +122,11 @@ export function webExtLint(dir: string): Promise<{ report: LintReport; ms: numbe
  */
 export async function openThemedPanel(browser: Browser, page: Page, theme: 'light' | 'dark'): Promise<Page> {
   const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
-  if (opened.wirescopeTest !== 'panel-tab-opened') throw new Error(`e2e: the panel tab did not open: ${JSON.stringify(opened)}`);
+  if (opened.wirescopeTest !== 'panel-tab-opened')
+    throw new Error(`e2e: the panel tab did not open: ${JSON.stringify(opened)}`);
   const url = `${opened.url}&theme=${theme}`;
-  await (await findPageByLocation(browser, opened.url)).evaluate((u) => location.replace(u), url).catch(() => undefined);
+  await (await findPageByLocation(browser, opened.url))
+    .evaluate((u) => location.replace(u), url)
+    .catch(() => undefined);
   return findPageByLocation(browser, url);
 }

@@ -45,7 +45,14 @@ export function conversation(): Step[] {
   const pagePatch2 = page.api.flush().toBinary();
   const serverModel = server.toBinary();
 
-  const s = (socket: SocketName, direction: Step['direction'], format: Step['format'], bytes: Uint8Array, label: string, extra: Partial<Step> = {}): Step => ({
+  const s = (
+    socket: SocketName,
+    direction: Step['direction'],
+    format: Step['format'],
+    bytes: Uint8Array,
+    label: string,
+    extra: Partial<Step> = {},
+  ): Step => ({
     socket,
     direction,
     opcode: 'binary',
@@ -55,25 +62,85 @@ export function conversation(): Step[] {
     label,
     ...extra,
   });
-  const text = (socket: SocketName, direction: Step['direction'], value: unknown, label: string, extra: Partial<Step> = {}): Step =>
-    s(socket, direction, 'json', utf8(JSON.stringify(value)), label, { opcode: 'text', sendAs: direction === 'sent' ? 'text' : undefined, ...extra });
+  const text = (
+    socket: SocketName,
+    direction: Step['direction'],
+    value: unknown,
+    label: string,
+    extra: Partial<Step> = {},
+  ): Step =>
+    s(socket, direction, 'json', utf8(JSON.stringify(value)), label, {
+      opcode: 'text',
+      sendAs: direction === 'sent' ? 'text' : undefined,
+      ...extra,
+    });
   return checkTurns([
-    s('A', 'sent', 'cbor', encodeCbor({ op: 'subscribe', topics: ['prices', 'news'], since: 1_700_000_000_000 }), 'CBOR map (ArrayBuffer)', { sendAs: 'arraybuffer' }),
-    s('A', 'received', 'cbor', encodeCbor({ ok: true, topics: 2, bytes: new Uint8Array([1, 2, 3, 250]), price: -12.75 }), 'CBOR reply'),
-    s('A', 'sent', 'msgpack', encodeMsgpack({ op: 'quote', sym: 'ACME', qty: 300, limit: 101.25, flags: [true, null] }), 'MessagePack map (Uint8Array)', { sendAs: 'uint8array' }),
-    s('A', 'received', 'msgpack', encodeMsgpack({ id: 7, fills: [{ qty: 100, px: 101.2 }, { qty: 200, px: 101.25 }], done: false }), 'MessagePack reply'),
+    s(
+      'A',
+      'sent',
+      'cbor',
+      encodeCbor({ op: 'subscribe', topics: ['prices', 'news'], since: 1_700_000_000_000 }),
+      'CBOR map (ArrayBuffer)',
+      { sendAs: 'arraybuffer' },
+    ),
+    s(
+      'A',
+      'received',
+      'cbor',
+      encodeCbor({ ok: true, topics: 2, bytes: new Uint8Array([1, 2, 3, 250]), price: -12.75 }),
+      'CBOR reply',
+    ),
+    s(
+      'A',
+      'sent',
+      'msgpack',
+      encodeMsgpack({ op: 'quote', sym: 'ACME', qty: 300, limit: 101.25, flags: [true, null] }),
+      'MessagePack map (Uint8Array)',
+      { sendAs: 'uint8array' },
+    ),
+    s(
+      'A',
+      'received',
+      'msgpack',
+      encodeMsgpack({
+        id: 7,
+        fills: [
+          { qty: 100, px: 101.2 },
+          { qty: 200, px: 101.25 },
+        ],
+        done: false,
+      }),
+      'MessagePack reply',
+    ),
     text('A', 'sent', { type: 'chat', text: 'héllo — ünïcode ✓', n: [1, 2, 3] }, 'JSON text, non-ASCII'),
     text('A', 'received', { type: 'chat.ack', id: 'm-1', ok: true }, 'JSON text reply'),
     s('A', 'sent', 'crdt-patch', pagePatch1, 'json-joy patch (DataView)', { sendAs: 'dataview' }),
     s('A', 'received', 'crdt-patch', serverPatch, 'json-joy patch from the server'),
-    s('A', 'sent', 'msgpack', encodeMsgpack({ op: 'upload', name: 'a.bin', parts: 3 }), 'Blob holding MessagePack', { sendAs: 'blob' }),
+    s('A', 'sent', 'msgpack', encodeMsgpack({ op: 'upload', name: 'a.bin', parts: 3 }), 'Blob holding MessagePack', {
+      sendAs: 'blob',
+    }),
     s('A', 'received', 'crdt-model', serverModel, 'json-joy model snapshot'),
-    s('B', 'received', 'cbor', encodeCbor({ blob: 1, data: 'received with binaryType blob' }), 'CBOR received as a Blob'),
+    s(
+      'B',
+      'received',
+      'cbor',
+      encodeCbor({ blob: 1, data: 'received with binaryType blob' }),
+      'CBOR received as a Blob',
+    ),
     s('B', 'received', 'msgpack', encodeMsgpack({ blob: 2, list: [1, 2, 3, 4, 5] }), 'MessagePack received as a Blob'),
-    s('B', 'sent', 'cbor', encodeCbor(['view', 42, { k: 'only the view bytes' }]), 'CBOR from a sub-array view', { sendAs: 'subarray' }),
+    s('B', 'sent', 'cbor', encodeCbor(['view', 42, { k: 'only the view bytes' }]), 'CBOR from a sub-array view', {
+      sendAs: 'subarray',
+    }),
     // After the panel is open: these must arrive live.
     s('A', 'sent', 'crdt-patch', pagePatch2, 'json-joy patch, live', { sendAs: 'uint8array', phase: 'live' }),
-    s('A', 'received', 'cbor', encodeCbor({ live: true, seq: 99, items: Array.from({ length: 30 }, (_, i) => i * i) }), 'CBOR, live', { phase: 'live' }),
+    s(
+      'A',
+      'received',
+      'cbor',
+      encodeCbor({ live: true, seq: 99, items: Array.from({ length: 30 }, (_, i) => i * i) }),
+      'CBOR, live',
+      { phase: 'live' },
+    ),
     text('A', 'sent', { type: 'bye', live: true }, 'JSON text, live', { phase: 'live' }),
     s('A', 'received', 'msgpack', encodeMsgpack({ bye: true }), 'MessagePack, live', { phase: 'live' }),
   ]);
@@ -87,8 +154,10 @@ function checkTurns(steps: Step[]): Step[] {
   for (const socket of ['A', 'B'] as const) {
     const mine = steps.filter((s) => s.socket === socket);
     const firstLive = mine.findIndex((s) => s.phase === 'live');
-    if (firstLive >= 0 && mine[firstLive]!.direction !== 'sent') throw new Error(`conversation: socket ${socket}'s live steps must start with a frame the page sends`);
-    if (mine.slice(firstLive >= 0 ? firstLive : mine.length).some((s) => s.phase !== 'live')) throw new Error(`conversation: socket ${socket}'s backlog steps must come before its live ones`);
+    if (firstLive >= 0 && mine[firstLive]!.direction !== 'sent')
+      throw new Error(`conversation: socket ${socket}'s live steps must start with a frame the page sends`);
+    if (mine.slice(firstLive >= 0 ? firstLive : mine.length).some((s) => s.phase !== 'live'))
+      throw new Error(`conversation: socket ${socket}'s backlog steps must come before its live ones`);
   }
   return steps;
 }
@@ -104,7 +173,14 @@ export interface ExpectedRow {
 }
 
 export function expectedRows(steps: readonly Step[], connections: Record<SocketName, string>): ExpectedRow[] {
-  return steps.map((s) => ({ direction: s.direction, opcode: s.opcode, size: sizeText(s.bytes.length), format: s.format, connection: connections[s.socket], label: s.label }));
+  return steps.map((s) => ({
+    direction: s.direction,
+    opcode: s.opcode,
+    size: sizeText(s.bytes.length),
+    format: s.format,
+    connection: connections[s.socket],
+    label: s.label,
+  }));
 }
 
 /** The size column's text (inspector-app/src/components/shell/format.ts formatBytes). */
@@ -116,5 +192,14 @@ export function sizeText(n: number): string {
 
 /** Steps as JSON for the page (bytes as base64). */
 export function stepsForPage(steps: readonly Step[]): string {
-  return JSON.stringify(steps.map((s) => ({ socket: s.socket, direction: s.direction, opcode: s.opcode, sendAs: s.sendAs ?? null, phase: s.phase, b64: Buffer.from(s.bytes).toString('base64') })));
+  return JSON.stringify(
+    steps.map((s) => ({
+      socket: s.socket,
+      direction: s.direction,
+      opcode: s.opcode,
+      sendAs: s.sendAs ?? null,
+      phase: s.phase,
+      b64: Buffer.from(s.bytes).toString('base64'),
+    })),
+  );
 }

@@ -48,13 +48,23 @@ export const READ_PANEL = `(() => {
 })()`;
 
 /** The part of a row that the fixture predicts (frame ids are the panel's own). */
-export const comparable = (r: PanelRow | ExpectedRow) => ({ direction: r.direction, opcode: r.opcode, size: r.size, format: r.format, connection: r.connection });
+export const comparable = (r: PanelRow | ExpectedRow) => ({
+  direction: r.direction,
+  opcode: r.opcode,
+  size: r.size,
+  format: r.format,
+  connection: r.connection,
+});
 
 /**
  * Polls `read` until the panel holds at least `count` rows (or `timeoutMs` passes), then a
  * little longer to catch extra rows, and returns the last state.
  */
-export async function waitForRows(read: () => Promise<PanelState>, count: number, timeoutMs = 15_000): Promise<PanelState> {
+export async function waitForRows(
+  read: () => Promise<PanelState>,
+  count: number,
+  timeoutMs = 15_000,
+): Promise<PanelState> {
   const deadline = Date.now() + timeoutMs;
   let state = await read();
   while (state.rows.length < count && Date.now() < deadline) {
@@ -67,13 +77,18 @@ export async function waitForRows(read: () => Promise<PanelState>, count: number
 
 /** A readable diff for failure messages: expected vs shown, one line per row. */
 export function describeRows(expected: readonly ExpectedRow[], state: PanelState): string {
-  const line = (r: ReturnType<typeof comparable>) => `${r.direction.padEnd(8)} ${r.connection.padEnd(3)} ${r.opcode.padEnd(6)} ${r.size.padStart(6)} ${r.format}`;
+  const line = (r: ReturnType<typeof comparable>) =>
+    `${r.direction.padEnd(8)} ${r.connection.padEnd(3)} ${r.opcode.padEnd(6)} ${r.size.padStart(6)} ${r.format}`;
   const n = Math.max(expected.length, state.rows.length);
-  const out = [`panel: ${state.frameCount}; dropped: ${state.dropped ?? 'none'}; alerts: ${state.alerts.join(' | ') || 'none'}`];
+  const out = [
+    `panel: ${state.frameCount}; dropped: ${state.dropped ?? 'none'}; alerts: ${state.alerts.join(' | ') || 'none'}`,
+  ];
   for (let i = 0; i < n; i++) {
     const e = expected[i];
     const s = state.rows[i];
-    out.push(`${String(i + 1).padStart(2)} expected ${e ? `${line(comparable(e))} (${e.label})` : '-'.padEnd(30)}\n   shown    ${s ? `${line(comparable(s))} #${s.frameId} ${s.preview.slice(0, 50)}` : '-'}`);
+    out.push(
+      `${String(i + 1).padStart(2)} expected ${e ? `${line(comparable(e))} (${e.label})` : '-'.padEnd(30)}\n   shown    ${s ? `${line(comparable(s))} #${s.frameId} ${s.preview.slice(0, 50)}` : '-'}`,
+    );
   }
   return out.join('\n');
 }

@@ -26,7 +26,9 @@ export interface CaptureServer {
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 function listen(server: http.Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)),
+  );
 }
 
 function closeServer(server: http.Server): Promise<void> {
@@ -72,15 +74,19 @@ export async function startCaptureServer(steps: readonly Step[]): Promise<Captur
         return;
       }
       i++;
-      if (isBinary !== (s.opcode === 'binary')) problems.push(`socket ${name}, ${s.label}: arrived as ${isBinary ? 'binary' : 'text'}`);
-      if (hex(data) !== hex(s.bytes)) problems.push(`socket ${name}, ${s.label}: server got ${hex(data)}, expected ${hex(s.bytes)}`);
+      if (isBinary !== (s.opcode === 'binary'))
+        problems.push(`socket ${name}, ${s.label}: arrived as ${isBinary ? 'binary' : 'text'}`);
+      if (hex(data) !== hex(s.bytes))
+        problems.push(`socket ${name}, ${s.label}: server got ${hex(data)}, expected ${hex(s.bytes)}`);
       advance();
     });
     ws.on('error', (e) => problems.push(`socket ${name}: ${e.message}`));
     advance();
   });
   api.on('connection', (ws: WebSocket) => {
-    ws.on('message', (data: Buffer, isBinary: boolean) => ws.send(isBinary ? data : data.toString('utf8'), { binary: isBinary }));
+    ws.on('message', (data: Buffer, isBinary: boolean) =>
+      ws.send(isBinary ? data : data.toString('utf8'), { binary: isBinary }),
+    );
     ws.on('error', () => ws.terminate());
   });
 

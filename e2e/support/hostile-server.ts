@@ -99,7 +99,11 @@ attack().then((seen) => { window.__seen = seen; window.__done = true; }, (e) => 
 }
 
 export async function startHostileServer(options: HostileOptions): Promise<HostileServer> {
-  const pages: Record<string, string> = { '/quiet.html': quietPage(), '/hostile.html': hostilePage(options), '/forger.html': forgerPage(options) };
+  const pages: Record<string, string> = {
+    '/quiet.html': quietPage(),
+    '/hostile.html': hostilePage(options),
+    '/forger.html': forgerPage(options),
+  };
   const server = http.createServer((req, res) => {
     const page = pages[new URL(req.url ?? '/', 'http://x').pathname];
     if (!page) return void res.writeHead(404).end();
@@ -111,7 +115,9 @@ export async function startHostileServer(options: HostileOptions): Promise<Hosti
     if (new URL(req.url ?? '/', 'http://x').pathname !== '/echo') return void socket.destroy();
     echo.handleUpgrade(req, socket, head, (ws) => echo.emit('connection', ws, req));
   });
-  const httpUrl = await new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)));
+  const httpUrl = await new Promise<string>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)),
+  );
   return {
     httpUrl,
     close: () =>

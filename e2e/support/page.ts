@@ -45,16 +45,21 @@ export function treeRows(page: Page): Promise<TreeRowInfo[]> {
   );
 }
 
-export const treeRow = (page: Page, nodeId: number): Locator => page.locator(`[data-testid=tree-row][data-node-id="${nodeId}"]`);
+export const treeRow = (page: Page, nodeId: number): Locator =>
+  page.locator(`[data-testid=tree-row][data-node-id="${nodeId}"]`);
 
 /** Offsets of the hex cells marked selected (hex column only; the ASCII column mirrors it). */
 export function selectedHexOffsets(page: Page): Promise<number[]> {
-  return page.locator('[data-testid=hex-byte-selected]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-offset'))).sort((a, b) => a - b));
+  return page
+    .locator('[data-testid=hex-byte-selected]')
+    .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-offset'))).sort((a, b) => a - b));
 }
 
 /** Offsets of every hex cell in the DOM (the hex view renders only rows near the viewport). */
 export function renderedHexOffsets(page: Page): Promise<number[]> {
-  return page.locator('[data-testid=hex-view] .hex-bytes [data-offset]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-offset'))).sort((a, b) => a - b));
+  return page
+    .locator('[data-testid=hex-view] .hex-bytes [data-offset]')
+    .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-offset'))).sort((a, b) => a - b));
 }
 
 /** The hex column's text, two digits per rendered byte, space-separated, in offset order. */
@@ -69,7 +74,8 @@ export function renderedHex(page: Page): Promise<string> {
 }
 
 /** [lo, hi) as a list. */
-export const range = (lo: number, hi: number): number[] => Array.from({ length: Math.max(0, hi - lo) }, (_, i) => lo + i);
+export const range = (lo: number, hi: number): number[] =>
+  Array.from({ length: Math.max(0, hi - lo) }, (_, i) => lo + i);
 
 /** The bytes a row highlights: its key item (if any) and its value. */
 export function fieldOffsets(row: Pick<TreeRowInfo, 'start' | 'end' | 'keyStart' | 'keyEnd'>): number[] {
@@ -84,7 +90,10 @@ export function frameSizes(page: Page, format: string): Promise<{ frameId: numbe
       const text = e.querySelector('[data-column=size]')?.textContent ?? '';
       const m = /([\d.,]+)\s*(B|KB|MB)/.exec(text);
       const unit = m?.[2] === 'MB' ? 1 << 20 : m?.[2] === 'KB' ? 1024 : 1;
-      return { frameId: Number(e.getAttribute('data-frame-id')), bytes: m ? Number(m[1].replace(/,/g, '')) * unit : NaN };
+      return {
+        frameId: Number(e.getAttribute('data-frame-id')),
+        bytes: m ? Number(m[1].replace(/,/g, '')) * unit : NaN,
+      };
     }),
   );
 }

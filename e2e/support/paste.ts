@@ -61,7 +61,10 @@ export function pasteEach(page: Page, inputs: readonly string[], timeoutMs = 500
         // `0x17` is the byte 17 (written so because `17` alone is JSON text).
         const want = hex.replace(/0x/g, '');
         let now = read();
-        while ((!fresh() || now.shown !== want || (now.root === null && now.errorOffset === null)) && performance.now() - t0 < timeoutMs) {
+        while (
+          (!fresh() || now.shown !== want || (now.root === null && now.errorOffset === null)) &&
+          performance.now() - t0 < timeoutMs
+        ) {
           await frame();
           now = read();
         }

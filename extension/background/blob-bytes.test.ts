@@ -17,7 +17,15 @@ function blobCapture(events: PlainEvent[]): WireCapture {
   const bytes = 'bytes' in c.frameBytes ? c.frameBytes.bytes : new Uint8Array(0);
   return { ...c, frameBytes: { blob: new Blob([bytes as Uint8Array<ArrayBuffer>]) } };
 }
-const batch = (seq: number, capture: WireCapture): RelayBatch => ({ type: 'relay-batch', documentId: 'doc-a', documentUrl: 'https://a.test/', isTopFrame: true, seq, ...capture, lostBatches: 0 });
+const batch = (seq: number, capture: WireCapture): RelayBatch => ({
+  type: 'relay-batch',
+  documentId: 'doc-a',
+  documentUrl: 'https://a.test/',
+  isTopFrame: true,
+  seq,
+  ...capture,
+  lostBatches: 0,
+});
 
 describe('frame bytes as a Blob', () => {
   it('is a relay batch; a Blob-shaped object, or a Blob as the frame table, is not', () => {
@@ -36,7 +44,10 @@ describe('frame bytes as a Blob', () => {
     for (let s = 2; s <= 5; s++) b.ingest(1, batch(s, blobCapture([frame(30), frame(10)])));
     // As with bytes (tab-buffers.test.ts): 5 × (40 frame bytes + 2 table rows of 32), the cap keeps 2.
     expect(b.stats(1)).toMatchObject({ items: 2, bytes: 208 });
-    const husk = b.backlog(1).flatMap((m) => m.items).find((i) => i.type === 'evicted');
+    const husk = b
+      .backlog(1)
+      .flatMap((m) => m.items)
+      .find((i) => i.type === 'evicted');
     expect(husk).toMatchObject({ type: 'evicted', seq: 1, frameBytesLength: 40 });
   });
 });

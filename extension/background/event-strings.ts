@@ -38,7 +38,9 @@ export function capEvent(e: BatchEvent): BatchEvent {
       const url = capString(e.url);
       const protocol = capString(e.protocol);
       const extensions = capString(e.extensions);
-      return url === e.url && protocol === e.protocol && extensions === e.extensions ? e : { ...e, url, protocol, extensions };
+      return url === e.url && protocol === e.protocol && extensions === e.extensions
+        ? e
+        : { ...e, url, protocol, extensions };
     }
     case 'close': {
       const reason = capString(e.reason);

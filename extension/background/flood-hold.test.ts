@@ -15,8 +15,18 @@ const TAB = 1;
 
 /** A relay batch of `frames` frames of `size` bytes. */
 function batch(seq: number, frames: number, size = 10): RelayBatch {
-  const events = Array.from({ length: frames }, (_, i) => plainFrame(1, new Uint8Array(size).fill(i & 255), { direction: 'received', time: seq * 1000 + i }));
-  return { type: 'relay-batch', documentId: 'doc', documentUrl: 'https://a.test/', isTopFrame: true, seq, ...wireCapture(events, 'bytes'), lostBatches: 0 };
+  const events = Array.from({ length: frames }, (_, i) =>
+    plainFrame(1, new Uint8Array(size).fill(i & 255), { direction: 'received', time: seq * 1000 + i }),
+  );
+  return {
+    type: 'relay-batch',
+    documentId: 'doc',
+    documentUrl: 'https://a.test/',
+    isTopFrame: true,
+    seq,
+    ...wireCapture(events, 'bytes'),
+    lostBatches: 0,
+  };
 }
 
 class FakePanel implements PanelSink {
@@ -35,7 +45,10 @@ class FakePanel implements PanelSink {
     return this.batches().flatMap((b) => b.items.flatMap((i) => (i.type === 'events' ? [i.seq] : [])));
   }
   frames(): number {
-    return this.batches().reduce((n, b) => n + b.items.reduce((m, i) => m + (i.type === 'events' ? wireFrameCount(i.frameTable) : 0), 0), 0);
+    return this.batches().reduce(
+      (n, b) => n + b.items.reduce((m, i) => m + (i.type === 'events' ? wireFrameCount(i.frameTable) : 0), 0),
+      0,
+    );
   }
   statuses(): { frames: number; bytes: number }[] {
     return this.got.flatMap((m) => (m.type === 'panel-held' ? [{ frames: m.frames, bytes: m.bytes }] : []));
@@ -165,7 +178,12 @@ describe('FloodHold', () => {
     expect(panel.seqs()).toEqual(Array.from({ length: next - 1 }, (_, i) => i + 1));
     expect(panel.frames()).toBe(12_000);
     // Nothing reported lost: every frame was sent before the cap evicted it.
-    expect(panel.batches().flatMap((b) => b.items).filter((i) => i.type === 'dropped' || i.type === 'evicted')).toEqual([]);
+    expect(
+      panel
+        .batches()
+        .flatMap((b) => b.items)
+        .filter((i) => i.type === 'dropped' || i.type === 'evicted'),
+    ).toEqual([]);
     expect(s.buffers.stats(TAB).evictedFrames).toBeGreaterThan(0); // the cap did evict, what was already sent
   });
 
@@ -177,7 +195,12 @@ describe('FloodHold', () => {
     s.advance(300);
     s.hold.tick();
     expect(panel.frames()).toBe(30_000);
-    expect(panel.batches().flatMap((b) => b.items).some((i) => i.type === 'dropped')).toBe(false);
+    expect(
+      panel
+        .batches()
+        .flatMap((b) => b.items)
+        .some((i) => i.type === 'dropped'),
+    ).toBe(false);
   });
 
   it('a panel that disconnects mid-hold gets every held batch once when it resubscribes from its cursor', () => {
@@ -320,8 +343,21 @@ describe('FloodHold and a page that stalls mid-flood', () => {
 describe("FloodHold and a flood's first batch", () => {
   /** `frames` frames whose times span `spanMs`. */
   function timed(seq: number, frames: number, spanMs: number, as: 'bytes' | 'base64' = 'bytes'): RelayBatch {
-    const events = Array.from({ length: frames }, (_, i) => plainFrame(1, new Uint8Array(10), { direction: 'received', time: 1_700_000_000_000 + (i * spanMs) / Math.max(1, frames - 1) }));
-    return { type: 'relay-batch', documentId: 'doc', documentUrl: 'https://a.test/', isTopFrame: true, seq, ...wireCapture(events, as), lostBatches: 0 };
+    const events = Array.from({ length: frames }, (_, i) =>
+      plainFrame(1, new Uint8Array(10), {
+        direction: 'received',
+        time: 1_700_000_000_000 + (i * spanMs) / Math.max(1, frames - 1),
+      }),
+    );
+    return {
+      type: 'relay-batch',
+      documentId: 'doc',
+      documentUrl: 'https://a.test/',
+      isTopFrame: true,
+      seq,
+      ...wireCapture(events, as),
+      lostBatches: 0,
+    };
   }
 
   for (const as of ['bytes', 'base64'] as const) {

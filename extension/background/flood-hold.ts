@@ -16,7 +16,15 @@
  * A panel that disconnects mid-hold resubscribes with the cursor of what it received and gets
  * the rest from the buffer. Pure: no browser API; main.ts posts and keeps the timer.
  */
-import { FRAME_ROW_BYTES, type PanelBatch, type PanelCursor, type PanelHeld, type PanelMessage, type RelayBatch, type WireBytes } from '../shared/messages.js';
+import {
+  FRAME_ROW_BYTES,
+  type PanelBatch,
+  type PanelCursor,
+  type PanelHeld,
+  type PanelMessage,
+  type RelayBatch,
+  type WireBytes,
+} from '../shared/messages.js';
 import { TabBuffers } from './tab-buffers.js';
 
 export interface FloodRule {
@@ -64,7 +72,18 @@ export interface FloodRule {
  * Calm: under 1,000 frames/s (and 16 MiB/s) over a second, or no batch for 300 ms (longer for
  * a tab whose flood came back right after such a gap: up to 2.4 s).
  */
-export const DEFAULT_FLOOD_RULE: FloodRule = { frames: 500, bytes: 8 * 1024 * 1024, windowMs: 250, burstFrames: 100, calmWindowMs: 1000, calmShare: 0.5, calmMs: 300, maxCalmMs: 2400, statusMs: 500, releaseShare: 1 };
+export const DEFAULT_FLOOD_RULE: FloodRule = {
+  frames: 500,
+  bytes: 8 * 1024 * 1024,
+  windowMs: 250,
+  burstFrames: 100,
+  calmWindowMs: 1000,
+  calmShare: 0.5,
+  calmMs: 300,
+  maxCalmMs: 2400,
+  statusMs: 500,
+  releaseShare: 1,
+};
 
 /** Where held batches go: a panel port (false when it is gone). */
 export interface PanelSink {
@@ -144,7 +163,9 @@ export class FloodHold {
     const incoming = TabBuffers.incomingSize(batch);
     const t = this.now();
     // Before it is stored: what a held panel is owed must stay clear of the cap's evictions.
-    for (const [sink, state] of flow.panels) if (state.holding && this.wouldPassCap(tabId, state, incoming)) this.releasePanel(tabId, sink, state, true, 'cap');
+    for (const [sink, state] of flow.panels)
+      if (state.holding && this.wouldPassCap(tabId, state, incoming))
+        this.releasePanel(tabId, sink, state, true, 'cap');
     const out = this.buffers.ingest(tabId, batch);
     flow.arrivals.push({ time: t, frames: incoming.frames, bytes: incoming.bytes });
     flow.lastBatchAt = t;
@@ -186,7 +207,8 @@ export class FloodHold {
       if (!flow.flooding) continue;
       if (this.calmed(flow, t)) {
         this.floodEnds(flow, t);
-        for (const [sink, state] of flow.panels) if (state.holding) this.releasePanel(tabId, sink, state, false, 'calm');
+        for (const [sink, state] of flow.panels)
+          if (state.holding) this.releasePanel(tabId, sink, state, false, 'calm');
         continue;
       }
       const due = Math.max(1, flow.lastBatchAt + flow.calmMs - t);
@@ -207,7 +229,19 @@ export class FloodHold {
 
   private flow(tabId: number): TabFlow {
     let flow = this.tabs.get(tabId);
-    if (!flow) this.tabs.set(tabId, (flow = { panels: new Map(), arrivals: [], lastBatchAt: -Infinity, flooding: false, floodSince: -Infinity, calmedAt: -Infinity, calmMs: this.rule.calmMs }));
+    if (!flow)
+      this.tabs.set(
+        tabId,
+        (flow = {
+          panels: new Map(),
+          arrivals: [],
+          lastBatchAt: -Infinity,
+          flooding: false,
+          floodSince: -Infinity,
+          calmedAt: -Infinity,
+          calmMs: this.rule.calmMs,
+        }),
+      );
     return flow;
   }
 
@@ -246,7 +280,10 @@ export class FloodHold {
     this.forget(flow, t);
     const perWindow = this.rule.calmWindowMs / this.rule.windowMs;
     const recent = this.sum(flow, t - this.rule.calmWindowMs);
-    return recent.frames < this.rule.frames * perWindow * this.rule.calmShare && recent.bytes < this.rule.bytes * perWindow * this.rule.calmShare;
+    return (
+      recent.frames < this.rule.frames * perWindow * this.rule.calmShare &&
+      recent.bytes < this.rule.bytes * perWindow * this.rule.calmShare
+    );
   }
 
   private forget(flow: TabFlow, t: number): void {
@@ -270,11 +307,20 @@ export class FloodHold {
     if (!state.sent) return false;
     const owed = this.buffers.pendingAfter(tabId, state.sent);
     const { maxBytes, maxEvents } = this.buffers.limits;
-    return owed.bytes + incoming.bytes > maxBytes * this.rule.releaseShare || owed.events + incoming.events > maxEvents * this.rule.releaseShare;
+    return (
+      owed.bytes + incoming.bytes > maxBytes * this.rule.releaseShare ||
+      owed.events + incoming.events > maxEvents * this.rule.releaseShare
+    );
   }
 
   /** Posts what the panel is owed; while `stillFlooding` it holds again from there (status updated). */
-  private releasePanel(tabId: number, sink: PanelSink, state: PanelState, stillFlooding: boolean, reason: ReleaseReason): void {
+  private releasePanel(
+    tabId: number,
+    sink: PanelSink,
+    state: PanelState,
+    stillFlooding: boolean,
+    reason: ReleaseReason,
+  ): void {
     this.releases[reason]++;
     const flow = this.tabs.get(tabId);
     const frames = state.sent ? this.buffers.pendingAfter(tabId, state.sent).frames : 0;
@@ -311,7 +357,10 @@ export class FloodHold {
  */
 function frameTime(table: WireBytes, row: number): number {
   const at = row * FRAME_ROW_BYTES + 2 * 8;
-  if ('bytes' in table) return at + 8 <= table.bytes.byteLength ? new DataView(table.bytes.buffer, table.bytes.byteOffset + at, 8).getFloat64(0, true) : NaN;
+  if ('bytes' in table)
+    return at + 8 <= table.bytes.byteLength
+      ? new DataView(table.bytes.buffer, table.bytes.byteOffset + at, 8).getFloat64(0, true)
+      : NaN;
   const from = Math.floor(at / 3) * 3;
   const to = Math.ceil((at + 8) / 3) * 3;
   let chunk: string;

@@ -10,28 +10,54 @@ import { plainFrame, wireCapture, type PlainEvent } from '../shared/test/plain-c
 import { MAX_EVENT_STRING } from './event-strings.js';
 import { TabBuffers } from './tab-buffers.js';
 
-const frame = (socketId: number, size: number): PlainEvent => plainFrame(socketId, new Uint8Array(size), { direction: 'received', time: 5 });
+const frame = (socketId: number, size: number): PlainEvent =>
+  plainFrame(socketId, new Uint8Array(size), { direction: 'received', time: 5 });
 function batch(seq: number, events: PlainEvent[], over: Partial<RelayBatch> = {}): RelayBatch {
-  return { type: 'relay-batch', documentId: 'doc-a', documentUrl: 'https://a.test/', isTopFrame: true, seq, ...wireCapture(events), lostBatches: 0, ...over };
+  return {
+    type: 'relay-batch',
+    documentId: 'doc-a',
+    documentUrl: 'https://a.test/',
+    isTopFrame: true,
+    seq,
+    ...wireCapture(events),
+    lostBatches: 0,
+    ...over,
+  };
 }
 const items = (batches: PanelBatch[]): PanelItem[] => batches.flatMap((b) => b.items);
-const eventsOf = (list: readonly PanelItem[]): BatchEvent[] => list.flatMap((i) => (i.type === 'events' || i.type === 'evicted' ? [...i.events] : []));
+const eventsOf = (list: readonly PanelItem[]): BatchEvent[] =>
+  list.flatMap((i) => (i.type === 'events' || i.type === 'evicted' ? [...i.events] : []));
 const stringChars = (list: readonly PanelItem[]): number => JSON.stringify(list).length;
 
 describe('TabBuffers against a hostile page', () => {
   it('caps every string in a socket event (URL, protocol, extensions, close reason) and marks the cut', () => {
     const b = new TabBuffers({ bufferId: 'l' });
     const huge = `wss://evil.test/?${'x'.repeat(25_000_000)}`;
-    const live = b.ingest(1, batch(1, [
-      { type: 'opening', socketId: 1, url: huge, time: 1 },
-      { type: 'open', socketId: 1, url: huge, protocol: 'p'.repeat(100_000), extensions: 'e'.repeat(100_000), time: 2 },
-      { type: 'close', socketId: 1, code: 1000, reason: 'r'.repeat(100_000), wasClean: true, time: 3 },
-    ]))!;
+    const live = b.ingest(
+      1,
+      batch(1, [
+        { type: 'opening', socketId: 1, url: huge, time: 1 },
+        {
+          type: 'open',
+          socketId: 1,
+          url: huge,
+          protocol: 'p'.repeat(100_000),
+          extensions: 'e'.repeat(100_000),
+          time: 2,
+        },
+        { type: 'close', socketId: 1, code: 1000, reason: 'r'.repeat(100_000), wasClean: true, time: 3 },
+      ]),
+    )!;
     for (const list of [live.items, items(b.backlog(1))]) {
       const [opening, open, close] = eventsOf(list);
       expect(opening!.type === 'opening' && opening!.url.length).toBeLessThan(MAX_EVENT_STRING + 100);
-      expect(opening!.type === 'opening' && opening!.url).toMatch(/^wss:\/\/evil\.test\/\?x+… \[wirescope: truncated, 25000017 characters in all\]$/);
-      expect(open!.type === 'open' && [open!.url.length, open!.protocol.length, open!.extensions.length].every((n) => n < MAX_EVENT_STRING + 100)).toBe(true);
+      expect(opening!.type === 'opening' && opening!.url).toMatch(
+        /^wss:\/\/evil\.test\/\?x+… \[wirescope: truncated, 25000017 characters in all\]$/,
+      );
+      expect(
+        open!.type === 'open' &&
+          [open!.url.length, open!.protocol.length, open!.extensions.length].every((n) => n < MAX_EVENT_STRING + 100),
+      ).toBe(true);
       expect(close!.type === 'close' && close!.reason).toMatch(/truncated, 100000 characters/);
       expect(stringChars(list)).toBeLessThan(6 * (MAX_EVENT_STRING + 100));
     }
@@ -41,7 +67,12 @@ describe('TabBuffers against a hostile page', () => {
   it("counts every event's bytes against the tab's cap (events without frames are not free)", () => {
     const b = new TabBuffers({ bufferId: 'l', limits: { maxBytes: 1024 * 1024, maxHuskBytes: 256 * 1024 } });
     for (let s = 1; s <= 2000; s++) {
-      b.ingest(1, batch(s, [{ type: 'close', socketId: s, code: 1000, reason: 'r'.repeat(MAX_EVENT_STRING), wasClean: true, time: s }]));
+      b.ingest(
+        1,
+        batch(s, [
+          { type: 'close', socketId: s, code: 1000, reason: 'r'.repeat(MAX_EVENT_STRING), wasClean: true, time: s },
+        ]),
+      );
     }
     const { bytes, huskBytes } = b.stats(1);
     expect(bytes).toBeGreaterThan(512 * 1024); // the events are counted …
@@ -57,7 +88,8 @@ describe('TabBuffers against a hostile page', () => {
     b.ingest(3, batch(1, [frame(1, 50_000)], { documentId: 'other' }));
     for (let s = 1; s <= 50; s++) b.ingest(1, batch(s, [frame(1, 100_000)], { documentId: 'flood' }));
     expect(b.totalBytes()).toBeLessThanOrEqual(1_500_000);
-    const keptFrames = (tab: number) => items(b.backlog(tab)).reduce((n, i) => n + (i.type === 'events' ? wireFrameCount(i.frameTable) : 0), 0);
+    const keptFrames = (tab: number) =>
+      items(b.backlog(tab)).reduce((n, i) => n + (i.type === 'events' ? wireFrameCount(i.frameTable) : 0), 0);
     expect(keptFrames(2), 'the quiet tab keeps every frame').toBe(3);
     expect(keptFrames(3)).toBe(1);
     expect(keptFrames(1)).toBeGreaterThan(0);
@@ -67,7 +99,10 @@ describe('TabBuffers against a hostile page', () => {
   it('splits the backlog by what the items hold (events too), not by frame bytes only', () => {
     const b = new TabBuffers({ bufferId: 'l', limits: { maxBatchBytes: 64 * 1024 } });
     for (let s = 1; s <= 200; s++) {
-      b.ingest(1, batch(s, [{ type: 'opening', socketId: s, url: `wss://a.test/${'u'.repeat(MAX_EVENT_STRING)}`, time: s }]));
+      b.ingest(
+        1,
+        batch(s, [{ type: 'opening', socketId: s, url: `wss://a.test/${'u'.repeat(MAX_EVENT_STRING)}`, time: s }]),
+      );
     }
     const backlog = b.backlog(1);
     expect(backlog.length).toBeGreaterThan(10);
@@ -89,10 +124,21 @@ describe('TabBuffers against a hostile page', () => {
 });
 
 describe('TabBuffers: what eviction leaves', () => {
-  it("an evicted item keeps its socket events and frame rows (placeholders), without the frame bytes", () => {
+  it('an evicted item keeps its socket events and frame rows (placeholders), without the frame bytes', () => {
     const b = new TabBuffers({ bufferId: 'l', limits: { maxBytes: 100_000 } });
-    b.ingest(1, batch(1, [{ type: 'opening', socketId: 1, url: 'wss://a.test/feed', time: 1 }, { type: 'open', socketId: 1, url: 'wss://a.test/feed', protocol: 'v2', extensions: '', time: 2 }, frame(1, 60_000), frame(1, 10)]));
-    b.ingest(1, batch(2, [frame(1, 70_000), { type: 'close', socketId: 1, code: 1000, reason: 'bye', wasClean: true, time: 9 }]));
+    b.ingest(
+      1,
+      batch(1, [
+        { type: 'opening', socketId: 1, url: 'wss://a.test/feed', time: 1 },
+        { type: 'open', socketId: 1, url: 'wss://a.test/feed', protocol: 'v2', extensions: '', time: 2 },
+        frame(1, 60_000),
+        frame(1, 10),
+      ]),
+    );
+    b.ingest(
+      1,
+      batch(2, [frame(1, 70_000), { type: 'close', socketId: 1, code: 1000, reason: 'bye', wasClean: true, time: 9 }]),
+    );
     const list = items(b.backlog(1));
     expect(list.map((i) => i.type)).toEqual(['evicted', 'events']);
     const husk = list[0]!;
@@ -114,7 +160,10 @@ describe('TabBuffers: what eviction leaves', () => {
     expect(evictedFrames).toBeGreaterThan(50);
     const list = items(b.backlog(1));
     expect(list[0]).toMatchObject({ type: 'dropped', count: evictedFrames });
-    const rows = list.reduce((n, i) => n + (i.type === 'events' || i.type === 'evicted' ? wireFrameCount(i.frameTable) : 0), 0);
+    const rows = list.reduce(
+      (n, i) => n + (i.type === 'events' || i.type === 'evicted' ? wireFrameCount(i.frameTable) : 0),
+      0,
+    );
     expect(evictedFrames + rows).toBe(100);
   });
 });
@@ -134,7 +183,11 @@ describe('isRelayBatch against a compromised relay', () => {
 describe('TabBuffers and the capture options', () => {
   it('a refused batch stores nothing; its frames are reported as not captured, never as a restart gap', () => {
     const b = new TabBuffers({ bufferId: 'l' });
-    b.refuse(1, batch(1, [{ type: 'opening', socketId: 1, url: 'wss://a.test/', time: 1 }, frame(1, 10), frame(1, 10)]), 'not captured: options');
+    b.refuse(
+      1,
+      batch(1, [{ type: 'opening', socketId: 1, url: 'wss://a.test/', time: 1 }, frame(1, 10), frame(1, 10)]),
+      'not captured: options',
+    );
     b.refuse(1, batch(2, [frame(1, 10)]), 'not captured: options');
     expect(b.stats(1)).toMatchObject({ items: 0, bytes: 0 });
     const live = b.ingest(1, batch(3, [frame(1, 7)], { framesBefore: 3 }))!;

@@ -11,7 +11,14 @@
  */
 import browser, { type Runtime } from 'webextension-polyfill';
 import { DEVTOOLS_PORT_PREFIX, RELAY_PORT, type PanelBatch, type PanelMessage } from '../shared/messages.js';
-import { allowsCapture, DEFAULT_POLICY, notCapturedReason, parsePolicy, POLICY_KEY, type CapturePolicy } from '../options/capture-policy.js';
+import {
+  allowsCapture,
+  DEFAULT_POLICY,
+  notCapturedReason,
+  parsePolicy,
+  POLICY_KEY,
+  type CapturePolicy,
+} from '../options/capture-policy.js';
 import { FloodHold, type PanelSink } from './flood-hold.js';
 import { TabBuffers } from './tab-buffers.js';
 import { installTestHooks } from './test-hooks.js';

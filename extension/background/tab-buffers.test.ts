@@ -4,15 +4,31 @@ import type { PanelBatch, PanelItem, RelayBatch } from '../shared/messages.js';
 import { plainFrame, wireCapture, type PlainEvent } from '../shared/test/plain-capture.js';
 import { RESTART_REASON, TabBuffers, TRANSIT_REASON, wireByteLength } from './tab-buffers.js';
 
-const frame = (socketId: number, size: number, time = 1): PlainEvent => plainFrame(socketId, new Uint8Array(size), { direction: 'received', time });
+const frame = (socketId: number, size: number, time = 1): PlainEvent =>
+  plainFrame(socketId, new Uint8Array(size), { direction: 'received', time });
 
-function batch(seq: number, events: PlainEvent[], over: Partial<RelayBatch> = {}, as: 'base64' | 'bytes' = 'bytes'): RelayBatch {
-  return { type: 'relay-batch', documentId: 'doc-a', documentUrl: 'https://a.test/', isTopFrame: true, seq, ...wireCapture(events, as), lostBatches: 0, ...over };
+function batch(
+  seq: number,
+  events: PlainEvent[],
+  over: Partial<RelayBatch> = {},
+  as: 'base64' | 'bytes' = 'bytes',
+): RelayBatch {
+  return {
+    type: 'relay-batch',
+    documentId: 'doc-a',
+    documentUrl: 'https://a.test/',
+    isTopFrame: true,
+    seq,
+    ...wireCapture(events, as),
+    lostBatches: 0,
+    ...over,
+  };
 }
 const empty = wireCapture([]);
 
 const items = (batches: PanelBatch[]): PanelItem[] => batches.flatMap((b) => b.items);
-const frameCount = (list: PanelItem[]): number => list.reduce((n, i) => n + (i.type === 'events' ? wireFrameCount(i.frameTable) : 0), 0);
+const frameCount = (list: PanelItem[]): number =>
+  list.reduce((n, i) => n + (i.type === 'events' ? wireFrameCount(i.frameTable) : 0), 0);
 
 describe('TabBuffers', () => {
   it('keeps what relays sent per tab and hands a late panel the backlog in order', () => {
@@ -40,7 +56,9 @@ describe('TabBuffers', () => {
   it('resumes a panel after its cursor, and starts over for a cursor of another lifetime', () => {
     const b = new TabBuffers({ bufferId: 'life-1' });
     for (let s = 1; s <= 3; s++) b.ingest(1, batch(s, [frame(1, 1)]));
-    expect(items(b.backlog(1, { bufferId: 'life-1', cursor: 2, framesThrough: 2 })).map((i) => i.type === 'events' && i.seq)).toEqual([3]);
+    expect(
+      items(b.backlog(1, { bufferId: 'life-1', cursor: 2, framesThrough: 2 })).map((i) => i.type === 'events' && i.seq),
+    ).toEqual([3]);
     expect(items(b.backlog(1, { bufferId: 'life-1', cursor: 3, framesThrough: 3 }))).toEqual([]);
     expect(items(b.backlog(1, { bufferId: 'life-0', cursor: 3, framesThrough: 3 }))).toHaveLength(3);
   });
@@ -74,7 +92,13 @@ describe('TabBuffers', () => {
     for (let s = 1; s <= 5; s++) b.ingest(1, batch(s, [frame(1, 60)]));
     const backlog = b.backlog(1);
     expect(backlog).toHaveLength(5);
-    expect(backlog.map((m) => [m.cursor, m.framesThrough])).toEqual([[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]]);
+    expect(backlog.map((m) => [m.cursor, m.framesThrough])).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+      [4, 4],
+      [5, 5],
+    ]);
   });
 
   it('reports a document first seen at seq > 1 as a restart gap (the service worker was stopped)', () => {
@@ -82,7 +106,9 @@ describe('TabBuffers', () => {
     const out = b.ingest(1, batch(7, [frame(1, 1)]));
     expect(out?.items[0]).toEqual({ type: 'gap', documentId: 'doc-a', seq: 7, missing: 6, reason: RESTART_REASON });
     expect(out?.items[1]).toMatchObject({ type: 'events', seq: 7 });
-    expect(b.ingest(1, batch(1, [frame(2, 1)], { documentId: 'doc-new', isTopFrame: false }))?.items.map((i) => i.type)).toEqual(['events']);
+    expect(
+      b.ingest(1, batch(1, [frame(2, 1)], { documentId: 'doc-new', isTopFrame: false }))?.items.map((i) => i.type),
+    ).toEqual(['events']);
   });
 
   it("carries the relay's framesBefore into gaps and events, for exact frame counts", () => {
@@ -97,27 +123,39 @@ describe('TabBuffers', () => {
   it('reports missing batches of a known document as lost in transit', () => {
     const b = new TabBuffers({ bufferId: 'l' });
     b.ingest(1, batch(1, [frame(1, 1)]));
-    expect(b.ingest(1, batch(4, [frame(1, 1)]))?.items[0]).toEqual({ type: 'gap', documentId: 'doc-a', seq: 4, missing: 2, reason: TRANSIT_REASON });
+    expect(b.ingest(1, batch(4, [frame(1, 1)]))?.items[0]).toEqual({
+      type: 'gap',
+      documentId: 'doc-a',
+      seq: 4,
+      missing: 2,
+      reason: TRANSIT_REASON,
+    });
   });
 
   it('passes on hook losses the relay counted, even in a batch without events', () => {
     const b = new TabBuffers({ bufferId: 'l' });
     b.ingest(1, batch(1, [frame(1, 1)]));
-    expect(b.ingest(1, batch(2, [], { lostBatches: 2 }))?.items).toEqual([{ type: 'events', documentId: 'doc-a', seq: 2, lostBatches: 2, ...empty }]);
+    expect(b.ingest(1, batch(2, [], { lostBatches: 2 }))?.items).toEqual([
+      { type: 'events', documentId: 'doc-a', seq: 2, lostBatches: 2, ...empty },
+    ]);
     expect(b.ingest(1, batch(3, [], { lostBatches: 2 }))).toBeNull();
   });
 
   it('passes on frames the hook or relay dropped (optional droppedFrames), only when it grows', () => {
     const b = new TabBuffers({ bufferId: 'l' });
     const withDrops = (seq: number, n: number) => batch(seq, [], { droppedFrames: n });
-    expect(b.ingest(1, withDrops(1, 3))?.items).toEqual([{ type: 'events', documentId: 'doc-a', seq: 1, lostBatches: 0, droppedFrames: 3, ...empty }]);
+    expect(b.ingest(1, withDrops(1, 3))?.items).toEqual([
+      { type: 'events', documentId: 'doc-a', seq: 1, lostBatches: 0, droppedFrames: 3, ...empty },
+    ]);
     expect(b.ingest(1, withDrops(2, 3))).toBeNull();
   });
 
   it('reports a navigation when a new document appears in the top frame, not for frames or the first document', () => {
     const b = new TabBuffers({ bufferId: 'l', now: () => 42 });
     expect(b.ingest(1, batch(1, [frame(1, 1)]))?.items.map((i) => i.type)).toEqual(['events']);
-    expect(b.ingest(1, batch(1, [frame(1, 1)], { documentId: 'iframe', isTopFrame: false }))?.items.map((i) => i.type)).toEqual(['events']);
+    expect(
+      b.ingest(1, batch(1, [frame(1, 1)], { documentId: 'iframe', isTopFrame: false }))?.items.map((i) => i.type),
+    ).toEqual(['events']);
     const nav = b.ingest(1, batch(1, [], { documentId: 'doc-b', documentUrl: 'https://b.test/' }));
     expect(nav?.items).toEqual([{ type: 'navigated', url: 'https://b.test/', time: 42 }]);
     // A late batch from the previous top document is not a navigation back.
@@ -155,7 +193,14 @@ describe('TabBuffers', () => {
   it('splits a backlog by frame bytes plus tables', () => {
     const b = new TabBuffers({ bufferId: 'l', limits: { maxBatchBytes: 200 } });
     // 40 frames of 0 bytes: no frame bytes, but 40 rows of 32 bytes each.
-    for (let s = 1; s <= 3; s++) b.ingest(1, batch(s, Array.from({ length: 40 }, () => frame(1, 0))));
+    for (let s = 1; s <= 3; s++)
+      b.ingest(
+        1,
+        batch(
+          s,
+          Array.from({ length: 40 }, () => frame(1, 0)),
+        ),
+      );
     expect(b.backlog(1).map((m) => m.items.length)).toEqual([1, 1, 1]);
   });
 });

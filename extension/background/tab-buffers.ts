@@ -134,7 +134,11 @@ function measure(item: PanelItem): { frames: number; size: number; events: numbe
   switch (item.type) {
     case 'events': {
       const frames = wireFrameCount(item.frameTable);
-      const size = wireByteLength(item.frameBytes) + wireByteLength(item.frameTable) + eventsCost(item.events) + EVENT_OVERHEAD_BYTES * (item.lostFrames?.length ?? 0);
+      const size =
+        wireByteLength(item.frameBytes) +
+        wireByteLength(item.frameTable) +
+        eventsCost(item.events) +
+        EVENT_OVERHEAD_BYTES * (item.lostFrames?.length ?? 0);
       return { frames, size, events: Math.max(1, item.events.length + frames) };
     }
     case 'evicted':
@@ -148,7 +152,11 @@ function measure(item: PanelItem): { frames: number; size: number; events: numbe
 }
 
 function huskSize(item: Extract<PanelItem, { type: 'evicted' }>): number {
-  return wireByteLength(item.frameTable) + eventsCost(item.events) + EVENT_OVERHEAD_BYTES * (1 + (item.lostFrames?.length ?? 0));
+  return (
+    wireByteLength(item.frameTable) +
+    eventsCost(item.events) +
+    EVENT_OVERHEAD_BYTES * (1 + (item.lostFrames?.length ?? 0))
+  );
 }
 
 /** What is kept of an item when its frame bytes are evicted (non-frame items are small: kept as they are). */
@@ -194,15 +202,41 @@ export class TabBuffers {
     }
     if (batch.seq > doc.seq + 1) {
       const missing = batch.seq - doc.seq - 1;
-      items.push({ type: 'gap', documentId: batch.documentId, seq: batch.seq, missing, ...counted, reason: known ? TRANSIT_REASON : RESTART_REASON });
+      items.push({
+        type: 'gap',
+        documentId: batch.documentId,
+        seq: batch.seq,
+        missing,
+        ...counted,
+        reason: known ? TRANSIT_REASON : RESTART_REASON,
+      });
     }
     // Without events the item still tells the panel about new losses upstream.
     const lostHookFrames = batch.lostHookFrames ?? 0;
-    if (batch.events.length || wireFrameCount(batch.frameTable) || batch.lostBatches > doc.lostBatches || lostHookFrames > doc.lostHookFrames || droppedFrames > doc.droppedFrames || batch.lostFrames?.length) {
+    if (
+      batch.events.length ||
+      wireFrameCount(batch.frameTable) ||
+      batch.lostBatches > doc.lostBatches ||
+      lostHookFrames > doc.lostHookFrames ||
+      droppedFrames > doc.droppedFrames ||
+      batch.lostFrames?.length
+    ) {
       const { documentId, seq, lostBatches, frameTable, frameBytes } = batch;
       const events = capEvents(batch.events);
       const hookLoss = batch.lostHookFrames === undefined ? {} : { lostHookFrames };
-      items.push({ type: 'events', documentId, seq, lostBatches, ...hookLoss, ...(droppedFrames ? { droppedFrames } : {}), ...counted, ...lostFrames, events, frameTable, frameBytes });
+      items.push({
+        type: 'events',
+        documentId,
+        seq,
+        lostBatches,
+        ...hookLoss,
+        ...(droppedFrames ? { droppedFrames } : {}),
+        ...counted,
+        ...lostFrames,
+        events,
+        frameTable,
+        frameBytes,
+      });
     }
     doc.seq = batch.seq;
     doc.lostBatches = Math.max(doc.lostBatches, batch.lostBatches);
@@ -218,7 +252,13 @@ export class TabBuffers {
     for (const item of items) this.store(tab, item);
     this.evict(tab);
     this.shedGlobal();
-    return { type: 'panel-batch', bufferId: this.bufferId, cursor: tab.nextCursor - 1, framesThrough: tab.framesTotal, items };
+    return {
+      type: 'panel-batch',
+      bufferId: this.bufferId,
+      cursor: tab.nextCursor - 1,
+      framesThrough: tab.framesTotal,
+      items,
+    };
   }
 
   /**
@@ -253,7 +293,13 @@ export class TabBuffers {
     if (!tab || !item) return null;
     this.store(tab, item);
     this.evict(tab);
-    return { type: 'panel-batch', bufferId: this.bufferId, cursor: tab.nextCursor - 1, framesThrough: tab.framesTotal, items: [item] };
+    return {
+      type: 'panel-batch',
+      bufferId: this.bufferId,
+      cursor: tab.nextCursor - 1,
+      framesThrough: tab.framesTotal,
+      items: [item],
+    };
   }
 
   /** Forgets what a tab holds (DevTools closed on it with capture set to "only while DevTools is open"); its documents' seq stay. */
@@ -315,7 +361,8 @@ export class TabBuffers {
       const s = tab.items[i]!;
       if (s.cursor < fromCursor) continue;
       const weight = Math.max(1, s.events, s.frames);
-      if (items.length && (bytes + s.size > this.limits.maxBatchBytes || events + weight > this.limits.maxBatchEvents)) flush();
+      if (items.length && (bytes + s.size > this.limits.maxBatchBytes || events + weight > this.limits.maxBatchEvents))
+        flush();
       items.push(s.item);
       bytes += s.size;
       events += weight;
@@ -334,10 +381,24 @@ export class TabBuffers {
   }
 
   /** For tests and diagnostics. */
-  stats(tabId: number): { items: number; husks: number; bytes: number; huskBytes: number; events: number; evictedFrames: number } {
+  stats(tabId: number): {
+    items: number;
+    husks: number;
+    bytes: number;
+    huskBytes: number;
+    events: number;
+    evictedFrames: number;
+  } {
     const tab = this.tabs.get(tabId);
     if (!tab) return { items: 0, husks: 0, bytes: 0, huskBytes: 0, events: 0, evictedFrames: 0 };
-    return { items: tab.items.length - tab.whole, husks: tab.whole - tab.head, bytes: tab.bytes, huskBytes: tab.huskBytes, events: tab.events, evictedFrames: tab.framesAtHead() };
+    return {
+      items: tab.items.length - tab.whole,
+      husks: tab.whole - tab.head,
+      bytes: tab.bytes,
+      huskBytes: tab.huskBytes,
+      events: tab.events,
+      evictedFrames: tab.framesAtHead(),
+    };
   }
 
   /**
@@ -347,17 +408,29 @@ export class TabBuffers {
    */
   pendingAfter(tabId: number, since: PanelCursor): { items: number; frames: number; bytes: number; events: number } {
     const tab = this.tabs.get(tabId);
-    if (!tab || since.bufferId !== this.bufferId || since.cursor + 1 >= tab.nextCursor) return { items: 0, frames: 0, bytes: 0, events: 0 };
+    if (!tab || since.bufferId !== this.bufferId || since.cursor + 1 >= tab.nextCursor)
+      return { items: 0, frames: 0, bytes: 0, events: 0 };
     // Items are numbered without holes; the first one owed may already be gone (then from the oldest held).
-    const first = tab.size ? tab.items[Math.max(tab.head, tab.head + since.cursor + 1 - tab.items[tab.head]!.cursor)] : undefined;
+    const first = tab.size
+      ? tab.items[Math.max(tab.head, tab.head + since.cursor + 1 - tab.items[tab.head]!.cursor)]
+      : undefined;
     if (!first) return { items: 0, frames: 0, bytes: 0, events: 0 };
-    return { items: tab.nextCursor - first.cursor, frames: tab.framesTotal - first.framesBefore, bytes: tab.sizeTotal - first.sizeBefore, events: tab.eventsTotal - first.eventsBefore };
+    return {
+      items: tab.nextCursor - first.cursor,
+      frames: tab.framesTotal - first.framesBefore,
+      bytes: tab.sizeTotal - first.sizeBefore,
+      events: tab.eventsTotal - first.eventsBefore,
+    };
   }
 
   /** Bytes a relay batch adds to a tab's buffer, measured before it is taken in (flood-hold.ts releases before the cap would evict). */
   static incomingSize(batch: RelayBatch): { frames: number; bytes: number; events: number } {
     const frames = wireFrameCount(batch.frameTable);
-    return { frames, bytes: wireByteLength(batch.frameBytes) + wireByteLength(batch.frameTable) + eventsCost(batch.events), events: Math.max(1, batch.events.length + frames) };
+    return {
+      frames,
+      bytes: wireByteLength(batch.frameBytes) + wireByteLength(batch.frameTable) + eventsCost(batch.events),
+      events: Math.max(1, batch.events.length + frames),
+    };
   }
 
   /** Bytes held across all tabs. */
@@ -367,7 +440,16 @@ export class TabBuffers {
 
   private store(tab: TabBuffer, item: PanelItem): void {
     const m = measure(item);
-    tab.items.push({ cursor: tab.nextCursor++, item, frames: m.frames, size: m.size, events: m.events, framesBefore: tab.framesTotal, sizeBefore: tab.sizeTotal, eventsBefore: tab.eventsTotal });
+    tab.items.push({
+      cursor: tab.nextCursor++,
+      item,
+      frames: m.frames,
+      size: m.size,
+      events: m.events,
+      framesBefore: tab.framesTotal,
+      sizeBefore: tab.sizeTotal,
+      eventsBefore: tab.eventsTotal,
+    });
     tab.framesTotal += m.frames;
     tab.sizeTotal += m.size;
     tab.eventsTotal += m.events;

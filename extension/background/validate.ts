@@ -2,7 +2,19 @@
  * Shape checks for what reaches the background. A relay runs in a page's process, so a
  * compromised renderer could post anything on its port; nothing is trusted by type alone.
  */
-import { FRAME_ROW_BYTES, MAX_LOST_FRAME_ROWS, PANEL_PORT_PREFIX, type BatchEvent, type PanelCursor, type PanelRequest, type RelayBatch, type RelayConfig, type WireBytes, type WireCapture, type WireFrameBytes } from '../shared/messages.js';
+import {
+  FRAME_ROW_BYTES,
+  MAX_LOST_FRAME_ROWS,
+  PANEL_PORT_PREFIX,
+  type BatchEvent,
+  type PanelCursor,
+  type PanelRequest,
+  type RelayBatch,
+  type RelayConfig,
+  type WireBytes,
+  type WireCapture,
+  type WireFrameBytes,
+} from '../shared/messages.js';
 import { isLostFrameRow } from '../shared/lost-rows.js';
 import { wireByteLength } from '../shared/frame-table.js';
 
@@ -70,7 +82,10 @@ export function isRelayBatch(v: unknown): v is RelayBatch {
     isString(v.documentId) &&
     v.documentId.length > 0 &&
     v.documentId.length <= MAX_DOCUMENT_ID &&
-    (v.lostFrames === undefined || (Array.isArray(v.lostFrames) && v.lostFrames.length <= MAX_LOST_FRAME_ROWS && v.lostFrames.every(isLostFrameRow))) &&
+    (v.lostFrames === undefined ||
+      (Array.isArray(v.lostFrames) &&
+        v.lostFrames.length <= MAX_LOST_FRAME_ROWS &&
+        v.lostFrames.every(isLostFrameRow))) &&
     isString(v.documentUrl) &&
     typeof v.isTopFrame === 'boolean' &&
     isCount(v.seq) &&
@@ -90,7 +105,11 @@ export function isRelayBatch(v: unknown): v is RelayBatch {
 export function relayConfigFor(v: unknown): RelayConfig | null {
   if (!isObject(v) || v.type !== 'relay-hello') return null;
   const blob = v.probeBlob;
-  return { type: 'relay-config', bytes: v.probe instanceof Uint8Array, blobs: typeof Blob === 'function' && blob instanceof Blob && blob.size === 3 };
+  return {
+    type: 'relay-config',
+    bytes: v.probe instanceof Uint8Array,
+    blobs: typeof Blob === 'function' && blob instanceof Blob && blob.size === 3,
+  };
 }
 
 export function isPanelCursor(v: unknown): v is PanelCursor {

@@ -40,7 +40,13 @@ export const ENTRIES: Readonly<Record<BundleName, string>> = {
 export const newChannelSecret = (): string => randomBytes(12).toString('hex');
 
 /** esbuild options of one bundle; `write: false` bundles in memory (the unit test does). */
-export function bundleOptions(name: BundleName, target: Target, testHooks: boolean, entry = join(ROOT, ENTRIES[name]), channelSecret = newChannelSecret()): BuildOptions {
+export function bundleOptions(
+  name: BundleName,
+  target: Target,
+  testHooks: boolean,
+  entry = join(ROOT, ENTRIES[name]),
+  channelSecret = newChannelSecret(),
+): BuildOptions {
   return {
     entryPoints: [entry],
     bundle: true,
@@ -48,7 +54,11 @@ export function bundleOptions(name: BundleName, target: Target, testHooks: boole
     format: name === 'background' && target === 'chrome' ? 'esm' : 'iife',
     target: target === 'chrome' ? 'chrome111' : 'firefox140',
     platform: 'browser',
-    define: { __TARGET__: JSON.stringify(target), __TEST_HOOKS__: String(testHooks), __CHANNEL_SECRET__: JSON.stringify(channelSecret) },
+    define: {
+      __TARGET__: JSON.stringify(target),
+      __TEST_HOOKS__: String(testHooks),
+      __CHANNEL_SECRET__: JSON.stringify(channelSecret),
+    },
     // Folds `if (__TEST_HOOKS__)` away, so production bundles carry no test code.
     minifySyntax: true,
     legalComments: 'none',
@@ -77,10 +87,14 @@ export function zipFolder(dir: string): Uint8Array {
   return zipSync(files, { level: 9 });
 }
 
-export async function buildTarget(target: Target, options: { testHooks: boolean; outDir: string; entries?: Partial<Record<BundleName, string>> }): Promise<void> {
+export async function buildTarget(
+  target: Target,
+  options: { testHooks: boolean; outDir: string; entries?: Partial<Record<BundleName, string>> },
+): Promise<void> {
   const { testHooks, outDir } = options;
   const app = join(ROOT, 'dist/app');
-  if (!existsSync(join(app, 'panel.html'))) throw new Error('dist/app/panel.html is missing: run `npm run build:app` first');
+  if (!existsSync(join(app, 'panel.html')))
+    throw new Error('dist/app/panel.html is missing: run `npm run build:app` first');
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
 
@@ -91,7 +105,10 @@ export async function buildTarget(target: Target, options: { testHooks: boolean;
     names.map((name) => {
       const entry = options.entries?.[name] ?? join(ROOT, ENTRIES[name]);
       if (!existsSync(entry)) throw new Error(`${relative(ROOT, entry)} is missing (bundle ${name}.js)`);
-      return build({ ...bundleOptions(name, target, testHooks, entry, channelSecret), outfile: join(outDir, `${name}.js`) });
+      return build({
+        ...bundleOptions(name, target, testHooks, entry, channelSecret),
+        outfile: join(outDir, `${name}.js`),
+      });
     }),
   );
 
@@ -104,7 +121,10 @@ export async function buildTarget(target: Target, options: { testHooks: boolean;
 
   const base = JSON.parse(readFileSync(join(ROOT, 'manifest.json'), 'utf8')) as Manifest;
   const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-  writeFileSync(join(outDir, 'manifest.json'), `${JSON.stringify(manifestFor(target, base, version, { testHooks }), null, 2)}\n`);
+  writeFileSync(
+    join(outDir, 'manifest.json'),
+    `${JSON.stringify(manifestFor(target, base, version, { testHooks }), null, 2)}\n`,
+  );
 }
 
 async function main(argv: readonly string[]): Promise<void> {
@@ -113,7 +133,8 @@ async function main(argv: readonly string[]): Promise<void> {
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] !== '--entry') continue;
     const [name, path] = (argv[++i] ?? '').split('=');
-    if (!name || !path || !(name in ENTRIES)) throw new Error(`--entry expects name=path with name in ${Object.keys(ENTRIES).join(', ')}`);
+    if (!name || !path || !(name in ENTRIES))
+      throw new Error(`--entry expects name=path with name in ${Object.keys(ENTRIES).join(', ')}`);
     entries[name as BundleName] = resolve(path);
   }
   for (const target of TARGETS) {

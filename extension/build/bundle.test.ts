@@ -36,11 +36,14 @@ describe('extension bundles', () => {
   it('panel-host.js is a classic script: no import or export at the top level', async () => {
     const code = await bundle('panel-host', 'chrome', false);
     expect(code).not.toMatch(/^\s*(import|export)\b/m);
-    expect(code.trimStart().startsWith('"use strict";\n(() => {') || code.trimStart().startsWith('(() => {')).toBe(true);
+    expect(code.trimStart().startsWith('"use strict";\n(() => {') || code.trimStart().startsWith('(() => {')).toBe(
+      true,
+    );
   });
 
   it('injects panel-host.js before the app module script', () => {
-    const html = '<head>\n    <title>x</title>\n    <script type="module" crossorigin src="./assets/panel.js"></script>\n</head>';
+    const html =
+      '<head>\n    <title>x</title>\n    <script type="module" crossorigin src="./assets/panel.js"></script>\n</head>';
     const out = injectPanelHost(html);
     expect(out.indexOf('<script src="./panel-host.js"></script>')).toBeLessThan(out.indexOf('type="module"'));
     expect(() => injectPanelHost('<html></html>')).toThrow(/module script/);

@@ -37,10 +37,20 @@ describe('manifestFor', () => {
     // by their origin (sandboxed ones too); Firefox knows match_about_blank only.
     const chrome = { match_about_blank: true, match_origin_as_fallback: true };
     const firefox = { match_about_blank: true };
-    for (const [target, extra] of [['chrome', chrome], ['firefox', firefox]] as const) {
+    for (const [target, extra] of [
+      ['chrome', chrome],
+      ['firefox', firefox],
+    ] as const) {
       const m = manifestFor(target, base, '0.1.0');
       expect(m.content_scripts).toEqual([
-        { matches: ['<all_urls>'], js: ['hook.js'], run_at: 'document_start', all_frames: true, ...extra, world: 'MAIN' },
+        {
+          matches: ['<all_urls>'],
+          js: ['hook.js'],
+          run_at: 'document_start',
+          all_frames: true,
+          ...extra,
+          world: 'MAIN',
+        },
         { matches: ['<all_urls>'], js: ['relay.js'], run_at: 'document_start', all_frames: true, ...extra },
       ]);
     }
@@ -61,7 +71,9 @@ describe('manifestFor', () => {
       expect(m.host_permissions).toBeUndefined();
       // MV3's default for extension pages, "script-src 'self'; object-src 'self';", with
       // 'wasm-unsafe-eval': compiling WebAssembly, not eval or new Function.
-      expect(m.content_security_policy).toEqual({ extension_pages: "script-src 'self' 'wasm-unsafe-eval'; object-src 'self';" });
+      expect(m.content_security_policy).toEqual({
+        extension_pages: "script-src 'self' 'wasm-unsafe-eval'; object-src 'self';",
+      });
       expect(JSON.stringify(m.content_security_policy)).not.toMatch(/'unsafe-eval'|unsafe-inline/);
       expect(Object.keys(m.icons as object)).toEqual(['16', '32', '48', '128']);
     }

@@ -52,7 +52,8 @@ export interface ManifestOptions {
  * worker, Firefox an event page script plus its add-on id and minimum version.
  */
 export function manifestFor(target: Target, base: Manifest, version: string, options: ManifestOptions = {}): Manifest {
-  if (!/^\d+(\.\d+){0,3}$/.test(version)) throw new Error(`manifest version must be 1-4 dot-separated integers, got ${JSON.stringify(version)}`);
+  if (!/^\d+(\.\d+){0,3}$/.test(version))
+    throw new Error(`manifest version must be 1-4 dot-separated integers, got ${JSON.stringify(version)}`);
   const m = structuredClone(base);
   m.version = version;
   const scripts = (m.content_scripts ?? []).map((s) => ({ ...s }));
@@ -78,7 +79,9 @@ export function manifestFor(target: Target, base: Manifest, version: string, opt
   m.background = { scripts: ['background.js'] };
   for (const key of CHROME_ONLY_KEYS) delete m[key];
   // No chrome.debugger in Firefox: no debugger capture mode, no permission for it.
-  const optional = ((m.optional_permissions as string[] | undefined) ?? []).filter((p) => !CHROME_ONLY_PERMISSIONS.includes(p));
+  const optional = ((m.optional_permissions as string[] | undefined) ?? []).filter(
+    (p) => !CHROME_ONLY_PERMISSIONS.includes(p),
+  );
   if (optional.length) m.optional_permissions = optional;
   else delete m.optional_permissions;
   for (const s of scripts) for (const key of CHROME_ONLY_SCRIPT_KEYS) delete s[key];

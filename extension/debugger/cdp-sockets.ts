@@ -76,7 +76,8 @@ export class CdpSockets {
         if (!this.sockets.has(requestId)) out.push(this.opening(requestId, cap(params.url), time));
         break;
       case 'Network.webSocketWillSendHandshakeRequest':
-        if (typeof params.wallTime === 'number' && typeof params.timestamp === 'number') this.offsetMs = params.wallTime * 1000 - params.timestamp * 1000;
+        if (typeof params.wallTime === 'number' && typeof params.timestamp === 'number')
+          this.offsetMs = params.wallTime * 1000 - params.timestamp * 1000;
         break;
       case 'Network.webSocketHandshakeResponseReceived': {
         const s = this.socket(requestId, time, out);
@@ -86,23 +87,49 @@ export class CdpSockets {
           return '';
         };
         const url = this.urls.get(requestId) ?? '';
-        out.push({ type: 'connection-opened', connectionId: s.connectionId, url, protocol: header('sec-websocket-protocol'), extensions: header('sec-websocket-extensions'), time });
+        out.push({
+          type: 'connection-opened',
+          connectionId: s.connectionId,
+          url,
+          protocol: header('sec-websocket-protocol'),
+          extensions: header('sec-websocket-extensions'),
+          time,
+        });
         break;
       }
       case 'Network.webSocketFrameSent':
       case 'Network.webSocketFrameReceived': {
-        const frame = this.frame(requestId, method === 'Network.webSocketFrameSent' ? 'sent' : 'received', params.response, time, out);
+        const frame = this.frame(
+          requestId,
+          method === 'Network.webSocketFrameSent' ? 'sent' : 'received',
+          params.response,
+          time,
+          out,
+        );
         if (frame) out.push({ type: 'frames', frames: [frame] });
         break;
       }
       case 'Network.webSocketFrameError': {
         const s = this.socket(requestId, time, out);
-        out.push({ type: 'connection-error', connectionId: s.connectionId, message: cap(params.errorMessage) || 'WebSocket error', time });
+        out.push({
+          type: 'connection-error',
+          connectionId: s.connectionId,
+          message: cap(params.errorMessage) || 'WebSocket error',
+          time,
+        });
         break;
       }
       case 'Network.webSocketClosed': {
         const s = this.socket(requestId, time, out);
-        if (!s.closed) out.push({ type: 'connection-closed', connectionId: s.connectionId, code: 1005, reason: DEBUGGER_CLOSE_REASON, wasClean: true, time });
+        if (!s.closed)
+          out.push({
+            type: 'connection-closed',
+            connectionId: s.connectionId,
+            code: 1005,
+            reason: DEBUGGER_CLOSE_REASON,
+            wasClean: true,
+            time,
+          });
         s.closed = true;
         break;
       }
@@ -118,7 +145,13 @@ export class CdpSockets {
     const connectionId = `debugger:${this.session}:${requestId}`;
     this.sockets.set(requestId, { connectionId, closed: false });
     this.urls.set(requestId, url);
-    const opening = { type: 'connection-opening', connectionId, url, time, documentUrl: `${this.target.type} ${cap(this.target.url)}` } as const;
+    const opening = {
+      type: 'connection-opening',
+      connectionId,
+      url,
+      time,
+      documentUrl: `${this.target.type} ${cap(this.target.url)}`,
+    } as const;
     return predates ? { ...opening, seenFrom: this.startedAt } : opening;
   }
 
@@ -128,14 +161,24 @@ export class CdpSockets {
     return this.sockets.get(requestId)!;
   }
 
-  private frame(requestId: string, direction: 'sent' | 'received', response: unknown, time: number, out: HostMessage[]): WireFrame | null {
+  private frame(
+    requestId: string,
+    direction: 'sent' | 'received',
+    response: unknown,
+    time: number,
+    out: HostMessage[],
+  ): WireFrame | null {
     const r = (response ?? {}) as { opcode?: unknown; payloadData?: unknown };
     if (r.opcode !== 1 && r.opcode !== 2) return null;
     const payload = typeof r.payloadData === 'string' ? r.payloadData : '';
     const data = r.opcode === 1 ? this.encoder.encode(payload) : base64ToBytes(payload);
     const s = this.socket(requestId, time, out);
     if (data === null) {
-      out.push({ type: 'dropped', count: 1, reason: 'the debugger sent a binary frame whose base64 could not be read' });
+      out.push({
+        type: 'dropped',
+        count: 1,
+        reason: 'the debugger sent a binary frame whose base64 could not be read',
+      });
       return null;
     }
     return { connectionId: s.connectionId, direction, time, opcode: r.opcode === 1 ? 'text' : 'binary', data };

@@ -88,7 +88,8 @@ export class DebuggerCapture {
   /** Workers attached by target id (shared, service), with their sockets. */
   private readonly targets = new Map<string, CdpSockets>();
   private pageOrigin = '';
-  private readonly onEvent = (source: Debuggee, method: string, params?: object): void => this.event(source, method, (params ?? {}) as Record<string, unknown>);
+  private readonly onEvent = (source: Debuggee, method: string, params?: object): void =>
+    this.event(source, method, (params ?? {}) as Record<string, unknown>);
   private readonly onDetach = (source: Debuggee, reason: string): void => {
     if (source.targetId !== undefined) {
       this.targets.delete(source.targetId);
@@ -96,7 +97,12 @@ export class DebuggerCapture {
     }
     if (source.tabId !== this.env.tabId || this.state === 'off') return;
     this.unlisten();
-    this.set('off', reason === 'canceled_by_user' ? 'debugger capture ended: Cancel was pressed on Chrome\'s "started debugging" bar' : `debugger capture ended (${reason})`);
+    this.set(
+      'off',
+      reason === 'canceled_by_user'
+        ? 'debugger capture ended: Cancel was pressed on Chrome\'s "started debugging" bar'
+        : `debugger capture ended (${reason})`,
+    );
   };
 
   constructor(private readonly env: DebuggerCaptureEnv) {}
@@ -114,7 +120,9 @@ export class DebuggerCapture {
     api.onEvent.addListener(this.onEvent);
     api.onDetach.addListener(this.onDetach);
     try {
-      const info = (await api.sendCommand({ tabId }, 'Target.getTargetInfo')) as { targetInfo?: { url?: string } } | undefined;
+      const info = (await api.sendCommand({ tabId }, 'Target.getTargetInfo')) as
+        | { targetInfo?: { url?: string } }
+        | undefined;
       this.pageOrigin = originOf(info?.targetInfo?.url ?? '');
       await api.sendCommand({ tabId }, 'Target.setAutoAttach', AUTO_ATTACH);
     } catch (e) {
@@ -152,7 +160,13 @@ export class DebuggerCapture {
         await api.sendCommand({ targetId: t.id }, 'Network.enable');
       } catch (e) {
         this.targets.delete(t.id);
-        this.env.emit({ type: 'uncaptured', kind: 'worker', url: t.url, time: this.env.now(), reason: `the debugger could not attach to it: ${message(e)}` });
+        this.env.emit({
+          type: 'uncaptured',
+          kind: 'worker',
+          url: t.url,
+          time: this.env.now(),
+          reason: `the debugger could not attach to it: ${message(e)}`,
+        });
       }
     }
   }
@@ -198,9 +212,14 @@ export class DebuggerCapture {
           setup.push(api.sendCommand(session, 'Network.enable'));
         }
         // Workers started by this target (a worker's sub-workers, an iframe's workers).
-        if (WORKER_TARGETS.has(info.type) || FRAME_TARGETS.has(info.type)) setup.push(api.sendCommand(session, 'Target.setAutoAttach', AUTO_ATTACH));
+        if (WORKER_TARGETS.has(info.type) || FRAME_TARGETS.has(info.type))
+          setup.push(api.sendCommand(session, 'Target.setAutoAttach', AUTO_ATTACH));
         // Paused at start (waitForDebuggerOnStart) so no socket opens before Network is on: always resumed.
-        void Promise.allSettled(setup).then(() => (params.waitingForDebugger === false ? undefined : api.sendCommand(session, 'Runtime.runIfWaitingForDebugger').catch(() => {})));
+        void Promise.allSettled(setup).then(() =>
+          params.waitingForDebugger === false
+            ? undefined
+            : api.sendCommand(session, 'Runtime.runIfWaitingForDebugger').catch(() => {}),
+        );
         return;
       }
       case 'Target.detachedFromTarget':

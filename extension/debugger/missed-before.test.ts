@@ -13,8 +13,14 @@ it('a socket first seen through a frame says from when its frames were seen', ()
   let clock = ATTACHED_AT;
   const sockets = new CdpSockets('s1', { type: 'shared_worker', url: 'http://a.test/s.js' }, () => clock);
   clock += 2000;
-  const out = sockets.event('Network.webSocketFrameReceived', { requestId: 'r1', timestamp: 5, response: { opcode: 1, payloadData: 'hi' } });
-  const opening = out.find((m): m is Extract<HostMessage, { type: 'connection-opening' }> => m.type === 'connection-opening');
+  const out = sockets.event('Network.webSocketFrameReceived', {
+    requestId: 'r1',
+    timestamp: 5,
+    response: { opcode: 1, payloadData: 'hi' },
+  });
+  const opening = out.find(
+    (m): m is Extract<HostMessage, { type: 'connection-opening' }> => m.type === 'connection-opening',
+  );
   expect(opening).toMatchObject({ connectionId: 'debugger:s1:r1', url: '', seenFrom: ATTACHED_AT });
   // A socket created while capture was on says nothing of the kind.
   const fresh = sockets.event('Network.webSocketCreated', { requestId: 'r2', url: 'wss://a.test/live' });

@@ -16,7 +16,9 @@ function api(calls: string[]): DebuggerApi {
     attach: async () => void calls.push('attach'),
     detach: async () => void calls.push('detach'),
     getTargets: async () => (calls.push('getTargets'), []),
-    sendCommand: async (_t, m) => (calls.push(m), m === 'Target.getTargetInfo' ? { targetInfo: { url: 'http://a.test/' } } : {}),
+    sendCommand: async (_t, m) => (
+      calls.push(m), m === 'Target.getTargetInfo' ? { targetInfo: { url: 'http://a.test/' } } : {}
+    ),
     onEvent: { addListener() {}, removeListener() {} },
     onDetach: { addListener() {}, removeListener() {} },
   };
@@ -33,7 +35,9 @@ describe('withDebuggerCapture', () => {
     await tick();
     await tick();
     expect(calls.slice(0, 3)).toEqual(['attach', 'Target.getTargetInfo', 'Target.setAutoAttach']);
-    expect(got.filter((m) => m.type === 'debugger-capture').map((m) => m.type === 'debugger-capture' && m.state)).toEqual(['starting', 'starting', 'on']);
+    expect(
+      got.filter((m) => m.type === 'debugger-capture').map((m) => m.type === 'debugger-capture' && m.state),
+    ).toEqual(['starting', 'starting', 'on']);
     inner.emit({ type: 'uncaptured', kind: 'shared-worker', url: 'http://a.test/s.js', time: 1, reason: 'r' });
     expect(got.at(-1)).toMatchObject({ type: 'uncaptured' });
     await tick();
@@ -46,11 +50,19 @@ describe('withDebuggerCapture', () => {
   });
 
   it('a refused permission is an error the panel shows', async () => {
-    const t = withDebuggerCapture(new MemoryTransport(), { tabId: 3, openDebugger: async () => Promise.reject(new Error('the debugger permission was not granted')), now: () => 1 });
+    const t = withDebuggerCapture(new MemoryTransport(), {
+      tabId: 3,
+      openDebugger: async () => Promise.reject(new Error('the debugger permission was not granted')),
+      now: () => 1,
+    });
     const got: HostMessage[] = [];
     t.listen((m) => got.push(m));
     t.send({ type: 'set-debugger-capture', on: true });
     await tick();
-    expect(got.at(-1)).toEqual({ type: 'debugger-capture', state: 'error', message: 'debugger capture could not start: the debugger permission was not granted' });
+    expect(got.at(-1)).toEqual({
+      type: 'debugger-capture',
+      state: 'error',
+      message: 'debugger capture could not start: the debugger permission was not granted',
+    });
   });
 });

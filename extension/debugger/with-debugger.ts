@@ -35,7 +35,11 @@ export function withDebuggerCapture(inner: Transport, env: DebuggerHostEnv): Tra
       api = await env.openDebugger();
     } catch (e) {
       wanted = false;
-      emit({ type: 'debugger-capture', state: 'error', message: `debugger capture could not start: ${e instanceof Error ? e.message : String(e)}` });
+      emit({
+        type: 'debugger-capture',
+        state: 'error',
+        message: `debugger capture could not start: ${e instanceof Error ? e.message : String(e)}`,
+      });
       return;
     }
     if (!wanted) return;

@@ -16,7 +16,9 @@ browser.devtools.panels.create('wirescope', '/icons/icon32.png', `/panel.html?th
 const inspectedTab = browser.devtools.inspectedWindow.tabId;
 function announce(): void {
   try {
-    browser.runtime.connect({ name: `wirescope-devtools:${inspectedTab}` }).onDisconnect.addListener(() => setTimeout(announce, 100));
+    browser.runtime
+      .connect({ name: `wirescope-devtools:${inspectedTab}` })
+      .onDisconnect.addListener(() => setTimeout(announce, 100));
   } catch {
     /* the extension was reloaded: this DevTools page is stale */
   }

@@ -10,7 +10,16 @@
  * `floodBatchBytes`: fewer, larger posts, each paying the relay's fixed costs once (a Blob's
  * ~0.2 ms on the page's thread); a batch under the threshold ends the flood.
  */
-import { CAPTURE_TAG, FRAME_COLUMNS, MAX_LOST_FRAME_ROWS, type BatchEvent, type HookBatch, type LostFrameRow, type LostFrameWhy, type SocketEvent } from '../shared/messages.js';
+import {
+  CAPTURE_TAG,
+  FRAME_COLUMNS,
+  MAX_LOST_FRAME_ROWS,
+  type BatchEvent,
+  type HookBatch,
+  type LostFrameRow,
+  type LostFrameWhy,
+  type SocketEvent,
+} from '../shared/messages.js';
 import type { Natives } from './natives.js';
 
 export interface BatcherConfig {
@@ -139,7 +148,17 @@ export class Batcher {
     const dropped = this.dropped;
     const framesBefore = this.framesBefore;
     this.framesBefore += frameCount;
-    const base = { tag: CAPTURE_TAG, type: 'hook-batch', seq, events, frameCount, frameTable, frameBytes, frameBytesUsed, framesBefore } as const;
+    const base = {
+      tag: CAPTURE_TAG,
+      type: 'hook-batch',
+      seq,
+      events,
+      frameCount,
+      frameTable,
+      frameBytes,
+      frameBytesUsed,
+      framesBefore,
+    } as const;
     const counted: HookBatch = dropped > 0 ? { ...base, droppedFrames: dropped } : base;
     const batch: HookBatch = lostRows.length > 0 ? { ...counted, lostFrames: lostRows } : counted;
     try {
@@ -154,7 +173,13 @@ export class Batcher {
       this.dropped += frameCount;
       for (let i = 0; i < frameCount && table !== null; i++) {
         const r = i * FRAME_COLUMNS;
-        this.lostRow(table[r] as number, table[r + 1] as number, table[r + 2] as number, table[r + 3] as number, 'unsent');
+        this.lostRow(
+          table[r] as number,
+          table[r + 1] as number,
+          table[r + 2] as number,
+          table[r + 3] as number,
+          'unsent',
+        );
       }
     }
   }
@@ -209,7 +234,8 @@ export class Batcher {
   }
 
   private schedule(): void {
-    if (this.timer === null && this.active) this.timer = this.n.setTimer(this.onTimer, this.flooding ? this.cfg.floodIntervalMs : this.cfg.intervalMs);
+    if (this.timer === null && this.active)
+      this.timer = this.n.setTimer(this.onTimer, this.flooding ? this.cfg.floodIntervalMs : this.cfg.intervalMs);
   }
 
   /** The pending batch's byte bound now. */

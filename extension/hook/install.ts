@@ -19,7 +19,16 @@ import { Batcher } from './batcher.js';
 import { openChannel } from './channel.js';
 import { joinPeers } from './peers.js';
 import { stackScrubber } from './stacks.js';
-import { apply, captureNatives, construct, defineProperty, getOwnPropertyDescriptor, SafeWeakMap, uncurry, type Win } from './natives.js';
+import {
+  apply,
+  captureNatives,
+  construct,
+  defineProperty,
+  getOwnPropertyDescriptor,
+  SafeWeakMap,
+  uncurry,
+  type Win,
+} from './natives.js';
 import { Recorder, type SocketState } from './recorder.js';
 import type { HookHandle, HookOptions } from './types.js';
 
@@ -80,7 +89,8 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
   function received(s: SocketState, data: unknown, time: number): void {
     if (typeof data === 'string') return rec.text(s, FRAME_RECEIVED, time, data);
     const length = natives.bufferLength(data);
-    if (length >= 0) rec.binary(s, FRAME_RECEIVED | FRAME_BINARY, time, natives.bytesOf(data as ArrayBuffer, 0, length), length);
+    if (length >= 0)
+      rec.binary(s, FRAME_RECEIVED | FRAME_BINARY, time, natives.bytesOf(data as ArrayBuffer, 0, length), length);
     else if (natives.isBlob(data)) rec.blob(s, FRAME_RECEIVED | FRAME_BINARY, time, data as Blob);
   }
 
@@ -124,7 +134,8 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
     if (kind === VIEW) {
       const bytes = natives.bytesOfView(data as ArrayBufferView);
       rec.binary(s, FRAME_BINARY, time, bytes, natives.byteLength(bytes));
-    } else if (kind === BUFFER) rec.binary(s, FRAME_BINARY, time, natives.bytesOf(data as ArrayBuffer, 0, length), length);
+    } else if (kind === BUFFER)
+      rec.binary(s, FRAME_BINARY, time, natives.bytesOf(data as ArrayBuffer, 0, length), length);
     else if (kind === BLOB) rec.blob(s, FRAME_BINARY, time, data as Blob);
     else rec.text(s, 0, time, text);
   }
@@ -147,37 +158,38 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
   const scrub = stackScrubber();
   /** What `ws.send(data)` does with the hook: the native send, then the frame recorded. */
   function hookedSend(self: unknown, args: unknown[]): void {
-      const s = sockets.get(self);
-      if (!active || args.length === 0 || (s === undefined && !peers.owns(self))) return apply(nativeSend, self, args) as void;
-      const data = args[0];
-      let kind = 0;
-      let text = '';
-      let arg = data; // the native ignores further arguments, as WebIDL does
-      let length = 0;
-      const t = typeof data;
-      if (t === 'string') text = data as string;
-      else if ((t === 'object' && data !== null) || t === 'function') {
-        if (natives.isView(data)) kind = VIEW;
-        else if ((length = natives.bufferLength(data)) >= 0) kind = BUFFER;
-        else if (natives.isShared(data)) kind = PASS;
-        else if (natives.isBlob(data)) kind = BLOB;
-        else {
-          // The native would call the object's toString once (USVString); do it here, once,
-          // and hand the native the string, so the page's conversion code runs only once.
-          text = `${data as string}`;
-          arg = text;
-        }
-      } else if (t === 'symbol') kind = PASS;
-      else text = `${data as string}`;
-      const state = natives.readyState(self as WebSocket); // after the conversion, like the native
-      callSend(self, arg); // CONNECTING: InvalidStateError, nothing recorded
-      if (state !== OPEN || kind === PASS) return; // CLOSING/CLOSED: the native discards it
-      try {
-        if (s !== undefined) sent(s, kind, data, text, length);
-        else peers.recordSent(self, kind, data, text, length);
-      } catch {
-        /* the frame went out; recording must not throw into the page */
+    const s = sockets.get(self);
+    if (!active || args.length === 0 || (s === undefined && !peers.owns(self)))
+      return apply(nativeSend, self, args) as void;
+    const data = args[0];
+    let kind = 0;
+    let text = '';
+    let arg = data; // the native ignores further arguments, as WebIDL does
+    let length = 0;
+    const t = typeof data;
+    if (t === 'string') text = data as string;
+    else if ((t === 'object' && data !== null) || t === 'function') {
+      if (natives.isView(data)) kind = VIEW;
+      else if ((length = natives.bufferLength(data)) >= 0) kind = BUFFER;
+      else if (natives.isShared(data)) kind = PASS;
+      else if (natives.isBlob(data)) kind = BLOB;
+      else {
+        // The native would call the object's toString once (USVString); do it here, once,
+        // and hand the native the string, so the page's conversion code runs only once.
+        text = `${data as string}`;
+        arg = text;
       }
+    } else if (t === 'symbol') kind = PASS;
+    else text = `${data as string}`;
+    const state = natives.readyState(self as WebSocket); // after the conversion, like the native
+    callSend(self, arg); // CONNECTING: InvalidStateError, nothing recorded
+    if (state !== OPEN || kind === PASS) return; // CLOSING/CLOSED: the native discards it
+    try {
+      if (s !== undefined) sent(s, kind, data, text, length);
+      else peers.recordSent(self, kind, data, text, length);
+    } catch {
+      /* the frame went out; recording must not throw into the page */
+    }
   }
   // `send` is a Proxy of the native (apply trap only): name, length, no prototype, not
   // constructible are the native's own, and a clean realm's Function.prototype.toString
@@ -216,7 +228,10 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
   // WebSocket) that report a `worker` event once the native constructed it.
   const workerState: SocketState = { id: 0, queue: [], head: 0 };
   const workerProxies: [Function, object, Function, string][] = [];
-  for (const [name, kind] of [['Worker', 'dedicated'], ['SharedWorker', 'shared']] as const) {
+  for (const [name, kind] of [
+    ['Worker', 'dedicated'],
+    ['SharedWorker', 'shared'],
+  ] as const) {
     const Native = (win as unknown as Record<string, unknown>)[name] as Function;
     if (typeof Native !== 'function') continue;
     const h: ProxyHandler<Function> = Object.create(null) as ProxyHandler<Function>;
@@ -238,7 +253,12 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
       }
       return worker;
     };
-    workerProxies[workerProxies.length] = [Native, (Native as { prototype: object }).prototype, new Proxy(Native, h) as unknown as Function, name];
+    workerProxies[workerProxies.length] = [
+      Native,
+      (Native as { prototype: object }).prototype,
+      new Proxy(Native, h) as unknown as Function,
+      name,
+    ];
   }
 
   const nativeToString = natives.fnToString;

@@ -15,7 +15,9 @@ export const construct = Reflect.construct;
 export const defineProperty = Reflect.defineProperty;
 export const getOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
 const getPrototypeOf = Reflect.getPrototypeOf;
-const bindCall = Function.prototype.bind.bind(Function.prototype.call) as (fn: Function) => (self: unknown, ...args: unknown[]) => unknown;
+const bindCall = Function.prototype.bind.bind(Function.prototype.call) as (
+  fn: Function,
+) => (self: unknown, ...args: unknown[]) => unknown;
 /** `fn` as a plain function taking its `this` first. */
 export const uncurry = <R = unknown>(fn: Function): ((self: unknown, ...args: unknown[]) => R) =>
   bindCall(fn) as (self: unknown, ...args: unknown[]) => R;
@@ -92,13 +94,16 @@ export function captureNatives(win: Win) {
   const abLengthOf = abLengthGetter && uncurry<number>(abLengthGetter);
   const isView = uncurry<boolean>(AB.isView);
   const SAB = (win as { SharedArrayBuffer?: typeof SharedArrayBuffer }).SharedArrayBuffer;
-  const isShared = (SAB && brand(SAB.prototype, 'byteLength')) || ((o: unknown) => objectToString(o) === '[object SharedArrayBuffer]');
+  const isShared =
+    (SAB && brand(SAB.prototype, 'byteLength')) || ((o: unknown) => objectToString(o) === '[object SharedArrayBuffer]');
 
   const blobProto = win.Blob?.prototype;
   const isBlob = brand(blobProto, 'size') ?? (() => false);
   const blobSize = reader<number>(blobProto, 'size');
-  const blobArrayBufferFn = blobProto && (getOwnPropertyDescriptor(blobProto, 'arrayBuffer')?.value as Function | undefined);
-  const blobArrayBuffer = typeof blobArrayBufferFn === 'function' ? uncurry<Promise<ArrayBuffer>>(blobArrayBufferFn) : null;
+  const blobArrayBufferFn =
+    blobProto && (getOwnPropertyDescriptor(blobProto, 'arrayBuffer')?.value as Function | undefined);
+  const blobArrayBuffer =
+    typeof blobArrayBufferFn === 'function' ? uncurry<Promise<ArrayBuffer>>(blobArrayBufferFn) : null;
   const FR = win.FileReader;
   const frRead = FR && uncurry<void>(FR.prototype.readAsArrayBuffer as Function);
   const frResult = reader<unknown>(FR?.prototype, 'result');
@@ -118,7 +123,8 @@ export function captureNatives(win: Win) {
   const encodeInto = encodeIntoFn && uncurry<{ read: number; written: number }>(encodeIntoFn);
   // The private channel to the relay (hook/channel.ts): its constructor, the port's
   // postMessage and the MessageEvent that hands the far port over, captured before the page runs.
-  const MC = typeof win.MessageChannel === 'function' && typeof win.MessagePort === 'function' ? win.MessageChannel : null;
+  const MC =
+    typeof win.MessageChannel === 'function' && typeof win.MessagePort === 'function' ? win.MessageChannel : null;
   const portProto = MC ? win.MessagePort.prototype : null;
   const portPost = uncurry<void>((portProto?.postMessage ?? Function.prototype) as Function);
   const portClose = uncurry<void>((portProto?.close ?? Function.prototype) as Function);
@@ -182,7 +188,8 @@ export function captureNatives(win: Win) {
       return new U8(dvBuffer(v), dvOffset(v), dvLength(v));
     },
     /** `dst.set(src, offset)` through the captured method. */
-    setBytes: (dst: Uint8Array | Float64Array, src: Uint8Array | Float64Array, offset: number): void => taSet(dst, src, offset),
+    setBytes: (dst: Uint8Array | Float64Array, src: Uint8Array | Float64Array, offset: number): void =>
+      taSet(dst, src, offset),
     byteLength: taLength,
     bufferOf: taBuffer,
     /** A fresh, exactly sized copy of `src`. */
@@ -207,7 +214,11 @@ export function captureNatives(win: Win) {
     readBlob(blob: Blob, done: (data: ArrayBuffer | null) => void): void {
       try {
         if (blobArrayBuffer) {
-          promiseThen(blobArrayBuffer(blob), (ab: ArrayBuffer) => done(ab), () => done(null));
+          promiseThen(
+            blobArrayBuffer(blob),
+            (ab: ArrayBuffer) => done(ab),
+            () => done(null),
+          );
         } else if (FR && frRead) {
           const fr = new FR();
           addListener(fr, 'loadend', () => done((frResult(fr) as ArrayBuffer | null) ?? null));
@@ -227,7 +238,8 @@ export function captureNatives(win: Win) {
     /** Dispatches a cancelable event on the window; false when a listener cancelled it. */
     probe: (type: string): boolean => winDispatch(win, new EventCtor(type, { cancelable: true })),
     /** Dispatches a cancelable MessageEvent carrying `port` on the window; false when a listener took it (cancelled it). */
-    offerPort: (type: string, port: MessagePort): boolean => winDispatch(win, new MessageEventCtor(type, { cancelable: true, ports: [port] })),
+    offerPort: (type: string, port: MessagePort): boolean =>
+      winDispatch(win, new MessageEventCtor(type, { cancelable: true, ports: [port] })),
     cancel: (e: Event): void => {
       preventDefault(e);
       stopImmediate(e);
@@ -263,7 +275,8 @@ export function captureNatives(win: Win) {
       return out;
     },
     /** Dispatches a CustomEvent carrying `detail` on `target` (throws across origins). */
-    dispatchDetail: (target: object, type: string, detail: unknown): boolean => etDispatch(target, new CustomEventCtor(type, { detail })),
+    dispatchDetail: (target: object, type: string, detail: unknown): boolean =>
+      etDispatch(target, new CustomEventCtor(type, { detail })),
     detailOf: (e: Event): unknown => detailOf(e),
     /** A new MessageChannel, or null where there is none. */
     newChannel: (): MessageChannel | null => (MC ? new MC() : null),
@@ -271,7 +284,10 @@ export function captureNatives(win: Win) {
     portClose: (port: MessagePort): void => portClose(port),
     setTimer: (fn: () => void, ms: number): unknown => setTimer(win, fn, ms),
     clearTimer: (id: unknown): void => clearTimer(win, id),
-    now: perfNow && typeof timeOrigin === 'number' ? (): number => timeOrigin + perfNow(perf) : (): number => apply(dateNow, Date, []) as number,
+    now:
+      perfNow && typeof timeOrigin === 'number'
+        ? (): number => timeOrigin + perfNow(perf)
+        : (): number => apply(dateNow, Date, []) as number,
   };
 }
 

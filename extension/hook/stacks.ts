@@ -40,7 +40,12 @@ export function stackScrubber(): (e: unknown) => unknown {
       let kept = '';
       for (let i = 0; i < lines.length; i++) if (!hook.test(lines[i]!)) kept += (kept ? '\n' : '') + lines[i]!;
       const d = getOwnPropertyDescriptor(e as object, 'stack');
-      defineProperty(e as object, 'stack', { value: kept, writable: true, configurable: true, enumerable: d ? !!d.enumerable : false });
+      defineProperty(e as object, 'stack', {
+        value: kept,
+        writable: true,
+        configurable: true,
+        enumerable: d ? !!d.enumerable : false,
+      });
     } catch {
       /* leave it as it is */
     }

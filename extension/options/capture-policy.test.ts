@@ -6,11 +6,19 @@ describe('capture policy', () => {
     expect(DEFAULT_POLICY.mode).toBe('always');
     expect(parsePolicy(undefined)).toEqual(DEFAULT_POLICY);
     expect(parsePolicy({ mode: 'sometimes', sites: 7 })).toEqual(DEFAULT_POLICY);
-    expect(parsePolicy({ mode: 'sites', sites: ['Example.com', 42, 'https://b.test:8080/x?y'] })).toEqual({ mode: 'sites', sites: ['example.com', 'b.test:8080'] });
+    expect(parsePolicy({ mode: 'sites', sites: ['Example.com', 42, 'https://b.test:8080/x?y'] })).toEqual({
+      mode: 'sites',
+      sites: ['example.com', 'b.test:8080'],
+    });
   });
 
   it('reads a list of sites from text: one per line or comma, URLs reduced to their host, junk left out', () => {
-    expect(parseSites('a.test\n *.b.test, localhost:8080  https://c.test/path\n<script>\na.test')).toEqual(['a.test', '*.b.test', 'localhost:8080', 'c.test']);
+    expect(parseSites('a.test\n *.b.test, localhost:8080  https://c.test/path\n<script>\na.test')).toEqual([
+      'a.test',
+      '*.b.test',
+      'localhost:8080',
+      'c.test',
+    ]);
   });
 
   it('matches hosts, subdomains for *. patterns, and host:port', () => {
@@ -30,7 +38,11 @@ describe('capture policy', () => {
     expect(allowsCapture({ mode: 'always', sites: [] }, { url: 'https://x.test/', devtoolsOpen: false })).toBe(true);
     expect(allowsCapture({ mode: 'devtools', sites: [] }, { url: 'https://x.test/', devtoolsOpen: false })).toBe(false);
     expect(allowsCapture({ mode: 'devtools', sites: [] }, { url: 'https://x.test/', devtoolsOpen: true })).toBe(true);
-    expect(allowsCapture({ mode: 'sites', sites: ['x.test'] }, { url: 'https://x.test/', devtoolsOpen: true })).toBe(true);
-    expect(allowsCapture({ mode: 'sites', sites: ['x.test'] }, { url: 'https://y.test/', devtoolsOpen: true })).toBe(false);
+    expect(allowsCapture({ mode: 'sites', sites: ['x.test'] }, { url: 'https://x.test/', devtoolsOpen: true })).toBe(
+      true,
+    );
+    expect(allowsCapture({ mode: 'sites', sites: ['x.test'] }, { url: 'https://y.test/', devtoolsOpen: true })).toBe(
+      false,
+    );
   });
 });

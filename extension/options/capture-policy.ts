@@ -31,7 +31,9 @@ export function parsePolicy(v: unknown): CapturePolicy {
   if (typeof v !== 'object' || v === null) return DEFAULT_POLICY;
   const o = v as Record<string, unknown>;
   const mode = MODES.includes(o.mode as CaptureMode) ? (o.mode as CaptureMode) : DEFAULT_POLICY.mode;
-  const sites = Array.isArray(o.sites) ? parseSites(o.sites.filter((s): s is string => typeof s === 'string').join('\n')) : [];
+  const sites = Array.isArray(o.sites)
+    ? parseSites(o.sites.filter((s): s is string => typeof s === 'string').join('\n'))
+    : [];
   return { mode, sites };
 }
 
@@ -74,7 +76,10 @@ export function siteListed(sites: readonly string[], url: string): boolean {
 }
 
 /** Whether a document's batch is captured: its URL (the frame's, from the browser), and whether DevTools is open on its tab. */
-export function allowsCapture(policy: CapturePolicy, where: { readonly url: string; readonly devtoolsOpen: boolean }): boolean {
+export function allowsCapture(
+  policy: CapturePolicy,
+  where: { readonly url: string; readonly devtoolsOpen: boolean },
+): boolean {
   switch (policy.mode) {
     case 'always':
       return true;

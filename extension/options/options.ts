@@ -24,7 +24,8 @@ form.addEventListener('submit', (e) => {
   void browser.storage.local.set({ [POLICY_KEY]: policy }).then(
     () => {
       show(policy);
-      status.textContent = policy.mode === 'sites' && !policy.sites.length ? 'Saved: no site listed, so nothing is captured.' : 'Saved.';
+      status.textContent =
+        policy.mode === 'sites' && !policy.sites.length ? 'Saved: no site listed, so nothing is captured.' : 'Saved.';
     },
     (err: unknown) => (status.textContent = `Not saved: ${String(err)}`),
   );

@@ -8,7 +8,21 @@
 import type { HostMessage, LostFrame, WireFrame } from '../../inspector-app/src/protocol/messages.js';
 import { KIND_SENT, KIND_TEXT } from '../../inspector-app/src/protocol/packed-frames.js';
 import { checkFrameTable, frameTableOf, wireFrameCount } from '../shared/frame-table.js';
-import { FRAME_BINARY, FRAME_COLUMNS, FRAME_RECEIVED, type BatchEvent, type DocumentInfo, type LostFrameRow, type LostFrameWhy, type PanelBatch, type PanelHeld, type PanelItem, type WireBytes, type WireCapture, type WireFrameBytes } from '../shared/messages.js';
+import {
+  FRAME_BINARY,
+  FRAME_COLUMNS,
+  FRAME_RECEIVED,
+  type BatchEvent,
+  type DocumentInfo,
+  type LostFrameRow,
+  type LostFrameWhy,
+  type PanelBatch,
+  type PanelHeld,
+  type PanelItem,
+  type WireBytes,
+  type WireCapture,
+  type WireFrameBytes,
+} from '../shared/messages.js';
 
 export const HOOK_LOSS_REASON = "the page's capture hook lost batches before the relay got them";
 export const FRAME_DROP_REASON = 'the page hook or relay dropped frames (too large to send, or over its limits)';
@@ -63,7 +77,13 @@ export function readFrames(capture: WireCapture): { table: Float64Array; bytes: 
 export function isPanelBatch(v: unknown): v is PanelBatch {
   if (typeof v !== 'object' || v === null) return false;
   const b = v as Record<string, unknown>;
-  return b.type === 'panel-batch' && typeof b.bufferId === 'string' && typeof b.cursor === 'number' && typeof b.framesThrough === 'number' && Array.isArray(b.items);
+  return (
+    b.type === 'panel-batch' &&
+    typeof b.bufferId === 'string' &&
+    typeof b.cursor === 'number' &&
+    typeof b.framesThrough === 'number' &&
+    Array.isArray(b.items)
+  );
 }
 
 /** The background's held count under a flood (background/flood-hold.ts), by shape. */
@@ -142,16 +162,30 @@ export class PanelConverter {
     const lostHookFrames = typeof item.lostHookFrames === 'number' ? item.lostHookFrames : undefined;
     // In frames when the relay counts them; an older relay's count is in batches.
     if (lostHookFrames !== undefined) {
-      if (lostHookFrames > lostFramesBefore) out.push({ type: 'dropped', count: lostHookFrames - lostFramesBefore, reason: HOOK_LOSS_REASON });
-    } else if (item.lostBatches > lostBefore) out.push({ type: 'dropped', count: item.lostBatches - lostBefore, reason: `${HOOK_LOSS_REASON} (counted in batches)` });
-    if (dropped > droppedBefore) out.push({ type: 'dropped', count: dropped - droppedBefore, reason: FRAME_DROP_REASON });
+      if (lostHookFrames > lostFramesBefore)
+        out.push({ type: 'dropped', count: lostHookFrames - lostFramesBefore, reason: HOOK_LOSS_REASON });
+    } else if (item.lostBatches > lostBefore)
+      out.push({
+        type: 'dropped',
+        count: item.lostBatches - lostBefore,
+        reason: `${HOOK_LOSS_REASON} (counted in batches)`,
+      });
+    if (dropped > droppedBefore)
+      out.push({ type: 'dropped', count: dropped - droppedBefore, reason: FRAME_DROP_REASON });
     this.docs.delete(item.documentId);
     const frameCount = wireFrameCount(item.frameTable);
     const framesThrough = typeof item.framesBefore === 'number' ? item.framesBefore + frameCount : undefined;
-    this.docs.set(item.documentId, { seq: item.seq, lostBatches: Math.max(lostBefore, item.lostBatches), lostHookFrames: Math.max(lostFramesBefore, lostHookFrames ?? 0), droppedFrames: Math.max(droppedBefore, dropped), framesThrough });
+    this.docs.set(item.documentId, {
+      seq: item.seq,
+      lostBatches: Math.max(lostBefore, item.lostBatches),
+      lostHookFrames: Math.max(lostFramesBefore, lostHookFrames ?? 0),
+      droppedFrames: Math.max(droppedBefore, dropped),
+      framesThrough,
+    });
     if (this.docs.size > MAX_DOCUMENTS) this.docs.delete(this.docs.keys().next().value!);
 
-    if (Array.isArray(item.lostFrames) && item.lostFrames.length) out.push({ type: 'lost-frames', frames: item.lostFrames.map((r) => lostFrame(r, item.documentId)) });
+    if (Array.isArray(item.lostFrames) && item.lostFrames.length)
+      out.push({ type: 'lost-frames', frames: item.lostFrames.map((r) => lostFrame(r, item.documentId)) });
 
     const husk = item.type === 'evicted';
     const read = husk ? readRows(item.frameTable, item.frameBytesLength) : readFrames(item);
@@ -183,7 +217,14 @@ export class PanelConverter {
       if (husk || !bytes) {
         const reason = husk ? item.reason : '';
         if (!lost) out.push({ type: 'lost-frames', frames: (lost = []) });
-        lost.push({ connectionId: `${item.documentId}:${table[r]!}`, direction: flags & FRAME_RECEIVED ? 'received' : 'sent', time: table[r + 2]!, opcode: flags & FRAME_BINARY ? 'binary' : 'text', size: length, reason });
+        lost.push({
+          connectionId: `${item.documentId}:${table[r]!}`,
+          direction: flags & FRAME_RECEIVED ? 'received' : 'sent',
+          time: table[r + 2]!,
+          opcode: flags & FRAME_BINARY ? 'binary' : 'text',
+          size: length,
+          reason,
+        });
         continue;
       }
       const frame: WireFrame = {
@@ -204,9 +245,18 @@ export class PanelConverter {
     // one buffer, transferred (worker/client.ts), and the worker slices each frame out — not
     // 10,000 slices and transfers a second on the panel's main thread under a flood. Split
     // by socket events, or not filling the buffer: each frame gets its own buffer here.
-    const oneBuffer = frameLists.length === 1 && bytes !== undefined && bytes !== null && offset === bytes.byteLength && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-    if (!oneBuffer) for (const list of frameLists) for (let k = 0; k < list.length; k++) list[k] = { ...list[k]!, data: list[k]!.data.slice() };
-    if (undecodable) out.push({ type: 'dropped', count: undecodable, reason: 'frames arrived with bytes the panel could not read' });
+    const oneBuffer =
+      frameLists.length === 1 &&
+      bytes !== undefined &&
+      bytes !== null &&
+      offset === bytes.byteLength &&
+      bytes.byteOffset === 0 &&
+      bytes.byteLength === bytes.buffer.byteLength;
+    if (!oneBuffer)
+      for (const list of frameLists)
+        for (let k = 0; k < list.length; k++) list[k] = { ...list[k]!, data: list[k]!.data.slice() };
+    if (undecodable)
+      out.push({ type: 'dropped', count: undecodable, reason: 'frames arrived with bytes the panel could not read' });
   }
 }
 
@@ -218,8 +268,16 @@ export class PanelConverter {
  * their places, as the frame-by-frame path below would place them. False (nothing pushed)
  * when the batch does not fit; the caller then goes frame by frame.
  */
-function packBatch(item: { documentId: string }, events: readonly BatchEvent[], table: Float64Array, bytes: Uint8Array, count: number, out: HostMessage[]): boolean {
-  if (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength || !(bytes.buffer instanceof ArrayBuffer)) return false;
+function packBatch(
+  item: { documentId: string },
+  events: readonly BatchEvent[],
+  table: Float64Array,
+  bytes: Uint8Array,
+  count: number,
+  out: HostMessage[],
+): boolean {
+  if (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength || !(bytes.buffer instanceof ArrayBuffer))
+    return false;
   // The events placed before frame 0, in order, then all the others after the last frame.
   let lead = 0;
   while (lead < events.length && events[lead]!.at <= 0) lead++;
@@ -260,7 +318,10 @@ function pushSocketMessage(e: BatchEvent, documentId: string, out: HostMessage[]
 }
 
 /** A husk's frame table, every row checked against the size its bytes had. */
-function readRows(tableWire: WireBytes, byteLength: number): { table: Float64Array; bytes: null; count: number } | null {
+function readRows(
+  tableWire: WireBytes,
+  byteLength: number,
+): { table: Float64Array; bytes: null; count: number } | null {
   const tableBytes = wireBytes(tableWire);
   const table = tableBytes && frameTableOf(tableBytes);
   if (!table || typeof byteLength !== 'number') return null;
@@ -292,11 +353,32 @@ function socketMessage(e: BatchEvent, connectionId: string): HostMessage | null 
     case 'opening':
       return { type: 'connection-opening', connectionId, url: e.url, time: e.time, ...documentOf(e) };
     case 'worker':
-      return { type: 'uncaptured', kind: `${e.kind}-worker`, url: e.url, time: e.time, ...documentOf(e), reason: WORKER_NOT_CAPTURED };
+      return {
+        type: 'uncaptured',
+        kind: `${e.kind}-worker`,
+        url: e.url,
+        time: e.time,
+        ...documentOf(e),
+        reason: WORKER_NOT_CAPTURED,
+      };
     case 'open':
-      return { type: 'connection-opened', connectionId, url: e.url, protocol: e.protocol, extensions: e.extensions, time: e.time };
+      return {
+        type: 'connection-opened',
+        connectionId,
+        url: e.url,
+        protocol: e.protocol,
+        extensions: e.extensions,
+        time: e.time,
+      };
     case 'close':
-      return { type: 'connection-closed', connectionId, code: e.code, reason: e.reason, wasClean: e.wasClean, time: e.time };
+      return {
+        type: 'connection-closed',
+        connectionId,
+        code: e.code,
+        reason: e.reason,
+        wasClean: e.wasClean,
+        time: e.time,
+      };
     case 'error':
       return { type: 'connection-error', connectionId, message: 'WebSocket error', time: e.time };
     default:

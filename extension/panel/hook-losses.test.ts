@@ -12,9 +12,20 @@ import { isRelayBatch } from '../background/validate.js';
 import { TabBuffers } from '../background/tab-buffers.js';
 import { HOOK_LOSS_REASON, PanelConverter } from './convert.js';
 
-const frame = (size: number, time: number): PlainEvent => plainFrame(1, new Uint8Array(size), { direction: 'received', time });
+const frame = (size: number, time: number): PlainEvent =>
+  plainFrame(1, new Uint8Array(size), { direction: 'received', time });
 function batch(seq: number, events: PlainEvent[], over: Partial<RelayBatch> = {}): RelayBatch {
-  return { type: 'relay-batch', documentId: 'doc', documentUrl: 'https://a.test/', isTopFrame: true, seq, ...wireCapture(events), lostBatches: 0, framesBefore: 0, ...over };
+  return {
+    type: 'relay-batch',
+    documentId: 'doc',
+    documentUrl: 'https://a.test/',
+    isTopFrame: true,
+    seq,
+    ...wireCapture(events),
+    lostBatches: 0,
+    framesBefore: 0,
+    ...over,
+  };
 }
 const through = (batches: RelayBatch[]): HostMessage[] => {
   const buffers = new TabBuffers({ bufferId: 'h' });
@@ -56,7 +67,10 @@ describe("the hook's losses in the panel", () => {
       batch(2, [], { framesBefore: 1, lostBatches: 1, lostHookFrames: 3 }), // a refusal, reported at once
       batch(3, [frame(10, 5)], { framesBefore: 1, lostBatches: 2, lostHookFrames: 9 }), // a gap the next batch showed: 6 more
     ]);
-    const hookLosses = out.filter((m): m is Extract<HostMessage, { type: 'dropped' }> => m.type === 'dropped' && m.reason.startsWith(HOOK_LOSS_REASON));
+    const hookLosses = out.filter(
+      (m): m is Extract<HostMessage, { type: 'dropped' }> =>
+        m.type === 'dropped' && m.reason.startsWith(HOOK_LOSS_REASON),
+    );
     expect(hookLosses.map((m) => m.count)).toEqual([3, 6]);
     expect(hookLosses.every((m) => !/batch/.test(m.reason.slice(HOOK_LOSS_REASON.length)))).toBe(true);
   });

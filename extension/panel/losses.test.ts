@@ -11,29 +11,72 @@ import { TabBuffers } from '../background/tab-buffers.js';
 import { PanelConverter } from './convert.js';
 import { framesOf } from '../shared/test/frames-of.js';
 
-const frame = (socketId: number, size: number, time: number, direction: 'sent' | 'received' = 'received'): PlainEvent => plainFrame(socketId, new Uint8Array(size), { direction, time });
+const frame = (socketId: number, size: number, time: number, direction: 'sent' | 'received' = 'received'): PlainEvent =>
+  plainFrame(socketId, new Uint8Array(size), { direction, time });
 function batch(seq: number, events: PlainEvent[], over: Partial<RelayBatch> = {}): RelayBatch {
-  return { type: 'relay-batch', documentId: 'doc', documentUrl: 'https://a.test/', isTopFrame: true, seq, ...wireCapture(events), lostBatches: 0, framesBefore: 0, ...over };
+  return {
+    type: 'relay-batch',
+    documentId: 'doc',
+    documentUrl: 'https://a.test/',
+    isTopFrame: true,
+    seq,
+    ...wireCapture(events),
+    lostBatches: 0,
+    framesBefore: 0,
+    ...over,
+  };
 }
-const lostRows = (out: HostMessage[]): LostFrame[] => out.flatMap((m) => (m.type === 'lost-frames' ? [...m.frames] : []));
+const lostRows = (out: HostMessage[]): LostFrame[] =>
+  out.flatMap((m) => (m.type === 'lost-frames' ? [...m.frames] : []));
 const droppedCount = (out: HostMessage[]): number => out.reduce((n, m) => n + (m.type === 'dropped' ? m.count : 0), 0);
 
 describe('losses shown as rows', () => {
   it('evicted frames become placeholder rows, in order, and the connection keeps its URL, protocol and close', () => {
     const buffers = new TabBuffers({ bufferId: 'l', limits: { maxBytes: 100_000 } });
-    buffers.ingest(1, batch(1, [
-      { type: 'opening', socketId: 1, url: 'wss://a.test/feed', time: 1 },
-      { type: 'open', socketId: 1, url: 'wss://a.test/feed', protocol: 'v2', extensions: '', time: 2 },
-      frame(1, 60_000, 3),
-      frame(1, 10, 4, 'sent'),
-    ]));
-    buffers.ingest(1, batch(2, [frame(1, 70_000, 5), { type: 'close', socketId: 1, code: 1000, reason: 'bye', wasClean: true, time: 9 }], { framesBefore: 2 }));
+    buffers.ingest(
+      1,
+      batch(1, [
+        { type: 'opening', socketId: 1, url: 'wss://a.test/feed', time: 1 },
+        { type: 'open', socketId: 1, url: 'wss://a.test/feed', protocol: 'v2', extensions: '', time: 2 },
+        frame(1, 60_000, 3),
+        frame(1, 10, 4, 'sent'),
+      ]),
+    );
+    buffers.ingest(
+      1,
+      batch(
+        2,
+        [frame(1, 70_000, 5), { type: 'close', socketId: 1, code: 1000, reason: 'bye', wasClean: true, time: 9 }],
+        { framesBefore: 2 },
+      ),
+    );
     const out = new PanelConverter().convert(buffers.backlog(1).flatMap((b) => b.items));
-    expect(out.map((m) => m.type)).toEqual(['dropped', 'connection-opening', 'connection-opened', 'lost-frames', 'frames-packed', 'connection-closed']);
+    expect(out.map((m) => m.type)).toEqual([
+      'dropped',
+      'connection-opening',
+      'connection-opened',
+      'lost-frames',
+      'frames-packed',
+      'connection-closed',
+    ]);
     expect(out[2]).toMatchObject({ url: 'wss://a.test/feed', protocol: 'v2' });
     expect(lostRows(out)).toEqual([
-      { connectionId: 'doc:1', direction: 'received', opcode: 'binary', time: 3, size: 60_000, reason: expect.stringMatching(/evicted/) },
-      { connectionId: 'doc:1', direction: 'sent', opcode: 'binary', time: 4, size: 10, reason: expect.stringMatching(/evicted/) },
+      {
+        connectionId: 'doc:1',
+        direction: 'received',
+        opcode: 'binary',
+        time: 3,
+        size: 60_000,
+        reason: expect.stringMatching(/evicted/),
+      },
+      {
+        connectionId: 'doc:1',
+        direction: 'sent',
+        opcode: 'binary',
+        time: 4,
+        size: 10,
+        reason: expect.stringMatching(/evicted/),
+      },
     ]);
     expect(droppedCount(out)).toBe(2);
     expect(framesOf(out).map((f) => f.data.length)).toEqual([70_000]);

@@ -64,8 +64,14 @@ function install(): void {
   });
   // Chrome: debugger capture mode (extension/debugger/), for the sockets of workers.
   const debuggerCapture = typeof __TARGET__ !== 'undefined' && __TARGET__ === 'chrome';
-  const hosted = debuggerCapture ? withDebuggerCapture(transport, { tabId, openDebugger: openChromeDebugger, now: () => Date.now() }) : transport;
-  (globalThis as unknown as ExtensionGlobals).wirescopePanelHost = { transport: hosted, theme: pickTheme(api, params), debuggerCapture };
+  const hosted = debuggerCapture
+    ? withDebuggerCapture(transport, { tabId, openDebugger: openChromeDebugger, now: () => Date.now() })
+    : transport;
+  (globalThis as unknown as ExtensionGlobals).wirescopePanelHost = {
+    transport: hosted,
+    theme: pickTheme(api, params),
+    debuggerCapture,
+  };
 }
 
 install();

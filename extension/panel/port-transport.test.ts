@@ -51,12 +51,22 @@ class FakeTimers implements Timers {
 function setup() {
   const ports: FakePort[] = [];
   const timers = new FakeTimers();
-  const transport = new PortTransport({ connect: () => (ports.push(new FakePort()), ports.at(-1)!), timers, pingMs: 0 });
+  const transport = new PortTransport({
+    connect: () => (ports.push(new FakePort()), ports.at(-1)!),
+    timers,
+    pingMs: 0,
+  });
   const got: HostMessage[] = [];
   return { ports, timers, transport, got, listen: () => transport.listen((m) => got.push(m)) };
 }
 
-const batch = (items: PanelItem[], cursor = 1, bufferId = 'life-1', framesThrough = 0): PanelBatch => ({ type: 'panel-batch', bufferId, cursor, framesThrough, items });
+const batch = (items: PanelItem[], cursor = 1, bufferId = 'life-1', framesThrough = 0): PanelBatch => ({
+  type: 'panel-batch',
+  bufferId,
+  cursor,
+  framesThrough,
+  items,
+});
 
 describe('PortTransport', () => {
   it('subscribes on connect and buffers messages until the app listens', () => {
@@ -88,7 +98,13 @@ describe('PortTransport', () => {
       ports[0]!.receive(batch([{ type: 'events', documentId: 'd1', seq: 1, lostBatches: 0, ...capture }]));
       const msgs = got.slice(1);
       expect(msgs.every(isHostMessage)).toBe(true);
-      expect(msgs.map((m) => m.type)).toEqual(['connection-opening', 'connection-opened', 'frames-packed', 'connection-error', 'connection-closed']);
+      expect(msgs.map((m) => m.type)).toEqual([
+        'connection-opening',
+        'connection-opened',
+        'frames-packed',
+        'connection-error',
+        'connection-closed',
+      ]);
       const frames = framesOf([msgs[2]!]);
       expect(frames.map((f) => [f.connectionId, f.direction, f.opcode, f.time, [...f.data]])).toEqual([
         ['d1:3', 'sent', 'binary', 3, [0, 1, 2, 255]],
@@ -104,13 +120,21 @@ describe('PortTransport', () => {
   it('reconnects after the port drops, resumes from its cursor and adds nothing twice', () => {
     const { ports, timers, got, listen, transport } = setup();
     listen();
-    const events: PanelItem = { type: 'events', documentId: 'd1', seq: 1, lostBatches: 0, ...wireCapture([{ type: 'opening', socketId: 1, url: 'wss://x/', time: 1 }]) };
+    const events: PanelItem = {
+      type: 'events',
+      documentId: 'd1',
+      seq: 1,
+      lostBatches: 0,
+      ...wireCapture([{ type: 'opening', socketId: 1, url: 'wss://x/', time: 1 }]),
+    };
     ports[0]!.receive(batch([events], 4, 'life-1', 9));
     ports[0]!.drop();
     expect(transport.connections).toBe(1);
     timers.runAll();
     expect(transport.connections).toBe(2);
-    expect(ports[1]!.posted).toEqual([{ type: 'panel-subscribe', since: { bufferId: 'life-1', cursor: 4, framesThrough: 9 } }]);
+    expect(ports[1]!.posted).toEqual([
+      { type: 'panel-subscribe', since: { bufferId: 'life-1', cursor: 4, framesThrough: 9 } },
+    ]);
     ports[1]!.receive(batch([events], 4, 'life-2')); // a replay of what it has
     expect(got.filter((m) => m.type === 'connection-opening')).toHaveLength(1);
     ports[0]!.receive(batch([{ type: 'dropped', count: 1, reason: 'stale port' }])); // the old port is ignored
@@ -120,21 +144,33 @@ describe('PortTransport', () => {
   it('after a restart, counts only the batches this panel really missed', () => {
     const { ports, timers, got, listen } = setup();
     listen();
-    const ev = (seq: number): PanelItem => ({ type: 'events', documentId: 'd1', seq, lostBatches: 0, ...wireCapture([]) });
+    const ev = (seq: number): PanelItem => ({
+      type: 'events',
+      documentId: 'd1',
+      seq,
+      lostBatches: 0,
+      ...wireCapture([]),
+    });
     ports[0]!.receive(batch([ev(1), ev(2), ev(3)], 3));
     ports[0]!.drop();
     timers.runAll();
     // The new background saw d1 first at seq 6: batches 1-5 unknown to it; this panel has 1-3.
-    ports[1]!.receive(batch([{ type: 'gap', documentId: 'd1', seq: 6, missing: 5, reason: RESTART_REASON }, ev(6)], 2, 'life-2'));
+    ports[1]!.receive(
+      batch([{ type: 'gap', documentId: 'd1', seq: 6, missing: 5, reason: RESTART_REASON }, ev(6)], 2, 'life-2'),
+    );
     // A document this panel never saw: everything before is lost for it.
-    ports[1]!.receive(batch([{ type: 'gap', documentId: 'd2', seq: 3, missing: 2, reason: RESTART_REASON }], 3, 'life-2'));
+    ports[1]!.receive(
+      batch([{ type: 'gap', documentId: 'd2', seq: 3, missing: 2, reason: RESTART_REASON }], 3, 'life-2'),
+    );
     const inBatches = `${RESTART_REASON} (counted in message batches)`;
     expect(got.filter((m) => m.type === 'dropped')).toEqual([
       { type: 'dropped', count: 2, reason: inBatches },
       { type: 'dropped', count: 2, reason: inBatches },
     ]);
     // Continuity across the restart: nothing to report.
-    ports[1]!.receive(batch([{ type: 'gap', documentId: 'd1', seq: 7, missing: 0, reason: RESTART_REASON }], 4, 'life-2'));
+    ports[1]!.receive(
+      batch([{ type: 'gap', documentId: 'd1', seq: 7, missing: 0, reason: RESTART_REASON }], 4, 'life-2'),
+    );
     expect(got.filter((m) => m.type === 'dropped')).toHaveLength(2);
   });
 
@@ -142,12 +178,38 @@ describe('PortTransport', () => {
     const { ports, timers, got, listen } = setup();
     listen();
     const frame = plainFrame(1, [0]);
-    ports[0]!.receive(batch([{ type: 'events', documentId: 'd1', seq: 1, lostBatches: 0, framesBefore: 0, ...wireCapture([frame, frame], 'base64') }], 1));
+    ports[0]!.receive(
+      batch(
+        [
+          {
+            type: 'events',
+            documentId: 'd1',
+            seq: 1,
+            lostBatches: 0,
+            framesBefore: 0,
+            ...wireCapture([frame, frame], 'base64'),
+          },
+        ],
+        1,
+      ),
+    );
     ports[0]!.drop();
     timers.runAll();
     // The relay had sent 9 frames before batch 4: this panel has 2, so 7 were lost.
-    ports[1]!.receive(batch([{ type: 'gap', documentId: 'd1', seq: 4, missing: 3, framesBefore: 9, reason: RESTART_REASON }], 1, 'life-2'));
-    ports[1]!.receive(batch([{ type: 'gap', documentId: 'd2', seq: 2, missing: 1, framesBefore: 5, reason: RESTART_REASON }], 2, 'life-2'));
+    ports[1]!.receive(
+      batch(
+        [{ type: 'gap', documentId: 'd1', seq: 4, missing: 3, framesBefore: 9, reason: RESTART_REASON }],
+        1,
+        'life-2',
+      ),
+    );
+    ports[1]!.receive(
+      batch(
+        [{ type: 'gap', documentId: 'd2', seq: 2, missing: 1, framesBefore: 5, reason: RESTART_REASON }],
+        2,
+        'life-2',
+      ),
+    );
     expect(got.filter((m) => m.type === 'dropped')).toEqual([
       { type: 'dropped', count: 7, reason: RESTART_REASON },
       { type: 'dropped', count: 5, reason: RESTART_REASON },
@@ -161,7 +223,15 @@ describe('PortTransport', () => {
       batch([
         { type: 'dropped', count: 6, reason: 'cap' },
         { type: 'events', documentId: 'd1', seq: 1, lostBatches: 2, ...wireCapture([]) },
-        { type: 'events', documentId: 'd1', seq: 2, lostBatches: 3, droppedFrames: 4, ...wireCapture([plainFrame(1, [1])], 'base64'), frameBytes: { b64: '***' } },
+        {
+          type: 'events',
+          documentId: 'd1',
+          seq: 2,
+          lostBatches: 3,
+          droppedFrames: 4,
+          ...wireCapture([plainFrame(1, [1])], 'base64'),
+          frameBytes: { b64: '***' },
+        },
         { type: 'events', documentId: 'd1', seq: 3, lostBatches: 3, droppedFrames: 5, ...wireCapture([]) },
       ]),
     );
@@ -200,7 +270,15 @@ describe('PortTransport', () => {
   it('works end to end with TabBuffers: a late panel sees the backlog, then live batches', () => {
     const buffers = new TabBuffers({ bufferId: 'life-1' });
     const relay = (seq: number, size: number) =>
-      buffers.ingest(1, { type: 'relay-batch', documentId: 'd', documentUrl: 'u', isTopFrame: true, seq, lostBatches: 0, ...wireCapture([plainFrame(1, new Uint8Array(size), { direction: 'received', time: seq })]) });
+      buffers.ingest(1, {
+        type: 'relay-batch',
+        documentId: 'd',
+        documentUrl: 'u',
+        isTopFrame: true,
+        seq,
+        lostBatches: 0,
+        ...wireCapture([plainFrame(1, new Uint8Array(size), { direction: 'received', time: seq })]),
+      });
     relay(1, 3);
     relay(2, 4);
     const { ports, got, listen } = setup();
@@ -218,10 +296,21 @@ describe('PortTransport under a large backlog', () => {
     const ports: FakePort[] = [];
     const timers = new FakeTimers();
     // Each clock reading advances 1 ms: a slice of 8 ms ends after a few checks.
-    const transport = new PortTransport({ connect: () => (ports.push(new FakePort()), ports.at(-1)!), timers, pingMs: 0, sliceMs: 8, now: () => clock++ });
+    const transport = new PortTransport({
+      connect: () => (ports.push(new FakePort()), ports.at(-1)!),
+      timers,
+      pingMs: 0,
+      sliceMs: 8,
+      now: () => clock++,
+    });
     const items: PanelItem[] = [];
     for (let k = 0; k < 20; k++) {
-      const events = Array.from({ length: 500 }, (_, i) => ({ type: 'opening' as const, socketId: k * 500 + i, url: `wss://x/${k * 500 + i}`, time: 1 }));
+      const events = Array.from({ length: 500 }, (_, i) => ({
+        type: 'opening' as const,
+        socketId: k * 500 + i,
+        url: `wss://x/${k * 500 + i}`,
+        time: 1,
+      }));
       items.push({ type: 'events', documentId: 'doc', seq: k + 1, lostBatches: 0, ...wireCapture(events) });
     }
     ports[0]!.receive(batch(items, 20));
@@ -236,7 +325,9 @@ describe('PortTransport under a large backlog', () => {
     }
     expect(tasks).toBeGreaterThan(10);
     expect(got).toHaveLength(10_001);
-    expect(got.slice(1).map((m) => (m.type === 'connection-opening' ? m.url : m.type))).toEqual(Array.from({ length: 10_000 }, (_, i) => `wss://x/${i}`));
+    expect(got.slice(1).map((m) => (m.type === 'connection-opening' ? m.url : m.type))).toEqual(
+      Array.from({ length: 10_000 }, (_, i) => `wss://x/${i}`),
+    );
   });
 });
 

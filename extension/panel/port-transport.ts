@@ -50,10 +50,11 @@ export interface PortTransportOptions {
   readonly readBlob?: (blob: Blob) => Promise<Uint8Array | null>;
 }
 
-const defaultReadBlob = (blob: Blob): Promise<Uint8Array | null> => blob.arrayBuffer().then(
-  (b) => new Uint8Array(b),
-  () => null,
-);
+const defaultReadBlob = (blob: Blob): Promise<Uint8Array | null> =>
+  blob.arrayBuffer().then(
+    (b) => new Uint8Array(b),
+    () => null,
+  );
 
 /**
  * An item as received; `reading` while its Blob of frame bytes is being read (it then
@@ -175,7 +176,15 @@ export class PortTransport implements Transport {
 
   /** The item, its Blob of frame bytes (if any) being read into bytes meanwhile. */
   private inbound(item: PanelItem): Inbound {
-    if (typeof item !== 'object' || item === null || item.type !== 'events' || typeof item.frameBytes !== 'object' || item.frameBytes === null || !('blob' in item.frameBytes)) return { item, reading: false };
+    if (
+      typeof item !== 'object' ||
+      item === null ||
+      item.type !== 'events' ||
+      typeof item.frameBytes !== 'object' ||
+      item.frameBytes === null ||
+      !('blob' in item.frameBytes)
+    )
+      return { item, reading: false };
     const entry: Inbound = { item, reading: true };
     const settle = (bytes: Uint8Array | null): void => {
       // Unreadable: the item goes on without bytes (its frames counted as undecodable).

@@ -6,7 +6,7 @@
  * direction, opcode and connection, across many small batches and a frame over the limit.
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import type { HostMessage, } from '../../inspector-app/src/protocol/messages.js';
+import type { HostMessage } from '../../inspector-app/src/protocol/messages.js';
 import { TabBuffers } from '../background/tab-buffers.js';
 import { isRelayBatch, relayConfigFor } from '../background/validate.js';
 import { setup, type Harness } from '../hook/test/harness.js';
@@ -36,7 +36,10 @@ function port(as: 'base64' | 'bytes' | 'blob', deliver: (m: RelayBatch) => void)
     postMessage(m) {
       // Blobs: the relay probes (as in Chrome) and the background's answer comes at once.
       const answer = as === 'blob' ? relayConfigFor(m) : null;
-      if (answer) listeners.forEach((l) => { l(answer); });
+      if (answer)
+        listeners.forEach((l) => {
+          l(answer);
+        });
       else deliver((as === 'base64' ? JSON.parse(JSON.stringify(m)) : m) as RelayBatch);
     },
     onMessage: { addListener: (l) => void listeners.push(l) },
@@ -46,7 +49,9 @@ function port(as: 'base64' | 'bytes' | 'blob', deliver: (m: RelayBatch) => void)
 
 /** A panel item with its Blob of frame bytes read (what the panel's transport does: port-transport.ts). */
 async function readItem(item: PanelItem): Promise<PanelItem> {
-  return item.type === 'events' && 'blob' in item.frameBytes ? { ...item, frameBytes: { bytes: await blobBytes(item.frameBytes.blob) } } : item;
+  return item.type === 'events' && 'blob' in item.frameBytes
+    ? { ...item, frameBytes: { bytes: await blobBytes(item.frameBytes.blob) } }
+    : item;
 }
 
 /** Deterministic pseudo-random numbers (mulberry32). */
@@ -74,7 +79,13 @@ for (const as of ['base64', 'bytes', 'blob'] as const) {
       hook = setup({ maxBatchBytes: 4096, flushIntervalMs: 5 });
       const buffers = new TabBuffers({ bufferId: 'life' });
       const relayed: RelayBatch[] = [];
-      relay = startRelay({ win, runtime: { connect: () => port(as, (m) => relayed.push(m)) }, bytesAs: as === 'blob' ? 'probe' : as, documentId: 'doc', minBlobBytes: 2048 });
+      relay = startRelay({
+        win,
+        runtime: { connect: () => port(as, (m) => relayed.push(m)) },
+        bytesAs: as === 'blob' ? 'probe' : as,
+        documentId: 'doc',
+        minBlobBytes: 2048,
+      });
       const a = new hook.WS('ws://example.test/a');
       const b = new hook.WS('ws://example.test/b');
       a.open();
@@ -114,7 +125,12 @@ for (const as of ['base64', 'bytes', 'blob'] as const) {
           expected.push({ socket: 1, direction: 'sent', opcode: 'binary', bytes: new Uint8Array(0) });
         } else {
           a.send(new Int16Array(backing.buffer, start * 2, size >> 1));
-          expected.push({ socket: 1, direction: 'sent', opcode: 'binary', bytes: new Uint8Array(backing.buffer, start * 2, (size >> 1) * 2).slice() });
+          expected.push({
+            socket: 1,
+            direction: 'sent',
+            opcode: 'binary',
+            bytes: new Uint8Array(backing.buffer, start * 2, (size >> 1) * 2).slice(),
+          });
         }
         if (i === 1500) {
           const big = backing.subarray(0, 10_000); // over maxBatchBytes: a batch of its own
@@ -142,19 +158,34 @@ for (const as of ['base64', 'bytes', 'blob'] as const) {
       }
       const converter = new PanelConverter();
       const out: HostMessage[] = [];
-      for (const batch of buffers.backlog(7)) out.push(...converter.convert(await Promise.all(batch.items.map(readItem))));
+      for (const batch of buffers.backlog(7))
+        out.push(...converter.convert(await Promise.all(batch.items.map(readItem))));
       // The first batch was made before the probe's answer: base64; every later one a Blob
       // from minBlobBytes on, bytes under it (both kinds here: batches of up to 4 KiB).
       if (as === 'blob') {
-        const kinds = relayed.slice(1).map((m) => ('blob' in m.frameBytes ? 'blob' : 'bytes' in m.frameBytes ? 'bytes' : 'b64'));
+        const kinds = relayed
+          .slice(1)
+          .map((m) => ('blob' in m.frameBytes ? 'blob' : 'bytes' in m.frameBytes ? 'bytes' : 'b64'));
         expect(new Set(kinds)).toEqual(new Set(['blob', 'bytes']));
-        for (const m of relayed.slice(1)) expect('blob' in m.frameBytes ? m.frameBytes.blob.size >= 2048 : 'bytes' in m.frameBytes && m.frameBytes.bytes.length < 2048).toBe(true);
+        for (const m of relayed.slice(1))
+          expect(
+            'blob' in m.frameBytes
+              ? m.frameBytes.blob.size >= 2048
+              : 'bytes' in m.frameBytes && m.frameBytes.bytes.length < 2048,
+          ).toBe(true);
       }
       expect(out.filter((m) => m.type === 'dropped')).toEqual([]);
       const frames = framesOf(out);
       expect(frames).toHaveLength(expected.length);
       const plain = (e: Expected) => ({ ...e, bytes: Array.from(e.bytes) });
-      const got = frames.map((f) => plain({ socket: Number(f.connectionId.split(':')[1]), direction: f.direction, opcode: f.opcode, bytes: f.data }));
+      const got = frames.map((f) =>
+        plain({
+          socket: Number(f.connectionId.split(':')[1]),
+          direction: f.direction,
+          opcode: f.opcode,
+          bytes: f.data,
+        }),
+      );
       // Order is per socket (frames of socket 1 wait behind its Blob; socket 2's do not).
       for (const socket of [1, 2]) {
         const want = expected.filter((e) => e.socket === socket).map(plain);
@@ -163,7 +194,13 @@ for (const as of ['base64', 'bytes', 'blob'] as const) {
         for (let i = 0; i < want.length; i++) expect(have[i], `socket ${socket}, frame ${i}`).toEqual(want[i]);
       }
       expect(fillBuffers(frames)).toBe(true); // own buffers or views that fill one batch buffer: nothing else kept alive
-      expect(out.filter((m) => m.type !== 'frames' && m.type !== 'frames-packed').map((m) => m.type)).toEqual(['connection-opening', 'connection-opening', 'connection-opened', 'connection-opened', 'connection-closed']);
+      expect(out.filter((m) => m.type !== 'frames' && m.type !== 'frames-packed').map((m) => m.type)).toEqual([
+        'connection-opening',
+        'connection-opening',
+        'connection-opened',
+        'connection-opened',
+        'connection-closed',
+      ]);
     });
   });
 }
@@ -173,7 +210,15 @@ describe('forged frames', () => {
     const converter = new PanelConverter();
     const table = new Float64Array([1, 2, 5, 10, 1, 2, 6, 10]); // two 10-byte frames …
     const events = [{ type: 'opening', socketId: 1, url: 'ws://x/', time: 1, at: 0 }] as const;
-    const item = { type: 'events', documentId: 'd', seq: 1, lostBatches: 0, events, frameTable: { bytes: new Uint8Array(table.buffer) }, frameBytes: { bytes: new Uint8Array(15) } } as const; // … in 15 bytes
+    const item = {
+      type: 'events',
+      documentId: 'd',
+      seq: 1,
+      lostBatches: 0,
+      events,
+      frameTable: { bytes: new Uint8Array(table.buffer) },
+      frameBytes: { bytes: new Uint8Array(15) },
+    } as const; // … in 15 bytes
     expect(converter.convert([item])).toEqual([
       { type: 'connection-opening', connectionId: 'd:1', url: 'ws://x/', time: 1 },
       { type: 'dropped', count: 2, reason: 'frames arrived with bytes the panel could not read' },

@@ -15,7 +15,15 @@ import { PanelConverter, WORKER_NOT_CAPTURED } from './convert.js';
 const doc = { documentUrl: 'http://a.test/frame.html', documentOrigin: 'http://a.test' };
 
 function relayBatch(events: SocketEvent[]): RelayBatch {
-  return { type: 'relay-batch', documentId: 'doc-a', documentUrl: doc.documentUrl, isTopFrame: false, seq: 1, ...wireCapture(events), lostBatches: 0 };
+  return {
+    type: 'relay-batch',
+    documentId: 'doc-a',
+    documentUrl: doc.documentUrl,
+    isTopFrame: false,
+    seq: 1,
+    ...wireCapture(events),
+    lostBatches: 0,
+  };
 }
 
 describe('worker and document info, background → panel', () => {
@@ -30,8 +38,22 @@ describe('worker and document info, background → panel', () => {
     const out = new PanelConverter().convert(panelBatch.items);
     expect(out).toEqual([
       { type: 'connection-opening', connectionId: 'doc-a:1', url: 'ws://a.test/s', time: 1, ...doc },
-      { type: 'uncaptured', kind: 'dedicated-worker', url: 'http://a.test/w.js', time: 2, ...doc, reason: WORKER_NOT_CAPTURED },
-      { type: 'uncaptured', kind: 'shared-worker', url: 'http://a.test/s.js', time: 3, ...doc, reason: WORKER_NOT_CAPTURED },
+      {
+        type: 'uncaptured',
+        kind: 'dedicated-worker',
+        url: 'http://a.test/w.js',
+        time: 2,
+        ...doc,
+        reason: WORKER_NOT_CAPTURED,
+      },
+      {
+        type: 'uncaptured',
+        kind: 'shared-worker',
+        url: 'http://a.test/s.js',
+        time: 3,
+        ...doc,
+        reason: WORKER_NOT_CAPTURED,
+      },
     ]);
     expect(out.every(isHostMessage), 'the app accepts them').toBe(true);
   });
@@ -40,7 +62,9 @@ describe('worker and document info, background → panel', () => {
     expect(isHostMessage({ type: 'uncaptured', kind: 'dedicated-worker', url: 'x', time: 1, reason: 'r' })).toBe(true);
     expect(isHostMessage({ type: 'uncaptured', kind: 'dedicated-worker', url: 5, time: 1, reason: 'r' })).toBe(false);
     expect(isHostMessage({ type: 'uncaptured', kind: 'dedicated-worker', url: 'x', time: 1 })).toBe(false);
-    expect(isHostMessage({ type: 'connection-opening', connectionId: 'c', url: 'u', time: 1, documentUrl: 7 })).toBe(false);
+    expect(isHostMessage({ type: 'connection-opening', connectionId: 'c', url: 'u', time: 1, documentUrl: 7 })).toBe(
+      false,
+    );
     expect(isHostMessage({ type: 'connection-opening', connectionId: 'c', url: 'u', time: 1 })).toBe(true);
   });
 });

@@ -27,7 +27,11 @@ startRelay({
       return port;
     },
   },
-  bytesAs: (typeof __TARGET__ !== 'undefined' ? __TARGET__ === 'firefox' : runtime.getURL('').startsWith('moz-extension:'))
+  bytesAs: (
+    typeof __TARGET__ !== 'undefined'
+      ? __TARGET__ === 'firefox'
+      : runtime.getURL('').startsWith('moz-extension:')
+  )
     ? 'bytes'
     : 'probe',
   channelSecret: __CHANNEL_SECRET__,

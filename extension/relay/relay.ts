@@ -11,7 +11,19 @@
  * and `framesBefore` (which counts its frames) lets the background count them exactly.
  */
 import { channelNames } from '../shared/channel.js';
-import { FRAME_COLUMNS, FRAME_ROW_BYTES, MAX_LOST_FRAME_ROWS, RELAY_PORT, type BatchEvent, type LostFrameRow, type RelayBatch, type RelayHello, type WireBytes, type WireCapture, type WireFrameBytes } from '../shared/messages.js';
+import {
+  FRAME_COLUMNS,
+  FRAME_ROW_BYTES,
+  MAX_LOST_FRAME_ROWS,
+  RELAY_PORT,
+  type BatchEvent,
+  type LostFrameRow,
+  type RelayBatch,
+  type RelayHello,
+  type WireBytes,
+  type WireCapture,
+  type WireFrameBytes,
+} from '../shared/messages.js';
 import { toBase64 } from './base64.js';
 import { splitBatch } from './split.js';
 import { parseHookBatch, type ParsedHookBatch } from './validate.js';
@@ -100,7 +112,10 @@ function randomId(win: Window): string {
   const c = (win as { crypto?: Crypto }).crypto;
   if (c && typeof c.randomUUID === 'function') return c.randomUUID();
   let s = '';
-  for (let i = 0; i < 4; i++) s += Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
+  for (let i = 0; i < 4; i++)
+    s += Math.floor(Math.random() * 0x100000000)
+      .toString(16)
+      .padStart(8, '0');
   return s;
 }
 
@@ -142,11 +157,21 @@ export function startRelay(options: RelayOptions): RelayHandle {
     });
     if (bytesAs === 'probe' && wireAs === 'base64') {
       p.onMessage.addListener((m) => {
-        if (typeof m !== 'object' || m === null || (m as { type?: unknown }).type !== 'relay-config' || (m as { bytes?: unknown }).bytes !== true) return;
+        if (
+          typeof m !== 'object' ||
+          m === null ||
+          (m as { type?: unknown }).type !== 'relay-config' ||
+          (m as { bytes?: unknown }).bytes !== true
+        )
+          return;
         wireAs = (m as { blobs?: unknown }).blobs === true && BlobCtor !== null ? 'blob' : 'bytes';
       });
       const hello: RelayHello = BlobCtor
-        ? { type: 'relay-hello', probe: new Uint8Array([1, 2, 3]), probeBlob: new BlobCtor([new Uint8Array([1, 2, 3])]) }
+        ? {
+            type: 'relay-hello',
+            probe: new Uint8Array([1, 2, 3]),
+            probeBlob: new BlobCtor([new Uint8Array([1, 2, 3])]),
+          }
         : { type: 'relay-hello', probe: new Uint8Array([1, 2, 3]) };
       p.postMessage(hello); // first on the port; a throw here is the caller's stale-port retry
     }
@@ -161,9 +186,21 @@ export function startRelay(options: RelayOptions): RelayHandle {
     } catch {
       /* keep '' */
     }
-    const base = { type: 'relay-batch', documentId, documentUrl, isTopFrame, seq: ++seq, ...capture, lostBatches: lost, lostHookFrames, framesBefore } as const;
+    const base = {
+      type: 'relay-batch',
+      documentId,
+      documentUrl,
+      isTopFrame,
+      seq: ++seq,
+      ...capture,
+      lostBatches: lost,
+      lostHookFrames,
+      framesBefore,
+    } as const;
     const counted: RelayBatch = dropped > 0 ? { ...base, droppedFrames: dropped } : base;
-    const message: RelayBatch = lostFrames.length ? { ...counted, lostFrames: lostFrames.slice(0, MAX_LOST_FRAME_ROWS) } : counted;
+    const message: RelayBatch = lostFrames.length
+      ? { ...counted, lostFrames: lostFrames.slice(0, MAX_LOST_FRAME_ROWS) }
+      : counted;
     framesBefore += frames; // sent or not: a failed batch's frames show in the next one's framesBefore
     // A stale port (its disconnect not yet delivered) throws: reconnect once and retry.
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -192,7 +229,9 @@ export function startRelay(options: RelayOptions): RelayHandle {
    */
   function wire(bytes: Uint8Array, own = false): WireBytes {
     if (wireAs === 'base64') return { b64: toBase64(bytes) };
-    return { bytes: own && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice() };
+    return {
+      bytes: own && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice(),
+    };
   }
 
   /** Frame bytes as they go on the port: as `wire`, or one Blob (its constructor takes the only copy) from `minBlobBytes` on. */
@@ -231,7 +270,8 @@ export function startRelay(options: RelayOptions): RelayHandle {
     for (const row of batch.lostFrames) lostRows.push({ index: -1, row });
     const table = new Uint8Array(batch.table.buffer, batch.table.byteOffset, batch.table.byteLength);
     const cost = wireAs === 'base64' ? (n: number) => Math.ceil(n / 3) * 4 : (n: number) => n;
-    const maxMessageBytes = options.maxMessageBytes ?? (wireAs === 'base64' ? 64 << 10 : wireAs === 'bytes' ? 2 << 20 : 4 << 20);
+    const maxMessageBytes =
+      options.maxMessageBytes ?? (wireAs === 'base64' ? 64 << 10 : wireAs === 'bytes' ? 2 << 20 : 4 << 20);
     // Chrome refuses messages over 64 MiB, JSON or structured clone; a Blob is not in the message.
     const maxFrameBytes = options.maxFrameBytes ?? (bytesAs === 'bytes' || wireAs === 'blob' ? Infinity : 48 << 20);
     splitBatch(
@@ -242,13 +282,20 @@ export function startRelay(options: RelayOptions): RelayHandle {
         // Rows of frames dropped before this run (not those the run ends at: they follow it).
         const due = lostRows.filter((l) => l.index < run.first).map((l) => l.row);
         lostRows = lostRows.filter((l) => l.index >= run.first);
-        send({ events: run.events, frameTable, frameBytes: wireFrames(batch.bytes.subarray(run.firstByte, run.endByte)) }, run.end - run.first, due);
+        send(
+          { events: run.events, frameTable, frameBytes: wireFrames(batch.bytes.subarray(run.firstByte, run.endByte)) },
+          run.end - run.first,
+          due,
+        );
       },
       (index) => {
         relayDropped++;
         const r = index * FRAME_COLUMNS;
         const t = batch.table;
-        lostRows.push({ index, row: { socketId: t[r]!, flags: t[r + 1]!, time: t[r + 2]!, length: t[r + 3]!, why: 'too-large' } });
+        lostRows.push({
+          index,
+          row: { socketId: t[r]!, flags: t[r + 1]!, time: t[r + 2]!, length: t[r + 3]!, why: 'too-large' },
+        });
       },
     );
     lostRows = []; // every run of this batch is sent; indexes are per batch

@@ -31,7 +31,12 @@ export interface SplitLimits {
  * carries loss counts too) and `drop` with its index for each frame dropped as too large, as
  * it goes (so the runs after a drop already count it).
  */
-export function splitBatch(batch: ParsedHookBatch, limits: SplitLimits, emit: (run: FrameRun) => void, drop: (index: number) => void): void {
+export function splitBatch(
+  batch: ParsedHookBatch,
+  limits: SplitLimits,
+  emit: (run: FrameRun) => void,
+  drop: (index: number) => void,
+): void {
   const { table, events, frameCount } = batch;
   let runEvents: BatchEvent[] = [];
   let first = 0;

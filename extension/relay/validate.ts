@@ -5,7 +5,14 @@
  * ArrayBuffers are recognised by the built-in getter's brand check, which also accepts a
  * buffer from another compartment (Firefox hands the relay Xray-wrapped objects).
  */
-import { CAPTURE_TAG, FRAME_COLUMNS, FRAME_ROW_BYTES, type BatchEvent, type LostFrameRow, type SocketEvent } from '../shared/messages.js';
+import {
+  CAPTURE_TAG,
+  FRAME_COLUMNS,
+  FRAME_ROW_BYTES,
+  type BatchEvent,
+  type LostFrameRow,
+  type SocketEvent,
+} from '../shared/messages.js';
 import { checkFrameTable } from '../shared/frame-table.js';
 import { parseLostRows } from '../shared/lost-rows.js';
 
@@ -61,7 +68,9 @@ function parseEvent(v: unknown): SocketEvent | null {
       const url = e.url;
       const protocol = e.protocol;
       const extensions = e.extensions;
-      return isStr(url) && isStr(protocol) && isStr(extensions) ? { type, socketId, url, protocol, extensions, time } : null;
+      return isStr(url) && isStr(protocol) && isStr(extensions)
+        ? { type, socketId, url, protocol, extensions, time }
+        : null;
     }
     case 'close': {
       const code = e.code;
@@ -124,7 +133,9 @@ export function parseHookBatch(data: unknown, copyBytes = true): ParsedHookBatch
     events[i] = { ...ev, at };
     last = at;
   }
-  const bytes = copyBytes ? copyOut(frameBytes as ArrayBuffer, used) : new Uint8Array(frameBytes as ArrayBuffer, 0, used);
+  const bytes = copyBytes
+    ? copyOut(frameBytes as ArrayBuffer, used)
+    : new Uint8Array(frameBytes as ArrayBuffer, 0, used);
   return { seq, events, frameCount, table, bytes, droppedFrames: droppedFrames ?? 0, framesBefore, lostFrames };
 }
 

@@ -8,7 +8,14 @@ const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isS
 export function isLostFrameRow(v: unknown): v is LostFrameRow {
   if (typeof v !== 'object' || v === null) return false;
   const r = v as Record<string, unknown>;
-  return isCount(r.socketId) && (r.flags === 0 || r.flags === 1 || r.flags === 2 || r.flags === 3) && typeof r.time === 'number' && Number.isFinite(r.time) && isCount(r.length) && WHYS.includes(r.why as LostFrameWhy);
+  return (
+    isCount(r.socketId) &&
+    (r.flags === 0 || r.flags === 1 || r.flags === 2 || r.flags === 3) &&
+    typeof r.time === 'number' &&
+    Number.isFinite(r.time) &&
+    isCount(r.length) &&
+    WHYS.includes(r.why as LostFrameWhy)
+  );
 }
 
 /** A checked copy of a list of rows (each field read once), or null when it is not one. */

@@ -44,10 +44,35 @@ export interface DocumentInfo {
  * hook cannot see (socketId 0); the panel says so.
  */
 export type SocketEvent =
-  | ({ readonly type: 'opening'; readonly socketId: number; readonly url: string; readonly time: number } & DocumentInfo)
-  | ({ readonly type: 'worker'; readonly socketId: number; readonly kind: WorkerKind; readonly url: string; readonly time: number } & DocumentInfo)
-  | { readonly type: 'open'; readonly socketId: number; readonly url: string; readonly protocol: string; readonly extensions: string; readonly time: number }
-  | { readonly type: 'close'; readonly socketId: number; readonly code: number; readonly reason: string; readonly wasClean: boolean; readonly time: number }
+  | ({
+      readonly type: 'opening';
+      readonly socketId: number;
+      readonly url: string;
+      readonly time: number;
+    } & DocumentInfo)
+  | ({
+      readonly type: 'worker';
+      readonly socketId: number;
+      readonly kind: WorkerKind;
+      readonly url: string;
+      readonly time: number;
+    } & DocumentInfo)
+  | {
+      readonly type: 'open';
+      readonly socketId: number;
+      readonly url: string;
+      readonly protocol: string;
+      readonly extensions: string;
+      readonly time: number;
+    }
+  | {
+      readonly type: 'close';
+      readonly socketId: number;
+      readonly code: number;
+      readonly reason: string;
+      readonly wasClean: boolean;
+      readonly time: number;
+    }
   | { readonly type: 'error'; readonly socketId: number; readonly time: number };
 
 /**
@@ -196,7 +221,16 @@ export type PanelItem =
    * relay sent them, so the panel can tell what it already has and what was lost (cumulative
    * per document; the panel reports the increase).
    */
-  | ({ readonly type: 'events'; readonly documentId: string; readonly seq: number; readonly lostBatches: number; readonly lostHookFrames?: number; readonly droppedFrames?: number; readonly framesBefore?: number; readonly lostFrames?: readonly LostFrameRow[] } & WireCapture)
+  | ({
+      readonly type: 'events';
+      readonly documentId: string;
+      readonly seq: number;
+      readonly lostBatches: number;
+      readonly lostHookFrames?: number;
+      readonly droppedFrames?: number;
+      readonly framesBefore?: number;
+      readonly lostFrames?: readonly LostFrameRow[];
+    } & WireCapture)
   /**
    * What is left of an `events` item whose frame bytes the tab's cap evicted: its socket
    * events (so connections keep their URL, protocol, open and close) and its frame table
@@ -221,7 +255,14 @@ export type PanelItem =
    * Relay batches `seq - missing` … `seq - 1` of a document never reached this background
    * (restart, lost in transit); `framesBefore` is the relay's count before batch `seq`, if sent.
    */
-  | { readonly type: 'gap'; readonly documentId: string; readonly seq: number; readonly missing: number; readonly framesBefore?: number; readonly reason: string }
+  | {
+      readonly type: 'gap';
+      readonly documentId: string;
+      readonly seq: number;
+      readonly missing: number;
+      readonly framesBefore?: number;
+      readonly reason: string;
+    }
   /** Frames the background lost itself (buffer cap); exact counts. */
   | { readonly type: 'dropped'; readonly count: number; readonly reason: string }
   /** The tab's top frame has a new document. */

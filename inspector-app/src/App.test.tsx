@@ -8,10 +8,23 @@ import { MemoryTransport, type HostCapabilities } from './protocol/transport.js'
 import type { WireFrame } from './protocol/messages.js';
 import { inProcessWorker } from './worker/in-process.js';
 
-const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: 'light', hostName: 'test' };
+const capabilities: HostCapabilities = {
+  connect: false,
+  sendFrames: false,
+  files: true,
+  theme: 'light',
+  hostName: 'test',
+};
 const cbor = (v: unknown) => new CborEncoder().encode(v);
 const msgpack = (v: unknown) => new MsgPackEncoder().encode(v);
-const wire = (data: Uint8Array, extra: Partial<WireFrame> = {}): WireFrame => ({ connectionId: 'c1', direction: 'received', time: 1_700_000_000_000, opcode: 'binary', data, ...extra });
+const wire = (data: Uint8Array, extra: Partial<WireFrame> = {}): WireFrame => ({
+  connectionId: 'c1',
+  direction: 'received',
+  time: 1_700_000_000_000,
+  opcode: 'binary',
+  data,
+  ...extra,
+});
 
 afterEach(cleanup);
 
@@ -23,15 +36,30 @@ function setup() {
 }
 
 const rows = () => screen.queryAllByTestId('frame-row');
-const selectedOffsets = () => screen.queryAllByTestId('hex-byte-selected').map((el) => Number(el.getAttribute('data-offset')));
+const selectedOffsets = () =>
+  screen.queryAllByTestId('hex-byte-selected').map((el) => Number(el.getAttribute('data-offset')));
 const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
 
 describe('frame list', () => {
   it('shows frames from the transport in order with direction, size and format', async () => {
     const { transport } = setup();
     act(() => {
-      transport.emit({ type: 'connection-opened', connectionId: 'c1', url: 'ws://x/y', protocol: '', extensions: '', time: 1 });
-      transport.emit({ type: 'frames', frames: [wire(cbor({ a: 1 })), wire(msgpack({ b: 2 }), { direction: 'sent' }), wire(new TextEncoder().encode('{"c":3}'), { opcode: 'text' })] });
+      transport.emit({
+        type: 'connection-opened',
+        connectionId: 'c1',
+        url: 'ws://x/y',
+        protocol: '',
+        extensions: '',
+        time: 1,
+      });
+      transport.emit({
+        type: 'frames',
+        frames: [
+          wire(cbor({ a: 1 })),
+          wire(msgpack({ b: 2 }), { direction: 'sent' }),
+          wire(new TextEncoder().encode('{"c":3}'), { opcode: 'text' }),
+        ],
+      });
     });
     await waitFor(() => expect(rows()).toHaveLength(3));
     expect(rows().map((r) => r.getAttribute('data-format'))).toEqual(['cbor', 'msgpack', 'json']);
@@ -43,7 +71,14 @@ describe('frame list', () => {
   it('filters by format, by decoded text and by path; shows host drops', async () => {
     const { transport } = setup();
     act(() => {
-      transport.emit({ type: 'frames', frames: [wire(cbor({ user: { name: 'ann' } })), wire(msgpack({ user: { name: 'bob' } })), wire(cbor({ other: 'zebra' }))] });
+      transport.emit({
+        type: 'frames',
+        frames: [
+          wire(cbor({ user: { name: 'ann' } })),
+          wire(msgpack({ user: { name: 'bob' } })),
+          wire(cbor({ other: 'zebra' })),
+        ],
+      });
       transport.emit({ type: 'dropped', count: 7, reason: 'page buffer full' });
     });
     await waitFor(() => expect(rows()).toHaveLength(3));
@@ -57,7 +92,9 @@ describe('frame list', () => {
     fireEvent.change(screen.getByTestId('path-filter-input'), { target: { value: 'user.name' } });
     await waitFor(() => expect(rows().map((r) => r.getAttribute('data-frame-id'))).toEqual(['1', '2']));
     // New frames are matched against the active filter as they arrive.
-    act(() => transport.emit({ type: 'frames', frames: [wire(cbor({ user: { name: 'cy' } })), wire(cbor({ nope: 1 }))] }));
+    act(() =>
+      transport.emit({ type: 'frames', frames: [wire(cbor({ user: { name: 'cy' } })), wire(cbor({ nope: 1 }))] }),
+    );
     await waitFor(() => expect(rows().map((r) => r.getAttribute('data-frame-id'))).toEqual(['1', '2', '4']));
   });
 
@@ -86,7 +123,13 @@ describe('frame list', () => {
 });
 
 describe('tree and hex, linked both ways', () => {
-  const value = { users: [{ name: 'ann', id: 1 }, { name: 'bob', id: 2 }], ok: true };
+  const value = {
+    users: [
+      { name: 'ann', id: 1 },
+      { name: 'bob', id: 2 },
+    ],
+    ok: true,
+  };
   const bytes = cbor(value);
 
   async function openFrame() {
@@ -97,7 +140,8 @@ describe('tree and hex, linked both ways', () => {
     await waitFor(() => expect(screen.getAllByTestId('tree-row').length).toBeGreaterThan(2));
     return ctx;
   }
-  const treeRow = (path: string) => screen.getAllByTestId('tree-row').find((r) => r.getAttribute('data-path') === path)!;
+  const treeRow = (path: string) =>
+    screen.getAllByTestId('tree-row').find((r) => r.getAttribute('data-path') === path)!;
 
   it('opens one level at once; selecting a node highlights exactly its key and bytes', async () => {
     await openFrame();
@@ -113,7 +157,8 @@ describe('tree and hex, linked both ways', () => {
     await waitFor(() => expect(selectedOffsets()).toEqual(range(keyStart, end)));
     expect(start).toBe(7);
     // Header, key and payload tones differ.
-    const cell = (o: number) => screen.getAllByTestId('hex-byte-selected').find((el) => Number(el.getAttribute('data-offset')) === o)!;
+    const cell = (o: number) =>
+      screen.getAllByTestId('hex-byte-selected').find((el) => Number(el.getAttribute('data-offset')) === o)!;
     expect(cell(1).className).toContain('hex-key');
     expect(cell(start).className).toContain('hex-header');
     expect(cell(start + 1).className).toContain('hex-payload');

@@ -1,4 +1,13 @@
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent, type ReactElement } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type KeyboardEvent,
+  type ReactElement,
+} from 'react';
 import type { HostCapabilities, Transport } from './protocol/transport.js';
 import { InspectorSession } from './state/session.js';
 import { importCaptureFile } from './state/import-file.js';
@@ -51,7 +60,10 @@ export interface AppProps {
  */
 export function App(props: AppProps): ReactElement {
   const { transport, capabilities, worker } = props;
-  const session = useMemo(() => new InspectorSession(transport, worker, { keepOnNavigate: capabilities.keepOnNavigate }), [transport, worker, capabilities.keepOnNavigate]);
+  const session = useMemo(
+    () => new InspectorSession(transport, worker, { keepOnNavigate: capabilities.keepOnNavigate }),
+    [transport, worker, capabilities.keepOnNavigate],
+  );
   useEffect(() => () => session.dispose(), [session]);
   const snapshot = useSyncExternalStore(session.model.subscribe, session.model.getSnapshot);
   const theme = useTheme(capabilities.theme);
@@ -65,7 +77,10 @@ export function App(props: AppProps): ReactElement {
   useEffect(() => onOpenFrame(document, setSelectedId), []);
   const compareCache = useMemo(() => new CompareCache(), [session]);
   // Comparison results live until their frame is evicted (or cleared).
-  useEffect(() => compareCache.retainFrames((frameId) => session.model.frame(frameId) !== undefined), [compareCache, session, snapshot.rows]);
+  useEffect(
+    () => compareCache.retainFrames((frameId) => session.model.frame(frameId) !== undefined),
+    [compareCache, session, snapshot.rows],
+  );
   const demoUrl = props.demoUrl ?? 'ws://localhost:8080/demo';
   const [schemaStorage] = useState(() => props.schemaStorage ?? defaultSchemaStorage());
   // Bumped when the Protobuf schemas or a connection's type change: the open frame decodes again.
@@ -77,7 +92,8 @@ export function App(props: AppProps): ReactElement {
   const appRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    if (props.connectUrl && capabilities.connect) transport.send({ type: 'connect', url: props.connectUrl, protocols: [] });
+    if (props.connectUrl && capabilities.connect)
+      transport.send({ type: 'connect', url: props.connectUrl, protocols: [] });
   }, [props.connectUrl, capabilities.connect, transport]);
 
   useEffect(() => {
@@ -95,19 +111,39 @@ export function App(props: AppProps): ReactElement {
   // The whole-session comparison: one run per capture, its inputs from the snapshot.
   const sessionRun = useMemo(() => new SessionRun(), [session]);
   const filtersSet = JSON.stringify(snapshot.filters) !== JSON.stringify(NO_FILTERS);
-  const sessionSource = useMemo((): SessionSource => ({
-    run: sessionRun,
-    connections: [...snapshot.connections.values()].map((c) => ({ connectionId: c.connectionId, label: connectionLabels.get(c.connectionId) ?? c.connectionId, url: c.url, ...(c.extensions !== undefined ? { extensions: c.extensions } : {}) })),
-    filteredIds: filtersSet ? snapshot.visible.map((r) => r.frameId) : null,
-    heldFrames: snapshot.rows.length,
-    // What the list holds and shows: frames that arrived while paused are not compared.
-    shown: snapshot.rows,
-  }), [sessionRun, snapshot.connections, snapshot.visible, snapshot.rows, snapshot.rows.length, filtersSet, connectionLabels]);
+  const sessionSource = useMemo(
+    (): SessionSource => ({
+      run: sessionRun,
+      connections: [...snapshot.connections.values()].map((c) => ({
+        connectionId: c.connectionId,
+        label: connectionLabels.get(c.connectionId) ?? c.connectionId,
+        url: c.url,
+        ...(c.extensions !== undefined ? { extensions: c.extensions } : {}),
+      })),
+      filteredIds: filtersSet ? snapshot.visible.map((r) => r.frameId) : null,
+      heldFrames: snapshot.rows.length,
+      // What the list holds and shows: frames that arrived while paused are not compared.
+      shown: snapshot.rows,
+    }),
+    [
+      sessionRun,
+      snapshot.connections,
+      snapshot.visible,
+      snapshot.rows,
+      snapshot.rows.length,
+      filtersSet,
+      connectionLabels,
+    ],
+  );
 
   const selected = selectedId === null ? undefined : session.model.frame(selectedId);
   // Rows in view that wait to be read (a flood) are read at once: the rows on screen are complete.
   const readRowsInView = useCallback((frameIds: readonly number[]) => session.worker.view(frameIds), [session]);
-  const listRows = useMemo(() => (listBySize ? [...snapshot.visible].sort((a, b) => b.size - a.size || a.frameId - b.frameId) : snapshot.visible), [snapshot.visible, listBySize]);
+  const listRows = useMemo(
+    () =>
+      listBySize ? [...snapshot.visible].sort((a, b) => b.size - a.size || a.frameId - b.frameId) : snapshot.visible,
+    [snapshot.visible, listBySize],
+  );
 
   // Escape closes the detail pane (not while typing, nor inside the Monaco editor) and
   // gives the keyboard back to the list.
@@ -124,7 +160,9 @@ export function App(props: AppProps): ReactElement {
       if ('error' in result) return setNotice(`${file.name}: ${result.error}`);
       for (const c of result.connections) session.importConnection(c);
       session.ingest(result.frames);
-      setNotice(`${file.name}: ${plural(result.frames.length, 'frame')} from ${plural(result.connections.length, 'connection')}${result.errors.length ? `; ${plural(result.errors.length, 'problem')}: ${result.errors.slice(0, 3).join('; ')}` : ''}`);
+      setNotice(
+        `${file.name}: ${plural(result.frames.length, 'frame')} from ${plural(result.connections.length, 'connection')}${result.errors.length ? `; ${plural(result.errors.length, 'problem')}: ${result.errors.slice(0, 3).join('; ')}` : ''}`,
+      );
     },
     [session],
   );
@@ -146,13 +184,20 @@ export function App(props: AppProps): ReactElement {
           problem={snapshot.connectProblem}
           urlRef={urlRef}
           onConnect={(url, protocols) => transport.send({ type: 'connect', url, protocols })}
-          onClose={(connectionId) => transport.send({ type: 'disconnect', connectionId, code: 1000, reason: 'closed in wirescope' })}
+          onClose={(connectionId) =>
+            transport.send({ type: 'disconnect', connectionId, code: 1000, reason: 'closed in wirescope' })
+          }
           composerOpen={composerOpen}
           onToggleComposer={() => setComposerOpen((o) => !o)}
         />
       )}
       {capabilities.sendFrames && composerOpen && (
-        <Composer client={worker} connections={snapshot.connections} theme={theme} onSend={(connectionId, opcode, data) => transport.send({ type: 'send-frame', connectionId, opcode, data })} />
+        <Composer
+          client={worker}
+          connections={snapshot.connections}
+          theme={theme}
+          onSend={(connectionId, opcode, data) => transport.send({ type: 'send-frame', connectionId, opcode, data })}
+        />
       )}
       {!props.singleFrame && (
         <Toolbar
@@ -187,13 +232,18 @@ export function App(props: AppProps): ReactElement {
             <SchemasPanel
               client={worker}
               storage={schemaStorage}
-              connections={[...snapshot.connections.keys()].map((id) => ({ id, label: `${connectionLabels.get(id) ?? id} ${snapshot.connections.get(id)?.url ?? ''}`.trim() }))}
+              connections={[...snapshot.connections.keys()].map((id) => ({
+                id,
+                label: `${connectionLabels.get(id) ?? id} ${snapshot.connections.get(id)?.url ?? ''}`.trim(),
+              }))}
               onChanged={() => setSchemaVersion((v) => v + 1)}
               reread={snapshot.reread}
             />
           }
           debuggerCaptureOn={snapshot.debuggerCapture?.state === 'on' || snapshot.debuggerCapture?.state === 'starting'}
-          onDebuggerCapture={capabilities.debuggerCapture ? (on) => transport.send({ type: 'set-debugger-capture', on }) : undefined}
+          onDebuggerCapture={
+            capabilities.debuggerCapture ? (on) => transport.send({ type: 'set-debugger-capture', on }) : undefined
+          }
         />
       )}
       {notice && (
@@ -208,7 +258,14 @@ export function App(props: AppProps): ReactElement {
         list={
           props.singleFrame ? null : (
             <>
-              <FilterBar key={filterBarKey} filters={session.model.currentFilters()} search={snapshot.search} connections={snapshot.connections} connectionLabels={connectionLabels} onChange={(f) => session.setFilters(f)} />
+              <FilterBar
+                key={filterBarKey}
+                filters={session.model.currentFilters()}
+                search={snapshot.search}
+                connections={snapshot.connections}
+                connectionLabels={connectionLabels}
+                onChange={(f) => session.setFilters(f)}
+              />
               <FrameList
                 rows={listRows}
                 selectedId={selectedId}
@@ -222,9 +279,17 @@ export function App(props: AppProps): ReactElement {
                     <EmptyState
                       panel={capabilities.hostName === 'panel'}
                       onFocusUrl={capabilities.connect ? () => urlRef.current?.focus() : undefined}
-                      onConnectDemo={capabilities.connect ? () => transport.send({ type: 'connect', url: demoUrl, protocols: [] }) : undefined}
+                      onConnectDemo={
+                        capabilities.connect
+                          ? () => transport.send({ type: 'connect', url: demoUrl, protocols: [] })
+                          : undefined
+                      }
                       demoUrl={demoUrl}
-                      onImport={capabilities.files ? () => document.querySelector<HTMLInputElement>('[data-testid=import-input]')?.click() : undefined}
+                      onImport={
+                        capabilities.files
+                          ? () => document.querySelector<HTMLInputElement>('[data-testid=import-input]')?.click()
+                          : undefined
+                      }
                     />
                   ) : (
                     <NoMatches
@@ -265,7 +330,14 @@ export function App(props: AppProps): ReactElement {
           ) : null
         }
       />
-      {!props.singleFrame && <StatusBar snapshot={snapshot} hostName={capabilities.hostName} capBytes={capMb * 1024 * 1024} onShowHeld={() => transport.send({ type: 'show-held' })} />}
+      {!props.singleFrame && (
+        <StatusBar
+          snapshot={snapshot}
+          hostName={capabilities.hostName}
+          capBytes={capMb * 1024 * 1024}
+          onShowHeld={() => transport.send({ type: 'show-held' })}
+        />
+      )}
     </div>
   );
 }

@@ -21,7 +21,13 @@ export function schemaActuals(value: unknown): SchemaActual[] {
   try {
     plain = toTarget(value, 'json-like');
   } catch (e) {
-    return (['avro', 'protobuf'] as const).map((codec) => ({ codec, label: codec === 'avro' ? 'Avro (inferred)' : 'Protobuf (inferred)', bytes: null, schemaBytes: 0, why: (e as Error).message }));
+    return (['avro', 'protobuf'] as const).map((codec) => ({
+      codec,
+      label: codec === 'avro' ? 'Avro (inferred)' : 'Protobuf (inferred)',
+      bytes: null,
+      schemaBytes: 0,
+      why: (e as Error).message,
+    }));
   }
   return [avroCodec([plain]), inferredProtobufCodec([plain])].map((c) => {
     const out = c.encode(plain);

@@ -185,7 +185,8 @@ class Reader {
   }
 
   need(n: number, what: string): void {
-    if (this.pos + n > this.bytes.length) this.fail(this.pos, `${what} needs ${n} byte(s), ${this.bytes.length - this.pos} left`);
+    if (this.pos + n > this.bytes.length)
+      this.fail(this.pos, `${what} needs ${n} byte(s), ${this.bytes.length - this.pos} left`);
   }
 
   /** A long as a value: a number within ±2^53, else the exact bigint. */
@@ -254,7 +255,8 @@ class Reader {
       n = -n;
       this.long();
     }
-    if (width ? n * width > this.bytes.length - this.pos : n > MAX_EMPTY_ITEMS) this.fail(at, `a block of ${n} items where ${this.bytes.length - this.pos} byte(s) are left`);
+    if (width ? n * width > this.bytes.length - this.pos : n > MAX_EMPTY_ITEMS)
+      this.fail(at, `a block of ${n} items where ${this.bytes.length - this.pos} byte(s) are left`);
     return n;
   }
 }

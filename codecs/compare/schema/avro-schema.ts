@@ -30,7 +30,11 @@ export type AvroType =
   | { readonly kind: 'null' | 'boolean' | 'int' | 'long' | 'double' | 'string' | 'bytes' }
   /** A long inferred from a bigint: merged with a double it stays a branch of its own (BIG_LONG). */
   | { readonly kind: 'long'; readonly fromBigInt: true }
-  | { readonly kind: 'array'; readonly items: AvroType; /** The type of an empty list (merging drops it). */ readonly empty?: true }
+  | {
+      readonly kind: 'array';
+      readonly items: AvroType /** The type of an empty list (merging drops it). */;
+      readonly empty?: true;
+    }
   | { readonly kind: 'map'; readonly values: AvroType }
   | { readonly kind: 'record'; readonly fields: readonly AvroField[] }
   | { readonly kind: 'union'; readonly branches: readonly AvroType[] };
@@ -45,7 +49,12 @@ export interface AvroField {
 export type Bucket = 'null' | 'boolean' | 'number' | 'string' | 'buffer' | 'array' | 'object';
 
 const NULL: AvroType = { kind: 'null' };
-const PRIMITIVES = new Map<string, AvroType>(['null', 'boolean', 'int', 'long', 'double', 'string', 'bytes'].map((k) => [k, k === 'null' ? NULL : ({ kind: k } as AvroType)]));
+const PRIMITIVES = new Map<string, AvroType>(
+  ['null', 'boolean', 'int', 'long', 'double', 'string', 'bytes'].map((k) => [
+    k,
+    k === 'null' ? NULL : ({ kind: k } as AvroType),
+  ]),
+);
 const primitive = (kind: 'boolean' | 'int' | 'long' | 'double' | 'string' | 'bytes'): AvroType => PRIMITIVES.get(kind)!;
 /**
  * The type of a bigint (a CBOR / MessagePack integer beyond ±2^53): a long that a double
@@ -77,7 +86,10 @@ export class NoAvroType extends Error {}
 export function typeOfValue(value: unknown): AvroType {
   switch (typeof value) {
     case 'number':
-      if (Number.isInteger(value) && !Object.is(value, -0)) return primitive(value >= -I32 && value < I32 ? 'int' : Math.abs(value) < LONG_INFERENCE_LIMIT ? 'long' : 'double');
+      if (Number.isInteger(value) && !Object.is(value, -0))
+        return primitive(
+          value >= -I32 && value < I32 ? 'int' : Math.abs(value) < LONG_INFERENCE_LIMIT ? 'long' : 'double',
+        );
       return primitive('double');
     case 'string':
       return primitive('string');
@@ -99,7 +111,8 @@ export function typeOfValue(value: unknown): AvroType {
   if (value instanceof Uint8Array) return primitive('bytes');
   if (!isRecord(value)) throw new NoAvroType(`cannot infer type from ${notPlainText(value)}`);
   const keys = Object.keys(value);
-  if (keys.some((k) => !NAME.test(k))) return { kind: 'map', values: mergeTypes(keys.map((k) => typeOfValue(value[k]))) };
+  if (keys.some((k) => !NAME.test(k)))
+    return { kind: 'map', values: mergeTypes(keys.map((k) => typeOfValue(value[k]))) };
   return { kind: 'record', fields: keys.map((k) => ({ name: k, type: typeOfValue(value[k]), optional: false })) };
 }
 
@@ -158,7 +171,8 @@ export function unionBranch(union: Extract<AvroType, { kind: 'union' }>, value: 
     for (let i = 0; i < union.branches.length; i++) {
       const b = union.branches[i];
       const bucket = typeBucket(b);
-      if (bucket === 'number' && union.branches.some((o) => o.kind === 'double') && b.kind === 'long') byBucket.set('bigint', i);
+      if (bucket === 'number' && union.branches.some((o) => o.kind === 'double') && b.kind === 'long')
+        byBucket.set('bigint', i);
       else byBucket.set(bucket, i);
     }
     unionIndex.set(union, byBucket);
@@ -271,7 +285,21 @@ export function schemaJson(type: AvroType): unknown {
 }
 
 const describe = (v: unknown): string =>
-  v === null ? 'null' : v === undefined ? 'undefined (no key)' : Array.isArray(v) ? 'a list' : typeof v === 'bigint' ? `bigint ${v}` : v instanceof Uint8Array ? 'bytes' : typeof v === 'number' ? (Object.is(v, -0) ? '-0' : `number ${v}`) : typeof v;
+  v === null
+    ? 'null'
+    : v === undefined
+      ? 'undefined (no key)'
+      : Array.isArray(v)
+        ? 'a list'
+        : typeof v === 'bigint'
+          ? `bigint ${v}`
+          : v instanceof Uint8Array
+            ? 'bytes'
+            : typeof v === 'number'
+              ? Object.is(v, -0)
+                ? '-0'
+                : `number ${v}`
+              : typeof v;
 
 const fieldNames = new WeakMap<AvroType, ReadonlySet<string>>();
 /** A record's field names as a set (built once per record type). */
@@ -284,7 +312,10 @@ export function namesOf(record: Extract<AvroType, { kind: 'record' }>): Readonly
 const INT64 = 2 ** 63;
 
 /** A value a long holds: an integral number below 2^63 in magnitude (not -0), or a bigint in the int64 range. */
-const fitsLong = (v: unknown): boolean => (typeof v === 'bigint' ? isLongBigInt(v) : typeof v === 'number' && Number.isInteger(v) && Math.abs(v) < INT64 && !Object.is(v, -0));
+const fitsLong = (v: unknown): boolean =>
+  typeof v === 'bigint'
+    ? isLongBigInt(v)
+    : typeof v === 'number' && Number.isInteger(v) && Math.abs(v) < INT64 && !Object.is(v, -0);
 
 /**
  * Null when `value` fits `type` (what the encoder can write and the decoder give back),
@@ -295,7 +326,11 @@ const fitsLong = (v: unknown): boolean => (typeof v === 'bigint' ? isLongBigInt(
  */
 export function avroMismatch(type: AvroType, value: unknown): string | null {
   const path: string[] = [];
-  const fail = (t: AvroType, v: unknown, why?: string): string => `${path.join('.') || 'the frame'}: ${why ?? describe(v)} where the schema has ${JSON.stringify(schemaJson(t))}`.slice(0, 300);
+  const fail = (t: AvroType, v: unknown, why?: string): string =>
+    `${path.join('.') || 'the frame'}: ${why ?? describe(v)} where the schema has ${JSON.stringify(schemaJson(t))}`.slice(
+      0,
+      300,
+    );
   const check = (t: AvroType, v: unknown): string | null => {
     switch (t.kind) {
       case 'null':
@@ -305,7 +340,9 @@ export function avroMismatch(type: AvroType, value: unknown): string | null {
       case 'int':
         return typeof v === 'number' && v === (v | 0) && !Object.is(v, -0) ? null : fail(t, v);
       case 'long':
-        return fitsLong(v) ? null : fail(t, v, typeof v === 'bigint' ? `bigint ${v}, beyond the 64-bit range of a long,` : undefined);
+        return fitsLong(v)
+          ? null
+          : fail(t, v, typeof v === 'bigint' ? `bigint ${v}, beyond the 64-bit range of a long,` : undefined);
       case 'double':
         return typeof v === 'number' ? null : fail(t, v);
       case 'string':
@@ -335,7 +372,8 @@ export function avroMismatch(type: AvroType, value: unknown): string | null {
       case 'record': {
         if (!isRecord(v)) return fail(t, v);
         const names = namesOf(t);
-        for (const k of Object.keys(v)) if (!names.has(k)) return fail(t, v, `key ${JSON.stringify(k)} is not in the record`);
+        for (const k of Object.keys(v))
+          if (!names.has(k)) return fail(t, v, `key ${JSON.stringify(k)} is not in the record`);
         for (const f of t.fields) {
           const x = v[f.name];
           if (x === undefined && f.optional) continue;

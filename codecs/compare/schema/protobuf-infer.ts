@@ -44,7 +44,10 @@ export function unheld(v: unknown): string {
  * or null when some field could hold it.
  */
 export function whyNoField(v: unknown, at: string): string | null {
-  if (!Array.isArray(v)) return kindOf(v) === null ? `${at}: ${unheld(v)} (${typeof v === 'bigint' ? "the inferred schema's integers are int32 / int64" : 'no field type holds it'})` : null;
+  if (!Array.isArray(v))
+    return kindOf(v) === null
+      ? `${at}: ${unheld(v)} (${typeof v === 'bigint' ? "the inferred schema's integers are int32 / int64" : 'no field type holds it'})`
+      : null;
   for (let i = 0; i < v.length; i++) {
     const item = v[i];
     if (item === null || item === undefined) return `${at}[${i}]: null inside a list (a repeated field has no null)`;
@@ -62,7 +65,8 @@ export function kindOf(v: unknown): Kind | null {
     case 'string':
       return 'string';
     case 'number':
-      if (Number.isInteger(v) && !Object.is(v, -0)) return v >= -I32 && v < I32 ? 'int32' : Number.isSafeInteger(v) ? 'int64' : 'double';
+      if (Number.isInteger(v) && !Object.is(v, -0))
+        return v >= -I32 && v < I32 ? 'int32' : Number.isSafeInteger(v) ? 'int64' : 'double';
       return 'double';
     case 'bigint':
       return v >= I64_MIN && v <= I64_MAX ? 'int64' : null;
@@ -79,11 +83,13 @@ const NUMERIC: readonly Kind[] = ['int32', 'int64', 'double'];
 /** The kind a field widens to, or null when the two cannot share a field. */
 function widen(a: Kind, b: Kind): Kind | null {
   if (a === b) return a;
-  const i = NUMERIC.indexOf(a), j = NUMERIC.indexOf(b);
+  const i = NUMERIC.indexOf(a),
+    j = NUMERIC.indexOf(b);
   return i >= 0 && j >= 0 ? NUMERIC[Math.max(i, j)] : null;
 }
 
-const pascal = (key: string): string => key.replace(/(^|_)([a-z0-9])/gi, (_m, _u, c: string) => c.toUpperCase()) || 'Message';
+const pascal = (key: string): string =>
+  key.replace(/(^|_)([a-z0-9])/gi, (_m, _u, c: string) => c.toUpperCase()) || 'Message';
 
 export class ProtobufInference {
   private readonly root: MessageAcc = { name: 'Frame', count: 0, fields: new Map() };
@@ -144,7 +150,10 @@ export class ProtobufInference {
       if (done) return done;
       const fields: ProtoField[] = [];
       const omitted = new Map<string, string>();
-      const message: { name: string; fields: ProtoField[]; omitted?: ReadonlyMap<string, string> } = { name: m.name, fields };
+      const message: { name: string; fields: ProtoField[]; omitted?: ReadonlyMap<string, string> } = {
+        name: m.name,
+        fields,
+      };
       built.set(m, message);
       for (const [name, f] of m.fields) {
         if (f.kind === null) {

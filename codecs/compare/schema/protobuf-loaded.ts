@@ -11,7 +11,23 @@ import protobuf from 'protobufjs';
 import { loadSchema, lookupMessage, type LoadedSchema } from '../../protobuf/schema/load.js';
 import type { ProtoEnum, ProtoField, ProtoMessage, ProtoScalar } from './protobuf-shape.js';
 
-const SCALARS: ReadonlySet<string> = new Set<ProtoScalar>(['bool', 'string', 'bytes', 'int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64', 'double', 'float', 'fixed32', 'fixed64', 'sfixed32', 'sfixed64']);
+const SCALARS: ReadonlySet<string> = new Set<ProtoScalar>([
+  'bool',
+  'string',
+  'bytes',
+  'int32',
+  'int64',
+  'uint32',
+  'uint64',
+  'sint32',
+  'sint64',
+  'double',
+  'float',
+  'fixed32',
+  'fixed64',
+  'sfixed32',
+  'sfixed64',
+]);
 
 /** One `.proto` text (imports other than the well-known types cannot resolve): the message `messageName`, default the first. */
 export function loadProto(text: string, messageName?: string): ProtoMessage | { readonly error: string } {
@@ -52,7 +68,13 @@ interface Built {
 }
 
 /** A field's type: a scalar, a message (built once, recursion allowed) or an enum (int32 with names). */
-function typeOf(owner: string, fieldName: string, type: string, resolved: protobuf.ReflectionObject | null, built: Built): { type: ProtoScalar | ProtoMessage; enum?: ProtoEnum } {
+function typeOf(
+  owner: string,
+  fieldName: string,
+  type: string,
+  resolved: protobuf.ReflectionObject | null,
+  built: Built,
+): { type: ProtoScalar | ProtoMessage; enum?: ProtoEnum } {
   if (resolved instanceof protobuf.Type) return { type: build(resolved, built) };
   if (resolved instanceof protobuf.Enum) return { type: 'int32', enum: enumOf(resolved, built.enums) };
   if (SCALARS.has(type)) return { type: type as ProtoScalar };
@@ -77,7 +99,14 @@ function build(t: protobuf.Type, built: Built): ProtoMessage {
         name: `${t.name}.${f.name} entry`,
         fields: [
           { name: 'key', number: 1, type: key.type, repeated: false, optional: true },
-          { name: 'value', number: 2, type: value.type, repeated: false, optional: true, ...(value.enum ? { enum: value.enum } : {}) },
+          {
+            name: 'value',
+            number: 2,
+            type: value.type,
+            repeated: false,
+            optional: true,
+            ...(value.enum ? { enum: value.enum } : {}),
+          },
         ],
       };
       fields.push({ name: f.name, number: f.id, type: entry, repeated: false, optional: false, map: true });

@@ -135,7 +135,8 @@ export function writeScalarValue(w: ScalarWriter, type: ProtoScalar, v: unknown)
   }
 }
 
-const numberOrBig = (n: bigint): number | bigint => (n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n);
+const numberOrBig = (n: bigint): number | bigint =>
+  n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
 
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 

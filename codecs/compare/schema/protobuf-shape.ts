@@ -7,7 +7,17 @@
 /** The scalars an inferred schema uses (protobuf-infer.ts). */
 export type InferredScalar = 'bool' | 'string' | 'bytes' | 'int32' | 'int64' | 'double';
 /** Every scalar: a loaded `.proto` uses the rest too (protobuf-scalars.ts writes and reads them). */
-export type ProtoScalar = InferredScalar | 'uint32' | 'uint64' | 'sint32' | 'sint64' | 'float' | 'fixed32' | 'fixed64' | 'sfixed32' | 'sfixed64';
+export type ProtoScalar =
+  | InferredScalar
+  | 'uint32'
+  | 'uint64'
+  | 'sint32'
+  | 'sint64'
+  | 'float'
+  | 'fixed32'
+  | 'fixed64'
+  | 'sfixed32'
+  | 'sfixed64';
 
 /** An enum of a loaded `.proto`: values by name (what a schema reading gives) and names by number. */
 export interface ProtoEnum {
@@ -59,7 +69,9 @@ export function printProto(root: ProtoMessage, packageName = 'wirescope.inferred
     for (const f of m.fields) {
       const type = typeof f.type === 'string' ? f.type : f.type.name;
       if (typeof f.type !== 'string') queue.push(f.type);
-      out.push(`  ${f.repeated ? 'repeated ' : f.optional && typeof f.type === 'string' ? 'optional ' : ''}${type} ${f.name} = ${f.number};`);
+      out.push(
+        `  ${f.repeated ? 'repeated ' : f.optional && typeof f.type === 'string' ? 'optional ' : ''}${type} ${f.name} = ${f.number};`,
+      );
     }
     out.push('}', '');
   }

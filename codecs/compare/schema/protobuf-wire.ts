@@ -88,7 +88,13 @@ class Writer {
 }
 
 // -0 is not the default: proto3 writes a double whose bits are not all zero (as protoc does), so -0 survives.
-const isDefault = (v: unknown): boolean => Object.is(v, 0) || v === 0n || v === '' || v === false || (v instanceof Uint8Array && v.length === 0) || (Array.isArray(v) && v.length === 0);
+const isDefault = (v: unknown): boolean =>
+  Object.is(v, 0) ||
+  v === 0n ||
+  v === '' ||
+  v === false ||
+  (v instanceof Uint8Array && v.length === 0) ||
+  (Array.isArray(v) && v.length === 0);
 
 function checkScalar(type: ProtoScalar, v: unknown, path: string): void {
   if (!holds(type, v)) {
@@ -102,7 +108,8 @@ function checkScalar(type: ProtoScalar, v: unknown, path: string): void {
 function enumNumber(e: ProtoEnum, v: unknown, path: string): number {
   if (typeof v === 'string') {
     const n = e.byName.get(v);
-    if (n === undefined) throw new Mismatch(`${path}: ${JSON.stringify(v).slice(0, 60)} is not a value of enum ${e.name}`);
+    if (n === undefined)
+      throw new Mismatch(`${path}: ${JSON.stringify(v).slice(0, 60)} is not a value of enum ${e.name}`);
     return n;
   }
   if (typeof v === 'number' && Number.isInteger(v) && v >= -(2 ** 31) && v < 2 ** 31 && !Object.is(v, -0)) return v;
@@ -118,17 +125,23 @@ function mapKey(type: ProtoMessage['fields'][number]['type'], key: string, path:
     const v = n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
     if (holds(type, v)) return v;
   }
-  throw new Mismatch(`${path}: the key ${JSON.stringify(key).slice(0, 60)} is not a ${typeof type === 'string' ? type : 'scalar'} map key`);
+  throw new Mismatch(
+    `${path}: the key ${JSON.stringify(key).slice(0, 60)} is not a ${typeof type === 'string' ? type : 'scalar'} map key`,
+  );
 }
 
 /** A map field's entries: one entry message (key = 1, value = 2) per key of the object. */
 function writeMap(w: Writer, f: ProtoField, obj: unknown, at: string): void {
-  if (!isRecord(obj)) throw new Mismatch(`${at}: ${Array.isArray(obj) ? 'a list' : obj === null ? 'null' : typeof obj} where the schema has a map`);
+  if (!isRecord(obj))
+    throw new Mismatch(
+      `${at}: ${Array.isArray(obj) ? 'a list' : obj === null ? 'null' : typeof obj} where the schema has a map`,
+    );
   const entry = f.type as ProtoMessage;
   const keyType = entry.fields[0].type;
   for (const k of Object.keys(obj)) {
     const v = obj[k];
-    if (v === null || v === undefined) throw new Mismatch(`${at}.${k}: null as a map value (a map entry's value has no null)`);
+    if (v === null || v === undefined)
+      throw new Mismatch(`${at}.${k}: null as a map value (a map entry's value has no null)`);
     w.varint(f.number * 8 + 2);
     w.bytes(writeNested(entry, { key: mapKey(keyType, k, `${at}.${k}`), value: v }, `${at}.${k}`));
   }
@@ -147,7 +160,10 @@ function whatItIs(v: unknown): string {
 }
 
 function writeMessage(w: Writer, m: ProtoMessage, obj: unknown, path: string): void {
-  if (!isRecord(obj)) throw new Mismatch(`${path || 'the frame'}: ${whatItIs(obj)}, where the schema has a message (${m.name}): an object with named fields`);
+  if (!isRecord(obj))
+    throw new Mismatch(
+      `${path || 'the frame'}: ${whatItIs(obj)}, where the schema has a message (${m.name}): an object with named fields`,
+    );
   const byName = fieldsByName(m);
   for (const key of Object.keys(obj)) {
     const v = obj[key];
@@ -159,9 +175,16 @@ function writeMessage(w: Writer, m: ProtoMessage, obj: unknown, path: string): v
     if (!f) {
       // An inferred schema left the key out: say why (this frame's value, else the other frames').
       const omitted = m.omitted?.get(key);
-      if (omitted !== undefined) throw new Mismatch(whyNoField(v, at) ?? `${at}: left out of the inferred schema (another value of this key: ${omitted.replace(/^[\w[\]]*: /, '')})`);
+      if (omitted !== undefined)
+        throw new Mismatch(
+          whyNoField(v, at) ??
+            `${at}: left out of the inferred schema (another value of this key: ${omitted.replace(/^[\w[\]]*: /, '')})`,
+        );
     }
-    if (!f) throw new Mismatch(`${at}: the key is not in the schema${/^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? '' : ' (not an identifier, which Protobuf field names must be)'}`);
+    if (!f)
+      throw new Mismatch(
+        `${at}: the key is not in the schema${/^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? '' : ' (not an identifier, which Protobuf field names must be)'}`,
+      );
     if (f.map) {
       writeMap(w, f, v, at);
       continue;
@@ -170,7 +193,10 @@ function writeMessage(w: Writer, m: ProtoMessage, obj: unknown, path: string): v
       if (!Array.isArray(v)) throw new Mismatch(`${at}: ${whatItIs(v)} where the schema has a repeated field (a list)`);
       writeRepeated(w, f, v, at);
     } else {
-      if (Array.isArray(v)) throw new Mismatch(`${at}: a list where the schema has one ${typeof f.type === 'string' ? f.type : f.type.name}`);
+      if (Array.isArray(v))
+        throw new Mismatch(
+          `${at}: a list where the schema has one ${typeof f.type === 'string' ? f.type : f.type.name}`,
+        );
       if (typeof f.type === 'string') {
         const scalar = f.enum ? enumNumber(f.enum, v, at) : v;
         checkScalar(f.type, scalar, at);
@@ -187,7 +213,9 @@ function writeMessage(w: Writer, m: ProtoMessage, obj: unknown, path: string): v
 
 function writeRepeated(w: Writer, f: ProtoField, list: unknown[], at: string): void {
   if (list.length === 0) return;
-  for (let i = 0; i < list.length; i++) if (list[i] === null || list[i] === undefined) throw new Mismatch(`${at}[${i}]: null inside a list (a repeated field has no null)`);
+  for (let i = 0; i < list.length; i++)
+    if (list[i] === null || list[i] === undefined)
+      throw new Mismatch(`${at}[${i}]: null inside a list (a repeated field has no null)`);
   const type = f.type;
   if (typeof type !== 'string') {
     for (let i = 0; i < list.length; i++) {
@@ -278,7 +306,10 @@ export function encodeProtobuf(m: ProtoMessage, value: unknown): Uint8Array | { 
 
 class Reader {
   pos = 0;
-  constructor(readonly buf: Uint8Array, readonly end = buf.length) {}
+  constructor(
+    readonly buf: Uint8Array,
+    readonly end = buf.length,
+  ) {}
 
   varint(): bigint {
     let shift = 0n;
@@ -363,7 +394,8 @@ function readMessage(m: ProtoMessage, r: Reader): Record<string, unknown> {
     if (f.repeated) ((out[f.name] ??= []) as unknown[]).push(v);
     else out[f.name] = v;
   }
-  for (const f of m.fields) if (!(f.name in out) && !f.optional && typeof f.type === 'string') out[f.name] = defaultOf(f);
+  for (const f of m.fields)
+    if (!(f.name in out) && !f.optional && typeof f.type === 'string') out[f.name] = defaultOf(f);
   for (const f of m.fields) if (!(f.name in out) && f.map) out[f.name] = {};
   for (const f of m.fields) if (!(f.name in out) && !f.optional && f.repeated) out[f.name] = [];
   return out;

@@ -23,7 +23,12 @@ export const SCHEMA_CODEC_NAMES = ['avro', 'protobuf', 'protobuf-loaded'] as con
 
 const utf8 = new TextEncoder();
 
-function protobufCodec(name: 'protobuf' | 'protobuf-loaded', label: string, message: ProtoMessage, text: string): SchemaCodec {
+function protobufCodec(
+  name: 'protobuf' | 'protobuf-loaded',
+  label: string,
+  message: ProtoMessage,
+  text: string,
+): SchemaCodec {
   return {
     name,
     label,

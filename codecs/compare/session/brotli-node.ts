@@ -12,5 +12,10 @@ import type { BrotliCompressor } from './message-compressors.js';
 export const SESSION_BROTLI_QUALITY = 6;
 
 export function nodeBrotli(quality = SESSION_BROTLI_QUALITY): BrotliCompressor {
-  return { size: (bytes) => brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }).length };
+  return {
+    size: (bytes) =>
+      brotliCompressSync(bytes, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+      }).length,
+  };
 }

@@ -29,14 +29,33 @@ export interface CaptureSession {
 /** The session in a capture file, or why it is not one. */
 export function readCaptureSession(bytes: Uint8Array): CaptureSession | { readonly error: string } {
   const kind = detectCaptureKind(bytes);
-  if (!kind) return { error: 'not a HAR file or wirescope capture (expected a JSON object with log.entries or "format": "wirescope-capture")' };
+  if (!kind)
+    return {
+      error:
+        'not a HAR file or wirescope capture (expected a JSON object with log.entries or "format": "wirescope-capture")',
+    };
   const parsed = kind === 'har' ? parseHar(new TextDecoder().decode(bytes)) : parseCapture(bytes);
-  const errors = parsed.errors.map((e) => ('path' in e ? (e.path ? `${e.path}: ${e.message}` : e.message) : e.entryIndex >= 0 ? `entries[${e.entryIndex}]: ${e.message}` : e.message));
+  const errors = parsed.errors.map((e) =>
+    'path' in e
+      ? e.path
+        ? `${e.path}: ${e.message}`
+        : e.message
+      : e.entryIndex >= 0
+        ? `entries[${e.entryIndex}]: ${e.message}`
+        : e.message,
+  );
   if (parsed.connections.length === 0 && parsed.frames.length === 0 && errors.length) return { error: errors[0] };
-  const connections: CaptureConnection[] = parsed.connections.map((c) => ({ connectionId: c.connectionId, url: c.url, extensions: c.extensions, ...(c.extensionsRecorded ? { extensionsRecorded: true } : {}), ...(c.protocol ? { subprotocol: c.protocol } : {}) }));
+  const connections: CaptureConnection[] = parsed.connections.map((c) => ({
+    connectionId: c.connectionId,
+    url: c.url,
+    extensions: c.extensions,
+    ...(c.extensionsRecorded ? { extensionsRecorded: true } : {}),
+    ...(c.protocol ? { subprotocol: c.protocol } : {}),
+  }));
   // Frames of a connection the file does not list still count: the bytes are intact.
   for (const f of parsed.frames) {
-    if (!connections.some((c) => c.connectionId === f.connectionId)) connections.push({ connectionId: f.connectionId, url: '', extensions: '' });
+    if (!connections.some((c) => c.connectionId === f.connectionId))
+      connections.push({ connectionId: f.connectionId, url: '', extensions: '' });
   }
   const subprotocols = new Map(connections.filter((c) => c.subprotocol).map((c) => [c.connectionId, c.subprotocol!]));
   const messages: SessionMessage[] = parsed.frames.map((f, i) => ({

@@ -15,7 +15,16 @@ export const CHART_MARGIN = { left: 64, right: 16, top: 12, bottom: 36 } as cons
  * replaced by darker ones, so every line has ≥ 3:1 contrast (WCAG 1.4.11) on both the
  * light (#ffffff) and the dark (#202124) background.
  */
-export const SERIES_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#8C6D1F', '#6A5ACD', '#7A7A00', '#808080'] as const;
+export const SERIES_COLOURS = [
+  '#0072B2',
+  '#D55E00',
+  '#009E73',
+  '#CC79A7',
+  '#8C6D1F',
+  '#6A5ACD',
+  '#7A7A00',
+  '#808080',
+] as const;
 /** Dashes tell the lines apart without colour. */
 export const SERIES_DASHES = ['', '6 3', '2 3', '8 3 2 3', '4 4', '1 2', '10 4', '3 6'] as const;
 /**
@@ -121,5 +130,14 @@ export function chartGeometry(data: SessionChartData): ChartGeometry {
   const summary = lines.length
     ? `Cumulative message bytes over ${messages.toLocaleString('en-US')} messages: ${lines.map((l, i) => `${l.label} ends at ${shortBytes(l.last)}${l.partial ? `, ${coverageText(data.series[i])} only` : ''}`).join('; ')}.`
     : 'No codec to chart.';
-  return { width: CHART_WIDTH, height: CHART_HEIGHT, plot: { x0, x1, y0, y1 }, lines, xTicks, yTicks, summary, note: partialNote(data.series) };
+  return {
+    width: CHART_WIDTH,
+    height: CHART_HEIGHT,
+    plot: { x0, x1, y0, y1 },
+    lines,
+    xTicks,
+    yTicks,
+    summary,
+    note: partialNote(data.series),
+  };
 }

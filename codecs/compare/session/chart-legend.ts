@@ -29,7 +29,10 @@ export function legendText(s: Pick<CumulativeSeries, 'label' | 'left' | 'message
  * The note under the chart (`shown` 'line') or the report's table ('column') when some
  * series is partial; null when every series sums every message.
  */
-export function partialNote(series: readonly Pick<CumulativeSeries, 'label' | 'left' | 'messages'>[], shown: 'line' | 'column' = 'line'): string | null {
+export function partialNote(
+  series: readonly Pick<CumulativeSeries, 'label' | 'left' | 'messages'>[],
+  shown: 'line' | 'column' = 'line',
+): string | null {
   const partial = series.filter(isPartial);
   if (!partial.length) return null;
   // Commas and semicolons, not parentheses: labels have their own ("Avro (inferred)").

@@ -60,12 +60,22 @@ export function samplePositions(total: number, points: number): number[] {
  * `codecs`: name and label of each codec row ('captured' = the frames' bytes). Data frames
  * only (opcode 1 / 2), as compareSession counts them. Returns null when aborted.
  */
-export async function cumulativeBytes(messages: readonly SessionMessage[], codecs: readonly { readonly codec: string; readonly label: string }[], options: CumulativeOptions = {}): Promise<SessionChartData | null> {
+export async function cumulativeBytes(
+  messages: readonly SessionMessage[],
+  codecs: readonly { readonly codec: string; readonly label: string }[],
+  options: CumulativeOptions = {},
+): Promise<SessionChartData | null> {
   const data = messages.filter((m) => m.opcode === 1 || m.opcode === 2);
   const at = samplePositions(data.length, options.points ?? 120);
   const yieldEvery = options.yieldEvery ?? 500;
   const charted = codecs.filter((c) => c.codec === 'captured' || codecByName(c.codec));
-  const notCharted = codecs.filter((c) => !charted.includes(c)).map((c) => ({ codec: c.codec, label: c.label, why: 'its sizes come from a schema inferred from the whole session' }));
+  const notCharted = codecs
+    .filter((c) => !charted.includes(c))
+    .map((c) => ({
+      codec: c.codec,
+      label: c.label,
+      why: 'its sizes come from a schema inferred from the whole session',
+    }));
   const needsValues = charted.some((c) => c.codec !== 'captured');
   const running = charted.map(() => 0);
   const series = charted.map(() => [] as number[]);
@@ -100,7 +110,9 @@ export async function cumulativeBytes(messages: readonly SessionMessage[], codec
       }
     });
     while (next < at.length && at[next] === i + 1) {
-      charted.forEach((_, k) => { series[k].push(running[k]); });
+      charted.forEach((_, k) => {
+        series[k].push(running[k]);
+      });
       next++;
     }
   }
@@ -113,7 +125,11 @@ export async function cumulativeBytes(messages: readonly SessionMessage[], codec
  * message (e.g. a schema codec this runtime cannot run) is listed in `notCharted` with
  * `why` (its total row's reason), not drawn as a flat line.
  */
-export function chartFromSizes(perCodec: readonly CodecSizes[], notCarried: ReadonlyMap<string, string>, points = 120): SessionChartData {
+export function chartFromSizes(
+  perCodec: readonly CodecSizes[],
+  notCarried: ReadonlyMap<string, string>,
+  points = 120,
+): SessionChartData {
   const total = perCodec[0]?.sizes.length ?? 0;
   const at = samplePositions(total, points);
   const series: CumulativeSeries[] = [];
@@ -145,11 +161,27 @@ export function chartFromSizes(perCodec: readonly CodecSizes[], notCarried: Read
  * each codec's sizes from `compareSession`'s `onCodecSizes`, and a codec that carried no
  * message listed with its total row's reason instead of a flat line.
  */
-export function sessionChart(perCodec: readonly CodecSizes[], totals: readonly { readonly codec: string; readonly messages: number; readonly left: number; readonly leftReason: string | null }[], points = 120): SessionChartData {
+export function sessionChart(
+  perCodec: readonly CodecSizes[],
+  totals: readonly {
+    readonly codec: string;
+    readonly messages: number;
+    readonly left: number;
+    readonly leftReason: string | null;
+  }[],
+  points = 120,
+): SessionChartData {
   const notCarried = new Map<string, string>();
-  for (const t of totals) if (t.messages === 0 && t.left > 0) notCarried.set(t.codec, t.leftReason?.replace(/^message \d+: /, '') ?? 'no message in this codec');
+  for (const t of totals)
+    if (t.messages === 0 && t.left > 0)
+      notCarried.set(t.codec, t.leftReason?.replace(/^message \d+: /, '') ?? 'no message in this codec');
   const chart = chartFromSizes(perCodec, notCarried, points);
   // A line that sums only some messages carries how many (review 2: Protobuf's 67 of 157 read as the cheapest codec).
   const left = new Map(totals.filter((t) => t.left > 0).map((t) => [t.codec, t]));
-  return { ...chart, series: chart.series.map((s) => (left.has(s.codec) ? { ...s, left: left.get(s.codec)!.left, messages: left.get(s.codec)!.messages } : s)) };
+  return {
+    ...chart,
+    series: chart.series.map((s) =>
+      left.has(s.codec) ? { ...s, left: left.get(s.codec)!.left, messages: left.get(s.codec)!.messages } : s,
+    ),
+  };
 }

@@ -23,8 +23,12 @@
  */
 
 // fflate's tables (the length and distance extra bits, the code-length order, the fixed trees).
-const fleb = new Uint8Array([0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0, 0, 0, 0]);
-const fdeb = new Uint8Array([0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 0, 0]);
+const fleb = new Uint8Array([
+  0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0, 0, 0, 0,
+]);
+const fdeb = new Uint8Array([
+  0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 0, 0,
+]);
 const clim = new Uint8Array([16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]);
 
 function freb(eb: Uint8Array, start: number): { b: Uint16Array; r: Int32Array } {
@@ -308,13 +312,22 @@ function blockEnd(scratch: Scratch, eb: number, bs: number, bl: number, p: numbe
   for (; nlcc > 4 && !(clim[nlcc - 1] < lctLength && lct[clim[nlcc - 1]]); --nlcc);
   const flen = (bl + 5) << 3;
   const ftlen = clen(lf, flt, 288) + clen(df, fdt, 32) + eb;
-  const dtlen = clen(lf, litTree.lengths, litTree.length) + clen(df, distTree.lengths, distTree.length) + eb + 14 + 3 * nlcc + clen(lcfreq, lct, lctLength) + 2 * lcfreq[16] + 3 * lcfreq[17] + 7 * lcfreq[18];
+  const dtlen =
+    clen(lf, litTree.lengths, litTree.length) +
+    clen(df, distTree.lengths, distTree.length) +
+    eb +
+    14 +
+    3 * nlcc +
+    clen(lcfreq, lct, lctLength) +
+    2 * lcfreq[16] +
+    3 * lcfreq[17] +
+    7 * lcfreq[18];
   scratch.fixedBits = ftlen;
   scratch.dynamicBits = dtlen;
   // A stored block: BTYPE, then up to the byte boundary, LEN and NLEN, the bytes (fflate's wfblk).
   if (bs >= 0 && flen <= ftlen && flen <= dtlen) return storedEnd(p, bl);
   // Huffman: BTYPE, then the fixed or the dynamic block (its header and trees counted in dtlen).
-  return p + 2 + (Math.min(dtlen , ftlen));
+  return p + 2 + Math.min(dtlen, ftlen);
 }
 
 const storedEnd = (p: number, bl: number): number => (((p + 2 + 7) >> 3) + 4 + bl) * 8;
@@ -346,7 +359,17 @@ class Scratch {
  * after the blocks written starting at bit `pos` (the carried partial byte's bits), and
  * leaves `st` as fflate leaves it when the stream goes on (`lst` 0).
  */
-function deflateBits(dat: Uint8Array, s: number, plvl: number, head: Uint16Array, prev: Uint16Array, st: DeflateState, lst: number, pos: number, scratch: Scratch): number {
+function deflateBits(
+  dat: Uint8Array,
+  s: number,
+  plvl: number,
+  head: Uint16Array,
+  prev: Uint16Array,
+  st: DeflateState,
+  lst: number,
+  pos: number,
+  scratch: Scratch,
+): number {
   const opt = deo[LEVEL - 1];
   const n = opt >> 13;
   const c = opt & 8191;
@@ -571,9 +594,10 @@ export class StreamSizer {
     let deflate: number;
     if (message.length <= FRESH_SHARED_MAX) {
       const { fixedBits, dynamicBits } = this.scratch;
-      const huffman = Math.min(dynamicBits , fixedBits);
+      const huffman = Math.min(dynamicBits, fixedBits);
       const stored = (message.length + 5) << 3;
-      deflate = stored <= fixedBits && stored <= dynamicBits ? storedEnd(1, message.length) >> 3 : (3 + huffman + 7) >> 3;
+      deflate =
+        stored <= fixedBits && stored <= dynamicBits ? storedEnd(1, message.length) >> 3 : (3 + huffman + 7) >> 3;
     } else deflate = alone.size(message);
     this.reset();
     return { payload, deflate };

@@ -12,10 +12,21 @@ export interface DeflateParams {
   readonly serverMaxWindowBits: number;
 }
 
-export const CONTEXT_TAKEOVER: DeflateParams = { clientNoContextTakeover: false, serverNoContextTakeover: false, clientMaxWindowBits: 15, serverMaxWindowBits: 15 };
-export const NO_CONTEXT_TAKEOVER: DeflateParams = { ...CONTEXT_TAKEOVER, clientNoContextTakeover: true, serverNoContextTakeover: true };
+export const CONTEXT_TAKEOVER: DeflateParams = {
+  clientNoContextTakeover: false,
+  serverNoContextTakeover: false,
+  clientMaxWindowBits: 15,
+  serverMaxWindowBits: 15,
+};
+export const NO_CONTEXT_TAKEOVER: DeflateParams = {
+  ...CONTEXT_TAKEOVER,
+  clientNoContextTakeover: true,
+  serverNoContextTakeover: true,
+};
 
-export type ParsedExtension = { readonly ok: true; readonly params: DeflateParams } | { readonly ok: false; readonly error: string };
+export type ParsedExtension =
+  | { readonly ok: true; readonly params: DeflateParams }
+  | { readonly ok: false; readonly error: string };
 
 /**
  * Reads the first `permessage-deflate` offer of a header (the one a server accepts is
@@ -31,14 +42,21 @@ export function parseDeflateExtension(header: string): ParsedExtension {
       if (!raw) continue;
       const eq = raw.indexOf('=');
       const key = (eq < 0 ? raw : raw.slice(0, eq)).trim().toLowerCase();
-      const value = eq < 0 ? null : raw.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+      const value =
+        eq < 0
+          ? null
+          : raw
+              .slice(eq + 1)
+              .trim()
+              .replace(/^"(.*)"$/, '$1');
       if (key === 'client_no_context_takeover') params.clientNoContextTakeover = true;
       else if (key === 'server_no_context_takeover') params.serverNoContextTakeover = true;
       else if (key === 'client_max_window_bits' || key === 'server_max_window_bits') {
         // An offer may send client_max_window_bits without a value: the client allows any.
         if (value === null) continue;
         const bits = Number(value);
-        if (!/^\d+$/.test(value) || bits < 8 || bits > 15) return { ok: false, error: `${key}=${value}: window bits must be 8 to 15` };
+        if (!/^\d+$/.test(value) || bits < 8 || bits > 15)
+          return { ok: false, error: `${key}=${value}: window bits must be 8 to 15` };
         if (key === 'client_max_window_bits') params.clientMaxWindowBits = bits;
         else params.serverMaxWindowBits = bits;
       } else return { ok: false, error: `unknown permessage-deflate parameter ${key}` };

@@ -10,13 +10,17 @@ const int = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+(
 
 const wireCell = (w: WireSize | null): string => (w === null ? '–' : 'unsupported' in w ? 'unsupported' : int(w.total));
 
-const optionalCell = (v: number | { readonly unsupported: string } | null | undefined): string => (v == null ? '–' : typeof v === 'number' ? int(v) : 'unsupported');
+const optionalCell = (v: number | { readonly unsupported: string } | null | undefined): string =>
+  v == null ? '–' : typeof v === 'number' ? int(v) : 'unsupported';
 
 /**
  * A size of a row with no message in it: "—", as the report and the inspector show it
  * (review 2, defect 3: `0` in every column read as messages that cost nothing).
  */
-const sized = (cell: (r: SessionRow) => string) => (r: SessionRow): string => (r.messages === 0 ? '—' : cell(r));
+const sized =
+  (cell: (r: SessionRow) => string) =>
+  (r: SessionRow): string =>
+    r.messages === 0 ? '—' : cell(r);
 
 const COLUMNS: readonly { title: string; right: boolean; cell: (r: SessionRow) => string }[] = [
   { title: 'codec', right: false, cell: (r) => r.label },
@@ -35,7 +39,10 @@ const COLUMNS: readonly { title: string; right: boolean; cell: (r: SessionRow) =
 function groups(rows: readonly SessionRow[]): [string, SessionRow[]][] {
   const out = new Map<string, SessionRow[]>();
   for (const r of rows) {
-    const title = r.connectionId === null ? 'Total' : `Connection ${r.connectionId}, ${r.direction === 'client-to-server' ? 'client → server' : 'server → client'}`;
+    const title =
+      r.connectionId === null
+        ? 'Total'
+        : `Connection ${r.connectionId}, ${r.direction === 'client-to-server' ? 'client → server' : 'server → client'}`;
     if (!out.has(title)) out.set(title, []);
     out.get(title)!.push(r);
   }
@@ -50,7 +57,8 @@ function notes(rows: readonly SessionRow[]): string[] {
   for (const r of rows) {
     if (r.connectionId === null) continue;
     if (r.leftReason) seen.add(`${r.label}: ${r.left} message(s) left out; first: ${r.leftReason}`);
-    for (const w of Object.values(r.wire)) if (w && 'unsupported' in w) seen.add(`permessage-deflate: ${w.unsupported}`);
+    for (const w of Object.values(r.wire))
+      if (w && 'unsupported' in w) seen.add(`permessage-deflate: ${w.unsupported}`);
     if (r.brotli && typeof r.brotli === 'object') seen.add(`brotli: ${r.brotli.unsupported}`);
   }
   for (const r of rows) {
@@ -58,23 +66,33 @@ function notes(rows: readonly SessionRow[]): string[] {
     if (r.schema) {
       const s = r.schema;
       // Nothing to amortize over when the codec encoded no message (review B).
-      if (s.messages === 0) seen.add(`${r.label}: schema ${int(s.bytes)} bytes; it encoded no message (${int(r.left)} left out)`);
-      else seen.add(`${r.label}: schema ${int(s.bytes)} bytes, sent once — amortized over the ${int(s.messages)} messages it encoded${r.left ? ` (${int(r.left)} left out)` : ''}, ${perMessageFigure(s.perMessage)} bytes/message; messages + schema ${int(r.size + s.bytes)} bytes`);
+      if (s.messages === 0)
+        seen.add(`${r.label}: schema ${int(s.bytes)} bytes; it encoded no message (${int(r.left)} left out)`);
+      else
+        seen.add(
+          `${r.label}: schema ${int(s.bytes)} bytes, sent once — amortized over the ${int(s.messages)} messages it encoded${r.left ? ` (${int(r.left)} left out)` : ''}, ${perMessageFigure(s.perMessage)} bytes/message; messages + schema ${int(r.size + s.bytes)} bytes`,
+        );
     }
     // Every left-out message, grouped by reason with counts (left-out.ts, as the inspector and the report list them).
-    if (r.left > 0 && r.codec !== 'captured') seen.add(`${r.label}: ${r.left} message(s) the codec cannot hold: ${leftOutText(r)}`);
+    if (r.left > 0 && r.codec !== 'captured')
+      seen.add(`${r.label}: ${r.left} message(s) the codec cannot hold: ${leftOutText(r)}`);
   }
   return [...seen];
 }
 
-const LEGEND = 'wire = payloads + WebSocket frame headers (2/4/10 bytes, +4 mask client → server); pmd = permessage-deflate with context takeover; "no context" = *_no_context_takeover; "negotiated" = the parameters the capture recorded (– when it recorded none); — = no message in this codec (its messages were all left out: see below).';
+const LEGEND =
+  'wire = payloads + WebSocket frame headers (2/4/10 bytes, +4 mask client → server); pmd = permessage-deflate with context takeover; "no context" = *_no_context_takeover; "negotiated" = the parameters the capture recorded (– when it recorded none); — = no message in this codec (its messages were all left out: see below).';
 
 export function formatSessionText(rows: readonly SessionRow[], title: string): string {
   const out = [title, ''];
   for (const [name, group] of groups(rows)) {
     const cells = group.map((r) => COLUMNS.map((c) => c.cell(r)));
     const widths = COLUMNS.map((c, i) => Math.max(c.title.length, ...cells.map((row) => row[i].length)));
-    const line = (values: string[]) => values.map((v, i) => (COLUMNS[i].right ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ').trimEnd();
+    const line = (values: string[]) =>
+      values
+        .map((v, i) => (COLUMNS[i].right ? v.padStart(widths[i]) : v.padEnd(widths[i])))
+        .join('  ')
+        .trimEnd();
     out.push(name, line(COLUMNS.map((c) => c.title)), ...cells.map(line), '');
   }
   out.push(LEGEND, ...notes(rows));
@@ -84,7 +102,12 @@ export function formatSessionText(rows: readonly SessionRow[], title: string): s
 export function formatSessionMarkdown(rows: readonly SessionRow[], title: string): string {
   const out = [`## ${title}`, ''];
   for (const [name, group] of groups(rows)) {
-    out.push(`### ${name}`, '', `| ${COLUMNS.map((c) => c.title).join(' | ')} |`, `| ${COLUMNS.map((c) => (c.right ? '---:' : ':---')).join(' | ')} |`);
+    out.push(
+      `### ${name}`,
+      '',
+      `| ${COLUMNS.map((c) => c.title).join(' | ')} |`,
+      `| ${COLUMNS.map((c) => (c.right ? '---:' : ':---')).join(' | ')} |`,
+    );
     for (const r of group) out.push(`| ${COLUMNS.map((c) => c.cell(r).replace(/\|/g, '\\|')).join(' | ')} |`);
     out.push('');
   }
@@ -93,5 +116,9 @@ export function formatSessionMarkdown(rows: readonly SessionRow[], title: string
 }
 
 export function formatSessionJson(rows: readonly SessionRow[], meta: Record<string, unknown>): string {
-  return JSON.stringify({ ...meta, totals: rows.filter((r) => r.connectionId === null), rows: rows.filter((r) => r.connectionId !== null) }, null, 2);
+  return JSON.stringify(
+    { ...meta, totals: rows.filter((r) => r.connectionId === null), rows: rows.filter((r) => r.connectionId !== null) },
+    null,
+    2,
+  );
 }

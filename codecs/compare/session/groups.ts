@@ -45,13 +45,24 @@ export function sumRows(rows: readonly SessionRow[]): SessionRow {
     size: sum((r) => r.size),
     gzip: sum((r) => r.gzip),
     deflate: sum((r) => r.deflate),
-    plainWire: { payload: sum((r) => r.plainWire.payload), headers: sum((r) => r.plainWire.headers), total: sum((r) => r.plainWire.total) },
+    plainWire: {
+      payload: sum((r) => r.plainWire.payload),
+      headers: sum((r) => r.plainWire.headers),
+      total: sum((r) => r.plainWire.total),
+    },
     wire,
     left: sum((r) => r.left),
     leftReason: rows.find((r) => r.leftReason)?.leftReason ?? null,
   };
-  const extra: { snappy?: number | null; brotli?: SessionRow['brotli']; schema?: SessionRow['schema']; mismatches?: SessionRow['mismatches']; leftReasons?: SessionRow['leftReasons'] } = {};
-  if (rows.some((r) => r.snappy !== undefined)) extra.snappy = rows.some((r) => r.snappy == null) ? null : sum((r) => r.snappy as number);
+  const extra: {
+    snappy?: number | null;
+    brotli?: SessionRow['brotli'];
+    schema?: SessionRow['schema'];
+    mismatches?: SessionRow['mismatches'];
+    leftReasons?: SessionRow['leftReasons'];
+  } = {};
+  if (rows.some((r) => r.snappy !== undefined))
+    extra.snappy = rows.some((r) => r.snappy == null) ? null : sum((r) => r.snappy as number);
   if (rows.some((r) => r.brotli !== undefined)) {
     const why = rows.find((r) => r.brotli != null && typeof r.brotli === 'object');
     extra.brotli = why ? why.brotli : rows.some((r) => r.brotli == null) ? null : sum((r) => r.brotli as number);
@@ -59,11 +70,18 @@ export function sumRows(rows: readonly SessionRow[]): SessionRow {
   // The schema is sent once for the whole selection: every row of a codec carries the same one.
   if (rows.some((r) => r.schema !== undefined)) extra.schema = rows.find((r) => r.schema)?.schema ?? null;
   if (rows.some((r) => r.leftReasons !== undefined)) extra.leftReasons = mergeLeftOut(rows);
-  if (rows.some((r) => r.mismatches !== undefined)) extra.mismatches = rows.flatMap((r) => r.mismatches ?? []).sort((a, b) => a.message - b.message).slice(0, MAX_LISTED_MISMATCHES);
+  if (rows.some((r) => r.mismatches !== undefined))
+    extra.mismatches = rows
+      .flatMap((r) => r.mismatches ?? [])
+      .sort((a, b) => a.message - b.message)
+      .slice(0, MAX_LISTED_MISMATCHES);
   return { ...out, ...extra };
 }
 
-export const DIRECTION_LABEL: Record<Direction, string> = { 'client-to-server': 'client → server', 'server-to-client': 'server → client' };
+export const DIRECTION_LABEL: Record<Direction, string> = {
+  'client-to-server': 'client → server',
+  'server-to-client': 'server → client',
+};
 
 const sumOf = sumRows;
 
@@ -119,17 +137,27 @@ export const WIRE_TITLES: Record<WireVariant, string> = {
 
 /** Why a wire cell has no figure. */
 export function wireWhy(w: WireSize | null, variant: WireVariant): string | null {
-  if (w === null) return variant === 'negotiated' ? 'the capture does not record the Sec-WebSocket-Extensions negotiated (for every connection summed here)' : 'not simulated';
+  if (w === null)
+    return variant === 'negotiated'
+      ? 'the capture does not record the Sec-WebSocket-Extensions negotiated (for every connection summed here)'
+      : 'not simulated';
   return 'unsupported' in w ? w.unsupported : null;
 }
 
 /** The optional per-message compressors a row set carries (other modules add them): shown only when some row has them. */
 export function extraColumns(rows: readonly SessionRow[]): { snappy: boolean; brotli: boolean; schema: boolean } {
-  return { snappy: rows.some((r) => r.snappy !== undefined), brotli: rows.some((r) => r.brotli !== undefined), schema: rows.some((r) => r.schema != null) };
+  return {
+    snappy: rows.some((r) => r.snappy !== undefined),
+    brotli: rows.some((r) => r.brotli !== undefined),
+    schema: rows.some((r) => r.schema != null),
+  };
 }
 
 /** A snappy / brotli sum, or why there is none. */
-export function compressedCell(value: number | { readonly unsupported: string } | null | undefined, name: string): { bytes: number } | { why: string } {
+export function compressedCell(
+  value: number | { readonly unsupported: string } | null | undefined,
+  name: string,
+): { bytes: number } | { why: string } {
   if (typeof value === 'number') return { bytes: value };
   if (value && typeof value === 'object') return { why: value.unsupported };
   return { why: `${name} not measured for these messages` };

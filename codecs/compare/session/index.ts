@@ -14,8 +14,35 @@
  * - format.ts             text, Markdown, JSON
  */
 export { frameHeaderSize, type Direction } from './framing.js';
-export { CONTEXT_TAKEOVER, NO_CONTEXT_TAKEOVER, parseDeflateExtension, type DeflateParams, type ParsedExtension } from './extension-header.js';
-export { createSender, fflateEngine, permessageDeflateSizes, PermessageDeflateSender, senderSettings, SYNC_FLUSH_TAIL, type DeflateEngine, type MessageDeflater } from './permessage-deflate.js';
-export { compareSession, runSessionComparison, SESSION_CODECS, totalRow, WIRE_VARIANTS, type SessionMessage, type SessionOptions, type SessionProgress, type SessionRow, type WireSize, type WireVariant } from './session.js';
+export {
+  CONTEXT_TAKEOVER,
+  NO_CONTEXT_TAKEOVER,
+  parseDeflateExtension,
+  type DeflateParams,
+  type ParsedExtension,
+} from './extension-header.js';
+export {
+  createSender,
+  fflateEngine,
+  permessageDeflateSizes,
+  PermessageDeflateSender,
+  senderSettings,
+  SYNC_FLUSH_TAIL,
+  type DeflateEngine,
+  type MessageDeflater,
+} from './permessage-deflate.js';
+export {
+  compareSession,
+  runSessionComparison,
+  SESSION_CODECS,
+  totalRow,
+  WIRE_VARIANTS,
+  type SessionMessage,
+  type SessionOptions,
+  type SessionProgress,
+  type SessionRow,
+  type WireSize,
+  type WireVariant,
+} from './session.js';
 export { readCaptureSession, type CaptureConnection, type CaptureSession } from './capture-input.js';
 export { formatSessionJson, formatSessionMarkdown, formatSessionText } from './format.js';

@@ -36,7 +36,9 @@ const READINGS = /\(([^()]*; [^()]*)\)/g;
  * quotes (furthest first), so its order is one of those values.
  */
 export function reasonKey(reason: string): string {
-  return reason.replace(QUOTED_NUMBER, '#').replace(READINGS, (_, inner: string) => `(${inner.split('; ').sort().join('; ')})`);
+  return reason
+    .replace(QUOTED_NUMBER, '#')
+    .replace(READINGS, (_, inner: string) => `(${inner.split('; ').sort().join('; ')})`);
 }
 
 type Group = { reason: string; count: number; first: number };
@@ -101,7 +103,14 @@ const count = (n: number): string => n.toLocaleString('en-US');
 /** "message 3: …" for a reason one message has, "51 messages (first: 2): …" for many; "; " between; then any not grouped. */
 export function leftOutText(row: SessionRow): string {
   const { groups, unlisted } = leftOutGroups(row);
-  const parts = groups.map((g) => (g.count === 1 ? `message ${count(g.first)}: ${g.reason}` : `${count(g.count)} messages (first: ${count(g.first)}): ${g.reason}`));
-  if (unlisted) parts.push(`${count(unlisted)} more message${unlisted === 1 ? '' : 's'} for ${groups.length ? 'other reasons' : 'reasons not recorded'}`);
+  const parts = groups.map((g) =>
+    g.count === 1
+      ? `message ${count(g.first)}: ${g.reason}`
+      : `${count(g.count)} messages (first: ${count(g.first)}): ${g.reason}`,
+  );
+  if (unlisted)
+    parts.push(
+      `${count(unlisted)} more message${unlisted === 1 ? '' : 's'} for ${groups.length ? 'other reasons' : 'reasons not recorded'}`,
+    );
   return parts.join('; ');
 }

@@ -21,7 +21,10 @@ export interface LikeliestType {
  * lazily — only the first RANKED_FRAMES are asked for. Ties go to the type met first; with
  * no frame read, the schema's first type (`count` 0 says so).
  */
-export function likeliestType(messageTypes: readonly string[], typesRead: Iterable<string | null>): LikeliestType | null {
+export function likeliestType(
+  messageTypes: readonly string[],
+  typesRead: Iterable<string | null>,
+): LikeliestType | null {
   if (!messageTypes.length) return null;
   const wins = new Map<string, number>();
   let of = 0;

@@ -10,4 +10,5 @@ export interface BrotliCompressor {
   size(bytes: Uint8Array): number;
 }
 
-export const BROTLI_NOT_IN_BROWSER = 'not in this browser: browsers decode brotli but offer scripts no brotli compressor (CompressionStream has gzip, deflate and deflate-raw only)';
+export const BROTLI_NOT_IN_BROWSER =
+  'not in this browser: browsers decode brotli but offer scripts no brotli compressor (CompressionStream has gzip, deflate and deflate-raw only)';

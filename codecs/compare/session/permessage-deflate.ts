@@ -55,7 +55,6 @@ export interface PayloadSizer {
 /** The empty stored block a sync flush writes (RFC 7692 §7.2.1 removes it per message). */
 export const SYNC_FLUSH_TAIL = Uint8Array.of(0x00, 0x00, 0xff, 0xff);
 
-
 /**
  * A 2^15-entry hash table, as zlib's memLevel 8 (hash bits = memLevel + 7) that ws and
  * Chromium use. fflate's streaming default is 2^20 entries (4 MB allocated per stream),
@@ -70,7 +69,10 @@ const FFLATE_MEM = 3;
  */
 export const fflateEngine: DeflateEngine = {
   name: 'fflate',
-  unsupported: (bits) => (bits === 15 ? null : `fflate always uses a 32 KB window; ${bits}-bit windows (max_window_bits=${bits}) cannot be simulated with it`),
+  unsupported: (bits) =>
+    bits === 15
+      ? null
+      : `fflate always uses a 32 KB window; ${bits}-bit windows (max_window_bits=${bits}) cannot be simulated with it`,
   create(bits) {
     const why = fflateEngine.unsupported(bits);
     if (why) throw new RangeError(why);
@@ -120,7 +122,10 @@ interface FflateDeflateState {
 function syncFlushBlock(deflate: Deflate): Uint8Array {
   const state = (deflate as unknown as { s?: FflateDeflateState }).s;
   // A newer fflate that renamed its state must fail loudly, not produce wrong sizes.
-  if (typeof state !== 'object' || state === null || (state.r !== undefined && typeof state.r !== 'number')) throw new Error('fflate Deflate internals changed (no numeric state.r): the permessage-deflate sync flush needs updating');
+  if (typeof state !== 'object' || state === null || (state.r !== undefined && typeof state.r !== 'number'))
+    throw new Error(
+      'fflate Deflate internals changed (no numeric state.r): the permessage-deflate sync flush needs updating',
+    );
   const packed = state.r ?? 0;
   const bit = packed & 7;
   // BFINAL=0 and BTYPE=00 are zero bits at `bit`..`bit+2`; LEN starts at the next byte boundary.
@@ -202,13 +207,18 @@ export function endsWithTail(bytes: Uint8Array): boolean {
 }
 
 /** The window bits and context takeover a direction's sender uses under these parameters. */
-export function senderSettings(params: DeflateParams, direction: Direction): { windowBits: number; noContextTakeover: boolean } {
+export function senderSettings(
+  params: DeflateParams,
+  direction: Direction,
+): { windowBits: number; noContextTakeover: boolean } {
   return direction === 'client-to-server'
     ? { windowBits: params.clientMaxWindowBits, noContextTakeover: params.clientNoContextTakeover }
     : { windowBits: params.serverMaxWindowBits, noContextTakeover: params.serverNoContextTakeover };
 }
 
-export type SenderOrReason = { readonly sender: PermessageDeflateSender; readonly unsupported: null } | { readonly sender: null; readonly unsupported: string };
+export type SenderOrReason =
+  | { readonly sender: PermessageDeflateSender; readonly unsupported: null }
+  | { readonly sender: null; readonly unsupported: string };
 
 /** A sender for one direction, or why the engine cannot simulate it. */
 export function createSender(engine: DeflateEngine, params: DeflateParams, direction: Direction): SenderOrReason {

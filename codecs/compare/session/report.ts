@@ -11,7 +11,18 @@ import { coverageText, partialNote } from './chart-legend.js';
 import type { SessionChartData } from './cumulative.js';
 import { leftOutText } from './left-out.js';
 import { schemaShareText } from './schema-share.js';
-import { compressedCell, DIRECTION_LABEL, extraColumns, perConnection, perDirection, totalsOf, WIRE_ORDER as WIRE_VARIANTS, WIRE_TITLES, wireWhy, type SessionRow } from './groups.js';
+import {
+  compressedCell,
+  DIRECTION_LABEL,
+  extraColumns,
+  perConnection,
+  perDirection,
+  totalsOf,
+  WIRE_ORDER as WIRE_VARIANTS,
+  WIRE_TITLES,
+  wireWhy,
+  type SessionRow,
+} from './groups.js';
 
 export interface MachineInfo {
   /** Browser or runtime, e.g. the user agent or "Node v22.1.0". */
@@ -62,12 +73,26 @@ interface Cell {
 type Extras = ReturnType<typeof extraColumns>;
 
 function columnTitles(x: Extras): string[] {
-  return ['codec', 'messages', 'size', 'gzip each', 'deflate each', ...(x.snappy ? ['snappy each'] : []), ...(x.brotli ? ['brotli each'] : []), ...(x.schema ? ['schema (sent once)'] : []), 'wire, plain', ...WIRE_VARIANTS.map((v) => WIRE_TITLES[v])];
+  return [
+    'codec',
+    'messages',
+    'size',
+    'gzip each',
+    'deflate each',
+    ...(x.snappy ? ['snappy each'] : []),
+    ...(x.brotli ? ['brotli each'] : []),
+    ...(x.schema ? ['schema (sent once)'] : []),
+    'wire, plain',
+    ...WIRE_VARIANTS.map((v) => WIRE_TITLES[v]),
+  ];
 }
 
 function cells(r: SessionRow, x: Extras): Cell[] {
   const empty = r.messages === 0;
-  const none: Cell = { text: '—', why: r.leftReason ? `no message in this codec: ${r.leftReason}` : 'no data messages' };
+  const none: Cell = {
+    text: '—',
+    why: r.leftReason ? `no message in this codec: ${r.leftReason}` : 'no data messages',
+  };
   const compressed = (value: SessionRow['brotli'], name: string): Cell => {
     if (empty) return none;
     const c = compressedCell(value, name);
@@ -76,20 +101,35 @@ function cells(r: SessionRow, x: Extras): Cell[] {
   const out: Cell[] = [
     { text: r.label },
     // Its reasons are listed once, grouped, under "Messages left out" (leftOut), not per cell.
-    { text: int(r.messages) + (r.left ? ` (+${int(r.left)} left out)` : ''), why: r.left ? leftOutText(r) : undefined, listed: false },
+    {
+      text: int(r.messages) + (r.left ? ` (+${int(r.left)} left out)` : ''),
+      why: r.left ? leftOutText(r) : undefined,
+      listed: false,
+    },
     empty ? none : { text: int(r.size) },
     empty ? none : { text: int(r.gzip) },
     empty ? none : { text: int(r.deflate) },
   ];
   if (x.snappy) out.push(compressed(r.snappy, 'snappy'));
   if (x.brotli) out.push(compressed(r.brotli, 'brotli'));
-  if (x.schema) out.push(r.schema ? { text: schemaShareText(r.schema, int(r.schema.bytes), '') } : { text: '—', why: 'no schema: the codec describes itself' });
+  if (x.schema)
+    out.push(
+      r.schema
+        ? { text: schemaShareText(r.schema, int(r.schema.bytes), '') }
+        : { text: '—', why: 'no schema: the codec describes itself' },
+    );
   out.push(empty ? none : { text: int(r.plainWire.total) });
   for (const v of WIRE_VARIANTS) {
     const w = r.wire[v];
     const why = wireWhy(w, v);
     // A codec with no messages has no wire size: its reason, not 0.
-    out.push(empty ? none : why !== null || w === null || 'unsupported' in w ? { text: '—', why: why ?? 'unknown' } : { text: int(w.total) });
+    out.push(
+      empty
+        ? none
+        : why !== null || w === null || 'unsupported' in w
+          ? { text: '—', why: why ?? 'unknown' }
+          : { text: int(w.total) },
+    );
   }
   return out;
 }
@@ -101,9 +141,11 @@ interface Section {
 
 function sections(rows: readonly SessionRow[], connectionName: (id: string) => string): Section[] {
   const out: Section[] = [{ heading: 'Session totals', rows: totalsOf(rows) }];
-  for (const d of perDirection(rows)) out.push({ heading: `All connections, ${DIRECTION_LABEL[d.direction]}`, rows: d.rows });
+  for (const d of perDirection(rows))
+    out.push({ heading: `All connections, ${DIRECTION_LABEL[d.direction]}`, rows: d.rows });
   for (const c of perConnection(rows)) {
-    for (const d of c.directions) out.push({ heading: `${connectionName(c.connectionId)}, ${DIRECTION_LABEL[d.direction]}`, rows: d.rows });
+    for (const d of c.directions)
+      out.push({ heading: `${connectionName(c.connectionId)}, ${DIRECTION_LABEL[d.direction]}`, rows: d.rows });
   }
   return out;
 }
@@ -129,27 +171,60 @@ function machineLine(m: MachineInfo): string {
   return `${m.runtime}; ${m.os}; ${m.cores === null ? 'cores unknown' : `${m.cores} logical cores`}`;
 }
 
-const connectionNamer = (connections: readonly ReportConnection[]) => (id: string): string => {
-  const i = connections.findIndex((c) => c.connectionId === id);
-  return i >= 0 ? `Connection ${i + 1}` : `Connection ${id}`;
-};
+const connectionNamer =
+  (connections: readonly ReportConnection[]) =>
+  (id: string): string => {
+    const i = connections.findIndex((c) => c.connectionId === id);
+    return i >= 0 ? `Connection ${i + 1}` : `Connection ${id}`;
+  };
 
 export function sessionReportMarkdown(input: SessionReportInput): string {
   const name = connectionNamer(input.connections);
   const x = extraColumns(input.rows);
   const titles = columnTitles(x);
-  const out = [`# ${escapeMd(input.title)}`, '', `- Compared: ${escapeMd(input.scope)}`, `- Machine: ${escapeMd(machineLine(input.machine))}`, `- Deflate engine: ${escapeMd(input.engine)}`, `- Generated: ${escapeMd(input.generatedAt)}`];
+  const out = [
+    `# ${escapeMd(input.title)}`,
+    '',
+    `- Compared: ${escapeMd(input.scope)}`,
+    `- Machine: ${escapeMd(machineLine(input.machine))}`,
+    `- Deflate engine: ${escapeMd(input.engine)}`,
+    `- Generated: ${escapeMd(input.generatedAt)}`,
+  ];
   if (input.elapsedMs != null) out.push(`- Comparison time: ${(input.elapsedMs / 1000).toFixed(2)} s`);
   out.push('', '## Connections', '');
-  for (const [i, c] of input.connections.entries()) out.push(`${i + 1}. ${escapeMd(c.url || '(no URL recorded)')} (id ${escapeMd(c.connectionId)}); extensions: ${c.extensions === null ? 'not recorded' : c.extensions === '' ? 'none negotiated' : escapeMd(c.extensions)}`);
+  for (const [i, c] of input.connections.entries())
+    out.push(
+      `${i + 1}. ${escapeMd(c.url || '(no URL recorded)')} (id ${escapeMd(c.connectionId)}); extensions: ${c.extensions === null ? 'not recorded' : c.extensions === '' ? 'none negotiated' : escapeMd(c.extensions)}`,
+    );
   for (const s of sections(input.rows, name)) {
-    out.push('', `## ${escapeMd(s.heading)}`, '', `| ${titles.join(' | ')} |`, `| :--- | ${titles.slice(1).map(() => '---:').join(' | ')} |`);
-    for (const r of s.rows) out.push(`| ${cells(r, x).map((c) => escapeMd(c.text)).join(' | ')} |`);
+    out.push(
+      '',
+      `## ${escapeMd(s.heading)}`,
+      '',
+      `| ${titles.join(' | ')} |`,
+      `| :--- | ${titles
+        .slice(1)
+        .map(() => '---:')
+        .join(' | ')} |`,
+    );
+    for (const r of s.rows)
+      out.push(
+        `| ${cells(r, x)
+          .map((c) => escapeMd(c.text))
+          .join(' | ')} |`,
+      );
   }
   if (input.chart) {
     // A codec that left messages out sums fewer messages: its column says how many (chart-legend.ts).
-    const heading = (s: SessionChartData['series'][number]): string => escapeMd(coverageText(s) ? `${s.label}, ${coverageText(s)}` : s.label);
-    out.push('', '## Cumulative bytes (message bytes before compression)', '', `| messages | ${input.chart.series.map(heading).join(' | ')} |`, `| ---: | ${input.chart.series.map(() => '---:').join(' | ')} |`);
+    const heading = (s: SessionChartData['series'][number]): string =>
+      escapeMd(coverageText(s) ? `${s.label}, ${coverageText(s)}` : s.label);
+    out.push(
+      '',
+      '## Cumulative bytes (message bytes before compression)',
+      '',
+      `| messages | ${input.chart.series.map(heading).join(' | ')} |`,
+      `| ---: | ${input.chart.series.map(() => '---:').join(' | ')} |`,
+    );
     const step = Math.max(1, Math.ceil(input.chart.at.length / 10));
     for (let k = 0; k < input.chart.at.length; k++) {
       if (k % step !== step - 1 && k !== input.chart.at.length - 1) continue;
@@ -160,21 +235,47 @@ export function sessionReportMarkdown(input: SessionReportInput): string {
   }
   const why = reasons(input.rows, x);
   const left = leftOut(input.rows);
-  out.push('', LEGEND, ...(left.length ? ['', '### Messages left out', '', ...left.map((w) => `- ${escapeMd(w)}`)] : []), ...(why.length ? ['', '### Why some cells are empty', '', ...why.map((w) => `- ${escapeMd(w)}`)] : []), '');
+  out.push(
+    '',
+    LEGEND,
+    ...(left.length ? ['', '### Messages left out', '', ...left.map((w) => `- ${escapeMd(w)}`)] : []),
+    ...(why.length ? ['', '### Why some cells are empty', '', ...why.map((w) => `- ${escapeMd(w)}`)] : []),
+    '',
+  );
   return out.join('\n');
 }
 
 /** The chart as an SVG string (numbers from chartGeometry; labels escaped). */
 export function chartSvg(g: ChartGeometry): string {
   const { x0, x1, y0, y1 } = g.plot;
-  const parts = [`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${g.width} ${g.height}" role="img" aria-label="${escapeHtml(g.summary)}" class="chart">`, `<title>${escapeHtml(g.summary)}</title>`];
-  for (const t of g.yTicks) parts.push(`<line x1="${x0}" x2="${x1}" y1="${t.pos}" y2="${t.pos}" stroke="currentColor" stroke-opacity="0.35" stroke-dasharray="2 3"/>`, `<text x="${x0 - 6}" y="${t.pos + 4}" text-anchor="end" font-size="11" fill="currentColor">${escapeHtml(t.text)}</text>`);
-  parts.push(`<line x1="${x0}" x2="${x0}" y1="${y0}" y2="${y1}" stroke="currentColor" stroke-opacity="0.6"/>`, `<line x1="${x0}" x2="${x1}" y1="${y0}" y2="${y0}" stroke="currentColor" stroke-opacity="0.6"/>`);
-  for (const t of g.xTicks) parts.push(`<text x="${t.pos}" y="${y0 + 16}" text-anchor="middle" font-size="11" fill="currentColor">${escapeHtml(t.text)}</text>`);
-  parts.push(`<text x="${(x0 + x1) / 2}" y="${g.height - 4}" text-anchor="middle" font-size="11" fill="currentColor">messages</text>`);
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${g.width} ${g.height}" role="img" aria-label="${escapeHtml(g.summary)}" class="chart">`,
+    `<title>${escapeHtml(g.summary)}</title>`,
+  ];
+  for (const t of g.yTicks)
+    parts.push(
+      `<line x1="${x0}" x2="${x1}" y1="${t.pos}" y2="${t.pos}" stroke="currentColor" stroke-opacity="0.35" stroke-dasharray="2 3"/>`,
+      `<text x="${x0 - 6}" y="${t.pos + 4}" text-anchor="end" font-size="11" fill="currentColor">${escapeHtml(t.text)}</text>`,
+    );
+  parts.push(
+    `<line x1="${x0}" x2="${x0}" y1="${y0}" y2="${y1}" stroke="currentColor" stroke-opacity="0.6"/>`,
+    `<line x1="${x0}" x2="${x1}" y1="${y0}" y2="${y0}" stroke="currentColor" stroke-opacity="0.6"/>`,
+  );
+  for (const t of g.xTicks)
+    parts.push(
+      `<text x="${t.pos}" y="${y0 + 16}" text-anchor="middle" font-size="11" fill="currentColor">${escapeHtml(t.text)}</text>`,
+    );
+  parts.push(
+    `<text x="${(x0 + x1) / 2}" y="${g.height - 4}" text-anchor="middle" font-size="11" fill="currentColor">messages</text>`,
+  );
   for (const l of g.lines) {
-    parts.push(`<polyline points="${l.points}" fill="none" stroke="${l.colour}" stroke-width="2"${l.dash ? ` stroke-dasharray="${l.dash}"` : ''}${l.partial ? ` stroke-opacity="${PARTIAL_OPACITY}"` : ''}><title>${escapeHtml(l.legend)}</title></polyline>`);
-    if (l.partial) parts.push(`<circle cx="${l.end.x}" cy="${l.end.y}" r="${PARTIAL_END_RADIUS}" fill="none" stroke="${l.colour}" stroke-width="2"/>`);
+    parts.push(
+      `<polyline points="${l.points}" fill="none" stroke="${l.colour}" stroke-width="2"${l.dash ? ` stroke-dasharray="${l.dash}"` : ''}${l.partial ? ` stroke-opacity="${PARTIAL_OPACITY}"` : ''}><title>${escapeHtml(l.legend)}</title></polyline>`,
+    );
+    if (l.partial)
+      parts.push(
+        `<circle cx="${l.end.x}" cy="${l.end.y}" r="${PARTIAL_END_RADIUS}" fill="none" stroke="${l.colour}" stroke-width="2"/>`,
+      );
   }
   parts.push('</svg>');
   return parts.join('');
@@ -205,24 +306,40 @@ export function sessionReportHtml(input: SessionReportInput): string {
     ...(input.elapsedMs != null ? [`<li>Comparison time: ${(input.elapsedMs / 1000).toFixed(2)} s</li>`] : []),
     '</ul>',
     '<h2>Connections</h2><ol>',
-    ...input.connections.map((c) => `<li>${e(c.url || '(no URL recorded)')} <span class="muted">(id ${e(c.connectionId)}); extensions: ${c.extensions === null ? 'not recorded' : c.extensions === '' ? 'none negotiated' : e(c.extensions)}</span></li>`),
+    ...input.connections.map(
+      (c) =>
+        `<li>${e(c.url || '(no URL recorded)')} <span class="muted">(id ${e(c.connectionId)}); extensions: ${c.extensions === null ? 'not recorded' : c.extensions === '' ? 'none negotiated' : e(c.extensions)}</span></li>`,
+    ),
     '</ol>',
   ];
   if (input.chart) {
     const g = chartGeometry(input.chart);
-    out.push('<h2>Cumulative bytes over the session</h2>', '<p class="muted">Message bytes before compression, per codec.</p>', chartSvg(g), '<ul class="legend">');
+    out.push(
+      '<h2>Cumulative bytes over the session</h2>',
+      '<p class="muted">Message bytes before compression, per codec.</p>',
+      chartSvg(g),
+      '<ul class="legend">',
+    );
     for (const l of g.lines) {
-      const mark = l.partial ? `<circle cx="25" cy="5" r="3.5" fill="none" stroke="${l.colour}" stroke-width="1.5"/>` : '';
-      out.push(`<li><svg width="30" height="10" aria-hidden="true"><line x1="0" x2="24" y1="5" y2="5" stroke="${l.colour}" stroke-width="2"${l.dash ? ` stroke-dasharray="${l.dash}"` : ''}${l.partial ? ` stroke-opacity="${PARTIAL_OPACITY}"` : ''}/>${mark}</svg> ${e(l.legend)}</li>`);
+      const mark = l.partial
+        ? `<circle cx="25" cy="5" r="3.5" fill="none" stroke="${l.colour}" stroke-width="1.5"/>`
+        : '';
+      out.push(
+        `<li><svg width="30" height="10" aria-hidden="true"><line x1="0" x2="24" y1="5" y2="5" stroke="${l.colour}" stroke-width="2"${l.dash ? ` stroke-dasharray="${l.dash}"` : ''}${l.partial ? ` stroke-opacity="${PARTIAL_OPACITY}"` : ''}/>${mark}</svg> ${e(l.legend)}</li>`,
+      );
     }
     out.push('</ul>');
     if (g.note) out.push(`<p class="muted">${e(g.note)}</p>`);
   }
   for (const s of sections(input.rows, name)) {
-    out.push(`<table><caption>${e(s.heading)}</caption><thead><tr>${titles.map((t) => `<th scope="col">${e(t)}</th>`).join('')}</tr></thead><tbody>`);
+    out.push(
+      `<table><caption>${e(s.heading)}</caption><thead><tr>${titles.map((t) => `<th scope="col">${e(t)}</th>`).join('')}</tr></thead><tbody>`,
+    );
     for (const r of s.rows) {
       const [first, ...rest] = cells(r, x);
-      out.push(`<tr><th scope="row">${e(first.text)}</th>${rest.map((c) => `<td${c.why ? ` title="${e(c.why)}"` : ''}>${e(c.text)}</td>`).join('')}</tr>`);
+      out.push(
+        `<tr><th scope="row">${e(first.text)}</th>${rest.map((c) => `<td${c.why ? ` title="${e(c.why)}"` : ''}>${e(c.text)}</td>`).join('')}</tr>`,
+      );
     }
     out.push('</tbody></table>');
   }

@@ -17,7 +17,9 @@ export function schemaValue(value: unknown): SchemaValue {
   try {
     return { plain: toTarget(value, 'json-like') };
   } catch (e) {
-    return { unheld: duplicateKeyReason(value) ?? `the frame has no plain value a schema could hold (${(e as Error).message})` };
+    return {
+      unheld: duplicateKeyReason(value) ?? `the frame has no plain value a schema could hold (${(e as Error).message})`,
+    };
   }
 }
 
@@ -44,7 +46,9 @@ export function duplicateKeyReason(value: unknown): string | null {
     } else if (v instanceof Map) {
       for (const [k, c] of v) children.push({ value: c, path: join(path, keyText(k)) });
     } else if (Array.isArray(v)) {
-      v.forEach((c, i) => { children.push({ value: c, path: `${path}[${i}]` }); });
+      v.forEach((c, i) => {
+        children.push({ value: c, path: `${path}[${i}]` });
+      });
     } else if (v instanceof TaggedValue) {
       children.push({ value: v.value, path });
     } else if (v !== null && typeof v === 'object' && !(v instanceof Uint8Array)) {

@@ -16,11 +16,22 @@ import { codecByName, encodedBytes, type Codec } from '../codecs.js';
 import { frameValue, GZIP_FRAMING } from '../compare.js';
 import { schemaValue, type SchemaValue } from './schema-value.js';
 import { isPlainJson, scanValue, type ValueFeatures } from '../features.js';
-import { inferredAvroCodec, inferredProtobufCodec, loadedProtobufCodec, type SchemaCodec } from '../schema/schema-codecs.js';
+import {
+  inferredAvroCodec,
+  inferredProtobufCodec,
+  loadedProtobufCodec,
+  type SchemaCodec,
+} from '../schema/schema-codecs.js';
 import { BROTLI_NOT_IN_BROWSER, type BrotliCompressor } from './message-compressors.js';
 import { MessageSizeCache, type MessageSizes } from './message-sizes.js';
 import { STREAM_HASH_BITS } from './deflate-size.js';
-import { CONTEXT_TAKEOVER, NO_CONTEXT_TAKEOVER, negotiatesDeflate, parseDeflateExtension, type DeflateParams } from './extension-header.js';
+import {
+  CONTEXT_TAKEOVER,
+  NO_CONTEXT_TAKEOVER,
+  negotiatesDeflate,
+  parseDeflateExtension,
+  type DeflateParams,
+} from './extension-header.js';
 import { frameHeaderSize, type Direction } from './framing.js';
 import { MAX_LISTED_MISMATCHES, sumRows } from './groups.js';
 import { countLeftOut, type LeftOutGroup } from './left-out.js';
@@ -80,7 +91,9 @@ export interface SchemaSize {
 export type WireVariant = 'contextTakeover' | 'noContextTakeover' | 'negotiated';
 export const WIRE_VARIANTS: readonly WireVariant[] = ['contextTakeover', 'noContextTakeover', 'negotiated'];
 
-export type WireSize = { readonly payload: number; readonly headers: number; readonly total: number } | { readonly unsupported: string };
+export type WireSize =
+  | { readonly payload: number; readonly headers: number; readonly total: number }
+  | { readonly unsupported: string };
 
 export interface SessionRow {
   readonly codec: string;
@@ -198,11 +211,22 @@ interface WireTotals {
  * with every message of the same bytes), on an engine that sizes a fresh stream's message
  * synchronously (zlib) from that; otherwise its own stream.
  */
-function simulationFor(engine: DeflateEngine, params: DeflateParams, direction: Direction): { simulation: WireSimulation | null; unsupported: string | null } {
+function simulationFor(
+  engine: DeflateEngine,
+  params: DeflateParams,
+  direction: Direction,
+): { simulation: WireSimulation | null; unsupported: string | null } {
   const { windowBits, noContextTakeover } = senderSettings(params, direction);
-  if (engine === fflateEngine && noContextTakeover && windowBits === STREAM_HASH_BITS && !engine.unsupported(windowBits)) return { simulation: { size: (_, sizes) => sizes.freshPayload, close() {} }, unsupported: null };
+  if (
+    engine === fflateEngine &&
+    noContextTakeover &&
+    windowBits === STREAM_HASH_BITS &&
+    !engine.unsupported(windowBits)
+  )
+    return { simulation: { size: (_, sizes) => sizes.freshPayload, close() {} }, unsupported: null };
   const fresh = engine.freshPayloadSize;
-  if (fresh && noContextTakeover && !engine.unsupported(windowBits)) return { simulation: { size: (bytes) => fresh(windowBits, bytes), close() {} }, unsupported: null };
+  if (fresh && noContextTakeover && !engine.unsupported(windowBits))
+    return { simulation: { size: (bytes) => fresh(windowBits, bytes), close() {} }, unsupported: null };
   const s = createSender(engine, params, direction);
   if (!s.sender) return { simulation: null, unsupported: s.unsupported };
   const sender = s.sender;
@@ -253,11 +277,16 @@ class Accumulator {
  * Yields, per codec, one row per connection and direction (in the order they first
  * occur) and then the codec's total row. Stops when the signal aborts.
  */
-export async function* compareSession(messages: readonly SessionMessage[], options: SessionOptions = {}): AsyncGenerator<SessionRow, void, undefined> {
+export async function* compareSession(
+  messages: readonly SessionMessage[],
+  options: SessionOptions = {},
+): AsyncGenerator<SessionRow, void, undefined> {
   const engine = options.engine ?? fflateEngine;
   const yieldEvery = options.yieldEvery ?? 200;
   const turn = options.yieldTurn ?? nextTick;
-  const names = options.codecs ?? (options.protoText || options.protoCodec ? [...SESSION_CODECS, 'protobuf-loaded'] : SESSION_CODECS);
+  const names =
+    options.codecs ??
+    (options.protoText || options.protoCodec ? [...SESSION_CODECS, 'protobuf-loaded'] : SESSION_CODECS);
   const data = messages.filter((m) => m.opcode === 1 || m.opcode === 2);
   const needsValues = names.some((n) => n !== 'captured');
   const total = data.length * (names.length + (needsValues ? 1 : 0));
@@ -277,9 +306,14 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
     if (!needsValues) frames.push({ message, decoded: { error: 'not decoded' } });
     else {
       try {
-        const value = message.read ? message.read() : frameValue(message.data, { isText: message.opcode === 1, subprotocol: message.subprotocol }).value;
+        const value = message.read
+          ? message.read()
+          : frameValue(message.data, { isText: message.opcode === 1, subprotocol: message.subprotocol }).value;
         const features = scanValue(value);
-        frames.push({ message, decoded: { value, features, schema: isPlainJson(features) ? { plain: value } : schemaValue(value) } });
+        frames.push({
+          message,
+          decoded: { value, features, schema: isPlainJson(features) ? { plain: value } : schemaValue(value) },
+        });
       } catch (e) {
         frames.push({ message, decoded: { error: (e as Error).message } });
       }
@@ -307,7 +341,11 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
       const k = key(message.connectionId, message.direction);
       let group = groups.get(k);
       if (!group) {
-        group = { connectionId: message.connectionId, direction: message.direction, acc: new Accumulator(engine, message.direction, variantsFor(message.connectionId, options.negotiated)) };
+        group = {
+          connectionId: message.connectionId,
+          direction: message.direction,
+          acc: new Accumulator(engine, message.direction, variantsFor(message.connectionId, options.negotiated)),
+        };
         groups.set(k, group);
       }
       const bytes = outputs[i];
@@ -315,7 +353,8 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
         const n = message.number ?? i + 1;
         if (!group.acc.leftReason) group.acc.leftReason = `message ${n}: ${bytes}`;
         group.acc.left++;
-        if (group.acc.mismatches.length < MAX_LISTED_MISMATCHES) group.acc.mismatches.push({ message: n, reason: bytes });
+        if (group.acc.mismatches.length < MAX_LISTED_MISMATCHES)
+          group.acc.mismatches.push({ message: n, reason: bytes });
         countLeftOut(group.acc.leftByReason, bytes, n);
       } else {
         const pending = add(group.acc, bytes, message.direction, sizes.sizes(bytes));
@@ -336,13 +375,26 @@ export async function* compareSession(messages: readonly SessionMessage[], optio
     // The schema is spread over the messages it encoded: the ones left out do not carry it (review defect 12).
     let encoded = 0;
     if (schemaCodec) for (const o of outputs) if (typeof o !== 'string') encoded++;
-    const schema = schemaCodec?.schemaText != null ? { bytes: schemaCodec.schemaBytes, text: schemaCodec.schemaText, messages: encoded, perMessage: encoded ? schemaCodec.schemaBytes / encoded : 0 } : null;
+    const schema =
+      schemaCodec?.schemaText != null
+        ? {
+            bytes: schemaCodec.schemaBytes,
+            text: schemaCodec.schemaText,
+            messages: encoded,
+            perMessage: encoded ? schemaCodec.schemaBytes / encoded : 0,
+          }
+        : null;
     const label = schemaCodec ? schemaCodec.label : labelOf(name, codec);
     let rows: SessionRow[];
     if (same.length && frames.length) rows = same[0].rows.map((r) => ({ ...r, codec: name, label, schema }));
     else {
       rows = [];
-      for (const g of groups.values()) rows.push({ ...rowOf(name, codec, g.connectionId, g.direction, g.acc, options.negotiated, options), label, schema });
+      for (const g of groups.values())
+        rows.push({
+          ...rowOf(name, codec, g.connectionId, g.direction, g.acc, options.negotiated, options),
+          label,
+          schema,
+        });
     }
     done_.push({ name, outputs, rows });
     if (options.onCodecSizes) {
@@ -367,7 +419,10 @@ function sameOutput(a: Uint8Array | string, b: Uint8Array | string): boolean {
   return true;
 }
 
-function variantsFor(connectionId: string, negotiated: ReadonlyMap<string, string> | undefined): Map<WireVariant, DeflateParams> {
+function variantsFor(
+  connectionId: string,
+  negotiated: ReadonlyMap<string, string> | undefined,
+): Map<WireVariant, DeflateParams> {
   const variants = new Map<WireVariant, DeflateParams>([
     ['contextTakeover', CONTEXT_TAKEOVER],
     ['noContextTakeover', NO_CONTEXT_TAKEOVER],
@@ -382,7 +437,9 @@ function variantsFor(connectionId: string, negotiated: ReadonlyMap<string, strin
 
 function buildSchemaCodec(name: string, frames: readonly Frame[], options: SessionOptions): SchemaCodec {
   // Frames that do not decode, or have no plain value, shape no schema (they are listed as left out).
-  const values = frames.map((f) => ('error' in f.decoded || 'unheld' in f.decoded.schema ? undefined : f.decoded.schema.plain));
+  const values = frames.map((f) =>
+    'error' in f.decoded || 'unheld' in f.decoded.schema ? undefined : f.decoded.schema.plain,
+  );
   if (name === 'avro') return (options.avro ?? inferredAvroCodec)(values);
   if (name === 'protobuf') return inferredProtobufCodec(values);
   if (options.protoCodec) return options.protoCodec;
@@ -398,7 +455,11 @@ function encodeSchema(codec: SchemaCodec, decoded: Frame['decoded']): Uint8Array
 }
 
 /** The message's bytes in this codec, or why it has none. */
-function encodeFor(codec: Codec | null | undefined, message: SessionMessage, decoded: Frame['decoded']): Uint8Array | string {
+function encodeFor(
+  codec: Codec | null | undefined,
+  message: SessionMessage,
+  decoded: Frame['decoded'],
+): Uint8Array | string {
   if (!codec) return message.data;
   if ('error' in decoded) return decoded.error;
   const why = codec.represent(decoded.value, decoded.features);
@@ -438,7 +499,15 @@ function add(acc: Accumulator, bytes: Uint8Array, direction: Direction, sizes: M
   return pending ?? undefined;
 }
 
-function rowOf(name: string, codec: Codec | null | undefined, connectionId: string, direction: Direction, acc: Accumulator, negotiated: ReadonlyMap<string, string> | undefined, options: SessionOptions = {}): SessionRow {
+function rowOf(
+  name: string,
+  codec: Codec | null | undefined,
+  connectionId: string,
+  direction: Direction,
+  acc: Accumulator,
+  negotiated: ReadonlyMap<string, string> | undefined,
+  options: SessionOptions = {},
+): SessionRow {
   const wire = {} as Record<WireVariant, WireSize | null>;
   for (const variant of WIRE_VARIANTS) {
     const w = acc.wire.get(variant);
@@ -450,11 +519,14 @@ function rowOf(name: string, codec: Codec | null | undefined, connectionId: stri
         continue;
       }
       const parsed = header ? parseDeflateExtension(header) : null;
-      wire[variant] = parsed && !parsed.ok ? { unsupported: `the negotiated header does not read: ${parsed.error}` } : null;
+      wire[variant] =
+        parsed && !parsed.ok ? { unsupported: `the negotiated header does not read: ${parsed.error}` } : null;
       continue;
     }
     w.simulation?.close();
-    wire[variant] = w.unsupported ? { unsupported: w.unsupported } : { payload: w.payload, headers: w.headers, total: w.payload + w.headers };
+    wire[variant] = w.unsupported
+      ? { unsupported: w.unsupported }
+      : { payload: w.payload, headers: w.headers, total: w.payload + w.headers };
   }
   return {
     codec: name,
@@ -477,16 +549,29 @@ function rowOf(name: string, codec: Codec | null | undefined, connectionId: stri
   };
 }
 
-const labelOf = (name: string, codec: Codec | null | undefined): string => (codec ? codec.label : name === 'captured' ? 'As captured' : name);
+const labelOf = (name: string, codec: Codec | null | undefined): string =>
+  codec ? codec.label : name === 'captured' ? 'As captured' : name;
 
 /** The sum of a codec's rows (groups.ts `sumRows`, which the view uses too), named for the codec. */
 export function totalRow(name: string, codec: Codec | null | undefined, rows: readonly SessionRow[]): SessionRow {
   // Every row from `rowOf` carries snappy, brotli and mismatches; the defaults are for a codec with no rows.
-  return { snappy: 0, brotli: 0, mismatches: [], leftReasons: [], ...sumRows(rows), codec: name, label: labelOf(name, codec), schema: null };
+  return {
+    snappy: 0,
+    brotli: 0,
+    mismatches: [],
+    leftReasons: [],
+    ...sumRows(rows),
+    codec: name,
+    label: labelOf(name, codec),
+    schema: null,
+  };
 }
 
 /** Collects every row (those before an abort). */
-export async function runSessionComparison(messages: readonly SessionMessage[], options: SessionOptions = {}): Promise<SessionRow[]> {
+export async function runSessionComparison(
+  messages: readonly SessionMessage[],
+  options: SessionOptions = {},
+): Promise<SessionRow[]> {
   const rows: SessionRow[] = [];
   for await (const row of compareSession(messages, options)) rows.push(row);
   return rows;

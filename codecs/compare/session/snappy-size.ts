@@ -24,7 +24,12 @@ function load32(array: Uint8Array, pos: number): number {
 }
 
 function equals32(array: Uint8Array, pos1: number, pos2: number): boolean {
-  return array[pos1] === array[pos2] && array[pos1 + 1] === array[pos2 + 1] && array[pos1 + 2] === array[pos2 + 2] && array[pos1 + 3] === array[pos2 + 3];
+  return (
+    array[pos1] === array[pos2] &&
+    array[pos1 + 1] === array[pos2 + 1] &&
+    array[pos1 + 2] === array[pos2 + 2] &&
+    array[pos1 + 3] === array[pos2 + 3]
+  );
 }
 
 const literalSize = (len: number): number => (len <= 60 ? 1 : len < 256 ? 2 : 3) + len;

@@ -19,7 +19,6 @@ export interface ZlibEngineOptions {
 
 const EMPTY = new Uint8Array(0);
 
-
 export function zlibEngine(options: ZlibEngineOptions = {}): DeflateEngine {
   const level = options.level ?? constants.Z_DEFAULT_COMPRESSION;
   const memLevel = options.memLevel ?? 8;
@@ -30,7 +29,8 @@ export function zlibEngine(options: ZlibEngineOptions = {}): DeflateEngine {
       // ws's two calls, in order: write (no flush), then flush(Z_SYNC_FLUSH) with no input.
       // One call with both differs where zlib's last flush mode matters: an empty message
       // after a flush writes an empty stored block (`00 00 00 ff ff`) this way, nothing the other.
-      compress: (message) => joinBytes([sync.write(message, constants.Z_NO_FLUSH), sync.write(EMPTY, constants.Z_SYNC_FLUSH)]),
+      compress: (message) =>
+        joinBytes([sync.write(message, constants.Z_NO_FLUSH), sync.write(EMPTY, constants.Z_SYNC_FLUSH)]),
       reset: () => stream.reset(),
       close: () => stream.close(),
     };
@@ -59,7 +59,8 @@ export function zlibEngine(options: ZlibEngineOptions = {}): DeflateEngine {
   return {
     name: 'zlib',
     // zlib refuses an 8-bit window for raw deflate (deflateInit2 returns Z_STREAM_ERROR).
-    unsupported: (bits) => (bits >= 9 && bits <= 15 ? null : `zlib's raw deflate takes windows of 9 to 15 bits, not ${bits}`),
+    unsupported: (bits) =>
+      bits >= 9 && bits <= 15 ? null : `zlib's raw deflate takes windows of 9 to 15 bits, not ${bits}`,
     create(bits): MessageDeflater {
       const stream = makeStream(bits);
       const sync = nodeSyncDeflate(stream);

@@ -19,7 +19,17 @@ import type { DeflateRaw } from 'node:zlib';
 import { joinBytes } from './join-bytes.js';
 
 interface ZlibInternals {
-  readonly _handle?: { writeSync?: (flush: number, input: Uint8Array, inOff: number, inLen: number, out: Uint8Array, outOff: number, outLen: number) => void };
+  readonly _handle?: {
+    writeSync?: (
+      flush: number,
+      input: Uint8Array,
+      inOff: number,
+      inLen: number,
+      out: Uint8Array,
+      outOff: number,
+      outLen: number,
+    ) => void;
+  };
   readonly _writeState?: Uint32Array;
   readonly _chunkSize?: number;
 }
@@ -31,7 +41,15 @@ export interface SyncDeflate {
 
 export function nodeSyncDeflate(stream: DeflateRaw): SyncDeflate | null {
   const { _handle: handle, _writeState: state, _chunkSize: chunkSize } = stream as unknown as ZlibInternals;
-  if (!handle || typeof handle.writeSync !== 'function' || !(state instanceof Uint32Array) || state.length < 2 || typeof chunkSize !== 'number' || chunkSize <= 0) return null;
+  if (
+    !handle ||
+    typeof handle.writeSync !== 'function' ||
+    !(state instanceof Uint32Array) ||
+    state.length < 2 ||
+    typeof chunkSize !== 'number' ||
+    chunkSize <= 0
+  )
+    return null;
   const writeSync = handle.writeSync.bind(handle);
   // One buffer is enough: what zlib writes is copied out before the buffer is used again.
   const out = new Uint8Array(chunkSize);

@@ -56,4 +56,3 @@ export interface SchemaData {
 export function schemaData(index: SpanIndex): SchemaData {
   return index.formatData as SchemaData;
 }
-

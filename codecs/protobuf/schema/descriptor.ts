@@ -54,15 +54,40 @@ export function describeMessage(type: protobuf.Type): MessageDesc {
       const entry: MessageDesc = {
         fullName: 'entry',
         fields: new Map([
-          [1, withWire({ name: 'key', id: 1, type: field.keyType, repeated: false, required: false, message: null, enumValues: null })],
+          [
+            1,
+            withWire({
+              name: 'key',
+              id: 1,
+              type: field.keyType,
+              repeated: false,
+              required: false,
+              message: null,
+              enumValues: null,
+            }),
+          ],
           [2, value],
         ]),
         requiredIds: [],
         root: desc.root,
       };
-      fields.set(field.id, withWire({ name: field.name, id: field.id, type: 'entry', repeated: true, required: false, message: entry, enumValues: null }));
+      fields.set(
+        field.id,
+        withWire({
+          name: field.name,
+          id: field.id,
+          type: 'entry',
+          repeated: true,
+          required: false,
+          message: entry,
+          enumValues: null,
+        }),
+      );
     } else {
-      const oneof = field.partOf && !(field.partOf.fieldsArray.length === 1 && field.partOf.name === `_${field.name}`) ? field.partOf.name : null;
+      const oneof =
+        field.partOf && !(field.partOf.fieldsArray.length === 1 && field.partOf.name === `_${field.name}`)
+          ? field.partOf.name
+          : null;
       const desc = valueDesc(field, field.name, field.id, field.repeated, field.required);
       (desc as { oneof: string | null }).oneof = oneof;
       fields.set(field.id, desc);
@@ -73,7 +98,16 @@ export function describeMessage(type: protobuf.Type): MessageDesc {
 
 function valueDesc(field: protobuf.Field, name: string, id: number, repeated: boolean, required = false): FieldDesc {
   const resolved = field.resolvedType;
-  if (resolved instanceof protobuf.Type) return withWire({ name, id, type: 'message', repeated, required, message: describeMessage(resolved), enumValues: null });
+  if (resolved instanceof protobuf.Type)
+    return withWire({
+      name,
+      id,
+      type: 'message',
+      repeated,
+      required,
+      message: describeMessage(resolved),
+      enumValues: null,
+    });
   if (resolved instanceof protobuf.Enum) {
     const names: Record<number, string> = {};
     for (const [n, v] of Object.entries(resolved.values)) if (!(v in names)) names[v] = n;
@@ -84,8 +118,14 @@ function valueDesc(field: protobuf.Field, name: string, id: number, repeated: bo
 
 /** The field with its wire type and packability worked out once (the walk reads them per field). */
 function withWire(field: Omit<FieldDesc, 'wire' | 'packable' | 'shared'>): FieldDesc {
-  const repeatedScalar = field.repeated && (VARINT_TYPES.has(field.type) || I32_TYPES.has(field.type) || I64_TYPES.has(field.type));
-  const desc = { ...field, wire: wireTypeOf(field.type), packable: repeatedScalar, shared: null as unknown as { readonly field: FieldDesc } };
+  const repeatedScalar =
+    field.repeated && (VARINT_TYPES.has(field.type) || I32_TYPES.has(field.type) || I64_TYPES.has(field.type));
+  const desc = {
+    ...field,
+    wire: wireTypeOf(field.type),
+    packable: repeatedScalar,
+    shared: null as unknown as { readonly field: FieldDesc },
+  };
   desc.shared = { field: desc };
   return desc;
 }
@@ -103,4 +143,3 @@ export function wireTypeOf(type: string): number {
   if (I32_TYPES.has(type)) return 5;
   return 2;
 }
-

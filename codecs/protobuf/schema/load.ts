@@ -18,7 +18,9 @@ export interface LoadedSchema {
   readonly messageTypes: readonly string[];
 }
 
-export type SchemaLoad = { readonly ok: true; readonly schema: LoadedSchema } | { readonly ok: false; readonly error: string };
+export type SchemaLoad =
+  | { readonly ok: true; readonly schema: LoadedSchema }
+  | { readonly ok: false; readonly error: string };
 
 function baseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
@@ -51,7 +53,11 @@ export function loadSchema(files: readonly ProtoFile[]): SchemaLoad {
           continue;
         }
       }
-      if (!known(imported)) return { ok: false, error: `${file.name}: import "${imported}" is not among the loaded files (${files.map((f) => f.name).join(', ')})` };
+      if (!known(imported))
+        return {
+          ok: false,
+          error: `${file.name}: import "${imported}" is not among the loaded files (${files.map((f) => f.name).join(', ')})`,
+        };
     }
   }
   try {
@@ -70,7 +76,8 @@ function listMessageTypes(root: protobuf.Root): string[] {
         const name = nested.fullName.replace(/^\./, '');
         if (!name.startsWith('google.protobuf.') && !isMapEntry(nested)) out.push(name);
       }
-      if (nested instanceof protobuf.Namespace || nested instanceof protobuf.Type) visit(nested as protobuf.NamespaceBase);
+      if (nested instanceof protobuf.Namespace || nested instanceof protobuf.Type)
+        visit(nested as protobuf.NamespaceBase);
     }
   };
   visit(root);
@@ -102,7 +109,10 @@ export interface SkippedProtoFile {
  * resolve is left out (with its error) and the others are loaded without it; a file importing
  * a file left out is left out too. The schema is null when no file loads.
  */
-export function loadSchemaLeavingOut(files: readonly ProtoFile[]): { readonly schema: LoadedSchema | null; readonly skipped: readonly SkippedProtoFile[] } {
+export function loadSchemaLeavingOut(files: readonly ProtoFile[]): {
+  readonly schema: LoadedSchema | null;
+  readonly skipped: readonly SkippedProtoFile[];
+} {
   const skipped: SkippedProtoFile[] = [];
   let current = [...files];
   while (current.length) {
@@ -110,15 +120,26 @@ export function loadSchemaLeavingOut(files: readonly ProtoFile[]): { readonly sc
     if (loaded.ok) return { schema: loaded.schema, skipped };
     // Errors name their file first (`bad.proto: …`) except a type that does not resolve:
     // then the culprit is the file without which the rest loads.
-    const named = current.filter((f) => loaded.error.startsWith(`${f.name}:`)).sort((a, b) => b.name.length - a.name.length)[0];
-    const culprit = named ?? (current.length === 1 ? current[0] : current.find((f) => loadSchema(current.filter((g) => g !== f)).ok));
+    const named = current
+      .filter((f) => loaded.error.startsWith(`${f.name}:`))
+      .sort((a, b) => b.name.length - a.name.length)[0];
+    const culprit =
+      named ?? (current.length === 1 ? current[0] : current.find((f) => loadSchema(current.filter((g) => g !== f)).ok));
     if (!culprit) {
       for (const f of current) skipped.push({ name: f.name, error: loaded.error });
       return { schema: null, skipped };
     }
     const missing = /^[^:]*: import "([^"]+)" is not among the loaded files/.exec(loaded.error)?.[1];
-    const leftOut = missing !== undefined && skipped.some((s) => s.name === missing || baseName(s.name) === baseName(missing));
-    skipped.push({ name: culprit.name, error: leftOut ? `${culprit.name}: imports "${missing}", which did not load` : named ? loaded.error : `${culprit.name}: ${loaded.error}` });
+    const leftOut =
+      missing !== undefined && skipped.some((s) => s.name === missing || baseName(s.name) === baseName(missing));
+    skipped.push({
+      name: culprit.name,
+      error: leftOut
+        ? `${culprit.name}: imports "${missing}", which did not load`
+        : named
+          ? loaded.error
+          : `${culprit.name}: ${loaded.error}`,
+    });
     current = current.filter((f) => f !== culprit);
   }
   return { schema: null, skipped };

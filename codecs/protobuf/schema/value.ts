@@ -59,11 +59,17 @@ export function scalarValue(index: SpanIndex, id: number, field: FieldDesc): unk
   }
   if (kind === Kind.pb_i32) {
     const v = view(index, id);
-    return field.type === 'float' ? v.getFloat32(0, true) : field.type === 'sfixed32' ? v.getInt32(0, true) : v.getUint32(0, true);
+    return field.type === 'float'
+      ? v.getFloat32(0, true)
+      : field.type === 'sfixed32'
+        ? v.getInt32(0, true)
+        : v.getUint32(0, true);
   }
   if (kind === Kind.pb_i64) {
     const v = view(index, id);
-    return field.type === 'double' ? v.getFloat64(0, true) : safe(field.type === 'sfixed64' ? v.getBigInt64(0, true) : v.getBigUint64(0, true));
+    return field.type === 'double'
+      ? v.getFloat64(0, true)
+      : safe(field.type === 'sfixed64' ? v.getBigInt64(0, true) : v.getBigUint64(0, true));
   }
   const start = store.start[id] + store.head[id];
   if (kind === Kind.text) return utf8.decode(bytes.subarray(start, store.end[id]));
@@ -133,7 +139,8 @@ export function schemaValue(index: SpanIndex, id: number): unknown {
   if (kind === Kind.array) {
     const out: unknown[] = [];
     // Packed items, or a delimited frame's messages.
-    for (let c = store.firstChild[id]; c >= 0; c = store.nextSibling[c]) out.push(store.kind[c] === Kind.map ? schemaValue(index, c) : schemaLeafValue(index, c));
+    for (let c = store.firstChild[id]; c >= 0; c = store.nextSibling[c])
+      out.push(store.kind[c] === Kind.map ? schemaValue(index, c) : schemaLeafValue(index, c));
     return out;
   }
   return schemaLeafValue(index, id);
@@ -144,20 +151,37 @@ function fieldNamed(index: SpanIndex, id: number, name: string): unknown {
   return v?.[name];
 }
 
-const WRAPPERS = new Set(['DoubleValue', 'FloatValue', 'Int64Value', 'UInt64Value', 'Int32Value', 'UInt32Value', 'BoolValue', 'StringValue', 'BytesValue'].map((n) => `google.protobuf.${n}`));
+const WRAPPERS = new Set(
+  [
+    'DoubleValue',
+    'FloatValue',
+    'Int64Value',
+    'UInt64Value',
+    'Int32Value',
+    'UInt32Value',
+    'BoolValue',
+    'StringValue',
+    'BytesValue',
+  ].map((n) => `google.protobuf.${n}`),
+);
 
 /** Struct / Value / ListValue as the JSON they stand for. */
 function jsonOf(message: string, v: Record<string, unknown> | undefined): unknown {
   if (!v) return null;
   if (message === 'google.protobuf.Struct') {
     const out: Record<string, unknown> = {};
-    for (const [k, f] of Object.entries((v.fields ?? {}) as Record<string, Record<string, unknown>>)) out[k] = jsonOf('google.protobuf.Value', f);
+    for (const [k, f] of Object.entries((v.fields ?? {}) as Record<string, Record<string, unknown>>))
+      out[k] = jsonOf('google.protobuf.Value', f);
     return out;
   }
-  if (message === 'google.protobuf.ListValue') return ((v.values ?? []) as Record<string, unknown>[]).map((x) => jsonOf('google.protobuf.Value', x));
-  if ('structValue' in v || 'struct_value' in v) return jsonOf('google.protobuf.Struct', (v.struct_value ?? v.structValue) as Record<string, unknown>);
-  if ('listValue' in v || 'list_value' in v) return jsonOf('google.protobuf.ListValue', (v.list_value ?? v.listValue) as Record<string, unknown>);
-  for (const k of ['number_value', 'string_value', 'bool_value', 'numberValue', 'stringValue', 'boolValue']) if (k in v) return v[k];
+  if (message === 'google.protobuf.ListValue')
+    return ((v.values ?? []) as Record<string, unknown>[]).map((x) => jsonOf('google.protobuf.Value', x));
+  if ('structValue' in v || 'struct_value' in v)
+    return jsonOf('google.protobuf.Struct', (v.struct_value ?? v.structValue) as Record<string, unknown>);
+  if ('listValue' in v || 'list_value' in v)
+    return jsonOf('google.protobuf.ListValue', (v.list_value ?? v.listValue) as Record<string, unknown>);
+  for (const k of ['number_value', 'string_value', 'bool_value', 'numberValue', 'stringValue', 'boolValue'])
+    if (k in v) return v[k];
   return null;
 }
 
@@ -182,7 +206,9 @@ function wellKnownPreview(index: SpanIndex, id: number, message: MessageDesc): s
     return v === undefined ? '(default)' : typeof v === 'string' ? quote(v) : String(v);
   }
   if (name === 'google.protobuf.Struct' || name === 'google.protobuf.Value' || name === 'google.protobuf.ListValue') {
-    return JSON.stringify(jsonOf(name, schemaValue(index, id) as Record<string, unknown>), (_k, v) => (typeof v === 'bigint' ? String(v) : v));
+    return JSON.stringify(jsonOf(name, schemaValue(index, id) as Record<string, unknown>), (_k, v) =>
+      typeof v === 'bigint' ? String(v) : v,
+    );
   }
   if (name === 'google.protobuf.Any') return `Any ${String(fieldNamed(index, id, 'type_url') ?? '')}`;
   return null;
@@ -235,12 +261,18 @@ export function schemaDescribe(index: SpanIndex, id: number): string {
   const kind = store.kind[id];
   const root = delimitedRoot(index, id);
   if (root !== null) return root;
-  if (kind === Kind.pb_tag) return info?.field ? `${info.field.name} = ${info.field.id}${info.field.oneof ? ` (oneof ${info.field.oneof})` : ''}` : `unknown field ${Math.floor(store.arg[id] / 8)}`;
+  if (kind === Kind.pb_tag)
+    return info?.field
+      ? `${info.field.name} = ${info.field.id}${info.field.oneof ? ` (oneof ${info.field.oneof})` : ''}`
+      : `unknown field ${Math.floor(store.arg[id] / 8)}`;
   if (kind === Kind.map && info?.message) {
     if (info.message.fullName === 'entry') return 'map entry';
     return `${info.anyValue ? 'Any value: ' : ''}${shortName(info.message.fullName)}(${store.arg[id]})`;
   }
-  if (!info?.field) return info?.raw === 'wire-type-mismatch' ? `${protobufDescribe(index, id)} (wire type does not match the schema)` : protobufDescribe(index, id);
+  if (!info?.field)
+    return info?.raw === 'wire-type-mismatch'
+      ? `${protobufDescribe(index, id)} (wire type does not match the schema)`
+      : protobufDescribe(index, id);
   if (kind === Kind.array) return `packed ${info.field.type}(${store.arg[id]})`;
   if (info.field.type === 'enum') return 'enum';
   if (kind === Kind.text || kind === Kind.bytes) return `${info.field.type}(${store.arg[id]})`;
@@ -258,7 +290,10 @@ export function schemaDetails(index: SpanIndex, id: number): Record<string, unkn
   if (info?.field) {
     out.name = info.field.name;
     if (info.field.oneof) out.oneof = info.field.oneof;
-    out.type = info.field.type === 'message' || info.field.type === 'entry' ? (info.message?.fullName ?? info.field.type) : info.field.type;
+    out.type =
+      info.field.type === 'message' || info.field.type === 'entry'
+        ? (info.message?.fullName ?? info.field.type)
+        : info.field.type;
   } else if (store.kind[id] !== Kind.pb_tag && id !== 0) {
     out.unknown = true;
     if (info?.raw) out.raw = info.raw;

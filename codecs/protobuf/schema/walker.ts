@@ -1,10 +1,18 @@
 import type protobuf from 'protobufjs';
 import { Flag, Kind } from '../../core/kinds.js';
-import type { DecodeError, } from '../../core/errors.js';
+import type { DecodeError } from '../../core/errors.js';
 import type { FormatWalker, SpanIndex } from '../../core/span-index.js';
-import { lenReadings, } from '../readings.js';
+import { lenReadings } from '../readings.js';
 import { MAX_FIELD_NUMBER, readVarint, scanMessage, VARINT_TRUNCATED, varintValue, WireType } from '../wire.js';
-import { describeMessage, I32_TYPES, I64_TYPES, LEN_TYPES, VARINT_TYPES, type FieldDesc, type MessageDesc } from './descriptor.js';
+import {
+  describeMessage,
+  I32_TYPES,
+  I64_TYPES,
+  LEN_TYPES,
+  VARINT_TYPES,
+  type FieldDesc,
+  type MessageDesc,
+} from './descriptor.js';
 import { schemaDescribe, schemaDetails, schemaLeafValue, schemaPreview, schemaValue } from './value.js';
 import { NodeFields, schemaData, type SchemaData } from './data.js';
 
@@ -32,7 +40,14 @@ export function schemaWalker(type: protobuf.Type): FormatWalker {
       // The whole frame is recorded at once (the schema walk is as fast as the bytes allow):
       // later expand calls find every container already expanded.
       if (node >= 0) return;
-      index.formatData = { type: desc, nodes: new NodeFields(), unknownFields: 0, wireMismatches: 0, missingRequired: 0, knownFields: 0 } satisfies SchemaData;
+      index.formatData = {
+        type: desc,
+        nodes: new NodeFields(),
+        unknownFields: 0,
+        wireMismatches: 0,
+        missingRequired: 0,
+        knownFields: 0,
+      } satisfies SchemaData;
       walkRoot(index, desc);
     },
     leafValue: schemaLeafValue,
@@ -57,7 +72,15 @@ export function delimitedSchemaWalker(type: protobuf.Type): FormatWalker {
     format: 'protobuf',
     walk(index, node) {
       if (node >= 0) return;
-      index.formatData = { type: desc, nodes: new NodeFields(), unknownFields: 0, wireMismatches: 0, missingRequired: 0, knownFields: 0, delimited: true } satisfies SchemaData;
+      index.formatData = {
+        type: desc,
+        nodes: new NodeFields(),
+        unknownFields: 0,
+        wireMismatches: 0,
+        missingRequired: 0,
+        knownFields: 0,
+        delimited: true,
+      } satisfies SchemaData;
       walkDelimited(index, desc);
     },
     leafValue: schemaLeafValue,
@@ -83,11 +106,29 @@ function walkDelimited(index: SpanIndex, desc: MessageDesc): void {
     while (pos < len) {
       const payload = readVarint(bytes, pos, len);
       if (payload < 0) {
-        if (payload === VARINT_TRUNCATED) stop(index, root, items, [root], 'truncated', len, `unexpected end of input inside the length of message ${items + 1}`);
+        if (payload === VARINT_TRUNCATED)
+          stop(
+            index,
+            root,
+            items,
+            [root],
+            'truncated',
+            len,
+            `unexpected end of input inside the length of message ${items + 1}`,
+          );
         stop(index, root, items, [root], 'invalid-varint', pos, `length of message ${items + 1} longer than 10 bytes`);
       }
       const length = varintValue;
-      if (length > len - payload) stop(index, root, items, [root], 'length-exceeds-input', pos, `message ${items + 1} declares ${length} bytes, ${len - payload} remain`);
+      if (length > len - payload)
+        stop(
+          index,
+          root,
+          items,
+          [root],
+          'length-exceeds-input',
+          pos,
+          `message ${items + 1} declares ${length} bytes, ${len - payload} remain`,
+        );
       const end = payload + length;
       const node = store.add(Kind.map, pos, payload - pos, 0, root, prev);
       store.setEnd(node, end);
@@ -108,7 +149,15 @@ function walkDelimited(index: SpanIndex, desc: MessageDesc): void {
 class Stop extends Error {}
 
 /** Ends the walk: the error with its offset, the open nodes marked incomplete. */
-function stop(index: SpanIndex, node: number, entries: number, open: readonly number[], code: DecodeError['code'], at: number, message: string): never {
+function stop(
+  index: SpanIndex,
+  node: number,
+  entries: number,
+  open: readonly number[],
+  code: DecodeError['code'],
+  at: number,
+  message: string,
+): never {
   index.fail(code, at, message);
   index.store.setArg(node, entries);
   for (const n of open) index.store.addFlags(n, Flag.incomplete);
@@ -131,7 +180,15 @@ function walkRoot(index: SpanIndex, desc: MessageDesc): void {
   }
 }
 
-function walkMessage(index: SpanIndex, node: number, desc: MessageDesc, start: number, limit: number, nesting: number, open: number[]): void {
+function walkMessage(
+  index: SpanIndex,
+  node: number,
+  desc: MessageDesc,
+  start: number,
+  limit: number,
+  nesting: number,
+  open: number[],
+): void {
   const { bytes, store } = index;
   const data = schemaData(index);
   let pos = start;
@@ -143,15 +200,26 @@ function walkMessage(index: SpanIndex, node: number, desc: MessageDesc, start: n
     const tagStart = pos;
     const afterTag = readVarint(bytes, pos, limit);
     if (afterTag < 0) {
-      if (afterTag === VARINT_TRUNCATED) stop(index, node, entries, open, 'truncated', limit, 'unexpected end of input inside a field tag');
+      if (afterTag === VARINT_TRUNCATED)
+        stop(index, node, entries, open, 'truncated', limit, 'unexpected end of input inside a field tag');
       stop(index, node, entries, open, 'invalid-varint', tagStart, 'field tag varint longer than 10 bytes');
     }
     const tag = varintValue;
     const fieldNo = Math.floor(tag / 8);
     const wt = tag % 8;
     if (fieldNo === 0) stop(index, node, entries, open, 'invalid-tag', tagStart, 'field number 0 is not allowed');
-    if (fieldNo > MAX_FIELD_NUMBER) stop(index, node, entries, open, 'invalid-tag', tagStart, `field number ${fieldNo} is above 2^29 - 1`);
-    if (wt === WireType.endGroup) stop(index, node, entries, open, 'unmatched-end-group', tagStart, `end-group tag for field ${fieldNo} without a start-group tag`);
+    if (fieldNo > MAX_FIELD_NUMBER)
+      stop(index, node, entries, open, 'invalid-tag', tagStart, `field number ${fieldNo} is above 2^29 - 1`);
+    if (wt === WireType.endGroup)
+      stop(
+        index,
+        node,
+        entries,
+        open,
+        'unmatched-end-group',
+        tagStart,
+        `end-group tag for field ${fieldNo} without a start-group tag`,
+      );
     pos = afterTag;
     const known = desc.fields.get(fieldNo) ?? null;
     const packed = known !== null && wt === WireType.len && known.packable;
@@ -171,7 +239,16 @@ function walkMessage(index: SpanIndex, node: number, desc: MessageDesc, start: n
       case WireType.varint: {
         const next = readVarint(bytes, pos, limit);
         if (next < 0) {
-          if (next === VARINT_TRUNCATED) stop(index, node, entries, open, 'truncated', limit, `unexpected end of input inside the varint of field ${fieldNo}`);
+          if (next === VARINT_TRUNCATED)
+            stop(
+              index,
+              node,
+              entries,
+              open,
+              'truncated',
+              limit,
+              `unexpected end of input inside the varint of field ${fieldNo}`,
+            );
           stop(index, node, entries, open, 'invalid-varint', pos, `varint of field ${fieldNo} longer than 10 bytes`);
         }
         value = store.add(Kind.uint, pos, 0, varintValue, node, key);
@@ -182,7 +259,16 @@ function walkMessage(index: SpanIndex, node: number, desc: MessageDesc, start: n
       case WireType.i64:
       case WireType.i32: {
         const size = wt === WireType.i64 ? 8 : 4;
-        if (limit - pos < size) stop(index, node, entries, open, 'truncated', limit, `unexpected end of input: field ${fieldNo} needs ${size} bytes, ${limit - pos} remain`);
+        if (limit - pos < size)
+          stop(
+            index,
+            node,
+            entries,
+            open,
+            'truncated',
+            limit,
+            `unexpected end of input: field ${fieldNo} needs ${size} bytes, ${limit - pos} remain`,
+          );
         value = store.add(wt === WireType.i64 ? Kind.pb_i64 : Kind.pb_i32, pos, 0, 0, node, key);
         store.setEnd(value, pos + size);
         pos += size;
@@ -191,21 +277,54 @@ function walkMessage(index: SpanIndex, node: number, desc: MessageDesc, start: n
       case WireType.len: {
         const payload = readVarint(bytes, pos, limit);
         if (payload < 0) {
-          if (payload === VARINT_TRUNCATED) stop(index, node, entries, open, 'truncated', limit, `unexpected end of input inside the length of field ${fieldNo}`);
+          if (payload === VARINT_TRUNCATED)
+            stop(
+              index,
+              node,
+              entries,
+              open,
+              'truncated',
+              limit,
+              `unexpected end of input inside the length of field ${fieldNo}`,
+            );
           stop(index, node, entries, open, 'invalid-varint', pos, `length of field ${fieldNo} longer than 10 bytes`);
         }
         const length = varintValue;
-        if (length > limit - payload) stop(index, node, entries, open, 'length-exceeds-input', pos, `field ${fieldNo} declares ${length} bytes, ${limit - payload} remain`);
+        if (length > limit - payload)
+          stop(
+            index,
+            node,
+            entries,
+            open,
+            'length-exceeds-input',
+            pos,
+            `field ${fieldNo} declares ${length} bytes, ${limit - payload} remain`,
+          );
         const end = payload + length;
         value = lenValue(index, node, key, field, packed, desc, anyType, pos, payload, end, nesting, open);
-        if (field && desc.fullName === 'google.protobuf.Any' && fieldNo === 1) anyType = anyTarget(index, desc, payload, end);
+        if (field && desc.fullName === 'google.protobuf.Any' && fieldNo === 1)
+          anyType = anyTarget(index, desc, payload, end);
         pos = end;
         break;
       }
       case WireType.startGroup: {
-        index.warn({ code: 'deprecated-group', offset: tagStart, message: `field ${fieldNo} is a group (wire types 3/4, deprecated) at byte ${tagStart}`, node: key });
+        index.warn({
+          code: 'deprecated-group',
+          offset: tagStart,
+          message: `field ${fieldNo} is a group (wire types 3/4, deprecated) at byte ${tagStart}`,
+          node: key,
+        });
         const end = groupEnd(bytes, pos, limit, fieldNo);
-        if (end < 0) stop(index, node, entries, open, 'truncated', limit, `unexpected end of input: group (field ${fieldNo}) has no end tag`);
+        if (end < 0)
+          stop(
+            index,
+            node,
+            entries,
+            open,
+            'truncated',
+            limit,
+            `unexpected end of input: group (field ${fieldNo}) has no end tag`,
+          );
         value = store.add(Kind.bytes, pos, 0, end - pos, node, key);
         store.setEnd(value, end);
         data.nodes.set(value, { field: null, raw: ['bytes'] });
@@ -213,7 +332,15 @@ function walkMessage(index: SpanIndex, node: number, desc: MessageDesc, start: n
         break;
       }
       default:
-        stop(index, node, entries, open, 'invalid-wire-type', tagStart, `field ${fieldNo} has wire type ${wt}, which does not exist`);
+        stop(
+          index,
+          node,
+          entries,
+          open,
+          'invalid-wire-type',
+          tagStart,
+          `field ${fieldNo} has wire type ${wt}, which does not exist`,
+        );
         return;
     }
     if (!data.nodes.has(value)) {
@@ -278,13 +405,24 @@ function lenValue(
       } else {
         next = readVarint(bytes, at, end);
         if (next < 0) {
-          index.fail(next === VARINT_TRUNCATED ? 'truncated' : 'invalid-varint', at, `packed field ${field.id}: a varint runs past its run`);
+          index.fail(
+            next === VARINT_TRUNCATED ? 'truncated' : 'invalid-varint',
+            at,
+            `packed field ${field.id}: a varint runs past its run`,
+          );
           for (const n of [...open, node]) store.addFlags(n, Flag.incomplete);
           store.setArg(node, items);
           throw new Stop();
         }
       }
-      const item = store.add(size === 4 ? Kind.pb_i32 : size === 8 ? Kind.pb_i64 : Kind.uint, at, 0, size ? 0 : varintValue, node, prev);
+      const item = store.add(
+        size === 4 ? Kind.pb_i32 : size === 8 ? Kind.pb_i64 : Kind.uint,
+        at,
+        0,
+        size ? 0 : varintValue,
+        node,
+        prev,
+      );
       store.setEnd(item, next);
       data.nodes.setField(item, field);
       prev = item;
@@ -294,8 +432,17 @@ function lenValue(
     store.setArg(node, items);
     return node;
   }
-  const isAnyValue = field !== null && message.fullName === 'google.protobuf.Any' && field.id === 2 && anyType !== null && scanMessage(bytes, payload, end) >= 0;
-  const inner = isAnyValue ? anyType : field && (field.type === 'message' || field.type === 'entry') ? field.message : null;
+  const isAnyValue =
+    field !== null &&
+    message.fullName === 'google.protobuf.Any' &&
+    field.id === 2 &&
+    anyType !== null &&
+    scanMessage(bytes, payload, end) >= 0;
+  const inner = isAnyValue
+    ? anyType
+    : field && (field.type === 'message' || field.type === 'entry')
+      ? field.message
+      : null;
   if (inner && nesting < MAX_NESTING) {
     const node = store.add(Kind.map, pos, head, 0, parent, key);
     store.setEnd(node, end);
@@ -306,7 +453,13 @@ function lenValue(
     open.pop();
     return node;
   }
-  if (inner) index.warn({ code: 'nesting-too-deep', offset: pos, message: `field ${field!.id} nests deeper than ${MAX_NESTING} messages at byte ${pos}: kept as bytes`, node: key });
+  if (inner)
+    index.warn({
+      code: 'nesting-too-deep',
+      offset: pos,
+      message: `field ${field!.id} nests deeper than ${MAX_NESTING} messages at byte ${pos}: kept as bytes`,
+      node: key,
+    });
   if (field && field.type === 'string') {
     const node = store.add(Kind.text, pos, head, end - payload, parent, key);
     store.setEnd(node, end);

@@ -11,7 +11,15 @@ import { jsonWalker } from '../../json/walker.js';
  * reads too: a namespace's query, ERROR's string payload.)
  */
 const ENGINE_IO_TYPES = ['open', 'close', 'ping', 'pong', 'message', 'upgrade', 'noop'] as const;
-const SOCKET_IO_TYPES = ['CONNECT', 'DISCONNECT', 'EVENT', 'ACK', 'CONNECT_ERROR', 'BINARY_EVENT', 'BINARY_ACK'] as const;
+const SOCKET_IO_TYPES = [
+  'CONNECT',
+  'DISCONNECT',
+  'EVENT',
+  'ACK',
+  'CONNECT_ERROR',
+  'BINARY_EVENT',
+  'BINARY_ACK',
+] as const;
 
 interface SocketIoPacket {
   readonly engineType: (typeof ENGINE_IO_TYPES)[number];
@@ -107,7 +115,8 @@ function walkPacket(index: SpanIndex, depth: number): void {
     store.setArg(root, entries);
   };
 
-  if (len === 0 || !isDigit(bytes[0]) || bytes[0] > 0x36) return fail('invalid-token', 0, 'not an Engine.IO packet: the first byte must be a type digit 0-6');
+  if (len === 0 || !isDigit(bytes[0]) || bytes[0] > 0x36)
+    return fail('invalid-token', 0, 'not an Engine.IO packet: the first byte must be a type digit 0-6');
   const engineType = ENGINE_IO_TYPES[bytes[0] - 0x30];
   part('engine.io', 0, 1, engineType);
   let pos = 1;
@@ -126,7 +135,8 @@ function walkPacket(index: SpanIndex, depth: number): void {
     pos++;
     if (socketType === 'BINARY_EVENT' || socketType === 'BINARY_ACK') {
       const n = readInt(bytes, pos, len);
-      if (!n || bytes[n[1]] !== 0x2d) return fail('invalid-token', pos, `${socketType} needs an attachment count followed by '-'`);
+      if (!n || bytes[n[1]] !== 0x2d)
+        return fail('invalid-token', pos, `${socketType} needs an attachment count followed by '-'`);
       attachments = n[0];
       part('attachments', pos, n[1] + 1, attachments, Kind.number);
       pos = n[1] + 1;
@@ -151,25 +161,45 @@ function walkPacket(index: SpanIndex, depth: number): void {
   }
   if (pos < len) {
     const v2Error = socketType === 'CONNECT_ERROR' && bytes[pos] === 0x22;
-    const isJson = bytes[pos] === 0x7b || bytes[pos] === 0x5b || v2Error || (engineType !== 'message' && bytes[pos] === 0x22);
+    const isJson =
+      bytes[pos] === 0x7b || bytes[pos] === 0x5b || v2Error || (engineType !== 'message' && bytes[pos] === 0x22);
     if (!isJson || socketType === null) {
       // Engine.IO's own payloads (open's JSON handshake aside) are plain text: `2probe`, or a
       // message sent with the engine alone (`4hello`).
       if (isJson && engineType !== 'message') {
-        payloadNode = jsonPart(index, pos, len, depth, () => prev, (id) => ((prev = id), entries++), root, data);
+        payloadNode = jsonPart(
+          index,
+          pos,
+          len,
+          depth,
+          () => prev,
+          (id) => ((prev = id), entries++),
+          root,
+          data,
+        );
         if (payloadNode === -2) return;
       } else {
         part('data', pos, len, new TextDecoder().decode(bytes.subarray(pos)));
         payloadNode = prev;
       }
     } else {
-      payloadNode = jsonPart(index, pos, len, depth, () => prev, (id) => ((prev = id), entries++), root, data);
+      payloadNode = jsonPart(
+        index,
+        pos,
+        len,
+        depth,
+        () => prev,
+        (id) => ((prev = id), entries++),
+        root,
+        data,
+      );
       if (payloadNode === -2) return;
       if (v2Error) {
         socketType = 'ERROR';
         if (socketNode >= 0) data.values.set(socketNode, socketType);
       }
-      if ((socketType === 'EVENT' || socketType === 'BINARY_EVENT') && bytes[pos] === 0x5b) event = eventName(index, payloadNode, pos, len);
+      if ((socketType === 'EVENT' || socketType === 'BINARY_EVENT') && bytes[pos] === 0x5b)
+        event = eventName(index, payloadNode, pos, len);
     }
   }
   store.setArg(root, entries);
@@ -187,13 +217,26 @@ function eventName(index: SpanIndex, payload: number, start: number, end: number
 }
 
 /** Records `data:` as a JSON value spanning [start, end): its id, -1 when not recorded (depth 0), -2 after an error. */
-function jsonPart(index: SpanIndex, start: number, end: number, depth: number, prev: () => number, recorded: (id: number) => void, root: number, data: SocketIoData): number {
+function jsonPart(
+  index: SpanIndex,
+  start: number,
+  end: number,
+  depth: number,
+  prev: () => number,
+  recorded: (id: number) => void,
+  root: number,
+  data: SocketIoData,
+): number {
   const { bytes, store } = index;
   const json = new SpanIndex(bytes.subarray(start, end), jsonWalker, { depth: 0 });
   const js = json.store;
   if (json.root < 0 || json.error) {
     const at = json.error ? start + json.error.offset : start;
-    index.fail(json.error?.code ?? 'invalid-token', at, `in the packet's JSON payload: ${(json.error?.message ?? 'no JSON value').replace(/ at byte \d+$/, '')}`);
+    index.fail(
+      json.error?.code ?? 'invalid-token',
+      at,
+      `in the packet's JSON payload: ${(json.error?.message ?? 'no JSON value').replace(/ at byte \d+$/, '')}`,
+    );
     store.addFlags(root, Flag.incomplete);
     if (json.root < 0 || depth < 1) return -2;
   }

@@ -23,10 +23,22 @@ export interface V2Traffic {
  */
 export async function v2Session(): Promise<V2Traffic> {
   const httpServer = http.createServer();
-  const io = createServer(httpServer, { transports: ['websocket'], pingInterval: 150, pingTimeout: 5000 } as never) as any;
+  const io = createServer(httpServer, {
+    transports: ['websocket'],
+    pingInterval: 150,
+    pingTimeout: 5000,
+  } as never) as any;
   io.on('connection', (socket: any) => {
-    socket.on('file', (name: string, bytes: Buffer, ack: (reply: unknown) => void) => ack({ ok: true, name, echo: bytes.subarray(0, 4) }));
-    socket.on('hello', () => socket.emit('upload', { name: 'avatar.png', data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]) }, Buffer.from('second')));
+    socket.on('file', (name: string, bytes: Buffer, ack: (reply: unknown) => void) =>
+      ack({ ok: true, name, echo: bytes.subarray(0, 4) }),
+    );
+    socket.on('hello', () =>
+      socket.emit(
+        'upload',
+        { name: 'avatar.png', data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]) },
+        Buffer.from('second'),
+      ),
+    );
   });
   io.of('/admin').on('connection', (socket: any) => socket.emit('welcome', { query: socket.handshake.query.token }));
   io.of('/locked').use((_socket: unknown, next: (err?: Error) => void) => next(new Error('Not authorized')));
@@ -44,7 +56,9 @@ export async function v2Session(): Promise<V2Traffic> {
   const locked = client.io.socket('/locked');
   await new Promise<void>((resolve) => locked.on('error', () => resolve()));
   // The client pings every pingInterval: wait for two round trips.
-  await until(() => capture.frames.filter((f) => f.opcode === 'text' && f.data.length === 1 && f.data[0] === 0x33).length >= 2);
+  await until(
+    () => capture.frames.filter((f) => f.opcode === 'text' && f.data.length === 1 && f.data[0] === 0x33).length >= 2,
+  );
   const url = client.io.engine.transport.ws?.url ?? `${capture.url}/socket.io/?EIO=3&transport=websocket`;
   return {
     capture,

@@ -22,16 +22,28 @@ export interface WsCapture {
   close(): Promise<void>;
 }
 
-const asBytes = (data: RawData): Uint8Array => (Array.isArray(data) ? new Uint8Array(Buffer.concat(data)) : data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data));
+const asBytes = (data: RawData): Uint8Array =>
+  Array.isArray(data)
+    ? new Uint8Array(Buffer.concat(data))
+    : data instanceof ArrayBuffer
+      ? new Uint8Array(data)
+      : new Uint8Array(data);
 
 /** A recording proxy to `target` (`ws://127.0.0.1:1234`). */
 export async function captureProxy(target: string): Promise<WsCapture> {
   const frames: CapturedFrame[] = [];
   const server = http.createServer();
-  const wss = new WebSocketServer({ server, perMessageDeflate: false, handleProtocols: (offered) => offered.values().next().value ?? false });
+  const wss = new WebSocketServer({
+    server,
+    perMessageDeflate: false,
+    handleProtocols: (offered) => offered.values().next().value ?? false,
+  });
   const sockets = new Set<WebSocket>();
   wss.on('connection', (client, request) => {
-    const offered = String(request.headers['sec-websocket-protocol'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const offered = String(request.headers['sec-websocket-protocol'] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const upstream = new WebSocket(target + (request.url ?? '/'), offered, { perMessageDeflate: false });
     sockets.add(client).add(upstream);
     const queue: [RawData, boolean][] = [];

@@ -187,8 +187,7 @@ export function toJsonPackIndexed(index: SpanIndex, id: number, value: unknown):
     case Kind.map: {
       const kids = recordedChildren(index, id);
       const entries: [unknown, unknown][] = [];
-      const wire =
-        value instanceof EntriesMap ? value.entries : value instanceof Map ? [...value] : undefined;
+      const wire = value instanceof EntriesMap ? value.entries : value instanceof Map ? [...value] : undefined;
       for (let i = 0; i + 1 < kids.length; i += 2) {
         const [k, x] = wire
           ? wire[i / 2]
@@ -255,7 +254,11 @@ export function normalize(v: unknown, options: NormalizeOptions = {}): unknown {
   if (v instanceof JsonPackValue) return typeof v.val === 'number' ? new SimpleValue(v.val) : v;
   if (v instanceof SimpleValue) return new SimpleValue(v.value);
   const entries: ReadonlyArray<readonly [unknown, unknown]> =
-    v instanceof EntriesMap ? v.entries : v instanceof Map ? [...v] : Object.keys(v).map((k) => [k, (v as Record<string, unknown>)[k]]);
+    v instanceof EntriesMap
+      ? v.entries
+      : v instanceof Map
+        ? [...v]
+        : Object.keys(v).map((k) => [k, (v as Record<string, unknown>)[k]]);
   return mapFrom(entries.map(([k, x]) => [n(k), n(x)]));
 }
 
@@ -292,7 +295,11 @@ export function asJsonPackDecodes(v: unknown): { value: unknown; ambiguous: bool
     if (x instanceof TaggedValue) return new TaggedValue(x.tag, conv(x.value));
     if (x instanceof SimpleValue) return x;
     const entries: ReadonlyArray<readonly [unknown, unknown]> =
-      x instanceof EntriesMap ? x.entries : x instanceof Map ? [...x] : Object.keys(x).map((k) => [k, (x as Record<string, unknown>)[k]]);
+      x instanceof EntriesMap
+        ? x.entries
+        : x instanceof Map
+          ? [...x]
+          : Object.keys(x).map((k) => [k, (x as Record<string, unknown>)[k]]);
     const obj: Record<string, unknown> = {};
     for (const [k, y] of entries) setOwn(obj, keyString(k), conv(y));
     return obj;
@@ -353,7 +360,8 @@ export function tilingProblems(index: SpanIndex): string[] {
       if (store.parent[c] !== id) problems.push(`node ${c} parent ${store.parent[c]} != ${id}`);
       if (store.start[c] !== pos) problems.push(`child ${c} of ${id} starts at ${store.start[c]}, expected ${pos}`);
       const isKey = (store.flags[c] & Flag.key) !== 0;
-      if (isKey !== (store.kind[id] === Kind.map && count % 2 === 0)) problems.push(`node ${c} key flag ${isKey} at position ${count}`);
+      if (isKey !== (store.kind[id] === Kind.map && count % 2 === 0))
+        problems.push(`node ${c} key flag ${isKey} at position ${count}`);
       pos = store.end[c];
       count++;
     }
@@ -361,7 +369,8 @@ export function tilingProblems(index: SpanIndex): string[] {
     if (pos !== payloadEnd) problems.push(`children of ${id} end at ${pos}, payload ends at ${payloadEnd}`);
     if (indefinite && bytes[end - 1] !== 0xff) problems.push(`indefinite ${id} does not end with a break`);
     if (!indefinite) {
-      const expected = store.kind[id] === Kind.map ? store.arg[id] * 2 : store.kind[id] === Kind.tag ? 1 : store.arg[id];
+      const expected =
+        store.kind[id] === Kind.map ? store.arg[id] * 2 : store.kind[id] === Kind.tag ? 1 : store.arg[id];
       if (count !== expected) problems.push(`container ${id} has ${count} children, head says ${expected}`);
     } else if (store.kind[id] === Kind.map && count % 2) {
       problems.push(`indefinite map ${id} has an odd number of children`);
@@ -382,11 +391,13 @@ export function nestingProblems(index: SpanIndex): string[] {
     const start = store.start[id];
     const end = store.end[id];
     if (!(start <= end && end <= bytes.length)) problems.push(`node ${id} spans [${start}, ${end}) of ${bytes.length}`);
-    if (end - start < store.head[id]) problems.push(`node ${id} [${start}, ${end}) shorter than its head ${store.head[id]}`);
+    if (end - start < store.head[id])
+      problems.push(`node ${id} [${start}, ${end}) shorter than its head ${store.head[id]}`);
     let prevEnd = start + store.head[id];
     for (let c = store.firstChild[id]; c >= 0; c = store.nextSibling[c]) {
       if (store.start[c] < prevEnd) problems.push(`child ${c} of ${id} starts at ${store.start[c]} before ${prevEnd}`);
-      if (store.end[c] > end) problems.push(`child ${c} [${store.start[c]}, ${store.end[c]}) ends after its parent ${id} [${start}, ${end})`);
+      if (store.end[c] > end)
+        problems.push(`child ${c} [${store.start[c]}, ${store.end[c]}) ends after its parent ${id} [${start}, ${end})`);
       prevEnd = store.end[c];
     }
   }
@@ -395,7 +406,12 @@ export function nestingProblems(index: SpanIndex): string[] {
 
 /** Spans of the recorded children of `id` (keys included), for comparing two indexes. */
 export function childSpans(index: SpanIndex, id: number): Array<[number, number, number, string]> {
-  return recordedChildren(index, id).map((c) => [index.store.start[c], index.store.end[c], index.store.head[c], index.kind(c)]);
+  return recordedChildren(index, id).map((c) => [
+    index.store.start[c],
+    index.store.end[c],
+    index.store.head[c],
+    index.kind(c),
+  ]);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -441,7 +457,9 @@ export function valueDiff(a: unknown, b: unknown, path = '$'): string | null {
     case 'bytes': {
       const x = a as Uint8Array;
       const y = b as Uint8Array;
-      return x.length === y.length && x.every((byte, i) => byte === y[i]) ? null : `${path}: h'${toHex(x)}' vs h'${toHex(y)}'`;
+      return x.length === y.length && x.every((byte, i) => byte === y[i])
+        ? null
+        : `${path}: h'${toHex(x)}' vs h'${toHex(y)}'`;
     }
     case 'array': {
       const x = a as unknown[];
@@ -474,7 +492,8 @@ export function valueDiff(a: unknown, b: unknown, path = '$'): string | null {
       const y = b as Record<string, unknown>;
       const kx = Object.keys(x).sort();
       const ky = Object.keys(y).sort();
-      if (kx.join('\u0000') !== ky.join('\u0000')) return `${path}: keys ${JSON.stringify(kx)} vs ${JSON.stringify(ky)}`;
+      if (kx.join('\u0000') !== ky.join('\u0000'))
+        return `${path}: keys ${JSON.stringify(kx)} vs ${JSON.stringify(ky)}`;
       for (const k of kx) {
         const d = valueDiff(x[k], y[k], `${path}[${JSON.stringify(k)}]`);
         if (d) return d;

@@ -10,7 +10,13 @@ import {
   file_google_protobuf_wrappers,
 } from '@bufbuild/protobuf/wkt';
 
-const WKT_FILES = [file_google_protobuf_timestamp, file_google_protobuf_duration, file_google_protobuf_any, file_google_protobuf_wrappers, file_google_protobuf_struct];
+const WKT_FILES = [
+  file_google_protobuf_timestamp,
+  file_google_protobuf_duration,
+  file_google_protobuf_any,
+  file_google_protobuf_wrappers,
+  file_google_protobuf_struct,
+];
 
 /**
  * The test schema for the Protobuf schema walker: every scalar type, an enum, a oneof, maps,
@@ -69,7 +75,8 @@ export const TEST_PROTO_FILE = { name: 'wtest.proto', source: TEST_PROTO };
 export function protobufjsRoot(): protobuf.Root {
   const root = new protobuf.Root();
   protobuf.parse(TEST_PROTO, root, { keepCase: true });
-  for (const f of ['timestamp', 'duration', 'any', 'wrappers', 'struct']) root.addJSON(protobuf.common.get(`google/protobuf/${f}.proto`)!.nested!);
+  for (const f of ['timestamp', 'duration', 'any', 'wrappers', 'struct'])
+    root.addJSON(protobuf.common.get(`google/protobuf/${f}.proto`)!.nested!);
   root.resolveAll();
   return root;
 }
@@ -79,7 +86,9 @@ export function protobufjsRoot(): protobuf.Root {
  * relative to their message ("CountsEntry"); descriptors want them fully qualified.
  */
 export function bufbuildRegistry(root: protobuf.Root): FileRegistry {
-  const set = (root as unknown as { toDescriptor(syntax: string): unknown }).toDescriptor('proto3') as { file: Array<Record<string, unknown>> };
+  const set = (root as unknown as { toDescriptor(syntax: string): unknown }).toDescriptor('proto3') as {
+    file: Array<Record<string, unknown>>;
+  };
   const qualify = (pkg: string, scope: string, message: Record<string, unknown>): void => {
     const here = `${scope}.${message.name as string}`;
     for (const field of (message.field ?? []) as Array<Record<string, unknown>>) {
@@ -101,7 +110,9 @@ export function bufbuildRegistry(root: protobuf.Root): FileRegistry {
   // The well-known types come from @bufbuild/protobuf's own descriptors; the test file imports them.
   const own = { file: set.file.filter((f) => f.name === 'wtest.proto') };
   own.file[0].dependency = WKT_FILES.map((f) => f.proto.name);
-  const bytes = (descriptor as unknown as { FileDescriptorSet: protobuf.Type }).FileDescriptorSet.encode(own as never).finish();
+  const bytes = (descriptor as unknown as { FileDescriptorSet: protobuf.Type }).FileDescriptorSet.encode(
+    own as never,
+  ).finish();
   const fileProto = fromBinary(FileDescriptorSetSchema, bytes).file[0];
   return createFileRegistry(fileProto, (name) => WKT_FILES.find((f) => f.proto.name === name));
 }

@@ -34,7 +34,11 @@ const indexSmallFrames = () => {
   for (const [walker, frame] of small) new SpanIndex(frame, walker);
 };
 
-for (const { shape, value } of shapeValues(13, SHAPES.filter((s) => shapes.includes(s.id)), [target]).filter((v) => v.target === target)) {
+for (const { shape, value } of shapeValues(
+  13,
+  SHAPES.filter((s) => shapes.includes(s.id)),
+  [target],
+).filter((v) => v.target === target)) {
   for (const f of FORMATS) {
     const result = await measureOne(f.format, shape.id, f.walker, () => f.encode(value, shape.jsonText(value)));
     console.log(JSON.stringify(result));
@@ -64,7 +68,17 @@ async function measureOne(format: string, shape: string, walker: FormatWalker, e
   bytes = null;
   await settle();
   const afterFrame = arrayBuffers() - before;
-  const result = { format, shape, ok, frameBytes, items, retainedPerItem: retained / items, afterIndex, afterFrame, collected: [...collected].sort() };
+  const result = {
+    format,
+    shape,
+    ok,
+    frameBytes,
+    items,
+    retainedPerItem: retained / items,
+    afterIndex,
+    afterFrame,
+    collected: [...collected].sort(),
+  };
   // Keep the registry alive until its callbacks have run.
   registry.unregister(registry);
   return result;

@@ -16,7 +16,13 @@ const SYMBOLS = ['BTC-USD', 'ETH-USD', 'SOL-USD', 'ADA-EUR'];
 export function clientMessages(count: number, seed = 1): string[] {
   const r = prng(seed);
   return Array.from({ length: count }, (_, i) =>
-    JSON.stringify({ type: i % 3 ? 'subscribe' : 'ping', id: i + 1, channel: 'trades', symbols: SYMBOLS.filter(() => r() < 0.6), client: { app: 'wirescope-test', version: '1.4.2' } }),
+    JSON.stringify({
+      type: i % 3 ? 'subscribe' : 'ping',
+      id: i + 1,
+      channel: 'trades',
+      symbols: SYMBOLS.filter(() => r() < 0.6),
+      client: { app: 'wirescope-test', version: '1.4.2' },
+    }),
   );
 }
 

@@ -27,6 +27,21 @@ const twin = (codec: Codec, name: string): Codec => ({ ...codec, name, label: `$
 const cbor = codecByName('cbor')!;
 const large = process.argv.includes('large');
 const rows = (
-  await runComparison(large ? generateDocument(1 << 20) : value, { codecs: [twin(cbor, 'first'), twin(cbor, 'second')], runs: 5, clock: cpuClock, budgetMs: large ? 25 : undefined })
+  await runComparison(large ? generateDocument(1 << 20) : value, {
+    codecs: [twin(cbor, 'first'), twin(cbor, 'second')],
+    runs: 5,
+    clock: cpuClock,
+    budgetMs: large ? 25 : undefined,
+  })
 ).filter(isMeasured);
-console.log(JSON.stringify(rows.map((r) => ({ codec: r.codec, encodeMinMs: r.encode.minMs, decodeMinMs: r.decode!.minMs, encodeOps: r.encode.opsPerSec, decodeOps: r.decode!.opsPerSec }))));
+console.log(
+  JSON.stringify(
+    rows.map((r) => ({
+      codec: r.codec,
+      encodeMinMs: r.encode.minMs,
+      decodeMinMs: r.decode!.minMs,
+      encodeOps: r.encode.opsPerSec,
+      decodeOps: r.decode!.opsPerSec,
+    })),
+  ),
+);

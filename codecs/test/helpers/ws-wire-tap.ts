@@ -53,7 +53,13 @@ class FrameReader {
       }
       if (masked) header += 4;
       if (b.length < header + length) return;
-      this.frames.push({ fin: (b[0] & 0x80) !== 0, rsv1: (b[0] & 0x40) !== 0, opcode: b[0] & 0x0f, headerLength: header, payloadLength: length });
+      this.frames.push({
+        fin: (b[0] & 0x80) !== 0,
+        rsv1: (b[0] & 0x40) !== 0,
+        opcode: b[0] & 0x0f,
+        headerLength: header,
+        payloadLength: length,
+      });
       this.buffer = b.subarray(header + length);
     }
   }

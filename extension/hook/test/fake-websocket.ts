@@ -44,44 +44,89 @@ export function makeFakeWebSocket(win: Window & typeof globalThis): FakeWebSocke
       try {
         u = new URL(String(url), win.location.href);
       } catch {
-        throw new win.DOMException(`Failed to construct 'WebSocket': The URL '${String(url)}' is invalid.`, 'SyntaxError');
+        throw new win.DOMException(
+          `Failed to construct 'WebSocket': The URL '${String(url)}' is invalid.`,
+          'SyntaxError',
+        );
       }
       if (u.protocol === 'http:') u.protocol = 'ws:';
       if (u.protocol === 'https:') u.protocol = 'wss:';
-      if (u.protocol !== 'ws:' && u.protocol !== 'wss:' || u.hash) {
-        throw new win.DOMException(`Failed to construct 'WebSocket': The URL's scheme must be either 'http', 'https', 'ws', or 'wss'. '${u.protocol}' is not allowed.`, 'SyntaxError');
+      if ((u.protocol !== 'ws:' && u.protocol !== 'wss:') || u.hash) {
+        throw new win.DOMException(
+          `Failed to construct 'WebSocket': The URL's scheme must be either 'http', 'https', 'ws', or 'wss'. '${u.protocol}' is not allowed.`,
+          'SyntaxError',
+        );
       }
       const protocols = rest[0] === undefined ? [] : Array.isArray(rest[0]) ? rest[0].map(String) : [String(rest[0])];
-      if (new Set(protocols).size !== protocols.length || protocols.some((p) => !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(p))) {
-        throw new win.DOMException(`Failed to construct 'WebSocket': The subprotocol '${protocols.join(', ')}' is invalid.`, 'SyntaxError');
+      if (
+        new Set(protocols).size !== protocols.length ||
+        protocols.some((p) => !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(p))
+      ) {
+        throw new win.DOMException(
+          `Failed to construct 'WebSocket': The subprotocol '${protocols.join(', ')}' is invalid.`,
+          'SyntaxError',
+        );
       }
       this.#url = u.href;
     }
 
-    get url(): string { return this.#url; }
-    get readyState(): number { return this.#readyState; }
-    get protocol(): string { return this.#protocol; }
-    get extensions(): string { return this.#extensions; }
-    get bufferedAmount(): number { return this.#buffered; }
-    get binaryType(): BinaryType { return this.#binaryType; }
+    get url(): string {
+      return this.#url;
+    }
+    get readyState(): number {
+      return this.#readyState;
+    }
+    get protocol(): string {
+      return this.#protocol;
+    }
+    get extensions(): string {
+      return this.#extensions;
+    }
+    get bufferedAmount(): number {
+      return this.#buffered;
+    }
+    get binaryType(): BinaryType {
+      return this.#binaryType;
+    }
     set binaryType(v: BinaryType) {
       if (v === 'blob' || v === 'arraybuffer') this.#binaryType = v;
     }
-    get onopen(): Handler { return this.#get('open'); }
-    set onopen(fn: Handler) { this.#set('open', fn); }
-    get onmessage(): Handler { return this.#get('message'); }
-    set onmessage(fn: Handler) { this.#set('message', fn); }
-    get onerror(): Handler { return this.#get('error'); }
-    set onerror(fn: Handler) { this.#set('error', fn); }
-    get onclose(): Handler { return this.#get('close'); }
-    set onclose(fn: Handler) { this.#set('close', fn); }
+    get onopen(): Handler {
+      return this.#get('open');
+    }
+    set onopen(fn: Handler) {
+      this.#set('open', fn);
+    }
+    get onmessage(): Handler {
+      return this.#get('message');
+    }
+    set onmessage(fn: Handler) {
+      this.#set('message', fn);
+    }
+    get onerror(): Handler {
+      return this.#get('error');
+    }
+    set onerror(fn: Handler) {
+      this.#set('error', fn);
+    }
+    get onclose(): Handler {
+      return this.#get('close');
+    }
+    set onclose(fn: Handler) {
+      this.#set('close', fn);
+    }
 
     send(data: unknown): void {
-      if (arguments.length === 0) throw new TypeError("Failed to execute 'send' on 'WebSocket': 1 argument required, but only 0 present.");
+      if (arguments.length === 0)
+        throw new TypeError("Failed to execute 'send' on 'WebSocket': 1 argument required, but only 0 present.");
       if (typeof data === 'symbol') throw new TypeError('Cannot convert a Symbol value to a string');
       const isBinary = data instanceof ArrayBuffer || ArrayBuffer.isView(data) || data instanceof win.Blob;
       const value = isBinary ? data : `${data as string}`; // the USVString conversion, once
-      if (this.#readyState === 0) throw new win.DOMException("Failed to execute 'send' on 'WebSocket': Still in CONNECTING state.", 'InvalidStateError');
+      if (this.#readyState === 0)
+        throw new win.DOMException(
+          "Failed to execute 'send' on 'WebSocket': Still in CONNECTING state.",
+          'InvalidStateError',
+        );
       if (this.#readyState !== 1) {
         this.#buffered += 1; // discarded, as the native does
         return;
@@ -176,10 +221,16 @@ export interface Posted {
  * `onmessage` once someone (a relay) set it; returns the posts, a way to make the next posts
  * throw (as a post that cannot clone would) and the undo.
  */
-export function recordPosts(win: Window & typeof globalThis): { posts: Posted[]; failNext(n: number): void; restore(): void } {
+export function recordPosts(win: Window & typeof globalThis): {
+  posts: Posted[];
+  failNext(n: number): void;
+  restore(): void;
+} {
   const posts: Posted[] = [];
   let failures = 0;
-  const saved = (['MessageChannel', 'MessagePort'] as const).map((k) => [k, Object.getOwnPropertyDescriptor(win, k)] as const);
+  const saved = (['MessageChannel', 'MessagePort'] as const).map(
+    (k) => [k, Object.getOwnPropertyDescriptor(win, k)] as const,
+  );
   class RecordingPort {
     onmessage: ((e: { data: unknown }) => void) | null = null;
     other: RecordingPort | null = null;

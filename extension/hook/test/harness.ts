@@ -2,7 +2,13 @@
 import { unpackHookBatch, type PlainEvent, type PlainFrame } from '../../shared/test/plain-capture.js';
 import { installHook } from '../install.js';
 import type { HookHandle, HookOptions } from '../types.js';
-import { makeFakeWebSocket, recordPosts, simulateNativeToString, type FakeWebSocketClass, type Posted } from './fake-websocket.js';
+import {
+  makeFakeWebSocket,
+  recordPosts,
+  simulateNativeToString,
+  type FakeWebSocketClass,
+  type Posted,
+} from './fake-websocket.js';
 
 export type Win = Window & typeof globalThis;
 

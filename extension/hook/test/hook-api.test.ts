@@ -47,18 +47,34 @@ describe('constructor', () => {
     expect(ts.name).toBe('toString');
     expect(ts.length).toBe(0);
     // Everything else still prints its source.
-    expect(function probe(a: number) { return a; }.toString()).toContain('return a');
+    expect(
+      function probe(a: number) {
+        return a;
+      }.toString(),
+    ).toContain('return a');
     expect(() => ts.call({})).toThrow(TypeError);
   });
 
   test('property descriptors of window.WebSocket and prototype.send keep their attributes', () => {
     h = setup();
-    const attrs = (d: PropertyDescriptor | undefined) => ({ writable: d?.writable, enumerable: d?.enumerable, configurable: d?.configurable });
+    const attrs = (d: PropertyDescriptor | undefined) => ({
+      writable: d?.writable,
+      enumerable: d?.enumerable,
+      configurable: d?.configurable,
+    });
     // The harness defines window.WebSocket as browsers do (writable, configurable, not enumerable).
-    expect(attrs(Object.getOwnPropertyDescriptor(h.win, 'WebSocket'))).toEqual({ writable: true, enumerable: false, configurable: true });
+    expect(attrs(Object.getOwnPropertyDescriptor(h.win, 'WebSocket'))).toEqual({
+      writable: true,
+      enumerable: false,
+      configurable: true,
+    });
     const untouched = makeFakeWebSocket(h.win);
-    expect(attrs(Object.getOwnPropertyDescriptor(h.WS.prototype, 'send'))).toEqual(attrs(Object.getOwnPropertyDescriptor(untouched.prototype, 'send')));
-    expect(attrs(Object.getOwnPropertyDescriptor(h.WS.prototype, 'constructor'))).toEqual(attrs(Object.getOwnPropertyDescriptor(untouched.prototype, 'constructor')));
+    expect(attrs(Object.getOwnPropertyDescriptor(h.WS.prototype, 'send'))).toEqual(
+      attrs(Object.getOwnPropertyDescriptor(untouched.prototype, 'send')),
+    );
+    expect(attrs(Object.getOwnPropertyDescriptor(h.WS.prototype, 'constructor'))).toEqual(
+      attrs(Object.getOwnPropertyDescriptor(untouched.prototype, 'constructor')),
+    );
   });
 
   test('uninstall restores the originals', () => {
@@ -92,9 +108,26 @@ describe('constructor', () => {
 
   test('invalid URL / protocol errors propagate unchanged and record nothing', () => {
     h = setup();
-    for (const args of [['ws://[::1'], ['ftp://example.test/'], ['ws://example.test/', ['a', 'a']], ['ws://example.test/', 'bad protocol']] as const) {
-      const native = (() => { try { new h.Native(...(args as [string])); } catch (e) { return e as DOMException; } })();
-      const hooked = (() => { try { new h.WS(...(args as [string])); } catch (e) { return e as DOMException; } })();
+    for (const args of [
+      ['ws://[::1'],
+      ['ftp://example.test/'],
+      ['ws://example.test/', ['a', 'a']],
+      ['ws://example.test/', 'bad protocol'],
+    ] as const) {
+      const native = (() => {
+        try {
+          new h.Native(...(args as [string]));
+        } catch (e) {
+          return e as DOMException;
+        }
+      })();
+      const hooked = (() => {
+        try {
+          new h.WS(...(args as [string]));
+        } catch (e) {
+          return e as DOMException;
+        }
+      })();
       expect(hooked).toBeInstanceOf(h.win.DOMException);
       expect(hooked?.name).toBe('SyntaxError');
       expect(hooked?.message).toBe(native?.message);
@@ -105,7 +138,9 @@ describe('constructor', () => {
   test('subclasses of the hooked constructor work and are observed', () => {
     h = setup();
     class Mine extends h.WS {
-      hello(): string { return 'hi'; }
+      hello(): string {
+        return 'hi';
+      }
     }
     const ws = new Mine('ws://example.test/sub') as Mine & FakeSocket;
     expect(ws).toBeInstanceOf(Mine);
@@ -153,7 +188,10 @@ describe('instances', () => {
       ws.deliver('1');
       ws.onmessage = null;
       ws.onmessage = () => log.push('H3'); // re-added: now last
-      ws.addEventListener('message', (e) => { log.push('C'); e.stopImmediatePropagation(); });
+      ws.addEventListener('message', (e) => {
+        log.push('C');
+        e.stopImmediatePropagation();
+      });
       ws.addEventListener('message', () => log.push('never'));
       ws.deliver('2');
       return log;
@@ -225,6 +263,9 @@ describe('instances', () => {
     ws.send(42 as unknown as string);
     expect(calls).toBe(1);
     expect((ws as FakeSocket).sent).toEqual(['obj1', '42']);
-    expect(h.frames().map((f) => [f.opcode, new TextDecoder().decode(f.data)])).toEqual([['text', 'obj1'], ['text', '42']]);
+    expect(h.frames().map((f) => [f.opcode, new TextDecoder().decode(f.data)])).toEqual([
+      ['text', 'obj1'],
+      ['text', '42'],
+    ]);
   });
 });

@@ -17,7 +17,8 @@ const open = (): FakeSocket => {
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const frameSizes = (batch: HookBatch): number[] => unpackHookBatch(batch).flatMap((e) => (e.type === 'frame' ? [e.data.byteLength] : []));
+const frameSizes = (batch: HookBatch): number[] =>
+  unpackHookBatch(batch).flatMap((e) => (e.type === 'frame' ? [e.data.byteLength] : []));
 
 describe('batching', () => {
   test('many frames → one postMessage after the interval: one frame table and one byte slab, both transferred', async () => {
@@ -31,13 +32,18 @@ describe('batching', () => {
     const [{ batch, transfer }] = h.posts;
     expect(batch).toMatchObject({ tag: CAPTURE_TAG, type: 'hook-batch', seq: 1, frameCount: 2000 });
     expect(batch.droppedFrames).toBeUndefined();
-    expect(batch.events.map((e) => [e.type, e.at])).toEqual([['opening', 0], ['open', 0]]);
+    expect(batch.events.map((e) => [e.type, e.at])).toEqual([
+      ['opening', 0],
+      ['open', 0],
+    ]);
     expect(transfer).toEqual([batch.frameTable, batch.frameBytes]);
     const frames = h.frames();
     expect(frames).toHaveLength(2000);
-    expect(frames.map((f) => (f.opcode === 'text' ? new TextDecoder().decode(f.data) : Array.from(new Uint8Array(f.data)).join(',')))).toEqual(
-      Array.from({ length: 2000 }, (_, i) => (i % 2 ? `frame ${i}` : `${i & 0xff},${i >> 8}`)),
-    );
+    expect(
+      frames.map((f) =>
+        f.opcode === 'text' ? new TextDecoder().decode(f.data) : Array.from(new Uint8Array(f.data)).join(','),
+      ),
+    ).toEqual(Array.from({ length: 2000 }, (_, i) => (i % 2 ? `frame ${i}` : `${i & 0xff},${i >> 8}`)));
     expect(batch.frameBytesUsed).toBe(frames.reduce((n, f) => n + f.data.byteLength, 0));
   });
 
@@ -89,13 +95,32 @@ describe('batching', () => {
   test('a page patching Function.prototype.call/apply/bind, Reflect.apply or TypedArray#set after install changes nothing', () => {
     h = setup();
     const ws = open();
-    const saved = [Function.prototype.call, Function.prototype.apply, Function.prototype.bind, Reflect.apply, Uint8Array.prototype.set] as const;
-    const restore = () => ([Function.prototype.call, Function.prototype.apply, Function.prototype.bind, Reflect.apply, Uint8Array.prototype.set] = saved);
+    const saved = [
+      Function.prototype.call,
+      Function.prototype.apply,
+      Function.prototype.bind,
+      Reflect.apply,
+      Uint8Array.prototype.set,
+    ] as const;
+    const restore = () =>
+      ([
+        Function.prototype.call,
+        Function.prototype.apply,
+        Function.prototype.bind,
+        Reflect.apply,
+        Uint8Array.prototype.set,
+      ] = saved);
     const trap = () => {
       throw new Error('page code ran');
     };
     try {
-      [Function.prototype.call, Function.prototype.apply, Function.prototype.bind, Reflect.apply, Uint8Array.prototype.set] = [trap, trap, trap, trap, trap];
+      [
+        Function.prototype.call,
+        Function.prototype.apply,
+        Function.prototype.bind,
+        Reflect.apply,
+        Uint8Array.prototype.set,
+      ] = [trap, trap, trap, trap, trap];
       ws.send('after the patch');
       ws.send(new Uint8Array([7, 8]));
       ws.send(new Uint8Array([9]).buffer);
@@ -107,7 +132,12 @@ describe('batching', () => {
     } finally {
       restore();
     }
-    expect(h.frames().map((f) => Array.from(new Uint8Array(f.data)))).toEqual([[...new TextEncoder().encode('after the patch')], [7, 8], [9], [105, 110]]);
+    expect(h.frames().map((f) => Array.from(new Uint8Array(f.data)))).toEqual([
+      [...new TextEncoder().encode('after the patch')],
+      [7, 8],
+      [9],
+      [105, 110],
+    ]);
   });
 });
 

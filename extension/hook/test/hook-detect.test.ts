@@ -19,7 +19,8 @@ test("a clean realm's Function.prototype.toString prints no hook source for send
   const iframe = document.createElement('iframe');
   document.body.append(iframe);
   try {
-    const cleanToString = (iframe.contentWindow as unknown as { Function: FunctionConstructor }).Function.prototype.toString;
+    const cleanToString = (iframe.contentWindow as unknown as { Function: FunctionConstructor }).Function.prototype
+      .toString;
     for (const fn of [h.WS.prototype.send, h.WS, Function.prototype.toString]) {
       const text = cleanToString.call(fn as () => void);
       expect(text, text.slice(0, 200)).toMatch(NATIVE_BODY);

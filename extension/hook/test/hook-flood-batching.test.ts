@@ -17,7 +17,13 @@ const bytesOf = (b: HookBatch): number => b.frameBytesUsed;
 
 describe('batching under a flood', () => {
   test('after a batch of floodThresholdBytes, batches wait floodIntervalMs and grow to floodBatchBytes; a small batch ends it', async () => {
-    h = setup({ flushIntervalMs: 20, maxBatchBytes: 64 << 10, floodIntervalMs: 150, floodBatchBytes: 256 << 10, floodThresholdBytes: 16 << 10 });
+    h = setup({
+      flushIntervalMs: 20,
+      maxBatchBytes: 64 << 10,
+      floodIntervalMs: 150,
+      floodBatchBytes: 256 << 10,
+      floodThresholdBytes: 16 << 10,
+    });
     const ws = new h.WS('ws://example.test/f');
     ws.open();
     let n = 0;
@@ -45,7 +51,9 @@ describe('batching under a flood', () => {
     await vi.waitFor(() => expect(h.posts).toHaveLength(6), { timeout: 1000 });
     expect(Date.now() - t0).toBeLessThan(120);
     expect(h.hook.stats().droppedFrames).toBe(0);
-    const firsts = h.posts.flatMap((p) => unpackHookBatch(p.batch).flatMap((e) => (e.type === 'frame' ? [new Uint8Array(e.data)[0] ?? -1] : [])));
+    const firsts = h.posts.flatMap((p) =>
+      unpackHookBatch(p.batch).flatMap((e) => (e.type === 'frame' ? [new Uint8Array(e.data)[0] ?? -1] : [])),
+    );
     expect(firsts).toEqual([...Array.from({ length: n }, (_, i) => i & 0xff), 0, 0]);
   });
 

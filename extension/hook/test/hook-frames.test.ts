@@ -23,12 +23,18 @@ function blobReads(win: Win, delayFor: (blob: Blob) => number | 'fail'): void {
       return new Promise((resolve, reject) => {
         const delay = delayFor(this);
         const fr = new win.FileReader();
-        fr.onload = () => setTimeout(() => (delay === 'fail' ? reject(new Error('unreadable')) : resolve(fr.result as ArrayBuffer)), delay === 'fail' ? 0 : delay);
+        fr.onload = () =>
+          setTimeout(
+            () => (delay === 'fail' ? reject(new Error('unreadable')) : resolve(fr.result as ArrayBuffer)),
+            delay === 'fail' ? 0 : delay,
+          );
         fr.readAsArrayBuffer(this);
       });
     },
   });
-  undo.push(() => (had ? Object.defineProperty(proto, 'arrayBuffer', had) : Reflect.deleteProperty(proto, 'arrayBuffer')));
+  undo.push(() =>
+    had ? Object.defineProperty(proto, 'arrayBuffer', had) : Reflect.deleteProperty(proto, 'arrayBuffer'),
+  );
 }
 
 const open = (url = 'ws://example.test/x'): FakeSocket => {
@@ -56,7 +62,18 @@ describe('sent frames', () => {
     ws.send('');
     await vi.waitFor(() => expect(h.frames()).toHaveLength(10));
     const frames = h.frames();
-    expect(frames.map((f) => f.opcode)).toEqual(['text', 'text', 'text', 'binary', 'binary', 'binary', 'binary', 'binary', 'binary', 'text']);
+    expect(frames.map((f) => f.opcode)).toEqual([
+      'text',
+      'text',
+      'text',
+      'binary',
+      'binary',
+      'binary',
+      'binary',
+      'binary',
+      'binary',
+      'text',
+    ]);
     expect(frames.every((f) => f.direction === 'sent' && f.socketId === 1)).toBe(true);
     expect(frames.map((f) => bytesOf(f.data))).toEqual([
       utf8('plain'),
@@ -82,7 +99,10 @@ describe('sent frames', () => {
     buf.fill(9);
     ws.send(buf.buffer);
     new Uint8Array(buf.buffer).fill(7);
-    expect(h.frames().map((f) => bytesOf(f.data))).toEqual([[1, 2, 3, 4], [9, 9, 9, 9]]);
+    expect(h.frames().map((f) => bytesOf(f.data))).toEqual([
+      [1, 2, 3, 4],
+      [9, 9, 9, 9],
+    ]);
   });
 
   test('a frame sent after a Blob is reported after it, even when Blob reads finish out of order', async () => {
@@ -97,13 +117,11 @@ describe('sent frames', () => {
     expect(h.frames()).toEqual([]); // all held behind the first Blob
     await vi.waitFor(() => expect(h.events().filter((e) => e.type === 'close')).toHaveLength(1));
     const events = h.events().filter((e) => e.type === 'frame' || e.type === 'close');
-    expect(events.map((e) => (e.type === 'frame' ? (e.opcode === 'text' ? text(e.data) : `${e.data.byteLength}B`) : 'close'))).toEqual([
-      '1000B',
-      'after the big blob',
-      '2B',
-      '1B',
-      'close',
-    ]);
+    expect(
+      events.map((e) =>
+        e.type === 'frame' ? (e.opcode === 'text' ? text(e.data) : `${e.data.byteLength}B`) : 'close',
+      ),
+    ).toEqual(['1000B', 'after the big blob', '2B', '1B', 'close']);
   });
 
   test('an unreadable Blob is counted as dropped and does not stall the frames behind it', async () => {
@@ -120,7 +138,7 @@ describe('sent frames', () => {
 });
 
 describe('received frames', () => {
-  test("text, arraybuffer and blob frames, whatever binaryType the page chose, in order; binaryType untouched", async () => {
+  test('text, arraybuffer and blob frames, whatever binaryType the page chose, in order; binaryType untouched', async () => {
     h = setup(); // jsdom's Blob has no arrayBuffer(): the hook reads Blobs with FileReader
     const ws = open();
     expect(ws.binaryType).toBe('blob');
@@ -156,7 +174,16 @@ describe('received frames', () => {
     }
     await vi.waitFor(() => expect(h.frames()).toHaveLength(10));
     expect(h.frames().map((f) => (f.opcode === 'text' ? text(f.data) : bytesOf(f.data).join('')))).toEqual([
-      '1', 't1', '22', 't2', '333', 't3', '4444', 't4', '55555', 't5',
+      '1',
+      't1',
+      '22',
+      't2',
+      '333',
+      't3',
+      '4444',
+      't4',
+      '55555',
+      't5',
     ]);
   });
 
@@ -187,7 +214,13 @@ describe('socket events', () => {
     expect(events).toEqual([
       { type: 'opening', socketId: 1, url: 'ws://example.test/a' },
       { type: 'opening', socketId: 2, url: 'wss://example.test/b' },
-      { type: 'open', socketId: 1, url: 'ws://example.test/a', protocol: 'v2', extensions: 'permessage-deflate; client_max_window_bits' },
+      {
+        type: 'open',
+        socketId: 1,
+        url: 'ws://example.test/a',
+        protocol: 'v2',
+        extensions: 'permessage-deflate; client_max_window_bits',
+      },
       { type: 'error', socketId: 2 },
       { type: 'close', socketId: 2, code: 1006, reason: '', wasClean: false },
       { type: 'close', socketId: 1, code: 1000, reason: 'done', wasClean: true },

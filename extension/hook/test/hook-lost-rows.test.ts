@@ -29,7 +29,12 @@ describe('frames the hook drops leave rows', () => {
     const rows = h.posts[0].batch.lostFrames;
     expect(rows).toHaveLength(2);
     expect(rows![0]).toMatchObject({ socketId: 1, flags: FRAME_BINARY, length: 700, why: 'hook-limit' });
-    expect(rows![1]).toMatchObject({ socketId: 1, flags: FRAME_BINARY | FRAME_RECEIVED, length: 800, why: 'hook-limit' });
+    expect(rows![1]).toMatchObject({
+      socketId: 1,
+      flags: FRAME_BINARY | FRAME_RECEIVED,
+      length: 800,
+      why: 'hook-limit',
+    });
     expect(typeof rows![0].time).toBe('number');
     ws.send('later');
     h.hook.flush();
@@ -60,7 +65,11 @@ describe('frames the hook drops leave rows', () => {
   test("an unreadable Blob: its row ('unreadable', its size) goes with the next batch", async () => {
     const proto = (window as Win).Blob.prototype;
     const had = Object.getOwnPropertyDescriptor(proto, 'arrayBuffer');
-    Object.defineProperty(proto, 'arrayBuffer', { configurable: true, writable: true, value: () => Promise.reject(new Error('unreadable')) });
+    Object.defineProperty(proto, 'arrayBuffer', {
+      configurable: true,
+      writable: true,
+      value: () => Promise.reject(new Error('unreadable')),
+    });
     try {
       h = setup(); // the hook captures that reader
       const ws = open();
@@ -68,7 +77,9 @@ describe('frames the hook drops leave rows', () => {
       ws.send('kept');
       await vi.waitFor(() => expect(h.frames()).toHaveLength(1));
       const rows = h.posts.flatMap((p) => p.batch.lostFrames ?? []);
-      expect(rows).toEqual([{ socketId: 1, flags: FRAME_BINARY, time: expect.any(Number), length: 5, why: 'unreadable' }]);
+      expect(rows).toEqual([
+        { socketId: 1, flags: FRAME_BINARY, time: expect.any(Number), length: 5, why: 'unreadable' },
+      ]);
     } finally {
       if (had) Object.defineProperty(proto, 'arrayBuffer', had);
       else Reflect.deleteProperty(proto, 'arrayBuffer');

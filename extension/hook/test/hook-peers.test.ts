@@ -35,7 +35,10 @@ function realmCopy(Native: FakeWebSocketClass): FakeWebSocketClass {
 function hooked(win: Win): { WS: FakeWebSocketClass; hook: HookHandle; sentTexts(): string[] } {
   if (!engine) {
     engine = makeFakeWebSocket(win);
-    pristine = Reflect.ownKeys(engine.prototype).map((k) => [k, Object.getOwnPropertyDescriptor(engine!.prototype, k)!]);
+    pristine = Reflect.ownKeys(engine.prototype).map((k) => [
+      k,
+      Object.getOwnPropertyDescriptor(engine!.prototype, k)!,
+    ]);
   }
   const Native = win === window ? engine : realmCopy(engine);
   Object.defineProperty(win, 'WebSocket', { value: Native, writable: true, configurable: true, enumerable: false });
@@ -50,7 +53,11 @@ function hooked(win: Win): { WS: FakeWebSocketClass; hook: HookHandle; sentTexts
     hook,
     sentTexts() {
       hook.flush();
-      return rec.posts.flatMap((p) => unpackHookBatch(p.batch)).flatMap((e) => (e.type === 'frame' && e.direction === 'sent' ? [new TextDecoder().decode((e as PlainFrame).data)] : []));
+      return rec.posts
+        .flatMap((p) => unpackHookBatch(p.batch))
+        .flatMap((e) =>
+          e.type === 'frame' && e.direction === 'sent' ? [new TextDecoder().decode((e as PlainFrame).data)] : [],
+        );
     },
   };
 }

@@ -23,14 +23,17 @@ function fakeWorkers(win: Window & typeof globalThis): void {
       [name]: class {
         readonly script: string;
         constructor(url: string | URL, _options?: unknown) {
-          if (arguments.length === 0) throw new TypeError(`Failed to construct '${name}': 1 argument required, but only 0 present.`);
+          if (arguments.length === 0)
+            throw new TypeError(`Failed to construct '${name}': 1 argument required, but only 0 present.`);
           this.script = new URL(String(url), win.location.href).href;
           if (this.script.startsWith('bad:')) throw new DOMException('bad script', 'SecurityError');
         }
       },
     }[name];
     Object.defineProperty(win, name, { value: ctor, writable: true, configurable: true, enumerable: false });
-    undo.push(() => (saved ? Object.defineProperty(win, name, saved) : delete (win as unknown as Record<string, unknown>)[name]));
+    undo.push(() =>
+      saved ? Object.defineProperty(win, name, saved) : delete (win as unknown as Record<string, unknown>)[name],
+    );
   }
 }
 
@@ -39,7 +42,8 @@ test('a dedicated and a shared worker are reported with their resolved script UR
   const NativeWorker = (window as unknown as { Worker: new (u: string | URL) => object }).Worker;
   h = setup({ nativeToString: true });
   const W = (h.win as unknown as { Worker: new (u: string | URL, o?: object) => { script: string } }).Worker;
-  const SW = (h.win as unknown as { SharedWorker: new (u: string | URL, o?: object) => { script: string } }).SharedWorker;
+  const SW = (h.win as unknown as { SharedWorker: new (u: string | URL, o?: object) => { script: string } })
+    .SharedWorker;
   const w = new W('worker.js', { type: 'module' });
   const sw = new SW(new URL('/shared.js', h.win.location.href));
   expect(w.script).toBe(new URL('worker.js', h.win.location.href).href);

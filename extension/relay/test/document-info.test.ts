@@ -26,7 +26,11 @@ function start(): RelayBatch[] {
     runtime: {
       connect(name) {
         expect(name).toBe(RELAY_PORT);
-        return { postMessage: (m) => void messages.push(JSON.parse(JSON.stringify(m)) as RelayBatch), onMessage: { addListener() {} }, onDisconnect: { addListener() {} } };
+        return {
+          postMessage: (m) => void messages.push(JSON.parse(JSON.stringify(m)) as RelayBatch),
+          onMessage: { addListener() {} },
+          onDisconnect: { addListener() {} },
+        };
       },
     },
   });
@@ -37,7 +41,14 @@ test("opening and worker events carry the document's URL and origin, set by the 
   const messages = start();
   const post = hookLine(win);
   const events = [
-    { type: 'opening', socketId: 1, url: 'ws://x.test/', time: 1, documentUrl: 'https://forged.example/', documentOrigin: 'https://forged.example' },
+    {
+      type: 'opening',
+      socketId: 1,
+      url: 'ws://x.test/',
+      time: 1,
+      documentUrl: 'https://forged.example/',
+      documentOrigin: 'https://forged.example',
+    },
     { type: 'worker', socketId: 0, kind: 'dedicated', url: 'http://localhost:3000/w.js', time: 2 },
     { type: 'worker', socketId: 0, kind: 'shared', url: '', time: 3 },
     { type: 'error', socketId: 1, time: 4 },
@@ -58,7 +69,9 @@ test('a malformed worker event refuses its batch (counted)', () => {
   post(hookBatch(1, [{ type: 'worker', socketId: 0, kind: 'service', url: 'x', time: 1 } as unknown as SocketEvent]));
   post(hookBatch(2, [{ type: 'worker', socketId: 0, kind: 'dedicated', url: 5, time: 1 } as unknown as SocketEvent]));
   // Each refusal is reported at once, in a relay batch without frames or events.
-  expect((messages as unknown as { events: unknown[]; lostBatches: number }[]).map((m) => [m.events.length, m.lostBatches])).toEqual([
+  expect(
+    (messages as unknown as { events: unknown[]; lostBatches: number }[]).map((m) => [m.events.length, m.lostBatches]),
+  ).toEqual([
     [0, 1],
     [0, 2],
   ]);

@@ -11,7 +11,10 @@ export function hookLine(win: Window & typeof globalThis, secret = ''): (data: u
   const port = { onmessage: null as ((e: { data: unknown }) => void) | null, close() {} };
   let taken = false;
   const offer = () => {
-    if (!taken) taken = !win.dispatchEvent(new win.MessageEvent(names.offer, { cancelable: true, ports: [port as unknown as MessagePort] }));
+    if (!taken)
+      taken = !win.dispatchEvent(
+        new win.MessageEvent(names.offer, { cancelable: true, ports: [port as unknown as MessagePort] }),
+      );
   };
   win.addEventListener(names.ready, offer);
   offer();

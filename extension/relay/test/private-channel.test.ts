@@ -60,7 +60,8 @@ function pageListener(): unknown[] {
 }
 
 const frames = (msgs: RelayBatch[]) => msgs.flatMap(unpackWire).filter((e) => e.type === 'frame');
-const texts = (msgs: RelayBatch[]) => frames(msgs).map((f) => new TextDecoder().decode((f as { data: ArrayBuffer }).data));
+const texts = (msgs: RelayBatch[]) =>
+  frames(msgs).map((f) => new TextDecoder().decode((f as { data: ArrayBuffer }).data));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('the private channel', () => {
@@ -69,8 +70,10 @@ describe('the private channel', () => {
       fakeSockets();
       const seen = pageListener();
       const rt = runtime();
-      const start = () => (relay = startRelay({ win, runtime: rt, bytesAs: 'base64', documentId: 'doc', channelSecret: SECRET }));
-      const install = () => (hook = installHook(win, { trustedEventsOnly: false, flushIntervalMs: 5, channelSecret: SECRET }));
+      const start = () =>
+        (relay = startRelay({ win, runtime: rt, bytesAs: 'base64', documentId: 'doc', channelSecret: SECRET }));
+      const install = () =>
+        (hook = installHook(win, { trustedEventsOnly: false, flushIntervalMs: 5, channelSecret: SECRET }));
       if (order === 'hook first') {
         install();
         start();
@@ -100,7 +103,8 @@ describe('the private channel', () => {
       { type: 'opening', socketId: 99, url: 'javascript:alert(1)', time: 1 },
       plainFrame(1, [...new TextEncoder().encode('forged received frame')], { opcode: 'text', direction: 'received' }),
     ];
-    const postForged = (seq: number) => win.dispatchEvent(new win.MessageEvent('message', { data: hookBatch(seq, forged), source: win }));
+    const postForged = (seq: number) =>
+      win.dispatchEvent(new win.MessageEvent('message', { data: hookBatch(seq, forged), source: win }));
     postForged(1);
     postForged(1_000_000);
     const ws = new (win.WebSocket as unknown as FakeWebSocketClass)('ws://example.test/s');

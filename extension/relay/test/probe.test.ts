@@ -35,7 +35,12 @@ function runtime(serialize: (m: unknown) => unknown) {
           const arrived = serialize(m);
           received.push(arrived);
           const answer = relayConfigFor(arrived);
-          if (answer) queueMicrotask(() => listeners.forEach((l) => { l(serialize(answer)); }));
+          if (answer)
+            queueMicrotask(() =>
+              listeners.forEach((l) => {
+                l(serialize(answer));
+              }),
+            );
         },
         onMessage: { addListener: (l) => void listeners.push(l) },
         onDisconnect: { addListener() {} },
@@ -61,11 +66,19 @@ describe("bytesAs: 'probe'", () => {
     post(2, [4, 5]);
     const second = rt.batches()[1]!;
     expect('bytes' in second.frameBytes && Array.from(second.frameBytes.bytes)).toEqual([4, 5]);
-    expect(rt.batches().flatMap(unpackWire).map((f) => f.type === 'frame' && Array.from(new Uint8Array(f.data)))).toEqual([[1, 2, 3], [4, 5]]);
+    expect(
+      rt
+        .batches()
+        .flatMap(unpackWire)
+        .map((f) => f.type === 'frame' && Array.from(new Uint8Array(f.data))),
+    ).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
     expect(rt.received.filter((m) => (m as { type: string }).type === 'relay-hello')).toHaveLength(1);
   });
 
-  test('bytes: a hook batch that is one relay batch is copied once (out of the hook\'s buffer), not sliced again for the port', async () => {
+  test("bytes: a hook batch that is one relay batch is copied once (out of the hook's buffer), not sliced again for the port", async () => {
     const rt = runtime((m) => m);
     relay = startRelay({ win, runtime: rt, bytesAs: 'bytes' });
     const slices: number[] = [];
@@ -81,7 +94,15 @@ describe("bytesAs: 'probe'", () => {
     }
     const [batch] = rt.batches();
     expect(slices).toEqual([]);
-    expect(rt.batches().flatMap(unpackWire).map((f) => f.type === 'frame' && Array.from(new Uint8Array(f.data)))).toEqual([[1, 2, 3], [4, 5]]);
+    expect(
+      rt
+        .batches()
+        .flatMap(unpackWire)
+        .map((f) => f.type === 'frame' && Array.from(new Uint8Array(f.data))),
+    ).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
     // Each posted array owns exactly its buffer: the structured clone copies nothing more.
     for (const w of [batch!.frameTable, batch!.frameBytes]) {
       const b = 'bytes' in w ? w.bytes : null;
@@ -132,12 +153,34 @@ describe("bytesAs: 'probe'", () => {
   });
 
   test('the background answers only hellos', () => {
-    expect(relayConfigFor({ type: 'relay-hello', probe: new Uint8Array(1) })).toEqual({ type: 'relay-config', bytes: true, blobs: false });
-    expect(relayConfigFor({ type: 'relay-hello', probe: new Uint8Array(1), probeBlob: new Blob([new Uint8Array([1, 2, 3])]) })).toEqual({ type: 'relay-config', bytes: true, blobs: true });
+    expect(relayConfigFor({ type: 'relay-hello', probe: new Uint8Array(1) })).toEqual({
+      type: 'relay-config',
+      bytes: true,
+      blobs: false,
+    });
+    expect(
+      relayConfigFor({
+        type: 'relay-hello',
+        probe: new Uint8Array(1),
+        probeBlob: new Blob([new Uint8Array([1, 2, 3])]),
+      }),
+    ).toEqual({ type: 'relay-config', bytes: true, blobs: true });
     // A Blob that lost its bytes on the way (or a plain object in its place) is not one.
-    expect(relayConfigFor({ type: 'relay-hello', probe: new Uint8Array(1), probeBlob: new Blob([]) })).toEqual({ type: 'relay-config', bytes: true, blobs: false });
-    expect(relayConfigFor({ type: 'relay-hello', probe: new Uint8Array(1), probeBlob: { size: 3 } })).toEqual({ type: 'relay-config', bytes: true, blobs: false });
-    expect(relayConfigFor({ type: 'relay-hello', probe: { 0: 1 } })).toEqual({ type: 'relay-config', bytes: false, blobs: false });
+    expect(relayConfigFor({ type: 'relay-hello', probe: new Uint8Array(1), probeBlob: new Blob([]) })).toEqual({
+      type: 'relay-config',
+      bytes: true,
+      blobs: false,
+    });
+    expect(relayConfigFor({ type: 'relay-hello', probe: new Uint8Array(1), probeBlob: { size: 3 } })).toEqual({
+      type: 'relay-config',
+      bytes: true,
+      blobs: false,
+    });
+    expect(relayConfigFor({ type: 'relay-hello', probe: { 0: 1 } })).toEqual({
+      type: 'relay-config',
+      bytes: false,
+      blobs: false,
+    });
     expect(relayConfigFor({ type: 'relay-batch' })).toBeNull();
     expect(relayConfigFor(null)).toBeNull();
   });

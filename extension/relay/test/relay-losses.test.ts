@@ -18,7 +18,11 @@ function recordingRuntime() {
     messages,
     connect(name: string): RelayPort {
       expect(name).toBe(RELAY_PORT);
-      return { postMessage: (m: unknown) => void messages.push(JSON.parse(JSON.stringify(m)) as RelayBatch), onMessage: { addListener() {} }, onDisconnect: { addListener() {} } };
+      return {
+        postMessage: (m: unknown) => void messages.push(JSON.parse(JSON.stringify(m)) as RelayBatch),
+        onMessage: { addListener() {} },
+        onDisconnect: { addListener() {} },
+      };
     },
   };
 }
@@ -47,7 +51,9 @@ describe('relay: losses', () => {
     const rt = recordingRuntime();
     relay = startRelay({ win, runtime: rt, bytesAs: 'base64' });
     const post = hookLine(win);
-    post(hookBatch(1, [frame([1])], { lostFrames: [{ socketId: 1, flags: 9, time: 5, length: 3, why: 'hook-limit' }] }));
+    post(
+      hookBatch(1, [frame([1])], { lostFrames: [{ socketId: 1, flags: 9, time: 5, length: 3, why: 'hook-limit' }] }),
+    );
     post(hookBatch(2, [frame([1])], { lostFrames: [{ socketId: 1, flags: 0, time: 5, length: 3, why: 'because' }] }));
     expect(relay.stats().lostBatches).toBe(2);
     expect(rt.messages.every((m) => m.lostFrames === undefined)).toBe(true);

@@ -63,11 +63,13 @@ afterEach(() => {
 
 /** Delivers `data` to the relay as a message on the hook's private channel. */
 const post = (data: unknown) => (line ??= hookLine(win))(data);
-const frame = (socketId: number, bytes: number[], opcode: 'text' | 'binary' = 'binary') => plainFrame(socketId, bytes, { opcode });
+const frame = (socketId: number, bytes: number[], opcode: 'text' | 'binary' = 'binary') =>
+  plainFrame(socketId, bytes, { opcode });
 const batch = (seq: number, events: PlainEvent[], extra: object = {}) => hookBatch(seq, events, extra);
 /** Every event the relay posted, frames unpacked, in order. */
 const sentEvents = (msgs: RelayBatch[]): PlainEvent[] => msgs.flatMap(unpackWire);
-const frameBytes = (msgs: RelayBatch[]) => sentEvents(msgs).flatMap((e) => (e.type === 'frame' ? [Array.from(new Uint8Array(e.data))] : []));
+const frameBytes = (msgs: RelayBatch[]) =>
+  sentEvents(msgs).flatMap((e) => (e.type === 'frame' ? [Array.from(new Uint8Array(e.data))] : []));
 
 describe('forwarding', () => {
   test('a valid hook batch becomes a RelayBatch: one base64 frame table, one base64 string of all bytes', () => {
@@ -84,18 +86,41 @@ describe('forwarding', () => {
     post(batch(1, events));
     expect(rt.ports).toHaveLength(1);
     const [m] = rt.messages();
-    expect(m).toMatchObject({ type: 'relay-batch', documentId: 'doc-1', documentUrl: win.location.href, isTopFrame: true, seq: 1, lostBatches: 0, framesBefore: 0 });
+    expect(m).toMatchObject({
+      type: 'relay-batch',
+      documentId: 'doc-1',
+      documentUrl: win.location.href,
+      isTopFrame: true,
+      seq: 1,
+      lostBatches: 0,
+      framesBefore: 0,
+    });
     expect(m.droppedFrames).toBeUndefined();
     expect(m.frameBytes).toEqual({ b64: Buffer.from([0xde, 0xad, 0xbe, 0xef, 0, 0x68, 0x69]).toString('base64') });
-    expect(Array.from(new Float64Array(new Uint8Array(Buffer.from((m.frameTable as { b64: string }).b64, 'base64')).buffer))).toEqual([1, 2, 1.5, 5, 1, 0, 1.5, 2]);
-    expect(m.events.map((e) => [e.type, e.at])).toEqual([['opening', 0], ['open', 0], ['error', 2], ['close', 2]]);
+    expect(
+      Array.from(new Float64Array(new Uint8Array(Buffer.from((m.frameTable as { b64: string }).b64, 'base64')).buffer)),
+    ).toEqual([1, 2, 1.5, 5, 1, 0, 1.5, 2]);
+    expect(m.events.map((e) => [e.type, e.at])).toEqual([
+      ['opening', 0],
+      ['open', 0],
+      ['error', 2],
+      ['close', 2],
+    ]);
     // The relay adds the document to `opening` (document-info.test.ts).
-    expect(unpackWire(m)).toEqual(events.map((e) => (e.type === 'opening' ? { ...e, documentUrl: win.location.href, documentOrigin: win.origin } : e)));
+    expect(unpackWire(m)).toEqual(
+      events.map((e) =>
+        e.type === 'opening' ? { ...e, documentUrl: win.location.href, documentOrigin: win.origin } : e,
+      ),
+    );
   });
 
   test('bytes mode forwards Uint8Arrays', () => {
     const sent: RelayBatch[] = [];
-    const port: RelayPort = { postMessage: (m) => void sent.push(m as RelayBatch), onMessage: { addListener() {} }, onDisconnect: { addListener() {} } };
+    const port: RelayPort = {
+      postMessage: (m) => void sent.push(m as RelayBatch),
+      onMessage: { addListener() {} },
+      onDisconnect: { addListener() {} },
+    };
     relay = startRelay({ win, runtime: { connect: () => port }, bytesAs: 'bytes' });
     post(batch(1, [frame(2, [1, 2, 3])]));
     const data = sent[0].frameBytes;
@@ -109,10 +134,27 @@ describe('forwarding', () => {
     const rt = fakeRuntime();
     relay = startRelay({ win, runtime: rt, bytesAs: 'base64', maxMessageBytes: 160, maxFrameBytes: 200 });
     const close = { type: 'close', socketId: 1, code: 1000, reason: '', wasClean: true, time: 9 } as const;
-    post(batch(1, [frame(1, Array(90).fill(1)), frame(1, Array(30).fill(2)), frame(1, Array(30).fill(5)), frame(1, Array(300).fill(3)), frame(1, [4]), close], { droppedFrames: 2 }));
+    post(
+      batch(
+        1,
+        [
+          frame(1, Array(90).fill(1)),
+          frame(1, Array(30).fill(2)),
+          frame(1, Array(30).fill(5)),
+          frame(1, Array(300).fill(3)),
+          frame(1, [4]),
+          close,
+        ],
+        { droppedFrames: 2 },
+      ),
+    );
     const msgs = rt.messages();
     // Cost: base64 size + a 32-byte row. 152, + 72 > 160: split; 72 + 72 fit; the 300-byte frame is dropped and ends a batch.
-    expect(msgs.map((m) => sentEvents([m]).map((e) => (e.type === 'frame' ? e.data.byteLength : e.type)))).toEqual([[90], [30, 30], [1, 'close']]);
+    expect(msgs.map((m) => sentEvents([m]).map((e) => (e.type === 'frame' ? e.data.byteLength : e.type)))).toEqual([
+      [90],
+      [30, 30],
+      [1, 'close'],
+    ]);
     expect(msgs.map((m) => m.seq)).toEqual([1, 2, 3]);
     expect(msgs.map((m) => m.framesBefore)).toEqual([0, 1, 3]);
     expect(msgs[2].droppedFrames).toBe(3); // 2 from the hook + 1 here
@@ -123,9 +165,18 @@ describe('forwarding', () => {
   test('a frame dropped for size leaves a row (time, direction, size) in the batch that follows it, for a placeholder', () => {
     const rt = fakeRuntime();
     relay = startRelay({ win, runtime: rt, bytesAs: 'base64', maxMessageBytes: 160, maxFrameBytes: 200 });
-    post(batch(1, [frame(1, Array(30).fill(2)), plainFrame(1, Array(300).fill(3), { direction: 'received', time: 7 }), frame(1, [4])]));
+    post(
+      batch(1, [
+        frame(1, Array(30).fill(2)),
+        plainFrame(1, Array(300).fill(3), { direction: 'received', time: 7 }),
+        frame(1, [4]),
+      ]),
+    );
     const msgs = rt.messages();
-    expect(msgs.map((m) => m.lostFrames)).toEqual([undefined, [{ socketId: 1, flags: FRAME_RECEIVED | FRAME_BINARY, time: 7, length: 300, why: 'too-large' }]]);
+    expect(msgs.map((m) => m.lostFrames)).toEqual([
+      undefined,
+      [{ socketId: 1, flags: FRAME_RECEIVED | FRAME_BINARY, time: 7, length: 300, why: 'too-large' }],
+    ]);
   });
 });
 
@@ -152,7 +203,14 @@ describe('validation', () => {
       { ...batch(1, []), seq: 0 },
       { ...batch(1, []), seq: '1' },
       { ...batch(1, []), events: 'nope' },
-      { tag: CAPTURE_TAG, type: 'hook-batch', seq: 1, events: [{ type: 'frame', socketId: 1, direction: 'sent', opcode: 'binary', time: 1, data: new ArrayBuffer(1) }] }, // the old layout
+      {
+        tag: CAPTURE_TAG,
+        type: 'hook-batch',
+        seq: 1,
+        events: [
+          { type: 'frame', socketId: 1, direction: 'sent', opcode: 'binary', time: 1, data: new ArrayBuffer(1) },
+        ],
+      }, // the old layout
       { ...batch(1, [frame(1, [1])]), frameTable: new Float64Array(4) },
       { ...batch(1, [frame(1, [1])]), frameBytes: 'AQ==' },
       { ...batch(1, [frame(1, [1])]), frameCount: 2 }, // more rows than the table holds
@@ -171,10 +229,21 @@ describe('validation', () => {
       batch(1, [{ type: 'launch', socketId: 1, time: 1 } as unknown as PlainEvent]),
       { ...batch(1, []), events: [null] },
       { ...batch(1, [frame(1, [1])]), events: [{ type: 'error', socketId: 1, time: 1, at: 2 }] }, // placed past the frames
-      { ...batch(1, [frame(1, [1])]), events: [{ type: 'error', socketId: 1, time: 1, at: 1 }, { type: 'error', socketId: 1, time: 1, at: 0 }] }, // out of order
+      {
+        ...batch(1, [frame(1, [1])]),
+        events: [
+          { type: 'error', socketId: 1, time: 1, at: 1 },
+          { type: 'error', socketId: 1, time: 1, at: 0 },
+        ],
+      }, // out of order
       { ...batch(1, []), events: [{ type: 'error', socketId: 1, time: 1 }] }, // no `at`
       batch(1, [], { droppedFrames: -3 }),
-      { ...batch(1, []), get events() { throw new Error('getter'); } },
+      {
+        ...batch(1, []),
+        get events() {
+          throw new Error('getter');
+        },
+      },
     ];
     for (const m of bad) post(m);
     // Each refusal is reported at once, in a relay batch that carries no frame and no event.
@@ -195,7 +264,13 @@ describe('validation', () => {
     post(batch(5, [])); // replay
     post(batch(6, []));
     // The replay is refused and reported at once (seq 4).
-    expect(rt.messages().map((m) => [m.seq, m.lostBatches])).toEqual([[1, 0], [2, 0], [3, 2], [4, 3], [5, 3]]);
+    expect(rt.messages().map((m) => [m.seq, m.lostBatches])).toEqual([
+      [1, 0],
+      [2, 0],
+      [3, 2],
+      [4, 3],
+      [5, 3],
+    ]);
   });
 });
 
@@ -232,7 +307,10 @@ describe('the port', () => {
     post(batch(3, [frame(1, [4])]));
     const msgs = rt.messages();
     // Relay batch 2 never arrived: the background sees seq 1 then 3, and 3 - 1 = 2 frames missing.
-    expect(msgs.map((m) => [m.seq, m.framesBefore, m.lostBatches])).toEqual([[1, 0, 0], [3, 3, 0]]);
+    expect(msgs.map((m) => [m.seq, m.framesBefore, m.lostBatches])).toEqual([
+      [1, 0, 0],
+      [3, 3, 0],
+    ]);
   });
 
   test('stop() closes the channel and disconnects', () => {
@@ -259,6 +337,8 @@ describe('hook → relay', () => {
     const events = sentEvents(rt.messages());
     expect(events.map((e) => e.type)).toEqual(['opening', 'open', 'frame', 'frame']);
     expect(frameBytes(rt.messages())).toEqual([[255, 128], [...Buffer.from('ok ✓')]]);
-    expect(rt.messages()[0].frameBytes).toEqual({ b64: Buffer.from([255, 128, ...Buffer.from('ok ✓')]).toString('base64') });
+    expect(rt.messages()[0].frameBytes).toEqual({
+      b64: Buffer.from([255, 128, ...Buffer.from('ok ✓')]).toString('base64'),
+    });
   });
 });

@@ -3,4 +3,6 @@ import type { HostMessage, WireFrame } from '../../../inspector-app/src/protocol
 import { unpackFrames } from '../../../inspector-app/src/protocol/packed-frames.js';
 
 export const framesOf = (messages: readonly HostMessage[]): WireFrame[] =>
-  messages.flatMap((m): readonly WireFrame[] => (m.type === 'frames' ? m.frames : m.type === 'frames-packed' ? unpackFrames(m.packed) : []));
+  messages.flatMap((m): readonly WireFrame[] =>
+    m.type === 'frames' ? m.frames : m.type === 'frames-packed' ? unpackFrames(m.packed) : [],
+  );

@@ -3,7 +3,20 @@
  * frames were packed), packed into and unpacked from the wire shapes of messages.ts, so
  * tests state what they expect frame by frame.
  */
-import { CAPTURE_TAG, FRAME_BINARY, FRAME_COLUMNS, FRAME_RECEIVED, type BatchEvent, type Direction, type HookBatch, type Opcode, type SocketEvent, type WireBytes, type WireCapture, type WireFrameBytes } from '../messages.js';
+import {
+  CAPTURE_TAG,
+  FRAME_BINARY,
+  FRAME_COLUMNS,
+  FRAME_RECEIVED,
+  type BatchEvent,
+  type Direction,
+  type HookBatch,
+  type Opcode,
+  type SocketEvent,
+  type WireBytes,
+  type WireCapture,
+  type WireFrameBytes,
+} from '../messages.js';
 
 export interface PlainFrame {
   readonly type: 'frame';
@@ -19,7 +32,11 @@ export type PlainEvent = SocketEvent | PlainFrame;
 export const frameFlags = (f: Pick<PlainFrame, 'direction' | 'opcode'>): number =>
   (f.direction === 'received' ? FRAME_RECEIVED : 0) | (f.opcode === 'binary' ? FRAME_BINARY : 0);
 
-export const plainFrame = (socketId: number, bytes: ArrayLike<number>, over: Partial<Omit<PlainFrame, 'data'>> = {}): PlainFrame => ({
+export const plainFrame = (
+  socketId: number,
+  bytes: ArrayLike<number>,
+  over: Partial<Omit<PlainFrame, 'data'>> = {},
+): PlainFrame => ({
   type: 'frame',
   socketId,
   direction: 'sent',
@@ -52,10 +69,21 @@ export function pack(events: readonly PlainEvent[]): { events: BatchEvent[]; tab
 /** A well-formed HookBatch (as the hook posts it) holding `events`. */
 export function hookBatch(seq: number, events: readonly PlainEvent[], extra: object = {}): HookBatch {
   const p = pack(events);
-  return { tag: CAPTURE_TAG, type: 'hook-batch', seq, events: p.events, frameCount: p.table.length / FRAME_COLUMNS, frameTable: p.table.buffer as ArrayBuffer, frameBytes: p.bytes.buffer as ArrayBuffer, frameBytesUsed: p.bytes.length, ...extra };
+  return {
+    tag: CAPTURE_TAG,
+    type: 'hook-batch',
+    seq,
+    events: p.events,
+    frameCount: p.table.length / FRAME_COLUMNS,
+    frameTable: p.table.buffer as ArrayBuffer,
+    frameBytes: p.bytes.buffer as ArrayBuffer,
+    frameBytesUsed: p.bytes.length,
+    ...extra,
+  };
 }
 
-const wire = (bytes: Uint8Array, as: 'base64' | 'bytes'): WireBytes => (as === 'base64' ? { b64: Buffer.from(bytes).toString('base64') } : { bytes });
+const wire = (bytes: Uint8Array, as: 'base64' | 'bytes'): WireBytes =>
+  as === 'base64' ? { b64: Buffer.from(bytes).toString('base64') } : { bytes };
 
 /** A WireCapture (relay → background → panel) holding `events`. */
 export function wireCapture(events: readonly PlainEvent[], as: 'base64' | 'bytes' = 'bytes'): WireCapture {
@@ -64,7 +92,12 @@ export function wireCapture(events: readonly PlainEvent[], as: 'base64' | 'bytes
 }
 
 /** The plain events of a frame table and bytes, in order (socket events lose `at`). */
-export function unpack(events: readonly BatchEvent[], table: Float64Array, frameCount: number, bytes: Uint8Array): PlainEvent[] {
+export function unpack(
+  events: readonly BatchEvent[],
+  table: Float64Array,
+  frameCount: number,
+  bytes: Uint8Array,
+): PlainEvent[] {
   const out: PlainEvent[] = [];
   let e = 0;
   let offset = 0;
@@ -74,17 +107,32 @@ export function unpack(events: readonly BatchEvent[], table: Float64Array, frame
       out.push(ev as SocketEvent);
     }
     if (i === frameCount) break;
-    const [socketId, flags, time, length] = table.subarray(i * FRAME_COLUMNS, (i + 1) * FRAME_COLUMNS) as unknown as number[];
+    const [socketId, flags, time, length] = table.subarray(
+      i * FRAME_COLUMNS,
+      (i + 1) * FRAME_COLUMNS,
+    ) as unknown as number[];
     const direction = flags! & FRAME_RECEIVED ? 'received' : 'sent';
     const opcode = flags! & FRAME_BINARY ? 'binary' : 'text';
-    out.push({ type: 'frame', socketId: socketId!, direction, opcode, time: time!, data: bytes.slice(offset, offset + length!).buffer });
+    out.push({
+      type: 'frame',
+      socketId: socketId!,
+      direction,
+      opcode,
+      time: time!,
+      data: bytes.slice(offset, offset + length!).buffer,
+    });
     offset += length!;
   }
   return out;
 }
 
 export function unpackHookBatch(b: HookBatch): PlainEvent[] {
-  return unpack(b.events, new Float64Array(b.frameTable, 0, b.frameCount * FRAME_COLUMNS), b.frameCount, new Uint8Array(b.frameBytes, 0, b.frameBytesUsed));
+  return unpack(
+    b.events,
+    new Float64Array(b.frameTable, 0, b.frameCount * FRAME_COLUMNS),
+    b.frameCount,
+    new Uint8Array(b.frameBytes, 0, b.frameBytesUsed),
+  );
 }
 
 const bytesOfWire = (w: WireFrameBytes): Uint8Array => {

@@ -16,7 +16,9 @@ function paste(text: string) {
 describe('paste page', () => {
   it('decodes cbor.me-style hex with comments at once and puts it in the URL hash', async () => {
     paste('a2        # map(2)\n  61 61   # "a"\n  01\n  0x61, 0x62  # "b"\n  f5');
-    await waitFor(() => expect(screen.getAllByTestId('tree-row').map((r) => r.getAttribute('data-path'))).toEqual(['$', '$.a', '$.b']));
+    await waitFor(() =>
+      expect(screen.getAllByTestId('tree-row').map((r) => r.getAttribute('data-path'))).toEqual(['$', '$.a', '$.b']),
+    );
     expect(window.location.hash).toBe('#b64=omFhAWFi9Q');
     expect(screen.queryByTestId('error-banner')).toBeNull();
   });
@@ -57,7 +59,10 @@ describe('paste page', () => {
     expect(window.location.hash).toBe('#b64=gwECAw');
     expect((link as HTMLInputElement).value).toBe(window.location.href);
     const writes: string[] = [];
-    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (t: string) => void writes.push(t) } });
+    Object.defineProperty(navigator, 'clipboard', {
+      configurable: true,
+      value: { writeText: async (t: string) => void writes.push(t) },
+    });
     fireEvent.click(screen.getByTestId('paste-link-copy'));
     await waitFor(() => expect(writes).toEqual([window.location.href]));
     await waitFor(() => expect(screen.getByTestId('paste-link-copy').textContent).toMatch(/copied/i));

@@ -30,7 +30,8 @@ const EXAMPLE = `a3                      # map(3)
       65 61 64 6d 69 6e #     "admin"`;
 
 /** Hex of at most the first MB (the textarea stays usable; the frame itself is whole). */
-const hexOf = (bytes: Uint8Array) => Array.from(bytes.subarray(0, 1 << 20), (b) => b.toString(16).padStart(2, '0')).join(' ');
+const hexOf = (bytes: Uint8Array) =>
+  Array.from(bytes.subarray(0, 1 << 20), (b) => b.toString(16).padStart(2, '0')).join(' ');
 
 /** A file's bytes (FileReader where Blob.arrayBuffer is missing, as in jsdom). */
 function readFileBytes(file: Blob): Promise<Uint8Array> {
@@ -78,7 +79,9 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
     } else {
       win.history.replaceState(null, '', win.location.pathname + win.location.search);
       setLink('');
-      setHashNote(`This frame is ${plural(bytes.length, 'byte')}, above the ${hash.limit}-byte limit for links: the URL does not carry it.`);
+      setHashNote(
+        `This frame is ${plural(bytes.length, 'byte')}, above the ${hash.limit}-byte limit for links: the URL does not carry it.`,
+      );
     }
   };
 
@@ -130,15 +133,28 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
     const bytes = state.bytes.slice();
     // Pasted JSON arrives as raw text: say so, as a text WebSocket frame would.
     const opcode = state.source === 'raw' ? 'text' : 'binary';
-    void props.worker.call('clear', {}).then(() => transport.emit({ type: 'frames', frames: [{ connectionId: 'paste', direction: 'received', time: Date.now(), opcode, data: bytes }] }));
+    void props.worker.call('clear', {}).then(() =>
+      transport.emit({
+        type: 'frames',
+        frames: [{ connectionId: 'paste', direction: 'received', time: Date.now(), opcode, data: bytes }],
+      }),
+    );
   }, [transport]);
 
   return (
-    <div className="ws-paste-page" data-theme={theme} data-testid="paste-page" onDragOver={(e) => e.preventDefault()} onDrop={(e) => void onDrop(e)}>
+    <div
+      className="ws-paste-page"
+      data-theme={theme}
+      data-testid="paste-page"
+      onDragOver={(e) => e.preventDefault()}
+      onDrop={(e) => void onDrop(e)}
+    >
       <div className="ws-app" style={{ flex: 'none', height: 'auto' }}>
         <div className="ws-toolbar ws-paste-heading">
           <h1>wirescope · paste and decode</h1>
-          <span className="ws-muted">CBOR, MessagePack, JSON or json-joy bytes as hex, base64 or a file; the link below carries the frame.</span>
+          <span className="ws-muted">
+            CBOR, MessagePack, JSON or json-joy bytes as hex, base64 or a file; the link below carries the frame.
+          </span>
           <span className="ws-spacer" />
           <button
             type="button"
@@ -205,9 +221,21 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
                 <span className="ws-spacer" />
                 <label className="ws-paste-link">
                   link{' '}
-                  <input type="text" readOnly value={link} data-testid="paste-link" aria-label="Link to this frame" onFocus={(e) => e.target.select()} />
+                  <input
+                    type="text"
+                    readOnly
+                    value={link}
+                    data-testid="paste-link"
+                    aria-label="Link to this frame"
+                    onFocus={(e) => e.target.select()}
+                  />
                 </label>
-                <button type="button" data-testid="paste-link-copy" title="Copy the link: it opens this frame decoded" onClick={() => void copyLink()}>
+                <button
+                  type="button"
+                  data-testid="paste-link-copy"
+                  title="Copy the link: it opens this frame decoded"
+                  onClick={() => void copyLink()}
+                >
                   {copied || 'Copy link'}
                 </button>
               </>
@@ -217,7 +245,14 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
       </div>
       <div style={{ flex: 1, minHeight: 0 }}>
         {state.bytes ? (
-          <App key={generation} transport={transport} worker={props.worker} capabilities={{ connect: false, sendFrames: false, files: false, theme: requested, hostName: 'paste' }} singleFrame autoSelectFirst />
+          <App
+            key={generation}
+            transport={transport}
+            worker={props.worker}
+            capabilities={{ connect: false, sendFrames: false, files: false, theme: requested, hostName: 'paste' }}
+            singleFrame
+            autoSelectFirst
+          />
         ) : (
           <div className="ws-app">
             <div className="ws-empty">Paste or drop a frame above, or try the example.</div>

@@ -12,7 +12,14 @@ const params = new URLSearchParams(location.search);
 mount({
   transport: createWebSocketTransport(),
   worker: startDecodeWorker(),
-  capabilities: { connect: true, sendFrames: true, files: true, theme: params.get('theme') === 'dark' ? 'dark' : params.get('theme') === 'light' ? 'light' : 'auto', hostName: 'web inspector', pastePageUrl: new URL('paste.html', location.href).href },
+  capabilities: {
+    connect: true,
+    sendFrames: true,
+    files: true,
+    theme: params.get('theme') === 'dark' ? 'dark' : params.get('theme') === 'light' ? 'light' : 'auto',
+    hostName: 'web inspector',
+    pastePageUrl: new URL('paste.html', location.href).href,
+  },
   connectUrl: params.get('connect') ?? undefined,
   demoUrl: demoUrlFor(location),
 });

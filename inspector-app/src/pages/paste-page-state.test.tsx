@@ -32,7 +32,9 @@ describe('paste page state', () => {
     const file = new File([Uint8Array.from([0xa1, 0x61, 0x61, 0x01])], 'frame.bin');
     fireEvent.change(screen.getByTestId('paste-file'), { target: { files: [file] } });
     await waitFor(() => expect((screen.getByTestId('paste-input') as HTMLTextAreaElement).value).toBe('a1 61 61 01'));
-    await waitFor(() => expect(screen.getAllByTestId('tree-row').map((r) => r.getAttribute('data-path'))).toEqual(['$', '$.a']));
+    await waitFor(() =>
+      expect(screen.getAllByTestId('tree-row').map((r) => r.getAttribute('data-path'))).toEqual(['$', '$.a']),
+    );
   });
 
   it('?theme=dark is honoured by the whole page, the input strip included', async () => {
@@ -45,7 +47,9 @@ describe('paste page state', () => {
 
   it('a dark system theme darkens the input strip too', () => {
     const win = Object.create(window) as Window;
-    Object.defineProperty(win, 'matchMedia', { value: () => ({ matches: true, addEventListener() {}, removeEventListener() {} }) });
+    Object.defineProperty(win, 'matchMedia', {
+      value: () => ({ matches: true, addEventListener() {}, removeEventListener() {} }),
+    });
     Object.defineProperty(win, 'location', { value: window.location });
     Object.defineProperty(win, 'history', { value: window.history });
     render(<PastePage worker={inProcessWorker()} win={win} />);

@@ -36,10 +36,30 @@ export type HostMessage =
    * `seenFrom`: the host began seeing this socket only then, after it had opened (debugger
    * capture attached to a worker late): frames before it were not seen.
    */
-  | { readonly type: 'connection-opening'; readonly connectionId: string; readonly url: string; readonly time: number; readonly documentUrl?: string; readonly documentOrigin?: string; readonly seenFrom?: number }
+  | {
+      readonly type: 'connection-opening';
+      readonly connectionId: string;
+      readonly url: string;
+      readonly time: number;
+      readonly documentUrl?: string;
+      readonly documentOrigin?: string;
+      readonly seenFrom?: number;
+    }
   | ({ readonly type: 'connection-opened' } & ConnectionInfo)
-  | { readonly type: 'connection-closed'; readonly connectionId: string; readonly code: number; readonly reason: string; readonly wasClean: boolean; readonly time: number }
-  | { readonly type: 'connection-error'; readonly connectionId: string; readonly message: string; readonly time: number }
+  | {
+      readonly type: 'connection-closed';
+      readonly connectionId: string;
+      readonly code: number;
+      readonly reason: string;
+      readonly wasClean: boolean;
+      readonly time: number;
+    }
+  | {
+      readonly type: 'connection-error';
+      readonly connectionId: string;
+      readonly message: string;
+      readonly time: number;
+    }
   /** Frames the host lost before they reached the app (buffer cap, worker restart); never silent. */
   | { readonly type: 'dropped'; readonly count: number; readonly reason: string }
   /** Placeholder rows for lost frames (their count also comes as `dropped`). */
@@ -51,7 +71,15 @@ export type HostMessage =
    * started a worker (`kind`: 'dedicated-worker', 'shared-worker', …; `url` its script);
    * `reason` says what is not captured and what to do. Shown as a notice, never silent.
    */
-  | { readonly type: 'uncaptured'; readonly kind: string; readonly url: string; readonly time: number; readonly reason: string; readonly documentUrl?: string; readonly documentOrigin?: string }
+  | {
+      readonly type: 'uncaptured';
+      readonly kind: string;
+      readonly url: string;
+      readonly time: number;
+      readonly reason: string;
+      readonly documentUrl?: string;
+      readonly documentOrigin?: string;
+    }
   /** The host's debugger capture mode (Chrome extension): its state and what to tell the user. */
   | { readonly type: 'debugger-capture'; readonly state: 'off' | 'starting' | 'on' | 'error'; readonly message: string }
   /**
@@ -117,15 +145,43 @@ export function isHostMessage(v: unknown): v is HostMessage {
     case 'frames-packed':
       return isPackedFrames(m.packed);
     case 'connection-opening':
-      return isString(m.connectionId) && isString(m.url) && isNumber(m.time) && isOptionalString(m.documentUrl) && isOptionalString(m.documentOrigin) && (m.seenFrom === undefined || isNumber(m.seenFrom));
+      return (
+        isString(m.connectionId) &&
+        isString(m.url) &&
+        isNumber(m.time) &&
+        isOptionalString(m.documentUrl) &&
+        isOptionalString(m.documentOrigin) &&
+        (m.seenFrom === undefined || isNumber(m.seenFrom))
+      );
     case 'debugger-capture':
-      return (m.state === 'off' || m.state === 'starting' || m.state === 'on' || m.state === 'error') && isString(m.message);
+      return (
+        (m.state === 'off' || m.state === 'starting' || m.state === 'on' || m.state === 'error') && isString(m.message)
+      );
     case 'uncaptured':
-      return isString(m.kind) && isString(m.url) && isNumber(m.time) && isString(m.reason) && isOptionalString(m.documentUrl) && isOptionalString(m.documentOrigin);
+      return (
+        isString(m.kind) &&
+        isString(m.url) &&
+        isNumber(m.time) &&
+        isString(m.reason) &&
+        isOptionalString(m.documentUrl) &&
+        isOptionalString(m.documentOrigin)
+      );
     case 'connection-opened':
-      return isString(m.connectionId) && isString(m.url) && isString(m.protocol) && isString(m.extensions) && isNumber(m.time);
+      return (
+        isString(m.connectionId) &&
+        isString(m.url) &&
+        isString(m.protocol) &&
+        isString(m.extensions) &&
+        isNumber(m.time)
+      );
     case 'connection-closed':
-      return isString(m.connectionId) && isNumber(m.code) && isString(m.reason) && typeof m.wasClean === 'boolean' && isNumber(m.time);
+      return (
+        isString(m.connectionId) &&
+        isNumber(m.code) &&
+        isString(m.reason) &&
+        typeof m.wasClean === 'boolean' &&
+        isNumber(m.time)
+      );
     case 'connection-error':
       return isString(m.connectionId) && isString(m.message) && isNumber(m.time);
     case 'dropped':

@@ -23,13 +23,21 @@ export interface PackedFrames {
 export const KIND_SENT = 1;
 export const KIND_TEXT = 2;
 
-export const kindOf = (direction: Direction, opcode: Opcode): number => (direction === 'sent' ? KIND_SENT : 0) | (opcode === 'text' ? KIND_TEXT : 0);
+export const kindOf = (direction: Direction, opcode: Opcode): number =>
+  (direction === 'sent' ? KIND_SENT : 0) | (opcode === 'text' ? KIND_TEXT : 0);
 
 /** Shape and consistency check (from an untrusted side): every array as long as `ends`, ends rising within the bytes, connections indexed. */
 export function isPackedFrames(v: unknown): v is PackedFrames {
   if (typeof v !== 'object' || v === null) return false;
   const p = v as Record<string, unknown>;
-  if (!(p.bytes instanceof Uint8Array) || !(p.ends instanceof Float64Array) || !(p.times instanceof Float64Array) || !(p.kinds instanceof Uint8Array) || !(p.connectionOf instanceof Uint32Array)) return false;
+  if (
+    !(p.bytes instanceof Uint8Array) ||
+    !(p.ends instanceof Float64Array) ||
+    !(p.times instanceof Float64Array) ||
+    !(p.kinds instanceof Uint8Array) ||
+    !(p.connectionOf instanceof Uint32Array)
+  )
+    return false;
   if (!Array.isArray(p.connections) || !p.connections.every((c) => typeof c === 'string')) return false;
   const n = p.ends.length;
   if (p.times.length !== n || p.kinds.length !== n || p.connectionOf.length !== n) return false;
@@ -49,7 +57,13 @@ export function unpackFrames(p: PackedFrames): WireFrame[] {
   for (let k = 0; k < p.ends.length; k++) {
     const end = p.ends[k]!;
     const kind = p.kinds[k]!;
-    out.push({ connectionId: p.connections[p.connectionOf[k]!]!, direction: kind & KIND_SENT ? 'sent' : 'received', time: p.times[k]!, opcode: kind & KIND_TEXT ? 'text' : 'binary', data: p.bytes.subarray(start, end) });
+    out.push({
+      connectionId: p.connections[p.connectionOf[k]!]!,
+      direction: kind & KIND_SENT ? 'sent' : 'received',
+      time: p.times[k]!,
+      opcode: kind & KIND_TEXT ? 'text' : 'binary',
+      data: p.bytes.subarray(start, end),
+    });
     start = end;
   }
   return out;

@@ -9,7 +9,9 @@ describe('base64', () => {
         const buf = Buffer.from(bytes);
         expect(encodeBase64(bytes)).toBe(buf.toString('base64'));
         expect(encodeBase64(bytes, { url: true })).toBe(buf.toString('base64url'));
-        expect(encodeBase64(bytes, { url: true, pad: true })).toBe(buf.toString('base64').replace(/\+/g, '-').replace(/\//g, '_'));
+        expect(encodeBase64(bytes, { url: true, pad: true })).toBe(
+          buf.toString('base64').replace(/\+/g, '-').replace(/\//g, '_'),
+        );
         for (const text of [buf.toString('base64'), buf.toString('base64url')]) {
           const decoded = decodeBase64(text);
           expect(decoded.ok && Buffer.from(decoded.bytes).equals(buf)).toBe(true);

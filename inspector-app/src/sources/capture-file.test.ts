@@ -25,26 +25,39 @@ const enc = (s: string) => new TextEncoder().encode(s);
 describe('capture file', () => {
   it('round trip is exact: bytes, times, order, connections (-0 ms reads back as 0)', () => {
     fc.assert(
-      fc.property(fc.array(connection, { maxLength: 4 }), fc.array(frame, { maxLength: 40 }), (connections: ConnectionInfo[], frames: WireFrame[]) => {
-        const bytes = serializeCapture(connections, frames);
-        expect(detectCaptureKind(bytes)).toBe('wirescope');
-        const back = parseCapture(bytes);
-        expect(back.connections).toEqual(connections.map((c) => ({ ...c, time: c.time === 0 ? 0 : c.time })));
-        expect(back.frames).toEqual(frames.map((f) => ({ ...f, time: f.time === 0 ? 0 : f.time })));
-        // The only errors allowed are frames whose connection was not listed (kept anyway).
-        const known = new Set(connections.map((c) => c.connectionId));
-        expect(back.errors.length).toBe(frames.filter((f) => !known.has(f.connectionId)).length);
-      }),
+      fc.property(
+        fc.array(connection, { maxLength: 4 }),
+        fc.array(frame, { maxLength: 40 }),
+        (connections: ConnectionInfo[], frames: WireFrame[]) => {
+          const bytes = serializeCapture(connections, frames);
+          expect(detectCaptureKind(bytes)).toBe('wirescope');
+          const back = parseCapture(bytes);
+          expect(back.connections).toEqual(connections.map((c) => ({ ...c, time: c.time === 0 ? 0 : c.time })));
+          expect(back.frames).toEqual(frames.map((f) => ({ ...f, time: f.time === 0 ? 0 : f.time })));
+          // The only errors allowed are frames whose connection was not listed (kept anyway).
+          const known = new Set(connections.map((c) => c.connectionId));
+          expect(back.errors.length).toBe(frames.filter((f) => !known.has(f.connectionId)).length);
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it('keeps one frame per line and `format` first', () => {
     const text = new TextDecoder().decode(
-      serializeCapture([{ connectionId: 'ws-1', url: 'ws://h/', protocol: '', extensions: '', time: 1 }], [
-        { connectionId: 'ws-1', direction: 'sent', time: 2.5, opcode: 'text', data: enc('hi') },
-        { connectionId: 'ws-1', direction: 'received', time: 3, opcode: 'binary', data: Uint8Array.of(0x83, 1, 2, 3) },
-      ]),
+      serializeCapture(
+        [{ connectionId: 'ws-1', url: 'ws://h/', protocol: '', extensions: '', time: 1 }],
+        [
+          { connectionId: 'ws-1', direction: 'sent', time: 2.5, opcode: 'text', data: enc('hi') },
+          {
+            connectionId: 'ws-1',
+            direction: 'received',
+            time: 3,
+            opcode: 'binary',
+            data: Uint8Array.of(0x83, 1, 2, 3),
+          },
+        ],
+      ),
     );
     expect(text.split('\n')).toEqual([
       '{"format":"wirescope-capture","version":1,"connections":[',
@@ -58,7 +71,10 @@ describe('capture file', () => {
   });
 
   it('malformed files are errors with a path, and what parsed is kept; never a throw', () => {
-    expect(parseCapture(enc('{"format":'))).toMatchObject({ frames: [], errors: [{ path: '', message: expect.stringContaining('not JSON') }] });
+    expect(parseCapture(enc('{"format":'))).toMatchObject({
+      frames: [],
+      errors: [{ path: '', message: expect.stringContaining('not JSON') }],
+    });
     expect(parseCapture('{"log":{"entries":[]}}').errors[0].message).toContain('"format"');
     expect(parseCapture('{"format":"wirescope-capture","version":2,"connections":[],"frames":[]}').errors).toEqual([
       { path: 'version', message: 'unsupported capture version 2: this build reads version 1' },
@@ -67,7 +83,10 @@ describe('capture file', () => {
       JSON.stringify({
         format: 'wirescope-capture',
         version: 1,
-        connections: [{ connectionId: 'a', url: 'ws://a/', protocol: '', extensions: '', time: 0 }, { connectionId: 'b' }],
+        connections: [
+          { connectionId: 'a', url: 'ws://a/', protocol: '', extensions: '', time: 0 },
+          { connectionId: 'b' },
+        ],
         frames: [
           { c: 'a', d: 's', t: 1, o: 'b', b64: 'AAE=' },
           { c: 'a', d: 'x', t: 2, o: 'b', b64: '' },
@@ -79,9 +98,18 @@ describe('capture file', () => {
     );
     expect(partial.connections.map((c) => c.connectionId)).toEqual(['a']);
     expect(partial.frames.map((f) => f.time)).toEqual([1, 4]);
-    expect(partial.errors.map((e) => e.path)).toEqual(['connections[1]', 'frames[1]', 'frames[2]', 'frames[3]', 'frames[4]']);
+    expect(partial.errors.map((e) => e.path)).toEqual([
+      'connections[1]',
+      'frames[1]',
+      'frames[2]',
+      'frames[3]',
+      'frames[4]',
+    ]);
     expect(partial.errors[2].message).toMatch(/b64 is not valid base64: not a base64 character: "\*" at character 1/);
-    expect(parseCapture('{"format":"wirescope-capture","version":1}').errors.map((e) => e.path)).toEqual(['connections', 'frames']);
+    expect(parseCapture('{"format":"wirescope-capture","version":1}').errors.map((e) => e.path)).toEqual([
+      'connections',
+      'frames',
+    ]);
   });
 
   it('detectCaptureKind picks the parser for a dropped file', () => {

@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { HASH_BYTES_LIMIT, bytesFromHash, hashFromBytes, parsePasted } from './paste-input.js';
 
-const hex = (r: ReturnType<typeof parsePasted>) => (r.ok ? `${r.encoding}:${Buffer.from(r.bytes).toString('hex')}` : `error@${r.offset}: ${r.error}`);
+const hex = (r: ReturnType<typeof parsePasted>) =>
+  r.ok ? `${r.encoding}:${Buffer.from(r.bytes).toString('hex')}` : `error@${r.offset}: ${r.error}`;
 
 describe('parsePasted', () => {
   it('hex with # comments, 0x prefixes and commas', () => {
-    expect(hex(parsePasted('a1       # map(1)\n   61    # text(1)\n      61 # "a"\n   01    # unsigned(1)\n'))).toBe('hex:a1616101');
+    expect(hex(parsePasted('a1       # map(1)\n   61    # text(1)\n      61 # "a"\n   01    # unsigned(1)\n'))).toBe(
+      'hex:a1616101',
+    );
     expect(hex(parsePasted('0x83, 0x01,0x02,\n0x03'))).toBe('hex:83010203');
     expect(hex(parsePasted('\n\n  83 01 02 03  \n'))).toBe('hex:83010203');
   });
@@ -17,7 +20,11 @@ describe('parsePasted', () => {
   });
 
   it('text that is neither is the frame itself (trimmed)', () => {
-    expect(parsePasted('  {"a": 1}\n')).toMatchObject({ ok: true, encoding: 'raw', bytes: new TextEncoder().encode('{"a": 1}') });
+    expect(parsePasted('  {"a": 1}\n')).toMatchObject({
+      ok: true,
+      encoding: 'raw',
+      bytes: new TextEncoder().encode('{"a": 1}'),
+    });
     expect(parsePasted('hello, world!')).toMatchObject({ ok: true, encoding: 'raw' });
     // codecs/input.ts's own rule, kept: 'helloworld' spells valid base64.
     expect(parsePasted('hello world')).toMatchObject({ ok: true, encoding: 'base64' });
@@ -28,7 +35,7 @@ describe('parsePasted', () => {
     expect(parsePasted(' \n\t ')).toMatchObject({ ok: false, offset: 0 });
   });
 
-  it('typo\'d hex is a hex error at its offset in the pasted text, not base64 or raw bytes', () => {
+  it("typo'd hex is a hex error at its offset in the pasted text, not base64 or raw bytes", () => {
     // "83 01 0g" is also valid base64; "a1 61 61 0" would otherwise be raw text.
     expect(parsePasted('  83 01 0g')).toMatchObject({ ok: false, offset: 9, error: 'not a hex digit: "g"' });
     expect(parsePasted('a1 61 61 0')).toMatchObject({ ok: false, offset: 9, error: 'odd number of hex digits' });
@@ -67,8 +74,14 @@ describe('URL hash', () => {
   });
 
   it('malformed frames in a hash are errors', () => {
-    expect(bytesFromHash('#hex=83 0')).toMatchObject({ ok: false, error: expect.stringContaining('odd number of hex digits') });
+    expect(bytesFromHash('#hex=83 0')).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('odd number of hex digits'),
+    });
     expect(bytesFromHash('#b64=gw*C')).toMatchObject({ ok: false, error: expect.stringContaining('base64') });
-    expect(bytesFromHash('#b64=%E0%A4%A')).toMatchObject({ ok: false, error: expect.stringContaining('percent-encoding') });
+    expect(bytesFromHash('#b64=%E0%A4%A')).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('percent-encoding'),
+    });
   });
 });

@@ -53,7 +53,9 @@ export function hashFromBytes(bytes: Uint8Array, limit: number = HASH_BYTES_LIMI
   return `#b64=${encodeBase64(bytes, { url: true })}`;
 }
 
-export type BytesFromHash = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly error: string };
+export type BytesFromHash =
+  | { readonly ok: true; readonly bytes: Uint8Array }
+  | { readonly ok: false; readonly error: string };
 
 /**
  * The frame in a URL hash (`#b64=...` or `#hex=...`, with or without the `#`, possibly
@@ -74,10 +76,14 @@ export function bytesFromHash(hash: string): BytesFromHash | null {
     }
     if (key === 'hex') {
       const hex = parseHex(value);
-      return hex.ok ? { ok: true, bytes: hex.bytes } : { ok: false, error: `the link's hex is malformed: ${hex.error} at character ${hex.offset}` };
+      return hex.ok
+        ? { ok: true, bytes: hex.bytes }
+        : { ok: false, error: `the link's hex is malformed: ${hex.error} at character ${hex.offset}` };
     }
     const decoded = decodeBase64(value);
-    return decoded.ok ? { ok: true, bytes: decoded.bytes } : { ok: false, error: `the link's base64 is malformed: ${decoded.error} at character ${decoded.offset}` };
+    return decoded.ok
+      ? { ok: true, bytes: decoded.bytes }
+      : { ok: false, error: `the link's base64 is malformed: ${decoded.error} at character ${decoded.offset}` };
   }
   return null;
 }

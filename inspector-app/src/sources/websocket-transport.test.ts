@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket as NodeWebSocket } from 'ws';
-import { createWebSocketTransport, type WebSocketConstructor, type WebSocketTransportOptions } from './websocket-transport.js';
+import {
+  createWebSocketTransport,
+  type WebSocketConstructor,
+  type WebSocketTransportOptions,
+} from './websocket-transport.js';
 import { PROTOCOL_VERSION, type HostMessage, type WireFrame } from '../protocol/messages.js';
 
 // Both real WebSocket classes fit the injected seam (checked by tsc, not at run time).
@@ -32,7 +36,8 @@ class FakeSocket {
     this.sent.push(data);
   }
   close(code?: number, reason?: string): void {
-    if (code !== undefined && code !== 1000 && (code < 3000 || code > 4999)) throw new Error(`InvalidAccessError: close code ${code}`);
+    if (code !== undefined && code !== 1000 && (code < 3000 || code > 4999))
+      throw new Error(`InvalidAccessError: close code ${code}`);
     this.closedWith = [code, reason];
     this.readyState = 2;
   }
@@ -88,7 +93,8 @@ function setup(extra: WebSocketTransportOptions = {}) {
 }
 
 const bytes = (...b: number[]) => Uint8Array.from(b);
-const texts = (frames: readonly WireFrame[]) => frames.map((f) => `${f.connectionId} ${f.direction} ${f.opcode} ${Buffer.from(f.data).toString('hex')}`);
+const texts = (frames: readonly WireFrame[]) =>
+  frames.map((f) => `${f.connectionId} ${f.direction} ${f.opcode} ${Buffer.from(f.data).toString('hex')}`);
 const framesIn = (m: HostMessage | undefined) => (m?.type === 'frames' ? m.frames : []);
 const types = (seen: HostMessage[]) => seen.map((m) => (m.type === 'frames' ? `frames(${m.frames.length})` : m.type));
 
@@ -105,7 +111,12 @@ describe('createWebSocketTransport', () => {
     transport.listen((m) => seen.push(m));
     expect(seen).toEqual([
       { type: 'hello', protocolVersion: PROTOCOL_VERSION, host: 'web' },
-      { type: 'connection-error', connectionId: 'ws-1', message: 'a WebSocket URL starts with ws:// or wss://, not http://', time: 5 },
+      {
+        type: 'connection-error',
+        connectionId: 'ws-1',
+        message: 'a WebSocket URL starts with ws:// or wss://, not http://',
+        time: 5,
+      },
     ]);
     transport.close();
   });
@@ -118,7 +129,14 @@ describe('createWebSocketTransport', () => {
     expect(seen).toEqual([{ type: 'connection-opening', connectionId: 'ws-1', url: 'wss://rt.example/s', time: 1000 }]);
     advance(5);
     socket.open('cbor', 'permessage-deflate');
-    expect(seen[1]).toEqual({ type: 'connection-opened', connectionId: 'ws-1', url: 'wss://rt.example/s', protocol: 'cbor', extensions: 'permessage-deflate', time: 1005 });
+    expect(seen[1]).toEqual({
+      type: 'connection-opened',
+      connectionId: 'ws-1',
+      url: 'wss://rt.example/s',
+      protocol: 'cbor',
+      extensions: 'permessage-deflate',
+      time: 1005,
+    });
     socket.receive(bytes(0x83, 1, 2, 3).buffer);
     socket.receive('hé');
     socket.receive(new Uint8Array([9, 8, 7, 6]).subarray(1, 3)); // a view (Node's ws hands out Buffers)
@@ -128,7 +146,13 @@ describe('createWebSocketTransport', () => {
       type: 'frames',
       frames: [
         { connectionId: 'ws-1', direction: 'received', time: 1005, opcode: 'binary', data: bytes(0x83, 1, 2, 3) },
-        { connectionId: 'ws-1', direction: 'received', time: 1005, opcode: 'text', data: new TextEncoder().encode('hé') },
+        {
+          connectionId: 'ws-1',
+          direction: 'received',
+          time: 1005,
+          opcode: 'text',
+          data: new TextEncoder().encode('hé'),
+        },
         { connectionId: 'ws-1', direction: 'received', time: 1005, opcode: 'binary', data: bytes(8, 7) },
       ],
     });
@@ -136,8 +160,22 @@ describe('createWebSocketTransport', () => {
     socket.fail();
     socket.serverClose(1006, '', false);
     // The close waits for no timer, and the frame before it comes first.
-    expect(types(seen)).toEqual(['connection-opening', 'connection-opened', 'frames(3)', 'frames(1)', 'connection-error', 'connection-closed']);
-    expect(seen.at(-1)).toEqual({ type: 'connection-closed', connectionId: 'ws-1', code: 1006, reason: '', wasClean: false, time: 1021 });
+    expect(types(seen)).toEqual([
+      'connection-opening',
+      'connection-opened',
+      'frames(3)',
+      'frames(1)',
+      'connection-error',
+      'connection-closed',
+    ]);
+    expect(seen.at(-1)).toEqual({
+      type: 'connection-closed',
+      connectionId: 'ws-1',
+      code: 1006,
+      reason: '',
+      wasClean: false,
+      time: 1021,
+    });
     transport.close();
   });
 
@@ -168,7 +206,9 @@ describe('createWebSocketTransport', () => {
     const socket = sockets[0];
     socket.open();
     let release!: () => void;
-    const slowBlob = { arrayBuffer: () => new Promise<ArrayBuffer>((resolve) => (release = () => resolve(bytes(1, 1).buffer))) };
+    const slowBlob = {
+      arrayBuffer: () => new Promise<ArrayBuffer>((resolve) => (release = () => resolve(bytes(1, 1).buffer))),
+    };
     socket.receive(slowBlob);
     socket.receive(bytes(2).buffer);
     socket.serverClose(1000, 'bye', true);
@@ -191,7 +231,11 @@ describe('createWebSocketTransport', () => {
     await new Promise((r) => setTimeout(r, 10));
     advance(16);
     expect(seen[2]).toMatchObject({ type: 'frames', frames: [{ opcode: 'binary', data: bytes(0xca, 0xfe) }] });
-    expect(seen[3]).toEqual({ type: 'dropped', count: 1, reason: 'a Blob frame on ws-1 could not be read: Error: gone' });
+    expect(seen[3]).toEqual({
+      type: 'dropped',
+      count: 1,
+      reason: 'a Blob frame on ws-1 could not be read: Error: gone',
+    });
     transport.close();
   });
 
@@ -200,17 +244,31 @@ describe('createWebSocketTransport', () => {
     transport.send({ type: 'connect', url: 'ws://h/', protocols: [] });
     const socket = sockets[0];
     transport.send({ type: 'send-frame', connectionId: 'ws-1', opcode: 'binary', data: bytes(1) });
-    expect(seen.at(-1)).toMatchObject({ type: 'connection-error', message: 'frame not sent: the connection is not open' });
+    expect(seen.at(-1)).toMatchObject({
+      type: 'connection-error',
+      message: 'frame not sent: the connection is not open',
+    });
     socket.open();
     const mine = bytes(0xa1, 0x61, 0x61, 0x01);
     transport.send({ type: 'send-frame', connectionId: 'ws-1', opcode: 'binary', data: mine });
-    transport.send({ type: 'send-frame', connectionId: 'ws-1', opcode: 'text', data: new TextEncoder().encode('{"ü":1}') });
+    transport.send({
+      type: 'send-frame',
+      connectionId: 'ws-1',
+      opcode: 'text',
+      data: new TextEncoder().encode('{"ü":1}'),
+    });
     transport.send({ type: 'send-frame', connectionId: 'ws-1', opcode: 'text', data: bytes(0x61, 0xff) });
     mine[0] = 0; // the app reuses its buffer
     expect(socket.sent).toEqual([bytes(0xa1, 0x61, 0x61, 0x01), '{"ü":1}']);
     // The error goes out at once, so the two frames recorded before it go out first.
-    expect(seen.at(-1)).toMatchObject({ type: 'connection-error', message: 'frame not sent: a text frame must be valid UTF-8 (invalid byte at offset 1)' });
-    expect(texts(framesIn(seen.at(-2)))).toEqual(['ws-1 sent binary a1616101', `ws-1 sent text ${Buffer.from('{"ü":1}').toString('hex')}`]);
+    expect(seen.at(-1)).toMatchObject({
+      type: 'connection-error',
+      message: 'frame not sent: a text frame must be valid UTF-8 (invalid byte at offset 1)',
+    });
+    expect(texts(framesIn(seen.at(-2)))).toEqual([
+      'ws-1 sent binary a1616101',
+      `ws-1 sent text ${Buffer.from('{"ü":1}').toString('hex')}`,
+    ]);
     transport.send({ type: 'send-frame', connectionId: 'ws-1', opcode: 'binary', data: new Uint8Array(0) });
     advance(16);
     expect(texts(framesIn(seen.at(-1)))).toEqual(['ws-1 sent binary ']);
@@ -232,13 +290,20 @@ describe('createWebSocketTransport', () => {
     });
     transport.send({ type: 'connect', url: 'ws://h/', protocols: [] });
     sockets[0].open();
-    expect(seen).toEqual(['hello', 'connection-opening', 'connection-opened', 'ws-1 sent binary 01', 'connection-error']);
+    expect(seen).toEqual([
+      'hello',
+      'connection-opening',
+      'connection-opened',
+      'ws-1 sent binary 01',
+      'connection-error',
+    ]);
     transport.close();
   });
 
   it('rejects URLs a WebSocket cannot open, and constructor failures, as connection errors', () => {
     const { transport, seen } = setup();
-    for (const url of ['not a url', 'https://h/', 'ws://h/#frag', 'ws://h/#']) transport.send({ type: 'connect', url, protocols: [] });
+    for (const url of ['not a url', 'https://h/', 'ws://h/#frag', 'ws://h/#'])
+      transport.send({ type: 'connect', url, protocols: [] });
     expect(sockets).toHaveLength(0);
     expect(seen.map((m) => (m.type === 'connection-error' ? `${m.connectionId}: ${m.message}` : m.type))).toEqual([
       'ws-1: not a valid URL: "not a url"',
@@ -275,7 +340,10 @@ describe('createWebSocketTransport', () => {
     transport.send({ type: 'connect', url: 'ws://h/', protocols: [] });
     sockets[0].open();
     transport.send({ type: 'disconnect', connectionId: 'ws-1', code: 1001, reason: 'x' });
-    expect(seen.at(-1)).toMatchObject({ type: 'connection-error', message: 'could not close: InvalidAccessError: close code 1001' });
+    expect(seen.at(-1)).toMatchObject({
+      type: 'connection-error',
+      message: 'could not close: InvalidAccessError: close code 1001',
+    });
     transport.send({ type: 'disconnect', connectionId: 'ws-1', code: 4000, reason: 'done' });
     expect(sockets[0].closedWith).toEqual([4000, 'done']);
     transport.send({ type: 'disconnect', connectionId: 'ws-7' });
@@ -294,7 +362,11 @@ describe('createWebSocketTransport', () => {
     b.receive(bytes(2).buffer);
     a.receive(bytes(3).buffer);
     advance(16);
-    expect(texts(framesIn(seen.at(-1)))).toEqual(['ws-1 received binary 01', 'ws-2 received binary 02', 'ws-1 received binary 03']);
+    expect(texts(framesIn(seen.at(-1)))).toEqual([
+      'ws-1 received binary 01',
+      'ws-2 received binary 02',
+      'ws-1 received binary 03',
+    ]);
     b.serverClose(1000, '', true);
     a.receive(bytes(4).buffer);
     advance(16);

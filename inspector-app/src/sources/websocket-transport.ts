@@ -9,7 +9,13 @@
  * a connection event waits behind frames still in the batch, and a Blob frame (a server
  * or polyfill ignoring `binaryType`) holds its place while its bytes are read.
  */
-import { PROTOCOL_VERSION, type AppMessage, type HostMessage, type Opcode, type WireFrame } from '../protocol/messages.js';
+import {
+  PROTOCOL_VERSION,
+  type AppMessage,
+  type HostMessage,
+  type Opcode,
+  type WireFrame,
+} from '../protocol/messages.js';
 import type { Transport } from '../protocol/transport.js';
 import { decodeUtf8, findInvalidUtf8 } from '../../../codecs/core/utf8.js';
 
@@ -22,7 +28,10 @@ export interface WebSocketLike {
   send(data: string | Uint8Array<ArrayBuffer>): void;
   close(code?: number, reason?: string): void;
   addEventListener(type: 'message', listener: (event: { readonly data: unknown }) => void): void;
-  addEventListener(type: 'close', listener: (event: { readonly code: number; readonly reason: string; readonly wasClean: boolean }) => void): void;
+  addEventListener(
+    type: 'close',
+    listener: (event: { readonly code: number; readonly reason: string; readonly wasClean: boolean }) => void,
+  ): void;
   addEventListener(type: 'open' | 'error', listener: () => void): void;
 }
 
@@ -64,7 +73,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
   const backlog: HostMessage[] = []; // host messages from before the app listened
   const sockets = new Map<string, WebSocketLike>();
   let outbox: Slot[] = [];
-  let timer: unknown ;
+  let timer: unknown;
   let timerSet = false;
   let nextId = 1;
   let closed = false;
@@ -125,7 +134,12 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
     drain();
   }
 
-  const errorMessage = (connectionId: string, message: string): HostMessage => ({ type: 'connection-error', connectionId, message, time: now() });
+  const errorMessage = (connectionId: string, message: string): HostMessage => ({
+    type: 'connection-error',
+    connectionId,
+    message,
+    time: now(),
+  });
 
   function connect(url: string, protocols: readonly string[]): void {
     const connectionId = `ws-${nextId++}`;
@@ -144,51 +158,96 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
     sockets.set(connectionId, socket);
     socket.addEventListener('open', () => {
       if (closed) return;
-      pushMessage({ type: 'connection-opened', connectionId, url, protocol: socket.protocol ?? '', extensions: socket.extensions ?? '', time: now() });
+      pushMessage({
+        type: 'connection-opened',
+        connectionId,
+        url,
+        protocol: socket.protocol ?? '',
+        extensions: socket.extensions ?? '',
+        time: now(),
+      });
     });
     socket.addEventListener('message', (event) => {
       if (!closed) receive(connectionId, event.data);
     });
     socket.addEventListener('error', () => {
       // Browsers give no reason (on purpose, RFC 6455 §10.7 / the WebSocket spec); the close event follows.
-      if (!closed) pushMessage(errorMessage(connectionId, 'the connection failed (the browser gives no details; see the close code)'));
+      if (!closed)
+        pushMessage(
+          errorMessage(connectionId, 'the connection failed (the browser gives no details; see the close code)'),
+        );
     });
     socket.addEventListener('close', (event) => {
       if (closed) return;
       sockets.delete(connectionId);
-      pushMessage({ type: 'connection-closed', connectionId, code: event.code ?? 1006, reason: event.reason ?? '', wasClean: event.wasClean ?? false, time: now() });
+      pushMessage({
+        type: 'connection-closed',
+        connectionId,
+        code: event.code ?? 1006,
+        reason: event.reason ?? '',
+        wasClean: event.wasClean ?? false,
+        time: now(),
+      });
     });
   }
 
   function receive(connectionId: string, data: unknown): void {
     const time = now();
-    const frame = (opcode: Opcode, bytes: Uint8Array): WireFrame => ({ connectionId, direction: 'received', time, opcode, data: bytes });
+    const frame = (opcode: Opcode, bytes: Uint8Array): WireFrame => ({
+      connectionId,
+      direction: 'received',
+      time,
+      opcode,
+      data: bytes,
+    });
     if (typeof data === 'string') return pushFrame(frame('text', new TextEncoder().encode(data)));
     if (data instanceof ArrayBuffer) return pushFrame(frame('binary', new Uint8Array(data)));
     // Node's `ws` hands out Buffers that may share a pooled ArrayBuffer: copy the view.
-    if (ArrayBuffer.isView(data)) return pushFrame(frame('binary', new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice()));
+    if (ArrayBuffer.isView(data))
+      return pushFrame(frame('binary', new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice()));
     if (isBlobLike(data)) {
       const slot: Slot = { ready: false };
       outbox.push(slot);
-      data.arrayBuffer().then(
-        (buffer) => Object.assign(slot, { frame: frame('binary', new Uint8Array(buffer)) }),
-        (e: unknown) => Object.assign(slot, { message: { type: 'dropped', count: 1, reason: `a Blob frame on ${connectionId} could not be read: ${String(e)}` } }),
-      ).finally(() => {
-        slot.ready = true;
-        scheduleFlush();
-      });
+      data
+        .arrayBuffer()
+        .then(
+          (buffer) => Object.assign(slot, { frame: frame('binary', new Uint8Array(buffer)) }),
+          (e: unknown) =>
+            Object.assign(slot, {
+              message: {
+                type: 'dropped',
+                count: 1,
+                reason: `a Blob frame on ${connectionId} could not be read: ${String(e)}`,
+              },
+            }),
+        )
+        .finally(() => {
+          slot.ready = true;
+          scheduleFlush();
+        });
       return;
     }
-    pushMessage({ type: 'dropped', count: 1, reason: `a frame on ${connectionId} carried data of an unknown kind (${typeof data})` });
+    pushMessage({
+      type: 'dropped',
+      count: 1,
+      reason: `a frame on ${connectionId} carried data of an unknown kind (${typeof data})`,
+    });
   }
 
   function sendFrame(connectionId: string, opcode: Opcode, data: Uint8Array): void {
     const socket = sockets.get(connectionId);
     // A closing socket discards sends silently (WebSocket spec): check first so nothing is recorded as sent that was not.
-    if (!socket || socket.readyState !== OPEN) return pushMessage(errorMessage(connectionId, 'frame not sent: the connection is not open'));
+    if (!socket || socket.readyState !== OPEN)
+      return pushMessage(errorMessage(connectionId, 'frame not sent: the connection is not open'));
     if (opcode === 'text') {
       const bad = findInvalidUtf8(data, 0, data.length);
-      if (bad >= 0) return pushMessage(errorMessage(connectionId, `frame not sent: a text frame must be valid UTF-8 (invalid byte at offset ${bad})`));
+      if (bad >= 0)
+        return pushMessage(
+          errorMessage(
+            connectionId,
+            `frame not sent: a text frame must be valid UTF-8 (invalid byte at offset ${bad})`,
+          ),
+        );
     }
     // A copy: the app may reuse its buffer after send() returns (and the DOM's send() wants
     // a view of a plain ArrayBuffer, which a copy always is). The copy is what is recorded.
@@ -262,12 +321,15 @@ export function urlProblem(url: string): string | null {
   } catch {
     return `not a valid URL: ${JSON.stringify(url)}`;
   }
-  if (parsed.protocol !== 'ws:' && parsed.protocol !== 'wss:') return `a WebSocket URL starts with ws:// or wss://, not ${parsed.protocol}//`;
+  if (parsed.protocol !== 'ws:' && parsed.protocol !== 'wss:')
+    return `a WebSocket URL starts with ws:// or wss://, not ${parsed.protocol}//`;
   // The WebSocket constructor throws on any fragment, even an empty one (`ws://host/#`).
   if (url.includes('#')) return 'a WebSocket URL cannot have a #fragment';
   return null;
 }
 
 function isBlobLike(data: unknown): data is { arrayBuffer(): Promise<ArrayBuffer> } {
-  return typeof data === 'object' && data !== null && typeof (data as { arrayBuffer?: unknown }).arrayBuffer === 'function';
+  return (
+    typeof data === 'object' && data !== null && typeof (data as { arrayBuffer?: unknown }).arrayBuffer === 'function'
+  );
 }

@@ -7,7 +7,13 @@ import type { WireFrame } from '../protocol/messages.js';
 import { inProcessWorker } from '../worker/in-process.js';
 import { WorkerHandlers } from '../worker/handlers.js';
 
-const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: 'light', hostName: 'test' };
+const capabilities: HostCapabilities = {
+  connect: false,
+  sendFrames: false,
+  files: true,
+  theme: 'light',
+  hostName: 'test',
+};
 const MB = 1024 * 1024;
 /** A CBOR byte string of `size` bytes: `5a` + 4-byte length + payload. */
 function bigFrame(size: number): Uint8Array {
@@ -16,7 +22,13 @@ function bigFrame(size: number): Uint8Array {
   new DataView(out.buffer).setUint32(1, size - 5);
   return out;
 }
-const wire = (data: Uint8Array): WireFrame => ({ connectionId: 'c1', direction: 'received', time: 1_700_000_000_000, opcode: 'binary', data });
+const wire = (data: Uint8Array): WireFrame => ({
+  connectionId: 'c1',
+  direction: 'received',
+  time: 1_700_000_000_000,
+  opcode: 'binary',
+  data,
+});
 const rows = () => screen.queryAllByTestId('frame-row');
 
 afterEach(cleanup);
@@ -24,7 +36,15 @@ afterEach(cleanup);
 describe('lowering the memory cap', () => {
   it("the worker's setCap answer carries the evicted ids, oldest first", () => {
     const h = new WorkerHandlers();
-    for (let i = 1; i <= 5; i++) h.store.add({ frameId: i, connectionId: 'c', direction: 'received', time: 0, opcode: 'binary', data: new Uint8Array(100) });
+    for (let i = 1; i <= 5; i++)
+      h.store.add({
+        frameId: i,
+        connectionId: 'c',
+        direction: 'received',
+        time: 0,
+        opcode: 'binary',
+        data: new Uint8Array(100),
+      });
     expect(h.methods.setCap({ bytes: 250 })).toEqual({ evictedIds: [1, 2, 3], evictedTotal: 3, bytesHeld: 200 });
     expect(h.store.evictedTotal).toBe(3);
   });

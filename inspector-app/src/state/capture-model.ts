@@ -42,7 +42,16 @@ export interface ListFilters {
   readonly path: string;
 }
 
-export const NO_FILTERS: ListFilters = { direction: 'all', format: 'all', connection: 'all', protocol: 'all', event: '', hideQuiet: false, text: '', path: '' };
+export const NO_FILTERS: ListFilters = {
+  direction: 'all',
+  format: 'all',
+  connection: 'all',
+  protocol: 'all',
+  event: '',
+  hideQuiet: false,
+  text: '',
+  path: '',
+};
 
 /** A text / path search in the worker: how far it is (the list fills in as it goes). */
 export interface SearchState {
@@ -253,7 +262,8 @@ export class CaptureModel {
   /** A batch of list rows from the worker. */
   applySummaries(batch: SummaryBatch): void {
     // Matches computed under an older filter are not this filter's: its search covers those frames.
-    if (batch.matching && this.contentMatches && this.search && batch.filterGeneration === this.search.generation) for (const id of batch.matching) this.contentMatches.add(id);
+    if (batch.matching && this.contentMatches && this.search && batch.filterGeneration === this.search.generation)
+      for (const id of batch.matching) this.contentMatches.add(id);
     this.removeEvicted(batch.evictedIds, batch.evictedTotal, batch.bytesHeld);
     const fresh: FrameSummary[] = [];
     const replacements: FrameSummary[] = [];
@@ -272,7 +282,13 @@ export class CaptureModel {
       // A frame from a connection whose opening was never seen (captured mid-stream, or the
       // event was lost): the connection still gets a name and a row in the filter.
       if (!this.connections.has(r.connectionId)) {
-        this.connections.set(r.connectionId, { connectionId: r.connectionId, url: '', protocol: '', status: 'open', detail: 'its opening was not captured' });
+        this.connections.set(r.connectionId, {
+          connectionId: r.connectionId,
+          url: '',
+          protocol: '',
+          status: 'open',
+          detail: 'its opening was not captured',
+        });
         this.connectionsDirty = true;
       }
     }
@@ -293,7 +309,10 @@ export class CaptureModel {
     if (batch.generation < this.rereadGeneration) return;
     this.rereadGeneration = batch.generation;
     this.reread = { searched: batch.searched, total: batch.total, done: batch.done };
-    const matching = batch.matching && this.contentMatches && this.search && batch.filterGeneration === this.search.generation ? new Set(batch.matching) : null;
+    const matching =
+      batch.matching && this.contentMatches && this.search && batch.filterGeneration === this.search.generation
+        ? new Set(batch.matching)
+        : null;
     let updated = false;
     for (const r of batch.rows) {
       if (!this.byId.has(r.frameId)) continue;
@@ -401,7 +420,15 @@ export class CaptureModel {
         const document = documentLabel(message.documentUrl, message.documentOrigin);
         // Seen only after it opened (a late debugger attach): open already, and its frames before then missed.
         const late = typeof message.seenFrom === 'number' ? { seenFrom: message.seenFrom } : {};
-        this.setConnection({ connectionId: message.connectionId, url: message.url, protocol: '', status: late.seenFrom === undefined ? 'opening' : 'open', detail: '', ...(document ? { document } : {}), ...late });
+        this.setConnection({
+          connectionId: message.connectionId,
+          url: message.url,
+          protocol: '',
+          status: late.seenFrom === undefined ? 'opening' : 'open',
+          detail: '',
+          ...(document ? { document } : {}),
+          ...late,
+        });
         break;
       }
       case 'debugger-capture':
@@ -409,26 +436,47 @@ export class CaptureModel {
         this.changed();
         break;
       case 'held':
-        this.hostHeld = message.frames > 0 || message.bytes > 0 ? { frames: message.frames, bytes: message.bytes } : null;
+        this.hostHeld =
+          message.frames > 0 || message.bytes > 0 ? { frames: message.frames, bytes: message.bytes } : null;
         this.changed();
         break;
       case 'uncaptured':
         if (this.uncaptured.length < MAX_UNCAPTURED) {
-          this.uncaptured = [...this.uncaptured, { kind: message.kind, url: message.url, documentUrl: message.documentUrl ?? '', reason: message.reason }];
+          this.uncaptured = [
+            ...this.uncaptured,
+            { kind: message.kind, url: message.url, documentUrl: message.documentUrl ?? '', reason: message.reason },
+          ];
           this.changed();
         }
         break;
       case 'connection-opened':
         this.opened.add(message.connectionId);
         this.connectProblem = null;
-        this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: message.url, protocol: message.protocol, status: 'open', detail: message.extensions, extensions: message.extensions });
+        this.setConnection({
+          ...this.documentOf(message.connectionId),
+          connectionId: message.connectionId,
+          url: message.url,
+          protocol: message.protocol,
+          status: 'open',
+          detail: message.extensions,
+          extensions: message.extensions,
+        });
         break;
       case 'connection-closed': {
         const c = this.connections.get(message.connectionId);
         if (!c) break;
         const detail = `code ${message.code}${message.reason ? ` ${message.reason}` : ''}${message.wasClean ? '' : ' (not clean)'}`;
-        if (!this.opened.has(message.connectionId)) this.connectProblem = `Could not connect to ${c.url}: it closed before opening (${detail}). Is the server running, and is the URL right?`;
-        this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: c.url, protocol: c.protocol, status: 'closed', detail, ...(c.extensions !== undefined ? { extensions: c.extensions } : {}) });
+        if (!this.opened.has(message.connectionId))
+          this.connectProblem = `Could not connect to ${c.url}: it closed before opening (${detail}). Is the server running, and is the URL right?`;
+        this.setConnection({
+          ...this.documentOf(message.connectionId),
+          connectionId: message.connectionId,
+          url: c.url,
+          protocol: c.protocol,
+          status: 'closed',
+          detail,
+          ...(c.extensions !== undefined ? { extensions: c.extensions } : {}),
+        });
         break;
       }
       case 'connection-error': {
@@ -439,8 +487,17 @@ export class CaptureModel {
           this.changed();
           break;
         }
-        if (!this.opened.has(message.connectionId)) this.connectProblem = `Could not connect to ${c.url}: ${message.message}`;
-        this.setConnection({ ...this.documentOf(message.connectionId), connectionId: message.connectionId, url: c.url, protocol: c.protocol, status: 'error', detail: message.message, ...(c.extensions !== undefined ? { extensions: c.extensions } : {}) });
+        if (!this.opened.has(message.connectionId))
+          this.connectProblem = `Could not connect to ${c.url}: ${message.message}`;
+        this.setConnection({
+          ...this.documentOf(message.connectionId),
+          connectionId: message.connectionId,
+          url: c.url,
+          protocol: c.protocol,
+          status: 'error',
+          detail: message.message,
+          ...(c.extensions !== undefined ? { extensions: c.extensions } : {}),
+        });
         break;
       }
       case 'dropped':
@@ -457,7 +514,10 @@ export class CaptureModel {
   /** What a connection keeps through its later events: the document that opened it, and from when it was seen. */
   private documentOf(connectionId: string): { document?: string; seenFrom?: number } {
     const c = this.connections.get(connectionId);
-    return { ...(c?.document ? { document: c.document } : {}), ...(c?.seenFrom !== undefined ? { seenFrom: c.seenFrom } : {}) };
+    return {
+      ...(c?.document ? { document: c.document } : {}),
+      ...(c?.seenFrom !== undefined ? { seenFrom: c.seenFrom } : {}),
+    };
   }
 
   private setConnection(state: ConnectionState): void {
@@ -468,15 +528,33 @@ export class CaptureModel {
   }
 
   /** A connection read from a file: shown, never offered a Close button. */
-  addImportedConnection(info: { connectionId: string; url: string; protocol: string; extensions?: string; extensionsRecorded?: boolean }): void {
+  addImportedConnection(info: {
+    connectionId: string;
+    url: string;
+    protocol: string;
+    extensions?: string;
+    extensionsRecorded?: boolean;
+  }): void {
     // A file's '' means "not recorded" as often as "none negotiated": only a header counts as known.
-    this.setConnection({ connectionId: info.connectionId, url: info.url, protocol: info.protocol, status: 'imported', detail: 'from a file', ...(info.extensions || info.extensionsRecorded ? { extensions: info.extensions ?? '' } : {}) });
+    this.setConnection({
+      connectionId: info.connectionId,
+      url: info.url,
+      protocol: info.protocol,
+      status: 'imported',
+      detail: 'from a file',
+      ...(info.extensions || info.extensionsRecorded ? { extensions: info.extensions ?? '' } : {}),
+    });
   }
 
   /** Known connections (for export): id → URL and subprotocol. */
   connectionInfo(): Record<string, { url: string; protocol: string; extensions?: string }> {
     const out: Record<string, { url: string; protocol: string; extensions?: string }> = {};
-    for (const [id, c] of this.connections) out[id] = { url: c.url, protocol: c.protocol, ...(c.extensions !== undefined ? { extensions: c.extensions } : {}) };
+    for (const [id, c] of this.connections)
+      out[id] = {
+        url: c.url,
+        protocol: c.protocol,
+        ...(c.extensions !== undefined ? { extensions: c.extensions } : {}),
+      };
     return out;
   }
 
@@ -511,7 +589,12 @@ export class CaptureModel {
     if (!this.search || !this.contentMatches || progress.generation !== this.search.generation) return;
     const firstMatches = this.contentMatches.size === 0 && progress.matches.length > 0;
     for (const id of progress.matches) this.contentMatches.add(id);
-    this.search = { generation: progress.generation, searched: progress.searched, total: progress.total, done: progress.done };
+    this.search = {
+      generation: progress.generation,
+      searched: progress.searched,
+      total: progress.total,
+      done: progress.done,
+    };
     if (progress.matches.length) this.visibleStale = true;
     this.changed(firstMatches || progress.done);
   }
@@ -598,6 +681,11 @@ const REAL_CLOCK: ModelClock = {
 };
 
 function defaultSchedule(run: () => void): void {
-  if (typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' && document.visibilityState === 'visible') requestAnimationFrame(run);
+  if (
+    typeof requestAnimationFrame === 'function' &&
+    typeof document !== 'undefined' &&
+    document.visibilityState === 'visible'
+  )
+    requestAnimationFrame(run);
   else setTimeout(run, 16);
 }

@@ -73,7 +73,12 @@ export class CompareCache {
         this.set(key, (s) =>
           s.phase === 'cancelled' || cancelled
             ? { ...s, phase: 'cancelled', error: null, markdown: copyableMarkdown(markdown, true, s.total) }
-            : { ...s, phase: error !== null ? 'error' : 'done', error, markdown: copyableMarkdown(markdown, false, s.total) },
+            : {
+                ...s,
+                phase: error !== null ? 'error' : 'done',
+                error,
+                markdown: copyableMarkdown(markdown, false, s.total),
+              },
         );
       },
     });

@@ -17,7 +17,14 @@ function cpuMsToOpen(count: number): number {
   const start = process.cpuUsage();
   for (let i = 0; i < count; i++) {
     model.applyHostMessage({ type: 'connection-opening', connectionId: `d:${i}`, url: `wss://a.test/${i}`, time: i });
-    model.applyHostMessage({ type: 'connection-closed', connectionId: `d:${i}`, code: 1006, reason: '', wasClean: false, time: i });
+    model.applyHostMessage({
+      type: 'connection-closed',
+      connectionId: `d:${i}`,
+      code: 1006,
+      reason: '',
+      wasClean: false,
+      time: i,
+    });
   }
   expect(Object.keys(model.connectionInfo())).toHaveLength(count);
   const used = process.cpuUsage(start);
@@ -35,7 +42,8 @@ describe('a flood of connections', () => {
 
   it('the status bar and the connection filter render a bounded number of connections, and say how many more', async () => {
     const model = new CaptureModel((run) => run());
-    for (let i = 0; i < 10_000; i++) model.applyHostMessage({ type: 'connection-opening', connectionId: `d:${i}`, url: `wss://a.test/${i}`, time: i });
+    for (let i = 0; i < 10_000; i++)
+      model.applyHostMessage({ type: 'connection-opening', connectionId: `d:${i}`, url: `wss://a.test/${i}`, time: i });
     // Over 2,000 connections the model notifies at most every 100 ms: wait for the last one.
     while (model.getSnapshot().connections.size < 10_000) await new Promise((r) => setTimeout(r, 20));
     const snapshot = model.getSnapshot();
@@ -43,7 +51,13 @@ describe('a flood of connections', () => {
     const view = render(
       <div>
         <StatusBar snapshot={snapshot} hostName="panel" capBytes={1 << 28} />
-        <FilterBar filters={{ ...NO_FILTERS, connection: 'd:3' }} connections={snapshot.connections} connectionLabels={labels} onChange={() => {}} search={null} />
+        <FilterBar
+          filters={{ ...NO_FILTERS, connection: 'd:3' }}
+          connections={snapshot.connections}
+          connectionLabels={labels}
+          onChange={() => {}}
+          search={null}
+        />
       </div>,
     );
     const shown = view.getAllByTestId('connection-status');

@@ -10,10 +10,23 @@ import type { FromWorker, ToWorker } from '../worker/api.js';
 import { WorkerClient } from '../worker/client.js';
 import { createDispatcher } from '../worker/dispatcher.js';
 
-const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: 'light', hostName: 'test' };
+const capabilities: HostCapabilities = {
+  connect: false,
+  sendFrames: false,
+  files: true,
+  theme: 'light',
+  hostName: 'test',
+};
 const cbor = (v: unknown) => new CborEncoder().encode(v);
 const msgpack = (v: unknown) => new MsgPackEncoder().encode(v);
-const wire = (data: Uint8Array, extra: Partial<WireFrame> = {}): WireFrame => ({ connectionId: 'c1', direction: 'received', time: 1_700_000_000_000, opcode: 'binary', data, ...extra });
+const wire = (data: Uint8Array, extra: Partial<WireFrame> = {}): WireFrame => ({
+  connectionId: 'c1',
+  direction: 'received',
+  time: 1_700_000_000_000,
+  opcode: 'binary',
+  data,
+  ...extra,
+});
 const ids = () => screen.queryAllByTestId('frame-row').map((r) => r.getAttribute('data-frame-id'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -41,7 +54,12 @@ async function setup(delayMs = 300) {
   act(() =>
     transport.emit({
       type: 'frames',
-      frames: [wire(cbor({ note: 'zebra' })), wire(msgpack({ note: 'zebra' }), { direction: 'sent' }), wire(cbor({ note: 'lion' }), { direction: 'sent' }), wire(msgpack({ note: 'lion' }))],
+      frames: [
+        wire(cbor({ note: 'zebra' })),
+        wire(msgpack({ note: 'zebra' }), { direction: 'sent' }),
+        wire(cbor({ note: 'lion' }), { direction: 'sent' }),
+        wire(msgpack({ note: 'lion' })),
+      ],
     }),
   );
   await waitFor(() => expect(ids()).toEqual(['1', '2', '3', '4']));
@@ -87,7 +105,9 @@ describe('filters: the newest choice always wins', () => {
     await setup(300);
     fireEvent.change(screen.getByTestId('filter-input'), { target: { value: 'no such thing' } });
     await screen.findByTestId('filter-progress');
-    await waitFor(() => expect(screen.getByTestId('frame-list').textContent).toContain('No frames match these filters'));
+    await waitFor(() =>
+      expect(screen.getByTestId('frame-list').textContent).toContain('No frames match these filters'),
+    );
     expect(screen.queryByTestId('filter-progress')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
     await waitFor(() => expect(ids()).toEqual(['1', '2', '3', '4']));

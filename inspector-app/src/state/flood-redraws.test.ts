@@ -24,8 +24,26 @@ function testClock() {
 }
 
 let nextId = 1;
-const row = (): FrameSummary => ({ frameId: nextId++, connectionId: 'c', direction: 'received', time: 0, opcode: 'binary', size: 10, format: 'cbor', preview: '{}', error: null });
-const batch = (n: number) => ({ type: 'summaries' as const, summaries: Array.from({ length: n }, row), evictedTotal: 0, evictedIds: [], bytesHeld: 0, matching: null, filterGeneration: 0 });
+const row = (): FrameSummary => ({
+  frameId: nextId++,
+  connectionId: 'c',
+  direction: 'received',
+  time: 0,
+  opcode: 'binary',
+  size: 10,
+  format: 'cbor',
+  preview: '{}',
+  error: null,
+});
+const batch = (n: number) => ({
+  type: 'summaries' as const,
+  summaries: Array.from({ length: n }, row),
+  evictedTotal: 0,
+  evictedIds: [],
+  bytesHeld: 0,
+  matching: null,
+  filterGeneration: 0,
+});
 
 function redrawsFor(rowsPerBatch: number, batches: number, everyMs: number): number {
   const { clock, advance } = testClock();
@@ -52,7 +70,9 @@ describe('redraws under a flood', () => {
     const { clock, advance } = testClock();
     const model = new CaptureModel((run) => run(), clock);
     const seen: { rows: number; waiting: number }[] = [];
-    model.subscribe(() => seen.push({ rows: model.getSnapshot().rows.length, waiting: model.getSnapshot().waitingRows }));
+    model.subscribe(() =>
+      seen.push({ rows: model.getSnapshot().rows.length, waiting: model.getSnapshot().waitingRows }),
+    );
     for (let i = 0; i < 20; i++) {
       model.applySummaries({ ...batch(500), summaries: batch(500).summaries.map((r) => ({ ...r, waiting: true })) });
       advance(50);
@@ -65,7 +85,7 @@ describe('redraws under a flood', () => {
     expect(seen).toHaveLength(redrawsBefore);
   });
 
-  it('status changes during a flood (losses, connection events) wait for the flood\'s next redraw', () => {
+  it("status changes during a flood (losses, connection events) wait for the flood's next redraw", () => {
     const { clock, advance } = testClock();
     const model = new CaptureModel((run) => run(), clock);
     let redraws = 0;

@@ -14,11 +14,23 @@ export function importCaptureFile(bytes: Uint8Array): ImportedCapture | { readon
   const kind = detectCaptureKind(bytes);
   if (kind === 'har') {
     const parsed = parseHar(new TextDecoder().decode(bytes));
-    return { kind, connections: parsed.connections, frames: parsed.frames, errors: parsed.errors.map((e) => `entry ${e.entryIndex}${e.messageIndex !== undefined ? ` message ${e.messageIndex}` : ''}: ${e.message}`) };
+    return {
+      kind,
+      connections: parsed.connections,
+      frames: parsed.frames,
+      errors: parsed.errors.map(
+        (e) => `entry ${e.entryIndex}${e.messageIndex !== undefined ? ` message ${e.messageIndex}` : ''}: ${e.message}`,
+      ),
+    };
   }
   if (kind === 'wirescope') {
     const parsed = parseCapture(bytes);
-    return { kind, connections: parsed.connections, frames: parsed.frames, errors: parsed.errors.map((e) => `${e.path || 'file'}: ${e.message}`) };
+    return {
+      kind,
+      connections: parsed.connections,
+      frames: parsed.frames,
+      errors: parsed.errors.map((e) => `${e.path || 'file'}: ${e.message}`),
+    };
   }
   return { error: 'not a HAR file or a wirescope capture (for a single frame, use the paste page)' };
 }

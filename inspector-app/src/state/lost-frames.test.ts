@@ -9,13 +9,27 @@ import { inProcessWorker } from '../worker/in-process.js';
 import { CaptureModel } from './capture-model.js';
 import { InspectorSession } from './session.js';
 
-const frame = (time: number, byte: number) => ({ connectionId: 'c1', direction: 'received' as const, time, opcode: 'binary' as const, data: new Uint8Array([byte]) });
+const frame = (time: number, byte: number) => ({
+  connectionId: 'c1',
+  direction: 'received' as const,
+  time,
+  opcode: 'binary' as const,
+  data: new Uint8Array([byte]),
+});
 
 describe('lost-frames', () => {
   it('is a host message checked by shape', () => {
-    const message: HostMessage = { type: 'lost-frames', frames: [{ connectionId: 'c', direction: 'sent', time: 1, opcode: 'text', size: 5, reason: 'why' }] };
+    const message: HostMessage = {
+      type: 'lost-frames',
+      frames: [{ connectionId: 'c', direction: 'sent', time: 1, opcode: 'text', size: 5, reason: 'why' }],
+    };
     expect(isHostMessage(message)).toBe(true);
-    expect(isHostMessage({ type: 'lost-frames', frames: [{ connectionId: 'c', direction: 'sent', time: 1, opcode: 'text', size: -1, reason: 'why' }] })).toBe(false);
+    expect(
+      isHostMessage({
+        type: 'lost-frames',
+        frames: [{ connectionId: 'c', direction: 'sent', time: 1, opcode: 'text', size: -1, reason: 'why' }],
+      }),
+    ).toBe(false);
   });
 
   it('leaves placeholder rows in order between the frames around them', async () => {
@@ -24,7 +38,19 @@ describe('lost-frames', () => {
     const session = new InspectorSession(transport, inProcessWorker(), { model });
     transport.emit({ type: 'frames', frames: [frame(1, 0x01)] });
     transport.emit({ type: 'dropped', count: 1, reason: 'too large' });
-    transport.emit({ type: 'lost-frames', frames: [{ connectionId: 'c1', direction: 'sent', time: 2, opcode: 'binary', size: 70 << 20, reason: 'dropped: too large to send' }] });
+    transport.emit({
+      type: 'lost-frames',
+      frames: [
+        {
+          connectionId: 'c1',
+          direction: 'sent',
+          time: 2,
+          opcode: 'binary',
+          size: 70 << 20,
+          reason: 'dropped: too large to send',
+        },
+      ],
+    });
     transport.emit({ type: 'frames', frames: [frame(3, 0x02)] });
     const deadline = Date.now() + 5000;
     while (model.getSnapshot().rows.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));

@@ -16,10 +16,23 @@ const ATTACHED_AT = Date.UTC(2026, 10, 24, 18, 0, 5);
 
 it('the status bar says it: opened before capture started, frames before HH:MM:SS not seen', async () => {
   const transport = new MemoryTransport();
-  const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: false, theme: 'light', hostName: 'test' };
+  const capabilities: HostCapabilities = {
+    connect: false,
+    sendFrames: false,
+    files: false,
+    theme: 'light',
+    hostName: 'test',
+  };
   render(<App transport={transport} worker={inProcessWorker()} capabilities={capabilities} />);
   act(() => {
-    transport.emit({ type: 'connection-opening', connectionId: 'debugger:s1:r1', url: '', time: ATTACHED_AT + 2000, documentUrl: 'shared_worker http://a.test/s.js', seenFrom: ATTACHED_AT });
+    transport.emit({
+      type: 'connection-opening',
+      connectionId: 'debugger:s1:r1',
+      url: '',
+      time: ATTACHED_AT + 2000,
+      documentUrl: 'shared_worker http://a.test/s.js',
+      seenFrom: ATTACHED_AT,
+    });
   });
   await waitFor(() => expect(screen.getAllByTestId('connection-status')).toHaveLength(1));
   const status = screen.getByTestId('connection-status');

@@ -11,8 +11,27 @@ import type { FrameSummary } from '../worker/api.js';
 import type { SummaryBatch } from '../worker/client.js';
 import { CaptureModel } from './capture-model.js';
 
-const row = (frameId: number, waiting: boolean): FrameSummary => ({ frameId, connectionId: 'c', direction: 'received', time: frameId, opcode: 'binary', size: 10, format: waiting ? null : 'cbor', preview: '', error: null, ...(waiting ? { waiting: true as const } : {}) });
-const batch = (summaries: FrameSummary[]): SummaryBatch => ({ type: 'summaries', summaries, evictedTotal: 0, evictedIds: [], bytesHeld: 0, matching: null, filterGeneration: 0 });
+const row = (frameId: number, waiting: boolean): FrameSummary => ({
+  frameId,
+  connectionId: 'c',
+  direction: 'received',
+  time: frameId,
+  opcode: 'binary',
+  size: 10,
+  format: waiting ? null : 'cbor',
+  preview: '',
+  error: null,
+  ...(waiting ? { waiting: true as const } : {}),
+});
+const batch = (summaries: FrameSummary[]): SummaryBatch => ({
+  type: 'summaries',
+  summaries,
+  evictedTotal: 0,
+  evictedIds: [],
+  bytesHeld: 0,
+  matching: null,
+  filterGeneration: 0,
+});
 
 /** CPU µs to replace 200 batches of 20 waiting rows by their read rows in a list of `n` rows, with no redraw between (the least of 5 runs). */
 function replaceCost(n: number): number {
@@ -23,7 +42,8 @@ function replaceCost(n: number): number {
     model.applySummaries(batch(Array.from({ length: n }, (_, i) => row(i + 1, true))));
     for (const draw of redraws.splice(0)) draw();
     const start = process.cpuUsage();
-    for (let b = 0; b < 200; b++) model.applySummaries(batch(Array.from({ length: 20 }, (_, k) => row(1 + ((b * 20 + k) % n), false))));
+    for (let b = 0; b < 200; b++)
+      model.applySummaries(batch(Array.from({ length: 20 }, (_, k) => row(1 + ((b * 20 + k) % n), false))));
     const used = process.cpuUsage(start);
     best = Math.min(best, used.user + used.system);
   }
@@ -50,7 +70,12 @@ describe('rows read after a flood replace their waiting rows', () => {
     expect(drawn.visible).toEqual(drawnRows);
     for (const draw of redraws.splice(0)) draw();
     const next = model.getSnapshot();
-    expect(next.rows.map((r) => [r.frameId, r.waiting === true])).toEqual([[1, true], [2, false], [3, false], [4, true]]);
+    expect(next.rows.map((r) => [r.frameId, r.waiting === true])).toEqual([
+      [1, true],
+      [2, false],
+      [3, false],
+      [4, true],
+    ]);
     expect(next.visible).toEqual(next.rows);
     expect(next.waitingRows).toBe(2);
   });

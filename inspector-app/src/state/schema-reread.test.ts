@@ -9,17 +9,53 @@ import type { RereadBatch } from '../worker/client.js';
 import { CaptureModel } from './capture-model.js';
 
 const row = (frameId: number, format: string, preview: string, extra: Partial<FrameSummary> = {}): FrameSummary => ({
-  frameId, connectionId: 'c1', direction: 'received', time: frameId, opcode: 'binary', size: 10, format, preview, error: null, verdict: 'decoded', ...extra,
+  frameId,
+  connectionId: 'c1',
+  direction: 'received',
+  time: frameId,
+  opcode: 'binary',
+  size: 10,
+  format,
+  preview,
+  error: null,
+  verdict: 'decoded',
+  ...extra,
 });
-const summaries = (rows: FrameSummary[]) => ({ type: 'summaries' as const, summaries: rows, evictedTotal: 0, evictedIds: [], bytesHeld: 0, matching: null, filterGeneration: 0 });
-const reread = (generation: number, rows: FrameSummary[], progress: Partial<RereadBatch> = {}): RereadBatch => ({ type: 'reread', generation, rows, matching: null, filterGeneration: 0, searched: rows.length, total: rows.length, done: true, ...progress });
+const summaries = (rows: FrameSummary[]) => ({
+  type: 'summaries' as const,
+  summaries: rows,
+  evictedTotal: 0,
+  evictedIds: [],
+  bytesHeld: 0,
+  matching: null,
+  filterGeneration: 0,
+});
+const reread = (generation: number, rows: FrameSummary[], progress: Partial<RereadBatch> = {}): RereadBatch => ({
+  type: 'reread',
+  generation,
+  rows,
+  matching: null,
+  filterGeneration: 0,
+  searched: rows.length,
+  total: rows.length,
+  done: true,
+  ...progress,
+});
 
 describe('re-read rows in the list', () => {
   it('replace their rows and the filters follow', () => {
     const model = new CaptureModel((run) => run());
-    model.applySummaries(summaries([row(1, 'protobuf', '{1: "ACME"}'), row(2, 'cbor', '{a: 1}'), row(3, 'protobuf', '{1: "X"}')]));
+    model.applySummaries(
+      summaries([row(1, 'protobuf', '{1: "ACME"}'), row(2, 'cbor', '{a: 1}'), row(3, 'protobuf', '{1: "X"}')]),
+    );
     model.setListFilters({ ...model.currentFilters(), protocol: 'none', event: '' });
-    model.applyReread(reread(1, [row(1, 'protobuf', '{symbol: "ACME"}'), row(3, 'cbor', '{b: 2}')], { searched: 2, total: 3, done: false }));
+    model.applyReread(
+      reread(1, [row(1, 'protobuf', '{symbol: "ACME"}'), row(3, 'cbor', '{b: 2}')], {
+        searched: 2,
+        total: 3,
+        done: false,
+      }),
+    );
     const snap = model.getSnapshot();
     expect(snap.rows.map((r) => r.preview)).toEqual(['{symbol: "ACME"}', '{a: 1}', '{b: 2}']);
     expect(snap.reread).toEqual({ searched: 2, total: 3, done: false });
@@ -55,16 +91,28 @@ describe('re-read rows in the list', () => {
     const queued: (() => void)[] = [];
     // A hand-driven clock: a flood's redraw waits for `later`, which queues like the schedule.
     let clock = 1_000_000;
-    const model = new CaptureModel((run) => void queued.push(run), { now: () => (clock += 1000), later: (run) => void queued.push(run) });
+    const model = new CaptureModel((run) => void queued.push(run), {
+      now: () => (clock += 1000),
+      later: (run) => void queued.push(run),
+    });
     model.applySummaries(summaries(Array.from({ length: 100 }, (_, i) => row(i + 1, 'protobuf', `raw ${i + 1}`))));
     while (queued.length) queued.shift()!();
     const before = model.getSnapshot().rows;
-    for (let i = 0; i < 100; i += 5) model.applyReread(reread(1, Array.from({ length: 5 }, (_, j) => row(i + j + 1, 'protobuf', `named ${i + j + 1}`)), { searched: i + 5, total: 100, done: i + 5 === 100 }));
+    for (let i = 0; i < 100; i += 5)
+      model.applyReread(
+        reread(
+          1,
+          Array.from({ length: 5 }, (_, j) => row(i + j + 1, 'protobuf', `named ${i + j + 1}`)),
+          { searched: i + 5, total: 100, done: i + 5 === 100 },
+        ),
+      );
     // Nothing drawn yet: the list is untouched; the selected frame's row is already new.
     expect(model.getSnapshot().rows).toBe(before);
     expect(model.frame(42)?.preview).toBe('named 42');
     while (queued.length) queued.shift()!();
-    expect(model.getSnapshot().rows.map((r) => r.preview)).toEqual(Array.from({ length: 100 }, (_, i) => `named ${i + 1}`));
+    expect(model.getSnapshot().rows.map((r) => r.preview)).toEqual(
+      Array.from({ length: 100 }, (_, i) => `named ${i + 1}`),
+    );
     expect(model.getSnapshot().reread).toEqual({ searched: 100, total: 100, done: true });
   });
 });

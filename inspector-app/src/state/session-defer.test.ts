@@ -10,7 +10,13 @@ import { NO_FILTERS } from './capture-model.js';
 
 it('tells the worker when rows may wait and when they may not', () => {
   const told: boolean[] = [];
-  const worker = { onSummaries: () => () => {}, onFilterProgress: () => () => {}, onReread: () => () => {}, filter: () => {}, deferRows: (allowed: boolean) => told.push(allowed) } as unknown as WorkerClient;
+  const worker = {
+    onSummaries: () => () => {},
+    onFilterProgress: () => () => {},
+    onReread: () => () => {},
+    filter: () => {},
+    deferRows: (allowed: boolean) => told.push(allowed),
+  } as unknown as WorkerClient;
   const transport: Transport = { listen: () => () => {}, send: () => {} };
   const session = new InspectorSession(transport, worker);
   session.setFilters({ direction: 'sent' });

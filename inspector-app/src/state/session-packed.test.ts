@@ -24,10 +24,26 @@ it('hands the worker a packed batch as one packed ingest, ids in order after the
   let deliver: (m: HostMessage) => void = () => {};
   const transport: Transport = { listen: (h) => ((deliver = h), () => {}), send: () => {} };
   new InspectorSession(transport, worker);
-  deliver({ type: 'frames', frames: [{ connectionId: 'c', direction: 'received', time: 1, opcode: 'binary', data: new Uint8Array([1]) }] });
+  deliver({
+    type: 'frames',
+    frames: [{ connectionId: 'c', direction: 'received', time: 1, opcode: 'binary', data: new Uint8Array([1]) }],
+  });
   const bytes = new Uint8Array([2, 3, 4, 5, 6]);
-  deliver({ type: 'frames-packed', packed: { bytes, ends: Float64Array.of(2, 2, 5), times: Float64Array.of(2, 3, 4), kinds: Uint8Array.of(0, 1, 2), connectionOf: Uint32Array.of(0, 0, 0), connections: ['c'] } });
-  deliver({ type: 'lost-frames', frames: [{ connectionId: 'c', direction: 'received', time: 5, opcode: 'binary', size: 9, reason: 'x' }] });
+  deliver({
+    type: 'frames-packed',
+    packed: {
+      bytes,
+      ends: Float64Array.of(2, 2, 5),
+      times: Float64Array.of(2, 3, 4),
+      kinds: Uint8Array.of(0, 1, 2),
+      connectionOf: Uint32Array.of(0, 0, 0),
+      connections: ['c'],
+    },
+  });
+  deliver({
+    type: 'lost-frames',
+    frames: [{ connectionId: 'c', direction: 'received', time: 5, opcode: 'binary', size: 9, reason: 'x' }],
+  });
   expect(posts.map((p) => p.kind)).toEqual(['frames', 'packed', 'frames']);
   const packed = (posts[1] as { packed: PackedIngest }).packed;
   expect([...packed.frameIds]).toEqual([2, 3, 4]);

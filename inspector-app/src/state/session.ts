@@ -97,7 +97,15 @@ export class InspectorSession {
     if (!frames.length) return;
     const empty = new Uint8Array(0);
     this.worker.ingest(
-      frames.map((f) => ({ frameId: this.nextFrameId++, connectionId: f.connectionId, direction: f.direction, time: f.time, opcode: f.opcode, data: empty, lost: { size: f.size, reason: f.reason } })),
+      frames.map((f) => ({
+        frameId: this.nextFrameId++,
+        connectionId: f.connectionId,
+        direction: f.direction,
+        time: f.time,
+        opcode: f.opcode,
+        data: empty,
+        lost: { size: f.size, reason: f.reason },
+      })),
     );
   }
 

@@ -11,9 +11,21 @@ import type { CompareHandlers } from '../worker/client.js';
 import { CompareTab } from '../components/compare/CompareTab.js';
 import { CompareCache } from './compare-cache.js';
 
-const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: 'light', hostName: 'test' };
+const capabilities: HostCapabilities = {
+  connect: false,
+  sendFrames: false,
+  files: true,
+  theme: 'light',
+  hostName: 'test',
+};
 const cbor = (v: unknown) => new CborEncoder().encode(v);
-const wire = (data: Uint8Array): WireFrame => ({ connectionId: 'c1', direction: 'received', time: 1_700_000_000_000, opcode: 'binary', data });
+const wire = (data: Uint8Array): WireFrame => ({
+  connectionId: 'c1',
+  direction: 'received',
+  time: 1_700_000_000_000,
+  opcode: 'binary',
+  data,
+});
 const rows = () => screen.queryAllByTestId('frame-row');
 
 afterEach(cleanup);
@@ -21,7 +33,9 @@ afterEach(cleanup);
 async function twoFrames() {
   const transport = new MemoryTransport();
   render(<App transport={transport} worker={inProcessWorker()} capabilities={capabilities} />);
-  act(() => transport.emit({ type: 'frames', frames: [wire(cbor({ a: [1, 2, 3], b: 'x' })), wire(cbor({ c: 'yy', d: [4] }))] }));
+  act(() =>
+    transport.emit({ type: 'frames', frames: [wire(cbor({ a: [1, 2, 3], b: 'x' })), wire(cbor({ c: 'yy', d: [4] }))] }),
+  );
   await waitFor(() => expect(rows()).toHaveLength(2));
   fireEvent.mouseDown(rows()[0]);
   await screen.findByTestId('frame-detail');
@@ -56,13 +70,21 @@ describe('sort by size in the tree', () => {
     act(() => transport.emit({ type: 'frames', frames: [wire(cbor({ users }))] }));
     await waitFor(() => expect(rows()).toHaveLength(1));
     fireEvent.mouseDown(rows()[0]);
-    const treeRow = (path: string) => screen.queryAllByTestId('tree-row').find((r) => r.getAttribute('data-path') === path);
+    const treeRow = (path: string) =>
+      screen.queryAllByTestId('tree-row').find((r) => r.getAttribute('data-path') === path);
     await waitFor(() => expect(treeRow('$.users')).toBeTruthy());
     fireEvent.mouseDown(treeRow('$.users')!);
     fireEvent.keyDown(screen.getByTestId('tree-view'), { key: 'Enter' });
     await waitFor(() => expect(treeRow('$.users[0]')).toBeTruthy());
     fireEvent.click(screen.getByLabelText(/sort by size/));
-    await waitFor(() => expect(screen.getAllByTestId('tree-row').map((r) => r.getAttribute('data-path')).slice(0, 3)).toEqual(['$', '$.users', '$.users[1400]']));
+    await waitFor(() =>
+      expect(
+        screen
+          .getAllByTestId('tree-row')
+          .map((r) => r.getAttribute('data-path'))
+          .slice(0, 3),
+      ).toEqual(['$', '$.users', '$.users[1400]']),
+    );
   });
 });
 
@@ -78,7 +100,17 @@ function fakeClient() {
     warmCompare() {},
   };
 }
-const row = (codec: string, size: number): CompareRowView => ({ codec, family: 'cbor', size, gzipSize: size, deflateSize: size, encodeOpsPerSec: 1, decodeOpsPerSec: 1, lossless: 'yes', unsupported: null });
+const row = (codec: string, size: number): CompareRowView => ({
+  codec,
+  family: 'cbor',
+  size,
+  gzipSize: size,
+  deflateSize: size,
+  encodeOpsPerSec: 1,
+  decodeOpsPerSec: 1,
+  lossless: 'yes',
+  unsupported: null,
+});
 
 describe('comparison results are cached per frame', () => {
   it('a running comparison keeps going while its tab is away, and shows its rows on return', () => {

@@ -7,9 +7,38 @@ import { describe, expect, it } from 'vitest';
 import type { FrameSummary } from '../worker/api.js';
 import { CaptureModel } from './capture-model.js';
 
-const waiting = (frameId: number): FrameSummary => ({ frameId, connectionId: 'c', direction: 'received', time: 0, opcode: 'binary', size: 10, format: null, preview: '', error: null, waiting: true });
-const read = (frameId: number, format: string): FrameSummary => ({ frameId, connectionId: 'c', direction: 'received', time: 0, opcode: 'binary', size: 10, format, preview: `{n: ${frameId}}`, error: null });
-const batch = (summaries: FrameSummary[]) => ({ type: 'summaries' as const, summaries, evictedTotal: 0, evictedIds: [], bytesHeld: 0, matching: null, filterGeneration: 0 });
+const waiting = (frameId: number): FrameSummary => ({
+  frameId,
+  connectionId: 'c',
+  direction: 'received',
+  time: 0,
+  opcode: 'binary',
+  size: 10,
+  format: null,
+  preview: '',
+  error: null,
+  waiting: true,
+});
+const read = (frameId: number, format: string): FrameSummary => ({
+  frameId,
+  connectionId: 'c',
+  direction: 'received',
+  time: 0,
+  opcode: 'binary',
+  size: 10,
+  format,
+  preview: `{n: ${frameId}}`,
+  error: null,
+});
+const batch = (summaries: FrameSummary[]) => ({
+  type: 'summaries' as const,
+  summaries,
+  evictedTotal: 0,
+  evictedIds: [],
+  bytesHeld: 0,
+  matching: null,
+  filterGeneration: 0,
+});
 
 describe('waiting rows replaced by their read rows', () => {
   it('keeps one row per frame, in order, with what the later row says', () => {
@@ -33,7 +62,12 @@ describe('waiting rows replaced by their read rows', () => {
     model.applySummaries(batch([waiting(4)]));
     model.applySummaries(batch([read(4, 'cbor')]));
     model.setPaused(false);
-    expect(model.getSnapshot().rows.map((r) => [r.frameId, r.format])).toEqual([[1, 'cbor'], [2, 'msgpack'], [3, 'cbor'], [4, 'cbor']]);
+    expect(model.getSnapshot().rows.map((r) => [r.frameId, r.format])).toEqual([
+      [1, 'cbor'],
+      [2, 'msgpack'],
+      [3, 'cbor'],
+      [4, 'cbor'],
+    ]);
   });
 
   it('the snapshot says how many rows wait, so the status can say the list is catching up', () => {

@@ -11,7 +11,20 @@ import type { FieldCost } from '../../../codecs/core/field-cost.js';
 import type { SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
 import type { SessionChartData } from '../../../codecs/compare/session/cumulative.js';
 
-export type FormatChoice = 'auto' | 'cbor' | 'msgpack' | 'json' | 'ndjson' | 'text' | 'protobuf' | 'mqtt' | 'stomp' | 'phoenix' | 'crdt-model' | 'crdt-patch' | ReadAsFormat;
+export type FormatChoice =
+  | 'auto'
+  | 'cbor'
+  | 'msgpack'
+  | 'json'
+  | 'ndjson'
+  | 'text'
+  | 'protobuf'
+  | 'mqtt'
+  | 'stomp'
+  | 'phoenix'
+  | 'crdt-model'
+  | 'crdt-patch'
+  | ReadAsFormat;
 
 /** Protobuf without a schema with length-delimited fields read another way: `protobuf:<value offset>=<reading>,…` (codecs/protobuf/read-as.ts). */
 export type ReadAsFormat = `protobuf:${string}`;
@@ -61,7 +74,13 @@ export interface FrameSummary {
   /** A compressed frame: `gzip → cbor, 1,234 → 5,678 bytes (4.6x)`. */
   readonly compression?: string;
   /** The framing protocol (socket.io, phoenix, graphql-ws, …) and its message type, event/topic and id. */
-  readonly protocol?: { readonly name: string; readonly message: string; readonly event?: string; readonly id?: string; readonly quiet?: boolean };
+  readonly protocol?: {
+    readonly name: string;
+    readonly message: string;
+    readonly event?: string;
+    readonly id?: string;
+    readonly quiet?: boolean;
+  };
 }
 
 /** A frame handed to the worker (bytes transferred, not copied). */
@@ -222,7 +241,12 @@ export interface BytesReport {
     readonly mapOverheadBytes: number;
     readonly distinctKeys: number;
     readonly topKeys: readonly { readonly key: string; readonly count: number; readonly bytes: number }[];
-    readonly schema: { readonly bytes: number; readonly saved: number; readonly records: number; readonly recordTagBytes: number };
+    readonly schema: {
+      readonly bytes: number;
+      readonly saved: number;
+      readonly records: number;
+      readonly recordTagBytes: number;
+    };
   } | null;
   /** Cost by field across array elements, heaviest first (codecs/core/field-cost.ts). */
   readonly fields: readonly FieldCost[];
@@ -257,7 +281,9 @@ export interface DiffRow {
 
 export type EncodeAs = 'cbor' | 'msgpack' | 'json' | 'hex';
 
-export type EncodeResult = { readonly ok: true; readonly data: Uint8Array; readonly opcode: Opcode } | { readonly ok: false; readonly error: string; readonly offset: number };
+export type EncodeResult =
+  | { readonly ok: true; readonly data: Uint8Array; readonly opcode: Opcode }
+  | { readonly ok: false; readonly error: string; readonly offset: number };
 
 export interface FilterQuery {
   /** Free text matched against the decoded content (case-insensitive). */
@@ -312,12 +338,31 @@ export interface SessionEnd {
 export interface WorkerMethods {
   decode: { params: { frameId: number; format: FormatChoice }; result: FrameDecode | null };
   /** A window of a node's children (`total` in all), from `offset` or around the child `around`; `sortBySize`: all of them largest first, then the window. */
-  children: { params: { frameId: number; format: FormatChoice; nodeId: number; offset?: number; limit?: number; around?: number; sortBySize?: boolean }; result: ChildWindow };
+  children: {
+    params: {
+      frameId: number;
+      format: FormatChoice;
+      nodeId: number;
+      offset?: number;
+      limit?: number;
+      around?: number;
+      sortBySize?: boolean;
+    };
+    result: ChildWindow;
+  };
   nodeAt: { params: { frameId: number; format: FormatChoice; offset: number }; result: number[] };
   /** The frame's bytes as captured, or (`decompressed`) what a compressed frame inflated to. */
   bytes: { params: { frameId: number; decompressed?: boolean }; result: Uint8Array | null };
   /** JSON / EDN (one line; `edn-pretty` indented) of a node; `raw-text` / `raw-hex`: the frame's bytes as UTF-8 text or hex (frames that do not decode). */
-  text: { params: { frameId: number; format: FormatChoice; nodeId: number; mode: 'json' | 'edn' | 'edn-pretty' | 'raw-text' | 'raw-hex' }; result: TextResult };
+  text: {
+    params: {
+      frameId: number;
+      format: FormatChoice;
+      nodeId: number;
+      mode: 'json' | 'edn' | 'edn-pretty' | 'raw-text' | 'raw-hex';
+    };
+    result: TextResult;
+  };
   search: { params: { frameId: number; format: FormatChoice; text: string; limit: number }; result: TreeSearchResult };
   annotate: { params: { frameId: number; format: FormatChoice }; result: AnnotatedHexResult };
   largest: { params: { frameId: number; format: FormatChoice; count: number }; result: LargestField[] };
@@ -329,7 +374,13 @@ export interface WorkerMethods {
   encode: { params: { json: string; as: EncodeAs }; result: EncodeResult };
   setFilter: { params: FilterQuery; result: number[] | null };
   /** `extensions`: the negotiated Sec-WebSocket-Extensions when known ('' = none negotiated), kept in the export. */
-  exportCapture: { params: { kind: 'har' | 'wirescope'; connections: Record<string, { url: string; protocol: string; extensions?: string }> }; result: Uint8Array };
+  exportCapture: {
+    params: {
+      kind: 'har' | 'wirescope';
+      connections: Record<string, { url: string; protocol: string; extensions?: string }>;
+    };
+    result: Uint8Array;
+  };
   /** Lowers (or raises) the cap; the answer names the frames it evicted, so the list can drop them at once. */
   setCap: { params: { bytes: number }; result: CapResult };
   clear: { params: Record<string, never>; result: void };
@@ -353,7 +404,13 @@ export type ToWorker =
    */
   | { readonly type: 'connection'; readonly connectionId: string; readonly subprotocol: string; readonly url?: string }
   | { readonly type: 'call'; readonly callId: number; readonly method: WorkerMethod; readonly params: unknown }
-  | { readonly type: 'compare'; readonly jobId: number; readonly frameId: number; readonly format: FormatChoice; readonly nodeId: number }
+  | {
+      readonly type: 'compare';
+      readonly jobId: number;
+      readonly frameId: number;
+      readonly format: FormatChoice;
+      readonly nodeId: number;
+    }
   | { readonly type: 'cancel-compare'; readonly jobId: number }
   /**
    * The Compare tab is shown on this node: when it is large, the worker starts the comparison
@@ -362,7 +419,12 @@ export type ToWorker =
    */
   | { readonly type: 'warm-compare'; readonly frameId: number; readonly format: FormatChoice; readonly nodeId: number }
   /** A whole-session comparison; cancelled with cancel-compare and the same job id. `negotiated`: connection id → its Sec-WebSocket-Extensions, where known. */
-  | { readonly type: 'session-compare'; readonly jobId: number; readonly scope: SessionScope; readonly negotiated: Readonly<Record<string, string>> }
+  | {
+      readonly type: 'session-compare';
+      readonly jobId: number;
+      readonly scope: SessionScope;
+      readonly negotiated: Readonly<Record<string, string>>;
+    }
   /** Sets the text / path filter and searches the held frames in slices; a newer generation supersedes it. */
   | { readonly type: 'filter'; readonly generation: number; readonly text: string; readonly path: string }
   /** Rows in the list's view: those still waiting (a flood) are read now. */
@@ -404,11 +466,30 @@ export type FromWorker =
       readonly done: boolean;
     }
   /** A slice of a running search: the matches found in it, and how far the search is. */
-  | { readonly type: 'filter-progress'; readonly generation: number; readonly matches: readonly number[]; readonly searched: number; readonly total: number; readonly done: boolean }
+  | {
+      readonly type: 'filter-progress';
+      readonly generation: number;
+      readonly matches: readonly number[];
+      readonly searched: number;
+      readonly total: number;
+      readonly done: boolean;
+    }
   | { readonly type: 'result'; readonly callId: number; readonly result: unknown }
   | { readonly type: 'failure'; readonly callId: number; readonly message: string }
-  | { readonly type: 'compare-row'; readonly jobId: number; readonly row: CompareRowView; readonly done: number; readonly total: number }
-  | { readonly type: 'compare-end'; readonly jobId: number; readonly cancelled: boolean; readonly error: string | null; readonly markdown: string }
+  | {
+      readonly type: 'compare-row';
+      readonly jobId: number;
+      readonly row: CompareRowView;
+      readonly done: number;
+      readonly total: number;
+    }
+  | {
+      readonly type: 'compare-end';
+      readonly jobId: number;
+      readonly cancelled: boolean;
+      readonly error: string | null;
+      readonly markdown: string;
+    }
   | { readonly type: 'session-progress'; readonly jobId: number; readonly progress: SessionProgress }
   /** One codec's rows: per connection and direction, then its total. */
   | { readonly type: 'session-rows'; readonly jobId: number; readonly rows: readonly SessionRow[] }

@@ -4,7 +4,13 @@ import { WorkerHandlers } from './handlers.js';
 import type { IngestFrame } from './api.js';
 
 const cbor = (v: unknown) => new CborEncoder().encode(v);
-const hex = (s: string) => Uint8Array.from(s.replace(/\s+/g, '').match(/../g)!.map((b) => parseInt(b, 16)));
+const hex = (s: string) =>
+  Uint8Array.from(
+    s
+      .replace(/\s+/g, '')
+      .match(/../g)!
+      .map((b) => parseInt(b, 16)),
+  );
 
 let nextId = 1;
 function withFrame(data: Uint8Array, extra: Partial<IngestFrame> = {}): { h: WorkerHandlers; frameId: number } {
@@ -15,7 +21,10 @@ function withFrame(data: Uint8Array, extra: Partial<IngestFrame> = {}): { h: Wor
 }
 
 function users(n: number) {
-  return { type: 'users.page', users: Array.from({ length: n }, (_, i) => ({ id: i, name: `user ${i}`, avatarHash: 'x'.repeat(40) })) };
+  return {
+    type: 'users.page',
+    users: Array.from({ length: n }, (_, i) => ({ id: i, name: `user ${i}`, avatarHash: 'x'.repeat(40) })),
+  };
 }
 
 describe('the Bytes view report (worker)', () => {
@@ -26,7 +35,9 @@ describe('the Bytes view report (worker)', () => {
     expect(r.frameBytes).toBe(data.length);
     expect(r.whole).toBe(true);
     const b = r.breakdown;
-    expect(b.headerBytes + b.keyBytes + b.stringPayloadBytes + b.scalarPayloadBytes + b.unindexedBytes + b.otherBytes).toBe(data.length);
+    expect(
+      b.headerBytes + b.keyBytes + b.stringPayloadBytes + b.scalarPayloadBytes + b.unindexedBytes + b.otherBytes,
+    ).toBe(data.length);
     expect(r.keys!.maps).toBe(51);
     expect(r.keys!.keyBytes + r.keys!.valueBytes + r.keys!.mapOverheadBytes).toBe(data.length);
     expect(r.keys!.topKeys[0].key).toBe('avatarHash');

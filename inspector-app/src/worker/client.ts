@@ -1,4 +1,13 @@
-import type { CompareRowView, FormatChoice, FromWorker, IngestFrame, SessionEnd, SessionScope, ToWorker, WorkerMethods } from './api.js';
+import type {
+  CompareRowView,
+  FormatChoice,
+  FromWorker,
+  IngestFrame,
+  SessionEnd,
+  SessionScope,
+  ToWorker,
+  WorkerMethods,
+} from './api.js';
 import { packIngest, type PackedIngest } from './ingest-packing.js';
 import { unpackSummaries } from './summary-packing.js';
 import { LaneHost, type HostedLane } from './lane-host.js';
@@ -38,7 +47,9 @@ export class WorkerClient {
     private readonly worker: Worker,
     startLane?: () => HostedLane,
   ) {
-    this.lanes = startLane ? new LaneHost(startLane, (laneId, reason) => this.post({ type: 'lane-failed', laneId, reason })) : null;
+    this.lanes = startLane
+      ? new LaneHost(startLane, (laneId, reason) => this.post({ type: 'lane-failed', laneId, reason }))
+      : null;
     worker.onmessage = (event: MessageEvent<FromWorker>) => this.receive(event.data);
     worker.onerror = (event) => {
       this.lanes?.endAll();
@@ -154,7 +165,8 @@ export class WorkerClient {
    */
   ingestPacked(packed: PackedIngest): void {
     const b = packed.bytes;
-    const bytes = b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer ? b : b.slice();
+    const bytes =
+      b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer ? b : b.slice();
     this.post({ type: 'ingest-packed', packed: { ...packed, bytes } }, [bytes.buffer as ArrayBuffer]);
   }
 
@@ -171,14 +183,18 @@ export class WorkerClient {
       const seen = views.get(buffer);
       // Views of one buffer must follow each other, from its start, to fill it.
       if (!seen) views.set(buffer, { end: f.data.byteOffset + f.data.byteLength, tiled: f.data.byteOffset === 0 });
-      else [seen.tiled, seen.end] = [seen.tiled && f.data.byteOffset === seen.end, f.data.byteOffset + f.data.byteLength];
+      else
+        [seen.tiled, seen.end] = [seen.tiled && f.data.byteOffset === seen.end, f.data.byteOffset + f.data.byteLength];
     }
     const transfer: Transferable[] = [];
     for (const [buffer, v] of views) if (v.tiled && v.end === buffer.byteLength) transfer.push(buffer);
     this.post({ type: 'ingest', frames }, transfer);
   }
 
-  call<M extends keyof WorkerMethods>(method: M, params: WorkerMethods[M]['params']): Promise<WorkerMethods[M]['result']> {
+  call<M extends keyof WorkerMethods>(
+    method: M,
+    params: WorkerMethods[M]['params'],
+  ): Promise<WorkerMethods[M]['result']> {
     const callId = this.nextCallId++;
     return new Promise((resolve, reject) => {
       this.calls.set(callId, { resolve: resolve as (v: unknown) => void, reject });
@@ -200,7 +216,11 @@ export class WorkerClient {
   }
 
   /** Starts a whole-session comparison of the held frames in `scope`; returns the cancel function. */
-  compareSession(scope: SessionScope, negotiated: Readonly<Record<string, string>>, handlers: SessionHandlers): () => void {
+  compareSession(
+    scope: SessionScope,
+    negotiated: Readonly<Record<string, string>>,
+    handlers: SessionHandlers,
+  ): () => void {
     const jobId = this.nextJobId++;
     this.sessionJobs.set(jobId, handlers);
     this.post({ type: 'session-compare', jobId, scope, negotiated });
@@ -220,6 +240,10 @@ export class WorkerClient {
 export function startDecodeWorker(): WorkerClient {
   return new WorkerClient(
     new Worker(new URL('./decode-worker.ts', import.meta.url), { type: 'module', name: 'wirescope-decode' }),
-    () => new Worker(new URL('./compare-lane-worker.ts', import.meta.url), { type: 'module', name: 'wirescope-compare-lane' }),
+    () =>
+      new Worker(new URL('./compare-lane-worker.ts', import.meta.url), {
+        type: 'module',
+        name: 'wirescope-compare-lane',
+      }),
   );
 }

@@ -1,4 +1,11 @@
-import { CODECS, compareValue, formatMarkdown, INTERACTIVE_TIMING, isMeasured, type Row } from '../../../codecs/compare/index.js';
+import {
+  CODECS,
+  compareValue,
+  formatMarkdown,
+  INTERACTIVE_TIMING,
+  isMeasured,
+  type Row,
+} from '../../../codecs/compare/index.js';
 import type { SpanIndex } from '../../../codecs/index.js';
 import type { CompareRowView } from './api.js';
 import { LANE_WARM_MIN_BYTES, warmLanes, type LanePool, type LaneWarmReport } from '../../../codecs/compare/lanes.js';
@@ -11,13 +18,23 @@ const BUDGET_MS = INTERACTIVE_TIMING.budgetMs;
 /** Why a timing has no ops/s figure (codecs/compare/timing.ts: Infinity under the clock's resolution, NaN with no run). */
 function timingWhy(opsPerSec: number): string | undefined {
   if (Number.isFinite(opsPerSec)) return undefined;
-  if (opsPerSec === Infinity) return "faster than the clock can time here: every run took less than its resolution";
+  if (opsPerSec === Infinity) return 'faster than the clock can time here: every run took less than its resolution';
   return `not timed: the warm-up run alone used the ${BUDGET_MS} ms budget`;
 }
 
 export function rowView(row: Row): CompareRowView {
   if (!isMeasured(row)) {
-    return { codec: row.label, family: row.family, size: null, gzipSize: null, deflateSize: null, encodeOpsPerSec: null, decodeOpsPerSec: null, lossless: '', unsupported: row.unsupported };
+    return {
+      codec: row.label,
+      family: row.family,
+      size: null,
+      gzipSize: null,
+      deflateSize: null,
+      encodeOpsPerSec: null,
+      decodeOpsPerSec: null,
+      lossless: '',
+      unsupported: row.unsupported,
+    };
   }
   return {
     codec: row.label,
@@ -33,7 +50,11 @@ export function rowView(row: Row): CompareRowView {
       gzip: row.gzip === null ? 'not compressed' : undefined,
       deflate: row.deflate === null ? 'not compressed' : undefined,
       encode: timingWhy(row.encode.opsPerSec),
-      decode: row.decode ? timingWhy(row.decode.opsPerSec) : row.decodeError ? `the decoder failed: ${row.decodeError}` : 'not decoded',
+      decode: row.decode
+        ? timingWhy(row.decode.opsPerSec)
+        : row.decodeError
+          ? `the decoder failed: ${row.decodeError}`
+          : 'not decoded',
     },
   };
 }
@@ -49,17 +70,33 @@ export interface CompareSink {
  * large value is measured on two lanes (workers the page starts: compare-lanes.ts); a cancel
  * terminates them.
  */
-export async function runCompare(index: SpanIndex, nodeId: number, signal: AbortSignal, sink: CompareSink, title: string, lanes: LanePool = workerLanes(), values = new NodeValueMemo()): Promise<void> {
+export async function runCompare(
+  index: SpanIndex,
+  nodeId: number,
+  signal: AbortSignal,
+  sink: CompareSink,
+  title: string,
+  lanes: LanePool = workerLanes(),
+  values = new NodeValueMemo(),
+): Promise<void> {
   const rows: Row[] = [];
   try {
     if (index.error) throw new Error(`the frame does not decode: ${index.error.message}`);
     // Rows inside a nested value (worker/nested-nodes.ts) are not nodes of this index.
-    if (!index.has(nodeId)) throw new Error('this node lies inside a nested value (tag 24, base64, a byte string of CBOR, …): select the string holding it to compare it');
+    if (!index.has(nodeId))
+      throw new Error(
+        'this node lies inside a nested value (tag 24, base64, a byte string of CBOR, …): select the string holding it to compare it',
+      );
     const value = values.take(index, nodeId);
     // Rows arrive in codec order; on two lanes later rows may finish first, and the
     // progress counts every finished row (lanes.ts), so it runs ahead of the rows shown.
     let finished = 0;
-    const generator = compareValue(value, { ...INTERACTIVE_TIMING, signal, lanes, onProgress: (p) => (finished = p.done) });
+    const generator = compareValue(value, {
+      ...INTERACTIVE_TIMING,
+      signal,
+      lanes,
+      onProgress: (p) => (finished = p.done),
+    });
     for await (const row of generator) {
       rows.push(row);
       sink.row(rowView(row), Math.max(rows.length, finished), CODECS.length);
@@ -77,7 +114,12 @@ export async function runCompare(index: SpanIndex, nodeId: number, signal: Abort
  * (issue 16 §1). A Run during the warm-up stops it and goes first. The value built for the
  * sample is kept in `values` for that Run. Null when nothing starts.
  */
-export function warmCompare(index: SpanIndex, nodeId: number, lanes: LanePool = workerLanes(), values = new NodeValueMemo()): Promise<LaneWarmReport> | null {
+export function warmCompare(
+  index: SpanIndex,
+  nodeId: number,
+  lanes: LanePool = workerLanes(),
+  values = new NodeValueMemo(),
+): Promise<LaneWarmReport> | null {
   if (index.error || !index.has(nodeId)) return null;
   if (index.store.end[nodeId] - index.store.start[nodeId] < LANE_WARM_MIN_BYTES) return null;
   // Held for the Run that may follow (node-value-memo.ts).

@@ -22,11 +22,19 @@ async function compareRows(lanes: LanePool, signal = new AbortController().signa
   const index = h.store.decoded(1, 'auto')!.index!;
   const rows: CompareRowView[] = [];
   const end: { cancelled?: boolean; error?: string | null } = {};
-  await runCompare(index, index.root, signal, { row: (r, done) => (rows.push(r), onRow?.(done)), end: (c, e) => Object.assign(end, { cancelled: c, error: e }) }, 'test', lanes);
+  await runCompare(
+    index,
+    index.root,
+    signal,
+    { row: (r, done) => (rows.push(r), onRow?.(done)), end: (c, e) => Object.assign(end, { cancelled: c, error: e }) },
+    'test',
+    lanes,
+  );
   return { rows, end };
 }
 
-const sizes = (rows: readonly CompareRowView[]) => rows.map((r) => [r.codec, r.size, r.gzipSize, r.deflateSize, r.lossless, r.unsupported]);
+const sizes = (rows: readonly CompareRowView[]) =>
+  rows.map((r) => [r.codec, r.size, r.gzipSize, r.deflateSize, r.lossless, r.unsupported]);
 
 describe('the Compare job on lanes', () => {
   it('gives the single lane’s rows, in codec order', async () => {
@@ -61,7 +69,9 @@ describe('the Compare job on lanes', () => {
     const { rows } = await compareRows({ open, count: 2, minBytes: 0 }, undefined, (done) => dones.push(done));
     expect(dones).toHaveLength(rows.length);
     expect(dones.at(-1)).toBe(rows.length);
-    dones.forEach((d, i) => { expect(d).toBeGreaterThanOrEqual(i + 1); });
+    dones.forEach((d, i) => {
+      expect(d).toBeGreaterThanOrEqual(i + 1);
+    });
     expect(dones.some((d, i) => d > i + 1)).toBe(true);
   });
 
@@ -77,7 +87,11 @@ describe('the Compare job on lanes', () => {
     // Cancelled once the second row is shown (rows come in codec order; the lanes take the
     // json-pack codecs costliest first, so `done` counts rows not yet shown).
     let shown = 0;
-    const { rows, end } = await compareRows({ open, count: 2, minBytes: 0 }, ac.signal, () => ++shown === 2 && ac.abort());
+    const { rows, end } = await compareRows(
+      { open, count: 2, minBytes: 0 },
+      ac.signal,
+      () => ++shown === 2 && ac.abort(),
+    );
     expect(rows).toHaveLength(2);
     expect(end.cancelled).toBe(true);
     expect(terminated.sort()).toEqual([0, 1]);
@@ -100,7 +114,11 @@ describe('the Compare tab shown on a node warms the lanes (warmCompare)', () => 
   };
   const recording = () => {
     const asked: LaneWarm[] = [];
-    const pool: LanePool = { open: clonedLane, count: 2, warm: async (w) => (asked.push(w), { started: 2, warmed: 2, interrupted: 0, ms: 1 }) };
+    const pool: LanePool = {
+      open: clonedLane,
+      count: 2,
+      warm: async (w) => (asked.push(w), { started: 2, warmed: 2, interrupted: 0, ms: 1 }),
+    };
     return { asked, pool };
   };
 

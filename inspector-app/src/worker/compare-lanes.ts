@@ -34,7 +34,14 @@ export class LaneLinks implements LaneHostLink {
   private nextId = 1;
   private readonly failures = new Map<number, (reason: string) => void>();
 
-  constructor(private readonly post: (message: { readonly type: 'lane-open'; readonly laneId: number; readonly port: MessagePort } | { readonly type: 'lane-close'; readonly laneId: number }, transfer?: Transferable[]) => void) {}
+  constructor(
+    private readonly post: (
+      message:
+        | { readonly type: 'lane-open'; readonly laneId: number; readonly port: MessagePort }
+        | { readonly type: 'lane-close'; readonly laneId: number },
+      transfer?: Transferable[],
+    ) => void,
+  ) {}
 
   open(port: MessagePort): number {
     const laneId = this.nextId++;
@@ -88,7 +95,13 @@ const pools = new WeakMap<LaneHostLink, ReusedLanes>();
 export function workerLanes(env: { readonly host?: LaneHostLink; readonly cores?: number } = {}): LanePool {
   const { host } = env;
   const count = host ? laneCount(env.cores) : 1;
-  if (!host || count < 2) return { open: () => { throw new Error('no lanes here'); }, count };
+  if (!host || count < 2)
+    return {
+      open: () => {
+        throw new Error('no lanes here');
+      },
+      count,
+    };
   let pool = pools.get(host);
   if (!pool) {
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -8,7 +8,15 @@ import type { IngestFrame } from './api.js';
 const u8 = (b: Uint8Array) => new Uint8Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 let nextId = 1;
 function ingest(h: WorkerHandlers, data: Uint8Array, over: Partial<IngestFrame> = {}) {
-  const frame: IngestFrame = { frameId: nextId++, connectionId: 'c1', direction: 'received', time: 0, opcode: 'binary', data, ...over };
+  const frame: IngestFrame = {
+    frameId: nextId++,
+    connectionId: 'c1',
+    direction: 'received',
+    time: 0,
+    opcode: 'binary',
+    data,
+    ...over,
+  };
   h.store.add(frame);
   return { frame, summary: h.summarize(frame) };
 }
@@ -38,7 +46,13 @@ describe('compressed frames in the worker', () => {
     const text = `gzip → cbor, ${gz.length.toLocaleString('en-US')} → ${inner.length.toLocaleString('en-US')} bytes (${ratio}x)`;
     expect(summary).toMatchObject({ format: 'cbor', verdict: 'decoded', compression: text });
     const d = h.methods.decode({ frameId: frame.frameId, format: 'auto' })!;
-    expect(d.compression).toMatchObject({ method: 'gzip', compressedBytes: gz.length, decompressedBytes: inner.length, summary: text, error: null });
+    expect(d.compression).toMatchObject({
+      method: 'gzip',
+      compressedBytes: gz.length,
+      decompressedBytes: inner.length,
+      summary: text,
+      error: null,
+    });
     expect(d.root).toMatchObject({ label: text, kind: 'map', start: 0, end: inner.length });
     expect(h.methods.bytes({ frameId: frame.frameId, decompressed: true })).toEqual(inner);
     expect(h.methods.bytes({ frameId: frame.frameId })).toEqual(gz);
@@ -48,7 +62,11 @@ describe('compressed frames in the worker', () => {
 
   it('a zlib-stream connection: each frame inflates with the context of the ones before it, in order', async () => {
     const h = new WorkerHandlers();
-    const messages = [0, 1, 2].map((i) => new TextEncoder().encode(JSON.stringify({ op: 0, s: i, t: 'MESSAGE_CREATE', d: { content: 'hello there, hello there' } })));
+    const messages = [0, 1, 2].map((i) =>
+      new TextEncoder().encode(
+        JSON.stringify({ op: 0, s: i, t: 'MESSAGE_CREATE', d: { content: 'hello there, hello there' } }),
+      ),
+    );
     const frames = await syncFlushed(messages);
     const rows = frames.map((f) => ingest(h, f));
     expect(rows.map((r) => r.summary.format)).toEqual(['json', 'json', 'json']);
@@ -57,39 +75,62 @@ describe('compressed frames in the worker', () => {
     for (let i = 0; i < 8; i++) ingest(h, u8(cborEncode({ filler: i })), { connectionId: 'other' });
     const d = h.methods.decode({ frameId: rows[2].frame.frameId, format: 'auto' })!;
     expect(d.verdict).toBe('decoded');
-    expect(h.methods.text({ frameId: rows[2].frame.frameId, format: 'auto', nodeId: d.root!.id, mode: 'json' }).text).toContain('"s": 2');
+    expect(
+      h.methods.text({ frameId: rows[2].frame.frameId, format: 'auto', nodeId: d.root!.id, mode: 'json' }).text,
+    ).toContain('"s": 2');
   });
 
   it('stream frames interleaved with other frames on the same connection: each reads as what it is', async () => {
     const h = new WorkerHandlers();
-    const messages = [0, 1, 2].map((i) => new TextEncoder().encode(JSON.stringify({ op: 0, s: i, d: { content: 'hello there, hello there' } })));
+    const messages = [0, 1, 2].map((i) =>
+      new TextEncoder().encode(JSON.stringify({ op: 0, s: i, d: { content: 'hello there, hello there' } })),
+    );
     const frames = await syncFlushed(messages);
     const rows = [];
     for (const [i, f] of frames.entries()) {
       rows.push(ingest(h, f).summary);
       rows.push(ingest(h, u8(cborEncode({ between: i, name: 'plain cbor frame' }))).summary);
     }
-    expect(rows.map((r) => `${r.format}${r.compression ? ' (' + r.compression.split(' → ')[0] + ')' : ''}`)).toEqual(['json (zlib stream)', 'cbor', 'json (zlib stream)', 'cbor', 'json (zlib stream)', 'cbor']);
+    expect(rows.map((r) => `${r.format}${r.compression ? ' (' + r.compression.split(' → ')[0] + ')' : ''}`)).toEqual([
+      'json (zlib stream)',
+      'cbor',
+      'json (zlib stream)',
+      'cbor',
+      'json (zlib stream)',
+      'cbor',
+    ]);
   });
 
   it('a frame after a lost one on the stream says its context is missing, with the offset', async () => {
     const h = new WorkerHandlers();
-    const messages = [0, 1, 2].map((i) => new TextEncoder().encode(JSON.stringify({ op: 0, s: i, d: { content: 'hello there, hello there' } })));
+    const messages = [0, 1, 2].map((i) =>
+      new TextEncoder().encode(JSON.stringify({ op: 0, s: i, d: { content: 'hello there, hello there' } })),
+    );
     const frames = await syncFlushed(messages);
     ingest(h, frames[0]);
     h.store.streams.lost({ connectionId: 'c1', direction: 'received' }, 'evicted before the panel opened');
     const { frame, summary } = ingest(h, frames[2]);
     expect(summary.verdict).toBe('malformed');
     expect(summary.error).toMatchObject({ code: 'invalid-compressed-data', offset: 0 });
-    expect(summary.error!.message).toBe('cannot inflate: an earlier frame of this compressed stream is missing (evicted before the panel opened) at input offset 0');
+    expect(summary.error!.message).toBe(
+      'cannot inflate: an earlier frame of this compressed stream is missing (evicted before the panel opened) at input offset 0',
+    );
     expect(h.methods.decode({ frameId: frame.frameId, format: 'auto' })!.error!.message).toBe(summary.error!.message);
   });
 
   it('a gzip bomb is a malformed row with the input offset, not an out-of-memory tab; what inflated is kept', () => {
     const h = new WorkerHandlers();
     // 40 MiB of zeros: one MiB compressed to a sync flush, repeated, then an empty final block.
-    const block = zlib.deflateRawSync(new Uint8Array(1024 * 1024), { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH });
-    const parts = [Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 2, 0xff]), ...Array.from({ length: 40 }, () => block), Buffer.from([0x03, 0x00]), Buffer.alloc(8)];
+    const block = zlib.deflateRawSync(new Uint8Array(1024 * 1024), {
+      level: 9,
+      finishFlush: zlib.constants.Z_SYNC_FLUSH,
+    });
+    const parts = [
+      Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 2, 0xff]),
+      ...Array.from({ length: 40 }, () => block),
+      Buffer.from([0x03, 0x00]),
+      Buffer.alloc(8),
+    ];
     const bomb = u8(Buffer.concat(parts));
     const { frame, summary } = ingest(h, bomb);
     expect(summary.verdict).toBe('malformed');
@@ -98,13 +139,19 @@ describe('compressed frames in the worker', () => {
     const d = h.methods.decode({ frameId: frame.frameId, format: 'auto' })!;
     expect(d.compression!.error!.message).toMatch(/^compression ratio exceeds 500:1 .* at input offset \d+$/);
     expect(d.compression!.decompressedBytes).toBeLessThan(8 * 1024 * 1024);
-    expect(h.methods.bytes({ frameId: frame.frameId, decompressed: true })!.length).toBe(d.compression!.decompressedBytes);
+    expect(h.methods.bytes({ frameId: frame.frameId, decompressed: true })!.length).toBe(
+      d.compression!.decompressedBytes,
+    );
   });
 
   it('the list text filter finds words inside gzip frames and zlib-stream messages', async () => {
     const h = new WorkerHandlers();
     const gz = ingest(h, u8(zlib.gzipSync(u8(cborEncode({ note: 'needle-in-gzip', pad: 'x'.repeat(50) })))));
-    const frames = await syncFlushed([0, 1].map((i) => new TextEncoder().encode(JSON.stringify({ s: i, d: i ? 'needle-in-stream' : 'first message' }))));
+    const frames = await syncFlushed(
+      [0, 1].map((i) =>
+        new TextEncoder().encode(JSON.stringify({ s: i, d: i ? 'needle-in-stream' : 'first message' })),
+      ),
+    );
     const first = ingest(h, frames[0]);
     const second = ingest(h, frames[1]);
     h.setContentFilter({ text: 'needle-in-gzip', path: '' });
@@ -119,7 +166,9 @@ describe('compressed frames in the worker', () => {
     const h = new WorkerHandlers();
     const frames = await syncFlushed([0, 1].map((i) => new TextEncoder().encode(JSON.stringify({ s: i, d: 'same' }))));
     const [a, b] = frames.map((f) => ingest(h, f));
-    expect(h.methods.diff({ frameA: a.frame.frameId, frameB: b.frame.frameId })).toMatchObject([{ path: '$.s', change: 'changed', before: '0', after: '1' }]);
+    expect(h.methods.diff({ frameA: a.frame.frameId, frameB: b.frame.frameId })).toMatchObject([
+      { path: '$.s', change: 'changed', before: '0', after: '1' },
+    ]);
   });
 
   it('what stream messages inflated to counts against the memory cap, and the frames it evicts are named', async () => {

@@ -17,9 +17,22 @@ import { framePool } from '../../../e2e/bench/payloads.js';
 const cbor = (v: unknown) => new CborEncoder().encode(v).slice();
 const msgpack = (v: unknown) => new MsgPackEncoder().encode(v).slice();
 const utf8 = (s: string) => new TextEncoder().encode(s);
-const hex = (s: string) => Uint8Array.from(s.replace(/\s+/g, '').match(/../g)!.map((b) => parseInt(b, 16)));
+const hex = (s: string) =>
+  Uint8Array.from(
+    s
+      .replace(/\s+/g, '')
+      .match(/../g)!
+      .map((b) => parseInt(b, 16)),
+  );
 let nextId = 1;
-const frame = (data: Uint8Array, opcode: 'text' | 'binary' = 'binary'): IngestFrame => ({ frameId: nextId++, connectionId: 'c', direction: 'received', time: 0, opcode, data });
+const frame = (data: Uint8Array, opcode: 'text' | 'binary' = 'binary'): IngestFrame => ({
+  frameId: nextId++,
+  connectionId: 'c',
+  direction: 'received',
+  time: 0,
+  opcode,
+  data,
+});
 
 function query(needle: string): ContentQuery {
   const q = compileQuery(needle, '');
@@ -30,11 +43,16 @@ function query(needle: string): ContentQuery {
 /** The definition (content-search.ts): the needle in the frame's JSON rendering, case-insensitively. */
 function reference(f: IngestFrame, needle: string): boolean {
   const d = decodeFrame(f.data, { isText: f.opcode === 'text' });
-  if (!d.index || d.index.root < 0 || summarize(f).format === null) return new TextDecoder().decode(f.data).toLowerCase().includes(needle.toLowerCase());
+  if (!d.index || d.index.root < 0 || summarize(f).format === null)
+    return new TextDecoder().decode(f.data).toLowerCase().includes(needle.toLowerCase());
   return jsonText(d.index.value(d.index.root), Infinity, undefined).text.toLowerCase().includes(needle.toLowerCase());
 }
 
-const check = (f: IngestFrame, needle: string) => expect(frameMatches(f, searchFormat(summarize(f)), query(needle)), `"${needle}" in ${Array.from(f.data.subarray(0, 40), (b) => b.toString(16).padStart(2, '0')).join(' ')}`).toBe(reference(f, needle));
+const check = (f: IngestFrame, needle: string) =>
+  expect(
+    frameMatches(f, searchFormat(summarize(f)), query(needle)),
+    `"${needle}" in ${Array.from(f.data.subarray(0, 40), (b) => b.toString(16).padStart(2, '0')).join(' ')}`,
+  ).toBe(reference(f, needle));
 
 describe('content search: the byte-level route', () => {
   it('a hit only across a head, in a byte string, in an extension or a number is not a match', () => {
@@ -65,17 +83,60 @@ describe('content search: the byte-level route', () => {
   });
 
   it('answers as the definition does on random CBOR, MessagePack and JSON frames', () => {
-    const word = fc.constantFrom('juliet', 'Juliet', 'JULIET', 'jul', 'iet', 'lima', 'ø', 'İ', '\u212A', 'x\ty', 'e', 'ju"li', 'a\\b', '');
+    const word = fc.constantFrom(
+      'juliet',
+      'Juliet',
+      'JULIET',
+      'jul',
+      'iet',
+      'lima',
+      'ø',
+      'İ',
+      '\u212A',
+      'x\ty',
+      'e',
+      'ju"li',
+      'a\\b',
+      '',
+    );
     const text = fc.array(word, { maxLength: 4 }).map((w) => w.join(''));
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.double({ noNaN: true }), fc.boolean(), fc.uint8Array({ maxLength: 8 }), tie('array'), tie('object')),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        text,
+        fc.integer(),
+        fc.double({ noNaN: true }),
+        fc.boolean(),
+        fc.uint8Array({ maxLength: 8 }),
+        tie('array'),
+        tie('object'),
+      ),
       array: fc.array(tie('node'), { maxLength: 4 }),
       object: fc.dictionary(text, tie('node'), { maxKeys: 4 }),
     })).node;
-    const needle = fc.constantFrom('juliet', 'jul', 'liet', 'ulie', 'lima', 'kilo', 'i', 'k', 'e', 'tjul', 'etj', 'ø', 'ty');
+    const needle = fc.constantFrom(
+      'juliet',
+      'jul',
+      'liet',
+      'ulie',
+      'lima',
+      'kilo',
+      'i',
+      'k',
+      'e',
+      'tjul',
+      'etj',
+      'ø',
+      'ty',
+    );
     fc.assert(
       fc.property(value, needle, fc.constantFrom('cbor', 'msgpack', 'json'), (v, n, format) => {
-        const bytes = format === 'cbor' ? cbor(v) : format === 'msgpack' ? msgpack(v) : utf8(JSON.stringify(v, (_, x) => (x instanceof Uint8Array ? Array.from(x) : x)));
+        const bytes =
+          format === 'cbor'
+            ? cbor(v)
+            : format === 'msgpack'
+              ? msgpack(v)
+              : utf8(JSON.stringify(v, (_, x) => (x instanceof Uint8Array ? Array.from(x) : x)));
         check(frame(bytes, format === 'json' ? 'text' : 'binary'), n);
       }),
       { numRuns: 400 },
@@ -94,7 +155,9 @@ describe('content search: the byte-level route', () => {
       expect(r.matches).toBe(reference(f, 'juliet'));
     }
     expect(matches).toBeGreaterThan(frames.length * 0.8);
-    expect(Object.fromEntries(routes)).toEqual(Object.fromEntries([...routes].filter(([route]) => route === 'scan' || route === 'miss')));
+    expect(Object.fromEntries(routes)).toEqual(
+      Object.fromEntries([...routes].filter(([route]) => route === 'scan' || route === 'miss')),
+    );
   });
 
   it('searching a common needle costs less than decoding the same bytes to text once (interleaved, best of 5)', () => {

@@ -11,20 +11,43 @@ import { summarize } from './handlers.js';
 const cbor = (v: unknown) => new CborEncoder().encode(v);
 const msgpack = (v: unknown) => new MsgPackEncoder().encode(v);
 const utf8 = (s: string) => new TextEncoder().encode(s);
-const hex = (s: string) => Uint8Array.from(s.replace(/\s+/g, '').match(/../g)!.map((b) => parseInt(b, 16)));
+const hex = (s: string) =>
+  Uint8Array.from(
+    s
+      .replace(/\s+/g, '')
+      .match(/../g)!
+      .map((b) => parseInt(b, 16)),
+  );
 let nextId = 1;
-const frame = (data: Uint8Array, opcode: 'text' | 'binary' = 'binary'): IngestFrame => ({ frameId: nextId++, connectionId: 'c', direction: 'received', time: 0, opcode, data });
+const frame = (data: Uint8Array, opcode: 'text' | 'binary' = 'binary'): IngestFrame => ({
+  frameId: nextId++,
+  connectionId: 'c',
+  direction: 'received',
+  time: 0,
+  opcode,
+  data,
+});
 
 /** The definition: the needle occurs (case-insensitively) in the frame's JSON rendering, or in its text when it is plain text or does not decode. */
 function reference(f: IngestFrame, needle: string): boolean {
   const d = decodeFrame(f.data, { isText: f.opcode === 'text' });
-  if (!d.index || d.index.root < 0 || summarize(f).format === null) return new TextDecoder().decode(f.data).toLowerCase().includes(needle.toLowerCase());
+  if (!d.index || d.index.root < 0 || summarize(f).format === null)
+    return new TextDecoder().decode(f.data).toLowerCase().includes(needle.toLowerCase());
   return jsonText(d.index.value(d.index.root), Infinity, undefined).text.toLowerCase().includes(needle.toLowerCase());
 }
 
 describe('content search', () => {
   const frames = [
-    frame(cbor({ name: 'Juliet', lf: 'lf', n: 42, ok: true, bin: new Uint8Array([0xde, 0xad]), nested: [{ deep: 'Ökonomie' }] })),
+    frame(
+      cbor({
+        name: 'Juliet',
+        lf: 'lf',
+        n: 42,
+        ok: true,
+        bin: new Uint8Array([0xde, 0xad]),
+        nested: [{ deep: 'Ökonomie' }],
+      }),
+    ),
     frame(msgpack({ city: 'Zürich', count: 1234567, none: null, word: 'elf' })),
     frame(utf8('{"escaped":"caf\\u00e9 \\"quoted\\"","tab":"a\\tb"}'), 'text'),
     frame(hex('7f 62 61 62 62 63 64 ff')), // indefinite text "ab" + "cd"
@@ -34,7 +57,51 @@ describe('content search', () => {
     frame(cbor({ kelvin: '\u212Aelvin', dot: '\u0130stanbul' })),
     frame(cbor({ k: 'ondola!', tab: 'a\telemetry', ctl: 'x\u001fzebra' })), // raw bytes read "gondola!": the header of text(7) is "g"
   ];
-  const needles = ['juliet', 'JULIET', 'elf', 'lf', '42', 'true', 'null', "h'dead'", 'dead', 'ökonomie', 'zürich', '1234', 'café', '"quoted', 'abcd', 'bc', 'plain', 'a":1', '"n":42', 'deep', '1970', '1180591620717411303424', 'zzz', 'e', 'a', 'gondola', 'ondola', 'Gondola', 'telemetry', 'elemetry', 'zzzz', 'u001fzebra', '1fzebra', 'fzebra', 'zebra', 't', 'z', 'nbc', 'order-42', 'kelvin', 'elvin', 'i̇stanbul', 'stanbul'];
+  const needles = [
+    'juliet',
+    'JULIET',
+    'elf',
+    'lf',
+    '42',
+    'true',
+    'null',
+    "h'dead'",
+    'dead',
+    'ökonomie',
+    'zürich',
+    '1234',
+    'café',
+    '"quoted',
+    'abcd',
+    'bc',
+    'plain',
+    'a":1',
+    '"n":42',
+    'deep',
+    '1970',
+    '1180591620717411303424',
+    'zzz',
+    'e',
+    'a',
+    'gondola',
+    'ondola',
+    'Gondola',
+    'telemetry',
+    'elemetry',
+    'zzzz',
+    'u001fzebra',
+    '1fzebra',
+    'fzebra',
+    'zebra',
+    't',
+    'z',
+    'nbc',
+    'order-42',
+    'kelvin',
+    'elvin',
+    'i̇stanbul',
+    'stanbul',
+  ];
   for (const needle of needles) {
     it(`"${needle}" matches exactly the frames whose decoded content holds it`, () => {
       const query = compileQuery(needle, '');
@@ -61,7 +128,9 @@ describe('content search', () => {
     dispatch({ type: 'filter', generation: 2, text: 'odd', path: '' });
     const finished = () => posts.some((p) => p.type === 'filter-progress' && p.generation === 2 && p.done);
     for (let waited = 0; !finished() && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
-    const progress = posts.filter((p): p is Extract<FromWorker, { type: 'filter-progress' }> => p.type === 'filter-progress');
+    const progress = posts.filter(
+      (p): p is Extract<FromWorker, { type: 'filter-progress' }> => p.type === 'filter-progress',
+    );
     expect(progress.some((p) => p.generation === 1 && p.done)).toBe(false);
     const second = progress.filter((p) => p.generation === 2);
     expect(second.at(-1)).toMatchObject({ done: true, searched: 200, total: 200 });

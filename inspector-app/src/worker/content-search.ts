@@ -59,7 +59,9 @@ export function mayCrossTokens(needle: string): boolean {
 }
 
 /** The escapes JSON.stringify writes inside strings, without their backslash (`t`, `u001f`, …). */
-const ESCAPES: readonly string[] = Array.from({ length: 0x20 }, (_, c) => JSON.stringify(String.fromCharCode(c)).slice(2, -1));
+const ESCAPES: readonly string[] = Array.from({ length: 0x20 }, (_, c) =>
+  JSON.stringify(String.fromCharCode(c)).slice(2, -1),
+);
 
 /**
  * What the raw text must hold for a string to render with the needle in it. A needle may
@@ -68,7 +70,8 @@ const ESCAPES: readonly string[] = Array.from({ length: 0x20 }, (_, c) => JSON.s
  */
 export function rawProbe(needle: string): string {
   let inEscape = 0;
-  for (const e of ESCAPES) for (let k = 1; k <= e.length; k++) if (k > inEscape && needle.startsWith(e.slice(e.length - k))) inEscape = k;
+  for (const e of ESCAPES)
+    for (let k = 1; k <= e.length; k++) if (k > inEscape && needle.startsWith(e.slice(e.length - k))) inEscape = k;
   return needle.slice(inEscape);
 }
 
@@ -95,7 +98,10 @@ export function compileQuery(text: string, path: string): ContentQuery | null | 
 const RAW_STRING_FORMATS = new Set(['cbor', 'msgpack', 'json']);
 
 /** What frameMatches needs from a list row: the format it decoded whole as, null for plain text / undecodable, undefined for malformed. */
-export function searchFormat(summary: { readonly format: string | null; readonly error: unknown }): string | null | undefined {
+export function searchFormat(summary: {
+  readonly format: string | null;
+  readonly error: unknown;
+}): string | null | undefined {
   if (summary.format === null) return null;
   return summary.error ? undefined : summary.format;
 }
@@ -115,16 +121,29 @@ export function frameMatches(frame: IngestFrame, format: string | null | undefin
   return searchRoute(frame, format, query).matches;
 }
 
-export function searchRoute(frame: IngestFrame, format: string | null | undefined, query: ContentQuery): { readonly matches: boolean; readonly route: SearchRoute } {
-  if (query.parts === null && format === null) return { matches: textDecoder.decode(frame.data).toLowerCase().includes(query.textLower), route: 'text' };
-  if (query.parts !== null || !query.probe || !format || !RAW_STRING_FORMATS.has(format)) return { matches: matchesRendered(frame, query), route: 'rendered' };
+export function searchRoute(
+  frame: IngestFrame,
+  format: string | null | undefined,
+  query: ContentQuery,
+): { readonly matches: boolean; readonly route: SearchRoute } {
+  if (query.parts === null && format === null)
+    return { matches: textDecoder.decode(frame.data).toLowerCase().includes(query.textLower), route: 'text' };
+  if (query.parts !== null || !query.probe || !format || !RAW_STRING_FORMATS.has(format))
+    return { matches: matchesRendered(frame, query), route: 'rendered' };
   const bytes = frame.data;
   // JSON's escapes make its raw text differ from its strings.
-  if (format === 'json' && bytes.indexOf(0x5c) >= 0) return { matches: matchesRendered(frame, query), route: 'rendered' };
+  if (format === 'json' && bytes.indexOf(0x5c) >= 0)
+    return { matches: matchesRendered(frame, query), route: 'rendered' };
   const found = scanStrings(bytes, format as StringScanFormat, query);
   if (found === 'miss' || found === 'scan') return { matches: false, route: found };
   if (found === true) return { matches: true, route: 'scan' };
-  return { matches: someStringHolds(new SpanIndex(bytes, walkers[format as FrameFormat], { depth: Infinity }), query.textLower), route: 'strings' };
+  return {
+    matches: someStringHolds(
+      new SpanIndex(bytes, walkers[format as FrameFormat], { depth: Infinity }),
+      query.textLower,
+    ),
+    route: 'strings',
+  };
 }
 
 /**
@@ -172,7 +191,8 @@ function rawMissIsFinal(bytes: Uint8Array, format: StringScanFormat, query: Cont
 /** U+0130 (c4 b0) and U+212A (e2 84 aa) lowercase to ASCII letters. */
 function hasAsciiLowering(bytes: Uint8Array): boolean {
   for (let i = bytes.indexOf(0xc4); i >= 0; i = bytes.indexOf(0xc4, i + 1)) if (bytes[i + 1] === 0xb0) return true;
-  for (let i = bytes.indexOf(0xe2); i >= 0; i = bytes.indexOf(0xe2, i + 1)) if (bytes[i + 1] === 0x84 && bytes[i + 2] === 0xaa) return true;
+  for (let i = bytes.indexOf(0xe2); i >= 0; i = bytes.indexOf(0xe2, i + 1))
+    if (bytes[i + 1] === 0x84 && bytes[i + 2] === 0xaa) return true;
   return false;
 }
 
@@ -180,14 +200,22 @@ function someStringHolds(index: SpanIndex, needle: string): boolean {
   if (index.error) return false;
   const { kind } = index.store;
   // As rendered: JSON.stringify adds the escapes the rendering has (the needle holds no quote).
-  for (let id = 0; id < index.store.size; id++) if (kind[id] === Kind.text && JSON.stringify(String(index.value(id))).toLowerCase().includes(needle)) return true;
+  for (let id = 0; id < index.store.size; id++)
+    if (
+      kind[id] === Kind.text &&
+      JSON.stringify(String(index.value(id)))
+        .toLowerCase()
+        .includes(needle)
+    )
+      return true;
   return false;
 }
 
 /** The definition itself: the decoded value rendered as JSON. */
 function matchesRendered(frame: IngestFrame, query: ContentQuery): boolean {
   const d = decodeFrame(frame.data, { isText: frame.opcode === 'text' });
-  if (!d.index || d.index.root < 0) return query.parts === null && textDecoder.decode(frame.data).toLowerCase().includes(query.textLower);
+  if (!d.index || d.index.root < 0)
+    return query.parts === null && textDecoder.decode(frame.data).toLowerCase().includes(query.textLower);
   return indexMatches(d.index, query);
 }
 

@@ -36,7 +36,8 @@ function detailOf(index: SpanIndex, op: string, operands: readonly number[], max
     }
     case 'ins_obj': {
       const entries: string[] = [];
-      for (let i = 0; i + 1 < rest.length; i += 2) entries.push(`${String(index.value(rest[i]))} → ${idText(index, rest[i + 1])}`);
+      for (let i = 0; i + 1 < rest.length; i += 2)
+        entries.push(`${String(index.value(rest[i]))} → ${idText(index, rest[i + 1])}`);
       parts.push(entries.join(', '));
       break;
     }
@@ -53,7 +54,13 @@ function detailOf(index: SpanIndex, op: string, operands: readonly number[], max
       parts.push(rest.map((r) => `${idText(index, r)} ×${crdtSpanOf(index, r) ?? store.arg[r]}`).join(', '));
       break;
     case 'new_con':
-      parts.push(rest.length ? (store.kind[rest[0]] === Kind.crdt_id ? `timestamp ${idText(index, rest[0])}` : previewValue(index, rest[0], max)) : 'undefined');
+      parts.push(
+        rest.length
+          ? store.kind[rest[0]] === Kind.crdt_id
+            ? `timestamp ${idText(index, rest[0])}`
+            : previewValue(index, rest[0], max)
+          : 'undefined',
+      );
       break;
   }
   const text = parts.filter(Boolean).join(' ');
@@ -77,7 +84,9 @@ export function crdtOpLines(index: SpanIndex, max = 80): CrdtOpLine[] {
       id: idText(index, c),
       op,
       target: TARGETED.has(op) && operands.length ? idText(index, operands[0]) : '',
-      detail: (incomplete ? '(incomplete) ' : '') + (op === 'nop' ? `skips ${span ?? 1} ids` : detailOf(index, op, operands, max)),
+      detail:
+        (incomplete ? '(incomplete) ' : '') +
+        (op === 'nop' ? `skips ${span ?? 1} ids` : detailOf(index, op, operands, max)),
       span: span ?? 1,
       bytes: store.end[c] - store.start[c],
     });

@@ -19,10 +19,14 @@ const yieldTo = (next: () => void) => {
   turns.port2.postMessage(null);
 };
 // Waiting rows (a flood) cross as typed arrays: summary-packing.ts.
-const dispatch = createDispatcher((message, transfer = []) => scope.postMessage(message.type === 'summaries' ? packSummaries(message) : message, transfer), {
-  yieldTo,
-  flood: DEFAULT_FLOOD,
-  // The page starts the comparison lanes (compare-lanes.ts says why not this worker).
-  lanes: { cores: scope.navigator.hardwareConcurrency },
-});
+const dispatch = createDispatcher(
+  (message, transfer = []) =>
+    scope.postMessage(message.type === 'summaries' ? packSummaries(message) : message, transfer),
+  {
+    yieldTo,
+    flood: DEFAULT_FLOOD,
+    // The page starts the comparison lanes (compare-lanes.ts says why not this worker).
+    lanes: { cores: scope.navigator.hardwareConcurrency },
+  },
+);
 scope.onmessage = (event: MessageEvent<ToWorker>) => dispatch(event.data);

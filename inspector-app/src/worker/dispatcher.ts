@@ -20,7 +20,18 @@ const FLUSH_MS = 50;
 
 function lostSummary(frame: IngestFrame, lost: { size: number; reason: string }): FrameSummary {
   const { frameId, connectionId, direction, time, opcode } = frame;
-  return { frameId, connectionId, direction, time, opcode, size: lost.size, format: null, preview: lost.reason, error: null, lost: lost.reason };
+  return {
+    frameId,
+    connectionId,
+    direction,
+    time,
+    opcode,
+    size: lost.size,
+    format: null,
+    preview: lost.reason,
+    error: null,
+    lost: lost.reason,
+  };
 }
 
 /** A search slice runs this long before it reports and lets other messages in. */
@@ -54,7 +65,10 @@ function frameIdsNamed(method: string, params: unknown): number {
   return Math.max(...[p.frameId, p.frameA, p.frameB].map((v) => (typeof v === 'number' ? v : -Infinity)));
 }
 
-export function createDispatcher(post: (message: FromWorker, transfer?: Transferable[]) => void, options: DispatcherOptions = {}): (message: ToWorker) => void {
+export function createDispatcher(
+  post: (message: FromWorker, transfer?: Transferable[]) => void,
+  options: DispatcherOptions = {},
+): (message: ToWorker) => void {
   const sliceMs = options.sliceMs ?? SEARCH_SLICE_MS;
   const now = options.now ?? (() => performance.now());
   const yieldTo = options.yieldTo ?? ((next: () => void) => void setTimeout(next, 0));
@@ -73,7 +87,13 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
   const later = options.flood?.later ?? ((run: () => void, ms: number) => void setTimeout(run, ms));
   let catchUpScheduled = false;
   // (Rows still waiting to be read under a flood are read with the new schema in their turn.)
-  const reread = new SchemaReread(handlers, post, { sliceMs, now, yieldTo, filterGeneration: () => filterGeneration, isWaiting: (frameId) => flood?.peek(frameId) !== undefined });
+  const reread = new SchemaReread(handlers, post, {
+    sliceMs,
+    now,
+    yieldTo,
+    filterGeneration: () => filterGeneration,
+    isWaiting: (frameId) => flood?.peek(frameId) !== undefined,
+  });
 
   function flush(): void {
     if (flushTimer !== null) clearTimeout(flushTimer);
@@ -196,7 +216,8 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
           const frame = flood.peek(id);
           if (!frame) continue;
           // A compressed stream's message (or with a schema loaded) reads right only after the frames before it.
-          if (handlers.store.schemas.active || (frame.opcode === 'binary' && endsWithSyncFlush(frame.data))) readThrough(id);
+          if (handlers.store.schemas.active || (frame.opcode === 'binary' && endsWithSyncFlush(frame.data)))
+            readThrough(id);
           // Read ahead of its turn, with nothing recorded: it is read again in order later.
           else if (handlers.store.get(id)) pending.push(summarize(frame));
         }
@@ -225,7 +246,11 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
           post({ type: 'result', callId: message.callId, result }, transfer);
           // The listed rows follow a new schema or type: re-read them (after the answer, in slices).
           if (message.method === 'setSchema') reread.start({ kind: 'all' });
-          else if (message.method === 'setSchemaType') reread.start({ kind: 'connection', connectionId: (message.params as { connectionId: string }).connectionId });
+          else if (message.method === 'setSchemaType')
+            reread.start({
+              kind: 'connection',
+              connectionId: (message.params as { connectionId: string }).connectionId,
+            });
         } catch (e) {
           post({ type: 'failure', callId: message.callId, message: (e as Error).message });
         }
@@ -236,25 +261,41 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
         const jobId = message.jobId;
         const index = handlers.store.decoded(message.frameId, message.format)?.index;
         if (!index || index.root < 0) {
-          post({ type: 'compare-end', jobId, cancelled: false, error: 'the frame is no longer held (evicted) or does not decode', markdown: '' });
+          post({
+            type: 'compare-end',
+            jobId,
+            cancelled: false,
+            error: 'the frame is no longer held (evicted) or does not decode',
+            markdown: '',
+          });
           return;
         }
         const controller = new AbortController();
         compareJobs.set(jobId, controller);
         const sink = {
-          row: (row: Parameters<Parameters<typeof runCompare>[3]['row']>[0], done: number, total: number) => post({ type: 'compare-row', jobId, row, done, total }),
+          row: (row: Parameters<Parameters<typeof runCompare>[3]['row']>[0], done: number, total: number) =>
+            post({ type: 'compare-row', jobId, row, done, total }),
           end: (cancelled: boolean, error: string | null, markdown: string) => {
             compareJobs.delete(jobId);
             post({ type: 'compare-end', jobId, cancelled, error, markdown });
           },
         };
-        void runCompare(index, message.nodeId < 0 ? index.root : message.nodeId, controller.signal, sink, `frame #${message.frameId}`, lanes, compareValues);
+        void runCompare(
+          index,
+          message.nodeId < 0 ? index.root : message.nodeId,
+          controller.signal,
+          sink,
+          `frame #${message.frameId}`,
+          lanes,
+          compareValues,
+        );
         return;
       }
       case 'warm-compare': {
         // Nothing read out of turn for it: a frame still waiting (a flood) is not warmed on.
         const index = handlers.store.decoded(message.frameId, message.format)?.index;
-        if (index && index.root >= 0) void warmCompare(index, message.nodeId < 0 ? index.root : message.nodeId, lanes, compareValues);
+        if (index && index.root >= 0)
+          void warmCompare(index, message.nodeId < 0 ? index.root : message.nodeId, lanes, compareValues);
         return;
       }
       case 'session-compare': {
@@ -263,14 +304,23 @@ export function createDispatcher(post: (message: FromWorker, transfer?: Transfer
         const controller = new AbortController();
         compareJobs.set(jobId, controller);
         const frames = framesOf(handlers.store.all(), message.scope);
-        void runSessionCompare(frames, message.negotiated, controller.signal, {
-          progress: (progress) => post({ type: 'session-progress', jobId, progress }),
-          rows: (rows) => post({ type: 'session-rows', jobId, rows }),
-          end: (result) => {
-            compareJobs.delete(jobId);
-            post({ type: 'session-end', jobId, ...result });
+        void runSessionCompare(
+          frames,
+          message.negotiated,
+          controller.signal,
+          {
+            progress: (progress) => post({ type: 'session-progress', jobId, progress }),
+            rows: (rows) => post({ type: 'session-rows', jobId, rows }),
+            end: (result) => {
+              compareJobs.delete(jobId);
+              post({ type: 'session-end', jobId, ...result });
+            },
           },
-        }, undefined, () => new Promise<void>((resolve) => yieldTo(resolve)), listReading(handlers.store), () => loadedSchemaCodecFor(handlers.store.schemas, frames));
+          undefined,
+          () => new Promise<void>((resolve) => yieldTo(resolve)),
+          listReading(handlers.store),
+          () => loadedSchemaCodecFor(handlers.store.schemas, frames),
+        );
         return;
       }
       case 'filter': {

@@ -29,9 +29,23 @@ export function waitingSummary(frame: IngestFrame): FrameSummary {
 }
 
 /** The same from what it says (summary-packing.ts makes them again on the main thread). */
-export function waitingRow(frame: Pick<IngestFrame, 'frameId' | 'connectionId' | 'direction' | 'time' | 'opcode'>, size: number): FrameSummary {
+export function waitingRow(
+  frame: Pick<IngestFrame, 'frameId' | 'connectionId' | 'direction' | 'time' | 'opcode'>,
+  size: number,
+): FrameSummary {
   const { frameId, connectionId, direction, time, opcode } = frame;
-  return { frameId, connectionId, direction, time, opcode, size, format: null, preview: '', error: null, waiting: true };
+  return {
+    frameId,
+    connectionId,
+    direction,
+    time,
+    opcode,
+    size,
+    format: null,
+    preview: '',
+    error: null,
+    waiting: true,
+  };
 }
 
 export class FloodDeferral {
@@ -90,7 +104,8 @@ export class FloodDeferral {
     if (this.head >= this.queue.length) return undefined;
     const frame = this.queue[this.head++]!;
     this.waitingIds.delete(frame.frameId);
-    if (this.head > 4096 && this.head * 2 > this.queue.length) [this.queue, this.head] = [this.queue.slice(this.head), 0];
+    if (this.head > 4096 && this.head * 2 > this.queue.length)
+      [this.queue, this.head] = [this.queue.slice(this.head), 0];
     if (this.head >= this.queue.length) [this.queue, this.head] = [[], 0];
     return frame;
   }

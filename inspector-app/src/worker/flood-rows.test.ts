@@ -7,7 +7,15 @@ import { WorkerHandlers } from './handlers.js';
 
 const cbor = (v: unknown) => new CborEncoder().encode(v);
 let nextId = 1;
-const frame = (data: Uint8Array, extra: Partial<IngestFrame> = {}): IngestFrame => ({ frameId: nextId++, connectionId: 'c', direction: 'received', time: 1_700_000_000_000, opcode: 'binary', data, ...extra });
+const frame = (data: Uint8Array, extra: Partial<IngestFrame> = {}): IngestFrame => ({
+  frameId: nextId++,
+  connectionId: 'c',
+  direction: 'received',
+  time: 1_700_000_000_000,
+  opcode: 'binary',
+  data,
+  ...extra,
+});
 
 /** A dispatcher with a hand-driven clock and timers: `advance` runs the timers that are due. */
 function floodRig() {
@@ -19,7 +27,12 @@ function floodRig() {
     now: () => clock,
     sliceMs: 5,
     yieldTo: (next) => yields.push(next),
-    flood: { framesPerWindow: 100, windowMs: 50, calmMs: 150, later: (run, ms) => timers.push({ at: clock + ms, run }) },
+    flood: {
+      framesPerWindow: 100,
+      windowMs: 50,
+      calmMs: 150,
+      later: (run, ms) => timers.push({ at: clock + ms, run }),
+    },
   });
   const advance = (ms: number) => {
     clock += ms;
@@ -40,7 +53,10 @@ function floodRig() {
     for (const p of posts) if (p.type === 'summaries') for (const s of p.summaries) out.set(s.frameId, s);
     return out;
   };
-  const posted = () => posts.filter((p): p is Extract<FromWorker, { type: 'summaries' }> => p.type === 'summaries').flatMap((p) => p.summaries);
+  const posted = () =>
+    posts
+      .filter((p): p is Extract<FromWorker, { type: 'summaries' }> => p.type === 'summaries')
+      .flatMap((p) => p.summaries);
   /** Lets the worker's 50 ms row flush (a real timer) run. */
   const settle = () => new Promise((r) => setTimeout(r, 70));
   return { dispatch, advance, rows, posted, posts, settle };
@@ -60,7 +76,9 @@ function eagerRows(frames: readonly IngestFrame[]): Map<number, FrameSummary> {
 describe('rows under a flood (the worker keeps the bytes, reads rows later)', () => {
   it('lists every frame at once, reads none of a flood until it calms, then reads all in order, as they read without a flood', async () => {
     const rig = floodRig();
-    const frames = Array.from({ length: 600 }, (_, i) => frame(cbor({ i, kind: i % 3 ? 'tick' : 'trade', price: i * 1.5 })));
+    const frames = Array.from({ length: 600 }, (_, i) =>
+      frame(cbor({ i, kind: i % 3 ? 'tick' : 'trade', price: i * 1.5 })),
+    );
     // 600 frames in 30 ms: a flood (over 100 per 50 ms).
     for (let b = 0; b < 6; b++) {
       rig.dispatch({ type: 'ingest', frames: frames.slice(b * 100, b * 100 + 100) });
@@ -72,13 +90,30 @@ describe('rows under a flood (the worker keeps the bytes, reads rows later)', ()
     const waiting = [...during.values()].filter((r) => r.waiting);
     // The first window's frames came before the flood was seen; the rest wait.
     expect(waiting.length).toBeGreaterThanOrEqual(500);
-    for (const r of waiting) expect(r).toMatchObject({ format: null, size: frames[r.frameId - frames[0]!.frameId]!.data.byteLength, direction: 'received' });
+    for (const r of waiting)
+      expect(r).toMatchObject({
+        format: null,
+        size: frames[r.frameId - frames[0]!.frameId]!.data.byteLength,
+        direction: 'received',
+      });
     // Calm: every waiting row is read, in frame order, and equals the row read without a flood.
     rig.advance(1_000);
     const after = rig.rows();
-    const expected = eagerRows(frames.map((f) => ({ ...f, data: cbor({ i: f.frameId - frames[0]!.frameId, kind: (f.frameId - frames[0]!.frameId) % 3 ? 'tick' : 'trade', price: (f.frameId - frames[0]!.frameId) * 1.5 }) })));
+    const expected = eagerRows(
+      frames.map((f) => ({
+        ...f,
+        data: cbor({
+          i: f.frameId - frames[0]!.frameId,
+          kind: (f.frameId - frames[0]!.frameId) % 3 ? 'tick' : 'trade',
+          price: (f.frameId - frames[0]!.frameId) * 1.5,
+        }),
+      })),
+    );
     for (const f of frames) expect(after.get(f.frameId)).toEqual(expected.get(f.frameId));
-    const finals = rig.posted().filter((r) => !r.waiting).map((r) => r.frameId);
+    const finals = rig
+      .posted()
+      .filter((r) => !r.waiting)
+      .map((r) => r.frameId);
     expect(finals).toEqual([...finals].sort((a, b) => a - b));
   });
 
@@ -91,7 +126,8 @@ describe('rows under a flood (the worker keeps the bytes, reads rows later)', ()
     expect(inView.every((id) => rig.rows().get(id)!.waiting)).toBe(true);
     rig.dispatch({ type: 'view', frameIds: inView });
     const rows = rig.rows();
-    for (const id of inView) expect(rows.get(id)).toMatchObject({ format: 'cbor', preview: expect.stringContaining('seq') });
+    for (const id of inView)
+      expect(rows.get(id)).toMatchObject({ format: 'cbor', preview: expect.stringContaining('seq') });
     expect(rows.get(inView[0]! - 1)!.waiting).toBe(true); // out of view: still waiting
   });
 
@@ -105,7 +141,11 @@ describe('rows under a flood (the worker keeps the bytes, reads rows later)', ()
     expect(result.result).toMatchObject({ frameId: last, format: 'cbor' });
     // The rows before it were read (in order) and reached the list before the answer.
     const before = rig.posts.slice(0, rig.posts.indexOf(result));
-    const read = new Set(before.flatMap((p) => (p.type === 'summaries' ? p.summaries.filter((s) => !s.waiting).map((s) => s.frameId) : [])));
+    const read = new Set(
+      before.flatMap((p) =>
+        p.type === 'summaries' ? p.summaries.filter((s) => !s.waiting).map((s) => s.frameId) : [],
+      ),
+    );
     expect(frames.every((f) => read.has(f.frameId))).toBe(true);
   });
 
@@ -141,11 +181,22 @@ describe('rows under a flood (the worker keeps the bytes, reads rows later)', ()
     expect(rig.rows().get(lost.frameId)).toMatchObject({ lost: 'dropped: too large', size: 99 });
     rig.dispatch({ type: 'call', callId: 1, method: 'setCap', params: { bytes: 200 } });
     rig.advance(1_000);
-    const evicted = (rig.posts.find((p) => p.type === 'result') as Extract<FromWorker, { type: 'result' }>).result as { evictedIds: number[] };
+    const evicted = (rig.posts.find((p) => p.type === 'result') as Extract<FromWorker, { type: 'result' }>).result as {
+      evictedIds: number[];
+    };
     expect(evicted.evictedIds.length).toBeGreaterThan(100);
-    const readAfter = new Set(rig.posted().filter((r) => !r.waiting && !r.lost).map((r) => r.frameId));
+    const readAfter = new Set(
+      rig
+        .posted()
+        .filter((r) => !r.waiting && !r.lost)
+        .map((r) => r.frameId),
+    );
     // A frame evicted before it was read gets no late row (the list removed it with the eviction).
-    const lateForEvicted = evicted.evictedIds.filter((id) => readAfter.has(id) && rig.posted().findIndex((r) => r.frameId === id && !r.waiting) > rig.posted().findIndex((r) => r.frameId === id));
+    const lateForEvicted = evicted.evictedIds.filter(
+      (id) =>
+        readAfter.has(id) &&
+        rig.posted().findIndex((r) => r.frameId === id && !r.waiting) > rig.posted().findIndex((r) => r.frameId === id),
+    );
     expect(lateForEvicted).toEqual([]);
   });
 });
@@ -179,11 +230,17 @@ describe('reading the waiting rows after a flood (issue #14: no panel task over 
       now: () => (clock += msPerLook),
       sliceMs: 5,
       yieldTo: (next) => yields.push(next),
-      flood: { framesPerWindow: 100, windowMs: 50, calmMs: 150, later: (run, ms) => timers.push({ at: clock + ms, run }) },
+      flood: {
+        framesPerWindow: 100,
+        windowMs: 50,
+        calmMs: 150,
+        later: (run, ms) => timers.push({ at: clock + ms, run }),
+      },
     });
     const frames = Array.from({ length: 2000 }, (_, i) => frame(cbor({ seq: i })));
     dispatch({ type: 'ingest', frames });
-    const read = () => posts.flatMap((p) => (p.type === 'summaries' ? p.summaries : [])).filter((r) => !r.waiting).length;
+    const read = () =>
+      posts.flatMap((p) => (p.type === 'summaries' ? p.summaries : [])).filter((r) => !r.waiting).length;
     expect(read()).toBe(0);
     msPerLook = 1;
     // Run the worker for 400 ms of this clock: timers when due, queued turns at once, else time passes.
@@ -195,7 +252,10 @@ describe('reading the waiting rows after a flood (issue #14: no panel task over 
       else clock += 1;
     }
     // Calm after 150 ms; of the 250 ms left, about half go to reading (a row per ms), none lost or reordered.
-    const finals = posts.flatMap((p) => (p.type === 'summaries' ? p.summaries : [])).filter((r) => !r.waiting).map((r) => r.frameId);
+    const finals = posts
+      .flatMap((p) => (p.type === 'summaries' ? p.summaries : []))
+      .filter((r) => !r.waiting)
+      .map((r) => r.frameId);
     expect(finals.length).toBeGreaterThan(50);
     expect(finals.length).toBeLessThanOrEqual(130); // back to back: 180
     expect(finals).toEqual(frames.slice(0, finals.length).map((f) => f.frameId));

@@ -15,7 +15,12 @@ function entries(index: SpanIndex, id: number): Map<string, number> | null {
   const out = new Map<string, number>();
   index.children(id).forEach((c, i) => {
     const keyId = index.keyOf(c);
-    const key = isMap && keyId >= 0 ? (index.kind(keyId) === 'text' && !index.isIncomplete(keyId) ? String(index.value(keyId)) : previewValue(index, keyId, 60)) : String(i);
+    const key =
+      isMap && keyId >= 0
+        ? index.kind(keyId) === 'text' && !index.isIncomplete(keyId)
+          ? String(index.value(keyId))
+          : previewValue(index, keyId, 60)
+        : String(i);
     out.set(isMap ? `k:${key}` : `i:${key}`, c);
   });
   return out;
@@ -59,19 +64,51 @@ export function diffFrames(a: SpanIndex, b: SpanIndex): DiffRow[] {
       const next: Entry[] = [];
       for (const [key, ca] of ea) {
         const cb = eb.get(key);
-        if (cb === undefined) rows.push({ path: childPath(path, key), change: 'removed', before: short(a, ca), after: '', sizeBefore: size(a, ca), sizeAfter: 0 });
+        if (cb === undefined)
+          rows.push({
+            path: childPath(path, key),
+            change: 'removed',
+            before: short(a, ca),
+            after: '',
+            sizeBefore: size(a, ca),
+            sizeAfter: 0,
+          });
         else next.push({ label: key, id: ca });
       }
       for (const [key, cb] of eb) {
-        if (!ea.has(key)) rows.push({ path: childPath(path, key), change: 'added', before: '', after: short(b, cb), sizeBefore: 0, sizeAfter: size(b, cb) });
+        if (!ea.has(key))
+          rows.push({
+            path: childPath(path, key),
+            change: 'added',
+            before: '',
+            after: short(b, cb),
+            sizeBefore: 0,
+            sizeAfter: size(b, cb),
+          });
       }
-      for (let i = next.length - 1; i >= 0; i--) work.push({ path: childPath(path, next[i].label), aId: next[i].id, bId: eb.get(next[i].label)! });
+      for (let i = next.length - 1; i >= 0; i--)
+        work.push({ path: childPath(path, next[i].label), aId: next[i].id, bId: eb.get(next[i].label)! });
       continue;
     }
     if (!sameValue(a, aId, b, bId)) {
-      rows.push({ path, change: 'changed', before: short(a, aId), after: short(b, bId), sizeBefore: size(a, aId), sizeAfter: size(b, bId) });
+      rows.push({
+        path,
+        change: 'changed',
+        before: short(a, aId),
+        after: short(b, bId),
+        sizeBefore: size(a, aId),
+        sizeAfter: size(b, bId),
+      });
     }
   }
-  if (work.length) rows.push({ path: '…', change: 'changed', before: `diff stopped after ${MAX_ROWS} rows`, after: '', sizeBefore: 0, sizeAfter: 0 });
+  if (work.length)
+    rows.push({
+      path: '…',
+      change: 'changed',
+      before: `diff stopped after ${MAX_ROWS} rows`,
+      after: '',
+      sizeBefore: 0,
+      sizeAfter: 0,
+    });
   return rows;
 }

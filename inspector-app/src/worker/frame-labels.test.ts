@@ -13,20 +13,45 @@ const msgpack = (v: unknown) => new MsgPackEncoder().encode(v);
 
 let nextId = 1;
 function frame(data: Uint8Array, extra: Partial<IngestFrame> = {}): IngestFrame {
-  return { frameId: nextId++, connectionId: 'c1', direction: 'received', time: 1_700_000_000_000, opcode: 'binary', data, ...extra };
+  return {
+    frameId: nextId++,
+    connectionId: 'c1',
+    direction: 'received',
+    time: 1_700_000_000_000,
+    opcode: 'binary',
+    data,
+    ...extra,
+  };
 }
 
 function protobufPush(): Uint8Array {
-  const root = protobuf.Root.fromJSON({ nested: { Push: { fields: { channel: { type: 'string', id: 1 }, offset: { type: 'uint64', id: 2 }, data: { type: 'bytes', id: 4 } } } } });
+  const root = protobuf.Root.fromJSON({
+    nested: {
+      Push: {
+        fields: {
+          channel: { type: 'string', id: 1 },
+          offset: { type: 'uint64', id: 2 },
+          data: { type: 'bytes', id: 4 },
+        },
+      },
+    },
+  });
   const Push = root.lookupType('Push');
   return Push.encode(Push.create({ channel: 'news:sport', offset: 1234567, data: utf8('{"score":"2-1"}') })).finish();
 }
 
 describe('list rows and detail views say what a frame is', () => {
   it('text frames are text, not CBOR or MessagePack readings of their bytes', () => {
-    expect(summarize(frame(utf8('via prototype.send.call'), { opcode: 'text' }))).toMatchObject({ format: 'text', error: null, preview: 'via prototype.send.call' });
+    expect(summarize(frame(utf8('via prototype.send.call'), { opcode: 'text' }))).toMatchObject({
+      format: 'text',
+      error: null,
+      preview: 'via prototype.send.call',
+    });
     expect(summarize(frame(utf8('a'), { opcode: 'text' }))).toMatchObject({ format: 'text', error: null });
-    expect(summarize(frame(utf8('{"a":1}\n{"b":2}'), { opcode: 'text' }))).toMatchObject({ format: 'ndjson', error: null });
+    expect(summarize(frame(utf8('{"a":1}\n{"b":2}'), { opcode: 'text' }))).toMatchObject({
+      format: 'ndjson',
+      error: null,
+    });
   });
 
   it('a Protobuf frame reads as Protobuf without a schema', () => {
@@ -36,7 +61,9 @@ describe('list rows and detail views say what a frame is', () => {
   it('foreign binary is "unknown", with the nearest readings and the strings found', () => {
     const h = new WorkerHandlers();
     // A made-up binary envelope (a Phoenix push's layout with kind 7, which Phoenix has not): sizes, then the strings.
-    const f = frame(Uint8Array.of(7, 2, 10, 7, ...utf8('12'), ...utf8('news:sport'), ...utf8('new_msg'), 0xff, 0x00, 0xc1));
+    const f = frame(
+      Uint8Array.of(7, 2, 10, 7, ...utf8('12'), ...utf8('news:sport'), ...utf8('new_msg'), 0xff, 0x00, 0xc1),
+    );
     h.store.add(f);
     const row = summarize(f, h.store);
     expect(row).toMatchObject({ format: null, verdict: 'unknown' });
@@ -65,7 +92,10 @@ describe('list rows and detail views say what a frame is', () => {
     const row = summarize(empty, h.store);
     expect(row).toMatchObject({ verdict: 'empty', error: null });
     expect(formatLabel(row)).toBe('empty');
-    expect(h.methods.decode({ frameId: empty.frameId, format: 'auto' })).toMatchObject({ error: null, verdict: 'empty' });
+    expect(h.methods.decode({ frameId: empty.frameId, format: 'auto' })).toMatchObject({
+      error: null,
+      verdict: 'empty',
+    });
   });
 
   it('a frame time out of range reads "invalid time", not NaN:NaN', () => {
@@ -76,7 +106,9 @@ describe('list rows and detail views say what a frame is', () => {
 
   it('a connection without its opening event still gets a name', () => {
     const model = new CaptureModel((run) => run());
-    const row = summarize(frame(utf8('{"a":1}'), { opcode: 'text', connectionId: '6f1c2a54-0000-4000-8000-000000000000:3' }));
+    const row = summarize(
+      frame(utf8('{"a":1}'), { opcode: 'text', connectionId: '6f1c2a54-0000-4000-8000-000000000000:3' }),
+    );
     model.applySummaries({ summaries: [row], evictedIds: [], evictedTotal: 0, bytesHeld: 7 } as never);
     const snap = model.getSnapshot();
     expect(snap.connections.get(row.connectionId)).toMatchObject({ url: '', detail: 'its opening was not captured' });
@@ -85,9 +117,18 @@ describe('list rows and detail views say what a frame is', () => {
 
 describe('list rows name the framing protocol', () => {
   it('socket.io, phoenix and graphql-ws rows carry protocol, message and event', () => {
-    expect(summarize(frame(utf8('42["chat",{"a":1}]'), { opcode: 'text' })).protocol).toMatchObject({ name: 'socket.io', message: 'EVENT', event: 'chat' });
-    expect(summarize(frame(utf8(JSON.stringify(['1', '2', 'room:lobby', 'phx_join', {}])), { opcode: 'text' })).protocol).toMatchObject({ name: 'phoenix', message: 'phx_join', event: 'room:lobby' });
-    expect(summarize(frame(utf8('{"type":"ping"}'), { opcode: 'text' })).protocol).toMatchObject({ name: 'graphql-ws', quiet: true });
+    expect(summarize(frame(utf8('42["chat",{"a":1}]'), { opcode: 'text' })).protocol).toMatchObject({
+      name: 'socket.io',
+      message: 'EVENT',
+      event: 'chat',
+    });
+    expect(
+      summarize(frame(utf8(JSON.stringify(['1', '2', 'room:lobby', 'phx_join', {}])), { opcode: 'text' })).protocol,
+    ).toMatchObject({ name: 'phoenix', message: 'phx_join', event: 'room:lobby' });
+    expect(summarize(frame(utf8('{"type":"ping"}'), { opcode: 'text' })).protocol).toMatchObject({
+      name: 'graphql-ws',
+      quiet: true,
+    });
     expect(summarize(frame(utf8('{"users":[1,2,3]}'), { opcode: 'text' })).protocol).toBeUndefined();
   });
 });

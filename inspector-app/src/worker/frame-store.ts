@@ -1,4 +1,12 @@
-import { type decodeFrame, SpanIndex, walkers, type CompressionInfo, type FrameFormat, type FrameVerdict, type DecodeError } from '../../../codecs/index.js';
+import {
+  type decodeFrame,
+  SpanIndex,
+  walkers,
+  type CompressionInfo,
+  type FrameFormat,
+  type FrameVerdict,
+  type DecodeError,
+} from '../../../codecs/index.js';
 import type { FormatChoice, IngestFrame } from './api.js';
 import { ConnectionFormats } from '../../../codecs/reading/connection-formats.js';
 import { ProtobufSchemas, readAsIndex } from './protobuf-schemas.js';
@@ -22,7 +30,10 @@ export interface DecodedEntry {
   readonly schemaNote?: string;
   /** What besides the bytes chose the format: `subprotocol mqtt`, the connection's chosen message type. */
   readonly chosenBy?: string;
-  readonly unknown?: { readonly error: DecodeError; readonly nearMisses: readonly { readonly format: string; readonly offset: number; readonly message: string }[] };
+  readonly unknown?: {
+    readonly error: DecodeError;
+    readonly nearMisses: readonly { readonly format: string; readonly offset: number; readonly message: string }[];
+  };
   /** A compressed frame: how, the sizes, and its decompressed bytes (node offsets are in them). */
   readonly compression?: CompressionInfo;
   readonly decompressed?: Uint8Array;
@@ -183,7 +194,14 @@ export class FrameStore {
     const withSchema = format === 'auto' || format === 'protobuf' ? this.schemas.decode(frame) : null;
     const readAs = withSchema ? null : readAsIndex(frame, format);
     if (withSchema) {
-      entry = { format: 'protobuf', index: withSchema.index, candidates: ['protobuf'], verdict: withSchema.index.error ? 'malformed' : 'decoded', schemaNote: withSchema.note, chosenBy: withSchema.chosenBy };
+      entry = {
+        format: 'protobuf',
+        index: withSchema.index,
+        candidates: ['protobuf'],
+        verdict: withSchema.index.error ? 'malformed' : 'decoded',
+        schemaNote: withSchema.note,
+        chosenBy: withSchema.chosenBy,
+      };
     } else if (readAs) {
       entry = { format: 'protobuf', index: readAs, candidates: [], verdict: readAs.error ? 'malformed' : 'decoded' };
     } else if (format === 'auto') {
@@ -216,10 +234,28 @@ export function decodedEntry(frame: IngestFrame, d: ReturnType<typeof decodeFram
   if (isPlainText(frame, d)) return { format: null, index: null, candidates };
   const compressed = d.compression ? { compression: d.compression, decompressed: d.decompressed } : {};
   if (d.verdict === 'unknown' && d.error) {
-    const nearMisses = (d.detection?.rejected ?? []).map((r) => ({ format: r.format, offset: r.error.offset, message: r.error.message }));
-    return { format: null, index: null, candidates, verdict: 'unknown', unknown: { error: d.error, nearMisses }, ...compressed };
+    const nearMisses = (d.detection?.rejected ?? []).map((r) => ({
+      format: r.format,
+      offset: r.error.offset,
+      message: r.error.message,
+    }));
+    return {
+      format: null,
+      index: null,
+      candidates,
+      verdict: 'unknown',
+      unknown: { error: d.error, nearMisses },
+      ...compressed,
+    };
   }
-  return { format: d.format, index: d.index, candidates, verdict: d.verdict, ...compressed, ...(d.chosenBy ? { chosenBy: d.chosenBy } : {}) };
+  return {
+    format: d.format,
+    index: d.index,
+    candidates,
+    verdict: d.verdict,
+    ...compressed,
+    ...(d.chosenBy ? { chosenBy: d.chosenBy } : {}),
+  };
 }
 
 /**
@@ -228,7 +264,10 @@ export function decodedEntry(frame: IngestFrame, d: ReturnType<typeof decodeFram
  * needs. "hello" must not show as broken CBOR, nor socket.io's `451-0["ev",…]` as broken
  * JSON (it reads the number 451, then stops).
  */
-export function isPlainText(frame: IngestFrame, d: { readonly format: FrameFormat | null; readonly error: unknown; readonly verdict?: FrameVerdict }): boolean {
+export function isPlainText(
+  frame: IngestFrame,
+  d: { readonly format: FrameFormat | null; readonly error: unknown; readonly verdict?: FrameVerdict },
+): boolean {
   if (frame.opcode !== 'text' || d.error === null || d.verdict === 'unknown') return false;
   const bytes = frame.data;
   let i = 0;

@@ -8,11 +8,25 @@ import { parseCapture } from '../sources/capture-file.js';
 
 const cbor = (v: unknown) => new CborEncoder().encode(v);
 const msgpack = (v: unknown) => new MsgPackEncoder().encode(v);
-const hex = (s: string) => Uint8Array.from(s.replace(/\s+/g, '').match(/../g)!.map((b) => parseInt(b, 16)));
+const hex = (s: string) =>
+  Uint8Array.from(
+    s
+      .replace(/\s+/g, '')
+      .match(/../g)!
+      .map((b) => parseInt(b, 16)),
+  );
 
 let nextId = 1;
 function frame(data: Uint8Array, extra: Partial<IngestFrame> = {}): IngestFrame {
-  return { frameId: nextId++, connectionId: 'c1', direction: 'received', time: 1_700_000_000_000, opcode: 'binary', data, ...extra };
+  return {
+    frameId: nextId++,
+    connectionId: 'c1',
+    direction: 'received',
+    time: 1_700_000_000_000,
+    opcode: 'binary',
+    data,
+    ...extra,
+  };
 }
 
 function withFrames(...frames: IngestFrame[]): WorkerHandlers {
@@ -36,7 +50,9 @@ describe('summaries (the list rows)', () => {
   });
 
   it('socket.io text is a Socket.IO packet; a broken JSON object is malformed JSON', () => {
-    const io = summarize(frame(new TextEncoder().encode('451-["upload",{"_placeholder":true,"num":0}]'), { opcode: 'text' }));
+    const io = summarize(
+      frame(new TextEncoder().encode('451-["upload",{"_placeholder":true,"num":0}]'), { opcode: 'text' }),
+    );
     expect(io).toMatchObject({ format: 'socketio', error: null });
     const broken = summarize(frame(new TextEncoder().encode(' {"a": 1,'), { opcode: 'text' }));
     expect(broken.format).toBe('json');
@@ -51,7 +67,13 @@ describe('summaries (the list rows)', () => {
 });
 
 describe('tree requests', () => {
-  const data = cbor({ users: [{ name: 'ann', id: 1 }, { name: 'bob', id: 2 }], ok: true });
+  const data = cbor({
+    users: [
+      { name: 'ann', id: 1 },
+      { name: 'bob', id: 2 },
+    ],
+    ok: true,
+  });
   const f = frame(data);
   const h = withFrames(f);
 
@@ -68,7 +90,12 @@ describe('tree requests', () => {
     const items = h.methods.children({ frameId: f.frameId, format: 'auto', nodeId: users.id }).nodes;
     expect(items.map((n) => n.label)).toEqual(['[0]', '[1]']);
     const fields = h.methods.children({ frameId: f.frameId, format: 'auto', nodeId: items[1].id }).nodes;
-    expect(fields[0]).toMatchObject({ label: 'name', preview: '"bob"', path: '$.users[1].name', pointer: '/users/1/name' });
+    expect(fields[0]).toMatchObject({
+      label: 'name',
+      preview: '"bob"',
+      path: '$.users[1].name',
+      pointer: '/users/1/name',
+    });
   });
 
   it('nodeAt gives the path from the root to the deepest node at a byte (a key byte selects its value)', () => {
@@ -88,15 +115,25 @@ describe('tree requests', () => {
   });
 
   it('text gives JSON and EDN; largest lists the heaviest fields', () => {
-    expect(JSON.parse(h.methods.text({ frameId: f.frameId, format: 'auto', nodeId: 0, mode: 'json' }).text)).toEqual({ users: [{ name: 'ann', id: 1 }, { name: 'bob', id: 2 }], ok: true });
-    expect(h.methods.text({ frameId: f.frameId, format: 'auto', nodeId: 0, mode: 'edn' }).text).toBe('{"users": [{"name": "ann", "id": 1}, {"name": "bob", "id": 2}], "ok": true}');
+    expect(JSON.parse(h.methods.text({ frameId: f.frameId, format: 'auto', nodeId: 0, mode: 'json' }).text)).toEqual({
+      users: [
+        { name: 'ann', id: 1 },
+        { name: 'bob', id: 2 },
+      ],
+      ok: true,
+    });
+    expect(h.methods.text({ frameId: f.frameId, format: 'auto', nodeId: 0, mode: 'edn' }).text).toBe(
+      '{"users": [{"name": "ann", "id": 1}, {"name": "bob", "id": 2}], "ok": true}',
+    );
     expect(h.methods.largest({ frameId: f.frameId, format: 'auto', count: 1 })[0].path).toBe('$.users');
   });
 
   it('JSON text keeps bigints exact and shows bytes, tags and undefined', () => {
     const g = frame(hex('a4 61 62 1b ff ff ff ff ff ff ff ff 61 79 42 01 02 61 74 c1 1a 00 00 00 01 61 75 f7'));
     const h2 = withFrames(g);
-    expect(h2.methods.text({ frameId: g.frameId, format: 'auto', nodeId: 0, mode: 'json' }).text.replace(/\s+/g, '')).toBe('{"b":18446744073709551615,"y":"h\'0102\'","t":{"tag(1)":1},"u":"undefined"}');
+    expect(
+      h2.methods.text({ frameId: g.frameId, format: 'auto', nodeId: 0, mode: 'json' }).text.replace(/\s+/g, ''),
+    ).toBe('{"b":18446744073709551615,"y":"h\'0102\'","t":{"tag(1)":1},"u":"undefined"}');
   });
 
   it('a forced decoder reads the frame another way (the malformed-frame switcher)', () => {
@@ -192,15 +229,25 @@ describe('composer encoding', () => {
 
 describe('export', () => {
   it('HAR and wirescope captures carry every frame byte-exact', () => {
-    const frames = [frame(cbor({ x: 1 })), frame(new TextEncoder().encode('{"é": "ü"}'), { opcode: 'text', direction: 'sent' }), frame(Uint8Array.from({ length: 300 }, (_, i) => (i * 7) & 255))];
+    const frames = [
+      frame(cbor({ x: 1 })),
+      frame(new TextEncoder().encode('{"é": "ü"}'), { opcode: 'text', direction: 'sent' }),
+      frame(Uint8Array.from({ length: 300 }, (_, i) => (i * 7) & 255)),
+    ];
     const h = withFrames(...frames);
-    const har = parseHar(new TextDecoder().decode(h.methods.exportCapture({ kind: 'har', connections: { c1: { url: 'ws://localhost/x', protocol: 'cbor' } } })));
+    const har = parseHar(
+      new TextDecoder().decode(
+        h.methods.exportCapture({ kind: 'har', connections: { c1: { url: 'ws://localhost/x', protocol: 'cbor' } } }),
+      ),
+    );
     expect(har.errors).toEqual([]);
     expect(har.connections[0]).toMatchObject({ url: 'ws://localhost/x', protocol: 'cbor' });
     expect(har.frames.map((f) => Array.from(f.data))).toEqual(frames.map((f) => Array.from(f.data)));
     expect(har.frames.map((f) => f.direction)).toEqual(['received', 'sent', 'received']);
     const cap = parseCapture(h.methods.exportCapture({ kind: 'wirescope', connections: {} }));
-    expect(cap.frames.map((f) => [f.opcode, Array.from(f.data)])).toEqual(frames.map((f) => [f.opcode, Array.from(f.data)]));
+    expect(cap.frames.map((f) => [f.opcode, Array.from(f.data)])).toEqual(
+      frames.map((f) => [f.opcode, Array.from(f.data)]),
+    );
   });
 
   it('keeps the negotiated Sec-WebSocket-Extensions, "none negotiated" included (review #4)', () => {
@@ -209,10 +256,13 @@ describe('export', () => {
       const connections = { c1: { url: 'ws://localhost/x', protocol: '', extensions } };
       const har = parseHar(new TextDecoder().decode(h.methods.exportCapture({ kind: 'har', connections })));
       const cap = parseCapture(h.methods.exportCapture({ kind: 'wirescope', connections }));
-      for (const c of [har.connections[0], cap.connections[0]]) expect(c).toMatchObject(extensions === '' ? { extensions, extensionsRecorded: true } : { extensions });
+      for (const c of [har.connections[0], cap.connections[0]])
+        expect(c).toMatchObject(extensions === '' ? { extensions, extensionsRecorded: true } : { extensions });
     }
     // Not known: not claimed.
-    const unknown = parseCapture(h.methods.exportCapture({ kind: 'wirescope', connections: { c1: { url: 'ws://localhost/x', protocol: '' } } }));
+    const unknown = parseCapture(
+      h.methods.exportCapture({ kind: 'wirescope', connections: { c1: { url: 'ws://localhost/x', protocol: '' } } }),
+    );
     expect(unknown.connections[0].extensionsRecorded).toBeUndefined();
   });
 });

@@ -17,7 +17,19 @@ import {
   type ProtocolInfo,
   type SpanIndex,
 } from '../../../codecs/index.js';
-import type { CrdtSummary, FrameCompression, EncodeAs, EncodeResult, FilterQuery, FrameDecode, FrameSummary, IngestFrame, LargestField, TextResult, WorkerMethods } from './api.js';
+import type {
+  CrdtSummary,
+  FrameCompression,
+  EncodeAs,
+  EncodeResult,
+  FilterQuery,
+  FrameDecode,
+  FrameSummary,
+  IngestFrame,
+  LargestField,
+  TextResult,
+  WorkerMethods,
+} from './api.js';
 import { bytesReport } from './bytes-report.js';
 import { crdtOpLines } from './crdt-ops.js';
 import { nestedChildren, markNested, pathIntoNested } from './nested-nodes.js';
@@ -61,18 +73,24 @@ function hexStart(bytes: Uint8Array, max = 24): string {
 /** Bytes as hex, 16 per line. */
 function hexLines(bytes: Uint8Array): string {
   const lines: string[] = [];
-  for (let i = 0; i < bytes.length; i += 16) lines.push(Array.from(bytes.subarray(i, i + 16), (b) => b.toString(16).padStart(2, '0')).join(' '));
+  for (let i = 0; i < bytes.length; i += 16)
+    lines.push(Array.from(bytes.subarray(i, i + 16), (b) => b.toString(16).padStart(2, '0')).join(' '));
   return lines.join('\n');
 }
 
 /** The list row for one frame: read one level deep, never more. */
 export function summarize(frame: IngestFrame, store?: FrameStore, links?: ProtocolLinks): FrameSummary {
-  const decoded = store ? readWithSchema(frame, store) ?? readInOrder(frame, store) : decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text' });
+  const decoded = store
+    ? (readWithSchema(frame, store) ?? readInOrder(frame, store))
+    : decodeFrame(frame.data, { depth: 1, isText: frame.opcode === 'text' });
   if (decoded.verdict === 'decoded') store?.formats.record(frame.connectionId, decoded.format, frame.data.byteLength);
   // A large frame's one-level index is what opening it needs first: keep it, don't redo it.
-  if (store && frame.data.byteLength >= REMEMBER_INDEX_BYTES) store.remember(frame.frameId, 'auto', decodedEntry(frame, decoded));
+  if (store && frame.data.byteLength >= REMEMBER_INDEX_BYTES)
+    store.remember(frame.frameId, 'auto', decodedEntry(frame, decoded));
   const d = isPlainText(frame, decoded) ? { format: null, index: null, error: null } : decoded;
-  const recognized = recognizeProtocol(d.index, d.format, { subprotocol: store?.formats.subprotocol(frame.connectionId) });
+  const recognized = recognizeProtocol(d.index, d.format, {
+    subprotocol: store?.formats.subprotocol(frame.connectionId),
+  });
   // An attachment's bytes cannot say whose they are: the connection's earlier frames do.
   return listRow(frame, decoded, recognized, links?.observe(frame, recognized) ?? null);
 }
@@ -80,15 +98,29 @@ export function summarize(frame: IngestFrame, store?: FrameStore, links?: Protoc
 /** With a loaded Protobuf schema, binary frames the schema reads come first (null: it does not read this one). */
 function readWithSchema(frame: IngestFrame, store: FrameStore): DecodedFrame | null {
   const schemaRead = store.schemas.active ? store.schemas.decode(frame) : null;
-  return schemaRead ? { format: 'protobuf', index: schemaRead.index, error: schemaRead.index.error, detection: null, verdict: schemaRead.index.error ? 'malformed' : 'decoded' } : null;
+  return schemaRead
+    ? {
+        format: 'protobuf',
+        index: schemaRead.index,
+        error: schemaRead.index.error,
+        detection: null,
+        verdict: schemaRead.index.error ? 'malformed' : 'decoded',
+      }
+    : null;
 }
 
 /** The list row of a frame read as `decoded`, with its protocol (and, for an attachment, whose it is). */
-function listRow(frame: IngestFrame, decoded: DecodedFrame, recognized: ProtocolInfo | null, linked: Pick<FrameSummary, 'protocol' | 'preview'> | null): FrameSummary {
+function listRow(
+  frame: IngestFrame,
+  decoded: DecodedFrame,
+  recognized: ProtocolInfo | null,
+  linked: Pick<FrameSummary, 'protocol' | 'preview'> | null,
+): FrameSummary {
   const d = isPlainText(frame, decoded) ? { format: null, index: null, error: null } : decoded;
   // Plain text previews as itself, not as a quoted string.
   let preview = d.index && d.index.root >= 0 && d.format !== 'text' ? framePreview(d.index) : '';
-  if (!preview) preview = frame.opcode === 'text' ? textDecoder.decode(frame.data.subarray(0, 120)) : hexStart(frame.data);
+  if (!preview)
+    preview = frame.opcode === 'text' ? textDecoder.decode(frame.data.subarray(0, 120)) : hexStart(frame.data);
   return {
     frameId: frame.frameId,
     connectionId: frame.connectionId,
@@ -101,7 +133,15 @@ function listRow(frame: IngestFrame, decoded: DecodedFrame, recognized: Protocol
     error: d.error ? { code: d.error.code, offset: d.error.offset, message: d.error.message } : null,
     verdict: decoded.verdict,
     ...(decoded.compression ? { compression: compressionSummary(decoded.compression, decoded.format) } : {}),
-    protocol: recognized ? { name: recognized.protocol, message: recognized.message, event: recognized.event, id: recognized.id, quiet: recognized.quiet } : undefined,
+    protocol: recognized
+      ? {
+          name: recognized.protocol,
+          message: recognized.message,
+          event: recognized.event,
+          id: recognized.id,
+          quiet: recognized.quiet,
+        }
+      : undefined,
     ...(linked ? { protocol: linked.protocol, preview: `${linked.preview} · ${hexStart(frame.data, 12)}` } : {}),
   };
 }
@@ -147,7 +187,18 @@ export class WorkerHandlers {
   /** Sets the content filter; an unparsable path matches nothing (the filter bar shows why). */
   setContentFilter({ text, path }: FilterQuery): ContentQuery | null {
     const query = compileQuery(text, path);
-    this.filter = query && 'error' in query ? { textLower: '', parts: [{ type: 'key', key: '\u0000never' }], stringOnly: false, probe: '', probeBytes: null, needleBytes: null, lowersFromNonAscii: false } : query;
+    this.filter =
+      query && 'error' in query
+        ? {
+            textLower: '',
+            parts: [{ type: 'key', key: '\u0000never' }],
+            stringOnly: false,
+            probe: '',
+            probeBytes: null,
+            needleBytes: null,
+            lowersFromNonAscii: false,
+          }
+        : query;
     return this.filter;
   }
 
@@ -162,8 +213,16 @@ export class WorkerHandlers {
     if (this.links.ownsRow(frame.frameId)) return null;
     const decoded = readWithSchema(frame, this.store) ?? this.store.decodeAuto(frame, 1);
     const d = isPlainText(frame, decoded) ? { format: null, index: null } : decoded;
-    const row = listRow(frame, decoded, recognizeProtocol(d.index, d.format, { subprotocol: this.store.formats.subprotocol(frame.connectionId) }), null);
-    this.store.setSearchFormat(frame.frameId, row.compression && !this.store.isStreamMessage(frame.frameId) ? undefined : searchFormat(row));
+    const row = listRow(
+      frame,
+      decoded,
+      recognizeProtocol(d.index, d.format, { subprotocol: this.store.formats.subprotocol(frame.connectionId) }),
+      null,
+    );
+    this.store.setSearchFormat(
+      frame.frameId,
+      row.compression && !this.store.isStreamMessage(frame.frameId) ? undefined : searchFormat(row),
+    );
     return row;
   }
 
@@ -176,167 +235,211 @@ export class WorkerHandlers {
   summarize(frame: IngestFrame): FrameSummary {
     const summary = summarize(frame, this.store, this.links);
     // A gzip / zlib / deflate frame's raw bytes hold no strings: it is read again (decompressed) when searched.
-    this.store.setSearchFormat(frame.frameId, summary.compression && !this.store.isStreamMessage(frame.frameId) ? undefined : searchFormat(summary));
+    this.store.setSearchFormat(
+      frame.frameId,
+      summary.compression && !this.store.isStreamMessage(frame.frameId) ? undefined : searchFormat(summary),
+    );
     return summary;
   }
 
-  readonly methods: { [M in keyof WorkerMethods]: (params: WorkerMethods[M]['params']) => WorkerMethods[M]['result'] } = {
-    decode: ({ frameId, format }): FrameDecode | null => {
-      const frame = this.store.get(frameId);
-      const entry = this.store.decoded(frameId, format);
-      if (!frame || !entry) return null;
-      const index = entry.index;
-      const plainText = !entry.format && frame.opcode === 'text' && entry.verdict !== 'unknown';
-      const empty = frame.data.byteLength === 0;
-      const error = entry.compression?.error ?? index?.error ?? entry.unknown?.error ?? (entry.format || plainText || empty ? null : { code: 'unsupported-format', offset: 0, message: 'no decoder could read this frame at byte 0' });
-      const compression = entry.compression ? frameCompression(entry.compression, entry.format) : undefined;
-      // A frame that is one string holding a value (a CBOR byte string of MessagePack) opens like the rows below it.
-      const root = index && index.root >= 0 ? markNested(index, { nodes: [treeNode(index, index.root, 0, 0)], total: 1, offset: 0 }).nodes[0] : null;
-      return {
-        frameId,
-        size: frame.data.byteLength,
-        format: entry.format,
-        candidates: entry.candidates,
-        error: error ? { code: error.code, offset: error.offset, message: error.message } : null,
-        // A compressed frame's root says so: `gzip → cbor, 1,234 → 5,678 bytes (4.6x)`; a Socket.IO placeholder root links its attachment.
-        root: root && compression ? { ...root, label: compression.summary } : root && index ? this.links.linkPlaceholders(index, frameId, [root])[0] : root,
-        ...(compression ? { compression } : {}),
-        warnings: plainText
-          ? ['A plain text frame (not JSON): pick a decoder under "decode as" to force one.']
-          : [...(entry.schemaNote ? [`Protobuf schema: ${entry.schemaNote}`] : []), ...(index ? index.warnings.map((w) => w.message) : [])],
-        isCrdt: entry.format === 'crdt-model' || entry.format === 'crdt-patch',
-        verdict: empty ? 'empty' : (entry.verdict ?? (error ? 'malformed' : 'decoded')),
-        nearMisses: entry.unknown?.nearMisses,
-        strings: entry.verdict === 'unknown' ? stringsIn(frame.data) : undefined,
-        links: this.links.linesFor(frameId),
-        ...chosenBy(entry, index, this.store.formats.subprotocol(frame.connectionId)),
-      };
-    },
-    children: ({ frameId, format, nodeId, offset, limit, around, sortBySize }) => {
-      const index = this.index(frameId, format);
-      if (!index) return { nodes: [], total: 0, offset: 0 };
-      // A string holding a value (tag 24, base64 of CBOR, …) opens as a nested tree (worker/nested-nodes.ts).
-      const window = nestedChildren(index, nodeId, offset, limit, around) ?? markNested(index, childNodes(index, nodeId, offset, limit, around, sortBySize));
-      return { ...window, nodes: this.links.linkPlaceholders(index, frameId, window.nodes) };
-    },
-    nodeAt: ({ frameId, format, offset }) => {
-      const index = this.index(frameId, format);
-      // A byte inside a string holding a value selects the nested node it belongs to.
-      return index ? pathIntoNested(index, pathToOffset(index, offset), offset) : [];
-    },
-    bytes: ({ frameId, decompressed }) => {
-      if (!decompressed) return this.store.get(frameId)?.data.slice() ?? null;
-      return this.store.decoded(frameId, 'auto')?.decompressed?.slice() ?? null;
-    },
-    text: ({ frameId, format, nodeId, mode }): TextResult => {
-      if (mode === 'raw-text' || mode === 'raw-hex') {
+  readonly methods: { [M in keyof WorkerMethods]: (params: WorkerMethods[M]['params']) => WorkerMethods[M]['result'] } =
+    {
+      decode: ({ frameId, format }): FrameDecode | null => {
         const frame = this.store.get(frameId);
-        if (!frame) return { text: '', truncated: false };
-        const cut = frame.data.subarray(0, mode === 'raw-hex' ? MAX_TEXT_CHARS / 3 : MAX_TEXT_CHARS);
-        return { text: mode === 'raw-hex' ? hexLines(cut) : textDecoder.decode(cut), truncated: cut.length < frame.data.length };
-      }
-      const index = this.index(frameId, format);
-      if (!index?.has(nodeId)) return { text: '', truncated: false };
-      if (mode === 'edn' || mode === 'edn-pretty') {
-        const text = diagnostic(index, nodeId, { maxLength: MAX_TEXT_CHARS });
-        return { text: mode === 'edn-pretty' ? prettyEdn(text) : text, truncated: text.length >= MAX_TEXT_CHARS };
-      }
-      return jsonText(index.value(nodeId), MAX_TEXT_CHARS);
-    },
-    search: ({ frameId, format, text, limit }) => {
-      const index = this.index(frameId, format);
-      return index ? searchTree(index, text, limit) : { paths: [], total: 0, complete: true };
-    },
-    annotate: ({ frameId, format }) => {
-      const index = this.index(frameId, format);
-      return index ? annotateFrame(index) : { lines: [], complete: false, truncated: false };
-    },
-    largest: ({ frameId, format, count }): LargestField[] => {
-      const index = this.index(frameId, format);
-      if (!index || index.root < 0) return [];
-      if (index.bytes.length <= FULL_EXPAND_LIMIT) index.expandAll(index.root);
-      else index.expand(index.root, 3);
-      return heaviestPaths(index, count, { leavesOnly: false })
-        .filter((h) => h.share >= MIN_LARGEST_SHARE)
-        .map((h) => ({ nodeId: h.id, start: index.store.start[h.id], path: h.path, size: h.bytes, share: h.share }));
-    },
-    crdt: ({ frameId, format }): CrdtSummary | null => {
-      const index = this.index(frameId, format);
-      if (!index || index.root < 0) return null;
-      if (index.format === 'crdt-model') {
-        index.expandAll(index.root);
-        const clock = crdtClockTable(index);
-        const split = crdtByteSplit(index);
+        const entry = this.store.decoded(frameId, format);
+        if (!frame || !entry) return null;
+        const index = entry.index;
+        const plainText = !entry.format && frame.opcode === 'text' && entry.verdict !== 'unknown';
+        const empty = frame.data.byteLength === 0;
+        const error =
+          entry.compression?.error ??
+          index?.error ??
+          entry.unknown?.error ??
+          (entry.format || plainText || empty
+            ? null
+            : { code: 'unsupported-format', offset: 0, message: 'no decoder could read this frame at byte 0' });
+        const compression = entry.compression ? frameCompression(entry.compression, entry.format) : undefined;
+        // A frame that is one string holding a value (a CBOR byte string of MessagePack) opens like the rows below it.
+        const root =
+          index && index.root >= 0
+            ? markNested(index, { nodes: [treeNode(index, index.root, 0, 0)], total: 1, offset: 0 }).nodes[0]
+            : null;
         return {
-          kind: 'model',
-          viewJson: jsonText(index.value(index.root), MAX_TEXT_CHARS).text,
-          clock: clock === null ? [] : Array.isArray(clock) ? clock.map((c) => ({ sid: String(c.sid), time: c.time })) : [{ sid: 'server', time: clock.serverTime }],
-          metadataBytes: split.metadataBytes,
-          contentBytes: split.contentBytes,
-          notes: index.error ? [index.error.message] : [],
+          frameId,
+          size: frame.data.byteLength,
+          format: entry.format,
+          candidates: entry.candidates,
+          error: error ? { code: error.code, offset: error.offset, message: error.message } : null,
+          // A compressed frame's root says so: `gzip → cbor, 1,234 → 5,678 bytes (4.6x)`; a Socket.IO placeholder root links its attachment.
+          root:
+            root && compression
+              ? { ...root, label: compression.summary }
+              : root && index
+                ? this.links.linkPlaceholders(index, frameId, [root])[0]
+                : root,
+          ...(compression ? { compression } : {}),
+          warnings: plainText
+            ? ['A plain text frame (not JSON): pick a decoder under "decode as" to force one.']
+            : [
+                ...(entry.schemaNote ? [`Protobuf schema: ${entry.schemaNote}`] : []),
+                ...(index ? index.warnings.map((w) => w.message) : []),
+              ],
+          isCrdt: entry.format === 'crdt-model' || entry.format === 'crdt-patch',
+          verdict: empty ? 'empty' : (entry.verdict ?? (error ? 'malformed' : 'decoded')),
+          nearMisses: entry.unknown?.nearMisses,
+          strings: entry.verdict === 'unknown' ? stringsIn(frame.data) : undefined,
+          links: this.links.linesFor(frameId),
+          ...chosenBy(entry, index, this.store.formats.subprotocol(frame.connectionId)),
         };
-      }
-      if (index.format === 'crdt-patch') {
-        index.expandAll(index.root);
-        const split = patchByteSplit(index);
-        return {
-          kind: 'patch',
-          viewJson: jsonText(patchJson(index) ?? null, MAX_TEXT_CHARS).text,
-          ops: crdtOpLines(index),
-          clock: [],
-          metadataBytes: split.metadataBytes,
-          contentBytes: split.contentBytes,
-          notes: index.error ? [index.error.message] : [],
-        };
-      }
-      return null;
-    },
-    bytesReport: ({ frameId, format }) => {
-      const index = this.index(frameId, format);
-      return index && index.root >= 0 ? bytesReport(index) : null;
-    },
-    diff: ({ frameA, frameB }) => {
-      const fa = this.store.get(frameA);
-      const fb = this.store.get(frameB);
-      if (!fa || !fb) return null;
-      // (decodeAuto: a zlib-stream message compares by what it inflated to.)
-      const a = this.store.decodeAuto(fa, Infinity).index;
-      const b = this.store.decodeAuto(fb, Infinity).index;
-      return a && b ? diffFrames(a, b) : [];
-    },
-    encode: ({ json, as }) => encodeComposed(json, as),
-    setFilter: (query: FilterQuery) => {
-      if (!this.setContentFilter(query)) return null;
-      const out: number[] = [];
-      for (const f of this.store.all()) if (this.matches(f.frameId)) out.push(f.frameId);
-      return out;
-    },
-    exportCapture: ({ kind, connections }) => {
-      const frames = [...this.store.all()].map((f) => ({ connectionId: f.connectionId, direction: f.direction, time: f.time, opcode: f.opcode, data: f.data }));
-      const ids = [...new Set(frames.map((f) => f.connectionId))];
-      const infos = ids.map((id) => ({ connectionId: id, url: connections[id]?.url ?? `ws://unknown/${id}`, protocol: connections[id]?.protocol ?? '', extensions: connections[id]?.extensions ?? '', ...(connections[id]?.extensions !== undefined ? { extensionsRecorded: true } : {}), time: frames.find((f) => f.connectionId === id)?.time ?? 0 }));
-      if (kind === 'har') return new TextEncoder().encode(buildHar(infos, frames, { creator: 'wirescope' }));
-      return serializeCapture(infos, frames);
-    },
-    setCap: ({ bytes }) => {
-      const evictedIds = this.store.setCap(bytes);
-      return { evictedIds, evictedTotal: this.store.evictedTotal, bytesHeld: this.store.bytesHeld };
-    },
-    clear: () => {
-      this.store.clear();
-      this.links.clear();
-    },
-    setSchema: ({ files }) => {
-      const state = this.store.schemas.set(files);
-      this.store.forgetIndexes();
-      return state;
-    },
-    setSchemaType: ({ connectionId, choice }) => {
-      const state = this.store.schemas.choose(connectionId, choice);
-      this.store.forgetIndexes();
-      return state;
-    },
-  };
+      },
+      children: ({ frameId, format, nodeId, offset, limit, around, sortBySize }) => {
+        const index = this.index(frameId, format);
+        if (!index) return { nodes: [], total: 0, offset: 0 };
+        // A string holding a value (tag 24, base64 of CBOR, …) opens as a nested tree (worker/nested-nodes.ts).
+        const window =
+          nestedChildren(index, nodeId, offset, limit, around) ??
+          markNested(index, childNodes(index, nodeId, offset, limit, around, sortBySize));
+        return { ...window, nodes: this.links.linkPlaceholders(index, frameId, window.nodes) };
+      },
+      nodeAt: ({ frameId, format, offset }) => {
+        const index = this.index(frameId, format);
+        // A byte inside a string holding a value selects the nested node it belongs to.
+        return index ? pathIntoNested(index, pathToOffset(index, offset), offset) : [];
+      },
+      bytes: ({ frameId, decompressed }) => {
+        if (!decompressed) return this.store.get(frameId)?.data.slice() ?? null;
+        return this.store.decoded(frameId, 'auto')?.decompressed?.slice() ?? null;
+      },
+      text: ({ frameId, format, nodeId, mode }): TextResult => {
+        if (mode === 'raw-text' || mode === 'raw-hex') {
+          const frame = this.store.get(frameId);
+          if (!frame) return { text: '', truncated: false };
+          const cut = frame.data.subarray(0, mode === 'raw-hex' ? MAX_TEXT_CHARS / 3 : MAX_TEXT_CHARS);
+          return {
+            text: mode === 'raw-hex' ? hexLines(cut) : textDecoder.decode(cut),
+            truncated: cut.length < frame.data.length,
+          };
+        }
+        const index = this.index(frameId, format);
+        if (!index?.has(nodeId)) return { text: '', truncated: false };
+        if (mode === 'edn' || mode === 'edn-pretty') {
+          const text = diagnostic(index, nodeId, { maxLength: MAX_TEXT_CHARS });
+          return { text: mode === 'edn-pretty' ? prettyEdn(text) : text, truncated: text.length >= MAX_TEXT_CHARS };
+        }
+        return jsonText(index.value(nodeId), MAX_TEXT_CHARS);
+      },
+      search: ({ frameId, format, text, limit }) => {
+        const index = this.index(frameId, format);
+        return index ? searchTree(index, text, limit) : { paths: [], total: 0, complete: true };
+      },
+      annotate: ({ frameId, format }) => {
+        const index = this.index(frameId, format);
+        return index ? annotateFrame(index) : { lines: [], complete: false, truncated: false };
+      },
+      largest: ({ frameId, format, count }): LargestField[] => {
+        const index = this.index(frameId, format);
+        if (!index || index.root < 0) return [];
+        if (index.bytes.length <= FULL_EXPAND_LIMIT) index.expandAll(index.root);
+        else index.expand(index.root, 3);
+        return heaviestPaths(index, count, { leavesOnly: false })
+          .filter((h) => h.share >= MIN_LARGEST_SHARE)
+          .map((h) => ({ nodeId: h.id, start: index.store.start[h.id], path: h.path, size: h.bytes, share: h.share }));
+      },
+      crdt: ({ frameId, format }): CrdtSummary | null => {
+        const index = this.index(frameId, format);
+        if (!index || index.root < 0) return null;
+        if (index.format === 'crdt-model') {
+          index.expandAll(index.root);
+          const clock = crdtClockTable(index);
+          const split = crdtByteSplit(index);
+          return {
+            kind: 'model',
+            viewJson: jsonText(index.value(index.root), MAX_TEXT_CHARS).text,
+            clock:
+              clock === null
+                ? []
+                : Array.isArray(clock)
+                  ? clock.map((c) => ({ sid: String(c.sid), time: c.time }))
+                  : [{ sid: 'server', time: clock.serverTime }],
+            metadataBytes: split.metadataBytes,
+            contentBytes: split.contentBytes,
+            notes: index.error ? [index.error.message] : [],
+          };
+        }
+        if (index.format === 'crdt-patch') {
+          index.expandAll(index.root);
+          const split = patchByteSplit(index);
+          return {
+            kind: 'patch',
+            viewJson: jsonText(patchJson(index) ?? null, MAX_TEXT_CHARS).text,
+            ops: crdtOpLines(index),
+            clock: [],
+            metadataBytes: split.metadataBytes,
+            contentBytes: split.contentBytes,
+            notes: index.error ? [index.error.message] : [],
+          };
+        }
+        return null;
+      },
+      bytesReport: ({ frameId, format }) => {
+        const index = this.index(frameId, format);
+        return index && index.root >= 0 ? bytesReport(index) : null;
+      },
+      diff: ({ frameA, frameB }) => {
+        const fa = this.store.get(frameA);
+        const fb = this.store.get(frameB);
+        if (!fa || !fb) return null;
+        // (decodeAuto: a zlib-stream message compares by what it inflated to.)
+        const a = this.store.decodeAuto(fa, Infinity).index;
+        const b = this.store.decodeAuto(fb, Infinity).index;
+        return a && b ? diffFrames(a, b) : [];
+      },
+      encode: ({ json, as }) => encodeComposed(json, as),
+      setFilter: (query: FilterQuery) => {
+        if (!this.setContentFilter(query)) return null;
+        const out: number[] = [];
+        for (const f of this.store.all()) if (this.matches(f.frameId)) out.push(f.frameId);
+        return out;
+      },
+      exportCapture: ({ kind, connections }) => {
+        const frames = [...this.store.all()].map((f) => ({
+          connectionId: f.connectionId,
+          direction: f.direction,
+          time: f.time,
+          opcode: f.opcode,
+          data: f.data,
+        }));
+        const ids = [...new Set(frames.map((f) => f.connectionId))];
+        const infos = ids.map((id) => ({
+          connectionId: id,
+          url: connections[id]?.url ?? `ws://unknown/${id}`,
+          protocol: connections[id]?.protocol ?? '',
+          extensions: connections[id]?.extensions ?? '',
+          ...(connections[id]?.extensions !== undefined ? { extensionsRecorded: true } : {}),
+          time: frames.find((f) => f.connectionId === id)?.time ?? 0,
+        }));
+        if (kind === 'har') return new TextEncoder().encode(buildHar(infos, frames, { creator: 'wirescope' }));
+        return serializeCapture(infos, frames);
+      },
+      setCap: ({ bytes }) => {
+        const evictedIds = this.store.setCap(bytes);
+        return { evictedIds, evictedTotal: this.store.evictedTotal, bytesHeld: this.store.bytesHeld };
+      },
+      clear: () => {
+        this.store.clear();
+        this.links.clear();
+      },
+      setSchema: ({ files }) => {
+        const state = this.store.schemas.set(files);
+        this.store.forgetIndexes();
+        return state;
+      },
+      setSchemaType: ({ connectionId, choice }) => {
+        const state = this.store.schemas.choose(connectionId, choice);
+        this.store.forgetIndexes();
+        return state;
+      },
+    };
 }
 
 /**
@@ -344,11 +447,17 @@ export class WorkerHandlers {
  * subprotocol ranked the format first, a schema type was chosen, or the subprotocol named the
  * protocol the recognizer found (GraphQL's two dialects, WAMP, Centrifugo).
  */
-function chosenBy(entry: { readonly chosenBy?: string; readonly format: string | null }, index: SpanIndex | null, subprotocol: string | undefined): { chosenBy?: string } {
+function chosenBy(
+  entry: { readonly chosenBy?: string; readonly format: string | null },
+  index: SpanIndex | null,
+  subprotocol: string | undefined,
+): { chosenBy?: string } {
   if (entry.chosenBy) return { chosenBy: entry.chosenBy };
   const hint = subprotocolHint(subprotocol);
   if (!hint || !index) return {};
-  return recognizeProtocol(index, entry.format, { subprotocol })?.protocol === hint.protocol ? { chosenBy: `subprotocol ${hint.subprotocol}` } : {};
+  return recognizeProtocol(index, entry.format, { subprotocol })?.protocol === hint.protocol
+    ? { chosenBy: `subprotocol ${hint.subprotocol}` }
+    : {};
 }
 
 function frameCompression(info: CompressionInfo, format: string | null): FrameCompression {
@@ -366,7 +475,9 @@ function frameCompression(info: CompressionInfo, format: string | null): FrameCo
 export function encodeComposed(text: string, as: EncodeAs): EncodeResult {
   if (as === 'hex') {
     const parsed = parseHex(text);
-    return parsed.ok ? { ok: true, data: parsed.bytes, opcode: 'binary' } : { ok: false, error: parsed.error, offset: parsed.offset };
+    return parsed.ok
+      ? { ok: true, data: parsed.bytes, opcode: 'binary' }
+      : { ok: false, error: parsed.error, offset: parsed.offset };
   }
   const bytes = new TextEncoder().encode(text);
   // Our validating JSON reader gives the error offset JSON.parse does not promise.

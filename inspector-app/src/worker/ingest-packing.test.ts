@@ -14,13 +14,24 @@ import { packIngest, unpackIngest } from './ingest-packing.js';
 /** A Worker stand-in that records what each postMessage carried and transferred. */
 function recordingWorker() {
   const posts: { message: ToWorker; transfer: Transferable[] }[] = [];
-  const worker = { postMessage: (message: ToWorker, transfer: Transferable[] = []) => posts.push({ message, transfer }), onmessage: null, onerror: null } as unknown as Worker;
+  const worker = {
+    postMessage: (message: ToWorker, transfer: Transferable[] = []) => posts.push({ message, transfer }),
+    onmessage: null,
+    onerror: null,
+  } as unknown as Worker;
   return { posts, client: new WorkerClient(worker) };
 }
 
 /** Objects a structured clone of `value` creates one by one (typed arrays and strings are copied whole). */
 function clonedObjects(value: unknown, seen = new Set<unknown>()): number {
-  if (value === null || typeof value !== 'object' || seen.has(value) || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return 0;
+  if (
+    value === null ||
+    typeof value !== 'object' ||
+    seen.has(value) ||
+    ArrayBuffer.isView(value) ||
+    value instanceof ArrayBuffer
+  )
+    return 0;
   seen.add(value);
   let n = 1;
   for (const v of Object.values(value)) n += clonedObjects(v, seen);
@@ -36,7 +47,14 @@ function panelBatch(n: number, firstId = 1): IngestFrame[] {
   return sizes.map((size, i) => {
     const data = bytes.subarray(at, at + size);
     at += size;
-    return { frameId: firstId + i, connectionId: `conn-${i % 3}`, direction: i % 4 ? 'received' : 'sent', time: 1_700_000_000_000 + i * 0.25, opcode: i % 5 ? 'binary' : 'text', data };
+    return {
+      frameId: firstId + i,
+      connectionId: `conn-${i % 3}`,
+      direction: i % 4 ? 'received' : 'sent',
+      time: 1_700_000_000_000 + i * 0.25,
+      opcode: i % 5 ? 'binary' : 'text',
+      data,
+    };
   });
 }
 
@@ -53,7 +71,15 @@ describe('a panel batch to the decode worker', () => {
 
   it('lists the same rows and holds the same bytes as frames sent one object each', async () => {
     const frames = panelBatch(300);
-    const expected = frames.map((f) => ({ frameId: f.frameId, connectionId: f.connectionId, direction: f.direction, time: f.time, opcode: f.opcode, size: f.data.byteLength, bytes: [...f.data] }));
+    const expected = frames.map((f) => ({
+      frameId: f.frameId,
+      connectionId: f.connectionId,
+      direction: f.direction,
+      time: f.time,
+      opcode: f.opcode,
+      size: f.data.byteLength,
+      bytes: [...f.data],
+    }));
     const posted: FromWorker[] = [];
     const dispatch = createDispatcher((m) => posted.push(m));
     const { posts, client } = recordingWorker();
@@ -62,22 +88,42 @@ describe('a panel batch to the decode worker', () => {
     for (const p of posts) dispatch(structuredClone(p.message, { transfer: p.transfer }));
     await new Promise((r) => setTimeout(r, 80));
     const rows = posted.flatMap((m) => (m.type === 'summaries' ? m.summaries : []));
-    expect(rows.map(({ frameId, connectionId, direction, time, opcode, size }) => ({ frameId, connectionId, direction, time, opcode, size }))).toEqual(expected.map(({ bytes: _bytes, ...row }) => row));
+    expect(
+      rows.map(({ frameId, connectionId, direction, time, opcode, size }) => ({
+        frameId,
+        connectionId,
+        direction,
+        time,
+        opcode,
+        size,
+      })),
+    ).toEqual(expected.map(({ bytes: _bytes, ...row }) => row));
     for (const f of expected) {
       dispatch({ type: 'call', callId: f.frameId, method: 'bytes', params: { frameId: f.frameId } } as ToWorker);
-      const answer = posted.find((m) => m.type === 'result' && m.callId === f.frameId) as { result: Uint8Array } | undefined;
+      const answer = posted.find((m) => m.type === 'result' && m.callId === f.frameId) as
+        | { result: Uint8Array }
+        | undefined;
       expect([...(answer?.result ?? [])]).toEqual(f.bytes);
     }
   });
 });
 
 describe('a packed batch in the worker', () => {
-  it('keeps a small batch\'s frames as views of its one buffer (no copy per frame); a batch over 1 MiB gives each frame its own bytes', () => {
+  it("keeps a small batch's frames as views of its one buffer (no copy per frame); a batch over 1 MiB gives each frame its own bytes", () => {
     const small = unpackIngest(packIngest(panelBatch(200))!);
     expect(new Set(small.map((f) => f.data.buffer)).size).toBe(1);
     // A frame of a large batch would keep the whole batch alive after its own eviction: each is copied out.
     const big = new Uint8Array(3 * 1024 * 1024);
-    const frames = [0, 1, 2].map((k): IngestFrame => ({ frameId: k + 1, connectionId: 'c', direction: 'received', time: k, opcode: 'binary', data: big.subarray(k * 1024 * 1024, (k + 1) * 1024 * 1024) }));
+    const frames = [0, 1, 2].map(
+      (k): IngestFrame => ({
+        frameId: k + 1,
+        connectionId: 'c',
+        direction: 'received',
+        time: k,
+        opcode: 'binary',
+        data: big.subarray(k * 1024 * 1024, (k + 1) * 1024 * 1024),
+      }),
+    );
     const large = unpackIngest(packIngest(frames)!);
     expect(new Set(large.map((f) => f.data.buffer)).size).toBe(3);
     for (const f of large) expect(f.data.byteLength).toBe(f.data.buffer.byteLength);

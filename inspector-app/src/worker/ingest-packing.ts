@@ -69,7 +69,14 @@ export function unpackIngest(packed: PackedIngest): IngestFrame[] {
     const kind = kinds[k]!;
     const direction: Direction = kind & SENT ? 'sent' : 'received';
     const opcode: Opcode = kind & TEXT ? 'text' : 'binary';
-    frames[k] = { frameId: frameIds[k]!, connectionId: connections[connectionOf[k]!]!, direction, time: times[k]!, opcode, data: share ? bytes.subarray(start, end) : bytes.slice(start, end) };
+    frames[k] = {
+      frameId: frameIds[k]!,
+      connectionId: connections[connectionOf[k]!]!,
+      direction,
+      time: times[k]!,
+      opcode,
+      data: share ? bytes.subarray(start, end) : bytes.slice(start, end),
+    };
     start = end;
   }
   return frames;

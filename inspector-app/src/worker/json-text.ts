@@ -21,7 +21,10 @@ function replacer(this: unknown, _key: string, value: unknown): unknown {
   if (value instanceof Uint8Array) return `h'${hex(value)}'`;
   if (value instanceof TaggedValue) return { [`tag(${value.tag})`]: value.value };
   if (value instanceof SimpleValue) return `simple(${value.value})`;
-  if (value instanceof ExtValue) return value.timestamp?.date ? value.timestamp.date.toISOString() : { [`ext(${value.type})`]: `h'${hex(value.data)}'` };
+  if (value instanceof ExtValue)
+    return value.timestamp?.date
+      ? value.timestamp.date.toISOString()
+      : { [`ext(${value.type})`]: `h'${hex(value.data)}'` };
   if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [keyText(k), v]));
   if (value instanceof EntriesMap) return value.entries.map(([k, v]) => ({ [keyText(k)]: v }));
   return value;
@@ -45,7 +48,10 @@ export function jsonText(value: unknown, maxChars = Infinity, indent: number | u
   try {
     text = (JSON.stringify(value, replacer, indent) ?? 'undefined').replace(BIG_QUOTED, '$1');
   } catch (e) {
-    return { text: `// cannot show as JSON: ${(e as Error).message}. The EDN view is iterative and shows any depth.`, truncated: false };
+    return {
+      text: `// cannot show as JSON: ${(e as Error).message}. The EDN view is iterative and shows any depth.`,
+      truncated: false,
+    };
   }
   if (text.length > maxChars) return { text: text.slice(0, maxChars), truncated: true };
   return { text, truncated: false };

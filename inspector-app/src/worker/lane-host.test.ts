@@ -26,7 +26,10 @@ class FakeLane implements HostedLane {
 describe('the page starts the decode worker’s comparison lanes (lane-host.ts)', () => {
   it('lane-open starts a lane and hands it the port (transferred); lane-close and endAll end it', () => {
     const lanes: FakeLane[] = [];
-    const host = new LaneHost(() => (lanes.push(new FakeLane()), lanes.at(-1)!), () => {});
+    const host = new LaneHost(
+      () => (lanes.push(new FakeLane()), lanes.at(-1)!),
+      () => {},
+    );
     const { port1, port2 } = new MessageChannel();
     host.open(1, port1);
     host.open(2, port2);
@@ -70,7 +73,13 @@ describe('the page starts the decode worker’s comparison lanes (lane-host.ts)'
 describe('the WorkerClient hosts the lanes its worker asks for', () => {
   const fakeWorker = () => {
     const sent: ToWorker[] = [];
-    const worker = { onmessage: null as ((e: MessageEvent<FromWorker>) => void) | null, onerror: null as unknown, postMessage: (m: ToWorker) => sent.push(m), terminated: false, terminate: () => (worker.terminated = true) };
+    const worker = {
+      onmessage: null as ((e: MessageEvent<FromWorker>) => void) | null,
+      onerror: null as unknown,
+      postMessage: (m: ToWorker) => sent.push(m),
+      terminated: false,
+      terminate: () => (worker.terminated = true),
+    };
     const say = (m: FromWorker) => worker.onmessage?.({ data: m } as MessageEvent<FromWorker>);
     return { worker, sent, say };
   };

@@ -67,7 +67,11 @@ export class MqttLinks {
       if (piece.part === 0 && piece.completes) continue;
       const id = `${key} ${piece.packet}`;
       let packet = this.packets.get(id);
-      if (!packet) this.packets.set(id, (packet = { type: piece.type, frames: [], ranges: [], completedAt: null, info: null, preview: null }));
+      if (!packet)
+        this.packets.set(
+          id,
+          (packet = { type: piece.type, frames: [], ranges: [], completedAt: null, info: null, preview: null }),
+        );
       packet.frames.push(frame.frameId);
       packet.ranges.push([piece.start, piece.end]);
       mine.push(packet);
@@ -87,7 +91,13 @@ export class MqttLinks {
       const info = first.info ?? { protocol: 'mqtt', message: first.type };
       const preview = first.preview ?? first.type;
       return {
-        protocol: { name: 'mqtt', message: more ? `${info.message} +${more}` : info.message, event: info.event, id: info.id, quiet: info.quiet },
+        protocol: {
+          name: 'mqtt',
+          message: more ? `${info.message} +${more}` : info.message,
+          event: info.event,
+          id: info.id,
+          quiet: info.quiet,
+        },
         preview: `${preview} · reassembled from frames ${first.frames[0]}–${first.frames[first.frames.length - 1]}`,
       };
     }
@@ -96,7 +106,10 @@ export class MqttLinks {
     this.rowFromStream.add(frame.frameId);
     const part = mine[0];
     const which = part.frames.length;
-    return { protocol: { name: 'mqtt', message: `${part.type} (part ${which})` }, preview: `part ${which} of a ${part.type} split across frames` };
+    return {
+      protocol: { name: 'mqtt', message: `${part.type} (part ${which})` },
+      preview: `part ${which} of a ${part.type} split across frames`,
+    };
   }
 
   /** Whether the frame's list row came from the stream (so reading its bytes again would lose it). */
@@ -109,13 +122,22 @@ export class MqttLinks {
     for (const p of this.packetsOf.get(frameId) ?? []) {
       const name = `${p.type}${p.info?.event ? ` ${p.info.event}` : ''}`;
       if (p.completedAt === frameId) {
-        lines.push({ text: `${name} reassembled from ${p.frames.length} frames: ${p.frames.map((f, i) => `part ${i + 1} frame ${f}`).join(', ')}`, frameIds: p.frames });
+        lines.push({
+          text: `${name} reassembled from ${p.frames.length} frames: ${p.frames.map((f, i) => `part ${i + 1} frame ${f}`).join(', ')}`,
+          frameIds: p.frames,
+        });
       } else {
         const i = p.frames.indexOf(frameId);
         lines.push(
           p.completedAt !== null
-            ? { text: `part ${i + 1} of ${p.frames.length} of the ${name} completed at frame ${p.completedAt}`, frameIds: [p.completedAt] }
-            : { text: `part ${i + 1} of a ${name} not completed (yet)`, frameIds: p.frames.filter((f) => f !== frameId) },
+            ? {
+                text: `part ${i + 1} of ${p.frames.length} of the ${name} completed at frame ${p.completedAt}`,
+                frameIds: [p.completedAt],
+              }
+            : {
+                text: `part ${i + 1} of a ${name} not completed (yet)`,
+                frameIds: p.frames.filter((f) => f !== frameId),
+              },
         );
       }
     }
@@ -156,12 +178,18 @@ export class MqttLinks {
 /** A PUBLISH as `topic payload`, other packets as their parts. */
 function packetPreview(bytes: Uint8Array, info: ProtocolInfo): string {
   const index = new SpanIndex(bytes, mqttWalker, { depth: 1 });
-  const payload = index.root >= 0 ? index.children(index.root).find((c) => index.value(index.keyOf(c)) === 'payload') : undefined;
+  const payload =
+    index.root >= 0 ? index.children(index.root).find((c) => index.value(index.keyOf(c)) === 'payload') : undefined;
   if (payload === undefined) return framePreview(index);
   const value = index.value(payload);
   let text: string;
   try {
-    text = value instanceof Uint8Array ? `bytes(${value.length})` : JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? String(v) : v instanceof Uint8Array ? `bytes(${v.length})` : v)) ?? String(value);
+    text =
+      value instanceof Uint8Array
+        ? `bytes(${value.length})`
+        : (JSON.stringify(value, (_k, v) =>
+            typeof v === 'bigint' ? String(v) : v instanceof Uint8Array ? `bytes(${v.length})` : v,
+          ) ?? String(value));
   } catch {
     text = previewValue(index, payload, 100);
   }
@@ -174,4 +202,3 @@ function complete(packet: SplitPacket, frameId: number, done: ReassembledPacket)
   packet.info = recognizeProtocol(index, 'mqtt');
   packet.preview = packetPreview(done.bytes, packet.info ?? { protocol: 'mqtt', message: packet.type });
 }
-

@@ -13,7 +13,14 @@ function ingest(frames: readonly CapturedFrame[], subprotocol?: string) {
   const handlers = new WorkerHandlers();
   if (subprotocol) handlers.links.setSubprotocol('c1', subprotocol);
   const rows = frames.map((f, i) => {
-    const frame = { frameId: i + 1, connectionId: 'c1', direction: f.direction, time: i, opcode: f.opcode, data: f.data };
+    const frame = {
+      frameId: i + 1,
+      connectionId: 'c1',
+      direction: f.direction,
+      time: i,
+      opcode: f.opcode,
+      data: f.data,
+    };
     handlers.store.add(frame);
     return handlers.summarize(frame);
   });
@@ -35,7 +42,9 @@ describe('MQTT reassembly in the worker (real mqtt.js in Node)', () => {
     expect(kitchen.preview).toContain('celsius');
     expect(kitchen.preview).toMatch(/^sensors\/kitchen\/temp \{"celsius":21.5,.* · reassembled from frames \d+–\d+ · /);
     // Its first part, a lone type byte (0x32) that reads as the JSON number 50 on its own, says what it is.
-    const firstPart = rows.find((r) => r.frameId < kitchen.frameId && r.direction === 'sent' && r.protocol?.message === 'PUBLISH (part 1)')!;
+    const firstPart = rows.find(
+      (r) => r.frameId < kitchen.frameId && r.direction === 'sent' && r.protocol?.message === 'PUBLISH (part 1)',
+    )!;
     expect(firstPart.preview).toBe('part 1 of a PUBLISH split across frames · 32');
     // Nothing on this connection is left unexplained as a stray number or cut packet.
     for (const r of rows) expect(r.protocol?.name, `${r.frameId} ${r.preview}`).toBe('mqtt');
@@ -50,7 +59,10 @@ describe('MQTT reassembly in the worker (real mqtt.js in Node)', () => {
     expect(whole.frameIds.at(-1)).toBe(kitchen.frameId);
     whole.frameIds.slice(0, -1).forEach((part, i) => {
       const back = handlers.methods.decode({ frameId: part, format: 'auto' })!.links!;
-      expect(back).toContainEqual({ text: `part ${i + 1} of ${whole.frameIds.length} of the PUBLISH sensors/kitchen/temp completed at frame ${kitchen.frameId}`, frameIds: [kitchen.frameId] });
+      expect(back).toContainEqual({
+        text: `part ${i + 1} of ${whole.frameIds.length} of the PUBLISH sensors/kitchen/temp completed at frame ${kitchen.frameId}`,
+        frameIds: [kitchen.frameId],
+      });
     });
     // The bytes of the parts, in order, are the packet.
     const packet = handlers.links.reassembledMqtt(kitchen.frameId, (id) => handlers.store.get(id)?.data)!;
@@ -61,11 +73,23 @@ describe('MQTT reassembly in the worker (real mqtt.js in Node)', () => {
 
   it('without the subprotocol, a connection becomes MQTT at its first whole packet; other connections are left alone', () => {
     // mqtt.js in a browser sends each packet whole: here the CONNECT, then Node-style pieces.
-    const connect = Buffer.concat(wire.slice(0, wire.findIndex((f) => f.direction === 'received')).map((f) => f.data));
+    const connect = Buffer.concat(
+      wire
+        .slice(
+          0,
+          wire.findIndex((f) => f.direction === 'received'),
+        )
+        .map((f) => f.data),
+    );
     const rest = wire.slice(wire.findIndex((f) => f.direction === 'received'));
-    const { rows } = ingest([{ direction: 'sent', opcode: 'binary', data: new Uint8Array(connect), subprotocol: '' }, ...rest]);
+    const { rows } = ingest([
+      { direction: 'sent', opcode: 'binary', data: new Uint8Array(connect), subprotocol: '' },
+      ...rest,
+    ]);
     expect(rows[0].protocol).toMatchObject({ name: 'mqtt', message: 'CONNECT' });
-    expect(rows.filter((r) => r.direction === 'sent' && r.protocol?.message === 'PUBLISH').map((r) => r.protocol!.event)).toContain('sensors/kitchen/temp');
+    expect(
+      rows.filter((r) => r.direction === 'sent' && r.protocol?.message === 'PUBLISH').map((r) => r.protocol!.event),
+    ).toContain('sensors/kitchen/temp');
     // The same pieces on a connection nothing marks as MQTT stay what their bytes say.
     const plain = ingest(rest);
     expect(plain.rows.some((r) => r.preview.includes('reassembled'))).toBe(false);
@@ -80,7 +104,17 @@ describe('MQTT reassembly from the connection message (the worker as the app dri
     // From the broker's first frame on: pieces only, nothing whole that would mark the connection MQTT by itself.
     const rest = wire.slice(wire.findIndex((f) => f.direction === 'received'));
     send({ type: 'connection', connectionId: 'c1', subprotocol: 'mqtt' });
-    send({ type: 'ingest', frames: rest.map((f, i) => ({ frameId: i + 1, connectionId: 'c1', direction: f.direction, time: i, opcode: f.opcode, data: f.data })) });
+    send({
+      type: 'ingest',
+      frames: rest.map((f, i) => ({
+        frameId: i + 1,
+        connectionId: 'c1',
+        direction: f.direction,
+        time: i,
+        opcode: f.opcode,
+        data: f.data,
+      })),
+    });
     send({ type: 'call', callId: 1, method: 'decode', params: { frameId: 1, format: 'auto' } }); // flushes the rows
     const rows = posted.flatMap((m) => (m.type === 'summaries' ? m.summaries : []));
     expect(rows.length).toBe(rest.length);

@@ -92,21 +92,41 @@ export function markNested(index: SpanIndex, window: ChildWindow): ChildWindow {
 }
 
 /** The children of a nested row, or of a string holding a value; null for every other node. */
-export function nestedChildren(index: SpanIndex, nodeId: number, offset = 0, limit = CHILD_PAGE, around = -1): ChildWindow | null {
+export function nestedChildren(
+  index: SpanIndex,
+  nodeId: number,
+  offset = 0,
+  limit = CHILD_PAGE,
+  around = -1,
+): ChildWindow | null {
   const entry = nodeId >= VIRTUAL_BASE ? registry(index).entries[nodeId - VIRTUAL_BASE] : undefined;
   if (nodeId >= VIRTUAL_BASE && !entry) return { nodes: [], total: 0, offset: 0 };
   const { nested } = nestedOfRow(index, nodeId);
   if (nested) {
     // A string (of the frame or of a nested value): its one child is the value inside.
-    const outer = entry ? moved(index, treeNode(entry.embedding.nested.index, entry.innerId, 0), -1, entry.embedding) : treeNode(index, nodeId, 0);
-    const embedding: Embedding = { nested, stringRowId: nodeId, path: outer.path, pointer: outer.pointer, depth: outer.depth + 1 };
+    const outer = entry
+      ? moved(index, treeNode(entry.embedding.nested.index, entry.innerId, 0), -1, entry.embedding)
+      : treeNode(index, nodeId, 0);
+    const embedding: Embedding = {
+      nested,
+      stringRowId: nodeId,
+      path: outer.path,
+      pointer: outer.pointer,
+      depth: outer.depth + 1,
+    };
     const root = moved(index, treeNode(nested.index, nested.index.root, 0, 0), nodeId, embedding);
     return markNested(index, { nodes: [root], total: 1, offset: 0 });
   }
   if (!entry) return null;
   // `around` names a nested row: its node in the nested index is what the window centres on.
   const aroundEntry = around >= VIRTUAL_BASE ? registry(index).entries[around - VIRTUAL_BASE] : undefined;
-  const window = childNodes(entry.embedding.nested.index, entry.innerId, offset, limit, aroundEntry ? aroundEntry.innerId : -1);
+  const window = childNodes(
+    entry.embedding.nested.index,
+    entry.innerId,
+    offset,
+    limit,
+    aroundEntry ? aroundEntry.innerId : -1,
+  );
   return markNested(index, { ...window, nodes: window.nodes.map((n) => moved(index, n, nodeId, entry.embedding)) });
 }
 
@@ -134,7 +154,8 @@ export function pathIntoNested(index: SpanIndex, path: readonly number[], offset
     const rootRow = nestedChildren(index, stringRow)?.nodes[0];
     const entry = rootRow ? registry(index).entries[rootRow.id - VIRTUAL_BASE] : undefined;
     if (!entry) break;
-    for (const innerId of pathToOffset(nested.index, lo)) out.push(virtualId(index, { embedding: entry.embedding, innerId }));
+    for (const innerId of pathToOffset(nested.index, lo))
+      out.push(virtualId(index, { embedding: entry.embedding, innerId }));
   }
   return out;
 }

@@ -22,14 +22,23 @@ describe('nested values in the tree', () => {
     const payload = children(root).find((n) => n.label === 'payload')!;
     expect(payload).toMatchObject({ kind: 'text', isContainer: true, childCount: 1 });
     const [value] = children(payload);
-    expect(value).toMatchObject({ label: 'decoded as cbor (from base64)', kind: 'map', parent: payload.id, depth: payload.depth + 1, path: '$.payload<cbor>' });
+    expect(value).toMatchObject({
+      label: 'decoded as cbor (from base64)',
+      kind: 'map',
+      parent: payload.id,
+      depth: payload.depth + 1,
+      path: '$.payload<cbor>',
+    });
     // The value covers the string's characters between the quotes.
     expect([value.start, value.end]).toEqual([payload.start + 1, payload.end - 1]);
     const user = children(value).find((n) => n.label === 'user')!;
     expect(user.path).toBe('$.payload<cbor>.user');
     // "ann" is CBOR bytes 63 61 6e 6e at inner offsets 6..10: base64 characters [8, 14).
     const at = inner.indexOf(0x63);
-    expect([user.start, user.end]).toEqual([payload.start + 1 + Math.ceil((4 * at) / 3), payload.start + 1 + Math.ceil((4 * (at + 4)) / 3)]);
+    expect([user.start, user.end]).toEqual([
+      payload.start + 1 + Math.ceil((4 * at) / 3),
+      payload.start + 1 + Math.ceil((4 * (at + 4)) / 3),
+    ]);
     // Asked again, the same rows get the same ids.
     expect(children(value).find((n) => n.label === 'user')!.id).toBe(user.id);
   });
@@ -40,7 +49,8 @@ describe('nested values in the tree', () => {
     const h = new WorkerHandlers();
     h.store.add({ frameId: 1, connectionId: 'c', direction: 'received', time: 0, opcode: 'text', data: frame });
     const root = h.methods.decode({ frameId: 1, format: 'auto' })!.root!;
-    const kids = (id: number, around?: number) => h.methods.children({ frameId: 1, format: 'auto', nodeId: id, around }).nodes;
+    const kids = (id: number, around?: number) =>
+      h.methods.children({ frameId: 1, format: 'auto', nodeId: id, around }).nodes;
     const payload = kids(root.id)[0];
     // Deep in a long array, beyond the first page of children: item 1234.
     const path = h.methods.nodeAt({ frameId: 1, format: 'auto', offset: 0 });
@@ -50,7 +60,9 @@ describe('nested values in the tree', () => {
     const page = kids(list.id, undefined);
     expect(page.length).toBe(1000);
     // Find item 1234's characters by asking around a later window, then click its first character.
-    const item = h.methods.children({ frameId: 1, format: 'auto', nodeId: list.id, offset: 1200 }).nodes.find((n) => n.label === '[1234]')!;
+    const item = h.methods
+      .children({ frameId: 1, format: 'auto', nodeId: list.id, offset: 1200 })
+      .nodes.find((n) => n.label === '[1234]')!;
     const clicked = h.methods.nodeAt({ frameId: 1, format: 'auto', offset: item.start });
     expect(clicked.slice(0, 2)).toEqual([root.id, payload.id]);
     expect(clicked.slice(2)).toEqual([value.id, list.id, item.id]);
@@ -65,11 +77,20 @@ describe('nested values in the tree', () => {
     const { root, children } = open(frame, 'binary');
     const blob = children(root)[0];
     const [mid] = children(blob);
-    expect(mid).toMatchObject({ label: 'decoded as cbor', kind: 'map', start: blob.start + blob.headerLength, end: blob.end });
+    expect(mid).toMatchObject({
+      label: 'decoded as cbor',
+      kind: 'map',
+      start: blob.start + blob.headerLength,
+      end: blob.end,
+    });
     const hexed = children(mid).find((n) => n.label === 'hexed')!;
     expect(hexed.isContainer).toBe(true);
     const [deep] = children(hexed);
-    expect(deep).toMatchObject({ label: 'decoded as msgpack (from hex)', kind: 'map', path: '$.blob<cbor>.hexed<msgpack>' });
+    expect(deep).toMatchObject({
+      label: 'decoded as msgpack (from hex)',
+      kind: 'map',
+      path: '$.blob<cbor>.hexed<msgpack>',
+    });
     expect([deep.start, deep.end]).toEqual([hexed.start + hexed.headerLength, hexed.end]);
     const arr = children(deep)[0];
     const items = children(arr);
@@ -78,7 +99,10 @@ describe('nested values in the tree', () => {
   });
 
   it('a plain string stays a leaf', () => {
-    const { root, children } = open(new TextEncoder().encode(JSON.stringify({ name: 'hello world', id: 'deadbeef' })), 'text');
+    const { root, children } = open(
+      new TextEncoder().encode(JSON.stringify({ name: 'hello world', id: 'deadbeef' })),
+      'text',
+    );
     expect(children(root).every((n) => !n.isContainer)).toBe(true);
   });
 

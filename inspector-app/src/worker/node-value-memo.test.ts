@@ -9,7 +9,14 @@ import type { LanePool } from '../../../codecs/compare/lanes.js';
 
 const indexOf = (value: unknown) => {
   const h = new WorkerHandlers();
-  h.store.add({ frameId: 1, connectionId: 'c1', direction: 'received', time: 0, opcode: 'binary', data: new CborEncoder().encode(value).slice() });
+  h.store.add({
+    frameId: 1,
+    connectionId: 'c1',
+    direction: 'received',
+    time: 0,
+    opcode: 'binary',
+    data: new CborEncoder().encode(value).slice(),
+  });
   return h.store.decoded(1, 'auto')!.index!;
 };
 
@@ -30,10 +37,22 @@ describe('the value the Compare tab’s warm-up built, kept for its Run', () => 
     const index = indexOf(generateDocument(300_000));
     const build = vi.spyOn(index, 'value');
     const memo = new NodeValueMemo();
-    const pool: LanePool = { open: clonedLane, count: 2, warm: async () => ({ started: 2, warmed: 2, interrupted: 0, ms: 1 }) };
+    const pool: LanePool = {
+      open: clonedLane,
+      count: 2,
+      warm: async () => ({ started: 2, warmed: 2, interrupted: 0, ms: 1 }),
+    };
     await warmCompare(index, index.root, pool, memo);
     let error: string | null = 'not ended';
-    await runCompare(index, index.root, new AbortController().signal, { row: () => {}, end: (_c, e) => (error = e) }, 't', { ...pool, count: 1 }, memo);
+    await runCompare(
+      index,
+      index.root,
+      new AbortController().signal,
+      { row: () => {}, end: (_c, e) => (error = e) },
+      't',
+      { ...pool, count: 1 },
+      memo,
+    );
     expect(error).toBeNull();
     expect(build).toHaveBeenCalledTimes(1);
   }, 60_000);

@@ -45,7 +45,10 @@ function compareWithPage(page: Page): Promise<FromWorker[]> {
       },
       { lanes: { cores: 2 } },
     );
-    dispatch({ type: 'ingest', frames: [{ frameId: 1, connectionId: 'c1', direction: 'received', time: 0, opcode: 'binary', data: largeFrame }] });
+    dispatch({
+      type: 'ingest',
+      frames: [{ frameId: 1, connectionId: 'c1', direction: 'received', time: 0, opcode: 'binary', data: largeFrame }],
+    });
     dispatch({ type: 'compare', jobId: 7, frameId: 1, format: 'auto', nodeId: -1 });
   });
 }

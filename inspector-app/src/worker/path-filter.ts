@@ -3,9 +3,14 @@
  * (`/users/0/name`, `*` allowed as a segment). Matching runs on materialized values in the
  * worker.
  */
-export type PathPart = { readonly type: 'key'; readonly key: string } | { readonly type: 'index'; readonly index: number } | { readonly type: 'any' };
+export type PathPart =
+  | { readonly type: 'key'; readonly key: string }
+  | { readonly type: 'index'; readonly index: number }
+  | { readonly type: 'any' };
 
-export type ParsedPath = { readonly ok: true; readonly parts: readonly PathPart[] } | { readonly ok: false; readonly error: string; readonly offset: number };
+export type ParsedPath =
+  | { readonly ok: true; readonly parts: readonly PathPart[] }
+  | { readonly ok: false; readonly error: string; readonly offset: number };
 
 export function parsePath(text: string): ParsedPath {
   const s = text.trim();

@@ -5,15 +5,25 @@ import { runCompare } from './compare-job.js';
 import type { CompareRowView } from './api.js';
 
 /** A Protobuf frame read with a schema compares by its value: field names, enums by name. */
-const PROTO = 'syntax = "proto3"; package demo; enum Side { BUY = 0; SELL = 1; } message Trade { string symbol = 1; Side side = 2; double price = 3; uint32 qty = 4; }';
+const PROTO =
+  'syntax = "proto3"; package demo; enum Side { BUY = 0; SELL = 1; } message Trade { string symbol = 1; Side side = 2; double price = 3; uint32 qty = 4; }';
 const Trade = protobuf.parse(PROTO, new protobuf.Root(), { keepCase: true }).root.lookupType('demo.Trade');
 const trade = Trade.encode(Trade.fromObject({ symbol: 'ACME', side: 1, price: 12.5, qty: 300 })).finish();
 
-async function compareRows(h: WorkerHandlers, frameId: number): Promise<{ rows: CompareRowView[]; error: string | null }> {
+async function compareRows(
+  h: WorkerHandlers,
+  frameId: number,
+): Promise<{ rows: CompareRowView[]; error: string | null }> {
   const index = h.store.decoded(frameId, 'auto')!.index!;
   const rows: CompareRowView[] = [];
   let error: string | null = null;
-  await runCompare(index, index.root, new AbortController().signal, { row: (r) => rows.push(r), end: (_c, e) => (error = e) }, 'test');
+  await runCompare(
+    index,
+    index.root,
+    new AbortController().signal,
+    { row: (r) => rows.push(r), end: (_c, e) => (error = e) },
+    'test',
+  );
   return { rows, error };
 }
 

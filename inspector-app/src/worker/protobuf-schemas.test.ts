@@ -4,14 +4,23 @@ import { WorkerHandlers } from './handlers.js';
 import type { IngestFrame } from './api.js';
 
 /** The worker reads Protobuf frames with loaded schemas, per connection, and re-reads raw fields "as". */
-const PROTO = 'syntax = "proto3"; package demo; enum Side { BUY = 0; SELL = 1; } message Trade { string symbol = 1; Side side = 2; double price = 3; uint32 qty = 4; }';
+const PROTO =
+  'syntax = "proto3"; package demo; enum Side { BUY = 0; SELL = 1; } message Trade { string symbol = 1; Side side = 2; double price = 3; uint32 qty = 4; }';
 const root = protobuf.parse(PROTO, new protobuf.Root(), { keepCase: true }).root;
 const Trade = root.lookupType('demo.Trade');
 const trade = Trade.encode(Trade.fromObject({ symbol: 'ACME', side: 1, price: 12.5, qty: 300 })).finish();
 
 let nextId = 1;
 function frame(data: Uint8Array, extra: Partial<IngestFrame> = {}): IngestFrame {
-  return { frameId: nextId++, connectionId: 'c1', direction: 'received', time: 1_700_000_000_000, opcode: 'binary', data, ...extra };
+  return {
+    frameId: nextId++,
+    connectionId: 'c1',
+    direction: 'received',
+    time: 1_700_000_000_000,
+    opcode: 'binary',
+    data,
+    ...extra,
+  };
 }
 
 function handlers(...frames: IngestFrame[]): WorkerHandlers {
@@ -26,7 +35,9 @@ describe('Protobuf schemas in the worker', () => {
     const h = handlers(f);
     const raw = h.methods.decode({ frameId: f.frameId, format: 'auto' })!;
     expect(raw.format).toBe('protobuf');
-    const rawLabels = h.methods.children({ frameId: f.frameId, format: 'auto', nodeId: raw.root!.id }).nodes.map((n) => n.label);
+    const rawLabels = h.methods
+      .children({ frameId: f.frameId, format: 'auto', nodeId: raw.root!.id })
+      .nodes.map((n) => n.label);
     expect(rawLabels).toEqual(['1', '2', '3', '4']);
 
     const state = h.methods.setSchema({ files: [{ name: 'demo.proto', source: PROTO }] });
@@ -52,9 +63,15 @@ describe('Protobuf schemas in the worker', () => {
     const b = frame(trade);
     const c = frame(new Uint8Array([0x0a, 0x01, 0x41, 0x39, 1, 0, 0, 0, 0, 0, 0, 0])); // symbol "A", field 7 fixed64: only Pong fits
     for (const f of [a, b, c]) h.store.add(f);
-    expect(h.methods.decode({ frameId: a.frameId, format: 'auto' })!.warnings[0]).toMatch(/read as demo\.Trade, the best fit of 3 types/);
-    expect(h.methods.decode({ frameId: b.frameId, format: 'auto' })!.warnings[0]).toMatch(/read as demo\.Trade, the type of this connection's previous frame/);
-    expect(h.methods.decode({ frameId: c.frameId, format: 'auto' })!.warnings[0]).toMatch(/read as demo\.Pong, the best fit of 3 types/);
+    expect(h.methods.decode({ frameId: a.frameId, format: 'auto' })!.warnings[0]).toMatch(
+      /read as demo\.Trade, the best fit of 3 types/,
+    );
+    expect(h.methods.decode({ frameId: b.frameId, format: 'auto' })!.warnings[0]).toMatch(
+      /read as demo\.Trade, the type of this connection's previous frame/,
+    );
+    expect(h.methods.decode({ frameId: c.frameId, format: 'auto' })!.warnings[0]).toMatch(
+      /read as demo\.Pong, the best fit of 3 types/,
+    );
   });
 
   it('the list row of a new frame uses the schema', () => {
@@ -81,7 +98,9 @@ describe('Protobuf schemas in the worker', () => {
   it('a schema that does not load says why, and frames stay raw', () => {
     const f = frame(trade);
     const h = handlers(f);
-    const state = h.methods.setSchema({ files: [{ name: 'a.proto', source: 'syntax = "proto3"; import "b.proto"; message A { B b = 1; }' }] });
+    const state = h.methods.setSchema({
+      files: [{ name: 'a.proto', source: 'syntax = "proto3"; import "b.proto"; message A { B b = 1; }' }],
+    });
     expect(state.error).toMatch(/a\.proto: import "b\.proto"/);
     expect(h.methods.decode({ frameId: f.frameId, format: 'auto' })!.warnings).toEqual([]);
   });
@@ -107,7 +126,9 @@ describe('Protobuf schemas in the worker', () => {
     expect(state.error).toMatch(/^2 of 3 files left out \(the other file is in use\): bad\.proto: illegal token/);
     const named = h.methods.decode({ frameId: f.frameId, format: 'auto' })!;
     expect(named.warnings[0]).toMatch(/read as demo\.Trade/);
-    expect(h.methods.children({ frameId: f.frameId, format: 'auto', nodeId: named.root!.id }).nodes[0].label).toBe('symbol');
+    expect(h.methods.children({ frameId: f.frameId, format: 'auto', nodeId: named.root!.id }).nodes[0].label).toBe(
+      'symbol',
+    );
   });
 
   it('a type that does not resolve leaves out the file that names it', () => {
@@ -134,12 +155,16 @@ describe('Protobuf schemas in the worker', () => {
     const packed = h.methods.children({ frameId: f.frameId, format, nodeId: reread.root!.id }).nodes[0];
     expect(packed.kind).toBe('array');
     expect(packed.readings).toEqual(['packed', 'message', 'text', 'bytes']);
-    expect(h.methods.children({ frameId: f.frameId, format, nodeId: packed.id }).nodes.map((n) => [n.preview, n.start, n.end])).toEqual([
+    expect(
+      h.methods
+        .children({ frameId: f.frameId, format, nodeId: packed.id })
+        .nodes.map((n) => [n.preview, n.start, n.end]),
+    ).toEqual([
       ['8 (sint 4)', 2, 3],
       ['1 (sint -1)', 3, 4],
     ]);
   });
-  it('the list\'s text and path filters search a frame as its row reads it: with the schema, by field names', () => {
+  it("the list's text and path filters search a frame as its row reads it: with the schema, by field names", () => {
     const f = frame(trade);
     const other = frame(new Uint8Array([0x08, 0x01]), { connectionId: 'c2' });
     const h = handlers(f, other);

@@ -1,5 +1,13 @@
 import { SpanIndex } from '../../../codecs/core/span-index.js';
-import { describeFit, fitOf, loadSchemaLeavingOut, rankTypes, type LoadedSchema, type ProtoFile, type SkippedProtoFile } from '../../../codecs/protobuf/schema/index.js';
+import {
+  describeFit,
+  fitOf,
+  loadSchemaLeavingOut,
+  rankTypes,
+  type LoadedSchema,
+  type ProtoFile,
+  type SkippedProtoFile,
+} from '../../../codecs/protobuf/schema/index.js';
 import { schemaText } from '../../../codecs/protobuf/schema/schema-text.js';
 import { parseReadAs, readAsWalker } from '../../../codecs/protobuf/read-as.js';
 import type { IngestFrame, SchemaState, SchemaTypeChoice } from './api.js';
@@ -44,7 +52,13 @@ export class ProtobufSchemas {
           ? reasons
           : `No file loaded: ${reasons}`
         : `${skipped.length} of ${files.length} files left out (the ${used === 1 ? 'other file is' : `other ${used} are`} in use): ${reasons}`;
-    return { files: files.map((f) => f.name), types: this.schema?.messageTypes ?? [], error, skipped, choices: Object.fromEntries(this.choices) };
+    return {
+      files: files.map((f) => f.name),
+      types: this.schema?.messageTypes ?? [],
+      error,
+      skipped,
+      choices: Object.fromEntries(this.choices),
+    };
   }
 
   get active(): boolean {
@@ -70,20 +84,42 @@ export class ProtobufSchemas {
     if (choice === 'raw') return null;
     if (choice !== 'auto') {
       const fit = fitOf(schema, choice, frame.data);
-      return fit ? { index: fit.index, type: fit.type, note: `read as ${fit.type} (chosen for this connection)`, chosenBy: `the message type chosen for this connection (${fit.type})` } : null;
+      return fit
+        ? {
+            index: fit.index,
+            type: fit.type,
+            note: `read as ${fit.type} (chosen for this connection)`,
+            chosenBy: `the message type chosen for this connection (${fit.type})`,
+          }
+        : null;
     }
     // A connection usually carries one type: when the last frame's type fits this one perfectly
     // (whole, every field known, wire types right, required fields there), ranking every
     // type again would only cost time.
     const last = this.lastAuto.get(frame.connectionId);
     const again = last ? fitOf(schema, last, frame.data) : null;
-    if (again?.whole && again.knownFields > 0 && again.unknownFields + again.wireMismatches + again.missingRequired === 0) {
-      return { index: again.index, type: again.type, note: `read as ${again.type}, the type of this connection's previous frame, which fits it perfectly (${describeFit(again)})`, chosenBy: `the loaded schema (${again.type} fits)` };
+    if (
+      again?.whole &&
+      again.knownFields > 0 &&
+      again.unknownFields + again.wireMismatches + again.missingRequired === 0
+    ) {
+      return {
+        index: again.index,
+        type: again.type,
+        note: `read as ${again.type}, the type of this connection's previous frame, which fits it perfectly (${describeFit(again)})`,
+        chosenBy: `the loaded schema (${again.type} fits)`,
+      };
     }
     const best = rankTypes(schema, frame.data)[0];
-    if (!best?.whole || best.knownFields === 0 || best.unknownFields + best.wireMismatches > best.knownFields) return null;
+    if (!best?.whole || best.knownFields === 0 || best.unknownFields + best.wireMismatches > best.knownFields)
+      return null;
     this.lastAuto.set(frame.connectionId, best.type);
-    return { index: best.index, type: best.type, note: `read as ${best.type}, the best fit of ${schema.messageTypes.length} types (${describeFit(best)})`, chosenBy: `the loaded schema (${best.type} fits best)` };
+    return {
+      index: best.index,
+      type: best.type,
+      note: `read as ${best.type}, the best fit of ${schema.messageTypes.length} types (${describeFit(best)})`,
+      chosenBy: `the loaded schema (${best.type} fits best)`,
+    };
   }
 }
 

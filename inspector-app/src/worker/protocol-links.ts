@@ -13,7 +13,11 @@
  * - MQTT packets split across frames, put back together (mqtt-links.ts).
  */
 import { Kind, type ProtocolInfo, type SpanIndex } from '../../../codecs/index.js';
-import { engineIoVersionFromUrl, versionEvidence, type VersionEvidence } from '../../../codecs/protocols/engineio-version.js';
+import {
+  engineIoVersionFromUrl,
+  versionEvidence,
+  type VersionEvidence,
+} from '../../../codecs/protocols/engineio-version.js';
 import type { FrameSummary, IngestFrame, TreeNode } from './api.js';
 import { formatBytes } from '../components/shell/format.js';
 import { MqttLinks } from './mqtt-links.js';
@@ -91,12 +95,18 @@ export class ProtocolLinks {
     if (mqtt) return mqtt;
     const key = `${frame.connectionId} ${frame.direction}`;
     const waiting = this.pending.get(key);
-    if (protocol && (protocol.protocol === 'socket.io' || protocol.protocol === 'engine.io')) this.engineFrame(frame, protocol);
+    if (protocol && (protocol.protocol === 'socket.io' || protocol.protocol === 'engine.io'))
+      this.engineFrame(frame, protocol);
     if (waiting && frame.opcode === 'binary') {
       this.engineConnection.set(frame.frameId, frame.connectionId);
       const num = waiting.next++;
       if (waiting.next >= waiting.total) this.pending.delete(key);
-      this.attachmentOf.set(frame.frameId, { eventFrame: waiting.eventFrame, num, total: waiting.total, event: waiting.event });
+      this.attachmentOf.set(frame.frameId, {
+        eventFrame: waiting.eventFrame,
+        num,
+        total: waiting.total,
+        event: waiting.event,
+      });
       this.attachmentsOf.get(waiting.eventFrame)?.push({ frameId: frame.frameId, size: frame.data.byteLength });
       return {
         protocol: { name: 'socket.io', message: 'attachment', event: waiting.event, id: String(waiting.eventFrame) },
@@ -105,7 +115,12 @@ export class ProtocolLinks {
     }
     // A text frame in that direction before all attachments came: the rest never will.
     if (waiting && frame.opcode === 'text') this.pending.delete(key);
-    if (protocol && (protocol.protocol === 'graphql-ws' || protocol.protocol === 'subscriptions-transport-ws') && protocol.id !== undefined) this.operation(frame, protocol.message, protocol.id);
+    if (
+      protocol &&
+      (protocol.protocol === 'graphql-ws' || protocol.protocol === 'subscriptions-transport-ws') &&
+      protocol.id !== undefined
+    )
+      this.operation(frame, protocol.message, protocol.id);
     if (protocol?.protocol === 'socket.io' && protocol.attachments) {
       this.pending.set(key, { eventFrame: frame.frameId, event: protocol.event, total: protocol.attachments, next: 0 });
       this.attachmentsOf.set(frame.frameId, []);
@@ -121,7 +136,12 @@ export class ProtocolLinks {
 
   private engineFrame(frame: IngestFrame, protocol: ProtocolInfo): void {
     this.engineConnection.set(frame.frameId, frame.connectionId);
-    if (frame.opcode !== 'text' || this.urlVersions.has(frame.connectionId) || this.engineVersions.has(frame.connectionId)) return;
+    if (
+      frame.opcode !== 'text' ||
+      this.urlVersions.has(frame.connectionId) ||
+      this.engineVersions.has(frame.connectionId)
+    )
+      return;
     const evidence = versionEvidence(protocol, frame.data, frame.direction);
     if (evidence) this.engineVersions.set(frame.connectionId, { ...evidence, frameId: frame.frameId });
   }
@@ -142,7 +162,8 @@ export class ProtocolLinks {
     const key = `${frame.connectionId} ${id}`;
     let op = this.operations.get(key);
     // An id comes back for a new operation once the last one with it ended.
-    if (!op || (GRAPHQL_START.has(type) && (op.start || op.end))) this.operations.set(key, (op = { id, start: null, results: [], end: null }));
+    if (!op || (GRAPHQL_START.has(type) && (op.start || op.end)))
+      this.operations.set(key, (op = { id, start: null, results: [], end: null }));
     if (GRAPHQL_START.has(type)) op.start = { frameId: frame.frameId, type };
     else if (GRAPHQL_RESULT.has(type)) op.results.push(frame.frameId);
     else if (GRAPHQL_END.has(type) && !op.end) op.end = { frameId: frame.frameId, type };
@@ -153,15 +174,27 @@ export class ProtocolLinks {
   linesFor(frameId: number): FrameLinkLine[] {
     const lines: FrameLinkLine[] = [];
     const connection = this.engineConnection.get(frameId);
-    const version: (VersionEvidence & { frameId?: number }) | undefined = connection !== undefined ? (this.urlVersions.get(connection) ?? this.engineVersions.get(connection)) : undefined;
+    const version: (VersionEvidence & { frameId?: number }) | undefined =
+      connection !== undefined ? (this.urlVersions.get(connection) ?? this.engineVersions.get(connection)) : undefined;
     if (version) {
       const where = version.frameId !== undefined ? ` at frame ${version.frameId}` : '';
-      lines.push({ text: `Engine.IO v${version.version} (${version.version === 3 ? 'socket.io 2.x' : 'socket.io 3 or later'}): ${version.reason}${where}`, frameIds: version.frameId !== undefined ? [version.frameId] : [] });
+      lines.push({
+        text: `Engine.IO v${version.version} (${version.version === 3 ? 'socket.io 2.x' : 'socket.io 3 or later'}): ${version.reason}${where}`,
+        frameIds: version.frameId !== undefined ? [version.frameId] : [],
+      });
     }
     const att = this.attachmentOf.get(frameId);
-    if (att) lines.push({ text: `attachment ${att.num} of ${att.total} of frame ${att.eventFrame}${att.event ? ` (${att.event})` : ''}`, frameIds: [att.eventFrame] });
+    if (att)
+      lines.push({
+        text: `attachment ${att.num} of ${att.total} of frame ${att.eventFrame}${att.event ? ` (${att.event})` : ''}`,
+        frameIds: [att.eventFrame],
+      });
     const own = this.attachmentsOf.get(frameId);
-    if (own?.length) lines.push({ text: `attachments: ${own.map((a, i) => `#${i} frame ${a.frameId}`).join(', ')}`, frameIds: own.map((a) => a.frameId) });
+    if (own?.length)
+      lines.push({
+        text: `attachments: ${own.map((a, i) => `#${i} frame ${a.frameId}`).join(', ')}`,
+        frameIds: own.map((a) => a.frameId),
+      });
     const op = this.operationOf.get(frameId);
     if (op) {
       const parts: string[] = [];
@@ -171,7 +204,9 @@ export class ProtocolLinks {
         ids.push(op.start.frameId);
       }
       if (op.results.length) {
-        parts.push(`${op.results.length} ${op.start?.type === 'start' ? 'data' : 'next'} (frames ${op.results[0]}${op.results.length > 1 ? `–${op.results[op.results.length - 1]}` : ''})`);
+        parts.push(
+          `${op.results.length} ${op.start?.type === 'start' ? 'data' : 'next'} (frames ${op.results[0]}${op.results.length > 1 ? `–${op.results[op.results.length - 1]}` : ''})`,
+        );
         ids.push(op.results[0]);
       }
       if (op.end) {
@@ -198,7 +233,9 @@ export class ProtocolLinks {
       return {
         ...node,
         head: `attachment #${num}`,
-        preview: target ? `→ frame ${target.frameId} (${formatBytes(target.size)})` : '→ not captured (the attachment frame never came)',
+        preview: target
+          ? `→ frame ${target.frameId} (${formatBytes(target.size)})`
+          : '→ not captured (the attachment frame never came)',
         link: target ? { frameId: target.frameId } : undefined,
       };
     });

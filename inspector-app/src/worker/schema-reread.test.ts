@@ -9,7 +9,8 @@ import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { createDispatcher } from './dispatcher.js';
 import type { FromWorker, IngestFrame, ToWorker } from './api.js';
 
-const PROTO = 'syntax = "proto3"; package demo; enum Side { BUY = 0; SELL = 1; } message Trade { string symbol = 1; Side side = 2; double price = 3; uint32 qty = 4; }';
+const PROTO =
+  'syntax = "proto3"; package demo; enum Side { BUY = 0; SELL = 1; } message Trade { string symbol = 1; Side side = 2; double price = 3; uint32 qty = 4; }';
 const Trade = protobuf.parse(PROTO, new protobuf.Root(), { keepCase: true }).root.lookupType('demo.Trade');
 const trade = (qty: number) => Trade.encode(Trade.fromObject({ symbol: 'ACME', side: 1, price: 12.5, qty })).finish();
 const NAMED = (qty: number) => `{symbol: "ACME", side: SELL (1), price: 12.5, qty: ${qty}}`;
@@ -21,7 +22,11 @@ function harness(sliceMs = 3) {
   const posted: FromWorker[] = [];
   const queued: (() => void)[] = [];
   let clock = 0;
-  const send = createDispatcher((m) => posted.push(m), { sliceMs, now: () => clock++, yieldTo: (next) => void queued.push(next) });
+  const send = createDispatcher((m) => posted.push(m), {
+    sliceMs,
+    now: () => clock++,
+    yieldTo: (next) => void queued.push(next),
+  });
   let nextId = 1;
   let callId = 1;
   const frames: IngestFrame[] = [];
@@ -29,7 +34,15 @@ function harness(sliceMs = 3) {
     posted,
     frames,
     ingest(data: Uint8Array, extra: Partial<IngestFrame> = {}): IngestFrame {
-      const f: IngestFrame = { frameId: nextId++, connectionId: 'c1', direction: 'received', time: 1, opcode: 'binary', data, ...extra };
+      const f: IngestFrame = {
+        frameId: nextId++,
+        connectionId: 'c1',
+        direction: 'received',
+        time: 1,
+        opcode: 'binary',
+        data,
+        ...extra,
+      };
       frames.push(f);
       send({ type: 'ingest', frames: [f] });
       return f;
@@ -45,7 +58,10 @@ function harness(sliceMs = 3) {
     step() {
       queued.shift()?.();
     },
-    rereads: (generation?: number) => posted.filter((m): m is Reread => m.type === 'reread' && (generation === undefined || m.generation === generation)),
+    rereads: (generation?: number) =>
+      posted.filter(
+        (m): m is Reread => m.type === 'reread' && (generation === undefined || m.generation === generation),
+      ),
     summaries: () => posted.flatMap((m) => (m.type === 'summaries' ? m.summaries : [])),
   };
 }
@@ -119,7 +135,10 @@ describe('re-reading listed rows after a schema change', () => {
     h.drain();
     const rows = h.rereads().flatMap((m) => m.rows);
     const held = new Set(h.frames.slice(-5).map((f) => f.frameId));
-    const afterCap = h.rereads().slice(2).flatMap((m) => m.rows);
+    const afterCap = h
+      .rereads()
+      .slice(2)
+      .flatMap((m) => m.rows);
     expect(afterCap.every((r) => held.has(r.frameId))).toBe(true);
     expect(h.rereads().at(-1)).toMatchObject({ searched: 30, done: true });
     expect(new Set(rows.map((r) => r.frameId)).size).toBe(rows.length);
@@ -152,17 +171,30 @@ describe('re-reading listed rows after a schema change', () => {
 
   it('a Socket.IO attachment keeps its row (it says whose attachment it is)', () => {
     const h = harness(1000);
-    h.ingest(new TextEncoder().encode('451-["upload",{"_placeholder":true,"num":0}]'), { opcode: 'text', direction: 'sent' });
+    h.ingest(new TextEncoder().encode('451-["upload",{"_placeholder":true,"num":0}]'), {
+      opcode: 'text',
+      direction: 'sent',
+    });
     const att = h.ingest(trade(3), { direction: 'sent' });
     h.call('setSchema', { files: [{ name: 'demo.proto', source: PROTO }] });
     h.drain();
-    expect(h.rereads().flatMap((m) => m.rows).map((r) => r.frameId)).not.toContain(att.frameId);
+    expect(
+      h
+        .rereads()
+        .flatMap((m) => m.rows)
+        .map((r) => r.frameId),
+    ).not.toContain(att.frameId);
   });
   it('MQTT rows put together from split packets keep their rows: the reassembled packet and each "part N of …"', () => {
     const h = harness(1000);
     h.send({ type: 'connection', connectionId: 'c1', subprotocol: 'mqtt' });
     // A PUBLISH `sensors/x` {"t":1} written as mqtt.js in Node does: type byte, length, then the rest, each its own frame.
-    const body = new Uint8Array([0x00, 9, ...new TextEncoder().encode('sensors/x'), ...new TextEncoder().encode('{"t":1}')]);
+    const body = new Uint8Array([
+      0x00,
+      9,
+      ...new TextEncoder().encode('sensors/x'),
+      ...new TextEncoder().encode('{"t":1}'),
+    ]);
     const parts = [new Uint8Array([0x30]), new Uint8Array([body.length]), body];
     const frames = parts.map((p) => h.ingest(p, { direction: 'sent' }));
     h.call('decode', { frameId: frames[0].frameId, format: 'auto' }); // flushes the rows
@@ -171,7 +203,10 @@ describe('re-reading listed rows after a schema change', () => {
     expect(listed[2].preview).toContain('reassembled from frames 1–3');
     h.call('setSchema', { files: [{ name: 'demo.proto', source: PROTO }] });
     h.drain();
-    const reread = h.rereads().flatMap((m) => m.rows).map((r) => r.frameId);
+    const reread = h
+      .rereads()
+      .flatMap((m) => m.rows)
+      .map((r) => r.frameId);
     for (const f of frames) expect(reread).not.toContain(f.frameId);
   });
   it('under a flood, rows still waiting to be read are left to their turn (read then with the new schema)', () => {
@@ -179,8 +214,20 @@ describe('re-reading listed rows after a schema change', () => {
     const yields: (() => void)[] = [];
     const timers: (() => void)[] = [];
     let clock = 0;
-    const send = createDispatcher((m) => posted.push(m), { now: () => clock, sliceMs: 5, yieldTo: (next) => yields.push(next), flood: { framesPerWindow: 10, windowMs: 50, calmMs: 150, later: (run) => timers.push(run) } });
-    const frames: IngestFrame[] = Array.from({ length: 40 }, (_, i) => ({ frameId: i + 1, connectionId: 'c1', direction: 'received', time: 1, opcode: 'binary', data: trade(i + 1) }));
+    const send = createDispatcher((m) => posted.push(m), {
+      now: () => clock,
+      sliceMs: 5,
+      yieldTo: (next) => yields.push(next),
+      flood: { framesPerWindow: 10, windowMs: 50, calmMs: 150, later: (run) => timers.push(run) },
+    });
+    const frames: IngestFrame[] = Array.from({ length: 40 }, (_, i) => ({
+      frameId: i + 1,
+      connectionId: 'c1',
+      direction: 'received',
+      time: 1,
+      opcode: 'binary',
+      data: trade(i + 1),
+    }));
     // Five read as they come, then a flood: its rows wait.
     send({ type: 'ingest', frames: frames.slice(0, 5) });
     send({ type: 'ingest', frames: frames.slice(5) });
@@ -189,7 +236,11 @@ describe('re-reading listed rows after a schema change', () => {
     const rereads = () => posted.filter((m): m is Reread => m.type === 'reread');
     for (let guard = 0; guard < 100 && !rereads().at(-1)?.done; guard++) yields.shift()?.();
     const reread = rereads().flatMap((m) => m.rows.map((r) => r.frameId));
-    const read = new Set(posted.flatMap((m) => (m.type === 'summaries' ? m.summaries.filter((r) => !r.waiting).map((r) => r.frameId) : [])));
+    const read = new Set(
+      posted.flatMap((m) =>
+        m.type === 'summaries' ? m.summaries.filter((r) => !r.waiting).map((r) => r.frameId) : [],
+      ),
+    );
     // Every re-read row was one already read; the waiting ones were not touched.
     expect(reread.length).toBeGreaterThan(0);
     expect(reread.every((id) => read.has(id))).toBe(true);
@@ -199,7 +250,8 @@ describe('re-reading listed rows after a schema change', () => {
     while (timers.length || yields.length) (timers.shift() ?? yields.shift())!();
     send({ type: 'call', callId: 2, method: 'decode', params: { frameId: 40, format: 'auto' } });
     const last = new Map<number, string>();
-    for (const m of posted) if (m.type === 'summaries') for (const r of m.summaries) if (!r.waiting) last.set(r.frameId, r.preview);
+    for (const m of posted)
+      if (m.type === 'summaries') for (const r of m.summaries) if (!r.waiting) last.set(r.frameId, r.preview);
     for (let id = 1; id <= 40; id++) if (!reread.includes(id)) expect(last.get(id)).toBe(NAMED(id));
   });
 });

@@ -38,7 +38,13 @@ export class SchemaReread {
     const { store } = this.handlers;
     // Only binary frames are read with a schema; the frame ids now (later ones are read at ingest).
     const ids: number[] = [];
-    for (const f of store.all()) if (f.opcode === 'binary' && f.data.byteLength > 0 && (scope.kind === 'all' || f.connectionId === scope.connectionId)) ids.push(f.frameId);
+    for (const f of store.all())
+      if (
+        f.opcode === 'binary' &&
+        f.data.byteLength > 0 &&
+        (scope.kind === 'all' || f.connectionId === scope.connectionId)
+      )
+        ids.push(f.frameId);
     let at = 0;
     const slice = () => {
       if (generation !== this.generation) return;
@@ -53,8 +59,19 @@ export class SchemaReread {
         if (this.options.now() >= until) break;
       }
       const done = at >= ids.length;
-      const matching = this.handlers.filtering ? rows.filter((r) => this.handlers.matches(r.frameId)).map((r) => r.frameId) : null;
-      this.post({ type: 'reread', generation, rows, matching, filterGeneration: this.options.filterGeneration(), searched: at, total: ids.length, done });
+      const matching = this.handlers.filtering
+        ? rows.filter((r) => this.handlers.matches(r.frameId)).map((r) => r.frameId)
+        : null;
+      this.post({
+        type: 'reread',
+        generation,
+        rows,
+        matching,
+        filterGeneration: this.options.filterGeneration(),
+        searched: at,
+        total: ids.length,
+        done,
+      });
       if (!done) this.options.yieldTo(slice);
     };
     slice();

@@ -35,19 +35,34 @@ async function zlibStream(messages: readonly string[]): Promise<Uint8Array[]> {
   return out;
 }
 
-type Frame = { connectionId: string; direction: 'sent' | 'received'; time: number; opcode: 'text' | 'binary'; data: Uint8Array };
+type Frame = {
+  connectionId: string;
+  direction: 'sent' | 'received';
+  time: number;
+  opcode: 'text' | 'binary';
+  data: Uint8Array;
+};
 
 /**
  * Two connections, interleaved: JSON text on `a` (one broken frame), a zlib stream of JSON on
  * `b` whose last message inflates to broken JSON (left out by both, by its frame number).
  */
 async function capture(): Promise<Uint8Array> {
-  const texts = Array.from({ length: 12 }, (_, i) => JSON.stringify({ op: 0, seq: i, d: { user: `u${i}`, tags: ['x', 'y'].slice(0, i % 3) } }));
+  const texts = Array.from({ length: 12 }, (_, i) =>
+    JSON.stringify({ op: 0, seq: i, d: { user: `u${i}`, tags: ['x', 'y'].slice(0, i % 3) } }),
+  );
   const stream = await zlibStream([...texts, '{"op":']);
   const frames: Frame[] = [];
   let t = 1;
   for (let i = 0; i < 13; i++) {
-    if (i < 12) frames.push({ connectionId: 'a', direction: i % 3 ? 'received' : 'sent', time: t++, opcode: 'text', data: enc.encode(i === 7 ? '{"broken": ' : JSON.stringify({ type: 'tick', seq: i, price: 100 + i / 4 })) });
+    if (i < 12)
+      frames.push({
+        connectionId: 'a',
+        direction: i % 3 ? 'received' : 'sent',
+        time: t++,
+        opcode: 'text',
+        data: enc.encode(i === 7 ? '{"broken": ' : JSON.stringify({ type: 'tick', seq: i, price: 100 + i / 4 })),
+      });
     frames.push({ connectionId: 'b', direction: 'received', time: t++, opcode: 'binary', data: stream[i] });
   }
   return serializeCapture(
@@ -67,22 +82,45 @@ async function cliTotals(bytes: Uint8Array, extra: string[] = []): Promise<Sessi
 }
 
 /** The inspector's path: the file imported, every frame read as its list row, the scope compared in the worker. */
-async function workerTotals(bytes: Uint8Array, scope: SessionScope = { kind: 'all' }): Promise<{ totals: SessionRow[]; frames: IngestFrame[] }> {
+async function workerTotals(
+  bytes: Uint8Array,
+  scope: SessionScope = { kind: 'all' },
+): Promise<{ totals: SessionRow[]; frames: IngestFrame[] }> {
   const imported = importCaptureFile(bytes);
   if ('error' in imported) throw new Error(imported.error);
   const h = new WorkerHandlers();
   imported.frames.forEach((f, i) => {
-    const frame: IngestFrame = { frameId: i + 1, connectionId: f.connectionId, direction: f.direction, time: f.time, opcode: f.opcode, data: f.data };
+    const frame: IngestFrame = {
+      frameId: i + 1,
+      connectionId: f.connectionId,
+      direction: f.direction,
+      time: f.time,
+      opcode: f.opcode,
+      data: f.data,
+    };
     h.store.add(frame);
     h.summarize(frame);
   });
   const totals: SessionRow[] = [];
   const frames = framesOf(h.store.all(), scope);
-  await runSessionCompare(frames, {}, new AbortController().signal, { progress: () => {}, rows: (rows) => totals.push(...rows.filter((r) => r.connectionId === null)), end: (e) => expect(e.error).toBeNull() }, undefined, undefined, listReading(h.store));
+  await runSessionCompare(
+    frames,
+    {},
+    new AbortController().signal,
+    {
+      progress: () => {},
+      rows: (rows) => totals.push(...rows.filter((r) => r.connectionId === null)),
+      end: (e) => expect(e.error).toBeNull(),
+    },
+    undefined,
+    undefined,
+    listReading(h.store),
+  );
   return { totals, frames };
 }
 
-const figures = (rows: readonly SessionRow[]) => rows.map((r) => ({ codec: r.codec, messages: r.messages, left: r.left, size: r.size }));
+const figures = (rows: readonly SessionRow[]) =>
+  rows.map((r) => ({ codec: r.codec, messages: r.messages, left: r.left, size: r.size }));
 
 describe('compare --session reads frames as the inspector does', () => {
   it('the same capture: identical messages, left out and size per codec', async () => {
@@ -110,7 +148,8 @@ describe('compare --session reads frames as the inspector does', () => {
  */
 describe('left-out messages are named by the number the user can find', () => {
   // Frame 15 (connection a's 8th) is broken JSON; frame 25 (connection b's 13th) inflates to broken JSON.
-  const leftOut = (rows: readonly SessionRow[], codec: string) => rows.find((r) => r.codec === codec)!.leftReasons!.map((g) => g.first);
+  const leftOut = (rows: readonly SessionRow[], codec: string) =>
+    rows.find((r) => r.codec === codec)!.leftReasons!.map((g) => g.first);
 
   it('the inspector, one connection: the list\u2019s frame number, not the position in the scope', async () => {
     const { totals, frames } = await workerTotals(await capture(), { kind: 'connection', connectionId: 'b' });
@@ -124,7 +163,8 @@ describe('left-out messages are named by the number the user can find', () => {
     expect(leftOut(await cliTotals(bytes, ['--connection', '2']), 'json')).toEqual([25]);
     const cli = await cliTotals(bytes);
     // Both are broken JSON: one reason, values and offsets aside (left-out.ts), first 15; both listed.
-    const listed = (rows: readonly SessionRow[]) => rows.find((r) => r.codec === 'json')!.mismatches!.map((m) => m.message);
+    const listed = (rows: readonly SessionRow[]) =>
+      rows.find((r) => r.codec === 'json')!.mismatches!.map((m) => m.message);
     expect(leftOut(cli, 'json')).toEqual([15]);
     expect(listed(cli)).toEqual([15, 25]);
     const worker = (await workerTotals(bytes)).totals;

@@ -22,7 +22,16 @@ function collect() {
   let end: Parameters<SessionSink['end']>[0] | null = null;
   let progress = 0;
   const sink: SessionSink = { progress: () => progress++, rows: (batch) => rows.push(...batch), end: (e) => (end = e) };
-  return { sink, rows, get end() { return end; }, get progress() { return progress; } };
+  return {
+    sink,
+    rows,
+    get end() {
+      return end;
+    },
+    get progress() {
+      return progress;
+    },
+  };
 }
 
 describe('session comparison job', () => {
@@ -65,7 +74,12 @@ describe('session comparison job', () => {
 
   it('passes the negotiated header on: deflate simulated for c0, the plain wire for c1 (none negotiated)', async () => {
     const c = collect();
-    await runSessionCompare(frames(40), { c0: 'permessage-deflate; server_no_context_takeover', c1: '' }, new AbortController().signal, c.sink);
+    await runSessionCompare(
+      frames(40),
+      { c0: 'permessage-deflate; server_no_context_takeover', c1: '' },
+      new AbortController().signal,
+      c.sink,
+    );
     const c0 = c.rows.find((r) => r.connectionId === 'c0' && r.codec === 'captured')!;
     const c1 = c.rows.find((r) => r.connectionId === 'c1' && r.codec === 'captured')!;
     expect(c0.wire.negotiated).not.toBeNull();
@@ -106,7 +120,9 @@ describe('session comparison job', () => {
     const end = posted.find((m) => m.type === 'session-end');
     expect(end && end.type === 'session-end' && end.cancelled).toBe(true);
     // Cancelled during decoding or the first codec: not every codec's total came in.
-    expect(posted.filter((m) => m.type === 'session-rows' && m.rows.some((r) => r.connectionId === null)).length).toBeLessThan(SESSION_CODECS.length);
+    expect(
+      posted.filter((m) => m.type === 'session-rows' && m.rows.some((r) => r.connectionId === null)).length,
+    ).toBeLessThan(SESSION_CODECS.length);
   });
 });
 

@@ -6,7 +6,12 @@
  * AbortSignal; compareSession gives the worker's message loop a turn every few hundred
  * messages, so a cancel gets through.
  */
-import type { CodecSizes, SessionMessage, SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
+import type {
+  CodecSizes,
+  SessionMessage,
+  SessionProgress,
+  SessionRow,
+} from '../../../codecs/compare/session/session.js';
 import type { SessionChartData } from '../../../codecs/compare/session/cumulative.js';
 import type { IngestFrame, SessionScope } from './api.js';
 import type { FrameReader } from './session-frame-reading.js';
@@ -16,7 +21,13 @@ export interface SessionSink {
   progress(p: SessionProgress): void;
   /** A codec's rows (per connection and direction, then its total), in one message: a capture with thousands of connections must not cost the page a render per row. */
   rows(rows: SessionRow[]): void;
-  end(result: { cancelled: boolean; error: string | null; chart: SessionChartData | null; messages: number; workerMs: number }): void;
+  end(result: {
+    cancelled: boolean;
+    error: string | null;
+    chart: SessionChartData | null;
+    messages: number;
+    workerMs: number;
+  }): void;
 }
 
 /** The frames a scope names, in arrival order (lost placeholders hold no bytes and are not stored). */
@@ -49,18 +60,37 @@ export function sessionMessages(frames: readonly IngestFrame[], read?: FrameRead
  * `loadedSchema`: the loaded `.proto`'s codec for these frames, or null (session-loaded-schema.ts):
  * it adds the row that writes every message with the real schema, as the CLI's `--proto` does.
  */
-export async function runSessionCompare(frames: readonly IngestFrame[], negotiated: Readonly<Record<string, string>>, signal: AbortSignal, sink: SessionSink, now: () => number = () => performance.now(), yieldTurn?: () => Promise<void>, read?: FrameReader, loadedSchema?: () => Promise<SchemaCodec | null>): Promise<void> {
+export async function runSessionCompare(
+  frames: readonly IngestFrame[],
+  negotiated: Readonly<Record<string, string>>,
+  signal: AbortSignal,
+  sink: SessionSink,
+  now: () => number = () => performance.now(),
+  yieldTurn?: () => Promise<void>,
+  read?: FrameReader,
+  loadedSchema?: () => Promise<SchemaCodec | null>,
+): Promise<void> {
   const started = now();
   const messages = sessionMessages(frames, read);
   try {
     // Loaded on first use: the session comparison brings every codec (schema codecs included);
     // if one cannot load in this browser, this job reports why and the decode worker lives on.
-    const [{ compareSession }, { sessionChart }] = await Promise.all([import('../../../codecs/compare/session/session.js'), import('../../../codecs/compare/session/cumulative.js')]);
+    const [{ compareSession }, { sessionChart }] = await Promise.all([
+      import('../../../codecs/compare/session/session.js'),
+      import('../../../codecs/compare/session/cumulative.js'),
+    ]);
     const protoCodec = (await loadedSchema?.()) ?? undefined;
     // The chart is drawn from the sizes the comparison computed (no second pass over the session).
     const perCodec: CodecSizes[] = [];
     const totalRows: SessionRow[] = [];
-    const generator = compareSession(messages, { negotiated: new Map(Object.entries(negotiated)), protoCodec, signal, yieldTurn, onProgress: (p) => sink.progress(p), onCodecSizes: (s) => perCodec.push(s) });
+    const generator = compareSession(messages, {
+      negotiated: new Map(Object.entries(negotiated)),
+      protoCodec,
+      signal,
+      yieldTurn,
+      onProgress: (p) => sink.progress(p),
+      onCodecSizes: (s) => perCodec.push(s),
+    });
     let batch: SessionRow[] = [];
     for await (const row of generator) {
       batch.push(row);
@@ -75,6 +105,12 @@ export async function runSessionCompare(frames: readonly IngestFrame[], negotiat
     const chart = signal.aborted ? null : sessionChart(perCodec, totalRows);
     sink.end({ cancelled: signal.aborted, error: null, chart, messages: messages.length, workerMs: now() - started });
   } catch (e) {
-    sink.end({ cancelled: signal.aborted, error: (e as Error).message, chart: null, messages: messages.length, workerMs: now() - started });
+    sink.end({
+      cancelled: signal.aborted,
+      error: (e as Error).message,
+      chart: null,
+      messages: messages.length,
+      workerMs: now() - started,
+    });
   }
 }

@@ -11,7 +11,14 @@ import { createProtobufTraffic, demoProtoFiles } from '../../../demo-server/stre
  */
 function demoFrames(n: number): IngestFrame[] {
   const traffic = createProtobufTraffic({ seed: 3 });
-  return Array.from({ length: n }, (_, i) => ({ frameId: i + 1, connectionId: 'pb', direction: 'received' as const, time: i, opcode: 'binary' as const, data: traffic.next().data as Uint8Array }));
+  return Array.from({ length: n }, (_, i) => ({
+    frameId: i + 1,
+    connectionId: 'pb',
+    direction: 'received' as const,
+    time: i,
+    opcode: 'binary' as const,
+    data: traffic.next().data as Uint8Array,
+  }));
 }
 
 async function sessionRows(withSchema: boolean): Promise<SessionRow[]> {
@@ -31,12 +38,18 @@ async function sessionRows(withSchema: boolean): Promise<SessionRow[]> {
   return posted.flatMap((m) => (m.type === 'session-rows' ? m.rows : []));
 }
 
-const total = (rows: readonly SessionRow[], codec: string): SessionRow => rows.find((r) => r.codec === codec && r.connectionId === null)!;
+const total = (rows: readonly SessionRow[], codec: string): SessionRow =>
+  rows.find((r) => r.codec === codec && r.connectionId === null)!;
 
 describe('session comparison with a loaded Protobuf schema (the demo .proto files)', () => {
   it('re-encodes every frame as the list reads it: field names, no message left out', async () => {
     const rows = await sessionRows(true);
-    for (const codec of ['json', 'cbor', 'msgpack']) expect({ codec, messages: total(rows, codec).messages, left: total(rows, codec).left }).toEqual({ codec, messages: 30, left: 0 });
+    for (const codec of ['json', 'cbor', 'msgpack'])
+      expect({ codec, messages: total(rows, codec).messages, left: total(rows, codec).left }).toEqual({
+        codec,
+        messages: 30,
+        left: 0,
+      });
     // The values have the schema's field names: the JSON of one message names `seq` and `sent_at`.
     expect(total(rows, 'protobuf').schema?.text).toMatch(/\bseq\b/);
     expect(total(rows, 'protobuf').schema?.text).toMatch(/\bsent_at\b/);

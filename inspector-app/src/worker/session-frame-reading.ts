@@ -19,6 +19,8 @@ export function listReading(store: FrameStore): FrameReader {
   return (frame) => {
     const withSchema = store.schemas.active ? store.schemas.decode(frame) : null;
     // decodeAuto: the reading the CLI's session comparison gives the same frame (codecs/reading).
-    return valueOf(withSchema ? { index: withSchema.index, error: withSchema.index.error } : store.decodeAuto(frame, 1));
+    return valueOf(
+      withSchema ? { index: withSchema.index, error: withSchema.index.error } : store.decodeAuto(frame, 1),
+    );
   };
 }

@@ -18,7 +18,10 @@ function* listTypes(schemas: ProtobufSchemas, frames: readonly IngestFrame[]): G
   for (const f of frames) if (f.opcode === 'binary') yield schemas.decode(f)?.type ?? null;
 }
 
-export async function loadedSchemaCodecFor(schemas: ProtobufSchemas, frames: readonly IngestFrame[]): Promise<SchemaCodec | null> {
+export async function loadedSchemaCodecFor(
+  schemas: ProtobufSchemas,
+  frames: readonly IngestFrame[],
+): Promise<SchemaCodec | null> {
   const source = schemas.source();
   if (!source) return null;
   const chosen = likeliestType(source.schema.messageTypes, listTypes(schemas, frames));

@@ -23,12 +23,24 @@ async function rig(parser?: unknown): Promise<Rig> {
   const httpServer = http.createServer();
   const io = new Server(httpServer, { transports: ['websocket'], ...(parser ? { parser } : {}) } as never);
   io.on('connection', (socket) => {
-    socket.on('file', (name: string, bytes: Buffer, ack: (reply: unknown) => void) => ack({ ok: true, name, echo: bytes.subarray(0, 4) }));
-    socket.on('hello', () => socket.emit('upload', { name: 'avatar.png', data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]) }, Buffer.from('second')));
+    socket.on('file', (name: string, bytes: Buffer, ack: (reply: unknown) => void) =>
+      ack({ ok: true, name, echo: bytes.subarray(0, 4) }),
+    );
+    socket.on('hello', () =>
+      socket.emit(
+        'upload',
+        { name: 'avatar.png', data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]) },
+        Buffer.from('second'),
+      ),
+    );
   });
   await new Promise<void>((r) => httpServer.listen(0, '127.0.0.1', r));
   const capture = await captureProxy(`ws://127.0.0.1:${(httpServer.address() as AddressInfo).port}`);
-  const client = connect(capture.url, { transports: ['websocket'], forceNew: true, ...(parser ? { parser } : {}) } as never);
+  const client = connect(capture.url, {
+    transports: ['websocket'],
+    forceNew: true,
+    ...(parser ? { parser } : {}),
+  } as never);
   return {
     capture,
     client,
@@ -44,7 +56,14 @@ async function rig(parser?: unknown): Promise<Rig> {
 function ingest(frames: readonly CapturedFrame[]): { handlers: WorkerHandlers; rows: FrameSummary[] } {
   const handlers = new WorkerHandlers();
   const rows = frames.map((f, i) => {
-    const frame = { frameId: i + 1, connectionId: 'c1', direction: f.direction, time: i, opcode: f.opcode, data: f.data };
+    const frame = {
+      frameId: i + 1,
+      connectionId: 'c1',
+      direction: f.direction,
+      time: i,
+      opcode: f.opcode,
+      data: f.data,
+    };
     handlers.store.add(frame);
     return handlers.summarize(frame);
   });
@@ -55,7 +74,9 @@ function ingest(frames: readonly CapturedFrame[]): { handlers: WorkerHandlers; r
 function allNodes(handlers: WorkerHandlers, frameId: number): TreeNode[] {
   const decoded = handlers.methods.decode({ frameId, format: 'auto' });
   const out: TreeNode[] = decoded?.root ? [decoded.root] : [];
-  for (let i = 0; i < out.length; i++) if (out[i].isContainer) out.push(...handlers.methods.children({ frameId, format: 'auto', nodeId: out[i].id, limit: 100 }).nodes);
+  for (let i = 0; i < out.length; i++)
+    if (out[i].isContainer)
+      out.push(...handlers.methods.children({ frameId, format: 'auto', nodeId: out[i].id, limit: 100 }).nodes);
   return out;
 }
 
@@ -85,8 +106,15 @@ describe('Socket.IO binary attachments (default parser, real socket.io)', () => 
     // The detail links both ways too.
     const [version, ...links] = handlers.methods.decode({ frameId: second.frameId, format: 'auto' })!.links!;
     expect(version.text).toMatch(/^Engine\.IO v4 \(socket\.io 3 or later\): /);
-    expect(links).toEqual([{ text: `attachment 1 of 2 of frame ${event!.frameId} (upload)`, frameIds: [event!.frameId] }]);
-    expect(handlers.methods.decode({ frameId: event!.frameId, format: 'auto' })!.links!.slice(1)).toEqual([{ text: `attachments: #0 frame ${first.frameId}, #1 frame ${second.frameId}`, frameIds: [first.frameId, second.frameId] }]);
+    expect(links).toEqual([
+      { text: `attachment 1 of 2 of frame ${event!.frameId} (upload)`, frameIds: [event!.frameId] },
+    ]);
+    expect(handlers.methods.decode({ frameId: event!.frameId, format: 'auto' })!.links!.slice(1)).toEqual([
+      {
+        text: `attachments: #0 frame ${first.frameId}, #1 frame ${second.frameId}`,
+        frameIds: [first.frameId, second.frameId],
+      },
+    ]);
 
     const nodes = allNodes(handlers, event!.frameId);
     const linked = nodes.filter((n) => n.link).sort((a, b) => a.head.localeCompare(b.head));
@@ -108,11 +136,18 @@ describe('Socket.IO binary attachments (default parser, real socket.io)', () => 
     expect(ack.protocol?.id).toBe(sentEvent!.protocol!.id);
     const ackAttachment = rows.find((row) => row.frameId > ack.frameId && row.opcode === 'binary')!;
     expect(ackAttachment.preview).toContain(`attachment 0 of frame ${ack.frameId}`);
-    expect(allNodes(handlers, ack.frameId).filter((n) => n.link).map((n) => n.link!.frameId)).toEqual([ackAttachment.frameId]);
+    expect(
+      allNodes(handlers, ack.frameId)
+        .filter((n) => n.link)
+        .map((n) => n.link!.frameId),
+    ).toEqual([ackAttachment.frameId]);
   });
 
   it('marks ping / pong quiet and leaves frames after the attachments alone', () => {
-    const { rows } = ingest([...r.capture.frames, { direction: 'received', opcode: 'binary', data: new Uint8Array([1, 2, 3]), subprotocol: '' }]);
+    const { rows } = ingest([
+      ...r.capture.frames,
+      { direction: 'received', opcode: 'binary', data: new Uint8Array([1, 2, 3]), subprotocol: '' },
+    ]);
     expect(rows.at(-1)!.protocol).toBeUndefined();
     expect(rows.at(-1)!.preview).not.toContain('attachment');
   });

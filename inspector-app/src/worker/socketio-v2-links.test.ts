@@ -17,7 +17,14 @@ function ingest(frames: readonly CapturedFrame[], url?: string) {
   const handlers = new WorkerHandlers();
   if (url) handlers.links.setConnectionUrl('c1', url);
   const rows = frames.map((f, i) => {
-    const frame = { frameId: i + 1, connectionId: 'c1', direction: f.direction, time: i, opcode: f.opcode, data: f.data };
+    const frame = {
+      frameId: i + 1,
+      connectionId: 'c1',
+      direction: f.direction,
+      time: i,
+      opcode: f.opcode,
+      data: f.data,
+    };
     handlers.store.add(frame);
     return handlers.summarize(frame);
   });
@@ -41,7 +48,12 @@ describe('socket.io 2.x in the worker', () => {
     expect(first.format).toBe('socketio');
     const decoded = handlers.methods.decode({ frameId: first.frameId, format: 'auto' })!;
     expect(decoded.error).toBeNull();
-    const children = handlers.methods.children({ frameId: first.frameId, format: 'auto', nodeId: decoded.root!.id, limit: 10 }).nodes;
+    const children = handlers.methods.children({
+      frameId: first.frameId,
+      format: 'auto',
+      nodeId: decoded.root!.id,
+      limit: 10,
+    }).nodes;
     const data = children.find((n) => n.label === 'data')!;
     expect([data.start, data.end]).toEqual([1, 8]);
     expect(decoded.links!.map((l) => l.text)).toContain(`attachment 0 of 2 of frame ${event.frameId} (upload)`);
@@ -50,13 +62,19 @@ describe('socket.io 2.x in the worker', () => {
   it('says Engine.IO v3 from the traffic, and from the URL when it is known', () => {
     const { handlers, rows } = ingest(s.capture.frames);
     const event = rows.find((row) => row.protocol?.message === 'BINARY_EVENT')!;
-    const line = handlers.methods.decode({ frameId: event.frameId, format: 'auto' })!.links!.find((l) => l.text.startsWith('Engine.IO'))!;
-    expect(line.text).toMatch(/^Engine\.IO v3 \(socket\.io 2\.x\): the server sends CONNECT without a sid \(socket\.io 2\.x\) at frame \d+$/);
+    const line = handlers.methods
+      .decode({ frameId: event.frameId, format: 'auto' })!
+      .links!.find((l) => l.text.startsWith('Engine.IO'))!;
+    expect(line.text).toMatch(
+      /^Engine\.IO v3 \(socket\.io 2\.x\): the server sends CONNECT without a sid \(socket\.io 2\.x\) at frame \d+$/,
+    );
     const connect = rows.find((row) => row.protocol?.message === 'CONNECT')!;
     expect(line.frameIds).toEqual([connect.frameId]);
 
     const withUrl = ingest(s.capture.frames, s.url);
-    const urlLine = withUrl.handlers.methods.decode({ frameId: event.frameId, format: 'auto' })!.links!.find((l) => l.text.startsWith('Engine.IO'))!;
+    const urlLine = withUrl.handlers.methods
+      .decode({ frameId: event.frameId, format: 'auto' })!
+      .links!.find((l) => l.text.startsWith('Engine.IO'))!;
     expect(urlLine).toEqual({ text: 'Engine.IO v3 (socket.io 2.x): the URL says EIO=3', frameIds: [] });
   });
 
@@ -64,20 +82,38 @@ describe('socket.io 2.x in the worker', () => {
     const transport = new MemoryTransport();
     const model = new CaptureModel((run) => run());
     const session = new InspectorSession(transport, inProcessWorker(), { model });
-    const frames = (connectionId: string) => s.capture.frames.map((f, i) => ({ connectionId, direction: f.direction, time: i + 1, opcode: f.opcode, data: f.data.slice() }));
-    transport.emit({ type: 'connection-opened', connectionId: 'live', url: s.url, protocol: '', extensions: '', time: 0 });
+    const frames = (connectionId: string) =>
+      s.capture.frames.map((f, i) => ({
+        connectionId,
+        direction: f.direction,
+        time: i + 1,
+        opcode: f.opcode,
+        data: f.data.slice(),
+      }));
+    transport.emit({
+      type: 'connection-opened',
+      connectionId: 'live',
+      url: s.url,
+      protocol: '',
+      extensions: '',
+      time: 0,
+    });
     transport.emit({ type: 'frames', frames: frames('live') });
     session.importConnection({ connectionId: 'file', url: s.url, protocol: '', extensions: '' });
     session.ingest(frames('file'));
     const total = 2 * s.capture.frames.length;
     const deadline = Date.now() + 5000;
-    while (model.getSnapshot().rows.length < total && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    while (model.getSnapshot().rows.length < total && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
     const rows = model.getSnapshot().rows;
     expect(rows.length).toBe(total);
     for (const id of ['live', 'file']) {
       const event = rows.find((row) => row.connectionId === id && row.protocol?.message === 'BINARY_EVENT')!;
       const decoded = await session.worker.call('decode', { frameId: event.frameId, format: 'auto' });
-      expect(decoded!.links!.find((l) => l.text.startsWith('Engine.IO')), id).toEqual({ text: 'Engine.IO v3 (socket.io 2.x): the URL says EIO=3', frameIds: [] });
+      expect(
+        decoded!.links!.find((l) => l.text.startsWith('Engine.IO')),
+        id,
+      ).toEqual({ text: 'Engine.IO v3 (socket.io 2.x): the URL says EIO=3', frameIds: [] });
     }
     session.dispose();
   });
@@ -86,22 +122,40 @@ describe('socket.io 2.x in the worker', () => {
     const { handlers } = ingest(s.capture.frames, s.url);
     handlers.methods.clear({});
     const rows = s.capture.frames.map((f, i) => {
-      const frame = { frameId: 100 + i, connectionId: 'c1', direction: f.direction, time: i, opcode: f.opcode, data: f.data };
+      const frame = {
+        frameId: 100 + i,
+        connectionId: 'c1',
+        direction: f.direction,
+        time: i,
+        opcode: f.opcode,
+        data: f.data,
+      };
       handlers.store.add(frame);
       return handlers.summarize(frame);
     });
     const event = rows.find((row) => row.protocol?.message === 'BINARY_EVENT')!;
-    expect(handlers.methods.decode({ frameId: event.frameId, format: 'auto' })!.links!.find((l) => l.text.startsWith('Engine.IO'))).toEqual({ text: 'Engine.IO v3 (socket.io 2.x): the URL says EIO=3', frameIds: [] });
+    expect(
+      handlers.methods
+        .decode({ frameId: event.frameId, format: 'auto' })!
+        .links!.find((l) => l.text.startsWith('Engine.IO')),
+    ).toEqual({ text: 'Engine.IO v3 (socket.io 2.x): the URL says EIO=3', frameIds: [] });
   });
 
   it('says v4 for socket.io 4 traffic (the server pings, CONNECT answers with a sid)', () => {
     const utf8 = (t: string) => new TextEncoder().encode(t);
     const v4: CapturedFrame[] = [
-      { direction: 'received', opcode: 'text', data: utf8('0{"sid":"x","upgrades":[],"pingInterval":25000,"pingTimeout":20000,"maxPayload":1000000}'), subprotocol: '' },
+      {
+        direction: 'received',
+        opcode: 'text',
+        data: utf8('0{"sid":"x","upgrades":[],"pingInterval":25000,"pingTimeout":20000,"maxPayload":1000000}'),
+        subprotocol: '',
+      },
       { direction: 'sent', opcode: 'text', data: utf8('40'), subprotocol: '' },
       { direction: 'received', opcode: 'text', data: utf8('40{"sid":"y"}'), subprotocol: '' },
     ];
     const { handlers } = ingest(v4);
-    expect(handlers.methods.decode({ frameId: 3, format: 'auto' })!.links!.map((l) => l.text)).toContain('Engine.IO v4 (socket.io 3 or later): the client asks to CONNECT the default namespace (socket.io 3 or later) at frame 2');
+    expect(handlers.methods.decode({ frameId: 3, format: 'auto' })!.links!.map((l) => l.text)).toContain(
+      'Engine.IO v4 (socket.io 3 or later): the client asks to CONNECT the default namespace (socket.io 3 or later) at frame 2',
+    );
   });
 });

@@ -18,7 +18,12 @@ export type StringScanFormat = 'cbor' | 'msgpack' | 'json';
  * `first`: the needle's first hit (findAscii). true when some hit lies whole in one text
  * string's payload, false when none does, null when the walk met a head it does not read.
  */
-export function hitInTextString(bytes: Uint8Array, format: StringScanFormat, needle: AsciiNeedle, first: number): boolean | null {
+export function hitInTextString(
+  bytes: Uint8Array,
+  format: StringScanFormat,
+  needle: AsciiNeedle,
+  first: number,
+): boolean | null {
   if (format === 'json') return jsonHitInString(bytes, needle, first);
   const length = needle.lower.length;
   const head = format === 'cbor' ? cborHead : msgpackHead;
@@ -88,7 +93,9 @@ function cborHead(bytes: Uint8Array, p: number, out: Head): boolean {
 }
 
 /** Head sizes of MessagePack's 0xc0–0xdf (0: never used), after which payload/containers follow. */
-const MSGPACK_FIXED: readonly number[] = [1, 0, 1, 1, 2, 3, 5, 3, 4, 6, 5, 9, 2, 3, 5, 9, 2, 3, 5, 9, 2, 2, 2, 2, 2, 2, 3, 5, 3, 5, 3, 5];
+const MSGPACK_FIXED: readonly number[] = [
+  1, 0, 1, 1, 2, 3, 5, 3, 4, 6, 5, 9, 2, 3, 5, 9, 2, 3, 5, 9, 2, 2, 2, 2, 2, 2, 3, 5, 3, 5, 3, 5,
+];
 
 function msgpackHead(bytes: Uint8Array, p: number, out: Head): boolean {
   const b = bytes[p];
@@ -108,9 +115,12 @@ function msgpackHead(bytes: Uint8Array, p: number, out: Head): boolean {
   const size = MSGPACK_FIXED[b - 0xc0];
   if (size === 0 || p + size > bytes.length) return false;
   out.size = size;
-  if (b >= 0xc4 && b <= 0xc6) out.payload = uintAt(bytes, p + 1, size - 1); // bin
-  else if (b >= 0xc7 && b <= 0xc9) out.payload = uintAt(bytes, p + 1, size - 2); // ext: length, then type
-  else if (b >= 0xd4 && b <= 0xd8) out.payload = 1 << (b - 0xd4); // fixext: type in the head
+  if (b >= 0xc4 && b <= 0xc6)
+    out.payload = uintAt(bytes, p + 1, size - 1); // bin
+  else if (b >= 0xc7 && b <= 0xc9)
+    out.payload = uintAt(bytes, p + 1, size - 2); // ext: length, then type
+  else if (b >= 0xd4 && b <= 0xd8)
+    out.payload = 1 << (b - 0xd4); // fixext: type in the head
   else if (b >= 0xd9 && b <= 0xdb) {
     out.payload = uintAt(bytes, p + 1, size - 1);
     out.text = true;

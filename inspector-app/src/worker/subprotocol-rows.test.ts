@@ -33,7 +33,11 @@ describe('the subprotocol in the worker', () => {
     h.setSubprotocol('c1', 'mqtt');
     const f = frame(PINGREQ);
     const row = summarizeOn(h, f);
-    expect(row).toMatchObject({ format: 'mqtt', verdict: 'decoded', protocol: { name: 'mqtt', message: 'PINGREQ', quiet: true } });
+    expect(row).toMatchObject({
+      format: 'mqtt',
+      verdict: 'decoded',
+      protocol: { name: 'mqtt', message: 'PINGREQ', quiet: true },
+    });
     const detail = h.methods.decode({ frameId: f.frameId, format: 'auto' })!;
     expect(detail).toMatchObject({ format: 'mqtt', chosenBy: 'subprotocol mqtt' });
     // Another connection has no subprotocol: the same bytes stay CBOR there.
@@ -59,23 +63,39 @@ describe('the subprotocol in the worker', () => {
     expect(h.methods.decode({ frameId: f.frameId, format: 'auto' })!.chosenBy).toBe('subprotocol graphql-transport-ws');
   });
 
-  it('a loaded schema\'s type chosen for the connection is the reason shown', () => {
+  it("a loaded schema's type chosen for the connection is the reason shown", () => {
     const h = new WorkerHandlers();
-    h.methods.setSchema({ files: [{ name: 'p.proto', source: 'syntax = "proto3"; message Ping { uint64 at = 1; string who = 2; }' }] });
+    h.methods.setSchema({
+      files: [{ name: 'p.proto', source: 'syntax = "proto3"; message Ping { uint64 at = 1; string who = 2; }' }],
+    });
     h.methods.setSchemaType({ connectionId: 'c1', choice: 'Ping' });
     const f = frame(Uint8Array.from([0x08, 0x96, 0x01, 0x12, 0x02, 0x68, 0x69]));
     h.store.add(f);
-    expect(h.methods.decode({ frameId: f.frameId, format: 'auto' })!.chosenBy).toBe('the message type chosen for this connection (Ping)');
+    expect(h.methods.decode({ frameId: f.frameId, format: 'auto' })!.chosenBy).toBe(
+      'the message type chosen for this connection (Ping)',
+    );
   });
 
-  it('InspectorSession passes connection-opened\'s protocol, and an imported connection\'s, before their frames', async () => {
+  it("InspectorSession passes connection-opened's protocol, and an imported connection's, before their frames", async () => {
     const transport = new MemoryTransport();
     const model = new CaptureModel((run) => run());
     const session = new InspectorSession(transport, inProcessWorker(), { model });
-    transport.emit({ type: 'connection-opened', connectionId: 'live', url: 'ws://x/mqtt', protocol: 'mqtt', extensions: '', time: 1 });
-    transport.emit({ type: 'frames', frames: [{ connectionId: 'live', direction: 'received', time: 2, opcode: 'binary', data: PINGREQ.slice() }] });
+    transport.emit({
+      type: 'connection-opened',
+      connectionId: 'live',
+      url: 'ws://x/mqtt',
+      protocol: 'mqtt',
+      extensions: '',
+      time: 1,
+    });
+    transport.emit({
+      type: 'frames',
+      frames: [{ connectionId: 'live', direction: 'received', time: 2, opcode: 'binary', data: PINGREQ.slice() }],
+    });
     session.importConnection({ connectionId: 'file', url: 'ws://y/', protocol: 'wamp.2.msgpack', extensions: '' });
-    session.ingest([{ connectionId: 'file', direction: 'received', time: 3, opcode: 'binary', data: Uint8Array.of(0x05) }]);
+    session.ingest([
+      { connectionId: 'file', direction: 'received', time: 3, opcode: 'binary', data: Uint8Array.of(0x05) },
+    ]);
     const deadline = Date.now() + 5000;
     while (model.getSnapshot().rows.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     const rows = model.getSnapshot().rows;
@@ -83,7 +103,10 @@ describe('the subprotocol in the worker', () => {
       ['live', 'mqtt'],
       ['file', 'msgpack'],
     ]);
-    expect(model.getSnapshot().connections.get('file')).toMatchObject({ protocol: 'wamp.2.msgpack', status: 'imported' });
+    expect(model.getSnapshot().connections.get('file')).toMatchObject({
+      protocol: 'wamp.2.msgpack',
+      status: 'imported',
+    });
     session.dispose();
   });
 });

@@ -14,7 +14,14 @@ type Summaries = Extract<FromWorker, { type: 'summaries' }>;
 
 /** Objects a structured clone of `value` creates one by one (typed arrays and strings are copied whole). */
 function clonedObjects(value: unknown, seen = new Set<unknown>()): number {
-  if (value === null || typeof value !== 'object' || seen.has(value) || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return 0;
+  if (
+    value === null ||
+    typeof value !== 'object' ||
+    seen.has(value) ||
+    ArrayBuffer.isView(value) ||
+    value instanceof ArrayBuffer
+  )
+    return 0;
   seen.add(value);
   let n = 1;
   for (const v of Object.values(value)) n += clonedObjects(v, seen);
@@ -26,13 +33,66 @@ function floodBatch(): Summaries {
   const summaries: FrameSummary[] = [];
   for (let i = 0; i < 500; i++) {
     const frameId = 1000 + i;
-    if (i === 3) summaries.push({ frameId, connectionId: 'a', direction: 'received', time: i, opcode: 'binary', size: 5, format: 'cbor', preview: '{seq: 3}', error: null, verdict: 'decoded' });
-    else if (i === 250) summaries.push({ frameId, connectionId: 'b', direction: 'sent', time: i, opcode: 'text', size: 9e6, format: null, preview: 'too large', error: null, lost: 'too large' });
-    else summaries.push(waitingSummary({ frameId, connectionId: i % 7 ? 'a' : 'b', direction: i % 2 ? 'sent' : 'received', time: 1_700_000_000_000 + i / 3, opcode: i % 5 ? 'binary' : 'text', data: new Uint8Array(i % 90) }));
+    if (i === 3)
+      summaries.push({
+        frameId,
+        connectionId: 'a',
+        direction: 'received',
+        time: i,
+        opcode: 'binary',
+        size: 5,
+        format: 'cbor',
+        preview: '{seq: 3}',
+        error: null,
+        verdict: 'decoded',
+      });
+    else if (i === 250)
+      summaries.push({
+        frameId,
+        connectionId: 'b',
+        direction: 'sent',
+        time: i,
+        opcode: 'text',
+        size: 9e6,
+        format: null,
+        preview: 'too large',
+        error: null,
+        lost: 'too large',
+      });
+    else
+      summaries.push(
+        waitingSummary({
+          frameId,
+          connectionId: i % 7 ? 'a' : 'b',
+          direction: i % 2 ? 'sent' : 'received',
+          time: 1_700_000_000_000 + i / 3,
+          opcode: i % 5 ? 'binary' : 'text',
+          data: new Uint8Array(i % 90),
+        }),
+      );
   }
   // A waiting frame's read row (read ahead of its turn) in the same batch, after its waiting row.
-  summaries.push({ frameId: 1010, connectionId: 'a', direction: 'received', time: 10, opcode: 'binary', size: 10, format: 'msgpack', preview: '1', error: null, verdict: 'decoded' });
-  return { type: 'summaries', summaries, evictedTotal: 2, evictedIds: [1, 2], bytesHeld: 1234, matching: null, filterGeneration: 0 };
+  summaries.push({
+    frameId: 1010,
+    connectionId: 'a',
+    direction: 'received',
+    time: 10,
+    opcode: 'binary',
+    size: 10,
+    format: 'msgpack',
+    preview: '1',
+    error: null,
+    verdict: 'decoded',
+  });
+  return {
+    type: 'summaries',
+    summaries,
+    evictedTotal: 2,
+    evictedIds: [1, 2],
+    bytesHeld: 1234,
+    matching: null,
+    filterGeneration: 0,
+  };
 }
 
 describe('waiting rows from the worker', () => {

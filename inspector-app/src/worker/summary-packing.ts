@@ -43,9 +43,9 @@ export function packSummaries(batch: Summaries): Summaries {
   let k = 0;
   batch.summaries.forEach((s, place) => {
     if (!s.waiting) {
-others.push(s);
-return;
-}
+      others.push(s);
+      return;
+    }
     at[k] = place;
     frameIds[k] = s.frameId;
     times[k] = s.time;
@@ -59,7 +59,11 @@ return;
     }
     connectionOf[k++] = c;
   });
-  return { ...batch, summaries: others, waitingPacked: { at, frameIds, times, sizes, kinds, connectionOf, connections } };
+  return {
+    ...batch,
+    summaries: others,
+    waitingPacked: { at, frameIds, times, sizes, kinds, connectionOf, connections },
+  };
 }
 
 /** The batch's rows in their order, its waiting rows made again. */
@@ -70,7 +74,16 @@ export function unpackSummaries(batch: Summaries): Summaries {
   const rows: FrameSummary[] = new Array(batch.summaries.length + at.length);
   for (let k = 0; k < at.length; k++) {
     const kind = kinds[k]!;
-    rows[at[k]!] = waitingRow({ frameId: frameIds[k]!, connectionId: connections[connectionOf[k]!]!, direction: kind & SENT ? 'sent' : 'received', time: times[k]!, opcode: kind & TEXT ? 'text' : 'binary' }, sizes[k]!);
+    rows[at[k]!] = waitingRow(
+      {
+        frameId: frameIds[k]!,
+        connectionId: connections[connectionOf[k]!]!,
+        direction: kind & SENT ? 'sent' : 'received',
+        time: times[k]!,
+        opcode: kind & TEXT ? 'text' : 'binary',
+      },
+      sizes[k]!,
+    );
   }
   let next = 0;
   for (const s of batch.summaries) {

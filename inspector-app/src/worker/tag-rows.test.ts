@@ -18,9 +18,18 @@ const ledger = () =>
 
 describe('known tags in list rows and tree rows', () => {
   it('the list preview sees through self-describe (55799) to the content', () => {
-    const s = summarize({ frameId: 1, connectionId: 'c', direction: 'received', time: 0, opcode: 'binary', data: ledger() });
-    expect(s.preview).not.toContain("55799");
-    expect(s.preview.startsWith('{type: "ledger.entry", memo: undefined, postedAt: date 2026-01-01T00:00:00Z')).toBe(true);
+    const s = summarize({
+      frameId: 1,
+      connectionId: 'c',
+      direction: 'received',
+      time: 0,
+      opcode: 'binary',
+      data: ledger(),
+    });
+    expect(s.preview).not.toContain('55799');
+    expect(s.preview.startsWith('{type: "ledger.entry", memo: undefined, postedAt: date 2026-01-01T00:00:00Z')).toBe(
+      true,
+    );
   });
 
   it("labels a tag's child by what it is, not [0]", () => {
@@ -53,7 +62,15 @@ describe('tag 24: the embedded item as a nested tree', () => {
     expect(bytes).toMatchObject({ label: 'embedded CBOR', kind: 'bytes', isContainer: true, childCount: 1 });
     const [item] = h.methods.children({ frameId: 1, format: 'auto', nodeId: bytes.id }).nodes;
     const payload = bytes.start + bytes.headerLength;
-    expect(item).toMatchObject({ label: 'embedded item', kind: 'map', parent: bytes.id, depth: bytes.depth + 1, start: payload, end: bytes.end, path: '$.wrapped<tag 24><embedded>' });
+    expect(item).toMatchObject({
+      label: 'embedded item',
+      kind: 'map',
+      parent: bytes.id,
+      depth: bytes.depth + 1,
+      start: payload,
+      end: bytes.end,
+      path: '$.wrapped<tag 24><embedded>',
+    });
     const [a] = h.methods.children({ frameId: 1, format: 'auto', nodeId: item.id }).nodes;
     expect(a).toMatchObject({ label: 'a', kind: 'array', path: '$.wrapped<tag 24><embedded>.a', parent: item.id });
     expect(Array.from(frame.subarray(a.keyStart, a.keyEnd))).toEqual(Array.from(inner.subarray(1, 3)));
@@ -67,7 +84,14 @@ describe('tag 24: the embedded item as a nested tree', () => {
   it('leaves a tag 24 over bytes that are not CBOR a plain byte string', async () => {
     const { WorkerHandlers } = await import('./handlers.js');
     const h = new WorkerHandlers();
-    h.store.add({ frameId: 1, connectionId: 'c', direction: 'received', time: 0, opcode: 'binary', data: cbor(new JsonPackExtension(24, new Uint8Array([0x82, 0x01]))) });
+    h.store.add({
+      frameId: 1,
+      connectionId: 'c',
+      direction: 'received',
+      time: 0,
+      opcode: 'binary',
+      data: cbor(new JsonPackExtension(24, new Uint8Array([0x82, 0x01]))),
+    });
     const root = h.methods.decode({ frameId: 1, format: 'auto' })!.root!;
     const [bytes] = h.methods.children({ frameId: 1, format: 'auto', nodeId: root.id }).nodes;
     expect(bytes.isContainer).toBe(false);

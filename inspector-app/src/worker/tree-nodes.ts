@@ -1,5 +1,21 @@
 import { nodeReadings } from './protobuf-schemas.js';
-import { Kind, childSegment, positionLabel, throughSelfDescribe, crdtIdOf, crdtSpanOf, describeHead, Flag, formatId, formatPath, formatPointer, pathSegments, previewValue, type PathSegment, type SpanIndex } from '../../../codecs/index.js';
+import {
+  Kind,
+  childSegment,
+  positionLabel,
+  throughSelfDescribe,
+  crdtIdOf,
+  crdtSpanOf,
+  describeHead,
+  Flag,
+  formatId,
+  formatPath,
+  formatPointer,
+  pathSegments,
+  previewValue,
+  type PathSegment,
+  type SpanIndex,
+} from '../../../codecs/index.js';
 import type { TreeNode } from './api.js';
 
 /**
@@ -33,13 +49,19 @@ function depthOf(index: SpanIndex, id: number): number {
  * a 300 KB string on every row, and building it per row quadratic).
  */
 export const PATH_LEVELS = 64;
-function shownSegments(index: SpanIndex, id: number, depth: number, position: number): { segments: PathSegment[]; elided: number } {
+function shownSegments(
+  index: SpanIndex,
+  id: number,
+  depth: number,
+  position: number,
+): { segments: PathSegment[]; elided: number } {
   if (depth <= PATH_LEVELS) return { segments: pathSegments(index, id), elided: 0 };
   const segments: PathSegment[] = [];
   // The node's own position is known to the caller listing its parent's children (counting
   // siblings instead would make a long array's listing quadratic); its ancestors' are counted.
   const { parent, kind } = index.store;
-  for (let n = id, i = 0; i < PATH_LEVELS; n = parent[n], i++) segments.push(childSegment(index, n, i === 0 && position >= 0 && kind[parent[n]] === Kind.array ? position : -1));
+  for (let n = id, i = 0; i < PATH_LEVELS; n = parent[n], i++)
+    segments.push(childSegment(index, n, i === 0 && position >= 0 && kind[parent[n]] === Kind.array ? position : -1));
   return { segments: segments.reverse(), elided: depth - PATH_LEVELS };
 }
 
@@ -64,7 +86,11 @@ function childCount(index: SpanIndex, id: number): number {
 function labelOf(index: SpanIndex, id: number, keyId: number, position: number): string {
   if (keyId >= 0) {
     const kind = index.kind(keyId);
-    if ((kind === 'text' || (kind === 'crdt_content' && typeof index.value(keyId) === 'string')) && !index.isIncomplete(keyId)) return String(index.value(keyId));
+    if (
+      (kind === 'text' || (kind === 'crdt_content' && typeof index.value(keyId) === 'string')) &&
+      !index.isIncomplete(keyId)
+    )
+      return String(index.value(keyId));
     return previewValue(index, keyId, 40);
   }
   return positionLabel(index, id, position);
@@ -74,14 +100,23 @@ function labelOf(index: SpanIndex, id: number, keyId: number, position: number):
  * One tree row. `parentSegments` (the parent's path) makes a listing of n children O(n):
  * without it the path is rebuilt from the root, counting siblings on the way.
  */
-export function treeNode(index: SpanIndex, id: number, position: number, depth = depthOf(index, id), parentSegments?: readonly PathSegment[]): TreeNode {
+export function treeNode(
+  index: SpanIndex,
+  id: number,
+  position: number,
+  depth = depthOf(index, id),
+  parentSegments?: readonly PathSegment[],
+): TreeNode {
   const { store } = index;
   const keyId = index.keyOf(id);
   const parent = store.parent[id];
   // Array items' positions are known to the caller; other parents count siblings with keys.
   const { segments, elided } =
     parentSegments && parent >= 0 && depth <= PATH_LEVELS
-      ? { segments: [...parentSegments, childSegment(index, id, index.kind(parent) === 'array' ? position : -1)], elided: 0 }
+      ? {
+          segments: [...parentSegments, childSegment(index, id, index.kind(parent) === 'array' ? position : -1)],
+          elided: 0,
+        }
       : shownSegments(index, id, depth, position);
   const { path, pointer } = pathText(segments, elided);
   const crdtId = crdtIdOf(index, id);
@@ -101,7 +136,8 @@ export function treeNode(index: SpanIndex, id: number, position: number, depth =
     isContainer: index.isContainer(id),
     childCount: childCount(index, id),
     incomplete: index.isIncomplete(id),
-    duplicateKey: (store.flags[id] & Flag.duplicateKey) !== 0 || (keyId >= 0 && (store.flags[keyId] & Flag.duplicateKey) !== 0),
+    duplicateKey:
+      (store.flags[id] & Flag.duplicateKey) !== 0 || (keyId >= 0 && (store.flags[keyId] & Flag.duplicateKey) !== 0),
     path,
     pointer,
     crdtId: crdtId ? formatId(crdtId) : null,
@@ -123,7 +159,10 @@ function arrivedPreview(index: SpanIndex, id: number): string | null {
   const declared = arg[id];
   if (!(declared >= 0) || to < from) return null;
   const got = index.bytes.subarray(from, Math.min(to, from + 60));
-  const shown = kind === 'text' ? JSON.stringify(utf8.decode(got)).slice(0, -1) + '…"' : `h'${Array.from(got, (b) => b.toString(16).padStart(2, '0')).join('')}…'`;
+  const shown =
+    kind === 'text'
+      ? JSON.stringify(utf8.decode(got)).slice(0, -1) + '…"'
+      : `h'${Array.from(got, (b) => b.toString(16).padStart(2, '0')).join('')}…'`;
   return `${shown} (${to - from} of ${declared} bytes arrived)`;
 }
 
@@ -132,12 +171,21 @@ function arrivedPreview(index: SpanIndex, id: number): string | null {
  * entry has no value node. It is still an entry the user must see (its key bytes are
  * there), shown as a row for the key that says why the value is missing.
  */
-function danglingKeyNode(index: SpanIndex, mapId: number, depth: number, parentPath: string, parentPointer: string): TreeNode | null {
+function danglingKeyNode(
+  index: SpanIndex,
+  mapId: number,
+  depth: number,
+  parentPath: string,
+  parentPointer: string,
+): TreeNode | null {
   const { firstChild, nextSibling, flags, start, end } = index.store;
   let last = -1;
   for (let c = firstChild[mapId]; c >= 0; c = nextSibling[c]) last = c;
   if (last < 0 || !(flags[last] & Flag.key)) return null;
-  const label = index.kind(last) === 'text' && !index.isIncomplete(last) ? String(index.value(last)) : previewValue(index, last, 40);
+  const label =
+    index.kind(last) === 'text' && !index.isIncomplete(last)
+      ? String(index.value(last))
+      : previewValue(index, last, 40);
   const error = index.error;
   const why = error ? `value failed at byte ${error.offset}: ${error.message}` : 'value missing';
   return {
@@ -173,7 +221,14 @@ export const CHILD_PAGE = 1000;
  * `bySize` orders all the children by their bytes (key included), largest first, before the
  * window is cut: a sorted page is the top of the whole container, not of one page.
  */
-export function childNodes(index: SpanIndex, id: number, offset = 0, limit = CHILD_PAGE, around = -1, bySize = false): { nodes: TreeNode[]; total: number; offset: number } {
+export function childNodes(
+  index: SpanIndex,
+  id: number,
+  offset = 0,
+  limit = CHILD_PAGE,
+  around = -1,
+  bySize = false,
+): { nodes: TreeNode[]; total: number; offset: number } {
   if (!index.has(id)) return { nodes: [], total: 0, offset: 0 };
   const depth = depthOf(index, id) + 1;
   // Below PATH_LEVELS each row builds its own (cut) path from a few parents instead.
@@ -226,7 +281,8 @@ export function framePreview(index: SpanIndex, max = 120): string {
   // A self-described frame (d9 d9 f7) previews its content: the tag says nothing about it.
   const root = index.root >= 0 ? throughSelfDescribe(index, index.root) : -1;
   if (root < 0) return '';
-  if (!index.isContainer(root) || index.kind(root) === 'text' || index.kind(root) === 'bytes') return previewValue(index, root, max);
+  if (!index.isContainer(root) || index.kind(root) === 'text' || index.kind(root) === 'bytes')
+    return previewValue(index, root, max);
   const kind = index.kind(root);
   const isMap = kind === 'map' || kind === 'crdt_obj';
   const isArray = kind === 'array' || kind === 'crdt_arr' || kind === 'crdt_vec';
@@ -236,7 +292,8 @@ export function framePreview(index: SpanIndex, max = 120): string {
   for (const c of index.children(root)) {
     const keyId = index.keyOf(c);
     // A tag reads like the scalar it usually wraps (a date, a UUID): leaf width.
-    const value = index.isContainer(c) && index.kind(c) !== 'tag' ? previewValue(index, c, 24) : previewValue(index, c, 40);
+    const value =
+      index.isContainer(c) && index.kind(c) !== 'tag' ? previewValue(index, c, 24) : previewValue(index, c, 40);
     const part = isMap && keyId >= 0 ? `${labelOf(index, c, keyId, 0)}: ${value}` : value;
     length += part.length + 2;
     if (length > max) {

@@ -4,7 +4,14 @@ import { WorkerHandlers } from './handlers.js';
 
 function handlersWith(value: unknown) {
   const h = new WorkerHandlers();
-  h.store.add({ frameId: 1, connectionId: 'c', direction: 'received', time: 0, opcode: 'binary', data: new CborEncoder().encode(value) });
+  h.store.add({
+    frameId: 1,
+    connectionId: 'c',
+    direction: 'received',
+    time: 0,
+    opcode: 'binary',
+    data: new CborEncoder().encode(value),
+  });
   return h;
 }
 
@@ -19,7 +26,9 @@ describe('search inside a frame (worker)', () => {
       let nodes = [root];
       let path = '$';
       for (const id of ids.slice(1)) {
-        const n = h.methods.children({ frameId: 1, format: 'auto', nodeId: nodes[nodes.length - 1].id }).nodes.find((c) => c.id === id)!;
+        const n = h.methods
+          .children({ frameId: 1, format: 'auto', nodeId: nodes[nodes.length - 1].id })
+          .nodes.find((c) => c.id === id)!;
         nodes = [...nodes, n];
         path = n.path;
       }
@@ -46,13 +55,22 @@ describe('annotated hex (worker)', () => {
     expect(r.lines[0]).toMatch(/^\s*offset\s+size\s+bytes\s+comment/);
     const cols = r.lines.slice(1).map((l) => l.trim().split(/\s+/));
     // a1 | 61 61 | 82 01 62 68 69
-    expect(cols.map((c) => c[0]).filter((c) => /^\d+$/.test(c))).toEqual(expect.arrayContaining(['0', '1', '3', '4', '5']));
+    expect(cols.map((c) => c[0]).filter((c) => /^\d+$/.test(c))).toEqual(
+      expect.arrayContaining(['0', '1', '3', '4', '5']),
+    );
     expect(cols.find((c) => c[0] === '3')?.slice(0, 3)).toEqual(['3', '5', '82']);
   });
 
   it('a malformed frame annotates what decoded, and an unknown frame gives no lines', () => {
     const h = new WorkerHandlers();
-    h.store.add({ frameId: 1, connectionId: 'c', direction: 'received', time: 0, opcode: 'binary', data: Uint8Array.from([0x83, 0x01, 0x02]) });
+    h.store.add({
+      frameId: 1,
+      connectionId: 'c',
+      direction: 'received',
+      time: 0,
+      opcode: 'binary',
+      data: Uint8Array.from([0x83, 0x01, 0x02]),
+    });
     const r = h.methods.annotate({ frameId: 1, format: 'cbor' });
     expect(r.lines.join('\n')).toContain('incomplete');
     expect(h.methods.annotate({ frameId: 7, format: 'auto' }).lines).toEqual([]);

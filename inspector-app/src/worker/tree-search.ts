@@ -9,7 +9,12 @@ export const SEARCH_DEPTH = 4;
 function textsOf(index: SpanIndex, id: number): string[] {
   const out: string[] = [];
   const keyId = index.keyOf(id);
-  if (keyId >= 0) out.push(index.kind(keyId) === 'text' && !index.isIncomplete(keyId) ? String(index.value(keyId)) : previewValue(index, keyId, 200));
+  if (keyId >= 0)
+    out.push(
+      index.kind(keyId) === 'text' && !index.isIncomplete(keyId)
+        ? String(index.value(keyId))
+        : previewValue(index, keyId, 200),
+    );
   if (!index.isContainer(id)) {
     const kind = index.kind(id);
     // A string matches on its whole content, not a cut preview.

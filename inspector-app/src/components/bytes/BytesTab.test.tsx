@@ -24,12 +24,16 @@ describe('BytesTab', () => {
     const data = new CborEncoder().encode(users);
     render(<BytesTab client={withFrame(data)} frameId={1} format="auto" />);
     const breakdown = await screen.findByTestId('bytes-breakdown');
-    const parts = within(breakdown).getAllByTestId('bytes-breakdown-row').map((r) => r.getAttribute('data-part'));
+    const parts = within(breakdown)
+      .getAllByTestId('bytes-breakdown-row')
+      .map((r) => r.getAttribute('data-part'));
     expect(parts).toEqual(['headers', 'keys', 'strings', 'scalars', 'other']);
     expect(within(breakdown).getByRole('img').getAttribute('aria-label')).toMatch(/^Where the bytes go: headers \d/);
     expect(screen.getByTestId('bytes-keys').textContent).toContain('map framing');
     expect(within(screen.getByTestId('bytes-top-keys')).getAllByRole('row')[1].textContent).toMatch(/^avatarHash30/);
-    expect(screen.getByTestId('bytes-schema').textContent).toMatch(/Without keys on the wire: about [\d,]+ B instead of [\d,]+ B — saves/);
+    expect(screen.getByTestId('bytes-schema').textContent).toMatch(
+      /Without keys on the wire: about [\d,]+ B instead of [\d,]+ B — saves/,
+    );
   });
 
   it('lists the cost by field across array elements, sortable', async () => {
@@ -37,7 +41,9 @@ describe('BytesTab', () => {
     await screen.findByTestId('bytes-fields');
     const patterns = () => screen.getAllByTestId('bytes-field-row').map((r) => r.getAttribute('data-pattern'));
     expect(patterns()[0]).toBe('$.users');
-    const hash = screen.getAllByTestId('bytes-field-row').find((r) => r.getAttribute('data-pattern') === '$.users[*].avatarHash')!;
+    const hash = screen
+      .getAllByTestId('bytes-field-row')
+      .find((r) => r.getAttribute('data-pattern') === '$.users[*].avatarHash')!;
     // count, total, average, key bytes, value bytes, share: visible without a hover.
     expect(hash.textContent).toMatch(/^\$\.users\[\*\]\.avatarHash30/);
     fireEvent.click(screen.getByTestId('bytes-sort-pattern'));

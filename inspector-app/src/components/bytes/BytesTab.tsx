@@ -14,7 +14,10 @@ export interface BytesTabProps {
   readonly format: FormatChoice;
 }
 
-type Load = { readonly key: string; readonly status: 'loading' } | { readonly key: string; readonly status: 'error'; readonly error: string } | { readonly key: string; readonly status: 'ready'; readonly report: BytesReport | null };
+type Load =
+  | { readonly key: string; readonly status: 'loading' }
+  | { readonly key: string; readonly status: 'error'; readonly error: string }
+  | { readonly key: string; readonly status: 'ready'; readonly report: BytesReport | null };
 
 /** Where the frame's bytes go: the breakdown, keys vs values, heaviest keys, the schema estimate, cost by field. */
 export function BytesTab({ client, frameId, format }: BytesTabProps): ReactElement {
@@ -47,7 +50,9 @@ export function BytesTab({ client, frameId, format }: BytesTabProps): ReactEleme
       </p>
     );
   } else if (load.report === null) {
-    body = <p className="ws-note">Nothing decoded in this frame: pick a decoder under "decode as" to read it as one.</p>;
+    body = (
+      <p className="ws-note">Nothing decoded in this frame: pick a decoder under "decode as" to read it as one.</p>
+    );
   } else {
     const r = load.report;
     const b = r.breakdown;
@@ -58,24 +63,55 @@ export function BytesTab({ client, frameId, format }: BytesTabProps): ReactEleme
         </p>
         {r.error ? (
           <p className="ws-warn" role="status" data-testid="bytes-partial">
-            The frame is malformed at byte {r.error.offset}: the figures cover what decoded before it; the rest counts as other bytes.
+            The frame is malformed at byte {r.error.offset}: the figures cover what decoded before it; the rest counts
+            as other bytes.
           </p>
         ) : null}
-        {!r.whole ? <p className="ws-note">A very large frame: recorded three levels deep; deeper bytes count as unindexed.</p> : null}
+        {!r.whole ? (
+          <p className="ws-note">A very large frame: recorded three levels deep; deeper bytes count as unindexed.</p>
+        ) : null}
         <StackedBar
           label="Where the bytes go"
           testId="bytes-breakdown"
           total={r.frameBytes}
           parts={[
-            { name: 'headers', bytes: b.headerBytes, tone: 'ws-tone-frame', about: 'container and tag heads, string length prefixes' },
+            {
+              name: 'headers',
+              bytes: b.headerBytes,
+              tone: 'ws-tone-frame',
+              about: 'container and tag heads, string length prefixes',
+            },
             { name: 'keys', bytes: b.keyBytes, tone: 'ws-tone-key', about: 'map keys, whole' },
-            { name: 'strings', bytes: b.stringPayloadBytes, tone: 'ws-tone-string', about: 'text and byte string payloads' },
+            {
+              name: 'strings',
+              bytes: b.stringPayloadBytes,
+              tone: 'ws-tone-string',
+              about: 'text and byte string payloads',
+            },
             { name: 'scalars', bytes: b.scalarPayloadBytes, tone: 'ws-tone-scalar', about: 'numbers, booleans, null' },
-            ...(b.unindexedBytes > 0 ? [{ name: 'unindexed', bytes: b.unindexedBytes, tone: 'ws-tone-other', about: 'below the recorded levels' }] : []),
-            { name: 'other', bytes: b.otherBytes, tone: 'ws-tone-other', about: 'break bytes, JSON punctuation and whitespace, bytes after an error' },
+            ...(b.unindexedBytes > 0
+              ? [
+                  {
+                    name: 'unindexed',
+                    bytes: b.unindexedBytes,
+                    tone: 'ws-tone-other',
+                    about: 'below the recorded levels',
+                  },
+                ]
+              : []),
+            {
+              name: 'other',
+              bytes: b.otherBytes,
+              tone: 'ws-tone-other',
+              about: 'break bytes, JSON punctuation and whitespace, bytes after an error',
+            },
           ]}
         />
-        {r.keys ? <KeyOverheadView keys={r.keys} frameBytes={r.frameBytes} /> : <p className="ws-note">No maps in this frame: no keys to weigh.</p>}
+        {r.keys ? (
+          <KeyOverheadView keys={r.keys} frameBytes={r.frameBytes} />
+        ) : (
+          <p className="ws-note">No maps in this frame: no keys to weigh.</p>
+        )}
         <FieldCostTable report={r} />
       </>
     );

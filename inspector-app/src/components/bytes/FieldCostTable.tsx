@@ -9,7 +9,12 @@ const COLUMNS: readonly { key: FieldSortKey; label: string; title: string; numer
   { key: 'totalBytes', label: 'total', title: 'all occurrences, key bytes included', numeric: true },
   { key: 'averageBytes', label: 'average', title: 'total / count', numeric: true },
   { key: 'keyBytes', label: 'key bytes', title: 'bytes of the keys naming it', numeric: true },
-  { key: 'valueBytes', label: 'value bytes', title: 'bytes of the values (a container: everything inside it)', numeric: true },
+  {
+    key: 'valueBytes',
+    label: 'value bytes',
+    title: 'bytes of the values (a container: everything inside it)',
+    numeric: true,
+  },
 ];
 
 /**
@@ -19,7 +24,10 @@ const COLUMNS: readonly { key: FieldSortKey; label: string; title: string; numer
 export function FieldCostTable({ report }: { report: BytesReport }): ReactElement {
   const [sort, setSort] = useState<FieldSort>({ key: 'totalBytes', dir: 'desc' });
   const [containers, setContainers] = useState(true);
-  const rows = useMemo(() => sortFields(containers ? report.fields : report.fields.filter((f) => !f.isContainer), sort), [report.fields, sort, containers]);
+  const rows = useMemo(
+    () => sortFields(containers ? report.fields : report.fields.filter((f) => !f.isContainer), sort),
+    [report.fields, sort, containers],
+  );
   const frame = report.frameBytes;
   return (
     <>
@@ -28,18 +36,37 @@ export function FieldCostTable({ report }: { report: BytesReport }): ReactElemen
           Cost by field
         </p>
         <span className="ws-note">
-          {report.patterns.toLocaleString('en-US')} field patterns{report.patterns > report.fields.length ? ` (the heaviest ${report.fields.length} listed)` : ''}; a container&apos;s bytes include its fields.
+          {report.patterns.toLocaleString('en-US')} field patterns
+          {report.patterns > report.fields.length ? ` (the heaviest ${report.fields.length} listed)` : ''}; a
+          container&apos;s bytes include its fields.
         </span>
         <label className="ws-note">
-          <input type="checkbox" checked={containers} onChange={(e) => setContainers(e.target.checked)} data-testid="bytes-fields-containers" /> containers
+          <input
+            type="checkbox"
+            checked={containers}
+            onChange={(e) => setContainers(e.target.checked)}
+            data-testid="bytes-fields-containers"
+          />{' '}
+          containers
         </label>
       </div>
       <table className="ws-table" aria-label="Cost by field" data-testid="bytes-fields">
         <thead>
           <tr>
             {COLUMNS.map((c) => (
-              <th key={c.key} scope="col" className={c.numeric ? 'ws-num' : undefined} aria-sort={sort.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'} title={c.title}>
-                <button type="button" className="ws-sort" onClick={() => setSort(nextSort(sort, c.key))} data-testid={`bytes-sort-${c.key}`}>
+              <th
+                key={c.key}
+                scope="col"
+                className={c.numeric ? 'ws-num' : undefined}
+                aria-sort={sort.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+                title={c.title}
+              >
+                <button
+                  type="button"
+                  className="ws-sort"
+                  onClick={() => setSort(nextSort(sort, c.key))}
+                  data-testid={`bytes-sort-${c.key}`}
+                >
                   {c.label}
                   {sort.key === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
                 </button>

@@ -13,7 +13,8 @@ export function KeyOverheadView({ keys, frameBytes }: { keys: Keys; frameBytes: 
     <>
       <p className="ws-section-title">Maps: keys vs values vs framing</p>
       <p className="ws-note">
-        {plural(keys.maps, 'map')}, {plural(keys.entries, 'entry', 'entries')}, {plural(keys.distinctKeys, 'distinct key')}; keys are {formatShare(keys.keyBytes, frameBytes)} of the frame.
+        {plural(keys.maps, 'map')}, {plural(keys.entries, 'entry', 'entries')},{' '}
+        {plural(keys.distinctKeys, 'distinct key')}; keys are {formatShare(keys.keyBytes, frameBytes)} of the frame.
       </p>
       <StackedBar
         label="Bytes inside maps"
@@ -22,7 +23,12 @@ export function KeyOverheadView({ keys, frameBytes }: { keys: Keys; frameBytes: 
         parts={[
           { name: 'keys', bytes: keys.keyBytes, tone: 'ws-tone-key', about: 'every key, header included' },
           { name: 'values', bytes: keys.valueBytes, tone: 'ws-tone-value', about: 'what the keys name' },
-          { name: 'map framing', bytes: keys.mapOverheadBytes, tone: 'ws-tone-frame', about: 'map headers (JSON: braces, colons, commas, spaces)' },
+          {
+            name: 'map framing',
+            bytes: keys.mapOverheadBytes,
+            tone: 'ws-tone-frame',
+            about: 'map headers (JSON: braces, colons, commas, spaces)',
+          },
         ]}
       />
       <p className="ws-section-title">Heaviest keys</p>
@@ -63,10 +69,15 @@ export function KeyOverheadView({ keys, frameBytes }: { keys: Keys; frameBytes: 
       <p className="ws-section-title">Schema estimate</p>
       <div data-testid="bytes-schema">
         <p style={{ margin: '0 0 3px' }}>
-          Without keys on the wire: about <strong className="ws-num">{exactBytes(keys.schema.bytes)}</strong> instead of <span className="ws-num">{exactBytes(frameBytes)}</span> —{' '}
-          {keys.schema.saved >= 0 ? 'saves' : 'costs'} {exactBytes(Math.abs(keys.schema.saved))} ({formatShare(Math.abs(keys.schema.saved), frameBytes)}).
+          Without keys on the wire: about <strong className="ws-num">{exactBytes(keys.schema.bytes)}</strong> instead of{' '}
+          <span className="ws-num">{exactBytes(frameBytes)}</span> — {keys.schema.saved >= 0 ? 'saves' : 'costs'}{' '}
+          {exactBytes(Math.abs(keys.schema.saved))} ({formatShare(Math.abs(keys.schema.saved), frameBytes)}).
         </p>
-        <div className="ws-bytes-compare" role="img" aria-label={`schema estimate ${formatShare(keys.schema.bytes, frameBytes)} of the frame`}>
+        <div
+          className="ws-bytes-compare"
+          role="img"
+          aria-label={`schema estimate ${formatShare(keys.schema.bytes, frameBytes)} of the frame`}
+        >
           <span className="ws-note">frame</span>
           <div className="ws-bytes-track">
             <div className="ws-tone-value" style={{ width: '100%' }} />
@@ -77,7 +88,9 @@ export function KeyOverheadView({ keys, frameBytes }: { keys: Keys; frameBytes: 
           </div>
         </div>
         <p className="ws-note">
-          A model, not an encoder: the frame less every key and map header, plus {plural(keys.schema.recordTagBytes, 'byte')} per record ({plural(keys.schema.records, 'map')} {keys.schema.records === 1 ? 'becomes a record' : 'become records'} of a known type); values keep their
+          A model, not an encoder: the frame less every key and map header, plus{' '}
+          {plural(keys.schema.recordTagBytes, 'byte')} per record ({plural(keys.schema.records, 'map')}{' '}
+          {keys.schema.records === 1 ? 'becomes a record' : 'become records'} of a known type); values keep their
           encodings.
         </p>
       </div>

@@ -14,14 +14,28 @@ export interface BarPart {
  * A stacked bar with its numbers: every part as a segment, then one legend row per part
  * with its bytes and share, so nothing needs a hover to be read.
  */
-export function StackedBar(props: { label: string; parts: readonly BarPart[]; total: number; testId: string }): ReactElement {
+export function StackedBar(props: {
+  label: string;
+  parts: readonly BarPart[];
+  total: number;
+  testId: string;
+}): ReactElement {
   const { label, parts, total, testId } = props;
   const shown = parts.filter((p) => p.bytes > 0);
   return (
     <div data-testid={testId}>
-      <div className="ws-bytes-stack" role="img" aria-label={`${label}: ${shown.map((p) => `${p.name} ${formatShare(p.bytes, total)}`).join(', ')}`}>
+      <div
+        className="ws-bytes-stack"
+        role="img"
+        aria-label={`${label}: ${shown.map((p) => `${p.name} ${formatShare(p.bytes, total)}`).join(', ')}`}
+      >
         {shown.map((p) => (
-          <div key={p.name} className={p.tone} style={{ width: barWidth(p.bytes, total) }} title={`${p.name}: ${exactBytes(p.bytes)} (${formatShare(p.bytes, total)})`} />
+          <div
+            key={p.name}
+            className={p.tone}
+            style={{ width: barWidth(p.bytes, total) }}
+            title={`${p.name}: ${exactBytes(p.bytes)} (${formatShare(p.bytes, total)})`}
+          />
         ))}
       </div>
       <table className="ws-table ws-bytes-legend" aria-label={label}>

@@ -33,17 +33,59 @@ const perOp = (ops: number | null): number | null => (ops !== null && ops > 0 ? 
 const bytes = (n: number) => `${formatBytes(n)} B`;
 
 const SIZE_SERIES: readonly Series[] = [
-  { name: 'raw', className: 'ws-bar-raw', value: (r) => r.size, format: bytes, zero: () => bytes(0), describe: (r, n) => `${r.codec} raw: ${bytes(n)}`, column: 'size' },
-  { name: 'gzip', className: 'ws-bar-gzip', value: (r) => r.gzipSize, format: bytes, zero: () => bytes(0), describe: (r, n) => `${r.codec} gzip: ${bytes(n)}`, column: 'gzip' },
+  {
+    name: 'raw',
+    className: 'ws-bar-raw',
+    value: (r) => r.size,
+    format: bytes,
+    zero: () => bytes(0),
+    describe: (r, n) => `${r.codec} raw: ${bytes(n)}`,
+    column: 'size',
+  },
+  {
+    name: 'gzip',
+    className: 'ws-bar-gzip',
+    value: (r) => r.gzipSize,
+    format: bytes,
+    zero: () => bytes(0),
+    describe: (r, n) => `${r.codec} gzip: ${bytes(n)}`,
+    column: 'gzip',
+  },
 ];
 
 // Time per operation rather than ops/s, so both charts read the same way: shorter is better.
 const TIME_SERIES: readonly Series[] = [
-  { name: 'encode', className: 'ws-bar-encode', value: (r) => perOp(r.encodeOpsPerSec), format: formatMicros, zero: microsZero, describe: (r, n) => `${r.codec} encode: ${formatMicros(n)} per op (${formatOps(r.encodeOpsPerSec)} ops/s)`, column: 'encode' },
-  { name: 'decode', className: 'ws-bar-decode', value: (r) => perOp(r.decodeOpsPerSec), format: formatMicros, zero: microsZero, describe: (r, n) => `${r.codec} decode: ${formatMicros(n)} per op (${formatOps(r.decodeOpsPerSec)} ops/s)`, column: 'decode' },
+  {
+    name: 'encode',
+    className: 'ws-bar-encode',
+    value: (r) => perOp(r.encodeOpsPerSec),
+    format: formatMicros,
+    zero: microsZero,
+    describe: (r, n) => `${r.codec} encode: ${formatMicros(n)} per op (${formatOps(r.encodeOpsPerSec)} ops/s)`,
+    column: 'encode',
+  },
+  {
+    name: 'decode',
+    className: 'ws-bar-decode',
+    value: (r) => perOp(r.decodeOpsPerSec),
+    format: formatMicros,
+    zero: microsZero,
+    describe: (r, n) => `${r.codec} decode: ${formatMicros(n)} per op (${formatOps(r.decodeOpsPerSec)} ops/s)`,
+    column: 'decode',
+  },
 ];
 
-function BarChart({ title, unit, rows, series }: { title: string; unit: string; rows: readonly CompareRowView[]; series: readonly Series[] }): ReactElement {
+function BarChart({
+  title,
+  unit,
+  rows,
+  series,
+}: {
+  title: string;
+  unit: string;
+  rows: readonly CompareRowView[];
+  series: readonly Series[];
+}): ReactElement {
   const measured = rows.filter((r) => r.unsupported === null && series.some((s) => s.value(r) !== null));
   let max = 0;
   for (const r of measured) for (const s of series) max = Math.max(max, s.value(r) ?? 0);
@@ -73,8 +115,19 @@ function BarChart({ title, unit, rows, series }: { title: string; unit: string; 
               return (
                 <span className="ws-chart-line" key={s.name}>
                   <span className="ws-chart-track">
-                    {v !== null ? <span role="img" aria-label={s.describe(r, v)} className={`ws-bar ${s.className}`} style={{ width: `${max > 0 ? Math.max(0.5, (v / max) * 100) : 0}%` }} /> : null}
-                    <span className="ws-chart-value" data-testid="chart-value" title={v === null ? (whyEmpty(r, s.column, 1) ?? undefined) : undefined}>
+                    {v !== null ? (
+                      <span
+                        role="img"
+                        aria-label={s.describe(r, v)}
+                        className={`ws-bar ${s.className}`}
+                        style={{ width: `${max > 0 ? Math.max(0.5, (v / max) * 100) : 0}%` }}
+                      />
+                    ) : null}
+                    <span
+                      className="ws-chart-value"
+                      data-testid="chart-value"
+                      title={v === null ? (whyEmpty(r, s.column, 1) ?? undefined) : undefined}
+                    >
                       {v !== null ? s.format(v) : '—'}
                     </span>
                   </span>

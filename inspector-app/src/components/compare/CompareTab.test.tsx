@@ -59,14 +59,28 @@ const unsupported = (codec: string): CompareRowView => ({
 
 function setup(over: Partial<CompareTabProps> = {}) {
   const client = fakeClient();
-  const props: CompareTabProps = { client, frameId: 1, format: 'auto', nodeId: 0, nodeLabel: '$', originalSize: 200, ...over };
+  const props: CompareTabProps = {
+    client,
+    frameId: 1,
+    format: 'auto',
+    nodeId: 0,
+    nodeLabel: '$',
+    originalSize: 200,
+    ...over,
+  };
   const utils = render(<CompareTab {...props} />);
   return { ...utils, client, props };
 }
 
 /** Markdown in the worker's shape (codecs/compare/format.ts formatMarkdown, title `frame #1`). */
 const markdown = (codecs: readonly string[]): string =>
-  ['### frame #1', '', '| codec | size | lossless |', '| --- | ---: | --- |', ...codecs.map((c) => `| ${c} | 100 | yes |`)].join('\n');
+  [
+    '### frame #1',
+    '',
+    '| codec | size | lossless |',
+    '| --- | ---: | --- |',
+    ...codecs.map((c) => `| ${c} | 100 | yes |`),
+  ].join('\n');
 
 const bodyRows = () => within(screen.getByTestId('compare-table')).getAllByTestId('compare-row');
 const codecsInOrder = () => bodyRows().map((r) => r.querySelector('td')!.textContent);
@@ -95,7 +109,10 @@ describe('CompareTab', () => {
       act(() => vi.advanceTimersByTime(WARM_AFTER_MS - 50));
       rerender(<CompareTab {...props} nodeId={4} nodeLabel="$.users" />);
       act(() => vi.advanceTimersByTime(WARM_AFTER_MS));
-      expect(client.warms).toEqual([{ frameId: 1, nodeId: 0 }, { frameId: 1, nodeId: 4 }]);
+      expect(client.warms).toEqual([
+        { frameId: 1, nodeId: 0 },
+        { frameId: 1, nodeId: 4 },
+      ]);
       fireEvent.click(screen.getByRole('button', { name: /Run comparison/ }));
       act(() => vi.advanceTimersByTime(WARM_AFTER_MS));
       expect(client.warms).toHaveLength(2);
@@ -151,7 +168,9 @@ describe('CompareTab', () => {
     expect(codecsInOrder()).toEqual(['b-codec', 'a-codec', 'c-codec']);
     fireEvent.click(screen.getByRole('button', { name: 'Sort by codec' }));
     expect(codecsInOrder()).toEqual(['a-codec', 'b-codec', 'c-codec']);
-    expect(screen.getByRole('button', { name: 'Sort by codec' }).closest('th')!.getAttribute('aria-sort')).toBe('ascending');
+    expect(screen.getByRole('button', { name: 'Sort by codec' }).closest('th')!.getAttribute('aria-sort')).toBe(
+      'ascending',
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Sort by encode ops/s' }));
     expect(codecsInOrder()).toEqual(['c-codec', 'a-codec', 'b-codec']);
   });
@@ -183,7 +202,9 @@ describe('CompareTab', () => {
     expect(bodyRows()).toHaveLength(2);
     expect(screen.getByTestId('compare-status').textContent).toBe('cancelled after 2 codecs');
     expect(screen.queryByRole('alert')).toBeNull();
-    expect((screen.getByRole('button', { name: 'Copy comparison as Markdown' }) as HTMLButtonElement).disabled).toBe(false);
+    expect((screen.getByRole('button', { name: 'Copy comparison as Markdown' }) as HTMLButtonElement).disabled).toBe(
+      false,
+    );
   });
 
   it('shows errors from the worker', () => {
@@ -253,13 +274,23 @@ describe('CompareTab', () => {
     const tooFast = 'faster than the clock can time here: every run took less than its resolution';
     act(() => {
       handlers.onRow(row('cbor', 100, { encodeOpsPerSec: null, why: { encode: tooFast } }), 1, 2);
-      handlers.onRow(row('ion', 120, { decodeOpsPerSec: null, lossless: 'no: decode', why: { decode: 'the decoder failed: bad byte' } }), 2, 2);
+      handlers.onRow(
+        row('ion', 120, {
+          decodeOpsPerSec: null,
+          lossless: 'no: decode',
+          why: { decode: 'the decoder failed: bad byte' },
+        }),
+        2,
+        2,
+      );
       handlers.onEnd(false, null, '');
     });
     const dashes = screen.getAllByTestId('compare-why');
     expect(dashes.map((d) => d.getAttribute('title'))).toEqual([tooFast, 'the decoder failed: bad byte']);
     expect(dashes.map((d) => d.textContent)).toEqual(['—1', '—2']);
-    const notes = within(screen.getByTestId('compare-footnotes')).getAllByRole('listitem').map((li) => li.textContent);
+    const notes = within(screen.getByTestId('compare-footnotes'))
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     expect(notes).toEqual([tooFast, 'the decoder failed: bad byte']);
   });
 
@@ -293,7 +324,11 @@ describe('CompareTab', () => {
     const charts = screen.getByTestId('compare-charts');
     expect(within(charts).getAllByText(/lower is better/)).toHaveLength(2);
     const size = within(charts).getByRole('figure', { name: /Size per codec/ });
-    expect(within(size).getAllByTestId('chart-value').map((v) => v.textContent)).toEqual(['100 B', '60 B', '300 B', '180 B']);
+    expect(
+      within(size)
+        .getAllByTestId('chart-value')
+        .map((v) => v.textContent),
+    ).toEqual(['100 B', '60 B', '300 B', '180 B']);
     expect(within(size).getByTestId('chart-axis').textContent).toBe('0 B150 B300 B');
   });
 
@@ -325,7 +360,9 @@ describe('CompareTab', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Cancel comparison' }));
     act(() => job.handlers.onEnd(true, null, markdown([])));
     expect(screen.getByTestId('compare-status').textContent).toBe('cancelled after 0 codecs');
-    expect((screen.getByRole('button', { name: 'Copy comparison as Markdown' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Copy comparison as Markdown' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
   });
 
   it('a finished run copies the Markdown unchanged', async () => {

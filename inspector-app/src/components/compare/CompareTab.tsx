@@ -31,10 +31,20 @@ const codecCount = (n: number): string => `${n} ${n === 1 ? 'codec' : 'codecs'}`
 
 const idle: CompareRun = { phase: 'idle', rows: [], done: 0, total: CODEC_COUNT, error: null, markdown: '' };
 
-const defaultClipboard = (): ClipboardLike | null => (typeof navigator !== 'undefined' && navigator.clipboard ? navigator.clipboard : null);
+const defaultClipboard = (): ClipboardLike | null =>
+  typeof navigator !== 'undefined' && navigator.clipboard ? navigator.clipboard : null;
 
 /** Re-encode comparison of the selected node in all codecs: run on demand, cancellable. */
-export function CompareTab({ client, frameId, format, nodeId, nodeLabel, originalSize, clipboard = defaultClipboard(), cache: sharedCache }: CompareTabProps): ReactElement {
+export function CompareTab({
+  client,
+  frameId,
+  format,
+  nodeId,
+  nodeLabel,
+  originalSize,
+  clipboard = defaultClipboard(),
+  cache: sharedCache,
+}: CompareTabProps): ReactElement {
   const key = compareKey(frameId, format, nodeId);
   const [ownCache] = useState(() => new CompareCache());
   const cache = sharedCache ?? ownCache;
@@ -71,7 +81,11 @@ export function CompareTab({ client, frameId, format, nodeId, nodeLabel, origina
   }, [state.markdown, clipboard]);
 
   const onSort = useCallback((column: SortKey) => {
-    setSort((s) => (s.key === column ? { key: column, dir: s.dir === 'asc' ? 'desc' : 'asc' } : { key: column, dir: column === 'encode' || column === 'decode' ? 'desc' : 'asc' }));
+    setSort((s) =>
+      s.key === column
+        ? { key: column, dir: s.dir === 'asc' ? 'desc' : 'asc' }
+        : { key: column, dir: column === 'encode' || column === 'decode' ? 'desc' : 'asc' },
+    );
   }, []);
 
   const rows = useMemo(() => sortRows(state.rows, sort), [state.rows, sort]);
@@ -82,7 +96,13 @@ export function CompareTab({ client, frameId, format, nodeId, nodeLabel, origina
   return (
     <section className="ws-detail" data-testid="compare-tab" aria-label="Codec comparison">
       <div className="ws-toolbar">
-        <button type="button" className="ws-button ws-primary" onClick={run} disabled={running} aria-label={`Run comparison ${scope}`}>
+        <button
+          type="button"
+          className="ws-button ws-primary"
+          onClick={run}
+          disabled={running}
+          aria-label={`Run comparison ${scope}`}
+        >
           {/* One wording before and after a run: the visible text is the accessible name. */}
           Run comparison {scope}
         </button>
@@ -91,7 +111,13 @@ export function CompareTab({ client, frameId, format, nodeId, nodeLabel, origina
             Cancel
           </button>
         ) : null}
-        <button type="button" className="ws-button" onClick={copy} disabled={running || state.markdown === ''} aria-label="Copy comparison as Markdown">
+        <button
+          type="button"
+          className="ws-button"
+          onClick={copy}
+          disabled={running || state.markdown === ''}
+          aria-label="Copy comparison as Markdown"
+        >
           Copy comparison as Markdown
         </button>
         <span className="ws-muted">original: {formatBytes(originalSize)} B</span>

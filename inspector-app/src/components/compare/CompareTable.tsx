@@ -6,7 +6,15 @@ import { footnotes, groupUnsupported, whyEmpty, type WhyColumn } from './why.js'
 const WHY_COLUMNS: readonly WhyColumn[] = ['size', 'ratio', 'gzip', 'deflate', 'encode', 'decode'];
 
 /** A figure, or "—" with its reason as a tooltip and a footnote number. */
-function Cell({ text, why, notes }: { text: string; why: string | null; notes: ReadonlyMap<string, number> }): ReactElement {
+function Cell({
+  text,
+  why,
+  notes,
+}: {
+  text: string;
+  why: string | null;
+  notes: ReadonlyMap<string, number>;
+}): ReactElement {
   if (why === null) return <td className="ws-num">{text}</td>;
   return (
     <td className="ws-num">
@@ -58,7 +66,13 @@ export function CompareTable({ rows, originalSize, sort, onSort }: CompareTableP
                   className={c.numeric ? 'ws-num' : undefined}
                   aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
                 >
-                  <button type="button" className="ws-sort" title={c.title} onClick={() => onSort(c.key)} aria-label={`Sort by ${c.label}`}>
+                  <button
+                    type="button"
+                    className="ws-sort"
+                    title={c.title}
+                    onClick={() => onSort(c.key)}
+                    aria-label={`Sort by ${c.label}`}
+                  >
                     {c.label}
                     {active ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
                   </button>
@@ -73,7 +87,11 @@ export function CompareTable({ rows, originalSize, sort, onSort }: CompareTableP
               <td>{row.codec}</td>
               <td>{row.family}</td>
               <Cell text={formatBytes(row.size)} why={whyEmpty(row, 'size', originalSize)} notes={notes} />
-              <Cell text={formatRatio(ratio(row.size, originalSize))} why={whyEmpty(row, 'ratio', originalSize)} notes={notes} />
+              <Cell
+                text={formatRatio(ratio(row.size, originalSize))}
+                why={whyEmpty(row, 'ratio', originalSize)}
+                notes={notes}
+              />
               <Cell text={formatBytes(row.gzipSize)} why={whyEmpty(row, 'gzip', originalSize)} notes={notes} />
               <Cell text={formatBytes(row.deflateSize)} why={whyEmpty(row, 'deflate', originalSize)} notes={notes} />
               <Cell text={formatOps(row.encodeOpsPerSec)} why={whyEmpty(row, 'encode', originalSize)} notes={notes} />

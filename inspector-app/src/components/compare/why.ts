@@ -4,7 +4,16 @@ export type WhyColumn = 'size' | 'ratio' | 'gzip' | 'deflate' | 'encode' | 'deco
 
 /** Why a measured row's cell is empty ("—"), or null when it has a figure. */
 export function whyEmpty(row: CompareRowView, column: WhyColumn, originalSize: number): string | null {
-  const value = column === 'size' || column === 'ratio' ? row.size : column === 'gzip' ? row.gzipSize : column === 'deflate' ? row.deflateSize : column === 'encode' ? row.encodeOpsPerSec : row.decodeOpsPerSec;
+  const value =
+    column === 'size' || column === 'ratio'
+      ? row.size
+      : column === 'gzip'
+        ? row.gzipSize
+        : column === 'deflate'
+          ? row.deflateSize
+          : column === 'encode'
+            ? row.encodeOpsPerSec
+            : row.decodeOpsPerSec;
   if (column === 'ratio' && row.size !== null) return originalSize > 0 ? null : 'the original is empty: no ratio';
   if (value !== null) return null;
   const key = column === 'ratio' ? 'size' : column;
@@ -12,7 +21,11 @@ export function whyEmpty(row: CompareRowView, column: WhyColumn, originalSize: n
 }
 
 /** Footnote numbers for the reasons, in the order they first appear (table order). */
-export function footnotes(rows: readonly CompareRowView[], columns: readonly WhyColumn[], originalSize: number): Map<string, number> {
+export function footnotes(
+  rows: readonly CompareRowView[],
+  columns: readonly WhyColumn[],
+  originalSize: number,
+): Map<string, number> {
   const notes = new Map<string, number>();
   for (const row of rows) {
     if (row.unsupported !== null) continue;

@@ -24,7 +24,9 @@ export function Composer(props: {
   const [as, setAs] = useState<EncodeAs>('cbor');
   const [target, setTarget] = useState('');
   const [problem, setProblem] = useState('');
-  const connectionId = open.some((c) => c.connectionId === target) ? target : (open[open.length - 1]?.connectionId ?? '');
+  const connectionId = open.some((c) => c.connectionId === target)
+    ? target
+    : (open[open.length - 1]?.connectionId ?? '');
 
   const send = async () => {
     const result = await props.client.call('encode', { json: text, as });
@@ -35,11 +37,24 @@ export function Composer(props: {
 
   return (
     <div aria-label="Compose a frame" style={{ borderBottom: '1px solid var(--ws-border)' }}>
-      <CodeEditor value={text} onChange={setText} language={as === 'hex' ? 'plaintext' : 'json'} theme={props.theme} height={90} ariaLabel="Frame to send" testId="composer-input" />
+      <CodeEditor
+        value={text}
+        onChange={setText}
+        language={as === 'hex' ? 'plaintext' : 'json'}
+        theme={props.theme}
+        height={90}
+        ariaLabel="Frame to send"
+        testId="composer-input"
+      />
       <div className="ws-toolbar">
         <label>
           send as{' '}
-          <select aria-label="Send as" data-testid="send-as" value={as} onChange={(e) => setAs(e.target.value as EncodeAs)}>
+          <select
+            aria-label="Send as"
+            data-testid="send-as"
+            value={as}
+            onChange={(e) => setAs(e.target.value as EncodeAs)}
+          >
             {SEND_AS.map((s) => (
               <option key={s.value} value={s.value}>
                 {s.label}

@@ -34,12 +34,32 @@ export function ConnectBar(props: {
         connect();
       }}
     >
- <input ref={props.urlRef} aria-label="WebSocket URL" data-testid="url-input" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="ws://localhost:8080/demo" style={{ flex: 1, minWidth: 200 }} />
-      <input aria-label="Subprotocols (comma separated)" value={protocols} onChange={(e) => setProtocols(e.target.value)} placeholder="subprotocols" style={{ width: 120 }} />
+      <input
+        ref={props.urlRef}
+        aria-label="WebSocket URL"
+        data-testid="url-input"
+        value={url}
+        onChange={(e) => setUrl(e.target.value)}
+        placeholder="ws://localhost:8080/demo"
+        style={{ flex: 1, minWidth: 200 }}
+      />
+      <input
+        aria-label="Subprotocols (comma separated)"
+        value={protocols}
+        onChange={(e) => setProtocols(e.target.value)}
+        placeholder="subprotocols"
+        style={{ width: 120 }}
+      />
       <button type="submit" data-testid="connect-button">
         {live.some((c) => c.url === url.trim()) ? 'Connect another' : 'Connect'}
       </button>
-      <button type="button" aria-pressed={props.composerOpen} aria-expanded={props.composerOpen} data-testid="compose-toggle" onClick={props.onToggleComposer}>
+      <button
+        type="button"
+        aria-pressed={props.composerOpen}
+        aria-expanded={props.composerOpen}
+        data-testid="compose-toggle"
+        onClick={props.onToggleComposer}
+      >
         Compose…
       </button>
       {props.problem && (
@@ -48,7 +68,12 @@ export function ConnectBar(props: {
         </span>
       )}
       {live.map((c) => (
-        <button key={c.connectionId} type="button" onClick={() => props.onClose(c.connectionId)} title={`close ${c.url}`}>
+        <button
+          key={c.connectionId}
+          type="button"
+          onClick={() => props.onClose(c.connectionId)}
+          title={`close ${c.url}`}
+        >
           Close {c.url.replace(/^wss?:\/\//, '')}
         </button>
       ))}

@@ -8,13 +8,26 @@ import { inProcessWorker } from '../../worker/in-process.js';
 import { CaptureModel } from '../../state/capture-model.js';
 import { demoUrlFor } from './demo-url.js';
 
-const capabilities: HostCapabilities = { connect: true, sendFrames: false, files: true, theme: 'light', hostName: 'web inspector' };
+const capabilities: HostCapabilities = {
+  connect: true,
+  sendFrames: false,
+  files: true,
+  theme: 'light',
+  hostName: 'web inspector',
+};
 afterEach(cleanup);
 
 function setup() {
   const sent: AppMessage[] = [];
   const transport = new MemoryTransport((m) => sent.push(m));
-  render(<App transport={transport} worker={inProcessWorker()} capabilities={capabilities} demoUrl="ws://example.test:9999/demo" />);
+  render(
+    <App
+      transport={transport}
+      worker={inProcessWorker()}
+      capabilities={capabilities}
+      demoUrl="ws://example.test:9999/demo"
+    />,
+  );
   return { transport, sent };
 }
 
@@ -33,7 +46,14 @@ describe('connections', () => {
     act(() => {
       transport.emit({ type: 'connection-opening', connectionId: 'ws-1', url: 'ws://example.test:9999/demo', time: 1 });
       transport.emit({ type: 'connection-error', connectionId: 'ws-1', message: 'WebSocket error', time: 2 });
-      transport.emit({ type: 'connection-closed', connectionId: 'ws-1', code: 1006, reason: '', wasClean: false, time: 3 });
+      transport.emit({
+        type: 'connection-closed',
+        connectionId: 'ws-1',
+        code: 1006,
+        reason: '',
+        wasClean: false,
+        time: 3,
+      });
     });
     const problem = await within(screen.getByRole('form', { name: 'Connection' })).findByTestId('connect-problem');
     expect(problem.textContent).toMatch(/could not connect to ws:\/\/example.test:9999\/demo/i);
@@ -42,7 +62,12 @@ describe('connections', () => {
 
   it('an http:// URL gives a clear error and no nameless connection', () => {
     const model = new CaptureModel((run) => run());
-    model.applyHostMessage({ type: 'connection-error', connectionId: 'ws-2', message: 'http://x is not a WebSocket URL: use ws:// or wss://', time: 1 });
+    model.applyHostMessage({
+      type: 'connection-error',
+      connectionId: 'ws-2',
+      message: 'http://x is not a WebSocket URL: use ws:// or wss://',
+      time: 1,
+    });
     expect(model.getSnapshot().connections.size).toBe(0);
     expect(model.getSnapshot().connectProblem).toMatch(/not a WebSocket URL/);
   });

@@ -11,7 +11,10 @@ function fakeClient(answer: (frameId: number) => CrdtSummary | null | Error) {
   const calls: unknown[] = [];
   return {
     calls,
-    call<M extends keyof WorkerMethods>(method: M, params: WorkerMethods[M]['params']): Promise<WorkerMethods[M]['result']> {
+    call<M extends keyof WorkerMethods>(
+      method: M,
+      params: WorkerMethods[M]['params'],
+    ): Promise<WorkerMethods[M]['result']> {
       calls.push({ method, params });
       if (method !== 'crdt') return Promise.reject(new Error(`unexpected ${method}`));
       const a = answer((params as WorkerMethods['crdt']['params']).frameId);
@@ -65,7 +68,14 @@ describe('CrdtTab', () => {
 
   it('shows patches without a clock table and caps a huge view', async () => {
     const big = '"' + 'x'.repeat(MAX_VIEW_CHARS + 10) + '"';
-    const client = fakeClient(() => ({ kind: 'patch', viewJson: big, clock: [], metadataBytes: 5, contentBytes: 0, notes: [] }));
+    const client = fakeClient(() => ({
+      kind: 'patch',
+      viewJson: big,
+      clock: [],
+      metadataBytes: 5,
+      contentBytes: 0,
+      notes: [],
+    }));
     render(<CrdtTab client={client} frameId={1} format="auto" />);
     const view = await screen.findByTestId('crdt-view');
     expect(view.textContent!.length).toBe(MAX_VIEW_CHARS);
@@ -98,7 +108,15 @@ describe('CrdtTab', () => {
       contentBytes: 5,
       notes: [],
       ops: [
-        { nodeId: 3, id: '11019.60', op: 'ins_str', target: '65537.21', detail: '"demo " after 65537.29', span: 5, bytes: 12 },
+        {
+          nodeId: 3,
+          id: '11019.60',
+          op: 'ins_str',
+          target: '65537.21',
+          detail: '"demo " after 65537.29',
+          span: 5,
+          bytes: 12,
+        },
         { nodeId: 7, id: '11019.65', op: 'new_obj', target: '', detail: '', span: 1, bytes: 1 },
       ],
     };

@@ -36,11 +36,22 @@ function ByteSplit({ metadata, content }: { metadata: number; content: number })
       <p className="ws-section-title">Bytes</p>
       <p style={{ margin: '0 0 3px' }}>
         <span className="ws-swatch ws-stack-meta" aria-hidden="true" />
-        metadata <span className="ws-num" data-testid="crdt-bytes-metadata">{formatBytes(metadata)} B</span> ({metaPct}) ·{' '}
-        <span className="ws-swatch ws-stack-content" aria-hidden="true" />
-        content <span className="ws-num" data-testid="crdt-bytes-content">{formatBytes(content)} B</span> ({contentPct}) · total {formatBytes(total)} B
+        metadata{' '}
+        <span className="ws-num" data-testid="crdt-bytes-metadata">
+          {formatBytes(metadata)} B
+        </span>{' '}
+        ({metaPct}) · <span className="ws-swatch ws-stack-content" aria-hidden="true" />
+        content{' '}
+        <span className="ws-num" data-testid="crdt-bytes-content">
+          {formatBytes(content)} B
+        </span>{' '}
+        ({contentPct}) · total {formatBytes(total)} B
       </p>
-      <div className="ws-stack" role="img" aria-label={`metadata ${metaPct}, content ${contentPct} of ${formatBytes(total)} bytes`}>
+      <div
+        className="ws-stack"
+        role="img"
+        aria-label={`metadata ${metaPct}, content ${contentPct} of ${formatBytes(total)} bytes`}
+      >
         <div className="ws-stack-meta" style={{ width: total > 0 ? `${(metadata / total) * 100}%` : '0%' }} />
         <div className="ws-stack-content" style={{ width: total > 0 ? `${(content / total) * 100}%` : '0%' }} />
       </div>
@@ -73,7 +84,9 @@ function ClockTable({ clock }: { clock: CrdtSummary['clock'] }): ReactElement {
           ))}
         </tbody>
       </table>
-      {!server && clock.length > 1 ? <p className="ws-note">The first row is the document's local clock; the others are peers it has seen.</p> : null}
+      {!server && clock.length > 1 ? (
+        <p className="ws-note">The first row is the document's local clock; the others are peers it has seen.</p>
+      ) : null}
     </>
   );
 }
@@ -97,9 +110,15 @@ export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 
 
   const treeNote = (
     <p className="ws-note">
-      The CRDT node tree (ids, chunks, tombstones) is in the Tree tab: each node there shows its <span className="ws-mono">sid.time</span> id and span.{' '}
+      The CRDT node tree (ids, chunks, tombstones) is in the Tree tab: each node there shows its{' '}
+      <span className="ws-mono">sid.time</span> id and span.{' '}
       {onSelectNode ? (
-        <button type="button" className="ws-button" onClick={() => onSelectNode(rootNodeId)} aria-label="Show the CRDT node tree in the Tree tab">
+        <button
+          type="button"
+          className="ws-button"
+          onClick={() => onSelectNode(rootNodeId)}
+          aria-label="Show the CRDT node tree in the Tree tab"
+        >
           Show the CRDT node tree in the Tree tab
         </button>
       ) : null}
@@ -120,18 +139,27 @@ export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 
       </p>
     );
   } else if (load.summary === null) {
-    body = <p className="ws-note">This frame is not a json-joy CRDT model or patch (pick "crdt-model" or "crdt-patch" as the format to force it).</p>;
+    body = (
+      <p className="ws-note">
+        This frame is not a json-joy CRDT model or patch (pick "crdt-model" or "crdt-patch" as the format to force it).
+      </p>
+    );
   } else {
     const s = load.summary;
     const view = viewText(s.viewJson);
     const viewBlock = (
       <>
-        <pre className="ws-pre" data-testid="crdt-view" aria-label={s.kind === 'model' ? 'Document view as JSON' : 'Patch operations as JSON'}>
+        <pre
+          className="ws-pre"
+          data-testid="crdt-view"
+          aria-label={s.kind === 'model' ? 'Document view as JSON' : 'Patch operations as JSON'}
+        >
           {view.text}
         </pre>
         {view.cut ? (
           <p className="ws-note" data-testid="crdt-view-cut">
-            Showing the first {formatBytes(MAX_VIEW_CHARS / 1024)} KB of {formatBytes(Math.ceil(s.viewJson.length / 1024))} KB (the rest is not shown here).
+            Showing the first {formatBytes(MAX_VIEW_CHARS / 1024)} KB of{' '}
+            {formatBytes(Math.ceil(s.viewJson.length / 1024))} KB (the rest is not shown here).
           </p>
         ) : null}
       </>

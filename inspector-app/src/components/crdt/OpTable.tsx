@@ -3,7 +3,13 @@ import type { CrdtOpLine } from '../../worker/api.js';
 import { formatBytes } from '../compare/format.js';
 
 /** A patch's operations, one line each: id, op, target node, what it carries, bytes. */
-export function OpTable({ ops, onSelectNode }: { ops: readonly CrdtOpLine[]; onSelectNode?: (nodeId: number) => void }): ReactElement {
+export function OpTable({
+  ops,
+  onSelectNode,
+}: {
+  ops: readonly CrdtOpLine[];
+  onSelectNode?: (nodeId: number) => void;
+}): ReactElement {
   return (
     <table className="ws-table" aria-label="Patch operations" data-testid="crdt-ops">
       <thead>

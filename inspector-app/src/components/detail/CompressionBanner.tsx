@@ -7,14 +7,26 @@ import type { FrameCompression } from '../../worker/api.js';
  * nodes only over the decompressed bytes; the compressed bytes (the default, as captured)
  * are shown plain.
  */
-export function CompressionBanner(props: { compression: FrameCompression; decompressed: boolean; onDecompressed: (on: boolean) => void }): ReactElement {
+export function CompressionBanner(props: {
+  compression: FrameCompression;
+  decompressed: boolean;
+  onDecompressed: (on: boolean) => void;
+}): ReactElement {
   const { compression, decompressed, onDecompressed } = props;
   return (
     <div className="ws-banner-info" role="status" data-testid="compression-banner">
       <strong>{compression.summary}</strong>
       {' · '}
-      {decompressed ? 'hex shows the decompressed bytes (node offsets are in them)' : 'hex shows the compressed bytes as captured; node offsets are in the decompressed stream'}{' '}
-      <button type="button" aria-pressed={decompressed} onClick={() => onDecompressed(!decompressed)} data-testid="hex-decompressed-toggle" style={{ marginLeft: 8 }}>
+      {decompressed
+        ? 'hex shows the decompressed bytes (node offsets are in them)'
+        : 'hex shows the compressed bytes as captured; node offsets are in the decompressed stream'}{' '}
+      <button
+        type="button"
+        aria-pressed={decompressed}
+        onClick={() => onDecompressed(!decompressed)}
+        data-testid="hex-decompressed-toggle"
+        style={{ marginLeft: 8 }}
+      >
         decompressed bytes
       </button>
     </div>

@@ -6,7 +6,20 @@ import { encodeBase64 } from '../../sources/base64.js';
 import { saveBytes, toHex } from './clipboard.js';
 import { frameLink } from './frame-link.js';
 
-const FORMATS: readonly FormatChoice[] = ['auto', 'cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'mqtt', 'stomp', 'phoenix', 'crdt-model', 'crdt-patch'];
+const FORMATS: readonly FormatChoice[] = [
+  'auto',
+  'cbor',
+  'msgpack',
+  'json',
+  'ndjson',
+  'text',
+  'protobuf',
+  'mqtt',
+  'stomp',
+  'phoenix',
+  'crdt-model',
+  'crdt-patch',
+];
 
 /** Copy as hex / base64 / JSON / EDN, save as .bin, and the decoder switcher. */
 export function FrameActions(props: {
@@ -29,13 +42,21 @@ export function FrameActions(props: {
   const copyBytes = async (as: 'hex' | 'base64') => {
     const bytes = await client.call('bytes', { frameId });
     if (!bytes) return flash('frame evicted');
-    flash((await copyText(as === 'hex' ? toHex(bytes) : encodeBase64(bytes), navigator.clipboard)) ? `copied ${as}` : 'copy refused');
+    flash(
+      (await copyText(as === 'hex' ? toHex(bytes) : encodeBase64(bytes), navigator.clipboard))
+        ? `copied ${as}`
+        : 'copy refused',
+    );
   };
   const copyValue = async (mode: 'json' | 'edn') => {
     const decoded = await client.call('decode', { frameId, format });
     if (!decoded?.root) return flash('nothing decoded');
     const text = await client.call('text', { frameId, format, nodeId: decoded.root.id, mode });
-    flash((await copyText(text.text, navigator.clipboard)) ? `copied ${mode.toUpperCase()}${text.truncated ? ' (cut)' : ''}` : 'copy refused');
+    flash(
+      (await copyText(text.text, navigator.clipboard))
+        ? `copied ${mode.toUpperCase()}${text.truncated ? ' (cut)' : ''}`
+        : 'copy refused',
+    );
   };
   const copyLink = async () => {
     const bytes = await client.call('bytes', { frameId });
@@ -54,7 +75,12 @@ export function FrameActions(props: {
       <span>Frame #{frameId}</span>
       <label>
         decode as{' '}
-        <select aria-label="Decode as" data-testid="format-switcher" value={format.startsWith('protobuf:') ? 'protobuf' : format} onChange={(e) => onFormat(e.target.value as FormatChoice)}>
+        <select
+          aria-label="Decode as"
+          data-testid="format-switcher"
+          value={format.startsWith('protobuf:') ? 'protobuf' : format}
+          onChange={(e) => onFormat(e.target.value as FormatChoice)}
+        >
           {FORMATS.map((f) => (
             <option key={f} value={f}>
               {f === 'auto' ? `auto (${detected ?? 'none'})` : f}
@@ -76,7 +102,12 @@ export function FrameActions(props: {
         Copy EDN
       </button>
       {pastePageUrl && (
-        <button type="button" onClick={() => void copyLink()} data-testid="copy-link" title="A paste-page URL with this frame's bytes in its hash: opening it shows this frame decoded">
+        <button
+          type="button"
+          onClick={() => void copyLink()}
+          data-testid="copy-link"
+          title="A paste-page URL with this frame's bytes in its hash: opening it shows this frame decoded"
+        >
           Copy link
         </button>
       )}

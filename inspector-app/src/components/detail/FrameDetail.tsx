@@ -23,7 +23,15 @@ import { DEFAULT_DETAIL_VIEW, type DetailTab, type DetailView } from '../../stat
 import type { CompareCache } from '../../state/compare-cache.js';
 
 type Tab = DetailTab;
-const TAB_LABELS: Record<Tab, string> = { tree: 'Tree', hex: 'Hex', text: 'Text', bytes: 'Bytes', compare: 'Compare', crdt: 'CRDT', diff: 'Diff' };
+const TAB_LABELS: Record<Tab, string> = {
+  tree: 'Tree',
+  hex: 'Hex',
+  text: 'Text',
+  bytes: 'Bytes',
+  compare: 'Compare',
+  crdt: 'CRDT',
+  diff: 'Diff',
+};
 
 export interface FrameDetailProps {
   readonly client: WorkerClient;
@@ -47,7 +55,8 @@ export interface FrameDetailProps {
 }
 
 /** A frame in the Diff picker: the same words wherever it is listed. */
-const diffLabel = (f: FrameSummary) => `#${f.frameId} ${f.format ?? '?'} ${formatBytes(f.size)} ${f.preview.slice(0, 40)}`;
+const diffLabel = (f: FrameSummary) =>
+  `#${f.frameId} ${f.format ?? '?'} ${formatBytes(f.size)} ${f.preview.slice(0, 40)}`;
 
 /** One frame: actions, error banner, and the Tree / Hex / Text / Compare / CRDT / Diff tabs. */
 export function FrameDetail(props: FrameDetailProps): ReactElement {
@@ -131,31 +140,67 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
     if (tab !== 'tree' && tab !== 'hex') setTab('hex');
   };
 
-  const tabs = useMemo<Tab[]>(() => ['tree', 'hex', 'text', 'bytes', 'compare', ...(decoded?.isCrdt ? (['crdt'] as Tab[]) : []), 'diff'], [decoded?.isCrdt]);
+  const tabs = useMemo<Tab[]>(
+    () => ['tree', 'hex', 'text', 'bytes', 'compare', ...(decoded?.isCrdt ? (['crdt'] as Tab[]) : []), 'diff'],
+    [decoded?.isCrdt],
+  );
   // A tab this frame lacks (CRDT on a plain frame) shows the tree; the choice is kept for the next.
   const tab: Tab = tabs.includes(chosenTab) ? chosenTab : 'tree';
   const compression = decoded?.compression ?? null;
   // Over the compressed bytes only an inflate error has an offset; nodes point into the decompressed ones.
   const hexLinked = !compression || showDecompressed;
   // A compressed frame's inflate error has its offset in the compressed bytes; any other error in the decompressed ones.
-  const errorOffset = !compression ? (decoded?.error?.offset ?? null) : compression.error ? (showDecompressed ? null : compression.error.offset) : showDecompressed ? (decoded?.error?.offset ?? null) : null;
+  const errorOffset = !compression
+    ? (decoded?.error?.offset ?? null)
+    : compression.error
+      ? showDecompressed
+        ? null
+        : compression.error.offset
+      : showDecompressed
+        ? (decoded?.error?.offset ?? null)
+        : null;
   const hexSelection = hexLinked ? selected : null;
   const hexByteClick = (o: number) => void (hexLinked ? onByteClick(o) : undefined);
   const contentSize = compression ? compression.decompressedBytes : frame.size;
   const nodeId = selected?.id ?? root?.id ?? 0;
   // Decoded to no tree at all: the tree pane says why instead of staying blank.
-  const noTreeReason = !decoded || root ? '' : decoded.verdict === 'unknown' ? 'No tree: no decoder reads these bytes (the banner above names the nearest readings; "decode as" forces one).' : decoded.verdict === 'empty' ? 'No tree: the frame is empty.' : `No tree: ${decoded.error?.message ?? decoded.warnings[0] ?? 'this frame decodes to no value.'}`;
+  const noTreeReason =
+    !decoded || root
+      ? ''
+      : decoded.verdict === 'unknown'
+        ? 'No tree: no decoder reads these bytes (the banner above names the nearest readings; "decode as" forces one).'
+        : decoded.verdict === 'empty'
+          ? 'No tree: the frame is empty.'
+          : `No tree: ${decoded.error?.message ?? decoded.warnings[0] ?? 'this frame decodes to no value.'}`;
 
   return (
-    <section className="ws-detail-pane" aria-label={`Frame ${frameId}`} data-testid="frame-detail" data-frame-id={frameId}>
-      <FrameActions client={client} frameId={frameId} format={format} detected={autoDetected} onFormat={setFormat} pastePageUrl={props.pastePageUrl} />
+    <section
+      className="ws-detail-pane"
+      aria-label={`Frame ${frameId}`}
+      data-testid="frame-detail"
+      data-frame-id={frameId}
+    >
+      <FrameActions
+        client={client}
+        frameId={frameId}
+        format={format}
+        detected={autoDetected}
+        onFormat={setFormat}
+        pastePageUrl={props.pastePageUrl}
+      />
       {decoded?.verdict === 'unknown' ? (
         <UnknownBanner decoded={decoded} onDecodeAs={(f) => setFormat(f as FormatChoice)} />
       ) : (
         decoded?.error && <ErrorBanner error={decoded.error} format={decoded.format} onShowByte={showByte} />
       )}
       <ProtocolLinks links={decoded?.links} />
-      {compression && <CompressionBanner compression={compression} decompressed={showDecompressed} onDecompressed={setShowDecompressed} />}
+      {compression && (
+        <CompressionBanner
+          compression={compression}
+          decompressed={showDecompressed}
+          onDecompressed={setShowDecompressed}
+        />
+      )}
       {decoded?.warnings.map((w) => (
         <div key={w} className="ws-banner-error" style={{ background: 'var(--ws-warn-bg)' }} role="status">
           {w}
@@ -173,7 +218,10 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
             {decoded ? (
               <>
                 {decoded.verdict === 'empty' ? 'empty frame' : (decoded.format ?? 'unknown format')}
-                {decoded.chosenBy ? <span data-testid="chosen-by"> by {decoded.chosenBy}</span> : null} · <span title={exactBytes(frame.size)} data-testid="tab-size">{formatBytes(frame.size)}</span>
+                {decoded.chosenBy ? <span data-testid="chosen-by"> by {decoded.chosenBy}</span> : null} ·{' '}
+                <span title={exactBytes(frame.size)} data-testid="tab-size">
+                  {formatBytes(frame.size)}
+                </span>
                 {decoded.candidates.length > 1 ? ` · also reads as ${decoded.candidates.slice(1).join(', ')}` : ''}
               </>
             ) : (
@@ -206,7 +254,15 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
             noTree={noTreeReason ? { reason: noTreeReason, onShow: setTab } : null}
           />
         )}
-        {tab === 'hex' && <HexTab client={client} frameId={frameId} format={format} bytes={bytes} hex={{ selection: hexSelection, errorOffset, onByteClick: hexByteClick, scrollToOffset: scrollTo }} />}
+        {tab === 'hex' && (
+          <HexTab
+            client={client}
+            frameId={frameId}
+            format={format}
+            bytes={bytes}
+            hex={{ selection: hexSelection, errorOffset, onByteClick: hexByteClick, scrollToOffset: scrollTo }}
+          />
+        )}
         {tab === 'text' && decoded && (
           <TextTab
             client={client}
@@ -225,7 +281,15 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
         {tab === 'bytes' && <BytesTab client={client} frameId={frameId} format={format} />}
         {tab === 'compare' && (
           <CompareModes client={client} session={props.session} currentConnectionId={frame.connectionId}>
-            <CompareTab client={client} frameId={frameId} format={format} nodeId={nodeId} nodeLabel={selected && selected.id !== root?.id ? selected.path : ''} originalSize={selected ? selected.end - selected.start : frame.size} cache={props.compareCache} />
+            <CompareTab
+              client={client}
+              frameId={frameId}
+              format={format}
+              nodeId={nodeId}
+              nodeLabel={selected && selected.id !== root?.id ? selected.path : ''}
+              originalSize={selected ? selected.end - selected.start : frame.size}
+              cache={props.compareCache}
+            />
           </CompareModes>
         )}
         {tab === 'crdt' && <CrdtTab client={client} frameId={frameId} format={format} />}
@@ -234,7 +298,9 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
             client={client}
             frameA={frameId}
             frameB={diffWith}
-            frameOptions={otherFrames.filter((f) => f.frameId !== frameId).map((f) => ({ frameId: f.frameId, label: diffLabel(f) }))}
+            frameOptions={otherFrames
+              .filter((f) => f.frameId !== frameId)
+              .map((f) => ({ frameId: f.frameId, label: diffLabel(f) }))}
             onPickB={setDiffWith}
             frameLabel={(id) => {
               const f = props.frameById?.(id);

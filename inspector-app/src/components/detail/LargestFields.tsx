@@ -4,7 +4,11 @@ import { exactBytes, formatBytes } from '../shell/format.js';
 import { formatShare } from '../bytes/share.js';
 
 /** The heaviest fields of the frame; each row is a button (Tab / Enter) that selects it in the tree. */
-export function LargestFields(props: { fields: readonly LargestField[] | null; frameSize: number; onPick: (field: LargestField) => void }): ReactElement {
+export function LargestFields(props: {
+  fields: readonly LargestField[] | null;
+  frameSize: number;
+  onPick: (field: LargestField) => void;
+}): ReactElement {
   const { fields, frameSize, onPick } = props;
   return (
     <div className="ws-largest" role="region" aria-label="Largest fields" data-testid="largest-fields">
@@ -21,7 +25,9 @@ export function LargestFields(props: { fields: readonly LargestField[] | null; f
               </button>
             </li>
           ))}
-          <li className="ws-muted-text">Fields under 0.05 % of the frame are not listed; the Bytes tab sums repeated ones by field.</li>
+          <li className="ws-muted-text">
+            Fields under 0.05 % of the frame are not listed; the Bytes tab sums repeated ones by field.
+          </li>
         </ul>
       )}
     </div>

@@ -15,7 +15,14 @@ export function ProtocolLinks(props: { readonly links: FrameDecode['links'] }): 
         <div key={line.text}>
           {line.text}
           {line.frameIds.map((id) => (
-            <button key={id} type="button" className="ws-tree-link" data-testid="protocol-link" data-link-frame={id} onClick={(e) => requestOpenFrame(e.currentTarget, id)}>
+            <button
+              key={id}
+              type="button"
+              className="ws-tree-link"
+              data-testid="protocol-link"
+              data-link-frame={id}
+              onClick={(e) => requestOpenFrame(e.currentTarget, id)}
+            >
               frame {id}
             </button>
           ))}

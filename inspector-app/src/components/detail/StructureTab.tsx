@@ -45,7 +45,22 @@ export interface StructureTabProps {
  * splitter snaps between 8, 16 and 32); the tree takes the rest.
  */
 export function StructureTab(props: StructureTabProps): ReactElement {
-  const { client, frameId, format, tree, bytes, frameSize, selected, errorOffset, sortBySize, onSortBySize, onSelectNode, onByteClick, showHex, scrollToOffset } = props;
+  const {
+    client,
+    frameId,
+    format,
+    tree,
+    bytes,
+    frameSize,
+    selected,
+    errorOffset,
+    sortBySize,
+    onSortBySize,
+    onSelectNode,
+    onByteClick,
+    showHex,
+    scrollToOffset,
+  } = props;
   const [largest, setLargest] = useState<readonly LargestField[] | null>(null);
   const [showLargest, setShowLargest] = useState(false);
   const [highlight, setHighlight] = useState('');
@@ -69,21 +84,44 @@ export function StructureTab(props: StructureTabProps): ReactElement {
             <input type="checkbox" checked={sortBySize} onChange={(e) => onSortBySize(e.target.checked)} /> sort by size
           </label>
           <label>
-            <input type="checkbox" checked={showLargest} onChange={(e) => setShowLargest(e.target.checked)} data-testid="largest-toggle" /> largest fields
+            <input
+              type="checkbox"
+              checked={showLargest}
+              onChange={(e) => setShowLargest(e.target.checked)}
+              data-testid="largest-toggle"
+            />{' '}
+            largest fields
           </label>
-          <button type="button" data-testid="expand-all" title={`Open every container below the selected node (up to ${EXPAND_ALL_BUDGET.toLocaleString('en-US')} rows); key: *`} onClick={() => {
+          <button
+            type="button"
+            data-testid="expand-all"
+            title={`Open every container below the selected node (up to ${EXPAND_ALL_BUDGET.toLocaleString('en-US')} rows); key: *`}
+            onClick={() => {
               const first = tree.rows[0];
               const target = selected ?? (first && !isMoreRow(first) ? first : null);
               if (target) void tree.expandAll(target.id, EXPAND_ALL_BUDGET);
-            }}>
+            }}
+          >
             Expand all
           </button>
-          <TreeSearch client={client} frameId={frameId} format={format} initialText={props.searchText ?? ''} onReveal={props.onSelectPath} onHighlight={setHighlight} />
+          <TreeSearch
+            client={client}
+            frameId={frameId}
+            format={format}
+            initialText={props.searchText ?? ''}
+            onReveal={props.onSelectPath}
+            onHighlight={setHighlight}
+          />
         </div>
         {selected && (
           <div className="ws-toolbar ws-node-bar">
-            <span className="ws-mono ws-node-range" data-testid="selected-range" title={`end exclusive; ${exactBytes(selected.end - selected.start)}`}>
-              {selected.path} · bytes {formatRange(selected.start, selected.end)} ({formatBytes(selected.end - selected.start)})
+            <span
+              className="ws-mono ws-node-range"
+              data-testid="selected-range"
+              title={`end exclusive; ${exactBytes(selected.end - selected.start)}`}
+            >
+              {selected.path} · bytes {formatRange(selected.start, selected.end)} (
+              {formatBytes(selected.end - selected.start)})
             </span>
             {props.onReadAs && <ReadAs node={selected} onReadAs={props.onReadAs} />}
             <span className="ws-spacer" />
@@ -104,19 +142,44 @@ export function StructureTab(props: StructureTabProps): ReactElement {
             </p>
           </div>
         ) : (
-          <TreeView key={sortBySize ? 'by-size' : 'in-order'} tree={tree} frameSize={frameSize} selectedId={selected?.id ?? null} onSelect={onSelectNode} highlight={highlight} />
+          <TreeView
+            key={sortBySize ? 'by-size' : 'in-order'}
+            tree={tree}
+            frameSize={frameSize}
+            selectedId={selected?.id ?? null}
+            onSelect={onSelectNode}
+            highlight={highlight}
+          />
         )}
         {showLargest && <LargestFields fields={largest} frameSize={frameSize} onPick={(f) => void selectLargest(f)} />}
       </div>
       {showHex && (
         <>
-          <Splitter orientation="vertical" label="Resize hex pane" value={hexFit.widthPx} min={hexFit.minPx} max={hexFit.maxPx} direction={-1} keyStep={240} onResize={hexFit.resize} testId="hex-splitter" />
+          <Splitter
+            orientation="vertical"
+            label="Resize hex pane"
+            value={hexFit.widthPx}
+            min={hexFit.minPx}
+            max={hexFit.maxPx}
+            direction={-1}
+            keyStep={240}
+            onResize={hexFit.resize}
+            testId="hex-splitter"
+          />
           <div className="ws-hex-pane">
             <span className="hex-measure" ref={hexFit.measureRef} aria-hidden="true">
               0000000000
             </span>
             {bytes ? (
-              <HexView bytes={bytes} selection={props.hexLinked === false ? null : selected} errorOffset={errorOffset} onByteClick={onByteClick} scrollToOffset={scrollToOffset} bytesPerRow={hexFit.bytesPerRow} fitWidth />
+              <HexView
+                bytes={bytes}
+                selection={props.hexLinked === false ? null : selected}
+                errorOffset={errorOffset}
+                onByteClick={onByteClick}
+                scrollToOffset={scrollToOffset}
+                bytesPerRow={hexFit.bytesPerRow}
+                fitWidth
+              />
             ) : (
               <div className="ws-empty">loading bytes…</div>
             )}
@@ -128,7 +191,12 @@ export function StructureTab(props: StructureTabProps): ReactElement {
 }
 
 /** Root-to-node ids for a field from the largest list: the deepest node at its first byte, walked up to it. */
-async function pathOfNode(client: Pick<WorkerClient, 'call'>, frameId: number, format: FormatChoice, field: LargestField): Promise<number[]> {
+async function pathOfNode(
+  client: Pick<WorkerClient, 'call'>,
+  frameId: number,
+  format: FormatChoice,
+  field: LargestField,
+): Promise<number[]> {
   // The path to the deepest node at the field's first payload byte passes through the field.
   const full = await client.call('nodeAt', { frameId, format, offset: field.start });
   const at = full.indexOf(field.nodeId);

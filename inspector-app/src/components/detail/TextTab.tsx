@@ -52,7 +52,8 @@ export function TextTab(props: TextTabProps): ReactElement {
 
   const copy = async () => {
     if (!result) return;
-    const clipboard = props.clipboard === undefined ? (typeof navigator !== 'undefined' ? navigator.clipboard : null) : props.clipboard;
+    const clipboard =
+      props.clipboard === undefined ? (typeof navigator !== 'undefined' ? navigator.clipboard : null) : props.clipboard;
     const ok = await copyText(result.text, clipboard);
     setNotice(ok ? `copied${result.truncated ? ' (cut)' : ''}` : 'copy refused');
     setTimeout(() => setNotice(''), 1500);
@@ -63,15 +64,33 @@ export function TextTab(props: TextTabProps): ReactElement {
     <div className="ws-text-tab" data-testid="text-tab">
       {(rootId === null || reason) && (
         <div className="ws-toolbar" data-testid="text-undecodable">
-          <span>{rootId === null ? `Nothing decoded this frame as a value${reason ? ` (${reason})` : ''}.` : `Malformed: ${reason}. The value shown is the part that decoded.`} Show</span>
+          <span>
+            {rootId === null
+              ? `Nothing decoded this frame as a value${reason ? ` (${reason})` : ''}.`
+              : `Malformed: ${reason}. The value shown is the part that decoded.`}{' '}
+            Show
+          </span>
           <span role="radiogroup" aria-label="Show the frame as">
             {rootId !== null && (
-              <button type="button" role="radio" aria-checked={shownRaw === null} aria-pressed={shownRaw === null} onClick={() => setRaw(null)}>
+              <button
+                type="button"
+                role="radio"
+                aria-checked={shownRaw === null}
+                aria-pressed={shownRaw === null}
+                onClick={() => setRaw(null)}
+              >
                 what decoded
               </button>
             )}
             {(['raw-text', 'raw-hex'] as const).map((r) => (
-              <button key={r} type="button" role="radio" aria-checked={shownRaw === r} aria-pressed={shownRaw === r} onClick={() => setRaw(r)}>
+              <button
+                key={r}
+                type="button"
+                role="radio"
+                aria-checked={shownRaw === r}
+                aria-pressed={shownRaw === r}
+                onClick={() => setRaw(r)}
+              >
                 {r === 'raw-text' ? 'text' : 'hex'}
               </button>
             ))}
@@ -82,17 +101,36 @@ export function TextTab(props: TextTabProps): ReactElement {
         <div className="ws-toolbar">
           <span role="radiogroup" aria-label="Text notation">
             {(['json', 'edn'] as const).map((m) => (
-              <button key={m} type="button" role="radio" aria-checked={mode === m} aria-pressed={mode === m} onClick={() => props.onMode(m)}>
+              <button
+                key={m}
+                type="button"
+                role="radio"
+                aria-checked={mode === m}
+                aria-pressed={mode === m}
+                onClick={() => props.onMode(m)}
+              >
                 {m === 'json' ? 'JSON' : 'EDN (RFC 8949 §8)'}
               </button>
             ))}
           </span>
           <span role="radiogroup" aria-label="What to show">
-            <button type="button" role="radio" aria-checked={!narrow || scope === 'frame'} aria-pressed={!narrow || scope === 'frame'} onClick={() => props.onScope('frame')}>
+            <button
+              type="button"
+              role="radio"
+              aria-checked={!narrow || scope === 'frame'}
+              aria-pressed={!narrow || scope === 'frame'}
+              onClick={() => props.onScope('frame')}
+            >
               whole frame
             </button>
             {narrow && (
-              <button type="button" role="radio" aria-checked={scope === 'selection'} aria-pressed={scope === 'selection'} onClick={() => props.onScope('selection')}>
+              <button
+                type="button"
+                role="radio"
+                aria-checked={scope === 'selection'}
+                aria-pressed={scope === 'selection'}
+                onClick={() => props.onScope('selection')}
+              >
                 selection: {selection.path}
               </button>
             )}
@@ -102,8 +140,8 @@ export function TextTab(props: TextTabProps): ReactElement {
       <div className="ws-toolbar">
         {shownRaw === null && mode === 'json' ? (
           <span className="ws-muted" data-testid="json-mapping-note">
-            JSON cannot hold everything: byte strings show as "h'…'", tags as {'{"tag(N)": …}'}, non-string keys as their JSON text, big integers as exact digits,
-            undefined as "undefined". EDN shows the value exactly.
+            JSON cannot hold everything: byte strings show as "h'…'", tags as {'{"tag(N)": …}'}, non-string keys as
+            their JSON text, big integers as exact digits, undefined as "undefined". EDN shows the value exactly.
           </span>
         ) : (
           <span className="ws-spacer" />
@@ -113,7 +151,17 @@ export function TextTab(props: TextTabProps): ReactElement {
         </button>
         {notice && <span role="status">{notice}</span>}
       </div>
-      {result ? <CodeView text={result.text} language={shownRaw ? 'plaintext' : mode} theme={theme} truncated={result.truncated} testId="text-view" /> : <div className="ws-empty">rendering…</div>}
+      {result ? (
+        <CodeView
+          text={result.text}
+          language={shownRaw ? 'plaintext' : mode}
+          theme={theme}
+          truncated={result.truncated}
+          testId="text-view"
+        />
+      ) : (
+        <div className="ws-empty">rendering…</div>
+      )}
     </div>
   );
 }

@@ -12,7 +12,8 @@ export function UnknownBanner(props: { decoded: FrameDecode; onDecodeAs?: (forma
   const strings = decoded.strings ?? [];
   return (
     <div className="ws-banner-info" role="status" data-testid="unknown-banner">
-      <strong>Unknown format</strong>: no decoder reads the whole frame with good confidence. The hex view shows every byte.
+      <strong>Unknown format</strong>: no decoder reads the whole frame with good confidence. The hex view shows every
+      byte.
       {nearMisses.length > 0 && (
         <div>
           Nearest readings:{' '}

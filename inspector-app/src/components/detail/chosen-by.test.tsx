@@ -6,7 +6,13 @@ import { App } from '../../App.js';
 import { MemoryTransport, type HostCapabilities } from '../../protocol/transport.js';
 import { inProcessWorker } from '../../worker/in-process.js';
 
-const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: 'light', hostName: 'test' };
+const capabilities: HostCapabilities = {
+  connect: false,
+  sendFrames: false,
+  files: true,
+  theme: 'light',
+  hostName: 'test',
+};
 afterEach(cleanup);
 
 describe('why a format was chosen', () => {
@@ -14,8 +20,18 @@ describe('why a format was chosen', () => {
     const transport = new MemoryTransport();
     render(<App transport={transport} worker={inProcessWorker()} capabilities={capabilities} />);
     act(() => {
-      transport.emit({ type: 'connection-opened', connectionId: 'c1', url: 'ws://broker/mqtt', protocol: 'mqtt', extensions: '', time: 1 });
-      transport.emit({ type: 'frames', frames: [{ connectionId: 'c1', direction: 'sent', time: 2, opcode: 'binary', data: Uint8Array.of(0xc0, 0x00) }] });
+      transport.emit({
+        type: 'connection-opened',
+        connectionId: 'c1',
+        url: 'ws://broker/mqtt',
+        protocol: 'mqtt',
+        extensions: '',
+        time: 1,
+      });
+      transport.emit({
+        type: 'frames',
+        frames: [{ connectionId: 'c1', direction: 'sent', time: 2, opcode: 'binary', data: Uint8Array.of(0xc0, 0x00) }],
+      });
     });
     await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(1));
     fireEvent.mouseDown(screen.getByTestId('frame-row'));

@@ -8,7 +8,11 @@ export type FrameLink = { readonly ok: true; readonly url: string } | { readonly
  */
 export function frameLink(pastePageUrl: string, bytes: Uint8Array, limit: number = HASH_BYTES_LIMIT): FrameLink {
   const hash = hashFromBytes(bytes, limit);
-  if (typeof hash !== 'string') return { ok: false, reason: `too large for a link (${bytes.length.toLocaleString('en-US')} bytes; links carry up to ${Math.round(hash.limit / 1024)} KiB): use Save .bin` };
+  if (typeof hash !== 'string')
+    return {
+      ok: false,
+      reason: `too large for a link (${bytes.length.toLocaleString('en-US')} bytes; links carry up to ${Math.round(hash.limit / 1024)} KiB): use Save .bin`,
+    };
   const url = new URL(pastePageUrl);
   url.hash = hash;
   return { ok: true, url: url.href };

@@ -12,13 +12,32 @@ import { MemoryTransport, type HostCapabilities } from '../../protocol/transport
 import type { WireFrame } from '../../protocol/messages.js';
 import { inProcessWorker } from '../../worker/in-process.js';
 
-const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: 'light', hostName: 'test', pastePageUrl: 'http://localhost:8080/paste.html' };
+const capabilities: HostCapabilities = {
+  connect: false,
+  sendFrames: false,
+  files: true,
+  theme: 'light',
+  hostName: 'test',
+  pastePageUrl: 'http://localhost:8080/paste.html',
+};
 const cbor = (v: unknown) => new CborEncoder().encode(v);
-const wire = (data: Uint8Array): WireFrame => ({ connectionId: 'c1', direction: 'received', time: 1_700_000_000_000, opcode: 'binary', data });
+const wire = (data: Uint8Array): WireFrame => ({
+  connectionId: 'c1',
+  direction: 'received',
+  time: 1_700_000_000_000,
+  opcode: 'binary',
+  data,
+});
 
 afterEach(cleanup);
 
-const value = { users: [{ name: 'ann', tags: ['a', 'b'] }, { name: 'bob', tags: ['zebra'] }], ok: true };
+const value = {
+  users: [
+    { name: 'ann', tags: ['a', 'b'] },
+    { name: 'bob', tags: ['zebra'] },
+  ],
+  ok: true,
+};
 
 async function openFrames(values: unknown[], pick = 0) {
   const transport = new MemoryTransport();
@@ -30,7 +49,11 @@ async function openFrames(values: unknown[], pick = 0) {
 }
 
 const paths = () => screen.getAllByTestId('tree-row').map((r) => r.getAttribute('data-path'));
-const selectedPath = () => screen.getAllByTestId('tree-row').find((r) => r.getAttribute('aria-selected') === 'true')?.getAttribute('data-path');
+const selectedPath = () =>
+  screen
+    .getAllByTestId('tree-row')
+    .find((r) => r.getAttribute('aria-selected') === 'true')
+    ?.getAttribute('data-path');
 
 describe('tabs', () => {
   it('are ARIA tabs: one tab stop, arrows move and select, each tab controls the panel', async () => {
@@ -60,7 +83,20 @@ describe('tree keys and actions', () => {
     await waitFor(() => expect(selectedPath()).toBe('$'));
     fireEvent.keyDown(tree, { key: '*' });
     await waitFor(() => expect(paths()).toContain('$.users[1].tags[0]'));
-    expect(paths()).toEqual(['$', '$.users', '$.users[0]', '$.users[0].name', '$.users[0].tags', '$.users[0].tags[0]', '$.users[0].tags[1]', '$.users[1]', '$.users[1].name', '$.users[1].tags', '$.users[1].tags[0]', '$.ok']);
+    expect(paths()).toEqual([
+      '$',
+      '$.users',
+      '$.users[0]',
+      '$.users[0].name',
+      '$.users[0].tags',
+      '$.users[0].tags[0]',
+      '$.users[0].tags[1]',
+      '$.users[1]',
+      '$.users[1].name',
+      '$.users[1].tags',
+      '$.users[1].tags[0]',
+      '$.ok',
+    ]);
   });
 
   it('"Expand all" opens the selected subtree only', async () => {
@@ -150,7 +186,11 @@ describe('list, links, annotated hex, names', () => {
       const label = b.getAttribute('aria-label');
       const text = (b.textContent ?? '').trim();
       if (label !== null) expect(label.toLowerCase(), `button "${text}"`).toContain(text.toLowerCase());
-      else expect(text.length + (b.getAttribute('title') ?? '').length, 'a button with neither text nor title').toBeGreaterThan(0);
+      else
+        expect(
+          text.length + (b.getAttribute('title') ?? '').length,
+          'a button with neither text nor title',
+        ).toBeGreaterThan(0);
     }
   });
 });

@@ -8,13 +8,34 @@ import type { WireFrame } from '../../protocol/messages.js';
 import { inProcessWorker } from '../../worker/in-process.js';
 import { ErrorBanner } from './ErrorBanner.js';
 
-const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: 'light', hostName: 'test' };
-const wire = (data: Uint8Array): WireFrame => ({ connectionId: 'c1', direction: 'received', time: 1_700_000_000_000, opcode: 'binary', data });
+const capabilities: HostCapabilities = {
+  connect: false,
+  sendFrames: false,
+  files: true,
+  theme: 'light',
+  hostName: 'test',
+};
+const wire = (data: Uint8Array): WireFrame => ({
+  connectionId: 'c1',
+  direction: 'received',
+  time: 1_700_000_000_000,
+  opcode: 'binary',
+  data,
+});
 afterEach(cleanup);
 
 describe('malformed frames', () => {
   it('the banner states the offset once', () => {
-    render(<ErrorBanner error={{ code: 'truncated', offset: 47, message: 'unexpected end of input: text(10) needs 10 bytes at byte 47' }} format="cbor" />);
+    render(
+      <ErrorBanner
+        error={{
+          code: 'truncated',
+          offset: 47,
+          message: 'unexpected end of input: text(10) needs 10 bytes at byte 47',
+        }}
+        format="cbor"
+      />,
+    );
     const text = screen.getByTestId('error-banner').textContent ?? '';
     expect(text.match(/47/g)).toHaveLength(1);
     expect(text).toContain('0x2f');
@@ -41,7 +62,11 @@ describe('small things', () => {
     render(<App transport={transport} worker={inProcessWorker()} capabilities={capabilities} />);
     act(() => transport.emit({ type: 'frames', frames: [1, 2, 3].map((n) => wire(new CborEncoder().encode(n))) }));
     await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(3));
-    const stripe = (id: string) => screen.getAllByTestId('frame-row').find((r) => r.getAttribute('data-frame-id') === id)!.classList.contains('ws-row-odd');
+    const stripe = (id: string) =>
+      screen
+        .getAllByTestId('frame-row')
+        .find((r) => r.getAttribute('data-frame-id') === id)!
+        .classList.contains('ws-row-odd');
     expect([stripe('1'), stripe('2'), stripe('3')]).toEqual([true, false, true]);
   });
 });

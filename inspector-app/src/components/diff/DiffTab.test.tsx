@@ -10,7 +10,10 @@ function fakeClient(answer: (a: number, b: number) => DiffRow[] | Error) {
   const calls: unknown[] = [];
   return {
     calls,
-    call<M extends keyof WorkerMethods>(method: M, params: WorkerMethods[M]['params']): Promise<WorkerMethods[M]['result']> {
+    call<M extends keyof WorkerMethods>(
+      method: M,
+      params: WorkerMethods[M]['params'],
+    ): Promise<WorkerMethods[M]['result']> {
       calls.push({ method, params });
       if (method !== 'diff') return Promise.reject(new Error(`unexpected ${method}`));
       const p = params as WorkerMethods['diff']['params'];
@@ -21,7 +24,14 @@ function fakeClient(answer: (a: number, b: number) => DiffRow[] | Error) {
 }
 
 const ROWS: DiffRow[] = [
-  { path: '$.users[0].name', change: 'changed', before: '"Ada"', after: '"Ada Lovelace"', sizeBefore: 4, sizeAfter: 13 },
+  {
+    path: '$.users[0].name',
+    change: 'changed',
+    before: '"Ada"',
+    after: '"Ada Lovelace"',
+    sizeBefore: 4,
+    sizeAfter: 13,
+  },
   { path: '$.users[1]', change: 'removed', before: '{id: 2, …}', after: '', sizeBefore: 20, sizeAfter: 0 },
   { path: '$.total', change: 'added', before: '', after: '3', sizeBefore: 0, sizeAfter: 1 },
 ];
@@ -55,8 +65,16 @@ describe('DiffTab', () => {
     const rows = await screen.findAllByTestId('diff-row');
     expect(screen.getByTestId('diff-table')).toBeTruthy();
     expect(rows.map((r) => r.getAttribute('data-change'))).toEqual(['changed', 'removed', 'added']);
-    expect(rows.map((r) => r.querySelector('[data-testid="diff-delta"]')!.textContent)).toEqual(['+9 B', '−20 B', '+1 B']);
-    expect(rows.map((r) => r.querySelector('[data-testid="diff-size"]')!.textContent)).toEqual(['4 → 13', '20 → 0', '0 → 1']);
+    expect(rows.map((r) => r.querySelector('[data-testid="diff-delta"]')!.textContent)).toEqual([
+      '+9 B',
+      '−20 B',
+      '+1 B',
+    ]);
+    expect(rows.map((r) => r.querySelector('[data-testid="diff-size"]')!.textContent)).toEqual([
+      '4 → 13',
+      '20 → 0',
+      '0 → 1',
+    ]);
     expect(rows[0]!.textContent).toContain('"Ada Lovelace"');
     expect(rows[1]!.querySelector('.ws-change-removed')!.textContent).toBe('removed');
     expect(rows[0]!.querySelector('[data-testid="diff-delta"]')!.className).toContain('ws-delta-up');

@@ -102,7 +102,17 @@ export function DiffTab({ client, frameA, frameB, frameOptions, onPickB, frameLa
     if (frameB === null || frameB === frameA) return;
     let live = true;
     client.call('diff', { frameA, frameB }).then(
-      (rows) => live && setLoad(rows ? { key, status: 'ready', rows } : { key, status: 'error', error: `frame #${frameB} is not held (evicted by the memory cap, or no such frame)` }),
+      (rows) =>
+        live &&
+        setLoad(
+          rows
+            ? { key, status: 'ready', rows }
+            : {
+                key,
+                status: 'error',
+                error: `frame #${frameB} is not held (evicted by the memory cap, or no such frame)`,
+              },
+        ),
       (e: unknown) => live && setLoad({ key, status: 'error', error: e instanceof Error ? e.message : String(e) }),
     );
     return () => {
@@ -116,7 +126,11 @@ export function DiffTab({ client, frameA, frameB, frameOptions, onPickB, frameLa
 
   let body: ReactElement | null = null;
   if (!valid) {
-    body = <p className="ws-note">{frameB === frameA ? 'Pick a different frame to compare with.' : 'Pick a frame to compare this one with.'}</p>;
+    body = (
+      <p className="ws-note">
+        {frameB === frameA ? 'Pick a different frame to compare with.' : 'Pick a frame to compare this one with.'}
+      </p>
+    );
   } else if (load.status === 'loading') {
     body = (
       <p className="ws-note" role="status">
@@ -138,9 +152,12 @@ export function DiffTab({ client, frameA, frameB, frameOptions, onPickB, frameLa
             'The frames hold the same value.'
           ) : (
             <>
-              {rows.length} {rows.length === 1 ? 'difference' : 'differences'}: <span className="ws-change-added">{totals.added} added</span>,{' '}
-              <span className="ws-change-removed">{totals.removed} removed</span>, <span className="ws-change-changed">{totals.changed} changed</span> · changed
-              bytes {formatBytes(totals.before)} → {formatBytes(totals.after)} B (<span className={deltaClass(delta)}>{formatDelta(delta)}</span>)
+              {rows.length} {rows.length === 1 ? 'difference' : 'differences'}:{' '}
+              <span className="ws-change-added">{totals.added} added</span>,{' '}
+              <span className="ws-change-removed">{totals.removed} removed</span>,{' '}
+              <span className="ws-change-changed">{totals.changed} changed</span> · changed bytes{' '}
+              {formatBytes(totals.before)} → {formatBytes(totals.after)} B (
+              <span className={deltaClass(delta)}>{formatDelta(delta)}</span>)
             </>
           )}
         </p>
@@ -166,7 +183,9 @@ export function DiffTab({ client, frameA, frameB, frameOptions, onPickB, frameLa
               {o.label}
             </option>
           ))}
-          {valid && !options.some((o) => o.frameId === frameB) ? <option value={String(frameB)}>{frameLabel?.(frameB) ?? `#${frameB}`}</option> : null}
+          {valid && !options.some((o) => o.frameId === frameB) ? (
+            <option value={String(frameB)}>{frameLabel?.(frameB) ?? `#${frameB}`}</option>
+          ) : null}
         </select>
         <label>
           or frame #{' '}

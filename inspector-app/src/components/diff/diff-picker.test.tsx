@@ -8,15 +8,29 @@ import type { WireFrame } from '../../protocol/messages.js';
 import { inProcessWorker } from '../../worker/in-process.js';
 import { WorkerHandlers } from '../../worker/handlers.js';
 
-const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: 'light', hostName: 'test' };
-const wire = (data: Uint8Array): WireFrame => ({ connectionId: 'c1', direction: 'received', time: 1_700_000_000_000, opcode: 'binary', data });
+const capabilities: HostCapabilities = {
+  connect: false,
+  sendFrames: false,
+  files: true,
+  theme: 'light',
+  hostName: 'test',
+};
+const wire = (data: Uint8Array): WireFrame => ({
+  connectionId: 'c1',
+  direction: 'received',
+  time: 1_700_000_000_000,
+  opcode: 'binary',
+  data,
+});
 afterEach(cleanup);
 
 describe('the Diff picker', () => {
   it('picks any frame by number (beyond the newest 200), with a stable label and human sizes', async () => {
     const transport = new MemoryTransport();
     render(<App transport={transport} worker={inProcessWorker()} capabilities={capabilities} />);
-    const frames = Array.from({ length: 260 }, (_, i) => wire(new CborEncoder().encode({ n: i, pad: 'x'.repeat(i === 0 ? 2000 : 1) })));
+    const frames = Array.from({ length: 260 }, (_, i) =>
+      wire(new CborEncoder().encode({ n: i, pad: 'x'.repeat(i === 0 ? 2000 : 1) })),
+    );
     act(() => transport.emit({ type: 'frames', frames }));
     await waitFor(() => expect(screen.getByTestId('frame-count').textContent).toBe('260 frames'));
     fireEvent.keyDown(screen.getByTestId('frame-list'), { key: 'End' });
@@ -33,7 +47,14 @@ describe('the Diff picker', () => {
 
   it('a frame that is not held is said to be missing, not "the same value"', () => {
     const h = new WorkerHandlers();
-    h.store.add({ frameId: 1, connectionId: 'c', direction: 'received', time: 0, opcode: 'binary', data: new Uint8Array([1]) });
+    h.store.add({
+      frameId: 1,
+      connectionId: 'c',
+      direction: 'received',
+      time: 0,
+      opcode: 'binary',
+      data: new Uint8Array([1]),
+    });
     expect(h.methods.diff({ frameA: 1, frameB: 99 })).toBeNull();
   });
 });

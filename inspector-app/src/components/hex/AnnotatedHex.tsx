@@ -13,7 +13,11 @@ function observeRect(instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: 
  * The annotated hex dump (cbor.me style): one line per item head and payload chunk with its
  * offset and size, computed in the worker (`annotate`), shown virtualized.
  */
-export function AnnotatedHex(props: { client: Pick<WorkerClient, 'call'>; frameId: number; format: FormatChoice }): ReactElement {
+export function AnnotatedHex(props: {
+  client: Pick<WorkerClient, 'call'>;
+  frameId: number;
+  format: FormatChoice;
+}): ReactElement {
   const { client, frameId, format } = props;
   const [result, setResult] = useState<AnnotatedHexResult | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -42,13 +46,26 @@ export function AnnotatedHex(props: { client: Pick<WorkerClient, 'call'>; frameI
     <div className="hex-annotated-wrap">
       {(!result.complete || result.truncated) && (
         <div className="hex-status" role="status">
-          {result.truncated ? `first ${lines.length.toLocaleString('en-US')} lines` : 'a large frame: the top levels are annotated; open the tree for the rest'}
+          {result.truncated
+            ? `first ${lines.length.toLocaleString('en-US')} lines`
+            : 'a large frame: the top levels are annotated; open the tree for the rest'}
         </div>
       )}
-      <div ref={scrollRef} className="hex-annotated" role="region" aria-label="Annotated hex" tabIndex={0} data-testid="annotated-hex">
+      <div
+        ref={scrollRef}
+        className="hex-annotated"
+        role="region"
+        aria-label="Annotated hex"
+        tabIndex={0}
+        data-testid="annotated-hex"
+      >
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: 'max-content' }}>
           {virtualizer.getVirtualItems().map((item) => (
-            <div key={item.index} className={item.index === 0 ? 'hex-annotated-line hex-annotated-head' : 'hex-annotated-line'} style={{ transform: `translateY(${item.start}px)` }}>
+            <div
+              key={item.index}
+              className={item.index === 0 ? 'hex-annotated-line hex-annotated-head' : 'hex-annotated-line'}
+              style={{ transform: `translateY(${item.start}px)` }}
+            >
               {lines[item.index]}
             </div>
           ))}

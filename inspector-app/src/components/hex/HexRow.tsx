@@ -62,18 +62,34 @@ export const HexRow = memo(function HexRow(p: HexRowProps): ReactElement {
   if (p.error === p.bytes.length && p.error >= r0 && p.error < r0 + p.bytesPerRow) {
     // The decoder ran out of input: mark the position just past the last byte.
     hex.push(
-      <span key="end" role="gridcell" className="hex-b hex-error hex-end" data-offset={p.error}
-        data-testid="hex-byte-error" title="decode error here (end of input)">
+      <span
+        key="end"
+        role="gridcell"
+        className="hex-b hex-error hex-end"
+        data-offset={p.error}
+        data-testid="hex-byte-error"
+        title="decode error here (end of input)"
+      >
         {'··'}
       </span>,
     );
   }
   return (
-    <div role="row" aria-rowindex={p.row + 1} className="hex-row"
-      style={{ height: ROW_HEIGHT, transform: `translateY(${p.top}px)` }}>
-      <span role="rowheader" className="hex-off">{formatOffset(r0, p.digits).slice(2)}</span>
-      <span className="hex-bytes" style={{ width: `${p.bytesPerRow * 3 + 1}ch` }}>{hex}</span>
-      <span className="hex-ascii" aria-hidden="true">{ascii}</span>
+    <div
+      role="row"
+      aria-rowindex={p.row + 1}
+      className="hex-row"
+      style={{ height: ROW_HEIGHT, transform: `translateY(${p.top}px)` }}
+    >
+      <span role="rowheader" className="hex-off">
+        {formatOffset(r0, p.digits).slice(2)}
+      </span>
+      <span className="hex-bytes" style={{ width: `${p.bytesPerRow * 3 + 1}ch` }}>
+        {hex}
+      </span>
+      <span className="hex-ascii" aria-hidden="true">
+        {ascii}
+      </span>
     </div>
   );
 });

@@ -28,7 +28,12 @@ describe('HexView', () => {
     expect(screen.getByTestId('hex-view').getAttribute('aria-label')).toBe('Hex view');
     const rows = screen.getAllByRole('row');
     expect(rows).toHaveLength(4);
-    expect(rows.map((r) => r.querySelector('.hex-off')!.textContent)).toEqual(['00000000', '00000010', '00000020', '00000030']);
+    expect(rows.map((r) => r.querySelector('.hex-off')!.textContent)).toEqual([
+      '00000000',
+      '00000010',
+      '00000020',
+      '00000030',
+    ]);
     expect(offsetsOf(hexCells(container))).toEqual(range(0, 64));
     expect(rows[0]!.querySelectorAll('.hex-b')[15]!.textContent).toBe('0f');
     expect(rows[2]!.querySelector('.hex-ascii')!.textContent).toBe("Hi~.$%&'()*+,-./");
@@ -100,7 +105,7 @@ describe('HexView', () => {
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.length).toBeLessThan(100);
     expect(container.querySelectorAll('[data-offset]').length).toBeLessThan(100 * 32);
-    expect(screen.getByRole('grid').getAttribute('aria-rowcount')).toBe(String(10 * 1024 * 1024 / 16));
+    expect(screen.getByRole('grid').getAttribute('aria-rowcount')).toBe(String((10 * 1024 * 1024) / 16));
   });
 
   it('scrolls to a selection far into a large frame', () => {
@@ -138,7 +143,9 @@ describe('HexView', () => {
     try {
       const onByteClick = vi.fn();
       const bytes = seq(64);
-      const { container, rerender } = render(<HexView bytes={bytes} selection={null} errorOffset={null} onByteClick={onByteClick} />);
+      const { container, rerender } = render(
+        <HexView bytes={bytes} selection={null} errorOffset={null} onByteClick={onByteClick} />,
+      );
       scrollTo.mockClear();
       fireEvent.click(container.querySelector('.hex-b[data-offset="40"]')!);
       const sel: HexSelection = { start: 36, end: 50, headerLength: 1, keyStart: -1, keyEnd: -1 };

@@ -1,7 +1,25 @@
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactElement } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactElement,
+} from 'react';
 import { observeElementRect, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
 import { HexRow, cellId } from './HexRow';
-import { ROW_HEIGHT, clip, formatOffset, hexWidthCh, HEX_WIDTH_EXTRA_PX, offsetDigits, pointIn, type BytesPerRow } from './hexFormat';
+import {
+  ROW_HEIGHT,
+  clip,
+  formatOffset,
+  hexWidthCh,
+  HEX_WIDTH_EXTRA_PX,
+  offsetDigits,
+  pointIn,
+  type BytesPerRow,
+} from './hexFormat';
 import { formatBytes, formatRange, exactBytes } from '../shell/format.js';
 import './hex.css';
 
@@ -109,18 +127,35 @@ export function HexView(props: HexViewProps): ReactElement {
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (length === 0) return;
-    const page = Math.max(1, Math.floor((virtualizer.scrollRect?.height ?? FALLBACK_RECT.height) / ROW_HEIGHT) - 1) * bpr;
+    const page =
+      Math.max(1, Math.floor((virtualizer.scrollRect?.height ?? FALLBACK_RECT.height) / ROW_HEIGHT) - 1) * bpr;
     const rowStart = cursor - (cursor % bpr);
     let next: number;
     switch (e.key) {
-      case 'ArrowLeft': next = cursor - 1; break;
-      case 'ArrowRight': next = cursor + 1; break;
-      case 'ArrowUp': next = cursor - bpr; break;
-      case 'ArrowDown': next = cursor + bpr; break;
-      case 'PageUp': next = cursor - page; break;
-      case 'PageDown': next = cursor + page; break;
-      case 'Home': next = e.ctrlKey || e.metaKey ? 0 : rowStart; break;
-      case 'End': next = e.ctrlKey || e.metaKey ? length - 1 : rowStart + bpr - 1; break;
+      case 'ArrowLeft':
+        next = cursor - 1;
+        break;
+      case 'ArrowRight':
+        next = cursor + 1;
+        break;
+      case 'ArrowUp':
+        next = cursor - bpr;
+        break;
+      case 'ArrowDown':
+        next = cursor + bpr;
+        break;
+      case 'PageUp':
+        next = cursor - page;
+        break;
+      case 'PageDown':
+        next = cursor + page;
+        break;
+      case 'Home':
+        next = e.ctrlKey || e.metaKey ? 0 : rowStart;
+        break;
+      case 'End':
+        next = e.ctrlKey || e.metaKey ? length - 1 : rowStart + bpr - 1;
+        break;
       case 'Enter':
       case ' ':
         e.preventDefault();
@@ -150,35 +185,69 @@ export function HexView(props: HexViewProps): ReactElement {
     const [hdrLo, hdrHi] = sel ? clip(sel.start, hdrEnd, r0, r1) : [0, 0];
     const [payLo, payHi] = sel ? clip(hdrEnd, sel.end, r0, r1) : [0, 0];
     rows.push(
-      <HexRow key={item.index} bytes={bytes} row={item.index} top={item.start} bytesPerRow={bpr} digits={digits}
-        keyLo={keyLo} keyHi={keyHi}
-        hdrLo={hdrHi > hdrLo ? hdrLo : payLo} hdrHi={hdrHi > hdrLo ? hdrHi : payLo} payHi={payHi}
-        error={pointIn(errorOffset, r0, r1)} cursor={pointIn(cursor, r0, r1)} idPrefix={idPrefix} />,
+      <HexRow
+        key={item.index}
+        bytes={bytes}
+        row={item.index}
+        top={item.start}
+        bytesPerRow={bpr}
+        digits={digits}
+        keyLo={keyLo}
+        keyHi={keyHi}
+        hdrLo={hdrHi > hdrLo ? hdrLo : payLo}
+        hdrHi={hdrHi > hdrLo ? hdrHi : payLo}
+        payHi={payHi}
+        error={pointIn(errorOffset, r0, r1)}
+        cursor={pointIn(cursor, r0, r1)}
+        idPrefix={idPrefix}
+      />,
     );
   }
 
   return (
-    <div className="hex-view" data-testid="hex-view" data-bytes-per-row={bpr} role="region" aria-label="Hex view"
-      style={props.fitWidth ? { width: `calc(${hexWidthCh(bpr, digits)}ch + ${HEX_WIDTH_EXTRA_PX}px)` } : undefined}>
+    <div
+      className="hex-view"
+      data-testid="hex-view"
+      data-bytes-per-row={bpr}
+      role="region"
+      aria-label="Hex view"
+      style={props.fitWidth ? { width: `calc(${hexWidthCh(bpr, digits)}ch + ${HEX_WIDTH_EXTRA_PX}px)` } : undefined}
+    >
       <div className="hex-status" data-testid="hex-status">
-        <span title={exactBytes(length)} data-testid="hex-size">{formatBytes(length)}</span>
+        <span title={exactBytes(length)} data-testid="hex-size">
+          {formatBytes(length)}
+        </span>
         {cursor >= 0 && <span title={`byte ${cursor} = ${formatOffset(cursor, digits)}`}>cursor {cursor}</span>}
         {sel && (
           // The tree's convention: decimal offsets, end exclusive.
-          <span data-testid="hex-selection-range" title={`end exclusive: bytes ${sel.start} to ${Math.max(sel.start, sel.end - 1)} (${formatOffset(sel.start, digits)}–${formatOffset(Math.max(sel.start, sel.end - 1), digits)} inclusive)`}>
+          <span
+            data-testid="hex-selection-range"
+            title={`end exclusive: bytes ${sel.start} to ${Math.max(sel.start, sel.end - 1)} (${formatOffset(sel.start, digits)}–${formatOffset(Math.max(sel.start, sel.end - 1), digits)} inclusive)`}
+          >
             selection {formatRange(sel.start, sel.end)} ({formatBytes(sel.end - sel.start)})
             {hasKey && ` · key ${formatRange(sel.keyStart, sel.keyEnd)}`}
           </span>
         )}
         {errorOffset !== null && <span className="hex-status-error">error at byte {errorOffset}</span>}
       </div>
-      <div ref={scrollRef} className="hex-scroll" role="grid" aria-label="Bytes" aria-rowcount={rowCount}
-        aria-colcount={bpr} tabIndex={0} aria-activedescendant={cursor >= 0 ? cellId(idPrefix, cursor) : undefined}
-        onClick={onClick} onKeyDown={onKeyDown}>
+      <div
+        ref={scrollRef}
+        className="hex-scroll"
+        role="grid"
+        aria-label="Bytes"
+        aria-rowcount={rowCount}
+        aria-colcount={bpr}
+        tabIndex={0}
+        aria-activedescendant={cursor >= 0 ? cellId(idPrefix, cursor) : undefined}
+        onClick={onClick}
+        onKeyDown={onKeyDown}
+      >
         {length === 0 && !hasEndError ? (
           <div className="hex-empty">empty frame</div>
         ) : (
-          <div role="rowgroup" className="hex-sizer" style={{ height: virtualizer.getTotalSize() }}>{rows}</div>
+          <div role="rowgroup" className="hex-sizer" style={{ height: virtualizer.getTotalSize() }}>
+            {rows}
+          </div>
         )}
       </div>
     </div>

@@ -63,7 +63,8 @@ export function hexWidthPx(bytesPerRow: number, digits: number, charPx: number):
 /** The row choice whose width is nearest `px` (a splitter drag snaps to whole rows). */
 export function rowsForWidth(px: number, digits: number, charPx: number): BytesPerRow {
   let best: BytesPerRow = ROW_CHOICES[0];
-  for (const c of ROW_CHOICES) if (Math.abs(hexWidthPx(c, digits, charPx) - px) < Math.abs(hexWidthPx(best, digits, charPx) - px)) best = c;
+  for (const c of ROW_CHOICES)
+    if (Math.abs(hexWidthPx(c, digits, charPx) - px) < Math.abs(hexWidthPx(best, digits, charPx) - px)) best = c;
   return best;
 }
 
@@ -71,7 +72,13 @@ export function rowsForWidth(px: number, digits: number, charPx: number): BytesP
  * The widest row choice up to `preferred` that leaves the tree at least `treeMin` px of
  * `available`; 8 when even that does not fit.
  */
-export function fitRows(preferred: BytesPerRow, available: number, treeMin: number, digits: number, charPx: number): BytesPerRow {
+export function fitRows(
+  preferred: BytesPerRow,
+  available: number,
+  treeMin: number,
+  digits: number,
+  charPx: number,
+): BytesPerRow {
   for (let i = ROW_CHOICES.indexOf(preferred); i > 0; i--) {
     if (available - hexWidthPx(ROW_CHOICES[i], digits, charPx) >= treeMin) return ROW_CHOICES[i];
   }

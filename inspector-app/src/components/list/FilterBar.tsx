@@ -2,10 +2,39 @@ import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { ConnectionState, ListFilters, SearchState } from '../../state/capture-model.js';
 import { parsePath } from '../../worker/path-filter.js';
 
-export const FORMAT_OPTIONS = ['all', 'cbor', 'msgpack', 'json', 'ndjson', 'text', 'protobuf', 'socketio', 'mqtt', 'stomp', 'phoenix', 'crdt-model', 'crdt-patch', 'error', 'unknown', 'empty'] as const;
+export const FORMAT_OPTIONS = [
+  'all',
+  'cbor',
+  'msgpack',
+  'json',
+  'ndjson',
+  'text',
+  'protobuf',
+  'socketio',
+  'mqtt',
+  'stomp',
+  'phoenix',
+  'crdt-model',
+  'crdt-patch',
+  'error',
+  'unknown',
+  'empty',
+] as const;
 
 /** The framing protocols the recognizers name (codecs/protocols), and 'none'. */
-export const PROTOCOL_OPTIONS = ['all', 'socket.io', 'engine.io', 'phoenix', 'graphql-ws', 'subscriptions-transport-ws', 'centrifugo', 'wamp', 'stomp', 'mqtt', 'none'] as const;
+export const PROTOCOL_OPTIONS = [
+  'all',
+  'socket.io',
+  'engine.io',
+  'phoenix',
+  'graphql-ws',
+  'subscriptions-transport-ws',
+  'centrifugo',
+  'wamp',
+  'stomp',
+  'mqtt',
+  'none',
+] as const;
 
 export interface FilterBarProps {
   readonly filters: ListFilters;
@@ -48,7 +77,8 @@ export function FilterBar(props: FilterBarProps): ReactElement {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const target = e.target as HTMLElement | null;
-      const typing = target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable);
+      const typing =
+        target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable);
       if (e.key === '/' && !typing) {
         e.preventDefault();
         textRef.current?.focus();
@@ -94,19 +124,33 @@ export function FilterBar(props: FilterBarProps): ReactElement {
         onChange={(e) => setPath(e.target.value)}
         style={{ maxWidth: 180 }}
       />
-      <select aria-label="Direction" value={filters.direction} onChange={(e) => onChange({ direction: e.target.value as ListFilters['direction'] })}>
+      <select
+        aria-label="Direction"
+        value={filters.direction}
+        onChange={(e) => onChange({ direction: e.target.value as ListFilters['direction'] })}
+      >
         <option value="all">↑↓ all</option>
         <option value="sent">↑ sent</option>
         <option value="received">↓ received</option>
       </select>
-      <select aria-label="Format" data-testid="format-filter" value={filters.format} onChange={(e) => onChange({ format: e.target.value })}>
+      <select
+        aria-label="Format"
+        data-testid="format-filter"
+        value={filters.format}
+        onChange={(e) => onChange({ format: e.target.value })}
+      >
         {FORMAT_OPTIONS.map((f) => (
           <option key={f} value={f}>
             {f === 'all' ? 'all formats' : f === 'error' ? 'malformed' : f}
           </option>
         ))}
       </select>
-      <select aria-label="Connection" style={{ maxWidth: 140 }} value={filters.connection} onChange={(e) => onChange({ connection: e.target.value })}>
+      <select
+        aria-label="Connection"
+        style={{ maxWidth: 140 }}
+        value={filters.connection}
+        onChange={(e) => onChange({ connection: e.target.value })}
+      >
         <option value="all">all connections</option>
         {filterChoices(connections, filters.connection).map((c) => (
           <option key={c.connectionId} value={c.connectionId}>
@@ -114,7 +158,13 @@ export function FilterBar(props: FilterBarProps): ReactElement {
           </option>
         ))}
       </select>
-      <select aria-label="Protocol" data-testid="protocol-filter" value={filters.protocol} onChange={(e) => onChange({ protocol: e.target.value })} style={{ maxWidth: 130 }}>
+      <select
+        aria-label="Protocol"
+        data-testid="protocol-filter"
+        value={filters.protocol}
+        onChange={(e) => onChange({ protocol: e.target.value })}
+        style={{ maxWidth: 130 }}
+      >
         {PROTOCOL_OPTIONS.map((p) => (
           <option key={p} value={p}>
             {p === 'all' ? 'all protocols' : p === 'none' ? 'no protocol' : p}
@@ -139,11 +189,13 @@ export function FilterBar(props: FilterBarProps): ReactElement {
             setHideQuiet(e.target.checked);
             onChange({ hideQuiet: e.target.checked });
           }}
-        /> hide keep-alives
+        />{' '}
+        hide keep-alives
       </label>
       {search && !search.done && (
         <span className="ws-filter-progress" data-testid="filter-progress">
-          <progress aria-label="Searching frames" max={Math.max(1, search.total)} value={search.searched} /> searching {search.searched.toLocaleString('en-US')} / {search.total.toLocaleString('en-US')}
+          <progress aria-label="Searching frames" max={Math.max(1, search.total)} value={search.searched} /> searching{' '}
+          {search.searched.toLocaleString('en-US')} / {search.total.toLocaleString('en-US')}
         </span>
       )}
       {parsed && !parsed.ok && (

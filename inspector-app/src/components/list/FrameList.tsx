@@ -1,4 +1,13 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, type KeyboardEvent, type ReactElement, type ReactNode } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  type KeyboardEvent,
+  type ReactElement,
+  type ReactNode,
+} from 'react';
 import type { FrameSummary } from '../../worker/api.js';
 import { exactBytes, formatBytes, formatTime } from '../shell/format.js';
 import { eventLabel, LIST_COLUMNS, mergedColumn, protocolTitle } from './columns.js';
@@ -47,7 +56,13 @@ const resizeObserver: ObserveResize | undefined =
         return () => observer.disconnect();
       };
 
-const Row = memo(function Row(props: { row: FrameSummary; top: number; selected: boolean; connection: string; onSelect: (id: number) => void }): ReactElement {
+const Row = memo(function Row(props: {
+  row: FrameSummary;
+  top: number;
+  selected: boolean;
+  connection: string;
+  onSelect: (id: number) => void;
+}): ReactElement {
   const { row, top, selected, connection, onSelect } = props;
   return (
     <div
@@ -61,19 +76,52 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
       data-merge={mergedColumn(row)}
       onMouseDown={() => onSelect(row.frameId)}
     >
-      <span data-column="number" className="ws-num ws-muted" title={`frame ${row.frameId} · ${formatTime(row.time)}`}>{row.frameId}</span>
-      <span data-column="time" className="ws-mono">{formatTime(row.time)}</span>
-      <span data-column="direction" className={row.direction === 'sent' ? 'ws-dir-sent' : 'ws-dir-received'} title={row.direction} aria-label={row.direction}>
+      <span data-column="number" className="ws-num ws-muted" title={`frame ${row.frameId} · ${formatTime(row.time)}`}>
+        {row.frameId}
+      </span>
+      <span data-column="time" className="ws-mono">
+        {formatTime(row.time)}
+      </span>
+      <span
+        data-column="direction"
+        className={row.direction === 'sent' ? 'ws-dir-sent' : 'ws-dir-received'}
+        title={row.direction}
+        aria-label={row.direction}
+      >
         {row.direction === 'sent' ? '↑' : '↓'}
       </span>
-      <span data-column="connection" title={row.connectionId}>{connection}</span>
+      <span data-column="connection" title={row.connectionId}>
+        {connection}
+      </span>
       <span data-column="opcode">{row.opcode}</span>
-      <span data-column="size" className="ws-num" title={exactBytes(row.size)}>{formatBytes(row.size)}</span>
-      <span data-column="format" className={row.verdict !== 'unknown' && row.error ? 'ws-badge-error' : row.verdict === 'unknown' || row.verdict === 'empty' ? 'ws-muted' : undefined} title={row.waiting ? 'not read yet (a flood): read when it calms or when the row comes into view' : (row.error?.message ?? row.lost)}>
+      <span data-column="size" className="ws-num" title={exactBytes(row.size)}>
+        {formatBytes(row.size)}
+      </span>
+      <span
+        data-column="format"
+        className={
+          row.verdict !== 'unknown' && row.error
+            ? 'ws-badge-error'
+            : row.verdict === 'unknown' || row.verdict === 'empty'
+              ? 'ws-muted'
+              : undefined
+        }
+        title={
+          row.waiting
+            ? 'not read yet (a flood): read when it calms or when the row comes into view'
+            : (row.error?.message ?? row.lost)
+        }
+      >
         {formatLabel(row)}
       </span>
-      <span data-column="protocol" title={protocolTitle(row.protocol)}>{row.protocol?.name ?? ''}</span>
-      <span data-column="event" className={row.protocol && !row.protocol.event ? 'ws-muted' : undefined} title={protocolTitle(row.protocol)}>
+      <span data-column="protocol" title={protocolTitle(row.protocol)}>
+        {row.protocol?.name ?? ''}
+      </span>
+      <span
+        data-column="event"
+        className={row.protocol && !row.protocol.event ? 'ws-muted' : undefined}
+        title={protocolTitle(row.protocol)}
+      >
         {eventLabel(row.protocol)}
       </span>
       <span data-column="preview" className="ws-mono" title={row.preview.length > 60 ? row.preview : undefined}>
@@ -88,7 +136,12 @@ const Row = memo(function Row(props: { row: FrameSummary; top: number; selected:
  * slot, a new one takes the lowest slot free. Slots run 0 … last − first − 1: the drawn rows
  * fill them exactly (when every row is new, in the rows' order).
  */
-export function assignSlots(before: ReadonlyMap<number, number>, rows: readonly FrameSummary[], first: number, last: number): Map<number, number> {
+export function assignSlots(
+  before: ReadonlyMap<number, number>,
+  rows: readonly FrameSummary[],
+  first: number,
+  last: number,
+): Map<number, number> {
   const count = last - first;
   const slots = new Map<number, number>();
   const taken = new Uint8Array(count);
@@ -127,7 +180,16 @@ export function formatLabel(row: FrameSummary): string {
  * than the rows themselves each time a search or a stream changed their count.
  */
 export function FrameList(props: FrameListProps): ReactElement {
-  const { rows, selectedId, onSelect, connectionLabels, sortBySize = false, onSortBySize, onView, observeResize = resizeObserver } = props;
+  const {
+    rows,
+    selectedId,
+    onSelect,
+    connectionLabels,
+    sortBySize = false,
+    onSortBySize,
+    onView,
+    observeResize = resizeObserver,
+  } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
   const followRef = useRef(true);
@@ -252,7 +314,16 @@ export function FrameList(props: FrameListProps): ReactElement {
   for (let i = first; i < last; i++) {
     const row = rows[i]!;
     const slot = slots.get(row.frameId)!;
-    visible.push(<Row key={slot} row={row} top={HEADER_HEIGHT + i * ROW_HEIGHT} selected={row.frameId === selectedId} connection={connectionLabels.get(row.connectionId) ?? row.connectionId} onSelect={onSelect} />);
+    visible.push(
+      <Row
+        key={slot}
+        row={row}
+        top={HEADER_HEIGHT + i * ROW_HEIGHT}
+        selected={row.frameId === selectedId}
+        connection={connectionLabels.get(row.connectionId) ?? row.connectionId}
+        onSelect={onSelect}
+      />,
+    );
   }
 
   // Waiting rows drawn (a flood: the worker lists frames before reading them): ask for them
@@ -275,16 +346,47 @@ export function FrameList(props: FrameListProps): ReactElement {
   }, [waitingDrawn, onView, following]);
 
   return (
-    <div ref={scrollRef} className="ws-frame-list" role="grid" aria-label="Frames" aria-rowcount={rows.length} tabIndex={0} onKeyDown={onKeyDown} onScroll={onScroll} data-testid="frame-list">
+    <div
+      ref={scrollRef}
+      className="ws-frame-list"
+      role="grid"
+      aria-label="Frames"
+      aria-rowcount={rows.length}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      onScroll={onScroll}
+      data-testid="frame-list"
+    >
       <div ref={contentRef} style={{ height: total, position: 'relative' }}>
         <div className="ws-frame-header" role="row" data-testid="frame-list-header">
           {LIST_COLUMNS.map((c) =>
             c.id === 'size' && onSortBySize ? (
-              <button key={c.id} type="button" role="columnheader" data-column={c.id} className="ws-num ws-col-sort" aria-pressed={sortBySize} onClick={() => onSortBySize(!sortBySize)} title={sortBySize ? `${c.fullName}: sorted largest first, click for arrival order` : `${c.fullName}: click to sort largest first`} aria-label={c.fullName} data-testid="sort-by-size">
+              <button
+                key={c.id}
+                type="button"
+                role="columnheader"
+                data-column={c.id}
+                className="ws-num ws-col-sort"
+                aria-pressed={sortBySize}
+                onClick={() => onSortBySize(!sortBySize)}
+                title={
+                  sortBySize
+                    ? `${c.fullName}: sorted largest first, click for arrival order`
+                    : `${c.fullName}: click to sort largest first`
+                }
+                aria-label={c.fullName}
+                data-testid="sort-by-size"
+              >
                 size{sortBySize ? ' ▼' : ''}
               </button>
             ) : (
-              <span key={c.id} role="columnheader" data-column={c.id} className={c.numeric ? 'ws-num' : undefined} title={c.fullName}>
+              <span
+                key={c.id}
+                role="columnheader"
+                data-column={c.id}
+                className={c.numeric ? 'ws-num' : undefined}
+                title={c.fullName}
+              >
                 {c.title}
               </span>
             ),

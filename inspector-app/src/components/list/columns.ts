@@ -43,7 +43,9 @@ export function eventLabel(p: Protocol | undefined): string {
 /** The event cell's tooltip: every part the recognizer read. */
 export function protocolTitle(p: Protocol | undefined): string | undefined {
   if (!p) return undefined;
-  return [p.name, p.message, p.event, p.id !== undefined ? `id ${p.id}` : undefined, p.quiet ? 'keep-alive' : undefined].filter(Boolean).join(' · ');
+  return [p.name, p.message, p.event, p.id !== undefined ? `id ${p.id}` : undefined, p.quiet ? 'keep-alive' : undefined]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 /**

@@ -12,23 +12,41 @@ import { FrameList } from './FrameList.js';
 afterEach(cleanup);
 
 const rowsUpTo = (n: number): FrameSummary[] =>
-  Array.from({ length: n }, (_, i) => ({ frameId: i + 1, connectionId: 'c', direction: 'received', time: i, opcode: 'binary', size: 10 + i, format: 'cbor', preview: `{seq: ${i + 1}}`, error: null }));
+  Array.from({ length: n }, (_, i) => ({
+    frameId: i + 1,
+    connectionId: 'c',
+    direction: 'received',
+    time: i,
+    opcode: 'binary',
+    size: 10 + i,
+    format: 'cbor',
+    preview: `{seq: ${i + 1}}`,
+    error: null,
+  }));
 
 it('following the tail, 20 redraws of 500 new rows each create no new row elements', () => {
   const labels = new Map([['c', '#1']]);
-  const view = render(<FrameList rows={rowsUpTo(500)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />);
+  const view = render(
+    <FrameList rows={rowsUpTo(500)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />,
+  );
   const list = view.getByTestId('frame-list');
   let created = 0;
   const count = (records: MutationRecord[]) => {
-    for (const r of records) for (const n of r.addedNodes) if (n instanceof HTMLElement && n.dataset.testid === 'frame-row') created++;
+    for (const r of records)
+      for (const n of r.addedNodes) if (n instanceof HTMLElement && n.dataset.testid === 'frame-row') created++;
   };
   const observer = new MutationObserver(count);
   observer.observe(list, { childList: true, subtree: true });
-  for (let k = 2; k <= 21; k++) view.rerender(<FrameList rows={rowsUpTo(500 * k)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />);
+  for (let k = 2; k <= 21; k++)
+    view.rerender(
+      <FrameList rows={rowsUpTo(500 * k)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />,
+    );
   count(observer.takeRecords());
   observer.disconnect();
   // The newest rows are drawn (the tail), in the same elements.
-  const shown = [...list.querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) => Number(r.dataset.frameId));
+  const shown = [...list.querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) =>
+    Number(r.dataset.frameId),
+  );
   expect(Math.max(...shown)).toBe(10_500);
   expect(created).toBe(0);
 });
@@ -39,9 +57,13 @@ it('following the tail, a redraw draws only the rows in view (no rows above it t
   // while the list follows the tail. jsdom has no layout: the list is FALLBACK_HEIGHT (600 px)
   // tall, a 20 px header and 20 px rows, so 30 rows fill it.
   const labels = new Map([['c', '#1']]);
-  const view = render(<FrameList rows={rowsUpTo(5000)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />);
+  const view = render(
+    <FrameList rows={rowsUpTo(5000)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />,
+  );
   view.rerender(<FrameList rows={rowsUpTo(10_000)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />);
-  const shown = [...view.getByTestId('frame-list').querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) => Number(r.dataset.frameId));
+  const shown = [...view.getByTestId('frame-list').querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) =>
+    Number(r.dataset.frameId),
+  );
   expect(Math.max(...shown)).toBe(10_000);
   // Every row from the first drawn one to the newest, in order, nothing skipped.
   expect(shown).toEqual(Array.from({ length: shown.length }, (_, i) => 10_000 - shown.length + 1 + i));
@@ -53,9 +75,14 @@ it('following the tail, 3 rows appended change only 3 row elements: the rows sti
   // shift by one place per new row, so every drawn row got another frame's text, was laid
   // out and painted again; a row that stays in view keeps its element untouched.
   const labels = new Map([['c', '#1']]);
-  const view = render(<FrameList rows={rowsUpTo(1000)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />);
+  const view = render(
+    <FrameList rows={rowsUpTo(1000)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />,
+  );
   const list = view.getByTestId('frame-list');
-  const rowOf = (n: Node | null): HTMLElement | null => (n instanceof HTMLElement ? n.closest<HTMLElement>('[data-testid=frame-row]') : (n?.parentElement?.closest<HTMLElement>('[data-testid=frame-row]') ?? null));
+  const rowOf = (n: Node | null): HTMLElement | null =>
+    n instanceof HTMLElement
+      ? n.closest<HTMLElement>('[data-testid=frame-row]')
+      : (n?.parentElement?.closest<HTMLElement>('[data-testid=frame-row]') ?? null);
   const observer = new MutationObserver(() => {});
   observer.observe(list, { childList: true, subtree: true, characterData: true, attributes: true });
   view.rerender(<FrameList rows={rowsUpTo(1003)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />);
@@ -65,7 +92,9 @@ it('following the tail, 3 rows appended change only 3 row elements: the rows sti
     if (row) touched.add(row);
   }
   observer.disconnect();
-  const shown = [...list.querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) => Number(r.dataset.frameId));
+  const shown = [...list.querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) =>
+    Number(r.dataset.frameId),
+  );
   expect(Math.max(...shown)).toBe(1003);
   expect([...touched].map((r) => Number(r.dataset.frameId)).sort((a, b) => a - b)).toEqual([1001, 1002, 1003]);
 });

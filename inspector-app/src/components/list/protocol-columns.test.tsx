@@ -8,8 +8,21 @@ import type { WireFrame } from '../../protocol/messages.js';
 import { inProcessWorker } from '../../worker/in-process.js';
 import { LIST_COLUMNS } from './columns.js';
 
-const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: 'light', hostName: 'test' };
-const text = (s: string, extra: Partial<WireFrame> = {}): WireFrame => ({ connectionId: 'c1', direction: 'received', time: 1_700_000_000_000, opcode: 'text', data: new TextEncoder().encode(s), ...extra });
+const capabilities: HostCapabilities = {
+  connect: false,
+  sendFrames: false,
+  files: true,
+  theme: 'light',
+  hostName: 'test',
+};
+const text = (s: string, extra: Partial<WireFrame> = {}): WireFrame => ({
+  connectionId: 'c1',
+  direction: 'received',
+  time: 1_700_000_000_000,
+  opcode: 'text',
+  data: new TextEncoder().encode(s),
+  ...extra,
+});
 const rows = () => screen.queryAllByTestId('frame-row');
 const ids = () => rows().map((r) => r.getAttribute('data-frame-id'));
 const cell = (row: HTMLElement, column: string) => row.querySelector(`[data-column="${column}"]`) as HTMLElement;
@@ -29,7 +42,13 @@ async function setup() {
         text('2'),
         text('3', { direction: 'sent' }),
         text('[null,"5","room:lobby","new_msg",{"body":"yo"}]'),
-        { connectionId: 'c1', direction: 'received', time: 1_700_000_000_000, opcode: 'binary', data: new CborEncoder().encode({ plain: 1 }) },
+        {
+          connectionId: 'c1',
+          direction: 'received',
+          time: 1_700_000_000_000,
+          opcode: 'binary',
+          data: new CborEncoder().encode({ plain: 1 }),
+        },
         text('42["price:tick",{"p":1}]'),
       ],
     }),
@@ -87,7 +106,19 @@ describe('the protocol and event / topic columns', () => {
   it('offers the protocols it recognizes in the dropdown', async () => {
     await setup();
     const options = [...(screen.getByTestId('protocol-filter') as HTMLSelectElement).options].map((o) => o.value);
-    for (const p of ['all', 'socket.io', 'engine.io', 'phoenix', 'graphql-ws', 'centrifugo', 'wamp', 'stomp', 'mqtt', 'none']) expect(options).toContain(p);
+    for (const p of [
+      'all',
+      'socket.io',
+      'engine.io',
+      'phoenix',
+      'graphql-ws',
+      'centrifugo',
+      'wamp',
+      'stomp',
+      'mqtt',
+      'none',
+    ])
+      expect(options).toContain(p);
   });
 });
 
@@ -97,7 +128,15 @@ describe('the hide keep-alives toggle', () => {
     const { NO_FILTERS } = await import('../../state/capture-model.js');
     const changes: unknown[] = [];
     // The parent does not re-render with new filters (as while the next snapshot is pending).
-    render(<FilterBar filters={NO_FILTERS} connections={new Map()} connectionLabels={new Map()} onChange={(p) => changes.push(p)} search={null} />);
+    render(
+      <FilterBar
+        filters={NO_FILTERS}
+        connections={new Map()}
+        connectionLabels={new Map()}
+        onChange={(p) => changes.push(p)}
+        search={null}
+      />,
+    );
     const box = screen.getByTestId('hide-keepalives') as HTMLInputElement;
     fireEvent.click(box);
     expect(box.checked).toBe(true);

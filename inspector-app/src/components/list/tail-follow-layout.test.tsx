@@ -15,7 +15,17 @@ import { FrameList } from './FrameList.js';
 afterEach(cleanup);
 
 const rowsUpTo = (n: number): FrameSummary[] =>
-  Array.from({ length: n }, (_, i) => ({ frameId: i + 1, connectionId: 'c', direction: 'received', time: i, opcode: 'binary', size: 10 + i, format: 'cbor', preview: `{seq: ${i + 1}}`, error: null }));
+  Array.from({ length: n }, (_, i) => ({
+    frameId: i + 1,
+    connectionId: 'c',
+    direction: 'received',
+    time: i,
+    opcode: 'binary',
+    size: 10 + i,
+    format: 'cbor',
+    preview: `{seq: ${i + 1}}`,
+    error: null,
+  }));
 
 function countScrollWrites(el: HTMLElement): { writes: number; top: number } {
   const seen = { writes: 0, top: 0 };
@@ -37,9 +47,25 @@ it('following the tail, a redraw writes no scroll position while React commits t
     observed.push(onResize);
     return () => {};
   };
-  const view = render(<FrameList rows={rowsUpTo(1000)} selectedId={null} onSelect={() => {}} connectionLabels={labels} observeResize={observeResize} />);
+  const view = render(
+    <FrameList
+      rows={rowsUpTo(1000)}
+      selectedId={null}
+      onSelect={() => {}}
+      connectionLabels={labels}
+      observeResize={observeResize}
+    />,
+  );
   const scroll = countScrollWrites(view.getByTestId('frame-list'));
-  view.rerender(<FrameList rows={rowsUpTo(1500)} selectedId={null} onSelect={() => {}} connectionLabels={labels} observeResize={observeResize} />);
+  view.rerender(
+    <FrameList
+      rows={rowsUpTo(1500)}
+      selectedId={null}
+      onSelect={() => {}}
+      connectionLabels={labels}
+      observeResize={observeResize}
+    />,
+  );
   expect(scroll.writes).toBe(0);
   // The browser laid the longer list out: its content grew, the observation runs.
   expect(observed.length).toBeGreaterThan(0);
@@ -47,7 +73,9 @@ it('following the tail, a redraw writes no scroll position while React commits t
   expect(scroll.writes).toBe(1);
   expect(scroll.top).toBe(20 + 1500 * 20);
   // The newest rows are the ones drawn.
-  const shown = [...view.getByTestId('frame-list').querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) => Number(r.dataset.frameId));
+  const shown = [...view.getByTestId('frame-list').querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) =>
+    Number(r.dataset.frameId),
+  );
   expect(Math.max(...shown)).toBe(1500);
 });
 
@@ -58,16 +86,34 @@ it('scrolled up (not following), the list grows without moving the scroll positi
     observed.push(onResize);
     return () => {};
   };
-  const view = render(<FrameList rows={rowsUpTo(1000)} selectedId={null} onSelect={() => {}} connectionLabels={labels} observeResize={observeResize} />);
+  const view = render(
+    <FrameList
+      rows={rowsUpTo(1000)}
+      selectedId={null}
+      onSelect={() => {}}
+      connectionLabels={labels}
+      observeResize={observeResize}
+    />,
+  );
   const list = view.getByTestId('frame-list');
   const scroll = countScrollWrites(list);
   // The user scrolls to the top: jsdom reports no heights, so the scroll handler sees a list far from its end.
   Object.defineProperty(list, 'scrollHeight', { configurable: true, get: () => 20 + 1000 * 20 });
   Object.defineProperty(list, 'clientHeight', { configurable: true, get: () => 600 });
   list.dispatchEvent(new Event('scroll'));
-  view.rerender(<FrameList rows={rowsUpTo(1500)} selectedId={null} onSelect={() => {}} connectionLabels={labels} observeResize={observeResize} />);
+  view.rerender(
+    <FrameList
+      rows={rowsUpTo(1500)}
+      selectedId={null}
+      onSelect={() => {}}
+      connectionLabels={labels}
+      observeResize={observeResize}
+    />,
+  );
   for (const run of observed) run();
   expect(scroll.writes).toBe(0);
-  const shown = [...list.querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) => Number(r.dataset.frameId));
+  const shown = [...list.querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) =>
+    Number(r.dataset.frameId),
+  );
   expect(Math.min(...shown)).toBe(1);
 });

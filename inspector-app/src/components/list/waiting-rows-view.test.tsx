@@ -30,35 +30,73 @@ const rest = (ms: number) => act(() => new Promise((r) => setTimeout(r, ms)));
 it('asks once for the waiting rows in view (following the tail, once it rested), not for rows out of view', async () => {
   const labels = new Map([['c', '#1']]);
   const asked: number[][] = [];
-  const view = render(<FrameList rows={rows(1000, 900)} selectedId={null} onSelect={() => {}} connectionLabels={labels} onView={(ids) => asked.push([...ids])} />);
+  const view = render(
+    <FrameList
+      rows={rows(1000, 900)}
+      selectedId={null}
+      onSelect={() => {}}
+      connectionLabels={labels}
+      onView={(ids) => asked.push([...ids])}
+    />,
+  );
   await rest(VIEW_SETTLE_MS + 100);
-  const drawn = [...view.getByTestId('frame-list').querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) => Number(r.dataset.frameId));
+  const drawn = [...view.getByTestId('frame-list').querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) =>
+    Number(r.dataset.frameId),
+  );
   expect(asked).toHaveLength(1);
   expect(asked[0]).toEqual(drawn.filter((id) => id >= 900));
   expect(asked[0]!.length).toBeGreaterThan(0);
   // The same rows drawn again: not asked twice.
-  view.rerender(<FrameList rows={rows(1000, 900)} selectedId={null} onSelect={() => {}} connectionLabels={labels} onView={(ids) => asked.push([...ids])} />);
+  view.rerender(
+    <FrameList
+      rows={rows(1000, 900)}
+      selectedId={null}
+      onSelect={() => {}}
+      connectionLabels={labels}
+      onView={(ids) => asked.push([...ids])}
+    />,
+  );
   expect(asked).toHaveLength(1);
   // All read: nothing to ask.
-  view.rerender(<FrameList rows={rows(1000, 5000)} selectedId={null} onSelect={() => {}} connectionLabels={labels} onView={(ids) => asked.push([...ids])} />);
+  view.rerender(
+    <FrameList
+      rows={rows(1000, 5000)}
+      selectedId={null}
+      onSelect={() => {}}
+      connectionLabels={labels}
+      onView={(ids) => asked.push([...ids])}
+    />,
+  );
   expect(asked).toHaveLength(1);
 });
 
-it('following a flood\'s tail, asks for nothing while the tail moves, and for the last rows in view once it rests', async () => {
+it("following a flood's tail, asks for nothing while the tail moves, and for the last rows in view once it rests", async () => {
   // Under a flood the tail moves by thousands of rows per redraw: rows read ahead of their
   // turn came back when they were off screen already, and were read again in order later
   // (each decoded twice while the flood lasted, on the core the flooded page needs).
   const labels = new Map([['c', '#1']]);
   const asked: number[][] = [];
   const onView = (ids: readonly number[]) => asked.push([...ids]);
-  const view = render(<FrameList rows={rows(1000, 1)} selectedId={null} onSelect={() => {}} connectionLabels={labels} onView={onView} />);
+  const view = render(
+    <FrameList rows={rows(1000, 1)} selectedId={null} onSelect={() => {}} connectionLabels={labels} onView={onView} />,
+  );
   for (let n = 2; n <= 6; n++) {
     await rest(VIEW_SETTLE_MS / 2);
-    view.rerender(<FrameList rows={rows(1000 * n, 1)} selectedId={null} onSelect={() => {}} connectionLabels={labels} onView={onView} />);
+    view.rerender(
+      <FrameList
+        rows={rows(1000 * n, 1)}
+        selectedId={null}
+        onSelect={() => {}}
+        connectionLabels={labels}
+        onView={onView}
+      />,
+    );
   }
   expect(asked).toEqual([]);
   await rest(VIEW_SETTLE_MS + 100);
-  const drawn = [...view.getByTestId('frame-list').querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) => Number(r.dataset.frameId));
+  const drawn = [...view.getByTestId('frame-list').querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) =>
+    Number(r.dataset.frameId),
+  );
   expect(asked).toEqual([drawn]);
   expect(Math.max(...drawn)).toBe(6000);
 });
@@ -67,14 +105,18 @@ it('scrolled up (not following), asks for the waiting rows in view at once', () 
   const labels = new Map([['c', '#1']]);
   const asked: number[][] = [];
   const onView = (ids: readonly number[]) => asked.push([...ids]);
-  const view = render(<FrameList rows={rows(1000, 1)} selectedId={null} onSelect={() => {}} connectionLabels={labels} onView={onView} />);
+  const view = render(
+    <FrameList rows={rows(1000, 1)} selectedId={null} onSelect={() => {}} connectionLabels={labels} onView={onView} />,
+  );
   const list = view.getByTestId('frame-list');
   // The user scrolls to the top: jsdom reports no heights, so the scroll handler sees a list far from its end.
   Object.defineProperty(list, 'scrollTop', { configurable: true, get: () => 0, set: () => {} });
   Object.defineProperty(list, 'scrollHeight', { configurable: true, get: () => 20 + 1000 * 20 });
   Object.defineProperty(list, 'clientHeight', { configurable: true, get: () => 600 });
   act(() => void list.dispatchEvent(new Event('scroll')));
-  const drawn = [...list.querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) => Number(r.dataset.frameId));
+  const drawn = [...list.querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) =>
+    Number(r.dataset.frameId),
+  );
   expect(Math.min(...drawn)).toBe(1);
   expect(asked.at(-1)).toEqual(drawn);
 });

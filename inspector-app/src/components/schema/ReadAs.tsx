@@ -5,14 +5,24 @@ import type { TreeNode } from '../../worker/api.js';
  * "Read as" on a raw Protobuf length-delimited field: the reading shown first, the other
  * readings that fit one click away. Choosing one re-indexes the frame with that field read so.
  */
-export function ReadAs(props: { readonly node: TreeNode; readonly onReadAs: (node: TreeNode, reading: string) => void }): ReactElement | null {
+export function ReadAs(props: {
+  readonly node: TreeNode;
+  readonly onReadAs: (node: TreeNode, reading: string) => void;
+}): ReactElement | null {
   const { node } = props;
   if (!node.readings || node.readings.length < 2) return null;
   return (
     <span className="ws-read-as" role="group" aria-label="Read this field as">
       <span className="ws-muted-text">read as</span>
       {node.readings.map((r, i) => (
-        <button key={r} type="button" aria-pressed={i === 0} disabled={i === 0} data-testid={`read-as-${r}`} onClick={() => props.onReadAs(node, r)}>
+        <button
+          key={r}
+          type="button"
+          aria-pressed={i === 0}
+          disabled={i === 0}
+          data-testid={`read-as-${r}`}
+          onClick={() => props.onReadAs(node, r)}
+        >
           {r}
         </button>
       ))}
@@ -30,5 +40,8 @@ export function withReading(format: string, offset: number, reading: string): `p
     }
   }
   parts.set(offset, reading);
-  return `protobuf:${[...parts].sort((a, b) => a[0] - b[0]).map(([at, r]) => `${at}=${r}`).join(',')}`;
+  return `protobuf:${[...parts]
+    .sort((a, b) => a[0] - b[0])
+    .map(([at, r]) => `${at}=${r}`)
+    .join(',')}`;
 }

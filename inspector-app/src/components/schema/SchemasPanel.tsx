@@ -120,16 +120,24 @@ export function SchemasPanel(props: SchemasPanelProps): ReactElement {
                     not loaded{' '}
                   </span>
                 )}
-                <button type="button" aria-label={`Remove ${f.name}`} onClick={() => update(files.filter((g) => g.name !== f.name))}>
+                <button
+                  type="button"
+                  aria-label={`Remove ${f.name}`}
+                  onClick={() => update(files.filter((g) => g.name !== f.name))}
+                >
                   remove
                 </button>
               </li>
             ))}
-            {!files.length && <li className="ws-muted-text">No .proto files loaded: Protobuf frames show their raw wire format.</li>}
+            {!files.length && (
+              <li className="ws-muted-text">No .proto files loaded: Protobuf frames show their raw wire format.</li>
+            )}
           </ul>
           {reread && reread.total > 0 && (
             <p role="status" className="ws-muted-text" data-testid="schema-reread">
-              {reread.done ? `Listed binary frames read again: ${reread.total.toLocaleString('en-US')}.` : `Reading the listed frames again: ${reread.searched.toLocaleString('en-US')} of ${reread.total.toLocaleString('en-US')}…`}
+              {reread.done
+                ? `Listed binary frames read again: ${reread.total.toLocaleString('en-US')}.`
+                : `Reading the listed frames again: ${reread.searched.toLocaleString('en-US')} of ${reread.total.toLocaleString('en-US')}…`}
             </p>
           )}
           {state?.error && (
@@ -147,7 +155,9 @@ export function SchemasPanel(props: SchemasPanelProps): ReactElement {
             onChange={(e) => {
               const picked = Array.from(e.target.files ?? []);
               e.target.value = '';
-              void Promise.all(picked.map(async (file) => ({ name: file.name, source: await readText(file) }))).then(add);
+              void Promise.all(picked.map(async (file) => ({ name: file.name, source: await readText(file) }))).then(
+                add,
+              );
             }}
           />
           <button type="button" onClick={() => fileRef.current?.click()}>
@@ -155,8 +165,18 @@ export function SchemasPanel(props: SchemasPanelProps): ReactElement {
           </button>
           <fieldset className="ws-schemas-paste">
             <legend>Paste a .proto</legend>
-            <input aria-label="File name" placeholder="name.proto (as imports name it)" value={pasteName} onChange={(e) => setPasteName(e.target.value)} />
-            <textarea aria-label="Proto source" rows={6} value={pasteText} onChange={(e) => setPasteText(e.target.value)} />
+            <input
+              aria-label="File name"
+              placeholder="name.proto (as imports name it)"
+              value={pasteName}
+              onChange={(e) => setPasteName(e.target.value)}
+            />
+            <textarea
+              aria-label="Proto source"
+              rows={6}
+              value={pasteText}
+              onChange={(e) => setPasteText(e.target.value)}
+            />
             <button
               type="button"
               disabled={!pasteText.trim()}
@@ -176,7 +196,11 @@ export function SchemasPanel(props: SchemasPanelProps): ReactElement {
               {connections.map((c) => (
                 <label key={c.id}>
                   {c.label}{' '}
-                  <select aria-label={`Message type for ${c.label}`} value={state.choices[c.id] ?? 'auto'} onChange={(e) => void choose(c.id, e.target.value)}>
+                  <select
+                    aria-label={`Message type for ${c.label}`}
+                    value={state.choices[c.id] ?? 'auto'}
+                    onChange={(e) => void choose(c.id, e.target.value)}
+                  >
                     <option value="auto">auto (rank by fit)</option>
                     <option value="raw">raw (no schema)</option>
                     {state.types.map((t) => (

@@ -15,12 +15,17 @@ export interface SchemaStorage {
 export const SCHEMA_STORAGE_KEY = 'wirescope.protobuf-schemas';
 
 /** Files in a Web Storage (localStorage); a broken or missing entry reads as none, a full storage keeps the files for this session only. */
-export function webStorageSchemas(storage: Pick<Storage, 'getItem' | 'setItem'>, key = SCHEMA_STORAGE_KEY): SchemaStorage {
+export function webStorageSchemas(
+  storage: Pick<Storage, 'getItem' | 'setItem'>,
+  key = SCHEMA_STORAGE_KEY,
+): SchemaStorage {
   return {
     load() {
       try {
         const parsed: unknown = JSON.parse(storage.getItem(key) ?? '[]');
-        return Array.isArray(parsed) ? parsed.filter((f): f is ProtoSource => typeof f?.name === 'string' && typeof f?.source === 'string') : [];
+        return Array.isArray(parsed)
+          ? parsed.filter((f): f is ProtoSource => typeof f?.name === 'string' && typeof f?.source === 'string')
+          : [];
       } catch {
         return [];
       }

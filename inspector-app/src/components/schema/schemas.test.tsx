@@ -13,18 +13,39 @@ import type { WireFrame } from '../../protocol/messages.js';
 import { inProcessWorker } from '../../worker/in-process.js';
 import { memorySchemas, webStorageSchemas, type SchemaStorage } from './schema-storage.js';
 
-const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: 'light', hostName: 'test' };
-const PROTO = 'syntax = "proto3";\npackage demo;\nenum Side { BUY = 0; SELL = 1; }\nmessage Trade { string symbol = 1; Side side = 2; double price = 3; uint32 qty = 4; }\n';
+const capabilities: HostCapabilities = {
+  connect: false,
+  sendFrames: false,
+  files: true,
+  theme: 'light',
+  hostName: 'test',
+};
+const PROTO =
+  'syntax = "proto3";\npackage demo;\nenum Side { BUY = 0; SELL = 1; }\nmessage Trade { string symbol = 1; Side side = 2; double price = 3; uint32 qty = 4; }\n';
 const Trade = protobuf.parse(PROTO, new protobuf.Root(), { keepCase: true }).root.lookupType('demo.Trade');
 const trade = Trade.encode(Trade.fromObject({ symbol: 'ACME', side: 1, price: 12.5, qty: 300 })).finish();
-const wire = (data: Uint8Array): WireFrame => ({ connectionId: 'c1', direction: 'received', time: 1_700_000_000_000, opcode: 'binary', data });
+const wire = (data: Uint8Array): WireFrame => ({
+  connectionId: 'c1',
+  direction: 'received',
+  time: 1_700_000_000_000,
+  opcode: 'binary',
+  data,
+});
 
 afterEach(cleanup);
 
 async function openFrame(data: Uint8Array, storage: SchemaStorage) {
   const transport = new MemoryTransport();
   render(<App transport={transport} worker={inProcessWorker()} capabilities={capabilities} schemaStorage={storage} />);
-  act(() => transport.emit({ type: 'connection-opened', connectionId: 'c1', url: 'ws://x/trades', protocol: '', time: 1_700_000_000_000 } as never));
+  act(() =>
+    transport.emit({
+      type: 'connection-opened',
+      connectionId: 'c1',
+      url: 'ws://x/trades',
+      protocol: '',
+      time: 1_700_000_000_000,
+    } as never),
+  );
   act(() => transport.emit({ type: 'frames', frames: [wire(data)] }));
   await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(1));
   fireEvent.mouseDown(screen.getAllByTestId('frame-row')[0]);
@@ -36,8 +57,20 @@ const labels = () => screen.getAllByTestId('tree-row').map((r) => r.getAttribute
 describe('the Schemas dialog', () => {
   it('rows listed before the schema was loaded are read again: their previews follow it', async () => {
     const transport = new MemoryTransport();
-    render(<App transport={transport} worker={inProcessWorker()} capabilities={capabilities} schemaStorage={memorySchemas()} />);
-    act(() => transport.emit({ type: 'frames', frames: [wire(trade), wire(Trade.encode(Trade.fromObject({ symbol: 'ZZZ', qty: 1 })).finish())] }));
+    render(
+      <App
+        transport={transport}
+        worker={inProcessWorker()}
+        capabilities={capabilities}
+        schemaStorage={memorySchemas()}
+      />,
+    );
+    act(() =>
+      transport.emit({
+        type: 'frames',
+        frames: [wire(trade), wire(Trade.encode(Trade.fromObject({ symbol: 'ZZZ', qty: 1 })).finish())],
+      }),
+    );
     await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(2));
     const rowText = () => screen.getAllByTestId('frame-row').map((r) => r.textContent ?? '');
     expect(rowText()[0]).toContain('{1: "ACME"');
@@ -47,7 +80,9 @@ describe('the Schemas dialog', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));
     await waitFor(() => expect(rowText()[0]).toContain('{symbol: "ACME", side: SELL (1), price: 12.5, qty: 300}'));
     expect(rowText()[1]).toContain('{symbol: "ZZZ", qty: 1}');
-    await waitFor(() => expect(screen.getByTestId('schema-reread').textContent).toBe('Listed binary frames read again: 2.'));
+    await waitFor(() =>
+      expect(screen.getByTestId('schema-reread').textContent).toBe('Listed binary frames read again: 2.'),
+    );
   });
 
   it('pasting a .proto names the fields of the open frame, and the file is stored', async () => {
@@ -59,7 +94,12 @@ describe('the Schemas dialog', () => {
     fireEvent.change(screen.getByLabelText('Proto source'), { target: { value: PROTO } });
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));
     await waitFor(() => expect(labels()).toContain('$.symbol'));
-    expect(screen.getAllByTestId('tree-row').map((r) => r.textContent).join(' ')).toContain('SELL (1)');
+    expect(
+      screen
+        .getAllByTestId('tree-row')
+        .map((r) => r.textContent)
+        .join(' '),
+    ).toContain('SELL (1)');
     expect(storage.load()).toEqual([{ name: 'demo.proto', source: PROTO }]);
     expect(screen.getByTestId('schemas-button').textContent).toBe('Schemas (1)');
   });
@@ -85,9 +125,14 @@ describe('the Schemas dialog', () => {
   });
 
   it('a schema that does not load says why', async () => {
-    await openFrame(trade, memorySchemas([{ name: 'a.proto', source: 'syntax = "proto3"; import "b.proto"; message A { B b = 1; }' }]));
+    await openFrame(
+      trade,
+      memorySchemas([{ name: 'a.proto', source: 'syntax = "proto3"; import "b.proto"; message A { B b = 1; }' }]),
+    );
     fireEvent.click(screen.getByTestId('schemas-button'));
-    await waitFor(() => expect(screen.getByTestId('schema-error').textContent).toMatch(/import "b\.proto" is not among the loaded files/));
+    await waitFor(() =>
+      expect(screen.getByTestId('schema-error').textContent).toMatch(/import "b\.proto" is not among the loaded files/),
+    );
   });
 
   it('a broken file pasted next to a good one is marked and left out; the good one keeps reading the frame', async () => {
@@ -95,17 +140,30 @@ describe('the Schemas dialog', () => {
     await waitFor(() => expect(labels()).toContain('$.symbol'));
     fireEvent.click(screen.getByTestId('schemas-button'));
     fireEvent.change(screen.getByLabelText('File name'), { target: { value: 'bad.proto' } });
-    fireEvent.change(screen.getByLabelText('Proto source'), { target: { value: 'syntax = "proto3";\nmessage Foo { int32 a = 1 }' } });
+    fireEvent.change(screen.getByLabelText('Proto source'), {
+      target: { value: 'syntax = "proto3";\nmessage Foo { int32 a = 1 }' },
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));
-    await waitFor(() => expect(screen.getByTestId('schema-error').textContent).toMatch(/1 of 2 files left out.*bad\.proto: illegal token/));
-    const listed = within(screen.getByRole('list', { name: 'Loaded .proto files' })).getAllByRole('listitem').map((li) => li.textContent);
+    await waitFor(() =>
+      expect(screen.getByTestId('schema-error').textContent).toMatch(
+        /1 of 2 files left out.*bad\.proto: illegal token/,
+      ),
+    );
+    const listed = within(screen.getByRole('list', { name: 'Loaded .proto files' }))
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     expect(listed[0]).toMatch(/^demo\.proto/);
     expect(listed[0]).not.toMatch(/not loaded/);
     expect(listed[1]).toMatch(/^bad\.proto.*not loaded/);
     expect(screen.getByTestId('schemas-button').textContent).toBe('Schemas (2, 1 not loaded)');
     // The frame is still read with demo.proto, and its type stays choosable.
     await waitFor(() => expect(labels()).toContain('$.symbol'));
-    expect(screen.getAllByTestId('tree-row').map((r) => r.textContent).join(' ')).toContain('SELL (1)');
+    expect(
+      screen
+        .getAllByTestId('tree-row')
+        .map((r) => r.textContent)
+        .join(' '),
+    ).toContain('SELL (1)');
     expect(screen.getByLabelText(/Message type for #1/)).toBeTruthy();
   });
 
@@ -155,14 +213,19 @@ describe('read as', () => {
     fireEvent.mouseDown(row);
     await waitFor(() => expect(screen.getByTestId('read-as-message').getAttribute('aria-pressed')).toBe('true'));
     fireEvent.click(screen.getByTestId('read-as-packed'));
-    await waitFor(() => expect(screen.getAllByTestId('tree-row').some((r) => r.textContent?.includes('packed'))).toBe(true));
+    await waitFor(() =>
+      expect(screen.getAllByTestId('tree-row').some((r) => r.textContent?.includes('packed'))).toBe(true),
+    );
   });
 });
 
 describe('schema storage', () => {
   it('keeps files in a Web Storage, and reads a broken entry as none', () => {
     const items = new Map<string, string>();
-    const web = { getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v) };
+    const web = {
+      getItem: (k: string) => items.get(k) ?? null,
+      setItem: (k: string, v: string) => void items.set(k, v),
+    };
     const storage = webStorageSchemas(web);
     storage.save([{ name: 'a.proto', source: 'x' }]);
     expect(webStorageSchemas(web).load()).toEqual([{ name: 'a.proto', source: 'x' }]);

@@ -44,21 +44,44 @@ export function MainLayout(props: MainLayoutProps): ReactElement {
   const shownHeight = Math.max(LIST_MIN_HEIGHT, Math.min(listHeight, maxHeight));
 
   return (
-    <div ref={ref} className={`ws-main${stacked ? ' ws-main-stacked' : ''}`} data-testid="main-layout" data-layout={stacked ? 'stacked' : 'side-by-side'}>
+    <div
+      ref={ref}
+      className={`ws-main${stacked ? ' ws-main-stacked' : ''}`}
+      data-testid="main-layout"
+      data-layout={stacked ? 'stacked' : 'side-by-side'}
+    >
       {list !== null && (
         <div
           className="ws-list-pane"
           data-testid="list-pane"
-          style={both ? (stacked ? { height: shownHeight, flex: 'none' } : { width: shownWidth, flex: 'none' }) : { flex: 1 }}
+          style={
+            both ? (stacked ? { height: shownHeight, flex: 'none' } : { width: shownWidth, flex: 'none' }) : { flex: 1 }
+          }
         >
           {list}
         </div>
       )}
       {both &&
         (stacked ? (
-          <Splitter orientation="horizontal" label="Resize frame list" value={shownHeight} min={LIST_MIN_HEIGHT} max={maxHeight} onResize={setListHeight} testId="list-splitter" />
+          <Splitter
+            orientation="horizontal"
+            label="Resize frame list"
+            value={shownHeight}
+            min={LIST_MIN_HEIGHT}
+            max={maxHeight}
+            onResize={setListHeight}
+            testId="list-splitter"
+          />
         ) : (
-          <Splitter orientation="vertical" label="Resize frame list" value={shownWidth} min={LIST_MIN} max={maxWidth} onResize={setListWidth} testId="list-splitter" />
+          <Splitter
+            orientation="vertical"
+            label="Resize frame list"
+            value={shownWidth}
+            min={LIST_MIN}
+            max={maxWidth}
+            onResize={setListWidth}
+            testId="list-splitter"
+          />
         ))}
       {detail}
     </div>

@@ -47,7 +47,8 @@ export function Splitter(props: SplitterProps): ReactElement {
     e.currentTarget.releasePointerCapture?.(e.pointerId);
   };
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const grow: Record<string, number> = orientation === 'vertical' ? { ArrowRight: 1, ArrowLeft: -1 } : { ArrowDown: 1, ArrowUp: -1 };
+    const grow: Record<string, number> =
+      orientation === 'vertical' ? { ArrowRight: 1, ArrowLeft: -1 } : { ArrowDown: 1, ArrowUp: -1 };
     const step = grow[e.key];
     if (step) onResize(clamp(value + sign * step * (props.keyStep ?? KEY_STEP)));
     else if (e.key === 'Home') onResize(min);

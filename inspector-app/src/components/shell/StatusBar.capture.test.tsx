@@ -10,7 +10,13 @@ import { App } from '../../App.js';
 import { MemoryTransport, type HostCapabilities } from '../../protocol/transport.js';
 import { inProcessWorker } from '../../worker/in-process.js';
 
-const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: false, theme: 'light', hostName: 'test' };
+const capabilities: HostCapabilities = {
+  connect: false,
+  sendFrames: false,
+  files: false,
+  theme: 'light',
+  hostName: 'test',
+};
 afterEach(cleanup);
 
 function setup(): MemoryTransport {
@@ -22,7 +28,14 @@ function setup(): MemoryTransport {
 it('a connection shows the document that opened it', async () => {
   const transport = setup();
   act(() => {
-    transport.emit({ type: 'connection-opening', connectionId: 'd:1', url: 'ws://a.test/s', time: 1, documentUrl: 'about:srcdoc', documentOrigin: 'http://a.test' });
+    transport.emit({
+      type: 'connection-opening',
+      connectionId: 'd:1',
+      url: 'ws://a.test/s',
+      time: 1,
+      documentUrl: 'about:srcdoc',
+      documentOrigin: 'http://a.test',
+    });
     transport.emit({ type: 'connection-opening', connectionId: 'd:2', url: 'ws://a.test/t', time: 1 });
   });
   await waitFor(() => expect(screen.getAllByTestId('connection-status')).toHaveLength(2));
@@ -32,11 +45,18 @@ it('a connection shows the document that opened it', async () => {
   expect(plain!.getAttribute('data-document')).toBeNull();
 });
 
-it("uncaptured notices: how many, what, where and why", async () => {
+it('uncaptured notices: how many, what, where and why', async () => {
   const transport = setup();
   const reason = 'WebSockets opened inside a worker are not captured';
   act(() => {
-    transport.emit({ type: 'uncaptured', kind: 'dedicated-worker', url: 'http://a.test/w.js', time: 1, reason, documentUrl: 'http://a.test/' });
+    transport.emit({
+      type: 'uncaptured',
+      kind: 'dedicated-worker',
+      url: 'http://a.test/w.js',
+      time: 1,
+      reason,
+      documentUrl: 'http://a.test/',
+    });
     transport.emit({ type: 'uncaptured', kind: 'shared-worker', url: 'http://a.test/s.js', time: 2, reason });
   });
   await waitFor(() => expect(screen.getByTestId('uncaptured-notice')).toBeTruthy());
@@ -50,13 +70,19 @@ it("uncaptured notices: how many, what, where and why", async () => {
 
 it('debugger capture: a toggle where the host offers it, its state and the infobar note shown', async () => {
   const transport = new MemoryTransport();
-  render(<App transport={transport} worker={inProcessWorker()} capabilities={{ ...capabilities, debuggerCapture: true }} />);
+  render(
+    <App transport={transport} worker={inProcessWorker()} capabilities={{ ...capabilities, debuggerCapture: true }} />,
+  );
   const toggle = await screen.findByTestId('debugger-toggle');
   expect(toggle.getAttribute('aria-pressed')).toBe('false');
   act(() => toggle.click());
   expect(transport.sent).toContainEqual({ type: 'set-debugger-capture', on: true });
-  act(() => transport.emit({ type: 'debugger-capture', state: 'on', message: 'debugger capture on. Chrome shows a bar' }));
-  await waitFor(() => expect(screen.getByTestId('debugger-status').textContent).toBe('debugger capture on. Chrome shows a bar'));
+  act(() =>
+    transport.emit({ type: 'debugger-capture', state: 'on', message: 'debugger capture on. Chrome shows a bar' }),
+  );
+  await waitFor(() =>
+    expect(screen.getByTestId('debugger-status').textContent).toBe('debugger capture on. Chrome shows a bar'),
+  );
   expect(screen.getByTestId('debugger-toggle').getAttribute('aria-pressed')).toBe('true');
   act(() => screen.getByTestId('debugger-toggle').click());
   expect(transport.sent).toContainEqual({ type: 'set-debugger-capture', on: false });

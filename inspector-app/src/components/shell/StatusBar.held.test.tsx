@@ -11,7 +11,13 @@ import { isHostMessage } from '../../protocol/messages.js';
 import { MemoryTransport, type HostCapabilities } from '../../protocol/transport.js';
 import { inProcessWorker } from '../../worker/in-process.js';
 
-const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: false, theme: 'light', hostName: 'test' };
+const capabilities: HostCapabilities = {
+  connect: false,
+  sendFrames: false,
+  files: false,
+  theme: 'light',
+  hostName: 'test',
+};
 afterEach(cleanup);
 
 it('shows the frames the host holds under a flood, asks for them on "Show now", and clears when none are held', async () => {

@@ -14,20 +14,33 @@ function lastValues<V>(map: ReadonlyMap<string, V>, n: number): V[] {
 }
 
 /** Counts that must never be silent: evicted by the cap, dropped by the host. */
-export function StatusBar(props: { snapshot: CaptureSnapshot; hostName: string; capBytes: number; onShowHeld?: () => void }): ReactElement {
+export function StatusBar(props: {
+  snapshot: CaptureSnapshot;
+  hostName: string;
+  capBytes: number;
+  onShowHeld?: () => void;
+}): ReactElement {
   const { snapshot, hostName, capBytes, onShowHeld } = props;
   return (
     <div className="ws-status" role="status" aria-live="polite">
       <span data-testid="frame-count">
-        {snapshot.visible.length === snapshot.rows.length ? plural(snapshot.rows.length, 'frame') : `${snapshot.visible.length.toLocaleString('en-US')} of ${plural(snapshot.rows.length, 'frame')}`}
+        {snapshot.visible.length === snapshot.rows.length
+          ? plural(snapshot.rows.length, 'frame')
+          : `${snapshot.visible.length.toLocaleString('en-US')} of ${plural(snapshot.rows.length, 'frame')}`}
       </span>
       {snapshot.waitingRows > 0 && (
-        <span data-testid="waiting-rows" title="under a flood, frames are listed first and read after it calms (rows in view are read at once): nothing is dropped">
+        <span
+          data-testid="waiting-rows"
+          title="under a flood, frames are listed first and read after it calms (rows in view are read at once): nothing is dropped"
+        >
           {snapshot.waitingRows.toLocaleString('en-US')} to read
         </span>
       )}
       {snapshot.hostHeld && (
-        <span data-testid="held-notice" title={`${formatBytes(snapshot.hostHeld.bytes)} wait in the extension while the page floods, so the page keeps its CPU; nothing is dropped`}>
+        <span
+          data-testid="held-notice"
+          title={`${formatBytes(snapshot.hostHeld.bytes)} wait in the extension while the page floods, so the page keeps its CPU; nothing is dropped`}
+        >
           flood: {plural(snapshot.hostHeld.frames, 'frame')} held in the extension — shown when it calms{' '}
           {onShowHeld && (
             <button type="button" className="ws-link-button" onClick={onShowHeld}>
@@ -39,7 +52,11 @@ export function StatusBar(props: { snapshot: CaptureSnapshot; hostName: string; 
       <span title={`raw frame bytes held in the decode worker (cap ${formatBytes(capBytes)})`}>
         {formatBytes(snapshot.bytesHeld)} / {formatBytes(capBytes)}
       </span>
-      <span data-testid="evicted-count" className={snapshot.evictedTotal ? 'ws-warn' : undefined} title="frames evicted by the memory cap">
+      <span
+        data-testid="evicted-count"
+        className={snapshot.evictedTotal ? 'ws-warn' : undefined}
+        title="frames evicted by the memory cap"
+      >
         {snapshot.evictedTotal} evicted
       </span>
       {snapshot.droppedByHost > 0 && (
@@ -47,17 +64,25 @@ export function StatusBar(props: { snapshot: CaptureSnapshot; hostName: string; 
           {snapshot.droppedByHost} lost before reaching the inspector ({snapshot.dropReasons.join('; ')})
         </span>
       )}
-      {snapshot.debuggerCapture && (snapshot.debuggerCapture.state !== 'off' || snapshot.debuggerCapture.message !== 'debugger capture off') && (
-        <span data-testid="debugger-status" data-state={snapshot.debuggerCapture.state} className={snapshot.debuggerCapture.state === 'error' ? 'ws-warn' : undefined}>
-          {snapshot.debuggerCapture.message}
-        </span>
-      )}
+      {snapshot.debuggerCapture &&
+        (snapshot.debuggerCapture.state !== 'off' || snapshot.debuggerCapture.message !== 'debugger capture off') && (
+          <span
+            data-testid="debugger-status"
+            data-state={snapshot.debuggerCapture.state}
+            className={snapshot.debuggerCapture.state === 'error' ? 'ws-warn' : undefined}
+          >
+            {snapshot.debuggerCapture.message}
+          </span>
+        )}
       {snapshot.uncaptured.length > 0 && (
         <span
           data-testid="uncaptured-notice"
           className="ws-warn"
           title={[
-            ...snapshot.uncaptured.map((u) => `${u.kind} ${u.url || '(script URL not known)'}${u.documentUrl ? ` (started by ${u.documentUrl})` : ''}`),
+            ...snapshot.uncaptured.map(
+              (u) =>
+                `${u.kind} ${u.url || '(script URL not known)'}${u.documentUrl ? ` (started by ${u.documentUrl})` : ''}`,
+            ),
             ...new Set(snapshot.uncaptured.map((u) => u.reason)),
           ].join('\n')}
         >
@@ -72,7 +97,9 @@ export function StatusBar(props: { snapshot: CaptureSnapshot; hostName: string; 
       {lastValues(snapshot.connections, STATUS_CONNECTIONS).map((c) => (
         <span
           key={c.connectionId}
-          title={[c.url, c.detail, c.document ? `opened by ${c.document}` : '', missedNote(c)].filter(Boolean).join('\n')}
+          title={[c.url, c.detail, c.document ? `opened by ${c.document}` : '', missedNote(c)]
+            .filter(Boolean)
+            .join('\n')}
           data-testid="connection-status"
           className="ws-status-connection"
           data-status={c.status}
@@ -92,5 +119,7 @@ export function StatusBar(props: { snapshot: CaptureSnapshot; hostName: string; 
 
 /** A connection seen only after it opened (a late debugger attach) says what it missed. */
 function missedNote(c: ConnectionState): string {
-  return c.seenFrom === undefined ? '' : `opened before capture started: frames before ${formatTime(c.seenFrom).slice(0, 8)} not seen`;
+  return c.seenFrom === undefined
+    ? ''
+    : `opened before capture started: frames before ${formatTime(c.seenFrom).slice(0, 8)} not seen`;
 }

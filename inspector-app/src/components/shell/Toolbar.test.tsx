@@ -6,7 +6,13 @@ import { App } from '../../App.js';
 import { MemoryTransport, type HostCapabilities } from '../../protocol/transport.js';
 import { inProcessWorker } from '../../worker/in-process.js';
 
-const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: 'light', hostName: 'test' };
+const capabilities: HostCapabilities = {
+  connect: false,
+  sendFrames: false,
+  files: true,
+  theme: 'light',
+  hostName: 'test',
+};
 
 afterEach(() => {
   cleanup();
@@ -27,7 +33,14 @@ describe('toolbar', () => {
       expect(b.disabled, id).toBe(true);
       expect(b.title, id).toMatch(/no frames|nothing/i);
     }
-    act(() => transport.emit({ type: 'frames', frames: [{ connectionId: 'c1', direction: 'received', time: 1, opcode: 'binary', data: new CborEncoder().encode(1) }] }));
+    act(() =>
+      transport.emit({
+        type: 'frames',
+        frames: [
+          { connectionId: 'c1', direction: 'received', time: 1, opcode: 'binary', data: new CborEncoder().encode(1) },
+        ],
+      }),
+    );
     await waitFor(() => expect((screen.getByTestId('export-capture') as HTMLButtonElement).disabled).toBe(false));
     expect((screen.getByTestId('export-har') as HTMLButtonElement).disabled).toBe(false);
     expect((screen.getByTestId('pause-button') as HTMLButtonElement).disabled).toBe(false);
@@ -35,15 +48,33 @@ describe('toolbar', () => {
 
   it('a live connection with no frames yet can be paused', async () => {
     const transport = setup();
-    act(() => transport.emit({ type: 'connection-opened', connectionId: 'c1', url: 'ws://x/y', protocol: '', extensions: '', time: 1 }));
+    act(() =>
+      transport.emit({
+        type: 'connection-opened',
+        connectionId: 'c1',
+        url: 'ws://x/y',
+        protocol: '',
+        extensions: '',
+        time: 1,
+      }),
+    );
     await waitFor(() => expect((screen.getByTestId('pause-button') as HTMLButtonElement).disabled).toBe(false));
     expect((screen.getByTestId('export-capture') as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('Export capture saves capture.wirescope, which the import picker accepts', async () => {
     const transport = setup();
-    expect(screen.getByTestId('import-input').getAttribute('accept')?.split(',')).toEqual(expect.arrayContaining(['.wirescope', '.wscap', '.json', '.har']));
-    act(() => transport.emit({ type: 'frames', frames: [{ connectionId: 'c1', direction: 'received', time: 1, opcode: 'binary', data: new CborEncoder().encode(1) }] }));
+    expect(screen.getByTestId('import-input').getAttribute('accept')?.split(',')).toEqual(
+      expect.arrayContaining(['.wirescope', '.wscap', '.json', '.har']),
+    );
+    act(() =>
+      transport.emit({
+        type: 'frames',
+        frames: [
+          { connectionId: 'c1', direction: 'received', time: 1, opcode: 'binary', data: new CborEncoder().encode(1) },
+        ],
+      }),
+    );
     await waitFor(() => expect((screen.getByTestId('export-capture') as HTMLButtonElement).disabled).toBe(false));
     (URL as unknown as { createObjectURL: unknown }).createObjectURL ??= () => '';
     (URL as unknown as { revokeObjectURL: unknown }).revokeObjectURL ??= () => undefined;

@@ -33,7 +33,18 @@ export function Toolbar(props: ToolbarProps): ReactElement {
   const canExport = frameCount > 0;
   return (
     <div className="ws-toolbar" role="toolbar" aria-label="Capture">
-      <button type="button" aria-pressed={paused} data-testid="pause-button" disabled={!canPause} onClick={() => props.onPause(!paused)} title={canPause ? 'Pause the list (frames are still captured and appear on resume)' : 'Nothing to pause: no frames and no connection yet'}>
+      <button
+        type="button"
+        aria-pressed={paused}
+        data-testid="pause-button"
+        disabled={!canPause}
+        onClick={() => props.onPause(!paused)}
+        title={
+          canPause
+            ? 'Pause the list (frames are still captured and appear on resume)'
+            : 'Nothing to pause: no frames and no connection yet'
+        }
+      >
         {paused ? `Resume${pausedBacklog ? ` (${pausedBacklog} new)` : ''}` : 'Pause'}
       </button>
       <button type="button" data-testid="clear-button" onClick={props.onClear} title="Clear all frames">
@@ -51,7 +62,12 @@ export function Toolbar(props: ToolbarProps): ReactElement {
       </label>
       {props.onKeepOnNavigate && (
         <label>
-          <input type="checkbox" checked={props.keepOnNavigate ?? true} onChange={(e) => props.onKeepOnNavigate?.(e.target.checked)} /> keep on navigation
+          <input
+            type="checkbox"
+            checked={props.keepOnNavigate ?? true}
+            onChange={(e) => props.onKeepOnNavigate?.(e.target.checked)}
+          />{' '}
+          keep on navigation
         </label>
       )}
       {props.onDebuggerCapture && (
@@ -81,13 +97,37 @@ export function Toolbar(props: ToolbarProps): ReactElement {
               e.target.value = '';
             }}
           />
-          <button type="button" onClick={() => fileRef.current?.click()} title="Import a HAR (Chrome's _webSocketMessages) or a wirescope capture">
+          <button
+            type="button"
+            onClick={() => fileRef.current?.click()}
+            title="Import a HAR (Chrome's _webSocketMessages) or a wirescope capture"
+          >
             Import…
           </button>
-          <button type="button" data-testid="export-har" disabled={!canExport} onClick={() => props.onExport('har')} title={canExport ? 'Export as a HAR that Chrome DevTools can import' : 'Nothing to export: no frames captured yet'}>
+          <button
+            type="button"
+            data-testid="export-har"
+            disabled={!canExport}
+            onClick={() => props.onExport('har')}
+            title={
+              canExport
+                ? 'Export as a HAR that Chrome DevTools can import'
+                : 'Nothing to export: no frames captured yet'
+            }
+          >
             Export HAR
           </button>
-          <button type="button" data-testid="export-capture" disabled={!canExport} onClick={() => props.onExport('wirescope')} title={canExport ? 'Export as a wirescope capture, capture.wirescope (raw bytes exact)' : 'Nothing to export: no frames captured yet'}>
+          <button
+            type="button"
+            data-testid="export-capture"
+            disabled={!canExport}
+            onClick={() => props.onExport('wirescope')}
+            title={
+              canExport
+                ? 'Export as a wirescope capture, capture.wirescope (raw bytes exact)'
+                : 'Nothing to export: no frames captured yet'
+            }
+          >
             Export capture
           </button>
         </>

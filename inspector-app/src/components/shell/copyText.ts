@@ -6,7 +6,11 @@ export type ClipboardLike = Pick<Clipboard, 'writeText'>;
  * `document.execCommand('copy')` (DevTools panels and non-secure pages may lack the API or
  * reject it). Resolves to whether either way worked.
  */
-export async function copyText(text: string, clipboard: ClipboardLike | null | undefined, doc: Document = document): Promise<boolean> {
+export async function copyText(
+  text: string,
+  clipboard: ClipboardLike | null | undefined,
+  doc: Document = document,
+): Promise<boolean> {
   if (clipboard) {
     try {
       await clipboard.writeText(text);

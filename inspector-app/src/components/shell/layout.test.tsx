@@ -11,9 +11,21 @@ import { MemoryTransport, type HostCapabilities } from '../../protocol/transport
 import type { WireFrame } from '../../protocol/messages.js';
 import { inProcessWorker } from '../../worker/in-process.js';
 
-const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: 'light', hostName: 'test' };
+const capabilities: HostCapabilities = {
+  connect: false,
+  sendFrames: false,
+  files: true,
+  theme: 'light',
+  hostName: 'test',
+};
 const cbor = (v: unknown) => new CborEncoder().encode(v);
-const wire = (data: Uint8Array): WireFrame => ({ connectionId: 'c1', direction: 'received', time: 1_700_000_000_000, opcode: 'binary', data });
+const wire = (data: Uint8Array): WireFrame => ({
+  connectionId: 'c1',
+  direction: 'received',
+  time: 1_700_000_000_000,
+  opcode: 'binary',
+  data,
+});
 
 afterEach(() => {
   cleanup();
@@ -44,7 +56,9 @@ describe('layout', () => {
     expect(screen.getByTestId('list-pane').style.width).toBe(`${after}px`);
     first.unmount();
     await openFrame(big);
-    expect(Number(screen.getByRole('separator', { name: 'Resize frame list' }).getAttribute('aria-valuenow'))).toBe(after);
+    expect(Number(screen.getByRole('separator', { name: 'Resize frame list' }).getAttribute('aria-valuenow'))).toBe(
+      after,
+    );
   });
 
   it('Escape closes the detail pane and gives the keyboard back to the list, but not while typing', async () => {

@@ -15,7 +15,13 @@ export function defaultStorage(): StorageLike | null {
 export const LAYOUT_KEY_PREFIX = 'wirescope.layout.';
 
 /** A stored number, or `fallback` when absent, unparsable or outside [min, max]. */
-export function readStoredNumber(storage: StorageLike | null, key: string, fallback: number, min = -Infinity, max = Infinity): number {
+export function readStoredNumber(
+  storage: StorageLike | null,
+  key: string,
+  fallback: number,
+  min = -Infinity,
+  max = Infinity,
+): number {
   try {
     const raw = storage?.getItem(LAYOUT_KEY_PREFIX + key);
     if (raw == null) return fallback;
@@ -30,7 +36,13 @@ export function readStoredNumber(storage: StorageLike | null, key: string, fallb
  * A layout number (a pane size, a bytes-per-row choice) kept across reloads. Writes are
  * best-effort: a full or refused storage only means the size is not remembered.
  */
-export function usePersistentNumber(storage: StorageLike | null, key: string, fallback: number, min = -Infinity, max = Infinity): [number, (n: number) => void] {
+export function usePersistentNumber(
+  storage: StorageLike | null,
+  key: string,
+  fallback: number,
+  min = -Infinity,
+  max = Infinity,
+): [number, (n: number) => void] {
   const [value, setValue] = useState(() => readStoredNumber(storage, key, fallback, min, max));
   const set = useCallback(
     (n: number) => {

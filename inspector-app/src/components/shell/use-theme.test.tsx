@@ -29,7 +29,14 @@ function countingWindow(dark: boolean) {
       };
     },
   } as unknown as Window;
-  return { win, counts, change: (matches: boolean) => listeners.forEach((l) => { l({ matches }); }) };
+  return {
+    win,
+    counts,
+    change: (matches: boolean) =>
+      listeners.forEach((l) => {
+        l({ matches });
+      }),
+  };
 }
 
 function Themed(props: { win: Window; n: number }) {

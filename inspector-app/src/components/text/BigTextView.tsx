@@ -44,7 +44,12 @@ export function BigTextView(props: BigTextViewProps): ReactElement {
     const line = whole.length > MAX_LINE_CHARS ? whole.slice(0, MAX_LINE_CHARS) : whole;
     lines.push(
       // Keyed by place in the window: scrolling updates the same elements.
-      <div key={i - first} className="code-line" data-testid="text-line" style={{ transform: `translateY(${i * LINE_HEIGHT}px)` }}>
+      <div
+        key={i - first}
+        className="code-line"
+        data-testid="text-line"
+        style={{ transform: `translateY(${i * LINE_HEIGHT}px)` }}
+      >
         <span className="code-line-no" aria-hidden="true" style={{ width: `${digits}ch` }}>
           {i + 1}
         </span>
@@ -54,7 +59,9 @@ export function BigTextView(props: BigTextViewProps): ReactElement {
             {t}
           </span>
         ))}
-        {line !== whole && <span className="code-line-cut">{` … ${(whole.length - line.length).toLocaleString('en-US')} more characters on this line (Copy has them)`}</span>}
+        {line !== whole && (
+          <span className="code-line-cut">{` … ${(whole.length - line.length).toLocaleString('en-US')} more characters on this line (Copy has them)`}</span>
+        )}
       </div>,
     );
   }
@@ -72,7 +79,9 @@ export function BigTextView(props: BigTextViewProps): ReactElement {
       data-testid="big-text"
       data-lines={count}
     >
-      <div style={{ position: 'relative', height: count * LINE_HEIGHT, width: `calc(${widthCh}ch + 24px)` }}>{lines}</div>
+      <div style={{ position: 'relative', height: count * LINE_HEIGHT, width: `calc(${widthCh}ch + 24px)` }}>
+        {lines}
+      </div>
     </div>
   );
 }

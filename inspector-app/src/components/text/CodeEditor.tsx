@@ -1,6 +1,14 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { editor } from 'monaco-editor/editor/editor.api';
-import { applyTheme, loadMonaco, loadedMonaco, monacoThemeName, monacoWanted, type Monaco, type MonacoThemeName } from './monaco-loader';
+import {
+  applyTheme,
+  loadMonaco,
+  loadedMonaco,
+  monacoThemeName,
+  monacoWanted,
+  type Monaco,
+  type MonacoThemeName,
+} from './monaco-loader';
 import './code-text.css';
 
 export interface CodeEditorProps {
@@ -124,7 +132,12 @@ export function CodeEditor(props: CodeEditorProps): ReactElement {
 
   const ready = ed !== null;
   return (
-    <div className="code-editor" style={{ height }} data-testid={`${testId}-box`} data-editor={ready ? 'monaco' : 'plain'}>
+    <div
+      className="code-editor"
+      style={{ height }}
+      data-testid={`${testId}-box`}
+      data-editor={ready ? 'monaco' : 'plain'}
+    >
       {!ready && (
         <textarea
           className="code-editor-textarea"

@@ -57,7 +57,19 @@ describe('CodeEditor fallback', () => {
     const onSubmit = vi.fn();
     function Host() {
       const [v, setV] = useState('hello');
-      return <CodeEditor value={v} onChange={setV} language="plaintext" theme="dark" ariaLabel="Text" height={80} testId="ed" plain onSubmit={onSubmit} />;
+      return (
+        <CodeEditor
+          value={v}
+          onChange={setV}
+          language="plaintext"
+          theme="dark"
+          ariaLabel="Text"
+          height={80}
+          testId="ed"
+          plain
+          onSubmit={onSubmit}
+        />
+      );
     }
     render(<Host />);
     const input = screen.getByTestId('ed') as HTMLTextAreaElement;

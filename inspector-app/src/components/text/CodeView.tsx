@@ -1,6 +1,14 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { editor } from 'monaco-editor/editor/editor.api';
-import { applyTheme, loadMonaco, loadedMonaco, monacoThemeName, monacoWanted, type Monaco, type MonacoThemeName } from './monaco-loader';
+import {
+  applyTheme,
+  loadMonaco,
+  loadedMonaco,
+  monacoThemeName,
+  monacoWanted,
+  type Monaco,
+  type MonacoThemeName,
+} from './monaco-loader';
 import { BigTextView } from './BigTextView';
 import './code-text.css';
 
@@ -13,7 +21,8 @@ export interface CodeViewProps {
   readonly testId?: string;
 }
 
-const ariaLabelOf = (language: CodeViewProps['language']) => (language === 'json' ? 'JSON text' : language === 'edn' ? 'EDN text' : 'Frame bytes');
+const ariaLabelOf = (language: CodeViewProps['language']) =>
+  language === 'json' ? 'JSON text' : language === 'edn' ? 'EDN text' : 'Frame bytes';
 
 /**
  * Texts longer than this are shown by BigTextView (only the lines in view in the DOM), not
@@ -116,7 +125,12 @@ export function CodeView(props: CodeViewProps): ReactElement {
   const loading = !failed && monacoWanted();
   const clipped = !ready && text.length > FALLBACK_CHARS;
   return (
-    <div ref={rootRef} className="code-view" data-testid={props.testId ?? 'code-view'} data-editor={big ? 'big' : ready ? 'monaco' : 'plain'}>
+    <div
+      ref={rootRef}
+      className="code-view"
+      data-testid={props.testId ?? 'code-view'}
+      data-editor={big ? 'big' : ready ? 'monaco' : 'plain'}
+    >
       {truncated && (
         <div className="code-view-notice" role="note">
           text cut at {text.length} characters

@@ -13,7 +13,12 @@ import { lineIndex, lineTokens } from './text-tokens';
 afterEach(cleanup);
 
 /** Pretty-printed JSON of `n` records, as the worker writes it. */
-const bigJson = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ id: i, name: `juliet-${i}`, ok: i % 2 === 0, tags: ['<b>x</b>'] })), null, 2);
+const bigJson = (n: number) =>
+  JSON.stringify(
+    Array.from({ length: n }, (_, i) => ({ id: i, name: `juliet-${i}`, ok: i % 2 === 0, tags: ['<b>x</b>'] })),
+    null,
+    2,
+  );
 
 describe('big texts', () => {
   it('a 2 MB text: only the lines in view are drawn, highlighted, as text (never markup)', () => {
@@ -39,7 +44,9 @@ describe('big texts', () => {
     const scroller = screen.getByTestId('big-text');
     scroller.scrollTop = 18 * 50_000;
     fireEvent.scroll(scroller);
-    const numbers = screen.getAllByTestId('text-line').map((l) => Number(l.querySelector('.code-line-no')!.textContent));
+    const numbers = screen
+      .getAllByTestId('text-line')
+      .map((l) => Number(l.querySelector('.code-line-no')!.textContent));
     expect(numbers).toContain(50_001);
     expect(screen.getAllByTestId('text-line').length).toBeLessThan(100);
   });
@@ -57,7 +64,16 @@ describe('big texts', () => {
     const tokens = lineTokens(line, 'edn');
     expect(tokens.map(([, t]) => t).join('')).toBe(line);
     const kinds = Object.fromEntries(tokens.filter(([k]) => k !== 'plain' && k !== 'punct').map(([k, t]) => [t, k]));
-    expect(kinds).toMatchObject({ '"a"': 'key', '1.5e3': 'number', '-2': 'number', true: 'literal', null: 'literal', '"s\\"q"': 'string', "h'00ff'": 'bytes', '1_0': 'number' });
+    expect(kinds).toMatchObject({
+      '"a"': 'key',
+      '1.5e3': 'number',
+      '-2': 'number',
+      true: 'literal',
+      null: 'literal',
+      '"s\\"q"': 'string',
+      "h'00ff'": 'bytes',
+      '1_0': 'number',
+    });
     expect(lineIndex('a\nbcd\n').starts).toEqual([0, 2, 6]);
     expect(lineIndex('a\nbcd\n').longest).toBe(3);
   });

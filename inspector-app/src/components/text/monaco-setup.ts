@@ -38,7 +38,11 @@ self.MonacoEnvironment = {
 };
 
 if (!monaco.languages.getLanguages().some((l) => l.id === EDN_LANGUAGE_ID)) {
-  monaco.languages.register({ id: EDN_LANGUAGE_ID, aliases: ['EDN', 'CBOR diagnostic notation'], extensions: ['.edn', '.diag'] });
+  monaco.languages.register({
+    id: EDN_LANGUAGE_ID,
+    aliases: ['EDN', 'CBOR diagnostic notation'],
+    extensions: ['.edn', '.diag'],
+  });
   monaco.languages.setLanguageConfiguration(EDN_LANGUAGE_ID, ednConfiguration);
   monaco.languages.setMonarchTokensProvider(EDN_LANGUAGE_ID, ednMonarch);
 }

@@ -8,15 +8,36 @@ import { inProcessWorker } from '../../worker/in-process.js';
 import { WorkerHandlers } from '../../worker/handlers.js';
 import { TextTab } from '../detail/TextTab.js';
 
-const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: 'light', hostName: 'test' };
-const hex = (s: string) => Uint8Array.from(s.replace(/\s+/g, '').match(/../g)!.map((b) => parseInt(b, 16)));
-const wire = (data: Uint8Array, opcode: 'text' | 'binary' = 'binary'): WireFrame => ({ connectionId: 'c1', direction: 'received', time: 1_700_000_000_000, opcode, data });
+const capabilities: HostCapabilities = {
+  connect: false,
+  sendFrames: false,
+  files: true,
+  theme: 'light',
+  hostName: 'test',
+};
+const hex = (s: string) =>
+  Uint8Array.from(
+    s
+      .replace(/\s+/g, '')
+      .match(/../g)!
+      .map((b) => parseInt(b, 16)),
+  );
+const wire = (data: Uint8Array, opcode: 'text' | 'binary' = 'binary'): WireFrame => ({
+  connectionId: 'c1',
+  direction: 'received',
+  time: 1_700_000_000_000,
+  opcode,
+  data,
+});
 
 afterEach(cleanup);
 
 async function open(bytes: Uint8Array, opcode: 'text' | 'binary' = 'binary') {
   const copied: string[] = [];
-  Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (t: string) => void copied.push(t) } });
+  Object.defineProperty(navigator, 'clipboard', {
+    configurable: true,
+    value: { writeText: async (t: string) => void copied.push(t) },
+  });
   const transport = new MemoryTransport();
   render(<App transport={transport} worker={inProcessWorker()} capabilities={capabilities} />);
   act(() => transport.emit({ type: 'frames', frames: [wire(bytes, opcode)] }));
@@ -68,8 +89,24 @@ describe('the Text tab', () => {
         return { text: p.mode === 'raw-hex' ? '68 69' : 'hi', truncated: false };
       },
     } as unknown as Parameters<typeof TextTab>[0]['client'];
-    render(<TextTab client={client} frameId={1} format="auto" rootId={null} selection={null} reason="no decoder could read this frame at byte 0" mode="json" onMode={() => {}} scope="frame" onScope={() => {}} theme="light" />);
-    expect(screen.getByTestId('text-undecodable').textContent).toMatch(/Nothing decoded this frame as a value \(no decoder could read this frame at byte 0\)/);
+    render(
+      <TextTab
+        client={client}
+        frameId={1}
+        format="auto"
+        rootId={null}
+        selection={null}
+        reason="no decoder could read this frame at byte 0"
+        mode="json"
+        onMode={() => {}}
+        scope="frame"
+        onScope={() => {}}
+        theme="light"
+      />,
+    );
+    expect(screen.getByTestId('text-undecodable').textContent).toMatch(
+      /Nothing decoded this frame as a value \(no decoder could read this frame at byte 0\)/,
+    );
     await waitFor(() => expect(shown()).toBe('68 69'));
     fireEvent.click(screen.getByRole('radio', { name: 'text' }));
     await waitFor(() => expect(shown()).toBe('hi'));
@@ -78,8 +115,17 @@ describe('the Text tab', () => {
 
   it('EDN is pretty-printed: one item per line, indented', () => {
     const h = new WorkerHandlers();
-    h.store.add({ frameId: 1, connectionId: 'c', direction: 'received', time: 0, opcode: 'binary', data: hex('a2 61 61 01 61 62 82 02 03') });
+    h.store.add({
+      frameId: 1,
+      connectionId: 'c',
+      direction: 'received',
+      time: 0,
+      opcode: 'binary',
+      data: hex('a2 61 61 01 61 62 82 02 03'),
+    });
     const root = h.methods.decode({ frameId: 1, format: 'auto' })!.root!;
-    expect(h.methods.text({ frameId: 1, format: 'auto', nodeId: root.id, mode: 'edn-pretty' }).text).toBe('{\n  "a": 1,\n  "b": [\n    2,\n    3\n  ]\n}');
+    expect(h.methods.text({ frameId: 1, format: 'auto', nodeId: root.id, mode: 'edn-pretty' }).text).toBe(
+      '{\n  "a": 1,\n  "b": [\n    2,\n    3\n  ]\n}',
+    );
   });
 });

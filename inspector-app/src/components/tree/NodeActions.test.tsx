@@ -18,10 +18,22 @@ describe('copy a node from the tree', () => {
   it('copies its value as JSON and EDN, its field bytes as hex, and its path', async () => {
     const bytes = new CborEncoder().encode({ a: 1, list: [1, 'x'] });
     const handlers = new WorkerHandlers();
-    handlers.store.add({ frameId: 1, connectionId: 'c', direction: 'received', time: 0, opcode: 'binary', data: bytes.slice() });
-    const client = { call: async <M extends keyof WorkerMethods>(m: M, p: WorkerMethods[M]['params']) => (handlers.methods[m] as (x: unknown) => WorkerMethods[M]['result'])(p) };
+    handlers.store.add({
+      frameId: 1,
+      connectionId: 'c',
+      direction: 'received',
+      time: 0,
+      opcode: 'binary',
+      data: bytes.slice(),
+    });
+    const client = {
+      call: async <M extends keyof WorkerMethods>(m: M, p: WorkerMethods[M]['params']) =>
+        (handlers.methods[m] as (x: unknown) => WorkerMethods[M]['result'])(p),
+    };
     const root = handlers.methods.decode({ frameId: 1, format: 'auto' })!.root!;
-    const list = handlers.methods.children({ frameId: 1, format: 'auto', nodeId: root.id }).nodes.find((n) => n.path === '$.list')!;
+    const list = handlers.methods
+      .children({ frameId: 1, format: 'auto', nodeId: root.id })
+      .nodes.find((n) => n.path === '$.list')!;
     const clipboard = recordingClipboard();
     render(<NodeActions client={client} frameId={1} format="auto" node={list} bytes={bytes} clipboard={clipboard} />);
     fireEvent.click(screen.getByTestId('copy-node-json'));

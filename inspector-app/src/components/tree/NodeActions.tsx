@@ -46,7 +46,12 @@ export function NodeActions(props: NodeActionsProps): ReactElement {
       <button type="button" data-testid="copy-node-edn" onClick={() => void copyValue('edn')}>
         EDN
       </button>
-      <button type="button" data-testid="copy-node-hex" disabled={!bytes} onClick={() => bytes && void put('hex', toHex(bytes.subarray(lo, node.end)))}>
+      <button
+        type="button"
+        data-testid="copy-node-hex"
+        disabled={!bytes}
+        onClick={() => bytes && void put('hex', toHex(bytes.subarray(lo, node.end)))}
+      >
         hex
       </button>
       <button type="button" data-testid="copy-node-path" onClick={() => void put('path', node.path)}>

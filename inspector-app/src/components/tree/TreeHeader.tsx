@@ -18,7 +18,11 @@ export function TreeHeader(): ReactElement {
   return (
     <div className="ws-tree-row ws-tree-header" aria-hidden="true" data-testid="tree-header">
       {TREE_COLUMNS.map((c) => (
-        <span key={c.label} title={c.title} className={c.label === 'bar' ? undefined : NUMERIC.has(c.label) ? 'ws-num' : undefined}>
+        <span
+          key={c.label}
+          title={c.title}
+          className={c.label === 'bar' ? undefined : NUMERIC.has(c.label) ? 'ws-num' : undefined}
+        >
           {c.label === 'bar' ? '' : c.label}
         </span>
       ))}

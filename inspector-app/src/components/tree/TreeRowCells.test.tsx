@@ -9,9 +9,27 @@ afterEach(cleanup);
 
 function node(over: Partial<TreeNode>): TreeNode {
   return {
-    id: 0, parent: -1, depth: 0, label: '$', keyStart: -1, keyEnd: -1, kind: 'map', head: 'map(1)', preview: '{1 entry}',
-    start: 0, end: 10_000, headerLength: 1, isContainer: true, childCount: 1, incomplete: false, duplicateKey: false,
-    path: '$', pointer: '', crdtId: null, crdtSpan: null, ...over,
+    id: 0,
+    parent: -1,
+    depth: 0,
+    label: '$',
+    keyStart: -1,
+    keyEnd: -1,
+    kind: 'map',
+    head: 'map(1)',
+    preview: '{1 entry}',
+    start: 0,
+    end: 10_000,
+    headerLength: 1,
+    isContainer: true,
+    childCount: 1,
+    incomplete: false,
+    duplicateKey: false,
+    path: '$',
+    pointer: '',
+    crdtId: null,
+    crdtSpan: null,
+    ...over,
   };
 }
 
@@ -31,17 +49,57 @@ function stateOf(nodes: TreeNode[]): TreeState {
   };
 }
 
-const rowOf = (id: number) => screen.getAllByTestId('tree-row').find((r) => r.getAttribute('data-node-id') === String(id))!;
+const rowOf = (id: number) =>
+  screen.getAllByTestId('tree-row').find((r) => r.getAttribute('data-node-id') === String(id))!;
 
 describe('tree rows: share of parent and of frame', () => {
   // A 10,000-byte frame: root map → "users" (8,000 B with key) → "tiny" (40 B of a 100 B record).
   const root = node({});
-  const users = node({ id: 2, parent: 0, depth: 1, label: 'users', keyStart: 1, keyEnd: 7, kind: 'array', head: 'array(80)', preview: '[80 items]', start: 7, end: 8001, path: '$.users' });
-  const record = node({ id: 3, parent: 2, depth: 2, label: '[0]', head: 'map(1)', start: 10, end: 110, path: '$.users[0]' });
-  const tiny = node({ id: 5, parent: 3, depth: 3, label: 'tiny', keyStart: 11, keyEnd: 16, kind: 'text', head: 'text(34)', preview: '"…"', start: 16, end: 51, isContainer: false, childCount: -1, path: '$.users[0].tiny' });
+  const users = node({
+    id: 2,
+    parent: 0,
+    depth: 1,
+    label: 'users',
+    keyStart: 1,
+    keyEnd: 7,
+    kind: 'array',
+    head: 'array(80)',
+    preview: '[80 items]',
+    start: 7,
+    end: 8001,
+    path: '$.users',
+  });
+  const record = node({
+    id: 3,
+    parent: 2,
+    depth: 2,
+    label: '[0]',
+    head: 'map(1)',
+    start: 10,
+    end: 110,
+    path: '$.users[0]',
+  });
+  const tiny = node({
+    id: 5,
+    parent: 3,
+    depth: 3,
+    label: 'tiny',
+    keyStart: 11,
+    keyEnd: 16,
+    kind: 'text',
+    head: 'text(34)',
+    preview: '"…"',
+    start: 16,
+    end: 51,
+    isContainer: false,
+    childCount: -1,
+    path: '$.users[0].tiny',
+  });
 
   it('shows % of parent and % of frame as text, the bar relative to the parent', () => {
-    render(<TreeView tree={stateOf([root, users, record, tiny])} frameSize={10_000} selectedId={null} onSelect={() => {}} />);
+    render(
+      <TreeView tree={stateOf([root, users, record, tiny])} frameSize={10_000} selectedId={null} onSelect={() => {}} />,
+    );
     const row = rowOf(5);
     // 40 B of a 100 B parent, 0.4 % of the frame: both readable without a hover.
     expect(row.querySelector('[data-testid="share-parent"]')!.textContent).toBe('40%');
@@ -54,15 +112,61 @@ describe('tree rows: share of parent and of frame', () => {
 
 describe('tree rows: labels', () => {
   it('never reads "memo undefined undefined"', () => {
-    const memo = node({ id: 1, parent: 0, depth: 1, label: 'memo', kind: 'undefined', head: 'undefined', preview: 'undefined', start: 5, end: 6, isContainer: false, childCount: -1, keyStart: 0, keyEnd: 5 });
+    const memo = node({
+      id: 1,
+      parent: 0,
+      depth: 1,
+      label: 'memo',
+      kind: 'undefined',
+      head: 'undefined',
+      preview: 'undefined',
+      start: 5,
+      end: 6,
+      isContainer: false,
+      childCount: -1,
+      keyStart: 0,
+      keyEnd: 5,
+    });
     render(<TreeView tree={stateOf([node({}), memo])} frameSize={100} selectedId={null} onSelect={() => {}} />);
     expect(rowOf(1).querySelector('.ws-tree-main')!.textContent).not.toMatch(/undefined\s*undefined/);
   });
 
   it('no expand arrow on a container without children, and a CRDT id shown once', () => {
-    const empty = node({ id: 1, parent: 0, depth: 1, label: 'cursors', kind: 'crdt_obj', head: 'obj 65537.56 (0 keys)', preview: '{}', childCount: 0, crdtId: '65537.56', start: 3, end: 6 });
-    const op = node({ id: 2, parent: 0, depth: 1, label: '[0]', kind: 'crdt_id', head: 'id 65537.21', preview: '', isContainer: false, childCount: -1, crdtId: '65537.21', start: 6, end: 8 });
-    render(<TreeView tree={stateOf([node({ childCount: 2 }), empty, op])} frameSize={100} selectedId={null} onSelect={() => {}} />);
+    const empty = node({
+      id: 1,
+      parent: 0,
+      depth: 1,
+      label: 'cursors',
+      kind: 'crdt_obj',
+      head: 'obj 65537.56 (0 keys)',
+      preview: '{}',
+      childCount: 0,
+      crdtId: '65537.56',
+      start: 3,
+      end: 6,
+    });
+    const op = node({
+      id: 2,
+      parent: 0,
+      depth: 1,
+      label: '[0]',
+      kind: 'crdt_id',
+      head: 'id 65537.21',
+      preview: '',
+      isContainer: false,
+      childCount: -1,
+      crdtId: '65537.21',
+      start: 6,
+      end: 8,
+    });
+    render(
+      <TreeView
+        tree={stateOf([node({ childCount: 2 }), empty, op])}
+        frameSize={100}
+        selectedId={null}
+        onSelect={() => {}}
+      />,
+    );
     expect(rowOf(1).querySelector('.ws-tree-toggle')!.textContent).toBe('');
     expect(rowOf(1).getAttribute('aria-expanded')).toBeNull();
     expect(rowOf(2).textContent!.match(/65537\.21/g)).toHaveLength(1);
@@ -70,11 +174,43 @@ describe('tree rows: labels', () => {
   });
 
   it('says a word once when the label already names the kind (json-joy "id id 11019.60", "meta meta")', () => {
-    const id = node({ id: 1, parent: 0, depth: 1, label: 'id', kind: 'crdt_id', head: 'id 11019.60', preview: '', isContainer: false, childCount: -1, crdtId: '11019.60', start: 0, end: 3 });
-    const meta = node({ id: 2, parent: 0, depth: 1, label: 'meta', kind: 'crdt_meta', head: 'meta', preview: 'undefined', childCount: 0, start: 3, end: 4 });
-    render(<TreeView tree={stateOf([node({ childCount: 2 }), id, meta])} frameSize={100} selectedId={null} onSelect={() => {}} />);
+    const id = node({
+      id: 1,
+      parent: 0,
+      depth: 1,
+      label: 'id',
+      kind: 'crdt_id',
+      head: 'id 11019.60',
+      preview: '',
+      isContainer: false,
+      childCount: -1,
+      crdtId: '11019.60',
+      start: 0,
+      end: 3,
+    });
+    const meta = node({
+      id: 2,
+      parent: 0,
+      depth: 1,
+      label: 'meta',
+      kind: 'crdt_meta',
+      head: 'meta',
+      preview: 'undefined',
+      childCount: 0,
+      start: 3,
+      end: 4,
+    });
+    render(
+      <TreeView
+        tree={stateOf([node({ childCount: 2 }), id, meta])}
+        frameSize={100}
+        selectedId={null}
+        onSelect={() => {}}
+      />,
+    );
     // Key, head and value are columns of their own: read them together.
-    const words = (row: Element) => ['.ws-tree-main', '.ws-tree-head', '.ws-tree-value'].map((c) => row.querySelector(c)!.textContent).join('');
+    const words = (row: Element) =>
+      ['.ws-tree-main', '.ws-tree-head', '.ws-tree-value'].map((c) => row.querySelector(c)!.textContent).join('');
     expect(words(rowOf(1))).toBe('id11019.60');
     expect(words(rowOf(2))).toBe('metaundefined');
   });

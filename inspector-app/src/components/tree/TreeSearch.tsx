@@ -70,15 +70,41 @@ export function TreeSearch(props: TreeSearchProps): ReactElement {
     e.stopPropagation();
   };
 
-  const count = !text.trim() || !result ? '' : result.total === 0 ? 'no match' : `${at + 1} of ${result.total}${result.total > result.paths.length ? ` (first ${result.paths.length} listed)` : ''}${result.complete ? '' : ', top levels only'}`;
+  const count =
+    !text.trim() || !result
+      ? ''
+      : result.total === 0
+        ? 'no match'
+        : `${at + 1} of ${result.total}${result.total > result.paths.length ? ` (first ${result.paths.length} listed)` : ''}${result.complete ? '' : ', top levels only'}`;
 
   return (
     <span className="ws-tree-search" role="search">
-      <input type="search" aria-label="Search in this frame" placeholder="search in frame" value={text} onChange={(e) => setText(e.target.value)} onKeyDown={onKeyDown} data-testid="tree-search" size={16} />
-      <button type="button" onClick={() => go(-1)} disabled={!result?.paths.length} title="Previous match (Shift+Enter)" aria-label="↑ previous match">
+      <input
+        type="search"
+        aria-label="Search in this frame"
+        placeholder="search in frame"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+        data-testid="tree-search"
+        size={16}
+      />
+      <button
+        type="button"
+        onClick={() => go(-1)}
+        disabled={!result?.paths.length}
+        title="Previous match (Shift+Enter)"
+        aria-label="↑ previous match"
+      >
         ↑
       </button>
-      <button type="button" onClick={() => go(1)} disabled={!result?.paths.length} title="Next match (Enter)" aria-label="↓ next match">
+      <button
+        type="button"
+        onClick={() => go(1)}
+        disabled={!result?.paths.length}
+        title="Next match (Enter)"
+        aria-label="↓ next match"
+      >
         ↓
       </button>
       <span className="ws-muted-text" aria-live="polite" data-testid="tree-search-count">

@@ -42,13 +42,15 @@ const TREE_FIXED_PX = 48 + 42 + 28 + 42 + 28 + 7 * 4 + 6 + 16;
 /** What the kind column says: the head without the CRDT id (the value column shows it) or the key it repeats. */
 export function kindText(node: TreeNode): string {
   let head = node.head;
-  if (node.crdtId !== null && head.includes(node.crdtId)) head = head.replace(node.crdtId, '').replace(/\s+/g, ' ').trim();
+  if (node.crdtId !== null && head.includes(node.crdtId))
+    head = head.replace(node.crdtId, '').replace(/\s+/g, ' ').trim();
   // A label that already names the kind (json-joy's `id`, `meta`) is not repeated by the head.
   if (head === node.label) return '';
   return head.startsWith(`${node.label} `) ? head.slice(node.label.length + 1) : head;
 }
 
-const keyWant = (n: TreeNode) => Math.min(n.depth, TREE_INDENT_LEVELS) * INDENT_PX + TOGGLE_PX + Math.ceil(n.label.length * CHAR_PX) + TEXT_SLACK_PX;
+const keyWant = (n: TreeNode) =>
+  Math.min(n.depth, TREE_INDENT_LEVELS) * INDENT_PX + TOGGLE_PX + Math.ceil(n.label.length * CHAR_PX) + TEXT_SLACK_PX;
 
 /**
  * Key and kind column widths for these rows in a tree `width` px wide: their longest text
@@ -139,7 +141,11 @@ const TreeRow = memo(function TreeRow(props: {
       title={`${node.path}\nbytes ${formatRange(node.start, node.end)} (${exactBytes(node.end - node.start)}, header ${node.headerLength} B${hasKey ? `, key ${formatRange(node.keyStart, node.keyEnd)}` : ''})`}
     >
       <span className="ws-tree-main" style={{ paddingLeft: Math.min(node.depth, TREE_INDENT_LEVELS) * INDENT_PX }}>
-        {node.depth > TREE_INDENT_LEVELS && <span className="ws-tree-depth" title="nesting depth">·{node.depth}</span>}
+        {node.depth > TREE_INDENT_LEVELS && (
+          <span className="ws-tree-depth" title="nesting depth">
+            ·{node.depth}
+          </span>
+        )}
         <span
           className="ws-tree-toggle"
           onMouseDown={(e) => {
@@ -175,8 +181,18 @@ const TreeRow = memo(function TreeRow(props: {
             open frame {node.link.frameId}
           </button>
         )}
-        {idIsValue && <span className="ws-tree-preview" data-testid="tree-crdt-id">{node.crdtId}{node.crdtSpan !== null ? ` ×${node.crdtSpan}` : ''}</span>}
-        {node.crdtId !== null && !idIsValue && <span className="ws-tree-id">id {node.crdtId}{node.crdtSpan !== null ? ` ×${node.crdtSpan}` : ''}</span>}
+        {idIsValue && (
+          <span className="ws-tree-preview" data-testid="tree-crdt-id">
+            {node.crdtId}
+            {node.crdtSpan !== null ? ` ×${node.crdtSpan}` : ''}
+          </span>
+        )}
+        {node.crdtId !== null && !idIsValue && (
+          <span className="ws-tree-id">
+            id {node.crdtId}
+            {node.crdtSpan !== null ? ` ×${node.crdtSpan}` : ''}
+          </span>
+        )}
         {node.incomplete && <span className="ws-tree-flag">incomplete</span>}
         {node.duplicateKey && <span className="ws-tree-flag">duplicate key</span>}
       </span>
@@ -186,7 +202,12 @@ const TreeRow = memo(function TreeRow(props: {
       <span className="ws-tree-pct" data-testid="share-parent" title="share of the parent">
         {ofParent}
       </span>
-      <span className="ws-share" aria-label={parentBytes === null ? `${ofFrame} of the frame` : `${ofParent} of the parent, ${ofFrame} of the frame`}>
+      <span
+        className="ws-share"
+        aria-label={
+          parentBytes === null ? `${ofFrame} of the frame` : `${ofParent} of the parent, ${ofFrame} of the frame`
+        }
+      >
         <div style={{ width: barWidth(bytes, parentBytes ?? frameSize) }} />
       </span>
       <span className="ws-tree-pct" data-testid="share-frame" title="share of the frame">
@@ -202,10 +223,21 @@ const TreeRow = memo(function TreeRow(props: {
 function MoreRowView(props: { row: MoreRow; top: number; onLoad: (row: MoreRow) => void }): ReactElement {
   const { row, top, onLoad } = props;
   return (
-    <div role="treeitem" aria-level={row.depth + 1} className="ws-tree-row ws-tree-more" style={{ transform: `translateY(${top}px)` }} data-testid="tree-more">
-      <span className="ws-tree-main" style={{ paddingLeft: Math.min(row.depth, TREE_INDENT_LEVELS) * INDENT_PX + TOGGLE_PX }}>
+    <div
+      role="treeitem"
+      aria-level={row.depth + 1}
+      className="ws-tree-row ws-tree-more"
+      style={{ transform: `translateY(${top}px)` }}
+      data-testid="tree-more"
+    >
+      <span
+        className="ws-tree-main"
+        style={{ paddingLeft: Math.min(row.depth, TREE_INDENT_LEVELS) * INDENT_PX + TOGGLE_PX }}
+      >
         <button type="button" onMouseDown={(e) => e.stopPropagation()} onClick={() => onLoad(row)}>
-          {row.side === 'after' ? `show ${Math.min(row.count, 1000)} more of ${row.count} following` : `show ${Math.min(row.count, 1000)} earlier (${row.count} above)`}
+          {row.side === 'after'
+            ? `show ${Math.min(row.count, 1000)} more of ${row.count} following`
+            : `show ${Math.min(row.count, 1000)} earlier (${row.count} above)`}
         </button>
       </span>
     </div>
@@ -231,7 +263,14 @@ export function TreeView(props: TreeViewProps): ReactElement {
   // not jump while scrolling): indentation must not eat nested keys down to `n…`, nor a
   // narrow column cut `patch (1 ops)`. The value column takes what is left.
   const treeWidth = useElementWidth(scrollRef, 600);
-  const columns = useMemo(() => treeColumnWidths(rows.filter((r): r is TreeNode => !isMoreRow(r)), treeWidth), [rows, treeWidth]);
+  const columns = useMemo(
+    () =>
+      treeColumnWidths(
+        rows.filter((r): r is TreeNode => !isMoreRow(r)),
+        treeWidth,
+      ),
+    [rows, treeWidth],
+  );
   const selectedIndex = selectedId === null ? -1 : rows.findIndex((r) => !isMoreRow(r) && r.id === selectedId);
 
   useEffect(() => {
@@ -295,15 +334,46 @@ export function TreeView(props: TreeViewProps): ReactElement {
   };
 
   return (
-    <div ref={scrollRef} className="ws-tree" role="tree" aria-label="Decoded value tree" tabIndex={0} onKeyDown={onKeyDown} data-testid="tree-view" style={{ '--ws-tree-key': `${columns.key}px`, '--ws-tree-kind': `${columns.kind}px` } as CSSProperties}>
+    <div
+      ref={scrollRef}
+      className="ws-tree"
+      role="tree"
+      aria-label="Decoded value tree"
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      data-testid="tree-view"
+      style={{ '--ws-tree-key': `${columns.key}px`, '--ws-tree-kind': `${columns.kind}px` } as CSSProperties}
+    >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         <TreeHeader />
         {virtualizer.getVirtualItems().map((item) => {
           const node = rows[item.index];
-          if (isMoreRow(node)) return <MoreRowView key={`more-${node.moreOf}-${node.side}`} row={node} top={item.start} onLoad={tree.loadMore} />;
+          if (isMoreRow(node))
+            return (
+              <MoreRowView
+                key={`more-${node.moreOf}-${node.side}`}
+                row={node}
+                top={item.start}
+                onLoad={tree.loadMore}
+              />
+            );
           const parent = tree.nodes.get(node.parent);
           const parentBytes = parent ? parent.end - parent.start : null;
-          return <TreeRow key={node.id} node={node} top={item.start} selected={node.id === selectedId} open={tree.expanded.has(node.id)} loading={tree.loading.has(node.id)} frameSize={frameSize} parentBytes={parentBytes} highlight={highlight} onSelect={onSelect} onToggle={tree.toggle} />;
+          return (
+            <TreeRow
+              key={node.id}
+              node={node}
+              top={item.start}
+              selected={node.id === selectedId}
+              open={tree.expanded.has(node.id)}
+              loading={tree.loading.has(node.id)}
+              frameSize={frameSize}
+              parentBytes={parentBytes}
+              highlight={highlight}
+              onSelect={onSelect}
+              onToggle={tree.toggle}
+            />
+          );
         })}
       </div>
     </div>

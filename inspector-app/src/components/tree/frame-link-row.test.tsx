@@ -6,8 +6,20 @@ import { MemoryTransport, type HostCapabilities } from '../../protocol/transport
 import type { WireFrame } from '../../protocol/messages.js';
 import { inProcessWorker } from '../../worker/in-process.js';
 
-const capabilities: HostCapabilities = { connect: false, sendFrames: false, files: true, theme: 'light', hostName: 'test' };
-const frame = (data: Uint8Array, opcode: 'text' | 'binary'): WireFrame => ({ connectionId: 'c1', direction: 'received', time: 1_700_000_000_000, opcode, data });
+const capabilities: HostCapabilities = {
+  connect: false,
+  sendFrames: false,
+  files: true,
+  theme: 'light',
+  hostName: 'test',
+};
+const frame = (data: Uint8Array, opcode: 'text' | 'binary'): WireFrame => ({
+  connectionId: 'c1',
+  direction: 'received',
+  time: 1_700_000_000_000,
+  opcode,
+  data,
+});
 
 afterEach(cleanup);
 
@@ -18,7 +30,10 @@ describe('a Socket.IO attachment placeholder in the tree', () => {
     act(() =>
       transport.emit({
         type: 'frames',
-        frames: [frame(new TextEncoder().encode('451-[{"_placeholder":true,"num":0}]'), 'text'), frame(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2]), 'binary')],
+        frames: [
+          frame(new TextEncoder().encode('451-[{"_placeholder":true,"num":0}]'), 'text'),
+          frame(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2]), 'binary'),
+        ],
       }),
     );
     await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(2));
@@ -33,6 +48,8 @@ describe('a Socket.IO attachment placeholder in the tree', () => {
     expect(link.closest('[data-testid=tree-row]')!.textContent).toContain('attachment #0');
     expect(link.closest('[data-testid=tree-row]')!.textContent).toContain('→ frame 2 (6 B)');
     fireEvent.click(link);
-    await waitFor(() => expect(document.querySelector('[data-testid=frame-detail]')?.getAttribute('data-frame-id')).toBe('2'));
+    await waitFor(() =>
+      expect(document.querySelector('[data-testid=frame-detail]')?.getAttribute('data-frame-id')).toBe('2'),
+    );
   });
 });

@@ -39,7 +39,13 @@ export interface TreeState {
  * that one level) the first time a node opens, a window of TREE_PAGE at a time. Flattening
  * is iterative.
  */
-export function useTree(client: Pick<WorkerClient, 'call'>, frameId: number, format: FormatChoice, root: TreeNode | null, sortBySize: boolean): TreeState {
+export function useTree(
+  client: Pick<WorkerClient, 'call'>,
+  frameId: number,
+  format: FormatChoice,
+  root: TreeNode | null,
+  sortBySize: boolean,
+): TreeState {
   const [children, setChildren] = useState<ReadonlyMap<number, ChildWindow>>(new Map());
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
   const expandedRef = useRef(expanded);
@@ -64,22 +70,26 @@ export function useTree(client: Pick<WorkerClient, 'call'>, frameId: number, for
     (nodeId: number, params: { offset?: number; around?: number }, merge: boolean): Promise<ChildWindow> => {
       const gen = generation.current;
       setLoading((s) => new Set(s).add(nodeId));
-      return client.call('children', { frameId, format, nodeId, limit: TREE_PAGE, sortBySize: sortRef.current, ...params }).then((win) => {
-        if (gen !== generation.current) return win;
-        const old = windows.current.get(nodeId);
-        let next = win;
-        // Adjacent windows join, so "more" rows extend what is shown.
-        if (merge && old && win.offset === old.offset + old.nodes.length) next = { ...old, nodes: [...old.nodes, ...win.nodes] };
-        else if (merge && old && win.offset + win.nodes.length === old.offset) next = { ...old, offset: win.offset, nodes: [...win.nodes, ...old.nodes] };
-        windows.current.set(nodeId, next);
-        setChildren(new Map(windows.current));
-        setLoading((s) => {
-          const n = new Set(s);
-          n.delete(nodeId);
-          return n;
+      return client
+        .call('children', { frameId, format, nodeId, limit: TREE_PAGE, sortBySize: sortRef.current, ...params })
+        .then((win) => {
+          if (gen !== generation.current) return win;
+          const old = windows.current.get(nodeId);
+          let next = win;
+          // Adjacent windows join, so "more" rows extend what is shown.
+          if (merge && old && win.offset === old.offset + old.nodes.length)
+            next = { ...old, nodes: [...old.nodes, ...win.nodes] };
+          else if (merge && old && win.offset + win.nodes.length === old.offset)
+            next = { ...old, offset: win.offset, nodes: [...win.nodes, ...old.nodes] };
+          windows.current.set(nodeId, next);
+          setChildren(new Map(windows.current));
+          setLoading((s) => {
+            const n = new Set(s);
+            n.delete(nodeId);
+            return n;
+          });
+          return next;
         });
-        return next;
-      });
     },
     [client, frameId, format],
   );
@@ -128,7 +138,10 @@ export function useTree(client: Pick<WorkerClient, 'call'>, frameId: number, for
     });
   }, []);
 
-  const toggle = useCallback((nodeId: number) => (expanded.has(nodeId) ? collapse(nodeId) : void expand(nodeId)), [expanded, expand, collapse]);
+  const toggle = useCallback(
+    (nodeId: number) => (expanded.has(nodeId) ? collapse(nodeId) : void expand(nodeId)),
+    [expanded, expand, collapse],
+  );
 
   const loadMore = useCallback(
     (row: MoreRow) => {
@@ -179,9 +192,13 @@ export function useTree(client: Pick<WorkerClient, 'call'>, frameId: number, for
       for (let i = 0; i < path.length - 1; i++) {
         const id = path[i];
         const next = path[i + 1];
-        let win = windows.current.get(id) ?? (await (pending.current.get(id) ?? client.call('children', { frameId, format, nodeId: id, limit: TREE_PAGE, offset: 0 })));
+        let win =
+          windows.current.get(id) ??
+          (await (pending.current.get(id) ??
+            client.call('children', { frameId, format, nodeId: id, limit: TREE_PAGE, offset: 0 })));
         if (gen !== generation.current) return;
-        if (!win.nodes.some((n) => n.id === next)) win = await client.call('children', { frameId, format, nodeId: id, limit: TREE_PAGE, around: next });
+        if (!win.nodes.some((n) => n.id === next))
+          win = await client.call('children', { frameId, format, nodeId: id, limit: TREE_PAGE, around: next });
         if (gen !== generation.current) return;
         windows.current.set(id, win);
         opened.push(id);

@@ -25,15 +25,23 @@ describe('SessionChart: a codec that left messages out', () => {
   it('says "N of M messages" in the legend and the line title, marks the line and explains it', () => {
     render(<SessionChart data={data} />);
     const legend = screen.getByRole('list', { name: 'Chart legend' });
-    expect(within(legend).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['As captured: 1,361,041 B', 'Protobuf (inferred): 591,366 B — 67 of 157 messages']);
+    expect(
+      within(legend)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['As captured: 1,361,041 B', 'Protobuf (inferred): 591,366 B — 67 of 157 messages']);
     const chart = screen.getByTestId('session-chart');
     const partial = chart.querySelector('polyline[data-codec=protobuf]')!;
     expect(partial.querySelector('title')?.textContent).toBe('Protobuf (inferred): 591,366 B — 67 of 157 messages');
     expect(partial.parentElement?.getAttribute('stroke-opacity')).toBe('0.5');
     expect(partial.parentElement?.querySelector('circle')).not.toBeNull();
     expect(chart.querySelector('polyline[data-codec=captured]')!.parentElement?.querySelector('circle')).toBeNull();
-    expect(screen.getByTestId('session-chart-partial').textContent).toBe('Faded line with a hollow end — Protobuf (inferred), 67 of 157 messages: this codec left messages out, so its line sums only the messages it encoded; lower is better only among codecs that encoded every message.');
-    expect(chart.querySelector('svg[role=img]')?.getAttribute('aria-label')).toContain('Protobuf (inferred) ends at 578 KB, 67 of 157 messages only');
+    expect(screen.getByTestId('session-chart-partial').textContent).toBe(
+      'Faded line with a hollow end — Protobuf (inferred), 67 of 157 messages: this codec left messages out, so its line sums only the messages it encoded; lower is better only among codecs that encoded every message.',
+    );
+    expect(chart.querySelector('svg[role=img]')?.getAttribute('aria-label')).toContain(
+      'Protobuf (inferred) ends at 578 KB, 67 of 157 messages only',
+    );
   });
 
   it('no note when every codec encoded every message', () => {

@@ -1,5 +1,9 @@
 import { useMemo, type ReactElement } from 'react';
-import { chartGeometry, PARTIAL_END_RADIUS, PARTIAL_OPACITY } from '../../../../../codecs/compare/session/chart-geometry.js';
+import {
+  chartGeometry,
+  PARTIAL_END_RADIUS,
+  PARTIAL_OPACITY,
+} from '../../../../../codecs/compare/session/chart-geometry.js';
 import type { SessionChartData } from '../../../../../codecs/compare/session/cumulative.js';
 
 /**
@@ -14,9 +18,16 @@ export function SessionChart({ data }: { data: SessionChartData }): ReactElement
   return (
     <figure className="ws-session-chart" data-testid="session-chart">
       <figcaption>
-        Cumulative bytes over the session, per codec <span className="ws-muted">— message bytes before compression; lower is better</span>
+        Cumulative bytes over the session, per codec{' '}
+        <span className="ws-muted">— message bytes before compression; lower is better</span>
       </figcaption>
-      <svg viewBox={`0 0 ${g.width} ${g.height}`} role="img" aria-label={g.summary} width="100%" preserveAspectRatio="xMidYMid meet">
+      <svg
+        viewBox={`0 0 ${g.width} ${g.height}`}
+        role="img"
+        aria-label={g.summary}
+        width="100%"
+        preserveAspectRatio="xMidYMid meet"
+      >
         <title>{g.summary}</title>
         <g className="ws-session-axis" stroke="currentColor" strokeOpacity={0.35}>
           {g.yTicks.map((t) => (
@@ -41,11 +52,32 @@ export function SessionChart({ data }: { data: SessionChartData }): ReactElement
           </text>
         </g>
         {g.lines.map((l) => (
-          <g key={l.codec} strokeOpacity={l.partial ? PARTIAL_OPACITY : undefined} data-partial={l.partial || undefined}>
-            <polyline points={l.points} fill="none" stroke={l.colour} strokeWidth={2} strokeDasharray={l.dash || undefined} data-codec={l.codec}>
+          <g
+            key={l.codec}
+            strokeOpacity={l.partial ? PARTIAL_OPACITY : undefined}
+            data-partial={l.partial || undefined}
+          >
+            <polyline
+              points={l.points}
+              fill="none"
+              stroke={l.colour}
+              strokeWidth={2}
+              strokeDasharray={l.dash || undefined}
+              data-codec={l.codec}
+            >
               <title>{l.legend}</title>
             </polyline>
-            {l.partial ? <circle cx={l.end.x} cy={l.end.y} r={PARTIAL_END_RADIUS} fill="none" stroke={l.colour} strokeWidth={2} strokeOpacity={1} /> : null}
+            {l.partial ? (
+              <circle
+                cx={l.end.x}
+                cy={l.end.y}
+                r={PARTIAL_END_RADIUS}
+                fill="none"
+                stroke={l.colour}
+                strokeWidth={2}
+                strokeOpacity={1}
+              />
+            ) : null}
           </g>
         ))}
       </svg>
@@ -53,15 +85,32 @@ export function SessionChart({ data }: { data: SessionChartData }): ReactElement
         {g.lines.map((l) => (
           <li key={l.codec}>
             <svg width="30" height="10" aria-hidden="true">
-              <line x1="0" x2="24" y1="5" y2="5" stroke={l.colour} strokeWidth={2} strokeDasharray={l.dash || undefined} strokeOpacity={l.partial ? PARTIAL_OPACITY : undefined} />
+              <line
+                x1="0"
+                x2="24"
+                y1="5"
+                y2="5"
+                stroke={l.colour}
+                strokeWidth={2}
+                strokeDasharray={l.dash || undefined}
+                strokeOpacity={l.partial ? PARTIAL_OPACITY : undefined}
+              />
               {l.partial ? <circle cx="25" cy="5" r="3.5" fill="none" stroke={l.colour} strokeWidth={1.5} /> : null}
             </svg>
             {l.legend}
           </li>
         ))}
       </ul>
-      {g.note ? <p className="ws-note" data-testid="session-chart-partial">{g.note}</p> : null}
-      {data.notCharted.length ? <p className="ws-note">Not charted: {data.notCharted.map((n) => `${n.label}: ${n.why.replace(/ \((.*)\)$/, ': $1')}`).join('; ')}</p> : null}
+      {g.note ? (
+        <p className="ws-note" data-testid="session-chart-partial">
+          {g.note}
+        </p>
+      ) : null}
+      {data.notCharted.length ? (
+        <p className="ws-note">
+          Not charted: {data.notCharted.map((n) => `${n.label}: ${n.why.replace(/ \((.*)\)$/, ': $1')}`).join('; ')}
+        </p>
+      ) : null}
     </figure>
   );
 }

@@ -30,7 +30,14 @@ function fakeClient() {
 }
 
 const size = (total: number) => ({ payload: total - 10, headers: 10, total });
-function row(codec: string, label: string, connectionId: string | null, direction: SessionRow['direction'], n: number, over: Partial<SessionRow> = {}): SessionRow {
+function row(
+  codec: string,
+  label: string,
+  connectionId: string | null,
+  direction: SessionRow['direction'],
+  n: number,
+  over: Partial<SessionRow> = {},
+): SessionRow {
   return {
     codec,
     label,
@@ -58,7 +65,12 @@ function setup(over: Partial<SessionSource> = {}, connectionId = 'c1') {
     run,
     connections: [
       { connectionId: 'c1', label: '#1', url: 'wss://one.example/feed' },
-      { connectionId: 'c2', label: '#2', url: 'wss://two.example/', extensions: 'permessage-deflate; client_max_window_bits=15' },
+      {
+        connectionId: 'c2',
+        label: '#2',
+        url: 'wss://two.example/',
+        extensions: 'permessage-deflate; client_max_window_bits=15',
+      },
     ],
     filteredIds: null,
     heldFrames: 30,
@@ -112,7 +124,13 @@ describe('SessionCompare', () => {
       job.handlers.onRows([row('captured', 'As captured', 'c1', 'client-to-server', 1000)]);
       job.handlers.onRows([row('captured', 'As captured', 'c1', 'server-to-client', 3000)]);
       job.handlers.onRows([row('captured', 'As captured', null, null, 4000)]);
-      job.handlers.onRows([row('json', 'JSON', 'c1', 'client-to-server', 0, { messages: 0, left: 10, leftReason: 'message 1: the frame does not decode' })]);
+      job.handlers.onRows([
+        row('json', 'JSON', 'c1', 'client-to-server', 0, {
+          messages: 0,
+          left: 10,
+          leftReason: 'message 1: the frame does not decode',
+        }),
+      ]);
     });
     const totals = screen.getByTestId('session-totals');
     expect(within(totals).getByText('4,000 B')).toBeTruthy();
@@ -124,7 +142,9 @@ describe('SessionCompare', () => {
     act(() => job.handlers.onEnd({ cancelled: true, error: null, chart: null, messages: 20, workerMs: 12 }));
     expect(screen.getByTestId('session-status').textContent).toMatch(/Cancelled/);
     expect(run.get().phase).toBe('cancelled');
-    expect(screen.getByTestId('session-negotiated').textContent).toMatch(/does not record the negotiated Sec-WebSocket-Extensions: both/);
+    expect(screen.getByTestId('session-negotiated').textContent).toMatch(
+      /does not record the negotiated Sec-WebSocket-Extensions: both/,
+    );
     // The per-direction JSON row has no messages: every dash says why.
     const dashes = screen.getAllByTestId('session-dash');
     expect(dashes.length).toBeGreaterThan(0);
@@ -137,11 +157,31 @@ describe('SessionCompare', () => {
     fireEvent.click(screen.getByTestId('session-run'));
     expect(client.jobs[0].negotiated).toEqual({ c2: 'permessage-deflate; client_max_window_bits=15' });
     act(() => {
-      client.jobs[0].handlers.onRows([row('captured', 'As captured', 'c2', 'server-to-client', 800, { wire: { contextTakeover: size(200), noContextTakeover: size(300), negotiated: size(210) } })]);
-      client.jobs[0].handlers.onRows([row('captured', 'As captured', null, null, 800, { wire: { contextTakeover: size(200), noContextTakeover: size(300), negotiated: size(210) } })]);
-      client.jobs[0].handlers.onEnd({ cancelled: false, error: null, chart: { at: [5, 10], series: [{ codec: 'captured', label: 'As captured', bytes: [400, 800] }], notCharted: [] }, messages: 10, workerMs: 1500 });
+      client.jobs[0].handlers.onRows([
+        row('captured', 'As captured', 'c2', 'server-to-client', 800, {
+          wire: { contextTakeover: size(200), noContextTakeover: size(300), negotiated: size(210) },
+        }),
+      ]);
+      client.jobs[0].handlers.onRows([
+        row('captured', 'As captured', null, null, 800, {
+          wire: { contextTakeover: size(200), noContextTakeover: size(300), negotiated: size(210) },
+        }),
+      ]);
+      client.jobs[0].handlers.onEnd({
+        cancelled: false,
+        error: null,
+        chart: {
+          at: [5, 10],
+          series: [{ codec: 'captured', label: 'As captured', bytes: [400, 800] }],
+          notCharted: [],
+        },
+        messages: 10,
+        workerMs: 1500,
+      });
     });
-    expect(screen.getByTestId('session-negotiated').textContent).toMatch(/negotiated "permessage-deflate; client_max_window_bits=15" \(recorded in the capture\)/);
+    expect(screen.getByTestId('session-negotiated').textContent).toMatch(
+      /negotiated "permessage-deflate; client_max_window_bits=15" \(recorded in the capture\)/,
+    );
     expect(within(screen.getByTestId('session-totals')).getByText('210 B')).toBeTruthy();
     expect(screen.getByTestId('session-status').textContent).toMatch(/10 messages .* in 1\.50 s \(worker\)/);
     const chart = screen.getByTestId('session-chart');
@@ -158,8 +198,26 @@ describe('SessionCompare', () => {
         row('captured', 'As captured', null, null, 1000, extra),
       ]);
       client.jobs[0].handlers.onRows([
-        row('avro', 'Avro (inferred)', 'c1', 'server-to-client', 400, { ...extra, left: 2, leftReason: 'message 3: a bigint beyond int64', mismatches: [{ message: 3, reason: 'a bigint beyond int64' }, { message: 9, reason: 'a union of map and array' }], schema: { bytes: 120, text: '{"type":"record"}', messages: 10, perMessage: 12 } }),
-        row('avro', 'Avro (inferred)', null, null, 400, { ...extra, left: 2, leftReason: 'message 3: a bigint beyond int64', mismatches: [{ message: 3, reason: 'a bigint beyond int64' }, { message: 9, reason: 'a union of map and array' }], schema: { bytes: 120, text: '{"type":"record"}', messages: 10, perMessage: 12 } }),
+        row('avro', 'Avro (inferred)', 'c1', 'server-to-client', 400, {
+          ...extra,
+          left: 2,
+          leftReason: 'message 3: a bigint beyond int64',
+          mismatches: [
+            { message: 3, reason: 'a bigint beyond int64' },
+            { message: 9, reason: 'a union of map and array' },
+          ],
+          schema: { bytes: 120, text: '{"type":"record"}', messages: 10, perMessage: 12 },
+        }),
+        row('avro', 'Avro (inferred)', null, null, 400, {
+          ...extra,
+          left: 2,
+          leftReason: 'message 3: a bigint beyond int64',
+          mismatches: [
+            { message: 3, reason: 'a bigint beyond int64' },
+            { message: 9, reason: 'a union of map and array' },
+          ],
+          schema: { bytes: 120, text: '{"type":"record"}', messages: 10, perMessage: 12 },
+        }),
       ]);
     });
     const totals = screen.getByTestId('session-totals');
@@ -168,7 +226,9 @@ describe('SessionCompare', () => {
     expect(within(totals).getByText('120 B (12.0 B/message)')).toBeTruthy();
     expect(within(totals).getAllByTitle(/not in this browser/).length).toBe(2);
     expect(within(totals).getByTitle('no schema: the codec describes itself')).toBeTruthy();
-    expect(screen.getByTestId('session-left').textContent).toContain('Avro (inferred): message 3: a bigint beyond int64; message 9: a union of map and array');
+    expect(screen.getByTestId('session-left').textContent).toContain(
+      'Avro (inferred): message 3: a bigint beyond int64; message 9: a union of map and array',
+    );
   });
 
   it('copies the report as Markdown and saves HTML and Markdown', async () => {
@@ -230,11 +290,25 @@ describe('SessionCompare review fixes', () => {
     const zero = { payload: 0, headers: 0, total: 0 };
     act(() => {
       client.jobs[0].handlers.onRows([row('captured', 'As captured', null, null, 1000)]);
-      client.jobs[0].handlers.onRows([row('avro', 'Avro (inferred)', null, null, 0, { messages: 0, size: 0, gzip: 0, deflate: 0, left: 10, leftReason: 'message 1: Avro runs in the CLI only', wire: { contextTakeover: zero, noContextTakeover: zero, negotiated: null } })]);
+      client.jobs[0].handlers.onRows([
+        row('avro', 'Avro (inferred)', null, null, 0, {
+          messages: 0,
+          size: 0,
+          gzip: 0,
+          deflate: 0,
+          left: 10,
+          leftReason: 'message 1: Avro runs in the CLI only',
+          wire: { contextTakeover: zero, noContextTakeover: zero, negotiated: null },
+        }),
+      ]);
     });
     const avro = screen.getByTestId('session-totals').querySelector('tr[data-codec=avro]') as HTMLElement;
     expect(avro.textContent).not.toMatch(/0 B/);
-    expect(within(avro).getAllByTestId('session-dash').every((d) => /Avro runs in the CLI only/.test(d.getAttribute('title') ?? ''))).toBe(true);
+    expect(
+      within(avro)
+        .getAllByTestId('session-dash')
+        .every((d) => /Avro runs in the CLI only/.test(d.getAttribute('title') ?? '')),
+    ).toBe(true);
   });
 
   it('#6: messages left out for one reason are grouped', () => {
@@ -242,20 +316,43 @@ describe('SessionCompare review fixes', () => {
     fireEvent.click(screen.getByTestId('session-run'));
     const why = 'Avro runs in the CLI only';
     const mismatches = Array.from({ length: 51 }, (_, i) => ({ message: i + 1, reason: why }));
-    act(() => client.jobs[0].handlers.onRows([row('avro', 'Avro (inferred)', null, null, 0, { messages: 0, left: 51, leftReason: `message 1: ${why}`, mismatches })]));
+    act(() =>
+      client.jobs[0].handlers.onRows([
+        row('avro', 'Avro (inferred)', null, null, 0, {
+          messages: 0,
+          left: 51,
+          leftReason: `message 1: ${why}`,
+          mismatches,
+        }),
+      ]),
+    );
     const text = screen.getByTestId('session-left').textContent ?? '';
     expect(text).toContain(`Avro (inferred): 51 messages (first: 1): ${why}`);
     expect(text).not.toContain('message 2:');
   });
 
-  it('review D: every left-out message is counted by reason, not only the 50 listed (the report\'s grouping, left-out.ts)', () => {
+  it("review D: every left-out message is counted by reason, not only the 50 listed (the report's grouping, left-out.ts)", () => {
     const { client } = setup();
     fireEvent.click(screen.getByTestId('session-run'));
     const mismatches = Array.from({ length: 50 }, (_, i) => ({ message: i + 1, reason: 'a list' }));
-    const leftReasons = [{ reason: 'a list', count: 100, first: 1 }, { reason: 'seq: string where the schema has int32', count: 20, first: 107 }];
-    act(() => client.jobs[0].handlers.onRows([row('protobuf', 'Protobuf (inferred)', null, null, 10, { left: 120, leftReason: 'message 1: a list', mismatches, leftReasons })]));
+    const leftReasons = [
+      { reason: 'a list', count: 100, first: 1 },
+      { reason: 'seq: string where the schema has int32', count: 20, first: 107 },
+    ];
+    act(() =>
+      client.jobs[0].handlers.onRows([
+        row('protobuf', 'Protobuf (inferred)', null, null, 10, {
+          left: 120,
+          leftReason: 'message 1: a list',
+          mismatches,
+          leftReasons,
+        }),
+      ]),
+    );
     const text = screen.getByTestId('session-left').textContent ?? '';
-    expect(text).toContain('Protobuf (inferred): 100 messages (first: 1): a list; 20 messages (first: 107): seq: string where the schema has int32');
+    expect(text).toContain(
+      'Protobuf (inferred): 100 messages (first: 1): a list; 20 messages (first: 107): seq: string where the schema has int32',
+    );
     expect(text).not.toContain('more');
   });
 
@@ -263,8 +360,19 @@ describe('SessionCompare review fixes', () => {
     const { client } = setup();
     fireEvent.click(screen.getByTestId('session-run'));
     act(() => {
-      client.jobs[0].handlers.onRows([row('protobuf', 'Protobuf (inferred)', null, null, 0, { messages: 0, left: 10, leftReason: 'message 1: a list', schema: { bytes: 66, text: 'message Frame {}', messages: 0, perMessage: 0 } })]);
-      client.jobs[0].handlers.onRows([row('avro', 'Avro (inferred)', null, null, 400, { schema: { bytes: 433, text: '{}', messages: 10_000, perMessage: 0.0433 } })]);
+      client.jobs[0].handlers.onRows([
+        row('protobuf', 'Protobuf (inferred)', null, null, 0, {
+          messages: 0,
+          left: 10,
+          leftReason: 'message 1: a list',
+          schema: { bytes: 66, text: 'message Frame {}', messages: 0, perMessage: 0 },
+        }),
+      ]);
+      client.jobs[0].handlers.onRows([
+        row('avro', 'Avro (inferred)', null, null, 400, {
+          schema: { bytes: 433, text: '{}', messages: 10_000, perMessage: 0.0433 },
+        }),
+      ]);
     });
     const totals = screen.getByTestId('session-totals');
     expect(within(totals).getByText('66 B (no message encoded)')).toBeTruthy();
@@ -294,7 +402,23 @@ describe('SessionCompare review fixes', () => {
     fireEvent.click(screen.getByTestId('session-run'));
     act(() => {
       client.jobs[0].handlers.onRows([row('captured', 'As captured', null, null, 800)]);
-      client.jobs[0].handlers.onEnd({ cancelled: false, error: null, chart: { at: [5, 10], series: [{ codec: 'captured', label: 'As captured', bytes: [400, 800] }], notCharted: [{ codec: 'avro', label: 'Avro (inferred)', why: 'not in the codec registry the chart re-encodes with (a schema codec needs the schema inferred from the whole session)' }] }, messages: 10, workerMs: 1 });
+      client.jobs[0].handlers.onEnd({
+        cancelled: false,
+        error: null,
+        chart: {
+          at: [5, 10],
+          series: [{ codec: 'captured', label: 'As captured', bytes: [400, 800] }],
+          notCharted: [
+            {
+              codec: 'avro',
+              label: 'Avro (inferred)',
+              why: 'not in the codec registry the chart re-encodes with (a schema codec needs the schema inferred from the whole session)',
+            },
+          ],
+        },
+        messages: 10,
+        workerMs: 1,
+      });
     });
     const note = screen.getByText(/Not charted/).textContent ?? '';
     expect(note).not.toMatch(/\([^)]*\(/);
@@ -305,7 +429,17 @@ describe('SessionCompare review fixes', () => {
     fireEvent.click(screen.getByTestId('session-run'));
     act(() => {
       client.jobs[0].handlers.onRows([row('captured', 'As captured', null, null, 800)]);
-      client.jobs[0].handlers.onEnd({ cancelled: false, error: null, chart: { at: [5, 10], series: [{ codec: 'captured', label: 'As captured', bytes: [400, 800] }], notCharted: [{ codec: 'avro', label: 'Avro (inferred)', why: 'no frame has an Avro type' }] }, messages: 10, workerMs: 1 });
+      client.jobs[0].handlers.onEnd({
+        cancelled: false,
+        error: null,
+        chart: {
+          at: [5, 10],
+          series: [{ codec: 'captured', label: 'As captured', bytes: [400, 800] }],
+          notCharted: [{ codec: 'avro', label: 'Avro (inferred)', why: 'no frame has an Avro type' }],
+        },
+        messages: 10,
+        workerMs: 1,
+      });
     });
     expect(screen.getByText(/Not charted/).textContent).toBe('Not charted: Avro (inferred): no frame has an Avro type');
   });

@@ -1,7 +1,17 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactElement } from 'react';
-import { perConnection, perDirection, totalsOf, DIRECTION_LABEL } from '../../../../../codecs/compare/session/groups.js';
+import {
+  perConnection,
+  perDirection,
+  totalsOf,
+  DIRECTION_LABEL,
+} from '../../../../../codecs/compare/session/groups.js';
 import { leftOutText } from '../../../../../codecs/compare/session/left-out.js';
-import { sessionReportHtml, sessionReportMarkdown, type MachineInfo, type SessionReportInput } from '../../../../../codecs/compare/session/report.js';
+import {
+  sessionReportHtml,
+  sessionReportMarkdown,
+  type MachineInfo,
+  type SessionReportInput,
+} from '../../../../../codecs/compare/session/report.js';
 import type { SessionScope } from '../../../worker/api.js';
 import type { WorkerClient } from '../../../worker/client.js';
 import { copyText, type ClipboardLike } from '../../shell/copyText.js';
@@ -42,7 +52,8 @@ export interface SessionSource {
 type ScopeChoice = { kind: 'all' } | { kind: 'filter' } | { kind: 'connection'; connectionId: string };
 
 const TOAST_MS = 1600;
-const defaultClipboard = (): ClipboardLike | null => (typeof navigator !== 'undefined' && navigator.clipboard ? navigator.clipboard : null);
+const defaultClipboard = (): ClipboardLike | null =>
+  typeof navigator !== 'undefined' && navigator.clipboard ? navigator.clipboard : null;
 
 function saveText(text: string, name: string, type: string): void {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -66,20 +77,38 @@ function parseChoice(value: string): ScopeChoice {
  * whole capture), run it in the worker (progress, cancel), read the totals per codec, per
  * direction and per connection, the chart, and copy or save the report.
  */
-export function SessionCompare({ client, source, currentConnectionId, clipboard = defaultClipboard() }: { client: Pick<WorkerClient, 'compareSession'>; source: SessionSource; currentConnectionId?: string; clipboard?: ClipboardLike | null }): ReactElement {
+export function SessionCompare({
+  client,
+  source,
+  currentConnectionId,
+  clipboard = defaultClipboard(),
+}: {
+  client: Pick<WorkerClient, 'compareSession'>;
+  source: SessionSource;
+  currentConnectionId?: string;
+  clipboard?: ClipboardLike | null;
+}): ReactElement {
   const { run, connections, filteredIds } = source;
   // Derived here, only while the session view is shown (not on every list update of the app).
   const shown = useMemo(() => source.shown?.filter((f) => f.lost === undefined), [source.shown]);
   const heldFrames = shown ? shown.length : source.heldFrames;
-  const shownOf = useCallback((connectionId: string) => (shown ? shown.filter((f) => f.connectionId === connectionId) : null), [shown]);
+  const shownOf = useCallback(
+    (connectionId: string) => (shown ? shown.filter((f) => f.connectionId === connectionId) : null),
+    [shown],
+  );
   const state = useSyncExternalStore(run.subscribe, run.get) ?? IDLE_SESSION;
-  const [choice, setChoice] = useState<ScopeChoice>(() => (currentConnectionId !== undefined && connections.some((c) => c.connectionId === currentConnectionId) ? { kind: 'connection', connectionId: currentConnectionId } : { kind: 'all' }));
+  const [choice, setChoice] = useState<ScopeChoice>(() =>
+    currentConnectionId !== undefined && connections.some((c) => c.connectionId === currentConnectionId)
+      ? { kind: 'connection', connectionId: currentConnectionId }
+      : { kind: 'all' },
+  );
   const [toast, setToast] = useState<string | null>(null);
   const toastTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(toastTimer.current), []);
   const machine = source.machine ?? navigatorMachine();
 
-  const chosenConnections = choice.kind === 'connection' ? connections.filter((c) => c.connectionId === choice.connectionId) : connections;
+  const chosenConnections =
+    choice.kind === 'connection' ? connections.filter((c) => c.connectionId === choice.connectionId) : connections;
   const scopeLabel =
     choice.kind === 'all'
       ? `the whole capture (${formatBytes(heldFrames)} frames held)`
@@ -89,7 +118,12 @@ export function SessionCompare({ client, source, currentConnectionId, clipboard 
             const c = chosenConnections[0];
             return c ? `connection ${c.label} ${c.url}` : 'a connection no longer listed';
           })();
-  const scopeFrames = choice.kind === 'filter' ? (filteredIds?.length ?? 0) : choice.kind === 'all' ? heldFrames : (shownOf(choice.connectionId)?.length ?? null);
+  const scopeFrames =
+    choice.kind === 'filter'
+      ? (filteredIds?.length ?? 0)
+      : choice.kind === 'all'
+        ? heldFrames
+        : (shownOf(choice.connectionId)?.length ?? null);
 
   const start = useCallback(() => {
     // With the shown frames known, the scope names them: frames that arrived while paused are not compared.
@@ -97,7 +131,10 @@ export function SessionCompare({ client, source, currentConnectionId, clipboard 
       choice.kind === 'filter'
         ? { kind: 'frames', frameIds: filteredIds ?? [] }
         : shown
-          ? { kind: 'frames', frameIds: (choice.kind === 'all' ? shown : (shownOf(choice.connectionId) ?? [])).map((f) => f.frameId) }
+          ? {
+              kind: 'frames',
+              frameIds: (choice.kind === 'all' ? shown : (shownOf(choice.connectionId) ?? [])).map((f) => f.frameId),
+            }
           : choice.kind === 'all'
             ? { kind: 'all' }
             : { kind: 'connection', connectionId: choice.connectionId };
@@ -115,7 +152,9 @@ export function SessionCompare({ client, source, currentConnectionId, clipboard 
       scope: state.scopeLabel + (state.phase === 'cancelled' ? ' (cancelled: partial)' : ''),
       rows: state.rows,
       chart: state.chart,
-      connections: connections.filter((c) => ids.has(c.connectionId)).map((c) => ({ connectionId: c.connectionId, url: c.url, extensions: c.extensions ?? null })),
+      connections: connections
+        .filter((c) => ids.has(c.connectionId))
+        .map((c) => ({ connectionId: c.connectionId, url: c.url, extensions: c.extensions ?? null })),
       machine,
       engine: 'fflate (in the browser; zlib, as ws and Chromium run it, differs by a few percent)',
       generatedAt: new Date().toISOString(),
@@ -154,7 +193,8 @@ export function SessionCompare({ client, source, currentConnectionId, clipboard 
   if (heldFrames === 0) {
     return (
       <p className="ws-note" data-testid="session-empty">
-        No frames are held yet: connect to a server or open a capture file (HAR or wirescope capture), then compare the session here.
+        No frames are held yet: connect to a server or open a capture file (HAR or wirescope capture), then compare the
+        session here.
       </p>
     );
   }
@@ -164,10 +204,17 @@ export function SessionCompare({ client, source, currentConnectionId, clipboard 
       <div className="ws-toolbar">
         <label>
           Frames{' '}
-          <select value={choiceValue(choice)} onChange={(e) => setChoice(parseChoice(e.target.value))} disabled={running} data-testid="session-scope">
+          <select
+            value={choiceValue(choice)}
+            onChange={(e) => setChoice(parseChoice(e.target.value))}
+            disabled={running}
+            data-testid="session-scope"
+          >
             <option value="all">Whole capture ({formatBytes(heldFrames)} frames)</option>
             <option value="filter" disabled={filteredIds === null}>
-              {filteredIds === null ? 'Current filter (no filter set)' : `Current filter (${formatBytes(filteredIds.length)} frames)`}
+              {filteredIds === null
+                ? 'Current filter (no filter set)'
+                : `Current filter (${formatBytes(filteredIds.length)} frames)`}
             </option>
             {connections.map((c) => (
               <option key={c.connectionId} value={`connection:${c.connectionId}`}>
@@ -177,7 +224,13 @@ export function SessionCompare({ client, source, currentConnectionId, clipboard 
             ))}
           </select>
         </label>
-        <button type="button" className="ws-button ws-primary" onClick={start} disabled={running || scopeFrames === 0} data-testid="session-run">
+        <button
+          type="button"
+          className="ws-button ws-primary"
+          onClick={start}
+          disabled={running || scopeFrames === 0}
+          data-testid="session-run"
+        >
           Compare the session
         </button>
         {running ? (
@@ -185,27 +238,58 @@ export function SessionCompare({ client, source, currentConnectionId, clipboard 
             Cancel
           </button>
         ) : null}
-        <button type="button" className="ws-button" onClick={() => void copy()} disabled={!report} data-testid="session-copy">
+        <button
+          type="button"
+          className="ws-button"
+          onClick={() => void copy()}
+          disabled={!report}
+          data-testid="session-copy"
+        >
           Copy report (Markdown)
         </button>
-        <button type="button" className="ws-button" onClick={() => save('html')} disabled={!report} data-testid="session-save-html">
+        <button
+          type="button"
+          className="ws-button"
+          onClick={() => save('html')}
+          disabled={!report}
+          data-testid="session-save-html"
+        >
           Save report (HTML)
         </button>
-        <button type="button" className="ws-button" onClick={() => save('md')} disabled={!report} data-testid="session-save-md">
+        <button
+          type="button"
+          className="ws-button"
+          onClick={() => save('md')}
+          disabled={!report}
+          data-testid="session-save-md"
+        >
           Save report (Markdown)
         </button>
       </div>
       {scopeFrames === 0 ? (
         <p className="ws-note" data-testid="session-scope-empty">
-          {choice.kind === 'filter' ? 'The filter matches no frames: change or clear it, or pick a connection or the whole capture.' : 'No frames to compare.'}
+          {choice.kind === 'filter'
+            ? 'The filter matches no frames: change or clear it, or pick a connection or the whole capture.'
+            : 'No frames to compare.'}
         </p>
       ) : null}
       {running ? (
         <div className="ws-progress">
-          <div className="ws-progress-track" role="progressbar" aria-label="Session comparison progress" aria-valuemin={0} aria-valuemax={p?.total ?? 0} aria-valuenow={p?.done ?? 0}>
+          <div
+            className="ws-progress-track"
+            role="progressbar"
+            aria-label="Session comparison progress"
+            aria-valuemin={0}
+            aria-valuemax={p?.total ?? 0}
+            aria-valuenow={p?.done ?? 0}
+          >
             <div className="ws-progress-fill" style={{ width: `${pct}%` }} />
           </div>
-          <span data-testid="session-progress">{p ? `${p.phase === 'decode' ? 'decoding' : `encoding ${p.codec ?? ''}`} ${formatBytes(p.done)} / ${formatBytes(p.total)}` : 'starting…'}</span>
+          <span data-testid="session-progress">
+            {p
+              ? `${p.phase === 'decode' ? 'decoding' : `encoding ${p.codec ?? ''}`} ${formatBytes(p.done)} / ${formatBytes(p.total)}`
+              : 'starting…'}
+          </span>
         </div>
       ) : null}
       <p className="ws-note" role="status" data-testid="session-status">
@@ -228,13 +312,33 @@ export function SessionCompare({ client, source, currentConnectionId, clipboard 
         <p className="ws-note" data-testid="session-negotiated">
           {knownHeaders.length === 0
             ? 'The capture does not record the negotiated Sec-WebSocket-Extensions: both permessage-deflate with and without context takeover are shown.'
-            : knownHeaders.map(([id, h]) => (h === '' ? `${nameOf(id)} negotiated no permessage-deflate: "wire, as negotiated" shows its "wire, plain" figures.` : `${nameOf(id)} negotiated "${h}" (recorded in the capture): "wire, as negotiated" uses it.`)).join(' ')}
+            : knownHeaders
+                .map(([id, h]) =>
+                  h === ''
+                    ? `${nameOf(id)} negotiated no permessage-deflate: "wire, as negotiated" shows its "wire, plain" figures.`
+                    : `${nameOf(id)} negotiated "${h}" (recorded in the capture): "wire, as negotiated" uses it.`,
+                )
+                .join(' ')}
         </p>
       ) : null}
-      {totals.length > 0 ? <SessionTable rows={totals} caption="Session totals per codec" testId="session-totals" hideNegotiated={knownHeaders.length === 0} /> : null}
+      {totals.length > 0 ? (
+        <SessionTable
+          rows={totals}
+          caption="Session totals per codec"
+          testId="session-totals"
+          hideNegotiated={knownHeaders.length === 0}
+        />
+      ) : null}
       {totals.some((r) => r.left > 0) ? (
         <details className="ws-session-left" data-testid="session-left">
-          <summary>Messages left out ({totals.filter((r) => r.left > 0).map((r) => `${r.label}: ${formatBytes(r.left)}`).join(', ')})</summary>
+          <summary>
+            Messages left out (
+            {totals
+              .filter((r) => r.left > 0)
+              .map((r) => `${r.label}: ${formatBytes(r.left)}`)
+              .join(', ')}
+            )
+          </summary>
           <ul>
             {totals
               .filter((r) => r.left > 0)
@@ -249,7 +353,13 @@ export function SessionCompare({ client, source, currentConnectionId, clipboard 
       ) : null}
       {state.chart ? <SessionChart data={state.chart} /> : null}
       {directions.map((d) => (
-        <SessionTable key={d.direction} rows={d.rows} caption={`All connections, ${DIRECTION_LABEL[d.direction]}`} testId={`session-direction-${d.direction}`} hideNegotiated={knownHeaders.length === 0} />
+        <SessionTable
+          key={d.direction}
+          rows={d.rows}
+          caption={`All connections, ${DIRECTION_LABEL[d.direction]}`}
+          testId={`session-direction-${d.direction}`}
+          hideNegotiated={knownHeaders.length === 0}
+        />
       ))}
       {byConnection.length > 0 ? (
         <details className="ws-session-connections" data-testid="session-connections">
@@ -259,9 +369,18 @@ export function SessionCompare({ client, source, currentConnectionId, clipboard 
           </summary>
           {byConnection.slice(0, 50).map((c) => (
             <div key={c.connectionId}>
-              <SessionTable rows={c.both} caption={`${nameOf(c.connectionId)}, both directions`} hideNegotiated={state.negotiated[c.connectionId] === undefined} />
+              <SessionTable
+                rows={c.both}
+                caption={`${nameOf(c.connectionId)}, both directions`}
+                hideNegotiated={state.negotiated[c.connectionId] === undefined}
+              />
               {c.directions.map((d) => (
-                <SessionTable key={d.direction} rows={d.rows} caption={`${nameOf(c.connectionId)}, ${DIRECTION_LABEL[d.direction]}`} hideNegotiated={state.negotiated[c.connectionId] === undefined} />
+                <SessionTable
+                  key={d.direction}
+                  rows={d.rows}
+                  caption={`${nameOf(c.connectionId)}, ${DIRECTION_LABEL[d.direction]}`}
+                  hideNegotiated={state.negotiated[c.connectionId] === undefined}
+                />
               ))}
             </div>
           ))}

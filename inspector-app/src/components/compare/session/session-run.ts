@@ -26,7 +26,17 @@ export interface SessionRunState {
   readonly negotiated: Readonly<Record<string, string>>;
 }
 
-export const IDLE_SESSION: SessionRunState = { phase: 'idle', scopeLabel: '', rows: [], progress: null, chart: null, error: null, messages: 0, workerMs: null, negotiated: {} };
+export const IDLE_SESSION: SessionRunState = {
+  phase: 'idle',
+  scopeLabel: '',
+  rows: [],
+  progress: null,
+  chart: null,
+  error: null,
+  messages: 0,
+  workerMs: null,
+  negotiated: {},
+};
 
 export type CompareMode = 'frame' | 'session';
 
@@ -59,7 +69,12 @@ export class SessionRun {
     for (const l of this.listeners) l();
   }
 
-  start(client: Pick<WorkerClient, 'compareSession'>, scope: SessionScope, negotiated: Readonly<Record<string, string>>, scopeLabel: string): void {
+  start(
+    client: Pick<WorkerClient, 'compareSession'>,
+    scope: SessionScope,
+    negotiated: Readonly<Record<string, string>>,
+    scopeLabel: string,
+  ): void {
     this.cancel();
     const job = ++this.job;
     const live = () => job === this.job;
@@ -75,7 +90,14 @@ export class SessionRun {
       onEnd: (end) => {
         if (!live()) return;
         this.cancelJob = null;
-        this.set({ ...this.state, phase: end.error !== null ? 'error' : end.cancelled ? 'cancelled' : 'done', chart: end.chart, error: end.error, messages: end.messages, workerMs: end.workerMs });
+        this.set({
+          ...this.state,
+          phase: end.error !== null ? 'error' : end.cancelled ? 'cancelled' : 'done',
+          chart: end.chart,
+          error: end.error,
+          messages: end.messages,
+          workerMs: end.workerMs,
+        });
       },
     });
   }
