@@ -1,0 +1,44 @@
+/** A growable byte buffer for the encoders of edited values. */
+export class ByteWriter {
+  private buf = new Uint8Array(256);
+  private length = 0;
+
+  private room(n: number): void {
+    if (this.length + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.length + n) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.length));
+    this.buf = next;
+  }
+
+  byte(b: number): void {
+    this.room(1);
+    this.buf[this.length++] = b;
+  }
+
+  bytes(b: Uint8Array): void {
+    this.room(b.length);
+    this.buf.set(b, this.length);
+    this.length += b.length;
+  }
+
+  /** `v` big-endian in `size` bytes (v must fit). */
+  uint(v: bigint, size: number): void {
+    this.room(size);
+    for (let i = size - 1; i >= 0; i--) {
+      this.buf[this.length + i] = Number(v & 0xffn);
+      v >>= 8n;
+    }
+    this.length += size;
+  }
+
+  get size(): number {
+    return this.length;
+  }
+
+  /** The bytes written so far (a copy). */
+  result(): Uint8Array {
+    return this.buf.slice(0, this.length);
+  }
+}
