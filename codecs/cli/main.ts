@@ -1,14 +1,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, arch, release, type } from 'node:os';
 import type { MachineInfo } from '../compare/session/report.js';
-import { parseArgs, USAGE, type CompareArgs, type InspectArgs } from './args.js';
+import { parseArgs, USAGE, type CompareArgs, type EncodeArgs, type InspectArgs } from './args.js';
 import { compare } from './compare.js';
+import { encode } from './encode.js';
 import { inspect } from './inspect.js';
 import { readSchema } from './proto-schema.js';
 
 /**
- * `wirescope` entry point. Exit status: 0 the frame decodes, 1 it is malformed, 2 usage
- * error (bad flags, unreadable file, input text that is not the forced encoding).
+ * `wirescope` entry point. Exit status: 0 the frame decodes (encode: the edit encodes), 1 it
+ * is malformed (encode: the edit does not encode), 2 usage error (bad flags, unreadable file,
+ * input text that is not the forced encoding).
  */
 export function main(argv: readonly string[], io: CliIo): number | Promise<number> {
   const args = parseArgs(argv);
@@ -26,7 +28,32 @@ export function main(argv: readonly string[], io: CliIo): number | Promise<numbe
       return runInspect(args, io);
     case 'compare':
       return runCompare(args, io);
+    case 'encode':
+      return runEncode(args, io);
   }
+}
+
+function runEncode(args: EncodeArgs, io: CliIo): number {
+  if (!io.outBytes) {
+    io.err('wirescope: encode: this host cannot write bytes\n');
+    return 2;
+  }
+  let raw: Uint8Array;
+  try {
+    raw = io.readFile(args.file);
+  } catch (e) {
+    io.err(`wirescope: cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+    return 2;
+  }
+  const loaded = args.protos.length ? readSchema(args.protos, io.readFile) : null;
+  if (loaded && 'error' in loaded) {
+    io.err(`wirescope: ${loaded.error}\n`);
+    return 2;
+  }
+  const result = encode(raw, args, loaded?.schema ?? null, args.file === '-' ? 'stdin' : args.file);
+  if (result.stderr) io.err(result.stderr);
+  if (result.stdout.length) io.outBytes(result.stdout);
+  return result.code;
 }
 
 async function runCompare(args: CompareArgs, io: CliIo): Promise<number> {
@@ -67,6 +94,8 @@ async function runCompare(args: CompareArgs, io: CliIo): Promise<number> {
 
 export interface CliIo {
   readonly out: (text: string) => void;
+  /** Bytes as they are: `encode`'s output (absent: encode cannot write). */
+  readonly outBytes?: (bytes: Uint8Array) => void;
   readonly err: (text: string) => void;
   readonly readFile: (path: string) => Uint8Array;
   readonly version: string;
@@ -104,6 +133,7 @@ export const nodeIo = (version: string): CliIo => {
   endQuietlyOnClosedPipe(process.stderr);
   return {
     out: (t) => process.stdout.write(t),
+    outBytes: (b) => process.stdout.write(b),
     err: (t) => process.stderr.write(t),
     readFile: (path) => (path === '-' ? new Uint8Array(readFileSync(0)) : new Uint8Array(readFileSync(path))),
     writeFile: (path, text) => writeFileSync(path, text),
