@@ -1,11 +1,14 @@
+/** No bytes yet: a writer allocates on its first write. */
+const EMPTY = new Uint8Array(0);
+
 /** A growable byte buffer for the encoders of edited values. */
 export class ByteWriter {
-  private buf = new Uint8Array(256);
+  private buf = EMPTY;
   private length = 0;
 
   private room(n: number): void {
     if (this.length + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
+    let size = Math.max(16, this.buf.length * 2);
     while (size < this.length + n) size *= 2;
     const next = new Uint8Array(size);
     next.set(this.buf.subarray(0, this.length));
@@ -33,8 +36,19 @@ export class ByteWriter {
     this.length += size;
   }
 
+  /** The byte written at `offset`. */
+  byteAt(offset: number): number {
+    return this.buf[offset];
+  }
+
   get size(): number {
     return this.length;
+  }
+
+  /** Copies bytes [from, until) into `out` at `offset`; the offset after them. */
+  copyTo(out: Uint8Array, offset: number, from: number, until: number): number {
+    out.set(this.buf.subarray(from, until), offset);
+    return offset + until - from;
   }
 
   /** The bytes written so far (a copy). */

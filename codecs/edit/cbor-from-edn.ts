@@ -1,4 +1,5 @@
-import { ByteWriter } from './byte-writer.js';
+import { ByteParts } from './byte-parts.js';
+import type { ByteWriter } from './byte-writer.js';
 import { type EditResult, editError } from './edit-error.js';
 import { FLOAT_BYTES, type FloatWidth, floatBits, isNanBits, preferredFloatWidth, widenNanBits } from './float-bits.js';
 import { SyntaxFailure, TextReader } from './text-reader.js';
@@ -22,17 +23,16 @@ import { SyntaxFailure, TextReader } from './text-reader.js';
 export function cborFromEdn(text: string): EditResult {
   const reader = new TextReader(text);
   try {
-    const out = new ByteWriter();
+    const out = new ByteParts();
     const parser = new EdnParser(reader);
     reader.skipSpace();
     if (reader.atEnd) reader.fail('expected a CBOR item, found end of input');
-    parser.item(out);
+    parser.parse(out);
     reader.skipSpace();
     if (!reader.atEnd) reader.fail(`expected end of input after the item, found ${reader.here()}`);
-    return { ok: true, bytes: out.result() };
+    return { ok: true, bytes: out.toBytes() };
   } catch (e) {
     if (e instanceof SyntaxFailure) return { ok: false, error: editError(text, e.offset, e.message) };
-    if (e instanceof RangeError) return { ok: false, error: editError(text, reader.pos, 'nested too deeply to parse') };
     return { ok: false, error: editError(text, reader.pos, `internal error: ${(e as Error)?.message ?? e}`) };
   }
 }
@@ -42,16 +42,160 @@ type Indicator = null | 'i' | 0 | 1 | 2 | 3 | 'indefinite';
 
 const MAX_ARGUMENT = (1n << 64n) - 1n;
 
+/** A frame of the parse stack: an item that holds items, until its close. */
+interface Open {
+  readonly kind: 'array' | 'map' | 'chunks' | 'embedded' | 'tag';
+  readonly at: number;
+  readonly ind: Indicator;
+  readonly close: string;
+  readonly parts: ByteParts;
+  /** Items (pairs for a map) so far. */
+  count: number;
+  /** A map: the key is read, its value comes next. */
+  keyDone: boolean;
+  /** Chunks: their major type once the first is read (2 or 3), else -1. */
+  major: number;
+  /** Chunks: where the chunk being read starts in the text (-1 between chunks). */
+  itemAt: number;
+  readonly tag: bigint;
+}
+
+function open(kind: Open['kind'], at: number, ind: Indicator, close: string): Open {
+  return { kind, at, ind, close, parts: new ByteParts(), count: 0, keyDone: false, major: -1, itemAt: -1, tag: 0n };
+}
+
 class EdnParser {
   constructor(private readonly r: TextReader) {}
 
-  item(w: ByteWriter): void {
+  /**
+   * Parses one item into `root`. Iterative: containers, tags, chunked strings and embedded
+   * items are frames on an explicit stack, so nesting depth costs no call-stack depth.
+   */
+  parse(root: ByteParts): void {
     const r: TextReader = this.r;
-    r.skipSpace();
+    const stack: Open[] = [];
+    for (;;) {
+      r.skipSpace();
+      const top = stack[stack.length - 1];
+      const parts = top ? top.parts : root;
+      let done: { major: number; indefinite: boolean };
+      if (top && top.kind !== 'tag' && !top.keyDone && r.startsWith(top.close)) {
+        r.pos += top.close.length;
+        stack.pop();
+        done = this.finish(top, stack.length ? stack[stack.length - 1].parts : root);
+      } else {
+        if (r.atEnd)
+          r.fail(
+            top && top.kind !== 'tag' && !top.keyDone
+              ? `expected '${top.close}', found end of input`
+              : 'expected a CBOR item, found end of input',
+          );
+        const before = parts.writer.size;
+        if (top?.kind === 'chunks') top.itemAt = r.pos;
+        const opened = this.item(parts.writer);
+        if (opened) {
+          stack.push(opened);
+          continue;
+        }
+        const first = parts.writer.byteAt(before);
+        done = { major: first >> 5, indefinite: (first & 31) === 31 };
+      }
+      // An item is complete: close the tags around it, then expect what follows it.
+      for (;;) {
+        const t = stack[stack.length - 1];
+        if (!t) return;
+        if (t.kind === 'tag') {
+          r.skipSpace();
+          r.expect(')', "')' closing the tag");
+          stack.pop();
+          const parent = stack.length ? stack[stack.length - 1].parts : root;
+          this.head(parent.writer, 6, t.tag, t.ind, t.at);
+          parent.append(t.parts);
+          done = { major: 6, indefinite: false };
+          continue;
+        }
+        if (t.kind === 'chunks' && t.itemAt >= 0) this.checkChunk(t, done, t.itemAt);
+        if (t.kind === 'map' && !t.keyDone) {
+          r.skipSpace();
+          r.expect(':', "':' between a key and its value");
+          t.keyDone = true;
+          break;
+        }
+        t.keyDone = false;
+        t.count++;
+        r.skipSpace();
+        if (r.eat(',')) break;
+        if (!r.startsWith(t.close)) r.fail(`expected ',' or '${t.close}', found ${r.here()}`);
+        break;
+      }
+      const t = stack[stack.length - 1];
+      if (t?.kind === 'chunks') t.itemAt = -1;
+    }
+  }
+
+  /** A chunk of `(_ …)` must be a definite-length string of the chunks' one type. */
+  private checkChunk(t: Open, item: { major: number; indefinite: boolean }, at: number): void {
+    if ((item.major !== 2 && item.major !== 3) || item.indefinite)
+      this.r.fail('a chunk of an indefinite-length string is a definite-length byte or text string', at);
+    if (t.major >= 0 && item.major !== t.major) this.r.fail('the chunks mix byte strings and text strings', at);
+    t.major = item.major;
+  }
+
+  /** Writes a closed frame into its parent's parts; what kind of item that was. */
+  private finish(t: Open, parent: ByteParts): { major: number; indefinite: boolean } {
+    const w = parent.writer;
+    switch (t.kind) {
+      case 'array':
+      case 'map': {
+        const major = t.kind === 'array' ? 4 : 5;
+        if (t.ind === 'indefinite') w.byte((major << 5) | 31);
+        else this.head(w, major, BigInt(t.count), t.ind, t.at);
+        parent.append(t.parts);
+        if (t.ind === 'indefinite') parent.writer.byte(0xff);
+        return { major, indefinite: t.ind === 'indefinite' };
+      }
+      case 'chunks':
+        if (!t.count) this.r.fail('(_ ) has no chunk to say its type: write \'\'_ or ""_ for an empty one', t.at);
+        w.byte((t.major << 5) | 31);
+        parent.append(t.parts);
+        parent.writer.byte(0xff);
+        return { major: t.major, indefinite: true };
+      default:
+        // embedded: a byte string holding the items' encoding.
+        this.string(w, 2, t.parts.toBytes(), t.at);
+        return { major: 2, indefinite: false };
+    }
+  }
+
+  /** One item into `w`, or the frame it opens (a container, a tag, chunks, embedded items). */
+  private item(w: ByteWriter): Open | null {
+    const r: TextReader = this.r;
     const at = r.pos;
     const c = r.peek();
-    if (c === '[') return this.array(w);
-    if (c === '{') return this.map(w);
+    if (c === '[' || c === '{') {
+      r.pos++;
+      return open(c === '[' ? 'array' : 'map', at, this.indicator(), c === '[' ? ']' : '}');
+    }
+    if (c === '(') {
+      r.pos++;
+      const s = r.suffix();
+      if (s?.text !== '') r.fail('expected "(_" opening an indefinite-length string', at);
+      return open('chunks', at, null, ')');
+    }
+    if (r.startsWith('<<')) {
+      r.pos += 2;
+      return open('embedded', at, null, '>>');
+    }
+    if ((c === '-' && !r.startsWith('-Infinity')) || (c >= '0' && c <= '9')) return this.numberOrTag(w);
+    this.leaf(w);
+    return null;
+  }
+
+  /** A scalar or a string into `w`. */
+  private leaf(w: ByteWriter): void {
+    const r: TextReader = this.r;
+    const at = r.pos;
+    const c = r.peek();
     if (c === '"') {
       const s = r.quotedText();
       return this.string(w, 3, new TextEncoder().encode(s), at);
@@ -60,13 +204,10 @@ class EdnParser {
       const { body } = r.singleQuoted();
       return this.string(w, 2, new TextEncoder().encode(body), at);
     }
-    if (c === '(') return this.chunked(w);
-    if (r.startsWith('<<')) return this.embedded(w);
     if (r.startsWith('-Infinity')) {
       r.pos += 9;
       return this.float(w, -Infinity, at);
     }
-    if (c === '-' || (c >= '0' && c <= '9')) return this.numberOrTag(w);
     const word = r.word();
     switch (word) {
       case 'true':
@@ -145,21 +286,22 @@ class EdnParser {
     w.bytes(data);
   }
 
-  private numberOrTag(w: ByteWriter): void {
+  private numberOrTag(w: ByteWriter): Open | null {
     const r: TextReader = this.r;
     const at = r.pos;
     const n = r.number();
-    if (!n) r.fail(`expected a number, found ${r.here()}`);
-    if (n.kind === 'float') return this.float(w, n.value, at);
+    if (!n) return r.fail(`expected a number, found ${r.here()}`);
+    if (n.kind === 'float') {
+      this.float(w, n.value, at);
+      return null;
+    }
     const ind = this.indicator();
     if (r.peek() === '(') {
       if (n.value < 0n) r.fail('a tag number cannot be negative', at);
-      this.head(w, 6, n.value, ind, at);
+      if (n.value > MAX_ARGUMENT) r.fail(`${n.value} does not fit in a CBOR head (64 bits at most)`, at);
+      if (ind === 'indefinite') r.fail('"_" (indefinite length) does not apply to a tag', at);
       r.pos++;
-      this.item(w);
-      r.skipSpace();
-      r.expect(')', "')' closing the tag");
-      return;
+      return { ...open('tag', at, ind, ')'), tag: n.value };
     }
     const v = n.value;
     const [major, arg] = v >= 0n ? [0, v] : [1, -1n - v];
@@ -171,9 +313,10 @@ class EdnParser {
       this.head(w, 6, major === 0 ? 2n : 3n, null, at);
       this.head(w, 2, BigInt(bytes.length), null, at);
       w.bytes(Uint8Array.from(bytes));
-      return;
+      return null;
     }
     this.head(w, major, arg, ind, at);
+    return null;
   }
 
   private float(w: ByteWriter, v: number, at: number): void {
@@ -231,86 +374,6 @@ class EdnParser {
       w.byte(0xf8);
       w.byte(v);
     }
-  }
-
-  /** Items up to `close`, separated by commas (a trailing comma allowed); `each` parses one. */
-  private list(close: string, each: () => void): number {
-    const r: TextReader = this.r;
-    let count = 0;
-    for (;;) {
-      r.skipSpace();
-      if (r.eat(close)) return count;
-      if (r.atEnd) r.fail(`expected '${close}', found end of input`);
-      each();
-      count++;
-      r.skipSpace();
-      if (r.eat(',')) continue;
-      if (!r.startsWith(close)) r.fail(`expected ',' or '${close}', found ${r.here()}`);
-    }
-  }
-
-  private array(w: ByteWriter): void {
-    const at = this.r.pos++;
-    const ind = this.indicator();
-    const inner = new ByteWriter();
-    const count = this.list(']', () => this.item(inner));
-    this.container(w, 4, count, inner, ind, at);
-  }
-
-  private map(w: ByteWriter): void {
-    const r: TextReader = this.r;
-    const at = r.pos++;
-    const ind = this.indicator();
-    const inner = new ByteWriter();
-    const count = this.list('}', () => {
-      this.item(inner);
-      r.skipSpace();
-      r.expect(':', "':' between a key and its value");
-      this.item(inner);
-    });
-    this.container(w, 5, count, inner, ind, at);
-  }
-
-  private container(w: ByteWriter, major: 4 | 5, count: number, inner: ByteWriter, ind: Indicator, at: number): void {
-    if (ind === 'indefinite') w.byte((major << 5) | 31);
-    else this.head(w, major, BigInt(count), ind, at);
-    w.bytes(inner.result());
-    if (ind === 'indefinite') w.byte(0xff);
-  }
-
-  /** `(_ chunk, …)`: an indefinite-length byte or text string of definite-length chunks. */
-  private chunked(w: ByteWriter): void {
-    const r: TextReader = this.r;
-    const at = r.pos++;
-    const s = r.suffix();
-    if (s?.text !== '') r.fail('expected "(_" opening an indefinite-length string', at);
-    const inner = new ByteWriter();
-    let major = -1;
-    const count = this.list(')', () => {
-      r.skipSpace();
-      const chunkAt = r.pos;
-      const before = inner.size;
-      this.item(inner);
-      const first = inner.result()[before];
-      const m = first >> 5;
-      if ((m !== 2 && m !== 3) || (first & 31) === 31)
-        r.fail('a chunk of an indefinite-length string is a definite-length byte or text string', chunkAt);
-      if (major >= 0 && m !== major) r.fail('the chunks mix byte strings and text strings', chunkAt);
-      major = m;
-    });
-    if (!count) r.fail('(_ ) has no chunk to say its type: write \'\'_ or ""_ for an empty one', at);
-    w.byte((major << 5) | 31);
-    w.bytes(inner.result());
-    w.byte(0xff);
-  }
-
-  /** `<<item, …>>`: a byte string holding the items' encoding (a CBOR sequence). */
-  private embedded(w: ByteWriter): void {
-    const at = this.r.pos;
-    this.r.pos += 2;
-    const inner = new ByteWriter();
-    this.list('>>', () => this.item(inner));
-    this.string(w, 2, inner.result(), at);
   }
 }
 

@@ -1,3 +1,4 @@
+import { ByteParts } from './byte-parts.js';
 import { ByteWriter } from './byte-writer.js';
 import { type EditResult, editError } from './edit-error.js';
 import { float32Bits, float64Bits } from './float-bits.js';
@@ -16,16 +17,15 @@ import { SyntaxFailure, TextReader } from './text-reader.js';
 export function msgpackFromText(text: string): EditResult {
   const reader = new TextReader(text);
   try {
-    const out = new ByteWriter();
+    const out = new ByteParts();
     reader.skipSpace();
     if (reader.atEnd) reader.fail('expected a MessagePack value, found end of input');
-    new MsgpackTextParser(reader).item(out);
+    new MsgpackTextParser(reader).parse(out);
     reader.skipSpace();
     if (!reader.atEnd) reader.fail(`expected end of input after the value, found ${reader.here()}`);
-    return { ok: true, bytes: out.result() };
+    return { ok: true, bytes: out.toBytes() };
   } catch (e) {
     if (e instanceof SyntaxFailure) return { ok: false, error: editError(text, e.offset, e.message) };
-    if (e instanceof RangeError) return { ok: false, error: editError(text, reader.pos, 'nested too deeply to parse') };
     return { ok: false, error: editError(text, reader.pos, `internal error: ${(e as Error)?.message ?? e}`) };
   }
 }
@@ -61,15 +61,72 @@ const LENGTHS = {
   ext: { fix: -1, fixMax: -1, b8: 0xc7, b16: 0xc8, b32: 0xc9 },
 } as const;
 
+/** An open array or map on the parse stack. */
+interface OpenContainer {
+  readonly map: boolean;
+  readonly at: number;
+  readonly suffix: { bits: 8 | 16 | 32; at: number } | null;
+  readonly parts: ByteParts;
+  /** Items (pairs for a map) so far. */
+  count: number;
+  /** A map: the key is read, its value comes next. */
+  keyDone: boolean;
+}
+
 class MsgpackTextParser {
   constructor(private readonly r: TextReader) {}
 
-  item(w: ByteWriter): void {
+  /** One value into `root`. Iterative: any nesting depth, no call-stack recursion. */
+  parse(root: ByteParts): void {
     const r: TextReader = this.r;
-    r.skipSpace();
+    const stack: OpenContainer[] = [];
+    for (;;) {
+      r.skipSpace();
+      const top = stack[stack.length - 1];
+      const close = top?.map ? '}' : ']';
+      if (top && !top.keyDone && r.eat(close)) {
+        stack.pop();
+        const parent = stack.length ? stack[stack.length - 1].parts : root;
+        this.lengthHead(parent.writer, top.map ? 'map' : 'array', top.count, top.at, top.suffix);
+        parent.append(top.parts);
+      } else {
+        if (r.atEnd && top && !top.keyDone) r.fail(`expected '${close}', found end of input`);
+        const c = r.peek();
+        if (c === '[' || c === '{') {
+          const at = r.pos++;
+          stack.push({
+            map: c === '{',
+            at,
+            suffix: this.lengthSuffix(),
+            parts: new ByteParts(),
+            count: 0,
+            keyDone: false,
+          });
+          continue;
+        }
+        this.item((top ? top.parts : root).writer);
+      }
+      const t = stack[stack.length - 1];
+      if (!t) return;
+      r.skipSpace();
+      if (t.map && !t.keyDone) {
+        r.expect(':', "':' between a key and its value");
+        t.keyDone = true;
+        continue;
+      }
+      t.keyDone = false;
+      t.count++;
+      const tClose = t.map ? '}' : ']';
+      if (r.eat(',')) continue;
+      if (!r.startsWith(tClose)) r.fail(`expected ',' or '${tClose}', found ${r.here()}`);
+    }
+  }
+
+  /** A value that is not an array or a map, into `w`. */
+  private item(w: ByteWriter): void {
+    const r: TextReader = this.r;
     const at = r.pos;
     const c = r.peek();
-    if (c === '[' || c === '{') return this.container(w, c === '{');
     if (c === '"') return this.str(w, new TextEncoder().encode(r.quotedText()), at);
     if (c === "'") return this.bin(w, new TextEncoder().encode(r.singleQuoted().body), at);
     if (r.startsWith('-Infinity')) {
@@ -158,32 +215,6 @@ class MsgpackTextParser {
   private bin(w: ByteWriter, data: Uint8Array, at: number): void {
     this.lengthHead(w, 'bin', data.length, at, this.lengthSuffix());
     w.bytes(data);
-  }
-
-  private container(w: ByteWriter, map: boolean): void {
-    const r: TextReader = this.r;
-    const at = r.pos++;
-    const suffix = this.lengthSuffix();
-    const close = map ? '}' : ']';
-    const inner = new ByteWriter();
-    let count = 0;
-    for (;;) {
-      r.skipSpace();
-      if (r.eat(close)) break;
-      if (r.atEnd) r.fail(`expected '${close}', found end of input`);
-      this.item(inner);
-      if (map) {
-        r.skipSpace();
-        r.expect(':', "':' between a key and its value");
-        this.item(inner);
-      }
-      count++;
-      r.skipSpace();
-      if (r.eat(',')) continue;
-      if (!r.startsWith(close)) r.fail(`expected ',' or '${close}', found ${r.here()}`);
-    }
-    this.lengthHead(w, map ? 'map' : 'array', count, at, suffix);
-    w.bytes(inner.result());
   }
 
   private number(w: ByteWriter): void {

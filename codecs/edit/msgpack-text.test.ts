@@ -80,6 +80,18 @@ describe('an edited MessagePack text encodes in the narrowest format unless a su
   });
 });
 
+describe('any nesting depth', () => {
+  it('parses 100,000 nested arrays (no call-stack recursion)', () => {
+    const depth = 100_000;
+    const r = msgpackFromText('['.repeat(depth) + ']'.repeat(depth));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.bytes.length).toBe(depth);
+    expect(r.bytes.subarray(0, depth - 1).every((b) => b === 0x91)).toBe(true);
+    expect(r.bytes[depth - 1]).toBe(0x90);
+  });
+});
+
 describe('a bad MessagePack edit gives an error with line and column and no bytes', () => {
   it.each([
     ['[1, 2', 1, 6, "expected ',' or ']'"],
