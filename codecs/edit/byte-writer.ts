@@ -36,6 +36,15 @@ export class ByteWriter {
     this.length += size;
   }
 
+  /** `v` (0 to 2^64 - 1) as a Protobuf base-128 varint, low groups first. */
+  varint(v: bigint): void {
+    while (v >= 0x80n) {
+      this.byte(Number(v & 0x7fn) | 0x80);
+      v >>= 7n;
+    }
+    this.byte(Number(v));
+  }
+
   /** The byte written at `offset`. */
   byteAt(offset: number): number {
     return this.buf[offset];

@@ -52,31 +52,30 @@ const fail = (node: { at: number } | number, message: string): never => {
 function scalarWriter(w: ByteWriter): ScalarWriter {
   return {
     byte: (b) => w.byte(b),
-    varint: (n) => varint(w, BigInt(n)),
-    varint64: (n) => varint(w, BigInt.asUintN(64, n)),
+    varint: (n) => w.varint(BigInt(n)),
+    varint64: (n) => w.varint(BigInt.asUintN(64, n)),
     double: (x) => {
       const b = new Uint8Array(8);
       new DataView(b.buffer).setFloat64(0, x, true);
       w.bytes(b);
     },
     bytes: (b) => {
-      varint(w, BigInt(b.length));
+      w.varint(BigInt(b.length));
       w.bytes(b);
     },
     raw: (b) => w.bytes(b),
   };
 }
 
-function varint(w: ByteWriter, v: bigint): void {
-  while (v >= 0x80n) {
-    w.byte(Number(v & 0x7fn) | 0x80);
-    v >>= 7n;
-  }
-  w.byte(Number(v));
+function tag(w: ByteWriter, field: number, wire: number): void {
+  w.varint((BigInt(field) << 3n) | BigInt(wire));
 }
 
-function tag(w: ByteWriter, field: number, wire: number): void {
-  varint(w, (BigInt(field) << 3n) | BigInt(wire));
+/** A LEN field: its tag, the length of `inner`'s bytes, the bytes. */
+function lengthDelimited(w: ByteWriter, field: number, inner: ByteWriter): void {
+  tag(w, field, 2);
+  w.varint(BigInt(inner.size));
+  w.bytes(inner.result());
 }
 
 const SCALARS = new Set(Object.keys(WIRE));
@@ -183,9 +182,7 @@ class ProtoJsonEncoder {
         const inner = new ByteWriter();
         for (const item of node.items)
           writeScalarValue(scalarWriter(inner), scalar, this.scalarOf(scalar, resolved, item, field));
-        tag(w, field.id, 2);
-        varint(w, BigInt(inner.size));
-        w.bytes(inner.result());
+        lengthDelimited(w, field.id, inner);
         return;
       }
       for (const item of node.items) {
@@ -203,9 +200,7 @@ class ProtoJsonEncoder {
     if (resolved instanceof protobuf.Type) {
       const inner = new ByteWriter();
       this.message(inner, resolved, node);
-      tag(w, field.id, 2);
-      varint(w, BigInt(inner.size));
-      w.bytes(inner.result());
+      lengthDelimited(w, field.id, inner);
       return;
     }
     const scalar = resolved instanceof protobuf.Enum ? 'int32' : (field.type as ProtoScalar);
@@ -292,17 +287,13 @@ class ProtoJsonEncoder {
       if (resolved instanceof protobuf.Type) {
         const value = new ByteWriter();
         this.message(value, resolved, e.value);
-        tag(inner, 2, 2);
-        varint(inner, BigInt(value.size));
-        inner.bytes(value.result());
+        lengthDelimited(inner, 2, value);
       } else {
         const scalar = resolved instanceof protobuf.Enum ? 'int32' : (field.type as ProtoScalar);
         tag(inner, 2, WIRE[scalar]);
         writeScalarValue(scalarWriter(inner), scalar, this.scalarOf(scalar, resolved, e.value, field));
       }
-      tag(w, field.id, 2);
-      varint(w, BigInt(inner.size));
-      w.bytes(inner.result());
+      lengthDelimited(w, field.id, inner);
     }
   }
 
@@ -334,11 +325,11 @@ class ProtoJsonEncoder {
   private secondsNanos(w: ByteWriter, seconds: bigint, nanos: number): void {
     if (seconds !== 0n) {
       tag(w, 1, 0);
-      varint(w, BigInt.asUintN(64, seconds));
+      w.varint(BigInt.asUintN(64, seconds));
     }
     if (nanos !== 0) {
       tag(w, 2, 0);
-      varint(w, BigInt.asUintN(64, BigInt(nanos)));
+      w.varint(BigInt.asUintN(64, BigInt(nanos)));
     }
   }
 
@@ -359,7 +350,7 @@ class ProtoJsonEncoder {
     switch (node.kind) {
       case 'null':
         tag(w, 1, 0);
-        return varint(w, 0n);
+        return w.varint(0n);
       case 'number':
         tag(w, 2, 1);
         return scalarWriter(w).double(Number(node.text));
@@ -409,9 +400,7 @@ class ProtoJsonEncoder {
     } else this.message(inner, found, { kind: 'object', at: node.at, entries: rest });
     this.singular(w, 1, 'string', null, { kind: 'string', at: typeEntry.value.at, value: url }, false);
     if (inner.size) {
-      tag(w, 2, 2);
-      varint(w, BigInt(inner.size));
-      w.bytes(inner.result());
+      lengthDelimited(w, 2, inner);
     }
   }
 }

@@ -27,14 +27,6 @@ export function rawProtobuf(fields: readonly RawField[]): RawProtobufResult {
   return problem ? { ok: false, ...problem } : { ok: true, bytes: w.result() };
 }
 
-function varint(w: ByteWriter, v: bigint): void {
-  while (v >= 0x80n) {
-    w.byte(Number(v & 0x7fn) | 0x80);
-    v >>= 7n;
-  }
-  w.byte(Number(v));
-}
-
 function integer(v: RawField['value']): bigint | null {
   if (typeof v === 'bigint') return v;
   if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
@@ -51,7 +43,7 @@ function writeFields(
     const bad = (error: string) => ({ error: `field ${path}: ${error}`, path });
     if (!Number.isInteger(f.field) || f.field < 1 || f.field > MAX_FIELD_NUMBER)
       return bad(`a field number is from 1 to ${MAX_FIELD_NUMBER}`);
-    const key = (wire: number) => varint(w, (BigInt(f.field) << 3n) | BigInt(wire));
+    const key = (wire: number) => w.varint((BigInt(f.field) << 3n) | BigInt(wire));
     const v = f.value;
     switch (f.wire) {
       case WireType.varint: {
@@ -59,7 +51,7 @@ function writeFields(
         if (n === null || n < -(1n << 63n) || n >= 1n << 64n)
           return bad('VARINT takes an integer from -2^63 to 2^64 - 1');
         key(0);
-        varint(w, BigInt.asUintN(64, n));
+        w.varint(BigInt.asUintN(64, n));
         break;
       }
       case WireType.i64:
@@ -90,7 +82,7 @@ function writeFields(
           data = inner.result();
         } else return bad('LEN takes bytes, a string or a list of fields');
         key(2);
-        varint(w, BigInt(data.length));
+        w.varint(BigInt(data.length));
         w.bytes(data);
         break;
       }

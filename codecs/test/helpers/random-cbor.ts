@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { concatBytes } from './concat-bytes.js';
 
 /**
  * Random well-formed CBOR, built head by head so that every encoding choice occurs: each
@@ -7,15 +8,7 @@ import fc from 'fast-check';
  * three widths from random bits (NaN payloads, subnormals, -0.0), simple values.
  * Test support for the round-trip properties.
  */
-const concat = (...parts: Uint8Array[]): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-};
+const concat = concatBytes;
 
 /** Every head encoding of `arg` for `major`: immediate when < 24, then each width it fits. */
 function heads(major: number, arg: bigint): Uint8Array[] {

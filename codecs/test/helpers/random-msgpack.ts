@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { concatBytes } from './concat-bytes.js';
 
 /**
  * Random well-formed MessagePack, built format by format so that every width occurs: each
@@ -7,15 +8,7 @@ import fc from 'fast-check';
  * field wide enough (fix forms, 8, 16, 32 bits), fixext and ext, timestamps, and str bytes
  * that are not UTF-8. Test support for the round-trip properties.
  */
-const concat = (...parts: Uint8Array[]): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-};
+const concat = concatBytes;
 
 const be = (v: bigint, size: number): Uint8Array => {
   const out = new Uint8Array(size);
