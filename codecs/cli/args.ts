@@ -41,14 +41,29 @@ export interface CompareArgs {
   readonly brotliQuality: number | null;
 }
 
+export interface EncodeArgs {
+  readonly command: 'encode';
+  /** The input file, `-` (the default) for standard input. */
+  readonly file: string;
+  readonly format: 'cbor' | 'msgpack' | 'json' | 'protobuf';
+  /** What the input is written in (default: edn for cbor and msgpack, json otherwise). */
+  readonly from: 'edn' | 'json' | null;
+  readonly output: 'raw' | 'hex' | 'base64';
+  readonly protos: readonly string[];
+  readonly type: string | null;
+}
+
 export type ParsedArgs =
   | InspectArgs
   | CompareArgs
+  | EncodeArgs
   | { readonly command: 'help' }
   | { readonly command: 'version' }
   | { readonly command: 'usage-error'; readonly message: string };
 
 export const USAGE = `Usage: wirescope inspect <file|-> [options]
+       wirescope encode --format cbor|msgpack|json|protobuf [--proto F ... --type M]
+                        [--from edn|json] [file|-] [--output raw|hex|base64]
        wirescope compare <file|-> [--json|--markdown] [--runs N] [--codecs a,b,...]
                          [--format F] [--input I] [--text]
        wirescope compare --session <capture.har|capture.wirescope> [--connection N]
@@ -69,7 +84,9 @@ Options:
                                     base64url is accepted as base64)
   --depth N                         levels to index below the root (default: all)
   --json                            machine-readable output (schema in README.md)
-  --diag                            diagnostic notation (EDN, RFC 8949 section 8)
+  --diag                            diagnostic notation (EDN, RFC 8949 section 8) only,
+                                    the other lines as # comments: encode reads it back
+                                    to the frame's bytes (MessagePack: its edit text)
   --hex                             annotated hex dump with offsets and sizes
   --top N                           heaviest fields to list (default: 5)
   --text                            the frame was a WebSocket text frame (detection hint)
@@ -83,6 +100,14 @@ Options:
                                     tried first and its protocol named; never forced
   -h, --help                        this help
   --version                         print the version
+
+encode: the bytes of an edited value, in the frame's own format. CBOR is read from EDN
+(what inspect --diag prints, encoding indicators and all: unchanged, it gives back the
+original bytes) or JSON; MessagePack from its edit text (inspect --diag of a MessagePack
+frame: int and float widths, str/bin/ext/array/map lengths, ext, timestamps) or JSON;
+JSON is the text itself; Protobuf is proto3 JSON with --proto and --type. Reads standard
+input without a file; writes the raw bytes (--output hex or base64 for text). A bad
+input exits 1 with line:column.
 
 compare: what the frame's value would cost in every codec (JSON, CBOR, MessagePack,
 UBJSON, Ion, BSON, json-joy CRDT codecs): size, gzip and deflate sizes, encode and decode
@@ -104,12 +129,14 @@ share: the totals per codec, direction and connection, the cumulative-bytes char
 HTML) and the machine it ran on. --brotli-quality sets the brotli column's quality
 (default 6, as servers compressing on the fly use; 11 is ~25 times slower).
 
-Exit status: 0 the frame decodes, 1 the frame is malformed, 2 usage error.`;
+Exit status: 0 the frame decodes (encode: the input encodes), 1 the frame is malformed
+(encode: the input does not encode), 2 usage error.`;
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (argv.length === 0) return { command: 'usage-error', message: 'missing command' };
   if (argv.includes('-h') || argv.includes('--help')) return { command: 'help' };
   if (argv[0] === '--version') return { command: 'version' };
+  if (argv[0] === 'encode') return parseEncode(argv.slice(1));
   if (argv[0] !== 'inspect' && argv[0] !== 'compare')
     return { command: 'usage-error', message: `unknown command: ${argv[0]}` };
   const inspect = argv[0] === 'inspect';
@@ -162,6 +189,32 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   };
 }
 
+function parseEncode(argv: readonly string[]): ParsedArgs {
+  const parsed = readOptions(argv, ENCODE_OPTIONS, '-');
+  if ('error' in parsed) return { command: 'usage-error', message: parsed.error };
+  const { file, values: v } = parsed;
+  const format = v.get('--format') as EncodeArgs['format'] | undefined;
+  if (!format) return { command: 'usage-error', message: 'encode needs --format cbor, msgpack, json or protobuf' };
+  const from = (v.get('--from') as EncodeArgs['from'] | undefined) ?? null;
+  const protos = (v.get('--proto') as string[] | undefined) ?? [];
+  const type = (v.get('--type') as string | undefined) ?? null;
+  if (format === 'protobuf' && (!protos.length || type === null))
+    return { command: 'usage-error', message: 'encode --format protobuf needs --proto FILE and --type pkg.Message' };
+  if (format !== 'protobuf' && (protos.length || type !== null))
+    return { command: 'usage-error', message: '--proto and --type go with --format protobuf' };
+  if (from === 'edn' && (format === 'json' || format === 'protobuf'))
+    return { command: 'usage-error', message: `--from edn is for cbor and msgpack; ${format} is written as JSON` };
+  return {
+    command: 'encode',
+    file,
+    format,
+    from,
+    output: (v.get('--output') as EncodeArgs['output'] | undefined) ?? 'raw',
+    protos,
+    type,
+  };
+}
+
 /** What an option takes: nothing, any text, an integer in a range, or one of some words. */
 type OptionSpec = 'flag' | 'text' | 'list' | { readonly min: number; readonly max: number } | readonly string[];
 
@@ -194,10 +247,19 @@ const COMPARE_OPTIONS: Record<string, OptionSpec> = {
   '--brotli-quality': { min: 0, max: 11 },
 };
 
-/** Reads `--flag`, `--opt value`, `--opt=value` and one input file (`-` = stdin). */
+const ENCODE_OPTIONS: Record<string, OptionSpec> = {
+  '--format': ['cbor', 'msgpack', 'json', 'protobuf'],
+  '--from': ['edn', 'json'],
+  '--output': ['raw', 'hex', 'base64'],
+  '--proto': 'list',
+  '--type': 'text',
+};
+
+/** Reads `--flag`, `--opt value`, `--opt=value` and one input file (`-` = stdin; `defaultFile` when none is given). */
 function readOptions(
   args: readonly string[],
   spec: Record<string, OptionSpec>,
+  defaultFile?: string,
 ): { file: string; values: Map<string, string | number | true | string[]> } | { error: string } {
   const values = new Map<string, string | number | true | string[]>();
   let file: string | undefined;
@@ -237,6 +299,7 @@ function readOptions(
       values.set(flag, n);
     }
   }
+  file ??= defaultFile;
   if (file === undefined) return { error: 'missing input file (use - for standard input)' };
   return { file, values };
 }

@@ -10,6 +10,7 @@ import { crdtByteSplit, crdtClockTable } from '../crdt/model-walker.js';
 import { decodeCrdt, type CrdtCandidate } from '../crdt/codecs.js';
 import { parseInput } from '../input.js';
 import { diagnostic } from '../core/diagnostic.js';
+import { msgpackEditText } from '../edit/msgpack-edit-text.js';
 import { annotatedHex } from '../core/annotate.js';
 import { frameAttribution, heaviestPaths } from '../core/attribution.js';
 import { nodeTreeJson, JSON_SCHEMA_VERSION } from './render-json.js';
@@ -144,8 +145,15 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
   // A compressed frame: what it inflated to; every offset below is in the decompressed bytes.
   if (frame.compression)
     out.push(`${compressionSummary(frame.compression, frame.format)}; offsets below are in the decompressed bytes`);
+  // Index in `out` of the notation (EDN): with --diag alone, every other line becomes an EDN
+  // comment, so the output reads back with `wirescope encode` to the frame's bytes.
+  let notation = -1;
   if (index && root >= 0) {
-    if (args.diag) out.push(diagnostic(index, root));
+    if (args.diag) {
+      notation = out.length;
+      // MessagePack prints its edit text: EDN that keeps every format and length width.
+      out.push(frame.format === 'msgpack' ? msgpackEditText(index, root) : diagnostic(index, root));
+    }
     if (args.hex) out.push(annotatedHex(index, root));
     if (!args.diag && !args.hex) {
       out.push(nodeTreeText(index, root));
@@ -181,6 +189,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
     );
   }
   for (const w of index?.warnings ?? []) out.push(`warning: ${w.message}`);
+  if (args.diag && !args.hex) for (let i = 0; i < out.length; i++) if (i !== notation) out[i] = ednComment(out[i]);
   // A compressed frame that did not inflate whole: the inflate error is the news, whatever its partial content reads as.
   const noFormat = frame.detection !== null && frame.detection.candidates.length === 0 && !frame.compression?.error;
   const stderr =
@@ -191,6 +200,14 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
         ? `error: ${error.message} (${error.code}, offset ${error.offset})\n`
         : '');
   return { stdout: out.join('\n') + '\n', stderr, malformed: error !== null };
+}
+
+/** Text as EDN `#` comments (draft-ietf-cbor-edn-literals), one per line. */
+function ednComment(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `# ${line}`)
+    .join('\n');
 }
 
 /** The paste page's wording (inspector-app/src/sources/paste-input.ts). */

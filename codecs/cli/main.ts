@@ -1,14 +1,17 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, arch, release, type } from 'node:os';
 import type { MachineInfo } from '../compare/session/report.js';
-import { parseArgs, USAGE, type CompareArgs, type InspectArgs } from './args.js';
+import { parseArgs, USAGE, type CompareArgs, type EncodeArgs, type InspectArgs } from './args.js';
 import { compare } from './compare.js';
+import { encode } from './encode.js';
 import { inspect } from './inspect.js';
 import { readSchema } from './proto-schema.js';
+import type { LoadedSchema } from '../protobuf/schema/load.js';
 
 /**
- * `wirescope` entry point. Exit status: 0 the frame decodes, 1 it is malformed, 2 usage
- * error (bad flags, unreadable file, input text that is not the forced encoding).
+ * `wirescope` entry point. Exit status: 0 the frame decodes (encode: the edit encodes), 1 it
+ * is malformed (encode: the edit does not encode), 2 usage error (bad flags, unreadable file,
+ * input text that is not the forced encoding).
  */
 export function main(argv: readonly string[], io: CliIo): number | Promise<number> {
   const args = parseArgs(argv);
@@ -26,24 +29,29 @@ export function main(argv: readonly string[], io: CliIo): number | Promise<numbe
       return runInspect(args, io);
     case 'compare':
       return runCompare(args, io);
+    case 'encode':
+      return runEncode(args, io);
   }
 }
 
+function runEncode(args: EncodeArgs, io: CliIo): number {
+  if (!io.outBytes) {
+    io.err('wirescope: encode: this host cannot write bytes\n');
+    return 2;
+  }
+  const input = readInput(args, io);
+  if (!input) return 2;
+  const { raw, loaded } = input;
+  const result = encode(raw, args, loaded?.schema ?? null, args.file === '-' ? 'stdin' : args.file);
+  if (result.stderr) io.err(result.stderr);
+  if (result.stdout.length) io.outBytes(result.stdout);
+  return result.code;
+}
+
 async function runCompare(args: CompareArgs, io: CliIo): Promise<number> {
-  let raw: Uint8Array;
-  try {
-    raw = io.readFile(args.file);
-  } catch (e) {
-    io.err(`wirescope: cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
-    return 2;
-  }
-  // `--proto` files load as `inspect --proto` loads them (imports among them, google/protobuf
-  // built in); one that does not load is a usage error, as for inspect.
-  const loaded = args.protos.length ? readSchema(args.protos, io.readFile) : null;
-  if (loaded && 'error' in loaded) {
-    io.err(`wirescope: ${loaded.error}\n`);
-    return 2;
-  }
+  const input = readInput(args, io);
+  if (!input) return 2;
+  const { raw, loaded } = input;
   const result = await compare(raw, args, io.err, loaded ?? undefined, io.machine?.());
   io.out(result.stdout);
   if (result.stderr) io.err(result.stderr);
@@ -65,8 +73,34 @@ async function runCompare(args: CompareArgs, io: CliIo): Promise<number> {
   return result.code;
 }
 
+/**
+ * The input file and the `--proto` files (loaded as `inspect --proto` loads them: imports
+ * among them, google/protobuf built in), or null when either cannot be read or loaded — a
+ * usage error, said on stderr.
+ */
+function readInput(
+  args: { readonly file: string; readonly protos: readonly string[] },
+  io: CliIo,
+): { raw: Uint8Array; loaded: { schema: LoadedSchema; text: string } | null } | null {
+  let raw: Uint8Array;
+  try {
+    raw = io.readFile(args.file);
+  } catch (e) {
+    io.err(`wirescope: cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+    return null;
+  }
+  const loaded = args.protos.length ? readSchema(args.protos, io.readFile) : null;
+  if (loaded && 'error' in loaded) {
+    io.err(`wirescope: ${loaded.error}\n`);
+    return null;
+  }
+  return { raw, loaded };
+}
+
 export interface CliIo {
   readonly out: (text: string) => void;
+  /** Bytes as they are: `encode`'s output (absent: encode cannot write). */
+  readonly outBytes?: (bytes: Uint8Array) => void;
   readonly err: (text: string) => void;
   readonly readFile: (path: string) => Uint8Array;
   readonly version: string;
@@ -77,18 +111,9 @@ export interface CliIo {
 }
 
 function runInspect(args: InspectArgs, io: CliIo): number {
-  let raw: Uint8Array;
-  try {
-    raw = io.readFile(args.file);
-  } catch (e) {
-    io.err(`wirescope: cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
-    return 2;
-  }
-  const loaded = args.protos.length ? readSchema(args.protos, io.readFile) : null;
-  if (loaded && 'error' in loaded) {
-    io.err(`wirescope: ${loaded.error}\n`);
-    return 2;
-  }
+  const input = readInput(args, io);
+  if (!input) return 2;
+  const { raw, loaded } = input;
   const result = inspect(raw, args, loaded?.schema ?? null);
   if (result.usageError) {
     io.err(`wirescope: ${result.usageError}\n`);
@@ -104,6 +129,7 @@ export const nodeIo = (version: string): CliIo => {
   endQuietlyOnClosedPipe(process.stderr);
   return {
     out: (t) => process.stdout.write(t),
+    outBytes: (b) => process.stdout.write(b),
     err: (t) => process.stderr.write(t),
     readFile: (path) => (path === '-' ? new Uint8Array(readFileSync(0)) : new Uint8Array(readFileSync(path))),
     writeFile: (path, text) => writeFileSync(path, text),

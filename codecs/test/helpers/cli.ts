@@ -4,8 +4,10 @@ import { main, type CliIo } from '../../cli/main.js';
 export function runCli(argv: string[], files: Record<string, Uint8Array | string> = {}) {
   let stdout = '';
   let stderr = '';
+  const bytes: Uint8Array[] = [];
   const io: CliIo = {
     out: (t) => (stdout += t),
+    outBytes: (b) => bytes.push(b),
     err: (t) => (stderr += t),
     readFile: (p) => {
       const f = files[p];
@@ -15,5 +17,7 @@ export function runCli(argv: string[], files: Record<string, Uint8Array | string
     version: 'test',
   };
   const code = main(argv, io);
-  return { code, stdout, stderr };
+  /** What `encode` wrote, as bytes. */
+  const stdoutBytes = Uint8Array.from(bytes.flatMap((b) => Array.from(b)));
+  return { code, stdout, stderr, stdoutBytes };
 }

@@ -92,6 +92,9 @@ export function bufbuildRegistry(root: protobuf.Root): FileRegistry {
   const qualify = (pkg: string, scope: string, message: Record<string, unknown>): void => {
     const here = `${scope}.${message.name as string}`;
     for (const field of (message.field ?? []) as Array<Record<string, unknown>>) {
+      // protobufjs writes json_name "" where the JSON name is the default (lowerCamelCase): spell it out.
+      if (!field.jsonName)
+        field.jsonName = (field.name as string).replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
       const typeName = field.typeName as string | undefined;
       if (!typeName || typeName.startsWith('.')) continue;
       const nested = ((message.nestedType ?? []) as Array<Record<string, unknown>>).some((n) => n.name === typeName);
