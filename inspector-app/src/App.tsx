@@ -64,7 +64,8 @@ export function App(props: AppProps): ReactElement {
     () => new InspectorSession(transport, worker, { keepOnNavigate: capabilities.keepOnNavigate }),
     [transport, worker, capabilities.keepOnNavigate],
   );
-  useEffect(() => () => session.dispose(), [session]);
+  // Building the session is pure; listening to the host and the worker starts here (and stops on unmount).
+  useEffect(() => session.start(), [session]);
   const snapshot = useSyncExternalStore(session.model.subscribe, session.model.getSnapshot);
   const theme = useTheme(capabilities.theme);
   const [selectedId, setSelectedId] = useState<number | null>(null);

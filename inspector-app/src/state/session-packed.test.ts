@@ -23,7 +23,7 @@ it('hands the worker a packed batch as one packed ingest, ids in order after the
   } as unknown as WorkerClient;
   let deliver: (m: HostMessage) => void = () => {};
   const transport: Transport = { listen: (h) => ((deliver = h), () => {}), send: () => {} };
-  new InspectorSession(transport, worker);
+  new InspectorSession(transport, worker).start();
   deliver({
     type: 'frames',
     frames: [{ connectionId: 'c', direction: 'received', time: 1, opcode: 'binary', data: new Uint8Array([1]) }],
