@@ -92,9 +92,14 @@ export function App(props: AppProps): ReactElement {
   const [listBySize, setListBySize] = useState(false);
   const appRef = useRef<HTMLDivElement>(null);
 
+  // Once per transport and URL: StrictMode runs effects twice in development, and each run would open a socket.
+  const connectedTo = useRef<{ readonly transport: Transport; readonly url: string } | null>(null);
   useEffect(() => {
-    if (props.connectUrl && capabilities.connect)
-      transport.send({ type: 'connect', url: props.connectUrl, protocols: [] });
+    const url = props.connectUrl;
+    if (!url || !capabilities.connect) return;
+    if (connectedTo.current?.transport === transport && connectedTo.current.url === url) return;
+    connectedTo.current = { transport, url };
+    transport.send({ type: 'connect', url, protocols: [] });
   }, [props.connectUrl, capabilities.connect, transport]);
 
   useEffect(() => {

@@ -42,4 +42,22 @@ describe('the app under React StrictMode (development: effects mount, unmount an
     await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(2));
     expect(transport.sent.filter((m) => m.type === 'hello').length).toBeGreaterThan(0);
   });
+
+  it('connects once to the ?connect= URL, though React ran the effect twice', async () => {
+    const transport = new MemoryTransport();
+    render(
+      <StrictMode>
+        <App
+          transport={transport}
+          worker={inProcessWorker()}
+          capabilities={{ ...capabilities, connect: true }}
+          connectUrl="ws://localhost:8080/demo"
+        />
+      </StrictMode>,
+    );
+    await waitFor(() => expect(transport.sent.some((m) => m.type === 'connect')).toBe(true));
+    expect(transport.sent.filter((m) => m.type === 'connect')).toEqual([
+      { type: 'connect', url: 'ws://localhost:8080/demo', protocols: [] },
+    ]);
+  });
 });
