@@ -30,7 +30,7 @@ afterAll(async () => {
 
 const enc = new TextEncoder();
 
-describe('session view in Chromium (review fixes)', () => {
+describe('session view in Chromium: layout, picker and notes', () => {
   it('the totals table scrolls inside its wrapper and the text has left padding', async () => {
     const page = await browser.newPage({ viewport: { width: 900, height: 700 }, colorScheme: 'light' });
     await page.goto(new URL('index.html', server.httpUrl).href);

@@ -7,13 +7,21 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 /**
  * Builds the three entry pages into dist/app: the standalone inspector, the paste page and
  * the extension panel. Relative base so the same files load from http://localhost and from
- * chrome-extension:// / moz-extension:// (issue #6 copies dist/app into the extension).
+ * chrome-extension:// / moz-extension:// (the extension build copies dist/app into the extension).
+ *
+ * `npm run dev` serves the same pages from source with hot reload; the demo's WebSocket paths
+ * (/demo, /demo/json, …) are passed on to the demo server (`npm run demo:server`, port
+ * $DEMO_PORT or 8080), so the URL field's default connects as it does under `npm start`.
  */
+const demoPort = process.env.DEMO_PORT || '8080';
 export default defineConfig({
   root: here('.'),
   base: './',
   plugins: [react()],
   worker: { format: 'es' },
+  server: {
+    proxy: { '/demo': { target: `http://127.0.0.1:${demoPort}`, ws: true } },
+  },
   build: {
     outDir: here('../dist/app'),
     emptyOutDir: true,

@@ -1,5 +1,5 @@
 /**
- * Pages and a server for the capture-path browser tests (e2e/capture-*.test.ts, issue 14):
+ * Pages and a server for the capture-path browser tests (e2e/capture-*.test.ts):
  * frames of every kind (sandboxed, about:blank, srcdoc), a page with its own window-message
  * listeners, and workers. One HTTP server (127.0.0.1, port 0) serves the pages and echoes
  * every WebSocket message on any path (text as text, binary as binary). Each page resolves

@@ -331,7 +331,7 @@ describe('PortTransport under a large backlog', () => {
   });
 });
 
-describe('PortTransport under a flood hold (issue 14)', () => {
+describe('PortTransport under a flood hold', () => {
   it("passes the background's held count on to the app, and asks for the held items on show-held", () => {
     const { ports, got, listen, transport } = setup();
     listen();

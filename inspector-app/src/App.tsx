@@ -64,7 +64,8 @@ export function App(props: AppProps): ReactElement {
     () => new InspectorSession(transport, worker, { keepOnNavigate: capabilities.keepOnNavigate }),
     [transport, worker, capabilities.keepOnNavigate],
   );
-  useEffect(() => () => session.dispose(), [session]);
+  // Building the session is pure; listening to the host and the worker starts here (and stops on unmount).
+  useEffect(() => session.start(), [session]);
   const snapshot = useSyncExternalStore(session.model.subscribe, session.model.getSnapshot);
   const theme = useTheme(capabilities.theme);
   const [selectedId, setSelectedId] = useState<number | null>(null);
@@ -91,9 +92,14 @@ export function App(props: AppProps): ReactElement {
   const [listBySize, setListBySize] = useState(false);
   const appRef = useRef<HTMLDivElement>(null);
 
+  // Once per transport and URL: StrictMode runs effects twice in development, and each run would open a socket.
+  const connectedTo = useRef<{ readonly transport: Transport; readonly url: string } | null>(null);
   useEffect(() => {
-    if (props.connectUrl && capabilities.connect)
-      transport.send({ type: 'connect', url: props.connectUrl, protocols: [] });
+    const url = props.connectUrl;
+    if (!url || !capabilities.connect) return;
+    if (connectedTo.current?.transport === transport && connectedTo.current.url === url) return;
+    connectedTo.current = { transport, url };
+    transport.send({ type: 'connect', url, protocols: [] });
   }, [props.connectUrl, capabilities.connect, transport]);
 
   useEffect(() => {

@@ -1,5 +1,5 @@
 /**
- * panel.html, the extension's DevTools panel. Inside the extension, issue #6's shell hands
+ * panel.html, the extension's DevTools panel. Inside the extension, the panel host (extension/panel/panel-host.ts) hands
  * it an extension-port transport through `window.wirescopePanelHost` before this script
  * runs. Opened in a plain tab (tests, a detached window without the extension), it uses an
  * in-page test transport: `window.wirescopeTestHost.emit(message)` delivers host messages.

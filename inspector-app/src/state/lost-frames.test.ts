@@ -36,6 +36,7 @@ describe('lost-frames', () => {
     const transport = new MemoryTransport();
     const model = new CaptureModel((run) => run());
     const session = new InspectorSession(transport, inProcessWorker(), { model });
+    session.start();
     transport.emit({ type: 'frames', frames: [frame(1, 0x01)] });
     transport.emit({ type: 'dropped', count: 1, reason: 'too large' });
     transport.emit({

@@ -9,7 +9,7 @@ import type { HostMessage } from '../protocol/messages.js';
 import type { Transport } from '../protocol/transport.js';
 import type { IngestFrame } from '../worker/api.js';
 import type { WorkerClient } from '../worker/client.js';
-import type { PackedIngest } from '../worker/ingest-packing.js';
+import type { PackedIngest } from '../worker/packed-batches.js';
 import { InspectorSession } from './session.js';
 
 it('hands the worker a packed batch as one packed ingest, ids in order after the frames before it', () => {
@@ -23,7 +23,7 @@ it('hands the worker a packed batch as one packed ingest, ids in order after the
   } as unknown as WorkerClient;
   let deliver: (m: HostMessage) => void = () => {};
   const transport: Transport = { listen: (h) => ((deliver = h), () => {}), send: () => {} };
-  new InspectorSession(transport, worker);
+  new InspectorSession(transport, worker).start();
   deliver({
     type: 'frames',
     frames: [{ connectionId: 'c', direction: 'received', time: 1, opcode: 'binary', data: new Uint8Array([1]) }],

@@ -29,11 +29,22 @@ export class InspectorSession {
   ) {
     this.model = options.model ?? new CaptureModel();
     this.keepOnNavigate = options.keepOnNavigate ?? true;
+  }
+
+  /**
+   * Starts listening to the worker and the host, and says hello; returns the stop. Building the
+   * session does neither, so React may build it during render and start it in an effect: under
+   * StrictMode the effect starts, stops and starts the same session again, which keeps its model.
+   */
+  start(): () => void {
+    this.dispose();
+    const { worker, transport } = this;
     this.unsubscribes.push(worker.onSummaries((batch) => this.model.applySummaries(batch)));
     this.unsubscribes.push(worker.onFilterProgress((progress) => this.model.applySearchProgress(progress)));
     this.unsubscribes.push(worker.onReread((batch) => this.model.applyReread(batch)));
     this.unsubscribes.push(transport.listen((message) => this.receive(message)));
     transport.send({ type: 'hello', protocolVersion: PROTOCOL_VERSION });
+    return () => this.dispose();
   }
 
   private receive(message: HostMessage): void {
@@ -139,7 +150,8 @@ export class InspectorSession {
     this.model.applyEvictions(result.evictedIds, result.evictedTotal, result.bytesHeld);
   }
 
+  /** Stops listening (start() listens again). */
   dispose(): void {
-    for (const u of this.unsubscribes) u();
+    for (const u of this.unsubscribes.splice(0)) u();
   }
 }

@@ -5,8 +5,7 @@
  * alone drives the hex highlight.
  */
 import type { Direction, Opcode } from '../protocol/messages.js';
-import type { PackedIngest } from './ingest-packing.js';
-import type { PackedWaitingRows } from './summary-packing.js';
+import type { PackedIngest, PackedWaitingRows } from './packed-batches.js';
 import type { FieldCost } from '../../../codecs/core/field-cost.js';
 import type { SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
 import type { SessionChartData } from '../../../codecs/compare/session/cumulative.js';

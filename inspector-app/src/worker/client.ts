@@ -8,7 +8,8 @@ import type {
   ToWorker,
   WorkerMethods,
 } from './api.js';
-import { packIngest, type PackedIngest } from './ingest-packing.js';
+import { packIngest } from './ingest-packing.js';
+import type { PackedIngest } from './packed-batches.js';
 import { unpackSummaries } from './summary-packing.js';
 import { LaneHost, type HostedLane } from './lane-host.js';
 import type { SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';

@@ -110,8 +110,8 @@ export async function runCompare(
 /**
  * The Compare tab is shown on a node: when its bytes are LANE_WARM_MIN_BYTES or more, the
  * lanes start now and warm on a sample of its value (codecs/compare/lanes.ts warmLanes), so
- * the Run that may follow meets them warm instead of paying their start and a cold JIT
- * (issue 16 §1). A Run during the warm-up stops it and goes first. The value built for the
+ * the Run that may follow meets them warm instead of paying their start and a cold JIT.
+ * A Run during the warm-up stops it and goes first. The value built for the
  * sample is kept in `values` for that Run. Null when nothing starts.
  */
 export function warmCompare(

@@ -218,7 +218,7 @@ async function syncFlushed(messages: Uint8Array[]): Promise<Uint8Array[]> {
   return out;
 }
 
-describe('reading the waiting rows after a flood (issue #14: no panel task over 100 ms)', () => {
+describe('reading the waiting rows after a flood (no panel task over 100 ms)', () => {
   it('rests between read slices as long as a slice: the panel and the page keep a core while 30,000 rows are read', () => {
     // Reading costs 1 ms per frame on this clock (each read looks at the clock once).
     let clock = 0;

@@ -13,7 +13,7 @@ import { ProtobufSchemas, readAsIndex } from './protobuf-schemas.js';
 import { CompressedStreams, type InflatedMessage } from '../../../codecs/reading/compressed-streams.js';
 import { decodeWithEvidence } from '../../../codecs/reading/read-in-order.js';
 
-/** 256 MB of raw frame bytes, the default memory cap (issue #5). */
+/** 256 MB of raw frame bytes, the default memory cap. */
 export const DEFAULT_CAP_BYTES = 256 * 1024 * 1024;
 
 /** How many decoded frames keep their span index (the selected one and a few before it). */

@@ -250,7 +250,7 @@ describe('export', () => {
     );
   });
 
-  it('keeps the negotiated Sec-WebSocket-Extensions, "none negotiated" included (review #4)', () => {
+  it('keeps the negotiated Sec-WebSocket-Extensions, "none negotiated" included', () => {
     const h = withFrames(frame(cbor({ x: 1 })));
     for (const extensions of ['permessage-deflate; server_no_context_takeover', '']) {
       const connections = { c1: { url: 'ws://localhost/x', protocol: '', extensions } };

@@ -5,13 +5,9 @@
  * main thread's largest cost besides drawing; typed arrays are copied whole.
  */
 import type { Direction, Opcode } from '../protocol/messages.js';
-import { KIND_SENT as SENT, KIND_TEXT as TEXT, type PackedFrames } from '../protocol/packed-frames.js';
+import { KIND_SENT as SENT, KIND_TEXT as TEXT } from '../protocol/packed-frames.js';
 import type { IngestFrame } from './api.js';
-
-/** A packed batch (packed-frames.ts) with the app's frame id per frame. */
-export interface PackedIngest extends PackedFrames {
-  readonly frameIds: Float64Array;
-}
+import type { PackedIngest } from './packed-batches.js';
 
 /** The batch packed, when its frames tile one buffer from its start to its end and none is a lost frame's placeholder; else null. */
 export function packIngest(frames: readonly IngestFrame[]): PackedIngest | null {

@@ -126,7 +126,7 @@ describe('session comparison job', () => {
   });
 });
 
-describe('session comparison job, no permessage-deflate negotiated (review #4)', () => {
+describe('session comparison job, no permessage-deflate negotiated ', () => {
   it('passes an empty header on: "as negotiated" is the plain wire size', async () => {
     const c = collect();
     await runSessionCompare(frames(20, 1), { c0: '' }, new AbortController().signal, c.sink);

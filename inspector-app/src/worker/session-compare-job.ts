@@ -1,5 +1,5 @@
 /**
- * The whole-session comparison in the worker (issue 16 §2): the held frames of a scope
+ * The whole-session comparison in the worker: the held frames of a scope
  * (one connection, the list's filtered ids, or the whole capture) through
  * `compareSession`, rows streamed as each codec finishes, progress as it goes, then the
  * cumulative-bytes chart (from the sizes the comparison computed). Cancelled by its
@@ -47,7 +47,7 @@ export function sessionMessages(frames: readonly IngestFrame[], read?: FrameRead
     direction: f.direction === 'sent' ? 'client-to-server' : 'server-to-client',
     opcode: f.opcode === 'text' ? 1 : 2,
     data: f.data,
-    // Left-out messages are named by the list's frame number, whatever the scope (review 2, defect 2).
+    // Left-out messages are named by the list's frame number, whatever the scope, so they match the rows the user sees.
     number: f.frameId,
     ...(read ? { read: () => read(f) } : {}),
   }));

@@ -1,6 +1,6 @@
 /**
- * How the session comparison reads a frame's value: exactly as its list row does (review
- * defect A). A binary frame the loaded Protobuf schema reads is its schema reading (field
+ * How the session comparison reads a frame's value: exactly as its list row does. A
+ * binary frame the loaded Protobuf schema reads is its schema reading (field
  * names, enums by name, well-known types); any other frame is read by detection with its
  * connection's evidence (subprotocol, preferred format) and, for a message of a compressed
  * stream, from what it inflated to. Reading the raw bytes instead compared numbered fields

@@ -1,5 +1,5 @@
 /**
- * The session comparison's loaded-`.proto` row in the inspector (issue 16 §3, as the CLI's
+ * The session comparison's loaded-`.proto` row in the inspector (as the CLI's
  * `compare --session --proto`): with `.proto` files loaded, the session's binary frames are
  * written back with the real schema, as the type most of them are read as in the list
  * (a connection's chosen type, else its best fit: `ProtobufSchemas.decode`). The type rule

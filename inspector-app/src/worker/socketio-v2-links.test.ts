@@ -82,6 +82,7 @@ describe('socket.io 2.x in the worker', () => {
     const transport = new MemoryTransport();
     const model = new CaptureModel((run) => run());
     const session = new InspectorSession(transport, inProcessWorker(), { model });
+    session.start();
     const frames = (connectionId: string) =>
       s.capture.frames.map((f, i) => ({
         connectionId,

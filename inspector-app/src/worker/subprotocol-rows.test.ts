@@ -80,6 +80,7 @@ describe('the subprotocol in the worker', () => {
     const transport = new MemoryTransport();
     const model = new CaptureModel((run) => run());
     const session = new InspectorSession(transport, inProcessWorker(), { model });
+    session.start();
     transport.emit({
       type: 'connection-opened',
       connectionId: 'live',

@@ -11,18 +11,6 @@ import { waitingRow } from './flood-deferral.js';
 
 type Summaries = Extract<FromWorker, { type: 'summaries' }>;
 
-export interface PackedWaitingRows {
-  /** Each row's place in the batch's row order. */
-  readonly at: Uint32Array;
-  readonly frameIds: Float64Array;
-  readonly times: Float64Array;
-  readonly sizes: Float64Array;
-  /** Bit 0: sent (else received); bit 1: text (else binary). */
-  readonly kinds: Uint8Array;
-  readonly connectionOf: Uint32Array;
-  readonly connections: readonly string[];
-}
-
 const SENT = 1;
 const TEXT = 2;
 

@@ -1,10 +1,11 @@
-import { useEffect, useState, type ReactElement } from 'react';
-import type { BytesReport, FormatChoice } from '../../worker/api.js';
+import type { ReactElement } from 'react';
+import type { FormatChoice } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { FieldCostTable } from './FieldCostTable.js';
 import { KeyOverheadView } from './KeyOverheadView.js';
 import { StackedBar } from './StackedBar.js';
 import { exactBytes } from './share.js';
+import { useWorkerCall } from '../shell/use-worker-call.js';
 import '../compare/detail.css';
 import './bytes.css';
 
@@ -14,30 +15,12 @@ export interface BytesTabProps {
   readonly format: FormatChoice;
 }
 
-type Load =
-  | { readonly key: string; readonly status: 'loading' }
-  | { readonly key: string; readonly status: 'error'; readonly error: string }
-  | { readonly key: string; readonly status: 'ready'; readonly report: BytesReport | null };
-
 /** Where the frame's bytes go: the breakdown, keys vs values, heaviest keys, the schema estimate, cost by field. */
 export function BytesTab({ client, frameId, format }: BytesTabProps): ReactElement {
-  const key = `${frameId}:${format}`;
-  const [stored, setLoad] = useState<Load>({ key, status: 'loading' });
-  const load: Load = stored.key === key ? stored : { key, status: 'loading' };
-
-  useEffect(() => {
-    let live = true;
-    client.call('bytesReport', { frameId, format }).then(
-      (report) => live && setLoad({ key, status: 'ready', report }),
-      (e: unknown) => live && setLoad({ key, status: 'error', error: e instanceof Error ? e.message : String(e) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [client, frameId, format, key]);
+  const load = useWorkerCall(() => client.call('bytesReport', { frameId, format }), [client, frameId, format]);
 
   let body: ReactElement;
-  if (load.status === 'loading') {
+  if (load.status !== 'ready' && load.status !== 'error') {
     body = (
       <p className="ws-note" role="status">
         Measuring where the bytes go…
@@ -49,12 +32,12 @@ export function BytesTab({ client, frameId, format }: BytesTabProps): ReactEleme
         {load.error}
       </p>
     );
-  } else if (load.report === null) {
+  } else if (load.value === null) {
     body = (
       <p className="ws-note">Nothing decoded in this frame: pick a decoder under "decode as" to read it as one.</p>
     );
   } else {
-    const r = load.report;
+    const r = load.value;
     const b = r.breakdown;
     body = (
       <>

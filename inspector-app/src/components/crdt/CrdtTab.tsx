@@ -1,6 +1,7 @@
-import { useEffect, useState, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
 import type { CrdtSummary, FormatChoice } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
+import { useWorkerCall } from '../shell/use-worker-call.js';
 import { formatBytes, percent } from '../compare/format.js';
 import { OpTable } from './OpTable.js';
 import '../compare/detail.css';
@@ -17,11 +18,6 @@ export interface CrdtTabProps {
   /** The tree's root node id, selected by "Show in Tree" (default 0). */
   readonly rootNodeId?: number;
 }
-
-type Load =
-  | { readonly key: string; readonly status: 'loading' }
-  | { readonly key: string; readonly status: 'error'; readonly error: string }
-  | { readonly key: string; readonly status: 'ready'; readonly summary: CrdtSummary | null };
 
 function viewText(json: string): { text: string; cut: boolean } {
   return json.length > MAX_VIEW_CHARS ? { text: json.slice(0, MAX_VIEW_CHARS), cut: true } : { text: json, cut: false };
@@ -93,20 +89,7 @@ function ClockTable({ clock }: { clock: CrdtSummary['clock'] }): ReactElement {
 
 /** json-joy CRDT frames: model or patch, byte split, clock table, and the view / operations. */
 export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 }: CrdtTabProps): ReactElement {
-  const key = `${frameId}:${format}`;
-  const [stored, setLoad] = useState<Load>({ key, status: 'loading' });
-  const load: Load = stored.key === key ? stored : { key, status: 'loading' };
-
-  useEffect(() => {
-    let live = true;
-    client.call('crdt', { frameId, format }).then(
-      (summary) => live && setLoad({ key, status: 'ready', summary }),
-      (e: unknown) => live && setLoad({ key, status: 'error', error: e instanceof Error ? e.message : String(e) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [client, frameId, format, key]);
+  const load = useWorkerCall(() => client.call('crdt', { frameId, format }), [client, frameId, format]);
 
   const treeNote = (
     <p className="ws-note">
@@ -126,7 +109,7 @@ export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 
   );
 
   let body: ReactElement;
-  if (load.status === 'loading') {
+  if (load.status !== 'ready' && load.status !== 'error') {
     body = (
       <p className="ws-note" role="status">
         Reading the CRDT frame…
@@ -138,14 +121,14 @@ export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 
         {load.error}
       </p>
     );
-  } else if (load.summary === null) {
+  } else if (load.value === null) {
     body = (
       <p className="ws-note">
         This frame is not a json-joy CRDT model or patch (pick "crdt-model" or "crdt-patch" as the format to force it).
       </p>
     );
   } else {
-    const s = load.summary;
+    const s = load.value;
     const view = viewText(s.viewJson);
     const viewBlock = (
       <>

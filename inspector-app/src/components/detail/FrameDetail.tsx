@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactElement } from 'react';
-import type { FormatChoice, FrameDecode, FrameSummary, TreeNode } from '../../worker/api.js';
+import type { FormatChoice, FrameSummary, TreeNode } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { useTree } from '../tree/use-tree.js';
 import { HexTab } from '../hex/HexTab.js';
 import { exactBytes, formatBytes } from '../shell/format.js';
+import { useWorkerCall } from '../shell/use-worker-call.js';
 import { panelId, TabBar, tabId } from './TabBar.js';
 import { BytesTab } from '../bytes/BytesTab.js';
 import { CompareTab } from '../compare/CompareTab.js';
@@ -63,8 +64,6 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
   const { client, frame, otherFrames, theme } = props;
   const frameId = frame.frameId;
   const [format, setFormat] = useState<FormatChoice>('auto');
-  const [decoded, setDecoded] = useState<FrameDecode | null>(null);
-  const [bytes, setBytes] = useState<Uint8Array | null>(null);
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [ownView, setOwnView] = useState<DetailView>(DEFAULT_DETAIL_VIEW);
   const view = props.view ?? ownView;
@@ -78,31 +77,21 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
   const idPrefix = useId();
 
   useEffect(() => setFormat('auto'), [frameId]);
+  const decoding = useWorkerCall(() => client.call('decode', { frameId, format }), [client, frameId, format]);
+  const decoded = decoding.status === 'ready' ? decoding.value : null;
+  // A new decode selects its root; while it loads nothing is selected or scrolled to.
   useEffect(() => {
-    let live = true;
-    setDecoded(null);
-    setSelectedId(null);
-    setScrollTo(null);
-    void client.call('decode', { frameId, format }).then((d) => {
-      if (!live) return;
-      setDecoded(d);
-      setSelectedId(d?.root?.id ?? null);
-    });
-    return () => {
-      live = false;
-    };
-  }, [client, frameId, format]);
+    setSelectedId(decoded?.root?.id ?? null);
+    if (!decoded) setScrollTo(null);
+  }, [decoded]);
   // A compressed frame's hex shows the bytes as captured, or (toggled) the decompressed ones its nodes point into.
   const [showDecompressed, setShowDecompressed] = useState(false);
   useEffect(() => setShowDecompressed(false), [frameId]);
-  useEffect(() => {
-    let live = true;
-    setBytes(null);
-    void client.call('bytes', { frameId, decompressed: showDecompressed }).then((b) => live && setBytes(b));
-    return () => {
-      live = false;
-    };
-  }, [client, frameId, showDecompressed]);
+  const bytesCall = useWorkerCall(
+    () => client.call('bytes', { frameId, decompressed: showDecompressed }),
+    [client, frameId, showDecompressed],
+  );
+  const bytes = bytesCall.status === 'ready' ? bytesCall.value : null;
 
   const root = decoded?.root ?? null;
   // What "auto" found, kept while another decoder is forced (the switcher's "auto (…)" names it).
@@ -192,6 +181,11 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
         <UnknownBanner decoded={decoded} onDecodeAs={(f) => setFormat(f as FormatChoice)} />
       ) : (
         decoded?.error && <ErrorBanner error={decoded.error} format={decoded.format} onShowByte={showByte} />
+      )}
+      {decoding.status === 'error' && (
+        <p className="ws-error" role="alert">
+          {decoding.error}
+        </p>
       )}
       <ProtocolLinks links={decoded?.links} />
       {compression && (

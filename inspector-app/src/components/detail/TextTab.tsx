@@ -1,8 +1,9 @@
-import { useEffect, useState, type ReactElement } from 'react';
-import type { FormatChoice, TextResult } from '../../worker/api.js';
+import { useState, type ReactElement } from 'react';
+import type { FormatChoice } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { CodeView } from '../text/CodeView.js';
 import { copyText, type ClipboardLike } from '../shell/copyText.js';
+import { useWorkerCall } from '../shell/use-worker-call.js';
 import './text-tab.css';
 
 export interface TextTabProps {
@@ -34,21 +35,17 @@ export function TextTab(props: TextTabProps): ReactElement {
   const { client, frameId, format, rootId, selection, reason, mode, scope, theme } = props;
   // The bytes as text or hex: the only view when nothing decoded, a choice when the frame is malformed.
   const [raw, setRaw] = useState<Raw | null>(rootId === null ? 'raw-hex' : null);
-  const [result, setResult] = useState<TextResult | null>(null);
   const [notice, setNotice] = useState('');
   const narrow = selection !== null && selection.id !== rootId;
   const nodeId = scope === 'selection' && narrow ? selection.id : (rootId ?? -1);
   const shownRaw = rootId === null ? (raw ?? 'raw-hex') : raw;
   const request = shownRaw ?? (mode === 'edn' ? 'edn-pretty' : mode);
 
-  useEffect(() => {
-    let live = true;
-    setResult(null);
-    void client.call('text', { frameId, format, nodeId, mode: request }).then((r) => live && setResult(r));
-    return () => {
-      live = false;
-    };
-  }, [client, frameId, format, nodeId, request]);
+  const text = useWorkerCall(
+    () => client.call('text', { frameId, format, nodeId, mode: request }),
+    [client, frameId, format, nodeId, request],
+  );
+  const result = text.status === 'ready' ? text.value : null;
 
   const copy = async () => {
     if (!result) return;
@@ -159,6 +156,10 @@ export function TextTab(props: TextTabProps): ReactElement {
           truncated={result.truncated}
           testId="text-view"
         />
+      ) : text.status === 'error' ? (
+        <p className="ws-error" role="alert">
+          {text.error}
+        </p>
       ) : (
         <div className="ws-empty">rendering…</div>
       )}

@@ -1,6 +1,7 @@
-import { useEffect, useId, useMemo, useState, type ReactElement } from 'react';
+import { useId, useMemo, useState, type ReactElement } from 'react';
 import type { DiffRow } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
+import { useWorkerCall } from '../shell/use-worker-call.js';
 import { formatBytes, formatDelta } from '../compare/format.js';
 import '../compare/detail.css';
 
@@ -16,11 +17,6 @@ export interface DiffTabProps {
   /** The label of any frame by id (the picked one may be older than the options), or null when not held. */
   readonly frameLabel?: (frameId: number) => string | null;
 }
-
-type Load =
-  | { readonly key: string; readonly status: 'loading' }
-  | { readonly key: string; readonly status: 'error'; readonly error: string }
-  | { readonly key: string; readonly status: 'ready'; readonly rows: readonly DiffRow[] };
 
 interface Totals {
   readonly added: number;
@@ -94,34 +90,13 @@ export function DiffTab({ client, frameA, frameB, frameOptions, onPickB, frameLa
   const selectId = useId();
   const [typed, setTyped] = useState(frameB === null ? '' : String(frameB));
   const valid = frameB !== null && frameB !== frameA;
-  const key = `${frameA}:${frameB}`;
-  const [stored, setLoad] = useState<Load>({ key, status: 'loading' });
-  const load: Load = stored.key === key ? stored : { key, status: 'loading' };
-
-  useEffect(() => {
-    if (frameB === null || frameB === frameA) return;
-    let live = true;
-    client.call('diff', { frameA, frameB }).then(
-      (rows) =>
-        live &&
-        setLoad(
-          rows
-            ? { key, status: 'ready', rows }
-            : {
-                key,
-                status: 'error',
-                error: `frame #${frameB} is not held (evicted by the memory cap, or no such frame)`,
-              },
-        ),
-      (e: unknown) => live && setLoad({ key, status: 'error', error: e instanceof Error ? e.message : String(e) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [client, frameA, frameB, key]);
+  const diff = useWorkerCall(
+    frameB !== null && frameB !== frameA ? () => client.call('diff', { frameA, frameB }) : null,
+    [client, frameA, frameB],
+  );
 
   const options = frameOptions.filter((o) => o.frameId !== frameA);
-  const rows = load.status === 'ready' ? load.rows : null;
+  const rows = diff.status === 'ready' ? diff.value : null;
   const totals = useMemo(() => (rows ? totalsOf(rows) : null), [rows]);
 
   let body: ReactElement | null = null;
@@ -131,16 +106,18 @@ export function DiffTab({ client, frameA, frameB, frameOptions, onPickB, frameLa
         {frameB === frameA ? 'Pick a different frame to compare with.' : 'Pick a frame to compare this one with.'}
       </p>
     );
-  } else if (load.status === 'loading') {
+  } else if (diff.status === 'loading' || diff.status === 'idle') {
     body = (
       <p className="ws-note" role="status">
         Comparing frames…
       </p>
     );
-  } else if (load.status === 'error') {
+  } else if (diff.status === 'error' || !rows) {
     body = (
       <p className="ws-error" role="alert">
-        {load.error}
+        {diff.status === 'error'
+          ? diff.error
+          : `frame #${frameB} is not held (evicted by the memory cap, or no such frame)`}
       </p>
     );
   } else if (rows && totals) {

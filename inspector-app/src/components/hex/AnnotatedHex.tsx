@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState, type ReactElement } from 'react';
+import { useRef, type ReactElement } from 'react';
 import { observeElementRect, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
-import type { AnnotatedHexResult, FormatChoice } from '../../worker/api.js';
+import type { FormatChoice } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
+import { useWorkerCall } from '../shell/use-worker-call.js';
 
 const LINE_HEIGHT = 16;
 const FALLBACK_RECT: Rect = { width: 800, height: 400 };
@@ -19,16 +20,9 @@ export function AnnotatedHex(props: {
   format: FormatChoice;
 }): ReactElement {
   const { client, frameId, format } = props;
-  const [result, setResult] = useState<AnnotatedHexResult | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    let live = true;
-    setResult(null);
-    void client.call('annotate', { frameId, format }).then((r) => live && setResult(r));
-    return () => {
-      live = false;
-    };
-  }, [client, frameId, format]);
+  const annotated = useWorkerCall(() => client.call('annotate', { frameId, format }), [client, frameId, format]);
+  const result = annotated.status === 'ready' ? annotated.value : null;
 
   const lines = result?.lines ?? [];
   const virtualizer = useVirtualizer({
@@ -40,6 +34,13 @@ export function AnnotatedHex(props: {
     observeElementRect: observeRect,
   });
 
+  if (annotated.status === 'error') {
+    return (
+      <p className="ws-error" role="alert">
+        {annotated.error}
+      </p>
+    );
+  }
   if (!result) return <div className="ws-empty">annotating…</div>;
   if (!lines.length) return <div className="ws-empty">Nothing decoded to annotate: see the plain hex.</div>;
   return (

@@ -2,6 +2,7 @@ import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactElement 
 import type { SchemaState, SchemaTypeChoice } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import type { ProtoSource, SchemaStorage } from './schema-storage.js';
+import { useWorkerCall } from '../shell/use-worker-call.js';
 import type { RereadState } from '../../state/capture-model.js';
 
 export interface SchemasPanelProps {
@@ -35,18 +36,14 @@ export function SchemasPanel(props: SchemasPanelProps): ReactElement {
   const skipped = new Map((state?.skipped ?? []).map((s) => [s.name, s.error]));
 
   // The stored files go to the worker once at start (and whenever the list changes).
+  const loaded = useWorkerCall(() => client.call('setSchema', { files }), [client, files]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: onChanged is a notification, not an input
   useEffect(() => {
-    let live = true;
-    void client.call('setSchema', { files }).then((s) => {
-      if (!live) return;
-      setState(s);
-      onChanged?.();
-    });
-    return () => {
-      live = false;
-    };
-  }, [client, files]);
+    if (loaded.status !== 'ready') return;
+    setState(loaded.value);
+    onChanged?.();
+  }, [loaded]);
+  const error = loaded.status === 'error' ? loaded.error : state?.error;
 
   // The dialog floats over the page below its button (the toolbar keeps its height), kept
   // inside the window, and takes focus when it opens; closing gives focus back to the button.
@@ -140,9 +137,9 @@ export function SchemasPanel(props: SchemasPanelProps): ReactElement {
                 : `Reading the listed frames again: ${reread.searched.toLocaleString('en-US')} of ${reread.total.toLocaleString('en-US')}…`}
             </p>
           )}
-          {state?.error && (
+          {error && (
             <div role="alert" className="ws-banner-error" data-testid="schema-error">
-              {state.error}
+              {error}
             </div>
           )}
           <input

@@ -1,14 +1,7 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { editor } from 'monaco-editor/editor/editor.api';
-import {
-  applyTheme,
-  loadMonaco,
-  loadedMonaco,
-  monacoThemeName,
-  monacoWanted,
-  type Monaco,
-  type MonacoThemeName,
-} from './monaco-loader';
+import { applyTheme, monacoThemeName, monacoWanted, type MonacoThemeName } from './monaco-loader';
+import { createEditor, useMonaco } from './use-monaco';
 import './code-text.css';
 
 export interface CodeEditorProps {
@@ -38,28 +31,12 @@ export function CodeEditor(props: CodeEditorProps): ReactElement {
   const testId = props.testId ?? 'composer-input';
   const wanted = !plain && monacoWanted();
   const hostRef = useRef<HTMLDivElement>(null);
-  const [monaco, setMonaco] = useState<Monaco | null>(() => (wanted ? loadedMonaco() : null));
-  const [failed, setFailed] = useState(false);
+  const { monaco, failed, fail } = useMonaco(wanted, 'keeping the plain editor');
   const [ed, setEd] = useState<editor.IStandaloneCodeEditor | null>(null);
   // Latest props for Monaco's callbacks, which are bound once per editor.
   const latest = useRef(props);
   latest.current = props;
   const applying = useRef(false);
-
-  useEffect(() => {
-    if (!wanted || monaco || failed) return;
-    let live = true;
-    loadMonaco().then(
-      (m) => live && setMonaco(m),
-      (err: unknown) => {
-        console.warn('wirescope: Monaco failed to load; keeping the plain editor', err);
-        if (live) setFailed(true);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [wanted, monaco, failed]);
 
   useEffect(() => {
     const host = hostRef.current;
@@ -68,23 +45,16 @@ export function CodeEditor(props: CodeEditorProps): ReactElement {
     let created: editor.IStandaloneCodeEditor;
     const model = monaco.editor.createModel(p.value, p.language);
     try {
-      created = monaco.editor.create(host, {
+      created = createEditor(monaco, host, {
         model,
         theme: monacoThemeName(p.theme),
         ariaLabel: p.ariaLabel,
-        minimap: { enabled: false },
-        folding: true,
-        automaticLayout: true,
-        fontSize: 12,
-        wordWrap: 'off',
-        scrollBeyondLastLine: false,
         lineNumbersMinChars: 3,
         tabSize: 2,
       });
     } catch (err) {
       model.dispose();
-      console.warn('wirescope: Monaco editor failed to start; keeping the plain editor', err);
-      setFailed(true);
+      fail(err);
       return;
     }
     const sub = model.onDidChangeContent(() => {
@@ -103,7 +73,7 @@ export function CodeEditor(props: CodeEditorProps): ReactElement {
       created.dispose();
       model.dispose();
     };
-  }, [wanted, monaco, failed]);
+  }, [wanted, monaco, failed, fail]);
 
   // Controlled value: push outside changes into the model as one undoable edit.
   useEffect(() => {

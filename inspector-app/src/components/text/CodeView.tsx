@@ -1,14 +1,7 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { editor } from 'monaco-editor/editor/editor.api';
-import {
-  applyTheme,
-  loadMonaco,
-  loadedMonaco,
-  monacoThemeName,
-  monacoWanted,
-  type Monaco,
-  type MonacoThemeName,
-} from './monaco-loader';
+import { applyTheme, monacoThemeName, monacoWanted, type MonacoThemeName } from './monaco-loader';
+import { createEditor, useMonaco } from './use-monaco';
 import { BigTextView } from './BigTextView';
 import './code-text.css';
 
@@ -49,26 +42,10 @@ export function CodeView(props: CodeViewProps): ReactElement {
   const big = text.length > BIG_TEXT_CHARS;
   const hostRef = useRef<HTMLDivElement>(null);
   const rootRef = useRef<HTMLDivElement>(null);
-  const [monaco, setMonaco] = useState<Monaco | null>(() => (monacoWanted() ? loadedMonaco() : null));
+  const { monaco, failed, fail } = useMonaco(!big && monacoWanted(), 'showing plain text');
   const [view, setView] = useState<editor.IStandaloneCodeEditor | null>(null);
-  const [failed, setFailed] = useState(false);
   const themeRef = useRef(theme);
   themeRef.current = theme;
-
-  useEffect(() => {
-    if (monaco || failed || big || !monacoWanted()) return;
-    let live = true;
-    loadMonaco().then(
-      (m) => live && setMonaco(m),
-      (err: unknown) => {
-        console.warn('wirescope: Monaco failed to load; showing plain text', err);
-        if (live) setFailed(true);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [monaco, failed, big]);
 
   // One editor per mount; models come and go with the text below.
   useEffect(() => {
@@ -76,21 +53,14 @@ export function CodeView(props: CodeViewProps): ReactElement {
     if (!monaco || failed || !host) return;
     let ed: editor.IStandaloneCodeEditor;
     try {
-      ed = monaco.editor.create(host, {
+      ed = createEditor(monaco, host, {
         model: null,
         readOnly: true,
         theme: monacoThemeName(themeRef.current),
-        minimap: { enabled: false },
-        folding: true,
-        automaticLayout: true,
-        fontSize: 12,
-        wordWrap: 'off',
-        scrollBeyondLastLine: false,
         renderLineHighlight: 'none',
       });
     } catch (err) {
-      console.warn('wirescope: Monaco editor failed to start; showing plain text', err);
-      setFailed(true);
+      fail(err);
       return;
     }
     setView(ed);
@@ -98,7 +68,7 @@ export function CodeView(props: CodeViewProps): ReactElement {
       setView(null);
       ed.dispose();
     };
-  }, [monaco, failed, big]);
+  }, [monaco, failed, big, fail]);
 
   useEffect(() => {
     if (big) markProgress(rootRef.current, text.length, text.length);

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
-import type { FormatChoice, TreeSearchResult } from '../../worker/api.js';
+import type { FormatChoice } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
+import { useWorkerCall } from '../shell/use-worker-call.js';
 
 /** Matches asked of the worker at most (the count still says how many there are). */
 export const SEARCH_LIMIT = 500;
@@ -25,34 +26,25 @@ export interface TreeSearchProps {
 export function TreeSearch(props: TreeSearchProps): ReactElement {
   const { client, frameId, format, initialText, onReveal, onHighlight } = props;
   const [text, setText] = useState(initialText);
-  const [result, setResult] = useState<TreeSearchResult | null>(null);
   const [at, setAt] = useState(0);
   const reveal = useRef(onReveal);
   reveal.current = onReveal;
   const highlight = useRef(onHighlight);
   highlight.current = onHighlight;
 
+  const needle = text.trim();
+  useEffect(() => highlight.current(needle.toLowerCase()), [needle]);
+  const search = useWorkerCall(
+    needle ? () => client.call('search', { frameId, format, text: needle, limit: SEARCH_LIMIT }) : null,
+    [client, frameId, format, needle],
+    DEBOUNCE_MS,
+  );
+  const result = search.status === 'ready' ? search.value : null;
+  // A new answer starts at its first match, shown in the tree.
   useEffect(() => {
-    let live = true;
-    const needle = text.trim();
-    highlight.current(needle.toLowerCase());
-    if (!needle) {
-      setResult(null);
-      return;
-    }
-    const timer = setTimeout(() => {
-      void client.call('search', { frameId, format, text: needle, limit: SEARCH_LIMIT }).then((r) => {
-        if (!live) return;
-        setResult(r);
-        setAt(0);
-        if (r.paths.length) reveal.current(r.paths[0]);
-      });
-    }, DEBOUNCE_MS);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [client, frameId, format, text]);
+    setAt(0);
+    if (result?.paths.length) reveal.current(result.paths[0]);
+  }, [result]);
 
   const go = (by: number) => {
     if (!result?.paths.length) return;
@@ -71,11 +63,13 @@ export function TreeSearch(props: TreeSearchProps): ReactElement {
   };
 
   const count =
-    !text.trim() || !result
-      ? ''
-      : result.total === 0
-        ? 'no match'
-        : `${at + 1} of ${result.total}${result.total > result.paths.length ? ` (first ${result.paths.length} listed)` : ''}${result.complete ? '' : ', top levels only'}`;
+    search.status === 'error'
+      ? `search failed: ${search.error}`
+      : !needle || !result
+        ? ''
+        : result.total === 0
+          ? 'no match'
+          : `${at + 1} of ${result.total}${result.total > result.paths.length ? ` (first ${result.paths.length} listed)` : ''}${result.complete ? '' : ', top levels only'}`;
 
   return (
     <span className="ws-tree-search" role="search">

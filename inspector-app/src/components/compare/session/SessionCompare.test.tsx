@@ -283,8 +283,8 @@ describe('CompareModes', () => {
   });
 });
 
-describe('SessionCompare review fixes', () => {
-  it('#3: a codec with no messages shows dashes with the reason in the permessage-deflate columns, not "0 B"', () => {
+describe('SessionCompare: dashes, left-out groups, shares, picker counts and notes', () => {
+  it('a codec with no messages shows dashes with the reason in the permessage-deflate columns, not "0 B"', () => {
     const { client } = setup();
     fireEvent.click(screen.getByTestId('session-run'));
     const zero = { payload: 0, headers: 0, total: 0 };
@@ -311,7 +311,7 @@ describe('SessionCompare review fixes', () => {
     ).toBe(true);
   });
 
-  it('#6: messages left out for one reason are grouped', () => {
+  it('messages left out for one reason are grouped', () => {
     const { client } = setup();
     fireEvent.click(screen.getByTestId('session-run'));
     const why = 'Avro runs in the CLI only';
@@ -331,7 +331,7 @@ describe('SessionCompare review fixes', () => {
     expect(text).not.toContain('message 2:');
   });
 
-  it("review D: every left-out message is counted by reason, not only the 50 listed (the report's grouping, left-out.ts)", () => {
+  it("every left-out message is counted by reason, not only the 50 listed (the report's grouping, left-out.ts)", () => {
     const { client } = setup();
     fireEvent.click(screen.getByTestId('session-run'));
     const mismatches = Array.from({ length: 50 }, (_, i) => ({ message: i + 1, reason: 'a list' }));
@@ -356,7 +356,7 @@ describe('SessionCompare review fixes', () => {
     expect(text).not.toContain('more');
   });
 
-  it('review B: no share per message when a schema codec encoded none; small shares keep two significant digits', () => {
+  it('no share per message when a schema codec encoded none; small shares keep two significant digits', () => {
     const { client } = setup();
     fireEvent.click(screen.getByTestId('session-run'));
     act(() => {
@@ -380,7 +380,7 @@ describe('SessionCompare review fixes', () => {
     expect(totals.textContent).not.toMatch(/0\.0 B\/message/);
   });
 
-  it('#2: compares the frames held and shown, with their counts in the picker', () => {
+  it('compares the frames held and shown, with their counts in the picker', () => {
     const shown = [
       { frameId: 1, connectionId: 'c1' },
       { frameId: 2, connectionId: 'c1' },
@@ -397,7 +397,7 @@ describe('SessionCompare review fixes', () => {
     expect(client.jobs[1].scope).toEqual({ kind: 'frames', frameIds: [1, 2, 4] });
   });
 
-  it('#11: the "Not charted" note has no nested parentheses', () => {
+  it('the "Not charted" note has no nested parentheses', () => {
     const { client } = setup();
     fireEvent.click(screen.getByTestId('session-run'));
     act(() => {
