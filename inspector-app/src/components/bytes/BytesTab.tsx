@@ -1,9 +1,11 @@
 import { useEffect, useState, type ReactElement } from 'react';
-import type { BytesReport, FormatChoice } from '../../worker/api.js';
+import type { ByteMapRect, BytesReport, FormatChoice } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { FieldCostTable } from './FieldCostTable.js';
 import { KeyOverheadView } from './KeyOverheadView.js';
 import { StackedBar } from './StackedBar.js';
+import { ByteMap, type ByteMapBy } from './ByteMap.js';
+import { HeaviestFields } from './HeaviestFields.js';
 import { exactBytes } from './share.js';
 import '../compare/detail.css';
 import './bytes.css';
@@ -12,6 +14,8 @@ export interface BytesTabProps {
   readonly client: Pick<WorkerClient, 'call'>;
   readonly frameId: number;
   readonly format: FormatChoice;
+  /** A treemap rectangle picked: select its node (a field: its first occurrence) in the tree and the hex. */
+  readonly onPickNode?: (node: { readonly nodeId: number; readonly start: number }) => void;
 }
 
 type Load =
@@ -19,8 +23,12 @@ type Load =
   | { readonly key: string; readonly status: 'error'; readonly error: string }
   | { readonly key: string; readonly status: 'ready'; readonly report: BytesReport | null };
 
-/** Where the frame's bytes go: the breakdown, keys vs values, heaviest keys, the schema estimate, cost by field. */
-export function BytesTab({ client, frameId, format }: BytesTabProps): ReactElement {
+/**
+ * Where the frame's bytes go: the treemap (by node or by field) beside the heaviest fields,
+ * then the breakdown, keys vs values, heaviest keys, the schema estimate, cost by field.
+ */
+export function BytesTab({ client, frameId, format, onPickNode }: BytesTabProps): ReactElement {
+  const [by, setBy] = useState<ByteMapBy>('node');
   const key = `${frameId}:${format}`;
   const [stored, setLoad] = useState<Load>({ key, status: 'loading' });
   const load: Load = stored.key === key ? stored : { key, status: 'loading' };
@@ -58,18 +66,63 @@ export function BytesTab({ client, frameId, format }: BytesTabProps): ReactEleme
     const b = r.breakdown;
     body = (
       <>
-        <p className="ws-section-title">
-          Where the bytes go — {exactBytes(r.frameBytes)} of {r.format}
-        </p>
-        {r.error ? (
-          <p className="ws-warn" role="status" data-testid="bytes-partial">
-            The frame is malformed at byte {r.error.offset}: the figures cover what decoded before it; the rest counts
-            as other bytes.
-          </p>
-        ) : null}
-        {!r.whole ? (
-          <p className="ws-note">A very large frame: recorded three levels deep; deeper bytes count as unindexed.</p>
-        ) : null}
+        <div className="ws-bytes-top">
+          <div className="ws-bytes-map-col">
+            <div className="ws-toolbar ws-bytes-map-bar">
+              <p className="ws-section-title" style={{ margin: 0 }}>
+                Where the bytes go — {exactBytes(r.frameBytes)} of {r.format}
+              </p>
+              <fieldset className="ws-bytes-by">
+                <legend className="ws-visually-hidden">Treemap of</legend>
+                {(
+                  [
+                    ['node', 'by node'],
+                    ['field', 'by field across array elements'],
+                  ] as const
+                ).map(([value, text]) => (
+                  <label key={value}>
+                    <input
+                      type="radio"
+                      name={`bytes-map-by-${frameId}`}
+                      checked={by === value}
+                      onChange={() => setBy(value)}
+                      data-testid={`bytes-map-by-${value}`}
+                    />{' '}
+                    {text}
+                  </label>
+                ))}
+              </fieldset>
+              <span className="ws-bytes-map-legend ws-note" aria-label="Colours as in the hex">
+                <span className="ws-swatch ws-map-swatch-key" aria-hidden="true" />
+                key
+                <span className="ws-swatch ws-map-swatch-header" aria-hidden="true" />
+                head
+                <span className="ws-swatch ws-map-swatch-payload" aria-hidden="true" />
+                value
+                <span className="ws-swatch ws-map-swatch-more" aria-hidden="true" />N smaller
+              </span>
+            </div>
+            {r.error ? (
+              <p className="ws-warn" role="status" data-testid="bytes-partial">
+                The frame is malformed at byte {r.error.offset}: the figures cover what decoded before it; the rest
+                counts as other bytes.
+              </p>
+            ) : null}
+            {!r.whole ? (
+              <p className="ws-note">
+                A very large frame: recorded three levels deep; deeper bytes count as unindexed.
+              </p>
+            ) : null}
+            <ByteMap
+              client={client}
+              frameId={frameId}
+              format={format}
+              by={by}
+              onPick={(rect: ByteMapRect) => onPickNode?.({ nodeId: rect.nodeId, start: rect.start })}
+            />
+          </div>
+          <HeaviestFields report={r} />
+        </div>
         <StackedBar
           label="Where the bytes go"
           testId="bytes-breakdown"

@@ -17,6 +17,7 @@ import { ProtocolLinks } from './ProtocolLinks.js';
 import { CompressionBanner } from './CompressionBanner.js';
 import { FrameActions } from './FrameActions.js';
 import { StructureTab } from './StructureTab.js';
+import { pathOfNode } from './path-of-node.js';
 import { TextTab } from './TextTab.js';
 import { withReading } from '../schema/ReadAs.js';
 import { DEFAULT_DETAIL_VIEW, type DetailTab, type DetailView } from '../../state/detail-view.js';
@@ -278,7 +279,18 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
             theme={theme}
           />
         )}
-        {tab === 'bytes' && <BytesTab client={client} frameId={frameId} format={format} />}
+        {tab === 'bytes' && (
+          <BytesTab
+            client={client}
+            frameId={frameId}
+            format={format}
+            onPickNode={(node) => {
+              // The tree and the hex show the pick: the tree's selection drives the hex highlight.
+              setTab('tree');
+              void pathOfNode(client, frameId, format, node).then(selectPath);
+            }}
+          />
+        )}
         {tab === 'compare' && (
           <CompareModes client={client} session={props.session} currentConnectionId={frame.connectionId}>
             <CompareTab
