@@ -76,6 +76,9 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
   const setSortBySize = (on: boolean) => setView({ ...view, sortBySize: on });
   const [scrollTo, setScrollTo] = useState<number | null>(null);
   const [diffWith, setDiffWith] = useState<number | null>(null);
+  // A node picked in the Bytes tab's treemap: the tree opens on it, not on the list filter's first match.
+  const [pickedInBytes, setPickedInBytes] = useState(false);
+  useEffect(() => setPickedInBytes(false), [frameId]);
   const idPrefix = useId();
 
   useEffect(() => setFormat('auto'), [frameId]);
@@ -250,7 +253,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
             onByteClick={hexByteClick}
             showHex
             scrollToOffset={scrollTo}
-            searchText={props.searchText}
+            searchText={pickedInBytes ? '' : props.searchText}
             onReadAs={(node, reading) => setFormat(withReading(format, node.start, reading))}
             noTree={noTreeReason ? { reason: noTreeReason, onShow: setTab } : null}
           />
@@ -286,6 +289,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
             format={format}
             onPickNode={(node) => {
               // The tree and the hex show the pick: the tree's selection drives the hex highlight.
+              setPickedInBytes(true);
               setTab('tree');
               void pathOfNode(client, frameId, format, node).then(selectPath);
             }}
