@@ -8,7 +8,8 @@
  * a map's key and head, a JSON object's braces) is a child of its own (`own`), so the
  * children's areas add up to the container's content box exactly. Children whose area
  * would be under `minArea` are summed into one `more` rectangle ("N smaller"); a container
- * whose content box is under `MIN_SIDE` on a side is drawn whole, without children.
+ * whose content box is under `MIN_SIDE` on a side, or whose children are all that small, is
+ * drawn whole, without children.
  */
 
 export interface TreemapChild {
@@ -173,6 +174,11 @@ export function treemapLayout(source: TreemapSource, options: TreemapOptions): T
     }
     // One small item alone is drawn as itself, not as "1 smaller".
     if (cut === kids.length - 1) cut = kids.length;
+    // Every child too small: the container reads better closed (its key, head and value) than as "N smaller".
+    if (cut === 0 && kids.length > 1) {
+      rects[index] = { ...parent, role: 'leaf', strip: false };
+      continue;
+    }
     for (let i = 0; i < kids.length; i++) {
       if (i < cut) items.push({ role: 'child', ref: kids[i].ref, weight: kids[i].weight, count: 1 });
       else {

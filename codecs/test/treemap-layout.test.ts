@@ -92,6 +92,15 @@ describe('squarified treemap layout', () => {
     expect(rects.filter((r) => r.role === 'leaf')).toHaveLength(1);
   });
 
+  it('closes a container whose children are all under the threshold', () => {
+    const rects = treemapLayout(sourceOf([1_000_000, Array.from({ length: 30 }, () => 1)]), {
+      width: 100,
+      height: 100,
+    });
+    expect(rects.filter((r) => r.role === 'more')).toHaveLength(0);
+    expect(rects.filter((r) => r.role === 'leaf').map((r) => r.weight)).toEqual([1_000_000, 30]);
+  });
+
   it('draws one small child as itself, not as "1 smaller"', () => {
     const rects = treemapLayout(sourceOf([1_000_000, 1]), { width: 100, height: 100 });
     expect(rects.filter((r) => r.role === 'more')).toHaveLength(0);

@@ -160,7 +160,15 @@ export function ByteMap({ client, frameId, format, by, onPick }: ByteMapProps): 
             ? describe(shown)
             : 'Hover or focus a rectangle for its numbers; click it to select it in the tree and the hex.'}
         </span>
-        <span className="ws-spacer" />
+        <span className="ws-bytes-map-legend ws-note" title="Colours as in the hex">
+          <span className="ws-swatch ws-map-swatch-key" aria-hidden="true" />
+          key
+          <span className="ws-swatch ws-map-swatch-header" aria-hidden="true" />
+          head
+          <span className="ws-swatch ws-map-swatch-payload" aria-hidden="true" />
+          value
+          <span className="ws-swatch ws-map-swatch-more" aria-hidden="true" />N smaller
+        </span>
         <span className="ws-note" role="status">
           {copied}
         </span>

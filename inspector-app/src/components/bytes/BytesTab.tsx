@@ -92,15 +92,6 @@ export function BytesTab({ client, frameId, format, onPickNode }: BytesTabProps)
                   </label>
                 ))}
               </fieldset>
-              <span className="ws-bytes-map-legend ws-note" aria-label="Colours as in the hex">
-                <span className="ws-swatch ws-map-swatch-key" aria-hidden="true" />
-                key
-                <span className="ws-swatch ws-map-swatch-header" aria-hidden="true" />
-                head
-                <span className="ws-swatch ws-map-swatch-payload" aria-hidden="true" />
-                value
-                <span className="ws-swatch ws-map-swatch-more" aria-hidden="true" />N smaller
-              </span>
             </div>
             {r.error ? (
               <p className="ws-warn" role="status" data-testid="bytes-partial">
