@@ -1,5 +1,6 @@
 import { Flag, Kind } from './kinds.js';
 import type { SpanIndex } from './span-index.js';
+import { LeafValueCache } from './leaf-value-cache.js';
 import { previewValue, tagNumber } from './describe.js';
 import { crdtChildName } from '../crdt/op-roles.js';
 
@@ -62,13 +63,13 @@ const DEEP = '\u0004deep';
  * non-text key's preview), or one fixed marker for array positions, chunks and tag content.
  * Cheap on purpose: it is computed for every node; the printable segment only for new ones.
  */
-function segmentKey(index: SpanIndex, id: number, keyId: number): string {
+function segmentKey(index: SpanIndex, id: number, keyId: number, keyValues: LeafValueCache): string {
   const { store } = index;
   if (keyId >= 0) {
     const k = store.kind[keyId];
     // json-joy keys are content leaves holding the key's text.
     if ((k === Kind.text || k === Kind.crdt_content) && !index.isIncomplete(keyId)) {
-      const text = index.value(keyId);
+      const text = keyValues.value(keyId);
       if (typeof text === 'string') return text;
     }
     return '\u0001' + previewValue(index, keyId, 40);
@@ -124,6 +125,17 @@ export interface FieldPatternTree {
  * forward pass: parents are recorded before their children.
  */
 export function fieldPatternTree(index: SpanIndex): FieldPatternTree | null {
+  // The Bytes report and the treemap by field ask for the same frame's tree: built once per index state.
+  const known = builtTrees.get(index);
+  if (known && known.size === index.store.size) return known.tree;
+  const tree = buildPatternTree(index);
+  if (tree) builtTrees.set(index, { size: index.store.size, tree });
+  return tree;
+}
+
+const builtTrees = new WeakMap<SpanIndex, { readonly size: number; readonly tree: FieldPatternTree }>();
+
+function buildPatternTree(index: SpanIndex): FieldPatternTree | null {
   const { store } = index;
   const root = index.root;
   if (root < 0) return null;
@@ -141,6 +153,7 @@ export function fieldPatternTree(index: SpanIndex): FieldPatternTree | null {
   const headBytes: number[] = [index.headerLength(root)];
   const firstNode: number[] = [root];
   patternOf[root] = 0;
+  const keyValues = new LeafValueCache(index);
   let nodes = 0;
   for (let id = 0; id < store.size; id++) {
     const parent = store.parent[id];
@@ -149,7 +162,8 @@ export function fieldPatternTree(index: SpanIndex): FieldPatternTree | null {
     if (parentPattern < 0) continue;
     const keyId = index.keyOf(id);
     const deepParent = depths[parentPattern] > MAX_PATTERN_DEPTH;
-    const key = deepParent || depths[parentPattern] === MAX_PATTERN_DEPTH ? DEEP : segmentKey(index, id, keyId);
+    const key =
+      deepParent || depths[parentPattern] === MAX_PATTERN_DEPTH ? DEEP : segmentKey(index, id, keyId, keyValues);
     // Below the deep row, everything stays in it.
     let p = deepParent ? parentPattern : childPatterns[parentPattern].get(key);
     if (p === undefined) {

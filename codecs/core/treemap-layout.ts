@@ -8,8 +8,8 @@
  * a map's key and head, a JSON object's braces) is a child of its own (`own`), so the
  * children's areas add up to the container's content box exactly. Children whose area
  * would be under `minArea` are summed into one `more` rectangle ("N smaller"); a container
- * whose content box is under `MIN_SIDE` on a side, or whose children are all that small, is
- * drawn whole, without children.
+ * whose content box is under `MIN_SIDE` on a side, or under `CLOSE_AREA` with all its
+ * children that small, is drawn whole, without children.
  */
 
 export interface TreemapChild {
@@ -62,6 +62,8 @@ export interface TreemapOptions {
 
 /** A container's content box under this many px on a side is not opened. */
 export const MIN_SIDE = 3;
+/** A container under this many px² whose children are all too small is drawn closed. */
+export const CLOSE_AREA = 2500;
 const PAD = 1;
 
 interface Box {
@@ -174,8 +176,9 @@ export function treemapLayout(source: TreemapSource, options: TreemapOptions): T
     }
     // One small item alone is drawn as itself, not as "1 smaller".
     if (cut === kids.length - 1) cut = kids.length;
-    // Every child too small: the container reads better closed (its key, head and value) than as "N smaller".
-    if (cut === 0 && kids.length > 1) {
+    // Every child too small in a small container: it reads better closed (its key, head and value)
+    // than as "N smaller"; a large one says how many it holds.
+    if (cut === 0 && kids.length > 1 && box.w * box.h < CLOSE_AREA) {
       rects[index] = { ...parent, role: 'leaf', strip: false };
       continue;
     }

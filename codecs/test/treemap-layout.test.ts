@@ -92,7 +92,12 @@ describe('squarified treemap layout', () => {
     expect(rects.filter((r) => r.role === 'leaf')).toHaveLength(1);
   });
 
-  it('closes a container whose children are all under the threshold', () => {
+  it('closes a small container whose children are all under the threshold; a large one says "N smaller"', () => {
+    const large = treemapLayout(sourceOf(Array.from({ length: 20_000 }, () => 1)), { width: 100, height: 100 });
+    expect(large.map((r) => [r.role, r.count])).toEqual([
+      ['container', 1],
+      ['more', 20_000],
+    ]);
     const rects = treemapLayout(sourceOf([1_000_000, Array.from({ length: 30 }, () => 1)]), {
       width: 100,
       height: 100,

@@ -16,6 +16,8 @@ export interface ByteMapProps {
   readonly by: ByteMapBy;
   /** A rectangle clicked (or Enter): its node, to select in the tree (and its bytes in the hex). */
   readonly onPick?: (rect: ByteMapRect) => void;
+  /** The worker answered (drawn, or nothing to draw). */
+  readonly onLaidOut?: () => void;
 }
 
 /** Waits this long after a resize before asking the worker for a new layout. */
@@ -28,7 +30,7 @@ const RESIZE_SETTLE_MS = 80;
  * draws it as SVG. Hover or focus (Tab, then the arrow keys) shows the numbers; a click or
  * Enter picks the node.
  */
-export function ByteMap({ client, frameId, format, by, onPick }: ByteMapProps): ReactElement {
+export function ByteMap({ client, frameId, format, by, onPick, onLaidOut }: ByteMapProps): ReactElement {
   const boxRef = useRef<HTMLDivElement>(null);
   const svgRef = useRef<SVGSVGElement>(null);
   const size = useElementSize(boxRef, { width: 0, height: 0 });
@@ -39,6 +41,8 @@ export function ByteMap({ client, frameId, format, by, onPick }: ByteMapProps): 
   const [copied, setCopied] = useState('');
   // A new size re-lays out after a pause (the old picture stays meanwhile); the first at once.
   const laidOut = useRef(false);
+  const laidOutRef = useRef(onLaidOut);
+  laidOutRef.current = onLaidOut;
   const width = Math.floor(size.width);
   const height = Math.floor(size.height);
 

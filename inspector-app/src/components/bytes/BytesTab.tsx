@@ -18,6 +18,9 @@ export interface BytesTabProps {
   readonly onPickNode?: (node: { readonly nodeId: number; readonly start: number }) => void;
 }
 
+/** The report waits at most this long for the treemap's first layout. */
+const REPORT_AFTER_MS = 300;
+
 type Load =
   | { readonly key: string; readonly status: 'loading' }
   | { readonly key: string; readonly status: 'error'; readonly error: string }
@@ -33,7 +36,16 @@ export function BytesTab({ client, frameId, format, onPickNode }: BytesTabProps)
   const [stored, setLoad] = useState<Load>({ key, status: 'loading' });
   const load: Load = stored.key === key ? stored : { key, status: 'loading' };
 
+  // The treemap asks the worker first (it draws in a fraction of the report's time); the
+  // report follows once the picture is laid out, or after a pause when it draws nothing.
+  const [mapAsked, setMapAsked] = useState('');
   useEffect(() => {
+    const timer = setTimeout(() => setMapAsked(key), REPORT_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [key]);
+  const reportDue = mapAsked === key;
+  useEffect(() => {
+    if (!reportDue) return;
     let live = true;
     client.call('bytesReport', { frameId, format }).then(
       (report) => live && setLoad({ key, status: 'ready', report }),
@@ -42,9 +54,10 @@ export function BytesTab({ client, frameId, format, onPickNode }: BytesTabProps)
     return () => {
       live = false;
     };
-  }, [client, frameId, format, key]);
+  }, [client, frameId, format, key, reportDue]);
 
-  let body: ReactElement;
+  const report = load.status === 'ready' ? load.report : null;
+  let body: ReactElement | null;
   if (load.status === 'loading') {
     body = (
       <p className="ws-note" role="status">
@@ -66,54 +79,6 @@ export function BytesTab({ client, frameId, format, onPickNode }: BytesTabProps)
     const b = r.breakdown;
     body = (
       <>
-        <div className="ws-bytes-top">
-          <div className="ws-bytes-map-col">
-            <div className="ws-toolbar ws-bytes-map-bar">
-              <p className="ws-section-title" style={{ margin: 0 }}>
-                Where the bytes go — {exactBytes(r.frameBytes)} of {r.format}
-              </p>
-              <fieldset className="ws-bytes-by">
-                <legend className="ws-visually-hidden">Treemap of</legend>
-                {(
-                  [
-                    ['node', 'by node'],
-                    ['field', 'by field across array elements'],
-                  ] as const
-                ).map(([value, text]) => (
-                  <label key={value}>
-                    <input
-                      type="radio"
-                      name={`bytes-map-by-${frameId}`}
-                      checked={by === value}
-                      onChange={() => setBy(value)}
-                      data-testid={`bytes-map-by-${value}`}
-                    />{' '}
-                    {text}
-                  </label>
-                ))}
-              </fieldset>
-            </div>
-            {r.error ? (
-              <p className="ws-warn" role="status" data-testid="bytes-partial">
-                The frame is malformed at byte {r.error.offset}: the figures cover what decoded before it; the rest
-                counts as other bytes.
-              </p>
-            ) : null}
-            {!r.whole ? (
-              <p className="ws-note">
-                A very large frame: recorded three levels deep; deeper bytes count as unindexed.
-              </p>
-            ) : null}
-            <ByteMap
-              client={client}
-              frameId={frameId}
-              format={format}
-              by={by}
-              onPick={(rect: ByteMapRect) => onPickNode?.({ nodeId: rect.nodeId, start: rect.start })}
-            />
-          </div>
-          <HeaviestFields report={r} />
-        </div>
         <StackedBar
           label="Where the bytes go"
           testId="bytes-breakdown"
@@ -163,6 +128,57 @@ export function BytesTab({ client, frameId, format, onPickNode }: BytesTabProps)
 
   return (
     <section className="ws-detail ws-bytes" data-testid="bytes-tab" aria-label="Where the bytes go">
+      <div className="ws-bytes-top">
+        <div className="ws-bytes-map-col">
+          <div className="ws-toolbar ws-bytes-map-bar">
+            <p className="ws-section-title" style={{ margin: 0 }}>
+              Where the bytes go{report ? ` — ${exactBytes(report.frameBytes)} of ${report.format}` : ''}
+            </p>
+            <fieldset className="ws-bytes-by">
+              <legend className="ws-visually-hidden">Treemap of</legend>
+              {(
+                [
+                  ['node', 'by node'],
+                  ['field', 'by field across array elements'],
+                ] as const
+              ).map(([value, text]) => (
+                <label key={value}>
+                  <input
+                    type="radio"
+                    name={`bytes-map-by-${frameId}`}
+                    checked={by === value}
+                    onChange={() => setBy(value)}
+                    data-testid={`bytes-map-by-${value}`}
+                  />{' '}
+                  {text}
+                </label>
+              ))}
+            </fieldset>
+          </div>
+          {report?.error ? (
+            <p className="ws-warn" role="status" data-testid="bytes-partial">
+              The frame is malformed at byte {report.error.offset}: the figures cover what decoded before it; the rest
+              counts as other bytes.
+            </p>
+          ) : null}
+          {report && !report.whole ? (
+            <p className="ws-note">A very large frame: recorded three levels deep; deeper bytes count as unindexed.</p>
+          ) : null}
+          <ByteMap
+            client={client}
+            frameId={frameId}
+            format={format}
+            by={by}
+            onLaidOut={() => setMapAsked(key)}
+            onPick={(rect: ByteMapRect) => onPickNode?.({ nodeId: rect.nodeId, start: rect.start })}
+          />
+        </div>
+        {report ? (
+          <HeaviestFields report={report} />
+        ) : (
+          <p className="ws-note ws-bytes-heaviest">Heaviest fields: measuring…</p>
+        )}
+      </div>
       {body}
     </section>
   );
