@@ -18,7 +18,11 @@ export interface ByteMapProps {
   readonly onPick?: (rect: ByteMapRect) => void;
   /** The worker answered (drawn, or nothing to draw). */
   readonly onLaidOut?: () => void;
+  /** The size until the box is measured (where there is no layout: jsdom). */
+  readonly fallbackSize?: { readonly width: number; readonly height: number };
 }
+
+const NO_SIZE = { width: 0, height: 0 };
 
 /** Waits this long after a resize before asking the worker for a new layout. */
 const RESIZE_SETTLE_MS = 80;
@@ -30,10 +34,10 @@ const RESIZE_SETTLE_MS = 80;
  * draws it as SVG. Hover or focus (Tab, then the arrow keys) shows the numbers; a click or
  * Enter picks the node.
  */
-export function ByteMap({ client, frameId, format, by, onPick, onLaidOut }: ByteMapProps): ReactElement {
+export function ByteMap({ client, frameId, format, by, onPick, onLaidOut, fallbackSize }: ByteMapProps): ReactElement {
   const boxRef = useRef<HTMLDivElement>(null);
   const svgRef = useRef<SVGSVGElement>(null);
-  const size = useElementSize(boxRef, { width: 0, height: 0 });
+  const size = useElementSize(boxRef, fallbackSize ?? NO_SIZE);
   const [map, setMap] = useState<ByteMapData | null>(null);
   const [error, setError] = useState('');
   const [focus, setFocus] = useState(0);
