@@ -10,15 +10,7 @@ import { treemapLayout, type TreemapChild, type TreemapRect, type TreemapRole } 
  * bytes of all its occurrences). Each rectangle carries its bytes split as the hex colours
  * them: key, head, the rest value. Call after `index.expandAll(index.root)`.
  */
-export interface ByteMapRect {
-  readonly x: number;
-  readonly y: number;
-  readonly w: number;
-  readonly h: number;
-  readonly depth: number;
-  /** Index of the enclosing rectangle (-1: the root). */
-  readonly parent: number;
-  readonly role: TreemapRole;
+export interface ByteMapRect extends Pick<TreemapRect, 'x' | 'y' | 'w' | 'h' | 'depth' | 'parent' | 'role' | 'strip'> {
   /** True when the item is a container (drawn open or closed). */
   readonly container: boolean;
   /** The node drawn (field map: the pattern's first occurrence); -1 for "N smaller". */
@@ -36,8 +28,6 @@ export interface ByteMapRect {
   readonly label: string;
   /** `$.users[3].name` or `$.users[*].name`; `more` and `own`: the container's path. */
   readonly path: string;
-  /** A label strip is reserved on top (open containers with room for one). */
-  readonly strip: boolean;
 }
 
 export interface ByteMap {
@@ -77,6 +67,18 @@ function layoutOptions(options: ByteMapOptions) {
 }
 
 const span = (index: SpanIndex, id: number) => (id >= 0 ? index.store.end[id] - index.store.start[id] : 0);
+
+/** Where a rectangle is and what it is, as the layout placed it. */
+const placed = (r: TreemapRect) => ({
+  x: r.x,
+  y: r.y,
+  w: r.w,
+  h: r.h,
+  depth: r.depth,
+  parent: r.parent,
+  role: r.role,
+  strip: r.strip,
+});
 
 /** Summed siblings and a container's own bytes: the same words in both maps. */
 function groupLabel(role: TreemapRole, count: number): string {
@@ -128,13 +130,7 @@ export function nodeByteMap(index: SpanIndex, options: ByteMapOptions): ByteMap 
     const containerId = r.role === 'own' ? r.ref : id;
     const key = r.role === 'more' ? 0 : keyBytesOf(containerId);
     return {
-      x: r.x,
-      y: r.y,
-      w: r.w,
-      h: r.h,
-      depth: r.depth,
-      parent: r.parent,
-      role: r.role,
+      ...placed(r),
       container: id >= 0 && index.isContainer(id),
       nodeId: id,
       start: id >= 0 ? store.start[id] : -1,
@@ -145,7 +141,6 @@ export function nodeByteMap(index: SpanIndex, options: ByteMapOptions): ByteMap 
       count: r.count,
       label: grouped ? groupLabel(r.role, r.count) : label,
       path,
-      strip: r.strip,
     };
   });
   return { by: 'node', width: options.width, height: options.height, frameBytes, totalBytes: span(index, root), rects };
@@ -177,13 +172,7 @@ export function fieldByteMap(index: SpanIndex, options: ByteMapOptions): ByteMap
     const parentName = p > 0 ? names[parents[p]] : '';
     const own = name.slice(parentName.length);
     return {
-      x: r.x,
-      y: r.y,
-      w: r.w,
-      h: r.h,
-      depth: r.depth,
-      parent: r.parent,
-      role: r.role,
+      ...placed(r),
       container: p >= 0 && containers[p],
       nodeId: node,
       start: node >= 0 ? index.store.start[node] : -1,
@@ -194,7 +183,6 @@ export function fieldByteMap(index: SpanIndex, options: ByteMapOptions): ByteMap
       count: r.role === 'more' ? r.count : counts[p],
       label: grouped ? groupLabel(r.role, r.count) : p === 0 ? '$' : own.startsWith('.') ? own.slice(1) : own,
       path: name,
-      strip: r.strip,
     };
   });
   return { by: 'field', width: options.width, height: options.height, frameBytes, totalBytes: weight(0), rects };
