@@ -69,9 +69,10 @@ async function openUsersPage(viewport: { width: number; height: number }, theme:
   });
   await page.goto(new URL(`index.html?connect=${encodeURIComponent(server.wsUrl)}`, server.httpUrl).href);
   await page.getByTestId('filter-input').fill('users.page');
-  await page.locator('[data-testid=frame-row]').first().waitFor({ timeout: 15_000 });
+  // The filter applies in the worker: wait for a row it kept, not any first row.
+  const row = page.locator('[data-testid=frame-row]', { hasText: 'users.page' }).first();
+  await row.waitFor({ timeout: 30_000 });
   await page.getByTestId('pause-button').click();
-  const row = page.locator('[data-testid=frame-row]').first();
   await row.dispatchEvent('mousedown');
   await page.locator('[data-testid=tree-row][aria-level="1"]').waitFor();
   await page.getByTestId('tab-bytes').click();
