@@ -41,7 +41,16 @@ export {
 export { embeddedCbor, embeddedOffset } from './cbor/embedded.js';
 export { positionLabel } from './core/position-label.js';
 export { cborTagPreview, tagContentLabel, throughSelfDescribe } from './cbor/known-tags.js';
-export { fieldCosts, type FieldCost, type FieldCostReport, type FieldCostOptions } from './core/field-cost.js';
+export {
+  fieldCosts,
+  fieldPatternTree,
+  type FieldCost,
+  type FieldCostReport,
+  type FieldCostOptions,
+  type FieldPatternTree,
+} from './core/field-cost.js';
+export { nodeByteMap, fieldByteMap, type ByteMap, type ByteMapRect, type ByteMapOptions } from './core/byte-map.js';
+export { treemapLayout, squarify, type TreemapRect, type TreemapSource } from './core/treemap-layout.js';
 export { annotatedHex, type AnnotateOptions } from './core/annotate.js';
 export { subprotocolHint, type SubprotocolHint } from './subprotocol.js';
 export {

@@ -24,6 +24,7 @@
 import { Flag, Kind } from '../core/kinds.js';
 import type { SpanIndex } from '../core/span-index.js';
 import { keyText } from './convert.js';
+import { LeafValueCache } from '../core/leaf-value-cache.js';
 
 export interface KeyUse {
   /** The key as text (non-string keys: their JS String(), bytes as base64). */
@@ -81,13 +82,14 @@ export function keyOverhead(index: SpanIndex, options: KeyOverheadOptions = {}):
   let mapOverheadBytes = 0;
   // Parents are recorded before their children, so one forward pass sees a key before
   // anything inside it.
+  const keyValues = new LeafValueCache(index);
   for (let id = 0; id < store.size; id++) {
     const p = store.parent[id];
     if (store.flags[id] & Flag.key || (p >= 0 && inKey[p])) inKey[id] = 1;
     if (inKey[id] && !(store.flags[id] & Flag.key)) continue;
     if (store.flags[id] & Flag.key) {
       const size = store.end[id] - store.start[id];
-      const text = keyText(index.value(id));
+      const text = keyText(keyValues.value(id));
       const u = uses.get(text);
       if (u) {
         u.count++;

@@ -1,5 +1,6 @@
 import { Flag, Kind } from './kinds.js';
 import type { SpanIndex } from './span-index.js';
+import { LeafValueCache } from './leaf-value-cache.js';
 import { previewValue, tagNumber } from './describe.js';
 import { crdtChildName } from '../crdt/op-roles.js';
 
@@ -62,13 +63,13 @@ const DEEP = '\u0004deep';
  * non-text key's preview), or one fixed marker for array positions, chunks and tag content.
  * Cheap on purpose: it is computed for every node; the printable segment only for new ones.
  */
-function segmentKey(index: SpanIndex, id: number, keyId: number): string {
+function segmentKey(index: SpanIndex, id: number, keyId: number, keyValues: LeafValueCache): string {
   const { store } = index;
   if (keyId >= 0) {
     const k = store.kind[keyId];
     // json-joy keys are content leaves holding the key's text.
     if ((k === Kind.text || k === Kind.crdt_content) && !index.isIncomplete(keyId)) {
-      const text = index.value(keyId);
+      const text = keyValues.value(keyId);
       if (typeof text === 'string') return text;
     }
     return '\u0001' + previewValue(index, keyId, 40);
@@ -98,27 +99,61 @@ function segmentText(index: SpanIndex, id: number, key: string): string {
 }
 
 /**
+ * Every path pattern of a frame as a tree: pattern 0 is the root (`$`, its value bytes the
+ * root's span), every other one names its parent pattern. Per pattern the nodes that share
+ * it, their keys' bytes, their spans and their heads, and the first node found with it.
+ */
+export interface FieldPatternTree {
+  readonly names: readonly string[];
+  readonly parents: Int32Array;
+  readonly depths: readonly number[];
+  readonly containers: readonly boolean[];
+  readonly counts: readonly number[];
+  readonly keyBytes: readonly number[];
+  readonly valueBytes: readonly number[];
+  /** Head bytes of the pattern's nodes (`SpanIndex.headerLength`). */
+  readonly headBytes: readonly number[];
+  /** The first node (in wire order) with the pattern. */
+  readonly firstNode: readonly number[];
+  /** Nodes grouped (the root and keys excepted). */
+  readonly nodes: number;
+}
+
+/**
  * Aggregates the recorded nodes by path pattern; call after `index.expandAll(index.root)`
  * for the whole frame (unrecorded subtrees count in their container's row only). One
  * forward pass: parents are recorded before their children.
  */
-export function fieldCosts(index: SpanIndex, options: FieldCostOptions = {}): FieldCostReport {
-  const limit = options.limit ?? 500;
+export function fieldPatternTree(index: SpanIndex): FieldPatternTree | null {
+  // The Bytes report and the treemap by field ask for the same frame's tree: built once per index state.
+  const known = builtTrees.get(index);
+  if (known && known.size === index.store.size) return known.tree;
+  const tree = buildPatternTree(index);
+  if (tree) builtTrees.set(index, { size: index.store.size, tree });
+  return tree;
+}
+
+const builtTrees = new WeakMap<SpanIndex, { readonly size: number; readonly tree: FieldPatternTree }>();
+
+function buildPatternTree(index: SpanIndex): FieldPatternTree | null {
   const { store } = index;
-  const frameBytes = index.bytes.length;
   const root = index.root;
-  if (root < 0) return { frameBytes, patterns: 0, nodes: 0, fields: [] };
+  if (root < 0) return null;
   // Pattern id per node; -1 for keys and anything inside a key (keys are charged to values).
   const patternOf = new Int32Array(store.size).fill(-1);
   // Per pattern, its child patterns by segment key: no string built per node.
   const childPatterns: Map<string, number>[] = [new Map()];
   const names: string[] = ['$'];
+  const parents: number[] = [-1];
   const depths: number[] = [0];
   const containers: boolean[] = [true];
-  const counts: number[] = [0];
+  const counts: number[] = [1];
   const keyBytes: number[] = [0];
-  const valueBytes: number[] = [0];
+  const valueBytes: number[] = [store.end[root] - store.start[root]];
+  const headBytes: number[] = [index.headerLength(root)];
+  const firstNode: number[] = [root];
   patternOf[root] = 0;
+  const keyValues = new LeafValueCache(index);
   let nodes = 0;
   for (let id = 0; id < store.size; id++) {
     const parent = store.parent[id];
@@ -127,7 +162,8 @@ export function fieldCosts(index: SpanIndex, options: FieldCostOptions = {}): Fi
     if (parentPattern < 0) continue;
     const keyId = index.keyOf(id);
     const deepParent = depths[parentPattern] > MAX_PATTERN_DEPTH;
-    const key = deepParent || depths[parentPattern] === MAX_PATTERN_DEPTH ? DEEP : segmentKey(index, id, keyId);
+    const key =
+      deepParent || depths[parentPattern] === MAX_PATTERN_DEPTH ? DEEP : segmentKey(index, id, keyId, keyValues);
     // Below the deep row, everything stays in it.
     let p = deepParent ? parentPattern : childPatterns[parentPattern].get(key);
     if (p === undefined) {
@@ -135,18 +171,43 @@ export function fieldCosts(index: SpanIndex, options: FieldCostOptions = {}): Fi
       childPatterns[parentPattern].set(key, p);
       childPatterns.push(new Map());
       names.push(names[parentPattern] + segmentText(index, id, key));
+      parents.push(parentPattern);
       depths.push(depths[parentPattern] + 1);
       containers.push(index.isContainer(id));
       counts.push(0);
       keyBytes.push(0);
       valueBytes.push(0);
+      headBytes.push(0);
+      firstNode.push(id);
     }
     patternOf[id] = p;
     counts[p]++;
     nodes++;
     valueBytes[p] += store.end[id] - store.start[id];
+    headBytes[p] += index.headerLength(id);
     if (keyId >= 0) keyBytes[p] += store.end[keyId] - store.start[keyId];
   }
+  return {
+    names,
+    parents: Int32Array.from(parents),
+    depths,
+    containers,
+    counts,
+    keyBytes,
+    valueBytes,
+    headBytes,
+    firstNode,
+    nodes,
+  };
+}
+
+/** The heaviest path patterns of a frame (see fieldPatternTree). */
+export function fieldCosts(index: SpanIndex, options: FieldCostOptions = {}): FieldCostReport {
+  const limit = options.limit ?? 500;
+  const frameBytes = index.bytes.length;
+  const tree = fieldPatternTree(index);
+  if (!tree) return { frameBytes, patterns: 0, nodes: 0, fields: [] };
+  const { names, depths, containers, counts, keyBytes, valueBytes, nodes } = tree;
   const ids: number[] = [];
   for (let p = 1; p < names.length; p++) ids.push(p);
   ids.sort((a, b) => keyBytes[b] + valueBytes[b] - (keyBytes[a] + valueBytes[a]) || (names[a] < names[b] ? -1 : 1));

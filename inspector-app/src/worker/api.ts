@@ -7,6 +7,8 @@
 import type { Direction, Opcode } from '../protocol/messages.js';
 import type { PackedIngest, PackedWaitingRows } from './packed-batches.js';
 import type { FieldCost } from '../../../codecs/core/field-cost.js';
+import type { ByteMap } from '../../../codecs/core/byte-map.js';
+export type { ByteMap, ByteMapRect } from '../../../codecs/core/byte-map.js';
 import type { SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
 import type { SessionChartData } from '../../../codecs/compare/session/cumulative.js';
 
@@ -176,7 +178,11 @@ export interface LargestField {
   readonly nodeId: number;
   /** First byte of the field's value (to reveal it in the tree). */
   readonly start: number;
+  /** The path pattern (`$.users[*].avatarHash`): array positions as `*`. */
   readonly path: string;
+  /** Occurrences summed. */
+  readonly count: number;
+  /** All occurrences' bytes, keys included. */
   readonly size: number;
   readonly share: number;
 }
@@ -368,6 +374,11 @@ export interface WorkerMethods {
   crdt: { params: { frameId: number; format: FormatChoice }; result: CrdtSummary | null };
   /** The Bytes view's figures; null when the frame is gone or does not decode. */
   bytesReport: { params: { frameId: number; format: FormatChoice }; result: BytesReport | null };
+  /** The frame as a treemap `width` × `height` px, by node or by path pattern; null when it does not decode. */
+  byteMap: {
+    params: { frameId: number; format: FormatChoice; by: 'node' | 'field'; width: number; height: number };
+    result: ByteMap | null;
+  };
   /** null when either frame is not held (evicted, or no such frame). */
   diff: { params: { frameA: number; frameB: number }; result: DiffRow[] | null };
   encode: { params: { json: string; as: EncodeAs }; result: EncodeResult };

@@ -6,7 +6,6 @@ import {
   decodeFrame,
   recognizeProtocol,
   diagnostic,
-  heaviestPaths,
   parseHex,
   patchByteSplit,
   patchJson,
@@ -31,6 +30,7 @@ import type {
   WorkerMethods,
 } from './api.js';
 import { bytesReport } from './bytes-report.js';
+import { frameByteMap, largestPatterns } from './frame-byte-map.js';
 import { crdtOpLines } from './crdt-ops.js';
 import { nestedChildren, markNested, pathIntoNested } from './nested-nodes.js';
 import { diffFrames } from './frame-diff.js';
@@ -49,8 +49,6 @@ import { serializeCapture } from '../sources/capture-file.js';
 
 /** Monaco stays responsive up to a few MB of text; beyond, the Text tab says it was cut. */
 export const MAX_TEXT_CHARS = 4_000_000;
-/** Frames larger than this expand only a few levels for "largest fields". */
-const FULL_EXPAND_LIMIT = 2 * 1024 * 1024;
 
 /**
  * "Largest fields" lists nothing below this share of the frame: it would read "0.0 %", and
@@ -338,12 +336,7 @@ export class WorkerHandlers {
       },
       largest: ({ frameId, format, count }): LargestField[] => {
         const index = this.index(frameId, format);
-        if (!index || index.root < 0) return [];
-        if (index.bytes.length <= FULL_EXPAND_LIMIT) index.expandAll(index.root);
-        else index.expand(index.root, 3);
-        return heaviestPaths(index, count, { leavesOnly: false })
-          .filter((h) => h.share >= MIN_LARGEST_SHARE)
-          .map((h) => ({ nodeId: h.id, start: index.store.start[h.id], path: h.path, size: h.bytes, share: h.share }));
+        return index ? largestPatterns(index, count, MIN_LARGEST_SHARE) : [];
       },
       crdt: ({ frameId, format }): CrdtSummary | null => {
         const index = this.index(frameId, format);
@@ -384,6 +377,10 @@ export class WorkerHandlers {
       bytesReport: ({ frameId, format }) => {
         const index = this.index(frameId, format);
         return index && index.root >= 0 ? bytesReport(index) : null;
+      },
+      byteMap: ({ frameId, format, by, width, height }) => {
+        const index = this.index(frameId, format);
+        return index ? frameByteMap(index, { by, width, height }) : null;
       },
       diff: ({ frameA, frameB }) => {
         const fa = this.store.get(frameA);

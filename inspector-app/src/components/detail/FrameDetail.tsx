@@ -18,6 +18,7 @@ import { ProtocolLinks } from './ProtocolLinks.js';
 import { CompressionBanner } from './CompressionBanner.js';
 import { FrameActions } from './FrameActions.js';
 import { StructureTab } from './StructureTab.js';
+import { pathOfNode } from './path-of-node.js';
 import { TextTab } from './TextTab.js';
 import { withReading } from '../schema/ReadAs.js';
 import { DEFAULT_DETAIL_VIEW, type DetailTab, type DetailView } from '../../state/detail-view.js';
@@ -74,6 +75,9 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
   const setSortBySize = (on: boolean) => setView({ ...view, sortBySize: on });
   const [scrollTo, setScrollTo] = useState<number | null>(null);
   const [diffWith, setDiffWith] = useState<number | null>(null);
+  // A node picked in the Bytes tab's treemap: the tree opens on it, not on the list filter's first match.
+  const [pickedInBytes, setPickedInBytes] = useState(false);
+  useEffect(() => setPickedInBytes(false), [frameId]);
   const idPrefix = useId();
 
   useEffect(() => setFormat('auto'), [frameId]);
@@ -243,7 +247,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
             onByteClick={hexByteClick}
             showHex
             scrollToOffset={scrollTo}
-            searchText={props.searchText}
+            searchText={pickedInBytes ? '' : props.searchText}
             onReadAs={(node, reading) => setFormat(withReading(format, node.start, reading))}
             noTree={noTreeReason ? { reason: noTreeReason, onShow: setTab } : null}
           />
@@ -272,7 +276,19 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
             theme={theme}
           />
         )}
-        {tab === 'bytes' && <BytesTab client={client} frameId={frameId} format={format} />}
+        {tab === 'bytes' && (
+          <BytesTab
+            client={client}
+            frameId={frameId}
+            format={format}
+            onPickNode={(node) => {
+              // The tree and the hex show the pick: the tree's selection drives the hex highlight.
+              setPickedInBytes(true);
+              setTab('tree');
+              void pathOfNode(client, frameId, format, node).then(selectPath);
+            }}
+          />
+        )}
         {tab === 'compare' && (
           <CompareModes client={client} session={props.session} currentConnectionId={frame.connectionId}>
             <CompareTab

@@ -11,6 +11,7 @@ import { isMoreRow, type TreeState } from '../tree/use-tree.js';
 import { Splitter } from '../shell/Splitter.js';
 import { exactBytes, formatBytes, formatRange } from '../shell/format.js';
 import { LargestFields } from './LargestFields.js';
+import { pathOfNode } from './path-of-node.js';
 import './structure.css';
 
 export interface StructureTabProps {
@@ -188,17 +189,4 @@ export function StructureTab(props: StructureTabProps): ReactElement {
       )}
     </div>
   );
-}
-
-/** Root-to-node ids for a field from the largest list: the deepest node at its first byte, walked up to it. */
-async function pathOfNode(
-  client: Pick<WorkerClient, 'call'>,
-  frameId: number,
-  format: FormatChoice,
-  field: LargestField,
-): Promise<number[]> {
-  // The path to the deepest node at the field's first payload byte passes through the field.
-  const full = await client.call('nodeAt', { frameId, format, offset: field.start });
-  const at = full.indexOf(field.nodeId);
-  return at >= 0 ? full.slice(0, at + 1) : full;
 }

@@ -111,9 +111,11 @@ describe('tree keys and actions', () => {
     fireEvent.click(screen.getByTestId('largest-toggle'));
     const rows = await screen.findAllByTestId('largest-row');
     expect(rows[0].tagName).toBe('BUTTON');
-    const target = rows.find((r) => r.textContent!.startsWith('$.users[1].tags'))!;
+    // Ranked by path pattern: a field summed over the array's elements, its first occurrence selected.
+    expect(rows[0].textContent).toMatch(/^\$\.users\[\*\]\.name/);
+    const target = rows.find((r) => r.textContent!.startsWith('$.users[*].tags[*]'))!;
     fireEvent.click(target); // a button's Enter is a click
-    await waitFor(() => expect(selectedPath()).toBe('$.users[1].tags'));
+    await waitFor(() => expect(selectedPath()).toBe('$.users[0].tags[0]'));
   });
 
   it('search inside the frame: the count, the first match selected and opened, the text marked', async () => {

@@ -6,24 +6,22 @@ export const TREE_COLUMNS = [
   { label: 'kind', title: 'Major type and length from the header: map(3), text(5), tag(1), …' },
   { label: 'value', title: 'A preview of the value' },
   { label: 'bytes', title: 'Bytes of the field on the wire: its key (if any), header and payload' },
-  { label: 'parent', title: 'Share of the parent (the bar is relative to it)' },
-  { label: 'bar', title: 'Bar: share of the parent' },
+  {
+    label: '% of parent',
+    title: "Share of the parent's bytes as its bytes column shows them (its key included); the bar draws it",
+  },
   { label: 'frame', title: 'Share of the frame' },
   { label: 'hdr', title: 'Header bytes: initial byte plus argument, or the opening token' },
 ] as const;
 
-const NUMERIC = new Set(['bytes', 'parent', 'frame', 'hdr']);
+const NUMERIC = new Set(['bytes', '% of parent', 'frame', 'hdr']);
 
 export function TreeHeader(): ReactElement {
   return (
     <div className="ws-tree-row ws-tree-header" aria-hidden="true" data-testid="tree-header">
       {TREE_COLUMNS.map((c) => (
-        <span
-          key={c.label}
-          title={c.title}
-          className={c.label === 'bar' ? undefined : NUMERIC.has(c.label) ? 'ws-num' : undefined}
-        >
-          {c.label === 'bar' ? '' : c.label}
+        <span key={c.label} title={c.title} className={NUMERIC.has(c.label) ? 'ws-num' : undefined}>
+          {c.label}
         </span>
       ))}
     </div>

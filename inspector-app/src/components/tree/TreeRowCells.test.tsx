@@ -104,9 +104,59 @@ describe('tree rows: share of parent and of frame', () => {
     // 40 B of a 100 B parent, 0.4 % of the frame: both readable without a hover.
     expect(row.querySelector('[data-testid="share-parent"]')!.textContent).toBe('40%');
     expect(row.querySelector('[data-testid="share-frame"]')!.textContent).toBe('0.40%');
-    expect((row.querySelector('.ws-share > div') as HTMLElement).style.width).toBe('40%');
+    expect((row.querySelector('.ws-share-bar > span') as HTMLElement).style.width).toBe('40%');
     expect(rowOf(2).querySelector('[data-testid="share-frame"]')!.textContent).toBe('80%');
     expect(rowOf(0).querySelector('[data-testid="share-frame"]')!.textContent).toBe('100%');
+  });
+});
+
+describe('tree rows: one convention for shares', () => {
+  it("takes % of parent against the parent's bytes as the bytes column shows them, its key included", () => {
+    // `account` is 28 B with its 9 B key; its child `id` 17 B: 61 % of 28 B, not 89 % of the 19 B without the key.
+    const account = node({
+      id: 1,
+      parent: 0,
+      depth: 1,
+      label: 'account',
+      keyStart: 1,
+      keyEnd: 10,
+      head: 'map(1)',
+      start: 10,
+      end: 29,
+      path: '$.account',
+    });
+    const id = node({
+      id: 2,
+      parent: 1,
+      depth: 2,
+      label: 'id',
+      keyStart: 11,
+      keyEnd: 14,
+      kind: 'bytes',
+      head: 'bytes(12)',
+      preview: 'h…',
+      start: 14,
+      end: 28,
+      isContainer: false,
+      childCount: -1,
+      path: '$.account.id',
+    });
+    render(
+      <TreeView
+        tree={stateOf([node({ end: 100 }), account, id])}
+        frameSize={100}
+        selectedId={null}
+        onSelect={() => {}}
+      />,
+    );
+    const sizes = (n: number) => rowOf(n).querySelector('.ws-tree-size')!.textContent;
+    expect(sizes(1)).toBe('28 B');
+    expect(sizes(2)).toBe('17 B');
+    const share = rowOf(2).querySelector('[data-testid="share-parent"]')!;
+    expect(share.textContent).toBe('61%');
+    // The header says what the share is taken against.
+    expect(screen.getByTestId('tree-header').textContent).toContain('% of parent');
+    expect(share.getAttribute('title')).toMatch(/of the parent's 28 bytes \(its key included\)/);
   });
 });
 

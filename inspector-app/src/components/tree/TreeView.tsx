@@ -34,10 +34,10 @@ const KIND_CAP_PX = 170;
 /** The value column's floor. */
 const VALUE_MIN_PX = 48;
 /**
- * Everything beside key, kind and value (tree.css): bytes 48, parent 42, bar 28, frame 42,
- * hdr 28, seven 4 px gaps, 6 px padding and a scrollbar.
+ * Everything beside key, kind and value (tree.css): bytes 48, % of parent with its bar 72,
+ * frame 42, hdr 28, six 4 px gaps, 6 px padding and a scrollbar.
  */
-const TREE_FIXED_PX = 48 + 42 + 28 + 42 + 28 + 7 * 4 + 6 + 16;
+const TREE_FIXED_PX = 48 + 72 + 42 + 28 + 6 * 4 + 6 + 16;
 
 /** What the kind column says: the head without the CRDT id (the value column shows it) or the key it repeats. */
 export function kindText(node: TreeNode): string {
@@ -100,7 +100,10 @@ const TreeRow = memo(function TreeRow(props: {
   open: boolean;
   loading: boolean;
   frameSize: number;
-  /** The parent's span (null for the root): the share bar is relative to it, so nested bars are not empty. */
+  /**
+   * The parent's bytes as its bytes column shows them, its key included (null for the root):
+   * % of parent and its bar are taken against it, so nested bars are not empty.
+   */
   parentBytes: number | null;
   /** Lower-cased search text to mark in key and value ('' for none). */
   highlight: string;
@@ -199,16 +202,19 @@ const TreeRow = memo(function TreeRow(props: {
       <span className="ws-tree-size" title={`${exactBytes(bytes)}${hasKey ? ' with its key' : ''}`}>
         {formatBytes(bytes)}
       </span>
-      <span className="ws-tree-pct" data-testid="share-parent" title="share of the parent">
-        {ofParent}
-      </span>
       <span
         className="ws-share"
-        aria-label={
-          parentBytes === null ? `${ofFrame} of the frame` : `${ofParent} of the parent, ${ofFrame} of the frame`
+        data-testid="share-parent"
+        title={
+          parentBytes === null
+            ? `${ofFrame} of the frame`
+            : `${ofParent} of the parent's ${exactBytes(parentBytes)} (its key included), ${ofFrame} of the frame`
         }
       >
-        <div style={{ width: barWidth(bytes, parentBytes ?? frameSize) }} />
+        <span className="ws-share-text">{ofParent}</span>
+        <span className="ws-share-bar" aria-hidden="true">
+          <span style={{ width: barWidth(bytes, parentBytes ?? frameSize) }} />
+        </span>
       </span>
       <span className="ws-tree-pct" data-testid="share-frame" title="share of the frame">
         {ofFrame}
@@ -358,7 +364,8 @@ export function TreeView(props: TreeViewProps): ReactElement {
               />
             );
           const parent = tree.nodes.get(node.parent);
-          const parentBytes = parent ? parent.end - parent.start : null;
+          // The parent's bytes column: its key included, so every share agrees with the bytes shown.
+          const parentBytes = parent ? fieldBytes(parent) : null;
           return (
             <TreeRow
               key={node.id}
