@@ -5,12 +5,17 @@ import { parseArgs, USAGE, type CompareArgs, type InspectArgs } from './args.js'
 import { compare } from './compare.js';
 import { inspect } from './inspect.js';
 import { readSchema } from './proto-schema.js';
+import { proxyCommand, runCommand } from '../../proxy/commands.js';
 
 /**
  * `wirescope` entry point. Exit status: 0 the frame decodes, 1 it is malformed, 2 usage
  * error (bad flags, unreadable file, input text that is not the forced encoding).
  */
 export function main(argv: readonly string[], io: CliIo): number | Promise<number> {
+  // The live commands (proxy/: Node-only, `ws`) parse their own arguments; a mistake is one line.
+  if (argv[0] === 'proxy' && !argv.includes('-h') && !argv.includes('--help')) return proxyCommand(argv.slice(1), io);
+  if (argv[0] === 'run' && !argv.slice(0, Math.max(0, argv.indexOf('--'))).some((a) => a === '-h' || a === '--help'))
+    return runCommand(argv.slice(1), io);
   const args = parseArgs(argv);
   switch (args.command) {
     case 'help':
