@@ -68,12 +68,15 @@ export function createRecorder(options: RecorderOptions): Recorder {
     timerSet = false;
     if (writing || stoppedWhy || pending.length === 0) return settle();
     const text = pending.join('');
+    const lines = pending.length;
     pending = [];
     writing = true;
     sink.write(text, (error) => {
       writing = false;
-      if (error) stop(error);
-      else if (pending.length) flush();
+      if (error) {
+        lost += lines;
+        stop(error);
+      } else if (pending.length) flush();
       else settle();
     });
   }
