@@ -61,4 +61,19 @@ describe('createRecorder', () => {
     expect(recorder.stopped()).toBe('the disk is full (ENOSPC)');
     expect(recorder.linesLost()).toBe(4); // the header and a (the failed write), b and c
   });
+
+  it('writes what is pending when asked, even if its timer never fires (an unref-ed timer at exit)', async () => {
+    let written = '';
+    const sink: RecordSink = {
+      write: (text, done) => {
+        written += text;
+        setImmediate(() => done(null));
+      },
+      writeNow: () => {},
+    };
+    const recorder = createRecorder({ sink, warn: () => {}, setTimer: () => undefined });
+    recorder.frame(frame('pending'));
+    await recorder.drained();
+    expect(parseCapture(written).frames).toHaveLength(1);
+  });
 });

@@ -107,11 +107,11 @@ export function createRecorder(options: RecorderOptions): Recorder {
         stop(e as NodeJS.ErrnoException);
       }
     },
+    // Writes what is pending now rather than at the (unref'd) timer, which may never fire at exit.
     drained: () =>
       new Promise<void>((resolve) => {
         waiters.push(resolve);
-        if (!timerSet) flush();
-        else settle();
+        flush();
       }),
     stopped: () => stoppedWhy,
     linesLost: () => lost,

@@ -21,6 +21,7 @@ mount({
     files: true,
     theme: params.get('theme') === 'dark' ? 'dark' : params.get('theme') === 'light' ? 'light' : 'auto',
     hostName: fromProxy ? 'wirescope proxy' : 'web inspector',
+    ...(fromProxy ? { proxyAddress: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/` } : {}),
     pastePageUrl: new URL('paste.html', location.href).href,
   },
   connectUrl: params.get('connect') ?? undefined,
