@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Aedes } from 'aedes';
 import { createRequire } from 'node:module';
-import { useServer } from 'graphql-ws/use/ws';
+import { useServer as serveGraphqlWs } from 'graphql-ws/use/ws';
 import { Server as SocketIoServer } from 'socket.io';
 import { createWebSocketStream, WebSocketServer, type WebSocket } from 'ws';
 
@@ -112,7 +112,7 @@ export async function startUpstreams(): Promise<Upstreams> {
       },
     },
   };
-  const disposeGraphql = useServer({ schema, roots }, graphqlServer);
+  const disposeGraphql = serveGraphqlWs({ schema, roots }, graphqlServer);
   const rawServer = new WebSocketServer({ noServer: true, perMessageDeflate: true });
   rawServer.on('connection', (ws) => {
     record(ws, '/raw', sockets);
