@@ -1,13 +1,26 @@
 /**
  * Where the hook's events go: a capture file (line layout), a running proxy's ingest
- * socket, or both. File lines gather in memory and are written synchronously every
- * `flushMs` and at process exit, so every message the process saw is in the file when it
- * ends, in order; nothing here waits on the app's event loop.
+ * socket, or both. File lines gather in memory and are written synchronously every 100 ms
+ * and at process exit, so every message the process saw is in the file when it ends, in
+ * order; nothing here waits on the app's event loop.
+ *
+ * A frame's bytes may be the app's own buffer: each sink turns them into base64 (Node's
+ * native encoder) before `frame` returns, which is the one copy the hook makes.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { captureLinesHeader, closedLine, connectionLine, frameLine } from '../../codecs/capture/capture-lines.js';
-import { encodeLiveEvent, type LiveEvent } from '../../codecs/capture/live-feed.js';
+import { captureLinesHeader, closedLine, connectionLine } from '../../codecs/capture/capture-lines.js';
+import { encodeLiveEvent } from '../../codecs/capture/live-feed.js';
 import type { ConnectionInfo, WireFrame } from '../../codecs/capture/types.js';
+
+/**
+ * One frame as the JSON object both the capture's line layout and the live feed use
+ * (`{"c","d","t","o","b64"}`), written directly: ids are the hook's own (`pid12-3`), times
+ * numbers, and base64 needs no escaping.
+ */
+export function frameJson(f: WireFrame): string {
+  const bytes = Buffer.from(f.data.buffer, f.data.byteOffset, f.data.byteLength);
+  return `{"c":${JSON.stringify(f.connectionId)},"d":"${f.direction === 'sent' ? 's' : 'r'}","t":${f.time},"o":"${f.opcode === 'text' ? 't' : 'b'}","b64":"${bytes.toString('base64')}"}`;
+}
 
 export interface HookSink {
   opened(info: ConnectionInfo): void;
@@ -24,12 +37,8 @@ export interface FeedSocket {
 export function fileHookSink(path: string, warn: (line: string) => void): HookSink {
   let fd: number | null = openSync(path, 'w');
   let lines: string[] = [captureLinesHeader()];
-  let frames: WireFrame[] = [];
   const flushNow = (): void => {
-    if (fd === null) return;
-    for (const f of frames) lines.push(frameLine(f));
-    frames = [];
-    if (lines.length === 0) return;
+    if (fd === null || lines.length === 0) return;
     const bytes = Buffer.from(lines.join(''));
     lines = [];
     try {
@@ -44,17 +53,12 @@ export function fileHookSink(path: string, warn: (line: string) => void): HookSi
   setInterval(flushNow, 100).unref();
   return {
     opened(info) {
-      for (const f of frames) lines.push(frameLine(f));
-      frames = [];
       lines.push(connectionLine(info));
     },
-    // Frames are kept as bytes and turned into text at flush time: the app's send path only pays a copy.
-    frame: (f) => {
-      frames.push(f);
+    frame(f) {
+      if (fd !== null) lines.push(`${frameJson(f)}\n`);
     },
     closed(id, code, reason, _wasClean, time) {
-      for (const f of frames) lines.push(frameLine(f));
-      frames = [];
       lines.push(closedLine(id, code, reason, time));
     },
     flushNow,
@@ -64,16 +68,17 @@ export function fileHookSink(path: string, warn: (line: string) => void): HookSi
 /** Streams events to a proxy's ingest socket, queued until it is open, batched by `flushMs`. */
 export function feedHookSink(connect: (onOpen: (socket: FeedSocket) => void) => void): HookSink {
   let socket: FeedSocket | null = null;
-  let queue: LiveEvent[] = [];
-  let frames: WireFrame[] = [];
+  // Feed messages ready to send, and the frames (as JSON) gathering for the next one.
+  let queue: string[] = [];
+  let frames: string[] = [];
   const takeFrames = (): void => {
-    if (frames.length) queue.push({ type: 'frames', frames });
+    if (frames.length) queue.push(`{"type":"frames","frames":[${frames.join(',')}]}`);
     frames = [];
   };
   const flushNow = (): void => {
     takeFrames();
     if (!socket) return;
-    for (const event of queue) socket.send(encodeLiveEvent(event));
+    for (const message of queue) socket.send(message);
     queue = [];
   };
   connect((open) => {
@@ -84,14 +89,14 @@ export function feedHookSink(connect: (onOpen: (socket: FeedSocket) => void) => 
   return {
     opened(info) {
       takeFrames();
-      queue.push({ type: 'connection-opened', ...info });
+      queue.push(encodeLiveEvent({ type: 'connection-opened', ...info }));
     },
-    frame: (f) => {
-      frames.push(f);
+    frame(f) {
+      frames.push(frameJson(f));
     },
     closed(connectionId, code, reason, wasClean, time) {
       takeFrames();
-      queue.push({ type: 'connection-closed', connectionId, code, reason, wasClean, time });
+      queue.push(encodeLiveEvent({ type: 'connection-closed', connectionId, code, reason, wasClean, time }));
     },
     flushNow,
   };

@@ -52,7 +52,9 @@ export function hookGlobalWebSocket(tap: Tap): boolean {
             });
             return;
           }
-          const bytes = bytesOf(data);
+          const view = bytesOf(data);
+          // Waiting behind a Blob, the bytes are copied (the app may change its buffer meanwhile).
+          const bytes = view && reading > 0 ? Buffer.from(view) : view;
           if (bytes) inOrder(() => tap.message(id, 'received', typeof data === 'string' ? 'text' : 'binary', bytes));
         });
         this.addEventListener('close', (event) => {

@@ -116,7 +116,7 @@ function recordSend(state: SocketState, data: unknown, options: { binary?: boole
   const binary = options.binary ?? typeof data !== 'string';
   if (state.fragments === null) state.fragmentOpcode = binary ? 'binary' : 'text';
   if (options.fin === false) {
-    (state.fragments ??= []).push(bytes);
+    (state.fragments ??= []).push(Buffer.from(bytes)); // a copy: the app may reuse its buffer before the last fragment
     return;
   }
   const opcode = state.fragmentOpcode;

@@ -1,7 +1,7 @@
 /**
  * What the patched sockets report, as capture events: connection ids, times and the bytes
- * of each message (copied, so the app may reuse its buffers). Shared by the `ws` patch and
- * the global WebSocket patch. Never throws into the app: a failure to record is dropped.
+ * of each message (read by the sink before `message` returns, so the app may reuse its
+ * buffers). Shared by the `ws` patch and the global WebSocket patch.
  */
 import type { Direction, Opcode } from '../../codecs/capture/types.js';
 import type { HookSink } from './capture-sink.js';
@@ -30,15 +30,15 @@ export function createTap(sink: HookSink, now: () => number = () => performance.
   };
 }
 
-const encoder = new TextEncoder();
-
-/** A copy of what was sent or received, whatever form it came in (string, Buffer, ArrayBuffer, view, Buffer[]). */
+/**
+ * The bytes of what was sent or received, whatever form it came in (string, Buffer,
+ * ArrayBuffer, view, Buffer[]): a view of the app's own memory where there is one (the sink
+ * reads it before returning), new bytes for strings and fragment lists.
+ */
 export function bytesOf(data: unknown): Uint8Array | null {
-  if (typeof data === 'string') return encoder.encode(data);
-  if (data instanceof ArrayBuffer) return new Uint8Array(data.slice(0));
-  if (ArrayBuffer.isView(data))
-    return new Uint8Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength));
-  if (Array.isArray(data) && data.every((d) => ArrayBuffer.isView(d)))
-    return new Uint8Array(Buffer.concat(data as Buffer[]));
+  if (typeof data === 'string') return Buffer.from(data);
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  if (Array.isArray(data) && data.every((d) => ArrayBuffer.isView(d))) return Buffer.concat(data as Buffer[]);
   return null;
 }
