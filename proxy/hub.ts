@@ -22,6 +22,8 @@ export interface HubOptions {
   readonly recorder?: Recorder | null;
   /** Frame bytes kept for pages that open later (default 64 MiB). */
   readonly historyBytes?: number;
+  /** Frames kept for pages that open later (default 50,000: small frames cost more in objects than in bytes). */
+  readonly historyFrames?: number;
   readonly viewerHighWater?: number;
   readonly flushMs?: number;
   readonly setTimer?: (callback: () => void, ms: number) => unknown;
@@ -43,12 +45,14 @@ export interface Hub {
 export function createHub(options: HubOptions = {}): Hub {
   const recorder = options.recorder ?? null;
   const historyBytes = options.historyBytes ?? 64 * 1024 * 1024;
+  const historyFrames = options.historyFrames ?? 50_000;
   const viewerHighWater = options.viewerHighWater ?? 16 * 1024 * 1024;
   const flushMs = options.flushMs ?? 50;
   const setTimer = options.setTimer ?? ((callback: () => void, ms: number) => setTimeout(callback, ms).unref());
 
   const history: LiveEvent[] = [];
   let historyFrameBytes = 0;
+  let historyFrameCount = 0;
   let historyDropped = 0;
   let batch: WireFrame[] = [];
   let timerSet = false;
@@ -79,17 +83,22 @@ export function createHub(options: HubOptions = {}): Hub {
 
   function remember(event: LiveEvent): void {
     history.push(event);
-    if (event.type === 'frames') for (const f of event.frames) historyFrameBytes += f.data.length;
-    // Oldest frames go first; connection events stay so the list keeps every connection.
-    let i = 0;
-    while (historyFrameBytes > historyBytes && i < history.length) {
-      const old = history[i];
-      if (old.type === 'frames') {
-        for (const f of old.frames) historyFrameBytes -= f.data.length;
-        historyDropped += old.frames.length;
-        history.splice(i, 1);
-      } else i++;
+    if (event.type === 'frames') {
+      for (const f of event.frames) historyFrameBytes += f.data.length;
+      historyFrameCount += event.frames.length;
     }
+    if (historyFrameBytes <= historyBytes && historyFrameCount <= historyFrames) return;
+    // Oldest frames go first; connection events stay so the list keeps every connection.
+    const kept: LiveEvent[] = [];
+    for (const old of history) {
+      if (old.type === 'frames' && (historyFrameBytes > historyBytes || historyFrameCount > historyFrames)) {
+        for (const f of old.frames) historyFrameBytes -= f.data.length;
+        historyFrameCount -= old.frames.length;
+        historyDropped += old.frames.length;
+      } else kept.push(old);
+    }
+    history.length = 0;
+    for (const e of kept) history.push(e);
   }
 
   function emit(event: LiveEvent): void {
