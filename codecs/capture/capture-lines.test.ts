@@ -11,17 +11,19 @@ const frame = (i: number): WireFrame => ({
   data: Uint8Array.from([i, 255 - i, 0xc3]),
 });
 
+const connection = {
+  connectionId: 'c1',
+  url: 'ws://h/',
+  protocol: 'mqtt',
+  extensions: '',
+  extensionsRecorded: true,
+  upstreamExtensions: 'permessage-deflate',
+  time: 999,
+};
+
 const recording =
   captureLinesHeader() +
-  connectionLine({
-    connectionId: 'c1',
-    url: 'ws://h/',
-    protocol: 'mqtt',
-    extensions: '',
-    extensionsRecorded: true,
-    upstreamExtensions: 'permessage-deflate',
-    time: 999,
-  }) +
+  connectionLine(connection) +
   [0, 1, 2, 3].map((i) => frameLine(frame(i))).join('') +
   closedLine('c1', 1000, 'bye', 2000);
 
@@ -30,17 +32,7 @@ describe('the line layout of a capture', () => {
     expect(detectCaptureKind(recording)).toBe('wirescope');
     const parsed = parseCapture(recording);
     expect(parsed.errors).toEqual([]);
-    expect(parsed.connections).toEqual([
-      {
-        connectionId: 'c1',
-        url: 'ws://h/',
-        protocol: 'mqtt',
-        extensions: '',
-        extensionsRecorded: true,
-        upstreamExtensions: 'permessage-deflate',
-        time: 999,
-      },
-    ]);
+    expect(parsed.connections).toEqual([connection]);
     expect(parsed.frames).toEqual([0, 1, 2, 3].map(frame));
   });
 
