@@ -36,31 +36,45 @@ export interface FeedSocket {
 
 export function fileHookSink(path: string, warn: (line: string) => void): HookSink {
   let fd: number | null = openSync(path, 'w');
-  let lines: string[] = [captureLinesHeader()];
-  const flushNow = (): void => {
-    if (fd === null || lines.length === 0) return;
-    const bytes = Buffer.from(lines.join(''));
-    lines = [];
+  // Lines are copied into one reused buffer (no per-batch join / encode of a large string).
+  const chunk = Buffer.allocUnsafe(4 * 1024 * 1024);
+  let used = 0;
+  const writeAll = (bytes: Buffer, length: number): void => {
+    if (fd === null) return;
     try {
       let offset = 0;
-      while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+      while (offset < length) offset += writeSync(fd, bytes, offset, length - offset);
     } catch (e) {
       warn(`wirescope: recording stopped: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       closeSync(fd);
       fd = null;
     }
   };
+  const flushNow = (): void => {
+    if (used === 0) return;
+    writeAll(chunk, used);
+    used = 0;
+  };
+  const put = (line: string): void => {
+    if (fd === null) return;
+    const size = Buffer.byteLength(line);
+    if (used + size > chunk.length) flushNow();
+    if (size > chunk.length) writeAll(Buffer.from(line), size);
+    else used += chunk.write(line, used, 'utf8');
+  };
+  put(captureLinesHeader());
   setInterval(flushNow, 100).unref();
   return {
-    opened(info) {
-      lines.push(connectionLine(info));
-    },
+    opened: (info) => put(connectionLine(info)),
     frame(f) {
-      if (fd !== null) lines.push(`${frameJson(f)}\n`);
+      if (fd === null) return;
+      const line = `${frameJson(f)}\n`;
+      // Frame lines are ASCII (the hook's ids, numbers, base64): one byte per character.
+      if (used + line.length > chunk.length) flushNow();
+      if (line.length > chunk.length) writeAll(Buffer.from(line, 'latin1'), line.length);
+      else used += chunk.write(line, used, 'latin1');
     },
-    closed(id, code, reason, _wasClean, time) {
-      lines.push(closedLine(id, code, reason, time));
-    },
+    closed: (id, code, reason, _wasClean, time) => put(closedLine(id, code, reason, time)),
     flushNow,
   };
 }
