@@ -10,6 +10,7 @@ export default defineConfig({
       'codecs/**/*.test.ts',
       'inspector-app/**/*.test.{ts,tsx}',
       'demo-server/**/*.test.ts',
+      'proxy/**/*.test.ts',
       'extension/**/*.test.ts',
       'e2e/**/*.test.ts',
     ],

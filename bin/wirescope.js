@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The CLI is bundled from codecs/cli by `npm run build:cli` (run by `npm ci`/`npm install`
+// The CLI is bundled from proxy/cli-entry.ts (codecs/cli plus the live commands) by `npm run build:cli` (run by `npm ci`/`npm install`
 // through the prepare script, and before `npm test`).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

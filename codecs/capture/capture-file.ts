@@ -17,6 +17,7 @@
  */
 import type { ConnectionInfo, WireFrame } from './types.js';
 import { decodeBase64, encodeBase64 } from './base64.js';
+import { isLinesLayout } from './capture-lines.js';
 
 export const CAPTURE_FORMAT = 'wirescope-capture';
 export const CAPTURE_VERSION = 1;
@@ -68,9 +69,11 @@ export function parseCapture(input: Uint8Array | string): ParsedCapture {
   const connections: ConnectionInfo[] = [];
   const frames: WireFrame[] = [];
   const errors: CaptureError[] = [];
+  const text = typeof input === 'string' ? input : new TextDecoder().decode(input);
+  if (isLinesLayout(text)) return parseCaptureLines(text);
   let root: unknown;
   try {
-    root = JSON.parse(typeof input === 'string' ? input : new TextDecoder().decode(input));
+    root = JSON.parse(text);
   } catch (e) {
     errors.push({ path: '', message: `not a wirescope capture: the file is not JSON (${(e as Error).message})` });
     return { connections, frames, errors };
@@ -113,6 +116,66 @@ export function parseCapture(input: Uint8Array | string): ParsedCapture {
   return { connections, frames, errors };
 }
 
+/**
+ * The line layout (capture-lines.ts): each line one connection, frame or close. A line that
+ * does not parse (the last one of a recording cut short) is an error naming its byte
+ * offset; every complete line before and after it is kept.
+ */
+function parseCaptureLines(text: string): ParsedCapture {
+  const connections: ConnectionInfo[] = [];
+  const frames: WireFrame[] = [];
+  const errors: CaptureError[] = [];
+  const known = new Set<string>();
+  const encoder = new TextEncoder();
+  let offset = 0; // byte offset of the current line
+  let lineNumber = 0;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end);
+    const lineBytes = encoder.encode(line).length;
+    lineNumber++;
+    if (lineNumber > 1 && line.trim() !== '') {
+      const at = `line ${lineNumber}`;
+      let record: unknown;
+      try {
+        record = JSON.parse(line);
+      } catch {
+        const last = end >= text.length || text.slice(end + 1).trim() === '';
+        errors.push({
+          path: at,
+          message: last
+            ? `the recording ends inside a line at byte ${offset} (cut short): read up to the last complete line`
+            : `line at byte ${offset} is not JSON: skipped`,
+        });
+        record = undefined;
+      }
+      if (isObject(record) && 'connection' in record) {
+        const connection = readConnection(record.connection);
+        if (typeof connection === 'string') errors.push({ path: at, message: connection });
+        else if (!known.has(connection.connectionId)) {
+          known.add(connection.connectionId);
+          connections.push(connection);
+        }
+      } else if (isObject(record) && 'closed' in record) {
+        // Closes are kept by the recorder for people reading the file; frames carry no state.
+      } else if (record !== undefined) {
+        const frame = readFrame(record);
+        if (typeof frame === 'string') errors.push({ path: at, message: frame });
+        else {
+          if (!known.has(frame.connectionId))
+            errors.push({ path: at, message: `frame of unknown connection ${JSON.stringify(frame.connectionId)}` });
+          frames.push(frame);
+        }
+      }
+    }
+    offset += lineBytes + 1;
+    start = end + 1;
+  }
+  return { connections, frames, errors };
+}
+
 /** The connection, or what is wrong with it. */
 function readConnection(c: unknown): ConnectionInfo | string {
   if (!isObject(c)) return 'connection is not an object';
@@ -127,6 +190,7 @@ function readConnection(c: unknown): ConnectionInfo | string {
     protocol,
     extensions,
     ...(c.extensionsRecorded === true ? { extensionsRecorded: true } : {}),
+    ...(typeof c.upstreamExtensions === 'string' ? { upstreamExtensions: c.upstreamExtensions } : {}),
     time,
   };
 }

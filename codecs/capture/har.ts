@@ -4,6 +4,10 @@
  * Reading: Chrome DevTools writes each WebSocket as an entry with `_resourceType:
  * 'websocket'` and `_webSocketMessages: [{ type: 'send'|'receive', time, opcode, data }]`,
  * `time` in seconds since the epoch, `data` the text for opcode 1 and base64 for opcode 2.
+ * mitmproxy writes the same fields. Other tools vary them: the opcode as "text" / "binary"
+ * or absent, the direction as other words or a `fromClient` flag, the time in milliseconds
+ * or as an ISO date, `encoding: "base64"` beside the data (see directionOf, timeOf,
+ * opcodeOf).
  * Malformed input is data: every problem becomes an error with its entry index and
  * everything that parsed is kept. Nothing throws.
  *
@@ -92,6 +96,67 @@ export function parseHar(text: string): ParsedHar {
   return { connections, frames, errors };
 }
 
+/**
+ * The message's direction. Chrome and mitmproxy write `type: "send" | "receive"`; other
+ * tools write `"sent" | "received"`, `"outgoing" | "incoming"`, or a `fromClient` /
+ * `direction` field beside a `type` that names the frame kind.
+ */
+function directionOf(m: Json): Direction | null {
+  const words: Record<string, Direction> = {
+    send: 'sent',
+    sent: 'sent',
+    outgoing: 'sent',
+    client: 'sent',
+    receive: 'received',
+    received: 'received',
+    incoming: 'received',
+    server: 'received',
+  };
+  for (const value of [m.type, m.direction]) {
+    if (typeof value === 'string' && words[value.toLowerCase()]) return words[value.toLowerCase()];
+  }
+  if (typeof m.fromClient === 'boolean') return m.fromClient ? 'sent' : 'received';
+  if (typeof m.from_client === 'boolean') return m.from_client ? 'sent' : 'received';
+  return null;
+}
+
+/**
+ * ms since the epoch. HAR tools write seconds (Chrome, mitmproxy: fractional seconds);
+ * a number past 1e11 can only be milliseconds (1e11 s is the year 5138); an ISO date string
+ * is read as a date.
+ */
+function timeOf(time: unknown): number | null {
+  if (typeof time === 'number' && Number.isFinite(time)) return time > 1e11 ? time : time * 1000;
+  if (typeof time === 'string') {
+    const parsed = Date.parse(time);
+    return Number.isFinite(parsed) ? parsed : null;
+  }
+  return null;
+}
+
+/**
+ * Text or binary, or null for control frames. `opcode` 1 / 2 (Chrome, mitmproxy) or
+ * "text" / "binary"; without one, a `type` naming the kind, or `encoding: "base64"` for
+ * binary and text otherwise.
+ */
+function opcodeOf(m: Json): 'text' | 'binary' | null {
+  const kind = (v: unknown): 'text' | 'binary' | null | undefined =>
+    v === TEXT_OPCODE || v === 'text'
+      ? 'text'
+      : v === BINARY_OPCODE || v === 'binary'
+        ? 'binary'
+        : v === undefined
+          ? undefined
+          : null;
+  const byOpcode = kind(m.opcode);
+  // `_wirescopeOpcode: 'text'` marks a text frame we had to write as binary (see buildHar).
+  if (byOpcode === 'binary' && m._wirescopeOpcode === 'text') return 'text';
+  if (byOpcode !== undefined) return byOpcode;
+  const byType = kind(typeof m.type === 'string' ? m.type.toLowerCase() : undefined);
+  if (byType) return byType;
+  return m.encoding === 'base64' ? 'binary' : 'text';
+}
+
 function readMessages(messages: unknown[], connectionId: string, entryIndex: number, errors: HarError[]): WireFrame[] {
   const frames: WireFrame[] = [];
   const skipped = new Map<string, number>();
@@ -108,11 +173,13 @@ function readMessages(messages: unknown[], connectionId: string, entryIndex: num
       skipped.set('error events', (skipped.get('error events') ?? 0) + 1);
       continue;
     }
-    if (m.type !== 'send' && m.type !== 'receive') {
+    const direction = directionOf(m);
+    if (direction === null) {
       fail(`unknown type ${JSON.stringify(m.type)} (expected "send" or "receive")`);
       continue;
     }
-    if (typeof m.time !== 'number' || !Number.isFinite(m.time)) {
+    const time = timeOf(m.time);
+    if (time === null) {
       fail('time is not a number');
       continue;
     }
@@ -120,26 +187,29 @@ function readMessages(messages: unknown[], connectionId: string, entryIndex: num
       fail('data is not a string');
       continue;
     }
+    const opcode = opcodeOf(m);
     // Some tools also record control frames (8 close, 9 ping, 10 pong); frames here are data frames only.
-    if (m.opcode !== TEXT_OPCODE && m.opcode !== BINARY_OPCODE) {
+    if (opcode === null) {
       const key = `opcode ${String(m.opcode)} messages`;
       skipped.set(key, (skipped.get(key) ?? 0) + 1);
       continue;
     }
+    // Binary data is base64 (Chrome, mitmproxy); `encoding: "base64"` marks base64 text too.
+    const base64 =
+      m.encoding === 'base64' || m.opcode === BINARY_OPCODE || m.opcode === 'binary' || opcode === 'binary';
     let data: Uint8Array;
-    if (m.opcode === TEXT_OPCODE) data = new TextEncoder().encode(m.data);
+    if (!base64) data = new TextEncoder().encode(m.data);
     else {
       const decoded = decodeBase64(m.data);
       if (!decoded.ok) {
-        fail(`binary data is not valid base64: ${decoded.error} at character ${decoded.offset}`);
+        fail(
+          `${opcode === 'text' ? 'text' : 'binary'} data is not valid base64: ${decoded.error} at character ${decoded.offset}`,
+        );
         continue;
       }
       data = decoded.bytes;
     }
-    const direction: Direction = m.type === 'send' ? 'sent' : 'received';
-    // `_wirescopeOpcode: 'text'` marks a text frame we had to write as binary (see buildHar).
-    const opcode = m.opcode === TEXT_OPCODE || m._wirescopeOpcode === 'text' ? 'text' : 'binary';
-    frames.push({ connectionId, direction, time: m.time * 1000, opcode, data });
+    frames.push({ connectionId, direction, time, opcode, data });
   }
   for (const [what, count] of skipped) {
     errors.push({ entryIndex, message: `skipped ${count} ${what}: wirescope shows text and binary data frames only` });

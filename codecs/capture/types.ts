@@ -25,5 +25,7 @@ export interface ConnectionInfo {
   readonly extensions: string;
   /** With `extensions` '': true when the capture recorded that none was negotiated; absent, '' means not recorded. */
   readonly extensionsRecorded?: boolean;
+  /** Through a proxy: the Sec-WebSocket-Extensions the proxy's upstream leg negotiated (`extensions` is the client's leg). */
+  readonly upstreamExtensions?: string;
   readonly time: number;
 }

@@ -69,6 +69,9 @@ export const USAGE = `Usage: wirescope inspect <file|-> [options]
        wirescope compare --session <capture.har|capture.wirescope> [--connection N]
                          [--json|--markdown] [--codecs a,b,...] [--proto F ... [--message M]]
                          [--report out.md|out.html] [--brotli-quality 0-11]
+       wirescope proxy --target ws(s)://host[:port][/path] [--listen 127.0.0.1:9000]
+                       [--record out.wirescope] [--insecure]
+       wirescope run [--record out.wirescope] [--proxy http://127.0.0.1:9000] -- node app.js ...
 
 Decodes one frame (CBOR, MessagePack, JSON, NDJSON, text, Protobuf, socket.io,
 MQTT, STOMP, Phoenix, json-joy CRDT models and patches), validates every byte and
@@ -128,6 +131,17 @@ that does not load is a usage error. --report out.md or out.html also writes a r
 share: the totals per codec, direction and connection, the cumulative-bytes chart (SVG in
 HTML) and the machine it ran on. --brotli-quality sets the brotli column's quality
 (default 6, as servers compressing on the fly use; 11 is ~25 times slower).
+
+proxy: a WebSocket reverse proxy. A client connecting to ws://127.0.0.1:9000/<path>?<query>
+is relayed to the target with <path> appended to the target's path and the queries joined;
+Origin, Cookie, Authorization, User-Agent and the offered subprotocols go upstream, the
+negotiated subprotocol comes back. The inspector at http://127.0.0.1:9000/ shows the
+connections live; --record writes a capture file as it goes; --insecure accepts a
+self-signed wss:// upstream.
+
+run: starts the command with a hook preloaded (NODE_OPTIONS --import) that captures every
+WebSocket of the Node process (ws clients and servers, the global WebSocket) into
+--record's file and / or the running proxy at --proxy (its inspector shows them).
 
 Exit status: 0 the frame decodes (encode: the input encodes), 1 the frame is malformed
 (encode: the input does not encode), 2 usage error.`;

@@ -284,6 +284,7 @@ export function App(props: AppProps): ReactElement {
                   snapshot.rows.length === 0 ? (
                     <EmptyState
                       panel={capabilities.hostName === 'panel'}
+                      proxyAddress={capabilities.proxyAddress}
                       onFocusUrl={capabilities.connect ? () => urlRef.current?.focus() : undefined}
                       onConnectDemo={
                         capabilities.connect

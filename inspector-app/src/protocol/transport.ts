@@ -28,6 +28,8 @@ export interface HostCapabilities {
   readonly debuggerCapture?: boolean;
   /** The host's name, shown in the status bar ('web', 'panel', 'paste'). */
   readonly hostName: string;
+  /** Served by `wirescope proxy`: the ws:// address clients connect to (the empty list says so). */
+  readonly proxyAddress?: string;
   /** Absolute URL of the paste page, for "link to this frame" (absent where there is none, e.g. inside the extension). */
   readonly pastePageUrl?: string;
 }

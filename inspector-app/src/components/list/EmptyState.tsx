@@ -9,6 +9,8 @@ export interface EmptyStateProps {
   readonly onImport?: () => void;
   /** The extension panel: frames come from the inspected page. */
   readonly panel?: boolean;
+  /** Served by `wirescope proxy`: the address clients connect to. */
+  readonly proxyAddress?: string;
 }
 
 /** What an empty inspector offers instead of a blank list. */
@@ -17,6 +19,13 @@ export function EmptyState(props: EmptyStateProps): ReactElement {
     <div className="ws-empty-state" data-testid="empty-state">
       <strong>No frames yet.</strong>
       {props.panel ? <p>Frames appear here as the inspected page sends and receives WebSocket messages.</p> : null}
+      {props.proxyAddress ? (
+        <p data-testid="proxy-address">
+          Frames appear here as clients connect through the proxy at{' '}
+          <span className="ws-mono">{props.proxyAddress}</span> (any path) and as processes started with{' '}
+          <span className="ws-mono">wirescope run --proxy</span> stream in.
+        </p>
+      ) : null}
       <ul>
         {props.onFocusUrl && (
           <li>

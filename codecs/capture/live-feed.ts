@@ -1,0 +1,139 @@
+/**
+ * The live feed: connection events and frames as JSON text messages, so a proxy can stream
+ * what it sees to an inspector page (and a hooked Node process to a proxy). Frames carry
+ * their bytes as base64. Pure TS: the proxy (Node) and the page both use it.
+ *
+ * Every decoded message is checked by shape; one that is not a feed message is reported,
+ * never thrown.
+ */
+import type { ConnectionInfo, Direction, Opcode, WireFrame } from './types.js';
+import { decodeBase64, encodeBase64 } from './base64.js';
+
+export type LiveEvent =
+  | { readonly type: 'connection-opening'; readonly connectionId: string; readonly url: string; readonly time: number }
+  | ({ readonly type: 'connection-opened' } & ConnectionInfo)
+  | { readonly type: 'frames'; readonly frames: readonly WireFrame[] }
+  | {
+      readonly type: 'connection-closed';
+      readonly connectionId: string;
+      readonly code: number;
+      readonly reason: string;
+      readonly wasClean: boolean;
+      readonly time: number;
+    }
+  | {
+      readonly type: 'connection-error';
+      readonly connectionId: string;
+      readonly message: string;
+      readonly time: number;
+    }
+  /** Frames the sender could not pass on (its buffer was full); never silent. */
+  | { readonly type: 'dropped'; readonly count: number; readonly reason: string };
+
+interface FrameOnFeed {
+  readonly c: string;
+  readonly d: 's' | 'r';
+  readonly t: number;
+  readonly o: 't' | 'b';
+  readonly b64: string;
+}
+
+export function encodeLiveEvent(event: LiveEvent): string {
+  if (event.type !== 'frames') return JSON.stringify(event);
+  const frames: FrameOnFeed[] = event.frames.map((f) => ({
+    c: f.connectionId,
+    d: f.direction === 'sent' ? 's' : 'r',
+    t: f.time,
+    o: f.opcode === 'text' ? 't' : 'b',
+    b64: encodeBase64(f.data),
+  }));
+  return JSON.stringify({ type: 'frames', frames });
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** The event in one feed message, or what is wrong with the message. */
+export function decodeLiveEvent(text: string): LiveEvent | { readonly error: string } {
+  let m: unknown;
+  try {
+    m = JSON.parse(text);
+  } catch (e) {
+    return { error: `feed message is not JSON (${(e as Error).message})` };
+  }
+  if (!isObject(m)) return { error: 'feed message is not an object' };
+  switch (m.type) {
+    case 'connection-opening':
+      if (isString(m.connectionId) && isString(m.url) && isNumber(m.time))
+        return { type: m.type, connectionId: m.connectionId, url: m.url, time: m.time };
+      break;
+    case 'connection-opened':
+      if (
+        isString(m.connectionId) &&
+        isString(m.url) &&
+        isString(m.protocol) &&
+        isString(m.extensions) &&
+        isNumber(m.time)
+      )
+        return {
+          type: m.type,
+          connectionId: m.connectionId,
+          url: m.url,
+          protocol: m.protocol,
+          extensions: m.extensions,
+          ...(m.extensionsRecorded === true ? { extensionsRecorded: true } : {}),
+          ...(isString(m.upstreamExtensions) ? { upstreamExtensions: m.upstreamExtensions } : {}),
+          time: m.time,
+        };
+      break;
+    case 'connection-closed':
+      if (isString(m.connectionId) && isNumber(m.code) && isString(m.reason) && isNumber(m.time))
+        return {
+          type: m.type,
+          connectionId: m.connectionId,
+          code: m.code,
+          reason: m.reason,
+          wasClean: m.wasClean === true,
+          time: m.time,
+        };
+      break;
+    case 'connection-error':
+      if (isString(m.connectionId) && isString(m.message) && isNumber(m.time))
+        return { type: m.type, connectionId: m.connectionId, message: m.message, time: m.time };
+      break;
+    case 'dropped':
+      if (isNumber(m.count) && m.count >= 0 && isString(m.reason))
+        return { type: m.type, count: m.count, reason: m.reason };
+      break;
+    case 'frames': {
+      if (!Array.isArray(m.frames)) break;
+      const frames: WireFrame[] = [];
+      for (const [i, f] of m.frames.entries()) {
+        const frame = readFrame(f);
+        if (typeof frame === 'string') return { error: `frames[${i}]: ${frame}` };
+        frames.push(frame);
+      }
+      return { type: 'frames', frames };
+    }
+  }
+  return { error: `not a feed message of a known type and shape: ${JSON.stringify(m.type)}` };
+}
+
+function readFrame(f: unknown): WireFrame | string {
+  if (!isObject(f)) return 'frame is not an object';
+  if (
+    !isString(f.c) ||
+    (f.d !== 's' && f.d !== 'r') ||
+    !isNumber(f.t) ||
+    (f.o !== 't' && f.o !== 'b') ||
+    !isString(f.b64)
+  )
+    return 'frame needs c, d ("s"/"r"), t, o ("t"/"b") and b64';
+  const decoded = decodeBase64(f.b64);
+  if (!decoded.ok) return `b64 is not valid base64: ${decoded.error} at character ${decoded.offset}`;
+  const direction: Direction = f.d === 's' ? 'sent' : 'received';
+  const opcode: Opcode = f.o === 't' ? 'text' : 'binary';
+  return { connectionId: f.c, direction, time: f.t, opcode, data: decoded.bytes };
+}

@@ -1,2 +1,0 @@
-// Bundle entry for bin/wirescope.js.
-export { main, nodeIo } from './main.js';

@@ -1,0 +1,44 @@
+/**
+ * What the patched sockets report, as capture events: connection ids, times and the bytes
+ * of each message (read by the sink before `message` returns, so the app may reuse its
+ * buffers). Shared by the `ws` patch and the global WebSocket patch.
+ */
+import type { Direction, Opcode } from '../../codecs/capture/types.js';
+import type { HookSink } from './capture-sink.js';
+
+export interface Tap {
+  newId(): string;
+  opened(id: string, url: string, protocol: string, extensions: string): void;
+  message(id: string, direction: Direction, opcode: Opcode, data: Uint8Array): void;
+  closed(id: string, code: number, reason: string, wasClean: boolean): void;
+}
+
+export function createTap(sink: HookSink, now: () => number = () => performance.timeOrigin + performance.now()): Tap {
+  let next = 1;
+  const prefix = `pid${process.pid}-`;
+  return {
+    newId: () => `${prefix}${next++}`,
+    opened(id, url, protocol, extensions) {
+      sink.opened({ connectionId: id, url, protocol, extensions, extensionsRecorded: true, time: now() });
+    },
+    message(id, direction, opcode, data) {
+      sink.frame({ connectionId: id, direction, time: now(), opcode, data });
+    },
+    closed(id, code, reason, wasClean) {
+      sink.closed(id, code, reason, wasClean, now());
+    },
+  };
+}
+
+/**
+ * The bytes of what was sent or received, whatever form it came in (string, Buffer,
+ * ArrayBuffer, view, Buffer[]): a view of the app's own memory where there is one (the sink
+ * reads it before returning), new bytes for strings and fragment lists.
+ */
+export function bytesOf(data: unknown): Uint8Array | null {
+  if (typeof data === 'string') return Buffer.from(data);
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  if (Array.isArray(data) && data.every((d) => ArrayBuffer.isView(d))) return Buffer.concat(data as Buffer[]);
+  return null;
+}

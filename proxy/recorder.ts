@@ -1,0 +1,119 @@
+/**
+ * `--record`: writes the capture (line layout, codecs/capture/capture-lines.ts) as traffic
+ * flows. Lines gather for `flushMs` and go out as one write, one write in flight at a time,
+ * so a slow disk never blocks forwarding. When a write fails (a full disk: ENOSPC) recording
+ * stops with one warning and forwarding goes on; what was written stays a readable capture.
+ *
+ * The sink is passed in (a file in the CLI, a failing fake in tests).
+ */
+import type { ConnectionInfo, WireFrame } from '../codecs/capture/types.js';
+import { captureLinesHeader, closedLine, connectionLine, frameLine } from '../codecs/capture/capture-lines.js';
+
+export interface RecordSink {
+  /** Appends the text; calls back once it is written or has failed. */
+  write(text: string, done: (error?: NodeJS.ErrnoException | null) => void): void;
+  /** Appends the text at once (exit path); throws on failure. */
+  writeNow(text: string): void;
+}
+
+export interface Recorder {
+  connection(info: ConnectionInfo): void;
+  frame(frame: WireFrame): void;
+  closed(connectionId: string, code: number, reason: string, time: number): void;
+  /** Writes what is pending now (process exit). */
+  flushNow(): void;
+  /** Resolves once everything recorded so far is written (or recording stopped). */
+  drained(): Promise<void>;
+  readonly stopped: () => string | null;
+  /** Lines not written because recording had stopped. */
+  readonly linesLost: () => number;
+}
+
+export interface RecorderOptions {
+  readonly sink: RecordSink;
+  /** Told once, when recording stops. */
+  readonly warn: (line: string) => void;
+  readonly flushMs?: number;
+  readonly setTimer?: (callback: () => void, ms: number) => unknown;
+}
+
+export function createRecorder(options: RecorderOptions): Recorder {
+  const { sink, warn } = options;
+  const flushMs = options.flushMs ?? 50;
+  const setTimer = options.setTimer ?? ((callback: () => void, ms: number) => setTimeout(callback, ms).unref());
+  let pending: string[] = [captureLinesHeader()];
+  let writing = false;
+  let timerSet = false;
+  let stoppedWhy: string | null = null;
+  let lost = 0;
+  let waiters: (() => void)[] = [];
+
+  function stop(error: NodeJS.ErrnoException): void {
+    if (stoppedWhy) return;
+    stoppedWhy = error.code === 'ENOSPC' ? 'the disk is full (ENOSPC)' : `${error.code ?? error.message}`;
+    lost += pending.length;
+    pending = [];
+    warn(`wirescope: recording stopped: ${stoppedWhy}; forwarding goes on, the file holds what was written before`);
+    settle();
+  }
+
+  function settle(): void {
+    if (writing || pending.length > 0) return;
+    const list = waiters;
+    waiters = [];
+    for (const w of list) w();
+  }
+
+  function flush(): void {
+    timerSet = false;
+    if (writing || stoppedWhy || pending.length === 0) return settle();
+    const text = pending.join('');
+    const lines = pending.length;
+    pending = [];
+    writing = true;
+    sink.write(text, (error) => {
+      writing = false;
+      if (error) {
+        lost += lines;
+        stop(error);
+      } else if (pending.length) flush();
+      else settle();
+    });
+  }
+
+  function add(line: string): void {
+    if (stoppedWhy) {
+      lost++;
+      return;
+    }
+    pending.push(line);
+    if (!timerSet && !writing) {
+      timerSet = true;
+      setTimer(flush, flushMs);
+    }
+  }
+
+  return {
+    connection: (info) => add(connectionLine(info)),
+    frame: (f) => add(frameLine(f)),
+    closed: (id, code, reason, time) => add(closedLine(id, code, reason, time)),
+    flushNow() {
+      if (stoppedWhy || pending.length === 0) return;
+      const text = pending.join('');
+      pending = [];
+      try {
+        sink.writeNow(text);
+      } catch (e) {
+        stop(e as NodeJS.ErrnoException);
+      }
+    },
+    // Writes what is pending now rather than at the (unref'd) timer, which may never fire at exit.
+    drained: () =>
+      new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        flush();
+      }),
+    stopped: () => stoppedWhy,
+    linesLost: () => lost,
+  };
+}

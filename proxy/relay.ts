@@ -1,0 +1,201 @@
+/**
+ * One proxied connection: the client's WebSocket (accepted by the proxy's server) and its
+ * own upstream WebSocket, both `ws`. The upstream is opened first, with the client's
+ * Origin, Cookie, Authorization, User-Agent and offered subprotocols, so the subprotocol
+ * the upstream picks is the one the client is given. permessage-deflate is negotiated on
+ * each leg on its own (both legs offer / accept it).
+ *
+ * Messages, pings and pongs pass through in order; closes pass their code and reason. A
+ * side that cannot take more (over `highWater` bytes sent and not yet written) pauses the
+ * other side's reading, so memory stays bounded. An upstream that dies (abnormal close,
+ * 1006) closes the client with 1014 and why; a client whose frames break the protocol is
+ * closed by `ws` with 1002 / 1007 and its upstream with 1001.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import WebSocket, { type WebSocketServer } from 'ws';
+import type { Hub } from './hub.js';
+
+export interface RelayContext {
+  readonly target: URL;
+  readonly insecure: boolean;
+  readonly hub: Hub;
+  readonly server: WebSocketServer;
+  /** The subprotocol to answer each accepted client with (read by the server's handleProtocols). */
+  readonly chosenProtocol: WeakMap<IncomingMessage, string>;
+  readonly now: () => number;
+  readonly nextId: () => string;
+  /** Bytes queued on one side before the other side's reading pauses (default 4 MiB). */
+  readonly highWater?: number;
+  readonly log?: (line: string) => void;
+}
+
+const FORWARDED_HEADERS = ['cookie', 'authorization', 'user-agent'];
+/** Close codes a close frame may carry (RFC 6455 7.4; ws refuses the others). */
+const sendable = (code: number): boolean =>
+  (code >= 1000 && code <= 1014 && code !== 1004 && code !== 1005 && code !== 1006) || (code >= 3000 && code <= 4999);
+
+/** The upstream URL: the target's path, then the client's path appended, queries joined. */
+export function upstreamUrl(target: URL, requestUrl: string): string {
+  const request = new URL(requestUrl, 'http://proxy.invalid');
+  const url = new URL(target.href);
+  const base = url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname;
+  url.pathname = request.pathname === '/' ? url.pathname : base + request.pathname;
+  const query = [url.search.slice(1), request.search.slice(1)].filter(Boolean).join('&');
+  url.search = query ? `?${query}` : '';
+  return url.href;
+}
+
+export function relayUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, context: RelayContext): void {
+  const { hub, now } = context;
+  const highWater = context.highWater ?? 4 * 1024 * 1024;
+  const connectionId = context.nextId();
+  const url = upstreamUrl(context.target, request.url ?? '/');
+  const offered = (request.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED_HEADERS) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  hub.opening(connectionId, url, now());
+  const upstream = new WebSocket(url, offered, {
+    headers,
+    ...(typeof request.headers.origin === 'string' ? { origin: request.headers.origin } : {}),
+    perMessageDeflate: true,
+    rejectUnauthorized: !context.insecure,
+    autoPong: false,
+  });
+  let accepted = false;
+  socket.on('error', () => upstream.terminate());
+  socket.once('close', () => {
+    if (!accepted) upstream.terminate();
+  });
+
+  const refuse = (status: number, text: string): void => {
+    if (socket.destroyed) return;
+    const body = `${text}\n`;
+    socket.end(
+      `HTTP/1.1 ${status} ${statusText(status)}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  };
+
+  upstream.once('unexpected-response', (_req, response) => {
+    const status = response.statusCode ?? 502;
+    hub.error(connectionId, `upstream answered the upgrade with HTTP ${status}`, now());
+    refuse(status >= 400 ? status : 502, `wirescope proxy: upstream ${url} answered HTTP ${status}`);
+    upstream.terminate();
+  });
+  upstream.on('error', (error) => {
+    if (accepted) return; // the close handler reports it
+    hub.error(connectionId, `upstream: ${error.message}`, now());
+    refuse(502, `wirescope proxy: cannot reach upstream ${url}: ${error.message}`);
+  });
+
+  upstream.once('open', () => {
+    if (socket.destroyed) {
+      upstream.close(1001, 'client went away');
+      return;
+    }
+    upstream.pause();
+    context.chosenProtocol.set(request, upstream.protocol);
+    context.server.handleUpgrade(request, socket, head, (client) => {
+      accepted = true;
+      hub.opened({
+        connectionId,
+        url,
+        protocol: client.protocol,
+        extensions: client.extensions,
+        ...(client.extensions === '' ? { extensionsRecorded: true } : {}),
+        upstreamExtensions: upstream.extensions,
+        time: now(),
+      });
+      pipe(client, upstream, 'sent');
+      pipe(upstream, client, 'received');
+      endTogether(client, upstream);
+      upstream.resume();
+    });
+  });
+
+  /** Forwards `from`'s messages and pings to `to`, pausing `from` while `to` is backed up. */
+  function pipe(from: WebSocket, to: WebSocket, direction: 'sent' | 'received'): void {
+    let queued = 0;
+    const written = (size: number) => () => {
+      queued -= size;
+      if (queued < highWater / 2 && from.isPaused && to.readyState === WebSocket.OPEN) from.resume();
+    };
+    from.on('message', (data: Buffer, isBinary: boolean) => {
+      hub.frame({ connectionId, direction, time: now(), opcode: isBinary ? 'binary' : 'text', data });
+      if (to.readyState !== WebSocket.OPEN) return;
+      queued += data.length;
+      to.send(data, { binary: isBinary }, written(data.length));
+      if (queued > highWater && !from.isPaused) from.pause();
+    });
+    from.on('ping', (data: Buffer) => {
+      if (to.readyState === WebSocket.OPEN) to.ping(data);
+    });
+    from.on('pong', (data: Buffer) => {
+      if (to.readyState === WebSocket.OPEN) to.pong(data);
+    });
+  }
+
+  function endTogether(client: WebSocket, up: WebSocket): void {
+    let clientError = '';
+    let upstreamError = '';
+    client.on('error', (e) => {
+      clientError = e.message;
+    });
+    up.on('error', (e) => {
+      upstreamError = e.message;
+    });
+    client.once('close', (code: number, reasonBytes: Buffer) => {
+      const reason = reasonBytes.toString();
+      hub.closed(
+        connectionId,
+        code,
+        clientError ? `client: ${clientError}` : reason,
+        code !== 1006 && !clientError,
+        now(),
+      );
+      if (up.readyState === WebSocket.CLOSED || up.readyState === WebSocket.CLOSING) return;
+      if (clientError) up.close(1001, truncateReason(`client connection failed: ${clientError}`));
+      else if (sendable(code)) up.close(code, reason);
+      else if (code === 1005) up.close();
+      else up.close(1001, 'client connection lost');
+    });
+    up.once('close', (code: number, reasonBytes: Buffer) => {
+      const reason = reasonBytes.toString();
+      if (client.readyState === WebSocket.CLOSED || client.readyState === WebSocket.CLOSING) return;
+      if (code === 1006 || upstreamError)
+        client.close(
+          1014,
+          truncateReason(
+            `upstream connection lost${upstreamError ? `: ${upstreamError}` : ' (closed without a close frame)'}`,
+          ),
+        );
+      else if (sendable(code)) client.close(code, reason);
+      else if (code === 1005) client.close();
+      else client.close(1014, truncateReason(`upstream closed with ${code}`));
+    });
+  }
+}
+
+/** A close reason is at most 123 bytes of UTF-8. */
+function truncateReason(reason: string): string {
+  let text = reason;
+  while (Buffer.byteLength(text) > 123) text = text.slice(0, -1);
+  return text;
+}
+
+function statusText(status: number): string {
+  const known: Record<number, string> = {
+    400: 'Bad Request',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'Not Found',
+    502: 'Bad Gateway',
+  };
+  return known[status] ?? 'Error';
+}
