@@ -122,6 +122,31 @@ describe('frame list', () => {
   });
 });
 
+describe('keyboard after closing a frame', () => {
+  async function threeFramesOpenAt(id: string) {
+    const { transport } = setup();
+    act(() => transport.emit({ type: 'frames', frames: [wire(cbor(1)), wire(cbor(2)), wire(cbor(3))] }));
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    fireEvent.mouseDown(rows().find((r) => r.getAttribute('data-frame-id') === id)!);
+    await waitFor(() => expect(screen.getByTestId('frame-detail').getAttribute('data-frame-id')).toBe(id));
+    fireEvent.keyDown(screen.getByTestId('frame-detail'), { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('frame-detail')).toBeNull());
+    return screen.getByTestId('frame-list');
+  }
+
+  it('after Escape, ↓ selects the frame after the one just closed', async () => {
+    const list = await threeFramesOpenAt('2');
+    fireEvent.keyDown(list, { key: 'ArrowDown' });
+    await waitFor(() => expect(screen.getByTestId('frame-detail').getAttribute('data-frame-id')).toBe('3'));
+  });
+
+  it('after Escape, ↑ selects the frame before the one just closed', async () => {
+    const list = await threeFramesOpenAt('2');
+    fireEvent.keyDown(list, { key: 'ArrowUp' });
+    await waitFor(() => expect(screen.getByTestId('frame-detail').getAttribute('data-frame-id')).toBe('1'));
+  });
+});
+
 describe('tree and hex, linked both ways', () => {
   const value = {
     users: [

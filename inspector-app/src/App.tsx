@@ -68,6 +68,8 @@ export function App(props: AppProps): ReactElement {
   const snapshot = useSyncExternalStore(session.model.subscribe, session.model.getSnapshot);
   const theme = useTheme(capabilities.theme);
   const [selectedId, setSelectedId] = useState<number | null>(null);
+  /** The frame whose detail Escape closed last: the list's arrow keys go on from it. */
+  const [closedId, setClosedId] = useState<number | null>(null);
   const [capMb, setCapMb] = useState(DEFAULT_CAP_BYTES / 1024 / 1024);
   const [keepOnNavigate, setKeepOnNavigate] = useState(capabilities.keepOnNavigate ?? true);
   const [notice, setNotice] = useState('');
@@ -150,6 +152,7 @@ export function App(props: AppProps): ReactElement {
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (props.singleFrame || selectedId === null || !closesDetail(e)) return;
     e.preventDefault();
+    setClosedId(selectedId);
     setSelectedId(null);
     appRef.current?.querySelector<HTMLElement>('[data-testid=frame-list]')?.focus();
   };
@@ -269,6 +272,7 @@ export function App(props: AppProps): ReactElement {
               <FrameList
                 rows={listRows}
                 selectedId={selectedId}
+                anchorId={closedId}
                 onSelect={setSelectedId}
                 connectionLabels={connectionLabels}
                 sortBySize={listBySize}

@@ -40,6 +40,11 @@ export interface FrameListProps {
   readonly onSortBySize?: (bySize: boolean) => void;
   /** The waiting rows (not read yet, a flood) now drawn: the worker reads them at once. */
   readonly onView?: (frameIds: readonly number[]) => void;
+  /**
+   * With nothing selected, the frame the arrow keys start from (the one whose detail was just
+   * closed): ↓ selects the row after it, ↑ the row before it. Absent or gone: the ends.
+   */
+  readonly anchorId?: number | null;
   /** Calls `onResize` after the browser laid `target` out at a new size (default: a ResizeObserver; tests pass a stub). */
   readonly observeResize?: ObserveResize;
 }
@@ -279,10 +284,13 @@ export function FrameList(props: FrameListProps): ReactElement {
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (!rows.length) return;
-    const at = selectedId === null ? -1 : rows.findIndex((r) => r.frameId === selectedId);
+    const current = selectedId ?? props.anchorId ?? null;
+    const at = current === null ? -1 : rows.findIndex((r) => r.frameId === current);
     let next = at;
     if (e.key === 'ArrowDown') next = Math.min(rows.length - 1, at + 1);
     else if (e.key === 'ArrowUp') next = Math.max(0, at < 0 ? rows.length - 1 : at - 1);
+    // Back on the closed frame's row: Enter opens it again.
+    else if (e.key === 'Enter' && selectedId === null && at >= 0) next = at;
     else if (e.key === 'Home') next = 0;
     else if (e.key === 'End') next = rows.length - 1;
     else if (e.key === 'PageDown') next = Math.min(rows.length - 1, at + 20);
