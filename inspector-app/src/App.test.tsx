@@ -147,6 +147,56 @@ describe('keyboard after closing a frame', () => {
   });
 });
 
+describe('skip keys', () => {
+  async function frameOpen() {
+    const { transport } = setup();
+    act(() => transport.emit({ type: 'frames', frames: [wire(cbor({ a: [1, 2] })), wire(cbor(2))] }));
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    fireEvent.mouseDown(rows()[0]);
+    await waitFor(() => expect(screen.getAllByTestId('tree-row').length).toBeGreaterThan(0));
+    const list = screen.getByTestId('frame-list');
+    list.focus();
+    return list;
+  }
+
+  it('t puts the keyboard in the tree, h in the hex beside it, b on the Bytes tab', async () => {
+    const list = await frameOpen();
+    fireEvent.keyDown(list, { key: 't' });
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('tree-view')));
+    fireEvent.keyDown(document.activeElement!, { key: 'h' });
+    await waitFor(() => expect(document.activeElement?.closest('.ws-hex-pane')).toBeTruthy());
+    expect(document.activeElement?.className).toContain('hex-scroll');
+    fireEvent.keyDown(document.activeElement!, { key: 'b' });
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('tab-bytes')));
+    expect(screen.getByTestId('tab-bytes').getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('/ goes to the filter and l back to the list; letters typed in the filter stay there', async () => {
+    const list = await frameOpen();
+    fireEvent.keyDown(list, { key: '/' });
+    const filter = screen.getByTestId('filter-input');
+    expect(document.activeElement).toBe(filter);
+    fireEvent.keyDown(filter, { key: 't' });
+    expect(document.activeElement).toBe(filter);
+    fireEvent.keyDown(screen.getByTestId('tree-view'), { key: 'l' });
+    expect(document.activeElement).toBe(list);
+  });
+
+  it('? lists the keys in an overlay; Esc closes it and leaves the frame open', async () => {
+    const list = await frameOpen();
+    fireEvent.keyDown(list, { key: '?' });
+    const overlay = await screen.findByTestId('help-overlay');
+    expect(overlay.getAttribute('role')).toBe('dialog');
+    const keys = within(overlay)
+      .getAllByRole('rowheader')
+      .map((th) => th.textContent);
+    expect(keys).toEqual(expect.arrayContaining(['t', 'h', 'b', '/', '?']));
+    fireEvent.keyDown(overlay, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('help-overlay')).toBeNull());
+    expect(screen.getByTestId('frame-detail')).toBeTruthy();
+  });
+});
+
 describe('tree and hex, linked both ways', () => {
   const value = {
     users: [

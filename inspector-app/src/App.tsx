@@ -31,6 +31,8 @@ import { StatusBar } from './components/shell/StatusBar.js';
 import { useTheme } from './components/shell/use-theme.js';
 import { MainLayout } from './components/shell/MainLayout.js';
 import { closesDetail } from './components/shell/escape.js';
+import { focusWhenDrawn, skipKeyOf, type SkipKey } from './components/shell/shortcuts.js';
+import { HelpOverlay } from './components/shell/HelpOverlay.js';
 import { ConnectBar } from './components/connect/ConnectBar.js';
 import { Composer } from './components/connect/Composer.js';
 import { saveBytes } from './components/detail/clipboard.js';
@@ -149,7 +151,36 @@ export function App(props: AppProps): ReactElement {
 
   // Escape closes the detail pane (not while typing, nor inside the Monaco editor) and
   // gives the keyboard back to the list.
+  const [helpOpen, setHelpOpen] = useState(false);
+  /** A skip key: the view it names, with the keyboard in it. False when there is nothing to go to. */
+  const skipTo = (skip: SkipKey): boolean => {
+    const app = appRef.current;
+    if (!app) return false;
+    if (skip === 'help') setHelpOpen(true);
+    else if (skip === 'filter') focusWhenDrawn(app, '[data-testid=filter-input]', 0);
+    else if (skip === 'list') focusWhenDrawn(app, '[data-testid=frame-list]', 0);
+    else if (selectedId === null) return false;
+    else if (skip === 'tree') {
+      setDetailView({ ...detailView, tab: 'tree' });
+      focusWhenDrawn(app, '[data-testid=tree-view]');
+    } else if (skip === 'hex' && detailView.tab === 'tree' && app.querySelector('.ws-hex-pane')) {
+      focusWhenDrawn(app, '.ws-hex-pane .hex-scroll');
+    } else if (skip === 'hex') {
+      setDetailView({ ...detailView, tab: 'hex' });
+      focusWhenDrawn(app, '[role=tabpanel] .hex-scroll');
+    } else {
+      setDetailView({ ...detailView, tab: skip });
+      focusWhenDrawn(app, `[data-testid=frame-detail] [data-testid=tab-${skip}][aria-selected=true]`);
+    }
+    return true;
+  };
+
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const skip = skipKeyOf(e);
+    if (skip) {
+      if (skipTo(skip)) e.preventDefault();
+      return;
+    }
     if (props.singleFrame || selectedId === null || !closesDetail(e)) return;
     e.preventDefault();
     setClosedId(selectedId);
@@ -334,6 +365,7 @@ export function App(props: AppProps): ReactElement {
           ) : null
         }
       />
+      {helpOpen && <HelpOverlay onClose={() => setHelpOpen(false)} />}
       {!props.singleFrame && (
         <StatusBar
           snapshot={snapshot}
