@@ -132,17 +132,20 @@ class Tour {
       await this.shot(`${label}-crdt`);
     }
 
-    await this.tab('diff');
-    await p.getByTestId('diff-tab').waitFor();
-    if (opts.diff) {
-      const picker = p.locator('[data-testid=diff-tab] select');
-      const other = await picker.locator('option').nth(1).getAttribute('value');
-      if (other) {
-        await picker.selectOption(other);
-        await this.settle();
+    // Diff is offered only with a second frame (not on the paste page's one).
+    if (await p.getByTestId('tab-diff').count()) {
+      await this.tab('diff');
+      await p.getByTestId('diff-tab').waitFor();
+      if (opts.diff) {
+        const picker = p.locator('[data-testid=diff-tab] select');
+        const other = await picker.locator('option').nth(1).getAttribute('value');
+        if (other) {
+          await picker.selectOption(other);
+          await this.settle();
+        }
       }
+      await this.shot(`${label}-diff`);
     }
-    await this.shot(`${label}-diff`);
     await this.tab('tree');
   }
 }

@@ -175,6 +175,20 @@ export function App(props: AppProps): ReactElement {
     return true;
   };
 
+  // With nothing focused (the page just loaded, a click on bare background) keys go to the
+  // body, outside the app's own handler: the skip keys answer there too.
+  const skipToRef = useRef(skipTo);
+  skipToRef.current = skipTo;
+  useEffect(() => {
+    const onBodyKey = (e: globalThis.KeyboardEvent) => {
+      if (e.target !== document.body && e.target !== document.documentElement) return;
+      const skip = skipKeyOf(e);
+      if (skip && skipToRef.current(skip)) e.preventDefault();
+    };
+    document.addEventListener('keydown', onBodyKey);
+    return () => document.removeEventListener('keydown', onBodyKey);
+  }, []);
+
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const skip = skipKeyOf(e);
     if (skip) {

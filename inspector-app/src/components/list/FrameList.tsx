@@ -353,56 +353,61 @@ export function FrameList(props: FrameListProps): ReactElement {
     return () => clearTimeout(timer);
   }, [waitingDrawn, onView, following]);
 
+  // The focus ring is drawn over the rows by a sibling, not as the list's own outline: the
+  // rows (absolutely placed, with their zebra and selection backgrounds) painted over that.
   return (
-    <div
-      ref={scrollRef}
-      className="ws-frame-list"
-      role="grid"
-      aria-label="Frames"
-      aria-rowcount={rows.length}
-      tabIndex={0}
-      onKeyDown={onKeyDown}
-      onScroll={onScroll}
-      data-testid="frame-list"
-    >
-      <div ref={contentRef} style={{ height: total, position: 'relative' }}>
-        <div className="ws-frame-header" role="row" data-testid="frame-list-header">
-          {LIST_COLUMNS.map((c) =>
-            c.id === 'size' && onSortBySize ? (
-              <button
-                key={c.id}
-                type="button"
-                role="columnheader"
-                data-column={c.id}
-                className="ws-num ws-col-sort"
-                aria-pressed={sortBySize}
-                onClick={() => onSortBySize(!sortBySize)}
-                title={
-                  sortBySize
-                    ? `${c.fullName}: sorted largest first, click for arrival order`
-                    : `${c.fullName}: click to sort largest first`
-                }
-                aria-label={c.fullName}
-                data-testid="sort-by-size"
-              >
-                size{sortBySize ? ' ▼' : ''}
-              </button>
-            ) : (
-              <span
-                key={c.id}
-                role="columnheader"
-                data-column={c.id}
-                className={c.numeric ? 'ws-num' : undefined}
-                title={c.fullName}
-              >
-                {c.title}
-              </span>
-            ),
-          )}
+    <div className="ws-frame-list-box">
+      <div
+        ref={scrollRef}
+        className="ws-frame-list"
+        role="grid"
+        aria-label="Frames"
+        aria-rowcount={rows.length}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        onScroll={onScroll}
+        data-testid="frame-list"
+      >
+        <div ref={contentRef} style={{ height: total, position: 'relative' }}>
+          <div className="ws-frame-header" role="row" data-testid="frame-list-header">
+            {LIST_COLUMNS.map((c) =>
+              c.id === 'size' && onSortBySize ? (
+                <button
+                  key={c.id}
+                  type="button"
+                  role="columnheader"
+                  data-column={c.id}
+                  className="ws-num ws-col-sort"
+                  aria-pressed={sortBySize}
+                  onClick={() => onSortBySize(!sortBySize)}
+                  title={
+                    sortBySize
+                      ? `${c.fullName}: sorted largest first, click for arrival order`
+                      : `${c.fullName}: click to sort largest first`
+                  }
+                  aria-label={c.fullName}
+                  data-testid="sort-by-size"
+                >
+                  size{sortBySize ? ' ▼' : ''}
+                </button>
+              ) : (
+                <span
+                  key={c.id}
+                  role="columnheader"
+                  data-column={c.id}
+                  className={c.numeric ? 'ws-num' : undefined}
+                  title={c.fullName}
+                >
+                  {c.title}
+                </span>
+              ),
+            )}
+          </div>
+          {visible}
         </div>
-        {visible}
+        {rows.length === 0 && <div className="ws-empty">{props.empty ?? 'No frames yet.'}</div>}
       </div>
-      {rows.length === 0 && <div className="ws-empty">{props.empty ?? 'No frames yet.'}</div>}
+      <div className="ws-focus-ring" aria-hidden="true" />
     </div>
   );
 }

@@ -1,5 +1,3 @@
-import type { KeyboardEvent } from 'react';
-
 /** A one-key jump: where the keyboard goes without tabbing through every control on the way. */
 export type SkipKey = 'tree' | 'hex' | 'bytes' | 'text' | 'filter' | 'list' | 'help';
 
