@@ -119,15 +119,15 @@ const Row = memo(function Row(props: {
       >
         {formatLabel(row)}
       </span>
-      <span data-column="protocol" title={protocolTitle(row.protocol)}>
-        {row.protocol?.name ?? ''}
-      </span>
       <span
         data-column="event"
         className={row.protocol && !row.protocol.event ? 'ws-muted' : undefined}
         title={protocolTitle(row.protocol)}
       >
         {eventLabel(row.protocol)}
+      </span>
+      <span data-column="protocol" title={protocolTitle(row.protocol)}>
+        {row.protocol?.name ?? ''}
       </span>
       <span data-column="preview" className="ws-mono" title={row.preview.length > 60 ? row.preview : undefined}>
         {row.preview}
@@ -318,6 +318,9 @@ export function FrameList(props: FrameListProps): ReactElement {
   const slotsRef = useRef<ReadonlyMap<number, number>>(new Map());
   const slots = assignSlots(slotsRef.current, rows, first, last);
   slotsRef.current = slots;
+  // The event / topic and protocol columns collapse while no row in view has a protocol.
+  let anyProtocol = false;
+  for (let i = first; i < last && !anyProtocol; i++) anyProtocol = rows[i]!.protocol !== undefined;
   const visible: ReactElement[] = [];
   for (let i = first; i < last; i++) {
     const row = rows[i]!;
@@ -367,6 +370,7 @@ export function FrameList(props: FrameListProps): ReactElement {
         onKeyDown={onKeyDown}
         onScroll={onScroll}
         data-testid="frame-list"
+        data-no-protocol={anyProtocol ? undefined : ''}
       >
         <div ref={contentRef} style={{ height: total, position: 'relative' }}>
           <div className="ws-frame-header" role="row" data-testid="frame-list-header">
