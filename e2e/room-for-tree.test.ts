@@ -128,7 +128,7 @@ describe('room for the tree: a ledger.entry frame expanded, the hex shown', () =
     await row.waitFor({ timeout: 30_000 });
     await page.getByTestId('pause-button').click();
     await expandLedgerEntry(page, row);
-    const seen = await everySizeAndTheme(page, 'inspector');
+    expectRoom(await everySizeAndTheme(page, 'inspector'));
 
     // With the hex hidden the tree takes the whole detail pane; the choice is remembered.
     await page.setViewportSize(SIZES[0]);
@@ -141,7 +141,6 @@ describe('room for the tree: a ledger.entry frame expanded, the hex shown', () =
     }))()`);
     await page.getByTestId('hex-toggle').check();
     await page.close();
-    expectRoom(seen);
     const { tree, detail, remembered } = hidden as { tree: number; detail: number; remembered: string };
     expect(tree).toBeGreaterThanOrEqual(detail - 2);
     expect(remembered).toBe('0');

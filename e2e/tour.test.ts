@@ -226,10 +226,14 @@ describe('splitters in a real browser', () => {
     expect(await tabLook('tab-hex')).not.toBe(await tabLook('tab-tree'));
     await page.mouse.move(0, 0);
 
+    // The list narrowed (from its default 560 px at 1440) and the hex placed beside the tree:
+    // room for 16 bytes a row beside it.
     const before = await paneWidth(page, 'list-pane');
-    await drag(page, 'list-splitter', -80);
+    await drag(page, 'list-splitter', -240);
     const after = await paneWidth(page, 'list-pane');
-    expect(after).toBe(before - 80);
+    expect(after).toBe(before - 240);
+    await page.getByTestId('hex-placement').selectOption('beside');
+    await page.locator('[data-testid=structure][data-hex=beside]').waitFor();
     expect(await perRow(page)).toBe('16');
     await drag(page, 'hex-splitter', 220); // the bar right: a narrower hex pane
     await expect.poll(() => perRow(page)).toBe('8');
@@ -246,6 +250,7 @@ describe('splitters in a real browser', () => {
     await page.getByTestId('pause-button').click();
     await selectFrameOf(page, 'cbor');
     expect(await paneWidth(page, 'list-pane')).toBe(after);
+    expect(await page.getByTestId('structure').getAttribute('data-hex')).toBe('beside');
     expect(await perRow(page)).toBe('8');
     await page.close();
     expect(problems).toEqual([]);
