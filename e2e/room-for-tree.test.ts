@@ -140,7 +140,23 @@ describe('room for the tree: a ledger.entry frame expanded, the hex shown', () =
       remembered: localStorage.getItem('wirescope.layout.hexShown'),
     }))()`);
     await page.getByTestId('hex-toggle').check();
+
+    // The key column is resizable: its header's right edge drags, and the width is remembered.
+    const keyWidth = () =>
+      page
+        .getByTestId('tree-view')
+        .evaluate((e) => Number.parseInt(getComputedStyle(e).getPropertyValue('--ws-tree-key')));
+    const keyBefore = await keyWidth();
+    const grip = (await page.getByTestId('tree-grip-key').boundingBox())!;
+    await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(grip.x + grip.width / 2 + 60, grip.y + grip.height / 2, { steps: 4 });
+    await page.mouse.up();
+    const keyAfter = await keyWidth();
+    const keyRemembered = await page.evaluate(() => localStorage.getItem('wirescope.layout.treeKeyPx'));
     await page.close();
+    expect(keyAfter).toBe(keyBefore + 60);
+    expect(keyRemembered).toBe(String(keyBefore + 60));
     const { tree, detail, remembered } = hidden as { tree: number; detail: number; remembered: string };
     expect(tree).toBeGreaterThanOrEqual(detail - 2);
     expect(remembered).toBe('0');
