@@ -197,6 +197,23 @@ describe('skip keys', () => {
   });
 });
 
+describe('a long value', () => {
+  it('is shown whole, wrapped, once its row is clicked', async () => {
+    const { transport } = setup();
+    const long = 'https://example.com/statements/2025-Q4/settlement-report-final.pdf';
+    act(() => transport.emit({ type: 'frames', frames: [wire(cbor({ short: 'ok', url: long }))] }));
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    fireEvent.mouseDown(rows()[0]);
+    await waitFor(() => expect(screen.getAllByTestId('tree-row').length).toBe(3));
+    const row = (path: string) => screen.getAllByTestId('tree-row').find((r) => r.getAttribute('data-path') === path)!;
+    fireEvent.mouseDown(row('$.short'));
+    await waitFor(() => expect(row('$.short').getAttribute('aria-selected')).toBe('true'));
+    expect(screen.queryByTestId('selected-value')).toBeNull();
+    fireEvent.mouseDown(row('$.url'));
+    await waitFor(() => expect(screen.getByTestId('selected-value').textContent).toBe(JSON.stringify(long)));
+  });
+});
+
 describe('tree and hex, linked both ways', () => {
   const value = {
     users: [

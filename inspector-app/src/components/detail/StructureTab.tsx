@@ -49,6 +49,9 @@ export interface StructureTabProps {
   readonly noTree?: { readonly reason: string; readonly onShow: (tab: 'hex' | 'text') => void } | null;
 }
 
+/** A selected scalar's value longer than this is also shown whole, wrapped, above the tree. */
+const LONG_VALUE_CHARS = 40;
+
 const PLACEMENT_LABELS: Record<HexPlacement, string> = { auto: 'auto', beside: 'beside', below: 'below' };
 
 /**
@@ -185,6 +188,12 @@ export function StructureTab(props: StructureTabProps): ReactElement {
             {props.onReadAs && <ReadAs node={selected} onReadAs={props.onReadAs} />}
             <span className="ws-spacer" />
             <NodeActions client={client} frameId={frameId} format={format} node={selected} bytes={bytes} />
+          </div>
+        )}
+        {/* A long scalar's value, whole and wrapped, once its row is clicked (the row's cell may cut it). */}
+        {selected && !selected.isContainer && selected.preview.length > LONG_VALUE_CHARS && (
+          <div className="ws-node-value ws-mono" data-testid="selected-value">
+            {selected.preview}
           </div>
         )}
         {/* Remounted on a sort toggle, so the sorted list shows from its top. */}
