@@ -78,17 +78,31 @@ function measure(page: Page): Promise<Room> {
   })()`);
 }
 
+/** Emulates the colour scheme and waits for the app to follow it (asked twice on a loaded machine). */
+async function followScheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    await page.emulateMedia({ colorScheme: theme });
+    const followed = await page
+      .waitForFunction((t) => document.querySelector('[data-testid=app]')?.getAttribute('data-theme') === t, theme, {
+        timeout: 10_000,
+        polling: 100,
+      })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (followed) return;
+    if (attempt === 1) throw new Error(`the page did not follow the ${theme} colour scheme`);
+  }
+}
+
 /** Every size and theme on one page: measured, and a screenshot for each. */
 async function everySizeAndTheme(page: Page, label: string): Promise<Record<string, Room>> {
   const seen: Record<string, Room> = {};
   for (const size of SIZES) {
     await page.setViewportSize(size);
     for (const theme of THEMES) {
-      await page.emulateMedia({ colorScheme: theme });
-      await page.waitForFunction(
-        (t) => document.querySelector('[data-testid=app]')?.getAttribute('data-theme') === t,
-        theme,
-      );
+      await followScheme(page, theme);
       await page.waitForTimeout(400);
       const at = `${size.width}x${size.height}-${theme}`;
       seen[at] = await measure(page);
@@ -145,7 +159,7 @@ describe('room for the tree: a ledger.entry frame expanded, the hex shown', () =
     const keyWidth = () =>
       page
         .getByTestId('tree-view')
-        .evaluate((e) => Number.parseInt(getComputedStyle(e).getPropertyValue('--ws-tree-key')));
+        .evaluate((e) => Number.parseInt(getComputedStyle(e).getPropertyValue('--ws-tree-key'), 10));
     const keyBefore = await keyWidth();
     const grip = (await page.getByTestId('tree-grip-key').boundingBox())!;
     await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
