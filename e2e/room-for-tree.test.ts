@@ -92,7 +92,10 @@ async function followScheme(page: Page, theme: 'light' | 'dark'): Promise<void> 
         () => false,
       );
     if (followed) return;
-    if (attempt === 1) throw new Error(`the page did not follow the ${theme} colour scheme`);
+    if (attempt === 1)
+      throw new Error(
+        `the page did not follow the ${theme} colour scheme: ${await page.evaluate(() => JSON.stringify({ theme: document.querySelector('[data-testid=app]')?.getAttribute('data-theme'), dark: matchMedia('(prefers-color-scheme: dark)').matches, url: location.href }))}`,
+      );
   }
 }
 
