@@ -5,7 +5,8 @@
  *
  * - tab: `devtools.inspectedWindow.tabId` inside DevTools, else `?tabId=N` (the same page in
  *   a normal tab: a detached window, tests);
- * - theme: `?theme=dark|light`, else DevTools' `devtools.panels.themeName`, else the OS's;
+ * - theme: `?theme=dark|light`, else DevTools' `devtools.panels.themeName`, else the OS's
+ *   ('auto': the app follows it when it changes);
  * - outside an extension (no `runtime.id`, e.g. dist/app/panel.html served over http) it does
  *   nothing, so the app falls back to its in-page test transport.
  * The polyfill is required lazily: it throws when loaded outside an extension.
@@ -16,7 +17,7 @@ import type { Transport } from '../../inspector-app/src/protocol/transport.js';
 import { openChromeDebugger, withDebuggerCapture } from '../debugger/with-debugger.js';
 import { PortTransport } from './port-transport.js';
 
-type Theme = 'light' | 'dark';
+type Theme = 'light' | 'dark' | 'auto';
 interface ExtensionGlobals {
   chrome?: { runtime?: { id?: string } };
   browser?: { runtime?: { id?: string } };
@@ -41,7 +42,7 @@ function pickTheme(api: Browser, params: URLSearchParams): Theme {
   if (forced === 'dark' || forced === 'light') return forced;
   const devtools = api.devtools?.panels?.themeName;
   if (devtools) return devtools === 'dark' ? 'dark' : 'light';
-  return globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  return 'auto';
 }
 
 function install(): void {

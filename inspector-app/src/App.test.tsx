@@ -122,6 +122,98 @@ describe('frame list', () => {
   });
 });
 
+describe('keyboard after closing a frame', () => {
+  async function threeFramesOpenAt(id: string) {
+    const { transport } = setup();
+    act(() => transport.emit({ type: 'frames', frames: [wire(cbor(1)), wire(cbor(2)), wire(cbor(3))] }));
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    fireEvent.mouseDown(rows().find((r) => r.getAttribute('data-frame-id') === id)!);
+    await waitFor(() => expect(screen.getByTestId('frame-detail').getAttribute('data-frame-id')).toBe(id));
+    fireEvent.keyDown(screen.getByTestId('frame-detail'), { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('frame-detail')).toBeNull());
+    return screen.getByTestId('frame-list');
+  }
+
+  it('after Escape, ↓ selects the frame after the one just closed', async () => {
+    const list = await threeFramesOpenAt('2');
+    fireEvent.keyDown(list, { key: 'ArrowDown' });
+    await waitFor(() => expect(screen.getByTestId('frame-detail').getAttribute('data-frame-id')).toBe('3'));
+  });
+
+  it('after Escape, ↑ selects the frame before the one just closed', async () => {
+    const list = await threeFramesOpenAt('2');
+    fireEvent.keyDown(list, { key: 'ArrowUp' });
+    await waitFor(() => expect(screen.getByTestId('frame-detail').getAttribute('data-frame-id')).toBe('1'));
+  });
+});
+
+describe('skip keys', () => {
+  async function frameOpen() {
+    const { transport } = setup();
+    act(() => transport.emit({ type: 'frames', frames: [wire(cbor({ a: [1, 2] })), wire(cbor(2))] }));
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    fireEvent.mouseDown(rows()[0]);
+    await waitFor(() => expect(screen.getAllByTestId('tree-row').length).toBeGreaterThan(0));
+    const list = screen.getByTestId('frame-list');
+    list.focus();
+    return list;
+  }
+
+  it('t puts the keyboard in the tree, h in the hex beside it, b on the Bytes tab', async () => {
+    const list = await frameOpen();
+    fireEvent.keyDown(list, { key: 't' });
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('tree-view')));
+    fireEvent.keyDown(document.activeElement!, { key: 'h' });
+    await waitFor(() => expect(document.activeElement?.closest('.ws-hex-pane')).toBeTruthy());
+    expect(document.activeElement?.className).toContain('hex-scroll');
+    fireEvent.keyDown(document.activeElement!, { key: 'b' });
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('tab-bytes')));
+    expect(screen.getByTestId('tab-bytes').getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('/ goes to the filter and l back to the list; letters typed in the filter stay there', async () => {
+    const list = await frameOpen();
+    fireEvent.keyDown(list, { key: '/' });
+    const filter = screen.getByTestId('filter-input');
+    expect(document.activeElement).toBe(filter);
+    fireEvent.keyDown(filter, { key: 't' });
+    expect(document.activeElement).toBe(filter);
+    fireEvent.keyDown(screen.getByTestId('tree-view'), { key: 'l' });
+    expect(document.activeElement).toBe(list);
+  });
+
+  it('? lists the keys in an overlay; Esc closes it and leaves the frame open', async () => {
+    const list = await frameOpen();
+    fireEvent.keyDown(list, { key: '?' });
+    const overlay = await screen.findByTestId('help-overlay');
+    expect(overlay.getAttribute('role')).toBe('dialog');
+    const keys = within(overlay)
+      .getAllByRole('rowheader')
+      .map((th) => th.textContent);
+    expect(keys).toEqual(expect.arrayContaining(['t', 'h', 'b', '/', '?']));
+    fireEvent.keyDown(overlay, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('help-overlay')).toBeNull());
+    expect(screen.getByTestId('frame-detail')).toBeTruthy();
+  });
+});
+
+describe('a long value', () => {
+  it('is shown whole, wrapped, once its row is clicked', async () => {
+    const { transport } = setup();
+    const long = 'https://example.com/statements/2025-Q4/settlement-report-final.pdf';
+    act(() => transport.emit({ type: 'frames', frames: [wire(cbor({ short: 'ok', url: long }))] }));
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    fireEvent.mouseDown(rows()[0]);
+    await waitFor(() => expect(screen.getAllByTestId('tree-row').length).toBe(3));
+    const row = (path: string) => screen.getAllByTestId('tree-row').find((r) => r.getAttribute('data-path') === path)!;
+    fireEvent.mouseDown(row('$.short'));
+    await waitFor(() => expect(row('$.short').getAttribute('aria-selected')).toBe('true'));
+    expect(screen.queryByTestId('selected-value')).toBeNull();
+    fireEvent.mouseDown(row('$.url'));
+    await waitFor(() => expect(screen.getByTestId('selected-value').textContent).toBe(JSON.stringify(long)));
+  });
+});
+
 describe('tree and hex, linked both ways', () => {
   const value = {
     users: [

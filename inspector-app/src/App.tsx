@@ -31,6 +31,8 @@ import { StatusBar } from './components/shell/StatusBar.js';
 import { useTheme } from './components/shell/use-theme.js';
 import { MainLayout } from './components/shell/MainLayout.js';
 import { closesDetail } from './components/shell/escape.js';
+import { focusWhenDrawn, skipKeyOf, type SkipKey } from './components/shell/shortcuts.js';
+import { HelpOverlay } from './components/shell/HelpOverlay.js';
 import { ConnectBar } from './components/connect/ConnectBar.js';
 import { Composer } from './components/connect/Composer.js';
 import { saveBytes } from './components/detail/clipboard.js';
@@ -69,6 +71,8 @@ export function App(props: AppProps): ReactElement {
   const snapshot = useSyncExternalStore(session.model.subscribe, session.model.getSnapshot);
   const theme = useTheme(capabilities.theme);
   const [selectedId, setSelectedId] = useState<number | null>(null);
+  /** The frame whose detail Escape closed last: the list's arrow keys go on from it. */
+  const [closedId, setClosedId] = useState<number | null>(null);
   const [capMb, setCapMb] = useState(DEFAULT_CAP_BYTES / 1024 / 1024);
   const [keepOnNavigate, setKeepOnNavigate] = useState(capabilities.keepOnNavigate ?? true);
   const [notice, setNotice] = useState('');
@@ -153,9 +157,53 @@ export function App(props: AppProps): ReactElement {
 
   // Escape closes the detail pane (not while typing, nor inside the Monaco editor) and
   // gives the keyboard back to the list.
+  const [helpOpen, setHelpOpen] = useState(false);
+  /** A skip key: the view it names, with the keyboard in it. False when there is nothing to go to. */
+  const skipTo = (skip: SkipKey): boolean => {
+    const app = appRef.current;
+    if (!app) return false;
+    if (skip === 'help') setHelpOpen(true);
+    else if (skip === 'filter') focusWhenDrawn(app, '[data-testid=filter-input]', 0);
+    else if (skip === 'list') focusWhenDrawn(app, '[data-testid=frame-list]', 0);
+    else if (selectedId === null) return false;
+    else if (skip === 'tree') {
+      setDetailView({ ...detailView, tab: 'tree' });
+      focusWhenDrawn(app, '[data-testid=tree-view]');
+    } else if (skip === 'hex' && detailView.tab === 'tree' && app.querySelector('.ws-hex-pane')) {
+      focusWhenDrawn(app, '.ws-hex-pane .hex-scroll');
+    } else if (skip === 'hex') {
+      setDetailView({ ...detailView, tab: 'hex' });
+      focusWhenDrawn(app, '[role=tabpanel] .hex-scroll');
+    } else {
+      setDetailView({ ...detailView, tab: skip });
+      focusWhenDrawn(app, `[data-testid=frame-detail] [data-testid=tab-${skip}][aria-selected=true]`);
+    }
+    return true;
+  };
+
+  // With nothing focused (the page just loaded, a click on bare background) keys go to the
+  // body, outside the app's own handler: the skip keys answer there too.
+  const skipToRef = useRef(skipTo);
+  skipToRef.current = skipTo;
+  useEffect(() => {
+    const onBodyKey = (e: globalThis.KeyboardEvent) => {
+      if (e.target !== document.body && e.target !== document.documentElement) return;
+      const skip = skipKeyOf(e);
+      if (skip && skipToRef.current(skip)) e.preventDefault();
+    };
+    document.addEventListener('keydown', onBodyKey);
+    return () => document.removeEventListener('keydown', onBodyKey);
+  }, []);
+
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const skip = skipKeyOf(e);
+    if (skip) {
+      if (skipTo(skip)) e.preventDefault();
+      return;
+    }
     if (props.singleFrame || selectedId === null || !closesDetail(e)) return;
     e.preventDefault();
+    setClosedId(selectedId);
     setSelectedId(null);
     appRef.current?.querySelector<HTMLElement>('[data-testid=frame-list]')?.focus();
   };
@@ -275,6 +323,7 @@ export function App(props: AppProps): ReactElement {
               <FrameList
                 rows={listRows}
                 selectedId={selectedId}
+                anchorId={closedId}
                 onSelect={setSelectedId}
                 connectionLabels={connectionLabels}
                 sortBySize={listBySize}
@@ -337,6 +386,7 @@ export function App(props: AppProps): ReactElement {
           ) : null
         }
       />
+      {helpOpen && <HelpOverlay onClose={() => setHelpOpen(false)} />}
       {!props.singleFrame && (
         <StatusBar
           snapshot={snapshot}

@@ -23,6 +23,19 @@ describe('paste page', () => {
     expect(screen.queryByTestId('error-banner')).toBeNull();
   });
 
+  it('the heading names every format the page reads, Protobuf and JSON text included', () => {
+    render(<PastePage worker={inProcessWorker()} />);
+    const heading = screen.getByTestId('paste-formats').textContent ?? '';
+    for (const name of ['CBOR', 'MessagePack', 'Protobuf', 'JSON text', 'json-joy']) expect(heading).toContain(name);
+  });
+
+  it('one frame: no Diff tab (there is nothing to diff against)', async () => {
+    paste('83 01 02 03');
+    await waitFor(() => expect(screen.getAllByTestId('tree-row')).toHaveLength(4));
+    expect(screen.getByTestId('tab-tree')).toBeTruthy();
+    expect(screen.queryByTestId('tab-diff')).toBeNull();
+  });
+
   it('decodes base64 and base64url', async () => {
     paste('gwECAw==');
     await waitFor(() => expect(screen.getAllByTestId('tree-row')).toHaveLength(4));

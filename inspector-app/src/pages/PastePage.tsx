@@ -152,8 +152,9 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
       <div className="ws-app" style={{ flex: 'none', height: 'auto' }}>
         <div className="ws-toolbar ws-paste-heading">
           <h1>wirescope · paste and decode</h1>
-          <span className="ws-muted">
-            CBOR, MessagePack, JSON or json-joy bytes as hex, base64 or a file; the link below carries the frame.
+          <span className="ws-muted" data-testid="paste-formats">
+            CBOR, MessagePack, Protobuf, JSON text or json-joy bytes as hex, base64 or a file; the link below carries
+            the frame.
           </span>
           <span className="ws-spacer" />
           <button

@@ -10,7 +10,8 @@ import { mount } from './mount.js';
 
 interface PanelHost {
   readonly transport: Transport;
-  readonly theme: 'light' | 'dark';
+  /** 'auto': the system's, followed when it changes (a panel opened in a plain tab). */
+  readonly theme: 'light' | 'dark' | 'auto';
   /** The extension can capture workers' sockets through the debugger (Chrome). */
   readonly debuggerCapture?: boolean;
 }
@@ -21,7 +22,8 @@ let host = win.wirescopePanelHost;
 if (!host) {
   const test = new MemoryTransport();
   win.wirescopeTestHost = test;
-  host = { transport: test, theme: params.get('theme') === 'dark' ? 'dark' : 'light' };
+  const forced = params.get('theme');
+  host = { transport: test, theme: forced === 'dark' || forced === 'light' ? forced : 'auto' };
 }
 // Inside the extension there is no paste page to link to; in a plain tab it sits beside panel.html.
 const pastePageUrl = win.wirescopePanelHost ? undefined : new URL('paste.html', location.href).href;

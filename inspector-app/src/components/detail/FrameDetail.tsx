@@ -133,9 +133,19 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
     if (tab !== 'tree' && tab !== 'hex') setTab('hex');
   };
 
+  // Diff needs a second frame: with this one alone (the paste page) the tab would offer an empty picker.
+  const canDiff = otherFrames.some((f) => f.frameId !== frameId);
   const tabs = useMemo<Tab[]>(
-    () => ['tree', 'hex', 'text', 'bytes', 'compare', ...(decoded?.isCrdt ? (['crdt'] as Tab[]) : []), 'diff'],
-    [decoded?.isCrdt],
+    () => [
+      'tree',
+      'hex',
+      'text',
+      'bytes',
+      'compare',
+      ...(decoded?.isCrdt ? (['crdt'] as Tab[]) : []),
+      ...(canDiff ? (['diff'] as Tab[]) : []),
+    ],
+    [decoded?.isCrdt, canDiff],
   );
   // A tab this frame lacks (CRDT on a plain frame) shows the tree; the choice is kept for the next.
   const tab: Tab = tabs.includes(chosenTab) ? chosenTab : 'tree';

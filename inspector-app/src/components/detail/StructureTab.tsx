@@ -2,7 +2,17 @@ import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { FormatChoice, LargestField, TreeNode } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { HexView } from '../hex/HexView.js';
-import { useHexFit } from '../hex/use-hex-fit.js';
+import { TREE_MIN_PX, useHexFit } from '../hex/use-hex-fit.js';
+import {
+  belowHeightPx,
+  HEX_CHAR_PX_ESTIMATE,
+  HEX_PLACEMENTS,
+  resolvePlacement,
+  type HexPlacement,
+} from '../hex/hex-placement.js';
+import { hexWidthPx, offsetDigits } from '../hex/hexFormat.js';
+import { useLayoutStorage, usePersistentChoice, usePersistentNumber } from '../shell/persisted.js';
+import { useElementSize } from '../shell/use-element-size.js';
 import { TreeView, EXPAND_ALL_BUDGET } from '../tree/TreeView.js';
 import { TreeSearch } from '../tree/TreeSearch.js';
 import { NodeActions } from '../tree/NodeActions.js';
@@ -40,10 +50,17 @@ export interface StructureTabProps {
   readonly noTree?: { readonly reason: string; readonly onShow: (tab: 'hex' | 'text') => void } | null;
 }
 
+/** A selected scalar's value longer than this is also shown whole, wrapped, above the tree. */
+const LONG_VALUE_CHARS = 40;
+
+const PLACEMENT_LABELS: Record<HexPlacement, string> = { auto: 'auto', beside: 'beside', below: 'below' };
+
 /**
- * Tree and hex side by side: a node's row drives the highlight, a byte selects its node.
- * The hex pane is exactly as wide as its rows (16 bytes + ASCII, 8 when narrow; the
- * splitter snaps between 8, 16 and 32); the tree takes the rest.
+ * Tree and hex: a node's row drives the highlight, a byte selects its node. The hex is a
+ * toggle (remembered) placed beside the tree or below it (remembered; 'auto' puts it below
+ * where beside it would starve the tree's values). Beside, the hex pane is exactly as wide as
+ * its rows (16 bytes + ASCII, 8 when narrow; the splitter snaps between 8, 16 and 32); below,
+ * as tall as its rows up to under half the height. The tree takes the rest.
  */
 export function StructureTab(props: StructureTabProps): ReactElement {
   const {
@@ -66,7 +83,20 @@ export function StructureTab(props: StructureTabProps): ReactElement {
   const [showLargest, setShowLargest] = useState(false);
   const [highlight, setHighlight] = useState('');
   const splitRef = useRef<HTMLDivElement>(null);
-  const hexFit = useHexFit(splitRef, frameSize);
+  const storage = useLayoutStorage();
+  const [hexOn, setHexOn] = usePersistentNumber(storage, 'hexShown', 1, 0, 1);
+  const [placement, setPlacement] = usePersistentChoice<HexPlacement>(storage, 'hexPlacement', 'auto', HEX_PLACEMENTS);
+  // NaN until the splitter below the tree is moved: then as tall as the hex's rows.
+  const [storedBelowHeight, setBelowHeight] = usePersistentNumber(storage, 'hexBelowHeight', NaN, 60, 4000);
+  const pane = useElementSize(splitRef, { width: 1200, height: 600 });
+  const hexShown = showHex && hexOn === 1;
+  const place = resolvePlacement(placement, pane, hexWidthPx(8, offsetDigits(frameSize), HEX_CHAR_PX_ESTIMATE));
+  const hexFit = useHexFit(splitRef, frameSize, place === 'below' ? 0 : TREE_MIN_PX);
+  const belowMax = Math.max(60, pane.height - 120);
+  const belowHeight = Math.min(
+    belowMax,
+    Number.isNaN(storedBelowHeight) ? belowHeightPx(frameSize, hexFit.bytesPerRow, pane.height) : storedBelowHeight,
+  );
 
   useEffect(() => setLargest(null), [frameId, format]);
   useEffect(() => {
@@ -78,7 +108,15 @@ export function StructureTab(props: StructureTabProps): ReactElement {
   };
 
   return (
-    <div className="ws-split ws-structure" ref={splitRef}>
+    <div
+      className={`ws-split ws-structure${hexShown && place === 'below' ? ' ws-hex-below' : ''}`}
+      ref={splitRef}
+      data-testid="structure"
+      data-hex={hexShown ? place : 'hidden'}
+    >
+      <span className="hex-measure" ref={hexFit.measureRef} aria-hidden="true">
+        0000000000
+      </span>
       <div className="ws-tree-pane">
         <div className="ws-toolbar" role="toolbar" aria-label="Tree">
           <label>
@@ -93,6 +131,30 @@ export function StructureTab(props: StructureTabProps): ReactElement {
             />{' '}
             largest fields
           </label>
+          <label title="Show the bytes beside or below the tree (key: h)">
+            <input
+              type="checkbox"
+              checked={hexOn === 1}
+              onChange={(e) => setHexOn(e.target.checked ? 1 : 0)}
+              data-testid="hex-toggle"
+            />
+            hex
+          </label>
+          {hexOn === 1 && (
+            <select
+              aria-label="Where the hex goes"
+              value={placement}
+              onChange={(e) => setPlacement(e.target.value as HexPlacement)}
+              data-testid="hex-placement"
+              title="auto: beside the tree when there is room for its values, else below"
+            >
+              {HEX_PLACEMENTS.map((p) => (
+                <option key={p} value={p}>
+                  {PLACEMENT_LABELS[p]}
+                </option>
+              ))}
+            </select>
+          )}
           <button
             type="button"
             data-testid="expand-all"
@@ -129,6 +191,12 @@ export function StructureTab(props: StructureTabProps): ReactElement {
             <NodeActions client={client} frameId={frameId} format={format} node={selected} bytes={bytes} />
           </div>
         )}
+        {/* A long scalar's value, whole and wrapped, once its row is clicked (the row's cell may cut it). */}
+        {selected && !selected.isContainer && selected.preview.length > LONG_VALUE_CHARS && (
+          <div className="ws-node-value ws-mono" data-testid="selected-value">
+            {selected.preview}
+          </div>
+        )}
         {/* Remounted on a sort toggle, so the sorted list shows from its top. */}
         {props.noTree ? (
           <div className="ws-empty" data-testid="tree-empty" role="status">
@@ -154,23 +222,33 @@ export function StructureTab(props: StructureTabProps): ReactElement {
         )}
         {showLargest && <LargestFields fields={largest} frameSize={frameSize} onPick={(f) => void selectLargest(f)} />}
       </div>
-      {showHex && (
+      {hexShown && (
         <>
-          <Splitter
-            orientation="vertical"
-            label="Resize hex pane"
-            value={hexFit.widthPx}
-            min={hexFit.minPx}
-            max={hexFit.maxPx}
-            direction={-1}
-            keyStep={240}
-            onResize={hexFit.resize}
-            testId="hex-splitter"
-          />
-          <div className="ws-hex-pane">
-            <span className="hex-measure" ref={hexFit.measureRef} aria-hidden="true">
-              0000000000
-            </span>
+          {place === 'beside' ? (
+            <Splitter
+              orientation="vertical"
+              label="Resize hex pane"
+              value={hexFit.widthPx}
+              min={hexFit.minPx}
+              max={hexFit.maxPx}
+              direction={-1}
+              keyStep={240}
+              onResize={hexFit.resize}
+              testId="hex-splitter"
+            />
+          ) : (
+            <Splitter
+              orientation="horizontal"
+              label="Resize hex pane"
+              value={belowHeight}
+              min={60}
+              max={belowMax}
+              direction={-1}
+              onResize={setBelowHeight}
+              testId="hex-splitter"
+            />
+          )}
+          <div className="ws-hex-pane" style={place === 'below' ? { height: belowHeight } : undefined}>
             {bytes ? (
               <HexView
                 bytes={bytes}
@@ -179,7 +257,7 @@ export function StructureTab(props: StructureTabProps): ReactElement {
                 onByteClick={onByteClick}
                 scrollToOffset={scrollToOffset}
                 bytesPerRow={hexFit.bytesPerRow}
-                fitWidth
+                fitWidth={place === 'beside'}
               />
             ) : (
               <div className="ws-empty">loading bytes…</div>

@@ -57,7 +57,8 @@ const selectedPath = () =>
 
 describe('tabs', () => {
   it('are ARIA tabs: one tab stop, arrows move and select, each tab controls the panel', async () => {
-    await openFrames([value]);
+    // Two frames: Diff (the last tab) is offered only with another frame to diff against.
+    await openFrames([value, value]);
     const tabs = within(screen.getByRole('tablist', { name: 'Frame views' })).getAllByRole('tab');
     expect(tabs.map((t) => t.getAttribute('tabindex'))).toEqual(['0', ...tabs.slice(1).map(() => '-1')]);
     expect(screen.getByRole('tabpanel').id).toBe(tabs[0].getAttribute('aria-controls'));

@@ -29,7 +29,12 @@ export interface HexFit {
  * How wide the hex pane beside the tree is: exactly its rows (16 bytes and ASCII by
  * default, 8 when the room is narrow); the tree takes the rest. A drag snaps to 8/16/32.
  */
-export function useHexFit(splitRef: RefObject<Element | null>, frameSize: number): HexFit {
+export function useHexFit(
+  splitRef: RefObject<Element | null>,
+  frameSize: number,
+  /** The width the tree keeps beside the hex (0: the hex is below the tree and takes the whole width). */
+  treeMinPx: number = TREE_MIN_PX,
+): HexFit {
   const storage = useLayoutStorage();
   const [preferred, setPreferred] = usePersistentNumber(storage, 'hexBytesPerRow', 16, 8, 32);
   const available = useElementWidth(splitRef, 1200);
@@ -41,7 +46,7 @@ export function useHexFit(splitRef: RefObject<Element | null>, frameSize: number
   }, []);
   const digits = offsetDigits(frameSize);
   const choice = (ROW_CHOICES as readonly number[]).includes(preferred) ? (preferred as BytesPerRow) : 16;
-  const bytesPerRow = fitRows(choice, available, TREE_MIN_PX, digits, charPx);
+  const bytesPerRow = fitRows(choice, available, treeMinPx, digits, charPx);
   return {
     bytesPerRow,
     widthPx: hexWidthPx(bytesPerRow, digits, charPx),

@@ -40,6 +40,11 @@ export interface FrameListProps {
   readonly onSortBySize?: (bySize: boolean) => void;
   /** The waiting rows (not read yet, a flood) now drawn: the worker reads them at once. */
   readonly onView?: (frameIds: readonly number[]) => void;
+  /**
+   * With nothing selected, the frame the arrow keys start from (the one whose detail was just
+   * closed): ↓ selects the row after it, ↑ the row before it. Absent or gone: the ends.
+   */
+  readonly anchorId?: number | null;
   /** Calls `onResize` after the browser laid `target` out at a new size (default: a ResizeObserver; tests pass a stub). */
   readonly observeResize?: ObserveResize;
 }
@@ -114,15 +119,15 @@ const Row = memo(function Row(props: {
       >
         {formatLabel(row)}
       </span>
-      <span data-column="protocol" title={protocolTitle(row.protocol)}>
-        {row.protocol?.name ?? ''}
-      </span>
       <span
         data-column="event"
         className={row.protocol && !row.protocol.event ? 'ws-muted' : undefined}
         title={protocolTitle(row.protocol)}
       >
         {eventLabel(row.protocol)}
+      </span>
+      <span data-column="protocol" title={protocolTitle(row.protocol)}>
+        {row.protocol?.name ?? ''}
       </span>
       <span data-column="preview" className="ws-mono" title={row.preview.length > 60 ? row.preview : undefined}>
         {row.preview}
@@ -279,10 +284,13 @@ export function FrameList(props: FrameListProps): ReactElement {
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (!rows.length) return;
-    const at = selectedId === null ? -1 : rows.findIndex((r) => r.frameId === selectedId);
+    const current = selectedId ?? props.anchorId ?? null;
+    const at = current === null ? -1 : rows.findIndex((r) => r.frameId === current);
     let next = at;
     if (e.key === 'ArrowDown') next = Math.min(rows.length - 1, at + 1);
     else if (e.key === 'ArrowUp') next = Math.max(0, at < 0 ? rows.length - 1 : at - 1);
+    // Back on the closed frame's row: Enter opens it again.
+    else if (e.key === 'Enter' && selectedId === null && at >= 0) next = at;
     else if (e.key === 'Home') next = 0;
     else if (e.key === 'End') next = rows.length - 1;
     else if (e.key === 'PageDown') next = Math.min(rows.length - 1, at + 20);
@@ -310,6 +318,9 @@ export function FrameList(props: FrameListProps): ReactElement {
   const slotsRef = useRef<ReadonlyMap<number, number>>(new Map());
   const slots = assignSlots(slotsRef.current, rows, first, last);
   slotsRef.current = slots;
+  // The event / topic and protocol columns collapse while no row in view has a protocol.
+  let anyProtocol = false;
+  for (let i = first; i < last && !anyProtocol; i++) anyProtocol = rows[i]!.protocol !== undefined;
   const visible: ReactElement[] = [];
   for (let i = first; i < last; i++) {
     const row = rows[i]!;
@@ -345,56 +356,62 @@ export function FrameList(props: FrameListProps): ReactElement {
     return () => clearTimeout(timer);
   }, [waitingDrawn, onView, following]);
 
+  // The focus ring is drawn over the rows by a sibling, not as the list's own outline: the
+  // rows (absolutely placed, with their zebra and selection backgrounds) painted over that.
   return (
-    <div
-      ref={scrollRef}
-      className="ws-frame-list"
-      role="grid"
-      aria-label="Frames"
-      aria-rowcount={rows.length}
-      tabIndex={0}
-      onKeyDown={onKeyDown}
-      onScroll={onScroll}
-      data-testid="frame-list"
-    >
-      <div ref={contentRef} style={{ height: total, position: 'relative' }}>
-        <div className="ws-frame-header" role="row" data-testid="frame-list-header">
-          {LIST_COLUMNS.map((c) =>
-            c.id === 'size' && onSortBySize ? (
-              <button
-                key={c.id}
-                type="button"
-                role="columnheader"
-                data-column={c.id}
-                className="ws-num ws-col-sort"
-                aria-pressed={sortBySize}
-                onClick={() => onSortBySize(!sortBySize)}
-                title={
-                  sortBySize
-                    ? `${c.fullName}: sorted largest first, click for arrival order`
-                    : `${c.fullName}: click to sort largest first`
-                }
-                aria-label={c.fullName}
-                data-testid="sort-by-size"
-              >
-                size{sortBySize ? ' ▼' : ''}
-              </button>
-            ) : (
-              <span
-                key={c.id}
-                role="columnheader"
-                data-column={c.id}
-                className={c.numeric ? 'ws-num' : undefined}
-                title={c.fullName}
-              >
-                {c.title}
-              </span>
-            ),
-          )}
+    <div className="ws-frame-list-box">
+      <div
+        ref={scrollRef}
+        className="ws-frame-list"
+        role="grid"
+        aria-label="Frames"
+        aria-rowcount={rows.length}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        onScroll={onScroll}
+        data-testid="frame-list"
+        data-no-protocol={anyProtocol ? undefined : ''}
+      >
+        <div ref={contentRef} style={{ height: total, position: 'relative' }}>
+          <div className="ws-frame-header" role="row" data-testid="frame-list-header">
+            {LIST_COLUMNS.map((c) =>
+              c.id === 'size' && onSortBySize ? (
+                <button
+                  key={c.id}
+                  type="button"
+                  role="columnheader"
+                  data-column={c.id}
+                  className="ws-num ws-col-sort"
+                  aria-pressed={sortBySize}
+                  onClick={() => onSortBySize(!sortBySize)}
+                  title={
+                    sortBySize
+                      ? `${c.fullName}: sorted largest first, click for arrival order`
+                      : `${c.fullName}: click to sort largest first`
+                  }
+                  aria-label={c.fullName}
+                  data-testid="sort-by-size"
+                >
+                  size{sortBySize ? ' ▼' : ''}
+                </button>
+              ) : (
+                <span
+                  key={c.id}
+                  role="columnheader"
+                  data-column={c.id}
+                  className={c.numeric ? 'ws-num' : undefined}
+                  title={c.fullName}
+                >
+                  {c.title}
+                </span>
+              ),
+            )}
+          </div>
+          {visible}
         </div>
-        {visible}
+        {rows.length === 0 && <div className="ws-empty">{props.empty ?? 'No frames yet.'}</div>}
       </div>
-      {rows.length === 0 && <div className="ws-empty">{props.empty ?? 'No frames yet.'}</div>}
+      <div className="ws-focus-ring" aria-hidden="true" />
     </div>
   );
 }

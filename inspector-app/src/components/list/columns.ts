@@ -23,8 +23,8 @@ export const LIST_COLUMNS: readonly ListColumn[] = [
   { id: 'opcode', title: 'type', fullName: 'WebSocket frame type (text / binary)', narrowHidden: true },
   { id: 'size', title: 'size', fullName: 'Frame size', numeric: true },
   { id: 'format', title: 'format', fullName: 'Encoding the payload was read as' },
-  { id: 'protocol', title: 'protocol', fullName: 'Framing protocol (Socket.IO, Phoenix, GraphQL-WS, MQTT, …)' },
   { id: 'event', title: 'event / topic', fullName: 'Event name, topic or channel (else the message type)' },
+  { id: 'protocol', title: 'protocol', fullName: 'Framing protocol (Socket.IO, Phoenix, GraphQL-WS, MQTT, …)' },
   { id: 'preview', title: 'preview', fullName: 'Decoded value, one line' },
 ];
 
@@ -52,6 +52,8 @@ export function protocolTitle(p: Protocol | undefined): string | undefined {
  * A row whose protocol cell would say nothing new gives that cell's width to a neighbour
  * (list.css `data-merge`): with no protocol the format takes it (`crdt-patch` reads whole);
  * where the protocol is the format (MQTT, STOMP: `mqtt mqtt`; `socketio socket.io`) the topic takes it.
+ * The protocol column comes after the event / topic column, so a topic or Socket.IO event
+ * that takes its width still starts under the "event / topic" header.
  */
 export function mergedColumn(row: Pick<FrameSummary, 'protocol' | 'format'>): 'format' | 'event' | undefined {
   if (!row.protocol) return 'format';

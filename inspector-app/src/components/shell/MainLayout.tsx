@@ -9,8 +9,19 @@ const LIST_MIN = 260;
 const DETAIL_MIN = 420;
 const LIST_MIN_HEIGHT = 90;
 const DETAIL_MIN_HEIGHT = 220;
-/** Stacked, until the splitter is moved: the list's share of the height (900×700: about 10 rows). */
-const LIST_HEIGHT_SHARE = 0.5;
+/**
+ * Stacked, until the splitter is moved: the list's share of the height. The frame is what is
+ * being read: at 900×700 the detail gets over 60 % of the window (the tree about 15 rows), the
+ * list about 7 rows around the selected one.
+ */
+const LIST_HEIGHT_SHARE = 0.3;
+/**
+ * Side by side, until the splitter is moved: the list's share of the width, within these
+ * bounds. At 1440 that is 560 px: essential columns and a preview of 200 px; the detail keeps
+ * the rest (the tree's values and the hex).
+ */
+const LIST_WIDTH_SHARE = 0.39;
+const LIST_WIDTH_DEFAULT_MAX = 560;
 
 export interface MainLayoutProps {
   /** The list pane, or null (paste page: detail only). */
@@ -32,8 +43,12 @@ export function MainLayout(props: MainLayoutProps): ReactElement {
   const { width, height: measured } = useElementSize(ref, { width: props.initialWidth ?? 1440, height: 600 });
   const height = measured || 600;
   const stacked = width < STACK_BELOW_PX;
-  const [listWidth, setListWidth] = usePersistentNumber(storage, 'listWidth', 400, LIST_MIN, 4000);
-  // NaN until the splitter is moved: then half the height (a fixed 200 px left 900×700 about 6 rows).
+  // NaN until the splitter is moved: then a share of the width.
+  const [storedWidth, setListWidth] = usePersistentNumber(storage, 'listWidth', NaN, LIST_MIN, 4000);
+  const listWidth = Number.isNaN(storedWidth)
+    ? Math.max(LIST_MIN, Math.min(LIST_WIDTH_DEFAULT_MAX, Math.round(width * LIST_WIDTH_SHARE)))
+    : storedWidth;
+  // NaN until the splitter is moved: then a share of the height.
   const [storedHeight, setListHeight] = usePersistentNumber(storage, 'listHeight', NaN, LIST_MIN_HEIGHT, 4000);
   const listHeight = Number.isNaN(storedHeight) ? Math.round(height * LIST_HEIGHT_SHARE) : storedHeight;
 

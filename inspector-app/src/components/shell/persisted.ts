@@ -63,3 +63,32 @@ export function usePersistentNumber(
 export const LayoutStorageContext = createContext<StorageLike | null>(defaultStorage());
 
 export const useLayoutStorage = (): StorageLike | null => useContext(LayoutStorageContext);
+
+/** A remembered choice among `choices` (a pane's placement), `fallback` when absent or unknown. */
+export function usePersistentChoice<T extends string>(
+  storage: StorageLike | null,
+  key: string,
+  fallback: T,
+  choices: readonly T[],
+): [T, (v: T) => void] {
+  const [value, setValue] = useState<T>(() => {
+    try {
+      const raw = storage?.getItem(LAYOUT_KEY_PREFIX + key);
+      return choices.find((c) => c === raw) ?? fallback;
+    } catch {
+      return fallback;
+    }
+  });
+  const set = useCallback(
+    (v: T) => {
+      setValue(v);
+      try {
+        storage?.setItem(LAYOUT_KEY_PREFIX + key, v);
+      } catch {
+        // not remembered; the layout still changes
+      }
+    },
+    [storage, key],
+  );
+  return [value, set];
+}

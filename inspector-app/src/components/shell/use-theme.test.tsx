@@ -13,29 +13,31 @@ afterEach(cleanup);
 function countingWindow(dark: boolean) {
   const counts = { matchMedia: 0, add: 0, remove: 0 };
   const listeners = new Set<(e: { matches: boolean }) => void>();
+  // One query, as the browser keeps it: its `matches` follows the system.
+  const query = {
+    matches: dark,
+    addEventListener: (_: string, l: (e: { matches: boolean }) => void) => {
+      counts.add++;
+      listeners.add(l);
+    },
+    removeEventListener: (_: string, l: (e: { matches: boolean }) => void) => {
+      counts.remove++;
+      listeners.delete(l);
+    },
+  };
   const win = {
     matchMedia: () => {
       counts.matchMedia++;
-      return {
-        matches: dark,
-        addEventListener: (_: string, l: (e: { matches: boolean }) => void) => {
-          counts.add++;
-          listeners.add(l);
-        },
-        removeEventListener: (_: string, l: (e: { matches: boolean }) => void) => {
-          counts.remove++;
-          listeners.delete(l);
-        },
-      };
+      return query;
     },
   } as unknown as Window;
   return {
     win,
     counts,
-    change: (matches: boolean) =>
-      listeners.forEach((l) => {
-        l({ matches });
-      }),
+    change: (matches: boolean) => {
+      query.matches = matches;
+      for (const l of listeners) l({ matches });
+    },
   };
 }
 

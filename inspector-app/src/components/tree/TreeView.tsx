@@ -1,11 +1,21 @@
-import { memo, useEffect, useMemo, useRef, type CSSProperties, type KeyboardEvent, type ReactElement } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  type CSSProperties,
+  type KeyboardEvent,
+  type ReactElement,
+} from 'react';
 import { observeElementRect, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
 import type { TreeNode } from '../../worker/api.js';
 import { isMoreRow, type MoreRow, type TreeState } from './use-tree.js';
 import { exactBytes, formatBytes, formatRange } from '../shell/format.js';
 import { barWidth, formatShare } from '../bytes/share.js';
 import { Highlighted } from './Highlighted.js';
-import { TreeHeader } from './TreeHeader.js';
+import { TreeHeader, type ResizableColumn } from './TreeHeader.js';
+import { useLayoutStorage, usePersistentNumber } from '../shell/persisted.js';
 import { requestOpenFrame } from './open-frame.js';
 import { useElementWidth } from '../shell/use-element-size.js';
 import './tree.css';
@@ -31,6 +41,9 @@ const KIND_MIN_PX = 56;
 /** Caps, so the value keeps room in very deep trees (their depth is shown instead) and long kinds. */
 const KEY_CAP_PX = 260;
 const KIND_CAP_PX = 170;
+/** How narrow a drag may make the key and kind columns. */
+const KEY_DRAG_MIN_PX = 40;
+const KIND_DRAG_MIN_PX = 30;
 /** The value column's floor. */
 const VALUE_MIN_PX = 48;
 /**
@@ -56,15 +69,20 @@ const keyWant = (n: TreeNode) =>
  * Key and kind column widths for these rows in a tree `width` px wide: their longest text
  * (within floors and caps), shrunk together when the value would get less than its floor.
  */
-export function treeColumnWidths(rows: readonly TreeNode[], width: number): { key: number; kind: number } {
+export function treeColumnWidths(
+  rows: readonly TreeNode[],
+  width: number,
+  /** Widths the user dragged the columns to (NaN: fit the text). */
+  chosen: { readonly key: number; readonly kind: number } = { key: NaN, kind: NaN },
+): { key: number; kind: number } {
   let key = KEY_TEXT_PX + TOGGLE_PX;
   let kind = KIND_MIN_PX;
   for (const r of rows) {
     key = Math.max(key, keyWant(r));
     kind = Math.max(kind, Math.ceil(kindText(r).length * CHAR_PX) + TEXT_SLACK_PX);
   }
-  key = Math.min(key, KEY_CAP_PX);
-  kind = Math.min(kind, KIND_CAP_PX);
+  key = Number.isNaN(chosen.key) ? Math.min(key, KEY_CAP_PX) : Math.max(KEY_DRAG_MIN_PX, chosen.key);
+  kind = Number.isNaN(chosen.kind) ? Math.min(kind, KIND_CAP_PX) : Math.max(KIND_DRAG_MIN_PX, chosen.kind);
   const room = width - TREE_FIXED_PX - VALUE_MIN_PX;
   if (key + kind > room) {
     // The key names the row: it keeps its width first, the kind gives way down to its floor.
@@ -164,7 +182,7 @@ const TreeRow = memo(function TreeRow(props: {
         </span>
       </span>
       <span className="ws-tree-head">{head}</span>
-      <span className="ws-tree-value">
+      <span className="ws-tree-value" title={preview.length > 24 ? preview : undefined}>
         <span className="ws-tree-preview">
           <Highlighted text={preview} needle={highlight} />
         </span>
@@ -269,13 +287,26 @@ export function TreeView(props: TreeViewProps): ReactElement {
   // not jump while scrolling): indentation must not eat nested keys down to `n…`, nor a
   // narrow column cut `patch (1 ops)`. The value column takes what is left.
   const treeWidth = useElementWidth(scrollRef, 600);
+  // Dragged on the header's grips, remembered (NaN: fit the text).
+  const storage = useLayoutStorage();
+  const [keyPx, setKeyPx] = usePersistentNumber(storage, 'treeKeyPx', NaN, KEY_DRAG_MIN_PX, 1000);
+  const [kindPx, setKindPx] = usePersistentNumber(storage, 'treeKindPx', NaN, KIND_DRAG_MIN_PX, 1000);
   const columns = useMemo(
     () =>
       treeColumnWidths(
         rows.filter((r): r is TreeNode => !isMoreRow(r)),
         treeWidth,
+        { key: keyPx, kind: kindPx },
       ),
-    [rows, treeWidth],
+    [rows, treeWidth, keyPx, kindPx],
+  );
+  const resizeColumn = useCallback(
+    (column: ResizableColumn, px: number) => (column === 'key' ? setKeyPx : setKindPx)(px),
+    [setKeyPx, setKindPx],
+  );
+  const fitColumn = useCallback(
+    (column: ResizableColumn) => (column === 'key' ? setKeyPx : setKindPx)(NaN),
+    [setKeyPx, setKindPx],
   );
   const selectedIndex = selectedId === null ? -1 : rows.findIndex((r) => !isMoreRow(r) && r.id === selectedId);
 
@@ -351,7 +382,7 @@ export function TreeView(props: TreeViewProps): ReactElement {
       style={{ '--ws-tree-key': `${columns.key}px`, '--ws-tree-kind': `${columns.kind}px` } as CSSProperties}
     >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        <TreeHeader />
+        <TreeHeader widths={columns} onResize={resizeColumn} onFit={fitColumn} />
         {virtualizer.getVirtualItems().map((item) => {
           const node = rows[item.index];
           if (isMoreRow(node))

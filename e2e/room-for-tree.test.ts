@@ -1,0 +1,201 @@
+/**
+ * Room for the tree, in Chromium, on the inspector (demo traffic) and the panel (its test
+ * transport): a `ledger.entry` frame expanded (Expand all) with the hex shown. At 1440×900 no
+ * value cell of a scalar under 40 characters is cut (`scrollWidth > clientWidth`) and the
+ * value column is at least 240 px (it was 108: list 400, tree 506, hex 532 beside it); the
+ * list's preview keeps 200 px. At 900×700 the detail has 60 % of the window and the tree
+ * shows at least 12 rows (it showed 5–6). Light and dark. One page per host: the size
+ * changes with the viewport, the theme with the emulated colour scheme (both pages follow it).
+ * Needs dist/app and /usr/bin/chromium; fails, never skips.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
+import { startDemoServer, type DemoServer } from '../demo-server/server.js';
+import { ledgerEntry, chatMessage } from '../demo-server/shapes.js';
+import { makeRng } from '../demo-server/rng.js';
+import { APP_DIR, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
+import { emitToPanel, panelFrames, waitForRows } from './support/tour-pages.js';
+
+let browser: Browser;
+let server: DemoServer;
+
+beforeAll(async () => {
+  checkPrerequisites();
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 30, largeEvery: 0, seed: 5 }),
+  ]);
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 900, height: 700 },
+] as const;
+const THEMES = ['light', 'dark'] as const;
+
+interface Room {
+  readonly theme: string | null;
+  readonly hex: string | null;
+  readonly valueWidth: number;
+  readonly cutScalars: string[];
+  readonly treeRowsShown: number;
+  readonly detailHeight: number;
+  readonly previewWidth: number;
+}
+
+/** What the open frame's structure view gives the tree, read from the page's boxes. */
+function measure(page: Page): Promise<Room> {
+  return page.evaluate(`(() => {
+    const tree = document.querySelector('[data-testid=tree-view]');
+    const treeBox = tree.getBoundingClientRect();
+    const header = tree.querySelector('[data-testid=tree-header]').getBoundingClientRect();
+    const rows = [...document.querySelectorAll('[data-testid=tree-row]')];
+    const shown = rows.filter((r) => {
+      const b = r.getBoundingClientRect();
+      return b.top >= header.bottom - 1 && b.bottom <= treeBox.top + tree.clientHeight + 1;
+    });
+    const cutScalars = rows
+      .filter((r) => !r.hasAttribute('aria-expanded'))
+      .map((r) => r.querySelector('.ws-tree-value'))
+      .filter((v) => (v.textContent || '').length < 40 && v.scrollWidth > v.clientWidth)
+      .map((v) => v.textContent);
+    const preview = document.querySelector('[data-testid=frame-row] [data-column=preview]');
+    return {
+      theme: document.querySelector('[data-testid=app]').getAttribute('data-theme'),
+      hex: document.querySelector('.ws-hex-pane [data-testid=hex-view]') ? 'shown' : 'hidden',
+      valueWidth: Math.round(rows[0].querySelector('.ws-tree-value').getBoundingClientRect().width),
+      cutScalars,
+      treeRowsShown: shown.length,
+      detailHeight: Math.round(document.querySelector('[data-testid=frame-detail]').getBoundingClientRect().height),
+      previewWidth: preview ? Math.round(preview.getBoundingClientRect().width) : 0,
+    };
+  })()`);
+}
+
+/** Emulates the colour scheme and waits for the app to follow it (asked twice on a loaded machine). */
+async function followScheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    await page.emulateMedia({ colorScheme: theme });
+    const followed = await page
+      .waitForFunction((t) => document.querySelector('[data-testid=app]')?.getAttribute('data-theme') === t, theme, {
+        timeout: 10_000,
+        polling: 100,
+      })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (followed) return;
+    if (attempt === 1)
+      throw new Error(
+        `the page did not follow the ${theme} colour scheme: ${await page.evaluate(() => JSON.stringify({ theme: document.querySelector('[data-testid=app]')?.getAttribute('data-theme'), dark: matchMedia('(prefers-color-scheme: dark)').matches, url: location.href }))}`,
+      );
+  }
+}
+
+/** Every size and theme on one page: measured, and a screenshot for each. */
+async function everySizeAndTheme(page: Page, label: string): Promise<Record<string, Room>> {
+  const seen: Record<string, Room> = {};
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    for (const theme of THEMES) {
+      await followScheme(page, theme);
+      await page.waitForTimeout(400);
+      const at = `${size.width}x${size.height}-${theme}`;
+      seen[at] = await measure(page);
+      await page.screenshot({ path: artifactPath(`room-for-tree-${label}-${at}.png`) });
+    }
+  }
+  return seen;
+}
+
+async function expandLedgerEntry(page: Page, row: ReturnType<Page['locator']>): Promise<void> {
+  await row.dispatchEvent('mousedown');
+  await page.locator('[data-testid=tree-row][aria-level="1"]').waitFor();
+  await page.getByTestId('expand-all').click();
+  await page.locator('[data-testid=tree-row] .ws-tree-key', { hasText: 'epoch seconds' }).first().waitFor();
+}
+
+function expectRoom(seen: Record<string, Room>): void {
+  for (const [at, room] of Object.entries(seen)) {
+    expect(room.theme, at).toBe(at.endsWith('dark') ? 'dark' : 'light');
+    expect(room.hex, `${at}: the hex is shown`).not.toBe('hidden');
+    if (at.startsWith('1440')) {
+      expect(room.valueWidth, `${at}: value column`).toBeGreaterThanOrEqual(240);
+      expect(room.cutScalars, `${at}: scalar values under 40 characters cut`).toEqual([]);
+      expect(room.previewWidth, `${at}: the list's preview`).toBeGreaterThanOrEqual(200);
+    } else {
+      expect(room.treeRowsShown, `${at}: tree rows on screen`).toBeGreaterThanOrEqual(12);
+      expect(room.detailHeight, `${at}: the detail's height`).toBeGreaterThanOrEqual(0.6 * 700);
+    }
+  }
+}
+
+describe('room for the tree: a ledger.entry frame expanded, the hex shown', () => {
+  it('inspector (index.html), 1440×900 and 900×700, light and dark', async () => {
+    const page = await browser.newPage({ viewport: SIZES[0], colorScheme: 'light' });
+    await page.goto(new URL(`index.html?connect=${encodeURIComponent(server.wsUrl)}`, server.httpUrl).href);
+    const row = page.locator('[data-testid=frame-row]', { hasText: 'ledger.entry' }).first();
+    await row.waitFor({ timeout: 30_000 });
+    await page.getByTestId('pause-button').click();
+    await expandLedgerEntry(page, row);
+    expectRoom(await everySizeAndTheme(page, 'inspector'));
+
+    // With the hex hidden the tree takes the whole detail pane; the choice is remembered.
+    await page.setViewportSize(SIZES[0]);
+    await page.getByTestId('hex-toggle').uncheck();
+    await page.locator('[data-testid=structure][data-hex=hidden]').waitFor();
+    const hidden = await page.evaluate(`(() => ({
+      tree: document.querySelector('[data-testid=tree-view]').getBoundingClientRect().width,
+      detail: document.querySelector('[data-testid=frame-detail]').getBoundingClientRect().width,
+      remembered: localStorage.getItem('wirescope.layout.hexShown'),
+    }))()`);
+    await page.getByTestId('hex-toggle').check();
+
+    // The key column is resizable: its header's right edge drags, and the width is remembered.
+    const keyWidth = () =>
+      page
+        .getByTestId('tree-view')
+        .evaluate((e) => Number.parseInt(getComputedStyle(e).getPropertyValue('--ws-tree-key'), 10));
+    const keyBefore = await keyWidth();
+    const grip = (await page.getByTestId('tree-grip-key').boundingBox())!;
+    await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(grip.x + grip.width / 2 + 60, grip.y + grip.height / 2, { steps: 4 });
+    await page.mouse.up();
+    const keyAfter = await keyWidth();
+    const keyRemembered = await page.evaluate(() => localStorage.getItem('wirescope.layout.treeKeyPx'));
+    await page.close();
+    expect(keyAfter).toBe(keyBefore + 60);
+    expect(keyRemembered).toBe(String(keyBefore + 60));
+    const { tree, detail, remembered } = hidden as { tree: number; detail: number; remembered: string };
+    expect(tree).toBeGreaterThanOrEqual(detail - 2);
+    expect(remembered).toBe('0');
+  }, 120_000);
+
+  it('panel (panel.html), 1440×900 and 900×700, light and dark', async () => {
+    const page = await browser.newPage({ viewport: SIZES[0], colorScheme: 'light' });
+    await page.goto(new URL('panel.html', server.httpUrl).href);
+    const rng = makeRng(5);
+    const cbor = new CborEncoder();
+    const ctx = { rng, nowMs: Date.parse('2026-01-02T03:04:05Z'), codec: 'cbor' as const };
+    const hex = (v: unknown) => ({ hex: Buffer.from(cbor.encode(v)).toString('hex') });
+    const frames = [
+      ...panelFrames(),
+      ...Array.from({ length: 12 }, (_, i) => hex(i % 3 ? chatMessage.build(ctx) : ledgerEntry.build(ctx))),
+    ];
+    await emitToPanel(page, frames);
+    await waitForRows(page, 10);
+    const row = page.locator('[data-testid=frame-row]', { hasText: 'ledger.entry' }).first();
+    await expandLedgerEntry(page, row);
+    const seen = await everySizeAndTheme(page, 'panel');
+    await page.close();
+    expectRoom(seen);
+  }, 120_000);
+});
