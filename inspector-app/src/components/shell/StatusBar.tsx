@@ -1,4 +1,5 @@
 import type { ReactElement } from 'react';
+import type { HeldConnection } from '../../protocol/messages.js';
 import type { CaptureSnapshot, ConnectionState } from '../../state/capture-model.js';
 import { formatBytes, formatTime, plural } from './format.js';
 
@@ -49,6 +50,15 @@ export function StatusBar(props: {
           )}
         </span>
       )}
+      {snapshot.hostHeld?.arriving !== undefined && (
+        <span
+          data-testid="flood-rates"
+          title="frames per second over the last second: arriving in the extension, listed here (the live tail while it holds), held for later"
+        >
+          {rate(snapshot.hostHeld.arriving)} arriving · {rate(snapshot.shownPerSecond)} shown ·{' '}
+          {rate(snapshot.hostHeld.heldPerSecond ?? 0)} held
+        </span>
+      )}
       <span title={`raw frame bytes held in the decode worker (cap ${formatBytes(capBytes)})`}>
         {formatBytes(snapshot.bytesHeld)} / {formatBytes(capBytes)}
       </span>
@@ -94,27 +104,46 @@ export function StatusBar(props: {
           {plural(snapshot.connections.size - STATUS_CONNECTIONS, 'more connection', 'more connections')}
         </span>
       )}
-      {lastValues(snapshot.connections, STATUS_CONNECTIONS).map((c) => (
-        <span
-          key={c.connectionId}
-          title={[c.url, c.detail, c.document ? `opened by ${c.document}` : '', missedNote(c)]
-            .filter(Boolean)
-            .join('\n')}
-          data-testid="connection-status"
-          className="ws-status-connection"
-          data-status={c.status}
-          data-document={c.document}
-        >
-          {c.url.replace(/^wss?:\/\//, '')}: {c.status}
-          {c.detail && c.status !== 'open' ? ` (${c.detail})` : ''}
-          {c.seenFrom !== undefined ? ` (${missedNote(c)})` : ''}
-        </span>
-      ))}
+      {lastValues(snapshot.connections, STATUS_CONNECTIONS).map((c) => {
+        const held = heldOf(snapshot, c.connectionId);
+        return (
+          <span
+            key={c.connectionId}
+            title={[c.url, c.detail, c.document ? `opened by ${c.document}` : '', missedNote(c)]
+              .filter(Boolean)
+              .join('\n')}
+            data-testid="connection-status"
+            className="ws-status-connection"
+            data-status={c.status}
+            data-document={c.document}
+          >
+            {c.url.replace(/^wss?:\/\//, '')}: {c.status}
+            {c.detail && c.status !== 'open' ? ` (${c.detail})` : ''}
+            {c.seenFrom !== undefined ? ` (${missedNote(c)})` : ''}
+            {held && (
+              <span data-testid="connection-held" title="frames of this connection held in the extension, and arriving">
+                {' '}
+                · {held.frames.toLocaleString('en-US')} held, {rate(held.perSecond)}
+              </span>
+            )}
+          </span>
+        );
+      })}
       <span className="ws-status-host" data-testid="status-host">
         {hostName}
       </span>
     </div>
   );
+}
+
+/** Frames per second, e.g. "10,000/s". */
+function rate(perSecond: number): string {
+  return `${Math.round(perSecond).toLocaleString('en-US')}/s`;
+}
+
+/** What the host holds of a connection under a flood, when it says. */
+function heldOf(snapshot: CaptureSnapshot, connectionId: string): HeldConnection | undefined {
+  return snapshot.hostHeld?.connections?.find((c) => c.connectionId === connectionId);
 }
 
 /** A connection seen only after it opened (a late debugger attach) says what it missed. */
