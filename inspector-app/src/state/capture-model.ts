@@ -226,7 +226,7 @@ export class CaptureModel {
       uncaptured: this.uncaptured,
       debuggerCapture: this.debuggerCapture,
       hostHeld: this.hostHeld,
-      tail: this.tail.length ? this.tail.filter((r) => this.passes(r)) : this.tail,
+      tail: this.shownTail(),
       shownPerSecond: this.shownPerSecond(),
       bytesHeld: this.bytesHeld,
       search: this.search,
@@ -300,6 +300,20 @@ export class CaptureModel {
     if (this.paused) this.pausedTail = [...batch.rows];
     else this.showTail([...batch.rows]);
     this.changed();
+  }
+
+  /** The listed tail rows that pass the filters (the same array while nothing filters, so the list is not redrawn for it). */
+  private shownTail(): readonly FrameSummary[] {
+    const f = this.filters;
+    const filtering =
+      this.contentMatches !== null ||
+      f.direction !== 'all' ||
+      f.format !== 'all' ||
+      f.connection !== 'all' ||
+      f.protocol !== 'all' ||
+      f.event !== '' ||
+      f.hideQuiet;
+    return filtering && this.tail.length ? this.tail.filter((r) => this.passes(r)) : this.tail;
   }
 
   private showTail(rows: FrameSummary[]): void {
