@@ -53,7 +53,8 @@ export function StatusBar(props: {
       {snapshot.hostHeld?.arriving !== undefined && (
         <span
           data-testid="flood-rates"
-          title="frames per second over the last second: arriving in the extension, listed here (the live tail while it holds), held for later"
+          className="ws-status-shrink"
+          title={`${rate(snapshot.hostHeld.arriving)} arriving · ${rate(snapshot.shownPerSecond)} shown · ${rate(snapshot.hostHeld.heldPerSecond ?? 0)} held: frames per second over the last second, arriving in the extension, listed here (the live tail while it holds), held for later`}
         >
           {rate(snapshot.hostHeld.arriving)} arriving · {rate(snapshot.shownPerSecond)} shown ·{' '}
           {rate(snapshot.hostHeld.heldPerSecond ?? 0)} held
