@@ -40,7 +40,7 @@ export function StatusBar(props: {
       {snapshot.hostHeld && (
         <span
           data-testid="held-notice"
-          title={`${formatBytes(snapshot.hostHeld.bytes)} wait in the extension while the page floods, so the page keeps its CPU; nothing is dropped`}
+          title={`${formatBytes(snapshot.hostHeld.bytes)} wait in the extension while the page floods, so the page keeps its CPU; nothing is dropped${snapshot.hostHeld.arriving !== undefined ? `\n${rate(snapshot.hostHeld.arriving)} arriving · ${rate(snapshot.shownPerSecond)} shown · ${rate(snapshot.hostHeld.heldPerSecond ?? 0)} held` : ''}\nthe list ends with a live tail: the newest frames of each connection, marked "live"`}
         >
           flood: {plural(snapshot.hostHeld.frames, 'frame')} held in the extension — shown when it calms{' '}
           {onShowHeld && (
