@@ -1,13 +1,17 @@
 /**
  * Issue 14, the page keeps its frames with the panel open: under a flood the background
  * holds the tab's frames instead of posting them to the panel (extension/background/
- * flood-hold.ts), and the panel's status bar says so. In Chromium with the production build,
- * a real page receives a flood (5,000 frames/s of 100 B, each starting with its index) until
- * the test stops it. A spy on the panel's runtime port records what the background posted:
- * - the status showed the hold ("flood: N frames held in the extension") and "Show now" got
- *   the held frames out while the flood went on, after which the hold resumed;
+ * flood-hold.ts), and the panel's status bar says so; issue 29, the flood stays watchable:
+ * the panel lists a live tail of the held frames. In Chromium with the production build, a
+ * real page receives a flood (5,000 frames/s of ~100 B JSON text, each with its index `seq`)
+ * until the test stops it. A spy on the panel's runtime port records what the background posted:
+ * - the status showed the hold ("flood: N frames held in the extension") and the rates;
+ * - the list showed live tail rows whose `seq` advanced between two looks 500 ms apart, and
+ *   one of them opened (tree, hex) while the flood went on;
+ * - "Show now" got the held frames out while the flood went on, after which the hold resumed;
  * - after the flood every frame is in the panel exactly once, in order (indexes 0 … N-1),
- *   every relay batch once (no seq twice), nothing reported lost, and the notice is gone.
+ *   every relay batch once (no seq twice), nothing reported lost, no live tail row left, the
+ *   list's last rows the last frames in order, and the notice is gone.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -65,7 +69,7 @@ const PORT_SPY = `(() => {
             for (let r = 0; r * 4 + 3 < rows.length; r++) {
               const length = rows[r * 4 + 3];
               // Received frames (flag bit 1) carry the server's index; the page's own 'stop' is sent.
-              if (rows[r * 4 + 1] & 1) g.__spy.indexes.push(new DataView(bytes.buffer, bytes.byteOffset + at, 4).getUint32(0, true));
+              if (rows[r * 4 + 1] & 1) g.__spy.indexes.push(JSON.parse(new TextDecoder().decode(bytes.subarray(at, at + length))).seq);
               at += length;
             }
             g.__spy.pending--;
@@ -88,6 +92,11 @@ interface Spy {
 }
 
 const FRAME_SIZE = 100;
+/** Frame `seq`: JSON text of FRAME_SIZE bytes. */
+const floodFrame = (seq: number): string => {
+  const head = `{"seq":${seq},"pad":"`;
+  return `${head}${'x'.repeat(FRAME_SIZE - head.length - 2)}"}`;
+};
 const PER_TICK = 50; // every 10 ms: 5,000 frames/s
 
 let ext: ChromiumWithExtension;
@@ -104,9 +113,7 @@ beforeAll(async () => {
     flood.sending = true;
     const timer = setInterval(() => {
       for (let i = 0; i < PER_TICK; i++) {
-        const frame = Buffer.alloc(FRAME_SIZE, flood.sent & 0xff);
-        frame.writeUInt32LE(flood.sent++, 0);
-        ws.send(frame, { binary: true });
+        ws.send(floodFrame(flood.sent++));
       }
     }, 10);
     const stop = () => {
@@ -128,7 +135,7 @@ afterAll(async () => {
 });
 
 describe('flood hold in Chromium (dist/chrome)', () => {
-  it('holds a flood in the background, shows it in the status bar, "Show now" pulls it, and every frame arrives once, in order, after the flood', async () => {
+  it('holds a flood in the background, shows a live tail that advances and opens, "Show now" pulls it, and every frame arrives once, in order, after the flood', async () => {
     const { page, tabId } = await newPageWithTabId(ext.worker, () => ext.context.newPage());
     await page.goto(url);
     const panel = await ext.context.newPage();
@@ -148,6 +155,27 @@ describe('flood hold in Chromium (dist/chrome)', () => {
     await expect
       .poll(async () => (notice = await heldShown()), { timeout: 15_000, interval: 100 })
       .toMatch(/^flood: [\d,]+ frames held in the extension — shown when it calms/);
+    expect(flood.sending).toBe(true);
+    await expect
+      .poll(async () => (await panel.getByTestId('flood-rates').textContent()) ?? '', { timeout: 5_000 })
+      .toMatch(/^[\d,]+\/s arriving · [\d,]+\/s shown · [\d,]+\/s held$/);
+
+    // The live tail: sampled rows, whose seq advances between two looks 500 ms apart while the flood goes on.
+    const newestSampled = async () =>
+      (await panel.evaluate(`Math.max(-1, ...[...document.querySelectorAll('[data-testid=frame-row][data-sample] [data-column=preview]')]
+        .map((e) => Number(/seq"?:\\s*(\\d+)/.exec(e.textContent)?.[1] ?? -1)))`)) as number;
+    await expect.poll(newestSampled, { timeout: 5_000 }).toBeGreaterThanOrEqual(0);
+    const firstLook = await newestSampled();
+    await new Promise((r) => setTimeout(r, 500));
+    const secondLook = await newestSampled();
+    expect(secondLook).toBeGreaterThan(firstLook);
+    expect(flood.sending).toBe(true);
+    // A sampled row opens like any row: its tree and its hex, while the flood goes on.
+    await panel.locator('[data-testid=frame-row][data-sample]').last().dispatchEvent('mousedown');
+    await expect.poll(() => panel.getByRole('tree').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await panel.getByRole('tree').first().textContent()) ?? '', { timeout: 10_000 })
+      .toContain('seq');
     expect(flood.sending).toBe(true);
 
     // "Show now": the held frames come while the flood goes on, then the hold resumes.
@@ -184,6 +212,21 @@ describe('flood hold in Chromium (dist/chrome)', () => {
     expect(end.held.at(-1)).toBe(0);
     expect(await heldShown()).toBe('');
     expect(await panel.getByTestId('dropped-count').count()).toBe(0);
+    // Listed once: no live tail row is left, and the list's last rows are the last frames, in order.
+    await expect.poll(() => panel.locator('[data-testid=frame-row][data-sample]').count()).toBe(0);
+    await panel.keyboard.press('Escape');
+    await panel.getByTestId('frame-list').focus();
+    await panel.keyboard.press('End');
+    await expect
+      .poll(
+        async () =>
+          (await panel.evaluate(`[...document.querySelectorAll('[data-testid=frame-row]')]
+            .sort((a, b) => Number(a.dataset.frameId) - Number(b.dataset.frameId))
+            .map((e) => Number(/seq"?:\\s*(\\d+)/.exec(e.querySelector('[data-column=preview]').textContent)?.[1] ?? -1))
+            .filter((n) => n >= 0).slice(-5)`)) as number[],
+        { timeout: 10_000 },
+      )
+      .toEqual([sent - 5, sent - 4, sent - 3, sent - 2, sent - 1]);
     await panel.close();
     await page.close();
   }, 120_000);

@@ -272,8 +272,32 @@ interface StreamResult {
      * (the status bar's flood notice, flood-hold.ts), e.g. "1,200+4,000h": when frames came.
      */
     readonly timeline: readonly string[];
+    /**
+     * While sending, every poll: the live tail rows the list showed (the newest held frames,
+     * sampled: flood-hold.ts), and the age of the newest frame the list showed (its row's
+     * time against the panel's clock; null while it listed none).
+     */
+    readonly live: readonly { readonly sampled: number; readonly ageMs: number | null }[];
   };
 }
+
+/**
+ * In the panel: the live tail rows drawn, and how old the newest drawn row's frame is (its
+ * time column, HH:MM:SS.mmm local, against now; the list follows its tail, so the newest rows
+ * are drawn).
+ */
+const LIVE_PROBE = `(() => {
+  const rows = [...document.querySelectorAll('[data-testid=frame-row]')];
+  const now = new Date();
+  const nowMs = ((now.getHours() * 60 + now.getMinutes()) * 60 + now.getSeconds()) * 1000 + now.getMilliseconds();
+  let newest = -1;
+  for (const r of rows) {
+    const m = /^(\\d\\d):(\\d\\d):(\\d\\d)\\.(\\d{3})$/.exec(r.querySelector('[data-column=time]')?.textContent ?? '');
+    if (m) newest = Math.max(newest, ((+m[1] * 60 + +m[2]) * 60 + +m[3]) * 1000 + +m[4]);
+  }
+  const age = newest < 0 ? null : (nowMs - newest + 86400000) % 86400000;
+  return { sampled: rows.filter((r) => r.hasAttribute('data-sample')).length, ageMs: age };
+})()`;
 
 /**
  * A page receiving `RATE` frames/s for `SECONDS` (bench:ui's server and frames); with `panel`,
@@ -331,6 +355,7 @@ async function stream(
       return m ? Number(m[1]!.replace(/,/g, '')) : 0;
     };
     const timeline: string[] = [];
+    const live: { sampled: number; ageMs: number | null }[] = [];
     const threadsFrom = browserPid && procAvailable() ? threadSnapshot(browserPid) : null;
     await page.evaluate('__connect()');
     let stats: Awaited<typeof bench.streamDone> | undefined;
@@ -350,7 +375,10 @@ async function stream(
     while (Date.now() < deadline) {
       const [now, got] = [await shown(), await received()];
       const h = await held();
-      if (panel && !stats) timeline.push(`${int(now)}${h ? `+${int(h)}h` : ''}`);
+      if (panel && !stats) {
+        timeline.push(`${int(now)}${h ? `+${int(h)}h` : ''}`);
+        live.push((await panel.evaluate(LIVE_PROBE)) as { sampled: number; ageMs: number | null });
+      }
       // Frames the background holds for the panel are progress too (they come when the flood calms).
       const progress = panel ? now + h : got;
       if (progress !== last) [last, lastChange] = [progress, Date.now()];
@@ -378,6 +406,7 @@ async function stream(
         tasks: await longTasks(panel, fromPanel),
         loaf: loafScripts(probes, fromPanel, 8),
         timeline,
+        live,
         ...(profile ? { profile } : {}),
       };
     }
@@ -423,6 +452,17 @@ function barePairText({ on, off }: { on: BareCost; off: BareCost }): string {
   const cpu = (c: BareCost) => `${c.mainUs.toFixed(1)} + ${c.ioUs.toFixed(1)}`;
   const p = on.panel;
   return `page had ${int(on.frames)} / ${int(off.frames)} with the panel / without (${bareRatio({ on, off }).toFixed(2)}); page renderer main + IO thread CPU per frame ${cpu(on)} / ${cpu(off)} µs${p ? `; panel: ${int(p.shownFinal)} of ${int(on.sent)} frames in the end, longest task ${p.longestTaskMs} ms (${p.over100} over 100 ms)` : ''}`;
+}
+
+/** "20 20 20 …": the live tail rows the panel listed at each poll while sending. */
+const liveRowsText = (p: NonNullable<StreamResult['panel']>): string => p.live.map((l) => l.sampled).join(' ');
+
+/** "0.31 0.52 … s (median 0.42 s, max 0.88 s; none listed at 2 polls)": the newest listed frame's age at each poll. */
+function liveAgeText(p: NonNullable<StreamResult['panel']>): string {
+  const ages = p.live.flatMap((l) => (l.ageMs === null ? [] : [l.ageMs]));
+  const none = p.live.length - ages.length;
+  if (!ages.length) return 'no frame listed while sending';
+  return `${ages.map((a) => (a / 1000).toFixed(2)).join(' ')} s (median ${(median(ages) / 1000).toFixed(2)} s, max ${(Math.max(...ages) / 1000).toFixed(2)} s${none ? `; none listed at ${none} polls` : ''})`;
 }
 
 /** The page's frames when sending ended, with the panel over without (Playwright attached: diagnostics; the issue-14 line is the unattached pairs'). */
@@ -575,6 +615,12 @@ function table(
     ],
     ['frames in the panel when sending ended', int(p.shownAtEnd), ''],
     [
+      'live tail while sending, every poll (~250 ms): sampled rows the list showed (the newest held frames of each connection)',
+      liveRowsText(p),
+      '> 0 while held',
+    ],
+    ["live tail while sending, every poll: the newest listed frame's age", liveAgeText(p), '≤ 1 s'],
+    [
       'frames in the panel at the end',
       `${int(p.shownFinal)} (${(p.drainMs / 1000).toFixed(1)} s after sending ended)`,
       'all',
@@ -665,6 +711,8 @@ async function onlyPanel(): Promise<void> {
       );
       console.log(`  panel CPU (extension renderer without its service worker): ${panelCpuText(r, p)}`);
       console.log(`  panel while sending, every poll: frames shown (+held in the background): ${p.timeline.join(' ')}`);
+      console.log(`  live tail while sending, every poll: sampled rows listed: ${liveRowsText(p)}`);
+      console.log(`  live tail while sending, every poll: newest listed frame's age: ${liveAgeText(p)}`);
       // Test builds (build-ext.ts --test-build) expose the background's flood hold: why held frames went out.
       const releases = await worker.evaluate(
         'globalThis.wirescopeHold ? JSON.stringify({ ...wirescopeHold.releases, recent: wirescopeHold.recentReleases.splice(0) }) : ""',

@@ -6,8 +6,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { wireFrameCount } from '../shared/frame-table.js';
-import type { PanelBatch, PanelCursor, PanelMessage, RelayBatch } from '../shared/messages.js';
-import { plainFrame, wireCapture } from '../shared/test/plain-capture.js';
+import type {
+  PanelBatch,
+  PanelCursor,
+  PanelHeld,
+  PanelMessage,
+  PanelTail,
+  RelayBatch,
+  WireCapture,
+} from '../shared/messages.js';
+import { plainFrame, unpackWire, wireCapture, type PlainFrame } from '../shared/test/plain-capture.js';
 import { FloodHold, type PanelSink } from './flood-hold.js';
 import { TabBuffers, type BufferLimits } from './tab-buffers.js';
 
@@ -53,6 +61,20 @@ class FakePanel implements PanelSink {
   statuses(): { frames: number; bytes: number }[] {
     return this.got.flatMap((m) => (m.type === 'panel-held' ? [{ frames: m.frames, bytes: m.bytes }] : []));
   }
+  /** Each live tail posted: its frames' times (a frame's time says its batch and place), in order. */
+  tails(): number[][] {
+    return this.got.flatMap((m) =>
+      m.type === 'panel-tail'
+        ? [
+            (m as PanelTail).items.flatMap((t) =>
+              unpackWire({ events: [], ...t } as WireCapture)
+                .filter((e): e is PlainFrame => e.type === 'frame')
+                .map((f) => f.time),
+            ),
+          ]
+        : [],
+    );
+  }
   cursor(): PanelCursor | undefined {
     const b = this.batches().at(-1);
     return b && { bufferId: b.bufferId, cursor: b.cursor, framesThrough: b.framesThrough };
@@ -86,7 +108,7 @@ describe('FloodHold', () => {
     expect(s.hold.tick()).toBeNull();
   });
 
-  it('holds batches under a flood, posts the held count at most every 500 ms, and sends them in order once it calms', () => {
+  it('holds batches under a flood, posts the held count at most every 400 ms, and sends them in order once it calms', () => {
     const s = setup();
     const panel = new FakePanel();
     s.hold.subscribe(TAB, panel);
@@ -96,7 +118,7 @@ describe('FloodHold', () => {
     expect(panel.seqs()).toEqual([]);
     const statuses = panel.statuses();
     expect(statuses.length).toBeGreaterThanOrEqual(3);
-    expect(statuses.length).toBeLessThanOrEqual(5); // 2 s at one per 500 ms
+    expect(statuses.length).toBeLessThanOrEqual(6); // 2 s at one per 400 ms
     expect(statuses[0]).toMatchObject({ frames: 1000 });
     expect(statuses.at(-1)!.frames).toBeGreaterThanOrEqual(16_000);
     expect(statuses.every((x, i) => i === 0 || x.frames > statuses[i - 1]!.frames)).toBe(true);
@@ -337,6 +359,47 @@ describe('FloodHold and a page that stalls mid-flood', () => {
     s.advance(200);
     expect(s.hold.tick()).toBeNull(); // 300 ms again
     expect(panel.seqs()).toEqual(Array.from({ length: next - 1 }, (_, i) => i + 1));
+  });
+  it('posts with each status a live tail: the newest frames held, advancing from one status to the next, and the rates', () => {
+    const s = setup();
+    const panel = new FakePanel();
+    s.hold.subscribe(TAB, panel);
+    flood(s, 1, 20, 1000); // 10,000 frames/s for 2 s, one connection
+    const tails = panel.tails();
+    expect(tails.length).toBeGreaterThanOrEqual(4);
+    // Each is the newest 20 frames of the connection when it was posted: the last rows of the newest batch.
+    for (const tail of tails) {
+      expect(tail.length).toBe(20);
+      expect(tail.every((t, i) => i === 0 || t === tail[i - 1]! + 1)).toBe(true);
+      expect(tail.at(-1)! % 1000).toBe(999);
+    }
+    expect(tails.every((t, i) => i === 0 || t[0]! > tails[i - 1]![0]!)).toBe(true);
+    // The tail goes right before its status, and the status has the rates and the connection's share.
+    const last = panel.got.at(-1) as PanelHeld;
+    expect(panel.got.at(-2)!.type).toBe('panel-tail');
+    expect(last.arriving).toBe(10_000);
+    expect(last.heldPerSecond).toBe(10_000);
+    expect(last.connections).toEqual([{ connectionId: 'doc:1', frames: last.frames, perSecond: 10_000 }]);
+  });
+
+  it('sends an empty tail before the held frames go out, so no sampled frame is listed twice', () => {
+    const s = setup();
+    const panel = new FakePanel();
+    s.hold.subscribe(TAB, panel);
+    let next = flood(s, 1, 6, 1000);
+    s.hold.release(TAB, panel); // "Show now" mid-flood
+    next = flood(s, next, 6, 1000);
+    s.advance(300);
+    s.hold.tick(); // calm
+    // Every batch follows an empty tail, given after the last sample: what the panel lists as sampled is gone first.
+    let sampled = false;
+    for (const m of panel.got) {
+      if (m.type === 'panel-tail') sampled = m.items.length > 0;
+      if (m.type === 'panel-batch') expect(sampled).toBe(false);
+    }
+    expect(panel.tails().filter((t) => t.length === 0).length).toBe(2);
+    expect(panel.seqs()).toEqual(Array.from({ length: next - 1 }, (_, i) => i + 1));
+    expect(panel.frames()).toBe(12_000);
   });
 });
 

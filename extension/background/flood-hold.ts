@@ -14,18 +14,27 @@
  *   owed over the tab's byte or event cap (checked before the batch is stored; the cap
  *   evicts oldest first, so items held within it are never evicted).
  * A panel that disconnects mid-hold resubscribes with the cursor of what it received and gets
- * the rest from the buffer. Pure: no browser API; main.ts posts and keeps the timer.
+ * the rest from the buffer.
+ * While it holds, each status comes with the live tail (`panel-tail`, tail-sample.ts): the
+ * newest frames of each connection among those held, copied out, so the panel shows the
+ * stream as it goes; and with the rates (frames/s the tab takes in, put on hold) and what is
+ * held per connection. Before held items go out the panel gets an empty tail, so it drops the
+ * sampled rows before the frames they sampled arrive: no frame is listed twice.
+ * Pure: no browser API; main.ts posts and keeps the timer.
  */
 import {
   FRAME_ROW_BYTES,
   type PanelBatch,
   type PanelCursor,
   type PanelHeld,
+  type HeldConnection,
+  type PanelItem,
   type PanelMessage,
   type RelayBatch,
   type WireBytes,
 } from '../shared/messages.js';
 import { TabBuffers } from './tab-buffers.js';
+import { countByConnection, sampleTail } from './tail-sample.js';
 
 export interface FloodRule {
   /** Over this many frames, or bytes, taken in within `windowMs` starts a flood. */
@@ -55,8 +64,17 @@ export interface FloodRule {
    * `calmWindowMs` × 10 of quiet.
    */
   readonly maxCalmMs: number;
-  /** At most one `panel-held` status per panel this often. */
+  /**
+   * At most one `panel-held` status (and live tail) per panel this often. Checked when a batch
+   * comes (every ~100 ms under a flood), so the tail is refreshed at least every ~500 ms.
+   */
   readonly statusMs: number;
+  /** The live tail: the newest frames kept of each connection, at most `tailMaxFrames` in all, from the newest `tailItems` held items. */
+  readonly tailFrames: number;
+  readonly tailMaxFrames: number;
+  readonly tailItems: number;
+  /** Connections named in a status (the most held first). */
+  readonly statusConnections: number;
   /**
    * Released before what a panel is owed plus the next batch would pass this share of the
    * tab's byte or event cap. The check comes before the batch is stored and the cap evicts
@@ -81,8 +99,12 @@ export const DEFAULT_FLOOD_RULE: FloodRule = {
   calmShare: 0.5,
   calmMs: 300,
   maxCalmMs: 2400,
-  statusMs: 500,
+  statusMs: 400,
   releaseShare: 1,
+  tailFrames: 20,
+  tailMaxFrames: 400,
+  tailItems: 8,
+  statusConnections: 64,
 };
 
 /** Where held batches go: a panel port (false when it is gone). */
@@ -98,12 +120,20 @@ interface PanelState {
   lastStatusAt: number;
   /** The last status posted said something was held (a release then posts "nothing held"). */
   statusShown: boolean;
+  /** The last live tail posted had frames (a release first posts an empty one). */
+  tailShown: boolean;
+  /** Frames held per connection since the last release. */
+  heldBy: Map<string, number>;
+  /** Frames put on hold for this panel within the last `calmWindowMs`, oldest first (its held rate). */
+  heldLog: { readonly time: number; readonly frames: number }[];
 }
 
 interface Arrival {
   readonly time: number;
   readonly frames: number;
   readonly bytes: number;
+  /** Frames per connection. */
+  readonly byConnection: ReadonlyMap<string, number>;
 }
 
 interface TabFlow {
@@ -140,7 +170,15 @@ export class FloodHold {
   /** A panel subscribed: it gets the backlog after `since` now (held or not), then live items or a hold. */
   subscribe(tabId: number, sink: PanelSink, since?: PanelCursor): void {
     const flow = this.flow(tabId);
-    const state: PanelState = { sent: since, holding: false, lastStatusAt: -Infinity, statusShown: false };
+    const state: PanelState = {
+      sent: since,
+      holding: false,
+      lastStatusAt: -Infinity,
+      statusShown: false,
+      tailShown: false,
+      heldBy: new Map(),
+      heldLog: [],
+    };
     if (!this.sendBacklog(tabId, sink, state, since)) return;
     flow.panels.set(sink, state);
   }
@@ -167,7 +205,12 @@ export class FloodHold {
       if (state.holding && this.wouldPassCap(tabId, state, incoming))
         this.releasePanel(tabId, sink, state, true, 'cap');
     const out = this.buffers.ingest(tabId, batch);
-    flow.arrivals.push({ time: t, frames: incoming.frames, bytes: incoming.bytes });
+    flow.arrivals.push({
+      time: t,
+      frames: incoming.frames,
+      bytes: incoming.bytes,
+      byConnection: countByConnection(batch.documentId, batch.frameTable),
+    });
     flow.lastBatchAt = t;
     if (!flow.flooding && (this.overRule(flow, t) || this.isBurst(batch, incoming.frames))) this.floodStarts(flow, t);
     else if (flow.flooding && this.calmed(flow, t)) this.floodEnds(flow, t);
@@ -181,6 +224,7 @@ export class FloodHold {
   forward(tabId: number, batch: PanelBatch | null): void {
     const flow = this.flow(tabId);
     const t = this.now();
+    let counts: Map<string, number> | null = null;
     for (const [sink, state] of flow.panels) {
       if (!flow.flooding && !state.holding) {
         if (batch && sink.post(batch)) state.sent = cursorOf(batch);
@@ -191,6 +235,8 @@ export class FloodHold {
         continue;
       }
       state.holding = true;
+      counts ??= heldCounts(batch?.items ?? []);
+      this.hold(state, counts, t);
       // The first held item is said at once (the bar must not read "nothing held"), then at most every statusMs.
       if (!state.statusShown || t - state.lastStatusAt >= this.rule.statusMs) this.postStatus(tabId, sink, state, t);
     }
@@ -225,6 +271,20 @@ export class FloodHold {
   /** The tab closed. */
   removeTab(tabId: number): void {
     this.tabs.delete(tabId);
+  }
+
+  /** `counts` (frames per connection) were put on hold for a panel at `t`. */
+  private hold(state: PanelState, counts: ReadonlyMap<string, number>, t: number): void {
+    let frames = 0;
+    for (const [id, n] of counts) {
+      state.heldBy.set(id, (state.heldBy.get(id) ?? 0) + n);
+      frames += n;
+    }
+    if (frames) state.heldLog.push({ time: t, frames });
+    const keepFrom = t - this.rule.calmWindowMs;
+    let drop = 0;
+    while (drop < state.heldLog.length && state.heldLog[drop]!.time <= keepFrom) drop++;
+    if (drop) state.heldLog.splice(0, drop);
   }
 
   private flow(tabId: number): TabFlow {
@@ -303,6 +363,36 @@ export class FloodHold {
     return { frames, bytes };
   }
 
+  /** Frames/s the tab took in and put on hold for this panel over the last `calmWindowMs`, and per connection. */
+  private rates(
+    tabId: number,
+    state: PanelState,
+    t: number,
+  ): { arriving: number; heldPerSecond: number; connections: HeldConnection[] } {
+    const flow = this.flow(tabId);
+    this.forget(flow, t);
+    const seconds = this.rule.calmWindowMs / 1000;
+    const after = t - this.rule.calmWindowMs;
+    let arriving = 0;
+    const perConnection = new Map<string, number>();
+    for (const a of flow.arrivals) {
+      if (a.time <= after) continue;
+      arriving += a.frames;
+      for (const [id, n] of a.byConnection) perConnection.set(id, (perConnection.get(id) ?? 0) + n);
+    }
+    let held = 0;
+    for (const h of state.heldLog) if (h.time > after) held += h.frames;
+    const connections = [...state.heldBy]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, this.rule.statusConnections)
+      .map(([connectionId, frames]) => ({
+        connectionId,
+        frames,
+        perSecond: Math.round((perConnection.get(connectionId) ?? 0) / seconds),
+      }));
+    return { arriving: Math.round(arriving / seconds), heldPerSecond: Math.round(held / seconds), connections };
+  }
+
   private wouldPassCap(tabId: number, state: PanelState, incoming: { bytes: number; events: number }): boolean {
     if (!state.sent) return false;
     const owed = this.buffers.pendingAfter(tabId, state.sent);
@@ -327,6 +417,12 @@ export class FloodHold {
     this.recentReleases.push({ reason, frames, sinceBatchMs: flow ? Math.round(this.now() - flow.lastBatchAt) : -1 });
     if (this.recentReleases.length > 20) this.recentReleases.shift();
     state.holding = false;
+    // The sampled rows go before the frames they sampled come.
+    if (state.tailShown) {
+      if (!sink.post({ type: 'panel-tail', items: [] })) return;
+      state.tailShown = false;
+    }
+    state.heldBy = new Map();
     if (!this.sendBacklog(tabId, sink, state, state.sent)) return;
     state.holding = stillFlooding;
     if (state.statusShown || stillFlooding) this.postStatus(tabId, sink, state, this.now());
@@ -343,12 +439,30 @@ export class FloodHold {
 
   private postStatus(tabId: number, sink: PanelSink, state: PanelState, t: number): void {
     const owed = state.holding && state.sent ? this.buffers.pendingAfter(tabId, state.sent) : { frames: 0, bytes: 0 };
-    const status: PanelHeld = { type: 'panel-held', frames: owed.frames, bytes: owed.bytes };
+    if (state.holding) {
+      const { tailFrames, tailMaxFrames, tailItems } = this.rule;
+      const items = sampleTail(this.buffers.newestAfter(tabId, state.sent, tailItems), {
+        perConnection: tailFrames,
+        maxFrames: tailMaxFrames,
+      });
+      if ((items.length || state.tailShown) && !sink.post({ type: 'panel-tail', items })) return;
+      state.tailShown = items.length > 0;
+    }
+    const status: PanelHeld = state.holding
+      ? { type: 'panel-held', frames: owed.frames, bytes: owed.bytes, ...this.rates(tabId, state, t) }
+      : { type: 'panel-held', frames: owed.frames, bytes: owed.bytes };
     if (sink.post(status)) {
       state.lastStatusAt = t;
       state.statusShown = owed.frames > 0 || owed.bytes > 0;
     }
   }
+}
+
+/** Frames per connection in a panel batch's items (what a held batch adds to a panel's count). */
+function heldCounts(items: readonly PanelItem[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const item of items) if (item.type === 'events') countByConnection(item.documentId, item.frameTable, counts);
+  return counts;
 }
 
 /**

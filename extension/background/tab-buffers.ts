@@ -423,6 +423,24 @@ export class TabBuffers {
     };
   }
 
+  /**
+   * The newest `max` whole items after `since` (all of the tab's without it), newest first:
+   * what a flood's live tail samples (flood-hold.ts). Items of another background lifetime's
+   * cursor count as after it.
+   */
+  newestAfter(tabId: number, since: PanelCursor | undefined, max: number): PanelItem[] {
+    const tab = this.tabs.get(tabId);
+    if (!tab) return [];
+    const after = since && since.bufferId === this.bufferId ? since.cursor : 0;
+    const out: PanelItem[] = [];
+    for (let i = tab.items.length - 1; i >= tab.whole && out.length < max; i--) {
+      const s = tab.items[i]!;
+      if (s.cursor <= after) break;
+      out.push(s.item);
+    }
+    return out;
+  }
+
   /** Bytes a relay batch adds to a tab's buffer, measured before it is taken in (flood-hold.ts releases before the cap would evict). */
   static incomingSize(batch: RelayBatch): { frames: number; bytes: number; events: number } {
     const frames = wireFrameCount(batch.frameTable);

@@ -369,3 +369,68 @@ describe('PortTransport: a held count does not outlive its port', () => {
     expect(ports).toHaveLength(2);
   });
 });
+
+describe('PortTransport: the live tail under a flood', () => {
+  const tailItem = (from: number, as: 'bytes' | 'blob') => {
+    const capture = wireCapture(
+      [from, from + 1].map((n) => plainFrame(3, [n, 0, 0], { direction: 'received', time: n })),
+      'bytes',
+    );
+    const bytes = (capture.frameBytes as { bytes: Uint8Array<ArrayBuffer> }).bytes;
+    return {
+      documentId: 'doc',
+      frameTable: capture.frameTable,
+      frameBytes: as === 'blob' ? { blob: new Blob([bytes]) } : { bytes },
+    };
+  };
+  const tailFirstBytes = (m: HostMessage) => (m.type === 'tail' ? m.frames.map((f) => f.data[0]) : null);
+
+  it('passes the tail on as frames, in line with the held count and its rates, a Blob read first', async () => {
+    const { ports, got, listen } = setup();
+    listen();
+    ports[0]!.receive({ type: 'panel-tail', items: [tailItem(10, 'blob'), tailItem(20, 'bytes')] });
+    ports[0]!.receive({
+      type: 'panel-held',
+      frames: 900,
+      bytes: 9000,
+      arriving: 5000,
+      heldPerSecond: 5000,
+      connections: [{ connectionId: 'doc:3', frames: 900, perSecond: 5000 }, { connectionId: 7 }],
+    });
+    // The held count waits behind the tail, whose Blob is being read.
+    expect(got.map((m) => m.type)).toEqual(['hello']);
+    await expect.poll(() => got.length).toBe(3);
+    const [, tail, held] = got;
+    expect(tailFirstBytes(tail!)).toEqual([10, 11, 20, 21]);
+    expect(tail!.type === 'tail' && tail.frames[0]).toMatchObject({
+      connectionId: 'doc:3',
+      direction: 'received',
+      time: 10,
+    });
+    expect(isHostMessage(tail)).toBe(true);
+    expect(held).toEqual({
+      type: 'held',
+      frames: 900,
+      bytes: 9000,
+      arriving: 5000,
+      heldPerSecond: 5000,
+      connections: [{ connectionId: 'doc:3', frames: 900, perSecond: 5000 }],
+    });
+  });
+
+  it('clears the tail when the port drops, before the new subscription brings what it sampled', () => {
+    const { ports, got, listen, timers } = setup();
+    listen();
+    ports[0]!.receive({ type: 'panel-tail', items: [tailItem(10, 'bytes')] });
+    ports[0]!.receive({ type: 'panel-held', frames: 2, bytes: 6 });
+    ports[0]!.drop();
+    timers.runAll();
+    expect(got.map((m) => (m.type === 'tail' ? `tail ${m.frames.length}` : m.type))).toEqual([
+      'hello',
+      'tail 2',
+      'held',
+      'tail 0',
+      'held',
+    ]);
+  });
+});

@@ -15,8 +15,9 @@
  */
 import { PROTOCOL_VERSION, type AppMessage, type HostMessage } from '../../inspector-app/src/protocol/messages.js';
 import type { Transport } from '../../inspector-app/src/protocol/transport.js';
-import type { PanelCursor, PanelItem, PanelRequest } from '../shared/messages.js';
+import type { PanelCursor, PanelHeld, PanelItem, PanelRequest, PanelTailItem } from '../shared/messages.js';
 import { isPanelBatch, isPanelHeld, PanelConverter } from './convert.js';
+import { heldMessage, isPanelTail, tailMessage } from './held-messages.js';
 
 /** The part of a runtime port this transport uses (browser.runtime.Port fits). */
 export interface PortLike {
@@ -58,10 +59,11 @@ const defaultReadBlob = (blob: Blob): Promise<Uint8Array | null> =>
 
 /**
  * An item as received; `reading` while its Blob of frame bytes is being read (it then
- * replaces `item`). Or a message for the app as it is (the background's held count), kept in
- * line so it reaches the app after the items that came before it.
+ * replaces `item`). Or a message for the app (the background's held count, the live tail:
+ * `reading` while the tail's Blobs are read), kept in line so it reaches the app after the
+ * items that came before it.
  */
-type Inbound = { item: PanelItem; reading: boolean } | { readonly host: HostMessage; readonly reading: false };
+type Inbound = { item: PanelItem; reading: boolean } | { host: HostMessage; reading: boolean };
 
 const defaultTimers: Timers = {
   setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
@@ -92,6 +94,8 @@ export class PortTransport implements Transport {
   private closed = false;
   /** The last held count passed on was not 0 (a dropped port then clears it). */
   private heldShown = false;
+  /** The last live tail passed on had frames (a dropped port then clears it: the backlog brings them). */
+  private tailShown = false;
   /** Ports opened so far (1 + reconnects); for tests and diagnostics. */
   connections = 0;
 
@@ -219,7 +223,11 @@ export class PortTransport implements Transport {
     port.onMessage.addListener((message) => {
       if (port !== this.port) return;
       if (isPanelHeld(message)) {
-        this.passHeld(message.frames, message.bytes);
+        this.passHeld(message);
+        return;
+      }
+      if (isPanelTail(message)) {
+        this.passTail(message.items);
         return;
       }
       if (!isPanelBatch(message)) return;
@@ -232,7 +240,8 @@ export class PortTransport implements Transport {
       if (port !== this.port) return;
       this.port = null;
       // What the background held for this port comes to the next one as its backlog.
-      if (this.heldShown) this.passHeld(0, 0);
+      if (this.tailShown) this.passTail([]);
+      if (this.heldShown) this.passHeld({ type: 'panel-held', frames: 0, bytes: 0 });
       this.stopPing();
       if (this.closed) return;
       const delay = this.delays[Math.min(this.attempts, this.delays.length - 1)] ?? 1000;
@@ -246,10 +255,43 @@ export class PortTransport implements Transport {
   }
 
   /** The background's held count, in line with the items before it. */
-  private passHeld(frames: number, bytes: number): void {
-    this.heldShown = frames > 0 || bytes > 0;
-    this.inbox.push({ host: { type: 'held', frames, bytes }, reading: false });
+  private passHeld(held: PanelHeld): void {
+    this.heldShown = held.frames > 0 || held.bytes > 0;
+    this.inbox.push({ host: heldMessage(held), reading: false });
     this.drain();
+  }
+
+  /** The live tail, in line; its Blobs of frame bytes (if any) are read first, everything after it waiting. */
+  private passTail(items: readonly PanelTailItem[]): void {
+    this.tailShown = items.length > 0;
+    const blobs = items.filter((i) => 'blob' in i.frameBytes);
+    if (!blobs.length) {
+      this.inbox.push({ host: tailMessage(items), reading: false });
+      this.drain();
+      return;
+    }
+    const entry: Inbound = { host: { type: 'tail', frames: [] }, reading: true };
+    this.inbox.push(entry);
+    const read = this.options.readBlob ?? defaultReadBlob;
+    const readItem = (i: PanelTailItem): Promise<PanelTailItem> => {
+      if (!('blob' in i.frameBytes)) return Promise.resolve(i);
+      let reading: Promise<Uint8Array | null>;
+      try {
+        reading = read(i.frameBytes.blob);
+      } catch {
+        reading = Promise.resolve(null);
+      }
+      // Unreadable: the item gives no frame (its table no longer adds up).
+      return reading.then(
+        (bytes) => ({ ...i, frameBytes: bytes ? { bytes } : { b64: '' } }),
+        () => ({ ...i, frameBytes: { b64: '' } }),
+      );
+    };
+    void Promise.all(items.map(readItem)).then((readItems) => {
+      entry.host = tailMessage(readItems);
+      entry.reading = false;
+      this.drain();
+    });
   }
 
   private request(message: PanelRequest): void {

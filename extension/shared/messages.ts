@@ -286,17 +286,50 @@ export interface PanelBatch extends PanelCursor {
 /**
  * Background → panel, while the tab floods: the background holds the tab's new items for this
  * panel instead of posting them (background/flood-hold.ts) and says how much waits: `frames`
- * and `bytes` held (as the tab's buffer counts them). Sent at most every 500 ms while
- * holding, and once with 0 and 0 when the held items have gone out.
+ * and `bytes` held (as the tab's buffer counts them). Sent at most every 400 ms while
+ * holding, and once with 0 and 0 when the held items have gone out. The rates are over the
+ * last second: `arriving` frames/s the tab took in, `heldPerSecond` frames/s put on hold for
+ * this panel, and per connection what is held and how fast it arrives.
  */
 export interface PanelHeld {
   readonly type: 'panel-held';
   readonly frames: number;
   readonly bytes: number;
+  readonly arriving?: number;
+  readonly heldPerSecond?: number;
+  readonly connections?: readonly HeldConnection[];
+}
+
+/** One connection's share of what a panel is owed under a flood (id `${documentId}:${socketId}`). */
+export interface HeldConnection {
+  readonly connectionId: string;
+  /** Frames of it held for the panel. */
+  readonly frames: number;
+  /** Frames of it the tab took in per second, over the last second. */
+  readonly perSecond: number;
+}
+
+/** Some frames of one relay batch, copied out of it (a live tail sample): rows and bytes as in a `WireCapture`. */
+export interface PanelTailItem {
+  readonly documentId: string;
+  readonly frameTable: WireBytes;
+  readonly frameBytes: WireFrameBytes;
+}
+
+/**
+ * Background → panel, while the tab floods: the live tail, the newest frames of each
+ * connection among those held for this panel (background/tail-sample.ts), oldest first. A
+ * sample: each one replaces the last, and the held frames themselves still come in order
+ * later. Posted with each `panel-held` status; an empty one (`items: []`) before held items
+ * go out, so the panel drops its sampled rows before the frames they sampled arrive.
+ */
+export interface PanelTail {
+  readonly type: 'panel-tail';
+  readonly items: readonly PanelTailItem[];
 }
 
 /** Everything the background posts on a panel port. */
-export type PanelMessage = PanelBatch | PanelHeld;
+export type PanelMessage = PanelBatch | PanelHeld | PanelTail;
 
 /**
  * Panel → background. `panel-subscribe` first (and after every reconnect): the background

@@ -149,11 +149,11 @@ export function App(props: AppProps): ReactElement {
   const selected = selectedId === null ? undefined : session.model.frame(selectedId);
   // Rows in view that wait to be read (a flood) are read at once: the rows on screen are complete.
   const readRowsInView = useCallback((frameIds: readonly number[]) => session.worker.view(frameIds), [session]);
-  const listRows = useMemo(
-    () =>
-      listBySize ? [...snapshot.visible].sort((a, b) => b.size - a.size || a.frameId - b.frameId) : snapshot.visible,
-    [snapshot.visible, listBySize],
-  );
+  // Under a flood the host's live tail (a sample of the frames it holds) follows the frames.
+  const listRows = useMemo(() => {
+    const rows = snapshot.tail.length ? snapshot.visible.concat(snapshot.tail) : snapshot.visible;
+    return listBySize ? [...rows].sort((a, b) => b.size - a.size || a.frameId - b.frameId) : rows;
+  }, [snapshot.visible, snapshot.tail, listBySize]);
 
   // Escape closes the detail pane (not while typing, nor inside the Monaco editor) and
   // gives the keyboard back to the list.

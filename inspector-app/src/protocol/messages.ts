@@ -87,7 +87,30 @@ export type HostMessage =
    * them (the extension's background: the page keeps its CPU); they come when the flood calms,
    * or at once on `show-held`. 0 and 0: nothing is held any more.
    */
-  | { readonly type: 'held'; readonly frames: number; readonly bytes: number };
+  | {
+      readonly type: 'held';
+      readonly frames: number;
+      readonly bytes: number;
+      /** Frames/s the host takes in, and puts on hold for the app, over the last second (while it holds). */
+      readonly arriving?: number;
+      readonly heldPerSecond?: number;
+      /** What is held per connection, and how fast each arrives. */
+      readonly connections?: readonly HeldConnection[];
+    }
+  /**
+   * While the host holds frames (`held`), the newest of them per connection, copied: the live
+   * tail. A sample, listed apart from the frames (marked as such): each one replaces the last,
+   * and an empty one clears it — the host sends that before the held frames themselves come.
+   */
+  | { readonly type: 'tail'; readonly frames: readonly WireFrame[] };
+
+/** One connection's frames held by the host under a flood. */
+export interface HeldConnection {
+  readonly connectionId: string;
+  readonly frames: number;
+  /** Frames of it arriving per second (over the last second). */
+  readonly perSecond: number;
+}
 
 /** App → host. Hosts ignore what their capabilities do not cover. */
 export type AppMessage =
@@ -131,6 +154,14 @@ export function isLostFrame(v: unknown): v is LostFrame {
     f.size >= 0 &&
     isString(f.reason)
   );
+}
+
+const isRate = (v: unknown): v is number => isNumber(v) && v >= 0;
+
+function isHeldConnection(v: unknown): v is HeldConnection {
+  if (typeof v !== 'object' || v === null) return false;
+  const c = v as Record<string, unknown>;
+  return isString(c.connectionId) && isRate(c.frames) && isRate(c.perSecond);
 }
 
 /** Shape check for a message from an untrusted host side (a page, a port). */
@@ -187,7 +218,17 @@ export function isHostMessage(v: unknown): v is HostMessage {
     case 'dropped':
       return isNumber(m.count) && m.count >= 0 && isString(m.reason);
     case 'held':
-      return isNumber(m.frames) && m.frames >= 0 && isNumber(m.bytes) && m.bytes >= 0;
+      return (
+        isNumber(m.frames) &&
+        m.frames >= 0 &&
+        isNumber(m.bytes) &&
+        m.bytes >= 0 &&
+        (m.arriving === undefined || isRate(m.arriving)) &&
+        (m.heldPerSecond === undefined || isRate(m.heldPerSecond)) &&
+        (m.connections === undefined || (Array.isArray(m.connections) && m.connections.every(isHeldConnection)))
+      );
+    case 'tail':
+      return Array.isArray(m.frames) && m.frames.every(isWireFrame);
     case 'navigated':
       return isString(m.url) && isNumber(m.time);
     case 'lost-frames':

@@ -1,6 +1,6 @@
-import type { HostMessage } from '../protocol/messages.js';
+import type { HeldConnection, HostMessage } from '../protocol/messages.js';
 import type { FrameSummary } from '../worker/api.js';
-import type { FilterProgress, RereadBatch, SummaryBatch } from '../worker/client.js';
+import type { FilterProgress, RereadBatch, SummaryBatch, TailRows } from '../worker/client.js';
 
 export type ConnectionStatus = 'opening' | 'open' | 'closed' | 'error' | 'imported';
 
@@ -68,6 +68,14 @@ export interface RereadState {
   readonly done: boolean;
 }
 
+export interface HostHeld {
+  readonly frames: number;
+  readonly bytes: number;
+  readonly arriving?: number;
+  readonly heldPerSecond?: number;
+  readonly connections?: readonly HeldConnection[];
+}
+
 export interface CaptureSnapshot {
   readonly rows: readonly FrameSummary[];
   readonly visible: readonly FrameSummary[];
@@ -83,8 +91,18 @@ export interface CaptureSnapshot {
   readonly uncaptured: readonly UncapturedNotice[];
   /** The host's debugger capture mode, once it reported one. */
   readonly debuggerCapture: { readonly state: 'off' | 'starting' | 'on' | 'error'; readonly message: string } | null;
-  /** Frames (and bytes) the host holds for the app under a flood; null when none. */
-  readonly hostHeld: { readonly frames: number; readonly bytes: number } | null;
+  /**
+   * Frames (and bytes) the host holds for the app under a flood, with the rates it measured
+   * (frames/s arriving and put on hold) and per connection; null when none.
+   */
+  readonly hostHeld: HostHeld | null;
+  /**
+   * The live tail under a flood (rows marked `sample`, the host's newest held frames) that
+   * pass the filters: listed after `visible`, counted in neither `rows` nor `visible`.
+   */
+  readonly tail: readonly FrameSummary[];
+  /** Rows listed per second over the last second (frames and live tail rows; not while paused). */
+  readonly shownPerSecond: number;
   readonly bytesHeld: number;
   /** The running or finished content search, null without a text / path filter. */
   readonly search: SearchState | null;
@@ -153,6 +171,11 @@ export class CaptureModel {
   private uncaptured: UncapturedNotice[] = [];
   private debuggerCapture: CaptureSnapshot['debuggerCapture'] = null;
   private hostHeld: CaptureSnapshot['hostHeld'] = null;
+  /** The live tail listed, and the newest one that came while paused (listed on resume). */
+  private tail: FrameSummary[] = [];
+  private pausedTail: FrameSummary[] | null = null;
+  /** Rows listed, by when (the last second's: the shown rate). */
+  private shownLog: { readonly time: number; readonly rows: number }[] = [];
   private bytesHeld = 0;
   /** The highest frame id evicted so far (ids grow, evictions go oldest first). */
   private newestEvicted = 0;
@@ -203,6 +226,8 @@ export class CaptureModel {
       uncaptured: this.uncaptured,
       debuggerCapture: this.debuggerCapture,
       hostHeld: this.hostHeld,
+      tail: this.shownTail(),
+      shownPerSecond: this.shownPerSecond(),
       bytesHeld: this.bytesHeld,
       search: this.search,
       connectProblem: this.connectProblem,
@@ -257,6 +282,59 @@ export class CaptureModel {
     this.visibleStale = false;
     this.visible = this.rows.filter((r) => this.passes(r));
     this.visibleShared = false;
+  }
+
+  /**
+   * A live tail from the worker: it replaces the listed one (while paused it waits for the
+   * resume, the listed one stays). Its rows are known by id (a selected one keeps its detail)
+   * until the worker lets go of them (`forgotten`).
+   */
+  applyTail(batch: TailRows): void {
+    for (const id of batch.forgotten) {
+      this.byId.delete(id);
+      this.contentMatches?.delete(id);
+    }
+    for (const r of batch.rows) this.byId.set(r.frameId, r);
+    if (batch.matching && this.contentMatches && this.search && batch.filterGeneration === this.search.generation)
+      for (const id of batch.matching) this.contentMatches.add(id);
+    if (this.paused) this.pausedTail = [...batch.rows];
+    else this.showTail([...batch.rows]);
+    this.changed();
+  }
+
+  /** The listed tail rows that pass the filters (the same array while nothing filters, so the list is not redrawn for it). */
+  private shownTail(): readonly FrameSummary[] {
+    const f = this.filters;
+    const filtering =
+      this.contentMatches !== null ||
+      f.direction !== 'all' ||
+      f.format !== 'all' ||
+      f.connection !== 'all' ||
+      f.protocol !== 'all' ||
+      f.event !== '' ||
+      f.hideQuiet;
+    return filtering && this.tail.length ? this.tail.filter((r) => this.passes(r)) : this.tail;
+  }
+
+  private showTail(rows: FrameSummary[]): void {
+    this.tail = rows;
+    this.countShown(rows.length);
+  }
+
+  private countShown(rows: number): void {
+    if (!rows) return;
+    const t = this.clock.now();
+    this.shownLog.push({ time: t, rows });
+    let drop = 0;
+    while (drop < this.shownLog.length && this.shownLog[drop]!.time <= t - 1000) drop++;
+    if (drop) this.shownLog.splice(0, drop);
+  }
+
+  private shownPerSecond(): number {
+    const after = this.clock.now() - 1000;
+    let rows = 0;
+    for (const s of this.shownLog) if (s.time > after) rows += s.rows;
+    return rows;
   }
 
   /** A batch of list rows from the worker. */
@@ -395,13 +473,14 @@ export class CaptureModel {
     this.changed();
   }
 
-  /** True for a frame the cap evicted (ids only grow and evictions go oldest first). */
+  /** True for a frame the cap evicted (ids only grow and evictions go oldest first; a live tail's ids are negative). */
   wasEvicted(frameId: number): boolean {
-    return frameId <= this.newestEvicted && !this.byId.has(frameId);
+    return frameId > 0 && frameId <= this.newestEvicted && !this.byId.has(frameId);
   }
 
   private append(summaries: readonly FrameSummary[]): void {
     if (!summaries.length) return;
+    this.countShown(summaries.length);
     // A new array when the last snapshot holds the list (React sees a change), else in place.
     if (this.rowsShared) [this.rows, this.rowsShared] = [this.rows.concat(summaries), false];
     else for (const r of summaries) this.rows.push(r);
@@ -435,11 +514,12 @@ export class CaptureModel {
         this.debuggerCapture = { state: message.state, message: message.message };
         this.changed();
         break;
-      case 'held':
-        this.hostHeld =
-          message.frames > 0 || message.bytes > 0 ? { frames: message.frames, bytes: message.bytes } : null;
+      case 'held': {
+        const { type: _type, ...held } = message;
+        this.hostHeld = message.frames > 0 || message.bytes > 0 ? held : null;
         this.changed();
         break;
+      }
       case 'uncaptured':
         if (this.uncaptured.length < MAX_UNCAPTURED) {
           this.uncaptured = [
@@ -606,6 +686,10 @@ export class CaptureModel {
       this.append(this.backlog);
       this.backlog = [];
     }
+    if (!paused && this.pausedTail) {
+      this.showTail(this.pausedTail);
+      this.pausedTail = null;
+    }
     this.changed();
   }
 
@@ -618,6 +702,8 @@ export class CaptureModel {
     this.visible = [];
     [this.rowsShared, this.visibleShared] = [false, false];
     this.backlog = [];
+    this.tail = [];
+    this.pausedTail = null;
     this.changed();
   }
 }

@@ -14,6 +14,7 @@ it('tells the worker when rows may wait and when they may not', () => {
     onSummaries: () => () => {},
     onFilterProgress: () => () => {},
     onReread: () => () => {},
+    onTailRows: () => () => {},
     filter: () => {},
     deferRows: (allowed: boolean) => told.push(allowed),
   } as unknown as WorkerClient;

@@ -18,6 +18,7 @@ it('hands the worker a packed batch as one packed ingest, ids in order after the
     onSummaries: () => () => {},
     onFilterProgress: () => () => {},
     onReread: () => () => {},
+    onTailRows: () => () => {},
     ingest: (frames: IngestFrame[]) => posts.push({ kind: 'frames', ids: frames.map((f) => f.frameId) }),
     ingestPacked: (packed: PackedIngest) => posts.push({ kind: 'packed', packed }),
   } as unknown as WorkerClient;

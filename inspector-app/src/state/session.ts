@@ -18,6 +18,8 @@ function filtersReadRows(f: ListFilters): boolean {
 export class InspectorSession {
   readonly model: CaptureModel;
   private nextFrameId = 1;
+  /** Live tail frames get ids of their own, negative (the frames' numbering stays whole). */
+  private nextSampleId = -1;
   private readonly unsubscribes: (() => void)[] = [];
   keepOnNavigate: boolean;
   hostVersion: number | null = null;
@@ -42,6 +44,7 @@ export class InspectorSession {
     this.unsubscribes.push(worker.onSummaries((batch) => this.model.applySummaries(batch)));
     this.unsubscribes.push(worker.onFilterProgress((progress) => this.model.applySearchProgress(progress)));
     this.unsubscribes.push(worker.onReread((batch) => this.model.applyReread(batch)));
+    this.unsubscribes.push(worker.onTailRows((rows) => this.model.applyTail(rows)));
     this.unsubscribes.push(transport.listen((message) => this.receive(message)));
     transport.send({ type: 'hello', protocolVersion: PROTOCOL_VERSION });
     return () => this.dispose();
@@ -63,6 +66,18 @@ export class InspectorSession {
         return;
       case 'lost-frames':
         this.ingestLost(message.frames);
+        return;
+      case 'tail':
+        this.worker.tail(
+          message.frames.map((f) => ({
+            frameId: this.nextSampleId--,
+            connectionId: f.connectionId,
+            direction: f.direction,
+            time: f.time,
+            opcode: f.opcode,
+            data: f.data,
+          })),
+        );
         return;
       case 'connection-opened':
         // Before the connection's frames (messages to the worker keep their order): its subprotocol is detection evidence.

@@ -71,6 +71,12 @@ export interface FrameSummary {
   readonly lost?: string;
   /** Not read yet (a flood: worker/flood-deferral.ts): format, preview and protocol follow in a later row for the same frame. */
   readonly waiting?: true;
+  /**
+   * A frame of the live tail (the host holds a flood's frames and sent the newest as a
+   * sample): listed after the frames, apart from them, until the next sample; the frame
+   * itself comes later in its place. Its id is negative (samples have their own ids).
+   */
+  readonly sample?: true;
   readonly verdict?: Verdict;
   /** A compressed frame: `gzip → cbor, 1,234 → 5,678 bytes (4.6x)`. */
   readonly compression?: string;
@@ -405,6 +411,13 @@ export type WorkerMethod = keyof WorkerMethods;
 /** main → worker */
 export type ToWorker =
   | { readonly type: 'ingest'; readonly frames: readonly IngestFrame[] }
+  /**
+   * The live tail (the host's sample of the frames it holds under a flood): held apart from
+   * the capture (no place in its order, its cap, its search, export or comparison), read on
+   * its own (nothing recorded on its connection) and answered with `tail-rows`. Replaces the
+   * listed sample; the worker keeps the newest samples' frames up to a bound for the detail.
+   */
+  | { readonly type: 'tail'; readonly frames: readonly IngestFrame[] }
   /** A panel batch (frames tiling one buffer) as typed arrays: ingest-packing.ts. */
   | { readonly type: 'ingest-packed'; readonly packed: PackedIngest }
   /**
@@ -474,6 +487,18 @@ export type FromWorker =
       readonly searched: number;
       readonly total: number;
       readonly done: boolean;
+    }
+  /**
+   * The rows of a live tail (`sample` set), which of them match the content filter (null: no
+   * filter) under `filterGeneration`, and the sample frames no longer held (the oldest, over
+   * the bound). Posted after the rows of every frame that came before the tail.
+   */
+  | {
+      readonly type: 'tail-rows';
+      readonly rows: readonly FrameSummary[];
+      readonly matching: readonly number[] | null;
+      readonly filterGeneration: number;
+      readonly forgotten: readonly number[];
     }
   /** A slice of a running search: the matches found in it, and how far the search is. */
   | {

@@ -17,6 +17,7 @@ import type { SessionProgress, SessionRow } from '../../../codecs/compare/sessio
 export interface SummaryBatch extends Extract<FromWorker, { type: 'summaries' }> {}
 export interface FilterProgress extends Extract<FromWorker, { type: 'filter-progress' }> {}
 export interface RereadBatch extends Extract<FromWorker, { type: 'reread' }> {}
+export interface TailRows extends Extract<FromWorker, { type: 'tail-rows' }> {}
 
 export interface CompareHandlers {
   onRow(row: CompareRowView, done: number, total: number): void;
@@ -39,6 +40,7 @@ export class WorkerClient {
   private readonly summaryListeners = new Set<(batch: SummaryBatch) => void>();
   private readonly filterListeners = new Set<(progress: FilterProgress) => void>();
   private readonly rereadListeners = new Set<(batch: RereadBatch) => void>();
+  private readonly tailListeners = new Set<(rows: TailRows) => void>();
 
   /** The comparison lanes this page starts for the worker (lane-host.ts); none without a starter. */
   private readonly lanes: LaneHost | null;
@@ -76,6 +78,9 @@ export class WorkerClient {
         return;
       case 'reread':
         for (const l of this.rereadListeners) l(message);
+        return;
+      case 'tail-rows':
+        for (const l of this.tailListeners) l(message);
         return;
       case 'result':
       case 'failure': {
@@ -141,6 +146,16 @@ export class WorkerClient {
   /** What the worker must know of a connection before its frames: its negotiated subprotocol ('' when none), its URL where known. */
   connection(connectionId: string, subprotocol: string, url?: string): void {
     this.post({ type: 'connection', connectionId, subprotocol, ...(url ? { url } : {}) });
+  }
+
+  /** The live tail's frames (a sample, held apart from the capture): answered by `onTailRows`. Bytes are copied. */
+  tail(frames: readonly IngestFrame[]): void {
+    this.post({ type: 'tail', frames });
+  }
+
+  onTailRows(listener: (rows: TailRows) => void): () => void {
+    this.tailListeners.add(listener);
+    return () => this.tailListeners.delete(listener);
   }
 
   /** The frames whose rows are in the list's view: the worker reads those still waiting (a flood) now. */

@@ -34,6 +34,9 @@ function lostSummary(frame: IngestFrame, lost: { size: number; reason: string })
   };
 }
 
+/** Live tail frames kept for their detail (the newest samples'; a sample is a few hundred frames at most). */
+export const SAMPLES_KEPT = 2000;
+
 /** A search slice runs this long before it reports and lets other messages in. */
 const SEARCH_SLICE_MS = 12;
 
@@ -205,6 +208,26 @@ export function createDispatcher(
       case 'ingest-packed':
         ingest(unpackIngest(message.packed), false);
         return;
+      case 'tail': {
+        // The rows of the frames before it go first: the list drops the last sample after they came.
+        flush();
+        const rows: FrameSummary[] = [];
+        const matching: number[] = [];
+        for (const frame of message.frames) {
+          // Read on its own: nothing recorded on its connection (its frame is read in order when it comes).
+          handlers.store.addSample(frame);
+          rows.push({ ...summarize(frame), sample: true });
+          if (handlers.filtering && handlers.matches(frame.frameId)) matching.push(frame.frameId);
+        }
+        post({
+          type: 'tail-rows',
+          rows,
+          matching: handlers.filtering ? matching : null,
+          filterGeneration,
+          forgotten: handlers.store.forgetSamples(SAMPLES_KEPT),
+        });
+        return;
+      }
       case 'connection':
         handlers.setSubprotocol(message.connectionId, message.subprotocol);
         if (message.url) handlers.links.setConnectionUrl(message.connectionId, message.url);

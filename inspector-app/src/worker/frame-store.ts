@@ -155,6 +155,25 @@ export class FrameStore {
     return this.frames.get(frameId);
   }
 
+  /** Live tail frames (a host's sample under a flood), oldest first: outside the capture's order, cap and `all()`. */
+  private samples: number[] = [];
+
+  /** Holds a live tail frame for its detail (decode, bytes, text); `forgetSamples` bounds them. */
+  addSample(frame: IngestFrame): void {
+    this.frames.set(frame.frameId, frame);
+    this.samples.push(frame.frameId);
+  }
+
+  /** Lets go of the oldest live tail frames beyond the newest `keep`; returns their ids. */
+  forgetSamples(keep: number): number[] {
+    const gone = this.samples.splice(0, Math.max(0, this.samples.length - keep));
+    for (const id of gone) {
+      this.frames.delete(id);
+      for (const key of this.indexCache.keys()) if (key.startsWith(`${id}:`)) this.indexCache.delete(key);
+    }
+    return gone;
+  }
+
   /** Frames in arrival order. */
   *all(): IterableIterator<IngestFrame> {
     for (let i = this.head; i < this.order.length; i++) {
@@ -165,6 +184,7 @@ export class FrameStore {
 
   clear(): void {
     this.frames.clear();
+    this.samples = [];
     this.order = [];
     this.head = 0;
     this.indexCache.clear();

@@ -67,12 +67,13 @@ export function FrameActions(props: {
   };
   const save = async () => {
     const bytes = await client.call('bytes', { frameId });
-    if (bytes) saveBytes(bytes, `frame-${frameId}.bin`);
+    if (bytes) saveBytes(bytes, frameId < 0 ? `live-sample-${-frameId}.bin` : `frame-${frameId}.bin`);
   };
 
   return (
     <div className="ws-toolbar" aria-label="Frame actions">
-      <span>Frame #{frameId}</span>
+      {/* A live tail sample (negative id) is not numbered yet: it gets its number when the held frames come. */}
+      <span>{frameId < 0 ? 'Live tail sample' : `Frame #${frameId}`}</span>
       <label>
         decode as{' '}
         <select

@@ -61,6 +61,10 @@ const resizeObserver: ObserveResize | undefined =
         return () => observer.disconnect();
       };
 
+/** What a live tail row is (its number column reads "live"). */
+const SAMPLE_TITLE =
+  'live tail: a sample of the newest frames the extension holds under a flood; the frame is listed in its place, numbered, when the held frames come';
+
 const Row = memo(function Row(props: {
   row: FrameSummary;
   top: number;
@@ -76,13 +80,18 @@ const Row = memo(function Row(props: {
       data-testid="frame-row"
       data-frame-id={row.frameId}
       data-format={row.lost ? 'lost' : (row.format ?? row.verdict ?? 'unknown')}
-      className={`ws-frame-row${row.frameId % 2 ? ' ws-row-odd' : ''}${row.lost ? ' ws-frame-lost' : ''}${row.protocol?.quiet ? ' ws-quiet' : ''}`}
+      data-sample={row.sample ? '' : undefined}
+      className={`ws-frame-row${row.frameId % 2 ? ' ws-row-odd' : ''}${row.lost ? ' ws-frame-lost' : ''}${row.protocol?.quiet ? ' ws-quiet' : ''}${row.sample ? ' ws-frame-sample' : ''}`}
       style={{ transform: `translateY(${top}px)` }}
       data-merge={mergedColumn(row)}
       onMouseDown={() => onSelect(row.frameId)}
     >
-      <span data-column="number" className="ws-num ws-muted" title={`frame ${row.frameId} · ${formatTime(row.time)}`}>
-        {row.frameId}
+      <span
+        data-column="number"
+        className="ws-num ws-muted"
+        title={row.sample ? SAMPLE_TITLE : `frame ${row.frameId} · ${formatTime(row.time)}`}
+      >
+        {row.sample ? 'live' : row.frameId}
       </span>
       <span data-column="time" className="ws-mono">
         {formatTime(row.time)}

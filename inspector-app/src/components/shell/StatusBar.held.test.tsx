@@ -39,3 +39,32 @@ it('validates held messages by shape', () => {
   expect(isHostMessage({ type: 'held', frames: -1, bytes: 10 })).toBe(false);
   expect(isHostMessage({ type: 'held', frames: 3 })).toBe(false);
 });
+
+it('says how many frames per second arrive, are shown and are held, and what is held per connection', async () => {
+  const transport = new MemoryTransport();
+  render(<App transport={transport} worker={inProcessWorker()} capabilities={capabilities} />);
+  act(() => {
+    transport.emit({
+      type: 'connection-opened',
+      connectionId: 'doc:1',
+      url: 'wss://feed.test/',
+      protocol: '',
+      extensions: '',
+      time: 1,
+    });
+    transport.emit({
+      type: 'held',
+      frames: 12_000,
+      bytes: 12_000_000,
+      arriving: 10_000,
+      heldPerSecond: 9_000,
+      connections: [{ connectionId: 'doc:1', frames: 12_000, perSecond: 10_000 }],
+    });
+  });
+  const rates = await screen.findByTestId('flood-rates');
+  expect(rates.textContent).toBe('10,000/s arriving · 0/s shown · 9,000/s held');
+  expect((await screen.findByTestId('connection-held')).textContent).toBe(' · 12,000 held, 10,000/s');
+  act(() => transport.emit({ type: 'held', frames: 0, bytes: 0 }));
+  await waitFor(() => expect(screen.queryByTestId('flood-rates')).toBeNull());
+  expect(screen.queryByTestId('connection-held')).toBeNull();
+});

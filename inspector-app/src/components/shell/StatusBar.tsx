@@ -1,4 +1,5 @@
 import type { ReactElement } from 'react';
+import type { HeldConnection } from '../../protocol/messages.js';
 import type { CaptureSnapshot, ConnectionState } from '../../state/capture-model.js';
 import { formatBytes, formatTime, plural } from './format.js';
 
@@ -39,7 +40,7 @@ export function StatusBar(props: {
       {snapshot.hostHeld && (
         <span
           data-testid="held-notice"
-          title={`${formatBytes(snapshot.hostHeld.bytes)} wait in the extension while the page floods, so the page keeps its CPU; nothing is dropped`}
+          title={`${formatBytes(snapshot.hostHeld.bytes)} wait in the extension while the page floods, so the page keeps its CPU; nothing is dropped${snapshot.hostHeld.arriving !== undefined ? `\n${rate(snapshot.hostHeld.arriving)} arriving · ${rate(snapshot.shownPerSecond)} shown · ${rate(snapshot.hostHeld.heldPerSecond ?? 0)} held` : ''}\nthe list ends with a live tail: the newest frames of each connection, marked "live"`}
         >
           flood: {plural(snapshot.hostHeld.frames, 'frame')} held in the extension — shown when it calms{' '}
           {onShowHeld && (
@@ -47,6 +48,16 @@ export function StatusBar(props: {
               Show now
             </button>
           )}
+        </span>
+      )}
+      {snapshot.hostHeld?.arriving !== undefined && (
+        <span
+          data-testid="flood-rates"
+          className="ws-status-shrink"
+          title={`${rate(snapshot.hostHeld.arriving)} arriving · ${rate(snapshot.shownPerSecond)} shown · ${rate(snapshot.hostHeld.heldPerSecond ?? 0)} held: frames per second over the last second, arriving in the extension, listed here (the live tail while it holds), held for later`}
+        >
+          {rate(snapshot.hostHeld.arriving)} arriving · {rate(snapshot.shownPerSecond)} shown ·{' '}
+          {rate(snapshot.hostHeld.heldPerSecond ?? 0)} held
         </span>
       )}
       <span title={`raw frame bytes held in the decode worker (cap ${formatBytes(capBytes)})`}>
@@ -94,27 +105,46 @@ export function StatusBar(props: {
           {plural(snapshot.connections.size - STATUS_CONNECTIONS, 'more connection', 'more connections')}
         </span>
       )}
-      {lastValues(snapshot.connections, STATUS_CONNECTIONS).map((c) => (
-        <span
-          key={c.connectionId}
-          title={[c.url, c.detail, c.document ? `opened by ${c.document}` : '', missedNote(c)]
-            .filter(Boolean)
-            .join('\n')}
-          data-testid="connection-status"
-          className="ws-status-connection"
-          data-status={c.status}
-          data-document={c.document}
-        >
-          {c.url.replace(/^wss?:\/\//, '')}: {c.status}
-          {c.detail && c.status !== 'open' ? ` (${c.detail})` : ''}
-          {c.seenFrom !== undefined ? ` (${missedNote(c)})` : ''}
-        </span>
-      ))}
+      {lastValues(snapshot.connections, STATUS_CONNECTIONS).map((c) => {
+        const held = heldOf(snapshot, c.connectionId);
+        return (
+          <span
+            key={c.connectionId}
+            title={[c.url, c.detail, c.document ? `opened by ${c.document}` : '', missedNote(c)]
+              .filter(Boolean)
+              .join('\n')}
+            data-testid="connection-status"
+            className="ws-status-connection"
+            data-status={c.status}
+            data-document={c.document}
+          >
+            {c.url.replace(/^wss?:\/\//, '')}: {c.status}
+            {c.detail && c.status !== 'open' ? ` (${c.detail})` : ''}
+            {c.seenFrom !== undefined ? ` (${missedNote(c)})` : ''}
+            {held && (
+              <span data-testid="connection-held" title="frames of this connection held in the extension, and arriving">
+                {' '}
+                · {held.frames.toLocaleString('en-US')} held, {rate(held.perSecond)}
+              </span>
+            )}
+          </span>
+        );
+      })}
       <span className="ws-status-host" data-testid="status-host">
         {hostName}
       </span>
     </div>
   );
+}
+
+/** Frames per second, e.g. "10,000/s". */
+function rate(perSecond: number): string {
+  return `${Math.round(perSecond).toLocaleString('en-US')}/s`;
+}
+
+/** What the host holds of a connection under a flood, when it says. */
+function heldOf(snapshot: CaptureSnapshot, connectionId: string): HeldConnection | undefined {
+  return snapshot.hostHeld?.connections?.find((c) => c.connectionId === connectionId);
 }
 
 /** A connection seen only after it opened (a late debugger attach) says what it missed. */
