@@ -136,6 +136,38 @@ describe('tree requests', () => {
     ).toBe('{"b":18446744073709551615,"y":"h\'0102\'","t":{"tag(1)":1},"u":"undefined"}');
   });
 
+  it('JSON text keeps map keys in wire order, integer keys included', () => {
+    const g = frame(
+      cbor({
+        byCurrency: new Map([
+          [978, 1],
+          [840, 2],
+        ]),
+      }),
+    );
+    const j = frame(new TextEncoder().encode('{"978": 1, "840": 2}'), { opcode: 'text' });
+    const h2 = withFrames(g, j);
+    for (const x of [g, j]) {
+      const text = h2.methods.text({ frameId: x.frameId, format: 'auto', nodeId: 0, mode: 'json' }).text;
+      expect(text.replace(/\s+/g, '')).toMatch(/\{"978":1,"840":2\}/);
+    }
+  });
+
+  it('the JSON text of a 3 MB frame is whole', () => {
+    const rows = Array.from({ length: 80_000 }, (_, i) => ({
+      id: i,
+      name: `user ${i}`,
+      tags: ['a', 'b'],
+      n: [1, 2, 3],
+    }));
+    const g = frame(cbor({ rows }));
+    expect(g.data.length).toBeGreaterThan(3_000_000);
+    const result = withFrames(g).methods.text({ frameId: g.frameId, format: 'auto', nodeId: 0, mode: 'json' });
+    expect(result.truncated).toBe(false);
+    expect(result.text.length).toBeGreaterThan(4_000_000);
+    expect(JSON.parse(result.text).rows).toHaveLength(80_000);
+  });
+
   it('a forced decoder reads the frame another way (the malformed-frame switcher)', () => {
     const j = frame(new TextEncoder().encode('[1,2]'), { opcode: 'text' });
     const h2 = withFrames(j);

@@ -133,7 +133,7 @@ export function CodeView(props: CodeViewProps): ReactElement {
     >
       {truncated && (
         <div className="code-view-notice" role="note">
-          text cut at {text.length} characters
+          text cut at {text.length.toLocaleString('en-US')} characters
         </div>
       )}
       {/* Only while Monaco itself loads: laying out 200,000 characters costs more than the editor's first frame. */}
