@@ -43,6 +43,13 @@ describe('summaries (the list rows)', () => {
     expect(s.error).toBeNull();
   });
 
+  it('a PNG attachment is media: its type, size and bytes, no error', () => {
+    const ihdr = [0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 1, 64, 0, 0, 0, 200, 8, 6, 0, 0, 0, 0, 0, 0, 0];
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...ihdr, ...new Array(1200).fill(7)]);
+    const s = summarize(frame(png));
+    expect(s).toMatchObject({ format: 'media', error: null, preview: 'image/png 320×200, 1.2 KiB' });
+  });
+
   it('reports a malformed frame with its offset and keeps a preview', () => {
     const s = summarize(frame(hex('82 01')));
     expect(s.error).toMatchObject({ offset: 2 });

@@ -158,8 +158,8 @@ export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 
         </pre>
         {view.cut ? (
           <p className="ws-note" data-testid="crdt-view-cut">
-            Showing the first {formatBytes(MAX_VIEW_CHARS / 1024)} KB of{' '}
-            {formatBytes(Math.ceil(s.viewJson.length / 1024))} KB (the rest is not shown here).
+            Showing the first {formatBytes(MAX_VIEW_CHARS)} of {formatBytes(s.viewJson.length)} characters (the rest is
+            not shown here).
           </p>
         ) : null}
       </>

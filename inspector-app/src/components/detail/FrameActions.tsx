@@ -17,6 +17,7 @@ const FORMATS: readonly FormatChoice[] = [
   'mqtt',
   'stomp',
   'phoenix',
+  'media',
   'crdt-model',
   'crdt-patch',
 ];

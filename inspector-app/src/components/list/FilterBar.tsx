@@ -14,6 +14,7 @@ export const FORMAT_OPTIONS = [
   'mqtt',
   'stomp',
   'phoenix',
+  'media',
   'crdt-model',
   'crdt-patch',
   'error',
