@@ -151,6 +151,7 @@ export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 
       <>
         <pre
           className="ws-pre"
+          role="region"
           data-testid="crdt-view"
           aria-label={s.kind === 'model' ? 'Document view as JSON' : 'Patch operations as JSON'}
         >
@@ -167,7 +168,7 @@ export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 
     body = (
       <>
         <div className="ws-toolbar">
-          <span className="ws-kind" data-testid="crdt-kind" aria-label={`CRDT ${s.kind}`}>
+          <span className="ws-kind" data-testid="crdt-kind">
             {s.kind === 'model' ? 'model (structural snapshot)' : 'patch (operations)'}
           </span>
         </div>

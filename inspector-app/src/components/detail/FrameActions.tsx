@@ -72,7 +72,7 @@ export function FrameActions(props: {
   };
 
   return (
-    <div className="ws-toolbar" aria-label="Frame actions">
+    <div className="ws-toolbar" role="group" aria-label="Frame actions">
       <span>Frame #{frameId}</span>
       <label>
         decode as{' '}

@@ -121,6 +121,7 @@ const TreeRow = memo(function TreeRow(props: {
   const head = kindText(node);
   const idIsValue = node.crdtId !== null && preview === '' && !node.link;
   return (
+    // biome-ignore lint/a11y/useFocusableInteractive: the tree takes focus itself and moves through its items with the arrow keys; items are not tab stops
     <div
       role="treeitem"
       aria-level={node.depth + 1}
@@ -204,6 +205,7 @@ const TreeRow = memo(function TreeRow(props: {
       </span>
       <span
         className="ws-share"
+        role="img"
         aria-label={
           parentBytes === null ? `${ofFrame} of the frame` : `${ofParent} of the parent, ${ofFrame} of the frame`
         }
@@ -223,6 +225,7 @@ const TreeRow = memo(function TreeRow(props: {
 function MoreRowView(props: { row: MoreRow; top: number; onLoad: (row: MoreRow) => void }): ReactElement {
   const { row, top, onLoad } = props;
   return (
+    // biome-ignore lint/a11y/useFocusableInteractive: the tree takes focus itself and moves through its items with the arrow keys; items are not tab stops
     <div
       role="treeitem"
       aria-level={row.depth + 1}
