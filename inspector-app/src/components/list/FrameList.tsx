@@ -386,6 +386,7 @@ export function FrameList(props: FrameListProps): ReactElement {
                 data-column={c.id}
                 className="ws-num"
                 aria-sort={sortBySize ? 'descending' : 'none'}
+                title={c.fullName}
               >
                 <button
                   type="button"
