@@ -97,7 +97,8 @@ async function expectReadable(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: artifactPath(`contrast-${name}.png`) });
   const { violations, checked } = await audit(page);
   expect(checked, `${name}: elements axe checked`).toBeGreaterThan(20);
-  expect(violations, `${name}: axe findings`).toEqual([]);
+  // Soft: one run reports the findings of every view, not only the first.
+  expect.soft(violations, `${name}: axe findings`).toEqual([]);
 }
 
 describe('axe-core: no violations on any view', () => {
@@ -160,7 +161,7 @@ describe('axe-core: no violations on any view', () => {
       await expectReadable(page, `inspector-crdt-${theme}`);
       await page.close();
       expect(problems).toEqual([]);
-    });
+    }, 240_000);
 
     it(`paste page, ${theme}`, async () => {
       const { page, problems } = await open(
