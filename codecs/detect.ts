@@ -14,6 +14,7 @@ import { Kind as K } from './core/kinds.js';
 import { mqttDetector } from './protocols/mqtt-detect.js';
 import { stompDetector } from './protocols/stomp-detect.js';
 import { phoenixDetector } from './protocols/phoenix-detect.js';
+import { mediaDetector } from './media/media-detect.js';
 import { engineIoBinaryDetector } from './protocols/engineio-binary.js';
 import { findInvalidUtf8 } from './core/utf8.js';
 import { subprotocolHint, type SubprotocolHint } from './subprotocol.js';
@@ -356,6 +357,7 @@ export const detectors: Detector[] = [
   mqttDetector,
   stompDetector,
   phoenixDetector,
+  mediaDetector,
   binaryDetector('cbor', cborWalker, 0.75, (bytes) =>
     bytes[0] === 0xd9 && bytes[1] === 0xd9 && bytes[2] === 0xf7
       ? { bonus: 0.3, note: 'self-describe tag 55799' }

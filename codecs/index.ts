@@ -16,6 +16,7 @@ import { socketIoWalker } from './protocols/socketio-walker.js';
 import { mqttWalker } from './protocols/mqtt-walker.js';
 import { stompWalker } from './protocols/stomp-walker.js';
 import { phoenixWalker } from './protocols/phoenix-walker.js';
+import { mediaWalker } from './media/media-walker.js';
 import { detectFormat, type Detection, type Rejection } from './detect.js';
 import { nearMissConfidence, NEAR_MISS_THRESHOLD } from './near-miss.js';
 import { compressionHeader, inflateFrame, type InflateLimits, type Inflated } from './nested/inflate.js';
@@ -87,6 +88,15 @@ export { mqttWalker, mqttPackets, type MqttPacket } from './protocols/mqtt-walke
 export { stompWalker, stompFrames, type StompFrame } from './protocols/stomp-walker.js';
 export { phoenixWalker, phoenixBinary, type PhoenixBinary } from './protocols/phoenix-walker.js';
 export {
+  mediaWalker,
+  mediaInfo,
+  mediaSummary,
+  mediaTypeOf,
+  type MediaInfo,
+  type MediaType,
+} from './media/media-walker.js';
+export { sizeText } from './core/size-text.js';
+export {
   readCentrifugoProtobuf,
   centrifugoMessages,
   centrifugoSide,
@@ -131,6 +141,7 @@ export const FRAME_FORMATS: readonly FrameFormat[] = [
   'mqtt',
   'stomp',
   'phoenix',
+  'media',
   'crdt-model',
   'crdt-patch',
 ];
@@ -146,6 +157,7 @@ export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
   mqtt: mqttWalker,
   stomp: stompWalker,
   phoenix: phoenixWalker,
+  media: mediaWalker,
   'crdt-model': crdtModelWalker,
   'crdt-patch': crdtPatchWalker,
 };

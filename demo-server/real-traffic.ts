@@ -56,6 +56,8 @@ export function socketIoUpload(rng: Rng): [string, Uint8Array] {
   const png = new Uint8Array(size);
   png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   png.set(randomBytes(rng, size - 8), 8);
+  // The header a real PNG starts with: IHDR, 320×200, 8-bit RGBA (the image data after it stays random).
+  png.set([0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 1, 0x40, 0, 0, 0, 0xc8, 8, 6, 0, 0, 0], 8);
   return [
     `451-${JSON.stringify(['upload', { name: 'avatar.png', type: 'image/png', data: { _placeholder: true, num: 0 } }])}`,
     png,

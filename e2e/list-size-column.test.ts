@@ -1,7 +1,7 @@
 /**
  * Review defect (s6, s26): the frame list's size column cut "1.01 MB" to "1.01 …" at the
  * default list width, at 1440×900 (list 400 px beside the detail) and 900×700 (stacked, the
- * wide column set), light and dark. Every size formatBytes prints, up to "999.99 MB", must fit
+ * wide column set), light and dark. Every size formatBytes prints, up to "999.9 MiB", must fit
  * its column. Needs dist/app and /usr/bin/chromium; fails, never skips, without them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,9 +35,9 @@ function cborBytes(size: number): Uint8Array {
   return out;
 }
 
-// 1023 B, 1023 KB, 1.01 MB (the frame in the screenshots), 9.99 MB: the widest texts of each unit.
+// 1023 B, 1023 KiB, 1.01 MiB (the frame in the screenshots), 9.99 MiB: the widest texts of each unit.
 const SIZES = [1023, 1023 * 1024, 1_057_436, 10_475_000];
-const EXPECTED = ['1023 B', '1023 KB', '1.01 MB', '9.99 MB'];
+const EXPECTED = ['1023 B', '1023 KiB', '1.01 MiB', '9.99 MiB'];
 const FILLER = 60;
 
 function captureFile(): Uint8Array {
@@ -74,10 +74,10 @@ async function sizeCells(page: Page): Promise<{
     const cells = [...document.querySelectorAll<HTMLElement>('[data-testid=frame-row] [data-column=size]')];
     const cut = (el: HTMLElement) => el.scrollWidth > el.clientWidth;
     const shown = cells.map((el) => ({ text: el.textContent!, cut: cut(el) }));
-    // No frame of 999.99 MB fits the memory cap: the widest text is put in a real cell, measured, put back.
+    // No frame of 999.9 MiB fits the memory cap: the widest text is put in a real cell, measured, put back.
     const probe = cells[cells.length - 1]!;
     const before = probe.textContent;
-    probe.textContent = '999.99 MB';
+    probe.textContent = '999.9 MiB';
     const widestCut = cut(probe);
     const needs = probe.scrollWidth;
     probe.textContent = before;
@@ -117,7 +117,7 @@ describe('the frame list size column at the default list width', () => {
         await page.close();
         expect(cells.map((c) => c.text)).toEqual(EXPECTED);
         expect(cells.filter((c) => c.cut).map((c) => c.text)).toEqual([]);
-        expect(widestCut, `"999.99 MB" needs ${needs} px, its column is ${columnWidth} px (list ${listWidth} px)`).toBe(
+        expect(widestCut, `"999.9 MiB" needs ${needs} px, its column is ${columnWidth} px (list ${listWidth} px)`).toBe(
           false,
         );
         // The wider size column does not push the row past the list (no sideways scroll).

@@ -86,7 +86,7 @@ describe('the Avro row in the browser', () => {
     const json = await page.getByTestId('session-totals').locator('tr[data-codec=json] td').allTextContents();
     console.log(`Avro row: ${cells.join(' | ')}\nJSON row: ${json.join(' | ')}`);
     expect(cells[0]).toBe('40'); // every message held, none left out
-    expect(cells[1]).toMatch(/^[\d,.]+ (B|KB)$/); // the messages' size
+    expect(cells[1]).toMatch(/^[\d,.]+ (B|KiB)$/); // the messages' size
     // The one dash is brotli's ("not in this browser", as on every row).
     const dashes = await avro
       .locator('[data-testid=session-dash]')
@@ -95,7 +95,7 @@ describe('the Avro row in the browser', () => {
       dashes.every((t) => /not in this browser/.test(t)),
       dashes.join('; '),
     ).toBe(true);
-    expect(cells.some((c) => /^[\d,.]+ (B|KB) \([\d.]+ B\/message\)$/.test(c))).toBe(true); // the schema, sent once
+    expect(cells.some((c) => /^[\d,.]+ (B|KiB) \([\d.]+ B\/message\)$/.test(c))).toBe(true); // the schema, sent once
     await page.getByTestId('session-totals').screenshot({ path: artifactPath('session-avro-totals.png') });
     await page.close();
     expect(errors).toEqual([]);

@@ -78,7 +78,7 @@ describe('the loaded-.proto session row in the browser', () => {
     );
     expect(cells[0]).toBe(String(compared)); // every message held, none left out
     expect(cells[1]).toBe(captured[1]); // written back byte for byte
-    expect(cells.some((c) => /^[\d,.]+ (B|KB) \([\d.]+ B\/message\)$/.test(c))).toBe(true); // the schema, sent once
+    expect(cells.some((c) => /^[\d,.]+ (B|KiB) \([\d.]+ B\/message\)$/.test(c))).toBe(true); // the schema, sent once
     await totals.screenshot({ path: artifactPath('session-loaded-proto-totals.png') });
     await page.close();
     expect(errors).toEqual([]);

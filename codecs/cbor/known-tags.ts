@@ -141,7 +141,7 @@ function knownTagText(index: SpanIndex, tagId: number, tag: string, max: number,
       const p = payloadOf(head, 2, end);
       if (!p) return null;
       const size = p[1] - p[0];
-      if (size > EMBEDDED_PREVIEW_LIMIT) return `embedded CBOR (${size} B)`;
+      if (size > EMBEDDED_PREVIEW_LIMIT) return `embedded CBOR (${size.toLocaleString('en-US')} B)`;
       const inner = indexCbor(bytes.subarray(p[0], p[1]), { depth: 1 });
       if (inner.error || inner.root < 0)
         return `embedded CBOR (${size} B, not well-formed: ${inner.error?.message ?? 'empty'})`;

@@ -15,6 +15,7 @@ const NOT_STARTED: Readonly<Record<string, string>> = {
   protobuf: 'not tried on a text frame (Protobuf is binary)',
   socketio: 'no socket.io / engine.io packet starts in this input',
   phoenix: 'not a Phoenix binary frame (kind 0-2, string sizes, strings, payload)',
+  media: 'no media magic (PNG, JPEG, GIF, WebP, PDF, zip, gzip, wasm) at byte 0',
   stomp: 'no STOMP command line starts this input',
   mqtt: 'no MQTT packet starts in this input (or it breaks off before a whole packet)',
 };

@@ -53,6 +53,11 @@ export function describeHead(index: SpanIndex, id: number): string {
 export function previewValue(index: SpanIndex, id: number, max = 80): string {
   index.requireNode(id, 'previewValue');
   if (index.walker.preview) return index.walker.preview(index, id, max);
+  return plainPreview(index, id, max);
+}
+
+/** The preview read from the node's bytes by kind, for a walker's `preview` to fall back on. */
+export function plainPreview(index: SpanIndex, id: number, max = 80): string {
   const { store, bytes } = index;
   const kind = store.kind[id];
   const incomplete = (store.flags[id] & Flag.incomplete) !== 0;

@@ -15,6 +15,7 @@ export type FormatName =
   | 'mqtt'
   | 'stomp'
   | 'phoenix'
+  | 'media'
   | 'crdt-model'
   | 'crdt-patch';
 

@@ -45,7 +45,7 @@ export function describeCrdt(index: SpanIndex, id: number): string {
     case Kind.crdt_model:
       return 'model';
     case Kind.crdt_patch:
-      return `patch (${store.arg[id]} ops)`;
+      return `patch (${store.arg[id]} ${store.arg[id] === 1 ? 'op' : 'ops'})`;
     default:
       return `${name}${idText}`;
   }

@@ -2,6 +2,7 @@ import { Flag, Kind } from '../core/kinds.js';
 import type { FormatWalker, SpanIndex } from '../core/span-index.js';
 import type { DecodeErrorCode } from '../core/errors.js';
 import { jsonWalker, walkJsonInto } from '../json/walker.js';
+import { plainPreview } from '../core/describe.js';
 import { addCommonHeader } from './socketio-common-prefix.js';
 import { ABSENT, addNode, writeHeader } from './socketio-header-nodes.js';
 import {
@@ -66,6 +67,14 @@ export const socketIoWalker: FormatWalker = {
   },
   leafValue(index, node) {
     return isHeader(index, node) ? packetData(index).values[node] : jsonWalker.leafValue(index, node);
+  },
+  /** A header's numbers (the attachment count before its `-`, the ack id) by their value, not their bytes. */
+  preview(index, node, max) {
+    if (isHeader(index, node) && index.store.kind[node] === Kind.number) {
+      const value = packetData(index).values[node];
+      if (typeof value === 'number') return String(value).slice(0, max);
+    }
+    return plainPreview(index, node, max);
   },
   describe(index, node) {
     const { store } = index;

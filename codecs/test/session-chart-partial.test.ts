@@ -48,7 +48,7 @@ describe('a codec that left messages out, in the session chart and the report', 
       [false, 'As captured: 15,700 B'],
       [true, 'Protobuf (inferred): 2,680 B — 67 of 157 messages'],
     ]);
-    expect(g.summary).toContain('Protobuf (inferred) ends at 2.6 KB, 67 of 157 messages only');
+    expect(g.summary).toContain('Protobuf (inferred) ends at 2.6 KiB, 67 of 157 messages only');
     expect(g.note).toBe(
       'Faded line with a hollow end — Protobuf (inferred), 67 of 157 messages: this codec left messages out, so its line sums only the messages it encoded; lower is better only among codecs that encoded every message.',
     );

@@ -109,9 +109,9 @@ describe('chart geometry', () => {
       }
     }
     // The UI's units (KB = 1,024 bytes, as in the list and the tables), ticks round in them.
-    expect(g.yTicks.map((t) => t.text)).toEqual(['0 B', '5.0 KB', '10 KB', '15 KB']);
+    expect(g.yTicks.map((t) => t.text)).toEqual(['0 B', '5.0 KiB', '10 KiB', '15 KiB']);
     expect(g.summary).toBe(
-      'Cumulative message bytes over 200 messages: As captured ends at 12 KB; CBOR ends at 6.8 KB.',
+      'Cumulative message bytes over 200 messages: As captured ends at 12 KiB; CBOR ends at 6.8 KiB.',
     );
   });
 

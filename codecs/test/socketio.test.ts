@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Encoder, PacketType } from 'socket.io-parser';
 import { encodePacket } from 'engine.io-parser';
-import { decodeFrame, socketIoPacket } from '../index.js';
+import { decodeFrame, previewValue, socketIoPacket } from '../index.js';
 
 /**
  * Socket.IO over Engine.IO text frames (issue 15 §2), produced by the real libraries'
@@ -79,6 +79,17 @@ describe('Socket.IO text frames', () => {
       socketType: 'ACK',
       ack: 7,
     });
+  });
+
+  it('the attachment count is its digits, not the dash after them, at any reading depth', () => {
+    const bytes = utf8('4512-/admin,["upload",{"_placeholder":true,"num":0}]');
+    for (const depth of [1, Infinity]) {
+      const index = decodeFrame(bytes, { isText: true, depth }).index!;
+      const value = index.children(index.root).find((c) => previewValue(index, index.keyOf(c)) === '"attachments"')!;
+      expect(previewValue(index, value)).toBe('12');
+      // The dash stays in the value's span (every byte of the frame is in one leaf).
+      expect([index.store.start[value], index.store.end[value]]).toEqual([2, 5]);
+    }
   });
 
   it('connect, disconnect, the Engine.IO handshake and ping/pong', () => {

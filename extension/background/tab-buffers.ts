@@ -54,12 +54,12 @@ export const DEFAULT_LIMITS: BufferLimits = {
 
 export function bufferFullReason(limits: BufferLimits): string {
   const mb = Math.round(limits.maxBytes / (1024 * 1024));
-  return `the extension's buffer for this tab was full (${mb} MB or ${limits.maxEvents} events); the oldest frames were dropped`;
+  return `the extension's buffer for this tab was full (${mb} MiB or ${limits.maxEvents.toLocaleString('en-US')} events); the oldest frames were dropped`;
 }
 
 export function evictedReason(limits: BufferLimits): string {
   const mb = Math.round(limits.maxBytes / (1024 * 1024));
-  return `evicted by the extension's buffer for this tab (${mb} MB or ${limits.maxEvents} events) before the panel opened`;
+  return `evicted by the extension's buffer for this tab (${mb} MiB or ${limits.maxEvents.toLocaleString('en-US')} events) before the panel opened`;
 }
 
 /** Characters kept of a document URL (it names navigations). */

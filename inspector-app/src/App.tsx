@@ -230,7 +230,17 @@ export function App(props: AppProps): ReactElement {
   );
 
   return (
-    <div className="ws-app" data-theme={theme} data-testid="app" ref={appRef} onKeyDown={onKeyDown}>
+    // The page's one landmark (toolbars, list and detail are all the app); the paste page, which holds the app, is its own.
+    // biome-ignore lint/a11y/noStaticElementInteractions: the app's keys (Escape closes the detail) are heard here as they bubble from the controls inside
+    <div
+      className="ws-app"
+      data-theme={theme}
+      data-testid="app"
+      ref={appRef}
+      onKeyDown={onKeyDown}
+      role={props.singleFrame ? undefined : 'main'}
+    >
+      {!props.singleFrame && <h1 className="ws-visually-hidden">wirescope WebSocket inspector</h1>}
       {capabilities.connect && (
         <ConnectBar
           initialUrl={props.connectUrl ?? demoUrl}

@@ -72,11 +72,11 @@ const KB = 1024;
 const MB = 1024 * KB;
 const GB = 1024 * MB;
 
-/** 1,234 → "1.2 KB": the UI's units (1 KB = 1,024 bytes, as in the list and the tables), short for an axis. */
+/** 1,234 → "1.2 KiB": the UI's units (1 KiB = 1,024 bytes, as in the list and the tables), short for an axis. */
 export function shortBytes(n: number): string {
-  if (n >= GB) return `${(n / GB).toFixed(n >= 10 * GB ? 0 : 1)} GB`;
-  if (n >= MB) return `${(n / MB).toFixed(n >= 10 * MB ? 0 : 1)} MB`;
-  if (n >= KB) return `${(n / KB).toFixed(n >= 10 * KB ? 0 : 1)} KB`;
+  if (n >= GB) return `${(n / GB).toFixed(n >= 10 * GB ? 0 : 1)} GiB`;
+  if (n >= MB) return `${(n / MB).toFixed(n >= 10 * MB ? 0 : 1)} MiB`;
+  if (n >= KB) return `${(n / KB).toFixed(n >= 10 * KB ? 0 : 1)} KiB`;
   return `${Math.round(n)} B`;
 }
 

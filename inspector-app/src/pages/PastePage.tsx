@@ -144,6 +144,7 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
   return (
     <div
       className="ws-paste-page"
+      role="main"
       data-theme={theme}
       data-testid="paste-page"
       onDragOver={(e) => e.preventDefault()}

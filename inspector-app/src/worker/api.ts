@@ -23,6 +23,7 @@ export type FormatChoice =
   | 'mqtt'
   | 'stomp'
   | 'phoenix'
+  | 'media'
   | 'crdt-model'
   | 'crdt-patch'
   | ReadAsFormat;

@@ -1,35 +1,55 @@
-import { previewValue, type SpanIndex } from '../../../codecs/index.js';
+import {
+  childSegment,
+  formatPath,
+  Kind,
+  previewValue,
+  type PathSegment,
+  type SpanIndex,
+} from '../../../codecs/index.js';
+import { tagNumber } from '../../../codecs/core/tag-number.js';
 import type { DiffRow } from './api.js';
 import { jsonText } from './json-text.js';
 
 const MAX_ROWS = 2000;
-const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-type Entry = { readonly label: string; readonly id: number };
+/** One child of a container: its id and the path segment that leads to it. */
+type Child = { readonly id: number; readonly segment: PathSegment };
 
-function entries(index: SpanIndex, id: number): Map<string, number> | null {
+/** What matches a child to its counterpart: a map's key (text and non-text keys never match) or an index. */
+function matchKey(segment: PathSegment): string {
+  switch (segment.type) {
+    case 'key':
+      return (segment.text ? 't:' : 'n:') + segment.key;
+    case 'index':
+    case 'chunk':
+      return `i:${segment.index}`;
+    default:
+      return `o:${JSON.stringify(segment)}`;
+  }
+}
+
+function entries(index: SpanIndex, id: number): Map<string, Child> | null {
   const kind = index.kind(id);
   const isMap = kind === 'map' || kind === 'crdt_obj';
   const isArray = kind === 'array' || kind === 'crdt_arr' || kind === 'crdt_vec';
   if (!isMap && !isArray) return null;
-  const out = new Map<string, number>();
+  const out = new Map<string, Child>();
   index.children(id).forEach((c, i) => {
-    const keyId = index.keyOf(c);
-    const key =
-      isMap && keyId >= 0
-        ? index.kind(keyId) === 'text' && !index.isIncomplete(keyId)
-          ? String(index.value(keyId))
-          : previewValue(index, keyId, 60)
-        : String(i);
-    out.set(isMap ? `k:${key}` : `i:${key}`, c);
+    const segment: PathSegment = isMap ? childSegment(index, c, i) : { type: 'index', index: i };
+    out.set(matchKey(segment), { id: c, segment });
   });
   return out;
 }
 
-function childPath(path: string, key: string): string {
-  const body = key.slice(2);
-  if (key.startsWith('i:')) return `${path}[${body}]`;
-  return IDENT.test(body) ? `${path}.${body}` : `${path}[${JSON.stringify(body)}]`;
+/**
+ * A tag both frames carry around a container (CBOR's self-describe 55799 around a whole
+ * frame): the diff goes on inside it. A tag around a scalar (a bignum, a date) stays one
+ * leaf, compared and shown by its value.
+ */
+function tagContent(index: SpanIndex, id: number): number {
+  if (index.store.kind[id] !== Kind.tag) return -1;
+  const content = index.store.firstChild[id];
+  return content >= 0 && entries(index, content) ? content : -1;
 }
 
 const size = (index: SpanIndex, id: number) => index.store.end[id] - index.store.start[id];
@@ -55,44 +75,51 @@ function sameValue(a: SpanIndex, aId: number, b: SpanIndex, bId: number): boolea
 export function diffFrames(a: SpanIndex, b: SpanIndex): DiffRow[] {
   const rows: DiffRow[] = [];
   if (a.root < 0 || b.root < 0) return rows;
-  const work: { path: string; aId: number; bId: number }[] = [{ path: '$', aId: a.root, bId: b.root }];
+  const work: { path: readonly PathSegment[]; aId: number; bId: number }[] = [{ path: [], aId: a.root, bId: b.root }];
   while (work.length && rows.length < MAX_ROWS) {
     const { path, aId, bId } = work.pop()!;
+    const ta = tagContent(a, aId);
+    const tb = tagContent(b, bId);
+    if (ta >= 0 && tb >= 0 && tagNumber(a, aId) === tagNumber(b, bId)) {
+      work.push({ path: [...path, childSegment(a, ta, 0)], aId: ta, bId: tb });
+      continue;
+    }
     const ea = entries(a, aId);
     const eb = entries(b, bId);
     if (ea && eb && a.kind(aId).replace('crdt_', '') === b.kind(bId).replace('crdt_', '')) {
-      const next: Entry[] = [];
+      const next: { key: string; child: Child }[] = [];
       for (const [key, ca] of ea) {
-        const cb = eb.get(key);
-        if (cb === undefined)
+        if (!eb.has(key))
           rows.push({
-            path: childPath(path, key),
+            path: formatPath([...path, ca.segment]),
             change: 'removed',
-            before: short(a, ca),
+            before: short(a, ca.id),
             after: '',
-            sizeBefore: size(a, ca),
+            sizeBefore: size(a, ca.id),
             sizeAfter: 0,
           });
-        else next.push({ label: key, id: ca });
+        else next.push({ key, child: ca });
       }
       for (const [key, cb] of eb) {
         if (!ea.has(key))
           rows.push({
-            path: childPath(path, key),
+            path: formatPath([...path, cb.segment]),
             change: 'added',
             before: '',
-            after: short(b, cb),
+            after: short(b, cb.id),
             sizeBefore: 0,
-            sizeAfter: size(b, cb),
+            sizeAfter: size(b, cb.id),
           });
       }
-      for (let i = next.length - 1; i >= 0; i--)
-        work.push({ path: childPath(path, next[i].label), aId: next[i].id, bId: eb.get(next[i].label)! });
+      for (let i = next.length - 1; i >= 0; i--) {
+        const { key, child } = next[i];
+        work.push({ path: [...path, child.segment], aId: child.id, bId: eb.get(key)!.id });
+      }
       continue;
     }
     if (!sameValue(a, aId, b, bId)) {
       rows.push({
-        path,
+        path: formatPath(path),
         change: 'changed',
         before: short(a, aId),
         after: short(b, bId),

@@ -43,6 +43,13 @@ describe('summaries (the list rows)', () => {
     expect(s.error).toBeNull();
   });
 
+  it('a PNG attachment is media: its type, size and bytes, no error', () => {
+    const ihdr = [0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 1, 64, 0, 0, 0, 200, 8, 6, 0, 0, 0, 0, 0, 0, 0];
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...ihdr, ...new Array(1200).fill(7)]);
+    const s = summarize(frame(png));
+    expect(s).toMatchObject({ format: 'media', error: null, preview: 'image/png 320×200, 1.2 KiB' });
+  });
+
   it('reports a malformed frame with its offset and keeps a preview', () => {
     const s = summarize(frame(hex('82 01')));
     expect(s.error).toMatchObject({ offset: 2 });
@@ -136,6 +143,38 @@ describe('tree requests', () => {
     expect(
       h2.methods.text({ frameId: g.frameId, format: 'auto', nodeId: 0, mode: 'json' }).text.replace(/\s+/g, ''),
     ).toBe('{"b":18446744073709551615,"y":"h\'0102\'","t":{"tag(1)":1},"u":"undefined"}');
+  });
+
+  it('JSON text keeps map keys in wire order, integer keys included', () => {
+    const g = frame(
+      cbor({
+        byCurrency: new Map([
+          [978, 1],
+          [840, 2],
+        ]),
+      }),
+    );
+    const j = frame(new TextEncoder().encode('{"978": 1, "840": 2}'), { opcode: 'text' });
+    const h2 = withFrames(g, j);
+    for (const x of [g, j]) {
+      const text = h2.methods.text({ frameId: x.frameId, format: 'auto', nodeId: 0, mode: 'json' }).text;
+      expect(text.replace(/\s+/g, '')).toMatch(/\{"978":1,"840":2\}/);
+    }
+  });
+
+  it('the JSON text of a 3 MB frame is whole', () => {
+    const rows = Array.from({ length: 80_000 }, (_, i) => ({
+      id: i,
+      name: `user ${i}`,
+      tags: ['a', 'b'],
+      n: [1, 2, 3],
+    }));
+    const g = frame(cbor({ rows }));
+    expect(g.data.length).toBeGreaterThan(3_000_000);
+    const result = withFrames(g).methods.text({ frameId: g.frameId, format: 'auto', nodeId: 0, mode: 'json' });
+    expect(result.truncated).toBe(false);
+    expect(result.text.length).toBeGreaterThan(4_000_000);
+    expect(JSON.parse(result.text).rows).toHaveLength(80_000);
   });
 
   it('a forced decoder reads the frame another way (the malformed-frame switcher)', () => {

@@ -37,7 +37,7 @@ import { diffFrames } from './frame-diff.js';
 import { decodedEntry, FrameStore, isPlainText } from './frame-store.js';
 import { stringsIn } from './strings-in.js';
 import { readInOrder as readFramesInOrder } from '../../../codecs/reading/read-in-order.js';
-import { jsonText } from './json-text.js';
+import { jsonText, nodeJsonText } from './json-text.js';
 import { prettyEdn } from './edn-pretty.js';
 import { compileQuery, frameMatches, indexMatches, searchFormat, type ContentQuery } from './content-search.js';
 import { childNodes, framePreview, pathToOffset, treeNode } from './tree-nodes.js';
@@ -47,8 +47,12 @@ import { ProtocolLinks } from './protocol-links.js';
 import { buildHar } from '../sources/har.js';
 import { serializeCapture } from '../sources/capture-file.js';
 
-/** Monaco stays responsive up to a few MB of text; beyond, the Text tab says it was cut. */
-export const MAX_TEXT_CHARS = 4_000_000;
+/**
+ * The Text tab shows a frame's whole text: past 400,000 characters it is drawn by the
+ * line-virtualized BigTextView, not Monaco. This cap only bounds a pathological frame (a
+ * frame of tiny numbers pretty-prints to ~9 characters per byte); the tab says when it cut.
+ */
+export const MAX_TEXT_CHARS = 32_000_000;
 
 /**
  * "Largest fields" lists nothing below this share of the frame: it would read "0.0 %", and
@@ -324,7 +328,7 @@ export class WorkerHandlers {
           const text = diagnostic(index, nodeId, { maxLength: MAX_TEXT_CHARS });
           return { text: mode === 'edn-pretty' ? prettyEdn(text) : text, truncated: text.length >= MAX_TEXT_CHARS };
         }
-        return jsonText(index.value(nodeId), MAX_TEXT_CHARS);
+        return nodeJsonText(index, nodeId, MAX_TEXT_CHARS);
       },
       search: ({ frameId, format, text, limit }) => {
         const index = this.index(frameId, format);

@@ -281,7 +281,13 @@ export function framePreview(index: SpanIndex, max = 120): string {
   // A self-described frame (d9 d9 f7) previews its content: the tag says nothing about it.
   const root = index.root >= 0 ? throughSelfDescribe(index, index.root) : -1;
   if (root < 0) return '';
-  if (!index.isContainer(root) || index.kind(root) === 'text' || index.kind(root) === 'bytes')
+  // A media file reads as what it is (`image/png 320×200, 1.2 KiB`), not as its header fields.
+  if (
+    !index.isContainer(root) ||
+    index.kind(root) === 'text' ||
+    index.kind(root) === 'bytes' ||
+    index.format === 'media'
+  )
     return previewValue(index, root, max);
   const kind = index.kind(root);
   const isMap = kind === 'map' || kind === 'crdt_obj';

@@ -18,7 +18,7 @@ function Cell({
   if (why === null) return <td className="ws-num">{text}</td>;
   return (
     <td className="ws-num">
-      <span data-testid="compare-why" title={why} aria-label={`none: ${why}`}>
+      <span data-testid="compare-why" title={why} role="img" aria-label={`none: ${why}`}>
         —<sup>{notes.get(why)}</sup>
       </span>
     </td>

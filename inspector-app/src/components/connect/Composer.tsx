@@ -36,7 +36,7 @@ export function Composer(props: {
   };
 
   return (
-    <div aria-label="Compose a frame" style={{ borderBottom: '1px solid var(--ws-border)' }}>
+    <div role="group" aria-label="Compose a frame" style={{ borderBottom: '1px solid var(--ws-border)' }}>
       <CodeEditor
         value={text}
         onChange={setText}

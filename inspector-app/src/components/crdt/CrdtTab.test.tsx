@@ -79,7 +79,7 @@ describe('CrdtTab', () => {
     render(<CrdtTab client={client} frameId={1} format="auto" />);
     const view = await screen.findByTestId('crdt-view');
     expect(view.textContent!.length).toBe(MAX_VIEW_CHARS);
-    expect(screen.getByTestId('crdt-view-cut').textContent).toContain('Showing the first 200 KB');
+    expect(screen.getByTestId('crdt-view-cut').textContent).toContain('Showing the first 204,800 of ');
     expect(screen.queryAllByTestId('crdt-clock-row')).toHaveLength(0);
     expect(screen.getByTestId('crdt-kind').textContent).toContain('patch');
   });

@@ -134,6 +134,7 @@ export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 
       <>
         <pre
           className="ws-pre"
+          role="region"
           data-testid="crdt-view"
           aria-label={s.kind === 'model' ? 'Document view as JSON' : 'Patch operations as JSON'}
         >
@@ -141,8 +142,8 @@ export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 
         </pre>
         {view.cut ? (
           <p className="ws-note" data-testid="crdt-view-cut">
-            Showing the first {formatBytes(MAX_VIEW_CHARS / 1024)} KB of{' '}
-            {formatBytes(Math.ceil(s.viewJson.length / 1024))} KB (the rest is not shown here).
+            Showing the first {formatBytes(MAX_VIEW_CHARS)} of {formatBytes(s.viewJson.length)} characters (the rest is
+            not shown here).
           </p>
         ) : null}
       </>
@@ -150,7 +151,7 @@ export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 
     body = (
       <>
         <div className="ws-toolbar">
-          <span className="ws-kind" data-testid="crdt-kind" aria-label={`CRDT ${s.kind}`}>
+          <span className="ws-kind" data-testid="crdt-kind">
             {s.kind === 'model' ? 'model (structural snapshot)' : 'patch (operations)'}
           </span>
         </div>

@@ -17,6 +17,7 @@ const FORMATS: readonly FormatChoice[] = [
   'mqtt',
   'stomp',
   'phoenix',
+  'media',
   'crdt-model',
   'crdt-patch',
 ];
@@ -71,7 +72,7 @@ export function FrameActions(props: {
   };
 
   return (
-    <div className="ws-toolbar" aria-label="Frame actions">
+    <div className="ws-toolbar" role="group" aria-label="Frame actions">
       {/* A live tail sample (negative id) is not numbered yet: it gets its number when the held frames come. */}
       <span>{frameId < 0 ? 'Live tail sample' : `Frame #${frameId}`}</span>
       <label>

@@ -21,6 +21,7 @@ import { isMoreRow, type TreeState } from '../tree/use-tree.js';
 import { Splitter } from '../shell/Splitter.js';
 import { exactBytes, formatBytes, formatRange } from '../shell/format.js';
 import { LargestFields } from './LargestFields.js';
+import { imageTypeOf, MediaThumbnail } from './MediaThumbnail.js';
 import { pathOfNode } from './path-of-node.js';
 import './structure.css';
 
@@ -103,6 +104,9 @@ export function StructureTab(props: StructureTabProps): ReactElement {
     if (showLargest && largest === null) void client.call('largest', { frameId, format, count: 12 }).then(setLargest);
   }, [showLargest, largest, client, frameId, format]);
 
+  const rootRow = tree.rows[0] && !isMoreRow(tree.rows[0]) ? tree.rows[0] : null;
+  const mediaType = imageTypeOf(rootRow);
+
   const selectLargest = async (field: LargestField) => {
     props.onSelectPath(await pathOfNode(client, frameId, format, field));
   };
@@ -176,6 +180,7 @@ export function StructureTab(props: StructureTabProps): ReactElement {
             onHighlight={setHighlight}
           />
         </div>
+        {mediaType && bytes && <MediaThumbnail type={mediaType} bytes={bytes} summary={rootRow!.preview} />}
         {selected && (
           <div className="ws-toolbar ws-node-bar">
             <span

@@ -69,25 +69,12 @@ export function TextTab(props: TextTabProps): ReactElement {
           </span>
           <span role="radiogroup" aria-label="Show the frame as">
             {rootId !== null && (
-              <button
-                type="button"
-                role="radio"
-                aria-checked={shownRaw === null}
-                aria-pressed={shownRaw === null}
-                onClick={() => setRaw(null)}
-              >
+              <button type="button" role="radio" aria-checked={shownRaw === null} onClick={() => setRaw(null)}>
                 what decoded
               </button>
             )}
             {(['raw-text', 'raw-hex'] as const).map((r) => (
-              <button
-                key={r}
-                type="button"
-                role="radio"
-                aria-checked={shownRaw === r}
-                aria-pressed={shownRaw === r}
-                onClick={() => setRaw(r)}
-              >
+              <button key={r} type="button" role="radio" aria-checked={shownRaw === r} onClick={() => setRaw(r)}>
                 {r === 'raw-text' ? 'text' : 'hex'}
               </button>
             ))}
@@ -98,14 +85,7 @@ export function TextTab(props: TextTabProps): ReactElement {
         <div className="ws-toolbar">
           <span role="radiogroup" aria-label="Text notation">
             {(['json', 'edn'] as const).map((m) => (
-              <button
-                key={m}
-                type="button"
-                role="radio"
-                aria-checked={mode === m}
-                aria-pressed={mode === m}
-                onClick={() => props.onMode(m)}
-              >
+              <button key={m} type="button" role="radio" aria-checked={mode === m} onClick={() => props.onMode(m)}>
                 {m === 'json' ? 'JSON' : 'EDN (RFC 8949 §8)'}
               </button>
             ))}
@@ -115,7 +95,6 @@ export function TextTab(props: TextTabProps): ReactElement {
               type="button"
               role="radio"
               aria-checked={!narrow || scope === 'frame'}
-              aria-pressed={!narrow || scope === 'frame'}
               onClick={() => props.onScope('frame')}
             >
               whole frame
@@ -125,7 +104,6 @@ export function TextTab(props: TextTabProps): ReactElement {
                 type="button"
                 role="radio"
                 aria-checked={scope === 'selection'}
-                aria-pressed={scope === 'selection'}
                 onClick={() => props.onScope('selection')}
               >
                 selection: {selection.path}

@@ -59,6 +59,17 @@ describe('DiffTab', () => {
     expect(onPickB).toHaveBeenCalledWith(3);
   });
 
+  it('keeps the picker list as it was while the picker has focus, frames arriving meanwhile', () => {
+    const { rerender, props } = setup();
+    const select = screen.getByRole('combobox', { name: 'Frame to compare with' }) as HTMLSelectElement;
+    const values = () => Array.from(select.options).map((o) => o.value);
+    fireEvent.focus(select);
+    rerender(<DiffTab {...props} frameOptions={[...OPTIONS.slice(1), { frameId: 4, label: '#4 ↓ 7 B' }]} />);
+    expect(values()).toEqual(['', '2', '3']);
+    fireEvent.blur(select);
+    expect(values()).toEqual(['', '2', '3', '4']);
+  });
+
   it('renders rows with changes, sizes and deltas, and totals', async () => {
     const { client } = setup({ frameB: 2 });
     expect(client.calls).toEqual([{ method: 'diff', params: { frameA: 1, frameB: 2 } }]);

@@ -95,7 +95,10 @@ export function DiffTab({ client, frameA, frameB, frameOptions, onPickB, frameLa
     [client, frameA, frameB],
   );
 
-  const options = frameOptions.filter((o) => o.frameId !== frameA);
+  // While the picker has focus (a native select's list is open) frames keep arriving: the
+  // list it shows is the one it had when it took focus, so an option does not move under the pointer.
+  const [frozenOptions, setFrozenOptions] = useState<DiffTabProps['frameOptions'] | null>(null);
+  const options = (frozenOptions ?? frameOptions).filter((o) => o.frameId !== frameA);
   const rows = diff.status === 'ready' ? diff.value : null;
   const totals = useMemo(() => (rows ? totalsOf(rows) : null), [rows]);
 
@@ -152,6 +155,8 @@ export function DiffTab({ client, frameA, frameB, frameOptions, onPickB, frameLa
           className="ws-select"
           value={valid ? String(frameB) : ''}
           onChange={(e) => e.target.value !== '' && onPickB(Number(e.target.value))}
+          onFocus={() => setFrozenOptions(frameOptions)}
+          onBlur={() => setFrozenOptions(null)}
           aria-label="Frame to compare with"
         >
           <option value="">choose a frame…</option>

@@ -42,7 +42,7 @@ describe('the Diff picker', () => {
     await screen.findByTestId('diff-totals');
     const picker = screen.getByLabelText('Frame to compare with') as HTMLSelectElement;
     expect(picker.value).toBe('1');
-    expect(picker.selectedOptions[0].textContent).toMatch(/^#1 cbor 2\.0 KB /);
+    expect(picker.selectedOptions[0].textContent).toMatch(/^#1 cbor 2\.0 KiB /);
   });
 
   it('a frame that is not held is said to be missing, not "the same value"', () => {

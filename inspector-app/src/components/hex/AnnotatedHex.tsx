@@ -57,6 +57,7 @@ export function AnnotatedHex(props: {
         className="hex-annotated"
         role="region"
         aria-label="Annotated hex"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region takes focus so the keyboard can scroll it (axe: scrollable-region-focusable)
         tabIndex={0}
         data-testid="annotated-hex"
       >

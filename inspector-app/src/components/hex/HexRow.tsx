@@ -40,6 +40,7 @@ export const HexRow = memo(function HexRow(p: HexRowProps): ReactElement {
     if (isCur) cls += ' hex-cursor';
     if (o - r0 === p.bytesPerRow / 2) cls += ' hex-mid';
     hex.push(
+      // biome-ignore lint/a11y/useFocusableInteractive: the hex grid keeps focus itself and names the cursor cell with aria-activedescendant; its cells and rows are not tab stops
       <span
         key={o}
         id={isCur ? cellId(p.idPrefix, o) : undefined}
@@ -62,6 +63,7 @@ export const HexRow = memo(function HexRow(p: HexRowProps): ReactElement {
   if (p.error === p.bytes.length && p.error >= r0 && p.error < r0 + p.bytesPerRow) {
     // The decoder ran out of input: mark the position just past the last byte.
     hex.push(
+      // biome-ignore lint/a11y/useFocusableInteractive: the hex grid keeps focus itself and names the cursor cell with aria-activedescendant; its cells and rows are not tab stops
       <span
         key="end"
         role="gridcell"
@@ -75,12 +77,14 @@ export const HexRow = memo(function HexRow(p: HexRowProps): ReactElement {
     );
   }
   return (
+    // biome-ignore lint/a11y/useFocusableInteractive: the hex grid keeps focus itself and names the cursor cell with aria-activedescendant; its cells and rows are not tab stops
     <div
       role="row"
       aria-rowindex={p.row + 1}
       className="hex-row"
       style={{ height: ROW_HEIGHT, transform: `translateY(${p.top}px)` }}
     >
+      {/* biome-ignore lint/a11y/useFocusableInteractive: the hex grid keeps focus itself and names the cursor cell with aria-activedescendant; its cells and rows are not tab stops */}
       <span role="rowheader" className="hex-off">
         {formatOffset(r0, p.digits).slice(2)}
       </span>

@@ -51,7 +51,9 @@ describe('HexView', () => {
     // ASCII cells carry the tones too, without the test id.
     expect(offsetsOf(Array.from(container.querySelectorAll('.hex-a.hex-selected')))).toEqual(range(5, 30));
     // The tree's convention: decimal, end exclusive; sizes as everywhere else.
-    expect(screen.getByTestId('hex-selection-range').textContent).toContain('selection [10, 30) (20 B) · key [5, 10)');
+    expect(screen.getByTestId('hex-selection-range').textContent).toContain(
+      'selection [10 – 30) (20 B) · key [5 – 10)',
+    );
   });
 
   it('selection without a key only covers [start, end)', () => {
@@ -160,7 +162,7 @@ describe('HexView', () => {
   it('reads its size the way the list and tab bar do: human, exact on hover', () => {
     renderHex({ bytes: new Uint8Array(2458) });
     const size = screen.getByTestId('hex-size');
-    expect(size.textContent).toBe('2.4 KB');
+    expect(size.textContent).toBe('2.4 KiB');
     expect(size.getAttribute('title')).toBe('2,458 bytes');
   });
 

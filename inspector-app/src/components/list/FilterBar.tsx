@@ -14,6 +14,7 @@ export const FORMAT_OPTIONS = [
   'mqtt',
   'stomp',
   'phoenix',
+  'media',
   'crdt-model',
   'crdt-patch',
   'error',
@@ -105,7 +106,7 @@ export function FilterBar(props: FilterBarProps): ReactElement {
   }, [event]);
 
   return (
-    <div className="ws-filter-bar" role="search">
+    <div className="ws-filter-bar" role="search" aria-label="Filter frames">
       <input
         ref={textRef}
         type="search"

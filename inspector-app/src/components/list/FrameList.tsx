@@ -74,6 +74,7 @@ const Row = memo(function Row(props: {
 }): ReactElement {
   const { row, top, selected, connection, onSelect } = props;
   return (
+    // biome-ignore lint/a11y/useFocusableInteractive: the frame grid takes focus itself and moves the selection with the arrow keys; rows and headers are not tab stops
     <div
       role="row"
       aria-selected={selected}
@@ -87,16 +88,18 @@ const Row = memo(function Row(props: {
       onMouseDown={() => onSelect(row.frameId)}
     >
       <span
+        role="cell"
         data-column="number"
         className="ws-num ws-muted"
         title={row.sample ? SAMPLE_TITLE : `frame ${row.frameId} · ${formatTime(row.time)}`}
       >
         {row.sample ? 'live' : row.frameId}
       </span>
-      <span data-column="time" className="ws-mono">
+      <span role="cell" data-column="time" className="ws-mono">
         {formatTime(row.time)}
       </span>
       <span
+        role="cell"
         data-column="direction"
         className={row.direction === 'sent' ? 'ws-dir-sent' : 'ws-dir-received'}
         title={row.direction}
@@ -104,14 +107,17 @@ const Row = memo(function Row(props: {
       >
         {row.direction === 'sent' ? '↑' : '↓'}
       </span>
-      <span data-column="connection" title={row.connectionId}>
+      <span role="cell" data-column="connection" title={row.connectionId}>
         {connection}
       </span>
-      <span data-column="opcode">{row.opcode}</span>
-      <span data-column="size" className="ws-num" title={exactBytes(row.size)}>
+      <span role="cell" data-column="opcode">
+        {row.opcode}
+      </span>
+      <span role="cell" data-column="size" className="ws-num" title={exactBytes(row.size)}>
         {formatBytes(row.size)}
       </span>
       <span
+        role="cell"
         data-column="format"
         className={
           row.verdict !== 'unknown' && row.error
@@ -129,16 +135,22 @@ const Row = memo(function Row(props: {
         {formatLabel(row)}
       </span>
       <span
+        role="cell"
         data-column="event"
         className={row.protocol && !row.protocol.event ? 'ws-muted' : undefined}
         title={protocolTitle(row.protocol)}
       >
         {eventLabel(row.protocol)}
       </span>
-      <span data-column="protocol" title={protocolTitle(row.protocol)}>
+      <span role="cell" data-column="protocol" title={protocolTitle(row.protocol)}>
         {row.protocol?.name ?? ''}
       </span>
-      <span data-column="preview" className="ws-mono" title={row.preview.length > 60 ? row.preview : undefined}>
+      <span
+        role="cell"
+        data-column="preview"
+        className="ws-mono"
+        title={row.preview.length > 60 ? row.preview : undefined}
+      >
         {row.preview}
       </span>
     </div>
@@ -382,28 +394,38 @@ export function FrameList(props: FrameListProps): ReactElement {
         data-no-protocol={anyProtocol ? undefined : ''}
       >
         <div ref={contentRef} style={{ height: total, position: 'relative' }}>
+          {/* biome-ignore lint/a11y/useFocusableInteractive: the frame grid takes focus itself and moves the selection with the arrow keys; rows and headers are not tab stops */}
           <div className="ws-frame-header" role="row" data-testid="frame-list-header">
             {LIST_COLUMNS.map((c) =>
               c.id === 'size' && onSortBySize ? (
-                <button
+                // The header cell says how the column is sorted; the button inside it sorts.
+                // biome-ignore lint/a11y/useFocusableInteractive: the frame grid takes focus itself and moves the selection with the arrow keys; rows and headers are not tab stops
+                <span
                   key={c.id}
-                  type="button"
                   role="columnheader"
                   data-column={c.id}
-                  className="ws-num ws-col-sort"
-                  aria-pressed={sortBySize}
-                  onClick={() => onSortBySize(!sortBySize)}
-                  title={
-                    sortBySize
-                      ? `${c.fullName}: sorted largest first, click for arrival order`
-                      : `${c.fullName}: click to sort largest first`
-                  }
-                  aria-label={c.fullName}
-                  data-testid="sort-by-size"
+                  className="ws-num"
+                  aria-sort={sortBySize ? 'descending' : 'none'}
+                  title={c.fullName}
                 >
-                  size{sortBySize ? ' ▼' : ''}
-                </button>
+                  <button
+                    type="button"
+                    className="ws-num ws-col-sort"
+                    aria-pressed={sortBySize}
+                    onClick={() => onSortBySize(!sortBySize)}
+                    title={
+                      sortBySize
+                        ? `${c.fullName}: sorted largest first, click for arrival order`
+                        : `${c.fullName}: click to sort largest first`
+                    }
+                    aria-label={`sort by ${c.fullName}`}
+                    data-testid="sort-by-size"
+                  >
+                    size{sortBySize ? ' ▼' : ''}
+                  </button>
+                </span>
               ) : (
+                // biome-ignore lint/a11y/useFocusableInteractive: the frame grid takes focus itself and moves the selection with the arrow keys; rows and headers are not tab stops
                 <span
                   key={c.id}
                   role="columnheader"

@@ -10,6 +10,7 @@ export function HelpOverlay(props: { readonly onClose: () => void }): ReactEleme
     return () => before?.focus?.();
   }, []);
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop closes, as Escape does from the keyboard
     <div
       className="ws-help-backdrop"
       onMouseDown={(e) => {

@@ -27,7 +27,7 @@ it('shows the frames the host holds under a flood, asks for them on "Show now", 
   act(() => transport.emit({ type: 'held', frames: 23_456, bytes: 24_000_000 }));
   const notice = await screen.findByTestId('held-notice');
   expect(notice.textContent).toContain('flood: 23,456 frames held in the extension — shown when it calms');
-  expect(notice.getAttribute('title')).toContain('22.9 MB');
+  expect(notice.getAttribute('title')).toContain('22.9 MiB');
   act(() => screen.getByRole('button', { name: 'Show now' }).click());
   expect(transport.sent).toContainEqual({ type: 'show-held' });
   act(() => transport.emit({ type: 'held', frames: 0, bytes: 0 }));

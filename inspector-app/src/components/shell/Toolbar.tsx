@@ -55,7 +55,7 @@ export function Toolbar(props: ToolbarProps): ReactElement {
         <select aria-label="Memory cap" value={capMb} onChange={(e) => props.onCap(Number(e.target.value))}>
           {CAP_CHOICES_MB.map((mb) => (
             <option key={mb} value={mb}>
-              {mb >= 1024 ? `${mb / 1024} GB` : `${mb} MB`}
+              {mb >= 1024 ? `${mb / 1024} GiB` : `${mb} MiB`}
             </option>
           ))}
         </select>

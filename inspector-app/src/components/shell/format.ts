@@ -1,11 +1,11 @@
 /** Display helpers shared by the list, tree and status bar. */
+import { sizeText } from '../../../../codecs/core/size-text.js';
 
-/** Human size (`621 B`, `2.4 KB`, `3.10 MB`): the one way sizes read in the list, tab bar, tree and hex. */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} KB`;
-  return `${(n / 1024 / 1024).toFixed(n < 10 * 1024 * 1024 ? 2 : 1)} MB`;
-}
+/**
+ * Human size (`621 B`, `2.4 KiB`, `3.10 MiB`): the one way sizes read in the list, tab bar,
+ * tree and hex. Units are binary (1 KiB = 1,024 bytes) and say so: `253,074 B` is `247 KiB`.
+ */
+export const formatBytes: (n: number) => string = sizeText;
 
 /** hh:mm:ss.mmm in local time. */
 export function formatTime(ms: number): string {
@@ -39,9 +39,15 @@ export function exactBytes(n: number): string {
   return plural(n, 'byte');
 }
 
+/** An offset or count with thousands separators: `253,074`. */
+export function formatCount(n: number): string {
+  return EN_US.format(n);
+}
+
 /**
- * A byte range as the tree and hex both show it: decimal offsets, end exclusive, `[10, 30)`.
+ * A byte range as the tree and hex both show it: decimal offsets with separators, end
+ * exclusive, `[10 – 30)`, `[0 – 253,074)` (a comma between the ends would read as a separator).
  */
 export function formatRange(start: number, end: number): string {
-  return `[${start}, ${end})`;
+  return `[${EN_US.format(start)} – ${EN_US.format(end)})`;
 }

@@ -83,14 +83,20 @@ describe('layout', () => {
     const tabSize = await screen.findByTestId('tab-size');
     const hexSize = await screen.findByTestId('hex-size');
     for (const el of [listSize, tabSize, hexSize]) {
-      expect(el.textContent).toBe('2.4 KB');
+      expect(el.textContent).toBe('2.4 KiB');
       expect(el.getAttribute('title')).toBe(`${frameBytes.toLocaleString('en-US')} bytes`);
     }
     const row = screen.getAllByTestId('tree-row').find((r) => r.getAttribute('data-path') === '$.blob')!;
     fireEvent.mouseDown(row);
     const start = Number(row.getAttribute('data-start'));
     const end = Number(row.getAttribute('data-end'));
-    await waitFor(() => expect(screen.getByTestId('selected-range').textContent).toContain(`[${start}, ${end})`));
-    expect(screen.getByTestId('hex-selection-range').textContent).toContain(`selection [${start}, ${end})`);
+    await waitFor(() =>
+      expect(screen.getByTestId('selected-range').textContent).toContain(
+        `[${start.toLocaleString('en-US')} – ${end.toLocaleString('en-US')})`,
+      ),
+    );
+    expect(screen.getByTestId('hex-selection-range').textContent).toContain(
+      `selection [${start.toLocaleString('en-US')} – ${end.toLocaleString('en-US')})`,
+    );
   });
 });

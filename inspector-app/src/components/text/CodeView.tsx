@@ -103,13 +103,14 @@ export function CodeView(props: CodeViewProps): ReactElement {
     >
       {truncated && (
         <div className="code-view-notice" role="note">
-          text cut at {text.length} characters
+          text cut at {text.length.toLocaleString('en-US')} characters
         </div>
       )}
       {/* Only while Monaco itself loads: laying out 200,000 characters costs more than the editor's first frame. */}
       {big && <BigTextView text={text} language={language} ariaLabel={ariaLabelOf(language)} />}
       {!big && !ready && (!monaco || failed) && (
-        <pre className="code-view-pre" aria-label={ariaLabelOf(language)}>
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region takes focus so the keyboard can scroll it (axe: scrollable-region-focusable)
+        <pre className="code-view-pre" role="region" aria-label={ariaLabelOf(language)} tabIndex={0}>
           {clipped ? text.slice(0, FALLBACK_CHARS) : text}
           {clipped && `\n… (showing the first ${FALLBACK_CHARS} characters${loading ? ' while the editor loads' : ''})`}
         </pre>

@@ -72,7 +72,7 @@ export function TreeSearch(props: TreeSearchProps): ReactElement {
           : `${at + 1} of ${result.total}${result.total > result.paths.length ? ` (first ${result.paths.length} listed)` : ''}${result.complete ? '' : ', top levels only'}`;
 
   return (
-    <span className="ws-tree-search" role="search">
+    <span className="ws-tree-search" role="search" aria-label="Search in this frame">
       <input
         type="search"
         aria-label="Search in this frame"

@@ -142,6 +142,7 @@ const TreeRow = memo(function TreeRow(props: {
   const head = kindText(node);
   const idIsValue = node.crdtId !== null && preview === '' && !node.link;
   return (
+    // biome-ignore lint/a11y/useFocusableInteractive: the tree takes focus itself and moves through its items with the arrow keys; items are not tab stops
     <div
       role="treeitem"
       aria-level={node.depth + 1}
@@ -247,6 +248,7 @@ const TreeRow = memo(function TreeRow(props: {
 function MoreRowView(props: { row: MoreRow; top: number; onLoad: (row: MoreRow) => void }): ReactElement {
   const { row, top, onLoad } = props;
   return (
+    // biome-ignore lint/a11y/useFocusableInteractive: the tree takes focus itself and moves through its items with the arrow keys; items are not tab stops
     <div
       role="treeitem"
       aria-level={row.depth + 1}

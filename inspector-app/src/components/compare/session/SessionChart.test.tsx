@@ -40,7 +40,7 @@ describe('SessionChart: a codec that left messages out', () => {
       'Faded line with a hollow end — Protobuf (inferred), 67 of 157 messages: this codec left messages out, so its line sums only the messages it encoded; lower is better only among codecs that encoded every message.',
     );
     expect(chart.querySelector('svg[role=img]')?.getAttribute('aria-label')).toContain(
-      'Protobuf (inferred) ends at 578 KB, 67 of 157 messages only',
+      'Protobuf (inferred) ends at 578 KiB, 67 of 157 messages only',
     );
   });
 

@@ -14,7 +14,13 @@ import {
 /** An empty cell that says why, to the eye (title) and to a screen reader (its name). */
 function Dash({ why }: { why: string }): ReactElement {
   return (
-    <span className="ws-session-dash" title={why} aria-label={`no figure: ${why}`} data-testid="session-dash">
+    <span
+      className="ws-session-dash"
+      title={why}
+      role="img"
+      aria-label={`no figure: ${why}`}
+      data-testid="session-dash"
+    >
       —
     </span>
   );
@@ -105,13 +111,10 @@ export function SessionTable({
                 {formatBytes(r.messages)}
                 {r.left > 0 ? (
                   // The reason can be long (a schema mismatch): in the tooltip and the accessible name; the list under the totals has them all.
-                  <span
-                    className="ws-muted ws-session-dash"
-                    title={r.leftReason ?? undefined}
-                    aria-label={`${formatBytes(r.left)} left out${r.leftReason ? `: ${r.leftReason}` : ''}`}
-                  >
+                  <span className="ws-muted ws-session-dash" title={r.leftReason ?? undefined}>
                     {' '}
                     (+{formatBytes(r.left)} left out)
+                    {r.leftReason ? <span className="ws-visually-hidden">: {r.leftReason}</span> : null}
                   </span>
                 ) : null}
               </td>
