@@ -1,3 +1,4 @@
+import { encodeBase64 } from '../core/base64.js';
 import { Flag, Kind } from '../core/kinds.js';
 import { describeCrdt, previewCrdt, crdtDetails } from './describe.js';
 import type { DecodeErrorCode } from '../core/errors.js';
@@ -908,7 +909,7 @@ function opJson(index: SpanIndex, ann: CrdtAnnotations, op: number): VerbosePatc
       const data = contentValue(index, next[after]);
       if (opcode === PatchOpcode.ins_str)
         return { op: 'ins_str', obj: tsAt(ann, a), after: tsAt(ann, after), value: data as string };
-      return { op: 'ins_bin', obj: tsAt(ann, a), after: tsAt(ann, after), value: toBase64(data as Uint8Array) };
+      return { op: 'ins_bin', obj: tsAt(ann, a), after: tsAt(ann, after), value: encodeBase64(data as Uint8Array) };
     }
     case PatchOpcode.ins_arr: {
       const after = next[a];
@@ -1001,25 +1002,4 @@ function cborValue(bytes: Uint8Array, start: number, end: number): unknown {
   }
   const sub = indexCbor(bytes.subarray(start, end));
   return sub.ok ? sub.value(0) : undefined;
-}
-
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/** Standard base64 with padding (what json-joy's verbose codec writes for ins_bin). */
-function toBase64(bytes: Uint8Array): string {
-  let out = '';
-  let i = 0;
-  for (; i + 2 < bytes.length; i += 3) {
-    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
-    out += B64[n >> 18] + B64[(n >> 12) & 63] + B64[(n >> 6) & 63] + B64[n & 63];
-  }
-  const rest = bytes.length - i;
-  if (rest === 1) {
-    const n = bytes[i] << 16;
-    out += B64[n >> 18] + B64[(n >> 12) & 63] + '==';
-  } else if (rest === 2) {
-    const n = (bytes[i] << 16) | (bytes[i + 1] << 8);
-    out += B64[n >> 18] + B64[(n >> 12) & 63] + B64[(n >> 6) & 63] + '=';
-  }
-  return out;
 }
