@@ -2,6 +2,7 @@ import { Flag, Kind } from './kinds.js';
 import type { SpanIndex } from './span-index.js';
 import { decodeUtf8 } from './utf8.js';
 import { ExtValue, timestampText } from './values.js';
+import { hex2 } from './hex.js';
 
 /**
  * Diagnostic notation (EDN, RFC 8949 section 8) of any node, built from the span index so
@@ -246,4 +247,4 @@ export function hex(bytes: Uint8Array, start: number, end: number): string {
   return s;
 }
 
-const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const HEX: string[] = Array.from({ length: 256 }, (_, i) => hex2(i));

@@ -9,6 +9,7 @@ import { cborArgument, decodeFloat16, indexCbor } from '../cbor/index.js';
 import { crdtAnnotations, crdtIdOf, crdtSpanOf, SESSION, type CrdtAnnotations } from './annotations.js';
 import { extendIncompleteParents } from './partial-tree.js';
 import { OP_NAMES, PatchOpcode } from './patch-opcodes.js';
+import { hex2 } from '../core/hex.js';
 
 /**
  * The validating span walker for json-joy's binary JSON CRDT Patch encoding
@@ -718,10 +719,6 @@ function simpleCborEnd(bytes: Uint8Array, start: number, len: number): number {
   if (arg > len - p) return -1;
   if (major === 3 && findInvalidUtf8(bytes, p, p + arg) >= 0) return -1;
   return p + arg;
-}
-
-function hex2(b: number): string {
-  return b.toString(16).padStart(2, '0');
 }
 
 // ---------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import { findInvalidText, VIEW_FRAME_MIN } from './text-check.js';
 import { acquireWalkStack, countIsClamped, type WalkStack } from '../core/walk-stack.js';
 import { reportDuplicateKeys } from '../core/duplicates.js';
 import { msgpackLeafValue } from './value.js';
+import { hex2 } from '../core/hex.js';
 
 /**
  * The validating MessagePack walker (https://github.com/msgpack/msgpack/blob/master/spec.md,
@@ -747,7 +748,7 @@ function warnInvalidText(index: SpanIndex, id: number, bad: number): void {
     code: 'invalid-utf8',
     offset: bad,
     node: id,
-    message: `invalid UTF-8 (byte 0x${index.bytes[bad].toString(16).padStart(2, '0')}) in the str at byte ${store.start[id]}: kept as its bytes, at byte ${bad}`,
+    message: `invalid UTF-8 (byte 0x${hex2(index.bytes[bad])}) in the str at byte ${store.start[id]}: kept as its bytes, at byte ${bad}`,
   });
 }
 
@@ -1103,7 +1104,7 @@ const formatNames: Record<number, string> = {
 function truncatedHeader(bytes: Uint8Array, start: number, len: number): string {
   const b = bytes[start];
   const follow = len - start - 1;
-  return `unexpected end of input inside the ${formatNames[b] ?? 'item'} (format byte 0x${b.toString(16).padStart(2, '0')}, ${follow} ${follow === 1 ? 'byte follows' : 'bytes follow'} it)`;
+  return `unexpected end of input inside the ${formatNames[b] ?? 'item'} (format byte 0x${hex2(b)}, ${follow} ${follow === 1 ? 'byte follows' : 'bytes follow'} it)`;
 }
 
 function describeKind(kind: number): string {
