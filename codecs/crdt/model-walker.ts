@@ -3,7 +3,7 @@ import { describeCrdt, previewCrdt, crdtDetails } from './describe.js';
 import type { DecodeErrorCode } from '../core/errors.js';
 import { SpanIndex, type FormatWalker } from '../core/span-index.js';
 import { indexCbor } from '../cbor/index.js';
-import { findInvalidUtf8, utf16LengthIfValidUtf8, utf16LengthOfUtf8 } from '../core/utf8.js';
+import { utf16LengthIfValidUtf8, utf16LengthOfUtf8 } from '../core/utf8.js';
 import { extendIncompleteParents } from './partial-tree.js';
 import { crdtAnnotations, SESSION, type CrdtAnnotations } from './annotations.js';
 import { crdtModelValue, crdtModelLeafValue, decodeWtf8, findInvalidWtf8, WTF8_SURROGATES } from './model-value.js';
