@@ -114,6 +114,15 @@ function nodePieces(index: SpanIndex, id: number, indicators: 'auto' | 'always' 
       const ts = v instanceof ExtValue ? v.timestamp : null;
       return [`ext(${store.arg[id]}, h'${hex(bytes, start + head, end)}')${ts ? ` / ${timestampText(ts)} /` : ''}`];
     }
+    case Kind.pb_tag:
+      // A Protobuf field's key: its field number (the tag varint without the wire type).
+      return [String(Math.floor(store.arg[id] / 8))];
+    case Kind.pb_i32:
+    case Kind.pb_i64:
+      // Fixed-width fields: the unsigned reading (the schema-less default, as protoc --decode_raw).
+      return [incomplete ? '…' : String(index.walker.leafValue(index, id))];
+    case Kind.pb_group:
+      return list('{', '}', (i) => (i % 2 ? ': ' : ', '));
     default:
       return ['?'];
   }
