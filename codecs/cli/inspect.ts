@@ -13,14 +13,15 @@ import { diagnostic } from '../core/diagnostic.js';
 import { annotatedHex } from '../core/annotate.js';
 import { frameAttribution, heaviestPaths } from '../core/attribution.js';
 import { nodeTreeJson, JSON_SCHEMA_VERSION } from './render-json.js';
-import { nodeTreeText } from './render-tree.js';
+import { nodeTreeChunks } from './render-tree.js';
 import { noFormatReport } from './unknown-input.js';
 import type { InspectArgs } from './args.js';
 import { schemaFrame } from './proto-schema.js';
 import type { LoadedSchema } from '../protobuf/schema/index.js';
 
 export interface InspectResult {
-  readonly stdout: string;
+  /** In chunks, made as they are written (a deep tree's text is never whole in memory). */
+  readonly stdout: string | Generator<string>;
   readonly stderr: string;
   readonly malformed: boolean;
   readonly usageError?: string;
@@ -126,7 +127,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
   // words it; not malformed, so exit 0 (README, CLI).
   if (frame.verdict === 'empty')
     return { stdout: `empty, 0 bytes — ${EMPTY_INPUT}\n`, stderr: unknownSubprotocol, malformed: false };
-  const out: string[] = [];
+  const out: (string | Iterable<string>)[] = [];
   const detected = frame.detection?.candidates[0];
   out.push(
     `${frame.format ?? 'unknown format'}${withSchema ? ` (${withSchema.type}${withSchema.note ? `, ${withSchema.note}` : ''})` : ''}, ${bytes.length} bytes` +
@@ -148,7 +149,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
     if (args.diag) out.push(diagnostic(index, root));
     if (args.hex) out.push(annotatedHex(index, root));
     if (!args.diag && !args.hex) {
-      out.push(nodeTreeText(index, root));
+      out.push(nodeTreeChunks(index, root));
       if (split) {
         const pct = (n: number) => `${n} B (${((100 * n) / (split.totalBytes || 1)).toFixed(1)}%)`;
         out.push(`bytes: CRDT metadata ${pct(split.metadataBytes)}, content ${pct(split.contentBytes)}`);
@@ -190,7 +191,18 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
       : error
         ? `error: ${error.message} (${error.code}, offset ${error.offset})\n`
         : '');
-  return { stdout: out.join('\n') + '\n', stderr, malformed: error !== null };
+  return { stdout: lines(out), stderr, malformed: error !== null };
+}
+
+/** The parts, each a line or lines in chunks, one after another with a newline after each part. */
+function* lines(parts: readonly (string | Iterable<string>)[]): Generator<string> {
+  for (const part of parts) {
+    if (typeof part === 'string') yield `${part}\n`;
+    else {
+      yield* part;
+      yield '\n';
+    }
+  }
 }
 
 /** The paste page's wording (inspector-app/src/sources/paste-input.ts). */
