@@ -29,21 +29,33 @@ export function main(argv: readonly string[], io: CliIo): number | Promise<numbe
   }
 }
 
-async function runCompare(args: CompareArgs, io: CliIo): Promise<number> {
+/**
+ * The input file and the `--proto` files (imports among them, google/protobuf built in),
+ * read the same way for inspect and compare; null after reporting a usage error.
+ */
+function readInputs(
+  args: { readonly file: string; readonly protos: readonly string[] },
+  io: CliIo,
+): { raw: Uint8Array; loaded: Exclude<ReturnType<typeof readSchema>, { error: string }> | null } | null {
   let raw: Uint8Array;
   try {
     raw = io.readFile(args.file);
   } catch (e) {
     io.err(`wirescope: cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
-    return 2;
+    return null;
   }
-  // `--proto` files load as `inspect --proto` loads them (imports among them, google/protobuf
-  // built in); one that does not load is a usage error, as for inspect.
   const loaded = args.protos.length ? readSchema(args.protos, io.readFile) : null;
   if (loaded && 'error' in loaded) {
     io.err(`wirescope: ${loaded.error}\n`);
-    return 2;
+    return null;
   }
+  return { raw, loaded };
+}
+
+async function runCompare(args: CompareArgs, io: CliIo): Promise<number> {
+  const inputs = readInputs(args, io);
+  if (!inputs) return 2;
+  const { raw, loaded } = inputs;
   const result = await compare(raw, args, io.err, loaded ?? undefined, io.machine?.());
   io.out(result.stdout);
   if (result.stderr) io.err(result.stderr);
@@ -77,18 +89,9 @@ export interface CliIo {
 }
 
 function runInspect(args: InspectArgs, io: CliIo): number {
-  let raw: Uint8Array;
-  try {
-    raw = io.readFile(args.file);
-  } catch (e) {
-    io.err(`wirescope: cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
-    return 2;
-  }
-  const loaded = args.protos.length ? readSchema(args.protos, io.readFile) : null;
-  if (loaded && 'error' in loaded) {
-    io.err(`wirescope: ${loaded.error}\n`);
-    return 2;
-  }
+  const inputs = readInputs(args, io);
+  if (!inputs) return 2;
+  const { raw, loaded } = inputs;
   const result = inspect(raw, args, loaded?.schema ?? null);
   if (result.usageError) {
     io.err(`wirescope: ${result.usageError}\n`);
