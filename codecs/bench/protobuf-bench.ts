@@ -1,5 +1,5 @@
 /**
- * The Protobuf part of `npm run bench` (issue 15): the schema-less walker's full span index
+ * The Protobuf part of `npm run bench`: the schema-less walker's full span index
  * beside protobufjs' schema decode of the same message (`Type.decode`, and decode +
  * `toObject` beside it), in interleaved rounds, CPU time (`process.cpuUsage`) and wall time.
  * Target: full index <= 2.0x protobufjs' decode, judged on CPU time of the lowest samples

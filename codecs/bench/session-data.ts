@@ -1,5 +1,5 @@
 /**
- * The session bench's input (issue 16 §3): ~1 KB JSON records, deterministic — a trading
+ * The session bench's input: ~1 KB JSON records, deterministic — a trading
  * feed's order-book updates with an occasional trade and note (keys coming and going)
  * from the server on two connections, and a subscription every tenth message from the client.
  */

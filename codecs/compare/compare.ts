@@ -66,7 +66,7 @@ export interface CompareProgress {
   readonly codec: string;
   /**
    * json-pack's codecs (JSON, CBOR, MessagePack, …) come first in the default order and
-   * are the fast phase (issue 16 §1: on screen within 1 s for 1 MB); json-joy's CRDT codecs follow.
+   * are the fast phase (on screen within 1 s for 1 MB); json-joy's CRDT codecs follow.
    */
   readonly phase: 'json-pack' | 'json-joy';
 }

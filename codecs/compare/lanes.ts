@@ -1,5 +1,5 @@
 /**
- * A large value compared on two lanes (issue 16 §1: the lead's decision). One comparison of
+ * A large value compared on two lanes. One comparison of
  * a ~1 MB value is ~1 s of json-pack rows and ~5 s of json-joy rows on one thread, above
  * json-joy's own floor; two lanes (workers) measure rows in parallel. Codecs are taken from
  * one queue in the comparison's order, so both lanes work on the json-pack rows first and
@@ -68,7 +68,7 @@ export interface LaneWarmReport {
 
 /**
  * Sends `value` to `pool`'s lanes before its comparison is asked for, and warms them on a
- * sample of it (issue 16 §1: a first comparison on fresh lanes met a cold JIT in every
+ * sample of it (a first comparison on fresh lanes met a cold JIT in every
  * encoder, decoder and the deflate sizer, and paid the lanes' start and the value's clone
  * after the click: its json-pack phase read 1.1–1.6 s against 0.7–0.9 s on warm lanes). The
  * json-pack / JSON codecs only: theirs is the phase shown first. Null (nothing done) when

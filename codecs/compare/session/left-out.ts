@@ -1,7 +1,7 @@
 /**
  * The messages a codec left out, grouped by reason with counts — one function for every
  * view: the inspector's "Messages left out" list, the Markdown / HTML report and the CLI's
- * notes (review D: the report named only each codec's first left-out message).
+ * notes (the report named only each codec's first left-out message).
  *
  * Type-only imports: the inspector page imports this file, and session.ts brings every codec.
  */
@@ -30,7 +30,7 @@ const READINGS = /\(([^()]*; [^()]*)\)/g;
 
 /**
  * What a reason says with the values, numbers and offsets it quotes taken out: reasons with
- * the same key are one group (review: 16 Avro entries "ledgerSeq: bigint 9007199254852078
+ * the same key are one group (16 Avro entries "ledgerSeq: bigint 9007199254852078
  * where the schema has …", each with its own value; undecodable frames split on the byte
  * each reader stopped at). A list of readings is sorted too: it is ordered by the offsets it
  * quotes (furthest first), so its order is one of those values.

@@ -1,5 +1,5 @@
 /**
- * Whole-session comparison (issue 16 §2): what a sequence of WebSocket messages costs per
+ * Whole-session comparison: what a sequence of WebSocket messages costs per
  * codec — the frames as captured, and each frame's value re-encoded as JSON, CBOR or
  * MessagePack — summed per connection and direction: message sizes, per-message gzip and
  * deflate, and the on-the-wire size (frame headers plus permessage-deflate with and
@@ -55,7 +55,7 @@ export interface SessionMessage {
    * What the host calls this message, for the left-out list: the inspector's frame number
    * (the list's `#`), the CLI's position in the capture file. Without it, its 1-based
    * position among the messages compared — which, for one connection or a filter's frames,
-   * matched no number the user could find (review 2, defect 2).
+   * matched no number the user could find.
    */
   readonly number?: number;
 }
@@ -372,7 +372,7 @@ export async function* compareSession(
       if (!same.length) await account(added++);
       if (!(await tick('encode', name))) return;
     }
-    // The schema is spread over the messages it encoded: the ones left out do not carry it (review defect 12).
+    // The schema is spread over the messages it encoded: the ones left out do not carry it.
     let encoded = 0;
     if (schemaCodec) for (const o of outputs) if (typeof o !== 'string') encoded++;
     const schema =
