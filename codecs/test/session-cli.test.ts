@@ -144,7 +144,7 @@ describe('wirescope compare --session', () => {
   });
 });
 
-describe('a capture that records "none negotiated" (review #4)', () => {
+describe('a capture that records "none negotiated"', () => {
   it('compare --session shows the plain wire size as negotiated, for a wirescope capture and a HAR', async () => {
     const frames = client.map((c, i) => ({
       connectionId: 'c1',
