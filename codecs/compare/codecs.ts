@@ -64,11 +64,9 @@ import { encodeModel } from '../crdt/codecs.js';
 import { IndexedFields, indexedRecord } from './jsonjoy-indexed-fields.js';
 import { toTarget, type Target } from './convert.js';
 import { isPlainJson, scanValue, type ValueFeatures } from './features.js';
+import type { EncodedParts } from './encoded-parts.js';
+export type { EncodedParts } from './encoded-parts.js';
 
-/** Named blobs a multi-part codec writes (json-joy indexed: fields; sidecar: view, meta). */
-export interface EncodedParts {
-  readonly parts: ReadonlyArray<readonly [name: string, bytes: Uint8Array]>;
-}
 export type Encoded = Uint8Array | EncodedParts;
 
 export type CodecFamily = 'json' | 'cbor' | 'msgpack' | 'ubjson' | 'ion' | 'bson' | 'json-joy';

@@ -7,7 +7,7 @@
  * `parts` — what the sizes and the compressors read — is listed once, on first use, after
  * the timing.
  */
-import type { EncodedParts } from './codecs.js';
+import type { EncodedParts } from './encoded-parts.js';
 
 export class IndexedFields implements EncodedParts {
   private listed: ReadonlyArray<readonly [string, Uint8Array]> | undefined;

@@ -1,6 +1,6 @@
 import { Kind } from '../core/kinds.js';
 import { SpanIndex } from '../core/span-index.js';
-import type { Detector } from '../detect.js';
+import type { Detector } from '../detector.js';
 import { field, initParts, openContainer, closeContainer, payload, protocolWalker, partsData } from './frame-parts.js';
 import { hex2 } from '../core/hex.js';
 

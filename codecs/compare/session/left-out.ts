@@ -5,15 +5,9 @@
  *
  * Type-only imports: the inspector page imports this file, and session.ts brings every codec.
  */
-import type { SessionRow } from './session.js';
-
-export interface LeftOutGroup {
-  readonly reason: string;
-  /** Messages left out for this reason. */
-  readonly count: number;
-  /** The first of them (1-based position in the session). */
-  readonly first: number;
-}
+import type { SessionRow } from './session-types.js';
+import type { LeftOutGroup } from './session-types.js';
+export type { LeftOutGroup } from './session-types.js';
 
 /** Distinct reasons counted per row; messages for further reasons are counted in `left` only (`unlisted`). */
 export const MAX_LEFT_REASONS = 50;
