@@ -547,14 +547,7 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
             i32[endAt + id] = len;
             store.size = nodes;
             spill(stack, t, fItems, fLast);
-            failAt(
-              index,
-              stack,
-              'length-exceeds-input',
-              start,
-              len,
-              `${describeKind(kind)} declares ${size} bytes but only ${len - pos} remain`,
-            );
+            failLengthExceeds(index, stack, start, len, kind, size, len - pos);
             return;
           }
           if (kind === Kind.text) {
@@ -730,14 +723,7 @@ function reportHeadError(index: SpanIndex, stack: WalkStack, bytes: Uint8Array, 
         : width === 4
           ? u32(bytes, start + 1)
           : FIXED_SIZE[b] - head; // fixext: its data
-  failAt(
-    index,
-    stack,
-    'length-exceeds-input',
-    start,
-    len,
-    `${describeKind(kind)} declares ${size} bytes but only ${len - start - head} remain`,
-  );
+  failLengthExceeds(index, stack, start, len, kind, size, len - start - head);
 }
 
 /**
@@ -939,6 +925,26 @@ function truncatedHeader(bytes: Uint8Array, start: number, len: number): string 
   const b = bytes[start];
   const follow = len - start - 1;
   return `unexpected end of input inside the ${formatNames[b] ?? 'item'} (format byte 0x${hex2(b)}, ${follow} ${follow === 1 ? 'byte follows' : 'bytes follow'} it)`;
+}
+
+/** A str, bin or ext whose payload runs past the input: recorded up to the end of the input. */
+function failLengthExceeds(
+  index: SpanIndex,
+  stack: WalkStack,
+  start: number,
+  len: number,
+  kind: number,
+  size: number,
+  remain: number,
+): void {
+  failAt(
+    index,
+    stack,
+    'length-exceeds-input',
+    start,
+    len,
+    `${describeKind(kind)} declares ${size} bytes but only ${remain} remain`,
+  );
 }
 
 function describeKind(kind: number): string {

@@ -2,21 +2,14 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { FRAME_FORMATS } from '../index.js';
-import { main, type CliIo } from '../cli/main.js';
 import { USAGE } from '../cli/args.js';
 import { msText } from '../compare/format.js';
 import { CODECS } from '../compare/codecs.js';
-import { runCli } from './helpers/cli.js';
+import { runCli, runCliOn } from './helpers/cli.js';
 
 /** The CLI's empty input, Protobuf's rejection message, compare on uint64 and the --help text. */
 
-async function runAsync(argv: string[], bytes: Uint8Array) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { out: (t) => (stdout += t), err: (t) => (stderr += t), readFile: () => bytes, version: 'test' };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const runAsync = runCliOn;
 
 describe('empty input: one verdict, `empty`', () => {
   it('prints one line saying the input is empty, nothing on stderr, exit 0', () => {
