@@ -27,11 +27,36 @@ export function varintRead(): VarintRead {
 
 /** Reads a vu57 at `pos` (not past `limit`) into `out`; returns its end, or -1 when it is cut off. */
 export function readVu57(bytes: Uint8Array, pos: number, limit: number, out: VarintRead): number {
-  let value = 0;
-  let scale = 1;
-  let p = pos;
   out.flag = 0;
-  for (let i = 0; i < 8; i++) {
+  return readGroups(bytes, pos, limit, 0, 1, 0, out);
+}
+
+/** Reads a b1vu56 at `pos` (not past `limit`) into `out`; returns its end, or -1 when it is cut off. */
+export function readB1vu56(bytes: Uint8Array, pos: number, limit: number, out: VarintRead): number {
+  if (pos >= limit) return -1;
+  const first = bytes[pos];
+  out.flag = first >> 7;
+  if (first & 0x40) return readGroups(bytes, pos + 1, limit, first & 0x3f, 64, 1, out);
+  out.value = first & 0x3f;
+  out.shortest = true;
+  return pos + 1;
+}
+
+/**
+ * The 7-bit groups of both varints from byte `i` of 8 (0 for vu57, 1 after b1vu56's first
+ * byte): `value` so far, `scale` the weight of the next group; the 8th byte holds 8 bits.
+ */
+function readGroups(
+  bytes: Uint8Array,
+  pos: number,
+  limit: number,
+  value: number,
+  scale: number,
+  i: number,
+  out: VarintRead,
+): number {
+  let p = pos;
+  for (; i < 8; i++) {
     if (p >= limit) return -1;
     const b = bytes[p++];
     if (i === 7) {
@@ -45,36 +70,6 @@ export function readVu57(bytes: Uint8Array, pos: number, limit: number, out: Var
       break;
     }
     scale *= 128;
-  }
-  out.value = value;
-  return p;
-}
-
-/** Reads a b1vu56 at `pos` (not past `limit`) into `out`; returns its end, or -1 when it is cut off. */
-export function readB1vu56(bytes: Uint8Array, pos: number, limit: number, out: VarintRead): number {
-  if (pos >= limit) return -1;
-  const first = bytes[pos];
-  let p = pos + 1;
-  out.flag = first >> 7;
-  let value = first & 0x3f;
-  out.shortest = true;
-  if (first & 0x40) {
-    let scale = 64;
-    for (let i = 1; i < 8; i++) {
-      if (p >= limit) return -1;
-      const b = bytes[p++];
-      if (i === 7) {
-        value += b * scale;
-        out.shortest = b !== 0;
-        break;
-      }
-      value += (b & 0x7f) * scale;
-      if (b < 0x80) {
-        out.shortest = b !== 0;
-        break;
-      }
-      scale *= 128;
-    }
   }
   out.value = value;
   return p;
