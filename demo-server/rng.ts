@@ -2,9 +2,8 @@
  * A seeded PRNG for the demo traffic: the same seed gives the same stream of messages, so a
  * test can walk the generator in lockstep with what a client received.
  */
-// The same mulberry32 generator as the json-joy test corpus: one implementation.
-import type { Rng } from '../codecs/crdt/corpus.js';
-export { makeRng, type Rng } from '../codecs/crdt/corpus.js';
+import type { Rng } from '../codecs/core/rng.js';
+export { makeRng, type Rng } from '../codecs/core/rng.js';
 
 /** `count` pseudo-random bytes (for ids, hashes and blobs that only need to look random). */
 export function randomBytes(rng: Rng, count: number): Uint8Array {

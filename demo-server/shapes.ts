@@ -6,6 +6,7 @@
  */
 import { JsonPackExtension } from '@jsonjoy.com/json-pack/lib/JsonPackExtension.js';
 import { randomBytes, type Rng } from './rng.js';
+import { hexOf } from '../codecs/core/hex.js';
 
 export type ShapeCodec = 'cbor' | 'msgpack' | 'json';
 
@@ -81,12 +82,6 @@ function personName(rng: Rng): string {
   return `${rng.pick(FIRST_NAMES)} ${rng.pick(LAST_NAMES)}`;
 }
 
-function hex(bytes: Uint8Array): string {
-  let out = '';
-  for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
-  return out;
-}
-
 /** A point in time, the way each codec would idiomatically carry it. */
 function timestamp(ctx: ShapeContext, ms: number): unknown {
   const seconds = Math.floor(ms / 1000);
@@ -102,14 +97,14 @@ function timestamp(ctx: ShapeContext, ms: number): unknown {
 /** Opaque bytes: a byte string in the binary codecs, hex text in JSON. */
 function opaque(ctx: ShapeContext, count: number): unknown {
   const bytes = randomBytes(ctx.rng, count);
-  return ctx.codec === 'json' ? hex(bytes) : bytes;
+  return ctx.codec === 'json' ? hexOf(bytes) : bytes;
 }
 
 /** A UUID: CBOR tag 37 over 16 bytes, text elsewhere. */
 function uuid(ctx: ShapeContext): unknown {
   const bytes = randomBytes(ctx.rng, 16);
   if (ctx.codec === 'cbor') return new JsonPackExtension(37, bytes);
-  const h = hex(bytes);
+  const h = hexOf(bytes);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 

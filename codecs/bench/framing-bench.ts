@@ -1,5 +1,5 @@
 /**
- * Socket.IO text framing vs the JSON walker on the same JSON bytes (issue 15: framing adds
+ * Socket.IO text framing vs the JSON walker on the same JSON bytes (framing adds
  * ≤ 10 %): `42["event",{…}]` indexed whole by the Socket.IO walker against `["event",{…}]`
  * indexed whole by the JSON walker, several sizes, contenders interleaved in one run, CPU
  * time (`process.cpuUsage`) beside wall time, the lowest sample of each.

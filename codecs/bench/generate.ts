@@ -1,19 +1,13 @@
+import { makeRng } from '../core/rng.js';
+
 /**
  * A deterministic, realistic JSON-like document of about `targetBytes` (as JSON): a feed
  * of events with nested users, tags, numbers of every width and some long text, the shape
  * of real WebSocket traffic. Same seed, same document.
  */
 export function generateDocument(targetBytes: number, seed = 42): unknown {
-  let state = seed >>> 0;
-  const rand = (): number => {
-    // mulberry32
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(rand() * n);
+  const rand = makeRng(seed);
+  const int = rand.int;
   const words = [
     'alpha',
     'bravo',

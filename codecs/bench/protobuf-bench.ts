@@ -1,5 +1,5 @@
 /**
- * The Protobuf part of `npm run bench` (issue 15): the schema-less walker's full span index
+ * The Protobuf part of `npm run bench`: the schema-less walker's full span index
  * beside protobufjs' schema decode of the same message (`Type.decode`, and decode +
  * `toObject` beside it), in interleaved rounds, CPU time (`process.cpuUsage`) and wall time.
  * Target: full index <= 2.0x protobufjs' decode, judged on CPU time of the lowest samples
@@ -13,7 +13,7 @@
  */
 import protobuf from 'protobufjs';
 import { measureTimings, fmtTime, type Contender, type Timing } from './measure.js';
-import { seededRng, type Rng } from './rng.js';
+import { makeRng, type Rng } from '../core/rng.js';
 import { SpanIndex } from '../core/span-index.js';
 import { protobufWalker } from '../protobuf/walker.js';
 
@@ -67,8 +67,8 @@ function record(rng: Rng, id: number, textHeavy: boolean): Record<string, unknow
     id: 1_000_000 + id * 7919,
     name: Array.from({ length: words }, () => rng.pick(WORDS)).join(' '),
     delta: rng.int(2000) - 1000,
-    active: rng.chance(0.5),
-    where: { lat: rng.next() * 180 - 90, lng: rng.next() * 360 - 180 },
+    active: rng.bool(0.5),
+    where: { lat: rng() * 180 - 90, lng: rng() * 360 - 180 },
     tags: Array.from({ length: rng.int(3) }, () => ({ key: rng.pick(WORDS), value: rng.pick(WORDS) })),
     flags: rng.int(2 ** 31),
     hash: Uint8Array.from({ length: 8 }, () => rng.int(256)),
@@ -82,7 +82,7 @@ function record(rng: Rng, id: number, textHeavy: boolean): Record<string, unknow
  * then the whole batch is encoded once (and again only if the estimate fell short).
  */
 function batchOf(seed: number, target: number, shape: 'records' | 'packed' | 'text'): Uint8Array {
-  const rng = seededRng(seed);
+  const rng = makeRng(seed);
   const value: { source: string; sequence: number; records: unknown[]; samples: number[]; readings: number[] } = {
     source: 'bench',
     sequence: seed,
@@ -96,7 +96,7 @@ function batchOf(seed: number, target: number, shape: 'records' | 'packed' | 'te
     while (estimate < target) {
       if (shape === 'packed') {
         for (let i = 0; i < 64; i++) value.samples.push(rng.int(1 << 20));
-        for (let i = 0; i < 16; i++) value.readings.push(rng.next() * 1000);
+        for (let i = 0; i < 16; i++) value.readings.push(rng() * 1000);
         estimate += 64 * 3 + 16 * 8;
       } else {
         const r = record(rng, value.records.length, shape === 'text');

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:session [frames] [engine]`: issue 16's speed line — a session of 10,000
+ * `npm run bench:session [frames] [engine]`: the session speed line — a session of 10,000
  * frames of ~1 KB (realistic records: a trading feed, order updates and subscriptions,
  * keys coming and going) compared across JSON / CBOR / MessagePack, permessage-deflate
  * (with and without context takeover) and the two schema codecs (Avro, Protobuf), plus

@@ -1,14 +1,14 @@
 /**
- * The session bench's input (issue 16 §3): ~1 KB JSON records, deterministic — a trading
+ * The session bench's input: ~1 KB JSON records, deterministic — a trading
  * feed's order-book updates with an occasional trade and note (keys coming and going)
  * from the server on two connections, and a subscription every tenth message from the client.
  */
 import type { SessionMessage } from '../compare/session/session.js';
-import { seededRng } from './rng.js';
+import { makeRng } from '../core/rng.js';
 
 export function sessionOfRecords(count: number, seed = 7): SessionMessage[] {
-  const random = seededRng(seed);
-  const r = (): number => random.next();
+  const random = makeRng(seed);
+  const r = (): number => random();
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
   const symbols = ['BTC-USD', 'ETH-USD', 'SOL-USD', 'ADA-EUR', 'DOT-USD', 'XRP-EUR'];
   const utf8 = new TextEncoder();

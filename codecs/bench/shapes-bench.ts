@@ -208,7 +208,7 @@ function formatSection(setup: FormatSetup, rows: readonly Row[]): string {
   return [`**${setup.title}**`, '', ...lines, '', ...verdict(setup, rows)].join('\n');
 }
 
-/** The targets of issue 13, judged on CPU-time ratios of the lowest samples (wall time and medians shown beside). */
+/** The shape benchmark's targets, judged on CPU-time ratios of the lowest samples (wall time and medians shown beside). */
 function verdict(setup: FormatSetup, rows: readonly Row[]): string[] {
   const full = (r: Row) => r.full.cpu / r.reference.cpu;
   const depth1 = (r: Row) => r.depth1.cpu / r.reference.cpu;

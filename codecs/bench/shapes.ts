@@ -1,4 +1,4 @@
-import { seededRng, type Rng } from './rng.js';
+import { makeRng, type Rng } from '../core/rng.js';
 
 /**
  * The real-world shapes of the decode benchmark, generated here from a seeded RNG (no
@@ -68,7 +68,7 @@ const ESCAPED = ['"quote"', 'back\\slash', 'line\nbreak', 'tab\there', 'path/to/
 export function sentence(rng: Rng, words: number, unicodeRate = 0.15, escapeRate = 0.03): string {
   const out: string[] = [];
   for (let i = 0; i < words; i++) {
-    const r = rng.next();
+    const r = rng();
     out.push(r < unicodeRate ? rng.pick(UNICODE) : r < unicodeRate + escapeRate ? rng.pick(ESCAPED) : rng.pick(WORDS));
   }
   return out.join(' ');
@@ -108,9 +108,9 @@ function tweet(rng: Rng, id: number): Record<string, unknown> {
     id_str: String(userId),
     name: sentence(rng, 2, 0.3, 0),
     screen_name: handle(rng),
-    location: rng.chance(0.5) ? rng.pick(UNICODE) : '',
+    location: rng.bool(0.5) ? rng.pick(UNICODE) : '',
     description: sentence(rng, 4 + rng.int(12)),
-    url: rng.chance(0.4) ? `https://example.com/${handle(rng)}` : null,
+    url: rng.bool(0.4) ? `https://example.com/${handle(rng)}` : null,
     entities: { description: { urls: [] as unknown[] } },
     protected: false,
     followers_count: rng.int(100000),
@@ -118,10 +118,10 @@ function tweet(rng: Rng, id: number): Record<string, unknown> {
     listed_count: rng.int(300),
     created_at: timestamp(rng),
     favourites_count: rng.int(20000),
-    utc_offset: rng.chance(0.5) ? null : (rng.int(24) - 12) * 3600,
-    time_zone: rng.chance(0.5) ? null : rng.pick(['Tokyo', 'Berlin', 'Pacific Time (US & Canada)']),
-    geo_enabled: rng.chance(0.3),
-    verified: rng.chance(0.05),
+    utc_offset: rng.bool(0.5) ? null : (rng.int(24) - 12) * 3600,
+    time_zone: rng.bool(0.5) ? null : rng.pick(['Tokyo', 'Berlin', 'Pacific Time (US & Canada)']),
+    geo_enabled: rng.bool(0.3),
+    verified: rng.bool(0.05),
     statuses_count: rng.int(100000),
     lang: rng.pick(['en', 'ja', 'de', 'ru', 'ar']),
     contributors_enabled: false,
@@ -131,7 +131,7 @@ function tweet(rng: Rng, id: number): Record<string, unknown> {
     profile_image_url_https: `https://pbs.example.com/profile_images/${rng.int(1e9)}/${handle(rng)}_normal.jpeg`,
     profile_link_color: '0084B4',
     profile_use_background_image: true,
-    default_profile: rng.chance(0.5),
+    default_profile: rng.bool(0.5),
     following: false,
     follow_request_sent: false,
     notifications: false,
@@ -143,14 +143,12 @@ function tweet(rng: Rng, id: number): Record<string, unknown> {
     text,
     source: `<a href="https://example.com/${asciiWord(rng)}" rel="nofollow">${sentence(rng, 2, 0, 0)}</a>`,
     truncated: false,
-    in_reply_to_status_id: rng.chance(0.7) ? null : 5e17 + rng.int(1e9),
-    in_reply_to_user_id: rng.chance(0.7) ? null : rng.int(1e9),
-    in_reply_to_screen_name: rng.chance(0.7) ? null : handle(rng),
+    in_reply_to_status_id: rng.bool(0.7) ? null : 5e17 + rng.int(1e9),
+    in_reply_to_user_id: rng.bool(0.7) ? null : rng.int(1e9),
+    in_reply_to_screen_name: rng.bool(0.7) ? null : handle(rng),
     user,
     geo: null,
-    coordinates: rng.chance(0.9)
-      ? null
-      : { type: 'Point', coordinates: [rng.next() * 360 - 180, rng.next() * 180 - 90] },
+    coordinates: rng.bool(0.9) ? null : { type: 'Point', coordinates: [rng() * 360 - 180, rng() * 180 - 90] },
     place: null,
     contributors: null,
     retweet_count: rng.int(5000),
@@ -181,11 +179,11 @@ function tweet(rng: Rng, id: number): Record<string, unknown> {
   };
   // Optional fields: 20-40 keys per status.
   const optional: [string, () => unknown][] = [
-    ['possibly_sensitive', () => rng.chance(0.1)],
+    ['possibly_sensitive', () => rng.bool(0.1)],
     ['filter_level', () => 'low'],
     ['quote_count', () => rng.int(100)],
     ['reply_count', () => rng.int(100)],
-    ['is_quote_status', () => rng.chance(0.1)],
+    ['is_quote_status', () => rng.bool(0.1)],
     ['display_text_range', () => [0, rng.int(280)]],
     ['timestamp_ms', () => String(1763750400000 + rng.int(1e9))],
     ['withheld_in_countries', () => []],
@@ -194,7 +192,7 @@ function tweet(rng: Rng, id: number): Record<string, unknown> {
     ['conversation_id', () => 5e17 + rng.int(1e9)],
     ['reply_settings', () => 'everyone'],
   ];
-  for (const [key, make] of optional) if (rng.chance(0.5)) status[key] = make();
+  for (const [key, make] of optional) if (rng.bool(0.5)) status[key] = make();
   return status;
 }
 
@@ -204,7 +202,7 @@ function apiRecord(rng: Rng, id: number): Record<string, unknown> {
     id,
     uuid: `${rng.int(0xffffffff).toString(16).padStart(8, '0')}-${rng.int(0xffff).toString(16).padStart(4, '0')}-4${rng.int(0xfff).toString(16).padStart(3, '0')}-${rng.int(0xffffffff).toString(16).padStart(8, '0')}`,
     name: sentence(rng, 2, 0.05, 0),
-    enabled: rng.chance(0.8),
+    enabled: rng.bool(0.8),
     version: { major: rng.int(5), minor: rng.int(20), patch: rng.int(100) },
     owner: { id: rng.int(1e6), login: handle(rng), roles: ['read', 'write', 'admin'].slice(0, 1 + rng.int(3)) },
     limits: { cpu: rng.int(8) + 1, memoryMb: 256 * (1 + rng.int(16)), replicas: rng.int(10) },
@@ -215,8 +213,8 @@ function apiRecord(rng: Rng, id: number): Record<string, unknown> {
       timeoutMs: 100 * (1 + rng.int(50)),
     })),
     updatedAt: new Date(Date.UTC(2026, rng.int(12), 1 + rng.int(28))).toISOString(),
-    score: Math.round(rng.next() * 1e4) / 100,
-    note: rng.chance(0.3) ? sentence(rng, 6) : null,
+    score: Math.round(rng() * 1e4) / 100,
+    note: rng.bool(0.3) ? sentence(rng, 6) : null,
   };
 }
 
@@ -231,13 +229,13 @@ function mesh(rng: Rng, targetBytes: number): unknown {
   const indices: number[] = [];
   const colors: number[] = [];
   for (let v = 0; v < vertices; v++) {
-    positions.push(round(rng.next() * 20 - 10), round(rng.next() * 20 - 10), round(rng.next() * 20 - 10));
-    const nx = rng.next() - 0.5,
-      ny = rng.next() - 0.5,
-      nz = rng.next() - 0.5;
+    positions.push(round(rng() * 20 - 10), round(rng() * 20 - 10), round(rng() * 20 - 10));
+    const nx = rng() - 0.5,
+      ny = rng() - 0.5,
+      nz = rng() - 0.5;
     const n = Math.hypot(nx, ny, nz) || 1;
     normals.push(round(nx / n), round(ny / n), round(nz / n));
-    uvs.push(round(rng.next()), round(rng.next()));
+    uvs.push(round(rng()), round(rng()));
     indices.push(rng.int(vertices), rng.int(vertices), rng.int(vertices));
     colors.push(rng.int(256), rng.int(256), rng.int(256));
   }
@@ -246,26 +244,26 @@ function mesh(rng: Rng, targetBytes: number): unknown {
 
 /** GeoJSON-like features: polygons as nested coordinate arrays, a few properties each. */
 function geoFeature(rng: Rng, id: number): unknown {
-  const cx = rng.next() * 360 - 180;
-  const cy = rng.next() * 160 - 80;
+  const cx = rng() * 360 - 180;
+  const cy = rng() * 160 - 80;
   const ring = (points: number): number[][] => {
     const out: number[][] = [];
     for (let i = 0; i < points; i++) {
       const a = (i / points) * 2 * Math.PI;
-      const r = 0.01 + rng.next() * 0.05;
+      const r = 0.01 + rng() * 0.05;
       out.push([Math.round((cx + r * Math.cos(a)) * 1e7) / 1e7, Math.round((cy + r * Math.sin(a)) * 1e7) / 1e7]);
     }
     out.push(out[0].slice());
     return out;
   };
-  const multi = rng.chance(0.3);
+  const multi = rng.bool(0.3);
   return {
     type: 'Feature',
     id,
     properties: {
       name: sentence(rng, 2, 0.2, 0),
       population: rng.int(1e7),
-      area_km2: Math.round(rng.next() * 1e5) / 10,
+      area_km2: Math.round(rng() * 1e5) / 10,
       admin_level: rng.int(10),
     },
     geometry: multi
@@ -429,9 +427,9 @@ export function shapeValues(
 ): ShapeValue[] {
   const out: ShapeValue[] = [];
   for (const shape of shapes) {
-    const source = shape.generate(seededRng(seed), 16 << 10);
+    const source = shape.generate(makeRng(seed), 16 << 10);
     for (const target of FRAME_TARGETS) out.push({ shape, target, value: cutToSize(source, target) });
-    for (const target of documentTargets) out.push({ shape, target, value: shape.generate(seededRng(seed), target) });
+    for (const target of documentTargets) out.push({ shape, target, value: shape.generate(makeRng(seed), target) });
   }
   return out;
 }

@@ -17,7 +17,7 @@ import {
   simdUtf8,
 } from '../core/utf8.js';
 import { measureTimings, type Contender } from './measure.js';
-import { seededRng } from './rng.js';
+import { makeRng } from '../core/rng.js';
 import { sentence } from './shapes.js';
 
 const LENGTHS = [24, 32, 48, 64, 96, 128, 256, 1024, 16384];
@@ -25,8 +25,8 @@ const FRAME_BYTES = 256 << 10;
 const encoder = new TextEncoder();
 
 const SCRIPTS: readonly { name: string; text: (seed: number) => string }[] = [
-  { name: 'ASCII', text: (seed) => sentence(seededRng(seed), 4000, 0, 0) },
-  { name: 'mixed (text shape)', text: (seed) => sentence(seededRng(seed), 4000, 0.1, 0.02) },
+  { name: 'ASCII', text: (seed) => sentence(makeRng(seed), 4000, 0, 0) },
+  { name: 'mixed (text shape)', text: (seed) => sentence(makeRng(seed), 4000, 0.1, 0.02) },
   { name: 'CJK', text: () => '東京の世界データ、こんにちは。数据和文本。'.repeat(1200) },
 ];
 

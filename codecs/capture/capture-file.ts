@@ -16,7 +16,7 @@
  * `format` is written first so `detectCaptureKind` finds it in the file's first bytes.
  */
 import type { ConnectionInfo, WireFrame } from './types.js';
-import { decodeBase64, encodeBase64 } from './base64.js';
+import { decodeBase64, encodeBase64 } from '../core/base64.js';
 import { isLinesLayout } from './capture-lines.js';
 
 export const CAPTURE_FORMAT = 'wirescope-capture';

@@ -12,7 +12,7 @@
  * whole-file layout (capture-file.ts), so both layouts share one frame reader.
  */
 import type { ConnectionInfo, WireFrame } from './types.js';
-import { encodeBase64 } from './base64.js';
+import { encodeBase64 } from '../core/base64.js';
 
 export const LINES_LAYOUT = 'lines';
 

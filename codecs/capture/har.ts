@@ -16,7 +16,7 @@
  */
 import { decodeUtf8, findInvalidUtf8 } from '../core/utf8.js';
 import type { ConnectionInfo, Direction, WireFrame } from './types.js';
-import { decodeBase64, encodeBase64 } from './base64.js';
+import { decodeBase64, encodeBase64 } from '../core/base64.js';
 
 export interface HarError {
   /** Index in `log.entries`; -1 for problems with the file as a whole. */

@@ -7,7 +7,7 @@
  * never thrown.
  */
 import type { ConnectionInfo, Direction, Opcode, WireFrame } from './types.js';
-import { decodeBase64, encodeBase64 } from './base64.js';
+import { decodeBase64, encodeBase64 } from '../core/base64.js';
 
 export type LiveEvent =
   | { readonly type: 'connection-opening'; readonly connectionId: string; readonly url: string; readonly time: number }

@@ -7,6 +7,7 @@ export type Preview = (index: SpanIndex, id: number, max: number) => string;
 import { decodeUtf8 } from '../core/utf8.js';
 import { cborArgument, decodeFloat16 } from './value.js';
 import { indexCbor } from './index.js';
+import { hexOf } from '../core/hex.js';
 
 /**
  * Known CBOR tags (RFC 8949 section 3.4, IANA registry) read as what they mean in previews
@@ -93,12 +94,6 @@ function epochSeconds(bytes: Uint8Array, at: number, head: ContentHead): number 
   if (head.ai === 26) return view.getFloat32(0);
   if (head.ai === 27) return view.getFloat64(0);
   return null;
-}
-
-function hexOf(bytes: Uint8Array, from: number, to: number): string {
-  let s = '';
-  for (let i = from; i < to; i++) s += bytes[i].toString(16).padStart(2, '0');
-  return s;
 }
 
 /** The meaning of a known tag, or null (then the caller shows `N(content)`). */

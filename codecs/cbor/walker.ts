@@ -7,6 +7,7 @@ import { acquireWalkStack, countIsClamped, type WalkStack } from '../core/walk-s
 import { reportDuplicateKeys } from '../core/duplicates.js';
 import { cborLeafValue, cborTagValue } from './value.js';
 import { checkTagContent } from './tag-validity.js';
+import { hex2 } from '../core/hex.js';
 
 /**
  * The validating CBOR walker (RFC 8949): one iterative pass that records nodes down to a
@@ -1023,8 +1024,4 @@ function missing(stack: WalkStack, t: number): string {
 /** A head cut inside its argument; the error's offset (the end of the input) is the only one named. */
 function truncatedHead(ib: number, needs: number, remain: number): string {
   return `unexpected end of input inside the head of an item (initial byte 0x${hex2(ib)} needs ${needs} argument bytes, ${remain} ${remain === 1 ? 'remains' : 'remain'})`;
-}
-
-function hex2(b: number): string {
-  return b.toString(16).padStart(2, '0');
 }

@@ -12,7 +12,7 @@ import { sessionChart } from '../compare/session/cumulative.js';
 import type { CodecSizes } from '../compare/session/session.js';
 import { readWithSchema, sessionMessageType, type SessionProto } from './session-proto.js';
 import type { MachineInfo } from '../compare/session/report.js';
-import type { CompareResult } from './compare.js';
+import type { CompareResult } from './compare-result.js';
 import { readMessagesInOrder } from '../reading/session-messages.js';
 
 /**

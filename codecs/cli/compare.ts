@@ -17,15 +17,8 @@ import type { MachineInfo } from '../compare/session/report.js';
 import { schemaActuals } from '../compare/schema/actuals.js';
 import { nodeLanes } from '../compare/node-lane.js';
 import type { LanePool } from '../compare/lanes.js';
-
-export interface CompareResult {
-  readonly stdout: string;
-  readonly stderr: string;
-  /** 0 compared, 1 the frame is malformed, 2 usage error. */
-  readonly code: number;
-  /** `--report`: the file to write and its text (main.ts writes it). */
-  readonly report?: { readonly path: string; readonly text: string };
-}
+import type { CompareResult } from './compare-result.js';
+export type { CompareResult } from './compare-result.js';
 
 /**
  * `wirescope compare`: the frame's value re-encoded in every codec — sizes, compressed

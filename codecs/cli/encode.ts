@@ -1,4 +1,4 @@
-import { encodeBase64 } from '../capture/base64.js';
+import { encodeBase64 } from '../core/base64.js';
 import { hex } from '../core/diagnostic.js';
 import { editErrorText, encodeEdit } from '../edit/index.js';
 import type { LoadedSchema } from '../protobuf/schema/load.js';

@@ -14,14 +14,15 @@ import { msgpackEditText } from '../edit/msgpack-edit-text.js';
 import { annotatedHex } from '../core/annotate.js';
 import { frameAttribution, heaviestPaths } from '../core/attribution.js';
 import { nodeTreeJson, JSON_SCHEMA_VERSION } from './render-json.js';
-import { nodeTreeText } from './render-tree.js';
+import { nodeTreeChunks } from './render-tree.js';
 import { noFormatReport } from './unknown-input.js';
 import type { InspectArgs } from './args.js';
 import { schemaFrame } from './proto-schema.js';
 import type { LoadedSchema } from '../protobuf/schema/index.js';
 
 export interface InspectResult {
-  readonly stdout: string;
+  /** In chunks, made as they are written (a deep tree's text is never whole in memory). */
+  readonly stdout: string | Generator<string>;
   readonly stderr: string;
   readonly malformed: boolean;
   readonly usageError?: string;
@@ -127,7 +128,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
   // words it; not malformed, so exit 0 (README, CLI).
   if (frame.verdict === 'empty')
     return { stdout: `empty, 0 bytes — ${EMPTY_INPUT}\n`, stderr: unknownSubprotocol, malformed: false };
-  const out: string[] = [];
+  const out: (string | Iterable<string>)[] = [];
   const detected = frame.detection?.candidates[0];
   out.push(
     `${frame.format ?? 'unknown format'}${withSchema ? ` (${withSchema.type}${withSchema.note ? `, ${withSchema.note}` : ''})` : ''}, ${bytes.length} bytes` +
@@ -156,7 +157,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
     }
     if (args.hex) out.push(annotatedHex(index, root));
     if (!args.diag && !args.hex) {
-      out.push(nodeTreeText(index, root));
+      out.push(nodeTreeChunks(index, root));
       if (split) {
         const pct = (n: number) => `${n} B (${((100 * n) / (split.totalBytes || 1)).toFixed(1)}%)`;
         out.push(`bytes: CRDT metadata ${pct(split.metadataBytes)}, content ${pct(split.contentBytes)}`);
@@ -189,7 +190,12 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
     );
   }
   for (const w of index?.warnings ?? []) out.push(`warning: ${w.message}`);
-  if (args.diag && !args.hex) for (let i = 0; i < out.length; i++) if (i !== notation) out[i] = ednComment(out[i]);
+  // With --diag alone every entry is a line of text (the tree, the one written in chunks, is not printed).
+  if (args.diag && !args.hex)
+    for (let i = 0; i < out.length; i++) {
+      const entry = out[i];
+      if (i !== notation && typeof entry === 'string') out[i] = ednComment(entry);
+    }
   // A compressed frame that did not inflate whole: the inflate error is the news, whatever its partial content reads as.
   const noFormat = frame.detection !== null && frame.detection.candidates.length === 0 && !frame.compression?.error;
   const stderr =
@@ -199,7 +205,18 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
       : error
         ? `error: ${error.message} (${error.code}, offset ${error.offset})\n`
         : '');
-  return { stdout: out.join('\n') + '\n', stderr, malformed: error !== null };
+  return { stdout: lines(out), stderr, malformed: error !== null };
+}
+
+/** The parts, each a line or lines in chunks, one after another with a newline after each part. */
+function* lines(parts: readonly (string | Iterable<string>)[]): Generator<string> {
+  for (const part of parts) {
+    if (typeof part === 'string') yield `${part}\n`;
+    else {
+      yield* part;
+      yield '\n';
+    }
+  }
 }
 
 /** Text as EDN `#` comments (draft-ietf-cbor-edn-literals), one per line. */

@@ -119,7 +119,8 @@ function runInspect(args: InspectArgs, io: CliIo): number {
     io.err(`wirescope: ${result.usageError}\n`);
     return 2;
   }
-  io.out(result.stdout);
+  if (typeof result.stdout === 'string') io.out(result.stdout);
+  else for (const chunk of result.stdout) io.out(chunk);
   if (result.stderr) io.err(result.stderr);
   return result.malformed ? 1 : 0;
 }

@@ -18,12 +18,42 @@ import { nestedValue, type NestedValue } from '../nested/nested-value.js';
  */
 export function nodeTreeText(index: SpanIndex, id: number, maxValue = 60, nestedDepth = Infinity): string {
   if (id === -1) return '';
+  return [...nodeTreeChunks(index, id, maxValue, nestedDepth)].join('');
+}
+
+/** Lines joined per chunk: few writes, and memory that does not grow with the tree. */
+const CHUNK_LINES = 4096;
+
+/**
+ * The same tree as lines in chunks (joined by newlines, no newline after the last), made as
+ * they are read: the CLI writes each chunk out, so a tree of a million levels never sits in
+ * memory as text. The columns are as wide as the frame's length needs (no offset or size
+ * exceeds it), so no line waits for the widest.
+ */
+export function* nodeTreeChunks(
+  index: SpanIndex,
+  id: number,
+  maxValue = 60,
+  nestedDepth = Infinity,
+): Generator<string> {
+  if (id === -1) return;
   index.requireNode(id, 'nodeTreeText');
-  const rows: [string, string, string][] = [];
+  const w0 = Math.max(6, String(index.bytes.length).length);
+  const w1 = Math.max(4, String(index.bytes.length).length);
+  let lines: string[] = [`${'offset'.padStart(w0)}  ${'size'.padStart(w1)}`];
+  let first = true;
+  const row = (offset: number, size: number, text: string) => {
+    lines.push(`${String(offset).padStart(w0)}  ${String(size).padStart(w1)}  ${text}`);
+  };
   const work: { ix: SpanIndex; nested: NestedValue | null; node: number; level: number }[] = [
     { ix: index, nested: null, node: id, level: 0 },
   ];
   while (work.length) {
+    if (lines.length >= CHUNK_LINES) {
+      yield (first ? '' : '\n') + lines.join('\n');
+      first = false;
+      lines = [];
+    }
     const { ix, nested, node, level } = work.pop()!;
     const { store } = ix;
     const at = (offset: number) => (nested ? nested.map.at(offset) : offset);
@@ -42,7 +72,7 @@ export function nodeTreeText(index: SpanIndex, id: number, maxValue = 60, nested
       line += '  [duplicate key]';
     if (ix.isContainer(node) && !(flags & Flag.expanded)) line += '  [not expanded]';
     const start = at(store.start[node]);
-    rows.push([String(start), String(at(store.end[node]) - start), line]);
+    row(start, at(store.end[node]) - start, line);
     const children: number[] = [];
     for (let c = store.firstChild[node]; c >= 0; c = store.nextSibling[c]) children.push(c);
     for (let i = children.length - 1; i >= 0; i--) work.push({ ix, nested, node: children[i], level: level + 1 });
@@ -53,23 +83,10 @@ export function nodeTreeText(index: SpanIndex, id: number, maxValue = 60, nested
       if (inner && inner.index.root >= 0) {
         inner.index.expandAll(inner.index.root);
         const s = inner.map.at(0);
-        rows.push([
-          String(s),
-          String(inner.map.at(inner.index.bytes.length) - s),
-          `${indentFor(level + 1)}${inner.label}`,
-        ]);
+        row(s, inner.map.at(inner.index.bytes.length) - s, `${indentFor(level + 1)}${inner.label}`);
         work.push({ ix: inner.index, nested: inner, node: inner.index.root, level: level + 2 });
       }
     }
   }
-  let w0 = 6;
-  let w1 = 4;
-  for (const r of rows) {
-    w0 = Math.max(w0, r[0].length);
-    w1 = Math.max(w1, r[1].length);
-  }
-  return [
-    `${'offset'.padStart(w0)}  ${'size'.padStart(w1)}`,
-    ...rows.map((r) => `${r[0].padStart(w0)}  ${r[1].padStart(w1)}  ${r[2]}`),
-  ].join('\n');
+  if (lines.length) yield (first ? '' : '\n') + lines.join('\n');
 }

@@ -8,7 +8,7 @@
  * (codecs/bench/jsonjoy-1mb-floor.ts). `--calling-thread`: this thread is one of the lanes
  * (lanes.ts `here`; by default every lane is a worker thread and this thread only waits). Prints the table, each codec's wall time, the
  * json-pack phase (of the reported run, and of both runs: the first meets a cold JIT, as a
- * fresh worker does) and the whole run in wall and CPU time, and the issue 16 §1 lines:
+ * fresh worker does) and the whole run in wall and CPU time, and the target lines:
  * json-pack / JSON phase ≤ 1 s, whole run ≤ 1.2x the floor.
  */
 import { generateDocument } from '../bench/generate.js';

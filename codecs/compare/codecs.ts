@@ -64,11 +64,9 @@ import { encodeModel } from '../crdt/codecs.js';
 import { IndexedFields, indexedRecord } from './jsonjoy-indexed-fields.js';
 import { toTarget, type Target } from './convert.js';
 import { isPlainJson, scanValue, type ValueFeatures } from './features.js';
+import type { EncodedParts } from './encoded-parts.js';
+export type { EncodedParts } from './encoded-parts.js';
 
-/** Named blobs a multi-part codec writes (json-joy indexed: fields; sidecar: view, meta). */
-export interface EncodedParts {
-  readonly parts: ReadonlyArray<readonly [name: string, bytes: Uint8Array]>;
-}
 export type Encoded = Uint8Array | EncodedParts;
 
 export type CodecFamily = 'json' | 'cbor' | 'msgpack' | 'ubjson' | 'ion' | 'bson' | 'json-joy';
@@ -177,7 +175,7 @@ function make(spec: Spec): Codec {
 /**
  * Converts only when the value holds something beyond plain JSON, and once per target in
  * a comparison (CBOR, stable and DAG share one tree; UBJSON, Ion and BSON another): on a
- * 1 MB value each conversion is a full copy (issue 16 §1). The encoders only read it.
+ * 1 MB value each conversion is a full copy. The encoders only read it.
  */
 const convertKey = (target: Target): string => `convert:${target}`;
 const convertFor = (target: Target) => (value: unknown, f: ValueFeatures, cache: PrepareCache) => {
@@ -203,7 +201,7 @@ const cbor = {
 /**
  * json-pack's MsgPackEncoder writes nothing at all for a bigint (its writeAny has no bigint
  * case): a map then lacks a value and its own decoder runs off the end ("Index out of
- * range"; review #9, `seq` = 2^64-1 in samples/order.cbor). A bigint is written as
+ * range"; `seq` = 2^64-1 in samples/order.cbor). A bigint is written as
  * MessagePack's 64-bit integer, uint 64 (0xcf) or int 64 (0xd3), as other MessagePack
  * encoders do; beyond 64 bits MessagePack has no integer, so the nearest thing, a float 64.
  * MsgPackDecoder reads 64-bit integers back as doubles, so the round trip names 'bigint'.

@@ -10,92 +10,14 @@
  */
 import { decodeFrame, type FrameFormat } from '../index.js';
 import type { SpanIndex } from '../core/span-index.js';
-import { CODECS, codecByName, type Codec, type CodecFamily, type PrepareCache } from './codecs.js';
+import { CODECS, codecByName, type Codec, type PrepareCache } from './codecs.js';
 import { CompressedSizer } from './compressed-size.js';
 import { scanValue } from './features.js';
-import type { Timing } from './timing.js';
 import { releasePrepared } from './prepare-release.js';
-import { compareOnLanes, wantsLanes, type LanePool } from './lanes.js';
+import { compareOnLanes, wantsLanes } from './lanes.js';
 import { measureCodec, nextTick, warmSampleOf, warmTogether, type WarmSample } from './measure.js';
 
-interface RowBase {
-  readonly codec: string;
-  readonly label: string;
-  readonly family: CodecFamily;
-  /** Remarks on how the codec wrote this value (e.g. bytes as base64 in JSON). */
-  readonly notes: readonly string[];
-}
-
-export interface MeasuredRow extends RowBase {
-  readonly unsupported: null;
-  /** The encoder's output length in bytes (multi-part codecs: the sum of the parts). */
-  readonly size: number;
-  /**
-   * Multi-part codecs (json-joy indexed, sidecar): each part's size; null otherwise. Beyond
-   * MAX_LISTED_PARTS parts, the first ones are listed and the rest summed in one entry
-   * named `… N more`.
-   */
-  readonly parts: readonly { readonly name: string; readonly size: number }[] | null;
-  /** fflate gzipSync / deflateSync output lengths of the encoding (parts concatenated; counted, not written: compressed-size.ts); null when compression is off. */
-  readonly gzip: number | null;
-  readonly deflate: number | null;
-  readonly encode: Timing;
-  /** Null when the decoder threw (see decodeError). */
-  readonly decode: Timing | null;
-  /** The decoded value equals the input structurally (diff.ts). */
-  readonly lossless: boolean;
-  /** What the round trip lost ('decode' when the decoder threw). */
-  readonly lost: readonly string[];
-  readonly decodeError: string | null;
-}
-
-export interface UnsupportedRow extends RowBase {
-  /** Why this codec cannot carry the value. */
-  readonly unsupported: string;
-}
-
-export type Row = MeasuredRow | UnsupportedRow;
-
 export const isMeasured = (row: Row): row is MeasuredRow => row.unsupported === null;
-
-export interface CompareProgress {
-  /** Codecs finished (a row yielded for each). */
-  readonly done: number;
-  readonly total: number;
-  /** The codec just finished. */
-  readonly codec: string;
-  /**
-   * json-pack's codecs (JSON, CBOR, MessagePack, …) come first in the default order and
-   * are the fast phase (issue 16 §1: on screen within 1 s for 1 MB); json-joy's CRDT codecs follow.
-   */
-  readonly phase: 'json-pack' | 'json-joy';
-}
-
-export interface CompareOptions {
-  /** Timed runs per operation (default 5). */
-  readonly runs?: number;
-  /** Untimed runs before them (default 1). */
-  readonly warmup?: number;
-  /** Codecs by name or as registry entries (default: all of CODECS, in order). */
-  readonly codecs?: readonly (string | Codec)[];
-  readonly signal?: AbortSignal;
-  readonly onProgress?: (progress: CompareProgress) => void;
-  /**
-   * Time budget per operation (encode, decode) in ms: stop adding timed runs once this much
-   * went into them, and when the warm-up alone took this long, use it as the only sample
-   * (a 400 ms decode gains nothing from warming up). Default: no budget, every run made.
-   */
-  readonly budgetMs?: number;
-  /** Measure gzip / deflate sizes (default true). */
-  readonly compress?: boolean;
-  /** The timing clock (timing.ts; default performance.now). */
-  readonly clock?: () => number;
-  /**
-   * Lanes for a large value (lanes.ts): its rows are measured in parallel there. Small
-   * values, codecs not from the registry and values a lane cannot receive keep one lane.
-   */
-  readonly lanes?: LanePool;
-}
 
 export function resolveCodecs(list: CompareOptions['codecs']): Codec[] {
   if (!list) return [...CODECS];
@@ -118,6 +40,8 @@ export {
   JOINT_WARMUP_MAX_CALL_MS,
   JOINT_WARMUP_MS,
 } from './measure.js';
+import type { MeasuredRow, Row, CompareOptions } from './compare-types.js';
+export type { RowBase, MeasuredRow, UnsupportedRow, Row, CompareProgress, CompareOptions } from './compare-types.js';
 
 /**
  * Yields one row per codec, in the order asked. Stops (returns) when the signal aborts;

@@ -2,7 +2,7 @@
  * The gzip and deflate sizes a comparison row shows, without compressing: rows show only
  * the sizes, and on a 1 MB value nine fflate `deflateSync` calls (each allocating a ~1 MB
  * output, a 98 KB window and up to 2 MB of hash heads, then writing every bit) were the
- * largest step of the json-pack phase (issue 16 §1). The session comparison's bit-counting
+ * largest step of the json-pack phase. The session comparison's bit-counting
  * port of fflate's deflate (session/deflate-size.ts) gives the same lengths: the same
  * matches, blocks and Huffman trees, counted instead of written. Its buffers are kept for
  * the comparison's life (one sizer per comparison, so a worker keeps no 2 MB table after).

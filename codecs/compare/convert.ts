@@ -19,6 +19,7 @@
  */
 import { JsonPackExtension } from '@jsonjoy.com/json-pack/lib/JsonPackExtension.js';
 import { JsonPackValue } from '@jsonjoy.com/json-pack/lib/JsonPackValue.js';
+import { encodeBase64 } from '../core/base64.js';
 import { EntriesMap, ExtValue, SimpleValue, TaggedValue, setOwn } from '../core/values.js';
 import { isRecord } from './features.js';
 
@@ -41,23 +42,6 @@ export function bytesBigint(bytes: Uint8Array): bigint {
   let n = 0n;
   for (const b of bytes) n = (n << 8n) | BigInt(b);
   return n;
-}
-
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/** Standard base64 with padding; pure (no Buffer / btoa needed in a Worker). */
-export function toBase64(bytes: Uint8Array): string {
-  let s = '';
-  let i = 0;
-  for (; i + 2 < bytes.length; i += 3) {
-    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
-    s += B64[n >> 18] + B64[(n >> 12) & 63] + B64[(n >> 6) & 63] + B64[n & 63];
-  }
-  if (i < bytes.length) {
-    const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8);
-    s += B64[n >> 18] + B64[(n >> 12) & 63] + (i + 1 < bytes.length ? B64[(n >> 6) & 63] : '=') + '=';
-  }
-  return s;
 }
 
 function simpleCbor(n: number): Uint8Array {
@@ -83,7 +67,7 @@ export function toTarget(value: unknown, target: Target): unknown {
   }
   if (value === null) return null;
   if (Array.isArray(value)) return value.map((v) => toTarget(v, target));
-  if (value instanceof Uint8Array) return json ? toBase64(value) : value;
+  if (value instanceof Uint8Array) return json ? encodeBase64(value) : value;
   if (value instanceof TaggedValue)
     return cbor
       ? new JsonPackExtension(Number(value.tag), toTarget(value.value, target))
@@ -92,7 +76,7 @@ export function toTarget(value: unknown, target: Target): unknown {
     // json-pack writes the type as a byte ((0xd6 << 8) | type): a negative type (the
     // timestamp's -1) goes in as its two's-complement byte, or the header comes out `ff ff`.
     if (target === 'msgpack') return new JsonPackExtension(value.type & 0xff, value.data);
-    return json ? toBase64(value.data) : value.data;
+    return json ? encodeBase64(value.data) : value.data;
   }
   if (value instanceof SimpleValue) return cbor ? new JsonPackValue(simpleCbor(value.value)) : null;
   if (value instanceof Map) {
@@ -117,6 +101,6 @@ export function toTarget(value: unknown, target: Target): unknown {
 /** How a non-string key becomes an object key (JS's own String(), bytes as base64). */
 export function keyText(k: unknown): string {
   if (typeof k === 'string') return k;
-  if (k instanceof Uint8Array) return toBase64(k);
+  if (k instanceof Uint8Array) return encodeBase64(k);
   return String(k);
 }

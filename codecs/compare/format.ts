@@ -38,7 +38,7 @@ export function durationText(ms: number): string {
 /**
  * Zero as a scale's first tick, in the unit its largest tick (`like`, in ms) is printed in:
  * `0 ms` beside `70.0 ms`, `0 µs` beside `412 µs` — durationText(0) reads `0.00 µs`, a
- * measurement's digits in another unit than the ticks beside it (review 2).
+ * measurement's digits in another unit than the ticks beside it.
  */
 export function zeroDurationText(like: number): string {
   return `0 ${timeUnit(like)[1]}`;
@@ -95,7 +95,7 @@ function columns(withTimes: boolean): Column[] {
   return cols;
 }
 
-/** Why a row shows "–" in some cell (issue 16 §1: no dash without a reason); empty when it shows none. */
+/** Why a row shows "–" in some cell (no dash without a reason); empty when it shows none. */
 export function dashReasons(row: Row): string[] {
   if (row.unsupported !== null) return [row.unsupported];
   const out: string[] = [];

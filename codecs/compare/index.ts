@@ -30,7 +30,7 @@ export {
   type PrepareCache,
 } from './codecs.js';
 export { scanValue, isPlainJson, type ValueFeatures } from './features.js';
-export { toTarget, toBase64, type Target } from './convert.js';
+export { toTarget, type Target } from './convert.js';
 export { lostInRoundTrip, type Loss } from './diff.js';
 export { summarize, time, type Timing, type TimingOptions } from './timing.js';
 export {

@@ -3,11 +3,11 @@
  * (plus the clock table and the root), 146,067 fields on the ~1 MB document. Listing that
  * record as entries (`Object.entries`: ~100 ms there) or rebuilding it for the decoder
  * (`Object.fromEntries`: ~30 ms) is wirescope's work, not json-joy's, so it must not sit in
- * the timed encode or decode (issue 16 §1): the record goes to the decoder as it came, and
+ * the timed encode or decode: the record goes to the decoder as it came, and
  * `parts` — what the sizes and the compressors read — is listed once, on first use, after
  * the timing.
  */
-import type { EncodedParts } from './codecs.js';
+import type { EncodedParts } from './encoded-parts.js';
 
 export class IndexedFields implements EncodedParts {
   private listed: ReadonlyArray<readonly [string, Uint8Array]> | undefined;

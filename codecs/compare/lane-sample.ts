@@ -2,7 +2,7 @@
  * A small copy of a large value, with the same shapes, for warming comparison lanes before
  * the user asks (lanes.ts `warmLanes`). A fresh lane is a fresh isolate: its first 1 MB
  * comparison runs every encoder, decoder, the deflate sizer and the diff on a cold JIT, and
- * the json-pack phase took 1.1–1.6 s instead of 0.7–0.9 s warm (issue 16 §1). Warming on a
+ * the json-pack phase took 1.1–1.6 s instead of 0.7–0.9 s warm. Warming on a
  * sample of the user's own value tiers up the very code paths (keys, number widths, string
  * lengths, nesting) the real comparison will take, at a small fraction of its cost.
  *

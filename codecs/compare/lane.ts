@@ -10,54 +10,12 @@
  * first, then every operation's own warm-up in timing.ts, as in compareValue).
  */
 import { codecByName, type Codec, type PrepareCache } from './codecs.js';
-import type { CompareOptions, Row } from './compare.js';
+import type { CompareOptions, Row } from './compare-types.js';
 import { measureCodec, nextTick, warmSampleOf, warmTogether, type WarmSample } from './measure.js';
 import { CompressedSizer } from './compressed-size.js';
 import { scanValue, type ValueFeatures } from './features.js';
-
-/** What a lane measures with (CompareOptions without what cannot cross to a worker). */
-export interface LaneSettings {
-  readonly runs?: number;
-  readonly warmup?: number;
-  readonly budgetMs?: number;
-  readonly compress?: boolean;
-  /**
-   * false: the sender's probe already found the value large (its first codec's encode took
-   * JOINT_WARMUP_MAX_CALL_MS or more), so the joint warm-up, which would only encode that
-   * codec again to find out and stop, is skipped (each operation still warms up in timing.ts).
-   */
-  readonly jointWarmup?: boolean;
-  /**
-   * false: no codec warms up on a sample of the value first (the warm-up of idle lanes, whose
-   * value is a sample already). Default: a large value's codecs do (measure.ts warmSample).
-   */
-  readonly sampleWarmup?: boolean;
-}
-
-export interface LaneMeasureOptions {
-  /** Prepared values (CodecFamily `shares` keys) to keep after these codecs: codecs still queued need them. */
-  readonly keep: readonly string[];
-}
-
-export interface Lane {
-  /** A row per codec (registry names), in the order asked. Rejects when the lane fails or dies. */
-  measure(codecs: readonly string[], options: LaneMeasureOptions): AsyncIterable<Row>;
-  /** Stops the lane at once (a worker is terminated); no row follows. */
-  terminate(): void;
-  /** The comparison ended normally: the lane may serve another (lane-pool.ts). Absent: terminate. */
-  release?(): void;
-}
-
-export interface LaneStart {
-  readonly value: unknown;
-  readonly features: ValueFeatures;
-  readonly settings: LaneSettings;
-  /** Every codec of the comparison, in order (the joint warm-up's list). */
-  readonly codecs: readonly string[];
-}
-
-/** Opens a lane on a value; throws when the value cannot be sent (then the comparison keeps one lane). */
-export type OpenLane = (start: LaneStart) => Lane;
+import type { LaneSettings, OpenLane } from './compare-types.js';
+export type { LaneSettings, LaneMeasureOptions, Lane, LaneStart, OpenLane } from './compare-types.js';
 
 function registryCodec(name: string): Codec {
   const codec = codecByName(name);

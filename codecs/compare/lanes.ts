@@ -1,5 +1,5 @@
 /**
- * A large value compared on two lanes (issue 16 §1: the lead's decision). One comparison of
+ * A large value compared on two lanes. One comparison of
  * a ~1 MB value is ~1 s of json-pack rows and ~5 s of json-joy rows on one thread, above
  * json-joy's own floor; two lanes (workers) measure rows in parallel. Codecs are taken from
  * one queue in the comparison's order, so both lanes work on the json-pack rows first and
@@ -16,59 +16,18 @@
  * LANE_MIN_ENCODE_MS or more (one probe call). Pure: the lanes are passed in (lane.ts).
  */
 import { CODECS, MAX_DEPTH, codecByName, encodedSize, type Codec } from './codecs.js';
-import type { CompareOptions, Row, UnsupportedRow } from './compare.js';
+import type { CompareOptions, Row, UnsupportedRow } from './compare-types.js';
 import { scanValue, type ValueFeatures } from './features.js';
-import { inProcessLane, type Lane, type OpenLane } from './lane.js';
+import { inProcessLane, type Lane } from './lane.js';
 import { JOINT_WARMUP_MAX_CALL_MS } from './measure.js';
-
-export interface LanePool {
-  readonly open: OpenLane;
-  /** How many lanes to run (min(2, available cores) in the callers); fewer than 2 keeps one lane. */
-  readonly count: number;
-  /** The size that makes a value large (default LANE_MIN_BYTES; tests pass 0 to put small values on lanes). */
-  readonly minBytes?: number;
-  /**
-   * 'codec' (default): a lane takes one codec at a time, so json-joy's logical-clock codecs
-   * spread over both lanes (each lane builds its own model); 'model': a lane takes every
-   * queued json-joy codec sharing one model at once (one build per model, less balance).
-   * bench-1mb.ts `--group-by-model` measures the other plan (docs/BENCHMARKS.md).
-   */
-  readonly grouping?: 'codec' | 'model';
-  /**
-   * The calling thread is one of the `count` lanes (it measures from the same queue, on the
-   * value it holds: no clone, no worker start) and `count - 1` are opened. A fresh worker
-   * answers its first row only after its start (~120 ms of CPU, 200–400 ms wall on a loaded
-   * 2-core machine) and the value's clone; the calling thread starts at once. For callers
-   * whose thread has nothing else to do meanwhile (the CLI, the benches); the calling thread
-   * is busy for one codec at a time (it yields between codecs, so an abort still lands).
-   */
-  readonly here?: boolean;
-  /**
-   * Starts the lanes now, sends them a value to hold and warms them on a sample of it
-   * (warmLanes): a pool that keeps lanes (lane-pool.ts) has them warm, the value already
-   * there, when its comparison is asked for. Absent: no warming.
-   */
-  readonly warm?: (value: LaneWarm) => Promise<LaneWarmReport>;
-}
-
-/** What lanes are sent ahead: the value (each lane warms on its own sample of it, lane-sample.ts), its features, the codecs to warm (registry names). */
-export interface LaneWarm {
-  readonly value: unknown;
-  readonly features: ValueFeatures;
-  readonly codecs: readonly string[];
-}
-
-/** How a warm request went: workers started, warm-ups ended whole or stopped by a comparison, wall ms until all answered. */
-export interface LaneWarmReport {
-  readonly started: number;
-  readonly warmed: number;
-  readonly interrupted: number;
-  readonly ms: number;
-}
+import type { LanePool } from './compare-types.js';
+import type { LaneWarmReport } from './compare-types.js';
+export type { LaneWarm, LaneWarmReport } from './compare-types.js';
+export type { LanePool } from './compare-types.js';
 
 /**
  * Sends `value` to `pool`'s lanes before its comparison is asked for, and warms them on a
- * sample of it (issue 16 §1: a first comparison on fresh lanes met a cold JIT in every
+ * sample of it (a first comparison on fresh lanes met a cold JIT in every
  * encoder, decoder and the deflate sizer, and paid the lanes' start and the value's clone
  * after the click: its json-pack phase read 1.1–1.6 s against 0.7–0.9 s on warm lanes). The
  * json-pack / JSON codecs only: theirs is the phase shown first. Null (nothing done) when

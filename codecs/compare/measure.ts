@@ -6,7 +6,7 @@
  * that each fresh lane would parse and run at start).
  */
 import { encodedBytes, encodedSize, type Codec, type Encoded, type PrepareCache } from './codecs.js';
-import type { CompareOptions, Row } from './compare.js';
+import type { CompareOptions, Row } from './compare-types.js';
 import { CompressedSizer } from './compressed-size.js';
 import { lostInRoundTrip } from './diff.js';
 import { scanValue, type ValueFeatures } from './features.js';

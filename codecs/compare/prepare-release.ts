@@ -2,7 +2,7 @@
  * Drops what a comparison prepared once no codec still to run shares it. A json-joy model
  * of the ~1 MB document is ~66 MB of heap (the document itself ~3 MB), and every major
  * garbage collection marks whatever is still referenced: kept to the end, the server-clock
- * model weighed on the five json-joy rows after its own (issue 16 §1).
+ * model weighed on the five json-joy rows after its own.
  */
 import type { Codec, PrepareCache } from './codecs.js';
 

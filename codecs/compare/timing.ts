@@ -56,8 +56,8 @@ export function time<T>(op: () => T, options: TimingOptions): { timing: Timing; 
   // Every call below first lets go of the previous call's result (`result = undefined`):
   // held while the next call ran, a decoded 1 MB tree stayed live beside the one being
   // built, V8's young-generation collections copied and promoted it, and json-pack's 1 MB
-  // decodes read 12–18 ms where the decoder alone takes ~5 ms (issue 16 §1;
-  // compare-timing-retention.test.ts). Only the last call's result is returned.
+  // decodes read 12–18 ms where the decoder alone takes ~5 ms
+  // (compare-timing-retention.test.ts). Only the last call's result is returned.
   // Warm up until the speed settles, not for a count: one call leaves a cold JIT (the
   // first codec of a comparison read 33,405 ops/s against 359,879 for an identical twin
   // measured second), and on a busy machine V8's optimizing compiler, which runs on a
@@ -83,8 +83,8 @@ export function time<T>(op: () => T, options: TimingOptions): { timing: Timing; 
         // A call this long is the whole budget. When it is LONG_CALL_BUDGETS budgets or more,
         // it is the only sample: a JIT tiers up inside so long a call, its warm-up is a small
         // part of it. A shorter one may be slow for being first (a cold JIT, a heap still
-        // growing: a fresh page's first 1 MB decode read 7.5 ops/s where later ones read 211,
-        // issue 16 §1): one more call, and the figure is the faster, or both when they agree.
+        // growing: a fresh page's first 1 MB decode read 7.5 ops/s where later ones read 211):
+        // one more call, and the figure is the faster, or both when they agree.
         if (dt >= LONG_CALL_BUDGETS * options.budgetMs || options.signal?.aborted)
           return { timing: summarize([dt]), result };
         const t1 = now();
@@ -107,7 +107,7 @@ export function time<T>(op: () => T, options: TimingOptions): { timing: Timing; 
       best = Math.min(best, warmMs);
       // Under a budget, two long calls in a row that agree are settled without WARMUP_MS
       // more: a call of STABLE_MIN_MS on a large value already runs the encoder's loops
-      // tens of thousands of times, which is what tiers the JIT up (issue 16 §1).
+      // tens of thousands of times, which is what tiers the JIT up.
       const longPairAgrees =
         options.budgetMs !== undefined && batch === 1 && warmMs >= STABLE_MIN_MS && agree(previous, warmMs);
       if (settled && (elapsed >= WARMUP_MS || longPairAgrees)) {
@@ -115,7 +115,7 @@ export function time<T>(op: () => T, options: TimingOptions): { timing: Timing; 
         // Single calls that ran at the settled speed already are samples, not warm-up:
         // this one, and the one before it when it was no slower (by the same 10 %). A
         // 1 MB encode then costs the runs asked for plus one cold call, not a warm-up,
-        // a calibration call and every run again (issue 16 §1).
+        // a calibration call and every run again.
         if (batch === 1 && warmMs >= MIN_SAMPLE_MS) {
           if (previous <= warmMs / 0.9) samples.push(previous);
           samples.push(warmMs);
@@ -190,7 +190,7 @@ export const MAX_WARMUP_MS = 300;
 
 /**
  * Under a budget, an operation whose calls take this long or more stops adding runs once
- * two of its calls agree within 10 % (issue 16 §1): on a 1 MB value every further encode
+ * two of its calls agree within 10 %: on a 1 MB value every further encode
  * or decode repeats a figure already known and costs as much as a small value's whole
  * comparison (json-pack's 1 MB encodes take 4–6 ms a call here, its decodes 10–30 ms).
  * Shorter operations, timed in calibrated batches, keep every run asked (runs are cheap, a

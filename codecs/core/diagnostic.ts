@@ -2,6 +2,7 @@ import { Flag, Kind } from './kinds.js';
 import type { SpanIndex } from './span-index.js';
 import { decodeUtf8 } from './utf8.js';
 import { ExtValue, timestampText } from './values.js';
+import { hex2 } from './hex.js';
 
 /**
  * Diagnostic notation (EDN, RFC 8949 section 8) of any node, built from the span index so
@@ -113,6 +114,15 @@ function nodePieces(index: SpanIndex, id: number, indicators: 'auto' | 'always' 
       const ts = v instanceof ExtValue ? v.timestamp : null;
       return [`ext(${store.arg[id]}, h'${hex(bytes, start + head, end)}')${ts ? ` / ${timestampText(ts)} /` : ''}`];
     }
+    case Kind.pb_tag:
+      // A Protobuf field's key: its field number (the tag varint without the wire type).
+      return [String(Math.floor(store.arg[id] / 8))];
+    case Kind.pb_i32:
+    case Kind.pb_i64:
+      // Fixed-width fields: the unsigned reading (the schema-less default, as protoc --decode_raw).
+      return [incomplete ? '…' : String(index.walker.leafValue(index, id))];
+    case Kind.pb_group:
+      return list('{', '}', (i) => (i % 2 ? ': ' : ', '));
     default:
       return ['?'];
   }
@@ -246,4 +256,4 @@ export function hex(bytes: Uint8Array, start: number, end: number): string {
   return s;
 }
 
-const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const HEX: string[] = Array.from({ length: 256 }, (_, i) => hex2(i));

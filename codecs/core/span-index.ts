@@ -151,8 +151,10 @@ export class SpanIndex {
     if (!this.has(id)) return 0;
     const k = this.store.kind[id];
     if (k === Kind.number) return 0;
+    // CBOR and MessagePack scalars start with their type byte; JSON literals and Protobuf
+    // varints have none (a varint's first byte is value).
     if ((k >= Kind.float16 && k <= Kind.undefined) || k === Kind.uint || k === Kind.nint)
-      return this.format === 'json' ? 0 : 1;
+      return this.format === 'json' || this.format === 'ndjson' || this.format === 'protobuf' ? 0 : 1;
     return this.store.head[id];
   }
 

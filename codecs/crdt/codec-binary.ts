@@ -11,6 +11,7 @@ import { SpanIndex } from '../core/span-index.js';
 import { cborWalker } from '../cbor/walker.js';
 import { findInvalidUtf8 } from '../core/utf8.js';
 import { isPlainObject, MAX_CRDT_DEPTH, MAX_VEC_LENGTH, type PathKey } from './codec-shapes.js';
+import { readB1vu56, readVu57, varintRead } from './varint.js';
 
 export interface BlobError {
   readonly message: string;
@@ -34,6 +35,7 @@ class BlobFail {
 /** A bounds-checked reader of json-joy's CrdtWriter encodings. */
 class Reader {
   x = 0;
+  private readonly varint = varintRead();
   constructor(
     readonly buf: Uint8Array,
     readonly end = buf.length,
@@ -51,36 +53,21 @@ class Reader {
   u32(): number {
     return this.u16() * 65536 + this.u16();
   }
-  /** Up to 7 bytes of 7 bits with a continuation bit, then one full byte. */
+  /** A vu57 (codecs/crdt/varint.ts). */
   vu57(): number {
-    let value = 0;
-    let scale = 1;
-    for (let i = 0; i < 7; i++) {
-      const b = this.u8();
-      value += (b & 0x7f) * scale;
-      if (b < 0x80) return value;
-      scale *= 128;
-    }
-    value += this.u8() * scale;
-    if (!Number.isSafeInteger(value)) this.fail('variable-length integer beyond 2^53');
-    return value;
+    const end = readVu57(this.buf, this.x, this.end, this.varint);
+    return this.varintEnd(end);
   }
-  /** A flag bit, then 6 bits and up to 6 bytes of 7 bits with continuation, then one full byte. */
+  /** A b1vu56 (codecs/crdt/varint.ts): its flag and value. */
   b1vu56(): [flag: number, value: number] {
-    const first = this.u8();
-    const flag = first >> 7;
-    let value = first & 0x3f;
-    if (!(first & 0x40)) return [flag, value];
-    let scale = 64;
-    for (let i = 0; i < 6; i++) {
-      const b = this.u8();
-      value += (b & 0x7f) * scale;
-      if (b < 0x80) return [flag, value];
-      scale *= 128;
-    }
-    value += this.u8() * scale;
-    if (!Number.isSafeInteger(value)) this.fail('variable-length integer beyond 2^53');
-    return [flag, value];
+    const end = readB1vu56(this.buf, this.x, this.end, this.varint);
+    return [this.varint.flag, this.varintEnd(end)];
+  }
+  private varintEnd(end: number): number {
+    if (end < 0) this.fail('unexpected end of blob', this.end);
+    this.x = end;
+    if (!Number.isSafeInteger(this.varint.value)) this.fail('variable-length integer beyond 2^53');
+    return this.varint.value;
   }
   /** A relative id: one byte (index << 4 | diff) or b1vu56 index + vu57 diff. */
   id(): [index: number, diff: number] {

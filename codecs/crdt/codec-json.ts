@@ -2,6 +2,7 @@
  * Value helpers: json-pack's JSON conventions for values JSON cannot say, strict base64,
  * and the plain-object test every shape check uses.
  */
+import { strictBase64Bytes } from '../core/base64.js';
 import { EntriesMap } from '../core/values.js';
 
 /** A plain object of our value model (not an array, EntriesMap, Map, bytes or wrapper). */
@@ -10,8 +11,6 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   const proto = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;
 }
-
-export const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 const BIN_PREFIX = 'data:application/octet-stream;base64,';
 const UNDEFINED_TEXT = 'data:application/cbor,base64;9w==';
@@ -29,7 +28,7 @@ export function reviveJsonPack(value: unknown): unknown {
     if (typeof v !== 'string' || v.charCodeAt(0) !== 0x64 /* d */) return v;
     if (v === UNDEFINED_TEXT) return undefined;
     if (v.startsWith(BIN_PREFIX)) {
-      const bytes = fromBase64(v.slice(BIN_PREFIX.length));
+      const bytes = strictBase64Bytes(v.slice(BIN_PREFIX.length));
       if (bytes) return bytes;
     }
     return v;
@@ -53,27 +52,4 @@ export function reviveJsonPack(value: unknown): unknown {
     }
   }
   return top;
-}
-
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const B64_INDEX = new Int16Array(128).fill(-1);
-for (let i = 0; i < 64; i++) B64_INDEX[B64.charCodeAt(i)] = i;
-
-/** Strict standard base64 (padded); null when malformed. */
-export function fromBase64(text: string): Uint8Array | null {
-  if (text.length % 4 || !BASE64.test(text)) return null;
-  const pad = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
-  const out = new Uint8Array((text.length / 4) * 3 - pad);
-  let o = 0;
-  for (let i = 0; i < text.length; i += 4) {
-    const a = B64_INDEX[text.charCodeAt(i)];
-    const b = B64_INDEX[text.charCodeAt(i + 1)];
-    const c = text[i + 2] === '=' ? 0 : B64_INDEX[text.charCodeAt(i + 2)];
-    const d = text[i + 3] === '=' ? 0 : B64_INDEX[text.charCodeAt(i + 3)];
-    const n = (a << 18) | (b << 12) | (c << 6) | d;
-    if (o < out.length) out[o++] = n >>> 16;
-    if (o < out.length) out[o++] = (n >>> 8) & 0xff;
-    if (o < out.length) out[o++] = n & 0xff;
-  }
-  return out;
 }

@@ -6,7 +6,8 @@
  * shape json-joy's encoders write: every timestamp in range of the clock table, every
  * length positive, no unknown keys, CRDT nesting bounded. Iterative, no recursion.
  */
-import { BASE64, isPlainObject } from './codec-json.js';
+import { STRICT_BASE64 } from '../core/base64.js';
+import { isPlainObject } from './codec-json.js';
 
 export { isPlainObject };
 
@@ -69,7 +70,7 @@ export function run(body: () => ShapeInfo): ShapeResult {
 
 export const isUint = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
-export const isBase64 = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && BASE64.test(v);
+export const isBase64 = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && STRICT_BASE64.test(v);
 
 export function keysExactly(
   o: Record<string, unknown>,

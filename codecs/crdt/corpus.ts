@@ -4,9 +4,7 @@
  *
  * API (stable):
  *
- * - `makeRng(seed: number): Rng` — a mulberry32 generator. `rng()` is a float in [0, 1);
- *   helpers: `rng.int(n)` (0..n-1), `rng.range(lo, hi)` (lo..hi inclusive),
- *   `rng.bool(p = 0.5)`, `rng.pick(list)`. Same seed, same sequence, everywhere.
+ * - `makeRng(seed: number): Rng` — codecs/core/rng.ts's mulberry32 generator, re-exported.
  * - `randomJson(rng, size = 20): unknown` — a random JSON value with about `size` nodes
  *   (objects, arrays, strings with some non-ASCII and astral characters, integers, floats,
  *   booleans, null). Never -0, NaN, Infinity, integers beyond 2^53 or a `__proto__` key.
@@ -46,33 +44,9 @@ import { s } from 'json-joy/lib/json-crdt-patch/schema.js';
 import { cnt } from 'json-joy/lib/json-crdt-extensions/cnt/index.js';
 import { mval } from 'json-joy/lib/json-crdt-extensions/mval/index.js';
 
-export interface Rng {
-  (): number;
-  /** An integer in 0..n-1. */
-  int(n: number): number;
-  /** An integer in lo..hi (inclusive). */
-  range(lo: number, hi: number): number;
-  bool(p?: number): boolean;
-  pick<T>(list: readonly T[]): T;
-}
+import { makeRng, type Rng } from '../core/rng.js';
 
-/** mulberry32: small, fast, and the same sequence on every platform. */
-export function makeRng(seed: number): Rng {
-  let a = seed >>> 0;
-  const next = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const rng = next as Rng;
-  rng.int = (n) => Math.floor(next() * n);
-  rng.range = (lo, hi) => lo + Math.floor(next() * (hi - lo + 1));
-  rng.bool = (p = 0.5) => next() < p;
-  rng.pick = (list) => list[Math.floor(next() * list.length)];
-  return rng;
-}
+export { makeRng, type Rng };
 
 const WORDS = [
   'alpha',

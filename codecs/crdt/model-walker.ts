@@ -3,10 +3,12 @@ import { describeCrdt, previewCrdt, crdtDetails } from './describe.js';
 import type { DecodeErrorCode } from '../core/errors.js';
 import { SpanIndex, type FormatWalker } from '../core/span-index.js';
 import { indexCbor } from '../cbor/index.js';
-import { findInvalidUtf8, utf16LengthIfValidUtf8, utf16LengthOfUtf8 } from '../core/utf8.js';
+import { utf16LengthIfValidUtf8, utf16LengthOfUtf8 } from '../core/utf8.js';
 import { extendIncompleteParents } from './partial-tree.js';
 import { crdtAnnotations, SESSION, type CrdtAnnotations } from './annotations.js';
 import { crdtModelValue, crdtModelLeafValue, decodeWtf8, findInvalidWtf8, WTF8_SURROGATES } from './model-value.js';
+import { readB1vu56, readVu57, varintRead } from './varint.js';
+import { cborScalarEnd } from '../cbor/scalar-end.js';
 
 export {
   crdtClockTable,
@@ -152,6 +154,8 @@ class ModelWalk {
 
   // Results of the small readers (no allocation per read).
   flag = 0;
+  /** The last varint read. */
+  private readonly varint = varintRead();
   idX = 0;
   idY = 0;
   sid = 0;
@@ -277,51 +281,19 @@ class ModelWalk {
 
   /** vu57 at `pos`; -1 when cut off (error recorded). May exceed 2^53 (imprecise): callers check. */
   vu57(what = 'a varint'): number {
-    const bytes = this.bytes;
-    const lim = this.limit;
-    let p = this.pos;
-    let v = 0;
-    let mul = 1;
-    for (let i = 0; i < 8; i++) {
-      if (p >= lim) return this.truncated(what);
-      const o = bytes[p++];
-      if (i === 7) {
-        v += o * mul;
-        break;
-      }
-      v += (o & 0x7f) * mul;
-      if (o < 0x80) break;
-      mul *= 128;
-    }
-    this.pos = p;
-    return v;
+    const end = readVu57(this.bytes, this.pos, this.limit, this.varint);
+    if (end < 0) return this.truncated(what);
+    this.pos = end;
+    return this.varint.value;
   }
 
   /** b1vu56 at `pos`: the flag goes to `this.flag`; -1 when cut off. */
   b1vu56(what: string): number {
-    const bytes = this.bytes;
-    const lim = this.limit;
-    let p = this.pos;
-    if (p >= lim) return this.truncated(what);
-    const o1 = bytes[p++];
-    this.flag = o1 >> 7;
-    let v = o1 & 0x3f;
-    if (o1 & 0x40) {
-      let mul = 64;
-      for (let i = 1; i < 8; i++) {
-        if (p >= lim) return this.truncated(what);
-        const o = bytes[p++];
-        if (i === 7) {
-          v += o * mul;
-          break;
-        }
-        v += (o & 0x7f) * mul;
-        if (o < 0x80) break;
-        mul *= 128;
-      }
-    }
-    this.pos = p;
-    return v;
+    const end = readB1vu56(this.bytes, this.pos, this.limit, this.varint);
+    if (end < 0) return this.truncated(what);
+    this.pos = end;
+    this.flag = this.varint.flag;
+    return this.varint.value;
   }
 
   /** An encoded id at `pos` into idX / idY (logical) or idY (server). */
@@ -525,19 +497,16 @@ class ModelWalk {
     const err = (code: Code, offset: number, message: string, stop: number) => {
       this.tableErr = { code, offset, message: message, stop };
     };
-    // A small vu57 reader bounded by the frame (the table runs to its end).
+    // The table runs to the end of the frame.
+    const read = varintRead();
     const vu = (): number => {
-      let v = 0;
-      let mul = 1;
-      for (let i = 0; i < 8; i++) {
-        if (p >= len) return -1;
-        const o = bytes[p++];
-        if (i === 7) return v + o * mul;
-        v += (o & 0x7f) * mul;
-        if (o < 0x80) return v;
-        mul *= 128;
+      const end = readVu57(bytes, p, len, read);
+      if (end < 0) {
+        p = len;
+        return -1;
       }
-      return v;
+      p = end;
+      return read.value;
     };
     const count = vu();
     if (count < 0) return err('truncated', len, 'unexpected end of input in the clock table length', len);
@@ -1058,38 +1027,6 @@ function hasDuplicate(times: readonly number[]): boolean {
   const sorted = times.slice().sort((a, b) => a - b);
   for (let i = 1; i < n; i++) if (sorted[i] === sorted[i - 1]) return true;
   return false;
-}
-
-/**
- * The end of a well-formed scalar CBOR item at `start` (integer, float, simple value
- * 0..23, definite byte string, definite valid UTF-8 text), or -1 when it is something else
- * or malformed: the caller then lets the CBOR walker validate it (and name the error).
- */
-function cborScalarEnd(bytes: Uint8Array, start: number, limit: number): number {
-  const ib = bytes[start];
-  const major = ib >> 5;
-  const ai = ib & 31;
-  if (major >= 4 && major !== 7) return -1;
-  if (major === 7) {
-    if (ai < 24) return start + 1;
-    if (ai === 24 || ai > 27) return -1;
-    const end = start + 1 + (1 << (ai - 24));
-    return end <= limit ? end : -1;
-  }
-  if (ai > 27) return -1;
-  let n = ai;
-  let p = start + 1;
-  if (ai >= 24) {
-    const size = 1 << (ai - 24);
-    if (p + size > limit) return -1;
-    n = 0;
-    for (let i = 0; i < size; i++) n = n * 256 + bytes[p + i];
-    p += size;
-  }
-  if (major < 2) return p;
-  if (n > limit - p) return -1;
-  if (major === 3 && findInvalidUtf8(bytes, p, p + n) >= 0) return -1;
-  return p + n;
 }
 
 function stripAt(message: string): string {

@@ -1,3 +1,4 @@
+import { encodeBase64 } from '../core/base64.js';
 import { Flag, Kind } from '../core/kinds.js';
 import { describeCrdt, previewCrdt, crdtDetails } from './describe.js';
 import type { DecodeErrorCode } from '../core/errors.js';
@@ -8,6 +9,9 @@ import { cborArgument, decodeFloat16, indexCbor } from '../cbor/index.js';
 import { crdtAnnotations, crdtIdOf, crdtSpanOf, SESSION, type CrdtAnnotations } from './annotations.js';
 import { extendIncompleteParents } from './partial-tree.js';
 import { OP_NAMES, PatchOpcode } from './patch-opcodes.js';
+import { hex2 } from '../core/hex.js';
+import { readB1vu56, readVu57, varintRead } from './varint.js';
+import { cborScalarEnd } from '../cbor/scalar-end.js';
 
 /**
  * The validating span walker for json-joy's binary JSON CRDT Patch encoding
@@ -62,13 +66,14 @@ import { OP_NAMES, PatchOpcode } from './patch-opcodes.js';
  * Beyond well-formedness the walker rejects, as `implausible`, what json-joy's encoder
  * never writes (so arbitrary bytes rarely pass as a patch): session 0 or time 0 as the
  * patch id, meta other than `f7` / `81 …`, zero operations, a length varint below 8 (the
- * encoder uses the low bits then), a non-shortest varint, values beyond 2^53 - 1, an
+ * encoder uses the low bits then), values beyond 2^53 - 1, an
  * explicit session equal to the patch's own, an object key that is not a definite text
  * string, a vec index other than `00`..`17`, a del range of span 0, a reference (outside
  * session 0) whose time is not older than its operation's (json-joy's clocks are Lamport
  * clocks: whatever an operation refers to was seen, so is older), and ids past 2^53 - 1.
  * A con or meta value holding a CBOR map key `__proto__` is `invalid-byte` (json-joy's CBOR
- * decoder refuses it; the model walker does the same); duplicate CBOR map keys are warnings.
+ * decoder refuses it; the model walker does the same); duplicate CBOR map keys and varints
+ * not in their shortest form (json-joy's decoder reads them: codecs/crdt/varint.ts) are warnings.
  * Opcode bytes json-joy never writes (opcodes 7, 8, 18..31, non-zero low bits where no
  * length is encoded, new_con low bits 2..7) are `unknown-opcode`. Text must be strict
  * UTF-8 (json-joy writes a lone surrogate of a short string as `ed a0..bf xx`; such
@@ -168,6 +173,8 @@ class PatchParser {
   private idTime = 0;
   /** Last child recorded in the current operation (sibling link). */
   private last = -1;
+  /** The last varint read. */
+  private readonly varint = varintRead();
 
   constructor(private readonly index: SpanIndex) {
     this.bytes = index.bytes;
@@ -537,32 +544,16 @@ class PatchParser {
       this.fail('truncated', this.len, 'unexpected end of input: an id is missing');
       return false;
     }
-    const first = bytes[start];
-    const flag = first >> 7;
-    let value = first & 0x3f;
-    this.pos = start + 1;
-    if (first & 0x40) {
-      let mul = 64;
-      for (let i = 1; ; i++) {
-        if (this.pos >= this.len) {
-          this.fail('truncated', this.len, 'unexpected end of input inside the id');
-          return false;
-        }
-        const b = bytes[this.pos++];
-        if (i === 7) {
-          value += b * mul;
-          if (b === 0) return (this.implausible(start, 'id time is not in its shortest form'), false);
-          break;
-        }
-        value += (b & 0x7f) * mul;
-        if (b < 0x80) {
-          if (b === 0) return (this.implausible(start, 'id time is not in its shortest form'), false);
-          break;
-        }
-        mul *= 128;
-      }
-      if (value > MAX_SAFE) return (this.implausible(start, 'id time beyond 2^53 - 1'), false);
+    const end = readB1vu56(bytes, start, this.len, this.varint);
+    if (end < 0) {
+      this.pos = this.len;
+      this.fail('truncated', this.len, 'unexpected end of input inside the id');
+      return false;
     }
+    this.pos = end;
+    const { flag, value } = this.varint;
+    if (!this.varint.shortest) this.notShortest(start, 'the id time');
+    if (value > MAX_SAFE) return (this.implausible(start, 'id time beyond 2^53 - 1'), false);
     let sid = this.sid;
     if (flag) {
       sid = this.vu57('the session id of an id');
@@ -583,30 +574,24 @@ class PatchParser {
 
   /** Reads a vu57; returns it, or -1 after an error. */
   private vu57(what: string): number {
-    const bytes = this.bytes;
     const start = this.pos;
-    let value = 0;
-    let mul = 1;
-    for (let i = 0; ; i++) {
-      if (this.pos >= this.len) {
-        this.fail('truncated', this.len, `unexpected end of input inside ${what} (a varint)`);
-        return -1;
-      }
-      const b = bytes[this.pos++];
-      if (i === 7) {
-        value += b * mul;
-        if (b === 0) return (this.implausible(start, `${what} is not in its shortest form`), -1);
-        break;
-      }
-      value += (b & 0x7f) * mul;
-      if (b < 0x80) {
-        if (b === 0 && i > 0) return (this.implausible(start, `${what} is not in its shortest form`), -1);
-        break;
-      }
-      mul *= 128;
+    const end = readVu57(this.bytes, start, this.len, this.varint);
+    if (end < 0) {
+      this.pos = this.len;
+      this.fail('truncated', this.len, `unexpected end of input inside ${what} (a varint)`);
+      return -1;
     }
+    this.pos = end;
+    if (!this.varint.shortest) this.notShortest(start, what);
+    const value = this.varint.value;
     if (value > MAX_SAFE) return (this.implausible(start, `${what} is beyond 2^53 - 1`), -1);
     return value;
+  }
+
+  /** json-joy reads a varint with a needless last 0 byte, but its encoder never writes one: a warning. */
+  private notShortest(at: number, what: string): void {
+    const node = this.open.length ? this.open[this.open.length - 1] : -1;
+    this.index.warn({ code: 'non-canonical', offset: at, message: `${what} is not in its shortest form`, node });
   }
 
   /**
@@ -620,7 +605,7 @@ class PatchParser {
     }
     // Fast path for the usual constants (integers, floats, true / false / null / undefined,
     // definite strings): no sub-index. Anything else, and anything wrong, goes to the walker.
-    const end = simpleCborEnd(this.bytes, start, this.len);
+    const end = cborScalarEnd(this.bytes, start, this.len);
     if (end >= 0) return end;
     const sub = indexCbor(this.bytes.subarray(start), { depth: 0 });
     const err = sub.error;
@@ -683,44 +668,6 @@ class PatchParser {
     for (let c = store.firstChild[id]; c >= 0; c = store.nextSibling[c]) end = store.end[c];
     return end;
   }
-}
-
-/**
- * The end of a well-formed scalar CBOR item at `start` (integer, float, simple value 20..23,
- * definite byte / text string with valid UTF-8), or -1 for anything else (containers, tags,
- * indefinite strings, two-byte simple values) and for anything malformed or cut off, which
- * the CBOR walker then reads and reports.
- */
-function simpleCborEnd(bytes: Uint8Array, start: number, len: number): number {
-  const ib = bytes[start];
-  const major = ib >> 5;
-  const ai = ib & 31;
-  if (major === 7) {
-    if (ai >= 20 && ai <= 23) return start + 1;
-    if (ai >= 25 && ai <= 27) {
-      const end = start + 1 + (1 << (ai - 24));
-      return end <= len ? end : -1;
-    }
-    return -1;
-  }
-  if (major > 3 || ai > 27) return -1;
-  let arg = ai;
-  let p = start + 1;
-  if (ai >= 24) {
-    const n = 1 << (ai - 24);
-    if (p + n > len) return -1;
-    arg = 0;
-    for (let i = 0; i < n; i++) arg = arg * 256 + bytes[p + i];
-    p += n;
-  }
-  if (major <= 1) return p;
-  if (arg > len - p) return -1;
-  if (major === 3 && findInvalidUtf8(bytes, p, p + arg) >= 0) return -1;
-  return p + arg;
-}
-
-function hex2(b: number): string {
-  return b.toString(16).padStart(2, '0');
 }
 
 // ---------------------------------------------------------------------------------------
@@ -908,7 +855,7 @@ function opJson(index: SpanIndex, ann: CrdtAnnotations, op: number): VerbosePatc
       const data = contentValue(index, next[after]);
       if (opcode === PatchOpcode.ins_str)
         return { op: 'ins_str', obj: tsAt(ann, a), after: tsAt(ann, after), value: data as string };
-      return { op: 'ins_bin', obj: tsAt(ann, a), after: tsAt(ann, after), value: toBase64(data as Uint8Array) };
+      return { op: 'ins_bin', obj: tsAt(ann, a), after: tsAt(ann, after), value: encodeBase64(data as Uint8Array) };
     }
     case PatchOpcode.ins_arr: {
       const after = next[a];
@@ -1001,25 +948,4 @@ function cborValue(bytes: Uint8Array, start: number, end: number): unknown {
   }
   const sub = indexCbor(bytes.subarray(start, end));
   return sub.ok ? sub.value(0) : undefined;
-}
-
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/** Standard base64 with padding (what json-joy's verbose codec writes for ins_bin). */
-function toBase64(bytes: Uint8Array): string {
-  let out = '';
-  let i = 0;
-  for (; i + 2 < bytes.length; i += 3) {
-    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
-    out += B64[n >> 18] + B64[(n >> 12) & 63] + B64[(n >> 6) & 63] + B64[n & 63];
-  }
-  const rest = bytes.length - i;
-  if (rest === 1) {
-    const n = bytes[i] << 16;
-    out += B64[n >> 18] + B64[(n >> 12) & 63] + '==';
-  } else if (rest === 2) {
-    const n = (bytes[i] << 16) | (bytes[i + 1] << 8);
-    out += B64[n >> 18] + B64[(n >> 12) & 63] + B64[(n >> 6) & 63] + '=';
-  }
-  return out;
 }

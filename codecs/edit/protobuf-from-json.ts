@@ -1,5 +1,5 @@
 import protobuf from 'protobufjs';
-import { decodeBase64 } from '../capture/base64.js';
+import { decodeBase64 } from '../core/base64.js';
 import { holds, WIRE, writeScalarValue, type ScalarWriter } from '../compare/schema/protobuf-scalars.js';
 import type { ProtoScalar } from '../compare/schema/protobuf-shape.js';
 import { lookupMessage, type LoadedSchema } from '../protobuf/schema/load.js';

@@ -1,4 +1,4 @@
-import { decodeBase64 } from '../capture/base64.js';
+import { decodeBase64 } from '../core/base64.js';
 
 /**
  * A cursor over an edit text in diagnostic notation (EDN: RFC 8949 section 8, RFC 8610

@@ -6,6 +6,7 @@ import { findInvalidUtf8 } from '../core/utf8.js';
 import { acquireWalkStack } from '../core/walk-stack.js';
 import { reportDuplicateKeys } from '../core/duplicates.js';
 import { jsonLeafValue } from './value.js';
+import { hex2 } from '../core/hex.js';
 
 /**
  * The validating JSON walker (RFC 8259) over UTF-8 bytes: one iterative pass that records
@@ -724,8 +725,4 @@ function describeByte(bytes: Uint8Array, at: number): string {
 
 function literalName(kind: number): string {
   return kind === Kind.true ? 'true' : kind === Kind.false ? 'false' : 'null';
-}
-
-function hex2(b: number): string {
-  return b.toString(16).padStart(2, '0');
 }

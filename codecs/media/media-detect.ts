@@ -1,5 +1,5 @@
 import { SpanIndex } from '../core/span-index.js';
-import type { Detector } from '../detect.js';
+import type { Detector } from '../detector.js';
 import { mediaInfo, mediaSummary, mediaTypeOf, mediaWalker } from './media-walker.js';
 
 /**

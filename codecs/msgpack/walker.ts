@@ -6,6 +6,7 @@ import { findInvalidText, VIEW_FRAME_MIN } from './text-check.js';
 import { acquireWalkStack, countIsClamped, type WalkStack } from '../core/walk-stack.js';
 import { reportDuplicateKeys } from '../core/duplicates.js';
 import { msgpackLeafValue } from './value.js';
+import { hex2 } from '../core/hex.js';
 
 /**
  * The validating MessagePack walker (https://github.com/msgpack/msgpack/blob/master/spec.md,
@@ -116,18 +117,6 @@ function countHeads(bytes: Uint8Array): number {
 
 /** Stack frame kind of the virtual frame that holds the root. */
 const ROOT_FRAME = 0;
-
-// Results of `readHeader`: what the item at `pos` is. Module-level scratch so that decoding
-// a header allocates nothing; the walk is synchronous and never re-entered.
-const H_LEAF = 0;
-const H_CONTAINER = 1;
-const H_TRUNCATED = 2;
-const H_INVALID = 3;
-let hKind = 0;
-let hHead = 0;
-/** Leaf: payload length. Container: items to read (a map counts keys and values). */
-let hSize = 0;
-let hArg = 0;
 
 function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
   const bytes = index.bytes;
@@ -558,14 +547,7 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
             i32[endAt + id] = len;
             store.size = nodes;
             spill(stack, t, fItems, fLast);
-            failAt(
-              index,
-              stack,
-              'length-exceeds-input',
-              start,
-              len,
-              `${describeKind(kind)} declares ${size} bytes but only ${len - pos} remain`,
-            );
+            failLengthExceeds(index, stack, start, len, kind, size, len - pos);
             return;
           }
           if (kind === Kind.text) {
@@ -719,20 +701,29 @@ function runArg(bytes: Uint8Array, b: number, at: number): number {
   }
 }
 
-/** Reports why the item at `start` cannot be read: a cut head or scalar, 0xc1, or a payload longer than the input. */
+/**
+ * Reports why the item at `start` cannot be read: 0xc1, a head (or fixed-size scalar) cut
+ * off, or a str / bin / ext payload longer than the input. Read from the hot path's tables.
+ */
 function reportHeadError(index: SpanIndex, stack: WalkStack, bytes: Uint8Array, start: number, len: number): void {
-  const r = readHeader(bytes, start, len);
-  if (r === H_TRUNCATED) failAt(index, stack, 'truncated', len, len, truncatedHeader(bytes, start, len));
-  else if (r === H_INVALID) failAt(index, stack, 'invalid-byte', start, start, 'the never-used format byte 0xc1');
-  else
-    failAt(
-      index,
-      stack,
-      'length-exceeds-input',
-      start,
-      len,
-      `${describeKind(hKind)} declares ${hSize} bytes but only ${len - start - hHead} remain`,
-    );
+  const b = bytes[start];
+  if (b === 0xc1) return failAt(index, stack, 'invalid-byte', start, start, 'the never-used format byte 0xc1');
+  const fix = b < 0xc0 || b >= 0xe0;
+  if (!fix && len - start < NEED[b])
+    return failAt(index, stack, 'truncated', len, len, truncatedHeader(bytes, start, len));
+  const kind = fix ? Kind.text : KIND[b];
+  const head = fix ? 1 : HEAD[b];
+  const width = fix ? 0 : LENGTH_WIDTH[b];
+  const size = fix
+    ? b & 31
+    : width === 1
+      ? bytes[start + 1]
+      : width === 2
+        ? u16(bytes, start + 1)
+        : width === 4
+          ? u32(bytes, start + 1)
+          : FIXED_SIZE[b] - head; // fixext: its data
+  failLengthExceeds(index, stack, start, len, kind, size, len - start - head);
 }
 
 /**
@@ -747,7 +738,7 @@ function warnInvalidText(index: SpanIndex, id: number, bad: number): void {
     code: 'invalid-utf8',
     offset: bad,
     node: id,
-    message: `invalid UTF-8 (byte 0x${index.bytes[bad].toString(16).padStart(2, '0')}) in the str at byte ${store.start[id]}: kept as its bytes, at byte ${bad}`,
+    message: `invalid UTF-8 (byte 0x${hex2(index.bytes[bad])}) in the str at byte ${store.start[id]}: kept as its bytes, at byte ${bad}`,
   });
 }
 
@@ -863,176 +854,6 @@ function skipError(index: SpanIndex, stack: WalkStack, bytes: Uint8Array, pos: n
   return -1;
 }
 
-/**
- * Decodes the head of the item at `pos` (pos < len) into hKind / hHead / hSize / hArg.
- * Checks that the head, and the whole item for fixed-size scalars, is inside the input;
- * a str / bin / ext payload is checked by the caller.
- */
-function readHeader(bytes: Uint8Array, pos: number, len: number): number {
-  const b = bytes[pos];
-  if (b < 0x80) {
-    hKind = Kind.uint;
-    hHead = 1;
-    hSize = 0;
-    hArg = b;
-    return H_LEAF;
-  }
-  if (b >= 0xe0) {
-    hKind = Kind.nint;
-    hHead = 1;
-    hSize = 0;
-    hArg = b - 256;
-    return H_LEAF;
-  }
-  if (b < 0xc0) {
-    hHead = 1;
-    if (b < 0x90) {
-      hKind = Kind.map;
-      hArg = b & 15;
-      hSize = hArg * 2;
-      return H_CONTAINER;
-    }
-    if (b < 0xa0) {
-      hKind = Kind.array;
-      hArg = b & 15;
-      hSize = hArg;
-      return H_CONTAINER;
-    }
-    hKind = Kind.text;
-    hArg = hSize = b & 31;
-    return H_LEAF;
-  }
-  const avail = len - pos;
-  switch (b) {
-    case 0xc0:
-      return scalar(Kind.null, 0, 0);
-    case 0xc1:
-      return H_INVALID;
-    case 0xc2:
-      return scalar(Kind.false, 0, 0);
-    case 0xc3:
-      return scalar(Kind.true, 0, 0);
-    case 0xc4: // bin 8
-      if (avail < 2) return H_TRUNCATED;
-      return sized(Kind.bytes, 2, bytes[pos + 1]);
-    case 0xc5: // bin 16
-      if (avail < 3) return H_TRUNCATED;
-      return sized(Kind.bytes, 3, u16(bytes, pos + 1));
-    case 0xc6: // bin 32
-      if (avail < 5) return H_TRUNCATED;
-      return sized(Kind.bytes, 5, u32(bytes, pos + 1));
-    case 0xc7: // ext 8: length, type
-      if (avail < 3) return H_TRUNCATED;
-      return ext(3, bytes[pos + 1], bytes[pos + 2]);
-    case 0xc8: // ext 16
-      if (avail < 4) return H_TRUNCATED;
-      return ext(4, u16(bytes, pos + 1), bytes[pos + 3]);
-    case 0xc9: // ext 32
-      if (avail < 6) return H_TRUNCATED;
-      return ext(6, u32(bytes, pos + 1), bytes[pos + 5]);
-    case 0xca:
-      if (avail < 5) return H_TRUNCATED;
-      return scalar(Kind.float32, 4, 0);
-    case 0xcb:
-      if (avail < 9) return H_TRUNCATED;
-      return scalar(Kind.float64, 8, 0);
-    case 0xcc:
-      if (avail < 2) return H_TRUNCATED;
-      return scalar(Kind.uint, 1, bytes[pos + 1]);
-    case 0xcd:
-      if (avail < 3) return H_TRUNCATED;
-      return scalar(Kind.uint, 2, u16(bytes, pos + 1));
-    case 0xce:
-      if (avail < 5) return H_TRUNCATED;
-      return scalar(Kind.uint, 4, u32(bytes, pos + 1));
-    case 0xcf:
-      if (avail < 9) return H_TRUNCATED;
-      return scalar(Kind.uint, 8, u32(bytes, pos + 1) * 4294967296 + u32(bytes, pos + 5));
-    case 0xd0: {
-      if (avail < 2) return H_TRUNCATED;
-      const v = (bytes[pos + 1] << 24) >> 24;
-      return scalar(v < 0 ? Kind.nint : Kind.uint, 1, v);
-    }
-    case 0xd1: {
-      if (avail < 3) return H_TRUNCATED;
-      const v = (u16(bytes, pos + 1) << 16) >> 16;
-      return scalar(v < 0 ? Kind.nint : Kind.uint, 2, v);
-    }
-    case 0xd2: {
-      if (avail < 5) return H_TRUNCATED;
-      const v = u32(bytes, pos + 1) | 0;
-      return scalar(v < 0 ? Kind.nint : Kind.uint, 4, v);
-    }
-    case 0xd3: {
-      if (avail < 9) return H_TRUNCATED;
-      // hi * 2^32 + lo with a signed hi: one rounding, so the float nearest the int64.
-      const v = (u32(bytes, pos + 1) | 0) * 4294967296 + u32(bytes, pos + 5);
-      return scalar(v < 0 ? Kind.nint : Kind.uint, 8, v);
-    }
-    case 0xd4: // fixext 1/2/4/8/16: type, data
-    case 0xd5:
-    case 0xd6:
-    case 0xd7:
-    case 0xd8:
-      if (avail < 2) return H_TRUNCATED;
-      return ext(2, 1 << (b - 0xd4), bytes[pos + 1]);
-    case 0xd9: // str 8
-      if (avail < 2) return H_TRUNCATED;
-      return sized(Kind.text, 2, bytes[pos + 1]);
-    case 0xda: // str 16
-      if (avail < 3) return H_TRUNCATED;
-      return sized(Kind.text, 3, u16(bytes, pos + 1));
-    case 0xdb: // str 32
-      if (avail < 5) return H_TRUNCATED;
-      return sized(Kind.text, 5, u32(bytes, pos + 1));
-    case 0xdc: // array 16
-      if (avail < 3) return H_TRUNCATED;
-      return container(Kind.array, 3, u16(bytes, pos + 1));
-    case 0xdd: // array 32
-      if (avail < 5) return H_TRUNCATED;
-      return container(Kind.array, 5, u32(bytes, pos + 1));
-    case 0xde: // map 16
-      if (avail < 3) return H_TRUNCATED;
-      return container(Kind.map, 3, u16(bytes, pos + 1));
-    default: // 0xdf: map 32
-      if (avail < 5) return H_TRUNCATED;
-      return container(Kind.map, 5, u32(bytes, pos + 1));
-  }
-}
-
-/** A fixed-size scalar: the format byte, then `size` value bytes (already bounds checked). */
-function scalar(kind: number, size: number, arg: number): number {
-  hKind = kind;
-  hArg = arg;
-  hHead = 1;
-  hSize = size;
-  return H_LEAF;
-}
-
-function sized(kind: number, head: number, length: number): number {
-  hKind = kind;
-  hHead = head;
-  hSize = length;
-  hArg = length;
-  return H_LEAF;
-}
-
-function ext(head: number, length: number, type: number): number {
-  hKind = Kind.ext;
-  hHead = head;
-  hSize = length;
-  hArg = (type << 24) >> 24; // the type is a signed int8 (-1 = timestamp)
-  return H_LEAF;
-}
-
-function container(kind: number, head: number, count: number): number {
-  hKind = kind;
-  hHead = head;
-  hArg = count;
-  hSize = kind === Kind.map ? count * 2 : count;
-  return H_CONTAINER;
-}
-
 function u16(bytes: Uint8Array, at: number): number {
   return (bytes[at] << 8) | bytes[at + 1];
 }
@@ -1103,7 +924,27 @@ const formatNames: Record<number, string> = {
 function truncatedHeader(bytes: Uint8Array, start: number, len: number): string {
   const b = bytes[start];
   const follow = len - start - 1;
-  return `unexpected end of input inside the ${formatNames[b] ?? 'item'} (format byte 0x${b.toString(16).padStart(2, '0')}, ${follow} ${follow === 1 ? 'byte follows' : 'bytes follow'} it)`;
+  return `unexpected end of input inside the ${formatNames[b] ?? 'item'} (format byte 0x${hex2(b)}, ${follow} ${follow === 1 ? 'byte follows' : 'bytes follow'} it)`;
+}
+
+/** A str, bin or ext whose payload runs past the input: recorded up to the end of the input. */
+function failLengthExceeds(
+  index: SpanIndex,
+  stack: WalkStack,
+  start: number,
+  len: number,
+  kind: number,
+  size: number,
+  remain: number,
+): void {
+  failAt(
+    index,
+    stack,
+    'length-exceeds-input',
+    start,
+    len,
+    `${describeKind(kind)} declares ${size} bytes but only ${remain} remain`,
+  );
 }
 
 function describeKind(kind: number): string {

@@ -122,24 +122,32 @@ function recover(index: SpanIndex, height: number): number {
 }
 let resumeAt = 0;
 
-/** Records a fatal error: open nodes are incomplete and reach at least to their last child and the failing byte. */
+/**
+ * Records a fatal error: open nodes are incomplete and reach at least to their last child,
+ * the failing byte and `read` (where the walk got to: the failing field's tag is read, and
+ * recorded when its level is), whether or not their children are recorded.
+ */
 function fail(
   index: SpanIndex,
   height: number,
   code: Parameters<SpanIndex['fail']>[0],
   at: number,
   message: string,
+  read: number,
 ): void {
   const { bytes, store } = index;
   index.fail(code, at, message);
-  for (let f = 0; f < height * FRAME; f += FRAME) {
+  // Innermost first: a frame's last child may be the frame above it, whose end is set first.
+  for (let f = (height - 1) * FRAME; f >= 0; f -= FRAME) {
     const node = stack[f + F_NODE];
     if (node < 0) continue;
-    const prev = stack[f + F_PREV];
     store.addFlags(node, Flag.incomplete);
     store.setArg(node, stack[f + F_ENTRIES]);
-    const lastEnd = prev >= 0 ? store.end[prev] : store.start[node];
-    if (store.end[node] < Math.max(lastEnd, at)) store.setEnd(node, Math.min(bytes.length, Math.max(lastEnd, at)));
+    // From the store, not F_PREV: the top frame's may be stale (the failing field's tag is recorded).
+    let lastEnd = store.start[node];
+    for (let c = store.firstChild[node]; c >= 0; c = store.nextSibling[c]) lastEnd = store.end[c];
+    const reach = Math.min(bytes.length, Math.max(lastEnd, at, read));
+    if (store.end[node] < reach) store.setEnd(node, reach);
   }
 }
 
@@ -158,15 +166,22 @@ function failField(
 ): void {
   switch (bad) {
     case Bad.groupUnended:
-      return fail(index, height, 'truncated', pos, `unexpected end of input: group (field ${group}) has no end tag`);
+      return fail(
+        index,
+        height,
+        'truncated',
+        pos,
+        `unexpected end of input: group (field ${group}) has no end tag`,
+        pos,
+      );
     case Bad.tagTruncated:
-      return fail(index, height, 'truncated', limit, 'unexpected end of input inside a field tag');
+      return fail(index, height, 'truncated', limit, 'unexpected end of input inside a field tag', pos);
     case Bad.tagTooLong:
-      return fail(index, height, 'invalid-varint', tagStart, 'field tag varint longer than 10 bytes');
+      return fail(index, height, 'invalid-varint', tagStart, 'field tag varint longer than 10 bytes', pos);
     case Bad.fieldZero:
-      return fail(index, height, 'invalid-tag', tagStart, 'field number 0 is not allowed');
+      return fail(index, height, 'invalid-tag', tagStart, 'field number 0 is not allowed', pos);
     case Bad.fieldTooBig:
-      return fail(index, height, 'invalid-tag', tagStart, `field number ${field} is above 2^29 - 1`);
+      return fail(index, height, 'invalid-tag', tagStart, `field number ${field} is above 2^29 - 1`, pos);
     case Bad.unmatchedEndGroup:
       return fail(
         index,
@@ -176,11 +191,19 @@ function failField(
         group < 0
           ? `end-group tag for field ${field} without a start-group tag`
           : `end-group tag for field ${field} inside the group of field ${group}`,
+        pos,
       );
     case Bad.varintTruncated:
-      return fail(index, height, 'truncated', limit, `unexpected end of input inside the varint of field ${field}`);
+      return fail(
+        index,
+        height,
+        'truncated',
+        limit,
+        `unexpected end of input inside the varint of field ${field}`,
+        pos,
+      );
     case Bad.varintTooLong:
-      return fail(index, height, 'invalid-varint', pos, `varint of field ${field} longer than 10 bytes`);
+      return fail(index, height, 'invalid-varint', pos, `varint of field ${field} longer than 10 bytes`, pos);
     case Bad.fixedTruncated: {
       const size = wireType === WireType.i64 ? 8 : 4;
       return fail(
@@ -189,12 +212,20 @@ function failField(
         'truncated',
         limit,
         `unexpected end of input: field ${field} needs ${size} bytes, ${limit - pos} remain`,
+        pos,
       );
     }
     case Bad.lengthTruncated:
-      return fail(index, height, 'truncated', limit, `unexpected end of input inside the length of field ${field}`);
+      return fail(
+        index,
+        height,
+        'truncated',
+        limit,
+        `unexpected end of input inside the length of field ${field}`,
+        pos,
+      );
     case Bad.lengthTooLong:
-      return fail(index, height, 'invalid-varint', pos, `length of field ${field} longer than 10 bytes`);
+      return fail(index, height, 'invalid-varint', pos, `length of field ${field} longer than 10 bytes`, pos);
     case Bad.lengthExceeds: {
       const payload = readVarint(index.bytes, pos, limit);
       return fail(
@@ -203,6 +234,7 @@ function failField(
         'length-exceeds-input',
         pos,
         `field ${field} declares ${length} bytes, ${limit - payload} remain`,
+        pos,
       );
     }
     case Bad.wireType:
@@ -212,6 +244,7 @@ function failField(
         'invalid-wire-type',
         tagStart,
         `field ${field} has wire type ${wireType}, which does not exist`,
+        pos,
       );
   }
 }

@@ -5,7 +5,7 @@ import { delimitedSchemaWalker } from '../protobuf/schema/walker.js';
 import { schemaData } from '../protobuf/schema/data.js';
 import { schemaLeafValue } from '../protobuf/schema/value.js';
 import { CENTRIFUGO_PACKAGE, CENTRIFUGO_PROTO, CENTRIFUGO_PROTO_NAME } from './centrifugo-proto.js';
-import type { ProtocolInfo } from './recognize.js';
+import type { ProtocolInfo } from './protocol-info.js';
 
 /**
  * Centrifugo over Protobuf (subprotocol `centrifuge-protobuf`): a binary frame is one or more

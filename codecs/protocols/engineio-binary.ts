@@ -1,7 +1,8 @@
 import { Kind } from '../core/kinds.js';
 import { SpanIndex } from '../core/span-index.js';
-import type { Detector } from '../detect.js';
+import type { Detector } from '../detector.js';
 import { field, initParts, openContainer, closeContainer, payload, protocolWalker, partsData } from './frame-parts.js';
+import { hex2 } from '../core/hex.js';
 
 /**
  * Engine.IO protocol v3 (socket.io 2.x) binary frames: every binary WebSocket message starts
@@ -21,7 +22,7 @@ function walkFrame(index: SpanIndex): void {
     index.fail(
       'invalid-byte',
       0,
-      `not an Engine.IO v3 binary message: the first byte must be 04 (message), found ${bytes.length ? bytes[0].toString(16).padStart(2, '0') : 'nothing'}`,
+      `not an Engine.IO v3 binary message: the first byte must be 04 (message), found ${bytes.length ? hex2(bytes[0]) : 'nothing'}`,
     );
     return;
   }

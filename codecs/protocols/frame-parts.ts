@@ -59,11 +59,20 @@ export function closeContainer(index: SpanIndex, id: number, end: number): void 
   index.store.setEnd(id, end);
 }
 
-/** Marks a container (and its ancestors) incomplete. */
+/**
+ * Marks a container (and its ancestors) incomplete, ending each at `end` or further: past its
+ * head and its last child, so children stay inside their parents, and never past the frame.
+ */
 export function markIncomplete(index: SpanIndex, id: number, end: number): void {
-  for (let n = id; n >= 0; n = index.store.parent[n]) {
-    index.store.addFlags(n, Flag.incomplete);
-    if (index.store.end[n] < end) index.store.setEnd(n, end);
+  const { store } = index;
+  const frameEnd = index.bytes.length;
+  let reach = Math.min(end, frameEnd);
+  for (let n = id; n >= 0; n = store.parent[n]) {
+    store.addFlags(n, Flag.incomplete);
+    let last = store.start[n] + store.head[n];
+    for (let c = store.firstChild[n]; c >= 0; c = store.nextSibling[c]) last = store.end[c];
+    reach = Math.min(Math.max(reach, store.end[n], last), frameEnd);
+    store.setEnd(n, reach);
   }
 }
 

@@ -21,7 +21,7 @@ function validationsOf(bytes: Uint8Array, walker: typeof jsonWalker, depth?: num
   return validations.mock.calls.length;
 }
 
-describe('Socket.IO walker: the JSON payload is walked once (issue 15 framing line)', () => {
+describe('Socket.IO walker: the JSON payload is walked once', () => {
   // Eight strings with non-ASCII text: the JSON walker validates eight runs.
   const args = ['chat ☕', ...Array.from({ length: 7 }, (_, i) => ({ from: `änn ${i}`, n: i }))];
   const json = utf8(JSON.stringify(args));

@@ -1,5 +1,5 @@
 import { SpanIndex } from '../core/span-index.js';
-import type { Detector } from '../detect.js';
+import type { Detector } from '../detector.js';
 import { STOMP_COMMANDS, stompFrames, stompWalker } from './stomp-walker.js';
 
 const STARTS = STOMP_COMMANDS.map((c) => Array.from(c, (ch) => ch.charCodeAt(0)));

@@ -5,7 +5,7 @@
  * frame was lost (it then says so); detection uses the connection's evidence (its
  * subprotocol, the format its frames decoded as). One implementation for the inspector's
  * worker (its list rows, its session comparison) and the CLI's `compare --session`, so the
- * two read the same capture the same way (review 2, defect 1: the CLI read each frame
+ * two read the same capture the same way (the CLI read each frame
  * alone and left a zlib stream's messages out).
  */
 import { decodeFrame, decodeInflated, readsAsData, type DecodedFrame } from '../index.js';

@@ -1,5 +1,5 @@
 /**
- * A capture's session messages read as the inspector reads them (review 2, defect 1): every
+ * A capture's session messages read as the inspector reads them: every
  * frame in capture order through read-in-order.ts — the same compressed-stream state and
  * detection evidence the worker builds at ingest — then each message's value read with the
  * evidence of the whole capture, as the inspector's session comparison reads its held

@@ -42,7 +42,7 @@ const encoded = (out: ReturnType<ReturnType<typeof avroCodec>['encode']>): Uint8
 };
 
 describe('Avro: a bigint where the same field holds a float elsewhere', () => {
-  it('the review frames: the field is ["double", "long"], both frames round-trip, bytes equal avsc', () => {
+  it('a float then a bigint in one field: the field is ["double", "long"], both frames round-trip, bytes equal avsc', () => {
     const frames = [{ v: 1.5 }, { v: BIG }];
     const codec = avroCodec(frames);
     expect(JSON.parse(codec.schemaText!)).toEqual({

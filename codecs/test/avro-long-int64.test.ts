@@ -25,7 +25,7 @@ const encoded = (out: ReturnType<ReturnType<typeof avroCodec>['encode']>): Uint8
 };
 
 describe('Avro long: the whole int64 range', () => {
-  it('the review frame decodes to bigints and round-trips through Avro exactly', () => {
+  it('a frame of integers beyond 2^53 decodes to bigints and round-trips through Avro exactly', () => {
     const value = frameValue(BIG_INT_CBOR).value;
     expect(value).toEqual(EXPECTED);
     const codec = avroCodec([value]);

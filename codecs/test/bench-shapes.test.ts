@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SHAPES, shapeValues, cutToSize, asciiJson } from '../bench/shapes.js';
 import { FORMATS } from '../bench/shapes-bench.js';
-import { seededRng } from '../bench/rng.js';
+import { makeRng } from '../core/rng.js';
 import { SpanIndex } from '../core/span-index.js';
 
 /** The real-world-shapes set of `npm run bench`: deterministic, the shapes it claims, valid in every format. */
@@ -22,7 +22,7 @@ describe('benchmark shapes', () => {
   });
 
   it('tweets have 20 to 40 keys, unicode and escapes; their JSON text is ASCII with \\u escapes', () => {
-    const doc = SHAPES[0].generate(seededRng(1), 64 << 10) as { statuses: Record<string, unknown>[] };
+    const doc = SHAPES[0].generate(makeRng(1), 64 << 10) as { statuses: Record<string, unknown>[] };
     for (const status of doc.statuses) {
       const keys = Object.keys(status).length + Object.keys(status.user as object).length;
       expect(Object.keys(status).length).toBeGreaterThanOrEqual(20);

@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../cli/main.js';
+import { runCliOn } from './helpers/cli.js';
 
-async function run(argv: string[], bytes: Uint8Array) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { out: (t) => (stdout += t), err: (t) => (stderr += t), readFile: () => bytes, version: 'test' };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const run = runCliOn;
 
-// Review defect 6: `compare` on a 0-byte file said "the frame does not decode" (exit 1) while
+// `compare` on a 0-byte file once said "the frame does not decode" (exit 1) while
 // `inspect` calls the same input `empty` (exit 0).
 describe('wirescope compare on empty input', () => {
   it('says the input is empty, as inspect does, and exits 0', async () => {

@@ -2,15 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncoder.js';
 import { Model } from 'json-joy/lib/json-crdt/model/Model.js';
-import { main, type CliIo } from '../cli/main.js';
+import { runCliOn } from './helpers/cli.js';
 
-async function run(argv: string[], bytes: Uint8Array) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { out: (t) => (stdout += t), err: (t) => (stderr += t), readFile: () => bytes, version: 'test' };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const run = runCliOn;
 
 const value = { id: 7, name: 'Ada', tags: ['x', 'y'], score: 1.5 };
 

@@ -28,6 +28,7 @@ import {
 } from '../crdt/model-walker.js';
 import { crdtIdOf, crdtSpanOf, formatId } from '../crdt/annotations.js';
 import { asJsonPackDecodes, normalize, repoRoot, valueDiff } from './helpers/cbor.js';
+import { makeRng, type Rng } from '../core/rng.js';
 
 /**
  * The json-joy structural binary model walker (codecs/crdt/model-walker.ts) against
@@ -40,22 +41,6 @@ import { asJsonPackDecodes, normalize, repoRoot, valueDiff } from './helpers/cbo
 // ---------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------
-
-/** A small seeded PRNG (mulberry32): the runs are reproducible. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number): number => Math.floor(next() * n);
-  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)];
-  return { next, int, pick, chance: (p: number) => next() < p };
-}
-type Rng = ReturnType<typeof prng>;
 
 /**
  * json-joy 17.67.0 caches views and starts from an empty cache: a fresh vec or arr whose
@@ -198,7 +183,7 @@ const KEYS = ['a', 'b', 'key', 'ключ', '', 'constructor', 'toString', 'x'.re
 const CONST_KEYS = KEYS.filter((k) => k !== 'constructor');
 
 function randomText(r: Rng): string {
-  return r.chance(0.7)
+  return r.bool(0.7)
     ? r.pick(TEXTS)
     : Array.from({ length: r.int(6) }, () => String.fromCharCode(0x20 + r.int(0x5e))).join('');
 }
@@ -224,13 +209,13 @@ function randomScalar(r: Rng): unknown {
 
 /** A constant of any CBOR shape json-joy's encoder writes. */
 function randomConst(r: Rng, depth = 0): unknown {
-  if (depth < 2 && r.chance(0.3)) {
-    return r.chance(0.5)
+  if (depth < 2 && r.bool(0.3)) {
+    return r.bool(0.5)
       ? Array.from({ length: r.int(4) }, () => randomConst(r, depth + 1))
       : Object.fromEntries(Array.from({ length: r.int(4) }, () => [r.pick(CONST_KEYS), randomConst(r, depth + 1)]));
   }
-  if (r.chance(0.1)) return new Uint8Array(Array.from({ length: r.int(5) }, () => r.int(256)));
-  if (r.chance(0.05)) return undefined;
+  if (r.bool(0.1)) return new Uint8Array(Array.from({ length: r.int(5) }, () => r.int(256)));
+  if (r.bool(0.05)) return undefined;
   return randomScalar(r);
 }
 
@@ -244,7 +229,7 @@ function randomDoc(r: Rng, depth = 0): unknown {
     case 2:
       return randomText(r);
     case 3:
-      return r.chance(0.5) ? new Uint8Array(Array.from({ length: r.int(8) }, () => r.int(256))) : s.con(randomConst(r));
+      return r.bool(0.5) ? new Uint8Array(Array.from({ length: r.int(8) }, () => r.int(256))) : s.con(randomConst(r));
     case 4:
     case 5:
     case 6:
@@ -277,7 +262,7 @@ function liveNodes(model: Model<any>): JsonNode[] {
 /** One random local edit through json-joy's API (no-op when the chosen node cannot take it). */
 function randomEdit(r: Rng, model: Model<any>): void {
   const nodes = liveNodes(model);
-  if (!nodes.length || r.chance(0.05)) {
+  if (!nodes.length || r.bool(0.05)) {
     model.api.set(randomDoc(r, 2));
     return;
   }
@@ -285,17 +270,17 @@ function randomEdit(r: Rng, model: Model<any>): void {
   const api = model.api.wrap(node as any) as any;
   if (node instanceof ObjNode) {
     const keys = [...node.keys.keys()];
-    if (keys.length && r.chance(0.3)) api.del([r.pick(keys)]);
+    if (keys.length && r.bool(0.3)) api.del([r.pick(keys)]);
     else api.set({ [r.pick(KEYS)]: randomDoc(r, 3) });
   } else if (node instanceof StrNode) {
     const len = node.length();
-    if (len && r.chance(0.4)) {
+    if (len && r.bool(0.4)) {
       const at = r.int(len);
       api.del(at, 1 + r.int(Math.min(len - at, 5)));
     } else api.ins(r.int(len + 1), randomText(r) || 'z');
   } else if (node instanceof BinNode) {
     const len = node.length();
-    if (len && r.chance(0.4)) {
+    if (len && r.bool(0.4)) {
       const at = r.int(len);
       api.del(at, 1 + r.int(len - at));
     } else api.ins(r.int(len + 1), new Uint8Array(Array.from({ length: 1 + r.int(4) }, () => r.int(256))));
@@ -320,7 +305,7 @@ function randomEdit(r: Rng, model: Model<any>): void {
 
 /** A document edited by 2–5 sessions concurrently (forks exchanging patches), logical clock. */
 function randomLogicalModel(r: Rng): Model<any> {
-  const sid = () => (r.chance(0.2) ? 2 ** 53 - 1 - r.int(1000) : 65536 + r.int(2 ** 40));
+  const sid = () => (r.bool(0.2) ? 2 ** 53 - 1 - r.int(1000) : 65536 + r.int(2 ** 40));
   const base = Model.create(undefined, sid());
   base.api.set(randomDoc(r));
   base.api.flush();
@@ -341,7 +326,7 @@ function randomLogicalModel(r: Rng): Model<any> {
       });
     }
   }
-  return r.chance(0.5) ? base : r.pick(forks);
+  return r.bool(0.5) ? base : r.pick(forks);
 }
 
 /** Server clock: one timeline, edits applied in order. */
@@ -591,7 +576,7 @@ const SCALE = process.env.CRDT_SCALE ? Number(process.env.CRDT_SCALE) : 1;
 
 describe('crdt model walker: random documents and edits', () => {
   it('logical clock, 2–5 sessions editing concurrently', () => {
-    const r = prng(SEED);
+    const r = makeRng(SEED);
     for (let i = 0; i < 120 * SCALE; i++) checkModel(randomLogicalModel(r), `logical #${i}`);
   });
   it('lone surrogates (an edit splits a pair) decode as json-joy wrote them', () => {
@@ -609,7 +594,7 @@ describe('crdt model walker: random documents and edits', () => {
     expect((Model.fromBinary(m.toBinary()).view() as Record<string, string>).long).not.toBe(view.long);
   });
   it('server clock', () => {
-    const r = prng(SEED + 1);
+    const r = makeRng(SEED + 1);
     for (let i = 0; i < 120 * SCALE; i++) checkModel(randomServerModel(r), `server #${i}`);
   });
 });
@@ -641,7 +626,7 @@ function jsonJoyView(bytes: Uint8Array): { ok: true; view: unknown } | { ok: fal
 
 describe('crdt model walker: mutations and truncations', () => {
   it('never throws; whenever we accept, json-joy decodes the same view', () => {
-    const r = prng(SEED + 2);
+    const r = makeRng(SEED + 2);
     let accepted = 0;
     let rejected = 0;
     for (let i = 0; i < 150 * SCALE; i++) {
@@ -662,7 +647,7 @@ describe('crdt model walker: mutations and truncations', () => {
           const flips = 1 + r.int(3);
           for (let f = 0; f < flips; f++) {
             const at = r.int(bytes.length);
-            bytes[at] = r.chance(0.5) ? r.int(256) : bytes[at] ^ (1 << r.int(8));
+            bytes[at] = r.bool(0.5) ? r.int(256) : bytes[at] ^ (1 << r.int(8));
           }
         }
         const index = exercise(mutated);
@@ -688,13 +673,13 @@ describe('crdt model walker: mutations and truncations', () => {
   });
 
   it('random bytes never throw', () => {
-    const r = prng(SEED + 4);
+    const r = makeRng(SEED + 4);
     for (let i = 0; i < 3000 * SCALE; i++) {
       const length = r.int(48);
       const bytes = new Uint8Array(length);
-      for (let j = 0; j < length; j++) bytes[j] = r.chance(0.3) ? r.int(16) : r.int(256);
-      if (length && r.chance(0.5)) bytes[0] = r.chance(0.5) ? 0x80 : 0;
-      if (length > 4 && bytes[0] === 0 && r.chance(0.7)) bytes[3] = r.int(length - 3);
+      for (let j = 0; j < length; j++) bytes[j] = r.bool(0.3) ? r.int(16) : r.int(256);
+      if (length && r.bool(0.5)) bytes[0] = r.bool(0.5) ? 0x80 : 0;
+      if (length > 4 && bytes[0] === 0 && r.bool(0.7)) bytes[3] = r.int(length - 3);
       const index = exercise(bytes);
       if (index.ok) {
         const theirs = jsonJoyView(bytes);
@@ -705,7 +690,7 @@ describe('crdt model walker: mutations and truncations', () => {
   });
 
   it('every truncation of a model is an error, never a throw', () => {
-    const r = prng(SEED + 3);
+    const r = makeRng(SEED + 3);
     for (let i = 0; i < 10; i++) {
       for (const model of [randomLogicalModel(r), randomServerModel(r)]) {
         const bytes = model.toBinary();

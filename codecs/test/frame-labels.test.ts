@@ -106,7 +106,7 @@ describe('foreign binary is unknown, not a broken known format', () => {
     expect(frame.detection!.rejected.length).toBeGreaterThan(0);
   });
 
-  it('a Phoenix binary push is read as Phoenix now (issue 15 §2), with its payload as bytes', () => {
+  it('a Phoenix binary push is read as Phoenix, with its payload as bytes', () => {
     // kind 0 (push), join_ref size, topic size, event size, then the strings and the payload.
     const joinRef = utf8('12');
     const topic = utf8('room:lobby');

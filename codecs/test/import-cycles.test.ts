@@ -73,12 +73,32 @@ describe('module graph of codecs/', () => {
   it('has no import cycles (crdt/describe.ts and crdt/patch-walker.ts imported each other)', () => {
     expect(cycles(sources(path.join(repoRoot, 'codecs')))).toEqual([]);
   });
+
+  it('has no cycles through type imports either (a type lives in a leaf module both sides import)', () => {
+    expect(cycles(sources(path.join(repoRoot, 'codecs')), true)).toEqual([]);
+  });
 });
 
-describe('module graph of inspector-app/ and extension/', () => {
+describe('module graph of inspector-app/, extension/ and proxy/', () => {
   it('has no import cycles, type-only imports included', () => {
-    const files = [...sources(path.join(repoRoot, 'inspector-app')), ...sources(path.join(repoRoot, 'extension'))];
+    const files = [
+      ...sources(path.join(repoRoot, 'inspector-app')),
+      ...sources(path.join(repoRoot, 'extension')),
+      ...sources(path.join(repoRoot, 'proxy')),
+    ];
     expect(files.length).toBeGreaterThan(100);
     expect(cycles(files, true)).toEqual([]);
+  });
+});
+
+describe('layers', () => {
+  it('codecs/ imports nothing from the trees built on it (inspector-app/, extension/, proxy/)', () => {
+    const above = ['inspector-app', 'extension', 'proxy'].map((d) => path.join(repoRoot, d) + path.sep);
+    const upward = sources(path.join(repoRoot, 'codecs')).flatMap((f) =>
+      imports(f, true)
+        .filter((dep) => above.some((a) => dep.startsWith(a)))
+        .map((dep) => `${path.relative(repoRoot, f)} -> ${path.relative(repoRoot, dep)}`),
+    );
+    expect(upward).toEqual([]);
   });
 });

@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
-import { main, type CliIo } from '../cli/main.js';
 import { serializeCapture } from '../capture/capture-file.js';
 import { clientMessages, serverMessages } from './helpers/session-messages.js';
+import { runCliOn } from './helpers/cli.js';
 
-async function run(argv: string[], bytes: Uint8Array) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { out: (t) => (stdout += t), err: (t) => (stderr += t), readFile: () => bytes, version: 'test' };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const run = runCliOn;
 
 const utf8 = new TextEncoder();
 const EXT = 'permessage-deflate; client_max_window_bits=15; server_no_context_takeover';
@@ -144,7 +138,7 @@ describe('wirescope compare --session', () => {
   });
 });
 
-describe('a capture that records "none negotiated" (review #4)', () => {
+describe('a capture that records "none negotiated"', () => {
   it('compare --session shows the plain wire size as negotiated, for a wirescope capture and a HAR', async () => {
     const frames = client.map((c, i) => ({
       connectionId: 'c1',

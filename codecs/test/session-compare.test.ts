@@ -172,7 +172,7 @@ describe('compareSession', () => {
   });
 });
 
-describe('a connection that negotiated no permessage-deflate (review #4)', () => {
+describe('a connection that negotiated no permessage-deflate', () => {
   it('its "as negotiated" wire size is the plain wire size', async () => {
     const rows = await runSessionComparison(session(), {
       codecs: ['captured'],

@@ -12,11 +12,11 @@ import { snappyCompressedSize } from '../compare/session/snappy-size.js';
 import { DeflateAloneSizer, huffmanTree, StreamSizer } from '../compare/session/deflate-size.js';
 import { fflateEngine, PermessageDeflateSender } from '../compare/session/permessage-deflate.js';
 import { sessionOfRecords } from '../bench/session-data.js';
-import { seededRng } from '../bench/rng.js';
+import { makeRng } from '../core/rng.js';
 import { clientMessages, serverMessages } from './helpers/session-messages.js';
 
 const utf8 = new TextEncoder();
-const random = seededRng(16);
+const random = makeRng(16);
 
 function randomBytes(n: number, alphabet = 256): Uint8Array {
   const out = new Uint8Array(n);
@@ -29,7 +29,7 @@ function repetitive(n: number): Uint8Array {
   const words = ['price', 'size', 'orders', '{"bid":', '"ask":[', '0.', '1234', ',', '}', 'BTC-USD', ' '];
   let s = '';
   while (s.length < n)
-    s += random.chance(0.1)
+    s += random.bool(0.1)
       ? s.slice(Math.max(0, s.length - random.int(40_000)), s.length - random.int(10)).slice(0, random.int(300))
       : random.pick(words);
   return utf8.encode(s.slice(0, n));
@@ -208,11 +208,11 @@ describe('codeLengths = fflate hTree', () => {
         for (let i = 0; i < n; i++) {
           if (kind === 0) d[i] = random.int(100);
           else if (kind === 1)
-            d[i] = random.chance(0.1) ? 1 + random.int(3) : 0; // sparse, many ties
+            d[i] = random.bool(0.1) ? 1 + random.int(3) : 0; // sparse, many ties
           else if (kind === 2)
-            d[i] = random.chance(0.5) ? 7 : 0; // all tied
+            d[i] = random.bool(0.5) ? 7 : 0; // all tied
           else if (kind === 3)
-            d[i] = random.chance(0.7) ? Math.floor(1.6 ** random.int(20)) : 0; // skewed: deep trees, limited to mb
+            d[i] = random.bool(0.7) ? Math.floor(1.6 ** random.int(20)) : 0; // skewed: deep trees, limited to mb
           else d[i] = i < 1 + random.int(3) ? 1 + random.int(5000) : 0; // one to three symbols
           if (total + d[i] > 24_000) d[i] = 0;
           total += d[i];

@@ -207,7 +207,7 @@ describe('wirescope compare --session --report', () => {
   });
 });
 
-describe('a codec with no messages in the report (review #3)', () => {
+describe('a codec with no messages in the report', () => {
   it('shows "—" in every size and wire column, never 0', async () => {
     // 'protobuf-loaded' without a .proto: no message has bytes (Avro used to be such a row
     // in the browser; it runs everywhere now).

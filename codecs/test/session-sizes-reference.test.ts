@@ -24,25 +24,25 @@ import {
 import { fflateEngine, createSender } from '../compare/session/permessage-deflate.js';
 import { frameHeaderSize, type Direction } from '../compare/session/framing.js';
 import { sessionOfRecords } from '../bench/session-data.js';
-import { seededRng } from '../bench/rng.js';
+import { makeRng } from '../core/rng.js';
 
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
 
 /** The bench's records on two connections, with repeats (a session resends frames) and one message past 8 KB. */
 function generatedSession(): SessionMessage[] {
-  const random = seededRng(5);
+  const random = makeRng(5);
   const base = sessionOfRecords(400, 11);
   const out: SessionMessage[] = [];
   for (const m of base) {
     out.push(m);
-    if (random.chance(0.15)) out.push(out[random.int(out.length)]);
+    if (random.bool(0.15)) out.push(out[random.int(out.length)]);
   }
   const big = {
     type: 'snapshot',
     rows: Array.from({ length: 400 }, (_, i) => ({
       i,
-      price: Math.round(random.next() * 1e6) / 100,
+      price: Math.round(random() * 1e6) / 100,
       venue: random.pick(['main', 'dark']),
     })),
   };

@@ -1,5 +1,5 @@
 /**
- * Payloads inside payloads, streamed on `/demo/nested` (issue 15 §3): a JSON text frame
+ * Payloads inside payloads, streamed on `/demo/nested`: a JSON text frame
  * carrying base64 of CBOR, a CBOR frame whose byte string holds MessagePack, a gzip frame
  * of CBOR, and a zlib stream with its context carried across frames, each message ending in
  * a sync flush (`00 00 ff ff`), as Discord's zlib-stream transport sends. Every frame's

@@ -1,5 +1,5 @@
 /**
- * Protobuf with a schema, streamed on `/demo/protobuf` (issue 15 §1): every frame is one
+ * Protobuf with a schema, streamed on `/demo/protobuf`: every frame is one
  * `market.v1.Envelope` (demo-server/protobuf/envelope.proto, which imports trade.proto),
  * encoded by protobufjs from those very files, so the stream and the schema a user loads
  * cannot drift apart. The body is a oneof (trade, quote or heartbeat); frames carry a map,

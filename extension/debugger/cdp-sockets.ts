@@ -14,6 +14,7 @@
  * - Frame times are wall-clock ms: the handshake's `wallTime` minus its monotonic
  *   `timestamp` gives the offset; before one is known, `now()`.
  */
+import { base64Bytes } from '../../codecs/core/base64.js';
 import type { HostMessage, WireFrame } from '../../inspector-app/src/protocol/messages.js';
 
 export const DEBUGGER_CLOSE_REASON = 'closed (the debugger reports no code)';
@@ -35,17 +36,6 @@ export interface TargetDescription {
   readonly type: string;
   /** The target's URL (a worker's script). */
   readonly url: string;
-}
-
-function base64ToBytes(b64: string): Uint8Array | null {
-  try {
-    const bin = atob(b64);
-    const out = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-    return out;
-  } catch {
-    return null;
-  }
 }
 
 export class CdpSockets {
@@ -171,7 +161,7 @@ export class CdpSockets {
     const r = (response ?? {}) as { opcode?: unknown; payloadData?: unknown };
     if (r.opcode !== 1 && r.opcode !== 2) return null;
     const payload = typeof r.payloadData === 'string' ? r.payloadData : '';
-    const data = r.opcode === 1 ? this.encoder.encode(payload) : base64ToBytes(payload);
+    const data = r.opcode === 1 ? this.encoder.encode(payload) : base64Bytes(payload);
     const s = this.socket(requestId, time, out);
     if (data === null) {
       out.push({

@@ -5,6 +5,7 @@
  * arrive as a table and one byte string per batch (messages.ts); each frame's bytes are a
  * view of the batch's bytes (the decode worker slices them out), never cut on the page.
  */
+import { base64Bytes } from '../../codecs/core/base64.js';
 import type { HostMessage, LostFrame, WireFrame } from '../../inspector-app/src/protocol/messages.js';
 import { KIND_SENT, KIND_TEXT } from '../../inspector-app/src/protocol/packed-frames.js';
 import { checkFrameTable, frameTableOf, wireFrameCount } from '../shared/frame-table.js';
@@ -38,24 +39,11 @@ export const WORKER_NOT_CAPTURED =
 /** Documents remembered (least recently seen forgotten first). */
 const MAX_DOCUMENTS = 4096;
 
-export function base64ToBytes(b64: string): Uint8Array {
-  const fromBase64 = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array }).fromBase64;
-  if (fromBase64) return fromBase64(b64);
-  const bin = atob(b64);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
-
 /** The bytes of wire bytes; null when they cannot be read (a Blob here was not read first: port-transport.ts reads them). */
 export function wireBytes(data: WireBytes | WireFrameBytes): Uint8Array | null {
   if ('blob' in data) return null;
   if ('b64' in data && typeof data.b64 === 'string') {
-    try {
-      return base64ToBytes(data.b64);
-    } catch {
-      return null;
-    }
+    return base64Bytes(data.b64);
   }
   const b = (data as { bytes?: unknown }).bytes;
   if (b instanceof Uint8Array) return b;

@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { HostMessage } from '../../inspector-app/src/protocol/messages.js';
+import { makeRng } from '../../codecs/core/rng.js';
 import { TabBuffers } from '../background/tab-buffers.js';
 import { isRelayBatch, relayConfigFor } from '../background/validate.js';
 import { setup, type Harness } from '../hook/test/harness.js';
@@ -54,16 +55,6 @@ async function readItem(item: PanelItem): Promise<PanelItem> {
     : item;
 }
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface Expected {
   readonly socket: number;
   readonly direction: 'sent' | 'received';
@@ -92,7 +83,7 @@ for (const as of ['base64', 'bytes', 'blob'] as const) {
       b.open();
       b.binaryType = 'arraybuffer';
       const expected: Expected[] = [];
-      const next = random(7);
+      const next = makeRng(7);
       const backing = new Uint8Array(20_000).map((_, i) => (i * 131) & 0xff);
       const texts = ['', 'plain', 'héllo → 🌍', 'lone \uD800 surrogate', '日本語'.repeat(50)];
       for (let i = 0; i < 3000; i++) {

@@ -1,5 +1,5 @@
 /**
- * The key-overhead analysis's real numbers (issue 16 §3): one frame encoded with a schema
+ * The key-overhead analysis's real numbers: one frame encoded with a schema
  * inferred from that frame — Avro and Protobuf — next to keys.ts's estimate. The
  * schema's own size is given apart (a receiver is sent it once, not per frame).
  */

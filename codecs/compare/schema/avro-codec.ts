@@ -1,5 +1,5 @@
 /**
- * Avro as a session schema codec (issue 16 §3): a schema inferred from the frames
+ * Avro as a session schema codec: a schema inferred from the frames
  * (avro-schema.ts: the decisions avsc's `Type.forValue` / `forTypes` made) and wirescope's
  * own binary encoder (avro-binary.ts). No code generation and no Node modules, so it runs
  * in the browser's worker as in the CLI (it was avsc's, CLI only: avsc needs Node's `util`

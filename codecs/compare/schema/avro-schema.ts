@@ -1,5 +1,5 @@
 /**
- * wirescope's own Avro schema inference (issue 16 §3), with no code generation (avsc
+ * wirescope's own Avro schema inference, with no code generation (avsc
  * compiles its record types with `new Function`, which extension pages forbid). It makes
  * the decisions avsc's `Type.forValue` + `Type.forTypes` made when wirescope called them
  * (avsc stays the oracle in the tests):
@@ -59,8 +59,8 @@ const primitive = (kind: 'boolean' | 'int' | 'long' | 'double' | 'string' | 'byt
 /**
  * The type of a bigint (a CBOR / MessagePack integer beyond ±2^53): a long that a double
  * cannot stand in for. Where the same place holds a float elsewhere, the widest number (a
- * double) would round it, so the merge keeps both as the union ["double", "long"] (review 2:
- * {v: 1.5} then {v: 9007199254852078} left the second frame out).
+ * double) would round it, so the merge keeps both as the union ["double", "long"]
+ * ({v: 1.5} then {v: 9007199254852078} left the second frame out).
  */
 const BIG_LONG: AvroType = { kind: 'long', fromBigInt: true };
 const isBigLong = (t: AvroType): boolean => t.kind === 'long' && 'fromBigInt' in t;
@@ -395,12 +395,12 @@ export function avroMismatch(type: AvroType, value: unknown): string | null {
 
 /**
  * Why `value` has no Avro type, naming the part that has none (`seq: a bigint (…)`), or null
- * when it has one: what a frame says when no frame gave the schema a type (review defect 5;
- * it said "no frame has an Avro type" for the very frame it was given).
+ * when it has one: what a frame says when no frame gave the schema a type
+ * (it said "no frame has an Avro type" for the very frame it was given).
  */
 /**
  * What a non-plain object of the value model is, in the user's terms: never its class's name,
- * which a minified build turns into `pe` (review B).
+ * which a minified build turns into `pe`.
  */
 function notPlainText(value: object): string {
   if (value instanceof EntriesMap) return 'a map with a key twice (duplicate keys)';

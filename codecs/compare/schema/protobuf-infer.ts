@@ -1,5 +1,5 @@
 /**
- * Infers a Protobuf message from frame values (issue 16 §3): messages from object shapes,
+ * Infers a Protobuf message from frame values: messages from object shapes,
  * nested messages, repeated fields from arrays, `optional` where keys come and go, and
  * bool / string / bytes / int32 / int64 / double from the values seen (numbers widen:
  * int32 → int64 → double). What Protobuf cannot say is left out of the schema and reported

@@ -1,5 +1,5 @@
 /**
- * A loaded `.proto` (issue 16 §3: "compare against the real schema too") → the ProtoMessage
+ * A loaded `.proto` ("compare against the real schema too") → the ProtoMessage
  * our encoder writes. The schema is loaded as `inspect --proto` and the inspector load it
  * (codecs/protobuf/schema/load.ts: imports among the files given, the well-known
  * `google/protobuf/*` types built in); protobufjs only parses (its encoders, which generate

@@ -49,7 +49,7 @@ export interface ProtoMessage {
   /**
    * An inferred schema only: keys the frames had that got no field (no value Protobuf can
    * hold), with what the first such value was; the encoder names it instead of "the key is
-   * not in the schema" (review defect 5). Absent when none, and on a loaded `.proto`.
+   * not in the schema". Absent when none, and on a loaded `.proto`.
    */
   readonly omitted?: ReadonlyMap<string, string>;
 }

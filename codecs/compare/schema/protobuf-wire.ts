@@ -147,7 +147,7 @@ function writeMap(w: Writer, f: ProtoField, obj: unknown, at: string): void {
   }
 }
 
-/** A value in the user's terms (never a class name: the worker's bundle is minified, review B). */
+/** A value in the user's terms (never a class name: the worker's bundle is minified). */
 function whatItIs(v: unknown): string {
   if (Array.isArray(v)) return 'a list';
   if (v === null) return 'null';

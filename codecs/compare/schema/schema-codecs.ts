@@ -1,5 +1,5 @@
 /**
- * The schema codecs of a session comparison (issue 16 §3): Avro and Protobuf inferred from
+ * The schema codecs of a session comparison: Avro and Protobuf inferred from
  * the session's frames (wirescope's own inference and encoders, no code generation: they
  * run in the browser's worker as in the CLI), and Protobuf with a loaded `.proto`. Each is built
  * once for the whole selection, then encodes frame by frame; a frame the schema cannot

@@ -2,8 +2,8 @@
  * What the session chart says in words beside its lines (legend, line titles, the note
  * under it), shared by the inspector's SessionChart and the HTML / Markdown report. A codec
  * that left messages out sums fewer messages than the others: its total reads cheaper than
- * it is, so every place that shows the total says how many messages it covers (review 2:
- * "Protobuf (inferred): 591,366 B" beside "As captured: 1,361,041 B" for 67 of 157 messages).
+ * it is, so every place that shows the total says how many messages it covers
+ * ("Protobuf (inferred): 591,366 B" beside "As captured: 1,361,041 B" for 67 of 157 messages).
  */
 import type { CumulativeSeries } from './cumulative.js';
 

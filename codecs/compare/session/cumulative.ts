@@ -1,5 +1,5 @@
 /**
- * The chart's data (issue 16 §2): cumulative message bytes over the session, per codec,
+ * The chart's data: cumulative message bytes over the session, per codec,
  * sampled at up to `points` message positions. Each codec's last point equals its total
  * row's `size` (the frames' own bytes, or each value re-encoded), so the chart and the
  * table agree. Codecs this module cannot encode (rows another module adds) are listed in
@@ -156,8 +156,8 @@ export function chartFromSizes(
 }
 
 /**
- * The session's chart, as the inspector's worker and the CLI's report both draw it (review
- * C: the CLI re-encoded the session a second time and could not chart the schema codecs):
+ * The session's chart, as the inspector's worker and the CLI's report both draw it (one
+ * encoding of the session, so the CLI charts the schema codecs too):
  * each codec's sizes from `compareSession`'s `onCodecSizes`, and a codec that carried no
  * message listed with its total row's reason instead of a flat line.
  */
@@ -176,7 +176,7 @@ export function sessionChart(
     if (t.messages === 0 && t.left > 0)
       notCarried.set(t.codec, t.leftReason?.replace(/^message \d+: /, '') ?? 'no message in this codec');
   const chart = chartFromSizes(perCodec, notCarried, points);
-  // A line that sums only some messages carries how many (review 2: Protobuf's 67 of 157 read as the cheapest codec).
+  // A line that sums only some messages carries how many (Protobuf's 67 of 157 read as the cheapest codec).
   const left = new Map(totals.filter((t) => t.left > 0).map((t) => [t.codec, t]));
   return {
     ...chart,

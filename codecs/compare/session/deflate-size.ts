@@ -1,6 +1,6 @@
 /**
  * The sizes fflate 0.8.3's deflate writes, without writing it and without allocating per
- * message (issue 16's 10,000-frame line). The session comparison needs only the length of
+ * message (a 10,000-frame session within its time budget). The session comparison needs only the length of
  * each compressed message, but fflate allocates per call a 100 KB symbol buffer, an output
  * the size of its 32 KB window plus the input, and — per fresh stream — a 98 KB window and
  * 128 KB of hash tables: on ~1 KB messages that zeroing and garbage was most of the time

@@ -15,7 +15,7 @@ const optionalCell = (v: number | { readonly unsupported: string } | null | unde
 
 /**
  * A size of a row with no message in it: "—", as the report and the inspector show it
- * (review 2, defect 3: `0` in every column read as messages that cost nothing).
+ * (`0` in every column read as messages that cost nothing).
  */
 const sized =
   (cell: (r: SessionRow) => string) =>
@@ -65,7 +65,7 @@ function notes(rows: readonly SessionRow[]): string[] {
     if (r.connectionId !== null) continue;
     if (r.schema) {
       const s = r.schema;
-      // Nothing to amortize over when the codec encoded no message (review B).
+      // Nothing to amortize over when the codec encoded no message.
       if (s.messages === 0)
         seen.add(`${r.label}: schema ${int(s.bytes)} bytes; it encoded no message (${int(r.left)} left out)`);
       else

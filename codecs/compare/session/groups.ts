@@ -8,7 +8,7 @@
  * page must not load them, only the worker does. session.ts's `totalRow` is `sumRows` with
  * the codec's name and label, so the view's sums and the core's totals are one function.
  */
-import type { SessionRow, WireSize, WireVariant } from './session.js';
+import type { SessionRow, WireSize, WireVariant } from './session-types.js';
 import type { Direction } from './framing.js';
 import { mergeLeftOut } from './left-out.js';
 

@@ -1,5 +1,5 @@
 /**
- * Whole-session comparison (issue 16 §2). Pure TypeScript except zlib-engine.ts (Node's
+ * Whole-session comparison. Pure TypeScript except zlib-engine.ts (Node's
  * zlib; import it directly where Node runs) — it is not re-exported here so the worker
  * bundle never pulls `node:zlib`.
  *

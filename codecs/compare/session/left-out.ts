@@ -1,19 +1,13 @@
 /**
  * The messages a codec left out, grouped by reason with counts — one function for every
  * view: the inspector's "Messages left out" list, the Markdown / HTML report and the CLI's
- * notes (review D: the report named only each codec's first left-out message).
+ * notes (the report named only each codec's first left-out message).
  *
  * Type-only imports: the inspector page imports this file, and session.ts brings every codec.
  */
-import type { SessionRow } from './session.js';
-
-export interface LeftOutGroup {
-  readonly reason: string;
-  /** Messages left out for this reason. */
-  readonly count: number;
-  /** The first of them (1-based position in the session). */
-  readonly first: number;
-}
+import type { SessionRow } from './session-types.js';
+import type { LeftOutGroup } from './session-types.js';
+export type { LeftOutGroup } from './session-types.js';
 
 /** Distinct reasons counted per row; messages for further reasons are counted in `left` only (`unlisted`). */
 export const MAX_LEFT_REASONS = 50;
@@ -30,7 +24,7 @@ const READINGS = /\(([^()]*; [^()]*)\)/g;
 
 /**
  * What a reason says with the values, numbers and offsets it quotes taken out: reasons with
- * the same key are one group (review: 16 Avro entries "ledgerSeq: bigint 9007199254852078
+ * the same key are one group (16 Avro entries "ledgerSeq: bigint 9007199254852078
  * where the schema has …", each with its own value; undecodable frames split on the byte
  * each reader stopped at). A list of readings is sorted too: it is ordered by the offsets it
  * quotes (furthest first), so its order is one of those values.

@@ -1,5 +1,5 @@
 /**
- * Which message type a session's loaded-`.proto` row writes (issue 16 §3): the type most of
+ * Which message type a session's loaded-`.proto` row writes: the type most of
  * the first binary frames are read as. The host says how it reads a frame — the CLI ranks
  * every type and keeps the best that reads the frame whole (`--proto` without `--message`),
  * the inspector asks its list's reading (a connection's chosen type, or its best fit) — so

@@ -1,5 +1,5 @@
 /**
- * Per-message compressors beside gzip / deflate (issue 16 §3): Snappy (snappyjs's length,
+ * Per-message compressors beside gzip / deflate: Snappy (snappyjs's length,
  * computed by snappy-size.ts, everywhere) and brotli where the runtime has a compressor.
  * Browsers decode brotli (Content-Encoding: br) but give scripts no brotli compressor — CompressionStream offers
  * gzip, deflate and deflate-raw only — so without one passed in, brotli is "not in this

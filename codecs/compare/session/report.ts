@@ -1,5 +1,5 @@
 /**
- * A session comparison users can share (issue 16 §4): Markdown and a self-contained HTML
+ * A session comparison users can share: Markdown and a self-contained HTML
  * page with the session totals per codec, per direction and per connection, the
  * cumulative-bytes chart (inline SVG in HTML) and the machine it ran on. The machine is
  * passed in (the app reads navigator, the CLI os), never read here. No DOM: strings only,

@@ -1,6 +1,6 @@
 /**
- * A schema codec's schema size and its share per message, as every view prints it (review
- * B): no share when the codec encoded no message (nothing to spread the schema over), and a
+ * A schema codec's schema size and its share per message, as every view prints it: no share
+ * when the codec encoded no message (nothing to spread the schema over), and a
  * small share with two significant digits — 433 B over 10,000 messages is 0.043 B/message,
  * which one decimal printed as "0.0".
  */

@@ -4,7 +4,7 @@
  *
  * A map with a key twice (CBOR / MessagePack / raw Protobuf can hold one; the reader keeps it
  * as an `EntriesMap`) has no plain form. Handing it on as it was let the schema codecs
- * describe it by its class — `EntriesMap` in Node, `pe` in the minified worker (review B) —
+ * describe it by its class — `EntriesMap` in Node, `pe` in the minified worker —
  * so the reason is said here, in the user's terms: where the key is and which key repeats.
  */
 import { toTarget } from '../convert.js';

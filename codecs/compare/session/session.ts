@@ -1,5 +1,5 @@
 /**
- * Whole-session comparison (issue 16 §2): what a sequence of WebSocket messages costs per
+ * Whole-session comparison: what a sequence of WebSocket messages costs per
  * codec — the frames as captured, and each frame's value re-encoded as JSON, CBOR or
  * MessagePack — summed per connection and direction: message sizes, per-message gzip and
  * deflate, and the on-the-wire size (frame headers plus permessage-deflate with and
@@ -34,31 +34,25 @@ import {
 } from './extension-header.js';
 import { frameHeaderSize, type Direction } from './framing.js';
 import { MAX_LISTED_MISMATCHES, sumRows } from './groups.js';
-import { countLeftOut, type LeftOutGroup } from './left-out.js';
+import { countLeftOut } from './left-out.js';
 import { createSender, fflateEngine, senderSettings, type DeflateEngine } from './permessage-deflate.js';
-
-export interface SessionMessage {
-  readonly direction: Direction;
-  /** 1 text, 2 binary; other opcodes (control frames) are counted in `skipped` and left out. */
-  readonly opcode: number;
-  readonly data: Uint8Array;
-  readonly connectionId: string;
-  /** The connection's negotiated subprotocol: its frames are decoded with it as evidence (codecs/subprotocol.ts). */
-  readonly subprotocol?: string;
-  /**
-   * The message's value as its host reads it (throws when it does not decode). The inspector
-   * passes its list row's reading — a loaded Protobuf schema first — so the session compares
-   * what the user sees; without it, the bytes are read by detection (`frameValue`).
-   */
-  readonly read?: () => unknown;
-  /**
-   * What the host calls this message, for the left-out list: the inspector's frame number
-   * (the list's `#`), the CLI's position in the capture file. Without it, its 1-based
-   * position among the messages compared — which, for one connection or a filter's frames,
-   * matched no number the user could find (review 2, defect 2).
-   */
-  readonly number?: number;
-}
+import type {
+  SessionMessage,
+  SessionMismatch,
+  WireVariant,
+  WireSize,
+  SessionRow,
+  CodecSizes,
+} from './session-types.js';
+export type {
+  SessionMessage,
+  SessionMismatch,
+  SchemaSize,
+  WireVariant,
+  WireSize,
+  SessionRow,
+  CodecSizes,
+} from './session-types.js';
 
 /**
  * 'captured' = the frames' own bytes; the others re-encode each frame's value: JSON, CBOR,
@@ -69,62 +63,10 @@ export const SESSION_CODECS = ['captured', 'json', 'cbor', 'msgpack', 'avro', 'p
 
 const SCHEMA_CODECS = new Set(['avro', 'protobuf', 'protobuf-loaded']);
 
-/** A message a codec could not carry: its number (SessionMessage `number`, else its 1-based position) and why. */
-export interface SessionMismatch {
-  readonly message: number;
-  readonly reason: string;
-}
-
 /** At most this many mismatches are listed per row (`left` counts them all). */
 export { MAX_LISTED_MISMATCHES };
 
-export interface SchemaSize {
-  /** The schema's own bytes (the `.proto` text, the Avro JSON schema), sent once. */
-  readonly bytes: number;
-  readonly text: string;
-  /** Messages the schema is spread over: those it encoded (the ones left out do not count). */
-  readonly messages: number;
-  /** bytes / messages. */
-  readonly perMessage: number;
-}
-
-export type WireVariant = 'contextTakeover' | 'noContextTakeover' | 'negotiated';
 export const WIRE_VARIANTS: readonly WireVariant[] = ['contextTakeover', 'noContextTakeover', 'negotiated'];
-
-export type WireSize =
-  | { readonly payload: number; readonly headers: number; readonly total: number }
-  | { readonly unsupported: string };
-
-export interface SessionRow {
-  readonly codec: string;
-  readonly label: string;
-  /** Null on a codec's total row. */
-  readonly connectionId: string | null;
-  readonly direction: Direction | null;
-  /** Messages counted in the sums below. */
-  readonly messages: number;
-  readonly size: number;
-  /** Sum of each message gzipped / deflated alone (fflate level 6, 2^15-entry hash table: message-sizes.ts). */
-  readonly gzip: number;
-  readonly deflate: number;
-  /** Uncompressed frames: payloads plus frame headers. */
-  readonly plainWire: { readonly payload: number; readonly headers: number; readonly total: number };
-  /** permessage-deflate; `negotiated` is null when the connection's extension header is not known. */
-  readonly wire: Readonly<Record<WireVariant, WireSize | null>>;
-  /** Messages this codec cannot carry (or frames that do not decode), with the first reason. */
-  readonly left: number;
-  readonly leftReason: string | null;
-  /** Sum of each message compressed alone with Snappy (snappyjs); null when not measured. */
-  readonly snappy?: number | null;
-  /** Sum of each message brotli-compressed alone, or why there is none (browsers have no compressor). */
-  readonly brotli?: number | { readonly unsupported: string } | null;
-  /** Schema codecs: the schema's own size, amortized over the messages it encoded; null for the others. */
-  readonly schema?: SchemaSize | null;
-  /** The messages left out (`left`), each with its reason (the first MAX_LISTED_MISMATCHES). */
-  readonly mismatches?: readonly SessionMismatch[];
-  /** Every left-out message counted by reason (up to MAX_LEFT_REASONS distinct ones): what left-out.ts groups for every view. */
-  readonly leftReasons?: readonly LeftOutGroup[];
-}
 
 export interface SessionProgress {
   readonly done: number;
@@ -170,12 +112,6 @@ export interface SessionOptions {
    * needs no second decode and re-encode of the session (cumulative.ts `chartFromSizes`).
    */
   readonly onCodecSizes?: (codec: CodecSizes) => void;
-}
-
-export interface CodecSizes {
-  readonly codec: string;
-  readonly label: string;
-  readonly sizes: Int32Array;
 }
 
 const nextTick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
@@ -372,7 +308,7 @@ export async function* compareSession(
       if (!same.length) await account(added++);
       if (!(await tick('encode', name))) return;
     }
-    // The schema is spread over the messages it encoded: the ones left out do not carry it (review defect 12).
+    // The schema is spread over the messages it encoded: the ones left out do not carry it.
     let encoded = 0;
     if (schemaCodec) for (const o of outputs) if (typeof o !== 'string') encoded++;
     const schema =

@@ -13,7 +13,7 @@
  * The output buffer is managed as lib/zlib.js `processCallback` does, because the bytes
  * depend on it: Node hands zlib the rest of one 16 KB buffer across writes, and when a sync
  * flush's output fills it exactly, zlib (asked again with more room) writes a second empty
- * stored block — 5 bytes ws really sends (message 7,533 of the review's 10,000-frame HAR).
+ * stored block — 5 bytes ws really sends (message 7,533 of a 10,000-frame HAR).
  */
 import type { DeflateRaw } from 'node:zlib';
 import { joinBytes } from './join-bytes.js';

@@ -21,3 +21,12 @@ export function runCli(argv: string[], files: Record<string, Uint8Array | string
   const stdoutBytes = Uint8Array.from(bytes.flatMap((b) => Array.from(b)));
   return { code, stdout, stderr, stdoutBytes };
 }
+
+/** Runs `wirescope` in-process on `bytes` (whatever file it names) and waits for it (compare is async). */
+export async function runCliOn(argv: string[], bytes: Uint8Array) {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { out: (t) => (stdout += t), err: (t) => (stderr += t), readFile: () => bytes, version: 'test' };
+  const code = await main(argv, io);
+  return { code, stdout, stderr };
+}

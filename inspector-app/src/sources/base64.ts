@@ -1,2 +1,2 @@
 // The capture formats live in codecs/ (the CLI reads them too); the app imports them from here.
-export * from '../../../codecs/capture/base64.js';
+export * from '../../../codecs/core/base64.js';

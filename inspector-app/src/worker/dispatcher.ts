@@ -327,11 +327,10 @@ export function createDispatcher(
         const controller = new AbortController();
         compareJobs.set(jobId, controller);
         const frames = framesOf(handlers.store.all(), message.scope);
-        void runSessionCompare(
-          frames,
-          message.negotiated,
-          controller.signal,
-          {
+        void runSessionCompare(frames, {
+          negotiated: message.negotiated,
+          signal: controller.signal,
+          sink: {
             progress: (progress) => post({ type: 'session-progress', jobId, progress }),
             rows: (rows) => post({ type: 'session-rows', jobId, rows }),
             end: (result) => {
@@ -339,11 +338,10 @@ export function createDispatcher(
               post({ type: 'session-end', jobId, ...result });
             },
           },
-          undefined,
-          () => new Promise<void>((resolve) => yieldTo(resolve)),
-          listReading(handlers.store),
-          () => loadedSchemaCodecFor(handlers.store.schemas, frames),
-        );
+          yieldTurn: () => new Promise<void>((resolve) => yieldTo(resolve)),
+          read: listReading(handlers.store),
+          loadedSchema: () => loadedSchemaCodecFor(handlers.store.schemas, frames),
+        });
         return;
       }
       case 'filter': {

@@ -103,19 +103,16 @@ async function workerTotals(
   });
   const totals: SessionRow[] = [];
   const frames = framesOf(h.store.all(), scope);
-  await runSessionCompare(
-    frames,
-    {},
-    new AbortController().signal,
-    {
+  await runSessionCompare(frames, {
+    negotiated: {},
+    signal: new AbortController().signal,
+    sink: {
       progress: () => {},
       rows: (rows) => totals.push(...rows.filter((r) => r.connectionId === null)),
       end: (e) => expect(e.error).toBeNull(),
     },
-    undefined,
-    undefined,
-    listReading(h.store),
-  );
+    read: listReading(h.store),
+  });
   return { totals, frames };
 }
 

@@ -44,7 +44,7 @@ describe('session comparison job', () => {
 
   it('streams rows, then a chart whose last points are the totals\u2019 sizes', async () => {
     const c = collect();
-    await runSessionCompare(frames(600), {}, new AbortController().signal, c.sink);
+    await runSessionCompare(frames(600), { negotiated: {}, signal: new AbortController().signal, sink: c.sink });
     expect(c.end?.cancelled).toBe(false);
     expect(c.end?.error).toBeNull();
     expect(c.end?.messages).toBe(600);
@@ -59,12 +59,17 @@ describe('session comparison job', () => {
 
   it('gives the message loop its turns through the yieldTurn it is passed (the worker\u2019s MessageChannel, not a clamped setTimeout chain); same rows', async () => {
     const plain = collect();
-    await runSessionCompare(frames(600), {}, new AbortController().signal, plain.sink);
+    await runSessionCompare(frames(600), { negotiated: {}, signal: new AbortController().signal, sink: plain.sink });
     const turned = collect();
     let turns = 0;
-    await runSessionCompare(frames(600), {}, new AbortController().signal, turned.sink, undefined, () => {
-      turns++;
-      return Promise.resolve();
+    await runSessionCompare(frames(600), {
+      negotiated: {},
+      signal: new AbortController().signal,
+      sink: turned.sink,
+      yieldTurn: () => {
+        turns++;
+        return Promise.resolve();
+      },
     });
     expect(turns).toBe(turned.progress - SESSION_CODECS.length - 1);
     expect(turns).toBeGreaterThan(0);
@@ -74,12 +79,11 @@ describe('session comparison job', () => {
 
   it('passes the negotiated header on: deflate simulated for c0, the plain wire for c1 (none negotiated)', async () => {
     const c = collect();
-    await runSessionCompare(
-      frames(40),
-      { c0: 'permessage-deflate; server_no_context_takeover', c1: '' },
-      new AbortController().signal,
-      c.sink,
-    );
+    await runSessionCompare(frames(40), {
+      negotiated: { c0: 'permessage-deflate; server_no_context_takeover', c1: '' },
+      signal: new AbortController().signal,
+      sink: c.sink,
+    });
     const c0 = c.rows.find((r) => r.connectionId === 'c0' && r.codec === 'captured')!;
     const c1 = c.rows.find((r) => r.connectionId === 'c1' && r.codec === 'captured')!;
     expect(c0.wire.negotiated).not.toBeNull();
@@ -129,7 +133,11 @@ describe('session comparison job', () => {
 describe('session comparison job, no permessage-deflate negotiated ', () => {
   it('passes an empty header on: "as negotiated" is the plain wire size', async () => {
     const c = collect();
-    await runSessionCompare(frames(20, 1), { c0: '' }, new AbortController().signal, c.sink);
+    await runSessionCompare(frames(20, 1), {
+      negotiated: { c0: '' },
+      signal: new AbortController().signal,
+      sink: c.sink,
+    });
     const total = c.rows.find((r) => r.codec === 'captured' && r.connectionId === null)!;
     expect(total.wire.negotiated).toEqual(total.plainWire);
   });

@@ -53,23 +53,30 @@ export function sessionMessages(frames: readonly IngestFrame[], read?: FrameRead
   }));
 }
 
-/**
- * `yieldTurn`: how the comparison gives the worker's message loop a turn (the worker's
- * MessageChannel; default setTimeout 0, which a browser clamps to 4 ms after five links).
- * `read`: each frame's value as the list reads it (the dispatcher passes `listReading`).
- * `loadedSchema`: the loaded `.proto`'s codec for these frames, or null (session-loaded-schema.ts):
- * it adds the row that writes every message with the real schema, as the CLI's `--proto` does.
- */
-export async function runSessionCompare(
-  frames: readonly IngestFrame[],
-  negotiated: Readonly<Record<string, string>>,
-  signal: AbortSignal,
-  sink: SessionSink,
-  now: () => number = () => performance.now(),
-  yieldTurn?: () => Promise<void>,
-  read?: FrameReader,
-  loadedSchema?: () => Promise<SchemaCodec | null>,
-): Promise<void> {
+/** What a session comparison job is given besides its frames. */
+export interface SessionCompareJob {
+  /** Each connection's negotiated Sec-WebSocket-Extensions header ('' when none). */
+  readonly negotiated: Readonly<Record<string, string>>;
+  readonly signal: AbortSignal;
+  readonly sink: SessionSink;
+  /** The clock of `workerMs` (default performance.now). */
+  readonly now?: () => number;
+  /**
+   * How the comparison gives the worker's message loop a turn (the worker's MessageChannel;
+   * default setTimeout 0, which a browser clamps to 4 ms after five links).
+   */
+  readonly yieldTurn?: () => Promise<void>;
+  /** Each frame's value as the list reads it (the dispatcher passes `listReading`). */
+  readonly read?: FrameReader;
+  /**
+   * The loaded `.proto`'s codec for these frames, or null (session-loaded-schema.ts): it adds
+   * the row that writes every message with the real schema, as the CLI's `--proto` does.
+   */
+  readonly loadedSchema?: () => Promise<SchemaCodec | null>;
+}
+
+export async function runSessionCompare(frames: readonly IngestFrame[], job: SessionCompareJob): Promise<void> {
+  const { negotiated, signal, sink, now = () => performance.now(), yieldTurn, read, loadedSchema } = job;
   const started = now();
   const messages = sessionMessages(frames, read);
   try {

@@ -55,10 +55,14 @@ async function cliReport(name: string): Promise<string> {
 
 async function workerChart(): Promise<SessionChartData> {
   let chart: SessionChartData | null = null;
-  await runSessionCompare(frames, {}, new AbortController().signal, {
-    progress: () => {},
-    rows: () => {},
-    end: (e) => (chart = e.chart),
+  await runSessionCompare(frames, {
+    negotiated: {},
+    signal: new AbortController().signal,
+    sink: {
+      progress: () => {},
+      rows: () => {},
+      end: (e) => (chart = e.chart),
+    },
   });
   return chart!;
 }

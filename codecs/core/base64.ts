@@ -103,6 +103,20 @@ export function decodeBase64(text: string): DecodedBase64 {
   return { ok: true, bytes };
 }
 
+/** The bytes of lenient base64 (as `decodeBase64` reads it), or null when it is not base64. */
+export function base64Bytes(text: string): Uint8Array | null {
+  const decoded = decodeBase64(text);
+  return decoded.ok ? decoded.bytes : null;
+}
+
+/** Strict standard base64: the `+/` alphabet, `=` padding to a multiple of 4, no whitespace. */
+export const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** The bytes of strict standard base64 (see STRICT_BASE64); null when it is anything else. */
+export function strictBase64Bytes(text: string): Uint8Array | null {
+  return STRICT_BASE64.test(text) ? base64Bytes(text) : null;
+}
+
 function asciiCodes(alphabet: string): Uint8Array {
   return Uint8Array.from(alphabet, (c) => c.charCodeAt(0));
 }
