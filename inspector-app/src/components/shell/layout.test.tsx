@@ -70,9 +70,9 @@ describe('layout', () => {
     expect(document.activeElement).toBe(screen.getByTestId('frame-list'));
   });
 
-  it('the tree has column headers: key, kind, value, bytes, share (of parent, bar, of frame), header', async () => {
+  it('the tree has column headers: key, kind, value, bytes, % of parent (number over its bar), of frame, header', async () => {
     await openFrame(big);
-    expect(screen.getByTestId('tree-header').textContent).toBe('keykindvaluebytesparentframehdr');
+    expect(screen.getByTestId('tree-header').textContent).toBe('keykindvaluebytes% of parentframehdr');
   });
 
   it('sizes read the same in list, tab bar and hex (human, exact on hover); tree and hex give one range convention', async () => {
