@@ -38,13 +38,15 @@ export function ByteMap({ client, frameId, format, by, onPick, onLaidOut, fallba
   const boxRef = useRef<HTMLDivElement>(null);
   const svgRef = useRef<SVGSVGElement>(null);
   const size = useElementSize(boxRef, fallbackSize ?? NO_SIZE);
-  const [map, setMap] = useState<ByteMapData | null>(null);
+  // The picture with what it was laid out for: one for another frame or another grouping is never shown.
+  const [laid, setLaid] = useState<{ readonly key: string; readonly map: ByteMapData | null } | null>(null);
   const [error, setError] = useState('');
   const [focus, setFocus] = useState(0);
   const [shown, setShown] = useState(-1);
   const [copied, setCopied] = useState('');
-  // A new size re-lays out after a pause (the old picture stays meanwhile); the first at once.
-  const laidOut = useRef(false);
+  // A new size re-lays out after a pause (the old picture stays meanwhile); a new frame or grouping at once.
+  const key = `${frameId}:${format}:${by}`;
+  const laidKey = useRef('');
   const laidOutRef = useRef(onLaidOut);
   laidOutRef.current = onLaidOut;
   const width = Math.floor(size.width);
@@ -58,23 +60,25 @@ export function ByteMap({ client, frameId, format, by, onPick, onLaidOut, fallba
         client.call('byteMap', { frameId, format, by, width, height }).then(
           (m) => {
             if (!live) return;
-            laidOut.current = true;
-            setMap(m);
+            laidKey.current = key;
+            setLaid({ key, map: m });
             setError('');
             setFocus(0);
             setShown(-1);
+            laidOutRef.current?.();
           },
           (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
         );
       },
-      laidOut.current ? RESIZE_SETTLE_MS : 0,
+      laidKey.current === key ? RESIZE_SETTLE_MS : 0,
     );
     return () => {
       live = false;
       clearTimeout(timer);
     };
-  }, [client, frameId, format, by, width, height]);
+  }, [client, frameId, format, by, key, width, height]);
 
+  const map = laid?.key === key ? laid.map : null;
   const rects = map?.rects ?? [];
   const describe = (i: number) =>
     map ? rectDescription(rects[i], rects[i].parent >= 0 ? rects[rects[i].parent] : null, map.frameBytes) : '';
