@@ -146,7 +146,6 @@ export function ByteMap({ client, frameId, format, by, onPick, onLaidOut, fallba
                 className={`ws-map-item ws-map-${r.role}`}
                 tabIndex={i === focus ? 0 : -1}
                 role="button"
-                aria-label={describe(i)}
                 onClick={(e) => {
                   e.stopPropagation();
                   setFocus(i);
@@ -159,6 +158,7 @@ export function ByteMap({ client, frameId, format, by, onPick, onLaidOut, fallba
                 }}
                 onKeyDown={(e) => onKeyDown(e, i)}
               >
+                {/* The rectangle's accessible name and hover text (SVG names an element by its title). */}
                 <title>{describe(i)}</title>
                 <MapShape rect={r} />
               </g>
