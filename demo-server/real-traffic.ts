@@ -3,9 +3,9 @@
  * value: Protobuf (the demo.proto schema beside this file) and Socket.IO packets, including
  * a binary event whose attachment follows as its own binary frame.
  */
+import { pngImage } from './png.js';
 import protobuf from 'protobufjs';
 import type { Rng } from './rng.js';
-import { randomBytes } from './rng.js';
 
 const root = protobuf.Root.fromJSON({
   nested: {
@@ -52,12 +52,9 @@ export function socketIoEvent(rng: Rng, nowMs: number): string {
 
 /** A Socket.IO binary event and its attachment: `451-["upload",{…"_placeholder":true,"num":0}]`, then the bytes. */
 export function socketIoUpload(rng: Rng): [string, Uint8Array] {
-  const size = rng.range(200, 2000);
-  const png = new Uint8Array(size);
-  png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  png.set(randomBytes(rng, size - 8), 8);
-  // The header a real PNG starts with: IHDR, 320×200, 8-bit RGBA (the image data after it stays random).
-  png.set([0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 1, 0x40, 0, 0, 0, 0xc8, 8, 6, 0, 0, 0], 8);
+  // A real 320×200 image (a gradient with a random blue), so the inspector can draw its thumbnail.
+  const blue = rng.range(0, 255);
+  const png = pngImage(320, 200, (x, y) => [Math.round((x * 255) / 319), Math.round((y * 255) / 199), blue]);
   return [
     `451-${JSON.stringify(['upload', { name: 'avatar.png', type: 'image/png', data: { _placeholder: true, num: 0 } }])}`,
     png,
