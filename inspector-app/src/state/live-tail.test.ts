@@ -25,6 +25,7 @@ const frames = (from: number, to: number): WireFrame[] =>
 function setup() {
   const transport = new MemoryTransport();
   const session = new InspectorSession(transport, inProcessWorker());
+  session.start();
   const snap = () => session.model.getSnapshot();
   /** The seq of each listed row, frames then the tail (a sample's marked with "~"). */
   const listed = () =>
