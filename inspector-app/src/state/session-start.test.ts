@@ -11,6 +11,7 @@ function recordingWorker() {
     onSummaries: () => () => {},
     onFilterProgress: () => () => {},
     onReread: () => () => {},
+    onTailRows: () => () => {},
     ingest: (frames: IngestFrame[]) => ingested.push(...frames.map((f) => f.frameId)),
   } as unknown as WorkerClient;
   return { worker, ingested };
