@@ -230,7 +230,8 @@ function walkFrame(index: SpanIndex): void {
     return;
   }
   const cursor: Cursor = { at: 0, width: null, height: null };
-  field(index, root, 'magic', 0, MAGIC_LENGTH[type], type, Kind.text);
+  // The signature is bytes, not text: the root's preview names the type.
+  field(index, root, 'magic', 0, MAGIC_LENGTH[type], bytes.slice(0, MAGIC_LENGTH[type]), Kind.bytes);
   cursor.at = MAGIC_LENGTH[type];
   const whole = READERS[type](index, root, cursor);
   data.media = { type, width: cursor.width, height: cursor.height };
