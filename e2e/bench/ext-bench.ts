@@ -275,9 +275,10 @@ interface StreamResult {
     /**
      * While sending, every poll: the live tail rows the list showed (the newest held frames,
      * sampled: flood-hold.ts), and the age of the newest frame the list showed (its row's
-     * time against the panel's clock; null while it listed none).
+     * time against the panel's clock; null while it listed none), beside the frames the page
+     * had received by then (a poll before the first frame reached the page lists nothing).
      */
-    readonly live: readonly { readonly sampled: number; readonly ageMs: number | null }[];
+    readonly live: readonly { readonly sampled: number; readonly ageMs: number | null; readonly pageHad: number }[];
   };
 }
 
@@ -355,7 +356,7 @@ async function stream(
       return m ? Number(m[1]!.replace(/,/g, '')) : 0;
     };
     const timeline: string[] = [];
-    const live: { sampled: number; ageMs: number | null }[] = [];
+    const live: { sampled: number; ageMs: number | null; pageHad: number }[] = [];
     const threadsFrom = browserPid && procAvailable() ? threadSnapshot(browserPid) : null;
     await page.evaluate('__connect()');
     let stats: Awaited<typeof bench.streamDone> | undefined;
@@ -377,7 +378,8 @@ async function stream(
       const h = await held();
       if (panel && !stats) {
         timeline.push(`${int(now)}${h ? `+${int(h)}h` : ''}`);
-        live.push((await panel.evaluate(LIVE_PROBE)) as { sampled: number; ageMs: number | null });
+        const probe = (await panel.evaluate(LIVE_PROBE)) as { sampled: number; ageMs: number | null };
+        live.push({ ...probe, pageHad: got });
       }
       // Frames the background holds for the panel are progress too (they come when the flood calms).
       const progress = panel ? now + h : got;
@@ -457,12 +459,18 @@ function barePairText({ on, off }: { on: BareCost; off: BareCost }): string {
 /** "20 20 20 …": the live tail rows the panel listed at each poll while sending. */
 const liveRowsText = (p: NonNullable<StreamResult['panel']>): string => p.live.map((l) => l.sampled).join(' ');
 
-/** "0.31 0.52 … s (median 0.42 s, max 0.88 s; none listed at 2 polls)": the newest listed frame's age at each poll. */
+/**
+ * "0.31 0.52 … s (median 0.42 s, max 0.88 s; none listed at 2 polls, when the page had
+ * received 0, 0 frames)": the newest listed frame's age at each poll.
+ */
 function liveAgeText(p: NonNullable<StreamResult['panel']>): string {
   const ages = p.live.flatMap((l) => (l.ageMs === null ? [] : [l.ageMs]));
-  const none = p.live.length - ages.length;
+  const empty = p.live.filter((l) => l.ageMs === null);
+  const none = empty.length
+    ? `; none listed at ${empty.length} polls, when the page had received ${empty.map((l) => int(l.pageHad)).join(', ')} frames`
+    : '';
   if (!ages.length) return 'no frame listed while sending';
-  return `${ages.map((a) => (a / 1000).toFixed(2)).join(' ')} s (median ${(median(ages) / 1000).toFixed(2)} s, max ${(Math.max(...ages) / 1000).toFixed(2)} s${none ? `; none listed at ${none} polls` : ''})`;
+  return `${ages.map((a) => (a / 1000).toFixed(2)).join(' ')} s (median ${(median(ages) / 1000).toFixed(2)} s, max ${(Math.max(...ages) / 1000).toFixed(2)} s${none})`;
 }
 
 /** The page's frames when sending ended, with the panel over without (Playwright attached: diagnostics; the issue-14 line is the unattached pairs'). */
