@@ -139,6 +139,8 @@ describe('flood hold in Chromium (dist/chrome)', () => {
     const { page, tabId } = await newPageWithTabId(ext.worker, () => ext.context.newPage());
     await page.goto(url);
     const panel = await ext.context.newPage();
+    // The narrow window the panel docks into: the status bar must still say everything the flood needs.
+    await panel.setViewportSize({ width: 900, height: 700 });
     await panel.addInitScript(PORT_SPY);
     await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
     await panel.getByTestId('frame-count').waitFor({ timeout: 10_000 });
@@ -159,6 +161,20 @@ describe('flood hold in Chromium (dist/chrome)', () => {
     await expect
       .poll(async () => (await panel.getByTestId('flood-rates').textContent()) ?? '', { timeout: 5_000 })
       .toMatch(/^[\d,]+\/s arriving · [\d,]+\/s shown · [\d,]+\/s held$/);
+    if (process.env.WIRESCOPE_SHOTS) await panel.screenshot({ path: `${process.env.WIRESCOPE_SHOTS}/flood-900.png` });
+    // At 900 px the held notice, its "Show now", the rates and the host's name are whole inside the bar.
+    const cut = (await panel.evaluate(`(() => {
+      const bar = document.querySelector('.ws-status').getBoundingClientRect();
+      const whole = (el) => { if (!el) return 'missing'; const r = el.getBoundingClientRect();
+        return r.width > 0 && r.left >= bar.left - 0.5 && r.right <= bar.right + 0.5 && el.scrollWidth <= el.clientWidth + 1 ? '' : 'cut'; };
+      return {
+        notice: whole(document.querySelector('[data-testid=held-notice]')),
+        showNow: whole([...document.querySelectorAll('.ws-status button')].find((b) => b.textContent === 'Show now')),
+        rates: whole(document.querySelector('[data-testid=flood-rates]')),
+        host: whole(document.querySelector('[data-testid=status-host]')),
+      };
+    })()`)) as Record<string, string>;
+    expect(cut).toEqual({ notice: '', showNow: '', rates: '', host: '' });
 
     // The live tail: sampled rows, whose seq advances between two looks 500 ms apart while the flood goes on.
     const newestSampled = async () =>
