@@ -127,4 +127,39 @@ describe('wirescope run', () => {
       ),
     ).toHaveLength(5);
   });
+
+  it('--proxy delivers every message of an app that exits right after sending', async () => {
+    const upstreams = await startUpstreams();
+    const record = path.join(dir, 'exit-right-away.wirescope');
+    const proxy = await startProxyProcess(['--target', upstreams.url, '--record', record]);
+    let result: { status: number | null; stdout: string };
+    try {
+      result = await new Promise((resolve) => {
+        const child = spawn(
+          process.execPath,
+          [wirescope, 'run', '--proxy', proxy.http, '--', process.execPath, app('exit-right-away.mjs')],
+          { cwd: REPO },
+        );
+        let stdout = '';
+        child.stdout.on('data', (d) => {
+          stdout += d;
+        });
+        child.on('exit', (status) => resolve({ status, stdout }));
+      });
+    } finally {
+      await proxy.stop();
+      await upstreams.close();
+    }
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe('sent 300\n');
+    const capture = parseCapture(readFileSync(record));
+    expect(capture.errors).toEqual([]);
+    const client = capture.connections.find((c) => c.url.endsWith('/bye'))!;
+    expect(client).toBeDefined();
+    const sent = capture.frames.filter((f) => f.connectionId === client.connectionId && f.direction === 'sent');
+    const expected = Array.from({ length: 300 }, (_, i) =>
+      i % 2 ? `binary ${Buffer.alloc(100_000 + i, i & 255).toString('hex')}` : `text ${hex(`message ${i}`)}`,
+    );
+    expect(hexes(sent, 'sent')).toEqual(expected);
+  });
 });

@@ -18,6 +18,7 @@
 import type { ConnectionInfo, WireFrame } from './types.js';
 import { decodeBase64, encodeBase64 } from '../core/base64.js';
 import { isLinesLayout } from './capture-lines.js';
+import { isRecordsLayout, nextRecord, RECORDS_HEADER } from './capture-records.js';
 
 export const CAPTURE_FORMAT = 'wirescope-capture';
 export const CAPTURE_VERSION = 1;
@@ -69,6 +70,7 @@ export function parseCapture(input: Uint8Array | string): ParsedCapture {
   const connections: ConnectionInfo[] = [];
   const frames: WireFrame[] = [];
   const errors: CaptureError[] = [];
+  if (typeof input !== 'string' && isRecordsLayout(input)) return parseCaptureRecords(input);
   const text = typeof input === 'string' ? input : new TextDecoder().decode(input);
   if (isLinesLayout(text)) return parseCaptureLines(text);
   let root: unknown;
@@ -122,10 +124,7 @@ export function parseCapture(input: Uint8Array | string): ParsedCapture {
  * offset; every complete line before and after it is kept.
  */
 function parseCaptureLines(text: string): ParsedCapture {
-  const connections: ConnectionInfo[] = [];
-  const frames: WireFrame[] = [];
-  const errors: CaptureError[] = [];
-  const known = new Set<string>();
+  const { connections, frames, errors, collect } = collector();
   const encoder = new TextEncoder();
   let offset = 0; // byte offset of the current line
   let lineNumber = 0;
@@ -151,27 +150,84 @@ function parseCaptureLines(text: string): ParsedCapture {
         });
         record = undefined;
       }
-      if (isObject(record) && 'connection' in record) {
-        const connection = readConnection(record.connection);
-        if (typeof connection === 'string') errors.push({ path: at, message: connection });
-        else if (!known.has(connection.connectionId)) {
-          known.add(connection.connectionId);
-          connections.push(connection);
-        }
-      } else if (isObject(record) && 'closed' in record) {
-        // Closes are kept by the recorder for people reading the file; frames carry no state.
-      } else if (record !== undefined) {
-        const frame = readFrame(record);
-        if (typeof frame === 'string') errors.push({ path: at, message: frame });
-        else {
-          if (!known.has(frame.connectionId))
-            errors.push({ path: at, message: `frame of unknown connection ${JSON.stringify(frame.connectionId)}` });
-          frames.push(frame);
-        }
-      }
+      if (record !== undefined) collect(record, at);
     }
     offset += lineBytes + 1;
     start = end + 1;
+  }
+  return { connections, frames, errors };
+}
+
+/** Gathers the line layout's objects (also the records layout's JSON records), in file order. */
+function collector() {
+  const connections: ConnectionInfo[] = [];
+  const frames: WireFrame[] = [];
+  const errors: CaptureError[] = [];
+  const known = new Set<string>();
+  const addFrame = (frame: WireFrame, at: string): void => {
+    if (!known.has(frame.connectionId))
+      errors.push({ path: at, message: `frame of unknown connection ${JSON.stringify(frame.connectionId)}` });
+    frames.push(frame);
+  };
+  const collect = (record: unknown, at: string): void => {
+    if (isObject(record) && 'connection' in record) {
+      const connection = readConnection(record.connection);
+      if (typeof connection === 'string') errors.push({ path: at, message: connection });
+      else if (!known.has(connection.connectionId)) {
+        known.add(connection.connectionId);
+        connections.push(connection);
+      }
+    } else if (isObject(record) && 'closed' in record) {
+      // Closes are kept by the recorder for people reading the file; frames carry no state.
+    } else {
+      const frame = readFrame(record);
+      if (typeof frame === 'string') errors.push({ path: at, message: frame });
+      else addFrame(frame, at);
+    }
+  };
+  return { connections, frames, errors, collect, addFrame };
+}
+
+/**
+ * The records layout (capture-records.ts): binary frame records and JSON records. A record
+ * cut short (the last one of a killed process's recording) or one that cannot be read is an
+ * error naming its byte offset; every record before it is kept.
+ */
+function parseCaptureRecords(bytes: Uint8Array): ParsedCapture {
+  const { connections, frames, errors, collect, addFrame } = collector();
+  let offset = new TextEncoder().encode(RECORDS_HEADER).length;
+  while (offset < bytes.length) {
+    const at = `byte ${offset}`;
+    const read = nextRecord(bytes, offset);
+    if ('incomplete' in read) {
+      errors.push({
+        path: at,
+        message: `the recording ends inside a record at byte ${offset} (cut short): read up to the last complete record`,
+      });
+      break;
+    }
+    if ('error' in read) {
+      errors.push({ path: at, message: read.error });
+      break;
+    }
+    const { record } = read;
+    if (record.kind === 'frame') {
+      const { connectionId, direction, opcode, time } = record;
+      addFrame({ connectionId, direction, opcode, time, data: record.data.slice() }, at);
+    } else {
+      let value: unknown;
+      try {
+        value = JSON.parse(record.text);
+      } catch {
+        errors.push({ path: at, message: `JSON record at byte ${offset} is not JSON: skipped` });
+      }
+      if (value !== undefined) {
+        if (isObject(value) && ('connection' in value || 'closed' in value)) collect(value, at);
+        else
+          errors.push({ path: at, message: `JSON record at byte ${offset} is not a connection or a close: skipped` });
+      }
+    }
+    offset = read.next;
   }
   return { connections, frames, errors };
 }
