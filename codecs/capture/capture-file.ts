@@ -5,7 +5,7 @@
  *
  *   { "format": "wirescope-capture", "version": 1,
  *     "connections": [ { "connectionId", "url", "protocol", "extensions", ["extensionsRecorded": true,] "time" } ],
- *     "frames": [ { "c": connectionId, "d": "s" | "r", "t": time, "o": "t" | "b", "b64": base64 } ] }
+ *     "frames": [ { "c": connectionId, "d": "s" | "r", "t": time, "o": "t" | "b", "b64": base64[, "w": [client, upstream]] } ] }
  *
  * `time` / `t` are ms since the epoch as JSON numbers (JavaScript prints the shortest text
  * that reads back to the same double, so times survive exactly). `b64` is standard base64
@@ -13,9 +13,11 @@
  * `extensions` is the negotiated Sec-WebSocket-Extensions; "" reads as "not recorded" unless
  * `extensionsRecorded` is true, which says none was negotiated (optional: older files and
  * readers are unaffected, the version stays 1).
+ * `w` (optional, written by `wirescope proxy`) is the bytes the message took on the client's
+ * and on the upstream's leg (WireFrame.legBytes); null for a leg it did not cross.
  * `format` is written first so `detectCaptureKind` finds it in the file's first bytes.
  */
-import type { ConnectionInfo, WireFrame } from './types.js';
+import type { ConnectionInfo, LegBytes, WireFrame } from './types.js';
 import { decodeBase64, encodeBase64 } from '../core/base64.js';
 import { isLinesLayout } from './capture-lines.js';
 import { isRecordsLayout, nextRecord, RECORDS_HEADER } from './capture-records.js';
@@ -55,6 +57,7 @@ export function serializeCapture(connections: readonly ConnectionInfo[], frames:
       t: f.time,
       o: f.opcode === 'text' ? 't' : 'b',
       b64: encodeBase64(f.data),
+      ...(f.legBytes ? { w: [f.legBytes.client, f.legBytes.upstream] } : {}),
     };
     lines.push(JSON.stringify(frame) + (i < frames.length - 1 ? ',' : ''));
   });
@@ -261,13 +264,25 @@ function readFrame(f: unknown): WireFrame | string {
   if (typeof f.b64 !== 'string') return 'b64 (data) is not a string';
   const decoded = decodeBase64(f.b64);
   if (!decoded.ok) return `b64 is not valid base64: ${decoded.error} at character ${decoded.offset}`;
+  const legBytes = readLegBytes(f.w);
+  if (typeof legBytes === 'string') return legBytes;
   return {
     connectionId: f.c,
     direction: f.d === 's' ? 'sent' : 'received',
     time: f.t,
     opcode: f.o === 't' ? 'text' : 'binary',
     data: decoded.bytes,
+    ...(legBytes ? { legBytes } : {}),
   };
+}
+
+/** A frame's `w` (bytes on the client's and the upstream's leg): absent, or two byte counts / nulls. */
+function readLegBytes(w: unknown): LegBytes | null | string {
+  if (w === undefined) return null;
+  const count = (v: unknown): v is number | null => v === null || (Number.isSafeInteger(v) && (v as number) >= 0);
+  if (!Array.isArray(w) || w.length !== 2 || !count(w[0]) || !count(w[1]))
+    return 'w (bytes per leg) is not [client, upstream] byte counts';
+  return { client: w[0], upstream: w[1] };
 }
 
 /** How far into a dropped file to look: both formats say what they are near the start. */
