@@ -6,11 +6,11 @@
  * that is after compression). A message's record goes out when both are known, in arrival
  * order; `flush` sends what waits with null for what never came (the connection ended).
  */
-import type { Direction, LegBytes, WireFrame } from '../codecs/capture/types.js';
+import type { Direction, LegBytes, Opcode, WireFrame } from '../codecs/capture/types.js';
 
 export interface DirectionLegs {
-  /** A message arrived; `forwarded`: it is being sent on (the other side is open). */
-  arrived(frame: WireFrame, forwarded: boolean): void;
+  /** A message arrived (its time, opcode, bytes); `forwarded`: it is being sent on (the other side is open). */
+  arrived(time: number, opcode: Opcode, data: Uint8Array, forwarded: boolean): void;
   /** The arriving leg's meter completed a message of this many bytes. */
   inMeasured(bytes: number): void;
   /** The leaving leg's meter completed a message of this many bytes. */
@@ -20,25 +20,36 @@ export interface DirectionLegs {
 }
 
 interface Waiting {
-  frame: WireFrame | null;
+  /** Until its message event, data is null. */
+  data: Uint8Array | null;
+  time: number;
+  opcode: Opcode;
   inBytes: number | null | undefined;
   outBytes: number | null | undefined;
 }
 
-export function directionLegs(direction: Direction, emit: (frame: WireFrame) => void): DirectionLegs {
-  // Entries by arrival number − `base`; an entry may be measured before its message event.
-  const waiting: Waiting[] = [];
+export function directionLegs(
+  connectionId: string,
+  direction: Direction,
+  emit: (frame: WireFrame) => void,
+): DirectionLegs {
+  // Entries by arrival number − `base`, from `head` on (earlier ones went out); an entry may
+  // be measured before its message event. The array is compacted now and then, not per record.
+  let waiting: Waiting[] = [];
+  let head = 0;
   let base = 0;
   let arrivedCount = 0;
   let inCount = 0;
-  const forwardedSeqs: number[] = [];
+  let forwardedSeqs: number[] = [];
   let forwardedRead = 0;
   // After `flush` (the connection is ending) nothing waits: records go out with what is known.
   let ended = false;
 
   const entry = (seq: number): Waiting => {
-    while (waiting.length <= seq - base) waiting.push({ frame: null, inBytes: undefined, outBytes: undefined });
-    return waiting[seq - base];
+    const at = head + (seq - base);
+    while (waiting.length <= at)
+      waiting.push({ data: null, time: 0, opcode: 'binary', inBytes: undefined, outBytes: undefined });
+    return waiting[at];
   };
   const legs = (w: Waiting): LegBytes => {
     const arrivedOn = w.inBytes ?? null;
@@ -46,25 +57,28 @@ export function directionLegs(direction: Direction, emit: (frame: WireFrame) => 
     return direction === 'sent' ? { client: arrivedOn, upstream: leftOn } : { client: leftOn, upstream: arrivedOn };
   };
   const release = (all: boolean): void => {
-    let n = 0;
-    while (n < waiting.length) {
-      const w = waiting[n];
-      if (!w.frame) break;
+    while (head < waiting.length) {
+      const w = waiting[head];
+      if (!w.data) break;
       if (!all && !ended && (w.inBytes === undefined || w.outBytes === undefined)) break;
-      emit({ ...w.frame, legBytes: legs(w) });
-      n++;
+      emit({ connectionId, direction, time: w.time, opcode: w.opcode, data: w.data, legBytes: legs(w) });
+      w.data = null;
+      head++;
+      base++;
     }
-    if (n > 0) {
-      waiting.splice(0, n);
-      base += n;
+    if (head > 1024 && head * 2 > waiting.length) {
+      waiting = waiting.slice(head);
+      head = 0;
     }
   };
 
   return {
-    arrived(frame, forwarded) {
+    arrived(time, opcode, data, forwarded) {
       const seq = arrivedCount++;
       const w = entry(seq);
-      w.frame = frame;
+      w.data = data;
+      w.time = time;
+      w.opcode = opcode;
       if (forwarded) forwardedSeqs.push(seq);
       else w.outBytes = null;
       release(false);
@@ -78,8 +92,8 @@ export function directionLegs(direction: Direction, emit: (frame: WireFrame) => 
     outMeasured(bytes) {
       if (forwardedRead >= forwardedSeqs.length) return; // not a relayed message (nothing else sends data)
       const seq = forwardedSeqs[forwardedRead++];
-      if (forwardedRead > 1024) {
-        forwardedSeqs.splice(0, forwardedRead);
+      if (forwardedRead > 1024 && forwardedRead * 2 > forwardedSeqs.length) {
+        forwardedSeqs = forwardedSeqs.slice(forwardedRead);
         forwardedRead = 0;
       }
       if (seq < base) return;

@@ -72,8 +72,8 @@ export function relayUpgrade(request: IncomingMessage, socket: Duplex, head: Buf
   });
   let accepted = false;
   // Each message's bytes on both legs (leg-bytes.ts), measured on the sockets (wire-meter.ts).
-  const sentLegs = directionLegs('sent', (f) => hub.frame(f));
-  const receivedLegs = directionLegs('received', (f) => hub.frame(f));
+  const sentLegs = directionLegs(connectionId, 'sent', (f) => hub.frame(f));
+  const receivedLegs = directionLegs(connectionId, 'received', (f) => hub.frame(f));
   upstream.once('upgrade', (response) => meterSocket(response.socket, receivedLegs, sentLegs));
   socket.on('error', () => upstream.terminate());
   socket.once('close', () => {
@@ -119,24 +119,23 @@ export function relayUpgrade(request: IncomingMessage, socket: Duplex, head: Buf
         time: now(),
       });
       meterSocket(socket, sentLegs, receivedLegs);
-      pipe(client, upstream, 'sent', sentLegs);
-      pipe(upstream, client, 'received', receivedLegs);
+      pipe(client, upstream, sentLegs);
+      pipe(upstream, client, receivedLegs);
       endTogether(client, upstream);
       upstream.resume();
     });
   });
 
   /** Forwards `from`'s messages and pings to `to`, pausing `from` while `to` is backed up. */
-  function pipe(from: WebSocket, to: WebSocket, direction: 'sent' | 'received', legs: DirectionLegs): void {
+  function pipe(from: WebSocket, to: WebSocket, legs: DirectionLegs): void {
     let queued = 0;
     const written = (size: number) => () => {
       queued -= size;
       if (queued < highWater / 2 && from.isPaused && to.readyState === WebSocket.OPEN) from.resume();
     };
     from.on('message', (data: Buffer, isBinary: boolean) => {
-      const frame = { connectionId, direction, time: now(), opcode: isBinary ? 'binary' : 'text', data } as const;
       const forwarded = to.readyState === WebSocket.OPEN;
-      legs.arrived(frame, forwarded);
+      legs.arrived(now(), isBinary ? 'binary' : 'text', data, forwarded);
       if (!forwarded) return;
       queued += data.length;
       to.send(data, { binary: isBinary }, written(data.length));
@@ -202,10 +201,11 @@ function meterSocket(socket: Duplex, arriving: DirectionLegs, leaving: Direction
   const writing = createWireMeter((bytes) => leaving.outMeasured(bytes));
   socket.on('data', (chunk: Buffer) => reading.push(chunk));
   const write = socket.write;
-  socket.write = function meteredWrite(this: Duplex, chunk: unknown, ...rest: unknown[]) {
+  socket.write = function meteredWrite(this: Duplex, chunk: unknown) {
     if (chunk instanceof Uint8Array) writing.push(chunk);
     else if (typeof chunk === 'string') writing.push(Buffer.from(chunk));
-    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+    // biome-ignore lint/complexity/noArguments: passed on as they came
+    return (write as (...args: unknown[]) => boolean).apply(this, arguments as unknown as unknown[]);
   } as Duplex['write'];
 }
 
