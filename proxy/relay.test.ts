@@ -21,6 +21,17 @@ async function echoUpstream(options = {}): Promise<Upstream> {
   return upstream;
 }
 
+/** A client without permessage-deflate, through the proxy, to an echo server with it; recorded. */
+async function plainClientToDeflateUpstream() {
+  const upstream = await echoUpstream({ perMessageDeflate: true });
+  const sink = memorySink();
+  const proxy = await proxyTo(upstream.url, { sink });
+  cleanups.push(() => proxy.stop());
+  const client = new WebSocket(proxy.ws, { perMessageDeflate: false });
+  await once(client, 'open');
+  return { sink, proxy, client };
+}
+
 describe('upstreamUrl', () => {
   it('appends the client path to the target path and joins the queries', () => {
     const target = new URL('ws://up:1/base?k=1');
@@ -104,12 +115,7 @@ describe('wirescope proxy relay', () => {
   });
 
   it('negotiates permessage-deflate on each leg on its own and records both', async () => {
-    const upstream = await echoUpstream({ perMessageDeflate: true });
-    const sink = memorySink();
-    const proxy = await proxyTo(upstream.url, { sink });
-    cleanups.push(() => proxy.stop());
-    const client = new WebSocket(proxy.ws, { perMessageDeflate: false });
-    await once(client, 'open');
+    const { sink, proxy, client } = await plainClientToDeflateUpstream();
     expect(client.extensions).toBe('');
     const closed = once(client, 'close');
     client.close();
@@ -122,12 +128,7 @@ describe('wirescope proxy relay', () => {
   });
 
   it('records the bytes each message took on each leg: compressed on the deflate leg, plain on the other', async () => {
-    const upstream = await echoUpstream({ perMessageDeflate: true });
-    const sink = memorySink();
-    const proxy = await proxyTo(upstream.url, { sink });
-    cleanups.push(() => proxy.stop());
-    const client = new WebSocket(proxy.ws, { perMessageDeflate: false });
-    await once(client, 'open');
+    const { sink, proxy, client } = await plainClientToDeflateUpstream();
     const echoes = new Promise<void>((resolve) => {
       let n = 0;
       client.on('message', () => {
