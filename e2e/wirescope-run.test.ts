@@ -162,4 +162,18 @@ describe('wirescope run', () => {
     );
     expect(hexes(sent, 'sent')).toEqual(expected);
   });
+
+  it('a process ended by a signal it does not handle still records every message, and ends by that signal', () => {
+    const record = path.join(dir, 'signal.wirescope');
+    const plain = node(app('killed-by-signal.mjs'));
+    const withHook = hooked(record, app('killed-by-signal.mjs'));
+    expect(plain.signal ?? plain.status).toBe('SIGTERM');
+    expect(withHook.status).toBe(plain.status ?? 128 + 15);
+    expect(withHook.stdout).toBe(plain.stdout);
+    const capture = parseCapture(readFileSync(record));
+    expect(capture.errors).toEqual([]);
+    const client = capture.connections.find((c) => c.url.endsWith('/signal'))!;
+    const sent = capture.frames.filter((f) => f.connectionId === client.connectionId && f.direction === 'sent');
+    expect(hexes(sent, 'sent')).toEqual(Array.from({ length: 50 }, (_, i) => `text ${hex(`message ${i}`)}`));
+  });
 });
