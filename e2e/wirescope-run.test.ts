@@ -127,4 +127,53 @@ describe('wirescope run', () => {
       ),
     ).toHaveLength(5);
   });
+
+  it('--proxy delivers every message of an app that exits right after sending', async () => {
+    const upstreams = await startUpstreams();
+    const record = path.join(dir, 'exit-right-away.wirescope');
+    const proxy = await startProxyProcess(['--target', upstreams.url, '--record', record]);
+    let result: { status: number | null; stdout: string };
+    try {
+      result = await new Promise((resolve) => {
+        const child = spawn(
+          process.execPath,
+          [wirescope, 'run', '--proxy', proxy.http, '--', process.execPath, app('exit-right-away.mjs')],
+          { cwd: REPO },
+        );
+        let stdout = '';
+        child.stdout.on('data', (d) => {
+          stdout += d;
+        });
+        child.on('exit', (status) => resolve({ status, stdout }));
+      });
+    } finally {
+      await proxy.stop();
+      await upstreams.close();
+    }
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe('sent 300\n');
+    const capture = parseCapture(readFileSync(record));
+    expect(capture.errors).toEqual([]);
+    const client = capture.connections.find((c) => c.url.endsWith('/bye'))!;
+    expect(client).toBeDefined();
+    const sent = capture.frames.filter((f) => f.connectionId === client.connectionId && f.direction === 'sent');
+    const expected = Array.from({ length: 300 }, (_, i) =>
+      i % 2 ? `binary ${Buffer.alloc(100_000 + i, i & 255).toString('hex')}` : `text ${hex(`message ${i}`)}`,
+    );
+    expect(hexes(sent, 'sent')).toEqual(expected);
+  });
+
+  it('a process ended by a signal it does not handle still records every message, and ends by that signal', () => {
+    const record = path.join(dir, 'signal.wirescope');
+    const plain = node(app('killed-by-signal.mjs'));
+    const withHook = hooked(record, app('killed-by-signal.mjs'));
+    expect(plain.signal ?? plain.status).toBe('SIGTERM');
+    expect(withHook.status).toBe(plain.status ?? 128 + 15);
+    expect(withHook.stdout).toBe(plain.stdout);
+    const capture = parseCapture(readFileSync(record));
+    expect(capture.errors).toEqual([]);
+    const client = capture.connections.find((c) => c.url.endsWith('/signal'))!;
+    const sent = capture.frames.filter((f) => f.connectionId === client.connectionId && f.direction === 'sent');
+    expect(hexes(sent, 'sent')).toEqual(Array.from({ length: 50 }, (_, i) => `text ${hex(`message ${i}`)}`));
+  });
 });

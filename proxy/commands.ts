@@ -4,10 +4,14 @@
  * or until the command ends (run: its exit status is wirescope's).
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { builtAppDir, builtHookFile } from './app-dir.js';
 import { parseProxyArgs, parseRunArgs, PROXY_USAGE, RUN_USAGE } from './cli-args.js';
 import { openFileSink } from './file-sink.js';
+import { type CaptureStream, streamCaptureToProxy } from './run-stream.js';
 import { type RunningProxy, startProxy } from './start-proxy.js';
 
 export interface LiveIo {
@@ -81,9 +85,21 @@ export async function runCommand(argv: readonly string[], io: LiveIo): Promise<n
   }
   const env = { ...process.env };
   env.NODE_OPTIONS = `${env.NODE_OPTIONS ? `${env.NODE_OPTIONS} ` : ''}--import=${pathToFileURL(hook).href}`;
-  if (args.record) env.WIRESCOPE_RECORD = args.record;
-  if (args.proxy) env.WIRESCOPE_PROXY = args.proxy;
+  // The hook writes a capture file; with --proxy, wirescope streams that file to the proxy
+  // (a file of its own when there is no --record), so the app's process never encodes for the feed.
+  const spoolDir = args.record ? null : mkdtempSync(path.join(tmpdir(), 'wirescope-run-'));
+  const file = args.record ?? path.join(spoolDir!, 'spool.wirescope');
+  env.WIRESCOPE_RECORD = file;
   const child = spawn(args.argv[0], args.argv.slice(1), { stdio: 'inherit', env });
+  const stream: CaptureStream | null = args.proxy
+    ? streamCaptureToProxy({ file, proxy: args.proxy, warn: (line) => io.err(`${line}\n`) })
+    : null;
+  let finished: Promise<void> | null = null;
+  const finish = (): Promise<void> =>
+    (finished ??= (async () => {
+      await stream?.finish();
+      if (spoolDir) rmSync(spoolDir, { recursive: true, force: true });
+    })());
   // The child gets the terminal's signals itself; wirescope waits for it.
   const ignore = (): void => {};
   process.on('SIGINT', ignore);
@@ -91,12 +107,12 @@ export async function runCommand(argv: readonly string[], io: LiveIo): Promise<n
   return new Promise((resolve) => {
     child.once('error', (e: NodeJS.ErrnoException) => {
       io.err(`wirescope run: cannot start ${args.argv[0]}: ${e.code ?? e.message}\n`);
-      resolve(2);
+      void finish().then(() => resolve(2));
     });
     child.once('exit', (code, signal) => {
       process.off('SIGINT', ignore);
       process.off('SIGTERM', ignore);
-      resolve(code ?? (signal ? 128 + signalNumber(signal) : 1));
+      void finish().then(() => resolve(code ?? (signal ? 128 + signalNumber(signal) : 1)));
     });
   });
 }

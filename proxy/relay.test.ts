@@ -21,6 +21,17 @@ async function echoUpstream(options = {}): Promise<Upstream> {
   return upstream;
 }
 
+/** A client without permessage-deflate, through the proxy, to an echo server with it; recorded. */
+async function plainClientToDeflateUpstream() {
+  const upstream = await echoUpstream({ perMessageDeflate: true });
+  const sink = memorySink();
+  const proxy = await proxyTo(upstream.url, { sink });
+  cleanups.push(() => proxy.stop());
+  const client = new WebSocket(proxy.ws, { perMessageDeflate: false });
+  await once(client, 'open');
+  return { sink, proxy, client };
+}
+
 describe('upstreamUrl', () => {
   it('appends the client path to the target path and joins the queries', () => {
     const target = new URL('ws://up:1/base?k=1');
@@ -104,12 +115,7 @@ describe('wirescope proxy relay', () => {
   });
 
   it('negotiates permessage-deflate on each leg on its own and records both', async () => {
-    const upstream = await echoUpstream({ perMessageDeflate: true });
-    const sink = memorySink();
-    const proxy = await proxyTo(upstream.url, { sink });
-    cleanups.push(() => proxy.stop());
-    const client = new WebSocket(proxy.ws, { perMessageDeflate: false });
-    await once(client, 'open');
+    const { sink, proxy, client } = await plainClientToDeflateUpstream();
     expect(client.extensions).toBe('');
     const closed = once(client, 'close');
     client.close();
@@ -119,6 +125,41 @@ describe('wirescope proxy relay', () => {
     expect(connection.extensions).toBe('');
     expect(connection.extensionsRecorded).toBe(true);
     expect(connection.upstreamExtensions).toMatch(/^permessage-deflate/);
+  });
+
+  it('records the bytes each message took on each leg: compressed on the deflate leg, plain on the other', async () => {
+    const { sink, proxy, client } = await plainClientToDeflateUpstream();
+    const echoes = new Promise<void>((resolve) => {
+      let n = 0;
+      client.on('message', () => {
+        if (++n === 2) resolve();
+      });
+    });
+    client.send('abc'.repeat(4000)); // 12,000 B of text that deflates well
+    client.send(Buffer.alloc(200, 7)); // with context takeover ws compresses every message, small ones too
+    await echoes;
+    const closed = once(client, 'close');
+    client.close();
+    await closed;
+    await proxy.stop();
+    const frames = parseCapture(sink.text()).frames;
+    const legsOf = (direction: string, size: number) =>
+      frames.find((f) => f.direction === direction && f.data.length === size)!.legBytes!;
+    const [sentBig, sentSmall, receivedBig, receivedSmall] = [
+      legsOf('sent', 12_000),
+      legsOf('sent', 200),
+      legsOf('received', 12_000),
+      legsOf('received', 200),
+    ];
+    // Client leg, plain: payload + head (2, + 2 for a 16-bit length, + 4 for a client's mask).
+    expect(sentBig.client).toBe(12_000 + 2 + 2 + 4);
+    expect(receivedBig.client).toBe(12_000 + 2 + 2);
+    expect([sentSmall.client, receivedSmall.client]).toEqual([200 + 2 + 2 + 4, 200 + 2 + 2]);
+    // Upstream leg, permessage-deflate: far fewer bytes than the payload (at least a head each).
+    for (const legs of [sentBig, sentSmall, receivedBig, receivedSmall]) {
+      expect(legs.upstream).toBeGreaterThan(2);
+      expect(legs.upstream).toBeLessThan(100);
+    }
   });
 
   it('answers a client whose upstream refuses the upgrade with the upstream status', async () => {

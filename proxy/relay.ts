@@ -15,6 +15,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import WebSocket, { type WebSocketServer } from 'ws';
 import type { Hub } from './hub.js';
+import { type DirectionLegs, directionLegs } from './leg-bytes.js';
+import { createWireMeter } from './wire-meter.js';
 
 export interface RelayContext {
   readonly target: URL;
@@ -69,6 +71,10 @@ export function relayUpgrade(request: IncomingMessage, socket: Duplex, head: Buf
     autoPong: false,
   });
   let accepted = false;
+  // Each message's bytes on both legs (leg-bytes.ts), measured on the sockets (wire-meter.ts).
+  const sentLegs = directionLegs(connectionId, 'sent', (f) => hub.frame(f));
+  const receivedLegs = directionLegs(connectionId, 'received', (f) => hub.frame(f));
+  upstream.once('upgrade', (response) => meterSocket(response.socket, receivedLegs, sentLegs));
   socket.on('error', () => upstream.terminate());
   socket.once('close', () => {
     if (!accepted) upstream.terminate();
@@ -112,23 +118,25 @@ export function relayUpgrade(request: IncomingMessage, socket: Duplex, head: Buf
         upstreamExtensions: upstream.extensions,
         time: now(),
       });
-      pipe(client, upstream, 'sent');
-      pipe(upstream, client, 'received');
+      meterSocket(socket, sentLegs, receivedLegs);
+      pipe(client, upstream, sentLegs);
+      pipe(upstream, client, receivedLegs);
       endTogether(client, upstream);
       upstream.resume();
     });
   });
 
   /** Forwards `from`'s messages and pings to `to`, pausing `from` while `to` is backed up. */
-  function pipe(from: WebSocket, to: WebSocket, direction: 'sent' | 'received'): void {
+  function pipe(from: WebSocket, to: WebSocket, legs: DirectionLegs): void {
     let queued = 0;
     const written = (size: number) => () => {
       queued -= size;
       if (queued < highWater / 2 && from.isPaused && to.readyState === WebSocket.OPEN) from.resume();
     };
     from.on('message', (data: Buffer, isBinary: boolean) => {
-      hub.frame({ connectionId, direction, time: now(), opcode: isBinary ? 'binary' : 'text', data });
-      if (to.readyState !== WebSocket.OPEN) return;
+      const forwarded = to.readyState === WebSocket.OPEN;
+      legs.arrived(now(), isBinary ? 'binary' : 'text', data, forwarded);
+      if (!forwarded) return;
       queued += data.length;
       to.send(data, { binary: isBinary }, written(data.length));
       if (queued > highWater && !from.isPaused) from.pause();
@@ -152,6 +160,8 @@ export function relayUpgrade(request: IncomingMessage, socket: Duplex, head: Buf
     });
     client.once('close', (code: number, reasonBytes: Buffer) => {
       const reason = reasonBytes.toString();
+      sentLegs.flush();
+      receivedLegs.flush();
       hub.closed(
         connectionId,
         code,
@@ -180,6 +190,23 @@ export function relayUpgrade(request: IncomingMessage, socket: Duplex, head: Buf
       else client.close(1014, truncateReason(`upstream closed with ${code}`));
     });
   }
+}
+
+/**
+ * Meters one leg's socket: what is read (messages arriving on this leg) and what `ws`
+ * writes (messages leaving on it). TLS sockets are metered above TLS: WebSocket bytes.
+ */
+function meterSocket(socket: Duplex, arriving: DirectionLegs, leaving: DirectionLegs): void {
+  const reading = createWireMeter((bytes) => arriving.inMeasured(bytes));
+  const writing = createWireMeter((bytes) => leaving.outMeasured(bytes));
+  socket.on('data', (chunk: Buffer) => reading.push(chunk));
+  const write = socket.write;
+  socket.write = function meteredWrite(this: Duplex, chunk: unknown) {
+    if (chunk instanceof Uint8Array) writing.push(chunk);
+    else if (typeof chunk === 'string') writing.push(Buffer.from(chunk));
+    // biome-ignore lint/complexity/noArguments: passed on as they came
+    return (write as (...args: unknown[]) => boolean).apply(this, arguments as unknown as unknown[]);
+  } as Duplex['write'];
 }
 
 /** A close reason is at most 123 bytes of UTF-8. */

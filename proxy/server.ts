@@ -102,12 +102,18 @@ export function createProxyServer(options: ProxyServerOptions): ProxyServer {
           resolve(server.address() as AddressInfo);
         });
       }),
-    close: () =>
-      new Promise((resolve) => {
-        for (const c of relayServer.clients) c.terminate();
-        for (const c of sideServer.clients) c.terminate();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    // Resolves once every relayed connection's close has been handled (its last frames and its
+    // close given to the hub), so a recording closed after this misses nothing.
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const c of relayServer.clients) c.terminate();
+      for (const c of sideServer.clients) c.terminate();
+      server.closeAllConnections();
+      await closed;
+      const deadline = Date.now() + 5000;
+      while ((relayServer.clients.size > 0 || sideServer.clients.size > 0) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setImmediate(resolve));
+    },
   };
 }

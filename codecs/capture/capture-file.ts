@@ -5,7 +5,7 @@
  *
  *   { "format": "wirescope-capture", "version": 1,
  *     "connections": [ { "connectionId", "url", "protocol", "extensions", ["extensionsRecorded": true,] "time" } ],
- *     "frames": [ { "c": connectionId, "d": "s" | "r", "t": time, "o": "t" | "b", "b64": base64 } ] }
+ *     "frames": [ { "c": connectionId, "d": "s" | "r", "t": time, "o": "t" | "b", "b64": base64[, "w": [client, upstream]] } ] }
  *
  * `time` / `t` are ms since the epoch as JSON numbers (JavaScript prints the shortest text
  * that reads back to the same double, so times survive exactly). `b64` is standard base64
@@ -13,11 +13,14 @@
  * `extensions` is the negotiated Sec-WebSocket-Extensions; "" reads as "not recorded" unless
  * `extensionsRecorded` is true, which says none was negotiated (optional: older files and
  * readers are unaffected, the version stays 1).
+ * `w` (optional, written by `wirescope proxy`) is the bytes the message took on the client's
+ * and on the upstream's leg (WireFrame.legBytes); null for a leg it did not cross.
  * `format` is written first so `detectCaptureKind` finds it in the file's first bytes.
  */
-import type { ConnectionInfo, WireFrame } from './types.js';
+import type { ConnectionInfo, LegBytes, WireFrame } from './types.js';
 import { decodeBase64, encodeBase64 } from '../core/base64.js';
 import { isLinesLayout } from './capture-lines.js';
+import { isRecordsLayout, nextRecord, RECORDS_HEADER } from './capture-records.js';
 
 export const CAPTURE_FORMAT = 'wirescope-capture';
 export const CAPTURE_VERSION = 1;
@@ -54,6 +57,7 @@ export function serializeCapture(connections: readonly ConnectionInfo[], frames:
       t: f.time,
       o: f.opcode === 'text' ? 't' : 'b',
       b64: encodeBase64(f.data),
+      ...(f.legBytes ? { w: [f.legBytes.client, f.legBytes.upstream] } : {}),
     };
     lines.push(JSON.stringify(frame) + (i < frames.length - 1 ? ',' : ''));
   });
@@ -69,6 +73,7 @@ export function parseCapture(input: Uint8Array | string): ParsedCapture {
   const connections: ConnectionInfo[] = [];
   const frames: WireFrame[] = [];
   const errors: CaptureError[] = [];
+  if (typeof input !== 'string' && isRecordsLayout(input)) return parseCaptureRecords(input);
   const text = typeof input === 'string' ? input : new TextDecoder().decode(input);
   if (isLinesLayout(text)) return parseCaptureLines(text);
   let root: unknown;
@@ -122,10 +127,7 @@ export function parseCapture(input: Uint8Array | string): ParsedCapture {
  * offset; every complete line before and after it is kept.
  */
 function parseCaptureLines(text: string): ParsedCapture {
-  const connections: ConnectionInfo[] = [];
-  const frames: WireFrame[] = [];
-  const errors: CaptureError[] = [];
-  const known = new Set<string>();
+  const { connections, frames, errors, collect } = collector();
   const encoder = new TextEncoder();
   let offset = 0; // byte offset of the current line
   let lineNumber = 0;
@@ -151,27 +153,84 @@ function parseCaptureLines(text: string): ParsedCapture {
         });
         record = undefined;
       }
-      if (isObject(record) && 'connection' in record) {
-        const connection = readConnection(record.connection);
-        if (typeof connection === 'string') errors.push({ path: at, message: connection });
-        else if (!known.has(connection.connectionId)) {
-          known.add(connection.connectionId);
-          connections.push(connection);
-        }
-      } else if (isObject(record) && 'closed' in record) {
-        // Closes are kept by the recorder for people reading the file; frames carry no state.
-      } else if (record !== undefined) {
-        const frame = readFrame(record);
-        if (typeof frame === 'string') errors.push({ path: at, message: frame });
-        else {
-          if (!known.has(frame.connectionId))
-            errors.push({ path: at, message: `frame of unknown connection ${JSON.stringify(frame.connectionId)}` });
-          frames.push(frame);
-        }
-      }
+      if (record !== undefined) collect(record, at);
     }
     offset += lineBytes + 1;
     start = end + 1;
+  }
+  return { connections, frames, errors };
+}
+
+/** Gathers the line layout's objects (also the records layout's JSON records), in file order. */
+function collector() {
+  const connections: ConnectionInfo[] = [];
+  const frames: WireFrame[] = [];
+  const errors: CaptureError[] = [];
+  const known = new Set<string>();
+  const addFrame = (frame: WireFrame, at: string): void => {
+    if (!known.has(frame.connectionId))
+      errors.push({ path: at, message: `frame of unknown connection ${JSON.stringify(frame.connectionId)}` });
+    frames.push(frame);
+  };
+  const collect = (record: unknown, at: string): void => {
+    if (isObject(record) && 'connection' in record) {
+      const connection = readConnection(record.connection);
+      if (typeof connection === 'string') errors.push({ path: at, message: connection });
+      else if (!known.has(connection.connectionId)) {
+        known.add(connection.connectionId);
+        connections.push(connection);
+      }
+    } else if (isObject(record) && 'closed' in record) {
+      // Closes are kept by the recorder for people reading the file; frames carry no state.
+    } else {
+      const frame = readFrame(record);
+      if (typeof frame === 'string') errors.push({ path: at, message: frame });
+      else addFrame(frame, at);
+    }
+  };
+  return { connections, frames, errors, collect, addFrame };
+}
+
+/**
+ * The records layout (capture-records.ts): binary frame records and JSON records. A record
+ * cut short (the last one of a killed process's recording) or one that cannot be read is an
+ * error naming its byte offset; every record before it is kept.
+ */
+function parseCaptureRecords(bytes: Uint8Array): ParsedCapture {
+  const { connections, frames, errors, collect, addFrame } = collector();
+  let offset = new TextEncoder().encode(RECORDS_HEADER).length;
+  while (offset < bytes.length) {
+    const at = `byte ${offset}`;
+    const read = nextRecord(bytes, offset);
+    if ('incomplete' in read) {
+      errors.push({
+        path: at,
+        message: `the recording ends inside a record at byte ${offset} (cut short): read up to the last complete record`,
+      });
+      break;
+    }
+    if ('error' in read) {
+      errors.push({ path: at, message: read.error });
+      break;
+    }
+    const { record } = read;
+    if (record.kind === 'frame') {
+      const { connectionId, direction, opcode, time } = record;
+      addFrame({ connectionId, direction, opcode, time, data: record.data.slice() }, at);
+    } else {
+      let value: unknown;
+      try {
+        value = JSON.parse(record.text);
+      } catch {
+        errors.push({ path: at, message: `JSON record at byte ${offset} is not JSON: skipped` });
+      }
+      if (value !== undefined) {
+        if (isObject(value) && ('connection' in value || 'closed' in value)) collect(value, at);
+        else
+          errors.push({ path: at, message: `JSON record at byte ${offset} is not a connection or a close: skipped` });
+      }
+    }
+    offset = read.next;
   }
   return { connections, frames, errors };
 }
@@ -205,13 +264,25 @@ function readFrame(f: unknown): WireFrame | string {
   if (typeof f.b64 !== 'string') return 'b64 (data) is not a string';
   const decoded = decodeBase64(f.b64);
   if (!decoded.ok) return `b64 is not valid base64: ${decoded.error} at character ${decoded.offset}`;
+  const legBytes = readLegBytes(f.w);
+  if (typeof legBytes === 'string') return legBytes;
   return {
     connectionId: f.c,
     direction: f.d === 's' ? 'sent' : 'received',
     time: f.t,
     opcode: f.o === 't' ? 'text' : 'binary',
     data: decoded.bytes,
+    ...(legBytes ? { legBytes } : {}),
   };
+}
+
+/** A frame's `w` (bytes on the client's and the upstream's leg): absent, or two byte counts / nulls. */
+function readLegBytes(w: unknown): LegBytes | null | string {
+  if (w === undefined) return null;
+  const count = (v: unknown): v is number | null => v === null || (Number.isSafeInteger(v) && (v as number) >= 0);
+  if (!Array.isArray(w) || w.length !== 2 || !count(w[0]) || !count(w[1]))
+    return 'w (bytes per leg) is not [client, upstream] byte counts';
+  return { client: w[0], upstream: w[1] };
 }
 
 /** How far into a dropped file to look: both formats say what they are near the start. */

@@ -5,7 +5,7 @@
  *
  *   {"format":"wirescope-capture","version":1,"layout":"lines"}
  *   {"connection":{"connectionId","url","protocol","extensions",["extensionsRecorded":true,]"time"}}
- *   {"c":connectionId,"d":"s"|"r","t":time,"o":"t"|"b","b64":base64}
+ *   {"c":connectionId,"d":"s"|"r","t":time,"o":"t"|"b","b64":base64[,"w":[clientLegBytes,upstreamLegBytes]]}
  *   {"closed":{"c":connectionId,"code":1000,"reason":"","t":time}}
  *
  * A connection line comes before its frames. Frame lines are the same objects as in the
@@ -34,6 +34,7 @@ export function frameLine(f: WireFrame): string {
     t: f.time,
     o: f.opcode === 'text' ? 't' : 'b',
     b64: encodeBase64(f.data),
+    ...(f.legBytes ? { w: [f.legBytes.client, f.legBytes.upstream] } : {}),
   })}\n`;
 }
 

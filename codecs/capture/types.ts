@@ -14,6 +14,19 @@ export interface WireFrame {
   readonly time: number;
   readonly opcode: Opcode;
   readonly data: Uint8Array;
+  /**
+   * Through `wirescope proxy`: the bytes this message took on each leg's socket (frame heads
+   * and payload as sent, compressed where that leg's permessage-deflate compressed it); null
+   * for a leg it did not cross (not forwarded: that side had closed).
+   */
+  readonly legBytes?: LegBytes;
+}
+
+export interface LegBytes {
+  /** Between the client and the proxy. */
+  readonly client: number | null;
+  /** Between the proxy and the upstream server. */
+  readonly upstream: number | null;
 }
 
 export interface ConnectionInfo {

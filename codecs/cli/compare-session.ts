@@ -14,6 +14,7 @@ import { readWithSchema, sessionMessageType, type SessionProto } from './session
 import type { MachineInfo } from '../compare/session/report.js';
 import type { CompareResult } from './compare-result.js';
 import { readMessagesInOrder } from '../reading/session-messages.js';
+import { formatMeasuredLegsMarkdown, formatMeasuredLegsText, measuredLegs } from '../compare/session/measured-legs.js';
 
 /**
  * `wirescope compare --session`: a capture's whole session per codec, connection and
@@ -124,9 +125,13 @@ export async function compareSessionCommand(
   const stderr = protoNote + capture.errors.map((e) => `wirescope: ${e}\n`).join('');
   const code = capture.errors.length ? 1 : 0;
   const title = `${capture.kind === 'har' ? 'HAR' : 'wirescope'} capture: ${messages.length} messages on ${connections.length} connection${connections.length === 1 ? '' : 's'}`;
+  // A proxy's recording: what each leg carried, counted (the rows above simulate the wire).
+  const chosenIds = new Set(connections.map((c) => c.connectionId));
+  const measured = measuredLegs(capture.messages.filter((m) => chosenIds.has(m.connectionId)));
   if (args.output === 'json') {
     const meta = {
       capture: { kind: capture.kind, messages: messages.length, connections },
+      ...(measured.length ? { measuredLegs: measured } : {}),
       engine: 'zlib',
       brotli: 'zlib (Node)',
       brotliQuality,
@@ -134,8 +139,14 @@ export async function compareSessionCommand(
     };
     return { stdout: formatSessionJson(rows, meta) + '\n', stderr, code, ...(report ? { report } : {}) };
   }
+  const measuredText = measured.length
+    ? `\n${args.output === 'markdown' ? formatMeasuredLegsMarkdown(measured) : formatMeasuredLegsText(measured)}\n`
+    : '';
   return {
-    stdout: (args.output === 'markdown' ? formatSessionMarkdown(rows, title) : formatSessionText(rows, title)) + '\n',
+    stdout:
+      (args.output === 'markdown' ? formatSessionMarkdown(rows, title) : formatSessionText(rows, title)) +
+      '\n' +
+      measuredText,
     stderr,
     code,
     ...(report ? { report } : {}),

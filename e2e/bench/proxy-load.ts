@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { parseCapture } from '../../codecs/capture/capture-file.js';
+import type { WireFrame } from '../../codecs/capture/types.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -147,6 +148,34 @@ async function run(url: string, label: string, sample?: () => void): Promise<Run
   };
 }
 
+/** Every recorded frame is a message the generator made (bytes derived from connection and sequence), in sequence per connection and direction. */
+function checkRecording(frames: readonly WireFrame[]) {
+  const next = new Map<string, number>();
+  let intact = 0;
+  let bad = 0;
+  let clientBytes = 0;
+  let upstreamBytes = 0;
+  let withLegs = 0;
+  for (const fr of frames) {
+    const d = fr.data;
+    const view = Buffer.from(d.buffer, d.byteOffset, d.byteLength);
+    const conn = d.length >= 16 ? view.readUInt32LE(0) : -1;
+    const seq = d.length >= 16 ? view.readUInt32LE(4) : -1;
+    const key = `${fr.connectionId} ${fr.direction}`;
+    let ok = d.length === size && seq === (next.get(key) ?? 0);
+    for (let i = 16; ok && i < size; i++) ok = d[i] === ((conn + seq * 31 + i) & 255);
+    next.set(key, seq + 1);
+    if (ok) intact++;
+    else bad++;
+    if (fr.legBytes) {
+      withLegs++;
+      clientBytes += fr.legBytes.client ?? 0;
+      upstreamBytes += fr.legBytes.upstream ?? 0;
+    }
+  }
+  return { intact, bad, clientBytes, upstreamBytes, withLegs };
+}
+
 const pct = (xs: Float64Array, p: number) => {
   const s = Float64Array.from(xs).sort();
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
@@ -196,6 +225,7 @@ try {
   proxy.kill('SIGINT');
   await new Promise((resolve) => proxy!.once('exit', resolve));
   const capture = parseCapture(readFileSync(record));
+  const recorded = checkRecording(capture.frames);
   const f = (n: number) => n.toFixed(2);
   const line = (label: string, r: RunResult) =>
     `${label}: sent ${r.sent}, echoed ${r.received}, altered/out of order ${r.bad}, rate achieved ${Math.round(r.achievedRate)} msg/s (asked ${connections * rate}); round trip p50 ${f(pct(r.latencies, 50))} ms, p99 ${f(pct(r.latencies, 99))} ms, max ${f(pct(r.latencies, 100))} ms; load generator CPU ${f((r.cpu.user + r.cpu.system) / 1e6)} s in ${f(r.wallMs / 1000)} s wall`;
@@ -211,7 +241,10 @@ try {
     `proxy process: CPU ${f(proxyCpuS)} s, RSS start ${Math.round(rss[0] / 1024)} MiB, peak ${Math.round(Math.max(...rss) / 1024)} MiB, end ${Math.round(rss.at(-1)! / 1024)} MiB (sampled each second)`,
   );
   console.log(
-    `recording: ${capture.frames.length} frames (every message and its echo: ${2 * proxied.sent}), ${capture.connections.length} connections, ${capture.errors.length} errors`,
+    `recording: ${capture.frames.length} frames (every message and its echo: ${2 * proxied.sent}), ${capture.connections.length} connections, ${capture.errors.length} errors; checked: ${recorded.intact} intact and in order per connection and direction, ${recorded.bad} altered or out of order, ${2 * proxied.sent - capture.frames.length} missing`,
+  );
+  console.log(
+    `wire bytes recorded per leg: client ${recorded.clientBytes.toLocaleString('en-US')} B, upstream ${recorded.upstreamBytes.toLocaleString('en-US')} B (${recorded.withLegs} frames measured)`,
   );
 } finally {
   clearTimeout(hardStop);

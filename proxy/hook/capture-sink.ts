@@ -1,52 +1,58 @@
 /**
- * Where the hook's events go: a capture file (line layout), a running proxy's ingest
- * socket, or both. File lines gather in memory and are written synchronously every 100 ms
- * and at process exit, so every message the process saw is in the file when it ends, in
- * order; nothing here waits on the app's event loop.
+ * Where the hook's events go: a capture file in the records layout
+ * (codecs/capture/capture-records.ts), the one thing the hook writes. A frame costs a copy of
+ * its bytes behind a 15-byte head in one reused buffer: no base64, no JSON, no string per
+ * frame. The buffer is written synchronously every 100 ms, when full, and at exit, so every
+ * message the process saw is in the file when it ends, in order; nothing here waits on the
+ * app's event loop. (`wirescope run --proxy` reads this file from its own process and streams
+ * it to the proxy, so the app's process never encodes for the feed.)
  *
- * A frame's bytes may be the app's own buffer: each sink turns them into base64 (Node's
- * native encoder) before `frame` returns, which is the one copy the hook makes.
+ * A frame's bytes may be the app's own buffer: they are copied before `frame` returns.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { captureLinesHeader, closedLine, connectionLine } from '../../codecs/capture/capture-lines.js';
-import { encodeLiveEvent } from '../../codecs/capture/live-feed.js';
-import type { ConnectionInfo, WireFrame } from '../../codecs/capture/types.js';
-
-/**
- * One frame as the JSON object both the capture's line layout and the live feed use
- * (`{"c","d","t","o","b64"}`), written directly: ids are the hook's own (`pid12-3`), times
- * numbers, and base64 needs no escaping.
- */
-export function frameJson(f: WireFrame): string {
-  const bytes = Buffer.from(f.data.buffer, f.data.byteOffset, f.data.byteLength);
-  return `{"c":${JSON.stringify(f.connectionId)},"d":"${f.direction === 'sent' ? 's' : 'r'}","t":${f.time},"o":"${f.opcode === 'text' ? 't' : 'b'}","b64":"${bytes.toString('base64')}"}`;
-}
+import { closedLine, connectionLine } from '../../codecs/capture/capture-lines.js';
+import {
+  FLAG_BINARY,
+  FLAG_RECEIVED,
+  FRAME_FIXED_BYTES,
+  FRAME_RECORD,
+  JSON_RECORD,
+  RECORD_HEAD_BYTES,
+  RECORDS_HEADER,
+} from '../../codecs/capture/capture-records.js';
+import type { ConnectionInfo, Direction, Opcode } from '../../codecs/capture/types.js';
 
 export interface HookSink {
   opened(info: ConnectionInfo): void;
-  frame(frame: WireFrame): void;
+  frame(connectionId: string, direction: Direction, opcode: Opcode, time: number, data: Uint8Array): void;
   closed(connectionId: string, code: number, reason: string, wasClean: boolean, time: number): void;
-  /** Writes everything pending now (process exit). */
+  /** Writes everything pending now (exit, signals). */
   flushNow(): void;
 }
 
-export interface FeedSocket {
-  send(text: string): void;
+export interface FileHookSinkOptions {
+  /** The reused buffer's size (default 4 MiB); a frame larger than it is written on its own. */
+  readonly bufferBytes?: number;
+  /** How often the buffer is written (default 100 ms); 0: only when full and by flushNow. */
+  readonly flushMs?: number;
 }
 
-export function fileHookSink(path: string, warn: (line: string) => void): HookSink {
+export function fileHookSink(path: string, warn: (line: string) => void, options: FileHookSinkOptions = {}): HookSink {
   let fd: number | null = openSync(path, 'w');
-  // Lines are copied into one reused buffer (no per-batch join / encode of a large string).
-  const chunk = Buffer.allocUnsafe(4 * 1024 * 1024);
+  const chunk = Buffer.allocUnsafe(Math.max(options.bufferBytes ?? 4 * 1024 * 1024, 4096));
   let used = 0;
-  const writeAll = (bytes: Buffer, length: number): void => {
+  const writeAll = (bytes: Uint8Array, length: number): void => {
     if (fd === null) return;
     try {
       let offset = 0;
       while (offset < length) offset += writeSync(fd, bytes, offset, length - offset);
     } catch (e) {
       warn(`wirescope: recording stopped: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-      closeSync(fd);
+      try {
+        closeSync(fd);
+      } catch {
+        // already unusable
+      }
       fd = null;
     }
   };
@@ -55,80 +61,84 @@ export function fileHookSink(path: string, warn: (line: string) => void): HookSi
     writeAll(chunk, used);
     used = 0;
   };
-  const put = (line: string): void => {
+  const jsonRecord = (line: string): void => {
     if (fd === null) return;
-    const size = Buffer.byteLength(line);
-    if (used + size > chunk.length) flushNow();
-    if (size > chunk.length) writeAll(Buffer.from(line), size);
-    else used += chunk.write(line, used, 'utf8');
+    const text = line.endsWith('\n') ? line.slice(0, -1) : line;
+    const size = Buffer.byteLength(text);
+    if (used + RECORD_HEAD_BYTES + size > chunk.length) flushNow();
+    if (RECORD_HEAD_BYTES + size > chunk.length) {
+      const whole = Buffer.allocUnsafe(RECORD_HEAD_BYTES + size);
+      whole[0] = JSON_RECORD;
+      whole.writeUInt32LE(size, 1);
+      whole.write(text, RECORD_HEAD_BYTES, 'utf8');
+      writeAll(whole, whole.length);
+      return;
+    }
+    chunk[used] = JSON_RECORD;
+    chunk.writeUInt32LE(size, used + 1);
+    chunk.write(text, used + RECORD_HEAD_BYTES, 'utf8');
+    used += RECORD_HEAD_BYTES + size;
   };
-  put(captureLinesHeader());
-  setInterval(flushNow, 100).unref();
+  // Each connection id's bytes, made once (at most 255 of them: the record's id length is a byte).
+  const ids = new Map<string, Uint8Array>();
+  const idBytesOf = (connectionId: string): Uint8Array => {
+    let bytes = ids.get(connectionId);
+    if (!bytes) {
+      bytes = Buffer.from(connectionId).subarray(0, 255);
+      ids.set(connectionId, bytes);
+    }
+    return bytes;
+  };
+  writeAll(Buffer.from(RECORDS_HEADER), Buffer.byteLength(RECORDS_HEADER));
+  const flushMs = options.flushMs ?? 100;
+  if (flushMs > 0) setInterval(flushNow, flushMs).unref();
   return {
-    opened: (info) => put(connectionLine(info)),
-    frame(f) {
+    opened: (info) => jsonRecord(connectionLine(info)),
+    frame(connectionId, direction, opcode, time, data) {
       if (fd === null) return;
-      const line = `${frameJson(f)}\n`;
-      // Frame lines are ASCII (the hook's ids, numbers, base64): one byte per character.
-      if (used + line.length > chunk.length) flushNow();
-      if (line.length > chunk.length) writeAll(Buffer.from(line, 'latin1'), line.length);
-      else used += chunk.write(line, used, 'latin1');
+      const id = idBytesOf(connectionId);
+      const idLength = id.length;
+      const head = RECORD_HEAD_BYTES + FRAME_FIXED_BYTES + idLength;
+      const bodyLength = FRAME_FIXED_BYTES + idLength + data.byteLength;
+      if (used + head + data.byteLength > chunk.length) {
+        flushNow();
+        if (head + data.byteLength > chunk.length) {
+          // Larger than the buffer: its head from the buffer, its bytes straight from the app's.
+          writeHead(chunk, 0, bodyLength, direction, opcode, id, time);
+          writeAll(chunk, head);
+          writeAll(data, data.byteLength);
+          return;
+        }
+      }
+      used = writeHead(chunk, used, bodyLength, direction, opcode, id, time);
+      chunk.set(data, used);
+      used += data.byteLength;
     },
-    closed: (id, code, reason, _wasClean, time) => put(closedLine(id, code, reason, time)),
-    flushNow,
-  };
-}
-
-/** Streams events to a proxy's ingest socket, queued until it is open, batched by `flushMs`. */
-export function feedHookSink(connect: (onOpen: (socket: FeedSocket) => void) => void): HookSink {
-  let socket: FeedSocket | null = null;
-  // Feed messages ready to send, and the frames (as JSON) gathering for the next one.
-  let queue: string[] = [];
-  let frames: string[] = [];
-  const takeFrames = (): void => {
-    if (frames.length) queue.push(`{"type":"frames","frames":[${frames.join(',')}]}`);
-    frames = [];
-  };
-  const flushNow = (): void => {
-    takeFrames();
-    if (!socket) return;
-    for (const message of queue) socket.send(message);
-    queue = [];
-  };
-  connect((open) => {
-    socket = open;
-    flushNow();
-  });
-  setInterval(flushNow, 50).unref();
-  return {
-    opened(info) {
-      takeFrames();
-      queue.push(encodeLiveEvent({ type: 'connection-opened', ...info }));
-    },
-    frame(f) {
-      frames.push(frameJson(f));
-    },
-    closed(connectionId, code, reason, wasClean, time) {
-      takeFrames();
-      queue.push(encodeLiveEvent({ type: 'connection-closed', connectionId, code, reason, wasClean, time }));
+    closed: (connectionId, code, reason, wasClean, time) => {
+      ids.delete(connectionId);
+      const line = closedLine(connectionId, code, reason, time);
+      jsonRecord(line.replace(/\}\}\n?$/, `,"wasClean":${wasClean}}}`));
     },
     flushNow,
   };
 }
 
-export function bothSinks(sinks: readonly HookSink[]): HookSink {
-  return {
-    opened(info) {
-      for (const s of sinks) s.opened(info);
-    },
-    frame(f) {
-      for (const s of sinks) s.frame(f);
-    },
-    closed(...a) {
-      for (const s of sinks) s.closed(...a);
-    },
-    flushNow() {
-      for (const s of sinks) s.flushNow();
-    },
-  };
+/** A frame record's head at `at`; returns where its bytes go. */
+function writeHead(
+  chunk: Buffer,
+  at: number,
+  bodyLength: number,
+  direction: Direction,
+  opcode: Opcode,
+  idBytes: Uint8Array,
+  time: number,
+): number {
+  chunk[at] = FRAME_RECORD;
+  chunk.writeUInt32LE(bodyLength, at + 1);
+  chunk[at + 5] = (direction === 'received' ? FLAG_RECEIVED : 0) | (opcode === 'binary' ? FLAG_BINARY : 0);
+  chunk[at + 6] = idBytes.length;
+  const idEnd = at + 7 + idBytes.length;
+  chunk.set(idBytes, at + 7);
+  chunk.writeDoubleLE(time, idEnd);
+  return idEnd + 8;
 }

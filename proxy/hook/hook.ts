@@ -1,51 +1,26 @@
 /**
  * The preload `wirescope run` gives a Node process (`--import` through NODE_OPTIONS):
  * captures every WebSocket of the process (the `ws` package's client and server sockets,
- * Node's global WebSocket) and sends them where the environment says:
- *   WIRESCOPE_RECORD=file   a capture file (line layout), complete when the process exits
- *   WIRESCOPE_PROXY=url     a running `wirescope proxy` (its inspector page shows them)
- * Its own connection to the proxy is a bundled copy of `ws` the patch never sees.
+ * Node's global WebSocket) into the capture file WIRESCOPE_RECORD names (records layout,
+ * complete when the process ends: written at exit and, when the app leaves a signal to its
+ * default action, before the signal ends it). `wirescope run --proxy` reads that file from
+ * its own process and streams it to the proxy.
  */
-import WebSocket from 'ws';
-import { bothSinks, feedHookSink, fileHookSink, type HookSink } from './capture-sink.js';
+import { fileHookSink } from './capture-sink.js';
+import { flushOnExit } from './flush-on-exit.js';
 import { hookGlobalWebSocket } from './patch-global.js';
 import { hookWsModules } from './patch-ws.js';
 import { createTap } from './tap.js';
 
-const INGEST_PATH = '/__wirescope/ingest';
-const warn = (line: string): void => {
-  process.stderr.write(`${line}\n`);
-};
-
-function sinksFromEnvironment(): HookSink[] {
-  const sinks: HookSink[] = [];
-  const record = process.env.WIRESCOPE_RECORD;
-  const proxy = process.env.WIRESCOPE_PROXY;
-  // Node processes this one starts inherit NODE_OPTIONS; they must not write over its file.
-  delete process.env.WIRESCOPE_RECORD;
-  delete process.env.WIRESCOPE_PROXY;
-  if (record) sinks.push(fileHookSink(record, warn));
-  if (proxy) {
-    const url = new URL(INGEST_PATH, proxy.replace(/^http/, 'ws'));
-    sinks.push(
-      feedHookSink((onOpen) => {
-        const socket = new WebSocket(url);
-        socket.on('open', () => {
-          (socket as unknown as { _socket?: { unref(): void } })._socket?.unref();
-          onOpen(socket);
-        });
-        socket.on('error', (e) => warn(`wirescope: cannot stream to the proxy at ${proxy}: ${e.message}`));
-      }),
-    );
-  }
-  return sinks;
-}
-
-const sinks = sinksFromEnvironment();
-if (sinks.length > 0) {
-  const sink = sinks.length === 1 ? sinks[0] : bothSinks(sinks);
+const record = process.env.WIRESCOPE_RECORD;
+// Node processes this one starts inherit NODE_OPTIONS; they must not write over its file.
+delete process.env.WIRESCOPE_RECORD;
+if (record) {
+  const sink = fileHookSink(record, (line) => {
+    process.stderr.write(`${line}\n`);
+  });
   const tap = createTap(sink);
   hookWsModules(tap);
   hookGlobalWebSocket(tap);
-  process.on('exit', () => sink.flushNow());
+  flushOnExit(process, sink.flushNow);
 }

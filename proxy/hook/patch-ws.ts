@@ -80,24 +80,29 @@ function open(ws: WsLike, tap: Tap, url: string): void {
 function patchWebSocket(proto: Proto, tap: Tap): void {
   const emit = proto.emit;
   const send = proto.send;
-  proto.emit = function hookedEmit(this: WsLike, event: string, ...args: unknown[]) {
-    try {
-      if (event === 'open') open(this, tap, this._isServer ? serverSocketUrl(this) : String(this.url ?? ''));
-      else if (event === 'message') {
-        const state = stateOf(this, tap);
-        const bytes = bytesOf(args[0]);
-        if (state.opened && bytes) tap.message(state.id, 'received', args[1] ? 'binary' : 'text', bytes);
-      } else if (event === 'close') {
-        const state = stateOf(this, tap);
-        if (state.opened) {
-          const code = Number(args[0]);
-          tap.closed(state.id, code, String(args[1] ?? ''), code !== 1006);
+  // `arguments`, not a rest parameter: no array made for the events the hook does not read.
+  proto.emit = function hookedEmit(this: WsLike, event: string) {
+    // biome-ignore lint/complexity/noArguments: passed on as they came
+    const args = arguments;
+    if (event === 'message' || event === 'open' || event === 'close') {
+      try {
+        if (event === 'open') open(this, tap, this._isServer ? serverSocketUrl(this) : String(this.url ?? ''));
+        else if (event === 'message') {
+          const state = stateOf(this, tap);
+          const bytes = bytesOf(args[1]);
+          if (state.opened && bytes) tap.message(state.id, 'received', args[2] ? 'binary' : 'text', bytes);
+        } else {
+          const state = stateOf(this, tap);
+          if (state.opened) {
+            const code = Number(args[1]);
+            tap.closed(state.id, code, String(args[2] ?? ''), code !== 1006);
+          }
         }
+      } catch {
+        // recording never breaks the app
       }
-    } catch {
-      // recording never breaks the app
     }
-    return emit.call(this, event, ...args);
+    return emit.apply(this, args as unknown as [string, ...unknown[]]);
   };
   proto.send = function hookedSend(this: WsLike, data: unknown, options?: unknown, cb?: unknown) {
     try {

@@ -3,6 +3,7 @@
  * of each message (read by the sink before `message` returns, so the app may reuse its
  * buffers). Shared by the `ws` patch and the global WebSocket patch.
  */
+import { performance } from 'node:perf_hooks';
 import type { Direction, Opcode } from '../../codecs/capture/types.js';
 import type { HookSink } from './capture-sink.js';
 
@@ -13,7 +14,10 @@ export interface Tap {
   closed(id: string, code: number, reason: string, wasClean: boolean): void;
 }
 
-export function createTap(sink: HookSink, now: () => number = () => performance.timeOrigin + performance.now()): Tap {
+const timeOrigin = performance.timeOrigin;
+const wallClock = (): number => timeOrigin + performance.now();
+
+export function createTap(sink: HookSink, now: () => number = wallClock): Tap {
   let next = 1;
   const prefix = `pid${process.pid}-`;
   return {
@@ -22,7 +26,7 @@ export function createTap(sink: HookSink, now: () => number = () => performance.
       sink.opened({ connectionId: id, url, protocol, extensions, extensionsRecorded: true, time: now() });
     },
     message(id, direction, opcode, data) {
-      sink.frame({ connectionId: id, direction, time: now(), opcode, data });
+      sink.frame(id, direction, opcode, now(), data);
     },
     closed(id, code, reason, wasClean) {
       sink.closed(id, code, reason, wasClean, now());
@@ -37,6 +41,7 @@ export function createTap(sink: HookSink, now: () => number = () => performance.
  */
 export function bytesOf(data: unknown): Uint8Array | null {
   if (typeof data === 'string') return Buffer.from(data);
+  if (data instanceof Uint8Array) return data; // Buffers too: read before the sink returns
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   if (Array.isArray(data) && data.every((d) => ArrayBuffer.isView(d))) return Buffer.concat(data as Buffer[]);

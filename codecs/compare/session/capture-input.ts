@@ -65,6 +65,7 @@ export function readCaptureSession(bytes: Uint8Array): CaptureSession | { readon
     direction: f.direction === 'sent' ? 'client-to-server' : 'server-to-client',
     opcode: f.opcode === 'text' ? 1 : 2,
     data: f.data,
+    ...(f.legBytes ? { legBytes: f.legBytes } : {}),
     ...(subprotocols.has(f.connectionId) ? { subprotocol: subprotocols.get(f.connectionId) } : {}),
   }));
   return { kind, connections, messages, errors };

@@ -1,4 +1,5 @@
 /** The rows and sizes a session comparison gives (a leaf: session.ts and the modules that group, format and chart its rows import it). */
+import type { LegBytes } from '../../capture/types.js';
 import type { Direction } from './framing.js';
 
 export interface SessionMessage {
@@ -22,6 +23,8 @@ export interface SessionMessage {
    * matched no number the user could find.
    */
   readonly number?: number;
+  /** Through `wirescope proxy`: the bytes it took on each leg (measured-legs.ts). */
+  readonly legBytes?: LegBytes;
 }
 
 /** A message a codec could not carry: its number (SessionMessage `number`, else its 1-based position) and why. */
