@@ -20,6 +20,7 @@ const FORMATS: readonly FormatChoice[] = [
   'media',
   'crdt-model',
   'crdt-patch',
+  'yjs',
 ];
 
 /** Copy as hex / base64 / JSON / EDN, save as .bin, and the decoder switcher. */

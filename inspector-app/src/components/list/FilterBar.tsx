@@ -17,6 +17,7 @@ export const FORMAT_OPTIONS = [
   'media',
   'crdt-model',
   'crdt-patch',
+  'yjs',
   'error',
   'unknown',
   'empty',
@@ -34,6 +35,7 @@ export const PROTOCOL_OPTIONS = [
   'wamp',
   'stomp',
   'mqtt',
+  'yjs',
   'none',
 ] as const;
 
