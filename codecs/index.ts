@@ -17,6 +17,7 @@ import { mqttWalker } from './protocols/mqtt-walker.js';
 import { stompWalker } from './protocols/stomp-walker.js';
 import { phoenixWalker } from './protocols/phoenix-walker.js';
 import { yjsWalker } from './yjs/walker.js';
+import { automergeWalker } from './automerge/walker.js';
 import { mediaWalker } from './media/media-walker.js';
 import { detectFormat, type Detection, type Rejection } from './detect.js';
 import { nearMissConfidence, NEAR_MISS_THRESHOLD } from './near-miss.js';
@@ -90,6 +91,7 @@ export { stompWalker, stompFrames, type StompFrame } from './protocols/stomp-wal
 export { phoenixWalker, phoenixBinary, type PhoenixBinary } from './protocols/phoenix-walker.js';
 export { yjsWalker, yjsMessage, yjsByteSplit, type YjsMessage } from './yjs/walker.js';
 export type { YjsUpdate, YjsStruct, YjsContent } from './yjs/update-v1.js';
+export { automergeWalker, automergeFrame, type AutomergeFrame, type AutomergeChunk } from './automerge/walker.js';
 export {
   mediaWalker,
   mediaInfo,
@@ -148,6 +150,7 @@ export const FRAME_FORMATS: readonly FrameFormat[] = [
   'crdt-model',
   'crdt-patch',
   'yjs',
+  'automerge',
 ];
 
 export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
@@ -165,6 +168,7 @@ export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
   'crdt-model': crdtModelWalker,
   'crdt-patch': crdtPatchWalker,
   yjs: yjsWalker,
+  automerge: automergeWalker,
 };
 
 export interface DecodeOptions {

@@ -18,7 +18,8 @@ export type FormatName =
   | 'media'
   | 'crdt-model'
   | 'crdt-patch'
-  | 'yjs';
+  | 'yjs'
+  | 'automerge';
 
 /**
  * What each format contributes: a validating walker that records nodes into the store,

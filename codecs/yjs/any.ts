@@ -1,7 +1,7 @@
 import { Kind } from '../core/kinds.js';
 import { findInvalidUtf8 } from '../core/utf8.js';
 import { field, text } from '../protocols/frame-parts.js';
-import type { YjsCursor } from './cursor.js';
+import type { LebCursor } from '../protocols/leb-cursor.js';
 
 /** Nesting of lib0 `any` objects and arrays beyond which a frame is refused (the reader recurses). */
 export const MAX_ANY_DEPTH = 256;
@@ -12,7 +12,7 @@ export const MAX_ANY_DEPTH = 256;
  * count): undefined, null, varInt, float32, float64, bigint64 (big-endian), false, true,
  * string, object (string keys recorded as key nodes), array, Uint8Array. Returns the value.
  */
-export function readAny(cursor: YjsCursor, parent: number, name: string | null, depth = 0): unknown {
+export function readAny(cursor: LebCursor, parent: number, name: string | null, depth = 0): unknown {
   const { bytes } = cursor;
   const start = cursor.pos;
   const type = cursor.byte('an any value');

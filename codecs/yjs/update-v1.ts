@@ -1,6 +1,6 @@
 import { Kind } from '../core/kinds.js';
 import { readAny } from './any.js';
-import type { YjsCursor } from './cursor.js';
+import type { LebCursor } from '../protocols/leb-cursor.js';
 
 /** An item id: the client that made it and its clock there. */
 export type YjsId = readonly [client: number, clock: number];
@@ -50,7 +50,7 @@ export const YJS_TYPE_NAMES = ['YArray', 'YMap', 'YText', 'YXmlElement', 'YXmlFr
 const CONTENT_NAMES = ['gc', 'deleted', 'json', 'binary', 'string', 'embed', 'format', 'type', 'any', 'doc', 'skip'];
 
 /** A state vector (varUint count, then client and clock pairs): `[client, clock]` per entry. */
-export function readStateVector(cursor: YjsCursor, parent: number): YjsId[] {
+export function readStateVector(cursor: LebCursor, parent: number): YjsId[] {
   const entries: YjsId[] = [];
   const n = cursor.uintField(parent, 'clientCount', 'the state vector size');
   cursor.length(cursor.pos, n, 'the state vector');
@@ -68,7 +68,7 @@ export function readStateVector(cursor: YjsCursor, parent: number): YjsId[] {
 }
 
 /** An update in Yjs's v1 encoding: structs per client, then the delete set. */
-export function readUpdateV1(cursor: YjsCursor, parent: number): YjsUpdate {
+export function readUpdateV1(cursor: LebCursor, parent: number): YjsUpdate {
   const clients: YjsUpdate['clients'][number][] = [];
   const nClients = cursor.uintField(parent, 'clientCount', 'the number of clients');
   cursor.length(cursor.pos, nClients, 'the structs');
@@ -96,7 +96,7 @@ export function readUpdateV1(cursor: YjsCursor, parent: number): YjsUpdate {
   return { clients, deleteSet: readDeleteSet(cursor, parent) };
 }
 
-function readDeleteSet(cursor: YjsCursor, parent: number): YjsUpdate['deleteSet'] {
+function readDeleteSet(cursor: LebCursor, parent: number): YjsUpdate['deleteSet'] {
   const result: { client: number; ranges: { clock: number; length: number; node: number }[] }[] = [];
   const ds = cursor.openHere(parent, 'deleteSet', Kind.map, 'delete set');
   const n = cursor.uintField(ds, 'clientCount', 'the delete set size');
@@ -127,7 +127,7 @@ function readDeleteSet(cursor: YjsCursor, parent: number): YjsUpdate['deleteSet'
   return result;
 }
 
-function readId(cursor: YjsCursor, parent: number, name: string): YjsId {
+function readId(cursor: LebCursor, parent: number, name: string): YjsId {
   const id = cursor.openHere(parent, name, Kind.map);
   const client = cursor.uintField(id, 'client');
   const clock = cursor.uintField(id, 'clock');
@@ -136,7 +136,7 @@ function readId(cursor: YjsCursor, parent: number, name: string): YjsId {
   return [client, clock];
 }
 
-function readStruct(cursor: YjsCursor, parent: number, client: number, clock: number): YjsStruct {
+function readStruct(cursor: LebCursor, parent: number, client: number, clock: number): YjsStruct {
   const start = cursor.pos;
   const node = cursor.openHere(parent, null, Kind.map);
   const info = cursor.byte('a struct');
@@ -207,7 +207,7 @@ function contentLength(content: YjsContent): number {
 }
 
 /** Parses a JSON text Yjs wrote (`undefined` is how ContentJSON writes undefined). */
-function parseJson(cursor: YjsCursor, at: number, raw: string, what: string): unknown {
+function parseJson(cursor: LebCursor, at: number, raw: string, what: string): unknown {
   if (raw === 'undefined') return undefined;
   try {
     return JSON.parse(raw);
@@ -216,7 +216,7 @@ function parseJson(cursor: YjsCursor, at: number, raw: string, what: string): un
   }
 }
 
-function readContent(cursor: YjsCursor, node: number, ref: number): YjsContent {
+function readContent(cursor: LebCursor, node: number, ref: number): YjsContent {
   switch (ref) {
     case 1:
       return { type: 'deleted', length: cursor.uintField(node, 'deletedLength', 'the deleted length') };

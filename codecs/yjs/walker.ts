@@ -1,7 +1,7 @@
 import { Kind } from '../core/kinds.js';
 import { SpanIndex, type FormatWalker } from '../core/span-index.js';
 import { field, initParts, payload, protocolWalker, type PartsData } from '../protocols/frame-parts.js';
-import { YjsCursor, YjsStop } from './cursor.js';
+import { LebCursor, LebStop } from '../protocols/leb-cursor.js';
 import { readStateVector, readUpdateV1, type YjsId, type YjsUpdate } from './update-v1.js';
 import { readVarUint, lib0Value } from './lib0-read.js';
 
@@ -52,22 +52,22 @@ export function yjsByteSplit(index: SpanIndex): { totalBytes: number; contentByt
 }
 
 /** Reads the whole frame; on an error the open containers are marked incomplete and what was read stays. */
-function walkWith(index: SpanIndex, read: (cursor: YjsCursor, message: { value: YjsMessage | null }) => void): void {
+function walkWith(index: SpanIndex, read: (cursor: LebCursor, message: { value: YjsMessage | null }) => void): void {
   const data = initParts(index) as YjsData;
-  const cursor = new YjsCursor(index);
+  const cursor = new LebCursor(index);
   const holder: { value: YjsMessage | null } = { value: null };
   data.labels = cursor.labels;
   try {
     read(cursor, holder);
   } catch (e) {
-    if (!(e instanceof YjsStop)) throw e;
+    if (!(e instanceof LebStop)) throw e;
     cursor.stopped();
   }
   data.message = holder.value;
   data.contentBytes = cursor.contentBytes;
 }
 
-function walkMessage(cursor: YjsCursor, holder: { value: YjsMessage | null }): void {
+function walkMessage(cursor: LebCursor, holder: { value: YjsMessage | null }): void {
   const { index, bytes } = cursor;
   const root = cursor.openHere(-1, null, Kind.map);
   if (bytes.length === 0) cursor.fail('empty-input', 0, 'an empty frame is no y-protocols message');
@@ -133,7 +133,7 @@ function walkMessage(cursor: YjsCursor, holder: { value: YjsMessage | null }): v
   cursor.close(root);
 }
 
-function readAwareness(cursor: YjsCursor, parent: number): YjsMessage['awareness'] {
+function readAwareness(cursor: LebCursor, parent: number): YjsMessage['awareness'] {
   const states: { client: number; clock: number; state: unknown }[] = [];
   const n = cursor.uintField(parent, 'clientCount', 'the number of states');
   cursor.length(cursor.pos, n, 'the awareness states');
@@ -162,7 +162,7 @@ function readAwareness(cursor: YjsCursor, parent: number): YjsMessage['awareness
 }
 
 /** A bare update (no y-protocols message around it), for telling v1 from v2. */
-function walkBareUpdate(cursor: YjsCursor, holder: { value: YjsMessage | null }): void {
+function walkBareUpdate(cursor: LebCursor, holder: { value: YjsMessage | null }): void {
   const root = cursor.openHere(-1, null, Kind.map);
   holder.value = { message: 'sync', step: 'update', update: readUpdateV1(cursor, root) };
   if (cursor.pos !== cursor.bytes.length) cursor.fail('trailing-bytes', cursor.pos, 'bytes after the update');

@@ -27,6 +27,7 @@ export type FormatChoice =
   | 'crdt-model'
   | 'crdt-patch'
   | 'yjs'
+  | 'automerge'
   | ReadAsFormat;
 
 /** Protobuf without a schema with length-delimited fields read another way: `protobuf:<value offset>=<reading>,…` (codecs/protobuf/read-as.ts). */

@@ -21,6 +21,7 @@ const FORMATS: readonly FormatChoice[] = [
   'crdt-model',
   'crdt-patch',
   'yjs',
+  'automerge',
 ];
 
 /** Copy as hex / base64 / JSON / EDN, save as .bin, and the decoder switcher. */

@@ -18,6 +18,7 @@ export const FORMAT_OPTIONS = [
   'crdt-model',
   'crdt-patch',
   'yjs',
+  'automerge',
   'error',
   'unknown',
   'empty',

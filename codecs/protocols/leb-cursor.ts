@@ -2,20 +2,22 @@ import { Flag, Kind } from '../core/kinds.js';
 import type { SpanIndex } from '../core/span-index.js';
 import type { DecodeErrorCode } from '../core/errors.js';
 import { findInvalidUtf8 } from '../core/utf8.js';
-import { closeContainer, field, markIncomplete, openContainer, text } from '../protocols/frame-parts.js';
-import { LIB0_TRUNCATED, lib0Value, readVarInt, readVarUint } from './lib0-read.js';
+import { closeContainer, field, markIncomplete, openContainer, text } from './frame-parts.js';
+import { LIB0_TRUNCATED, lib0Value, readVarInt, readVarUint } from '../yjs/lib0-read.js';
 
 /** Thrown (and caught by the walk's entry point) once the error is recorded on the index. */
-export class YjsStop {}
-const STOP = new YjsStop();
+export class LebStop {}
+const STOP = new LebStop();
 
 /**
- * One walk over a Yjs frame: the read position, the end of the length-prefixed buffer being
- * read (`limit`), the containers still open (the innermost is marked incomplete on an error)
- * and the bytes counted as document content. Every node is recorded with its span through
- * the shared protocol building blocks (codecs/protocols/frame-parts.ts).
+ * One walk over a frame of LEB128 lengths and length-prefixed buffers (Yjs's lib0 encodings,
+ * Automerge's sync messages and chunks): the read position, the end of the buffer being read
+ * (`limit`), the containers still open (the innermost is marked incomplete on an error) and
+ * the bytes counted as document content. Every node is recorded with its span through the
+ * shared protocol building blocks (frame-parts.ts); an error is recorded on the index and
+ * stops the walk with `LebStop`, which the walk's entry point catches.
  */
-export class YjsCursor {
+export class LebCursor {
   pos = 0;
   limit: number;
   readonly open: number[] = [];
