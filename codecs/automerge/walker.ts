@@ -1,5 +1,5 @@
 import { Kind } from '../core/kinds.js';
-import { SpanIndex, type FormatWalker } from '../core/span-index.js';
+import type { FormatWalker, SpanIndex } from '../core/span-index.js';
 import { field, initParts, protocolWalker, type PartsData } from '../protocols/frame-parts.js';
 import { LebCursor, LebStop } from '../protocols/leb-cursor.js';
 
