@@ -115,6 +115,7 @@ describe('y-protocols messages', () => {
       detectFormat(hex('03'), { isText: false, preferFormat }).candidates.find((c) => c.format === 'yjs')!;
     expect(yjs().confidence).toBeLessThan(0.5);
     expect(yjs('yjs').confidence).toBeGreaterThan(0.5);
+    expect(decodeFrame(hex('03'), { isText: false, preferFormat: 'yjs' }).format).toBe('yjs');
   });
 
   test('legacy JSON content reads each value, `undefined` included', () => {
