@@ -1,7 +1,6 @@
 import { Kind } from '../core/kinds.js';
 import type { FormatWalker, SpanIndex } from '../core/span-index.js';
-import { field, initParts, protocolWalker, type PartsData } from '../protocols/frame-parts.js';
-import { LebCursor, LebStop } from '../protocols/leb-cursor.js';
+import { LebCursor, LebStop, lebWalker, type LebData } from '../protocols/leb-cursor.js';
 
 /**
  * Automerge's binary framing, named without columnar decoding (automerge's
@@ -38,9 +37,8 @@ export interface AutomergeFrame {
   readonly chunks: AutomergeChunk[];
 }
 
-interface AutomergeData extends PartsData {
+interface AutomergeData extends LebData {
   frame: AutomergeFrame | null;
-  labels: Map<number, string>;
 }
 
 function automergeData(index: SpanIndex): AutomergeData | null {
@@ -70,7 +68,7 @@ function hashes(cursor: LebCursor, parent: number, name: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < n; i++) {
     const h = cursor.bytes.slice(cursor.pos, cursor.pos + 32);
-    field(cursor.index, list, null, cursor.pos, cursor.pos + 32, h, Kind.bytes);
+    cursor.leaf(list, null, cursor.pos, cursor.pos + 32, h, Kind.bytes);
     cursor.pos += 32;
     out.push(hex(h));
   }
@@ -123,22 +121,14 @@ function slebField(cursor: LebCursor, parent: number, name: string): number {
     }
     if (cursor.pos - start >= 10) cursor.fail('invalid-varint', start, `${name}: a signed LEB128 longer than 10 bytes`);
   }
-  field(cursor.index, parent, name, start, cursor.pos, value, value < 0 ? Kind.nint : Kind.uint);
+  cursor.leaf(parent, name, start, cursor.pos, value, value < 0 ? Kind.nint : Kind.uint);
   return value;
 }
 
 /** Raw bytes [pos, pos + n) as a leaf (column contents, compressed data). */
 function rest(cursor: LebCursor, parent: number, name: string, n: number): void {
   cursor.length(cursor.pos, n, name);
-  field(
-    cursor.index,
-    parent,
-    name,
-    cursor.pos,
-    cursor.pos + n,
-    cursor.bytes.slice(cursor.pos, cursor.pos + n),
-    Kind.bytes,
-  );
+  cursor.leaf(parent, name, cursor.pos, cursor.pos + n, cursor.bytes.slice(cursor.pos, cursor.pos + n), Kind.bytes);
   cursor.pos += n;
 }
 
@@ -198,9 +188,8 @@ function chunk(cursor: LebCursor, parent: number, headStart: number): AutomergeC
 }
 
 function walkFrame(index: SpanIndex): void {
-  const data = initParts(index) as AutomergeData;
   const cursor = new LebCursor(index);
-  data.labels = cursor.labels;
+  const data = index.formatData as AutomergeData;
   data.frame = null;
   const { bytes } = index;
   try {
@@ -258,12 +247,4 @@ const describeRoot = (index: SpanIndex): string => {
   return f.chunks.length === 1 ? `automerge ${f.chunks[0].type} chunk` : `automerge ${f.chunks.length} chunks`;
 };
 
-const base = protocolWalker('automerge', walkFrame, describeRoot);
-
-export const automergeWalker: FormatWalker = {
-  ...base,
-  describe(index, node) {
-    const label = node === 0 ? undefined : automergeData(index)?.labels.get(node);
-    return label ?? base.describe!(index, node);
-  },
-};
+export const automergeWalker: FormatWalker = lebWalker('automerge', walkFrame, describeRoot);

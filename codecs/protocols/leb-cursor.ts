@@ -1,8 +1,8 @@
 import { Flag, Kind } from '../core/kinds.js';
-import type { SpanIndex } from '../core/span-index.js';
+import type { FormatWalker, SpanIndex } from '../core/span-index.js';
 import type { DecodeErrorCode } from '../core/errors.js';
 import { findInvalidUtf8 } from '../core/utf8.js';
-import { closeContainer, field, markIncomplete, openContainer, text } from './frame-parts.js';
+import { initParts, markIncomplete, partsData, payload, protocolWalker, text, type PartsData } from './frame-parts.js';
 import { LIB0_TRUNCATED, lib0Value, readVarInt, readVarUint } from '../yjs/lib0-read.js';
 
 /** Thrown (and caught by the walk's entry point) once the error is recorded on the index. */
@@ -17,6 +17,21 @@ const STOP = new LebStop();
  * shared protocol building blocks (frame-parts.ts); an error is recorded on the index and
  * stops the walk with `LebStop`, which the walk's entry point catches.
  */
+/**
+ * What a LEB walk keeps beside the store: the values of its leaves and key names by node id
+ * (an array, not frame-parts' Maps: a Yjs update of a large document is hundreds of thousands
+ * of nodes), each container's last child, and node descriptions.
+ */
+export interface LebData extends PartsData {
+  own: unknown[];
+  labels: Map<number, string>;
+}
+
+export function lebData(index: SpanIndex): LebData | null {
+  const data = index.formatData as LebData | null;
+  return data && 'own' in data ? data : null;
+}
+
 export class LebCursor {
   pos = 0;
   limit: number;
@@ -25,9 +40,67 @@ export class LebCursor {
   contentBytes = 0;
   /** Node descriptions the tree shows instead of the generic `map(n)` (structs, buffers). */
   readonly labels = new Map<number, string>();
+  /** Leaf values and key names by node id. */
+  readonly values: unknown[] = [];
+  /** The last child recorded per container, by node id. */
+  private readonly last: number[] = [];
 
   constructor(readonly index: SpanIndex) {
     this.limit = index.bytes.length;
+    const data = initParts(index) as LebData;
+    data.own = this.values;
+    data.labels = this.labels;
+  }
+
+  /** The zero-width key node of a map entry (none in an array); returns the previous sibling for the value. */
+  private keyNode(parent: number, name: string | null, start: number): number {
+    const prev = parent >= 0 ? (this.last[parent] ?? -1) : -1;
+    const { store } = this.index;
+    if (parent < 0 || name === null || store.kind[parent] !== Kind.map) return prev;
+    const k = store.add(Kind.text, start, 0, name.length, parent, prev);
+    store.setEnd(k, start);
+    store.addFlags(k, Flag.key);
+    this.values[k] = name;
+    this.last[parent] = k;
+    return k;
+  }
+
+  /** A leaf `name: value` spanning [start, end) whose head is `head` bytes. */
+  leaf(
+    parent: number,
+    name: string | null,
+    start: number,
+    end: number,
+    value: unknown,
+    kind: number,
+    head = 0,
+  ): number {
+    const { store } = this.index;
+    const prev = this.keyNode(parent, name, start);
+    const id = store.add(
+      kind,
+      start,
+      head,
+      kind === Kind.text || kind === Kind.bytes ? end - start - head : 0,
+      parent,
+      prev,
+    );
+    store.setEnd(id, end);
+    this.values[id] = value;
+    if (parent >= 0) {
+      this.last[parent] = id;
+      store.setArg(parent, store.arg[parent] + 1);
+    }
+    return id;
+  }
+
+  /** A payload [start, end) read by the usual rules (frame-parts' `payload`: JSON, CBOR, MessagePack, text, bytes). */
+  payload(parent: number, name: string, start: number, end: number, prefer?: 'json' | 'text' | 'bytes'): void {
+    const data = partsData(this.index);
+    const last = this.last[parent];
+    if (last !== undefined) data.last.set(parent, last);
+    payload(this.index, parent, name, start, end, prefer);
+    this.last[parent] = data.last.get(parent)!;
   }
 
   get bytes(): Uint8Array {
@@ -80,13 +153,13 @@ export class LebCursor {
   uintField(parent: number, name: string | null, what = name ?? 'a number'): number {
     const start = this.pos;
     const value = this.uint(what);
-    field(this.index, parent, name, start, this.pos, value, Kind.uint);
+    this.leaf(parent, name, start, this.pos, value, Kind.uint);
     return value;
   }
 
   /** A leaf of the bytes read since `start` holding `value` (a name for a number on the wire). */
   named(parent: number, name: string, start: number, value: string): number {
-    return field(this.index, parent, name, start, this.pos, value, Kind.text);
+    return this.leaf(parent, name, start, this.pos, value, Kind.text);
   }
 
   /** A length the rest of the buffer can hold, else an error at `at`. */
@@ -109,7 +182,7 @@ export class LebCursor {
     const value = text(this.bytes, this.pos, this.pos + n);
     const head = this.pos - start;
     this.pos += n;
-    const id = field(this.index, parent, name, start, this.pos, value, Kind.text, head);
+    const id = this.leaf(parent, name, start, this.pos, value, Kind.text, head);
     if (content) this.contentBytes += n;
     return { id, value };
   }
@@ -121,14 +194,23 @@ export class LebCursor {
     const value = this.bytes.slice(this.pos, this.pos + n);
     const head = this.pos - start;
     this.pos += n;
-    field(this.index, parent, name, start, this.pos, value, Kind.bytes, head);
+    this.leaf(parent, name, start, this.pos, value, Kind.bytes, head);
     if (content) this.contentBytes += n;
     return value;
   }
 
   /** Opens a container at `start` whose head runs to the current position. */
   openAt(parent: number, name: string | null, kind: number, start: number, label?: string): number {
-    const id = openContainer(this.index, parent, name, kind, start, this.pos - start);
+    const { store } = this.index;
+    const prev = this.keyNode(parent, name, start);
+    const head = this.pos - start;
+    const id = store.add(kind, start, head, 0, parent, prev);
+    store.setEnd(id, start + head);
+    store.addFlags(id, Flag.expanded);
+    if (parent >= 0) {
+      this.last[parent] = id;
+      store.setArg(parent, store.arg[parent] + 1);
+    }
     this.open.push(id);
     if (label) this.labels.set(id, label);
     return id;
@@ -140,7 +222,7 @@ export class LebCursor {
   }
 
   close(id: number): void {
-    closeContainer(this.index, id, this.pos);
+    this.index.store.setEnd(id, this.pos);
     this.open.pop();
   }
 
@@ -166,4 +248,35 @@ export class LebCursor {
       );
     this.limit = outer;
   }
+}
+
+/**
+ * A FormatWalker over a LEB walk (frame-parts' protocol walker for payloads): leaf values and
+ * key names from the cursor's array, descriptions from its labels.
+ */
+export function lebWalker(
+  format: FormatWalker['format'],
+  walkFrame: (index: SpanIndex) => void,
+  describeRoot: (index: SpanIndex) => string,
+): FormatWalker {
+  const base = protocolWalker(format, walkFrame, describeRoot);
+  return {
+    ...base,
+    leafValue(index, node) {
+      const own = lebData(index)?.own;
+      const v = own?.[node];
+      return v !== undefined ? v : base.leafValue(index, node);
+    },
+    describe(index, node) {
+      const data = lebData(index);
+      const label = node === 0 ? undefined : data?.labels.get(node);
+      if (label !== undefined) return label;
+      if (node !== 0 && data && data.own[node] !== undefined) {
+        const { store } = index;
+        if (store.flags[node] & Flag.key) return 'key';
+        return store.kind[node] === Kind.bytes ? `bytes(${store.end[node] - store.start[node]})` : index.kind(node);
+      }
+      return base.describe!(index, node);
+    },
+  };
 }

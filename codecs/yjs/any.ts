@@ -1,6 +1,6 @@
 import { Kind } from '../core/kinds.js';
 import { findInvalidUtf8 } from '../core/utf8.js';
-import { field, text } from '../protocols/frame-parts.js';
+import { text } from '../protocols/frame-parts.js';
 import type { LebCursor } from '../protocols/leb-cursor.js';
 
 /** Nesting of lib0 `any` objects and arrays beyond which a frame is refused (the reader recurses). */
@@ -17,7 +17,7 @@ export function readAny(cursor: LebCursor, parent: number, name: string | null, 
   const start = cursor.pos;
   const type = cursor.byte('an any value');
   const leaf = (kind: number, value: unknown, head = 1): unknown => {
-    field(cursor.index, parent, name, start, cursor.pos, value, kind, head);
+    cursor.leaf(parent, name, start, cursor.pos, value, kind, head);
     return value;
   };
   switch (type) {
@@ -80,7 +80,7 @@ export function readAny(cursor: LebCursor, parent: number, name: string | null, 
       const value = bytes.slice(cursor.pos, cursor.pos + n);
       const head = cursor.pos - start;
       cursor.pos += n;
-      field(cursor.index, parent, name, start, cursor.pos, value, Kind.bytes, head);
+      cursor.leaf(parent, name, start, cursor.pos, value, Kind.bytes, head);
       return value;
     }
     default:

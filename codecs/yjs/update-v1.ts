@@ -131,7 +131,6 @@ function readId(cursor: LebCursor, parent: number, name: string): YjsId {
   const id = cursor.openHere(parent, name, Kind.map);
   const client = cursor.uintField(id, 'client');
   const clock = cursor.uintField(id, 'clock');
-  cursor.labels.set(id, `id ${client}.${clock}`);
   cursor.close(id);
   return [client, clock];
 }
@@ -141,19 +140,30 @@ function readStruct(cursor: LebCursor, parent: number, client: number, clock: nu
   const node = cursor.openHere(parent, null, Kind.map);
   const info = cursor.byte('a struct');
   const ref = info & 0x1f;
-  cursor.named(node, 'info', start, infoText(info));
+  cursor.named(node, 'info', start, INFO_TEXT[info]);
   if (ref > 10)
     cursor.fail(
       'invalid-byte',
       start,
       `struct info 0x${info.toString(16).padStart(2, '0')}: content type ${ref} is not one Yjs defines (0–10)`,
     );
-  const base = { client, clock, node, origin: null, rightOrigin: null, parent: null, parentSub: null, content: null };
   if (ref === 0 || ref === 10) {
     const length = cursor.uintField(node, 'length');
     cursor.labels.set(node, `${CONTENT_NAMES[ref]} ${client}.${clock} ×${length}`);
     cursor.close(node);
-    return { ...base, struct: ref === 0 ? 'gc' : 'skip', length };
+    const struct = ref === 0 ? 'gc' : 'skip';
+    return {
+      struct,
+      client,
+      clock,
+      length,
+      origin: null,
+      rightOrigin: null,
+      parent: null,
+      parentSub: null,
+      content: null,
+      node,
+    };
   }
   const origin = info & 0x80 ? readId(cursor, node, 'origin') : null;
   const rightOrigin = info & 0x40 ? readId(cursor, node, 'rightOrigin') : null;
@@ -178,8 +188,11 @@ function readStruct(cursor: LebCursor, parent: number, client: number, clock: nu
   const length = contentLength(content);
   cursor.labels.set(node, `item ${client}.${clock}${length === 1 ? '' : ` ×${length}`} ${content.type}`);
   cursor.close(node);
-  return { ...base, struct: 'item', length, origin, rightOrigin, parent: parentOf, parentSub, content };
+  return { struct: 'item', client, clock, length, origin, rightOrigin, parent: parentOf, parentSub, content, node };
 }
+
+/** The info byte in words, by its value (read once per struct: a table, not a string built each time). */
+const INFO_TEXT = Array.from({ length: 256 }, (_, info) => infoText(info));
 
 function infoText(info: number): string {
   const parts = [CONTENT_NAMES[info & 0x1f] ?? `content ${info & 0x1f}`];

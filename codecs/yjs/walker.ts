@@ -1,7 +1,6 @@
 import { Kind } from '../core/kinds.js';
 import { SpanIndex, type FormatWalker } from '../core/span-index.js';
-import { field, initParts, payload, protocolWalker, type PartsData } from '../protocols/frame-parts.js';
-import { LebCursor, LebStop } from '../protocols/leb-cursor.js';
+import { LebCursor, LebStop, lebWalker, type LebData } from '../protocols/leb-cursor.js';
 import { readStateVector, readUpdateV1, type YjsId, type YjsUpdate } from './update-v1.js';
 import { readVarUint, lib0Value } from './lib0-read.js';
 
@@ -28,10 +27,9 @@ export interface YjsMessage {
   readonly reason?: string;
 }
 
-interface YjsData extends PartsData {
+interface YjsData extends LebData {
   message: YjsMessage | null;
   contentBytes: number;
-  labels: Map<number, string>;
 }
 
 function yjsData(index: SpanIndex): YjsData | null {
@@ -53,10 +51,9 @@ export function yjsByteSplit(index: SpanIndex): { totalBytes: number; contentByt
 
 /** Reads the whole frame; on an error the open containers are marked incomplete and what was read stays. */
 function walkWith(index: SpanIndex, read: (cursor: LebCursor, message: { value: YjsMessage | null }) => void): void {
-  const data = initParts(index) as YjsData;
   const cursor = new LebCursor(index);
+  const data = index.formatData as YjsData;
   const holder: { value: YjsMessage | null } = { value: null };
-  data.labels = cursor.labels;
   try {
     read(cursor, holder);
   } catch (e) {
@@ -100,7 +97,7 @@ function walkMessage(cursor: LebCursor, holder: { value: YjsMessage | null }): v
       const v2 = cursor.pos + n <= cursor.limit && onlyV2Reads(bytes.subarray(cursor.pos, cursor.pos + n));
       const update = cursor.openAt(root, 'update', Kind.map, start, v2 ? 'update v2' : 'update v1');
       if (v2) {
-        field(index, update, 'v2', cursor.pos, cursor.pos + n, bytes.slice(cursor.pos, cursor.pos + n), Kind.bytes);
+        cursor.leaf(update, 'v2', cursor.pos, cursor.pos + n, bytes.slice(cursor.pos, cursor.pos + n), Kind.bytes);
         cursor.pos += n;
         cursor.fail('unsupported-format', start, 'update v2 (columns per field, not per struct) is not read');
       }
@@ -151,7 +148,7 @@ function readAwareness(cursor: LebCursor, parent: number): YjsMessage['awareness
     } catch {
       cursor.fail('invalid-token', cursor.pos, `client ${client}'s awareness state is not JSON text`);
     }
-    payload(cursor.index, entry, 'state', cursor.pos, cursor.pos + length, 'json');
+    cursor.payload(entry, 'state', cursor.pos, cursor.pos + length, 'json');
     cursor.pos += length;
     cursor.labels.set(entry, `client ${client} clock ${clock}${state === null ? ' (gone)' : ''}`);
     cursor.close(entry);
@@ -190,18 +187,6 @@ const describeRoot = (index: SpanIndex): string => {
   return m ? `yjs ${m.step ?? m.message}` : 'yjs';
 };
 
-function withLabels(base: FormatWalker): FormatWalker {
-  return {
-    ...base,
-    describe(index, node) {
-      const label = node === 0 ? undefined : yjsData(index)?.labels.get(node);
-      return label ?? base.describe!(index, node);
-    },
-  };
-}
+const bareUpdateWalker = lebWalker('yjs', (index) => walkWith(index, walkBareUpdate), describeRoot);
 
-const bareUpdateWalker = withLabels(protocolWalker('yjs', (index) => walkWith(index, walkBareUpdate), describeRoot));
-
-export const yjsWalker: FormatWalker = withLabels(
-  protocolWalker('yjs', (index) => walkWith(index, walkMessage), describeRoot),
-);
+export const yjsWalker: FormatWalker = lebWalker('yjs', (index) => walkWith(index, walkMessage), describeRoot);
