@@ -65,7 +65,7 @@ function walkWith(index: SpanIndex, read: (cursor: LebCursor, message: { value: 
 }
 
 function walkMessage(cursor: LebCursor, holder: { value: YjsMessage | null }): void {
-  const { index, bytes } = cursor;
+  const { bytes } = cursor;
   const root = cursor.openHere(-1, null, Kind.map);
   if (bytes.length === 0) cursor.fail('empty-input', 0, 'an empty frame is no y-protocols message');
   const type = cursor.uint('the message type');
