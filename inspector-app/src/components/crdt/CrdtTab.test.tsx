@@ -63,6 +63,7 @@ describe('CrdtTab', () => {
       '11 B',
     ]);
     expect(screen.getByText('Structs and deleted ranges (1)')).toBeTruthy();
+    expect(screen.getByTestId('crdt-tab').textContent).toContain('client.clock id and length');
   });
 
   it('renders kind, clock rows, byte split and the document view', async () => {

@@ -95,8 +95,17 @@ export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 
 
   const treeNote = (
     <p className="ws-note">
-      The CRDT node tree (ids, chunks, tombstones) is in the Tree tab: each node there shows its{' '}
-      <span className="ws-mono">sid.time</span> id and span.{' '}
+      {load.status === 'ready' && load.value?.kind === 'yjs' ? (
+        <>
+          The message's tree (structs, origins, parents, delete set) is in the Tree tab: each struct there shows its{' '}
+          <span className="ws-mono">client.clock</span> id and length.{' '}
+        </>
+      ) : (
+        <>
+          The CRDT node tree (ids, chunks, tombstones) is in the Tree tab: each node there shows its{' '}
+          <span className="ws-mono">sid.time</span> id and span.{' '}
+        </>
+      )}
       {onSelectNode ? (
         <button
           type="button"
