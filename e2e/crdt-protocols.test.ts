@@ -1,12 +1,15 @@
 /**
- * A Yjs frame in the app: the tree names the message, the CRDT tab lists its structs and
- * deleted ranges, clocks and byte split, and fits the pane at both window sizes in both themes.
+ * CRDT protocols in the app. A Yjs frame: the tree names the message, the CRDT tab lists its
+ * structs and deleted ranges, clocks and byte split, and fits the pane at both window sizes in
+ * both themes. An automerge-repo frame: its data byte string opens as an Automerge sync message.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import * as Y from 'yjs';
 import * as encoding from 'lib0/encoding';
 import * as syncProtocol from 'y-protocols/sync';
+import * as A from '@automerge/automerge';
+import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { startDemoServer, type DemoServer } from '../demo-server/server.js';
 import { APP_DIR, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
 
@@ -83,4 +86,32 @@ describe('a Yjs frame in the app', () => {
       });
     }
   }
+});
+
+describe('an automerge-repo frame in the app', () => {
+  it('opens the data byte string as an Automerge sync message with its heads and haves', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const doc = A.from({ text: 'hello', n: [1, 2] });
+    const [, message] = A.generateSyncMessage(doc, A.initSyncState());
+    const frame = new CborEncoder().encode({
+      type: 'sync',
+      senderId: 'peer-a',
+      targetId: 'peer-b',
+      documentId: '3hRfNgYQv6oa7vq1tWA3ZV7yfCLm',
+      data: message,
+    });
+    await page.goto(new URL(`paste.html#b64=${Buffer.from(frame).toString('base64url')}`, server.httpUrl).href);
+    await page.locator('[data-testid=tree-row][aria-level="1"]').waitFor();
+    await page.getByRole('button', { name: 'Expand all' }).click();
+    const nested = page.locator('[data-testid=tree-row]', { hasText: 'decoded as automerge' });
+    await nested.waitFor();
+    expect(await nested.textContent()).toContain('automerge sync message v1');
+    const keys = await page.locator('[data-testid=tree-row]').allTextContents();
+    for (const key of ['heads', 'need', 'have', 'bloom', 'changes'])
+      expect(
+        keys.some((k) => k.includes(key)),
+        key,
+      ).toBe(true);
+    await page.close();
+  });
 });
