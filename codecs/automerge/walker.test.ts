@@ -115,6 +115,13 @@ describe('Automerge sync messages and chunks', () => {
     const index = new SpanIndex(saved, automergeWalker);
     expect(index.error).toMatchObject({ code: 'invalid-byte', offset: 8 });
     expect(index.value(0)).toMatchObject([{ magic: Uint8Array.from([0x85, 0x6f, 0x4a, 0x83]) }]);
+    const { messages } = twoPeers();
+    const flagged = messages[0].slice();
+    flagged[flagged.length - 1] = 0x05;
+    expect(new SpanIndex(flagged, automergeWalker).error).toMatchObject({
+      code: 'invalid-byte',
+      offset: flagged.length - 1,
+    });
     const cut = A.save(d1).subarray(0, 40);
     expect(new SpanIndex(cut, automergeWalker).error?.code).toBe('length-exceeds-input');
   });

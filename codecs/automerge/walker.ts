@@ -224,7 +224,17 @@ function walkFrame(index: SpanIndex): void {
         });
       }
       cursor.close(list);
-      if (cursor.pos < bytes.length) cursor.bytesField(root, 'flags', 'the flags', false);
+      if (cursor.pos < bytes.length) {
+        const flags = cursor.bytesField(root, 'flags', 'the flags', false);
+        // Old capability bytes (0x01 v1, 0x02 v2) or a bitfield byte (0x80 set): anything else is not automerge's.
+        const bad = flags.findIndex((b) => b !== 1 && b !== 2 && b < 0x80);
+        if (bad >= 0)
+          cursor.fail(
+            'invalid-byte',
+            cursor.pos - flags.length + bad,
+            `flag byte 0x${flags[bad].toString(16).padStart(2, '0')}: automerge writes 0x01, 0x02 or a bitfield byte (0x80 set)`,
+          );
+      }
       if (cursor.pos !== bytes.length) cursor.fail('trailing-bytes', cursor.pos, 'bytes after the sync message');
       cursor.close(root);
     } else {
