@@ -16,6 +16,8 @@ import { socketIoWalker } from './protocols/socketio-walker.js';
 import { mqttWalker } from './protocols/mqtt-walker.js';
 import { stompWalker } from './protocols/stomp-walker.js';
 import { phoenixWalker } from './protocols/phoenix-walker.js';
+import { yjsWalker } from './yjs/walker.js';
+import { automergeWalker } from './automerge/walker.js';
 import { mediaWalker } from './media/media-walker.js';
 import { detectFormat, type Detection, type Rejection } from './detect.js';
 import { nearMissConfidence, NEAR_MISS_THRESHOLD } from './near-miss.js';
@@ -87,6 +89,9 @@ export { socketIoPacket, type SocketIoPacket } from './protocols/socketio-walker
 export { mqttWalker, mqttPackets, type MqttPacket } from './protocols/mqtt-walker.js';
 export { stompWalker, stompFrames, type StompFrame } from './protocols/stomp-walker.js';
 export { phoenixWalker, phoenixBinary, type PhoenixBinary } from './protocols/phoenix-walker.js';
+export { yjsWalker, yjsMessage, yjsByteSplit, type YjsMessage } from './yjs/walker.js';
+export type { YjsUpdate, YjsStruct, YjsContent } from './yjs/update-v1.js';
+export { automergeWalker, automergeFrame, type AutomergeFrame, type AutomergeChunk } from './automerge/walker.js';
 export {
   mediaWalker,
   mediaInfo,
@@ -144,6 +149,8 @@ export const FRAME_FORMATS: readonly FrameFormat[] = [
   'media',
   'crdt-model',
   'crdt-patch',
+  'yjs',
+  'automerge',
 ];
 
 export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
@@ -160,6 +167,8 @@ export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
   media: mediaWalker,
   'crdt-model': crdtModelWalker,
   'crdt-patch': crdtPatchWalker,
+  yjs: yjsWalker,
+  automerge: automergeWalker,
 };
 
 export interface DecodeOptions {

@@ -74,11 +74,11 @@ export const USAGE = `Usage: wirescope inspect <file|-> [options]
        wirescope run [--record out.wirescope] [--proxy http://127.0.0.1:9000] -- node app.js ...
 
 Decodes one frame (CBOR, MessagePack, JSON, NDJSON, text, Protobuf, socket.io,
-MQTT, STOMP, Phoenix, json-joy CRDT models and patches), validates every byte and
+MQTT, STOMP, Phoenix, json-joy CRDT models and patches, Yjs, Automerge), validates every byte and
 prints where each field sits in the frame and what it costs.
 
 Options:
-  --format auto|cbor|msgpack|json|ndjson|text|protobuf|socketio|mqtt|stomp|phoenix|media|crdt-model|crdt-patch
+  --format auto|cbor|msgpack|json|ndjson|text|protobuf|socketio|mqtt|stomp|phoenix|media|crdt-model|crdt-patch|yjs|automerge
                                     decoder to use (default: auto-detect); crdt-model
                                     and crdt-patch are json-joy's binary formats,
                                     protobuf reads the wire format without a schema

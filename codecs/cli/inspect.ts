@@ -8,6 +8,7 @@ import {
 } from '../index.js';
 import { crdtByteSplit, crdtClockTable } from '../crdt/model-walker.js';
 import { decodeCrdt, type CrdtCandidate } from '../crdt/codecs.js';
+import { yjsByteSplit } from '../yjs/walker.js';
 import { parseInput } from '../input.js';
 import { diagnostic } from '../core/diagnostic.js';
 import { msgpackEditText } from '../edit/msgpack-edit-text.js';
@@ -65,7 +66,8 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
   // A JSON / CBOR / MessagePack frame may carry one of json-joy's other codecs.
   const crdt: CrdtCandidate | null =
     !crdtFrame && !error && index ? decodeCrdt(frame.decompressed ?? bytes, { isText: args.text }) : null;
-  const split = crdtFrame && index ? crdtByteSplit(index) : null;
+  // Yjs frames split the same way (codecs/yjs): client ids, clocks, origins and the delete set are metadata.
+  const split = index ? (crdtFrame ? crdtByteSplit(index) : frame.format === 'yjs' ? yjsByteSplit(index) : null) : null;
   const attribution = index && root >= 0 ? frameAttribution(index) : null;
   const heaviest = index && root >= 0 ? heaviestPaths(index, args.top, { leavesOnly: true }) : [];
   // The framing protocol around the payload (Socket.IO, Phoenix, MQTT, STOMP, …), when it says one.
@@ -115,7 +117,8 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
       parts.push(
         `"attribution":${JSON.stringify({ ...attribution, heaviest: heaviest.map((h) => ({ path: h.path, bytes: h.bytes, share: round(h.share) })) })}`,
       );
-    if (split && index) parts.push(`"crdt":${JSON.stringify({ ...split, clock: crdtClockTable(index) })}`);
+    if (split && index)
+      parts.push(`"crdt":${JSON.stringify({ ...split, clock: crdtFrame ? crdtClockTable(index) : null })}`);
     if (crdt)
       parts.push(
         `"crdt":${JSON.stringify(crdtReading(crdt), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? Array.from(v) : v))}`,
@@ -161,7 +164,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
       if (split) {
         const pct = (n: number) => `${n} B (${((100 * n) / (split.totalBytes || 1)).toFixed(1)}%)`;
         out.push(`bytes: CRDT metadata ${pct(split.metadataBytes)}, content ${pct(split.contentBytes)}`);
-        const clock = index ? crdtClockTable(index) : null;
+        const clock = index && crdtFrame ? crdtClockTable(index) : null;
         if (clock)
           out.push(
             Array.isArray(clock)

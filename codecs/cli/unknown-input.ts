@@ -17,6 +17,8 @@ const NOT_STARTED: Readonly<Record<string, string>> = {
   phoenix: 'not a Phoenix binary frame (kind 0-2, string sizes, strings, payload)',
   media: 'no media magic (PNG, JPEG, GIF, WebP, PDF, zip, gzip, wasm) at byte 0',
   stomp: 'no STOMP command line starts this input',
+  automerge: 'no Automerge sync message (0x42 / 0x43) or chunk (85 6f 4a 83) starts this input',
+  yjs: 'no y-protocols message (type 0-3 and a buffer that ends with the input) starts this input',
   mqtt: 'no MQTT packet starts in this input (or it breaks off before a whole packet)',
 };
 

@@ -17,7 +17,9 @@ export type FormatName =
   | 'phoenix'
   | 'media'
   | 'crdt-model'
-  | 'crdt-patch';
+  | 'crdt-patch'
+  | 'yjs'
+  | 'automerge';
 
 /**
  * What each format contributes: a validating walker that records nodes into the store,
@@ -154,7 +156,9 @@ export class SpanIndex {
     // CBOR and MessagePack scalars start with their type byte; JSON literals and Protobuf
     // varints have none (a varint's first byte is value).
     if ((k >= Kind.float16 && k <= Kind.undefined) || k === Kind.uint || k === Kind.nint)
-      return this.format === 'json' || this.format === 'ndjson' || this.format === 'protobuf' ? 0 : 1;
+      return this.format === 'json' || this.format === 'ndjson' || this.format === 'protobuf' || this.format === 'yjs'
+        ? 0
+        : 1;
     return this.store.head[id];
   }
 

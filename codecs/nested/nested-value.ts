@@ -9,6 +9,7 @@ import { plausibility, protobufDetector } from '../detect.js';
 import { composeMaps, base64Map, hexMap, shiftMap, type OffsetMap } from './offset-map.js';
 import { stringPayload } from './string-payload.js';
 import { decodeBase64Text, decodeHexText } from './text-encodings.js';
+import { automergeWalker, opensLikeAutomerge } from '../automerge/walker.js';
 
 /**
  * Payloads inside payloads: a byte string, a text string (a JSON string value too) or CBOR
@@ -23,7 +24,7 @@ import { decodeBase64Text, decodeHexText } from './text-encodings.js';
  * NESTED_BUDGET_BYTES of strings. Nesting stops at MAX_NESTED_DEPTH levels.
  */
 
-export type NestedFormat = 'cbor' | 'msgpack' | 'json' | 'protobuf';
+export type NestedFormat = 'cbor' | 'msgpack' | 'json' | 'protobuf' | 'automerge';
 /** How the inner bytes were found: tag 24's byte string, a string's bytes as they are, or a text encoding of them. */
 export type NestedVia = 'tag 24' | 'bytes' | 'text' | 'base64' | 'base64url' | 'hex';
 
@@ -155,8 +156,13 @@ const PROTOBUF_OPENS = (b: number) =>
   ((b & 7) === 0 || (b & 7) === 1 || (b & 7) === 2 || (b & 7) === 5) && (b >= 0x80 || b >> 3 !== 0);
 const MSGPACK_OPENS = (b: number) => (b >= 0x80 && b <= 0x9f) || (b >= 0xdc && b <= 0xdf);
 
-/** A binary reading: the most plausible of CBOR and MessagePack, else JSON text, else Protobuf. */
+/** A binary reading: Automerge's sync message or chunks, else the most plausible of CBOR and MessagePack, else JSON text, else Protobuf. */
 function readBinary(bytes: Uint8Array): Reading | null {
+  // automerge-repo's sync messages carry automerge's own bytes: a sync message or chunks.
+  if (opensLikeAutomerge(bytes)) {
+    const index = new SpanIndex(bytes, automergeWalker, { depth: 1 });
+    if (!index.error && index.root >= 0) return { index, format: 'automerge' };
+  }
   let best: Reading | null = null;
   let bestScore = -Infinity;
   const tryWalker = (format: 'cbor' | 'msgpack', walker: FormatWalker, base: number) => {

@@ -4,6 +4,7 @@ import { SOCKET_IO_TYPES, socketIoPacket } from './socketio-walker.js';
 import { mqttPackets } from './mqtt-walker.js';
 import { stompFrames } from './stomp-walker.js';
 import { phoenixBinary } from './phoenix-walker.js';
+import { yjsProtocolInfo } from '../yjs/protocol-info.js';
 import { isEngineIoBinary } from './engineio-binary.js';
 import { centrifugoProtobufInfo, centrifugoSide, readCentrifugoProtobuf } from './centrifugo-protobuf.js';
 import type { ProtocolInfo } from './protocol-info.js';
@@ -135,6 +136,7 @@ export function recognizeProtocol(
     const read = readCentrifugoProtobuf(index.bytes);
     return read.error ? null : centrifugoProtobufInfo(read);
   }
+  if (format === 'yjs') return yjsProtocolInfo(index);
   if (format === 'mqtt') return mqttInfo(index);
   if (format === 'stomp') return stompInfo(index);
   if (format === 'phoenix') {

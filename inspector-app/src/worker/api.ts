@@ -26,6 +26,8 @@ export type FormatChoice =
   | 'media'
   | 'crdt-model'
   | 'crdt-patch'
+  | 'yjs'
+  | 'automerge'
   | ReadAsFormat;
 
 /** Protobuf without a schema with length-delimited fields read another way: `protobuf:<value offset>=<reading>,…` (codecs/protobuf/read-as.ts). */
@@ -217,7 +219,10 @@ export interface CrdtOpLine {
 }
 
 export interface CrdtSummary {
-  readonly kind: 'model' | 'patch';
+  /** json-joy's model or patch, or a Yjs message (codecs/yjs). */
+  readonly kind: 'model' | 'patch' | 'yjs';
+  /** What the frame is in its protocol's words (a Yjs message: `sync step 1`, `update`, `awareness`). */
+  readonly title?: string;
   /** The document view (model) or the patch operations (patch) as JSON text. */
   readonly viewJson: string;
   readonly clock: readonly { readonly sid: string; readonly time: number }[];

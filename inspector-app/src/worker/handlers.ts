@@ -32,6 +32,7 @@ import type {
 import { bytesReport } from './bytes-report.js';
 import { frameByteMap, largestPatterns } from './frame-byte-map.js';
 import { crdtOpLines } from './crdt-ops.js';
+import { yjsSummary } from './yjs-summary.js';
 import { nestedChildren, markNested, pathIntoNested } from './nested-nodes.js';
 import { diffFrames } from './frame-diff.js';
 import { decodedEntry, FrameStore, isPlainText } from './frame-store.js';
@@ -286,7 +287,7 @@ export class WorkerHandlers {
                 ...(entry.schemaNote ? [`Protobuf schema: ${entry.schemaNote}`] : []),
                 ...(index ? index.warnings.map((w) => w.message) : []),
               ],
-          isCrdt: entry.format === 'crdt-model' || entry.format === 'crdt-patch',
+          isCrdt: entry.format === 'crdt-model' || entry.format === 'crdt-patch' || entry.format === 'yjs',
           verdict: empty ? 'empty' : (entry.verdict ?? (error ? 'malformed' : 'decoded')),
           nearMisses: entry.unknown?.nearMisses,
           strings: entry.verdict === 'unknown' ? stringsIn(frame.data) : undefined,
@@ -363,6 +364,7 @@ export class WorkerHandlers {
             notes: index.error ? [index.error.message] : [],
           };
         }
+        if (index.format === 'yjs') return yjsSummary(index, MAX_TEXT_CHARS);
         if (index.format === 'crdt-patch') {
           index.expandAll(index.root);
           const split = patchByteSplit(index);

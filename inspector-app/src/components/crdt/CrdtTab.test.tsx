@@ -35,7 +35,37 @@ const model: CrdtSummary = {
   notes: ['truncated at byte 118'],
 };
 
+const yjsUpdate: CrdtSummary = {
+  kind: 'yjs',
+  title: 'update',
+  viewJson: '{"message":"sync","step":"update"}',
+  clock: [{ sid: '42', time: 5 }],
+  metadataBytes: 12,
+  contentBytes: 5,
+  notes: [],
+  ops: [{ nodeId: 9, id: '42.0', op: 'insert string', target: '"t"', detail: '"hello"', span: 5, bytes: 11 }],
+};
+
 describe('CrdtTab', () => {
+  it('shows a Yjs message: its name, client clocks, byte split and one line per struct', async () => {
+    render(<CrdtTab client={fakeClient(() => yjsUpdate)} frameId={1} format="auto" />);
+    const rows = await screen.findAllByTestId('crdt-clock-row');
+    expect(rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent))).toEqual([['42', '5']]);
+    expect(screen.getByRole('table', { name: 'Clock table' }).querySelector('th')?.textContent).toBe('client');
+    expect(screen.getByTestId('crdt-kind').textContent).toBe('Yjs update');
+    expect(screen.getByTestId('crdt-bytes-content').textContent).toBe('5 B');
+    const op = screen.getByTestId('crdt-op-row');
+    expect(Array.from(op.querySelectorAll('td')).map((td) => td.textContent)).toEqual([
+      '42.0',
+      'insert string',
+      '"t"',
+      '"hello"',
+      '11 B',
+    ]);
+    expect(screen.getByText('Structs and deleted ranges (1)')).toBeTruthy();
+    expect(screen.getByTestId('crdt-tab').textContent).toContain('client.clock id and length');
+  });
+
   it('renders kind, clock rows, byte split and the document view', async () => {
     const client = fakeClient(() => model);
     render(<CrdtTab client={client} frameId={3} format="auto" />);

@@ -55,18 +55,20 @@ function ByteSplit({ metadata, content }: { metadata: number; content: number })
   );
 }
 
-function ClockTable({ clock }: { clock: CrdtSummary['clock'] }): ReactElement {
+function ClockTable({ clock, yjs = false }: { clock: CrdtSummary['clock']; yjs?: boolean }): ReactElement {
   if (clock.length === 0) return <p className="ws-note">No clock table in this frame.</p>;
-  const server = clock.length === 1 && clock[0]!.sid === 'server';
+  const server = !yjs && clock.length === 1 && clock[0]!.sid === 'server';
   return (
     <>
-      <p className="ws-section-title">{server ? 'Clock (server clock)' : 'Clock table'}</p>
+      <p className="ws-section-title">
+        {yjs ? 'Clocks (per client: the next clock)' : server ? 'Clock (server clock)' : 'Clock table'}
+      </p>
       <table className="ws-table" aria-label="Clock table" style={{ width: 'auto' }}>
         <thead>
           <tr>
-            <th scope="col">sid</th>
+            <th scope="col">{yjs ? 'client' : 'sid'}</th>
             <th scope="col" className="ws-num">
-              time
+              {yjs ? 'clock' : 'time'}
             </th>
           </tr>
         </thead>
@@ -80,21 +82,30 @@ function ClockTable({ clock }: { clock: CrdtSummary['clock'] }): ReactElement {
           ))}
         </tbody>
       </table>
-      {!server && clock.length > 1 ? (
+      {!yjs && !server && clock.length > 1 ? (
         <p className="ws-note">The first row is the document's local clock; the others are peers it has seen.</p>
       ) : null}
     </>
   );
 }
 
-/** json-joy CRDT frames: model or patch, byte split, clock table, and the view / operations. */
+/** CRDT frames (json-joy model or patch, Yjs message): byte split, clocks, and the view / operations. */
 export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 }: CrdtTabProps): ReactElement {
   const load = useWorkerCall(() => client.call('crdt', { frameId, format }), [client, frameId, format]);
 
   const treeNote = (
     <p className="ws-note">
-      The CRDT node tree (ids, chunks, tombstones) is in the Tree tab: each node there shows its{' '}
-      <span className="ws-mono">sid.time</span> id and span.{' '}
+      {load.status === 'ready' && load.value?.kind === 'yjs' ? (
+        <>
+          The message's tree (structs, origins, parents, delete set) is in the Tree tab: each struct there shows its{' '}
+          <span className="ws-mono">client.clock</span> id and length.{' '}
+        </>
+      ) : (
+        <>
+          The CRDT node tree (ids, chunks, tombstones) is in the Tree tab: each node there shows its{' '}
+          <span className="ws-mono">sid.time</span> id and span.{' '}
+        </>
+      )}
       {onSelectNode ? (
         <button
           type="button"
@@ -124,7 +135,8 @@ export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 
   } else if (load.value === null) {
     body = (
       <p className="ws-note">
-        This frame is not a json-joy CRDT model or patch (pick "crdt-model" or "crdt-patch" as the format to force it).
+        This frame is not a json-joy CRDT model or patch nor a Yjs message (pick "crdt-model", "crdt-patch" or "yjs" as
+        the format to force it).
       </p>
     );
   } else {
@@ -136,7 +148,13 @@ export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 
           className="ws-pre"
           role="region"
           data-testid="crdt-view"
-          aria-label={s.kind === 'model' ? 'Document view as JSON' : 'Patch operations as JSON'}
+          aria-label={
+            s.kind === 'model'
+              ? 'Document view as JSON'
+              : s.kind === 'yjs'
+                ? 'Message as JSON'
+                : 'Patch operations as JSON'
+          }
         >
           {view.text}
         </pre>
@@ -152,11 +170,16 @@ export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 
       <>
         <div className="ws-toolbar">
           <span className="ws-kind" data-testid="crdt-kind">
-            {s.kind === 'model' ? 'model (structural snapshot)' : 'patch (operations)'}
+            {s.kind === 'model'
+              ? 'model (structural snapshot)'
+              : s.kind === 'yjs'
+                ? `Yjs ${s.title ?? 'message'}`
+                : 'patch (operations)'}
           </span>
         </div>
         <ByteSplit metadata={s.metadataBytes} content={s.contentBytes} />
         {s.kind === 'model' ? <ClockTable clock={s.clock} /> : null}
+        {s.kind === 'yjs' && s.clock.length > 0 ? <ClockTable clock={s.clock} yjs /> : null}
         {s.notes.length > 0 ? (
           <ul className="ws-warn" aria-label="Notes" style={{ margin: 0, paddingLeft: 16 }}>
             {s.notes.map((n, i) => (
@@ -167,16 +190,22 @@ export function CrdtTab({ client, frameId, format, onSelectNode, rootNodeId = 0 
         ) : null}
         {s.ops ? (
           <>
-            <p className="ws-section-title">Patch operations ({s.ops.length})</p>
+            <p className="ws-section-title">
+              {s.kind === 'yjs' ? `Structs and deleted ranges (${s.ops.length})` : `Patch operations (${s.ops.length})`}
+            </p>
             <OpTable ops={s.ops} onSelectNode={onSelectNode} />
             <details>
-              <summary className="ws-note">json-joy verbose JSON</summary>
+              <summary className="ws-note">
+                {s.kind === 'yjs' ? 'The message as JSON' : 'json-joy verbose JSON'}
+              </summary>
               {viewBlock}
             </details>
           </>
         ) : (
           <>
-            <p className="ws-section-title">{s.kind === 'model' ? 'Document view' : 'Patch operations'}</p>
+            <p className="ws-section-title">
+              {s.kind === 'model' ? 'Document view' : s.kind === 'yjs' ? 'Message' : 'Patch operations'}
+            </p>
             {viewBlock}
           </>
         )}

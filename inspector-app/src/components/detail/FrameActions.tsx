@@ -20,6 +20,8 @@ const FORMATS: readonly FormatChoice[] = [
   'media',
   'crdt-model',
   'crdt-patch',
+  'yjs',
+  'automerge',
 ];
 
 /** Copy as hex / base64 / JSON / EDN, save as .bin, and the decoder switcher. */

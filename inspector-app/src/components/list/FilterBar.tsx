@@ -17,6 +17,8 @@ export const FORMAT_OPTIONS = [
   'media',
   'crdt-model',
   'crdt-patch',
+  'yjs',
+  'automerge',
   'error',
   'unknown',
   'empty',
@@ -34,6 +36,7 @@ export const PROTOCOL_OPTIONS = [
   'wamp',
   'stomp',
   'mqtt',
+  'yjs',
   'none',
 ] as const;
 
