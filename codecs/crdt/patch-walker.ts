@@ -12,6 +12,7 @@ import { OP_NAMES, PatchOpcode } from './patch-opcodes.js';
 import { hex2 } from '../core/hex.js';
 import { readB1vu56, readVu57, varintRead } from './varint.js';
 import { cborScalarEnd } from '../cbor/scalar-end.js';
+import { crdtChildName } from './op-roles.js';
 
 /**
  * The validating span walker for json-joy's binary JSON CRDT Patch encoding
@@ -109,6 +110,7 @@ export const crdtPatchWalker: FormatWalker = {
   describe: describeCrdt,
   preview: previewCrdt,
   details: crdtDetails,
+  childName: crdtChildName,
   capacityHint: patchCapacityHint,
 };
 

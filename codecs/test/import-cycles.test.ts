@@ -102,3 +102,15 @@ describe('layers', () => {
     expect(upward).toEqual([]);
   });
 });
+
+describe('layers inside codecs/', () => {
+  it('codecs/core imports nothing from a format folder (formats answer through their FormatWalker)', () => {
+    const core = path.join(repoRoot, 'codecs', 'core') + path.sep;
+    const outward = sources(core).flatMap((f) =>
+      imports(f, true)
+        .filter((dep) => !dep.startsWith(core))
+        .map((dep) => `${path.relative(repoRoot, f)} -> ${path.relative(repoRoot, dep)}`),
+    );
+    expect(outward).toEqual([]);
+  });
+});
