@@ -3,7 +3,7 @@ import { compareValue, type CompareProgress } from '../compare/compare.js';
 import { time } from '../compare/timing.js';
 
 /**
- * Issue 16 §1, bounded rather than timed (the figures are in `npx tsx codecs/compare/bench-1mb.ts`
+ * Issue 16 §1, bounded rather than timed (the figures are in `npx tsx codecs/compare/bench/bench-1mb.ts`
  * and docs/BENCHMARKS.md): json-pack's rows come first and say so in the progress, the
  * json-joy rows after; a budget bounds the calls an operation gets; a cancel stops the run.
  */

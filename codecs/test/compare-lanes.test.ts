@@ -175,44 +175,6 @@ describe('order, progress and the queue', () => {
   });
 });
 
-describe('grouping by model', () => {
-  it("'model' gives one lane every json-joy codec of a model at once; rows equal the single lane's", async () => {
-    const lanes = instrumented();
-    const single = await runComparison(small, options);
-    const rows = await runComparison(small, { ...options, lanes: { ...pool(lanes.open), grouping: 'model' } });
-    expect(rows.map(comparable)).toEqual(single.map(comparable));
-    const logical = CODECS.filter((c) => c.shares === 'json-joy:logical').map((c) => c.name);
-    expect(logical.length).toBeGreaterThan(1);
-    expect(lanes.measured.filter((m) => logical.every((name) => m.includes(name)))).toHaveLength(1);
-  });
-
-  it('a lane failing inside a group: the rows it gave stay, the rest of the group become "—" rows', async () => {
-    // Every lane gives the first row of a group, then dies.
-    const open: OpenLane = (start) => {
-      const inner = inProcessLane(start);
-      return {
-        async *measure(codecs, o) {
-          let given = 0;
-          for await (const row of inner.measure(codecs, o)) {
-            if (codecs.length > 1 && given === 1) throw new Error('died inside a group (test)');
-            given++;
-            yield row;
-          }
-        },
-        terminate: () => inner.terminate(),
-      };
-    };
-    const rows = await runComparison(small, { ...options, lanes: { ...pool(open), grouping: 'model' } });
-    expect(rows.map((r) => r.codec)).toEqual(CODECS.map((c) => c.name));
-    const logical = CODECS.filter((c) => c.shares === 'json-joy:logical').map((c) => c.name);
-    const byName = new Map(rows.map((r) => [r.codec, r]));
-    expect(isMeasured(byName.get(logical[0])!)).toBe(true);
-    for (const name of logical.slice(1))
-      expect((byName.get(name) as { unsupported: string }).unsupported).toMatch(/died inside a group/);
-    expect(rows.filter((r) => r.family !== 'json-joy').every(isMeasured)).toBe(true);
-  });
-});
-
 describe('cancel', () => {
   it('an abort terminates both lanes at once and no row follows it', async () => {
     const lanes = instrumented({ delayMs: () => 5 });

@@ -113,4 +113,16 @@ describe('layers inside codecs/', () => {
     );
     expect(outward).toEqual([]);
   });
+
+  it('no product module imports a benchmark (bench/ folders are run, never shipped)', () => {
+    const product = ['codecs', 'inspector-app', 'extension', 'proxy', 'demo-server'].flatMap((d) =>
+      sources(path.join(repoRoot, d)),
+    );
+    const intoBench = product.flatMap((f) =>
+      imports(f, true)
+        .filter((dep) => dep.split(path.sep).includes('bench'))
+        .map((dep) => `${path.relative(repoRoot, f)} -> ${path.relative(repoRoot, dep)}`),
+    );
+    expect(intoBench).toEqual([]);
+  });
 });

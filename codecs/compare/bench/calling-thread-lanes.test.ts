@@ -1,16 +1,14 @@
 /**
- * The calling thread as one of the lanes (lanes.ts, `LanePool.here`): a fresh comparison
- * of a large value started one worker per lane, and each paid a worker start (~200–400 ms
- * wall on a loaded 2-core machine) and a clone of the value before its first row. With
- * `here`, the thread that holds the value measures codecs from the same queue at once and
- * only `count - 1` workers are opened; rows are the same as on one lane, in codec order.
+ * The benches' calling thread as one of the lanes (withCallingThread): the thread that holds
+ * the value measures codecs from the same queue and only `count - 1` of the pool's lanes are
+ * opened; rows are the same as on one lane, in codec order.
  */
 import { describe, expect, it } from 'vitest';
-import { CODECS } from '../compare/codecs.js';
-import { isMeasured, runComparison, type Row } from '../compare/compare.js';
-import type { LanePool } from '../compare/lanes.js';
-import { inProcessLane, type Lane, type OpenLane } from '../compare/lane.js';
-import { generateDocument } from '../bench/generate.js';
+import { CODECS } from '../codecs.js';
+import { compareValue, isMeasured, runComparison, type Row } from '../compare.js';
+import { inProcessLane, type Lane, type OpenLane } from '../lane.js';
+import { generateDocument } from '../../bench/generate.js';
+import { withCallingThread } from './calling-thread-lanes.js';
 
 const options = { runs: 1, warmup: 0 } as const;
 const comparable = (row: Row): unknown =>
@@ -44,7 +42,7 @@ describe('the calling thread as a lane', () => {
   it('opens one worker fewer and measures codecs itself, with the same rows in codec order', async () => {
     const single = await runComparison(value, options);
     const { open, asked } = recording();
-    const pool: LanePool = { open, count: 2, minBytes: 0, here: true };
+    const pool = withCallingThread({ open, count: 2, minBytes: 0 });
     const rows = await runComparison(value, { ...options, lanes: pool });
     expect(asked).toHaveLength(1);
     // The worker lane did not measure everything: the calling thread took the rest.
@@ -64,7 +62,7 @@ describe('the calling thread as a lane', () => {
     });
     const rows = await runComparison(value, {
       ...options,
-      lanes: { open: failing, count: 2, minBytes: 0, here: true },
+      lanes: withCallingThread({ open: failing, count: 2, minBytes: 0 }),
     });
     expect(rows.map((r) => r.codec)).toEqual(CODECS.map((c) => c.name));
     const failed = rows.filter((r) => !isMeasured(r) && r.unsupported.includes('worker gone'));
@@ -76,40 +74,14 @@ describe('the calling thread as a lane', () => {
     const controller = new AbortController();
     const { open } = recording();
     const rows: Row[] = [];
-    for await (const row of (await import('../compare/compare.js')).compareValue(value, {
+    for await (const row of compareValue(value, {
       ...options,
       signal: controller.signal,
-      lanes: { open, count: 2, minBytes: 0, here: true },
+      lanes: withCallingThread({ open, count: 2, minBytes: 0 }),
     })) {
       rows.push(row);
       controller.abort();
     }
     expect(rows).toHaveLength(1);
-  });
-});
-
-describe('the calling thread between the phases', () => {
-  it('starts no json-joy codec while another lane still measures a json-pack one (its rows would wait behind it)', async () => {
-    // A worker lane that answers its json-pack codecs late, as a fresh worker does.
-    const slow: OpenLane = (start) => {
-      const lane = inProcessLane(start);
-      return {
-        ...lane,
-        async *measure(codecs, o) {
-          if (codecs.some((name) => CODECS.find((c) => c.name === name)!.family !== 'json-joy'))
-            await new Promise((r) => setTimeout(r, 400));
-          yield* lane.measure(codecs, o);
-        },
-      };
-    };
-    const phases: string[] = [];
-    const rows = await runComparison(generateDocument(2_000), {
-      ...options,
-      lanes: { open: slow, count: 2, minBytes: 0, here: true },
-      onProgress: (p) => phases.push(p.phase),
-    });
-    expect(rows.map((r) => r.codec)).toEqual(CODECS.map((c) => c.name));
-    const lastJsonPack = phases.lastIndexOf('json-pack');
-    expect(phases.indexOf('json-joy')).toBeGreaterThan(lastJsonPack);
   });
 });

@@ -1,15 +1,15 @@
 /**
- * `npx tsx codecs/compare/bench-lane-threshold.ts [rounds]`: where two lanes start to pay —
+ * `npx tsx codecs/compare/bench/bench-lane-threshold.ts [rounds]`: where two lanes start to pay —
  * the whole comparison (runs 3, budget 100 ms, as bench-1mb.ts) of generated documents of
  * 64 KB to 1 MB on one lane and on two (worker threads, the lane script bundled first),
  * interleaved, each a fresh set of lanes; wall and CPU time (process-wide, lanes included),
  * the best of `rounds` (default 2) each. lanes.ts's LANE_MIN_BYTES comes from this.
  */
-import { generateDocument } from '../bench/generate.js';
-import { runComparison } from './compare.js';
-import { nodeLanes } from './node-lane.js';
+import { generateDocument } from '../../bench/generate.js';
+import { runComparison } from '../compare.js';
+import { nodeLanes } from '../node-lane.js';
 import { bundleLaneScript } from './bench-lane-bundle.js';
-import { cpuClock } from './timing.js';
+import { cpuClock } from '../timing.js';
 
 const rounds = Math.max(1, Number(process.argv[2] ?? 2));
 const lanes = { ...nodeLanes({ script: bundleLaneScript() }), minBytes: 0 };

@@ -17,7 +17,7 @@ export function bundleLaneScript(): URL {
   // The workers have loaded it long before the process ends.
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   buildSync({
-    entryPoints: [fileURLToPath(new URL('./node-lane-worker.ts', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL('../node-lane-worker.ts', import.meta.url))],
     bundle: true,
     platform: 'node',
     format: 'esm',

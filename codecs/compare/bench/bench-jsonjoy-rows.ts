@@ -1,16 +1,16 @@
 /**
- * `npx tsx codecs/compare/bench-jsonjoy-rows.ts [rounds]`: the json-joy rows of the ~1 MB
+ * `npx tsx codecs/compare/bench/bench-jsonjoy-rows.ts [rounds]`: the json-joy rows of the ~1 MB
  * comparison alone (the seven json-joy codecs through `runComparison`, runs 3, budget
  * 100 ms, sizes on) against json-joy's own floor (codecs/bench/jsonjoy-1mb-floor.ts),
  * interleaved in one process, `rounds` pairs (default 5). Prints each pair's CPU and wall
  * time and ratio, then the median and smallest ratio: the part of bench-1mb.ts's whole run
  * that the json-joy rows add beyond the floor, without the json-pack phase's noise.
  */
-import { generateDocument } from '../bench/generate.js';
-import { jsonjoyFloor } from '../bench/jsonjoy-1mb-floor.js';
-import { runComparison } from './compare.js';
-import { CODECS } from './codecs.js';
-import { cpuClock } from './timing.js';
+import { generateDocument } from '../../bench/generate.js';
+import { jsonjoyFloor } from '../../bench/jsonjoy-1mb-floor.js';
+import { runComparison } from '../compare.js';
+import { CODECS } from '../codecs.js';
+import { cpuClock } from '../timing.js';
 
 const rounds = Number(process.argv[2] ?? 5);
 const doc = generateDocument(1 << 20);

@@ -1,31 +1,30 @@
 /**
- * `npx tsx codecs/compare/bench-1mb.ts [runs] [budgetMs] [--one-lane]`: the whole comparison — every
+ * `npx tsx codecs/compare/bench/bench-1mb.ts [runs] [budgetMs] [--one-lane]`: the whole comparison — every
  * codec, gzip and deflate sizes, warm-up + `runs` timed runs and a per-operation time budget
  * (`-` for none), by default the Compare tab's (lanes.ts INTERACTIVE_TIMING: 5 runs, 100 ms), on two lanes (worker threads, lanes.ts; the
- * lane script bundled first, as the CLI and the app ship it; `--one-lane`: on this thread;
- * `--group-by-model`: json-joy codecs sharing a model go to one lane together, lanes.ts) — on a ~1 MB JSON-like document
+ * lane script bundled first, as the CLI and the app ship it; `--one-lane`: on this thread) — on a ~1 MB JSON-like document
  * (codecs/bench/generate.ts), and in the same process json-joy's own floor
  * (codecs/bench/jsonjoy-1mb-floor.ts). `--calling-thread`: this thread is one of the lanes
- * (lanes.ts `here`; by default every lane is a worker thread and this thread only waits). Prints the table, each codec's wall time, the
+ * (calling-thread-lanes.ts; by default every lane is a worker thread and this thread only waits). Prints the table, each codec's wall time, the
  * json-pack phase (of the reported run, and of both runs: the first meets a cold JIT, as a
  * fresh worker does) and the whole run in wall and CPU time, and the target lines:
  * json-pack / JSON phase ≤ 1 s, whole run ≤ 1.2x the floor.
  */
-import { generateDocument } from '../bench/generate.js';
-import { jsonjoyFloor } from '../bench/jsonjoy-1mb-floor.js';
-import { runComparison, isMeasured, type Row } from './compare.js';
-import { formatText, formatKeyOverhead } from './format.js';
-import { cpuClock } from './timing.js';
+import { generateDocument } from '../../bench/generate.js';
+import { jsonjoyFloor } from '../../bench/jsonjoy-1mb-floor.js';
+import { runComparison, isMeasured, type Row } from '../compare.js';
+import { formatText, formatKeyOverhead } from '../format.js';
+import { cpuClock } from '../timing.js';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
-import { decodeFrame } from '../index.js';
-import { keyOverhead } from './keys.js';
-import { nodeLanes } from './node-lane.js';
+import { decodeFrame } from '../../index.js';
+import { keyOverhead } from '../keys.js';
+import { nodeLanes } from '../node-lane.js';
 import { bundleLaneScript } from './bench-lane-bundle.js';
-import { INTERACTIVE_TIMING, type LanePool } from './lanes.js';
+import { withCallingThread } from './calling-thread-lanes.js';
+import { INTERACTIVE_TIMING, type LanePool } from '../lanes.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const oneLane = process.argv.includes('--one-lane');
-const groupByModel = process.argv.includes('--group-by-model');
 const callingThread = process.argv.includes('--calling-thread');
 const runs = Number(args[0] ?? INTERACTIVE_TIMING.runs);
 const budgetArg = args[1] ?? String(INTERACTIVE_TIMING.budgetMs);
@@ -34,7 +33,9 @@ const doc = generateDocument(1 << 20);
 const bundle0 = performance.now();
 const lanes: LanePool | undefined = oneLane
   ? undefined
-  : { ...nodeLanes({ script: bundleLaneScript() }), grouping: groupByModel ? 'model' : 'codec', here: callingThread };
+  : callingThread
+    ? withCallingThread(nodeLanes({ script: bundleLaneScript() }))
+    : nodeLanes({ script: bundleLaneScript() });
 const bundleMs = performance.now() - bundle0;
 
 interface BudgetRun {
@@ -86,7 +87,7 @@ console.log(
   `${rows.length} codecs (${rows.filter(isMeasured).length} measured), runs=${runs} after warm-up, budget ${budgetMs === undefined ? 'none' : `${budgetMs} ms`}`,
 );
 console.log(
-  `lanes: ${lanes ? `${lanes.count}, a queue by ${lanes.grouping} (${lanes.here ? 'this thread and worker threads, --calling-thread' : 'worker threads only'}; lane script bundled in ${bundleMs.toFixed(0)} ms before the runs, not counted)` : '1 (this thread, --one-lane)'}`,
+  `lanes: ${lanes ? `${lanes.count}, one queue (${callingThread ? 'this thread and worker threads, --calling-thread' : 'worker threads only'}; lane script bundled in ${bundleMs.toFixed(0)} ms before the runs, not counted)` : '1 (this thread, --one-lane)'}`,
 );
 console.log(
   `json-pack / JSON phase (first ${rows.filter((r) => r.family !== 'json-joy').length} rows): ${ms(run.jsonPack)}   [line: ≤ 1,000 ms]`,

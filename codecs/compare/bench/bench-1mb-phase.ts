@@ -1,5 +1,5 @@
 /**
- * `npx tsx codecs/compare/bench-1mb-phase.ts [passes] [--lanes [--calling-thread]] [--calls]`:
+ * `npx tsx codecs/compare/bench/bench-1mb-phase.ts [passes] [--lanes [--calling-thread]] [--calls]`:
  * the json-pack / JSON phase of the 1 MB comparison alone (its nine codecs, both compressors,
  * with bench-1mb.ts's timing: lanes.ts INTERACTIVE_TIMING), `passes` times in one process
  * (default 2: the first meets a cold JIT, as a fresh worker does), each pass's wall and CPU
@@ -7,7 +7,7 @@
  * `--lanes`: on two lanes, as the Compare tab and the CLI measure a large value — the first
  * pass on fresh lanes (a user's first large comparison), the next on the same lanes kept
  * warm; the lane script is bundled before anything is timed; `--calling-thread`: this thread
- * is one of the lanes (lanes.ts `here`); `--warm [--click-after MS]`: the lanes are started
+ * is one of the lanes (calling-thread-lanes.ts); `--warm [--click-after MS]`: the lanes are started
  * and warmed on a sample of the value first (lanes.ts warmLanes, what the Compare tab does
  * when it is shown on a large node) and the first pass starts when the warm-up has ended, or
  * MS ms after it began (a user clicking Run that soon: the warm-up stops where it is).
@@ -15,13 +15,14 @@
  * decode (r) call's wall ms. For profiles: bundle it with esbuild and run `node --cpu-prof` on
  * the bundle (docs/BENCHMARKS.md, "third pass").
  */
-import { generateDocument } from '../bench/generate.js';
-import { runComparison } from './compare.js';
-import { CODECS, type Codec } from './codecs.js';
-import { cpuClock } from './timing.js';
-import { INTERACTIVE_TIMING, warmLanes } from './lanes.js';
-import { nodeLanes } from './node-lane.js';
+import { generateDocument } from '../../bench/generate.js';
+import { runComparison } from '../compare.js';
+import { CODECS, type Codec } from '../codecs.js';
+import { cpuClock } from '../timing.js';
+import { INTERACTIVE_TIMING, warmLanes } from '../lanes.js';
+import { nodeLanes } from '../node-lane.js';
 import { bundleLaneScript } from './bench-lane-bundle.js';
+import { withCallingThread } from './calling-thread-lanes.js';
 
 const passes = Number(process.argv[2] !== undefined && !process.argv[2].startsWith('--') ? process.argv[2] : 2);
 const onLanes = process.argv.includes('--lanes');
@@ -31,7 +32,8 @@ const warm = onLanes && process.argv.includes('--warm');
 const clickAt = process.argv.indexOf('--click-after');
 const clickAfterMs = clickAt > 0 ? Number(process.argv[clickAt + 1]) : undefined;
 const doc = generateDocument(1 << 20);
-const lanes = onLanes ? { ...nodeLanes({ script: bundleLaneScript() }), here: callingThread } : undefined;
+const workerLanes = onLanes ? nodeLanes({ script: bundleLaneScript() }) : undefined;
+const lanes = workerLanes && callingThread ? withCallingThread(workerLanes) : workerLanes;
 const calls: string[] = [];
 const logged = (codec: Codec): Codec => ({
   ...codec,
