@@ -11,16 +11,8 @@ import { Flag, Kind, isContainerKind } from '../core/kinds.js';
 import { SpanIndex } from '../core/span-index.js';
 import { crdtIdOf, crdtSpanOf } from '../crdt/annotations.js';
 import { editedModel, makeRng, type Rng } from '../crdt/corpus.js';
-import {
-  crdtPatchWalker,
-  indexCrdtPatch,
-  looksLikePatch,
-  patchByteSplit,
-  patchJson,
-  patchOps,
-  PatchOpcode,
-  type VerbosePatchOp,
-} from '../crdt/patch-walker.js';
+import { crdtPatchWalker, indexCrdtPatch, looksLikePatch, patchByteSplit, PatchOpcode } from '../crdt/patch-walker.js';
+import { patchJson, patchOps, type VerbosePatchOp } from '../crdt/patch-verbose.js';
 import { asJsonPackDecodes, hex, nestingProblems, normalize, toHex, valueDiff } from './helpers/cbor.js';
 
 // ---------------------------------------------------------------------------------------
