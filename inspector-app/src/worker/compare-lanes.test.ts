@@ -22,14 +22,17 @@ async function compareRows(lanes: LanePool, signal = new AbortController().signa
   const index = h.store.decoded(1, 'auto')!.index!;
   const rows: CompareRowView[] = [];
   const end: { cancelled?: boolean; error?: string | null } = {};
-  await runCompare(
+  await runCompare({
     index,
-    index.root,
+    nodeId: index.root,
     signal,
-    { row: (r, done) => (rows.push(r), onRow?.(done)), end: (c, e) => Object.assign(end, { cancelled: c, error: e }) },
-    'test',
+    sink: {
+      row: (r, done) => (rows.push(r), onRow?.(done)),
+      end: (c, e) => Object.assign(end, { cancelled: c, error: e }),
+    },
+    title: 'test',
     lanes,
-  );
+  });
   return { rows, end };
 }
 
