@@ -1,5 +1,5 @@
 /**
- * Review defect #1 in Chromium: at 900×700 (stacked layout) selecting a frame shrinks the
+ * In Chromium: at 900×700 (stacked layout) selecting a frame shrinks the
  * list to make room for the detail; the list went blank (rows drawn for a scroll position
  * it did not have) and the selected row was out of view. Needs dist/app and
  * /usr/bin/chromium; fails, never skips, without them.

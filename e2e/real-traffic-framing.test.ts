@@ -1,5 +1,5 @@
 /**
- * Issue 15 §2 in Chromium: the framing protocols in the web inspector fed by the demo server.
+ * In Chromium: the framing protocols in the web inspector fed by the demo server.
  * The list's protocol and event / topic columns (and the preview still in view at the default
  * list width), the protocol filter, a Socket.IO event whose attachment placeholder is replaced
  * and linked to its binary frame, and an MQTT PUBLISH with its topic and decoded payload whose

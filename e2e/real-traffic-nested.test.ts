@@ -1,5 +1,5 @@
 /**
- * Payloads inside payloads in Chromium (issue 15 §3), fed by the demo server's
+ * Payloads inside payloads in Chromium, fed by the demo server's
  * `/demo/nested` stream: base64 of CBOR in a JSON string, MessagePack in a CBOR byte string,
  * gzip frames and a per-connection zlib stream. A nested child opens in the tree and an inner
  * field highlights the frame bytes that carry it (for base64: the characters that encode

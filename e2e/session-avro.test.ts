@@ -1,5 +1,5 @@
 /**
- * Issue 16 §3 in Chromium: the session comparison's Avro row is measured in the worker (it
+ * In Chromium: the session comparison's Avro row is measured in the worker (it
  * ran in the CLI only while it was avsc's, which compiles code with `new Function`). A
  * capture file of 40 JSON frames is opened, compared as a session, and the Avro row must
  * show a message size, its schema's size, and every message held.

@@ -1,5 +1,5 @@
 /**
- * The whole-session comparison in Chromium (issue 16 §2, §4): a capture file opened through
+ * The whole-session comparison in Chromium: a capture file opened through
  * the toolbar's file input, the Compare tab's Session view for one connection — totals, the
  * recorded Sec-WebSocket-Extensions, the chart, progress and cancel — and a 10,000-frame
  * session of ~1 KB frames compared in the worker while a PerformanceObserver records the

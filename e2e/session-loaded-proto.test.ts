@@ -1,5 +1,5 @@
 /**
- * Issue 16 §3 in Chromium: with the demo's envelope.proto and trade.proto loaded through the
+ * In Chromium: with the demo's envelope.proto and trade.proto loaded through the
  * Schemas dialog, the session comparison of the live `/demo/protobuf` stream has the CLI's
  * loaded-schema row, measured in the worker: every Envelope held, written back byte for byte
  * (its size is the captured size), the schema's text apart.

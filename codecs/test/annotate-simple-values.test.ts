@@ -20,7 +20,7 @@ function commentOf(bytes: string, format: FrameFormat, offset: number): string {
 }
 
 describe('annotated hex: simple values are named once', () => {
-  // Review defect 11: a cbor `false` read `# false false`.
+  // A cbor `false` read `# false false`.
   it.each([
     ['f4', 'false'],
     ['f5', 'true'],

@@ -1,5 +1,5 @@
 /**
- * Review 2, defect 2: a 64-bit integer (a bigint: CBOR / MessagePack beyond 2^53) where the
+ * A 64-bit integer (a bigint: CBOR / MessagePack beyond 2^53) where the
  * same field held a float elsewhere was left out ("v: bigint 9007199254852078 where the
  * schema has "double""): the merge took the widest number, a double, which rounds it. The
  * field is now the union ["double", "long"]: floats in the double, bigints in the long, every

@@ -2,7 +2,7 @@
  * An Avro long holds any 64-bit integer (README): a CBOR / MessagePack integer beyond 2^53
  * arrives as a bigint and is written as a long, decoding to the same value (a bigint beyond
  * ±2^53); beyond the int64 range it does not fit, and says so. It was capped at ±2^52: a
- * bigint had no Avro type at all (review: `compare big-int.cbor`, `compare --session bigint.har`).
+ * bigint had no Avro type at all (`compare big-int.cbor`, `compare --session bigint.har`).
  */
 import { describe, expect, it } from 'vitest';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
@@ -13,7 +13,7 @@ import { frameValue } from '../compare/compare.js';
 import { runSessionComparison } from '../compare/session/session.js';
 import { main, type CliIo } from '../cli/main.js';
 
-// The review's big-int.cbor: {a: 2^60, b: -2^60, c: 5}, the integers as CBOR major types 0 / 1 with 8-byte arguments.
+// big-int.cbor: {a: 2^60, b: -2^60, c: 5}, the integers as CBOR major types 0 / 1 with 8-byte arguments.
 const BIG_INT_CBOR = Uint8Array.from(
   Buffer.from('b9000361611b10000000000000006162' + '3b0fffffffffffffff61630' + '5', 'hex'),
 );

@@ -1,6 +1,6 @@
 /**
  * Avro's reasons for a value it cannot type name what the value is in the user's terms,
- * never a class name (a minified worker showed `pe` for a map with a key twice: review B).
+ * never a class name (a minified worker showed `pe` for a map with a key twice).
  */
 import { describe, expect, it } from 'vitest';
 import { typeOfValue, whyNoAvroType } from '../compare/schema/avro-schema.js';

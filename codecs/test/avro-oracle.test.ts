@@ -1,6 +1,6 @@
 /**
  * wirescope's own Avro (codecs/compare/schema/avro-*.ts) against avsc, the oracle it
- * replaces in the product (issue 16 §3: avsc generates code with `new Function` and needs
+ * replaces in the product (avsc generates code with `new Function` and needs
  * Node's util, so it cannot run in the browser's worker):
  * - our inferred schema, parsed by avsc, decodes our bytes to the frame's values;
  * - avsc's own inference, called as wirescope called it before (`Type.forValue` per frame

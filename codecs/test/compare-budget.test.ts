@@ -3,7 +3,7 @@ import { compareValue, type CompareProgress } from '../compare/compare.js';
 import { time } from '../compare/timing.js';
 
 /**
- * Issue 16 §1, bounded rather than timed (the figures are in `npx tsx codecs/compare/bench/bench-1mb.ts`
+ * Bounded rather than timed (the figures are in `npx tsx codecs/compare/bench/bench-1mb.ts`
  * and docs/BENCHMARKS.md): json-pack's rows come first and say so in the progress, the
  * json-joy rows after; a budget bounds the calls an operation gets; a cancel stops the run.
  */
@@ -34,7 +34,7 @@ describe('the 1 MB budget lines, bounded', () => {
   });
 
   it('a first call over the budget but under LONG_CALL_BUDGETS budgets gets one more call: a slow cold call is not the figure', () => {
-    // Issue 16 §1 (a user's fresh page): a 1 MB decode's first call took 133 ms where warm ones take ~5.
+    // A user's fresh page: a 1 MB decode's first call took 133 ms where warm ones take ~5.
     const fake = { t: 0 };
     let calls = 0;
     const cold = time(() => ((fake.t += calls++ === 0 ? 75 : 45), calls), {
@@ -68,7 +68,7 @@ describe('the 1 MB budget lines, bounded', () => {
       clock: () => fake.t,
     });
     // warm-up 1 call (30 ms: at WARMUP_MS or more, enough), then runs until 100 ms went into
-    // the operation, its warm-up included (issue 16 §1: the budget is per operation): 36 + 30 + 36
+    // the operation, its warm-up included (the budget is per operation): 36 + 30 + 36
     expect(calls).toBe(4);
     expect(timing.runs).toBe(3);
   });

@@ -1,5 +1,5 @@
 /**
- * Issue 16 §1: the comparison's gzip and deflate sizes are counted, not compressed
+ * The comparison's gzip and deflate sizes are counted, not compressed
  * (compare/compressed-size.ts). Every size must be what fflate really writes: checked here
  * against `deflateSync` / `gzipSync` on generated values in every json-pack codec, on
  * random and repetitive bytes across fflate's block and hash-size boundaries, and on the

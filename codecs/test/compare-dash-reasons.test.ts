@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runComparison, type Row } from '../compare/compare.js';
 import { formatMarkdown, formatText } from '../compare/format.js';
 
-/** Issue 16 §1: every row that shows "–" says why, in the text and the Markdown output. */
+/** Every row that shows "–" says why, in the text and the Markdown output. */
 describe('rows with "–" carry a reason', () => {
   it('unsupported codecs, compression off, a decoder that threw and an aborted timing are explained', async () => {
     const rows: Row[] = await runComparison([1n << 70n, { a: 1 }], {

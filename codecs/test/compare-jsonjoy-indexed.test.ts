@@ -1,5 +1,5 @@
 /**
- * Issue 16 §1: the json-joy indexed row times json-joy's own encoder and decoder. The
+ * The json-joy indexed row times json-joy's own encoder and decoder. The
  * encoder returns one record with a field per node (146,067 on the ~1 MB document); the
  * row listed it as entries (`Object.entries`) inside the timed encode and rebuilt the record
  * (`Object.fromEntries`) inside the timed decode, which made the encode read ~1.5x slower

@@ -1,5 +1,5 @@
 /**
- * A large value compared on two lanes (codecs/compare/lanes.ts, issue 16 §1): every row's
+ * A large value compared on two lanes (codecs/compare/lanes.ts): every row's
  * sizes, compression, losslessness and parts equal the single lane's; rows come in codec
  * order with progress; an abort terminates the lanes and yields nothing more; a lane that
  * fails turns its rows into "—" rows that say why; small values stay on one lane. Lanes here

@@ -4,7 +4,7 @@ import { JOINT_WARMUP_MAX_CALL_MS, measureCodec, runComparison } from '../compar
 import { warmSampleOf } from '../compare/measure.js';
 
 /**
- * Issue 16 §1: before timing, a comparison probes its first codec once to tell a small
+ * Before timing, a comparison probes its first codec once to tell a small
  * value (joint warm-up) from a large one (none). On a large value the probe's encode alone
  * already says so; its decode (a 1 MB JSON.parse) was work for nothing. Counted on a fake
  * clock: the comparison makes no more decodes than measuring the codec alone (after its

@@ -1,5 +1,5 @@
 /**
- * Issue 16 §1: a json-joy model of the ~1 MB document is ~66 MB of heap, and every major
+ * A json-joy model of the ~1 MB document is ~66 MB of heap, and every major
  * garbage collection marks what is still referenced. A comparison kept every prepared value
  * (both CRDT models, converted copies) to its end; now each is dropped once no codec still
  * to run shares it, so the server-clock model lives only through its own row.

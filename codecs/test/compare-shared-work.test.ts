@@ -1,5 +1,5 @@
 /**
- * Issue 16 §1: work the comparison shares between codecs must not change a row. A value is
+ * Work the comparison shares between codecs must not change a row. A value is
  * converted once per encoder family (not once per codec), and the gzip size is derived
  * from the one raw-deflate run (+ GZIP_FRAMING), which a real gzip reader accepts.
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { STABLE_MIN_MS, time } from '../compare/timing.js';
 
 /**
- * Issue 16 §1, the json-pack phase of a 1 MB comparison: under a budget, a large operation
+ * The json-pack phase of a 1 MB comparison: under a budget, a large operation
  * stops adding runs once its figure is stable — two calls within 10 % — instead of
  * spending the budget on runs that only repeat it. Counted on a fake clock, never timed.
  */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { time } from '../compare/timing.js';
 
 /**
- * Issue 16 §1: the timing loop held the previous call's result while the next call ran, so
+ * The timing loop held the previous call's result while the next call ran, so
  * every 1 MB decode built its tree beside a whole live tree from the call before: V8's
  * young-generation collections then copied and promoted it, and a json-pack decode of the
  * 1 MB document read 12–18 ms where the decoder alone takes ~5 ms (3x, most of the phase's

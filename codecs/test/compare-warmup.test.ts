@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Regression (issue 16 §1): the first codec measured carried the JIT's warm-up — 33,405
+ * The first codec measured carried the JIT's warm-up — 33,405
  * encode ops/s for CBOR against 359,879 for "CBOR (fast)" on a 235-byte value. Two
  * identical codecs under different names must measure alike, the first included.
  *

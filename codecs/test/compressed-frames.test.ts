@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compressionSummary, ConnectionInflater, decodeFrame, MAX_DECOMPRESSED_BYTES } from '../index.js';
 
-/** Issue 15 §3: compressed frames (gzip, zlib, raw deflate), per-connection streams, and the caps. */
+/** Compressed frames (gzip, zlib, raw deflate), per-connection streams, and the caps. */
 const u8 = (b: Uint8Array | Buffer) => new Uint8Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 const value = {
   users: [

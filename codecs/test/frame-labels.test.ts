@@ -6,7 +6,7 @@ import { decodeFrame } from '../index.js';
 import { makeRng } from '../crdt/corpus.js';
 
 /**
- * Issue 14 §3: every frame labelled honestly. A text frame is text; foreign binary is
+ * Every frame labelled honestly. A text frame is text; foreign binary is
  * "unknown", not "malformed CBOR"; tiny frames follow their connection; an empty frame is
  * empty; newline-batched JSON is a sequence of values.
  */

@@ -1,5 +1,5 @@
 /**
- * Review 2, defect 1: left-out messages whose reasons differ only in the values, numbers or
+ * Left-out messages whose reasons differ only in the values, numbers or
  * offsets they quote are one group (the first message's full text, the count), in every view
  * (left-out.ts: the inspector's list, the report, the CLI's notes). Avro listed 16 entries,
  * one per bigint value; the CLI split undecodable frames on the byte each reader stopped at.

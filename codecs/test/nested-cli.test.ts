@@ -4,7 +4,7 @@ import { pack as msgpackEncode } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 
-/** `wirescope inspect` shows nested values and compressed frames (issue 15 §3). */
+/** `wirescope inspect` shows nested values and compressed frames. */
 describe('inspect: nested values and compressed frames', () => {
   const inner = new Uint8Array(cborEncode({ a: 1, b: ['x', 'y'] }));
   const json = JSON.stringify({ id: 7, payload: Buffer.from(inner).toString('base64') });

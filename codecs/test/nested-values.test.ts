@@ -8,7 +8,7 @@ import { postOrder } from '../core/span-store.js';
 import protobuf from 'protobufjs';
 
 /**
- * Payloads inside payloads (issue 15 §3): a value encoded as CBOR / MessagePack / JSON and
+ * Payloads inside payloads: a value encoded as CBOR / MessagePack / JSON and
  * carried in a byte string, tag 24, or a text string as it is or as base64 / base64url /
  * hex, inside a random outer value. The nested reading must equal the original value, and
  * its nodes' spans, mapped to the frame, must lie inside the outer string and tile it.

@@ -6,7 +6,7 @@ import { lenReadings } from '../protobuf/readings.js';
 import { protobufData } from '../protobuf/walker.js';
 
 /**
- * The schema-less Protobuf walker (issue 15 §1): spans for every tag, length and payload,
+ * The schema-less Protobuf walker: spans for every tag, length and payload,
  * the readings of length-delimited fields, groups, packed fields, and errors with offsets.
  */
 const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));

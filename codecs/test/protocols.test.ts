@@ -6,7 +6,7 @@ import { decodeFrame, type FrameFormat } from '../index.js';
 import { recognizeProtocol } from '../protocols/recognize.js';
 
 /**
- * Framing protocols recognized from frames the real client libraries send (issue 15 §2).
+ * Framing protocols recognized from frames the real client libraries send.
  * Each client gets a fake WebSocket that opens at once and records what is sent; the test
  * plays the server's replies where the client waits for one.
  */

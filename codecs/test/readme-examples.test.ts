@@ -4,7 +4,7 @@ import { main, type CliIo } from '../cli/main.js';
 import { startupLines } from '../../demo-server/startup-lines.js';
 
 /**
- * Review defect 13: the README's sample outputs must be what the tools print — `npm start`'s
+ * The README's sample outputs must be what the tools print — `npm start`'s
  * lines, the `$ echo … | npx wirescope inspect -` examples, the HTML report's CSP.
  */
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');

@@ -7,7 +7,7 @@ import { avroCodec } from '../compare/schema/avro-codec.js';
 import { main, type CliIo } from '../cli/main.js';
 
 /**
- * Review defect 5: `compare samples/order.cbor` said "Protobuf (inferred): does not fit — seq:
+ * `compare samples/order.cbor` said "Protobuf (inferred): does not fit — seq:
  * the key is not in the schema" (self-contradictory: the schema was inferred from that very
  * frame), and "Avro (inferred): does not fit — no frame has an Avro type". The cause is
  * seq = 18446744073709551615, a bigint beyond int64 (and beyond what Avro inference types): say so.

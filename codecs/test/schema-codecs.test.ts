@@ -9,7 +9,7 @@ import { printProto } from '../compare/schema/protobuf-shape.js';
 import { decodeProtobuf, encodeProtobuf } from '../compare/schema/protobuf-wire.js';
 
 /**
- * Issue 16 §3: schemas inferred from a session round-trip every frame they can hold, and
+ * Schemas inferred from a session round-trip every frame they can hold, and
  * list the others with a reason. Normalization (documented in schema/avro-schema.ts and
  * schema/protobuf-wire.ts): a key whose value is null, or an empty list, reads back as
  * absent / null; records come back as plain objects, bytes as Uint8Array.

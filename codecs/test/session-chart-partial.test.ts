@@ -1,5 +1,5 @@
 /**
- * Review 2, defect 3: the session chart made a codec that left messages out look cheapest
+ * The session chart made a codec that left messages out look cheapest
  * ("Protobuf (inferred): 591,366 B" beside "As captured: 1,361,041 B", 67 of 157 messages,
  * under "lower is better"), and the report's cumulative table did too. A partial series now
  * says "N of M messages" in the legend, the line titles and the table, its line is faded with

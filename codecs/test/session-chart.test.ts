@@ -1,5 +1,5 @@
 /**
- * The session chart (issue 16 §2): cumulative bytes per codec whose last points are the
+ * The session chart: cumulative bytes per codec whose last points are the
  * codecs' total sizes, geometry inside the plot, and line colours legible on both themes.
  */
 import { describe, expect, it } from 'vitest';

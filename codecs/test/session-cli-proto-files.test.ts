@@ -1,5 +1,5 @@
 /**
- * `compare --session --proto a.proto --proto b.proto --message pkg.Msg` (review): every
+ * `compare --session --proto a.proto --proto b.proto --message pkg.Msg`: every
  * `--proto` file is loaded as `inspect --proto` loads them (imports among them, the
  * google/protobuf types built in), binary frames are read as the message, and the `.proto`
  * row re-encodes each one. It used only the last --proto file, did not resolve

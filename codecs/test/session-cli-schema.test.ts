@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../cli/main.js';
 
-/** `wirescope compare --session` with the schema codecs, snappy, brotli and a loaded .proto (issue 16 §3). */
+/** `wirescope compare --session` with the schema codecs, snappy, brotli and a loaded .proto. */
 const utf8 = new TextEncoder();
 const PROTO =
   'syntax = "proto3";\nmessage Tick { string type = 1; int64 seq = 2; double price = 3; repeated string tags = 4; }\n';

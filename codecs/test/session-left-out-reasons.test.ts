@@ -1,5 +1,5 @@
 /**
- * Review defect B: reasons for left-out messages in the user's terms. A frame with a key
+ * Reasons for left-out messages in the user's terms. A frame with a key
  * twice reached the schema codecs as the reader's internal class, which they described by
  * its constructor name ("EntriesMap" in Node, "pe" once minified); Protobuf said "object
  * where the schema has message Frame".

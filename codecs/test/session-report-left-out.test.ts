@@ -1,7 +1,7 @@
 /**
- * Review D: the report listed only each codec's first left-out message; it must group every
+ * The report listed only each codec's first left-out message; it must group every
  * left-out message by reason with counts, with the function the inspector uses (left-out.ts).
- * Review B: the schema's share per message — none when no message was encoded, and small
+ * The schema's share per message — none when no message was encoded, and small
  * shares printed with enough digits.
  */
 import { describe, expect, it } from 'vitest';

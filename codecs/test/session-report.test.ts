@@ -1,5 +1,5 @@
 /**
- * The shareable session report (issue 16 §4): its totals are the sums of its rows, all
+ * The shareable session report: its totals are the sums of its rows, all
  * frame- and capture-derived text is escaped in the HTML, and the CLI writes it.
  */
 import { describe, expect, it } from 'vitest';

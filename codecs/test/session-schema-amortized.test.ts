@@ -10,7 +10,7 @@ const msg = (value: unknown): SessionMessage => ({
   data: utf8.encode(JSON.stringify(value)),
 });
 
-// Review defect 12: "18 message(s) left out", then "amortized over 88 messages" although
+// "18 message(s) left out", then "amortized over 88 messages" although
 // only 70 were encoded: the schema's size is spread over the messages the schema encoded.
 describe('a schema codec amortizes its schema over the messages it encoded', () => {
   it('left-out messages do not count, and the text says "the N messages it encoded"', async () => {

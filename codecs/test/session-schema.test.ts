@@ -49,7 +49,7 @@ describe('schema codecs, snappy and brotli in compareSession', () => {
         expect(total[field], `${codec} ${field}`).toBe(sum(parts.map((r) => r[field] as number)));
       expect(total.messages + total.left).toBe(messages.length);
       expect(total.schema!.bytes).toBeGreaterThan(20);
-      // Spread over the messages the schema encoded, not the ones left out (review defect 12).
+      // Spread over the messages the schema encoded, not the ones left out.
       expect(total.schema!.messages).toBe(total.messages);
       expect(total.schema!.perMessage).toBeCloseTo(total.schema!.bytes / total.messages);
       expect(total.size).toBeLessThan(totalOf(rows, 'json').size);

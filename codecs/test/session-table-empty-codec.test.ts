@@ -3,7 +3,7 @@ import { main, type CliIo } from '../cli/main';
 import { serializeCapture } from '../capture/capture-file';
 
 /**
- * Review 2 defect 3: the terminal table printed `0` in every size column of a codec that
+ * The terminal table printed `0` in every size column of a codec that
  * encoded nothing (`Protobuf (inferred)  0 (+75 left out)  0  0  0 …`), as if its messages
  * cost nothing; the CLI's --report and the inspector show "—" (no message in this codec).
  */

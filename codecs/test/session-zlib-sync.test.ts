@@ -22,7 +22,7 @@ async function wsStyle(messages: readonly Uint8Array[], bits: number, resetEach:
 }
 
 /**
- * The review's 10,000-frame session's server → client messages (its mk10k.js), far enough to
+ * A 10,000-frame session's server → client messages (its mk10k.js), far enough to
  * include message 7,533: its sync flush crosses the end of Node's 16 KB output buffer, where
  * the stream writes a second empty stored block (checked below that it occurs), then
  * incompressible messages larger than the output buffer (the write loops), an empty one.

@@ -4,7 +4,7 @@ import { encodePacket } from 'engine.io-parser';
 import { decodeFrame, previewValue, socketIoPacket } from '../index.js';
 
 /**
- * Socket.IO over Engine.IO text frames (issue 15 §2), produced by the real libraries'
+ * Socket.IO over Engine.IO text frames, produced by the real libraries'
  * encoders (socket.io-parser and engine.io-parser, the ones socket.io and its client use).
  */
 const utf8 = (s: string) => new TextEncoder().encode(s);

@@ -10,7 +10,7 @@ import { clonedLane } from '../../../codecs/test/helpers/cloned-lane.js';
 import { generateDocument } from '../../../codecs/bench/generate.js';
 
 /**
- * The Compare tab's job on lanes (compare-job.ts, issue 16 §1): the rows a frame's value
+ * The Compare tab's job on lanes (compare-job.ts): the rows a frame's value
  * gets on two lanes are the single lane's (timings aside), in codec order; a cancel ends
  * the run with no row after it; lanes need a page that starts them (lane-host.ts).
  */
