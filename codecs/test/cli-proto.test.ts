@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { protobufjsRoot, TEST_PROTO } from './helpers/protobuf-schema.js';
+import { repoRoot } from './helpers/paths.js';
 
 /** `wirescope inspect --proto a.proto [--proto b.proto] [--type pkg.Msg] frame.bin`. */
 const root = protobufjsRoot();
@@ -82,7 +83,7 @@ describe('inspect --proto', () => {
   });
 
   it('the built CLI takes the flags', () => {
-    const repo = path.resolve(__dirname, '../..');
+    const repo = repoRoot;
     const dir = mkdtempSync(path.join(tmpdir(), 'wirescope-proto-'));
     writeFileSync(path.join(dir, 'wtest.proto'), TEST_PROTO);
     writeFileSync(path.join(dir, 'frame.bin'), frame);

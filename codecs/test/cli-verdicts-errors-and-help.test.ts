@@ -6,6 +6,7 @@ import { USAGE } from '../cli/args.js';
 import { msText } from '../compare/format.js';
 import { CODECS } from '../compare/codecs.js';
 import { runCli, runCliOn } from './helpers/cli.js';
+import { repoPath } from './helpers/paths.js';
 
 /** The CLI's empty input, Protobuf's rejection message, compare on uint64 and the --help text. */
 
@@ -46,7 +47,7 @@ describe('the Protobuf reader names its real error', () => {
   });
 
   it('samples/order-truncated.cbor: the Protobuf line has an error code and an offset', () => {
-    const bytes = new Uint8Array(readFileSync(new URL('../../samples/order-truncated.cbor', import.meta.url)));
+    const bytes = new Uint8Array(readFileSync(repoPath('samples/order-truncated.cbor')));
     const r = runCli(['inspect', 'f'], { f: bytes });
     const line = r.stderr.split('\n').find((l) => l.startsWith('  protobuf'));
     expect(line).toMatch(/^ {2}protobuf \([a-z-]+, offset \d+\): \S/);
@@ -62,7 +63,7 @@ describe('the Protobuf reader names its real error', () => {
 
 describe('compare: MessagePack and uint64, timings in µs', () => {
   it('samples/order.cbor (seq = 2^64-1): MessagePack encodes every entry and decodes; the loss named is bigint', async () => {
-    const bytes = new Uint8Array(readFileSync(new URL('../../samples/order.cbor', import.meta.url)));
+    const bytes = new Uint8Array(readFileSync(repoPath('samples/order.cbor')));
     const r = await runAsync(['compare', 'f', '--json', '--runs', '1', '--codecs', 'cbor,msgpack'], bytes);
     expect(r.code).toBe(0);
     const row = JSON.parse(r.stdout).rows.find((x: { codec: string }) => x.codec === 'msgpack');

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { runCli } from './helpers/cli.js';
+import { repoRoot } from './helpers/paths.js';
 
-const repo = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+const repo = repoRoot;
 
 const run = runCli;
 

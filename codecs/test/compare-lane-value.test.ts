@@ -12,6 +12,8 @@ import { packValue, unpackValue } from '../compare/lane-value.js';
 import { scanValue } from '../compare/features.js';
 import { EntriesMap, ExtValue, SimpleValue, TaggedValue, setOwn } from '../core/values.js';
 import { decodeFrame } from '../index.js';
+import path from 'node:path';
+import { sharedDir } from './helpers/paths.js';
 
 const sent = (value: unknown): unknown => unpackValue(structuredClone(packValue(value, scanValue(value))));
 
@@ -55,13 +57,14 @@ describe('a value sent to a lane', () => {
   });
 
   it('equals the decoded value of every RFC 8949 Appendix A vector and seed payload (as CBOR and MessagePack)', () => {
-    const root = new URL('../../../shared/', import.meta.url);
     const frames: Uint8Array[] = [];
-    const vectors = JSON.parse(readFileSync(new URL('test-vectors/cbor-appendix-a.json', root), 'utf8')) as {
+    const vectors = JSON.parse(readFileSync(path.join(sharedDir, 'test-vectors/cbor-appendix-a.json'), 'utf8')) as {
       cbor: string;
     }[];
     for (const v of vectors) frames.push(Uint8Array.from(Buffer.from(v.cbor, 'base64')));
-    const seeds = JSON.parse(readFileSync(new URL('payloads/seed-payloads.json', root), 'utf8')) as { data: unknown }[];
+    const seeds = JSON.parse(readFileSync(path.join(sharedDir, 'payloads/seed-payloads.json'), 'utf8')) as {
+      data: unknown;
+    }[];
     for (const seed of seeds)
       frames.push(new CborEncoder().encode(seed.data).slice(), new MsgPackEncoder().encode(seed.data).slice());
     let checked = 0;

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { helpersDir } from './helpers/paths.js';
 
 /**
  * The first codec measured carried the JIT's warm-up — 33,405
@@ -13,7 +14,7 @@ import { describe, expect, it } from 'vitest';
  * busy machine only adds time to a sample, a cold JIT slows all of them), best of three
  * fresh processes (two cores shared with other work can still stall one).
  */
-const script = fileURLToPath(new URL('./helpers/warmup-twins.ts', import.meta.url));
+const script = path.join(helpersDir, 'warmup-twins.ts');
 
 interface Twin {
   codec: string;

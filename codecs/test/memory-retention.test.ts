@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { helpersDir } from './helpers/paths.js';
 
 /**
  * What a span index keeps alive, measured in a child `node --expose-gc` (helpers/retained-memory.ts):
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
  * and the ArrayBuffer total agree) with no other frame indexed since, and that dropping the
  * frame releases the frame (no module keeps the last one).
  */
-const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'helpers/retained-memory.ts');
+const script = path.join(helpersDir, 'retained-memory.ts');
 
 interface Result {
   format: string;

@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../cli/main.js';
 import { startupLines } from '../../demo-server/startup-lines.js';
+import { repoPath } from './helpers/paths.js';
 
 /**
  * The README's sample outputs must be what the tools print — `npm start`'s
  * lines, the `$ echo … | npx wirescope inspect -` examples, the HTML report's CSP.
  */
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const README = readFileSync(repoPath('README.md'), 'utf8');
 const utf8 = new TextEncoder();
 
 async function run(argv: string[], files: Record<string, Uint8Array>) {

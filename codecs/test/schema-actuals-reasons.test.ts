@@ -5,6 +5,7 @@ import { schemaActuals } from '../compare/schema/actuals.js';
 import { inferredProtobufCodec } from '../compare/schema/schema-codecs.js';
 import { avroCodec } from '../compare/schema/avro-codec.js';
 import { main, type CliIo } from '../cli/main.js';
+import { repoPath } from './helpers/paths.js';
 
 /**
  * `compare samples/order.cbor` said "Protobuf (inferred): does not fit — seq:
@@ -12,7 +13,7 @@ import { main, type CliIo } from '../cli/main.js';
  * frame), and "Avro (inferred): does not fit — no frame has an Avro type". The cause is
  * seq = 18446744073709551615, a bigint beyond int64 (and beyond what Avro inference types): say so.
  */
-const order = new Uint8Array(readFileSync(new URL('../../samples/order.cbor', import.meta.url)));
+const order = new Uint8Array(readFileSync(repoPath('samples/order.cbor')));
 const protobufWhy = (values: unknown[], value: unknown) => {
   const out = inferredProtobufCodec(values).encode(value);
   return out instanceof Uint8Array ? null : out.mismatch;

@@ -1,16 +1,17 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL, fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { repoPath } from './helpers/paths.js';
 
 /**
  * The session code bundles for the browser (no Node built-ins), and the Avro codec (ours,
  * no avsc) bundles with no alias, holds no code generation (extension pages forbid it),
  * and runs.
  */
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = repoPath('codecs');
 
 describe('schema codecs in a browser bundle', () => {
   it('session/index.ts bundles for the browser without Node modules', async () => {

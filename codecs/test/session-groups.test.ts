@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runSessionComparison, type SessionMessage } from '../compare/session/session.js';
 import { perConnection, perDirection, sumRows, totalsOf } from '../compare/session/groups.js';
+import { repoPath } from './helpers/paths.js';
 
 const enc = new TextEncoder();
 const messages: SessionMessage[] = Array.from({ length: 90 }, (_, i) => ({
@@ -36,17 +37,17 @@ describe('session groups', () => {
 
   it('the page-side files import session.ts for types only', () => {
     for (const file of [
-      '../compare/session/groups.ts',
-      '../compare/session/report.ts',
-      '../compare/session/chart-geometry.ts',
-      '../compare/session/left-out.ts',
-      '../compare/session/schema-share.ts',
-      '../../inspector-app/src/components/compare/session/SessionCompare.tsx',
-      '../../inspector-app/src/components/compare/session/SessionTable.tsx',
-      '../../inspector-app/src/components/compare/session/session-run.ts',
-      '../../inspector-app/src/worker/session-compare-job.ts',
+      'codecs/compare/session/groups.ts',
+      'codecs/compare/session/report.ts',
+      'codecs/compare/session/chart-geometry.ts',
+      'codecs/compare/session/left-out.ts',
+      'codecs/compare/session/schema-share.ts',
+      'inspector-app/src/components/compare/session/SessionCompare.tsx',
+      'inspector-app/src/components/compare/session/SessionTable.tsx',
+      'inspector-app/src/components/compare/session/session-run.ts',
+      'inspector-app/src/worker/session-compare-job.ts',
     ]) {
-      const text = readFileSync(new URL(file, import.meta.url), 'utf8');
+      const text = readFileSync(repoPath(file), 'utf8');
       const valueImports = [...text.matchAll(/^import (?!type )[^;]*from '[^']*session\/(session|cumulative)\.js';/gm)];
       expect(valueImports.map((m) => `${file}: ${m[0]}`)).toEqual([]);
     }
