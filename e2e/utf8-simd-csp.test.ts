@@ -6,7 +6,7 @@
  * 'wasm-unsafe-eval' (root manifest.json) and nothing like eval. The module is compiled
  * and run there as the validator does (synchronously); a page whose CSP lacks
  * 'wasm-unsafe-eval' is refused, which is why the manifest says it (and where the codecs
- * fall back to the JS validator, codecs/test/utf8-wasm.test.ts).
+ * fall back to the JS validator, codecs/core/utf8-wasm.test.ts).
  * Fails (never skips) without the browsers or a buildable extension.
  */
 import { createServer, type Server } from 'node:http';
