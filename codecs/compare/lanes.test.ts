@@ -16,29 +16,11 @@ import { nodeLanes } from './node-lane.js';
 import { generateDocument } from '../bench/generate.js';
 import { EntriesMap, ExtValue, SimpleValue, TaggedValue, setOwn } from '../core/values.js';
 import { clonedLane } from '../test/helpers/cloned-lane.js';
+import { comparable } from '../test/helpers/comparable-row.js';
 
 const options = { runs: 1, warmup: 0 } as const;
 /** Lanes for any value (minBytes 0): the test values are small. */
 const pool = (open: OpenLane, count = 2): LanePool => ({ open, count, minBytes: 0 });
-
-/** What must not depend on the lane: everything but the timings. */
-const comparable = (row: Row): unknown =>
-  isMeasured(row)
-    ? {
-        codec: row.codec,
-        label: row.label,
-        family: row.family,
-        notes: row.notes,
-        size: row.size,
-        parts: row.parts,
-        gzip: row.gzip,
-        deflate: row.deflate,
-        lossless: row.lossless,
-        lost: row.lost,
-        decodeError: row.decodeError,
-        decoded: row.decode !== null,
-      }
-    : { codec: row.codec, label: row.label, family: row.family, unsupported: row.unsupported };
 
 function withClasses(): unknown {
   const o: Record<string, unknown> = {

@@ -9,21 +9,9 @@ import { compareValue, isMeasured, runComparison, type Row } from '../compare.js
 import { inProcessLane, type Lane, type OpenLane } from '../lane.js';
 import { generateDocument } from '../../bench/generate.js';
 import { withCallingThread } from './calling-thread-lanes.js';
+import { comparable } from '../../test/helpers/comparable-row.js';
 
 const options = { runs: 1, warmup: 0 } as const;
-const comparable = (row: Row): unknown =>
-  isMeasured(row)
-    ? {
-        codec: row.codec,
-        size: row.size,
-        parts: row.parts,
-        gzip: row.gzip,
-        deflate: row.deflate,
-        lossless: row.lossless,
-        lost: row.lost,
-      }
-    : { codec: row.codec, unsupported: row.unsupported };
-
 /** Opens in-process lanes and records what each was asked to measure. */
 function recording(): { open: OpenLane; asked: string[][] } {
   const asked: string[][] = [];
