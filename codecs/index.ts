@@ -117,7 +117,8 @@ export {
 export { recognizeProtocol, type ProtocolInfo, type RecognizeContext } from './protocols/recognize.js';
 export { nearMissConfidence } from './near-miss.js';
 export { crdtByteSplit, nodeByteSplit, crdtClockTable, crdtExtensionOf } from './crdt/model-walker.js';
-export { patchOps, patchJson, patchByteSplit } from './crdt/patch-walker.js';
+export { patchByteSplit } from './crdt/patch-walker.js';
+export { patchOps, patchJson } from './crdt/patch-verbose.js';
 export { crdtIdOf, crdtSpanOf, formatId, type CrdtId } from './crdt/annotations.js';
 export {
   decodeCrdt,

@@ -4,7 +4,7 @@ import { NESTED_PATH } from './streams/nested.js';
 
 /**
  * What `npm start` prints once it listens (main.ts), `origin` being `localhost:PORT`; the
- * README shows these lines for port 8080 (codecs/test/readme-examples.test.ts keeps them equal).
+ * README shows these lines for port 8080 (codecs/readme-examples.test.ts keeps them equal).
  */
 export function startupLines(origin: string): string[] {
   const wsUrl = `ws://${origin}${DEMO_PATH}`;

@@ -9,25 +9,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
-import { startDemoServer, type DemoServer } from '../demo-server/server.js';
-import { APP_DIR, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
+import type { DemoServer } from '../demo-server/server.js';
+import { artifactPath } from './support/env.js';
+import { closeDemoAndChromium, startDemoAndChromium } from './support/demo-chromium.js';
 import { fieldOffsets, selectedHexOffsets, treeRows } from './support/page.js';
 
 let browser: Browser;
 let server: DemoServer;
 
 beforeAll(async () => {
-  checkPrerequisites();
-  [browser, server] = await Promise.all([
-    launchChromium(),
-    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 20, largeEvery: 0, seed: 7, malformedChance: 0 }),
-  ]);
+  ({ browser, server } = await startDemoAndChromium({
+    messagesPerSecond: 20,
+    largeEvery: 0,
+    seed: 7,
+    malformedChance: 0,
+  }));
 }, 30_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => closeDemoAndChromium(browser, server));
 
 interface MapRect {
   index: number;

@@ -7,26 +7,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
-import { startDemoServer, type DemoServer } from '../demo-server/server.js';
+import type { DemoServer } from '../demo-server/server.js';
 import { JsonPackExtension } from '@jsonjoy.com/json-pack/lib/JsonPackExtension.js';
-import { APP_DIR, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
+import { artifactPath } from './support/env.js';
+import { closeDemoAndChromium, startDemoAndChromium } from './support/demo-chromium.js';
 import { range, selectedHexOffsets, treeRows } from './support/page.js';
 
 let browser: Browser;
 let server: DemoServer;
 
 beforeAll(async () => {
-  checkPrerequisites();
-  [browser, server] = await Promise.all([
-    launchChromium(),
-    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 5 }),
-  ]);
+  ({ browser, server } = await startDemoAndChromium({ messagesPerSecond: 1, largeEvery: 0, seed: 5 }));
 }, 30_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => closeDemoAndChromium(browser, server));
 
 /** 200 users: the avatar hashes are most of the frame, the keys a good part of the rest. */
 function usersPage(): Uint8Array {

@@ -1,5 +1,5 @@
 /**
- * The Compare tab on a large frame in Chromium (issue 16 §1): the decode worker measures
+ * The Compare tab on a large frame in Chromium: the decode worker measures
  * the rows on two lanes, module workers the page starts for it and hands a port each
  * (inspector-app/src/worker/compare-lanes.ts, lane-host.ts). The lane script loads from the
  * built app (dist/app/assets) and every codec gets its row, none of them a lane failure;

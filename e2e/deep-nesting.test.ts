@@ -9,8 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startDemoServer, type DemoServer } from '../demo-server/server.js';
-import { APP_DIR, checkPrerequisites, launchChromium } from './support/env.js';
+import type { DemoServer } from '../demo-server/server.js';
+import { closeDemoAndChromium, startDemoAndChromium } from './support/demo-chromium.js';
 import { treeRows } from './support/page.js';
 
 const LEVELS = 100_000;
@@ -20,17 +20,10 @@ let browser: Browser;
 let server: DemoServer;
 
 beforeAll(async () => {
-  checkPrerequisites();
-  [browser, server] = await Promise.all([
-    launchChromium(),
-    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 3 }),
-  ]);
+  ({ browser, server } = await startDemoAndChromium({ messagesPerSecond: 1, largeEvery: 0, seed: 3 }));
 }, 30_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => closeDemoAndChromium(browser, server));
 
 interface TraceEvent {
   readonly name: string;

@@ -1,5 +1,5 @@
 /**
- * Hostile pages (issue 14 §2) in Chromium with the production build (dist/chrome): a page
+ * Hostile pages in Chromium with the production build (dist/chrome): a page
  * attacks the extension through its own sockets and window messages: two real sockets with
  * 2,000,000-character URLs (this Chromium's renderer crashes, without any extension, on a
  * WebSocket URL over ~2.1 MB, so the 25 MB URLs of the issue come forged), a flood of real sockets that fail at once (opening, error and

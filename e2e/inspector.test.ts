@@ -7,8 +7,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startDemoServer, type DemoServer } from '../demo-server/server.js';
-import { APP_DIR, APPENDIX_A, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
+import type { DemoServer } from '../demo-server/server.js';
+import { APPENDIX_A, artifactPath } from './support/env.js';
+import { closeDemoAndChromium, startDemoAndChromium } from './support/demo-chromium.js';
 import {
   fieldOffsets,
   frameSizes,
@@ -28,17 +29,10 @@ let server: DemoServer;
 const pageErrors = new Map<Page, string[]>();
 
 beforeAll(async () => {
-  checkPrerequisites();
-  [browser, server] = await Promise.all([
-    launchChromium(),
-    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 30, largeEvery: 0, seed: 11 }),
-  ]);
+  ({ browser, server } = await startDemoAndChromium({ messagesPerSecond: 30, largeEvery: 0, seed: 11 }));
 }, 30_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => closeDemoAndChromium(browser, server));
 
 async function openPage(path: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 860 }, colorScheme: 'light' });

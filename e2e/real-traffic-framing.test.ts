@@ -1,5 +1,5 @@
 /**
- * Issue 15 §2 in Chromium: the framing protocols in the web inspector fed by the demo server.
+ * In Chromium: the framing protocols in the web inspector fed by the demo server.
  * The list's protocol and event / topic columns (and the preview still in view at the default
  * list width), the protocol filter, a Socket.IO event whose attachment placeholder is replaced
  * and linked to its binary frame, and an MQTT PUBLISH with its topic and decoded payload whose
@@ -7,10 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startDemoServer, type DemoServer } from '../demo-server/server.js';
+import type { DemoServer } from '../demo-server/server.js';
 import { MQTT_CHANNEL_PATH } from '../demo-server/streams/mqtt.js';
 import { STOMP_CHANNEL_PATH } from '../demo-server/streams/stomp.js';
-import { APP_DIR, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
+import { artifactPath } from './support/env.js';
+import { closeDemoAndChromium, startDemoAndChromium } from './support/demo-chromium.js';
 import { fieldOffsets, selectedHexOffsets, treeRow, treeRows, type TreeRowInfo } from './support/page.js';
 
 let browser: Browser;
@@ -18,24 +19,15 @@ let server: DemoServer;
 const pageErrors = new Map<Page, string[]>();
 
 beforeAll(async () => {
-  checkPrerequisites();
-  [browser, server] = await Promise.all([
-    launchChromium(),
-    startDemoServer({
-      port: 0,
-      staticDir: APP_DIR,
-      messagesPerSecond: 80,
-      largeEvery: 0,
-      malformedChance: 0,
-      seed: 21,
-    }),
-  ]);
+  ({ browser, server } = await startDemoAndChromium({
+    messagesPerSecond: 80,
+    largeEvery: 0,
+    malformedChance: 0,
+    seed: 21,
+  }));
 }, 30_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => closeDemoAndChromium(browser, server));
 
 async function open(wsUrl: string, viewport = { width: 1440, height: 900 }): Promise<Page> {
   const page = await browser.newPage({ viewport, colorScheme: 'light' });

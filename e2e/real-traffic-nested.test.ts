@@ -1,5 +1,5 @@
 /**
- * Payloads inside payloads in Chromium (issue 15 §3), fed by the demo server's
+ * Payloads inside payloads in Chromium, fed by the demo server's
  * `/demo/nested` stream: base64 of CBOR in a JSON string, MessagePack in a CBOR byte string,
  * gzip frames and a per-connection zlib stream. A nested child opens in the tree and an inner
  * field highlights the frame bytes that carry it (for base64: the characters that encode
@@ -8,9 +8,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startDemoServer, type DemoServer } from '../demo-server/server.js';
+import type { DemoServer } from '../demo-server/server.js';
 import { NESTED_PATH } from '../demo-server/streams/nested.js';
-import { APP_DIR, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
+import { artifactPath } from './support/env.js';
+import { closeDemoAndChromium, startDemoAndChromium } from './support/demo-chromium.js';
 import { fieldOffsets, range, selectedHexOffsets, treeRow, treeRows, type TreeRowInfo } from './support/page.js';
 
 let browser: Browser;
@@ -19,11 +20,7 @@ let page: Page;
 const errors: string[] = [];
 
 beforeAll(async () => {
-  checkPrerequisites();
-  [browser, server] = await Promise.all([
-    launchChromium(),
-    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 20, seed: 7 }),
-  ]);
+  ({ browser, server } = await startDemoAndChromium({ messagesPerSecond: 20, seed: 7 }));
   page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
   page.on('pageerror', (e) => errors.push(e.message));
   const wsUrl = `ws://127.0.0.1:${server.port}${NESTED_PATH}`;
@@ -38,8 +35,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await page?.close();
-  await browser?.close();
-  await server?.close();
+  await closeDemoAndChromium(browser, server);
   expect(errors, 'uncaught errors in the page').toEqual([]);
 });
 

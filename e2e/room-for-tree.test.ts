@@ -11,27 +11,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
-import { startDemoServer, type DemoServer } from '../demo-server/server.js';
+import type { DemoServer } from '../demo-server/server.js';
 import { ledgerEntry, chatMessage } from '../demo-server/shapes.js';
 import { makeRng } from '../demo-server/rng.js';
-import { APP_DIR, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
+import { artifactPath } from './support/env.js';
+import { closeDemoAndChromium, startDemoAndChromium } from './support/demo-chromium.js';
 import { emitToPanel, panelFrames, waitForRows } from './support/tour-pages.js';
 
 let browser: Browser;
 let server: DemoServer;
 
 beforeAll(async () => {
-  checkPrerequisites();
-  [browser, server] = await Promise.all([
-    launchChromium(),
-    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 30, largeEvery: 0, seed: 5 }),
-  ]);
+  ({ browser, server } = await startDemoAndChromium({ messagesPerSecond: 30, largeEvery: 0, seed: 5 }));
 }, 30_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => closeDemoAndChromium(browser, server));
 
 const SIZES = [
   { width: 1440, height: 900 },

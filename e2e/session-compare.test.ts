@@ -1,5 +1,5 @@
 /**
- * The whole-session comparison in Chromium (issue 16 §2, §4): a capture file opened through
+ * The whole-session comparison in Chromium: a capture file opened through
  * the toolbar's file input, the Compare tab's Session view for one connection — totals, the
  * recorded Sec-WebSocket-Extensions, the chart, progress and cancel — and a 10,000-frame
  * session of ~1 KB frames compared in the worker while a PerformanceObserver records the
@@ -8,8 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startDemoServer, type DemoServer } from '../demo-server/server.js';
-import { APP_DIR, artifactPath, checkPrerequisites, launchChromium } from './support/env.js';
+import type { DemoServer } from '../demo-server/server.js';
+import { artifactPath } from './support/env.js';
+import { closeDemoAndChromium, startDemoAndChromium } from './support/demo-chromium.js';
 import { serializeCapture } from '../codecs/capture/capture-file.js';
 import type { ConnectionInfo, WireFrame } from '../codecs/capture/types.js';
 
@@ -17,17 +18,10 @@ let browser: Browser;
 let server: DemoServer;
 
 beforeAll(async () => {
-  checkPrerequisites();
-  [browser, server] = await Promise.all([
-    launchChromium(),
-    startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 3 }),
-  ]);
+  ({ browser, server } = await startDemoAndChromium({ messagesPerSecond: 1, largeEvery: 0, seed: 3 }));
 }, 30_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => closeDemoAndChromium(browser, server));
 
 const EXT = 'permessage-deflate; client_max_window_bits=15; server_no_context_takeover';
 const BIG = 10_000;

@@ -6,15 +6,15 @@
  * 'wasm-unsafe-eval' (root manifest.json) and nothing like eval. The module is compiled
  * and run there as the validator does (synchronously); a page whose CSP lacks
  * 'wasm-unsafe-eval' is refused, which is why the manifest says it (and where the codecs
- * fall back to the JS validator, codecs/test/utf8-wasm.test.ts).
+ * fall back to the JS validator, codecs/core/utf8-wasm.test.ts).
  * Fails (never skips) without the browsers or a buildable extension.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser as ChromiumBrowser, Page as ChromiumPage, Worker as ChromiumWorker } from 'playwright-core';
-import { startDemoServer, type DemoServer } from '../demo-server/server.js';
-import { APP_DIR, checkPrerequisites, launchChromium } from './support/env.js';
+import type { DemoServer } from '../demo-server/server.js';
+import { closeDemoAndChromium, startDemoAndChromium } from './support/demo-chromium.js';
 import { UTF8_VALIDATE_WASM } from '../codecs/core/utf8-wasm/utf8-validate-bytes.js';
 import {
   ensureExtensionBuild,
@@ -126,17 +126,10 @@ describe('Chromium: the web inspector (dist/app) runs the SIMD validator', () =>
   let server: DemoServer;
 
   beforeAll(async () => {
-    checkPrerequisites();
-    [browser, server] = await Promise.all([
-      launchChromium(),
-      startDemoServer({ port: 0, staticDir: APP_DIR, messagesPerSecond: 1, largeEvery: 0, seed: 3 }),
-    ]);
+    ({ browser, server } = await startDemoAndChromium({ messagesPerSecond: 1, largeEvery: 0, seed: 3 }));
   }, 30_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeDemoAndChromium(browser, server));
 
   it('in its decode worker', async () => {
     const page = await browser.newPage();

@@ -6,29 +6,24 @@
  * Every decoded message is checked by shape; one that is not a feed message is reported,
  * never thrown.
  */
-import type { ConnectionInfo, Direction, Opcode, WireFrame } from './types.js';
+import type { Direction, Opcode, WireFrame } from './types.js';
+import type {
+  ConnectionClosed,
+  ConnectionError,
+  ConnectionOpened,
+  ConnectionOpening,
+  FramesArrived,
+  FramesDropped,
+} from './connection-events.js';
 import { decodeBase64, encodeBase64 } from '../core/base64.js';
 
 export type LiveEvent =
-  | { readonly type: 'connection-opening'; readonly connectionId: string; readonly url: string; readonly time: number }
-  | ({ readonly type: 'connection-opened' } & ConnectionInfo)
-  | { readonly type: 'frames'; readonly frames: readonly WireFrame[] }
-  | {
-      readonly type: 'connection-closed';
-      readonly connectionId: string;
-      readonly code: number;
-      readonly reason: string;
-      readonly wasClean: boolean;
-      readonly time: number;
-    }
-  | {
-      readonly type: 'connection-error';
-      readonly connectionId: string;
-      readonly message: string;
-      readonly time: number;
-    }
-  /** Frames the sender could not pass on (its buffer was full); never silent. */
-  | { readonly type: 'dropped'; readonly count: number; readonly reason: string };
+  | ConnectionOpening
+  | ConnectionOpened
+  | FramesArrived
+  | ConnectionClosed
+  | ConnectionError
+  | FramesDropped;
 
 interface FrameOnFeed {
   readonly c: string;

@@ -1,12 +1,9 @@
 import { Flag, Kind } from '../core/kinds.js';
-import type { SpanIndex } from '../core/span-index.js';
+import { SpanIndex, type Preview } from '../core/span-index.js';
 import { tagNumber } from '../core/tag-number.js';
 
-/** How a node previews (describe.ts's previewValue, passed in: describe.ts calls this file, so importing it back would be a cycle). */
-export type Preview = (index: SpanIndex, id: number, max: number) => string;
 import { decodeUtf8 } from '../core/utf8.js';
 import { cborArgument, decodeFloat16 } from './value.js';
-import { indexCbor } from './index.js';
 import { hexOf } from '../core/hex.js';
 
 /**
@@ -137,7 +134,8 @@ function knownTagText(index: SpanIndex, tagId: number, tag: string, max: number,
       if (!p) return null;
       const size = p[1] - p[0];
       if (size > EMBEDDED_PREVIEW_LIMIT) return `embedded CBOR (${size.toLocaleString('en-US')} B)`;
-      const inner = indexCbor(bytes.subarray(p[0], p[1]), { depth: 1 });
+      // The content is CBOR, read by the walker that read the tag (the CBOR walker).
+      const inner = new SpanIndex(bytes.subarray(p[0], p[1]), index.walker, { depth: 1 });
       if (inner.error || inner.root < 0)
         return `embedded CBOR (${size} B, not well-formed: ${inner.error?.message ?? 'empty'})`;
       return `embedded CBOR (${size} B): ${previewValue(inner, inner.root, max)}`;

@@ -8,6 +8,7 @@ import { reportDuplicateKeys } from '../core/duplicates.js';
 import { cborLeafValue, cborTagValue } from './value.js';
 import { checkTagContent } from './tag-validity.js';
 import { hex2 } from '../core/hex.js';
+import { cborTagPreview, tagContentLabel } from './known-tags.js';
 
 /**
  * The validating CBOR walker (RFC 8949): one iterative pass that records nodes down to a
@@ -29,6 +30,8 @@ export const cborWalker: FormatWalker = {
   walk: walkCbor,
   leafValue: cborLeafValue,
   tagValue: cborTagValue,
+  tagContentLabel,
+  tagPreview: cborTagPreview,
   capacityHint: cborCapacityHint,
 };
 

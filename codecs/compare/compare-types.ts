@@ -86,22 +86,6 @@ export interface LanePool {
   /** The size that makes a value large (default LANE_MIN_BYTES; tests pass 0 to put small values on lanes). */
   readonly minBytes?: number;
   /**
-   * 'codec' (default): a lane takes one codec at a time, so json-joy's logical-clock codecs
-   * spread over both lanes (each lane builds its own model); 'model': a lane takes every
-   * queued json-joy codec sharing one model at once (one build per model, less balance).
-   * bench-1mb.ts `--group-by-model` measures the other plan (docs/BENCHMARKS.md).
-   */
-  readonly grouping?: 'codec' | 'model';
-  /**
-   * The calling thread is one of the `count` lanes (it measures from the same queue, on the
-   * value it holds: no clone, no worker start) and `count - 1` are opened. A fresh worker
-   * answers its first row only after its start (~120 ms of CPU, 200–400 ms wall on a loaded
-   * 2-core machine) and the value's clone; the calling thread starts at once. For callers
-   * whose thread has nothing else to do meanwhile (the CLI, the benches); the calling thread
-   * is busy for one codec at a time (it yields between codecs, so an abort still lands).
-   */
-  readonly here?: boolean;
-  /**
    * Starts the lanes now, sends them a value to hold and warms them on a sample of it
    * (warmLanes): a pool that keeps lanes (lane-pool.ts) has them warm, the value already
    * there, when its comparison is asked for. Absent: no warming.

@@ -8,7 +8,7 @@
  * the comparison's life (one sizer per comparison, so a worker keeps no 2 MB table after).
  *
  * gzip = the same raw deflate stream + GZIP_FRAMING (fflate's gzipSync runs the very same
- * deflate and adds a 10-byte header and an 8-byte trailer). codecs/test/compare-compressed-size.test.ts
+ * deflate and adds a 10-byte header and an 8-byte trailer). codecs/compare/compressed-size.test.ts
  * checks both against fflate's real output on generated values and the 1 MB document.
  */
 import { DeflateAloneSizer } from './session/deflate-size.js';

@@ -18,7 +18,7 @@
 import { CODECS, MAX_DEPTH, codecByName, encodedSize, type Codec } from './codecs.js';
 import type { CompareOptions, Row, UnsupportedRow } from './compare-types.js';
 import { scanValue, type ValueFeatures } from './features.js';
-import { inProcessLane, type Lane } from './lane.js';
+import type { Lane } from './lane.js';
 import { JOINT_WARMUP_MAX_CALL_MS } from './measure.js';
 import type { LanePool } from './compare-types.js';
 import type { LaneWarmReport } from './compare-types.js';
@@ -177,21 +177,18 @@ export function compareOnLanes(
     },
   };
   try {
-    if (pool.here) lanes.push(inProcessLane(start));
     while (lanes.length < pool.count) lanes.push(pool.open(start));
   } catch {
     for (const lane of lanes) lane.terminate();
     return null;
   }
-  return runLanes(lanes, codecs, options, pool.grouping ?? 'codec', pool.here ? lanes[0] : null);
+  return runLanes(lanes, codecs, options);
 }
 
 async function* runLanes(
   lanes: readonly Lane[],
   codecs: readonly Codec[],
   options: CompareOptions,
-  grouping: 'codec' | 'model',
-  here: Lane | null,
 ): AsyncGenerator<Row, void, undefined> {
   const { signal } = options;
   const total = codecs.length;
@@ -212,33 +209,22 @@ async function* runLanes(
     stopped = true;
     for (const lane of lanes) lane.terminate();
     notify();
-    wakePhase();
   };
   signal?.addEventListener('abort', stopAll, { once: true });
 
-  /** json-pack codecs handed out and not finished (the calling thread waits for them: runLane). */
-  const jsonPackOut = new Set<number>();
-  let phaseWaiters: (() => void)[] = [];
-  const wakePhase = (): void => {
-    const ws = phaseWaiters;
-    phaseWaiters = [];
-    for (const w of ws) w();
-  };
   const finish = (i: number, row: Row): void => {
     rows[i] = row;
     done++;
-    jsonPackOut.delete(i);
-    wakePhase();
     options.onProgress?.({ done, total, codec: codecs[i].name, phase: phaseOf(codecs[i]) });
     notify();
   };
 
   /**
-   * The next codecs for a lane holding `held`: the queue's head, or a same-phase codec sharing
-   * what it holds; under 'model' grouping, with every queued json-joy codec sharing its model.
+   * The next codec for a lane holding `held` (-1: none left): the queue's head, or a
+   * same-phase codec sharing what it holds.
    */
-  const take = (held: ReadonlySet<string>): number[] => {
-    if (queue.length === 0) return [];
+  const take = (held: ReadonlySet<string>): number => {
+    if (queue.length === 0) return -1;
     const phase = phaseOf(codecs[queue[0]]);
     // json-pack rows are short and share nothing costly (a converted copy at most): costliest
     // first. json-joy rows share a model that takes 0.3–0.5 s to build: a lane keeps to its own.
@@ -249,55 +235,31 @@ async function* runLanes(
             (i) => phaseOf(codecs[i]) === phase && codecs[i].shares !== undefined && held.has(codecs[i].shares!),
           );
     if (at < 0) at = 0;
-    const [first] = queue.splice(at, 1);
-    const share = codecs[first].shares;
-    if (grouping !== 'model' || phaseOf(codecs[first]) !== 'json-joy' || share === undefined) return [first];
-    const unit = [first];
-    for (let q = 0; q < queue.length; ) {
-      if (codecs[queue[q]].shares === share) unit.push(...queue.splice(q, 1));
-      else q++;
-    }
-    return unit;
+    return queue.splice(at, 1)[0];
   };
 
   const runLane = async (lane: Lane): Promise<void> => {
     const held = new Set<string>();
     for (;;) {
       if (stopped) return;
-      // The calling thread reads the other lanes' rows only between its own codecs: had it
-      // begun a json-joy row (0.3–1 s) while another lane finished the json-pack phase, that
-      // phase's last rows would wait behind it. So it starts json-joy only once they are in.
-      while (
-        lane === here &&
-        !stopped &&
-        jsonPackOut.size > 0 &&
-        queue.length > 0 &&
-        phaseOf(codecs[queue[0]]) === 'json-joy'
-      ) {
-        await new Promise<void>((resolve) => phaseWaiters.push(resolve));
-      }
-      if (stopped) return;
-      const unit = take(held);
-      for (const i of unit) if (phaseOf(codecs[i]) === 'json-pack') jsonPackOut.add(i);
-      if (unit.length === 0) return;
+      const i = take(held);
+      if (i < 0) return;
       const keep = [...new Set(queue.map((q) => codecs[q].shares).filter((s): s is string => s !== undefined))];
-      let k = 0;
+      let answered = false;
       try {
-        for await (const row of lane.measure(
-          unit.map((i) => codecs[i].name),
-          { keep },
-        )) {
+        for await (const row of lane.measure([codecs[i].name], { keep })) {
           if (stopped) return;
-          if (k >= unit.length || row.codec !== codecs[unit[k]].name)
-            throw new Error(`the lane answered ${row.codec} for ${codecs[unit[k]]?.name ?? 'nothing'}`);
-          finish(unit[k++], row);
+          if (answered || row.codec !== codecs[i].name)
+            throw new Error(`the lane answered ${row.codec} for ${answered ? 'nothing' : codecs[i].name}`);
+          answered = true;
+          finish(i, row);
         }
         if (stopped) return;
-        if (k < unit.length) throw new Error('the lane ended without a row');
+        if (!answered) throw new Error('the lane ended without a row');
       } catch (e) {
         if (stopped) return;
         lastReason = reasonOf(e);
-        for (; k < unit.length; k++) finish(unit[k], laneFailedRow(codecs[unit[k]], lastReason));
+        if (!answered) finish(i, laneFailedRow(codecs[i], lastReason));
         lane.terminate();
         alive--;
         // No lane left: the codecs still queued cannot be measured; say why.
@@ -309,7 +271,7 @@ async function* runLanes(
         }
         return;
       }
-      for (const i of unit) if (codecs[i].shares !== undefined) held.add(codecs[i].shares!);
+      if (codecs[i].shares !== undefined) held.add(codecs[i].shares!);
       for (const key of [...held]) if (!keep.includes(key)) held.delete(key);
     }
   };

@@ -53,9 +53,9 @@ function nodeWorker(script: URL | undefined): LaneWorker {
 export const nodeLanes = (options: { readonly cores?: number; readonly script?: URL } = {}): ReusedLanes => {
   const bundled = options.script ?? (fromSource ? undefined : new URL('./compare-lane.js', import.meta.url));
   const count = bundled && !existsSync(bundled) ? 1 : laneCount(options.cores ?? availableParallelism());
-  // Every lane is a worker; this thread only waits. With this thread as one lane (lanes.ts
-  // `here`, `--calling-thread` in the benches) a quiet bench-1mb.ts run read a warm json-pack
-  // phase of 1,217 ms and whole / floor 1.15x, against 762 ms and 0.85x with workers only
-  // (2026-11-25 03:53, load 1.4–2.0): it reads the worker's rows only between its own codecs.
-  return { ...reusedLanes(() => nodeWorker(options.script), count), here: false };
+  // Every lane is a worker; this thread only waits. With this thread as one lane a quiet
+  // bench-1mb.ts run read a warm json-pack phase of 1,217 ms and whole / floor 1.15x, against
+  // 762 ms and 0.85x with workers only (2026-11-25 03:53, load 1.4–2.0): it reads the
+  // worker's rows only between its own codecs.
+  return reusedLanes(() => nodeWorker(options.script), count);
 };

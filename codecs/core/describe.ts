@@ -3,7 +3,6 @@ import type { SpanIndex } from './span-index.js';
 import { floatLiteral, hex, quote } from './diagnostic.js';
 import { decodeUtf8 } from './utf8.js';
 import { ExtValue, timestampText } from './values.js';
-import { cborTagPreview } from '../cbor/known-tags.js';
 import { tagNumber } from './tag-number.js';
 
 export { tagNumber };
@@ -72,7 +71,7 @@ export function plainPreview(index: SpanIndex, id: number, max = 80): string {
       break;
     case Kind.tag:
       // Known tags read as what they mean (dates, bignums, URI, UUID, embedded CBOR).
-      text = index.format === 'cbor' ? cborTagPreview(index, id, max, previewValue) : `${tagNumber(index, id)}(…)`;
+      text = index.walker.tagPreview?.(index, id, max, previewValue) ?? `${tagNumber(index, id)}(…)`;
       break;
     case Kind.text:
       if (indefinite) text = '(_ text chunks)';

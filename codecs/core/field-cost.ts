@@ -2,7 +2,6 @@ import { Flag, Kind } from './kinds.js';
 import type { SpanIndex } from './span-index.js';
 import { LeafValueCache } from './leaf-value-cache.js';
 import { previewValue, tagNumber } from './describe.js';
-import { crdtChildName } from '../crdt/op-roles.js';
 
 /**
  * Cost by field across array elements: every recorded node (the root and keys excepted) is
@@ -75,9 +74,9 @@ function segmentKey(index: SpanIndex, id: number, keyId: number, keyValues: Leaf
     return '\u0001' + previewValue(index, keyId, 40);
   }
   const pk = store.kind[store.parent[id]];
-  if (pk >= Kind.crdt_model && pk <= Kind.crdt_meta) {
-    // Named like json-joy paths (`.ops[3].after`), positions as `*`.
-    const name = crdtChildName(index, id);
+  if (pk !== Kind.tag) {
+    // Named by role where the format names children (json-joy's `.ops[3].after`), positions as `*`.
+    const name = index.walker.childName?.(index, id);
     if (name) return '\u0003' + name.path.replace(/\[\d+\]$/, '[*]');
   }
   return pk === Kind.tag

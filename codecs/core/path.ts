@@ -1,7 +1,6 @@
 import { Flag, Kind } from './kinds.js';
-import type { SpanIndex } from './span-index.js';
+import type { ChildName, SpanIndex } from './span-index.js';
 import { describeHead, previewValue, tagNumber } from './describe.js';
-import { crdtChildName, type CrdtChildName } from '../crdt/op-roles.js';
 
 /**
  * Where a node sits in its frame: a list of segments (map key, array index, tag), shown as
@@ -11,7 +10,7 @@ export type PathSegment =
   | { readonly type: 'key'; readonly key: string; readonly text: boolean }
   | { readonly type: 'index'; readonly index: number }
   | { readonly type: 'tag'; readonly tag: string }
-  | { readonly type: 'chunk'; readonly index: number; readonly name?: CrdtChildName }
+  | { readonly type: 'chunk'; readonly index: number; readonly name?: ChildName }
   | { readonly type: 'key-of'; readonly key: string };
 
 export function pathSegments(index: SpanIndex, id: number): PathSegment[] {
@@ -55,10 +54,8 @@ export function childSegment(index: SpanIndex, n: number, position: number): Pat
     return isKey ? { type: 'key-of', key } : { type: 'key', key, text: keyIsText };
   }
   if (pk === Kind.tag) return { type: 'tag', tag: tagNumber(index, parent) };
-  if (pk >= Kind.crdt_model && pk <= Kind.crdt_meta) {
-    const name = crdtChildName(index, n);
-    if (name) return { type: 'chunk', index: Math.max(0, position), name };
-  }
+  const name = index.walker.childName?.(index, n);
+  if (name) return { type: 'chunk', index: Math.max(0, position), name };
   let i = position;
   if (i < 0) {
     i = 0;

@@ -1,7 +1,5 @@
 import { Kind } from './kinds.js';
 import type { SpanIndex } from './span-index.js';
-import { tagContentLabel } from '../cbor/known-tags.js';
-import { crdtChildName } from '../crdt/op-roles.js';
 
 /**
  * The label of a node that has no key, in the tree: what it is where that is known (a tag's
@@ -12,9 +10,11 @@ export function positionLabel(index: SpanIndex, id: number, position: number): s
   index.requireNode(id, 'positionLabel');
   const parent = index.store.parent[id];
   if (parent < 0) return '$';
-  if (index.format === 'cbor' && index.store.kind[parent] === Kind.tag) return tagContentLabel(index, parent);
-  if (index.format === 'crdt-model' || index.format === 'crdt-patch') {
-    const name = crdtChildName(index, id);
+  const { walker } = index;
+  if (index.store.kind[parent] === Kind.tag) {
+    if (walker.tagContentLabel) return walker.tagContentLabel(index, parent);
+  } else {
+    const name = walker.childName?.(index, id);
     if (name) return name.label;
   }
   return `[${position}]`;

@@ -21,6 +21,19 @@ export type FormatName =
   | 'yjs'
   | 'automerge';
 
+/** A child named by its role rather than its position. */
+export interface ChildName {
+  /** `id`, `ops[3]`, `obj`, `values[0]`: the tree label. */
+  readonly label: string;
+  /** The path step: `.ops[3]`. */
+  readonly path: string;
+  /** The JSON Pointer step: `/ops/3`. */
+  readonly pointer: string;
+}
+
+/** A node's one-line preview of at most `max` characters (core/describe.ts's `previewValue`). */
+export type Preview = (index: SpanIndex, id: number, max: number) => string;
+
 /**
  * What each format contributes: a validating walker that records nodes into the store,
  * and the value of a leaf node. Everything else (expansion, views, values of containers,
@@ -50,6 +63,19 @@ export interface FormatWalker {
   preview?(index: SpanIndex, node: number, max: number): string;
   /** Extra fields for the node in machine-readable output (ids, spans, byte splits). */
   details?(index: SpanIndex, node: number): Record<string, unknown>;
+  /**
+   * The name of a child that has no key, where the format names children by their role
+   * (json-joy's `id`, `ops[2]`, `after`, `values[0]`), or null where its position names it.
+   * Paths, tree labels and field patterns ask this; without it every such child is a position.
+   */
+  childName?(index: SpanIndex, node: number): ChildName | null;
+  /** What a tag's single child is, for its row label (`epoch seconds`, `UUID bytes`, `content`). */
+  tagContentLabel?(index: SpanIndex, tag: number): string;
+  /**
+   * A tag's one-line preview, at most about `max` characters: its meaning for tags the format
+   * knows (dates, bignums, UUIDs), `N(content)` otherwise. `preview` previews any other node.
+   */
+  tagPreview?(index: SpanIndex, tag: number, max: number, preview: Preview): string;
   /**
    * Nodes to allocate up front for a frame walked to `depth`, when the format knows better
    * than the generic guess (undefined: use the generic guess).

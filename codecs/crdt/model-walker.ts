@@ -9,6 +9,7 @@ import { crdtAnnotations, SESSION, type CrdtAnnotations } from './annotations.js
 import { crdtModelValue, crdtModelLeafValue, decodeWtf8, findInvalidWtf8, WTF8_SURROGATES } from './model-value.js';
 import { readB1vu56, readVu57, varintRead } from './varint.js';
 import { cborScalarEnd } from '../cbor/scalar-end.js';
+import { crdtChildName } from './op-roles.js';
 
 export {
   crdtClockTable,
@@ -91,6 +92,7 @@ export const crdtModelWalker: FormatWalker = {
   describe: describeCrdt,
   preview: previewCrdt,
   details: crdtDetails,
+  childName: crdtChildName,
   // Strings carry most of a model's bytes: start small and let the store grow. Capped: this
   // walker also runs in format detection on frames it rejects at byte 0.
   capacityHint: (bytes: Uint8Array) => Math.min((bytes.length >> 4) + 32, 4096),

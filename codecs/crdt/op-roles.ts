@@ -1,6 +1,6 @@
 import { Flag, Kind } from '../core/kinds.js';
-import type { SpanIndex } from '../core/span-index.js';
-import { patchOpName } from './patch-walker.js';
+import type { ChildName, SpanIndex } from '../core/span-index.js';
+import { patchOpName } from './patch-opcodes.js';
 
 /**
  * Names for the unnamed children of json-joy frames, so paths read like json-joy's verbose
@@ -8,14 +8,6 @@ import { patchOpName } from './patch-walker.js';
  * `meta` and `ops[k]`; an operation's operands by role (`obj`, `after`, `ref`, `value`,
  * `values[i]`, `what[i]`); a model's `root` node and `clock`. Object keys are keys already.
  */
-export interface CrdtChildName {
-  /** `id`, `ops[3]`, `obj`, `values[0]`: the tree label. */
-  readonly label: string;
-  /** The path step: `.ops[3]`. */
-  readonly path: string;
-  /** The JSON Pointer step: `/ops/3`. */
-  readonly pointer: string;
-}
 
 /** Operand roles by op name, in encoding order; the last role repeats (`values[i]`). */
 const OPERANDS: Readonly<Record<string, { readonly fixed: readonly string[]; readonly repeated?: string }>> = {
@@ -30,15 +22,15 @@ const OPERANDS: Readonly<Record<string, { readonly fixed: readonly string[]; rea
   del: { fixed: ['obj'], repeated: 'what' },
 };
 
-const plain = (name: string): CrdtChildName => ({ label: name, path: `.${name}`, pointer: `/${name}` });
-const item = (name: string, i: number): CrdtChildName => ({
+const plain = (name: string): ChildName => ({ label: name, path: `.${name}`, pointer: `/${name}` });
+const item = (name: string, i: number): ChildName => ({
   label: `${name}[${i}]`,
   path: `.${name}[${i}]`,
   pointer: `/${name}/${i}`,
 });
 
 /** The name of a json-joy node's child, or null where position says it best (RGA chunks, keyed entries). */
-export function crdtChildName(index: SpanIndex, id: number): CrdtChildName | null {
+export function crdtChildName(index: SpanIndex, id: number): ChildName | null {
   const { store } = index;
   const parent = store.parent[id];
   if (parent < 0 || store.flags[id] & Flag.key) return null;

@@ -1,5 +1,5 @@
 /**
- * The background against a hostile page (issue 14 §2): whatever a relay passes (a page's own
+ * The background against a hostile page: whatever a relay passes (a page's own
  * sockets with huge URLs, floods of events, a compromised content script) stays bounded per
  * tab and across tabs, and other tabs keep their frames.
  */

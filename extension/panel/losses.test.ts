@@ -1,5 +1,5 @@
 /**
- * Losses as rows (issue 14 §1): a frame dropped for size or evicted by the background's cap
+ * Losses as rows: a frame dropped for size or evicted by the background's cap
  * leaves a placeholder (time, direction, size, why) besides the count, and a connection
  * keeps its URL, protocol and open/close events when its frames are evicted.
  */

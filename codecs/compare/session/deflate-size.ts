@@ -9,7 +9,7 @@
  * This is fflate's own match finder and block writer (dflt, wblk, hTree, lc, clen: MIT,
  * Copyright (c) Arjun Barrett, https://github.com/101arrowz/fflate) with the buffers kept
  * and the output replaced by its bit count: the same matches, the same block splits, the
- * same Huffman trees, so the same sizes — codecs/test/session-deflate-size.test.ts checks
+ * same Huffman trees, so the same sizes — codecs/compare/session/deflate-size.test.ts checks
  * them against fflate's real `deflateSync` and streaming `Deflate` output, byte count for
  * byte count, on generated sessions and random bytes. A newer fflate must be checked again
  * (the version is pinned in package.json).

@@ -67,7 +67,7 @@ export function zlibEngine(options: ZlibEngineOptions = {}): DeflateEngine {
       return sync ? syncDeflater(stream, sync) : asyncDeflater(stream);
     },
     // A fresh stream given the whole message and a sync flush writes what `write` + `flush`
-    // write after a reset (codecs/test/session-permessage-deflate.test.ts compares them).
+    // write after a reset (codecs/compare/session/permessage-deflate.test.ts compares them).
     freshPayloadSize(bits, message) {
       // A new stream per message, not a kept one reset: zlib's matcher reads window bytes
       // past the input, which a reset leaves from the previous message and a new stream has

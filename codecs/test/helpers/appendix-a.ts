@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { sharedDir } from './paths.js';
 
 /**
  * RFC 8949 Appendix A, from the shared test vectors beside the repository
@@ -11,9 +11,7 @@ export interface AppendixAVector {
 }
 
 export function appendixAVectors(): AppendixAVector[] {
-  const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-  const shared = process.env.WIRESCOPE_SHARED ?? path.resolve(repo, '../shared');
-  const file = path.join(shared, 'test-vectors/cbor-appendix-a.json');
+  const file = path.join(sharedDir, 'test-vectors/cbor-appendix-a.json');
   if (!fs.existsSync(file)) throw new Error(`missing ${file}: the RFC 8949 Appendix A vectors live in ../shared`);
   return JSON.parse(fs.readFileSync(file, 'utf8')) as AppendixAVector[];
 }

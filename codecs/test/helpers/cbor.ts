@@ -1,10 +1,3 @@
-/**
- * Test helpers for the CBOR span index: hex input, exact JSON, a re-encoder from our value
- * model to json-pack's, value normalization for cross-decoder comparison, and structural
- * invariants (tiling, nesting) of a span index.
- */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder';
 import { JsonPackExtension } from '@jsonjoy.com/json-pack/lib/JsonPackExtension';
 import { JsonPackValue } from '@jsonjoy.com/json-pack/lib/JsonPackValue';
@@ -12,8 +5,7 @@ import { Flag, Kind } from '../../core/kinds.js';
 import type { SpanIndex } from '../../core/span-index.js';
 import { EntriesMap, SimpleValue, TaggedValue, setOwn } from '../../core/values.js';
 
-/** The repository root (/work/main): this file is codecs/test/helpers/cbor.ts. */
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export { repoRoot } from './paths.js';
 
 /** `"83 01 02"` -> bytes (whitespace and commas ignored). Always a plain Uint8Array, never a Buffer. */
 export function hex(s: string): Uint8Array {

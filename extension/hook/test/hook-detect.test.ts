@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Issue 14 §2, detectability, what is cheap to reduce: a clean realm's
+ * Detectability, what is cheap to reduce: a clean realm's
  * `Function.prototype.toString` (a fresh iframe's) must not print the hook's source for the
  * wrapped `send`, `WebSocket` or `toString` (they are Proxies of the natives: it prints a
  * native-code body), and errors thrown through the wrappers carry no stack frame of the

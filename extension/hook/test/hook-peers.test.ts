@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Issue 14 §1: a page reaching for a "pristine" `send` in an about:blank iframe
+ * A page reaching for a "pristine" `send` in an about:blank iframe
  * (`frame.contentWindow.WebSocket.prototype.send.call(ws, x)`) must not slip a frame past the
  * capture: the iframe's hook hands it to the hook that owns the socket (hook/peers.ts).
  */

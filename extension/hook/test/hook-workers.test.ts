@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Issue 14 §1: sockets opened inside workers are out of the page hook's reach; the hook at
+ * Sockets opened inside workers are out of the page hook's reach; the hook at
  * least reports that the document started a dedicated or shared worker (a `worker` event,
  * resolved script URL), so the panel never stays silent about them. The page sees the
  * native constructors' API unchanged.

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Issue 14 §1: each connection says which document opened it, and a worker the document
+ * Each connection says which document opened it, and a worker the document
  * started is reported. The relay (not the page) adds the document's URL and origin to
  * `opening` and `worker` events; `worker` events are checked like the others.
  */

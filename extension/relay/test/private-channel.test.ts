@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Issue 14 §2: capture traffic travels on a private MessageChannel that the hook hands the
+ * Capture traffic travels on a private MessageChannel that the hook hands the
  * relay once, at document_start, by a synchronous event named by a per-build secret. A page's
  * own window-message listeners must see nothing of it, and nothing a page posts on the window
  * can reach the background (no forged frames, connections or sequence numbers).

@@ -9,6 +9,15 @@ export const PROTOCOL_VERSION = 1;
 // Frames and connections are the capture files' shapes (codecs/capture: the CLI reads them too).
 import type { ConnectionInfo, Direction, Opcode, WireFrame } from '../../../codecs/capture/types.js';
 export type { ConnectionInfo, Direction, Opcode, WireFrame };
+// Connection events are the proxy feed's too (codecs/capture/live-feed.ts).
+import type {
+  ConnectionClosed,
+  ConnectionError,
+  ConnectionOpened,
+  ConnectionOpening,
+  FramesArrived,
+  FramesDropped,
+} from '../../../codecs/capture/connection-events.js';
 import { isPackedFrames, type PackedFrames } from './packed-frames.js';
 
 /**
@@ -28,7 +37,7 @@ export interface LostFrame {
 /** Host → app. */
 export type HostMessage =
   | { readonly type: 'hello'; readonly protocolVersion: number; readonly host: string }
-  | { readonly type: 'frames'; readonly frames: readonly WireFrame[] }
+  | FramesArrived
   /** The same frames packed (packed-frames.ts): a host's batch that tiles one buffer. */
   | { readonly type: 'frames-packed'; readonly packed: PackedFrames }
   /** `documentUrl` / `documentOrigin` (optional): the document (frame) that opened the connection. */
@@ -36,32 +45,16 @@ export type HostMessage =
    * `seenFrom`: the host began seeing this socket only then, after it had opened (debugger
    * capture attached to a worker late): frames before it were not seen.
    */
-  | {
-      readonly type: 'connection-opening';
-      readonly connectionId: string;
-      readonly url: string;
-      readonly time: number;
+  | (ConnectionOpening & {
       readonly documentUrl?: string;
       readonly documentOrigin?: string;
       readonly seenFrom?: number;
-    }
-  | ({ readonly type: 'connection-opened' } & ConnectionInfo)
-  | {
-      readonly type: 'connection-closed';
-      readonly connectionId: string;
-      readonly code: number;
-      readonly reason: string;
-      readonly wasClean: boolean;
-      readonly time: number;
-    }
-  | {
-      readonly type: 'connection-error';
-      readonly connectionId: string;
-      readonly message: string;
-      readonly time: number;
-    }
+    })
+  | ConnectionOpened
+  | ConnectionClosed
+  | ConnectionError
   /** Frames the host lost before they reached the app (buffer cap, worker restart); never silent. */
-  | { readonly type: 'dropped'; readonly count: number; readonly reason: string }
+  | FramesDropped
   /** Placeholder rows for lost frames (their count also comes as `dropped`). */
   | { readonly type: 'lost-frames'; readonly frames: readonly LostFrame[] }
   /** The inspected page navigated; the app keeps or clears frames per its setting. */

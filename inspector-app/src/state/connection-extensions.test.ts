@@ -1,6 +1,6 @@
 /**
  * The session comparison uses the negotiated Sec-WebSocket-Extensions where the capture
- * knows it (issue 16 §2): the connection state must carry it from the host's
+ * knows it: the connection state must carry it from the host's
  * connection-opened and from a file, and keep it when the connection closes.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Placeholder rows (issue 14 §1): a frame the host lost arrives as `lost-frames` and takes its
+ * Placeholder rows: a frame the host lost arrives as `lost-frames` and takes its
  * place in the list, in arrival order, with its time, direction, size and why.
  */
 import { describe, expect, it } from 'vitest';

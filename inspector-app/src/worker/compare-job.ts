@@ -70,15 +70,22 @@ export interface CompareSink {
  * large value is measured on two lanes (workers the page starts: compare-lanes.ts); a cancel
  * terminates them.
  */
-export async function runCompare(
-  index: SpanIndex,
-  nodeId: number,
-  signal: AbortSignal,
-  sink: CompareSink,
-  title: string,
-  lanes: LanePool = workerLanes(),
-  values = new NodeValueMemo(),
-): Promise<void> {
+export interface NodeCompareJob {
+  readonly index: SpanIndex;
+  /** The node whose value is compared. */
+  readonly nodeId: number;
+  readonly signal: AbortSignal;
+  readonly sink: CompareSink;
+  /** What the Markdown report calls the value (`frame #12`). */
+  readonly title: string;
+  /** Default: one lane, here (workerLanes() without a host). */
+  readonly lanes?: LanePool;
+  /** Values built by a warm-up, for the Run that follows it. */
+  readonly values?: NodeValueMemo;
+}
+
+export async function runCompare(job: NodeCompareJob): Promise<void> {
+  const { index, nodeId, signal, sink, title, lanes = workerLanes(), values = new NodeValueMemo() } = job;
   const rows: Row[] = [];
   try {
     if (index.error) throw new Error(`the frame does not decode: ${index.error.message}`);

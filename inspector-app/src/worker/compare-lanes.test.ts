@@ -10,7 +10,7 @@ import { clonedLane } from '../../../codecs/test/helpers/cloned-lane.js';
 import { generateDocument } from '../../../codecs/bench/generate.js';
 
 /**
- * The Compare tab's job on lanes (compare-job.ts, issue 16 §1): the rows a frame's value
+ * The Compare tab's job on lanes (compare-job.ts): the rows a frame's value
  * gets on two lanes are the single lane's (timings aside), in codec order; a cancel ends
  * the run with no row after it; lanes need a page that starts them (lane-host.ts).
  */
@@ -22,14 +22,17 @@ async function compareRows(lanes: LanePool, signal = new AbortController().signa
   const index = h.store.decoded(1, 'auto')!.index!;
   const rows: CompareRowView[] = [];
   const end: { cancelled?: boolean; error?: string | null } = {};
-  await runCompare(
+  await runCompare({
     index,
-    index.root,
+    nodeId: index.root,
     signal,
-    { row: (r, done) => (rows.push(r), onRow?.(done)), end: (c, e) => Object.assign(end, { cancelled: c, error: e }) },
-    'test',
+    sink: {
+      row: (r, done) => (rows.push(r), onRow?.(done)),
+      end: (c, e) => Object.assign(end, { cancelled: c, error: e }),
+    },
+    title: 'test',
     lanes,
-  );
+  });
   return { rows, end };
 }
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { WorkerHandlers } from './handlers.js';
 import type { IngestFrame } from './api.js';
 
-/** Issue 15 §3: compressed frames and per-connection compressed streams in the worker. */
+/** Compressed frames and per-connection compressed streams in the worker. */
 const u8 = (b: Uint8Array) => new Uint8Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 let nextId = 1;
 function ingest(h: WorkerHandlers, data: Uint8Array, over: Partial<IngestFrame> = {}) {

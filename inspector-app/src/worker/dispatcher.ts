@@ -4,12 +4,8 @@
  */
 import type { FrameSummary, FromWorker, IngestFrame, ToWorker } from './api.js';
 import { summarize, WorkerHandlers } from './handlers.js';
-import { runCompare, warmCompare } from './compare-job.js';
-import { LaneLinks, workerLanes } from './compare-lanes.js';
-import { NodeValueMemo } from './node-value-memo.js';
-import { framesOf, runSessionCompare } from './session-compare-job.js';
-import { listReading } from './session-frame-reading.js';
-import { loadedSchemaCodecFor } from './session-loaded-schema.js';
+import { CompareJobs } from './compare-jobs.js';
+import { searchFrames } from './filter-search.js';
 import { SchemaReread } from './schema-reread.js';
 import { endsWithSyncFlush } from '../../../codecs/index.js';
 import { FloodDeferral, waitingSummary, type FloodOptions } from './flood-deferral.js';
@@ -77,11 +73,7 @@ export function createDispatcher(
   const yieldTo = options.yieldTo ?? ((next: () => void) => void setTimeout(next, 0));
   const handlers = new WorkerHandlers();
   let filterGeneration = 0;
-  const compareJobs = new Map<number, AbortController>();
-  /** The value the Compare tab's warm-up built, for its Run (node-value-memo.ts). */
-  const compareValues = new NodeValueMemo();
-  const laneLinks = options.lanes ? new LaneLinks(post) : null;
-  const lanes = workerLanes(laneLinks ? { host: laneLinks, cores: options.lanes?.cores } : {});
+  const compares = new CompareJobs({ post, handlers, yieldTo, lanes: options.lanes });
   let pending: FrameSummary[] = [];
   let pendingEvicted: number[] = [];
   let pendingMatching: number[] = [];
@@ -248,7 +240,7 @@ export function createDispatcher(
         return;
       }
       case 'lane-failed':
-        laneLinks?.failed(message.laneId, message.reason);
+        compares.laneFailed(message.laneId, message.reason);
         return;
       case 'defer-rows': {
         if (!flood) return;
@@ -279,71 +271,18 @@ export function createDispatcher(
         }
         return;
       }
-      case 'compare': {
+      case 'compare':
         if (flood?.waiting) readThrough(message.frameId);
-        const jobId = message.jobId;
-        const index = handlers.store.decoded(message.frameId, message.format)?.index;
-        if (!index || index.root < 0) {
-          post({
-            type: 'compare-end',
-            jobId,
-            cancelled: false,
-            error: 'the frame is no longer held (evicted) or does not decode',
-            markdown: '',
-          });
-          return;
-        }
-        const controller = new AbortController();
-        compareJobs.set(jobId, controller);
-        const sink = {
-          row: (row: Parameters<Parameters<typeof runCompare>[3]['row']>[0], done: number, total: number) =>
-            post({ type: 'compare-row', jobId, row, done, total }),
-          end: (cancelled: boolean, error: string | null, markdown: string) => {
-            compareJobs.delete(jobId);
-            post({ type: 'compare-end', jobId, cancelled, error, markdown });
-          },
-        };
-        void runCompare(
-          index,
-          message.nodeId < 0 ? index.root : message.nodeId,
-          controller.signal,
-          sink,
-          `frame #${message.frameId}`,
-          lanes,
-          compareValues,
-        );
+        compares.compare(message);
         return;
-      }
-      case 'warm-compare': {
+      case 'warm-compare':
         // Nothing read out of turn for it: a frame still waiting (a flood) is not warmed on.
-        const index = handlers.store.decoded(message.frameId, message.format)?.index;
-        if (index && index.root >= 0)
-          void warmCompare(index, message.nodeId < 0 ? index.root : message.nodeId, lanes, compareValues);
+        compares.warm(message);
         return;
-      }
-      case 'session-compare': {
+      case 'session-compare':
         if (flood?.waiting) readThrough(Infinity);
-        const jobId = message.jobId;
-        const controller = new AbortController();
-        compareJobs.set(jobId, controller);
-        const frames = framesOf(handlers.store.all(), message.scope);
-        void runSessionCompare(frames, {
-          negotiated: message.negotiated,
-          signal: controller.signal,
-          sink: {
-            progress: (progress) => post({ type: 'session-progress', jobId, progress }),
-            rows: (rows) => post({ type: 'session-rows', jobId, rows }),
-            end: (result) => {
-              compareJobs.delete(jobId);
-              post({ type: 'session-end', jobId, ...result });
-            },
-          },
-          yieldTurn: () => new Promise<void>((resolve) => yieldTo(resolve)),
-          read: listReading(handlers.store),
-          loadedSchema: () => loadedSchemaCodecFor(handlers.store.schemas, frames),
-        });
+        compares.session(message);
         return;
-      }
       case 'filter': {
         // A search needs what every row read as; rows matched under the old filter go out tagged with its generation first.
         if (flood?.waiting) readThrough(Infinity);
@@ -355,26 +294,20 @@ export function createDispatcher(
           return;
         }
         // The frames held now; later ones are matched as they arrive (the summaries' `matching`).
-        const ids = Array.from(handlers.store.all(), (f) => f.frameId);
-        let at = 0;
-        const slice = () => {
-          if (generation !== filterGeneration) return;
-          const until = now() + sliceMs;
-          const matches: number[] = [];
-          while (at < ids.length) {
-            if (handlers.matches(ids[at])) matches.push(ids[at]);
-            at++;
-            if (now() >= until) break;
-          }
-          const done = at >= ids.length;
-          post({ type: 'filter-progress', generation, matches, searched: at, total: ids.length, done });
-          if (!done) yieldTo(slice);
-        };
-        slice();
+        searchFrames({
+          generation,
+          frameIds: Array.from(handlers.store.all(), (f) => f.frameId),
+          matches: (frameId) => handlers.matches(frameId),
+          current: () => generation === filterGeneration,
+          sliceMs,
+          now,
+          yieldTo,
+          post,
+        });
         return;
       }
       case 'cancel-compare':
-        compareJobs.get(message.jobId)?.abort();
+        compares.cancel(message.jobId);
         return;
     }
   };

@@ -7,7 +7,7 @@ import { CaptureModel, matchesFormat } from '../state/capture-model.js';
 import { formatLabel } from '../components/list/FrameList.js';
 import { formatTime } from '../components/shell/format.js';
 
-/** Issue 14 §3 in the app: every frame labelled honestly in the list and the detail view. */
+/** In the app: every frame labelled honestly in the list and the detail view. */
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const msgpack = (v: unknown) => new MsgPackEncoder().encode(v);
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { WorkerHandlers } from './handlers.js';
 import type { TreeNode } from './api.js';
 
-/** Issue 15 §3: strings holding values open as nested trees whose rows carry frame offsets. */
+/** Strings holding values open as nested trees whose rows carry frame offsets. */
 function open(frame: Uint8Array, opcode: 'text' | 'binary') {
   const h = new WorkerHandlers();
   h.store.add({ frameId: 1, connectionId: 'c', direction: 'received', time: 0, opcode, data: frame });

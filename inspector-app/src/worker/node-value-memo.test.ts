@@ -44,15 +44,15 @@ describe('the value the Compare tab’s warm-up built, kept for its Run', () => 
     };
     await warmCompare(index, index.root, pool, memo);
     let error: string | null = 'not ended';
-    await runCompare(
+    await runCompare({
       index,
-      index.root,
-      new AbortController().signal,
-      { row: () => {}, end: (_c, e) => (error = e) },
-      't',
-      { ...pool, count: 1 },
-      memo,
-    );
+      nodeId: index.root,
+      signal: new AbortController().signal,
+      sink: { row: () => {}, end: (_c, e) => (error = e) },
+      title: 't',
+      lanes: { ...pool, count: 1 },
+      values: memo,
+    });
     expect(error).toBeNull();
     expect(build).toHaveBeenCalledTimes(1);
   }, 60_000);

@@ -17,13 +17,13 @@ async function compareRows(
   const index = h.store.decoded(frameId, 'auto')!.index!;
   const rows: CompareRowView[] = [];
   let error: string | null = null;
-  await runCompare(
+  await runCompare({
     index,
-    index.root,
-    new AbortController().signal,
-    { row: (r) => rows.push(r), end: (_c, e) => (error = e) },
-    'test',
-  );
+    nodeId: index.root,
+    signal: new AbortController().signal,
+    sink: { row: (r) => rows.push(r), end: (_c, e) => (error = e) },
+    title: 'test',
+  });
   return { rows, error };
 }
 

@@ -10,7 +10,7 @@ import { listReading } from './session-frame-reading';
 import type { IngestFrame, SessionScope } from './api';
 
 /**
- * Review 2 defect 1: the CLI's `compare --session` read each frame alone, so the frames that
+ * The CLI's `compare --session` read each frame alone, so the frames that
  * continue a connection's zlib stream (`00 00 ff ff`, no header) did not decode there while
  * the inspector read them as `json (zlib stream)`: the same HAR gave JSON 139 (+18 left
  * out) in the CLI and 155 (+2) in the inspector. Both now read a connection's frames in

@@ -5,7 +5,7 @@ import { createDispatcher } from './dispatcher';
 import { createProtobufTraffic, demoProtoFiles } from '../../../demo-server/streams/protobuf-schema';
 
 /**
- * Review defect A: the session comparison read each frame's raw bytes (raw Protobuf: numbered
+ * The session comparison read each frame's raw bytes (raw Protobuf: numbered
  * fields, "duplicate map keys" for repeated ones) while the list read them with the loaded
  * schema. It must compare what the list shows: the demo's Envelopes by their field names.
  */

@@ -13,7 +13,7 @@ import { forbidFunctionPerTest } from '../../../codecs/test/helpers/forbid-funct
 import { createProtobufTraffic, demoProtoFiles, ENVELOPE_TYPE } from '../../../demo-server/streams/protobuf-schema';
 
 /**
- * Issue 16 §3 in the inspector: with the demo's envelope.proto and trade.proto loaded, the
+ * In the inspector: with the demo's envelope.proto and trade.proto loaded, the
  * session comparison has the row that writes every message back with the real schema — the
  * CLI's `compare --session --proto … --proto …` row, with the CLI's figures for the same
  * frames and files. It had no such row (the README said "not in the inspector yet").

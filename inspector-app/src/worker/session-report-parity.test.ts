@@ -6,7 +6,7 @@ import { runSessionCompare } from './session-compare-job';
 import type { IngestFrame } from './api';
 
 /**
- * Review C: the CLI's report drew its chart with a second pass that could only re-encode
+ * The CLI's report drew its chart with a second pass that could only re-encode
  * JSON / CBOR / MessagePack, so its SVG had 4 lines and its Markdown table 4 columns where
  * the inspector's had 6 (Avro and Protobuf). Both now chart the sizes the comparison itself
  * computed (cumulative.ts `sessionChart`): the same series from the same session.

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Issue 14 §1 in the app: each connection says which document (frame URL / origin) opened
+ * In the app: each connection says which document (frame URL / origin) opened
  * it, and a host's `uncaptured` notices (a worker whose sockets are not captured) are shown,
  * never silent.
  */

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Review 2, defect 3: the legend read "Protobuf (inferred): 591,366 B" beside "As captured:
+ * The legend read "Protobuf (inferred): 591,366 B" beside "As captured:
  * 1,361,041 B" for 67 of 157 messages, its line far below the others under "lower is
  * better". A codec that left messages out says so in the legend, its line is marked (faded,
  * a hollow end) and the note under the chart says why.

@@ -13,7 +13,7 @@ import {
 } from '../../../../../demo-server/streams/protobuf-schema';
 
 /**
- * Issue 16 §3: with the demo's .proto files loaded, the Session view shows the loaded-schema
+ * With the demo's .proto files loaded, the Session view shows the loaded-schema
  * row (every Envelope written with the real schema, the schema's size apart) and the saved
  * report has it. The decode worker's dispatcher runs in the test's thread behind a real
  * WorkerClient, so the rows are the worker's own.

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { SpanIndex } from '../core/span-index.js';
+import { cborWalker } from './walker.js';
+
+const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));
+
+describe('cbor walker smoke', () => {
+  it('indexes a nested array', () => {
+    const ix = new SpanIndex(hex('8301820203820405'), cborWalker);
+    expect(ix.error).toBeNull();
+    expect(ix.value(0)).toEqual([1, [2, 3], [4, 5]]);
+  });
+});
