@@ -56,7 +56,7 @@ export function openChannel(n: Natives, names: ChannelNames): HookChannel | null
     listen(fn) {
       n.portOnMessage(near, (e) => {
         try {
-          fn(n.messageData(e));
+          fn(n.portMessageData(e));
         } catch {
           /* never throw into the port's dispatch */
         }

@@ -180,6 +180,10 @@ export function captureNatives(win: Win) {
   const decodeFn = decoder && uncurry<string>(win.TextDecoder.prototype.decode as Function);
   const binaryType = reader<string>(wsProto, 'binaryType');
   const urlOrigin = URLCtor && reader<string>(URLCtor.prototype, 'origin');
+  const messageDataGetter = findGetter(win.MessageEvent?.prototype, 'data');
+  const messageDataOf = messageDataGetter
+    ? uncurry<unknown>(messageDataGetter)
+    : (e: Event): unknown => (e as MessageEvent).data;
   const portOnMessage = portProto ? findSetter(portProto, 'onmessage') : undefined;
   const setPortOnMessage = portOnMessage && uncurry<void>(portOnMessage);
 
@@ -323,6 +327,14 @@ export function captureNatives(win: Win) {
       else (port as { onmessage: unknown }).onmessage = fn;
     },
     binaryType,
+    /** A port message's data: through the captured getter, or read plainly from another realm's event (Node's ports under jsdom). */
+    portMessageData(e: Event): unknown {
+      try {
+        return messageDataOf(e);
+      } catch {
+        return (e as MessageEvent).data;
+      }
+    },
     /** The socket URL's origin (a MessageEvent's `origin` from a WebSocket), '' when unknown. */
     originOf(url: string): string {
       try {
