@@ -18,7 +18,12 @@ function router(allowed = true) {
     setTimeout: (fn) => timers.push(fn),
     clearTimeout: () => {},
   });
-  return { r, fireTimers: () => timers.splice(0).forEach((fn) => fn()) };
+  return {
+    r,
+    fireTimers: () => {
+      for (const fn of timers.splice(0)) fn();
+    },
+  };
 }
 
 const action = (over: Partial<PanelAction> = {}): PanelAction => ({
