@@ -5,7 +5,7 @@
  *
  *   { "format": "wirescope-capture", "version": 1,
  *     "connections": [ { "connectionId", "url", "protocol", "extensions", ["extensionsRecorded": true,] "time" } ],
- *     "frames": [ { "c": connectionId, "d": "s" | "r", "t": time, "o": "t" | "b", "b64": base64 } ] }
+ *     "frames": [ { "c": connectionId, "d": "s" | "r", "t": time, "o": "t" | "b", "b64": base64 [, "origin": "wirescope"] } ] }
  *
  * `time` / `t` are ms since the epoch as JSON numbers (JavaScript prints the shortest text
  * that reads back to the same double, so times survive exactly). `b64` is standard base64
@@ -13,6 +13,8 @@
  * `extensions` is the negotiated Sec-WebSocket-Extensions; "" reads as "not recorded" unless
  * `extensionsRecorded` is true, which says none was negotiated (optional: older files and
  * readers are unaffected, the version stays 1).
+ * `origin` "wirescope" marks a frame wirescope itself sent or delivered to the page (optional,
+ * absent for the page's own traffic; the version stays 1).
  * `format` is written first so `detectCaptureKind` finds it in the file's first bytes.
  */
 import type { ConnectionInfo, WireFrame } from './types.js';
@@ -54,6 +56,7 @@ export function serializeCapture(connections: readonly ConnectionInfo[], frames:
       t: f.time,
       o: f.opcode === 'text' ? 't' : 'b',
       b64: encodeBase64(f.data),
+      ...(f.origin === 'wirescope' ? { origin: 'wirescope' } : {}),
     };
     lines.push(JSON.stringify(frame) + (i < frames.length - 1 ? ',' : ''));
   });
@@ -211,6 +214,7 @@ function readFrame(f: unknown): WireFrame | string {
     time: f.t,
     opcode: f.o === 't' ? 'text' : 'binary',
     data: decoded.bytes,
+    ...(f.origin === 'wirescope' ? { origin: 'wirescope' as const } : {}),
   };
 }
 

@@ -36,6 +36,7 @@ import { HelpOverlay } from './components/shell/HelpOverlay.js';
 import { ConnectBar } from './components/connect/ConnectBar.js';
 import { Composer } from './components/connect/Composer.js';
 import { saveBytes } from './components/detail/clipboard.js';
+import { usePageActions } from './components/detail/use-page-actions.js';
 import { plural } from './components/shell/format.js';
 import './components/shell/app.css';
 
@@ -69,6 +70,7 @@ export function App(props: AppProps): ReactElement {
   // Building the session is pure; listening to the host and the worker starts here (and stops on unmount).
   useEffect(() => session.start(), [session]);
   const snapshot = useSyncExternalStore(session.model.subscribe, session.model.getSnapshot);
+  const pageActions = usePageActions(transport, capabilities.frameActions);
   const theme = useTheme(capabilities.theme);
   const [selectedId, setSelectedId] = useState<number | null>(null);
   /** The frame whose detail Escape closed last: the list's arrow keys go on from it. */
@@ -223,7 +225,11 @@ export function App(props: AppProps): ReactElement {
 
   const onExport = useCallback(
     async (kind: 'har' | 'wirescope') => {
-      const bytes = await worker.call('exportCapture', { kind, connections: session.model.connectionInfo() });
+      const bytes = await worker.call('exportCapture', {
+        kind,
+        connections: session.model.connectionInfo(),
+        wirescopeFrames: session.model.wirescopeIds(),
+      });
       saveBytes(bytes, kind === 'har' ? 'wirescope-capture.har' : 'capture.wirescope');
     },
     [worker, session],
@@ -334,6 +340,7 @@ export function App(props: AppProps): ReactElement {
                 rows={listRows}
                 selectedId={selectedId}
                 anchorId={closedId}
+                isWirescope={(id) => session.model.isWirescope(id)}
                 onSelect={setSelectedId}
                 connectionLabels={connectionLabels}
                 sortBySize={listBySize}
@@ -386,6 +393,7 @@ export function App(props: AppProps): ReactElement {
               compareCache={compareCache}
               session={props.singleFrame ? undefined : sessionSource}
               frameById={(id) => session.model.frame(id)}
+              pageActions={pageActions}
             />
           ) : selectedId !== null && session.model.wasEvicted(selectedId) ? (
             <div className="ws-empty" role="status" data-testid="frame-evicted">

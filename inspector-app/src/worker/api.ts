@@ -395,6 +395,8 @@ export interface WorkerMethods {
     params: {
       kind: 'har' | 'wirescope';
       connections: Record<string, { url: string; protocol: string; extensions?: string }>;
+      /** Ids of the frames wirescope sent or delivered: marked so in the file. */
+      wirescopeFrames?: readonly number[];
     };
     result: Uint8Array;
   };

@@ -402,13 +402,15 @@ export class WorkerHandlers {
         for (const f of this.store.all()) if (this.matches(f.frameId)) out.push(f.frameId);
         return out;
       },
-      exportCapture: ({ kind, connections }) => {
+      exportCapture: ({ kind, connections, wirescopeFrames }) => {
+        const byWirescope = new Set(wirescopeFrames);
         const frames = [...this.store.all()].map((f) => ({
           connectionId: f.connectionId,
           direction: f.direction,
           time: f.time,
           opcode: f.opcode,
           data: f.data,
+          ...(byWirescope.has(f.frameId) ? { origin: 'wirescope' as const } : {}),
         }));
         const ids = [...new Set(frames.map((f) => f.connectionId))];
         const infos = ids.map((id) => ({

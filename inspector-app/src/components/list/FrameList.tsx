@@ -13,6 +13,7 @@ import { exactBytes, formatBytes, formatTime } from '../shell/format.js';
 import { eventLabel, LIST_COLUMNS, mergedColumn, protocolTitle } from './columns.js';
 import { useScrollView } from '../shell/scroll-view.js';
 import './list.css';
+import './origin-mark.css';
 
 const ROW_HEIGHT = 20;
 const HEADER_HEIGHT = 20;
@@ -45,6 +46,8 @@ export interface FrameListProps {
    * closed): ↓ selects the row after it, ↑ the row before it. Absent or gone: the ends.
    */
   readonly anchorId?: number | null;
+  /** True for a frame wirescope itself sent or delivered to the page: its row is marked (`data-origin="wirescope"`). */
+  readonly isWirescope?: (frameId: number) => boolean;
   /** Calls `onResize` after the browser laid `target` out at a new size (default: a ResizeObserver; tests pass a stub). */
   readonly observeResize?: ObserveResize;
 }
@@ -71,8 +74,12 @@ const Row = memo(function Row(props: {
   selected: boolean;
   connection: string;
   onSelect: (id: number) => void;
+  wirescope: boolean;
 }): ReactElement {
-  const { row, top, selected, connection, onSelect } = props;
+  const { row, top, selected, connection, onSelect, wirescope } = props;
+  const direction = wirescope
+    ? `${row.direction === 'sent' ? 'sent' : 'delivered to the page'} by wirescope`
+    : row.direction;
   return (
     // biome-ignore lint/a11y/useFocusableInteractive: the frame grid takes focus itself and moves the selection with the arrow keys; rows and headers are not tab stops
     <div
@@ -82,7 +89,8 @@ const Row = memo(function Row(props: {
       data-frame-id={row.frameId}
       data-format={row.lost ? 'lost' : (row.format ?? row.verdict ?? 'unknown')}
       data-sample={row.sample ? '' : undefined}
-      className={`ws-frame-row${row.frameId % 2 ? ' ws-row-odd' : ''}${row.lost ? ' ws-frame-lost' : ''}${row.protocol?.quiet ? ' ws-quiet' : ''}${row.sample ? ' ws-frame-sample' : ''}`}
+      data-origin={wirescope ? 'wirescope' : undefined}
+      className={`ws-frame-row${wirescope ? ' ws-frame-wirescope' : ''}${row.frameId % 2 ? ' ws-row-odd' : ''}${row.lost ? ' ws-frame-lost' : ''}${row.protocol?.quiet ? ' ws-quiet' : ''}${row.sample ? ' ws-frame-sample' : ''}`}
       style={{ transform: `translateY(${top}px)` }}
       data-merge={mergedColumn(row)}
       onMouseDown={() => onSelect(row.frameId)}
@@ -102,10 +110,11 @@ const Row = memo(function Row(props: {
         role="cell"
         data-column="direction"
         className={row.direction === 'sent' ? 'ws-dir-sent' : 'ws-dir-received'}
-        title={row.direction}
-        aria-label={row.direction}
+        title={direction}
+        aria-label={direction}
       >
         {row.direction === 'sent' ? '↑' : '↓'}
+        {wirescope && <span className="ws-origin-mark">W</span>}
       </span>
       <span role="cell" data-column="connection" title={row.connectionId}>
         {connection}
@@ -215,6 +224,7 @@ export function FrameList(props: FrameListProps): ReactElement {
     onSortBySize,
     onView,
     observeResize = resizeObserver,
+    isWirescope,
   } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
@@ -354,6 +364,7 @@ export function FrameList(props: FrameListProps): ReactElement {
         selected={row.frameId === selectedId}
         connection={connectionLabels.get(row.connectionId) ?? row.connectionId}
         onSelect={onSelect}
+        wirescope={isWirescope?.(row.frameId) ?? false}
       />,
     );
   }

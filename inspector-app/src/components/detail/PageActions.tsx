@@ -1,0 +1,65 @@
+import { useState, type ReactElement } from 'react';
+import type { FrameActionKind } from '../../protocol/messages.js';
+import type { FrameActionClient } from '../../state/frame-action-client.js';
+import type { FrameSummary } from '../../worker/api.js';
+import type { WorkerClient } from '../../worker/client.js';
+
+/** What a host lets the panel do with a frame on the page, and who carries it out. */
+export interface PageActionsHost {
+  readonly kinds: readonly FrameActionKind[];
+  readonly client: Pick<FrameActionClient, 'act'>;
+}
+
+const LABEL: Record<FrameActionKind, string> = { send: 'Send again', deliver: 'Deliver to page' };
+const TITLE: Record<FrameActionKind, string> = {
+  send: "Send these bytes again on the frame's socket, as the page's own send would",
+  deliver: "Hand these bytes to the page's message listeners, as if the server had sent them",
+};
+const DONE: Record<FrameActionKind, string> = { send: 'sent again', deliver: 'delivered to the page' };
+
+/**
+ * Send again and Deliver to page for one frame (hosts with `frameActions`), with what
+ * happened said beside them: done, or why not (a closed socket, actions turned off…).
+ */
+export function PageActions(props: {
+  worker: Pick<WorkerClient, 'call'>;
+  frame: Pick<FrameSummary, 'frameId' | 'connectionId' | 'opcode' | 'lost'>;
+  host: PageActionsHost;
+}): ReactElement | null {
+  const { worker, frame, host } = props;
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  if (frame.frameId < 0 || frame.lost) return null; // a live sample or a lost frame has no bytes to act with
+
+  const run = async (action: FrameActionKind) => {
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const data = await worker.call('bytes', { frameId: frame.frameId });
+      if (!data) return setOutcome({ ok: false, text: 'the frame was evicted: its bytes are gone' });
+      const result = await host.client.act({ action, connectionId: frame.connectionId, opcode: frame.opcode, data });
+      setOutcome(
+        result.ok
+          ? { ok: true, text: DONE[action] }
+          : { ok: false, text: `not ${DONE[action]}: ${result.error ?? ''}` },
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="ws-toolbar" role="group" aria-label="Act on the page" data-testid="page-actions">
+      {host.kinds.map((kind) => (
+        <button key={kind} type="button" disabled={busy} title={TITLE[kind]} onClick={() => void run(kind)}>
+          {LABEL[kind]}
+        </button>
+      ))}
+      {outcome && (
+        <span role="status" className={outcome.ok ? undefined : 'ws-error'} data-testid="page-action-outcome">
+          {outcome.text}
+        </span>
+      )}
+    </div>
+  );
+}
