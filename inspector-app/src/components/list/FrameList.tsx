@@ -109,12 +109,11 @@ const Row = memo(function Row(props: {
       <span
         role="cell"
         data-column="direction"
-        className={row.direction === 'sent' ? 'ws-dir-sent' : 'ws-dir-received'}
+        className={wirescope ? 'ws-dir-wirescope' : row.direction === 'sent' ? 'ws-dir-sent' : 'ws-dir-received'}
         title={direction}
         aria-label={direction}
       >
-        {row.direction === 'sent' ? '↑' : '↓'}
-        {wirescope && <span className="ws-origin-mark">W</span>}
+        {wirescope ? (row.direction === 'sent' ? '⇡' : '⇣') : row.direction === 'sent' ? '↑' : '↓'}
       </span>
       <span role="cell" data-column="connection" title={row.connectionId}>
         {connection}
