@@ -11,6 +11,7 @@ import type { ByteMap } from '../../../codecs/core/byte-map.js';
 export type { ByteMap, ByteMapRect } from '../../../codecs/core/byte-map.js';
 import type { SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
 import type { SessionChartData } from '../../../codecs/compare/session/cumulative.js';
+import type { EditOutcome, EditSource, EditSyntax } from './edit-text.js';
 
 export type FormatChoice =
   | 'auto'
@@ -365,6 +366,10 @@ export interface WorkerMethods {
   nodeAt: { params: { frameId: number; format: FormatChoice; offset: number }; result: number[] };
   /** The frame's bytes as captured, or (`decompressed`) what a compressed frame inflated to. */
   bytes: { params: { frameId: number; decompressed?: boolean }; result: Uint8Array | null };
+  /** Edit and send: the text the frame is edited as (edit-text.ts); null when its bytes are gone. */
+  editSource: { params: { frameId: number }; result: EditSource | null };
+  /** Edit and send: an edit's bytes and what changed, or where it does not encode; null when the frame's bytes are gone. */
+  editBytes: { params: { frameId: number; syntax: EditSyntax; text: string }; result: EditOutcome | null };
   /** JSON / EDN (one line; `edn-pretty` indented) of a node; `raw-text` / `raw-hex`: the frame's bytes as UTF-8 text or hex (frames that do not decode). */
   text: {
     params: {

@@ -46,6 +46,7 @@ import { annotateFrame } from './annotate-frame.js';
 import { ProtocolLinks } from './protocol-links.js';
 import { buildHar } from '../sources/har.js';
 import { serializeCapture } from '../sources/capture-file.js';
+import { editOutcome, editSource } from './edit-text.js';
 
 /**
  * The Text tab shows a frame's whole text: past 400,000 characters it is drawn by the
@@ -307,6 +308,16 @@ export class WorkerHandlers {
         const index = this.index(frameId, format);
         // A byte inside a string holding a value selects the nested node it belongs to.
         return index ? pathIntoNested(index, pathToOffset(index, offset), offset) : [];
+      },
+      editSource: ({ frameId }) => {
+        const frame = this.store.get(frameId);
+        if (!frame) return null;
+        const decoded = this.store.decoded(frameId, 'auto');
+        return editSource(frame.data, decoded?.index ?? null, !decoded?.decompressed);
+      },
+      editBytes: ({ frameId, syntax, text }) => {
+        const frame = this.store.get(frameId);
+        return frame ? editOutcome(frame.data, syntax, text) : null;
       },
       bytes: ({ frameId, decompressed }) => {
         if (!decompressed) return this.store.get(frameId)?.data.slice() ?? null;

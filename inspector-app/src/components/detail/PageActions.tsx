@@ -3,6 +3,7 @@ import type { FrameActionKind } from '../../protocol/messages.js';
 import type { FrameActionClient } from '../../state/frame-action-client.js';
 import type { FrameSummary } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
+import { EditAndSend } from './EditAndSend.js';
 
 /** What a host lets the panel do with a frame on the page, and who carries it out. */
 export interface PageActionsHost {
@@ -18,7 +19,7 @@ const TITLE: Record<FrameActionKind, string> = {
 const DONE: Record<FrameActionKind, string> = { send: 'sent again', deliver: 'delivered to the page' };
 
 /**
- * Send again and Deliver to page for one frame (hosts with `frameActions`), with what
+ * Send again, Edit and send (hosts that can send) and Deliver to page for one frame (hosts with `frameActions`), with what
  * happened said beside them: done, or why not (a closed socket, actions turned off…).
  */
 export function PageActions(props: {
@@ -29,6 +30,7 @@ export function PageActions(props: {
   const { worker, frame, host } = props;
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const [editing, setEditing] = useState(false);
   if (frame.frameId < 0 || frame.lost) return null; // a live sample or a lost frame has no bytes to act with
 
   const run = async (action: FrameActionKind) => {
@@ -49,17 +51,46 @@ export function PageActions(props: {
   };
 
   return (
-    <div className="ws-toolbar" role="group" aria-label="Act on the page" data-testid="page-actions">
-      {host.kinds.map((kind) => (
-        <button key={kind} type="button" disabled={busy} title={TITLE[kind]} onClick={() => void run(kind)}>
-          {LABEL[kind]}
-        </button>
-      ))}
-      {outcome && (
-        <span role="status" className={outcome.ok ? undefined : 'ws-error'} data-testid="page-action-outcome">
-          {outcome.text}
-        </span>
+    <>
+      <div className="ws-toolbar" role="group" aria-label="Act on the page" data-testid="page-actions">
+        {host.kinds.includes('send') && (
+          <button type="button" disabled={busy} title={TITLE.send} onClick={() => void run('send')}>
+            {LABEL.send}
+          </button>
+        )}
+        {host.kinds.includes('send') && (
+          <button
+            type="button"
+            aria-expanded={editing}
+            title="Edit the frame in its own encoding (hex for any frame), see the new bytes, then send them on its socket"
+            onClick={() => {
+              setOutcome(null);
+              setEditing(!editing);
+            }}
+          >
+            Edit and send
+          </button>
+        )}
+        {host.kinds.includes('deliver') && (
+          <button type="button" disabled={busy} title={TITLE.deliver} onClick={() => void run('deliver')}>
+            {LABEL.deliver}
+          </button>
+        )}
+        {outcome && (
+          <span role="status" className={outcome.ok ? undefined : 'ws-error'} data-testid="page-action-outcome">
+            {outcome.text}
+          </span>
+        )}
+      </div>
+      {editing && (
+        <EditAndSend
+          worker={worker}
+          frame={frame}
+          host={host}
+          onClose={() => setEditing(false)}
+          onOutcome={(ok, text) => setOutcome({ ok, text })}
+        />
       )}
-    </div>
+    </>
   );
 }

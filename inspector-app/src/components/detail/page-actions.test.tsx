@@ -7,6 +7,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { App } from '../../App.js';
 import type { AppMessage, WireFrame } from '../../protocol/messages.js';
 import { MemoryTransport, type HostCapabilities } from '../../protocol/transport.js';
@@ -79,6 +80,35 @@ it("Send again asks the host with the frame's bytes, connection and opcode, and 
       'not delivered to the page: the socket is closed',
     ),
   );
+});
+
+it('Edit and send: the frame as EDN, the new bytes and what changed before sending; a bad edit says where and sends nothing; the edit goes out as its bytes', async () => {
+  const original = new CborEncoder().encode({ a: 1, b: 'x' });
+  const { transport, asked } = mount({ ...capabilities, frameActions: ['send', 'deliver'] }, [frame([...original])]);
+  await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(1));
+  fireEvent.mouseDown(screen.getAllByTestId('frame-row')[0]!);
+  fireEvent.click(await screen.findByRole('button', { name: 'Edit and send' }));
+  const text = (await screen.findByLabelText('Edit the frame (CBOR as EDN)')) as HTMLTextAreaElement;
+  expect(text.value).toBe('{"a": 1, "b": "x"}');
+  await waitFor(() => expect(screen.getByTestId('edit-change').textContent).toMatch(/the original bytes, unchanged/));
+  fireEvent.change(text, { target: { value: '{"a": 1,\n "b": }' } });
+  await waitFor(() =>
+    expect(screen.getByTestId('edit-error').textContent).toMatch(/^2:\d+: .* — nothing will be sent$/),
+  );
+  const send = () => screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement;
+  expect(send().disabled).toBe(true);
+  fireEvent.change(text, { target: { value: '{"a": 1000, "b": "x"}' } });
+  await waitFor(() =>
+    expect(screen.getByTestId('edit-change').textContent).toMatch(/^\d+ B \(\+2 B\) · .* first at offset 3/),
+  );
+  fireEvent.click(send());
+  await waitFor(() => expect(asked).toHaveLength(1));
+  const m = asked[0] as Extract<AppMessage, { type: 'frame-action' }>;
+  expect([...m.data]).toEqual([...new CborEncoder().encode({ a: 1000, b: 'x' })]);
+  expect(m.action).toBe('send');
+  transport.emit({ type: 'frame-action-result', requestId: m.requestId, ok: true });
+  expect((await screen.findByTestId('page-action-outcome')).textContent).toBe('edited frame sent');
+  expect(screen.queryByTestId('edit-and-send')).toBeNull();
 });
 
 it('frames wirescope sent or delivered are marked in the list; the others are not', async () => {
