@@ -3,6 +3,8 @@
  * page talks to a local server that records every frame it receives. From the panel
  * (panel.html?tabId=N):
  * - Send again reaches the server byte-exact, on the same socket, and is listed marked;
+ * - Edit and send of a CBOR map value (edited as EDN) reaches the server as the bytes cbor-x
+ *   (an encoder wirescope does not use) gives the edited value; a bad edit sends nothing;
  * - Deliver to page reaches the page's listener as its binaryType asks (ArrayBuffer, Blob;
  *   text as a string), and is listed marked;
  * - the options turn actions off; a closed socket says so.
@@ -182,6 +184,21 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   await waitFor('the text frame sent again', () => server.received.length === 4);
   expect(server.received[3]).toEqual({ bytes: [...Buffer.from('text frame')], binary: false });
 
+  // Edit and send: a CBOR map value edited as EDN reaches the server as cbor-x's bytes for the edited value.
+  await panel.locator('[data-testid=frame-row][data-frame-id="1"]').dispatchEvent('mousedown');
+  await panel.getByRole('button', { name: 'Edit and send' }).click();
+  const editor = panel.getByLabel('Edit the frame (CBOR as EDN)');
+  expect(await editor.inputValue()).toBe('{_1 "a": 1, "b": "x"}'); // cbor-x writes the map's length in a 1-byte argument: EDN says so
+  await editor.fill('{_1 "a": 1, "b": }');
+  expect(await panel.getByTestId('edit-error').textContent()).toMatch(/^1:\d+: .* — nothing will be sent$/);
+  expect(await panel.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true);
+  await editor.fill('{_1 "a": 2, "b": "y"}');
+  await panel.getByTestId('edit-change').filter({ hasText: /first at offset \d+/ }).waitFor();
+  await panel.getByRole('button', { name: 'Send', exact: true }).click();
+  expect(await panel.getByTestId('page-action-outcome').textContent()).toBe('edited frame sent');
+  await waitFor('the edited frame at the server', () => server.received.length === 5);
+  expect(server.received[4]).toEqual({ bytes: [...encodeCbor({ a: 2, b: 'y' })], binary: true });
+
   // Deliver to page: ArrayBuffer (binaryType arraybuffer), then Blob, then text.
   expect(await act(panel, 1, 'Deliver to page')).toBe('delivered to the page');
   await page.evaluate(() => {
@@ -205,10 +222,11 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   expect(await page.evaluate('[window.seenSends, window.seenDispatches]'), 'the page saw none of it').toEqual([0, 0]);
 
   // Listed, marked as wirescope's; nothing forged among them.
-  state = await waitForRows(read, 2 + 2 + 3);
+  state = await waitForRows(read, 2 + 3 + 3);
   expect(state.rows.map((r) => r.direction)).toEqual([
     'sent',
     'sent',
+    'sent by wirescope',
     'sent by wirescope',
     'sent by wirescope',
     'delivered to the page by wirescope',
@@ -218,15 +236,26 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   const origins = await panel.$$eval('[data-testid=frame-row]', (rows) =>
     rows.map((r) => r.getAttribute('data-origin')),
   );
-  expect(origins.filter((o) => o === 'wirescope')).toHaveLength(5);
+  expect(origins.filter((o) => o === 'wirescope')).toHaveLength(6);
+  // Screenshots with the editor open on an edit (looked at by hand; the geometry is checked here).
+  await panel.locator('[data-testid=frame-row][data-frame-id="1"]').dispatchEvent('mousedown');
+  await panel.getByRole('button', { name: 'Edit and send' }).click();
+  await panel.getByLabel('Edit the frame (CBOR as EDN)').fill('{_1 "a": 1000, "b": "x"}');
+  await panel.getByTestId('edit-change').filter({ hasText: /first at offset \d+/ }).waitFor();
   for (const [name, viewport, scheme] of [
     ['page-actions-1440-light.png', { width: 1440, height: 900 }, 'light'],
     ['page-actions-900-dark.png', { width: 900, height: 700 }, 'dark'],
+    ['page-actions-900-light.png', { width: 900, height: 700 }, 'light'],
   ] as const) {
     await panel.setViewportSize(viewport);
     await panel.emulateMedia({ colorScheme: scheme });
+    const overflow = await panel.$$eval('[data-testid=edit-and-send], [data-testid=page-actions]', (els) =>
+      els.map((e) => e.scrollWidth > e.clientWidth + 1),
+    );
+    expect(overflow, `nothing in the actions overflows sideways at ${viewport.width} px`).toEqual([false, false]);
     await panel.screenshot({ path: artifactPath(name) });
   }
+  await panel.getByRole('button', { name: 'Cancel' }).click();
   await panel.setViewportSize({ width: 1400, height: 900 });
 
   // The options turn actions off: refused by the background, nothing reaches the server.
@@ -248,6 +277,6 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   await page.evaluate(() => (window as unknown as { ws: WebSocket }).ws.close());
   await new Promise((r) => setTimeout(r, 500));
   expect(await act(panel, 1, 'Send again')).toMatch(/^not sent again: the socket is closed/);
-  expect(server.received, 'nothing more reached the server').toHaveLength(4);
+  expect(server.received, 'nothing more reached the server').toHaveLength(5);
   expect(pageErrors).toEqual([]);
 }, 120_000);
