@@ -15,13 +15,11 @@
  * Fails (never skips) without /usr/bin/chromium or a buildable extension.
  */
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { encode as encodeCbor } from 'cbor-x';
-import { WebSocketServer } from 'ws';
+import { CBOR_FRAME, startActionServer, type ActionServer } from './support/action-page.js';
 import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
 import {
   artifactPath,
@@ -32,75 +30,14 @@ import {
   type ChromiumWithExtension,
 } from './support/ext-env.js';
 
-/** What the page sends first: a CBOR map, encoded here by an encoder wirescope does not use. */
-const CBOR_FRAME = new Uint8Array(encodeCbor({ a: 1, b: 'x' }));
-
-const PAGE = `<!doctype html><meta charset="utf-8"><title>actions</title><script>
-window.got = [];
-window.seenSends = 0;
-window.seenDispatches = 0;
-const ws = new WebSocket('ws://' + location.host + '/echo');
-ws.binaryType = 'arraybuffer';
-ws.onmessage = (e) => {
-  const d = e.data;
-  const entry = { kind: Object.prototype.toString.call(d), origin: e.origin, text: typeof d === 'string' ? d : null, bytes: null };
-  window.got.push(entry);
-  if (entry.kind === '[object ArrayBuffer]') entry.bytes = [...new Uint8Array(d)];
-  else if (entry.kind === '[object Blob]') d.arrayBuffer().then((b) => (entry.bytes = [...new Uint8Array(b)]));
-};
-ws.onopen = () => {
-  ws.send(new Uint8Array(${JSON.stringify([...CBOR_FRAME])}));
-  ws.send('text frame');
-  // Hostile from here on: everything wirescope might use is replaced (the page keeps the originals for its own forgeries).
-  window.Real = { MessageEvent, CustomEvent };
-  const send = WebSocket.prototype.send;
-  WebSocket.prototype.send = function (d) { window.seenSends++; return send.call(this, d); };
-  const dispatch = EventTarget.prototype.dispatchEvent;
-  EventTarget.prototype.dispatchEvent = function (e) { window.seenDispatches++; return dispatch.call(this, e); };
-  window.MessageEvent = function () { throw new Error('the page faked MessageEvent'); };
-  window.Blob = function () { throw new Error('the page faked Blob'); };
-  window.opened = true;
-};
-window.ws = ws;
-</script>`;
-
-interface Server {
-  readonly url: string;
-  /** Every frame the server received, in order: bytes and whether binary. */
-  readonly received: { bytes: number[]; binary: boolean }[];
-  close(): Promise<void>;
-}
-
-async function startServer(): Promise<Server> {
-  const received: Server['received'] = [];
-  const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(PAGE);
-  });
-  const wss = new WebSocketServer({ server, perMessageDeflate: false });
-  wss.on('connection', (ws) => {
-    ws.on('message', (data: Buffer, binary: boolean) => received.push({ bytes: [...data], binary }));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/page.html`,
-    received,
-    close: async () => {
-      for (const c of wss.clients) c.terminate();
-      wss.close();
-      await new Promise((r) => server.close(r));
-    },
-  };
-}
-
 let ext: ChromiumWithExtension;
-let server: Server;
+let server: ActionServer;
 let dir: string;
 
 beforeAll(async () => {
   requireBrowser('chromium');
   dir = await ensureExtensionBuild('chrome');
-  [ext, server] = await Promise.all([launchChromiumWithExtension(dir), startServer()]);
+  [ext, server] = await Promise.all([launchChromiumWithExtension(dir), startActionServer()]);
 }, 120_000);
 
 afterAll(async () => {
@@ -193,7 +130,10 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   expect(await panel.getByTestId('edit-error').textContent()).toMatch(/^1:\d+: .* — nothing will be sent$/);
   expect(await panel.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true);
   await editor.fill('{_1 "a": 2, "b": "y"}');
-  await panel.getByTestId('edit-change').filter({ hasText: /first at offset \d+/ }).waitFor();
+  await panel
+    .getByTestId('edit-change')
+    .filter({ hasText: /first at offset \d+/ })
+    .waitFor();
   await panel.getByRole('button', { name: 'Send', exact: true }).click();
   expect(await panel.getByTestId('page-action-outcome').textContent()).toBe('edited frame sent');
   await waitFor('the edited frame at the server', () => server.received.length === 5);
@@ -241,7 +181,10 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   await panel.locator('[data-testid=frame-row][data-frame-id="1"]').dispatchEvent('mousedown');
   await panel.getByRole('button', { name: 'Edit and send' }).click();
   await panel.getByLabel('Edit the frame (CBOR as EDN)').fill('{_1 "a": 1000, "b": "x"}');
-  await panel.getByTestId('edit-change').filter({ hasText: /first at offset \d+/ }).waitFor();
+  await panel
+    .getByTestId('edit-change')
+    .filter({ hasText: /first at offset \d+/ })
+    .waitFor();
   for (const [name, viewport, scheme] of [
     ['page-actions-1440-light.png', { width: 1440, height: 900 }, 'light'],
     ['page-actions-900-dark.png', { width: 900, height: 700 }, 'dark'],
