@@ -201,6 +201,13 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   await panel.getByRole('button', { name: 'Cancel' }).click();
   await panel.setViewportSize({ width: 1400, height: 900 });
 
+  // The list's context menu: the same actions by name.
+  await panel.locator('[data-testid=frame-row][data-frame-id="1"]').click({ button: 'right' });
+  await panel.getByRole('menuitem', { name: 'Send again' }).click();
+  await panel.getByTestId('page-action-outcome').filter({ hasText: 'sent again' }).waitFor();
+  await waitFor('the frame sent again from the context menu', () => server.received.length === 6);
+  expect(server.received[5]).toEqual({ bytes: [...CBOR_FRAME], binary: true });
+
   // The options turn actions off: refused by the background, nothing reaches the server.
   await ext.worker.evaluate(() =>
     (
@@ -220,6 +227,6 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   await page.evaluate(() => (window as unknown as { ws: WebSocket }).ws.close());
   await new Promise((r) => setTimeout(r, 500));
   expect(await act(panel, 1, 'Send again')).toMatch(/^not sent again: the socket is closed/);
-  expect(server.received, 'nothing more reached the server').toHaveLength(5);
+  expect(server.received, 'nothing more reached the server').toHaveLength(6);
   expect(pageErrors).toEqual([]);
 }, 120_000);

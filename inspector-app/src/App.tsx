@@ -36,6 +36,7 @@ import { HelpOverlay } from './components/shell/HelpOverlay.js';
 import { ConnectBar } from './components/connect/ConnectBar.js';
 import { Composer } from './components/connect/Composer.js';
 import { saveBytes } from './components/detail/clipboard.js';
+import { FrameMenu, type PageActionRequest } from './components/detail/FrameMenu.js';
 import { usePageActions } from './components/detail/use-page-actions.js';
 import { plural } from './components/shell/format.js';
 import './components/shell/app.css';
@@ -71,6 +72,11 @@ export function App(props: AppProps): ReactElement {
   useEffect(() => session.start(), [session]);
   const snapshot = useSyncExternalStore(session.model.subscribe, session.model.getSnapshot);
   const pageActions = usePageActions(transport, capabilities.frameActions);
+  /** The list's context menu (hosts with actions on the page), and the action last chosen in it. */
+  const [rowMenu, setRowMenu] = useState<{ frameId: number; x: number; y: number } | null>(null);
+  const [menuRequest, setMenuRequest] = useState<(PageActionRequest & { frameId: number }) | null>(null);
+  const openRowMenu = useCallback((frameId: number, x: number, y: number) => setRowMenu({ frameId, x, y }), []);
+  const closeRowMenu = useCallback(() => setRowMenu(null), []);
   const theme = useTheme(capabilities.theme);
   const [selectedId, setSelectedId] = useState<number | null>(null);
   /** The frame whose detail Escape closed last: the list's arrow keys go on from it. */
@@ -341,6 +347,7 @@ export function App(props: AppProps): ReactElement {
                 selectedId={selectedId}
                 anchorId={closedId}
                 isWirescope={(id) => session.model.isWirescope(id)}
+                onRowMenu={pageActions ? openRowMenu : undefined}
                 onSelect={setSelectedId}
                 connectionLabels={connectionLabels}
                 sortBySize={listBySize}
@@ -394,6 +401,7 @@ export function App(props: AppProps): ReactElement {
               session={props.singleFrame ? undefined : sessionSource}
               frameById={(id) => session.model.frame(id)}
               pageActions={pageActions}
+              pageActionRequest={menuRequest?.frameId === selected.frameId ? menuRequest : undefined}
             />
           ) : selectedId !== null && session.model.wasEvicted(selectedId) ? (
             <div className="ws-empty" role="status" data-testid="frame-evicted">
@@ -405,6 +413,17 @@ export function App(props: AppProps): ReactElement {
         }
       />
       {helpOpen && <HelpOverlay onClose={() => setHelpOpen(false)} />}
+      {rowMenu && pageActions && (
+        <FrameMenu
+          x={rowMenu.x}
+          y={rowMenu.y}
+          kinds={pageActions.kinds}
+          onChoose={(action) =>
+            setMenuRequest((last) => ({ frameId: rowMenu.frameId, action, seq: (last?.seq ?? 0) + 1 }))
+          }
+          onClose={closeRowMenu}
+        />
+      )}
       {!props.singleFrame && (
         <StatusBar
           snapshot={snapshot}

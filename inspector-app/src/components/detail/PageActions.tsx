@@ -1,9 +1,10 @@
-import { useState, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { FrameActionKind } from '../../protocol/messages.js';
 import type { FrameActionClient } from '../../state/frame-action-client.js';
 import type { FrameSummary } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { EditAndSend } from './EditAndSend.js';
+import type { PageActionRequest } from './FrameMenu.js';
 
 /** What a host lets the panel do with a frame on the page, and who carries it out. */
 export interface PageActionsHost {
@@ -26,13 +27,13 @@ export function PageActions(props: {
   worker: Pick<WorkerClient, 'call'>;
   frame: Pick<FrameSummary, 'frameId' | 'connectionId' | 'opcode' | 'lost'>;
   host: PageActionsHost;
+  /** An action chosen in the list's context menu for this frame: run once per `seq`. */
+  request?: PageActionRequest;
 }): ReactElement | null {
-  const { worker, frame, host } = props;
+  const { worker, frame, host, request } = props;
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const [editing, setEditing] = useState(false);
-  if (frame.frameId < 0 || frame.lost) return null; // a live sample or a lost frame has no bytes to act with
-
   const run = async (action: FrameActionKind) => {
     setBusy(true);
     setOutcome(null);
@@ -49,6 +50,17 @@ export function PageActions(props: {
       setBusy(false);
     }
   };
+  const handled = useRef(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per request (`seq`), with this render's `run`
+  useEffect(() => {
+    if (!request || request.seq === handled.current || frame.frameId < 0 || frame.lost) return;
+    handled.current = request.seq;
+    if (request.action === 'edit') {
+      setOutcome(null);
+      setEditing(true);
+    } else void run(request.action);
+  }, [request]);
+  if (frame.frameId < 0 || frame.lost) return null; // a live sample or a lost frame has no bytes to act with
 
   return (
     <>

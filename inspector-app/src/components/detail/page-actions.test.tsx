@@ -111,6 +111,34 @@ it('Edit and send: the frame as EDN, the new bytes and what changed before sendi
   expect(screen.queryByTestId('edit-and-send')).toBeNull();
 });
 
+it("the list's context menu offers the same actions by name; choosing one acts on that frame", async () => {
+  const { asked } = mount({ ...capabilities, frameActions: ['send', 'deliver'] }, [frame([1]), frame([2])]);
+  await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(2));
+  const second = screen.getAllByTestId('frame-row')[1]!;
+  expect(fireEvent.contextMenu(second, { clientX: 40, clientY: 60 })).toBe(false); // the browser's own menu is not shown
+  const menu = await screen.findByRole('menu', { name: 'Act on the page' });
+  expect([...menu.querySelectorAll('[role=menuitem]')].map((b) => b.textContent)).toEqual([
+    'Send again',
+    'Edit and send',
+    'Deliver to page',
+  ]);
+  fireEvent.click(screen.getByRole('menuitem', { name: 'Deliver to page' }));
+  expect(screen.queryByRole('menu')).toBeNull();
+  await waitFor(() => expect(asked).toHaveLength(1));
+  const m = asked[0] as Extract<AppMessage, { type: 'frame-action' }>;
+  expect([m.action, [...m.data]]).toEqual(['deliver', [2]]);
+  fireEvent.contextMenu(second, { clientX: 40, clientY: 60 });
+  fireEvent.click(await screen.findByRole('menuitem', { name: 'Edit and send' }));
+  expect(await screen.findByLabelText(/^Edit the frame/)).toBeTruthy();
+});
+
+it("without actions a right-click keeps the browser's own menu", async () => {
+  mount(capabilities, [frame([1])]);
+  await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(1));
+  expect(fireEvent.contextMenu(screen.getAllByTestId('frame-row')[0]!)).toBe(true);
+  expect(screen.queryByRole('menu')).toBeNull();
+});
+
 it('frames wirescope sent or delivered are marked in the list; the others are not', async () => {
   mount(capabilities, [
     frame([1]),

@@ -48,6 +48,8 @@ export interface FrameListProps {
   readonly anchorId?: number | null;
   /** True for a frame wirescope itself sent or delivered to the page: its row is marked (`data-origin="wirescope"`). */
   readonly isWirescope?: (frameId: number) => boolean;
+  /** A row's context menu was asked for (right-click): the row is selected, the browser's menu not shown. */
+  readonly onRowMenu?: (frameId: number, x: number, y: number) => void;
   /** Calls `onResize` after the browser laid `target` out at a new size (default: a ResizeObserver; tests pass a stub). */
   readonly observeResize?: ObserveResize;
 }
@@ -75,8 +77,9 @@ const Row = memo(function Row(props: {
   connection: string;
   onSelect: (id: number) => void;
   wirescope: boolean;
+  onMenu?: (frameId: number, x: number, y: number) => void;
 }): ReactElement {
-  const { row, top, selected, connection, onSelect, wirescope } = props;
+  const { row, top, selected, connection, onSelect, wirescope, onMenu } = props;
   const direction = wirescope
     ? `${row.direction === 'sent' ? 'sent' : 'delivered to the page'} by wirescope`
     : row.direction;
@@ -94,6 +97,15 @@ const Row = memo(function Row(props: {
       style={{ transform: `translateY(${top}px)` }}
       data-merge={mergedColumn(row)}
       onMouseDown={() => onSelect(row.frameId)}
+      onContextMenu={
+        onMenu
+          ? (e) => {
+              e.preventDefault();
+              onSelect(row.frameId);
+              onMenu(row.frameId, e.clientX, e.clientY);
+            }
+          : undefined
+      }
     >
       <span
         role="cell"
@@ -224,6 +236,7 @@ export function FrameList(props: FrameListProps): ReactElement {
     onView,
     observeResize = resizeObserver,
     isWirescope,
+    onRowMenu,
   } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
@@ -364,6 +377,7 @@ export function FrameList(props: FrameListProps): ReactElement {
         connection={connectionLabels.get(row.connectionId) ?? row.connectionId}
         onSelect={onSelect}
         wirescope={isWirescope?.(row.frameId) ?? false}
+        onMenu={onRowMenu}
       />,
     );
   }
