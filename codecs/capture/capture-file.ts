@@ -5,7 +5,8 @@
  *
  *   { "format": "wirescope-capture", "version": 1,
  *     "connections": [ { "connectionId", "url", "protocol", "extensions", ["extensionsRecorded": true,] "time" } ],
- *     "frames": [ { "c": connectionId, "d": "s" | "r", "t": time, "o": "t" | "b", "b64": base64[, "w": [client, upstream]] } ] }
+ *     "frames": [ { "c": connectionId, "d": "s" | "r", "t": time, "o": "t" | "b", "b64": base64
+ *                   [, "w": [client, upstream]] [, "origin": "wirescope"] } ] }
  *
  * `time` / `t` are ms since the epoch as JSON numbers (JavaScript prints the shortest text
  * that reads back to the same double, so times survive exactly). `b64` is standard base64
@@ -15,6 +16,8 @@
  * readers are unaffected, the version stays 1).
  * `w` (optional, written by `wirescope proxy`) is the bytes the message took on the client's
  * and on the upstream's leg (WireFrame.legBytes); null for a leg it did not cross.
+ * `origin` "wirescope" marks a frame wirescope itself sent or delivered to the page (optional,
+ * absent for the page's own traffic; the version stays 1).
  * `format` is written first so `detectCaptureKind` finds it in the file's first bytes.
  */
 import type { ConnectionInfo, LegBytes, WireFrame } from './types.js';
@@ -58,6 +61,7 @@ export function serializeCapture(connections: readonly ConnectionInfo[], frames:
       o: f.opcode === 'text' ? 't' : 'b',
       b64: encodeBase64(f.data),
       ...(f.legBytes ? { w: [f.legBytes.client, f.legBytes.upstream] } : {}),
+      ...(f.origin === 'wirescope' ? { origin: 'wirescope' } : {}),
     };
     lines.push(JSON.stringify(frame) + (i < frames.length - 1 ? ',' : ''));
   });
@@ -273,6 +277,7 @@ function readFrame(f: unknown): WireFrame | string {
     opcode: f.o === 't' ? 'text' : 'binary',
     data: decoded.bytes,
     ...(legBytes ? { legBytes } : {}),
+    ...(f.origin === 'wirescope' ? { origin: 'wirescope' as const } : {}),
   };
 }
 

@@ -209,7 +209,11 @@ function readMessages(messages: unknown[], connectionId: string, entryIndex: num
       }
       data = decoded.bytes;
     }
-    frames.push({ connectionId, direction, time, opcode, data });
+    frames.push(
+      m._wirescopeOrigin === 'wirescope'
+        ? { connectionId, direction, time, opcode, data, origin: 'wirescope' }
+        : { connectionId, direction, time, opcode, data },
+    );
   }
   for (const [what, count] of skipped) {
     errors.push({ entryIndex, message: `skipped ${count} ${what}: wirescope shows text and binary data frames only` });
@@ -339,10 +343,12 @@ function harMessage(f: WireFrame): Json {
   // frame is written as its text. If a capture still holds invalid bytes, writing them as
   // text would replace them with U+FFFD and lose them; they are written as binary (opcode 2,
   // base64) instead, with `_wirescopeOpcode: 'text'` so wirescope reads them back as text.
+  // A frame wirescope itself sent or delivered keeps that mark in `_wirescopeOrigin` (other readers ignore it).
+  const origin: Json = f.origin === 'wirescope' ? { _wirescopeOrigin: 'wirescope' } : {};
   if (f.opcode === 'text' && findInvalidUtf8(f.data, 0, f.data.length) < 0) {
-    return { type, time, opcode: TEXT_OPCODE, data: decodeUtf8(f.data, 0, f.data.length) };
+    return { type, time, opcode: TEXT_OPCODE, data: decodeUtf8(f.data, 0, f.data.length), ...origin };
   }
-  const message: Json = { type, time, opcode: BINARY_OPCODE, data: encodeBase64(f.data) };
+  const message: Json = { type, time, opcode: BINARY_OPCODE, data: encodeBase64(f.data), ...origin };
   if (f.opcode === 'text') message._wirescopeOpcode = 'text';
   return message;
 }

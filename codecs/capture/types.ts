@@ -14,6 +14,8 @@ export interface WireFrame {
   readonly time: number;
   readonly opcode: Opcode;
   readonly data: Uint8Array;
+  /** 'wirescope': wirescope itself sent it on the socket or delivered it to the page (absent: the page's own traffic). */
+  readonly origin?: 'wirescope';
   /**
    * Through `wirescope proxy`: the bytes this message took on each leg's socket (frame heads
    * and payload as sent, compressed where that leg's permessage-deflate compressed it); null

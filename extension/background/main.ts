@@ -12,6 +12,7 @@
 import browser, { type Runtime } from 'webextension-polyfill';
 import { DEVTOOLS_PORT_PREFIX, RELAY_PORT, type PanelBatch, type PanelMessage } from '../shared/messages.js';
 import {
+  allowsActions,
   allowsCapture,
   DEFAULT_POLICY,
   notCapturedReason,
@@ -19,6 +20,7 @@ import {
   POLICY_KEY,
   type CapturePolicy,
 } from '../options/capture-policy.js';
+import { ActionRouter, parsePanelAction } from './frame-actions.js';
 import { FloodHold, type PanelSink } from './flood-hold.js';
 import { TabBuffers } from './tab-buffers.js';
 import { installTestHooks } from './test-hooks.js';
@@ -42,6 +44,23 @@ const policyLoaded: Promise<void> = browser.storage.local.get(POLICY_KEY).then(
 browser.storage.onChanged.addListener((changes, area) => {
   if (area === 'local' && POLICY_KEY in changes) policy = parsePolicy(changes[POLICY_KEY]!.newValue);
 });
+
+/** The panel's actions on the page (Send again, Deliver to page): who may, and where each goes. */
+const actions = new ActionRouter({
+  allowed: () => allowsActions(policy),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+});
+
+/** The relay's answer to an action, or null. */
+function relayActionResult(m: unknown): { requestId: number; ok: boolean; error?: string } | null {
+  if (typeof m !== 'object' || m === null) return null;
+  const o = m as Record<string, unknown>;
+  if (o.type !== 'relay-action-result' || typeof o.requestId !== 'number' || typeof o.ok !== 'boolean') return null;
+  return typeof o.error === 'string'
+    ? { requestId: o.requestId, ok: o.ok, error: o.error.slice(0, 500) }
+    : { requestId: o.requestId, ok: o.ok };
+}
 
 function post(port: Runtime.Port, message: PanelMessage): boolean {
   try {
@@ -71,6 +90,12 @@ function scheduleCalmCheck(): void {
 const fromExtension = (port: Runtime.Port): boolean => {
   const sender = port.sender;
   return sender?.id === browser.runtime.id && (sender.url === undefined || sender.url.startsWith(extensionOrigin));
+};
+
+/** Acting on a page takes more: the sender is one of the extension's own pages, by its URL. */
+const fromExtensionPage = (port: Runtime.Port): boolean => {
+  const sender = port.sender;
+  return sender?.id === browser.runtime.id && typeof sender.url === 'string' && sender.url.startsWith(extensionOrigin);
 };
 
 function track(map: Map<number, Set<Runtime.Port>>, tabId: number, port: Runtime.Port): void {
@@ -105,10 +130,13 @@ function onRelay(port: Runtime.Port): void {
       }
       return;
     }
+    const answer = relayActionResult(message);
+    if (answer) return actions.answered(port, answer.requestId, answer.ok, answer.error);
     if (!isRelayBatch(message)) {
       console.warn('wirescope: refused a malformed relay message from tab', tabId);
       return;
     }
+    actions.documentSeen(message.documentId, tabId, port);
     void policyLoaded.then(() => {
       if (allowsCapture(policy, { url: frameUrl ?? message.documentUrl, devtoolsOpen: inspectors.has(tabId) })) {
         hold.ingest(tabId, message);
@@ -116,6 +144,7 @@ function onRelay(port: Runtime.Port): void {
       } else buffers.refuse(tabId, message, notCapturedReason(policy));
     });
   });
+  port.onDisconnect.addListener(() => actions.relayGone(port));
 }
 
 function onPanel(port: Runtime.Port, tabId: number): void {
@@ -127,6 +156,11 @@ function onPanel(port: Runtime.Port, tabId: number): void {
   track(inspectors, tabId, port);
   const sink: PanelSink = { post: (message) => post(port, message) };
   port.onMessage.addListener((message: unknown) => {
+    const action = parsePanelAction(message);
+    if (action) {
+      if (fromExtensionPage(port)) void policyLoaded.then(() => actions.request(port, tabId, action));
+      return;
+    }
     if (!isPanelRequest(message)) return;
     if (message.type === 'panel-release') return hold.release(tabId, sink);
     if (message.type !== 'panel-subscribe') return;
@@ -135,6 +169,7 @@ function onPanel(port: Runtime.Port, tabId: number): void {
     hold.subscribe(tabId, sink, message.since);
   });
   port.onDisconnect.addListener(() => {
+    actions.panelGone(port);
     hold.unsubscribe(tabId, sink);
     if (untrack(inspectors, tabId, port)) inspectorsGone(tabId);
   });

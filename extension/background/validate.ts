@@ -119,6 +119,7 @@ export function isPanelCursor(v: unknown): v is PanelCursor {
 export function isPanelRequest(v: unknown): v is PanelRequest {
   if (!isObject(v)) return false;
   if (v.type === 'panel-ping' || v.type === 'panel-release') return true;
+  if (v.type === 'panel-action') return false; // checked apart (frame-actions.ts parsePanelAction)
   return v.type === 'panel-subscribe' && (v.since === undefined || isPanelCursor(v.since));
 }
 

@@ -18,6 +18,8 @@ export const MAX_UNCLAIMED_BYTES = 4 << 20;
 export interface HookChannel {
   /** Posts `message` to the relay, transferring `transfer`; throws as `postMessage` would. */
   post(message: unknown, transfer: ArrayBuffer[]): void;
+  /** Calls `fn` with each message the relay posts back (the extension's actions). */
+  listen(fn: (data: unknown) => void): void;
   /** True once the relay took the far port. */
   readonly handed: boolean;
   close(): void;
@@ -50,6 +52,15 @@ export function openChannel(n: Natives, names: ChannelNames): HookChannel | null
         if (unclaimed > MAX_UNCLAIMED_BYTES) throw new RangeError('no relay took the capture channel');
       }
       n.portPost(near, message, transfer);
+    },
+    listen(fn) {
+      n.portOnMessage(near, (e) => {
+        try {
+          fn(n.portMessageData(e));
+        } catch {
+          /* never throw into the port's dispatch */
+        }
+      });
     },
     get handed() {
       return handed;

@@ -16,6 +16,7 @@
 import { channelNames } from '../shared/channel.js';
 import { FRAME_BINARY, FRAME_RECEIVED, type SocketEvent } from '../shared/messages.js';
 import { Batcher } from './batcher.js';
+import { parseHookAction, runHookAction, type ObservedSocket } from './actions.js';
 import { openChannel } from './channel.js';
 import { joinPeers } from './peers.js';
 import { stackScrubber } from './stacks.js';
@@ -25,6 +26,7 @@ import {
   construct,
   defineProperty,
   getOwnPropertyDescriptor,
+  SafeMap,
   SafeWeakMap,
   uncurry,
   type Win,
@@ -82,9 +84,13 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
   const rec = new Recorder(natives, batcher, options.maxPendingBytes ?? 64 << 20);
   const trustedOnly = options.trustedEventsOnly ?? true;
   const sockets = new SafeWeakMap<object, SocketState>();
+  /** Sockets by id, for the extension's actions (hook/actions.ts); a socket leaves when it closes. */
+  const byId = new SafeMap<number, ObservedSocket>();
   let nextId = 1;
   let active = true;
   const accept = (e: Event): boolean => active && (!trustedOnly || e.isTrusted);
+  /** The event a "Deliver to page" is dispatching (recorded by the action, not again by the listener). */
+  let delivering: Event | null = null;
 
   function received(s: SocketState, data: unknown, time: number): void {
     if (typeof data === 'string') return rec.text(s, FRAME_RECEIVED, time, data);
@@ -98,6 +104,7 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
     const s: SocketState = { id: nextId++, queue: [], head: 0 };
     const socketId = s.id;
     sockets.set(ws, s);
+    byId.set(socketId, { ws, state: s });
     rec.event(s, { type: 'opening', socketId, url: natives.url(ws), time: natives.now() });
     const on = (type: string, fn: (e: Event, time: number) => SocketEvent | void): void =>
       natives.listen(ws, type, (e) => {
@@ -117,16 +124,22 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
       extensions: natives.extensions(ws),
       time,
     }));
-    on('message', (e, time) => received(s, natives.messageData(e), time));
+    on('message', (e, time) => (e === delivering ? undefined : received(s, natives.messageData(e), time)));
     on('error', (_e, time) => ({ type: 'error', socketId, time }));
-    on('close', (e, time) => ({
-      type: 'close',
-      socketId,
-      code: natives.closeCode(e),
-      reason: natives.closeReason(e),
-      wasClean: natives.closeWasClean(e),
-      time,
-    }));
+    on(
+      'close',
+      (e, time) => (
+        byId.delete(socketId),
+        {
+          type: 'close',
+          socketId,
+          code: natives.closeCode(e),
+          reason: natives.closeReason(e),
+          wasClean: natives.closeWasClean(e),
+          time,
+        }
+      ),
+    );
   }
 
   function sent(s: SocketState, kind: number, data: unknown, text: string, length: number): void {
@@ -144,10 +157,9 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
   // another's `send` is recorded by the socket's own hook.
   const peers = joinPeers(natives, names.peers, {
     owns: (ws) => active && sockets.get(ws) !== undefined,
-    recordSent(ws, kind, data, text, length) {
-      const s = active ? sockets.get(ws) : undefined;
-      if (s === undefined) return false;
-      sent(s, kind, data, text, length);
+    send(ws, args) {
+      if (!active || sockets.get(ws) === undefined) return false;
+      hookedSend(ws, args);
       return true;
     },
   });
@@ -159,8 +171,11 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
   /** What `ws.send(data)` does with the hook: the native send, then the frame recorded. */
   function hookedSend(self: unknown, args: unknown[]): void {
     const s = sockets.get(self);
-    if (!active || args.length === 0 || (s === undefined && !peers.owns(self)))
+    if (!active || args.length === 0 || s === undefined) {
+      // Another window's socket: its own hook sends and records it (peers.ts).
+      if (active && args.length > 0 && peers.send(self, args)) return;
       return apply(nativeSend, self, args) as void;
+    }
     const data = args[0];
     let kind = 0;
     let text = '';
@@ -185,8 +200,7 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
     callSend(self, arg); // CONNECTING: InvalidStateError, nothing recorded
     if (state !== OPEN || kind === PASS) return; // CLOSING/CLOSED: the native discards it
     try {
-      if (s !== undefined) sent(s, kind, data, text, length);
-      else peers.recordSent(self, kind, data, text, length);
+      sent(s, kind, data, text, length);
     } catch {
       /* the frame went out; recording must not throw into the page */
     }
@@ -308,6 +322,29 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
     }
     saved[saved.length] = [obj, key, desc];
   }
+  // The extension's actions come on the private channel only (the relay holds its far end).
+  line.listen((data) => {
+    if (!active) return;
+    const action = parseHookAction(natives, data);
+    if (action === null) return;
+    const result = runHookAction(natives, rec, byId.get(action.socketId), action, {
+      send: callSend,
+      dispatch(ws, event) {
+        const outer = delivering;
+        delivering = event;
+        try {
+          natives.dispatch(ws, event);
+        } finally {
+          delivering = outer;
+        }
+      },
+    });
+    try {
+      line.post(result, []);
+    } catch {
+      /* the relay is gone: nobody to answer */
+    }
+  });
   const onProbe = (e: Event): void => natives.cancel(e);
   natives.listenWindow(names.probe, onProbe);
 

@@ -23,6 +23,9 @@ export const uncurry = <R = unknown>(fn: Function): ((self: unknown, ...args: un
   bindCall(fn) as (self: unknown, ...args: unknown[]) => R;
 const wmGet = uncurry(WeakMap.prototype.get);
 const wmSet = uncurry(WeakMap.prototype.set);
+const mapGet = uncurry(Map.prototype.get);
+const mapSet = uncurry(Map.prototype.set);
+const mapDelete = uncurry(Map.prototype.delete);
 const promiseThen = uncurry(Promise.prototype.then);
 const objectToString = uncurry<string>(Object.prototype.toString);
 
@@ -35,6 +38,28 @@ export class SafeWeakMap<K extends object, V> {
   set(key: K, value: V): void {
     wmSet(this.map, key, value);
   }
+}
+
+/** A Map whose methods cannot be intercepted through `Map.prototype`. */
+export class SafeMap<K, V> {
+  private readonly map = new Map<K, V>();
+  get(key: K): V | undefined {
+    return mapGet(this.map, key) as V | undefined;
+  }
+  set(key: K, value: V): void {
+    mapSet(this.map, key, value);
+  }
+  delete(key: K): void {
+    mapDelete(this.map, key);
+  }
+}
+
+function findSetter(proto: object | null | undefined, name: PropertyKey): Function | undefined {
+  for (let p = proto; p; p = getPrototypeOf(p)) {
+    const d = getOwnPropertyDescriptor(p, name);
+    if (d) return typeof d.set === 'function' ? d.set : undefined;
+  }
+  return undefined;
 }
 
 function findGetter(proto: object | null | undefined, name: PropertyKey): Function | undefined {
@@ -147,6 +172,20 @@ export function captureNatives(win: Win) {
   const perfNow = perf?.now ? uncurry<number>(perf.now as Function) : null;
   const timeOrigin = perf?.timeOrigin;
   const dateNow = Date.now;
+  // Actions (hook/actions.ts): what wirescope sends or delivers goes through these, captured
+  // before the page runs, so a page that later replaces `send`, `dispatchEvent`, `MessageEvent`
+  // or `Blob` neither sees nor fakes it.
+  const BlobCtor = win.Blob;
+  const decoder = typeof win.TextDecoder === 'function' ? new win.TextDecoder() : null;
+  const decodeFn = decoder && uncurry<string>(win.TextDecoder.prototype.decode as Function);
+  const binaryType = reader<string>(wsProto, 'binaryType');
+  const urlOrigin = URLCtor && reader<string>(URLCtor.prototype, 'origin');
+  const messageDataGetter = findGetter(win.MessageEvent?.prototype, 'data');
+  const messageDataOf = messageDataGetter
+    ? uncurry<unknown>(messageDataGetter)
+    : (e: Event): unknown => (e as MessageEvent).data;
+  const portOnMessage = portProto ? findSetter(portProto, 'onmessage') : undefined;
+  const setPortOnMessage = portOnMessage && uncurry<void>(portOnMessage);
 
   return {
     WS,
@@ -282,6 +321,36 @@ export function captureNatives(win: Win) {
     newChannel: (): MessageChannel | null => (MC ? new MC() : null),
     portPost: (port: MessagePort, message: unknown, transfer: ArrayBuffer[]): void => portPost(port, message, transfer),
     portClose: (port: MessagePort): void => portClose(port),
+    /** Sets `port.onmessage` through the captured setter (which also starts the port). */
+    portOnMessage(port: MessagePort, fn: ((e: MessageEvent) => void) | null): void {
+      if (setPortOnMessage) setPortOnMessage(port, fn);
+      else (port as { onmessage: unknown }).onmessage = fn;
+    },
+    binaryType,
+    /** A port message's data: through the captured getter, or read plainly from another realm's event (Node's ports under jsdom). */
+    portMessageData(e: Event): unknown {
+      try {
+        return messageDataOf(e);
+      } catch {
+        return (e as MessageEvent).data;
+      }
+    },
+    /** The socket URL's origin (a MessageEvent's `origin` from a WebSocket), '' when unknown. */
+    originOf(url: string): string {
+      try {
+        return urlOrigin ? urlOrigin(new URLCtor(url)) : '';
+      } catch {
+        return '';
+      }
+    },
+    /** A Blob of a copy of `bytes` (the captured constructor). */
+    newBlob: (bytes: Uint8Array): Blob => new BlobCtor([bytes as Uint8Array<ArrayBuffer>]),
+    /** UTF-8 bytes → string (U+FFFD for bad sequences), the captured decoder. */
+    decode: (bytes: Uint8Array): string => (decodeFn ? decodeFn(decoder, bytes) : ''),
+    /** A MessageEvent named `message` carrying `data` from `origin` (the captured constructor). */
+    messageEvent: (data: unknown, origin: string): Event => new MessageEventCtor('message', { data, origin }),
+    /** `target.dispatchEvent(event)` through the captured method. */
+    dispatch: (target: object, event: Event): boolean => etDispatch(target, event),
     setTimer: (fn: () => void, ms: number): unknown => setTimer(win, fn, ms),
     clearTimer: (id: unknown): void => clearTimer(win, id),
     now:

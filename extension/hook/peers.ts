@@ -2,7 +2,7 @@
  * Hooks of related same-origin windows (a page and its about:blank / srcdoc iframes) find
  * each other, so that a frame sent on one window's socket through another window's `send`
  * (`iframe.contentWindow.WebSocket.prototype.send.call(ws, x)`: the page reaching for a
- * "pristine" send) is recorded by the hook that owns the socket.
+ * "pristine" send) is sent and recorded by the hook that owns the socket.
  *
  * A hook joins by dispatching a CustomEvent named by the build's secret (shared/channel.ts)
  * on the highest window it can reach (`top`, else `parent`), with a box in `detail`; a hook
@@ -10,13 +10,19 @@
  * hook also answers for its own window with the registry it ended up in, so a whole tree of
  * same-origin windows shares one list. The page cannot listen for or dispatch the event (it
  * does not know the name), nor reach the registry. A peer leaves on its window's `pagehide`.
+ *
+ * The name's secret ships in hook.js, so a page that reads it can reach the registry all the
+ * same. What a peer offers is therefore only what the page can do itself: `send` sends the
+ * frame on the socket (the owner's own send: the native, then the record) — there is no way
+ * to have a frame recorded that was not sent, so a page in the registry cannot fake a frame
+ * in the capture. The hook's channel to the relay is not reachable from the registry.
  */
 import type { Natives } from './natives.js';
 
-/** What a hook offers its peers: recording a frame sent on one of its sockets elsewhere. */
+/** What a hook offers its peers: sending (and recording) a frame on one of its sockets, as its own `send` does. */
 export interface Peer {
-  /** True when `ws` is one of this hook's sockets (the frame is then recorded). */
-  recordSent(ws: unknown, kind: number, data: unknown, text: string, length: number): boolean;
+  /** When `ws` is one of this hook's sockets: `ws.send(...args)` through the hook's send (true); else false, nothing done. */
+  send(ws: unknown, args: unknown[]): boolean;
   owns(ws: unknown): boolean;
 }
 
@@ -27,8 +33,8 @@ interface Registry {
 export interface Peers {
   /** True when another hook owns `ws`. */
   owns(ws: unknown): boolean;
-  /** Has the hook owning `ws` record a sent frame; false when none does. */
-  recordSent(ws: unknown, kind: number, data: unknown, text: string, length: number): boolean;
+  /** Has the hook owning `ws` send (and record) the frame; false when none does (nothing sent). */
+  send(ws: unknown, args: unknown[]): boolean;
   leave(): void;
 }
 
@@ -74,7 +80,7 @@ export function joinPeers(n: Natives, eventName: string, me: Peer): Peers {
   n.listenWindow('pagehide', leave);
   return {
     owns: (ws) => list.length > 1 && others((p) => p.owns(ws)),
-    recordSent: (ws, kind, data, text, length) => others((p) => p.recordSent(ws, kind, data, text, length)),
+    send: (ws, args) => others((p) => p.send(ws, args)),
     leave,
   };
 }

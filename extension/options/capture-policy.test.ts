@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowsCapture, DEFAULT_POLICY, parsePolicy, parseSites, siteListed } from './capture-policy.js';
+import { allowsActions, allowsCapture, DEFAULT_POLICY, parsePolicy, parseSites, siteListed } from './capture-policy.js';
 
 describe('capture policy', () => {
   it('defaults to capturing always; malformed stored values fall back to it', () => {
@@ -44,5 +44,12 @@ describe('capture policy', () => {
     expect(allowsCapture({ mode: 'sites', sites: ['x.test'] }, { url: 'https://y.test/', devtoolsOpen: true })).toBe(
       false,
     );
+  });
+
+  it('lets the panel act on the page unless the options turned it off', () => {
+    expect(allowsActions(DEFAULT_POLICY)).toBe(true);
+    expect(allowsActions(parsePolicy({ mode: 'always', sites: [], actions: true }))).toBe(true);
+    expect(allowsActions(parsePolicy({ mode: 'always', sites: [], actions: 'no' }))).toBe(true);
+    expect(allowsActions(parsePolicy({ mode: 'always', sites: [], actions: false }))).toBe(false);
   });
 });

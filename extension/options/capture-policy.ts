@@ -16,6 +16,8 @@ export interface CapturePolicy {
   readonly mode: CaptureMode;
   /** Host patterns for `sites`, one per entry. */
   readonly sites: readonly string[];
+  /** False: the panel's actions on the page (Send again, Deliver to page) are turned off. Absent: on. */
+  readonly actions?: false;
 }
 
 export const DEFAULT_POLICY: CapturePolicy = { mode: 'always', sites: [] };
@@ -34,8 +36,11 @@ export function parsePolicy(v: unknown): CapturePolicy {
   const sites = Array.isArray(o.sites)
     ? parseSites(o.sites.filter((s): s is string => typeof s === 'string').join('\n'))
     : [];
-  return { mode, sites };
+  return o.actions === false ? { mode, sites, actions: false } : { mode, sites };
 }
+
+/** Whether the panel may act on the page (send, deliver): on unless the options turned it off. */
+export const allowsActions = (policy: CapturePolicy): boolean => policy.actions !== false;
 
 /** The options page's text (one pattern per line, or separated by commas / spaces) → clean patterns. */
 export function parseSites(text: string): string[] {

@@ -8,11 +8,13 @@ import { parsePolicy, parseSites, POLICY_KEY, type CaptureMode, type CapturePoli
 const form = document.getElementById('form') as HTMLFormElement;
 const sites = document.getElementById('sites') as HTMLTextAreaElement;
 const status = document.getElementById('status') as HTMLElement;
+const actions = document.getElementById('actions') as HTMLInputElement;
 const radios = (): HTMLInputElement[] => [...form.querySelectorAll<HTMLInputElement>('input[name=mode]')];
 
 function show(policy: CapturePolicy): void {
   for (const r of radios()) r.checked = r.value === policy.mode;
   sites.value = policy.sites.join('\n');
+  actions.checked = policy.actions !== false;
 }
 
 void browser.storage.local.get(POLICY_KEY).then((stored) => show(parsePolicy(stored[POLICY_KEY])));
@@ -20,7 +22,7 @@ void browser.storage.local.get(POLICY_KEY).then((stored) => show(parsePolicy(sto
 form.addEventListener('submit', (e) => {
   e.preventDefault();
   const mode = (radios().find((r) => r.checked)?.value ?? 'always') as CaptureMode;
-  const policy = parsePolicy({ mode, sites: parseSites(sites.value) });
+  const policy = parsePolicy({ mode, sites: parseSites(sites.value), actions: actions.checked });
   void browser.storage.local.set({ [POLICY_KEY]: policy }).then(
     () => {
       show(policy);

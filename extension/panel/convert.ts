@@ -7,12 +7,13 @@
  */
 import { base64Bytes } from '../../codecs/core/base64.js';
 import type { HostMessage, LostFrame, WireFrame } from '../../inspector-app/src/protocol/messages.js';
-import { KIND_SENT, KIND_TEXT } from '../../inspector-app/src/protocol/packed-frames.js';
+import { KIND_SENT, KIND_TEXT, KIND_WIRESCOPE } from '../../inspector-app/src/protocol/packed-frames.js';
 import { checkFrameTable, frameTableOf, wireFrameCount } from '../shared/frame-table.js';
 import {
   FRAME_BINARY,
   FRAME_COLUMNS,
   FRAME_RECEIVED,
+  FRAME_WIRESCOPE,
   type BatchEvent,
   type DocumentInfo,
   type LostFrameRow,
@@ -221,6 +222,7 @@ export class PanelConverter {
         time: table[r + 2]!,
         opcode: flags & FRAME_BINARY ? 'binary' : 'text',
         data: bytes.subarray(offset, offset + length),
+        ...(flags & FRAME_WIRESCOPE ? { origin: 'wirescope' as const } : {}),
       };
       offset += length;
       if (!frames) {
@@ -283,7 +285,10 @@ function packBatch(
     end += table[r + 3]!;
     ends[i] = end;
     times[i] = table[r + 2]!;
-    kinds[i] = (flags & FRAME_RECEIVED ? 0 : KIND_SENT) | (flags & FRAME_BINARY ? 0 : KIND_TEXT);
+    kinds[i] =
+      (flags & FRAME_RECEIVED ? 0 : KIND_SENT) |
+      (flags & FRAME_BINARY ? 0 : KIND_TEXT) |
+      (flags & FRAME_WIRESCOPE ? KIND_WIRESCOPE : 0);
     const socketId = table[r]!;
     let c = socketIndex.get(socketId);
     if (c === undefined) {

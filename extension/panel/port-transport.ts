@@ -13,9 +13,17 @@
  * read is delivered before it.
  * Pure: the port comes from a `connect` function, so tests pass a fake.
  */
+import { encodeBase64 } from '../../codecs/core/base64.js';
 import { PROTOCOL_VERSION, type AppMessage, type HostMessage } from '../../inspector-app/src/protocol/messages.js';
 import type { Transport } from '../../inspector-app/src/protocol/transport.js';
-import type { PanelCursor, PanelHeld, PanelItem, PanelRequest, PanelTailItem } from '../shared/messages.js';
+import type {
+  PanelActionResult,
+  PanelCursor,
+  PanelHeld,
+  PanelItem,
+  PanelRequest,
+  PanelTailItem,
+} from '../shared/messages.js';
 import { isPanelBatch, isPanelHeld, PanelConverter } from './convert.js';
 import { heldMessage, isPanelTail, tailMessage } from './held-messages.js';
 
@@ -49,6 +57,17 @@ export interface PortTransportOptions {
   readonly now?: () => number;
   /** Reads a Blob's bytes (null when it cannot be read); default `Blob.prototype.arrayBuffer`. */
   readonly readBlob?: (blob: Blob) => Promise<Uint8Array | null>;
+}
+
+function isPanelActionResult(m: unknown): m is PanelActionResult {
+  if (typeof m !== 'object' || m === null) return false;
+  const o = m as Record<string, unknown>;
+  return (
+    o.type === 'panel-action-result' &&
+    typeof o.requestId === 'number' &&
+    typeof o.ok === 'boolean' &&
+    (o.error === undefined || typeof o.error === 'string')
+  );
 }
 
 const defaultReadBlob = (blob: Blob): Promise<Uint8Array | null> =>
@@ -115,9 +134,36 @@ export class PortTransport implements Transport {
     return () => this.handlers.delete(handler);
   }
 
-  /** The panel offers no host capabilities (connect, send); it only passes on "Show now" (`show-held`). */
+  /**
+   * The panel opens no connections of its own; it passes on "Show now" (`show-held`) and the
+   * actions on the page (`frame-action`: Send again, Deliver to page), whose answers come back
+   * as `frame-action-result` (at once when the extension cannot be reached).
+   */
   send(message: AppMessage): void {
     if (message.type === 'show-held') this.request({ type: 'panel-release' });
+    else if (message.type === 'frame-action') {
+      const sent = this.request({
+        type: 'panel-action',
+        requestId: message.requestId,
+        action: message.action,
+        connectionId: message.connectionId,
+        binary: message.opcode === 'binary',
+        b64: encodeBase64(message.data),
+      });
+      if (!sent) this.passActionResult(message.requestId, false, 'the extension cannot be reached; reopen DevTools');
+    }
+  }
+
+  /** An action's answer, in line with what came before it. */
+  private passActionResult(requestId: number, ok: boolean, error?: string): void {
+    this.inbox.push({
+      host:
+        error === undefined
+          ? { type: 'frame-action-result', requestId, ok }
+          : { type: 'frame-action-result', requestId, ok, error },
+      reading: false,
+    });
+    this.drain();
   }
 
   /** Stops for good (tests; the page going away needs nothing). */
@@ -230,6 +276,10 @@ export class PortTransport implements Transport {
         this.passTail(message.items);
         return;
       }
+      if (isPanelActionResult(message)) {
+        this.passActionResult(message.requestId, message.ok, message.error);
+        return;
+      }
       if (!isPanelBatch(message)) return;
       this.attempts = 0;
       this.cursor = { bufferId: message.bufferId, cursor: message.cursor, framesThrough: message.framesThrough };
@@ -294,11 +344,15 @@ export class PortTransport implements Transport {
     });
   }
 
-  private request(message: PanelRequest): void {
+  /** Posts to the background; false when there is no port (or it just went). */
+  private request(message: PanelRequest): boolean {
+    if (!this.port) return false;
     try {
-      this.port?.postMessage(message);
+      this.port.postMessage(message);
+      return true;
     } catch {
       // Disconnected; onDisconnect schedules the reconnect.
+      return false;
     }
   }
 

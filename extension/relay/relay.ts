@@ -24,6 +24,7 @@ import {
   type WireCapture,
   type WireFrameBytes,
 } from '../shared/messages.js';
+import { hookActionOf, parseRelayAction, relayActionResultOf } from './actions.js';
 import { toBase64 } from './base64.js';
 import { splitBatch } from './split.js';
 import { parseHookBatch, type ParsedHookBatch } from './validate.js';
@@ -154,6 +155,17 @@ export function startRelay(options: RelayOptions): RelayHandle {
     port = p;
     p.onDisconnect.addListener(() => {
       if (port === p) port = null; // the next batch reconnects (and wakes the service worker)
+    });
+    // The extension's actions for this document's sockets: on to the hook, on its private channel.
+    p.onMessage.addListener((m) => {
+      const action = parseRelayAction(m);
+      if (action === null) return;
+      if (hookPort === null) {
+        p.postMessage({ type: 'relay-action-result', requestId: action.requestId, ok: false, error: 'no hook here' });
+        return;
+      }
+      const forHook = hookActionOf(action);
+      hookPort.postMessage(forHook, [forHook.bytes]);
     });
     if (bytesAs === 'probe' && wireAs === 'base64') {
       p.onMessage.addListener((m) => {
@@ -302,6 +314,15 @@ export function startRelay(options: RelayOptions): RelayHandle {
   }
 
   const onMessage = (event: MessageEvent): void => {
+    const answer = relayActionResultOf(event.data);
+    if (answer !== null) {
+      try {
+        port?.postMessage(answer);
+      } catch {
+        /* the background is gone: the panel's request times out there */
+      }
+      return;
+    }
     let batch: ReturnType<typeof parseHookBatch>;
     try {
       // In Blob mode the bytes are not copied out: the Blob constructor copies them, in this

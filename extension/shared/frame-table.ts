@@ -23,7 +23,7 @@ export const wireFrameCount = (table: WireBytes): number => Math.floor(wireByteL
 
 /**
  * True when rows 0 … `count` - 1 of `table` are frames: socketId a safe integer ≥ 0, flags
- * 0…3, time finite, byte length a safe integer ≥ 0, and the lengths add up to exactly
+ * 0…7 (received, binary, sent or delivered by wirescope), time finite, byte length a safe integer ≥ 0, and the lengths add up to exactly
  * `byteLength` (the frames' bytes leave nothing out and nothing over).
  */
 export function checkFrameTable(table: Float64Array, count: number, byteLength: number): boolean {
@@ -35,7 +35,7 @@ export function checkFrameTable(table: Float64Array, count: number, byteLength: 
     const time = table[r + 2]!;
     const length = table[r + 3]!;
     if (!(socketId >= 0 && isSafeCount(socketId))) return false;
-    if (!(flags === 0 || flags === 1 || flags === 2 || flags === 3)) return false;
+    if (!(flags >= 0 && flags <= 7 && isSafeCount(flags))) return false;
     if (!(time - time === 0)) return false; // finite (NaN and ±Infinity give NaN)
     if (!(length >= 0 && isSafeCount(length))) return false;
     total += length;

@@ -25,6 +25,8 @@ export const FRAME_ROW_BYTES = FRAME_COLUMNS * 8;
 /** Flag bits of a frame row: received (else sent), binary (else text). */
 export const FRAME_RECEIVED = 1;
 export const FRAME_BINARY = 2;
+/** Flag bit of a frame row: wirescope itself sent or delivered it (Send again, Deliver to page). */
+export const FRAME_WIRESCOPE = 4;
 
 /** Which kind of worker a page started (its sockets are out of the page hook's reach). */
 export type WorkerKind = 'dedicated' | 'shared';
@@ -329,7 +331,7 @@ export interface PanelTail {
 }
 
 /** Everything the background posts on a panel port. */
-export type PanelMessage = PanelBatch | PanelHeld | PanelTail;
+export type PanelMessage = PanelBatch | PanelHeld | PanelTail | PanelActionResult;
 
 /**
  * Panel → background. `panel-subscribe` first (and after every reconnect): the background
@@ -341,4 +343,69 @@ export type PanelMessage = PanelBatch | PanelHeld | PanelTail;
 export type PanelRequest =
   | { readonly type: 'panel-subscribe'; readonly since?: PanelCursor }
   | { readonly type: 'panel-ping' }
-  | { readonly type: 'panel-release' };
+  | { readonly type: 'panel-release' }
+  | PanelAction;
+
+/**
+ * What wirescope can do with a frame on the page: `send` puts the bytes on the socket again
+ * (as the page's own `send` would), `deliver` hands them to the page's listeners as a
+ * `message` event from that socket (as if the server had sent them).
+ */
+export type FrameActionKind = 'send' | 'deliver';
+
+/** Panel → background: act on connection `connectionId` (`${documentId}:${socketId}`) of the panel's tab. */
+export interface PanelAction {
+  readonly type: 'panel-action';
+  /** Chosen by the panel; the answer (`panel-action-result`) carries it back. */
+  readonly requestId: number;
+  readonly action: FrameActionKind;
+  readonly connectionId: string;
+  /** A binary frame (else text: `b64` holds its UTF-8 bytes). */
+  readonly binary: boolean;
+  /** The frame's bytes, base64 (runtime messaging may be JSON). */
+  readonly b64: string;
+}
+
+/** Background → panel: how a `panel-action` ended (`error` says why it did nothing). */
+export interface PanelActionResult {
+  readonly type: 'panel-action-result';
+  readonly requestId: number;
+  readonly ok: boolean;
+  readonly error?: string;
+}
+
+/** Background → relay, on the relay's port: the action for one of its document's sockets. */
+export interface RelayAction {
+  readonly type: 'relay-action';
+  readonly requestId: number;
+  readonly action: FrameActionKind;
+  readonly socketId: number;
+  readonly binary: boolean;
+  readonly b64: string;
+}
+
+/** Relay → background: the hook's answer to a `relay-action`. */
+export interface RelayActionResult {
+  readonly type: 'relay-action-result';
+  readonly requestId: number;
+  readonly ok: boolean;
+  readonly error?: string;
+}
+
+/** Relay → hook, on the private channel (the page cannot post there): a `RelayAction` with its bytes decoded. */
+export interface HookAction {
+  readonly type: 'hook-action';
+  readonly requestId: number;
+  readonly action: FrameActionKind;
+  readonly socketId: number;
+  readonly binary: boolean;
+  readonly bytes: ArrayBuffer;
+}
+
+/** Hook → relay, on the private channel: how a `hook-action` ended. */
+export interface HookActionResult {
+  readonly type: 'hook-action-result';
+  readonly requestId: number;
+  readonly ok: boolean;
+  readonly error?: string;
+}

@@ -36,6 +36,8 @@ import { HelpOverlay } from './components/shell/HelpOverlay.js';
 import { ConnectBar } from './components/connect/ConnectBar.js';
 import { Composer } from './components/connect/Composer.js';
 import { saveBytes } from './components/detail/clipboard.js';
+import { FrameMenu, type PageActionRequest } from './components/detail/FrameMenu.js';
+import { usePageActions } from './components/detail/use-page-actions.js';
 import { plural } from './components/shell/format.js';
 import './components/shell/app.css';
 
@@ -69,6 +71,12 @@ export function App(props: AppProps): ReactElement {
   // Building the session is pure; listening to the host and the worker starts here (and stops on unmount).
   useEffect(() => session.start(), [session]);
   const snapshot = useSyncExternalStore(session.model.subscribe, session.model.getSnapshot);
+  const pageActions = usePageActions(transport, capabilities.frameActions);
+  /** The list's context menu (hosts with actions on the page), and the action last chosen in it. */
+  const [rowMenu, setRowMenu] = useState<{ frameId: number; x: number; y: number } | null>(null);
+  const [menuRequest, setMenuRequest] = useState<(PageActionRequest & { frameId: number }) | null>(null);
+  const openRowMenu = useCallback((frameId: number, x: number, y: number) => setRowMenu({ frameId, x, y }), []);
+  const closeRowMenu = useCallback(() => setRowMenu(null), []);
   const theme = useTheme(capabilities.theme);
   const [selectedId, setSelectedId] = useState<number | null>(null);
   /** The frame whose detail Escape closed last: the list's arrow keys go on from it. */
@@ -223,7 +231,11 @@ export function App(props: AppProps): ReactElement {
 
   const onExport = useCallback(
     async (kind: 'har' | 'wirescope') => {
-      const bytes = await worker.call('exportCapture', { kind, connections: session.model.connectionInfo() });
+      const bytes = await worker.call('exportCapture', {
+        kind,
+        connections: session.model.connectionInfo(),
+        wirescopeFrames: session.model.wirescopeIds(),
+      });
       saveBytes(bytes, kind === 'har' ? 'wirescope-capture.har' : 'capture.wirescope');
     },
     [worker, session],
@@ -334,6 +346,8 @@ export function App(props: AppProps): ReactElement {
                 rows={listRows}
                 selectedId={selectedId}
                 anchorId={closedId}
+                isWirescope={(id) => session.model.isWirescope(id)}
+                onRowMenu={pageActions ? openRowMenu : undefined}
                 onSelect={setSelectedId}
                 connectionLabels={connectionLabels}
                 sortBySize={listBySize}
@@ -386,6 +400,8 @@ export function App(props: AppProps): ReactElement {
               compareCache={compareCache}
               session={props.singleFrame ? undefined : sessionSource}
               frameById={(id) => session.model.frame(id)}
+              pageActions={pageActions}
+              pageActionRequest={menuRequest?.frameId === selected.frameId ? menuRequest : undefined}
             />
           ) : selectedId !== null && session.model.wasEvicted(selectedId) ? (
             <div className="ws-empty" role="status" data-testid="frame-evicted">
@@ -397,6 +413,17 @@ export function App(props: AppProps): ReactElement {
         }
       />
       {helpOpen && <HelpOverlay onClose={() => setHelpOpen(false)} />}
+      {rowMenu && pageActions && (
+        <FrameMenu
+          x={rowMenu.x}
+          y={rowMenu.y}
+          kinds={pageActions.kinds}
+          onChoose={(action) =>
+            setMenuRequest((last) => ({ frameId: rowMenu.frameId, action, seq: (last?.seq ?? 0) + 1 }))
+          }
+          onClose={closeRowMenu}
+        />
+      )}
       {!props.singleFrame && (
         <StatusBar
           snapshot={snapshot}

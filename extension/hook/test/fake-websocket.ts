@@ -223,10 +223,16 @@ export interface Posted {
  */
 export function recordPosts(win: Window & typeof globalThis): {
   posts: Posted[];
+  /** What the hook posted that is not a batch (answers to actions). */
+  replies: unknown[];
+  /** Posts `message` to the hook on its private channel, as the relay would. */
+  toHook(message: unknown): void;
   failNext(n: number): void;
   restore(): void;
 } {
   const posts: Posted[] = [];
+  const replies: unknown[] = [];
+  const channels: RecordingChannel[] = [];
   let failures = 0;
   const saved = (['MessageChannel', 'MessagePort'] as const).map(
     (k) => [k, Object.getOwnPropertyDescriptor(win, k)] as const,
@@ -235,6 +241,10 @@ export function recordPosts(win: Window & typeof globalThis): {
     onmessage: ((e: { data: unknown }) => void) | null = null;
     other: RecordingPort | null = null;
     postMessage(batch: HookBatch, transfer: ArrayBuffer[]): void {
+      if ((batch as { type?: unknown }).type !== 'hook-batch') {
+        replies.push(batch);
+        return;
+      }
       if (failures > 0) {
         failures--;
         throw new win.DOMException('could not clone', 'DataCloneError');
@@ -251,12 +261,15 @@ export function recordPosts(win: Window & typeof globalThis): {
     readonly port2 = new RecordingPort();
     constructor() {
       this.port1.other = this.port2;
+      channels.push(this);
     }
   }
   Object.defineProperty(win, 'MessageChannel', { configurable: true, writable: true, value: RecordingChannel });
   Object.defineProperty(win, 'MessagePort', { configurable: true, writable: true, value: RecordingPort });
   return {
     posts,
+    replies,
+    toHook: (message) => channels.at(-1)?.port1.onmessage?.(new win.MessageEvent('message', { data: message })),
     failNext: (n) => void (failures = n),
     restore: () => {
       for (const [k, d] of saved) if (d) Object.defineProperty(win, k, d);

@@ -20,6 +20,9 @@ export interface Harness {
   readonly WS: FakeWebSocketClass;
   readonly hook: HookHandle;
   readonly posts: Posted[];
+  /** The hook's answers to actions, and how to post it one (as the relay would). */
+  readonly replies: unknown[];
+  toHook(message: unknown): void;
   /** Makes the next `n` posts throw (as a postMessage that cannot clone would). */
   failPosts(n: number): void;
   /** Flushes, then every event posted so far, in order (frames unpacked from the batches' tables and slabs). */
@@ -46,6 +49,8 @@ export function setup(options: HookOptions & { nativeToString?: boolean } = {}):
     WS: win.WebSocket as unknown as FakeWebSocketClass,
     hook,
     posts: recorder.posts,
+    replies: recorder.replies,
+    toHook: recorder.toHook,
     failPosts: recorder.failNext,
     events,
     frames: () => events().filter((e): e is PlainFrame => e.type === 'frame'),

@@ -103,3 +103,19 @@ test('a socket no hook knows is passed through untouched', () => {
   expect(top.sentTexts()).toEqual([]);
   expect((ws as unknown as { sent: unknown[] }).sent).toEqual(['unseen']);
 });
+
+test('a page that read the secret from hook.js and joined the peer list can have a frame sent, never one recorded that was not sent', () => {
+  const top = hooked(window as Win);
+  const ws = new top.WS('ws://example.test/top');
+  ws.open();
+  // The page knows the event name (the secret ships in hook.js) and asks for the registry.
+  const box: { registry: { list: Record<string, unknown>[] } | null } = { registry: null };
+  window.dispatchEvent(new CustomEvent('wirescope/capture/v1:peers:s', { detail: box }));
+  const peer = box.registry?.list[0] as Record<string, (...a: unknown[]) => unknown> | undefined;
+  expect(peer).toBeDefined();
+  // What the registry offered before: recording a frame on a socket without sending it.
+  expect(peer!.recordSent).toBeUndefined();
+  peer!.send?.(ws, ['really sent']);
+  expect(top.sentTexts()).toEqual(['really sent']);
+  expect((ws as unknown as { sent: unknown[] }).sent).toEqual(['really sent']);
+});

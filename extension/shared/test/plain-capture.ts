@@ -8,6 +8,7 @@ import {
   FRAME_BINARY,
   FRAME_COLUMNS,
   FRAME_RECEIVED,
+  FRAME_WIRESCOPE,
   type BatchEvent,
   type Direction,
   type HookBatch,
@@ -26,11 +27,15 @@ export interface PlainFrame {
   readonly time: number;
   /** A fresh ArrayBuffer holding exactly the frame's bytes. */
   readonly data: ArrayBuffer;
+  /** wirescope sent or delivered it (absent otherwise). */
+  readonly wirescope?: true;
 }
 export type PlainEvent = SocketEvent | PlainFrame;
 
-export const frameFlags = (f: Pick<PlainFrame, 'direction' | 'opcode'>): number =>
-  (f.direction === 'received' ? FRAME_RECEIVED : 0) | (f.opcode === 'binary' ? FRAME_BINARY : 0);
+export const frameFlags = (f: Pick<PlainFrame, 'direction' | 'opcode' | 'wirescope'>): number =>
+  (f.direction === 'received' ? FRAME_RECEIVED : 0) |
+  (f.opcode === 'binary' ? FRAME_BINARY : 0) |
+  (f.wirescope ? FRAME_WIRESCOPE : 0);
 
 export const plainFrame = (
   socketId: number,
@@ -120,6 +125,7 @@ export function unpack(
       opcode,
       time: time!,
       data: bytes.slice(offset, offset + length!).buffer,
+      ...(flags! & FRAME_WIRESCOPE ? { wirescope: true as const } : {}),
     });
     offset += length!;
   }

@@ -36,5 +36,7 @@ const capabilities: HostCapabilities = {
   hostName: 'panel',
   pastePageUrl,
   debuggerCapture: host.debuggerCapture === true,
+  // Inside the extension: Send again and Deliver to page (the background checks every request).
+  ...(win.wirescopePanelHost ? { frameActions: ['send', 'deliver'] as const } : {}),
 };
 mount({ transport: host.transport, worker: startDecodeWorker(), capabilities });

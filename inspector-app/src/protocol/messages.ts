@@ -95,7 +95,16 @@ export type HostMessage =
    * tail. A sample, listed apart from the frames (marked as such): each one replaces the last,
    * and an empty one clears it — the host sends that before the held frames themselves come.
    */
-  | { readonly type: 'tail'; readonly frames: readonly WireFrame[] };
+  | { readonly type: 'tail'; readonly frames: readonly WireFrame[] }
+  /** How a `frame-action` ended: `error` says why nothing (or not all) was done. */
+  | { readonly type: 'frame-action-result'; readonly requestId: number; readonly ok: boolean; readonly error?: string };
+
+/**
+ * What the app may ask a host to do with a frame's bytes on the page (hosts with
+ * `frameActions`): `send` them on the connection as the page would, `deliver` them to the
+ * page's listeners as if the server had sent them.
+ */
+export type FrameActionKind = 'send' | 'deliver';
 
 /** One connection's frames held by the host under a flood. */
 export interface HeldConnection {
@@ -114,7 +123,16 @@ export type AppMessage =
   /** Turn the host's debugger capture mode on or off (hosts with `debuggerCapture`). */
   | { readonly type: 'set-debugger-capture'; readonly on: boolean }
   /** Send what is held (`held`) now, flood or not. */
-  | { readonly type: 'show-held' };
+  | { readonly type: 'show-held' }
+  /** Act on the page (hosts with `frameActions`); the host answers with `frame-action-result` and the same `requestId`. */
+  | {
+      readonly type: 'frame-action';
+      readonly requestId: number;
+      readonly action: FrameActionKind;
+      readonly connectionId: string;
+      readonly opcode: Opcode;
+      readonly data: Uint8Array;
+    };
 
 export type HostMessageType = HostMessage['type'];
 export type AppMessageType = AppMessage['type'];
@@ -226,6 +244,8 @@ export function isHostMessage(v: unknown): v is HostMessage {
       return isString(m.url) && isNumber(m.time);
     case 'lost-frames':
       return Array.isArray(m.frames) && m.frames.every(isLostFrame);
+    case 'frame-action-result':
+      return isNumber(m.requestId) && typeof m.ok === 'boolean' && isOptionalString(m.error);
     default:
       return false;
   }

@@ -13,7 +13,7 @@ export interface PackedFrames {
   readonly bytes: Uint8Array;
   readonly ends: Float64Array;
   readonly times: Float64Array;
-  /** Bit 0: sent (else received); bit 1: text (else binary). */
+  /** Bit 0: sent (else received); bit 1: text (else binary); bit 2: wirescope sent or delivered it. */
   readonly kinds: Uint8Array;
   /** Index into `connections` per frame. */
   readonly connectionOf: Uint32Array;
@@ -22,6 +22,7 @@ export interface PackedFrames {
 
 export const KIND_SENT = 1;
 export const KIND_TEXT = 2;
+export const KIND_WIRESCOPE = 4;
 
 export const kindOf = (direction: Direction, opcode: Opcode): number =>
   (direction === 'sent' ? KIND_SENT : 0) | (opcode === 'text' ? KIND_TEXT : 0);
@@ -63,6 +64,7 @@ export function unpackFrames(p: PackedFrames): WireFrame[] {
       time: p.times[k]!,
       opcode: kind & KIND_TEXT ? 'text' : 'binary',
       data: p.bytes.subarray(start, end),
+      ...(kind & KIND_WIRESCOPE ? { origin: 'wirescope' as const } : {}),
     });
     start = end;
   }

@@ -1,4 +1,4 @@
-import type { AppMessage, HostMessage } from './messages.js';
+import type { AppMessage, FrameActionKind, HostMessage } from './messages.js';
 
 /**
  * The seam between the inspector app and its host: two methods over the typed message
@@ -30,6 +30,8 @@ export interface HostCapabilities {
   readonly hostName: string;
   /** Served by `wirescope proxy`: the ws:// address clients connect to (the empty list says so). */
   readonly proxyAddress?: string;
+  /** What the host can do with a frame on the page (the extension panel: send and deliver); absent: none. */
+  readonly frameActions?: readonly FrameActionKind[];
   /** Absolute URL of the paste page, for "link to this frame" (absent where there is none, e.g. inside the extension). */
   readonly pastePageUrl?: string;
 }

@@ -137,6 +137,8 @@ export function documentLabel(url: string | undefined, origin: string | undefine
 }
 
 export class CaptureModel {
+  /** Frames wirescope itself sent or delivered to the page (marked in the list, kept by exports). */
+  private readonly wirescopeFrames = new Set<number>();
   private rows: FrameSummary[] = [];
   private visible: FrameSummary[] = [];
   /**
@@ -492,6 +494,20 @@ export class CaptureModel {
   }
 
   /** Connection and drop messages from the host (frames go to the worker instead). */
+  markWirescope(frameId: number): void {
+    this.wirescopeFrames.add(frameId);
+  }
+
+  /** True for a frame wirescope sent or delivered. */
+  isWirescope(frameId: number): boolean {
+    return this.wirescopeFrames.has(frameId);
+  }
+
+  /** The ids of the frames wirescope sent or delivered (for exports). */
+  wirescopeIds(): number[] {
+    return [...this.wirescopeFrames];
+  }
+
   applyHostMessage(message: HostMessage): void {
     switch (message.type) {
       case 'connection-opening': {
@@ -694,6 +710,7 @@ export class CaptureModel {
   }
 
   clear(): void {
+    this.wirescopeFrames.clear();
     this.byId.clear();
     this.reread = null;
     this.pendingRereads.clear();

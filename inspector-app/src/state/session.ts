@@ -1,5 +1,5 @@
 import { PROTOCOL_VERSION, type HostMessage, type LostFrame, type WireFrame } from '../protocol/messages.js';
-import type { PackedFrames } from '../protocol/packed-frames.js';
+import { KIND_WIRESCOPE, type PackedFrames } from '../protocol/packed-frames.js';
 import type { Transport } from '../protocol/transport.js';
 import type { IngestFrame } from '../worker/api.js';
 import type { WorkerClient } from '../worker/client.js';
@@ -93,7 +93,7 @@ export class InspectorSession {
   ingest(frames: readonly WireFrame[]): void {
     if (!frames.length) return;
     const batch: IngestFrame[] = frames.map((f) => ({
-      frameId: this.nextFrameId++,
+      frameId: this.markOrigin(this.nextFrameId++, f.origin === 'wirescope'),
       connectionId: f.connectionId,
       direction: f.direction,
       time: f.time,
@@ -108,8 +108,15 @@ export class InspectorSession {
     const n = packed.ends.length;
     if (!n) return;
     const frameIds = new Float64Array(n);
-    for (let k = 0; k < n; k++) frameIds[k] = this.nextFrameId++;
+    for (let k = 0; k < n; k++)
+      frameIds[k] = this.markOrigin(this.nextFrameId++, (packed.kinds[k]! & KIND_WIRESCOPE) !== 0);
     this.worker.ingestPacked({ ...packed, frameIds });
+  }
+
+  /** Frames wirescope sent or delivered are kept by id in the model (the list marks them, exports keep the mark). */
+  private markOrigin(frameId: number, byWirescope: boolean): number {
+    if (byWirescope) this.model.markWirescope(frameId);
+    return frameId;
   }
 
   /** A connection read from a file: listed, and its subprotocol told to the worker before its frames are ingested. */

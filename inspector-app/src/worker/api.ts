@@ -11,6 +11,7 @@ import type { ByteMap } from '../../../codecs/core/byte-map.js';
 export type { ByteMap, ByteMapRect } from '../../../codecs/core/byte-map.js';
 import type { SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
 import type { SessionChartData } from '../../../codecs/compare/session/cumulative.js';
+import type { EditOutcome, EditSource, EditSyntax } from './edit-text.js';
 
 export type FormatChoice =
   | 'auto'
@@ -370,6 +371,10 @@ export interface WorkerMethods {
   nodeAt: { params: { frameId: number; format: FormatChoice; offset: number }; result: number[] };
   /** The frame's bytes as captured, or (`decompressed`) what a compressed frame inflated to. */
   bytes: { params: { frameId: number; decompressed?: boolean }; result: Uint8Array | null };
+  /** Edit and send: the text the frame is edited as (edit-text.ts); null when its bytes are gone. */
+  editSource: { params: { frameId: number }; result: EditSource | null };
+  /** Edit and send: an edit's bytes and what changed, or where it does not encode; null when the frame's bytes are gone. */
+  editBytes: { params: { frameId: number; syntax: EditSyntax; text: string }; result: EditOutcome | null };
   /** JSON / EDN (one line; `edn-pretty` indented) of a node; `raw-text` / `raw-hex`: the frame's bytes as UTF-8 text or hex (frames that do not decode). */
   text: {
     params: {
@@ -400,6 +405,8 @@ export interface WorkerMethods {
     params: {
       kind: 'har' | 'wirescope';
       connections: Record<string, { url: string; protocol: string; extensions?: string }>;
+      /** Ids of the frames wirescope sent or delivered: marked so in the file. */
+      wirescopeFrames?: readonly number[];
     };
     result: Uint8Array;
   };

@@ -47,6 +47,7 @@ import { annotateFrame } from './annotate-frame.js';
 import { ProtocolLinks } from './protocol-links.js';
 import { buildHar } from '../sources/har.js';
 import { serializeCapture } from '../sources/capture-file.js';
+import { editOutcome, editSource } from './edit-text.js';
 
 /**
  * The Text tab shows a frame's whole text: past 400,000 characters it is drawn by the
@@ -309,6 +310,16 @@ export class WorkerHandlers {
         // A byte inside a string holding a value selects the nested node it belongs to.
         return index ? pathIntoNested(index, pathToOffset(index, offset), offset) : [];
       },
+      editSource: ({ frameId }) => {
+        const frame = this.store.get(frameId);
+        if (!frame) return null;
+        const decoded = this.store.decoded(frameId, 'auto');
+        return editSource(frame.data, decoded?.index ?? null, !decoded?.decompressed);
+      },
+      editBytes: ({ frameId, syntax, text }) => {
+        const frame = this.store.get(frameId);
+        return frame ? editOutcome(frame.data, syntax, text) : null;
+      },
       bytes: ({ frameId, decompressed }) => {
         if (!decompressed) return this.store.get(frameId)?.data.slice() ?? null;
         return this.store.decoded(frameId, 'auto')?.decompressed?.slice() ?? null;
@@ -404,13 +415,15 @@ export class WorkerHandlers {
         for (const f of this.store.all()) if (this.matches(f.frameId)) out.push(f.frameId);
         return out;
       },
-      exportCapture: ({ kind, connections }) => {
+      exportCapture: ({ kind, connections, wirescopeFrames }) => {
+        const byWirescope = new Set(wirescopeFrames);
         const frames = [...this.store.all()].map((f) => ({
           connectionId: f.connectionId,
           direction: f.direction,
           time: f.time,
           opcode: f.opcode,
           data: f.data,
+          ...(byWirescope.has(f.frameId) ? { origin: 'wirescope' as const } : {}),
         }));
         const ids = [...new Set(frames.map((f) => f.connectionId))];
         const infos = ids.map((id) => ({

@@ -17,6 +17,8 @@ import { UnknownBanner } from './UnknownBanner.js';
 import { ProtocolLinks } from './ProtocolLinks.js';
 import { CompressionBanner } from './CompressionBanner.js';
 import { FrameActions } from './FrameActions.js';
+import type { PageActionRequest } from './FrameMenu.js';
+import { PageActions, type PageActionsHost } from './PageActions.js';
 import { StructureTab } from './StructureTab.js';
 import { pathOfNode } from './path-of-node.js';
 import { TextTab } from './TextTab.js';
@@ -54,6 +56,10 @@ export interface FrameDetailProps {
   readonly pastePageUrl?: string;
   /** The whole-session comparison's inputs (absent: the Compare tab compares this frame only). */
   readonly session?: SessionSource;
+  /** Send again / Deliver to page, where the host can (absent: not shown). */
+  readonly pageActions?: PageActionsHost;
+  /** An action chosen in the list's context menu for this frame. */
+  readonly pageActionRequest?: PageActionRequest;
 }
 
 /** A frame in the Diff picker: the same words wherever it is listed. */
@@ -191,6 +197,9 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
         onFormat={setFormat}
         pastePageUrl={props.pastePageUrl}
       />
+      {props.pageActions && (
+        <PageActions worker={client} frame={frame} host={props.pageActions} request={props.pageActionRequest} />
+      )}
       {decoded?.verdict === 'unknown' ? (
         <UnknownBanner decoded={decoded} onDecodeAs={(f) => setFormat(f as FormatChoice)} />
       ) : (

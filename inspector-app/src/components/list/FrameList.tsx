@@ -13,6 +13,7 @@ import { exactBytes, formatBytes, formatTime } from '../shell/format.js';
 import { eventLabel, LIST_COLUMNS, mergedColumn, protocolTitle } from './columns.js';
 import { useScrollView } from '../shell/scroll-view.js';
 import './list.css';
+import './origin-mark.css';
 
 const ROW_HEIGHT = 20;
 const HEADER_HEIGHT = 20;
@@ -45,6 +46,10 @@ export interface FrameListProps {
    * closed): ↓ selects the row after it, ↑ the row before it. Absent or gone: the ends.
    */
   readonly anchorId?: number | null;
+  /** True for a frame wirescope itself sent or delivered to the page: its row is marked (`data-origin="wirescope"`). */
+  readonly isWirescope?: (frameId: number) => boolean;
+  /** A row's context menu was asked for (right-click): the row is selected, the browser's menu not shown. */
+  readonly onRowMenu?: (frameId: number, x: number, y: number) => void;
   /** Calls `onResize` after the browser laid `target` out at a new size (default: a ResizeObserver; tests pass a stub). */
   readonly observeResize?: ObserveResize;
 }
@@ -71,8 +76,13 @@ const Row = memo(function Row(props: {
   selected: boolean;
   connection: string;
   onSelect: (id: number) => void;
+  wirescope: boolean;
+  onMenu?: (frameId: number, x: number, y: number) => void;
 }): ReactElement {
-  const { row, top, selected, connection, onSelect } = props;
+  const { row, top, selected, connection, onSelect, wirescope, onMenu } = props;
+  const direction = wirescope
+    ? `${row.direction === 'sent' ? 'sent' : 'delivered to the page'} by wirescope`
+    : row.direction;
   return (
     // biome-ignore lint/a11y/useFocusableInteractive: the frame grid takes focus itself and moves the selection with the arrow keys; rows and headers are not tab stops
     <div
@@ -82,10 +92,20 @@ const Row = memo(function Row(props: {
       data-frame-id={row.frameId}
       data-format={row.lost ? 'lost' : (row.format ?? row.verdict ?? 'unknown')}
       data-sample={row.sample ? '' : undefined}
-      className={`ws-frame-row${row.frameId % 2 ? ' ws-row-odd' : ''}${row.lost ? ' ws-frame-lost' : ''}${row.protocol?.quiet ? ' ws-quiet' : ''}${row.sample ? ' ws-frame-sample' : ''}`}
+      data-origin={wirescope ? 'wirescope' : undefined}
+      className={`ws-frame-row${wirescope ? ' ws-frame-wirescope' : ''}${row.frameId % 2 ? ' ws-row-odd' : ''}${row.lost ? ' ws-frame-lost' : ''}${row.protocol?.quiet ? ' ws-quiet' : ''}${row.sample ? ' ws-frame-sample' : ''}`}
       style={{ transform: `translateY(${top}px)` }}
       data-merge={mergedColumn(row)}
       onMouseDown={() => onSelect(row.frameId)}
+      onContextMenu={
+        onMenu
+          ? (e) => {
+              e.preventDefault();
+              onSelect(row.frameId);
+              onMenu(row.frameId, e.clientX, e.clientY);
+            }
+          : undefined
+      }
     >
       <span
         role="cell"
@@ -101,11 +121,11 @@ const Row = memo(function Row(props: {
       <span
         role="cell"
         data-column="direction"
-        className={row.direction === 'sent' ? 'ws-dir-sent' : 'ws-dir-received'}
-        title={row.direction}
-        aria-label={row.direction}
+        className={wirescope ? 'ws-dir-wirescope' : row.direction === 'sent' ? 'ws-dir-sent' : 'ws-dir-received'}
+        title={direction}
+        aria-label={direction}
       >
-        {row.direction === 'sent' ? '↑' : '↓'}
+        {wirescope ? (row.direction === 'sent' ? '⇡' : '⇣') : row.direction === 'sent' ? '↑' : '↓'}
       </span>
       <span role="cell" data-column="connection" title={row.connectionId}>
         {connection}
@@ -215,6 +235,8 @@ export function FrameList(props: FrameListProps): ReactElement {
     onSortBySize,
     onView,
     observeResize = resizeObserver,
+    isWirescope,
+    onRowMenu,
   } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
@@ -354,6 +376,8 @@ export function FrameList(props: FrameListProps): ReactElement {
         selected={row.frameId === selectedId}
         connection={connectionLabels.get(row.connectionId) ?? row.connectionId}
         onSelect={onSelect}
+        wirescope={isWirescope?.(row.frameId) ?? false}
+        onMenu={onRowMenu}
       />,
     );
   }

@@ -1,0 +1,232 @@
+/**
+ * Send again and Deliver to page in Chromium with the production build (dist/chrome): a CBOR
+ * page talks to a local server that records every frame it receives. From the panel
+ * (panel.html?tabId=N):
+ * - Send again reaches the server byte-exact, on the same socket, and is listed marked;
+ * - Edit and send of a CBOR map value (edited as EDN) reaches the server as the bytes cbor-x
+ *   (an encoder wirescope does not use) gives the edited value; a bad edit sends nothing;
+ * - Deliver to page reaches the page's listener as its binaryType asks (ArrayBuffer, Blob;
+ *   text as a string), and is listed marked;
+ * - the options turn actions off; a closed socket says so.
+ * The page is hostile: after load it replaces `WebSocket.prototype.send`, `dispatchEvent`,
+ * `MessageEvent` and `Blob` (it sees none of wirescope's sends or deliveries), and, knowing the
+ * secret in hook.js's source, posts forged actions and handshake events on its window and
+ * reaches for the hooks' peer registry: no send happens and no frame is faked.
+ * Fails (never skips) without /usr/bin/chromium or a buildable extension.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { encode as encodeCbor } from 'cbor-x';
+import { CBOR_FRAME, startActionServer, type ActionServer } from './support/action-page.js';
+import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
+import {
+  artifactPath,
+  ensureExtensionBuild,
+  launchChromiumWithExtension,
+  newPageWithTabId,
+  requireBrowser,
+  type ChromiumWithExtension,
+} from './support/ext-env.js';
+
+let ext: ChromiumWithExtension;
+let server: ActionServer;
+let dir: string;
+
+beforeAll(async () => {
+  requireBrowser('chromium');
+  dir = await ensureExtensionBuild('chrome');
+  [ext, server] = await Promise.all([launchChromiumWithExtension(dir), startActionServer()]);
+}, 120_000);
+
+afterAll(async () => {
+  await ext?.close();
+  await server?.close();
+});
+
+const waitFor = async (what: string, check: () => Promise<boolean> | boolean, timeoutMs = 10_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`e2e: timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+async function act(panel: Page, frameId: number, button: 'Send again' | 'Deliver to page'): Promise<string> {
+  await panel.locator(`[data-testid=frame-row][data-frame-id="${frameId}"]`).dispatchEvent('mousedown');
+  await panel.locator(`[data-testid=frame-detail][data-frame-id="${frameId}"]`).waitFor();
+  // The click clears the last outcome (a discrete event: React renders before click() returns).
+  await panel.getByRole('button', { name: button }).click();
+  const outcome = panel.getByTestId('page-action-outcome');
+  await outcome.waitFor({ timeout: 10_000 });
+  return (await outcome.textContent()) ?? '';
+}
+
+it('Send again, Deliver to page, the options switch and a closed socket, on a page that replaced send, dispatchEvent, MessageEvent and Blob', async () => {
+  const { page, tabId } = await newPageWithTabId(ext.worker, async () => {
+    const p = await ext.context.newPage();
+    await p.goto(server.url);
+    return p;
+  });
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.waitForFunction('window.opened === true');
+  await waitFor('the page’s two frames at the server', () => server.received.length === 2);
+
+  // The page read the build's secret out of hook.js (it ships in the extension) and tries its way in.
+  const secret = /"([0-9a-f]{24})"/.exec(readFileSync(path.join(dir, 'hook.js'), 'utf8'))?.[1];
+  expect(secret, 'the secret in hook.js').toBeTruthy();
+  const forged = await page.evaluate((s) => {
+    const { MessageEvent } = (window as unknown as { Real: { MessageEvent: typeof globalThis.MessageEvent } }).Real;
+    const tag = 'wirescope/capture/v1';
+    const bytes = new Uint8Array([0x66, 0x6f, 0x72, 0x67, 0x65, 0x64]);
+    const b64 = btoa('forged');
+    const attempts = [
+      { type: 'hook-action', requestId: 1, action: 'send', socketId: 1, binary: true, bytes: bytes.buffer },
+      { type: 'relay-action', requestId: 1, action: 'send', socketId: 1, binary: true, b64 },
+      { type: 'panel-action', requestId: 1, action: 'send', connectionId: 'x:1', binary: true, b64 },
+    ];
+    for (const a of attempts) {
+      window.postMessage(a, '*');
+      for (const name of ['message', `${tag}:offer:${s}`, `${tag}:ready:${s}`])
+        window.dispatchEvent(new MessageEvent(name, { data: a }));
+    }
+    // A port of its own offered to the relay, in case it listened still.
+    const channel = new MessageChannel();
+    window.dispatchEvent(new MessageEvent(`${tag}:offer:${s}`, { ports: [channel.port2], cancelable: true }));
+    channel.port1.postMessage(attempts[0]);
+    // The peer registry: what it offers now sends for real; nothing records a frame that was not sent.
+    const box = { registry: null as null | { list: Record<string, unknown>[] } };
+    window.dispatchEvent(new CustomEvent(`${tag}:peers:${s}`, { detail: box }));
+    const peer = box.registry?.list[0];
+    (window as unknown as { seenDispatches: number }).seenDispatches = 0; // its own forgeries went through it
+    return { reachedRegistry: !!peer, recordSent: typeof peer?.recordSent };
+  }, secret!);
+  expect(forged.recordSent, 'the registry offers no way to record a frame that was not sent').toBe('undefined');
+
+  const panel = await ext.context.newPage();
+  await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
+  const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
+  let state = await waitForRows(read, 2);
+  expect(state.rows.map((r) => r.direction)).toEqual(['sent', 'sent']);
+  await new Promise((r) => setTimeout(r, 500));
+  expect(server.received, 'no forged action reached the server').toHaveLength(2);
+
+  // Send again: byte-exact, at the server, through none of the page's replacements.
+  expect(await act(panel, 1, 'Send again')).toBe('sent again');
+  await waitFor('the frame sent again at the server', () => server.received.length === 3);
+  expect(server.received[2]).toEqual({ bytes: [...CBOR_FRAME], binary: true });
+  expect(await act(panel, 2, 'Send again')).toBe('sent again');
+  await waitFor('the text frame sent again', () => server.received.length === 4);
+  expect(server.received[3]).toEqual({ bytes: [...Buffer.from('text frame')], binary: false });
+
+  // Edit and send: a CBOR map value edited as EDN reaches the server as cbor-x's bytes for the edited value.
+  await panel.locator('[data-testid=frame-row][data-frame-id="1"]').dispatchEvent('mousedown');
+  await panel.getByRole('button', { name: 'Edit and send' }).click();
+  const editor = panel.getByLabel('Edit the frame (CBOR as EDN)');
+  expect(await editor.inputValue()).toBe('{_1 "a": 1, "b": "x"}'); // cbor-x writes the map's length in a 1-byte argument: EDN says so
+  await editor.fill('{_1 "a": 1, "b": }');
+  expect(await panel.getByTestId('edit-error').textContent()).toMatch(/^1:\d+: .* — nothing will be sent$/);
+  expect(await panel.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true);
+  await editor.fill('{_1 "a": 2, "b": "y"}');
+  await panel
+    .getByTestId('edit-change')
+    .filter({ hasText: /first at offset \d+/ })
+    .waitFor();
+  await panel.getByRole('button', { name: 'Send', exact: true }).click();
+  expect(await panel.getByTestId('page-action-outcome').textContent()).toBe('edited frame sent');
+  await waitFor('the edited frame at the server', () => server.received.length === 5);
+  expect(server.received[4]).toEqual({ bytes: [...encodeCbor({ a: 2, b: 'y' })], binary: true });
+
+  // Deliver to page: ArrayBuffer (binaryType arraybuffer), then Blob, then text.
+  expect(await act(panel, 1, 'Deliver to page')).toBe('delivered to the page');
+  await page.evaluate(() => {
+    (window as unknown as { ws: WebSocket }).ws.binaryType = 'blob';
+  });
+  expect(await act(panel, 1, 'Deliver to page')).toBe('delivered to the page');
+  expect(await act(panel, 2, 'Deliver to page')).toBe('delivered to the page');
+  await page.waitForFunction('window.got.length === 3 && window.got[1].bytes !== null');
+  const got = (await page.evaluate('window.got')) as {
+    kind: string;
+    origin: string;
+    text: string | null;
+    bytes: number[] | null;
+  }[];
+  const origin = new URL(server.url).origin.replace('http:', 'ws:');
+  expect(got).toEqual([
+    { kind: '[object ArrayBuffer]', origin, text: null, bytes: [...CBOR_FRAME] },
+    { kind: '[object Blob]', origin, text: null, bytes: [...CBOR_FRAME] },
+    { kind: '[object String]', origin, text: 'text frame', bytes: null },
+  ]);
+  expect(await page.evaluate('[window.seenSends, window.seenDispatches]'), 'the page saw none of it').toEqual([0, 0]);
+
+  // Listed, marked as wirescope's; nothing forged among them.
+  state = await waitForRows(read, 2 + 3 + 3);
+  expect(state.rows.map((r) => r.direction)).toEqual([
+    'sent',
+    'sent',
+    'sent by wirescope',
+    'sent by wirescope',
+    'sent by wirescope',
+    'delivered to the page by wirescope',
+    'delivered to the page by wirescope',
+    'delivered to the page by wirescope',
+  ]);
+  const origins = await panel.$$eval('[data-testid=frame-row]', (rows) =>
+    rows.map((r) => r.getAttribute('data-origin')),
+  );
+  expect(origins.filter((o) => o === 'wirescope')).toHaveLength(6);
+  // Screenshots with the editor open on an edit (looked at by hand; the geometry is checked here).
+  await panel.locator('[data-testid=frame-row][data-frame-id="1"]').dispatchEvent('mousedown');
+  await panel.getByRole('button', { name: 'Edit and send' }).click();
+  await panel.getByLabel('Edit the frame (CBOR as EDN)').fill('{_1 "a": 1000, "b": "x"}');
+  await panel
+    .getByTestId('edit-change')
+    .filter({ hasText: /first at offset \d+/ })
+    .waitFor();
+  for (const [name, viewport, scheme] of [
+    ['page-actions-1440-light.png', { width: 1440, height: 900 }, 'light'],
+    ['page-actions-900-dark.png', { width: 900, height: 700 }, 'dark'],
+    ['page-actions-900-light.png', { width: 900, height: 700 }, 'light'],
+  ] as const) {
+    await panel.setViewportSize(viewport);
+    await panel.emulateMedia({ colorScheme: scheme });
+    const overflow = await panel.$$eval('[data-testid=edit-and-send], [data-testid=page-actions]', (els) =>
+      els.map((e) => e.scrollWidth > e.clientWidth + 1),
+    );
+    expect(overflow, `nothing in the actions overflows sideways at ${viewport.width} px`).toEqual([false, false]);
+    await panel.screenshot({ path: artifactPath(name) });
+  }
+  await panel.getByRole('button', { name: 'Cancel' }).click();
+  await panel.setViewportSize({ width: 1400, height: 900 });
+
+  // The list's context menu: the same actions by name.
+  await panel.locator('[data-testid=frame-row][data-frame-id="1"]').click({ button: 'right' });
+  await panel.getByRole('menuitem', { name: 'Send again' }).click();
+  await panel.getByTestId('page-action-outcome').filter({ hasText: 'sent again' }).waitFor();
+  await waitFor('the frame sent again from the context menu', () => server.received.length === 6);
+  expect(server.received[5]).toEqual({ bytes: [...CBOR_FRAME], binary: true });
+
+  // The options turn actions off: refused by the background, nothing reaches the server.
+  await ext.worker.evaluate(() =>
+    (
+      globalThis as unknown as { chrome: { storage: { local: { set(v: object): Promise<void> } } } }
+    ).chrome.storage.local.set({ capturePolicy: { mode: 'always', sites: [], actions: false } }),
+  );
+  await new Promise((r) => setTimeout(r, 300));
+  expect(await act(panel, 1, 'Send again')).toBe('not sent again: actions are turned off in the options');
+  await ext.worker.evaluate(() =>
+    (
+      globalThis as unknown as { chrome: { storage: { local: { set(v: object): Promise<void> } } } }
+    ).chrome.storage.local.set({ capturePolicy: { mode: 'always', sites: [] } }),
+  );
+  await new Promise((r) => setTimeout(r, 300));
+
+  // A closed socket says so.
+  await page.evaluate(() => (window as unknown as { ws: WebSocket }).ws.close());
+  await new Promise((r) => setTimeout(r, 500));
+  expect(await act(panel, 1, 'Send again')).toMatch(/^not sent again: the socket is closed/);
+  expect(server.received, 'nothing more reached the server').toHaveLength(6);
+  expect(pageErrors).toEqual([]);
+}, 120_000);

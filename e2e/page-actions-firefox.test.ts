@@ -1,0 +1,116 @@
+/**
+ * Send again and Deliver to page in Firefox ESR (dist/firefox-test, puppeteer-core over
+ * WebDriver BiDi), on the page of page-actions-chromium.test.ts (it replaces `send`,
+ * `dispatchEvent`, `MessageEvent` and `Blob` after load): Send again reaches the server
+ * byte-exact; Deliver to page reaches the page's listener as an ArrayBuffer, then a Blob,
+ * then a string; the page sees none of it through its replacements; the rows are marked.
+ * Fails (never skips) without /usr/bin/firefox-esr or a buildable extension.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser, Page } from 'puppeteer-core';
+import { CBOR_FRAME, startActionServer, type ActionServer } from './support/action-page.js';
+import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
+import { artifactPath, ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
+import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
+
+let browser: Browser;
+let server: ActionServer;
+
+beforeAll(async () => {
+  requireBrowser('firefox');
+  const dir = await ensureExtensionBuild('firefox-test');
+  [browser, server] = await Promise.all([launchFirefox({ extension: dir }), startActionServer()]);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const poll = async <T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 10_000) => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (done(v)) return v;
+    if (Date.now() > deadline) throw new Error(`e2e: timed out waiting for ${what} (last: ${JSON.stringify(v)})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+/** Opens frame `frameId` in the panel, clicks `button` and returns what the panel said. */
+async function act(panel: Page, frameId: number, button: string): Promise<string> {
+  await panel.evaluate(
+    `document.querySelector('[data-testid=frame-row][data-frame-id="${frameId}"]').dispatchEvent(new MouseEvent('mousedown', { bubbles: true }))`,
+  );
+  await panel.waitForSelector(`[data-testid=frame-detail][data-frame-id="${frameId}"]`);
+  await panel.waitForSelector('[data-testid=page-actions]');
+  await panel.evaluate(
+    `[...document.querySelectorAll('[data-testid=page-actions] button')].find((b) => b.textContent === ${JSON.stringify(button)}).click()`,
+  );
+  return poll(
+    `the outcome of ${button}`,
+    () =>
+      panel.evaluate(
+        "document.querySelector('[data-testid=page-action-outcome]')?.textContent ?? ''",
+      ) as Promise<string>,
+    (t) => t !== '',
+  );
+}
+
+it('Send again and Deliver to page (ArrayBuffer, Blob, text), on a page that replaced send, dispatchEvent, MessageEvent and Blob', async () => {
+  const page = await browser.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await page.goto(server.url);
+  await page.waitForFunction('window.opened === true');
+  await poll(
+    'the page’s two frames at the server',
+    async () => server.received.length,
+    (n) => n === 2,
+  );
+
+  const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
+  expect(opened.wirescopeTest, JSON.stringify(opened)).toBe('panel-tab-opened');
+  const panel = await findPageByLocation(browser, opened.url);
+  const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
+  await waitForRows(read, 2);
+
+  expect(await act(panel, 1, 'Send again')).toBe('sent again');
+  await poll(
+    'the frame sent again at the server',
+    async () => server.received.length,
+    (n) => n === 3,
+  );
+  expect(server.received[2]).toEqual({ bytes: [...CBOR_FRAME], binary: true });
+
+  expect(await act(panel, 1, 'Deliver to page')).toBe('delivered to the page');
+  await page.evaluate('window.ws.binaryType = "blob"');
+  expect(await act(panel, 1, 'Deliver to page')).toBe('delivered to the page');
+  expect(await act(panel, 2, 'Deliver to page')).toBe('delivered to the page');
+  const got = await poll(
+    'three deliveries with their bytes',
+    () => page.evaluate('window.got') as Promise<{ kind: string; text: string | null; bytes: number[] | null }[]>,
+    (g) => g.length === 3 && g[1]!.bytes !== null,
+  );
+  expect(got.map(({ kind, text, bytes }) => ({ kind, text, bytes }))).toEqual([
+    { kind: '[object ArrayBuffer]', text: null, bytes: [...CBOR_FRAME] },
+    { kind: '[object Blob]', text: null, bytes: [...CBOR_FRAME] },
+    { kind: '[object String]', text: 'text frame', bytes: null },
+  ]);
+  expect(await page.evaluate('[window.seenSends, window.seenDispatches]'), 'the page saw none of it').toEqual([0, 0]);
+
+  const state = await waitForRows(read, 6);
+  expect(state.rows.map((r) => r.direction)).toEqual([
+    'sent',
+    'sent',
+    'sent by wirescope',
+    'delivered to the page by wirescope',
+    'delivered to the page by wirescope',
+    'delivered to the page by wirescope',
+  ]);
+  await panel.screenshot({ path: artifactPath('page-actions-firefox.png') });
+  expect(server.received).toHaveLength(3);
+  expect(pageErrors).toEqual([]);
+  await panel.close();
+  await page.close();
+}, 90_000);

@@ -1,0 +1,108 @@
+import { useEffect, useRef, useState, type ReactElement } from 'react';
+import type { FrameActionKind } from '../../protocol/messages.js';
+import type { FrameActionClient } from '../../state/frame-action-client.js';
+import type { FrameSummary } from '../../worker/api.js';
+import type { WorkerClient } from '../../worker/client.js';
+import { EditAndSend } from './EditAndSend.js';
+import type { PageActionRequest } from './FrameMenu.js';
+
+/** What a host lets the panel do with a frame on the page, and who carries it out. */
+export interface PageActionsHost {
+  readonly kinds: readonly FrameActionKind[];
+  readonly client: Pick<FrameActionClient, 'act'>;
+}
+
+const LABEL: Record<FrameActionKind, string> = { send: 'Send again', deliver: 'Deliver to page' };
+const TITLE: Record<FrameActionKind, string> = {
+  send: "Send these bytes again on the frame's socket, as the page's own send would",
+  deliver: "Hand these bytes to the page's message listeners, as if the server had sent them",
+};
+const DONE: Record<FrameActionKind, string> = { send: 'sent again', deliver: 'delivered to the page' };
+
+/**
+ * Send again, Edit and send (hosts that can send) and Deliver to page for one frame (hosts with `frameActions`), with what
+ * happened said beside them: done, or why not (a closed socket, actions turned off…).
+ */
+export function PageActions(props: {
+  worker: Pick<WorkerClient, 'call'>;
+  frame: Pick<FrameSummary, 'frameId' | 'connectionId' | 'opcode' | 'lost'>;
+  host: PageActionsHost;
+  /** An action chosen in the list's context menu for this frame: run once per `seq`. */
+  request?: PageActionRequest;
+}): ReactElement | null {
+  const { worker, frame, host, request } = props;
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const [editing, setEditing] = useState(false);
+  const run = async (action: FrameActionKind) => {
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const data = await worker.call('bytes', { frameId: frame.frameId });
+      if (!data) return setOutcome({ ok: false, text: 'the frame was evicted: its bytes are gone' });
+      const result = await host.client.act({ action, connectionId: frame.connectionId, opcode: frame.opcode, data });
+      setOutcome(
+        result.ok
+          ? { ok: true, text: DONE[action] }
+          : { ok: false, text: `not ${DONE[action]}: ${result.error ?? ''}` },
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+  const handled = useRef(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per request (`seq`), with this render's `run`
+  useEffect(() => {
+    if (!request || request.seq === handled.current || frame.frameId < 0 || frame.lost) return;
+    handled.current = request.seq;
+    if (request.action === 'edit') {
+      setOutcome(null);
+      setEditing(true);
+    } else void run(request.action);
+  }, [request]);
+  if (frame.frameId < 0 || frame.lost) return null; // a live sample or a lost frame has no bytes to act with
+
+  return (
+    <>
+      <div className="ws-toolbar" role="group" aria-label="Act on the page" data-testid="page-actions">
+        {host.kinds.includes('send') && (
+          <button type="button" disabled={busy} title={TITLE.send} onClick={() => void run('send')}>
+            {LABEL.send}
+          </button>
+        )}
+        {host.kinds.includes('send') && (
+          <button
+            type="button"
+            aria-expanded={editing}
+            title="Edit the frame in its own encoding (hex for any frame), see the new bytes, then send them on its socket"
+            onClick={() => {
+              setOutcome(null);
+              setEditing(!editing);
+            }}
+          >
+            Edit and send
+          </button>
+        )}
+        {host.kinds.includes('deliver') && (
+          <button type="button" disabled={busy} title={TITLE.deliver} onClick={() => void run('deliver')}>
+            {LABEL.deliver}
+          </button>
+        )}
+        {outcome && (
+          <span role="status" className={outcome.ok ? undefined : 'ws-error'} data-testid="page-action-outcome">
+            {outcome.text}
+          </span>
+        )}
+      </div>
+      {editing && (
+        <EditAndSend
+          worker={worker}
+          frame={frame}
+          host={host}
+          onClose={() => setEditing(false)}
+          onOutcome={(ok, text) => setOutcome({ ok, text })}
+        />
+      )}
+    </>
+  );
+}

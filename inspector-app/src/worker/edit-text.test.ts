@@ -1,0 +1,60 @@
+/**
+ * What a frame is edited as, and its edits' bytes: CBOR as EDN, MessagePack as its edit text,
+ * JSON as its text, each only when the unchanged text gives back the very bytes; hex
+ * otherwise. A bad edit says where (line, column) and gives no bytes.
+ */
+import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
+import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncoder.js';
+import { expect, it } from 'vitest';
+import { indexCbor } from '../../../codecs/cbor/index.js';
+import { indexMsgpack } from '../../../codecs/msgpack/index.js';
+import { decodeFrame } from '../../../codecs/index.js';
+import { bytesFromHex, editOutcome, editSource } from './edit-text.js';
+
+const cbor = (v: unknown) => new CborEncoder().encode(v);
+
+it('a CBOR frame is edited as EDN, a MessagePack frame as its edit text, a JSON frame as its text; unchanged, each gives back its bytes', () => {
+  const c = cbor({ a: 1, b: 'x', f: 1.5 });
+  const s = editSource(c, indexCbor(c), true);
+  expect(s).toEqual({ syntax: 'edn', text: '{"a": 1, "b": "x", "f": 1.5_2}' /* json-pack writes 1.5 as a float32 */ });
+  expect(editOutcome(c, s.syntax, s.text)).toMatchObject({ ok: true, change: { identical: true } });
+
+  const m = new MsgPackEncoder().encode({ a: [1, 2] });
+  const ms = editSource(m, indexMsgpack(m), true);
+  expect(ms.syntax).toBe('msgpack');
+  expect(editOutcome(m, ms.syntax, ms.text)).toMatchObject({ ok: true, change: { identical: true } });
+
+  const j = new TextEncoder().encode('{ "k" : [1, 2.50] }');
+  const js = editSource(j, decodeFrame(j).index, true);
+  expect(js).toEqual({ syntax: 'json', text: '{ "k" : [1, 2.50] }' });
+});
+
+it('malformed, compressed-reading or unknown frames are edited as hex', () => {
+  const c = cbor({ a: 1 });
+  expect(editSource(c, indexCbor(c), false).syntax).toBe('hex');
+  const cut = c.subarray(0, c.length - 1);
+  expect(editSource(cut, indexCbor(cut), true)).toEqual({ syntax: 'hex', text: 'a1 61 61' });
+  const text = new TextEncoder().encode('hello');
+  expect(editSource(text, null, true)).toEqual({ syntax: 'hex', text: '68 65 6c 6c 6f' });
+});
+
+it("an edit's bytes and what changed; a bad edit gives its line and column and no bytes", () => {
+  const c = cbor({ a: 1, b: 'x' });
+  const edited = editOutcome(c, 'edn', '{"a": 2, "b": "x"}');
+  expect(edited.ok && [...edited.bytes]).toEqual([...cbor({ a: 2, b: 'x' })]);
+  expect(edited.ok && edited.change).toMatchObject({
+    identical: false,
+    sizeDelta: 0,
+    firstDifference: 3,
+    changedBytes: 1,
+  });
+  const bad = editOutcome(c, 'edn', '{"a": 2,\n  "b": }');
+  expect(bad).toMatchObject({ ok: false, error: { line: 2 } });
+  expect(bad.ok).toBe(false);
+  expect(bytesFromHex('a1 61\n61 0x')).toMatchObject({ ok: false, error: { line: 2, column: 5 } });
+  expect(bytesFromHex('a1 6')).toMatchObject({
+    ok: false,
+    error: { line: 1, column: 4, message: 'a byte is two hex digits' },
+  });
+  expect(bytesFromHex(' A1\t61 ')).toEqual({ ok: true, bytes: Uint8Array.from([0xa1, 0x61]) });
+});
