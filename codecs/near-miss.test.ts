@@ -27,6 +27,12 @@ describe('a failed reading is "malformed X" only when it looks like X', () => {
     expect(unknown / runs).toBeGreaterThanOrEqual(0.99);
   });
 
+  it('one text key is enough to read like data: {"a": a string cut short} is malformed CBOR', () => {
+    const frame = decodeFrame(hex('a1 61 61 78 10 41 42'));
+    expect(frame).toMatchObject({ format: 'cbor', verdict: 'malformed' });
+    expect(frame.error).toMatchObject({ code: 'length-exceeds-input', offset: 3 });
+  });
+
   it('a MessagePack map with text keys that was cut short is still malformed MessagePack', () => {
     const full = new MsgPackEncoder().encode({ type: 'order.updated', orderId: 'ORD-123456', status: 'shipped' });
     for (const cut of [2, 5, 9]) {

@@ -37,8 +37,9 @@ export function nearMissConfidence(rejection: Rejection, length: number): number
   const container =
     rootKind === Kind.array || rootKind === Kind.map || (rootKind >= Kind.crdt_model && rootKind <= Kind.crdt_patch);
   // One whole item is what random bytes give (a json-joy patch id of two varints, a
-  // MessagePack key): the reading's reach and a cut-short end count from two items on.
-  const supported = complete >= 2;
+  // MessagePack key): the reading's reach and a cut-short end count from two whole items
+  // on, or from text keys (`{"a": <a string cut short>}` reads like data).
+  const supported = complete >= 2 || (keys > 0 && textKeys === keys);
   let confidence = supported ? 0.5 * (reach / length) : 0;
   if (container) confidence += 0.2;
   if (keys > 0 && textKeys === keys) confidence += 0.15;
