@@ -349,7 +349,8 @@ function detectAndDecode(bytes: Uint8Array, options: DecodeOptions, depth: numbe
     };
   // Nothing decoded whole: a reading that got far and looks like real data is a malformed
   // frame of that format (with its partial tree); anything else is unknown.
-  // A frame of a few bytes is too short to look foreign: its nearest reading's error says more.
+  // A frame of up to three bytes is too short to look foreign: its nearest reading's error
+  // says more. (Four bytes already hold a foreign magic or id: `de ad be ef`.)
   if (
     furthest?.index &&
     (bytes.length <= TINY_FRAME_BYTES || nearMissConfidence(furthest, bytes.length) >= NEAR_MISS_THRESHOLD)
@@ -389,7 +390,7 @@ function nearestReading(rejected: readonly Rejection[], length: number): Rejecti
   }
   return best;
 }
-const TINY_FRAME_BYTES = 4;
+const TINY_FRAME_BYTES = 3;
 
 function opensJsonContainer(bytes: Uint8Array): boolean {
   let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;

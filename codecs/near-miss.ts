@@ -19,11 +19,15 @@ export function nearMissConfidence(rejection: Rejection, length: number): number
   const { store } = index;
   const root = index.root;
   let reach = 0;
+  let complete = 0;
   let keys = 0;
   let textKeys = 0;
   for (let id = 0; id < store.size; id++) {
     const flags = store.flags[id];
-    if (!(flags & Flag.incomplete)) reach = Math.max(reach, store.end[id]);
+    if (!(flags & Flag.incomplete)) {
+      reach = Math.max(reach, store.end[id]);
+      if (id !== root) complete++;
+    }
     if (flags & Flag.key) {
       keys++;
       if (store.kind[id] === Kind.text) textKeys++;
@@ -32,13 +36,22 @@ export function nearMissConfidence(rejection: Rejection, length: number): number
   const rootKind = store.kind[root];
   const container =
     rootKind === Kind.array || rootKind === Kind.map || (rootKind >= Kind.crdt_model && rootKind <= Kind.crdt_patch);
-  let confidence = 0.5 * (reach / length);
+  // One whole item is what random bytes give (a json-joy patch id of two varints, a
+  // MessagePack key): the reading's reach and a cut-short end count from two whole items
+  // on, or from text keys (`{"a": <a string cut short>}` reads like data).
+  const supported = complete >= 2 || (keys > 0 && textKeys === keys);
+  let confidence = supported ? 0.5 * (reach / length) : 0;
   if (container) confidence += 0.2;
   if (keys > 0 && textKeys === keys) confidence += 0.15;
   if (rejection.error.offset >= 0.9 * length) confidence += 0.15;
   // Every byte read validly and more were wanted: a frame cut short. (A declared length past
   // the end is another code, 'length-exceeds-input', and earns nothing here.)
-  if (rejection.error.code === 'truncated' && rejection.error.offset >= length) confidence += 0.35;
+  if (supported && rejection.error.code === 'truncated' && rejection.error.offset >= length) confidence += 0.35;
   if (rejection.format === 'crdt-model' || rejection.format === 'crdt-patch') confidence -= 0.1;
+  // MessagePack reads almost any bytes (only c1 is invalid): random bytes run validly to the
+  // end and want more (`de ad be ef`: a map of 44,478 entries keyed by -17). What marks a
+  // broken MessagePack frame is data-like content, a map with text keys; without it the
+  // reading is one guess among others, not "malformed MessagePack".
+  if (rejection.format === 'msgpack' && (keys === 0 || textKeys < keys)) confidence = Math.min(confidence, 0.3);
   return Math.max(0, Math.min(1, confidence));
 }

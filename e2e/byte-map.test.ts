@@ -148,6 +148,11 @@ describe('the Bytes tab treemap', () => {
         expect(rows).toHaveLength(3);
         for (const r of rows) expect(r.bottom).toBeLessThanOrEqual(viewport.height);
         expect(rows.map((r) => r.pattern)).toContain('$.users[*].avatarHash');
+        // Every field's name reads whole (it wraps rather than being cut).
+        const cut = await page
+          .locator('[data-testid=bytes-heaviest-row] .ws-bytes-heaviest-path')
+          .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent));
+        expect(cut).toEqual([]);
         // The picture fits its box: no sideways scrolling.
         const fit = await page.getByTestId('bytes-tab').evaluate((el) => el.scrollWidth <= el.clientWidth);
         expect(fit).toBe(true);

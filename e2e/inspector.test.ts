@@ -245,7 +245,15 @@ describe('paste page', () => {
           [1, 2],
         ],
       },
-      { hex: '9b 00 00 00 00 ff ff ff ff', offset: 9, rows: [[0, 9]] },
+      // {"a": a 16-byte text string with 2 bytes}: the string's head at byte 3 declares more than remains.
+      {
+        hex: 'a1 61 61 78 10 41 42',
+        offset: 3,
+        rows: [
+          [0, 7],
+          [3, 7],
+        ],
+      },
       {
         hex: 'a2 61 61 01 61',
         offset: 4,

@@ -8,7 +8,8 @@ import { treemapLayout, type TreemapChild, type TreemapRect, type TreemapRole } 
  * The treemap of a frame, ready to draw: by node (every value a rectangle sized by its bytes,
  * its key included) or by field (every path pattern, `users[*].avatarHash`, sized by the
  * bytes of all its occurrences). Each rectangle carries its bytes split as the hex colours
- * them: key, head, the rest value. Call after `index.expandAll(index.root)`.
+ * them: key, head, the rest value. The map by node expands the index as far as it draws;
+ * the map by field reads every occurrence: call it after `index.expandAll(index.root)`.
  */
 export interface ByteMapRect extends Pick<TreemapRect, 'x' | 'y' | 'w' | 'h' | 'depth' | 'parent' | 'role' | 'strip'> {
   /** True when the item is a container (drawn open or closed). */
@@ -85,7 +86,12 @@ function groupLabel(role: TreemapRole, count: number): string {
   return role === 'more' ? `${count.toLocaleString('en-US')} smaller` : '(key and head)';
 }
 
-/** Every recorded value by its bytes and its key's. */
+/**
+ * Every value by its bytes and its key's. A node's bytes are its span, known without reading
+ * inside it, so the index is expanded only where the picture opens a container: one level
+ * per container drawn open. A 2 MB record set whose records are each under the area
+ * threshold costs the root's children, not the 450,000 nodes below them.
+ */
 export function nodeByteMap(index: SpanIndex, options: ByteMapOptions): ByteMap {
   const { store } = index;
   const root = index.root;
@@ -93,19 +99,21 @@ export function nodeByteMap(index: SpanIndex, options: ByteMapOptions): ByteMap 
   if (root < 0)
     return { by: 'node', width: options.width, height: options.height, frameBytes, totalBytes: 0, rects: [] };
   // Positions among the parent's values, filled as containers are listed (paths need them).
-  const position = new Int32Array(store.size).fill(-1);
+  const position = new Map<number, number>();
   const keyBytesOf = (id: number) => span(index, index.keyOf(id));
   const layout = treemapLayout(
     {
       rootRef: root,
       rootWeight: span(index, root),
       children(id): TreemapChild[] | null {
-        if (!index.isContainer(id) || !(store.flags[id] & Flag.expanded)) return null;
+        if (!index.isContainer(id)) return null;
+        if (!index.isExpanded(id)) index.expand(id, 1);
+        if (!index.isExpanded(id)) return null;
         const out: TreemapChild[] = [];
         let i = 0;
         for (let c = store.firstChild[id]; c >= 0; c = store.nextSibling[c]) {
           if (store.flags[c] & Flag.key) continue;
-          position[c] = i++;
+          position.set(c, i++);
           out.push({ ref: c, weight: span(index, c) + keyBytesOf(c) });
         }
         return out;
@@ -122,7 +130,7 @@ export function nodeByteMap(index: SpanIndex, options: ByteMapOptions): ByteMap 
     let path = '$';
     if (grouped) path = parentPath;
     else if (r.parent >= 0) {
-      const segment = formatPath([childSegment(index, id, position[id])]).slice(1);
+      const segment = formatPath([childSegment(index, id, position.get(id) ?? -1)]).slice(1);
       path = parentPath + segment;
       label = segment.startsWith('.') ? segment.slice(1) : segment;
     }

@@ -142,8 +142,9 @@ export function treemapLayout(source: TreemapSource, options: TreemapOptions): T
     return rects.length - 1;
   };
   const open = (ref: number, weight: number, box: Box, depth: number, parent: number) => {
-    const kids = source.children(ref);
-    const content = kids ? contentBox(box, labelH) : null;
+    // Children are asked for only when there is room to draw them (a source may read them lazily).
+    const content = contentBox(box, labelH);
+    const kids = content ? source.children(ref) : null;
     if (!kids || !content) {
       push({ ...box, depth, parent, role: 'leaf', ref, weight, count: 1, strip: false });
       return;

@@ -490,6 +490,7 @@ try {
           .map((row) => `| ${row.join(' | ')} |`)
           .join('\n'),
       );
+      console.log(`load average ${os.loadavg()[0]!.toFixed(1)} (1 min) after run ${r + 1}`);
     }
   } else if (flag('--only-search')) {
     const search = await textSearch(browser, demo.httpUrl, bench.url);

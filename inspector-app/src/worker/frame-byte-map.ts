@@ -18,9 +18,11 @@ export function frameByteMap(
   params: { readonly by: 'node' | 'field'; readonly width: number; readonly height: number },
 ): ByteMap | null {
   if (index.root < 0) return null;
-  indexForReport(index);
   const size = { width: Math.max(0, params.width), height: Math.max(0, params.height) };
-  return params.by === 'field' ? fieldByteMap(index, size) : nodeByteMap(index, size);
+  // By node, the layout reads only the containers it opens; by field, every occurrence counts.
+  if (params.by === 'node') return nodeByteMap(index, size);
+  indexForReport(index);
+  return fieldByteMap(index, size);
 }
 
 /**

@@ -126,7 +126,7 @@ export function FilterBar(props: FilterBarProps): ReactElement {
         data-testid="path-filter-input"
         value={path}
         onChange={(e) => setPath(e.target.value)}
-        style={{ maxWidth: 180 }}
+        className="ws-filter-path"
       />
       <select
         aria-label="Direction"
@@ -151,7 +151,7 @@ export function FilterBar(props: FilterBarProps): ReactElement {
       </select>
       <select
         aria-label="Connection"
-        style={{ maxWidth: 140 }}
+        className="ws-filter-connection"
         value={filters.connection}
         onChange={(e) => onChange({ connection: e.target.value })}
       >
@@ -167,7 +167,7 @@ export function FilterBar(props: FilterBarProps): ReactElement {
         data-testid="protocol-filter"
         value={filters.protocol}
         onChange={(e) => onChange({ protocol: e.target.value })}
-        style={{ maxWidth: 130 }}
+        className="ws-filter-protocol"
       >
         {PROTOCOL_OPTIONS.map((p) => (
           <option key={p} value={p}>
@@ -182,7 +182,7 @@ export function FilterBar(props: FilterBarProps): ReactElement {
         data-testid="event-filter"
         value={event}
         onChange={(e) => setEvent(e.target.value)}
-        style={{ maxWidth: 120 }}
+        className="ws-filter-event"
       />
       <label className="ws-filter-check" title="Hide ping / pong, heartbeats and other keep-alives">
         <input

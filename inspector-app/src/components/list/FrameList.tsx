@@ -285,11 +285,36 @@ export function FrameList(props: FrameListProps): ReactElement {
     }
   }, [sortBySize]);
 
+  /**
+   * A row selected stops the follow, as in DevTools' network log: new frames no longer
+   * scroll the selected row away. End, or a scroll back to the bottom, follows again. The
+   * view is measured where the list stands (following, the list's own moves left it unmeasured).
+   */
+  const stopFollowing = useCallback(() => {
+    const el = scrollRef.current;
+    if (!followRef.current) return;
+    followRef.current = false;
+    if (el) setView({ top: el.scrollTop, height: el.clientHeight || FALLBACK_HEIGHT });
+  }, [setView]);
+  const selectRef = useRef(onSelect);
+  selectRef.current = onSelect;
+  const selectRow = useCallback(
+    (frameId: number) => {
+      stopFollowing();
+      selectRef.current(frameId);
+    },
+    [stopFollowing],
+  );
+
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
     if (!el) return;
-    // The list's own move to the tail: the rows drawn are the tail's already, nothing to redraw.
-    if (followRef.current && el.scrollTop === ownScrollRef.current) return;
+    if (el.scrollTop === ownScrollRef.current) {
+      // The list's own move (to the tail, or revealing the selected row): following, the rows
+      // drawn are the tail's already; not following, it stays so (a reveal near the bottom is no wish to follow).
+      if (!followRef.current) measure();
+      return;
+    }
     const wasFollowing = followRef.current;
     followRef.current = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW_HEIGHT * 2;
     // Following or not decides which rows are drawn: redraw on a change even when the view's
@@ -306,6 +331,7 @@ export function FrameList(props: FrameListProps): ReactElement {
     const height = el.clientHeight || FALLBACK_HEIGHT;
     if (top - HEADER_HEIGHT < el.scrollTop) el.scrollTop = top - HEADER_HEIGHT;
     else if (top + ROW_HEIGHT > el.scrollTop + height) el.scrollTop = top + ROW_HEIGHT - height;
+    ownScrollRef.current = el.scrollTop;
   };
 
   // The list's height changed (in the stacked layout the detail opens below it when a frame
@@ -319,7 +345,9 @@ export function FrameList(props: FrameListProps): ReactElement {
     const at = selectedId === null ? -1 : rows.findIndex((r) => r.frameId === selectedId);
     if (at >= 0) {
       reveal(at);
-      followRef.current = !sortBySize && el.scrollTop + el.clientHeight >= el.scrollHeight - ROW_HEIGHT * 2;
+      // (A selected row keeps the follow stopped; one revealed away from the tail stops it.)
+      followRef.current =
+        followRef.current && !sortBySize && el.scrollTop + el.clientHeight >= el.scrollHeight - ROW_HEIGHT * 2;
     } else if (followRef.current && !sortBySize) el.scrollTop = total;
     // A new object even when unchanged: the follow flag may have changed with no scroll.
     setView({ top: el.scrollTop, height: el.clientHeight });
@@ -340,7 +368,9 @@ export function FrameList(props: FrameListProps): ReactElement {
     else if (e.key === 'PageUp') next = Math.max(0, at - 20);
     else return;
     e.preventDefault();
-    followRef.current = next === rows.length - 1;
+    // End goes back to the tail and follows it; any other move selects a row and stops following.
+    if (e.key === 'End') followRef.current = true;
+    else stopFollowing();
     onSelect(rows[next].frameId);
     reveal(next);
   };
@@ -375,7 +405,7 @@ export function FrameList(props: FrameListProps): ReactElement {
         top={HEADER_HEIGHT + i * ROW_HEIGHT}
         selected={row.frameId === selectedId}
         connection={connectionLabels.get(row.connectionId) ?? row.connectionId}
-        onSelect={onSelect}
+        onSelect={selectRow}
         wirescope={isWirescope?.(row.frameId) ?? false}
         onMenu={onRowMenu}
       />,

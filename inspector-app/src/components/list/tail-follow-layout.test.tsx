@@ -117,3 +117,41 @@ it('scrolled up (not following), the list grows without moving the scroll positi
   );
   expect(Math.min(...shown)).toBe(1);
 });
+
+it('a row selected while following stops the follow: new frames arrive and the selected row stays in view', () => {
+  const labels = new Map([['c', '#1']]);
+  const observed: (() => void)[] = [];
+  const observeResize = (_target: Element, onResize: () => void) => {
+    observed.push(onResize);
+    return () => {};
+  };
+  const selected: number[] = [];
+  const list = (n: number, selectedId: number | null) => (
+    <FrameList
+      rows={rowsUpTo(n)}
+      selectedId={selectedId}
+      onSelect={(id) => selected.push(id)}
+      connectionLabels={labels}
+      observeResize={observeResize}
+    />
+  );
+  const view = render(list(1000, null));
+  const el = view.getByTestId('frame-list');
+  const scroll = countScrollWrites(el);
+  Object.defineProperty(el, 'clientHeight', { configurable: true, get: () => 600 });
+  for (const run of observed) run();
+  // Following: at the tail, the newest rows drawn.
+  expect(scroll.top).toBe(20 + 1000 * 20);
+  const row = el.querySelector<HTMLElement>('[data-testid=frame-row][data-frame-id="995"]')!;
+  row.dispatchEvent(new MouseEvent('mousedown', { bubbles: true }));
+  expect(selected).toEqual([995]);
+  view.rerender(list(1000, 995));
+  const writes = scroll.writes;
+  // 500 more frames come; the browser lays them out.
+  view.rerender(list(1500, 995));
+  for (const run of observed) run();
+  expect(scroll.writes).toBe(writes);
+  const shown = [...el.querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) => Number(r.dataset.frameId));
+  expect(shown).toContain(995);
+  expect(Math.max(...shown)).toBeLessThan(1500);
+});
