@@ -13,6 +13,8 @@ import { Kind as K } from './core/kinds.js';
 import { mqttDetector } from './protocols/mqtt-detect.js';
 import { stompDetector } from './protocols/stomp-detect.js';
 import { phoenixDetector } from './protocols/phoenix-detect.js';
+import { signalrDetector } from './protocols/signalr-detect.js';
+import { sockjsDetector } from './protocols/sockjs-detect.js';
 import { mediaDetector } from './media/media-detect.js';
 import { engineIoBinaryDetector } from './protocols/engineio-binary.js';
 import { findInvalidUtf8 } from './core/utf8.js';
@@ -303,6 +305,8 @@ export const detectors: Detector[] = [
   mqttDetector,
   stompDetector,
   phoenixDetector,
+  signalrDetector,
+  sockjsDetector,
   mediaDetector,
   binaryDetector('cbor', cborWalker, 0.75, (bytes) =>
     bytes[0] === 0xd9 && bytes[1] === 0xd9 && bytes[2] === 0xf7

@@ -16,6 +16,8 @@ import { socketIoWalker } from './protocols/socketio-walker.js';
 import { mqttWalker } from './protocols/mqtt-walker.js';
 import { stompWalker } from './protocols/stomp-walker.js';
 import { phoenixWalker } from './protocols/phoenix-walker.js';
+import { signalrWalker } from './protocols/signalr-walker.js';
+import { sockjsWalker } from './protocols/sockjs-walker.js';
 import { mediaWalker } from './media/media-walker.js';
 import { detectFormat, type Detection, type Rejection } from './detect.js';
 import { nearMissConfidence, NEAR_MISS_THRESHOLD } from './near-miss.js';
@@ -88,6 +90,13 @@ export { mqttWalker, mqttPackets, type MqttPacket } from './protocols/mqtt-walke
 export { stompWalker, stompFrames, type StompFrame } from './protocols/stomp-walker.js';
 export { phoenixWalker, phoenixBinary, type PhoenixBinary } from './protocols/phoenix-walker.js';
 export {
+  signalrWalker,
+  signalrMessages,
+  signalrEncoding,
+  type SignalrMessage,
+} from './protocols/signalr-walker.js';
+export { sockjsWalker, sockjsFrame, type SockjsFrame } from './protocols/sockjs-walker.js';
+export {
   mediaWalker,
   mediaInfo,
   mediaSummary,
@@ -141,6 +150,8 @@ export const FRAME_FORMATS: readonly FrameFormat[] = [
   'mqtt',
   'stomp',
   'phoenix',
+  'signalr',
+  'sockjs',
   'media',
   'crdt-model',
   'crdt-patch',
@@ -157,6 +168,8 @@ export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
   mqtt: mqttWalker,
   stomp: stompWalker,
   phoenix: phoenixWalker,
+  signalr: signalrWalker,
+  sockjs: sockjsWalker,
   media: mediaWalker,
   'crdt-model': crdtModelWalker,
   'crdt-patch': crdtPatchWalker,
@@ -310,7 +323,9 @@ function detectAndDecode(bytes: Uint8Array, options: DecodeOptions, depth: numbe
     furthest?.index &&
     (((furthest.format === 'json' || furthest.format === 'ndjson') && opensJsonContainer(bytes)) ||
       furthest.format === 'socketio' ||
-      furthest.format === 'stomp')
+      furthest.format === 'stomp' ||
+      furthest.format === 'sockjs' ||
+      furthest.format === 'signalr')
   ) {
     return {
       format: furthest.format,

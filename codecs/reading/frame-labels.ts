@@ -22,6 +22,7 @@ export function frameLabels(frames: readonly LabelledFrame[]): string[] {
     if (decoded.verdict === 'decoded') state.formats.record(frame.connectionId, decoded.format, frame.data.byteLength);
     const protocol = recognizeProtocol(decoded.index, decoded.format, {
       subprotocol: state.formats.subprotocol(frame.connectionId),
+      connectionFormat: state.formats.preferred(frame.connectionId),
     });
     const parts = [decoded.format ?? '-', decoded.verdict];
     if (protocol) parts.push(protocol.protocol, protocol.message);

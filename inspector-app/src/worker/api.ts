@@ -23,6 +23,8 @@ export type FormatChoice =
   | 'mqtt'
   | 'stomp'
   | 'phoenix'
+  | 'signalr'
+  | 'sockjs'
   | 'media'
   | 'crdt-model'
   | 'crdt-patch'

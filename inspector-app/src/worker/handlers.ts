@@ -92,6 +92,7 @@ export function summarize(frame: IngestFrame, store?: FrameStore, links?: Protoc
   const d = isPlainText(frame, decoded) ? { format: null, index: null, error: null } : decoded;
   const recognized = recognizeProtocol(d.index, d.format, {
     subprotocol: store?.formats.subprotocol(frame.connectionId),
+    connectionFormat: store?.formats.preferred(frame.connectionId),
   });
   // An attachment's bytes cannot say whose they are: the connection's earlier frames do.
   return listRow(frame, decoded, recognized, links?.observe(frame, recognized) ?? null);
@@ -218,7 +219,10 @@ export class WorkerHandlers {
     const row = listRow(
       frame,
       decoded,
-      recognizeProtocol(d.index, d.format, { subprotocol: this.store.formats.subprotocol(frame.connectionId) }),
+      recognizeProtocol(d.index, d.format, {
+        subprotocol: this.store.formats.subprotocol(frame.connectionId),
+        connectionFormat: this.store.formats.preferred(frame.connectionId),
+      }),
       null,
     );
     this.store.setSearchFormat(

@@ -14,6 +14,8 @@ export const FORMAT_OPTIONS = [
   'mqtt',
   'stomp',
   'phoenix',
+  'signalr',
+  'sockjs',
   'media',
   'crdt-model',
   'crdt-patch',
@@ -34,6 +36,11 @@ export const PROTOCOL_OPTIONS = [
   'wamp',
   'stomp',
   'mqtt',
+  'signalr',
+  'sockjs',
+  'pusher',
+  'actioncable',
+  'nostr',
   'none',
 ] as const;
 
