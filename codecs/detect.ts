@@ -352,11 +352,28 @@ export function detectFormat(bytes: Uint8Array, given: DetectContext = {}): Dete
     if ('error' in result) rejected.push(result);
     else candidates.push(result);
   }
+  if (!context.isText && bytes.length <= TINY_BINARY_BYTES) lowerTinyReadings(candidates, context.preferFormat);
   candidates.sort((a, b) => b.confidence - a.confidence);
   rejected.sort((a, b) => b.error.offset - a.error.offset);
   if (hint) rankHintedFirst(candidates, hint);
   return { candidates, rejected };
 }
+
+/** A binary frame this short (`20`, `90`, `0a`) reads as something in most formats: by chance, unless its connection says so. */
+export const TINY_BINARY_BYTES = 2;
+
+/**
+ * Halves the confidence of a tiny binary frame's readings, keeping their order: every one falls
+ * below 0.5 but the one in the connection's format (its subprotocol's, or its other frames').
+ */
+function lowerTinyReadings(candidates: Candidate[], connectionFormat: string | null | undefined): void {
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i];
+    if (c.format === connectionFormat) continue;
+    candidates[i] = { ...c, confidence: c.confidence / 2, reason: `${c.reason}; ${TINY_NOTE}` };
+  }
+}
+const TINY_NOTE = 'a frame of 1-2 bytes reads as something in most formats';
 
 /** Moves the best candidate in a hinted format to the front (saying why); the others keep their order. */
 function rankHintedFirst(candidates: Candidate[], hint: SubprotocolHint): void {

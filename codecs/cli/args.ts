@@ -78,7 +78,7 @@ MQTT, STOMP, Phoenix, json-joy CRDT models and patches), validates every byte an
 prints where each field sits in the frame and what it costs.
 
 Options:
-  --format auto|cbor|msgpack|json|ndjson|text|protobuf|socketio|mqtt|stomp|phoenix|media|crdt-model|crdt-patch
+  --format auto|cbor|msgpack|json|ndjson|text|protobuf|socketio|mqtt|stomp|phoenix|signalr|sockjs|media|crdt-model|crdt-patch
                                     decoder to use (default: auto-detect); crdt-model
                                     and crdt-patch are json-joy's binary formats,
                                     protobuf reads the wire format without a schema

@@ -18,6 +18,8 @@ const NOT_STARTED: Readonly<Record<string, string>> = {
   media: 'no media magic (PNG, JPEG, GIF, WebP, PDF, zip, gzip, wasm) at byte 0',
   stomp: 'no STOMP command line starts this input',
   mqtt: 'no MQTT packet starts in this input (or it breaks off before a whole packet)',
+  signalr: 'no SignalR record (JSON ending in 0x1e, or a varint length and a MessagePack array) starts this input',
+  sockjs: 'no SockJS frame (o, h, a[…], m"…", c[…]) starts this text',
 };
 
 /**

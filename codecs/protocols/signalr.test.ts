@@ -107,6 +107,15 @@ describe('SignalR MessagePack hub protocol', () => {
     assertTiles(frame.index!);
   });
 
+  it('a length prefix and array head that pass for a zlib header are still SignalR', () => {
+    // 18 95: a 24-byte Completion; as zlib, a header that inflates to nothing.
+    const bytes = hex('18950380ab202020202020202020202001a720202020202020029106');
+    const frame = read(bytes, false);
+    expect(frame).toMatchObject({ format: 'signalr', verdict: 'decoded' });
+    expect(frame.compression).toBeUndefined();
+    expect(signalrMessages(frame.index!).map((m) => m.name)).toEqual(['Completion', 'Ping']);
+  });
+
   it('a length past the frame is malformed on a SignalR connection, with the offset', () => {
     const frame = decodeFrame(new Uint8Array([...hex('029106'), 0x20, 0x95, 0x01]), {
       preferFormat: 'signalr',
