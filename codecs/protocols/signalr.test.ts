@@ -9,6 +9,8 @@ import { JsonHubProtocol, MessageType, NullLogger, type HubMessage } from '@micr
 import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
 import { decodeFrame, recognizeProtocol, signalrEncoding, signalrMessages, type SpanIndex } from '../index.js';
 import { assertTiles } from './test/tiles.js';
+import { newReadState, readInOrder } from '../reading/read-in-order.js';
+import type { OrderedFrame } from '../reading/compressed-streams.js';
 
 const utf8 = new TextEncoder();
 const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));
@@ -235,5 +237,29 @@ describe("SignalR readers agree with the library's writeMessage", () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe("a SignalR connection's handshake fixes how its later frames read", () => {
+  it('after the MessagePack handshake, binary frames read as SignalR with certainty', () => {
+    const state = newReadState();
+    const frames: OrderedFrame[] = [
+      {
+        connectionId: 'c',
+        direction: 'sent',
+        opcode: 'text',
+        data: utf8.encode('{"protocol":"messagepack","version":1}\x1e'),
+      },
+      { connectionId: 'c', direction: 'received', opcode: 'binary', data: utf8.encode('{}\x1e') },
+      { connectionId: 'c', direction: 'received', opcode: 'binary', data: hex('029106') },
+    ];
+    const read = frames.map((frame) => {
+      const { decoded } = readInOrder(frame, state, 1);
+      if (decoded.verdict === 'decoded') state.formats.record(frame.connectionId, decoded.format, frame.data.length);
+      return decoded;
+    });
+    expect(read.map((d) => d.format)).toEqual(['signalr', 'signalr', 'signalr']);
+    expect(recognizeProtocol(read[1].index, read[1].format)).toMatchObject({ message: 'handshake response' });
+    expect(read[2].detection!.candidates[0].confidence).toBeGreaterThan(0.99);
   });
 });
