@@ -15,6 +15,7 @@ import { stompDetector } from './protocols/stomp-detect.js';
 import { phoenixDetector } from './protocols/phoenix-detect.js';
 import { signalrDetector } from './protocols/signalr-detect.js';
 import { sockjsDetector } from './protocols/sockjs-detect.js';
+import { nostrEventReason } from './protocols/nostr-detect.js';
 import { mediaDetector } from './media/media-detect.js';
 import { engineIoBinaryDetector } from './protocols/engineio-binary.js';
 import { findInvalidUtf8 } from './core/utf8.js';
@@ -107,9 +108,16 @@ const jsonDetector: Detector = {
     if (index.error) return { format: 'json', error: index.error, index };
     const container = bytes[i] === 0x7b || bytes[i] === 0x5b;
     const confidence = context.isText ? 0.99 : container ? 0.9 : 0.55;
-    return { format: 'json', confidence, reason: context.isText ? 'text frame, valid JSON' : 'valid JSON text', index };
+    const reason = (context.isText ? 'text frame, valid JSON' : 'valid JSON text') + nostrNote(bytes, index);
+    return { format: 'json', confidence, reason, index };
   },
 };
+
+/** `: Nostr event, …` for a frame carrying one (its fields checked), else nothing. */
+function nostrNote(bytes: Uint8Array, index: SpanIndex): string {
+  const reason = bytes[0] === 0x5b ? nostrEventReason(bytes, index) : null;
+  return reason ? `: ${reason}` : '';
+}
 
 /**
  * json-joy's binary formats have no magic number; their walkers are strict (a logical-clock

@@ -127,3 +127,36 @@ describe('CLI inspect names them', () => {
     expect(line('["EOSE","sub1"]', '--text')).toBe('protocol: nostr EOSE · sub1');
   });
 });
+
+describe('a Nostr event carried by a frame', () => {
+  const event = {
+    id: 'ab'.repeat(32),
+    pubkey: 'cd'.repeat(32),
+    created_at: 1700000000,
+    kind: 0,
+    tags: [['p', 'ef'.repeat(32)]],
+    content: JSON.stringify({ name: 'ada', about: 'engines' }),
+    sig: '01'.repeat(64),
+  };
+
+  it('has id, pubkey and sig checked as hex of 32, 32 and 64 bytes', () => {
+    const good = decodeFrame(utf8.encode(JSON.stringify(['EVENT', 'sub1', event])), { isText: true });
+    expect(good.detection!.candidates[0].reason).toMatch(/Nostr event, 7 of its 7 fields/);
+    expect(good.index!.warnings).toEqual([]);
+    const bad = decodeFrame(
+      utf8.encode(JSON.stringify(['EVENT', { ...event, id: 'ab'.repeat(31), sig: 'EF'.repeat(64), kind: 1.5 }])),
+      { isText: true },
+    );
+    expect(bad.verdict).toBe('decoded');
+    expect(bad.index!.warnings.map((w) => [w.message, bad.index!.bytes[w.offset]])).toEqual([
+      ['Nostr event: id is 62 hex digits, not 64 (32 bytes)', 0x22],
+      ['Nostr event: sig is not lowercase hex (64 bytes of it)', 0x22],
+      ['Nostr event: kind is not an integer', 0x31],
+    ]);
+  });
+
+  it("opens a kind-0 event's content (the profile, JSON in a string)", () => {
+    const r = runCli(['inspect', 'f', '--text'], { f: JSON.stringify(['EVENT', 'sub1', event]) });
+    expect(r.stdout).toMatch(/"content": text\(\d+\) .*\n.*decoded as json\n.*map\(2\).*\n.*"name": text\(3\) "ada"/);
+  });
+});
