@@ -1,5 +1,5 @@
 import { Kind } from '../core/kinds.js';
-import { SpanIndex } from '../core/span-index.js';
+import type { SpanIndex } from '../core/span-index.js';
 import { fields } from './recognize-fields.js';
 
 /** An event's fixed-size hex fields (NIP-01): lowercase hex of this many bytes. */
