@@ -26,7 +26,10 @@ export function inspectSession(raw: Uint8Array, args: Pick<InspectArgs, 'json'>)
   const session = readCaptureSession(raw);
   if ('error' in session) return { stdout: '', stderr: '', malformed: false, usageError: session.error };
   const state = newReadState();
-  for (const c of session.connections) if (c.subprotocol) state.formats.setSubprotocol(c.connectionId, c.subprotocol);
+  for (const c of session.connections) {
+    if (c.subprotocol) state.formats.setSubprotocol(c.connectionId, c.subprotocol);
+    if (c.url) state.formats.setUrl(c.connectionId, c.url);
+  }
   const lines: string[] = [];
   let malformed = false;
   const reassemblers = new Map<string, MqttReassembler>();

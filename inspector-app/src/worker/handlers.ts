@@ -237,6 +237,11 @@ export class WorkerHandlers {
     this.store.formats.setSubprotocol(connectionId, subprotocol);
   }
 
+  /** A connection's URL: evidence for its frames when it names a protocol (SockJS' transport URL). */
+  setConnectionUrl(connectionId: string, url: string): void {
+    this.store.formats.setUrl(connectionId, url);
+  }
+
   /** The list row of a new frame (and what the text filter's fast route needs to know of it). */
   summarize(frame: IngestFrame): FrameSummary {
     const summary = summarize(frame, this.store, this.links);
