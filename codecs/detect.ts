@@ -15,6 +15,9 @@ import { stompDetector } from './protocols/stomp-detect.js';
 import { phoenixDetector } from './protocols/phoenix-detect.js';
 import { yjsDetector } from './yjs/detect.js';
 import { automergeDetector } from './automerge/detect.js';
+import { signalrDetector } from './protocols/signalr-detect.js';
+import { sockjsDetector } from './protocols/sockjs-detect.js';
+import { nostrEventReason } from './protocols/nostr-detect.js';
 import { mediaDetector } from './media/media-detect.js';
 import { engineIoBinaryDetector } from './protocols/engineio-binary.js';
 import { findInvalidUtf8 } from './core/utf8.js';
@@ -107,9 +110,16 @@ const jsonDetector: Detector = {
     if (index.error) return { format: 'json', error: index.error, index };
     const container = bytes[i] === 0x7b || bytes[i] === 0x5b;
     const confidence = context.isText ? 0.99 : container ? 0.9 : 0.55;
-    return { format: 'json', confidence, reason: context.isText ? 'text frame, valid JSON' : 'valid JSON text', index };
+    const reason = (context.isText ? 'text frame, valid JSON' : 'valid JSON text') + nostrNote(bytes, index);
+    return { format: 'json', confidence, reason, index };
   },
 };
+
+/** `: Nostr event, …` for a frame carrying one (its fields checked), else nothing. */
+function nostrNote(bytes: Uint8Array, index: SpanIndex): string {
+  const reason = bytes[0] === 0x5b ? nostrEventReason(bytes, index) : null;
+  return reason ? `: ${reason}` : '';
+}
 
 /**
  * json-joy's binary formats have no magic number; their walkers are strict (a logical-clock
@@ -307,6 +317,8 @@ export const detectors: Detector[] = [
   phoenixDetector,
   yjsDetector,
   automergeDetector,
+  signalrDetector,
+  sockjsDetector,
   mediaDetector,
   binaryDetector('cbor', cborWalker, 0.75, (bytes) =>
     bytes[0] === 0xd9 && bytes[1] === 0xd9 && bytes[2] === 0xf7
@@ -352,11 +364,28 @@ export function detectFormat(bytes: Uint8Array, given: DetectContext = {}): Dete
     if ('error' in result) rejected.push(result);
     else candidates.push(result);
   }
+  if (!context.isText && bytes.length <= TINY_BINARY_BYTES) lowerTinyReadings(candidates, context.preferFormat);
   candidates.sort((a, b) => b.confidence - a.confidence);
   rejected.sort((a, b) => b.error.offset - a.error.offset);
   if (hint) rankHintedFirst(candidates, hint);
   return { candidates, rejected };
 }
+
+/** A binary frame this short (`20`, `90`, `0a`) reads as something in most formats: by chance, unless its connection says so. */
+export const TINY_BINARY_BYTES = 2;
+
+/**
+ * Halves the confidence of a tiny binary frame's readings, keeping their order: every one falls
+ * below 0.5 but the one in the connection's format (its subprotocol's, or its other frames').
+ */
+function lowerTinyReadings(candidates: Candidate[], connectionFormat: string | null | undefined): void {
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i];
+    if (c.format === connectionFormat) continue;
+    candidates[i] = { ...c, confidence: c.confidence / 2, reason: `${c.reason}; ${TINY_NOTE}` };
+  }
+}
+const TINY_NOTE = 'a frame of 1-2 bytes reads as something in most formats';
 
 /** Moves the best candidate in a hinted format to the front (saying why); the others keep their order. */
 function rankHintedFirst(candidates: Candidate[], hint: SubprotocolHint): void {

@@ -18,8 +18,11 @@ import { stompWalker } from './protocols/stomp-walker.js';
 import { phoenixWalker } from './protocols/phoenix-walker.js';
 import { yjsWalker } from './yjs/walker.js';
 import { automergeWalker } from './automerge/walker.js';
+import { signalrWalker } from './protocols/signalr-walker.js';
+import { sockjsWalker } from './protocols/sockjs-walker.js';
 import { mediaWalker } from './media/media-walker.js';
 import { detectFormat, type Detection, type Rejection } from './detect.js';
+import { subprotocolHint } from './subprotocol.js';
 import { nearMissConfidence, NEAR_MISS_THRESHOLD } from './near-miss.js';
 import { compressionHeader, inflateFrame, type InflateLimits, type Inflated } from './nested/inflate.js';
 import type { CompressionInfo, CompressionKind } from './nested/compression.js';
@@ -93,6 +96,13 @@ export { yjsWalker, yjsMessage, yjsByteSplit, type YjsMessage } from './yjs/walk
 export type { YjsUpdate, YjsStruct, YjsContent } from './yjs/update-v1.js';
 export { automergeWalker, automergeFrame, type AutomergeFrame, type AutomergeChunk } from './automerge/walker.js';
 export {
+  signalrWalker,
+  signalrMessages,
+  signalrEncoding,
+  type SignalrMessage,
+} from './protocols/signalr-walker.js';
+export { sockjsWalker, sockjsFrame, type SockjsFrame } from './protocols/sockjs-walker.js';
+export {
   mediaWalker,
   mediaInfo,
   mediaSummary,
@@ -147,6 +157,8 @@ export const FRAME_FORMATS: readonly FrameFormat[] = [
   'mqtt',
   'stomp',
   'phoenix',
+  'signalr',
+  'sockjs',
   'media',
   'crdt-model',
   'crdt-patch',
@@ -165,6 +177,8 @@ export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
   mqtt: mqttWalker,
   stomp: stompWalker,
   phoenix: phoenixWalker,
+  signalr: signalrWalker,
+  sockjs: sockjsWalker,
   media: mediaWalker,
   'crdt-model': crdtModelWalker,
   'crdt-patch': crdtPatchWalker,
@@ -249,8 +263,10 @@ export function decodeFrame(bytes: Uint8Array, options: DecodeOptions = {}): Dec
   if (header) {
     const inflated = inflateFrame(bytes, header, options.inflateLimits);
     const result = decodeInflated(bytes.length, header, inflated, options);
-    // A header by chance (CBOR text `78 …` passes the zlib check) that does not inflate: read the bytes as they are.
-    if (!inflated.error || inflated.error.code === 'decompressed-too-large') return result;
+    // A header by chance (CBOR text `78 …` passes the zlib check) that does not inflate, or
+    // inflates to nothing (`18 95`, a SignalR length and array head): read the bytes as they are.
+    const inflatedSomething = inflated.output.length > 0 || inflated.error !== null;
+    if (inflatedSomething && (!inflated.error || inflated.error.code === 'decompressed-too-large')) return result;
     failedInflate = result;
   }
   const plain = detectAndDecode(bytes, options, depth);
@@ -311,6 +327,18 @@ function detectAndDecode(bytes: Uint8Array, options: DecodeOptions, depth: numbe
     preferFormat: options.preferFormat,
     subprotocol: options.subprotocol,
   });
+  const connectionFormat = subprotocolHint(options.subprotocol)?.formats[0] ?? options.preferFormat;
+  const cutShort = partOfMessage(detection, connectionFormat, bytes.length);
+  // The connection's format read the frame validly to its end and wanted more (an MQTT packet
+  // written a part per frame), and no reading is convincing: it is that part.
+  if (cutShort?.index && !((detection.candidates[0]?.confidence ?? 0) >= 0.5))
+    return {
+      format: cutShort.format as FrameFormat,
+      index: deepen(cutShort.index, depth),
+      error: cutShort.error,
+      detection,
+      verdict: 'malformed',
+    };
   const best = detection.candidates[0];
   const furthest = nearestReading(detection.rejected, bytes.length);
   // A text frame that opens like a JSON object or array but is not JSON, or a Socket.IO packet
@@ -320,7 +348,9 @@ function detectAndDecode(bytes: Uint8Array, options: DecodeOptions, depth: numbe
     furthest?.index &&
     (((furthest.format === 'json' || furthest.format === 'ndjson') && opensJsonContainer(bytes)) ||
       furthest.format === 'socketio' ||
-      furthest.format === 'stomp')
+      furthest.format === 'stomp' ||
+      furthest.format === 'sockjs' ||
+      furthest.format === 'signalr')
   ) {
     return {
       format: furthest.format,
@@ -350,10 +380,12 @@ function detectAndDecode(bytes: Uint8Array, options: DecodeOptions, depth: numbe
   // Nothing decoded whole: a reading that got far and looks like real data is a malformed
   // frame of that format (with its partial tree); anything else is unknown.
   // A frame of up to three bytes is too short to look foreign: its nearest reading's error
-  // says more. (Four bytes already hold a foreign magic or id: `de ad be ef`.)
+  // says more, unless that reading is a lone scalar and stray bytes (chance, not a broken
+  // frame). Four bytes already hold a foreign magic or id: `de ad be ef`.
   if (
     furthest?.index &&
-    (bytes.length <= TINY_FRAME_BYTES || nearMissConfidence(furthest, bytes.length) >= NEAR_MISS_THRESHOLD)
+    ((bytes.length <= TINY_FRAME_BYTES && furthest.error.code !== 'trailing-bytes') ||
+      nearMissConfidence(furthest, bytes.length) >= NEAR_MISS_THRESHOLD)
   ) {
     return {
       format: furthest.format as FrameFormat,
@@ -374,6 +406,36 @@ function detectAndDecode(bytes: Uint8Array, options: DecodeOptions, depth: numbe
 
 const STRONG_NEAR_MISS = 0.8;
 
+/** The reading in the connection's format that ran out of bytes at the frame's end, if any. */
+function partOfMessage(
+  detection: Detection,
+  connectionFormat: string | null | undefined,
+  length: number,
+): Rejection | undefined {
+  if (!connectionFormat) return undefined;
+  return detection.rejected.find(
+    (r) => r.format === connectionFormat && r.error.code === 'truncated' && r.error.offset >= length,
+  );
+}
+
+/**
+ * Whether a frame is a part of a message its connection's format splits over frames: read
+ * validly to its end, more wanted, on a connection of that format (`20` on an MQTT connection:
+ * a CONNACK's first byte). What the CLI calls "MQTT, part of a packet".
+ */
+export function isPartOfMessage(frame: DecodedFrame): boolean {
+  return (
+    frame.verdict === 'malformed' &&
+    frame.format === 'mqtt' &&
+    frame.error?.code === 'truncated' &&
+    frame.index !== null &&
+    frame.error.offset >= frame.index.bytes.length
+  );
+}
+
+/** json-joy's formats have no magic number: a reading that fails this early says nothing about the frame. */
+const CRDT_FIRST_BYTES = 4;
+
 /**
  * The failed reading that best explains the frame: the most plausible near miss; among
  * equals, one that broke inside the data before one that read a lone scalar and then found
@@ -384,6 +446,7 @@ function nearestReading(rejected: readonly Rejection[], length: number): Rejecti
   let best: Rejection | undefined;
   let bestScore = -1;
   for (const r of rejected) {
+    if ((r.format === 'crdt-model' || r.format === 'crdt-patch') && r.error.offset < CRDT_FIRST_BYTES) continue;
     const score =
       nearMissConfidence(r, length) * 4 + (r.error.code === 'trailing-bytes' ? 0 : 2) + r.error.offset / (length + 1);
     if (score > bestScore) [best, bestScore] = [r, score];

@@ -36,6 +36,8 @@ const HINTS: ReadonlyMap<string, Omit<SubprotocolHint, 'subprotocol'>> = new Map
   ['wamp.2.cbor', { formats: ['cbor'], protocol: 'wamp' }],
   ['centrifuge-json', { formats: ['json', 'ndjson'], protocol: 'centrifugo' }],
   ['centrifuge-protobuf', { formats: ['protobuf'], protocol: 'centrifugo' }],
+  // Rails' Action Cable (actioncable-unsupported is what its client offers beside it).
+  ['actioncable-v1-json', { formats: ['json'], protocol: 'actioncable' }],
 ]);
 
 /** The hint a negotiated subprotocol gives, or null (none negotiated, or one wirescope does not know). */

@@ -16,6 +16,8 @@ export interface InspectArgs {
   readonly type: string | null;
   /** `--subprotocol NAME`: the connection's negotiated WebSocket subprotocol (detection evidence). */
   readonly subprotocol: string | null;
+  /** `--session`: the file is a capture (HAR or wirescope): every frame, read with its connection's context. */
+  readonly session: boolean;
 }
 
 export interface CompareArgs {
@@ -62,6 +64,7 @@ export type ParsedArgs =
   | { readonly command: 'usage-error'; readonly message: string };
 
 export const USAGE = `Usage: wirescope inspect <file|-> [options]
+       wirescope inspect --session <capture.har|capture.wirescope> [--json]
        wirescope encode --format cbor|msgpack|json|protobuf [--proto F ... --type M]
                         [--from edn|json] [file|-] [--output raw|hex|base64]
        wirescope compare <file|-> [--json|--markdown] [--runs N] [--codecs a,b,...]
@@ -78,7 +81,7 @@ MQTT, STOMP, Phoenix, json-joy CRDT models and patches, Yjs, Automerge), validat
 prints where each field sits in the frame and what it costs.
 
 Options:
-  --format auto|cbor|msgpack|json|ndjson|text|protobuf|socketio|mqtt|stomp|phoenix|media|crdt-model|crdt-patch|yjs|automerge
+  --format auto|cbor|msgpack|json|ndjson|text|protobuf|socketio|mqtt|stomp|phoenix|signalr|sockjs|media|crdt-model|crdt-patch|yjs|automerge
                                     decoder to use (default: auto-detect); crdt-model
                                     and crdt-patch are json-joy's binary formats,
                                     protobuf reads the wire format without a schema
@@ -97,6 +100,9 @@ Options:
                                     among the files given); the frame is read as Protobuf
   --type pkg.Msg                    the message type (default: try every type of the
                                     schema and use the best fit, saying so)
+  --session                         the file is a capture (HAR or wirescope): one line per
+                                    frame (--json: one JSON object per line), each read
+                                    with its connection's subprotocol and earlier frames
   --subprotocol NAME                the connection's negotiated Sec-WebSocket-Protocol
                                     (mqtt, v12.stomp, graphql-transport-ws, wamp.2.json,
                                     wamp.2.msgpack, centrifuge-json, ...): its format is
@@ -163,6 +169,14 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (inspect) {
     if (v.has('--type') && !v.has('--proto'))
       return { command: 'usage-error', message: '--type needs --proto (the schema the type is in)' };
+    const alone = ['--proto', '--diag', '--hex', '--format', '--subprotocol', '--input', '--text'].filter((o) =>
+      v.has(o),
+    );
+    if (v.has('--session') && alone.length)
+      return {
+        command: 'usage-error',
+        message: `--session reads each frame of a capture with its connection's context; ${alone.join(', ')} go with one frame`,
+      };
     return {
       command: 'inspect',
       file,
@@ -177,6 +191,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       protos: (v.get('--proto') as string[] | undefined) ?? [],
       type: (v.get('--type') as string | undefined) ?? null,
       subprotocol: (v.get('--subprotocol') as string | undefined) ?? null,
+      session: v.has('--session'),
     };
   }
   const codecs = v.get('--codecs') as string | undefined;
@@ -247,6 +262,7 @@ const INSPECT_OPTIONS: Record<string, OptionSpec> = {
   '--proto': 'list',
   '--type': 'text',
   '--subprotocol': 'text',
+  '--session': 'flag',
 };
 const COMPARE_OPTIONS: Record<string, OptionSpec> = {
   ...COMMON_OPTIONS,

@@ -2,6 +2,7 @@ import {
   compressionSummary,
   decodeFrame,
   FRAME_FORMATS,
+  isPartOfMessage,
   recognizeProtocol,
   subprotocolHint,
   type FrameFormat,
@@ -60,7 +61,11 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
         isText: args.text,
         subprotocol: args.subprotocol,
       });
-  const { index, error } = frame;
+  // A part of a packet its connection splits over frames (aedes writes MQTT packets a part per
+  // frame): not broken, its packet goes on in the next frame.
+  const part = isPartOfMessage(frame);
+  const { index } = frame;
+  const error = part ? null : frame.error;
   const root = index?.root ?? -1;
   const crdtFrame = frame.format === 'crdt-model' || frame.format === 'crdt-patch';
   // A JSON / CBOR / MessagePack frame may carry one of json-joy's other codecs.
@@ -88,6 +93,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
     ];
     if (subprotocol !== undefined) parts.push(`"subprotocol":${JSON.stringify(subprotocol)}`);
     if (frame.chosenBy) parts.push(`"chosenBy":${JSON.stringify(frame.chosenBy)}`);
+    if (part) parts.push(`"partOfPacket":${JSON.stringify(frame.error!.message)}`);
     if (frame.detection) {
       parts.push(
         `"detection":${JSON.stringify({
@@ -136,11 +142,13 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
   out.push(
     `${frame.format ?? 'unknown format'}${withSchema ? ` (${withSchema.type}${withSchema.note ? `, ${withSchema.note}` : ''})` : ''}, ${bytes.length} bytes` +
       (input.encoding !== 'raw' ? ` (from ${input.encoding} input)` : '') +
-      (detected
-        ? ` — detected: ${detected.reason}, confidence ${round(detected.confidence)}`
-        : frame.detection && frame.format
-          ? ` — malformed: no format decodes it whole; shown as ${frame.format}, the reading that got furthest`
-          : ''),
+      (part
+        ? ` — MQTT, part of a packet: ${frame.error!.message}; the packet goes on in the connection's next frame`
+        : detected
+          ? ` — detected: ${detected.reason}, confidence ${round(detected.confidence)}`
+          : frame.detection && frame.format
+            ? ` — malformed: no format decodes it whole; shown as ${frame.format}, the reading that got furthest`
+            : ''),
   );
   if (protocol)
     out.push(

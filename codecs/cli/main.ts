@@ -5,6 +5,7 @@ import { parseArgs, USAGE, type CompareArgs, type EncodeArgs, type InspectArgs }
 import { compare } from './compare.js';
 import { encode } from './encode.js';
 import { inspect } from './inspect.js';
+import { inspectSession } from './inspect-session.js';
 import { readSchema } from './proto-schema.js';
 import type { LoadedSchema } from '../protobuf/schema/load.js';
 
@@ -114,7 +115,7 @@ function runInspect(args: InspectArgs, io: CliIo): number {
   const input = readInput(args, io);
   if (!input) return 2;
   const { raw, loaded } = input;
-  const result = inspect(raw, args, loaded?.schema ?? null);
+  const result = args.session ? inspectSession(raw, args) : inspect(raw, args, loaded?.schema ?? null);
   if (result.usageError) {
     io.err(`wirescope: ${result.usageError}\n`);
     return 2;

@@ -20,6 +20,8 @@ const NOT_STARTED: Readonly<Record<string, string>> = {
   automerge: 'no Automerge sync message (0x42 / 0x43) or chunk (85 6f 4a 83) starts this input',
   yjs: 'no y-protocols message (type 0-3 and a buffer that ends with the input) starts this input',
   mqtt: 'no MQTT packet starts in this input (or it breaks off before a whole packet)',
+  signalr: 'no SignalR record (JSON ending in 0x1e, or a varint length and a MessagePack array) starts this input',
+  sockjs: 'no SockJS frame (o, h, a[…], m"…", c[…]) starts this text',
 };
 
 /**

@@ -64,7 +64,9 @@ export type DecodeWarningCode =
   /** MessagePack: a timestamp extension (type -1) of a length or nanoseconds the spec does not allow. */
   | 'invalid-timestamp'
   /** Protobuf with a schema: a message nested deeper than the walker's limit, kept as bytes. */
-  | 'nesting-too-deep';
+  | 'nesting-too-deep'
+  /** A protocol's field of the wrong shape (a Nostr event id that is not 32 bytes of hex). */
+  | 'invalid-field';
 
 export interface DecodeWarning {
   readonly code: DecodeWarningCode;

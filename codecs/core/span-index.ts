@@ -15,6 +15,8 @@ export type FormatName =
   | 'mqtt'
   | 'stomp'
   | 'phoenix'
+  | 'signalr'
+  | 'sockjs'
   | 'media'
   | 'crdt-model'
   | 'crdt-patch'
@@ -59,6 +61,11 @@ export interface FormatWalker {
   value?(index: SpanIndex, node: number): unknown;
   /** The node's header in words (`obj 1.5`, `ins_str 2.8`), when the generic one does not fit. */
   describe?(index: SpanIndex, node: number): string;
+  /**
+   * The format whose rules the node's bytes follow, when it is not the index's own (a
+   * framing protocol's JSON payload: its strings are JSON strings, with quotes and escapes).
+   */
+  nodeFormat?(index: SpanIndex, node: number): FormatName;
   /** A one-line preview of the node's value, at most `max` characters. */
   preview?(index: SpanIndex, node: number, max: number): string;
   /** Extra fields for the node in machine-readable output (ids, spans, byte splits). */

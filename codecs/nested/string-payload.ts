@@ -22,7 +22,8 @@ export function stringPayload(index: SpanIndex, id: number): StringPayload | nul
   if (kind !== Kind.text && kind !== Kind.bytes) return null;
   if (store.flags[id] & (Flag.indefinite | Flag.incomplete | Flag.key | Flag.invalidUtf8)) return null;
   const start = store.start[id] + index.headerLength(id);
-  if (index.format === 'json' || index.format === 'ndjson' || index.format === 'socketio') {
+  const format = index.walker.nodeFormat?.(index, id) ?? index.format;
+  if (format === 'json' || format === 'ndjson' || format === 'socketio') {
     // A JSON string: between its quotes.
     const end = store.end[id] - 1;
     if (index.bytes[store.start[id]] !== 0x22 || index.bytes[end] !== 0x22 || end < start) return null;

@@ -148,7 +148,7 @@ export function payload(
   end: number,
   prefer?: 'json' | 'text' | 'bytes',
 ): PayloadReading {
-  const { bytes, store } = index;
+  const { bytes } = index;
   if (end <= start) {
     field(index, parent, name, start, start, '', Kind.text);
     return 'empty';
@@ -163,15 +163,7 @@ export function payload(
       if (format !== 'json' && validText && isPrintable(slice)) continue;
       const sub = new SpanIndex(slice, walker, { depth: 0 });
       if (sub.root < 0 || sub.error || sub.store.end[0] !== slice.length) continue;
-      const data = partsData(index);
-      const prev = key(index, parent, name, start);
-      const s = sub.store;
-      const id = store.add(s.kind[0], start + s.start[0], s.head[0], s.arg[0], parent, prev);
-      store.setEnd(id, start + s.end[0]);
-      store.addFlags(id, s.flags[0] & ~Flag.expanded);
-      data.owners.set(id, walker);
-      data.last.set(parent, id);
-      store.setArg(parent, store.arg[parent] + 1);
+      adoptNode(index, parent, name, sub, 0, start);
       return format as PayloadReading;
     }
   }
@@ -181,6 +173,32 @@ export function payload(
   }
   field(index, parent, name, start, end, bytes.slice(start, end), Kind.bytes);
   return 'bytes';
+}
+
+/**
+ * Records node `node` of `sub` (an index of the frame's bytes from `offset`) as `name` under
+ * `parent`, its spans moved into the frame, read from then on by `sub`'s walker (its children
+ * on demand). Returns the new node's id.
+ */
+export function adoptNode(
+  index: SpanIndex,
+  parent: number,
+  name: string | null,
+  sub: SpanIndex,
+  node: number,
+  offset: number,
+): number {
+  const { store } = index;
+  const data = partsData(index);
+  const prev = key(index, parent, name, offset + sub.store.start[node]);
+  const s = sub.store;
+  const id = store.add(s.kind[node], offset + s.start[node], s.head[node], s.arg[node], parent, prev);
+  store.setEnd(id, offset + s.end[node]);
+  store.addFlags(id, s.flags[node] & ~(Flag.expanded | Flag.key));
+  data.owners.set(id, sub.walker);
+  data.last.set(parent, id);
+  store.setArg(parent, store.arg[parent] + 1);
+  return id;
 }
 
 function firstNonSpace(b: Uint8Array): number {
@@ -240,6 +258,9 @@ export function protocolWalker(
       if (data.values.has(node)) return data.values.get(node);
       const owner = ownerOf(index, node);
       return owner ? owner.leafValue(index, node) : undefined;
+    },
+    nodeFormat(index, node) {
+      return ownerOf(index, node)?.format ?? format;
     },
     tagValue(index, node, content) {
       const owner = ownerOf(index, node);

@@ -14,10 +14,11 @@ export const mqttDetector: Detector = {
   format: 'mqtt',
   textFrames: false,
   detect(bytes, context) {
-    if (bytes.length < 2 || bytes[0] >> 4 === 0) return null;
+    const known = context.preferFormat === 'mqtt';
+    // One byte is a packet's first part only on a connection known as MQTT (aedes writes a part per frame).
+    if (bytes.length < (known ? 1 : 2) || bytes[0] >> 4 === 0) return null;
     const index = new SpanIndex(bytes, mqttWalker, { depth: 1 });
     const packets = mqttPackets(index);
-    const known = context.preferFormat === 'mqtt';
     if (index.error) return known || packets.length > 0 ? { format: 'mqtt', error: index.error, index } : null;
     let confidence = bytes.length <= 2 ? 0.5 : 0.86;
     if (packets.some((p) => p.type === 'CONNECT' || p.type === 'CONNACK')) confidence = 0.98;

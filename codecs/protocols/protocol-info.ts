@@ -5,7 +5,7 @@
  * top two levels only, so it stays cheap on a large frame.
  */
 export interface ProtocolInfo {
-  /** `socket.io`, `engine.io`, `phoenix`, `graphql-ws`, `subscriptions-transport-ws`, `centrifugo`, `wamp`, `mqtt`, `stomp`. */
+  /** `socket.io`, `engine.io`, `phoenix`, `graphql-ws`, `subscriptions-transport-ws`, `centrifugo`, `wamp`, `mqtt`, `stomp`, `signalr`, `sockjs`, `pusher`, `actioncable`, `nostr`. */
   readonly protocol: string;
   /** The message type in the protocol's own words (`EVENT`, `subscribe`, `phx_reply`, `PUBLISH`). */
   readonly message: string;

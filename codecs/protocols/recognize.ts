@@ -8,11 +8,17 @@ import { yjsProtocolInfo } from '../yjs/protocol-info.js';
 import { isEngineIoBinary } from './engineio-binary.js';
 import { centrifugoProtobufInfo, centrifugoSide, readCentrifugoProtobuf } from './centrifugo-protobuf.js';
 import type { ProtocolInfo } from './protocol-info.js';
+import { fields, leaf, str } from './recognize-fields.js';
+import { actionCableInfo, nostrInfo, pusherInfo, sockjsClientInfo } from './recognize-apps.js';
+import { signalrMessages } from './signalr-walker.js';
+import { sockjsFrame } from './sockjs-walker.js';
 export type { ProtocolInfo } from './protocol-info.js';
 
 export interface RecognizeContext {
   /** The WebSocket subprotocol the connection negotiated (`graphql-transport-ws`, `wamp.2.json`, …). */
   readonly subprotocol?: string;
+  /** The format most of the connection's frames read as (`sockjs`: its client frames are SockJS too). */
+  readonly connectionFormat?: string | null;
 }
 
 const GRAPHQL_WS = new Set([
@@ -83,27 +89,6 @@ const CENTRIFUGO_COMMANDS = [
 ];
 const CENTRIFUGO_REPLY_KEYS = ['push', 'error', ...CENTRIFUGO_COMMANDS];
 
-/** The value of a leaf child, or undefined. */
-function leaf(index: SpanIndex, id: number | undefined): unknown {
-  if (id === undefined || id < 0 || index.isContainer(id)) return undefined;
-  return index.value(id);
-}
-
-/** A map's entries by key (text keys only), one level. */
-function fields(index: SpanIndex, map: number): Map<string, number> {
-  const out = new Map<string, number>();
-  if (index.store.kind[map] !== Kind.map) return out;
-  for (const c of index.children(map)) {
-    const k = index.keyOf(c);
-    const name = k >= 0 ? index.value(k) : undefined;
-    if (typeof name === 'string') out.set(name, c);
-  }
-  return out;
-}
-
-const str = (v: unknown): string | undefined =>
-  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : undefined;
-
 export function recognizeProtocol(
   index: SpanIndex | null,
   format: string | null,
@@ -138,6 +123,8 @@ export function recognizeProtocol(
   }
   if (format === 'yjs') return yjsProtocolInfo(index);
   if (format === 'mqtt') return mqttInfo(index);
+  if (format === 'signalr') return signalrInfo(index);
+  if (format === 'sockjs') return sockjsInfo(index);
   if (format === 'stomp') return stompInfo(index);
   if (format === 'phoenix') {
     const m = phoenixBinary(index);
@@ -236,9 +223,17 @@ function recognizeValue(index: SpanIndex, root: number, context: RecognizeContex
     if (f.size === 0 && sub.startsWith('centrifug')) return { protocol: 'centrifugo', message: 'ping', quiet: true };
     const socketIo = socketIoMsgpack(index, f);
     if (socketIo) return socketIo;
+    const app = pusherInfo(index, f) ?? actionCableInfo(index, f, sub);
+    if (app) return app;
   }
   if (kind === Kind.array) {
     const items = index.children(root);
+    const nostr = nostrInfo(index, items);
+    if (nostr) return nostr;
+    if (context.connectionFormat === 'sockjs' && items.length > 0) {
+      const sockjs = sockjsClientInfo(index, items);
+      if (sockjs) return sockjs;
+    }
     // Phoenix v2: [join_ref, ref, topic, event, payload].
     if (items.length === 5) {
       const [joinRef, ref, topic, event] = items.map((id) => leaf(index, id));
@@ -266,6 +261,30 @@ function recognizeValue(index: SpanIndex, root: number, context: RecognizeContex
     }
   }
   return null;
+}
+
+/** SignalR: the first message's type, its target and invocation id; pings quiet. */
+function signalrInfo(index: SpanIndex): ProtocolInfo | null {
+  const messages = signalrMessages(index);
+  const m = messages[0];
+  if (!m) return null;
+  const targets = [...new Set(messages.flatMap((x) => (x.target ? [x.target] : [])))];
+  return {
+    protocol: 'signalr',
+    message: messages.length > 1 ? `${m.name} +${messages.length - 1}` : m.name,
+    event: targets.length ? targets.join(' ') : m.protocol,
+    id: m.invocationId,
+    quiet: messages.every((x) => x.name === 'Ping'),
+  };
+}
+
+/** SockJS: the frame's kind; a close frame's code and reason as its topic; heart-beats quiet. */
+function sockjsInfo(index: SpanIndex): ProtocolInfo | null {
+  const f = sockjsFrame(index);
+  if (!f) return null;
+  const message = f.name === 'array' ? (f.messages === 1 ? 'message' : `messages ×${f.messages}`) : f.name;
+  const event = f.name === 'close' ? [f.code, f.reason].filter((x) => x !== undefined).join(' ') : undefined;
+  return { protocol: 'sockjs', message, event: event || undefined, quiet: f.name === 'heartbeat' };
 }
 
 /** STOMP: the command, the destination, the receipt / message id; heart-beats quiet. */

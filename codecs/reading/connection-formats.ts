@@ -11,6 +11,8 @@ export class ConnectionFormats {
   private readonly counts = new Map<string, Map<string, number>>();
   /** Each connection's negotiated subprotocol (kept through `clear`: the connections outlive their frames). */
   private readonly subprotocols = new Map<string, string>();
+  /** The format a connection's URL names (kept through `clear`, as the subprotocols). */
+  private readonly urlFormats = new Map<string, string>();
 
   /** The subprotocol a connection negotiated ('' or absent: none). */
   setSubprotocol(connectionId: string, subprotocol: string): void {
@@ -22,6 +24,12 @@ export class ConnectionFormats {
     return this.subprotocols.get(connectionId);
   }
 
+  /** The connection's URL: some name their protocol (SockJS' `/<server>/<session>/websocket`). */
+  setUrl(connectionId: string, url: string): void {
+    const format = urlFormat(url);
+    if (format) this.urlFormats.set(connectionId, format);
+  }
+
   /** Notes that a frame of `size` bytes on `connectionId` decoded whole as `format`. */
   record(connectionId: string, format: string | null, size: number): void {
     if (!format || size < EVIDENCE_MIN_BYTES) return;
@@ -30,8 +38,11 @@ export class ConnectionFormats {
     byFormat.set(format, (byFormat.get(format) ?? 0) + 1);
   }
 
-  /** The format most of the connection's frames decoded as, or null with no evidence. */
+  /** The format the connection's URL names, else the one most of its frames decoded as, or null with no evidence. */
   preferred(connectionId: string): string | null {
+    // The URL's word, like a subprotocol's, outweighs the counts (a SockJS client's frames are plain JSON).
+    const named = this.urlFormats.get(connectionId);
+    if (named) return named;
     const byFormat = this.counts.get(connectionId);
     if (!byFormat) return null;
     let best: string | null = null;
@@ -43,4 +54,12 @@ export class ConnectionFormats {
   clear(): void {
     this.counts.clear();
   }
+}
+
+/** SockJS' WebSocket transport: `…/<server id, 3 digits>/<session id>/websocket`. */
+const SOCKJS_URL = /\/\d{3}\/[^/.?#]+\/websocket(?:[?#].*)?$/;
+
+/** The format a connection's URL names, or null. */
+export function urlFormat(url: string): string | null {
+  return SOCKJS_URL.test(url) ? 'sockjs' : null;
 }

@@ -24,6 +24,8 @@ export type FormatChoice =
   | 'mqtt'
   | 'stomp'
   | 'phoenix'
+  | 'signalr'
+  | 'sockjs'
   | 'media'
   | 'crdt-model'
   | 'crdt-patch'

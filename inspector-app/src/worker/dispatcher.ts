@@ -222,7 +222,10 @@ export function createDispatcher(
       }
       case 'connection':
         handlers.setSubprotocol(message.connectionId, message.subprotocol);
-        if (message.url) handlers.links.setConnectionUrl(message.connectionId, message.url);
+        if (message.url) {
+          handlers.links.setConnectionUrl(message.connectionId, message.url);
+          handlers.setConnectionUrl(message.connectionId, message.url);
+        }
         return;
       case 'view': {
         // Rows in view are read now, while the flood goes on: the rows the user sees are complete.

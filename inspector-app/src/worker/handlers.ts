@@ -94,6 +94,7 @@ export function summarize(frame: IngestFrame, store?: FrameStore, links?: Protoc
   const d = isPlainText(frame, decoded) ? { format: null, index: null, error: null } : decoded;
   const recognized = recognizeProtocol(d.index, d.format, {
     subprotocol: store?.formats.subprotocol(frame.connectionId),
+    connectionFormat: store?.formats.preferred(frame.connectionId),
   });
   // An attachment's bytes cannot say whose they are: the connection's earlier frames do.
   return listRow(frame, decoded, recognized, links?.observe(frame, recognized) ?? null);
@@ -220,7 +221,10 @@ export class WorkerHandlers {
     const row = listRow(
       frame,
       decoded,
-      recognizeProtocol(d.index, d.format, { subprotocol: this.store.formats.subprotocol(frame.connectionId) }),
+      recognizeProtocol(d.index, d.format, {
+        subprotocol: this.store.formats.subprotocol(frame.connectionId),
+        connectionFormat: this.store.formats.preferred(frame.connectionId),
+      }),
       null,
     );
     this.store.setSearchFormat(
@@ -233,6 +237,11 @@ export class WorkerHandlers {
   /** The subprotocol a connection negotiated: evidence for its frames' detection and protocol (sent before them). */
   setSubprotocol(connectionId: string, subprotocol: string): void {
     this.store.formats.setSubprotocol(connectionId, subprotocol);
+  }
+
+  /** A connection's URL: evidence for its frames when it names a protocol (SockJS' transport URL). */
+  setConnectionUrl(connectionId: string, url: string): void {
+    this.store.formats.setUrl(connectionId, url);
   }
 
   /** The list row of a new frame (and what the text filter's fast route needs to know of it). */

@@ -17,6 +17,8 @@ const FORMATS: readonly FormatChoice[] = [
   'mqtt',
   'stomp',
   'phoenix',
+  'signalr',
+  'sockjs',
   'media',
   'crdt-model',
   'crdt-patch',

@@ -14,6 +14,8 @@ export const FORMAT_OPTIONS = [
   'mqtt',
   'stomp',
   'phoenix',
+  'signalr',
+  'sockjs',
   'media',
   'crdt-model',
   'crdt-patch',
@@ -37,6 +39,11 @@ export const PROTOCOL_OPTIONS = [
   'stomp',
   'mqtt',
   'yjs',
+  'signalr',
+  'sockjs',
+  'pusher',
+  'actioncable',
+  'nostr',
   'none',
 ] as const;
 

@@ -32,11 +32,12 @@ type Protocol = NonNullable<FrameSummary['protocol']>;
 
 /**
  * What the event / topic column shows: the event or topic, else the message type. In
- * Phoenix the message type is the application's event (`new_msg`), so it follows the topic.
+ * Phoenix and Pusher the message type is the application's event (`new_msg`), so it follows
+ * the topic or channel.
  */
 export function eventLabel(p: Protocol | undefined): string {
   if (!p) return '';
-  if (p.name === 'phoenix' && p.event) return `${p.event} ${p.message}`;
+  if ((p.name === 'phoenix' || p.name === 'pusher') && p.event) return `${p.event} ${p.message}`;
   return p.event ?? p.message;
 }
 

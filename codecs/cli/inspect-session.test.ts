@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../test/helpers/cli.js';
+
+const utf8 = new TextEncoder();
+const b64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
+
+/** A HAR of two connections: SignalR with the MessagePack hub protocol, and MQTT (aedes writes a packet a part per frame). */
+function har(): string {
+  const entry = (url: string, protocol: string | null, messages: object[]) => ({
+    startedDateTime: '2026-12-07T06:00:00.000Z',
+    _resourceType: 'websocket',
+    request: { method: 'GET', url, headers: [] },
+    response: { status: 101, headers: protocol ? [{ name: 'Sec-WebSocket-Protocol', value: protocol }] : [] },
+    _webSocketMessages: messages,
+  });
+  const text = (type: 'send' | 'receive', data: string, time: number) => ({ type, time, opcode: 1, data });
+  const binary = (type: 'send' | 'receive', hex: string, time: number) => ({ type, time, opcode: 2, data: b64(hex) });
+  return JSON.stringify({
+    log: {
+      version: '1.2',
+      creator: { name: 'test', version: '1' },
+      entries: [
+        entry('wss://a.test/hub', null, [
+          text('send', '{"protocol":"messagepack","version":1}\x1e', 1),
+          text('receive', '{}\x1e', 2),
+          binary('receive', '029106', 3),
+          binary(
+            'send',
+            `16950180a130a9${Buffer.from('JoinGroup').toString('hex')}91a5${Buffer.from('lobby').toString('hex')}`,
+            4,
+          ),
+        ]),
+        entry('wss://a.test/mqtt', 'mqtt', [binary('receive', '20', 5), binary('receive', '020000', 6)]),
+      ],
+    },
+  });
+}
+
+describe('wirescope inspect --session', () => {
+  it("reads every frame with its connection's context, one JSON line per frame", () => {
+    const r = runCli(['inspect', '--session', 'c.har', '--json'], { 'c.har': har() });
+    expect(r.code).toBe(0);
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rows.map((x) => [x.format, x.verdict, x.protocol?.protocol ?? null, x.protocol?.message ?? null])).toEqual([
+      ['signalr', 'decoded', 'signalr', 'handshake request'],
+      ['signalr', 'decoded', 'signalr', 'handshake response'],
+      ['signalr', 'decoded', 'signalr', 'Ping'],
+      ['signalr', 'decoded', 'signalr', 'Invocation'],
+      ['mqtt', 'malformed', null, null],
+      ['mqtt', 'decoded', 'mqtt', 'CONNACK'],
+    ]);
+    // The 3-byte ping follows the handshake: certain.
+    expect(rows[2].confidence).toBeGreaterThan(0.99);
+    expect(rows[4]).toMatchObject({ partOfPacket: expect.stringContaining('cut short'), error: null });
+    expect(rows[3]).toMatchObject({ frame: 4, direction: 'sent', opcode: 'binary', bytes: 23 });
+    // The frame that completes the CONNACK reads as the packet, put back together from both frames.
+    expect(rows[5]).toMatchObject({ reassembledFrom: [5, 6] });
+  });
+
+  it('prints a line per frame, an MQTT part named as such', () => {
+    const r = runCli(['inspect', '--session', 'c.har'], { 'c.har': utf8.encode(har()) });
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(6);
+    expect(lines[2]).toMatch(/^#3 \S+ ↓ binary 3 B {2}signalr · signalr Ping$/);
+    expect(lines[4]).toMatch(/MQTT, part of a packet$/);
+  });
+
+  it('is a usage error with options of one frame, or on a file that is no capture', () => {
+    expect(runCli(['inspect', '--session', 'c.har', '--hex'], { 'c.har': har() }).code).toBe(2);
+    expect(runCli(['inspect', '--session', 'f'], { f: '{"a":1}' }).code).toBe(2);
+  });
+});
