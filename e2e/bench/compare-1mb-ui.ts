@@ -1,7 +1,7 @@
 /**
  * `npx tsx e2e/bench/compare-1mb-ui.ts [--runs N] [--waits 0,300,1000,2000] [--rows]` (after
  * `npm run build:app`): the Compare tab on a ~1 MB frame in Chromium, as a user meets it —
- * issue 16 §1's "json-pack / JSON rows on screen in ≤ 1 s". A benchmark: prints figures, never
+ * the line "json-pack / JSON rows on screen in ≤ 1 s". A benchmark: prints figures, never
  * fails on time.
  *
  * Every trial is a fresh page (a fresh decode worker, no lane started yet): the frame (the

@@ -18,7 +18,7 @@
  *    page adding, itself, one listener that reads and copies every message: the least any
  *    capture from the page's world costs, before batching and extension messaging. Also, from /proc: CPU time per message of the page renderer's main thread
  *    and of the whole browser, with and without.
- * 2. The issue-14 line, with nothing attached to the page (bare-stream.ts; Playwright enables
+ * 2. The panel-open line, with nothing attached to the page (bare-stream.ts; Playwright enables
  *    the Network domain on every page it knows, so the page's renderer would send each frame's
  *    payload to the driver: ~30 µs of its CPU a frame, with or without the extension, on two
  *    saturated cores): `--runs` interleaved pairs of the stream below, with the extension and
@@ -80,7 +80,7 @@ const RATE = Number(option('--rate', '10000'));
 const SECONDS = Number(option('--seconds', '10'));
 const TARGET_RATIO = 0.95;
 const TARGET_TASK_MS = 100;
-/** Issue 14: the page keeps this share of its frames (when sending ends) with the panel open. */
+/** The panel-open line: the page keeps this share of its frames (when sending ends) with the panel open. */
 const TARGET_STREAM_RATIO = 0.9;
 
 const log = (...a: unknown[]) => console.error('[bench:ext]', ...a);
@@ -473,7 +473,7 @@ function liveAgeText(p: NonNullable<StreamResult['panel']>): string {
   return `${ages.map((a) => (a / 1000).toFixed(2)).join(' ')} s (median ${(median(ages) / 1000).toFixed(2)} s, max ${(Math.max(...ages) / 1000).toFixed(2)} s${none})`;
 }
 
-/** The page's frames when sending ended, with the panel over without (Playwright attached: diagnostics; the issue-14 line is the unattached pairs'). */
+/** The page's frames when sending ended, with the panel over without (Playwright attached: diagnostics; the panel-open line is the unattached pairs'). */
 const pageRatio = (pair: { on: StreamResult; off: StreamResult }) => pair.on.pageAtEnd / pair.off.pageAtEnd;
 
 /** "20,901 / 20,429 (1.02); panel CPU 0.71 s while sending; panel longest task 93 ms (0 over 100 ms)". */
@@ -798,7 +798,7 @@ try {
   }
   floodWith.targets.disconnect();
   floodWithout.targets.disconnect();
-  // The issue-14 line, measured with nothing attached to the page (bare-stream.ts: Playwright's
+  // The panel-open line, measured with nothing attached to the page (bare-stream.ts: Playwright's
   // Network events would cost the page ~30 µs a frame, with or without the extension).
   const barePairs: BarePair[] = [];
   {

@@ -42,7 +42,7 @@ const TRACE = argv.includes('--trace');
 const BARE = argv.includes('--bare');
 /**
  * `--panel` (with `--bare`): the extension's panel for the page is open too (opened over the
- * same bare connection: issue 14's line, the page keeps ≥ 90 % of its frames with the panel
+ * same bare connection: the panel-open line: the page keeps ≥ 90 % of its frames with the panel
  * open); printed: the frames the panel held in the end and its longest task.
  */
 const PANEL = argv.includes('--panel');

@@ -3,7 +3,7 @@ import { SpanIndex, type FormatWalker } from '../../core/span-index.js';
 import { jsonWalker } from '../../json/walker.js';
 
 /**
- * The Socket.IO walker as it was before the payload was walked in place (issue 15): it
+ * The Socket.IO walker as it was before the payload was walked in place: it
  * validated the JSON payload in an index of its own at depth 0, copied that root into the
  * frame's index, then walked it a second time to record its children. Kept unchanged (but
  * for its import paths and exported names) as the reference the one-walk walker must equal
