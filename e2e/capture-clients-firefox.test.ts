@@ -1,5 +1,5 @@
 /**
- * Issue 14: the real client libraries of capture-clients.test.ts in Firefox ESR
+ * The real client libraries of capture-clients.test.ts in Firefox ESR
  * (dist/firefox-test, the panel opened through the test build's hook): each keeps working and
  * the panel shows exactly the frames the server recorded on the wire.
  * Fails (never skips) without /usr/bin/firefox-esr or a buildable extension.

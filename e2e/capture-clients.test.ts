@@ -1,5 +1,5 @@
 /**
- * Issue 14: real client libraries in Chromium with the extension (dist/chrome): socket.io
+ * Real client libraries in Chromium with the extension (dist/chrome): socket.io
  * with its default parser and with socket.io-msgpack-parser, graphql-ws, protobufjs over a
  * raw WebSocket, phoenix channels (JSON and binary pushes). Each library must keep working
  * (its round trips give the right answers) and the panel must show exactly the frames that

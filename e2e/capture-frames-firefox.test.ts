@@ -1,5 +1,5 @@
 /**
- * Issue 14, the page side of capture in Firefox ESR (dist/firefox-test, WebDriver BiDi): the
+ * The page side of capture in Firefox ESR (dist/firefox-test, WebDriver BiDi): the
  * same pages as capture-frames.test.ts — a page with its own window-message listeners, a
  * sandboxed iframe, about:blank and srcdoc iframes, workers (announced: Firefox has no
  * chrome.debugger, so no debugger capture) — and the panel opened through the test

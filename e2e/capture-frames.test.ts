@@ -1,5 +1,5 @@
 /**
- * Issue 14, the page side of capture in Chromium (dist/chrome): frames of every kind reach
+ * The page side of capture in Chromium (dist/chrome): frames of every kind reach
  * the panel and the page cannot tell.
  * - a page with its own window-message listeners (JSON.parse on every message, re-posting
  *   every message): no uncaught errors, nothing of the capture on its window, no false loss;

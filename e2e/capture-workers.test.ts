@@ -1,5 +1,5 @@
 /**
- * Issue 14, workers in Chromium: a dedicated and a shared worker each talk on their own
+ * Workers in Chromium: a dedicated and a shared worker each talk on their own
  * WebSocket, out of the page hook's reach.
  * - dist/chrome (hook only): the panel says so — "2 workers: sockets not captured", naming
  *   their scripts — and shows the page's own socket; never silence.

@@ -3,7 +3,7 @@
  * both themes, in Chromium: 0 violations of any impact. Views: the list, a frame's Tree with
  * a row, a search match and largest fields, Hex (raw and annotated), Text, Bytes, Compare, Diff,
  * CRDT, a malformed frame and an unknown one. Text contrast ≥ 4.5:1 is among the rules (the
- * states issue 12 measured below 4.5: hex offsets and status, the active tab, muted text and
+ * states that once measured below 4.5: hex offsets and status, the active tab, muted text and
  * keys on the selected row), as is the check that a control's name contains its visible text.
  * Needs dist/app and /usr/bin/chromium.
  */

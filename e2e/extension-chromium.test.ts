@@ -1,5 +1,5 @@
 /**
- * The extension in Chromium (issue #6): the production build (dist/chrome) loaded unpacked
+ * The extension in Chromium: the production build (dist/chrome) loaded unpacked
  * into a headless Chromium with a persistent profile (playwright-core, system browser).
  * A local page talks to a local `ws` server before the panel exists; panel.html?tabId=N
  * opened in a tab must then show every frame, in order, decoded, with direction and size,
@@ -181,7 +181,7 @@ describe('Chromium with the extension (dist/chrome)', () => {
     } finally {
       await plain.close();
     }
-    // The page sees none of the capture traffic (issue 14: a private channel, not window messages) ...
+    // The page sees none of the capture traffic (a private channel, not window messages) ...
     expect(withExt.hookBatchesSeen, 'capture messages the page saw on its window').toBe(0);
     expect(without.hookBatchesSeen).toBe(0);
     // ... and the hook did capture it: its frames are in the panel.

@@ -1,5 +1,5 @@
 /**
- * The extension in Firefox (issue #6): puppeteer-core drives the system Firefox ESR over
+ * The extension in Firefox: puppeteer-core drives the system Firefox ESR over
  * WebDriver BiDi; the test build (dist/firefox-test) is installed as a temporary add-on.
  * BiDi refuses to navigate to moz-extension:// URLs, so the page asks the test build to
  * open its panel tab (`{ wirescopeTest: 'open-panel-tab' }`); the test finds that tab and
@@ -128,7 +128,7 @@ describe('Firefox with the extension (dist/firefox-test)', () => {
       artifactPath('extension-firefox-api-checks.json'),
       `${JSON.stringify({ withExtension: withExt, withoutExtension: without }, null, 2)}\n`,
     );
-    // The page sees none of the capture traffic (issue 14: a private channel, not window messages) ...
+    // The page sees none of the capture traffic (a private channel, not window messages) ...
     expect(withExt.hookBatchesSeen, 'capture messages the page saw on its window').toBe(0);
     expect(without.hookBatchesSeen).toBe(0);
     // ... and the hook did capture it: its frames are in the panel.

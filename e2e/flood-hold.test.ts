@@ -1,7 +1,7 @@
 /**
- * Issue 14, the page keeps its frames with the panel open: under a flood the background
+ * The page keeps its frames with the panel open: under a flood the background
  * holds the tab's frames instead of posting them to the panel (extension/background/
- * flood-hold.ts), and the panel's status bar says so; issue 29, the flood stays watchable:
+ * flood-hold.ts), and the panel's status bar says so; the flood also stays watchable:
  * the panel lists a live tail of the held frames. In Chromium with the production build, a
  * real page receives a flood (5,000 frames/s of ~100 B JSON text, each with its index `seq`)
  * until the test stops it. A spy on the panel's runtime port records what the background posted:

@@ -2,7 +2,7 @@
  * Hostile pages in Chromium with the production build (dist/chrome): a page
  * attacks the extension through its own sockets and window messages: two real sockets with
  * 2,000,000-character URLs (this Chromium's renderer crashes, without any extension, on a
- * WebSocket URL over ~2.1 MB, so the 25 MB URLs of the issue come forged), a flood of real sockets that fail at once (opening, error and
+ * WebSocket URL over ~2.1 MB, so 25 MB URLs come forged), a flood of real sockets that fail at once (opening, error and
  * close events each), 4 forged events with 20 MB URLs and 300,000 forged socket events (the
  * hook's message format; a relay on a private channel ignores them, the background must
  * hold whatever a relay passes). Then:

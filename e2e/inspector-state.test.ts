@@ -1,5 +1,5 @@
 /**
- * Issue #12 §1 in Chromium: the Text tab mounted again (Monaco's editor created a second
+ * The Text tab mounted again in Chromium (Monaco's editor created a second
  * time) on all three pages with no console error and no failed request. Needs dist/app and
  * /usr/bin/chromium; fails, never skips, without them.
  */

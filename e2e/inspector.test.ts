@@ -211,7 +211,7 @@ describe('paste page', () => {
     const page = await openPage(`paste.html#hex=${encodeURIComponent(spaced(vectors[0].hex))}`); // the link path once
     await page.locator('[data-testid=tree-row]').first().waitFor();
     // A vector that is also JSON text (17, 20, 29: a number) reads as JSON, as raw text that
-    // decodes whole wins over hex (issue 13); written 0x17 it is hex.
+    // decodes whole wins over hex; written 0x17 it is hex.
     const asPasted = (hex: string) => (/^[1-9][0-9]$/.test(hex) ? `0x${hex}` : hex);
     const outcomes = await pasteEach(
       page,

@@ -1,5 +1,5 @@
 /**
- * Review defect 7 (s13) in Chromium at 1440×900 with the default 400 px list: formats read
+ * The frame list's columns in Chromium at 1440×900 with the default 400 px list: formats read
  * `msgp…`, `crdt-p…`, `proto…`; MQTT / STOMP rows said `mqtt mqtt` / `stomp stomp` in format
  * and protocol while their topics were cut (`sensors/g…`, `/topic/pri…`). Formats must show
  * whole, a protocol that only repeats the format is not shown twice, and the topic gets

@@ -1,5 +1,5 @@
 /**
- * Review defect (s6, s26): the frame list's size column cut "1.01 MB" to "1.01 …" at the
+ * The frame list's size column once cut "1.01 MB" to "1.01 …" at the
  * default list width, at 1440×900 (list 400 px beside the detail) and 900×700 (stacked, the
  * wide column set), light and dark. Every size formatBytes prints, up to "999.9 MiB", must fit
  * its column. Needs dist/app and /usr/bin/chromium; fails, never skips, without them.

@@ -1,8 +1,8 @@
 /**
- * The Session view in Chromium, review fixes: at 900×700 the totals table stays reachable
+ * The Session view in Chromium: at 900×700 the totals table stays reachable
  * (its wrapper scrolls sideways when the columns do not fit, the page does not overflow) and
- * the view's text does not sit flush against the splitter (#5, #11); on a live connection
- * paused, it compares the frames the list shows, not those waiting for Resume (#2).
+ * the view's text does not sit flush against the splitter; on a live connection
+ * paused, it compares the frames the list shows, not those waiting for Resume.
  * Needs dist/app (npm run build:app) and /usr/bin/chromium; fails, never skips, without them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

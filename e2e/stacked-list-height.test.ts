@@ -1,5 +1,5 @@
 /**
- * Review defect 8 (s13) in Chromium at 900×700 (stacked layout): with a frame selected the
+ * The stacked layout in Chromium at 900×700: with a frame selected the
  * list was ~130 px of 700 (about 6 rows), and its `conn` / `type` columns read `co…` / `bin…`.
  * Those columns read whole. The detail is what is being read: it takes over 60 % of the window
  * (e2e/room-for-tree.test.ts); the filter bar keeps to one line and the list shows six rows. Needs dist/app

@@ -1,5 +1,5 @@
 /**
- * Review defect (2026-11-28): at 900×700 with two connections listed, the status bar ran out
+ * At 900×700 with two connections listed, the status bar ran out
  * of room and cut the host's name ("web inspector" read "web"). Connection URLs now give way
  * (an ellipsis, the whole URL in their tooltip). Needs dist/app and /usr/bin/chromium.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #14 in Chromium: the panel under a flood follows the tail without forcing the
+ * In Chromium, the panel under a flood follows the tail without forcing the
  * browser to lay the list out inside its scripts (the redraw's script wrote scrollTop right
  * after React changed the rows, a synchronous layout in the panel's longest tasks). A flood
  * of 10,000 frames/s goes through panel.html's test transport; a trace of the panel's main

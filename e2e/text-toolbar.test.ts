@@ -1,5 +1,5 @@
 /**
- * Review defect (s27, s29): the Text tab's code view covered its "Copy shown JSON" button. At
+ * The Text tab's code view once covered its "Copy shown JSON" button. At
  * 900×700 the button spanned y 512–532 and the code view started at y 519, so a click on the
  * button hit `.code-line-no`; less so at 1440×900. The toolbars and the code view must never
  * overlap, and a click on the button copies. Both text views: Monaco (a small frame) and the

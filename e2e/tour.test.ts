@@ -1,5 +1,5 @@
 /**
- * The tour (issue 12): every tab on all three pages — the web inspector on demo traffic, the
+ * The tour: every tab on all three pages — the web inspector on demo traffic, the
  * paste page from a link, the panel through its test transport — in light and dark, at
  * 1440×900 and 900×700. No console error, no uncaught exception, no failed request on the
  * way; the layout keeps the tree and a whole hex row on screen; a screenshot of every stop
@@ -215,7 +215,7 @@ describe('splitters in a real browser', () => {
     await waitForRows(page, 20);
     await page.getByTestId('pause-button').click();
     await selectFrameOf(page, 'cbor');
-    // A hovered tab does not look selected (issue 12: it did: same blue underline as the selected one).
+    // A hovered tab does not look selected (it once had the same blue underline as the selected one).
     await page.getByTestId('tab-hex').hover();
     const tabLook = (id: string) =>
       page.getByTestId(id).evaluate((e) => {

@@ -1,5 +1,5 @@
 /**
- * Review defect 9 (s13) in Chromium at 1440×900, default splitters: the tree's kind column
+ * The tree's columns in Chromium at 1440×900, default splitters: the kind column
  * cut `patch (1 ops)` to `patch (…`, a json-joy `id` row put `11019.60` in the kind column with
  * the value column empty, and `/demo/nested`'s key `decoded as cbor` read `decoded as cb…`.
  * Keys and kinds must show whole; the value column takes what is left. Needs dist/app and

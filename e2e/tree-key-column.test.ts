@@ -1,5 +1,5 @@
 /**
- * Review defect #5 (second half) in Chromium: at 1440×900 with the default splitter, a nested
+ * The tree's key column in Chromium: at 1440×900 with the default splitter, a nested
  * node expanded and in-frame search on, the tree's key column shrank to one or two letters
  * (`n…`, `e…`): the indentation ate it. Nested keys must stay readable. Needs dist/app and
  * /usr/bin/chromium; fails, never skips, without them.

@@ -10,7 +10,7 @@ function readerLines(stderr: string): string[] {
 
 describe('what the CLI says about input no format decodes', () => {
   it('input no reader takes: says no format decodes it and lists every reader, furthest first', () => {
-    // (Whitespace, the first example, now reads as plain text.)
+    // (Not whitespace: that reads as plain text.)
     const r = runCli(['inspect', '-'], { '-': 'ff ff 00' });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(

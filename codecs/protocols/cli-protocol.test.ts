@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../test/helpers/cli.js';
 
-/** `wirescope inspect` says which framing protocol a frame belongs to (issue 15 §2). */
+/** `wirescope inspect` says which framing protocol a frame belongs to. */
 describe("CLI inspect: the frame's protocol", () => {
   it('text output names the protocol, message type, event / topic and id', () => {
     const r = runCli(['inspect', 'f', '--text'], { f: '421["chat message",{"text":"hi"}]' });

@@ -17,7 +17,7 @@ const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
  * Indexing a Socket.IO frame records its header's nodes and walks the payload; the packet's
  * summary (event name, namespace, the header's values) is what the list and the tree ask
  * for afterwards, so it is read from the bytes then, once per index, not on every walk
- * (issue 15: the framing's fixed cost per frame over the JSON walker).
+ * (that read is the framing's fixed cost per frame on top of the JSON walker's).
  */
 describe('Socket.IO walker: the packet summary is read when asked, once', () => {
   afterEach(() => vi.restoreAllMocks());

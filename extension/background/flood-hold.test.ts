@@ -1,5 +1,5 @@
 /**
- * Issue 14 (the page keeps its frames with the panel open): under a flood the background
+ * The page keeps its frames with the panel open: under a flood the background
  * holds a tab's live batches for its panels and posts a small status instead; the held
  * items go out in order on calm, on request, and before the tab's cap could evict them.
  * Pure: a virtual clock and fake panels that record what they were posted.

@@ -1,5 +1,5 @@
 /**
- * Issue #14 §1: a worker socket that was already open when debugger capture attached (shared
+ * A worker socket that was already open when debugger capture attached (shared
  * and service workers are attached when found; a dedicated worker started before capture)
  * says from when its frames were seen (`seenFrom`); the app shows it (state/missed-before.test.tsx).
  */

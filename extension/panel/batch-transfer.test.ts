@@ -1,5 +1,5 @@
 /**
- * Issue #14 (the page keeps up while the panel is open): a panel batch's frames reach the
+ * The page keeps up while the panel is open: a panel batch's frames reach the
  * decode worker in one transferred buffer, not one buffer per frame. Transferring 10,000
  * small buffers a second (and slicing each out first) took a large share of the panel's
  * main thread under a flood; the worker slices them itself.

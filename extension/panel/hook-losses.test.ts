@@ -1,5 +1,5 @@
 /**
- * Losses as rows, from the page hook on (issue #14 §1): a frame the hook drops (over its
+ * Losses as rows, from the page hook on: a frame the hook drops (over its
  * 64 MiB limit of bytes waiting, an unreadable Blob, a batch it could not post) reaches the
  * panel as a placeholder row with its time, direction, size and why; hook batches the relay
  * lost are counted in frames, once, through the background and the panel.

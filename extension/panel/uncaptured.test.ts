@@ -1,8 +1,8 @@
 /**
- * Issue 14 §1 through the background and the panel: a `worker` event (a document started a
- * worker whose sockets the page hook cannot see) passes the background's checks and becomes
- * the app's `uncaptured` notice; an `opening` event's document (URL, origin) reaches the app's
- * `connection-opening`.
+ * Uncaptured worker sockets, through the background and the panel: a `worker` event (a
+ * document started a worker whose sockets the page hook cannot see) passes the background's
+ * checks and becomes the app's `uncaptured` notice; an `opening` event's document (URL,
+ * origin) reaches the app's `connection-opening`.
  */
 import { describe, expect, it } from 'vitest';
 import { isHostMessage } from '../../inspector-app/src/protocol/messages.js';

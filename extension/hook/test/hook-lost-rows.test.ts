@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Losses as rows (issue #14): every frame the hook drops leaves a row (socket, direction,
+ * Losses as rows: every frame the hook drops leaves a row (socket, direction,
  * time, size, why) in the next batch, so the panel shows a placeholder where it was, and
  * every batch counts the frames before it (framesBefore), so a lost batch is counted in frames.
  */

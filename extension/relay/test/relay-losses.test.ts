@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Losses as rows and in frames (issue #14): the hook's rows for the frames it dropped reach
+ * Losses as rows and in frames: the hook's rows for the frames it dropped reach
  * the background, a hook batch the relay refuses is reported at once (not when a later batch
  * arrives), and lost hook batches are counted in frames (the hook's framesBefore).
  */

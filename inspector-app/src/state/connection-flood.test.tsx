@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The hang of issue 14 §2: a page posting 300,000 socket events (forged, or real sockets
+ * A page posting 300,000 socket events (forged, or real sockets
  * opened and closed in a loop) made the panel hang. Each connection event copied the whole
  * connection map (quadratic), and the status bar and the filter rendered every connection.
  * Work per connection event must be constant, and what is rendered bounded.

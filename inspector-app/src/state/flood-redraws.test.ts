@@ -1,5 +1,5 @@
 /**
- * Issue #14: the panel sheds work under a flood. While rows pour in (many per redraw), the
+ * The panel sheds work under a flood. While rows pour in (many per redraw), the
  * list and status redraw at most every 500 ms instead of every animation frame, whatever the
  * list's length (each redraw's layout and paint take the CPU a flooded page needs); a
  * trickle still redraws at once, and a long list without a flood every 100 ms.

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Issue #14 §1: a connection the host saw only after it opened (debugger capture attached to
+ * A connection the host saw only after it opened (debugger capture attached to
  * a worker late: `seenFrom`) says so in the status bar instead of looking complete.
  */
 import { afterEach, expect, it } from 'vitest';

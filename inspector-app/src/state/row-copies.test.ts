@@ -1,5 +1,5 @@
 /**
- * Issue #14 (the panel under a flood): after a flood the worker reads the waiting rows in
+ * After a flood the worker reads the waiting rows in
  * slices, and each slice's rows replaced their waiting rows in a fresh copy of the whole list
  * (and of the filtered list): 100,000 rows and 40 slices a second were millions of copies a
  * second on the panel's main thread, growing with the list. The list is now copied at most

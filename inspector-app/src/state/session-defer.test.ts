@@ -1,5 +1,5 @@
 /**
- * Issue #14: rows may wait to be read under a flood, except while the list filters by what
+ * Rows may wait to be read under a flood, except while the list filters by what
  * rows say (format, protocol, event, keep-alives, text, path): the session tells the worker.
  */
 import { expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue #14: a host's packed batch (the extension panel's frames under a flood) goes to the
+ * A host's packed batch (the extension panel's frames under a flood) goes to the
  * worker as it came — one post, typed arrays and the batch's buffer, ids numbered on from the
  * frames before it — not as an object per frame; lost-frame rows and loose frames keep their
  * places in the numbering.

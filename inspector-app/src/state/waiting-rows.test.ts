@@ -1,5 +1,5 @@
 /**
- * Issue #14: under a flood the worker lists frames as waiting rows and sends each one's read
+ * Under a flood the worker lists frames as waiting rows and sends each one's read
  * row later (worker/flood-deferral.ts). The later row replaces the waiting one in place:
  * one row per frame, in frame order, filters applied to what the row now says.
  */

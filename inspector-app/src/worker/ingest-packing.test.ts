@@ -1,5 +1,5 @@
 /**
- * Issue #14 (the panel under a flood): a panel batch (frames that are views of one buffer)
+ * The panel under a flood: a panel batch (frames that are views of one buffer)
  * went to the decode worker as one object per frame, and cloning 10,000 objects a second
  * was the panel main thread's largest cost besides drawing (postMessage). Such a batch now
  * goes as a few typed arrays beside its one transferred buffer; the worker lists the same

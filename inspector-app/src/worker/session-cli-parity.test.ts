@@ -138,7 +138,7 @@ describe('compare --session reads frames as the inspector does', () => {
 });
 
 /**
- * Review 2 defect 2: "message N" counted within the scope compared, so with one connection
+ * Counted within the scope compared, "message N" was not the list's frame N: with one connection
  * chosen "message 77" was the list's frame #138 and nothing linked the two. Left-out
  * messages are now named by the list's frame number in the inspector and by the position in
  * the capture file in the CLI — the same number for a capture imported whole.

@@ -1,5 +1,5 @@
 /**
- * Issue #14 (the panel under a flood): the worker lists every frame of a flood at once as a
+ * The panel under a flood: the worker lists every frame of a flood at once as a
  * waiting row, ~500 row objects per 50 ms batch, and cloning them cost both threads (the
  * panel's main thread most). Waiting rows now cross as typed arrays and the main thread's
  * client puts the same rows back, in the same order, among the read ones.

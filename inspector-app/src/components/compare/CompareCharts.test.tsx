@@ -38,7 +38,7 @@ describe('CompareCharts time per operation', () => {
       .getAllByTestId('chart-value')
       .map((v) => v.textContent);
     expect(values).toEqual(['6.30 ms', '14.0 ms', '0.85 µs', '412 µs', '9.95 ms', '140 ms', '1.00 ms', '999 µs']);
-    // Zero in the ticks' unit (review 2: "0.00 µs" beside "70.0 ms, 140 ms"), as the size axis's "0 B".
+    // Zero in the ticks' unit (not "0.00 µs" beside "70.0 ms, 140 ms"), as the size axis's "0 B".
     expect([...within(time).getByTestId('chart-axis').children].map((t) => t.textContent)).toEqual([
       '0 ms',
       '70.0 ms',

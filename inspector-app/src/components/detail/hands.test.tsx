@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 /**
- * Issue 12 §4 "Hands": ARIA tabs with arrow keys, tree Home/End and expand-all, focusable
- * largest fields, accessible names that match the text, search inside a frame with the
- * match marked, sort the list by size, "link to this frame", the annotated hex mode.
+ * Working the inspector by keyboard and by name: ARIA tabs with arrow keys, tree Home/End and
+ * expand-all, focusable largest fields, accessible names that match the text, search inside a
+ * frame with the match marked, sort the list by size, "link to this frame", the annotated hex mode.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';

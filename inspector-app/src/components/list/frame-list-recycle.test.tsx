@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Issue #14 (the panel under a flood): while the list follows a stream's tail, a redraw
+ * The panel under a flood: while the list follows a stream's tail, a redraw
  * updates the row elements already there instead of removing every row and creating new
  * ones (the tail moves by hundreds of rows per redraw). Counted: row elements created.
  */

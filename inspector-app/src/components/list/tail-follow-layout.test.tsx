@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Issue #14 (the panel under a flood): following the tail, the list's scroll position moved
+ * The panel under a flood: following the tail, the list's scroll position moved
  * from a layout effect, right after React had changed the rows: writing `scrollTop` then makes
  * the browser lay out the new rows synchronously, inside the redraw's script task (the panel's
  * longest tasks). It now follows once the browser has laid the list out (a resize observation

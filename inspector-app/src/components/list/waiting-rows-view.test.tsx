@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Issue #14: under a flood the worker lists frames as waiting rows (not read yet). The list
+ * Under a flood the worker lists frames as waiting rows (not read yet). The list
  * asks for the waiting rows it shows to be read now, so the rows the user sees are complete;
  * until they come back, a waiting row says so instead of pretending to be unknown.
  */

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Issue 14 (the page keeps its frames with the panel open): under a flood the extension's
+ * The page keeps its frames with the panel open: under a flood the extension's
  * background holds the tab's frames and says how many; the status bar shows the held count
  * and a "Show now" action that asks the host for them, and clears once they have come.
  */

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Issue 12 §2 "Room": the list / detail splitter (remembered), Escape closes the detail,
+ * Room for what is being read: the list / detail splitter (remembered), Escape closes the detail,
  * tree column headers, and numbers that agree between list, tab bar, tree and hex.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Issue #14 (the panel under a flood): the app redraws 4 times a second under a flood, and
+ * Under a flood the app redraws 4 times a second, and
  * each redraw asked for a new media query and moved its change listener to it (matchMedia,
  * removeEventListener, addEventListener per redraw). The query is asked for once.
  */

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Issue #12: opening the Text tab on a 2 MB frame must not block the page (a 335–538 ms task
+ * Opening the Text tab on a 2 MB frame must not block the page (a 335–538 ms task
  * under load): a text too big for the editor to take in at once is shown by a view that
  * puts only the lines in view in the DOM, still indented and highlighted.
  */

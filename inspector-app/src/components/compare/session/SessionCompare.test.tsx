@@ -424,7 +424,7 @@ describe('SessionCompare: dashes, left-out groups, shares, picker counts and not
     expect(note).not.toMatch(/\([^)]*\(/);
   });
 
-  it('s13 #10: the "Not charted" note names codecs as the table does, with the table\'s reason', () => {
+  it('the "Not charted" note names codecs as the table does, with the table\'s reason', () => {
     const { client } = setup();
     fireEvent.click(screen.getByTestId('session-run'));
     act(() => {
