@@ -1,6 +1,6 @@
 /**
  * `npm run bench:crdt`: our validating json-joy span walkers vs json-joy's own decoders,
- * side by side in one run (issue #3).
+ * side by side in one run.
  *
  * - Models: `indexCrdtModel(bytes)` vs json-joy 17.67.0 `Model.fromBinary(bytes)`, for the
  *   ten seed payloads (../shared/payloads/seed-payloads.json, set as the root of a fresh

@@ -1,5 +1,5 @@
 /**
- * The floor under issue #2's "depth-1 index <= 0.3x json-pack decode" on the small nested
+ * The floor under the line "depth-1 index <= 0.3x json-pack decode" on the small nested
  * seed payloads (33 B and 864 B; 3.3 KB for comparison). Not product code: a model of the
  * least work any depth-1 index must do, timed beside json-pack's decode in one run.
  *

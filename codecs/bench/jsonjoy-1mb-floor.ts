@@ -1,5 +1,5 @@
 /**
- * The floor under issue #4's "1 MB value across all codecs in <= 2 s": json-joy's OWN work
+ * The floor under the line "1 MB value across all codecs in <= 2 s": json-joy's OWN work
  * for its seven codecs on the same ~1 MB document — build the model, then one encode and
  * one decode per codec and one deflate of each output — with no wirescope code in the
  * timed path. If this alone exceeds 2 s, the comparison cannot meet the line on this

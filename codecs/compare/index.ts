@@ -1,5 +1,5 @@
 /**
- * The re-encode comparison (issue #4): what a decoded value would cost in every codec.
+ * The re-encode comparison: what a decoded value would cost in every codec.
  * Pure TypeScript for Node, Web Workers and pages; no `new Function` / `eval` anywhere
  * (codecs.ts lists the json-pack / json-joy classes checked).
  *

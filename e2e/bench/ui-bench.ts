@@ -58,7 +58,7 @@ const SEARCH_MB = Number(option('--search-mb', '100'));
 const TARGET_FIRST_MATCH_MS = 100;
 const TARGET_SEARCH_MS = 2000;
 const TARGET_TEXT_TAB_TASK_MS = 200;
-/** The Text tab's frame: the size the issue measured (2.27 MB). */
+/** The Text tab's frame: the size first measured (2.27 MB). */
 const RECORD_SET_BYTES = Math.round(2.27 * 1024 * 1024);
 /** The filter bar waits this long after the last keystroke (FilterBar.tsx). */
 const DEBOUNCE_MS = 200;
