@@ -3,7 +3,7 @@ import type { FrameSummary } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import type { EditOutcome, EditSource } from '../../worker/edit-text.js';
 import { formatBytes } from '../shell/format.js';
-import type { PageActionsHost } from './PageActions.js';
+import type { PageActionsHost } from './page-actions-host.js';
 import './edit-and-send.css';
 
 const SYNTAX_NAME: Record<EditSource['syntax'], string> = {

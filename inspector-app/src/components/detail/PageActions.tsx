@@ -1,16 +1,13 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { FrameActionKind } from '../../protocol/messages.js';
-import type { FrameActionClient } from '../../state/frame-action-client.js';
 import type { FrameSummary } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { EditAndSend } from './EditAndSend.js';
+import type { PageActionsHost } from './page-actions-host.js';
 import type { PageActionRequest } from './FrameMenu.js';
 
 /** What a host lets the panel do with a frame on the page, and who carries it out. */
-export interface PageActionsHost {
-  readonly kinds: readonly FrameActionKind[];
-  readonly client: Pick<FrameActionClient, 'act'>;
-}
+export type { PageActionsHost } from './page-actions-host.js';
 
 const LABEL: Record<FrameActionKind, string> = { send: 'Send again', deliver: 'Deliver to page' };
 const TITLE: Record<FrameActionKind, string> = {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { FrameActionKind } from '../../protocol/messages.js';
 import type { Transport } from '../../protocol/transport.js';
 import { FrameActionClient } from '../../state/frame-action-client.js';
-import type { PageActionsHost } from './PageActions.js';
+import type { PageActionsHost } from './page-actions-host.js';
 
 /** The host's actions on the page (`capabilities.frameActions`), listening for their answers while mounted; undefined when it has none. */
 export function usePageActions(
