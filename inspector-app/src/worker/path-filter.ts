@@ -1,8 +1,12 @@
 /**
  * The frame list's path filter: `users[*].name`, `$.a.b[0]`, `a["x y"]` or a JSON Pointer
  * (`/users/0/name`, `*` allowed as a segment). Matching runs on materialized values in the
- * worker.
+ * worker. A path names keys and indexes, as the tree shows them: a CBOR tag (`55799`
+ * self-describe, a date, a URI) wraps the value it labels and is not a step of the path, and a
+ * map keyed by integers (`byCurrency{978}`) answers `byCurrency.978`.
  */
+import { EntriesMap, TaggedValue } from '../../../codecs/core/values.js';
+
 export type PathPart =
   | { readonly type: 'key'; readonly key: string }
   | { readonly type: 'index'; readonly index: number }
@@ -54,21 +58,40 @@ export function parsePath(text: string): ParsedPath {
   return { ok: true, parts };
 }
 
+/** The value a tag labels, through any number of tags. */
+function untagged(value: unknown): unknown {
+  let v = value;
+  while (v instanceof TaggedValue) v = v.value;
+  return v;
+}
+
 function childrenOf(value: unknown): unknown[] {
   if (Array.isArray(value)) return value;
   if (value instanceof Map) return [...value.values()];
+  if (value instanceof EntriesMap) return value.entries.map(([, v]) => v);
   if (value !== null && typeof value === 'object' && !(value instanceof Uint8Array)) return Object.values(value);
   return [];
 }
 
-function child(value: unknown, part: PathPart): unknown[] {
+/** Does a map key (a string, or a number or bigint in a CBOR or MessagePack map) read as `key`? */
+function keyReads(mapKey: unknown, key: string): boolean {
+  const k = untagged(mapKey);
+  return (typeof k === 'string' || typeof k === 'number' || typeof k === 'bigint') && String(k) === key;
+}
+
+function child(tagged: unknown, part: PathPart): unknown[] {
+  const value = untagged(tagged);
   if (part.type === 'any') return childrenOf(value);
   if (part.type === 'index') {
     if (Array.isArray(value)) return part.index < value.length ? [value[part.index]] : [];
-    // A JSON Pointer's "0" may name an object key.
+    // A JSON Pointer's "0" may name an object key, `byCurrency[978]` an integer key.
     return child(value, { type: 'key', key: String(part.index) });
   }
-  if (value instanceof Map) return value.has(part.key) ? [value.get(part.key)] : [];
+  if (value instanceof Map) {
+    if (value.has(part.key)) return [value.get(part.key)];
+    return [...value].filter(([k]) => keyReads(k, part.key)).map(([, v]) => v);
+  }
+  if (value instanceof EntriesMap) return value.entries.filter(([k]) => keyReads(k, part.key)).map(([, v]) => v);
   if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, part.key)) {
     return [(value as Record<string, unknown>)[part.key]];
   }
