@@ -195,6 +195,30 @@ describe('skip keys', () => {
     await waitFor(() => expect(screen.queryByTestId('help-overlay')).toBeNull());
     expect(screen.getByTestId('frame-detail')).toBeTruthy();
   });
+
+  it('? pressed with nothing focused: once the overlay closes, Esc closes the frame and ↓ opens the next', async () => {
+    await frameOpen();
+    (document.activeElement as HTMLElement | null)?.blur();
+    expect(document.activeElement).toBe(document.body);
+    fireEvent.keyDown(document.body, { key: '?' });
+    const overlay = await screen.findByTestId('help-overlay');
+    fireEvent.keyDown(overlay, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('help-overlay')).toBeNull());
+    expect(document.activeElement).toBe(screen.getByTestId('frame-list'));
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('frame-detail')).toBeNull());
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' });
+    await waitFor(() => expect(screen.getByTestId('frame-detail').getAttribute('data-frame-id')).toBe('2'));
+  });
+
+  it('a focused checkbox takes no letters: t still puts the keyboard in the tree', async () => {
+    await frameOpen();
+    const checkbox = screen.getByTestId('app').querySelector<HTMLInputElement>('input[type=checkbox]')!;
+    checkbox.focus();
+    expect(document.activeElement).toBe(checkbox);
+    fireEvent.keyDown(checkbox, { key: 't' });
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('tree-view')));
+  });
 });
 
 describe('a long value', () => {

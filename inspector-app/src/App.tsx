@@ -412,7 +412,12 @@ export function App(props: AppProps): ReactElement {
           ) : null
         }
       />
-      {helpOpen && <HelpOverlay onClose={() => setHelpOpen(false)} />}
+      {helpOpen && (
+        <HelpOverlay
+          onClose={() => setHelpOpen(false)}
+          focusAfter={() => appRef.current?.querySelector<HTMLElement>('[data-testid=frame-list]')?.focus()}
+        />
+      )}
       {rowMenu && pageActions && (
         <FrameMenu
           x={rowMenu.x}

@@ -1,13 +1,22 @@
 import { useEffect, useRef, type ReactElement } from 'react';
 import { SHORTCUT_HELP } from './shortcuts.js';
 
-/** The `?` overlay: every key the inspector answers. Esc, `?` or the button closes it; focus goes back. */
-export function HelpOverlay(props: { readonly onClose: () => void }): ReactElement {
+/**
+ * The `?` overlay: every key the inspector answers. Esc, `?` or the button closes it; focus goes
+ * back where it was, or, when nothing had it (the page's body), to `focusAfter` (the frame list),
+ * so Esc and the arrows answer again at once.
+ */
+export function HelpOverlay(props: { readonly onClose: () => void; readonly focusAfter: () => void }): ReactElement {
   const ref = useRef<HTMLDivElement>(null);
+  const focusAfter = useRef(props.focusAfter);
+  focusAfter.current = props.focusAfter;
   useEffect(() => {
     const before = document.activeElement as HTMLElement | null;
     ref.current?.focus();
-    return () => before?.focus?.();
+    return () => {
+      if (before && before !== document.body && before.isConnected) before.focus();
+      else focusAfter.current();
+    };
   }, []);
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop closes, as Escape does from the keyboard

@@ -26,9 +26,14 @@ export const SHORTCUT_HELP: readonly { readonly keys: string; readonly does: str
   { keys: '?', does: 'Show or hide this list' },
 ];
 
+/** Where letters are typed: text fields (not checkboxes, radios or buttons), selects, editors. */
+const TYPING_TARGETS =
+  'textarea, select, [contenteditable=""], [contenteditable="true"], .monaco-editor, ' +
+  'input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]):not([type=reset]):not([type=range]):not([type=color]):not([type=file])';
+
 /**
  * The jump a keydown asks for, or null: not while typing in a field, a select or the Monaco
- * editor, not with Ctrl, Alt or ⌘ (the browser's own keys), not when a control took it already.
+ * editor (a focused checkbox or button takes no letters: the keys answer there), not with Ctrl, Alt or ⌘ (the browser's own keys), not when a control took it already.
  */
 export function skipKeyOf(
   e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'altKey' | 'metaKey' | 'defaultPrevented' | 'target'>,
@@ -38,8 +43,7 @@ export function skipKeyOf(
   if (!skip) return null;
   const target = e.target as Element | null;
   if (target && typeof target.closest === 'function') {
-    if (target.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"], .monaco-editor'))
-      return null;
+    if (target.closest(TYPING_TARGETS)) return null;
   }
   return skip;
 }
