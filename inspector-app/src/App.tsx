@@ -163,6 +163,11 @@ export function App(props: AppProps): ReactElement {
     return listBySize ? [...rows].sort((a, b) => b.size - a.size || a.frameId - b.frameId) : rows;
   }, [snapshot.visible, snapshot.tail, listBySize]);
 
+  const liveConnectionCount = useMemo(
+    () => [...snapshot.connections.values()].filter((c) => c.status !== 'imported').length,
+    [snapshot.connections],
+  );
+
   // Escape closes the detail pane (not while typing, nor inside the Monaco editor) and
   // gives the keyboard back to the list.
   const [helpOpen, setHelpOpen] = useState(false);
@@ -283,6 +288,7 @@ export function App(props: AppProps): ReactElement {
           files={capabilities.files}
           frameCount={snapshot.rows.length + snapshot.pausedBacklog}
           connectionCount={snapshot.connections.size}
+          liveConnectionCount={liveConnectionCount}
           onPause={(p) => session.model.setPaused(p)}
           onClear={() => {
             setSelectedId(null);

@@ -60,10 +60,12 @@ describe('paste page', () => {
     await waitFor(() => expect(screen.getAllByTestId('tree-row')).toHaveLength(4));
   });
 
-  it('says when a frame is too large for a link', async () => {
+  it('says when a frame is too large for a link, its numbers with thousands separators', async () => {
     paste('00'.repeat(50 * 1024 + 1).replace(/^00/, '5a 00 00 c8 00 '));
-    await screen.findByTestId('hash-note');
+    const note = await screen.findByTestId('hash-note');
     expect(window.location.hash).toBe('');
+    expect(note.textContent).toMatch(/above the \d{1,3}(,\d{3})+-byte limit/);
+    expect(note.textContent).not.toMatch(/\d{4}/);
   });
 
   it('shows the link that carries the frame, with a Copy button', async () => {

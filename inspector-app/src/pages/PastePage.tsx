@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState, type DragEvent, type ReactElement
 import { useTheme } from '../components/shell/use-theme.js';
 import './paste.css';
 import { App } from '../App.js';
-import { plural } from '../components/shell/format.js';
+import { formatCount, plural } from '../components/shell/format.js';
 import { copyText } from '../components/shell/copyText.js';
 import { MemoryTransport } from '../protocol/transport.js';
 import { bytesFromHash, hashFromBytes, parsePasted } from '../sources/paste-input.js';
@@ -80,7 +80,7 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
       win.history.replaceState(null, '', win.location.pathname + win.location.search);
       setLink('');
       setHashNote(
-        `This frame is ${plural(bytes.length, 'byte')}, above the ${hash.limit}-byte limit for links: the URL does not carry it.`,
+        `This frame is ${plural(bytes.length, 'byte')}, above the ${formatCount(hash.limit)}-byte limit for links: the URL does not carry it.`,
       );
     }
   };

@@ -146,11 +146,7 @@ const Row = memo(function Row(props: {
               ? 'ws-muted'
               : undefined
         }
-        title={
-          row.waiting
-            ? 'not read yet (a flood): read when it calms or when the row comes into view'
-            : (row.error?.message ?? row.lost)
-        }
+        title={formatTitle(row)}
       >
         {formatLabel(row)}
       </span>
@@ -208,15 +204,36 @@ export function assignSlots(
   return slots;
 }
 
-/** The format column: `cbor`, `cbor ✕` when malformed, `unknown` for foreign bytes, `empty` for 0 B. */
+/** Compression as the format column abbreviates it (the cell's tooltip and the detail name it whole). */
+const COMPRESSION_MARK: Readonly<Record<string, string>> = {
+  gzip: 'gz',
+  zlib: 'zlib',
+  'zlib stream': 'zlib',
+  deflate: 'defl',
+  'deflate stream': 'defl',
+};
+
+/**
+ * The format column: `cbor`, `✕ msgpack` when malformed (the mark first, so a narrow column
+ * never cuts it off), `cbor+gz` when it was inflated from gzip, `unknown` for foreign bytes,
+ * `empty` for 0 B.
+ */
 export function formatLabel(row: FrameSummary): string {
   if (row.lost) return 'lost';
   if (row.waiting) return '…';
   if (row.verdict === 'unknown') return 'unknown';
   if (row.verdict === 'empty') return 'empty';
-  // A compressed frame names its compression after the format it decompressed to: `cbor (gzip)`.
-  const via = row.compression ? ` (${row.compression.split(' → ')[0]})` : '';
-  return row.error ? `${row.format ?? '?'}${via} ✕` : `${row.format ?? '?'}${via}`;
+  const method = row.compression?.split(' → ')[0];
+  const via = method ? `+${COMPRESSION_MARK[method] ?? method}` : '';
+  return `${row.error ? '✕ ' : ''}${row.format ?? '?'}${via}`;
+}
+
+/** The format cell's tooltip: what the label abbreviates, and what went wrong. */
+export function formatTitle(row: FrameSummary): string | undefined {
+  if (row.waiting) return 'not read yet (a flood): read when it calms or when the row comes into view';
+  if (row.lost) return row.lost;
+  const parts = [row.compression, row.error ? `malformed: ${row.error.message}` : undefined].filter(Boolean);
+  return parts.length ? parts.join('; ') : undefined;
 }
 
 /**

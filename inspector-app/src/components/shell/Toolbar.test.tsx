@@ -5,6 +5,7 @@ import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { App } from '../../App.js';
 import { MemoryTransport, type HostCapabilities } from '../../protocol/transport.js';
 import { inProcessWorker } from '../../worker/in-process.js';
+import { serializeCapture } from '../../../../codecs/capture/capture-file.js';
 
 const capabilities: HostCapabilities = {
   connect: false,
@@ -18,6 +19,21 @@ afterEach(() => {
   cleanup();
   vi.restoreAllMocks();
 });
+
+/** A capture file of one connection and two frames, as Export capture writes it. */
+function captureBytes(): Uint8Array {
+  const frame = (n: number) => ({
+    connectionId: 'f1',
+    direction: 'received' as const,
+    time: n,
+    opcode: 'binary' as const,
+    data: new CborEncoder().encode(n),
+  });
+  return serializeCapture(
+    [{ connectionId: 'f1', url: 'wss://file.test/', protocol: '', extensions: '', time: 0 }],
+    [frame(1), frame(2)],
+  );
+}
 
 function setup() {
   const transport = new MemoryTransport();
@@ -60,6 +76,19 @@ describe('toolbar', () => {
     );
     await waitFor(() => expect((screen.getByTestId('pause-button') as HTMLButtonElement).disabled).toBe(false));
     expect((screen.getByTestId('export-capture') as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('frames read from a file, with no live connection: Pause is off and says why; exports are on', async () => {
+    const transport = new MemoryTransport();
+    render(<App transport={transport} worker={inProcessWorker()} capabilities={capabilities} />);
+    const bytes = captureBytes();
+    // jsdom's File has no arrayBuffer(); the browser's does.
+    const file = { name: 'demo.wirescope', arrayBuffer: async () => bytes.slice().buffer };
+    fireEvent.change(screen.getByTestId('import-input'), { target: { files: [file] } });
+    await waitFor(() => expect((screen.getByTestId('export-capture') as HTMLButtonElement).disabled).toBe(false));
+    const pause = screen.getByTestId('pause-button') as HTMLButtonElement;
+    expect(pause.disabled).toBe(true);
+    expect(pause.title).toMatch(/from a file/);
   });
 
   it('Export capture saves capture.wirescope, which the import picker accepts', async () => {

@@ -7,9 +7,11 @@ export interface ToolbarProps {
   readonly pausedBacklog: number;
   readonly capMb: number;
   readonly files: boolean;
-  /** Frames held (shown or waiting behind Pause) and connections known: with neither there is nothing to pause or export. */
+  /** Frames held (shown or waiting behind Pause): with none there is nothing to export. */
   readonly frameCount: number;
+  /** Connections known, and those of them that can still bring frames (not read from a file). */
   readonly connectionCount: number;
+  readonly liveConnectionCount: number;
   readonly onPause: (paused: boolean) => void;
   readonly onClear: () => void;
   readonly onCap: (mb: number) => void;
@@ -27,9 +29,10 @@ export interface ToolbarProps {
 /** Capture controls: pause/resume, clear, the memory cap, file import/export. */
 export function Toolbar(props: ToolbarProps): ReactElement {
   const fileRef = useRef<HTMLInputElement>(null);
-  const { paused, pausedBacklog, capMb, files, frameCount, connectionCount } = props;
-  // Paused stays clickable (to resume); otherwise Pause needs something that could send frames.
-  const canPause = paused || frameCount > 0 || connectionCount > 0;
+  const { paused, pausedBacklog, capMb, files, frameCount, connectionCount, liveConnectionCount } = props;
+  // Paused stays clickable (to resume); otherwise Pause needs something that could send frames:
+  // a connection not read from a file, or frames from a host that names no connection.
+  const canPause = paused || liveConnectionCount > 0 || (frameCount > 0 && connectionCount === 0);
   const canExport = frameCount > 0;
   return (
     <div className="ws-toolbar" role="toolbar" aria-label="Capture">
@@ -42,7 +45,9 @@ export function Toolbar(props: ToolbarProps): ReactElement {
         title={
           canPause
             ? 'Pause the list (frames are still captured and appear on resume)'
-            : 'Nothing to pause: no frames and no connection yet'
+            : frameCount > 0
+              ? 'Nothing to pause: these frames were read from a file, and no connection can bring more'
+              : 'Nothing to pause: no frames and no connection yet'
         }
       >
         {paused ? `Resume${pausedBacklog ? ` (${pausedBacklog} new)` : ''}` : 'Pause'}

@@ -44,8 +44,9 @@ const KIND_CAP_PX = 170;
 /** How narrow a drag may make the key and kind columns. */
 const KEY_DRAG_MIN_PX = 40;
 const KIND_DRAG_MIN_PX = 30;
-/** The value column's floor. */
+/** The value column's floor, and the share of the flexible width it keeps before key and kind grow into it. */
 const VALUE_MIN_PX = 48;
+const VALUE_SHARE = 0.3;
 /**
  * Everything beside key, kind and value (tree.css): bytes 48, % of parent with its bar 72,
  * frame 42, hdr 28, six 4 px gaps, 6 px padding and a scrollbar.
@@ -83,7 +84,10 @@ export function treeColumnWidths(
   }
   key = Number.isNaN(chosen.key) ? Math.min(key, KEY_CAP_PX) : Math.max(KEY_DRAG_MIN_PX, chosen.key);
   kind = Number.isNaN(chosen.kind) ? Math.min(kind, KIND_CAP_PX) : Math.max(KIND_DRAG_MIN_PX, chosen.kind);
-  const room = width - TREE_FIXED_PX - VALUE_MIN_PX;
+  // A long key (a compressed root's `gzip → cbor, 152 → 391 bytes (2.6x)`) or kind never takes
+  // the value's last third: the value is what the row is read for.
+  const flexible = width - TREE_FIXED_PX;
+  const room = flexible - Math.max(VALUE_MIN_PX, Math.floor(flexible * VALUE_SHARE));
   if (key + kind > room) {
     // The key names the row: it keeps its width first, the kind gives way down to its floor.
     kind = Math.max(KIND_MIN_PX, Math.min(kind, room - key));

@@ -28,4 +28,12 @@ describe('tree key and kind column widths', () => {
     const { key, kind } = treeColumnWidths(rows, 500, { key: 400, kind: 300 });
     expect(500 - 236 - key - kind).toBeGreaterThanOrEqual(48);
   });
+
+  it('a long key (a compressed root) leaves the value a third of the flexible width in a 580 px tree', () => {
+    const long = [node(0, 'gzip → cbor, 152 → 391 bytes (2.6x)', 'map(2)'), node(1, 'users', 'array(20)')];
+    const { key, kind } = treeColumnWidths(long, 580);
+    const flexible = 580 - 236;
+    expect(flexible - key - kind).toBeGreaterThanOrEqual(Math.floor(flexible * 0.3));
+    expect(key).toBeGreaterThanOrEqual(88);
+  });
 });
