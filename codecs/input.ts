@@ -5,6 +5,8 @@
  * raw text that is itself a whole frame wins over a hex / base64 reading of it (`42` is
  * the JSON number, not the byte 0x42).
  */
+import { base64Bytes } from './core/base64.js';
+
 export type InputEncoding = 'raw' | 'hex' | 'base64' | 'base64url';
 export type InputMode = 'auto' | 'raw' | 'hex' | 'base64';
 
@@ -120,8 +122,8 @@ export function parseBase64(text: string): ParsedInput {
   const body = compact.replace(/=+$/, '');
   if (body.length % 4 === 1)
     return { ok: false, error: 'base64 text has an impossible length', offset: compact.length };
-  const std = body.replace(/-/g, '+').replace(/_/g, '/');
-  const bytes = Uint8Array.from(atob(std + '='.repeat((4 - (std.length % 4)) % 4)), (c) => c.charCodeAt(0));
+  const bytes = base64Bytes(body);
+  if (bytes === null) return { ok: false, error: 'not base64 text', offset: 0 };
   return { ok: true, bytes, encoding: url ? 'base64url' : 'base64' };
 }
 

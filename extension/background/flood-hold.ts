@@ -33,6 +33,7 @@ import {
   type RelayBatch,
   type WireBytes,
 } from '../shared/messages.js';
+import { base64Bytes } from '../../codecs/core/base64.js';
 import { TabBuffers } from './tab-buffers.js';
 import { countByConnection, sampleTail } from './tail-sample.js';
 
@@ -477,16 +478,9 @@ function frameTime(table: WireBytes, row: number): number {
       : NaN;
   const from = Math.floor(at / 3) * 3;
   const to = Math.ceil((at + 8) / 3) * 3;
-  let chunk: string;
-  try {
-    chunk = atob(table.b64.slice((from / 3) * 4, (to / 3) * 4));
-  } catch {
-    return NaN;
-  }
-  if (chunk.length < at + 8 - from) return NaN;
-  const bytes = new Uint8Array(8);
-  for (let i = 0; i < 8; i++) bytes[i] = chunk.charCodeAt(at - from + i);
-  return new DataView(bytes.buffer).getFloat64(0, true);
+  const chunk = base64Bytes(table.b64.slice((from / 3) * 4, (to / 3) * 4));
+  if (chunk === null || chunk.length < at + 8 - from) return NaN;
+  return new DataView(chunk.buffer, chunk.byteOffset + at - from, 8).getFloat64(0, true);
 }
 
 function cursorOf(batch: PanelBatch): PanelCursor {

@@ -6,8 +6,10 @@
  * items themselves go out whole, in order, when the hold ends). Bytes keep their item's wire
  * form: a Blob is cut into a Blob of slices (no bytes read here), bytes are copied, base64
  * is decoded and encoded again (older Chrome's JSON messaging). An item whose table does not
- * add up to its bytes gives nothing. Pure: no browser API but Blob, atob and btoa.
+ * add up to its bytes gives nothing. Pure: no browser API but Blob; base64 is the tree's one
+ * codec (codecs/core/base64.ts).
  */
+import { encodeBase64, strictBase64Bytes } from '../../codecs/core/base64.js';
 import { checkFrameTable, frameTableOf, wireByteLength } from '../shared/frame-table.js';
 import {
   FRAME_COLUMNS,
@@ -31,11 +33,8 @@ type EventsItem = Extract<PanelItem, { type: 'events' }>;
 /** A frame table's rows as numbers (base64 decoded), or null when it is not whole rows. */
 export function tableOf(table: WireBytes): Float64Array | null {
   if ('bytes' in table) return table.bytes instanceof Uint8Array ? frameTableOf(table.bytes) : null;
-  const binary = decodeBase64(table.b64);
-  if (binary === null) return null;
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return frameTableOf(bytes);
+  const bytes = strictBase64Bytes(table.b64);
+  return bytes === null ? null : frameTableOf(bytes);
 }
 
 /** Frames per connection (`${documentId}:${socketId}`) of one frame table, added to `into`. */
@@ -124,24 +123,8 @@ function cutBytes(data: WireFrameBytes, ranges: readonly [number, number][]): Wi
     }
     return { bytes: out };
   }
-  const binary = decodeBase64(data.b64);
-  if (binary === null) return null;
-  let cut = '';
-  for (const [from, to] of ranges) cut += binary.slice(from, to);
-  return { b64: btoa(cut) };
-}
-
-function decodeBase64(b64: string): string | null {
-  try {
-    return atob(b64);
-  } catch {
-    return null;
-  }
-}
-
-function encodeBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000)
-    binary += String.fromCharCode(...bytes.subarray(i, Math.min(i + 0x8000, bytes.length)));
-  return btoa(binary);
+  const bytes = strictBase64Bytes(data.b64);
+  if (bytes === null) return null;
+  const cut = cutBytes({ bytes }, ranges);
+  return cut !== null && 'bytes' in cut ? { b64: encodeBase64(cut.bytes) } : null;
 }

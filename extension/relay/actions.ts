@@ -4,6 +4,7 @@
  * the hook on the private channel with its bytes decoded; the hook's `hook-action-result`
  * goes back to the background as a `relay-action-result`. Both directions are checked by shape.
  */
+import { strictBase64Bytes } from '../../codecs/core/base64.js';
 import type { HookAction, RelayAction, RelayActionResult } from '../shared/messages.js';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -23,9 +24,10 @@ export function parseRelayAction(m: unknown): RelayAction | null {
 
 /** The action as the hook takes it: bytes in a fresh ArrayBuffer (transferred to the hook). */
 export function hookActionOf(a: RelayAction): HookAction {
-  const s = atob(a.b64);
-  const bytes = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i);
+  // Checked as strict base64 when the action was read (relayActionOf).
+  const decoded = strictBase64Bytes(a.b64) ?? new Uint8Array(0);
+  const bytes = new Uint8Array(decoded.length);
+  bytes.set(decoded);
   return {
     type: 'hook-action',
     requestId: a.requestId,
