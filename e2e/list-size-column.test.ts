@@ -88,35 +88,50 @@ async function sizeCells(page: Page): Promise<{
 }
 
 describe('the frame list size column at the default list width', () => {
-  for (const [width, height] of [
-    [1440, 900],
-    [900, 700],
-  ] as const) {
-    for (const theme of ['light', 'dark'] as const) {
-      it(`${width}×${height} ${theme}: sizes show whole`, async () => {
-        const page = await browser.newPage({ viewport: { width, height }, colorScheme: theme });
-        await page.goto(new URL('index.html', server.httpUrl).href);
-        await page
-          .getByTestId('import-input')
-          .setInputFiles({ name: 'big.wirescope', mimeType: 'application/json', buffer: Buffer.from(captureFile()) });
-        await expect
-          .poll(() => page.getByTestId('frame-count').textContent(), { timeout: 30_000 })
-          .toBe(`${SIZES.length + FILLER} frames`);
-        // A frame selected: the list takes its default width beside (or above) the detail.
-        await page.locator(`[data-testid=frame-row][data-frame-id="${FILLER + 3}"]`).dispatchEvent('mousedown');
-        await page.locator(`[data-testid=frame-detail][data-frame-id="${FILLER + 3}"]`).waitFor();
+  it('1440×900 and 900×700, light and dark: sizes show whole', async () => {
+    // One page: the viewport and the colour scheme change under it (the list's widths follow both).
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
+    await page.goto(new URL('index.html', server.httpUrl).href);
+    await page
+      .getByTestId('import-input')
+      .setInputFiles({ name: 'big.wirescope', mimeType: 'application/json', buffer: Buffer.from(captureFile()) });
+    await expect
+      .poll(() => page.getByTestId('frame-count').textContent(), { timeout: 30_000 })
+      .toBe(`${SIZES.length + FILLER} frames`);
+    // A frame selected: the list takes its default width beside (or above) the detail.
+    await page.locator(`[data-testid=frame-row][data-frame-id="${FILLER + 3}"]`).dispatchEvent('mousedown');
+    await page.locator(`[data-testid=frame-detail][data-frame-id="${FILLER + 3}"]`).waitFor();
+    for (const [width, height] of [
+      [1440, 900],
+      [900, 700],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      for (const theme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: theme });
+        await page.waitForFunction(
+          (t) => document.querySelector('[data-testid=app]')?.getAttribute('data-theme') === t,
+          theme,
+        );
         await page.waitForTimeout(300);
+        const at = `${width}×${height} ${theme}`;
         const { cells, widestCut, width: columnWidth, needs, listWidth, overflow } = await sizeCells(page);
         await page.screenshot({ path: artifactPath(`list-size-${width}-${theme}.png`) });
-        await page.close();
-        expect(cells.map((c) => c.text)).toEqual(EXPECTED);
-        expect(cells.filter((c) => c.cut).map((c) => c.text)).toEqual([]);
-        expect(widestCut, `"999.9 MiB" needs ${needs} px, its column is ${columnWidth} px (list ${listWidth} px)`).toBe(
-          false,
-        );
+        expect(
+          cells.map((c) => c.text),
+          at,
+        ).toEqual(EXPECTED);
+        expect(
+          cells.filter((c) => c.cut).map((c) => c.text),
+          at,
+        ).toEqual([]);
+        expect(
+          widestCut,
+          `${at}: "999.9 MiB" needs ${needs} px, its column is ${columnWidth} px (list ${listWidth} px)`,
+        ).toBe(false);
         // The wider size column does not push the row past the list (no sideways scroll).
-        expect(overflow).toBe(0);
-      }, 60_000);
+        expect(overflow, at).toBe(0);
+      }
     }
-  }
+    await page.close();
+  }, 60_000);
 });
