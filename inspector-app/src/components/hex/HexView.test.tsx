@@ -138,6 +138,30 @@ describe('HexView', () => {
     }
   });
 
+  it('keeps the selection in view when a resize changes the bytes per row', () => {
+    const scrollTo = vi.fn();
+    const original = HTMLElement.prototype.scrollTo;
+    HTMLElement.prototype.scrollTo = scrollTo as unknown as typeof original;
+    try {
+      const bytes = new Uint8Array(1024 * 1024);
+      const start = 600_000;
+      const sel: HexSelection = { start, end: start + 8, headerLength: 1, keyStart: -1, keyEnd: -1 };
+      const { rerender } = render(<HexView bytes={bytes} selection={null} errorOffset={null} onByteClick={() => {}} />);
+      const grid = screen.getByRole('grid');
+      Object.defineProperty(grid, 'scrollHeight', { configurable: true, get: () => bytes.length * 2 });
+      Object.defineProperty(grid, 'clientHeight', { configurable: true, get: () => 400 });
+      rerender(<HexView bytes={bytes} selection={sel} errorOffset={null} onByteClick={() => {}} />);
+      Object.defineProperty(grid, 'scrollTop', { configurable: true, get: () => (start / 16 - 1) * 16 });
+      act(() => void fireEvent.scroll(grid));
+      scrollTo.mockClear();
+      // The pane narrowed: 8 bytes a row, so the selection's row is twice as far down.
+      rerender(<HexView bytes={bytes} selection={sel} errorOffset={null} onByteClick={() => {}} bytesPerRow={8} />);
+      expect(scrollTo).toHaveBeenCalledWith(expect.objectContaining({ top: (start / 8 - 1) * 16 }));
+    } finally {
+      HTMLElement.prototype.scrollTo = original;
+    }
+  });
+
   it('does not yank the view when a click selects the node around the byte', () => {
     const scrollTo = vi.fn();
     const original = HTMLElement.prototype.scrollTo;

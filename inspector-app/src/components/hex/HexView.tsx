@@ -108,6 +108,14 @@ export function HexView(props: HexViewProps): ReactElement {
     reveal(selFirst);
   }, [selFirst, selStart, selEnd]);
 
+  // A resize (the pane's splitter, the window) changes the bytes per row or the height: the
+  // selection's row moves, and stays in view as in DevTools' own panes.
+  const viewHeight = virtualizer.scrollRect?.height ?? 0;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the rows or the height change
+  useEffect(() => {
+    if (selFirst >= 0) reveal(selFirst);
+  }, [bpr, viewHeight]);
+
   // biome-ignore lint/correctness/useExhaustiveDependencies: only when the target changes
   useEffect(() => {
     if (scrollToOffset == null) return;
