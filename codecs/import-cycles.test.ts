@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from './test/helpers/cbor.js';
-
-/** Every `.ts` / `.tsx` file under `dir` (tests, test helpers and benchmarks excluded: nothing ships them). */
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) {
-      if (name !== 'test' && name !== 'bench' && name !== 'node_modules') out.push(...sources(full));
-    } else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) && !name.endsWith('.d.ts')) out.push(full);
-  }
-  return out;
-}
+import { shippedSources as sources } from './test/helpers/shipped-sources.js';
 
 /** The file a relative specifier names: `./a.js` is a.ts or a.tsx, `./a` may also be a/index.ts. */
 function resolveImport(from: string, specifier: string): string {

@@ -12,6 +12,11 @@
  *     clock. Like json-joy's own benchmark, compact and verbose are timed as
  *     `cborEncoder.encode(encoder.encode(model))` (JS value, then CBOR bytes); a supplementary
  *     table times `encoder.encode(model)` alone (JS value only).
+ *     Beside json-joy's codecs, suite (b) times the other two CRDT libraries on the same content:
+ *     Yjs `Y.encodeStateAsUpdate(doc)` (update v1) of a Y.Doc built by `yjsDocOfJson`, and
+ *     `Automerge.save(doc)` of `automergeDocOfJson` (`Automerge.from`); both documents are built
+ *     once per payload outside the timed region. A size table (seed-sizes.ts) gives the exact bytes
+ *     of every format, Yjs update v2 included.
  *
  * Method: for each payload, all encoders of a suite are measured side by side in one process:
  * warm-up (1,000 calls, as json-joy, plus calibration of a batch size worth ~SAMPLE_MS), then
@@ -24,17 +29,23 @@
  * orderings of json-joy's published reports, computed from the measured numbers.
  * `--quick` measures fewer, shorter rounds (no file written).
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as Automerge from '@automerge/automerge';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
-import { Model } from 'json-joy/lib/json-crdt/model/Model.js';
 import { Encoder as CompactEncoder } from 'json-joy/lib/json-crdt/codec/structural/compact/index.js';
 import { Encoder as VerboseEncoder } from 'json-joy/lib/json-crdt/codec/structural/verbose/index.js';
 import { Encoder as IndexedEncoder } from 'json-joy/lib/json-crdt/codec/indexed/binary/index.js';
 import { Encoder as SidecarEncoder } from 'json-joy/lib/json-crdt/codec/sidecar/binary/index.js';
+import * as Y from 'yjs';
 import { seedPayloads } from '../crdt/corpus.js';
+import { automergeDocOfJson } from './automerge-doc-of-json.js';
+import { ROOT_VALUE_KEY } from './crdt-root-record.js';
+import { modelOf } from './seed-model.js';
+import { measureSizes, type PayloadSizes, SIZE_SESSION_ID, sizeOf, sizesMarkdown } from './seed-sizes.js';
+import { YJS_BENCH_CLIENT_ID, YJS_ROOT_NAME, yjsDocOfJson } from './yjs-doc-of-json.js';
 
 // Runs from codecs/bench (tsx) or dist/bench (bundled): the repository root is two levels up either way.
 const repo = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -75,12 +86,6 @@ function consume(x: unknown): void {
   if (x instanceof Uint8Array) sink += x.length;
   else if (Array.isArray(x)) sink += x.length;
   else if (x !== null && typeof x === 'object') sink += 1;
-}
-
-function modelOf(data: unknown, clock: 'logical' | 'server'): Model<any> {
-  const model = clock === 'server' ? Model.withServerClock() : Model.create();
-  model.api.root(data);
-  return model;
 }
 
 const cbor = new CborEncoder();
@@ -160,6 +165,27 @@ for (const [c, label] of clocks)
       return () => e.encode(m);
     },
   });
+
+const YJS_V1 = 'Yjs encodeStateAsUpdate (update v1)';
+const AUTOMERGE_SAVE = 'Automerge.save()';
+/** Suite (b)'s runners that are not json-joy codecs: left out of the comparison with json-joy's report. */
+const otherCrdts = new Set([YJS_V1, AUTOMERGE_SAVE]);
+suiteB.push(
+  {
+    name: YJS_V1,
+    setup: (d) => {
+      const doc = yjsDocOfJson(d);
+      return () => Y.encodeStateAsUpdate(doc);
+    },
+  },
+  {
+    name: AUTOMERGE_SAVE,
+    setup: (d) => {
+      const doc = automergeDocOfJson(d);
+      return () => Automerge.save(doc);
+    },
+  },
+);
 
 const suiteBValueOnly: Runner[] = [];
 for (const [c, label] of clocks)
@@ -273,6 +299,36 @@ function get(p: PayloadResult, name: string): Result {
   return r;
 }
 
+const BINARY_LOGICAL = 'structural > binary (with logical clock)';
+
+/** Yjs and Automerge against json-joy's structural binary with a logical clock: bytes and median ops/s, with ratios. */
+function besideJsonJoy(b: SuiteResult, sizes: readonly PayloadSizes[]): string {
+  const ratio = (x: number, base: number): string => `${(x / base).toFixed(2)}×`;
+  const lines = [
+    "## Yjs and Automerge beside json-joy's structural binary",
+    '',
+    `Each CRDT's encoding of the same content against \`${BINARY_LOGICAL}\` (a peer-to-peer clock, like the ` +
+      "client ids of Yjs and the actor ids of Automerge). Bytes from the size table; ops/s are suite (b)'s medians " +
+      'from the same rounds; × is relative to json-joy binary (bytes: below 1 is smaller; ops/s: above 1 is faster).',
+    '',
+    '| Payload | json-joy binary bytes | Yjs v1 bytes | Yjs v2 bytes | Automerge bytes | json-joy binary ops/s | Yjs v1 ops/s | Automerge ops/s |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const p of b.payloads) {
+    const size = sizes.find((s) => s.payload === p.payload);
+    if (!size) throw new Error(`no sizes for ${p.payload}`);
+    const base = sizeOf(size, 'binary (logical)');
+    const bytes = (h: string): string => `${fmt(sizeOf(size, h))} (${ratio(sizeOf(size, h), base)})`;
+    const speed = get(p, BINARY_LOGICAL).median;
+    const ops = (name: string): string => `${fmt(get(p, name).median)} (${ratio(get(p, name).median, speed)})`;
+    lines.push(
+      `| ${p.payload} | ${fmt(base)} | ${bytes('Yjs update v1')} | ${bytes('Yjs update v2')} | ${bytes('Automerge save()')} | ${fmt(speed)} | ${ops(YJS_V1)} | ${ops(AUTOMERGE_SAVE)} |`,
+    );
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
 function comparison(a: SuiteResult, b: SuiteResult): { markdown: string; summary: string[] } {
   const lines: string[] = ["## Comparison with json-joy's published orderings", ''];
   const summary: string[] = [];
@@ -281,8 +337,12 @@ function comparison(a: SuiteResult, b: SuiteResult): { markdown: string; summary
   const bName = 'structural > binary (with server clock)';
   const bAgree: string[] = [];
   const bDisagree: string[] = [];
-  lines.push(`**Published (b):** \`${bName}\` is the fastest codec on every payload.`, '');
-  for (const p of b.payloads) {
+  lines.push(
+    `**Published (b):** \`${bName}\` is the fastest codec on every payload (ranked here among json-joy's codecs only; Yjs and Automerge are not in json-joy's report).`,
+    '',
+  );
+  for (const withOthers of b.payloads) {
+    const p = { ...withOthers, results: withOthers.results.filter((r) => !otherCrdts.has(r.name)) };
     const [first, second] = ranked(p);
     const ours = get(p, bName);
     if (first.name === bName) {
@@ -351,6 +411,7 @@ const started = Date.now();
 process.stderr.write(
   `bench:seeds: ${payloads.length} payloads, ${ROUNDS} rounds x ~${SAMPLE_MS} ms samples${quick ? ' (quick)' : ''}\n`,
 );
+const sizes = measureSizes(payloads);
 const a = runSuite('Encoding JSON documents', suiteA, ROUNDS, payloads);
 const b = runSuite('Encoding - JSON CRDT codecs', suiteB, ROUNDS, payloads);
 const v = runSuite(
@@ -368,6 +429,8 @@ const machine =
   `date: ${new Date().toISOString()}`;
 
 const { markdown: cmp, summary } = comparison(a, b);
+const versionOf = (pkg: string): string =>
+  JSON.parse(readFileSync(path.join(repo, 'node_modules', pkg, 'package.json'), 'utf8')).version;
 
 const doc = [
   '# Seed payload encoding benchmarks (json-joy 17.67.0)',
@@ -390,6 +453,30 @@ const doc = [
     "which is what json-joy's `bench.codecs.encoding.ts` does; the supplement times the JS value alone. " +
     'Indexed returns a map of `Uint8Array`s; sidecar returns `[view, meta]` (its encoder always writes a logical clock table).',
   '',
+  `Yjs ${versionOf('yjs')} and Automerge ${versionOf('@automerge/automerge')} run in suite (b), beside json-joy's CRDT codecs, in the same rounds. ` +
+    `Yjs: a \`Y.Doc\` is built once per payload outside the timed region (codecs/bench/yjs-doc-of-json.ts) and ` +
+    '`Y.encodeStateAsUpdate(doc)` (update v1) is timed. Its content: the root map `doc.getMap(' +
+    `'${YJS_ROOT_NAME}')\` holds a JSON object's members as its entries, or any other payload (all the arrays here) as its ` +
+    `single entry \`${ROOT_VALUE_KEY}\`; nested objects are \`Y.Map\`s, nested arrays \`Y.Array\`s filled by one \`push\`, ` +
+    'and strings, numbers, booleans and null are plain values (not `Y.Text`); one transaction, client id ' +
+    `${YJS_BENCH_CLIENT_ID}. Automerge: \`Automerge.from(record)\` with the same root record is built once per payload ` +
+    'outside the timed region (codecs/bench/automerge-doc-of-json.ts) and `Automerge.save(doc)` is timed; Automerge maps ' +
+    'strings to collaborative text, integers to 64-bit ints and other numbers to f64, and `save()` compresses large columns. ' +
+    "json-joy's model root holds an array payload directly, without the wrapping map. Two differences show in the sizes: " +
+    'Yjs stores a run of values inserted together as one item (each value keeps an id implied by its offset), so arrays ' +
+    "of numbers or tokens stay small; and its strings are atomic values that can only be replaced, while json-joy's " +
+    "(`model.api.root` makes them RGA strings) and Automerge's are editable text.",
+  '',
+  '## Encoded sizes (bytes)',
+  '',
+  'Exact sizes of one encoding of each payload, the same on every run. JSON is UTF-8 `JSON.stringify`; CBOR is json-pack ' +
+    '`CborEncoder`; json-joy binary is `toBinary()`, compact and verbose are CBOR-encoded, indexed and sidecar are the ' +
+    `sum of their parts; the logical clock uses session id ${SIZE_SESSION_ID.toLocaleString('en-US')} (as long as most random ` +
+    'ones), the server clock session 1. Yjs update v1 is `Y.encodeStateAsUpdate`, v2 `Y.encodeStateAsUpdateV2`, of the ' +
+    'documents built as described above; Automerge is the length of `save()` (its random actor id always takes 16 bytes).',
+  '',
+  sizesMarkdown(sizes),
+  '',
   suiteMarkdown(
     a,
     ROUNDS,
@@ -398,8 +485,9 @@ const doc = [
   suiteMarkdown(
     b,
     ROUNDS,
-    'json-joy 17.67.0 CRDT document encoders; every result is bytes (compact/verbose include the CBOR step).',
+    'json-joy 17.67.0 CRDT document encoders, then Yjs (`Y.encodeStateAsUpdate`, update v1) and Automerge (`Automerge.save`) on the same content; every result is bytes (compact/verbose include the CBOR step).',
   ),
+  besideJsonJoy(b, sizes),
   suiteMarkdown(
     v,
     SUPPLEMENT_ROUNDS,
