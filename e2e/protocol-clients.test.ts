@@ -30,6 +30,7 @@ import {
   bundleProtocolClients,
   captureOfServer,
   startSignalR,
+  startSockJs,
   type ProtocolServer,
 } from './support/protocol-servers.js';
 
@@ -151,5 +152,16 @@ describe('real clients of framing protocols in Chromium (dist/chrome) and the CL
       expect(r).toEqual({ echo: { echoed: ['hi ✓', 7] }, sum: 5, news: ['hello', 42] }),
     );
     expect(rows.filter((r) => r.opcode === 'binary').length).toBeGreaterThanOrEqual(5);
+  }, 60_000);
+
+  it('SockJS: sockjs-client over its WebSocket transport against the sockjs server, echoes and a close frame', async () => {
+    const rows = await check('sockjs', await startSockJs(clientsJs), 'sockjs', (r) =>
+      expect(r).toEqual({
+        transport: 'websocket',
+        echoes: ['hello ✓', '{"room":"lobby","n":1}'],
+        closed: [3000, 'Go away!'],
+      }),
+    );
+    expect(rows.map((r) => r.event).filter((e) => e.includes('3000'))).toHaveLength(1);
   }, 60_000);
 });

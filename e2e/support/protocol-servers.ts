@@ -10,9 +10,11 @@
  * - Yjs over y-websocket: a minimal server built with y-protocols (sync and awareness).
  */
 import { build } from 'esbuild';
-import type http from 'node:http';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { decodeMulti, encode } from '@msgpack/msgpack';
-import { WebSocketServer, type WebSocket } from 'ws';
+import sockjs from 'sockjs';
+import { WebSocket, WebSocketServer } from 'ws';
 import { serializeCapture } from '../../codecs/capture/capture-file.js';
 import type { ConnectionInfo, WireFrame } from '../../codecs/capture/types.js';
 import { html, record, serve, type ClientServer, type WireRecord } from './client-servers.js';
@@ -29,7 +31,8 @@ export async function bundleProtocolClients(): Promise<string> {
     stdin: {
       contents: `import * as signalR from '@microsoft/signalr';
 import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
-window.clients = { signalR, MessagePackHubProtocol };`,
+import SockJS from 'sockjs-client';
+window.clients = { signalR, MessagePackHubProtocol, SockJS };`,
       resolveDir: REPO,
       loader: 'js',
     },
@@ -62,12 +65,12 @@ export function captureOfServer(server: ProtocolServer): Uint8Array {
   return serializeCapture(connections, frames);
 }
 
-/** `serve` with a WebSocket server on `path` whose sockets are recorded, URL and subprotocol too. */
+/** `serve` with a WebSocket server on `path` (null: every path) whose sockets are recorded, URL and subprotocol too. */
 async function serveSockets(
   title: string,
   clientsJs: string,
   script: string,
-  path: string,
+  path: string | null,
   onSocket: (ws: WebSocket, req: http.IncomingMessage) => void,
   options: { handleProtocols?: (offered: Set<string>) => string | false; onRequest?: http.RequestListener } = {},
 ): Promise<ProtocolServer> {
@@ -79,13 +82,13 @@ async function serveSockets(
       if (options.onRequest) httpServer.on('request', options.onRequest);
       const wss = new WebSocketServer({
         server: httpServer,
-        path,
+        ...(path ? { path } : {}),
         perMessageDeflate: false,
         ...(options.handleProtocols ? { handleProtocols: options.handleProtocols } : {}),
       });
       wss.on('connection', (ws, req) => {
         record(ws, frames);
-        sockets.set(ws, { url: `ws://${host}${req.url ?? path}`, protocol: ws.protocol });
+        sockets.set(ws, { url: `ws://${host}${req.url ?? path ?? '/'}`, protocol: ws.protocol });
         onSocket(ws, req);
       });
       return () => {
@@ -208,4 +211,90 @@ export function startSignalR(clientsJs: string, protocol: 'json' | 'messagepack'
     },
     { onRequest },
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// SockJS
+
+interface SockJsConnection {
+  on(event: 'data', listener: (message: string) => void): void;
+  write(message: string): void;
+  close(code: number, reason: string): void;
+}
+
+/**
+ * SockJS: sockjs-client (WebSocket transport only) against the real `sockjs` server, which
+ * echoes every message and closes the session (3000 "Go away!") on `bye`. `sockjs` writes
+ * through its own WebSocket code, so it sits behind a relay here: the page's `/echo/info`
+ * request and its socket go through this server, which records every frame it passes on.
+ */
+export async function startSockJs(clientsJs: string): Promise<ProtocolServer> {
+  const upstream = http.createServer();
+  const echo = sockjs.createServer({ log: () => {} });
+  echo.on('connection', (conn: SockJsConnection) => {
+    conn.on('data', (message) => {
+      if (message === 'bye') conn.close(3000, 'Go away!');
+      else conn.write(message);
+    });
+  });
+  echo.installHandlers(upstream, { prefix: '/echo' });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', () => resolve()));
+  const upstreamPort = (upstream.address() as AddressInfo).port;
+  const script = `window.__done = (async () => {
+  const sock = new window.clients.SockJS('/echo', null, { transports: ['websocket'] });
+  const echoes = [];
+  const closed = new Promise((resolve) => { sock.onclose = (e) => resolve([e.code, e.reason]); });
+  const two = new Promise((resolve) => { sock.onmessage = (e) => { echoes.push(e.data); if (echoes.length === 2) resolve(); }; });
+  await new Promise((resolve, reject) => { sock.onopen = resolve; sock.onerror = reject; });
+  const transport = sock.transport;
+  sock.send('hello ✓');
+  sock.send(JSON.stringify({ room: 'lobby', n: 1 }));
+  await two;
+  sock.send('bye');
+  return { transport, echoes, closed: await closed };
+})();`;
+  // The page's HTTP requests under /echo (its `info` request) go to the sockjs server.
+  const onRequest: http.RequestListener = (req, res) => {
+    if (!req.url?.startsWith('/echo')) return;
+    const forward = http.request(
+      { host: '127.0.0.1', port: upstreamPort, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on('error', () => res.writeHead(502).end());
+    req.pipe(forward);
+  };
+  const server = await serveSockets(
+    'sockjs',
+    clientsJs,
+    script,
+    null,
+    (ws, req) => {
+      const relay = new WebSocket(`ws://127.0.0.1:${upstreamPort}${req.url}`, { perMessageDeflate: false });
+      const early: [Buffer, boolean][] = [];
+      ws.on('message', (data: Buffer, isBinary: boolean) => {
+        if (relay.readyState === WebSocket.OPEN) relay.send(data, { binary: isBinary });
+        else early.push([data, isBinary]);
+      });
+      relay.on('open', () => {
+        for (const [data, isBinary] of early.splice(0)) relay.send(data, { binary: isBinary });
+      });
+      relay.on('message', (data: Buffer, isBinary: boolean) => ws.send(isBinary ? data : data.toString('utf8')));
+      relay.on('close', (code, reason) => ws.close(code === 1005 ? 1000 : code, reason));
+      ws.on('close', () => relay.close());
+    },
+    { onRequest },
+  );
+  return {
+    ...server,
+    close: async () => {
+      await server.close();
+      await new Promise<void>((resolve) => {
+        upstream.close(() => resolve());
+        upstream.closeAllConnections();
+      });
+    },
+  };
 }
