@@ -29,6 +29,8 @@ import {
 import {
   bundleProtocolClients,
   captureOfServer,
+  startActionCable,
+  startPusher,
   startSignalR,
   startSockJs,
   type ProtocolServer,
@@ -163,5 +165,32 @@ describe('real clients of framing protocols in Chromium (dist/chrome) and the CL
       }),
     );
     expect(rows.map((r) => r.event).filter((e) => e.includes('3000'))).toHaveLength(1);
+  }, 60_000);
+
+  it('Pusher: pusher-js connects, subscribes, pings after its activity timeout and gets a channel event', async () => {
+    const rows = await check('pusher', await startPusher(clientsJs), 'pusher', (r) =>
+      expect(r).toEqual({ subscribed: true, socketId: '1234.5678', news: { text: 'hello ✓', n: 1 } }),
+    );
+    expect(rows.map((r) => r.event)).toEqual(
+      expect.arrayContaining([
+        'pusher:connection_established',
+        'room-1 pusher:subscribe',
+        'room-1 pusher_internal:subscription_succeeded',
+        'pusher:ping',
+        'pusher:pong',
+        'room-1 news',
+      ]),
+    );
+  }, 60_000);
+
+  it('Action Cable: @rails/actioncable over actioncable-v1-json, subscribe, perform and a broadcast back', async () => {
+    const rows = await check('actioncable', await startActionCable(clientsJs), 'actioncable', (r) =>
+      expect(r).toEqual({
+        protocol: 'actioncable-v1-json',
+        received: { text: 'hi ✓', action: 'speak', from: 'server' },
+      }),
+    );
+    expect(rows.filter((r) => r.direction === 'sent').length).toBeGreaterThanOrEqual(3);
+    expect(rows.filter((r) => r.event === 'ChatChannel room=lobby').length).toBeGreaterThanOrEqual(4);
   }, 60_000);
 });

@@ -32,7 +32,9 @@ export async function bundleProtocolClients(): Promise<string> {
       contents: `import * as signalR from '@microsoft/signalr';
 import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
 import SockJS from 'sockjs-client';
-window.clients = { signalR, MessagePackHubProtocol, SockJS };`,
+import Pusher from 'pusher-js';
+import * as ActionCable from '@rails/actioncable';
+window.clients = { signalR, MessagePackHubProtocol, SockJS, Pusher, ActionCable };`,
       resolveDir: REPO,
       loader: 'js',
     },
@@ -297,4 +299,91 @@ export async function startSockJs(clientsJs: string): Promise<ProtocolServer> {
       });
     },
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pusher
+
+/**
+ * Pusher Channels (protocol 7): pusher-js against a minimal server on `/app/<key>`. It
+ * establishes the connection, confirms `pusher:subscribe`, answers the client's `pusher:ping`
+ * (sent once the connection has been quiet for the client's 300 ms activity timeout) with
+ * `pusher:pong`, then sends an event on the channel.
+ */
+export function startPusher(clientsJs: string): Promise<ProtocolServer> {
+  const script = `window.__done = (async () => {
+  const pusher = new window.clients.Pusher('app-key', {
+    cluster: 'local', wsHost: location.hostname, wsPort: Number(location.port), forceTLS: false,
+    enabledTransports: ['ws'], disableStats: true, activityTimeout: 300, pongTimeout: 10000,
+  });
+  const channel = pusher.subscribe('room-1');
+  const subscribed = new Promise((resolve) => channel.bind('pusher:subscription_succeeded', () => resolve(true)));
+  const news = new Promise((resolve) => channel.bind('news', resolve));
+  const result = { subscribed: await subscribed, socketId: pusher.connection.socket_id, news: await news };
+  pusher.disconnect();
+  return result;
+})();`;
+  return serveSockets('pusher', clientsJs, script, '/app/app-key', (ws) => {
+    const send = (m: object) => ws.send(JSON.stringify(m));
+    send({
+      event: 'pusher:connection_established',
+      data: JSON.stringify({ socket_id: '1234.5678', activity_timeout: 120 }),
+    });
+    ws.on('message', (data: Buffer) => {
+      const m = JSON.parse(data.toString('utf8')) as { event: string; data?: { channel?: string } };
+      if (m.event === 'pusher:subscribe')
+        send({ event: 'pusher_internal:subscription_succeeded', data: '{}', channel: m.data?.channel });
+      else if (m.event === 'pusher:ping') {
+        send({ event: 'pusher:pong', data: '{}' });
+        send({ event: 'news', channel: 'room-1', data: JSON.stringify({ text: 'hello ✓', n: 1 }) });
+      }
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Action Cable
+
+/**
+ * Action Cable: @rails/actioncable against a minimal server on `/cable` that accepts the
+ * `actioncable-v1-json` subprotocol: welcome, `subscribe` → `confirm_subscription` and a ping,
+ * and a `message` command (the subscription's `perform`) answered with a broadcast to it.
+ */
+export function startActionCable(clientsJs: string): Promise<ProtocolServer> {
+  const script = `window.__done = (async () => {
+  const consumer = window.clients.ActionCable.createConsumer('ws://' + location.host + '/cable');
+  let subscription;
+  const received = await new Promise((resolve, reject) => {
+    subscription = consumer.subscriptions.create({ channel: 'ChatChannel', room: 'lobby' }, {
+      connected() { this.perform('speak', { text: 'hi ✓' }); },
+      received: resolve,
+      rejected: () => reject(new Error('subscription rejected')),
+    });
+  });
+  const protocol = consumer.connection.getProtocol();
+  subscription.unsubscribe();
+  consumer.disconnect();
+  return { protocol, received };
+})();`;
+  return serveSockets(
+    'actioncable',
+    clientsJs,
+    script,
+    '/cable',
+    (ws) => {
+      const send = (m: object) => ws.send(JSON.stringify(m));
+      send({ type: 'welcome' });
+      ws.on('message', (data: Buffer) => {
+        const m = JSON.parse(data.toString('utf8')) as { command: string; identifier: string; data?: string };
+        if (m.command === 'subscribe') {
+          send({ identifier: m.identifier, type: 'confirm_subscription' });
+          send({ type: 'ping', message: 1_800_000_000 });
+        } else if (m.command === 'message') {
+          const { action, ...rest } = JSON.parse(m.data ?? '{}') as { action: string };
+          send({ identifier: m.identifier, message: { ...rest, action, from: 'server' } });
+        }
+      });
+    },
+    { handleProtocols: (offered) => (offered.has('actioncable-v1-json') ? 'actioncable-v1-json' : false) },
+  );
 }
