@@ -33,6 +33,7 @@ import {
   startPusher,
   startSignalR,
   startSockJs,
+  startYjs,
   type ProtocolServer,
 } from './support/protocol-servers.js';
 
@@ -192,5 +193,12 @@ describe('real clients of framing protocols in Chromium (dist/chrome) and the CL
     );
     expect(rows.filter((r) => r.direction === 'sent').length).toBeGreaterThanOrEqual(3);
     expect(rows.filter((r) => r.event === 'ChatChannel room=lobby').length).toBeGreaterThanOrEqual(4);
+  }, 60_000);
+
+  it('Yjs over y-websocket: sync steps, an update each way, awareness', async () => {
+    const rows = await check('yjs', await startYjs(clientsJs), 'yjs', (r) =>
+      expect(r).toEqual({ initial: 'world', final: 'hello world ✓', users: ['ann', 'server'] }),
+    );
+    expect(rows.every((r) => r.opcode === 'binary')).toBe(true);
   }, 60_000);
 });

@@ -13,8 +13,13 @@ import { build } from 'esbuild';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeMulti, encode } from '@msgpack/msgpack';
+import * as decoding from 'lib0/decoding';
+import * as encoding from 'lib0/encoding';
 import sockjs from 'sockjs';
 import { WebSocket, WebSocketServer } from 'ws';
+import * as awarenessProtocol from 'y-protocols/awareness';
+import * as syncProtocol from 'y-protocols/sync';
+import * as Y from 'yjs';
 import { serializeCapture } from '../../codecs/capture/capture-file.js';
 import type { ConnectionInfo, WireFrame } from '../../codecs/capture/types.js';
 import { html, record, serve, type ClientServer, type WireRecord } from './client-servers.js';
@@ -34,7 +39,9 @@ import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
 import SockJS from 'sockjs-client';
 import Pusher from 'pusher-js';
 import * as ActionCable from '@rails/actioncable';
-window.clients = { signalR, MessagePackHubProtocol, SockJS, Pusher, ActionCable };`,
+import * as Y from 'yjs';
+import { WebsocketProvider } from 'y-websocket';
+window.clients = { signalR, MessagePackHubProtocol, SockJS, Pusher, ActionCable, Y, WebsocketProvider };`,
       resolveDir: REPO,
       loader: 'js',
     },
@@ -386,4 +393,90 @@ export function startActionCable(clientsJs: string): Promise<ProtocolServer> {
     },
     { handleProtocols: (offered) => (offered.has('actioncable-v1-json') ? 'actioncable-v1-json' : false) },
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Yjs over y-websocket
+
+/**
+ * Yjs: y-websocket's provider against a minimal server on `/yjs/room-1` built with y-protocols,
+ * as y-websocket's own server speaks: sync step 1 both ways and step 2 answers, its awareness
+ * on connecting, updates and awareness updates relayed to the other clients. The server's document starts with
+ * "world" and its awareness holds its own state; it answers the first edit a client makes
+ * with one of its own (" ✓" at the end).
+ */
+export function startYjs(clientsJs: string): Promise<ProtocolServer> {
+  const script = `window.__done = (async () => {
+  const { Y, WebsocketProvider } = window.clients;
+  const doc = new Y.Doc();
+  const provider = new WebsocketProvider('ws://' + location.host + '/yjs', 'room-1', doc, { disableBc: true });
+  provider.awareness.setLocalStateField('user', 'ann');
+  await new Promise((resolve) => provider.on('sync', (synced) => synced && resolve()));
+  const text = doc.getText('notes');
+  const initial = text.toString();
+  const answered = new Promise((resolve) => text.observe(() => text.toString().endsWith(' ✓') && resolve()));
+  text.insert(0, 'hello ');
+  await answered;
+  const users = () => [...provider.awareness.getStates().values()].map((s) => s.user).sort();
+  if (users().length < 2) await new Promise((resolve) => provider.awareness.on('change', () => users().length >= 2 && resolve()));
+  const result = { initial, final: text.toString(), users: users() };
+  provider.destroy();
+  return result;
+})();`;
+  const doc = new Y.Doc();
+  doc.getText('notes').insert(0, 'world');
+  const awareness = new awarenessProtocol.Awareness(doc);
+  awareness.setLocalState({ user: 'server' });
+  const clients = new Set<WebSocket>();
+  const message = (type: number, write: (e: encoding.Encoder) => void) => {
+    const e = encoding.createEncoder();
+    encoding.writeVarUint(e, type);
+    write(e);
+    return encoding.toUint8Array(e);
+  };
+  let answered = false;
+  doc.on('update', (update: Uint8Array, origin: unknown) => {
+    const m = message(0, (e) => syncProtocol.writeUpdate(e, update));
+    for (const c of clients) if (c !== origin) c.send(m);
+    if (origin instanceof WebSocket && !answered) {
+      answered = true;
+      queueMicrotask(() => doc.getText('notes').insert(doc.getText('notes').length, ' ✓'));
+    }
+  });
+  // To the other clients only: a client's last awareness update (its state removed) comes as it
+  // closes, and an echo of it would reach a socket the page has already closed.
+  awareness.on('update', ({ added, updated, removed }: Record<string, number[]>, origin: unknown) => {
+    const m = message(1, (e) =>
+      encoding.writeVarUint8Array(
+        e,
+        awarenessProtocol.encodeAwarenessUpdate(awareness, [...added!, ...updated!, ...removed!]),
+      ),
+    );
+    for (const c of clients) if (c !== origin) c.send(m);
+  });
+  return serveSockets('yjs', clientsJs, script, '/yjs/room-1', (ws) => {
+    clients.add(ws);
+    ws.on('close', () => clients.delete(ws));
+    ws.send(message(0, (e) => syncProtocol.writeSyncStep1(e, doc)));
+    ws.send(
+      message(1, (e) =>
+        encoding.writeVarUint8Array(
+          e,
+          awarenessProtocol.encodeAwarenessUpdate(awareness, [...awareness.getStates().keys()]),
+        ),
+      ),
+    );
+    ws.on('message', (data: Buffer) => {
+      const decoder = decoding.createDecoder(new Uint8Array(data));
+      const type = decoding.readVarUint(decoder);
+      if (type === 0) {
+        const reply = encoding.createEncoder();
+        encoding.writeVarUint(reply, 0);
+        syncProtocol.readSyncMessage(decoder, reply, doc, ws);
+        if (encoding.length(reply) > 1) ws.send(encoding.toUint8Array(reply));
+      } else if (type === 1) {
+        awarenessProtocol.applyAwarenessUpdate(awareness, decoding.readVarUint8Array(decoder), ws);
+      }
+    });
+  });
 }
