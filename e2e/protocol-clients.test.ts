@@ -14,14 +14,11 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import type { WireRecord } from './support/client-servers.js';
-import { sizeText } from './support/ext-fixtures.js';
-import { READ_PANEL, waitForRows, type PanelRow, type PanelState } from './support/ext-panel.js';
+import { fromWire, frameLine, perDirection, runPageThenReadPanel } from './support/client-panel.js';
+import type { PanelRow } from './support/ext-panel.js';
 import {
   ensureExtensionBuild,
   launchChromiumWithExtension,
-  newPageWithTabId,
   REPO,
   requireBrowser,
   type ChromiumWithExtension,
@@ -60,15 +57,8 @@ afterAll(async () => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-const line = (r: { opcode: string; size: string }) => `${r.opcode} ${r.size}`;
-const perDirection = (rows: readonly { direction: string; opcode: string; size: string }[]) => ({
-  sent: rows.filter((r) => r.direction === 'sent').map(line),
-  received: rows.filter((r) => r.direction === 'received').map(line),
-});
-const fromWire = (frames: readonly WireRecord[]) =>
-  perDirection(frames.map((f) => ({ direction: f.direction, opcode: f.opcode, size: sizeText(f.size) })));
 const describeRow = (r: PanelRow) =>
-  `${r.direction} ${line(r)} [${r.formatText}] [${r.protocol}] [${r.event}] ${r.preview.slice(0, 60)}`;
+  `${r.direction} ${frameLine(r)} [${r.formatText}] [${r.protocol}] [${r.event}] ${r.preview.slice(0, 60)}`;
 
 interface CliLine {
   readonly direction: string;
@@ -104,16 +94,8 @@ async function check(
   expectResult: (result: unknown) => void,
 ): Promise<PanelRow[]> {
   servers.push(server);
-  const errors: string[] = [];
-  const { page, tabId } = await newPageWithTabId(ext.worker, () => ext.context.newPage());
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${server.httpUrl}page.html`);
-  expectResult(await page.evaluate('window.__done'));
-  await new Promise((r) => setTimeout(r, 200)); // the closing frames, if any
-  const panel: Page = await ext.context.newPage();
-  panel.on('pageerror', (e) => errors.push(`panel: ${e.message}`));
-  await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
-  const state = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, server.frames.length);
+  const { result, state, errors } = await runPageThenReadPanel(ext, server);
+  expectResult(result);
   const shown = state.rows.map(describeRow).join('\n');
   expect(server.frames.length, 'frames on the wire').toBeGreaterThan(3);
   expect(new Set(server.frames.map((f) => f.direction)), 'both directions carry frames').toEqual(
@@ -127,8 +109,6 @@ async function check(
   );
   expect(misread.map(describeRow), shown).toEqual([]);
   expect(errors).toEqual([]);
-  await panel.close();
-  await page.close();
   // The CLI on the same frames.
   const { status, lines: cli } = inspectWithCli(server, name);
   expect(cli.map((l) => `${l.direction} ${l.opcode} ${l.bytes}`)).toEqual(

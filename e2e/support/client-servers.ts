@@ -46,18 +46,19 @@ export const PROTO_JSON = {
 };
 
 /** The client libraries as one classic script for pages: `window.clients = { io, msgpackParser, createClient, protobuf, Phoenix }`. */
-export async function bundleClients(): Promise<string> {
-  const out = await build({
-    stdin: {
-      contents: `import { io } from 'socket.io-client';
+export function bundleClients(): Promise<string> {
+  return bundleForPage(`import { io } from 'socket.io-client';
 import msgpackParser from 'socket.io-msgpack-parser';
 import { createClient } from 'graphql-ws';
 import protobuf from 'protobufjs';
 import * as Phoenix from 'phoenix';
-window.clients = { io, msgpackParser, createClient, protobuf, Phoenix };`,
-      resolveDir: REPO,
-      loader: 'js',
-    },
+window.clients = { io, msgpackParser, createClient, protobuf, Phoenix };`);
+}
+
+/** `source` (a module importing the libraries and setting `window.clients`) bundled with esbuild as one classic script. */
+export async function bundleForPage(source: string): Promise<string> {
+  const out = await build({
+    stdin: { contents: source, resolveDir: REPO, loader: 'js' },
     bundle: true,
     format: 'iife',
     platform: 'browser',

@@ -9,7 +9,6 @@
  * - Action Cable (@rails/actioncable): a minimal server speaking `actioncable-v1-json`;
  * - Yjs over y-websocket: a minimal server built with y-protocols (sync and awareness).
  */
-import { build } from 'esbuild';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeMulti, encode } from '@msgpack/msgpack';
@@ -22,8 +21,7 @@ import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
 import { serializeCapture } from '../../codecs/capture/capture-file.js';
 import type { ConnectionInfo, WireFrame } from '../../codecs/capture/types.js';
-import { html, record, serve, type ClientServer, type WireRecord } from './client-servers.js';
-import { REPO } from './env.js';
+import { bundleForPage, html, record, serve, type ClientServer, type WireRecord } from './client-servers.js';
 
 /** A server of this file: also the URL and subprotocol of every socket it accepted. */
 export interface ProtocolServer extends ClientServer {
@@ -31,28 +29,15 @@ export interface ProtocolServer extends ClientServer {
 }
 
 /** The client libraries as one classic script for pages: `window.clients = { signalR, MessagePackHubProtocol, … }`. */
-export async function bundleProtocolClients(): Promise<string> {
-  const out = await build({
-    stdin: {
-      contents: `import * as signalR from '@microsoft/signalr';
+export function bundleProtocolClients(): Promise<string> {
+  return bundleForPage(`import * as signalR from '@microsoft/signalr';
 import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
 import SockJS from 'sockjs-client';
 import Pusher from 'pusher-js';
 import * as ActionCable from '@rails/actioncable';
 import * as Y from 'yjs';
 import { WebsocketProvider } from 'y-websocket';
-window.clients = { signalR, MessagePackHubProtocol, SockJS, Pusher, ActionCable, Y, WebsocketProvider };`,
-      resolveDir: REPO,
-      loader: 'js',
-    },
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    write: false,
-    logLevel: 'silent',
-    define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
-  });
-  return out.outputFiles[0]!.text;
+window.clients = { signalR, MessagePackHubProtocol, SockJS, Pusher, ActionCable, Y, WebsocketProvider };`);
 }
 
 /** The frames a server recorded, as a wirescope capture file (one connection per socket, in accept order). */
