@@ -13,9 +13,8 @@ import {
   startProtobuf,
   startSocketIo,
   type ClientServer,
-  type WireRecord,
 } from './support/client-servers.js';
-import { sizeText } from './support/ext-fixtures.js';
+import { fromWire, frameLine, perDirection } from './support/client-panel.js';
 import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
 import { ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
 import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
@@ -35,14 +34,6 @@ afterAll(async () => {
   for (const s of servers) await s.close();
 });
 
-const line = (r: { opcode: string; size: string }) => `${r.opcode} ${r.size}`;
-const perDirection = (rows: readonly { direction: string; opcode: string; size: string }[]) => ({
-  sent: rows.filter((r) => r.direction === 'sent').map(line),
-  received: rows.filter((r) => r.direction === 'received').map(line),
-});
-const fromWire = (frames: readonly WireRecord[]) =>
-  perDirection(frames.map((f) => ({ direction: f.direction, opcode: f.opcode, size: sizeText(f.size) })));
-
 async function check(server: ClientServer, expectResult: (result: unknown) => void): Promise<void> {
   servers.push(server);
   const errors: string[] = [];
@@ -56,9 +47,10 @@ async function check(server: ClientServer, expectResult: (result: unknown) => vo
   const panel = await findPageByLocation(browser, opened.url);
   const state = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, server.frames.length);
   expect(server.frames.length).toBeGreaterThan(3);
-  expect(perDirection(state.rows), state.rows.map((r) => `${r.direction} ${line(r)} ${r.preview}`).join('\n')).toEqual(
-    fromWire(server.frames),
-  );
+  expect(
+    perDirection(state.rows),
+    state.rows.map((r) => `${r.direction} ${frameLine(r)} ${r.preview}`).join('\n'),
+  ).toEqual(fromWire(server.frames));
   expect(state.dropped).toBeNull();
   expect(errors).toEqual([]);
   await panel.close();

@@ -8,7 +8,6 @@
  * Fails (never skips) without /usr/bin/chromium or a buildable extension.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import {
   bundleClients,
   startGraphqlWs,
@@ -16,14 +15,12 @@ import {
   startProtobuf,
   startSocketIo,
   type ClientServer,
-  type WireRecord,
 } from './support/client-servers.js';
-import { sizeText } from './support/ext-fixtures.js';
-import { READ_PANEL, waitForRows, type PanelRow, type PanelState } from './support/ext-panel.js';
+import { fromWire, frameLine, perDirection, runPageThenReadPanel } from './support/client-panel.js';
+import type { PanelRow } from './support/ext-panel.js';
 import {
   ensureExtensionBuild,
   launchChromiumWithExtension,
-  newPageWithTabId,
   requireBrowser,
   type ChromiumWithExtension,
 } from './support/ext-env.js';
@@ -45,35 +42,18 @@ afterAll(async () => {
   for (const s of servers) await s.close();
 });
 
-const line = (r: { opcode: string; size: string }) => `${r.opcode} ${r.size}`;
-const perDirection = (rows: readonly { direction: string; opcode: string; size: string }[]) => ({
-  sent: rows.filter((r) => r.direction === 'sent').map(line),
-  received: rows.filter((r) => r.direction === 'received').map(line),
-});
-const fromWire = (frames: readonly WireRecord[]) =>
-  perDirection(frames.map((f) => ({ direction: f.direction, opcode: f.opcode, size: sizeText(f.size) })));
-
 /** Runs the library page, then holds the panel to the server's record of the wire. */
 async function check(server: ClientServer, expectResult: (result: unknown) => void): Promise<PanelRow[]> {
   servers.push(server);
-  const errors: string[] = [];
-  const { page, tabId } = await newPageWithTabId(ext.worker, () => ext.context.newPage());
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${server.httpUrl}page.html`);
-  expectResult(await page.evaluate('window.__done'));
-  await new Promise((r) => setTimeout(r, 200)); // the closing frames, if any
-  const panel: Page = await ext.context.newPage();
-  panel.on('pageerror', (e) => errors.push(`panel: ${e.message}`));
-  await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
-  const state = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, server.frames.length);
+  const { result, state, errors } = await runPageThenReadPanel(ext, server);
+  expectResult(result);
   expect(server.frames.length, 'frames on the wire').toBeGreaterThan(3);
-  expect(perDirection(state.rows), state.rows.map((r) => `${r.direction} ${line(r)} ${r.preview}`).join('\n')).toEqual(
-    fromWire(server.frames),
-  );
+  expect(
+    perDirection(state.rows),
+    state.rows.map((r) => `${r.direction} ${frameLine(r)} ${r.preview}`).join('\n'),
+  ).toEqual(fromWire(server.frames));
   expect(state.dropped).toBeNull();
   expect(errors).toEqual([]);
-  await panel.close();
-  await page.close();
   return state.rows;
 }
 

@@ -25,6 +25,10 @@ export interface WireRecord {
   readonly direction: 'sent' | 'received';
   readonly opcode: 'text' | 'binary';
   readonly size: number;
+  /** The frame's bytes (for writing what the server recorded as a capture file). */
+  readonly data: Uint8Array;
+  /** The server-side socket it went over. */
+  readonly socket: WebSocket;
 }
 
 export interface ClientServer {
@@ -42,18 +46,19 @@ export const PROTO_JSON = {
 };
 
 /** The client libraries as one classic script for pages: `window.clients = { io, msgpackParser, createClient, protobuf, Phoenix }`. */
-export async function bundleClients(): Promise<string> {
-  const out = await build({
-    stdin: {
-      contents: `import { io } from 'socket.io-client';
+export function bundleClients(): Promise<string> {
+  return bundleForPage(`import { io } from 'socket.io-client';
 import msgpackParser from 'socket.io-msgpack-parser';
 import { createClient } from 'graphql-ws';
 import protobuf from 'protobufjs';
 import * as Phoenix from 'phoenix';
-window.clients = { io, msgpackParser, createClient, protobuf, Phoenix };`,
-      resolveDir: REPO,
-      loader: 'js',
-    },
+window.clients = { io, msgpackParser, createClient, protobuf, Phoenix };`);
+}
+
+/** `source` (a module importing the libraries and setting `window.clients`) bundled with esbuild as one classic script. */
+export async function bundleForPage(source: string): Promise<string> {
+  const out = await build({
+    stdin: { contents: source, resolveDir: REPO, loader: 'js' },
     bundle: true,
     format: 'iife',
     platform: 'browser',
@@ -64,28 +69,27 @@ window.clients = { io, msgpackParser, createClient, protobuf, Phoenix };`,
   return out.outputFiles[0]!.text;
 }
 
-const sizeOf = (data: unknown): number =>
+/** A copy of a frame's bytes as `ws` gives or takes them. */
+const bytesOf = (data: unknown): Uint8Array =>
   typeof data === 'string'
-    ? Buffer.byteLength(data)
-    : Buffer.isBuffer(data)
-      ? data.length
-      : Array.isArray(data)
-        ? Buffer.concat(data as Buffer[]).length
-        : (data as ArrayBuffer).byteLength;
+    ? Buffer.from(data, 'utf8')
+    : Array.isArray(data)
+      ? Buffer.concat(data as Buffer[])
+      : ArrayBuffer.isView(data)
+        ? Buffer.from(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength))
+        : Buffer.from((data as ArrayBuffer).slice(0));
 
 /** Records a server-side socket's frames (what the server sends, the page receives). */
-function record(ws: WebSocket, frames: WireRecord[]): void {
-  ws.on('message', (data, isBinary) =>
-    frames.push({ direction: 'sent', opcode: isBinary ? 'binary' : 'text', size: sizeOf(data) }),
-  );
+export function record(ws: WebSocket, frames: WireRecord[]): void {
+  const push = (direction: WireRecord['direction'], opcode: WireRecord['opcode'], data: unknown) => {
+    const bytes = bytesOf(data);
+    frames.push({ direction, opcode, size: bytes.length, data: bytes, socket: ws });
+  };
+  ws.on('message', (data, isBinary) => push('sent', isBinary ? 'binary' : 'text', data));
   const send = ws.send.bind(ws) as (data: unknown, opts?: unknown, cb?: unknown) => void;
   (ws as unknown as { send: unknown }).send = (data: unknown, opts?: unknown, cb?: unknown) => {
     const o = typeof opts === 'object' && opts !== null ? (opts as { binary?: boolean }) : {};
-    frames.push({
-      direction: 'received',
-      opcode: (o.binary ?? typeof data !== 'string') ? 'binary' : 'text',
-      size: sizeOf(data),
-    });
+    push('received', (o.binary ?? typeof data !== 'string') ? 'binary' : 'text', data);
     return send(data, opts, cb);
   };
 }
@@ -103,7 +107,7 @@ function recordingWsEngine(frames: WireRecord[]): unknown {
   };
 }
 
-async function serve(
+export async function serve(
   pages: Record<string, [string, string]>,
   setup: (server: http.Server, frames: WireRecord[]) => () => Promise<void> | void,
 ): Promise<ClientServer> {
@@ -128,7 +132,7 @@ async function serve(
   };
 }
 
-const html = (title: string, script: string) =>
+export const html = (title: string, script: string) =>
   [
     'text/html; charset=utf-8',
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><script src="/clients.js"></script></head><body><h1>${title}</h1><script>

@@ -11,6 +11,12 @@ export interface PanelRow {
   readonly opcode: string;
   readonly size: string;
   readonly format: string;
+  /** The format cell as shown (`✕ msgpack` when malformed, `cbor+gz`, `unknown`). */
+  readonly formatText: string;
+  /** The event / topic cell. */
+  readonly event: string;
+  /** The protocol cell (`socket.io`, `signalr`, … or '' for none). */
+  readonly protocol: string;
   readonly preview: string;
 }
 
@@ -35,6 +41,9 @@ export const READ_PANEL = `(() => {
     opcode: cell(e, 'opcode') ? cell(e, 'opcode').textContent : '',
     size: cell(e, 'size') ? cell(e, 'size').textContent : '',
     format: e.getAttribute('data-format'),
+    formatText: cell(e, 'format') ? cell(e, 'format').textContent : '',
+    event: cell(e, 'event') ? cell(e, 'event').textContent : '',
+    protocol: cell(e, 'protocol') ? cell(e, 'protocol').textContent : '',
     preview: cell(e, 'preview') ? cell(e, 'preview').textContent : '',
   })).sort((a, b) => a.frameId - b.frameId);
   const count = document.querySelector('[data-testid=frame-count]');
