@@ -111,6 +111,23 @@ describe('the frame list format column at the default list width', () => {
         `${at}: format cells cut`,
       ).toEqual([]);
     }
+    // No protocol in view (the Socket.IO row filtered out): the list's other column set.
+    await page.getByTestId('protocol-filter').selectOption('none');
+    await expect.poll(async () => (await formatCells(page)).length).toBe(expected.length - 1);
+    for (const size of [
+      { width: 1440, height: 900 },
+      { width: 900, height: 700 },
+    ]) {
+      await page.setViewportSize(size);
+      await page.waitForTimeout(300);
+      const cells = await formatCells(page);
+      expect(
+        cells.filter((c) => c.cut),
+        `${size.width}×${size.height}, no protocol in view: format cells cut`,
+      ).toEqual([]);
+    }
+    await page.getByTestId('protocol-filter').selectOption('all');
+    await page.setViewportSize({ width: 1440, height: 900 });
     // The row with the Socket.IO event keeps its event in view.
     const event = await page.locator('[data-testid=frame-row][data-frame-id="6"] [data-column=event]').textContent();
     expect(event).toBe('chat');
