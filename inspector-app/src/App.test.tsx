@@ -222,6 +222,22 @@ describe('skip keys', () => {
 });
 
 describe('a long value', () => {
+  it("past the row preview's length (200 characters, 64 bytes) is shown whole above the tree", async () => {
+    const { transport } = setup();
+    const text = Array.from({ length: 20 }, (_, i) => `word${i}-long`).join(' ');
+    const sig = Uint8Array.from({ length: 64 }, (_, i) => i);
+    act(() => transport.emit({ type: 'frames', frames: [wire(cbor({ text, sig }))] }));
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    fireEvent.mouseDown(rows()[0]);
+    await waitFor(() => expect(screen.getAllByTestId('tree-row').length).toBe(3));
+    const row = (path: string) => screen.getAllByTestId('tree-row').find((r) => r.getAttribute('data-path') === path)!;
+    fireEvent.mouseDown(row('$.text'));
+    await waitFor(() => expect(screen.getByTestId('selected-value').textContent).toBe(JSON.stringify(text)));
+    fireEvent.mouseDown(row('$.sig'));
+    const hex = [...sig].map((b) => b.toString(16).padStart(2, '0')).join('');
+    await waitFor(() => expect(screen.getByTestId('selected-value').textContent).toBe(`h'${hex}'`));
+  });
+
   it('is shown whole, wrapped, once its row is clicked', async () => {
     const { transport } = setup();
     const long = 'https://example.com/statements/2025-Q4/settlement-report-final.pdf';

@@ -21,6 +21,7 @@ import { isMoreRow, type TreeState } from '../tree/use-tree.js';
 import { Splitter } from '../shell/Splitter.js';
 import { exactBytes, formatBytes, formatRange } from '../shell/format.js';
 import { LargestFields } from './LargestFields.js';
+import { LONG_VALUE_CHARS, SelectedValue } from './SelectedValue.js';
 import { imageTypeOf, MediaThumbnail } from './MediaThumbnail.js';
 import { pathOfNode } from './path-of-node.js';
 import './structure.css';
@@ -52,7 +53,6 @@ export interface StructureTabProps {
 }
 
 /** A selected scalar's value longer than this is also shown whole, wrapped, above the tree. */
-const LONG_VALUE_CHARS = 40;
 
 const PLACEMENT_LABELS: Record<HexPlacement, string> = { auto: 'auto', beside: 'beside', below: 'below' };
 
@@ -198,9 +198,7 @@ export function StructureTab(props: StructureTabProps): ReactElement {
         )}
         {/* A long scalar's value, whole and wrapped, once its row is clicked (the row's cell may cut it). */}
         {selected && !selected.isContainer && selected.preview.length > LONG_VALUE_CHARS && (
-          <div className="ws-node-value ws-mono" data-testid="selected-value">
-            {selected.preview}
-          </div>
+          <SelectedValue client={client} frameId={frameId} format={format} node={selected} />
         )}
         {/* Remounted on a sort toggle, so the sorted list shows from its top. */}
         {props.noTree ? (
