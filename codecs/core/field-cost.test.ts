@@ -67,12 +67,25 @@ describe('cost by field across array elements', () => {
     }
   });
 
-  it('names odd keys and tags the way paths do, and never counts inside keys', () => {
+  it('names odd keys the way paths do, and never counts inside keys', () => {
     // {"a b": 1, 7: [2], "t": 1(5)}
     const report = fieldCosts(fullIndex(hex('a3 63 612062 01 07 81 02 61 74 c1 05'), 'cbor'));
-    expect(report.fields.map((f) => f.pattern).sort()).toEqual(
-      ['$.t', '$.t<tag 1>', '$["a b"]', '${7}', '${7}[*]'].sort(),
-    );
+    expect(report.fields.map((f) => f.pattern).sort()).toEqual(['$.t', '$["a b"]', '${7}', '${7}[*]'].sort());
+  });
+
+  it('a tagged field is one row with its key, tag head and content (users[*].lastSeen), a leaf when its content is', () => {
+    // [{"lastSeen": 1(1700000000), "m": 5({"x": 1})}, {"lastSeen": 1(1700000001), "m": 5({"x": 2})}] under self-describe 55799
+    const user = (n: number) =>
+      `a2 68 6c 61 73 74 53 65 65 6e c1 1a 6553f1${n.toString(16).padStart(2, '0')} 61 6d c5 a1 61 78 0${n + 1}`;
+    const bytes = hex(`d9 d9 f7 82 ${user(0)} ${user(1)}`);
+    const report = fieldCosts(fullIndex(bytes, 'cbor'));
+    const patterns = report.fields.map((f) => f.pattern);
+    expect(patterns.filter((p) => p.includes('<tag'))).toEqual([]);
+    const lastSeen = report.fields.find((f) => f.pattern === '$[*].lastSeen')!;
+    // Key "lastSeen" 9 bytes, tag head 1, uint32 5: 15 bytes a user.
+    expect(lastSeen).toMatchObject({ count: 2, keyBytes: 18, valueBytes: 12, totalBytes: 30, isContainer: false });
+    expect(report.fields.find((f) => f.pattern === '$[*].m')!.isContainer).toBe(true);
+    expect(report.fields.find((f) => f.pattern === '$[*].m.x')!.count).toBe(2);
   });
 
   it('keeps the partial result of a malformed frame', () => {

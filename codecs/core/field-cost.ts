@@ -1,7 +1,7 @@
 import { Flag, Kind } from './kinds.js';
 import type { SpanIndex } from './span-index.js';
 import { LeafValueCache } from './leaf-value-cache.js';
-import { previewValue, tagNumber } from './describe.js';
+import { previewValue } from './describe.js';
 
 /**
  * Cost by field across array elements: every recorded node (the root and keys excepted) is
@@ -59,7 +59,8 @@ const DEEP = '\u0004deep';
 
 /**
  * What tells a node's pattern apart among its parent's: the key's text ('\u0001' before a
- * non-text key's preview), or one fixed marker for array positions, chunks and tag content.
+ * non-text key's preview), or one fixed marker for array positions and chunks (a tag's
+ * content has no segment: it is its tag's field).
  * Cheap on purpose: it is computed for every node; the printable segment only for new ones.
  */
 function segmentKey(index: SpanIndex, id: number, keyId: number, keyValues: LeafValueCache): string {
@@ -73,25 +74,18 @@ function segmentKey(index: SpanIndex, id: number, keyId: number, keyValues: Leaf
     }
     return '\u0001' + previewValue(index, keyId, 40);
   }
+  // Named by role where the format names children (json-joy's `.ops[3].after`), positions as `*`.
+  const name = index.walker.childName?.(index, id);
+  if (name) return '\u0003' + name.path.replace(/\[\d+\]$/, '[*]');
   const pk = store.kind[store.parent[id]];
-  if (pk !== Kind.tag) {
-    // Named by role where the format names children (json-joy's `.ops[3].after`), positions as `*`.
-    const name = index.walker.childName?.(index, id);
-    if (name) return '\u0003' + name.path.replace(/\[\d+\]$/, '[*]');
-  }
-  return pk === Kind.tag
-    ? '\u0002tag'
-    : pk === Kind.array || pk === Kind.crdt_arr || pk === Kind.crdt_vec
-      ? '\u0002[*]'
-      : '\u0002chunk';
+  return pk === Kind.array || pk === Kind.crdt_arr || pk === Kind.crdt_vec ? '\u0002[*]' : '\u0002chunk';
 }
 
-/** The printable segment for a segment key: `.name`, `["a b"]`, `{7}`, `[*]`, `<tag 1>`. */
+/** The printable segment for a segment key: `.name`, `["a b"]`, `{7}`, `[*]`. */
 function segmentText(index: SpanIndex, id: number, key: string): string {
   if (key === DEEP) return '…';
   if (key === '\u0002[*]') return '[*]';
   if (key === '\u0002chunk') return '<chunk *>';
-  if (key === '\u0002tag') return `<tag ${tagNumber(index, index.store.parent[id])}>`;
   if (key.startsWith('\u0001')) return `{${key.slice(1)}}`;
   if (key.startsWith('\u0003')) return key.slice(1);
   return IDENT.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
@@ -159,6 +153,14 @@ function buildPatternTree(index: SpanIndex): FieldPatternTree | null {
     if (id === root || parent < 0 || store.flags[id] & Flag.key) continue;
     const parentPattern = patternOf[parent];
     if (parentPattern < 0) continue;
+    // A tag's content is the field the tag labels (`lastSeen` is `1(1700000000)`): it shares
+    // the tag's pattern (the tag's span already holds it), and the pattern is a container only
+    // when the content is one. So `users[*].lastSeen` is one field row, key and tag head in it.
+    if (store.kind[parent] === Kind.tag) {
+      patternOf[id] = parentPattern;
+      if (firstNode[parentPattern] === parent) containers[parentPattern] = index.isContainer(id);
+      continue;
+    }
     const keyId = index.keyOf(id);
     const deepParent = depths[parentPattern] > MAX_PATTERN_DEPTH;
     const key =
