@@ -96,6 +96,10 @@ describe('frame list', () => {
       transport.emit({ type: 'frames', frames: [wire(cbor({ user: { name: 'cy' } })), wire(cbor({ nope: 1 }))] }),
     );
     await waitFor(() => expect(rows().map((r) => r.getAttribute('data-frame-id'))).toEqual(['1', '2', '4']));
+    // A path that does not parse (half typed) filters nothing, and says so.
+    fireEvent.change(screen.getByTestId('path-filter-input'), { target: { value: 'user[' } });
+    await waitFor(() => expect(rows()).toHaveLength(5));
+    expect(screen.getByRole('alert').textContent).toBe('path: missing "]" at character 5 (not applied)');
   });
 
   it('pause keeps capturing; resume shows what arrived', async () => {

@@ -164,7 +164,7 @@ export function App(props: AppProps): ReactElement {
   }, [snapshot.visible, snapshot.tail, listBySize]);
 
   const liveConnectionCount = useMemo(
-    () => [...snapshot.connections.values()].filter((c) => c.status !== 'imported').length,
+    () => [...snapshot.connections.values()].filter((c) => c.status === 'opening' || c.status === 'open').length,
     [snapshot.connections],
   );
 

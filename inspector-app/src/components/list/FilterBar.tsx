@@ -101,9 +101,11 @@ export function FilterBar(props: FilterBarProps): ReactElement {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on what the user typed; the filters it compares with are read as they are then
   useEffect(() => {
-    if (text === filters.text && path === filters.path) return;
-    if (parsed && !parsed.ok) return;
-    const timer = setTimeout(() => latest.current.onChange({ text, path }), 200);
+    // A path that does not parse (yet: `users[` while typing) filters nothing: the list shows
+    // what the text filter alone keeps, and the bar says what is wrong with the path.
+    const applied = parsed && !parsed.ok ? '' : path;
+    if (text === filters.text && applied === filters.path) return;
+    const timer = setTimeout(() => latest.current.onChange({ text, path: applied }), 200);
     return () => clearTimeout(timer);
   }, [text, path]);
 
@@ -211,7 +213,7 @@ export function FilterBar(props: FilterBarProps): ReactElement {
       )}
       {parsed && !parsed.ok && (
         <div className="ws-filter-error" role="alert">
-          path: {parsed.error} at character {parsed.offset}
+          path: {parsed.error} at character {parsed.offset + 1} (not applied)
         </div>
       )}
     </div>

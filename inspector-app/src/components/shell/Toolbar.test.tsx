@@ -91,6 +91,16 @@ describe('toolbar', () => {
     expect(pause.title).toMatch(/from a file/);
   });
 
+  it('a connection that failed to open leaves Pause off', async () => {
+    const transport = setup();
+    act(() => {
+      transport.emit({ type: 'connection-opening', connectionId: 'c1', url: 'ws://localhost:1/nothing', time: 1 });
+      transport.emit({ type: 'connection-closed', connectionId: 'c1', code: 1006, reason: '', wasClean: false, time: 2 });
+    });
+    await waitFor(() => expect(screen.getByTestId('pause-button').getAttribute('title')).toMatch(/no frames/));
+    expect((screen.getByTestId('pause-button') as HTMLButtonElement).disabled).toBe(true);
+  });
+
   it('Export capture saves capture.wirescope, which the import picker accepts', async () => {
     const transport = setup();
     expect(screen.getByTestId('import-input').getAttribute('accept')?.split(',')).toEqual(

@@ -9,7 +9,7 @@ export interface ToolbarProps {
   readonly files: boolean;
   /** Frames held (shown or waiting behind Pause): with none there is nothing to export. */
   readonly frameCount: number;
-  /** Connections known, and those of them that can still bring frames (not read from a file). */
+  /** Connections known, and those of them that can still bring frames (opening or open). */
   readonly connectionCount: number;
   readonly liveConnectionCount: number;
   readonly onPause: (paused: boolean) => void;
@@ -31,7 +31,7 @@ export function Toolbar(props: ToolbarProps): ReactElement {
   const fileRef = useRef<HTMLInputElement>(null);
   const { paused, pausedBacklog, capMb, files, frameCount, connectionCount, liveConnectionCount } = props;
   // Paused stays clickable (to resume); otherwise Pause needs something that could send frames:
-  // a connection not read from a file, or frames from a host that names no connection.
+  // a connection opening or open, or frames from a host that names no connection.
   const canPause = paused || liveConnectionCount > 0 || (frameCount > 0 && connectionCount === 0);
   const canExport = frameCount > 0;
   return (
@@ -46,7 +46,7 @@ export function Toolbar(props: ToolbarProps): ReactElement {
           canPause
             ? 'Pause the list (frames are still captured and appear on resume)'
             : frameCount > 0
-              ? 'Nothing to pause: these frames were read from a file, and no connection can bring more'
+              ? 'Nothing to pause: no connection is open to bring more frames (these were read from a file or their connection closed)'
               : 'Nothing to pause: no frames and no connection yet'
         }
       >
