@@ -1,6 +1,6 @@
 import { Flag, Kind } from './kinds.js';
 import type { SpanIndex } from './span-index.js';
-import { describeHead, previewValue } from './describe.js';
+import { describeHead, grouped, previewValue } from './describe.js';
 import { hex } from './diagnostic.js';
 import { indentFor } from './indent.js';
 
@@ -43,7 +43,7 @@ export function annotatedHex(index: SpanIndex, id: number = index.root, options:
     const pad = indentFor(w.level, indent);
     if ('breakAt' in w) {
       rows.push([
-        String(w.breakAt),
+        grouped(w.breakAt),
         '1',
         pad + hex(bytes, w.breakAt, w.breakAt + 1),
         index.format === 'json' ? 'close' : 'break',
@@ -65,11 +65,11 @@ export function annotatedHex(index: SpanIndex, id: number = index.root, options:
       if (value !== described) comment += ' ' + value;
     }
     if (incomplete) comment += '  (incomplete)';
-    rows.push([String(start), String(end - start), pad + hex(bytes, start, start + head), comment]);
+    rows.push([grouped(start), grouped(end - start), pad + hex(bytes, start, start + head), comment]);
     if (container) {
       if (!(store.flags[n] & Flag.expanded)) {
         if (end - start - head > 0)
-          rows.push(['', '', indentFor(w.level + 1, indent) + '…', `${end - start - head} bytes not expanded`]);
+          rows.push(['', '', indentFor(w.level + 1, indent) + '…', `${grouped(end - start - head)} bytes not expanded`]);
         continue;
       }
       const closes = (store.flags[n] & Flag.indefinite) !== 0 || (index.format === 'json' && !incomplete);
@@ -85,13 +85,13 @@ export function annotatedHex(index: SpanIndex, id: number = index.root, options:
       const inner = indentFor(w.level + 1, indent);
       for (let o = payloadStart; o < shown; o += perLine) {
         rows.push([
-          String(o),
+          grouped(o),
           '',
           inner + hex(bytes, o, Math.min(shown, o + perLine)),
           o === payloadStart ? previewValue(index, n, 60) : '',
         ]);
       }
-      if (shown < end) rows.push(['', '', inner + '…', `${end - shown} more bytes`]);
+      if (shown < end) rows.push(['', '', inner + '…', `${grouped(end - shown)} more bytes`]);
     }
   }
   const width = [0, 0, 0];

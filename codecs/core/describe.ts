@@ -20,7 +20,7 @@ export function describeHead(index: SpanIndex, id: number): string {
   const { store } = index;
   const kind = store.kind[id];
   const indefinite = (store.flags[id] & Flag.indefinite) !== 0;
-  const count = (): string => (indefinite ? '*' : String(store.arg[id]));
+  const count = (): string => (indefinite ? '*' : grouped(store.arg[id]));
   switch (kind) {
     case Kind.uint:
       return 'unsigned';
@@ -135,5 +135,12 @@ function countText(index: SpanIndex, id: number, noun: string, open: string, clo
   const indefinite = (index.store.flags[id] & Flag.indefinite) !== 0;
   if (n < 0) return `${open}_ …${close}`;
   const plural = noun === 'entry' ? 'entries' : noun + 's';
-  return `${open}${indefinite ? '_ ' : ''}${n} ${n === 1 ? noun : plural}${close}`;
+  return `${open}${indefinite ? '_ ' : ''}${grouped(n)} ${n === 1 ? noun : plural}${close}`;
+}
+
+const EN_US = new Intl.NumberFormat('en-US');
+
+/** A count or offset as people read it: `1,888` (tag and simple numbers are names, not counts: never grouped). */
+export function grouped(n: number): string {
+  return EN_US.format(n);
 }
