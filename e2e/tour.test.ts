@@ -141,6 +141,15 @@ class Tour {
         if (other) {
           await picker.selectOption(other);
           await this.settle();
+          // The diff table fits its pane: the delta column ends inside it, no sideways scroll.
+          const fit = await p.evaluate(() => {
+            const table = document.querySelector('[data-testid=diff-table]');
+            const pane = document.querySelector('[data-testid=diff-tab]');
+            if (!table || !pane) return null;
+            return { table: table.getBoundingClientRect().right, pane: pane.getBoundingClientRect().right };
+          });
+          if (fit)
+            expect(fit.table, `${this.name} ${label}: the diff table's right edge`).toBeLessThanOrEqual(fit.pane + 1);
         }
       }
       await this.shot(`${label}-diff`);

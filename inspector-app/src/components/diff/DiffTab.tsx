@@ -4,6 +4,7 @@ import type { WorkerClient } from '../../worker/client.js';
 import { useWorkerCall } from '../shell/use-worker-call.js';
 import { formatBytes, formatDelta } from '../compare/format.js';
 import '../compare/detail.css';
+import './diff.css';
 
 export interface DiffTabProps {
   readonly client: Pick<WorkerClient, 'call'>;
@@ -40,7 +41,15 @@ const deltaClass = (d: number) => (d > 0 ? 'ws-num ws-delta-up' : d < 0 ? 'ws-nu
 
 function DiffTable({ rows }: { rows: readonly DiffRow[] }): ReactElement {
   return (
-    <table className="ws-table" data-testid="diff-table" aria-label="Frame differences">
+    <table className="ws-table ws-diff-table" data-testid="diff-table" aria-label="Frame differences">
+      <colgroup>
+        <col className="ws-diff-path" />
+        <col className="ws-diff-change" />
+        <col />
+        <col />
+        <col className="ws-diff-num" />
+        <col className="ws-diff-num" />
+      </colgroup>
       <thead>
         <tr>
           <th scope="col">path</th>
