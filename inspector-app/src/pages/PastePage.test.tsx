@@ -93,5 +93,8 @@ describe('paste page', () => {
     expect(note.textContent).toMatch(/no decoder reads/i);
     fireEvent.click(within(note).getByRole('button', { name: /hex/i }));
     await waitFor(() => expect(screen.getByRole('tab', { selected: true }).textContent).toMatch(/^Hex/));
+    // Unknown bytes have no error to mark: no "error at byte", no red cell past the end.
+    expect(screen.getByTestId('hex-status').textContent).not.toMatch(/error at byte/);
+    expect(document.querySelector('.hex-error, [data-testid=hex-byte-error]')).toBeNull();
   });
 });

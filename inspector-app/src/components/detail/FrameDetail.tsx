@@ -159,15 +159,20 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
   // Over the compressed bytes only an inflate error has an offset; nodes point into the decompressed ones.
   const hexLinked = !compression || showDecompressed;
   // A compressed frame's inflate error has its offset in the compressed bytes; any other error in the decompressed ones.
-  const errorOffset = !compression
-    ? (decoded?.error?.offset ?? null)
-    : compression.error
-      ? showDecompressed
-        ? null
-        : compression.error.offset
-      : showDecompressed
+  // Bytes no decoder reads ("unknown") have no error to point at: the nearest reading's stop is in
+  // the banner, not a red byte in the hex.
+  const errorOffset =
+    decoded?.verdict === 'unknown'
+      ? null
+      : !compression
         ? (decoded?.error?.offset ?? null)
-        : null;
+        : compression.error
+          ? showDecompressed
+            ? null
+            : compression.error.offset
+          : showDecompressed
+            ? (decoded?.error?.offset ?? null)
+            : null;
   const hexSelection = hexLinked ? selected : null;
   const hexByteClick = (o: number) => void (hexLinked ? onByteClick(o) : undefined);
   const contentSize = compression ? compression.decompressedBytes : frame.size;
