@@ -69,7 +69,12 @@ export function annotatedHex(index: SpanIndex, id: number = index.root, options:
     if (container) {
       if (!(store.flags[n] & Flag.expanded)) {
         if (end - start - head > 0)
-          rows.push(['', '', indentFor(w.level + 1, indent) + '…', `${grouped(end - start - head)} bytes not expanded`]);
+          rows.push([
+            '',
+            '',
+            indentFor(w.level + 1, indent) + '…',
+            `${grouped(end - start - head)} bytes not expanded`,
+          ]);
         continue;
       }
       const closes = (store.flags[n] & Flag.indefinite) !== 0 || (index.format === 'json' && !incomplete);

@@ -82,7 +82,7 @@ function segmentKey(index: SpanIndex, id: number, keyId: number, keyValues: Leaf
 }
 
 /** The printable segment for a segment key: `.name`, `["a b"]`, `{7}`, `[*]`. */
-function segmentText(index: SpanIndex, id: number, key: string): string {
+function segmentText(key: string): string {
   if (key === DEEP) return '…';
   if (key === '\u0002[*]') return '[*]';
   if (key === '\u0002chunk') return '<chunk *>';
@@ -171,7 +171,7 @@ function buildPatternTree(index: SpanIndex): FieldPatternTree | null {
       p = names.length;
       childPatterns[parentPattern].set(key, p);
       childPatterns.push(new Map());
-      names.push(names[parentPattern] + segmentText(index, id, key));
+      names.push(names[parentPattern] + segmentText(key));
       parents.push(parentPattern);
       depths.push(depths[parentPattern] + 1);
       containers.push(index.isContainer(id));

@@ -95,7 +95,14 @@ describe('toolbar', () => {
     const transport = setup();
     act(() => {
       transport.emit({ type: 'connection-opening', connectionId: 'c1', url: 'ws://localhost:1/nothing', time: 1 });
-      transport.emit({ type: 'connection-closed', connectionId: 'c1', code: 1006, reason: '', wasClean: false, time: 2 });
+      transport.emit({
+        type: 'connection-closed',
+        connectionId: 'c1',
+        code: 1006,
+        reason: '',
+        wasClean: false,
+        time: 2,
+      });
     });
     await waitFor(() => expect(screen.getByTestId('pause-button').getAttribute('title')).toMatch(/no frames/));
     expect((screen.getByTestId('pause-button') as HTMLButtonElement).disabled).toBe(true);
