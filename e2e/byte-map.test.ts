@@ -128,6 +128,13 @@ describe('the Bytes tab treemap', () => {
     await expect
       .poll(() => page.getByTestId('bytes-map-status').textContent())
       .toMatch(/avatarHash \(×[\d,]+\): [\d,]+ B — key [\d,]+ B, head [\d,]+ B, value [\d,]+ B; \d+% of the frame/);
+    // From the keyboard: Enter on the focused rectangle opens the tree with the keyboard in it.
+    await hash.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('tab-tree').getAttribute('aria-selected')).toBe('true');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null))
+      .toBe('tree-view');
     await page.close();
   });
 

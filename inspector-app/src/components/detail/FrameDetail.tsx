@@ -4,6 +4,7 @@ import type { WorkerClient } from '../../worker/client.js';
 import { useTree } from '../tree/use-tree.js';
 import { HexTab } from '../hex/HexTab.js';
 import { exactBytes, formatBytes } from '../shell/format.js';
+import { focusWhenDrawn } from '../shell/shortcuts.js';
 import { useWorkerCall } from '../shell/use-worker-call.js';
 import { panelId, TabBar, tabId } from './TabBar.js';
 import { BytesTab } from '../bytes/BytesTab.js';
@@ -115,6 +116,8 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
   // Reveals finish in any order (each may wait for windows of children): only the newest
   // one selects, so stepping through search matches never lands on an older match.
   const revealSeq = useRef(0);
+  /** The pane: a pick in the Bytes tab puts the keyboard in the tree it opens. */
+  const paneRef = useRef<HTMLElement>(null);
   const selectPath = useCallback(
     async (path: readonly number[]) => {
       if (!path.length) return;
@@ -189,6 +192,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
 
   return (
     <section
+      ref={paneRef}
       className="ws-detail-pane"
       aria-label={`Frame ${frameId}`}
       data-testid="frame-detail"
@@ -310,6 +314,8 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
               setPickedInBytes(true);
               setTab('tree');
               void pathOfNode(client, frameId, format, node).then(selectPath);
+              // Enter on a rectangle: the keyboard follows to the tree (not left on the tab that closed).
+              if (paneRef.current) focusWhenDrawn(paneRef.current, '[data-testid=tree-view]');
             }}
           />
         )}
