@@ -265,3 +265,21 @@ describe('tree rows: labels', () => {
     expect(words(rowOf(2))).toBe('metaundefined');
   });
 });
+
+describe('tree rows: flags', () => {
+  it('an incomplete value says so before its (long) value, where the cell cannot cut it off', () => {
+    const blob = node({
+      id: 1,
+      label: 'blob',
+      kind: 'bytes',
+      head: 'bytes(200)',
+      preview: `h'${'ab'.repeat(40)}…' (40 of 200 bytes arrived)`,
+      isContainer: false,
+      childCount: -1,
+      incomplete: true,
+    });
+    render(<TreeView tree={stateOf([blob])} frameSize={60} selectedId={null} onSelect={() => {}} />);
+    const value = rowOf(1).querySelector('.ws-tree-value')!;
+    expect(value.firstElementChild?.textContent).toBe('incomplete');
+  });
+});

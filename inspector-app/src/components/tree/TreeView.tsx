@@ -188,6 +188,9 @@ const TreeRow = memo(function TreeRow(props: {
       </span>
       <span className="ws-tree-head">{head}</span>
       <span className="ws-tree-value" title={preview.length > 24 ? preview : undefined}>
+        {/* Flags first: a long value (a 200-byte string cut short) must not push them out of the cell. */}
+        {node.incomplete && <span className="ws-tree-flag">incomplete</span>}
+        {node.duplicateKey && <span className="ws-tree-flag">duplicate key</span>}
         <span className="ws-tree-preview">
           <Highlighted text={preview} needle={highlight} />
         </span>
@@ -219,8 +222,6 @@ const TreeRow = memo(function TreeRow(props: {
             {node.crdtSpan !== null ? ` ×${node.crdtSpan}` : ''}
           </span>
         )}
-        {node.incomplete && <span className="ws-tree-flag">incomplete</span>}
-        {node.duplicateKey && <span className="ws-tree-flag">duplicate key</span>}
       </span>
       <span className="ws-tree-size" title={`${exactBytes(bytes)}${hasKey ? ' with its key' : ''}`}>
         {formatBytes(bytes)}
