@@ -20,6 +20,18 @@ function ledger(balance: number, uuidByte: number, usd: number): unknown {
 }
 
 describe('frame diff', () => {
+  it("sizes a field as the tree's bytes column does: a map value with its key", () => {
+    // "memo" key: 1 + 4 bytes; "quarterly settlement": 78 14 + 20 bytes (json-pack sizes a string's head for its
+    // UTF-8 worst case). "n": 1 + 1 key, 1 and 2 one byte each.
+    const rows = diffFrames(indexOf({ n: 1, memo: 'quarterly settlement' }), indexOf({ n: 2 }));
+    expect(rows.find((r) => r.path === '$.memo')).toMatchObject({
+      change: 'removed',
+      sizeBefore: 5 + 22,
+      sizeAfter: 0,
+    });
+    expect(rows.find((r) => r.path === '$.n')).toMatchObject({ change: 'changed', sizeBefore: 3, sizeAfter: 3 });
+  });
+
   it('descends through a self-describe tag and lists each changed leaf, integer keys in brace notation', () => {
     const rows = diffFrames(indexOf(ledger(1, 0xaa, 10)), indexOf(ledger(2, 0xbb, -3)));
     expect(rows.map((r) => [r.path, r.change])).toEqual([

@@ -53,6 +53,11 @@ function tagContent(index: SpanIndex, id: number): number {
 }
 
 const size = (index: SpanIndex, id: number) => index.store.end[id] - index.store.start[id];
+/** What a row's field costs, as the tree's bytes column counts it: a map value with its key. */
+const fieldSize = (index: SpanIndex, id: number) => {
+  const key = index.keyOf(id);
+  return size(index, id) + (key >= 0 ? size(index, key) : 0);
+};
 const short = (index: SpanIndex, id: number) => previewValue(index, id, 60);
 
 /** Leaves compare by value (two formats encode the same value differently). */
@@ -95,7 +100,7 @@ export function diffFrames(a: SpanIndex, b: SpanIndex): DiffRow[] {
             change: 'removed',
             before: short(a, ca.id),
             after: '',
-            sizeBefore: size(a, ca.id),
+            sizeBefore: fieldSize(a, ca.id),
             sizeAfter: 0,
           });
         else next.push({ key, child: ca });
@@ -108,7 +113,7 @@ export function diffFrames(a: SpanIndex, b: SpanIndex): DiffRow[] {
             before: '',
             after: short(b, cb.id),
             sizeBefore: 0,
-            sizeAfter: size(b, cb.id),
+            sizeAfter: fieldSize(b, cb.id),
           });
       }
       for (let i = next.length - 1; i >= 0; i--) {
@@ -123,8 +128,8 @@ export function diffFrames(a: SpanIndex, b: SpanIndex): DiffRow[] {
         change: 'changed',
         before: short(a, aId),
         after: short(b, bId),
-        sizeBefore: size(a, aId),
-        sizeAfter: size(b, bId),
+        sizeBefore: fieldSize(a, aId),
+        sizeAfter: fieldSize(b, bId),
       });
     }
   }

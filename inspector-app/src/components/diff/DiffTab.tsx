@@ -47,8 +47,8 @@ function DiffTable({ rows }: { rows: readonly DiffRow[] }): ReactElement {
         <col className="ws-diff-change" />
         <col />
         <col />
-        <col className="ws-diff-num" />
-        <col className="ws-diff-num" />
+        <col className="ws-diff-size" />
+        <col className="ws-diff-delta" />
       </colgroup>
       <thead>
         <tr>
@@ -56,7 +56,11 @@ function DiffTable({ rows }: { rows: readonly DiffRow[] }): ReactElement {
           <th scope="col">change</th>
           <th scope="col">before</th>
           <th scope="col">after</th>
-          <th scope="col" className="ws-num">
+          <th
+            scope="col"
+            className="ws-num"
+            title="the field's bytes before → after, its key included (as the tree's bytes column)"
+          >
             size (B)
           </th>
           <th scope="col" className="ws-num">
