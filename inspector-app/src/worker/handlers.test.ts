@@ -246,7 +246,8 @@ describe('diff', () => {
     const rows = h.methods.diff({ frameA: a.frameId, frameB: b.frameId });
     expect(rows).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ path: '$.b', change: 'changed', sizeBefore: 2, sizeAfter: 4 }),
+        // The field with its key, as the tree counts it: "b" (2 bytes) + "x" (2) → "b" (2) + "xyz" (4).
+        expect.objectContaining({ path: '$.b', change: 'changed', sizeBefore: 4, sizeAfter: 6 }),
         expect.objectContaining({ path: '$.list[2]', change: 'added' }),
         expect.objectContaining({ path: '$.c', change: 'added' }),
       ]),
