@@ -110,7 +110,7 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
       natives.listen(ws, type, (e) => {
         if (!accept(e)) return;
         try {
-          const ev = fn(e, natives.now());
+          const ev = fn(e, natives.eventTime(e));
           if (ev) rec.event(s, ev);
         } catch {
           /* never throw into the page's event dispatch */
