@@ -12,6 +12,7 @@ export type { ByteMap, ByteMapRect } from '../../../codecs/core/byte-map.js';
 import type { SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
 import type { SessionChartData } from '../../../codecs/compare/session/cumulative.js';
 import type { EditOutcome, EditSource, EditSyntax } from './edit-text.js';
+import type { ComposeOutcome } from './compose-text.js';
 
 export type FormatChoice =
   | 'auto'
@@ -377,6 +378,12 @@ export interface WorkerMethods {
   editSource: { params: { frameId: number }; result: EditSource | null };
   /** Edit and send: an edit's bytes and what changed, or where it does not encode; null when the frame's bytes are gone. */
   editBytes: { params: { frameId: number; syntax: EditSyntax; text: string }; result: EditOutcome | null };
+  /** New message / Compose / the paste page's edit: a text's bytes in `syntax`, and what changed from `original` when given (compose-text.ts). */
+  composeBytes: { params: { syntax: EditSyntax; text: string; original: Uint8Array | null }; result: ComposeOutcome };
+  /** The text to show when a composer's syntax changes (compose-text.ts `switchedText`). */
+  composeSwitch: { params: { from: EditSyntax; text: string; to: EditSyntax }; result: string };
+  /** Bytes written in `syntax` (null when they are not that format): the paste page's starting text. */
+  composeText: { params: { data: Uint8Array; syntax: EditSyntax }; result: string | null };
   /** JSON / EDN (one line; `edn-pretty` indented) of a node; `raw-text` / `raw-hex`: the frame's bytes as UTF-8 text or hex (frames that do not decode). */
   text: {
     params: {

@@ -48,6 +48,7 @@ import { ProtocolLinks } from './protocol-links.js';
 import { buildHar } from '../sources/har.js';
 import { serializeCapture } from '../sources/capture-file.js';
 import { editOutcome, editSource } from './edit-text.js';
+import { composeOutcome, switchedText, textOfBytes } from './compose-text.js';
 
 /**
  * The Text tab shows a frame's whole text: past 400,000 characters it is drawn by the
@@ -329,6 +330,9 @@ export class WorkerHandlers {
         const frame = this.store.get(frameId);
         return frame ? editOutcome(frame.data, syntax, text) : null;
       },
+      composeBytes: ({ syntax, text, original }) => composeOutcome(syntax, text, original),
+      composeSwitch: ({ from, text, to }) => switchedText(from, text, to),
+      composeText: ({ data, syntax }) => textOfBytes(data, syntax),
       bytes: ({ frameId, decompressed }) => {
         if (!decompressed) return this.store.get(frameId)?.data.slice() ?? null;
         return this.store.decoded(frameId, 'auto')?.decompressed?.slice() ?? null;
