@@ -382,8 +382,8 @@ export interface WorkerMethods {
   composeBytes: { params: { syntax: EditSyntax; text: string; original: Uint8Array | null }; result: ComposeOutcome };
   /** The text to show when a composer's syntax changes (compose-text.ts `switchedText`). */
   composeSwitch: { params: { from: EditSyntax; text: string; to: EditSyntax }; result: string };
-  /** Bytes written in `syntax` (null when they are not that format): the paste page's starting text. */
-  composeText: { params: { data: Uint8Array; syntax: EditSyntax }; result: string | null };
+  /** The paste page's edit: bytes in their own encoding (compose-text.ts `ownSource`). */
+  composeSource: { params: { data: Uint8Array; isText: boolean }; result: EditSource };
   /** JSON / EDN (one line; `edn-pretty` indented) of a node; `raw-text` / `raw-hex`: the frame's bytes as UTF-8 text or hex (frames that do not decode). */
   text: {
     params: {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { encode as cbor2Encode } from 'cbor2';
 import { encode as msgpackEncode } from '@msgpack/msgpack';
-import { composeOutcome, STARTER_TEXT, switchedText, syntaxForFormat, textOfBytes } from './compose-text.js';
+import { composeOutcome, ownSource, STARTER_TEXT, switchedText, syntaxForFormat, textOfBytes } from './compose-text.js';
 
 const hex = (b: Uint8Array) => [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
 
@@ -69,4 +69,10 @@ it('a socket whose frames were CBOR composes in EDN, text frames in JSON, anythi
     syntaxForFormat('text'),
     syntaxForFormat('protobuf'),
   ]).toEqual(['edn', 'msgpack', 'json', 'hex']);
+});
+
+it('bytes in their own encoding: CBOR as EDN, JSON text as itself, anything else as hex', () => {
+  expect(ownSource(new Uint8Array([0xa1, 0x61, 0x61, 0x01]), false)).toEqual({ syntax: 'edn', text: '{"a": 1}' });
+  expect(ownSource(new TextEncoder().encode('{"a": 1}'), true)).toEqual({ syntax: 'json', text: '{"a": 1}' });
+  expect(ownSource(new Uint8Array([0xff, 0x00, 0xfe]), false)).toEqual({ syntax: 'hex', text: 'ff 00 fe' });
 });

@@ -12,7 +12,7 @@ import {
   type EditError,
   msgpackEditText,
 } from '../../../codecs/edit/index.js';
-import { encodeEditText, type EditSyntax, hexText } from './edit-text.js';
+import { editSource, encodeEditText, type EditSource, type EditSyntax, hexText } from './edit-text.js';
 
 export type ComposeOutcome =
   | { readonly ok: true; readonly bytes: Uint8Array; readonly change: ByteChangeSummary | null }
@@ -86,4 +86,11 @@ export function syntaxForFormat(format: string | null | undefined): EditSyntax {
   if (format === 'msgpack') return 'msgpack';
   if (format === 'json' || format === 'text') return 'json';
   return 'hex';
+}
+
+/** Bytes in their own encoding, as Edit and send shows a frame (CBOR as EDN, …, hex when nothing else gives them back). */
+export function ownSource(bytes: Uint8Array, isText: boolean): EditSource {
+  if (bytes.length > MAX_STRUCTURED_BYTES) return { syntax: 'hex', text: hexText(bytes) };
+  const decoded = decodeFrame(bytes, { isText });
+  return editSource(bytes, decoded.index, !decoded.decompressed);
 }

@@ -48,7 +48,7 @@ import { ProtocolLinks } from './protocol-links.js';
 import { buildHar } from '../sources/har.js';
 import { serializeCapture } from '../sources/capture-file.js';
 import { editOutcome, editSource } from './edit-text.js';
-import { composeOutcome, switchedText, textOfBytes } from './compose-text.js';
+import { composeOutcome, ownSource, switchedText } from './compose-text.js';
 
 /**
  * The Text tab shows a frame's whole text: past 400,000 characters it is drawn by the
@@ -332,7 +332,7 @@ export class WorkerHandlers {
       },
       composeBytes: ({ syntax, text, original }) => composeOutcome(syntax, text, original),
       composeSwitch: ({ from, text, to }) => switchedText(from, text, to),
-      composeText: ({ data, syntax }) => textOfBytes(data, syntax),
+      composeSource: ({ data, isText }) => ownSource(data, isText),
       bytes: ({ frameId, decompressed }) => {
         if (!decompressed) return this.store.get(frameId)?.data.slice() ?? null;
         return this.store.decoded(frameId, 'auto')?.decompressed?.slice() ?? null;
