@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { encode as cborEncode } from 'cbor2';
 import type { DemoServer } from '../demo-server/server.js';
 import { APPENDIX_A, artifactPath } from './support/env.js';
 import { closeDemoAndChromium, startDemoAndChromium } from './support/demo-chromium.js';
@@ -168,33 +169,54 @@ describe('web inspector connected to the demo server', () => {
 });
 
 describe('composing a frame', () => {
-  it('sends JSON typed in the composer as CBOR and MessagePack; the demo server echoes it; bad JSON says where', async () => {
-    // ?plain-editor: the composer is a textarea (Monaco is the same value, typed differently).
-    const page = await openPage(`index.html?plain-editor&connect=${encodeURIComponent(server.wsUrl + '/json')}`);
+  it('Compose writes a CBOR map as EDN; the demo server echoes the very bytes cbor2 gives that value; a bad text says line:column and sends nothing', async () => {
+    const page = await openPage(`index.html?connect=${encodeURIComponent(server.wsUrl + '/json')}`);
     await page.locator('[data-testid=connection-status][data-status=open]').waitFor();
     await page.getByTestId('compose-toggle').click();
-    await page.getByTestId('composer-input').fill('{"hello": [1, 2, {"x": true}]}');
-    for (const as of ['cbor', 'msgpack']) {
-      await page.getByTestId('send-as').selectOption(as);
-      await page.getByTestId('send-button').click();
-    }
+    const composer = page.getByRole('region', { name: 'Compose' });
+    await composer.waitFor();
+    await page.getByTestId('edit-format').selectOption('edn');
+    const value = new Map<string, unknown>([
+      ['op', 'set'],
+      ['vals', [1, -2, 3.5, 100000]],
+      ['ok', true],
+      ['b', new Uint8Array([1, 2])],
+    ]);
+    const expected = [...cborEncode(value)].map((b) => b.toString(16).padStart(2, '0')).join(' ');
+    await page
+      .getByTestId('edit-text')
+      .fill('{"op": "set",\n "vals": [1, -2, 3.5, 100000], "ok": true, "b": h\'0102\'}');
+    await page.getByTestId('edit-bytes').filter({ hasText: expected }).waitFor({ timeout: 5000 });
+    expect(await page.getByTestId('edit-change').textContent()).toMatch(/^\d+ B · a new frame/);
+    await composer.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByTestId('new-message-outcome').filter({ hasText: 'sent' }).waitFor({ timeout: 5000 });
     const binaryRows = async () =>
-      page
-        .locator('[data-testid=frame-row]')
-        .evaluateAll((els) =>
-          els
-            .filter((e) => e.getAttribute('data-format') !== 'json')
-            .map(
-              (e) => `${e.querySelector('[aria-label]')?.getAttribute('aria-label')} ${e.getAttribute('data-format')}`,
-            ),
-        );
+      page.locator('[data-testid=frame-row]').evaluateAll((els) =>
+        els
+          .filter((e) => e.getAttribute('data-format') !== 'json')
+          .map((e) => ({
+            id: e.getAttribute('data-frame-id'),
+            what: `${e.querySelector('[aria-label]')?.getAttribute('aria-label')} ${e.getAttribute('data-format')}`,
+          })),
+      );
     await expect
-      .poll(binaryRows, { timeout: 5000 })
-      .toEqual(['sent cbor', 'received cbor', 'sent msgpack', 'received msgpack']);
-    await page.getByTestId('composer-input').fill('{"hello": ');
-    await page.getByTestId('send-button').click();
-    // The encode answer comes back from the worker: wait for the alert, don't read it at once.
-    await page.getByRole('alert').filter({ hasText: 'byte 10' }).waitFor({ timeout: 5000 });
+      .poll(async () => (await binaryRows()).map((r) => r.what), { timeout: 5000 })
+      .toEqual(['sent cbor', 'received cbor']);
+    // The echo's bytes, as Edit and send shows them unchanged: cbor2's encoding of the value.
+    const echo = (await binaryRows())[1]!;
+    await page.locator(`[data-testid=frame-row][data-frame-id="${echo.id}"]`).dispatchEvent('mousedown');
+    await page.getByRole('button', { name: 'Edit and send' }).click();
+    const unchanged = page.getByTestId('edit-and-send').getByTestId('edit-bytes');
+    await page.getByTestId('edit-and-send').getByTestId('edit-change').filter({ hasText: 'unchanged' }).waitFor();
+    expect(await unchanged.textContent()).toBe(expected);
+    await page.getByTestId('edit-and-send').getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByTestId('edit-text').fill('{"op": "set",\n "vals": }');
+    await page
+      .getByTestId('edit-error')
+      .filter({ hasText: /^2:10: .* — nothing will be sent$/ })
+      .waitFor({ timeout: 5000 });
+    expect(await composer.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true);
     await closePage(page);
   }, 30_000);
 });
