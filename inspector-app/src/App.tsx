@@ -272,17 +272,6 @@ export function App(props: AppProps): ReactElement {
           onToggleComposer={() => setComposerOpen((o) => !o)}
         />
       )}
-      {composerOpen && pageActions?.kinds.includes('send') && (
-        <NewMessage
-          worker={worker}
-          host={pageActions}
-          connections={snapshot.connections}
-          rows={snapshot.rows}
-          labels={connectionLabels}
-          title={capabilities.connect ? 'Compose' : 'New message'}
-          onClose={() => setComposerOpen(false)}
-        />
-      )}
       {!props.singleFrame && (
         <Toolbar
           paused={snapshot.paused}
@@ -342,6 +331,17 @@ export function App(props: AppProps): ReactElement {
           onDebuggerCapture={
             capabilities.debuggerCapture ? (on) => transport.send({ type: 'set-debugger-capture', on }) : undefined
           }
+        />
+      )}
+      {composerOpen && pageActions?.kinds.includes('send') && (
+        <NewMessage
+          worker={worker}
+          host={pageActions}
+          connections={snapshot.connections}
+          rows={snapshot.rows}
+          labels={connectionLabels}
+          title={capabilities.connect ? 'Compose' : 'New message'}
+          onClose={() => setComposerOpen(false)}
         />
       )}
       {notice && (
