@@ -190,6 +190,8 @@ describe('composing a frame', () => {
     expect(await page.getByTestId('edit-change').textContent()).toMatch(/^\d+ B · a new frame/);
     await composer.getByRole('button', { name: 'Send', exact: true }).click();
     await page.getByTestId('new-message-outcome').filter({ hasText: 'sent' }).waitFor({ timeout: 5000 });
+    // The JSON channel keeps streaming: only CBOR rows are listed, so the list's window holds them all.
+    await page.getByTestId('format-filter').selectOption('cbor');
     const binaryRows = async () =>
       page.locator('[data-testid=frame-row]').evaluateAll((els) =>
         els
@@ -210,6 +212,41 @@ describe('composing a frame', () => {
     await page.getByTestId('edit-and-send').getByTestId('edit-change').filter({ hasText: 'unchanged' }).waitFor();
     expect(await unchanged.textContent()).toBe(expected);
     await page.getByTestId('edit-and-send').getByRole('button', { name: 'Cancel' }).click();
+    // Send again on the inspector's own connection: the same bytes go out again and come back.
+    const sentRow = (await binaryRows())[0]!;
+    await page.locator(`[data-testid=frame-row][data-frame-id="${sentRow.id}"]`).dispatchEvent('mousedown');
+    await page.getByRole('button', { name: 'Send again' }).click();
+    await page.getByTestId('page-action-outcome').waitFor({ timeout: 5000 });
+    expect(await page.getByTestId('page-action-outcome').textContent()).toBe('sent again');
+    expect(await page.getByRole('button', { name: 'Deliver to page' }).count(), 'no page to deliver to').toBe(0);
+    await expect
+      .poll(async () => (await binaryRows()).map((r) => r.what), { timeout: 5000 })
+      .toEqual(['sent cbor', 'received cbor', 'sent cbor', 'received cbor']);
+    const again = (await binaryRows())[3]!;
+    await page.locator(`[data-testid=frame-row][data-frame-id="${again.id}"]`).dispatchEvent('mousedown');
+    await page.getByRole('button', { name: 'Edit and send' }).click();
+    await page.getByTestId('edit-and-send').getByTestId('edit-change').filter({ hasText: 'unchanged' }).waitFor();
+    expect(await page.getByTestId('edit-and-send').getByTestId('edit-bytes').textContent()).toBe(expected);
+    await page.getByTestId('edit-and-send').getByRole('button', { name: 'Cancel' }).click();
+
+    // The composer fits at 900×700 in both themes: no control off screen, nothing sideways, the text box usable.
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.setViewportSize({ width: 900, height: 700 });
+      await page.emulateMedia({ colorScheme: scheme });
+      const geometry = await page.evaluate(() => {
+        const box = document.querySelector('[data-testid=new-message]')!;
+        const area = box.querySelector('textarea')!.getBoundingClientRect();
+        const inView = (r: DOMRect) => r.left >= 0 && r.right <= innerWidth && r.top >= 0 && r.bottom <= innerHeight;
+        return {
+          sideways: box.scrollWidth > box.clientWidth + 1,
+          controlsInView: [...box.querySelectorAll('button, select')].every((b) => inView(b.getBoundingClientRect())),
+          area: area.width > 450 && area.height >= 48,
+        };
+      });
+      expect(geometry, `Compose at 900×700, ${scheme}`).toEqual({ sideways: false, controlsInView: true, area: true });
+      await page.screenshot({ path: artifactPath(`inspector-compose-900-${scheme}.png`) });
+    }
+    await page.setViewportSize({ width: 1400, height: 860 });
 
     await page.getByTestId('edit-text').fill('{"op": "set",\n "vals": }');
     await page
@@ -222,6 +259,41 @@ describe('composing a frame', () => {
 });
 
 describe('paste page', () => {
+  it('Edit: the frame as EDN, edited into new bytes; the new link opens them', async () => {
+    const page = await openPage(`paste.html#hex=${encodeURIComponent('a1 61 61 01')}`);
+    await page.locator('[data-testid=tree-row]').first().waitFor();
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    const text = page.getByLabel('Edit the frame', { exact: true });
+    expect(await text.inputValue()).toBe('{"a": 1}');
+    await text.fill('{"a": 1, "b": [true, null]}');
+    const expected = [
+      ...cborEncode(
+        new Map<string, unknown>([
+          ['a', 1],
+          ['b', [true, null]],
+        ]),
+      ),
+    ];
+    await page
+      .getByTestId('edit-bytes')
+      .filter({ hasText: expected.map((b) => b.toString(16).padStart(2, '0')).join(' ') })
+      .waitFor();
+    expect(await page.getByTestId('edit-change').textContent()).toMatch(/^\d+ B \(\+\d+ B\) · .* first at offset 0/);
+    await page.getByRole('button', { name: 'Show the edit' }).click();
+    await page.locator('[data-testid=tree-row][data-path="$.b"]').waitFor();
+    const link = await page.getByTestId('paste-link').inputValue();
+    expect(link).toBe(
+      `${new URL('paste.html', server.httpUrl).href}#b64=${Buffer.from(expected).toString('base64url')}`,
+    );
+    await closePage(page);
+    const opened = await openPage(new URL(link).pathname + new URL(link).hash);
+    await opened.locator('[data-testid=tree-row][data-path="$.b"]').waitFor();
+    expect(await opened.getByTestId('paste-input').inputValue()).toBe(
+      expected.map((b) => b.toString(16).padStart(2, '0')).join(' '),
+    );
+    await closePage(opened);
+  }, 30_000);
+
   it('decodes all 82 RFC 8949 Appendix A vectors; f818 (simple 24 in two bytes) is not well-formed', async () => {
     if (!existsSync(APPENDIX_A)) {
       throw new Error(

@@ -81,11 +81,15 @@ export function FrameEditor(props: {
 
   const current = result && result.syntax === syntax && result.text === text ? result.outcome : null;
   const shown = result?.outcome ?? null;
+  /** The text as last typed or set: a switch's answer does not overwrite what was typed while it was asked. */
+  const typed = useRef(text);
+  typed.current = text;
   const choose = async (to: EditSyntax) => {
-    const from = syntax;
-    const next = switchText ? await switchText(from, text, to) : text;
+    const before = text;
     setSyntax(to);
-    setText(next);
+    if (!switchText) return;
+    const next = await switchText(syntax, before, to);
+    if (typed.current === before) setText(next);
   };
   const choices = props.syntaxes && props.syntaxes.length > 1 ? props.syntaxes : null;
 

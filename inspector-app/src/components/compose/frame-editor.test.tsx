@@ -86,3 +86,23 @@ it('the text box and the format choice are labelled', () => {
   expect(screen.getByLabelText('Message')).toBe(screen.getByTestId('edit-text'));
   expect(screen.getByLabelText('written as')).toBe(screen.getByTestId('edit-format'));
 });
+
+it('text typed while a format switch is being answered is kept', async () => {
+  let answer: (text: string) => void = () => {};
+  render(
+    <FrameEditor
+      label="Message"
+      initial={{ syntax: 'hex', text: '01' }}
+      syntaxes={['edn', 'hex']}
+      encode={async (syntax, text) => composeOutcome(syntax, text, null)}
+      switchText={() => new Promise<string>((resolve) => (answer = resolve))}
+    >
+      {() => null}
+    </FrameEditor>,
+  );
+  fireEvent.change(screen.getByTestId('edit-format'), { target: { value: 'edn' } });
+  typeText('{"typed": true}');
+  answer('1');
+  await waitFor(() => expect(screen.getByTestId('edit-bytes').textContent).toMatch(/^a1 65/));
+  expect((screen.getByTestId('edit-text') as HTMLTextAreaElement).value).toBe('{"typed": true}');
+});
