@@ -300,12 +300,6 @@ export interface DiffRow {
   readonly sizeAfter: number;
 }
 
-export type EncodeAs = 'cbor' | 'msgpack' | 'json' | 'hex';
-
-export type EncodeResult =
-  | { readonly ok: true; readonly data: Uint8Array; readonly opcode: Opcode }
-  | { readonly ok: false; readonly error: string; readonly offset: number };
-
 export interface FilterQuery {
   /** Free text matched against the decoded content (case-insensitive). */
   readonly text: string;
@@ -407,7 +401,6 @@ export interface WorkerMethods {
   };
   /** null when either frame is not held (evicted, or no such frame). */
   diff: { params: { frameA: number; frameB: number }; result: DiffRow[] | null };
-  encode: { params: { json: string; as: EncodeAs }; result: EncodeResult };
   setFilter: { params: FilterQuery; result: number[] | null };
   /** `extensions`: the negotiated Sec-WebSocket-Extensions when known ('' = none negotiated), kept in the export. */
   exportCapture: {

@@ -1,12 +1,9 @@
-import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
-import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncoder.js';
 import {
   crdtByteSplit,
   crdtClockTable,
   decodeFrame,
   recognizeProtocol,
   diagnostic,
-  parseHex,
   patchByteSplit,
   patchJson,
   compressionSummary,
@@ -19,8 +16,6 @@ import {
 import type {
   CrdtSummary,
   FrameCompression,
-  EncodeAs,
-  EncodeResult,
   FilterQuery,
   FrameDecode,
   FrameSummary,
@@ -421,7 +416,6 @@ export class WorkerHandlers {
         const b = this.store.decodeAuto(fb, Infinity).index;
         return a && b ? diffFrames(a, b) : [];
       },
-      encode: ({ json, as }) => encodeComposed(json, as),
       setFilter: (query: FilterQuery) => {
         if (!this.setContentFilter(query)) return null;
         const out: number[] = [];
@@ -500,24 +494,3 @@ function frameCompression(info: CompressionInfo, format: string | null): FrameCo
   };
 }
 
-/** The standalone inspector's composer: JSON text (or hex) into the bytes to send. */
-export function encodeComposed(text: string, as: EncodeAs): EncodeResult {
-  if (as === 'hex') {
-    const parsed = parseHex(text);
-    return parsed.ok
-      ? { ok: true, data: parsed.bytes, opcode: 'binary' }
-      : { ok: false, error: parsed.error, offset: parsed.offset };
-  }
-  const bytes = new TextEncoder().encode(text);
-  // Our validating JSON reader gives the error offset JSON.parse does not promise.
-  const d = decodeFrame(bytes, { format: 'json' });
-  if (d.error || !d.index) return { ok: false, error: d.error?.message ?? 'not JSON', offset: d.error?.offset ?? 0 };
-  if (as === 'json') return { ok: true, data: bytes, opcode: 'text' };
-  const value = d.index.value(d.index.root);
-  try {
-    const data = as === 'cbor' ? new CborEncoder().encode(value) : new MsgPackEncoder().encode(value);
-    return { ok: true, data, opcode: 'binary' };
-  } catch (e) {
-    return { ok: false, error: (e as Error).message, offset: 0 };
-  }
-}
