@@ -493,4 +493,3 @@ function frameCompression(info: CompressionInfo, format: string | null): FrameCo
     error: e ? { code: e.code, offset: e.offset, message: e.message } : null,
   };
 }
-
