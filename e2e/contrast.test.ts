@@ -2,7 +2,8 @@
  * axe-core with every rule it has (WCAG 2.x A/AA and best practices) on all three pages in
  * both themes, in Chromium: 0 violations of any impact. Views: the list, a frame's Tree with
  * a row, a search match and largest fields, Hex (raw and annotated), Text, Bytes, Compare, Diff,
- * CRDT, a malformed frame and an unknown one. Text contrast ≥ 4.5:1 is among the rules (the
+ * CRDT, a malformed frame and an unknown one; the frame editor (the inspector's Compose with bytes and
+ * with an error, the paste page's edit). Text contrast ≥ 4.5:1 is among the rules (the
  * states that once measured below 4.5: hex offsets and status, the active tab, muted text and
  * keys on the selected row), as is the check that a control's name contains its visible text.
  * Needs dist/app and /usr/bin/chromium.
@@ -107,6 +108,16 @@ describe('axe-core: no violations on any view', () => {
       await waitForRows(page, 20);
       await page.getByTestId('pause-button').click();
       await expectReadable(page, `inspector-list-${theme}`);
+      // Compose: the shared frame editor on a CBOR map written as EDN.
+      await page.getByTestId('compose-toggle').click();
+      await page.getByTestId('edit-format').selectOption('edn');
+      await page.getByTestId('edit-text').fill('{"type": "hello", "n": [1, 2.5]}');
+      await page.getByTestId('edit-bytes').waitFor();
+      await expectReadable(page, `inspector-compose-${theme}`);
+      await page.getByTestId('edit-text').fill('{"type": ');
+      await page.getByTestId('edit-error').waitFor();
+      await expectReadable(page, `inspector-compose-error-${theme}`);
+      await page.getByTestId('compose-toggle').click();
       await selectFrameOf(page, 'cbor');
       await selectChildRow(page);
       const label =
@@ -170,6 +181,9 @@ describe('axe-core: no violations on any view', () => {
       await page.locator('[data-testid=tree-row][aria-level="2"]').first().waitFor();
       await selectChildRow(page);
       await expectReadable(page, `paste-${theme}`);
+      await page.getByRole('button', { name: 'Edit', exact: true }).click();
+      await page.getByTestId('edit-change').waitFor();
+      await expectReadable(page, `paste-edit-${theme}`);
       await page.close();
       expect(problems).toEqual([]);
     });

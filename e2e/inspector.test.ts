@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { encode as cborEncode } from 'cbor2';
 import type { DemoServer } from '../demo-server/server.js';
 import { APPENDIX_A, artifactPath } from './support/env.js';
 import { closeDemoAndChromium, startDemoAndChromium } from './support/demo-chromium.js';
@@ -168,38 +169,131 @@ describe('web inspector connected to the demo server', () => {
 });
 
 describe('composing a frame', () => {
-  it('sends JSON typed in the composer as CBOR and MessagePack; the demo server echoes it; bad JSON says where', async () => {
-    // ?plain-editor: the composer is a textarea (Monaco is the same value, typed differently).
-    const page = await openPage(`index.html?plain-editor&connect=${encodeURIComponent(server.wsUrl + '/json')}`);
+  it('Compose writes a CBOR map as EDN; the demo server echoes the very bytes cbor2 gives that value; a bad text says line:column and sends nothing', async () => {
+    const page = await openPage(`index.html?connect=${encodeURIComponent(server.wsUrl + '/json')}`);
     await page.locator('[data-testid=connection-status][data-status=open]').waitFor();
     await page.getByTestId('compose-toggle').click();
-    await page.getByTestId('composer-input').fill('{"hello": [1, 2, {"x": true}]}');
-    for (const as of ['cbor', 'msgpack']) {
-      await page.getByTestId('send-as').selectOption(as);
-      await page.getByTestId('send-button').click();
-    }
+    const composer = page.getByRole('region', { name: 'Compose' });
+    await composer.waitFor();
+    await page.getByTestId('edit-format').selectOption('edn');
+    const value = new Map<string, unknown>([
+      ['op', 'set'],
+      ['vals', [1, -2, 3.5, 100000]],
+      ['ok', true],
+      ['b', new Uint8Array([1, 2])],
+    ]);
+    const expected = [...cborEncode(value)].map((b) => b.toString(16).padStart(2, '0')).join(' ');
+    await page
+      .getByTestId('edit-text')
+      .fill('{"op": "set",\n "vals": [1, -2, 3.5, 100000], "ok": true, "b": h\'0102\'}');
+    await page.getByTestId('edit-bytes').filter({ hasText: expected }).waitFor({ timeout: 5000 });
+    expect(await page.getByTestId('edit-change').textContent()).toMatch(/^\d+ B · a new frame/);
+    await composer.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByTestId('new-message-outcome').filter({ hasText: 'sent' }).waitFor({ timeout: 5000 });
+    // The JSON channel keeps streaming: only CBOR rows are listed, so the list's window holds them all.
+    await page.getByTestId('format-filter').selectOption('cbor');
     const binaryRows = async () =>
-      page
-        .locator('[data-testid=frame-row]')
-        .evaluateAll((els) =>
-          els
-            .filter((e) => e.getAttribute('data-format') !== 'json')
-            .map(
-              (e) => `${e.querySelector('[aria-label]')?.getAttribute('aria-label')} ${e.getAttribute('data-format')}`,
-            ),
-        );
+      page.locator('[data-testid=frame-row]').evaluateAll((els) =>
+        els
+          .filter((e) => e.getAttribute('data-format') !== 'json')
+          .map((e) => ({
+            id: e.getAttribute('data-frame-id'),
+            what: `${e.querySelector('[aria-label]')?.getAttribute('aria-label')} ${e.getAttribute('data-format')}`,
+          })),
+      );
     await expect
-      .poll(binaryRows, { timeout: 5000 })
-      .toEqual(['sent cbor', 'received cbor', 'sent msgpack', 'received msgpack']);
-    await page.getByTestId('composer-input').fill('{"hello": ');
-    await page.getByTestId('send-button').click();
-    // The encode answer comes back from the worker: wait for the alert, don't read it at once.
-    await page.getByRole('alert').filter({ hasText: 'byte 10' }).waitFor({ timeout: 5000 });
+      .poll(async () => (await binaryRows()).map((r) => r.what), { timeout: 5000 })
+      .toEqual(['sent cbor', 'received cbor']);
+    // The echo's bytes, as Edit and send shows them unchanged: cbor2's encoding of the value.
+    const echo = (await binaryRows())[1]!;
+    await page.locator(`[data-testid=frame-row][data-frame-id="${echo.id}"]`).dispatchEvent('mousedown');
+    await page.getByRole('button', { name: 'Edit and send' }).click();
+    const unchanged = page.getByTestId('edit-and-send').getByTestId('edit-bytes');
+    await page.getByTestId('edit-and-send').getByTestId('edit-change').filter({ hasText: 'unchanged' }).waitFor();
+    expect(await unchanged.textContent()).toBe(expected);
+    await page.getByTestId('edit-and-send').getByRole('button', { name: 'Cancel' }).click();
+    // Send again on the inspector's own connection: the same bytes go out again and come back.
+    const sentRow = (await binaryRows())[0]!;
+    await page.locator(`[data-testid=frame-row][data-frame-id="${sentRow.id}"]`).dispatchEvent('mousedown');
+    await page.getByRole('button', { name: 'Send again' }).click();
+    await page.getByTestId('page-action-outcome').waitFor({ timeout: 5000 });
+    expect(await page.getByTestId('page-action-outcome').textContent()).toBe('sent again');
+    expect(await page.getByRole('button', { name: 'Deliver to page' }).count(), 'no page to deliver to').toBe(0);
+    await expect
+      .poll(async () => (await binaryRows()).map((r) => r.what), { timeout: 5000 })
+      .toEqual(['sent cbor', 'received cbor', 'sent cbor', 'received cbor']);
+    const again = (await binaryRows())[3]!;
+    await page.locator(`[data-testid=frame-row][data-frame-id="${again.id}"]`).dispatchEvent('mousedown');
+    await page.getByRole('button', { name: 'Edit and send' }).click();
+    await page.getByTestId('edit-and-send').getByTestId('edit-change').filter({ hasText: 'unchanged' }).waitFor();
+    expect(await page.getByTestId('edit-and-send').getByTestId('edit-bytes').textContent()).toBe(expected);
+    await page.getByTestId('edit-and-send').getByRole('button', { name: 'Cancel' }).click();
+
+    // The composer fits at 900×700 in both themes: no control off screen, nothing sideways, the text box usable.
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.setViewportSize({ width: 900, height: 700 });
+      await page.emulateMedia({ colorScheme: scheme });
+      const geometry = await page.evaluate(() => {
+        const box = document.querySelector('[data-testid=new-message]')!;
+        const area = box.querySelector('textarea')!.getBoundingClientRect();
+        const inView = (r: DOMRect) => r.left >= 0 && r.right <= innerWidth && r.top >= 0 && r.bottom <= innerHeight;
+        return {
+          sideways: box.scrollWidth > box.clientWidth + 1,
+          controlsInView: [...box.querySelectorAll('button, select')].every((b) => inView(b.getBoundingClientRect())),
+          area: area.width > 450 && area.height >= 48,
+        };
+      });
+      expect(geometry, `Compose at 900×700, ${scheme}`).toEqual({ sideways: false, controlsInView: true, area: true });
+      await page.screenshot({ path: artifactPath(`inspector-compose-900-${scheme}.png`) });
+    }
+    await page.setViewportSize({ width: 1400, height: 860 });
+
+    await page.getByTestId('edit-text').fill('{"op": "set",\n "vals": }');
+    await page
+      .getByTestId('edit-error')
+      .filter({ hasText: /^2:10: .* — nothing will be sent$/ })
+      .waitFor({ timeout: 5000 });
+    expect(await composer.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true);
     await closePage(page);
   }, 30_000);
 });
 
 describe('paste page', () => {
+  it('Edit: the frame as EDN, edited into new bytes; the new link opens them', async () => {
+    const page = await openPage(`paste.html#hex=${encodeURIComponent('a1 61 61 01')}`);
+    await page.locator('[data-testid=tree-row]').first().waitFor();
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    const text = page.getByLabel('Edit the frame', { exact: true });
+    expect(await text.inputValue()).toBe('{"a": 1}');
+    await text.fill('{"a": 1, "b": [true, null]}');
+    const expected = [
+      ...cborEncode(
+        new Map<string, unknown>([
+          ['a', 1],
+          ['b', [true, null]],
+        ]),
+      ),
+    ];
+    await page
+      .getByTestId('edit-bytes')
+      .filter({ hasText: expected.map((b) => b.toString(16).padStart(2, '0')).join(' ') })
+      .waitFor();
+    expect(await page.getByTestId('edit-change').textContent()).toMatch(/^\d+ B \(\+\d+ B\) · .* first at offset 0/);
+    await page.getByRole('button', { name: 'Show the edit' }).click();
+    await page.locator('[data-testid=tree-row][data-path="$.b"]').waitFor();
+    const link = await page.getByTestId('paste-link').inputValue();
+    expect(link).toBe(
+      `${new URL('paste.html', server.httpUrl).href}#b64=${Buffer.from(expected).toString('base64url')}`,
+    );
+    await closePage(page);
+    const opened = await openPage(new URL(link).pathname + new URL(link).hash);
+    await opened.locator('[data-testid=tree-row][data-path="$.b"]').waitFor();
+    expect(await opened.getByTestId('paste-input').inputValue()).toBe(
+      expected.map((b) => b.toString(16).padStart(2, '0')).join(' '),
+    );
+    await closePage(opened);
+  }, 30_000);
+
   it('decodes all 82 RFC 8949 Appendix A vectors; f818 (simple 24 in two bytes) is not well-formed', async () => {
     if (!existsSync(APPENDIX_A)) {
       throw new Error(

@@ -34,7 +34,7 @@ import { closesDetail } from './components/shell/escape.js';
 import { focusWhenDrawn, skipKeyOf, type SkipKey } from './components/shell/shortcuts.js';
 import { HelpOverlay } from './components/shell/HelpOverlay.js';
 import { ConnectBar } from './components/connect/ConnectBar.js';
-import { Composer } from './components/connect/Composer.js';
+import { NewMessage } from './components/compose/NewMessage.js';
 import { saveBytes } from './components/detail/clipboard.js';
 import { FrameMenu, type PageActionRequest } from './components/detail/FrameMenu.js';
 import { usePageActions } from './components/detail/use-page-actions.js';
@@ -272,14 +272,6 @@ export function App(props: AppProps): ReactElement {
           onToggleComposer={() => setComposerOpen((o) => !o)}
         />
       )}
-      {capabilities.sendFrames && composerOpen && (
-        <Composer
-          client={worker}
-          connections={snapshot.connections}
-          theme={theme}
-          onSend={(connectionId, opcode, data) => transport.send({ type: 'send-frame', connectionId, opcode, data })}
-        />
-      )}
       {!props.singleFrame && (
         <Toolbar
           paused={snapshot.paused}
@@ -311,21 +303,45 @@ export function App(props: AppProps): ReactElement {
               : undefined
           }
           extra={
-            <SchemasPanel
-              client={worker}
-              storage={schemaStorage}
-              connections={[...snapshot.connections.keys()].map((id) => ({
-                id,
-                label: `${connectionLabels.get(id) ?? id} ${snapshot.connections.get(id)?.url ?? ''}`.trim(),
-              }))}
-              onChanged={() => setSchemaVersion((v) => v + 1)}
-              reread={snapshot.reread}
-            />
+            <>
+              {!capabilities.connect && pageActions?.kinds.includes('send') && (
+                <button
+                  type="button"
+                  aria-expanded={composerOpen}
+                  data-testid="new-message-toggle"
+                  title="Compose a frame and send it on any open socket of the page"
+                  onClick={() => setComposerOpen((o) => !o)}
+                >
+                  New message
+                </button>
+              )}
+              <SchemasPanel
+                client={worker}
+                storage={schemaStorage}
+                connections={[...snapshot.connections.keys()].map((id) => ({
+                  id,
+                  label: `${connectionLabels.get(id) ?? id} ${snapshot.connections.get(id)?.url ?? ''}`.trim(),
+                }))}
+                onChanged={() => setSchemaVersion((v) => v + 1)}
+                reread={snapshot.reread}
+              />
+            </>
           }
           debuggerCaptureOn={snapshot.debuggerCapture?.state === 'on' || snapshot.debuggerCapture?.state === 'starting'}
           onDebuggerCapture={
             capabilities.debuggerCapture ? (on) => transport.send({ type: 'set-debugger-capture', on }) : undefined
           }
+        />
+      )}
+      {composerOpen && pageActions?.kinds.includes('send') && (
+        <NewMessage
+          worker={worker}
+          host={pageActions}
+          connections={snapshot.connections}
+          rows={snapshot.rows}
+          labels={connectionLabels}
+          title={capabilities.connect ? 'Compose' : 'New message'}
+          onClose={() => setComposerOpen(false)}
         />
       )}
       {notice && (

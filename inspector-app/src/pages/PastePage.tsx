@@ -7,6 +7,7 @@ import { copyText } from '../components/shell/copyText.js';
 import { MemoryTransport } from '../protocol/transport.js';
 import { bytesFromHash, hashFromBytes, parsePasted } from '../sources/paste-input.js';
 import type { WorkerClient } from '../worker/client.js';
+import { PasteEdit } from './PasteEdit.js';
 
 interface PasteState {
   readonly bytes: Uint8Array | null;
@@ -15,6 +16,9 @@ interface PasteState {
 }
 
 const EMPTY: PasteState = { bytes: null, problem: '', source: '' };
+
+/** Sources shown as a text WebSocket frame: pasted JSON (raw text) and an edit written as JSON text. */
+const TEXT_SOURCES = new Set(['raw', 'an edit in JSON text']);
 
 /** The example behind "Try an example": cbor.me-style hex with comments. */
 const EXAMPLE = `a3                      # map(3)
@@ -67,6 +71,7 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
   /** The page's URL with the frame in its hash ('' when the frame is too large for a link). */
   const [link, setLink] = useState('');
   const [copied, setCopied] = useState('');
+  const [editing, setEditing] = useState(false);
 
   const show = (bytes: Uint8Array, source: string) => {
     setState({ bytes, problem: '', source });
@@ -132,7 +137,7 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
     if (!state.bytes) return;
     const bytes = state.bytes.slice();
     // Pasted JSON arrives as raw text: say so, as a text WebSocket frame would.
-    const opcode = state.source === 'raw' ? 'text' : 'binary';
+    const opcode = TEXT_SOURCES.has(state.source) ? 'text' : 'binary';
     void props.worker.call('clear', {}).then(() =>
       transport.emit({
         type: 'frames',
@@ -218,6 +223,15 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
         {state.bytes && (
           <div className="ws-toolbar" role="status">
             {plural(state.bytes.length, 'byte')} from {state.source}
+            <button
+              type="button"
+              aria-expanded={editing}
+              data-testid="paste-edit-toggle"
+              title="Edit the frame in its own encoding into new bytes and a new link"
+              onClick={() => setEditing(!editing)}
+            >
+              Edit
+            </button>
             {link && (
               <>
                 <span className="ws-spacer" />
@@ -245,6 +259,22 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
           </div>
         )}
       </div>
+      {state.bytes && editing && (
+        <div className="ws-app" style={{ flex: 'none', height: 'auto' }}>
+          <PasteEdit
+            key={generation}
+            worker={props.worker}
+            bytes={state.bytes}
+            isText={TEXT_SOURCES.has(state.source)}
+            onClose={() => setEditing(false)}
+            onApply={(bytes, syntax) => {
+              setEditing(false);
+              setText(hexOf(bytes));
+              show(bytes, syntax === 'json' ? 'an edit in JSON text' : 'an edit');
+            }}
+          />
+        </div>
+      )}
       <div style={{ flex: 1, minHeight: 0 }}>
         {state.bytes ? (
           <App

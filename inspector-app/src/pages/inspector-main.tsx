@@ -23,6 +23,8 @@ mount({
     hostName: fromProxy ? 'wirescope proxy' : 'web inspector',
     ...(fromProxy ? { proxyAddress: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/` } : {}),
     pastePageUrl: new URL('paste.html', location.href).href,
+    // Send again, Edit and send and Compose on the inspector's own connections.
+    ...(fromProxy ? {} : { frameActions: ['send'] as const }),
   },
   connectUrl: params.get('connect') ?? undefined,
   demoUrl: demoUrlFor(location),

@@ -277,6 +277,37 @@ describe('createWebSocketTransport', () => {
     transport.close();
   });
 
+  it('answers a frame action: a send on an open socket is recorded and ok, a closed socket or a delivery says why not', () => {
+    const { transport, seen } = setup();
+    transport.send({ type: 'connect', url: 'ws://h/', protocols: [] });
+    const socket = sockets[0];
+    const act = (requestId: number, action: 'send' | 'deliver') =>
+      transport.send({
+        type: 'frame-action',
+        requestId,
+        action,
+        connectionId: 'ws-1',
+        opcode: 'binary',
+        data: bytes(7),
+      });
+    act(1, 'send');
+    expect(seen.at(-1)).toEqual({
+      type: 'frame-action-result',
+      requestId: 1,
+      ok: false,
+      error: 'frame not sent: the connection is not open',
+    });
+    socket.open();
+    act(2, 'send');
+    expect(socket.sent).toEqual([bytes(7)]);
+    expect(seen.at(-1)).toEqual({ type: 'frame-action-result', requestId: 2, ok: true });
+    expect(texts(framesIn(seen.at(-2)))).toEqual(['ws-1 sent binary 07']);
+    act(3, 'deliver');
+    expect(seen.at(-1)).toMatchObject({ type: 'frame-action-result', requestId: 3, ok: false });
+    expect(socket.sent).toHaveLength(1);
+    transport.close();
+  });
+
   it('a handler that sends while receiving sees every message once, in order', () => {
     sockets = [];
     const transport = createWebSocketTransport({ WebSocketImpl: FakeSocket, now: () => 0 });

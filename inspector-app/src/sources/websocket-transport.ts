@@ -234,20 +234,14 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
     });
   }
 
-  function sendFrame(connectionId: string, opcode: Opcode, data: Uint8Array): void {
+  /** Sends on the connection and records what was sent; why not, when nothing was sent. */
+  function sendFrame(connectionId: string, opcode: Opcode, data: Uint8Array): string | null {
     const socket = sockets.get(connectionId);
     // A closing socket discards sends silently (WebSocket spec): check first so nothing is recorded as sent that was not.
-    if (!socket || socket.readyState !== OPEN)
-      return pushMessage(errorMessage(connectionId, 'frame not sent: the connection is not open'));
+    if (!socket || socket.readyState !== OPEN) return 'frame not sent: the connection is not open';
     if (opcode === 'text') {
       const bad = findInvalidUtf8(data, 0, data.length);
-      if (bad >= 0)
-        return pushMessage(
-          errorMessage(
-            connectionId,
-            `frame not sent: a text frame must be valid UTF-8 (invalid byte at offset ${bad})`,
-          ),
-        );
+      if (bad >= 0) return `frame not sent: a text frame must be valid UTF-8 (invalid byte at offset ${bad})`;
     }
     // A copy: the app may reuse its buffer after send() returns (and the DOM's send() wants
     // a view of a plain ArrayBuffer, which a copy always is). The copy is what is recorded.
@@ -256,9 +250,23 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
     try {
       socket.send(opcode === 'text' ? decodeUtf8(bytes, 0, bytes.length) : bytes);
     } catch (e) {
-      return pushMessage(errorMessage(connectionId, `frame not sent: ${(e as Error).message}`));
+      return `frame not sent: ${(e as Error).message}`;
     }
     pushFrame({ connectionId, direction: 'sent', time, opcode, data: bytes });
+    return null;
+  }
+
+  /** Send again, Edit and send, Compose: a send answered with its outcome (this host has no page to deliver to). */
+  function frameAction(message: Extract<AppMessage, { type: 'frame-action' }>): void {
+    const error =
+      message.action === 'send'
+        ? sendFrame(message.connectionId, message.opcode, message.data)
+        : 'the inspector has no page to deliver to';
+    pushMessage(
+      error === null
+        ? { type: 'frame-action-result', requestId: message.requestId, ok: true }
+        : { type: 'frame-action-result', requestId: message.requestId, ok: false, error },
+    );
   }
 
   function disconnect(connectionId: string, code: number | undefined, reason: string | undefined): void {
@@ -286,8 +294,13 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
       switch (message.type) {
         case 'connect':
           return connect(message.url, message.protocols);
-        case 'send-frame':
-          return sendFrame(message.connectionId, message.opcode, message.data);
+        case 'send-frame': {
+          const error = sendFrame(message.connectionId, message.opcode, message.data);
+          if (error !== null) pushMessage(errorMessage(message.connectionId, error));
+          return;
+        }
+        case 'frame-action':
+          return frameAction(message);
         case 'disconnect':
           return disconnect(message.connectionId, message.code, message.reason);
         case 'hello':

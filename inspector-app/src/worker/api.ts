@@ -12,6 +12,7 @@ export type { ByteMap, ByteMapRect } from '../../../codecs/core/byte-map.js';
 import type { SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
 import type { SessionChartData } from '../../../codecs/compare/session/cumulative.js';
 import type { EditOutcome, EditSource, EditSyntax } from './edit-text.js';
+import type { ComposeOutcome } from './compose-text.js';
 
 export type FormatChoice =
   | 'auto'
@@ -299,12 +300,6 @@ export interface DiffRow {
   readonly sizeAfter: number;
 }
 
-export type EncodeAs = 'cbor' | 'msgpack' | 'json' | 'hex';
-
-export type EncodeResult =
-  | { readonly ok: true; readonly data: Uint8Array; readonly opcode: Opcode }
-  | { readonly ok: false; readonly error: string; readonly offset: number };
-
 export interface FilterQuery {
   /** Free text matched against the decoded content (case-insensitive). */
   readonly text: string;
@@ -377,6 +372,12 @@ export interface WorkerMethods {
   editSource: { params: { frameId: number }; result: EditSource | null };
   /** Edit and send: an edit's bytes and what changed, or where it does not encode; null when the frame's bytes are gone. */
   editBytes: { params: { frameId: number; syntax: EditSyntax; text: string }; result: EditOutcome | null };
+  /** New message / Compose / the paste page's edit: a text's bytes in `syntax`, and what changed from `original` when given (compose-text.ts). */
+  composeBytes: { params: { syntax: EditSyntax; text: string; original: Uint8Array | null }; result: ComposeOutcome };
+  /** The text to show when a composer's syntax changes (compose-text.ts `switchedText`). */
+  composeSwitch: { params: { from: EditSyntax; text: string; to: EditSyntax }; result: string };
+  /** The paste page's edit: bytes in their own encoding (compose-text.ts `ownSource`). */
+  composeSource: { params: { data: Uint8Array; isText: boolean }; result: EditSource };
   /** JSON / EDN (one line; `edn-pretty` indented) of a node; `raw-text` / `raw-hex`: the frame's bytes as UTF-8 text or hex (frames that do not decode). */
   text: {
     params: {
@@ -400,7 +401,6 @@ export interface WorkerMethods {
   };
   /** null when either frame is not held (evicted, or no such frame). */
   diff: { params: { frameA: number; frameB: number }; result: DiffRow[] | null };
-  encode: { params: { json: string; as: EncodeAs }; result: EncodeResult };
   setFilter: { params: FilterQuery; result: number[] | null };
   /** `extensions`: the negotiated Sec-WebSocket-Extensions when known ('' = none negotiated), kept in the export. */
   exportCapture: {

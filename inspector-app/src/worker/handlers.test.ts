@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncoder.js';
-import { WorkerHandlers, encodeComposed, summarize } from './handlers.js';
+import { WorkerHandlers, summarize } from './handlers.js';
 import type { IngestFrame } from './api.js';
 import { parseHar } from '../sources/har.js';
 import { parseCapture } from '../sources/capture-file.js';
@@ -253,19 +253,6 @@ describe('diff', () => {
       ]),
     );
     expect(rows!.some((r) => r.path === '$.a')).toBe(false);
-  });
-});
-
-describe('composer encoding', () => {
-  it('encodes JSON as CBOR / MessagePack / text, hex as raw bytes, and reports JSON errors with offsets', () => {
-    const r = encodeComposed('{"a": [1, 2]}', 'cbor');
-    expect(r.ok && Array.from(r.data)).toEqual(Array.from(cbor({ a: [1, 2] })));
-    const m = encodeComposed('{"a": 1}', 'msgpack');
-    expect(m.ok && m.opcode).toBe('binary');
-    const t = encodeComposed('{"a": 1}', 'json');
-    expect(t.ok && t.opcode).toBe('text');
-    expect(encodeComposed('a1 61 61 01', 'hex')).toMatchObject({ ok: true, data: hex('a1616101') });
-    expect(encodeComposed('{"a": }', 'cbor')).toMatchObject({ ok: false, offset: 6 });
   });
 });
 

@@ -1,12 +1,9 @@
-import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
-import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncoder.js';
 import {
   crdtByteSplit,
   crdtClockTable,
   decodeFrame,
   recognizeProtocol,
   diagnostic,
-  parseHex,
   patchByteSplit,
   patchJson,
   compressionSummary,
@@ -19,8 +16,6 @@ import {
 import type {
   CrdtSummary,
   FrameCompression,
-  EncodeAs,
-  EncodeResult,
   FilterQuery,
   FrameDecode,
   FrameSummary,
@@ -48,6 +43,7 @@ import { ProtocolLinks } from './protocol-links.js';
 import { buildHar } from '../sources/har.js';
 import { serializeCapture } from '../sources/capture-file.js';
 import { editOutcome, editSource } from './edit-text.js';
+import { composeOutcome, ownSource, switchedText } from './compose-text.js';
 
 /**
  * The Text tab shows a frame's whole text: past 400,000 characters it is drawn by the
@@ -329,6 +325,9 @@ export class WorkerHandlers {
         const frame = this.store.get(frameId);
         return frame ? editOutcome(frame.data, syntax, text) : null;
       },
+      composeBytes: ({ syntax, text, original }) => composeOutcome(syntax, text, original),
+      composeSwitch: ({ from, text, to }) => switchedText(from, text, to),
+      composeSource: ({ data, isText }) => ownSource(data, isText),
       bytes: ({ frameId, decompressed }) => {
         if (!decompressed) return this.store.get(frameId)?.data.slice() ?? null;
         return this.store.decoded(frameId, 'auto')?.decompressed?.slice() ?? null;
@@ -417,7 +416,6 @@ export class WorkerHandlers {
         const b = this.store.decodeAuto(fb, Infinity).index;
         return a && b ? diffFrames(a, b) : [];
       },
-      encode: ({ json, as }) => encodeComposed(json, as),
       setFilter: (query: FilterQuery) => {
         if (!this.setContentFilter(query)) return null;
         const out: number[] = [];
@@ -494,26 +492,4 @@ function frameCompression(info: CompressionInfo, format: string | null): FrameCo
     summary: compressionSummary(info, format),
     error: e ? { code: e.code, offset: e.offset, message: e.message } : null,
   };
-}
-
-/** The standalone inspector's composer: JSON text (or hex) into the bytes to send. */
-export function encodeComposed(text: string, as: EncodeAs): EncodeResult {
-  if (as === 'hex') {
-    const parsed = parseHex(text);
-    return parsed.ok
-      ? { ok: true, data: parsed.bytes, opcode: 'binary' }
-      : { ok: false, error: parsed.error, offset: parsed.offset };
-  }
-  const bytes = new TextEncoder().encode(text);
-  // Our validating JSON reader gives the error offset JSON.parse does not promise.
-  const d = decodeFrame(bytes, { format: 'json' });
-  if (d.error || !d.index) return { ok: false, error: d.error?.message ?? 'not JSON', offset: d.error?.offset ?? 0 };
-  if (as === 'json') return { ok: true, data: bytes, opcode: 'text' };
-  const value = d.index.value(d.index.root);
-  try {
-    const data = as === 'cbor' ? new CborEncoder().encode(value) : new MsgPackEncoder().encode(value);
-    return { ok: true, data, opcode: 'binary' };
-  } catch (e) {
-    return { ok: false, error: (e as Error).message, offset: 0 };
-  }
 }

@@ -1,8 +1,8 @@
 /**
  * The lazily loaded half of Monaco: only ever reached through loadMonaco() (monaco-loader.ts),
  * so the editor core, its CSS, the JSON language and both worker constructors land in a
- * separate chunk. Only the editor API plus the few contributions the viewer and the composer
- * use are imported, not `monaco-editor` (which pulls in every language).
+ * separate chunk. Only the editor API plus the few contributions the viewer uses are
+ * imported, not `monaco-editor` (which pulls in every language).
  */
 import * as monaco from 'monaco-editor/editor/editor.api';
 import 'monaco-editor/features/codicon/register';

@@ -1,0 +1,183 @@
+/**
+ * New message in Chromium with the production build (dist/chrome), on the action page (it
+ * sends a CBOR map and a text frame, then replaces `send`, `dispatchEvent`, `MessageEvent` and
+ * `Blob`): from the panel's toolbar, a CBOR map written as EDN on the page's socket reaches the
+ * server as the bytes cbor2 (an encoder wirescope does not use) gives the same value, is listed
+ * marked as wirescope's, and Deliver to page hands it to the page's listener; a bad text sends
+ * nothing; a closed socket says so. The composer fits at 1440×900 and 900×700 in both themes,
+ * and axe-core finds nothing on it.
+ * Fails (never skips) without /usr/bin/chromium or a buildable extension.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { encode as cbor2Encode } from 'cbor2';
+import { startActionServer, type ActionServer } from './support/action-page.js';
+import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
+import {
+  artifactPath,
+  ensureExtensionBuild,
+  launchChromiumWithExtension,
+  newPageWithTabId,
+  requireBrowser,
+  type ChromiumWithExtension,
+} from './support/ext-env.js';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let ext: ChromiumWithExtension;
+let server: ActionServer;
+
+beforeAll(async () => {
+  requireBrowser('chromium');
+  const dir = await ensureExtensionBuild('chrome');
+  [ext, server] = await Promise.all([launchChromiumWithExtension(dir), startActionServer()]);
+}, 120_000);
+
+afterAll(async () => {
+  await ext?.close();
+  await server?.close();
+});
+
+const waitFor = async (what: string, check: () => Promise<boolean> | boolean, timeoutMs = 10_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`e2e: timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+/** axe-core (every rule, as e2e/contrast.test.ts runs it) on the panel as it is: its findings. */
+async function axeFindings(panel: Page): Promise<string[]> {
+  // Evaluated, not a <script>: the extension page's CSP allows no injected script element.
+  await panel.evaluate(AXE_SOURCE);
+  return panel.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
+    const r = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+      rules: { 'label-content-name-mismatch': { enabled: true } },
+      resultTypes: ['violations'],
+    });
+    return r.violations.flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(' ')}`));
+  });
+}
+
+it('New message: EDN on the page socket reaches the server as cbor2 encodes the value, marked; Deliver to page; a closed socket says so', async () => {
+  const { page, tabId } = await newPageWithTabId(ext.worker, async () => {
+    const p = await ext.context.newPage();
+    await p.goto(server.url);
+    return p;
+  });
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.waitForFunction('window.opened === true');
+  await waitFor('the page’s two frames at the server', () => server.received.length === 2);
+
+  const panel = await ext.context.newPage();
+  await panel.setViewportSize({ width: 1440, height: 900 });
+  await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
+  const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
+  await waitForRows(read, 2);
+
+  await panel.getByRole('button', { name: 'New message' }).click();
+  const composer = panel.getByRole('region', { name: 'New message' });
+  await composer.waitFor();
+  const socket = panel.getByLabel('New message on');
+  expect(await socket.locator('option').allTextContents()).toEqual([
+    `#1 ${new URL(server.url).origin.replace('http:', 'ws:')}/echo`,
+  ]);
+  // The socket's last sent frame was 'text frame' (not JSON): it starts as that frame's hex.
+  await panel
+    .getByTestId('edit-text')
+    .filter({ hasText: /^74 65 78 74/ })
+    .waitFor();
+  expect(await panel.getByTestId('edit-format').inputValue()).toBe('hex');
+
+  await panel.getByTestId('edit-format').selectOption('edn');
+  const text = panel.getByTestId('edit-text');
+  await text.fill('{"op": "move",\n "to": }');
+  await panel
+    .getByTestId('edit-error')
+    .filter({ hasText: /^2:8: .* — nothing will be sent$/ })
+    .waitFor();
+  const send = composer.getByRole('button', { name: 'Send', exact: true });
+  expect(await send.isDisabled()).toBe(true);
+
+  const value = new Map<string, unknown>([
+    ['op', 'move'],
+    ['to', [3, -4.25]],
+    ['id', 100000],
+    ['tag', new Uint8Array([0xca, 0xfe])],
+  ]);
+  const expected = [...cbor2Encode(value)];
+  await text.fill('{"op": "move",\n "to": [3, -4.25], "id": 100000, "tag": h\'cafe\'}');
+  await panel
+    .getByTestId('edit-bytes')
+    .filter({ hasText: expected.map((b) => b.toString(16).padStart(2, '0')).join(' ') })
+    .waitFor();
+  expect(await panel.getByTestId('edit-change').textContent()).toMatch(/changed in \d+ ranges?, first at offset 0/);
+
+  // Geometry and axe with the composer open on a valid edit: nothing clipped, the text box usable.
+  for (const [name, viewport, scheme] of [
+    ['new-message-1440-light.png', { width: 1440, height: 900 }, 'light'],
+    ['new-message-1440-dark.png', { width: 1440, height: 900 }, 'dark'],
+    ['new-message-900-dark.png', { width: 900, height: 700 }, 'dark'],
+    ['new-message-900-light.png', { width: 900, height: 700 }, 'light'],
+  ] as const) {
+    await panel.setViewportSize(viewport);
+    await panel.emulateMedia({ colorScheme: scheme });
+    const geometry = await panel.evaluate(() => {
+      const box = document.querySelector('[data-testid=new-message]')!;
+      const area = box.querySelector('textarea')!.getBoundingClientRect();
+      const inView = (r: DOMRect) =>
+        r.left >= 0 && r.right <= window.innerWidth && r.top >= 0 && r.bottom <= window.innerHeight;
+      return {
+        overflowsSideways: box.scrollWidth > box.clientWidth + 1,
+        buttonsInView: [...box.querySelectorAll('button, select')].every((b) => inView(b.getBoundingClientRect())),
+        textArea: { width: Math.round(area.width), height: Math.round(area.height) },
+      };
+    });
+    expect(geometry.overflowsSideways, `${name}: nothing overflows sideways`).toBe(false);
+    expect(geometry.buttonsInView, `${name}: every control is on screen`).toBe(true);
+    expect(geometry.textArea.width, `${name}: text box width`).toBeGreaterThan(viewport.width / 2);
+    expect(geometry.textArea.height, `${name}: text box height`).toBeGreaterThanOrEqual(48);
+    await panel.screenshot({ path: artifactPath(name) });
+    expect(await axeFindings(panel), `${name}: axe findings`).toEqual([]);
+  }
+  await panel.setViewportSize({ width: 1440, height: 900 });
+
+  await send.click();
+  await panel.getByTestId('new-message-outcome').filter({ hasText: /sent$/ }).waitFor();
+  await waitFor('the new message at the server', () => server.received.length === 3);
+  expect(server.received[2]).toEqual({ bytes: expected, binary: true });
+
+  await composer.getByRole('button', { name: 'Deliver to page' }).click();
+  await panel.getByTestId('new-message-outcome').filter({ hasText: 'delivered to the page' }).waitFor();
+  await page.waitForFunction('window.got.length === 1');
+  const got = (await page.evaluate('window.got')) as { kind: string; bytes: number[] | null }[];
+  expect(got.map(({ kind, bytes }) => ({ kind, bytes }))).toEqual([{ kind: '[object ArrayBuffer]', bytes: expected }]);
+  expect(await page.evaluate('[window.seenSends, window.seenDispatches]'), 'the page saw none of it').toEqual([0, 0]);
+
+  const state = await waitForRows(read, 4);
+  expect(state.rows.map((r) => `${r.direction} ${r.format}`)).toEqual([
+    'sent cbor',
+    'sent text',
+    'sent by wirescope cbor',
+    'delivered to the page by wirescope cbor',
+  ]);
+
+  // A socket that closes: said, and Send is off.
+  await page.evaluate(() => (window as unknown as { ws: WebSocket }).ws.close());
+  await composer.getByTestId('new-message-closed').waitFor();
+  expect(await composer.getByTestId('new-message-closed').textContent()).toMatch(/^#1 is closed: nothing can be sent/);
+  expect(await send.isDisabled()).toBe(true);
+  expect(server.received).toHaveLength(3);
+  expect(pageErrors).toEqual([]);
+}, 120_000);

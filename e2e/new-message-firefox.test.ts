@@ -1,0 +1,123 @@
+/**
+ * New message in Firefox ESR (dist/firefox-test, puppeteer-core over WebDriver BiDi), on the
+ * action page of page-actions-chromium.test.ts: a CBOR map written as EDN in the panel's New
+ * message reaches the server as the bytes cbor2 gives the same value, and is listed marked as
+ * wirescope's; the page sees none of it through its replaced `send`.
+ * Fails (never skips) without /usr/bin/firefox-esr or a buildable extension.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser, Page } from 'puppeteer-core';
+import { encode as cbor2Encode } from 'cbor2';
+import { startActionServer, type ActionServer } from './support/action-page.js';
+import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
+import { artifactPath, ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
+import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
+
+let browser: Browser;
+let server: ActionServer;
+
+beforeAll(async () => {
+  requireBrowser('firefox');
+  const dir = await ensureExtensionBuild('firefox-test');
+  [browser, server] = await Promise.all([launchFirefox({ extension: dir }), startActionServer()]);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const poll = async <T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 10_000) => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (done(v)) return v;
+    if (Date.now() > deadline) throw new Error(`e2e: timed out waiting for ${what} (last: ${JSON.stringify(v)})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+const textOf = (panel: Page, testId: string) =>
+  panel.evaluate(`document.querySelector('[data-testid=${testId}]')?.textContent ?? ''`) as Promise<string>;
+
+/** Types into the composer's text box as React hears it (the native value setter, then an input event). */
+const setText = (panel: Page, value: string) =>
+  panel.evaluate(`(() => {
+    const area = document.querySelector('[data-testid=new-message] [data-testid=edit-text]');
+    Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set.call(area, ${JSON.stringify(value)});
+    area.dispatchEvent(new Event('input', { bubbles: true }));
+  })()`);
+
+const clickButton = (panel: Page, name: string) =>
+  panel.evaluate(
+    `[...document.querySelectorAll('button')].find((b) => b.textContent === ${JSON.stringify(name)}).click()`,
+  );
+
+it('New message: a CBOR map written as EDN reaches the server as cbor2 encodes it, marked as wirescope’s', async () => {
+  const page = await browser.newPage();
+  await page.goto(server.url);
+  await page.waitForFunction('window.opened === true');
+  await poll(
+    'the page’s two frames at the server',
+    async () => server.received.length,
+    (n) => n === 2,
+  );
+
+  const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
+  expect(opened.wirescopeTest, JSON.stringify(opened)).toBe('panel-tab-opened');
+  const panel = await findPageByLocation(browser, opened.url);
+  const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
+  await waitForRows(read, 2);
+
+  await clickButton(panel, 'New message');
+  await panel.waitForSelector('[data-testid=new-message] [data-testid=edit-format]');
+  await panel.select('[data-testid=edit-format]', 'edn');
+  const value = new Map<string, unknown>([
+    ['op', 'move'],
+    ['to', [3, -4.25]],
+    ['id', 100000],
+  ]);
+  const expected = [...cbor2Encode(value)];
+  const hex = expected.map((b) => b.toString(16).padStart(2, '0')).join(' ');
+  await setText(panel, '{"op": "move",\n "to": }');
+  expect(
+    await poll(
+      'the error',
+      () => textOf(panel, 'edit-error'),
+      (t) => t !== '',
+    ),
+  ).toMatch(/^2:8: .* — nothing will be sent$/);
+  await setText(panel, '{"op": "move", "to": [3, -4.25], "id": 100000}');
+  await poll(
+    'the encoded bytes',
+    () => textOf(panel, 'edit-bytes'),
+    (t) => t === hex,
+  );
+  await panel.evaluate(
+    `[...document.querySelectorAll('[data-testid=new-message] button')].find((b) => b.textContent === 'Send').click()`,
+  );
+  expect(
+    await poll(
+      'the outcome',
+      () => textOf(panel, 'new-message-outcome'),
+      (t) => t !== '',
+    ),
+  ).toMatch(/sent$/);
+  await poll(
+    'the new message at the server',
+    async () => server.received.length,
+    (n) => n === 3,
+  );
+  expect(server.received[2]).toEqual({ bytes: expected, binary: true });
+  expect(await page.evaluate('window.seenSends'), 'the page saw none of it').toBe(0);
+
+  const state = await waitForRows(read, 3);
+  expect(state.rows.map((r) => `${r.direction} ${r.format}`)).toEqual([
+    'sent cbor',
+    'sent text',
+    'sent by wirescope cbor',
+  ]);
+  await panel.screenshot({ path: artifactPath('new-message-firefox.png') });
+  await panel.close();
+  await page.close();
+}, 90_000);

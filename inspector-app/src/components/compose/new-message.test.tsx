@@ -1,0 +1,145 @@
+// @vitest-environment jsdom
+/**
+ * New message in the app: a toolbar button where the host can send on the page; the socket
+ * chosen among those the page has (closed ones listed, not choosable, and said so), the
+ * format and text taken from the socket's last sent frame, and the composed bytes going to
+ * the host as a `send` (or `deliver`) frame action.
+ */
+import { afterEach, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { encode as cbor2Encode } from 'cbor2';
+import { App } from '../../App.js';
+import type { AppMessage, HostMessage } from '../../protocol/messages.js';
+import { MemoryTransport, type HostCapabilities } from '../../protocol/transport.js';
+import { inProcessWorker } from '../../worker/in-process.js';
+
+afterEach(cleanup);
+
+const panel: HostCapabilities = {
+  connect: false,
+  sendFrames: false,
+  files: true,
+  theme: 'light',
+  hostName: 'panel',
+  frameActions: ['send', 'deliver'],
+};
+const T = 1_700_000_000_000;
+const opened = (connectionId: string, url: string): HostMessage[] => [
+  { type: 'connection-opening', connectionId, url, time: T },
+  { type: 'connection-opened', connectionId, url, protocol: '', extensions: '', time: T },
+];
+
+function mount(caps: HostCapabilities, messages: HostMessage[]) {
+  const asked: Extract<AppMessage, { type: 'frame-action' }>[] = [];
+  const transport = new MemoryTransport((m) => {
+    if (m.type === 'frame-action') asked.push(m);
+  });
+  render(<App transport={transport} worker={inProcessWorker()} capabilities={caps} />);
+  for (const m of messages) transport.emit(m);
+  return { transport, asked };
+}
+
+const editText = () => screen.getByTestId('edit-text') as HTMLTextAreaElement;
+const sendButton = () =>
+  within(screen.getByTestId('new-message')).getByRole('button', { name: 'Send' }) as HTMLButtonElement;
+
+it('a host without page actions has no New message button', async () => {
+  mount({ ...panel, frameActions: undefined }, opened('s:1', 'wss://a/'));
+  await screen.findByTestId('app');
+  expect(screen.queryByRole('button', { name: 'New message' })).toBeNull();
+});
+
+it("starts from the socket's last sent frame in its own format and sends the edited value as CBOR on that socket", async () => {
+  const sent = cbor2Encode(
+    new Map<string, unknown>([
+      ['op', 'join'],
+      ['room', 1],
+    ]),
+  );
+  const { transport, asked } = mount(panel, [
+    ...opened('s:1', 'wss://a.example/cbor'),
+    {
+      type: 'frames',
+      frames: [{ connectionId: 's:1', direction: 'sent', time: T, opcode: 'binary', data: sent }],
+    },
+  ]);
+  await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(1));
+  fireEvent.click(screen.getByRole('button', { name: 'New message' }));
+  const group = await screen.findByRole('region', { name: 'New message' });
+  expect(within(group).getByLabelText('New message on')).toBeTruthy();
+  await waitFor(() => expect(editText().value).toBe('{"op": "join", "room": 1}'));
+  expect((screen.getByTestId('edit-format') as HTMLSelectElement).value).toBe('edn');
+  await waitFor(() => expect(screen.getByTestId('edit-change').textContent).toMatch(/the original bytes, unchanged/));
+  fireEvent.change(editText(), { target: { value: '{"op": "leave", "room": 2}' } });
+  await waitFor(() => expect(screen.getByTestId('edit-change').textContent).toMatch(/changed/));
+  await waitFor(() => expect(sendButton().disabled).toBe(false));
+  fireEvent.click(sendButton());
+  await waitFor(() => expect(asked).toHaveLength(1));
+  const m = asked[0]!;
+  expect({ ...m, data: [...m.data] }).toEqual({
+    type: 'frame-action',
+    requestId: 1,
+    action: 'send',
+    connectionId: 's:1',
+    opcode: 'binary',
+    data: [
+      ...cbor2Encode(
+        new Map<string, unknown>([
+          ['op', 'leave'],
+          ['room', 2],
+        ]),
+      ),
+    ],
+  });
+  transport.emit({ type: 'frame-action-result', requestId: 1, ok: true });
+  expect((await screen.findByTestId('new-message-outcome')).textContent).toMatch(/sent$/);
+  fireEvent.click(within(group).getByRole('button', { name: 'Deliver to page' }));
+  await waitFor(() => expect(asked.map((a) => a.action)).toEqual(['send', 'deliver']));
+});
+
+it('closed sockets are listed but not choosable; a socket that closes says so and cannot be sent on', async () => {
+  const { transport, asked } = mount(panel, [...opened('s:1', 'wss://a/old'), ...opened('s:2', 'wss://a/live')]);
+  transport.emit({ type: 'connection-closed', connectionId: 's:1', code: 1000, reason: '', wasClean: true, time: T });
+  fireEvent.click(await screen.findByRole('button', { name: 'New message' }));
+  const socket = (await screen.findByTestId('new-message-socket')) as HTMLSelectElement;
+  const options = [...socket.options].map((o) => ({ text: o.textContent, disabled: o.disabled }));
+  expect(options).toEqual([
+    { text: '#1 wss://a/old — closed', disabled: true },
+    { text: '#2 wss://a/live', disabled: false },
+  ]);
+  expect(socket.value).toBe('s:2');
+  // With no frame read on it, a socket starts in hex.
+  await waitFor(() => expect((screen.getByTestId('edit-format') as HTMLSelectElement).value).toBe('hex'));
+  fireEvent.change(editText(), { target: { value: '01 02' } });
+  await waitFor(() => expect(sendButton().disabled).toBe(false));
+  transport.emit({ type: 'connection-closed', connectionId: 's:2', code: 1001, reason: '', wasClean: true, time: T });
+  expect((await screen.findByTestId('new-message-closed')).textContent).toMatch(/#2 is closed: nothing can be sent/);
+  expect(sendButton().disabled).toBe(true);
+  expect(asked).toHaveLength(0);
+});
+
+it('JSON text goes out as a text frame', async () => {
+  const { asked } = mount(panel, [
+    ...opened('s:1', 'wss://a/json'),
+    {
+      type: 'frames',
+      frames: [
+        {
+          connectionId: 's:1',
+          direction: 'received',
+          time: T,
+          opcode: 'text',
+          data: new TextEncoder().encode('{"x": 1}'),
+        },
+      ],
+    },
+  ]);
+  await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(1));
+  fireEvent.click(await screen.findByRole('button', { name: 'New message' }));
+  await waitFor(() => expect((screen.getByTestId('edit-format') as HTMLSelectElement).value).toBe('json'));
+  await waitFor(() => expect(sendButton().disabled).toBe(false));
+  fireEvent.click(sendButton());
+  await waitFor(() => expect(asked).toHaveLength(1));
+  expect(asked[0]!.opcode).toBe('text');
+  expect(new TextDecoder().decode(asked[0]!.data)).toBe('{"type": "hello", "n": 1}');
+});
