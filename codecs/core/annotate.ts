@@ -1,6 +1,7 @@
 import { Flag, Kind } from './kinds.js';
 import type { SpanIndex } from './span-index.js';
-import { describeHead, grouped, previewValue } from './describe.js';
+import { describeHead, previewValue } from './describe.js';
+import { grouped } from './grouped.js';
 import { hex } from './diagnostic.js';
 import { indentFor } from './indent.js';
 

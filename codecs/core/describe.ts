@@ -1,3 +1,4 @@
+import { grouped } from './grouped.js';
 import { Flag, Kind } from './kinds.js';
 import type { SpanIndex } from './span-index.js';
 import { floatLiteral, hex, quote } from './diagnostic.js';
@@ -136,11 +137,4 @@ function countText(index: SpanIndex, id: number, noun: string, open: string, clo
   if (n < 0) return `${open}_ …${close}`;
   const plural = noun === 'entry' ? 'entries' : noun + 's';
   return `${open}${indefinite ? '_ ' : ''}${grouped(n)} ${n === 1 ? noun : plural}${close}`;
-}
-
-const EN_US = new Intl.NumberFormat('en-US');
-
-/** A count or offset as people read it: `1,888` (tag and simple numbers are names, not counts: never grouped). */
-export function grouped(n: number): string {
-  return EN_US.format(n);
 }

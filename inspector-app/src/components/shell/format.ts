@@ -1,4 +1,5 @@
 /** Display helpers shared by the list, tree and status bar. */
+import { grouped } from '../../../../codecs/core/grouped.js';
 import { sizeText } from '../../../../codecs/core/size-text.js';
 
 /**
@@ -22,16 +23,13 @@ export function percent(part: number, whole: number): string {
   return `${v >= 10 ? v.toFixed(0) : v.toFixed(1)}%`;
 }
 
-/** One formatter: `toLocaleString` builds a new one per call (~10 µs), per list row per redraw. */
-const EN_US = new Intl.NumberFormat('en-US');
-
 /**
  * A count and its noun, singular for exactly one: `1 byte`, `0 bytes`, `2,048 frames`,
  * `1 entry` / `3 entries` (pass the plural when it is not the noun plus `s`). The one
  * place counts are worded, so the UI never reads "1 bytes".
  */
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${EN_US.format(n)} ${n === 1 ? one : many}`;
+  return `${grouped(n)} ${n === 1 ? one : many}`;
 }
 
 /** The exact size, for a hover title beside `formatBytes`: `2,458 bytes`. */
@@ -39,15 +37,13 @@ export function exactBytes(n: number): string {
   return plural(n, 'byte');
 }
 
-/** An offset or count with thousands separators: `253,074`. */
-export function formatCount(n: number): string {
-  return EN_US.format(n);
-}
+/** An offset or count with thousands separators: `253,074` (codecs' `grouped`, one formatter for all). */
+export const formatCount: (n: number) => string = grouped;
 
 /**
  * A byte range as the tree and hex both show it: decimal offsets with separators, end
  * exclusive, `[10 – 30)`, `[0 – 253,074)` (a comma between the ends would read as a separator).
  */
 export function formatRange(start: number, end: number): string {
-  return `[${EN_US.format(start)} – ${EN_US.format(end)})`;
+  return `[${grouped(start)} – ${grouped(end)})`;
 }
