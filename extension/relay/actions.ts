@@ -26,8 +26,9 @@ export function parseRelayAction(m: unknown): RelayAction | null {
 export function hookActionOf(a: RelayAction): HookAction {
   // Checked as strict base64 when the action was read (relayActionOf).
   const decoded = strictBase64Bytes(a.b64) ?? new Uint8Array(0);
-  const bytes = new Uint8Array(decoded.length);
-  bytes.set(decoded);
+  // The decoder's own buffer when the bytes are all of it (nothing else can see it), else a copy.
+  const owned = decoded.byteOffset === 0 && decoded.byteLength === decoded.buffer.byteLength;
+  const bytes = (owned ? decoded : decoded.slice()) as Uint8Array<ArrayBuffer>;
   return {
     type: 'hook-action',
     requestId: a.requestId,
