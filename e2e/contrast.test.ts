@@ -8,7 +8,6 @@
  * keys on the selected row), as is the check that a control's name contains its visible text.
  * Needs dist/app and /usr/bin/chromium.
  */
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { DemoServer } from '../demo-server/server.js';
@@ -22,9 +21,8 @@ import {
   selectFrame,
   waitForRows,
 } from './support/tour-pages.js';
+import { axeAudit } from './support/axe.js';
 import { watchPage } from './support/watch-page.js';
-
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let browser: Browser;
 let server: DemoServer;
@@ -40,50 +38,6 @@ beforeAll(async () => {
 
 afterAll(() => closeDemoAndChromium(browser, server));
 
-interface Finding {
-  readonly rule: string;
-  readonly target: string;
-  readonly summary: string;
-  readonly html: string;
-}
-
-/** axe-core's verdicts, every rule, on the page as it is. */
-async function audit(page: Page): Promise<{ violations: Finding[]; checked: number }> {
-  await page.addScriptTag({ path: AXE_PATH });
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(
-            ctx: unknown,
-            opts: unknown,
-          ): Promise<{
-            violations: { id: string; nodes: { target: string[]; failureSummary?: string; html: string }[] }[];
-            passes: { nodes: unknown[] }[];
-          }>;
-        };
-      }
-    ).axe;
-    const r = await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
-      // label-content-name-mismatch is experimental, so no tag runs it.
-      rules: { 'label-content-name-mismatch': { enabled: true } },
-      resultTypes: ['violations', 'passes'],
-    });
-    return {
-      violations: r.violations.flatMap((v) =>
-        v.nodes.map((n) => ({
-          rule: v.id,
-          target: n.target.join(' '),
-          summary: (n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 200),
-          html: n.html.slice(0, 120),
-        })),
-      ),
-      checked: r.passes.reduce((s, p) => s + p.nodes.length, 0),
-    };
-  });
-}
-
 const themes = ['light', 'dark'] as const;
 
 async function open(path: string, theme: 'light' | 'dark'): Promise<{ page: Page; problems: string[] }> {
@@ -95,7 +49,7 @@ async function open(path: string, theme: 'light' | 'dark'): Promise<{ page: Page
 
 async function expectReadable(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: artifactPath(`contrast-${name}.png`) });
-  const { violations, checked } = await audit(page);
+  const { violations, checked } = await axeAudit(page);
   expect(checked, `${name}: elements axe checked`).toBeGreaterThan(20);
   // Soft: one run reports the findings of every view, not only the first.
   expect.soft(violations, `${name}: axe findings`).toEqual([]);

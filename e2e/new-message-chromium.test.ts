@@ -8,10 +8,7 @@
  * and axe-core finds nothing on it.
  * Fails (never skips) without /usr/bin/chromium or a buildable extension.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { encode as cbor2Encode } from 'cbor2';
 import { startActionServer, type ActionServer } from './support/action-page.js';
 import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
@@ -23,8 +20,8 @@ import {
   requireBrowser,
   type ChromiumWithExtension,
 } from './support/ext-env.js';
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import { axeAudit } from './support/axe.js';
+import { waitUntil } from './support/wait.js';
 
 let ext: ChromiumWithExtension;
 let server: ActionServer;
@@ -40,35 +37,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-const waitFor = async (what: string, check: () => Promise<boolean> | boolean, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`e2e: timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
-
-/** axe-core (every rule, as e2e/contrast.test.ts runs it) on the panel as it is: its findings. */
-async function axeFindings(panel: Page): Promise<string[]> {
-  // Evaluated, not a <script>: the extension page's CSP allows no injected script element.
-  await panel.evaluate(AXE_SOURCE);
-  return panel.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
-        };
-      }
-    ).axe;
-    const r = await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
-      rules: { 'label-content-name-mismatch': { enabled: true } },
-      resultTypes: ['violations'],
-    });
-    return r.violations.flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(' ')}`));
-  });
-}
-
 it('New message: EDN on the page socket reaches the server as cbor2 encodes the value, marked; Deliver to page; a closed socket says so', async () => {
   const { page, tabId } = await newPageWithTabId(ext.worker, async () => {
     const p = await ext.context.newPage();
@@ -78,7 +46,7 @@ it('New message: EDN on the page socket reaches the server as cbor2 encodes the 
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.waitForFunction('window.opened === true');
-  await waitFor('the page’s two frames at the server', () => server.received.length === 2);
+  await waitUntil('the page’s two frames at the server', () => server.received.length === 2);
 
   const panel = await ext.context.newPage();
   await panel.setViewportSize({ width: 1440, height: 900 });
@@ -149,13 +117,16 @@ it('New message: EDN on the page socket reaches the server as cbor2 encodes the 
     expect(geometry.textArea.width, `${name}: text box width`).toBeGreaterThan(viewport.width / 2);
     expect(geometry.textArea.height, `${name}: text box height`).toBeGreaterThanOrEqual(48);
     await panel.screenshot({ path: artifactPath(name) });
-    expect(await axeFindings(panel), `${name}: axe findings`).toEqual([]);
+    expect(
+      (await axeAudit(panel)).violations.map((v) => `${v.rule} ${v.target}`),
+      `${name}: axe findings`,
+    ).toEqual([]);
   }
   await panel.setViewportSize({ width: 1440, height: 900 });
 
   await send.click();
   await panel.getByTestId('new-message-outcome').filter({ hasText: /sent$/ }).waitFor();
-  await waitFor('the new message at the server', () => server.received.length === 3);
+  await waitUntil('the new message at the server', () => server.received.length === 3);
   expect(server.received[2]).toEqual({ bytes: expected, binary: true });
 
   await composer.getByRole('button', { name: 'Deliver to page' }).click();

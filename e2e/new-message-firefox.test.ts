@@ -10,6 +10,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { encode as cbor2Encode } from 'cbor2';
 import { startActionServer, type ActionServer } from './support/action-page.js';
 import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
+import { pollUntil } from './support/wait.js';
 import { artifactPath, ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
 import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
 
@@ -26,16 +27,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
-
-const poll = async <T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`e2e: timed out waiting for ${what} (last: ${JSON.stringify(v)})`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 const textOf = (panel: Page, testId: string) =>
   panel.evaluate(`document.querySelector('[data-testid=${testId}]')?.textContent ?? ''`) as Promise<string>;
@@ -57,7 +48,7 @@ it('New message: a CBOR map written as EDN reaches the server as cbor2 encodes i
   const page = await browser.newPage();
   await page.goto(server.url);
   await page.waitForFunction('window.opened === true');
-  await poll(
+  await pollUntil(
     'the page’s two frames at the server',
     async () => server.received.length,
     (n) => n === 2,
@@ -81,14 +72,14 @@ it('New message: a CBOR map written as EDN reaches the server as cbor2 encodes i
   const hex = expected.map((b) => b.toString(16).padStart(2, '0')).join(' ');
   await setText(panel, '{"op": "move",\n "to": }');
   expect(
-    await poll(
+    await pollUntil(
       'the error',
       () => textOf(panel, 'edit-error'),
       (t) => t !== '',
     ),
   ).toMatch(/^2:8: .* — nothing will be sent$/);
   await setText(panel, '{"op": "move", "to": [3, -4.25], "id": 100000}');
-  await poll(
+  await pollUntil(
     'the encoded bytes',
     () => textOf(panel, 'edit-bytes'),
     (t) => t === hex,
@@ -97,13 +88,13 @@ it('New message: a CBOR map written as EDN reaches the server as cbor2 encodes i
     `[...document.querySelectorAll('[data-testid=new-message] button')].find((b) => b.textContent === 'Send').click()`,
   );
   expect(
-    await poll(
+    await pollUntil(
       'the outcome',
       () => textOf(panel, 'new-message-outcome'),
       (t) => t !== '',
     ),
   ).toMatch(/sent$/);
-  await poll(
+  await pollUntil(
     'the new message at the server',
     async () => server.received.length,
     (n) => n === 3,

@@ -29,6 +29,7 @@ import {
   requireBrowser,
   type ChromiumWithExtension,
 } from './support/ext-env.js';
+import { waitUntil } from './support/wait.js';
 
 let ext: ChromiumWithExtension;
 let server: ActionServer;
@@ -44,14 +45,6 @@ afterAll(async () => {
   await ext?.close();
   await server?.close();
 });
-
-const waitFor = async (what: string, check: () => Promise<boolean> | boolean, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`e2e: timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 
 async function act(panel: Page, frameId: number, button: 'Send again' | 'Deliver to page'): Promise<string> {
   await panel.locator(`[data-testid=frame-row][data-frame-id="${frameId}"]`).dispatchEvent('mousedown');
@@ -72,7 +65,7 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.waitForFunction('window.opened === true');
-  await waitFor('the page’s two frames at the server', () => server.received.length === 2);
+  await waitUntil('the page’s two frames at the server', () => server.received.length === 2);
 
   // The page read the build's secret out of hook.js (it ships in the extension) and tries its way in.
   const secret = /"([0-9a-f]{24})"/.exec(readFileSync(path.join(dir, 'hook.js'), 'utf8'))?.[1];
@@ -115,10 +108,10 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
 
   // Send again: byte-exact, at the server, through none of the page's replacements.
   expect(await act(panel, 1, 'Send again')).toBe('sent again');
-  await waitFor('the frame sent again at the server', () => server.received.length === 3);
+  await waitUntil('the frame sent again at the server', () => server.received.length === 3);
   expect(server.received[2]).toEqual({ bytes: [...CBOR_FRAME], binary: true });
   expect(await act(panel, 2, 'Send again')).toBe('sent again');
-  await waitFor('the text frame sent again', () => server.received.length === 4);
+  await waitUntil('the text frame sent again', () => server.received.length === 4);
   expect(server.received[3]).toEqual({ bytes: [...Buffer.from('text frame')], binary: false });
 
   // Edit and send: a CBOR map value edited as EDN reaches the server as cbor-x's bytes for the edited value.
@@ -136,7 +129,7 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
     .waitFor();
   await panel.getByRole('button', { name: 'Send', exact: true }).click();
   expect(await panel.getByTestId('page-action-outcome').textContent()).toBe('edited frame sent');
-  await waitFor('the edited frame at the server', () => server.received.length === 5);
+  await waitUntil('the edited frame at the server', () => server.received.length === 5);
   expect(server.received[4]).toEqual({ bytes: [...encodeCbor({ a: 2, b: 'y' })], binary: true });
 
   // Deliver to page: ArrayBuffer (binaryType arraybuffer), then Blob, then text.
@@ -205,7 +198,7 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   await panel.locator('[data-testid=frame-row][data-frame-id="1"]').click({ button: 'right' });
   await panel.getByRole('menuitem', { name: 'Send again' }).click();
   await panel.getByTestId('page-action-outcome').filter({ hasText: 'sent again' }).waitFor();
-  await waitFor('the frame sent again from the context menu', () => server.received.length === 6);
+  await waitUntil('the frame sent again from the context menu', () => server.received.length === 6);
   expect(server.received[5]).toEqual({ bytes: [...CBOR_FRAME], binary: true });
 
   // The options turn actions off: refused by the background, nothing reaches the server.

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'puppeteer-core';
 import { CBOR_FRAME, startActionServer, type ActionServer } from './support/action-page.js';
 import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
+import { pollUntil } from './support/wait.js';
 import { artifactPath, ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
 import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
 
@@ -27,16 +28,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-const poll = async <T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`e2e: timed out waiting for ${what} (last: ${JSON.stringify(v)})`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
-
 /** Opens frame `frameId` in the panel, clicks `button` and returns what the panel said. */
 async function act(panel: Page, frameId: number, button: string): Promise<string> {
   await panel.evaluate(
@@ -47,7 +38,7 @@ async function act(panel: Page, frameId: number, button: string): Promise<string
   await panel.evaluate(
     `[...document.querySelectorAll('[data-testid=page-actions] button')].find((b) => b.textContent === ${JSON.stringify(button)}).click()`,
   );
-  return poll(
+  return pollUntil(
     `the outcome of ${button}`,
     () =>
       panel.evaluate(
@@ -63,7 +54,7 @@ it('Send again and Deliver to page (ArrayBuffer, Blob, text), on a page that rep
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   await page.goto(server.url);
   await page.waitForFunction('window.opened === true');
-  await poll(
+  await pollUntil(
     'the page’s two frames at the server',
     async () => server.received.length,
     (n) => n === 2,
@@ -76,7 +67,7 @@ it('Send again and Deliver to page (ArrayBuffer, Blob, text), on a page that rep
   await waitForRows(read, 2);
 
   expect(await act(panel, 1, 'Send again')).toBe('sent again');
-  await poll(
+  await pollUntil(
     'the frame sent again at the server',
     async () => server.received.length,
     (n) => n === 3,
@@ -87,7 +78,7 @@ it('Send again and Deliver to page (ArrayBuffer, Blob, text), on a page that rep
   await page.evaluate('window.ws.binaryType = "blob"');
   expect(await act(panel, 1, 'Deliver to page')).toBe('delivered to the page');
   expect(await act(panel, 2, 'Deliver to page')).toBe('delivered to the page');
-  const got = await poll(
+  const got = await pollUntil(
     'three deliveries with their bytes',
     () => page.evaluate('window.got') as Promise<{ kind: string; text: string | null; bytes: number[] | null }[]>,
     (g) => g.length === 3 && g[1]!.bytes !== null,
