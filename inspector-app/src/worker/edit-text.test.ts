@@ -58,3 +58,25 @@ it("an edit's bytes and what changed; a bad edit gives its line and column and n
   });
   expect(bytesFromHex(' A1\t61 ')).toEqual({ ok: true, bytes: Uint8Array.from([0xa1, 0x61]) });
 });
+
+it('a framed frame is edited as its framing: the fields and the inner value, the framing rebuilt around an edit', () => {
+  const io = new TextEncoder().encode('42/chat,7["say",{"n":1}]');
+  const read = decodeFrame(io, { isText: true });
+  expect(read.format).toBe('socketio');
+  const s = editSource(io, read.index, true, { format: read.format });
+  expect(s.syntax).toBe('socketio');
+  expect(s.text).toContain('namespace: "/chat"\nack id: 7\n--- data as JSON\n["say",{"n":1}]');
+  expect(editOutcome(io, s.syntax, s.text)).toMatchObject({ ok: true, change: { identical: true } });
+  const edited = editOutcome(io, s.syntax, s.text.replace('{"n":1}', '{"n":12345}'));
+  expect(edited.ok && new TextDecoder().decode(edited.bytes)).toBe('42/chat,7["say",{"n":12345}]');
+  expect(edited.ok && edited.change).toMatchObject({ sizeDelta: 4 });
+
+  // WAMP is known by the connection's subprotocol: recognition passes it on.
+  const wamp = new TextEncoder().encode('[16,1,{},"com.topic",["hi"]]');
+  const w = editSource(wamp, decodeFrame(wamp).index, true, { format: 'json', protocol: 'wamp' });
+  expect(w.syntax).toBe('wamp');
+  expect(editSource(wamp, decodeFrame(wamp).index, true).syntax).toBe('json');
+
+  const bad = editOutcome(io, 'socketio', s.text.replace('{"n":1}', '{"n":}'));
+  expect(bad).toMatchObject({ ok: false, error: { line: s.text.split('\n').length } });
+});

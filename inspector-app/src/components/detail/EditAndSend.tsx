@@ -11,6 +11,14 @@ const SYNTAX_NAME: Record<EditSource['syntax'], string> = {
   msgpack: 'MessagePack edit text',
   json: 'JSON text',
   hex: 'hex',
+  socketio: 'Socket.IO packet',
+  mqtt: 'MQTT PUBLISH',
+  stomp: 'STOMP frame',
+  phoenix: 'Phoenix message',
+  'graphql-ws': 'graphql-ws message',
+  'subscriptions-transport-ws': 'subscriptions-transport-ws message',
+  centrifugo: 'Centrifugo message',
+  wamp: 'WAMP message',
 };
 
 /** What an edit changed, in one line: the new size, the difference, where the bytes first differ. */
