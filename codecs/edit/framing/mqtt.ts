@@ -81,7 +81,7 @@ export const mqttFraming: Framing = {
     if (!p) return null;
     return framedText(
       [
-        `MQTT${p.version === 5 ? ' 5' : ''} PUBLISH: edit the fields (packet id: null at QoS 0) and the payload; the packet is rebuilt around them, its remaining length counted again`,
+        `MQTT${p.version === 5 ? ' 5' : ''} PUBLISH: edit the fields and the payload (a packet id from 1 to 65535 at QoS 1 and 2, null at QoS 0); the packet is rebuilt around them, its remaining length counted again`,
         ...(p.version === 5 ? [`its MQTT 5 properties (${p.properties.length} bytes) are kept byte for byte`] : []),
       ],
       [

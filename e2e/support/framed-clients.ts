@@ -1,0 +1,119 @@
+/**
+ * The page and servers of the framed Edit and send tests (framed-actions-*.test.ts): a page
+ * using the real socket.io-client and mqtt.js (their browser builds, served from
+ * node_modules) that emits one Socket.IO event on namespace `/chat` and publishes one MQTT
+ * message over WebSocket; a socket.io server that records every frame it receives and every
+ * event its `/chat` namespace sees (as socket.io parsed it), and an aedes broker over `ws` that
+ * records every frame it receives and every message published to it (as aedes read it).
+ */
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { Aedes } from 'aedes';
+import { Server as SocketIoServer } from 'socket.io';
+import { createWebSocketStream, WebSocketServer } from 'ws';
+import { recordingWsEngine, type WireRecord } from './client-servers.js';
+import { REPO } from './env.js';
+
+const MODULES = path.join(REPO, 'node_modules');
+
+/** What the page emits and publishes. */
+export const IO_EVENT = ['say', { text: 'hi', n: 1 }] as const;
+export const IO_FRAME = `42/chat,${JSON.stringify(IO_EVENT)}`;
+export const MQTT_TOPIC = 'sensors/1';
+export const MQTT_PAYLOAD = JSON.stringify({ t: 21 });
+
+export interface FramedServers {
+  readonly url: string;
+  /** Text frames the socket.io server received, in order (as the wire carried them). */
+  readonly ioFrames: readonly string[];
+  /** Events the `/chat` namespace received: [event, ...args]. */
+  readonly ioEvents: unknown[][];
+  /** Binary frames the MQTT broker received, in order. */
+  readonly mqttFrames: Uint8Array[];
+  /** Messages published to the broker by a client: topic and payload. */
+  readonly published: { topic: string; payload: number[] }[];
+  close(): Promise<void>;
+}
+
+const page = (mqttPort: number) => `<!doctype html><meta charset="utf-8"><title>framed clients</title>
+<script src="/socket.io.min.js"></script><script src="/mqtt.min.js"></script><script>
+window.__ready = (async () => {
+  const socket = io('/chat', { transports: ['websocket'], reconnection: false });
+  await new Promise((resolve, reject) => { socket.on('connect', resolve); socket.on('connect_error', reject); });
+  socket.emit(...${JSON.stringify(IO_EVENT)});
+  const client = mqtt.connect('ws://127.0.0.1:${mqttPort}', { protocolVersion: 4, reconnectPeriod: 0, clientId: 'framed-page' });
+  await new Promise((resolve, reject) => { client.on('connect', resolve); client.on('error', reject); });
+  await new Promise((resolve, reject) => client.publish(${JSON.stringify(MQTT_TOPIC)}, ${JSON.stringify(MQTT_PAYLOAD)}, { qos: 0 }, (e) => (e ? reject(e) : resolve())));
+  window.socket = socket;
+  window.mqttClient = client;
+  return true;
+})();
+</script>`;
+
+export async function startFramedServers(): Promise<FramedServers> {
+  const ioEvents: unknown[][] = [];
+  const mqttFrames: Uint8Array[] = [];
+  const published: FramedServers['published'] = [];
+
+  // The MQTT broker, on its own port.
+  const aedes = await Aedes.createBroker();
+  aedes.on('publish', (packet, client) => {
+    if (client) published.push({ topic: packet.topic, payload: [...Buffer.from(packet.payload)] });
+  });
+  const mqttServer = http.createServer();
+  const mqttWss = new WebSocketServer({
+    server: mqttServer,
+    perMessageDeflate: false,
+    handleProtocols: (offered) => offered.values().next().value ?? false,
+  });
+  mqttWss.on('connection', (ws, request) => {
+    ws.on('message', (data: Buffer) => mqttFrames.push(new Uint8Array(data)));
+    aedes.handle(createWebSocketStream(ws) as never, request);
+  });
+  await new Promise<void>((r) => mqttServer.listen(0, '127.0.0.1', r));
+  const mqttPort = (mqttServer.address() as AddressInfo).port;
+
+  const files: Record<string, [string, string | Buffer]> = {
+    '/page.html': ['text/html; charset=utf-8', page(mqttPort)],
+    '/socket.io.min.js': [
+      'text/javascript',
+      readFileSync(path.join(MODULES, 'socket.io-client/dist/socket.io.min.js')),
+    ],
+    '/mqtt.min.js': ['text/javascript', readFileSync(path.join(MODULES, 'mqtt/dist/mqtt.min.js'))],
+  };
+  const server = http.createServer((req, res) => {
+    const file = files[new URL(req.url ?? '/', 'http://x').pathname];
+    if (!file) return; // socket.io answers its own paths
+    res.writeHead(200, { 'content-type': file[0], 'cache-control': 'no-store' }).end(file[1]);
+  });
+  const wire: WireRecord[] = [];
+  const io = new SocketIoServer(server, {
+    transports: ['websocket'],
+    wsEngine: recordingWsEngine(wire) as typeof WebSocketServer,
+  });
+  io.of('/chat').on('connection', (socket) =>
+    socket.onAny((event: string, ...args: unknown[]) => ioEvents.push([event, ...args])),
+  );
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+
+  return {
+    get ioFrames() {
+      return wire
+        .filter((f) => f.direction === 'sent' && f.opcode === 'text')
+        .map((f) => Buffer.from(f.data).toString('utf8'));
+    },
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/page.html`,
+    ioEvents,
+    mqttFrames,
+    published,
+    close: async () => {
+      await new Promise<void>((r) => io.close(() => r()));
+      for (const c of mqttWss.clients) c.terminate();
+      mqttWss.close();
+      await new Promise((r) => mqttServer.close(r));
+      await new Promise<void>((r) => aedes.close(() => r()));
+    },
+  };
+}
