@@ -152,6 +152,9 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
     ...mqttPacket.generate({ cmd: 'publish', topic: 'sensors/2', payload, qos: 0, retain: true, dup: false }),
   ]);
 
+  // The four frames wirescope sent are listed, marked as its own.
+  const after = await waitForRows(read, state.rows.length + 4);
+  expect(after.rows.slice(-4).map((r) => r.direction)).toEqual(Array(4).fill('sent by wirescope'));
   // Screenshots with a framed editor open on an edit (looked at by hand; the geometry is checked here).
   await open(panel, mqttRow!);
   await panel.getByRole('button', { name: 'Edit and send' }).click();
