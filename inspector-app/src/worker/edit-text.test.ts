@@ -6,6 +6,7 @@
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncoder.js';
 import { expect, it } from 'vitest';
+import { Model } from 'json-joy/lib/json-crdt/model/Model.js';
 import { indexCbor } from '../../../codecs/cbor/index.js';
 import { indexMsgpack } from '../../../codecs/msgpack/index.js';
 import { decodeFrame } from '../../../codecs/index.js';
@@ -79,4 +80,16 @@ it('a framed frame is edited as its framing: the fields and the inner value, the
 
   const bad = editOutcome(io, 'socketio', s.text.replace('{"n":1}', '{"n":}'));
   expect(bad).toMatchObject({ ok: false, error: { line: s.text.split('\n').length } });
+});
+
+it('a json-joy CRDT frame is view only: the editor says so and offers its bytes as hex', () => {
+  const model = Model.create();
+  model.api.set({ title: 'doc', n: 1 });
+  const bytes = model.toBinary();
+  const read = decodeFrame(bytes);
+  expect(read.format).toBe('crdt-model');
+  const s = editSource(bytes, read.index, true, { format: read.format });
+  expect(s.syntax).toBe('hex');
+  expect(s.note).toMatch(/^a json-joy CRDT frame is view only/);
+  expect(editOutcome(bytes, s.syntax, s.text)).toMatchObject({ ok: true, change: { identical: true } });
 });

@@ -33,7 +33,17 @@ export type EditSyntax = 'edn' | 'msgpack' | 'json' | 'hex' | FramingName;
 export interface EditSource {
   readonly syntax: EditSyntax;
   readonly text: string;
+  /** Why the frame's value is not edited (a CRDT frame is view only): the editor says so above its hex. */
+  readonly note?: string;
 }
+
+/** CRDT frames: their values are operations on a document the frame alone does not hold, so they are view only (hex edits still send). */
+const VIEW_ONLY_FORMATS: Readonly<Record<string, string>> = {
+  'crdt-model': 'json-joy',
+  'crdt-patch': 'json-joy',
+  yjs: 'Yjs',
+  automerge: 'Automerge',
+};
 
 export type EditOutcome =
   | { readonly ok: true; readonly bytes: Uint8Array; readonly change: ByteChangeSummary }
@@ -66,6 +76,9 @@ export function editSource(
   reading: { readonly format?: string | null; readonly protocol?: string | null } = {},
 ): EditSource {
   const hex: EditSource = { syntax: 'hex', text: hexText(data) };
+  const crdt = VIEW_ONLY_FORMATS[reading.format ?? index?.format ?? ''];
+  if (crdt && index && !index.error)
+    return { ...hex, note: `a ${crdt} CRDT frame is view only: its value is not edited here, only its bytes as hex` };
   if (!index || !whole || index.error || data.length > MAX_STRUCTURED_BYTES) return hex;
   let source: EditSource;
   const framed = framedSource(data, reading.format ?? index.format, reading.protocol ?? null);

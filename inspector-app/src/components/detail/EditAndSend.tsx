@@ -101,6 +101,11 @@ export function EditAndSend(props: {
 
   return (
     <div className="ws-edit-send" role="group" aria-label="Edit and send" data-testid="edit-and-send">
+      {source.note ? (
+        <p className="ws-muted" data-testid="edit-note">
+          {source.note}
+        </p>
+      ) : null}
       <label htmlFor={textId}>Edit the frame ({SYNTAX_NAME[source.syntax]})</label>
       <textarea
         id={textId}
