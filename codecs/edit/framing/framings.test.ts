@@ -337,6 +337,41 @@ describe('STOMP', () => {
     expect(JSON.parse(f.body)).toEqual({ a: 'ünï' });
   });
 
+  it('round trips random frames stompjs writes (escaped header values, any body), and reads back random edited bodies', () => {
+    const headerText = fc.string({ maxLength: 12 }).filter((v) => !v.includes('\r'));
+    fc.assert(
+      fc.property(
+        fc.constantFrom('SEND', 'MESSAGE', 'SUBSCRIBE'),
+        fc.dictionary(fc.stringMatching(/^[a-z][a-z-]{0,8}$/), headerText, { maxKeys: 4 }),
+        fc.string({ maxLength: 60 }),
+        fc.string({ maxLength: 60 }).filter((b) => !b.includes('\r') && !b.includes('\0')),
+        fc.boolean(),
+        (command, headers, body, next, noLength) => {
+          delete headers['content-length'];
+          const original = stompFrame(
+            command,
+            { destination: '/q', ...headers },
+            body,
+            noLength && !body.includes('\0'),
+          );
+          const text = FRAMINGS.stomp.source(original);
+          // A frame whose lines the edit text cannot carry (a header value with CR, say) is edited as hex.
+          if (text === null) return;
+          expect(build('stomp', original, text)).toEqual(original);
+          const edited = stompParse(
+            build('stomp', original, setValue(text.replace(/^--- body as .*$/m, '--- body as text'), next)),
+          );
+          expect([edited.command, edited.body]).toEqual([command, next]);
+          // The headers as stompjs reads them (it trims values) are as they were, content-length aside.
+          const { 'content-length': _, ...before } = stompParse(original).headers;
+          const { 'content-length': __, ...after } = edited.headers;
+          expect(after).toEqual(before);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('a body with a NUL needs a content-length', () => {
     const original = stompFrame('SEND', { destination: '/q' }, 'x', true);
     const r = framedFromText(
@@ -403,6 +438,33 @@ describe('JSON framings', () => {
       expect(edited).toEqual(expected);
     },
   );
+
+  it('round trip random graphql-ws and Phoenix messages, and put random edited payloads in place', () => {
+    const json = fc.jsonValue({ maxDepth: 3 }) as fc.Arbitrary<unknown>;
+    fc.assert(
+      fc.property(fc.string({ maxLength: 8 }), json, json, (id, payload, next) => {
+        for (const [framing, frame, at] of [
+          [
+            'graphql-ws',
+            stringifyMessage({ id: id || 'x', type: MessageType.Next, payload: { data: payload } } as never),
+            'payload',
+          ],
+          ['phoenix', JSON.stringify([null, id, 'room:1', 'msg', payload]), '[4]'],
+        ] as const) {
+          const original = enc.encode(frame);
+          const text = source(framing, original);
+          expect(build(framing, original, text)).toEqual(original);
+          expect(text).toContain(`--- ${at} as JSON`);
+          const edited = JSON.parse(dec.decode(build(framing, original, setValue(text, JSON.stringify(next)))));
+          const expected = JSON.parse(frame);
+          if (at === 'payload') expected.payload = next;
+          else expected[4] = next;
+          expect(edited).toEqual(JSON.parse(JSON.stringify(expected)));
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
 
   it('a field edits in place, as JSON; a bad one says where', () => {
     const original = enc.encode(
