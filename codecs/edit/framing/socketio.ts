@@ -45,7 +45,7 @@ interface Header {
   readonly payloadText: boolean;
 }
 
-const latin = new TextDecoder();
+const utf8 = new TextDecoder();
 
 function header(bytes: Uint8Array): Header | null {
   readHeader(bytes);
@@ -58,11 +58,11 @@ function header(bytes: Uint8Array): Header | null {
   return {
     engine: h[H_ENGINE],
     socket,
-    attachments: h[H_ATTACHMENTS] >= 0 ? Number(latin.decode(bytes.subarray(h[H_ATTACHMENTS], h[H_DASH]))) : 0,
+    attachments: h[H_ATTACHMENTS] >= 0 ? Number(utf8.decode(bytes.subarray(h[H_ATTACHMENTS], h[H_DASH]))) : 0,
     typesEnd,
-    namespace: h[H_NAMESPACE] >= 0 ? latin.decode(bytes.subarray(h[H_NAMESPACE], h[H_COMMA])) : '/',
+    namespace: h[H_NAMESPACE] >= 0 ? utf8.decode(bytes.subarray(h[H_NAMESPACE], h[H_COMMA])) : '/',
     namespaceBytes: h[H_NAMESPACE] >= 0 ? bytes.slice(h[H_NAMESPACE], h[H_NAMESPACE_END]) : new Uint8Array(0),
-    ack: h[H_ACK] >= 0 ? Number(latin.decode(bytes.subarray(h[H_ACK], ackEnd))) : null,
+    ack: h[H_ACK] >= 0 ? Number(utf8.decode(bytes.subarray(h[H_ACK], ackEnd))) : null,
     ackBytes: h[H_ACK] >= 0 ? bytes.slice(h[H_ACK], ackEnd) : new Uint8Array(0),
     payload: h[H_PAYLOAD],
     payloadText,

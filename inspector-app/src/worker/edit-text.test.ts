@@ -93,3 +93,14 @@ it('a json-joy CRDT frame is view only: the editor says so and offers its bytes 
   expect(s.note).toMatch(/^a json-joy CRDT frame is view only/);
   expect(editOutcome(bytes, s.syntax, s.text)).toMatchObject({ ok: true, change: { identical: true } });
 });
+
+it('a framed frame whose fields do not fit one line each is edited in its own encoding (JSON) instead', () => {
+  const bytes = new TextEncoder().encode('{"id":"1","type":"next","extensions":{\n  "a": 1\n},"payload":{"data":{}}}');
+  const read = decodeFrame(bytes, { isText: true });
+  const s = editSource(bytes, read.index, true, { format: read.format, protocol: 'graphql-ws' });
+  expect(s.syntax).toBe('json');
+  const flat = new TextEncoder().encode('{"id":"1","type":"next","payload":{"data":{}}}');
+  expect(editSource(flat, decodeFrame(flat).index, true, { format: 'json', protocol: 'graphql-ws' }).syntax).toBe(
+    'graphql-ws',
+  );
+});

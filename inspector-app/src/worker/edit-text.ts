@@ -80,16 +80,27 @@ export function editSource(
   if (crdt && index && !index.error)
     return { ...hex, note: `a ${crdt} CRDT frame is view only: its value is not edited here, only its bytes as hex` };
   if (!index || !whole || index.error || data.length > MAX_STRUCTURED_BYTES) return hex;
-  let source: EditSource;
   const framed = framedSource(data, reading.format ?? index.format, reading.protocol ?? null);
-  if (framed) source = { syntax: framed.framing, text: framed.text };
-  else if (index.format === 'cbor') source = { syntax: 'edn', text: diagnostic(index, index.root) };
-  else if (index.format === 'msgpack') source = { syntax: 'msgpack', text: msgpackEditText(index, index.root) };
-  else if (index.format === 'json')
-    source = { syntax: 'json', text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(data) };
-  else return hex;
-  const back = encodeEditText(source.syntax, source.text, data);
-  return back.ok && sameBytes(back.bytes, data) ? source : hex;
+  // The framing first; a frame it does not give back exactly is edited in its own encoding, else as hex.
+  const candidates: (() => EditSource | null)[] = [
+    () => (framed ? { syntax: framed.framing, text: framed.text } : null),
+    () => ownEncoding(data, index),
+  ];
+  for (const make of candidates) {
+    const source = make();
+    if (!source) continue;
+    const back = encodeEditText(source.syntax, source.text, data);
+    if (back.ok && sameBytes(back.bytes, data)) return source;
+  }
+  return hex;
+}
+
+function ownEncoding(data: Uint8Array, index: SpanIndex): EditSource | null {
+  if (index.format === 'cbor') return { syntax: 'edn', text: diagnostic(index, index.root) };
+  if (index.format === 'msgpack') return { syntax: 'msgpack', text: msgpackEditText(index, index.root) };
+  if (index.format === 'json')
+    return { syntax: 'json', text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(data) };
+  return null;
 }
 
 /** The bytes of an edit and what changed from `original`; an error (line, column) and no bytes when the text does not encode. */
