@@ -12,10 +12,13 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import mqttPacket from 'mqtt-packet';
 import {
+  framedRows,
+  IO_EDIT_TEXT,
   IO_EVENT,
   IO_FRAME,
+  MQTT_EDIT_TEXT,
+  publishBytes,
   MQTT_PAYLOAD,
   MQTT_TOPIC,
   startFramedServers,
@@ -101,17 +104,9 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
   const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
   const state = await waitForRows(read, 6);
-  const describe = state.rows
-    .map((r) => `${r.frameId} ${r.direction} ${r.protocol} ${r.event} ${r.preview}`)
-    .join('\n');
-  const ioRow = state.rows.find(
-    (r) => r.direction === 'sent' && r.protocol.includes('socket.io') && r.event.includes('say'),
-  );
-  const mqttRow = state.rows.find(
-    (r) => r.direction === 'sent' && r.protocol.includes('mqtt') && r.event.includes(MQTT_TOPIC),
-  );
-  expect(ioRow, describe).toBeDefined();
-  expect(mqttRow, describe).toBeDefined();
+  const { io: ioRow, mqtt: mqttRow, described } = framedRows(state.rows);
+  expect(ioRow, described).toBeDefined();
+  expect(mqttRow, described).toBeDefined();
 
   // Send again: the same bytes; each library reads the same thing again.
   expect(await sendAgain(panel, ioRow!)).toBe('sent again');
@@ -128,7 +123,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   const ioText = await editAndSend(panel, ioRow!, 'Socket.IO packet', (t) =>
     t.replace('{"text":"hi","n":1}', '{"text":"edited ✓","n":2,"more":[1,2]}'),
   );
-  expect(ioText).toContain(`namespace: "/chat"\nack id: null\n--- data as JSON\n${JSON.stringify(IO_EVENT)}`);
+  expect(ioText).toContain(IO_EDIT_TEXT);
   await waitFor('the edited event at socket.io', () => servers.ioEvents.length === 3);
   expect(servers.ioEvents[2]).toEqual(['say', { text: 'edited ✓', n: 2, more: [1, 2] }]);
   expect(servers.ioFrames.at(-1)).toBe('42/chat,["say",{"text":"edited ✓","n":2,"more":[1,2]}]');
@@ -141,16 +136,12 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
       .replace('retain: false', 'retain: true')
       .replace(MQTT_PAYLOAD, JSON.stringify({ t: 22, note: long })),
   );
-  expect(mqttText).toContain(
-    `topic: "${MQTT_TOPIC}"\nqos: 0\nretain: false\ndup: false\npacket id: null\n--- payload as JSON\n${MQTT_PAYLOAD}`,
-  );
+  expect(mqttText).toContain(MQTT_EDIT_TEXT);
   await waitFor('the edited message at the broker', () => servers.published.length === 3);
   const payload = Buffer.from(JSON.stringify({ t: 22, note: long }));
   expect(servers.published[2]).toEqual({ topic: 'sensors/2', payload: [...payload] });
   // Byte for byte what mqtt-packet (mqtt.js's own codec) writes for that packet.
-  expect([...servers.mqttFrames.at(-1)!]).toEqual([
-    ...mqttPacket.generate({ cmd: 'publish', topic: 'sensors/2', payload, qos: 0, retain: true, dup: false }),
-  ]);
+  expect([...servers.mqttFrames.at(-1)!]).toEqual(publishBytes('sensors/2', payload, true));
 
   // The four frames wirescope sent are listed, marked as its own.
   const after = await waitForRows(read, state.rows.length + 4);

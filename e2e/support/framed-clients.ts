@@ -11,6 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Aedes } from 'aedes';
+import mqttPacket from 'mqtt-packet';
 import { Server as SocketIoServer } from 'socket.io';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import { recordingWsEngine, type WireRecord } from './client-servers.js';
@@ -117,3 +118,25 @@ export async function startFramedServers(): Promise<FramedServers> {
     },
   };
 }
+
+/** The panel's rows of the page's Socket.IO event and MQTT PUBLISH, and every row in a line each (for a failure's message). */
+export function framedRows<
+  R extends { direction: string; protocol: string; event: string; frameId: number; preview: string },
+>(rows: readonly R[]): { io: R | undefined; mqtt: R | undefined; described: string } {
+  const sent = rows.filter((r) => r.direction === 'sent');
+  return {
+    io: sent.find((r) => r.protocol.includes('socket.io') && r.event.includes(IO_EVENT[0])),
+    mqtt: sent.find((r) => r.protocol.includes('mqtt') && r.event.includes(MQTT_TOPIC)),
+    described: rows.map((r) => `${r.frameId} ${r.direction} ${r.protocol} ${r.event} ${r.preview}`).join('\n'),
+  };
+}
+
+/** The Socket.IO packet's edit text, from its fields to its data. */
+export const IO_EDIT_TEXT = `namespace: "/chat"\nack id: null\n--- data as JSON\n${JSON.stringify(IO_EVENT)}`;
+/** The MQTT PUBLISH's edit text, from its fields to its payload. */
+export const MQTT_EDIT_TEXT = `topic: "${MQTT_TOPIC}"\nqos: 0\nretain: false\ndup: false\npacket id: null\n--- payload as JSON\n${MQTT_PAYLOAD}`;
+
+/** The PUBLISH (QoS 0) as mqtt-packet, mqtt.js's own codec, writes it. */
+export const publishBytes = (topic: string, payload: Buffer, retain: boolean): number[] => [
+  ...mqttPacket.generate({ cmd: 'publish', topic, payload, qos: 0, retain, dup: false }),
+];
