@@ -155,6 +155,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   expect(await panel.getByTestId('edit-error').textContent()).toMatch(
     /^6:12: a QoS 1 or 2 PUBLISH has a packet id from 1 to 65535 — nothing will be sent$/,
   );
+  expect(await panel.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true);
   await editor.fill((await editor.inputValue()).replace(/^packet id: null$/m, 'packet id: 5'));
   await panel
     .getByTestId('edit-change')

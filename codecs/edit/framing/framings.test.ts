@@ -479,3 +479,39 @@ describe('JSON framings', () => {
     expect(bad.ok || `${bad.error.line}:${bad.error.column}`).toBe('2:5');
   });
 });
+
+describe('hostile edit text', () => {
+  const originals: [FramingName, Uint8Array][] = [
+    ['socketio', enc.encode('42/chat,7["say",{"n":1}]')],
+    ['mqtt', publish({ topic: 't/1', qos: 1, messageId: 3, payload: Buffer.from(encodeCbor({ a: [1, 2] })) })],
+    ['stomp', stompFrame('SEND', { destination: '/q', 'content-type': 'application/json' }, '{"a":1}')],
+    ['graphql-ws', enc.encode('{"id":"1","type":"next","payload":{"data":{"x":1}}}')],
+    ['wamp', enc.encode('[16,1,{},"t",[1],{"k":2}]')],
+  ];
+  it('never throws: any text, or a valid one cut or spliced anywhere, gives bytes or an error inside the text', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...originals),
+        fc.string({ maxLength: 40 }),
+        fc.nat(),
+        fc.nat(),
+        (pair, junk, a, b) => {
+          const [framing, original] = pair;
+          const valid = source(framing, original);
+          const at = a % (valid.length + 1);
+          const to = at + (b % (valid.length - at + 1));
+          for (const text of [junk, valid.slice(0, at), valid.slice(0, at) + junk + valid.slice(to)]) {
+            const r = framedFromText(framing, original, text);
+            if (!r.ok) {
+              expect(r.error.offset).toBeGreaterThanOrEqual(0);
+              expect(r.error.offset).toBeLessThanOrEqual(text.length);
+              expect(r.error.line).toBeGreaterThanOrEqual(1);
+              expect(r.error.message).not.toBe('');
+            }
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
