@@ -19,6 +19,8 @@ import {
   IO_FRAME,
   MQTT_EDIT_TEXT,
   publishBytes,
+  UPLOAD_ARG,
+  UPLOAD_BYTES,
   MQTT_PAYLOAD,
   MQTT_TOPIC,
   startFramedServers,
@@ -104,7 +106,8 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
   const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
   const state = await waitForRows(read, 6);
-  const { io: ioRow, mqtt: mqttRow, described } = framedRows(state.rows);
+  const { io: ioRow, upload: uploadRow, mqtt: mqttRow, described } = framedRows(state.rows);
+  expect(uploadRow, described).toBeDefined();
   expect(ioRow, described).toBeDefined();
   expect(mqttRow, described).toBeDefined();
 
@@ -143,9 +146,21 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   // Byte for byte what mqtt-packet (mqtt.js's own codec) writes for that packet.
   expect([...servers.mqttFrames.at(-1)!]).toEqual(publishBytes('sensors/2', payload, true));
 
-  // The four frames wirescope sent are listed, marked as its own.
-  const after = await waitForRows(read, state.rows.length + 4);
-  expect(after.rows.slice(-4).map((r) => r.direction)).toEqual(Array(4).fill('sent by wirescope'));
+  // A binary event: its attachment goes after the packet, sent again or after the edited packet.
+  await waitFor('the upload at socket.io', () => servers.ioUploads.length === 1);
+  const upload = ['upload', UPLOAD_ARG, { bytes: UPLOAD_BYTES }];
+  expect(servers.ioUploads[0]).toEqual(upload);
+  expect(await sendAgain(panel, uploadRow!)).toBe('sent again with its 1 attachment');
+  await waitFor('the upload sent again', () => servers.ioUploads.length === 2);
+  expect(servers.ioUploads[1]).toEqual(upload);
+  const uploadText = await editAndSend(panel, uploadRow!, 'Socket.IO packet', (t) => t.replace('"a.bin"', '"b.bin"'));
+  expect(uploadText).toContain('its 1 binary attachment follows');
+  await waitFor('the edited upload', () => servers.ioUploads.length === 3);
+  expect(servers.ioUploads[2]).toEqual(['upload', { name: 'b.bin' }, { bytes: UPLOAD_BYTES }]);
+
+  // The eight frames wirescope sent are listed, marked as its own.
+  const after = await waitForRows(read, state.rows.length + 8);
+  expect(after.rows.slice(-8).map((r) => r.direction)).toEqual(Array(8).fill('sent by wirescope'));
   // Screenshots with a framed editor open on an edit (looked at by hand; the geometry is checked here).
   await open(panel, mqttRow!);
   await panel.getByRole('button', { name: 'Edit and send' }).click();

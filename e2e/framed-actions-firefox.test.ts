@@ -16,6 +16,8 @@ import {
   IO_FRAME,
   MQTT_EDIT_TEXT,
   publishBytes,
+  UPLOAD_ARG,
+  UPLOAD_BYTES,
   MQTT_PAYLOAD,
   MQTT_TOPIC,
   startFramedServers,
@@ -105,7 +107,7 @@ async function editAndSend(panel: Page, row: PanelRow, label: string, edit: (tex
       () => text(panel, '[data-testid=page-action-outcome]'),
       (t) => t !== '',
     ),
-  ).toBe('edited frame sent');
+  ).toMatch(/^edited frame sent( with its \d+ attachments?)?$/);
   return before;
 }
 
@@ -133,7 +135,8 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   const panel = await findPageByLocation(browser, opened.url);
   const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
   const state = await waitForRows(read, 6);
-  const { io: ioRow, mqtt: mqttRow, described } = framedRows(state.rows);
+  const { io: ioRow, upload: uploadRow, mqtt: mqttRow, described } = framedRows(state.rows);
+  expect(uploadRow, described).toBeDefined();
   expect(ioRow, described).toBeDefined();
   expect(mqttRow, described).toBeDefined();
 
@@ -181,9 +184,33 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   const payload = Buffer.from(JSON.stringify({ t: 23, note: long }));
   expect(servers.published[2]).toEqual({ topic: 'sensors/3', payload: [...payload] });
   expect([...servers.mqttFrames.at(-1)!]).toEqual(publishBytes('sensors/3', payload, false));
-  // The four frames wirescope sent are listed, marked as its own.
-  const after = await waitForRows(read, state.rows.length + 4);
-  expect(after.rows.slice(-4).map((r) => r.direction)).toEqual(Array(4).fill('sent by wirescope'));
+  // A binary event: its attachment goes after the packet, sent again or after the edited packet.
+  await poll(
+    'the upload at socket.io',
+    () => servers.ioUploads.length,
+    (n) => n === 1,
+  );
+  const upload = ['upload', UPLOAD_ARG, { bytes: UPLOAD_BYTES }];
+  expect(servers.ioUploads[0]).toEqual(upload);
+  expect(await sendAgain(panel, uploadRow!)).toBe('sent again with its 1 attachment');
+  await poll(
+    'the upload sent again',
+    () => servers.ioUploads.length,
+    (n) => n === 2,
+  );
+  expect(servers.ioUploads[1]).toEqual(upload);
+  const uploadText = await editAndSend(panel, uploadRow!, 'Socket.IO packet', (t) => t.replace('"a.bin"', '"b.bin"'));
+  expect(uploadText).toContain('its 1 binary attachment follows');
+  await poll(
+    'the edited upload',
+    () => servers.ioUploads.length,
+    (n) => n === 3,
+  );
+  expect(servers.ioUploads[2]).toEqual(['upload', { name: 'b.bin' }, { bytes: UPLOAD_BYTES }]);
+
+  // The eight frames wirescope sent are listed, marked as its own.
+  const after = await waitForRows(read, state.rows.length + 8);
+  expect(after.rows.slice(-8).map((r) => r.direction)).toEqual(Array(8).fill('sent by wirescope'));
   await panel.screenshot({ path: artifactPath('framed-actions-firefox.png') });
   expect(pageErrors).toEqual([]);
   await panel.close();

@@ -22,6 +22,9 @@ const MODULES = path.join(REPO, 'node_modules');
 /** What the page emits and publishes. */
 export const IO_EVENT = ['say', { text: 'hi', n: 1 }] as const;
 export const IO_FRAME = `42/chat,${JSON.stringify(IO_EVENT)}`;
+/** A binary event: a JSON argument and a binary one (sent as an attachment frame after its packet). */
+export const UPLOAD_ARG = { name: 'a.bin' };
+export const UPLOAD_BYTES = [1, 2, 3, 4];
 export const MQTT_TOPIC = 'sensors/1';
 export const MQTT_PAYLOAD = JSON.stringify({ t: 21 });
 
@@ -29,8 +32,10 @@ export interface FramedServers {
   readonly url: string;
   /** Text frames the socket.io server received, in order (as the wire carried them). */
   readonly ioFrames: readonly string[];
-  /** Events the `/chat` namespace received: [event, ...args]. */
+  /** `say` events the `/chat` namespace received: [event, ...args]. */
   readonly ioEvents: unknown[][];
+  /** `upload` events it received, binary arguments as `{ bytes }`. */
+  readonly ioUploads: unknown[][];
   /** Binary frames the MQTT broker received, in order. */
   readonly mqttFrames: Uint8Array[];
   /** Messages published to the broker by a client: topic and payload. */
@@ -44,6 +49,7 @@ window.__ready = (async () => {
   const socket = io('/chat', { transports: ['websocket'], reconnection: false });
   await new Promise((resolve, reject) => { socket.on('connect', resolve); socket.on('connect_error', reject); });
   socket.emit(...${JSON.stringify(IO_EVENT)});
+  socket.emit('upload', ${JSON.stringify(UPLOAD_ARG)}, new Uint8Array(${JSON.stringify(UPLOAD_BYTES)}));
   const client = mqtt.connect('ws://127.0.0.1:${mqttPort}', { protocolVersion: 4, reconnectPeriod: 0, clientId: 'framed-page' });
   await new Promise((resolve, reject) => { client.on('connect', resolve); client.on('error', reject); });
   await new Promise((resolve, reject) => client.publish(${JSON.stringify(MQTT_TOPIC)}, ${JSON.stringify(MQTT_PAYLOAD)}, { qos: 0 }, (e) => (e ? reject(e) : resolve())));
@@ -55,6 +61,7 @@ window.__ready = (async () => {
 
 export async function startFramedServers(): Promise<FramedServers> {
   const ioEvents: unknown[][] = [];
+  const ioUploads: unknown[][] = [];
   const mqttFrames: Uint8Array[] = [];
   const published: FramedServers['published'] = [];
 
@@ -95,7 +102,12 @@ export async function startFramedServers(): Promise<FramedServers> {
     wsEngine: recordingWsEngine(wire) as typeof WebSocketServer,
   });
   io.of('/chat').on('connection', (socket) =>
-    socket.onAny((event: string, ...args: unknown[]) => ioEvents.push([event, ...args])),
+    socket.onAny((event: string, ...args: unknown[]) =>
+      (event === 'upload' ? ioUploads : ioEvents).push([
+        event,
+        ...args.map((a) => (Buffer.isBuffer(a) ? { bytes: [...a] } : a)),
+      ]),
+    ),
   );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 
@@ -107,6 +119,7 @@ export async function startFramedServers(): Promise<FramedServers> {
     },
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/page.html`,
     ioEvents,
+    ioUploads,
     mqttFrames,
     published,
     close: async () => {
@@ -122,10 +135,11 @@ export async function startFramedServers(): Promise<FramedServers> {
 /** The panel's rows of the page's Socket.IO event and MQTT PUBLISH, and every row in a line each (for a failure's message). */
 export function framedRows<
   R extends { direction: string; protocol: string; event: string; frameId: number; preview: string },
->(rows: readonly R[]): { io: R | undefined; mqtt: R | undefined; described: string } {
+>(rows: readonly R[]): { io: R | undefined; upload: R | undefined; mqtt: R | undefined; described: string } {
   const sent = rows.filter((r) => r.direction === 'sent');
   return {
     io: sent.find((r) => r.protocol.includes('socket.io') && r.event.includes(IO_EVENT[0])),
+    upload: sent.find((r) => r.protocol.includes('socket.io') && r.event.includes('upload')),
     mqtt: sent.find((r) => r.protocol.includes('mqtt') && r.event.includes(MQTT_TOPIC)),
     described: rows.map((r) => `${r.frameId} ${r.direction} ${r.protocol} ${r.event} ${r.preview}`).join('\n'),
   };

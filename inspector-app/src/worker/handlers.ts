@@ -319,6 +319,7 @@ export class WorkerHandlers {
         // A byte inside a string holding a value selects the nested node it belongs to.
         return index ? pathIntoNested(index, pathToOffset(index, offset), offset) : [];
       },
+      attachmentFrames: ({ frameId }) => this.links.attachmentFrames(frameId),
       editSource: ({ frameId }) => {
         const frame = this.store.get(frameId);
         if (!frame) return null;

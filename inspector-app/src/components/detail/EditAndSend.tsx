@@ -3,6 +3,7 @@ import type { FrameSummary } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import type { EditOutcome, EditSource } from '../../worker/edit-text.js';
 import { formatBytes } from '../shell/format.js';
+import { actOutcomeText, actWithAttachments } from './act-with-attachments.js';
 import type { PageActionsHost } from './page-actions-host.js';
 import './edit-and-send.css';
 
@@ -86,13 +87,8 @@ export function EditAndSend(props: {
     if (!outcome?.ok) return;
     setSending(true);
     try {
-      const result = await host.client.act({
-        action: 'send',
-        connectionId: frame.connectionId,
-        opcode: frame.opcode,
-        data: outcome.bytes,
-      });
-      onOutcome(result.ok, result.ok ? 'edited frame sent' : `edited frame not sent: ${result.error ?? ''}`);
+      const result = await actWithAttachments(worker, host, frame, 'send', outcome.bytes);
+      onOutcome(result.ok, actOutcomeText(result, 'edited frame sent', 'edited frame not sent'));
       if (result.ok) onClose();
     } finally {
       setSending(false);
