@@ -13,6 +13,16 @@ import { protobufFromJson } from './protobuf-from-json.js';
 export { byteChangeSummary, type ByteChangeSummary, type ChangedRange } from './byte-diff.js';
 export { cborFromEdn } from './cbor-from-edn.js';
 export { type EditError, type EditResult, editErrorText, lineColumn } from './edit-error.js';
+export {
+  FRAMINGS,
+  type FramingName,
+  framedFromText,
+  framedSource,
+  type InnerNotation,
+  innerBytes,
+  isFramingName,
+} from './framing/index.js';
+export { bytesFromHex, hexText } from './hex-text.js';
 export { jsonFromText } from './json-text.js';
 export { msgpackEditText } from './msgpack-edit-text.js';
 export { msgpackFromText } from './msgpack-from-text.js';

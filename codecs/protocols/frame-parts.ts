@@ -135,25 +135,16 @@ const PAYLOAD_WALKERS: readonly [string, FormatWalker][] = [
 export type PayloadReading = 'json' | 'cbor' | 'msgpack' | 'text' | 'bytes' | 'empty';
 
 /**
- * The payload [start, end) as `name` under `parent`: a JSON / CBOR / MessagePack subtree when
- * one of them reads it whole (JSON only for text that opens an object or array, so a bare
- * number stays text), else text when it is valid UTF-8, else bytes. `prefer` tries one
- * reading first (a STOMP content-type).
+ * What a payload's bytes read as: a JSON / CBOR / MessagePack index (depth 0) when one of
+ * them reads it whole (JSON only for text that opens an object or array, so a bare number
+ * stays text), else text when it is valid UTF-8, else bytes. `prefer` tries one reading
+ * first (a STOMP content-type). Edit and send picks a framing's inner notation by it too.
  */
-export function payload(
-  index: SpanIndex,
-  parent: number,
-  name: string,
-  start: number,
-  end: number,
+export function readPayload(
+  slice: Uint8Array,
   prefer?: 'json' | 'text' | 'bytes',
-): PayloadReading {
-  const { bytes } = index;
-  if (end <= start) {
-    field(index, parent, name, start, start, '', Kind.text);
-    return 'empty';
-  }
-  const slice = bytes.subarray(start, end);
+): { readonly reading: PayloadReading; readonly sub: SpanIndex | null } {
+  if (slice.length === 0) return { reading: 'empty', sub: null };
   const validText = findInvalidUtf8(slice, 0, slice.length) < 0;
   const opensJson = firstNonSpace(slice) === 0x7b || firstNonSpace(slice) === 0x5b;
   if (prefer !== 'text' && prefer !== 'bytes') {
@@ -163,16 +154,28 @@ export function payload(
       if (format !== 'json' && validText && isPrintable(slice)) continue;
       const sub = new SpanIndex(slice, walker, { depth: 0 });
       if (sub.root < 0 || sub.error || sub.store.end[0] !== slice.length) continue;
-      adoptNode(index, parent, name, sub, 0, start);
-      return format as PayloadReading;
+      return { reading: format as PayloadReading, sub };
     }
   }
-  if (validText && prefer !== 'bytes') {
-    field(index, parent, name, start, end, text(bytes, start, end), Kind.text);
-    return 'text';
-  }
-  field(index, parent, name, start, end, bytes.slice(start, end), Kind.bytes);
-  return 'bytes';
+  return { reading: validText && prefer !== 'bytes' ? 'text' : 'bytes', sub: null };
+}
+
+/** The payload [start, end) as `name` under `parent`, read as readPayload says. */
+export function payload(
+  index: SpanIndex,
+  parent: number,
+  name: string,
+  start: number,
+  end: number,
+  prefer?: 'json' | 'text' | 'bytes',
+): PayloadReading {
+  const { bytes } = index;
+  const { reading, sub } = readPayload(bytes.subarray(start, Math.max(start, end)), prefer);
+  if (reading === 'empty') field(index, parent, name, start, start, '', Kind.text);
+  else if (sub) adoptNode(index, parent, name, sub, 0, start);
+  else if (reading === 'text') field(index, parent, name, start, end, text(bytes, start, end), Kind.text);
+  else field(index, parent, name, start, end, bytes.slice(start, end), Kind.bytes);
+  return reading;
 }
 
 /**

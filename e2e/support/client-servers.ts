@@ -95,7 +95,7 @@ export function record(ws: WebSocket, frames: WireRecord[]): void {
 }
 
 /** A `ws` server class for engine.io's `wsEngine` that records every socket it upgrades. */
-function recordingWsEngine(frames: WireRecord[]): unknown {
+export function recordingWsEngine(frames: WireRecord[]): unknown {
   return class extends WebSocketServer {
     override handleUpgrade(...args: Parameters<WebSocketServer['handleUpgrade']>): void {
       const [req, socket, head, cb] = args;

@@ -368,6 +368,8 @@ export interface WorkerMethods {
   nodeAt: { params: { frameId: number; format: FormatChoice; offset: number }; result: number[] };
   /** The frame's bytes as captured, or (`decompressed`) what a compressed frame inflated to. */
   bytes: { params: { frameId: number; decompressed?: boolean }; result: Uint8Array | null };
+  /** A Socket.IO binary packet's attachment frames, in order: what Send again, Edit and send and Deliver to page act on after it. */
+  attachmentFrames: { params: { frameId: number }; result: number[] };
   /** Edit and send: the text the frame is edited as (edit-text.ts); null when its bytes are gone. */
   editSource: { params: { frameId: number }; result: EditSource | null };
   /** Edit and send: an edit's bytes and what changed, or where it does not encode; null when the frame's bytes are gone. */

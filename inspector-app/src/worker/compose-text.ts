@@ -21,7 +21,7 @@ export type ComposeOutcome =
 export const COMPOSE_SYNTAXES: readonly EditSyntax[] = ['edn', 'msgpack', 'json', 'hex'];
 
 /** Where a composer starts when it has no frame to start from: one small map, hex for an empty frame. */
-export const STARTER_TEXT: Readonly<Record<EditSyntax, string>> = {
+export const STARTER_TEXT: Readonly<Partial<Record<EditSyntax, string>>> = {
   edn: '{"type": "hello", "n": 1}',
   msgpack: '{"type": "hello", "n": 1}',
   json: '{"type": "hello", "n": 1}',
@@ -31,6 +31,9 @@ export const STARTER_TEXT: Readonly<Record<EditSyntax, string>> = {
 /** Above this, bytes are not written out as EDN or edit text (many megabytes of text). */
 const MAX_STRUCTURED_BYTES = 1 << 20;
 
+/** Framings rebuild around an original frame; a frame composed from nothing has none. */
+const NO_ORIGINAL = new Uint8Array(0);
+
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -39,7 +42,7 @@ const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
 
 /** The bytes of `text` in `syntax`, and what changed from `original` (null: nothing to compare with). */
 export function composeOutcome(syntax: EditSyntax, text: string, original: Uint8Array | null): ComposeOutcome {
-  const result = encodeEditText(syntax, text);
+  const result = encodeEditText(syntax, text, original ?? NO_ORIGINAL);
   if (!result.ok) return result;
   return { ok: true, bytes: result.bytes, change: original ? byteChangeSummary(original, result.bytes) : null };
 }
@@ -60,7 +63,7 @@ export function textOfBytes(bytes: Uint8Array, syntax: EditSyntax): string | nul
     if (!index || decoded.error || index.root < 0) return null;
     text = syntax === 'edn' ? diagnostic(index, index.root) : msgpackEditText(index, index.root);
   }
-  const back = encodeEditText(syntax, text);
+  const back = encodeEditText(syntax, text, bytes);
   return back.ok && sameBytes(back.bytes, bytes) ? text : null;
 }
 
@@ -71,13 +74,13 @@ export function textOfBytes(bytes: Uint8Array, syntax: EditSyntax): string | nul
  */
 export function switchedText(from: EditSyntax, text: string, to: EditSyntax): string {
   if (from === to) return text;
-  const now = encodeEditText(from, text);
+  const now = encodeEditText(from, text, NO_ORIGINAL);
   if (now.ok) {
     const same = textOfBytes(now.bytes, to);
     if (same !== null) return same;
   }
-  if (to !== 'hex' && encodeEditText(to, text).ok) return text;
-  return STARTER_TEXT[to];
+  if (to !== 'hex' && encodeEditText(to, text, NO_ORIGINAL).ok) return text;
+  return STARTER_TEXT[to] ?? '';
 }
 
 /** The syntax a frame read as `format` is written in (New message's default for a socket). */

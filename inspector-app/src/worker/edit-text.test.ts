@@ -6,6 +6,7 @@
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncoder.js';
 import { expect, it } from 'vitest';
+import { Model } from 'json-joy/lib/json-crdt/model/Model.js';
 import { indexCbor } from '../../../codecs/cbor/index.js';
 import { indexMsgpack } from '../../../codecs/msgpack/index.js';
 import { decodeFrame } from '../../../codecs/index.js';
@@ -57,4 +58,49 @@ it("an edit's bytes and what changed; a bad edit gives its line and column and n
     error: { line: 1, column: 4, message: 'a byte is two hex digits' },
   });
   expect(bytesFromHex(' A1\t61 ')).toEqual({ ok: true, bytes: Uint8Array.from([0xa1, 0x61]) });
+});
+
+it('a framed frame is edited as its framing: the fields and the inner value, the framing rebuilt around an edit', () => {
+  const io = new TextEncoder().encode('42/chat,7["say",{"n":1}]');
+  const read = decodeFrame(io, { isText: true });
+  expect(read.format).toBe('socketio');
+  const s = editSource(io, read.index, true, { format: read.format });
+  expect(s.syntax).toBe('socketio');
+  expect(s.text).toContain('namespace: "/chat"\nack id: 7\n--- data as JSON\n["say",{"n":1}]');
+  expect(editOutcome(io, s.syntax, s.text)).toMatchObject({ ok: true, change: { identical: true } });
+  const edited = editOutcome(io, s.syntax, s.text.replace('{"n":1}', '{"n":12345}'));
+  expect(edited.ok && new TextDecoder().decode(edited.bytes)).toBe('42/chat,7["say",{"n":12345}]');
+  expect(edited.ok && edited.change).toMatchObject({ sizeDelta: 4 });
+
+  // WAMP is known by the connection's subprotocol: recognition passes it on.
+  const wamp = new TextEncoder().encode('[16,1,{},"com.topic",["hi"]]');
+  const w = editSource(wamp, decodeFrame(wamp).index, true, { format: 'json', protocol: 'wamp' });
+  expect(w.syntax).toBe('wamp');
+  expect(editSource(wamp, decodeFrame(wamp).index, true).syntax).toBe('json');
+
+  const bad = editOutcome(io, 'socketio', s.text.replace('{"n":1}', '{"n":}'));
+  expect(bad).toMatchObject({ ok: false, error: { line: s.text.split('\n').length } });
+});
+
+it('a json-joy CRDT frame is view only: the editor says so and offers its bytes as hex', () => {
+  const model = Model.create();
+  model.api.set({ title: 'doc', n: 1 });
+  const bytes = model.toBinary();
+  const read = decodeFrame(bytes);
+  expect(read.format).toBe('crdt-model');
+  const s = editSource(bytes, read.index, true, { format: read.format });
+  expect(s.syntax).toBe('hex');
+  expect(s.note).toMatch(/^a json-joy CRDT frame is view only/);
+  expect(editOutcome(bytes, s.syntax, s.text)).toMatchObject({ ok: true, change: { identical: true } });
+});
+
+it('a framed frame whose fields do not fit one line each is edited in its own encoding (JSON) instead', () => {
+  const bytes = new TextEncoder().encode('{"id":"1","type":"next","extensions":{\n  "a": 1\n},"payload":{"data":{}}}');
+  const read = decodeFrame(bytes, { isText: true });
+  const s = editSource(bytes, read.index, true, { format: read.format, protocol: 'graphql-ws' });
+  expect(s.syntax).toBe('json');
+  const flat = new TextEncoder().encode('{"id":"1","type":"next","payload":{"data":{}}}');
+  expect(editSource(flat, decodeFrame(flat).index, true, { format: 'json', protocol: 'graphql-ws' }).syntax).toBe(
+    'graphql-ws',
+  );
 });

@@ -2,30 +2,48 @@
  * Edit and send, in the decode worker: the text a frame is edited as, and the bytes an edit
  * gives back (codecs/edit), with what changed. A frame is edited in its own encoding — CBOR
  * as EDN (diagnostic notation), MessagePack as its edit text, JSON as the text itself — when
- * its unchanged text gives back exactly its bytes (checked here, every time); otherwise, and
- * for every other frame (text, Protobuf, framings, compressed or malformed), as hex.
+ * its unchanged text gives back exactly its bytes (checked here, every time). A framed frame
+ * (Socket.IO, MQTT PUBLISH, STOMP, Phoenix, GraphQL over WebSocket, Centrifugo, WAMP) is
+ * edited as its framing's fields and inner value, the framing rebuilt around them
+ * (codecs/edit/framing), under the same check. Every other frame (text, Protobuf,
+ * compressed or malformed) is edited as hex.
  */
 import { diagnostic } from '../../../codecs/core/diagnostic.js';
 import type { SpanIndex } from '../../../codecs/core/span-index.js';
 import {
   byteChangeSummary,
   type ByteChangeSummary,
-  cborFromEdn,
+  bytesFromHex,
   type EditError,
   type EditResult,
-  jsonFromText,
-  lineColumn,
+  framedFromText,
+  framedSource,
+  type FramingName,
+  hexText,
+  innerBytes,
+  isFramingName,
   msgpackEditText,
-  msgpackFromText,
 } from '../../../codecs/edit/index.js';
 
-/** What a frame is edited as. */
-export type EditSyntax = 'edn' | 'msgpack' | 'json' | 'hex';
+export { bytesFromHex, hexText };
+
+/** What a frame is edited as: its own encoding, hex, or a framing's edit text. */
+export type EditSyntax = 'edn' | 'msgpack' | 'json' | 'hex' | FramingName;
 
 export interface EditSource {
   readonly syntax: EditSyntax;
   readonly text: string;
+  /** Why the frame's value is not edited (a CRDT frame is view only): the editor says so above its hex. */
+  readonly note?: string;
 }
+
+/** CRDT frames: their values are operations on a document the frame alone does not hold, so they are view only (hex edits still send). */
+const VIEW_ONLY_FORMATS: Readonly<Record<string, string>> = {
+  'crdt-model': 'json-joy',
+  'crdt-patch': 'json-joy',
+  yjs: 'Yjs',
+  automerge: 'Automerge',
+};
 
 export type EditOutcome =
   | { readonly ok: true; readonly bytes: Uint8Array; readonly change: ByteChangeSummary }
@@ -40,79 +58,54 @@ const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
   return true;
 };
 
-/** The frame's bytes as hex, 16 bytes a line. */
-export function hexText(bytes: Uint8Array): string {
-  const lines: string[] = [];
-  for (let i = 0; i < bytes.length; i += 16) {
-    const row: string[] = [];
-    for (let j = i; j < Math.min(i + 16, bytes.length); j++) row.push(bytes[j]!.toString(16).padStart(2, '0'));
-    lines.push(row.join(' '));
-  }
-  return lines.join('\n');
-}
-
-/** Hex digits, any whitespace between bytes; an odd digit or any other character is an error at its line and column. */
-export function bytesFromHex(text: string): EditResult {
-  const out: number[] = [];
-  let high = -1;
-  let highAt = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 32 || c === 9 || c === 10 || c === 13) {
-      if (high >= 0) return fail(text, highAt, 'a byte is two hex digits');
-      continue;
-    }
-    const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
-    if (d < 0) return fail(text, i, `expected a hex digit, found ${JSON.stringify(text[i])}`);
-    if (high < 0) {
-      high = d;
-      highAt = i;
-    } else {
-      out.push(high * 16 + d);
-      high = -1;
-    }
-  }
-  if (high >= 0) return fail(text, highAt, 'a byte is two hex digits');
-  return { ok: true, bytes: Uint8Array.from(out) };
-}
-
-function fail(text: string, offset: number, message: string): EditResult {
-  return { ok: false, error: { message, offset, ...lineColumn(text, offset) } };
-}
-
-export function encodeEditText(syntax: EditSyntax, text: string): EditResult {
-  switch (syntax) {
-    case 'edn':
-      return cborFromEdn(text);
-    case 'msgpack':
-      return msgpackFromText(text);
-    case 'json':
-      return jsonFromText(text);
-    case 'hex':
-      return bytesFromHex(text);
-  }
+/** The bytes of an edit text; `original` (the frame edited) is what a framing is rebuilt from. */
+export function encodeEditText(syntax: EditSyntax, text: string, original: Uint8Array): EditResult {
+  return isFramingName(syntax) ? framedFromText(syntax, original, text) : innerBytes(syntax, text);
 }
 
 /**
  * The text `data` is edited as. `index` is the frame's reading (null when none), `whole`
- * false when the reading is not of the frame's own bytes (a compressed frame).
+ * false when the reading is not of the frame's own bytes (a compressed frame); `reading`
+ * what the frame was read as (`socketio`, `mqtt`, … — a Socket.IO index reports `json`) and
+ * the framing protocol recognized in it (`graphql-ws`, `wamp`, …).
  */
-export function editSource(data: Uint8Array, index: SpanIndex | null, whole: boolean): EditSource {
+export function editSource(
+  data: Uint8Array,
+  index: SpanIndex | null,
+  whole: boolean,
+  reading: { readonly format?: string | null; readonly protocol?: string | null } = {},
+): EditSource {
   const hex: EditSource = { syntax: 'hex', text: hexText(data) };
+  const crdt = VIEW_ONLY_FORMATS[reading.format ?? index?.format ?? ''];
+  if (crdt && index && !index.error)
+    return { ...hex, note: `a ${crdt} CRDT frame is view only: its value is not edited here, only its bytes as hex` };
   if (!index || !whole || index.error || data.length > MAX_STRUCTURED_BYTES) return hex;
-  let source: EditSource;
-  if (index.format === 'cbor') source = { syntax: 'edn', text: diagnostic(index, index.root) };
-  else if (index.format === 'msgpack') source = { syntax: 'msgpack', text: msgpackEditText(index, index.root) };
-  else if (index.format === 'json')
-    source = { syntax: 'json', text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(data) };
-  else return hex;
-  const back = encodeEditText(source.syntax, source.text);
-  return back.ok && sameBytes(back.bytes, data) ? source : hex;
+  const framed = framedSource(data, reading.format ?? index.format, reading.protocol ?? null);
+  // The framing first; a frame it does not give back exactly is edited in its own encoding, else as hex.
+  const candidates: (() => EditSource | null)[] = [
+    () => (framed ? { syntax: framed.framing, text: framed.text } : null),
+    () => ownEncoding(data, index),
+  ];
+  for (const make of candidates) {
+    const source = make();
+    if (!source) continue;
+    const back = encodeEditText(source.syntax, source.text, data);
+    if (back.ok && sameBytes(back.bytes, data)) return source;
+  }
+  return hex;
+}
+
+function ownEncoding(data: Uint8Array, index: SpanIndex): EditSource | null {
+  if (index.format === 'cbor') return { syntax: 'edn', text: diagnostic(index, index.root) };
+  if (index.format === 'msgpack') return { syntax: 'msgpack', text: msgpackEditText(index, index.root) };
+  if (index.format === 'json')
+    return { syntax: 'json', text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(data) };
+  return null;
 }
 
 /** The bytes of an edit and what changed from `original`; an error (line, column) and no bytes when the text does not encode. */
 export function editOutcome(original: Uint8Array, syntax: EditSyntax, text: string): EditOutcome {
-  const result = encodeEditText(syntax, text);
+  const result = encodeEditText(syntax, text, original);
   if (!result.ok) return result;
   return { ok: true, bytes: result.bytes, change: byteChangeSummary(original, result.bytes) };
 }

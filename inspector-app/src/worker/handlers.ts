@@ -315,11 +315,18 @@ export class WorkerHandlers {
         // A byte inside a string holding a value selects the nested node it belongs to.
         return index ? pathIntoNested(index, pathToOffset(index, offset), offset) : [];
       },
+      attachmentFrames: ({ frameId }) => this.links.attachmentFrames(frameId),
       editSource: ({ frameId }) => {
         const frame = this.store.get(frameId);
         if (!frame) return null;
         const decoded = this.store.decoded(frameId, 'auto');
-        return editSource(frame.data, decoded?.index ?? null, !decoded?.decompressed);
+        const index = decoded?.index ?? null;
+        const format = decoded?.format ?? null;
+        const protocol = recognizeProtocol(index, format, {
+          subprotocol: this.store.formats.subprotocol(frame.connectionId),
+          connectionFormat: this.store.formats.preferred(frame.connectionId),
+        });
+        return editSource(frame.data, index, !decoded?.decompressed, { format, protocol: protocol?.protocol });
       },
       editBytes: ({ frameId, syntax, text }) => {
         const frame = this.store.get(frameId);

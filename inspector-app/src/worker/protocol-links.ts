@@ -158,6 +158,11 @@ export class ProtocolLinks {
     return this.attachmentOf.get(frameId);
   }
 
+  /** A Socket.IO binary packet's attachment frames, in order (none for any other frame). */
+  attachmentFrames(frameId: number): number[] {
+    return this.attachmentsOf.get(frameId)?.map((a) => a.frameId) ?? [];
+  }
+
   private operation(frame: IngestFrame, type: string, id: string): void {
     const key = `${frame.connectionId} ${id}`;
     let op = this.operations.get(key);

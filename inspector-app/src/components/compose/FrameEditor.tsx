@@ -9,6 +9,14 @@ export const SYNTAX_NAME: Readonly<Record<EditSyntax, string>> = {
   msgpack: 'MessagePack edit text',
   json: 'JSON text',
   hex: 'hex',
+  socketio: 'Socket.IO packet',
+  mqtt: 'MQTT PUBLISH',
+  stomp: 'STOMP frame',
+  phoenix: 'Phoenix message',
+  'graphql-ws': 'graphql-ws message',
+  'subscriptions-transport-ws': 'subscriptions-transport-ws message',
+  centrifugo: 'Centrifugo message',
+  wamp: 'WAMP message',
 };
 
 /** What an edit gives, in one line: the size, and (against an original) the difference and where the bytes first differ. */

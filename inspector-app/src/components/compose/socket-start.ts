@@ -42,7 +42,7 @@ export async function startOnSocket(
   const syntax = syntaxForFormat(lastRead?.format);
   return {
     syntax,
-    text: STARTER_TEXT[syntax],
+    text: STARTER_TEXT[syntax] ?? '',
     opcode: lastRead?.opcode ?? 'binary',
     fromFrameId: null,
     original: null,

@@ -3,6 +3,7 @@ import type { FrameSummary } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import type { EditSource } from '../../worker/edit-text.js';
 import { FrameEditor } from '../compose/FrameEditor.js';
+import { actOutcomeText, actWithAttachments } from './act-with-attachments.js';
 import type { PageActionsHost } from './page-actions-host.js';
 import './edit-and-send.css';
 
@@ -36,13 +37,8 @@ export function EditAndSend(props: {
   const send = async (bytes: Uint8Array) => {
     setSending(true);
     try {
-      const result = await host.client.act({
-        action: 'send',
-        connectionId: frame.connectionId,
-        opcode: frame.opcode,
-        data: bytes,
-      });
-      onOutcome(result.ok, result.ok ? 'edited frame sent' : `edited frame not sent: ${result.error ?? ''}`);
+      const result = await actWithAttachments(worker, host, frame, 'send', bytes);
+      onOutcome(result.ok, actOutcomeText(result, 'edited frame sent', 'edited frame not sent'));
       if (result.ok) onClose();
     } finally {
       setSending(false);
@@ -51,6 +47,11 @@ export function EditAndSend(props: {
 
   return (
     <div className="ws-edit-send" role="group" aria-label="Edit and send" data-testid="edit-and-send">
+      {source.note ? (
+        <p className="ws-muted" data-testid="edit-note">
+          {source.note}
+        </p>
+      ) : null}
       <FrameEditor
         label="Edit the frame"
         initial={source}

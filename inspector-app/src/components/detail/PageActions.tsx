@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { FrameActionKind } from '../../protocol/messages.js';
 import type { FrameSummary } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
+import { actOutcomeText, actWithAttachments } from './act-with-attachments.js';
 import { EditAndSend } from './EditAndSend.js';
 import type { PageActionsHost } from './page-actions-host.js';
 import type { PageActionRequest } from './FrameMenu.js';
@@ -37,12 +38,8 @@ export function PageActions(props: {
     try {
       const data = await worker.call('bytes', { frameId: frame.frameId });
       if (!data) return setOutcome({ ok: false, text: 'the frame was evicted: its bytes are gone' });
-      const result = await host.client.act({ action, connectionId: frame.connectionId, opcode: frame.opcode, data });
-      setOutcome(
-        result.ok
-          ? { ok: true, text: DONE[action] }
-          : { ok: false, text: `not ${DONE[action]}: ${result.error ?? ''}` },
-      );
+      const result = await actWithAttachments(worker, host, frame, action, data);
+      setOutcome({ ok: result.ok, text: actOutcomeText(result, DONE[action], `not ${DONE[action]}`) });
     } finally {
       setBusy(false);
     }

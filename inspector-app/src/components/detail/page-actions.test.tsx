@@ -8,6 +8,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
+import { Model } from 'json-joy/lib/json-crdt/model/Model.js';
 import { App } from '../../App.js';
 import type { AppMessage, WireFrame } from '../../protocol/messages.js';
 import { MemoryTransport, type HostCapabilities } from '../../protocol/transport.js';
@@ -109,6 +110,17 @@ it('Edit and send: the frame as EDN, the new bytes and what changed before sendi
   transport.emit({ type: 'frame-action-result', requestId: m.requestId, ok: true });
   expect((await screen.findByTestId('page-action-outcome')).textContent).toBe('edited frame sent');
   expect(screen.queryByTestId('edit-and-send')).toBeNull();
+});
+
+it('Edit and send on a json-joy CRDT frame says it is view only and offers its bytes as hex', async () => {
+  const model = Model.create();
+  model.api.set({ title: 'doc' });
+  mount({ ...capabilities, frameActions: ['send', 'deliver'] }, [frame([...model.toBinary()])]);
+  await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(1));
+  fireEvent.mouseDown(screen.getAllByTestId('frame-row')[0]!);
+  fireEvent.click(await screen.findByRole('button', { name: 'Edit and send' }));
+  await screen.findByLabelText('Edit the frame (hex)');
+  expect(screen.getByTestId('edit-note').textContent).toMatch(/^a json-joy CRDT frame is view only/);
 });
 
 it("the list's context menu offers the same actions by name; choosing one acts on that frame", async () => {

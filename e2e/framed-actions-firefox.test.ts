@@ -1,0 +1,218 @@
+/**
+ * Send again and Edit and send on framed frames in Firefox ESR (dist/firefox-test,
+ * puppeteer-core over WebDriver BiDi), with the real clients of framed-actions-chromium.test.ts
+ * (socket.io-client on namespace `/chat`, mqtt.js to an aedes broker): Send again reaches each
+ * server byte-exact; Edit and send of the event's arguments and of the MQTT topic and payload
+ * reaches them as the framing rebuilt around the edited value, read back by socket.io's parser
+ * and by aedes.
+ * Fails (never skips) without /usr/bin/firefox-esr or a buildable extension.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser, Page } from 'puppeteer-core';
+import {
+  framedRows,
+  IO_EDIT_TEXT,
+  IO_EVENT,
+  IO_FRAME,
+  MQTT_EDIT_TEXT,
+  publishBytes,
+  UPLOAD_ARG,
+  UPLOAD_BYTES,
+  MQTT_PAYLOAD,
+  MQTT_TOPIC,
+  startFramedServers,
+  type FramedServers,
+} from './support/framed-clients.js';
+import { READ_PANEL, waitForRows, type PanelRow, type PanelState } from './support/ext-panel.js';
+import { artifactPath, ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
+import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
+
+let browser: Browser;
+let servers: FramedServers;
+
+beforeAll(async () => {
+  requireBrowser('firefox');
+  const dir = await ensureExtensionBuild('firefox-test');
+  [browser, servers] = await Promise.all([launchFirefox({ extension: dir }), startFramedServers()]);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await servers?.close();
+});
+
+const poll = async <T>(what: string, read: () => Promise<T> | T, done: (v: T) => boolean, timeoutMs = 10_000) => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (done(v)) return v;
+    if (Date.now() > deadline) throw new Error(`e2e: timed out waiting for ${what} (last: ${JSON.stringify(v)})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+const text = (panel: Page, selector: string) =>
+  panel.evaluate(`document.querySelector(${JSON.stringify(selector)})?.textContent ?? ''`) as Promise<string>;
+
+const click = (panel: Page, within: string, name: string) =>
+  panel.evaluate(
+    `[...document.querySelectorAll(${JSON.stringify(`${within} button`)})].find((b) => b.textContent === ${JSON.stringify(name)}).click()`,
+  );
+
+async function open(panel: Page, row: PanelRow): Promise<void> {
+  await panel.evaluate(
+    `document.querySelector('[data-testid=frame-row][data-frame-id="${row.frameId}"]').dispatchEvent(new MouseEvent('mousedown', { bubbles: true }))`,
+  );
+  await panel.waitForSelector(`[data-testid=frame-detail][data-frame-id="${row.frameId}"]`);
+  await panel.waitForSelector('[data-testid=page-actions]');
+}
+
+async function sendAgain(panel: Page, row: PanelRow): Promise<string> {
+  await open(panel, row);
+  await click(panel, '[data-testid=page-actions]', 'Send again');
+  return poll(
+    'the outcome of Send again',
+    () => text(panel, '[data-testid=page-action-outcome]'),
+    (t) => t !== '',
+  );
+}
+
+/** Opens Edit and send on `row`, checks the editor's label, rewrites its text with `edit` (as typing would), sends. */
+async function editAndSend(panel: Page, row: PanelRow, label: string, edit: (text: string) => string): Promise<string> {
+  await open(panel, row);
+  await click(panel, '[data-testid=page-actions]', 'Edit and send');
+  await panel.waitForSelector('[data-testid=edit-text]');
+  expect(await text(panel, '[data-testid=edit-and-send] label')).toBe(`Edit the frame (${label})`);
+  const before = await poll(
+    'the edit text',
+    () => panel.evaluate("document.querySelector('[data-testid=edit-text]').value") as Promise<string>,
+    (t) => t !== '',
+  );
+  await panel.evaluate(
+    `(() => {
+      const area = document.querySelector('[data-testid=edit-text]');
+      Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set.call(area, ${JSON.stringify(edit(before))});
+      area.dispatchEvent(new Event('input', { bubbles: true }));
+    })()`,
+  );
+  await poll(
+    'the changed bytes',
+    () => text(panel, '[data-testid=edit-change]'),
+    (t) => /first at offset \d+/.test(t),
+  );
+  await click(panel, '[data-testid=edit-and-send]', 'Send');
+  expect(
+    await poll(
+      'the outcome of the send',
+      () => text(panel, '[data-testid=page-action-outcome]'),
+      (t) => t !== '',
+    ),
+  ).toMatch(/^edited frame sent( with its \d+ attachments?)?$/);
+  return before;
+}
+
+it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds the framing around the edited value', async () => {
+  const page = await browser.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await page.goto(servers.url);
+  expect(await page.evaluate('window.__ready')).toBe(true);
+  await poll(
+    'the event at socket.io',
+    () => servers.ioEvents.length,
+    (n) => n === 1,
+  );
+  await poll(
+    'the message at the broker',
+    () => servers.published.length,
+    (n) => n === 1,
+  );
+  const publishFrame = servers.mqttFrames.find((f) => f[0] >> 4 === 3)!;
+  expect(publishFrame).toBeDefined();
+
+  const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
+  expect(opened.wirescopeTest, JSON.stringify(opened)).toBe('panel-tab-opened');
+  const panel = await findPageByLocation(browser, opened.url);
+  const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
+  const state = await waitForRows(read, 6);
+  const { io: ioRow, upload: uploadRow, mqtt: mqttRow, described } = framedRows(state.rows);
+  expect(uploadRow, described).toBeDefined();
+  expect(ioRow, described).toBeDefined();
+  expect(mqttRow, described).toBeDefined();
+
+  expect(await sendAgain(panel, ioRow!)).toBe('sent again');
+  await poll(
+    'the event sent again',
+    () => servers.ioEvents.length,
+    (n) => n === 2,
+  );
+  expect(servers.ioFrames.filter((f) => f === IO_FRAME)).toHaveLength(2);
+  expect(servers.ioEvents[1]).toEqual(IO_EVENT);
+  const mqttCount = servers.mqttFrames.length;
+  expect(await sendAgain(panel, mqttRow!)).toBe('sent again');
+  await poll(
+    'the message published again',
+    () => servers.published.length,
+    (n) => n === 2,
+  );
+  expect(servers.mqttFrames[mqttCount]).toEqual(publishFrame);
+
+  const ioText = await editAndSend(panel, ioRow!, 'Socket.IO packet', (t) =>
+    t.replace('{"text":"hi","n":1}', '{"text":"edited ✓","n":2}'),
+  );
+  expect(ioText).toContain(IO_EDIT_TEXT);
+  await poll(
+    'the edited event at socket.io',
+    () => servers.ioEvents.length,
+    (n) => n === 3,
+  );
+  expect(servers.ioEvents[2]).toEqual(['say', { text: 'edited ✓', n: 2 }]);
+  expect(servers.ioFrames.at(-1)).toBe('42/chat,["say",{"text":"edited ✓","n":2}]');
+
+  const long = 'y'.repeat(150);
+  const mqttText = await editAndSend(panel, mqttRow!, 'MQTT PUBLISH', (t) =>
+    t
+      .replace(`topic: "${MQTT_TOPIC}"`, 'topic: "sensors/3"')
+      .replace(MQTT_PAYLOAD, JSON.stringify({ t: 23, note: long })),
+  );
+  expect(mqttText).toContain(MQTT_EDIT_TEXT);
+  await poll(
+    'the edited message at the broker',
+    () => servers.published.length,
+    (n) => n === 3,
+  );
+  const payload = Buffer.from(JSON.stringify({ t: 23, note: long }));
+  expect(servers.published[2]).toEqual({ topic: 'sensors/3', payload: [...payload] });
+  expect([...servers.mqttFrames.at(-1)!]).toEqual(publishBytes('sensors/3', payload, false));
+  // A binary event: its attachment goes after the packet, sent again or after the edited packet.
+  await poll(
+    'the upload at socket.io',
+    () => servers.ioUploads.length,
+    (n) => n === 1,
+  );
+  const upload = ['upload', UPLOAD_ARG, { bytes: UPLOAD_BYTES }];
+  expect(servers.ioUploads[0]).toEqual(upload);
+  expect(await sendAgain(panel, uploadRow!)).toBe('sent again with its 1 attachment');
+  await poll(
+    'the upload sent again',
+    () => servers.ioUploads.length,
+    (n) => n === 2,
+  );
+  expect(servers.ioUploads[1]).toEqual(upload);
+  const uploadText = await editAndSend(panel, uploadRow!, 'Socket.IO packet', (t) => t.replace('"a.bin"', '"b.bin"'));
+  expect(uploadText).toContain('its 1 binary attachment follows');
+  await poll(
+    'the edited upload',
+    () => servers.ioUploads.length,
+    (n) => n === 3,
+  );
+  expect(servers.ioUploads[2]).toEqual(['upload', { name: 'b.bin' }, { bytes: UPLOAD_BYTES }]);
+
+  // The eight frames wirescope sent are listed, marked as its own.
+  const after = await waitForRows(read, state.rows.length + 8);
+  expect(after.rows.slice(-8).map((r) => r.direction)).toEqual(Array(8).fill('sent by wirescope'));
+  await panel.screenshot({ path: artifactPath('framed-actions-firefox.png') });
+  expect(pageErrors).toEqual([]);
+  await panel.close();
+  await page.close();
+}, 90_000);
