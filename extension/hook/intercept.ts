@@ -33,6 +33,7 @@ import {
   type HookRules,
   type InterceptRule,
 } from '../shared/messages.js';
+import { isDirection, isHoldActionKind, parseRules } from '../shared/intercept-rules.js';
 import { apply, type Natives, uncurry } from './natives.js';
 import type { Recorder, SocketState } from './recorder.js';
 
@@ -136,52 +137,14 @@ export interface Intercept {
 }
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-const MAX_RULES = 256;
-const MAX_TEXT = 4096;
 
 /** The message as HookRules, or null (checked field by field; copies only). */
 export function parseHookRules(m: unknown): HookRules | null {
   if (typeof m !== 'object' || m === null) return null;
   const o = m as Record<string, unknown>;
-  if (o.type !== 'hook-rules' || !Array.isArray(o.rules) || o.rules.length > MAX_RULES) return null;
-  const list = o.rules as unknown[];
-  const rules: InterceptRule[] = [];
-  for (let i = 0; i < list.length; i++) {
-    const r = parseRule(list[i]);
-    if (r === null) return null;
-    rules[rules.length] = r;
-  }
-  return { type: 'hook-rules', rules };
-}
-
-/** An intercept rule, or null (shared by the relay and the background's checks). */
-export function parseRule(v: unknown): InterceptRule | null {
-  if (typeof v !== 'object' || v === null) return null;
-  const r = v as Record<string, unknown>;
-  const { id, direction, url, contains, action, delayMs, socketIds } = r;
-  if (typeof id !== 'string' || id.length > 100) return null;
-  if (direction !== 'sent' && direction !== 'received' && direction !== 'both') return null;
-  if (typeof url !== 'string' || url.length > MAX_TEXT || typeof contains !== 'string' || contains.length > MAX_TEXT)
-    return null;
-  if (action !== 'pause' && action !== 'drop' && action !== 'delay') return null;
-  if (!isCount(delayMs) || delayMs > 600_000) return null;
-  const rule: InterceptRule = {
-    id,
-    direction: direction as InterceptRule['direction'],
-    url,
-    contains,
-    action: action as InterceptRule['action'],
-    delayMs,
-  };
-  if (socketIds === undefined) return rule;
-  if (!Array.isArray(socketIds) || socketIds.length > 10_000) return null;
-  const ids: number[] = [];
-  for (let i = 0; i < socketIds.length; i++) {
-    const s = socketIds[i] as unknown;
-    if (!isCount(s) || s < 1) return null;
-    ids[ids.length] = s;
-  }
-  return { ...rule, socketIds: ids };
+  if (o.type !== 'hook-rules') return null;
+  const rules = parseRules(o.rules);
+  return rules === null ? null : { type: 'hook-rules', rules };
 }
 
 /** The message as HookHoldAction, or null. */
@@ -191,9 +154,8 @@ export function parseHookHold(n: Natives, m: unknown): HookHoldAction | null {
   if (o.type !== 'hook-hold') return null;
   const { requestId, action, socketId, direction, seq, binary, bytes } = o;
   if (typeof requestId !== 'number' || !Number.isSafeInteger(requestId)) return null;
-  if (action !== 'forward' && action !== 'edit' && action !== 'drop' && action !== 'forward-all') return null;
+  if (!isHoldActionKind(action) || !isDirection(direction)) return null;
   if (!isCount(socketId) || socketId < 1 || !isCount(seq)) return null;
-  if (direction !== 'sent' && direction !== 'received') return null;
   if (typeof binary !== 'boolean') return null;
   if (action === 'edit' ? n.bufferLength(bytes) < 0 : bytes !== null) return null;
   return {
