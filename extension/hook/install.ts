@@ -223,8 +223,7 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
     } else if (t === 'symbol') kind = PASS;
     else text = `${data as string}`;
     const state = natives.readyState(self as WebSocket); // after the conversion, like the native
-    if (s.intercept !== null && state === OPEN && kind !== PASS && intercept.sent(s.intercept, arg, natives.now()))
-      return; // held or dropped by a rule
+    if (s.intercept !== null && state === OPEN && kind !== PASS && intercept.sent(s.intercept, arg)) return; // held or dropped by a rule
     callSend(self, arg); // CONNECTING: InvalidStateError, nothing recorded
     if (state !== OPEN || kind === PASS) return; // CLOSING/CLOSED: the native discards it
     try {

@@ -127,7 +127,7 @@ export interface Intercept {
   /** A received frame on a socket with `state.intercept` set: true when the rule took it (the event is stopped). */
   received(si: SocketIntercept, e: Event, data: unknown, time: number): boolean;
   /** `send(arg)` on an OPEN socket with `state.intercept` set (`arg` as the native gets it): true when held or dropped (the native is not called). */
-  sent(si: SocketIntercept, arg: unknown, time: number): boolean;
+  sent(si: SocketIntercept, arg: unknown): boolean;
   /** The socket closed: received frames still held are delivered, sent ones counted as lost. */
   closed(state: SocketState): void;
   /** Parses and applies a message from the relay: true when it was one of the intercept's. */
@@ -413,18 +413,20 @@ export function createIntercept(
     text: string | null,
     bytes: Uint8Array | null,
     length: number,
-    hold_: () => unknown,
+    raw: unknown,
   ): boolean {
     const c = match(l, text, bytes, length);
     const waiting = l.head < l.items.length;
     if (c === null && !waiting) return false;
+    if (time < 0) time = n.now(); // sent: read the clock only for a frame taken
+    // A sent buffer may be reused by the page once send() returned: the hook keeps its own copy.
+    const data = flags === 0 && bytes !== null ? n.copyBytes(bytes) : raw;
     if (c !== null && c.rule.action === 'drop') {
-      record(si, flags | FRAME_DROPPED, time, hold_());
+      record(si, flags | FRAME_DROPPED, time, data);
       l.dropped++;
       report(si, l);
       return true;
     }
-    const data = hold_();
     record(si, flags | FRAME_HELD, time, data);
     const kind = c === null ? FOLLOW : c.rule.action === 'pause' ? PAUSE : DELAY;
     hold(si, l, data, kind, c === null ? 0 : c.rule.delayMs);
@@ -495,12 +497,12 @@ export function createIntercept(
       let length = 0;
       if (typeof data === 'string') text = data;
       else if ((length = n.bufferLength(data)) >= 0) bytes = n.bytesOf(data as ArrayBuffer, 0, length);
-      const taken = take(si, l, FRAME_RECEIVED, time, text, bytes, length, () => data);
+      const taken = take(si, l, FRAME_RECEIVED, time, text, bytes, length, data);
       if (taken) n.cancel(e);
       return taken;
     },
 
-    sent(si, arg, time) {
+    sent(si, arg) {
       const l = si.sent;
       let text: string | null = null;
       let bytes: Uint8Array | null = null;
@@ -511,9 +513,7 @@ export function createIntercept(
         length = n.byteLength(bytes);
       } else if ((length = n.bufferLength(arg)) >= 0) bytes = n.bytesOf(arg as ArrayBuffer, 0, length);
       else if (!n.isBlob(arg)) return false;
-      // The page may reuse its buffer once send() returned: the hook keeps its own copy.
-      const copy = (): unknown => (bytes !== null ? n.copyBytes(bytes.subarray(0, length)) : arg);
-      return take(si, l, 0, time, text, bytes, length, copy);
+      return take(si, l, 0, -1, text, bytes, length, arg);
     },
 
     closed(state) {

@@ -38,6 +38,9 @@ import { Composer } from './components/connect/Composer.js';
 import { saveBytes } from './components/detail/clipboard.js';
 import { FrameMenu, type PageActionRequest } from './components/detail/FrameMenu.js';
 import { usePageActions } from './components/detail/use-page-actions.js';
+import { HeldFrames } from './components/detail/HeldFrames.js';
+import type { FrameActionClient } from './state/frame-action-client.js';
+import { activeRules, InterceptRules, type EditableRule } from './components/intercept/InterceptRules.js';
 import { plural } from './components/shell/format.js';
 import './components/shell/app.css';
 
@@ -72,6 +75,8 @@ export function App(props: AppProps): ReactElement {
   useEffect(() => session.start(), [session]);
   const snapshot = useSyncExternalStore(session.model.subscribe, session.model.getSnapshot);
   const pageActions = usePageActions(transport, capabilities.frameActions);
+  /** Intercept rules (hosts with `intercept`), kept while the panel is open; the host gets the enabled ones. */
+  const [interceptRules, setInterceptRules] = useState<EditableRule[]>([]);
   /** The list's context menu (hosts with actions on the page), and the action last chosen in it. */
   const [rowMenu, setRowMenu] = useState<{ frameId: number; x: number; y: number } | null>(null);
   const [menuRequest, setMenuRequest] = useState<(PageActionRequest & { frameId: number }) | null>(null);
@@ -311,16 +316,35 @@ export function App(props: AppProps): ReactElement {
               : undefined
           }
           extra={
-            <SchemasPanel
-              client={worker}
-              storage={schemaStorage}
-              connections={[...snapshot.connections.keys()].map((id) => ({
-                id,
-                label: `${connectionLabels.get(id) ?? id} ${snapshot.connections.get(id)?.url ?? ''}`.trim(),
-              }))}
-              onChanged={() => setSchemaVersion((v) => v + 1)}
-              reread={snapshot.reread}
-            />
+            <>
+              {capabilities.intercept && (
+                <InterceptRules
+                  rules={interceptRules}
+                  onChange={(next) => {
+                    setInterceptRules(next);
+                    transport.send({ type: 'set-intercept-rules', rules: activeRules(next) });
+                  }}
+                  connections={[...snapshot.connections.keys()].map((id) => ({
+                    id,
+                    label: `${connectionLabels.get(id) ?? id} ${snapshot.connections.get(id)?.url ?? ''}`.trim(),
+                  }))}
+                  held={[...snapshot.holds.values()].reduce(
+                    (n, h) => n + (h.sent?.held ?? 0) + (h.received?.held ?? 0),
+                    0,
+                  )}
+                />
+              )}
+              <SchemasPanel
+                client={worker}
+                storage={schemaStorage}
+                connections={[...snapshot.connections.keys()].map((id) => ({
+                  id,
+                  label: `${connectionLabels.get(id) ?? id} ${snapshot.connections.get(id)?.url ?? ''}`.trim(),
+                }))}
+                onChanged={() => setSchemaVersion((v) => v + 1)}
+                reread={snapshot.reread}
+              />
+            </>
           }
           debuggerCaptureOn={snapshot.debuggerCapture?.state === 'on' || snapshot.debuggerCapture?.state === 'starting'}
           onDebuggerCapture={
@@ -353,6 +377,7 @@ export function App(props: AppProps): ReactElement {
                 selectedId={selectedId}
                 anchorId={closedId}
                 isWirescope={(id) => session.model.isWirescope(id)}
+                interceptMark={capabilities.intercept ? (id) => session.model.interceptMark(id) : undefined}
                 onRowMenu={pageActions ? openRowMenu : undefined}
                 onSelect={setSelectedId}
                 connectionLabels={connectionLabels}
@@ -408,6 +433,18 @@ export function App(props: AppProps): ReactElement {
               frameById={(id) => session.model.frame(id)}
               pageActions={pageActions}
               pageActionRequest={menuRequest?.frameId === selected.frameId ? menuRequest : undefined}
+              held={
+                capabilities.intercept && pageActions?.client.hold ? (
+                  <HeldFrames
+                    worker={worker}
+                    frame={selected}
+                    holds={snapshot.holds.get(selected.connectionId)}
+                    client={pageActions.client as Pick<FrameActionClient, 'hold'>}
+                    headFrameId={(direction, seq) => session.model.heldFrameId(selected.connectionId, direction, seq)}
+                    onSelect={setSelectedId}
+                  />
+                ) : undefined
+              }
             />
           ) : selectedId !== null && session.model.wasEvicted(selectedId) ? (
             <div className="ws-empty" role="status" data-testid="frame-evicted">
