@@ -231,6 +231,11 @@ export class PanelConverter {
         opcode: flags & FRAME_BINARY ? 'binary' : 'text',
         data: bytes.subarray(offset, offset + length),
         ...(flags & FRAME_WIRESCOPE ? { origin: 'wirescope' as const } : {}),
+        ...(flags & FRAME_HELD
+          ? { intercepted: 'held' as const }
+          : flags & FRAME_DROPPED
+            ? { intercepted: 'dropped' as const }
+            : {}),
       };
       offset += length;
       if (!frames) {

@@ -8,6 +8,7 @@ import { expect, it } from 'vitest';
 import type { HostMessage } from '../../inspector-app/src/protocol/messages.js';
 import { KIND_DROPPED, KIND_HELD } from '../../inspector-app/src/protocol/packed-frames.js';
 import type { PanelItem } from '../shared/messages.js';
+import { framesOf } from '../shared/test/frames-of.js';
 import { plainFrame, wireCapture } from '../shared/test/plain-capture.js';
 import { PortTransport, type PortLike } from './port-transport.js';
 
@@ -129,4 +130,33 @@ it("the hook's hold events reach the app as hold-state; held and dropped frames 
   ]);
   const { type: _t, socketId: _s, ...state } = hold;
   expect(got).toContainEqual({ type: 'hold-state', connectionId: 'doc:1', ...state });
+});
+
+it('held and dropped marks survive a batch split by hold events (frames one by one)', () => {
+  const port = fakePort();
+  const transport = new PortTransport({ connect: () => port, timers: immediate, pingMs: 0 });
+  const got: HostMessage[] = [];
+  transport.listen((m) => got.push(m));
+  const hold = (held: number) => ({
+    type: 'hold' as const,
+    socketId: 1,
+    time: 4,
+    direction: 'received' as const,
+    held,
+    heldBytes: held,
+    head: held ? 1 : 0,
+    forwarded: 0,
+    dropped: 0,
+    lost: 0,
+  });
+  const capture = wireCapture([
+    plainFrame(1, [1], { direction: 'received', held: true }),
+    hold(1),
+    plainFrame(1, [2], { direction: 'received', dropped: true }),
+    hold(1),
+    plainFrame(1, [3], { direction: 'received' }),
+  ]);
+  const item: PanelItem = { type: 'events', documentId: 'doc', seq: 1, lostBatches: 0, ...capture };
+  port.receive({ type: 'panel-batch', bufferId: 'b', cursor: 1, framesThrough: 3, items: [item] });
+  expect(framesOf(got).map((f) => f.intercepted)).toEqual(['held', 'dropped', undefined]);
 });

@@ -93,7 +93,7 @@ export class InspectorSession {
   ingest(frames: readonly WireFrame[]): void {
     if (!frames.length) return;
     const batch: IngestFrame[] = frames.map((f) => ({
-      frameId: this.markOrigin(this.nextFrameId++, f.origin === 'wirescope'),
+      frameId: this.markIntercepted(this.markOrigin(this.nextFrameId++, f.origin === 'wirescope'), f),
       connectionId: f.connectionId,
       direction: f.direction,
       time: f.time,
@@ -121,6 +121,12 @@ export class InspectorSession {
         );
     }
     this.worker.ingestPacked({ ...packed, frameIds });
+  }
+
+  /** Frames an intercept rule held or dropped are kept by id in the model (the list marks them, Forward finds them). */
+  private markIntercepted(frameId: number, f: WireFrame): number {
+    if (f.intercepted) this.model.markIntercepted(frameId, f.connectionId, f.direction, f.intercepted === 'held');
+    return frameId;
   }
 
   /** Frames wirescope sent or delivered are kept by id in the model (the list marks them, exports keep the mark). */

@@ -138,7 +138,7 @@ export function InterceptRules(props: {
                     <input
                       type="text"
                       aria-label={`Rule ${i + 1} URL pattern`}
-                      placeholder="any URL (* wildcards)"
+                      placeholder="any (* wildcards)"
                       value={r.url}
                       spellCheck={false}
                       onChange={(e) => set(i, { url: e.target.value })}
