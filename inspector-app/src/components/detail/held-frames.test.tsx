@@ -82,6 +82,20 @@ it('rules go to the host as they change, the enabled ones only', async () => {
   });
 });
 
+it('a rule for a format goes to the host restricted to the connections that showed that format', async () => {
+  const { asked } = mount({ ...capabilities, frameActions: ['send', 'deliver'], intercept: true });
+  await waitFor(() => expect(screen.getAllByTestId('frame-row')[0]!.getAttribute('data-format')).toBe('cbor'));
+  fireEvent.click(screen.getByTestId('intercept-button'));
+  const dialog = screen.getByTestId('intercept-dialog');
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Add rule' }));
+  fireEvent.change(within(dialog).getByLabelText('Rule 1 format'), { target: { value: 'cbor' } });
+  await waitFor(() =>
+    expect(asked.filter((m) => m.type === 'set-intercept-rules').at(-1)).toMatchObject({
+      rules: [{ action: 'pause', connectionIds: ['doc:1'] }],
+    }),
+  );
+});
+
 it('held and dropped rows are marked; the held frame shows N held with Forward, Edit and forward, Drop and Forward all', async () => {
   const { transport, asked } = mount({ ...capabilities, frameActions: ['send', 'deliver'], intercept: true });
   await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(3));

@@ -7,13 +7,51 @@ export interface EditableRule extends Omit<InterceptRuleSpec, 'connectionIds'> {
   readonly enabled: boolean;
   /** '' any connection. */
   readonly connectionId: string;
+  /** '' any format; else a format ('cbor', 'msgpack', …) or a framing protocol ('socket.io', …) the list shows. */
+  readonly format: string;
 }
 
-/** The enabled rules, as the host takes them. */
-export function activeRules(rules: readonly EditableRule[]): InterceptRuleSpec[] {
+/**
+ * The enabled rules, as the host takes them. A rule for a format or protocol applies to the
+ * connections where the list has shown a frame of it (`byFormat`; the page cannot decode), so
+ * it is sent restricted to those connections (none yet: to no connection).
+ */
+export function activeRules(
+  rules: readonly EditableRule[],
+  byFormat: ReadonlyMap<string, readonly string[]> = new Map(),
+): InterceptRuleSpec[] {
   return rules
     .filter((r) => r.enabled)
-    .map(({ enabled: _e, connectionId, ...r }) => (connectionId ? { ...r, connectionIds: [connectionId] } : r));
+    .map(({ enabled: _e, connectionId, format, ...r }) => {
+      let ids: readonly string[] | undefined = connectionId ? [connectionId] : undefined;
+      if (format) {
+        const seen = byFormat.get(format) ?? [];
+        ids = ids ? ids.filter((id) => seen.includes(id)) : seen;
+      }
+      return ids ? { ...r, connectionIds: ids } : r;
+    });
+}
+
+/** The connections that showed a frame of each format or framing protocol, from the listed rows. */
+export function connectionsByFormat(
+  rows: readonly {
+    readonly connectionId: string;
+    readonly format: string | null;
+    readonly protocol?: { readonly name: string };
+  }[],
+): Map<string, string[]> {
+  const sets = new Map<string, Set<string>>();
+  const add = (key: string | null | undefined, id: string) => {
+    if (!key) return;
+    let set = sets.get(key);
+    if (!set) sets.set(key, (set = new Set()));
+    set.add(id);
+  };
+  for (const r of rows) {
+    add(r.format, r.connectionId);
+    add(r.protocol?.name, r.connectionId);
+  }
+  return new Map([...sets].map(([k, v]) => [k, [...v].sort()]));
 }
 
 let nextRuleId = 1;
@@ -26,6 +64,7 @@ const newRule = (): EditableRule => ({
   action: 'pause',
   delayMs: 1000,
   connectionId: '',
+  format: '',
 });
 
 /**
@@ -37,10 +76,12 @@ export function InterceptRules(props: {
   rules: readonly EditableRule[];
   onChange: (rules: EditableRule[]) => void;
   connections: readonly { id: string; label: string }[];
+  /** Formats and framing protocols the list has shown (a rule can be restricted to one). */
+  formats: readonly string[];
   /** Frames held now, over every connection (shown on the button). */
   held: number;
 }): ReactElement {
-  const { rules, onChange, connections, held } = props;
+  const { rules, onChange, connections, formats, held } = props;
   const [open, setOpen] = useState(false);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const dialogRef = useRef<HTMLDivElement>(null);
@@ -107,6 +148,7 @@ export function InterceptRules(props: {
                 <th scope="col">Action</th>
                 <th scope="col">Delay ms</th>
                 <th scope="col">Connection</th>
+                <th scope="col">Format</th>
                 <th scope="col">
                   <span className="ws-visually-hidden">Remove</span>
                 </th>
@@ -189,6 +231,21 @@ export function InterceptRules(props: {
                       {connections.map((c) => (
                         <option key={c.id} value={c.id}>
                           {c.label}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td>
+                    <select
+                      aria-label={`Rule ${i + 1} format`}
+                      title="Only connections where the list has shown a frame of this format or protocol"
+                      value={r.format}
+                      onChange={(e) => set(i, { format: e.target.value })}
+                    >
+                      <option value="">any</option>
+                      {[...new Set([...formats, ...(r.format ? [r.format] : [])])].map((f) => (
+                        <option key={f} value={f}>
+                          {f}
                         </option>
                       ))}
                     </select>
