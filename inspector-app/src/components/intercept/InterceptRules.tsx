@@ -1,5 +1,6 @@
-import { useId, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
+import { useId, type ReactElement } from 'react';
 import type { InterceptRuleAction, InterceptRuleSpec } from '../../protocol/messages.js';
+import { useToolbarDialog } from '../shell/use-toolbar-dialog.js';
 import './intercept.css';
 
 /** A rule as the editor keeps it: on or off, and one connection or any. */
@@ -82,24 +83,9 @@ export function InterceptRules(props: {
   held: number;
 }): ReactElement {
   const { rules, onChange, connections, formats, held } = props;
-  const [open, setOpen] = useState(false);
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const dialogRef = useRef<HTMLDivElement>(null);
+  const { open, close, toggle, buttonRef, dialogRef, onKeyDown } = useToolbarDialog();
   const headingId = useId();
   const active = rules.filter((r) => r.enabled).length;
-
-  useLayoutEffect(() => {
-    const dialog = dialogRef.current;
-    if (!open || !dialog) return;
-    dialog.style.left = '0px';
-    const overflow = dialog.getBoundingClientRect().right - (window.innerWidth - 8);
-    if (overflow > 0) dialog.style.left = `${-overflow}px`;
-    dialog.focus();
-  }, [open]);
-  const close = () => {
-    setOpen(false);
-    buttonRef.current?.focus();
-  };
   const set = (i: number, patch: Partial<EditableRule>) =>
     onChange(rules.map((r, j) => (j === i ? { ...r, ...patch } : r)));
 
@@ -112,7 +98,7 @@ export function InterceptRules(props: {
         aria-expanded={open}
         aria-haspopup="dialog"
         className={active ? 'ws-intercept-on' : undefined}
-        onClick={() => (open ? close() : setOpen(true))}
+        onClick={toggle}
         title="Intercept: rules that pause, drop or delay the page's frames while this panel is open"
       >
         Intercept{active ? ` (${active} on${held ? `, ${held} held` : ''})` : ''}
@@ -123,16 +109,11 @@ export function InterceptRules(props: {
           role="dialog"
           aria-labelledby={headingId}
           tabIndex={-1}
-          className="ws-intercept-dialog"
+          className="ws-schemas-dialog ws-intercept-dialog"
           data-testid="intercept-dialog"
-          onKeyDown={(e) => {
-            if (e.key !== 'Escape') return;
-            e.preventDefault();
-            e.stopPropagation();
-            close();
-          }}
+          onKeyDown={onKeyDown}
         >
-          <div className="ws-intercept-head">
+          <div className="ws-schemas-head">
             <h2 id={headingId}>Intercept rules</h2>
             <button type="button" aria-label="Close" title="Close (Escape)" onClick={close}>
               ×
