@@ -9,11 +9,9 @@
  * go through the ActionRouter's checks and answers, like the panel's other actions. Pure:
  * ports come in.
  */
-import { isDirection, isHoldActionKind, MAX_RULES, parsePanelRule } from '../shared/intercept-rules.js';
+import { editFields, holdFields, MAX_RULES, parsePanelRule } from '../shared/intercept-rules.js';
 import type { InterceptRule, PanelHoldAction, PanelRule, PanelRules, RelayRules } from '../shared/messages.js';
 import { type ActionPort, type ActionRouter, splitConnectionId } from './frame-actions.js';
-
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 export function parsePanelRules(m: unknown): PanelRules | null {
   if (typeof m !== 'object' || m === null) return null;
@@ -29,18 +27,14 @@ export function parsePanelRules(m: unknown): PanelRules | null {
 }
 
 export function parsePanelHold(m: unknown): PanelHoldAction | null {
-  if (typeof m !== 'object' || m === null) return null;
-  const o = m as Record<string, unknown>;
-  if (o.type !== 'panel-hold') return null;
-  const { requestId, action, connectionId, direction, seq, binary, b64 } = o;
-  if (typeof requestId !== 'number' || !Number.isSafeInteger(requestId)) return null;
-  if (!isHoldActionKind(action) || !isDirection(direction)) return null;
-  if (typeof connectionId !== 'string' || connectionId.length > 200) return null;
-  if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0) return null;
+  const f = holdFields(m, 'panel-hold');
+  const connectionId = f?.o.connectionId;
+  if (f === null || typeof connectionId !== 'string' || connectionId.length > 200) return null;
+  const { requestId, action, direction, seq } = f;
   const base = { type: 'panel-hold', requestId, action, connectionId, direction, seq } as const;
   if (action !== 'edit') return base;
-  if (typeof binary !== 'boolean' || typeof b64 !== 'string' || b64.length % 4 !== 0 || !BASE64.test(b64)) return null;
-  return { ...base, binary, b64 };
+  const edit = editFields(f.o);
+  return edit === null ? null : { ...base, ...edit };
 }
 
 /** The tab's rules as one document applies them: connection restrictions become its socket ids. */

@@ -33,7 +33,7 @@ import {
   type HookRules,
   type InterceptRule,
 } from '../shared/messages.js';
-import { isDirection, isHoldActionKind, parseRules } from '../shared/intercept-rules.js';
+import { holdFields, parseRules } from '../shared/intercept-rules.js';
 import { apply, type Natives, uncurry } from './natives.js';
 import type { Recorder, SocketState } from './recorder.js';
 
@@ -149,25 +149,13 @@ export function parseHookRules(m: unknown): HookRules | null {
 
 /** The message as HookHoldAction, or null. */
 export function parseHookHold(n: Natives, m: unknown): HookHoldAction | null {
-  if (typeof m !== 'object' || m === null) return null;
-  const o = m as Record<string, unknown>;
-  if (o.type !== 'hook-hold') return null;
-  const { requestId, action, socketId, direction, seq, binary, bytes } = o;
-  if (typeof requestId !== 'number' || !Number.isSafeInteger(requestId)) return null;
-  if (!isHoldActionKind(action) || !isDirection(direction)) return null;
-  if (!isCount(socketId) || socketId < 1 || !isCount(seq)) return null;
-  if (typeof binary !== 'boolean') return null;
-  if (action === 'edit' ? n.bufferLength(bytes) < 0 : bytes !== null) return null;
-  return {
-    type: 'hook-hold',
-    requestId,
-    action,
-    socketId,
-    direction,
-    seq,
-    binary,
-    bytes: bytes as ArrayBuffer | null,
-  };
+  const f = holdFields(m, 'hook-hold');
+  if (f === null) return null;
+  const { socketId, binary, bytes } = f.o;
+  if (!isCount(socketId) || socketId < 1 || typeof binary !== 'boolean') return null;
+  if (f.action === 'edit' ? n.bufferLength(bytes) < 0 : bytes !== null) return null;
+  const { requestId, action, direction, seq } = f;
+  return { type: 'hook-hold', requestId, action, socketId, direction, seq, binary, bytes: bytes as ArrayBuffer | null };
 }
 
 /** `url` matches the glob (`*`: any run of characters; '' matches every URL). */

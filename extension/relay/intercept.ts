@@ -7,10 +7,9 @@
  * forwarded, in order.
  */
 import { strictBase64Bytes } from '../../codecs/core/base64.js';
-import { isDirection, isHoldActionKind, parseRules } from '../shared/intercept-rules.js';
+import { editFields, holdFields, parseRules } from '../shared/intercept-rules.js';
 import type { HookHoldAction, HookRules, RelayHoldAction, RelayRules } from '../shared/messages.js';
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
 export function parseRelayRules(m: unknown): RelayRules | null {
@@ -20,17 +19,14 @@ export function parseRelayRules(m: unknown): RelayRules | null {
 }
 
 export function parseRelayHold(m: unknown): RelayHoldAction | null {
-  if (typeof m !== 'object' || m === null) return null;
-  const o = m as Record<string, unknown>;
-  if (o.type !== 'relay-hold') return null;
-  const { requestId, action, socketId, direction, seq, binary, b64 } = o;
-  if (typeof requestId !== 'number' || !Number.isSafeInteger(requestId)) return null;
-  if (!isHoldActionKind(action) || !isDirection(direction)) return null;
-  if (!isCount(socketId) || socketId < 1 || !isCount(seq)) return null;
+  const f = holdFields(m, 'relay-hold');
+  const socketId = f?.o.socketId;
+  if (f === null || !isCount(socketId) || socketId < 1) return null;
+  const { requestId, action, direction, seq } = f;
   const base = { type: 'relay-hold', requestId, action, socketId, direction, seq } as const;
   if (action !== 'edit') return base;
-  if (typeof binary !== 'boolean' || typeof b64 !== 'string' || b64.length % 4 !== 0 || !BASE64.test(b64)) return null;
-  return { ...base, binary, b64 };
+  const edit = editFields(f.o);
+  return edit === null ? null : { ...base, ...edit };
 }
 
 export const hookRulesOf = (r: RelayRules): HookRules => ({ type: 'hook-rules', rules: r.rules });

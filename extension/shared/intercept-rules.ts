@@ -66,6 +66,32 @@ export function parsePanelRule(v: unknown): PanelRule | null {
   return connectionIds === null ? null : { ...rule, connectionIds };
 }
 
+/**
+ * The fields every hold action carries (request id, action, direction, held frame number)
+ * from a message of type `type`, or null; the caller checks where it is addressed.
+ */
+export function holdFields(
+  m: unknown,
+  type: string,
+): { requestId: number; action: HoldActionKind; direction: Direction; seq: number; o: Record<string, unknown> } | null {
+  if (typeof m !== 'object' || m === null) return null;
+  const o = m as Record<string, unknown>;
+  if (o.type !== type) return null;
+  const { requestId, action, direction, seq } = o;
+  if (typeof requestId !== 'number' || !Number.isSafeInteger(requestId)) return null;
+  if (!isHoldActionKind(action) || !isDirection(direction) || !isCount(seq)) return null;
+  return { requestId, action, direction, seq, o };
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** An edit's new frame as it crosses runtime messaging (binary flag, base64 bytes), or null. */
+export function editFields(o: Record<string, unknown>): { binary: boolean; b64: string } | null {
+  const { binary, b64 } = o;
+  if (typeof binary !== 'boolean' || typeof b64 !== 'string' || b64.length % 4 !== 0 || !BASE64.test(b64)) return null;
+  return { binary, b64 };
+}
+
 export const isHoldActionKind = (v: unknown): v is HoldActionKind =>
   v === 'forward' || v === 'edit' || v === 'drop' || v === 'forward-all';
 export const isDirection = (v: unknown): v is Direction => v === 'sent' || v === 'received';

@@ -3,7 +3,7 @@
  * to page: hosts with `frameActions`) and waits for its `frame-action-result`. An answer that
  * does not come within `timeoutMs` is reported as such: a button never waits forever.
  */
-import type { AppMessage, Direction, FrameActionKind, HoldActionKind, Opcode } from '../protocol/messages.js';
+import type { AppMessage, FrameActionKind, Opcode } from '../protocol/messages.js';
 import type { Transport } from '../protocol/transport.js';
 
 export interface FrameActionOutcome {
@@ -19,14 +19,8 @@ export interface FrameActionRequest {
   readonly data: Uint8Array;
 }
 
-export interface HoldActionRequest {
-  readonly action: HoldActionKind;
-  readonly connectionId: string;
-  readonly direction: Direction;
-  readonly seq: number;
-  readonly opcode?: Opcode;
-  readonly data?: Uint8Array;
-}
+/** A hold action as the app asks it (the `hold-action` message without its type and request id). */
+export type HoldActionRequest = Omit<Extract<AppMessage, { type: 'hold-action' }>, 'type' | 'requestId'>;
 
 export class FrameActionClient {
   private nextId = 1;
