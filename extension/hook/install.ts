@@ -349,7 +349,6 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
     }
     saved[saved.length] = [obj, key, desc];
   }
-  // The extension's actions come on the private channel only (the relay holds its far end).
   // `bufferedAmount` counts the bytes of sent frames an intercept rule holds (a Proxy of the native getter).
   const bufferedGetter = getOwnPropertyDescriptor(natives.wsProto, 'bufferedAmount');
   let buffered: Function | null = null;
@@ -375,6 +374,7 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
   // The page being left: held frames go first (sent ones before the socket closes).
   const onPageHide = (): void => intercept.releaseAll('pagehide');
   natives.listenWindow('pagehide', onPageHide);
+  // The extension's actions and intercept rules come on the private channel only (the relay holds its far end).
   line.listen((data) => {
     if (!active) return;
     if (intercept.message(data, (result) => line.post(result, []))) return;
