@@ -7,7 +7,7 @@
  * - a Drop rule on received frames keeps them from the page's listener (the page counts what
  *   it got), and the rows are marked dropped;
  * - closing the panel mid-hold forwards every held frame in order: the server and the page
- *   see all of them, in order;
+ *   see all of them, in order, through none of the page's `send` / `dispatchEvent` replacements;
  * - the page, knowing the secret in hook.js, forges rules and hold actions on its window:
  *   nothing is held or dropped.
  * Fails (never skips) without /usr/bin/chromium or a buildable extension.
@@ -157,14 +157,26 @@ it('Pause → Edit and forward reaches the server as the edited bytes; a Drop ru
   await page.close();
 }, 120_000);
 
-it('closing the panel mid-hold forwards every held frame in order; the page and the server see all of them', async () => {
+it('closing the panel mid-hold forwards every held frame in order, past the page’s replaced send and dispatchEvent; the page and the server see all of them', async () => {
   server.received.length = 0;
   const { page, tabId } = await openPage();
   const panel = await openPanel(tabId);
   await setRule(panel, { direction: 'both', action: 'pause' });
   await settle();
+  // Hostile from here on: the page wraps send and dispatchEvent, counting what goes through them.
   await page.evaluate(() => {
-    const w = window as unknown as { sendText(t: string): void };
+    const w = window as unknown as { seen: { sends: number; dispatches: number }; sendText(t: string): void };
+    w.seen = { sends: 0, dispatches: 0 };
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (this: WebSocket, d: string) {
+      w.seen.sends++;
+      return send.call(this, d);
+    };
+    const dispatch = EventTarget.prototype.dispatchEvent;
+    EventTarget.prototype.dispatchEvent = function (this: EventTarget, e: Event) {
+      w.seen.dispatches++;
+      return dispatch.call(this, e);
+    };
     for (const t of ['s1', 's2', 's3']) w.sendText(t);
   });
   server.push(['r1', 'r2', 'r3']);
@@ -176,6 +188,10 @@ it('closing the panel mid-hold forwards every held frame in order; the page and 
   expect(server.received).toEqual(['s1', 's2', 's3']);
   await waitFor('the held received frames at the page', async () => (await got(page)).length === 3);
   expect(await got(page)).toEqual(['r1', 'r2', 'r3']);
+  expect(await page.evaluate('window.seen'), 'the forwards went through none of the page’s replacements').toEqual({
+    sends: 3,
+    dispatches: 0,
+  });
   await page.close();
 }, 120_000);
 
