@@ -16,6 +16,8 @@ export interface WireFrame {
   readonly data: Uint8Array;
   /** 'wirescope': wirescope itself sent it on the socket or delivered it to the page (absent: the page's own traffic). */
   readonly origin?: 'wirescope';
+  /** The extension panel's intercept rules held the frame (Forward / Drop act on it) or dropped it (absent: neither). */
+  readonly intercepted?: 'held' | 'dropped';
   /**
    * Through `wirescope proxy`: the bytes this message took on each leg's socket (frame heads
    * and payload as sent, compressed where that leg's permessage-deflate compressed it); null

@@ -9,7 +9,7 @@
  * A document is known from the relay batches it sent (its relay port); a relay gone, or no
  * answer within `timeoutMs`, answers the panel with why. Pure: ports and timers come in.
  */
-import type { PanelAction, PanelActionResult, RelayAction } from '../shared/messages.js';
+import type { PanelAction, PanelActionResult, RelayAction, RelayHoldAction } from '../shared/messages.js';
 
 /** The part of a runtime port used here. */
 export interface ActionPort {
@@ -62,11 +62,12 @@ export class ActionRouter {
 
   constructor(private readonly env: ActionRouterEnv) {}
 
-  /** A relay batch of `documentId` came on `port` from `tabId`. */
-  documentSeen(documentId: string, tabId: number, port: ActionPort): void {
+  /** A relay batch of `documentId` came on `port` from `tabId`: true when the document (or its port) is new. */
+  documentSeen(documentId: string, tabId: number, port: ActionPort): boolean {
     const known = this.documents.get(documentId);
-    if (known?.port === port && known.tabId === tabId) return;
+    if (known?.port === port && known.tabId === tabId) return false;
     this.documents.set(documentId, { tabId, port });
+    return true;
   }
 
   /** A relay port closed: its documents are out of reach, and what waits on them is answered. */
@@ -78,10 +79,32 @@ export class ActionRouter {
 
   /** A panel of `tabId` asked for `action`. */
   request(panel: ActionPort, tabId: number, action: PanelAction): void {
+    this.route(panel, tabId, action.requestId, action.connectionId, (requestId, socketId) => ({
+      type: 'relay-action',
+      requestId,
+      action: action.action,
+      socketId,
+      binary: action.binary,
+      b64: action.b64,
+    }));
+  }
+
+  /**
+   * Sends what `make` builds (given the relay's request id and the socket id) to the relay of
+   * `connectionId`'s document, after the checks above; the relay's answer goes back to the
+   * panel as a `panel-action-result` carrying `panelRequestId`.
+   */
+  route(
+    panel: ActionPort,
+    tabId: number,
+    panelRequestId: number,
+    connectionId: string,
+    make: (requestId: number, socketId: number) => RelayAction | RelayHoldAction,
+  ): void {
     const answer = (ok: boolean, error: string): void =>
-      void post(panel, { type: 'panel-action-result', requestId: action.requestId, ok, error });
+      void post(panel, { type: 'panel-action-result', requestId: panelRequestId, ok, error });
     if (!this.env.allowed()) return answer(false, 'actions are turned off in the options');
-    const target = splitConnectionId(action.connectionId);
+    const target = splitConnectionId(connectionId);
     const doc = target && this.documents.get(target.documentId);
     if (!target || !doc)
       return answer(
@@ -94,16 +117,16 @@ export class ActionRouter {
       () => this.finish(id, { ok: false, error: 'no answer from the page' }),
       this.env.timeoutMs ?? 5000,
     );
-    this.pending.set(id, { panel, panelRequestId: action.requestId, relay: doc.port, timer });
-    const forRelay: RelayAction = {
-      type: 'relay-action',
-      requestId: id,
-      action: action.action,
-      socketId: target.socketId,
-      binary: action.binary,
-      b64: action.b64,
-    };
-    if (!post(doc.port, forRelay)) this.finish(id, { ok: false, error: 'the page was left or reloaded' });
+    this.pending.set(id, { panel, panelRequestId, relay: doc.port, timer });
+    if (!post(doc.port, make(id, target.socketId)))
+      this.finish(id, { ok: false, error: 'the page was left or reloaded' });
+  }
+
+  /** The documents of `tabId` and their relay ports. */
+  documentsOf(tabId: number): { documentId: string; port: ActionPort }[] {
+    const out: { documentId: string; port: ActionPort }[] = [];
+    for (const [documentId, d] of this.documents) if (d.tabId === tabId) out.push({ documentId, port: d.port });
+    return out;
   }
 
   /** A relay answered (only the relay that was asked counts). */

@@ -22,6 +22,7 @@ import {
 } from '../options/capture-policy.js';
 import { ActionRouter, parsePanelAction } from './frame-actions.js';
 import { FloodHold, type PanelSink } from './flood-hold.js';
+import { InterceptRouter, parsePanelHold, parsePanelRules } from './intercept-router.js';
 import { TabBuffers } from './tab-buffers.js';
 import { installTestHooks } from './test-hooks.js';
 import { isPanelRequest, isRelayBatch, panelPortTab, relayConfigFor } from './validate.js';
@@ -51,6 +52,9 @@ const actions = new ActionRouter({
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
 });
+
+/** Intercept rules per tab (only while the panel that set them is open) and hold actions. */
+const intercepts = new InterceptRouter(actions, () => allowsActions(policy));
 
 /** The relay's answer to an action, or null. */
 function relayActionResult(m: unknown): { requestId: number; ok: boolean; error?: string } | null {
@@ -136,7 +140,7 @@ function onRelay(port: Runtime.Port): void {
       console.warn('wirescope: refused a malformed relay message from tab', tabId);
       return;
     }
-    actions.documentSeen(message.documentId, tabId, port);
+    if (actions.documentSeen(message.documentId, tabId, port)) intercepts.documentSeen(message.documentId, tabId, port);
     void policyLoaded.then(() => {
       if (allowsCapture(policy, { url: frameUrl ?? message.documentUrl, devtoolsOpen: inspectors.has(tabId) })) {
         hold.ingest(tabId, message);
@@ -161,6 +165,16 @@ function onPanel(port: Runtime.Port, tabId: number): void {
       if (fromExtensionPage(port)) void policyLoaded.then(() => actions.request(port, tabId, action));
       return;
     }
+    const rules = parsePanelRules(message);
+    if (rules) {
+      if (fromExtensionPage(port)) void policyLoaded.then(() => intercepts.setRules(port, tabId, rules.rules));
+      return;
+    }
+    const held = parsePanelHold(message);
+    if (held) {
+      if (fromExtensionPage(port)) void policyLoaded.then(() => intercepts.hold(port, tabId, held));
+      return;
+    }
     if (!isPanelRequest(message)) return;
     if (message.type === 'panel-release') return hold.release(tabId, sink);
     if (message.type !== 'panel-subscribe') return;
@@ -170,6 +184,7 @@ function onPanel(port: Runtime.Port, tabId: number): void {
   });
   port.onDisconnect.addListener(() => {
     actions.panelGone(port);
+    intercepts.panelGone(port, tabId);
     hold.unsubscribe(tabId, sink);
     if (untrack(inspectors, tabId, port)) inspectorsGone(tabId);
   });
@@ -202,6 +217,7 @@ browser.runtime.onConnect.addListener((port) => {
 browser.tabs.onRemoved.addListener((tabId) => {
   buffers.removeTab(tabId);
   hold.removeTab(tabId);
+  intercepts.removeTab(tabId);
 });
 
 if (__TEST_HOOKS__) {

@@ -49,6 +49,21 @@ export function isBatchEvent(v: unknown): v is BatchEvent {
       return true;
     case 'worker': // a document started a worker (its sockets are out of the hook's reach)
       return (v.kind === 'dedicated' || v.kind === 'shared') && isString(v.url);
+    case 'hold': // where a socket's intercepted frames stand (hook/intercept.ts)
+      return (
+        (v.direction === 'sent' || v.direction === 'received') &&
+        isCount(v.held) &&
+        isCount(v.heldBytes) &&
+        isCount(v.head) &&
+        isCount(v.forwarded) &&
+        isCount(v.dropped) &&
+        isCount(v.lost) &&
+        (v.why === undefined ||
+          v.why === 'rules-cleared' ||
+          v.why === 'pagehide' ||
+          v.why === 'limit' ||
+          v.why === 'closed')
+      );
     default:
       return false;
   }

@@ -18,6 +18,7 @@ import { FRAME_BINARY, FRAME_RECEIVED, type SocketEvent } from '../shared/messag
 import { Batcher } from './batcher.js';
 import { parseHookAction, runHookAction, type ObservedSocket } from './actions.js';
 import { openChannel } from './channel.js';
+import { createIntercept, wrapGetter } from './intercept.js';
 import { joinPeers } from './peers.js';
 import { stackScrubber } from './stacks.js';
 import {
@@ -101,21 +102,28 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
   }
 
   function observe(ws: WebSocket): void {
-    const s: SocketState = { id: nextId++, queue: [], head: 0 };
+    const s: SocketState = { id: nextId++, queue: [], head: 0, intercept: null };
     const socketId = s.id;
     sockets.set(ws, s);
     byId.set(socketId, { ws, state: s });
     rec.event(s, { type: 'opening', socketId, url: natives.url(ws), time: natives.now() });
+    intercept.observe(ws, s);
+    // Capture phase: the hook's listeners run before every page listener (an intercept rule stops a message there).
     const on = (type: string, fn: (e: Event, time: number) => SocketEvent | void): void =>
-      natives.listen(ws, type, (e) => {
-        if (!accept(e)) return;
-        try {
-          const ev = fn(e, natives.eventTime(e));
-          if (ev) rec.event(s, ev);
-        } catch {
-          /* never throw into the page's event dispatch */
-        }
-      });
+      natives.listen(
+        ws,
+        type,
+        (e) => {
+          if (!accept(e)) return;
+          try {
+            const ev = fn(e, natives.eventTime(e));
+            if (ev) rec.event(s, ev);
+          } catch {
+            /* never throw into the page's event dispatch */
+          }
+        },
+        true,
+      );
     on('open', (_e, time) => ({
       type: 'open',
       socketId,
@@ -124,12 +132,18 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
       extensions: natives.extensions(ws),
       time,
     }));
-    on('message', (e, time) => (e === delivering ? undefined : received(s, natives.messageData(e), time)));
+    on('message', (e, time) => {
+      if (e === delivering) return;
+      const data = natives.messageData(e);
+      if (s.intercept !== null && intercept.received(s.intercept, e, data, time)) return;
+      received(s, data, time);
+    });
     on('error', (_e, time) => ({ type: 'error', socketId, time }));
     on(
       'close',
       (e, time) => (
         byId.delete(socketId),
+        intercept.closed(s),
         {
           type: 'close',
           socketId,
@@ -168,6 +182,18 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
   const callSend = uncurry<void>(nativeSend);
   const OPEN = natives.OPEN;
   const scrub = stackScrubber();
+  /** Dispatches an event wirescope made (Deliver to page, a forwarded held frame): the hook's listener lets it pass unrecorded. */
+  function dispatchOwn(ws: WebSocket, event: Event): void {
+    const outer = delivering;
+    delivering = event;
+    try {
+      natives.dispatch(ws, event);
+    } finally {
+      delivering = outer;
+    }
+  }
+  // Intercept rules (intercept.ts): a socket no rule applies to has `intercept` null.
+  const intercept = createIntercept(natives, rec, { send: callSend, dispatch: dispatchOwn });
   /** What `ws.send(data)` does with the hook: the native send, then the frame recorded. */
   function hookedSend(self: unknown, args: unknown[]): void {
     const s = sockets.get(self);
@@ -197,6 +223,7 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
     } else if (t === 'symbol') kind = PASS;
     else text = `${data as string}`;
     const state = natives.readyState(self as WebSocket); // after the conversion, like the native
+    if (s.intercept !== null && state === OPEN && kind !== PASS && intercept.sent(s.intercept, arg)) return; // held or dropped by a rule
     callSend(self, arg); // CONNECTING: InvalidStateError, nothing recorded
     if (state !== OPEN || kind === PASS) return; // CLOSING/CLOSED: the native discards it
     try {
@@ -240,7 +267,7 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
   // Workers: their own sockets are out of reach, but the panel must not be silent about them.
   // `Worker` / `SharedWorker` become Proxies of the natives (construct trap only, as for
   // WebSocket) that report a `worker` event once the native constructed it.
-  const workerState: SocketState = { id: 0, queue: [], head: 0 };
+  const workerState: SocketState = { id: 0, queue: [], head: 0, intercept: null };
   const workerProxies: [Function, object, Function, string][] = [];
   for (const [name, kind] of [
     ['Worker', 'dedicated'],
@@ -322,22 +349,40 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
     }
     saved[saved.length] = [obj, key, desc];
   }
-  // The extension's actions come on the private channel only (the relay holds its far end).
+  // `bufferedAmount` counts the bytes of sent frames an intercept rule holds (a Proxy of the native getter).
+  const bufferedGetter = getOwnPropertyDescriptor(natives.wsProto, 'bufferedAmount');
+  let buffered: Function | null = null;
+  if (bufferedGetter && typeof bufferedGetter.get === 'function') {
+    const nativeGet = bufferedGetter.get;
+    const getter = wrapGetter(
+      nativeGet,
+      (self, value) => {
+        const s = sockets.get(self);
+        return s !== undefined && s.intercept !== null ? (value as number) + s.intercept.sent.heldBytes : value;
+      },
+      scrub,
+    );
+    masks.set(getter, apply(nativeToString, nativeGet, []) as string);
+    if (defineProperty(natives.wsProto, 'bufferedAmount', { ...bufferedGetter, get: getter as () => number }))
+      buffered = getter;
+  }
+  const restoreBuffered = (): void => {
+    const now = getOwnPropertyDescriptor(natives.wsProto, 'bufferedAmount');
+    if (buffered !== null && bufferedGetter && now?.get === buffered)
+      defineProperty(natives.wsProto, 'bufferedAmount', bufferedGetter);
+  };
+  // The page being left: held frames go first (sent ones before the socket closes).
+  const onPageHide = (): void => intercept.releaseAll('pagehide');
+  natives.listenWindow('pagehide', onPageHide);
+  // The extension's actions and intercept rules come on the private channel only (the relay holds its far end).
   line.listen((data) => {
     if (!active) return;
+    if (intercept.message(data, (result) => line.post(result, []))) return;
     const action = parseHookAction(natives, data);
     if (action === null) return;
     const result = runHookAction(natives, rec, byId.get(action.socketId), action, {
       send: callSend,
-      dispatch(ws, event) {
-        const outer = delivering;
-        delivering = event;
-        try {
-          natives.dispatch(ws, event);
-        } finally {
-          delivering = outer;
-        }
-      },
+      dispatch: dispatchOwn,
     });
     try {
       line.post(result, []);
@@ -353,10 +398,13 @@ export function installHook(win: Win = globalThis.window, options: HookOptions =
     flush: () => batcher.flush(),
     uninstall(): void {
       if (!active) return;
+      intercept.releaseAll('rules-cleared');
       batcher.flush();
       active = false;
       batcher.stop();
       restore();
+      restoreBuffered();
+      natives.unlistenWindow('pagehide', onPageHide);
       natives.unlistenWindow(names.probe, onProbe);
       peers.leave();
       line.close();

@@ -275,8 +275,9 @@ export function captureNatives(win: Win) {
         done(null);
       }
     },
-    listen(target: object, type: string, fn: (e: Event) => void): void {
-      addListener(target, type, fn);
+    /** `capture`: the listener runs before the page's own, capture-phase ones included. */
+    listen(target: object, type: string, fn: (e: Event) => void, capture = false): void {
+      addListener(target, type, fn, capture);
     },
     listenWindow: (type: string, fn: (e: Event) => void): void => winAdd(win, type, fn),
     unlistenWindow: (type: string, fn: (e: Event) => void): void => winRemove(win, type, fn),

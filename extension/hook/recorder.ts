@@ -8,6 +8,7 @@
  */
 import type { SocketEvent } from '../shared/messages.js';
 import type { Batcher } from './batcher.js';
+import type { SocketIntercept } from './intercept.js';
 import type { Natives } from './natives.js';
 
 interface Slot {
@@ -24,6 +25,8 @@ export interface SocketState {
   readonly id: number;
   queue: (Slot | undefined)[];
   head: number;
+  /** Set while an intercept rule applies to the socket or its frames wait (intercept.ts); else null. */
+  intercept: SocketIntercept | null;
 }
 
 export class Recorder {

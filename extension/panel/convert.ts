@@ -7,13 +7,21 @@
  */
 import { base64Bytes } from '../../codecs/core/base64.js';
 import type { HostMessage, LostFrame, WireFrame } from '../../inspector-app/src/protocol/messages.js';
-import { KIND_SENT, KIND_TEXT, KIND_WIRESCOPE } from '../../inspector-app/src/protocol/packed-frames.js';
+import {
+  KIND_DROPPED,
+  KIND_HELD,
+  KIND_SENT,
+  KIND_TEXT,
+  KIND_WIRESCOPE,
+} from '../../inspector-app/src/protocol/packed-frames.js';
 import { checkFrameTable, frameTableOf, wireFrameCount } from '../shared/frame-table.js';
 import {
   FRAME_BINARY,
   FRAME_COLUMNS,
   FRAME_RECEIVED,
   FRAME_WIRESCOPE,
+  FRAME_HELD,
+  FRAME_DROPPED,
   type BatchEvent,
   type DocumentInfo,
   type LostFrameRow,
@@ -223,6 +231,11 @@ export class PanelConverter {
         opcode: flags & FRAME_BINARY ? 'binary' : 'text',
         data: bytes.subarray(offset, offset + length),
         ...(flags & FRAME_WIRESCOPE ? { origin: 'wirescope' as const } : {}),
+        ...(flags & FRAME_HELD
+          ? { intercepted: 'held' as const }
+          : flags & FRAME_DROPPED
+            ? { intercepted: 'dropped' as const }
+            : {}),
       };
       offset += length;
       if (!frames) {
@@ -288,7 +301,9 @@ function packBatch(
     kinds[i] =
       (flags & FRAME_RECEIVED ? 0 : KIND_SENT) |
       (flags & FRAME_BINARY ? 0 : KIND_TEXT) |
-      (flags & FRAME_WIRESCOPE ? KIND_WIRESCOPE : 0);
+      (flags & FRAME_WIRESCOPE ? KIND_WIRESCOPE : 0) |
+      (flags & FRAME_HELD ? KIND_HELD : 0) |
+      (flags & FRAME_DROPPED ? KIND_DROPPED : 0);
     const socketId = table[r]!;
     let c = socketIndex.get(socketId);
     if (c === undefined) {
@@ -374,6 +389,10 @@ function socketMessage(e: BatchEvent, connectionId: string): HostMessage | null 
       };
     case 'error':
       return { type: 'connection-error', connectionId, message: 'WebSocket error', time: e.time };
+    case 'hold': {
+      const { type: _type, socketId: _socketId, at: _at, ...state } = e;
+      return { type: 'hold-state', connectionId, ...state };
+    }
     default:
       return null;
   }

@@ -14,7 +14,12 @@
  * Pure: the port comes from a `connect` function, so tests pass a fake.
  */
 import { encodeBase64 } from '../../codecs/core/base64.js';
-import { PROTOCOL_VERSION, type AppMessage, type HostMessage } from '../../inspector-app/src/protocol/messages.js';
+import {
+  PROTOCOL_VERSION,
+  type AppMessage,
+  type HostMessage,
+  type InterceptRuleSpec,
+} from '../../inspector-app/src/protocol/messages.js';
 import type { Transport } from '../../inspector-app/src/protocol/transport.js';
 import type {
   PanelActionResult,
@@ -115,6 +120,8 @@ export class PortTransport implements Transport {
   private heldShown = false;
   /** The last live tail passed on had frames (a dropped port then clears it: the backlog brings them). */
   private tailShown = false;
+  /** The intercept rules the app set last (sent again on a new port). */
+  private rules: readonly InterceptRuleSpec[] = [];
   /** Ports opened so far (1 + reconnects); for tests and diagnostics. */
   connections = 0;
 
@@ -149,6 +156,24 @@ export class PortTransport implements Transport {
         connectionId: message.connectionId,
         binary: message.opcode === 'binary',
         b64: encodeBase64(message.data),
+      });
+      if (!sent) this.passActionResult(message.requestId, false, 'the extension cannot be reached; reopen DevTools');
+    } else if (message.type === 'set-intercept-rules') {
+      this.rules = message.rules;
+      this.request({ type: 'panel-rules', rules: message.rules });
+    } else if (message.type === 'hold-action') {
+      const edit =
+        message.action === 'edit'
+          ? { binary: message.opcode === 'binary', b64: encodeBase64(message.data ?? new Uint8Array(0)) }
+          : {};
+      const sent = this.request({
+        type: 'panel-hold',
+        requestId: message.requestId,
+        action: message.action,
+        connectionId: message.connectionId,
+        direction: message.direction,
+        seq: message.seq,
+        ...edit,
       });
       if (!sent) this.passActionResult(message.requestId, false, 'the extension cannot be reached; reopen DevTools');
     }
@@ -299,6 +324,8 @@ export class PortTransport implements Transport {
       this.reconnectTimer = this.timers.setTimeout(() => this.open(), delay);
     });
     this.request({ type: 'panel-subscribe', ...(this.cursor ? { since: this.cursor } : {}) });
+    // A new port (the background restarted): the rules, which ended with the old port, again.
+    if (this.rules.length > 0) this.request({ type: 'panel-rules', rules: this.rules });
     this.stopPing();
     const pingMs = this.options.pingMs ?? 20_000;
     if (pingMs > 0) this.pingTimer = this.timers.setInterval(() => this.request({ type: 'panel-ping' }), pingMs);

@@ -25,6 +25,7 @@ import {
   type WireFrameBytes,
 } from '../shared/messages.js';
 import { hookActionOf, parseRelayAction, relayActionResultOf } from './actions.js';
+import { hookHoldOf, hookRulesOf, parseRelayHold, parseRelayRules, RELEASE } from './intercept.js';
 import { toBase64 } from './base64.js';
 import { splitBatch } from './split.js';
 import { parseHookBatch, type ParsedHookBatch } from './validate.js';
@@ -155,9 +156,29 @@ export function startRelay(options: RelayOptions): RelayHandle {
     port = p;
     p.onDisconnect.addListener(() => {
       if (port === p) port = null; // the next batch reconnects (and wakes the service worker)
+      // The extension went away (reloaded, updated): its rules go, held frames are forwarded.
+      try {
+        hookPort?.postMessage(RELEASE);
+      } catch {
+        /* the hook's channel is closed */
+      }
     });
     // The extension's actions for this document's sockets: on to the hook, on its private channel.
     p.onMessage.addListener((m) => {
+      const rules = parseRelayRules(m);
+      if (rules !== null) return void hookPort?.postMessage(hookRulesOf(rules));
+      const held = parseRelayHold(m);
+      if (held !== null) {
+        if (hookPort === null)
+          return void p.postMessage({
+            type: 'relay-action-result',
+            requestId: held.requestId,
+            ok: false,
+            error: 'no hook here',
+          });
+        const forHook = hookHoldOf(held);
+        return void hookPort.postMessage(forHook, forHook.bytes === null ? [] : [forHook.bytes]);
+      }
       const action = parseRelayAction(m);
       if (action === null) return;
       if (hookPort === null) {

@@ -87,6 +87,17 @@ function parseEvent(v: unknown): SocketEvent | null {
       const url = e.url;
       return (kind === 'dedicated' || kind === 'shared') && isStr(url) ? { type, socketId, kind, url, time } : null;
     }
+    case 'hold': {
+      const { direction, held, heldBytes, head, forwarded, dropped, lost, why } = e;
+      if (direction !== 'sent' && direction !== 'received') return null;
+      if (!isCount(held) || !isCount(heldBytes) || !isCount(head)) return null;
+      if (!isCount(forwarded) || !isCount(dropped) || !isCount(lost)) return null;
+      const ev = { type, socketId, time, direction, held, heldBytes, head, forwarded, dropped, lost } as const;
+      if (why === undefined) return ev;
+      return why === 'rules-cleared' || why === 'pagehide' || why === 'limit' || why === 'closed'
+        ? { ...ev, why }
+        : null;
+    }
     default:
       return null;
   }

@@ -3,7 +3,7 @@
  * length). Every receiver checks every row before it trusts one: a page (or a compromised
  * renderer) can post any numbers. Imported by the relay bundle: keep it small.
  */
-import { FRAME_COLUMNS, FRAME_ROW_BYTES, type WireBytes, type WireFrameBytes } from './messages.js';
+import { FRAME_COLUMNS, FRAME_FLAGS_MAX, FRAME_ROW_BYTES, type WireBytes, type WireFrameBytes } from './messages.js';
 
 const isSafeCount = Number.isSafeInteger;
 
@@ -23,7 +23,7 @@ export const wireFrameCount = (table: WireBytes): number => Math.floor(wireByteL
 
 /**
  * True when rows 0 … `count` - 1 of `table` are frames: socketId a safe integer ≥ 0, flags
- * 0…7 (received, binary, sent or delivered by wirescope), time finite, byte length a safe integer ≥ 0, and the lengths add up to exactly
+ * 0…31 (received, binary, sent or delivered by wirescope, held, dropped by a rule), time finite, byte length a safe integer ≥ 0, and the lengths add up to exactly
  * `byteLength` (the frames' bytes leave nothing out and nothing over).
  */
 export function checkFrameTable(table: Float64Array, count: number, byteLength: number): boolean {
@@ -35,7 +35,7 @@ export function checkFrameTable(table: Float64Array, count: number, byteLength: 
     const time = table[r + 2]!;
     const length = table[r + 3]!;
     if (!(socketId >= 0 && isSafeCount(socketId))) return false;
-    if (!(flags >= 0 && flags <= 7 && isSafeCount(flags))) return false;
+    if (!(flags >= 0 && flags <= FRAME_FLAGS_MAX && isSafeCount(flags))) return false;
     if (!(time - time === 0)) return false; // finite (NaN and ±Infinity give NaN)
     if (!(length >= 0 && isSafeCount(length))) return false;
     total += length;

@@ -27,6 +27,12 @@ export const FRAME_RECEIVED = 1;
 export const FRAME_BINARY = 2;
 /** Flag bit of a frame row: wirescope itself sent or delivered it (Send again, Deliver to page). */
 export const FRAME_WIRESCOPE = 4;
+/** Flag bit of a frame row: an intercept rule held the frame (the panel's Forward / Drop act on it). */
+export const FRAME_HELD = 8;
+/** Flag bit of a frame row: an intercept rule dropped the frame (never sent, or kept from the page). */
+export const FRAME_DROPPED = 16;
+/** Every flag bit a frame row may carry. */
+export const FRAME_FLAGS_MAX = 31;
 
 /** Which kind of worker a page started (its sockets are out of the page hook's reach). */
 export type WorkerKind = 'dedicated' | 'shared';
@@ -75,7 +81,33 @@ export type SocketEvent =
       readonly wasClean: boolean;
       readonly time: number;
     }
-  | { readonly type: 'error'; readonly socketId: number; readonly time: number };
+  | { readonly type: 'error'; readonly socketId: number; readonly time: number }
+  | HoldEvent;
+
+/**
+ * Where one socket's intercepted frames stand in one direction, sent by the hook after each
+ * change: `held` frames wait now (`heldBytes` bytes), the first of them numbered `head` (0
+ * when none waits; the panel's Forward / Drop name it). The other counts are cumulative for
+ * the socket and direction: frames forwarded, dropped (by a rule or by the user) and lost
+ * (the socket closed while they were held: a sent frame cannot go out any more). `why` says
+ * what released everything at once, when something did.
+ */
+export interface HoldEvent {
+  readonly type: 'hold';
+  readonly socketId: number;
+  readonly time: number;
+  readonly direction: Direction;
+  readonly held: number;
+  readonly heldBytes: number;
+  readonly head: number;
+  readonly forwarded: number;
+  readonly dropped: number;
+  readonly lost: number;
+  readonly why?: HoldReleaseWhy;
+}
+
+/** What released every held frame at once. */
+export type HoldReleaseWhy = 'rules-cleared' | 'pagehide' | 'limit' | 'closed';
 
 /**
  * A socket event in a batch, placed before the batch's frame number `at` (0-based; `at` equal
@@ -344,7 +376,9 @@ export type PanelRequest =
   | { readonly type: 'panel-subscribe'; readonly since?: PanelCursor }
   | { readonly type: 'panel-ping' }
   | { readonly type: 'panel-release' }
-  | PanelAction;
+  | PanelAction
+  | PanelRules
+  | PanelHoldAction;
 
 /**
  * What wirescope can do with a frame on the page: `send` puts the bytes on the socket again
@@ -408,4 +442,88 @@ export interface HookActionResult {
   readonly requestId: number;
   readonly ok: boolean;
   readonly error?: string;
+}
+
+/** What an intercept rule does with a frame it matches. */
+export type InterceptAction = 'pause' | 'drop' | 'delay';
+
+/**
+ * An intercept rule as the hook applies it. `url`: a glob over the socket URL ('*' any run
+ * of characters; '' any URL). `contains`: '' any frame; else a text frame containing it, or a
+ * binary frame whose bytes contain its UTF-8 bytes. `socketIds`, when present, restricts the
+ * rule to those sockets of the document (the panel resolves format and protocol rules to the
+ * connections it saw in that format).
+ */
+export interface InterceptRule {
+  readonly id: string;
+  readonly direction: Direction | 'both';
+  readonly url: string;
+  readonly contains: string;
+  readonly action: InterceptAction;
+  readonly delayMs: number;
+  readonly socketIds?: readonly number[];
+}
+
+/** Rules as the panel keeps them (per tab): `connectionIds` as `${documentId}:${socketId}`. */
+export interface PanelRule extends Omit<InterceptRule, 'socketIds'> {
+  readonly connectionIds?: readonly string[];
+}
+
+/** Panel → background: the tab's rules now (the enabled ones; [] clears them and forwards every held frame). */
+export interface PanelRules {
+  readonly type: 'panel-rules';
+  readonly rules: readonly PanelRule[];
+}
+
+/** What the panel does with held frames: the first (`forward`, `edit`: new bytes instead, `drop`) or all of them. */
+export type HoldActionKind = 'forward' | 'edit' | 'drop' | 'forward-all';
+
+/** Panel → background: act on the held frames of connection `connectionId` in `direction`. */
+export interface PanelHoldAction {
+  readonly type: 'panel-hold';
+  readonly requestId: number;
+  readonly action: HoldActionKind;
+  readonly connectionId: string;
+  readonly direction: Direction;
+  /** The held frame acted on (the `head` of the last HoldEvent); ignored by `forward-all`. */
+  readonly seq: number;
+  /** `edit` only: the new frame (binary, else text: `b64` holds its UTF-8 bytes). */
+  readonly binary?: boolean;
+  readonly b64?: string;
+}
+
+/** Background → relay: the rules for this document (socket ids resolved), [] to clear and release. */
+export interface RelayRules {
+  readonly type: 'relay-rules';
+  readonly rules: readonly InterceptRule[];
+}
+
+/** Background → relay: a hold action for one of its document's sockets (answered with `relay-action-result`). */
+export interface RelayHoldAction {
+  readonly type: 'relay-hold';
+  readonly requestId: number;
+  readonly action: HoldActionKind;
+  readonly socketId: number;
+  readonly direction: Direction;
+  readonly seq: number;
+  readonly binary?: boolean;
+  readonly b64?: string;
+}
+
+/** Relay → hook, on the private channel: the rules ([] clears them and forwards every held frame). */
+export interface HookRules {
+  readonly type: 'hook-rules';
+  readonly rules: readonly InterceptRule[];
+}
+
+/** Relay → hook, on the private channel: a `RelayHoldAction` with its bytes decoded (answered with `hook-action-result`). */
+export interface HookHoldAction {
+  readonly type: 'hook-hold';
+  readonly requestId: number;
+  readonly action: HoldActionKind;
+  readonly socketId: number;
+  readonly direction: Direction;
+  readonly seq: number;
+  readonly binary: boolean;
+  readonly bytes: ArrayBuffer | null;
 }

@@ -12,6 +12,8 @@ import type { HostCapabilities, Transport } from './protocol/transport.js';
 import { InspectorSession } from './state/session.js';
 import { importCaptureFile } from './state/import-file.js';
 import type { WorkerClient } from './worker/client.js';
+import type { FrameSummary } from './worker/api.js';
+import type { InterceptRuleSpec } from './protocol/messages.js';
 import { DEFAULT_CAP_BYTES } from './worker/frame-store.js';
 import { FrameList } from './components/list/FrameList.js';
 import { onOpenFrame } from './components/tree/open-frame.js';
@@ -38,6 +40,14 @@ import { NewMessage } from './components/compose/NewMessage.js';
 import { saveBytes } from './components/detail/clipboard.js';
 import { FrameMenu, type PageActionRequest } from './components/detail/FrameMenu.js';
 import { usePageActions } from './components/detail/use-page-actions.js';
+import { HeldFrames } from './components/detail/HeldFrames.js';
+import type { FrameActionClient } from './state/frame-action-client.js';
+import {
+  activeRules,
+  connectionsByFormat,
+  InterceptRules,
+  type EditableRule,
+} from './components/intercept/InterceptRules.js';
 import { plural } from './components/shell/format.js';
 import './components/shell/app.css';
 
@@ -72,6 +82,36 @@ export function App(props: AppProps): ReactElement {
   useEffect(() => session.start(), [session]);
   const snapshot = useSyncExternalStore(session.model.subscribe, session.model.getSnapshot);
   const pageActions = usePageActions(transport, capabilities.frameActions);
+  /** Intercept rules (hosts with `intercept`), kept while the panel is open; the host gets the enabled ones. */
+  const [interceptRules, setInterceptRules] = useState<EditableRule[]>([]);
+  /** Connections per format and framing protocol the list showed (format rules), grown with each new row. */
+  const formatSeen = useRef({ lastFrameId: -1, version: 0, map: new Map<string, string[]>() });
+  const formatConnections = useMemo(() => {
+    const seen = formatSeen.current;
+    if (!capabilities.intercept) return seen.map;
+    const fresh: FrameSummary[] = [];
+    for (let i = snapshot.rows.length - 1; i >= 0 && snapshot.rows[i]!.frameId > seen.lastFrameId; i--)
+      fresh.push(snapshot.rows[i]!);
+    if (fresh.length === 0) return seen.map;
+    seen.lastFrameId = fresh[0]!.frameId;
+    const merged = new Map([...seen.map].map(([k, v]) => [k, new Set(v)]));
+    let changed = false;
+    for (const [k, ids] of connectionsByFormat(fresh)) {
+      let set = merged.get(k);
+      if (!set) merged.set(k, (set = new Set()));
+      for (const id of ids) if (!set.has(id)) set.add(id), (changed = true);
+    }
+    if (changed) seen.map = new Map([...merged].map(([k, v]) => [k, [...v].sort()]));
+    return seen.map;
+  }, [snapshot.rows, snapshot.rows.length, capabilities.intercept]);
+  // The enabled rules go to the host whenever they (or a format rule's connections) change.
+  const ruleKey = JSON.stringify(activeRules(interceptRules, formatConnections));
+  const sentRules = useRef('[]');
+  useEffect(() => {
+    if (!capabilities.intercept || ruleKey === sentRules.current) return;
+    sentRules.current = ruleKey;
+    transport.send({ type: 'set-intercept-rules', rules: JSON.parse(ruleKey) as InterceptRuleSpec[] });
+  }, [ruleKey, transport, capabilities.intercept]);
   /** The list's context menu (hosts with actions on the page), and the action last chosen in it. */
   const [rowMenu, setRowMenu] = useState<{ frameId: number; x: number; y: number } | null>(null);
   const [menuRequest, setMenuRequest] = useState<(PageActionRequest & { frameId: number }) | null>(null);
@@ -315,6 +355,21 @@ export function App(props: AppProps): ReactElement {
                   New message
                 </button>
               )}
+              {capabilities.intercept && (
+                <InterceptRules
+                  rules={interceptRules}
+                  onChange={setInterceptRules}
+                  formats={[...formatConnections.keys()].sort()}
+                  connections={[...snapshot.connections.keys()].map((id) => ({
+                    id,
+                    label: `${connectionLabels.get(id) ?? id} ${snapshot.connections.get(id)?.url ?? ''}`.trim(),
+                  }))}
+                  held={[...snapshot.holds.values()].reduce(
+                    (n, h) => n + (h.sent?.held ?? 0) + (h.received?.held ?? 0),
+                    0,
+                  )}
+                />
+              )}
               <SchemasPanel
                 client={worker}
                 storage={schemaStorage}
@@ -369,6 +424,7 @@ export function App(props: AppProps): ReactElement {
                 selectedId={selectedId}
                 anchorId={closedId}
                 isWirescope={(id) => session.model.isWirescope(id)}
+                interceptMark={capabilities.intercept ? (id) => session.model.interceptMark(id) : undefined}
                 onRowMenu={pageActions ? openRowMenu : undefined}
                 onSelect={setSelectedId}
                 connectionLabels={connectionLabels}
@@ -424,6 +480,18 @@ export function App(props: AppProps): ReactElement {
               frameById={(id) => session.model.frame(id)}
               pageActions={pageActions}
               pageActionRequest={menuRequest?.frameId === selected.frameId ? menuRequest : undefined}
+              held={
+                capabilities.intercept && pageActions?.client.hold ? (
+                  <HeldFrames
+                    worker={worker}
+                    frame={selected}
+                    holds={snapshot.holds.get(selected.connectionId)}
+                    client={pageActions.client as Pick<FrameActionClient, 'hold'>}
+                    headFrameId={(direction, seq) => session.model.heldFrameId(selected.connectionId, direction, seq)}
+                    onSelect={setSelectedId}
+                  />
+                ) : undefined
+              }
             />
           ) : selectedId !== null && session.model.wasEvicted(selectedId) ? (
             <div className="ws-empty" role="status" data-testid="frame-evicted">

@@ -7,6 +7,8 @@ import {
   CAPTURE_TAG,
   FRAME_BINARY,
   FRAME_COLUMNS,
+  FRAME_DROPPED,
+  FRAME_HELD,
   FRAME_RECEIVED,
   FRAME_WIRESCOPE,
   type BatchEvent,
@@ -29,13 +31,19 @@ export interface PlainFrame {
   readonly data: ArrayBuffer;
   /** wirescope sent or delivered it (absent otherwise). */
   readonly wirescope?: true;
+  /** An intercept rule held it (absent otherwise). */
+  readonly held?: true;
+  /** An intercept rule dropped it (absent otherwise). */
+  readonly dropped?: true;
 }
 export type PlainEvent = SocketEvent | PlainFrame;
 
-export const frameFlags = (f: Pick<PlainFrame, 'direction' | 'opcode' | 'wirescope'>): number =>
+export const frameFlags = (f: Pick<PlainFrame, 'direction' | 'opcode' | 'wirescope' | 'held' | 'dropped'>): number =>
   (f.direction === 'received' ? FRAME_RECEIVED : 0) |
   (f.opcode === 'binary' ? FRAME_BINARY : 0) |
-  (f.wirescope ? FRAME_WIRESCOPE : 0);
+  (f.wirescope ? FRAME_WIRESCOPE : 0) |
+  (f.held ? FRAME_HELD : 0) |
+  (f.dropped ? FRAME_DROPPED : 0);
 
 export const plainFrame = (
   socketId: number,
@@ -126,6 +134,8 @@ export function unpack(
       time: time!,
       data: bytes.slice(offset, offset + length!).buffer,
       ...(flags! & FRAME_WIRESCOPE ? { wirescope: true as const } : {}),
+      ...(flags! & FRAME_HELD ? { held: true as const } : {}),
+      ...(flags! & FRAME_DROPPED ? { dropped: true as const } : {}),
     });
     offset += length!;
   }

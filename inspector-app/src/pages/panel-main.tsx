@@ -37,6 +37,6 @@ const capabilities: HostCapabilities = {
   pastePageUrl,
   debuggerCapture: host.debuggerCapture === true,
   // Inside the extension: Send again and Deliver to page (the background checks every request).
-  ...(win.wirescopePanelHost ? { frameActions: ['send', 'deliver'] as const } : {}),
+  ...(win.wirescopePanelHost ? { frameActions: ['send', 'deliver'] as const, intercept: true } : {}),
 };
 mount({ transport: host.transport, worker: startDecodeWorker(), capabilities });

@@ -97,7 +97,49 @@ export type HostMessage =
    */
   | { readonly type: 'tail'; readonly frames: readonly WireFrame[] }
   /** How a `frame-action` ended: `error` says why nothing (or not all) was done. */
-  | { readonly type: 'frame-action-result'; readonly requestId: number; readonly ok: boolean; readonly error?: string };
+  | { readonly type: 'frame-action-result'; readonly requestId: number; readonly ok: boolean; readonly error?: string }
+  /** Where a connection's intercepted frames stand in one direction (hosts with `intercept`). */
+  | HoldState;
+
+/**
+ * Frames an intercept rule holds on one connection in one direction: `held` now (`heldBytes`),
+ * the first numbered `head` (0: none); cumulative `forwarded`, `dropped` and `lost` (the socket
+ * closed while a sent frame was held); `why`: what released everything at once.
+ */
+export interface HoldState {
+  readonly type: 'hold-state';
+  readonly connectionId: string;
+  readonly direction: Direction;
+  readonly time: number;
+  readonly held: number;
+  readonly heldBytes: number;
+  readonly head: number;
+  readonly forwarded: number;
+  readonly dropped: number;
+  readonly lost: number;
+  readonly why?: string;
+}
+
+/** What an intercept rule does with a frame it matches. */
+export type InterceptRuleAction = 'pause' | 'drop' | 'delay';
+
+/**
+ * An intercept rule (hosts with `intercept`): direction, URL glob ('*' wildcards, '' any),
+ * `contains` ('' any; text, or a binary frame's bytes holding its UTF-8 bytes), and
+ * `connectionIds` when restricted to connections (a format rule, resolved by the app).
+ */
+export interface InterceptRuleSpec {
+  readonly id: string;
+  readonly direction: Direction | 'both';
+  readonly url: string;
+  readonly contains: string;
+  readonly action: InterceptRuleAction;
+  readonly delayMs: number;
+  readonly connectionIds?: readonly string[];
+}
+
+/** What the app does with held frames: the first one (`forward`, `edit`, `drop`) or all of them. */
+export type HoldActionKind = 'forward' | 'edit' | 'drop' | 'forward-all';
 
 /**
  * What the app may ask a host to do with a frame's bytes on the page (hosts with
@@ -132,6 +174,20 @@ export type AppMessage =
       readonly connectionId: string;
       readonly opcode: Opcode;
       readonly data: Uint8Array;
+    }
+  /** The intercept rules now (hosts with `intercept`; the enabled ones, [] clears them and forwards every held frame). */
+  | { readonly type: 'set-intercept-rules'; readonly rules: readonly InterceptRuleSpec[] }
+  /** Act on held frames (hosts with `intercept`); answered with `frame-action-result` and the same `requestId`. */
+  | {
+      readonly type: 'hold-action';
+      readonly requestId: number;
+      readonly action: HoldActionKind;
+      readonly connectionId: string;
+      readonly direction: Direction;
+      readonly seq: number;
+      /** `edit` only: the new frame. */
+      readonly opcode?: Opcode;
+      readonly data?: Uint8Array;
     };
 
 export type HostMessageType = HostMessage['type'];
@@ -246,6 +302,14 @@ export function isHostMessage(v: unknown): v is HostMessage {
       return Array.isArray(m.frames) && m.frames.every(isLostFrame);
     case 'frame-action-result':
       return isNumber(m.requestId) && typeof m.ok === 'boolean' && isOptionalString(m.error);
+    case 'hold-state':
+      return (
+        isString(m.connectionId) &&
+        (m.direction === 'sent' || m.direction === 'received') &&
+        isNumber(m.time) &&
+        [m.held, m.heldBytes, m.head, m.forwarded, m.dropped, m.lost].every((v) => isNumber(v) && v >= 0) &&
+        isOptionalString(m.why)
+      );
     default:
       return false;
   }

@@ -13,7 +13,7 @@ export interface PackedFrames {
   readonly bytes: Uint8Array;
   readonly ends: Float64Array;
   readonly times: Float64Array;
-  /** Bit 0: sent (else received); bit 1: text (else binary); bit 2: wirescope sent or delivered it. */
+  /** Bit 0: sent (else received); bit 1: text (else binary); bit 2: wirescope sent or delivered it; bits 3 and 4: an intercept rule held or dropped it. */
   readonly kinds: Uint8Array;
   /** Index into `connections` per frame. */
   readonly connectionOf: Uint32Array;
@@ -23,6 +23,10 @@ export interface PackedFrames {
 export const KIND_SENT = 1;
 export const KIND_TEXT = 2;
 export const KIND_WIRESCOPE = 4;
+/** An intercept rule held the frame (the panel's Forward / Drop act on it). */
+export const KIND_HELD = 8;
+/** An intercept rule dropped the frame. */
+export const KIND_DROPPED = 16;
 
 export const kindOf = (direction: Direction, opcode: Opcode): number =>
   (direction === 'sent' ? KIND_SENT : 0) | (opcode === 'text' ? KIND_TEXT : 0);

@@ -32,6 +32,8 @@ export interface HostCapabilities {
   readonly proxyAddress?: string;
   /** What the host can do with a frame on the page (the extension panel: send and deliver); absent: none. */
   readonly frameActions?: readonly FrameActionKind[];
+  /** The host can hold, drop and delay the page's frames by rules (the extension panel): show Intercept. */
+  readonly intercept?: boolean;
   /** Absolute URL of the paste page, for "link to this frame" (absent where there is none, e.g. inside the extension). */
   readonly pastePageUrl?: string;
 }

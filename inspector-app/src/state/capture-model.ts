@@ -1,4 +1,4 @@
-import type { HeldConnection, HostMessage } from '../protocol/messages.js';
+import type { HeldConnection, HoldState, HostMessage } from '../protocol/messages.js';
 import type { FrameSummary } from '../worker/api.js';
 import type { FilterProgress, RereadBatch, SummaryBatch, TailRows } from '../worker/client.js';
 
@@ -76,6 +76,12 @@ export interface HostHeld {
   readonly connections?: readonly HeldConnection[];
 }
 
+/** A connection's held frames, per direction (hosts with `intercept`). */
+export interface ConnectionHolds {
+  readonly sent?: HoldState;
+  readonly received?: HoldState;
+}
+
 export interface CaptureSnapshot {
   readonly rows: readonly FrameSummary[];
   readonly visible: readonly FrameSummary[];
@@ -96,6 +102,8 @@ export interface CaptureSnapshot {
    * (frames/s arriving and put on hold) and per connection; null when none.
    */
   readonly hostHeld: HostHeld | null;
+  /** Frames intercept rules hold, per connection and direction (the latest state the host reported). */
+  readonly holds: ReadonlyMap<string, ConnectionHolds>;
   /**
    * The live tail under a flood (rows marked `sample`, the host's newest held frames) that
    * pass the filters: listed after `visible`, counted in neither `rows` nor `visible`.
@@ -139,6 +147,10 @@ export function documentLabel(url: string | undefined, origin: string | undefine
 export class CaptureModel {
   /** Frames wirescope itself sent or delivered to the page (marked in the list, kept by exports). */
   private readonly wirescopeFrames = new Set<number>();
+  /** Frames intercept rules took: their held number (from 1), 0 for dropped. */
+  private readonly interceptMarks = new Map<number, number>();
+  private readonly heldCounts = new Map<string, number>();
+  private readonly heldFrameIds = new Map<string, number>();
   private rows: FrameSummary[] = [];
   private visible: FrameSummary[] = [];
   /**
@@ -173,6 +185,7 @@ export class CaptureModel {
   private uncaptured: UncapturedNotice[] = [];
   private debuggerCapture: CaptureSnapshot['debuggerCapture'] = null;
   private hostHeld: CaptureSnapshot['hostHeld'] = null;
+  private holds = new Map<string, ConnectionHolds>();
   /** The live tail listed, and the newest one that came while paused (listed on resume). */
   private tail: FrameSummary[] = [];
   private pausedTail: FrameSummary[] | null = null;
@@ -228,6 +241,7 @@ export class CaptureModel {
       uncaptured: this.uncaptured,
       debuggerCapture: this.debuggerCapture,
       hostHeld: this.hostHeld,
+      holds: this.holds,
       tail: this.shownTail(),
       shownPerSecond: this.shownPerSecond(),
       bytesHeld: this.bytesHeld,
@@ -493,6 +507,33 @@ export class CaptureModel {
     else for (const r of passing) this.visible.push(r);
   }
 
+  /**
+   * A frame an intercept rule held (numbered per connection and direction from 1, as the
+   * host numbers held frames: Forward names the first by that number) or dropped.
+   */
+  markIntercepted(frameId: number, connectionId: string, direction: 'sent' | 'received', held: boolean): void {
+    if (!held) {
+      this.interceptMarks.set(frameId, 0);
+      return;
+    }
+    const key = `${connectionId}\n${direction}`;
+    const seq = (this.heldCounts.get(key) ?? 0) + 1;
+    this.heldCounts.set(key, seq);
+    this.interceptMarks.set(frameId, seq);
+    this.heldFrameIds.set(`${key}\n${seq}`, frameId);
+  }
+
+  /** 'held' or 'dropped' for a frame an intercept rule took, else undefined. */
+  interceptMark(frameId: number): 'held' | 'dropped' | undefined {
+    const seq = this.interceptMarks.get(frameId);
+    return seq === undefined ? undefined : seq > 0 ? 'held' : 'dropped';
+  }
+
+  /** The frame id of held frame `seq` of a connection and direction, when it is listed. */
+  heldFrameId(connectionId: string, direction: 'sent' | 'received', seq: number): number | undefined {
+    return this.heldFrameIds.get(`${connectionId}\n${direction}\n${seq}`);
+  }
+
   /** Connection and drop messages from the host (frames go to the worker instead). */
   markWirescope(frameId: number): void {
     this.wirescopeFrames.add(frameId);
@@ -530,6 +571,13 @@ export class CaptureModel {
         this.debuggerCapture = { state: message.state, message: message.message };
         this.changed();
         break;
+      case 'hold-state': {
+        const holds = new Map(this.holds);
+        holds.set(message.connectionId, { ...holds.get(message.connectionId), [message.direction]: message });
+        this.holds = holds;
+        this.changed();
+        break;
+      }
       case 'held': {
         const { type: _type, ...held } = message;
         this.hostHeld = message.frames > 0 || message.bytes > 0 ? held : null;
@@ -711,6 +759,9 @@ export class CaptureModel {
 
   clear(): void {
     this.wirescopeFrames.clear();
+    this.holds = new Map();
+    this.interceptMarks.clear();
+    this.heldFrameIds.clear(); // the counts stay: the host keeps numbering
     this.byId.clear();
     this.reread = null;
     this.pendingRereads.clear();

@@ -3,7 +3,7 @@
  * to page: hosts with `frameActions`) and waits for its `frame-action-result`. An answer that
  * does not come within `timeoutMs` is reported as such: a button never waits forever.
  */
-import type { FrameActionKind, Opcode } from '../protocol/messages.js';
+import type { AppMessage, FrameActionKind, Opcode } from '../protocol/messages.js';
 import type { Transport } from '../protocol/transport.js';
 
 export interface FrameActionOutcome {
@@ -18,6 +18,9 @@ export interface FrameActionRequest {
   readonly opcode: Opcode;
   readonly data: Uint8Array;
 }
+
+/** A hold action as the app asks it (the `hold-action` message without its type and request id). */
+export type HoldActionRequest = Omit<Extract<AppMessage, { type: 'hold-action' }>, 'type' | 'requestId'>;
 
 export class FrameActionClient {
   private nextId = 1;
@@ -42,6 +45,15 @@ export class FrameActionClient {
   }
 
   act(request: FrameActionRequest): Promise<FrameActionOutcome> {
+    return this.ask((requestId) => ({ type: 'frame-action', requestId, ...request }));
+  }
+
+  /** Forward / Edit and forward / Drop the first held frame (`seq`) of a connection and direction, or Forward all. */
+  hold(request: HoldActionRequest): Promise<FrameActionOutcome> {
+    return this.ask((requestId) => ({ type: 'hold-action', requestId, ...request }));
+  }
+
+  private ask(message: (requestId: number) => AppMessage): Promise<FrameActionOutcome> {
     const requestId = this.nextId++;
     return new Promise((resolve) => {
       const timer = this.timers.setTimeout(
@@ -54,7 +66,7 @@ export class FrameActionClient {
         resolve(outcome);
       };
       this.waiting.set(requestId, finish);
-      this.transport.send({ type: 'frame-action', requestId, ...request });
+      this.transport.send(message(requestId));
     });
   }
 

@@ -1,5 +1,5 @@
 import { PROTOCOL_VERSION, type HostMessage, type LostFrame, type WireFrame } from '../protocol/messages.js';
-import { KIND_WIRESCOPE, type PackedFrames } from '../protocol/packed-frames.js';
+import { KIND_DROPPED, KIND_HELD, KIND_SENT, KIND_WIRESCOPE, type PackedFrames } from '../protocol/packed-frames.js';
 import type { Transport } from '../protocol/transport.js';
 import type { IngestFrame } from '../worker/api.js';
 import type { WorkerClient } from '../worker/client.js';
@@ -93,7 +93,7 @@ export class InspectorSession {
   ingest(frames: readonly WireFrame[]): void {
     if (!frames.length) return;
     const batch: IngestFrame[] = frames.map((f) => ({
-      frameId: this.markOrigin(this.nextFrameId++, f.origin === 'wirescope'),
+      frameId: this.markIntercepted(this.markOrigin(this.nextFrameId++, f.origin === 'wirescope'), f),
       connectionId: f.connectionId,
       direction: f.direction,
       time: f.time,
@@ -108,9 +108,25 @@ export class InspectorSession {
     const n = packed.ends.length;
     if (!n) return;
     const frameIds = new Float64Array(n);
-    for (let k = 0; k < n; k++)
-      frameIds[k] = this.markOrigin(this.nextFrameId++, (packed.kinds[k]! & KIND_WIRESCOPE) !== 0);
+    for (let k = 0; k < n; k++) {
+      const kind = packed.kinds[k]!;
+      const frameId = this.markOrigin(this.nextFrameId++, (kind & KIND_WIRESCOPE) !== 0);
+      frameIds[k] = frameId;
+      if (kind & (KIND_HELD | KIND_DROPPED))
+        this.model.markIntercepted(
+          frameId,
+          packed.connections[packed.connectionOf[k]!]!,
+          kind & KIND_SENT ? 'sent' : 'received',
+          (kind & KIND_HELD) !== 0,
+        );
+    }
     this.worker.ingestPacked({ ...packed, frameIds });
+  }
+
+  /** Frames an intercept rule held or dropped are kept by id in the model (the list marks them, Forward finds them). */
+  private markIntercepted(frameId: number, f: WireFrame): number {
+    if (f.intercepted) this.model.markIntercepted(frameId, f.connectionId, f.direction, f.intercepted === 'held');
+    return frameId;
   }
 
   /** Frames wirescope sent or delivered are kept by id in the model (the list marks them, exports keep the mark). */

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactElement } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import type { FormatChoice, FrameSummary, TreeNode } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { useTree } from '../tree/use-tree.js';
@@ -61,6 +61,8 @@ export interface FrameDetailProps {
   readonly pageActions?: PageActionsHost;
   /** An action chosen in the list's context menu for this frame. */
   readonly pageActionRequest?: PageActionRequest;
+  /** What intercept rules hold on this frame's connection, with Forward / Drop (absent: not shown). */
+  readonly held?: ReactNode;
 }
 
 /** A frame in the Diff picker: the same words wherever it is listed. */
@@ -209,6 +211,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
       {props.pageActions && (
         <PageActions worker={client} frame={frame} host={props.pageActions} request={props.pageActionRequest} />
       )}
+      {props.held}
       {decoded?.verdict === 'unknown' ? (
         <UnknownBanner decoded={decoded} onDecodeAs={(f) => setFormat(f as FormatChoice)} />
       ) : (

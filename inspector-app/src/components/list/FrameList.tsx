@@ -48,6 +48,8 @@ export interface FrameListProps {
   readonly anchorId?: number | null;
   /** True for a frame wirescope itself sent or delivered to the page: its row is marked (`data-origin="wirescope"`). */
   readonly isWirescope?: (frameId: number) => boolean;
+  /** 'held' or 'dropped' for a frame an intercept rule took: its row is marked (`data-held`, `data-dropped`). */
+  readonly interceptMark?: (frameId: number) => 'held' | 'dropped' | undefined;
   /** A row's context menu was asked for (right-click): the row is selected, the browser's menu not shown. */
   readonly onRowMenu?: (frameId: number, x: number, y: number) => void;
   /** Calls `onResize` after the browser laid `target` out at a new size (default: a ResizeObserver; tests pass a stub). */
@@ -77,12 +79,13 @@ const Row = memo(function Row(props: {
   connection: string;
   onSelect: (id: number) => void;
   wirescope: boolean;
+  intercepted?: 'held' | 'dropped';
   onMenu?: (frameId: number, x: number, y: number) => void;
 }): ReactElement {
-  const { row, top, selected, connection, onSelect, wirescope, onMenu } = props;
-  const direction = wirescope
-    ? `${row.direction === 'sent' ? 'sent' : 'delivered to the page'} by wirescope`
-    : row.direction;
+  const { row, top, selected, connection, onSelect, wirescope, intercepted, onMenu } = props;
+  const direction = `${
+    wirescope ? `${row.direction === 'sent' ? 'sent' : 'delivered to the page'} by wirescope` : row.direction
+  }${intercepted ? `, ${intercepted} by an intercept rule` : ''}`;
   return (
     // biome-ignore lint/a11y/useFocusableInteractive: the frame grid takes focus itself and moves the selection with the arrow keys; rows and headers are not tab stops
     <div
@@ -93,7 +96,9 @@ const Row = memo(function Row(props: {
       data-format={row.lost ? 'lost' : (row.format ?? row.verdict ?? 'unknown')}
       data-sample={row.sample ? '' : undefined}
       data-origin={wirescope ? 'wirescope' : undefined}
-      className={`ws-frame-row${wirescope ? ' ws-frame-wirescope' : ''}${row.frameId % 2 ? ' ws-row-odd' : ''}${row.lost ? ' ws-frame-lost' : ''}${row.protocol?.quiet ? ' ws-quiet' : ''}${row.sample ? ' ws-frame-sample' : ''}`}
+      data-held={intercepted === 'held' ? '' : undefined}
+      data-dropped={intercepted === 'dropped' ? '' : undefined}
+      className={`ws-frame-row${wirescope ? ' ws-frame-wirescope' : ''}${intercepted ? ` ws-frame-${intercepted}` : ''}${row.frameId % 2 ? ' ws-row-odd' : ''}${row.lost ? ' ws-frame-lost' : ''}${row.protocol?.quiet ? ' ws-quiet' : ''}${row.sample ? ' ws-frame-sample' : ''}`}
       style={{ transform: `translateY(${top}px)` }}
       data-merge={mergedColumn(row)}
       onMouseDown={() => onSelect(row.frameId)}
@@ -253,6 +258,7 @@ export function FrameList(props: FrameListProps): ReactElement {
     onView,
     observeResize = resizeObserver,
     isWirescope,
+    interceptMark,
     onRowMenu,
   } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -424,6 +430,7 @@ export function FrameList(props: FrameListProps): ReactElement {
         connection={connectionLabels.get(row.connectionId) ?? row.connectionId}
         onSelect={selectRow}
         wirescope={isWirescope?.(row.frameId) ?? false}
+        intercepted={interceptMark?.(row.frameId)}
         onMenu={onRowMenu}
       />,
     );

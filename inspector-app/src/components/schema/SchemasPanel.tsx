@@ -1,4 +1,5 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
+import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
+import { useToolbarDialog } from '../shell/use-toolbar-dialog.js';
 import type { SchemaState, SchemaTypeChoice } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import type { ProtoSource, SchemaStorage } from './schema-storage.js';
@@ -23,14 +24,12 @@ export interface SchemasPanelProps {
  */
 export function SchemasPanel(props: SchemasPanelProps): ReactElement {
   const { client, storage, connections, onChanged, reread } = props;
-  const [open, setOpen] = useState(false);
+  const { open, close, toggle, buttonRef, dialogRef, onKeyDown } = useToolbarDialog();
   const [files, setFiles] = useState<ProtoSource[]>(() => storage.load());
   const [state, setState] = useState<SchemaState | null>(null);
   const [pasteName, setPasteName] = useState('');
   const [pasteText, setPasteText] = useState('');
   const fileRef = useRef<HTMLInputElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const dialogRef = useRef<HTMLDivElement>(null);
   const headingId = useId();
   /** Files the worker left out (a syntax error, a missing import), by name: the others are in use. */
   const skipped = new Map((state?.skipped ?? []).map((s) => [s.name, s.error]));
@@ -44,21 +43,6 @@ export function SchemasPanel(props: SchemasPanelProps): ReactElement {
     onChanged?.();
   }, [loaded]);
   const error = loaded.status === 'error' ? loaded.error : state?.error;
-
-  // The dialog floats over the page below its button (the toolbar keeps its height), kept
-  // inside the window, and takes focus when it opens; closing gives focus back to the button.
-  useLayoutEffect(() => {
-    const dialog = dialogRef.current;
-    if (!open || !dialog) return;
-    dialog.style.left = '0px';
-    const overflow = dialog.getBoundingClientRect().right - (window.innerWidth - 8);
-    if (overflow > 0) dialog.style.left = `${-overflow}px`;
-    dialog.focus();
-  }, [open]);
-  const close = () => {
-    setOpen(false);
-    buttonRef.current?.focus();
-  };
 
   const update = (next: ProtoSource[]) => {
     storage.save(next);
@@ -81,7 +65,7 @@ export function SchemasPanel(props: SchemasPanelProps): ReactElement {
         data-testid="schemas-button"
         aria-expanded={open}
         aria-haspopup="dialog"
-        onClick={() => (open ? close() : setOpen(true))}
+        onClick={toggle}
         title="Protobuf schemas (.proto files) to read binary frames with"
       >
         Schemas{files.length ? ` (${files.length}${skipped.size ? `, ${skipped.size} not loaded` : ''})` : ''}
@@ -94,13 +78,7 @@ export function SchemasPanel(props: SchemasPanelProps): ReactElement {
           tabIndex={-1}
           className="ws-schemas-dialog"
           data-testid="schemas-dialog"
-          onKeyDown={(e) => {
-            if (e.key !== 'Escape') return;
-            // Escape closes the dialog only, not the frame detail behind it.
-            e.preventDefault();
-            e.stopPropagation();
-            close();
-          }}
+          onKeyDown={onKeyDown}
         >
           <div className="ws-schemas-head">
             <h2 id={headingId}>Protobuf schemas</h2>
