@@ -56,9 +56,20 @@ describe('switchedText', () => {
     expect(switchedText('edn', edn, 'hex')).toBe('a1 61 61 01');
   });
 
-  it('keeps a JSON text when it is valid EDN too, and starts over when it is not', () => {
+  it('keeps a JSON text when it is valid EDN too', () => {
     expect(switchedText('json', '{"a": [1, 2]}', 'edn')).toBe('{"a": [1, 2]}');
-    expect(switchedText('edn', "h'00'", 'json')).toBe(STARTER_TEXT.json);
+  });
+
+  it('never replaces what was typed with a sample: a text that does not convert is kept as written', () => {
+    expect(switchedText('edn', '{"a": h\'00\'}', 'json')).toBe('{"a": h\'00\'}');
+    expect(switchedText('edn', '{"when": 1(1700000000)}', 'msgpack')).toBe('{"when": 1(1700000000)}');
+    expect(switchedText('edn', '{"a": ', 'json')).toBe('{"a": ');
+  });
+
+  it('an empty text or an untouched sample becomes the new syntax’s sample', () => {
+    expect(switchedText('edn', '', 'json')).toBe(STARTER_TEXT.json);
+    expect(switchedText('hex', '', 'edn')).toBe(STARTER_TEXT.edn);
+    expect(switchedText('json', '  ', 'msgpack')).toBe(STARTER_TEXT.msgpack);
   });
 });
 

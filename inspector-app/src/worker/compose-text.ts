@@ -69,18 +69,20 @@ export function textOfBytes(bytes: Uint8Array, syntax: EditSyntax): string | nul
 
 /**
  * The text to show when the syntax changes from `from` to `to`: the same bytes written in
- * the new syntax when they read in it (hex ↔ EDN), else the same text when it is valid there
- * too (JSON is also EDN), else the starter for the new syntax.
+ * the new syntax when they read in it (hex ↔ EDN), else the same text — kept as written even
+ * when it does not read in the new syntax (the editor then says where, and nothing can be
+ * sent): what was typed is never replaced by a sample. Only an empty text becomes the new
+ * syntax's sample.
  */
 export function switchedText(from: EditSyntax, text: string, to: EditSyntax): string {
   if (from === to) return text;
+  if (text.trim() === '') return STARTER_TEXT[to] ?? '';
   const now = encodeEditText(from, text, NO_ORIGINAL);
   if (now.ok) {
     const same = textOfBytes(now.bytes, to);
     if (same !== null) return same;
   }
-  if (to !== 'hex' && encodeEditText(to, text, NO_ORIGINAL).ok) return text;
-  return STARTER_TEXT[to] ?? '';
+  return text;
 }
 
 /** The syntax a frame read as `format` is written in (New message's default for a socket). */
