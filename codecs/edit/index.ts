@@ -12,7 +12,7 @@ import { protobufFromJson } from './protobuf-from-json.js';
 
 export { byteChangeSummary, type ByteChangeSummary, type ChangedRange } from './byte-diff.js';
 export { cborFromEdn } from './cbor-from-edn.js';
-export { type EditError, type EditResult, editErrorText, lineColumn } from './edit-error.js';
+export { type EditError, type EditResult, editError, editErrorText, lineColumn } from './edit-error.js';
 export {
   FRAMINGS,
   type FramingName,

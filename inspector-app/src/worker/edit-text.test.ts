@@ -104,3 +104,13 @@ it('a framed frame whose fields do not fit one line each is edited in its own en
     'graphql-ws',
   );
 });
+
+it('a text frame edited into bytes that are not UTF-8 is an error with the byte, and gives no bytes to send', () => {
+  const text = new TextEncoder().encode('hi');
+  const bad = editOutcome(text, 'hex', '68 c3 28', true);
+  expect(bad.ok).toBe(false);
+  if (!bad.ok) expect(bad.error.message).toMatch(/^byte 1 \(0xc3\) is not UTF-8: a text frame must be valid UTF-8/);
+  expect(editOutcome(text, 'hex', '68 c3 a9', true)).toMatchObject({ ok: true });
+  // A binary frame may hold any bytes.
+  expect(editOutcome(text, 'hex', '68 c3 28')).toMatchObject({ ok: true });
+});

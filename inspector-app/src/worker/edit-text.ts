@@ -9,12 +9,14 @@
  * compressed or malformed) is edited as hex.
  */
 import { diagnostic } from '../../../codecs/core/diagnostic.js';
+import { findInvalidUtf8 } from '../../../codecs/core/utf8.js';
 import type { SpanIndex } from '../../../codecs/core/span-index.js';
 import {
   byteChangeSummary,
   type ByteChangeSummary,
   bytesFromHex,
   type EditError,
+  editError,
   type EditResult,
   framedFromText,
   framedSource,
@@ -103,9 +105,31 @@ function ownEncoding(data: Uint8Array, index: SpanIndex): EditSource | null {
   return null;
 }
 
-/** The bytes of an edit and what changed from `original`; an error (line, column) and no bytes when the text does not encode. */
-export function editOutcome(original: Uint8Array, syntax: EditSyntax, text: string): EditOutcome {
-  const result = encodeEditText(syntax, text, original);
+/**
+ * The bytes of an edit and what changed from `original`; an error (line, column) and no bytes
+ * when the text does not encode — or, for a text frame (`textFrame`), when its bytes are not
+ * UTF-8, which a WebSocket text frame must be (the browser would refuse to send them).
+ */
+export function editOutcome(original: Uint8Array, syntax: EditSyntax, text: string, textFrame = false): EditOutcome {
+  const result = textFrame
+    ? asTextFrame(encodeEditText(syntax, text, original), text)
+    : encodeEditText(syntax, text, original);
   if (!result.ok) return result;
   return { ok: true, bytes: result.bytes, change: byteChangeSummary(original, result.bytes) };
+}
+
+/** `result` as a text frame's bytes: an error when they are not UTF-8 (said at the text's start, with the byte). */
+export function asTextFrame(result: EditResult, text: string): EditResult {
+  if (!result.ok) return result;
+  const bad = findInvalidUtf8(result.bytes, 0, result.bytes.length);
+  if (bad < 0) return result;
+  const byte = result.bytes[bad]!.toString(16).padStart(2, '0');
+  return {
+    ok: false,
+    error: editError(
+      text,
+      0,
+      `byte ${bad} (0x${byte}) is not UTF-8: a text frame must be valid UTF-8 (send it as binary, or edit those bytes)`,
+    ),
+  };
 }

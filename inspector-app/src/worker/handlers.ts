@@ -330,7 +330,7 @@ export class WorkerHandlers {
       },
       editBytes: ({ frameId, syntax, text }) => {
         const frame = this.store.get(frameId);
-        return frame ? editOutcome(frame.data, syntax, text) : null;
+        return frame ? editOutcome(frame.data, syntax, text, frame.opcode === 'text') : null;
       },
       composeBytes: ({ syntax, text, original }) => composeOutcome(syntax, text, original),
       composeSwitch: ({ from, text, to }) => switchedText(from, text, to),
