@@ -53,10 +53,25 @@ export function parseInput(
  * hex on its main thread: a regular expression per character cost a long task there).
  */
 export function parseHex(text: string): ParsedInput {
+  const read = hexBytes(text);
+  if (!read.ok) return read;
+  if (read.digits === 0) return { ok: false, error: 'no hex digits', offset: 0 };
+  return { ok: true, bytes: read.bytes, encoding: 'hex' };
+}
+
+/**
+ * The bytes hex text spells (the notation `parseHex` reads), none for a text with no digits:
+ * the one hex reader, shared by pasted input and hex edits (codecs/edit/hex-text.ts).
+ */
+export function hexBytes(
+  text: string,
+):
+  | { readonly ok: true; readonly bytes: Uint8Array; readonly digits: number }
+  | { readonly ok: false; readonly error: string; readonly offset: number } {
   const out = new Uint8Array(text.length >> 1);
   let count = 0; // hex digits read
   let high = 0;
-  let lastDigitAt = 0;
+  let highAt = 0;
   let i = 0;
   const n = text.length;
   while (i < n) {
@@ -76,14 +91,15 @@ export function parseHex(text: string): ParsedInput {
     const v = hexValue(c);
     if (v < 0) return { ok: false, error: `not a hex digit: ${JSON.stringify(text[i])}`, offset: i };
     if (count & 1) out[count >> 1] = (high << 4) | v;
-    else high = v;
-    lastDigitAt = i;
+    else {
+      high = v;
+      highAt = i;
+    }
     count++;
     i++;
   }
-  if (count === 0) return { ok: false, error: 'no hex digits', offset: 0 };
-  if (count & 1) return { ok: false, error: 'odd number of hex digits', offset: lastDigitAt };
-  return { ok: true, bytes: out.slice(0, count >> 1), encoding: 'hex' };
+  if (count & 1) return { ok: false, error: 'odd number of hex digits: a byte is two', offset: highAt };
+  return { ok: true, bytes: out.slice(0, count >> 1), digits: count };
 }
 
 /** The value of a hex digit's character code, or -1. */

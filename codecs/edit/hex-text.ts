@@ -1,3 +1,4 @@
+import { hexBytes } from '../input.js';
 import { type EditResult, editError } from './edit-error.js';
 
 /** Bytes as hex, 16 a line: how a frame (or a framing's inner value) no notation reads is edited. */
@@ -11,28 +12,12 @@ export function hexText(bytes: Uint8Array): string {
   return lines.join('\n');
 }
 
-/** Hex digits, any whitespace between bytes; an odd digit or any other character is an error at its line and column. */
+/**
+ * The bytes of a hex edit, read as pasted hex is (codecs/input.ts: whitespace, `0x`, commas,
+ * `#` comments); an empty text is an empty frame. A character that is not hex, or a lone
+ * digit, is an error at its line and column.
+ */
 export function bytesFromHex(text: string): EditResult {
-  const out: number[] = [];
-  let high = -1;
-  let highAt = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 32 || c === 9 || c === 10 || c === 13) {
-      if (high >= 0) return { ok: false, error: editError(text, highAt, 'a byte is two hex digits') };
-      continue;
-    }
-    const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
-    if (d < 0)
-      return { ok: false, error: editError(text, i, `expected a hex digit, found ${JSON.stringify(text[i])}`) };
-    if (high < 0) {
-      high = d;
-      highAt = i;
-    } else {
-      out.push(high * 16 + d);
-      high = -1;
-    }
-  }
-  if (high >= 0) return { ok: false, error: editError(text, highAt, 'a byte is two hex digits') };
-  return { ok: true, bytes: Uint8Array.from(out) };
+  const read = hexBytes(text);
+  return read.ok ? { ok: true, bytes: read.bytes } : { ok: false, error: editError(text, read.offset, read.error) };
 }
