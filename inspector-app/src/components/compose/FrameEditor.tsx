@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import type { ComposeOutcome } from '../../worker/compose-text.js';
 import type { EditSyntax } from '../../worker/edit-text.js';
-import { formatBytes } from '../shell/format.js';
+import { formatBytes, formatCount } from '../shell/format.js';
 import './frame-editor.css';
 
 export const SYNTAX_NAME: Readonly<Record<EditSyntax, string>> = {
@@ -30,10 +30,18 @@ export function changeLine(outcome: Extract<ComposeOutcome, { ok: true }>): stri
   }, first at offset ${c.firstDifference}`;
 }
 
-const hexPreview = (bytes: Uint8Array): string => {
-  const shown = [...bytes.subarray(0, 48)].map((b) => b.toString(16).padStart(2, '0')).join(' ');
-  return bytes.length > 48 ? `${shown} …` : shown;
-};
+const PREVIEW_BYTES = 48;
+
+/**
+ * 48 of the new bytes in hex: from the start, or — when the first difference lies beyond
+ * them — from a little before it, with its offset, so the changed bytes are in view.
+ */
+export function hexPreview(bytes: Uint8Array, firstDifference = 0): string {
+  const from = firstDifference < PREVIEW_BYTES - 8 ? 0 : Math.max(0, (firstDifference - 8) & ~15);
+  const to = Math.min(bytes.length, from + PREVIEW_BYTES);
+  const shown = [...bytes.subarray(from, to)].map((b) => b.toString(16).padStart(2, '0')).join(' ');
+  return `${from > 0 ? `@${formatCount(from)}: … ` : ''}${shown}${to < bytes.length ? ' …' : ''}`;
+}
 
 /** The editor's state handed to the buttons beside it: `bytes` only when the text shown encodes (never a stale or bad edit). */
 export interface FrameEditorState {
@@ -143,7 +151,7 @@ export function FrameEditor(props: {
           {changeLine(shown)}
           <br />
           <code className="ws-mono" data-testid="edit-bytes">
-            {hexPreview(shown.bytes)}
+            {hexPreview(shown.bytes, shown.change?.firstDifference ?? 0)}
           </code>
         </p>
       ) : null}

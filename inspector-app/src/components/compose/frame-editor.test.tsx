@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { composeOutcome, switchedText } from '../../worker/compose-text.js';
 import type { EditSyntax } from '../../worker/edit-text.js';
-import { FrameEditor, type FrameEditorState } from './FrameEditor.js';
+import { FrameEditor, type FrameEditorState, hexPreview } from './FrameEditor.js';
 
 afterEach(cleanup);
 
@@ -105,4 +105,17 @@ it('text typed while a format switch is being answered is kept', async () => {
   answer('1');
   await waitFor(() => expect(screen.getByTestId('edit-bytes').textContent).toMatch(/^a1 65/));
   expect((screen.getByTestId('edit-text') as HTMLTextAreaElement).value).toBe('{"typed": true}');
+});
+
+describe('the byte preview', () => {
+  it('shows the changed bytes when they lie past the first 48: from a little before the first difference, with its offset', () => {
+    const bytes = Uint8Array.from({ length: 547 }, (_, i) => i & 255);
+    const preview = hexPreview(bytes, 463);
+    expect(preview.startsWith('@448: … c0 c1')).toBe(true);
+    expect(preview).toContain(' cf '); // byte 463
+    expect(preview.endsWith(' …')).toBe(true);
+    expect(hexPreview(bytes.subarray(0, 20), 3)).toBe(
+      [...bytes.subarray(0, 20)].map((b) => b.toString(16).padStart(2, '0')).join(' '),
+    );
+  });
 });
