@@ -1,13 +1,16 @@
 /**
  * Intercept in Firefox ESR (dist/firefox-test, puppeteer-core over WebDriver BiDi), on the page
  * and server of intercept-chromium.test.ts: a Pause rule holds a sent frame (the server gets
- * nothing) until Forward, which sends it byte-exact; closing the panel mid-hold forwards every
- * held frame, both directions, in order.
+ * nothing) until Forward, which sends it byte-exact; Edit and forward sends the edited value
+ * as cbor2 encodes it; a Drop rule keeps received frames from the page; closing the panel
+ * mid-hold forwards every held frame, both directions, in order.
  * Fails (never skips) without /usr/bin/firefox-esr or a buildable extension.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'puppeteer-core';
+import { encode as cbor2Encode } from 'cbor2';
 import { startInterceptServer, type InterceptServer } from './support/intercept-page.js';
+import { pollUntil } from './support/wait.js';
 import { ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
 import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
 
@@ -25,15 +28,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-const poll = async <T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`e2e: timed out waiting for ${what} (last: ${JSON.stringify(v)})`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 const settle = () => new Promise((r) => setTimeout(r, 800));
 const click = (panel: Page, selector: string, text: string) =>
   panel.evaluate(
@@ -51,11 +45,29 @@ async function openPageAndPanel(): Promise<{ page: Page; panel: Page }> {
   return { page, panel };
 }
 
-async function pauseRule(panel: Page, direction: 'sent' | 'both'): Promise<void> {
+/** Sets a text field or text box as React hears it (the native value setter, then an input event). */
+const setValue = (panel: Page, selector: string, value: string) =>
+  panel.evaluate(`(() => {
+    const el = document.querySelector(${JSON.stringify(selector)});
+    const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+    Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, ${JSON.stringify(value)});
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  })()`);
+
+async function pauseRule(
+  panel: Page,
+  direction: 'sent' | 'received' | 'both',
+  action: 'pause' | 'drop' = 'pause',
+  contains = '',
+): Promise<void> {
   await panel.click('[data-testid=intercept-button]');
-  await click(panel, '[data-testid=intercept-dialog] button', 'Add rule');
-  await panel.waitForSelector('[data-testid=intercept-rule]');
+  if ((await panel.$('[data-testid=intercept-rule]')) === null) {
+    await click(panel, '[data-testid=intercept-dialog] button', 'Add rule');
+    await panel.waitForSelector('[data-testid=intercept-rule]');
+  }
   await panel.select('[aria-label="Rule 1 direction"]', direction);
+  await panel.select('[aria-label="Rule 1 action"]', action);
+  await setValue(panel, '[aria-label="Rule 1 contains"]', contains);
   await panel.click('[data-testid=intercept-button]');
 }
 
@@ -78,12 +90,61 @@ it('a Pause rule holds a sent frame until Forward sends it byte-exact', async ()
     /^1 held \(sent/,
   );
   await click(panel, '[data-testid=held-frames] button', 'Forward');
-  await poll(
+  await pollUntil(
     'the forwarded frame at the server',
     async () => server.received.length,
     (n) => n === 1,
   );
   expect(server.received).toEqual([[0xa1, 0x61, 0x61, 0x01]]);
+  await panel.close();
+  await page.close();
+}, 60_000);
+
+it('Pause → Edit and forward sends the edited value as cbor2 encodes it; a Drop rule keeps received frames from the page', async () => {
+  server.received.length = 0;
+  const { page, panel } = await openPageAndPanel();
+  await pauseRule(panel, 'sent');
+  await settle();
+  await page.evaluate(`window.sendBytes(${JSON.stringify([...cbor2Encode({ a: 1, b: 'x' })])})`);
+  await panel.waitForSelector('[data-testid=frame-row][data-held]');
+  await panel.evaluate(
+    "document.querySelector('[data-testid=frame-row][data-held]').dispatchEvent(new MouseEvent('mousedown', { bubbles: true }))",
+  );
+  await panel.waitForSelector('[data-testid=held-count]');
+  await click(panel, '[data-testid=held-frames] button', 'Edit and forward');
+  await panel.waitForSelector('[data-testid=edit-and-send] [data-testid=edit-text]');
+  await setValue(panel, '[data-testid=edit-and-send] [data-testid=edit-text]', '{"a": 2, "b": "y"}');
+  await pollUntil(
+    'the edit encoded',
+    () => panel.evaluate("document.querySelector('[data-testid=edit-change]')?.textContent ?? ''") as Promise<string>,
+    (t) => /first at offset \d+/.test(t),
+  );
+  expect(server.received, 'nothing went out while the frame was held').toEqual([]);
+  await click(panel, '[data-testid=edit-and-send] button', 'Send');
+  await pollUntil(
+    'the edited frame at the server',
+    async () => server.received.length,
+    (n) => n === 1,
+  );
+  expect(server.received[0]).toEqual([...cbor2Encode({ a: 2, b: 'y' })]);
+
+  // A Drop rule on received frames containing "secret": the page's listener never gets them.
+  await pauseRule(panel, 'received', 'drop', 'secret');
+  await settle();
+  server.push(['hello', 'a secret', 'bye']);
+  await pollUntil(
+    'the page’s frames',
+    () => got(page),
+    (g) => g.length >= 2,
+  );
+  await settle();
+  expect(await got(page)).toEqual(['hello', 'bye']);
+  await pollUntil(
+    'the dropped row',
+    () =>
+      panel.evaluate("document.querySelectorAll('[data-testid=frame-row][data-dropped]').length") as Promise<number>,
+    (n) => n === 1,
+  );
   await panel.close();
   await page.close();
 }, 60_000);
@@ -99,13 +160,13 @@ it('closing the panel mid-hold forwards every held frame in order, both directio
   expect(server.received).toEqual([]);
   expect(await got(page)).toEqual([]);
   await panel.close();
-  await poll(
+  await pollUntil(
     'the held sent frames at the server',
     async () => server.received.length,
     (n) => n === 3,
   );
   expect(server.received).toEqual(['s1', 's2', 's3']);
-  await poll(
+  await pollUntil(
     'the held received frames at the page',
     () => got(page),
     (g) => g.length === 3,
