@@ -39,9 +39,12 @@ async function rowsOf(page: Page, path: string, count: number, shot: string): Pr
   );
   await page.locator(`[data-testid=frame-row][data-frame-id="${count}"]`).waitFor({ timeout: 20_000 });
   await page.getByTestId('pause-button').click();
-  // A frame selected: the list is its default 400 px beside the detail.
-  await page.locator('[data-testid=frame-row][data-frame-id="4"]').dispatchEvent('mousedown');
-  await page.locator('[data-testid=frame-detail][data-frame-id="4"]').waitFor();
+  // A frame selected: the list is its default 400 px beside the detail. Any row in view: frames
+  // that came before Pause took effect may have scrolled the early ones out of the DOM.
+  const first = page.locator('[data-testid=frame-row]').first();
+  const id = await first.getAttribute('data-frame-id');
+  await first.dispatchEvent('mousedown');
+  await page.locator(`[data-testid=frame-detail][data-frame-id="${id}"]`).waitFor();
   await page.waitForTimeout(300);
   const rows = await page.evaluate(() =>
     [...document.querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((row) => {
