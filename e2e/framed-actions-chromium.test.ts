@@ -35,6 +35,7 @@ import {
   requireBrowser,
   type ChromiumWithExtension,
 } from './support/ext-env.js';
+import { waitUntil } from './support/wait.js';
 
 let ext: ChromiumWithExtension;
 let servers: FramedServers;
@@ -49,14 +50,6 @@ afterAll(async () => {
   await ext?.close();
   await servers?.close();
 });
-
-const waitFor = async (what: string, check: () => boolean, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`e2e: timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 
 async function open(panel: Page, row: PanelRow): Promise<void> {
   await panel.locator(`[data-testid=frame-row][data-frame-id="${row.frameId}"]`).dispatchEvent('mousedown');
@@ -96,8 +89,8 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
   expect(await page.evaluate('window.__ready')).toBe(true);
-  await waitFor('the event at socket.io', () => servers.ioEvents.length === 1);
-  await waitFor('the message at the broker', () => servers.published.length === 1);
+  await waitUntil('the event at socket.io', () => servers.ioEvents.length === 1);
+  await waitUntil('the message at the broker', () => servers.published.length === 1);
   expect(servers.ioFrames).toContain(IO_FRAME);
   const publishFrame = servers.mqttFrames.find((f) => f[0] >> 4 === 3)!;
   expect(publishFrame).toBeDefined();
@@ -113,12 +106,12 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
 
   // Send again: the same bytes; each library reads the same thing again.
   expect(await sendAgain(panel, ioRow!)).toBe('sent again');
-  await waitFor('the event sent again', () => servers.ioEvents.length === 2);
+  await waitUntil('the event sent again', () => servers.ioEvents.length === 2);
   expect(servers.ioFrames.filter((f) => f === IO_FRAME)).toHaveLength(2);
   expect(servers.ioEvents[1]).toEqual(IO_EVENT);
   const mqttCount = servers.mqttFrames.length;
   expect(await sendAgain(panel, mqttRow!)).toBe('sent again');
-  await waitFor('the message published again', () => servers.published.length === 2);
+  await waitUntil('the message published again', () => servers.published.length === 2);
   expect(servers.mqttFrames[mqttCount]).toEqual(publishFrame);
   expect(servers.published[1]).toEqual({ topic: MQTT_TOPIC, payload: [...Buffer.from(MQTT_PAYLOAD)] });
 
@@ -127,7 +120,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
     t.replace('{"text":"hi","n":1}', '{"text":"edited ✓","n":2,"more":[1,2]}'),
   );
   expect(ioText).toContain(IO_EDIT_TEXT);
-  await waitFor('the edited event at socket.io', () => servers.ioEvents.length === 3);
+  await waitUntil('the edited event at socket.io', () => servers.ioEvents.length === 3);
   expect(servers.ioEvents[2]).toEqual(['say', { text: 'edited ✓', n: 2, more: [1, 2] }]);
   expect(servers.ioFrames.at(-1)).toBe('42/chat,["say",{"text":"edited ✓","n":2,"more":[1,2]}]');
 
@@ -140,22 +133,22 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
       .replace(MQTT_PAYLOAD, JSON.stringify({ t: 22, note: long })),
   );
   expect(mqttText).toContain(MQTT_EDIT_TEXT);
-  await waitFor('the edited message at the broker', () => servers.published.length === 3);
+  await waitUntil('the edited message at the broker', () => servers.published.length === 3);
   const payload = Buffer.from(JSON.stringify({ t: 22, note: long }));
   expect(servers.published[2]).toEqual({ topic: 'sensors/2', payload: [...payload] });
   // Byte for byte what mqtt-packet (mqtt.js's own codec) writes for that packet.
   expect([...servers.mqttFrames.at(-1)!]).toEqual(publishBytes('sensors/2', payload, true));
 
   // A binary event: its attachment goes after the packet, sent again or after the edited packet.
-  await waitFor('the upload at socket.io', () => servers.ioUploads.length === 1);
+  await waitUntil('the upload at socket.io', () => servers.ioUploads.length === 1);
   const upload = ['upload', UPLOAD_ARG, { bytes: UPLOAD_BYTES }];
   expect(servers.ioUploads[0]).toEqual(upload);
   expect(await sendAgain(panel, uploadRow!)).toBe('sent again with its 1 attachment');
-  await waitFor('the upload sent again', () => servers.ioUploads.length === 2);
+  await waitUntil('the upload sent again', () => servers.ioUploads.length === 2);
   expect(servers.ioUploads[1]).toEqual(upload);
   const uploadText = await editAndSend(panel, uploadRow!, 'Socket.IO packet', (t) => t.replace('"a.bin"', '"b.bin"'));
   expect(uploadText).toContain('its 1 binary attachment follows');
-  await waitFor('the edited upload', () => servers.ioUploads.length === 3);
+  await waitUntil('the edited upload', () => servers.ioUploads.length === 3);
   expect(servers.ioUploads[2]).toEqual(['upload', { name: 'b.bin' }, { bytes: UPLOAD_BYTES }]);
 
   // The eight frames wirescope sent are listed, marked as its own.

@@ -26,6 +26,7 @@ import {
 import { READ_PANEL, waitForRows, type PanelRow, type PanelState } from './support/ext-panel.js';
 import { artifactPath, ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
 import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
+import { pollUntil } from './support/wait.js';
 
 let browser: Browser;
 let servers: FramedServers;
@@ -40,16 +41,6 @@ afterAll(async () => {
   await browser?.close();
   await servers?.close();
 });
-
-const poll = async <T>(what: string, read: () => Promise<T> | T, done: (v: T) => boolean, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`e2e: timed out waiting for ${what} (last: ${JSON.stringify(v)})`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 const text = (panel: Page, selector: string) =>
   panel.evaluate(`document.querySelector(${JSON.stringify(selector)})?.textContent ?? ''`) as Promise<string>;
@@ -70,7 +61,7 @@ async function open(panel: Page, row: PanelRow): Promise<void> {
 async function sendAgain(panel: Page, row: PanelRow): Promise<string> {
   await open(panel, row);
   await click(panel, '[data-testid=page-actions]', 'Send again');
-  return poll(
+  return pollUntil(
     'the outcome of Send again',
     () => text(panel, '[data-testid=page-action-outcome]'),
     (t) => t !== '',
@@ -83,7 +74,7 @@ async function editAndSend(panel: Page, row: PanelRow, label: string, edit: (tex
   await click(panel, '[data-testid=page-actions]', 'Edit and send');
   await panel.waitForSelector('[data-testid=edit-text]');
   expect(await text(panel, '[data-testid=edit-and-send] label')).toBe(`Edit the frame (${label})`);
-  const before = await poll(
+  const before = await pollUntil(
     'the edit text',
     () => panel.evaluate("document.querySelector('[data-testid=edit-text]').value") as Promise<string>,
     (t) => t !== '',
@@ -95,14 +86,14 @@ async function editAndSend(panel: Page, row: PanelRow, label: string, edit: (tex
       area.dispatchEvent(new Event('input', { bubbles: true }));
     })()`,
   );
-  await poll(
+  await pollUntil(
     'the changed bytes',
     () => text(panel, '[data-testid=edit-change]'),
     (t) => /first at offset \d+/.test(t),
   );
   await click(panel, '[data-testid=edit-and-send]', 'Send');
   expect(
-    await poll(
+    await pollUntil(
       'the outcome of the send',
       () => text(panel, '[data-testid=page-action-outcome]'),
       (t) => t !== '',
@@ -117,12 +108,12 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   await page.goto(servers.url);
   expect(await page.evaluate('window.__ready')).toBe(true);
-  await poll(
+  await pollUntil(
     'the event at socket.io',
     () => servers.ioEvents.length,
     (n) => n === 1,
   );
-  await poll(
+  await pollUntil(
     'the message at the broker',
     () => servers.published.length,
     (n) => n === 1,
@@ -141,7 +132,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   expect(mqttRow, described).toBeDefined();
 
   expect(await sendAgain(panel, ioRow!)).toBe('sent again');
-  await poll(
+  await pollUntil(
     'the event sent again',
     () => servers.ioEvents.length,
     (n) => n === 2,
@@ -150,7 +141,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   expect(servers.ioEvents[1]).toEqual(IO_EVENT);
   const mqttCount = servers.mqttFrames.length;
   expect(await sendAgain(panel, mqttRow!)).toBe('sent again');
-  await poll(
+  await pollUntil(
     'the message published again',
     () => servers.published.length,
     (n) => n === 2,
@@ -161,7 +152,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
     t.replace('{"text":"hi","n":1}', '{"text":"edited ✓","n":2}'),
   );
   expect(ioText).toContain(IO_EDIT_TEXT);
-  await poll(
+  await pollUntil(
     'the edited event at socket.io',
     () => servers.ioEvents.length,
     (n) => n === 3,
@@ -176,7 +167,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
       .replace(MQTT_PAYLOAD, JSON.stringify({ t: 23, note: long })),
   );
   expect(mqttText).toContain(MQTT_EDIT_TEXT);
-  await poll(
+  await pollUntil(
     'the edited message at the broker',
     () => servers.published.length,
     (n) => n === 3,
@@ -185,7 +176,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   expect(servers.published[2]).toEqual({ topic: 'sensors/3', payload: [...payload] });
   expect([...servers.mqttFrames.at(-1)!]).toEqual(publishBytes('sensors/3', payload, false));
   // A binary event: its attachment goes after the packet, sent again or after the edited packet.
-  await poll(
+  await pollUntil(
     'the upload at socket.io',
     () => servers.ioUploads.length,
     (n) => n === 1,
@@ -193,7 +184,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   const upload = ['upload', UPLOAD_ARG, { bytes: UPLOAD_BYTES }];
   expect(servers.ioUploads[0]).toEqual(upload);
   expect(await sendAgain(panel, uploadRow!)).toBe('sent again with its 1 attachment');
-  await poll(
+  await pollUntil(
     'the upload sent again',
     () => servers.ioUploads.length,
     (n) => n === 2,
@@ -201,7 +192,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   expect(servers.ioUploads[1]).toEqual(upload);
   const uploadText = await editAndSend(panel, uploadRow!, 'Socket.IO packet', (t) => t.replace('"a.bin"', '"b.bin"'));
   expect(uploadText).toContain('its 1 binary attachment follows');
-  await poll(
+  await pollUntil(
     'the edited upload',
     () => servers.ioUploads.length,
     (n) => n === 3,

@@ -26,6 +26,7 @@ import {
   requireBrowser,
   type ChromiumWithExtension,
 } from './support/ext-env.js';
+import { waitUntil } from './support/wait.js';
 
 let ext: ChromiumWithExtension;
 let server: InterceptServer;
@@ -42,13 +43,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-const waitFor = async (what: string, check: () => Promise<boolean> | boolean, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`e2e: timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 const settle = () => new Promise((r) => setTimeout(r, 600));
 
 async function openPage(): Promise<{ page: Page; tabId: number }> {
@@ -123,7 +117,7 @@ it('Pause → Edit and forward reaches the server as the edited bytes; a Drop ru
     await panel.screenshot({ path: artifactPath(name) });
   }
   await panel.getByRole('button', { name: 'Send', exact: true }).click();
-  await waitFor('the edited frame at the server', () => server.received.length === 1);
+  await waitUntil('the edited frame at the server', () => server.received.length === 1);
   expect(server.received[0]).toEqual([...encodeCbor({ a: 2, b: 'y' })]);
   expect(await page.evaluate('window.ws.bufferedAmount')).toBe(0);
 
@@ -131,10 +125,10 @@ it('Pause → Edit and forward reaches the server as the edited bytes; a Drop ru
   await setRule(panel, { direction: 'received', action: 'drop', contains: 'secret' });
   await settle();
   server.push(['hello', 'a secret', [0xa1, 0x66, ...Buffer.from('secret'), 0x01], 'bye']);
-  await waitFor('the page’s frames', async () => (await got(page)).length >= 2);
+  await waitUntil('the page’s frames', async () => (await got(page)).length >= 2);
   await settle();
   expect(await got(page)).toEqual(['hello', 'bye']);
-  await waitFor(
+  await waitUntil(
     'two dropped rows',
     async () => (await panel.locator('[data-testid=frame-row][data-dropped]').count()) === 2,
   );
@@ -184,9 +178,9 @@ it('closing the panel mid-hold forwards every held frame in order, past the page
   expect(server.received).toEqual([]);
   expect(await got(page)).toEqual([]);
   await panel.close();
-  await waitFor('the held sent frames at the server', () => server.received.length === 3);
+  await waitUntil('the held sent frames at the server', () => server.received.length === 3);
   expect(server.received).toEqual(['s1', 's2', 's3']);
-  await waitFor('the held received frames at the page', async () => (await got(page)).length === 3);
+  await waitUntil('the held received frames at the page', async () => (await got(page)).length === 3);
   expect(await got(page)).toEqual(['r1', 'r2', 'r3']);
   expect(await page.evaluate('window.seen'), 'the forwards went through none of the page’s replacements').toEqual({
     sends: 3,
@@ -231,7 +225,7 @@ it('a page that knows the secret in hook.js cannot forge rules or hold actions',
   await settle();
   await page.evaluate(() => (window as unknown as { sendText(t: string): void }).sendText('still sent'));
   server.push(['still received']);
-  await waitFor('the frames both ways', async () => server.received.length === 1 && (await got(page)).length === 1);
+  await waitUntil('the frames both ways', async () => server.received.length === 1 && (await got(page)).length === 1);
   expect(server.received).toEqual(['still sent']);
   expect(await got(page)).toEqual(['still received']);
   await page.close();

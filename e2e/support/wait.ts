@@ -19,7 +19,7 @@ export async function waitUntil(
 /** Reads until `done(value)`, then returns that value; throws after `timeoutMs` with the last value read. */
 export async function pollUntil<T>(
   what: string,
-  read: () => Promise<T>,
+  read: () => Promise<T> | T,
   done: (v: T) => boolean,
   timeoutMs = 10_000,
   everyMs = 100,
