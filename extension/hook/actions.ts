@@ -17,7 +17,8 @@ import {
   type HookActionResult,
 } from '../shared/messages.js';
 import type { Natives } from './natives.js';
-import type { Recorder, SocketState } from './recorder.js';
+import type { Recorder } from './recorder.js';
+import type { SocketState } from './socket-state.js';
 
 /** A socket the hook observes, by its id (kept until it closes). */
 export interface ObservedSocket {

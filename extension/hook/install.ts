@@ -32,7 +32,8 @@ import {
   uncurry,
   type Win,
 } from './natives.js';
-import { Recorder, type SocketState } from './recorder.js';
+import { Recorder } from './recorder.js';
+import type { SocketState } from './socket-state.js';
 import type { HookHandle, HookOptions } from './types.js';
 
 const INERT: HookHandle = {

@@ -31,11 +31,11 @@ import {
   type HookActionResult,
   type HookHoldAction,
   type HookRules,
-  type InterceptRule,
 } from '../shared/messages.js';
 import { holdFields, parseRules } from '../shared/intercept-rules.js';
 import { apply, type Natives, uncurry } from './natives.js';
-import type { Recorder, SocketState } from './recorder.js';
+import type { Recorder } from './recorder.js';
+import type { Compiled, Held, Lane, SocketIntercept, SocketState } from './socket-state.js';
 
 const indexOf = uncurry<number>(String.prototype.indexOf);
 const slice = uncurry<string>(String.prototype.slice);
@@ -66,48 +66,10 @@ export function wrapGetter(
   return new Proxy(native, traps);
 }
 
-/** A rule ready to match: its URL glob cut at the '*'s, its needle as text and as UTF-8 bytes. */
-interface Compiled {
-  readonly rule: InterceptRule;
-  readonly glob: string[];
-  readonly needle: string;
-  readonly needleBytes: Uint8Array;
-}
-
 const PAUSE = 1;
 const DELAY = 2;
 /** Matched no rule, held only because frames before it wait. */
 const FOLLOW = 3;
-
-interface Held {
-  readonly seq: number;
-  /** Received: what the event carried (string, ArrayBuffer or Blob). Sent: the hook's own copy (string, ArrayBuffer or Blob). */
-  data: unknown;
-  readonly bytes: number;
-  readonly kind: number;
-  readonly due: number;
-}
-
-interface Lane {
-  readonly direction: Direction;
-  rules: Compiled[];
-  items: (Held | undefined)[];
-  head: number;
-  heldBytes: number;
-  nextSeq: number;
-  forwarded: number;
-  dropped: number;
-  lost: number;
-  timer: unknown;
-}
-
-/** One observed socket's intercept state (SocketState.intercept while a rule applies or frames wait). */
-export interface SocketIntercept {
-  readonly ws: WebSocket;
-  readonly state: SocketState;
-  readonly sent: Lane;
-  readonly received: Lane;
-}
 
 export interface InterceptIO {
   /** The native `send`, captured at install. */

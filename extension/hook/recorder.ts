@@ -8,26 +8,8 @@
  */
 import type { SocketEvent } from '../shared/messages.js';
 import type { Batcher } from './batcher.js';
-import type { SocketIntercept } from './intercept.js';
 import type { Natives } from './natives.js';
-
-interface Slot {
-  ev: SocketEvent | null;
-  flags: number;
-  time: number;
-  /** The frame's own copy (null for events, unread Blobs and unreadable ones). */
-  data: ArrayBuffer | null;
-  bytes: number;
-  ready: boolean;
-}
-
-export interface SocketState {
-  readonly id: number;
-  queue: (Slot | undefined)[];
-  head: number;
-  /** Set while an intercept rule applies to the socket or its frames wait (intercept.ts); else null. */
-  intercept: SocketIntercept | null;
-}
+import type { Slot, SocketState } from './socket-state.js';
 
 export class Recorder {
   /** Bytes of frames waiting in socket queues (Blobs being read and what follows them). */
