@@ -4,6 +4,9 @@ import type { FilterProgress, RereadBatch, SummaryBatch, TailRows } from '../wor
 
 export type ConnectionStatus = 'opening' | 'open' | 'closed' | 'error' | 'imported';
 
+/** A connection's detail once the page that opened it navigated away or reloaded. */
+export const PAGE_LEFT = 'page left';
+
 export interface ConnectionState {
   readonly connectionId: string;
   readonly url: string;
@@ -644,6 +647,9 @@ export class CaptureModel {
         });
         break;
       }
+      case 'navigated':
+        this.pageLeft();
+        break;
       case 'dropped':
         this.droppedByHost += message.count;
         if (!this.dropReasons.includes(message.reason)) this.dropReasons = [...this.dropReasons, message.reason];
@@ -662,6 +668,23 @@ export class CaptureModel {
       ...(c?.document ? { document: c.document } : {}),
       ...(c?.seenFrom !== undefined ? { seenFrom: c.seenFrom } : {}),
     };
+  }
+
+  /**
+   * The inspected page's top frame has a new document: every socket seen before it belonged to
+   * the documents that went (the top one and its frames), so those still open or opening are
+   * closed now. The host sends the navigation before anything of the new document.
+   */
+  private pageLeft(): void {
+    let any = false;
+    for (const [id, c] of this.connections) {
+      if (c.status !== 'open' && c.status !== 'opening') continue;
+      this.connections.set(id, { ...c, status: 'closed', detail: PAGE_LEFT });
+      any = true;
+    }
+    if (!any) return;
+    this.connectionsDirty = true;
+    this.changed();
   }
 
   private setConnection(state: ConnectionState): void {
