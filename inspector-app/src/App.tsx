@@ -481,7 +481,10 @@ export function App(props: AppProps): ReactElement {
               frameById={(id) => session.model.frame(id)}
               pageActions={pageActions}
               pageActionRequest={menuRequest?.frameId === selected.frameId ? menuRequest : undefined}
-              pageActionsBlocked={pageActionBlocked(snapshot.connections.get(selected.connectionId))}
+              pageActionsBlocked={pageActionBlocked(
+                snapshot.connections.get(selected.connectionId),
+                snapshot.pageActionsAllowed,
+              )}
               held={
                 capabilities.intercept && pageActions?.client.hold ? (
                   <HeldFrames

@@ -123,6 +123,8 @@ export interface CaptureSnapshot {
   readonly reread: RereadState | null;
   /** Rows listed but not read yet (the worker defers reading under a flood): the status says the list is catching up. */
   readonly waitingRows: number;
+  /** False while the host says actions on the page are turned off (its options); true until it says so. */
+  readonly pageActionsAllowed: boolean;
   readonly version: number;
 }
 
@@ -168,6 +170,7 @@ export class CaptureModel {
   private connections = new Map<string, ConnectionState>();
   private connectionsCopy: ReadonlyMap<string, ConnectionState> = new Map();
   private connectionsDirty = false;
+  private pageActionsAllowed = true;
   private filters: ListFilters = NO_FILTERS;
   /** Frame ids matching the worker-side text/path filter, or null when none is set. */
   private contentMatches: Set<number> | null = null;
@@ -252,6 +255,7 @@ export class CaptureModel {
       connectProblem: this.connectProblem,
       reread: this.reread,
       waitingRows: this.waitingRows,
+      pageActionsAllowed: this.pageActionsAllowed,
       version: this.version,
     };
   }
@@ -649,6 +653,10 @@ export class CaptureModel {
       }
       case 'navigated':
         this.pageLeft();
+        break;
+      case 'page-actions':
+        this.pageActionsAllowed = message.allowed;
+        this.changed();
         break;
       case 'dropped':
         this.droppedByHost += message.count;

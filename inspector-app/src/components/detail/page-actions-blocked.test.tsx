@@ -41,7 +41,7 @@ function mountWithFrame(after: HostMessage[]) {
     frames: [{ connectionId: 'doc:1', direction: 'sent', time: 2, opcode: 'binary', data: new Uint8Array([1, 2]) }],
   });
   for (const m of after) transport.emit(m);
-  return { asked };
+  return { asked, transport };
 }
 
 const buttons = () =>
@@ -81,4 +81,19 @@ it('an open socket: the actions are on', async () => {
   await openFrame();
   for (const b of buttons()) expect((b as HTMLButtonElement).disabled).toBe(false);
   expect(screen.queryByTestId('page-actions-blocked')).toBeNull();
+});
+
+it('actions turned off in the options: the actions are off and say where to turn them on, until the option is back', async () => {
+  const { asked, transport } = mountWithFrame([{ type: 'page-actions', allowed: false }]);
+  await openFrame();
+  for (const b of buttons()) {
+    expect((b as HTMLButtonElement).disabled).toBe(true);
+    expect(b.title).toMatch(/Act on the page/);
+  }
+  fireEvent.click(buttons()[2]!);
+  expect(asked).toEqual([]);
+  transport.emit({ type: 'page-actions', allowed: true });
+  await waitFor(() => {
+    for (const b of buttons()) expect((b as HTMLButtonElement).disabled).toBe(false);
+  });
 });
