@@ -51,8 +51,8 @@ export function PageActions(props: {
   useEffect(() => {
     if (!request || request.seq === handled.current || frame.frameId < 0 || frame.lost) return;
     handled.current = request.seq;
-    if (blocked) setOutcome({ ok: false, text: `not done: ${blocked}` });
-    else if (request.action === 'edit') {
+    if (blocked) return; // the reason is shown beside the buttons already
+    if (request.action === 'edit') {
       setOutcome(null);
       setEditing(true);
     } else void run(request.action);
@@ -100,12 +100,12 @@ export function PageActions(props: {
             {LABEL.deliver}
           </button>
         )}
-        {blocked && !outcome && (
+        {blocked && (
           <span role="note" className="ws-muted" data-testid="page-actions-blocked">
             {blocked}
           </span>
         )}
-        {outcome && (
+        {outcome && !blocked && (
           <span role="status" className={outcome.ok ? undefined : 'ws-error'} data-testid="page-action-outcome">
             {outcome.text}
           </span>
