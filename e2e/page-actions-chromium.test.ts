@@ -46,6 +46,21 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** Waits until the frame's Send again, Edit and send and Deliver to page are all off; their shared reason. */
+async function actionsOff(panel: Page, frameId: number): Promise<string> {
+  await panel.locator(`[data-testid=frame-row][data-frame-id="${frameId}"]`).dispatchEvent('mousedown');
+  await panel.locator(`[data-testid=frame-detail][data-frame-id="${frameId}"]`).waitFor();
+  const buttons = panel.getByTestId('page-actions').getByRole('button');
+  await waitUntil('the page actions are off', async () =>
+    (await buttons.evaluateAll((els) => els.map((e) => (e as HTMLButtonElement).disabled))).every(Boolean),
+  );
+  return (await panel.getByTestId('page-actions-blocked').textContent()) ?? '';
+}
+
+/** The ids of the frames listed in the panel. */
+const frameIds = (panel: Page): Promise<number[]> =>
+  panel.$$eval('[data-testid=frame-row]', (els) => els.map((e) => Number((e as HTMLElement).dataset.frameId)));
+
 async function act(panel: Page, frameId: number, button: 'Send again' | 'Deliver to page'): Promise<string> {
   await panel.locator(`[data-testid=frame-row][data-frame-id="${frameId}"]`).dispatchEvent('mousedown');
   await panel.locator(`[data-testid=frame-detail][data-frame-id="${frameId}"]`).waitFor();
@@ -201,25 +216,58 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   await waitUntil('the frame sent again from the context menu', () => server.received.length === 6);
   expect(server.received[5]).toEqual({ bytes: [...CBOR_FRAME], binary: true });
 
-  // The options turn actions off: refused by the background, nothing reaches the server.
+  // The options turn actions off: the background tells the panel, whose buttons go off and say why.
   await ext.worker.evaluate(() =>
     (
       globalThis as unknown as { chrome: { storage: { local: { set(v: object): Promise<void> } } } }
     ).chrome.storage.local.set({ capturePolicy: { mode: 'always', sites: [], actions: false } }),
   );
-  await new Promise((r) => setTimeout(r, 300));
-  expect(await act(panel, 1, 'Send again')).toBe('not sent again: actions are turned off in the options');
+  expect(await actionsOff(panel, 1)).toMatch(/Act on the page/);
   await ext.worker.evaluate(() =>
     (
       globalThis as unknown as { chrome: { storage: { local: { set(v: object): Promise<void> } } } }
     ).chrome.storage.local.set({ capturePolicy: { mode: 'always', sites: [] } }),
   );
-  await new Promise((r) => setTimeout(r, 300));
+  await panel.locator('[data-testid=page-actions] button:not([disabled])', { hasText: 'Send again' }).waitFor();
 
-  // A closed socket says so.
+  // A closed socket says so, before any click.
   await page.evaluate(() => (window as unknown as { ws: WebSocket }).ws.close());
-  await new Promise((r) => setTimeout(r, 500));
-  expect(await act(panel, 1, 'Send again')).toMatch(/^not sent again: the socket is closed/);
+  expect(await actionsOff(panel, 1)).toMatch(/the socket is closed/);
   expect(server.received, 'nothing more reached the server').toHaveLength(6);
+
+  // A reload: the socket of the document before it is shown closed ("page left"), not offered.
+  const before = Math.max(...(await frameIds(panel)));
+  await page.reload();
+  await waitUntil(
+    'the reloaded page sent its two frames',
+    async () => (await frameIds(panel)).filter((id) => id > before).length >= 2,
+  );
+  const reloadedFrame = before + 1;
+  await panel.locator(`[data-testid=frame-row][data-frame-id="${reloadedFrame}"]`).dispatchEvent('mousedown');
+  await panel.locator('[data-testid=page-actions] button:not([disabled])', { hasText: 'Send again' }).waitFor();
+  await page.reload();
+  await waitUntil('the page reloaded again sent its frames', async () =>
+    (await frameIds(panel)).some((id) => id > before + 2),
+  );
+  expect(await actionsOff(panel, reloadedFrame)).toMatch(/page was left or reloaded/);
+  const statuses = await panel
+    .getByTestId('connection-status')
+    .evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.status} ${e.textContent}`));
+  expect(
+    statuses.filter((s) => s.startsWith('open')),
+    "only the newest document's socket is open",
+  ).toHaveLength(1);
+  expect(statuses.some((s) => s.includes('closed (page left)'))).toBe(true);
+  expect(server.received, 'nothing more reached the server than the pages sent').toHaveLength(10);
+  for (const [name, viewport, scheme] of [
+    ['page-actions-page-left-900-light.png', { width: 900, height: 700 }, 'light'],
+    ['page-actions-page-left-1440-dark.png', { width: 1440, height: 900 }, 'dark'],
+  ] as const) {
+    await panel.setViewportSize(viewport);
+    await panel.emulateMedia({ colorScheme: scheme });
+    const overflow = await panel.getByTestId('page-actions').evaluate((e) => e.scrollWidth > e.clientWidth + 1);
+    expect(overflow, `the actions and their reason fit at ${viewport.width} px`).toBe(false);
+    await panel.screenshot({ path: artifactPath(name) });
+  }
   expect(pageErrors).toEqual([]);
 }, 120_000);

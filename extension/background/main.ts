@@ -42,8 +42,14 @@ const policyLoaded: Promise<void> = browser.storage.local.get(POLICY_KEY).then(
   (stored) => void (policy = parsePolicy(stored[POLICY_KEY])),
   () => undefined,
 );
+/** Open panel ports: each is told when the options turn its actions on or off. */
+const panelPorts = new Set<Runtime.Port>();
+const panelOptions = (): PanelMessage => ({ type: 'panel-options', actions: allowsActions(policy) });
 browser.storage.onChanged.addListener((changes, area) => {
-  if (area === 'local' && POLICY_KEY in changes) policy = parsePolicy(changes[POLICY_KEY]!.newValue);
+  if (area !== 'local' || !(POLICY_KEY in changes)) return;
+  const acted = allowsActions(policy);
+  policy = parsePolicy(changes[POLICY_KEY]!.newValue);
+  if (allowsActions(policy) !== acted) for (const port of panelPorts) post(port, panelOptions());
 });
 
 /** The panel's actions on the page (Send again, Deliver to page): who may, and where each goes. */
@@ -158,6 +164,7 @@ function onPanel(port: Runtime.Port, tabId: number): void {
     return;
   }
   track(inspectors, tabId, port);
+  panelPorts.add(port);
   const sink: PanelSink = { post: (message) => post(port, message) };
   port.onMessage.addListener((message: unknown) => {
     const action = parsePanelAction(message);
@@ -178,11 +185,13 @@ function onPanel(port: Runtime.Port, tabId: number): void {
     if (!isPanelRequest(message)) return;
     if (message.type === 'panel-release') return hold.release(tabId, sink);
     if (message.type !== 'panel-subscribe') return;
+    void policyLoaded.then(() => post(port, panelOptions()));
     forward(tabId, buffers.flushRefused(tabId)); // to panels already live; this one gets it in the backlog
     hold.unsubscribe(tabId, sink); // a second subscribe on one port starts over from its `since`
     hold.subscribe(tabId, sink, message.since);
   });
   port.onDisconnect.addListener(() => {
+    panelPorts.delete(port);
     actions.panelGone(port);
     intercepts.panelGone(port, tabId);
     hold.unsubscribe(tabId, sink);

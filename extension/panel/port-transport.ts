@@ -23,6 +23,7 @@ import {
 import type { Transport } from '../../inspector-app/src/protocol/transport.js';
 import type {
   PanelActionResult,
+  PanelOptions,
   PanelCursor,
   PanelHeld,
   PanelItem,
@@ -73,6 +74,12 @@ function isPanelActionResult(m: unknown): m is PanelActionResult {
     typeof o.ok === 'boolean' &&
     (o.error === undefined || typeof o.error === 'string')
   );
+}
+
+function isPanelOptions(m: unknown): m is PanelOptions {
+  if (typeof m !== 'object' || m === null) return false;
+  const o = m as Record<string, unknown>;
+  return o.type === 'panel-options' && typeof o.actions === 'boolean';
 }
 
 const defaultReadBlob = (blob: Blob): Promise<Uint8Array | null> =>
@@ -303,6 +310,11 @@ export class PortTransport implements Transport {
       }
       if (isPanelActionResult(message)) {
         this.passActionResult(message.requestId, message.ok, message.error);
+        return;
+      }
+      if (isPanelOptions(message)) {
+        this.inbox.push({ host: { type: 'page-actions', allowed: message.actions }, reading: false });
+        this.drain();
         return;
       }
       if (!isPanelBatch(message)) return;

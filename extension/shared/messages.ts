@@ -362,8 +362,18 @@ export interface PanelTail {
   readonly items: readonly PanelTailItem[];
 }
 
+/**
+ * Background → panel, after each `panel-subscribe` and whenever the options change: whether
+ * the options' **Act on the page** switch lets the panel act (false: the background refuses
+ * every action, so the panel turns its buttons off and says why).
+ */
+export interface PanelOptions {
+  readonly type: 'panel-options';
+  readonly actions: boolean;
+}
+
 /** Everything the background posts on a panel port. */
-export type PanelMessage = PanelBatch | PanelHeld | PanelTail | PanelActionResult;
+export type PanelMessage = PanelBatch | PanelHeld | PanelTail | PanelActionResult | PanelOptions;
 
 /**
  * Panel → background. `panel-subscribe` first (and after every reconnect): the background

@@ -24,6 +24,7 @@ import { NO_FILTERS } from './state/capture-model.js';
 import { DEFAULT_DETAIL_VIEW, type DetailView } from './state/detail-view.js';
 import { CompareCache } from './state/compare-cache.js';
 import { FrameDetail } from './components/detail/FrameDetail.js';
+import { pageActionBlocked } from './components/detail/page-action-blocked.js';
 import { SessionRun } from './components/compare/session/session-run.js';
 import type { SessionSource } from './components/compare/session/SessionCompare.js';
 import { Toolbar } from './components/shell/Toolbar.js';
@@ -480,6 +481,10 @@ export function App(props: AppProps): ReactElement {
               frameById={(id) => session.model.frame(id)}
               pageActions={pageActions}
               pageActionRequest={menuRequest?.frameId === selected.frameId ? menuRequest : undefined}
+              pageActionsBlocked={pageActionBlocked(
+                snapshot.connections.get(selected.connectionId),
+                snapshot.pageActionsAllowed,
+              )}
               held={
                 capabilities.intercept && pageActions?.client.hold ? (
                   <HeldFrames

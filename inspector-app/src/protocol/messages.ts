@@ -59,6 +59,8 @@ export type HostMessage =
   | { readonly type: 'lost-frames'; readonly frames: readonly LostFrame[] }
   /** The inspected page navigated; the app keeps or clears frames per its setting. */
   | { readonly type: 'navigated'; readonly url: string; readonly time: number }
+  /** Whether the host lets the app act on the page now (Send again, Deliver to page; an option the user turns off). */
+  | { readonly type: 'page-actions'; readonly allowed: boolean }
   /**
    * Something opened sockets (or may have) where the host cannot capture them, e.g. a page
    * started a worker (`kind`: 'dedicated-worker', 'shared-worker', …; `url` its script);
@@ -298,6 +300,8 @@ export function isHostMessage(v: unknown): v is HostMessage {
       return Array.isArray(m.frames) && m.frames.every(isWireFrame);
     case 'navigated':
       return isString(m.url) && isNumber(m.time);
+    case 'page-actions':
+      return typeof m.allowed === 'boolean';
     case 'lost-frames':
       return Array.isArray(m.frames) && m.frames.every(isLostFrame);
     case 'frame-action-result':

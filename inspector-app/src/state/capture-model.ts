@@ -4,6 +4,9 @@ import type { FilterProgress, RereadBatch, SummaryBatch, TailRows } from '../wor
 
 export type ConnectionStatus = 'opening' | 'open' | 'closed' | 'error' | 'imported';
 
+/** A connection's detail once the page that opened it navigated away or reloaded. */
+export const PAGE_LEFT = 'page left';
+
 export interface ConnectionState {
   readonly connectionId: string;
   readonly url: string;
@@ -120,6 +123,8 @@ export interface CaptureSnapshot {
   readonly reread: RereadState | null;
   /** Rows listed but not read yet (the worker defers reading under a flood): the status says the list is catching up. */
   readonly waitingRows: number;
+  /** False while the host says actions on the page are turned off (its options); true until it says so. */
+  readonly pageActionsAllowed: boolean;
   readonly version: number;
 }
 
@@ -165,6 +170,7 @@ export class CaptureModel {
   private connections = new Map<string, ConnectionState>();
   private connectionsCopy: ReadonlyMap<string, ConnectionState> = new Map();
   private connectionsDirty = false;
+  private pageActionsAllowed = true;
   private filters: ListFilters = NO_FILTERS;
   /** Frame ids matching the worker-side text/path filter, or null when none is set. */
   private contentMatches: Set<number> | null = null;
@@ -249,6 +255,7 @@ export class CaptureModel {
       connectProblem: this.connectProblem,
       reread: this.reread,
       waitingRows: this.waitingRows,
+      pageActionsAllowed: this.pageActionsAllowed,
       version: this.version,
     };
   }
@@ -644,6 +651,13 @@ export class CaptureModel {
         });
         break;
       }
+      case 'navigated':
+        this.pageLeft();
+        break;
+      case 'page-actions':
+        this.pageActionsAllowed = message.allowed;
+        this.changed();
+        break;
       case 'dropped':
         this.droppedByHost += message.count;
         if (!this.dropReasons.includes(message.reason)) this.dropReasons = [...this.dropReasons, message.reason];
@@ -662,6 +676,23 @@ export class CaptureModel {
       ...(c?.document ? { document: c.document } : {}),
       ...(c?.seenFrom !== undefined ? { seenFrom: c.seenFrom } : {}),
     };
+  }
+
+  /**
+   * The inspected page's top frame has a new document: every socket seen before it belonged to
+   * the documents that went (the top one and its frames), so those still open or opening are
+   * closed now. The host sends the navigation before anything of the new document.
+   */
+  private pageLeft(): void {
+    let any = false;
+    for (const [id, c] of this.connections) {
+      if (c.status !== 'open' && c.status !== 'opening') continue;
+      this.connections.set(id, { ...c, status: 'closed', detail: PAGE_LEFT });
+      any = true;
+    }
+    if (!any) return;
+    this.connectionsDirty = true;
+    this.changed();
   }
 
   private setConnection(state: ConnectionState): void {

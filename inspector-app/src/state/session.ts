@@ -62,6 +62,7 @@ export class InspectorSession {
         this.ingestPacked(message.packed);
         return;
       case 'navigated':
+        this.model.applyHostMessage(message);
         if (!this.keepOnNavigate) void this.clear();
         return;
       case 'lost-frames':

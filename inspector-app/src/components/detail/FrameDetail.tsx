@@ -61,6 +61,8 @@ export interface FrameDetailProps {
   readonly pageActions?: PageActionsHost;
   /** An action chosen in the list's context menu for this frame. */
   readonly pageActionRequest?: PageActionRequest;
+  /** Why the page actions cannot work on this frame's socket, known without asking (absent: they may try). */
+  readonly pageActionsBlocked?: string;
   /** What intercept rules hold on this frame's connection, with Forward / Drop (absent: not shown). */
   readonly held?: ReactNode;
 }
@@ -209,7 +211,13 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
         pastePageUrl={props.pastePageUrl}
       />
       {props.pageActions && (
-        <PageActions worker={client} frame={frame} host={props.pageActions} request={props.pageActionRequest} />
+        <PageActions
+          worker={client}
+          frame={frame}
+          host={props.pageActions}
+          request={props.pageActionRequest}
+          blocked={props.pageActionsBlocked}
+        />
       )}
       {props.held}
       {decoded?.verdict === 'unknown' ? (

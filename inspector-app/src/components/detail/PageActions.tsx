@@ -27,8 +27,10 @@ export function PageActions(props: {
   host: PageActionsHost;
   /** An action chosen in the list's context menu for this frame: run once per `seq`. */
   request?: PageActionRequest;
+  /** Why none of the actions can work on this frame's socket, known without asking the page (absent: they may try). */
+  blocked?: string;
 }): ReactElement | null {
-  const { worker, frame, host, request } = props;
+  const { worker, frame, host, request, blocked } = props;
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const [editing, setEditing] = useState(false);
@@ -49,6 +51,7 @@ export function PageActions(props: {
   useEffect(() => {
     if (!request || request.seq === handled.current || frame.frameId < 0 || frame.lost) return;
     handled.current = request.seq;
+    if (blocked) return; // the reason is shown beside the buttons already
     if (request.action === 'edit') {
       setOutcome(null);
       setEditing(true);
@@ -60,7 +63,12 @@ export function PageActions(props: {
     <>
       <div className="ws-toolbar" role="group" aria-label="Act on the page" data-testid="page-actions">
         {host.kinds.includes('send') && (
-          <button type="button" disabled={busy} title={TITLE.send} onClick={() => void run('send')}>
+          <button
+            type="button"
+            disabled={busy || blocked !== undefined}
+            title={blocked ? `Send again: ${blocked}` : TITLE.send}
+            onClick={() => void run('send')}
+          >
             {LABEL.send}
           </button>
         )}
@@ -68,7 +76,12 @@ export function PageActions(props: {
           <button
             type="button"
             aria-expanded={editing}
-            title="Edit the frame in its own encoding (hex for any frame), see the new bytes, then send them on its socket"
+            disabled={blocked !== undefined}
+            title={
+              blocked
+                ? `Edit and send: ${blocked}`
+                : 'Edit the frame in its own encoding (hex for any frame), see the new bytes, then send them on its socket'
+            }
             onClick={() => {
               setOutcome(null);
               setEditing(!editing);
@@ -78,17 +91,27 @@ export function PageActions(props: {
           </button>
         )}
         {host.kinds.includes('deliver') && (
-          <button type="button" disabled={busy} title={TITLE.deliver} onClick={() => void run('deliver')}>
+          <button
+            type="button"
+            disabled={busy || blocked !== undefined}
+            title={blocked ? `Deliver to page: ${blocked}` : TITLE.deliver}
+            onClick={() => void run('deliver')}
+          >
             {LABEL.deliver}
           </button>
         )}
-        {outcome && (
+        {blocked && (
+          <span role="note" className="ws-muted" data-testid="page-actions-blocked">
+            {blocked}
+          </span>
+        )}
+        {outcome && !blocked && (
           <span role="status" className={outcome.ok ? undefined : 'ws-error'} data-testid="page-action-outcome">
             {outcome.text}
           </span>
         )}
       </div>
-      {editing && (
+      {editing && !blocked && (
         <EditAndSend
           worker={worker}
           frame={frame}
