@@ -396,6 +396,11 @@ export function App(props: AppProps): ReactElement {
           rows={snapshot.rows}
           labels={connectionLabels}
           title={capabilities.connect ? 'Compose' : 'New message'}
+          noSocket={
+            capabilities.connect
+              ? "Connect first: Compose sends on the inspector's own connections."
+              : 'No socket yet: a message needs a socket the page has open.'
+          }
           onClose={() => setComposerOpen(false)}
         />
       )}
