@@ -1,6 +1,7 @@
-import { useEffect, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
 import type { FrameActionKind, Opcode } from '../../protocol/messages.js';
 import type { EditSyntax } from '../../worker/edit-text.js';
+import { DraftWatch } from './DraftWatch.js';
 import type { FrameEditorState } from './FrameEditor.js';
 
 /** What the last Send or Deliver gave, and the draft (syntax and text) it was for. */
@@ -28,9 +29,7 @@ export function NewMessageActions(props: {
   onAct: (action: FrameActionKind, syntax: EditSyntax, draft: string, bytes: Uint8Array) => void;
   onDraft: (syntax: EditSyntax, draft: string) => void;
 }): ReactElement {
-  const { state, onDraft } = props;
-  const { syntax, text, bytes } = state;
-  useEffect(() => onDraft(syntax, text), [onDraft, syntax, text]);
+  const { syntax, text, bytes } = props.state;
   const empty = text.trim() === '';
   const disabled = !bytes || empty || !props.ready;
   const act = (action: FrameActionKind) => {
@@ -38,6 +37,7 @@ export function NewMessageActions(props: {
   };
   return (
     <>
+      <DraftWatch syntax={syntax} text={text} onChange={props.onDraft} />
       <button
         type="button"
         disabled={disabled}

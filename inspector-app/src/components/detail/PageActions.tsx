@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactElement } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactElement } from 'react';
 import type { FrameActionKind } from '../../protocol/messages.js';
 import type { FrameSummary } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
@@ -32,6 +32,7 @@ export function PageActions(props: {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const [editing, setEditing] = useState(false);
+  const clearOutcome = useCallback(() => setOutcome(null), []);
   const run = async (action: FrameActionKind) => {
     setBusy(true);
     setOutcome(null);
@@ -95,6 +96,7 @@ export function PageActions(props: {
           host={host}
           onClose={() => setEditing(false)}
           onOutcome={(ok, text) => setOutcome({ ok, text })}
+          onEdited={clearOutcome}
         />
       )}
     </>
