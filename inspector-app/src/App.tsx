@@ -485,6 +485,7 @@ export function App(props: AppProps): ReactElement {
               frameById={(id) => session.model.frame(id)}
               pageActions={pageActions}
               pageActionRequest={menuRequest?.frameId === selected.frameId ? menuRequest : undefined}
+              connectionStatus={snapshot.connections.get(selected.connectionId)?.status}
               held={
                 capabilities.intercept && pageActions?.client.hold ? (
                   <HeldFrames

@@ -61,6 +61,8 @@ export interface FrameDetailProps {
   readonly pageActions?: PageActionsHost;
   /** An action chosen in the list's context menu for this frame. */
   readonly pageActionRequest?: PageActionRequest;
+  /** The state of the frame's connection ('open', 'closed', …): a done action's outcome goes when it changes. */
+  readonly connectionStatus?: string;
   /** What intercept rules hold on this frame's connection, with Forward / Drop (absent: not shown). */
   readonly held?: ReactNode;
 }
@@ -209,7 +211,13 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
         pastePageUrl={props.pastePageUrl}
       />
       {props.pageActions && (
-        <PageActions worker={client} frame={frame} host={props.pageActions} request={props.pageActionRequest} />
+        <PageActions
+          worker={client}
+          frame={frame}
+          host={props.pageActions}
+          request={props.pageActionRequest}
+          connectionStatus={props.connectionStatus}
+        />
       )}
       {props.held}
       {decoded?.verdict === 'unknown' ? (

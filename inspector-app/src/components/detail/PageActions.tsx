@@ -27,8 +27,10 @@ export function PageActions(props: {
   host: PageActionsHost;
   /** An action chosen in the list's context menu for this frame: run once per `seq`. */
   request?: PageActionRequest;
+  /** The state of the frame's connection: what was done on it is no longer said once it changes (a failure stays). */
+  connectionStatus?: string;
 }): ReactElement | null {
-  const { worker, frame, host, request } = props;
+  const { worker, frame, host, request, connectionStatus } = props;
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const [editing, setEditing] = useState(false);
@@ -45,6 +47,7 @@ export function PageActions(props: {
       setBusy(false);
     }
   };
+  useEffect(() => setOutcome((o) => (o?.ok ? null : o)), [connectionStatus]);
   const handled = useRef(0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per request (`seq`), with this render's `run`
   useEffect(() => {

@@ -83,6 +83,29 @@ it("Send again asks the host with the frame's bytes, connection and opcode, and 
   );
 });
 
+it('a done Send again is no longer said once its socket closes; a failure stays', async () => {
+  const { transport, asked } = mount({ ...capabilities, frameActions: ['send', 'deliver'] }, [frame([0x01])]);
+  await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(1));
+  fireEvent.mouseDown(screen.getAllByTestId('frame-row')[0]!);
+  fireEvent.click(await screen.findByRole('button', { name: 'Send again' }));
+  await waitFor(() => expect(asked).toHaveLength(1));
+  transport.emit({ type: 'frame-action-result', requestId: 1, ok: true });
+  expect((await screen.findByTestId('page-action-outcome')).textContent).toBe('sent again');
+  transport.emit({
+    type: 'connection-closed',
+    connectionId: 'doc:1',
+    code: 1000,
+    reason: '',
+    wasClean: true,
+    time: 1_700_000_000_000,
+  });
+  await waitFor(() => expect(screen.queryByTestId('page-action-outcome')).toBeNull());
+  fireEvent.click(screen.getByRole('button', { name: 'Send again' }));
+  await waitFor(() => expect(asked).toHaveLength(2));
+  transport.emit({ type: 'frame-action-result', requestId: 2, ok: false, error: 'the socket is closed' });
+  expect((await screen.findByTestId('page-action-outcome')).textContent).toBe('not sent again: the socket is closed');
+});
+
 it('Edit and send: the frame as EDN, the new bytes and what changed before sending; a bad edit says where and sends nothing; the edit goes out as its bytes', async () => {
   const original = new CborEncoder().encode({ a: 1, b: 'x' });
   const { transport, asked } = mount({ ...capabilities, frameActions: ['send', 'deliver'] }, [frame([...original])]);
