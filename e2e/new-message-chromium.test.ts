@@ -4,7 +4,8 @@
  * `Blob`): from the panel's toolbar, a CBOR map written as EDN on the page's socket reaches the
  * server as the bytes cbor2 (an encoder wirescope does not use) gives the same value, is listed
  * marked as wirescope's, and Deliver to page hands it to the page's listener; a bad text sends
- * nothing; a closed socket says so. The composer fits at 1440×900 and 900×700 in both themes,
+ * nothing; a socket that closes says so and keeps the composer and its draft (another, closed socket
+ * listed beside it takes neither). The composer fits at 1440×900 and 900×700 in both themes,
  * and axe-core finds nothing on it.
  * Fails (never skips) without /usr/bin/chromium or a buildable extension.
  */
@@ -37,7 +38,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-it('New message: EDN on the page socket reaches the server as cbor2 encodes the value, marked; Deliver to page; a closed socket says so', async () => {
+it('New message: EDN on the page socket reaches the server as cbor2 encodes the value, marked; Deliver to page; a socket closing after a send says so and keeps the composer on it with its draft', async () => {
   const { page, tabId } = await newPageWithTabId(ext.worker, async () => {
     const p = await ext.context.newPage();
     await p.goto(server.url);
@@ -54,13 +55,25 @@ it('New message: EDN on the page socket reaches the server as cbor2 encodes the 
   const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
   await waitForRows(read, 2);
 
+  // A second socket that opens and closes: listed, not choosable, and never where the composer goes.
+  const echoUrl = `${new URL(server.url).origin.replace('http:', 'ws:')}/echo`;
+  await page.evaluate(
+    (url) =>
+      new Promise<void>((done) => {
+        const other = new WebSocket(url);
+        other.onopen = () => other.close();
+        other.onclose = () => done();
+      }),
+    echoUrl,
+  );
+
   await panel.getByRole('button', { name: 'New message' }).click();
   const composer = panel.getByRole('region', { name: 'New message' });
   await composer.waitFor();
   const socket = panel.getByLabel('New message on');
-  expect(await socket.locator('option').allTextContents()).toEqual([
-    `#1 ${new URL(server.url).origin.replace('http:', 'ws:')}/echo`,
-  ]);
+  await waitUntil('both sockets listed', async () => (await socket.locator('option').count()) === 2);
+  expect(await socket.locator('option').allTextContents()).toEqual([`#1 ${echoUrl}`, `#2 ${echoUrl} — closed`]);
+  const firstSocket = await socket.inputValue();
   // The socket's last sent frame was 'text frame' (not JSON): it starts as that frame's hex.
   await panel
     .getByTestId('edit-text')
@@ -144,11 +157,16 @@ it('New message: EDN on the page socket reaches the server as cbor2 encodes the 
     'delivered to the page by wirescope cbor',
   ]);
 
-  // A socket that closes: said, and Send is off.
+  // The socket closing after a send, with a draft typed: said, Send is off, and the composer
+  // stays on that socket with the draft (it does not move to the other, closed, socket).
+  await text.fill('{"op": "stay"}');
   await page.evaluate(() => (window as unknown as { ws: WebSocket }).ws.close());
   await composer.getByTestId('new-message-closed').waitFor();
   expect(await composer.getByTestId('new-message-closed').textContent()).toMatch(/^#1 is closed: nothing can be sent/);
   expect(await send.isDisabled()).toBe(true);
+  expect(await socket.inputValue()).toBe(firstSocket);
+  expect(await text.inputValue()).toBe('{"op": "stay"}');
+  expect(await composer.getByTestId('new-message-outcome').count(), 'no outcome beside the new draft').toBe(0);
   expect(server.received).toHaveLength(3);
   expect(pageErrors).toEqual([]);
 }, 120_000);

@@ -397,6 +397,11 @@ export function App(props: AppProps): ReactElement {
           rows={snapshot.rows}
           labels={connectionLabels}
           title={capabilities.connect ? 'Compose' : 'New message'}
+          noSocket={
+            capabilities.connect
+              ? "Connect first: Compose sends on the inspector's own connections."
+              : 'No socket yet: a message needs a socket the page has open.'
+          }
           onClose={() => setComposerOpen(false)}
         />
       )}
@@ -485,6 +490,7 @@ export function App(props: AppProps): ReactElement {
                 snapshot.connections.get(selected.connectionId),
                 snapshot.pageActionsAllowed,
               )}
+              connectionStatus={snapshot.connections.get(selected.connectionId)?.status}
               held={
                 capabilities.intercept && pageActions?.client.hold ? (
                   <HeldFrames

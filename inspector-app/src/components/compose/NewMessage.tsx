@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type ReactElement } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ReactElement } from 'react';
 import type { FrameActionKind, Opcode } from '../../protocol/messages.js';
 import type { ConnectionState } from '../../state/capture-model.js';
 import type { FrameSummary } from '../../worker/api.js';
@@ -7,7 +7,8 @@ import { COMPOSE_SYNTAXES } from '../../worker/compose-text.js';
 import type { EditSyntax } from '../../worker/edit-text.js';
 import type { PageActionsHost } from '../detail/page-actions-host.js';
 import { FrameEditor } from './FrameEditor.js';
-import { startOnSocket, type SocketStart } from './socket-start.js';
+import { type ActOutcome, NewMessageActions } from './NewMessageActions.js';
+import { hasFrameOn, startOnSocket, type SocketStart } from './socket-start.js';
 import './new-message.css';
 
 const DONE: Record<FrameActionKind, string> = { send: 'sent', deliver: 'delivered to the page' };
@@ -32,45 +33,82 @@ export function NewMessage(props: {
   labels: ReadonlyMap<string, string>;
   /** The group's name: "New message" (panel) or "Compose" (inspector). */
   title: string;
+  /** What is said while there is no socket to send on, in the host's words. */
+  noSocket: string;
   onClose: () => void;
 }): ReactElement {
   const { worker, host, connections, rows, labels } = props;
   const all = [...connections.values()];
   const open = all.filter((c) => c.status === 'open');
+  /** The socket picked, or the open one it started on: kept when it closes or another opens. */
   const [chosen, setChosen] = useState('');
   const connectionId = connections.has(chosen) ? chosen : (open.at(-1)?.connectionId ?? all.at(-1)?.connectionId ?? '');
   const connection = connections.get(connectionId);
   const isOpen = connection?.status === 'open';
-  const [start, setStart] = useState<SocketStart | null>(null);
+  /** Where the editor starts, and the socket that start is for (a start for another socket is not shown). */
+  const [started, setStarted] = useState<{ on: string; start: SocketStart } | null>(null);
+  const start = started?.on === connectionId ? started.start : null;
   const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const [outcome, setOutcome] = useState<ActOutcome | null>(null);
+  /** The draft as last shown: whether it is still the start, untouched. */
+  const draft = useRef<{ syntax: EditSyntax; text: string } | null>(null);
   const socketId = useId();
+
+  useEffect(() => {
+    if (isOpen && chosen !== connectionId) setChosen(connectionId);
+  }, [isOpen, chosen, connectionId]);
 
   // The starting text is chosen once per socket: frames arriving meanwhile do not replace what is typed.
   // biome-ignore lint/correctness/useExhaustiveDependencies: read once when the socket changes
   useEffect(() => {
-    if (!connectionId) return setStart(null);
+    draft.current = null;
+    if (!connectionId) return;
     let live = true;
-    setStart(null);
     void startOnSocket(worker, rows, connectionId).then((s) => {
-      if (live) setStart(s);
+      if (live) setStarted({ on: connectionId, start: s });
     });
     return () => {
       live = false;
     };
   }, [worker, connectionId]);
 
-  const act = async (action: FrameActionKind, syntax: EditSyntax, data: Uint8Array) => {
+  // A socket with no frame yet starts from a starter; its first frame chooses the start again
+  // (as if the editor had been opened then), unless something was typed meanwhile.
+  useEffect(() => {
+    if (!start || start.fromFrames || !hasFrameOn(rows, connectionId)) return;
+    const shown = draft.current;
+    if (shown && (shown.syntax !== start.syntax || shown.text !== start.text)) return;
+    let live = true;
+    void startOnSocket(worker, rows, connectionId).then((s) => {
+      const now = draft.current;
+      if (live && (!now || (now.syntax === start.syntax && now.text === start.text)))
+        setStarted({ on: connectionId, start: s });
+    });
+    return () => {
+      live = false;
+    };
+  }, [worker, rows, connectionId, start]);
+
+  // An outcome speaks of the bytes sent on an open socket: a change of socket or of its state ends it.
+  useEffect(() => setOutcome(null), [connectionId, connection?.status]);
+
+  const onDraft = useCallback((syntax: EditSyntax, text: string) => {
+    draft.current = { syntax, text };
+    setOutcome((o) => (o && (o.syntax !== syntax || o.draft !== text) ? null : o));
+  }, []);
+
+  const act = async (action: FrameActionKind, syntax: EditSyntax, text: string, data: Uint8Array) => {
     if (!start) return;
     setBusy(true);
     setOutcome(null);
     try {
       const result = await host.client.act({ action, connectionId, opcode: opcodeFor(syntax, start), data });
-      setOutcome(
-        result.ok
-          ? { ok: true, text: `${data.length} B ${DONE[action]}` }
-          : { ok: false, text: `not ${DONE[action]}: ${result.error ?? ''}` },
-      );
+      setOutcome({
+        ok: result.ok,
+        text: result.ok ? `${data.length} B ${DONE[action]}` : `not ${DONE[action]}: ${result.error ?? ''}`,
+        syntax,
+        draft: text,
+      });
     } finally {
       setBusy(false);
     }
@@ -84,10 +122,7 @@ export function NewMessage(props: {
           id={socketId}
           data-testid="new-message-socket"
           value={connectionId}
-          onChange={(e) => {
-            setChosen(e.target.value);
-            setOutcome(null);
-          }}
+          onChange={(e) => setChosen(e.target.value)}
         >
           {all.length === 0 && <option value="">no socket yet</option>}
           {all.map((c) => (
@@ -107,48 +142,30 @@ export function NewMessage(props: {
         </p>
       )}
       {!connection && (
-        <p role="status" className="ws-muted">
-          No socket yet: a message needs a socket the page has open.
+        <p role="status" className="ws-muted" data-testid="new-message-no-socket">
+          {props.noSocket}
         </p>
       )}
       {connection && start && (
         <FrameEditor
-          key={`${connectionId}:${start.fromFrameId ?? ''}`}
+          key={`${connectionId}:${start.fromFrameId ?? ''}:${start.fromFrames}`}
           label="Message"
           initial={start}
           syntaxes={COMPOSE_SYNTAXES}
           encode={(syntax, text) => worker.call('composeBytes', { syntax, text, original: start.original })}
           switchText={(from, text, to) => worker.call('composeSwitch', { from, text, to })}
         >
-          {({ syntax, bytes }) => (
-            <>
-              <button
-                type="button"
-                disabled={!bytes || !isOpen || busy}
-                onClick={() => bytes && void act('send', syntax, bytes)}
-              >
-                Send
-              </button>
-              {host.kinds.includes('deliver') && (
-                <button
-                  type="button"
-                  disabled={!bytes || !isOpen || busy}
-                  title="Hand these bytes to the page's message listeners, as if the server had sent them"
-                  onClick={() => bytes && void act('deliver', syntax, bytes)}
-                >
-                  Deliver to page
-                </button>
-              )}
-              <span className="ws-muted">
-                as a {opcodeFor(syntax, start)} frame
-                {start.fromFrameId !== null ? `, started from frame #${start.fromFrameId}` : ''}
-              </span>
-              {outcome && (
-                <span role="status" className={outcome.ok ? undefined : 'ws-error'} data-testid="new-message-outcome">
-                  {outcome.text}
-                </span>
-              )}
-            </>
+          {(state) => (
+            <NewMessageActions
+              state={state}
+              canDeliver={host.kinds.includes('deliver')}
+              ready={isOpen && !busy}
+              opcode={opcodeFor(state.syntax, start)}
+              fromFrameId={start.fromFrameId}
+              outcome={outcome}
+              onAct={(action, syntax, text, bytes) => void act(action, syntax, text, bytes)}
+              onDraft={onDraft}
+            />
           )}
         </FrameEditor>
       )}

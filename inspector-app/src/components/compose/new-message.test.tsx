@@ -143,3 +143,155 @@ it('JSON text goes out as a text frame', async () => {
   expect(asked[0]!.opcode).toBe('text');
   expect(new TextDecoder().decode(asked[0]!.data)).toBe('{"type": "hello", "n": 1}');
 });
+
+const closed = (connectionId: string): HostMessage => ({
+  type: 'connection-closed',
+  connectionId,
+  code: 1000,
+  reason: '',
+  wasClean: true,
+  time: T,
+});
+const sentFrame = (connectionId: string, text: string): HostMessage => ({
+  type: 'frames',
+  frames: [{ connectionId, direction: 'sent', time: T, opcode: 'text', data: new TextEncoder().encode(text) }],
+});
+const outcome = () => screen.queryByTestId('new-message-outcome');
+
+it('keeps its socket and the draft when that socket closes after a send, though another socket is listed', async () => {
+  const { transport, asked } = mount(panel, [...opened('s:5', 'wss://a/five'), ...opened('s:6', 'wss://a/six')]);
+  transport.emit(closed('s:6'));
+  fireEvent.click(await screen.findByRole('button', { name: 'New message' }));
+  const socket = (await screen.findByTestId('new-message-socket')) as HTMLSelectElement;
+  expect(socket.value).toBe('s:5');
+  await waitFor(() => expect((screen.getByTestId('edit-format') as HTMLSelectElement).value).toBe('hex'));
+  fireEvent.change(screen.getByTestId('edit-format'), { target: { value: 'json' } });
+  await waitFor(() => expect((screen.getByTestId('edit-format') as HTMLSelectElement).value).toBe('json'));
+  fireEvent.change(editText(), { target: { value: '{"type":"mine"}' } });
+  await waitFor(() => expect(sendButton().disabled).toBe(false));
+  fireEvent.click(sendButton());
+  await waitFor(() => expect(asked).toHaveLength(1));
+  transport.emit({ type: 'frame-action-result', requestId: 1, ok: true });
+  transport.emit(sentFrame('s:5', '{"type":"mine"}'));
+  await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(1));
+  fireEvent.change(editText(), { target: { value: '{"type":"second"}' } });
+  transport.emit(closed('s:5'));
+  expect((await screen.findByTestId('new-message-closed')).textContent).toMatch(/#1 is closed: nothing can be sent/);
+  expect(socket.value).toBe('s:5');
+  expect(editText().value).toBe('{"type":"second"}');
+  expect(sendButton().disabled).toBe(true);
+});
+
+it('a socket opening later does not take New message away from the socket it is on', async () => {
+  const { transport } = mount(panel, opened('s:1', 'wss://a/one'));
+  fireEvent.click(await screen.findByRole('button', { name: 'New message' }));
+  const socket = (await screen.findByTestId('new-message-socket')) as HTMLSelectElement;
+  await waitFor(() => expect((screen.getByTestId('edit-format') as HTMLSelectElement).value).toBe('hex'));
+  fireEvent.change(editText(), { target: { value: '01 02' } });
+  for (const m of opened('s:2', 'wss://a/two')) transport.emit(m);
+  await waitFor(() => expect(socket.options).toHaveLength(2));
+  expect(socket.value).toBe('s:1');
+  expect(editText().value).toBe('01 02');
+});
+
+it('the sent outcome goes when the text, the format or the socket changes, or the socket closes', async () => {
+  const { transport } = mount(panel, [...opened('s:1', 'wss://a/one'), ...opened('s:2', 'wss://a/two')]);
+  fireEvent.click(await screen.findByRole('button', { name: 'New message' }));
+  const socket = (await screen.findByTestId('new-message-socket')) as HTMLSelectElement;
+  let requestId = 0;
+  const sendOnce = async (text: string) => {
+    fireEvent.change(editText(), { target: { value: text } });
+    await waitFor(() => expect(sendButton().disabled).toBe(false));
+    fireEvent.click(sendButton());
+    transport.emit({ type: 'frame-action-result', requestId: ++requestId, ok: true });
+    expect((await screen.findByTestId('new-message-outcome')).textContent).toBe(`${text.split(' ').length} B sent`);
+  };
+  await waitFor(() => expect((screen.getByTestId('edit-format') as HTMLSelectElement).value).toBe('hex'));
+  await sendOnce('01 02');
+  fireEvent.change(editText(), { target: { value: '01 02 03' } });
+  await waitFor(() => expect(outcome()).toBeNull());
+
+  await sendOnce('01 02 03');
+  fireEvent.change(screen.getByTestId('edit-format'), { target: { value: 'edn' } });
+  await waitFor(() => expect(outcome()).toBeNull());
+
+  fireEvent.change(screen.getByTestId('edit-format'), { target: { value: 'hex' } });
+  await waitFor(() => expect((screen.getByTestId('edit-format') as HTMLSelectElement).value).toBe('hex'));
+  await sendOnce('0a');
+  fireEvent.change(socket, { target: { value: 's:1' } });
+  await waitFor(() => expect(socket.value).toBe('s:1'));
+  expect(outcome()).toBeNull();
+
+  await waitFor(() => expect((screen.getByTestId('edit-format') as HTMLSelectElement).value).toBe('hex'));
+  await sendOnce('0b 0c');
+  transport.emit(closed('s:1'));
+  await screen.findByTestId('new-message-closed');
+  expect(outcome()).toBeNull();
+});
+
+const inspector: HostCapabilities = {
+  connect: true,
+  sendFrames: true,
+  files: true,
+  theme: 'light',
+  hostName: 'inspector',
+  frameActions: ['send'],
+};
+const cborReceived = (connectionId: string): HostMessage => ({
+  type: 'frames',
+  frames: [
+    {
+      connectionId,
+      direction: 'received',
+      time: T,
+      opcode: 'binary',
+      data: cbor2Encode(new Map<string, unknown>([['type', 'welcome']])),
+    },
+  ],
+});
+
+it("Compose opened before Connect says to connect first, then starts as it does when opened after the socket's first frame", async () => {
+  const { transport } = mount(inspector, []);
+  fireEvent.click(await screen.findByTestId('compose-toggle'));
+  const group = await screen.findByRole('region', { name: 'Compose' });
+  expect(group.textContent).toMatch(/Connect first: Compose sends on the inspector's own connections/);
+  expect(group.textContent).not.toMatch(/page/);
+  for (const m of opened('s:1', 'ws://localhost/demo')) transport.emit(m);
+  transport.emit(cborReceived('s:1'));
+  await waitFor(() => expect((screen.getByTestId('edit-format') as HTMLSelectElement).value).toBe('edn'));
+  expect(editText().value).toBe('{"type": "hello", "n": 1}');
+  const before = editText().value;
+  cleanup();
+
+  const again = mount(inspector, [...opened('s:1', 'ws://localhost/demo'), cborReceived('s:1')]);
+  await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(1));
+  fireEvent.click(await screen.findByTestId('compose-toggle'));
+  await waitFor(() => expect((screen.getByTestId('edit-format') as HTMLSelectElement).value).toBe('edn'));
+  expect(editText().value).toBe(before);
+  expect(again.asked).toHaveLength(0);
+});
+
+it('a typed draft is kept when the first frame arrives on its socket', async () => {
+  const { transport } = mount(inspector, opened('s:1', 'ws://localhost/demo'));
+  fireEvent.click(await screen.findByTestId('compose-toggle'));
+  await waitFor(() => expect((screen.getByTestId('edit-format') as HTMLSelectElement).value).toBe('hex'));
+  fireEvent.change(editText(), { target: { value: 'ff' } });
+  transport.emit(cborReceived('s:1'));
+  await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(1));
+  await new Promise((r) => setTimeout(r, 50));
+  expect((screen.getByTestId('edit-format') as HTMLSelectElement).value).toBe('hex');
+  expect(editText().value).toBe('ff');
+});
+
+it('an empty hex text cannot be sent (it would be a 0-byte frame)', async () => {
+  const { asked } = mount(inspector, opened('s:1', 'ws://localhost/demo'));
+  fireEvent.click(await screen.findByTestId('compose-toggle'));
+  await waitFor(() => expect((screen.getByTestId('edit-format') as HTMLSelectElement).value).toBe('hex'));
+  expect(editText().value).toBe('');
+  await waitFor(() => expect(screen.getByTestId('edit-change').textContent).toMatch(/0 B/));
+  expect(sendButton().disabled).toBe(true);
+  fireEvent.click(sendButton());
+  fireEvent.change(editText(), { target: { value: '00' } });
+  await waitFor(() => expect(sendButton().disabled).toBe(false));
+  expect(asked).toHaveLength(0);
+});

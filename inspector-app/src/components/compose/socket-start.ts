@@ -11,9 +11,15 @@ export interface SocketStart {
   readonly opcode: Opcode;
   readonly fromFrameId: number | null;
   readonly original: Uint8Array | null;
+  /** Some frame of the socket was listed when the start was chosen (false: the starter for a socket with no frame yet). */
+  readonly fromFrames: boolean;
 }
 
 const held = (r: FrameSummary) => r.frameId >= 0 && !r.lost && !r.sample;
+
+/** Whether the socket has a frame listed (its start then depends on it). */
+export const hasFrameOn = (rows: readonly FrameSummary[], connectionId: string): boolean =>
+  rows.some((r) => r.connectionId === connectionId && held(r));
 
 /**
  * The socket's last sent frame in its own encoding (as Edit and send shows it) when there is
@@ -26,9 +32,11 @@ export async function startOnSocket(
 ): Promise<SocketStart> {
   let lastSent: FrameSummary | undefined;
   let lastRead: FrameSummary | undefined;
+  let fromFrames = false;
   for (let i = rows.length - 1; i >= 0 && !lastSent; i--) {
     const r = rows[i]!;
     if (r.connectionId !== connectionId || !held(r)) continue;
+    fromFrames = true;
     if (r.direction === 'sent') lastSent = r;
     if (!lastRead && r.format) lastRead = r;
   }
@@ -37,7 +45,8 @@ export async function startOnSocket(
       worker.call('editSource', { frameId: lastSent.frameId }),
       worker.call('bytes', { frameId: lastSent.frameId }),
     ]);
-    if (source && original) return { ...source, opcode: lastSent.opcode, fromFrameId: lastSent.frameId, original };
+    if (source && original)
+      return { ...source, opcode: lastSent.opcode, fromFrameId: lastSent.frameId, original, fromFrames };
   }
   const syntax = syntaxForFormat(lastRead?.format);
   return {
@@ -46,5 +55,6 @@ export async function startOnSocket(
     opcode: lastRead?.opcode ?? 'binary',
     fromFrameId: null,
     original: null,
+    fromFrames,
   };
 }

@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactElement } from 'react';
 import type { FrameSummary } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import type { EditSource } from '../../worker/edit-text.js';
+import { DraftWatch } from '../compose/DraftWatch.js';
 import { FrameEditor } from '../compose/FrameEditor.js';
 import { actOutcomeText, actWithAttachments } from './act-with-attachments.js';
 import type { PageActionsHost } from './page-actions-host.js';
@@ -18,8 +19,10 @@ export function EditAndSend(props: {
   host: PageActionsHost;
   onClose: () => void;
   onOutcome: (ok: boolean, text: string) => void;
+  /** The text or its syntax changed (also called once as the editor opens): an outcome said before is about another text. */
+  onEdited?: () => void;
 }): ReactElement {
-  const { worker, frame, host, onClose, onOutcome } = props;
+  const { worker, frame, host, onClose, onOutcome, onEdited } = props;
   const [source, setSource] = useState<EditSource | null>(null);
   const [sending, setSending] = useState(false);
 
@@ -57,8 +60,9 @@ export function EditAndSend(props: {
         initial={source}
         encode={(syntax, text) => worker.call('editBytes', { frameId: frame.frameId, syntax, text })}
       >
-        {({ bytes }) => (
+        {({ syntax, text, bytes }) => (
           <>
+            {onEdited && <DraftWatch syntax={syntax} text={text} onChange={onEdited} />}
             <button type="button" disabled={!bytes || sending} onClick={() => bytes && void send(bytes)}>
               Send
             </button>

@@ -63,6 +63,8 @@ export interface FrameDetailProps {
   readonly pageActionRequest?: PageActionRequest;
   /** Why the page actions cannot work on this frame's socket, known without asking (absent: they may try). */
   readonly pageActionsBlocked?: string;
+  /** The state of the frame's connection ('open', 'closed', …): a done action's outcome goes when it changes. */
+  readonly connectionStatus?: string;
   /** What intercept rules hold on this frame's connection, with Forward / Drop (absent: not shown). */
   readonly held?: ReactNode;
 }
@@ -217,6 +219,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
           host={props.pageActions}
           request={props.pageActionRequest}
           blocked={props.pageActionsBlocked}
+          connectionStatus={props.connectionStatus}
         />
       )}
       {props.held}

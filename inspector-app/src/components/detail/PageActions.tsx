@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactElement } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactElement } from 'react';
 import type { FrameActionKind } from '../../protocol/messages.js';
 import type { FrameSummary } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
@@ -29,11 +29,14 @@ export function PageActions(props: {
   request?: PageActionRequest;
   /** Why none of the actions can work on this frame's socket, known without asking the page (absent: they may try). */
   blocked?: string;
+  /** The state of the frame's connection: what was done on it is no longer said once it changes (a failure stays). */
+  connectionStatus?: string;
 }): ReactElement | null {
-  const { worker, frame, host, request, blocked } = props;
+  const { worker, frame, host, request, blocked, connectionStatus } = props;
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const [editing, setEditing] = useState(false);
+  const clearOutcome = useCallback(() => setOutcome(null), []);
   const run = async (action: FrameActionKind) => {
     setBusy(true);
     setOutcome(null);
@@ -46,6 +49,7 @@ export function PageActions(props: {
       setBusy(false);
     }
   };
+  useEffect(() => setOutcome((o) => (o?.ok ? null : o)), [connectionStatus]);
   const handled = useRef(0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per request (`seq`), with this render's `run`
   useEffect(() => {
@@ -118,6 +122,7 @@ export function PageActions(props: {
           host={host}
           onClose={() => setEditing(false)}
           onOutcome={(ok, text) => setOutcome({ ok, text })}
+          onEdited={clearOutcome}
         />
       )}
     </>

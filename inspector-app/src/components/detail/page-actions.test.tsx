@@ -83,6 +83,27 @@ it("Send again asks the host with the frame's bytes, connection and opcode, and 
   );
 });
 
+it('a done Send again is no longer said once its socket closes: the buttons are off, saying why', async () => {
+  const { transport, asked } = mount({ ...capabilities, frameActions: ['send', 'deliver'] }, [frame([0x01])]);
+  await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(1));
+  fireEvent.mouseDown(screen.getAllByTestId('frame-row')[0]!);
+  fireEvent.click(await screen.findByRole('button', { name: 'Send again' }));
+  await waitFor(() => expect(asked).toHaveLength(1));
+  transport.emit({ type: 'frame-action-result', requestId: 1, ok: true });
+  expect((await screen.findByTestId('page-action-outcome')).textContent).toBe('sent again');
+  transport.emit({
+    type: 'connection-closed',
+    connectionId: 'doc:1',
+    code: 1000,
+    reason: '',
+    wasClean: true,
+    time: 1_700_000_000_000,
+  });
+  await waitFor(() => expect(screen.queryByTestId('page-action-outcome')).toBeNull());
+  expect(screen.getByTestId('page-actions-blocked').textContent).toMatch(/closed/);
+  expect((screen.getByRole('button', { name: 'Send again' }) as HTMLButtonElement).disabled).toBe(true);
+});
+
 it('Edit and send: the frame as EDN, the new bytes and what changed before sending; a bad edit says where and sends nothing; the edit goes out as its bytes', async () => {
   const original = new CborEncoder().encode({ a: 1, b: 'x' });
   const { transport, asked } = mount({ ...capabilities, frameActions: ['send', 'deliver'] }, [frame([...original])]);
@@ -110,6 +131,26 @@ it('Edit and send: the frame as EDN, the new bytes and what changed before sendi
   transport.emit({ type: 'frame-action-result', requestId: m.requestId, ok: true });
   expect((await screen.findByTestId('page-action-outcome')).textContent).toBe('edited frame sent');
   expect(screen.queryByTestId('edit-and-send')).toBeNull();
+});
+
+it('a failed Edit and send says why until the text or its format is edited again', async () => {
+  const original = new CborEncoder().encode({ a: 1 });
+  const { transport, asked } = mount({ ...capabilities, frameActions: ['send', 'deliver'] }, [frame([...original])]);
+  await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(1));
+  fireEvent.mouseDown(screen.getAllByTestId('frame-row')[0]!);
+  fireEvent.click(await screen.findByRole('button', { name: 'Edit and send' }));
+  const text = (await screen.findByLabelText('Edit the frame (CBOR as EDN)')) as HTMLTextAreaElement;
+  fireEvent.change(text, { target: { value: '{"a": 2}' } });
+  const send = () => screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement;
+  await waitFor(() => expect(send().disabled).toBe(false));
+  fireEvent.click(send());
+  await waitFor(() => expect(asked).toHaveLength(1));
+  const m = asked[0] as Extract<AppMessage, { type: 'frame-action' }>;
+  transport.emit({ type: 'frame-action-result', requestId: m.requestId, ok: false, error: 'the socket is closed' });
+  expect((await screen.findByTestId('page-action-outcome')).textContent).toMatch(/^edited frame not sent/);
+  expect(screen.getByTestId('edit-and-send')).toBeTruthy();
+  fireEvent.change(text, { target: { value: '{"a": 3}' } });
+  await waitFor(() => expect(screen.queryByTestId('page-action-outcome')).toBeNull());
 });
 
 it('Edit and send on a json-joy CRDT frame says it is view only and offers its bytes as hex', async () => {
