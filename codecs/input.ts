@@ -98,7 +98,7 @@ export function hexBytes(
     count++;
     i++;
   }
-  if (count & 1) return { ok: false, error: 'odd number of hex digits: a byte is two', offset: highAt };
+  if (count & 1) return { ok: false, error: 'odd number of hex digits', offset: highAt };
   return { ok: true, bytes: out.slice(0, count >> 1), digits: count };
 }
 
