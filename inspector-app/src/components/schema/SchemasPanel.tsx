@@ -1,5 +1,5 @@
-import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
-import { useToolbarDialog } from '../shell/use-toolbar-dialog.js';
+import { useEffect, useRef, useState, type ReactElement } from 'react';
+import { ToolbarDialog } from '../shell/ToolbarDialog.js';
 import type { SchemaState, SchemaTypeChoice } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import type { ProtoSource, SchemaStorage } from './schema-storage.js';
@@ -24,13 +24,11 @@ export interface SchemasPanelProps {
  */
 export function SchemasPanel(props: SchemasPanelProps): ReactElement {
   const { client, storage, connections, onChanged, reread } = props;
-  const { open, close, toggle, buttonRef, dialogRef, onKeyDown } = useToolbarDialog();
   const [files, setFiles] = useState<ProtoSource[]>(() => storage.load());
   const [state, setState] = useState<SchemaState | null>(null);
   const [pasteName, setPasteName] = useState('');
   const [pasteText, setPasteText] = useState('');
   const fileRef = useRef<HTMLInputElement>(null);
-  const headingId = useId();
   /** Files the worker left out (a syntax error, a missing import), by name: the others are in use. */
   const skipped = new Map((state?.skipped ?? []).map((s) => [s.name, s.error]));
 
@@ -58,139 +56,111 @@ export function SchemasPanel(props: SchemasPanelProps): ReactElement {
   };
 
   return (
-    <span className="ws-schemas">
-      <button
-        ref={buttonRef}
-        type="button"
-        data-testid="schemas-button"
-        aria-expanded={open}
-        aria-haspopup="dialog"
-        onClick={toggle}
-        title="Protobuf schemas (.proto files) to read binary frames with"
-      >
-        Schemas{files.length ? ` (${files.length}${skipped.size ? `, ${skipped.size} not loaded` : ''})` : ''}
-      </button>
-      {open && (
-        <div
-          ref={dialogRef}
-          role="dialog"
-          aria-labelledby={headingId}
-          tabIndex={-1}
-          className="ws-schemas-dialog"
-          data-testid="schemas-dialog"
-          onKeyDown={onKeyDown}
-        >
-          <div className="ws-schemas-head">
-            <h2 id={headingId}>Protobuf schemas</h2>
-            <button type="button" aria-label="Close" title="Close (Escape)" onClick={close}>
-              ×
-            </button>
-          </div>
-          <ul aria-label="Loaded .proto files">
-            {files.map((f) => (
-              <li key={f.name}>
-                <code>{f.name}</code>{' '}
-                {skipped.has(f.name) && (
-                  <span className="ws-schema-skipped" title={skipped.get(f.name)}>
-                    not loaded{' '}
-                  </span>
-                )}
-                <button
-                  type="button"
-                  aria-label={`Remove ${f.name}`}
-                  onClick={() => update(files.filter((g) => g.name !== f.name))}
-                >
-                  remove
-                </button>
-              </li>
-            ))}
-            {!files.length && (
-              <li className="ws-muted-text">No .proto files loaded: Protobuf frames show their raw wire format.</li>
+    <ToolbarDialog
+      className="ws-schemas"
+      label={`Schemas${files.length ? ` (${files.length}${skipped.size ? `, ${skipped.size} not loaded` : ''})` : ''}`}
+      buttonTitle="Protobuf schemas (.proto files) to read binary frames with"
+      buttonTestId="schemas-button"
+      heading="Protobuf schemas"
+      dialogClassName="ws-schemas-dialog"
+      dialogTestId="schemas-dialog"
+    >
+      <ul aria-label="Loaded .proto files">
+        {files.map((f) => (
+          <li key={f.name}>
+            <code>{f.name}</code>{' '}
+            {skipped.has(f.name) && (
+              <span className="ws-schema-skipped" title={skipped.get(f.name)}>
+                not loaded{' '}
+              </span>
             )}
-          </ul>
-          {reread && reread.total > 0 && (
-            <p role="status" className="ws-muted-text" data-testid="schema-reread">
-              {reread.done
-                ? `Listed binary frames read again: ${reread.total.toLocaleString('en-US')}.`
-                : `Reading the listed frames again: ${reread.searched.toLocaleString('en-US')} of ${reread.total.toLocaleString('en-US')}…`}
-            </p>
-          )}
-          {error && (
-            <div role="alert" className="ws-banner-error" data-testid="schema-error">
-              {error}
-            </div>
-          )}
-          <input
-            ref={fileRef}
-            type="file"
-            accept=".proto"
-            multiple
-            hidden
-            data-testid="schema-file-input"
-            onChange={(e) => {
-              const picked = Array.from(e.target.files ?? []);
-              e.target.value = '';
-              void Promise.all(picked.map(async (file) => ({ name: file.name, source: await readText(file) }))).then(
-                add,
-              );
-            }}
-          />
-          <button type="button" onClick={() => fileRef.current?.click()}>
-            Load .proto files…
-          </button>
-          <fieldset className="ws-schemas-paste">
-            <legend>Paste a .proto</legend>
-            <input
-              aria-label="File name"
-              placeholder="name.proto (as imports name it)"
-              value={pasteName}
-              onChange={(e) => setPasteName(e.target.value)}
-            />
-            <textarea
-              aria-label="Proto source"
-              rows={6}
-              value={pasteText}
-              onChange={(e) => setPasteText(e.target.value)}
-            />
             <button
               type="button"
-              disabled={!pasteText.trim()}
-              onClick={() => {
-                add([{ name: pasteName.trim() || `pasted-${files.length + 1}.proto`, source: pasteText }]);
-                setPasteName('');
-                setPasteText('');
-              }}
+              aria-label={`Remove ${f.name}`}
+              onClick={() => update(files.filter((g) => g.name !== f.name))}
             >
-              Add
+              remove
             </button>
-          </fieldset>
-          {state && state.types.length > 0 && (
-            <fieldset className="ws-schemas-types">
-              <legend>Message type per connection</legend>
-              {connections.length === 0 && <p className="ws-muted-text">No connections yet.</p>}
-              {connections.map((c) => (
-                <label key={c.id}>
-                  {c.label}{' '}
-                  <select
-                    aria-label={`Message type for ${c.label}`}
-                    value={state.choices[c.id] ?? 'auto'}
-                    onChange={(e) => void choose(c.id, e.target.value)}
-                  >
-                    <option value="auto">auto (rank by fit)</option>
-                    <option value="raw">raw (no schema)</option>
-                    {state.types.map((t) => (
-                      <option key={t} value={t}>
-                        {t}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-              ))}
-            </fieldset>
-          )}
+          </li>
+        ))}
+        {!files.length && (
+          <li className="ws-muted-text">No .proto files loaded: Protobuf frames show their raw wire format.</li>
+        )}
+      </ul>
+      {reread && reread.total > 0 && (
+        <p role="status" className="ws-muted-text" data-testid="schema-reread">
+          {reread.done
+            ? `Listed binary frames read again: ${reread.total.toLocaleString('en-US')}.`
+            : `Reading the listed frames again: ${reread.searched.toLocaleString('en-US')} of ${reread.total.toLocaleString('en-US')}…`}
+        </p>
+      )}
+      {error && (
+        <div role="alert" className="ws-banner-error" data-testid="schema-error">
+          {error}
         </div>
       )}
-    </span>
+      <input
+        ref={fileRef}
+        type="file"
+        accept=".proto"
+        multiple
+        hidden
+        data-testid="schema-file-input"
+        onChange={(e) => {
+          const picked = Array.from(e.target.files ?? []);
+          e.target.value = '';
+          void Promise.all(picked.map(async (file) => ({ name: file.name, source: await readText(file) }))).then(add);
+        }}
+      />
+      <button type="button" onClick={() => fileRef.current?.click()}>
+        Load .proto files…
+      </button>
+      <fieldset className="ws-schemas-paste">
+        <legend>Paste a .proto</legend>
+        <input
+          aria-label="File name"
+          placeholder="name.proto (as imports name it)"
+          value={pasteName}
+          onChange={(e) => setPasteName(e.target.value)}
+        />
+        <textarea aria-label="Proto source" rows={6} value={pasteText} onChange={(e) => setPasteText(e.target.value)} />
+        <button
+          type="button"
+          disabled={!pasteText.trim()}
+          onClick={() => {
+            add([{ name: pasteName.trim() || `pasted-${files.length + 1}.proto`, source: pasteText }]);
+            setPasteName('');
+            setPasteText('');
+          }}
+        >
+          Add
+        </button>
+      </fieldset>
+      {state && state.types.length > 0 && (
+        <fieldset className="ws-schemas-types">
+          <legend>Message type per connection</legend>
+          {connections.length === 0 && <p className="ws-muted-text">No connections yet.</p>}
+          {connections.map((c) => (
+            <label key={c.id}>
+              {c.label}{' '}
+              <select
+                aria-label={`Message type for ${c.label}`}
+                value={state.choices[c.id] ?? 'auto'}
+                onChange={(e) => void choose(c.id, e.target.value)}
+              >
+                <option value="auto">auto (rank by fit)</option>
+                <option value="raw">raw (no schema)</option>
+                {state.types.map((t) => (
+                  <option key={t} value={t}>
+                    {t}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ))}
+        </fieldset>
+      )}
+    </ToolbarDialog>
   );
 }
 
