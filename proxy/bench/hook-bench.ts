@@ -6,11 +6,17 @@
  * process's own (process.cpuUsage, user + system, first send to exit including the hook's
  * final write); the figure is the median over runs of (hooked − unhooked) / messages.
  *
- *   npm run build:cli && npx tsx proxy/bench/hook-bench.ts [--runs 7] [--messages 20000] [--size 1024]
+ * A run is 200,000 messages by default: a 20,000-message run lasts about 0.3 s of CPU, most of
+ * it before V8 has optimized ws's code and the hook's, so it measures warm-up more than the
+ * hook (such runs gave 2–4× the steady figure). `--dir` is where the recordings go (default:
+ * the OS temp folder); its file system is printed, since the page-cache write of the bytes is
+ * part of the cost (tmpfs and a disk differ).
+ *
+ *   npm run build:cli && npx tsx proxy/bench/hook-bench.ts [--runs 7] [--messages 200000] [--size 1024] [--dir D]
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,9 +27,16 @@ const arg = (name: string, fallback: number) => {
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const runs = arg('--runs', 7);
-const messages = arg('--messages', 20_000);
+const messages = arg('--messages', 200_000);
 const size = arg('--size', 1024);
-const dir = mkdtempSync(path.join(tmpdir(), 'wirescope-hook-bench-'));
+const dirAt = process.argv.indexOf('--dir');
+const dir = mkdtempSync(
+  path.join(dirAt > 0 ? path.resolve(process.argv[dirAt + 1]!) : tmpdir(), 'wirescope-hook-bench-'),
+);
+const fileSystem = (() => {
+  const out = spawnSync('df', ['--output=fstype', dir], { encoding: 'utf8' });
+  return out.status === 0 ? (out.stdout.trim().split('\n')[1] ?? '?') : '?';
+})();
 const appFile = path.join(here, 'hook-bench-app.mjs');
 
 interface Result {
@@ -59,7 +72,7 @@ const diffs = plain.map((p, i) => perMessage(hooked[i]) - perMessage(p));
 const wallDiffs = plain.map((p, i) => ((hooked[i].wallMs - p.wallMs) * 1000) / messages);
 const fmt = (n: number) => n.toFixed(2);
 console.log(
-  `hook bench: ${runs} interleaved runs × ${messages} messages of ${size} B (ws client → ws server, one process)`,
+  `hook bench: ${runs} interleaved runs × ${messages} messages of ${size} B (ws client → ws server, one process); recording to ${dir} (${fileSystem}); load average ${loadavg()[0].toFixed(1)}`,
 );
 console.log(`unhooked CPU per message:  median ${fmt(median(plain.map(perMessage)))} µs`);
 console.log(`hooked CPU per message:    median ${fmt(median(hooked.map(perMessage)))} µs`);
