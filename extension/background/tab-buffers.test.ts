@@ -157,11 +157,28 @@ describe('TabBuffers', () => {
       b.ingest(1, batch(1, [frame(1, 1)], { documentId: 'iframe', isTopFrame: false }))?.items.map((i) => i.type),
     ).toEqual(['events']);
     const nav = b.ingest(1, batch(1, [], { documentId: 'doc-b', documentUrl: 'https://b.test/' }));
-    expect(nav?.items).toEqual([{ type: 'navigated', url: 'https://b.test/', time: 42 }]);
+    expect(nav?.items).toEqual([{ type: 'navigated', url: 'https://b.test/', time: 42, documents: ['doc-b'] }]);
     // A late batch from the previous top document is not a navigation back.
     expect(b.ingest(1, batch(2, [frame(1, 1)]))?.items.map((i) => i.type)).toEqual(['events']);
     // The navigation stays in the backlog, between the two documents' frames.
     expect(items(b.backlog(1)).map((i) => i.type)).toEqual(['events', 'events', 'navigated', 'events']);
+  });
+
+  it('names the new page\u2019s frames that reported before its top document as staying, by when each started', () => {
+    const b = new TabBuffers({ bufferId: 'l', now: () => 42 });
+    const at = (documentId: string, documentStart: number, isTopFrame: boolean) =>
+      batch(1, [frame(1, 1)], { documentId, documentStart, isTopFrame });
+    b.ingest(1, at('old-top', 1000, true));
+    b.ingest(1, at('old-frame', 1200, false));
+    // The new page's frame (started after the new top document) reports first.
+    b.ingest(1, at('new-frame', 5300, false));
+    const nav = b.ingest(1, at('new-top', 5000, true))?.items[0];
+    expect(nav).toMatchObject({ type: 'navigated', documents: ['new-top', 'new-frame'] });
+    // A frame without a start time (an older relay) is taken for the page that was left.
+    const c = new TabBuffers({ bufferId: 'l', now: () => 42 });
+    c.ingest(1, at('old-top', 1000, true));
+    c.ingest(1, batch(1, [frame(1, 1)], { documentId: 'unknown-frame', isTopFrame: false }));
+    expect(c.ingest(1, at('new-top', 5000, true))?.items[0]).toMatchObject({ documents: ['new-top'] });
   });
 
   it('forgets a closed tab', () => {

@@ -87,6 +87,8 @@ interface DocState {
   lostHookFrames: number;
   droppedFrames: number;
   wasTop: boolean;
+  /** The document's navigation start, when its relay says (ms since the epoch). */
+  start?: number;
 }
 
 class TabBuffer {
@@ -195,8 +197,15 @@ export class TabBuffers {
     const lostFrames = batch.lostFrames?.length ? { lostFrames: batch.lostFrames } : {};
     const items: PanelItem[] = [];
 
+    if (batch.documentStart !== undefined) doc.start = batch.documentStart;
     if (batch.isTopFrame && !doc.wasTop) {
-      if (tab.hadTop) items.push({ type: 'navigated', url: capString(batch.documentUrl, MAX_URL), time: this.now() });
+      if (tab.hadTop)
+        items.push({
+          type: 'navigated',
+          url: capString(batch.documentUrl, MAX_URL),
+          time: this.now(),
+          documents: newPageDocuments(tab.docs, batch.documentId, doc.start),
+        });
       tab.hadTop = true;
       doc.wasTop = true;
     }
@@ -529,4 +538,16 @@ function capEvents(events: readonly BatchEvent[]): readonly BatchEvent[] {
     if (capped !== e) (out ??= events.slice(0))[i] = capped;
   }
   return out ?? events;
+}
+
+/**
+ * The documents of a new page: its top one, and those that started after it (its frames,
+ * whose first batch may reach the background before the top one's). Without a start time a
+ * document is taken for the page that was left.
+ */
+function newPageDocuments(docs: ReadonlyMap<string, DocState>, topId: string, start: number | undefined): string[] {
+  const out = [topId];
+  if (start === undefined) return out;
+  for (const [id, d] of docs) if (id !== topId && !d.wasTop && d.start !== undefined && d.start >= start) out.push(id);
+  return out;
 }

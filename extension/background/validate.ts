@@ -103,6 +103,7 @@ export function isRelayBatch(v: unknown): v is RelayBatch {
         v.lostFrames.every(isLostFrameRow))) &&
     isString(v.documentUrl) &&
     typeof v.isTopFrame === 'boolean' &&
+    (v.documentStart === undefined || (typeof v.documentStart === 'number' && Number.isFinite(v.documentStart))) &&
     isCount(v.seq) &&
     v.seq >= 1 &&
     isCount(v.lostBatches) &&

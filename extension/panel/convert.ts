@@ -103,6 +103,8 @@ interface DocSeen {
 
 export class PanelConverter {
   private readonly docs = new Map<string, DocSeen>();
+  /** The connection ids each document opened (a navigation names the documents that stay). */
+  private readonly socketsOf = new Map<string, string[]>();
 
   convert(items: readonly PanelItem[]): HostMessage[] {
     const out: HostMessage[] = [];
@@ -120,13 +122,36 @@ export class PanelConverter {
           if (item.count > 0) out.push({ type: 'dropped', count: item.count, reason: item.reason });
           break;
         case 'navigated':
-          out.push({ type: 'navigated', url: item.url, time: item.time });
+          out.push(
+            item.documents === undefined
+              ? { type: 'navigated', url: item.url, time: item.time }
+              : { type: 'navigated', url: item.url, time: item.time, stay: this.connectionsOf(item.documents) },
+          );
           break;
         default:
           break;
       }
     }
     return out;
+  }
+
+  private connectionsOf(documents: readonly string[]): string[] {
+    const out: string[] = [];
+    for (const d of documents) for (const id of this.socketsOf.get(d) ?? []) out.push(id);
+    return out;
+  }
+
+  private noteSockets(documentId: string, events: readonly BatchEvent[]): void {
+    for (const e of events) {
+      if (e.type !== 'opening') continue;
+      let ids = this.socketsOf.get(documentId);
+      if (ids === undefined) {
+        ids = [];
+        this.socketsOf.set(documentId, ids);
+        if (this.socketsOf.size > MAX_DOCUMENTS) this.socketsOf.delete(this.socketsOf.keys().next().value!);
+      }
+      ids.push(`${documentId}:${e.socketId}`);
+    }
   }
 
   /**
@@ -191,6 +216,7 @@ export class PanelConverter {
     const table = read?.table;
     const bytes = read?.bytes;
     const events: readonly BatchEvent[] = item.events;
+    this.noteSockets(item.documentId, events);
     if (husk && count) out.push({ type: 'dropped', count, reason: item.reason });
     if (!husk && table && bytes && count > 0 && packBatch(item, events, table, bytes, count, out)) return;
     let frames: WireFrame[] | null = null;

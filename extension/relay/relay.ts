@@ -133,6 +133,14 @@ export function startRelay(options: RelayOptions): RelayHandle {
   } catch {
     /* cross-origin parent: not the top frame */
   }
+  // When this document's navigation started: the background tells a new page's frames from the old page's by it.
+  let documentStart: number | undefined;
+  try {
+    const origin = win.performance?.timeOrigin;
+    if (typeof origin === 'number' && Number.isFinite(origin)) documentStart = origin;
+  } catch {
+    /* no performance timeline */
+  }
   let port: RelayPort | null = null;
   let lastHookSeq = 0;
   let seq = 0;
@@ -224,6 +232,7 @@ export function startRelay(options: RelayOptions): RelayHandle {
       documentId,
       documentUrl,
       isTopFrame,
+      ...(documentStart === undefined ? {} : { documentStart }),
       seq: ++seq,
       ...capture,
       lostBatches: lost,

@@ -169,6 +169,12 @@ export interface RelayBatch extends WireCapture {
   readonly documentId: string;
   readonly documentUrl: string;
   readonly isTopFrame: boolean;
+  /**
+   * Optional: when the document's navigation started (its `performance.timeOrigin`, ms since
+   * the epoch). A frame a page creates starts after the page, so when the top frame has a new
+   * document, the documents that started before it are the page that was left.
+   */
+  readonly documentStart?: number;
   readonly seq: number;
   /** Hook batches the relay saw missing or refused (bad shape), so far, for this document. */
   readonly lostBatches: number;
@@ -299,8 +305,12 @@ export type PanelItem =
     }
   /** Frames the background lost itself (buffer cap); exact counts. */
   | { readonly type: 'dropped'; readonly count: number; readonly reason: string }
-  /** The tab's top frame has a new document. */
-  | { readonly type: 'navigated'; readonly url: string; readonly time: number };
+  /**
+   * The tab's top frame has a new document. `documents`: the ones of the new page known so far
+   * (the new top one, and frames that started after it and reported first); every other
+   * document of the tab went with the page that was left.
+   */
+  | { readonly type: 'navigated'; readonly url: string; readonly time: number; readonly documents?: readonly string[] };
 
 /** Where a panel is in a tab's buffer: `bufferId` names one background lifetime. */
 export interface PanelCursor {

@@ -91,6 +91,7 @@ describe('forwarding', () => {
       documentId: 'doc-1',
       documentUrl: win.location.href,
       isTopFrame: true,
+      documentStart: win.performance.timeOrigin,
       seq: 1,
       lostBatches: 0,
       framesBefore: 0,

@@ -57,8 +57,12 @@ export type HostMessage =
   | FramesDropped
   /** Placeholder rows for lost frames (their count also comes as `dropped`). */
   | { readonly type: 'lost-frames'; readonly frames: readonly LostFrame[] }
-  /** The inspected page navigated; the app keeps or clears frames per its setting. */
-  | { readonly type: 'navigated'; readonly url: string; readonly time: number }
+  /**
+   * The inspected page navigated; the app keeps or clears frames per its setting. Its open
+   * sockets went with it, but those in `stay` (the new page's, reported before the navigation
+   * was known); without `stay`, all of them.
+   */
+  | { readonly type: 'navigated'; readonly url: string; readonly time: number; readonly stay?: readonly string[] }
   /** Whether the host lets the app act on the page now (Send again, Deliver to page; an option the user turns off). */
   | { readonly type: 'page-actions'; readonly allowed: boolean }
   /**
@@ -299,7 +303,11 @@ export function isHostMessage(v: unknown): v is HostMessage {
     case 'tail':
       return Array.isArray(m.frames) && m.frames.every(isWireFrame);
     case 'navigated':
-      return isString(m.url) && isNumber(m.time);
+      return (
+        isString(m.url) &&
+        isNumber(m.time) &&
+        (m.stay === undefined || (Array.isArray(m.stay) && m.stay.every(isString)))
+      );
     case 'page-actions':
       return typeof m.allowed === 'boolean';
     case 'lost-frames':

@@ -652,7 +652,7 @@ export class CaptureModel {
         break;
       }
       case 'navigated':
-        this.pageLeft();
+        this.pageLeft(message.stay);
         break;
       case 'page-actions':
         this.pageActionsAllowed = message.allowed;
@@ -679,14 +679,15 @@ export class CaptureModel {
   }
 
   /**
-   * The inspected page's top frame has a new document: every socket seen before it belonged to
+   * The inspected page's top frame has a new document: the sockets seen before it belonged to
    * the documents that went (the top one and its frames), so those still open or opening are
-   * closed now. The host sends the navigation before anything of the new document.
+   * closed now, but those in `stay`: the new page's frames can report before its top document.
    */
-  private pageLeft(): void {
+  private pageLeft(stay: readonly string[] = []): void {
     let any = false;
+    const kept = new Set(stay);
     for (const [id, c] of this.connections) {
-      if (c.status !== 'open' && c.status !== 'opening') continue;
+      if ((c.status !== 'open' && c.status !== 'opening') || kept.has(id)) continue;
       this.connections.set(id, { ...c, status: 'closed', detail: PAGE_LEFT });
       any = true;
     }
