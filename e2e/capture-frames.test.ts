@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleMessage, Page } from 'playwright-core';
 import { CAPTURE_PAGES, startPagesServer, type PagesServer } from './support/capture-pages.js';
 import { READ_PANEL, waitForRows, type PanelRow, type PanelState } from './support/ext-panel.js';
+import { waitUntil } from './support/wait.js';
 import {
   artifactPath,
   ensureExtensionBuild,
@@ -67,6 +68,30 @@ const bytes = (n: number) => `${n} B`;
 const text = (t: string) => `text ${bytes(Buffer.byteLength(t))}`;
 
 describe('capture paths in Chromium (dist/chrome)', () => {
+  it("a navigation closes the old page's sockets (page left) and keeps the new page's frame's socket open, though it reported first", async () => {
+    const { page, tabId } = await openTab('stay-before.html');
+    expect(await page.evaluate('window.__open')).toBe(true);
+    await page.goto(`${server.httpUrl}stay-after.html`);
+    expect(await page.evaluate('window.__done')).toBe(true);
+    const panel = await openPanel(tabId);
+    const statuses = () =>
+      panel
+        .getByTestId('connection-status')
+        .evaluateAll((els) =>
+          Object.fromEntries(
+            els.map((e) => [
+              new URL((e as HTMLElement).title.split('\n')[0]!).pathname,
+              (e as HTMLElement).dataset.status,
+            ]),
+          ),
+        );
+    await waitUntil('the three sockets are listed', async () => Object.keys(await statuses()).length === 3);
+    expect(await statuses()).toEqual({ '/stay-before': 'closed', '/stay-child': 'open', '/stay-top': 'open' });
+    expect(problems.get(page)).toEqual([]);
+    await panel.close();
+    await page.close();
+  }, 40_000);
+
   it("a page's own window-message listeners see nothing of the capture: no errors, no false loss", async () => {
     const { page, tabId } = await openTab('listeners.html');
     const done = (await page.evaluate('window.__done')) as { echoed: number; seen: number };

@@ -162,7 +162,33 @@ window.__done = (() => {
 </script>`,
 );
 
+/** A socket that stays open: `window.__open` resolves when it is. */
+const HOLD_OPEN = (path: string) => `
+window.__open = new Promise((resolve, reject) => {
+  const ws = new WebSocket('ws://' + location.host + '/${path}');
+  ws.onopen = () => { ws.send('${path} hello'); resolve(true); };
+  ws.onerror = () => reject(new Error('socket ${path} failed'));
+  window.__socket = ws;
+});`;
+
+/** Navigations: the page before (one open socket), then a page whose frame opens its socket at once, long before its top document opens one. */
+export const STAY_BEFORE = html('before the navigation', `<script>${HOLD_OPEN('stay-before')}</script>`);
+export const STAY_CHILD = html('the new page\u2019s frame', `<script>${HOLD_OPEN('stay-child')}</script>`);
+export const STAY_AFTER = html(
+  'after the navigation',
+  `<iframe src="/stay-child.html" title="child"></iframe><script>
+'use strict';
+window.__done = new Promise((resolve) => setTimeout(resolve, 1500)).then(() => {
+  ${HOLD_OPEN('stay-top')}
+  return window.__open;
+});
+</script>`,
+);
+
 export const CAPTURE_PAGES: Record<string, string | readonly [string, string]> = {
+  '/stay-before.html': STAY_BEFORE,
+  '/stay-child.html': STAY_CHILD,
+  '/stay-after.html': STAY_AFTER,
   '/detect.html': DETECT_PAGE,
   '/workers.html': WORKERS_PAGE,
   '/dedicated.js': [
