@@ -1,3 +1,7 @@
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { parseCapture } from '../codecs/capture/capture-file.js';
@@ -200,4 +204,47 @@ describe('wirescope proxy relay', () => {
     await all;
     expect(count).toBe(total);
   });
+});
+
+describe('an upstream that speaks first', () => {
+  it('delivers the message that came in the same packet as its 101 response, and meters it', async () => {
+    // Its 101 response and first frame go out in one write, as a busy server's often do.
+    const server = http.createServer();
+    const upgraded: Duplex[] = [];
+    server.on('upgrade', (request, socket) => {
+      upgraded.push(socket);
+      const accept = createHash('sha1')
+        .update(`${request.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
+        .digest('base64');
+      const hello = Buffer.from('hello first');
+      socket.write(
+        Buffer.concat([
+          Buffer.from(
+            `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+          ),
+          Buffer.from([0x81, hello.length]),
+          hello,
+        ]),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          for (const socket of upgraded) socket.destroy();
+          server.close(() => resolve());
+        }),
+    );
+    const sink = memorySink();
+    const proxy = await proxyTo(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`, { sink });
+    cleanups.push(() => proxy.stop());
+    const client = new WebSocket(proxy.ws);
+    const [first] = (await once(client, 'message')) as [Buffer];
+    expect(first.toString()).toBe('hello first');
+    client.terminate();
+    await proxy.stop();
+    const frames = parseCapture(sink.text()).frames;
+    expect(frames.map((f) => [f.direction, Buffer.from(f.data).toString()])).toEqual([['received', 'hello first']]);
+    expect(frames[0]?.legBytes?.upstream).toBe(13);
+  }, 10_000);
 });

@@ -74,7 +74,13 @@ export function relayUpgrade(request: IncomingMessage, socket: Duplex, head: Buf
   // Each message's bytes on both legs (leg-bytes.ts), measured on the sockets (wire-meter.ts).
   const sentLegs = directionLegs(connectionId, 'sent', (f) => hub.frame(f));
   const receivedLegs = directionLegs(connectionId, 'received', (f) => hub.frame(f));
-  upstream.once('upgrade', (response) => meterSocket(response.socket, receivedLegs, sentLegs));
+  // The upstream socket is metered from 'open' on, not at 'upgrade': a 'data' listener added
+  // before ws's own would take the bytes that came with the 101 response (ws hands them back to
+  // the socket after 'upgrade'), and ws would never see a server's first message.
+  let upstreamSocket: Duplex | null = null;
+  upstream.once('upgrade', (response) => {
+    upstreamSocket = response.socket;
+  });
   socket.on('error', () => upstream.terminate());
   socket.once('close', () => {
     if (!accepted) upstream.terminate();
@@ -105,6 +111,7 @@ export function relayUpgrade(request: IncomingMessage, socket: Duplex, head: Buf
       upstream.close(1001, 'client went away');
       return;
     }
+    if (upstreamSocket) meterSocket(upstreamSocket, receivedLegs, sentLegs);
     upstream.pause();
     context.chosenProtocol.set(request, upstream.protocol);
     context.server.handleUpgrade(request, socket, head, (client) => {
