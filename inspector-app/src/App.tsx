@@ -407,6 +407,7 @@ export function App(props: AppProps): ReactElement {
             rows={snapshot.rows}
             labels={connectionLabels}
             title={capabilities.connect ? 'Compose' : 'New message'}
+            actionsAllowed={snapshot.pageActionsAllowed}
             noSocket={
               capabilities.connect
                 ? "Connect first: Compose sends on the inspector's own connections."

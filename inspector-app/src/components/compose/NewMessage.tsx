@@ -5,6 +5,7 @@ import type { FrameSummary } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { COMPOSE_SYNTAXES } from '../../worker/compose-text.js';
 import type { EditSyntax } from '../../worker/edit-text.js';
+import { pageActionBlocked } from '../detail/page-action-blocked.js';
 import type { PageActionsHost } from '../detail/page-actions-host.js';
 import { useEditorFold } from './editor-fold.js';
 import { FrameEditor } from './FrameEditor.js';
@@ -34,6 +35,8 @@ export function NewMessage(props: {
   labels: ReadonlyMap<string, string>;
   /** The group's name: "New message" (panel) or "Compose" (inspector). */
   title: string;
+  /** The options page's switch for actions on the page (false: Send and Deliver are off, saying why). */
+  actionsAllowed?: boolean;
   /** What is said while there is no socket to send on, in the host's words. */
   noSocket: string;
   onClose: () => void;
@@ -178,6 +181,7 @@ export function NewMessage(props: {
                 state={state}
                 canDeliver={host.kinds.includes('deliver')}
                 ready={isOpen && !busy}
+                blocked={props.actionsAllowed === false ? pageActionBlocked(undefined, false) : undefined}
                 opcode={opcodeFor(state.syntax, start)}
                 fromFrameId={start.fromFrameId}
                 outcome={outcome}
