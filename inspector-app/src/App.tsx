@@ -495,6 +495,7 @@ export function App(props: AppProps): ReactElement {
                 compareCache={compareCache}
                 session={props.singleFrame ? undefined : sessionSource}
                 frameById={(id) => session.model.frame(id)}
+                byWirescope={session.model.isWirescope(selected.frameId)}
                 pageActions={pageActions}
                 pageActionRequest={menuRequest?.frameId === selected.frameId ? menuRequest : undefined}
                 pageActionsBlocked={pageActionBlocked(
