@@ -62,6 +62,11 @@ describe('the status bar in a narrow window', () => {
         };
       });
       await page.screenshot({ path: artifactPath(`status-bar-${width}.png`) });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid=app]')?.getAttribute('data-theme') === 'dark',
+      );
+      await page.screenshot({ path: artifactPath(`status-bar-${width}-dark.png`) });
       expect(fit.clipped).toBe(false);
       expect(fit.hostRight).toBeLessThanOrEqual(fit.barRight + 0.5);
       expect(fit.hostLeft).toBeLessThan(fit.barRight - 10);
