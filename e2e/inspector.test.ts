@@ -254,9 +254,32 @@ describe('composing a frame', () => {
       .filter({ hasText: /^2:10: .* — nothing will be sent$/ })
       .waitFor({ timeout: 5000 });
     expect(await composer.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true);
+    // Common mistakes say what is wrong, where, and what to do; nothing can be sent.
+    for (const [typed, said] of COMMON_MISTAKES) {
+      await page.getByTestId('edit-text').fill(typed);
+      await page
+        .getByTestId('edit-error')
+        .filter({ hasText: `${said} — nothing will be sent` })
+        .waitFor({ timeout: 5000 });
+      expect(await composer.getByRole('button', { name: 'Send', exact: true }).isDisabled(), typed).toBe(true);
+    }
     await closePage(page);
   }, 30_000);
 });
+
+/** Edit texts (EDN here) with a common mistake, and what the editor says of each. */
+const COMMON_MISTAKES: readonly (readonly [string, string])[] = [
+  [
+    '\uFEFF{"a": 1}',
+    '1:1: an invisible byte order mark (U+FEFF) stands here, often pasted in with the text: delete it, it is not part of the value',
+  ],
+  ['{"a": 012}', '1:7: a number cannot start with 0 (012): write 12 (or 0o12 for octal)'],
+  [
+    '{"a": "a\\"}',
+    `1:7: this string is not closed: end it with '"' (the \\" at 1:9 is an escaped quote, part of the string; for a backslash at the end write \\\\")`,
+  ],
+  ['{"a": "abc', `1:7: this string is not closed: end it with '"'`],
+];
 
 describe('paste page', () => {
   it('Edit: the frame as EDN, edited into new bytes; the new link opens them', async () => {
@@ -279,6 +302,17 @@ describe('paste page', () => {
       .filter({ hasText: expected.map((b) => b.toString(16).padStart(2, '0')).join(' ') })
       .waitFor();
     expect(await page.getByTestId('edit-change').textContent()).toMatch(/^\d+ B \(\+\d+ B\) · .* first at offset 0/);
+    // The page sends nothing: a bad text's note says no new bytes or link are made.
+    for (const [typed, said] of COMMON_MISTAKES) {
+      await text.fill(typed);
+      await page
+        .getByTestId('edit-error')
+        .filter({ hasText: `${said} — no new bytes and no new link until the text reads` })
+        .waitFor({ timeout: 5000 });
+      expect(await page.getByRole('button', { name: 'Show the edit' }).isDisabled(), typed).toBe(true);
+    }
+    await text.fill('{"a": 1, "b": [true, null]}');
+    await page.getByTestId('edit-change').waitFor();
     await page.getByRole('button', { name: 'Show the edit' }).click();
     await page.locator('[data-testid=tree-row][data-path="$.b"]').waitFor();
     const link = await page.getByTestId('paste-link').inputValue();

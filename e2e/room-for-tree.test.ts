@@ -17,6 +17,8 @@ import { makeRng } from '../demo-server/rng.js';
 import { artifactPath } from './support/env.js';
 import { closeDemoAndChromium, startDemoAndChromium } from './support/demo-chromium.js';
 import { emitToPanel, panelFrames, waitForRows } from './support/tour-pages.js';
+import { startActionServer } from './support/action-page.js';
+import { ensureExtensionBuild, launchChromiumWithExtension, newPageWithTabId } from './support/ext-env.js';
 
 let browser: Browser;
 let server: DemoServer;
@@ -94,15 +96,19 @@ async function followScheme(page: Page, theme: 'light' | 'dark'): Promise<void> 
 }
 
 /** Every size and theme on one page: measured, and a screenshot for each. */
-async function everySizeAndTheme(page: Page, label: string): Promise<Record<string, Room>> {
-  const seen: Record<string, Room> = {};
+async function everySizeAndTheme<R = Room>(
+  page: Page,
+  label: string,
+  read: (page: Page) => Promise<R> = measure as (page: Page) => Promise<R>,
+): Promise<Record<string, R>> {
+  const seen: Record<string, R> = {};
   for (const size of SIZES) {
     await page.setViewportSize(size);
     for (const theme of THEMES) {
       await followScheme(page, theme);
       await page.waitForTimeout(400);
       const at = `${size.width}x${size.height}-${theme}`;
-      seen[at] = await measure(page);
+      seen[at] = await read(page);
       await page.screenshot({ path: artifactPath(`room-for-tree-${label}-${at}.png`) });
     }
   }
@@ -192,4 +198,72 @@ describe('room for the tree: a ledger.entry frame expanded, the hex shown', () =
     await page.close();
     expectRoom(seen);
   }, 120_000);
+
+  it('extension panel with New message and Edit and send both open: the tree keeps its rows, the editors scroll in their own boxes', async () => {
+    const [ext, actions] = await Promise.all([
+      ensureExtensionBuild('chrome').then((dir) => launchChromiumWithExtension(dir)),
+      startActionServer(),
+    ]);
+    try {
+      const { page, tabId } = await newPageWithTabId(ext.worker, async () => {
+        const p = await ext.context.newPage();
+        await p.goto(actions.url);
+        return p;
+      });
+      await page.waitForFunction('window.opened === true');
+      // A ledger entry: a value with enough rows for the tree to need its room.
+      const ctx = { rng: makeRng(5), nowMs: Date.parse('2026-01-02T03:04:05Z'), codec: 'cbor' as const };
+      const entry = [...new CborEncoder().encode(ledgerEntry.build(ctx))];
+      await page.evaluate((b) => (window as unknown as { ws: WebSocket }).ws.send(new Uint8Array(b)), entry);
+      const panel = await ext.context.newPage();
+      await panel.setViewportSize(SIZES[0]);
+      await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
+      const row = panel.locator('[data-testid=frame-row]', { hasText: 'ledger.entry' }).first();
+      await row.waitFor({ timeout: 20_000 });
+      await expandLedgerEntry(panel, row);
+      await panel.getByRole('button', { name: 'New message' }).click();
+      await panel.getByTestId('edit-text').first().waitFor();
+      await panel.getByRole('button', { name: 'Edit and send' }).click();
+      await panel.getByTestId('edit-and-send').getByTestId('edit-text').waitFor();
+      const seen = await everySizeAndTheme(panel, 'panel-editors', async (p) => ({
+        ...(await measure(p)),
+        editors:
+          await p.evaluate(`(() => [...document.querySelectorAll('[data-testid=new-message], [data-testid=edit-and-send]')].map((e) => {
+          const b = e.getBoundingClientRect();
+          return { folded: e.hasAttribute('data-folded'), top: Math.round(b.top), bottom: Math.round(b.bottom) };
+        }))()`),
+        structureHeight: await p.evaluate(
+          `Math.round(document.querySelector('[data-testid=structure]').getBoundingClientRect().height)`,
+        ),
+      }));
+      // Show on the folded New message brings it to front and folds Edit and send, each draft kept.
+      await panel.getByTestId('new-message').getByRole('button', { name: 'Show' }).click();
+      await panel.locator('[data-testid=edit-and-send][data-folded]').waitFor();
+      const newMessageFolded = await panel.getByTestId('new-message').getAttribute('data-folded');
+      await panel.close();
+      expect(newMessageFolded).toBeNull();
+      for (const [at, room] of Object.entries(seen)) {
+        const { editors, structureHeight, detailHeight } = room as Room & {
+          editors: { folded: boolean; top: number; bottom: number }[];
+          structureHeight: number;
+        };
+        expect(room.theme, at).toBe(at.endsWith('dark') ? 'dark' : 'light');
+        expect(editors, `${at}: both editors open`).toHaveLength(2);
+        expect(room.treeRowsShown, `${at}: tree rows on screen (${JSON.stringify(room)})`).toBeGreaterThanOrEqual(8);
+        expect(structureHeight, `${at}: the tree and hex's share of the detail pane`).toBeGreaterThanOrEqual(
+          0.35 * detailHeight,
+        );
+        // The last opened (Edit and send) is in front; New message folds to its line, its draft kept.
+        expect(
+          editors.map((e) => e.folded),
+          `${at}: New message folded, Edit and send in front`,
+        ).toEqual([true, false]);
+        expect(editors[0]!.bottom - editors[0]!.top, `${at}: the folded line`).toBeLessThan(50);
+        expect(editors[1]!.bottom - editors[1]!.top, `${at}: the editor in front`).toBeGreaterThan(60);
+      }
+    } finally {
+      await ext.close();
+      await actions.close();
+    }
+  }, 180_000);
 });

@@ -1,7 +1,9 @@
 /**
  * At 900×700 with two connections listed, the status bar ran out
  * of room and cut the host's name ("web inspector" read "web"). Connection URLs now give way
- * (an ellipsis, the whole URL in their tooltip). Needs dist/app and /usr/bin/chromium.
+ * (an ellipsis, the whole URL in their tooltip). They are also shortened (host and the path's
+ * last segment; the host not said again for the next label of the same host): at 900 px both long URLs read whole, none cut; narrower, a cut one has the
+ * whole URL in its title. Needs dist/app and /usr/bin/chromium.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -52,14 +54,33 @@ describe('the status bar in a narrow window', () => {
           clipped: host.scrollWidth > host.clientWidth + 1,
           text: host.textContent,
           titles: [...document.querySelectorAll<HTMLElement>('[data-testid=connection-status]')].map((c) => c.title),
+          labels: [...document.querySelectorAll<HTMLElement>('[data-testid=connection-status]')].map((c) => ({
+            text: c.textContent,
+            cut: c.scrollWidth > c.clientWidth,
+            title: c.title,
+          })),
         };
       });
       await page.screenshot({ path: artifactPath(`status-bar-${width}.png`) });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid=app]')?.getAttribute('data-theme') === 'dark',
+      );
+      await page.screenshot({ path: artifactPath(`status-bar-${width}-dark.png`) });
       expect(fit.clipped).toBe(false);
       expect(fit.hostRight).toBeLessThanOrEqual(fit.barRight + 0.5);
       expect(fit.hostLeft).toBeLessThan(fit.barRight - 10);
       // A cut URL is whole in its tooltip.
       expect(fit.titles.every((t) => t.startsWith('wss://realtime.example-exchange.test/'))).toBe(true);
+      // Shortened to the host and the path's last segment: whole at 900 px; any cut label has its URL in its title.
+      expect(fit.labels.map((l) => l.text)).toEqual([
+        'realtime.example-exchange.test/…/level2: open',
+        '…/compressed-streams: open',
+      ]);
+      for (const l of fit.labels) {
+        if (width >= 900) expect(l.cut, `${width}: ${l.text} cut`).toBe(false);
+        else if (l.cut) expect(l.title).toMatch(/^wss:\/\/realtime\.example-exchange\.test\/demo\//);
+      }
       await page.close();
     }, 60_000);
   }

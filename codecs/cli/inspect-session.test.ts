@@ -73,3 +73,44 @@ describe('wirescope inspect --session', () => {
     expect(runCli(['inspect', '--session', 'f'], { f: '{"a":1}' }).code).toBe(2);
   });
 });
+
+describe('wirescope inspect --session: frames wirescope sent or delivered', () => {
+  it('are marked ⇡ and ⇣ as in the inspector (and say so in JSON), the page’s own ↑ and ↓', () => {
+    const message = (type: 'send' | 'receive', data: string, time: number, ours: boolean) => ({
+      type,
+      time,
+      opcode: 1,
+      data,
+      ...(ours ? { _wirescopeOrigin: 'wirescope' } : {}),
+    });
+    const file = JSON.stringify({
+      log: {
+        version: '1.2',
+        creator: { name: 'wirescope', version: '1' },
+        entries: [
+          {
+            startedDateTime: '2026-12-07T06:00:00.000Z',
+            _resourceType: 'websocket',
+            request: { method: 'GET', url: 'wss://a.test/', headers: [] },
+            response: { status: 101, headers: [] },
+            _webSocketMessages: [
+              message('send', '{"a":1}', 1, false),
+              message('send', '{"a":2}', 2, true),
+              message('receive', '{"a":3}', 3, true),
+              message('receive', '{"a":4}', 4, false),
+            ],
+          },
+        ],
+      },
+    });
+    const text = runCli(['inspect', '--session', 'c.har'], { 'c.har': file });
+    expect(text.code).toBe(0);
+    expect(text.stdout.split('\n').map((l) => l.split(' ')[2])).toEqual(['↑', '⇡', '⇣', '↓', undefined]);
+    const json = runCli(['inspect', '--session', 'c.har', '--json'], { 'c.har': file });
+    const origins = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).origin ?? null);
+    expect(origins).toEqual([null, 'wirescope', 'wirescope', null]);
+  });
+});

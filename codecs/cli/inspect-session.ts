@@ -7,6 +7,7 @@
  * "MQTT, part of a packet", the frame that completes one reads as that packet. One line per
  * frame; with --json one JSON object per line.
  */
+import { directionMark } from '../capture/direction-mark.js';
 import { readCaptureSession } from '../compare/session/capture-input.js';
 import { decodeFrame, isPartOfMessage, subprotocolHint, type DecodedFrame } from '../index.js';
 import { MqttReassembler, type ReassembledPacket } from '../protocols/mqtt-stream.js';
@@ -70,6 +71,7 @@ export function inspectSession(raw: Uint8Array, args: Pick<InspectArgs, 'json'>)
           frame: number,
           connection: m.connectionId,
           direction: sent ? 'sent' : 'received',
+          ...(m.origin ? { origin: m.origin } : {}),
           opcode: frame.opcode,
           bytes: m.data.byteLength,
           format: decoded.format,
@@ -97,7 +99,7 @@ export function inspectSession(raw: Uint8Array, args: Pick<InspectArgs, 'json'>)
     const error = decoded.error && !part ? ` — ${decoded.error.message}` : '';
     const from = packet ? ` (reassembled from frames ${packet.parts.map((p) => `#${p.frameId}`).join(', ')})` : '';
     lines.push(
-      `#${number} ${m.connectionId} ${sent ? '↑' : '↓'} ${frame.opcode} ${m.data.byteLength} B  ${what}${proto}${from}${error}`,
+      `#${number} ${m.connectionId} ${directionMark(sent ? 'sent' : 'received', m.origin === 'wirescope')} ${frame.opcode} ${m.data.byteLength} B  ${what}${proto}${from}${error}`,
     );
   }
   const stderr = session.errors.map((e) => `warning: ${e}\n`).join('');

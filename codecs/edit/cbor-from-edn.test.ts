@@ -111,7 +111,7 @@ describe('a bad EDN edit gives an error with line and column and no bytes', () =
     ['[1, 2', 1, 6, "expected ',' or ']', found end of input"],
     ['[1 2]', 1, 4, "expected ',' or ']'"],
     ['{1 2}', 1, 4, "expected ':'"],
-    ['"abc', 1, 1, 'string not closed'],
+    ['"abc', 1, 1, "this string is not closed: end it with '\"'"],
     ["h'0g'", 1, 4, 'not a hex digit'],
     ["h'012'", 1, 5, 'odd number of hex digits'],
     ['[\n  1,\n  foo\n]', 3, 3, 'expected a CBOR item'],

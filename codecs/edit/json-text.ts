@@ -1,4 +1,11 @@
 import { type EditResult, editError } from './edit-error.js';
+import {
+  BYTE_ORDER_MARK,
+  BYTE_ORDER_MARK_PROBLEM,
+  leadingZero,
+  leadingZeroProblem,
+  unclosedStringProblem,
+} from './text-problems.js';
 
 /**
  * A JSON frame's edit is the text itself: checked against RFC 8259 (one value, nothing
@@ -23,6 +30,7 @@ export function jsonProblem(text: string): { offset: number; message: string } |
   };
   /** Open containers: '[' or '{'. */
   const stack: string[] = [];
+  if (text.startsWith(BYTE_ORDER_MARK)) return fail(BYTE_ORDER_MARK_PROBLEM, 0);
   space();
   for (;;) {
     // A value.
@@ -50,6 +58,8 @@ export function jsonProblem(text: string): { offset: number; message: string } |
       const p = string();
       if (p) return p;
     } else if (c === '-' || (c >= '0' && c <= '9')) {
+      const zero = leadingZero(text, i);
+      if (zero) return fail(leadingZeroProblem(zero, false));
       const m = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
       m.lastIndex = i;
       const r = m.exec(text);
@@ -92,7 +102,7 @@ export function jsonProblem(text: string): { offset: number; message: string } |
   function string(): { offset: number; message: string } | null {
     const open = i++;
     for (;;) {
-      if (i >= n) return fail("string not closed: '\"' expected", open);
+      if (i >= n) return fail(unclosedStringProblem(text, open), open);
       const c = text.charCodeAt(i);
       if (c === 0x22) {
         i++;

@@ -16,23 +16,50 @@ import { msgpackInteger } from '../msgpack/value.js';
  *   UTF-8 as `str(h'…')`;
  * - `h'…'` for bin; `ext(type, h'data')` for extensions, a timestamp (type -1) followed by
  *   its instant as a comment.
+ * With `lines`, arrays and maps are printed over lines, one item a line, two spaces a level
+ * (as the inspector indents EDN); the text gives back the same bytes either way.
  * Iterative, like `diagnostic()`: any nesting depth prints.
  */
-export function msgpackEditText(index: SpanIndex, id: number = index.root): string {
+export function msgpackEditText(
+  index: SpanIndex,
+  id: number = index.root,
+  options: { readonly lines?: boolean } = {},
+): string {
   if (id < 0 || id >= index.store.size) return '';
   index.expandAll(id);
   const out: string[] = [];
-  const work: (string | number)[] = [id];
+  /** Text as it is, or a node to print at a nesting depth. */
+  const work: (string | { readonly id: number; readonly depth: number })[] = [{ id, depth: 0 }];
   while (work.length) {
     const piece = work.pop()!;
     if (typeof piece === 'string') {
       out.push(piece);
       continue;
     }
-    const pieces = nodePieces(index, piece);
-    for (let i = pieces.length - 1; i >= 0; i--) work.push(pieces[i]);
+    const pieces = nodePieces(index, piece.id);
+    const spread = options.lines && pieces.length > 2 && typeof pieces[1] === 'number';
+    const laid = spread ? overLines(pieces, piece.depth) : pieces;
+    for (let i = laid.length - 1; i >= 0; i--) {
+      const p = laid[i];
+      work.push(typeof p === 'number' ? { id: p, depth: piece.depth + 1 } : p);
+    }
   }
   return out.join('');
+}
+
+/**
+ * A container's pieces (open, child, separator, child, …, close) over lines: a line break
+ * and the indent after the open bracket and each ", ", and before the close bracket.
+ */
+function overLines(pieces: readonly (string | number)[], depth: number): (string | number)[] {
+  const inner = `\n${'  '.repeat(depth + 1)}`;
+  const laid: (string | number)[] = [`${(pieces[0] as string).trimEnd()}${inner}`];
+  for (let i = 1; i < pieces.length - 1; i++) {
+    const p = pieces[i];
+    laid.push(p === ', ' ? `,${inner}` : p);
+  }
+  laid.push(`\n${'  '.repeat(depth)}${pieces[pieces.length - 1] as string}`);
+  return laid;
 }
 
 /** The narrowest length field: 0 = fix form (str, array, map), 8, 16 or 32 bits. */

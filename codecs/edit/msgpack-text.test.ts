@@ -112,3 +112,29 @@ describe('a bad MessagePack edit gives an error with line and column and no byte
     expect([r.error.line, r.error.column]).toEqual([line, column]);
   });
 });
+
+describe('the MessagePack edit text over lines', () => {
+  const lines = (bytes: Uint8Array) => {
+    const index = indexMsgpack(bytes);
+    expect(index.error, toHex(bytes)).toBeNull();
+    return msgpackEditText(index, index.root, { lines: true });
+  };
+
+  it('one item a line, two spaces a level, as the inspector indents EDN', () => {
+    // {"a": [1, {}], "b": {_16 "c": nil}, "d": []}
+    const bytes = fromHex('83 a161 92 01 80 a162 de0001 a163 c0 a164 90');
+    expect(lines(bytes)).toBe(
+      ['{', '  "a": [', '    1,', '    {}', '  ],', '  "b": {_16', '    "c": nil', '  },', '  "d": []', '}'].join('\n'),
+    );
+    expect(lines(fromHex('05'))).toBe('5');
+  });
+
+  it('gives back the original bytes for random MessagePack of every format and width', () => {
+    fc.assert(
+      fc.property(wellFormedMsgpack, (bytes) => {
+        expect(encodeText(lines(bytes)), lines(bytes)).toBe(toHex(bytes));
+      }),
+      { seed: SEED, numRuns: 3000, endOnFailure: true },
+    );
+  });
+});

@@ -1,4 +1,11 @@
 import { decodeBase64 } from '../core/base64.js';
+import {
+  BYTE_ORDER_MARK,
+  BYTE_ORDER_MARK_PROBLEM,
+  leadingZero,
+  leadingZeroProblem,
+  unclosedStringProblem,
+} from './text-problems.js';
 
 /**
  * A cursor over an edit text in diagnostic notation (EDN: RFC 8949 section 8, RFC 8610
@@ -57,6 +64,7 @@ export class TextReader {
     while (this.pos < t.length) {
       const c = t[this.pos];
       if (c === ' ' || c === '\t' || c === '\n' || c === '\r') this.pos++;
+      else if (c === BYTE_ORDER_MARK) this.fail(BYTE_ORDER_MARK_PROBLEM);
       else if (c === '/') {
         const close = t.indexOf('/', this.pos + 1);
         if (close < 0) this.fail('comment not closed: "/" expected', this.pos);
@@ -97,6 +105,8 @@ export class TextReader {
   /** A number at the cursor: an integer (decimal, 0x, 0o, 0b) or a float (decimal or hex), or null. */
   number(): NumberToken | null {
     const at = this.pos;
+    const zero = leadingZero(this.text, at);
+    if (zero) this.fail(leadingZeroProblem(zero, true));
     HEX_FLOAT.lastIndex = at;
     const h = HEX_FLOAT.exec(this.text);
     if (h) {
@@ -126,7 +136,7 @@ export class TextReader {
     let out = '';
     let run = this.pos;
     for (;;) {
-      if (this.pos >= t.length) this.fail("string not closed: '\"' expected", open);
+      if (this.pos >= t.length) this.fail(unclosedStringProblem(t, open), open);
       const c = t.charCodeAt(this.pos);
       if (c === 0x22) {
         out += t.slice(run, this.pos++);

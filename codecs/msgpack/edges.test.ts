@@ -99,6 +99,8 @@ describe('msgpack: a str holding invalid UTF-8 keeps the frame', () => {
       expect(ix.store.end[0], h).toBe(bytes.length);
       expect(warnings(ix), h).toEqual([`invalid-utf8@${bad}#0`]);
       expect(ix.warnings[0].message, h).toContain(`at byte ${bad}`);
+      // One byte offset, said once: the bad byte's (the tree shows which str it is in).
+      expect(ix.warnings[0].message.match(/\bbyte \d+\b/g), h).toEqual([`byte ${bad}`]);
       const head = ix.store.head[0];
       expect(ix.value(0), h).toEqual(bytes.slice(head));
       expect(ix.value(0), h).toBeInstanceOf(Uint8Array);

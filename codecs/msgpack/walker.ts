@@ -738,7 +738,7 @@ function warnInvalidText(index: SpanIndex, id: number, bad: number): void {
     code: 'invalid-utf8',
     offset: bad,
     node: id,
-    message: `invalid UTF-8 (byte 0x${hex2(index.bytes[bad])}) in the str at byte ${store.start[id]}: kept as its bytes, at byte ${bad}`,
+    message: `invalid UTF-8 (byte 0x${hex2(index.bytes[bad])}) in a str: kept as its bytes, at byte ${bad}`,
   });
 }
 

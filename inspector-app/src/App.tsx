@@ -38,6 +38,7 @@ import { focusWhenDrawn, skipKeyOf, type SkipKey } from './components/shell/shor
 import { HelpOverlay } from './components/shell/HelpOverlay.js';
 import { ConnectBar } from './components/connect/ConnectBar.js';
 import { NewMessage } from './components/compose/NewMessage.js';
+import { EditorFoldContext, useEditorFoldState } from './components/compose/editor-fold.js';
 import { saveBytes } from './components/detail/clipboard.js';
 import { FrameMenu, type PageActionRequest } from './components/detail/FrameMenu.js';
 import { usePageActions } from './components/detail/use-page-actions.js';
@@ -126,6 +127,7 @@ export function App(props: AppProps): ReactElement {
   const [keepOnNavigate, setKeepOnNavigate] = useState(capabilities.keepOnNavigate ?? true);
   const [notice, setNotice] = useState('');
   const [composerOpen, setComposerOpen] = useState(false);
+  const editorFold = useEditorFoldState();
   const [detailView, setDetailView] = useState<DetailView>(DEFAULT_DETAIL_VIEW);
   // A tree row linked to another frame (a Socket.IO attachment) opens it.
   useEffect(() => onOpenFrame(document, setSelectedId), []);
@@ -288,256 +290,267 @@ export function App(props: AppProps): ReactElement {
   );
 
   return (
-    // The page's one landmark (toolbars, list and detail are all the app); the paste page, which holds the app, is its own.
-    // biome-ignore lint/a11y/noStaticElementInteractions: the app's keys (Escape closes the detail) are heard here as they bubble from the controls inside
-    <div
-      className="ws-app"
-      data-theme={theme}
-      data-testid="app"
-      ref={appRef}
-      onKeyDown={onKeyDown}
-      role={props.singleFrame ? undefined : 'main'}
-    >
-      {!props.singleFrame && <h1 className="ws-visually-hidden">wirescope WebSocket inspector</h1>}
-      {capabilities.connect && (
-        <ConnectBar
-          initialUrl={props.connectUrl ?? demoUrl}
-          connections={snapshot.connections}
-          problem={snapshot.connectProblem}
-          urlRef={urlRef}
-          onConnect={(url, protocols) => transport.send({ type: 'connect', url, protocols })}
-          onClose={(connectionId) =>
-            transport.send({ type: 'disconnect', connectionId, code: 1000, reason: 'closed in wirescope' })
-          }
-          composerOpen={composerOpen}
-          onToggleComposer={() => setComposerOpen((o) => !o)}
-        />
-      )}
-      {!props.singleFrame && (
-        <Toolbar
-          paused={snapshot.paused}
-          pausedBacklog={snapshot.pausedBacklog}
-          capMb={capMb}
-          files={capabilities.files}
-          frameCount={snapshot.rows.length + snapshot.pausedBacklog}
-          connectionCount={snapshot.connections.size}
-          liveConnectionCount={liveConnectionCount}
-          onPause={(p) => session.model.setPaused(p)}
-          onClear={() => {
-            setSelectedId(null);
-            sessionRun.reset();
-            void session.clear();
-          }}
-          onCap={(mb) => {
-            setCapMb(mb);
-            void session.setCap(mb * 1024 * 1024);
-          }}
-          onImport={(f) => void onImport(f)}
-          onExport={(k) => void onExport(k)}
-          keepOnNavigate={capabilities.hostName === 'panel' ? keepOnNavigate : undefined}
-          onKeepOnNavigate={
-            capabilities.hostName === 'panel'
-              ? (keep) => {
-                  setKeepOnNavigate(keep);
-                  session.keepOnNavigate = keep;
-                }
-              : undefined
-          }
-          extra={
-            <>
-              {!capabilities.connect && pageActions?.kinds.includes('send') && (
-                <button
-                  type="button"
-                  aria-expanded={composerOpen}
-                  data-testid="new-message-toggle"
-                  title="Compose a frame and send it on any open socket of the page"
-                  onClick={() => setComposerOpen((o) => !o)}
-                >
-                  New message
-                </button>
-              )}
-              {capabilities.intercept && (
-                <InterceptRules
-                  rules={interceptRules}
-                  onChange={setInterceptRules}
-                  formats={[...formatConnections.keys()].sort()}
+    <EditorFoldContext.Provider value={editorFold}>
+      {/* The page's one landmark (toolbars, list and detail are all the app); the paste page, which holds the app, is its own. */}
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: the app's keys (Escape closes the detail) are heard here as they bubble from the controls inside */}
+      <div
+        className="ws-app"
+        data-theme={theme}
+        data-testid="app"
+        ref={appRef}
+        onKeyDown={onKeyDown}
+        role={props.singleFrame ? undefined : 'main'}
+      >
+        {!props.singleFrame && <h1 className="ws-visually-hidden">wirescope WebSocket inspector</h1>}
+        {capabilities.connect && (
+          <ConnectBar
+            initialUrl={props.connectUrl ?? demoUrl}
+            connections={snapshot.connections}
+            problem={snapshot.connectProblem}
+            urlRef={urlRef}
+            onConnect={(url, protocols) => transport.send({ type: 'connect', url, protocols })}
+            onClose={(connectionId) =>
+              transport.send({ type: 'disconnect', connectionId, code: 1000, reason: 'closed in wirescope' })
+            }
+            composerOpen={composerOpen}
+            onToggleComposer={() => setComposerOpen((o) => !o)}
+          />
+        )}
+        {!props.singleFrame && (
+          <Toolbar
+            paused={snapshot.paused}
+            pausedBacklog={snapshot.pausedBacklog}
+            capMb={capMb}
+            files={capabilities.files}
+            frameCount={snapshot.rows.length + snapshot.pausedBacklog}
+            connectionCount={snapshot.connections.size}
+            liveConnectionCount={liveConnectionCount}
+            onPause={(p) => session.model.setPaused(p)}
+            onClear={() => {
+              setSelectedId(null);
+              sessionRun.reset();
+              void session.clear();
+            }}
+            onCap={(mb) => {
+              setCapMb(mb);
+              void session.setCap(mb * 1024 * 1024);
+            }}
+            onImport={(f) => void onImport(f)}
+            onExport={(k) => void onExport(k)}
+            keepOnNavigate={capabilities.hostName === 'panel' ? keepOnNavigate : undefined}
+            onKeepOnNavigate={
+              capabilities.hostName === 'panel'
+                ? (keep) => {
+                    setKeepOnNavigate(keep);
+                    session.keepOnNavigate = keep;
+                  }
+                : undefined
+            }
+            extra={
+              <>
+                {!capabilities.connect && pageActions?.kinds.includes('send') && (
+                  <button
+                    type="button"
+                    aria-expanded={composerOpen}
+                    data-testid="new-message-toggle"
+                    title="Compose a frame and send it on any open socket of the page"
+                    onClick={() =>
+                      // Folded behind Edit and send: the button brings it back instead of closing it.
+                      composerOpen && editorFold.front === 'edit-and-send'
+                        ? editorFold.bringToFront('new-message')
+                        : setComposerOpen((o) => !o)
+                    }
+                  >
+                    New message
+                  </button>
+                )}
+                {capabilities.intercept && (
+                  <InterceptRules
+                    rules={interceptRules}
+                    onChange={setInterceptRules}
+                    formats={[...formatConnections.keys()].sort()}
+                    connections={[...snapshot.connections.keys()].map((id) => ({
+                      id,
+                      label: `${connectionLabels.get(id) ?? id} ${snapshot.connections.get(id)?.url ?? ''}`.trim(),
+                    }))}
+                    held={[...snapshot.holds.values()].reduce(
+                      (n, h) => n + (h.sent?.held ?? 0) + (h.received?.held ?? 0),
+                      0,
+                    )}
+                  />
+                )}
+                <SchemasPanel
+                  client={worker}
+                  storage={schemaStorage}
                   connections={[...snapshot.connections.keys()].map((id) => ({
                     id,
                     label: `${connectionLabels.get(id) ?? id} ${snapshot.connections.get(id)?.url ?? ''}`.trim(),
                   }))}
-                  held={[...snapshot.holds.values()].reduce(
-                    (n, h) => n + (h.sent?.held ?? 0) + (h.received?.held ?? 0),
-                    0,
-                  )}
+                  onChanged={() => setSchemaVersion((v) => v + 1)}
+                  reread={snapshot.reread}
                 />
-              )}
-              <SchemasPanel
+              </>
+            }
+            debuggerCaptureOn={
+              snapshot.debuggerCapture?.state === 'on' || snapshot.debuggerCapture?.state === 'starting'
+            }
+            onDebuggerCapture={
+              capabilities.debuggerCapture ? (on) => transport.send({ type: 'set-debugger-capture', on }) : undefined
+            }
+          />
+        )}
+        {composerOpen && pageActions?.kinds.includes('send') && (
+          <NewMessage
+            worker={worker}
+            host={pageActions}
+            connections={snapshot.connections}
+            rows={snapshot.rows}
+            labels={connectionLabels}
+            title={capabilities.connect ? 'Compose' : 'New message'}
+            actionsAllowed={snapshot.pageActionsAllowed}
+            noSocket={
+              capabilities.connect
+                ? "Connect first: Compose sends on the inspector's own connections."
+                : 'No socket yet: a message needs a socket the page has open.'
+            }
+            onClose={() => setComposerOpen(false)}
+          />
+        )}
+        {notice && (
+          <div className="ws-toolbar" role="status" data-testid="notice">
+            {notice}
+            <button type="button" title="Dismiss" onClick={() => setNotice('')}>
+              Dismiss
+            </button>
+          </div>
+        )}
+        <MainLayout
+          list={
+            props.singleFrame ? null : (
+              <>
+                <FilterBar
+                  key={filterBarKey}
+                  filters={session.model.currentFilters()}
+                  search={snapshot.search}
+                  connections={snapshot.connections}
+                  connectionLabels={connectionLabels}
+                  onChange={(f) => session.setFilters(f)}
+                />
+                <FrameList
+                  rows={listRows}
+                  selectedId={selectedId}
+                  anchorId={closedId}
+                  isWirescope={(id) => session.model.isWirescope(id)}
+                  interceptMark={capabilities.intercept ? (id) => session.model.interceptMark(id) : undefined}
+                  onRowMenu={pageActions ? openRowMenu : undefined}
+                  onSelect={setSelectedId}
+                  connectionLabels={connectionLabels}
+                  sortBySize={listBySize}
+                  onSortBySize={setListBySize}
+                  onView={readRowsInView}
+                  empty={
+                    snapshot.rows.length === 0 ? (
+                      <EmptyState
+                        panel={capabilities.hostName === 'panel'}
+                        proxyAddress={capabilities.proxyAddress}
+                        onFocusUrl={capabilities.connect ? () => urlRef.current?.focus() : undefined}
+                        onConnectDemo={
+                          capabilities.connect
+                            ? () => transport.send({ type: 'connect', url: demoUrl, protocols: [] })
+                            : undefined
+                        }
+                        demoUrl={demoUrl}
+                        onImport={
+                          capabilities.files
+                            ? () => document.querySelector<HTMLInputElement>('[data-testid=import-input]')?.click()
+                            : undefined
+                        }
+                      />
+                    ) : (
+                      <NoMatches
+                        searching={snapshot.search !== null && !snapshot.search.done}
+                        onClear={() => {
+                          session.setFilters(NO_FILTERS);
+                          setFilterBarKey((k) => k + 1);
+                        }}
+                      />
+                    )
+                  }
+                />
+              </>
+            )
+          }
+          detail={
+            selected ? (
+              <FrameDetail
+                key={`${selected.frameId}:${schemaVersion}`}
                 client={worker}
-                storage={schemaStorage}
-                connections={[...snapshot.connections.keys()].map((id) => ({
-                  id,
-                  label: `${connectionLabels.get(id) ?? id} ${snapshot.connections.get(id)?.url ?? ''}`.trim(),
-                }))}
-                onChanged={() => setSchemaVersion((v) => v + 1)}
-                reread={snapshot.reread}
-              />
-            </>
-          }
-          debuggerCaptureOn={snapshot.debuggerCapture?.state === 'on' || snapshot.debuggerCapture?.state === 'starting'}
-          onDebuggerCapture={
-            capabilities.debuggerCapture ? (on) => transport.send({ type: 'set-debugger-capture', on }) : undefined
-          }
-        />
-      )}
-      {composerOpen && pageActions?.kinds.includes('send') && (
-        <NewMessage
-          worker={worker}
-          host={pageActions}
-          connections={snapshot.connections}
-          rows={snapshot.rows}
-          labels={connectionLabels}
-          title={capabilities.connect ? 'Compose' : 'New message'}
-          noSocket={
-            capabilities.connect
-              ? "Connect first: Compose sends on the inspector's own connections."
-              : 'No socket yet: a message needs a socket the page has open.'
-          }
-          onClose={() => setComposerOpen(false)}
-        />
-      )}
-      {notice && (
-        <div className="ws-toolbar" role="status" data-testid="notice">
-          {notice}
-          <button type="button" title="Dismiss" onClick={() => setNotice('')}>
-            Dismiss
-          </button>
-        </div>
-      )}
-      <MainLayout
-        list={
-          props.singleFrame ? null : (
-            <>
-              <FilterBar
-                key={filterBarKey}
-                filters={session.model.currentFilters()}
-                search={snapshot.search}
-                connections={snapshot.connections}
-                connectionLabels={connectionLabels}
-                onChange={(f) => session.setFilters(f)}
-              />
-              <FrameList
-                rows={listRows}
-                selectedId={selectedId}
-                anchorId={closedId}
-                isWirescope={(id) => session.model.isWirescope(id)}
-                interceptMark={capabilities.intercept ? (id) => session.model.interceptMark(id) : undefined}
-                onRowMenu={pageActions ? openRowMenu : undefined}
-                onSelect={setSelectedId}
-                connectionLabels={connectionLabels}
-                sortBySize={listBySize}
-                onSortBySize={setListBySize}
-                onView={readRowsInView}
-                empty={
-                  snapshot.rows.length === 0 ? (
-                    <EmptyState
-                      panel={capabilities.hostName === 'panel'}
-                      proxyAddress={capabilities.proxyAddress}
-                      onFocusUrl={capabilities.connect ? () => urlRef.current?.focus() : undefined}
-                      onConnectDemo={
-                        capabilities.connect
-                          ? () => transport.send({ type: 'connect', url: demoUrl, protocols: [] })
-                          : undefined
-                      }
-                      demoUrl={demoUrl}
-                      onImport={
-                        capabilities.files
-                          ? () => document.querySelector<HTMLInputElement>('[data-testid=import-input]')?.click()
-                          : undefined
-                      }
+                frame={selected}
+                otherFrames={snapshot.rows.slice(-200)}
+                theme={theme}
+                searchText={snapshot.filters.text}
+                pastePageUrl={capabilities.pastePageUrl}
+                view={detailView}
+                onView={setDetailView}
+                compareCache={compareCache}
+                session={props.singleFrame ? undefined : sessionSource}
+                frameById={(id) => session.model.frame(id)}
+                byWirescope={session.model.isWirescope(selected.frameId)}
+                pageActions={pageActions}
+                pageActionRequest={menuRequest?.frameId === selected.frameId ? menuRequest : undefined}
+                pageActionsBlocked={pageActionBlocked(
+                  snapshot.connections.get(selected.connectionId),
+                  snapshot.pageActionsAllowed,
+                )}
+                connectionStatus={snapshot.connections.get(selected.connectionId)?.status}
+                held={
+                  capabilities.intercept && pageActions?.client.hold ? (
+                    <HeldFrames
+                      worker={worker}
+                      frame={selected}
+                      holds={snapshot.holds.get(selected.connectionId)}
+                      client={pageActions.client as Pick<FrameActionClient, 'hold'>}
+                      headFrameId={(direction, seq) => session.model.heldFrameId(selected.connectionId, direction, seq)}
+                      onSelect={setSelectedId}
                     />
-                  ) : (
-                    <NoMatches
-                      searching={snapshot.search !== null && !snapshot.search.done}
-                      onClear={() => {
-                        session.setFilters(NO_FILTERS);
-                        setFilterBarKey((k) => k + 1);
-                      }}
-                    />
-                  )
+                  ) : undefined
                 }
               />
-            </>
-          )
-        }
-        detail={
-          selected ? (
-            <FrameDetail
-              key={`${selected.frameId}:${schemaVersion}`}
-              client={worker}
-              frame={selected}
-              otherFrames={snapshot.rows.slice(-200)}
-              theme={theme}
-              searchText={snapshot.filters.text}
-              pastePageUrl={capabilities.pastePageUrl}
-              view={detailView}
-              onView={setDetailView}
-              compareCache={compareCache}
-              session={props.singleFrame ? undefined : sessionSource}
-              frameById={(id) => session.model.frame(id)}
-              pageActions={pageActions}
-              pageActionRequest={menuRequest?.frameId === selected.frameId ? menuRequest : undefined}
-              pageActionsBlocked={pageActionBlocked(
-                snapshot.connections.get(selected.connectionId),
-                snapshot.pageActionsAllowed,
-              )}
-              connectionStatus={snapshot.connections.get(selected.connectionId)?.status}
-              held={
-                capabilities.intercept && pageActions?.client.hold ? (
-                  <HeldFrames
-                    worker={worker}
-                    frame={selected}
-                    holds={snapshot.holds.get(selected.connectionId)}
-                    client={pageActions.client as Pick<FrameActionClient, 'hold'>}
-                    headFrameId={(direction, seq) => session.model.heldFrameId(selected.connectionId, direction, seq)}
-                    onSelect={setSelectedId}
-                  />
-                ) : undefined
-              }
-            />
-          ) : selectedId !== null && session.model.wasEvicted(selectedId) ? (
-            <div className="ws-empty" role="status" data-testid="frame-evicted">
-              Frame #{selectedId} was evicted by the memory cap: its bytes are no longer held.
-            </div>
-          ) : props.singleFrame ? (
-            <div className="ws-empty">Paste or drop a frame above.</div>
-          ) : null
-        }
-      />
-      {helpOpen && (
-        <HelpOverlay
-          onClose={() => setHelpOpen(false)}
-          focusAfter={() => appRef.current?.querySelector<HTMLElement>('[data-testid=frame-list]')?.focus()}
-        />
-      )}
-      {rowMenu && pageActions && (
-        <FrameMenu
-          x={rowMenu.x}
-          y={rowMenu.y}
-          kinds={pageActions.kinds}
-          onChoose={(action) =>
-            setMenuRequest((last) => ({ frameId: rowMenu.frameId, action, seq: (last?.seq ?? 0) + 1 }))
+            ) : selectedId !== null && session.model.wasEvicted(selectedId) ? (
+              <div className="ws-empty" role="status" data-testid="frame-evicted">
+                Frame #{selectedId} was evicted by the memory cap: its bytes are no longer held.
+              </div>
+            ) : props.singleFrame ? (
+              <div className="ws-empty">Paste or drop a frame above.</div>
+            ) : null
           }
-          onClose={closeRowMenu}
         />
-      )}
-      {!props.singleFrame && (
-        <StatusBar
-          snapshot={snapshot}
-          hostName={capabilities.hostName}
-          capBytes={capMb * 1024 * 1024}
-          onShowHeld={() => transport.send({ type: 'show-held' })}
-        />
-      )}
-    </div>
+        {helpOpen && (
+          <HelpOverlay
+            onClose={() => setHelpOpen(false)}
+            focusAfter={() => appRef.current?.querySelector<HTMLElement>('[data-testid=frame-list]')?.focus()}
+          />
+        )}
+        {rowMenu && pageActions && (
+          <FrameMenu
+            x={rowMenu.x}
+            y={rowMenu.y}
+            kinds={pageActions.kinds}
+            onChoose={(action) =>
+              setMenuRequest((last) => ({ frameId: rowMenu.frameId, action, seq: (last?.seq ?? 0) + 1 }))
+            }
+            onClose={closeRowMenu}
+          />
+        )}
+        {!props.singleFrame && (
+          <StatusBar
+            snapshot={snapshot}
+            hostName={capabilities.hostName}
+            capBytes={capMb * 1024 * 1024}
+            onShowHeld={() => transport.send({ type: 'show-held' })}
+          />
+        )}
+      </div>
+    </EditorFoldContext.Provider>
   );
 }

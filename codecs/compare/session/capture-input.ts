@@ -66,6 +66,7 @@ export function readCaptureSession(bytes: Uint8Array): CaptureSession | { readon
     opcode: f.opcode === 'text' ? 1 : 2,
     data: f.data,
     ...(f.legBytes ? { legBytes: f.legBytes } : {}),
+    ...(f.origin ? { origin: f.origin } : {}),
     ...(subprotocols.has(f.connectionId) ? { subprotocol: subprotocols.get(f.connectionId) } : {}),
   }));
   return { kind, connections, messages, errors };

@@ -25,6 +25,8 @@ export interface SessionMessage {
   readonly number?: number;
   /** Through `wirescope proxy`: the bytes it took on each leg (measured-legs.ts). */
   readonly legBytes?: LegBytes;
+  /** 'wirescope': wirescope itself sent it or delivered it to the page (capture files say so). */
+  readonly origin?: 'wirescope';
 }
 
 /** A message a codec could not carry: its number (SessionMessage `number`, else its 1-based position) and why. */

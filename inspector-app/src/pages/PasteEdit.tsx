@@ -37,6 +37,7 @@ export function PasteEdit(props: {
           syntaxes={COMPOSE_SYNTAXES}
           encode={(syntax, text) => worker.call('composeBytes', { syntax, text, original: bytes })}
           switchText={(from, text, to) => worker.call('composeSwitch', { from, text, to })}
+          badTextNote="no new bytes and no new link until the text reads"
         >
           {({ syntax, bytes: edited }) => (
             <>

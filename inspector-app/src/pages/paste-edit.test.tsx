@@ -45,4 +45,11 @@ it('a bad edit says where and cannot be shown', async () => {
   await waitFor(() => expect(screen.getByTestId('edit-error').textContent).toMatch(/^1:7: /));
   expect((screen.getByRole('button', { name: 'Show the edit' }) as HTMLButtonElement).disabled).toBe(true);
   expect(window.location.hash).toBe('#b64=oWFhAQ');
+  // The paste page sends nothing: the bad text's note speaks of what this page makes.
+  fireEvent.change(text, { target: { value: '{"a": "x}' } });
+  await waitFor(() =>
+    expect(screen.getByTestId('edit-error').textContent).toBe(
+      `1:7: this string is not closed: end it with '"' — no new bytes and no new link until the text reads`,
+    ),
+  );
 });

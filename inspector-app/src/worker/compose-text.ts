@@ -61,7 +61,7 @@ export function textOfBytes(bytes: Uint8Array, syntax: EditSyntax): string | nul
     const decoded = decodeFrame(bytes, { format: syntax === 'edn' ? 'cbor' : 'msgpack', noDecompress: true });
     const index = decoded.index;
     if (!index || decoded.error || index.root < 0) return null;
-    text = syntax === 'edn' ? diagnostic(index, index.root) : msgpackEditText(index, index.root);
+    text = syntax === 'edn' ? diagnostic(index, index.root) : msgpackEditText(index, index.root, { lines: true });
   }
   const back = encodeEditText(syntax, text, bytes);
   return back.ok && sameBytes(back.bytes, bytes) ? text : null;

@@ -23,6 +23,8 @@ it('a CBOR frame is edited as EDN, a MessagePack frame as its edit text, a JSON 
   const m = new MsgPackEncoder().encode({ a: [1, 2] });
   const ms = editSource(m, indexMsgpack(m), true);
   expect(ms.syntax).toBe('msgpack');
+  // Over lines, indented as the EDN text is.
+  expect(ms.text).toBe('{\n  "a": [\n    1,\n    2\n  ]\n}');
   expect(editOutcome(m, ms.syntax, ms.text)).toMatchObject({ ok: true, change: { identical: true } });
 
   const j = new TextEncoder().encode('{ "k" : [1, 2.50] }');

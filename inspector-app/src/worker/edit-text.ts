@@ -99,7 +99,8 @@ export function editSource(
 
 function ownEncoding(data: Uint8Array, index: SpanIndex): EditSource | null {
   if (index.format === 'cbor') return { syntax: 'edn', text: diagnostic(index, index.root) };
-  if (index.format === 'msgpack') return { syntax: 'msgpack', text: msgpackEditText(index, index.root) };
+  if (index.format === 'msgpack')
+    return { syntax: 'msgpack', text: msgpackEditText(index, index.root, { lines: true }) };
   if (index.format === 'json')
     return { syntax: 'json', text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(data) };
   return null;

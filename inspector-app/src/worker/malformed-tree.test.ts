@@ -21,7 +21,15 @@ describe('malformed frames in the tree', () => {
     expect(nodes.map((n) => n.path)).toEqual(['$.a', '$.b']);
     const b = nodes[1];
     expect(b).toMatchObject({ label: 'b', keyStart: 4, keyEnd: 6, incomplete: true });
-    expect(b.preview).toMatch(/value failed at byte 6/);
+    expect(b.preview).toMatch(/value failed: .* at byte 6\)$/);
+  });
+
+  it('a MessagePack map missing its last value says where once', () => {
+    const nodes = rows('82 a1 61 01 a1 62');
+    const b = nodes[1]!;
+    expect(b).toMatchObject({ label: 'b', kind: 'missing' });
+    expect(b.preview).toMatch(/byte 6/);
+    expect(b.preview.match(/\bbyte \d+\b/g)).toEqual(['byte 6']);
   });
 
   it('a truncated string shows the bytes that arrived', () => {

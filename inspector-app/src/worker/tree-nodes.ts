@@ -187,7 +187,12 @@ function danglingKeyNode(
       ? String(index.value(last))
       : previewValue(index, last, 40);
   const error = index.error;
-  const why = error ? `value failed at byte ${error.offset}: ${error.message}` : 'value missing';
+  // Decoders' messages end "at byte N" already: the offset is said once.
+  const why = !error
+    ? 'value missing'
+    : new RegExp(`\\bbyte ${error.offset}\\b`).test(error.message)
+      ? `value failed: ${error.message}`
+      : `value failed at byte ${error.offset}: ${error.message}`;
   return {
     id: last,
     parent: mapId,

@@ -68,6 +68,8 @@ export function FrameEditor(props: {
   /** The buttons (Send, Cancel, …), given what the text encodes to now. */
   children: (state: FrameEditorState) => ReactNode;
   testId?: string;
+  /** What a text that does not encode means on this page, after its error (default: "nothing will be sent"). */
+  badTextNote?: string;
 }): ReactElement {
   const { switchText } = props;
   // The latest `encode`, read when the text changes: a parent's new function is no new text.
@@ -144,7 +146,7 @@ export function FrameEditor(props: {
       />
       {shown?.ok === false ? (
         <p role="alert" className="ws-error" data-testid="edit-error">
-          {shown.error.line}:{shown.error.column}: {shown.error.message} — nothing will be sent
+          {shown.error.line}:{shown.error.column}: {shown.error.message} — {props.badTextNote ?? 'nothing will be sent'}
         </p>
       ) : shown?.ok ? (
         <p data-testid="edit-change" aria-live="polite">

@@ -5,7 +5,9 @@ import type { FrameSummary } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { COMPOSE_SYNTAXES } from '../../worker/compose-text.js';
 import type { EditSyntax } from '../../worker/edit-text.js';
+import { pageActionBlocked } from '../detail/page-action-blocked.js';
 import type { PageActionsHost } from '../detail/page-actions-host.js';
+import { useEditorFold } from './editor-fold.js';
 import { FrameEditor } from './FrameEditor.js';
 import { type ActOutcome, NewMessageActions } from './NewMessageActions.js';
 import { hasFrameOn, startOnSocket, type SocketStart } from './socket-start.js';
@@ -33,6 +35,8 @@ export function NewMessage(props: {
   labels: ReadonlyMap<string, string>;
   /** The group's name: "New message" (panel) or "Compose" (inspector). */
   title: string;
+  /** The options page's switch for actions on the page (false: Send and Deliver are off, saying why). */
+  actionsAllowed?: boolean;
   /** What is said while there is no socket to send on, in the host's words. */
   noSocket: string;
   onClose: () => void;
@@ -53,6 +57,7 @@ export function NewMessage(props: {
   /** The draft as last shown: whether it is still the start, untouched. */
   const draft = useRef<{ syntax: EditSyntax; text: string } | null>(null);
   const socketId = useId();
+  const fold = useEditorFold('new-message');
 
   useEffect(() => {
     if (isOpen && chosen !== connectionId) setChosen(connectionId);
@@ -115,7 +120,12 @@ export function NewMessage(props: {
   };
 
   return (
-    <section className="ws-new-message" aria-label={props.title} data-testid="new-message">
+    <section
+      className="ws-new-message"
+      aria-label={props.title}
+      data-testid="new-message"
+      data-folded={fold.folded || undefined}
+    >
       <div className="ws-new-message-head">
         <label htmlFor={socketId}>{props.title} on</label>
         <select
@@ -132,43 +142,56 @@ export function NewMessage(props: {
             </option>
           ))}
         </select>
+        {fold.folded && (
+          <>
+            <span className="ws-muted" data-testid="new-message-folded">
+              folded while Edit and send is open, its draft kept
+            </span>
+            <button type="button" onClick={fold.show}>
+              Show
+            </button>
+          </>
+        )}
         <button type="button" className="ws-new-message-close" onClick={props.onClose}>
           Close
         </button>
       </div>
-      {connection && !isOpen && (
-        <p role="status" className="ws-error" data-testid="new-message-closed">
-          {labels.get(connectionId) ?? connectionId} is {connection.status}: nothing can be sent on it.
-        </p>
-      )}
-      {!connection && (
-        <p role="status" className="ws-muted" data-testid="new-message-no-socket">
-          {props.noSocket}
-        </p>
-      )}
-      {connection && start && (
-        <FrameEditor
-          key={`${connectionId}:${start.fromFrameId ?? ''}:${start.fromFrames}`}
-          label="Message"
-          initial={start}
-          syntaxes={COMPOSE_SYNTAXES}
-          encode={(syntax, text) => worker.call('composeBytes', { syntax, text, original: start.original })}
-          switchText={(from, text, to) => worker.call('composeSwitch', { from, text, to })}
-        >
-          {(state) => (
-            <NewMessageActions
-              state={state}
-              canDeliver={host.kinds.includes('deliver')}
-              ready={isOpen && !busy}
-              opcode={opcodeFor(state.syntax, start)}
-              fromFrameId={start.fromFrameId}
-              outcome={outcome}
-              onAct={(action, syntax, text, bytes) => void act(action, syntax, text, bytes)}
-              onDraft={onDraft}
-            />
-          )}
-        </FrameEditor>
-      )}
+      <div className="ws-new-message-body" hidden={fold.folded}>
+        {connection && !isOpen && (
+          <p role="status" className="ws-error" data-testid="new-message-closed">
+            {labels.get(connectionId) ?? connectionId} is {connection.status}: nothing can be sent on it.
+          </p>
+        )}
+        {!connection && (
+          <p role="status" className="ws-muted" data-testid="new-message-no-socket">
+            {props.noSocket}
+          </p>
+        )}
+        {connection && start && (
+          <FrameEditor
+            key={`${connectionId}:${start.fromFrameId ?? ''}:${start.fromFrames}`}
+            label="Message"
+            initial={start}
+            syntaxes={COMPOSE_SYNTAXES}
+            encode={(syntax, text) => worker.call('composeBytes', { syntax, text, original: start.original })}
+            switchText={(from, text, to) => worker.call('composeSwitch', { from, text, to })}
+          >
+            {(state) => (
+              <NewMessageActions
+                state={state}
+                canDeliver={host.kinds.includes('deliver')}
+                ready={isOpen && !busy}
+                blocked={props.actionsAllowed === false ? pageActionBlocked(undefined, false) : undefined}
+                opcode={opcodeFor(state.syntax, start)}
+                fromFrameId={start.fromFrameId}
+                outcome={outcome}
+                onAct={(action, syntax, text, bytes) => void act(action, syntax, text, bytes)}
+                onDraft={onDraft}
+              />
+            )}
+          </FrameEditor>
+        )}
+      </div>
     </section>
   );
 }

@@ -23,6 +23,8 @@ export function NewMessageActions(props: {
   canDeliver: boolean;
   /** The socket is open and nothing is being sent. */
   ready: boolean;
+  /** Why neither Send nor Deliver may act (the options turned actions off), shown beside them; absent: they may. */
+  blocked?: string;
   opcode: Opcode;
   fromFrameId: number | null;
   outcome: ActOutcome | null;
@@ -31,7 +33,8 @@ export function NewMessageActions(props: {
 }): ReactElement {
   const { syntax, text, bytes } = props.state;
   const empty = text.trim() === '';
-  const disabled = !bytes || empty || !props.ready;
+  const { blocked } = props;
+  const disabled = !bytes || empty || !props.ready || blocked !== undefined;
   const act = (action: FrameActionKind) => {
     if (bytes && !disabled) props.onAct(action, syntax, text, bytes);
   };
@@ -41,7 +44,9 @@ export function NewMessageActions(props: {
       <button
         type="button"
         disabled={disabled}
-        title={empty ? 'Write the message first: an empty text sends nothing' : undefined}
+        title={
+          blocked ? `Send: ${blocked}` : empty ? 'Write the message first: an empty text sends nothing' : undefined
+        }
         onClick={() => act('send')}
       >
         Send
@@ -50,7 +55,11 @@ export function NewMessageActions(props: {
         <button
           type="button"
           disabled={disabled}
-          title="Hand these bytes to the page's message listeners, as if the server had sent them"
+          title={
+            blocked
+              ? `Deliver to page: ${blocked}`
+              : "Hand these bytes to the page's message listeners, as if the server had sent them"
+          }
           onClick={() => act('deliver')}
         >
           Deliver to page
@@ -60,6 +69,11 @@ export function NewMessageActions(props: {
         as a {props.opcode} frame
         {props.fromFrameId !== null ? `, started from frame #${props.fromFrameId}` : ''}
       </span>
+      {blocked && (
+        <span role="note" className="ws-muted" data-testid="new-message-blocked">
+          {blocked}
+        </span>
+      )}
       {props.outcome && (
         <span role="status" className={props.outcome.ok ? undefined : 'ws-error'} data-testid="new-message-outcome">
           {props.outcome.text}

@@ -295,3 +295,62 @@ it('an empty hex text cannot be sent (it would be a 0-byte frame)', async () => 
   await waitFor(() => expect(sendButton().disabled).toBe(false));
   expect(asked).toHaveLength(0);
 });
+
+it('with actions turned off in the options, Send and Deliver to page are off and say why; turned on again, they work', async () => {
+  const sent = cbor2Encode({ op: 'join' });
+  const { transport, asked } = mount(panel, [
+    ...opened('s:1', 'wss://a.example/cbor'),
+    { type: 'frames', frames: [{ connectionId: 's:1', direction: 'sent', time: T, opcode: 'binary', data: sent }] },
+    { type: 'page-actions', allowed: false },
+  ]);
+  await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(1));
+  fireEvent.click(screen.getByRole('button', { name: 'New message' }));
+  const group = await screen.findByRole('region', { name: 'New message' });
+  await waitFor(() => expect(editText().value).toBe('{"op": "join"}'));
+  await waitFor(() => expect(screen.getByTestId('edit-change').textContent).toMatch(/unchanged/));
+  const deliver = within(group).getByRole('button', { name: 'Deliver to page' }) as HTMLButtonElement;
+  expect(sendButton().disabled).toBe(true);
+  expect(deliver.disabled).toBe(true);
+  expect(within(group).getByTestId('new-message-blocked').textContent).toMatch(/actions on the page are turned off/);
+  expect(sendButton().title).toMatch(/^Send: actions on the page are turned off/);
+  fireEvent.click(sendButton());
+  expect(asked).toHaveLength(0);
+
+  transport.emit({ type: 'page-actions', allowed: true });
+  await waitFor(() => expect(sendButton().disabled).toBe(false));
+  expect(within(group).queryByTestId('new-message-blocked')).toBeNull();
+  fireEvent.click(sendButton());
+  await waitFor(() => expect(asked).toHaveLength(1));
+});
+
+it('New message and Edit and send fold each other: the one opened last is in front, the other keeps its draft behind Show', async () => {
+  const sent = cbor2Encode({ op: 'join' });
+  mount(panel, [
+    ...opened('s:1', 'wss://a.example/cbor'),
+    { type: 'frames', frames: [{ connectionId: 's:1', direction: 'sent', time: T, opcode: 'binary', data: sent }] },
+  ]);
+  await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(1));
+  fireEvent.click(screen.getByRole('button', { name: 'New message' }));
+  const composer = await screen.findByRole('region', { name: 'New message' });
+  await waitFor(() => expect(within(composer).getByTestId('edit-text')).toBeTruthy());
+  fireEvent.change(within(composer).getByTestId('edit-text'), { target: { value: '{"op": "draft"}' } });
+
+  fireEvent.mouseDown(screen.getAllByTestId('frame-row')[0]!);
+  fireEvent.click(await screen.findByRole('button', { name: 'Edit and send' }));
+  const edit = await screen.findByTestId('edit-and-send');
+  await waitFor(() => expect(composer.getAttribute('data-folded')).not.toBeNull());
+  expect(within(composer).getByTestId('new-message-folded').textContent).toMatch(/folded while Edit and send is open/);
+  expect(edit.getAttribute('data-folded')).toBeNull();
+
+  fireEvent.click(within(composer).getByRole('button', { name: 'Show' }));
+  await waitFor(() => expect(edit.getAttribute('data-folded')).not.toBeNull());
+  expect(composer.getAttribute('data-folded')).toBeNull();
+  expect((within(composer).getByTestId('edit-text') as HTMLTextAreaElement).value).toBe('{"op": "draft"}');
+
+  // The frame's own button brings Edit and send back; closing it leaves New message alone and in front.
+  fireEvent.click(screen.getByRole('button', { name: 'Edit and send' }));
+  await waitFor(() => expect(composer.getAttribute('data-folded')).not.toBeNull());
+  fireEvent.click(within(screen.getByTestId('edit-and-send')).getByRole('button', { name: 'Cancel' }));
+  await waitFor(() => expect(screen.queryByTestId('edit-and-send')).toBeNull());
+  expect(composer.getAttribute('data-folded')).toBeNull();
+});

@@ -3,6 +3,7 @@ import type { FrameSummary } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import type { EditSource } from '../../worker/edit-text.js';
 import { DraftWatch } from '../compose/DraftWatch.js';
+import { useEditorFold } from '../compose/editor-fold.js';
 import { FrameEditor } from '../compose/FrameEditor.js';
 import { actOutcomeText, actWithAttachments } from './act-with-attachments.js';
 import type { PageActionsHost } from './page-actions-host.js';
@@ -25,6 +26,7 @@ export function EditAndSend(props: {
   const { worker, frame, host, onClose, onOutcome, onEdited } = props;
   const [source, setSource] = useState<EditSource | null>(null);
   const [sending, setSending] = useState(false);
+  const fold = useEditorFold('edit-and-send');
 
   useEffect(() => {
     let live = true;
@@ -49,29 +51,48 @@ export function EditAndSend(props: {
   };
 
   return (
-    <div className="ws-edit-send" role="group" aria-label="Edit and send" data-testid="edit-and-send">
-      {source.note ? (
-        <p className="ws-muted" data-testid="edit-note">
-          {source.note}
+    <div
+      className="ws-edit-send"
+      role="group"
+      aria-label="Edit and send"
+      data-testid="edit-and-send"
+      data-folded={fold.folded || undefined}
+    >
+      {fold.folded && (
+        <p className="ws-muted" data-testid="edit-and-send-folded">
+          Edit and send: folded while New message is open, the edit kept{' '}
+          <button type="button" onClick={fold.show}>
+            Show
+          </button>{' '}
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
         </p>
-      ) : null}
-      <FrameEditor
-        label="Edit the frame"
-        initial={source}
-        encode={(syntax, text) => worker.call('editBytes', { frameId: frame.frameId, syntax, text })}
-      >
-        {({ syntax, text, bytes }) => (
-          <>
-            {onEdited && <DraftWatch syntax={syntax} text={text} onChange={onEdited} />}
-            <button type="button" disabled={!bytes || sending} onClick={() => bytes && void send(bytes)}>
-              Send
-            </button>
-            <button type="button" onClick={onClose}>
-              Cancel
-            </button>
-          </>
-        )}
-      </FrameEditor>
+      )}
+      <div className="ws-edit-send-body" hidden={fold.folded}>
+        {source.note ? (
+          <p className="ws-muted" data-testid="edit-note">
+            {source.note}
+          </p>
+        ) : null}
+        <FrameEditor
+          label="Edit the frame"
+          initial={source}
+          encode={(syntax, text) => worker.call('editBytes', { frameId: frame.frameId, syntax, text })}
+        >
+          {({ syntax, text, bytes }) => (
+            <>
+              {onEdited && <DraftWatch syntax={syntax} text={text} onChange={onEdited} />}
+              <button type="button" disabled={!bytes || sending} onClick={() => bytes && void send(bytes)}>
+                Send
+              </button>
+              <button type="button" onClick={onClose}>
+                Cancel
+              </button>
+            </>
+          )}
+        </FrameEditor>
+      </div>
     </div>
   );
 }

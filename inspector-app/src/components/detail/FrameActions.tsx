@@ -1,4 +1,6 @@
 import { useState, type ReactElement } from 'react';
+import { directionMark, directionName } from '../../../../codecs/capture/direction-mark.js';
+import type { Direction } from '../../../../codecs/capture/types.js';
 import type { FormatChoice } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { copyText } from '../shell/copyText.js';
@@ -35,6 +37,8 @@ export function FrameActions(props: {
   onFormat: (f: FormatChoice) => void;
   /** The paste page's URL: "Copy link" puts the frame in its hash. Absent: no link. */
   pastePageUrl?: string;
+  /** Which way the frame went and whether wirescope itself sent or delivered it: marked as in the list. */
+  direction?: { readonly direction: Direction; readonly byWirescope: boolean };
 }): ReactElement {
   const { client, frameId, format, detected, onFormat, pastePageUrl } = props;
   const [notice, setNotice] = useState('');
@@ -79,6 +83,17 @@ export function FrameActions(props: {
     <div className="ws-toolbar" role="group" aria-label="Frame actions">
       {/* A live tail sample (negative id) is not numbered yet: it gets its number when the held frames come. */}
       <span>{frameId < 0 ? 'Live tail sample' : `Frame #${frameId}`}</span>
+      {props.direction && (
+        <span
+          role="img"
+          data-testid="frame-direction"
+          className={props.direction.byWirescope ? 'ws-dir-wirescope' : 'ws-muted'}
+          aria-label={directionName(props.direction.direction, props.direction.byWirescope)}
+          title={directionName(props.direction.direction, props.direction.byWirescope)}
+        >
+          {directionMark(props.direction.direction, props.direction.byWirescope)}
+        </span>
+      )}
       <label>
         decode as{' '}
         <select

@@ -65,6 +65,8 @@ export interface FrameDetailProps {
   readonly pageActionsBlocked?: string;
   /** The state of the frame's connection ('open', 'closed', …): a done action's outcome goes when it changes. */
   readonly connectionStatus?: string;
+  /** Wirescope itself sent the frame or delivered it to the page (its mark in the header, as in the list). */
+  readonly byWirescope?: boolean;
   /** What intercept rules hold on this frame's connection, with Forward / Drop (absent: not shown). */
   readonly held?: ReactNode;
 }
@@ -211,6 +213,9 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
         detected={autoDetected}
         onFormat={setFormat}
         pastePageUrl={props.pastePageUrl}
+        direction={
+          frame.frameId < 0 ? undefined : { direction: frame.direction, byWirescope: props.byWirescope === true }
+        }
       />
       {props.pageActions && (
         <PageActions

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useRef, useState, type ReactElement } from 'react';
+import { useCallback, useContext, useEffect, useRef, useState, type ReactElement } from 'react';
 import type { FrameActionKind } from '../../protocol/messages.js';
 import type { FrameSummary } from '../../worker/api.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { actOutcomeText, actWithAttachments } from './act-with-attachments.js';
 import { EditAndSend } from './EditAndSend.js';
+import { EditorFoldContext } from '../compose/editor-fold.js';
 import type { PageActionsHost } from './page-actions-host.js';
 import type { PageActionRequest } from './FrameMenu.js';
 
@@ -37,6 +38,7 @@ export function PageActions(props: {
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const [editing, setEditing] = useState(false);
   const clearOutcome = useCallback(() => setOutcome(null), []);
+  const fold = useContext(EditorFoldContext);
   const run = async (action: FrameActionKind) => {
     setBusy(true);
     setOutcome(null);
@@ -88,7 +90,9 @@ export function PageActions(props: {
             }
             onClick={() => {
               setOutcome(null);
-              setEditing(!editing);
+              // Folded behind New message: the button brings the edit back instead of closing it.
+              if (editing && fold.front === 'new-message') fold.bringToFront('edit-and-send');
+              else setEditing(!editing);
             }}
           >
             Edit and send

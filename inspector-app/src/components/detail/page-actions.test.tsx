@@ -206,6 +206,14 @@ it('frames wirescope sent or delivered are marked in the list; the others are no
     'sent by wirescope',
     'delivered to the page by wirescope',
   ]);
+  expect(rows.map((r) => r.querySelector('[data-column="direction"]')!.textContent)).toEqual(['↓', '⇡', '⇣']);
+  // The frame's header marks it the same way, with the same words.
+  fireEvent.mouseDown(rows[1]!);
+  const mark = await screen.findByRole('img', { name: 'sent by wirescope' });
+  expect(mark.textContent).toBe('⇡');
+  fireEvent.mouseDown(screen.getAllByTestId('frame-row')[0]!);
+  await waitFor(() => expect(screen.getByTestId('frame-direction').textContent).toBe('↓'));
+  expect(screen.getByTestId('frame-direction').getAttribute('aria-label')).toBe('received');
 });
 
 it('the mark survives the capture file and HAR (write, read back)', () => {

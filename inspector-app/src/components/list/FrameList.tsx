@@ -9,6 +9,7 @@ import {
   type ReactNode,
 } from 'react';
 import type { FrameSummary } from '../../worker/api.js';
+import { directionMark, directionName } from '../../../../codecs/capture/direction-mark.js';
 import { exactBytes, formatBytes, formatTime } from '../shell/format.js';
 import { eventLabel, LIST_COLUMNS, mergedColumn, protocolTitle } from './columns.js';
 import { useScrollView } from '../shell/scroll-view.js';
@@ -83,9 +84,7 @@ const Row = memo(function Row(props: {
   onMenu?: (frameId: number, x: number, y: number) => void;
 }): ReactElement {
   const { row, top, selected, connection, onSelect, wirescope, intercepted, onMenu } = props;
-  const direction = `${
-    wirescope ? `${row.direction === 'sent' ? 'sent' : 'delivered to the page'} by wirescope` : row.direction
-  }${intercepted ? `, ${intercepted} by an intercept rule` : ''}`;
+  const direction = `${directionName(row.direction, wirescope)}${intercepted ? `, ${intercepted} by an intercept rule` : ''}`;
   return (
     // biome-ignore lint/a11y/useFocusableInteractive: the frame grid takes focus itself and moves the selection with the arrow keys; rows and headers are not tab stops
     <div
@@ -130,7 +129,7 @@ const Row = memo(function Row(props: {
         title={direction}
         aria-label={direction}
       >
-        {wirescope ? (row.direction === 'sent' ? '⇡' : '⇣') : row.direction === 'sent' ? '↑' : '↓'}
+        {directionMark(row.direction, wirescope)}
       </span>
       <span role="cell" data-column="connection" title={row.connectionId}>
         {connection}

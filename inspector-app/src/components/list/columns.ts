@@ -18,7 +18,11 @@ export interface ListColumn {
 export const LIST_COLUMNS: readonly ListColumn[] = [
   { id: 'number', title: '#', fullName: 'Frame number', numeric: true },
   { id: 'time', title: 'time', fullName: 'Time received (local)', narrowHidden: true },
-  { id: 'direction', title: '⇅', fullName: 'Direction: ↑ sent, ↓ received' },
+  {
+    id: 'direction',
+    title: '⇅',
+    fullName: 'Direction: ↑ sent, ↓ received; ⇡ sent, ⇣ delivered to the page by wirescope',
+  },
   { id: 'connection', title: 'conn', fullName: 'Connection', narrowHidden: true },
   { id: 'opcode', title: 'type', fullName: 'WebSocket frame type (text / binary)', narrowHidden: true },
   { id: 'size', title: 'size', fullName: 'Frame size', numeric: true },

@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import type { HeldConnection } from '../../protocol/messages.js';
 import type { CaptureSnapshot, ConnectionState } from '../../state/capture-model.js';
+import { shortConnectionUrl } from './connection-label.js';
 import { formatBytes, formatTime, plural } from './format.js';
 
 /** Connections shown (the newest); a page that opens thousands must not make the bar render them all. */
@@ -111,7 +112,7 @@ export function StatusBar(props: {
             {plural(snapshot.connections.size - STATUS_CONNECTIONS, 'more connection', 'more connections')}
           </span>
         )}
-        {lastValues(snapshot.connections, STATUS_CONNECTIONS).map((c) => {
+        {lastValues(snapshot.connections, STATUS_CONNECTIONS).map((c, i, shown) => {
           const held = heldOf(snapshot, c.connectionId);
           return (
             <span
@@ -124,7 +125,7 @@ export function StatusBar(props: {
               data-status={c.status}
               data-document={c.document}
             >
-              {c.url.replace(/^wss?:\/\//, '')}: {c.status}
+              {shortConnectionUrl(c.url, shown[i - 1]?.url)}: {c.status}
               {c.detail && c.status !== 'open' ? ` (${c.detail})` : ''}
               {c.seenFrom !== undefined ? ` (${missedNote(c)})` : ''}
               {held && (
