@@ -176,4 +176,36 @@ describe('wirescope run', () => {
     const sent = capture.frames.filter((f) => f.connectionId === client.connectionId && f.direction === 'sent');
     expect(hexes(sent, 'sent')).toEqual(Array.from({ length: 50 }, (_, i) => `text ${hex(`message ${i}`)}`));
   });
+
+  it('passes a signal sent to wirescope alone on to the app, ends with it, and keeps every message', async () => {
+    for (const [signal, number] of [
+      ['SIGTERM', 15],
+      ['SIGINT', 2],
+    ] as const) {
+      const record = path.join(dir, `until-${signal}.wirescope`);
+      const child = spawn(
+        process.execPath,
+        [wirescope, 'run', '--record', record, '--', process.execPath, app('runs-until-stopped.mjs')],
+        { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+      });
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the app never said it sent: ${out}`)), 20_000);
+        child.stdout.on('data', () => {
+          if (out.includes('sent 20')) clearTimeout(timer), resolve();
+        });
+      });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill(signal); // wirescope's pid only, as `kill <pid>` does
+      expect(await exited, `wirescope ends with the app, by ${signal}`).toBe(128 + number);
+      const capture = parseCapture(readFileSync(record));
+      expect(capture.errors).toEqual([]);
+      const client = capture.connections.find((c) => c.url.endsWith('/until-stopped'))!;
+      const sent = capture.frames.filter((f) => f.connectionId === client.connectionId && f.direction === 'sent');
+      expect(sent).toHaveLength(20);
+    }
+  }, 60_000);
 });

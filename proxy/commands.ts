@@ -100,22 +100,33 @@ export async function runCommand(argv: readonly string[], io: LiveIo): Promise<n
       await stream?.finish();
       if (spoolDir) rmSync(spoolDir, { recursive: true, force: true });
     })());
-  // The child gets the terminal's signals itself; wirescope waits for it.
-  const ignore = (): void => {};
-  process.on('SIGINT', ignore);
-  process.on('SIGTERM', ignore);
+  // A signal sent to wirescope alone (`kill <pid>`, a supervisor) goes on to the app, and
+  // wirescope ends when the app does. A terminal's Ctrl+C or hangup already reaches the app
+  // (same process group): with a terminal attached, SIGINT and SIGHUP are not sent again.
+  const terminal = Boolean(process.stdin.isTTY || process.stdout.isTTY || process.stderr.isTTY);
+  const forward = (signal: NodeJS.Signals): void => {
+    if (terminal && signal !== 'SIGTERM') return;
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  };
+  const forwarded = FORWARDED_SIGNALS.map((signal) => [signal, () => forward(signal)] as const);
+  for (const [signal, handler] of forwarded) process.on(signal, handler);
+  const stopForwarding = (): void => {
+    for (const [signal, handler] of forwarded) process.off(signal, handler);
+  };
   return new Promise((resolve) => {
     child.once('error', (e: NodeJS.ErrnoException) => {
       io.err(`wirescope run: cannot start ${args.argv[0]}: ${e.code ?? e.message}\n`);
+      stopForwarding();
       void finish().then(() => resolve(2));
     });
     child.once('exit', (code, signal) => {
-      process.off('SIGINT', ignore);
-      process.off('SIGTERM', ignore);
+      stopForwarding();
       void finish().then(() => resolve(code ?? (signal ? 128 + signalNumber(signal) : 1)));
     });
   });
 }
+
+const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 function signalNumber(signal: NodeJS.Signals): number {
   const numbers: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
