@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { parseCapture } from '../codecs/capture/capture-file.js';
 import type { RecordSink } from './recorder.js';
-import { once, proxyTo, startUpstream } from './test/fixtures.js';
+import { memorySink, once, proxyTo, startUpstream } from './test/fixtures.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -73,19 +73,34 @@ describe('wirescope proxy faults', () => {
       1002,
     ],
     ['text that is not UTF-8', masked(0x81, Buffer.from([0xc3, 0x28])), 1007],
-  ])('closes a client that sends %s with its code and keeps serving the others', async (_what, frame, expected) => {
-    const { proxy } = await echoProxy();
-    const other = new WebSocket(proxy.ws);
-    await once(other, 'open');
-    const raw = await rawClient(proxy.port);
-    raw.socket.write(frame);
-    await raw.ended;
-    expect(closeCodeOf(raw.received())).toBe(expected);
-    const echoed = once<[Buffer]>(other, 'message');
-    other.send('still here');
-    expect((await echoed)[0].toString()).toBe('still here');
-    other.close();
-  });
+  ])(
+    'closes a client that sends %s with its code, records that code, and keeps serving the others',
+    async (_what, frame, expected) => {
+      const sink = memorySink();
+      const { proxy } = await echoProxy(sink);
+      const other = new WebSocket(proxy.ws);
+      await once(other, 'open');
+      const raw = await rawClient(proxy.port);
+      raw.socket.write(frame);
+      await raw.ended;
+      expect(closeCodeOf(raw.received())).toBe(expected);
+      const echoed = once<[Buffer]>(other, 'message');
+      other.send('still here');
+      expect((await echoed)[0].toString()).toBe('still here');
+      const otherClosed = once(other, 'close');
+      other.close(1000);
+      await otherClosed;
+      await proxy.stop();
+      const closeCodes = sink
+        .text()
+        .split('\n')
+        .filter((line) => line.startsWith('{"closed"'))
+        .map((line) => (JSON.parse(line) as { closed: { code: number } }).closed.code);
+      // The broken connection's close is recorded with the code the client was sent, not ws's local 1006.
+      expect(closeCodes).toContain(expected);
+      expect(closeCodes).not.toContain(1006);
+    },
+  );
 
   it('stops recording with one warning when the disk is full, and goes on forwarding', async () => {
     let written = '';

@@ -178,9 +178,12 @@ export function relayUpgrade(request: IncomingMessage, socket: Duplex, head: Buf
 
   function endTogether(client: WebSocket, up: WebSocket): void {
     let clientError = '';
+    /** The close code ws sent the client when its frames broke the protocol (its own 'close' says 1006). */
+    let clientErrorCode: number | null = null;
     let upstreamError = '';
     client.on('error', (e) => {
       clientError = e.message;
+      clientErrorCode = closeCodeSent(e);
     });
     up.on('error', (e) => {
       upstreamError = e.message;
@@ -191,7 +194,7 @@ export function relayUpgrade(request: IncomingMessage, socket: Duplex, head: Buf
       receivedLegs.flush();
       hub.closed(
         connectionId,
-        code,
+        clientErrorCode ?? code,
         clientError ? `client: ${clientError}` : reason,
         code !== 1006 && !clientError,
         now(),
@@ -234,6 +237,19 @@ function meterSocket(socket: Duplex, arriving: DirectionLegs, leaving: Direction
     // biome-ignore lint/complexity/noArguments: passed on as they came
     return (write as (...args: unknown[]) => boolean).apply(this, arguments as unknown as unknown[]);
   } as Duplex['write'];
+}
+
+/**
+ * The close code `ws` sends a peer whose frames it refused (1002, 1007, 1009): kept on the
+ * error under a symbol ws does not export, found by its description.
+ */
+function closeCodeSent(error: Error): number | null {
+  for (const key of Object.getOwnPropertySymbols(error)) {
+    if (key.description !== 'status-code') continue;
+    const code = (error as unknown as Record<symbol, unknown>)[key];
+    return typeof code === 'number' && sendable(code) ? code : null;
+  }
+  return null;
 }
 
 /** A close reason is at most 123 bytes of UTF-8. */
