@@ -11,6 +11,24 @@ const frame = (text: string) => ({
 });
 
 describe('createRecorder', () => {
+  it('writes the header at once, so a recording where nothing happened is an empty capture', async () => {
+    let written = '';
+    const sink: RecordSink = {
+      write(text, done) {
+        written += text;
+        done(null);
+      },
+      writeNow: (text) => {
+        written += text;
+      },
+    };
+    createRecorder({ sink, warn: () => {} });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const parsed = parseCapture(written);
+    expect(written).not.toBe('');
+    expect(parsed).toMatchObject({ errors: [], connections: [], frames: [] });
+  });
+
   it('writes lines in order, one write in flight at a time', async () => {
     let written = '';
     let inFlight = 0;

@@ -93,6 +93,9 @@ export function createRecorder(options: RecorderOptions): Recorder {
     }
   }
 
+  // The header goes out at once: a recording where nothing happens is an empty capture, not an empty file.
+  timerSet = true;
+  setTimer(flush, 0);
   return {
     connection: (info) => add(connectionLine(info)),
     frame: (f) => add(frameLine(f)),

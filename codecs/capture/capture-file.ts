@@ -293,6 +293,15 @@ function readLegBytes(w: unknown): LegBytes | null | string {
 /** How far into a dropped file to look: both formats say what they are near the start. */
 const SNIFF_CHARS = 64 * 1024;
 
+/** Why a file that is no capture is not: an empty one says so (a recording where nothing happened), else null. */
+export function emptyCaptureReason(input: Uint8Array | string): string | null {
+  const head =
+    typeof input === 'string' ? input.slice(0, SNIFF_CHARS) : new TextDecoder().decode(input.subarray(0, SNIFF_CHARS));
+  return head.replace(/^\uFEFF/, '').trim() === '' && input.length <= SNIFF_CHARS
+    ? 'the file is empty: nothing was recorded in it'
+    : null;
+}
+
 /**
  * Which parser a dropped file needs: 'wirescope' (its `"format"` comes first), 'har' (a JSON
  * object whose `log` holds entries), or null. Looks only at the start of the file.

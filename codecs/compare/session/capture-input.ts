@@ -4,7 +4,7 @@
  * so the CLI and the app read the same files the same way; their errors are kept as text.
  */
 import { parseHar } from '../../capture/har.js';
-import { detectCaptureKind, parseCapture } from '../../capture/capture-file.js';
+import { detectCaptureKind, emptyCaptureReason, parseCapture } from '../../capture/capture-file.js';
 import type { SessionMessage } from './session.js';
 
 export interface CaptureConnection {
@@ -32,6 +32,7 @@ export function readCaptureSession(bytes: Uint8Array): CaptureSession | { readon
   if (!kind)
     return {
       error:
+        emptyCaptureReason(bytes) ??
         'not a HAR file or wirescope capture (expected a JSON object with log.entries or "format": "wirescope-capture")',
     };
   const parsed = kind === 'har' ? parseHar(new TextDecoder().decode(bytes)) : parseCapture(bytes);

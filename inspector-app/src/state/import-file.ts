@@ -1,5 +1,5 @@
 import type { ConnectionInfo, WireFrame } from '../protocol/messages.js';
-import { detectCaptureKind, parseCapture } from '../sources/capture-file.js';
+import { detectCaptureKind, emptyCaptureReason, parseCapture } from '../sources/capture-file.js';
 import { parseHar } from '../sources/har.js';
 
 export interface ImportedCapture {
@@ -32,5 +32,8 @@ export function importCaptureFile(bytes: Uint8Array): ImportedCapture | { readon
       errors: parsed.errors.map((e) => `${e.path || 'file'}: ${e.message}`),
     };
   }
-  return { error: 'not a HAR file or a wirescope capture (for a single frame, use the paste page)' };
+  return {
+    error:
+      emptyCaptureReason(bytes) ?? 'not a HAR file or a wirescope capture (for a single frame, use the paste page)',
+  };
 }
