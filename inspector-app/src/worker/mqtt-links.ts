@@ -10,7 +10,8 @@
  * frames reads as an MQTT packet; from then on all its binary frames go through the stream.
  */
 import { mqttWalker, previewValue, recognizeProtocol, SpanIndex, type ProtocolInfo } from '../../../codecs/index.js';
-import { MqttReassembler, type ReassembledPacket } from '../../../codecs/protocols/mqtt-stream.js';
+import { MqttReassembler, type MqttPiece, type ReassembledPacket } from '../../../codecs/protocols/mqtt-stream.js';
+import { holdsSplitPart, mqttPartsIndex } from '../../../codecs/protocols/mqtt-parts.js';
 import type { FrameSummary, IngestFrame } from './api.js';
 import { framePreview } from './tree-nodes.js';
 
@@ -43,6 +44,8 @@ export class MqttLinks {
   private readonly packetsOf = new Map<number, SplitPacket[]>();
   /** Frames whose list row came from the stream (a reassembled packet, a part): their bytes alone cannot say it. */
   private readonly rowFromStream = new Set<number>();
+  /** The pieces of packets each frame holding a part of a split packet was cut into. */
+  private readonly piecesOf = new Map<number, readonly MqttPiece[]>();
 
   constructor(private readonly subprotocolOf: (connectionId: string) => string | undefined) {}
 
@@ -82,6 +85,7 @@ export class MqttLinks {
     }
     if (!mine.length) return null;
     this.packetsOf.set(frame.frameId, mine);
+    if (!result.error && holdsSplitPart(result.pieces)) this.piecesOf.set(frame.frameId, result.pieces);
     const done = mine.filter((p) => p.completedAt === frame.frameId);
     const whole = result.pieces.filter((p) => p.part === 0 && p.completes).length;
     if (done.length) {
@@ -115,6 +119,19 @@ export class MqttLinks {
   /** Whether the frame's list row came from the stream (so reading its bytes again would lose it). */
   ownsRow(frameId: number): boolean {
     return this.rowFromStream.has(frameId);
+  }
+
+  /**
+   * A frame holding parts of split packets read as those parts (format mqtt, each part a node
+   * spanning its bytes), or null: its bytes alone would read as a cut-short packet or a guess.
+   */
+  partsIndex(frame: { readonly frameId: number; readonly data: Uint8Array }): {
+    readonly index: SpanIndex;
+    /** The frame goes on with a packet an earlier frame began (not only starts one its bytes might be something else than). */
+    readonly continues: boolean;
+  } | null {
+    const pieces = this.piecesOf.get(frame.frameId);
+    return pieces ? { index: mqttPartsIndex(frame.data, pieces), continues: pieces.some((p) => p.part > 0) } : null;
   }
 
   linesFor(frameId: number): LinkLine[] {
@@ -172,6 +189,7 @@ export class MqttLinks {
     this.packets.clear();
     this.packetsOf.clear();
     this.rowFromStream.clear();
+    this.piecesOf.clear();
   }
 }
 
