@@ -16,6 +16,28 @@ export function holdsSplitPart(pieces: readonly MqttPiece[]): boolean {
   return pieces.some((p) => p.part > 0 || !p.completes);
 }
 
+/** At or above this, a frame's own reading is convincing (as detection ranks a near miss). */
+const CONVINCING = 0.5;
+
+/**
+ * Whether a frame the stream cut into pieces reads as those parts: when it goes on with a
+ * packet an earlier frame began, or when its bytes alone read as nothing convincing (`32`, a
+ * PUBLISH's first byte, is the JSON number 50; `10` is CBOR 16). A frame that only starts a
+ * packet and reads whole and plausibly as another format (CBOR's `a2` map is an UNSUBSCRIBE's
+ * first byte) keeps that reading: the stream only guesses there.
+ */
+export function readsAsParts(
+  pieces: readonly MqttPiece[],
+  own: {
+    readonly verdict: string;
+    readonly detection?: { readonly candidates: readonly { readonly confidence: number }[] } | null;
+  },
+): boolean {
+  if (!holdsSplitPart(pieces)) return false;
+  if (pieces.some((p) => p.part > 0)) return true;
+  return own.verdict !== 'decoded' || (own.detection?.candidates[0]?.confidence ?? 0) < CONVINCING;
+}
+
 /** `MQTT, part of CONNECT packet` (`MQTT, parts of PUBACK and PUBLISH packets` for several). */
 export function mqttPartLabel(pieces: readonly MqttPiece[]): string {
   const types = [...new Set(pieces.filter((p) => p.part > 0 || !p.completes).map((p) => p.type))];

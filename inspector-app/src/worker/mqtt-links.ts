@@ -9,9 +9,16 @@
  * A connection is MQTT when its subprotocol says so (`mqtt`, `mqttv3.1`) or once one of its
  * frames reads as an MQTT packet; from then on all its binary frames go through the stream.
  */
-import { mqttWalker, previewValue, recognizeProtocol, SpanIndex, type ProtocolInfo } from '../../../codecs/index.js';
+import {
+  mqttWalker,
+  previewValue,
+  recognizeProtocol,
+  SpanIndex,
+  type DecodedFrame,
+  type ProtocolInfo,
+} from '../../../codecs/index.js';
 import { MqttReassembler, type MqttPiece, type ReassembledPacket } from '../../../codecs/protocols/mqtt-stream.js';
-import { holdsSplitPart, mqttPartsIndex } from '../../../codecs/protocols/mqtt-parts.js';
+import { holdsSplitPart, mqttPartsIndex, readsAsParts } from '../../../codecs/protocols/mqtt-parts.js';
 import type { FrameSummary, IngestFrame } from './api.js';
 import { framePreview } from './tree-nodes.js';
 
@@ -112,7 +119,7 @@ export class MqttLinks {
     const which = part.frames.length;
     return {
       protocol: { name: 'mqtt', message: `${part.type} (part ${which})` },
-      preview: `part ${which} of a ${part.type} split across frames`,
+      preview: `MQTT, part of ${part.type} packet (part ${which}, split across frames)`,
     };
   }
 
@@ -123,15 +130,15 @@ export class MqttLinks {
 
   /**
    * A frame holding parts of split packets read as those parts (format mqtt, each part a node
-   * spanning its bytes), or null: its bytes alone would read as a cut-short packet or a guess.
+   * spanning its bytes), or null (also when it only starts a packet and reads whole and
+   * plausibly as something else: codecs' `readsAsParts`). `readOwn`: the bytes read alone.
    */
-  partsIndex(frame: { readonly frameId: number; readonly data: Uint8Array }): {
-    readonly index: SpanIndex;
-    /** The frame goes on with a packet an earlier frame began (not only starts one its bytes might be something else than). */
-    readonly continues: boolean;
-  } | null {
+  partsIndex(
+    frame: { readonly frameId: number; readonly data: Uint8Array },
+    readOwn: () => DecodedFrame,
+  ): SpanIndex | null {
     const pieces = this.piecesOf.get(frame.frameId);
-    return pieces ? { index: mqttPartsIndex(frame.data, pieces), continues: pieces.some((p) => p.part > 0) } : null;
+    return pieces && readsAsParts(pieces, readOwn()) ? mqttPartsIndex(frame.data, pieces) : null;
   }
 
   linesFor(frameId: number): LinkLine[] {

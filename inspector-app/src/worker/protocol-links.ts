@@ -274,10 +274,8 @@ export class ProtocolLinks {
   reading(frame: IngestFrame, readBytes: () => DecodedFrame): FrameReading | null {
     let read: DecodedFrame | undefined;
     const readOwn = () => (read ??= readBytes());
-    const parts = this.mqtt.partsIndex(frame);
-    // A frame that only starts a packet and reads whole as something else (CBOR's a2 is an UNSUBSCRIBE's first byte) keeps that reading.
-    if (parts && (parts.continues || readOwn().verdict !== 'decoded'))
-      return { format: 'mqtt', index: parts.index, error: null, verdict: 'decoded', candidates: ['mqtt'] };
+    const parts = this.mqtt.partsIndex(frame, readOwn);
+    if (parts) return { format: 'mqtt', index: parts, error: null, verdict: 'decoded', candidates: ['mqtt'] };
     if (!this.attachmentOf.has(frame.frameId)) return null;
     const own = readOwn();
     if (own.verdict === 'decoded' || own.verdict === 'empty')
