@@ -23,7 +23,7 @@ import { sockjsWalker } from './protocols/sockjs-walker.js';
 import { mediaWalker } from './media/media-walker.js';
 import { detectFormat, type Detection, type Rejection } from './detect.js';
 import { subprotocolHint } from './subprotocol.js';
-import { nearMissConfidence, NEAR_MISS_THRESHOLD } from './near-miss.js';
+import { hasNoMagic, nearMissConfidence, NEAR_MISS_THRESHOLD } from './near-miss.js';
 import { compressionHeader, inflateFrame, type InflateLimits, type Inflated } from './nested/inflate.js';
 import type { CompressionInfo, CompressionKind } from './nested/compression.js';
 
@@ -395,6 +395,21 @@ function detectAndDecode(bytes: Uint8Array, options: DecodeOptions, depth: numbe
       verdict: 'malformed',
     };
   }
+  // A format with no magic number is no near miss on its bytes alone; but on a connection of
+  // that format (its subprotocol, its other frames) a reading of it that got past the first byte is
+  // what the frame is, broken.
+  const inConnectionFormat =
+    connectionFormat && hasNoMagic(connectionFormat)
+      ? detection.rejected.find((r) => r.format === connectionFormat && r.index && r.error.offset > 0)
+      : undefined;
+  if (inConnectionFormat?.index)
+    return {
+      format: inConnectionFormat.format as FrameFormat,
+      index: deepen(inConnectionFormat.index, depth),
+      error: inConnectionFormat.error,
+      detection,
+      verdict: 'malformed',
+    };
   const readings = detection.rejected.map((r) => `${r.format} stops at byte ${r.error.offset}`).join('; ');
   const error: DecodeError = {
     code: 'unsupported-format',

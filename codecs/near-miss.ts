@@ -4,6 +4,13 @@ import type { Rejection } from './detect.js';
 /** At or above this, a failed reading is "malformed X"; below it the frame is "unknown". */
 export const NEAR_MISS_THRESHOLD = 0.5;
 
+const NO_MAGIC = new Set(['yjs', 'crdt-model', 'crdt-patch']);
+
+/** A format with no magic number: its near misses need the connection's word (yjs, json-joy's model and patch). */
+export function hasNoMagic(format: string): boolean {
+  return NO_MAGIC.has(format);
+}
+
 /**
  * How much a failed reading looks like a real frame of its format that broke, 0..1: how far
  * its complete items reach into the frame, whether the root is a container, whether map keys
@@ -22,8 +29,13 @@ export function nearMissConfidence(rejection: Rejection, length: number): number
   let complete = 0;
   let keys = 0;
   let textKeys = 0;
+  // A format with no magic number (yjs, json-joy's model and patch) reads some structure from
+  // any bytes: its root is always a container and yjs names its parts with zero-width keys
+  // (names not on the wire). Neither is evidence of a frame of that format.
+  const noMagic = NO_MAGIC.has(rejection.format);
   for (let id = 0; id < store.size; id++) {
     const flags = store.flags[id];
+    if (noMagic && flags & Flag.key && store.end[id] === store.start[id]) continue;
     if (!(flags & Flag.incomplete)) {
       reach = Math.max(reach, store.end[id]);
       if (id !== root) complete++;
@@ -41,7 +53,7 @@ export function nearMissConfidence(rejection: Rejection, length: number): number
   // on, or from text keys (`{"a": <a string cut short>}` reads like data).
   const supported = complete >= 2 || (keys > 0 && textKeys === keys);
   let confidence = supported ? 0.5 * (reach / length) : 0;
-  if (container) confidence += 0.2;
+  if (container && !noMagic) confidence += 0.2;
   if (keys > 0 && textKeys === keys) confidence += 0.15;
   if (rejection.error.offset >= 0.9 * length) confidence += 0.15;
   // Every byte read validly and more were wanted: a frame cut short. (A declared length past

@@ -49,12 +49,12 @@ describe('wirescope inspect --session', () => {
       ['signalr', 'decoded', 'signalr', 'handshake response'],
       ['signalr', 'decoded', 'signalr', 'Ping'],
       ['signalr', 'decoded', 'signalr', 'Invocation'],
-      ['mqtt', 'malformed', null, null],
+      ['mqtt', 'decoded', null, null],
       ['mqtt', 'decoded', 'mqtt', 'CONNACK'],
     ]);
     // The 3-byte ping follows the handshake: certain.
     expect(rows[2].confidence).toBeGreaterThan(0.99);
-    expect(rows[4]).toMatchObject({ partOfPacket: expect.stringContaining('cut short'), error: null });
+    expect(rows[4]).toMatchObject({ partOfPacket: 'MQTT, part of CONNACK packet', error: null });
     expect(rows[3]).toMatchObject({ frame: 4, direction: 'sent', opcode: 'binary', bytes: 23 });
     // The frame that completes the CONNACK reads as the packet, put back together from both frames.
     expect(rows[5]).toMatchObject({ reassembledFrom: [5, 6] });
@@ -65,7 +65,84 @@ describe('wirescope inspect --session', () => {
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(6);
     expect(lines[2]).toMatch(/^#3 \S+ ↓ binary 3 B {2}signalr · signalr Ping$/);
-    expect(lines[4]).toMatch(/MQTT, part of a packet$/);
+    expect(lines[4]).toMatch(/MQTT, part of CONNACK packet$/);
+  });
+
+  it('names every part of a split MQTT packet by its type, the middle ones too (no guessed cbor / msgpack / text)', () => {
+    const capture = JSON.stringify({
+      log: {
+        version: '1.2',
+        creator: { name: 'test', version: '1' },
+        entries: [
+          {
+            startedDateTime: '2026-12-07T06:00:00.000Z',
+            _resourceType: 'websocket',
+            request: { method: 'GET', url: 'ws://a.test/mqtt', headers: [] },
+            response: { status: 101, headers: [{ name: 'Sec-WebSocket-Protocol', value: 'mqtt' }] },
+            _webSocketMessages: ['20', '02', '0000', '00'].map((hex, i) => ({
+              type: 'receive',
+              time: i + 1,
+              opcode: 2,
+              data: b64(hex),
+            })),
+          },
+        ],
+      },
+    });
+    const text = runCli(['inspect', '--session', 'c.har'], { 'c.har': capture });
+    const lines = text.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/1 B {2}MQTT, part of CONNACK packet$/);
+    expect(lines[1]).toMatch(/1 B {2}MQTT, part of CONNACK packet$/);
+    expect(lines[2]).toMatch(/mqtt CONNACK \(reassembled from frames #1, #2, #3\)$/);
+    // A byte after the packet that cannot start one (type 0 is reserved) is malformed, not a part.
+    expect(lines[3]).not.toMatch(/part of/);
+    const json = runCli(['inspect', '--session', 'c.har', '--json'], { 'c.har': capture });
+    const rows = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rows[1]).toMatchObject({
+      format: 'mqtt',
+      verdict: 'decoded',
+      partOfPacket: 'MQTT, part of CONNACK packet',
+      error: null,
+    });
+  });
+
+  it('reads a Socket.IO attachment no format reads whole as binary, not as malformed yjs, and exits 0', () => {
+    const capture = JSON.stringify({
+      log: {
+        version: '1.2',
+        creator: { name: 'test', version: '1' },
+        entries: [
+          {
+            startedDateTime: '2026-12-07T06:00:00.000Z',
+            _resourceType: 'websocket',
+            request: { method: 'GET', url: 'ws://a.test/socket.io/?EIO=4&transport=websocket', headers: [] },
+            response: { status: 101, headers: [] },
+            _webSocketMessages: [
+              { type: 'receive', time: 1, opcode: 1, data: '451-["uploaded",{"_placeholder":true,"num":0}]' },
+              { type: 'receive', time: 2, opcode: 2, data: b64('01020304') },
+            ],
+          },
+        ],
+      },
+    });
+    const text = runCli(['inspect', '--session', 'c.har'], { 'c.har': capture });
+    expect(text.code).toBe(0);
+    expect(text.stdout.trim().split('\n')[1]).toMatch(
+      /4 B {2}binary · socket.io attachment 0 of frame #1 \(uploaded\)$/,
+    );
+    const json = runCli(['inspect', '--session', 'c.har', '--json'], { 'c.har': capture });
+    expect(json.code).toBe(0);
+    const row = JSON.parse(json.stdout.trim().split('\n')[1]);
+    expect(row).toMatchObject({
+      format: null,
+      verdict: 'unknown',
+      error: null,
+      protocol: { protocol: 'socket.io', message: 'attachment', event: 'uploaded' },
+      attachmentOf: { frame: 1, num: 0, total: 1 },
+    });
   });
 
   it('is a usage error with options of one frame, or on a file that is no capture', () => {

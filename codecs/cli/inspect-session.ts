@@ -10,7 +10,9 @@
 import { directionMark } from '../capture/direction-mark.js';
 import { readCaptureSession } from '../compare/session/capture-input.js';
 import { decodeFrame, isPartOfMessage, subprotocolHint, type DecodedFrame } from '../index.js';
+import { mqttPartLabel, readsAsParts } from '../protocols/mqtt-parts.js';
 import { MqttReassembler, type ReassembledPacket } from '../protocols/mqtt-stream.js';
+import { SocketIoAttachments, type Attachment } from '../protocols/socketio-attachments.js';
 import { recognizeProtocol } from '../protocols/recognize.js';
 import { newReadState, readInOrder } from '../reading/read-in-order.js';
 import type { InspectArgs } from './args.js';
@@ -34,6 +36,7 @@ export function inspectSession(raw: Uint8Array, args: Pick<InspectArgs, 'json'>)
   const lines: string[] = [];
   let malformed = false;
   const reassemblers = new Map<string, MqttReassembler>();
+  const attachments = new SocketIoAttachments();
   const isMqtt = (id: string) =>
     subprotocolHint(state.formats.subprotocol(id))?.protocol === 'mqtt' || state.formats.preferred(id) === 'mqtt';
   for (const [at, m] of session.messages.entries()) {
@@ -47,22 +50,34 @@ export function inspectSession(raw: Uint8Array, args: Pick<InspectArgs, 'json'>)
     const own = readInOrder(frame, state, 1).decoded;
     // MQTT packets split over frames: this frame's pieces, and the packet it completes.
     let packet: ReassembledPacket | undefined;
-    let inPieces = false;
+    let partLabel: string | null = null;
     if (frame.opcode === 'binary' && isMqtt(m.connectionId)) {
       const key = `${m.connectionId}\u0000${m.direction}`;
       let r = reassemblers.get(key);
       if (!r) reassemblers.set(key, (r = new MqttReassembler()));
       const fed = r.feed(number, m.data);
       packet = fed.completed.at(-1);
-      inPieces = !fed.error && fed.pieces.some((p) => !p.completes || p.part > 0);
+      // Parts of split packets; a frame that only starts one and reads whole as something else keeps that reading.
+      if (!packet && !fed.error && readsAsParts(fed.pieces, own)) partLabel = mqttPartLabel(fed.pieces);
     }
-    const decoded: DecodedFrame = packet ? decodeFrame(packet.bytes, { format: 'mqtt', depth: 1 }) : own;
+    const read: DecodedFrame = packet ? decodeFrame(packet.bytes, { format: 'mqtt', depth: 1 }) : own;
     if (own.verdict === 'decoded') state.formats.record(m.connectionId, own.format, m.data.byteLength);
-    const protocol = recognizeProtocol(decoded.index, decoded.format, {
+    const ownProtocol = recognizeProtocol(read.index, read.format, {
       subprotocol: state.formats.subprotocol(m.connectionId),
       connectionFormat: state.formats.preferred(m.connectionId),
     });
-    const part = !packet && (isPartOfMessage(own) || (inPieces && own.verdict !== 'decoded'));
+    const attachment = attachments.observe(
+      `${m.connectionId}\u0000${m.direction}`,
+      number,
+      frame.opcode as 'text' | 'binary',
+      ownProtocol,
+    );
+    const decoded = attachment ? attachmentReading(read) : read;
+    const protocol = attachment
+      ? { protocol: 'socket.io', message: 'attachment', ...(attachment.event ? { event: attachment.event } : {}) }
+      : ownProtocol;
+    const part = partLabel !== null || (!packet && isPartOfMessage(own));
+    const what = partLabel ?? (part ? 'MQTT, part of a packet' : null);
     if (decoded.verdict === 'malformed' && !part) malformed = true;
     const sent = m.direction === 'client-to-server';
     if (args.json) {
@@ -74,12 +89,13 @@ export function inspectSession(raw: Uint8Array, args: Pick<InspectArgs, 'json'>)
           ...(m.origin ? { origin: m.origin } : {}),
           opcode: frame.opcode,
           bytes: m.data.byteLength,
-          format: decoded.format,
-          verdict: decoded.verdict,
+          format: part ? 'mqtt' : decoded.format,
+          verdict: part ? 'decoded' : decoded.verdict,
           ...(decoded.chosenBy ? { chosenBy: decoded.chosenBy } : {}),
-          confidence: decoded.detection?.candidates[0]?.confidence ?? null,
+          confidence: part ? null : (decoded.detection?.candidates[0]?.confidence ?? null),
           protocol: protocol ? { ...protocol, quiet: protocol.quiet ?? false } : null,
-          ...(part ? { partOfPacket: decoded.error?.message ?? 'the packet goes on in the next frame' } : {}),
+          ...(part ? { partOfPacket: what } : {}),
+          ...(attachment ? { attachmentOf: attachmentJson(attachment) } : {}),
           ...(packet ? { reassembledFrom: packet.parts.map((p) => p.frameId) } : {}),
           error:
             decoded.error && !part
@@ -90,18 +106,31 @@ export function inspectSession(raw: Uint8Array, args: Pick<InspectArgs, 'json'>)
       );
       continue;
     }
-    const what = part
-      ? 'MQTT, part of a packet'
-      : `${decoded.format ?? 'unknown'}${decoded.verdict === 'decoded' ? '' : ` ${decoded.verdict}`}`;
-    const proto = protocol
-      ? ` · ${protocol.protocol} ${[protocol.message, protocol.event, protocol.id !== undefined ? `id ${protocol.id}` : undefined].filter(Boolean).join(' · ')}`
-      : '';
+    const format = `${decoded.format ?? (attachment ? 'binary' : 'unknown')}${decoded.verdict === 'decoded' || (attachment && decoded.verdict === 'unknown') ? '' : ` ${decoded.verdict}`}`;
+    const proto = attachment
+      ? ` · socket.io attachment ${attachment.num} of frame #${attachment.eventFrame}${attachment.event ? ` (${attachment.event})` : ''}`
+      : protocol
+        ? ` · ${protocol.protocol} ${[protocol.message, protocol.event, protocol.id !== undefined ? `id ${protocol.id}` : undefined].filter(Boolean).join(' · ')}`
+        : '';
     const error = decoded.error && !part ? ` — ${decoded.error.message}` : '';
     const from = packet ? ` (reassembled from frames ${packet.parts.map((p) => `#${p.frameId}`).join(', ')})` : '';
     lines.push(
-      `#${number} ${m.connectionId} ${directionMark(sent ? 'sent' : 'received', m.origin === 'wirescope')} ${frame.opcode} ${m.data.byteLength} B  ${what}${proto}${from}${error}`,
+      `#${number} ${m.connectionId} ${directionMark(sent ? 'sent' : 'received', m.origin === 'wirescope')} ${frame.opcode} ${m.data.byteLength} B  ${what ?? format}${proto}${from}${error}`,
     );
   }
   const stderr = session.errors.map((e) => `warning: ${e}\n`).join('');
   return { stdout: lines.length ? `${lines.join('\n')}\n` : '', stderr, malformed };
+}
+
+/**
+ * A Socket.IO attachment's bytes are whatever was uploaded: a format only when one reads them
+ * whole, else plain binary (unknown, no error), never a malformed guess.
+ */
+function attachmentReading(own: DecodedFrame): DecodedFrame {
+  if (own.verdict === 'decoded' || own.verdict === 'empty') return own;
+  return { ...own, format: null, index: null, error: null, verdict: 'unknown' };
+}
+
+function attachmentJson(a: Attachment) {
+  return { frame: a.eventFrame, num: a.num, total: a.total, ...(a.event !== undefined ? { event: a.event } : {}) };
 }

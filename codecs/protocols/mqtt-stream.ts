@@ -24,6 +24,8 @@ export interface MqttPiece {
   readonly type: MqttType;
   /** Which part of its packet (from 0). */
   readonly part: number;
+  /** Where the piece starts in its packet. */
+  readonly at: number;
   /** The piece holds the packet's last byte. */
   readonly completes: boolean;
 }
@@ -144,8 +146,9 @@ export class MqttReassembler {
         p.size += take;
       }
       const completes = p.total !== null && p.size === p.total;
-      pieces.push({ start, end: pos, packet: p.packet, type: p.type, part: p.parts.length, completes });
-      p.parts.push({ frameId, start, end: pos, at: p.size - (pos - start) });
+      const at = p.size - (pos - start);
+      pieces.push({ start, end: pos, packet: p.packet, type: p.type, part: p.parts.length, at, completes });
+      p.parts.push({ frameId, start, end: pos, at });
       // A packet whole in one frame is not copied: only split ones are put together.
       if (!completes || p.parts.length > 1) p.chunks.push(bytes.slice(start, pos));
       if (completes) {

@@ -225,7 +225,7 @@ export class FrameStore {
     } else if (readAs) {
       entry = { format: 'protobuf', index: readAs, candidates: [], verdict: readAs.error ? 'malformed' : 'decoded' };
     } else if (format === 'auto') {
-      entry = decodedEntry(frame, this.decodeAuto(frame, 1));
+      entry = this.readingFromLinks?.(frame) ?? decodedEntry(frame, this.decodeAuto(frame, 1));
     } else {
       const walker = walkers[format as FrameFormat];
       const index = walker ? new SpanIndex(frame.data, walker, { depth: 1 }) : null;
@@ -234,6 +234,12 @@ export class FrameStore {
     this.remember(frameId, format, entry);
     return entry;
   }
+
+  /**
+   * What a frame reads as from the frames around it (an MQTT part, a Socket.IO attachment),
+   * or null: the automatic reading asks it first.
+   */
+  readingFromLinks?: (frame: IngestFrame) => DecodedEntry | null;
 
   /** Forgets every cached index (the schema or a connection's type changed). */
   forgetIndexes(): void {

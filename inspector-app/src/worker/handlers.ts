@@ -30,7 +30,7 @@ import { crdtOpLines } from './crdt-ops.js';
 import { yjsSummary } from './yjs-summary.js';
 import { nestedChildren, markNested, pathIntoNested } from './nested-nodes.js';
 import { diffFrames } from './frame-diff.js';
-import { decodedEntry, FrameStore, isPlainText } from './frame-store.js';
+import { decodedEntry, FrameStore, isPlainText, type DecodedEntry } from './frame-store.js';
 import { stringsIn } from './strings-in.js';
 import { readInOrder as readFramesInOrder } from '../../../codecs/reading/read-in-order.js';
 import { jsonText, nodeJsonText } from './json-text.js';
@@ -39,7 +39,7 @@ import { compileQuery, frameMatches, indexMatches, searchFormat, type ContentQue
 import { childNodes, framePreview, pathToOffset, treeNode } from './tree-nodes.js';
 import { searchTree } from './tree-search.js';
 import { annotateFrame } from './annotate-frame.js';
-import { ProtocolLinks } from './protocol-links.js';
+import { ProtocolLinks, type FrameReading } from './protocol-links.js';
 import { buildHar } from '../sources/har.js';
 import { serializeCapture } from '../sources/capture-file.js';
 import { editOutcome, editSource } from './edit-text.js';
@@ -93,7 +93,23 @@ export function summarize(frame: IngestFrame, store?: FrameStore, links?: Protoc
     connectionFormat: store?.formats.preferred(frame.connectionId),
   });
   // An attachment's bytes cannot say whose they are: the connection's earlier frames do.
-  return listRow(frame, decoded, recognized, links?.observe(frame, recognized) ?? null);
+  const linked = links?.observe(frame, recognized) ?? null;
+  // Nor can a part of an MQTT packet split over frames say it is one: its bytes read as a guess.
+  const reading = links?.reading(frame, () => decoded);
+  return listRow(frame, reading ? { ...reading, detection: decoded.detection } : decoded, recognized, linked);
+}
+
+/** A frame's reading from the frames around it (an MQTT part, a Socket.IO attachment) as the store caches it. */
+function readingEntry(reading: FrameReading): DecodedEntry {
+  return {
+    format: reading.format,
+    index: reading.index,
+    candidates: reading.candidates,
+    verdict: reading.verdict,
+    ...(reading.verdict === 'unknown' && reading.error
+      ? { unknown: { error: reading.error, nearMisses: reading.nearMisses ?? [] } }
+      : {}),
+  };
 }
 
 /** With a loaded Protobuf schema, binary frames the schema reads come first (null: it does not read this one). */
@@ -162,6 +178,14 @@ export class WorkerHandlers {
   readonly store = new FrameStore();
   /** (After `store`: the links ask it for a connection's subprotocol, so `mqtt` turns on MQTT reassembly from its first frame.) */
   readonly links = new ProtocolLinks((id) => this.store.formats.subprotocol(id));
+
+  constructor() {
+    // A frame the links read from the frames around it opens as they read it (its tree, hex and verdict).
+    this.store.readingFromLinks = (frame) => {
+      const reading = this.links.reading(frame, () => this.store.decodeAuto(frame, 1));
+      return reading ? readingEntry(reading) : null;
+    };
+  }
   private filter: ContentQuery | null = null;
 
   private index(frameId: number, format: Parameters<FrameStore['decoded']>[1]): SpanIndex | null {

@@ -9,8 +9,16 @@
  * A connection is MQTT when its subprotocol says so (`mqtt`, `mqttv3.1`) or once one of its
  * frames reads as an MQTT packet; from then on all its binary frames go through the stream.
  */
-import { mqttWalker, previewValue, recognizeProtocol, SpanIndex, type ProtocolInfo } from '../../../codecs/index.js';
-import { MqttReassembler, type ReassembledPacket } from '../../../codecs/protocols/mqtt-stream.js';
+import {
+  mqttWalker,
+  previewValue,
+  recognizeProtocol,
+  SpanIndex,
+  type DecodedFrame,
+  type ProtocolInfo,
+} from '../../../codecs/index.js';
+import { MqttReassembler, type MqttPiece, type ReassembledPacket } from '../../../codecs/protocols/mqtt-stream.js';
+import { holdsSplitPart, mqttPartsIndex, readsAsParts } from '../../../codecs/protocols/mqtt-parts.js';
 import type { FrameSummary, IngestFrame } from './api.js';
 import { framePreview } from './tree-nodes.js';
 
@@ -43,6 +51,8 @@ export class MqttLinks {
   private readonly packetsOf = new Map<number, SplitPacket[]>();
   /** Frames whose list row came from the stream (a reassembled packet, a part): their bytes alone cannot say it. */
   private readonly rowFromStream = new Set<number>();
+  /** The pieces of packets each frame holding a part of a split packet was cut into. */
+  private readonly piecesOf = new Map<number, readonly MqttPiece[]>();
 
   constructor(private readonly subprotocolOf: (connectionId: string) => string | undefined) {}
 
@@ -82,6 +92,7 @@ export class MqttLinks {
     }
     if (!mine.length) return null;
     this.packetsOf.set(frame.frameId, mine);
+    if (!result.error && holdsSplitPart(result.pieces)) this.piecesOf.set(frame.frameId, result.pieces);
     const done = mine.filter((p) => p.completedAt === frame.frameId);
     const whole = result.pieces.filter((p) => p.part === 0 && p.completes).length;
     if (done.length) {
@@ -108,13 +119,26 @@ export class MqttLinks {
     const which = part.frames.length;
     return {
       protocol: { name: 'mqtt', message: `${part.type} (part ${which})` },
-      preview: `part ${which} of a ${part.type} split across frames`,
+      preview: `MQTT, part of ${part.type} packet (part ${which}, split across frames)`,
     };
   }
 
   /** Whether the frame's list row came from the stream (so reading its bytes again would lose it). */
   ownsRow(frameId: number): boolean {
     return this.rowFromStream.has(frameId);
+  }
+
+  /**
+   * A frame holding parts of split packets read as those parts (format mqtt, each part a node
+   * spanning its bytes), or null (also when it only starts a packet and reads whole and
+   * plausibly as something else: codecs' `readsAsParts`). `readOwn`: the bytes read alone.
+   */
+  partsIndex(
+    frame: { readonly frameId: number; readonly data: Uint8Array },
+    readOwn: () => DecodedFrame,
+  ): SpanIndex | null {
+    const pieces = this.piecesOf.get(frame.frameId);
+    return pieces && readsAsParts(pieces, readOwn()) ? mqttPartsIndex(frame.data, pieces) : null;
   }
 
   linesFor(frameId: number): LinkLine[] {
@@ -172,6 +196,7 @@ export class MqttLinks {
     this.packets.clear();
     this.packetsOf.clear();
     this.rowFromStream.clear();
+    this.piecesOf.clear();
   }
 }
 

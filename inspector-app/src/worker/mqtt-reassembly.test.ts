@@ -45,7 +45,8 @@ describe('MQTT reassembly in the worker (real mqtt.js in Node)', () => {
     const firstPart = rows.find(
       (r) => r.frameId < kitchen.frameId && r.direction === 'sent' && r.protocol?.message === 'PUBLISH (part 1)',
     )!;
-    expect(firstPart.preview).toBe('part 1 of a PUBLISH split across frames · 32');
+    expect(firstPart.preview).toBe('MQTT, part of PUBLISH packet (part 1, split across frames) · 32');
+    expect(firstPart).toMatchObject({ format: 'mqtt', verdict: 'decoded', error: null });
     // Nothing on this connection is left unexplained as a stray number or cut packet.
     for (const r of rows) expect(r.protocol?.name, `${r.frameId} ${r.preview}`).toBe('mqtt');
   });

@@ -12,7 +12,15 @@
  *   (who pings, whether the server's CONNECT carries a sid); its Socket.IO frames say so.
  * - MQTT packets split across frames, put back together (mqtt-links.ts).
  */
-import { Kind, type ProtocolInfo, type SpanIndex } from '../../../codecs/index.js';
+import {
+  Kind,
+  type DecodedFrame,
+  type DecodeError,
+  type FrameFormat,
+  type FrameVerdict,
+  type ProtocolInfo,
+  type SpanIndex,
+} from '../../../codecs/index.js';
 import {
   engineIoVersionFromUrl,
   versionEvidence,
@@ -49,6 +57,16 @@ export interface FrameLinkLine {
   readonly text: string;
   /** Frames the line names, to open. */
   readonly frameIds: readonly number[];
+}
+
+/** A frame read with what the frames around it say (an MQTT part, a Socket.IO attachment). */
+export interface FrameReading {
+  readonly format: FrameFormat | null;
+  readonly index: SpanIndex | null;
+  readonly error: DecodeError | null;
+  readonly verdict: FrameVerdict;
+  readonly candidates: readonly string[];
+  readonly nearMisses?: readonly { readonly format: string; readonly offset: number; readonly message: string }[];
 }
 
 const GRAPHQL_START = new Set(['subscribe', 'start']);
@@ -244,6 +262,40 @@ export class ProtocolLinks {
         link: target ? { frameId: target.frameId } : undefined,
       };
     });
+  }
+
+  /**
+   * What a frame reads as from the frames around it, where its own bytes would guess: an MQTT
+   * frame holding parts of split packets reads as those parts (unless it only starts one and
+   * its bytes read whole as something else); a Socket.IO attachment reads as
+   * the format its bytes decode as whole, else as plain binary (never a malformed guess).
+   * `readBytes` reads the bytes alone. Null for every other frame.
+   */
+  reading(frame: IngestFrame, readBytes: () => DecodedFrame): FrameReading | null {
+    let read: DecodedFrame | undefined;
+    const readOwn = () => (read ??= readBytes());
+    const parts = this.mqtt.partsIndex(frame, readOwn);
+    if (parts) return { format: 'mqtt', index: parts, error: null, verdict: 'decoded', candidates: ['mqtt'] };
+    if (!this.attachmentOf.has(frame.frameId)) return null;
+    const own = readOwn();
+    if (own.verdict === 'decoded' || own.verdict === 'empty')
+      return { format: own.format, index: own.index, error: own.error, verdict: own.verdict, candidates: [] };
+    return {
+      format: null,
+      index: null,
+      error: {
+        code: 'unsupported-format',
+        offset: 0,
+        message: 'a Socket.IO attachment: binary data no format reads whole',
+      },
+      verdict: 'unknown',
+      candidates: own.detection?.candidates.map((c) => c.format) ?? [],
+      nearMisses: (own.detection?.rejected ?? []).map((r) => ({
+        format: r.format,
+        offset: r.error.offset,
+        message: r.error.message,
+      })),
+    };
   }
 
   /** The whole MQTT packet a frame completes when it was split across frames (from its parts' frames), else null. */
