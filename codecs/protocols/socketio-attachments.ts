@@ -20,6 +20,11 @@ export class SocketIoAttachments {
     { eventFrame: number; event: string | undefined; total: number; next: number }
   >();
 
+  /** Forgets the attachments still expected (a cleared list). */
+  clear(): void {
+    this.pending.clear();
+  }
+
   /** Sees a frame of `stream` (one connection and direction); returns whose attachment it is, or null. */
   observe(
     stream: string,

@@ -29,20 +29,9 @@ import {
 import type { FrameSummary, IngestFrame, TreeNode } from './api.js';
 import { formatBytes } from '../components/shell/format.js';
 import { MqttLinks } from './mqtt-links.js';
+import { type Attachment, SocketIoAttachments } from '../../../codecs/protocols/socketio-attachments.js';
 
-interface PendingAttachments {
-  readonly eventFrame: number;
-  readonly event: string | undefined;
-  readonly total: number;
-  next: number;
-}
-
-export interface AttachmentOf {
-  readonly eventFrame: number;
-  readonly num: number;
-  readonly total: number;
-  readonly event: string | undefined;
-}
+export type AttachmentOf = Attachment;
 
 /** One GraphQL operation on a connection, as its frames arrive. */
 interface Operation {
@@ -98,8 +87,8 @@ export class ProtocolLinks {
   private readonly operations = new Map<string, Operation>();
   private readonly operationOf = new Map<number, Operation>();
 
-  /** Attachments still expected, by `connection direction`. */
-  private readonly pending = new Map<string, PendingAttachments>();
+  /** Attachments still expected, by `connection direction` (the rule the CLI uses too). */
+  private readonly attachments = new SocketIoAttachments();
   private readonly attachmentOf = new Map<number, AttachmentOf>();
   /** Event frame → its attachment frames, in order (with their sizes). */
   private readonly attachmentsOf = new Map<number, { frameId: number; size: number }[]>();
@@ -111,38 +100,31 @@ export class ProtocolLinks {
   observe(frame: IngestFrame, protocol: ProtocolInfo | null): Pick<FrameSummary, 'protocol' | 'preview'> | null {
     const mqtt = this.mqtt.observe(frame, protocol);
     if (mqtt) return mqtt;
-    const key = `${frame.connectionId} ${frame.direction}`;
-    const waiting = this.pending.get(key);
+    const attachment = this.attachments.observe(
+      `${frame.connectionId} ${frame.direction}`,
+      frame.frameId,
+      frame.opcode,
+      protocol,
+    );
     if (protocol && (protocol.protocol === 'socket.io' || protocol.protocol === 'engine.io'))
       this.engineFrame(frame, protocol);
-    if (waiting && frame.opcode === 'binary') {
+    if (attachment) {
+      const { eventFrame, event, num } = attachment;
       this.engineConnection.set(frame.frameId, frame.connectionId);
-      const num = waiting.next++;
-      if (waiting.next >= waiting.total) this.pending.delete(key);
-      this.attachmentOf.set(frame.frameId, {
-        eventFrame: waiting.eventFrame,
-        num,
-        total: waiting.total,
-        event: waiting.event,
-      });
-      this.attachmentsOf.get(waiting.eventFrame)?.push({ frameId: frame.frameId, size: frame.data.byteLength });
+      this.attachmentOf.set(frame.frameId, attachment);
+      this.attachmentsOf.get(eventFrame)?.push({ frameId: frame.frameId, size: frame.data.byteLength });
       return {
-        protocol: { name: 'socket.io', message: 'attachment', event: waiting.event, id: String(waiting.eventFrame) },
-        preview: `attachment ${num} of frame ${waiting.eventFrame}${waiting.event ? ` (${waiting.event})` : ''}`,
+        protocol: { name: 'socket.io', message: 'attachment', event, id: String(eventFrame) },
+        preview: `attachment ${num} of frame ${eventFrame}${event ? ` (${event})` : ''}`,
       };
     }
-    // A text frame in that direction before all attachments came: the rest never will.
-    if (waiting && frame.opcode === 'text') this.pending.delete(key);
     if (
       protocol &&
       (protocol.protocol === 'graphql-ws' || protocol.protocol === 'subscriptions-transport-ws') &&
       protocol.id !== undefined
     )
       this.operation(frame, protocol.message, protocol.id);
-    if (protocol?.protocol === 'socket.io' && protocol.attachments) {
-      this.pending.set(key, { eventFrame: frame.frameId, event: protocol.event, total: protocol.attachments, next: 0 });
-      this.attachmentsOf.set(frame.frameId, []);
-    }
+    if (protocol?.protocol === 'socket.io' && protocol.attachments) this.attachmentsOf.set(frame.frameId, []);
     return null;
   }
 
@@ -310,7 +292,7 @@ export class ProtocolLinks {
     this.engineConnection.clear();
     this.operations.clear();
     this.operationOf.clear();
-    this.pending.clear();
+    this.attachments.clear();
     this.attachmentOf.clear();
     this.attachmentsOf.clear();
   }
