@@ -4,36 +4,35 @@ import { runCli } from '../test/helpers/cli.js';
 const utf8 = new TextEncoder();
 const b64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
 
+/** A HAR entry: one WebSocket connection (its subprotocol when one was negotiated) and its messages. */
+const entry = (url: string, protocol: string | null, messages: object[]) => ({
+  startedDateTime: '2026-12-07T06:00:00.000Z',
+  _resourceType: 'websocket',
+  request: { method: 'GET', url, headers: [] },
+  response: { status: 101, headers: protocol ? [{ name: 'Sec-WebSocket-Protocol', value: protocol }] : [] },
+  _webSocketMessages: messages,
+});
+/** A HAR file's text holding `entries`. */
+const harOf = (entries: object[]): string =>
+  JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } });
+
 /** A HAR of two connections: SignalR with the MessagePack hub protocol, and MQTT (aedes writes a packet a part per frame). */
 function har(): string {
-  const entry = (url: string, protocol: string | null, messages: object[]) => ({
-    startedDateTime: '2026-12-07T06:00:00.000Z',
-    _resourceType: 'websocket',
-    request: { method: 'GET', url, headers: [] },
-    response: { status: 101, headers: protocol ? [{ name: 'Sec-WebSocket-Protocol', value: protocol }] : [] },
-    _webSocketMessages: messages,
-  });
   const text = (type: 'send' | 'receive', data: string, time: number) => ({ type, time, opcode: 1, data });
   const binary = (type: 'send' | 'receive', hex: string, time: number) => ({ type, time, opcode: 2, data: b64(hex) });
-  return JSON.stringify({
-    log: {
-      version: '1.2',
-      creator: { name: 'test', version: '1' },
-      entries: [
-        entry('wss://a.test/hub', null, [
-          text('send', '{"protocol":"messagepack","version":1}\x1e', 1),
-          text('receive', '{}\x1e', 2),
-          binary('receive', '029106', 3),
-          binary(
-            'send',
-            `16950180a130a9${Buffer.from('JoinGroup').toString('hex')}91a5${Buffer.from('lobby').toString('hex')}`,
-            4,
-          ),
-        ]),
-        entry('wss://a.test/mqtt', 'mqtt', [binary('receive', '20', 5), binary('receive', '020000', 6)]),
-      ],
-    },
-  });
+  return harOf([
+    entry('wss://a.test/hub', null, [
+      text('send', '{"protocol":"messagepack","version":1}\x1e', 1),
+      text('receive', '{}\x1e', 2),
+      binary('receive', '029106', 3),
+      binary(
+        'send',
+        `16950180a130a9${Buffer.from('JoinGroup').toString('hex')}91a5${Buffer.from('lobby').toString('hex')}`,
+        4,
+      ),
+    ]),
+    entry('wss://a.test/mqtt', 'mqtt', [binary('receive', '20', 5), binary('receive', '020000', 6)]),
+  ]);
 }
 
 describe('wirescope inspect --session', () => {
@@ -69,26 +68,13 @@ describe('wirescope inspect --session', () => {
   });
 
   it('names every part of a split MQTT packet by its type, the middle ones too (no guessed cbor / msgpack / text)', () => {
-    const capture = JSON.stringify({
-      log: {
-        version: '1.2',
-        creator: { name: 'test', version: '1' },
-        entries: [
-          {
-            startedDateTime: '2026-12-07T06:00:00.000Z',
-            _resourceType: 'websocket',
-            request: { method: 'GET', url: 'ws://a.test/mqtt', headers: [] },
-            response: { status: 101, headers: [{ name: 'Sec-WebSocket-Protocol', value: 'mqtt' }] },
-            _webSocketMessages: ['20', '02', '0000', '00'].map((hex, i) => ({
-              type: 'receive',
-              time: i + 1,
-              opcode: 2,
-              data: b64(hex),
-            })),
-          },
-        ],
-      },
-    });
+    const capture = harOf([
+      entry(
+        'ws://a.test/mqtt',
+        'mqtt',
+        ['20', '02', '0000', '00'].map((hex, i) => ({ type: 'receive', time: i + 1, opcode: 2, data: b64(hex) })),
+      ),
+    ]);
     const text = runCli(['inspect', '--session', 'c.har'], { 'c.har': capture });
     const lines = text.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/1 B {2}MQTT, part of CONNACK packet$/);
@@ -110,24 +96,12 @@ describe('wirescope inspect --session', () => {
   });
 
   it('reads a Socket.IO attachment no format reads whole as binary, not as malformed yjs, and exits 0', () => {
-    const capture = JSON.stringify({
-      log: {
-        version: '1.2',
-        creator: { name: 'test', version: '1' },
-        entries: [
-          {
-            startedDateTime: '2026-12-07T06:00:00.000Z',
-            _resourceType: 'websocket',
-            request: { method: 'GET', url: 'ws://a.test/socket.io/?EIO=4&transport=websocket', headers: [] },
-            response: { status: 101, headers: [] },
-            _webSocketMessages: [
-              { type: 'receive', time: 1, opcode: 1, data: '451-["uploaded",{"_placeholder":true,"num":0}]' },
-              { type: 'receive', time: 2, opcode: 2, data: b64('01020304') },
-            ],
-          },
-        ],
-      },
-    });
+    const capture = harOf([
+      entry('ws://a.test/socket.io/?EIO=4&transport=websocket', null, [
+        { type: 'receive', time: 1, opcode: 1, data: '451-["uploaded",{"_placeholder":true,"num":0}]' },
+        { type: 'receive', time: 2, opcode: 2, data: b64('01020304') },
+      ]),
+    ]);
     const text = runCli(['inspect', '--session', 'c.har'], { 'c.har': capture });
     expect(text.code).toBe(0);
     expect(text.stdout.trim().split('\n')[1]).toMatch(
@@ -160,26 +134,14 @@ describe('wirescope inspect --session: frames wirescope sent or delivered', () =
       data,
       ...(ours ? { _wirescopeOrigin: 'wirescope' } : {}),
     });
-    const file = JSON.stringify({
-      log: {
-        version: '1.2',
-        creator: { name: 'wirescope', version: '1' },
-        entries: [
-          {
-            startedDateTime: '2026-12-07T06:00:00.000Z',
-            _resourceType: 'websocket',
-            request: { method: 'GET', url: 'wss://a.test/', headers: [] },
-            response: { status: 101, headers: [] },
-            _webSocketMessages: [
-              message('send', '{"a":1}', 1, false),
-              message('send', '{"a":2}', 2, true),
-              message('receive', '{"a":3}', 3, true),
-              message('receive', '{"a":4}', 4, false),
-            ],
-          },
-        ],
-      },
-    });
+    const file = harOf([
+      entry('wss://a.test/', null, [
+        message('send', '{"a":1}', 1, false),
+        message('send', '{"a":2}', 2, true),
+        message('receive', '{"a":3}', 3, true),
+        message('receive', '{"a":4}', 4, false),
+      ]),
+    ]);
     const text = runCli(['inspect', '--session', 'c.har'], { 'c.har': file });
     expect(text.code).toBe(0);
     expect(text.stdout.split('\n').map((l) => l.split(' ')[2])).toEqual(['↑', '⇡', '⇣', '↓', undefined]);
