@@ -230,7 +230,17 @@ describe('room for the tree: a ledger.entry frame expanded, the hex shown', () =
         editors:
           await p.evaluate(`(() => [...document.querySelectorAll('[data-testid=new-message], [data-testid=edit-and-send]')].map((e) => {
           const b = e.getBoundingClientRect();
-          return { folded: e.hasAttribute('data-folded'), top: Math.round(b.top), bottom: Math.round(b.bottom) };
+          // What the editor ends with — its size and difference line and its Send — inside the box, not scrolled out of it.
+          const inBox = (q) => { const el = e.querySelector(q); if (!el || !el.getClientRects().length) return false; const r = el.getBoundingClientRect(); return r.top >= b.top - 1 && r.bottom <= b.bottom + 1; };
+          const send = [...e.querySelectorAll('button')].find((x) => x.textContent.trim() === 'Send');
+          const sendRect = send && send.getClientRects().length ? send.getBoundingClientRect() : null;
+          return {
+            folded: e.hasAttribute('data-folded'),
+            top: Math.round(b.top),
+            bottom: Math.round(b.bottom),
+            changeInBox: inBox('[data-testid=edit-change]'),
+            sendInBox: sendRect !== null && sendRect.top >= b.top - 1 && sendRect.bottom <= b.bottom + 1,
+          };
         }))()`),
         structureHeight: await p.evaluate(
           `Math.round(document.querySelector('[data-testid=structure]').getBoundingClientRect().height)`,
@@ -244,7 +254,7 @@ describe('room for the tree: a ledger.entry frame expanded, the hex shown', () =
       expect(newMessageFolded).toBeNull();
       for (const [at, room] of Object.entries(seen)) {
         const { editors, structureHeight, detailHeight } = room as Room & {
-          editors: { folded: boolean; top: number; bottom: number }[];
+          editors: { folded: boolean; top: number; bottom: number; changeInBox: boolean; sendInBox: boolean }[];
           structureHeight: number;
         };
         expect(room.theme, at).toBe(at.endsWith('dark') ? 'dark' : 'light');
@@ -260,6 +270,11 @@ describe('room for the tree: a ledger.entry frame expanded, the hex shown', () =
         ).toEqual([true, false]);
         expect(editors[0]!.bottom - editors[0]!.top, `${at}: the folded line`).toBeLessThan(50);
         expect(editors[1]!.bottom - editors[1]!.top, `${at}: the editor in front`).toBeGreaterThan(60);
+        // Its text box gives way first: the new bytes' size and Send stay in view without scrolling.
+        expect(
+          { change: editors[1]!.changeInBox, send: editors[1]!.sendInBox },
+          `${at}: the size line and Send of the editor in front are in its box`,
+        ).toEqual({ change: true, send: true });
       }
     } finally {
       await ext.close();

@@ -149,7 +149,7 @@ export function FrameEditor(props: {
           {shown.error.line}:{shown.error.column}: {shown.error.message} — {props.badTextNote ?? 'nothing will be sent'}
         </p>
       ) : shown?.ok ? (
-        <p data-testid="edit-change" aria-live="polite">
+        <p className="ws-frame-editor-change" data-testid="edit-change" aria-live="polite">
           {changeLine(shown)}
           <br />
           <code className="ws-mono" data-testid="edit-bytes">
