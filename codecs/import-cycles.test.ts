@@ -81,8 +81,8 @@ describe('module graph of inspector-app/, extension/ and proxy/', () => {
 });
 
 describe('layers', () => {
-  it('codecs/ imports nothing from the trees built on it (inspector-app/, extension/, proxy/)', () => {
-    const above = ['inspector-app', 'extension', 'proxy'].map((d) => path.join(repoRoot, d) + path.sep);
+  it('codecs/ imports nothing from the trees built on it (inspector-app/, extension/, proxy/, demo-server/)', () => {
+    const above = ['inspector-app', 'extension', 'proxy', 'demo-server'].map((d) => path.join(repoRoot, d) + path.sep);
     const upward = sources(path.join(repoRoot, 'codecs')).flatMap((f) =>
       imports(f, true)
         .filter((dep) => above.some((a) => dep.startsWith(a)))

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { frameLabels } from '../codecs/reading/frame-labels.js';
-import { demoStreams } from '../codecs/reading/labels/demo-frames.js';
+import { demoStreams } from '../demo-server/labelled-frames.js';
 
 const out: Record<string, string[]> = {};
 for (const [name, frames] of Object.entries(demoStreams())) out[name] = frameLabels(frames);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { frameLabels } from './frame-labels.js';
-import { demoStreams } from './labels/demo-frames.js';
+import { demoStreams } from '../../demo-server/labelled-frames.js';
 import baseline from './labels/baseline.json' with { type: 'json' };
 
 /**

@@ -1,13 +1,14 @@
 /**
  * The demo server's streams as lists of frames (one connection each), deterministic: a fixed
- * seed and a virtual clock. What the label baseline (frame-labels.test.ts) is taken over.
+ * seed and a virtual clock. What the label baseline (codecs/reading/frame-labels.test.ts) is
+ * taken over; it lives here, beside the streams, because codecs/ must not import the demo server.
  */
-import { createJsonTraffic, createTraffic, type DemoTraffic } from '../../../demo-server/traffic.js';
-import { createMqttTraffic } from '../../../demo-server/streams/mqtt.js';
-import { createStompTraffic } from '../../../demo-server/streams/stomp.js';
-import { createNestedTraffic } from '../../../demo-server/streams/nested.js';
-import { createProtobufTraffic } from '../../../demo-server/streams/protobuf-schema.js';
-import type { LabelledFrame } from '../frame-labels.js';
+import { createJsonTraffic, createTraffic, type DemoTraffic } from './traffic.js';
+import { createMqttTraffic } from './streams/mqtt.js';
+import { createStompTraffic } from './streams/stomp.js';
+import { createNestedTraffic } from './streams/nested.js';
+import { createProtobufTraffic } from './streams/protobuf-schema.js';
+import type { LabelledFrame } from '../codecs/reading/frame-labels.js';
 
 const EPOCH_MS = Date.UTC(2026, 0, 1);
 const utf8 = new TextEncoder();
