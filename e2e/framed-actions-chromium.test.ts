@@ -10,7 +10,7 @@
  *   edited payload on the edited topic, with MQTT's remaining length counted again.
  * Fails (never skips) without /usr/bin/chromium or a buildable extension.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
   framedRows,
@@ -24,32 +24,13 @@ import {
   MQTT_PAYLOAD,
   MQTT_TOPIC,
   startFramedServers,
-  type FramedServers,
 } from './support/framed-clients.js';
 import { READ_PANEL, waitForRows, type PanelRow, type PanelState } from './support/ext-panel.js';
-import {
-  artifactPath,
-  ensureExtensionBuild,
-  launchChromiumWithExtension,
-  newPageWithTabId,
-  requireBrowser,
-  type ChromiumWithExtension,
-} from './support/ext-env.js';
+import { artifactPath, newPageWithTabId } from './support/ext-env.js';
+import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 import { waitUntil } from './support/wait.js';
 
-let ext: ChromiumWithExtension;
-let servers: FramedServers;
-
-beforeAll(async () => {
-  requireBrowser('chromium');
-  const dir = await ensureExtensionBuild('chrome');
-  [ext, servers] = await Promise.all([launchChromiumWithExtension(dir), startFramedServers()]);
-}, 120_000);
-
-afterAll(async () => {
-  await ext?.close();
-  await servers?.close();
-});
+const run = chromiumAndServerPerFile(startFramedServers, 120_000);
 
 async function open(panel: Page, row: PanelRow): Promise<void> {
   await panel.locator(`[data-testid=frame-row][data-frame-id="${row.frameId}"]`).dispatchEvent('mousedown');
@@ -81,6 +62,7 @@ async function editAndSend(panel: Page, row: PanelRow, label: string, edit: (tex
 }
 
 it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds the framing around the edited value', async () => {
+  const { browser: ext, server: servers } = run;
   const { page, tabId } = await newPageWithTabId(ext.worker, async () => {
     const p = await ext.context.newPage();
     await p.goto(servers.url);

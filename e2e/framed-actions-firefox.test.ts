@@ -7,8 +7,8 @@
  * and by aedes.
  * Fails (never skips) without /usr/bin/firefox-esr or a buildable extension.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser, Page } from 'puppeteer-core';
+import { expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
 import {
   framedRows,
   IO_EDIT_TEXT,
@@ -21,26 +21,14 @@ import {
   MQTT_PAYLOAD,
   MQTT_TOPIC,
   startFramedServers,
-  type FramedServers,
 } from './support/framed-clients.js';
 import { READ_PANEL, waitForRows, type PanelRow, type PanelState } from './support/ext-panel.js';
-import { artifactPath, ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
-import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
+import { artifactPath } from './support/ext-env.js';
+import { findPageByLocation, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
+import { firefoxAndServerPerFile } from './support/ext-with-server.js';
 import { pollUntil } from './support/wait.js';
 
-let browser: Browser;
-let servers: FramedServers;
-
-beforeAll(async () => {
-  requireBrowser('firefox');
-  const dir = await ensureExtensionBuild('firefox-test');
-  [browser, servers] = await Promise.all([launchFirefox({ extension: dir }), startFramedServers()]);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await servers?.close();
-});
+const run = firefoxAndServerPerFile(startFramedServers, 60_000);
 
 const text = (panel: Page, selector: string) =>
   panel.evaluate(`document.querySelector(${JSON.stringify(selector)})?.textContent ?? ''`) as Promise<string>;
@@ -103,6 +91,7 @@ async function editAndSend(panel: Page, row: PanelRow, label: string, edit: (tex
 }
 
 it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds the framing around the edited value', async () => {
+  const { browser, server: servers } = run;
   const page = await browser.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));

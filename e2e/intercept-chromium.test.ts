@@ -14,41 +14,22 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { encode as encodeCbor } from 'cbor-x';
-import { startInterceptServer, type InterceptServer } from './support/intercept-page.js';
-import {
-  artifactPath,
-  ensureExtensionBuild,
-  launchChromiumWithExtension,
-  newPageWithTabId,
-  requireBrowser,
-  type ChromiumWithExtension,
-} from './support/ext-env.js';
+import { startInterceptServer } from './support/intercept-page.js';
+import { artifactPath, newPageWithTabId } from './support/ext-env.js';
+import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 import { waitUntil } from './support/wait.js';
 
-let ext: ChromiumWithExtension;
-let server: InterceptServer;
-let dir: string;
-
-beforeAll(async () => {
-  requireBrowser('chromium');
-  dir = await ensureExtensionBuild('chrome');
-  [ext, server] = await Promise.all([launchChromiumWithExtension(dir), startInterceptServer()]);
-}, 120_000);
-
-afterAll(async () => {
-  await ext?.close();
-  await server?.close();
-});
+const run = chromiumAndServerPerFile(startInterceptServer, 120_000);
 
 const settle = () => new Promise((r) => setTimeout(r, 600));
 
 async function openPage(): Promise<{ page: Page; tabId: number }> {
-  const opened = await newPageWithTabId(ext.worker, async () => {
-    const p = await ext.context.newPage();
-    await p.goto(server.url);
+  const opened = await newPageWithTabId(run.browser.worker, async () => {
+    const p = await run.browser.context.newPage();
+    await p.goto(run.server.url);
     return p;
   });
   await opened.page.waitForFunction('window.opened === true');
@@ -56,8 +37,8 @@ async function openPage(): Promise<{ page: Page; tabId: number }> {
 }
 
 async function openPanel(tabId: number): Promise<Page> {
-  const panel = await ext.context.newPage();
-  await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
+  const panel = await run.browser.context.newPage();
+  await panel.goto(`chrome-extension://${run.browser.extensionId}/panel.html?tabId=${tabId}`);
   await panel.getByTestId('intercept-button').waitFor();
   return panel;
 }
@@ -80,6 +61,7 @@ async function setRule(
 const got = (page: Page) => page.evaluate('window.got') as Promise<(string | number[])[]>;
 
 it('Pause → Edit and forward reaches the server as the edited bytes; a Drop rule keeps received frames from the page', async () => {
+  const { server } = run;
   const { page, tabId } = await openPage();
   const panel = await openPanel(tabId);
   await setRule(panel, { direction: 'sent', action: 'pause' });
@@ -152,6 +134,7 @@ it('Pause → Edit and forward reaches the server as the edited bytes; a Drop ru
 }, 120_000);
 
 it('closing the panel mid-hold forwards every held frame in order, past the page’s replaced send and dispatchEvent; the page and the server see all of them', async () => {
+  const { server } = run;
   server.received.length = 0;
   const { page, tabId } = await openPage();
   const panel = await openPanel(tabId);
@@ -190,6 +173,7 @@ it('closing the panel mid-hold forwards every held frame in order, past the page
 }, 120_000);
 
 it('a page that knows the secret in hook.js cannot forge rules or hold actions', async () => {
+  const { server, dir } = run;
   server.received.length = 0;
   const { page } = await openPage();
   const secret = /"([0-9a-f]{24})"/.exec(readFileSync(path.join(dir, 'hook.js'), 'utf8'))?.[1];

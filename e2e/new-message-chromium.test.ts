@@ -9,36 +9,19 @@
  * and axe-core finds nothing on it.
  * Fails (never skips) without /usr/bin/chromium or a buildable extension.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { encode as cbor2Encode } from 'cbor2';
-import { startActionServer, type ActionServer } from './support/action-page.js';
+import { startActionServer } from './support/action-page.js';
 import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
-import {
-  artifactPath,
-  ensureExtensionBuild,
-  launchChromiumWithExtension,
-  newPageWithTabId,
-  requireBrowser,
-  type ChromiumWithExtension,
-} from './support/ext-env.js';
+import { artifactPath, newPageWithTabId } from './support/ext-env.js';
+import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 import { axeAudit } from './support/axe.js';
 import { waitUntil } from './support/wait.js';
 
-let ext: ChromiumWithExtension;
-let server: ActionServer;
-
-beforeAll(async () => {
-  requireBrowser('chromium');
-  const dir = await ensureExtensionBuild('chrome');
-  [ext, server] = await Promise.all([launchChromiumWithExtension(dir), startActionServer()]);
-}, 120_000);
-
-afterAll(async () => {
-  await ext?.close();
-  await server?.close();
-});
+const run = chromiumAndServerPerFile(startActionServer, 120_000);
 
 it('New message: EDN on the page socket reaches the server as cbor2 encodes the value, marked; Deliver to page; a socket closing after a send says so and keeps the composer on it with its draft', async () => {
+  const { browser: ext, server } = run;
   const { page, tabId } = await newPageWithTabId(ext.worker, async () => {
     const p = await ext.context.newPage();
     await p.goto(server.url);

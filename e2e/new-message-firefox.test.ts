@@ -5,28 +5,17 @@
  * wirescope's; the page sees none of it through its replaced `send`.
  * Fails (never skips) without /usr/bin/firefox-esr or a buildable extension.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser, Page } from 'puppeteer-core';
+import { expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
 import { encode as cbor2Encode } from 'cbor2';
-import { startActionServer, type ActionServer } from './support/action-page.js';
+import { startActionServer } from './support/action-page.js';
 import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
 import { pollUntil } from './support/wait.js';
-import { artifactPath, ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
-import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
+import { artifactPath } from './support/ext-env.js';
+import { findPageByLocation, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
+import { firefoxAndServerPerFile } from './support/ext-with-server.js';
 
-let browser: Browser;
-let server: ActionServer;
-
-beforeAll(async () => {
-  requireBrowser('firefox');
-  const dir = await ensureExtensionBuild('firefox-test');
-  [browser, server] = await Promise.all([launchFirefox({ extension: dir }), startActionServer()]);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const run = firefoxAndServerPerFile(startActionServer, 60_000);
 
 const textOf = (panel: Page, testId: string) =>
   panel.evaluate(`document.querySelector('[data-testid=${testId}]')?.textContent ?? ''`) as Promise<string>;
@@ -45,6 +34,7 @@ const clickButton = (panel: Page, name: string) =>
   );
 
 it('New message: a CBOR map written as EDN reaches the server as cbor2 encodes it, marked as wirescope’s', async () => {
+  const { browser, server } = run;
   const page = await browser.newPage();
   await page.goto(server.url);
   await page.waitForFunction('window.opened === true');

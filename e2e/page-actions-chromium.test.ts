@@ -16,35 +16,16 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { encode as encodeCbor } from 'cbor-x';
-import { CBOR_FRAME, startActionServer, type ActionServer } from './support/action-page.js';
+import { CBOR_FRAME, startActionServer } from './support/action-page.js';
 import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
-import {
-  artifactPath,
-  ensureExtensionBuild,
-  launchChromiumWithExtension,
-  newPageWithTabId,
-  requireBrowser,
-  type ChromiumWithExtension,
-} from './support/ext-env.js';
+import { artifactPath, newPageWithTabId } from './support/ext-env.js';
+import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 import { waitUntil } from './support/wait.js';
 
-let ext: ChromiumWithExtension;
-let server: ActionServer;
-let dir: string;
-
-beforeAll(async () => {
-  requireBrowser('chromium');
-  dir = await ensureExtensionBuild('chrome');
-  [ext, server] = await Promise.all([launchChromiumWithExtension(dir), startActionServer()]);
-}, 120_000);
-
-afterAll(async () => {
-  await ext?.close();
-  await server?.close();
-});
+const run = chromiumAndServerPerFile(startActionServer, 120_000);
 
 /** Waits until the frame's Send again, Edit and send and Deliver to page are all off; their shared reason. */
 async function actionsOff(panel: Page, frameId: number): Promise<string> {
@@ -72,6 +53,7 @@ async function act(panel: Page, frameId: number, button: 'Send again' | 'Deliver
 }
 
 it('Send again, Deliver to page, the options switch and a closed socket, on a page that replaced send, dispatchEvent, MessageEvent and Blob', async () => {
+  const { browser: ext, server, dir } = run;
   const { page, tabId } = await newPageWithTabId(ext.worker, async () => {
     const p = await ext.context.newPage();
     await p.goto(server.url);

@@ -6,27 +6,16 @@
  * then a string; the page sees none of it through its replacements; the rows are marked.
  * Fails (never skips) without /usr/bin/firefox-esr or a buildable extension.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser, Page } from 'puppeteer-core';
-import { CBOR_FRAME, startActionServer, type ActionServer } from './support/action-page.js';
+import { expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import { CBOR_FRAME, startActionServer } from './support/action-page.js';
 import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
 import { pollUntil } from './support/wait.js';
-import { artifactPath, ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
-import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
+import { artifactPath } from './support/ext-env.js';
+import { findPageByLocation, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
+import { firefoxAndServerPerFile } from './support/ext-with-server.js';
 
-let browser: Browser;
-let server: ActionServer;
-
-beforeAll(async () => {
-  requireBrowser('firefox');
-  const dir = await ensureExtensionBuild('firefox-test');
-  [browser, server] = await Promise.all([launchFirefox({ extension: dir }), startActionServer()]);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const run = firefoxAndServerPerFile(startActionServer, 60_000);
 
 /** Opens frame `frameId` in the panel, clicks `button` and returns what the panel said. */
 async function act(panel: Page, frameId: number, button: string): Promise<string> {
@@ -49,6 +38,7 @@ async function act(panel: Page, frameId: number, button: string): Promise<string
 }
 
 it('Send again and Deliver to page (ArrayBuffer, Blob, text), on a page that replaced send, dispatchEvent, MessageEvent and Blob', async () => {
+  const { browser, server } = run;
   const page = await browser.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
