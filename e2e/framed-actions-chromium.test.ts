@@ -25,8 +25,8 @@ import {
   MQTT_TOPIC,
   startFramedServers,
 } from './support/framed-clients.js';
-import { READ_PANEL, waitForRows, type PanelRow, type PanelState } from './support/ext-panel.js';
-import { artifactPath, newPageWithTabId } from './support/ext-env.js';
+import { panelReader, waitForRows, type PanelRow } from './support/ext-panel.js';
+import { artifactPath, openPanelOf, openTabAt } from './support/ext-env.js';
 import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 import { waitUntil } from './support/wait.js';
 
@@ -63,11 +63,7 @@ async function editAndSend(panel: Page, row: PanelRow, label: string, edit: (tex
 
 it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds the framing around the edited value', async () => {
   const { browser: ext, server: servers } = run;
-  const { page, tabId } = await newPageWithTabId(ext.worker, async () => {
-    const p = await ext.context.newPage();
-    await p.goto(servers.url);
-    return p;
-  });
+  const { page, tabId } = await openTabAt(ext, servers.url);
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
   expect(await page.evaluate('window.__ready')).toBe(true);
@@ -77,9 +73,8 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   const publishFrame = servers.mqttFrames.find((f) => f[0] >> 4 === 3)!;
   expect(publishFrame).toBeDefined();
 
-  const panel = await ext.context.newPage();
-  await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
-  const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
+  const panel = await openPanelOf(ext, tabId);
+  const read = panelReader(panel);
   const state = await waitForRows(read, 6);
   const { io: ioRow, upload: uploadRow, mqtt: mqttRow, described } = framedRows(state.rows);
   expect(uploadRow, described).toBeDefined();

@@ -22,9 +22,9 @@ import {
   MQTT_TOPIC,
   startFramedServers,
 } from './support/framed-clients.js';
-import { READ_PANEL, waitForRows, type PanelRow, type PanelState } from './support/ext-panel.js';
+import { panelReader, waitForRows, type PanelRow } from './support/ext-panel.js';
 import { artifactPath } from './support/ext-env.js';
-import { findPageByLocation, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
+import { openPanelTab } from './support/ext-firefox.js';
 import { firefoxAndServerPerFile } from './support/ext-with-server.js';
 import { pollUntil } from './support/wait.js';
 
@@ -110,10 +110,8 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   const publishFrame = servers.mqttFrames.find((f) => f[0] >> 4 === 3)!;
   expect(publishFrame).toBeDefined();
 
-  const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
-  expect(opened.wirescopeTest, JSON.stringify(opened)).toBe('panel-tab-opened');
-  const panel = await findPageByLocation(browser, opened.url);
-  const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
+  const panel = await openPanelTab(browser, page);
+  const read = panelReader(panel);
   const state = await waitForRows(read, 6);
   const { io: ioRow, upload: uploadRow, mqtt: mqttRow, described } = framedRows(state.rows);
   expect(uploadRow, described).toBeDefined();

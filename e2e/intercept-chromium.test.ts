@@ -18,7 +18,7 @@ import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { encode as encodeCbor } from 'cbor-x';
 import { startInterceptServer } from './support/intercept-page.js';
-import { artifactPath, newPageWithTabId } from './support/ext-env.js';
+import { artifactPath, openPanelOf, openTabAt } from './support/ext-env.js';
 import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 import { waitUntil } from './support/wait.js';
 
@@ -27,18 +27,13 @@ const run = chromiumAndServerPerFile(startInterceptServer, 120_000);
 const settle = () => new Promise((r) => setTimeout(r, 600));
 
 async function openPage(): Promise<{ page: Page; tabId: number }> {
-  const opened = await newPageWithTabId(run.browser.worker, async () => {
-    const p = await run.browser.context.newPage();
-    await p.goto(run.server.url);
-    return p;
-  });
+  const opened = await openTabAt(run.browser, run.server.url);
   await opened.page.waitForFunction('window.opened === true');
   return opened;
 }
 
 async function openPanel(tabId: number): Promise<Page> {
-  const panel = await run.browser.context.newPage();
-  await panel.goto(`chrome-extension://${run.browser.extensionId}/panel.html?tabId=${tabId}`);
+  const panel = await openPanelOf(run.browser, tabId);
   await panel.getByTestId('intercept-button').waitFor();
   return panel;
 }

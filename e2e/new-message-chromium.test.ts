@@ -12,8 +12,8 @@
 import { expect, it } from 'vitest';
 import { encode as cbor2Encode } from 'cbor2';
 import { startActionServer } from './support/action-page.js';
-import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
-import { artifactPath, newPageWithTabId } from './support/ext-env.js';
+import { panelReader, waitForRows } from './support/ext-panel.js';
+import { artifactPath, openPanelOf, openTabAt } from './support/ext-env.js';
 import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 import { axeAudit } from './support/axe.js';
 import { waitUntil } from './support/wait.js';
@@ -22,20 +22,14 @@ const run = chromiumAndServerPerFile(startActionServer, 120_000);
 
 it('New message: EDN on the page socket reaches the server as cbor2 encodes the value, marked; Deliver to page; a socket closing after a send says so and keeps the composer on it with its draft', async () => {
   const { browser: ext, server } = run;
-  const { page, tabId } = await newPageWithTabId(ext.worker, async () => {
-    const p = await ext.context.newPage();
-    await p.goto(server.url);
-    return p;
-  });
+  const { page, tabId } = await openTabAt(ext, server.url);
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.waitForFunction('window.opened === true');
   await waitUntil('the page’s two frames at the server', () => server.received.length === 2);
 
-  const panel = await ext.context.newPage();
-  await panel.setViewportSize({ width: 1440, height: 900 });
-  await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
-  const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
+  const panel = await openPanelOf(ext, tabId, { width: 1440, height: 900 });
+  const read = panelReader(panel);
   await waitForRows(read, 2);
 
   // A second socket that opens and closes: listed, not choosable, and never where the composer goes.

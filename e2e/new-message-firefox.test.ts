@@ -9,10 +9,10 @@ import { expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { encode as cbor2Encode } from 'cbor2';
 import { startActionServer } from './support/action-page.js';
-import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
+import { panelReader, waitForRows } from './support/ext-panel.js';
 import { pollUntil } from './support/wait.js';
 import { artifactPath } from './support/ext-env.js';
-import { findPageByLocation, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
+import { openPanelTab } from './support/ext-firefox.js';
 import { firefoxAndServerPerFile } from './support/ext-with-server.js';
 
 const run = firefoxAndServerPerFile(startActionServer, 60_000);
@@ -44,10 +44,8 @@ it('New message: a CBOR map written as EDN reaches the server as cbor2 encodes i
     (n) => n === 2,
   );
 
-  const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
-  expect(opened.wirescopeTest, JSON.stringify(opened)).toBe('panel-tab-opened');
-  const panel = await findPageByLocation(browser, opened.url);
-  const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
+  const panel = await openPanelTab(browser, page);
+  const read = panelReader(panel);
   await waitForRows(read, 2);
 
   await clickButton(panel, 'New message');

@@ -20,8 +20,8 @@ import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { encode as encodeCbor } from 'cbor-x';
 import { CBOR_FRAME, startActionServer } from './support/action-page.js';
-import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
-import { artifactPath, newPageWithTabId } from './support/ext-env.js';
+import { panelReader, waitForRows } from './support/ext-panel.js';
+import { artifactPath, openPanelOf, openTabAt } from './support/ext-env.js';
 import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 import { waitUntil } from './support/wait.js';
 
@@ -54,11 +54,7 @@ async function act(panel: Page, frameId: number, button: 'Send again' | 'Deliver
 
 it('Send again, Deliver to page, the options switch and a closed socket, on a page that replaced send, dispatchEvent, MessageEvent and Blob', async () => {
   const { browser: ext, server, dir } = run;
-  const { page, tabId } = await newPageWithTabId(ext.worker, async () => {
-    const p = await ext.context.newPage();
-    await p.goto(server.url);
-    return p;
-  });
+  const { page, tabId } = await openTabAt(ext, server.url);
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.waitForFunction('window.opened === true');
@@ -95,9 +91,8 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   }, secret!);
   expect(forged.recordSent, 'the registry offers no way to record a frame that was not sent').toBe('undefined');
 
-  const panel = await ext.context.newPage();
-  await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
-  const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
+  const panel = await openPanelOf(ext, tabId);
+  const read = panelReader(panel);
   let state = await waitForRows(read, 2);
   expect(state.rows.map((r) => r.direction)).toEqual(['sent', 'sent']);
   await new Promise((r) => setTimeout(r, 500));
