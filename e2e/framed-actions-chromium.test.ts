@@ -28,34 +28,21 @@ import {
 import { panelReader, waitForRows, type PanelRow } from './support/ext-panel.js';
 import { artifactPath, openPanelOf, openTabAt } from './support/ext-env.js';
 import { chromiumAndServerPerFile } from './support/ext-with-server.js';
+import { actOnFrame, openFrame, waitForEditChange } from './support/frame-actions-chromium.js';
 import { waitUntil } from './support/wait.js';
 
 const run = chromiumAndServerPerFile(startFramedServers, 120_000);
 
-async function open(panel: Page, row: PanelRow): Promise<void> {
-  await panel.locator(`[data-testid=frame-row][data-frame-id="${row.frameId}"]`).dispatchEvent('mousedown');
-  await panel.locator(`[data-testid=frame-detail][data-frame-id="${row.frameId}"]`).waitFor();
-}
-
-async function sendAgain(panel: Page, row: PanelRow): Promise<string> {
-  await open(panel, row);
-  await panel.getByRole('button', { name: 'Send again' }).click();
-  const outcome = panel.getByTestId('page-action-outcome');
-  await outcome.waitFor({ timeout: 10_000 });
-  return (await outcome.textContent()) ?? '';
-}
+const sendAgain = (panel: Page, row: PanelRow) => actOnFrame(panel, row.frameId, 'Send again');
 
 /** Opens Edit and send on `row`, checks the editor's label, rewrites its text with `edit`, sends. */
 async function editAndSend(panel: Page, row: PanelRow, label: string, edit: (text: string) => string): Promise<string> {
-  await open(panel, row);
+  await openFrame(panel, row.frameId);
   await panel.getByRole('button', { name: 'Edit and send' }).click();
   const editor = panel.getByLabel(`Edit the frame (${label})`);
   const before = await editor.inputValue();
   await editor.fill(edit(before));
-  await panel
-    .getByTestId('edit-change')
-    .filter({ hasText: /first at offset \d+/ })
-    .waitFor();
+  await waitForEditChange(panel);
   await panel.getByRole('button', { name: 'Send', exact: true }).click();
   await panel.getByTestId('page-action-outcome').filter({ hasText: 'edited frame sent' }).waitFor();
   return before;
@@ -132,7 +119,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   const after = await waitForRows(read, state.rows.length + 8);
   expect(after.rows.slice(-8).map((r) => r.direction)).toEqual(Array(8).fill('sent by wirescope'));
   // Screenshots with a framed editor open on an edit (looked at by hand; the geometry is checked here).
-  await open(panel, mqttRow!);
+  await openFrame(panel, mqttRow!.frameId);
   await panel.getByRole('button', { name: 'Edit and send' }).click();
   const editor = panel.getByLabel('Edit the frame (MQTT PUBLISH)');
   await editor.fill((await editor.inputValue()).replace(/^qos: 0$/m, 'qos: 1'));
@@ -142,10 +129,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   );
   expect(await panel.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true);
   await editor.fill((await editor.inputValue()).replace(/^packet id: null$/m, 'packet id: 5'));
-  await panel
-    .getByTestId('edit-change')
-    .filter({ hasText: /first at offset \d+/ })
-    .waitFor();
+  await waitForEditChange(panel);
   for (const [name, viewport, scheme] of [
     ['framed-edit-1440-light.png', { width: 1440, height: 900 }, 'light'],
     ['framed-edit-900-dark.png', { width: 900, height: 700 }, 'dark'],

@@ -26,64 +26,35 @@ import { panelReader, waitForRows, type PanelRow } from './support/ext-panel.js'
 import { artifactPath } from './support/ext-env.js';
 import { openPanelTab } from './support/ext-firefox.js';
 import { firefoxAndServerPerFile } from './support/ext-with-server.js';
+import { actOnFrame, clickButton, openFrame, textOf, typeInto } from './support/frame-actions-firefox.js';
 import { pollUntil } from './support/wait.js';
 
 const run = firefoxAndServerPerFile(startFramedServers, 60_000);
 
-const text = (panel: Page, selector: string) =>
-  panel.evaluate(`document.querySelector(${JSON.stringify(selector)})?.textContent ?? ''`) as Promise<string>;
-
-const click = (panel: Page, within: string, name: string) =>
-  panel.evaluate(
-    `[...document.querySelectorAll(${JSON.stringify(`${within} button`)})].find((b) => b.textContent === ${JSON.stringify(name)}).click()`,
-  );
-
-async function open(panel: Page, row: PanelRow): Promise<void> {
-  await panel.evaluate(
-    `document.querySelector('[data-testid=frame-row][data-frame-id="${row.frameId}"]').dispatchEvent(new MouseEvent('mousedown', { bubbles: true }))`,
-  );
-  await panel.waitForSelector(`[data-testid=frame-detail][data-frame-id="${row.frameId}"]`);
-  await panel.waitForSelector('[data-testid=page-actions]');
-}
-
-async function sendAgain(panel: Page, row: PanelRow): Promise<string> {
-  await open(panel, row);
-  await click(panel, '[data-testid=page-actions]', 'Send again');
-  return pollUntil(
-    'the outcome of Send again',
-    () => text(panel, '[data-testid=page-action-outcome]'),
-    (t) => t !== '',
-  );
-}
+const sendAgain = (panel: Page, row: PanelRow) => actOnFrame(panel, row.frameId, 'Send again');
 
 /** Opens Edit and send on `row`, checks the editor's label, rewrites its text with `edit` (as typing would), sends. */
 async function editAndSend(panel: Page, row: PanelRow, label: string, edit: (text: string) => string): Promise<string> {
-  await open(panel, row);
-  await click(panel, '[data-testid=page-actions]', 'Edit and send');
+  await openFrame(panel, row.frameId);
+  await clickButton(panel, '[data-testid=page-actions] button', 'Edit and send');
   await panel.waitForSelector('[data-testid=edit-text]');
-  expect(await text(panel, '[data-testid=edit-and-send] label')).toBe(`Edit the frame (${label})`);
+  expect(await textOf(panel, '[data-testid=edit-and-send] label')).toBe(`Edit the frame (${label})`);
   const before = await pollUntil(
     'the edit text',
     () => panel.evaluate("document.querySelector('[data-testid=edit-text]').value") as Promise<string>,
     (t) => t !== '',
   );
-  await panel.evaluate(
-    `(() => {
-      const area = document.querySelector('[data-testid=edit-text]');
-      Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set.call(area, ${JSON.stringify(edit(before))});
-      area.dispatchEvent(new Event('input', { bubbles: true }));
-    })()`,
-  );
+  await typeInto(panel, '[data-testid=edit-text]', edit(before));
   await pollUntil(
     'the changed bytes',
-    () => text(panel, '[data-testid=edit-change]'),
+    () => textOf(panel, '[data-testid=edit-change]'),
     (t) => /first at offset \d+/.test(t),
   );
-  await click(panel, '[data-testid=edit-and-send]', 'Send');
+  await clickButton(panel, '[data-testid=edit-and-send] button', 'Send');
   expect(
     await pollUntil(
       'the outcome of the send',
-      () => text(panel, '[data-testid=page-action-outcome]'),
+      () => textOf(panel, '[data-testid=page-action-outcome]'),
       (t) => t !== '',
     ),
   ).toMatch(/^edited frame sent( with its \d+ attachments?)?$/);

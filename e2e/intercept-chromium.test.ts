@@ -20,6 +20,7 @@ import { encode as encodeCbor } from 'cbor-x';
 import { startInterceptServer } from './support/intercept-page.js';
 import { artifactPath, openPanelOf, openTabAt } from './support/ext-env.js';
 import { chromiumAndServerPerFile } from './support/ext-with-server.js';
+import { waitForEditChange } from './support/frame-actions-chromium.js';
 import { waitUntil } from './support/wait.js';
 
 const run = chromiumAndServerPerFile(startInterceptServer, 120_000);
@@ -77,10 +78,7 @@ it('Pause → Edit and forward reaches the server as the edited bytes; a Drop ru
   await panel.getByRole('button', { name: 'Edit and forward' }).click();
   const editor = panel.getByLabel('Edit the frame (CBOR as EDN)');
   await editor.fill('{_1 "a": 2, "b": "y"}');
-  await panel
-    .getByTestId('edit-change')
-    .filter({ hasText: /first at offset \d+/ })
-    .waitFor();
+  await waitForEditChange(panel);
   for (const [name, viewport, scheme] of [
     ['intercept-1440-light.png', { width: 1440, height: 900 }, 'light'],
     ['intercept-900-dark.png', { width: 900, height: 700 }, 'dark'],

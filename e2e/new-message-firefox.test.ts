@@ -10,6 +10,7 @@ import type { Page } from 'puppeteer-core';
 import { encode as cbor2Encode } from 'cbor2';
 import { startActionServer } from './support/action-page.js';
 import { panelReader, waitForRows } from './support/ext-panel.js';
+import { clickButton, textOf, typeInto } from './support/frame-actions-firefox.js';
 import { pollUntil } from './support/wait.js';
 import { artifactPath } from './support/ext-env.js';
 import { openPanelTab } from './support/ext-firefox.js';
@@ -17,21 +18,9 @@ import { firefoxAndServerPerFile } from './support/ext-with-server.js';
 
 const run = firefoxAndServerPerFile(startActionServer, 60_000);
 
-const textOf = (panel: Page, testId: string) =>
-  panel.evaluate(`document.querySelector('[data-testid=${testId}]')?.textContent ?? ''`) as Promise<string>;
-
-/** Types into the composer's text box as React hears it (the native value setter, then an input event). */
+/** Types into the composer's text box as React hears it. */
 const setText = (panel: Page, value: string) =>
-  panel.evaluate(`(() => {
-    const area = document.querySelector('[data-testid=new-message] [data-testid=edit-text]');
-    Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set.call(area, ${JSON.stringify(value)});
-    area.dispatchEvent(new Event('input', { bubbles: true }));
-  })()`);
-
-const clickButton = (panel: Page, name: string) =>
-  panel.evaluate(
-    `[...document.querySelectorAll('button')].find((b) => b.textContent === ${JSON.stringify(name)}).click()`,
-  );
+  typeInto(panel, '[data-testid=new-message] [data-testid=edit-text]', value);
 
 it('New message: a CBOR map written as EDN reaches the server as cbor2 encodes it, marked as wirescope’s', async () => {
   const { browser, server } = run;
@@ -48,7 +37,7 @@ it('New message: a CBOR map written as EDN reaches the server as cbor2 encodes i
   const read = panelReader(panel);
   await waitForRows(read, 2);
 
-  await clickButton(panel, 'New message');
+  await clickButton(panel, 'button', 'New message');
   await panel.waitForSelector('[data-testid=new-message] [data-testid=edit-format]');
   await panel.select('[data-testid=edit-format]', 'edn');
   const value = new Map<string, unknown>([
@@ -62,23 +51,21 @@ it('New message: a CBOR map written as EDN reaches the server as cbor2 encodes i
   expect(
     await pollUntil(
       'the error',
-      () => textOf(panel, 'edit-error'),
+      () => textOf(panel, '[data-testid=edit-error]'),
       (t) => t !== '',
     ),
   ).toMatch(/^2:8: .* — nothing will be sent$/);
   await setText(panel, '{"op": "move", "to": [3, -4.25], "id": 100000}');
   await pollUntil(
     'the encoded bytes',
-    () => textOf(panel, 'edit-bytes'),
+    () => textOf(panel, '[data-testid=edit-bytes]'),
     (t) => t === hex,
   );
-  await panel.evaluate(
-    `[...document.querySelectorAll('[data-testid=new-message] button')].find((b) => b.textContent === 'Send').click()`,
-  );
+  await clickButton(panel, '[data-testid=new-message] button', 'Send');
   expect(
     await pollUntil(
       'the outcome',
-      () => textOf(panel, 'new-message-outcome'),
+      () => textOf(panel, '[data-testid=new-message-outcome]'),
       (t) => t !== '',
     ),
   ).toMatch(/sent$/);

@@ -23,14 +23,14 @@ import { CBOR_FRAME, startActionServer } from './support/action-page.js';
 import { panelReader, waitForRows } from './support/ext-panel.js';
 import { artifactPath, openPanelOf, openTabAt } from './support/ext-env.js';
 import { chromiumAndServerPerFile } from './support/ext-with-server.js';
+import { actOnFrame, openFrame, waitForEditChange } from './support/frame-actions-chromium.js';
 import { waitUntil } from './support/wait.js';
 
 const run = chromiumAndServerPerFile(startActionServer, 120_000);
 
 /** Waits until the frame's Send again, Edit and send and Deliver to page are all off; their shared reason. */
 async function actionsOff(panel: Page, frameId: number): Promise<string> {
-  await panel.locator(`[data-testid=frame-row][data-frame-id="${frameId}"]`).dispatchEvent('mousedown');
-  await panel.locator(`[data-testid=frame-detail][data-frame-id="${frameId}"]`).waitFor();
+  await openFrame(panel, frameId);
   const buttons = panel.getByTestId('page-actions').getByRole('button');
   await waitUntil('the page actions are off', async () =>
     (await buttons.evaluateAll((els) => els.map((e) => (e as HTMLButtonElement).disabled))).every(Boolean),
@@ -41,16 +41,6 @@ async function actionsOff(panel: Page, frameId: number): Promise<string> {
 /** The ids of the frames listed in the panel. */
 const frameIds = (panel: Page): Promise<number[]> =>
   panel.$$eval('[data-testid=frame-row]', (els) => els.map((e) => Number((e as HTMLElement).dataset.frameId)));
-
-async function act(panel: Page, frameId: number, button: 'Send again' | 'Deliver to page'): Promise<string> {
-  await panel.locator(`[data-testid=frame-row][data-frame-id="${frameId}"]`).dispatchEvent('mousedown');
-  await panel.locator(`[data-testid=frame-detail][data-frame-id="${frameId}"]`).waitFor();
-  // The click clears the last outcome (a discrete event: React renders before click() returns).
-  await panel.getByRole('button', { name: button }).click();
-  const outcome = panel.getByTestId('page-action-outcome');
-  await outcome.waitFor({ timeout: 10_000 });
-  return (await outcome.textContent()) ?? '';
-}
 
 it('Send again, Deliver to page, the options switch and a closed socket, on a page that replaced send, dispatchEvent, MessageEvent and Blob', async () => {
   const { browser: ext, server, dir } = run;
@@ -99,10 +89,10 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   expect(server.received, 'no forged action reached the server').toHaveLength(2);
 
   // Send again: byte-exact, at the server, through none of the page's replacements.
-  expect(await act(panel, 1, 'Send again')).toBe('sent again');
+  expect(await actOnFrame(panel, 1, 'Send again')).toBe('sent again');
   await waitUntil('the frame sent again at the server', () => server.received.length === 3);
   expect(server.received[2]).toEqual({ bytes: [...CBOR_FRAME], binary: true });
-  expect(await act(panel, 2, 'Send again')).toBe('sent again');
+  expect(await actOnFrame(panel, 2, 'Send again')).toBe('sent again');
   await waitUntil('the text frame sent again', () => server.received.length === 4);
   expect(server.received[3]).toEqual({ bytes: [...Buffer.from('text frame')], binary: false });
 
@@ -115,22 +105,19 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   expect(await panel.getByTestId('edit-error').textContent()).toMatch(/^1:\d+: .* — nothing will be sent$/);
   expect(await panel.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true);
   await editor.fill('{_1 "a": 2, "b": "y"}');
-  await panel
-    .getByTestId('edit-change')
-    .filter({ hasText: /first at offset \d+/ })
-    .waitFor();
+  await waitForEditChange(panel);
   await panel.getByRole('button', { name: 'Send', exact: true }).click();
   expect(await panel.getByTestId('page-action-outcome').textContent()).toBe('edited frame sent');
   await waitUntil('the edited frame at the server', () => server.received.length === 5);
   expect(server.received[4]).toEqual({ bytes: [...encodeCbor({ a: 2, b: 'y' })], binary: true });
 
   // Deliver to page: ArrayBuffer (binaryType arraybuffer), then Blob, then text.
-  expect(await act(panel, 1, 'Deliver to page')).toBe('delivered to the page');
+  expect(await actOnFrame(panel, 1, 'Deliver to page')).toBe('delivered to the page');
   await page.evaluate(() => {
     (window as unknown as { ws: WebSocket }).ws.binaryType = 'blob';
   });
-  expect(await act(panel, 1, 'Deliver to page')).toBe('delivered to the page');
-  expect(await act(panel, 2, 'Deliver to page')).toBe('delivered to the page');
+  expect(await actOnFrame(panel, 1, 'Deliver to page')).toBe('delivered to the page');
+  expect(await actOnFrame(panel, 2, 'Deliver to page')).toBe('delivered to the page');
   await page.waitForFunction('window.got.length === 3 && window.got[1].bytes !== null');
   const got = (await page.evaluate('window.got')) as {
     kind: string;
@@ -166,10 +153,7 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   await panel.locator('[data-testid=frame-row][data-frame-id="1"]').dispatchEvent('mousedown');
   await panel.getByRole('button', { name: 'Edit and send' }).click();
   await panel.getByLabel('Edit the frame (CBOR as EDN)').fill('{_1 "a": 1000, "b": "x"}');
-  await panel
-    .getByTestId('edit-change')
-    .filter({ hasText: /first at offset \d+/ })
-    .waitFor();
+  await waitForEditChange(panel);
   for (const [name, viewport, scheme] of [
     ['page-actions-1440-light.png', { width: 1440, height: 900 }, 'light'],
     ['page-actions-900-dark.png', { width: 900, height: 700 }, 'dark'],

@@ -7,35 +7,15 @@
  * Fails (never skips) without /usr/bin/firefox-esr or a buildable extension.
  */
 import { expect, it } from 'vitest';
-import type { Page } from 'puppeteer-core';
 import { CBOR_FRAME, startActionServer } from './support/action-page.js';
 import { panelReader, waitForRows } from './support/ext-panel.js';
+import { actOnFrame } from './support/frame-actions-firefox.js';
 import { pollUntil } from './support/wait.js';
 import { artifactPath } from './support/ext-env.js';
 import { openPanelTab } from './support/ext-firefox.js';
 import { firefoxAndServerPerFile } from './support/ext-with-server.js';
 
 const run = firefoxAndServerPerFile(startActionServer, 60_000);
-
-/** Opens frame `frameId` in the panel, clicks `button` and returns what the panel said. */
-async function act(panel: Page, frameId: number, button: string): Promise<string> {
-  await panel.evaluate(
-    `document.querySelector('[data-testid=frame-row][data-frame-id="${frameId}"]').dispatchEvent(new MouseEvent('mousedown', { bubbles: true }))`,
-  );
-  await panel.waitForSelector(`[data-testid=frame-detail][data-frame-id="${frameId}"]`);
-  await panel.waitForSelector('[data-testid=page-actions]');
-  await panel.evaluate(
-    `[...document.querySelectorAll('[data-testid=page-actions] button')].find((b) => b.textContent === ${JSON.stringify(button)}).click()`,
-  );
-  return pollUntil(
-    `the outcome of ${button}`,
-    () =>
-      panel.evaluate(
-        "document.querySelector('[data-testid=page-action-outcome]')?.textContent ?? ''",
-      ) as Promise<string>,
-    (t) => t !== '',
-  );
-}
 
 it('Send again and Deliver to page (ArrayBuffer, Blob, text), on a page that replaced send, dispatchEvent, MessageEvent and Blob', async () => {
   const { browser, server } = run;
@@ -54,7 +34,7 @@ it('Send again and Deliver to page (ArrayBuffer, Blob, text), on a page that rep
   const read = panelReader(panel);
   await waitForRows(read, 2);
 
-  expect(await act(panel, 1, 'Send again')).toBe('sent again');
+  expect(await actOnFrame(panel, 1, 'Send again')).toBe('sent again');
   await pollUntil(
     'the frame sent again at the server',
     async () => server.received.length,
@@ -62,10 +42,10 @@ it('Send again and Deliver to page (ArrayBuffer, Blob, text), on a page that rep
   );
   expect(server.received[2]).toEqual({ bytes: [...CBOR_FRAME], binary: true });
 
-  expect(await act(panel, 1, 'Deliver to page')).toBe('delivered to the page');
+  expect(await actOnFrame(panel, 1, 'Deliver to page')).toBe('delivered to the page');
   await page.evaluate('window.ws.binaryType = "blob"');
-  expect(await act(panel, 1, 'Deliver to page')).toBe('delivered to the page');
-  expect(await act(panel, 2, 'Deliver to page')).toBe('delivered to the page');
+  expect(await actOnFrame(panel, 1, 'Deliver to page')).toBe('delivered to the page');
+  expect(await actOnFrame(panel, 2, 'Deliver to page')).toBe('delivered to the page');
   const got = await pollUntil(
     'three deliveries with their bytes',
     () => page.evaluate('window.got') as Promise<{ kind: string; text: string | null; bytes: number[] | null }[]>,
