@@ -26,7 +26,8 @@ import {
   startFramedServers,
 } from './support/framed-clients.js';
 import { panelReader, waitForRows, type PanelRow } from './support/ext-panel.js';
-import { artifactPath, openPanelOf, openTabAt } from './support/ext-env.js';
+import { openPanelOf, openTabAt } from './support/ext-env.js';
+import { overflowSideways, screenshotEach, type Shot, VIEWPORT_900, VIEWPORT_1440 } from './support/shots.js';
 import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 import { actOnFrame, openFrame, waitForEditChange } from './support/frame-actions-chromium.js';
 import { waitUntil } from './support/wait.js';
@@ -130,17 +131,15 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   expect(await panel.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true);
   await editor.fill((await editor.inputValue()).replace(/^packet id: null$/m, 'packet id: 5'));
   await waitForEditChange(panel);
-  for (const [name, viewport, scheme] of [
-    ['framed-edit-1440-light.png', { width: 1440, height: 900 }, 'light'],
-    ['framed-edit-900-dark.png', { width: 900, height: 700 }, 'dark'],
-  ] as const) {
-    await panel.setViewportSize(viewport);
-    await panel.emulateMedia({ colorScheme: scheme });
-    const overflow = await panel.$$eval('[data-testid=edit-and-send]', (els) =>
-      els.map((e) => e.scrollWidth > e.clientWidth + 1),
-    );
-    expect(overflow, `the editor does not overflow sideways at ${viewport.width} px`).toEqual([false]);
-    await panel.screenshot({ path: artifactPath(name) });
-  }
+  const shots: Shot[] = [
+    ['framed-edit-1440-light.png', VIEWPORT_1440, 'light'],
+    ['framed-edit-900-dark.png', VIEWPORT_900, 'dark'],
+  ];
+  await screenshotEach(panel, shots, {
+    before: async ({ width }) => {
+      const overflow = await overflowSideways(panel, '[data-testid=edit-and-send]');
+      expect(overflow, `the editor does not overflow sideways at ${width} px`).toEqual([false]);
+    },
+  });
   expect(pageErrors).toEqual([]);
 }, 60_000);

@@ -19,6 +19,7 @@ import type { Page } from 'playwright-core';
 import { encode as encodeCbor } from 'cbor-x';
 import { startInterceptServer } from './support/intercept-page.js';
 import { artifactPath, openPanelOf, openTabAt } from './support/ext-env.js';
+import { overflowSideways, screenshotEach, type Shot, VIEWPORT_900, VIEWPORT_1440 } from './support/shots.js';
 import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 import { waitForEditChange } from './support/frame-actions-chromium.js';
 import { waitUntil } from './support/wait.js';
@@ -79,18 +80,16 @@ it('Pause → Edit and forward reaches the server as the edited bytes; a Drop ru
   const editor = panel.getByLabel('Edit the frame (CBOR as EDN)');
   await editor.fill('{_1 "a": 2, "b": "y"}');
   await waitForEditChange(panel);
-  for (const [name, viewport, scheme] of [
-    ['intercept-1440-light.png', { width: 1440, height: 900 }, 'light'],
-    ['intercept-900-dark.png', { width: 900, height: 700 }, 'dark'],
-  ] as const) {
-    await panel.setViewportSize(viewport);
-    await panel.emulateMedia({ colorScheme: scheme });
-    const overflow = await panel.$$eval('[data-testid=held-frames]', (els) =>
-      els.map((e) => e.scrollWidth > e.clientWidth + 1),
-    );
-    expect(overflow, `the held controls fit at ${viewport.width} px`).toEqual([false]);
-    await panel.screenshot({ path: artifactPath(name) });
-  }
+  const shots: Shot[] = [
+    ['intercept-1440-light.png', VIEWPORT_1440, 'light'],
+    ['intercept-900-dark.png', VIEWPORT_900, 'dark'],
+  ];
+  await screenshotEach(panel, shots, {
+    before: async ({ width }) => {
+      const overflow = await overflowSideways(panel, '[data-testid=held-frames]');
+      expect(overflow, `the held controls fit at ${width} px`).toEqual([false]);
+    },
+  });
   await panel.getByRole('button', { name: 'Send', exact: true }).click();
   await waitUntil('the edited frame at the server', () => server.received.length === 1);
   expect(server.received[0]).toEqual([...encodeCbor({ a: 2, b: 'y' })]);

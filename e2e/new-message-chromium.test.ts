@@ -13,7 +13,8 @@ import { expect, it } from 'vitest';
 import { encode as cbor2Encode } from 'cbor2';
 import { startActionServer } from './support/action-page.js';
 import { panelReader, waitForRows } from './support/ext-panel.js';
-import { artifactPath, openPanelOf, openTabAt } from './support/ext-env.js';
+import { openPanelOf, openTabAt } from './support/ext-env.js';
+import { screenshotEach, type Shot, type Viewport, VIEWPORT_900, VIEWPORT_1440 } from './support/shots.js';
 import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 import { axeAudit } from './support/axe.js';
 import { waitUntil } from './support/wait.js';
@@ -83,14 +84,13 @@ it('New message: EDN on the page socket reaches the server as cbor2 encodes the 
   expect(await panel.getByTestId('edit-change').textContent()).toMatch(/changed in \d+ ranges?, first at offset 0/);
 
   // Geometry and axe with the composer open on a valid edit: nothing clipped, the text box usable.
-  for (const [name, viewport, scheme] of [
-    ['new-message-1440-light.png', { width: 1440, height: 900 }, 'light'],
-    ['new-message-1440-dark.png', { width: 1440, height: 900 }, 'dark'],
-    ['new-message-900-dark.png', { width: 900, height: 700 }, 'dark'],
-    ['new-message-900-light.png', { width: 900, height: 700 }, 'light'],
-  ] as const) {
-    await panel.setViewportSize(viewport);
-    await panel.emulateMedia({ colorScheme: scheme });
+  const shots: Shot[] = [
+    ['new-message-1440-light.png', VIEWPORT_1440, 'light'],
+    ['new-message-1440-dark.png', VIEWPORT_1440, 'dark'],
+    ['new-message-900-dark.png', VIEWPORT_900, 'dark'],
+    ['new-message-900-light.png', VIEWPORT_900, 'light'],
+  ];
+  const composerFits = async (viewport: Viewport, name: string) => {
     const geometry = await panel.evaluate(() => {
       const box = document.querySelector('[data-testid=new-message]')!;
       const area = box.querySelector('textarea')!.getBoundingClientRect();
@@ -106,12 +106,14 @@ it('New message: EDN on the page socket reaches the server as cbor2 encodes the 
     expect(geometry.buttonsInView, `${name}: every control is on screen`).toBe(true);
     expect(geometry.textArea.width, `${name}: text box width`).toBeGreaterThan(viewport.width / 2);
     expect(geometry.textArea.height, `${name}: text box height`).toBeGreaterThanOrEqual(48);
-    await panel.screenshot({ path: artifactPath(name) });
+  };
+  const axeFindsNothing = async (_viewport: Viewport, name: string) => {
     expect(
       (await axeAudit(panel)).violations.map((v) => `${v.rule} ${v.target}`),
       `${name}: axe findings`,
     ).toEqual([]);
-  }
+  };
+  await screenshotEach(panel, shots, { before: composerFits, after: axeFindsNothing });
   await panel.setViewportSize({ width: 1440, height: 900 });
 
   await send.click();

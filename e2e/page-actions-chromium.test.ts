@@ -21,7 +21,8 @@ import type { Page } from 'playwright-core';
 import { encode as encodeCbor } from 'cbor-x';
 import { CBOR_FRAME, startActionServer } from './support/action-page.js';
 import { panelReader, waitForRows } from './support/ext-panel.js';
-import { artifactPath, openPanelOf, openTabAt } from './support/ext-env.js';
+import { openPanelOf, openTabAt } from './support/ext-env.js';
+import { overflowSideways, screenshotEach, type Shot, VIEWPORT_900, VIEWPORT_1440 } from './support/shots.js';
 import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 import { actOnFrame, openFrame, waitForEditChange } from './support/frame-actions-chromium.js';
 import { waitUntil } from './support/wait.js';
@@ -154,19 +155,17 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   await panel.getByRole('button', { name: 'Edit and send' }).click();
   await panel.getByLabel('Edit the frame (CBOR as EDN)').fill('{_1 "a": 1000, "b": "x"}');
   await waitForEditChange(panel);
-  for (const [name, viewport, scheme] of [
-    ['page-actions-1440-light.png', { width: 1440, height: 900 }, 'light'],
-    ['page-actions-900-dark.png', { width: 900, height: 700 }, 'dark'],
-    ['page-actions-900-light.png', { width: 900, height: 700 }, 'light'],
-  ] as const) {
-    await panel.setViewportSize(viewport);
-    await panel.emulateMedia({ colorScheme: scheme });
-    const overflow = await panel.$$eval('[data-testid=edit-and-send], [data-testid=page-actions]', (els) =>
-      els.map((e) => e.scrollWidth > e.clientWidth + 1),
-    );
-    expect(overflow, `nothing in the actions overflows sideways at ${viewport.width} px`).toEqual([false, false]);
-    await panel.screenshot({ path: artifactPath(name) });
-  }
+  const editShots: Shot[] = [
+    ['page-actions-1440-light.png', VIEWPORT_1440, 'light'],
+    ['page-actions-900-dark.png', VIEWPORT_900, 'dark'],
+    ['page-actions-900-light.png', VIEWPORT_900, 'light'],
+  ];
+  await screenshotEach(panel, editShots, {
+    before: async ({ width }) => {
+      const overflow = await overflowSideways(panel, '[data-testid=edit-and-send], [data-testid=page-actions]');
+      expect(overflow, `nothing in the actions overflows sideways at ${width} px`).toEqual([false, false]);
+    },
+  });
   await panel.getByRole('button', { name: 'Cancel' }).click();
   await panel.setViewportSize({ width: 1400, height: 900 });
 
@@ -220,15 +219,15 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   ).toHaveLength(1);
   expect(statuses.some((s) => s.includes('closed (page left)'))).toBe(true);
   expect(server.received, 'nothing more reached the server than the pages sent').toHaveLength(10);
-  for (const [name, viewport, scheme] of [
-    ['page-actions-page-left-900-light.png', { width: 900, height: 700 }, 'light'],
-    ['page-actions-page-left-1440-dark.png', { width: 1440, height: 900 }, 'dark'],
-  ] as const) {
-    await panel.setViewportSize(viewport);
-    await panel.emulateMedia({ colorScheme: scheme });
-    const overflow = await panel.getByTestId('page-actions').evaluate((e) => e.scrollWidth > e.clientWidth + 1);
-    expect(overflow, `the actions and their reason fit at ${viewport.width} px`).toBe(false);
-    await panel.screenshot({ path: artifactPath(name) });
-  }
+  const pageLeftShots: Shot[] = [
+    ['page-actions-page-left-900-light.png', VIEWPORT_900, 'light'],
+    ['page-actions-page-left-1440-dark.png', VIEWPORT_1440, 'dark'],
+  ];
+  await screenshotEach(panel, pageLeftShots, {
+    before: async ({ width }) => {
+      const overflow = await panel.getByTestId('page-actions').evaluate((e) => e.scrollWidth > e.clientWidth + 1);
+      expect(overflow, `the actions and their reason fit at ${width} px`).toBe(false);
+    },
+  });
   expect(pageErrors).toEqual([]);
 }, 120_000);

@@ -1,0 +1,41 @@
+/**
+ * Screenshots of a Chromium page at the sizes and colour schemes a UI test looks at
+ * (1440×900 and 900×700, light and dark), each with the checks that go with it, and the
+ * sideways-overflow reading those checks use.
+ */
+import type { Page } from 'playwright-core';
+import { artifactPath } from './env.js';
+
+export interface Viewport {
+  readonly width: number;
+  readonly height: number;
+}
+
+/** The two sizes the UI tests look at. */
+export const VIEWPORT_1440: Viewport = { width: 1440, height: 900 };
+export const VIEWPORT_900: Viewport = { width: 900, height: 700 };
+
+/** One screenshot: its file name in e2e/artifacts/, the page's size, its colour scheme. */
+export type Shot = readonly [name: string, viewport: Viewport, scheme: 'light' | 'dark'];
+
+export interface ShotChecks {
+  /** Run at the shot's size and scheme, before its screenshot is written. */
+  readonly before?: (viewport: Viewport, name: string) => Promise<void>;
+  /** Run once its screenshot is written. */
+  readonly after?: (viewport: Viewport, name: string) => Promise<void>;
+}
+
+/** For each shot in order: `page` resized and switched to its scheme, `checks.before`, the screenshot, `checks.after`. */
+export async function screenshotEach(page: Page, shots: readonly Shot[], checks: ShotChecks = {}): Promise<void> {
+  for (const [name, viewport, scheme] of shots) {
+    await page.setViewportSize(viewport);
+    await page.emulateMedia({ colorScheme: scheme });
+    await checks.before?.(viewport, name);
+    await page.screenshot({ path: artifactPath(name) });
+    await checks.after?.(viewport, name);
+  }
+}
+
+/** For each element `selector` matches, in document order: whether its content is wider than its box (by over a pixel). */
+export const overflowSideways = (page: Page, selector: string): Promise<boolean[]> =>
+  page.$$eval(selector, (els) => els.map((e) => e.scrollWidth > e.clientWidth + 1));
