@@ -27,14 +27,12 @@ import {
 } from './support/framed-clients.js';
 import { panelReader, waitForRows, type PanelRow } from './support/ext-panel.js';
 import { openPanelOf, openTabAt } from './support/ext-env.js';
-import { overflowSideways, screenshotEach, type Shot, VIEWPORT_900, VIEWPORT_1440 } from './support/shots.js';
+import { fitsSideways, screenshotEach, type Shot, VIEWPORT_900, VIEWPORT_1440 } from './support/shots.js';
 import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 import { actOnFrame, openFrame, waitForEditChange } from './support/frame-actions-chromium.js';
 import { waitUntil } from './support/wait.js';
 
 const run = chromiumAndServerPerFile(startFramedServers, 120_000);
-
-const sendAgain = (panel: Page, row: PanelRow) => actOnFrame(panel, row.frameId, 'Send again');
 
 /** Opens Edit and send on `row`, checks the editor's label, rewrites its text with `edit`, sends. */
 async function editAndSend(panel: Page, row: PanelRow, label: string, edit: (text: string) => string): Promise<string> {
@@ -70,12 +68,12 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   expect(mqttRow, described).toBeDefined();
 
   // Send again: the same bytes; each library reads the same thing again.
-  expect(await sendAgain(panel, ioRow!)).toBe('sent again');
+  expect(await actOnFrame(panel, ioRow!.frameId, 'Send again')).toBe('sent again');
   await waitUntil('the event sent again', () => servers.ioEvents.length === 2);
   expect(servers.ioFrames.filter((f) => f === IO_FRAME)).toHaveLength(2);
   expect(servers.ioEvents[1]).toEqual(IO_EVENT);
   const mqttCount = servers.mqttFrames.length;
-  expect(await sendAgain(panel, mqttRow!)).toBe('sent again');
+  expect(await actOnFrame(panel, mqttRow!.frameId, 'Send again')).toBe('sent again');
   await waitUntil('the message published again', () => servers.published.length === 2);
   expect(servers.mqttFrames[mqttCount]).toEqual(publishFrame);
   expect(servers.published[1]).toEqual({ topic: MQTT_TOPIC, payload: [...Buffer.from(MQTT_PAYLOAD)] });
@@ -108,7 +106,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   await waitUntil('the upload at socket.io', () => servers.ioUploads.length === 1);
   const upload = ['upload', UPLOAD_ARG, { bytes: UPLOAD_BYTES }];
   expect(servers.ioUploads[0]).toEqual(upload);
-  expect(await sendAgain(panel, uploadRow!)).toBe('sent again with its 1 attachment');
+  expect(await actOnFrame(panel, uploadRow!.frameId, 'Send again')).toBe('sent again with its 1 attachment');
   await waitUntil('the upload sent again', () => servers.ioUploads.length === 2);
   expect(servers.ioUploads[1]).toEqual(upload);
   const uploadText = await editAndSend(panel, uploadRow!, 'Socket.IO packet', (t) => t.replace('"a.bin"', '"b.bin"'));
@@ -136,10 +134,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
     ['framed-edit-900-dark.png', VIEWPORT_900, 'dark'],
   ];
   await screenshotEach(panel, shots, {
-    before: async ({ width }) => {
-      const overflow = await overflowSideways(panel, '[data-testid=edit-and-send]');
-      expect(overflow, `the editor does not overflow sideways at ${width} px`).toEqual([false]);
-    },
+    before: fitsSideways(panel, '[data-testid=edit-and-send]', 1, 'the editor does not overflow sideways'),
   });
   expect(pageErrors).toEqual([]);
 }, 60_000);

@@ -26,12 +26,10 @@ import { panelReader, waitForRows, type PanelRow } from './support/ext-panel.js'
 import { artifactPath } from './support/ext-env.js';
 import { openPanelTab } from './support/ext-firefox.js';
 import { firefoxAndServerPerFile } from './support/ext-with-server.js';
-import { actOnFrame, clickButton, openFrame, textOf, typeInto } from './support/frame-actions-firefox.js';
+import { actOnFrame, clickButton, openFrame, shownText, textOf, typeInto } from './support/frame-actions-firefox.js';
 import { pollUntil } from './support/wait.js';
 
 const run = firefoxAndServerPerFile(startFramedServers, 60_000);
-
-const sendAgain = (panel: Page, row: PanelRow) => actOnFrame(panel, row.frameId, 'Send again');
 
 /** Opens Edit and send on `row`, checks the editor's label, rewrites its text with `edit` (as typing would), sends. */
 async function editAndSend(panel: Page, row: PanelRow, label: string, edit: (text: string) => string): Promise<string> {
@@ -51,13 +49,9 @@ async function editAndSend(panel: Page, row: PanelRow, label: string, edit: (tex
     (t) => /first at offset \d+/.test(t),
   );
   await clickButton(panel, '[data-testid=edit-and-send] button', 'Send');
-  expect(
-    await pollUntil(
-      'the outcome of the send',
-      () => textOf(panel, '[data-testid=page-action-outcome]'),
-      (t) => t !== '',
-    ),
-  ).toMatch(/^edited frame sent( with its \d+ attachments?)?$/);
+  expect(await shownText(panel, '[data-testid=page-action-outcome]', 'the outcome of the send')).toMatch(
+    /^edited frame sent( with its \d+ attachments?)?$/,
+  );
   return before;
 }
 
@@ -89,7 +83,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   expect(ioRow, described).toBeDefined();
   expect(mqttRow, described).toBeDefined();
 
-  expect(await sendAgain(panel, ioRow!)).toBe('sent again');
+  expect(await actOnFrame(panel, ioRow!.frameId, 'Send again')).toBe('sent again');
   await pollUntil(
     'the event sent again',
     () => servers.ioEvents.length,
@@ -98,7 +92,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   expect(servers.ioFrames.filter((f) => f === IO_FRAME)).toHaveLength(2);
   expect(servers.ioEvents[1]).toEqual(IO_EVENT);
   const mqttCount = servers.mqttFrames.length;
-  expect(await sendAgain(panel, mqttRow!)).toBe('sent again');
+  expect(await actOnFrame(panel, mqttRow!.frameId, 'Send again')).toBe('sent again');
   await pollUntil(
     'the message published again',
     () => servers.published.length,
@@ -141,7 +135,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   );
   const upload = ['upload', UPLOAD_ARG, { bytes: UPLOAD_BYTES }];
   expect(servers.ioUploads[0]).toEqual(upload);
-  expect(await sendAgain(panel, uploadRow!)).toBe('sent again with its 1 attachment');
+  expect(await actOnFrame(panel, uploadRow!.frameId, 'Send again')).toBe('sent again with its 1 attachment');
   await pollUntil(
     'the upload sent again',
     () => servers.ioUploads.length,

@@ -19,7 +19,7 @@ import type { Page } from 'playwright-core';
 import { encode as encodeCbor } from 'cbor-x';
 import { startInterceptServer } from './support/intercept-page.js';
 import { artifactPath, openPanelOf, openTabAt } from './support/ext-env.js';
-import { overflowSideways, screenshotEach, type Shot, VIEWPORT_900, VIEWPORT_1440 } from './support/shots.js';
+import { fitsSideways, screenshotEach, type Shot, VIEWPORT_900, VIEWPORT_1440 } from './support/shots.js';
 import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 import { waitForEditChange } from './support/frame-actions-chromium.js';
 import { waitUntil } from './support/wait.js';
@@ -85,10 +85,7 @@ it('Pause → Edit and forward reaches the server as the edited bytes; a Drop ru
     ['intercept-900-dark.png', VIEWPORT_900, 'dark'],
   ];
   await screenshotEach(panel, shots, {
-    before: async ({ width }) => {
-      const overflow = await overflowSideways(panel, '[data-testid=held-frames]');
-      expect(overflow, `the held controls fit at ${width} px`).toEqual([false]);
-    },
+    before: fitsSideways(panel, '[data-testid=held-frames]', 1, 'the held controls fit'),
   });
   await panel.getByRole('button', { name: 'Send', exact: true }).click();
   await waitUntil('the edited frame at the server', () => server.received.length === 1);

@@ -11,7 +11,7 @@
  */
 import { expect, it } from 'vitest';
 import { encode as cbor2Encode } from 'cbor2';
-import { startActionServer } from './support/action-page.js';
+import { actionPageReady, startActionServer } from './support/action-page.js';
 import { panelReader, waitForRows } from './support/ext-panel.js';
 import { openPanelOf, openTabAt } from './support/ext-env.js';
 import { screenshotEach, type Shot, type Viewport, VIEWPORT_900, VIEWPORT_1440 } from './support/shots.js';
@@ -26,8 +26,7 @@ it('New message: EDN on the page socket reaches the server as cbor2 encodes the 
   const { page, tabId } = await openTabAt(ext, server.url);
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.waitForFunction('window.opened === true');
-  await waitUntil('the page’s two frames at the server', () => server.received.length === 2);
+  await actionPageReady(page, server);
 
   const panel = await openPanelOf(ext, tabId, { width: 1440, height: 900 });
   const read = panelReader(panel);

@@ -8,9 +8,9 @@
 import { expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { encode as cbor2Encode } from 'cbor2';
-import { startActionServer } from './support/action-page.js';
+import { actionPageReady, startActionServer } from './support/action-page.js';
 import { panelReader, waitForRows } from './support/ext-panel.js';
-import { clickButton, textOf, typeInto } from './support/frame-actions-firefox.js';
+import { clickButton, shownText, textOf, typeInto } from './support/frame-actions-firefox.js';
 import { pollUntil } from './support/wait.js';
 import { artifactPath } from './support/ext-env.js';
 import { openPanelTab } from './support/ext-firefox.js';
@@ -26,12 +26,7 @@ it('New message: a CBOR map written as EDN reaches the server as cbor2 encodes i
   const { browser, server } = run;
   const page = await browser.newPage();
   await page.goto(server.url);
-  await page.waitForFunction('window.opened === true');
-  await pollUntil(
-    'the page’s two frames at the server',
-    async () => server.received.length,
-    (n) => n === 2,
-  );
+  await actionPageReady(page, server);
 
   const panel = await openPanelTab(browser, page);
   const read = panelReader(panel);
@@ -48,13 +43,7 @@ it('New message: a CBOR map written as EDN reaches the server as cbor2 encodes i
   const expected = [...cbor2Encode(value)];
   const hex = expected.map((b) => b.toString(16).padStart(2, '0')).join(' ');
   await setText(panel, '{"op": "move",\n "to": }');
-  expect(
-    await pollUntil(
-      'the error',
-      () => textOf(panel, '[data-testid=edit-error]'),
-      (t) => t !== '',
-    ),
-  ).toMatch(/^2:8: .* — nothing will be sent$/);
+  expect(await shownText(panel, '[data-testid=edit-error]', 'the error')).toMatch(/^2:8: .* — nothing will be sent$/);
   await setText(panel, '{"op": "move", "to": [3, -4.25], "id": 100000}');
   await pollUntil(
     'the encoded bytes',
@@ -62,13 +51,7 @@ it('New message: a CBOR map written as EDN reaches the server as cbor2 encodes i
     (t) => t === hex,
   );
   await clickButton(panel, '[data-testid=new-message] button', 'Send');
-  expect(
-    await pollUntil(
-      'the outcome',
-      () => textOf(panel, '[data-testid=new-message-outcome]'),
-      (t) => t !== '',
-    ),
-  ).toMatch(/sent$/);
+  expect(await shownText(panel, '[data-testid=new-message-outcome]', 'the outcome')).toMatch(/sent$/);
   await pollUntil(
     'the new message at the server',
     async () => server.received.length,

@@ -19,10 +19,10 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { encode as encodeCbor } from 'cbor-x';
-import { CBOR_FRAME, startActionServer } from './support/action-page.js';
+import { actionPageReady, CBOR_FRAME, startActionServer } from './support/action-page.js';
 import { panelReader, waitForRows } from './support/ext-panel.js';
 import { openPanelOf, openTabAt } from './support/ext-env.js';
-import { overflowSideways, screenshotEach, type Shot, VIEWPORT_900, VIEWPORT_1440 } from './support/shots.js';
+import { fitsSideways, screenshotEach, type Shot, VIEWPORT_900, VIEWPORT_1440 } from './support/shots.js';
 import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 import { actOnFrame, openFrame, waitForEditChange } from './support/frame-actions-chromium.js';
 import { waitUntil } from './support/wait.js';
@@ -48,8 +48,7 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   const { page, tabId } = await openTabAt(ext, server.url);
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.waitForFunction('window.opened === true');
-  await waitUntil('the page’s two frames at the server', () => server.received.length === 2);
+  await actionPageReady(page, server);
 
   // The page read the build's secret out of hook.js (it ships in the extension) and tries its way in.
   const secret = /"([0-9a-f]{24})"/.exec(readFileSync(path.join(dir, 'hook.js'), 'utf8'))?.[1];
@@ -161,10 +160,12 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
     ['page-actions-900-light.png', VIEWPORT_900, 'light'],
   ];
   await screenshotEach(panel, editShots, {
-    before: async ({ width }) => {
-      const overflow = await overflowSideways(panel, '[data-testid=edit-and-send], [data-testid=page-actions]');
-      expect(overflow, `nothing in the actions overflows sideways at ${width} px`).toEqual([false, false]);
-    },
+    before: fitsSideways(
+      panel,
+      '[data-testid=edit-and-send], [data-testid=page-actions]',
+      2,
+      'nothing in the actions overflows sideways',
+    ),
   });
   await panel.getByRole('button', { name: 'Cancel' }).click();
   await panel.setViewportSize({ width: 1400, height: 900 });

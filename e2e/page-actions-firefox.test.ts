@@ -7,7 +7,7 @@
  * Fails (never skips) without /usr/bin/firefox-esr or a buildable extension.
  */
 import { expect, it } from 'vitest';
-import { CBOR_FRAME, startActionServer } from './support/action-page.js';
+import { actionPageReady, CBOR_FRAME, startActionServer } from './support/action-page.js';
 import { panelReader, waitForRows } from './support/ext-panel.js';
 import { actOnFrame } from './support/frame-actions-firefox.js';
 import { pollUntil } from './support/wait.js';
@@ -23,12 +23,7 @@ it('Send again and Deliver to page (ArrayBuffer, Blob, text), on a page that rep
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   await page.goto(server.url);
-  await page.waitForFunction('window.opened === true');
-  await pollUntil(
-    'the page’s two frames at the server',
-    async () => server.received.length,
-    (n) => n === 2,
-  );
+  await actionPageReady(page, server);
 
   const panel = await openPanelTab(browser, page);
   const read = panelReader(panel);

@@ -10,6 +10,14 @@ import { pollUntil } from './wait.js';
 export const textOf = (panel: Page, selector: string) =>
   panel.evaluate(`document.querySelector(${JSON.stringify(selector)})?.textContent ?? ''`) as Promise<string>;
 
+/** Polls until the first element `selector` matches has a text, and returns it; `what` names it in a timeout. */
+export const shownText = (panel: Page, selector: string, what: string) =>
+  pollUntil(
+    what,
+    () => textOf(panel, selector),
+    (t) => t !== '',
+  );
+
 /** Clicks the first element `buttons` matches whose text is `name`. */
 export const clickButton = (panel: Page, buttons: string, name: string) =>
   panel.evaluate(
@@ -38,9 +46,5 @@ export async function openFrame(panel: Page, frameId: number): Promise<void> {
 export async function actOnFrame(panel: Page, frameId: number, button: string): Promise<string> {
   await openFrame(panel, frameId);
   await clickButton(panel, '[data-testid=page-actions] button', button);
-  return pollUntil(
-    `the outcome of ${button}`,
-    () => textOf(panel, '[data-testid=page-action-outcome]'),
-    (t) => t !== '',
-  );
+  return shownText(panel, '[data-testid=page-action-outcome]', `the outcome of ${button}`);
 }

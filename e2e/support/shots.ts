@@ -1,9 +1,10 @@
 /**
  * Screenshots of a Chromium page at the sizes and colour schemes a UI test looks at
  * (1440×900 and 900×700, light and dark), each with the checks that go with it, and the
- * sideways-overflow reading those checks use.
+ * check that parts of the page do not overflow sideways.
  */
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { artifactPath } from './env.js';
 
 export interface Viewport {
@@ -37,5 +38,15 @@ export async function screenshotEach(page: Page, shots: readonly Shot[], checks:
 }
 
 /** For each element `selector` matches, in document order: whether its content is wider than its box (by over a pixel). */
-export const overflowSideways = (page: Page, selector: string): Promise<boolean[]> =>
+const overflowSideways = (page: Page, selector: string): Promise<boolean[]> =>
   page.$$eval(selector, (els) => els.map((e) => e.scrollWidth > e.clientWidth + 1));
+
+/**
+ * A check for screenshotEach: `selector` matches `count` elements and none is wider inside than
+ * its box; a failure reads "<what> at <width> px".
+ */
+export const fitsSideways =
+  (page: Page, selector: string, count: number, what: string) =>
+  async ({ width }: Viewport): Promise<void> => {
+    expect(await overflowSideways(page, selector), `${what} at ${width} px`).toEqual(Array(count).fill(false));
+  };
