@@ -13,7 +13,7 @@
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
-  framedRows,
+  expectFramedRows,
   IO_EDIT_TEXT,
   IO_EVENT,
   IO_FRAME,
@@ -62,24 +62,21 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   const panel = await openPanelOf(ext, tabId);
   const read = panelReader(panel);
   const state = await waitForRows(read, 6);
-  const { io: ioRow, upload: uploadRow, mqtt: mqttRow, described } = framedRows(state.rows);
-  expect(uploadRow, described).toBeDefined();
-  expect(ioRow, described).toBeDefined();
-  expect(mqttRow, described).toBeDefined();
+  const { io: ioRow, upload: uploadRow, mqtt: mqttRow } = expectFramedRows(state.rows);
 
   // Send again: the same bytes; each library reads the same thing again.
-  expect(await actOnFrame(panel, ioRow!.frameId, 'Send again')).toBe('sent again');
+  expect(await actOnFrame(panel, ioRow.frameId, 'Send again')).toBe('sent again');
   await waitUntil('the event sent again', () => servers.ioEvents.length === 2);
   expect(servers.ioFrames.filter((f) => f === IO_FRAME)).toHaveLength(2);
   expect(servers.ioEvents[1]).toEqual(IO_EVENT);
   const mqttCount = servers.mqttFrames.length;
-  expect(await actOnFrame(panel, mqttRow!.frameId, 'Send again')).toBe('sent again');
+  expect(await actOnFrame(panel, mqttRow.frameId, 'Send again')).toBe('sent again');
   await waitUntil('the message published again', () => servers.published.length === 2);
   expect(servers.mqttFrames[mqttCount]).toEqual(publishFrame);
   expect(servers.published[1]).toEqual({ topic: MQTT_TOPIC, payload: [...Buffer.from(MQTT_PAYLOAD)] });
 
   // Edit and send, Socket.IO: the event's arguments edited; namespace and types kept.
-  const ioText = await editAndSend(panel, ioRow!, 'Socket.IO packet', (t) =>
+  const ioText = await editAndSend(panel, ioRow, 'Socket.IO packet', (t) =>
     t.replace('{"text":"hi","n":1}', '{"text":"edited ✓","n":2,"more":[1,2]}'),
   );
   expect(ioText).toContain(IO_EDIT_TEXT);
@@ -89,7 +86,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
 
   // Edit and send, MQTT: a new topic, retain, and a payload past 127 bytes (a two-byte remaining length).
   const long = 'x'.repeat(200);
-  const mqttText = await editAndSend(panel, mqttRow!, 'MQTT PUBLISH', (t) =>
+  const mqttText = await editAndSend(panel, mqttRow, 'MQTT PUBLISH', (t) =>
     t
       .replace(`topic: "${MQTT_TOPIC}"`, 'topic: "sensors/2"')
       .replace('retain: false', 'retain: true')
@@ -106,10 +103,10 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   await waitUntil('the upload at socket.io', () => servers.ioUploads.length === 1);
   const upload = ['upload', UPLOAD_ARG, { bytes: UPLOAD_BYTES }];
   expect(servers.ioUploads[0]).toEqual(upload);
-  expect(await actOnFrame(panel, uploadRow!.frameId, 'Send again')).toBe('sent again with its 1 attachment');
+  expect(await actOnFrame(panel, uploadRow.frameId, 'Send again')).toBe('sent again with its 1 attachment');
   await waitUntil('the upload sent again', () => servers.ioUploads.length === 2);
   expect(servers.ioUploads[1]).toEqual(upload);
-  const uploadText = await editAndSend(panel, uploadRow!, 'Socket.IO packet', (t) => t.replace('"a.bin"', '"b.bin"'));
+  const uploadText = await editAndSend(panel, uploadRow, 'Socket.IO packet', (t) => t.replace('"a.bin"', '"b.bin"'));
   expect(uploadText).toContain('its 1 binary attachment follows');
   await waitUntil('the edited upload', () => servers.ioUploads.length === 3);
   expect(servers.ioUploads[2]).toEqual(['upload', { name: 'b.bin' }, { bytes: UPLOAD_BYTES }]);
@@ -118,7 +115,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   const after = await waitForRows(read, state.rows.length + 8);
   expect(after.rows.slice(-8).map((r) => r.direction)).toEqual(Array(8).fill('sent by wirescope'));
   // Screenshots with a framed editor open on an edit (looked at by hand; the geometry is checked here).
-  await openFrame(panel, mqttRow!.frameId);
+  await openFrame(panel, mqttRow.frameId);
   await panel.getByRole('button', { name: 'Edit and send' }).click();
   const editor = panel.getByLabel('Edit the frame (MQTT PUBLISH)');
   await editor.fill((await editor.inputValue()).replace(/^qos: 0$/m, 'qos: 1'));

@@ -10,7 +10,7 @@
 import { expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import {
-  framedRows,
+  expectFramedRows,
   IO_EDIT_TEXT,
   IO_EVENT,
   IO_FRAME,
@@ -78,12 +78,9 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   const panel = await openPanelTab(browser, page);
   const read = panelReader(panel);
   const state = await waitForRows(read, 6);
-  const { io: ioRow, upload: uploadRow, mqtt: mqttRow, described } = framedRows(state.rows);
-  expect(uploadRow, described).toBeDefined();
-  expect(ioRow, described).toBeDefined();
-  expect(mqttRow, described).toBeDefined();
+  const { io: ioRow, upload: uploadRow, mqtt: mqttRow } = expectFramedRows(state.rows);
 
-  expect(await actOnFrame(panel, ioRow!.frameId, 'Send again')).toBe('sent again');
+  expect(await actOnFrame(panel, ioRow.frameId, 'Send again')).toBe('sent again');
   await pollUntil(
     'the event sent again',
     () => servers.ioEvents.length,
@@ -92,7 +89,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   expect(servers.ioFrames.filter((f) => f === IO_FRAME)).toHaveLength(2);
   expect(servers.ioEvents[1]).toEqual(IO_EVENT);
   const mqttCount = servers.mqttFrames.length;
-  expect(await actOnFrame(panel, mqttRow!.frameId, 'Send again')).toBe('sent again');
+  expect(await actOnFrame(panel, mqttRow.frameId, 'Send again')).toBe('sent again');
   await pollUntil(
     'the message published again',
     () => servers.published.length,
@@ -100,7 +97,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   );
   expect(servers.mqttFrames[mqttCount]).toEqual(publishFrame);
 
-  const ioText = await editAndSend(panel, ioRow!, 'Socket.IO packet', (t) =>
+  const ioText = await editAndSend(panel, ioRow, 'Socket.IO packet', (t) =>
     t.replace('{"text":"hi","n":1}', '{"text":"edited ✓","n":2}'),
   );
   expect(ioText).toContain(IO_EDIT_TEXT);
@@ -113,7 +110,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   expect(servers.ioFrames.at(-1)).toBe('42/chat,["say",{"text":"edited ✓","n":2}]');
 
   const long = 'y'.repeat(150);
-  const mqttText = await editAndSend(panel, mqttRow!, 'MQTT PUBLISH', (t) =>
+  const mqttText = await editAndSend(panel, mqttRow, 'MQTT PUBLISH', (t) =>
     t
       .replace(`topic: "${MQTT_TOPIC}"`, 'topic: "sensors/3"')
       .replace(MQTT_PAYLOAD, JSON.stringify({ t: 23, note: long })),
@@ -135,14 +132,14 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   );
   const upload = ['upload', UPLOAD_ARG, { bytes: UPLOAD_BYTES }];
   expect(servers.ioUploads[0]).toEqual(upload);
-  expect(await actOnFrame(panel, uploadRow!.frameId, 'Send again')).toBe('sent again with its 1 attachment');
+  expect(await actOnFrame(panel, uploadRow.frameId, 'Send again')).toBe('sent again with its 1 attachment');
   await pollUntil(
     'the upload sent again',
     () => servers.ioUploads.length,
     (n) => n === 2,
   );
   expect(servers.ioUploads[1]).toEqual(upload);
-  const uploadText = await editAndSend(panel, uploadRow!, 'Socket.IO packet', (t) => t.replace('"a.bin"', '"b.bin"'));
+  const uploadText = await editAndSend(panel, uploadRow, 'Socket.IO packet', (t) => t.replace('"a.bin"', '"b.bin"'));
   expect(uploadText).toContain('its 1 binary attachment follows');
   await pollUntil(
     'the edited upload',
