@@ -27,7 +27,7 @@ import {
 } from './support/framed-clients.js';
 import { panelReader, waitForRows, type PanelRow } from './support/ext-panel.js';
 import { openPanelOf, openTabAt } from './support/ext-env.js';
-import { fitsSideways, screenshotEach, type Shot, VIEWPORT_900, VIEWPORT_1440 } from './support/shots.js';
+import { fitsSideways, screenshotEach, shotsOf } from './support/shots.js';
 import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 import { actOnFrame, openFrame, waitForEditChange } from './support/frame-actions-chromium.js';
 import { waitUntil } from './support/wait.js';
@@ -126,11 +126,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   expect(await panel.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true);
   await editor.fill((await editor.inputValue()).replace(/^packet id: null$/m, 'packet id: 5'));
   await waitForEditChange(panel);
-  const shots: Shot[] = [
-    ['framed-edit-1440-light.png', VIEWPORT_1440, 'light'],
-    ['framed-edit-900-dark.png', VIEWPORT_900, 'dark'],
-  ];
-  await screenshotEach(panel, shots, {
+  await screenshotEach(panel, shotsOf('framed-edit', '1440-light', '900-dark'), {
     before: fitsSideways(panel, '[data-testid=edit-and-send]', 1, 'the editor does not overflow sideways'),
   });
   expect(pageErrors).toEqual([]);

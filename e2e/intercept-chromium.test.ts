@@ -19,7 +19,7 @@ import type { Page } from 'playwright-core';
 import { encode as encodeCbor } from 'cbor-x';
 import { startInterceptServer } from './support/intercept-page.js';
 import { artifactPath, openPanelOf, openTabAt } from './support/ext-env.js';
-import { fitsSideways, screenshotEach, type Shot, VIEWPORT_900, VIEWPORT_1440 } from './support/shots.js';
+import { fitsSideways, screenshotEach, shotsOf } from './support/shots.js';
 import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 import { waitForEditChange } from './support/frame-actions-chromium.js';
 import { waitUntil } from './support/wait.js';
@@ -80,11 +80,7 @@ it('Pause → Edit and forward reaches the server as the edited bytes; a Drop ru
   const editor = panel.getByLabel('Edit the frame (CBOR as EDN)');
   await editor.fill('{_1 "a": 2, "b": "y"}');
   await waitForEditChange(panel);
-  const shots: Shot[] = [
-    ['intercept-1440-light.png', VIEWPORT_1440, 'light'],
-    ['intercept-900-dark.png', VIEWPORT_900, 'dark'],
-  ];
-  await screenshotEach(panel, shots, {
+  await screenshotEach(panel, shotsOf('intercept', '1440-light', '900-dark'), {
     before: fitsSideways(panel, '[data-testid=held-frames]', 1, 'the held controls fit'),
   });
   await panel.getByRole('button', { name: 'Send', exact: true }).click();

@@ -14,7 +14,7 @@ import { encode as cbor2Encode } from 'cbor2';
 import { actionPageReady, startActionServer } from './support/action-page.js';
 import { panelReader, waitForRows } from './support/ext-panel.js';
 import { openPanelOf, openTabAt } from './support/ext-env.js';
-import { screenshotEach, type Shot, type Viewport, VIEWPORT_900, VIEWPORT_1440 } from './support/shots.js';
+import { screenshotEach, shotsOf, type Viewport } from './support/shots.js';
 import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 import { axeAudit } from './support/axe.js';
 import { waitUntil } from './support/wait.js';
@@ -83,12 +83,7 @@ it('New message: EDN on the page socket reaches the server as cbor2 encodes the 
   expect(await panel.getByTestId('edit-change').textContent()).toMatch(/changed in \d+ ranges?, first at offset 0/);
 
   // Geometry and axe with the composer open on a valid edit: nothing clipped, the text box usable.
-  const shots: Shot[] = [
-    ['new-message-1440-light.png', VIEWPORT_1440, 'light'],
-    ['new-message-1440-dark.png', VIEWPORT_1440, 'dark'],
-    ['new-message-900-dark.png', VIEWPORT_900, 'dark'],
-    ['new-message-900-light.png', VIEWPORT_900, 'light'],
-  ];
+  const shots = shotsOf('new-message', '1440-light', '1440-dark', '900-dark', '900-light');
   const composerFits = async (viewport: Viewport, name: string) => {
     const geometry = await panel.evaluate(() => {
       const box = document.querySelector('[data-testid=new-message]')!;

@@ -22,7 +22,7 @@ import { encode as encodeCbor } from 'cbor-x';
 import { actionPageReady, CBOR_FRAME, startActionServer } from './support/action-page.js';
 import { panelReader, waitForRows } from './support/ext-panel.js';
 import { openPanelOf, openTabAt } from './support/ext-env.js';
-import { fitsSideways, screenshotEach, type Shot, VIEWPORT_900, VIEWPORT_1440 } from './support/shots.js';
+import { fitsSideways, screenshotEach, shotsOf } from './support/shots.js';
 import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 import { actOnFrame, openFrame, waitForEditChange } from './support/frame-actions-chromium.js';
 import { waitUntil } from './support/wait.js';
@@ -154,12 +154,7 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   await panel.getByRole('button', { name: 'Edit and send' }).click();
   await panel.getByLabel('Edit the frame (CBOR as EDN)').fill('{_1 "a": 1000, "b": "x"}');
   await waitForEditChange(panel);
-  const editShots: Shot[] = [
-    ['page-actions-1440-light.png', VIEWPORT_1440, 'light'],
-    ['page-actions-900-dark.png', VIEWPORT_900, 'dark'],
-    ['page-actions-900-light.png', VIEWPORT_900, 'light'],
-  ];
-  await screenshotEach(panel, editShots, {
+  await screenshotEach(panel, shotsOf('page-actions', '1440-light', '900-dark', '900-light'), {
     before: fitsSideways(
       panel,
       '[data-testid=edit-and-send], [data-testid=page-actions]',
@@ -220,11 +215,7 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   ).toHaveLength(1);
   expect(statuses.some((s) => s.includes('closed (page left)'))).toBe(true);
   expect(server.received, 'nothing more reached the server than the pages sent').toHaveLength(10);
-  const pageLeftShots: Shot[] = [
-    ['page-actions-page-left-900-light.png', VIEWPORT_900, 'light'],
-    ['page-actions-page-left-1440-dark.png', VIEWPORT_1440, 'dark'],
-  ];
-  await screenshotEach(panel, pageLeftShots, {
+  await screenshotEach(panel, shotsOf('page-actions-page-left', '900-light', '1440-dark'), {
     before: async ({ width }) => {
       const overflow = await panel.getByTestId('page-actions').evaluate((e) => e.scrollWidth > e.clientWidth + 1);
       expect(overflow, `the actions and their reason fit at ${width} px`).toBe(false);

@@ -19,6 +19,16 @@ export const VIEWPORT_900: Viewport = { width: 900, height: 700 };
 /** One screenshot: its file name in e2e/artifacts/, the page's size, its colour scheme. */
 export type Shot = readonly [name: string, viewport: Viewport, scheme: 'light' | 'dark'];
 
+/** A size and scheme, as the screenshots' file names end: `1440-light` is 1440×900 in the light scheme. */
+export type ShotKind = '1440-light' | '1440-dark' | '900-light' | '900-dark';
+
+/** The shots `<prefix>-<kind>.png`, at the size and in the scheme each kind names, in the order given. */
+export const shotsOf = (prefix: string, ...kinds: readonly ShotKind[]): Shot[] =>
+  kinds.map((kind) => {
+    const [width, scheme] = kind.split('-') as ['1440' | '900', 'light' | 'dark'];
+    return [`${prefix}-${kind}.png`, width === '1440' ? VIEWPORT_1440 : VIEWPORT_900, scheme];
+  });
+
 export interface ShotChecks {
   /** Run at the shot's size and scheme, before its screenshot is written. */
   readonly before?: (viewport: Viewport, name: string) => Promise<void>;
