@@ -10,10 +10,10 @@
  *   edited payload on the edited topic, with MQTT's remaining length counted again.
  * Fails (never skips) without /usr/bin/chromium or a buildable extension.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
-  framedRows,
+  expectFramedRows,
   IO_EDIT_TEXT,
   IO_EVENT,
   IO_FRAME,
@@ -24,68 +24,32 @@ import {
   MQTT_PAYLOAD,
   MQTT_TOPIC,
   startFramedServers,
-  type FramedServers,
 } from './support/framed-clients.js';
-import { READ_PANEL, waitForRows, type PanelRow, type PanelState } from './support/ext-panel.js';
-import {
-  artifactPath,
-  ensureExtensionBuild,
-  launchChromiumWithExtension,
-  newPageWithTabId,
-  requireBrowser,
-  type ChromiumWithExtension,
-} from './support/ext-env.js';
+import { panelReader, waitForRows, type PanelRow } from './support/ext-panel.js';
+import { openPanelOf, openTabAt } from './support/ext-env.js';
+import { fitsSideways, screenshotEach, shotsOf } from './support/shots.js';
+import { chromiumAndServerPerFile } from './support/ext-with-server.js';
+import { actOnFrame, openFrame, waitForEditChange } from './support/frame-actions-chromium.js';
 import { waitUntil } from './support/wait.js';
 
-let ext: ChromiumWithExtension;
-let servers: FramedServers;
-
-beforeAll(async () => {
-  requireBrowser('chromium');
-  const dir = await ensureExtensionBuild('chrome');
-  [ext, servers] = await Promise.all([launchChromiumWithExtension(dir), startFramedServers()]);
-}, 120_000);
-
-afterAll(async () => {
-  await ext?.close();
-  await servers?.close();
-});
-
-async function open(panel: Page, row: PanelRow): Promise<void> {
-  await panel.locator(`[data-testid=frame-row][data-frame-id="${row.frameId}"]`).dispatchEvent('mousedown');
-  await panel.locator(`[data-testid=frame-detail][data-frame-id="${row.frameId}"]`).waitFor();
-}
-
-async function sendAgain(panel: Page, row: PanelRow): Promise<string> {
-  await open(panel, row);
-  await panel.getByRole('button', { name: 'Send again' }).click();
-  const outcome = panel.getByTestId('page-action-outcome');
-  await outcome.waitFor({ timeout: 10_000 });
-  return (await outcome.textContent()) ?? '';
-}
+const run = chromiumAndServerPerFile(startFramedServers, 120_000);
 
 /** Opens Edit and send on `row`, checks the editor's label, rewrites its text with `edit`, sends. */
 async function editAndSend(panel: Page, row: PanelRow, label: string, edit: (text: string) => string): Promise<string> {
-  await open(panel, row);
+  await openFrame(panel, row.frameId);
   await panel.getByRole('button', { name: 'Edit and send' }).click();
   const editor = panel.getByLabel(`Edit the frame (${label})`);
   const before = await editor.inputValue();
   await editor.fill(edit(before));
-  await panel
-    .getByTestId('edit-change')
-    .filter({ hasText: /first at offset \d+/ })
-    .waitFor();
+  await waitForEditChange(panel);
   await panel.getByRole('button', { name: 'Send', exact: true }).click();
   await panel.getByTestId('page-action-outcome').filter({ hasText: 'edited frame sent' }).waitFor();
   return before;
 }
 
 it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds the framing around the edited value', async () => {
-  const { page, tabId } = await newPageWithTabId(ext.worker, async () => {
-    const p = await ext.context.newPage();
-    await p.goto(servers.url);
-    return p;
-  });
+  const { browser: ext, server: servers } = run;
+  const { page, tabId } = await openTabAt(ext, servers.url);
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
   expect(await page.evaluate('window.__ready')).toBe(true);
@@ -95,28 +59,24 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   const publishFrame = servers.mqttFrames.find((f) => f[0] >> 4 === 3)!;
   expect(publishFrame).toBeDefined();
 
-  const panel = await ext.context.newPage();
-  await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
-  const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
+  const panel = await openPanelOf(ext, tabId);
+  const read = panelReader(panel);
   const state = await waitForRows(read, 6);
-  const { io: ioRow, upload: uploadRow, mqtt: mqttRow, described } = framedRows(state.rows);
-  expect(uploadRow, described).toBeDefined();
-  expect(ioRow, described).toBeDefined();
-  expect(mqttRow, described).toBeDefined();
+  const { io: ioRow, upload: uploadRow, mqtt: mqttRow } = expectFramedRows(state.rows);
 
   // Send again: the same bytes; each library reads the same thing again.
-  expect(await sendAgain(panel, ioRow!)).toBe('sent again');
+  expect(await actOnFrame(panel, ioRow.frameId, 'Send again')).toBe('sent again');
   await waitUntil('the event sent again', () => servers.ioEvents.length === 2);
   expect(servers.ioFrames.filter((f) => f === IO_FRAME)).toHaveLength(2);
   expect(servers.ioEvents[1]).toEqual(IO_EVENT);
   const mqttCount = servers.mqttFrames.length;
-  expect(await sendAgain(panel, mqttRow!)).toBe('sent again');
+  expect(await actOnFrame(panel, mqttRow.frameId, 'Send again')).toBe('sent again');
   await waitUntil('the message published again', () => servers.published.length === 2);
   expect(servers.mqttFrames[mqttCount]).toEqual(publishFrame);
   expect(servers.published[1]).toEqual({ topic: MQTT_TOPIC, payload: [...Buffer.from(MQTT_PAYLOAD)] });
 
   // Edit and send, Socket.IO: the event's arguments edited; namespace and types kept.
-  const ioText = await editAndSend(panel, ioRow!, 'Socket.IO packet', (t) =>
+  const ioText = await editAndSend(panel, ioRow, 'Socket.IO packet', (t) =>
     t.replace('{"text":"hi","n":1}', '{"text":"edited ✓","n":2,"more":[1,2]}'),
   );
   expect(ioText).toContain(IO_EDIT_TEXT);
@@ -126,7 +86,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
 
   // Edit and send, MQTT: a new topic, retain, and a payload past 127 bytes (a two-byte remaining length).
   const long = 'x'.repeat(200);
-  const mqttText = await editAndSend(panel, mqttRow!, 'MQTT PUBLISH', (t) =>
+  const mqttText = await editAndSend(panel, mqttRow, 'MQTT PUBLISH', (t) =>
     t
       .replace(`topic: "${MQTT_TOPIC}"`, 'topic: "sensors/2"')
       .replace('retain: false', 'retain: true')
@@ -143,10 +103,10 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   await waitUntil('the upload at socket.io', () => servers.ioUploads.length === 1);
   const upload = ['upload', UPLOAD_ARG, { bytes: UPLOAD_BYTES }];
   expect(servers.ioUploads[0]).toEqual(upload);
-  expect(await sendAgain(panel, uploadRow!)).toBe('sent again with its 1 attachment');
+  expect(await actOnFrame(panel, uploadRow.frameId, 'Send again')).toBe('sent again with its 1 attachment');
   await waitUntil('the upload sent again', () => servers.ioUploads.length === 2);
   expect(servers.ioUploads[1]).toEqual(upload);
-  const uploadText = await editAndSend(panel, uploadRow!, 'Socket.IO packet', (t) => t.replace('"a.bin"', '"b.bin"'));
+  const uploadText = await editAndSend(panel, uploadRow, 'Socket.IO packet', (t) => t.replace('"a.bin"', '"b.bin"'));
   expect(uploadText).toContain('its 1 binary attachment follows');
   await waitUntil('the edited upload', () => servers.ioUploads.length === 3);
   expect(servers.ioUploads[2]).toEqual(['upload', { name: 'b.bin' }, { bytes: UPLOAD_BYTES }]);
@@ -155,7 +115,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   const after = await waitForRows(read, state.rows.length + 8);
   expect(after.rows.slice(-8).map((r) => r.direction)).toEqual(Array(8).fill('sent by wirescope'));
   // Screenshots with a framed editor open on an edit (looked at by hand; the geometry is checked here).
-  await open(panel, mqttRow!);
+  await openFrame(panel, mqttRow.frameId);
   await panel.getByRole('button', { name: 'Edit and send' }).click();
   const editor = panel.getByLabel('Edit the frame (MQTT PUBLISH)');
   await editor.fill((await editor.inputValue()).replace(/^qos: 0$/m, 'qos: 1'));
@@ -165,21 +125,9 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   );
   expect(await panel.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true);
   await editor.fill((await editor.inputValue()).replace(/^packet id: null$/m, 'packet id: 5'));
-  await panel
-    .getByTestId('edit-change')
-    .filter({ hasText: /first at offset \d+/ })
-    .waitFor();
-  for (const [name, viewport, scheme] of [
-    ['framed-edit-1440-light.png', { width: 1440, height: 900 }, 'light'],
-    ['framed-edit-900-dark.png', { width: 900, height: 700 }, 'dark'],
-  ] as const) {
-    await panel.setViewportSize(viewport);
-    await panel.emulateMedia({ colorScheme: scheme });
-    const overflow = await panel.$$eval('[data-testid=edit-and-send]', (els) =>
-      els.map((e) => e.scrollWidth > e.clientWidth + 1),
-    );
-    expect(overflow, `the editor does not overflow sideways at ${viewport.width} px`).toEqual([false]);
-    await panel.screenshot({ path: artifactPath(name) });
-  }
+  await waitForEditChange(panel);
+  await screenshotEach(panel, shotsOf('framed-edit', '1440-light', '900-dark'), {
+    before: fitsSideways(panel, '[data-testid=edit-and-send]', 1, 'the editor does not overflow sideways'),
+  });
   expect(pageErrors).toEqual([]);
 }, 60_000);

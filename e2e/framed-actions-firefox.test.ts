@@ -7,10 +7,10 @@
  * and by aedes.
  * Fails (never skips) without /usr/bin/firefox-esr or a buildable extension.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser, Page } from 'puppeteer-core';
+import { expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
 import {
-  framedRows,
+  expectFramedRows,
   IO_EDIT_TEXT,
   IO_EVENT,
   IO_FRAME,
@@ -21,88 +21,42 @@ import {
   MQTT_PAYLOAD,
   MQTT_TOPIC,
   startFramedServers,
-  type FramedServers,
 } from './support/framed-clients.js';
-import { READ_PANEL, waitForRows, type PanelRow, type PanelState } from './support/ext-panel.js';
-import { artifactPath, ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
-import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
+import { panelReader, waitForRows, type PanelRow } from './support/ext-panel.js';
+import { artifactPath } from './support/ext-env.js';
+import { openPanelTab } from './support/ext-firefox.js';
+import { firefoxAndServerPerFile } from './support/ext-with-server.js';
+import { actOnFrame, clickButton, openFrame, shownText, textOf, typeInto } from './support/frame-actions-firefox.js';
 import { pollUntil } from './support/wait.js';
 
-let browser: Browser;
-let servers: FramedServers;
-
-beforeAll(async () => {
-  requireBrowser('firefox');
-  const dir = await ensureExtensionBuild('firefox-test');
-  [browser, servers] = await Promise.all([launchFirefox({ extension: dir }), startFramedServers()]);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await servers?.close();
-});
-
-const text = (panel: Page, selector: string) =>
-  panel.evaluate(`document.querySelector(${JSON.stringify(selector)})?.textContent ?? ''`) as Promise<string>;
-
-const click = (panel: Page, within: string, name: string) =>
-  panel.evaluate(
-    `[...document.querySelectorAll(${JSON.stringify(`${within} button`)})].find((b) => b.textContent === ${JSON.stringify(name)}).click()`,
-  );
-
-async function open(panel: Page, row: PanelRow): Promise<void> {
-  await panel.evaluate(
-    `document.querySelector('[data-testid=frame-row][data-frame-id="${row.frameId}"]').dispatchEvent(new MouseEvent('mousedown', { bubbles: true }))`,
-  );
-  await panel.waitForSelector(`[data-testid=frame-detail][data-frame-id="${row.frameId}"]`);
-  await panel.waitForSelector('[data-testid=page-actions]');
-}
-
-async function sendAgain(panel: Page, row: PanelRow): Promise<string> {
-  await open(panel, row);
-  await click(panel, '[data-testid=page-actions]', 'Send again');
-  return pollUntil(
-    'the outcome of Send again',
-    () => text(panel, '[data-testid=page-action-outcome]'),
-    (t) => t !== '',
-  );
-}
+const run = firefoxAndServerPerFile(startFramedServers, 60_000);
 
 /** Opens Edit and send on `row`, checks the editor's label, rewrites its text with `edit` (as typing would), sends. */
 async function editAndSend(panel: Page, row: PanelRow, label: string, edit: (text: string) => string): Promise<string> {
-  await open(panel, row);
-  await click(panel, '[data-testid=page-actions]', 'Edit and send');
+  await openFrame(panel, row.frameId);
+  await clickButton(panel, '[data-testid=page-actions] button', 'Edit and send');
   await panel.waitForSelector('[data-testid=edit-text]');
-  expect(await text(panel, '[data-testid=edit-and-send] label')).toBe(`Edit the frame (${label})`);
+  expect(await textOf(panel, '[data-testid=edit-and-send] label')).toBe(`Edit the frame (${label})`);
   const before = await pollUntil(
     'the edit text',
     () => panel.evaluate("document.querySelector('[data-testid=edit-text]').value") as Promise<string>,
     (t) => t !== '',
   );
-  await panel.evaluate(
-    `(() => {
-      const area = document.querySelector('[data-testid=edit-text]');
-      Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set.call(area, ${JSON.stringify(edit(before))});
-      area.dispatchEvent(new Event('input', { bubbles: true }));
-    })()`,
-  );
+  await typeInto(panel, '[data-testid=edit-text]', edit(before));
   await pollUntil(
     'the changed bytes',
-    () => text(panel, '[data-testid=edit-change]'),
+    () => textOf(panel, '[data-testid=edit-change]'),
     (t) => /first at offset \d+/.test(t),
   );
-  await click(panel, '[data-testid=edit-and-send]', 'Send');
-  expect(
-    await pollUntil(
-      'the outcome of the send',
-      () => text(panel, '[data-testid=page-action-outcome]'),
-      (t) => t !== '',
-    ),
-  ).toMatch(/^edited frame sent( with its \d+ attachments?)?$/);
+  await clickButton(panel, '[data-testid=edit-and-send] button', 'Send');
+  expect(await shownText(panel, '[data-testid=page-action-outcome]', 'the outcome of the send')).toMatch(
+    /^edited frame sent( with its \d+ attachments?)?$/,
+  );
   return before;
 }
 
 it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds the framing around the edited value', async () => {
+  const { browser, server: servers } = run;
   const page = await browser.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
@@ -121,17 +75,12 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   const publishFrame = servers.mqttFrames.find((f) => f[0] >> 4 === 3)!;
   expect(publishFrame).toBeDefined();
 
-  const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
-  expect(opened.wirescopeTest, JSON.stringify(opened)).toBe('panel-tab-opened');
-  const panel = await findPageByLocation(browser, opened.url);
-  const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
+  const panel = await openPanelTab(browser, page);
+  const read = panelReader(panel);
   const state = await waitForRows(read, 6);
-  const { io: ioRow, upload: uploadRow, mqtt: mqttRow, described } = framedRows(state.rows);
-  expect(uploadRow, described).toBeDefined();
-  expect(ioRow, described).toBeDefined();
-  expect(mqttRow, described).toBeDefined();
+  const { io: ioRow, upload: uploadRow, mqtt: mqttRow } = expectFramedRows(state.rows);
 
-  expect(await sendAgain(panel, ioRow!)).toBe('sent again');
+  expect(await actOnFrame(panel, ioRow.frameId, 'Send again')).toBe('sent again');
   await pollUntil(
     'the event sent again',
     () => servers.ioEvents.length,
@@ -140,7 +89,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   expect(servers.ioFrames.filter((f) => f === IO_FRAME)).toHaveLength(2);
   expect(servers.ioEvents[1]).toEqual(IO_EVENT);
   const mqttCount = servers.mqttFrames.length;
-  expect(await sendAgain(panel, mqttRow!)).toBe('sent again');
+  expect(await actOnFrame(panel, mqttRow.frameId, 'Send again')).toBe('sent again');
   await pollUntil(
     'the message published again',
     () => servers.published.length,
@@ -148,7 +97,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   );
   expect(servers.mqttFrames[mqttCount]).toEqual(publishFrame);
 
-  const ioText = await editAndSend(panel, ioRow!, 'Socket.IO packet', (t) =>
+  const ioText = await editAndSend(panel, ioRow, 'Socket.IO packet', (t) =>
     t.replace('{"text":"hi","n":1}', '{"text":"edited ✓","n":2}'),
   );
   expect(ioText).toContain(IO_EDIT_TEXT);
@@ -161,7 +110,7 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   expect(servers.ioFrames.at(-1)).toBe('42/chat,["say",{"text":"edited ✓","n":2}]');
 
   const long = 'y'.repeat(150);
-  const mqttText = await editAndSend(panel, mqttRow!, 'MQTT PUBLISH', (t) =>
+  const mqttText = await editAndSend(panel, mqttRow, 'MQTT PUBLISH', (t) =>
     t
       .replace(`topic: "${MQTT_TOPIC}"`, 'topic: "sensors/3"')
       .replace(MQTT_PAYLOAD, JSON.stringify({ t: 23, note: long })),
@@ -183,14 +132,14 @@ it('socket.io-client and mqtt.js: Send again byte-exact, Edit and send rebuilds 
   );
   const upload = ['upload', UPLOAD_ARG, { bytes: UPLOAD_BYTES }];
   expect(servers.ioUploads[0]).toEqual(upload);
-  expect(await sendAgain(panel, uploadRow!)).toBe('sent again with its 1 attachment');
+  expect(await actOnFrame(panel, uploadRow.frameId, 'Send again')).toBe('sent again with its 1 attachment');
   await pollUntil(
     'the upload sent again',
     () => servers.ioUploads.length,
     (n) => n === 2,
   );
   expect(servers.ioUploads[1]).toEqual(upload);
-  const uploadText = await editAndSend(panel, uploadRow!, 'Socket.IO packet', (t) => t.replace('"a.bin"', '"b.bin"'));
+  const uploadText = await editAndSend(panel, uploadRow, 'Socket.IO packet', (t) => t.replace('"a.bin"', '"b.bin"'));
   expect(uploadText).toContain('its 1 binary attachment follows');
   await pollUntil(
     'the edited upload',

@@ -14,50 +14,28 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { encode as encodeCbor } from 'cbor-x';
-import { startInterceptServer, type InterceptServer } from './support/intercept-page.js';
-import {
-  artifactPath,
-  ensureExtensionBuild,
-  launchChromiumWithExtension,
-  newPageWithTabId,
-  requireBrowser,
-  type ChromiumWithExtension,
-} from './support/ext-env.js';
+import { startInterceptServer } from './support/intercept-page.js';
+import { artifactPath, openPanelOf, openTabAt } from './support/ext-env.js';
+import { fitsSideways, screenshotEach, shotsOf } from './support/shots.js';
+import { chromiumAndServerPerFile } from './support/ext-with-server.js';
+import { waitForEditChange } from './support/frame-actions-chromium.js';
 import { waitUntil } from './support/wait.js';
 
-let ext: ChromiumWithExtension;
-let server: InterceptServer;
-let dir: string;
-
-beforeAll(async () => {
-  requireBrowser('chromium');
-  dir = await ensureExtensionBuild('chrome');
-  [ext, server] = await Promise.all([launchChromiumWithExtension(dir), startInterceptServer()]);
-}, 120_000);
-
-afterAll(async () => {
-  await ext?.close();
-  await server?.close();
-});
+const run = chromiumAndServerPerFile(startInterceptServer, 120_000);
 
 const settle = () => new Promise((r) => setTimeout(r, 600));
 
 async function openPage(): Promise<{ page: Page; tabId: number }> {
-  const opened = await newPageWithTabId(ext.worker, async () => {
-    const p = await ext.context.newPage();
-    await p.goto(server.url);
-    return p;
-  });
+  const opened = await openTabAt(run.browser, run.server.url);
   await opened.page.waitForFunction('window.opened === true');
   return opened;
 }
 
 async function openPanel(tabId: number): Promise<Page> {
-  const panel = await ext.context.newPage();
-  await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
+  const panel = await openPanelOf(run.browser, tabId);
   await panel.getByTestId('intercept-button').waitFor();
   return panel;
 }
@@ -80,6 +58,7 @@ async function setRule(
 const got = (page: Page) => page.evaluate('window.got') as Promise<(string | number[])[]>;
 
 it('Pause → Edit and forward reaches the server as the edited bytes; a Drop rule keeps received frames from the page', async () => {
+  const { server } = run;
   const { page, tabId } = await openPage();
   const panel = await openPanel(tabId);
   await setRule(panel, { direction: 'sent', action: 'pause' });
@@ -100,22 +79,10 @@ it('Pause → Edit and forward reaches the server as the edited bytes; a Drop ru
   await panel.getByRole('button', { name: 'Edit and forward' }).click();
   const editor = panel.getByLabel('Edit the frame (CBOR as EDN)');
   await editor.fill('{_1 "a": 2, "b": "y"}');
-  await panel
-    .getByTestId('edit-change')
-    .filter({ hasText: /first at offset \d+/ })
-    .waitFor();
-  for (const [name, viewport, scheme] of [
-    ['intercept-1440-light.png', { width: 1440, height: 900 }, 'light'],
-    ['intercept-900-dark.png', { width: 900, height: 700 }, 'dark'],
-  ] as const) {
-    await panel.setViewportSize(viewport);
-    await panel.emulateMedia({ colorScheme: scheme });
-    const overflow = await panel.$$eval('[data-testid=held-frames]', (els) =>
-      els.map((e) => e.scrollWidth > e.clientWidth + 1),
-    );
-    expect(overflow, `the held controls fit at ${viewport.width} px`).toEqual([false]);
-    await panel.screenshot({ path: artifactPath(name) });
-  }
+  await waitForEditChange(panel);
+  await screenshotEach(panel, shotsOf('intercept', '1440-light', '900-dark'), {
+    before: fitsSideways(panel, '[data-testid=held-frames]', 1, 'the held controls fit'),
+  });
   await panel.getByRole('button', { name: 'Send', exact: true }).click();
   await waitUntil('the edited frame at the server', () => server.received.length === 1);
   expect(server.received[0]).toEqual([...encodeCbor({ a: 2, b: 'y' })]);
@@ -152,6 +119,7 @@ it('Pause → Edit and forward reaches the server as the edited bytes; a Drop ru
 }, 120_000);
 
 it('closing the panel mid-hold forwards every held frame in order, past the page’s replaced send and dispatchEvent; the page and the server see all of them', async () => {
+  const { server } = run;
   server.received.length = 0;
   const { page, tabId } = await openPage();
   const panel = await openPanel(tabId);
@@ -190,6 +158,7 @@ it('closing the panel mid-hold forwards every held frame in order, past the page
 }, 120_000);
 
 it('a page that knows the secret in hook.js cannot forge rules or hold actions', async () => {
+  const { server, dir } = run;
   server.received.length = 0;
   const { page } = await openPage();
   const secret = /"([0-9a-f]{24})"/.exec(readFileSync(path.join(dir, 'hook.js'), 'utf8'))?.[1];

@@ -6,53 +6,27 @@
  * mid-hold forwards every held frame, both directions, in order.
  * Fails (never skips) without /usr/bin/firefox-esr or a buildable extension.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser, Page } from 'puppeteer-core';
+import { expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
 import { encode as cbor2Encode } from 'cbor2';
-import { startInterceptServer, type InterceptServer } from './support/intercept-page.js';
+import { startInterceptServer } from './support/intercept-page.js';
 import { pollUntil } from './support/wait.js';
-import { ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
-import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
+import { openPanelTab } from './support/ext-firefox.js';
+import { firefoxAndServerPerFile } from './support/ext-with-server.js';
+import { clickButton, textOf, typeInto } from './support/frame-actions-firefox.js';
 
-let browser: Browser;
-let server: InterceptServer;
-
-beforeAll(async () => {
-  requireBrowser('firefox');
-  const dir = await ensureExtensionBuild('firefox-test');
-  [browser, server] = await Promise.all([launchFirefox({ extension: dir }), startInterceptServer()]);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const run = firefoxAndServerPerFile(startInterceptServer, 60_000);
 
 const settle = () => new Promise((r) => setTimeout(r, 800));
-const click = (panel: Page, selector: string, text: string) =>
-  panel.evaluate(
-    `[...document.querySelectorAll(${JSON.stringify(selector)})].find((b) => b.textContent === ${JSON.stringify(text)}).click()`,
-  );
 
 async function openPageAndPanel(): Promise<{ page: Page; panel: Page }> {
-  const page = await browser.newPage();
-  await page.goto(server.url);
+  const page = await run.browser.newPage();
+  await page.goto(run.server.url);
   await page.waitForFunction('window.opened === true');
-  const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
-  expect(opened.wirescopeTest, JSON.stringify(opened)).toBe('panel-tab-opened');
-  const panel = await findPageByLocation(browser, opened.url);
+  const panel = await openPanelTab(run.browser, page);
   await panel.waitForSelector('[data-testid=intercept-button]');
   return { page, panel };
 }
-
-/** Sets a text field or text box as React hears it (the native value setter, then an input event). */
-const setValue = (panel: Page, selector: string, value: string) =>
-  panel.evaluate(`(() => {
-    const el = document.querySelector(${JSON.stringify(selector)});
-    const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
-    Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, ${JSON.stringify(value)});
-    el.dispatchEvent(new Event('input', { bubbles: true }));
-  })()`);
 
 async function pauseRule(
   panel: Page,
@@ -62,18 +36,19 @@ async function pauseRule(
 ): Promise<void> {
   await panel.click('[data-testid=intercept-button]');
   if ((await panel.$('[data-testid=intercept-rule]')) === null) {
-    await click(panel, '[data-testid=intercept-dialog] button', 'Add rule');
+    await clickButton(panel, '[data-testid=intercept-dialog] button', 'Add rule');
     await panel.waitForSelector('[data-testid=intercept-rule]');
   }
   await panel.select('[aria-label="Rule 1 direction"]', direction);
   await panel.select('[aria-label="Rule 1 action"]', action);
-  await setValue(panel, '[aria-label="Rule 1 contains"]', contains);
+  await typeInto(panel, '[aria-label="Rule 1 contains"]', contains);
   await panel.click('[data-testid=intercept-button]');
 }
 
 const got = (page: Page) => page.evaluate('window.got') as Promise<(string | number[])[]>;
 
 it('a Pause rule holds a sent frame until Forward sends it byte-exact', async () => {
+  const { server } = run;
   const { page, panel } = await openPageAndPanel();
   await pauseRule(panel, 'sent');
   await settle();
@@ -89,7 +64,7 @@ it('a Pause rule holds a sent frame until Forward sends it byte-exact', async ()
   expect(await panel.evaluate("document.querySelector('[data-testid=held-count]').textContent")).toMatch(
     /^1 held \(sent/,
   );
-  await click(panel, '[data-testid=held-frames] button', 'Forward');
+  await clickButton(panel, '[data-testid=held-frames] button', 'Forward');
   await pollUntil(
     'the forwarded frame at the server',
     async () => server.received.length,
@@ -101,6 +76,7 @@ it('a Pause rule holds a sent frame until Forward sends it byte-exact', async ()
 }, 60_000);
 
 it('Pause → Edit and forward sends the edited value as cbor2 encodes it; a Drop rule keeps received frames from the page', async () => {
+  const { server } = run;
   server.received.length = 0;
   const { page, panel } = await openPageAndPanel();
   await pauseRule(panel, 'sent');
@@ -111,16 +87,16 @@ it('Pause → Edit and forward sends the edited value as cbor2 encodes it; a Dro
     "document.querySelector('[data-testid=frame-row][data-held]').dispatchEvent(new MouseEvent('mousedown', { bubbles: true }))",
   );
   await panel.waitForSelector('[data-testid=held-count]');
-  await click(panel, '[data-testid=held-frames] button', 'Edit and forward');
+  await clickButton(panel, '[data-testid=held-frames] button', 'Edit and forward');
   await panel.waitForSelector('[data-testid=edit-and-send] [data-testid=edit-text]');
-  await setValue(panel, '[data-testid=edit-and-send] [data-testid=edit-text]', '{"a": 2, "b": "y"}');
+  await typeInto(panel, '[data-testid=edit-and-send] [data-testid=edit-text]', '{"a": 2, "b": "y"}');
   await pollUntil(
     'the edit encoded',
-    () => panel.evaluate("document.querySelector('[data-testid=edit-change]')?.textContent ?? ''") as Promise<string>,
+    () => textOf(panel, '[data-testid=edit-change]'),
     (t) => /first at offset \d+/.test(t),
   );
   expect(server.received, 'nothing went out while the frame was held').toEqual([]);
-  await click(panel, '[data-testid=edit-and-send] button', 'Send');
+  await clickButton(panel, '[data-testid=edit-and-send] button', 'Send');
   await pollUntil(
     'the edited frame at the server',
     async () => server.received.length,
@@ -150,6 +126,7 @@ it('Pause → Edit and forward sends the edited value as cbor2 encodes it; a Dro
 }, 60_000);
 
 it('closing the panel mid-hold forwards every held frame in order, both directions', async () => {
+  const { server } = run;
   server.received.length = 0;
   const { page, panel } = await openPageAndPanel();
   await pauseRule(panel, 'both');

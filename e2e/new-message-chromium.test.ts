@@ -9,50 +9,27 @@
  * and axe-core finds nothing on it.
  * Fails (never skips) without /usr/bin/chromium or a buildable extension.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { encode as cbor2Encode } from 'cbor2';
-import { startActionServer, type ActionServer } from './support/action-page.js';
-import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
-import {
-  artifactPath,
-  ensureExtensionBuild,
-  launchChromiumWithExtension,
-  newPageWithTabId,
-  requireBrowser,
-  type ChromiumWithExtension,
-} from './support/ext-env.js';
+import { actionPageReady, startActionServer } from './support/action-page.js';
+import { panelReader, waitForRows } from './support/ext-panel.js';
+import { openPanelOf, openTabAt } from './support/ext-env.js';
+import { screenshotEach, shotsOf, type Viewport } from './support/shots.js';
+import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 import { axeAudit } from './support/axe.js';
 import { waitUntil } from './support/wait.js';
 
-let ext: ChromiumWithExtension;
-let server: ActionServer;
-
-beforeAll(async () => {
-  requireBrowser('chromium');
-  const dir = await ensureExtensionBuild('chrome');
-  [ext, server] = await Promise.all([launchChromiumWithExtension(dir), startActionServer()]);
-}, 120_000);
-
-afterAll(async () => {
-  await ext?.close();
-  await server?.close();
-});
+const run = chromiumAndServerPerFile(startActionServer, 120_000);
 
 it('New message: EDN on the page socket reaches the server as cbor2 encodes the value, marked; Deliver to page; a socket closing after a send says so and keeps the composer on it with its draft', async () => {
-  const { page, tabId } = await newPageWithTabId(ext.worker, async () => {
-    const p = await ext.context.newPage();
-    await p.goto(server.url);
-    return p;
-  });
+  const { browser: ext, server } = run;
+  const { page, tabId } = await openTabAt(ext, server.url);
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.waitForFunction('window.opened === true');
-  await waitUntil('the page’s two frames at the server', () => server.received.length === 2);
+  await actionPageReady(page, server);
 
-  const panel = await ext.context.newPage();
-  await panel.setViewportSize({ width: 1440, height: 900 });
-  await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
-  const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
+  const panel = await openPanelOf(ext, tabId, { width: 1440, height: 900 });
+  const read = panelReader(panel);
   await waitForRows(read, 2);
 
   // A second socket that opens and closes: listed, not choosable, and never where the composer goes.
@@ -106,14 +83,8 @@ it('New message: EDN on the page socket reaches the server as cbor2 encodes the 
   expect(await panel.getByTestId('edit-change').textContent()).toMatch(/changed in \d+ ranges?, first at offset 0/);
 
   // Geometry and axe with the composer open on a valid edit: nothing clipped, the text box usable.
-  for (const [name, viewport, scheme] of [
-    ['new-message-1440-light.png', { width: 1440, height: 900 }, 'light'],
-    ['new-message-1440-dark.png', { width: 1440, height: 900 }, 'dark'],
-    ['new-message-900-dark.png', { width: 900, height: 700 }, 'dark'],
-    ['new-message-900-light.png', { width: 900, height: 700 }, 'light'],
-  ] as const) {
-    await panel.setViewportSize(viewport);
-    await panel.emulateMedia({ colorScheme: scheme });
+  const shots = shotsOf('new-message', '1440-light', '1440-dark', '900-dark', '900-light');
+  const composerFits = async (viewport: Viewport, name: string) => {
     const geometry = await panel.evaluate(() => {
       const box = document.querySelector('[data-testid=new-message]')!;
       const area = box.querySelector('textarea')!.getBoundingClientRect();
@@ -129,12 +100,14 @@ it('New message: EDN on the page socket reaches the server as cbor2 encodes the 
     expect(geometry.buttonsInView, `${name}: every control is on screen`).toBe(true);
     expect(geometry.textArea.width, `${name}: text box width`).toBeGreaterThan(viewport.width / 2);
     expect(geometry.textArea.height, `${name}: text box height`).toBeGreaterThanOrEqual(48);
-    await panel.screenshot({ path: artifactPath(name) });
+  };
+  const axeFindsNothing = async (_viewport: Viewport, name: string) => {
     expect(
       (await axeAudit(panel)).violations.map((v) => `${v.rule} ${v.target}`),
       `${name}: axe findings`,
     ).toEqual([]);
-  }
+  };
+  await screenshotEach(panel, shots, { before: composerFits, after: axeFindsNothing });
   await panel.setViewportSize({ width: 1440, height: 900 });
 
   await send.click();

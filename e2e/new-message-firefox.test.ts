@@ -5,62 +5,34 @@
  * wirescope's; the page sees none of it through its replaced `send`.
  * Fails (never skips) without /usr/bin/firefox-esr or a buildable extension.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser, Page } from 'puppeteer-core';
+import { expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
 import { encode as cbor2Encode } from 'cbor2';
-import { startActionServer, type ActionServer } from './support/action-page.js';
-import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
+import { actionPageReady, startActionServer } from './support/action-page.js';
+import { panelReader, waitForRows } from './support/ext-panel.js';
+import { clickButton, shownText, textOf, typeInto } from './support/frame-actions-firefox.js';
 import { pollUntil } from './support/wait.js';
-import { artifactPath, ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
-import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
+import { artifactPath } from './support/ext-env.js';
+import { openPanelTab } from './support/ext-firefox.js';
+import { firefoxAndServerPerFile } from './support/ext-with-server.js';
 
-let browser: Browser;
-let server: ActionServer;
+const run = firefoxAndServerPerFile(startActionServer, 60_000);
 
-beforeAll(async () => {
-  requireBrowser('firefox');
-  const dir = await ensureExtensionBuild('firefox-test');
-  [browser, server] = await Promise.all([launchFirefox({ extension: dir }), startActionServer()]);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const textOf = (panel: Page, testId: string) =>
-  panel.evaluate(`document.querySelector('[data-testid=${testId}]')?.textContent ?? ''`) as Promise<string>;
-
-/** Types into the composer's text box as React hears it (the native value setter, then an input event). */
+/** Types into the composer's text box as React hears it. */
 const setText = (panel: Page, value: string) =>
-  panel.evaluate(`(() => {
-    const area = document.querySelector('[data-testid=new-message] [data-testid=edit-text]');
-    Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set.call(area, ${JSON.stringify(value)});
-    area.dispatchEvent(new Event('input', { bubbles: true }));
-  })()`);
-
-const clickButton = (panel: Page, name: string) =>
-  panel.evaluate(
-    `[...document.querySelectorAll('button')].find((b) => b.textContent === ${JSON.stringify(name)}).click()`,
-  );
+  typeInto(panel, '[data-testid=new-message] [data-testid=edit-text]', value);
 
 it('New message: a CBOR map written as EDN reaches the server as cbor2 encodes it, marked as wirescope’s', async () => {
+  const { browser, server } = run;
   const page = await browser.newPage();
   await page.goto(server.url);
-  await page.waitForFunction('window.opened === true');
-  await pollUntil(
-    'the page’s two frames at the server',
-    async () => server.received.length,
-    (n) => n === 2,
-  );
+  await actionPageReady(page, server);
 
-  const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
-  expect(opened.wirescopeTest, JSON.stringify(opened)).toBe('panel-tab-opened');
-  const panel = await findPageByLocation(browser, opened.url);
-  const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
+  const panel = await openPanelTab(browser, page);
+  const read = panelReader(panel);
   await waitForRows(read, 2);
 
-  await clickButton(panel, 'New message');
+  await clickButton(panel, 'button', 'New message');
   await panel.waitForSelector('[data-testid=new-message] [data-testid=edit-format]');
   await panel.select('[data-testid=edit-format]', 'edn');
   const value = new Map<string, unknown>([
@@ -71,29 +43,15 @@ it('New message: a CBOR map written as EDN reaches the server as cbor2 encodes i
   const expected = [...cbor2Encode(value)];
   const hex = expected.map((b) => b.toString(16).padStart(2, '0')).join(' ');
   await setText(panel, '{"op": "move",\n "to": }');
-  expect(
-    await pollUntil(
-      'the error',
-      () => textOf(panel, 'edit-error'),
-      (t) => t !== '',
-    ),
-  ).toMatch(/^2:8: .* — nothing will be sent$/);
+  expect(await shownText(panel, '[data-testid=edit-error]', 'the error')).toMatch(/^2:8: .* — nothing will be sent$/);
   await setText(panel, '{"op": "move", "to": [3, -4.25], "id": 100000}');
   await pollUntil(
     'the encoded bytes',
-    () => textOf(panel, 'edit-bytes'),
+    () => textOf(panel, '[data-testid=edit-bytes]'),
     (t) => t === hex,
   );
-  await panel.evaluate(
-    `[...document.querySelectorAll('[data-testid=new-message] button')].find((b) => b.textContent === 'Send').click()`,
-  );
-  expect(
-    await pollUntil(
-      'the outcome',
-      () => textOf(panel, 'new-message-outcome'),
-      (t) => t !== '',
-    ),
-  ).toMatch(/sent$/);
+  await clickButton(panel, '[data-testid=new-message] button', 'Send');
+  expect(await shownText(panel, '[data-testid=new-message-outcome]', 'the outcome')).toMatch(/sent$/);
   await pollUntil(
     'the new message at the server',
     async () => server.received.length,

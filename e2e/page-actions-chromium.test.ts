@@ -16,40 +16,22 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { encode as encodeCbor } from 'cbor-x';
-import { CBOR_FRAME, startActionServer, type ActionServer } from './support/action-page.js';
-import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
-import {
-  artifactPath,
-  ensureExtensionBuild,
-  launchChromiumWithExtension,
-  newPageWithTabId,
-  requireBrowser,
-  type ChromiumWithExtension,
-} from './support/ext-env.js';
+import { actionPageReady, CBOR_FRAME, startActionServer } from './support/action-page.js';
+import { panelReader, waitForRows } from './support/ext-panel.js';
+import { openPanelOf, openTabAt } from './support/ext-env.js';
+import { fitsSideways, screenshotEach, shotsOf } from './support/shots.js';
+import { chromiumAndServerPerFile } from './support/ext-with-server.js';
+import { actOnFrame, openFrame, waitForEditChange } from './support/frame-actions-chromium.js';
 import { waitUntil } from './support/wait.js';
 
-let ext: ChromiumWithExtension;
-let server: ActionServer;
-let dir: string;
-
-beforeAll(async () => {
-  requireBrowser('chromium');
-  dir = await ensureExtensionBuild('chrome');
-  [ext, server] = await Promise.all([launchChromiumWithExtension(dir), startActionServer()]);
-}, 120_000);
-
-afterAll(async () => {
-  await ext?.close();
-  await server?.close();
-});
+const run = chromiumAndServerPerFile(startActionServer, 120_000);
 
 /** Waits until the frame's Send again, Edit and send and Deliver to page are all off; their shared reason. */
 async function actionsOff(panel: Page, frameId: number): Promise<string> {
-  await panel.locator(`[data-testid=frame-row][data-frame-id="${frameId}"]`).dispatchEvent('mousedown');
-  await panel.locator(`[data-testid=frame-detail][data-frame-id="${frameId}"]`).waitFor();
+  await openFrame(panel, frameId);
   const buttons = panel.getByTestId('page-actions').getByRole('button');
   await waitUntil('the page actions are off', async () =>
     (await buttons.evaluateAll((els) => els.map((e) => (e as HTMLButtonElement).disabled))).every(Boolean),
@@ -61,26 +43,12 @@ async function actionsOff(panel: Page, frameId: number): Promise<string> {
 const frameIds = (panel: Page): Promise<number[]> =>
   panel.$$eval('[data-testid=frame-row]', (els) => els.map((e) => Number((e as HTMLElement).dataset.frameId)));
 
-async function act(panel: Page, frameId: number, button: 'Send again' | 'Deliver to page'): Promise<string> {
-  await panel.locator(`[data-testid=frame-row][data-frame-id="${frameId}"]`).dispatchEvent('mousedown');
-  await panel.locator(`[data-testid=frame-detail][data-frame-id="${frameId}"]`).waitFor();
-  // The click clears the last outcome (a discrete event: React renders before click() returns).
-  await panel.getByRole('button', { name: button }).click();
-  const outcome = panel.getByTestId('page-action-outcome');
-  await outcome.waitFor({ timeout: 10_000 });
-  return (await outcome.textContent()) ?? '';
-}
-
 it('Send again, Deliver to page, the options switch and a closed socket, on a page that replaced send, dispatchEvent, MessageEvent and Blob', async () => {
-  const { page, tabId } = await newPageWithTabId(ext.worker, async () => {
-    const p = await ext.context.newPage();
-    await p.goto(server.url);
-    return p;
-  });
+  const { browser: ext, server, dir } = run;
+  const { page, tabId } = await openTabAt(ext, server.url);
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.waitForFunction('window.opened === true');
-  await waitUntil('the page’s two frames at the server', () => server.received.length === 2);
+  await actionPageReady(page, server);
 
   // The page read the build's secret out of hook.js (it ships in the extension) and tries its way in.
   const secret = /"([0-9a-f]{24})"/.exec(readFileSync(path.join(dir, 'hook.js'), 'utf8'))?.[1];
@@ -113,19 +81,18 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   }, secret!);
   expect(forged.recordSent, 'the registry offers no way to record a frame that was not sent').toBe('undefined');
 
-  const panel = await ext.context.newPage();
-  await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
-  const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
+  const panel = await openPanelOf(ext, tabId);
+  const read = panelReader(panel);
   let state = await waitForRows(read, 2);
   expect(state.rows.map((r) => r.direction)).toEqual(['sent', 'sent']);
   await new Promise((r) => setTimeout(r, 500));
   expect(server.received, 'no forged action reached the server').toHaveLength(2);
 
   // Send again: byte-exact, at the server, through none of the page's replacements.
-  expect(await act(panel, 1, 'Send again')).toBe('sent again');
+  expect(await actOnFrame(panel, 1, 'Send again')).toBe('sent again');
   await waitUntil('the frame sent again at the server', () => server.received.length === 3);
   expect(server.received[2]).toEqual({ bytes: [...CBOR_FRAME], binary: true });
-  expect(await act(panel, 2, 'Send again')).toBe('sent again');
+  expect(await actOnFrame(panel, 2, 'Send again')).toBe('sent again');
   await waitUntil('the text frame sent again', () => server.received.length === 4);
   expect(server.received[3]).toEqual({ bytes: [...Buffer.from('text frame')], binary: false });
 
@@ -138,22 +105,19 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   expect(await panel.getByTestId('edit-error').textContent()).toMatch(/^1:\d+: .* — nothing will be sent$/);
   expect(await panel.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true);
   await editor.fill('{_1 "a": 2, "b": "y"}');
-  await panel
-    .getByTestId('edit-change')
-    .filter({ hasText: /first at offset \d+/ })
-    .waitFor();
+  await waitForEditChange(panel);
   await panel.getByRole('button', { name: 'Send', exact: true }).click();
   expect(await panel.getByTestId('page-action-outcome').textContent()).toBe('edited frame sent');
   await waitUntil('the edited frame at the server', () => server.received.length === 5);
   expect(server.received[4]).toEqual({ bytes: [...encodeCbor({ a: 2, b: 'y' })], binary: true });
 
   // Deliver to page: ArrayBuffer (binaryType arraybuffer), then Blob, then text.
-  expect(await act(panel, 1, 'Deliver to page')).toBe('delivered to the page');
+  expect(await actOnFrame(panel, 1, 'Deliver to page')).toBe('delivered to the page');
   await page.evaluate(() => {
     (window as unknown as { ws: WebSocket }).ws.binaryType = 'blob';
   });
-  expect(await act(panel, 1, 'Deliver to page')).toBe('delivered to the page');
-  expect(await act(panel, 2, 'Deliver to page')).toBe('delivered to the page');
+  expect(await actOnFrame(panel, 1, 'Deliver to page')).toBe('delivered to the page');
+  expect(await actOnFrame(panel, 2, 'Deliver to page')).toBe('delivered to the page');
   await page.waitForFunction('window.got.length === 3 && window.got[1].bytes !== null');
   const got = (await page.evaluate('window.got')) as {
     kind: string;
@@ -189,23 +153,15 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   await panel.locator('[data-testid=frame-row][data-frame-id="1"]').dispatchEvent('mousedown');
   await panel.getByRole('button', { name: 'Edit and send' }).click();
   await panel.getByLabel('Edit the frame (CBOR as EDN)').fill('{_1 "a": 1000, "b": "x"}');
-  await panel
-    .getByTestId('edit-change')
-    .filter({ hasText: /first at offset \d+/ })
-    .waitFor();
-  for (const [name, viewport, scheme] of [
-    ['page-actions-1440-light.png', { width: 1440, height: 900 }, 'light'],
-    ['page-actions-900-dark.png', { width: 900, height: 700 }, 'dark'],
-    ['page-actions-900-light.png', { width: 900, height: 700 }, 'light'],
-  ] as const) {
-    await panel.setViewportSize(viewport);
-    await panel.emulateMedia({ colorScheme: scheme });
-    const overflow = await panel.$$eval('[data-testid=edit-and-send], [data-testid=page-actions]', (els) =>
-      els.map((e) => e.scrollWidth > e.clientWidth + 1),
-    );
-    expect(overflow, `nothing in the actions overflows sideways at ${viewport.width} px`).toEqual([false, false]);
-    await panel.screenshot({ path: artifactPath(name) });
-  }
+  await waitForEditChange(panel);
+  await screenshotEach(panel, shotsOf('page-actions', '1440-light', '900-dark', '900-light'), {
+    before: fitsSideways(
+      panel,
+      '[data-testid=edit-and-send], [data-testid=page-actions]',
+      2,
+      'nothing in the actions overflows sideways',
+    ),
+  });
   await panel.getByRole('button', { name: 'Cancel' }).click();
   await panel.setViewportSize({ width: 1400, height: 900 });
 
@@ -259,15 +215,11 @@ it('Send again, Deliver to page, the options switch and a closed socket, on a pa
   ).toHaveLength(1);
   expect(statuses.some((s) => s.includes('closed (page left)'))).toBe(true);
   expect(server.received, 'nothing more reached the server than the pages sent').toHaveLength(10);
-  for (const [name, viewport, scheme] of [
-    ['page-actions-page-left-900-light.png', { width: 900, height: 700 }, 'light'],
-    ['page-actions-page-left-1440-dark.png', { width: 1440, height: 900 }, 'dark'],
-  ] as const) {
-    await panel.setViewportSize(viewport);
-    await panel.emulateMedia({ colorScheme: scheme });
-    const overflow = await panel.getByTestId('page-actions').evaluate((e) => e.scrollWidth > e.clientWidth + 1);
-    expect(overflow, `the actions and their reason fit at ${viewport.width} px`).toBe(false);
-    await panel.screenshot({ path: artifactPath(name) });
-  }
+  await screenshotEach(panel, shotsOf('page-actions-page-left', '900-light', '1440-dark'), {
+    before: async ({ width }) => {
+      const overflow = await panel.getByTestId('page-actions').evaluate((e) => e.scrollWidth > e.clientWidth + 1);
+      expect(overflow, `the actions and their reason fit at ${width} px`).toBe(false);
+    },
+  });
   expect(pageErrors).toEqual([]);
 }, 120_000);

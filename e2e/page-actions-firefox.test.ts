@@ -6,67 +6,30 @@
  * then a string; the page sees none of it through its replacements; the rows are marked.
  * Fails (never skips) without /usr/bin/firefox-esr or a buildable extension.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser, Page } from 'puppeteer-core';
-import { CBOR_FRAME, startActionServer, type ActionServer } from './support/action-page.js';
-import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
+import { expect, it } from 'vitest';
+import { actionPageReady, CBOR_FRAME, startActionServer } from './support/action-page.js';
+import { panelReader, waitForRows } from './support/ext-panel.js';
+import { actOnFrame } from './support/frame-actions-firefox.js';
 import { pollUntil } from './support/wait.js';
-import { artifactPath, ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
-import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
+import { artifactPath } from './support/ext-env.js';
+import { openPanelTab } from './support/ext-firefox.js';
+import { firefoxAndServerPerFile } from './support/ext-with-server.js';
 
-let browser: Browser;
-let server: ActionServer;
-
-beforeAll(async () => {
-  requireBrowser('firefox');
-  const dir = await ensureExtensionBuild('firefox-test');
-  [browser, server] = await Promise.all([launchFirefox({ extension: dir }), startActionServer()]);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-/** Opens frame `frameId` in the panel, clicks `button` and returns what the panel said. */
-async function act(panel: Page, frameId: number, button: string): Promise<string> {
-  await panel.evaluate(
-    `document.querySelector('[data-testid=frame-row][data-frame-id="${frameId}"]').dispatchEvent(new MouseEvent('mousedown', { bubbles: true }))`,
-  );
-  await panel.waitForSelector(`[data-testid=frame-detail][data-frame-id="${frameId}"]`);
-  await panel.waitForSelector('[data-testid=page-actions]');
-  await panel.evaluate(
-    `[...document.querySelectorAll('[data-testid=page-actions] button')].find((b) => b.textContent === ${JSON.stringify(button)}).click()`,
-  );
-  return pollUntil(
-    `the outcome of ${button}`,
-    () =>
-      panel.evaluate(
-        "document.querySelector('[data-testid=page-action-outcome]')?.textContent ?? ''",
-      ) as Promise<string>,
-    (t) => t !== '',
-  );
-}
+const run = firefoxAndServerPerFile(startActionServer, 60_000);
 
 it('Send again and Deliver to page (ArrayBuffer, Blob, text), on a page that replaced send, dispatchEvent, MessageEvent and Blob', async () => {
+  const { browser, server } = run;
   const page = await browser.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   await page.goto(server.url);
-  await page.waitForFunction('window.opened === true');
-  await pollUntil(
-    'the page’s two frames at the server',
-    async () => server.received.length,
-    (n) => n === 2,
-  );
+  await actionPageReady(page, server);
 
-  const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
-  expect(opened.wirescopeTest, JSON.stringify(opened)).toBe('panel-tab-opened');
-  const panel = await findPageByLocation(browser, opened.url);
-  const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
+  const panel = await openPanelTab(browser, page);
+  const read = panelReader(panel);
   await waitForRows(read, 2);
 
-  expect(await act(panel, 1, 'Send again')).toBe('sent again');
+  expect(await actOnFrame(panel, 1, 'Send again')).toBe('sent again');
   await pollUntil(
     'the frame sent again at the server',
     async () => server.received.length,
@@ -74,10 +37,10 @@ it('Send again and Deliver to page (ArrayBuffer, Blob, text), on a page that rep
   );
   expect(server.received[2]).toEqual({ bytes: [...CBOR_FRAME], binary: true });
 
-  expect(await act(panel, 1, 'Deliver to page')).toBe('delivered to the page');
+  expect(await actOnFrame(panel, 1, 'Deliver to page')).toBe('delivered to the page');
   await page.evaluate('window.ws.binaryType = "blob"');
-  expect(await act(panel, 1, 'Deliver to page')).toBe('delivered to the page');
-  expect(await act(panel, 2, 'Deliver to page')).toBe('delivered to the page');
+  expect(await actOnFrame(panel, 1, 'Deliver to page')).toBe('delivered to the page');
+  expect(await actOnFrame(panel, 2, 'Deliver to page')).toBe('delivered to the page');
   const got = await pollUntil(
     'three deliveries with their bytes',
     () => page.evaluate('window.got') as Promise<{ kind: string; text: string | null; bytes: number[] | null }[]>,

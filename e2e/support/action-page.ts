@@ -9,6 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { encode as encodeCbor } from 'cbor-x';
 import { WebSocketServer } from 'ws';
+import { waitUntil } from './wait.js';
 
 /** What the page sends first: a CBOR map, encoded here by an encoder wirescope does not use. */
 export const CBOR_FRAME = new Uint8Array(encodeCbor({ a: 1, b: 'x' }));
@@ -69,4 +70,16 @@ export async function startActionServer(): Promise<ActionServer> {
       await new Promise((r) => server.close(r));
     },
   };
+}
+
+/**
+ * Resolves once the action page (a Playwright or a Puppeteer page) has its socket open and
+ * turned hostile, and `server` has the two frames the page sent first.
+ */
+export async function actionPageReady(
+  page: { waitForFunction(expression: string): Promise<unknown> },
+  server: ActionServer,
+): Promise<void> {
+  await page.waitForFunction('window.opened === true');
+  await waitUntil('the page’s two frames at the server', () => server.received.length === 2);
 }

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Worker } from 'playwright-core';
+import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { buildTarget, zipFolder } from '../../extension/build/build-ext.js';
 import { CHROMIUM, CHROMIUM_ARGS, REPO } from './env.js';
 
@@ -200,4 +200,25 @@ export async function newPageWithTabId<P>(worker: Worker, open: () => Promise<P>
     if (Date.now() > deadline) throw new Error('e2e: the new page never appeared in chrome.tabs.query');
     await sleep(50);
   }
+}
+
+/** Opens `url` in a new tab of `ext`'s browser; returns the page with its tab id. */
+export function openTabAt(ext: ChromiumWithExtension, url: string): Promise<{ page: Page; tabId: number }> {
+  return newPageWithTabId(ext.worker, async () => {
+    const page = await ext.context.newPage();
+    await page.goto(url);
+    return page;
+  });
+}
+
+/** The panel of tab `tabId` (panel.html?tabId=N) in a new page, given `viewport` before it loads when one is passed. */
+export async function openPanelOf(
+  ext: ChromiumWithExtension,
+  tabId: number,
+  viewport?: { width: number; height: number },
+): Promise<Page> {
+  const panel = await ext.context.newPage();
+  if (viewport) await panel.setViewportSize(viewport);
+  await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
+  return panel;
 }

@@ -51,6 +51,19 @@ export const OPEN_PANEL_TAB = `new Promise((resolve) => {
   setTimeout(() => done({ wirescopeTest: 'no answer within 10 s (is this a test build?)' }), 10000);
 })`;
 
+/** Asks the test build's hook (OPEN_PANEL_TAB) to open `page`'s panel in a tab; throws with its answer when it did not. */
+async function askForPanelTab(page: Page): Promise<PanelTabOpened> {
+  const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
+  if (opened.wirescopeTest !== 'panel-tab-opened')
+    throw new Error(`e2e: the panel tab did not open: ${JSON.stringify(opened)}`);
+  return opened;
+}
+
+/** Opens `page`'s panel tab through the test build's hook and returns it. */
+export async function openPanelTab(browser: Browser, page: Page): Promise<Page> {
+  return findPageByLocation(browser, (await askForPanelTab(page)).url);
+}
+
 /** The open tab whose document is at `url` (Puppeteer's own `page.url()` may say about:blank). */
 export async function findPageByLocation(browser: Browser, url: string, timeoutMs = 10_000): Promise<Page> {
   const deadline = Date.now() + timeoutMs;
@@ -121,9 +134,7 @@ export function webExtLint(dir: string): Promise<{ report: LintReport; ms: numbe
  * moz-extension:, so the panel page navigates itself.
  */
 export async function openThemedPanel(browser: Browser, page: Page, theme: 'light' | 'dark'): Promise<Page> {
-  const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
-  if (opened.wirescopeTest !== 'panel-tab-opened')
-    throw new Error(`e2e: the panel tab did not open: ${JSON.stringify(opened)}`);
+  const opened = await askForPanelTab(page);
   const url = `${opened.url}&theme=${theme}`;
   await (await findPageByLocation(browser, opened.url))
     .evaluate((u) => location.replace(u), url)

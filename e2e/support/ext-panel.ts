@@ -56,6 +56,12 @@ export const READ_PANEL = `(() => {
   };
 })()`;
 
+/** A reader of `panel` (a Playwright or a Puppeteer page) through READ_PANEL, for waitForRows. */
+export const panelReader =
+  (panel: { evaluate(expression: string): Promise<unknown> }): (() => Promise<PanelState>) =>
+  () =>
+    panel.evaluate(READ_PANEL) as Promise<PanelState>;
+
 /** The part of a row that the fixture predicts (frame ids are the panel's own). */
 export const comparable = (r: PanelRow | ExpectedRow) => ({
   direction: r.direction,

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { Aedes } from 'aedes';
 import mqttPacket from 'mqtt-packet';
 import { Server as SocketIoServer } from 'socket.io';
+import { expect } from 'vitest';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import { recordingWsEngine, type WireRecord } from './client-servers.js';
 import { REPO } from './env.js';
@@ -143,6 +144,17 @@ export function framedRows<
     mqtt: sent.find((r) => r.protocol.includes('mqtt') && r.event.includes(MQTT_TOPIC)),
     described: rows.map((r) => `${r.frameId} ${r.direction} ${r.protocol} ${r.event} ${r.preview}`).join('\n'),
   };
+}
+
+/** The three rows framedRows picks, each expected to be listed (a failure shows every row listed). */
+export function expectFramedRows<
+  R extends { direction: string; protocol: string; event: string; frameId: number; preview: string },
+>(rows: readonly R[]): { io: R; upload: R; mqtt: R } {
+  const { io, upload, mqtt, described } = framedRows(rows);
+  expect(upload, described).toBeDefined();
+  expect(io, described).toBeDefined();
+  expect(mqtt, described).toBeDefined();
+  return { io: io!, upload: upload!, mqtt: mqtt! };
 }
 
 /** The Socket.IO packet's edit text, from its fields to its data. */
