@@ -239,6 +239,7 @@ describe('room for the tree: a ledger.entry frame expanded, the hex shown', () =
             top: Math.round(b.top),
             bottom: Math.round(b.bottom),
             changeInBox: inBox('[data-testid=edit-change]'),
+            textFont: getComputedStyle(e.querySelector('[data-testid=edit-text]')).fontFamily,
             sendInBox: sendRect !== null && sendRect.top >= b.top - 1 && sendRect.bottom <= b.bottom + 1,
           };
         }))()`),
@@ -254,7 +255,14 @@ describe('room for the tree: a ledger.entry frame expanded, the hex shown', () =
       expect(newMessageFolded).toBeNull();
       for (const [at, room] of Object.entries(seen)) {
         const { editors, structureHeight, detailHeight } = room as Room & {
-          editors: { folded: boolean; top: number; bottom: number; changeInBox: boolean; sendInBox: boolean }[];
+          editors: {
+            folded: boolean;
+            top: number;
+            bottom: number;
+            changeInBox: boolean;
+            sendInBox: boolean;
+            textFont: string;
+          }[];
           structureHeight: number;
         };
         expect(room.theme, at).toBe(at.endsWith('dark') ? 'dark' : 'light');
@@ -275,6 +283,8 @@ describe('room for the tree: a ledger.entry frame expanded, the hex shown', () =
           { change: editors[1]!.changeInBox, send: editors[1]!.sendInBox },
           `${at}: the size line and Send of the editor in front are in its box`,
         ).toEqual({ change: true, send: true });
+        // EDN and hex are written in columns: the editors' text is monospace.
+        for (const e of editors) expect(e.textFont, `${at}: the editor's font`).toMatch(/monospace/);
       }
     } finally {
       await ext.close();

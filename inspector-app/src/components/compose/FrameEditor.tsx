@@ -137,6 +137,7 @@ export function FrameEditor(props: {
         )}
       </div>
       <textarea
+        className="ws-frame-editor-text"
         id={textId}
         data-testid="edit-text"
         spellCheck={false}
