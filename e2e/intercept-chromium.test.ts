@@ -83,7 +83,7 @@ it('Pause → Edit and forward reaches the server as the edited bytes; a Drop ru
   await screenshotEach(panel, shotsOf('intercept', '1440-light', '900-dark'), {
     before: fitsSideways(panel, '[data-testid=held-frames]', 1, 'the held controls fit'),
   });
-  await panel.getByRole('button', { name: 'Send', exact: true }).click();
+  await panel.getByRole('button', { name: 'Forward the edit', exact: true }).click();
   await waitUntil('the edited frame at the server', () => server.received.length === 1);
   expect(server.received[0]).toEqual([...encodeCbor({ a: 2, b: 'y' })]);
   expect(await page.evaluate('window.ws.bufferedAmount')).toBe(0);

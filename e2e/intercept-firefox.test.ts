@@ -96,7 +96,7 @@ it('Pause → Edit and forward sends the edited value as cbor2 encodes it; a Dro
     (t) => /first at offset \d+/.test(t),
   );
   expect(server.received, 'nothing went out while the frame was held').toEqual([]);
-  await clickButton(panel, '[data-testid=edit-and-send] button', 'Send');
+  await clickButton(panel, '[data-testid=edit-and-send] button', 'Forward the edit');
   await pollUntil(
     'the edited frame at the server',
     async () => server.received.length,

@@ -22,8 +22,11 @@ export function EditAndSend(props: {
   onOutcome: (ok: boolean, text: string) => void;
   /** The text or its syntax changed (also called once as the editor opens): an outcome said before is about another text. */
   onEdited?: () => void;
+  /** What the editor is for, said by its group and its button: Edit and send / Send (default), or Edit and forward for a held frame. */
+  purpose?: { readonly group: string; readonly button: string };
 }): ReactElement {
   const { worker, frame, host, onClose, onOutcome, onEdited } = props;
+  const purpose = props.purpose ?? { group: 'Edit and send', button: 'Send' };
   const [source, setSource] = useState<EditSource | null>(null);
   const [sending, setSending] = useState(false);
   const fold = useEditorFold('edit-and-send');
@@ -54,13 +57,13 @@ export function EditAndSend(props: {
     <div
       className="ws-edit-send"
       role="group"
-      aria-label="Edit and send"
+      aria-label={purpose.group}
       data-testid="edit-and-send"
       data-folded={fold.folded || undefined}
     >
       {fold.folded && (
         <p className="ws-muted" data-testid="edit-and-send-folded">
-          Edit and send: folded while New message is open, the edit kept{' '}
+          {purpose.group}: folded while New message is open, the edit kept{' '}
           <button type="button" onClick={fold.show}>
             Show
           </button>{' '}
@@ -84,7 +87,7 @@ export function EditAndSend(props: {
             <>
               {onEdited && <DraftWatch syntax={syntax} text={text} onChange={onEdited} />}
               <button type="button" disabled={!bytes || sending} onClick={() => bytes && void send(bytes)}>
-                Send
+                {purpose.button}
               </button>
               <button type="button" onClick={onClose}>
                 Cancel

@@ -14,6 +14,9 @@ const DONE: Record<HoldActionKind, string> = {
   'forward-all': 'all forwarded',
 };
 
+/** The held frame's editor forwards the new bytes in the held frame's place: its button says so, not "Send". */
+const EDIT_AND_FORWARD = { group: 'Edit and forward', button: 'Forward the edit' } as const;
+
 /**
  * What intercept rules hold on the selected frame's connection, per direction: "N held", and
  * Forward / Edit and forward / Drop for the first held frame (frames go in order), Forward all.
@@ -154,6 +157,7 @@ function HeldLane(props: Parameters<typeof HeldFrames>[0] & { state: HoldState }
                 }),
             },
           }}
+          purpose={EDIT_AND_FORWARD}
           onClose={() => setEditing(false)}
           onOutcome={(ok, text) => setOutcome({ ok, text: ok ? 'edited and forwarded' : text })}
         />

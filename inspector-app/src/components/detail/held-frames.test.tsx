@@ -123,3 +123,15 @@ it('held and dropped rows are marked; the held frame shows N held with Forward, 
   await waitFor(() => expect(screen.getByTestId('held-lost').textContent).toMatch(/1 held sent frame not sent/));
   expect(screen.queryByRole('button', { name: 'Forward' })).toBeNull();
 });
+
+it("the held frame's editor is Edit and forward, and its button forwards the edit (no Send beside Forward)", async () => {
+  const { transport } = mount({ ...capabilities, frameActions: ['send', 'deliver'], intercept: true });
+  await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(3));
+  transport.emit(holdState());
+  fireEvent.mouseDown(screen.getAllByTestId('frame-row')[0]!);
+  await waitFor(() => expect(screen.getByTestId('held-count').textContent).toMatch(/^1 held \(sent/));
+  fireEvent.click(screen.getByRole('button', { name: 'Edit and forward' }));
+  const editor = await screen.findByRole('group', { name: 'Edit and forward' });
+  await waitFor(() => expect(within(editor).getByRole('button', { name: 'Forward the edit' })).toBeTruthy());
+  expect(within(editor).queryByRole('button', { name: 'Send' })).toBeNull();
+});
