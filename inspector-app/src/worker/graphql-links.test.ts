@@ -9,8 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
 import { WebSocket, WebSocketServer } from 'ws';
 import { captureProxy, until, type CapturedFrame } from '../../../codecs/protocols/test/ws-capture.js';
-import { WorkerHandlers } from './handlers.js';
-import type { FrameSummary } from './api.js';
+import { ingestFrames as ingest } from './test/ingest-frames.js';
 
 // One copy of graphql for the schema and both servers (its ESM and CJS builds refuse each other's schemas).
 const require = createRequire(import.meta.url);
@@ -59,23 +58,6 @@ async function serve(
         server.close(() => resolve());
       }),
   };
-}
-
-function ingest(frames: readonly CapturedFrame[]): { handlers: WorkerHandlers; rows: FrameSummary[] } {
-  const handlers = new WorkerHandlers();
-  const rows = frames.map((f, i) => {
-    const frame = {
-      frameId: i + 1,
-      connectionId: 'c1',
-      direction: f.direction,
-      time: i,
-      opcode: f.opcode,
-      data: f.data,
-    };
-    handlers.store.add(frame);
-    return handlers.summarize(frame);
-  });
-  return { handlers, rows };
 }
 
 let modern: CapturedFrame[] = [];
