@@ -9,23 +9,10 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { cleanup, render } from '@testing-library/react';
-import type { FrameSummary } from '../../worker/api.js';
+import { cborRows } from './test/cbor-rows.js';
 import { FrameList } from './FrameList.js';
 
 afterEach(cleanup);
-
-const rowsUpTo = (n: number): FrameSummary[] =>
-  Array.from({ length: n }, (_, i) => ({
-    frameId: i + 1,
-    connectionId: 'c',
-    direction: 'received',
-    time: i,
-    opcode: 'binary',
-    size: 10 + i,
-    format: 'cbor',
-    preview: `{seq: ${i + 1}}`,
-    error: null,
-  }));
 
 function countScrollWrites(el: HTMLElement): { writes: number; top: number } {
   const seen = { writes: 0, top: 0 };
@@ -41,7 +28,7 @@ function countScrollWrites(el: HTMLElement): { writes: number; top: number } {
 }
 
 /**
- * A FrameList over `rowsUpTo(n)` rows: `list(n, selectedId)` is its element, the resize
+ * A FrameList over `cborRows(n)` rows: `list(n, selectedId)` is its element, the resize
  * observations it asks for are kept, and `layOut()` runs them as the browser would after layout.
  */
 function listWithLayoutStub() {
@@ -54,7 +41,7 @@ function listWithLayoutStub() {
   };
   const list = (n: number, selectedId: number | null = null) => (
     <FrameList
-      rows={rowsUpTo(n)}
+      rows={cborRows(n)}
       selectedId={selectedId}
       onSelect={(id) => selected.push(id)}
       connectionLabels={labels}

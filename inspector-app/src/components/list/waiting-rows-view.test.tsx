@@ -6,24 +6,10 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { act, cleanup, render } from '@testing-library/react';
-import type { FrameSummary } from '../../worker/api.js';
+import { cborRows } from './test/cbor-rows.js';
 import { FrameList, formatLabel, VIEW_SETTLE_MS } from './FrameList.js';
 
 afterEach(cleanup);
-
-const rows = (n: number, waitingFrom: number): FrameSummary[] =>
-  Array.from({ length: n }, (_, i) => ({
-    frameId: i + 1,
-    connectionId: 'c',
-    direction: 'received',
-    time: i,
-    opcode: 'binary',
-    size: 10 + i,
-    format: i + 1 >= waitingFrom ? null : 'cbor',
-    preview: i + 1 >= waitingFrom ? '' : `{seq: ${i + 1}}`,
-    error: null,
-    ...(i + 1 >= waitingFrom ? { waiting: true as const } : {}),
-  }));
 
 const rest = (ms: number) => act(() => new Promise((r) => setTimeout(r, ms)));
 
@@ -32,7 +18,7 @@ it('asks once for the waiting rows in view (following the tail, once it rested),
   const asked: number[][] = [];
   const view = render(
     <FrameList
-      rows={rows(1000, 900)}
+      rows={cborRows(1000, 900)}
       selectedId={null}
       onSelect={() => {}}
       connectionLabels={labels}
@@ -49,7 +35,7 @@ it('asks once for the waiting rows in view (following the tail, once it rested),
   // The same rows drawn again: not asked twice.
   view.rerender(
     <FrameList
-      rows={rows(1000, 900)}
+      rows={cborRows(1000, 900)}
       selectedId={null}
       onSelect={() => {}}
       connectionLabels={labels}
@@ -60,7 +46,7 @@ it('asks once for the waiting rows in view (following the tail, once it rested),
   // All read: nothing to ask.
   view.rerender(
     <FrameList
-      rows={rows(1000, 5000)}
+      rows={cborRows(1000, 5000)}
       selectedId={null}
       onSelect={() => {}}
       connectionLabels={labels}
@@ -78,13 +64,19 @@ it("following a flood's tail, asks for nothing while the tail moves, and for the
   const asked: number[][] = [];
   const onView = (ids: readonly number[]) => asked.push([...ids]);
   const view = render(
-    <FrameList rows={rows(1000, 1)} selectedId={null} onSelect={() => {}} connectionLabels={labels} onView={onView} />,
+    <FrameList
+      rows={cborRows(1000, 1)}
+      selectedId={null}
+      onSelect={() => {}}
+      connectionLabels={labels}
+      onView={onView}
+    />,
   );
   for (let n = 2; n <= 6; n++) {
     await rest(VIEW_SETTLE_MS / 2);
     view.rerender(
       <FrameList
-        rows={rows(1000 * n, 1)}
+        rows={cborRows(1000 * n, 1)}
         selectedId={null}
         onSelect={() => {}}
         connectionLabels={labels}
@@ -106,7 +98,13 @@ it('scrolled up (not following), asks for the waiting rows in view at once', () 
   const asked: number[][] = [];
   const onView = (ids: readonly number[]) => asked.push([...ids]);
   const view = render(
-    <FrameList rows={rows(1000, 1)} selectedId={null} onSelect={() => {}} connectionLabels={labels} onView={onView} />,
+    <FrameList
+      rows={cborRows(1000, 1)}
+      selectedId={null}
+      onSelect={() => {}}
+      connectionLabels={labels}
+      onView={onView}
+    />,
   );
   const list = view.getByTestId('frame-list');
   // The user scrolls to the top: jsdom reports no heights, so the scroll handler sees a list far from its end.
@@ -122,5 +120,5 @@ it('scrolled up (not following), asks for the waiting rows in view at once', () 
 });
 
 it('a waiting row says it is being read, not "?"', () => {
-  expect(formatLabel(rows(1, 1)[0]!)).toBe('…');
+  expect(formatLabel(cborRows(1, 1)[0]!)).toBe('…');
 });
