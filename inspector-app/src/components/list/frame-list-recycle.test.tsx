@@ -6,7 +6,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { cleanup, render } from '@testing-library/react';
-import { cborRows } from './test/cbor-rows.js';
+import { cborRows } from './test/list-rows.js';
 import { FrameList } from './FrameList.js';
 
 afterEach(cleanup);

@@ -9,7 +9,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { cleanup, render } from '@testing-library/react';
-import { cborRows } from './test/cbor-rows.js';
+import { cborRows, shownFrameIds } from './test/list-rows.js';
 import { FrameList } from './FrameList.js';
 
 afterEach(cleanup);
@@ -53,10 +53,6 @@ function listWithLayoutStub() {
   };
   return { list, observed, selected, layOut };
 }
-
-/** The frame ids of the rows the list draws. */
-const shownFrameIds = (list: HTMLElement): number[] =>
-  [...list.querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) => Number(r.dataset.frameId));
 
 it('following the tail, a redraw writes no scroll position while React commits the rows; it follows after the browser laid them out', () => {
   const { list, observed, layOut } = listWithLayoutStub();

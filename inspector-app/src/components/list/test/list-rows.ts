@@ -18,3 +18,7 @@ export const cborRows = (n: number, waitingFrom = Infinity): FrameSummary[] =>
     error: null,
     ...(i + 1 >= waitingFrom ? { waiting: true as const } : {}),
   }));
+
+/** The frame ids of the rows the list draws. */
+export const shownFrameIds = (list: HTMLElement): number[] =>
+  [...list.querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) => Number(r.dataset.frameId));
