@@ -7,17 +7,11 @@ import { compileQuery, frameMatches, searchFormat } from './content-search.js';
 import { createDispatcher } from './dispatcher.js';
 import { jsonText } from './json-text.js';
 import { summarize } from './handlers.js';
+import { hex } from '../../../codecs/test/helpers/hex.js';
 
 const cbor = (v: unknown) => new CborEncoder().encode(v);
 const msgpack = (v: unknown) => new MsgPackEncoder().encode(v);
 const utf8 = (s: string) => new TextEncoder().encode(s);
-const hex = (s: string) =>
-  Uint8Array.from(
-    s
-      .replace(/\s+/g, '')
-      .match(/../g)!
-      .map((b) => parseInt(b, 16)),
-  );
 let nextId = 1;
 const frame = (data: Uint8Array, opcode: 'text' | 'binary' = 'binary'): IngestFrame => ({
   frameId: nextId++,

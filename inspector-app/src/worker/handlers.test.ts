@@ -5,16 +5,10 @@ import { WorkerHandlers, summarize } from './handlers.js';
 import type { IngestFrame } from './api.js';
 import { parseHar } from '../sources/har.js';
 import { parseCapture } from '../sources/capture-file.js';
+import { hex } from '../../../codecs/test/helpers/hex.js';
 
 const cbor = (v: unknown) => new CborEncoder().encode(v);
 const msgpack = (v: unknown) => new MsgPackEncoder().encode(v);
-const hex = (s: string) =>
-  Uint8Array.from(
-    s
-      .replace(/\s+/g, '')
-      .match(/../g)!
-      .map((b) => parseInt(b, 16)),
-  );
 
 let nextId = 1;
 function frame(data: Uint8Array, extra: Partial<IngestFrame> = {}): IngestFrame {

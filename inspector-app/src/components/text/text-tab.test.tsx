@@ -7,6 +7,7 @@ import type { WireFrame } from '../../protocol/messages.js';
 import { inProcessWorker } from '../../worker/in-process.js';
 import { WorkerHandlers } from '../../worker/handlers.js';
 import { TextTab } from '../detail/TextTab.js';
+import { hex } from '../../../../codecs/test/helpers/hex.js';
 
 const capabilities: HostCapabilities = {
   connect: false,
@@ -15,13 +16,6 @@ const capabilities: HostCapabilities = {
   theme: 'light',
   hostName: 'test',
 };
-const hex = (s: string) =>
-  Uint8Array.from(
-    s
-      .replace(/\s+/g, '')
-      .match(/../g)!
-      .map((b) => parseInt(b, 16)),
-  );
 const wire = (data: Uint8Array, opcode: 'text' | 'binary' = 'binary'): WireFrame => ({
   connectionId: 'c1',
   direction: 'received',
