@@ -30,3 +30,10 @@ export function ingestFrames(
   });
   return { handlers, rows };
 }
+
+/** Fresh worker handlers holding `frames` (stored, not summarized). */
+export function handlersHolding(...frames: IngestFrame[]): WorkerHandlers {
+  const handlers = new WorkerHandlers();
+  for (const f of frames) handlers.store.add(f);
+  return handlers;
+}
