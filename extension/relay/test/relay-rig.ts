@@ -7,6 +7,7 @@ import { expect, vi } from 'vitest';
 import { makeFakeWebSocket, type FakeSocket, type FakeWebSocketClass } from '../../hook/test/fake-websocket.js';
 import { installHook } from '../../hook/install.js';
 import type { HookHandle } from '../../hook/types.js';
+import { RELAY_PORT, type RelayBatch } from '../../shared/messages.js';
 import { startRelay, type RelayPort } from '../relay.js';
 
 /** A fake `chrome.runtime`: what the relay posts, messages from the background, and the port going away. */
@@ -69,4 +70,20 @@ export async function startRelayRig(win: Window & typeof globalThis): Promise<Re
     throw e;
   }
   return { rt, hook, ws, got, stop };
+}
+
+/** A runtime that only records: the relay batches posted on its one port, checked to be the relay's. */
+export function recordingRuntime() {
+  const messages: RelayBatch[] = [];
+  return {
+    messages,
+    connect(name: string): RelayPort {
+      expect(name).toBe(RELAY_PORT);
+      return {
+        postMessage: (m: unknown) => void messages.push(JSON.parse(JSON.stringify(m)) as RelayBatch),
+        onMessage: { addListener() {} },
+        onDisconnect: { addListener() {} },
+      };
+    },
+  };
 }
