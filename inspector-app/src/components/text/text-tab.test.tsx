@@ -2,27 +2,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App } from '../../App.js';
-import { MemoryTransport, type HostCapabilities } from '../../protocol/transport.js';
-import type { WireFrame } from '../../protocol/messages.js';
+import { MemoryTransport } from '../../protocol/transport.js';
 import { inProcessWorker } from '../../worker/in-process.js';
 import { WorkerHandlers } from '../../worker/handlers.js';
 import { TextTab } from '../detail/TextTab.js';
 import { hex } from '../../../../codecs/test/helpers/hex.js';
+import { testHostCapabilities, wireFrame } from '../../test/host-fixtures.js';
 
-const capabilities: HostCapabilities = {
-  connect: false,
-  sendFrames: false,
-  files: true,
-  theme: 'light',
-  hostName: 'test',
-};
-const wire = (data: Uint8Array, opcode: 'text' | 'binary' = 'binary'): WireFrame => ({
-  connectionId: 'c1',
-  direction: 'received',
-  time: 1_700_000_000_000,
-  opcode,
-  data,
-});
+const capabilities = testHostCapabilities();
+const wire = (data: Uint8Array, opcode: 'text' | 'binary' = 'binary') => wireFrame(data, { opcode });
 
 afterEach(cleanup);
 
