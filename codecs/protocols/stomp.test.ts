@@ -1,27 +1,16 @@
-/**
- * STOMP over WebSocket: client frames from the real @stomp/stompjs Client over `ws`, server
- * frames from stompjs' own FrameImpl.marshall (the broker here is a few lines on stompjs'
- * Parser), recorded by a proxy in between.
- */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, FrameImpl, Parser } from '@stomp/stompjs';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocket } from 'ws';
 import { decodeFrame, recognizeProtocol, stompFrames, stompWalker } from '../index.js';
 import { captureProxy, until, type CapturedFrame } from './test/ws-capture.js';
 import { assertTiles } from './test/tiles.js';
 import { checkMutationsAndTruncations } from './test/mutations.js';
+import { firstOffered, localWsServer } from './test/ws-server.js';
 
 /** A broker that answers CONNECT, delivers each SEND to the subscription and acknowledges receipts. */
 async function broker(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer();
-  const wss = new WebSocketServer({
-    server,
-    perMessageDeflate: false,
-    handleProtocols: (offered) => offered.values().next().value ?? false,
-  });
-  wss.on('connection', (socket) => {
+  const server = await localWsServer({ handleProtocols: firstOffered });
+  server.wss.on('connection', (socket) => {
     const send = (command: string, headers: Record<string, string>, body: string | Uint8Array = '') =>
       socket.send(
         FrameImpl.marshall({
@@ -60,17 +49,7 @@ async function broker(): Promise<{ url: string; close(): Promise<void> }> {
       parser.parseChunk(isBinary ? new Uint8Array(data).buffer : data.toString('utf8')),
     );
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const c of wss.clients) c.terminate();
-        wss.close();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return server;
 }
 
 let frames: CapturedFrame[] = [];
