@@ -37,3 +37,8 @@ export function handlersHolding(...frames: IngestFrame[]): WorkerHandlers {
   for (const f of frames) handlers.store.add(f);
   return handlers;
 }
+
+/** Fresh worker handlers holding one frame, id 1: `data` received as binary on connection c at time 0. */
+export function handlersWithFrame(data: Uint8Array): WorkerHandlers {
+  return handlersHolding({ frameId: 1, connectionId: 'c', direction: 'received', time: 0, opcode: 'binary', data });
+}
