@@ -7,8 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeFrame, isPartOfMessage } from './index.js';
 import { runCli } from './test/helpers/cli.js';
-
-const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));
+import { hex } from './test/helpers/hex.js';
 
 describe('frames of 1-2 bytes', () => {
   it('20, 90 and 0a read with a confidence below 0.5 when the connection says nothing', () => {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncoder.js';
 import { decodeFrame, detectFormat } from './index.js';
+import { hex } from './test/helpers/hex.js';
 
-const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));
 const doc = { user: { id: 7, name: 'Ada', tags: ['a', 'b'] }, items: [1, 2.5, -3], ok: true };
 
 describe('format detection', () => {

@@ -4,6 +4,7 @@ import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncoder.js';
 import { decodeFrame } from './index.js';
 import { makeRng } from './crdt/corpus.js';
+import { hex } from './test/helpers/hex.js';
 
 /**
  * Every frame labelled honestly. A text frame is text; foreign binary is
@@ -11,7 +12,6 @@ import { makeRng } from './crdt/corpus.js';
  * empty; newline-batched JSON is a sequence of values.
  */
 const utf8 = (s: string) => new TextEncoder().encode(s);
-const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));
 
 describe('text frames are read as text', () => {
   it('plain text is text, never a binary reading of its bytes', () => {

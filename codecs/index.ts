@@ -146,25 +146,7 @@ export {
  * CBOR or MessagePack frames, read as such and interpreted by `decodeCrdt`.
  */
 export type FrameFormat = FormatName;
-export const FRAME_FORMATS: readonly FrameFormat[] = [
-  'cbor',
-  'msgpack',
-  'json',
-  'ndjson',
-  'text',
-  'protobuf',
-  'socketio',
-  'mqtt',
-  'stomp',
-  'phoenix',
-  'signalr',
-  'sockjs',
-  'media',
-  'crdt-model',
-  'crdt-patch',
-  'yjs',
-  'automerge',
-];
+export { FRAME_FORMATS } from './core/frame-formats.js';
 
 export const walkers: Readonly<Record<FrameFormat, FormatWalker>> = {
   cbor: cborWalker,

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncoder.js';
 import { decodeFrame } from './index.js';
 import { makeRng } from './core/rng.js';
-
-const hex = (s: string) => Uint8Array.from(s.replace(/\s+/g, '').match(/../g)!, (h) => Number.parseInt(h, 16));
+import { hex } from './test/helpers/hex.js';
 
 describe('a failed reading is "malformed X" only when it looks like X', () => {
   it('random bytes de ad be ef … are unknown, with the readings that came nearest', () => {

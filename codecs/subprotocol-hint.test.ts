@@ -9,8 +9,8 @@ import mqttPacket from 'mqtt-packet';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncoder.js';
 import { decodeFrame, recognizeProtocol, subprotocolHint } from './index.js';
+import { hex } from './test/helpers/hex.js';
 
-const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
 describe('subprotocol hints', () => {

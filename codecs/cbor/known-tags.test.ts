@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeFrame, previewValue } from '../index.js';
 import { tagContentLabel, throughSelfDescribe } from './known-tags.js';
-
-const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));
+import { hex } from '../test/helpers/hex.js';
 
 function root(bytes: Uint8Array) {
   const d = decodeFrame(bytes, { format: 'cbor', depth: 1 });

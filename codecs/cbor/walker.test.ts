@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SpanIndex } from '../core/span-index.js';
 import { cborWalker } from './walker.js';
-
-const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));
+import { hex } from '../test/helpers/hex.js';
 
 describe('cbor walker smoke', () => {
   it('indexes a nested array', () => {

@@ -1,26 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../test/helpers/cli.js';
+import { harEntry, harText } from '../test/helpers/har.js';
 
 const utf8 = new TextEncoder();
 const b64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
 
 /** A HAR entry: one WebSocket connection (its subprotocol when one was negotiated) and its messages. */
-const entry = (url: string, protocol: string | null, messages: object[]) => ({
-  startedDateTime: '2026-12-07T06:00:00.000Z',
-  _resourceType: 'websocket',
-  request: { method: 'GET', url, headers: [] },
-  response: { status: 101, headers: protocol ? [{ name: 'Sec-WebSocket-Protocol', value: protocol }] : [] },
-  _webSocketMessages: messages,
-});
-/** A HAR file's text holding `entries`. */
-const harOf = (entries: object[]): string =>
-  JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } });
+const entry = (url: string, protocol: string | null, messages: object[]) =>
+  harEntry(
+    url,
+    messages,
+    protocol ? [{ name: 'Sec-WebSocket-Protocol', value: protocol }] : [],
+    '2026-12-07T06:00:00.000Z',
+  );
 
 /** A HAR of two connections: SignalR with the MessagePack hub protocol, and MQTT (aedes writes a packet a part per frame). */
 function har(): string {
   const text = (type: 'send' | 'receive', data: string, time: number) => ({ type, time, opcode: 1, data });
   const binary = (type: 'send' | 'receive', hex: string, time: number) => ({ type, time, opcode: 2, data: b64(hex) });
-  return harOf([
+  return harText([
     entry('wss://a.test/hub', null, [
       text('send', '{"protocol":"messagepack","version":1}\x1e', 1),
       text('receive', '{}\x1e', 2),
@@ -68,7 +66,7 @@ describe('wirescope inspect --session', () => {
   });
 
   it('names every part of a split MQTT packet by its type, the middle ones too (no guessed cbor / msgpack / text)', () => {
-    const capture = harOf([
+    const capture = harText([
       entry(
         'ws://a.test/mqtt',
         'mqtt',
@@ -96,7 +94,7 @@ describe('wirescope inspect --session', () => {
   });
 
   it('reads a Socket.IO attachment no format reads whole as binary, not as malformed yjs, and exits 0', () => {
-    const capture = harOf([
+    const capture = harText([
       entry('ws://a.test/socket.io/?EIO=4&transport=websocket', null, [
         { type: 'receive', time: 1, opcode: 1, data: '451-["uploaded",{"_placeholder":true,"num":0}]' },
         { type: 'receive', time: 2, opcode: 2, data: b64('01020304') },
@@ -134,7 +132,7 @@ describe('wirescope inspect --session: frames wirescope sent or delivered', () =
       data,
       ...(ours ? { _wirescopeOrigin: 'wirescope' } : {}),
     });
-    const file = harOf([
+    const file = harText([
       entry('wss://a.test/', null, [
         message('send', '{"a":1}', 1, false),
         message('send', '{"a":2}', 2, true),

@@ -4,12 +4,11 @@ import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { runCli } from '../test/helpers/cli.js';
 import { repoRoot } from '../test/helpers/paths.js';
+import { hex } from '../test/helpers/hex.js';
 
 const repo = repoRoot;
 
 const run = runCli;
-
-const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));
 
 describe('wirescope inspect', () => {
   it('prints an indented tree with offset, size and value', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { brotliCompressSync, constants } from 'node:zlib';
-import { main, type CliIo } from './main.js';
+import { runCliOn } from '../test/helpers/cli.js';
+import { harBytes, harEntry } from '../test/helpers/har.js';
 
 /**
  * The session's brotli column: quality 6 unless asked (quality 11, the library's default, was
@@ -13,25 +14,10 @@ const frames = Array.from({ length: 20 }, (_, i) =>
 
 function har(): Uint8Array {
   const messages = frames.map((data, i) => ({ type: 'receive', time: 1000 + i, opcode: 1, data }));
-  const entry = {
-    startedDateTime: '2026-11-24T12:00:00.000Z',
-    _resourceType: 'websocket',
-    request: { method: 'GET', url: 'wss://a.test/ticks', headers: [] },
-    response: { status: 101, headers: [] },
-    _webSocketMessages: messages,
-  };
-  return utf8.encode(
-    JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [entry] } }),
-  );
+  return harBytes([harEntry('wss://a.test/ticks', messages)]);
 }
 
-async function run(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { out: (t) => (stdout += t), err: (t) => (stderr += t), readFile: () => har(), version: 'test' };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const run = (argv: string[]) => runCliOn(argv, har());
 
 const brotliSum = (quality: number): number =>
   frames.reduce(

@@ -7,7 +7,8 @@
  * exited 0 when the schema did not load.
  */
 import { describe, expect, it } from 'vitest';
-import { main, type CliIo } from './main.js';
+import { runCliAsync } from '../test/helpers/cli.js';
+import { harBytes, harEntry } from '../test/helpers/har.js';
 import {
   demoProtoFiles,
   encodeEnvelope,
@@ -27,38 +28,16 @@ function protoHar(): Uint8Array {
     const bytes = encodeEnvelope(envelopeObject(rng, seq, started + seq * 250, started));
     return { type: 'receive', time: 1000 + seq, opcode: 2, data: Buffer.from(bytes).toString('base64') };
   });
-  const entry = {
-    startedDateTime: '2026-11-28T07:00:00.000Z',
-    _resourceType: 'websocket',
-    request: { method: 'GET', url: 'ws://localhost:8080/demo/protobuf', headers: [] },
-    response: { status: 101, headers: [] },
-    _webSocketMessages: messages,
-  };
-  return utf8.encode(
-    JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [entry] } }),
-  );
+  return harBytes([harEntry('ws://localhost:8080/demo/protobuf', messages, [], '2026-11-28T07:00:00.000Z')]);
 }
 
-async function run(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const files: Record<string, Uint8Array> = {
+function run(argv: string[]) {
+  const files: Record<string, Uint8Array | string> = {
     'proto.har': protoHar(),
-    'bad.proto': utf8.encode('syntax = "proto3";\nmessage {'),
+    'bad.proto': 'syntax = "proto3";\nmessage {',
   };
-  for (const f of demoProtoFiles()) files[`demo/${f.name}`] = utf8.encode(f.source);
-  const io: CliIo = {
-    out: (t) => (stdout += t),
-    err: (t) => (stderr += t),
-    readFile: (p) =>
-      files[p] ??
-      (() => {
-        throw Object.assign(new Error('no file'), { code: 'ENOENT' });
-      })(),
-    version: 'test',
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
+  for (const f of demoProtoFiles()) files[`demo/${f.name}`] = f.source;
+  return runCliAsync(argv, files);
 }
 
 const BOTH = ['--proto', 'demo/envelope.proto', '--proto', 'demo/trade.proto'];

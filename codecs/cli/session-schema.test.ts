@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { main, type CliIo } from './main.js';
+import { runCliAsync } from '../test/helpers/cli.js';
+import { harBytes, harEntry } from '../test/helpers/har.js';
 
 /** `wirescope compare --session` with the schema codecs, snappy, brotli and a loaded .proto. */
-const utf8 = new TextEncoder();
 const PROTO =
   'syntax = "proto3";\nmessage Tick { string type = 1; int64 seq = 2; double price = 3; repeated string tags = 4; }\n';
 
@@ -19,35 +19,10 @@ function har(): Uint8Array {
     opcode: 1,
     data: JSON.stringify({ type: 'tick', seq: 'late', price: 1, tags: [] }),
   });
-  const entry = {
-    startedDateTime: '2026-11-24T12:00:00.000Z',
-    _resourceType: 'websocket',
-    request: { method: 'GET', url: 'wss://a.test/ticks', headers: [] },
-    response: { status: 101, headers: [] },
-    _webSocketMessages: messages,
-  };
-  return utf8.encode(
-    JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [entry] } }),
-  );
+  return harBytes([harEntry('wss://a.test/ticks', messages)]);
 }
 
-async function run(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const files: Record<string, Uint8Array> = { 'cap.har': har(), 'ticks.proto': utf8.encode(PROTO) };
-  const io: CliIo = {
-    out: (t) => (stdout += t),
-    err: (t) => (stderr += t),
-    readFile: (p) =>
-      files[p] ??
-      (() => {
-        throw Object.assign(new Error('no file'), { code: 'ENOENT' });
-      })(),
-    version: 'test',
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const run = (argv: string[]) => runCliAsync(argv, { 'cap.har': har(), 'ticks.proto': PROTO });
 
 describe('wirescope compare --session: schema codecs, snappy, brotli', () => {
   it('the text table has the schema codec rows, snappy and brotli columns, the amortized schema size and the mismatches', async () => {

@@ -3,6 +3,7 @@ import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { serializeCapture } from '../capture/capture-file.js';
 import { clientMessages, serverMessages } from '../test/helpers/session-messages.js';
 import { runCliOn } from '../test/helpers/cli.js';
+import { harBytes, harEntry } from '../test/helpers/har.js';
 
 const run = runCliOn;
 
@@ -14,13 +15,8 @@ const server = serverMessages(5, 2, -1);
 
 /** Chrome's HAR shape: one entry per socket, text as text, binary as base64. */
 function har(extra: object[] = []): Uint8Array {
-  const entry = (url: string, ext: string, messages: object[]) => ({
-    startedDateTime: '2026-11-24T12:00:00.000Z',
-    _resourceType: 'websocket',
-    request: { method: 'GET', url, headers: [] },
-    response: { status: 101, headers: ext ? [{ name: 'Sec-WebSocket-Extensions', value: ext }] : [] },
-    _webSocketMessages: messages,
-  });
+  const entry = (url: string, ext: string, messages: object[]) =>
+    harEntry(url, messages, ext ? [{ name: 'Sec-WebSocket-Extensions', value: ext }] : []);
   const a = client.flatMap((c, i) => [
     { type: 'send', time: 1000 + i, opcode: 1, data: c },
     { type: 'receive', time: 1000 + i + 0.5, opcode: 1, data: server[i] },
@@ -31,15 +27,7 @@ function har(extra: object[] = []): Uint8Array {
     opcode: 2,
     data: Buffer.from(cbor.encode(JSON.parse(s))).toString('base64'),
   }));
-  return utf8.encode(
-    JSON.stringify({
-      log: {
-        version: '1.2',
-        creator: { name: 'test', version: '1' },
-        entries: [entry('wss://a.test/feed', EXT, a), entry('wss://b.test/bin', '', [...b, ...extra])],
-      },
-    }),
-  );
+  return harBytes([entry('wss://a.test/feed', EXT, a), entry('wss://b.test/bin', '', [...b, ...extra])]);
 }
 
 const sum = (xs: number[]) => xs.reduce((x, y) => x + y, 0);

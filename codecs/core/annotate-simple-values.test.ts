@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeFrame, type FrameFormat } from '../index.js';
 import { annotatedHex } from './annotate.js';
-
-const hex = (s: string) =>
-  Uint8Array.from(
-    s
-      .replace(/\s+/g, '')
-      .match(/../g)!
-      .map((b) => parseInt(b, 16)),
-  );
+import { hex } from '../test/helpers/hex.js';
 
 function commentOf(bytes: string, format: FrameFormat, offset: number): string {
   const index = decodeFrame(hex(bytes), { format }).index!;

@@ -4,8 +4,7 @@ import { frameAttribution, heaviestPaths, mapCost, nodeCost } from './attributio
 import { pathOf, formatPointer, pathSegments } from './path.js';
 import { SpanIndex } from './span-index.js';
 import { cborWalker } from '../cbor/walker.js';
-
-const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));
+import { hex } from '../test/helpers/hex.js';
 
 // {"name": "Alice", "tags": ["x", "yy"], "n": 1000}
 const frame = hex('a3 64 6e616d65 65 416c696365 64 74616773 82 61 78 62 7979 61 6e 19 03e8');

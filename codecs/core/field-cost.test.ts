@@ -5,8 +5,7 @@ import fc from 'fast-check';
 import { decodeFrame } from '../index.js';
 import { fieldCosts } from './field-cost.js';
 import { Model } from 'json-joy/lib/json-crdt/index.js';
-
-const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));
+import { hex } from '../test/helpers/hex.js';
 
 function fullIndex(bytes: Uint8Array, format?: 'cbor' | 'msgpack' | 'json') {
   const d = decodeFrame(bytes, format ? { format } : {});

@@ -3,25 +3,9 @@ import { SpanStore, postOrder } from './span-store.js';
 import type { DecodeError, DecodeWarning } from './errors.js';
 import { EntriesMap, setOwn } from './values.js';
 import { releaseByteView } from './utf8.js';
+import type { FRAME_FORMATS } from './frame-formats.js';
 
-export type FormatName =
-  | 'cbor'
-  | 'msgpack'
-  | 'json'
-  | 'ndjson'
-  | 'text'
-  | 'protobuf'
-  | 'socketio'
-  | 'mqtt'
-  | 'stomp'
-  | 'phoenix'
-  | 'signalr'
-  | 'sockjs'
-  | 'media'
-  | 'crdt-model'
-  | 'crdt-patch'
-  | 'yjs'
-  | 'automerge';
+export type FormatName = (typeof FRAME_FORMATS)[number];
 
 /** A child named by its role rather than its position. */
 export interface ChildName {

@@ -4,8 +4,8 @@ import { ExtValue } from '../core/values.js';
 import { diagnostic } from '../core/diagnostic.js';
 import { previewValue } from '../core/describe.js';
 import { indexMsgpack } from './index.js';
+import { hex } from '../test/helpers/hex.js';
 
-const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));
 const warnings = (ix: ReturnType<typeof indexMsgpack>) => ix.warnings.map((w) => `${w.code}@${w.offset}#${w.node}`);
 
 describe('msgpack: timestamp extensions (type -1) the spec does not define', () => {

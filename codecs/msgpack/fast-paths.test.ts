@@ -3,13 +3,13 @@ import { pack } from 'msgpackr';
 import { Flag, kindName } from '../core/kinds.js';
 import type { SpanIndex } from '../core/span-index.js';
 import { indexMsgpack } from './index.js';
+import { hex } from '../test/helpers/hex.js';
 
 /**
  * The walker's fast paths (runs of leaves, short arrays of numbers recorded with their items
  * without a stack frame) must record exactly what the general code records: the same nodes,
  * flags and errors at every depth, for well-formed and cut-off frames.
  */
-const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));
 
 function rows(ix: SpanIndex): string[] {
   const s = ix.store;

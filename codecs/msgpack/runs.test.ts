@@ -6,6 +6,7 @@ import { SpanIndex } from '../core/span-index.js';
 import { SpanStore } from '../core/span-store.js';
 import { indexMsgpack, msgpackWalker } from './index.js';
 import { shapeValues } from '../bench/shapes.js';
+import { hex } from '../test/helpers/hex.js';
 
 /**
  * Runs of items with the same format byte (the floats of a vertex buffer, byte-sized
@@ -15,7 +16,6 @@ import { shapeValues } from '../bench/shapes.js';
  * for long arrays of every fixed-size format, with the store growing mid-run, and for
  * frames cut inside a run.
  */
-const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));
 
 function rows(ix: SpanIndex): string[] {
   const s = ix.store;

@@ -5,8 +5,8 @@ import { SpanIndex } from '../core/span-index.js';
 import { Flag, kindName } from '../core/kinds.js';
 import { EntriesMap, ExtValue } from '../core/values.js';
 import { indexMsgpack, msgpackWalker, msgpackLeafValue } from './index.js';
+import { hex } from '../test/helpers/hex.js';
 
-const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));
 const cat = (...parts: (Uint8Array | number[])[]) => Uint8Array.from(parts.flatMap((p) => Array.from(p)));
 const repeat = (byte: number, n: number) => new Uint8Array(n).fill(byte);
 

@@ -4,12 +4,12 @@ import fc from 'fast-check';
 import { decodeFrame, SpanIndex, protobufWalker, Kind, previewValue, describeHead } from '../index.js';
 import { lenReadings } from './readings.js';
 import { protobufData } from './walker.js';
+import { hex } from '../test/helpers/hex.js';
 
 /**
  * The schema-less Protobuf walker: spans for every tag, length and payload,
  * the readings of length-delimited fields, groups, packed fields, and errors with offsets.
  */
-const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));
 const index = (bytes: Uint8Array, depth?: number) =>
   new SpanIndex(bytes, protobufWalker, depth === undefined ? {} : { depth });
 

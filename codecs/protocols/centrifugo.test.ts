@@ -1,24 +1,17 @@
-/**
- * Centrifugo's JSON protocol with frames from the real centrifuge-js client (its commands,
- * newline-batched when several go out together) against a few lines of server that answer in
- * Centrifugo's reply shapes; WAMP in its JSON and MessagePack serializations.
- */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Centrifuge } from 'centrifuge';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocket } from 'ws';
 import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncoder.js';
 import { decodeFrame, recognizeProtocol } from '../index.js';
 import { captureProxy, until, type CapturedFrame } from './test/ws-capture.js';
+import { localWsServer } from './test/ws-server.js';
 
 let frames: CapturedFrame[] = [];
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  const server = http.createServer();
-  const wss = new WebSocketServer({ server, perMessageDeflate: false });
-  wss.on('connection', (socket) => {
+  const server = await localWsServer();
+  server.wss.on('connection', (socket) => {
     socket.on('message', (data: Buffer) => {
       const replies: string[] = [];
       for (const line of data.toString().split('\n').filter(Boolean)) {
@@ -38,8 +31,7 @@ beforeAll(async () => {
       if (replies.length) socket.send(replies.join('\n'));
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const capture = await captureProxy(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  const capture = await captureProxy(server.url);
   const client = new Centrifuge(`${capture.url}/connection/websocket`, {
     websocket: WebSocket,
     name: 'wirescope-test',
@@ -58,9 +50,7 @@ beforeAll(async () => {
   frames = capture.frames.slice();
   close = async () => {
     await capture.close();
-    wss.close();
-    server.closeAllConnections();
-    server.close();
+    await server.close();
   };
 }, 20_000);
 afterAll(() => close?.());

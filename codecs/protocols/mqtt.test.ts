@@ -1,19 +1,14 @@
-/**
- * MQTT over WebSocket (3.1.1 and 5), with frames produced by the real `mqtt` client against
- * an in-process `aedes` broker over `ws`, recorded by a proxy in between.
- */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import fc from 'fast-check';
 import { Aedes } from 'aedes';
 import mqtt from 'mqtt';
-import { WebSocketServer, createWebSocketStream, type WebSocket } from 'ws';
+import { createWebSocketStream, type WebSocket } from 'ws';
 import mqttPacket from 'mqtt-packet';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
-import { decodeFrame, mqttPackets, recognizeProtocol, SpanIndex, mqttWalker } from '../index.js';
+import { decodeFrame, mqttPackets, recognizeProtocol, mqttWalker } from '../index.js';
 import { captureProxy, until, type CapturedFrame, type WsCapture } from './test/ws-capture.js';
 import { assertTiles } from './test/tiles.js';
+import { checkMutationsAndTruncations } from './test/mutations.js';
+import { firstOffered, localWsServer } from './test/ws-server.js';
 
 interface Broker {
   readonly url: string;
@@ -23,26 +18,14 @@ interface Broker {
 /** aedes for MQTT 3.1.1; it refuses MQTT 5, so for 5 a minimal broker built on mqtt-packet (the mqtt client's own codec). */
 async function broker(version: 4 | 5): Promise<Broker> {
   const aedes = await Aedes.createBroker();
-  const server = http.createServer();
-  const wss = new WebSocketServer({
-    server,
-    perMessageDeflate: false,
-    handleProtocols: (offered) => offered.values().next().value ?? false,
-  });
-  wss.on('connection', (socket, request) =>
+  const server = await localWsServer(
+    { handleProtocols: firstOffered },
+    () => new Promise<void>((r) => aedes.close(() => r())),
+  );
+  server.wss.on('connection', (socket, request) =>
     version === 4 ? aedes.handle(createWebSocketStream(socket) as never, request) : mqtt5Session(socket),
   );
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const c of wss.clients) c.terminate();
-        wss.close();
-        server.closeAllConnections();
-        aedes.close(() => server.close(() => resolve()));
-      }),
-  };
+  return server;
 }
 
 /** One MQTT session: connect, subscribe, publish JSON / CBOR / text / binary at QoS 0-2, ping, unsubscribe, disconnect. */
@@ -330,29 +313,6 @@ describe.each([4, 5] as const)(
 describe('MQTT walker robustness', () => {
   it('mutations and truncations of real frames never throw; spans stay inside the frame', () => {
     const real = [...frames[4], ...frames[5], ...wire[4], ...wire[5]].map((f) => f.data);
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: real.length - 1 }),
-        fc.nat(),
-        fc.nat(),
-        fc.integer({ min: 0, max: 255 }),
-        (which, cutAt, flipAt, value) => {
-          const src = real[which];
-          const mutated = src.slice();
-          mutated[flipAt % mutated.length] = value;
-          for (const bytes of [mutated, src.subarray(0, cutAt % (src.length + 1))]) {
-            const ix = new SpanIndex(bytes, mqttWalker);
-            ix.expandAll(Math.max(0, ix.root));
-            for (let id = 0; id < ix.store.size; id++) {
-              expect(ix.store.start[id]).toBeGreaterThanOrEqual(0);
-              expect(ix.store.end[id]).toBeLessThanOrEqual(bytes.length);
-            }
-            if (ix.root >= 0) ix.value(ix.root);
-            decodeFrame(bytes);
-          }
-        },
-      ),
-      { numRuns: 400 },
-    );
+    checkMutationsAndTruncations(real, mqttWalker, {}, 400);
   });
 });

@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { decodeFrame, signalrWalker, sockjsWalker, SpanIndex, type FormatWalker } from '../index.js';
 import { assertTiles } from './test/tiles.js';
+import { hex } from '../test/helpers/hex.js';
 
 const utf8 = new TextEncoder();
-const hex = (s: string) => Uint8Array.from(Buffer.from(s, 'hex'));
 
 const SEEDS: readonly [FormatWalker, Uint8Array][] = [
   [

@@ -11,9 +11,9 @@ import { decodeFrame, recognizeProtocol, signalrEncoding, signalrMessages, type 
 import { assertTiles } from './test/tiles.js';
 import { newReadState, readInOrder } from '../reading/read-in-order.js';
 import type { OrderedFrame } from '../reading/compressed-streams.js';
+import { hex } from '../test/helpers/hex.js';
 
 const utf8 = new TextEncoder();
-const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));
 const json = new JsonHubProtocol();
 const msgpack = new MessagePackHubProtocol();
 

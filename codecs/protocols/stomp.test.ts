@@ -1,27 +1,16 @@
-/**
- * STOMP over WebSocket: client frames from the real @stomp/stompjs Client over `ws`, server
- * frames from stompjs' own FrameImpl.marshall (the broker here is a few lines on stompjs'
- * Parser), recorded by a proxy in between.
- */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import fc from 'fast-check';
 import { Client, FrameImpl, Parser } from '@stomp/stompjs';
-import { WebSocket, WebSocketServer } from 'ws';
-import { decodeFrame, recognizeProtocol, SpanIndex, stompFrames, stompWalker } from '../index.js';
+import { WebSocket } from 'ws';
+import { decodeFrame, recognizeProtocol, stompFrames, stompWalker } from '../index.js';
 import { captureProxy, until, type CapturedFrame } from './test/ws-capture.js';
 import { assertTiles } from './test/tiles.js';
+import { checkMutationsAndTruncations } from './test/mutations.js';
+import { firstOffered, localWsServer } from './test/ws-server.js';
 
 /** A broker that answers CONNECT, delivers each SEND to the subscription and acknowledges receipts. */
 async function broker(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer();
-  const wss = new WebSocketServer({
-    server,
-    perMessageDeflate: false,
-    handleProtocols: (offered) => offered.values().next().value ?? false,
-  });
-  wss.on('connection', (socket) => {
+  const server = await localWsServer({ handleProtocols: firstOffered });
+  server.wss.on('connection', (socket) => {
     const send = (command: string, headers: Record<string, string>, body: string | Uint8Array = '') =>
       socket.send(
         FrameImpl.marshall({
@@ -60,17 +49,7 @@ async function broker(): Promise<{ url: string; close(): Promise<void> }> {
       parser.parseChunk(isBinary ? new Uint8Array(data).buffer : data.toString('utf8')),
     );
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const c of wss.clients) c.terminate();
-        wss.close();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return server;
 }
 
 let frames: CapturedFrame[] = [];
@@ -207,26 +186,6 @@ describe('STOMP frames from @stomp/stompjs', () => {
 
   it('mutations and truncations never throw; spans stay inside the frame', () => {
     const real = frames.map((f) => f.data).filter((d) => d.length > 2);
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: real.length - 1 }),
-        fc.nat(),
-        fc.nat(),
-        fc.integer({ min: 0, max: 255 }),
-        (which, cutAt, flipAt, value) => {
-          const src = real[which];
-          const mutated = src.slice();
-          mutated[flipAt % mutated.length] = value;
-          for (const bytes of [mutated, src.subarray(0, cutAt % (src.length + 1))]) {
-            const ix = new SpanIndex(bytes, stompWalker);
-            ix.expandAll(Math.max(0, ix.root));
-            for (let id = 0; id < ix.store.size; id++) expect(ix.store.end[id]).toBeLessThanOrEqual(bytes.length);
-            if (ix.root >= 0) ix.value(ix.root);
-            decodeFrame(bytes, { isText: true });
-          }
-        },
-      ),
-      { numRuns: 400 },
-    );
+    checkMutationsAndTruncations(real, stompWalker, { isText: true }, 400);
   });
 });

@@ -15,7 +15,7 @@ import type {
   RelayBatch,
   WireCapture,
 } from '../shared/messages.js';
-import { plainFrame, unpackWire, wireCapture, type PlainFrame } from '../shared/test/plain-capture.js';
+import { plainFrame, unpackWire, type PlainFrame, relayBatch } from '../shared/test/plain-capture.js';
 import { FloodHold, type PanelSink } from './flood-hold.js';
 import { TabBuffers, type BufferLimits } from './tab-buffers.js';
 
@@ -26,15 +26,7 @@ function batch(seq: number, frames: number, size = 10): RelayBatch {
   const events = Array.from({ length: frames }, (_, i) =>
     plainFrame(1, new Uint8Array(size).fill(i & 255), { direction: 'received', time: seq * 1000 + i }),
   );
-  return {
-    type: 'relay-batch',
-    documentId: 'doc',
-    documentUrl: 'https://a.test/',
-    isTopFrame: true,
-    seq,
-    ...wireCapture(events, 'bytes'),
-    lostBatches: 0,
-  };
+  return relayBatch(seq, events);
 }
 
 class FakePanel implements PanelSink {
@@ -412,15 +404,7 @@ describe("FloodHold and a flood's first batch", () => {
         time: 1_700_000_000_000 + (i * spanMs) / Math.max(1, frames - 1),
       }),
     );
-    return {
-      type: 'relay-batch',
-      documentId: 'doc',
-      documentUrl: 'https://a.test/',
-      isTopFrame: true,
-      seq,
-      ...wireCapture(events, as),
-      lostBatches: 0,
-    };
+    return relayBatch(seq, events, {}, as);
   }
 
   for (const as of ['bytes', 'base64'] as const) {

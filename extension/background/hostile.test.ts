@@ -6,24 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { wireFrameCount } from '../shared/frame-table.js';
 import type { BatchEvent, PanelBatch, PanelItem, RelayBatch } from '../shared/messages.js';
-import { plainFrame, wireCapture, type PlainEvent } from '../shared/test/plain-capture.js';
+import { plainFrame, type PlainEvent, relayBatch } from '../shared/test/plain-capture.js';
 import { MAX_EVENT_STRING } from './event-strings.js';
 import { TabBuffers } from './tab-buffers.js';
 
 const frame = (socketId: number, size: number): PlainEvent =>
   plainFrame(socketId, new Uint8Array(size), { direction: 'received', time: 5 });
-function batch(seq: number, events: PlainEvent[], over: Partial<RelayBatch> = {}): RelayBatch {
-  return {
-    type: 'relay-batch',
-    documentId: 'doc-a',
-    documentUrl: 'https://a.test/',
-    isTopFrame: true,
-    seq,
-    ...wireCapture(events),
-    lostBatches: 0,
-    ...over,
-  };
-}
+const batch = (seq: number, events: PlainEvent[], over: Partial<RelayBatch> = {}): RelayBatch =>
+  relayBatch(seq, events, { documentId: 'doc-a', ...over });
 const items = (batches: PanelBatch[]): PanelItem[] => batches.flatMap((b) => b.items);
 const eventsOf = (list: readonly PanelItem[]): BatchEvent[] =>
   list.flatMap((i) => (i.type === 'events' || i.type === 'evicted' ? [...i.events] : []));

@@ -1,29 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { wireFrameCount } from '../shared/frame-table.js';
 import type { PanelBatch, PanelItem, RelayBatch } from '../shared/messages.js';
-import { plainFrame, wireCapture, type PlainEvent } from '../shared/test/plain-capture.js';
+import { plainFrame, wireCapture, type PlainEvent, relayBatch } from '../shared/test/plain-capture.js';
 import { RESTART_REASON, TabBuffers, TRANSIT_REASON, wireByteLength } from './tab-buffers.js';
 
 const frame = (socketId: number, size: number, time = 1): PlainEvent =>
   plainFrame(socketId, new Uint8Array(size), { direction: 'received', time });
 
-function batch(
+const batch = (
   seq: number,
   events: PlainEvent[],
   over: Partial<RelayBatch> = {},
   as: 'base64' | 'bytes' = 'bytes',
-): RelayBatch {
-  return {
-    type: 'relay-batch',
-    documentId: 'doc-a',
-    documentUrl: 'https://a.test/',
-    isTopFrame: true,
-    seq,
-    ...wireCapture(events, as),
-    lostBatches: 0,
-    ...over,
-  };
-}
+): RelayBatch => relayBatch(seq, events, { documentId: 'doc-a', ...over }, as);
 const empty = wireCapture([]);
 
 const items = (batches: PanelBatch[]): PanelItem[] => batches.flatMap((b) => b.items);

@@ -9,21 +9,10 @@ import type { IngestFrame } from '../../inspector-app/src/worker/api.js';
 import { unpackFrames } from '../../inspector-app/src/protocol/packed-frames.js';
 import { WorkerClient } from '../../inspector-app/src/worker/client.js';
 import type { RelayBatch } from '../shared/messages.js';
-import { plainFrame, wireCapture, type PlainEvent } from '../shared/test/plain-capture.js';
+import { plainFrame, type PlainEvent, relayBatch } from '../shared/test/plain-capture.js';
 import { PanelConverter } from './convert.js';
 
-function batch(events: PlainEvent[]): RelayBatch {
-  return {
-    type: 'relay-batch',
-    documentId: 'doc',
-    documentUrl: 'https://a.test/',
-    isTopFrame: true,
-    seq: 1,
-    ...wireCapture(events, 'base64'),
-    lostBatches: 0,
-    framesBefore: 0,
-  };
-}
+const batch = (events: PlainEvent[]): RelayBatch => relayBatch(1, events, { framesBefore: 0 }, 'base64');
 
 /** A Worker stand-in that records what each postMessage transferred. */
 function recordingWorker() {

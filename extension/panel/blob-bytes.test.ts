@@ -8,23 +8,10 @@ import { describe, expect, it } from 'vitest';
 import type { HostMessage } from '../../inspector-app/src/protocol/messages.js';
 import type { PanelBatch, PanelItem } from '../shared/messages.js';
 import { plainFrame, wireCapture, type PlainEvent } from '../shared/test/plain-capture.js';
-import { PortTransport, type PortLike, type Timers } from './port-transport.js';
+import { PortTransport, type Timers } from './port-transport.js';
 import { framesOf } from '../shared/test/frames-of.js';
+import { fakePort } from './test/fake-port.js';
 
-function fakePort() {
-  const listeners: ((m: unknown) => void)[] = [];
-  const port: PortLike & { receive(m: unknown): void } = {
-    postMessage() {},
-    disconnect() {},
-    onMessage: { addListener: (l) => void listeners.push(l) },
-    onDisconnect: { addListener() {} },
-    receive: (m) =>
-      listeners.forEach((l) => {
-        l(m);
-      }),
-  };
-  return port;
-}
 const timers: Timers = {
   setTimeout: (fn) => (queueMicrotask(fn), 1),
   clearTimeout() {},

@@ -9,30 +9,8 @@ import type { HostMessage } from '../../inspector-app/src/protocol/messages.js';
 import type { PanelItem } from '../shared/messages.js';
 import { framesOf } from '../shared/test/frames-of.js';
 import { plainFrame, wireCapture } from '../shared/test/plain-capture.js';
-import { PortTransport, type PortLike } from './port-transport.js';
-
-function fakePort() {
-  const posted: unknown[] = [];
-  const listeners: ((m: unknown) => void)[] = [];
-  const port: PortLike & { posted: unknown[]; receive(m: unknown): void } = {
-    posted,
-    postMessage: (m) => void posted.push(m),
-    disconnect() {},
-    onMessage: { addListener: (l) => void listeners.push(l) },
-    onDisconnect: { addListener() {} },
-    receive: (m) => {
-      for (const l of listeners) l(m);
-    },
-  };
-  return port;
-}
-
-const immediate = {
-  setTimeout: (fn: () => void) => (fn(), 0),
-  clearTimeout() {},
-  setInterval: () => 0,
-  clearInterval() {},
-};
+import { PortTransport } from './port-transport.js';
+import { fakePort, immediate } from './test/fake-port.js';
 
 it('a frame action goes to the background as a panel-action, and its answer comes back to the app', () => {
   const port = fakePort();

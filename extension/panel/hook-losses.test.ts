@@ -7,26 +7,15 @@
 import { describe, expect, it } from 'vitest';
 import type { HostMessage } from '../../inspector-app/src/protocol/messages.js';
 import { FRAME_BINARY, FRAME_RECEIVED, type RelayBatch } from '../shared/messages.js';
-import { plainFrame, wireCapture, type PlainEvent } from '../shared/test/plain-capture.js';
+import { plainFrame, type PlainEvent, relayBatch } from '../shared/test/plain-capture.js';
 import { isRelayBatch } from '../background/validate.js';
 import { TabBuffers } from '../background/tab-buffers.js';
 import { HOOK_LOSS_REASON, PanelConverter } from './convert.js';
 
 const frame = (size: number, time: number): PlainEvent =>
   plainFrame(1, new Uint8Array(size), { direction: 'received', time });
-function batch(seq: number, events: PlainEvent[], over: Partial<RelayBatch> = {}): RelayBatch {
-  return {
-    type: 'relay-batch',
-    documentId: 'doc',
-    documentUrl: 'https://a.test/',
-    isTopFrame: true,
-    seq,
-    ...wireCapture(events),
-    lostBatches: 0,
-    framesBefore: 0,
-    ...over,
-  };
-}
+const batch = (seq: number, events: PlainEvent[], over: Partial<RelayBatch> = {}): RelayBatch =>
+  relayBatch(seq, events, { framesBefore: 0, ...over });
 const through = (batches: RelayBatch[]): HostMessage[] => {
   const buffers = new TabBuffers({ bufferId: 'h' });
   for (const b of batches) {

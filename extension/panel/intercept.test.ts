@@ -10,34 +10,8 @@ import { KIND_DROPPED, KIND_HELD } from '../../inspector-app/src/protocol/packed
 import type { PanelItem } from '../shared/messages.js';
 import { framesOf } from '../shared/test/frames-of.js';
 import { plainFrame, wireCapture } from '../shared/test/plain-capture.js';
-import { PortTransport, type PortLike } from './port-transport.js';
-
-function fakePort() {
-  const posted: unknown[] = [];
-  const listeners: ((m: unknown) => void)[] = [];
-  const gone: (() => void)[] = [];
-  const port: PortLike & { posted: unknown[]; receive(m: unknown): void; drop(): void } = {
-    posted,
-    postMessage: (m) => void posted.push(m),
-    disconnect() {},
-    onMessage: { addListener: (l) => void listeners.push(l) },
-    onDisconnect: { addListener: (l) => void gone.push(l as () => void) },
-    receive: (m) => {
-      for (const l of listeners) l(m);
-    },
-    drop: () => {
-      for (const g of gone) g();
-    },
-  };
-  return port;
-}
-
-const immediate = {
-  setTimeout: (fn: () => void) => (fn(), 0),
-  clearTimeout() {},
-  setInterval: () => 0,
-  clearInterval() {},
-};
+import { PortTransport } from './port-transport.js';
+import { fakePort, immediate } from './test/fake-port.js';
 
 const rule = { id: 'r', direction: 'both', url: '', contains: 'x', action: 'pause', delayMs: 0 } as const;
 

@@ -6,26 +6,15 @@
 import { describe, expect, it } from 'vitest';
 import type { HostMessage, LostFrame } from '../../inspector-app/src/protocol/messages.js';
 import { FRAME_BINARY, FRAME_RECEIVED, type RelayBatch } from '../shared/messages.js';
-import { plainFrame, wireCapture, type PlainEvent } from '../shared/test/plain-capture.js';
+import { plainFrame, wireCapture, type PlainEvent, relayBatch } from '../shared/test/plain-capture.js';
 import { TabBuffers } from '../background/tab-buffers.js';
 import { PanelConverter } from './convert.js';
 import { framesOf } from '../shared/test/frames-of.js';
 
 const frame = (socketId: number, size: number, time: number, direction: 'sent' | 'received' = 'received'): PlainEvent =>
   plainFrame(socketId, new Uint8Array(size), { direction, time });
-function batch(seq: number, events: PlainEvent[], over: Partial<RelayBatch> = {}): RelayBatch {
-  return {
-    type: 'relay-batch',
-    documentId: 'doc',
-    documentUrl: 'https://a.test/',
-    isTopFrame: true,
-    seq,
-    ...wireCapture(events),
-    lostBatches: 0,
-    framesBefore: 0,
-    ...over,
-  };
-}
+const batch = (seq: number, events: PlainEvent[], over: Partial<RelayBatch> = {}): RelayBatch =>
+  relayBatch(seq, events, { framesBefore: 0, ...over });
 const lostRows = (out: HostMessage[]): LostFrame[] =>
   out.flatMap((m) => (m.type === 'lost-frames' ? [...m.frames] : []));
 const droppedCount = (out: HostMessage[]): number => out.reduce((n, m) => n + (m.type === 'dropped' ? m.count : 0), 0);

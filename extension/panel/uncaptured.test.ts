@@ -9,26 +9,17 @@ import { isHostMessage } from '../../inspector-app/src/protocol/messages.js';
 import { isRelayBatch } from '../background/validate.js';
 import { TabBuffers } from '../background/tab-buffers.js';
 import type { RelayBatch, SocketEvent } from '../shared/messages.js';
-import { wireCapture } from '../shared/test/plain-capture.js';
+import { relayBatch } from '../shared/test/plain-capture.js';
 import { PanelConverter, WORKER_NOT_CAPTURED } from './convert.js';
 
 const doc = { documentUrl: 'http://a.test/frame.html', documentOrigin: 'http://a.test' };
 
-function relayBatch(events: SocketEvent[]): RelayBatch {
-  return {
-    type: 'relay-batch',
-    documentId: 'doc-a',
-    documentUrl: doc.documentUrl,
-    isTopFrame: false,
-    seq: 1,
-    ...wireCapture(events),
-    lostBatches: 0,
-  };
-}
+const batchOf = (events: SocketEvent[]): RelayBatch =>
+  relayBatch(1, events, { documentId: 'doc-a', documentUrl: doc.documentUrl, isTopFrame: false });
 
 describe('worker and document info, background → panel', () => {
   it('passes the background and comes out as app messages', () => {
-    const batch = relayBatch([
+    const batch = batchOf([
       { type: 'opening', socketId: 1, url: 'ws://a.test/s', time: 1, ...doc },
       { type: 'worker', socketId: 0, kind: 'dedicated', url: 'http://a.test/w.js', time: 2, ...doc },
       { type: 'worker', socketId: 0, kind: 'shared', url: 'http://a.test/s.js', time: 3, ...doc },

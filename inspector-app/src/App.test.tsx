@@ -4,27 +4,14 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncoder.js';
 import { App } from './App.js';
-import { MemoryTransport, type HostCapabilities } from './protocol/transport.js';
-import type { WireFrame } from './protocol/messages.js';
+import { MemoryTransport } from './protocol/transport.js';
 import { inProcessWorker } from './worker/in-process.js';
+import { testHostCapabilities, wireFrame } from './test/host-fixtures.js';
 
-const capabilities: HostCapabilities = {
-  connect: false,
-  sendFrames: false,
-  files: true,
-  theme: 'light',
-  hostName: 'test',
-};
+const capabilities = testHostCapabilities();
 const cbor = (v: unknown) => new CborEncoder().encode(v);
 const msgpack = (v: unknown) => new MsgPackEncoder().encode(v);
-const wire = (data: Uint8Array, extra: Partial<WireFrame> = {}): WireFrame => ({
-  connectionId: 'c1',
-  direction: 'received',
-  time: 1_700_000_000_000,
-  opcode: 'binary',
-  data,
-  ...extra,
-});
+const wire = wireFrame;
 
 afterEach(cleanup);
 

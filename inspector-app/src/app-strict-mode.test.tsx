@@ -3,16 +3,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { StrictMode } from 'react';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { App } from './App.js';
-import { MemoryTransport, type HostCapabilities } from './protocol/transport.js';
+import { MemoryTransport } from './protocol/transport.js';
 import { inProcessWorker } from './worker/in-process.js';
+import { testHostCapabilities } from './test/host-fixtures.js';
 
-const capabilities: HostCapabilities = {
-  connect: false,
-  sendFrames: false,
-  files: true,
-  theme: 'light',
-  hostName: 'test',
-};
+const capabilities = testHostCapabilities();
 
 afterEach(cleanup);
 

@@ -13,6 +13,7 @@ import { DeflateAloneSizer, huffmanTree, StreamSizer } from './deflate-size.js';
 import { fflateEngine, PermessageDeflateSender } from './permessage-deflate.js';
 import { sessionOfRecords } from '../../bench/session-data.js';
 import { makeRng } from '../../core/rng.js';
+import { dynamicBlockTrees } from '../../test/helpers/deflate-block-trees.js';
 import { clientMessages, serverMessages } from '../../test/helpers/session-messages.js';
 
 const utf8 = new TextEncoder();
@@ -118,68 +119,6 @@ describe('deflate-size equals what fflate writes', () => {
   });
 });
 
-/** fflate 0.8.3's hTree and ln, verbatim (index.mjs), the reference for deflate-size.ts's codeLengths. */
-function fflateHTree(d: ArrayLike<number>, mb: number): { t: Uint8Array; l: number } {
-  const t: any[] = [];
-  for (let i = 0; i < d.length; ++i) if (d[i]) t.push({ s: i, f: d[i] });
-  const s = t.length;
-  const t2 = t.slice();
-  if (!s) return { t: new Uint8Array(0), l: 0 };
-  if (s === 1) {
-    const v = new Uint8Array(t[0].s + 1);
-    v[t[0].s] = 1;
-    return { t: v, l: 1 };
-  }
-  t.sort((a, b) => a.f - b.f);
-  t.push({ s: -1, f: 25001 });
-  let l = t[0],
-    r = t[1],
-    i0 = 0,
-    i1 = 1,
-    i2 = 2;
-  t[0] = { s: -1, f: l.f + r.f, l, r };
-  while (i1 !== s - 1) {
-    l = t[t[i0].f < t[i2].f ? i0++ : i2++];
-    r = t[i0 !== i1 && t[i0].f < t[i2].f ? i0++ : i2++];
-    t[i1++] = { s: -1, f: l.f + r.f, l, r };
-  }
-  let maxSym = t2[0].s;
-  for (let i = 1; i < s; ++i) if (t2[i].s > maxSym) maxSym = t2[i].s;
-  const tr = new Uint16Array(maxSym + 1);
-  const ln = (n: any, d: number): number => (n.s === -1 ? Math.max(ln(n.l, d + 1), ln(n.r, d + 1)) : (tr[n.s] = d));
-  let mbt = ln(t[i1 - 1], 0);
-  if (mbt > mb) {
-    let i = 0,
-      dt = 0;
-    const lft = mbt - mb,
-      cst = 1 << lft;
-    t2.sort((a, b) => tr[b.s] - tr[a.s] || a.f - b.f);
-    for (; i < s; ++i) {
-      const i2_1 = t2[i].s;
-      if (tr[i2_1] > mb) {
-        dt += cst - (1 << (mbt - tr[i2_1]));
-        tr[i2_1] = mb;
-      } else break;
-    }
-    dt >>= lft;
-    while (dt > 0) {
-      const i2_2 = t2[i].s;
-      if (tr[i2_2] < mb) dt -= 1 << (mb - tr[i2_2]++ - 1);
-      else ++i;
-    }
-    for (; i >= 0 && dt; --i) {
-      const i2_3 = t2[i].s;
-      if (tr[i2_3] === mb) {
-        --tr[i2_3];
-        ++dt;
-      }
-    }
-    mbt = mb;
-  }
-  return { t: new Uint8Array(tr), l: mbt };
-}
-/* eslint-enable */
-
 describe('snappy-size equals snappyjs', () => {
   it('snappyCompressedSize = snappy.compress(bytes).length, also on views into a larger buffer and past 64 KB fragments', () => {
     const views = messages.slice(0, 200).map((m) => {
@@ -192,40 +131,68 @@ describe('snappy-size equals snappyjs', () => {
   });
 });
 
-describe('codeLengths = fflate hTree', () => {
-  it('on random, tied, sparse and skewed (length-limited) frequency tables', () => {
-    const tables: Uint16Array[] = [];
-    for (const [n, mb] of [
-      [288, 15],
-      [32, 15],
-      [19, 7],
-    ] as const) {
-      for (let k = 0; k < 300; k++) {
-        const d = new Uint16Array(n);
-        const kind = k % 5;
-        // fflate's blocks hold at most ~24,600 symbols: its sentinel frequency (25,001) is above any sum.
-        let total = 0;
-        for (let i = 0; i < n; i++) {
-          if (kind === 0) d[i] = random.int(100);
-          else if (kind === 1)
-            d[i] = random.bool(0.1) ? 1 + random.int(3) : 0; // sparse, many ties
-          else if (kind === 2)
-            d[i] = random.bool(0.5) ? 7 : 0; // all tied
-          else if (kind === 3)
-            d[i] = random.bool(0.7) ? Math.floor(1.6 ** random.int(20)) : 0; // skewed: deep trees, limited to mb
-          else d[i] = i < 1 + random.int(3) ? 1 + random.int(5000) : 0; // one to three symbols
-          if (total + d[i] > 24_000) d[i] = 0;
-          total += d[i];
+/**
+ * Bytes 0..symbols-1 drawn with Fibonacci-weighted odds, each followed by `noise` uniform
+ * bytes that keep most of them literals: skewed literal counts, so deep Huffman trees.
+ */
+function fibonacciWeighted(n: number, symbols: number, noise: number, seed: number): Uint8Array {
+  const random = makeRng(seed);
+  const weights = [1, 1];
+  while (weights.length < symbols) weights.push(weights[weights.length - 1] + weights[weights.length - 2]);
+  const total = weights.reduce((a, b) => a + b, 0);
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; ) {
+    let pick = random.int(total);
+    let s = 0;
+    while (pick >= weights[s]) pick -= weights[s++];
+    out[i++] = s;
+    for (let j = 0; j < noise && i < n; j++) out[i++] = 32 + random.int(224);
+  }
+  return out;
+}
+
+/**
+ * Inputs with blocks whose literal/length tree is deeper than 15 bits before fflate limits
+ * it: such blocks are rare, these seeds give one each (the test checks that they still do).
+ */
+const deepTreeInputs = [
+  fibonacciWeighted(200_000, 26, 1, 5),
+  fibonacciWeighted(200_000, 22, 2, 5),
+  fibonacciWeighted(200_000, 26, 2, 5),
+];
+
+/** huffmanTree's lengths, padded with unused (0) symbols to as many as the block header sends. */
+function sentLengths(d: ArrayLike<number>, mb: number, sent: number): { t: Uint8Array; l: number } {
+  const { t, l } = huffmanTree(d, mb);
+  const padded = new Uint8Array(Math.max(sent, t.length));
+  padded.set(t);
+  return { t: padded, l };
+}
+
+describe('codeLengths = the trees fflate writes', () => {
+  it("on every dynamic block of fflate's output, the literal/length, distance and code-length trees (length-limited ones too)", () => {
+    const inputs = [...messages.slice(0, 400), ...deepTreeInputs];
+    let blocks = 0;
+    let limitedLitLen = 0;
+    let limitedCodeLength = 0;
+    for (const [k, m] of inputs.entries()) {
+      for (const block of dynamicBlockTrees(deflateSync(m))) {
+        blocks++;
+        for (const [name, tree, mb] of [
+          ['literal/length', block.litLen, 15],
+          ['distance', block.dist, 15],
+          ['code-length', block.codeLength, 7],
+        ] as const) {
+          const sent = { t: tree.lengths, l: Math.max(...tree.lengths) };
+          expect(sentLengths(tree.freq, mb, tree.lengths.length), `input ${k}, ${name} tree`).toEqual(sent);
         }
-        tables.push(d);
-        expect(huffmanTree(d, mb), `table ${k} of ${n}`).toEqual(fflateHTree(d, mb));
+        if (huffmanTree(block.litLen.freq, 64).l > 15) limitedLitLen++;
+        if (huffmanTree(block.codeLength.freq, 64).l > 7) limitedCodeLength++;
       }
     }
-    // The skewed tables really went through the length limit.
-    expect(
-      tables.some(
-        (d) => fflateHTree(d, d.length === 19 ? 7 : 15).l === (d.length === 19 ? 7 : 15) && new Set(d).size > 10,
-      ),
-    ).toBe(true);
+    // The blocks really went through the length limit, of both bounds.
+    expect(blocks).toBeGreaterThan(100);
+    expect(limitedLitLen).toBeGreaterThan(0);
+    expect(limitedCodeLength).toBeGreaterThan(0);
   });
 });

@@ -1,25 +1,17 @@
-/**
- * An MQTT 3.1.1 session as mqtt.js in Node writes it — each part of a packet its own
- * WebSocket message — against an in-process aedes broker, recorded by the proxy.
- */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Aedes } from 'aedes';
 import mqtt from 'mqtt';
-import { WebSocketServer, createWebSocketStream } from 'ws';
+import { createWebSocketStream } from 'ws';
 import { captureProxy, until, type CapturedFrame } from './ws-capture.js';
+import { firstOffered, localWsServer } from './ws-server.js';
 
 export async function nodeMqttSession(): Promise<CapturedFrame[]> {
   const aedes = await Aedes.createBroker();
-  const server = http.createServer();
-  const wss = new WebSocketServer({
-    server,
-    perMessageDeflate: false,
-    handleProtocols: (offered) => offered.values().next().value ?? false,
-  });
-  wss.on('connection', (socket, request) => aedes.handle(createWebSocketStream(socket) as never, request));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const capture = await captureProxy(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  const server = await localWsServer(
+    { handleProtocols: firstOffered },
+    () => new Promise<void>((r) => aedes.close(() => r())),
+  );
+  server.wss.on('connection', (socket, request) => aedes.handle(createWebSocketStream(socket) as never, request));
+  const capture = await captureProxy(server.url);
   try {
     const client = await mqtt.connectAsync(`${capture.url}/mqtt`, {
       protocolVersion: 4,
@@ -42,9 +34,6 @@ export async function nodeMqttSession(): Promise<CapturedFrame[]> {
     return capture.frames.slice();
   } finally {
     await capture.close();
-    for (const c of wss.clients) c.terminate();
-    wss.close();
-    server.closeAllConnections();
-    await new Promise<void>((r) => aedes.close(() => r()));
+    await server.close();
   }
 }

@@ -6,11 +6,7 @@ import type { SpanIndex } from '../../core/span-index.js';
 import { EntriesMap, SimpleValue, TaggedValue, setOwn } from '../../core/values.js';
 
 export { repoRoot } from './paths.js';
-
-/** `"83 01 02"` -> bytes (whitespace and commas ignored). Always a plain Uint8Array, never a Buffer. */
-export function hex(s: string): Uint8Array {
-  return Uint8Array.from(Buffer.from(s.replace(/[\s,]/g, ''), 'hex'));
-}
+export { hex } from './hex.js';
 
 export function toHex(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');

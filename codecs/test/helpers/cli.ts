@@ -1,7 +1,14 @@
 import { main, type CliIo } from '../../cli/main.js';
 
-/** Runs `wirescope` in-process on named in-memory files; stdout and stderr as strings. */
-export function runCli(argv: string[], files: Record<string, Uint8Array | string> = {}) {
+/** What a run wrote: stdout and stderr as strings, what `encode` wrote as bytes. */
+interface CliOutput {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly stdoutBytes: Uint8Array;
+}
+
+/** An in-memory CliIo on named files (a missing one is ENOENT) and what the run writes through it. */
+function memoryIo(files: Record<string, Uint8Array | string>): { io: CliIo; output: () => CliOutput } {
   let stdout = '';
   let stderr = '';
   const bytes: Uint8Array[] = [];
@@ -16,10 +23,22 @@ export function runCli(argv: string[], files: Record<string, Uint8Array | string
     },
     version: 'test',
   };
+  const output = () => ({ stdout, stderr, stdoutBytes: Uint8Array.from(bytes.flatMap((b) => Array.from(b))) });
+  return { io, output };
+}
+
+/** Runs `wirescope` in-process on named in-memory files; stdout and stderr as strings. */
+export function runCli(argv: string[], files: Record<string, Uint8Array | string> = {}) {
+  const { io, output } = memoryIo(files);
   const code = main(argv, io);
-  /** What `encode` wrote, as bytes. */
-  const stdoutBytes = Uint8Array.from(bytes.flatMap((b) => Array.from(b)));
-  return { code, stdout, stderr, stdoutBytes };
+  return { code, ...output() };
+}
+
+/** Runs `wirescope` in-process on named in-memory files and waits for it (compare is async). */
+export async function runCliAsync(argv: string[], files: Record<string, Uint8Array | string> = {}) {
+  const { io, output } = memoryIo(files);
+  const code = await main(argv, io);
+  return { code, ...output() };
 }
 
 /** Runs `wirescope` in-process on `bytes` (whatever file it names) and waits for it (compare is async). */

@@ -10,27 +10,13 @@ import { makeFakeWebSocket, type FakeWebSocketClass } from '../../hook/test/fake
 import { installHook } from '../../hook/install.js';
 import type { HookHandle } from '../../hook/types.js';
 import { channelNames } from '../../shared/channel.js';
-import { RELAY_PORT, type RelayBatch } from '../../shared/messages.js';
+import type { RelayBatch } from '../../shared/messages.js';
 import { hookBatch, plainFrame, unpackWire, type PlainEvent } from '../../shared/test/plain-capture.js';
-import { startRelay, type RelayHandle, type RelayPort } from '../relay.js';
+import { startRelay, type RelayHandle } from '../relay.js';
+import { recordingRuntime } from './relay-rig.js';
 
 const win = window as Window & typeof globalThis;
 const SECRET = 'test-secret';
-
-function runtime() {
-  const messages: RelayBatch[] = [];
-  return {
-    messages,
-    connect(name: string): RelayPort {
-      expect(name).toBe(RELAY_PORT);
-      return {
-        postMessage: (m: unknown) => void messages.push(JSON.parse(JSON.stringify(m)) as RelayBatch),
-        onMessage: { addListener() {} },
-        onDisconnect: { addListener() {} },
-      };
-    },
-  };
-}
 
 let hook: HookHandle | null = null;
 let relay: RelayHandle | null = null;
@@ -69,7 +55,7 @@ describe('the private channel', () => {
     test(`${order}: frames reach the relay, and the page's window 'message' listeners see nothing`, async () => {
       fakeSockets();
       const seen = pageListener();
-      const rt = runtime();
+      const rt = recordingRuntime();
       const start = () =>
         (relay = startRelay({ win, runtime: rt, bytesAs: 'base64', documentId: 'doc', channelSecret: SECRET }));
       const install = () =>
@@ -96,7 +82,7 @@ describe('the private channel', () => {
 
   test('a batch the page posts on the window is neither forwarded nor counted; a forged seq hides no real batch', async () => {
     fakeSockets();
-    const rt = runtime();
+    const rt = recordingRuntime();
     relay = startRelay({ win, runtime: rt, bytesAs: 'base64', documentId: 'doc', channelSecret: SECRET });
     hook = installHook(win, { trustedEventsOnly: false, flushIntervalMs: 5, channelSecret: SECRET });
     const forged: PlainEvent[] = [
@@ -124,7 +110,7 @@ describe('the private channel', () => {
 
   test('after the handshake the page can neither take the port nor hand the relay its own', async () => {
     fakeSockets();
-    const rt = runtime();
+    const rt = recordingRuntime();
     const names = channelNames(SECRET);
     relay = startRelay({ win, runtime: rt, bytesAs: 'base64', documentId: 'doc', channelSecret: SECRET });
     hook = installHook(win, { trustedEventsOnly: false, flushIntervalMs: 5, channelSecret: SECRET });
@@ -152,7 +138,7 @@ describe('the private channel', () => {
 
   test('a second hook in the same window backs off (one channel, no duplicate frames)', async () => {
     fakeSockets();
-    const rt = runtime();
+    const rt = recordingRuntime();
     relay = startRelay({ win, runtime: rt, bytesAs: 'base64', documentId: 'doc', channelSecret: SECRET });
     hook = installHook(win, { trustedEventsOnly: false, flushIntervalMs: 5, channelSecret: SECRET });
     const second = installHook(win, { trustedEventsOnly: false, flushIntervalMs: 5, channelSecret: SECRET });

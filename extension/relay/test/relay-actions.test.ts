@@ -5,42 +5,17 @@
  * the frame is captured flagged as wirescope's. Malformed actions are refused by shape.
  */
 import { afterEach, expect, test, vi } from 'vitest';
-import { makeFakeWebSocket, type FakeWebSocketClass } from '../../hook/test/fake-websocket.js';
-import { installHook } from '../../hook/install.js';
-import type { HookHandle } from '../../hook/types.js';
 import type { RelayAction, RelayBatch } from '../../shared/messages.js';
 import { unpackWire, type PlainFrame } from '../../shared/test/plain-capture.js';
 import { parseRelayAction } from '../actions.js';
-import { startRelay, type RelayHandle, type RelayPort } from '../relay.js';
+import { startRelayRig, type RelayRig } from './relay-rig.js';
 
 const win = window as Window & typeof globalThis;
-let hook: HookHandle | null = null;
-let relay: RelayHandle | null = null;
-let savedWS: PropertyDescriptor | undefined;
+let rig: RelayRig | null = null;
 afterEach(() => {
-  hook?.uninstall();
-  relay?.stop();
-  hook = relay = null;
-  if (savedWS) Object.defineProperty(win, 'WebSocket', savedWS);
+  rig?.stop();
+  rig = null;
 });
-
-function runtime() {
-  const posted: unknown[] = [];
-  const listeners: ((m: unknown) => void)[] = [];
-  return {
-    posted,
-    fromBackground: (m: unknown) => {
-      for (const l of listeners) l(JSON.parse(JSON.stringify(m)));
-    },
-    connect(): RelayPort {
-      return {
-        postMessage: (m: unknown) => void posted.push(JSON.parse(JSON.stringify(m))),
-        onMessage: { addListener: (l: (m: unknown) => void) => void listeners.push(l) },
-        onDisconnect: { addListener() {} },
-      };
-    },
-  };
-}
 
 const action = (over: Partial<RelayAction> = {}): RelayAction => ({
   type: 'relay-action',
@@ -53,16 +28,8 @@ const action = (over: Partial<RelayAction> = {}): RelayAction => ({
 });
 
 test('Send again: runtime port → relay → hook → socket, the answer back, the frame captured as wirescope’s', async () => {
-  const Native = makeFakeWebSocket(win);
-  savedWS = Object.getOwnPropertyDescriptor(win, 'WebSocket');
-  Object.defineProperty(win, 'WebSocket', { value: Native, writable: true, configurable: true, enumerable: false });
-  const rt = runtime();
-  relay = startRelay({ win, runtime: rt, bytesAs: 'base64', documentId: 'doc', channelSecret: 'k' });
-  hook = installHook(win, { trustedEventsOnly: false, flushIntervalMs: 5, channelSecret: 'k' });
-  const ws = new (win.WebSocket as unknown as FakeWebSocketClass)('ws://example.test/s');
-  ws.open();
-  hook.flush(); // the first batch opens the relay's runtime port
-  await vi.waitFor(() => expect(rt.posted.length).toBeGreaterThan(0));
+  rig = await startRelayRig(win);
+  const { rt, ws, hook } = rig;
   rt.fromBackground(action());
   await vi.waitFor(() => expect(rt.posted).toContainEqual({ type: 'relay-action-result', requestId: 7, ok: true }));
   expect(ws.sent.map((d) => [...(d as Uint8Array)])).toEqual([[0xa1, 0x61, 0x61, 0x02]]);

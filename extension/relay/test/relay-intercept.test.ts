@@ -5,69 +5,29 @@
  * the runtime port going away (extension reloaded) forwards every held frame in order.
  */
 import { afterEach, expect, test, vi } from 'vitest';
-import { installHook } from '../../hook/install.js';
-import { makeFakeWebSocket, type FakeWebSocketClass } from '../../hook/test/fake-websocket.js';
-import type { HookHandle } from '../../hook/types.js';
 import type { RelayHoldAction, RelayRules } from '../../shared/messages.js';
 import { parseRelayHold, parseRelayRules } from '../intercept.js';
-import { startRelay, type RelayHandle, type RelayPort } from '../relay.js';
+import { startRelayRig, type FakeRuntime, type RelayRig } from './relay-rig.js';
 
 const win = window as Window & typeof globalThis;
-let hook: HookHandle | null = null;
-let relay: RelayHandle | null = null;
-let savedWS: PropertyDescriptor | undefined;
+let rig: RelayRig | null = null;
 afterEach(() => {
-  hook?.uninstall();
-  relay?.stop();
-  hook = relay = null;
-  if (savedWS) Object.defineProperty(win, 'WebSocket', savedWS);
+  rig?.stop();
+  rig = null;
 });
-
-function runtime() {
-  const posted: unknown[] = [];
-  const listeners: ((m: unknown) => void)[] = [];
-  const gone: (() => void)[] = [];
-  return {
-    posted,
-    fromBackground: (m: unknown) => {
-      for (const l of listeners) l(JSON.parse(JSON.stringify(m)));
-    },
-    disconnect: () => {
-      for (const g of gone) g();
-    },
-    connect(): RelayPort {
-      return {
-        postMessage: (m: unknown) => void posted.push(JSON.parse(JSON.stringify(m))),
-        onMessage: { addListener: (l: (m: unknown) => void) => void listeners.push(l) },
-        onDisconnect: { addListener: (l: () => void) => void gone.push(l) },
-      };
-    },
-  };
-}
 
 const pauseAll: RelayRules = {
   type: 'relay-rules',
   rules: [{ id: 'r', direction: 'both', url: '', contains: '', action: 'pause', delayMs: 0 }],
 };
 
-async function start() {
-  const Native = makeFakeWebSocket(win);
-  savedWS = Object.getOwnPropertyDescriptor(win, 'WebSocket');
-  Object.defineProperty(win, 'WebSocket', { value: Native, writable: true, configurable: true, enumerable: false });
-  const rt = runtime();
-  relay = startRelay({ win, runtime: rt, bytesAs: 'base64', documentId: 'doc', channelSecret: 'k' });
-  hook = installHook(win, { trustedEventsOnly: false, flushIntervalMs: 5, channelSecret: 'k' });
-  const ws = new (win.WebSocket as unknown as FakeWebSocketClass)('ws://example.test/s');
-  ws.open();
-  const got: unknown[] = [];
-  ws.addEventListener('message', (e) => got.push((e as MessageEvent).data));
-  hook.flush(); // the first batch opens the relay's runtime port
-  await vi.waitFor(() => expect(rt.posted.length).toBeGreaterThan(0));
-  return { rt, ws, got };
+async function start(): Promise<RelayRig> {
+  rig = await startRelayRig(win);
+  return rig;
 }
 
 /** Sends the rules and waits until the hook has them (the answer to an action posted after them). */
-async function applyRules(rt: ReturnType<typeof runtime>, rules: RelayRules): Promise<void> {
+async function applyRules(rt: FakeRuntime, rules: RelayRules): Promise<void> {
   rt.fromBackground(rules);
   const probe: RelayHoldAction = {
     type: 'relay-hold',

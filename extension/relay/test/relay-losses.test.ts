@@ -5,27 +5,13 @@
  * arrives), and lost hook batches are counted in frames (the hook's framesBefore).
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { FRAME_BINARY, RELAY_PORT, type LostFrameRow, type RelayBatch } from '../../shared/messages.js';
+import { FRAME_BINARY, type LostFrameRow } from '../../shared/messages.js';
 import { hookBatch, plainFrame } from '../../shared/test/plain-capture.js';
-import { startRelay, type RelayHandle, type RelayPort } from '../relay.js';
+import { startRelay, type RelayHandle } from '../relay.js';
+import { recordingRuntime } from './relay-rig.js';
 import { hookLine } from './hook-line.js';
 
 const win = window as Window & typeof globalThis;
-
-function recordingRuntime() {
-  const messages: RelayBatch[] = [];
-  return {
-    messages,
-    connect(name: string): RelayPort {
-      expect(name).toBe(RELAY_PORT);
-      return {
-        postMessage: (m: unknown) => void messages.push(JSON.parse(JSON.stringify(m)) as RelayBatch),
-        onMessage: { addListener() {} },
-        onDisconnect: { addListener() {} },
-      };
-    },
-  };
-}
 
 let relay: RelayHandle | null = null;
 afterEach(() => {

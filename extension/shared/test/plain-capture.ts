@@ -14,6 +14,7 @@ import {
   type BatchEvent,
   type Direction,
   type HookBatch,
+  type RelayBatch,
   type Opcode,
   type SocketEvent,
   type WireBytes,
@@ -102,6 +103,28 @@ const wire = (bytes: Uint8Array, as: 'base64' | 'bytes'): WireBytes =>
 export function wireCapture(events: readonly PlainEvent[], as: 'base64' | 'bytes' = 'bytes'): WireCapture {
   const p = pack(events);
   return { events: p.events, frameTable: wire(new Uint8Array(p.table.buffer), as), frameBytes: wire(p.bytes, as) };
+}
+
+/**
+ * A relay batch (relay → background) holding `events`: from document `doc`, the top one at
+ * https://a.test/, no batches lost before it; `over` changes any of it.
+ */
+export function relayBatch(
+  seq: number,
+  events: readonly PlainEvent[],
+  over: Partial<RelayBatch> = {},
+  as: 'base64' | 'bytes' = 'bytes',
+): RelayBatch {
+  return {
+    type: 'relay-batch',
+    documentId: 'doc',
+    documentUrl: 'https://a.test/',
+    isTopFrame: true,
+    seq,
+    ...wireCapture(events, as),
+    lostBatches: 0,
+    ...over,
+  };
 }
 
 /** The plain events of a frame table and bytes, in order (socket events lose `at`). */

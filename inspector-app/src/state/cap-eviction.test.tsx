@@ -2,18 +2,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App } from '../App.js';
-import { MemoryTransport, type HostCapabilities } from '../protocol/transport.js';
-import type { WireFrame } from '../protocol/messages.js';
+import { MemoryTransport } from '../protocol/transport.js';
 import { inProcessWorker } from '../worker/in-process.js';
 import { WorkerHandlers } from '../worker/handlers.js';
+import { testHostCapabilities, wireFrame } from '../test/host-fixtures.js';
 
-const capabilities: HostCapabilities = {
-  connect: false,
-  sendFrames: false,
-  files: true,
-  theme: 'light',
-  hostName: 'test',
-};
+const capabilities = testHostCapabilities();
 const MB = 1024 * 1024;
 /** A CBOR byte string of `size` bytes: `5a` + 4-byte length + payload. */
 function bigFrame(size: number): Uint8Array {
@@ -22,13 +16,7 @@ function bigFrame(size: number): Uint8Array {
   new DataView(out.buffer).setUint32(1, size - 5);
   return out;
 }
-const wire = (data: Uint8Array): WireFrame => ({
-  connectionId: 'c1',
-  direction: 'received',
-  time: 1_700_000_000_000,
-  opcode: 'binary',
-  data,
-});
+const wire = wireFrame;
 const rows = () => screen.queryAllByTestId('frame-row');
 
 afterEach(cleanup);

@@ -6,9 +6,10 @@
 import { afterEach, expect, it } from 'vitest';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { App } from '../App.js';
-import { MemoryTransport, type HostCapabilities } from '../protocol/transport.js';
+import { MemoryTransport } from '../protocol/transport.js';
 import { inProcessWorker } from '../worker/in-process.js';
 import { formatTime } from '../components/shell/format.js';
+import { testHostCapabilities } from '../test/host-fixtures.js';
 
 afterEach(cleanup);
 
@@ -16,13 +17,7 @@ const ATTACHED_AT = Date.UTC(2026, 10, 24, 18, 0, 5);
 
 it('the status bar says it: opened before capture started, frames before HH:MM:SS not seen', async () => {
   const transport = new MemoryTransport();
-  const capabilities: HostCapabilities = {
-    connect: false,
-    sendFrames: false,
-    files: false,
-    theme: 'light',
-    hostName: 'test',
-  };
+  const capabilities = testHostCapabilities({ files: false });
   render(<App transport={transport} worker={inProcessWorker()} capabilities={capabilities} />);
   act(() => {
     transport.emit({

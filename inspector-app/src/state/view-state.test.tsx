@@ -3,29 +3,17 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { App } from '../App.js';
-import { MemoryTransport, type HostCapabilities } from '../protocol/transport.js';
-import type { WireFrame } from '../protocol/messages.js';
+import { MemoryTransport } from '../protocol/transport.js';
 import { inProcessWorker } from '../worker/in-process.js';
 import type { CompareRowView, FormatChoice } from '../worker/api.js';
 import type { CompareHandlers } from '../worker/client.js';
 import { CompareTab } from '../components/compare/CompareTab.js';
 import { CompareCache } from './compare-cache.js';
+import { testHostCapabilities, wireFrame } from '../test/host-fixtures.js';
 
-const capabilities: HostCapabilities = {
-  connect: false,
-  sendFrames: false,
-  files: true,
-  theme: 'light',
-  hostName: 'test',
-};
+const capabilities = testHostCapabilities();
 const cbor = (v: unknown) => new CborEncoder().encode(v);
-const wire = (data: Uint8Array): WireFrame => ({
-  connectionId: 'c1',
-  direction: 'received',
-  time: 1_700_000_000_000,
-  opcode: 'binary',
-  data,
-});
+const wire = wireFrame;
 const rows = () => screen.queryAllByTestId('frame-row');
 
 afterEach(cleanup);

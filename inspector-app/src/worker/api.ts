@@ -7,6 +7,7 @@
 import type { Direction, Opcode } from '../protocol/messages.js';
 import type { PackedIngest, PackedWaitingRows } from './packed-batches.js';
 import type { FieldCost } from '../../../codecs/core/field-cost.js';
+import type { FormatName } from '../../../codecs/core/span-index.js';
 import type { ByteMap } from '../../../codecs/core/byte-map.js';
 export type { ByteMap, ByteMapRect } from '../../../codecs/core/byte-map.js';
 import type { SessionProgress, SessionRow } from '../../../codecs/compare/session/session.js';
@@ -14,25 +15,9 @@ import type { SessionChartData } from '../../../codecs/compare/session/cumulativ
 import type { EditOutcome, EditSource, EditSyntax } from './edit-text.js';
 import type { ComposeOutcome } from './compose-text.js';
 
-export type FormatChoice =
-  | 'auto'
-  | 'cbor'
-  | 'msgpack'
-  | 'json'
-  | 'ndjson'
-  | 'text'
-  | 'protobuf'
-  | 'mqtt'
-  | 'stomp'
-  | 'phoenix'
-  | 'signalr'
-  | 'sockjs'
-  | 'media'
-  | 'crdt-model'
-  | 'crdt-patch'
-  | 'yjs'
-  | 'automerge'
-  | ReadAsFormat;
+/** What the detail decodes a frame as: the best fit, a walker format (Socket.IO is not offered), or Protobuf read another way. */
+export type FormatChoice = 'auto' | SwitchableFormat | ReadAsFormat;
+export type SwitchableFormat = Exclude<FormatName, 'socketio'>;
 
 /** Protobuf without a schema with length-delimited fields read another way: `protobuf:<value offset>=<reading>,…` (codecs/protobuf/read-as.ts). */
 export type ReadAsFormat = `protobuf:${string}`;

@@ -2,15 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { WorkerHandlers } from './handlers.js';
 import type { IngestFrame } from './api.js';
+import { hex } from '../../../codecs/test/helpers/hex.js';
 
 const cbor = (v: unknown) => new CborEncoder().encode(v);
-const hex = (s: string) =>
-  Uint8Array.from(
-    s
-      .replace(/\s+/g, '')
-      .match(/../g)!
-      .map((b) => parseInt(b, 16)),
-  );
 
 let nextId = 1;
 function withFrame(data: Uint8Array, extra: Partial<IngestFrame> = {}): { h: WorkerHandlers; frameId: number } {

@@ -13,26 +13,14 @@ import { compileQuery, frameMatches, searchFormat, searchRoute, type ContentQuer
 import { jsonText } from './json-text.js';
 import { summarize } from './handlers.js';
 import { framePool } from '../../../e2e/bench/payloads.js';
+import { hex } from '../../../codecs/test/helpers/hex.js';
+import { numberedFrames } from './test/numbered-frames.js';
 
 const cbor = (v: unknown) => new CborEncoder().encode(v).slice();
 const msgpack = (v: unknown) => new MsgPackEncoder().encode(v).slice();
 const utf8 = (s: string) => new TextEncoder().encode(s);
-const hex = (s: string) =>
-  Uint8Array.from(
-    s
-      .replace(/\s+/g, '')
-      .match(/../g)!
-      .map((b) => parseInt(b, 16)),
-  );
-let nextId = 1;
-const frame = (data: Uint8Array, opcode: 'text' | 'binary' = 'binary'): IngestFrame => ({
-  frameId: nextId++,
-  connectionId: 'c',
-  direction: 'received',
-  time: 0,
-  opcode,
-  data,
-});
+const numbered = numberedFrames({ connectionId: 'c', time: 0 });
+const frame = (data: Uint8Array, opcode: 'text' | 'binary' = 'binary'): IngestFrame => numbered(data, { opcode });
 
 function query(needle: string): ContentQuery {
   const q = compileQuery(needle, '');

@@ -7,26 +7,14 @@ import { compileQuery, frameMatches, searchFormat } from './content-search.js';
 import { createDispatcher } from './dispatcher.js';
 import { jsonText } from './json-text.js';
 import { summarize } from './handlers.js';
+import { hex } from '../../../codecs/test/helpers/hex.js';
+import { numberedFrames } from './test/numbered-frames.js';
 
 const cbor = (v: unknown) => new CborEncoder().encode(v);
 const msgpack = (v: unknown) => new MsgPackEncoder().encode(v);
 const utf8 = (s: string) => new TextEncoder().encode(s);
-const hex = (s: string) =>
-  Uint8Array.from(
-    s
-      .replace(/\s+/g, '')
-      .match(/../g)!
-      .map((b) => parseInt(b, 16)),
-  );
-let nextId = 1;
-const frame = (data: Uint8Array, opcode: 'text' | 'binary' = 'binary'): IngestFrame => ({
-  frameId: nextId++,
-  connectionId: 'c',
-  direction: 'received',
-  time: 0,
-  opcode,
-  data,
-});
+const numbered = numberedFrames({ connectionId: 'c', time: 0 });
+const frame = (data: Uint8Array, opcode: 'text' | 'binary' = 'binary'): IngestFrame => numbered(data, { opcode });
 
 /** The definition: the needle occurs (case-insensitively) in the frame's JSON rendering, or in its text when it is plain text or does not decode. */
 function reference(f: IngestFrame, needle: string): boolean {

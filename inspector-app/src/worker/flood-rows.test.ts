@@ -4,18 +4,10 @@ import zlib from 'node:zlib';
 import type { FrameSummary, FromWorker, IngestFrame } from './api.js';
 import { createDispatcher } from './dispatcher.js';
 import { WorkerHandlers } from './handlers.js';
+import { numberedFrames } from './test/numbered-frames.js';
 
 const cbor = (v: unknown) => new CborEncoder().encode(v);
-let nextId = 1;
-const frame = (data: Uint8Array, extra: Partial<IngestFrame> = {}): IngestFrame => ({
-  frameId: nextId++,
-  connectionId: 'c',
-  direction: 'received',
-  time: 1_700_000_000_000,
-  opcode: 'binary',
-  data,
-  ...extra,
-});
+const frame = numberedFrames({ connectionId: 'c' });
 
 /** A dispatcher with a hand-driven clock and timers: `advance` runs the timers that are due. */
 function floodRig() {

@@ -2,27 +2,16 @@ import { describe, expect, it } from 'vitest';
 import protobuf from 'protobufjs';
 import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncoder.js';
 import { WorkerHandlers, summarize } from './handlers.js';
-import type { IngestFrame } from './api.js';
 import { CaptureModel, matchesFormat } from '../state/capture-model.js';
 import { formatLabel } from '../components/list/FrameList.js';
 import { formatTime } from '../components/shell/format.js';
+import { numberedFrames } from './test/numbered-frames.js';
 
 /** In the app: every frame labelled honestly in the list and the detail view. */
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const msgpack = (v: unknown) => new MsgPackEncoder().encode(v);
 
-let nextId = 1;
-function frame(data: Uint8Array, extra: Partial<IngestFrame> = {}): IngestFrame {
-  return {
-    frameId: nextId++,
-    connectionId: 'c1',
-    direction: 'received',
-    time: 1_700_000_000_000,
-    opcode: 'binary',
-    data,
-    ...extra,
-  };
-}
+const frame = numberedFrames();
 
 function protobufPush(): Uint8Array {
   const root = protobuf.Root.fromJSON({

@@ -1,16 +1,9 @@
-/**
- * GraphQL over WebSocket: frames from the real graphql-ws client and server (and the older
- * subscriptions-transport-ws) over a real socket, recorded by a proxy; the worker links an
- * operation's frames by id and each one's detail names the others.
- */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocket, type WebSocketServer } from 'ws';
 import { captureProxy, until, type CapturedFrame } from '../../../codecs/protocols/test/ws-capture.js';
-import { WorkerHandlers } from './handlers.js';
-import type { FrameSummary } from './api.js';
+import { ingestFrames as ingest } from './test/ingest-frames.js';
+import { localWsServer } from '../../../codecs/protocols/test/ws-server.js';
 
 // One copy of graphql for the schema and both servers (its ESM and CJS builds refuse each other's schemas).
 const require = createRequire(import.meta.url);
@@ -41,41 +34,11 @@ async function serve(
   attach: (wss: WebSocketServer) => void,
   subprotocol: string,
 ): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer();
-  const wss = new WebSocketServer({
-    server,
-    perMessageDeflate: false,
+  const server = await localWsServer({
     handleProtocols: (offered) => (offered.has(subprotocol) ? subprotocol : false),
   });
-  attach(wss);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const c of wss.clients) c.terminate();
-        wss.close();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-function ingest(frames: readonly CapturedFrame[]): { handlers: WorkerHandlers; rows: FrameSummary[] } {
-  const handlers = new WorkerHandlers();
-  const rows = frames.map((f, i) => {
-    const frame = {
-      frameId: i + 1,
-      connectionId: 'c1',
-      direction: f.direction,
-      time: i,
-      opcode: f.opcode,
-      data: f.data,
-    };
-    handlers.store.add(frame);
-    return handlers.summarize(frame);
-  });
-  return { handlers, rows };
+  attach(server.wss);
+  return server;
 }
 
 let modern: CapturedFrame[] = [];

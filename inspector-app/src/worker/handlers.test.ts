@@ -2,38 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { MsgPackEncoder } from '@jsonjoy.com/json-pack/lib/msgpack/MsgPackEncoder.js';
 import { WorkerHandlers, summarize } from './handlers.js';
-import type { IngestFrame } from './api.js';
 import { parseHar } from '../sources/har.js';
 import { parseCapture } from '../sources/capture-file.js';
+import { hex } from '../../../codecs/test/helpers/hex.js';
+import { numberedFrames } from './test/numbered-frames.js';
+import { handlersHolding } from './test/ingest-frames.js';
 
 const cbor = (v: unknown) => new CborEncoder().encode(v);
 const msgpack = (v: unknown) => new MsgPackEncoder().encode(v);
-const hex = (s: string) =>
-  Uint8Array.from(
-    s
-      .replace(/\s+/g, '')
-      .match(/../g)!
-      .map((b) => parseInt(b, 16)),
-  );
 
-let nextId = 1;
-function frame(data: Uint8Array, extra: Partial<IngestFrame> = {}): IngestFrame {
-  return {
-    frameId: nextId++,
-    connectionId: 'c1',
-    direction: 'received',
-    time: 1_700_000_000_000,
-    opcode: 'binary',
-    data,
-    ...extra,
-  };
-}
+const frame = numberedFrames();
 
-function withFrames(...frames: IngestFrame[]): WorkerHandlers {
-  const h = new WorkerHandlers();
-  for (const f of frames) h.store.add(f);
-  return h;
-}
+const withFrames = handlersHolding;
 
 describe('summaries (the list rows)', () => {
   it('detects the format and previews the top level', () => {

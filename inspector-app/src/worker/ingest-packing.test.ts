@@ -10,6 +10,7 @@ import type { FromWorker, IngestFrame, ToWorker } from './api.js';
 import { WorkerClient } from './client.js';
 import { createDispatcher } from './dispatcher.js';
 import { packIngest, unpackIngest } from './ingest-packing.js';
+import { clonedObjects } from './test/cloned-objects.js';
 
 /** A Worker stand-in that records what each postMessage carried and transferred. */
 function recordingWorker() {
@@ -20,22 +21,6 @@ function recordingWorker() {
     onerror: null,
   } as unknown as Worker;
   return { posts, client: new WorkerClient(worker) };
-}
-
-/** Objects a structured clone of `value` creates one by one (typed arrays and strings are copied whole). */
-function clonedObjects(value: unknown, seen = new Set<unknown>()): number {
-  if (
-    value === null ||
-    typeof value !== 'object' ||
-    seen.has(value) ||
-    ArrayBuffer.isView(value) ||
-    value instanceof ArrayBuffer
-  )
-    return 0;
-  seen.add(value);
-  let n = 1;
-  for (const v of Object.values(value)) n += clonedObjects(v, seen);
-  return n;
 }
 
 /** `n` frames as views of one buffer, as the panel's batches come: mixed sizes, directions, opcodes, connections. */

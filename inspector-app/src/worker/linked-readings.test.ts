@@ -5,19 +5,10 @@
  * as a format only when one reads it whole, else as plain binary, never "malformed <guess>".
  */
 import { describe, expect, it } from 'vitest';
-import { WorkerHandlers } from './handlers.js';
-import type { IngestFrame } from './api.js';
+import { ingestFrames, type FrameContent } from './test/ingest-frames.js';
 
-function ingest(frames: readonly Omit<IngestFrame, 'frameId' | 'connectionId' | 'time'>[], subprotocol?: string) {
-  const handlers = new WorkerHandlers();
-  if (subprotocol) handlers.setSubprotocol('c1', subprotocol);
-  const rows = frames.map((f, i) => {
-    const frame: IngestFrame = { ...f, frameId: i + 1, connectionId: 'c1', time: i };
-    handlers.store.add(frame);
-    return handlers.summarize(frame);
-  });
-  return { handlers, rows };
-}
+const ingest = (frames: readonly FrameContent[], subprotocol?: string) =>
+  ingestFrames(frames, (h) => subprotocol && h.setSubprotocol('c1', subprotocol));
 
 const bin = (...bytes: number[]) => ({
   direction: 'sent' as const,

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WorkerHandlers } from './handlers.js';
+import { hex } from '../../../codecs/test/helpers/hex.js';
 
-const hex = (s: string) =>
-  Uint8Array.from(
-    s
-      .replace(/\s+/g, '')
-      .match(/../g)!
-      .map((b) => parseInt(b, 16)),
-  );
 function rows(bytes: string) {
   const h = new WorkerHandlers();
   h.store.add({ frameId: 1, connectionId: 'c', direction: 'received', time: 0, opcode: 'binary', data: hex(bytes) });

@@ -6,26 +6,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nodeMqttSession } from '../../../codecs/protocols/test/mqtt-rig.js';
 import type { CapturedFrame } from '../../../codecs/protocols/test/ws-capture.js';
-import { WorkerHandlers } from './handlers.js';
 import type { FromWorker } from './api.js';
+import { ingestFrames, type FrameContent } from './test/ingest-frames.js';
 
-function ingest(frames: readonly CapturedFrame[], subprotocol?: string) {
-  const handlers = new WorkerHandlers();
-  if (subprotocol) handlers.links.setSubprotocol('c1', subprotocol);
-  const rows = frames.map((f, i) => {
-    const frame = {
-      frameId: i + 1,
-      connectionId: 'c1',
-      direction: f.direction,
-      time: i,
-      opcode: f.opcode,
-      data: f.data,
-    };
-    handlers.store.add(frame);
-    return handlers.summarize(frame);
-  });
-  return { handlers, rows };
-}
+const ingest = (frames: readonly FrameContent[], subprotocol?: string) =>
+  ingestFrames(frames, (h) => subprotocol && h.links.setSubprotocol('c1', subprotocol));
 
 let wire: CapturedFrame[] = [];
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import protobuf from 'protobufjs';
-import { WorkerHandlers } from './handlers.js';
-import type { IngestFrame } from './api.js';
+import { numberedFrames } from './test/numbered-frames.js';
+import { handlersHolding } from './test/ingest-frames.js';
 
 /** The worker reads Protobuf frames with loaded schemas, per connection, and re-reads raw fields "as". */
 const PROTO =
@@ -10,24 +10,9 @@ const root = protobuf.parse(PROTO, new protobuf.Root(), { keepCase: true }).root
 const Trade = root.lookupType('demo.Trade');
 const trade = Trade.encode(Trade.fromObject({ symbol: 'ACME', side: 1, price: 12.5, qty: 300 })).finish();
 
-let nextId = 1;
-function frame(data: Uint8Array, extra: Partial<IngestFrame> = {}): IngestFrame {
-  return {
-    frameId: nextId++,
-    connectionId: 'c1',
-    direction: 'received',
-    time: 1_700_000_000_000,
-    opcode: 'binary',
-    data,
-    ...extra,
-  };
-}
+const frame = numberedFrames();
 
-function handlers(...frames: IngestFrame[]): WorkerHandlers {
-  const h = new WorkerHandlers();
-  for (const f of frames) h.store.add(f);
-  return h;
-}
+const handlers = handlersHolding;
 
 describe('Protobuf schemas in the worker', () => {
   it('without a schema the frame is raw Protobuf; with one its fields have names', () => {

@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Server } from 'socket.io';
 import { io as connect, type Socket } from 'socket.io-client';
 import msgpackParser from 'socket.io-msgpack-parser';
-import { captureProxy, until, type CapturedFrame, type WsCapture } from '../../../codecs/protocols/test/ws-capture.js';
-import { WorkerHandlers } from './handlers.js';
-import type { FrameSummary, TreeNode } from './api.js';
+import { captureProxy, until, type WsCapture } from '../../../codecs/protocols/test/ws-capture.js';
+import type { WorkerHandlers } from './handlers.js';
+import type { TreeNode } from './api.js';
+import { ingestFrames as ingest } from './test/ingest-frames.js';
 
 interface Rig {
   readonly capture: WsCapture;
@@ -51,23 +52,6 @@ async function rig(parser?: unknown): Promise<Rig> {
       httpServer.closeAllConnections();
     },
   };
-}
-
-function ingest(frames: readonly CapturedFrame[]): { handlers: WorkerHandlers; rows: FrameSummary[] } {
-  const handlers = new WorkerHandlers();
-  const rows = frames.map((f, i) => {
-    const frame = {
-      frameId: i + 1,
-      connectionId: 'c1',
-      direction: f.direction,
-      time: i,
-      opcode: f.opcode,
-      data: f.data,
-    };
-    handlers.store.add(frame);
-    return handlers.summarize(frame);
-  });
-  return { handlers, rows };
 }
 
 /** Every node of a frame's tree, breadth first (small frames). */

@@ -7,29 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v2Session, type V2Traffic } from '../../../codecs/protocols/test/socketio-v2-rig.js';
 import type { CapturedFrame } from '../../../codecs/protocols/test/ws-capture.js';
-import { WorkerHandlers } from './handlers.js';
 import { MemoryTransport } from '../protocol/transport.js';
 import { inProcessWorker } from './in-process.js';
 import { CaptureModel } from '../state/capture-model.js';
 import { InspectorSession } from '../state/session.js';
+import { ingestFrames, type FrameContent } from './test/ingest-frames.js';
 
-function ingest(frames: readonly CapturedFrame[], url?: string) {
-  const handlers = new WorkerHandlers();
-  if (url) handlers.links.setConnectionUrl('c1', url);
-  const rows = frames.map((f, i) => {
-    const frame = {
-      frameId: i + 1,
-      connectionId: 'c1',
-      direction: f.direction,
-      time: i,
-      opcode: f.opcode,
-      data: f.data,
-    };
-    handlers.store.add(frame);
-    return handlers.summarize(frame);
-  });
-  return { handlers, rows };
-}
+const ingest = (frames: readonly FrameContent[], url?: string) =>
+  ingestFrames(frames, (h) => url && h.links.setConnectionUrl('c1', url));
 
 describe('socket.io 2.x in the worker', () => {
   let s: V2Traffic;

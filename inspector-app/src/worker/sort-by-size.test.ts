@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
-import { WorkerHandlers } from './handlers.js';
+import { handlersWithFrame } from './test/ingest-frames.js';
 
 describe('sort by size', () => {
   it('sorts the whole container in the worker, then pages: the largest item of 3,000 comes first', () => {
     // Item 2,727 is the largest, far beyond the first page of 1,000.
     const users = Array.from({ length: 3000 }, (_, i) => ({ name: i === 2727 ? 'x'.repeat(200) : `u${i}`, n: i }));
-    const h = new WorkerHandlers();
-    h.store.add({
-      frameId: 1,
-      connectionId: 'c',
-      direction: 'received',
-      time: 0,
-      opcode: 'binary',
-      data: new CborEncoder().encode({ users }),
-    });
+    const h = handlersWithFrame(new CborEncoder().encode({ users }));
     const root = h.methods.decode({ frameId: 1, format: 'auto' })!.root!;
     const usersNode = h.methods.children({ frameId: 1, format: 'auto', nodeId: root.id }).nodes[0];
     const page = h.methods.children({

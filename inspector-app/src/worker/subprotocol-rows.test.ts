@@ -12,14 +12,12 @@ import { WorkerHandlers } from './handlers.js';
 import type { IngestFrame } from './api.js';
 import { CaptureModel } from '../state/capture-model.js';
 import { InspectorSession } from '../state/session.js';
+import { numberedFrames } from './test/numbered-frames.js';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const PINGREQ = Uint8Array.from(mqttPacket.generate({ cmd: 'pingreq' }));
 
-let nextId = 1;
-function frame(data: Uint8Array, extra: Partial<IngestFrame> = {}): IngestFrame {
-  return { frameId: nextId++, connectionId: 'c1', direction: 'sent', time: 1, opcode: 'binary', data, ...extra };
-}
+const frame = numberedFrames({ direction: 'sent', time: 1 });
 
 function summarizeOn(h: WorkerHandlers, f: IngestFrame) {
   h.store.add(f);

@@ -9,24 +9,9 @@ import type { FromWorker, FrameSummary, ToWorker } from './api.js';
 import { WorkerClient } from './client.js';
 import { waitingSummary } from './flood-deferral.js';
 import { packSummaries } from './summary-packing.js';
+import { clonedObjects } from './test/cloned-objects.js';
 
 type Summaries = Extract<FromWorker, { type: 'summaries' }>;
-
-/** Objects a structured clone of `value` creates one by one (typed arrays and strings are copied whole). */
-function clonedObjects(value: unknown, seen = new Set<unknown>()): number {
-  if (
-    value === null ||
-    typeof value !== 'object' ||
-    seen.has(value) ||
-    ArrayBuffer.isView(value) ||
-    value instanceof ArrayBuffer
-  )
-    return 0;
-  seen.add(value);
-  let n = 1;
-  for (const v of Object.values(value)) n += clonedObjects(v, seen);
-  return n;
-}
 
 /** A flood batch: waiting rows, with a read row (read ahead, or before the flood) and a lost frame's row among them. */
 function floodBatch(): Summaries {

@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
-import { WorkerHandlers } from './handlers.js';
+import { handlersWithFrame } from './test/ingest-frames.js';
 
-function handlersWith(value: unknown) {
-  const h = new WorkerHandlers();
-  h.store.add({
-    frameId: 1,
-    connectionId: 'c',
-    direction: 'received',
-    time: 0,
-    opcode: 'binary',
-    data: new CborEncoder().encode(value),
-  });
-  return h;
-}
+const handlersWith = (value: unknown) => handlersWithFrame(new CborEncoder().encode(value));
 
 describe('search inside a frame (worker)', () => {
   it('finds keys and leaf values case-insensitively, in byte order, as root-to-node paths', () => {
@@ -62,15 +51,7 @@ describe('annotated hex (worker)', () => {
   });
 
   it('a malformed frame annotates what decoded, and an unknown frame gives no lines', () => {
-    const h = new WorkerHandlers();
-    h.store.add({
-      frameId: 1,
-      connectionId: 'c',
-      direction: 'received',
-      time: 0,
-      opcode: 'binary',
-      data: Uint8Array.from([0x83, 0x01, 0x02]),
-    });
+    const h = handlersWithFrame(Uint8Array.from([0x83, 0x01, 0x02]));
     const r = h.methods.annotate({ frameId: 1, format: 'cbor' });
     expect(r.lines.join('\n')).toContain('incomplete');
     expect(h.methods.annotate({ frameId: 7, format: 'auto' }).lines).toEqual([]);

@@ -1,31 +1,18 @@
 import { useState, type ReactElement } from 'react';
 import { directionMark, directionName } from '../../../../codecs/capture/direction-mark.js';
 import type { Direction } from '../../../../codecs/capture/types.js';
-import type { FormatChoice } from '../../worker/api.js';
+import type { FormatChoice, SwitchableFormat } from '../../worker/api.js';
+import { FRAME_FORMATS } from '../../../../codecs/core/frame-formats.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { copyText } from '../shell/copyText.js';
 import { encodeBase64 } from '../../sources/base64.js';
 import { saveBytes, toHex } from './clipboard.js';
 import { frameLink } from './frame-link.js';
 
+/** The decoder switcher's choices: best fit, then every walker format but Socket.IO. */
 const FORMATS: readonly FormatChoice[] = [
   'auto',
-  'cbor',
-  'msgpack',
-  'json',
-  'ndjson',
-  'text',
-  'protobuf',
-  'mqtt',
-  'stomp',
-  'phoenix',
-  'signalr',
-  'sockjs',
-  'media',
-  'crdt-model',
-  'crdt-patch',
-  'yjs',
-  'automerge',
+  ...FRAME_FORMATS.filter((f): f is SwitchableFormat => f !== 'socketio'),
 ];
 
 /** Copy as hex / base64 / JSON / EDN, save as .bin, and the decoder switcher. */

@@ -3,25 +3,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { App } from '../../App.js';
-import { MemoryTransport, type HostCapabilities } from '../../protocol/transport.js';
-import type { WireFrame } from '../../protocol/messages.js';
+import { MemoryTransport } from '../../protocol/transport.js';
 import { inProcessWorker } from '../../worker/in-process.js';
-import { WorkerHandlers } from '../../worker/handlers.js';
+import { testHostCapabilities, wireFrame } from '../../test/host-fixtures.js';
+import { handlersWithFrame } from '../../worker/test/ingest-frames.js';
 
-const capabilities: HostCapabilities = {
-  connect: false,
-  sendFrames: false,
-  files: true,
-  theme: 'light',
-  hostName: 'test',
-};
-const wire = (data: Uint8Array): WireFrame => ({
-  connectionId: 'c1',
-  direction: 'received',
-  time: 1_700_000_000_000,
-  opcode: 'binary',
-  data,
-});
+const capabilities = testHostCapabilities();
+const wire = wireFrame;
 afterEach(cleanup);
 
 describe('the Diff picker', () => {
@@ -46,15 +34,7 @@ describe('the Diff picker', () => {
   });
 
   it('a frame that is not held is said to be missing, not "the same value"', () => {
-    const h = new WorkerHandlers();
-    h.store.add({
-      frameId: 1,
-      connectionId: 'c',
-      direction: 'received',
-      time: 0,
-      opcode: 'binary',
-      data: new Uint8Array([1]),
-    });
+    const h = handlersWithFrame(new Uint8Array([1]));
     expect(h.methods.diff({ frameA: 1, frameB: 99 })).toBeNull();
   });
 });

@@ -1,30 +1,9 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { ConnectionState, ListFilters, SearchState } from '../../state/capture-model.js';
 import { parsePath } from '../../worker/path-filter.js';
+import { FRAME_FORMATS } from '../../../../codecs/core/frame-formats.js';
 
-export const FORMAT_OPTIONS = [
-  'all',
-  'cbor',
-  'msgpack',
-  'json',
-  'ndjson',
-  'text',
-  'protobuf',
-  'socketio',
-  'mqtt',
-  'stomp',
-  'phoenix',
-  'signalr',
-  'sockjs',
-  'media',
-  'crdt-model',
-  'crdt-patch',
-  'yjs',
-  'automerge',
-  'error',
-  'unknown',
-  'empty',
-] as const;
+export const FORMAT_OPTIONS = ['all', ...FRAME_FORMATS, 'error', 'unknown', 'empty'] as const;
 
 /** The framing protocols the recognizers name (codecs/protocols), and 'none'. */
 export const PROTOCOL_OPTIONS = [

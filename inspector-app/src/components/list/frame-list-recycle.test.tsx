@@ -6,28 +6,15 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { cleanup, render } from '@testing-library/react';
-import type { FrameSummary } from '../../worker/api.js';
+import { cborRows } from './test/list-rows.js';
 import { FrameList } from './FrameList.js';
 
 afterEach(cleanup);
 
-const rowsUpTo = (n: number): FrameSummary[] =>
-  Array.from({ length: n }, (_, i) => ({
-    frameId: i + 1,
-    connectionId: 'c',
-    direction: 'received',
-    time: i,
-    opcode: 'binary',
-    size: 10 + i,
-    format: 'cbor',
-    preview: `{seq: ${i + 1}}`,
-    error: null,
-  }));
-
 it('following the tail, 20 redraws of 500 new rows each create no new row elements', () => {
   const labels = new Map([['c', '#1']]);
   const view = render(
-    <FrameList rows={rowsUpTo(500)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />,
+    <FrameList rows={cborRows(500)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />,
   );
   const list = view.getByTestId('frame-list');
   let created = 0;
@@ -39,7 +26,7 @@ it('following the tail, 20 redraws of 500 new rows each create no new row elemen
   observer.observe(list, { childList: true, subtree: true });
   for (let k = 2; k <= 21; k++)
     view.rerender(
-      <FrameList rows={rowsUpTo(500 * k)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />,
+      <FrameList rows={cborRows(500 * k)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />,
     );
   count(observer.takeRecords());
   observer.disconnect();
@@ -58,9 +45,9 @@ it('following the tail, a redraw draws only the rows in view (no rows above it t
   // tall, a 20 px header and 20 px rows, so 30 rows fill it.
   const labels = new Map([['c', '#1']]);
   const view = render(
-    <FrameList rows={rowsUpTo(5000)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />,
+    <FrameList rows={cborRows(5000)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />,
   );
-  view.rerender(<FrameList rows={rowsUpTo(10_000)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />);
+  view.rerender(<FrameList rows={cborRows(10_000)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />);
   const shown = [...view.getByTestId('frame-list').querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) =>
     Number(r.dataset.frameId),
   );
@@ -76,7 +63,7 @@ it('following the tail, 3 rows appended change only 3 row elements: the rows sti
   // out and painted again; a row that stays in view keeps its element untouched.
   const labels = new Map([['c', '#1']]);
   const view = render(
-    <FrameList rows={rowsUpTo(1000)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />,
+    <FrameList rows={cborRows(1000)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />,
   );
   const list = view.getByTestId('frame-list');
   const rowOf = (n: Node | null): HTMLElement | null =>
@@ -85,7 +72,7 @@ it('following the tail, 3 rows appended change only 3 row elements: the rows sti
       : (n?.parentElement?.closest<HTMLElement>('[data-testid=frame-row]') ?? null);
   const observer = new MutationObserver(() => {});
   observer.observe(list, { childList: true, subtree: true, characterData: true, attributes: true });
-  view.rerender(<FrameList rows={rowsUpTo(1003)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />);
+  view.rerender(<FrameList rows={cborRows(1003)} selectedId={null} onSelect={() => {}} connectionLabels={labels} />);
   const touched = new Set<HTMLElement>();
   for (const r of observer.takeRecords()) {
     const row = rowOf(r.target) ?? [...r.addedNodes, ...r.removedNodes].map(rowOf).find(Boolean) ?? null;

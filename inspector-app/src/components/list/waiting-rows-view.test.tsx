@@ -6,67 +6,45 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { act, cleanup, render } from '@testing-library/react';
-import type { FrameSummary } from '../../worker/api.js';
+import { cborRows, shownFrameIds } from './test/list-rows.js';
 import { FrameList, formatLabel, VIEW_SETTLE_MS } from './FrameList.js';
 
 afterEach(cleanup);
 
-const rows = (n: number, waitingFrom: number): FrameSummary[] =>
-  Array.from({ length: n }, (_, i) => ({
-    frameId: i + 1,
-    connectionId: 'c',
-    direction: 'received',
-    time: i,
-    opcode: 'binary',
-    size: 10 + i,
-    format: i + 1 >= waitingFrom ? null : 'cbor',
-    preview: i + 1 >= waitingFrom ? '' : `{seq: ${i + 1}}`,
-    error: null,
-    ...(i + 1 >= waitingFrom ? { waiting: true as const } : {}),
-  }));
+/**
+ * A FrameList over `cborRows(n, waitingFrom)`: `list(n, waitingFrom)` is its element (a new
+ * onView callback each time, as a parent's render makes), `asked` what it asked to be read.
+ */
+function listAskingToRead() {
+  const labels = new Map([['c', '#1']]);
+  const asked: number[][] = [];
+  const list = (n: number, waitingFrom: number) => (
+    <FrameList
+      rows={cborRows(n, waitingFrom)}
+      selectedId={null}
+      onSelect={() => {}}
+      connectionLabels={labels}
+      onView={(ids) => asked.push([...ids])}
+    />
+  );
+  return { asked, list };
+}
 
 const rest = (ms: number) => act(() => new Promise((r) => setTimeout(r, ms)));
 
 it('asks once for the waiting rows in view (following the tail, once it rested), not for rows out of view', async () => {
-  const labels = new Map([['c', '#1']]);
-  const asked: number[][] = [];
-  const view = render(
-    <FrameList
-      rows={rows(1000, 900)}
-      selectedId={null}
-      onSelect={() => {}}
-      connectionLabels={labels}
-      onView={(ids) => asked.push([...ids])}
-    />,
-  );
+  const { asked, list } = listAskingToRead();
+  const view = render(list(1000, 900));
   await rest(VIEW_SETTLE_MS + 100);
-  const drawn = [...view.getByTestId('frame-list').querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) =>
-    Number(r.dataset.frameId),
-  );
+  const drawn = shownFrameIds(view.getByTestId('frame-list'));
   expect(asked).toHaveLength(1);
   expect(asked[0]).toEqual(drawn.filter((id) => id >= 900));
   expect(asked[0]!.length).toBeGreaterThan(0);
   // The same rows drawn again: not asked twice.
-  view.rerender(
-    <FrameList
-      rows={rows(1000, 900)}
-      selectedId={null}
-      onSelect={() => {}}
-      connectionLabels={labels}
-      onView={(ids) => asked.push([...ids])}
-    />,
-  );
+  view.rerender(list(1000, 900));
   expect(asked).toHaveLength(1);
   // All read: nothing to ask.
-  view.rerender(
-    <FrameList
-      rows={rows(1000, 5000)}
-      selectedId={null}
-      onSelect={() => {}}
-      connectionLabels={labels}
-      onView={(ids) => asked.push([...ids])}
-    />,
-  );
+  view.rerender(list(1000, 5000));
   expect(asked).toHaveLength(1);
 });
 
@@ -74,53 +52,33 @@ it("following a flood's tail, asks for nothing while the tail moves, and for the
   // Under a flood the tail moves by thousands of rows per redraw: rows read ahead of their
   // turn came back when they were off screen already, and were read again in order later
   // (each decoded twice while the flood lasted, on the core the flooded page needs).
-  const labels = new Map([['c', '#1']]);
-  const asked: number[][] = [];
-  const onView = (ids: readonly number[]) => asked.push([...ids]);
-  const view = render(
-    <FrameList rows={rows(1000, 1)} selectedId={null} onSelect={() => {}} connectionLabels={labels} onView={onView} />,
-  );
+  const { asked, list } = listAskingToRead();
+  const view = render(list(1000, 1));
   for (let n = 2; n <= 6; n++) {
     await rest(VIEW_SETTLE_MS / 2);
-    view.rerender(
-      <FrameList
-        rows={rows(1000 * n, 1)}
-        selectedId={null}
-        onSelect={() => {}}
-        connectionLabels={labels}
-        onView={onView}
-      />,
-    );
+    view.rerender(list(1000 * n, 1));
   }
   expect(asked).toEqual([]);
   await rest(VIEW_SETTLE_MS + 100);
-  const drawn = [...view.getByTestId('frame-list').querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) =>
-    Number(r.dataset.frameId),
-  );
+  const drawn = shownFrameIds(view.getByTestId('frame-list'));
   expect(asked).toEqual([drawn]);
   expect(Math.max(...drawn)).toBe(6000);
 });
 
 it('scrolled up (not following), asks for the waiting rows in view at once', () => {
-  const labels = new Map([['c', '#1']]);
-  const asked: number[][] = [];
-  const onView = (ids: readonly number[]) => asked.push([...ids]);
-  const view = render(
-    <FrameList rows={rows(1000, 1)} selectedId={null} onSelect={() => {}} connectionLabels={labels} onView={onView} />,
-  );
-  const list = view.getByTestId('frame-list');
+  const { asked, list } = listAskingToRead();
+  const view = render(list(1000, 1));
+  const el = view.getByTestId('frame-list');
   // The user scrolls to the top: jsdom reports no heights, so the scroll handler sees a list far from its end.
-  Object.defineProperty(list, 'scrollTop', { configurable: true, get: () => 0, set: () => {} });
-  Object.defineProperty(list, 'scrollHeight', { configurable: true, get: () => 20 + 1000 * 20 });
-  Object.defineProperty(list, 'clientHeight', { configurable: true, get: () => 600 });
-  act(() => void list.dispatchEvent(new Event('scroll')));
-  const drawn = [...list.querySelectorAll<HTMLElement>('[data-testid=frame-row]')].map((r) =>
-    Number(r.dataset.frameId),
-  );
+  Object.defineProperty(el, 'scrollTop', { configurable: true, get: () => 0, set: () => {} });
+  Object.defineProperty(el, 'scrollHeight', { configurable: true, get: () => 20 + 1000 * 20 });
+  Object.defineProperty(el, 'clientHeight', { configurable: true, get: () => 600 });
+  act(() => void el.dispatchEvent(new Event('scroll')));
+  const drawn = shownFrameIds(el);
   expect(Math.min(...drawn)).toBe(1);
   expect(asked.at(-1)).toEqual(drawn);
 });
 
 it('a waiting row says it is being read, not "?"', () => {
-  expect(formatLabel(rows(1, 1)[0]!)).toBe('…');
+  expect(formatLabel(cborRows(1, 1)[0]!)).toBe('…');
 });

@@ -8,29 +8,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import protobuf from 'protobufjs';
 import { App } from '../../App.js';
-import { MemoryTransport, type HostCapabilities } from '../../protocol/transport.js';
-import type { WireFrame } from '../../protocol/messages.js';
+import { MemoryTransport } from '../../protocol/transport.js';
 import { inProcessWorker } from '../../worker/in-process.js';
 import { memorySchemas, webStorageSchemas, type SchemaStorage } from './schema-storage.js';
+import { testHostCapabilities, wireFrame } from '../../test/host-fixtures.js';
 
-const capabilities: HostCapabilities = {
-  connect: false,
-  sendFrames: false,
-  files: true,
-  theme: 'light',
-  hostName: 'test',
-};
+const capabilities = testHostCapabilities();
 const PROTO =
   'syntax = "proto3";\npackage demo;\nenum Side { BUY = 0; SELL = 1; }\nmessage Trade { string symbol = 1; Side side = 2; double price = 3; uint32 qty = 4; }\n';
 const Trade = protobuf.parse(PROTO, new protobuf.Root(), { keepCase: true }).root.lookupType('demo.Trade');
 const trade = Trade.encode(Trade.fromObject({ symbol: 'ACME', side: 1, price: 12.5, qty: 300 })).finish();
-const wire = (data: Uint8Array): WireFrame => ({
-  connectionId: 'c1',
-  direction: 'received',
-  time: 1_700_000_000_000,
-  opcode: 'binary',
-  data,
-});
+const wire = wireFrame;
 
 afterEach(cleanup);
 

@@ -8,16 +8,11 @@ import { afterEach, expect, it } from 'vitest';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { App } from '../../App.js';
 import { isHostMessage } from '../../protocol/messages.js';
-import { MemoryTransport, type HostCapabilities } from '../../protocol/transport.js';
+import { MemoryTransport } from '../../protocol/transport.js';
 import { inProcessWorker } from '../../worker/in-process.js';
+import { testHostCapabilities } from '../../test/host-fixtures.js';
 
-const capabilities: HostCapabilities = {
-  connect: false,
-  sendFrames: false,
-  files: false,
-  theme: 'light',
-  hostName: 'test',
-};
+const capabilities = testHostCapabilities({ files: false });
 afterEach(cleanup);
 
 it('shows the frames the host holds under a flood, asks for them on "Show now", and clears when none are held', async () => {

@@ -3,21 +3,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { App } from '../../App.js';
-import { MemoryTransport, type HostCapabilities } from '../../protocol/transport.js';
+import { MemoryTransport } from '../../protocol/transport.js';
 import { inProcessWorker } from '../../worker/in-process.js';
 import { KeyOverheadView } from '../bytes/KeyOverheadView.js';
 import { PastePage } from '../../pages/PastePage.js';
 import { exactBytes, plural } from './format.js';
+import { testHostCapabilities } from '../../test/host-fixtures.js';
 
 afterEach(cleanup);
 
-const capabilities: HostCapabilities = {
-  connect: false,
-  sendFrames: false,
-  files: true,
-  theme: 'light',
-  hostName: 'test',
-};
+const capabilities = testHostCapabilities();
 
 describe('plural', () => {
   it('one word for one, the plural otherwise, with thousands separators', () => {

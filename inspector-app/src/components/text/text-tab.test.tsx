@@ -2,33 +2,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App } from '../../App.js';
-import { MemoryTransport, type HostCapabilities } from '../../protocol/transport.js';
-import type { WireFrame } from '../../protocol/messages.js';
+import { MemoryTransport } from '../../protocol/transport.js';
 import { inProcessWorker } from '../../worker/in-process.js';
-import { WorkerHandlers } from '../../worker/handlers.js';
 import { TextTab } from '../detail/TextTab.js';
+import { hex } from '../../../../codecs/test/helpers/hex.js';
+import { testHostCapabilities, wireFrame } from '../../test/host-fixtures.js';
+import { handlersWithFrame } from '../../worker/test/ingest-frames.js';
 
-const capabilities: HostCapabilities = {
-  connect: false,
-  sendFrames: false,
-  files: true,
-  theme: 'light',
-  hostName: 'test',
-};
-const hex = (s: string) =>
-  Uint8Array.from(
-    s
-      .replace(/\s+/g, '')
-      .match(/../g)!
-      .map((b) => parseInt(b, 16)),
-  );
-const wire = (data: Uint8Array, opcode: 'text' | 'binary' = 'binary'): WireFrame => ({
-  connectionId: 'c1',
-  direction: 'received',
-  time: 1_700_000_000_000,
-  opcode,
-  data,
-});
+const capabilities = testHostCapabilities();
+const wire = (data: Uint8Array, opcode: 'text' | 'binary' = 'binary') => wireFrame(data, { opcode });
 
 afterEach(cleanup);
 
@@ -114,15 +96,7 @@ describe('the Text tab', () => {
   });
 
   it('EDN is pretty-printed: one item per line, indented', () => {
-    const h = new WorkerHandlers();
-    h.store.add({
-      frameId: 1,
-      connectionId: 'c',
-      direction: 'received',
-      time: 0,
-      opcode: 'binary',
-      data: hex('a2 61 61 01 61 62 82 02 03'),
-    });
+    const h = handlersWithFrame(hex('a2 61 61 01 61 62 82 02 03'));
     const root = h.methods.decode({ frameId: 1, format: 'auto' })!.root!;
     expect(h.methods.text({ frameId: 1, format: 'auto', nodeId: root.id, mode: 'edn-pretty' }).text).toBe(
       '{\n  "a": 1,\n  "b": [\n    2,\n    3\n  ]\n}',

@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { NodeActions } from './NodeActions.js';
-import { WorkerHandlers } from '../../worker/handlers.js';
 import type { WorkerMethods } from '../../worker/api.js';
+import { handlersWithFrame } from '../../worker/test/ingest-frames.js';
 
 afterEach(cleanup);
 
@@ -17,15 +17,7 @@ function recordingClipboard() {
 describe('copy a node from the tree', () => {
   it('copies its value as JSON and EDN, its field bytes as hex, and its path', async () => {
     const bytes = new CborEncoder().encode({ a: 1, list: [1, 'x'] });
-    const handlers = new WorkerHandlers();
-    handlers.store.add({
-      frameId: 1,
-      connectionId: 'c',
-      direction: 'received',
-      time: 0,
-      opcode: 'binary',
-      data: bytes.slice(),
-    });
+    const handlers = handlersWithFrame(bytes.slice());
     const client = {
       call: async <M extends keyof WorkerMethods>(m: M, p: WorkerMethods[M]['params']) =>
         (handlers.methods[m] as (x: unknown) => WorkerMethods[M]['result'])(p),

@@ -2,17 +2,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App } from '../../App.js';
-import { MemoryTransport, type HostCapabilities } from '../../protocol/transport.js';
+import { MemoryTransport } from '../../protocol/transport.js';
 import type { WireFrame } from '../../protocol/messages.js';
 import { inProcessWorker } from '../../worker/in-process.js';
+import { testHostCapabilities } from '../../test/host-fixtures.js';
 
-const capabilities: HostCapabilities = {
-  connect: false,
-  sendFrames: false,
-  files: true,
-  theme: 'light',
-  hostName: 'test',
-};
+const capabilities = testHostCapabilities();
 const frame = (data: Uint8Array, opcode: 'text' | 'binary'): WireFrame => ({
   connectionId: 'c1',
   direction: 'received',

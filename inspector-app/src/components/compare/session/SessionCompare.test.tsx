@@ -2,8 +2,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import type { SessionRow } from '../../../../../codecs/compare/session/groups';
+import type { SessionChartData } from '../../../../../codecs/compare/session/cumulative';
 import type { SessionHandlers } from '../../../worker/client';
-import type { SessionScope } from '../../../worker/api';
+import type { SessionEnd, SessionScope } from '../../../worker/api';
 import { SessionCompare, type SessionSource } from './SessionCompare';
 import { CompareModes } from './CompareModes';
 import { SessionRun } from './session-run';
@@ -56,6 +57,15 @@ function row(
 }
 
 const machine = { runtime: 'TestBrowser/1', os: 'TestOS', cores: 2 };
+
+/** A finished job's end over 10 messages, with a chart of the captured bytes at messages 5 and 10. */
+const endWithCapturedChart = (notCharted: SessionChartData['notCharted'], workerMs = 1): SessionEnd => ({
+  cancelled: false,
+  error: null,
+  chart: { at: [5, 10], series: [{ codec: 'captured', label: 'As captured', bytes: [400, 800] }], notCharted },
+  messages: 10,
+  workerMs,
+});
 
 function setup(over: Partial<SessionSource> = {}, connectionId = 'c1') {
   const client = fakeClient();
@@ -167,17 +177,7 @@ describe('SessionCompare', () => {
           wire: { contextTakeover: size(200), noContextTakeover: size(300), negotiated: size(210) },
         }),
       ]);
-      client.jobs[0].handlers.onEnd({
-        cancelled: false,
-        error: null,
-        chart: {
-          at: [5, 10],
-          series: [{ codec: 'captured', label: 'As captured', bytes: [400, 800] }],
-          notCharted: [],
-        },
-        messages: 10,
-        workerMs: 1500,
-      });
+      client.jobs[0].handlers.onEnd(endWithCapturedChart([], 1500));
     });
     expect(screen.getByTestId('session-negotiated').textContent).toMatch(
       /negotiated "permessage-deflate; client_max_window_bits=15" \(recorded in the capture\)/,
@@ -192,32 +192,24 @@ describe('SessionCompare', () => {
     const { client } = setup();
     fireEvent.click(screen.getByTestId('session-run'));
     const extra = { snappy: 900, brotli: { unsupported: 'not in this browser: no brotli compressor' } };
+    const avro = {
+      ...extra,
+      left: 2,
+      leftReason: 'message 3: a bigint beyond int64',
+      mismatches: [
+        { message: 3, reason: 'a bigint beyond int64' },
+        { message: 9, reason: 'a union of map and array' },
+      ],
+      schema: { bytes: 120, text: '{"type":"record"}', messages: 10, perMessage: 12 },
+    };
     act(() => {
       client.jobs[0].handlers.onRows([
         row('captured', 'As captured', 'c1', 'server-to-client', 1000, extra),
         row('captured', 'As captured', null, null, 1000, extra),
       ]);
       client.jobs[0].handlers.onRows([
-        row('avro', 'Avro (inferred)', 'c1', 'server-to-client', 400, {
-          ...extra,
-          left: 2,
-          leftReason: 'message 3: a bigint beyond int64',
-          mismatches: [
-            { message: 3, reason: 'a bigint beyond int64' },
-            { message: 9, reason: 'a union of map and array' },
-          ],
-          schema: { bytes: 120, text: '{"type":"record"}', messages: 10, perMessage: 12 },
-        }),
-        row('avro', 'Avro (inferred)', null, null, 400, {
-          ...extra,
-          left: 2,
-          leftReason: 'message 3: a bigint beyond int64',
-          mismatches: [
-            { message: 3, reason: 'a bigint beyond int64' },
-            { message: 9, reason: 'a union of map and array' },
-          ],
-          schema: { bytes: 120, text: '{"type":"record"}', messages: 10, perMessage: 12 },
-        }),
+        row('avro', 'Avro (inferred)', 'c1', 'server-to-client', 400, avro),
+        row('avro', 'Avro (inferred)', null, null, 400, avro),
       ]);
     });
     const totals = screen.getByTestId('session-totals');
@@ -402,23 +394,15 @@ describe('SessionCompare: dashes, left-out groups, shares, picker counts and not
     fireEvent.click(screen.getByTestId('session-run'));
     act(() => {
       client.jobs[0].handlers.onRows([row('captured', 'As captured', null, null, 800)]);
-      client.jobs[0].handlers.onEnd({
-        cancelled: false,
-        error: null,
-        chart: {
-          at: [5, 10],
-          series: [{ codec: 'captured', label: 'As captured', bytes: [400, 800] }],
-          notCharted: [
-            {
-              codec: 'avro',
-              label: 'Avro (inferred)',
-              why: 'not in the codec registry the chart re-encodes with (a schema codec needs the schema inferred from the whole session)',
-            },
-          ],
-        },
-        messages: 10,
-        workerMs: 1,
-      });
+      client.jobs[0].handlers.onEnd(
+        endWithCapturedChart([
+          {
+            codec: 'avro',
+            label: 'Avro (inferred)',
+            why: 'not in the codec registry the chart re-encodes with (a schema codec needs the schema inferred from the whole session)',
+          },
+        ]),
+      );
     });
     const note = screen.getByText(/Not charted/).textContent ?? '';
     expect(note).not.toMatch(/\([^)]*\(/);
@@ -429,17 +413,9 @@ describe('SessionCompare: dashes, left-out groups, shares, picker counts and not
     fireEvent.click(screen.getByTestId('session-run'));
     act(() => {
       client.jobs[0].handlers.onRows([row('captured', 'As captured', null, null, 800)]);
-      client.jobs[0].handlers.onEnd({
-        cancelled: false,
-        error: null,
-        chart: {
-          at: [5, 10],
-          series: [{ codec: 'captured', label: 'As captured', bytes: [400, 800] }],
-          notCharted: [{ codec: 'avro', label: 'Avro (inferred)', why: 'no frame has an Avro type' }],
-        },
-        messages: 10,
-        workerMs: 1,
-      });
+      client.jobs[0].handlers.onEnd(
+        endWithCapturedChart([{ codec: 'avro', label: 'Avro (inferred)', why: 'no frame has an Avro type' }]),
+      );
     });
     expect(screen.getByText(/Not charted/).textContent).toBe('Not charted: Avro (inferred): no frame has an Avro type');
   });
