@@ -59,9 +59,18 @@ async function askForPanelTab(page: Page): Promise<PanelTabOpened> {
   return opened;
 }
 
+/** Opens `page`'s panel tab through the test build's hook; returns it with the hook's answer (its URL and tab ids). */
+export async function openPanelTabWithAnswer(
+  browser: Browser,
+  page: Page,
+): Promise<{ panel: Page; opened: PanelTabOpened }> {
+  const opened = await askForPanelTab(page);
+  return { panel: await findPageByLocation(browser, opened.url), opened };
+}
+
 /** Opens `page`'s panel tab through the test build's hook and returns it. */
 export async function openPanelTab(browser: Browser, page: Page): Promise<Page> {
-  return findPageByLocation(browser, (await askForPanelTab(page)).url);
+  return (await openPanelTabWithAnswer(browser, page)).panel;
 }
 
 /** The open tab whose document is at `url` (Puppeteer's own `page.url()` may say about:blank). */
