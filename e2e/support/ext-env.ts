@@ -203,8 +203,8 @@ export async function newPageWithTabId<P>(worker: Worker, open: () => Promise<P>
 }
 
 export interface OpenOptions {
-  /** Run on the new page before it loads: listeners that must hear it from the start (uncaught errors, console). */
-  readonly beforeLoad?: (page: Page) => void;
+  /** Run on the new page before it loads: listeners that must hear it from the start (uncaught errors, console), init scripts; a promise it returns is awaited. */
+  readonly beforeLoad?: (page: Page) => unknown;
 }
 
 /** Opens `url` in a new tab of `ext`'s browser; returns the page with its tab id. */
@@ -215,7 +215,7 @@ export function openTabAt(
 ): Promise<{ page: Page; tabId: number }> {
   return newPageWithTabId(ext.worker, async () => {
     const page = await ext.context.newPage();
-    options.beforeLoad?.(page);
+    await options.beforeLoad?.(page);
     await page.goto(url);
     return page;
   });
@@ -236,7 +236,7 @@ export async function openPanelOf(
 ): Promise<Page> {
   const panel = await ext.context.newPage();
   if (options.viewport) await panel.setViewportSize(options.viewport);
-  options.beforeLoad?.(panel);
+  await options.beforeLoad?.(panel);
   await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
   if (options.waitForFrameCount) await panel.getByTestId('frame-count').waitFor({ timeout: 10_000 });
   return panel;
