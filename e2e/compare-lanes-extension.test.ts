@@ -6,41 +6,29 @@
  * codec's row with no lane failure. A local page receives the frame from a local `ws` server
  * before the panel opens. Fails (never skips) without the browsers or the extension builds.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { WebSocketServer } from 'ws';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import { openPanelOf, openTabAt } from './support/ext-env.js';
 import { openPanelTab } from './support/ext-firefox.js';
 import { chromiumAndServerPerFile, firefoxAndServerPerFile } from './support/ext-with-server.js';
+import { startOnePageServer } from './support/one-page-server.js';
 import { generateDocument } from '../codecs/bench/generate.js';
 import { LANE_MIN_BYTES } from '../codecs/compare/lanes.js';
 import { CODECS } from '../codecs/compare/codecs.js';
 
 const frame = new CborEncoder().encode(generateDocument(LANE_MIN_BYTES + 64 * 1024)).slice();
 
-/** A page at `url` whose socket receives `frame` as soon as it opens (its length lands in `window.__received`). */
-async function startLargeFrameServer(): Promise<{ readonly url: string; close(): Promise<void> }> {
-  const http = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(`<!doctype html><title>large frame</title><script>
+/** A page whose socket receives `frame` as soon as it opens (its length lands in `window.__received`). */
+const startLargeFrameServer = () =>
+  startOnePageServer(
+    `<!doctype html><title>large frame</title><script>
       const ws = new WebSocket('ws://127.0.0.1:' + ${'location.port'} + '/ws');
       ws.binaryType = 'arraybuffer';
       ws.onmessage = (e) => { window.__received = e.data.byteLength; };
-    </script>`);
-  });
-  const wss = new WebSocketServer({ server: http, path: '/ws' });
-  wss.on('connection', (socket) => socket.send(frame));
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/`,
-    close: async () => {
-      wss.close();
-      await new Promise((resolve) => http.close(resolve));
-    },
-  };
-}
+    </script>`,
+    (socket) => socket.send(frame),
+    { path: '/ws' },
+  );
 
 describe('Compare lanes in the Chromium extension', () => {
   const run = chromiumAndServerPerFile(startLargeFrameServer, 90_000);
