@@ -2,7 +2,7 @@
  * A test server for one page: every HTTP request gets the same HTML, and each WebSocket the
  * page opens is handed to the test's own handler (echo, flood, a frame on connect …).
  */
-import http from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 
@@ -13,12 +13,12 @@ export interface OnePageServer {
 }
 
 /**
- * Serves `html` on 127.0.0.1 (a free port) and hands every socket to `onSocket`; sockets are
- * accepted on `path` when given, on any path otherwise.
+ * Serves `html` on 127.0.0.1 (a free port) and hands every socket to `onSocket` with its upgrade
+ * request; sockets are accepted on `path` when given, on any path otherwise.
  */
 export async function startOnePageServer(
   html: string,
-  onSocket: (ws: WebSocket) => void,
+  onSocket: (ws: WebSocket, request: IncomingMessage) => void,
   options: { readonly path?: string } = {},
 ): Promise<OnePageServer> {
   const server = http.createServer((_, res) =>
