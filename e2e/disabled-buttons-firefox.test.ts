@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import { openThemedPanel } from './support/ext-firefox.js';
+import { openPageThenThemedPanel } from './support/ext-firefox.js';
 import { firefoxAndServerPerFile } from './support/ext-with-server.js';
 import { startOnePageServer } from './support/one-page-server.js';
 import { contrastRatio } from './support/contrast-ratio.js';
@@ -77,13 +77,7 @@ function readButtons(panel: Page, disableRun: boolean): Promise<ButtonLook[]> {
 }
 
 async function openCompare(theme: 'light' | 'dark'): Promise<{ page: Page; panel: Page }> {
-  const { browser, server } = run;
-  const page = await browser.newPage();
-  await page.goto(server.url);
-  await page.waitForFunction(() => (window as unknown as { __received?: boolean }).__received === true, {
-    timeout: 15_000,
-  });
-  const panel = await openThemedPanel(browser, page, theme);
+  const { page, panel } = await openPageThenThemedPanel(run.browser, run.server.url, theme);
   await panel.waitForSelector('[data-testid=frame-row]', { timeout: 15_000 });
   await panel.$eval('[data-testid=frame-row]', (el) =>
     el.dispatchEvent(new MouseEvent('mousedown', { bubbles: true })),

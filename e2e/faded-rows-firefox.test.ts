@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import type { WebSocket } from 'ws';
 import type { IncomingMessage } from 'node:http';
-import { openThemedPanel } from './support/ext-firefox.js';
+import { openPageThenThemedPanel } from './support/ext-firefox.js';
 import { firefoxAndServerPerFile } from './support/ext-with-server.js';
 import { startOnePageServer } from './support/one-page-server.js';
 import { contrastRatio } from './support/contrast-ratio.js';
@@ -106,13 +106,7 @@ function readRows(panel: Page): Promise<RowLook[]> {
 }
 
 async function openPanel(theme: 'light' | 'dark'): Promise<{ page: Page; panel: Page }> {
-  const { browser, server } = run;
-  const page = await browser.newPage();
-  await page.goto(server.url);
-  await page.waitForFunction(() => (window as unknown as { __received?: boolean }).__received === true, {
-    timeout: 15_000,
-  });
-  const panel = await openThemedPanel(browser, page, theme);
+  const { page, panel } = await openPageThenThemedPanel(run.browser, run.server.url, theme);
   await panel.setViewport({ width: 1440, height: 900 });
   await panel.waitForFunction(
     (n) =>

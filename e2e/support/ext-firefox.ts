@@ -150,3 +150,20 @@ export async function openThemedPanel(browser: Browser, page: Page, theme: 'ligh
     .catch(() => undefined);
   return findPageByLocation(browser, url);
 }
+
+/**
+ * Opens `url` in a new tab, waits (up to 15 s) for its page to set `window.__received` (its
+ * frames are in), then opens that tab's panel in `theme` (openThemedPanel).
+ */
+export async function openPageThenThemedPanel(
+  browser: Browser,
+  url: string,
+  theme: 'light' | 'dark',
+): Promise<{ page: Page; panel: Page }> {
+  const page = await browser.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => (window as unknown as { __received?: boolean }).__received === true, {
+    timeout: 15_000,
+  });
+  return { page, panel: await openThemedPanel(browser, page, theme) };
+}
