@@ -62,9 +62,10 @@ export async function startTogether<T extends Record<string, Closable>>(
 }
 
 /**
- * Registers the file's beforeAll (the build made fresh, then the browser launched on it while
- * `startServer` runs; `timeoutMs` for all of it) and afterAll. The returned object is filled
- * in by beforeAll: read it inside tests, not at the top of the file.
+ * Registers the beforeAll (the build made fresh, then the browser launched on it while
+ * `startServer` runs; `timeoutMs` for all of it) and afterAll of the file, or of the describe
+ * block it is called in. The returned object is filled in by beforeAll: read it inside tests,
+ * not at the top of the file.
  */
 function browserAndServerPerFile<B extends Closable, S extends Closable>(
   build: ExtBuild,
@@ -98,7 +99,7 @@ export const chromiumAndServerPerFile = <S extends Closable>(
 ): BrowserAndServer<ChromiumWithExtension, S> =>
   browserAndServerPerFile(build, launchChromiumWithExtension, startServer, timeoutMs);
 
-/** Firefox ESR with dist/firefox-test installed, and `startServer`'s server, for the tests of one file. */
+/** Firefox ESR with dist/firefox-test installed, and `startServer`'s server, for the tests of one file (or describe block). */
 export const firefoxAndServerPerFile = <S extends Closable>(
   startServer: () => Promise<S>,
   timeoutMs: number,
