@@ -8,17 +8,10 @@
  * probe's answer); and the panel shows every frame, none lost. Frames of 0 B to 300 KB, binary and text, sent and echoed, over many relay batches.
  */
 import { createHash } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocketServer } from 'ws';
-import {
-  ensureExtensionBuild,
-  launchChromiumWithExtension,
-  newPageWithTabId,
-  requireBrowser,
-  type ChromiumWithExtension,
-} from './support/ext-env.js';
+import { describe, expect, it } from 'vitest';
+import { openPanelOf, openTabAt } from './support/ext-env.js';
+import { chromiumAndServerPerFile } from './support/ext-with-server.js';
+import { startOnePageServer } from './support/one-page-server.js';
 
 /** The page: sends each frame, waits for its echo, then the next; `window.__done` when all came back. */
 const PAGE = `<!doctype html><meta charset="utf-8"><title>blobs</title><script>
@@ -78,31 +71,17 @@ const SPY = `(() => {
   });
 })()`;
 
-let ext: ChromiumWithExtension;
-let server: http.Server;
-let url = '';
-
-beforeAll(async () => {
-  requireBrowser('chromium');
-  server = http.createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE));
-  const wss = new WebSocketServer({ server, perMessageDeflate: false });
-  wss.on('connection', (ws) => ws.on('message', (data, isBinary) => ws.send(data, { binary: isBinary })));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  ext = await launchChromiumWithExtension(await ensureExtensionBuild('chrome'));
-}, 90_000);
-
-afterAll(async () => {
-  await ext?.close();
-  server?.closeAllConnections();
-  await new Promise((r) => server?.close(r));
-});
+/** The page, and a server that echoes every frame back as it came (text or binary). */
+const run = chromiumAndServerPerFile(
+  () => startOnePageServer(PAGE, (ws) => ws.on('message', (data, isBinary) => ws.send(data, { binary: isBinary }))),
+  90_000,
+);
 
 describe('capture wire in Chromium (dist/chrome)', () => {
   it('frame bytes reach the background as Blobs, byte-exact and in order; the panel shows every frame', async () => {
+    const ext = run.browser;
     await ext.worker.evaluate(SPY);
-    const { page, tabId } = await newPageWithTabId(ext.worker, () => ext.context.newPage());
-    await page.goto(url);
+    const { page, tabId } = await openTabAt(ext, run.server.url);
     const COUNT = 120;
     expect(await page.evaluate(`window.__go(${COUNT})`)).toBe(COUNT);
     // Every frame twice (sent, then its echo), in that order.
@@ -126,8 +105,7 @@ describe('capture wire in Chromium (dist/chrome)', () => {
       expect(k.kind, spy.kinds.join(', ')).toBe(k.size >= 64 << 10 ? 'blob' : 'bytes');
     expect(kinds.filter((k) => k.kind === 'blob').length).toBeGreaterThan(5);
 
-    const panel = await ext.context.newPage();
-    await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
+    const panel = await openPanelOf(ext, tabId);
     await expect
       .poll(async () => (await panel.getByTestId('frame-count').textContent())?.replace(/,/g, ''), { timeout: 20_000 })
       .toBe(`${2 * COUNT} frames`);

@@ -4,10 +4,10 @@
  * the panel shows exactly the frames the server recorded on the wire.
  * Fails (never skips) without /usr/bin/firefox-esr or a buildable extension.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'puppeteer-core';
+import { describe, expect, it } from 'vitest';
 import {
   bundleClients,
+  clientPagesOf,
   startGraphqlWs,
   startPhoenix,
   startProtobuf,
@@ -15,37 +15,22 @@ import {
   type ClientServer,
 } from './support/client-servers.js';
 import { fromWire, frameLine, perDirection } from './support/client-panel.js';
-import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
-import { ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
-import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
+import { panelReader, waitForRows } from './support/ext-panel.js';
+import { openPanelTab } from './support/ext-firefox.js';
+import { firefoxAndServerPerFile } from './support/ext-with-server.js';
 
-let browser: Browser;
-let clientsJs: string;
-const servers: ClientServer[] = [];
-
-beforeAll(async () => {
-  requireBrowser('firefox');
-  const dir = await ensureExtensionBuild('firefox-test');
-  [browser, clientsJs] = await Promise.all([launchFirefox({ extension: dir }), bundleClients()]);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  for (const s of servers) await s.close();
-});
+const run = firefoxAndServerPerFile(() => clientPagesOf<ClientServer>(bundleClients), 60_000);
 
 async function check(server: ClientServer, expectResult: (result: unknown) => void): Promise<void> {
-  servers.push(server);
+  run.server.keep(server);
   const errors: string[] = [];
-  const page = await browser.newPage();
+  const page = await run.browser.newPage();
   page.on('pageerror', (e) => errors.push(e instanceof Error ? e.message : String(e)));
   await page.goto(`${server.httpUrl}page.html`);
   expectResult(await page.evaluate('window.__done'));
   await new Promise((r) => setTimeout(r, 200));
-  const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
-  expect(opened.wirescopeTest, JSON.stringify(opened)).toBe('panel-tab-opened');
-  const panel = await findPageByLocation(browser, opened.url);
-  const state = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, server.frames.length);
+  const panel = await openPanelTab(run.browser, page);
+  const state = await waitForRows(panelReader(panel), server.frames.length);
   expect(server.frames.length).toBeGreaterThan(3);
   expect(
     perDirection(state.rows),
@@ -61,7 +46,7 @@ describe('real client libraries in Firefox (dist/firefox-test)', () => {
   it(
     'socket.io, default parser',
     async () =>
-      check(await startSocketIo(clientsJs, 'default'), (r) =>
+      check(await startSocketIo(run.server.clientsJs, 'default'), (r) =>
         expect(r).toEqual({ reply: { got: { text: 'hi ✓', n: 1 }, size: 4 }, bin: 300 }),
       ),
     60_000,
@@ -69,7 +54,7 @@ describe('real client libraries in Firefox (dist/firefox-test)', () => {
   it(
     'socket.io with socket.io-msgpack-parser',
     async () =>
-      check(await startSocketIo(clientsJs, 'msgpack'), (r) =>
+      check(await startSocketIo(run.server.clientsJs, 'msgpack'), (r) =>
         expect(r).toEqual({ reply: { got: { text: 'hi ✓', n: 1 }, size: 4 }, bin: 300 }),
       ),
     60_000,
@@ -77,7 +62,7 @@ describe('real client libraries in Firefox (dist/firefox-test)', () => {
   it(
     'graphql-ws',
     async () =>
-      check(await startGraphqlWs(clientsJs), (r) =>
+      check(await startGraphqlWs(run.server.clientsJs), (r) =>
         expect(r).toEqual([{ data: { hello: 'world' } }, { data: { count: 1 } }, { data: { count: 2 } }]),
       ),
     60_000,
@@ -85,7 +70,7 @@ describe('real client libraries in Firefox (dist/firefox-test)', () => {
   it(
     'protobufjs over a raw WebSocket',
     async () =>
-      check(await startProtobuf(clientsJs), (r) =>
+      check(await startProtobuf(run.server.clientsJs), (r) =>
         expect(r).toEqual([
           [100, 're: msg 1', 10],
           [200, 're: msg 2', 20],
@@ -97,7 +82,7 @@ describe('real client libraries in Firefox (dist/firefox-test)', () => {
   it(
     'phoenix channels (JSON and binary)',
     async () =>
-      check(await startPhoenix(clientsJs), (r) =>
+      check(await startPhoenix(run.server.clientsJs), (r) =>
         expect(r).toEqual({ json: { pong: { n: 1, text: 'hi' } }, bin: [9, 8, 7, 6] }),
       ),
     60_000,

@@ -7,9 +7,10 @@
  * server recorded them, with nothing reported lost.
  * Fails (never skips) without /usr/bin/chromium or a buildable extension.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   bundleClients,
+  clientPagesOf,
   startGraphqlWs,
   startPhoenix,
   startProtobuf,
@@ -18,34 +19,14 @@ import {
 } from './support/client-servers.js';
 import { fromWire, frameLine, perDirection, runPageThenReadPanel } from './support/client-panel.js';
 import type { PanelRow } from './support/ext-panel.js';
-import {
-  ensureExtensionBuild,
-  launchChromiumWithExtension,
-  requireBrowser,
-  type ChromiumWithExtension,
-} from './support/ext-env.js';
+import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 
-let ext: ChromiumWithExtension;
-let clientsJs: string;
-const servers: ClientServer[] = [];
-
-beforeAll(async () => {
-  requireBrowser('chromium');
-  [ext, clientsJs] = await Promise.all([
-    ensureExtensionBuild('chrome').then(launchChromiumWithExtension),
-    bundleClients(),
-  ]);
-}, 60_000);
-
-afterAll(async () => {
-  await ext?.close();
-  for (const s of servers) await s.close();
-});
+const run = chromiumAndServerPerFile(() => clientPagesOf<ClientServer>(bundleClients), 60_000);
 
 /** Runs the library page, then holds the panel to the server's record of the wire. */
 async function check(server: ClientServer, expectResult: (result: unknown) => void): Promise<PanelRow[]> {
-  servers.push(server);
-  const { result, state, errors } = await runPageThenReadPanel(ext, server);
+  run.server.keep(server);
+  const { result, state, errors } = await runPageThenReadPanel(run.browser, server);
   expectResult(result);
   expect(server.frames.length, 'frames on the wire').toBeGreaterThan(3);
   expect(
@@ -59,14 +40,14 @@ async function check(server: ClientServer, expectResult: (result: unknown) => vo
 
 describe('real client libraries in Chromium (dist/chrome)', () => {
   it('socket.io, default parser: emit / ack with binary attachments', async () => {
-    const rows = await check(await startSocketIo(clientsJs, 'default'), (r) =>
+    const rows = await check(await startSocketIo(run.server.clientsJs, 'default'), (r) =>
       expect(r).toEqual({ reply: { got: { text: 'hi ✓', n: 1 }, size: 4 }, bin: 300 }),
     );
     expect(rows.some((r) => r.opcode === 'binary')).toBe(true);
   }, 60_000);
 
   it('socket.io with socket.io-msgpack-parser: every packet a binary MessagePack frame', async () => {
-    const rows = await check(await startSocketIo(clientsJs, 'msgpack'), (r) =>
+    const rows = await check(await startSocketIo(run.server.clientsJs, 'msgpack'), (r) =>
       expect(r).toEqual({ reply: { got: { text: 'hi ✓', n: 1 }, size: 4 }, bin: 300 }),
     );
     const packets = rows.filter((r) => r.opcode === 'binary');
@@ -78,13 +59,13 @@ describe('real client libraries in Chromium (dist/chrome)', () => {
   }, 60_000);
 
   it('graphql-ws: a query and a subscription', async () => {
-    await check(await startGraphqlWs(clientsJs), (r) =>
+    await check(await startGraphqlWs(run.server.clientsJs), (r) =>
       expect(r).toEqual([{ data: { hello: 'world' } }, { data: { count: 1 } }, { data: { count: 2 } }]),
     );
   }, 60_000);
 
   it('protobufjs messages over a raw WebSocket', async () => {
-    await check(await startProtobuf(clientsJs), (r) =>
+    await check(await startProtobuf(run.server.clientsJs), (r) =>
       expect(r).toEqual([
         [100, 're: msg 1', 10],
         [200, 're: msg 2', 20],
@@ -94,7 +75,7 @@ describe('real client libraries in Chromium (dist/chrome)', () => {
   }, 60_000);
 
   it('phoenix channels: join, JSON push and reply, binary push and reply', async () => {
-    const rows = await check(await startPhoenix(clientsJs), (r) =>
+    const rows = await check(await startPhoenix(run.server.clientsJs), (r) =>
       expect(r).toEqual({ json: { pong: { n: 1, text: 'hi' } }, bin: [9, 8, 7, 6] }),
     );
     expect(rows.filter((r) => r.opcode === 'binary').map((r) => r.direction)).toEqual(['sent', 'received']);

@@ -9,37 +9,19 @@
  *   document's socket sent through its own `send`) and a srcdoc iframe.
  * Fails (never skips) without /usr/bin/chromium or a buildable extension.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConsoleMessage, Page } from 'playwright-core';
-import { CAPTURE_PAGES, startPagesServer, type PagesServer } from './support/capture-pages.js';
-import { READ_PANEL, waitForRows, type PanelRow, type PanelState } from './support/ext-panel.js';
+import { CAPTURE_PAGES, startPagesServer } from './support/capture-pages.js';
+import { panelReader, waitForRows, type PanelRow } from './support/ext-panel.js';
 import { waitUntil } from './support/wait.js';
-import {
-  artifactPath,
-  ensureExtensionBuild,
-  launchChromiumWithExtension,
-  newPageWithTabId,
-  requireBrowser,
-  type ChromiumWithExtension,
-} from './support/ext-env.js';
+import { artifactPath, openPanelOf, openTabAt } from './support/ext-env.js';
+import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 
-let ext: ChromiumWithExtension;
-let server: PagesServer;
+const run = chromiumAndServerPerFile(() => startPagesServer(CAPTURE_PAGES), 60_000);
 const problems = new Map<Page, string[]>();
 
-beforeAll(async () => {
-  requireBrowser('chromium');
-  const dir = await ensureExtensionBuild('chrome');
-  [ext, server] = await Promise.all([launchChromiumWithExtension(dir), startPagesServer(CAPTURE_PAGES)]);
-}, 60_000);
-
-afterAll(async () => {
-  await ext?.close();
-  await server?.close();
-});
-
 /** Uncaught errors, and console warnings / errors about postMessage, of a page and its frames. */
-function watch(page: Page): Page {
+function watch(page: Page): void {
   const list: string[] = [];
   problems.set(page, list);
   page.on('pageerror', (e) => list.push(`uncaught: ${e.message}`));
@@ -47,21 +29,10 @@ function watch(page: Page): Page {
     if ((m.type() === 'error' || m.type() === 'warning') && /postMessage|target origin/i.test(m.text()))
       list.push(`console ${m.type()}: ${m.text()}`);
   });
-  return page;
 }
 
-async function openTab(path: string): Promise<{ page: Page; tabId: number }> {
-  const { page, tabId } = await newPageWithTabId(ext.worker, async () => watch(await ext.context.newPage()));
-  await page.goto(`${server.httpUrl}${path}`);
-  return { page, tabId };
-}
-
-async function openPanel(tabId: number): Promise<Page> {
-  const panel = watch(await ext.context.newPage());
-  await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
-  await panel.getByTestId('frame-count').waitFor({ timeout: 10_000 });
-  return panel;
-}
+const openTab = (path: string) => openTabAt(run.browser, `${run.server.httpUrl}${path}`, { beforeLoad: watch });
+const openPanel = (tabId: number) => openPanelOf(run.browser, tabId, { beforeLoad: watch, waitForFrameCount: true });
 
 const row = (r: PanelRow) => `${r.direction} ${r.opcode} ${r.size}`;
 const bytes = (n: number) => `${n} B`;
@@ -71,7 +42,7 @@ describe('capture paths in Chromium (dist/chrome)', () => {
   it("a navigation closes the old page's sockets (page left) and keeps the new page's frame's socket open, though it reported first", async () => {
     const { page, tabId } = await openTab('stay-before.html');
     expect(await page.evaluate('window.__open')).toBe(true);
-    await page.goto(`${server.httpUrl}stay-after.html`);
+    await page.goto(`${run.server.httpUrl}stay-after.html`);
     expect(await page.evaluate('window.__done')).toBe(true);
     const panel = await openPanel(tabId);
     const statuses = () =>
@@ -97,7 +68,7 @@ describe('capture paths in Chromium (dist/chrome)', () => {
     const done = (await page.evaluate('window.__done')) as { echoed: number; seen: number };
     expect(done).toEqual({ echoed: 20, seen: 0 });
     const panel = await openPanel(tabId);
-    const state = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, 40);
+    const state = await waitForRows(panelReader(panel), 40);
     expect(state.rows).toHaveLength(40);
     expect(state.frameCount).toBe('40 frames');
     expect(state.dropped, 'frames reported lost').toBeNull();
@@ -116,7 +87,7 @@ describe('capture paths in Chromium (dist/chrome)', () => {
     };
     expect(done).toEqual({ sandboxedDone: 3, origin: 'null' });
     const panel = await openPanel(tabId);
-    const state = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, 6);
+    const state = await waitForRows(panelReader(panel), 6);
     expect(state.rows.map(row)).toEqual([
       `sent ${text('sandboxed 1')}`,
       `sent ${text('sandboxed 2')}`,
@@ -130,7 +101,7 @@ describe('capture paths in Chromium (dist/chrome)', () => {
     const documents = await panel
       .getByTestId('connection-status')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-document')));
-    expect(documents).toEqual([`${server.httpUrl}sandboxed-child.html (origin null)`]);
+    expect(documents).toEqual([`${run.server.httpUrl}sandboxed-child.html (origin null)`]);
     await new Promise((r) => setTimeout(r, 200));
     expect(problems.get(page)).toEqual([]);
     await panel.screenshot({ path: artifactPath('capture-sandboxed-chromium.png') });
@@ -143,7 +114,7 @@ describe('capture paths in Chromium (dist/chrome)', () => {
     const done = await page.evaluate('window.__done');
     expect(done).toEqual({ viaBlankCtor: 2, viaBlankSend: 2, srcdoc: 2 });
     const panel = await openPanel(tabId);
-    const state = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, 12);
+    const state = await waitForRows(panelReader(panel), 12);
     const shown = state.rows.map(row);
     const expected = [
       `sent ${text('blank ctor 1')}`,
@@ -165,9 +136,9 @@ describe('capture paths in Chromium (dist/chrome)', () => {
     const documents = await panel
       .getByTestId('connection-status')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-document')).sort());
-    const origin = server.httpUrl.replace(/\/$/, '');
+    const origin = run.server.httpUrl.replace(/\/$/, '');
     expect(documents, 'the about:blank frame, the top document, the srcdoc frame').toEqual(
-      [`about:blank (origin ${origin})`, `about:srcdoc (origin ${origin})`, `${server.httpUrl}blank.html`].sort(),
+      [`about:blank (origin ${origin})`, `about:srcdoc (origin ${origin})`, `${run.server.httpUrl}blank.html`].sort(),
     );
     expect(state.dropped).toBeNull();
     expect(problems.get(page)).toEqual([]);

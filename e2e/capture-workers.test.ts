@@ -11,51 +11,44 @@
  *   next round of frames).
  * Fails (never skips) without /usr/bin/chromium or a buildable extension.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { CAPTURE_PAGES, startPagesServer, type PagesServer } from './support/capture-pages.js';
-import { READ_PANEL, waitForRows, type PanelRow, type PanelState } from './support/ext-panel.js';
-import {
-  artifactPath,
-  ensureExtensionBuild,
-  launchChromiumWithExtension,
-  newPageWithTabId,
-  requireBrowser,
-  type ChromiumWithExtension,
-} from './support/ext-env.js';
-
-let server: PagesServer;
-beforeAll(async () => {
-  requireBrowser('chromium');
-  server = await startPagesServer(CAPTURE_PAGES);
-}, 60_000);
-afterAll(async () => {
-  await server?.close();
-});
+import { CAPTURE_PAGES, startPagesServer } from './support/capture-pages.js';
+import { panelReader, waitForRows, type PanelRow } from './support/ext-panel.js';
+import { artifactPath, openPanelOf, openTabAt, type ChromiumWithExtension } from './support/ext-env.js';
+import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 
 const row = (r: PanelRow) => `${r.direction} ${r.opcode} ${r.size}`;
 
+/** The capture pages' server and a Chromium with `build`, for the tests of the describe block it is called in. */
+const pagesWith = (build: 'chrome' | 'chrome-test') =>
+  chromiumAndServerPerFile(() => startPagesServer(CAPTURE_PAGES), 60_000, build);
+
+/** workers.html in a new tab and that tab's panel, with the uncaught errors of both. */
 async function session(
-  build: 'chrome' | 'chrome-test',
-): Promise<{ ext: ChromiumWithExtension; page: Page; panel: Page; errors: string[] }> {
-  const ext = await launchChromiumWithExtension(await ensureExtensionBuild(build));
+  ext: ChromiumWithExtension,
+  httpUrl: string,
+): Promise<{ page: Page; panel: Page; errors: string[] }> {
   const errors: string[] = [];
-  const { page, tabId } = await newPageWithTabId(ext.worker, () => ext.context.newPage());
-  page.on('pageerror', (e) => errors.push(`page: ${e.message}`));
-  await page.goto(`${server.httpUrl}workers.html`);
-  const panel = await ext.context.newPage();
-  panel.on('pageerror', (e) => errors.push(`panel: ${e.message}`));
-  await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
-  await panel.getByTestId('frame-count').waitFor({ timeout: 10_000 });
-  return { ext, page, panel, errors };
+  const { page, tabId } = await openTabAt(ext, `${httpUrl}workers.html`, {
+    beforeLoad: (p) => p.on('pageerror', (e) => errors.push(`page: ${e.message}`)),
+  });
+  const panel = await openPanelOf(ext, tabId, {
+    beforeLoad: (p) => p.on('pageerror', (e) => errors.push(`panel: ${e.message}`)),
+    waitForFrameCount: true,
+  });
+  return { page, panel, errors };
 }
 
 describe('worker sockets in Chromium', () => {
-  it('hook only (dist/chrome): the panel announces both workers as not captured, and shows the page socket', async () => {
-    const { ext, page, panel, errors } = await session('chrome');
-    try {
+  // One block per extension build: each launches its own Chromium, one after the other.
+  describe('with dist/chrome', () => {
+    const run = pagesWith('chrome');
+    it('hook only (dist/chrome): the panel announces both workers as not captured, and shows the page socket', async () => {
+      const server = run.server;
+      const { page, panel, errors } = await session(run.browser, server.httpUrl);
       expect(await page.evaluate('window.__start()')).toEqual([1, 2, 2]);
-      const state = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, 2);
+      const state = await waitForRows(panelReader(panel), 2);
       expect(state.rows.map(row)).toEqual(['sent text 9 B', 'received text 9 B']);
       const notice = panel.getByTestId('uncaptured-notice');
       await notice.waitFor({ timeout: 10_000 });
@@ -69,14 +62,14 @@ describe('worker sockets in Chromium', () => {
       expect(await panel.getByTestId('debugger-toggle').count(), 'Chrome offers debugger capture').toBe(1);
       await panel.screenshot({ path: artifactPath('capture-workers-announced.png') });
       expect(errors).toEqual([]);
-    } finally {
-      await ext.close();
-    }
-  }, 60_000);
+    }, 60_000);
+  });
 
-  it("debugger capture (dist/chrome-test): both workers' frames arrive, the page socket once", async () => {
-    const { ext, page, panel, errors } = await session('chrome-test');
-    try {
+  describe('with dist/chrome-test', () => {
+    const run = pagesWith('chrome-test');
+    it("debugger capture (dist/chrome-test): both workers' frames arrive, the page socket once", async () => {
+      const { browser: ext, server } = run;
+      const { page, panel, errors } = await session(ext, server.httpUrl);
       await panel.getByTestId('debugger-toggle').click();
       const status = panel.getByTestId('debugger-status');
       await status.waitFor({ timeout: 10_000 });
@@ -104,7 +97,7 @@ describe('worker sockets in Chromium', () => {
       while (!(await sharedAttached()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       expect(await sharedAttached(), 'the debugger attached to the shared worker').toBe(true);
       expect(await page.evaluate('window.__again()')).toEqual([2, 2]);
-      const state = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, 14);
+      const state = await waitForRows(panelReader(panel), 14);
       const byConnection = new Map<string, string[]>();
       for (const r of state.rows) byConnection.set(r.connection, [...(byConnection.get(r.connection) ?? []), row(r)]);
       const perSocket = [...byConnection.values()].map((rows) => rows.sort().join(', ')).sort();
@@ -145,8 +138,6 @@ describe('worker sockets in Chromium', () => {
         { timeout: 10_000 },
       );
       expect(errors).toEqual([]);
-    } finally {
-      await ext.close();
-    }
-  }, 60_000);
+    }, 60_000);
+  });
 });

@@ -6,61 +6,34 @@
  * codec's row with no lane failure. A local page receives the frame from a local `ws` server
  * before the panel opens. Fails (never skips) without the browsers or the extension builds.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocketServer } from 'ws';
+import { describe, expect, it } from 'vitest';
 import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
-import type { Browser as FirefoxBrowser } from 'puppeteer-core';
-import {
-  ensureExtensionBuild,
-  launchChromiumWithExtension,
-  newPageWithTabId,
-  requireBrowser,
-  type ChromiumWithExtension,
-} from './support/ext-env.js';
-import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
+import { openPanelOf, openTabAt } from './support/ext-env.js';
+import { openPanelTab } from './support/ext-firefox.js';
+import { chromiumAndServerPerFile, firefoxAndServerPerFile } from './support/ext-with-server.js';
+import { startOnePageServer } from './support/one-page-server.js';
 import { generateDocument } from '../codecs/bench/generate.js';
 import { LANE_MIN_BYTES } from '../codecs/compare/lanes.js';
 import { CODECS } from '../codecs/compare/codecs.js';
 
-let ext: ChromiumWithExtension;
-let firefox: FirefoxBrowser;
-let http: Server;
-let wss: WebSocketServer;
 const frame = new CborEncoder().encode(generateDocument(LANE_MIN_BYTES + 64 * 1024)).slice();
 
-beforeAll(async () => {
-  requireBrowser('chromium');
-  requireBrowser('firefox');
-  const dir = await ensureExtensionBuild('chrome');
-  const firefoxDir = await ensureExtensionBuild('firefox-test');
-  http = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(`<!doctype html><title>large frame</title><script>
+/** A page whose socket receives `frame` as soon as it opens (its length lands in `window.__received`). */
+const startLargeFrameServer = () =>
+  startOnePageServer(
+    `<!doctype html><title>large frame</title><script>
       const ws = new WebSocket('ws://127.0.0.1:' + ${'location.port'} + '/ws');
       ws.binaryType = 'arraybuffer';
       ws.onmessage = (e) => { window.__received = e.data.byteLength; };
-    </script>`);
-  });
-  wss = new WebSocketServer({ server: http, path: '/ws' });
-  wss.on('connection', (socket) => socket.send(frame));
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  [ext, firefox] = await Promise.all([launchChromiumWithExtension(dir), launchFirefox({ extension: firefoxDir })]);
-}, 90_000);
-
-afterAll(async () => {
-  await ext?.close();
-  await firefox?.close();
-  wss?.close();
-  await new Promise((resolve) => http?.close(resolve));
-});
+    </script>`,
+    (socket) => socket.send(frame),
+    { path: '/ws' },
+  );
 
 describe('Compare lanes in the Chromium extension', () => {
+  const run = chromiumAndServerPerFile(startLargeFrameServer, 90_000);
   it('a frame above the lane threshold is compared in lane workers of the panel: every codec gets its row', async () => {
-    const port = (http.address() as AddressInfo).port;
-    const { page, tabId } = await newPageWithTabId(ext.worker, () => ext.context.newPage());
-    await page.goto(`http://127.0.0.1:${port}/`);
+    const { page, tabId } = await openTabAt(run.browser, run.server.url);
     await page.waitForFunction(
       () => (window as unknown as { __received?: number }).__received !== undefined,
       undefined,
@@ -68,15 +41,17 @@ describe('Compare lanes in the Chromium extension', () => {
     );
     expect(await page.evaluate(() => (window as unknown as { __received: number }).__received)).toBe(frame.length);
 
-    const panel = await ext.context.newPage();
     const errors: string[] = [];
-    panel.on('pageerror', (e) => errors.push(e.message));
     const laneScripts: string[] = [];
-    panel.on('request', (r) => /compare-lane-worker/.test(r.url()) && laneScripts.push(r.url()));
-    panel.on('worker', (w) => /compare-lane-worker/.test(w.url()) && laneScripts.push(w.url()));
     const csp: string[] = [];
-    panel.on('console', (m) => /Content Security Policy|Refused/.test(m.text()) && csp.push(m.text()));
-    await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
+    const panel = await openPanelOf(run.browser, tabId, {
+      beforeLoad: (panel) => {
+        panel.on('pageerror', (e) => errors.push(e.message));
+        panel.on('request', (r) => /compare-lane-worker/.test(r.url()) && laneScripts.push(r.url()));
+        panel.on('worker', (w) => /compare-lane-worker/.test(w.url()) && laneScripts.push(w.url()));
+        panel.on('console', (m) => /Content Security Policy|Refused/.test(m.text()) && csp.push(m.text()));
+      },
+    });
     await panel.locator('[data-testid=frame-row]').first().waitFor({ timeout: 15_000 });
     await panel.locator('[data-testid=frame-row]').first().dispatchEvent('mousedown');
     await panel.getByTestId('tab-compare').click();
@@ -95,16 +70,14 @@ describe('Compare lanes in the Chromium extension', () => {
 });
 
 describe('Compare lanes in the Firefox extension (dist/firefox-test)', () => {
+  const run = firefoxAndServerPerFile(startLargeFrameServer, 90_000);
   it('the panel page starts the lane workers under the moz-extension CSP: every codec gets its row', async () => {
-    const port = (http.address() as AddressInfo).port;
-    const page = await firefox.newPage();
-    await page.goto(`http://127.0.0.1:${port}/`);
+    const page = await run.browser.newPage();
+    await page.goto(run.server.url);
     await page.waitForFunction(() => (window as unknown as { __received?: number }).__received !== undefined, {
       timeout: 15_000,
     });
-    const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
-    expect(opened.wirescopeTest, JSON.stringify(opened)).toBe('panel-tab-opened');
-    const panel = await findPageByLocation(firefox, opened.url);
+    const panel = await openPanelTab(run.browser, page);
     const errors: string[] = [];
     panel.on('pageerror', (e) => errors.push(e instanceof Error ? e.message : String(e)));
     // Two cores or more: the decode worker asks the page for two lanes (compare-lanes.ts), so their script loads here.

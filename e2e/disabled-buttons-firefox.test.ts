@@ -8,40 +8,26 @@
  * button is greyed with its own colours, fully opaque, and stands apart from the panel.
  * Fails (never skips) without /usr/bin/firefox-esr or a buildable extension.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocketServer } from 'ws';
-import type { Browser, Page } from 'puppeteer-core';
-import { ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
-import { launchFirefox, openThemedPanel } from './support/ext-firefox.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import { openPageThenThemedPanel } from './support/ext-firefox.js';
+import { firefoxAndServerPerFile } from './support/ext-with-server.js';
+import { startOnePageServer } from './support/one-page-server.js';
 import { contrastRatio } from './support/contrast-ratio.js';
 
-let browser: Browser;
-let http: Server;
-let wss: WebSocketServer;
-
-beforeAll(async () => {
-  requireBrowser('firefox');
-  const dir = await ensureExtensionBuild('firefox-test');
-  http = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(`<!doctype html><title>one frame</title><script>
+/** A page whose socket gets one JSON frame as soon as it opens (`window.__received` then). */
+const run = firefoxAndServerPerFile(
+  () =>
+    startOnePageServer(
+      `<!doctype html><title>one frame</title><script>
       const ws = new WebSocket('ws://' + location.host + '/ws');
       ws.onmessage = () => { window.__received = true; };
-    </script>`);
-  });
-  wss = new WebSocketServer({ server: http, path: '/ws' });
-  wss.on('connection', (socket) => socket.send(JSON.stringify({ type: 'hello', items: [1, 2, 3] })));
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  browser = await launchFirefox({ extension: dir });
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  wss?.close();
-  await new Promise((resolve) => http?.close(resolve));
-});
+    </script>`,
+      (socket) => socket.send(JSON.stringify({ type: 'hello', items: [1, 2, 3] })),
+      { path: '/ws' },
+    ),
+  60_000,
+);
 
 interface ButtonLook {
   readonly label: string;
@@ -91,12 +77,7 @@ function readButtons(panel: Page, disableRun: boolean): Promise<ButtonLook[]> {
 }
 
 async function openCompare(theme: 'light' | 'dark'): Promise<{ page: Page; panel: Page }> {
-  const page = await browser.newPage();
-  await page.goto(`http://127.0.0.1:${(http.address() as AddressInfo).port}/`);
-  await page.waitForFunction(() => (window as unknown as { __received?: boolean }).__received === true, {
-    timeout: 15_000,
-  });
-  const panel = await openThemedPanel(browser, page, theme);
+  const { page, panel } = await openPageThenThemedPanel(run.browser, run.server.url, theme);
   await panel.waitForSelector('[data-testid=frame-row]', { timeout: 15_000 });
   await panel.$eval('[data-testid=frame-row]', (el) =>
     el.dispatchEvent(new MouseEvent('mousedown', { bubbles: true })),

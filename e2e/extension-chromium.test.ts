@@ -8,77 +8,46 @@
  * Fails (never skips) without /usr/bin/chromium or a buildable extension.
  */
 import { writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chromium, type Page } from 'playwright-core';
 import { encode as encodeCbor } from 'cbor-x';
 import { conversation, expectedRows, sizeText } from './support/ext-fixtures.js';
-import { comparable, describeRows, READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
-import {
-  startCaptureServer,
-  startSocketIoServer,
-  type CaptureServer,
-  type SocketIoTestServer,
-} from './support/ext-server.js';
-import {
-  artifactPath,
-  CHROMIUM,
-  CHROMIUM_ARGS,
-  ensureExtensionBuild,
-  launchChromiumWithExtension,
-  newPageWithTabId,
-  requireBrowser,
-  type ChromiumWithExtension,
-} from './support/ext-env.js';
+import { comparable, describeRows, panelReader, waitForRows } from './support/ext-panel.js';
+import { startCaptureServer, startSocketIoServer } from './support/ext-server.js';
+import { artifactPath, CHROMIUM, CHROMIUM_ARGS, openPanelOf, openTabAt } from './support/ext-env.js';
+import { chromiumAndServerPerFile, startTogether } from './support/ext-with-server.js';
 
 const steps = conversation();
 const CONNECTIONS = { A: '#1', B: '#2' } as const;
 const SIO_ATTACHMENT = encodeCbor({ attachment: 'from the page', n: [1, 2, 3] });
 const SIO_REPLY = encodeCbor({ reply: 'from the server', ok: true, list: [10, 20, 30, 40] });
 
-let ext: ChromiumWithExtension;
-let server: CaptureServer;
-let sio: SocketIoTestServer;
+const run = chromiumAndServerPerFile(
+  () =>
+    startTogether({
+      capture: () => startCaptureServer(steps),
+      sio: () => startSocketIoServer(SIO_ATTACHMENT, SIO_REPLY),
+    }),
+  60_000,
+);
 /** Uncaught errors per page; every test ends by checking its pages had none. */
 const pageErrors = new Map<Page, string[]>();
 
-beforeAll(async () => {
-  requireBrowser('chromium');
-  const dir = await ensureExtensionBuild('chrome');
-  [ext, server, sio] = await Promise.all([
-    launchChromiumWithExtension(dir),
-    startCaptureServer(steps),
-    startSocketIoServer(SIO_ATTACHMENT, SIO_REPLY),
-  ]);
-}, 60_000);
-
-afterAll(async () => {
-  await ext?.close();
-  await server?.close();
-  await sio?.close();
-});
-
-function watch(page: Page): Page {
+function watch(page: Page): void {
   const errors: string[] = [];
   pageErrors.set(page, errors);
   page.on('pageerror', (e) => errors.push(e.message));
-  return page;
 }
 
 const errorsOf = (...pages: Page[]) => pages.flatMap((p) => pageErrors.get(p) ?? []);
 
-async function openPanel(tabId: number): Promise<Page> {
-  const panel = watch(await ext.context.newPage());
-  await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
-  await panel.getByTestId('frame-count').waitFor({ timeout: 10_000 });
-  return panel;
-}
-
-const readPanel = (panel: Page) => () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
+const openTab = (url: string) => openTabAt(run.browser, url, { beforeLoad: watch });
+const openPanel = (tabId: number) => openPanelOf(run.browser, tabId, { beforeLoad: watch, waitForFrameCount: true });
 
 describe('Chromium with the extension (dist/chrome)', () => {
   it('shows every frame sent and received before the panel opened, in order and decoded; later frames arrive live', async () => {
-    const { page, tabId } = await newPageWithTabId(ext.worker, async () => watch(await ext.context.newPage()));
-    await page.goto(`${server.httpUrl}capture.html`);
+    const server = run.server.capture;
+    const { page, tabId } = await openTab(`${server.httpUrl}capture.html`);
     expect(await page.evaluate('window.__backlog'), 'the page checked every frame it received').toEqual([]);
     expect(server.problems, 'the server got exactly the bytes the page sent').toEqual([]);
 
@@ -87,7 +56,7 @@ describe('Chromium with the extension (dist/chrome)', () => {
       CONNECTIONS,
     );
     const panel = await openPanel(tabId);
-    let state = await waitForRows(readPanel(panel), backlog.length);
+    let state = await waitForRows(panelReader(panel), backlog.length);
     expect(state.rows.map(comparable), describeRows(backlog, state)).toEqual(backlog.map(comparable));
     expect(state.frameCount).toBe(`${backlog.length} frames`);
     expect(state.dropped, 'frames lost on the way').toBeNull();
@@ -95,7 +64,7 @@ describe('Chromium with the extension (dist/chrome)', () => {
     // With the panel open, the rest of the conversation arrives live.
     expect(await page.evaluate("window.__walk('live')")).toEqual([]);
     const all = expectedRows(steps, CONNECTIONS);
-    state = await waitForRows(readPanel(panel), all.length);
+    state = await waitForRows(panelReader(panel), all.length);
     expect(state.rows.map(comparable), describeRows(all, state)).toEqual(all.map(comparable));
     expect(state.frameCount).toBe(`${all.length} frames`);
     expect(state.dropped).toBeNull();
@@ -114,8 +83,8 @@ describe('Chromium with the extension (dist/chrome)', () => {
   }, 60_000);
 
   it('a socket.io app works unchanged (emit / ack with binary attachments) and its frames reach the panel', async () => {
-    const { page, tabId } = await newPageWithTabId(ext.worker, async () => watch(await ext.context.newPage()));
-    await page.goto(`${sio.httpUrl}sio.html`);
+    const sio = run.server.sio;
+    const { page, tabId } = await openTab(`${sio.httpUrl}sio.html`);
     const result = (await page.evaluate('window.__sio')) as { transport: string; reply: unknown; bin: number[] };
     expect(result.transport).toBe('websocket');
     expect(result.reply).toEqual({ got: { text: 'ping ✓', n: 1 }, size: SIO_ATTACHMENT.length });
@@ -141,7 +110,7 @@ describe('Chromium with the extension (dist/chrome)', () => {
       ['received', 'text', utf8Size(ack)],
       ['received', 'binary', sizeText(SIO_REPLY.length), 'cbor'],
     ].map((r) => r.join(' '));
-    const state = await waitForRows(readPanel(panel), expected.length);
+    const state = await waitForRows(panelReader(panel), expected.length);
     const shown = state.rows.map((r) =>
       [r.direction, r.opcode, r.size, ...(r.opcode === 'binary' ? [r.format] : [])].join(' '),
     );
@@ -166,8 +135,8 @@ describe('Chromium with the extension (dist/chrome)', () => {
   }, 40_000);
 
   it('the page sees the same WebSocket API as without the extension', async () => {
-    const { page, tabId } = await newPageWithTabId(ext.worker, async () => watch(await ext.context.newPage()));
-    await page.goto(`${server.httpUrl}api.html`);
+    const server = run.server.capture;
+    const { page, tabId } = await openTab(`${server.httpUrl}api.html`);
     const withExt = (await page.evaluate('window.__apiChecks()')) as {
       checks: Record<string, unknown>;
       hookBatchesSeen: number;
@@ -186,7 +155,7 @@ describe('Chromium with the extension (dist/chrome)', () => {
     expect(without.hookBatchesSeen).toBe(0);
     // ... and the hook did capture it: its frames are in the panel.
     const panel = await openPanel(tabId);
-    const captured = await waitForRows(readPanel(panel), 4);
+    const captured = await waitForRows(panelReader(panel), 4);
     // api.html sends echo-1, [1, 2, 3] and echo-2, and gets each echoed.
     expect(
       captured.rows.map((r) => `${r.direction} ${r.opcode} ${r.size}`),

@@ -10,46 +10,41 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { conversation, expectedRows } from './support/ext-fixtures.js';
-import { comparable, describeRows, READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
-import { startCaptureServer, type CaptureServer } from './support/ext-server.js';
-import { artifactPath, ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
+import { comparable, describeRows, panelReader, waitForRows } from './support/ext-panel.js';
+import { startCaptureServer } from './support/ext-server.js';
+import { artifactPath, ensureExtensionBuild } from './support/ext-env.js';
 import {
-  findPageByLocation,
   launchFirefox,
-  OPEN_PANEL_TAB,
+  openPanelTab,
+  openPanelTabWithAnswer,
   webExtLint,
   type LintReport,
-  type PanelTabOpened,
 } from './support/ext-firefox.js';
+import { firefoxAndServerPerFile } from './support/ext-with-server.js';
 
 const steps = conversation();
 const CONNECTIONS = { A: '#1', B: '#2' } as const;
 const TEST_MARKERS = ['open-panel-tab', 'panel-tab-opened', 'wirescope-test'];
 
-let browser: Browser;
-let server: CaptureServer;
-let testBuild: string;
 let production: string;
 /** Started in beforeAll (it takes ~30 s), awaited by its test. */
 let lint: Promise<{ report: LintReport; ms: number }>;
 const pageErrors = new Map<Page, string[]>();
 
+// Registered before the launch's hooks: the lint starts first, and is awaited after the browser closed.
 beforeAll(async () => {
-  requireBrowser('firefox');
   production = await ensureExtensionBuild('firefox');
-  testBuild = await ensureExtensionBuild('firefox-test');
   lint = webExtLint(production);
   lint.catch(() => {}); // reported by its test
-  [browser, server] = await Promise.all([launchFirefox({ extension: testBuild }), startCaptureServer(steps)]);
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
   await lint?.catch(() => {});
 });
+
+const run = firefoxAndServerPerFile(() => startCaptureServer(steps), 60_000);
 
 function watch(page: Page): Page {
   const errors: string[] = [];
@@ -66,16 +61,16 @@ function filesUnder(dir: string): string[] {
 
 describe('Firefox with the extension (dist/firefox-test)', () => {
   it('shows every frame sent and received before the panel opened, in order and decoded; later frames arrive live', async () => {
+    const { browser, server } = run;
     const page = watch(await browser.newPage());
     await page.goto(`${server.httpUrl}capture.html`);
     expect(await page.evaluate('window.__backlog'), 'the page checked every frame it received').toEqual([]);
     expect(server.problems, 'the server got exactly the bytes the page sent').toEqual([]);
 
-    const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
-    expect(opened.wirescopeTest, JSON.stringify(opened)).toBe('panel-tab-opened');
+    const { panel, opened } = await openPanelTabWithAnswer(browser, page);
+    watch(panel);
     expect(opened.url).toMatch(new RegExp(`^moz-extension://[0-9a-f-]+/panel\\.html\\?tabId=${opened.tabId}$`));
-    const panel = watch(await findPageByLocation(browser, opened.url));
-    const read = () => panel.evaluate(READ_PANEL) as Promise<PanelState>;
+    const read = panelReader(panel);
 
     const backlog = expectedRows(
       steps.filter((s) => s.phase === 'backlog'),
@@ -109,6 +104,7 @@ describe('Firefox with the extension (dist/firefox-test)', () => {
   }, 45_000);
 
   it('the page sees the same WebSocket API as in a Firefox without the extension', async () => {
+    const { browser, server } = run;
     const page = watch(await browser.newPage());
     await page.goto(`${server.httpUrl}api.html`);
     const withExt = (await page.evaluate('window.__apiChecks()')) as {
@@ -132,10 +128,8 @@ describe('Firefox with the extension (dist/firefox-test)', () => {
     expect(withExt.hookBatchesSeen, 'capture messages the page saw on its window').toBe(0);
     expect(without.hookBatchesSeen).toBe(0);
     // ... and the hook did capture it: its frames are in the panel.
-    const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
-    expect(opened.wirescopeTest, JSON.stringify(opened)).toBe('panel-tab-opened');
-    const panel = watch(await findPageByLocation(browser, opened.url));
-    const captured = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, 4);
+    const panel = watch(await openPanelTab(browser, page));
+    const captured = await waitForRows(panelReader(panel), 4);
     // api.html sends echo-1, [1, 2, 3] and echo-2, and gets each echoed.
     expect(
       captured.rows.map((r) => `${r.direction} ${r.opcode} ${r.size}`),
@@ -177,7 +171,7 @@ describe('Firefox builds', () => {
     };
     expect(manifest.content_scripts.flatMap((s) => s.js)).toEqual(['hook.js', 'relay.js']);
     // The same grep finds the hook where it belongs, so the check above means something.
-    expect(readFileSync(path.join(testBuild, 'test-content.js'), 'utf8')).toContain('open-panel-tab');
+    expect(readFileSync(path.join(run.dir, 'test-content.js'), 'utf8')).toContain('open-panel-tab');
   });
 
   it('web-ext lint finds no errors in dist/firefox', async () => {

@@ -10,60 +10,49 @@
  * anything with opacity below 1 (the hex view's end-of-input mark did).
  * Fails (never skips) without /usr/bin/firefox-esr or a buildable extension.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocketServer } from 'ws';
-import type { Browser, Page } from 'puppeteer-core';
-import { ensureExtensionBuild, requireBrowser } from './support/ext-env.js';
-import { launchFirefox, openThemedPanel } from './support/ext-firefox.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import type { WebSocket } from 'ws';
+import type { IncomingMessage } from 'node:http';
+import { openPageThenThemedPanel } from './support/ext-firefox.js';
+import { firefoxAndServerPerFile } from './support/ext-with-server.js';
+import { startOnePageServer } from './support/one-page-server.js';
 import { contrastRatio } from './support/contrast-ratio.js';
-
-let browser: Browser;
-let http: Server;
-let wss: WebSocketServer;
 
 /** Frames: keep-alives of three protocols between plain messages, and one frame over the hook's 64 MiB (a lost row). */
 const KEEP_ALIVES = 5;
 
-beforeAll(async () => {
-  requireBrowser('firefox');
-  const dir = await ensureExtensionBuild('firefox-test');
-  http = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(`<!doctype html><title>keep-alives</title><script>
+/** The keep-alive frames: socket.io's on its socket, the others and the oversized frame on the page's own. */
+function sendFrames(socket: WebSocket, req: IncomingMessage): void {
+  if (req.url?.startsWith('/socket.io')) {
+    socket.send('0{"sid":"a","upgrades":[],"pingInterval":25000,"pingTimeout":20000,"maxPayload":1000000}');
+    socket.send('40{"sid":"b"}');
+    socket.send('2');
+    socket.send('42["chat",{"text":"hello"}]');
+    socket.send('3');
+    return;
+  }
+  socket.send(JSON.stringify({ type: 'ping' }));
+  socket.send(JSON.stringify({ topic: 'room:lobby', event: 'new_msg', payload: { body: 'hi' }, ref: '1' }));
+  socket.send(JSON.stringify({ topic: 'phoenix', event: 'heartbeat', payload: {}, ref: '2' }));
+  socket.send(JSON.stringify({ type: 'pong' }));
+  socket.send(Buffer.alloc(65 << 20, 7));
+  socket.send(JSON.stringify({ type: 'hello', items: [1, 2, 3] }));
+  socket.send('done');
+}
+
+const run = firefoxAndServerPerFile(
+  () =>
+    startOnePageServer(
+      `<!doctype html><title>keep-alives</title><script>
       const sio = new WebSocket('ws://' + location.host + '/socket.io/?EIO=4&transport=websocket');
       const ws = new WebSocket('ws://' + location.host + '/live');
       ws.onmessage = (e) => { if (e.data === 'done') window.__received = true; };
-    </script>`);
-  });
-  wss = new WebSocketServer({ server: http });
-  wss.on('connection', (socket, req) => {
-    if (req.url?.startsWith('/socket.io')) {
-      socket.send('0{"sid":"a","upgrades":[],"pingInterval":25000,"pingTimeout":20000,"maxPayload":1000000}');
-      socket.send('40{"sid":"b"}');
-      socket.send('2');
-      socket.send('42["chat",{"text":"hello"}]');
-      socket.send('3');
-      return;
-    }
-    socket.send(JSON.stringify({ type: 'ping' }));
-    socket.send(JSON.stringify({ topic: 'room:lobby', event: 'new_msg', payload: { body: 'hi' }, ref: '1' }));
-    socket.send(JSON.stringify({ topic: 'phoenix', event: 'heartbeat', payload: {}, ref: '2' }));
-    socket.send(JSON.stringify({ type: 'pong' }));
-    socket.send(Buffer.alloc(65 << 20, 7));
-    socket.send(JSON.stringify({ type: 'hello', items: [1, 2, 3] }));
-    socket.send('done');
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  browser = await launchFirefox({ extension: dir });
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  wss?.close();
-  await new Promise((resolve) => http?.close(resolve));
-});
+    </script>`,
+      sendFrames,
+    ),
+  60_000,
+);
 
 interface CellLook {
   readonly column: string;
@@ -117,12 +106,7 @@ function readRows(panel: Page): Promise<RowLook[]> {
 }
 
 async function openPanel(theme: 'light' | 'dark'): Promise<{ page: Page; panel: Page }> {
-  const page = await browser.newPage();
-  await page.goto(`http://127.0.0.1:${(http.address() as AddressInfo).port}/`);
-  await page.waitForFunction(() => (window as unknown as { __received?: boolean }).__received === true, {
-    timeout: 15_000,
-  });
-  const panel = await openThemedPanel(browser, page, theme);
+  const { page, panel } = await openPageThenThemedPanel(run.browser, run.server.url, theme);
   await panel.setViewport({ width: 1440, height: 900 });
   await panel.waitForFunction(
     (n) =>

@@ -13,17 +13,11 @@
  *   every relay batch once (no seq twice), nothing reported lost, no live tail row left, the
  *   list's last rows the last frames in order, and the notice is gone.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocketServer, type WebSocket } from 'ws';
-import {
-  ensureExtensionBuild,
-  launchChromiumWithExtension,
-  newPageWithTabId,
-  requireBrowser,
-  type ChromiumWithExtension,
-} from './support/ext-env.js';
+import { describe, expect, it } from 'vitest';
+import type { WebSocket } from 'ws';
+import { openPanelOf, openTabAt } from './support/ext-env.js';
+import { chromiumAndServerPerFile } from './support/ext-with-server.js';
+import { startOnePageServer } from './support/one-page-server.js';
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>flood</title><script>
 'use strict';
@@ -99,51 +93,36 @@ const floodFrame = (seq: number): string => {
 };
 const PER_TICK = 50; // every 10 ms: 5,000 frames/s
 
-let ext: ChromiumWithExtension;
-let server: http.Server;
-let url = '';
 /** Frames the server sent on the flood socket, and whether it is still sending. */
 const flood = { sent: 0, sending: false };
 
-beforeAll(async () => {
-  requireBrowser('chromium');
-  server = http.createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE));
-  const wss = new WebSocketServer({ server, perMessageDeflate: false });
-  wss.on('connection', (ws: WebSocket) => {
-    flood.sending = true;
-    const timer = setInterval(() => {
-      for (let i = 0; i < PER_TICK; i++) {
-        ws.send(floodFrame(flood.sent++));
-      }
-    }, 10);
-    const stop = () => {
-      clearInterval(timer);
-      flood.sending = false;
-    };
-    ws.on('message', stop);
-    ws.on('close', stop);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  ext = await launchChromiumWithExtension(await ensureExtensionBuild('chrome'));
-}, 90_000);
+/** PER_TICK frames every 10 ms on each socket, until the page says anything or the socket closes. */
+function floodSocket(ws: WebSocket): void {
+  flood.sending = true;
+  const timer = setInterval(() => {
+    for (let i = 0; i < PER_TICK; i++) {
+      ws.send(floodFrame(flood.sent++));
+    }
+  }, 10);
+  const stop = () => {
+    clearInterval(timer);
+    flood.sending = false;
+  };
+  ws.on('message', stop);
+  ws.on('close', stop);
+}
 
-afterAll(async () => {
-  await ext?.close();
-  server?.closeAllConnections();
-  await new Promise((r) => server?.close(r));
-});
+const run = chromiumAndServerPerFile(() => startOnePageServer(PAGE, floodSocket), 90_000);
 
 describe('flood hold in Chromium (dist/chrome)', () => {
   it('holds a flood in the background, shows a live tail that advances and opens, "Show now" pulls it, and every frame arrives once, in order, after the flood', async () => {
-    const { page, tabId } = await newPageWithTabId(ext.worker, () => ext.context.newPage());
-    await page.goto(url);
-    const panel = await ext.context.newPage();
-    // The narrow window the panel docks into: the status bar must still say everything the flood needs.
-    await panel.setViewportSize({ width: 900, height: 700 });
-    await panel.addInitScript(PORT_SPY);
-    await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
-    await panel.getByTestId('frame-count').waitFor({ timeout: 10_000 });
+    const { page, tabId } = await openTabAt(run.browser, run.server.url);
+    const panel = await openPanelOf(run.browser, tabId, {
+      // The narrow window the panel docks into: the status bar must still say everything the flood needs.
+      viewport: { width: 900, height: 700 },
+      beforeLoad: (panel) => panel.addInitScript(PORT_SPY),
+      waitForFrameCount: true,
+    });
     const spy = async () =>
       (await panel.evaluate(
         '({ seqs: __spy.seqs, indexes: __spy.indexes.length, held: __spy.held, pending: __spy.pending, batches: __spy.batches })',

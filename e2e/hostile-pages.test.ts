@@ -12,54 +12,33 @@
  *   tab (a ratio, not a time), with the status bar bounded.
  * Fails (never skips) without /usr/bin/chromium or a buildable extension.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { READ_PANEL, waitForRows, type PanelState } from './support/ext-panel.js';
-import { startHostileServer, type HostileServer } from './support/hostile-server.js';
-import {
-  artifactPath,
-  ensureExtensionBuild,
-  launchChromiumWithExtension,
-  newPageWithTabId,
-  requireBrowser,
-  type ChromiumWithExtension,
-} from './support/ext-env.js';
+import { panelReader, waitForRows, type PanelState } from './support/ext-panel.js';
+import { startHostileServer } from './support/hostile-server.js';
+import { artifactPath, openPanelOf, openTabAt } from './support/ext-env.js';
+import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 
 /** Previews of the pages' CBOR frames `{q: i}` (the quiet page) and `{a: i}` (the hostile page's last run). */
 const QUIET = /^\{"?q"?: \d\}$/;
 const AFTER = /^\{"?a"?: \d\}$/;
 
-let ext: ChromiumWithExtension;
-let server: HostileServer;
+const run = chromiumAndServerPerFile(
+  () => startHostileServer({ hugeUrl: 2_000_000, socketFlood: 3000, forgedEvents: 300_000, forgedHuge: 4 }),
+  120_000,
+);
 const errors = new Map<Page, string[]>();
 
-beforeAll(async () => {
-  requireBrowser('chromium');
-  const dir = await ensureExtensionBuild('chrome');
-  [ext, server] = await Promise.all([
-    launchChromiumWithExtension(dir),
-    startHostileServer({ hugeUrl: 2_000_000, socketFlood: 3000, forgedEvents: 300_000, forgedHuge: 4 }),
-  ]);
-}, 120_000);
-
-afterAll(async () => {
-  await ext?.close();
-  await server?.close();
-});
-
-async function watched(open: () => Promise<Page>): Promise<Page> {
-  const page = await open();
+/** Keeps `page`'s uncaught errors. */
+function watch(page: Page): void {
   const list: string[] = [];
   errors.set(page, list);
   page.on('pageerror', (e) => list.push(e.message));
-  return page;
 }
 
 async function openPanel(tabId: number): Promise<{ panel: Page; read: () => Promise<PanelState> }> {
-  const panel = await watched(() => ext.context.newPage());
-  await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
-  await panel.getByTestId('frame-count').waitFor({ timeout: 10_000 });
-  return { panel, read: () => panel.evaluate(READ_PANEL) as Promise<PanelState> };
+  const panel = await openPanelOf(run.browser, tabId, { beforeLoad: watch, waitForFrameCount: true });
+  return { panel, read: panelReader(panel) };
 }
 
 async function waitDone(page: Page, timeoutMs: number): Promise<void> {
@@ -86,14 +65,13 @@ async function timeToRows(
 
 describe('hostile pages (Chromium, dist/chrome)', () => {
   it('the background survives, another tab keeps its frames, and a panel opened later shows the frames as fast as on a quiet tab', async () => {
-    const quiet = await newPageWithTabId(ext.worker, () => watched(() => ext.context.newPage()));
-    await quiet.page.goto(`${server.httpUrl}quiet.html`);
+    const { browser: ext, server } = run;
+    const quiet = await openTabAt(ext, `${server.httpUrl}quiet.html`, { beforeLoad: watch });
     await waitDone(quiet.page, 15_000);
     const live = await openPanel(quiet.tabId);
     expect((await waitForRows(live.read, 20)).rows).toHaveLength(20);
 
-    const hostile = await newPageWithTabId(ext.worker, () => watched(() => ext.context.newPage()));
-    await hostile.page.goto(`${server.httpUrl}hostile.html`);
+    const hostile = await openTabAt(ext, `${server.httpUrl}hostile.html`, { beforeLoad: watch });
     await waitDone(hostile.page, 180_000);
     const seen = (await hostile.page.evaluate('window.__seen')) as Record<string, unknown>;
     console.log('hostile page:', JSON.stringify(seen));

@@ -28,7 +28,7 @@ it('New message: EDN on the page socket reaches the server as cbor2 encodes the 
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await actionPageReady(page, server);
 
-  const panel = await openPanelOf(ext, tabId, { width: 1440, height: 900 });
+  const panel = await openPanelOf(ext, tabId, { viewport: { width: 1440, height: 900 } });
   const read = panelReader(panel);
   await waitForRows(read, 2);
 

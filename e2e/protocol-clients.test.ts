@@ -14,15 +14,11 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientPagesOf } from './support/client-servers.js';
 import { fromWire, frameLine, perDirection, runPageThenReadPanel } from './support/client-panel.js';
 import type { PanelRow } from './support/ext-panel.js';
-import {
-  ensureExtensionBuild,
-  launchChromiumWithExtension,
-  REPO,
-  requireBrowser,
-  type ChromiumWithExtension,
-} from './support/ext-env.js';
+import { REPO } from './support/ext-env.js';
+import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 import {
   bundleProtocolClients,
   captureOfServer,
@@ -35,27 +31,20 @@ import {
 } from './support/protocol-servers.js';
 
 const CLI = path.join(REPO, 'bin/wirescope.js'); // loads dist/cli/wirescope.js
-let ext: ChromiumWithExtension;
-let clientsJs: string;
 let tmp: string;
-const servers: ProtocolServer[] = [];
 
-beforeAll(async () => {
-  requireBrowser('chromium');
+// Registered before the launch's beforeAll, so a missing CLI fails the file before a browser starts.
+beforeAll(() => {
   if (!existsSync(path.join(REPO, 'dist/cli/wirescope.js')))
     throw new Error('e2e: no dist/cli/wirescope.js; run npm run build:cli');
   tmp = mkdtempSync(path.join(os.tmpdir(), 'wirescope-protocols-'));
-  [ext, clientsJs] = await Promise.all([
-    ensureExtensionBuild('chrome').then(launchChromiumWithExtension),
-    bundleProtocolClients(),
-  ]);
-}, 60_000);
+});
 
-afterAll(async () => {
-  await ext?.close();
-  for (const s of servers) await s.close();
+afterAll(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
+
+const run = chromiumAndServerPerFile(() => clientPagesOf<ProtocolServer>(bundleProtocolClients), 60_000);
 
 const describeRow = (r: PanelRow) =>
   `${r.direction} ${frameLine(r)} [${r.formatText}] [${r.protocol}] [${r.event}] ${r.preview.slice(0, 60)}`;
@@ -93,8 +82,8 @@ async function check(
   protocol: string,
   expectResult: (result: unknown) => void,
 ): Promise<PanelRow[]> {
-  servers.push(server);
-  const { result, state, errors } = await runPageThenReadPanel(ext, server);
+  run.server.keep(server);
+  const { result, state, errors } = await runPageThenReadPanel(run.browser, server);
   expectResult(result);
   const shown = state.rows.map(describeRow).join('\n');
   expect(server.frames.length, 'frames on the wire').toBeGreaterThan(3);
@@ -124,21 +113,24 @@ async function check(
 
 describe('real clients of framing protocols in Chromium (dist/chrome) and the CLI', () => {
   it('SignalR, JSON hub protocol: handshake, invocations and completions, a ping, a server call, close', async () => {
-    const rows = await check('signalr-json', await startSignalR(clientsJs, 'json'), 'signalr', (r) =>
+    const rows = await check('signalr-json', await startSignalR(run.server.clientsJs, 'json'), 'signalr', (r) =>
       expect(r).toEqual({ echo: { echoed: ['hi ✓', 7] }, sum: 5, news: ['hello', 42] }),
     );
     expect(rows.every((r) => r.opcode === 'text')).toBe(true);
   }, 60_000);
 
   it('SignalR, MessagePack hub protocol: length-prefixed binary records after the JSON handshake', async () => {
-    const rows = await check('signalr-msgpack', await startSignalR(clientsJs, 'messagepack'), 'signalr', (r) =>
-      expect(r).toEqual({ echo: { echoed: ['hi ✓', 7] }, sum: 5, news: ['hello', 42] }),
+    const rows = await check(
+      'signalr-msgpack',
+      await startSignalR(run.server.clientsJs, 'messagepack'),
+      'signalr',
+      (r) => expect(r).toEqual({ echo: { echoed: ['hi ✓', 7] }, sum: 5, news: ['hello', 42] }),
     );
     expect(rows.filter((r) => r.opcode === 'binary').length).toBeGreaterThanOrEqual(5);
   }, 60_000);
 
   it('SockJS: sockjs-client over its WebSocket transport against the sockjs server, echoes and a close frame', async () => {
-    const rows = await check('sockjs', await startSockJs(clientsJs), 'sockjs', (r) =>
+    const rows = await check('sockjs', await startSockJs(run.server.clientsJs), 'sockjs', (r) =>
       expect(r).toEqual({
         transport: 'websocket',
         echoes: ['hello ✓', '{"room":"lobby","n":1}'],
@@ -149,7 +141,7 @@ describe('real clients of framing protocols in Chromium (dist/chrome) and the CL
   }, 60_000);
 
   it('Pusher: pusher-js connects, subscribes, pings after its activity timeout and gets a channel event', async () => {
-    const rows = await check('pusher', await startPusher(clientsJs), 'pusher', (r) =>
+    const rows = await check('pusher', await startPusher(run.server.clientsJs), 'pusher', (r) =>
       expect(r).toEqual({ subscribed: true, socketId: '1234.5678', news: { text: 'hello ✓', n: 1 } }),
     );
     expect(rows.map((r) => r.event)).toEqual(
@@ -165,7 +157,7 @@ describe('real clients of framing protocols in Chromium (dist/chrome) and the CL
   }, 60_000);
 
   it('Action Cable: @rails/actioncable over actioncable-v1-json, subscribe, perform and a broadcast back', async () => {
-    const rows = await check('actioncable', await startActionCable(clientsJs), 'actioncable', (r) =>
+    const rows = await check('actioncable', await startActionCable(run.server.clientsJs), 'actioncable', (r) =>
       expect(r).toEqual({
         protocol: 'actioncable-v1-json',
         received: { text: 'hi ✓', action: 'speak', from: 'server' },
@@ -176,7 +168,7 @@ describe('real clients of framing protocols in Chromium (dist/chrome) and the CL
   }, 60_000);
 
   it('Yjs over y-websocket: sync steps, an update each way, awareness', async () => {
-    const rows = await check('yjs', await startYjs(clientsJs), 'yjs', (r) =>
+    const rows = await check('yjs', await startYjs(run.server.clientsJs), 'yjs', (r) =>
       expect(r).toEqual({ initial: 'world', final: 'hello world ✓', users: ['ann', 'server'] }),
     );
     expect(rows.every((r) => r.opcode === 'binary')).toBe(true);

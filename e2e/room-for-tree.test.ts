@@ -18,7 +18,8 @@ import { artifactPath } from './support/env.js';
 import { closeDemoAndChromium, startDemoAndChromium } from './support/demo-chromium.js';
 import { emitToPanel, panelFrames, waitForRows } from './support/tour-pages.js';
 import { startActionServer } from './support/action-page.js';
-import { ensureExtensionBuild, launchChromiumWithExtension, newPageWithTabId } from './support/ext-env.js';
+import { openPanelOf, openTabAt } from './support/ext-env.js';
+import { chromiumAndServerPerFile } from './support/ext-with-server.js';
 
 let browser: Browser;
 let server: DemoServer;
@@ -199,25 +200,18 @@ describe('room for the tree: a ledger.entry frame expanded, the hex shown', () =
     expectRoom(seen);
   }, 120_000);
 
-  it('extension panel with New message and Edit and send both open: the tree keeps its rows, the editors scroll in their own boxes', async () => {
-    const [ext, actions] = await Promise.all([
-      ensureExtensionBuild('chrome').then((dir) => launchChromiumWithExtension(dir)),
-      startActionServer(),
-    ]);
-    try {
-      const { page, tabId } = await newPageWithTabId(ext.worker, async () => {
-        const p = await ext.context.newPage();
-        await p.goto(actions.url);
-        return p;
-      });
+  // The extension's Chromium and the action page's server, for the one test below.
+  describe('in the extension (dist/chrome)', () => {
+    const run = chromiumAndServerPerFile(startActionServer, 60_000);
+    it('extension panel with New message and Edit and send both open: the tree keeps its rows, the editors scroll in their own boxes', async () => {
+      const ext = run.browser;
+      const { page, tabId } = await openTabAt(ext, run.server.url);
       await page.waitForFunction('window.opened === true');
       // A ledger entry: a value with enough rows for the tree to need its room.
       const ctx = { rng: makeRng(5), nowMs: Date.parse('2026-01-02T03:04:05Z'), codec: 'cbor' as const };
       const entry = [...new CborEncoder().encode(ledgerEntry.build(ctx))];
       await page.evaluate((b) => (window as unknown as { ws: WebSocket }).ws.send(new Uint8Array(b)), entry);
-      const panel = await ext.context.newPage();
-      await panel.setViewportSize(SIZES[0]);
-      await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
+      const panel = await openPanelOf(ext, tabId, { viewport: SIZES[0] });
       const row = panel.locator('[data-testid=frame-row]', { hasText: 'ledger.entry' }).first();
       await row.waitFor({ timeout: 20_000 });
       await expandLedgerEntry(panel, row);
@@ -286,9 +280,6 @@ describe('room for the tree: a ledger.entry frame expanded, the hex shown', () =
         // EDN and hex are written in columns: the editors' text is monospace.
         for (const e of editors) expect(e.textFont, `${at}: the editor's font`).toMatch(/monospace/);
       }
-    } finally {
-      await ext.close();
-      await actions.close();
-    }
-  }, 180_000);
+    }, 180_000);
+  });
 });

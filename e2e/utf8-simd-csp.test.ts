@@ -9,22 +9,18 @@
  * fall back to the JS validator, codecs/core/utf8-wasm.test.ts).
  * Fails (never skips) without the browsers or a buildable extension.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser as ChromiumBrowser, Page as ChromiumPage, Worker as ChromiumWorker } from 'playwright-core';
 import type { DemoServer } from '../demo-server/server.js';
 import { closeDemoAndChromium, startDemoAndChromium } from './support/demo-chromium.js';
 import { UTF8_VALIDATE_WASM } from '../codecs/core/utf8-wasm/utf8-validate-bytes.js';
-import {
-  ensureExtensionBuild,
-  launchChromiumWithExtension,
-  requireBrowser,
-  type ChromiumWithExtension,
-} from './support/ext-env.js';
-import { findPageByLocation, launchFirefox, OPEN_PANEL_TAB, type PanelTabOpened } from './support/ext-firefox.js';
+import { openPanelOf } from './support/ext-env.js';
+import { openPanelTab } from './support/ext-firefox.js';
 import { conversation } from './support/ext-fixtures.js';
-import { startCaptureServer, type CaptureServer } from './support/ext-server.js';
+import { startCaptureServer } from './support/ext-server.js';
+import { chromiumAndServerPerFile, firefoxAndServerPerFile } from './support/ext-with-server.js';
 
 /**
  * An expression that compiles the validator, validates "é" then a surrogate, and gives what
@@ -43,38 +39,32 @@ const RUN_VALIDATOR = `(() => {
 const RUNS = 'valid -1, invalid 0';
 
 /** A local page served with the CSP `policy`. */
-function startCspServer(policy: string): Promise<{ server: Server; url: string }> {
+function startCspServer(policy: string): Promise<{ readonly url: string; close(): Promise<void> }> {
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html', 'content-security-policy': policy });
     res.end('<!doctype html><title>csp</title>');
   });
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () =>
-      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` }),
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+        close: () => new Promise<void>((r) => server.close(() => r())),
+      }),
     ),
   );
 }
 
 describe('Chromium: the extension (dist/chrome) runs the SIMD validator', () => {
-  let ext: ChromiumWithExtension;
-  let csp: { server: Server; url: string };
-
-  beforeAll(async () => {
-    requireBrowser('chromium');
-    const dir = await ensureExtensionBuild('chrome');
-    [ext, csp] = await Promise.all([launchChromiumWithExtension(dir), startCspServer("script-src 'self'")]);
-  }, 60_000);
-
-  afterAll(async () => {
-    await ext?.close();
-    await new Promise((r) => csp?.server.close(r));
-  });
+  const run = chromiumAndServerPerFile(() => startCspServer("script-src 'self'"), 60_000);
 
   it('in the panel page and in its decode worker', async () => {
-    const panel: ChromiumPage = await ext.context.newPage();
-    const workerStarted = panel.waitForEvent('worker', { timeout: 10_000 }).catch(() => null);
-    await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=1`);
-    await panel.getByTestId('frame-count').waitFor({ timeout: 10_000 });
+    let workerStarted: Promise<ChromiumWorker | null> = Promise.resolve(null);
+    const panel: ChromiumPage = await openPanelOf(run.browser, 1, {
+      beforeLoad: (panel) => {
+        workerStarted = panel.waitForEvent('worker', { timeout: 10_000 }).catch(() => null);
+      },
+      waitForFrameCount: true,
+    });
     expect(await panel.evaluate(RUN_VALIDATOR)).toBe(RUNS);
     const worker: ChromiumWorker | null =
       panel.workers().find((w) => w.url().includes('decode-worker')) ?? (await workerStarted);
@@ -84,37 +74,20 @@ describe('Chromium: the extension (dist/chrome) runs the SIMD validator', () => 
   }, 30_000);
 
   it('where a page CSP lacks wasm-unsafe-eval, compiling is refused (the codecs then use the JS validator)', async () => {
-    const page = await ext.context.newPage();
-    await page.goto(csp.url);
+    const page = await run.browser.context.newPage();
+    await page.goto(run.server.url);
     expect(await page.evaluate(RUN_VALIDATOR)).toMatch(/^CompileError: .*(Content Security Policy|unsafe-eval)/);
     await page.close();
   }, 30_000);
 });
 
 describe('Firefox: the extension (dist/firefox-test) runs the SIMD validator', () => {
-  let browser: Awaited<ReturnType<typeof launchFirefox>>;
-  let server: CaptureServer;
-
-  beforeAll(async () => {
-    requireBrowser('firefox');
-    const testBuild = await ensureExtensionBuild('firefox-test');
-    [browser, server] = await Promise.all([
-      launchFirefox({ extension: testBuild }),
-      startCaptureServer(conversation()),
-    ]);
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const run = firefoxAndServerPerFile(() => startCaptureServer(conversation()), 60_000);
 
   it('in the panel page', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.httpUrl}api.html`);
-    const opened = (await page.evaluate(OPEN_PANEL_TAB)) as PanelTabOpened;
-    expect(opened.wirescopeTest, JSON.stringify(opened)).toBe('panel-tab-opened');
-    const panel = await findPageByLocation(browser, opened.url);
+    const page = await run.browser.newPage();
+    await page.goto(`${run.server.httpUrl}api.html`);
+    const panel = await openPanelTab(run.browser, page);
     expect(await panel.evaluate(RUN_VALIDATOR)).toBe(RUNS);
     await panel.close();
     await page.close();

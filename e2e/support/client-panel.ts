@@ -4,12 +4,11 @@
  * record of the wire reduced to the same lines (text/binary and size, per direction, in order),
  * and the Chromium run of a page followed by a read of its panel.
  */
-import type { Page } from 'playwright-core';
 import type { ClientServer, WireRecord } from './client-servers.js';
 import type { ChromiumWithExtension } from './ext-env.js';
-import { newPageWithTabId } from './ext-env.js';
+import { openPanelOf, openTabAt } from './ext-env.js';
 import { sizeText } from './ext-fixtures.js';
-import { READ_PANEL, waitForRows, type PanelState } from './ext-panel.js';
+import { panelReader, waitForRows, type PanelState } from './ext-panel.js';
 
 export const frameLine = (r: { opcode: string; size: string }) => `${r.opcode} ${r.size}`;
 
@@ -38,17 +37,17 @@ export interface PanelRun {
  */
 export async function runPageThenReadPanel(ext: ChromiumWithExtension, server: ClientServer): Promise<PanelRun> {
   const errors: string[] = [];
-  const { page, tabId } = await newPageWithTabId(ext.worker, () => ext.context.newPage());
-  page.on('pageerror', (e) => errors.push(e.message));
+  const { page, tabId } = await openTabAt(ext, `${server.httpUrl}page.html`, {
+    beforeLoad: (p) => p.on('pageerror', (e) => errors.push(e.message)),
+  });
   try {
-    await page.goto(`${server.httpUrl}page.html`);
     const result = await page.evaluate('window.__done');
     await new Promise((r) => setTimeout(r, 200)); // the closing frames, if any
-    const panel: Page = await ext.context.newPage();
-    panel.on('pageerror', (e) => errors.push(`panel: ${e.message}`));
+    const panel = await openPanelOf(ext, tabId, {
+      beforeLoad: (p) => p.on('pageerror', (e) => errors.push(`panel: ${e.message}`)),
+    });
     try {
-      await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
-      const state = await waitForRows(() => panel.evaluate(READ_PANEL) as Promise<PanelState>, server.frames.length);
+      const state = await waitForRows(panelReader(panel), server.frames.length);
       return { result, state, errors };
     } finally {
       await panel.close();

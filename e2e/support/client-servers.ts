@@ -38,6 +38,34 @@ export interface ClientServer {
   close(): Promise<void>;
 }
 
+/**
+ * The client libraries bundled for the pages, with every server a test file starts for them:
+ * a file's one "server" (see ext-with-server.ts), whose close() closes each server it was handed.
+ */
+export interface ClientPages<S extends ClientServer> {
+  /** The bundle the library pages load (bundleClients, bundleProtocolClients). */
+  readonly clientsJs: string;
+  /** Keeps `server` to be closed with the rest; returns it. */
+  keep(server: S): S;
+  close(): Promise<void>;
+}
+
+/** Bundles the libraries with `bundle`; the servers come later, one per test, through keep(). */
+export async function clientPagesOf<S extends ClientServer>(bundle: () => Promise<string>): Promise<ClientPages<S>> {
+  const clientsJs = await bundle();
+  const servers: S[] = [];
+  return {
+    clientsJs,
+    keep: (server) => {
+      servers.push(server);
+      return server;
+    },
+    close: async () => {
+      for (const s of servers) await s.close();
+    },
+  };
+}
+
 /** The protobuf type both sides use. */
 export const PROTO_JSON = {
   nested: {

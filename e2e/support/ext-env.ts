@@ -202,23 +202,42 @@ export async function newPageWithTabId<P>(worker: Worker, open: () => Promise<P>
   }
 }
 
+export interface OpenOptions {
+  /** Run on the new page before it loads: listeners that must hear it from the start (uncaught errors, console), init scripts; a promise it returns is awaited. */
+  readonly beforeLoad?: (page: Page) => unknown;
+}
+
 /** Opens `url` in a new tab of `ext`'s browser; returns the page with its tab id. */
-export function openTabAt(ext: ChromiumWithExtension, url: string): Promise<{ page: Page; tabId: number }> {
+export function openTabAt(
+  ext: ChromiumWithExtension,
+  url: string,
+  options: OpenOptions = {},
+): Promise<{ page: Page; tabId: number }> {
   return newPageWithTabId(ext.worker, async () => {
     const page = await ext.context.newPage();
+    await options.beforeLoad?.(page);
     await page.goto(url);
     return page;
   });
 }
 
-/** The panel of tab `tabId` (panel.html?tabId=N) in a new page, given `viewport` before it loads when one is passed. */
+export interface PanelOptions extends OpenOptions {
+  /** The panel page's size, set before it loads. */
+  readonly viewport?: { width: number; height: number };
+  /** Resolve only once the status bar's frame count is drawn (within 10 s). */
+  readonly waitForFrameCount?: boolean;
+}
+
+/** The panel of tab `tabId` (panel.html?tabId=N) in a new page. */
 export async function openPanelOf(
   ext: ChromiumWithExtension,
   tabId: number,
-  viewport?: { width: number; height: number },
+  options: PanelOptions = {},
 ): Promise<Page> {
   const panel = await ext.context.newPage();
-  if (viewport) await panel.setViewportSize(viewport);
+  if (options.viewport) await panel.setViewportSize(options.viewport);
+  await options.beforeLoad?.(panel);
   await panel.goto(`chrome-extension://${ext.extensionId}/panel.html?tabId=${tabId}`);
+  if (options.waitForFrameCount) await panel.getByTestId('frame-count').waitFor({ timeout: 10_000 });
   return panel;
 }

@@ -59,9 +59,18 @@ async function askForPanelTab(page: Page): Promise<PanelTabOpened> {
   return opened;
 }
 
+/** Opens `page`'s panel tab through the test build's hook; returns it with the hook's answer (its URL and tab ids). */
+export async function openPanelTabWithAnswer(
+  browser: Browser,
+  page: Page,
+): Promise<{ panel: Page; opened: PanelTabOpened }> {
+  const opened = await askForPanelTab(page);
+  return { panel: await findPageByLocation(browser, opened.url), opened };
+}
+
 /** Opens `page`'s panel tab through the test build's hook and returns it. */
 export async function openPanelTab(browser: Browser, page: Page): Promise<Page> {
-  return findPageByLocation(browser, (await askForPanelTab(page)).url);
+  return (await openPanelTabWithAnswer(browser, page)).panel;
 }
 
 /** The open tab whose document is at `url` (Puppeteer's own `page.url()` may say about:blank). */
@@ -140,4 +149,21 @@ export async function openThemedPanel(browser: Browser, page: Page, theme: 'ligh
     .evaluate((u) => location.replace(u), url)
     .catch(() => undefined);
   return findPageByLocation(browser, url);
+}
+
+/**
+ * Opens `url` in a new tab, waits (up to 15 s) for its page to set `window.__received` (its
+ * frames are in), then opens that tab's panel in `theme` (openThemedPanel).
+ */
+export async function openPageThenThemedPanel(
+  browser: Browser,
+  url: string,
+  theme: 'light' | 'dark',
+): Promise<{ page: Page; panel: Page }> {
+  const page = await browser.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => (window as unknown as { __received?: boolean }).__received === true, {
+    timeout: 15_000,
+  });
+  return { page, panel: await openThemedPanel(browser, page, theme) };
 }
