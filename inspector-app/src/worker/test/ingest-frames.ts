@@ -4,6 +4,19 @@ import type { FrameSummary, IngestFrame } from '../api.js';
 /** What a test says of a frame: the rest (id, connection, time) the ingest numbers. */
 export type FrameContent = Omit<IngestFrame, 'frameId' | 'connectionId' | 'time'>;
 
+/** The `index`th frame of connection `c1`: id index + 1, time = index. */
+export function numberedFrame(f: FrameContent, index: number): IngestFrame {
+  return {
+    frameId: index + 1,
+    connectionId: 'c1',
+    direction: f.direction,
+    time: index,
+    opcode: f.opcode,
+    data: f.data,
+    ...(f.lost ? { lost: f.lost } : {}),
+  };
+}
+
 /**
  * Fresh worker handlers given `frames` as one connection `c1` (ids from 1, time = index),
  * each stored and summarized as the worker does on ingest. `prepare` runs first: what the
@@ -16,15 +29,7 @@ export function ingestFrames(
   const handlers = new WorkerHandlers();
   prepare?.(handlers);
   const rows = frames.map((f, i) => {
-    const frame: IngestFrame = {
-      frameId: i + 1,
-      connectionId: 'c1',
-      direction: f.direction,
-      time: i,
-      opcode: f.opcode,
-      data: f.data,
-      ...(f.lost ? { lost: f.lost } : {}),
-    };
+    const frame = numberedFrame(f, i);
     handlers.store.add(frame);
     return handlers.summarize(frame);
   });
