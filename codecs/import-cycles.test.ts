@@ -114,4 +114,16 @@ describe('layers inside codecs/', () => {
     );
     expect(intoBench).toEqual([]);
   });
+
+  it('no product module imports a test/ folder (shared test builders are for tests only)', () => {
+    const product = ['codecs', 'inspector-app', 'extension', 'proxy', 'demo-server'].flatMap((d) =>
+      sources(path.join(repoRoot, d)),
+    );
+    const intoTests = product.flatMap((f) =>
+      imports(f, true)
+        .filter((dep) => dep.split(path.sep).includes('test'))
+        .map((dep) => `${path.relative(repoRoot, f)} -> ${path.relative(repoRoot, dep)}`),
+    );
+    expect(intoTests).toEqual([]);
+  });
 });
