@@ -314,13 +314,7 @@ function detectAndDecode(bytes: Uint8Array, options: DecodeOptions, depth: numbe
   // The connection's format read the frame validly to its end and wanted more (an MQTT packet
   // written a part per frame), and no reading is convincing: it is that part.
   if (cutShort?.index && !((detection.candidates[0]?.confidence ?? 0) >= 0.5))
-    return {
-      format: cutShort.format as FrameFormat,
-      index: deepen(cutShort.index, depth),
-      error: cutShort.error,
-      detection,
-      verdict: 'malformed',
-    };
+    return malformedAs(cutShort, cutShort.index, detection, depth);
   const best = detection.candidates[0];
   const furthest = nearestReading(detection.rejected, bytes.length);
   // A text frame that opens like a JSON object or array but is not JSON, or a Socket.IO packet
@@ -334,13 +328,7 @@ function detectAndDecode(bytes: Uint8Array, options: DecodeOptions, depth: numbe
       furthest.format === 'sockjs' ||
       furthest.format === 'signalr')
   ) {
-    return {
-      format: furthest.format,
-      index: deepen(furthest.index, depth),
-      error: furthest.error,
-      detection,
-      verdict: 'malformed',
-    };
+    return malformedAs(furthest, furthest.index, detection, depth);
   }
   // Protobuf has no magic and reads many byte strings whole: a frame of a known format that
   // was clearly cut short (read validly to its end, then more wanted) stays "malformed X".
@@ -369,13 +357,7 @@ function detectAndDecode(bytes: Uint8Array, options: DecodeOptions, depth: numbe
     ((bytes.length <= TINY_FRAME_BYTES && furthest.error.code !== 'trailing-bytes') ||
       nearMissConfidence(furthest, bytes.length) >= NEAR_MISS_THRESHOLD)
   ) {
-    return {
-      format: furthest.format as FrameFormat,
-      index: deepen(furthest.index, depth),
-      error: furthest.error,
-      detection,
-      verdict: 'malformed',
-    };
+    return malformedAs(furthest, furthest.index, detection, depth);
   }
   // A format with no magic number is no near miss on its bytes alone; but on a connection of
   // that format (its subprotocol, its other frames) a reading of it that got past the first byte is
@@ -384,14 +366,7 @@ function detectAndDecode(bytes: Uint8Array, options: DecodeOptions, depth: numbe
     connectionFormat && hasNoMagic(connectionFormat)
       ? detection.rejected.find((r) => r.format === connectionFormat && r.index && r.error.offset > 0)
       : undefined;
-  if (inConnectionFormat?.index)
-    return {
-      format: inConnectionFormat.format as FrameFormat,
-      index: deepen(inConnectionFormat.index, depth),
-      error: inConnectionFormat.error,
-      detection,
-      verdict: 'malformed',
-    };
+  if (inConnectionFormat?.index) return malformedAs(inConnectionFormat, inConnectionFormat.index, detection, depth);
   const readings = detection.rejected.map((r) => `${r.format} stops at byte ${r.error.offset}`).join('; ');
   const error: DecodeError = {
     code: 'unsupported-format',
@@ -404,6 +379,17 @@ function detectAndDecode(bytes: Uint8Array, options: DecodeOptions, depth: numbe
 const STRONG_NEAR_MISS = 0.8;
 
 /** The reading in the connection's format that ran out of bytes at the frame's end, if any. */
+/** The frame as a broken frame of `reading`'s format: its partial tree and its error. */
+function malformedAs(reading: Rejection, index: SpanIndex, detection: Detection, depth: number): DecodedFrame {
+  return {
+    format: reading.format as FrameFormat,
+    index: deepen(index, depth),
+    error: reading.error,
+    detection,
+    verdict: 'malformed',
+  };
+}
+
 function partOfMessage(
   detection: Detection,
   connectionFormat: string | null | undefined,
