@@ -103,27 +103,21 @@ describe('layers inside codecs/', () => {
     expect(outward).toEqual([]);
   });
 
+  /** Product modules' imports of a file inside a folder named `folder`, as "importer -> imported". */
+  const productImportsInto = (folder: string): string[] =>
+    ['codecs', 'inspector-app', 'extension', 'proxy', 'demo-server']
+      .flatMap((d) => sources(path.join(repoRoot, d)))
+      .flatMap((f) =>
+        imports(f, true)
+          .filter((dep) => dep.split(path.sep).includes(folder))
+          .map((dep) => `${path.relative(repoRoot, f)} -> ${path.relative(repoRoot, dep)}`),
+      );
+
   it('no product module imports a benchmark (bench/ folders are run, never shipped)', () => {
-    const product = ['codecs', 'inspector-app', 'extension', 'proxy', 'demo-server'].flatMap((d) =>
-      sources(path.join(repoRoot, d)),
-    );
-    const intoBench = product.flatMap((f) =>
-      imports(f, true)
-        .filter((dep) => dep.split(path.sep).includes('bench'))
-        .map((dep) => `${path.relative(repoRoot, f)} -> ${path.relative(repoRoot, dep)}`),
-    );
-    expect(intoBench).toEqual([]);
+    expect(productImportsInto('bench')).toEqual([]);
   });
 
   it('no product module imports a test/ folder (shared test builders are for tests only)', () => {
-    const product = ['codecs', 'inspector-app', 'extension', 'proxy', 'demo-server'].flatMap((d) =>
-      sources(path.join(repoRoot, d)),
-    );
-    const intoTests = product.flatMap((f) =>
-      imports(f, true)
-        .filter((dep) => dep.split(path.sep).includes('test'))
-        .map((dep) => `${path.relative(repoRoot, f)} -> ${path.relative(repoRoot, dep)}`),
-    );
-    expect(intoTests).toEqual([]);
+    expect(productImportsInto('test')).toEqual([]);
   });
 });
