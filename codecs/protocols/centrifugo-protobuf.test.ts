@@ -4,16 +4,15 @@
  * built by a test server with the same library's Protobuf codec: read with names through the
  * schema walker and wirescope's own `.proto`, values equal to the library's decode.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocket } from 'ws';
 import { Centrifuge } from 'centrifuge/build/protobuf';
 import { decodeFrame, recognizeProtocol, Kind, type SpanIndex } from '../index.js';
 import { nestedValue } from '../nested/nested-value.js';
 import { centrifugoMessages, readCentrifugoProtobuf } from './centrifugo-protobuf.js';
 import { captureProxy, until, type WsCapture } from './test/ws-capture.js';
+import { localWsServer, type LocalWsServer } from './test/ws-server.js';
 
 interface Codec {
   encodeReplies(replies: unknown[]): Uint8Array;
@@ -25,14 +24,11 @@ const codec = (new Centrifuge('ws://unused', { websocket: WebSocket }) as unknow
 const json = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
 
 /** A Centrifugo-like server: answers connect / subscribe / publish / rpc / presence, then pushes publications. */
-async function server(): Promise<{ url: string; close(): Promise<void> }> {
-  const httpServer = http.createServer();
-  const wss = new WebSocketServer({
-    server: httpServer,
-    perMessageDeflate: false,
+async function server(): Promise<LocalWsServer> {
+  const local = await localWsServer({
     handleProtocols: (p) => (p.has('centrifuge-protobuf') ? 'centrifuge-protobuf' : false),
   });
-  wss.on('connection', (socket) => {
+  local.wss.on('connection', (socket) => {
     socket.on('message', (data) => {
       const replies: unknown[] = [];
       for (const c of codec.decodeCommands(new Uint8Array(data as Buffer))) {
@@ -81,17 +77,7 @@ async function server(): Promise<{ url: string; close(): Promise<void> }> {
       if (replies.length) socket.send(codec.encodeReplies(replies));
     });
   });
-  await new Promise<void>((r) => httpServer.listen(0, '127.0.0.1', r));
-  return {
-    url: `ws://127.0.0.1:${(httpServer.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const c of wss.clients) c.terminate();
-        wss.close();
-        httpServer.closeAllConnections();
-        httpServer.close(() => resolve());
-      }),
-  };
+  return local;
 }
 
 describe('Centrifugo over Protobuf (real centrifuge-js Protobuf client)', () => {
