@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { nodeMqttSession } from '../../../codecs/protocols/test/mqtt-rig.js';
 import type { CapturedFrame } from '../../../codecs/protocols/test/ws-capture.js';
 import type { FromWorker } from './api.js';
-import { ingestFrames, numberedFrame, type FrameContent } from './test/ingest-frames.js';
+import { ingestFrames, connectionFrameAt, type FrameContent } from './test/ingest-frames.js';
 
 const ingest = (frames: readonly FrameContent[], subprotocol?: string) =>
   ingestFrames(frames, (h) => subprotocol && h.links.setSubprotocol('c1', subprotocol));
@@ -92,7 +92,7 @@ describe('MQTT reassembly from the connection message (the worker as the app dri
     send({ type: 'connection', connectionId: 'c1', subprotocol: 'mqtt' });
     send({
       type: 'ingest',
-      frames: rest.map(numberedFrame),
+      frames: rest.map(connectionFrameAt),
     });
     send({ type: 'call', callId: 1, method: 'decode', params: { frameId: 1, format: 'auto' } }); // flushes the rows
     const rows = posted.flatMap((m) => (m.type === 'summaries' ? m.summaries : []));

@@ -5,7 +5,7 @@ import type { FrameSummary, IngestFrame } from '../api.js';
 export type FrameContent = Omit<IngestFrame, 'frameId' | 'connectionId' | 'time'>;
 
 /** The `index`th frame of connection `c1`: id index + 1, time = index. */
-export function numberedFrame(f: FrameContent, index: number): IngestFrame {
+export function connectionFrameAt(f: FrameContent, index: number): IngestFrame {
   return {
     frameId: index + 1,
     connectionId: 'c1',
@@ -29,7 +29,7 @@ export function ingestFrames(
   const handlers = new WorkerHandlers();
   prepare?.(handlers);
   const rows = frames.map((f, i) => {
-    const frame = numberedFrame(f, i);
+    const frame = connectionFrameAt(f, i);
     handlers.store.add(frame);
     return handlers.summarize(frame);
   });
