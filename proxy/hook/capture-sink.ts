@@ -7,9 +7,10 @@
  * app's event loop. (`wirescope run --proxy` reads this file from its own process and streams
  * it to the proxy, so the app's process never encodes for the feed.)
  *
- * A frame's bytes may be the app's own buffer: they are copied before `frame` returns.
+ * A frame's bytes may be the app's own buffer: they are copied before `frame` returns. The
+ * file is written with direct I/O where it can be (chunk-file.ts), so the app does not pay the
+ * kernel's copy of every byte into the page cache.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
 import { closedLine, connectionLine } from '../../codecs/capture/capture-lines.js';
 import {
   FLAG_BINARY,
@@ -21,6 +22,7 @@ import {
   RECORDS_HEADER,
 } from '../../codecs/capture/capture-records.js';
 import type { ConnectionInfo, Direction, Opcode } from '../../codecs/capture/types.js';
+import { type ChunkFile, openChunkFile } from './chunk-file.js';
 
 export interface HookSink {
   opened(info: ConnectionInfo): void;
@@ -31,47 +33,68 @@ export interface HookSink {
 }
 
 export interface FileHookSinkOptions {
-  /** The reused buffer's size (default 4 MiB); a frame larger than it is written on its own. */
+  /** The reused buffer's size (default 4 MiB, at least 64 KiB); a frame larger than it goes through it in pieces. */
   readonly bufferBytes?: number;
   /** How often the buffer is written (default 100 ms); 0: only when full and by flushNow. */
   readonly flushMs?: number;
 }
 
 export function fileHookSink(path: string, warn: (line: string) => void, options: FileHookSinkOptions = {}): HookSink {
-  let fd: number | null = openSync(path, 'w');
-  const chunk = Buffer.allocUnsafe(Math.max(options.bufferBytes ?? 4 * 1024 * 1024, 4096));
+  return chunkFileSink(openChunkFile(path, Math.max(options.bufferBytes ?? 4 * 1024 * 1024, 65536)), warn, options);
+}
+
+/** The sink over an open chunk file (a test can give a plain one where direct I/O would be chosen). */
+export function chunkFileSink(
+  opened: ChunkFile,
+  warn: (line: string) => void,
+  options: FileHookSinkOptions = {},
+): HookSink {
+  let file: ChunkFile | null = opened;
+  const chunk = opened.chunk;
   let used = 0;
-  const writeAll = (bytes: Uint8Array, length: number): void => {
-    if (fd === null) return;
+  // chunk[0, inFile) is already in the file (the partial block a direct-I/O flush keeps).
+  let inFile = 0;
+  const stop = (e: unknown): void => {
+    warn(`wirescope: recording stopped: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     try {
-      let offset = 0;
-      while (offset < length) offset += writeSync(fd, bytes, offset, length - offset);
-    } catch (e) {
-      warn(`wirescope: recording stopped: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-      try {
-        closeSync(fd);
-      } catch {
-        // already unusable
-      }
-      fd = null;
+      file?.close();
+    } catch {
+      // already unusable
     }
+    file = null;
+    used = 0;
+    inFile = 0;
   };
   const flushNow = (): void => {
-    if (used === 0) return;
-    writeAll(chunk, used);
-    used = 0;
+    if (file === null || used === inFile) return;
+    try {
+      used = inFile = file.flush(used);
+    } catch (e) {
+      stop(e);
+    }
+  };
+  /** Bytes too large for what the chunk has free, through the chunk in pieces. */
+  const appendThrough = (bytes: Uint8Array): void => {
+    let from = 0;
+    while (file !== null && from < bytes.length) {
+      if (used === chunk.length) flushNow();
+      const n = Math.min(bytes.length - from, chunk.length - used);
+      chunk.set(bytes.subarray(from, from + n), used);
+      used += n;
+      from += n;
+    }
   };
   const jsonRecord = (line: string): void => {
-    if (fd === null) return;
+    if (file === null) return;
     const text = line.endsWith('\n') ? line.slice(0, -1) : line;
     const size = Buffer.byteLength(text);
     if (used + RECORD_HEAD_BYTES + size > chunk.length) flushNow();
-    if (RECORD_HEAD_BYTES + size > chunk.length) {
+    if (used + RECORD_HEAD_BYTES + size > chunk.length) {
       const whole = Buffer.allocUnsafe(RECORD_HEAD_BYTES + size);
       whole[0] = JSON_RECORD;
       whole.writeUInt32LE(size, 1);
       whole.write(text, RECORD_HEAD_BYTES, 'utf8');
-      writeAll(whole, whole.length);
+      appendThrough(whole);
       return;
     }
     chunk[used] = JSON_RECORD;
@@ -89,24 +112,24 @@ export function fileHookSink(path: string, warn: (line: string) => void, options
     }
     return bytes;
   };
-  writeAll(Buffer.from(RECORDS_HEADER), Buffer.byteLength(RECORDS_HEADER));
+  used = chunk.write(RECORDS_HEADER, 0, 'utf8');
+  flushNow();
   const flushMs = options.flushMs ?? 100;
   if (flushMs > 0) setInterval(flushNow, flushMs).unref();
   return {
     opened: (info) => jsonRecord(connectionLine(info)),
     frame(connectionId, direction, opcode, time, data) {
-      if (fd === null) return;
+      if (file === null) return;
       const id = idBytesOf(connectionId);
       const idLength = id.length;
       const head = RECORD_HEAD_BYTES + FRAME_FIXED_BYTES + idLength;
       const bodyLength = FRAME_FIXED_BYTES + idLength + data.byteLength;
       if (used + head + data.byteLength > chunk.length) {
         flushNow();
-        if (head + data.byteLength > chunk.length) {
-          // Larger than the buffer: its head from the buffer, its bytes straight from the app's.
-          writeHead(chunk, 0, bodyLength, direction, opcode, id, time);
-          writeAll(chunk, head);
-          writeAll(data, data.byteLength);
+        if (used + head + data.byteLength > chunk.length) {
+          // Larger than the chunk: its head, then its bytes through the chunk in pieces.
+          used = writeHead(chunk, used, bodyLength, direction, opcode, id, time);
+          appendThrough(data);
           return;
         }
       }
