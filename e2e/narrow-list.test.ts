@@ -12,7 +12,13 @@ import type { Browser, Page } from 'playwright-core';
 import type { DemoServer } from '../demo-server/server.js';
 import { artifactPath } from './support/env.js';
 import { closeDemoAndChromium, startDemoAndChromium } from './support/demo-chromium.js';
-import { controlsOutside, controlsSeen, cutControls, overlappingControls } from './support/cut-text.js';
+import {
+  controlsOutside,
+  controlsSeen,
+  cutControls,
+  overlappingControls,
+  buttonsNotWhole,
+} from './support/cut-text.js';
 
 let browser: Browser;
 let server: DemoServer;
@@ -138,7 +144,7 @@ async function listPaneProblems(page: Page): Promise<{ cut: string[]; overlaps: 
   };
 }
 
-describe('the list pane shows every control and column header whole', () => {
+describe('in narrow windows the list pane, its column headers and every button show their whole text', () => {
   for (const where of ['index.html', 'panel.html'] as const) {
     for (const [width, height] of [
       [1440, 900],
@@ -151,10 +157,12 @@ describe('the list pane shows every control and column header whole', () => {
         // A frame open: beside the list at 1440 (the list narrows to 560 px), under it below 1000 px.
         const row = page.locator('[data-testid=frame-row]').nth(1);
         const id = await row.getAttribute('data-frame-id');
-        await row.click();
+        await row.dispatchEvent('mousedown');
         await page.locator(`[data-testid=frame-detail][data-frame-id="${id}"]`).waitFor();
         await page.waitForTimeout(300);
         const opened = await listPaneProblems(page);
+        // The detail's toolbars too: a button keeps its label on one line ("Expand all" broke in two at 700 px), uncut.
+        const buttons = await buttonsNotWhole(page, 'button');
         const name = `narrow-filter-bar-${where.replace('.html', '')}-${width}`;
         await page.screenshot({ path: artifactPath(`${name}-light.png`) });
         // The widest text each select can show (a connection's label is its short URL).
@@ -171,6 +179,7 @@ describe('the list pane shows every control and column header whole', () => {
         const dark = await listPaneProblems(page);
         await page.screenshot({ path: artifactPath(`${name}-widest-dark.png`) });
         await page.close();
+        expect(buttons, 'buttons not whole').toEqual([]);
         for (const [state, seen] of Object.entries({ opened, widest, dark })) {
           expect(seen.cut, `${state}: cut`).toEqual([]);
           expect(seen.overlaps, `${state}: overlapping`).toEqual([]);

@@ -94,3 +94,38 @@ export function controlsOutside(controls: readonly ControlSeen[], outer: Box): s
     )
     .map((c) => c.name);
 }
+
+/**
+ * The buttons matched by `selector` not seen whole: their text breaks onto a second line (each
+ * line a rectangle of its own), an ancestor that clips its overflow cuts their box, or
+ * something else is drawn over either end of it.
+ */
+export function buttonsNotWhole(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((sel) => {
+    const out: string[] = [];
+    for (const el of document.querySelectorAll<HTMLButtonElement>(sel)) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0) continue;
+      const name = el.textContent?.trim() ?? '';
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      if (tops.size > 1) out.push(`${name}: on ${tops.size} lines`);
+      for (let up = el.parentElement; up; up = up.parentElement) {
+        if (getComputedStyle(up).overflowX === 'visible') continue;
+        const clip = up.getBoundingClientRect();
+        if (box.left < clip.left - 0.5 || box.right > clip.right + 0.5) {
+          out.push(`${name}: cut by its ${up.className || up.tagName.toLowerCase()}`);
+          break;
+        }
+      }
+      // Drawn over: what the page shows just inside each end of the button is the button.
+      const middle = (box.top + box.bottom) / 2;
+      for (const x of [box.left + 2, box.right - 2]) {
+        const top = document.elementFromPoint(x, middle);
+        if (top && !el.contains(top)) out.push(`${name}: covered by ${top.className || top.tagName.toLowerCase()}`);
+      }
+    }
+    return out;
+  }, selector);
+}
