@@ -15,9 +15,8 @@ import type { SessionChartData } from '../../../codecs/compare/session/cumulativ
 import type { EditOutcome, EditSource, EditSyntax } from './edit-text.js';
 import type { ComposeOutcome } from './compose-text.js';
 
-/** What the detail decodes a frame as: the best fit, a walker format (Socket.IO is not offered), or Protobuf read another way. */
-export type FormatChoice = 'auto' | SwitchableFormat | ReadAsFormat;
-export type SwitchableFormat = Exclude<FormatName, 'socketio'>;
+/** What the detail decodes a frame as: the best fit, a walker format, or Protobuf read another way. */
+export type FormatChoice = 'auto' | FormatName | ReadAsFormat;
 
 /** Protobuf without a schema with length-delimited fields read another way: `protobuf:<value offset>=<reading>,…` (codecs/protobuf/read-as.ts). */
 export type ReadAsFormat = `protobuf:${string}`;

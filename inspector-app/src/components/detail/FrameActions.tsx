@@ -1,7 +1,7 @@
 import { useState, type ReactElement } from 'react';
 import { directionMark, directionName } from '../../../../codecs/capture/direction-mark.js';
 import type { Direction } from '../../../../codecs/capture/types.js';
-import type { FormatChoice, SwitchableFormat } from '../../worker/api.js';
+import type { FormatChoice } from '../../worker/api.js';
 import { FRAME_FORMATS } from '../../../../codecs/core/frame-formats.js';
 import type { WorkerClient } from '../../worker/client.js';
 import { copyText } from '../shell/copyText.js';
@@ -9,11 +9,12 @@ import { encodeBase64 } from '../../sources/base64.js';
 import { saveBytes, toHex } from './clipboard.js';
 import { frameLink } from './frame-link.js';
 
-/** The decoder switcher's choices: best fit, then every walker format but Socket.IO. */
-const FORMATS: readonly FormatChoice[] = [
-  'auto',
-  ...FRAME_FORMATS.filter((f): f is SwitchableFormat => f !== 'socketio'),
-];
+/**
+ * The decoder switcher's choices: best fit, then every walker format. Socket.IO among them:
+ * `40` or `2` alone read as JSON numbers unless the connection's other frames were Socket.IO,
+ * and forcing it reads the packet.
+ */
+const FORMATS: readonly FormatChoice[] = ['auto', ...FRAME_FORMATS];
 
 /** Copy as hex / base64 / JSON / EDN, save as .bin, and the decoder switcher. */
 export function FrameActions(props: {

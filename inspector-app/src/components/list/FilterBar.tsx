@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { ConnectionState, ListFilters, SearchState } from '../../state/capture-model.js';
 import { parsePath } from '../../worker/path-filter.js';
 import { FRAME_FORMATS } from '../../../../codecs/core/frame-formats.js';
+import { shortConnectionUrl } from '../shell/connection-label.js';
 
 export const FORMAT_OPTIONS = ['all', ...FRAME_FORMATS, 'error', 'unknown', 'empty'] as const;
 
@@ -110,6 +111,7 @@ export function FilterBar(props: FilterBarProps): ReactElement {
       <input
         type="search"
         placeholder="path: users[*].name or /users/0"
+        title="path: users[*].name or a JSON Pointer such as /users/0"
         aria-label="Filter frames by path"
         data-testid="path-filter-input"
         value={path}
@@ -137,16 +139,18 @@ export function FilterBar(props: FilterBarProps): ReactElement {
           </option>
         ))}
       </select>
+      {/* A connection reads short, as in the status bar (the select is as wide as its choice); its URL is the tooltip. */}
       <select
         aria-label="Connection"
         className="ws-filter-connection"
         value={filters.connection}
+        title={connections.get(filters.connection)?.url ?? 'all connections'}
         onChange={(e) => onChange({ connection: e.target.value })}
       >
         <option value="all">all connections</option>
         {filterChoices(connections, filters.connection).map((c) => (
-          <option key={c.connectionId} value={c.connectionId}>
-            {connectionLabels.get(c.connectionId)} {c.url}
+          <option key={c.connectionId} value={c.connectionId} title={c.url}>
+            {connectionLabels.get(c.connectionId)} {shortConnectionUrl(c.url)}
           </option>
         ))}
       </select>

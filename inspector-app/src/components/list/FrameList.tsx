@@ -510,7 +510,14 @@ export function FrameList(props: FrameListProps): ReactElement {
                   className={c.numeric ? 'ws-num' : undefined}
                   title={c.fullName}
                 >
-                  {c.title}
+                  {c.narrowTitle ? (
+                    <>
+                      <span className="ws-col-title">{c.title}</span>
+                      <span className="ws-col-title-narrow">{c.narrowTitle}</span>
+                    </>
+                  ) : (
+                    c.title
+                  )}
                 </span>
               ),
             )}

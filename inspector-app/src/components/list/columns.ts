@@ -13,6 +13,8 @@ export interface ListColumn {
   readonly numeric?: boolean;
   /** Hidden when the list is narrow (its value stays in the row's tooltip). */
   readonly narrowHidden?: boolean;
+  /** The header's title when the list is narrow, where `title` does not fit its column. */
+  readonly narrowTitle?: string;
 }
 
 export const LIST_COLUMNS: readonly ListColumn[] = [
@@ -27,7 +29,12 @@ export const LIST_COLUMNS: readonly ListColumn[] = [
   { id: 'opcode', title: 'type', fullName: 'WebSocket frame type (text / binary)', narrowHidden: true },
   { id: 'size', title: 'size', fullName: 'Frame size', numeric: true },
   { id: 'format', title: 'format', fullName: 'Encoding the payload was read as' },
-  { id: 'event', title: 'event / topic', fullName: 'Event name, topic or channel (else the message type)' },
+  {
+    id: 'event',
+    title: 'event / topic',
+    narrowTitle: 'event',
+    fullName: 'Event name, topic or channel (else the message type)',
+  },
   { id: 'protocol', title: 'protocol', fullName: 'Framing protocol (Socket.IO, Phoenix, GraphQL-WS, MQTT, …)' },
   { id: 'preview', title: 'preview', fullName: 'Decoded value, one line' },
 ];
