@@ -1,5 +1,5 @@
 import { FRAME_FORMATS, type FrameFormat } from '../index.js';
-import { parseInput } from '../input.js';
+import { readInputFrame } from '../input-reading.js';
 import {
   CODEC_NAMES,
   formatJson,
@@ -68,7 +68,7 @@ export async function compare(
       stderr: `wirescope: unknown codec ${unknown.join(', ')}; codecs: ${CODEC_NAMES.join(', ')}\n`,
       code: 2,
     };
-  const input = parseInput(raw, args.input);
+  const input = readInputFrame(raw, args.input, { format: args.format, isText: args.text });
   if (!input.ok)
     return {
       stdout: '',
@@ -88,7 +88,10 @@ export async function compare(
   }
   let frame: ReturnType<typeof frameValue>;
   try {
-    frame = frameValue(input.bytes, { format: args.format as 'auto' | FrameFormat, isText: args.text });
+    frame = frameValue(input.bytes, {
+      format: args.format as 'auto' | FrameFormat,
+      isText: args.text || input.textFrame === true,
+    });
   } catch (e) {
     return { stdout: '', stderr: `wirescope: ${(e as Error).message}\n`, code: 1 };
   }

@@ -33,6 +33,7 @@ import { diffFrames } from './frame-diff.js';
 import { decodedEntry, FrameStore, isPlainText, type DecodedEntry } from './frame-store.js';
 import { stringsIn } from './strings-in.js';
 import { readInOrder as readFramesInOrder } from '../../../codecs/reading/read-in-order.js';
+import { settleTextReading } from '../../../codecs/input-reading.js';
 import { jsonText, nodeJsonText } from './json-text.js';
 import { prettyEdn } from './edn-pretty.js';
 import { compileQuery, frameMatches, indexMatches, searchFormat, type ContentQuery } from './content-search.js';
@@ -359,6 +360,7 @@ export class WorkerHandlers {
       composeBytes: ({ syntax, text, original }) => composeOutcome(syntax, text, original),
       composeSwitch: ({ from, text, to }) => switchedText(from, text, to),
       composeSource: ({ data, isText }) => ownSource(data, isText),
+      settleTextReading: ({ text, parsed }) => settleTextReading(text, parsed),
       bytes: ({ frameId, decompressed }) => {
         if (!decompressed) return this.store.get(frameId)?.data.slice() ?? null;
         return this.store.decoded(frameId, 'auto')?.decompressed?.slice() ?? null;
