@@ -13,7 +13,7 @@ import { decodeFrame, isPartOfMessage, subprotocolHint, type DecodedFrame } from
 import { mqttPartLabel, readsAsParts } from '../protocols/mqtt-parts.js';
 import { MqttReassembler, type ReassembledPacket } from '../protocols/mqtt-stream.js';
 import { SocketIoAttachments, type Attachment } from '../protocols/socketio-attachments.js';
-import { recognizeProtocol } from '../protocols/recognize.js';
+import { handshakeOf, recognizeProtocol } from '../protocols/recognize.js';
 import { newReadState, readInOrder } from '../reading/read-in-order.js';
 import type { InspectArgs } from './args.js';
 
@@ -65,7 +65,9 @@ export function inspectSession(raw: Uint8Array, args: Pick<InspectArgs, 'json'>)
     const ownProtocol = recognizeProtocol(read.index, read.format, {
       subprotocol: state.formats.subprotocol(m.connectionId),
       connectionFormat: state.formats.preferred(m.connectionId),
+      handshake: state.formats.handshake(m.connectionId),
     });
+    state.formats.noteHandshake(m.connectionId, handshakeOf(ownProtocol));
     const attachment = attachments.observe(
       `${m.connectionId}\u0000${m.direction}`,
       number,

@@ -2,6 +2,7 @@ import {
   crdtByteSplit,
   crdtClockTable,
   decodeFrame,
+  handshakeOf,
   recognizeProtocol,
   diagnostic,
   patchByteSplit,
@@ -92,7 +93,9 @@ export function summarize(frame: IngestFrame, store?: FrameStore, links?: Protoc
   const recognized = recognizeProtocol(d.index, d.format, {
     subprotocol: store?.formats.subprotocol(frame.connectionId),
     connectionFormat: store?.formats.preferred(frame.connectionId),
+    handshake: store?.formats.handshake(frame.connectionId),
   });
+  store?.formats.noteHandshake(frame.connectionId, handshakeOf(recognized));
   // An attachment's bytes cannot say whose they are: the connection's earlier frames do.
   const linked = links?.observe(frame, recognized) ?? null;
   // Nor can a part of an MQTT packet split over frames say it is one: its bytes read as a guess.
@@ -245,6 +248,7 @@ export class WorkerHandlers {
       recognizeProtocol(d.index, d.format, {
         subprotocol: this.store.formats.subprotocol(frame.connectionId),
         connectionFormat: this.store.formats.preferred(frame.connectionId),
+        handshake: this.store.formats.handshake(frame.connectionId),
       }),
       null,
     );
@@ -350,6 +354,7 @@ export class WorkerHandlers {
         const protocol = recognizeProtocol(index, format, {
           subprotocol: this.store.formats.subprotocol(frame.connectionId),
           connectionFormat: this.store.formats.preferred(frame.connectionId),
+          handshake: this.store.formats.handshake(frame.connectionId),
         });
         return editSource(frame.data, index, !decoded?.decompressed, { format, protocol: protocol?.protocol });
       },
