@@ -18,6 +18,7 @@ import { schemaActuals } from '../compare/schema/actuals.js';
 import { nodeLanes } from '../compare/node-lane.js';
 import type { LanePool } from '../compare/lanes.js';
 import type { CompareResult } from './compare-result.js';
+import { grouped } from '../core/grouped.js';
 export type { CompareResult } from './compare-result.js';
 
 /**
@@ -105,7 +106,7 @@ export async function compare(
   const keys =
     frame.format === 'cbor' || frame.format === 'msgpack' || frame.format === 'json' ? keyOverhead(frame.index) : null;
   const actuals = keys ? schemaActuals(frame.value) : [];
-  const title = `${frame.format} frame, ${input.bytes.length} bytes`;
+  const title = `${frame.format} frame, ${grouped(input.bytes.length)} bytes`;
   if (args.output === 'json')
     return {
       stdout:

@@ -21,6 +21,7 @@ import { noFormatReport } from './unknown-input.js';
 import type { InspectArgs } from './args.js';
 import { schemaFrame } from './proto-schema.js';
 import type { LoadedSchema } from '../protobuf/schema/index.js';
+import { grouped } from '../core/grouped.js';
 
 export interface InspectResult {
   /** In chunks, made as they are written (a deep tree's text is never whole in memory). */
@@ -147,7 +148,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
   const out: (string | Iterable<string>)[] = [];
   const detected = frame.detection?.candidates[0];
   out.push(
-    `${frame.format ?? 'unknown format'}${withSchema ? ` (${withSchema.type}${withSchema.note ? `, ${withSchema.note}` : ''})` : ''}, ${bytes.length} bytes` +
+    `${frame.format ?? 'unknown format'}${withSchema ? ` (${withSchema.type}${withSchema.note ? `, ${withSchema.note}` : ''})` : ''}, ${grouped(bytes.length)} bytes` +
       (input.encoding !== 'raw' ? ` (from ${input.encoding} input)` : '') +
       (part
         ? ` — MQTT, part of a packet: ${frame.error!.message}; the packet goes on in the connection's next frame`
