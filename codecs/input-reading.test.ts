@@ -27,6 +27,9 @@ describe('printable text against its hex / base64 reading', () => {
     expect(readInputFrame('a16161 01')).toMatchObject({ encoding: 'hex' });
     expect(readInputFrame('a0')).toMatchObject({ encoding: 'hex', bytes: Uint8Array.of(0xa0) });
     expect(readInputFrame('2a')).toMatchObject({ encoding: 'hex', bytes: Uint8Array.of(0x2a) });
+    // Protobuf without a schema that reads as written data (a string field, a varint): bytes, not text.
+    expect(readInputFrame('0a046e6577731005')).toMatchObject({ encoding: 'hex' });
+    expect(readInputFrame('CgRuZXdzEAU=')).toMatchObject({ encoding: 'base64' });
   });
 
   it('hex written as hex stays hex, even when its bytes are malformed', () => {

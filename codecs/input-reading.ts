@@ -71,7 +71,9 @@ function decodesCleanly(
   const best = frame.detection?.candidates[0];
   if (!best) return false;
   const tiny = !options.isText && bytes.length <= TINY_BINARY_BYTES;
-  return (tiny ? best.confidence * 2 : best.confidence) >= FIRM_CONFIDENCE;
+  // To the hundredth, as confidences are printed: a Protobuf reading's 0.49999999999999994 is 0.5.
+  const confidence = Math.round((tiny ? best.confidence * 2 : best.confidence) * 100) / 100;
+  return confidence >= FIRM_CONFIDENCE;
 }
 
 /**
