@@ -100,6 +100,7 @@ describe('paste page', () => {
     window.history.replaceState(null, '', '/paste.html#b64=Y2FmZQ&text');
     render(<PastePage worker={inProcessWorker()} />);
     await screen.findByText('4 bytes from link, as a text frame', { exact: false });
+    expect((screen.getByTestId('paste-input') as HTMLTextAreaElement).value).toBe('cafe');
     await waitFor(() => expect(screen.getAllByTestId('tree-row')[0].textContent).toContain('cafe'));
   });
 

@@ -100,7 +100,8 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
     const fromHash = bytesFromHash(win.location.hash);
     if (!fromHash) return;
     if (fromHash.ok) {
-      setText(hexOf(fromHash.bytes));
+      // A text frame's link shows its text, so Decode reads it again as the same text frame.
+      setText(fromHash.text ? new TextDecoder().decode(fromHash.bytes) : hexOf(fromHash.bytes));
       show(fromHash.bytes, fromHash.text ? TEXT_SOURCE_LINK : 'link');
     } else setState({ bytes: null, problem: `The link's frame could not be read: ${fromHash.error}`, source: 'link' });
   }, []);
