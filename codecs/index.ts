@@ -124,7 +124,7 @@ export {
   type EngineIoVersion,
   type VersionEvidence,
 } from './protocols/engineio-version.js';
-export { recognizeProtocol, type ProtocolInfo, type RecognizeContext } from './protocols/recognize.js';
+export { handshakeOf, recognizeProtocol, type ProtocolInfo, type RecognizeContext } from './protocols/recognize.js';
 export { nearMissConfidence } from './near-miss.js';
 export { crdtByteSplit, nodeByteSplit, crdtClockTable, crdtExtensionOf } from './crdt/model-walker.js';
 export { patchByteSplit } from './crdt/patch-walker.js';

@@ -11,7 +11,16 @@ export type InputEncoding = 'raw' | 'hex' | 'base64' | 'base64url';
 export type InputMode = 'auto' | 'raw' | 'hex' | 'base64';
 
 export type ParsedInput =
-  | { readonly ok: true; readonly bytes: Uint8Array; readonly encoding: InputEncoding }
+  | {
+      readonly ok: true;
+      readonly bytes: Uint8Array;
+      readonly encoding: InputEncoding;
+      /**
+       * The text itself won over a hex / base64 reading of it (input-reading.ts): its characters
+       * are a text frame, read as a WebSocket text frame would be.
+       */
+      readonly textFrame?: true;
+    }
   | { readonly ok: false; readonly error: string; readonly offset: number };
 
 export interface ParseInputOptions {

@@ -11,18 +11,18 @@ describe('truncation messages never state a clamped count as the count', () => {
   it('CBOR array and map headers with 32-bit counts', () => {
     expect(
       decodeFrame(Uint8Array.from([0x9b, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff]), { format: 'cbor' }).error?.message,
-    ).toBe('unexpected end of input: array is missing at least 2147483647 items at byte 9');
+    ).toBe('unexpected end of input: array is missing at least 2,147,483,647 items at byte 9');
     expect(
       decodeFrame(Uint8Array.from([0xba, 0xff, 0xff, 0xff, 0xff, 0x01, 0x02]), { format: 'cbor' }).error?.message,
-    ).toBe('unexpected end of input: map is missing at least 1073741823 entries at byte 7');
+    ).toBe('unexpected end of input: map is missing at least 1,073,741,823 entries at byte 7');
   });
 
   it('MessagePack array32 / map32', () => {
     expect(
       decodeFrame(Uint8Array.from([0xdd, 0xff, 0xff, 0xff, 0xff, 0x01]), { format: 'msgpack' }).error?.message,
-    ).toBe('unexpected end of input: array is missing at least 2147483646 items at byte 6');
+    ).toBe('unexpected end of input: array is missing at least 2,147,483,646 items at byte 6');
     expect(decodeFrame(Uint8Array.from([0xdf, 0xff, 0xff, 0xff, 0xff]), { format: 'msgpack' }).error?.message).toBe(
-      'unexpected end of input: map is missing at least 1073741824 entries at byte 5',
+      'unexpected end of input: map is missing at least 1,073,741,824 entries at byte 5',
     );
   });
 

@@ -32,6 +32,8 @@ function sendFrames(socket: WebSocket, req: IncomingMessage): void {
     socket.send('3');
     return;
   }
+  // A GraphQL connection (its ping is a keep-alive only after the handshake: a plain {"type":"ping"} is many apps' own).
+  socket.send(JSON.stringify({ type: 'connection_ack' }));
   socket.send(JSON.stringify({ type: 'ping' }));
   socket.send(JSON.stringify({ topic: 'room:lobby', event: 'new_msg', payload: { body: 'hi' }, ref: '1' }));
   socket.send(JSON.stringify({ topic: 'phoenix', event: 'heartbeat', payload: {}, ref: '2' }));

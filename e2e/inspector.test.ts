@@ -282,6 +282,23 @@ const COMMON_MISTAKES: readonly (readonly [string, string])[] = [
 ];
 
 describe('paste page', () => {
+  it('a pasted word that is also base64 or hex is its text, not a malformed frame', async () => {
+    const page = await openPage('paste.html');
+    for (const word of ['ping', 'cafe', 'hello world', 'this is not hex zz']) {
+      await page.getByTestId('paste-input').fill(word);
+      await page.getByTestId('decode-button').click();
+      await expect
+        .poll(() => page.locator('[data-testid=tree-row][aria-level="1"]').textContent(), { timeout: 5000 })
+        .toContain(word);
+      expect(await page.getByText(`${word.length} bytes from raw`).count(), word).toBe(1);
+      expect(await page.getByTestId('error-banner').count(), word).toBe(0);
+      expect(decodeURIComponent(new URL(page.url()).hash), word).toBe(
+        `#b64=${Buffer.from(word).toString('base64url')}&text`,
+      );
+    }
+    await closePage(page);
+  }, 30_000);
+
   it('Edit: the frame as EDN, edited into new bytes; the new link opens them', async () => {
     const page = await openPage(`paste.html#hex=${encodeURIComponent('a1 61 61 01')}`);
     await page.locator('[data-testid=tree-row]').first().waitFor();

@@ -1,7 +1,8 @@
 // Bundle entry for bin/wirescope.js: the codecs CLI plus the live commands, which need Node
 // sockets (`ws`) and so live here, above codecs/, rather than inside it.
-import { main as codecsMain, type CliIo } from '../codecs/cli/main.js';
+import { main as codecsMain, nodeIo, type CliIo } from '../codecs/cli/main.js';
 import { proxyCommand, runCommand } from './commands.js';
+import { isDirectRun, packageVersion } from './direct-run.js';
 
 export { nodeIo } from '../codecs/cli/main.js';
 
@@ -13,3 +14,8 @@ export function main(argv: readonly string[], io: CliIo): number | Promise<numbe
     return runCommand(argv.slice(1), io);
   return codecsMain(argv, io);
 }
+
+// `node dist/cli/wirescope.js inspect f.cbor` runs the bundle itself: the same CLI as
+// bin/wirescope.js, which imports it (and so is the script, not this module).
+if (isDirectRun(import.meta.url))
+  process.exitCode = await main(process.argv.slice(2), nodeIo(packageVersion(import.meta.url)));

@@ -1,5 +1,6 @@
 import type { SpanIndex } from '../core/span-index.js';
 import { decodeUtf8, findInvalidUtf8 } from '../core/utf8.js';
+import { grouped } from '../core/grouped.js';
 
 /**
  * What the content of a registered CBOR tag must be (RFC 8949 section 3.4 and the IANA
@@ -134,7 +135,7 @@ function uuid(bytes: Uint8Array, at: number): string | null {
   const length = stringLength(bytes, at);
   return length === 16
     ? null
-    : `needs a byte string of 16 bytes, found ${length < 0 ? 'an indefinite-length one' : `${length} bytes`}`;
+    : `needs a byte string of 16 bytes, found ${length < 0 ? 'an indefinite-length one' : `${grouped(length)} bytes`}`;
 }
 
 /** What an initial byte starts, in words. */

@@ -9,6 +9,7 @@ import { cborLeafValue, cborTagValue } from './value.js';
 import { checkTagContent } from './tag-validity.js';
 import { hex2 } from '../core/hex.js';
 import { cborTagPreview, tagContentLabel } from './known-tags.js';
+import { grouped } from '../core/grouped.js';
 
 /**
  * The validating CBOR walker (RFC 8949): one iterative pass that records nodes down to a
@@ -275,7 +276,7 @@ function walkItems(index: SpanIndex, node: number, depth: number): void {
             stack,
             'length-exceeds-input',
             start,
-            `${major === 2 ? 'byte' : 'text'} string declares ${arg} bytes but only ${len - pos} remain`,
+            `${major === 2 ? 'byte' : 'text'} string declares ${grouped(arg)} bytes but only ${grouped(len - pos)} remain`,
             len,
           );
           return;
@@ -331,7 +332,7 @@ function walkItems(index: SpanIndex, node: number, depth: number): void {
     const root = index.root;
     const rootEnd = root >= 0 ? store.endOf(root) : len;
     if (rootEnd < len && !index.error) {
-      index.fail('trailing-bytes', rootEnd, `${len - rootEnd} trailing bytes after the top-level item`);
+      index.fail('trailing-bytes', rootEnd, `${grouped(len - rootEnd)} trailing bytes after the top-level item`);
     }
   }
 }
@@ -854,7 +855,7 @@ function skipItems(index: SpanIndex, stack: WalkStack, pos: number): number {
                 stack,
                 'length-exceeds-input',
                 pos,
-                `${major === 2 ? 'byte' : 'text'} string declares ${arg} bytes but only ${len - next} remain`,
+                `${major === 2 ? 'byte' : 'text'} string declares ${grouped(arg)} bytes but only ${grouped(len - next)} remain`,
                 len,
               );
               return -1;
@@ -1017,11 +1018,11 @@ function missing(stack: WalkStack, t: number): string {
     return stack.kind[t] === Kind.map && stack.items[t] % 2 === 1 ? 'a value and its break (0xff)' : 'its break (0xff)';
   if (stack.kind[t] === Kind.map) {
     const pairs = Math.ceil((remaining - stack.items[t]) / 2);
-    return stack.items[t] % 2 === 1 ? 'a value' : `${atLeast}${pairs} ${pairs === 1 ? 'entry' : 'entries'}`;
+    return stack.items[t] % 2 === 1 ? 'a value' : `${atLeast}${grouped(pairs)} ${pairs === 1 ? 'entry' : 'entries'}`;
   }
   if (stack.kind[t] === Kind.tag) return 'its content';
   const n = remaining - stack.items[t];
-  return stack.kind[t] === ROOT_FRAME ? 'a data item' : `${atLeast}${n} ${n === 1 ? 'item' : 'items'}`;
+  return stack.kind[t] === ROOT_FRAME ? 'a data item' : `${atLeast}${grouped(n)} ${n === 1 ? 'item' : 'items'}`;
 }
 
 /** A head cut inside its argument; the error's offset (the end of the input) is the only one named. */

@@ -1,5 +1,5 @@
 import { FRAME_FORMATS, type FrameFormat } from '../index.js';
-import { parseInput } from '../input.js';
+import { readInputFrame } from '../input-reading.js';
 import {
   CODEC_NAMES,
   formatJson,
@@ -18,6 +18,7 @@ import { schemaActuals } from '../compare/schema/actuals.js';
 import { nodeLanes } from '../compare/node-lane.js';
 import type { LanePool } from '../compare/lanes.js';
 import type { CompareResult } from './compare-result.js';
+import { grouped } from '../core/grouped.js';
 export type { CompareResult } from './compare-result.js';
 
 /**
@@ -68,7 +69,7 @@ export async function compare(
       stderr: `wirescope: unknown codec ${unknown.join(', ')}; codecs: ${CODEC_NAMES.join(', ')}\n`,
       code: 2,
     };
-  const input = parseInput(raw, args.input);
+  const input = readInputFrame(raw, args.input, { format: args.format, isText: args.text });
   if (!input.ok)
     return {
       stdout: '',
@@ -88,7 +89,10 @@ export async function compare(
   }
   let frame: ReturnType<typeof frameValue>;
   try {
-    frame = frameValue(input.bytes, { format: args.format as 'auto' | FrameFormat, isText: args.text });
+    frame = frameValue(input.bytes, {
+      format: args.format as 'auto' | FrameFormat,
+      isText: args.text || input.textFrame === true,
+    });
   } catch (e) {
     return { stdout: '', stderr: `wirescope: ${(e as Error).message}\n`, code: 1 };
   }
@@ -102,7 +106,7 @@ export async function compare(
   const keys =
     frame.format === 'cbor' || frame.format === 'msgpack' || frame.format === 'json' ? keyOverhead(frame.index) : null;
   const actuals = keys ? schemaActuals(frame.value) : [];
-  const title = `${frame.format} frame, ${input.bytes.length} bytes`;
+  const title = `${frame.format} frame, ${grouped(input.bytes.length)} bytes`;
   if (args.output === 'json')
     return {
       stdout:

@@ -26,7 +26,7 @@ describe('the CLI default tree on very deep nesting', () => {
     expect(run.stderr).not.toMatch(/heap out of memory/);
     expect(run.status).toBe(0);
     const lines = run.stdout.split('\n');
-    expect(lines[0]).toMatch(/^cbor, 300000 bytes/);
+    expect(lines[0]).toMatch(/^cbor, 300,000 bytes/);
     expect(lines.filter((l) => /^ *\d+ +\d+ /.test(l)).length).toBe(levels);
   }, 120_000);
 });

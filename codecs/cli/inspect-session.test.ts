@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../test/helpers/cli.js';
 import { harEntry, harText } from '../test/helpers/har.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { repoRoot } from '../test/helpers/paths.js';
 
 const utf8 = new TextEncoder();
 const b64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
@@ -63,6 +66,18 @@ describe('wirescope inspect --session', () => {
     expect(lines).toHaveLength(6);
     expect(lines[2]).toMatch(/^#3 \S+ ↓ binary 3 B {2}signalr · signalr Ping$/);
     expect(lines[4]).toMatch(/MQTT, part of CONNACK packet$/);
+  });
+
+  it('labels connections 1, 2, … and a frame no format reads by its verdict alone: unknown, empty', () => {
+    const fixture = readFileSync(path.join(repoRoot, 'codecs/capture/fixtures/mitmproxy-websocket.har'));
+    const lines = runCli(['inspect', '--session', 'm.har'], { 'm.har': fixture }).stdout.trim().split('\n');
+    expect(lines[3]).toMatch(/^#4 1 ↑ binary 256 B {2}unknown — no format reads the whole frame/);
+    expect(lines[4]).toBe('#5 1 ↑ text 0 B  empty');
+    expect(lines.join('\n')).not.toMatch(/unknown unknown|unknown empty|har-0/);
+    const two = runCli(['inspect', '--session', 'c.har'], { 'c.har': utf8.encode(har()) })
+      .stdout.trim()
+      .split('\n');
+    expect(two.map((l) => l.split(' ')[1])).toEqual(['1', '1', '1', '1', '2', '2']);
   });
 
   it('names every part of a split MQTT packet by its type, the middle ones too (no guessed cbor / msgpack / text)', () => {

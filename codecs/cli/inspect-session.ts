@@ -13,7 +13,7 @@ import { decodeFrame, isPartOfMessage, subprotocolHint, type DecodedFrame } from
 import { mqttPartLabel, readsAsParts } from '../protocols/mqtt-parts.js';
 import { MqttReassembler, type ReassembledPacket } from '../protocols/mqtt-stream.js';
 import { SocketIoAttachments, type Attachment } from '../protocols/socketio-attachments.js';
-import { recognizeProtocol } from '../protocols/recognize.js';
+import { handshakeOf, recognizeProtocol } from '../protocols/recognize.js';
 import { newReadState, readInOrder } from '../reading/read-in-order.js';
 import type { InspectArgs } from './args.js';
 
@@ -33,6 +33,8 @@ export function inspectSession(raw: Uint8Array, args: Pick<InspectArgs, 'json'>)
     if (c.subprotocol) state.formats.setSubprotocol(c.connectionId, c.subprotocol);
     if (c.url) state.formats.setUrl(c.connectionId, c.url);
   }
+  // Connections numbered 1, 2, … in the order they appear, as the inspector's list numbers them (#1, #2).
+  const connectionLabels = new Map(session.connections.map((c, i) => [c.connectionId, String(i + 1)]));
   const lines: string[] = [];
   let malformed = false;
   const reassemblers = new Map<string, MqttReassembler>();
@@ -65,7 +67,9 @@ export function inspectSession(raw: Uint8Array, args: Pick<InspectArgs, 'json'>)
     const ownProtocol = recognizeProtocol(read.index, read.format, {
       subprotocol: state.formats.subprotocol(m.connectionId),
       connectionFormat: state.formats.preferred(m.connectionId),
+      handshake: state.formats.handshake(m.connectionId),
     });
+    state.formats.noteHandshake(m.connectionId, handshakeOf(ownProtocol));
     const attachment = attachments.observe(
       `${m.connectionId}\u0000${m.direction}`,
       number,
@@ -106,7 +110,13 @@ export function inspectSession(raw: Uint8Array, args: Pick<InspectArgs, 'json'>)
       );
       continue;
     }
-    const format = `${decoded.format ?? (attachment ? 'binary' : 'unknown')}${decoded.verdict === 'decoded' || (attachment && decoded.verdict === 'unknown') ? '' : ` ${decoded.verdict}`}`;
+    // A frame no format reads is its verdict alone (`unknown`, `empty`), an attachment `binary`.
+    const format =
+      decoded.format === null
+        ? attachment
+          ? 'binary'
+          : decoded.verdict
+        : `${decoded.format}${decoded.verdict === 'decoded' ? '' : ` ${decoded.verdict}`}`;
     const proto = attachment
       ? ` · socket.io attachment ${attachment.num} of frame #${attachment.eventFrame}${attachment.event ? ` (${attachment.event})` : ''}`
       : protocol
@@ -115,7 +125,7 @@ export function inspectSession(raw: Uint8Array, args: Pick<InspectArgs, 'json'>)
     const error = decoded.error && !part ? ` — ${decoded.error.message}` : '';
     const from = packet ? ` (reassembled from frames ${packet.parts.map((p) => `#${p.frameId}`).join(', ')})` : '';
     lines.push(
-      `#${number} ${m.connectionId} ${directionMark(sent ? 'sent' : 'received', m.origin === 'wirescope')} ${frame.opcode} ${m.data.byteLength} B  ${what ?? format}${proto}${from}${error}`,
+      `#${number} ${connectionLabels.get(m.connectionId)} ${directionMark(sent ? 'sent' : 'received', m.origin === 'wirescope')} ${frame.opcode} ${m.data.byteLength} B  ${what ?? format}${proto}${from}${error}`,
     );
   }
   const stderr = session.errors.map((e) => `warning: ${e}\n`).join('');

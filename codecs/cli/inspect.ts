@@ -10,7 +10,7 @@ import {
 import { crdtByteSplit, crdtClockTable } from '../crdt/model-walker.js';
 import { decodeCrdt, type CrdtCandidate } from '../crdt/codecs.js';
 import { yjsByteSplit } from '../yjs/walker.js';
-import { parseInput } from '../input.js';
+import { readInputFrame } from '../input-reading.js';
 import { diagnostic } from '../core/diagnostic.js';
 import { msgpackEditText } from '../edit/msgpack-edit-text.js';
 import { annotatedHex } from '../core/annotate.js';
@@ -21,6 +21,7 @@ import { noFormatReport } from './unknown-input.js';
 import type { InspectArgs } from './args.js';
 import { schemaFrame } from './proto-schema.js';
 import type { LoadedSchema } from '../protobuf/schema/index.js';
+import { grouped } from '../core/grouped.js';
 
 export interface InspectResult {
   /** In chunks, made as they are written (a deep tree's text is never whole in memory). */
@@ -41,7 +42,11 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
       usageError: `--format must be auto or one of ${FRAME_FORMATS.join(', ')}, not ${args.format}`,
     };
   }
-  const input = parseInput(raw, args.input, { format: args.format });
+  const input = readInputFrame(raw, args.input, {
+    format: args.format,
+    isText: args.text,
+    subprotocol: args.subprotocol,
+  });
   if (!input.ok)
     return {
       stdout: '',
@@ -58,7 +63,8 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
     : decodeFrame(bytes, {
         format: args.format as 'auto' | FrameFormat,
         depth: args.depth,
-        isText: args.text,
+        // Text that won over its hex / base64 reading is a text frame, as the paste page shows it.
+        isText: args.text || input.textFrame === true,
         subprotocol: args.subprotocol,
       });
   // A part of a packet its connection splits over frames (aedes writes MQTT packets a part per
@@ -70,7 +76,9 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
   const crdtFrame = frame.format === 'crdt-model' || frame.format === 'crdt-patch';
   // A JSON / CBOR / MessagePack frame may carry one of json-joy's other codecs.
   const crdt: CrdtCandidate | null =
-    !crdtFrame && !error && index ? decodeCrdt(frame.decompressed ?? bytes, { isText: args.text }) : null;
+    !crdtFrame && !error && index
+      ? decodeCrdt(frame.decompressed ?? bytes, { isText: args.text || input.textFrame === true })
+      : null;
   // Yjs frames split the same way (codecs/yjs): client ids, clocks, origins and the delete set are metadata.
   const split = index ? (crdtFrame ? crdtByteSplit(index) : frame.format === 'yjs' ? yjsByteSplit(index) : null) : null;
   const attribution = index && root >= 0 ? frameAttribution(index) : null;
@@ -140,7 +148,7 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
   const out: (string | Iterable<string>)[] = [];
   const detected = frame.detection?.candidates[0];
   out.push(
-    `${frame.format ?? 'unknown format'}${withSchema ? ` (${withSchema.type}${withSchema.note ? `, ${withSchema.note}` : ''})` : ''}, ${bytes.length} bytes` +
+    `${frame.format ?? 'unknown format'}${withSchema ? ` (${withSchema.type}${withSchema.note ? `, ${withSchema.note}` : ''})` : ''}, ${grouped(bytes.length)} bytes` +
       (input.encoding !== 'raw' ? ` (from ${input.encoding} input)` : '') +
       (part
         ? ` — MQTT, part of a packet: ${frame.error!.message}; the packet goes on in the connection's next frame`
@@ -212,7 +220,12 @@ export function inspect(raw: Uint8Array, args: InspectArgs, schema: LoadedSchema
   const stderr =
     unknownSubprotocol +
     (noFormat
-      ? noFormatReport(frame.detection!, bytes.length, frame.decompressed ?? bytes, args.text)
+      ? noFormatReport(
+          frame.detection!,
+          bytes.length,
+          frame.decompressed ?? bytes,
+          args.text || input.textFrame === true,
+        )
       : error
         ? `error: ${error.message} (${error.code}, offset ${error.offset})\n`
         : '');

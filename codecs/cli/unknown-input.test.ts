@@ -31,7 +31,7 @@ describe('what the CLI says about input no format decodes', () => {
     const bytes = Uint8Array.from({ length: 4096 }, () => rng.int(256));
     const r = runCli(['inspect', 'f'], { f: bytes });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('error: no format decodes this input (4096 bytes)');
+    expect(r.stderr).toContain('error: no format decodes this input (4,096 bytes)');
     expect(readerLines(r.stderr).length).toBe(FRAME_FORMATS.length);
   });
 

@@ -2,6 +2,7 @@ import { FRAME_FORMATS } from '../index.js';
 import type { Detection, Rejection } from '../detect.js';
 import { SpanIndex } from '../core/span-index.js';
 import { protobufWalker } from '../protobuf/walker.js';
+import { grouped } from '../core/grouped.js';
 
 /** Why a detector did not even start reading (it returns null for these inputs). */
 const NOT_STARTED: Readonly<Record<string, string>> = {
@@ -44,7 +45,9 @@ export function noFormatReport(detection: Detection, length: number, bytes: Uint
       rejected.splice(at < 0 ? rejected.length : at, 0, { format: 'protobuf', error });
     }
   }
-  const lines = [`error: no format decodes this input (${length} bytes); what each reader found, furthest first:`];
+  const lines = [
+    `error: no format decodes this input (${grouped(length)} bytes); what each reader found, furthest first:`,
+  ];
   for (const r of rejected) lines.push(`  ${r.format} (${r.error.code}, offset ${r.error.offset}): ${r.error.message}`);
   const tried = new Set(rejected.map((r) => r.format));
   for (const format of FRAME_FORMATS)

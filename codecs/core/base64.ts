@@ -1,3 +1,4 @@
+import { grouped } from './grouped.js';
 /**
  * Base64 both ways for the file and URL sources (HAR `_webSocketMessages`, capture files,
  * `#b64=` hashes). Pure loops over typed arrays: no Buffer (not in browsers), no btoa/atob
@@ -81,7 +82,11 @@ export function decodeBase64(text: string): DecodedBase64 {
     sextets[count++] = v;
   }
   if (count % 4 === 1)
-    return { ok: false, error: `base64 text has an impossible length (${count} characters)`, offset: text.length };
+    return {
+      ok: false,
+      error: `base64 text has an impossible length (${grouped(count)} characters)`,
+      offset: text.length,
+    };
   if (padding > 0 && (padding > 2 || (count + padding) % 4 !== 0)) {
     return { ok: false, error: 'base64 padding does not match the length', offset: firstPad };
   }

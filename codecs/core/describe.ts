@@ -102,7 +102,7 @@ export function plainPreview(index: SpanIndex, id: number, max = 80): string {
       const ts = v instanceof ExtValue ? v.timestamp : null;
       text = ts
         ? timestampText(ts)
-        : `ext(${store.arg[id]}, ${store.end[id] - store.start[id] - store.head[id]} bytes)`;
+        : `ext(${store.arg[id]}, ${grouped(store.end[id] - store.start[id] - store.head[id])} bytes)`;
       break;
     }
     case Kind.float16:

@@ -10,6 +10,7 @@ import { crdtModelValue, crdtModelLeafValue, decodeWtf8, findInvalidWtf8, WTF8_S
 import { readB1vu56, readVu57, varintRead } from './varint.js';
 import { cborScalarEnd } from '../cbor/scalar-end.js';
 import { crdtChildName } from './op-roles.js';
+import { grouped } from '../core/grouped.js';
 
 export {
   crdtClockTable,
@@ -187,7 +188,7 @@ class ModelWalk {
         return this.fail(
           'truncated',
           len,
-          `unexpected end of input: the model's 4-byte node section length is cut off after ${len} bytes`,
+          `unexpected end of input: the model's 4-byte node section length is cut off after ${grouped(len)} bytes`,
           len,
         );
       const n = ((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0;
@@ -198,7 +199,7 @@ class ModelWalk {
         return this.fail(
           'length-exceeds-input',
           0,
-          `node section length ${n} exceeds the ${len - 4} bytes after it`,
+          `node section length ${grouped(n)} exceeds the ${grouped(len - 4)} bytes after it`,
           4,
         );
       treeEnd = 4 + n;
@@ -230,11 +231,11 @@ class ModelWalk {
     if (!this.failed) this.checkUniqueIds();
     if (this.failed) return this.finish();
     if (this.pos < treeEnd) {
-      const what = this.logical ? `the node section (${treeEnd - 4} bytes declared)` : 'the frame';
+      const what = this.logical ? `the node section (${grouped(treeEnd - 4)} bytes declared)` : 'the frame';
       return this.fail(
         'trailing-bytes',
         this.pos,
-        `${treeEnd - this.pos} bytes after the node tree inside ${what}`,
+        `${grouped(treeEnd - this.pos)} bytes after the node tree inside ${what}`,
         this.pos,
       );
     }
@@ -372,7 +373,7 @@ class ModelWalk {
           this.fail(
             'invalid-id' as Code,
             start,
-            `${what} id refers to session ${x}, but the clock table has ${this.tableCount} entries`,
+            `${what} id refers to session ${x}, but the clock table has ${grouped(this.tableCount)} entries`,
             start,
           );
         }
@@ -522,7 +523,12 @@ class ModelWalk {
         p,
       );
     if (count * 2 > len - p)
-      return err('length-exceeds-input', start, `clock table of ${count} entries exceeds the ${len - p} bytes left`, p);
+      return err(
+        'length-exceeds-input',
+        start,
+        `clock table of ${grouped(count)} entries exceeds the ${grouped(len - p)} bytes left`,
+        p,
+      );
     const sids = new Set<number>();
     for (let i = 0; i < count; i++) {
       const s = p;
@@ -538,7 +544,7 @@ class ModelWalk {
       this.tStart.push(s);
       this.tEnd.push(p);
     }
-    if (p < len) err('trailing-bytes', p, `${len - p} trailing bytes after the clock table`, p);
+    if (p < len) err('trailing-bytes', p, `${grouped(len - p)} trailing bytes after the clock table`, p);
   }
 
   recordClockTable(root: number, prev: number): void {
@@ -678,7 +684,7 @@ class ModelWalk {
         this.fail(
           'length-exceeds-input',
           start,
-          `${NODE_NAME[major]} node of ${count} ${major === 2 ? 'keys' : major === 3 ? 'elements' : 'chunks'} exceeds the ${this.limit - this.pos} bytes left`,
+          `${NODE_NAME[major]} node of ${grouped(count)} ${major === 2 ? 'keys' : major === 3 ? 'elements' : 'chunks'} exceeds the ${grouped(this.limit - this.pos)} bytes left`,
           start,
         );
         return -1;
@@ -842,7 +848,7 @@ class ModelWalk {
       this.fail(
         'length-exceeds-input',
         start,
-        `object key of ${n} bytes exceeds the ${this.limit - p} bytes left`,
+        `object key of ${grouped(n)} bytes exceeds the ${grouped(this.limit - p)} bytes left`,
         start,
       );
       return -1;
@@ -902,7 +908,7 @@ class ModelWalk {
       this.fail(
         'length-exceeds-input',
         headAt,
-        `string chunk of ${n} bytes exceeds the ${this.limit - p} bytes left`,
+        `string chunk of ${grouped(n)} bytes exceeds the ${grouped(this.limit - p)} bytes left`,
         headAt,
       );
       return -1;
@@ -943,7 +949,7 @@ class ModelWalk {
       this.fail(
         'length-exceeds-input',
         headAt,
-        `binary chunk of ${n} bytes exceeds the ${this.limit - p} bytes left`,
+        `binary chunk of ${grouped(n)} bytes exceeds the ${grouped(this.limit - p)} bytes left`,
         headAt,
       );
       return -1;
@@ -978,7 +984,7 @@ class ModelWalk {
       this.fail(
         'length-exceeds-input',
         headAt,
-        `array chunk of ${n} elements exceeds the ${this.limit - p} bytes left`,
+        `array chunk of ${grouped(n)} elements exceeds the ${grouped(this.limit - p)} bytes left`,
         headAt,
       );
       return -1;

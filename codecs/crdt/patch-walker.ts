@@ -13,6 +13,7 @@ import { readB1vu56, readVu57, varintRead } from './varint.js';
 import { cborScalarEnd } from '../cbor/scalar-end.js';
 import { crdtChildName } from './op-roles.js';
 import { patchNodeValue } from './patch-verbose.js';
+import { grouped } from '../core/grouped.js';
 
 /**
  * The validating span walker for json-joy's binary JSON CRDT Patch encoding
@@ -241,7 +242,7 @@ class PatchParser {
       return this.fail(
         'length-exceeds-input',
         countAt,
-        `patch declares ${count} operations but only ${this.len - this.pos} bytes remain`,
+        `patch declares ${grouped(count)} operations but only ${grouped(this.len - this.pos)} bytes remain`,
         this.len,
       );
     }
@@ -260,7 +261,11 @@ class PatchParser {
     this.store.end[root] = this.pos;
     this.open.pop();
     if (this.pos < this.len) {
-      this.index.fail('trailing-bytes', this.pos, `${this.len - this.pos} trailing bytes after the last operation`);
+      this.index.fail(
+        'trailing-bytes',
+        this.pos,
+        `${grouped(this.len - this.pos)} trailing bytes after the last operation`,
+      );
     }
   }
 
@@ -336,7 +341,7 @@ class PatchParser {
         break;
       case PatchOpcode.ins_obj: {
         // Each entry takes at least a key byte and an id byte; the object id one more.
-        if (!this.fits(length * 2 + 1, start, `ins_obj declares ${length} entries`)) return -1;
+        if (!this.fits(length * 2 + 1, start, `ins_obj declares ${grouped(length)} entries`)) return -1;
         if (this.ref(op, time, 0) < 0) return -1;
         for (let i = 0; i < length; i++) {
           if (!this.key(op)) return -1;
@@ -345,7 +350,7 @@ class PatchParser {
         break;
       }
       case PatchOpcode.ins_vec: {
-        if (!this.fits(length * 2 + 1, start, `ins_vec declares ${length} entries`)) return -1;
+        if (!this.fits(length * 2 + 1, start, `ins_vec declares ${grouped(length)} entries`)) return -1;
         if (this.ref(op, time, 0) < 0) return -1;
         for (let i = 0; i < length; i++) {
           const at = this.pos;
@@ -369,14 +374,14 @@ class PatchParser {
       case PatchOpcode.ins_str:
       case PatchOpcode.ins_bin: {
         const name = OP_NAMES[opcode];
-        if (!this.fits(length + 2, start, `${name} declares ${length} bytes`)) return -1;
+        if (!this.fits(length + 2, start, `${name} declares ${grouped(length)} bytes`)) return -1;
         if (this.ref(op, time, 0) < 0 || this.ref(op, time, 0) < 0) return -1;
         const at = this.pos;
         if (length > this.len - at) {
           this.fail(
             'length-exceeds-input',
             start,
-            `${name} declares ${length} bytes but only ${this.len - at} remain`,
+            `${name} declares ${grouped(length)} bytes but only ${grouped(this.len - at)} remain`,
             this.len,
           );
           return -1;
@@ -400,7 +405,7 @@ class PatchParser {
         break;
       }
       case PatchOpcode.ins_arr: {
-        if (!this.fits(length + 2, start, `ins_arr declares ${length} elements`)) return -1;
+        if (!this.fits(length + 2, start, `ins_arr declares ${grouped(length)} elements`)) return -1;
         if (this.ref(op, time, 0) < 0 || this.ref(op, time, 0) < 0) return -1;
         for (let i = 0; i < length; i++) if (this.ref(op, time, 0) < 0) return -1;
         span = length;
@@ -428,7 +433,7 @@ class PatchParser {
   /** True when `need` bytes remain; else reports that the length overruns the input. */
   private fits(need: number, at: number, what: string): boolean {
     if (need <= this.len - this.pos) return true;
-    this.fail('length-exceeds-input', at, `${what} but only ${this.len - this.pos} bytes remain`, this.len);
+    this.fail('length-exceeds-input', at, `${what} but only ${grouped(this.len - this.pos)} bytes remain`, this.len);
     return false;
   }
 
@@ -520,7 +525,7 @@ class PatchParser {
       this.fail(
         'length-exceeds-input',
         start,
-        `ins_obj key declares ${size} bytes but only ${this.len - at} remain`,
+        `ins_obj key declares ${grouped(size)} bytes but only ${grouped(this.len - at)} remain`,
         this.len,
       );
       return false;

@@ -7,6 +7,7 @@ import { acquireWalkStack } from '../core/walk-stack.js';
 import { reportDuplicateKeys } from '../core/duplicates.js';
 import { jsonLeafValue } from './value.js';
 import { hex2 } from '../core/hex.js';
+import { grouped } from '../core/grouped.js';
 
 /**
  * The validating JSON walker (RFC 8259) over UTF-8 bytes: one iterative pass that records
@@ -630,7 +631,7 @@ function walkJsonFrom(
     index.fail(
       'trailing-bytes',
       pos,
-      `${errorContext}${len - pos} trailing ${len - pos === 1 ? 'byte' : 'bytes'} after the top-level value (starting with ${describeByte(bytes, pos)})`,
+      `${errorContext}${grouped(len - pos)} trailing ${len - pos === 1 ? 'byte' : 'bytes'} after the top-level value (starting with ${describeByte(bytes, pos)})`,
     );
   }
 }

@@ -7,6 +7,7 @@ import { acquireWalkStack, countIsClamped, type WalkStack } from '../core/walk-s
 import { reportDuplicateKeys } from '../core/duplicates.js';
 import { msgpackLeafValue } from './value.js';
 import { hex2 } from '../core/hex.js';
+import { grouped } from '../core/grouped.js';
 
 /**
  * The validating MessagePack walker (https://github.com/msgpack/msgpack/blob/master/spec.md,
@@ -604,7 +605,7 @@ function walkMsgpack(index: SpanIndex, node: number, depth: number): void {
     // `endOf`, not the `end` view: making that view costs more than indexing a small frame.
     const rootEnd = index.root >= 0 ? store.endOf(index.root) : len;
     if (rootEnd < len && !index.error) {
-      index.fail('trailing-bytes', rootEnd, `${len - rootEnd} trailing bytes after the top-level value`);
+      index.fail('trailing-bytes', rootEnd, `${grouped(len - rootEnd)} trailing bytes after the top-level value`);
     }
   }
 }
@@ -795,7 +796,7 @@ function skip(
         'truncated',
         len,
         len,
-        `unexpected end of input: ${pending} more ${pending === 1 ? 'item' : 'items'} expected`,
+        `unexpected end of input: ${grouped(pending)} more ${pending === 1 ? 'item' : 'items'} expected`,
       );
       return -1;
     }
@@ -943,7 +944,7 @@ function failLengthExceeds(
     'length-exceeds-input',
     start,
     len,
-    `${describeKind(kind)} declares ${size} bytes but only ${remain} remain`,
+    `${describeKind(kind)} declares ${grouped(size)} bytes but only ${grouped(remain)} remain`,
   );
 }
 
@@ -961,7 +962,7 @@ function missing(stack: WalkStack, t: number): string {
   const atLeast = countIsClamped(stack, t) ? 'at least ' : '';
   if (stack.kind[t] === Kind.map) {
     const pairs = Math.ceil(left / 2);
-    return stack.items[t] % 2 === 1 ? 'a value' : `${atLeast}${pairs} ${pairs === 1 ? 'entry' : 'entries'}`;
+    return stack.items[t] % 2 === 1 ? 'a value' : `${atLeast}${grouped(pairs)} ${pairs === 1 ? 'entry' : 'entries'}`;
   }
-  return `${atLeast}${left} ${left === 1 ? 'item' : 'items'}`;
+  return `${atLeast}${grouped(left)} ${left === 1 ? 'item' : 'items'}`;
 }

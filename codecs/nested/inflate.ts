@@ -1,5 +1,6 @@
 import { Gunzip, Inflate, Unzlib } from 'fflate';
 import type { DecodeError } from '../core/errors.js';
+import { grouped } from '../core/grouped.js';
 
 /**
  * Bounded inflation of a compressed frame (gzip, zlib, raw deflate; fflate runs in the worker
@@ -166,7 +167,7 @@ function sizeText(bytes: number): string {
     ? `${bytes / (1024 * 1024)} MiB`
     : bytes % 1024 === 0
       ? `${bytes / 1024} KiB`
-      : `${bytes} bytes`;
+      : `${grouped(bytes)} bytes`;
 }
 
 /** The method a frame's header names: gzip (1f 8b 08) or zlib (CMF/FLG check, deflate, no preset dictionary); else null. */

@@ -6,6 +6,7 @@ import { protobufData, type ProtobufData } from './data.js';
 import { countPackedVarints, MAX_FIELD_NUMBER, readVarint, VARINT_TRUNCATED, varintValue, WireType } from './wire.js';
 import { byteView, findInvalidUtf8 } from '../core/utf8.js';
 import { protobufDescribe, protobufDetails, protobufLeafValue, protobufPreview } from './value.js';
+import { grouped } from '../core/grouped.js';
 
 export { protobufData, type ProtobufData } from './data.js';
 
@@ -211,7 +212,7 @@ function failField(
         height,
         'truncated',
         limit,
-        `unexpected end of input: field ${field} needs ${size} bytes, ${limit - pos} remain`,
+        `unexpected end of input: field ${field} needs ${grouped(size)} bytes, ${grouped(limit - pos)} remain`,
         pos,
       );
     }
@@ -233,7 +234,7 @@ function failField(
         height,
         'length-exceeds-input',
         pos,
-        `field ${field} declares ${length} bytes, ${limit - payload} remain`,
+        `field ${field} declares ${grouped(length)} bytes, ${grouped(limit - payload)} remain`,
         pos,
       );
     }

@@ -4,6 +4,7 @@ import type { DecodeErrorCode } from '../core/errors.js';
 import { findInvalidUtf8 } from '../core/utf8.js';
 import { initParts, markIncomplete, partsData, payload, protocolWalker, text, type PartsData } from './frame-parts.js';
 import { LIB0_TRUNCATED, lib0Value, readVarInt, readVarUint } from '../yjs/lib0-read.js';
+import { grouped } from '../core/grouped.js';
 
 /** Thrown (and caught by the walk's entry point) once the error is recorded on the index. */
 export class LebStop {}
@@ -168,7 +169,7 @@ export class LebCursor {
       this.fail(
         'length-exceeds-input',
         at,
-        `${what} declares ${n} bytes but ${this.limit - this.pos} remain${this.limit < this.bytes.length ? ' in its buffer' : ''}`,
+        `${what} declares ${grouped(n)} bytes but ${grouped(this.limit - this.pos)} remain${this.limit < this.bytes.length ? ' in its buffer' : ''}`,
       );
     return n;
   }
@@ -244,7 +245,7 @@ export class LebCursor {
       this.fail(
         'trailing-bytes',
         this.pos,
-        `${this.limit - this.pos} byte${this.limit - this.pos === 1 ? '' : 's'} left in ${what} after its content`,
+        `${grouped(this.limit - this.pos)} byte${this.limit - this.pos === 1 ? '' : 's'} left in ${what} after its content`,
       );
     this.limit = outer;
   }

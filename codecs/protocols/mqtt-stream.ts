@@ -1,4 +1,5 @@
 import { MQTT_TYPES, type MqttType } from './mqtt-walker.js';
+import { grouped } from '../core/grouped.js';
 
 /**
  * MQTT over WebSocket is a byte stream: a packet may be split over several WebSocket messages
@@ -135,7 +136,7 @@ export class MqttReassembler {
           if (p.total > MAX_REASSEMBLED_BYTES)
             return fail(
               start,
-              `the ${p.type} packet declares ${p.total} bytes, more than the ${MAX_REASSEMBLED_BYTES} reassembled`,
+              `the ${p.type} packet declares ${grouped(p.total)} bytes, more than the ${grouped(MAX_REASSEMBLED_BYTES)} reassembled`,
             );
         } else if (p.head.length === 5)
           return fail(pos - 1, `the ${p.type} packet's remaining length is longer than 4 bytes`);

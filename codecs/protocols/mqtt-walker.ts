@@ -12,6 +12,7 @@ import {
   text,
   type PartsData,
 } from './frame-parts.js';
+import { grouped } from '../core/grouped.js';
 
 /**
  * MQTT 3.1.1 and 5 over WebSocket (binary frames, subprotocol `mqtt`): one or more control
@@ -125,7 +126,7 @@ function need(pos: number, n: number, end: number, what: string): void {
     throw new Stop(
       'length-exceeds-input',
       pos,
-      `${what} needs ${n} byte${n === 1 ? '' : 's'}, ${Math.max(0, end - pos)} left in the packet`,
+      `${what} needs ${grouped(n)} byte${n === 1 ? '' : 's'}, ${grouped(Math.max(0, end - pos))} left in the packet`,
     );
 }
 
@@ -136,7 +137,7 @@ const u32 = (b: Uint8Array, p: number) => ((b[p] << 24) >>> 0) + (b[p + 1] << 16
 function str(bytes: Uint8Array, pos: number, end: number, what: string): [string, number] {
   need(pos, 2, end, what);
   const n = u16(bytes, pos);
-  need(pos + 2, n, end, `${what} (${n} bytes)`);
+  need(pos + 2, n, end, `${what} (${grouped(n)} bytes)`);
   return [text(bytes, pos + 2, pos + 2 + n), pos + 2 + n];
 }
 
@@ -325,7 +326,7 @@ function properties(index: SpanIndex, parent: number, pos: number, end: number, 
     throw new Stop(
       'length-exceeds-input',
       pos,
-      `${name} declare ${length} bytes but only ${end - body} remain in the packet`,
+      `${name} declare ${grouped(length)} bytes but only ${grouped(end - body)} remain in the packet`,
     );
   const map = openContainer(index, parent, name, Kind.map, pos, body - pos);
   let p = body;
@@ -569,7 +570,7 @@ function walkFrame(index: SpanIndex): void {
           ? new Stop(
               'truncated',
               len,
-              `the ${type} packet declares ${rl} bytes after its header but the frame ends ${end - len} bytes short (split across frames?)`,
+              `the ${type} packet declares ${grouped(rl)} bytes after its header but the frame ends ${grouped(end - len)} bytes short (split across frames?)`,
             )
           : e,
       );
@@ -580,7 +581,7 @@ function walkFrame(index: SpanIndex): void {
         new Stop(
           'truncated',
           len,
-          `the ${type} packet declares ${rl} bytes after its header but the frame ends ${end - len} bytes short (split across frames?)`,
+          `the ${type} packet declares ${grouped(rl)} bytes after its header but the frame ends ${grouped(end - len)} bytes short (split across frames?)`,
         ),
       );
       return;

@@ -12,6 +12,7 @@ import {
   text,
   type PartsData,
 } from './frame-parts.js';
+import { grouped } from '../core/grouped.js';
 
 /**
  * Phoenix channels' binary frames (phoenix.js serializer, a binary payload): a kind byte,
@@ -95,7 +96,7 @@ function walkFrame(index: SpanIndex): void {
     index.fail(
       'length-exceeds-input',
       Math.min(len, 1),
-      `the ${kind} header's string sizes run past the frame (${len} bytes) or a string is not UTF-8`,
+      `the ${kind} header's string sizes run past the frame (${grouped(len)} bytes) or a string is not UTF-8`,
     );
     markIncomplete(index, root, len);
     return;

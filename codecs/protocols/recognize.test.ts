@@ -92,7 +92,11 @@ describe('framing protocols from real clients', () => {
     expect(
       recognize(JSON.stringify({ id, type: 'next', payload: { data: { message: { text: 'hi' } } } })),
     ).toMatchObject({ protocol: 'graphql-ws', message: 'next', id });
-    expect(recognize(JSON.stringify({ type: 'ping' }))).toMatchObject({ message: 'ping', quiet: true });
+    expect(recognize(JSON.stringify({ type: 'ping' }), 'graphql-transport-ws')).toMatchObject({
+      protocol: 'graphql-ws',
+      message: 'ping',
+      quiet: true,
+    });
     void client.dispose();
   });
 

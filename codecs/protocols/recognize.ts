@@ -19,7 +19,24 @@ export interface RecognizeContext {
   readonly subprotocol?: string;
   /** The format most of the connection's frames read as (`sockjs`: its client frames are SockJS too). */
   readonly connectionFormat?: string | null;
+  /** A handshake the connection's earlier frames showed (`handshakeOf`): `graphql` after a `connection_init` / `connection_ack`. */
+  readonly handshake?: string;
 }
+
+/**
+ * The handshake a recognized message is, if any: what makes a connection's later messages
+ * of that protocol credible even where their shape alone is too common to claim it.
+ */
+export function handshakeOf(info: ProtocolInfo | null): string | undefined {
+  if (info?.protocol !== 'graphql-ws' && info?.protocol !== 'subscriptions-transport-ws') return undefined;
+  return info.message === 'connection_init' || info.message === 'connection_ack' ? 'graphql' : undefined;
+}
+
+/**
+ * GraphQL-over-WebSocket messages shaped as many apps' own heartbeats (`{"type":"ping"}`):
+ * GraphQL only on a connection that says so, by its subprotocol or its handshake.
+ */
+const GRAPHQL_COMMON_SHAPES = new Set(['ping', 'pong']);
 
 const GRAPHQL_WS = new Set([
   'connection_init',
@@ -167,9 +184,11 @@ function recognizeValue(index: SpanIndex, root: number, context: RecognizeContex
   if (kind === Kind.map) {
     const f = fields(index, root);
     const type = str(leaf(index, f.get('type')));
+    const graphqlConnection = sub === 'graphql-transport-ws' || sub === 'graphql-ws' || context.handshake === 'graphql';
     if (
       type &&
       (GRAPHQL_WS.has(type) || SUBSCRIPTIONS_TRANSPORT_WS.has(type)) &&
+      (graphqlConnection || !GRAPHQL_COMMON_SHAPES.has(type)) &&
       [...f.keys()].every((k) => k === 'type' || k === 'id' || k === 'payload')
     ) {
       const modern =

@@ -12,6 +12,7 @@ import {
   protocolWalker,
   type PartsData,
 } from './frame-parts.js';
+import { grouped } from '../core/grouped.js';
 
 /**
  * ASP.NET Core SignalR's hub protocol over WebSocket, in its two encodings:
@@ -183,13 +184,20 @@ function readMsgpackRecord(index: SpanIndex, data: SignalrData, parent: number, 
     const end = start + length;
     if (length === 0) throw new Stop(start, 'a message of length 0');
     if (end > bytes.length)
-      throw new Stop(bytes.length, `the length says ${length} bytes but ${bytes.length - start} remain`, 'truncated');
+      throw new Stop(
+        bytes.length,
+        `the length says ${grouped(length)} bytes but ${grouped(bytes.length - start)} remain`,
+        'truncated',
+      );
     const sub = new SpanIndex(bytes.subarray(start, end), msgpackWalker, { depth: 1 });
     if (sub.error)
       throw new Stop(start + sub.error.offset, `message: ${sub.error.message.replace(/ at byte \d+$/, '')}`);
     if (sub.store.kind[0] !== Kind.array) throw new Stop(start, 'a SignalR MessagePack message is an array');
     if (sub.store.end[0] !== length)
-      throw new Stop(start + sub.store.end[0], `the array ends ${length - sub.store.end[0]} bytes before its length`);
+      throw new Stop(
+        start + sub.store.end[0],
+        `the array ends ${grouped(length - sub.store.end[0])} bytes before its length`,
+      );
     const items = sub.children(0);
     const type = items.length ? sub.value(items[0]) : undefined;
     if (typeof type !== 'number' || !SIGNALR_TYPES[type])

@@ -13,6 +13,8 @@ export class ConnectionFormats {
   private readonly subprotocols = new Map<string, string>();
   /** The format a connection's URL names (kept through `clear`, as the subprotocols). */
   private readonly urlFormats = new Map<string, string>();
+  /** The handshake each connection's frames showed (`graphql`; kept through `clear`: it says what the connection speaks). */
+  private readonly handshakes = new Map<string, string>();
 
   /** The subprotocol a connection negotiated ('' or absent: none). */
   setSubprotocol(connectionId: string, subprotocol: string): void {
@@ -28,6 +30,16 @@ export class ConnectionFormats {
   setUrl(connectionId: string, url: string): void {
     const format = urlFormat(url);
     if (format) this.urlFormats.set(connectionId, format);
+  }
+
+  /** Notes a handshake a frame of the connection was (recognize.ts `handshakeOf`); undefined: none. */
+  noteHandshake(connectionId: string, handshake: string | undefined): void {
+    if (handshake) this.handshakes.set(connectionId, handshake);
+  }
+
+  /** The handshake the connection's frames showed, if any. */
+  handshake(connectionId: string): string | undefined {
+    return this.handshakes.get(connectionId);
   }
 
   /** Notes that a frame of `size` bytes on `connectionId` decoded whole as `format`. */

@@ -4,7 +4,7 @@
  * ingest (read-in-order.ts: compressed streams, the connection's evidence and subprotocol),
  * so a change in detection shows here as a changed label.
  */
-import { recognizeProtocol } from '../protocols/recognize.js';
+import { handshakeOf, recognizeProtocol } from '../protocols/recognize.js';
 import type { OrderedFrame } from './compressed-streams.js';
 import { newReadState, readInOrder } from './read-in-order.js';
 
@@ -23,7 +23,9 @@ export function frameLabels(frames: readonly LabelledFrame[]): string[] {
     const protocol = recognizeProtocol(decoded.index, decoded.format, {
       subprotocol: state.formats.subprotocol(frame.connectionId),
       connectionFormat: state.formats.preferred(frame.connectionId),
+      handshake: state.formats.handshake(frame.connectionId),
     });
+    state.formats.noteHandshake(frame.connectionId, handshakeOf(protocol));
     const parts = [decoded.format ?? '-', decoded.verdict];
     if (protocol) parts.push(protocol.protocol, protocol.message);
     return parts.join(' ');

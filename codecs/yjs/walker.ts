@@ -3,6 +3,7 @@ import { SpanIndex, type FormatWalker } from '../core/span-index.js';
 import { LebCursor, LebStop, lebWalker, type LebData } from '../protocols/leb-cursor.js';
 import { readStateVector, readUpdateV1, type YjsId, type YjsUpdate } from './update-v1.js';
 import { readVarUint, lib0Value } from './lib0-read.js';
+import { grouped } from '../core/grouped.js';
 
 /**
  * y-protocols messages as y-websocket sends them (a varUint message type, then its body):
@@ -125,7 +126,7 @@ function walkMessage(cursor: LebCursor, holder: { value: YjsMessage | null }): v
     cursor.fail(
       'trailing-bytes',
       cursor.pos,
-      `${bytes.length - cursor.pos} byte${bytes.length - cursor.pos === 1 ? '' : 's'} after the ${message} message`,
+      `${grouped(bytes.length - cursor.pos)} byte${bytes.length - cursor.pos === 1 ? '' : 's'} after the ${message} message`,
     );
   cursor.close(root);
 }

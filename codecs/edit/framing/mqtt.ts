@@ -6,6 +6,7 @@ import { fail, fieldLines, framedText } from './framed-text.js';
 import { concatBytes, type Framing, readEdit, utf8Bytes } from './framing.js';
 import { innerSource } from './inner-value.js';
 import { namedParts } from './named-parts.js';
+import { grouped } from '../../core/grouped.js';
 
 /**
  * An MQTT PUBLISH (a frame holding that one packet), read by the MQTT walker: topic, QoS,
@@ -82,7 +83,9 @@ export const mqttFraming: Framing = {
     return framedText(
       [
         `MQTT${p.version === 5 ? ' 5' : ''} PUBLISH: edit the fields and the payload (a packet id from 1 to 65535 at QoS 1 and 2, null at QoS 0); the packet is rebuilt around them, its remaining length counted again`,
-        ...(p.version === 5 ? [`its MQTT 5 properties (${p.properties.length} bytes) are kept byte for byte`] : []),
+        ...(p.version === 5
+          ? [`its MQTT 5 properties (${grouped(p.properties.length)} bytes) are kept byte for byte`]
+          : []),
       ],
       [
         `topic: ${JSON.stringify(p.topic)}`,
@@ -136,7 +139,7 @@ export const mqttFraming: Framing = {
       return fail(
         text,
         read.value.parts.bodyOffset,
-        `the packet would be ${body.length} bytes after its header, over MQTT's 268,435,455`,
+        `the packet would be ${grouped(body.length)} bytes after its header, over MQTT's 268,435,455`,
       );
     const first = 0x30 | (dup ? 8 : 0) | (qos << 1) | (retain ? 1 : 0);
     const rl = body.length === p.bodyLength ? p.remainingLength : mqttVarint(body.length);

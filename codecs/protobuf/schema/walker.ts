@@ -15,6 +15,7 @@ import {
 } from './descriptor.js';
 import { schemaDescribe, schemaDetails, schemaLeafValue, schemaPreview, schemaValue } from './value.js';
 import { NodeFields, schemaData, type SchemaData } from './data.js';
+import { grouped } from '../../core/grouped.js';
 
 export { schemaData, type SchemaData, type NodeField } from './data.js';
 
@@ -127,7 +128,7 @@ function walkDelimited(index: SpanIndex, desc: MessageDesc): void {
           [root],
           'length-exceeds-input',
           pos,
-          `message ${items + 1} declares ${length} bytes, ${len - payload} remain`,
+          `message ${items + 1} declares ${grouped(length)} bytes, ${grouped(len - payload)} remain`,
         );
       const end = payload + length;
       const node = store.add(Kind.map, pos, payload - pos, 0, root, prev);
@@ -267,7 +268,7 @@ function walkMessage(
             open,
             'truncated',
             limit,
-            `unexpected end of input: field ${fieldNo} needs ${size} bytes, ${limit - pos} remain`,
+            `unexpected end of input: field ${fieldNo} needs ${grouped(size)} bytes, ${grouped(limit - pos)} remain`,
           );
         value = store.add(wt === WireType.i64 ? Kind.pb_i64 : Kind.pb_i32, pos, 0, 0, node, key);
         store.setEnd(value, pos + size);
@@ -298,7 +299,7 @@ function walkMessage(
             open,
             'length-exceeds-input',
             pos,
-            `field ${fieldNo} declares ${length} bytes, ${limit - payload} remain`,
+            `field ${fieldNo} declares ${grouped(length)} bytes, ${grouped(limit - payload)} remain`,
           );
         const end = payload + length;
         value = lenValue(index, node, key, field, packed, desc, anyType, pos, payload, end, nesting, open);
@@ -396,7 +397,11 @@ function lenValue(
       let next: number;
       if (size) {
         if (end - at < size) {
-          index.fail('truncated', end, `packed field ${field.id}: ${end - at} bytes left for a ${size}-byte item`);
+          index.fail(
+            'truncated',
+            end,
+            `packed field ${field.id}: ${grouped(end - at)} bytes left for a ${size}-byte item`,
+          );
           for (const n of [...open, node]) store.addFlags(n, Flag.incomplete);
           store.setArg(node, items);
           throw new Stop();

@@ -87,6 +87,31 @@ describe('paste page', () => {
     expect(screen.queryByTestId('paste-link')).toBeNull();
   });
 
+  it('a word that is also base64 or hex (ping, cafe) is the text frame, and its link says so', async () => {
+    for (const word of ['ping', 'cafe']) {
+      paste(word);
+      await screen.findByText(`${word.length} bytes from raw`, { exact: false });
+      expect(window.location.hash).toBe(`#b64=${btoa(word).replace(/=+$/, '')}&text`);
+      await waitFor(() => expect(screen.getAllByTestId('tree-row')[0].textContent).toContain(word));
+      expect(screen.queryByTestId('error-banner')).toBeNull();
+      cleanup();
+    }
+    // The link opens it as the text frame it was, not as the CBOR text string "afe" its bytes also spell.
+    window.history.replaceState(null, '', '/paste.html#b64=Y2FmZQ&text');
+    render(<PastePage worker={inProcessWorker()} />);
+    await screen.findByText('4 bytes from link, as a text frame', { exact: false });
+    expect((screen.getByTestId('paste-input') as HTMLTextAreaElement).value).toBe('cafe');
+    await waitFor(() => expect(screen.getAllByTestId('tree-row')[0].textContent).toContain('cafe'));
+  });
+
+  it('a base64 paste that decodes cleanly keeps its bytes', async () => {
+    paste('oWFhAQ==');
+    await screen.findByText('4 bytes from base64', { exact: false });
+    await waitFor(() =>
+      expect(screen.getAllByTestId('tree-row').map((r) => r.getAttribute('data-path'))).toEqual(['$', '$.a']),
+    );
+  });
+
   it('bytes no decoder reads: the tree pane says why and offers the hex and text views', async () => {
     paste('ff ff ff ff fe 00 12 99 88');
     const note = await screen.findByTestId('tree-empty');

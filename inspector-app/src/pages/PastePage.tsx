@@ -17,8 +17,10 @@ interface PasteState {
 
 const EMPTY: PasteState = { bytes: null, problem: '', source: '' };
 
-/** Sources shown as a text WebSocket frame: pasted JSON (raw text) and an edit written as JSON text. */
-const TEXT_SOURCES = new Set(['raw', 'an edit in JSON text']);
+/** Where a frame shown as a text WebSocket frame came from: pasted text, a link to one, an edit written as JSON text. */
+const TEXT_SOURCE_RAW = 'raw';
+const TEXT_SOURCE_LINK = 'link, as a text frame';
+const TEXT_SOURCES = new Set([TEXT_SOURCE_RAW, TEXT_SOURCE_LINK, 'an edit in JSON text']);
 
 /** The example behind "Try an example": cbor.me-style hex with comments. */
 const EXAMPLE = `a3                      # map(3)
@@ -72,11 +74,13 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
   const [link, setLink] = useState('');
   const [copied, setCopied] = useState('');
   const [editing, setEditing] = useState(false);
+  /** Counts inputs, so a paste's reading the worker settles after a newer input came is dropped. */
+  const inputCount = useRef(0);
 
   const show = (bytes: Uint8Array, source: string) => {
     setState({ bytes, problem: '', source });
     setGeneration((g) => g + 1);
-    const hash = hashFromBytes(bytes);
+    const hash = hashFromBytes(bytes, undefined, { text: TEXT_SOURCES.has(source) });
     if (typeof hash === 'string') {
       win.history.replaceState(null, '', hash);
       setHashNote('');
@@ -96,14 +100,24 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
     const fromHash = bytesFromHash(win.location.hash);
     if (!fromHash) return;
     if (fromHash.ok) {
-      setText(hexOf(fromHash.bytes));
-      show(fromHash.bytes, 'link');
+      // A text frame's link shows its text, so Decode reads it again as the same text frame.
+      setText(fromHash.text ? new TextDecoder().decode(fromHash.bytes) : hexOf(fromHash.bytes));
+      show(fromHash.bytes, fromHash.text ? TEXT_SOURCE_LINK : 'link');
     } else setState({ bytes: null, problem: `The link's frame could not be read: ${fromHash.error}`, source: 'link' });
   }, []);
 
   const decodeText = (value: string) => {
     const parsed = parsePasted(value);
-    if (parsed.ok) return show(parsed.bytes, parsed.encoding);
+    const count = ++inputCount.current;
+    if (parsed.ok && parsed.encoding === 'raw') return show(parsed.bytes, TEXT_SOURCE_RAW);
+    if (parsed.ok) {
+      // Words are often hex or base64 too (`cafe`, `ping`): the worker keeps that reading only
+      // when it decodes cleanly, as the CLI does (codecs/input-reading.ts).
+      void props.worker.call('settleTextReading', { text: value.trim(), parsed }).then((settled) => {
+        if (count === inputCount.current && settled.ok) show(settled.bytes, settled.encoding);
+      });
+      return;
+    }
     // The old frame, its hash and its banners go: what is shown is what was typed.
     setState({ bytes: null, problem: `${parsed.error} at character ${parsed.offset}`, source: '' });
     setHashNote('');
@@ -114,7 +128,9 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
 
   /** A file (dropped or opened) replaces what the textarea held. */
   const showFile = async (file: File) => {
+    const count = ++inputCount.current;
     const bytes = await readFileBytes(file);
+    if (count !== inputCount.current) return;
     setText(hexOf(bytes));
     show(bytes, file.name);
   };
@@ -268,6 +284,7 @@ export function PastePage(props: { worker: WorkerClient; win?: Window }): ReactE
             isText={TEXT_SOURCES.has(state.source)}
             onClose={() => setEditing(false)}
             onApply={(bytes, syntax) => {
+              inputCount.current++;
               setEditing(false);
               setText(hexOf(bytes));
               show(bytes, syntax === 'json' ? 'an edit in JSON text' : 'an edit');

@@ -47,14 +47,22 @@ export const HASH_BYTES_LIMIT = 48 * 1024;
 
 export type HashResult = string | { readonly tooLarge: true; readonly limit: number };
 
-/** `#b64=<base64url, no padding>`, or how large a frame may be when it is too large. */
-export function hashFromBytes(bytes: Uint8Array, limit: number = HASH_BYTES_LIMIT): HashResult {
+/**
+ * `#b64=<base64url, no padding>`, with `&text` for a text frame (so a pasted `cafe` opens as
+ * the text it was, not as the CBOR those bytes also spell), or how large a frame may be when it
+ * is too large.
+ */
+export function hashFromBytes(
+  bytes: Uint8Array,
+  limit: number = HASH_BYTES_LIMIT,
+  options: { readonly text?: boolean } = {},
+): HashResult {
   if (bytes.length > limit) return { tooLarge: true, limit };
-  return `#b64=${encodeBase64(bytes, { url: true })}`;
+  return `#b64=${encodeBase64(bytes, { url: true })}${options.text ? '&text' : ''}`;
 }
 
 export type BytesFromHash =
-  | { readonly ok: true; readonly bytes: Uint8Array }
+  | { readonly ok: true; readonly bytes: Uint8Array; readonly text?: true }
   | { readonly ok: false; readonly error: string };
 
 /**
@@ -63,6 +71,7 @@ export type BytesFromHash =
  */
 export function bytesFromHash(hash: string): BytesFromHash | null {
   const params = hash.replace(/^#/, '').split('&');
+  const text = params.includes('text');
   for (const param of params) {
     const eq = param.indexOf('=');
     const key = eq < 0 ? param : param.slice(0, eq);
@@ -77,12 +86,12 @@ export function bytesFromHash(hash: string): BytesFromHash | null {
     if (key === 'hex') {
       const hex = parseHex(value);
       return hex.ok
-        ? { ok: true, bytes: hex.bytes }
+        ? { ok: true, bytes: hex.bytes, ...(text ? { text: true as const } : {}) }
         : { ok: false, error: `the link's hex is malformed: ${hex.error} at character ${hex.offset}` };
     }
     const decoded = decodeBase64(value);
     return decoded.ok
-      ? { ok: true, bytes: decoded.bytes }
+      ? { ok: true, bytes: decoded.bytes, ...(text ? { text: true as const } : {}) }
       : { ok: false, error: `the link's base64 is malformed: ${decoded.error} at character ${decoded.offset}` };
   }
   return null;

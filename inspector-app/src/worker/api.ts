@@ -14,6 +14,7 @@ import type { SessionProgress, SessionRow } from '../../../codecs/compare/sessio
 import type { SessionChartData } from '../../../codecs/compare/session/cumulative.js';
 import type { EditOutcome, EditSource, EditSyntax } from './edit-text.js';
 import type { ComposeOutcome } from './compose-text.js';
+import type { ParsedInput } from '../../../codecs/input.js';
 
 /** What the detail decodes a frame as: the best fit, a walker format, or Protobuf read another way. */
 export type FormatChoice = 'auto' | FormatName | ReadAsFormat;
@@ -364,6 +365,8 @@ export interface WorkerMethods {
   composeSwitch: { params: { from: EditSyntax; text: string; to: EditSyntax }; result: string };
   /** The paste page's edit: bytes in their own encoding (compose-text.ts `ownSource`). */
   composeSource: { params: { data: Uint8Array; isText: boolean }; result: EditSource };
+  /** The paste page: a pasted text's hex / base64 reading, or the text itself when that reading does not decode cleanly (codecs/input-reading.ts). */
+  settleTextReading: { params: { text: string; parsed: ParsedInput }; result: ParsedInput };
   /** JSON / EDN (one line; `edn-pretty` indented) of a node; `raw-text` / `raw-hex`: the frame's bytes as UTF-8 text or hex (frames that do not decode). */
   text: {
     params: {

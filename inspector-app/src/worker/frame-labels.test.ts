@@ -105,6 +105,23 @@ describe('list rows and detail views say what a frame is', () => {
 });
 
 describe('list rows name the framing protocol', () => {
+  it("the list: a plain connection's ping is not dimmed; one after connection_init is", () => {
+    const h = new WorkerHandlers();
+    const frame = numberedFrames({ opcode: 'text' });
+    const PING = '{"type":"ping"}';
+    const PONG = '{"type":"pong"}';
+    const INIT = '{"type":"connection_init","payload":{}}';
+    const row = (connectionId: string, t: string) => {
+      const f = frame(utf8(t), { connectionId });
+      h.store.add(f);
+      return summarize(f, h.store);
+    };
+    expect(row('plain', PING).protocol).toBeUndefined();
+    expect(row('gql', INIT).protocol).toMatchObject({ name: 'subscriptions-transport-ws', message: 'connection_init' });
+    expect(row('gql', PING).protocol).toMatchObject({ name: 'graphql-ws', message: 'ping', quiet: true });
+    expect(row('plain', PONG).protocol).toBeUndefined();
+  });
+
   it('socket.io, phoenix and graphql-ws rows carry protocol, message and event', () => {
     expect(summarize(frame(utf8('42["chat",{"a":1}]'), { opcode: 'text' })).protocol).toMatchObject({
       name: 'socket.io',
@@ -114,10 +131,11 @@ describe('list rows name the framing protocol', () => {
     expect(
       summarize(frame(utf8(JSON.stringify(['1', '2', 'room:lobby', 'phx_join', {}])), { opcode: 'text' })).protocol,
     ).toMatchObject({ name: 'phoenix', message: 'phx_join', event: 'room:lobby' });
-    expect(summarize(frame(utf8('{"type":"ping"}'), { opcode: 'text' })).protocol).toMatchObject({
-      name: 'graphql-ws',
-      quiet: true,
-    });
+    expect(
+      summarize(
+        frame(utf8('{"type":"subscribe","id":"1","payload":{"query":"subscription S { s }"}}'), { opcode: 'text' }),
+      ).protocol,
+    ).toMatchObject({ name: 'graphql-ws', message: 'subscribe', event: 'S' });
     expect(summarize(frame(utf8('{"users":[1,2,3]}'), { opcode: 'text' })).protocol).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import {
   crdtByteSplit,
   crdtClockTable,
   decodeFrame,
+  handshakeOf,
   recognizeProtocol,
   diagnostic,
   patchByteSplit,
@@ -33,6 +34,7 @@ import { diffFrames } from './frame-diff.js';
 import { decodedEntry, FrameStore, isPlainText, type DecodedEntry } from './frame-store.js';
 import { stringsIn } from './strings-in.js';
 import { readInOrder as readFramesInOrder } from '../../../codecs/reading/read-in-order.js';
+import { settleTextReading } from '../../../codecs/input-reading.js';
 import { jsonText, nodeJsonText } from './json-text.js';
 import { prettyEdn } from './edn-pretty.js';
 import { compileQuery, frameMatches, indexMatches, searchFormat, type ContentQuery } from './content-search.js';
@@ -91,7 +93,9 @@ export function summarize(frame: IngestFrame, store?: FrameStore, links?: Protoc
   const recognized = recognizeProtocol(d.index, d.format, {
     subprotocol: store?.formats.subprotocol(frame.connectionId),
     connectionFormat: store?.formats.preferred(frame.connectionId),
+    handshake: store?.formats.handshake(frame.connectionId),
   });
+  store?.formats.noteHandshake(frame.connectionId, handshakeOf(recognized));
   // An attachment's bytes cannot say whose they are: the connection's earlier frames do.
   const linked = links?.observe(frame, recognized) ?? null;
   // Nor can a part of an MQTT packet split over frames say it is one: its bytes read as a guess.
@@ -244,6 +248,7 @@ export class WorkerHandlers {
       recognizeProtocol(d.index, d.format, {
         subprotocol: this.store.formats.subprotocol(frame.connectionId),
         connectionFormat: this.store.formats.preferred(frame.connectionId),
+        handshake: this.store.formats.handshake(frame.connectionId),
       }),
       null,
     );
@@ -349,6 +354,7 @@ export class WorkerHandlers {
         const protocol = recognizeProtocol(index, format, {
           subprotocol: this.store.formats.subprotocol(frame.connectionId),
           connectionFormat: this.store.formats.preferred(frame.connectionId),
+          handshake: this.store.formats.handshake(frame.connectionId),
         });
         return editSource(frame.data, index, !decoded?.decompressed, { format, protocol: protocol?.protocol });
       },
@@ -359,6 +365,7 @@ export class WorkerHandlers {
       composeBytes: ({ syntax, text, original }) => composeOutcome(syntax, text, original),
       composeSwitch: ({ from, text, to }) => switchedText(from, text, to),
       composeSource: ({ data, isText }) => ownSource(data, isText),
+      settleTextReading: ({ text, parsed }) => settleTextReading(text, parsed),
       bytes: ({ frameId, decompressed }) => {
         if (!decompressed) return this.store.get(frameId)?.data.slice() ?? null;
         return this.store.decoded(frameId, 'auto')?.decompressed?.slice() ?? null;

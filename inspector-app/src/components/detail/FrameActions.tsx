@@ -25,6 +25,8 @@ export function FrameActions(props: {
   onFormat: (f: FormatChoice) => void;
   /** The paste page's URL: "Copy link" puts the frame in its hash. Absent: no link. */
   pastePageUrl?: string;
+  /** A WebSocket text frame: its link opens it as text on the paste page. */
+  isText?: boolean;
   /** Which way the frame went and whether wirescope itself sent or delivered it: marked as in the list. */
   direction?: { readonly direction: Direction; readonly byWirescope: boolean };
 }): ReactElement {
@@ -58,7 +60,7 @@ export function FrameActions(props: {
   const copyLink = async () => {
     const bytes = await client.call('bytes', { frameId });
     if (!bytes || !pastePageUrl) return flash('frame evicted');
-    const link = frameLink(pastePageUrl, bytes);
+    const link = frameLink(pastePageUrl, bytes, undefined, { text: props.isText === true });
     if (!link.ok) return flash(link.reason);
     flash((await copyText(link.url, navigator.clipboard)) ? 'copied link' : 'copy refused');
   };

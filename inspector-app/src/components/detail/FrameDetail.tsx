@@ -213,6 +213,7 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
         detected={autoDetected}
         onFormat={setFormat}
         pastePageUrl={props.pastePageUrl}
+        isText={frame.opcode === 'text'}
         direction={
           frame.frameId < 0 ? undefined : { direction: frame.direction, byWirescope: props.byWirescope === true }
         }

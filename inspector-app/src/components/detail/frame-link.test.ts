@@ -15,6 +15,12 @@ describe('link to this frame', () => {
     expect(back?.ok && Array.from(back.bytes)).toEqual(Array.from(bytes));
   });
 
+  it("a text frame's link says so, and reads back as text", () => {
+    const link = frameLink('http://x/paste.html', new TextEncoder().encode('cafe'), undefined, { text: true });
+    expect(link.ok && new URL(link.url).hash).toBe('#b64=Y2FmZQ&text');
+    expect(link.ok && bytesFromHash(new URL(link.url).hash)).toMatchObject({ ok: true, text: true });
+  });
+
   it('says why there is no link for a frame above the limit', () => {
     const link = frameLink('http://x/paste.html', new Uint8Array(100), 64);
     expect(link.ok).toBe(false);
