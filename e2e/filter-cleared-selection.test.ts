@@ -99,4 +99,24 @@ describe('a frame picked among a text filter’s matches (900×700)', () => {
       await page.close();
     });
   }
+
+  it('a selected frame the filter hid comes back into view when the filter is cleared', async () => {
+    const page = await browser.newPage({ viewport: { width: 900, height: 700 } });
+    await page.goto(new URL('panel.html', server.httpUrl).href);
+    await page.getByTestId('frame-count').waitFor();
+    await sendFrames(page);
+    await page.locator(`[data-testid=frame-row][data-frame-id="${FRAMES}"]`).click();
+    await page.locator(`[data-testid=frame-detail][data-frame-id="${FRAMES}"]`).waitFor();
+
+    // The last frame says "hay": the filter hides it, and the list is left at its last match.
+    await page.getByTestId('filter-input').fill('needle');
+    await expect.poll(() => page.locator(`[data-testid=frame-row][data-frame-id="${FRAMES}"]`).count()).toBe(0);
+    await page.getByTestId('frame-list').evaluate((list) => {
+      list.scrollTop = 0;
+    });
+    await page.locator('[data-testid=frame-row][data-frame-id="1"]').waitFor();
+    await page.getByTestId('filter-input').fill('');
+    await expect.poll(() => selectedRows(page)).toEqual([{ id: String(FRAMES), inView: true }]);
+    await page.close();
+  });
 });
