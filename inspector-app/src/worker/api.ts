@@ -143,6 +143,8 @@ export interface FrameDecode {
   readonly error: FrameError | null;
   readonly root: TreeNode | null;
   readonly warnings: readonly string[];
+  /** Read with a loaded Protobuf schema: the type and why (a perfect fit is no warning; a misfit is). */
+  readonly schemaReading?: SchemaReading;
   /** Key bytes vs value bytes vs container headers of the recorded tree. */
   readonly isCrdt: boolean;
   readonly verdict?: Verdict;
@@ -159,6 +161,13 @@ export interface FrameDecode {
    * offsets are in the decompressed bytes (`bytes` with `decompressed: true`).
    */
   readonly compression?: FrameCompression;
+}
+
+export interface SchemaReading {
+  /** `read as market.v1.Envelope, the best fit of 12 types (…)`. */
+  readonly note: string;
+  /** The type reads the frame whole, every field known, wire types right, required fields there. */
+  readonly fits: boolean;
 }
 
 export interface FrameCompression {

@@ -313,10 +313,10 @@ export class WorkerHandlers {
           ...(compression ? { compression } : {}),
           warnings: plainText
             ? ['A plain text frame (not JSON): pick a decoder under "decode as" to force one.']
-            : [
-                ...(entry.schemaNote ? [`Protobuf schema: ${entry.schemaNote}`] : []),
-                ...(index ? index.warnings.map((w) => w.message) : []),
-              ],
+            : index
+              ? index.warnings.map((w) => w.message)
+              : [],
+          ...(entry.schemaReading ? { schemaReading: entry.schemaReading } : {}),
           isCrdt: entry.format === 'crdt-model' || entry.format === 'crdt-patch' || entry.format === 'yjs',
           verdict: empty ? 'empty' : (entry.verdict ?? (error ? 'malformed' : 'decoded')),
           nearMisses: entry.unknown?.nearMisses,

@@ -17,6 +17,7 @@ import { ErrorBanner } from './ErrorBanner.js';
 import { UnknownBanner } from './UnknownBanner.js';
 import { ProtocolLinks } from './ProtocolLinks.js';
 import { CompressionBanner } from './CompressionBanner.js';
+import { SchemaReadingBanner } from './SchemaReadingBanner.js';
 import { FrameActions } from './FrameActions.js';
 import type { PageActionRequest } from './FrameMenu.js';
 import { PageActions, type PageActionsHost } from './PageActions.js';
@@ -246,8 +247,9 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
           onDecompressed={setShowDecompressed}
         />
       )}
+      {decoded?.schemaReading && <SchemaReadingBanner reading={decoded.schemaReading} />}
       {decoded?.warnings.map((w) => (
-        <div key={w} className="ws-banner-error" style={{ background: 'var(--ws-warn-bg)' }} role="status">
+        <div key={w} className="ws-banner-warning" role="status">
           {w}
         </div>
       ))}
