@@ -293,6 +293,14 @@ export interface DiffRow {
   readonly sizeAfter: number;
 }
 
+/** Two frames compared: what differs, and the frames' own sizes (the rows count fields only). */
+export interface FrameDiff {
+  readonly rows: readonly DiffRow[];
+  /** The frames' sizes as listed (their bytes on the wire), before and after. */
+  readonly frameBefore: number;
+  readonly frameAfter: number;
+}
+
 export interface FilterQuery {
   /** Free text matched against the decoded content (case-insensitive). */
   readonly text: string;
@@ -395,7 +403,7 @@ export interface WorkerMethods {
     result: ByteMap | null;
   };
   /** null when either frame is not held (evicted, or no such frame). */
-  diff: { params: { frameA: number; frameB: number }; result: DiffRow[] | null };
+  diff: { params: { frameA: number; frameB: number }; result: FrameDiff | null };
   setFilter: { params: FilterQuery; result: number[] | null };
   /** `extensions`: the negotiated Sec-WebSocket-Extensions when known ('' = none negotiated), kept in the export. */
   exportCapture: {

@@ -445,7 +445,11 @@ export class WorkerHandlers {
         // (decodeAuto: a zlib-stream message compares by what it inflated to.)
         const a = this.store.decodeAuto(fa, Infinity).index;
         const b = this.store.decodeAuto(fb, Infinity).index;
-        return a && b ? diffFrames(a, b) : [];
+        return {
+          rows: a && b ? diffFrames(a, b) : [],
+          frameBefore: fa.data.byteLength,
+          frameAfter: fb.data.byteLength,
+        };
       },
       setFilter: (query: FilterQuery) => {
         if (!this.setContentFilter(query)) return null;
