@@ -68,6 +68,8 @@ export interface FrameDetailProps {
   readonly connectionStatus?: string;
   /** Wirescope itself sent the frame or delivered it to the page (its mark in the header, as in the list). */
   readonly byWirescope?: boolean;
+  /** The frame was pasted, neither sent nor received: its header shows no direction. */
+  readonly pasted?: boolean;
   /** What intercept rules hold on this frame's connection, with Forward / Drop (absent: not shown). */
   readonly held?: ReactNode;
 }
@@ -215,7 +217,9 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
         onFormat={setFormat}
         pastePageUrl={props.pastePageUrl}
         direction={
-          frame.frameId < 0 ? undefined : { direction: frame.direction, byWirescope: props.byWirescope === true }
+          frame.frameId < 0 || props.pasted
+            ? undefined
+            : { direction: frame.direction, byWirescope: props.byWirescope === true }
         }
       />
       {props.pageActions && (
