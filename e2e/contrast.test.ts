@@ -22,6 +22,8 @@ import {
   waitForRows,
 } from './support/tour-pages.js';
 import { axeAudit } from './support/axe.js';
+import { demoProtoFiles } from './support/demo-proto.js';
+import { PROTOBUF_PATH } from '../demo-server/streams/protobuf-schema.js';
 import { watchPage } from './support/watch-page.js';
 
 let browser: Browser;
@@ -126,6 +128,30 @@ describe('axe-core: no violations on any view', () => {
       await page.close();
       expect(problems).toEqual([]);
     }, 240_000);
+
+    it(`web inspector, ${theme}: a Protobuf frame the loaded schema fits, then one it does not`, async () => {
+      const wsUrl = server.wsUrl.replace(/\/demo$/, PROTOBUF_PATH);
+      const { page, problems } = await open(`index.html?connect=${encodeURIComponent(wsUrl)}`, theme);
+      await waitForRows(page, 3);
+      await page.getByTestId('pause-button').click();
+      await page.getByTestId('schemas-button').click();
+      await page.getByTestId('schema-file-input').setInputFiles(demoProtoFiles());
+      await page.getByTestId('schema-reread').waitFor();
+      await page.getByTestId('schemas-button').click();
+      await page.locator('[data-testid=frame-row]').first().dispatchEvent('mousedown');
+      await page.locator('[data-testid=schema-reading][data-fits=true]').waitFor();
+      expect(await page.locator('[data-testid=schema-reading]').getAttribute('class')).toBe('ws-banner-note');
+      await expectReadable(page, `inspector-protobuf-fits-${theme}`);
+      // The connection's frames read as a type that is not theirs: the reading is a warning.
+      await page.getByTestId('schemas-button').click();
+      await page.getByRole('combobox', { name: /^Message type for / }).selectOption('market.v1.Heartbeat');
+      await page.getByTestId('schemas-button').click();
+      await page.locator('[data-testid=schema-reading][data-fits=false]').waitFor();
+      expect(await page.locator('[data-testid=schema-reading]').getAttribute('class')).toBe('ws-banner-warning');
+      await expectReadable(page, `inspector-protobuf-misfit-${theme}`);
+      await page.close();
+      expect(problems).toEqual([]);
+    }, 60_000);
 
     it(`paste page, ${theme}`, async () => {
       const { page, problems } = await open(

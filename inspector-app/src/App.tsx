@@ -64,7 +64,7 @@ export interface AppProps {
   readonly connectUrl?: string;
   /** Select this frame once it arrives (the paste page shows its one frame). */
   readonly autoSelectFirst?: boolean;
-  /** Hide the list (paste page: one frame, detail only). */
+  /** Hide the list (paste page: one frame, detail only, pasted: no direction). */
   readonly singleFrame?: boolean;
   /** The demo server's URL on the page's own host (the URL field's default). */
   readonly demoUrl?: string;
@@ -496,6 +496,7 @@ export function App(props: AppProps): ReactElement {
                 session={props.singleFrame ? undefined : sessionSource}
                 frameById={(id) => session.model.frame(id)}
                 byWirescope={session.model.isWirescope(selected.frameId)}
+                pasted={props.singleFrame}
                 pageActions={pageActions}
                 pageActionRequest={menuRequest?.frameId === selected.frameId ? menuRequest : undefined}
                 pageActionsBlocked={pageActionBlocked(

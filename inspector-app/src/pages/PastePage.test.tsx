@@ -36,6 +36,14 @@ describe('paste page', () => {
     expect(screen.queryByTestId('tab-diff')).toBeNull();
   });
 
+  it('a pasted frame has no direction: its header shows no arrow', async () => {
+    paste('83 01 02 03');
+    await waitFor(() => expect(screen.getAllByTestId('tree-row')).toHaveLength(4));
+    expect(screen.getByTestId('frame-detail').textContent).toMatch(/^Frame #1\s*decode as/);
+    expect(screen.queryByTestId('frame-direction')).toBeNull();
+    expect(screen.getByText('Frame #1').parentElement!.textContent).not.toMatch(/[↓↑]/);
+  });
+
   it('decodes base64 and base64url', async () => {
     paste('gwECAw==');
     await waitFor(() => expect(screen.getAllByTestId('tree-row')).toHaveLength(4));

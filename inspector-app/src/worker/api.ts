@@ -144,6 +144,8 @@ export interface FrameDecode {
   readonly error: FrameError | null;
   readonly root: TreeNode | null;
   readonly warnings: readonly string[];
+  /** Read with a loaded Protobuf schema: the type and why (a perfect fit is no warning; a misfit is). */
+  readonly schemaReading?: SchemaReading;
   /** Key bytes vs value bytes vs container headers of the recorded tree. */
   readonly isCrdt: boolean;
   readonly verdict?: Verdict;
@@ -160,6 +162,13 @@ export interface FrameDecode {
    * offsets are in the decompressed bytes (`bytes` with `decompressed: true`).
    */
   readonly compression?: FrameCompression;
+}
+
+export interface SchemaReading {
+  /** `read as market.v1.Envelope, the best fit of 12 types (…)`. */
+  readonly note: string;
+  /** The type reads the frame whole, every field known, wire types right, required fields there. */
+  readonly fits: boolean;
 }
 
 export interface FrameCompression {
@@ -285,6 +294,14 @@ export interface DiffRow {
   readonly sizeAfter: number;
 }
 
+/** Two frames compared: what differs, and the frames' own sizes (the rows count fields only). */
+export interface FrameDiff {
+  readonly rows: readonly DiffRow[];
+  /** The frames' sizes as listed (their bytes on the wire), before and after. */
+  readonly frameBefore: number;
+  readonly frameAfter: number;
+}
+
 export interface FilterQuery {
   /** Free text matched against the decoded content (case-insensitive). */
   readonly text: string;
@@ -389,7 +406,7 @@ export interface WorkerMethods {
     result: ByteMap | null;
   };
   /** null when either frame is not held (evicted, or no such frame). */
-  diff: { params: { frameA: number; frameB: number }; result: DiffRow[] | null };
+  diff: { params: { frameA: number; frameB: number }; result: FrameDiff | null };
   setFilter: { params: FilterQuery; result: number[] | null };
   /** `extensions`: the negotiated Sec-WebSocket-Extensions when known ('' = none negotiated), kept in the export. */
   exportCapture: {

@@ -166,9 +166,10 @@ describe('compressed frames in the worker', () => {
     const h = new WorkerHandlers();
     const frames = await syncFlushed([0, 1].map((i) => new TextEncoder().encode(JSON.stringify({ s: i, d: 'same' }))));
     const [a, b] = frames.map((f) => ingest(h, f));
-    expect(h.methods.diff({ frameA: a.frame.frameId, frameB: b.frame.frameId })).toMatchObject([
-      { path: '$.s', change: 'changed', before: '0', after: '1' },
-    ]);
+    const diff = h.methods.diff({ frameA: a.frame.frameId, frameB: b.frame.frameId })!;
+    expect(diff.rows).toMatchObject([{ path: '$.s', change: 'changed', before: '0', after: '1' }]);
+    // The frames' sizes are what they were on the wire, as the list gives them.
+    expect([diff.frameBefore, diff.frameAfter]).toEqual([frames[0]!.length, frames[1]!.length]);
   });
 
   it('what stream messages inflated to counts against the memory cap, and the frames it evicts are named', async () => {

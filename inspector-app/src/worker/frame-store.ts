@@ -7,7 +7,7 @@ import {
   type FrameVerdict,
   type DecodeError,
 } from '../../../codecs/index.js';
-import type { FormatChoice, IngestFrame } from './api.js';
+import type { FormatChoice, IngestFrame, SchemaReading } from './api.js';
 import { ConnectionFormats } from '../../../codecs/reading/connection-formats.js';
 import { ProtobufSchemas, readAsIndex } from './protobuf-schemas.js';
 import { CompressedStreams, type InflatedMessage } from '../../../codecs/reading/compressed-streams.js';
@@ -26,8 +26,8 @@ export interface DecodedEntry {
   /** decoded / malformed / unknown / empty (absent: decoded, or malformed when the index has an error). */
   readonly verdict?: FrameVerdict;
   /** Why an unknown frame is unknown, and the readings that came nearest (furthest first). */
-  /** Read with a loaded Protobuf schema: which type and why. */
-  readonly schemaNote?: string;
+  /** Read with a loaded Protobuf schema: which type and why, and whether the type fits it perfectly. */
+  readonly schemaReading?: SchemaReading;
   /** What besides the bytes chose the format: `subprotocol mqtt`, the connection's chosen message type. */
   readonly chosenBy?: string;
   readonly unknown?: {
@@ -219,7 +219,7 @@ export class FrameStore {
         index: withSchema.index,
         candidates: ['protobuf'],
         verdict: withSchema.index.error ? 'malformed' : 'decoded',
-        schemaNote: withSchema.note,
+        schemaReading: { note: withSchema.note, fits: withSchema.fits },
         chosenBy: withSchema.chosenBy,
       };
     } else if (readAs) {

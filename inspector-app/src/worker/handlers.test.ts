@@ -223,7 +223,7 @@ describe('diff', () => {
     const a = frame(cbor({ a: 1, b: 'x', list: [1, 2] }));
     const b = frame(msgpack({ a: 1, b: 'xyz', list: [1, 2, 3], c: null }));
     const h = withFrames(a, b);
-    const rows = h.methods.diff({ frameA: a.frameId, frameB: b.frameId });
+    const rows = h.methods.diff({ frameA: a.frameId, frameB: b.frameId })!.rows;
     expect(rows).toEqual(
       expect.arrayContaining([
         // The field with its key, as the tree counts it: "b" (2 bytes) + "x" (2) → "b" (2) + "xyz" (4).
@@ -232,7 +232,19 @@ describe('diff', () => {
         expect.objectContaining({ path: '$.c', change: 'added' }),
       ]),
     );
-    expect(rows!.some((r) => r.path === '$.a')).toBe(false);
+    expect(rows.some((r) => r.path === '$.a')).toBe(false);
+  });
+
+  it("gives the frames' own sizes beside the rows, which count fields only (not the root map's head)", () => {
+    const a = frame(cbor({ type: 'PUBLISH', topic: 'sensors/kitchen/temp', payload: { t: 21.5 } }));
+    const b = frame(cbor({ kind: 'envelope', seq: 1 }));
+    const h = withFrames(a, b);
+    const diff = h.methods.diff({ frameA: a.frameId, frameB: b.frameId })!;
+    expect([diff.frameBefore, diff.frameAfter]).toEqual([a.data.byteLength, b.data.byteLength]);
+    // Every field differs: the rows hold all of each frame but its 1-byte map head.
+    const before = diff.rows.reduce((n, r) => n + r.sizeBefore, 0);
+    const after = diff.rows.reduce((n, r) => n + r.sizeAfter, 0);
+    expect([before, after]).toEqual([a.data.byteLength - 1, b.data.byteLength - 1]);
   });
 });
 

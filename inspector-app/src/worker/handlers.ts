@@ -318,10 +318,10 @@ export class WorkerHandlers {
           ...(compression ? { compression } : {}),
           warnings: plainText
             ? ['A plain text frame (not JSON): pick a decoder under "decode as" to force one.']
-            : [
-                ...(entry.schemaNote ? [`Protobuf schema: ${entry.schemaNote}`] : []),
-                ...(index ? index.warnings.map((w) => w.message) : []),
-              ],
+            : index
+              ? index.warnings.map((w) => w.message)
+              : [],
+          ...(entry.schemaReading ? { schemaReading: entry.schemaReading } : {}),
           isCrdt: entry.format === 'crdt-model' || entry.format === 'crdt-patch' || entry.format === 'yjs',
           verdict: empty ? 'empty' : (entry.verdict ?? (error ? 'malformed' : 'decoded')),
           nearMisses: entry.unknown?.nearMisses,
@@ -452,7 +452,11 @@ export class WorkerHandlers {
         // (decodeAuto: a zlib-stream message compares by what it inflated to.)
         const a = this.store.decodeAuto(fa, Infinity).index;
         const b = this.store.decodeAuto(fb, Infinity).index;
-        return a && b ? diffFrames(a, b) : [];
+        return {
+          rows: a && b ? diffFrames(a, b) : [],
+          frameBefore: fa.data.byteLength,
+          frameAfter: fb.data.byteLength,
+        };
       },
       setFilter: (query: FilterQuery) => {
         if (!this.setContentFilter(query)) return null;

@@ -28,7 +28,7 @@ describe('Protobuf schemas in the worker', () => {
     const state = h.methods.setSchema({ files: [{ name: 'demo.proto', source: PROTO }] });
     expect(state).toMatchObject({ files: ['demo.proto'], types: ['demo.Trade'], error: null });
     const named = h.methods.decode({ frameId: f.frameId, format: 'auto' })!;
-    expect(named.warnings[0]).toMatch(/read as demo\.Trade, the best fit/);
+    expect(named.schemaReading?.note).toMatch(/read as demo\.Trade, the best fit/);
     const nodes = h.methods.children({ frameId: f.frameId, format: 'auto', nodeId: named.root!.id }).nodes;
     expect(nodes.map((n) => [n.label, n.preview])).toEqual([
       ['symbol', '"ACME"'],
@@ -48,15 +48,44 @@ describe('Protobuf schemas in the worker', () => {
     const b = frame(trade);
     const c = frame(new Uint8Array([0x0a, 0x01, 0x41, 0x39, 1, 0, 0, 0, 0, 0, 0, 0])); // symbol "A", field 7 fixed64: only Pong fits
     for (const f of [a, b, c]) h.store.add(f);
-    expect(h.methods.decode({ frameId: a.frameId, format: 'auto' })!.warnings[0]).toMatch(
+    expect(h.methods.decode({ frameId: a.frameId, format: 'auto' })!.schemaReading?.note).toMatch(
       /read as demo\.Trade, the best fit of 3 types/,
     );
-    expect(h.methods.decode({ frameId: b.frameId, format: 'auto' })!.warnings[0]).toMatch(
+    expect(h.methods.decode({ frameId: b.frameId, format: 'auto' })!.schemaReading?.note).toMatch(
       /read as demo\.Trade, the type of this connection's previous frame/,
     );
-    expect(h.methods.decode({ frameId: c.frameId, format: 'auto' })!.warnings[0]).toMatch(
+    expect(h.methods.decode({ frameId: c.frameId, format: 'auto' })!.schemaReading?.note).toMatch(
       /read as demo\.Pong, the best fit of 3 types/,
     );
+  });
+
+  it('a type that fits the frame perfectly is no warning; a reading with unknown fields is, and says so', () => {
+    const h = handlers();
+    h.methods.setSchema({ files: [{ name: 'demo.proto', source: PROTO }] });
+    const fits = frame(trade);
+    // The trade with a field 9 (varint 1) the schema does not know.
+    const extra = frame(Uint8Array.of(...trade, 0x48, 0x01));
+    for (const f of [fits, extra]) h.store.add(f);
+    const good = h.methods.decode({ frameId: fits.frameId, format: 'auto' })!;
+    expect(good.schemaReading).toEqual({
+      note: 'read as demo.Trade, the best fit of 1 types (demo.Trade: reads whole, 4 known fields)',
+      fits: true,
+    });
+    expect(good.warnings).toEqual([]);
+    const poor = h.methods.decode({ frameId: extra.frameId, format: 'auto' })!;
+    expect(poor.schemaReading).toEqual({
+      note: 'read as demo.Trade, the best fit of 1 types (demo.Trade: reads whole, 4 known fields, 1 unknown)',
+      fits: false,
+    });
+
+    // A type chosen for the connection that reads the frame poorly says how.
+    const mine = frame(trade);
+    const h2 = handlers(mine);
+    h2.methods.setSchema({ files: [{ name: 'demo.proto', source: `${PROTO} message Pong { fixed64 at = 7; }` }] });
+    h2.methods.setSchemaType({ connectionId: 'c1', choice: 'demo.Pong' });
+    const chosen = h2.methods.decode({ frameId: mine.frameId, format: 'auto' });
+    expect(chosen?.schemaReading?.fits).toBe(false);
+    expect(chosen?.schemaReading?.note).toMatch(/^read as demo\.Pong \(chosen for this connection\): demo\.Pong: /);
   });
 
   it('the list row of a new frame uses the schema', () => {
@@ -77,7 +106,7 @@ describe('Protobuf schemas in the worker', () => {
     const state = h.methods.setSchemaType({ connectionId: 'c1', choice: 'demo.Trade' });
     expect(state.choices).toEqual({ c1: 'demo.Trade' });
     const typed = h.methods.decode({ frameId: f.frameId, format: 'auto' })!;
-    expect(typed.warnings[0]).toMatch(/chosen for this connection/);
+    expect(typed.schemaReading?.note).toMatch(/chosen for this connection/);
   });
 
   it('a schema that does not load says why, and frames stay raw', () => {
@@ -110,7 +139,7 @@ describe('Protobuf schemas in the worker', () => {
     ]);
     expect(state.error).toMatch(/^2 of 3 files left out \(the other file is in use\): bad\.proto: illegal token/);
     const named = h.methods.decode({ frameId: f.frameId, format: 'auto' })!;
-    expect(named.warnings[0]).toMatch(/read as demo\.Trade/);
+    expect(named.schemaReading?.note).toMatch(/read as demo\.Trade/);
     expect(h.methods.children({ frameId: f.frameId, format: 'auto', nodeId: named.root!.id }).nodes[0].label).toBe(
       'symbol',
     );

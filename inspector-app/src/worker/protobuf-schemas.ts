@@ -7,6 +7,7 @@ import {
   type LoadedSchema,
   type ProtoFile,
   type SkippedProtoFile,
+  type TypeFit,
 } from '../../../codecs/protobuf/schema/index.js';
 import { schemaText } from '../../../codecs/protobuf/schema/schema-text.js';
 import { parseReadAs, readAsWalker } from '../../../codecs/protobuf/read-as.js';
@@ -76,8 +77,12 @@ export class ProtobufSchemas {
     return { schema: this.schema, text: schemaText(this.files.filter((f) => !left.has(f.name))) };
   }
 
-  /** The frame read with the schema, or null (no schema, 'raw', a text frame, or no type reads it whole under 'auto'). */
-  decode(frame: IngestFrame): { index: SpanIndex; type: string; note: string; chosenBy: string } | null {
+  /**
+   * The frame read with the schema, or null (no schema, 'raw', a text frame, or no type reads
+   * it whole under 'auto'). `fits`: the type reads it perfectly (whole, every field known,
+   * wire types right, required fields there); else the reading is the nearest there is.
+   */
+  decode(frame: IngestFrame): { index: SpanIndex; type: string; note: string; fits: boolean; chosenBy: string } | null {
     const schema = this.schema;
     if (!schema || frame.opcode === 'text' || frame.data.byteLength === 0) return null;
     const choice = this.choices.get(frame.connectionId) ?? 'auto';
@@ -88,7 +93,8 @@ export class ProtobufSchemas {
         ? {
             index: fit.index,
             type: fit.type,
-            note: `read as ${fit.type} (chosen for this connection)`,
+            note: `read as ${fit.type} (chosen for this connection)${fitsPerfectly(fit) ? '' : `: ${describeFit(fit)}`}`,
+            fits: fitsPerfectly(fit),
             chosenBy: `the message type chosen for this connection (${fit.type})`,
           }
         : null;
@@ -98,15 +104,12 @@ export class ProtobufSchemas {
     // type again would only cost time.
     const last = this.lastAuto.get(frame.connectionId);
     const again = last ? fitOf(schema, last, frame.data) : null;
-    if (
-      again?.whole &&
-      again.knownFields > 0 &&
-      again.unknownFields + again.wireMismatches + again.missingRequired === 0
-    ) {
+    if (again && fitsPerfectly(again)) {
       return {
         index: again.index,
         type: again.type,
         note: `read as ${again.type}, the type of this connection's previous frame, which fits it perfectly (${describeFit(again)})`,
+        fits: true,
         chosenBy: `the loaded schema (${again.type} fits)`,
       };
     }
@@ -118,10 +121,15 @@ export class ProtobufSchemas {
       index: best.index,
       type: best.type,
       note: `read as ${best.type}, the best fit of ${schema.messageTypes.length} types (${describeFit(best)})`,
+      fits: fitsPerfectly(best),
       chosenBy: `the loaded schema (${best.type} fits best)`,
     };
   }
 }
+
+/** Whole, with known fields and nothing unknown, mistyped or missing. */
+const fitsPerfectly = (fit: TypeFit): boolean =>
+  fit.whole && fit.knownFields > 0 && fit.unknownFields + fit.wireMismatches + fit.missingRequired === 0;
 
 /** A frame indexed with "read as" choices (format `protobuf:<offset>=<reading>,…`), or null when the format is not one. */
 export function readAsIndex(frame: IngestFrame, format: string): SpanIndex | null {

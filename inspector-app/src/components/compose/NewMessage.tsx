@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type ReactElement } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactElement } from 'react';
 import type { FrameActionKind, Opcode } from '../../protocol/messages.js';
 import type { ConnectionState } from '../../state/capture-model.js';
 import type { FrameSummary } from '../../worker/api.js';
@@ -10,7 +10,7 @@ import type { PageActionsHost } from '../detail/page-actions-host.js';
 import { useEditorFold } from './editor-fold.js';
 import { FrameEditor } from './FrameEditor.js';
 import { type ActOutcome, NewMessageActions } from './NewMessageActions.js';
-import { hasFrameOn, startOnSocket, type SocketStart } from './socket-start.js';
+import { startBasis, startOnSocket, type SocketStart } from './socket-start.js';
 import './new-message.css';
 
 const DONE: Record<FrameActionKind, string> = { send: 'sent', deliver: 'delivered to the page' };
@@ -57,6 +57,7 @@ export function NewMessage(props: {
   /** The draft as last shown: whether it is still the start, untouched. */
   const draft = useRef<{ syntax: EditSyntax; text: string } | null>(null);
   const socketId = useId();
+  const bodyRef = useRef<HTMLDivElement>(null);
   const fold = useEditorFold('new-message');
 
   useEffect(() => {
@@ -77,22 +78,29 @@ export function NewMessage(props: {
     };
   }, [worker, connectionId]);
 
-  // A socket with no frame yet starts from a starter; its first frame chooses the start again
-  // (as if the editor had been opened then), unless something was typed meanwhile.
+  // While nothing is typed, the start follows the socket's frames (its first frame, a newer
+  // sent frame, another format read last), so the editor shows what it would had it been
+  // opened now: opened before Connect or after, it starts the same.
+  const basis = useMemo(() => startBasis(rows, connectionId), [rows, connectionId]);
+  const rowsRef = useRef(rows);
+  rowsRef.current = rows;
   useEffect(() => {
-    if (!start || start.fromFrames || !hasFrameOn(rows, connectionId)) return;
-    const shown = draft.current;
-    if (shown && (shown.syntax !== start.syntax || shown.text !== start.text)) return;
+    if (!start || start.basis === basis) return;
+    // Focus in the editor counts as touched: a new start would take the caret away.
+    const untouched = () => {
+      const shown = draft.current;
+      if (bodyRef.current?.contains(document.activeElement)) return false;
+      return !shown || (shown.syntax === start.syntax && shown.text === start.text);
+    };
+    if (!untouched()) return;
     let live = true;
-    void startOnSocket(worker, rows, connectionId).then((s) => {
-      const now = draft.current;
-      if (live && (!now || (now.syntax === start.syntax && now.text === start.text)))
-        setStarted({ on: connectionId, start: s });
+    void startOnSocket(worker, rowsRef.current, connectionId).then((s) => {
+      if (live && untouched()) setStarted({ on: connectionId, start: s });
     });
     return () => {
       live = false;
     };
-  }, [worker, rows, connectionId, start]);
+  }, [worker, connectionId, start, basis]);
 
   // An outcome speaks of the bytes sent on an open socket: a change of socket or of its state ends it.
   useEffect(() => setOutcome(null), [connectionId, connection?.status]);
@@ -156,7 +164,7 @@ export function NewMessage(props: {
           Close
         </button>
       </div>
-      <div className="ws-new-message-body" hidden={fold.folded}>
+      <div ref={bodyRef} className="ws-new-message-body" hidden={fold.folded}>
         {connection && !isOpen && (
           <p role="status" className="ws-error" data-testid="new-message-closed">
             {labels.get(connectionId) ?? connectionId} is {connection.status}: nothing can be sent on it.
@@ -169,7 +177,7 @@ export function NewMessage(props: {
         )}
         {connection && start && (
           <FrameEditor
-            key={`${connectionId}:${start.fromFrameId ?? ''}:${start.fromFrames}`}
+            key={`${connectionId}:${start.basis}`}
             label="Message"
             initial={start}
             syntaxes={COMPOSE_SYNTAXES}

@@ -271,6 +271,61 @@ it("Compose opened before Connect says to connect first, then starts as it does 
   expect(again.asked).toHaveLength(0);
 });
 
+const unknownReceived = (connectionId: string): HostMessage => ({
+  type: 'frames',
+  frames: [
+    { connectionId, direction: 'received', time: T, opcode: 'binary', data: Uint8Array.of(0xff, 0xfe, 0x00, 0x13) },
+  ],
+});
+
+it('Compose opened before Connect follows the frames until something is typed, starting as it would had it been opened after them', async () => {
+  const { transport } = mount(inspector, []);
+  fireEvent.click(await screen.findByTestId('compose-toggle'));
+  await screen.findByRole('region', { name: 'Compose' });
+  for (const m of opened('s:1', 'ws://localhost/demo')) transport.emit(m);
+  // The first frame is nothing the editor writes (hex); the next is CBOR.
+  transport.emit(unknownReceived('s:1'));
+  await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(1));
+  transport.emit(cborReceived('s:1'));
+  await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(2));
+  await waitFor(() => expect((screen.getByTestId('edit-format') as HTMLSelectElement).value).toBe('edn'));
+  expect(editText().value).toBe('{"type": "hello", "n": 1}');
+  const before = editText().value;
+  cleanup();
+
+  mount(inspector, [...opened('s:1', 'ws://localhost/demo'), unknownReceived('s:1'), cborReceived('s:1')]);
+  await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(2));
+  fireEvent.click(await screen.findByTestId('compose-toggle'));
+  await waitFor(() => expect((screen.getByTestId('edit-format') as HTMLSelectElement).value).toBe('edn'));
+  expect(editText().value).toBe(before);
+});
+
+it('a draft typed after the first frame is kept when more frames arrive', async () => {
+  const { transport } = mount(inspector, opened('s:1', 'ws://localhost/demo'));
+  fireEvent.click(await screen.findByTestId('compose-toggle'));
+  transport.emit(unknownReceived('s:1'));
+  await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(1));
+  await waitFor(() => expect((screen.getByTestId('edit-format') as HTMLSelectElement).value).toBe('hex'));
+  fireEvent.change(editText(), { target: { value: 'ff' } });
+  transport.emit(cborReceived('s:1'));
+  await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(2));
+  await new Promise((r) => setTimeout(r, 50));
+  expect((screen.getByTestId('edit-format') as HTMLSelectElement).value).toBe('hex');
+  expect(editText().value).toBe('ff');
+});
+
+it('an editor with the caret in it is not started again when frames arrive', async () => {
+  const { transport } = mount(inspector, opened('s:1', 'ws://localhost/demo'));
+  fireEvent.click(await screen.findByTestId('compose-toggle'));
+  await waitFor(() => expect((screen.getByTestId('edit-format') as HTMLSelectElement).value).toBe('hex'));
+  editText().focus();
+  transport.emit(cborReceived('s:1'));
+  await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(1));
+  await new Promise((r) => setTimeout(r, 50));
+  expect((screen.getByTestId('edit-format') as HTMLSelectElement).value).toBe('hex');
+  expect(document.activeElement).toBe(editText());
+});
+
 it('a typed draft is kept when the first frame arrives on its socket', async () => {
   const { transport } = mount(inspector, opened('s:1', 'ws://localhost/demo'));
   fireEvent.click(await screen.findByTestId('compose-toggle'));

@@ -17,6 +17,7 @@ import { ErrorBanner } from './ErrorBanner.js';
 import { UnknownBanner } from './UnknownBanner.js';
 import { ProtocolLinks } from './ProtocolLinks.js';
 import { CompressionBanner } from './CompressionBanner.js';
+import { SchemaReadingBanner } from './SchemaReadingBanner.js';
 import { FrameActions } from './FrameActions.js';
 import type { PageActionRequest } from './FrameMenu.js';
 import { PageActions, type PageActionsHost } from './PageActions.js';
@@ -67,6 +68,8 @@ export interface FrameDetailProps {
   readonly connectionStatus?: string;
   /** Wirescope itself sent the frame or delivered it to the page (its mark in the header, as in the list). */
   readonly byWirescope?: boolean;
+  /** The frame was pasted, neither sent nor received: its header shows no direction. */
+  readonly pasted?: boolean;
   /** What intercept rules hold on this frame's connection, with Forward / Drop (absent: not shown). */
   readonly held?: ReactNode;
 }
@@ -215,7 +218,9 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
         pastePageUrl={props.pastePageUrl}
         isText={frame.opcode === 'text'}
         direction={
-          frame.frameId < 0 ? undefined : { direction: frame.direction, byWirescope: props.byWirescope === true }
+          frame.frameId < 0 || props.pasted
+            ? undefined
+            : { direction: frame.direction, byWirescope: props.byWirescope === true }
         }
       />
       {props.pageActions && (
@@ -247,8 +252,9 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
           onDecompressed={setShowDecompressed}
         />
       )}
+      {decoded?.schemaReading && <SchemaReadingBanner reading={decoded.schemaReading} />}
       {decoded?.warnings.map((w) => (
-        <div key={w} className="ws-banner-error" style={{ background: 'var(--ws-warn-bg)' }} role="status">
+        <div key={w} className="ws-banner-warning" role="status">
           {w}
         </div>
       ))}

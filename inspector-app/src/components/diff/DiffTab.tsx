@@ -37,6 +37,16 @@ function totalsOf(rows: readonly DiffRow[]): Totals {
   return t;
 }
 
+/** `87 → 69 B (−18 B)`. */
+function SizeChange({ before, after }: { before: number; after: number }): ReactElement {
+  return (
+    <>
+      {formatBytes(before)} → {formatBytes(after)} B (
+      <span className={deltaClass(after - before)}>{formatDelta(after - before)}</span>)
+    </>
+  );
+}
+
 const deltaClass = (d: number) => (d > 0 ? 'ws-num ws-delta-up' : d < 0 ? 'ws-num ws-delta-down' : 'ws-num ws-muted');
 
 function DiffTable({ rows }: { rows: readonly DiffRow[] }): ReactElement {
@@ -112,7 +122,7 @@ export function DiffTab({ client, frameA, frameB, frameOptions, onPickB, frameLa
   // list it shows is the one it had when it took focus, so an option does not move under the pointer.
   const [frozenOptions, setFrozenOptions] = useState<DiffTabProps['frameOptions'] | null>(null);
   const options = (frozenOptions ?? frameOptions).filter((o) => o.frameId !== frameA);
-  const rows = diff.status === 'ready' ? diff.value : null;
+  const rows = diff.status === 'ready' ? (diff.value?.rows ?? null) : null;
   const totals = useMemo(() => (rows ? totalsOf(rows) : null), [rows]);
 
   let body: ReactElement | null = null;
@@ -136,8 +146,11 @@ export function DiffTab({ client, frameA, frameB, frameOptions, onPickB, frameLa
           : `frame #${frameB} is not held (evicted by the memory cap, or no such frame)`}
       </p>
     );
-  } else if (rows && totals) {
-    const delta = totals.after - totals.before;
+  } else if (rows && totals && diff.status === 'ready' && diff.value) {
+    const { frameBefore, frameAfter } = diff.value;
+    // The rows count fields only: the frames' own sizes also hold container heads, framing and
+    // fields of equal value, so the fields' sum is a second figure, named as such.
+    const fieldsAreFrames = totals.before === frameBefore && totals.after === frameAfter;
     body = (
       <>
         <p data-testid="diff-totals" style={{ margin: 0 }}>
@@ -148,9 +161,22 @@ export function DiffTab({ client, frameA, frameB, frameOptions, onPickB, frameLa
               {rows.length} {rows.length === 1 ? 'difference' : 'differences'}:{' '}
               <span className="ws-change-added">{totals.added} added</span>,{' '}
               <span className="ws-change-removed">{totals.removed} removed</span>,{' '}
-              <span className="ws-change-changed">{totals.changed} changed</span> · changed bytes{' '}
-              {formatBytes(totals.before)} → {formatBytes(totals.after)} B (
-              <span className={deltaClass(delta)}>{formatDelta(delta)}</span>)
+              <span className="ws-change-changed">{totals.changed} changed</span>
+            </>
+          )}
+          {' · '}
+          <span data-testid="diff-frame-sizes">
+            frames <SizeChange before={frameBefore} after={frameAfter} />
+          </span>
+          {rows.length > 0 && !fieldsAreFrames && (
+            <>
+              {' · '}
+              <span
+                data-testid="diff-field-sizes"
+                title="the fields listed, each with its key (as the tree's bytes column); the frames also hold container heads, framing and fields of equal value"
+              >
+                fields listed <SizeChange before={totals.before} after={totals.after} />
+              </span>
             </>
           )}
         </p>

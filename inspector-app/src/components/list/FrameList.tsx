@@ -375,6 +375,41 @@ export function FrameList(props: FrameListProps): ReactElement {
     setView({ top: el.scrollTop, height: el.clientHeight });
   }, [view.height]);
 
+  // The rows changed around the selected row (a filter set or cleared, frames inserted before
+  // it): the scroll position the browser kept now shows other rows. A selected row that was in
+  // view keeps its place on screen; one that comes back into the rows (a filter that had hidden
+  // it, cleared) is brought into view. A row the user scrolled away from is left where it is,
+  // and a change of sort starts at its own end (above).
+  const placedRef = useRef<{ id: number; index: number; sortBySize: boolean } | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the rows or the selection change; the view is read as it was before
+  useLayoutEffect(() => {
+    const before = placedRef.current;
+    let at = -1;
+    if (selectedId !== null)
+      at =
+        before && rows[before.index]?.frameId === selectedId
+          ? before.index
+          : rows.findIndex((r) => r.frameId === selectedId);
+    placedRef.current = selectedId === null ? null : { id: selectedId, index: at, sortBySize };
+    if (at < 0 || followRef.current) return;
+    if (!before || before.id !== selectedId || before.index === at || before.sortBySize !== sortBySize) return;
+    // (Read last: a layout read after React changed the rows lays them out inside this task.)
+    const el = scrollRef.current;
+    if (!el?.clientHeight) return;
+    // view.top is where the list stood before this change: the browser's clamp of a shorter
+    // list reports its scroll after this effect.
+    const wasTop = HEADER_HEIGHT + before.index * ROW_HEIGHT;
+    const wasInView =
+      before.index >= 0 && wasTop >= view.top + HEADER_HEIGHT && wasTop + ROW_HEIGHT <= view.top + view.height;
+    if (wasInView) {
+      el.scrollTop = view.top + (at - before.index) * ROW_HEIGHT;
+      ownScrollRef.current = el.scrollTop;
+      reveal(at);
+    } else if (before.index < 0) reveal(at);
+    else return;
+    setView({ top: el.scrollTop, height: el.clientHeight });
+  }, [rows, selectedId]);
+
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (!rows.length) return;
     const current = selectedId ?? props.anchorId ?? null;

@@ -92,6 +92,24 @@ describe('the Schemas dialog', () => {
     expect(screen.getByTestId('schemas-button').textContent).toBe('Schemas (1)');
   });
 
+  it('a type that fits the open frame is a plain note with a check mark; one with unknown fields is a warning', async () => {
+    const storage = memorySchemas([{ name: 'demo.proto', source: PROTO }]);
+    await openFrame(trade, storage);
+    const banner = await screen.findByTestId('schema-reading');
+    expect(banner.className).toBe('ws-banner-note');
+    expect(banner.getAttribute('data-fits')).toBe('true');
+    expect(banner.textContent).toMatch(
+      /^✓ Protobuf schema: read as demo\.Trade, .*\(demo\.Trade: reads whole, 4 known fields\)$/,
+    );
+    cleanup();
+
+    // The same trade with a field 9 the schema does not know.
+    await openFrame(Uint8Array.of(...trade, 0x48, 0x01), storage);
+    const poor = await screen.findByTestId('schema-reading');
+    expect(poor.className).toBe('ws-banner-warning');
+    expect(poor.textContent).toMatch(/^Protobuf schema \(not a perfect fit\): read as demo\.Trade, .*1 unknown\)$/);
+  });
+
   it('stored files load at start; remove takes one away and the frame is raw again', async () => {
     const storage = memorySchemas([{ name: 'demo.proto', source: PROTO }]);
     await openFrame(trade, storage);
