@@ -101,9 +101,12 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
   useEffect(() => setFormat('auto'), [frameId]);
   const decoding = useWorkerCall(() => client.call('decode', { frameId, format }), [client, frameId, format]);
   const decoded = decoding.status === 'ready' ? decoding.value : null;
+  // The frame search's current match: marked in the tree; selected only when the user picked it.
+  const [matchId, setMatchId] = useState<number | null>(null);
   // A new decode selects its root; while it loads nothing is selected or scrolled to.
   useEffect(() => {
     setSelectedId(decoded?.root?.id ?? null);
+    setMatchId(null);
     if (!decoded) setScrollTo(null);
   }, [decoded]);
   // A compressed frame's hex shows the bytes as captured, or (toggled) the decompressed ones its nodes point into.
@@ -137,6 +140,21 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
       if (seq === revealSeq.current) setSelectedId(path[path.length - 1]);
     },
     [tree],
+  );
+
+  // Matches shown in any order: only the newest one is marked.
+  const matchSeq = useRef(0);
+  const showMatch = useCallback(
+    async (path: readonly number[] | null, pick: boolean) => {
+      const seq = ++matchSeq.current;
+      if (!path?.length) {
+        setMatchId(null);
+        return;
+      }
+      await (pick ? selectPath(path) : tree.reveal(path));
+      if (seq === matchSeq.current) setMatchId(path[path.length - 1]);
+    },
+    [tree, selectPath],
   );
 
   // A click on a byte selects the deepest node that contains it, opening the tree down to it.
@@ -298,6 +316,8 @@ export function FrameDetail(props: FrameDetailProps): ReactElement {
             onSortBySize={setSortBySize}
             onSelectNode={(n) => setSelectedId(n.id)}
             onSelectPath={(p) => void selectPath(p)}
+            onMatch={(p, pick) => void showMatch(p, pick)}
+            matchId={matchId}
             onByteClick={hexByteClick}
             showHex
             scrollToOffset={scrollTo}

@@ -39,6 +39,10 @@ export interface StructureTabProps {
   readonly onSortBySize: (v: boolean) => void;
   readonly onSelectNode: (node: TreeNode) => void;
   readonly onSelectPath: (path: readonly number[]) => void;
+  /** The frame search's current match (null: none), opened and marked; `pick`: selected too (TreeSearch.tsx). */
+  readonly onMatch: (path: readonly number[] | null, pick: boolean) => void;
+  /** The node the frame search marks as its current match (null: none). */
+  readonly matchId: number | null;
   readonly onByteClick: (offset: number) => void;
   readonly showHex: boolean;
   readonly scrollToOffset: number | null;
@@ -176,7 +180,7 @@ export function StructureTab(props: StructureTabProps): ReactElement {
             frameId={frameId}
             format={format}
             initialText={props.searchText ?? ''}
-            onReveal={props.onSelectPath}
+            onMatch={props.onMatch}
             onHighlight={setHighlight}
           />
         </div>
@@ -219,6 +223,7 @@ export function StructureTab(props: StructureTabProps): ReactElement {
             tree={tree}
             frameSize={frameSize}
             selectedId={selected?.id ?? null}
+            matchId={props.matchId}
             onSelect={onSelectNode}
             highlight={highlight}
           />

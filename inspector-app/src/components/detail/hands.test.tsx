@@ -41,6 +41,11 @@ const selectedPath = () =>
     .getAllByTestId('tree-row')
     .find((r) => r.getAttribute('aria-selected') === 'true')
     ?.getAttribute('data-path');
+const matchPath = () =>
+  screen
+    .queryAllByTestId('tree-row')
+    .find((r) => r.hasAttribute('data-match'))
+    ?.getAttribute('data-path');
 
 describe('tabs', () => {
   it('are ARIA tabs: one tab stop, arrows move and select, each tab controls the panel', async () => {
@@ -119,7 +124,7 @@ describe('tree keys and actions', () => {
     await waitFor(() => expect(selectedPath()).toBe('$.users[1].name'));
   });
 
-  it('the tree search starts with the list text filter', async () => {
+  it('a frame opened from a filtered list shows the match, marked, while the frame stays selected', async () => {
     const transport = new MemoryTransport();
     render(<App transport={transport} worker={inProcessWorker()} capabilities={capabilities} />);
     act(() => transport.emit({ type: 'frames', frames: [wire(cbor({ other: 1 })), wire(cbor(value))] }));
@@ -128,7 +133,45 @@ describe('tree keys and actions', () => {
     await waitFor(() => expect(screen.getByTestId('frame-count').textContent).toBe('1 of 2 frames'));
     fireEvent.mouseDown(screen.getAllByTestId('frame-row')[0]);
     await waitFor(() => expect((screen.getByTestId('tree-search') as HTMLInputElement).value).toBe('bob'));
+    // The match is opened and marked as the search's current one; the selection stays on the frame.
+    await waitFor(() => expect(matchPath()).toBe('$.users[1].name'));
+    expect(selectedPath()).toBe('$');
+    // So the frame's actions act on the frame: Expand all opens all of it, Compare compares all of it.
+    fireEvent.click(screen.getByRole('button', { name: 'Expand all' }));
+    await waitFor(() => expect(paths()).toContain('$.users[0].tags[1]'));
+    fireEvent.click(screen.getByTestId('tab-compare'));
+    expect(await screen.findByRole('button', { name: 'Run comparison of the whole frame' })).toBeTruthy();
+  });
+
+  it('stepping to a match in the frame search selects it', async () => {
+    const transport = new MemoryTransport();
+    render(<App transport={transport} worker={inProcessWorker()} capabilities={capabilities} />);
+    act(() => transport.emit({ type: 'frames', frames: [wire(cbor(value))] }));
+    await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(1));
+    fireEvent.change(screen.getByTestId('filter-input'), { target: { value: 'name' } });
+    fireEvent.mouseDown(screen.getAllByTestId('frame-row')[0]);
+    await waitFor(() => expect(matchPath()).toBe('$.users[0].name'));
+    expect(selectedPath()).toBe('$');
+    fireEvent.keyDown(screen.getByTestId('tree-search'), { key: 'Enter' });
     await waitFor(() => expect(selectedPath()).toBe('$.users[1].name'));
+    expect(matchPath()).toBe('$.users[1].name');
+  });
+
+  it('clearing the list filter clears the frame search and its mark', async () => {
+    const transport = new MemoryTransport();
+    render(<App transport={transport} worker={inProcessWorker()} capabilities={capabilities} />);
+    act(() => transport.emit({ type: 'frames', frames: [wire(cbor({ other: 1 })), wire(cbor(value))] }));
+    await waitFor(() => expect(screen.queryAllByTestId('frame-row')).toHaveLength(2));
+    fireEvent.change(screen.getByTestId('filter-input'), { target: { value: 'bob' } });
+    await waitFor(() => expect(screen.getByTestId('frame-count').textContent).toBe('1 of 2 frames'));
+    fireEvent.mouseDown(screen.getAllByTestId('frame-row')[0]);
+    await waitFor(() => expect(paths()).toContain('$.users[1].name'));
+    fireEvent.change(screen.getByTestId('filter-input'), { target: { value: '' } });
+    await waitFor(() => expect(screen.getByTestId('frame-count').textContent).toBe('2 frames'));
+    await waitFor(() => expect((screen.getByTestId('tree-search') as HTMLInputElement).value).toBe(''));
+    await waitFor(() => expect(matchPath()).toBeUndefined());
+    expect(screen.getByTestId('tree-view').querySelectorAll('mark')).toHaveLength(0);
+    expect(selectedPath()).toBe('$');
   });
 });
 

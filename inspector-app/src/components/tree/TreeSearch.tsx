@@ -11,10 +11,18 @@ export interface TreeSearchProps {
   readonly client: Pick<WorkerClient, 'call'>;
   readonly frameId: number;
   readonly format: FormatChoice;
-  /** Starts with the list's text filter, so the frame opens on what was searched for. */
+  /**
+   * The list's text filter: the box starts with it, so the frame opens on what was searched
+   * for, and follows it when it changes (a cleared filter clears the box).
+   */
   readonly initialText: string;
-  /** Opens the tree down to a match and selects it. */
-  readonly onReveal: (path: readonly number[]) => void;
+  /**
+   * The current match (null: none): the tree opens down to it and marks it. `pick` when the
+   * user typed the search or stepped to the match: it is then selected too. A match of the
+   * list's filter is only shown, so the frame's actions (Compare, Expand all) keep acting on
+   * the whole frame until the user picks a node.
+   */
+  readonly onMatch: (path: readonly number[] | null, pick: boolean) => void;
   /** The text whose matches the tree marks (lower-cased; '' when none). */
   readonly onHighlight: (needle: string) => void;
 }
@@ -24,11 +32,20 @@ export interface TreeSearchProps {
  * frame); Enter / ↓ go to the next match, Shift+Enter / ↑ to the previous.
  */
 export function TreeSearch(props: TreeSearchProps): ReactElement {
-  const { client, frameId, format, initialText, onReveal, onHighlight } = props;
+  const { client, frameId, format, initialText, onMatch, onHighlight } = props;
   const [text, setText] = useState(initialText);
   const [at, setAt] = useState(0);
-  const reveal = useRef(onReveal);
-  reveal.current = onReveal;
+  // The text came from the list's filter (not typed here): its first match is shown, not selected.
+  const fromList = useRef(true);
+  const listText = useRef(initialText);
+  useEffect(() => {
+    if (initialText === listText.current) return;
+    listText.current = initialText;
+    fromList.current = true;
+    setText(initialText);
+  }, [initialText]);
+  const match = useRef(onMatch);
+  match.current = onMatch;
   const highlight = useRef(onHighlight);
   highlight.current = onHighlight;
 
@@ -40,17 +57,20 @@ export function TreeSearch(props: TreeSearchProps): ReactElement {
     DEBOUNCE_MS,
   );
   const result = search.status === 'ready' ? search.value : null;
-  // A new answer starts at its first match, shown in the tree.
+  // A new answer starts at its first match, shown in the tree; no text marks none. While an
+  // answer is on its way the last match stays marked (typing does not make it flicker).
+  const settled = search.status !== 'loading';
   useEffect(() => {
+    if (!settled) return;
     setAt(0);
-    if (result?.paths.length) reveal.current(result.paths[0]);
-  }, [result]);
+    match.current(result?.paths.length ? result.paths[0] : null, !fromList.current);
+  }, [result, settled]);
 
   const go = (by: number) => {
     if (!result?.paths.length) return;
     const next = (at + by + result.paths.length) % result.paths.length;
     setAt(next);
-    reveal.current(result.paths[next]);
+    match.current(result.paths[next], true);
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
@@ -78,7 +98,10 @@ export function TreeSearch(props: TreeSearchProps): ReactElement {
         aria-label="Search in this frame"
         placeholder="search in frame"
         value={text}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => {
+          fromList.current = false;
+          setText(e.target.value);
+        }}
         onKeyDown={onKeyDown}
         data-testid="tree-search"
         size={16}

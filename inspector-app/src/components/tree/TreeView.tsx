@@ -107,6 +107,8 @@ export interface TreeViewProps {
   readonly onSelect: (node: TreeNode) => void;
   /** Lower-cased search text whose matches are marked in keys and values ('' for none). */
   readonly highlight?: string;
+  /** The search's current match: its row is marked and scrolled into view once (null: none). */
+  readonly matchId?: number | null;
 }
 
 /** A node's bytes including the key that names it (what the field costs). */
@@ -119,6 +121,8 @@ const TreeRow = memo(function TreeRow(props: {
   node: TreeNode;
   top: number;
   selected: boolean;
+  /** The search's current match. */
+  match: boolean;
   open: boolean;
   loading: boolean;
   frameSize: number;
@@ -132,7 +136,7 @@ const TreeRow = memo(function TreeRow(props: {
   onSelect: (n: TreeNode) => void;
   onToggle: (id: number) => void;
 }): ReactElement {
-  const { node, top, selected, open, loading, frameSize, parentBytes, highlight, onSelect, onToggle } = props;
+  const { node, top, selected, match, open, loading, frameSize, parentBytes, highlight, onSelect, onToggle } = props;
   const bytes = fieldBytes(node);
   const hasKey = node.keyStart >= 0;
   const ofFrame = formatShare(bytes, frameSize);
@@ -152,6 +156,8 @@ const TreeRow = memo(function TreeRow(props: {
       aria-level={node.depth + 1}
       aria-expanded={openable ? open : undefined}
       aria-selected={selected}
+      aria-current={match ? 'true' : undefined}
+      data-match={match ? '' : undefined}
       data-testid="tree-row"
       data-node-id={node.id}
       data-start={node.start}
@@ -321,6 +327,17 @@ export function TreeView(props: TreeViewProps): ReactElement {
     if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
   }, [selectedIndex, virtualizer]);
 
+  // A new match scrolls into view once: rows opened above it later must not pull the view back.
+  const matchId = props.matchId ?? null;
+  const matchIndex = matchId === null ? -1 : rows.findIndex((r) => !isMoreRow(r) && r.id === matchId);
+  const scrolledToMatch = useRef<number | null>(null);
+  useEffect(() => {
+    if (matchId === null) scrolledToMatch.current = null;
+    if (matchIndex < 0 || scrolledToMatch.current === matchId) return;
+    scrolledToMatch.current = matchId;
+    virtualizer.scrollToIndex(matchIndex, { align: 'auto' });
+  }, [matchId, matchIndex, virtualizer]);
+
   // Arrow keys step over "show more" rows: they are buttons, reached with Tab.
   const step = (from: number, by: number): TreeNode | null => {
     for (let i = from + by; i >= 0 && i < rows.length; i += by) {
@@ -410,6 +427,7 @@ export function TreeView(props: TreeViewProps): ReactElement {
               node={node}
               top={item.start}
               selected={node.id === selectedId}
+              match={node.id === matchId}
               open={tree.expanded.has(node.id)}
               loading={tree.loading.has(node.id)}
               frameSize={frameSize}
