@@ -6,6 +6,9 @@
  * list's preview keeps 200 px. At 900×700 the detail has 60 % of the window and the tree
  * shows at least 12 rows (it showed 5–6). Light and dark. One page per host: the size
  * changes with the viewport, the theme with the emulated colour scheme (both pages follow it).
+ * Edit and send on an MQTT PUBLISH, alone and with Compose open (folded behind it): at 900×700
+ * its text box shows at least eight lines and its size line, Send and Cancel are on screen,
+ * uncovered (it showed two lines, and the size line went under the tab bar); the same at 1440×900.
  * Needs dist/app and /usr/bin/chromium; fails, never skips.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +17,7 @@ import { CborEncoder } from '@jsonjoy.com/json-pack/lib/cbor/CborEncoder.js';
 import type { DemoServer } from '../demo-server/server.js';
 import { ledgerEntry, chatMessage } from '../demo-server/shapes.js';
 import { makeRng } from '../demo-server/rng.js';
+import { MQTT_CHANNEL_PATH } from '../demo-server/streams/mqtt.js';
 import { artifactPath } from './support/env.js';
 import { closeDemoAndChromium, startDemoAndChromium } from './support/demo-chromium.js';
 import { emitToPanel, panelFrames, waitForRows } from './support/tour-pages.js';
@@ -123,6 +127,49 @@ async function expandLedgerEntry(page: Page, row: ReturnType<Page['locator']>): 
   await page.locator('[data-testid=tree-row] .ws-tree-key', { hasText: 'epoch seconds' }).first().waitFor();
 }
 
+interface EditorRoom {
+  readonly theme: string | null;
+  /** The text box's inner height over its line height. */
+  readonly textLines: number;
+  /** Each part's centre is inside the window and the topmost element there is the part itself. */
+  readonly seen: { change: boolean; send: boolean; cancel: boolean; text: boolean };
+  readonly structureHeight: number;
+  readonly detailHeight: number;
+}
+
+/** What Edit and send shows of itself, read from the page's boxes. */
+function measureEditor(page: Page): Promise<EditorRoom> {
+  return page.evaluate(`(() => {
+    const box = document.querySelector('[data-testid=edit-and-send]');
+    const text = box.querySelector('[data-testid=edit-text]');
+    const style = getComputedStyle(text);
+    const lineHeight = style.lineHeight === 'normal' ? 1.2 * parseFloat(style.fontSize) : parseFloat(style.lineHeight);
+    const inner = text.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+    const button = (name) => [...box.querySelectorAll('button')].find((b) => b.textContent.trim() === name);
+    const uncovered = (el) => {
+      if (!el || !el.getClientRects().length) return false;
+      const r = el.getBoundingClientRect();
+      const x = (r.left + r.right) / 2;
+      const y = (r.top + r.bottom) / 2;
+      if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) return false;
+      const top = document.elementFromPoint(x, y);
+      return top !== null && (top === el || el.contains(top));
+    };
+    return {
+      theme: document.querySelector('[data-testid=app]').getAttribute('data-theme'),
+      textLines: Math.round((inner / lineHeight) * 10) / 10,
+      seen: {
+        change: uncovered(box.querySelector('[data-testid=edit-change]')),
+        send: uncovered(button('Send')),
+        cancel: uncovered(button('Cancel')),
+        text: uncovered(text),
+      },
+      structureHeight: Math.round(document.querySelector('[data-testid=structure]').getBoundingClientRect().height),
+      detailHeight: Math.round(document.querySelector('[data-testid=frame-detail]').getBoundingClientRect().height),
+    };
+  })()`);
+}
+
 function expectRoom(seen: Record<string, Room>): void {
   for (const [at, room] of Object.entries(seen)) {
     expect(room.theme, at).toBe(at.endsWith('dark') ? 'dark' : 'light');
@@ -200,10 +247,59 @@ describe('room for the tree: a ledger.entry frame expanded, the hex shown', () =
     expectRoom(seen);
   }, 120_000);
 
+  it('inspector, Edit and send on an MQTT PUBLISH, alone and with Compose folded: eight lines of text, the size line, Send and Cancel in view', async () => {
+    const page = await browser.newPage({ viewport: SIZES[0], colorScheme: 'light' });
+    const mqttUrl = server.wsUrl.replace(/\/demo$/, MQTT_CHANNEL_PATH);
+    await page.goto(new URL(`index.html?connect=${encodeURIComponent(mqttUrl)}`, server.httpUrl).href);
+    const publish = page
+      .locator('[data-testid=frame-row]', {
+        has: page.locator('[data-column=event]', { hasText: /^sensors\/\w+\/temp$/ }),
+      })
+      .first();
+    await publish.waitFor({ timeout: 30_000 });
+    await page.getByTestId('pause-button').click();
+    const editor = page.getByTestId('edit-and-send');
+    const openEditor = async () => {
+      await publish.dispatchEvent('mousedown');
+      await page.locator('[data-testid=tree-row][aria-level="1"]').first().waitFor();
+      await page.getByRole('button', { name: 'Edit and send' }).click();
+      await editor.getByTestId('edit-change').filter({ hasText: 'unchanged' }).waitFor();
+    };
+    await openEditor();
+    const alone = await everySizeAndTheme(page, 'edit-send', measureEditor);
+    await editor.getByRole('button', { name: 'Cancel' }).click();
+    // Compose first, then Edit and send: the last opened is in front, Compose folds to its line.
+    await page.setViewportSize(SIZES[0]);
+    await page.getByTestId('compose-toggle').click();
+    await page.getByTestId('new-message').getByTestId('edit-text').waitFor();
+    await openEditor();
+    await page.locator('[data-testid=new-message][data-folded]').waitFor();
+    const withCompose = await everySizeAndTheme(page, 'edit-send-compose', measureEditor);
+    await page.close();
+    for (const [label, seen] of [
+      ['alone', alone],
+      ['Compose folded', withCompose],
+    ] as const) {
+      for (const [at, room] of Object.entries(seen)) {
+        const where = `${at}, ${label}`;
+        expect(room.theme, where).toBe(at.endsWith('dark') ? 'dark' : 'light');
+        expect(room.textLines, `${where}: lines of the text box (${JSON.stringify(room)})`).toBeGreaterThanOrEqual(8);
+        expect(room.seen, `${where}: on screen and uncovered (${JSON.stringify(room)})`).toEqual({
+          change: true,
+          send: true,
+          cancel: true,
+          text: true,
+        });
+        // The frame's views keep their room below the editor (the pane scrolls to them).
+        expect(room.structureHeight, `${where}: the tree and hex`).toBeGreaterThanOrEqual(0.35 * room.detailHeight);
+      }
+    }
+  }, 120_000);
+
   // The extension's Chromium and the action page's server, for the one test below.
   describe('in the extension (dist/chrome)', () => {
     const run = chromiumAndServerPerFile(startActionServer, 60_000);
-    it('extension panel with New message and Edit and send both open: the tree keeps its rows, the editors scroll in their own boxes', async () => {
+    it('extension panel with New message and Edit and send both open: the tree keeps its rows, the size line and Send of each editor in its box', async () => {
       const ext = run.browser;
       const { page, tabId } = await openTabAt(ext, run.server.url);
       await page.waitForFunction('window.opened === true');
@@ -272,7 +368,7 @@ describe('room for the tree: a ledger.entry frame expanded, the hex shown', () =
         ).toEqual([true, false]);
         expect(editors[0]!.bottom - editors[0]!.top, `${at}: the folded line`).toBeLessThan(50);
         expect(editors[1]!.bottom - editors[1]!.top, `${at}: the editor in front`).toBeGreaterThan(60);
-        // Its text box gives way first: the new bytes' size and Send stay in view without scrolling.
+        // Nothing of the editor in front is clipped by its box: the new bytes' size and Send are in it.
         expect(
           { change: editors[1]!.changeInBox, send: editors[1]!.sendInBox },
           `${at}: the size line and Send of the editor in front are in its box`,
