@@ -117,11 +117,17 @@ async function openPanel(page: Page): Promise<void> {
   await page.locator('[data-testid=frame-row][data-frame-id="3"]').waitFor();
 }
 
-/** The web inspector connected to the demo, paused once rows are in. */
+/**
+ * The web inspector connected to the demo, paused once rows are in, then the connection
+ * closed: no frame arrives while the bars are measured (a paused list still counts new
+ * frames on its Resume button, which can wrap the toolbar above the list between two reads).
+ */
 async function openInspector(page: Page): Promise<void> {
   await page.goto(new URL(`index.html?connect=${encodeURIComponent(server.wsUrl)}`, server.httpUrl).href);
   await page.locator('[data-testid=frame-row][data-frame-id="30"]').waitFor({ timeout: 20_000 });
   await page.getByTestId('pause-button').click();
+  await page.getByRole('button', { name: /^Close / }).click();
+  await page.getByRole('button', { name: /^Close / }).waitFor({ state: 'detached' });
 }
 
 /** What does not show whole in the list pane: cut selects, labels and headers; overlaps; controls outside the pane. */
