@@ -40,6 +40,9 @@ export interface Hub {
   addViewer(viewer: Viewer): () => void;
   /** Sends gathered frames now. */
   flush(): void;
+  /** The recording cannot keep up: relays stop reading until `whenCaughtUp` calls back. */
+  readonly backlogged: () => boolean;
+  whenCaughtUp(callback: () => void): void;
 }
 
 export function createHub(options: HubOptions = {}): Hub {
@@ -166,5 +169,7 @@ export function createHub(options: HubOptions = {}): Hub {
       return () => viewers.delete(viewer);
     },
     flush,
+    backlogged: () => recorder?.backlogged() ?? false,
+    whenCaughtUp: (callback) => (recorder ? recorder.whenCaughtUp(callback) : callback()),
   };
 }

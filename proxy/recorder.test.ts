@@ -95,3 +95,39 @@ describe('createRecorder', () => {
     expect(parseCapture(written).frames).toHaveLength(1);
   });
 });
+
+describe('a recording that cannot keep up', () => {
+  it('says it is backlogged past its high-water mark and calls back once it is down to half', async () => {
+    const writes: (() => void)[] = [];
+    let written = '';
+    const sink: RecordSink = {
+      write(text, done) {
+        writes.push(() => {
+          written += text;
+          done(null);
+        });
+      },
+      writeNow: (text) => {
+        written += text;
+      },
+    };
+    const recorder = createRecorder({ sink, warn: () => {}, highWaterChars: 2000, flushMs: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    writes.shift()!(); // the header
+    const caughtUp: number[] = [];
+    for (let i = 0; i < 40; i++) recorder.frame(frame(`message ${i} `.repeat(4)));
+    expect(recorder.backlogged()).toBe(true);
+    recorder.whenCaughtUp(() => caughtUp.push(1));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(caughtUp).toEqual([]);
+    while (writes.length) {
+      writes.shift()!();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(recorder.backlogged()).toBe(false);
+    expect(caughtUp).toEqual([1]);
+    expect(parseCapture(written).frames).toHaveLength(40);
+    recorder.whenCaughtUp(() => caughtUp.push(2)); // not backlogged: at once
+    expect(caughtUp).toEqual([1, 2]);
+  });
+});

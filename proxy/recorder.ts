@@ -1,8 +1,12 @@
 /**
  * `--record`: writes the capture (line layout, codecs/capture/capture-lines.ts) as traffic
  * flows. Lines gather for `flushMs` and go out as one write, one write in flight at a time,
- * so a slow disk never blocks forwarding. When a write fails (a full disk: ENOSPC) recording
- * stops with one warning and forwarding goes on; what was written stays a readable capture.
+ * so a slow disk never blocks forwarding. What waits to be written is bounded: past
+ * `highWaterChars` the recorder says it is backlogged, and the relay stops reading until it
+ * has caught up (below half of that), as it does for a slow side; nothing is dropped and the
+ * proxy's memory does not grow with a disk that cannot keep up. When a write fails (a full
+ * disk: ENOSPC) recording stops with one warning and forwarding goes on; what was written
+ * stays a readable capture.
  *
  * The sink is passed in (a file in the CLI, a failing fake in tests).
  */
@@ -27,6 +31,10 @@ export interface Recorder {
   readonly stopped: () => string | null;
   /** Lines not written because recording had stopped. */
   readonly linesLost: () => number;
+  /** More than the high-water mark waits to be written: the relay should stop reading. */
+  readonly backlogged: () => boolean;
+  /** Calls `callback` once, when the backlog is down to half the high-water mark (at once if it is). */
+  whenCaughtUp(callback: () => void): void;
 }
 
 export interface RecorderOptions {
@@ -34,6 +42,8 @@ export interface RecorderOptions {
   /** Told once, when recording stops. */
   readonly warn: (line: string) => void;
   readonly flushMs?: number;
+  /** Characters waiting (pending and in the write in flight) past which it is backlogged (default 64 Mi). */
+  readonly highWaterChars?: number;
   readonly setTimer?: (callback: () => void, ms: number) => unknown;
 }
 
@@ -41,7 +51,12 @@ export function createRecorder(options: RecorderOptions): Recorder {
   const { sink, warn } = options;
   const flushMs = options.flushMs ?? 50;
   const setTimer = options.setTimer ?? ((callback: () => void, ms: number) => setTimeout(callback, ms).unref());
+  const highWater = options.highWaterChars ?? 64 * 1024 * 1024;
   let pending: string[] = [captureLinesHeader()];
+  // Characters in `pending`, and in the write in flight.
+  let pendingChars = pending[0]!.length;
+  let writingChars = 0;
+  let catchUpWaiters: (() => void)[] = [];
   let writing = false;
   let timerSet = false;
   let stoppedWhy: string | null = null;
@@ -53,11 +68,22 @@ export function createRecorder(options: RecorderOptions): Recorder {
     stoppedWhy = error.code === 'ENOSPC' ? 'the disk is full (ENOSPC)' : `${error.code ?? error.message}`;
     lost += pending.length;
     pending = [];
+    pendingChars = 0;
     warn(`wirescope: recording stopped: ${stoppedWhy}; forwarding goes on, the file holds what was written before`);
     settle();
   }
 
+  const backlog = (): number => pendingChars + writingChars;
+
+  function callCaughtUp(): void {
+    if (catchUpWaiters.length === 0 || backlog() > highWater / 2) return;
+    const list = catchUpWaiters;
+    catchUpWaiters = [];
+    for (const w of list) w();
+  }
+
   function settle(): void {
+    callCaughtUp();
     if (writing || pending.length > 0) return;
     const list = waiters;
     waiters = [];
@@ -70,9 +96,12 @@ export function createRecorder(options: RecorderOptions): Recorder {
     const text = pending.join('');
     const lines = pending.length;
     pending = [];
+    writingChars = pendingChars;
+    pendingChars = 0;
     writing = true;
     sink.write(text, (error) => {
       writing = false;
+      writingChars = 0;
       if (error) {
         lost += lines;
         stop(error);
@@ -87,6 +116,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       return;
     }
     pending.push(line);
+    pendingChars += line.length;
     if (!timerSet && !writing) {
       timerSet = true;
       setTimer(flush, flushMs);
@@ -104,6 +134,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       if (stoppedWhy || pending.length === 0) return;
       const text = pending.join('');
       pending = [];
+      pendingChars = 0;
       try {
         sink.writeNow(text);
       } catch (e) {
@@ -118,5 +149,10 @@ export function createRecorder(options: RecorderOptions): Recorder {
       }),
     stopped: () => stoppedWhy,
     linesLost: () => lost,
+    backlogged: () => backlog() > highWater,
+    whenCaughtUp(callback) {
+      catchUpWaiters.push(callback);
+      callCaughtUp();
+    },
   };
 }

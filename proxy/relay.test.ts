@@ -248,3 +248,52 @@ describe('an upstream that speaks first', () => {
     expect(frames[0]?.legBytes?.upstream).toBe(13);
   }, 10_000);
 });
+
+describe('a recording that cannot keep up', () => {
+  it('pauses the reading of the relayed sockets, then relays and records every message once it catches up', async () => {
+    const upstream = await startUpstream();
+    cleanups.push(() => upstream.close());
+    const arrived: number[] = [];
+    upstream.server.on('connection', (socket) =>
+      socket.on('message', (data: Buffer) => arrived.push(data[0]! + 256 * data[1]!)),
+    );
+    let held: (() => void)[] | null = [];
+    let written = '';
+    const sink = {
+      write(text: string, done: (error?: NodeJS.ErrnoException | null) => void) {
+        const finish = () => {
+          written += text;
+          done(null);
+        };
+        if (held) held.push(finish);
+        else setImmediate(finish);
+      },
+      writeNow(text: string) {
+        written += text;
+      },
+    };
+    const proxy = await proxyTo(upstream.url, { sink, recordHighWaterChars: 20_000 });
+    cleanups.push(() => proxy.stop());
+    const client = new WebSocket(proxy.ws, { perMessageDeflate: false });
+    await once(client, 'open');
+    const count = 400;
+    for (let i = 0; i < count; i++) {
+      const message = Buffer.alloc(1000, 7);
+      message.writeUInt16LE(i, 0);
+      client.send(message);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(proxy.recorder!.backlogged()).toBe(true);
+    const whileBacklogged = arrived.length;
+    expect(whileBacklogged).toBeLessThan(count);
+    const waiting = held;
+    held = null;
+    for (const finish of waiting) finish();
+    const deadline = Date.now() + 10_000;
+    while (arrived.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(arrived).toEqual(Array.from({ length: count }, (_, i) => i));
+    await proxy.recorder!.drained();
+    const sent = parseCapture(written).frames.filter((f) => f.direction === 'sent');
+    expect(sent.map((f) => f.data[0]! + 256 * f.data[1]!)).toEqual(arrived);
+  });
+});

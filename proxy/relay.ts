@@ -155,9 +155,14 @@ export function relayUpgrade(request: IncomingMessage, socket: Duplex, head: Buf
       socket.cork();
       process.nextTick(uncork);
     };
+    // Reading resumes when the other side has room and the recording has caught up.
+    const resumeIfRoom = (): void => {
+      if (queued < highWater / 2 && from.isPaused && to.readyState === WebSocket.OPEN && !hub.backlogged())
+        from.resume();
+    };
     const written = (size: number) => () => {
       queued -= size;
-      if (queued < highWater / 2 && from.isPaused && to.readyState === WebSocket.OPEN) from.resume();
+      resumeIfRoom();
     };
     from.on('message', (data: Buffer, isBinary: boolean) => {
       const forwarded = to.readyState === WebSocket.OPEN;
@@ -167,6 +172,10 @@ export function relayUpgrade(request: IncomingMessage, socket: Duplex, head: Buf
       corkTick();
       to.send(data, { binary: isBinary }, written(data.length));
       if (queued > highWater && !from.isPaused) from.pause();
+      if (hub.backlogged() && !from.isPaused) {
+        from.pause();
+        hub.whenCaughtUp(resumeIfRoom);
+      }
     });
     from.on('ping', (data: Buffer) => {
       if (to.readyState === WebSocket.OPEN) to.ping(data);

@@ -15,6 +15,8 @@ export interface StartProxyOptions {
   readonly appDir: string | null;
   readonly warn: (line: string) => void;
   readonly highWater?: number;
+  /** Recording characters waiting to be written past which relays stop reading (default 64 Mi). */
+  readonly recordHighWaterChars?: number;
   readonly historyBytes?: number;
 }
 
@@ -29,7 +31,9 @@ export interface RunningProxy {
 }
 
 export async function startProxy(options: StartProxyOptions): Promise<RunningProxy> {
-  const recorder = options.sink ? createRecorder({ sink: options.sink, warn: options.warn }) : null;
+  const recorder = options.sink
+    ? createRecorder({ sink: options.sink, warn: options.warn, highWaterChars: options.recordHighWaterChars })
+    : null;
   const hub = createHub({ recorder, historyBytes: options.historyBytes });
   const proxy = createProxyServer({
     target: options.target,
