@@ -11,12 +11,13 @@
  *   npx tsx e2e/bench/proxy-load.ts [--connections 1000] [--rate 100] [--seconds 60] [--size 128]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { parseCapture } from '../../codecs/capture/capture-file.js';
+import { captureLinesHeader } from '../../codecs/capture/capture-lines.js';
 import type { WireFrame } from '../../codecs/capture/types.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -149,31 +150,62 @@ async function run(url: string, label: string, sample?: () => void): Promise<Run
 }
 
 /** Every recorded frame is a message the generator made (bytes derived from connection and sequence), in sequence per connection and direction. */
-function checkRecording(frames: readonly WireFrame[]) {
+/** Checks frames as they are read: bytes derived from connection and sequence, sequences in order per direction. */
+function recordingChecker() {
   const next = new Map<string, number>();
-  let intact = 0;
-  let bad = 0;
-  let clientBytes = 0;
-  let upstreamBytes = 0;
-  let withLegs = 0;
-  for (const fr of frames) {
-    const d = fr.data;
-    const view = Buffer.from(d.buffer, d.byteOffset, d.byteLength);
-    const conn = d.length >= 16 ? view.readUInt32LE(0) : -1;
-    const seq = d.length >= 16 ? view.readUInt32LE(4) : -1;
-    const key = `${fr.connectionId} ${fr.direction}`;
-    let ok = d.length === size && seq === (next.get(key) ?? 0);
-    for (let i = 16; ok && i < size; i++) ok = d[i] === ((conn + seq * 31 + i) & 255);
-    next.set(key, seq + 1);
-    if (ok) intact++;
-    else bad++;
-    if (fr.legBytes) {
-      withLegs++;
-      clientBytes += fr.legBytes.client ?? 0;
-      upstreamBytes += fr.legBytes.upstream ?? 0;
+  const totals = { frames: 0, intact: 0, bad: 0, clientBytes: 0, upstreamBytes: 0, withLegs: 0 };
+  const add = (frames: readonly WireFrame[]): void => {
+    for (const fr of frames) {
+      totals.frames++;
+      const d = fr.data;
+      const view = Buffer.from(d.buffer, d.byteOffset, d.byteLength);
+      const conn = d.length >= 16 ? view.readUInt32LE(0) : -1;
+      const seq = d.length >= 16 ? view.readUInt32LE(4) : -1;
+      const key = `${fr.connectionId} ${fr.direction}`;
+      let ok = d.length === size && seq === (next.get(key) ?? 0);
+      for (let i = 16; ok && i < size; i++) ok = d[i] === ((conn + seq * 31 + i) & 255);
+      next.set(key, seq + 1);
+      if (ok) totals.intact++;
+      else totals.bad++;
+      if (fr.legBytes) {
+        totals.withLegs++;
+        totals.clientBytes += fr.legBytes.client ?? 0;
+        totals.upstreamBytes += fr.legBytes.upstream ?? 0;
+      }
     }
+  };
+  return { add, totals };
+}
+
+/**
+ * Reads a line-layout recording in pieces of 64 MiB (the issue's load records gigabytes, more
+ * than one string or buffer holds): each piece cut at its last line end and parsed behind the
+ * header and the connection lines seen so far.
+ */
+function checkRecordingFile(file: string) {
+  const checker = recordingChecker();
+  const connectionLines: string[] = [];
+  let errors = 0;
+  const fd = openSync(file, 'r');
+  const buffer = Buffer.allocUnsafe(64 * 1024 * 1024);
+  let carry = '';
+  let first = true;
+  for (;;) {
+    const n = readSync(fd, buffer, 0, buffer.length, null);
+    const text = carry + buffer.toString('utf8', 0, n);
+    const cut = n === 0 ? text.length : text.lastIndexOf('\n') + 1;
+    carry = text.slice(cut);
+    let body = text.slice(0, cut);
+    if (first) body = body.slice(body.indexOf('\n') + 1);
+    first = false;
+    const parsed = parseCapture(captureLinesHeader() + connectionLines.join('') + body);
+    errors += parsed.errors.length;
+    checker.add(parsed.frames);
+    for (const line of body.split('\n')) if (line.startsWith('{"connection"')) connectionLines.push(`${line}\n`);
+    if (n === 0) break;
   }
-  return { intact, bad, clientBytes, upstreamBytes, withLegs };
+  closeSync(fd);
+  return { ...checker.totals, connections: connectionLines.length, errors };
 }
 
 const pct = (xs: Float64Array, p: number) => {
@@ -224,8 +256,7 @@ try {
   await new Promise((resolve) => setTimeout(resolve, 500));
   proxy.kill('SIGINT');
   await new Promise((resolve) => proxy!.once('exit', resolve));
-  const capture = parseCapture(readFileSync(record));
-  const recorded = checkRecording(capture.frames);
+  const recorded = checkRecordingFile(record);
   const f = (n: number) => n.toFixed(2);
   const line = (label: string, r: RunResult) =>
     `${label}: sent ${r.sent}, echoed ${r.received}, altered/out of order ${r.bad}, rate achieved ${Math.round(r.achievedRate)} msg/s (asked ${connections * rate}); round trip p50 ${f(pct(r.latencies, 50))} ms, p99 ${f(pct(r.latencies, 99))} ms, max ${f(pct(r.latencies, 100))} ms; load generator CPU ${f((r.cpu.user + r.cpu.system) / 1e6)} s in ${f(r.wallMs / 1000)} s wall`;
@@ -241,7 +272,7 @@ try {
     `proxy process: CPU ${f(proxyCpuS)} s, RSS start ${Math.round(rss[0] / 1024)} MiB, peak ${Math.round(Math.max(...rss) / 1024)} MiB, end ${Math.round(rss.at(-1)! / 1024)} MiB (sampled each second)`,
   );
   console.log(
-    `recording: ${capture.frames.length} frames (every message and its echo: ${2 * proxied.sent}), ${capture.connections.length} connections, ${capture.errors.length} errors; checked: ${recorded.intact} intact and in order per connection and direction, ${recorded.bad} altered or out of order, ${2 * proxied.sent - capture.frames.length} missing`,
+    `recording: ${recorded.frames} frames (every message and its echo: ${2 * proxied.sent}), ${recorded.connections} connections, ${recorded.errors} errors; checked: ${recorded.intact} intact and in order per connection and direction, ${recorded.bad} altered or out of order, ${2 * proxied.sent - recorded.frames} missing`,
   );
   console.log(
     `wire bytes recorded per leg: client ${recorded.clientBytes.toLocaleString('en-US')} B, upstream ${recorded.upstreamBytes.toLocaleString('en-US')} B (${recorded.withLegs} frames measured)`,
