@@ -49,7 +49,12 @@ export function openPlain(path: string, chunkBytes: number): ChunkFile {
 const BLOCK = 4096;
 
 /** A direct-I/O chunk file, or null where the file system or the platform has none. */
-export function openDirect(path: string, chunkBytes: number, directFrom = DIRECT_FROM): ChunkFile | null {
+export function openDirect(
+  path: string,
+  chunkBytes: number,
+  directFrom = DIRECT_FROM,
+  allocate: (bytes: number) => Buffer = Buffer.allocUnsafeSlow,
+): ChunkFile | null {
   const flag = (constants as Record<string, number | undefined>).O_DIRECT;
   if (!flag) return null;
   let direct: number;
@@ -60,7 +65,7 @@ export function openDirect(path: string, chunkBytes: number, directFrom = DIRECT
   }
   // JS cannot see a buffer's address: find the offset into a larger one where a direct write
   // spanning pages is accepted (EINVAL: misaligned), then empty the file again.
-  const raw = Buffer.allocUnsafeSlow(chunkBytes + BLOCK);
+  const raw = allocate(chunkBytes + BLOCK);
   let found: number | null = null;
   try {
     for (let start = 0; start < BLOCK && found === null; start += 16) {
@@ -75,7 +80,7 @@ export function openDirect(path: string, chunkBytes: number, directFrom = DIRECT
   } catch {
     found = null;
   }
-  if (!found) {
+  if (found === null) {
     closeSync(direct);
     return null;
   }
