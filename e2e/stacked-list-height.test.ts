@@ -32,10 +32,10 @@ describe('the stacked list at 900×700 with a frame selected', () => {
     await page.locator('[data-testid=main-layout][data-layout=stacked]').waitFor();
     await page.locator('[data-testid=frame-row][data-frame-id="30"]').waitFor({ timeout: 20_000 });
     await page.getByTestId('pause-button').click();
-    // A row the list draws (it follows the tail and draws only the rows in view): the first one.
-    const first = page.locator('[data-testid=frame-row]').first();
-    const id = await first.getAttribute('data-frame-id');
-    await first.dispatchEvent('mousedown');
+    // A row the list draws (it draws only the rows in view): the first one. Rows are keyed by
+    // slot, so its frame is read from the selection once clicked, not before.
+    await page.locator('[data-testid=frame-row]').first().dispatchEvent('mousedown');
+    const id = await page.locator('[data-testid=frame-row][aria-selected=true]').getAttribute('data-frame-id');
     await page.locator(`[data-testid=frame-detail][data-frame-id="${id}"]`).waitFor();
     await page.waitForTimeout(400);
     const seen = await page.evaluate(() => {
