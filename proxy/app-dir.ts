@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-function repoRootFrom(moduleUrl: string): string | null {
+export function repoRootFrom(moduleUrl: string): string | null {
   let dir = path.dirname(fileURLToPath(moduleUrl));
   for (;;) {
     if (existsSync(path.join(dir, 'package.json')) && existsSync(path.join(dir, 'dist'))) return dir;

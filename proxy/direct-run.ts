@@ -4,8 +4,9 @@
  * the package's version (bin/wirescope.js reads it from package.json; so does this).
  */
 import { readFileSync, realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { repoRootFrom } from './app-dir.js';
 
 /** Whether the module at `moduleUrl` is the script `node` ran (not a module something imported). */
 export function isDirectRun(moduleUrl: string, script: string | undefined = process.argv[1]): boolean {
@@ -17,18 +18,14 @@ export function isDirectRun(moduleUrl: string, script: string | undefined = proc
   }
 }
 
-/** The version in the nearest wirescope package.json above the module (dist/cli/ → the repository's). */
+/** The repository's package version (dist/cli/ → its package.json), or 'unknown'. */
 export function packageVersion(moduleUrl: string): string {
-  let dir = dirname(fileURLToPath(moduleUrl));
-  for (;;) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'wirescope' && pkg.version) return pkg.version;
-    } catch {
-      // No package.json here: look further up.
-    }
-    const parent = dirname(dir);
-    if (parent === dir) return 'unknown';
-    dir = parent;
+  const root = repoRootFrom(moduleUrl);
+  try {
+    return root
+      ? ((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown')
+      : 'unknown';
+  } catch {
+    return 'unknown';
   }
 }

@@ -1,10 +1,10 @@
-import { grouped } from './grouped.js';
 /**
  * Base64 both ways for the file and URL sources (HAR `_webSocketMessages`, capture files,
  * `#b64=` hashes). Pure loops over typed arrays: no Buffer (not in browsers), no btoa/atob
  * (they go through a binary string, one JS char per byte, which is slow and memory-heavy
  * for multi-megabyte frames).
  */
+import { grouped } from './grouped.js';
 
 const STANDARD = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const URL_SAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
